@@ -1,0 +1,23 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Packages talk to each other only through their public entry points.
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@vigil/*/src/*', '@vigil/*/dist/*', '**/apps/server/**'], message: 'import a package through its entry point' }] }],
+    },
+  },
+  {
+    // Libraries run in browsers and edge runtimes: no Node built-ins on their main path.
+    files: ['packages/core/src/**/*.ts', 'packages/webhooks/src/**/*.ts', 'packages/client/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'libraries must not import Node built-ins' }, { group: ['@vigil/*/src/*', '@vigil/*/dist/*'], message: 'import a package through its entry point' }] }],
+    },
+  },
+);

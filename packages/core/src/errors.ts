@@ -1,0 +1,91 @@
+/**
+ * Every error of spec part 7: one code per cause, the status it maps to and its exact `detail`.
+ * The server's single error handler and the client's error parsing both read this table;
+ * `docs/errors.md` is checked against it by a test.
+ */
+export const ERROR_DETAILS = {
+  roundNotFound: 'round not found',
+  agentNotFound: 'agent not found',
+  validationError: 'Validation error',
+  rateLimitExceeded: 'rate limit exceeded',
+  lengthRequired: 'length required',
+  bodyTooLarge: 'Body too large',
+  internalError: 'internal error',
+  handlerTimedOut: 'request handler timed out',
+  malformedApiKey: 'malformed api key',
+  invalidOrRevokedApiKey: 'invalid or revoked api key',
+  cannotRevokeCurrentKey: 'cannot revoke the key you are currently using',
+  keyNotFound: 'key not found',
+  signatureStale: 'signature timestamp outside freshness window',
+  signatureReplayed: 'signature already used (replay)',
+  hotkeyNotRegistered: 'hotkey not registered on netuid 76',
+  noValidatorPermit: 'hotkey does not hold a validator permit on netuid 76',
+  validatorRevoked: 'validator access has been revoked',
+  metagraphUnavailable: 'metagraph unavailable - cannot verify validator permit',
+  tooManySignatureFailures: 'too many signature failures',
+  // Not shown by the spec; Vigil's own, documented in docs/errors.md.
+  malformedJson: 'malformed JSON body',
+  notFound: 'not found',
+  methodNotAllowed: 'method not allowed',
+  unsupportedMediaType: 'unsupported media type',
+  missingApiKey: 'missing api key',
+  missingSignature: 'missing request signature',
+  invalidSignature: 'invalid request signature',
+  serviceUnavailable: 'service unavailable',
+} as const;
+
+/** `403 api key lacks '<scope>' scope` */
+export function apiKeyLacksScopeDetail(scope: string): string {
+  return `api key lacks '${scope}' scope`;
+}
+
+/** `403 source IP ... is not registered in the validator allowlist`; the spec's `...` is the IP. */
+export function sourceIpNotAllowlistedDetail(ip: string): string {
+  return `source IP ${ip} is not registered in the validator allowlist`;
+}
+
+export interface ErrorDefinition {
+  readonly status: number;
+  readonly detail: string | ((arg: string) => string);
+}
+
+export const ERROR_CATALOGUE = {
+  bad_request: { status: 400, detail: ERROR_DETAILS.malformedJson },
+  cannot_revoke_current_key: { status: 400, detail: ERROR_DETAILS.cannotRevokeCurrentKey },
+  malformed_api_key: { status: 401, detail: ERROR_DETAILS.malformedApiKey },
+  invalid_api_key: { status: 401, detail: ERROR_DETAILS.invalidOrRevokedApiKey },
+  missing_api_key: { status: 401, detail: ERROR_DETAILS.missingApiKey },
+  missing_signature: { status: 401, detail: ERROR_DETAILS.missingSignature },
+  invalid_signature: { status: 401, detail: ERROR_DETAILS.invalidSignature },
+  signature_stale: { status: 401, detail: ERROR_DETAILS.signatureStale },
+  signature_replayed: { status: 401, detail: ERROR_DETAILS.signatureReplayed },
+  scope_missing: { status: 403, detail: apiKeyLacksScopeDetail },
+  hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
+  no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
+  validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },
+  ip_not_allowlisted: { status: 403, detail: sourceIpNotAllowlistedDetail },
+  metagraph_unavailable: { status: 403, detail: ERROR_DETAILS.metagraphUnavailable },
+  round_not_found: { status: 404, detail: ERROR_DETAILS.roundNotFound },
+  agent_not_found: { status: 404, detail: ERROR_DETAILS.agentNotFound },
+  key_not_found: { status: 404, detail: ERROR_DETAILS.keyNotFound },
+  route_not_found: { status: 404, detail: ERROR_DETAILS.notFound },
+  method_not_allowed: { status: 405, detail: ERROR_DETAILS.methodNotAllowed },
+  length_required: { status: 411, detail: ERROR_DETAILS.lengthRequired },
+  body_too_large: { status: 413, detail: ERROR_DETAILS.bodyTooLarge },
+  unsupported_media_type: { status: 415, detail: ERROR_DETAILS.unsupportedMediaType },
+  validation_error: { status: 422, detail: ERROR_DETAILS.validationError },
+  rate_limited: { status: 429, detail: ERROR_DETAILS.rateLimitExceeded },
+  too_many_signature_failures: { status: 429, detail: ERROR_DETAILS.tooManySignatureFailures },
+  internal_error: { status: 500, detail: ERROR_DETAILS.internalError },
+  service_unavailable: { status: 503, detail: ERROR_DETAILS.serviceUnavailable },
+  handler_timeout: { status: 504, detail: ERROR_DETAILS.handlerTimedOut },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+
+/** Resolves a code (and the argument of a parameterised detail) to its status and exact detail string. */
+export function describeError(code: ErrorCode, arg?: string): { status: number; detail: string } {
+  const def: ErrorDefinition = ERROR_CATALOGUE[code];
+  const detail = typeof def.detail === 'function' ? def.detail(arg ?? '') : def.detail;
+  return { status: def.status, detail };
+}

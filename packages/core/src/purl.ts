@@ -1,0 +1,79 @@
+import { PackageURL } from 'packageurl-js';
+import { z } from 'zod';
+
+export class PackageRefError extends Error {
+  override name = 'PackageRefError';
+}
+
+export interface PackageRef {
+  /** Canonical purl string, for example `pkg:npm/%40scope/name@1.0.0`. */
+  purl: string;
+  type: string;
+  namespace: string | null;
+  name: string;
+  version: string | null;
+}
+
+const SHORT_RE = /^([a-z][a-z0-9.+-]*):(?!\/\/)(.+)$/i;
+
+function splitShort(type: string, rest: string): { namespace?: string; name: string; version?: string } {
+  // `npm:@scope/name@1.0.0`: the version follows the last `@` that is not the scope's.
+  const at = rest.lastIndexOf('@');
+  const hasVersion = at > 0;
+  const path = hasVersion ? rest.slice(0, at) : rest;
+  const version = hasVersion ? rest.slice(at + 1) : undefined;
+  const slash = path.lastIndexOf('/');
+  const namespace = slash >= 0 ? path.slice(0, slash) : undefined;
+  const name = slash >= 0 ? path.slice(slash + 1) : path;
+  if (!name) throw new PackageRefError(`input: missing package name in ${JSON.stringify(`${type}:${rest}`)}`);
+  if (hasVersion && !version) throw new PackageRefError(`input: empty version in ${JSON.stringify(`${type}:${rest}`)}`);
+  return { ...(namespace ? { namespace } : {}), name, ...(version ? { version } : {}) };
+}
+
+/**
+ * Parses a package reference. purl (`pkg:npm/lodash@4.17.21`) is canonical; the short form
+ * `npm:lodash@4.17.21` (also `pypi:requests@2.31.0`, `npm:@scope/name@1.0.0`) is accepted and
+ * normalized to purl by the purl library's own type rules (pypi names lowercased, and so on).
+ */
+export function parsePackageRef(input: string): PackageRef {
+  if (typeof input !== 'string' || input.trim() === '') {
+    throw new PackageRefError('input: expected a non-empty package reference');
+  }
+  const text = input.trim();
+  let purl: PackageURL;
+  try {
+    if (text.toLowerCase().startsWith('pkg:')) {
+      purl = PackageURL.fromString(text);
+    } else {
+      const m = SHORT_RE.exec(text);
+      if (!m) throw new PackageRefError(`input: expected pkg:<type>/<name>[@version] or <type>:<name>[@version], got ${JSON.stringify(input)}`);
+      const type = m[1]!.toLowerCase();
+      const parts = splitShort(type, m[2]!);
+      purl = new PackageURL(type, parts.namespace, parts.name, parts.version, undefined, undefined);
+    }
+  } catch (err) {
+    if (err instanceof PackageRefError) throw err;
+    throw new PackageRefError(`input: ${(err as Error).message}`);
+  }
+  return {
+    purl: purl.toString(),
+    type: purl.type,
+    namespace: purl.namespace ?? null,
+    name: purl.name,
+    version: purl.version ?? null,
+  };
+}
+
+export function normalizePackageRef(input: string): string {
+  return parsePackageRef(input).purl;
+}
+
+/** A package reference field: accepts purl or the short form, yields the canonical purl. */
+export const PackageRefString = z.string().transform((value, ctx) => {
+  try {
+    return normalizePackageRef(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    return z.NEVER;
+  }
+});

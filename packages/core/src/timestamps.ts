@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * Two timestamp families share the wire (spec part 2): dashboard and trends write
+ * timezone-aware UTC with an offset, rounds/leaderboard/agents write naive datetimes.
+ * Both writers use millisecond precision so every value of a family has one shape.
+ */
+
+const NAIVE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
+const OFFSET_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+const ANY_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+export class TimestampError extends Error {
+  override name = 'TimestampError';
+}
+
+function toDate(value: Date | number, argument: string): Date {
+  const date = typeof value === 'number' ? new Date(value) : value;
+  if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
+    throw new TimestampError(`${argument}: not a valid date`);
+  }
+  return date;
+}
+
+/** `2026-11-21T10:00:00.000+00:00`: timezone-aware UTC with an explicit offset. */
+export function formatOffsetTimestamp(value: Date | number): string {
+  return toDate(value, 'value').toISOString().replace('Z', '+00:00');
+}
+
+/** `2026-11-21T10:00:00.000`: a naive UTC datetime with no zone suffix. */
+export function formatNaiveTimestamp(value: Date | number): string {
+  return toDate(value, 'value').toISOString().slice(0, -1);
+}
+
+/** `2026-11-21`: a UTC calendar day. */
+export function formatDay(value: Date | number): string {
+  return toDate(value, 'value').toISOString().slice(0, 10);
+}
+
+/**
+ * Reads either family (and `Z`, `+hh:mm`, `+hhmm`, space separator, up to nanosecond fractions)
+ * and assumes UTC when no zone is present.
+ */
+export function parseTimestamp(text: string): Date {
+  if (typeof text !== 'string') throw new TimestampError('text: expected a string');
+  const m = ANY_RE.exec(text.trim());
+  if (!m) throw new TimestampError(`text: not an ISO 8601 datetime: ${JSON.stringify(text)}`);
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const ms = frac ? Number((frac + '00').slice(0, 3)) : 0;
+  const fields = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)] as const;
+  let epoch = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5], ms);
+  const check = new Date(epoch);
+  if (
+    check.getUTCFullYear() !== fields[0] ||
+    check.getUTCMonth() !== fields[1] - 1 ||
+    check.getUTCDate() !== fields[2] ||
+    fields[3] > 23 ||
+    fields[4] > 59 ||
+    fields[5] > 59
+  ) {
+    throw new TimestampError(`text: date or time out of range: ${JSON.stringify(text)}`);
+  }
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
+    epoch -= sign * offsetMinutes * 60_000;
+  }
+  return new Date(epoch);
+}
+
+function parses(text: string): boolean {
+  try {
+    parseTimestamp(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const NaiveTimestamp = z
+  .string()
+  .regex(NAIVE_RE, 'expected a naive datetime without zone suffix')
+  .refine(parses, 'invalid datetime');
+export const OffsetTimestamp = z
+  .string()
+  .regex(OFFSET_RE, 'expected a datetime with a UTC offset')
+  .refine(parses, 'invalid datetime');
+/** Either family; what clients accept. */
+export const AnyTimestamp = z.string().refine(parses, 'invalid datetime');
+export const DayString = z
+  .string()
+  .regex(DATE_RE, 'expected YYYY-MM-DD')
+  .refine((s) => parses(`${s}T00:00:00`), 'invalid date');
