@@ -12,29 +12,52 @@ export class CanonicalJsonError extends Error {
   override name = 'CanonicalJsonError';
 }
 
+// I-JSON (RFC 7493, which RFC 8785 requires) forbids unpaired surrogates: implementations disagree on
+// how to write them, so two verifiers could hash the same value differently.
+const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function assertWellFormed(text: string, path: string): void {
+  if (LONE_SURROGATE_RE.test(text)) throw new CanonicalJsonError(`${path}: string contains an unpaired surrogate`);
+}
+
 /**
  * Signatures cover these bytes, so anything JSON cannot carry unambiguously is refused
  * up front (with the path that holds it) rather than silently dropped or coerced.
  */
-function assertJsonValue(value: unknown, path: string): void {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return;
+function assertJsonValue(value: unknown, path: string, ancestors: Set<object>): void {
+  if (value === null || typeof value === 'boolean') return;
+  if (typeof value === 'string') {
+    assertWellFormed(value, path);
+    return;
+  }
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new CanonicalJsonError(`${path}: non-finite number`);
     return;
   }
-  if (Array.isArray(value)) {
-    value.forEach((item, i) => assertJsonValue(item, `${path}[${i}]`));
-    return;
-  }
   if (typeof value === 'object') {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) {
-      throw new CanonicalJsonError(`${path}: not a plain object (${proto?.constructor?.name ?? 'unknown'})`);
+    if (ancestors.has(value)) throw new CanonicalJsonError(`${path}: circular reference`);
+    ancestors.add(value);
+    if (Array.isArray(value)) {
+      // Index loop, not forEach: a hole would otherwise be skipped here and written as nothing by the serializer.
+      for (let i = 0; i < value.length; i += 1) {
+        if (!(i in value)) throw new CanonicalJsonError(`${path}[${i}]: sparse array hole is not JSON`);
+        assertJsonValue(value[i], `${path}[${i}]`, ancestors);
+      }
+    } else {
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) {
+        throw new CanonicalJsonError(`${path}: not a plain object (${proto?.constructor?.name ?? 'unknown'})`);
+      }
+      if (Object.getOwnPropertySymbols(value).length > 0) {
+        throw new CanonicalJsonError(`${path}: symbol keys are not JSON`);
+      }
+      for (const [key, item] of Object.entries(value)) {
+        assertWellFormed(key, `${path}.${key}`);
+        if (item === undefined) throw new CanonicalJsonError(`${path}.${key}: undefined is not JSON`);
+        assertJsonValue(item, `${path}.${key}`, ancestors);
+      }
     }
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) throw new CanonicalJsonError(`${path}.${key}: undefined is not JSON`);
-      assertJsonValue(item, `${path}.${key}`);
-    }
+    ancestors.delete(value);
     return;
   }
   throw new CanonicalJsonError(`${path}: ${typeof value} is not JSON`);
@@ -42,7 +65,7 @@ function assertJsonValue(value: unknown, path: string): void {
 
 /** RFC 8785 (JCS) canonical JSON text of a JSON value. */
 export function canonicalJson(value: unknown): string {
-  assertJsonValue(value, 'value');
+  assertJsonValue(value, 'value', new Set());
   const text = canonicalize(value);
   if (text === undefined) throw new CanonicalJsonError('value: not serializable');
   return text;

@@ -87,5 +87,8 @@ export type FindingCategory = keyof typeof FINDING_CATEGORY_PLANES;
 export const FINDING_CATEGORIES = Object.keys(FINDING_CATEGORY_PLANES) as FindingCategory[];
 
 export function planeOfCategory(category: string): Plane {
-  return (FINDING_CATEGORY_PLANES as Record<string, Plane>)[category] ?? 'runtime';
+  // Own properties only: agent-supplied names like `toString` must not reach Object.prototype.
+  return Object.hasOwn(FINDING_CATEGORY_PLANES, category)
+    ? (FINDING_CATEGORY_PLANES as Record<string, Plane>)[category]!
+    : 'runtime';
 }

@@ -32,6 +32,7 @@ export const ERROR_DETAILS = {
   missingSignature: 'missing request signature',
   invalidSignature: 'invalid request signature',
   serviceUnavailable: 'service unavailable',
+  upstreamUnavailable: 'upstream dependency unavailable',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -77,6 +78,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: { status: 429, detail: ERROR_DETAILS.rateLimitExceeded },
   too_many_signature_failures: { status: 429, detail: ERROR_DETAILS.tooManySignatureFailures },
   internal_error: { status: 500, detail: ERROR_DETAILS.internalError },
+  upstream_unavailable: { status: 502, detail: ERROR_DETAILS.upstreamUnavailable },
   service_unavailable: { status: 503, detail: ERROR_DETAILS.serviceUnavailable },
   handler_timeout: { status: 504, detail: ERROR_DETAILS.handlerTimedOut },
 } as const satisfies Record<string, ErrorDefinition>;
@@ -86,6 +88,10 @@ export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 /** Resolves a code (and the argument of a parameterised detail) to its status and exact detail string. */
 export function describeError(code: ErrorCode, arg?: string): { status: number; detail: string } {
   const def: ErrorDefinition = ERROR_CATALOGUE[code];
-  const detail = typeof def.detail === 'function' ? def.detail(arg ?? '') : def.detail;
+  if (typeof def.detail === 'function' && (arg === undefined || arg === '')) {
+    // A scope or IP left out would give a detail like "api key lacks '' scope": refuse instead.
+    throw new TypeError(`arg: error code ${code} needs an argument for its detail`);
+  }
+  const detail = typeof def.detail === 'function' ? def.detail(arg as string) : def.detail;
   return { status: def.status, detail };
 }

@@ -26,7 +26,15 @@ function splitShort(type: string, rest: string): { namespace?: string; name: str
   const namespace = slash >= 0 ? path.slice(0, slash) : undefined;
   const name = slash >= 0 ? path.slice(slash + 1) : path;
   if (!name) throw new PackageRefError(`input: missing package name in ${JSON.stringify(`${type}:${rest}`)}`);
+  // `npm:@scope` or `npm:@scope@1.0.0`: a scope with no package after it.
+  if (!namespace && name.startsWith('@')) {
+    throw new PackageRefError(`input: missing package name after scope in ${JSON.stringify(`${type}:${rest}`)}`);
+  }
   if (hasVersion && !version) throw new PackageRefError(`input: empty version in ${JSON.stringify(`${type}:${rest}`)}`);
+  // No registry names packages with whitespace, control characters or backslashes; such input is a typo or a path.
+  if (/[\s\\\u0000-\u001f\u007f]/.test(rest)) {
+    throw new PackageRefError(`input: whitespace, control characters and backslashes are not allowed in ${JSON.stringify(`${type}:${rest}`)}`);
+  }
   return { ...(namespace ? { namespace } : {}), name, ...(version ? { version } : {}) };
 }
 

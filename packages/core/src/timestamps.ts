@@ -20,6 +20,9 @@ function toDate(value: Date | number, argument: string): Date {
   if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
     throw new TimestampError(`${argument}: not a valid date`);
   }
+  // Beyond these years toISOString writes a signed six-digit year, which neither family's shape allows.
+  const year = date.getUTCFullYear();
+  if (year < 0 || year > 9999) throw new TimestampError(`${argument}: year ${year} is outside 0000-9999`);
   return date;
 }
 
@@ -48,24 +51,33 @@ export function parseTimestamp(text: string): Date {
   if (!m) throw new TimestampError(`text: not an ISO 8601 datetime: ${JSON.stringify(text)}`);
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   const ms = frac ? Number((frac + '00').slice(0, 3)) : 0;
-  const fields = [Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)] as const;
-  let epoch = Date.UTC(fields[0], fields[1] - 1, fields[2], fields[3], fields[4], fields[5], ms);
-  const check = new Date(epoch);
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  // setUTCFullYear, unlike Date.UTC, does not map years 0-99 onto 1900-1999.
+  const check = new Date(0);
+  check.setUTCFullYear(year, month - 1, day);
+  check.setUTCHours(hour, minute, second, ms);
   if (
-    check.getUTCFullYear() !== fields[0] ||
-    check.getUTCMonth() !== fields[1] - 1 ||
-    check.getUTCDate() !== fields[2] ||
-    fields[3] > 23 ||
-    fields[4] > 59 ||
-    fields[5] > 59
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
   ) {
     throw new TimestampError(`text: date or time out of range: ${JSON.stringify(text)}`);
   }
+  let epoch = check.getTime();
   if (zone && zone.toUpperCase() !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
-    const offsetMinutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
-    epoch -= sign * offsetMinutes * 60_000;
+    const offsetHours = Number(digits.slice(0, 2));
+    const offsetMinutes = Number(digits.slice(2, 4));
+    if (offsetHours > 23 || offsetMinutes > 59) {
+      throw new TimestampError(`text: zone offset out of range: ${JSON.stringify(text)}`);
+    }
+    epoch -= sign * (offsetHours * 60 + offsetMinutes) * 60_000;
   }
   return new Date(epoch);
 }

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { PackageRefError, PackageRefString, normalizePackageRef, parsePackageRef } from './purl.js';
+
+describe('parsePackageRef', () => {
+  it.each([
+    ['npm short form', 'npm:lodash@4.17.21', { purl: 'pkg:npm/lodash@4.17.21', type: 'npm', namespace: null, name: 'lodash', version: '4.17.21' }],
+    ['npm scoped short form', 'npm:@scope/name@1.0.0', { purl: 'pkg:npm/%40scope/name@1.0.0', type: 'npm', namespace: '@scope', name: 'name', version: '1.0.0' }],
+    ['purl with a literal @ in the scope', 'pkg:npm/@scope/name@1.0.0', { purl: 'pkg:npm/%40scope/name@1.0.0', type: 'npm', namespace: '@scope', name: 'name', version: '1.0.0' }],
+    ['canonical purl', 'pkg:npm/%40scope/name@1.0.0', { purl: 'pkg:npm/%40scope/name@1.0.0', type: 'npm', namespace: '@scope', name: 'name', version: '1.0.0' }],
+    ['no version', 'npm:lodash', { purl: 'pkg:npm/lodash', type: 'npm', namespace: null, name: 'lodash', version: null }],
+    ['scoped, no version', 'npm:@scope/name', { purl: 'pkg:npm/%40scope/name', type: 'npm', namespace: '@scope', name: 'name', version: null }],
+    ['pypi short form, name normalized', 'pypi:Django_REST@3.15.1', { purl: 'pkg:pypi/django-rest@3.15.1', type: 'pypi', namespace: null, name: 'django-rest', version: '3.15.1' }],
+    ['pypi purl, name normalized', 'pkg:pypi/Requests@2.31.0', { purl: 'pkg:pypi/requests@2.31.0', type: 'pypi', namespace: null, name: 'requests', version: '2.31.0' }],
+    ['uppercase type in the short form', 'NPM:left-pad@1.3.0', { purl: 'pkg:npm/left-pad@1.3.0', type: 'npm', namespace: null, name: 'left-pad', version: '1.3.0' }],
+    ['maven with a namespace', 'maven:org.apache.commons/commons-lang3@3.14.0', { purl: 'pkg:maven/org.apache.commons/commons-lang3@3.14.0', type: 'maven', namespace: 'org.apache.commons', name: 'commons-lang3', version: '3.14.0' }],
+    ['surrounding whitespace', '  npm:lodash@4.17.21 ', { purl: 'pkg:npm/lodash@4.17.21', type: 'npm', namespace: null, name: 'lodash', version: '4.17.21' }],
+  ])('reads %s', (_name, input, expected) => {
+    expect(parsePackageRef(input)).toEqual(expected);
+    expect(normalizePackageRef(input)).toBe(expected.purl);
+  });
+
+  it('is idempotent: a canonical purl normalizes to itself', () => {
+    const names = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'.split('')), minLength: 1, maxLength: 20 });
+    const versions = fc.tuple(fc.nat(99), fc.nat(99), fc.nat(99)).map(([a, b, c]) => `${a}.${b}.${c}`);
+    fc.assert(
+      fc.property(fc.option(names, { nil: undefined }), names, fc.option(versions, { nil: undefined }), (scope, name, version) => {
+        const short = `npm:${scope ? `@${scope}/` : ''}${name}${version ? `@${version}` : ''}`;
+        const purl = normalizePackageRef(short);
+        expect(purl).toBe(`pkg:npm/${scope ? `%40${scope}/` : ''}${name}${version ? `@${version}` : ''}`);
+        expect(normalizePackageRef(purl)).toBe(purl);
+      }),
+    );
+  });
+
+  it.each([
+    ['an empty string', ''],
+    ['whitespace', '   '],
+    ['a bare name', 'lodash'],
+    ['a URL', 'https://registry.npmjs.org/lodash'],
+    ['a purl without a type', 'pkg:'],
+    ['a purl without a name', 'pkg:npm'],
+    ['a short form with an empty version', 'npm:lodash@'],
+    ['a scope without a package', 'npm:@scope'],
+    ['a scope with a version but no package', 'npm:@scope@1.0.0'],
+    ['a short form with no name', 'npm:@1.0.0'],
+    ['a short form with a space in the name', 'npm:a b@1'],
+    ['a Windows path', 'c:\\path'],
+  ])('rejects %s with a PackageRefError naming the argument', (_name, input) => {
+    expect(() => parsePackageRef(input)).toThrow(PackageRefError);
+    expect(() => parsePackageRef(input)).toThrow(/^input: /);
+  });
+
+  it('rejects a non-string', () => {
+    expect(() => parsePackageRef(undefined as unknown as string)).toThrow('input: expected a non-empty package reference');
+  });
+});
+
+describe('PackageRefString', () => {
+  it('transforms the short form to the canonical purl', () => {
+    expect(PackageRefString.parse('npm:lodash@4.17.21')).toBe('pkg:npm/lodash@4.17.21');
+    expect(PackageRefString.parse('pkg:npm/@scope/name@1.0.0')).toBe('pkg:npm/%40scope/name@1.0.0');
+  });
+
+  it('reports a bad reference as an issue carrying the parser message', () => {
+    const result = PackageRefString.safeParse('lodash');
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toMatch(/^input: expected pkg:<type>\/<name>\[@version\] or <type>:<name>\[@version\]/);
+  });
+
+  it('rejects a non-string', () => {
+    expect(PackageRefString.safeParse(42).success).toBe(false);
+  });
+});
