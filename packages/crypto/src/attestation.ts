@@ -1,0 +1,142 @@
+import {
+  AttestationEnvelope,
+  AttestationPayload,
+  MetagraphSnapshot,
+  NETUID,
+  canonicalBytes,
+  canonicalHash,
+  canonicalJson,
+} from '@vigil/core';
+import { toHex, fromHex, constantTimeEqual } from './bytes.js';
+import { getPublicKey, sign, verify } from './ed25519.js';
+import { assertSecretKey } from './ed25519-contract.js';
+import { CryptoInputError, HotkeyMismatchError } from './errors.js';
+import { ss58Decode, ss58Encode } from './ss58.js';
+
+interface SchemaError {
+  issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>;
+}
+
+/** The first schema issue as an argument path (`payload.findings[0].title`) and its message. */
+function firstIssue(error: SchemaError, root: string): { argument: string; message: string } {
+  const issue = error.issues[0];
+  if (!issue) return { argument: root, message: 'invalid' };
+  const path = issue.path.map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`)).join('');
+  return { argument: `${root}${path}`, message: issue.message };
+}
+
+function describeIssue(error: SchemaError, root: string): string {
+  const { argument, message } = firstIssue(error, root);
+  return `${argument}: ${message}`;
+}
+
+/**
+ * Signs an attestation as `payload.validator_hotkey`. The payload must satisfy core's
+ * AttestationPayload schema; extra fields are kept and covered by the hash and signature.
+ * Refuses (HotkeyMismatchError) when the hotkey is not the signer's own address: an envelope
+ * signed by one key under another's name could never verify.
+ */
+export function signAttestation(payload: AttestationPayload, secretKey: Uint8Array): AttestationEnvelope {
+  assertSecretKey(secretKey);
+  const parsed = AttestationPayload.safeParse(payload);
+  if (!parsed.success) {
+    const { argument, message } = firstIssue(parsed.error, 'payload');
+    throw new CryptoInputError(argument, message);
+  }
+  const signerKey = getPublicKey(secretKey);
+  const hotkeyKey = ss58Decode(payload.validator_hotkey, { argument: 'payload.validator_hotkey' });
+  if (!constantTimeEqual(hotkeyKey, signerKey)) {
+    throw new HotkeyMismatchError(
+      'payload.validator_hotkey',
+      `is not the address of the signing key (the secret key's address is ${ss58Encode(signerKey)})`,
+    );
+  }
+  const bytes = canonicalBytes(payload);
+  // The envelope carries its own copy of exactly what was signed, so later changes to the
+  // caller's object cannot silently invalidate it.
+  const signed = JSON.parse(canonicalJson(payload)) as AttestationPayload;
+  return {
+    payload: signed,
+    canonical_hash: canonicalHash(payload),
+    signature: toHex(sign(bytes, secretKey)),
+  };
+}
+
+export interface AttestationChecks {
+  /** canonical_hash equals sha256 of the RFC 8785 bytes of payload as received. */
+  hash: boolean;
+  /** signature verifies over those recomputed bytes against payload.validator_hotkey. */
+  signature: boolean;
+  /** the metagraph is netuid 76 and lists validator_hotkey with validator_permit true. */
+  permit: boolean;
+}
+
+export interface AttestationVerification {
+  ok: boolean;
+  checks: AttestationChecks;
+  /** The first failing check, in the order hash, signature, permit; null when ok. */
+  reason: string | null;
+}
+
+function permitCheck(hotkey: string, metagraph: unknown): string | null {
+  const snapshot = MetagraphSnapshot.safeParse(metagraph);
+  if (!snapshot.success) return `metagraph snapshot is malformed (${describeIssue(snapshot.error, 'metagraph')})`;
+  if (snapshot.data.netuid !== NETUID) {
+    return `metagraph snapshot is for netuid ${snapshot.data.netuid}, not ${NETUID}`;
+  }
+  const neurons = snapshot.data.neurons.filter((neuron) => neuron.hotkey === hotkey);
+  if (neurons.length === 0) return `validator_hotkey is not registered on netuid ${NETUID}`;
+  if (!neurons.some((neuron) => neuron.validator_permit)) {
+    return `validator_hotkey holds no validator permit on netuid ${NETUID}`;
+  }
+  return null;
+}
+
+/**
+ * The three offline checks of an attestation. Each is computed on its own, so all three booleans
+ * are meaningful together (a valid signature by a key without a permit reads hash ✓ signature ✓
+ * permit ✗). The hash and the signature are both computed over the canonical bytes of
+ * `envelope.payload` exactly as received — never over a re-serialized, schema-stripped copy —
+ * so a changed payload fails both; a changed `canonical_hash` alone fails only the hash.
+ */
+export function verifyAttestation(envelope: unknown, metagraph: MetagraphSnapshot): AttestationVerification {
+  const parsed = AttestationEnvelope.safeParse(envelope);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      checks: { hash: false, signature: false, permit: false },
+      reason: `malformed attestation envelope (${describeIssue(parsed.error, 'envelope')})`,
+    };
+  }
+  const rawPayload = (envelope as { payload: unknown }).payload;
+  const hotkey = parsed.data.payload.validator_hotkey;
+  let bytes: Uint8Array | null = null;
+  try {
+    bytes = canonicalBytes(rawPayload);
+  } catch {
+    // Not JSON (only possible for in-memory objects, never for parsed JSON): nothing to check.
+  }
+
+  const hash = bytes !== null && canonicalHash(rawPayload) === parsed.data.canonical_hash;
+
+  let signature = false;
+  let signatureReason = 'signature does not verify against validator_hotkey';
+  if (bytes !== null) {
+    try {
+      const publicKey = ss58Decode(hotkey, { argument: 'payload.validator_hotkey' });
+      signature = verify(fromHex(parsed.data.signature), bytes, publicKey);
+    } catch (error) {
+      signatureReason = `validator_hotkey is not a valid ss58 address (${(error as Error).message})`;
+    }
+  }
+
+  const permitReason = permitCheck(hotkey, metagraph);
+  const permit = permitReason === null;
+
+  let reason: string | null = null;
+  if (!hash) reason = bytes === null ? 'payload is not canonicalizable JSON' : 'canonical hash mismatch';
+  else if (!signature) reason = signatureReason;
+  else if (!permit) reason = permitReason;
+
+  return { ok: hash && signature && permit, checks: { hash, signature, permit }, reason };
+}
