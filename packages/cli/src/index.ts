@@ -1,1 +1,2 @@
-export {};
+export { run, USAGE } from './run.js';
+export type { Io } from './run.js';
