@@ -1,1 +1,17 @@
-export {};
+// @vigil/server: the API server. The `vigil-server` command (bin.ts) is built from these.
+export { buildApp, connectRedis } from './http/app.js';
+export type { BuildAppOptions } from './http/app.js';
+export { installGracefulShutdown } from './http/shutdown.js';
+export type { GracefulShutdownOptions } from './http/shutdown.js';
+export { CONFIG_VARIABLES, ConfigError, LOG_LEVELS, loadConfig } from './config.js';
+export type { Config, LogLevel, TrustProxy } from './config.js';
+export { loadServerIdentity, SERVER_KEY_FILE, ServerIdentityError } from './server-identity.js';
+export type { ServerIdentity } from './server-identity.js';
+export { VigilError } from './errors.js';
+export { openDatabase } from './db/database.js';
+export type { OpenDatabaseOptions, VigilDatabase } from './db/database.js';
+export { migrateToLatest } from './db/migrate.js';
+export { createPublicReadService } from './services/public-read-service.js';
+export type { PublicReadService } from './services/public-read.js';
+export { seedDemo, DemoSeedError } from './seed/demo.js';
+export type { SeedDemoOptions, SeedDemoResult } from './seed/demo.js';

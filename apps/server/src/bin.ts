@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+import { CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase, type VigilDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { buildApp } from './http/app.js';
+import { installGracefulShutdown } from './http/shutdown.js';
+import { createPublicReadService } from './services/public-read-service.js';
+
+const USAGE = `Usage: vigil-server <command> [options]
+
+Commands:
+  serve [--seed-demo-if-empty]  Migrate the database and serve the API; with the flag, load the
+                                demo data first when the database has no rounds.
+                                SIGTERM/SIGINT drain in-flight requests, then exit 0.
+  migrate                       Apply pending database migrations and exit.
+  seed --demo                   Migrate, then load the demo data into an empty database.
+  help, --help, -h              Show this help.
+
+Environment:
+${CONFIG_VARIABLES.map((v) => `  ${v.name.padEnd(38)} ${v.accepts} (default: ${v.default})`).join('\n')}
+`;
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function withDatabase<T>(config: Config, work: (database: VigilDatabase) => Promise<T>): Promise<T> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function migrate(database: VigilDatabase): Promise<string[]> {
+  const results = await migrateToLatest(database.db);
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+async function countRounds(database: VigilDatabase): Promise<number> {
+  const row = await database.db
+    .selectFrom('rounds')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+type DemoSeed = typeof import('./seed/demo.js');
+
+/** Imported lazily: the demo data is only needed by `seed --demo` and `serve --seed-demo-if-empty`. */
+async function loadDemoSeed(): Promise<DemoSeed> {
+  try {
+    return await import('./seed/demo.js');
+  } catch (error) {
+    throw new Error(`the demo seed (seed/demo.js) is not available in this build: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+async function seedDemo(database: VigilDatabase): Promise<void> {
+  const demo = await loadDemoSeed();
+  const result = await demo.seedDemo(database.db, { now: new Date(), progress: (message) => log(`demo: ${message}`) });
+  log(
+    `loaded the demo data: ${result.validators} validators, ${result.miners} miners, ${result.rounds} rounds, ${result.attestations} attestations`,
+  );
+}
+
+async function serve(config: Config, flags: string[]): Promise<void> {
+  const seed = flags.includes('--seed-demo-if-empty');
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    for (const name of await migrate(database)) log(`migrated: ${name}`);
+    if (seed) {
+      if ((await countRounds(database)) === 0) await seedDemo(database);
+      else log('the database already has rounds; not loading the demo data');
+    }
+    const app = await buildApp({ config, readService: createPublicReadService(database.db) });
+    installGracefulShutdown({
+      app,
+      cleanup: () => database.close(),
+      exit: (code) => process.exit(code),
+      // In-flight requests end within the handler timeout (504), so that bounds the drain.
+      graceMs: config.handlerTimeoutMs + 10_000,
+    });
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+function expectFlags(command: string, flags: string[], allowed: string[]): void {
+  const unknown = flags.filter((f) => !allowed.includes(f));
+  if (unknown.length > 0) throw new UsageError(`${command}: unknown option ${unknown[0]}`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...flags] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'serve': {
+      expectFlags(command, flags, ['--seed-demo-if-empty']);
+      await serve(loadConfig(), flags);
+      return;
+    }
+    case 'migrate': {
+      expectFlags(command, flags, []);
+      const applied = await withDatabase(loadConfig(), migrate);
+      log(applied.length === 0 ? 'database is up to date' : applied.map((name) => `migrated: ${name}`).join('\n'));
+      return;
+    }
+    case 'seed': {
+      if (flags.length !== 1 || flags[0] !== '--demo') throw new UsageError('seed: expected --demo');
+      await withDatabase(loadConfig(), async (database) => {
+        await migrate(database);
+        const rounds = await countRounds(database);
+        if (rounds > 0) throw new Error(`seed --demo: the database already has ${rounds} round(s); the demo needs an empty one`);
+        await seedDemo(database);
+      });
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    process.stderr.write(`vigil-server: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`vigil-server: ${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`vigil-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

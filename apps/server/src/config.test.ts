@@ -1,0 +1,126 @@
+import { resolve } from 'node:path';
+import { LIMITS } from '@vigil/core';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const CWD = '/srv/vigil';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env, CWD);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({}, CWD)).toEqual({
+      port: 8080,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: resolve(CWD, '.vigil'),
+      redisUrl: undefined,
+      rateLimitPerMinute: 300,
+      endpointRateLimitPerMinute: 120,
+      bodyLimitBytes: 64 * 1024 * 1024,
+      handlerTimeoutMs: 60_000,
+      corsOrigins: [],
+      trustProxy: false,
+      debug: false,
+      logLevel: 'info',
+      production: false,
+    });
+    expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        PORT: '9000',
+        HOST: '127.0.0.1',
+        DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+        VIGIL_DATA_DIR: 'data',
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        VIGIL_RATE_LIMIT_PER_MINUTE: '10',
+        VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '5',
+        VIGIL_BODY_LIMIT_BYTES: '1024',
+        VIGIL_HANDLER_TIMEOUT_MS: '250',
+        VIGIL_CORS_ORIGINS: 'https://a.example, http://localhost:3000',
+        VIGIL_TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+        VIGIL_DEBUG: 'true',
+        LOG_LEVEL: 'warn',
+      },
+      CWD,
+    );
+    expect(config).toMatchObject({
+      port: 9000,
+      host: '127.0.0.1',
+      databaseUrl: 'postgres://postgres@127.0.0.1:5432/test',
+      dataDir: '/srv/vigil/data',
+      redisUrl: 'redis://127.0.0.1:6379',
+      rateLimitPerMinute: 10,
+      endpointRateLimitPerMinute: 5,
+      bodyLimitBytes: 1024,
+      handlerTimeoutMs: 250,
+      corsOrigins: ['https://a.example', 'http://localhost:3000'],
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      debug: true,
+      logLevel: 'warn',
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '  ' }, CWD)).toMatchObject({ port: 8080, databaseUrl: undefined });
+  });
+
+  it('reads VIGIL_TRUST_PROXY as a boolean, a hop count or addresses', () => {
+    expect(loadConfig({ VIGIL_TRUST_PROXY: 'true' }, CWD).trustProxy).toBe(true);
+    expect(loadConfig({ VIGIL_TRUST_PROXY: 'false' }, CWD).trustProxy).toBe(false);
+    expect(loadConfig({ VIGIL_TRUST_PROXY: '1' }, CWD).trustProxy).toBe(1);
+    expect(loadConfig({ VIGIL_TRUST_PROXY: '0' }, CWD).trustProxy).toBe(false);
+    expect(loadConfig({ VIGIL_TRUST_PROXY: '::1,fd00::/8' }, CWD).trustProxy).toEqual(['::1', 'fd00::/8']);
+  });
+
+  it('accepts the SQLite forms of DATABASE_URL', () => {
+    for (const url of [':memory:', 'sqlite::memory:', 'sqlite:/var/lib/vigil.db', 'postgresql://db/vigil']) {
+      expect(loadConfig({ DATABASE_URL: url }, CWD).databaseUrl).toBe(url);
+    }
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT: expected an integer 1-65535, got "abc"'],
+    [{ PORT: '70000' }, 'PORT: expected an integer 1-65535, got "70000"'],
+    [{ PORT: '80.5' }, 'PORT: expected an integer 1-65535, got "80.5"'],
+    [{ VIGIL_RATE_LIMIT_PER_MINUTE: '0' }, 'VIGIL_RATE_LIMIT_PER_MINUTE: expected an integer >= 1, got "0"'],
+    [{ VIGIL_BODY_LIMIT_BYTES: '-5' }, 'VIGIL_BODY_LIMIT_BYTES: expected an integer >= 1, got "-5"'],
+    [{ VIGIL_HANDLER_TIMEOUT_MS: '99999999999' }, 'VIGIL_HANDLER_TIMEOUT_MS: expected an integer 1-2147483647, got "99999999999"'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL: expected postgres://…, postgresql://…, sqlite:<file>, :memory: or sqlite::memory:, got "mysql://x"'],
+    [{ REDIS_URL: 'localhost:6379' }, 'REDIS_URL: expected redis://… or rediss://…, got "localhost:6379"'],
+    [{ VIGIL_DEBUG: 'maybe' }, 'VIGIL_DEBUG: expected true or false, got "maybe"'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+  ])('rejects %j with one line naming the variable', (env, message) => {
+    const error = configError(env);
+    expect(error.message).toBe(message);
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('rejects origins with a path and non-origins', () => {
+    expect(configError({ VIGIL_CORS_ORIGINS: 'https://a.example/app' }).variable).toBe('VIGIL_CORS_ORIGINS');
+    expect(configError({ VIGIL_CORS_ORIGINS: '*' }).variable).toBe('VIGIL_CORS_ORIGINS');
+  });
+
+  it('rejects malformed proxy addresses', () => {
+    expect(configError({ VIGIL_TRUST_PROXY: '10.0.0.0/33' }).message).toMatch(/^VIGIL_TRUST_PROXY: /);
+    expect(configError({ VIGIL_TRUST_PROXY: 'proxy.local' }).variable).toBe('VIGIL_TRUST_PROXY');
+  });
+
+  it('refuses debug mode in production', () => {
+    expect(configError({ VIGIL_DEBUG: 'true', NODE_ENV: 'production' }).message).toBe(
+      'VIGIL_DEBUG: debug mode (/docs, /redoc, /openapi.json) is refused when NODE_ENV=production',
+    );
+    expect(loadConfig({ VIGIL_DEBUG: 'false', NODE_ENV: 'production' }, CWD)).toMatchObject({ debug: false, production: true });
+  });
+});

@@ -1,0 +1,213 @@
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { LIMITS } from '@vigil/core';
+import { z } from 'zod';
+
+/** A configuration problem; `message` is one line naming the variable, fit for stderr. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  readonly variable: string;
+
+  constructor(variable: string, problem: string) {
+    super(`${variable}: ${problem}`);
+    this.variable = variable;
+  }
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** `false`, `true` (trust every hop), a hop count, or the proxy addresses/CIDRs to trust. */
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Undefined means the embedded SQLite database under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  rateLimitPerMinute: number;
+  endpointRateLimitPerMinute: number;
+  bodyLimitBytes: number;
+  handlerTimeoutMs: number;
+  corsOrigins: string[];
+  trustProxy: TrustProxy;
+  debug: boolean;
+  logLevel: LogLevel;
+  production: boolean;
+}
+
+/** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
+export const CONFIG_VARIABLES = [
+  { name: 'PORT', default: '8080', accepts: 'integer 1-65535' },
+  { name: 'HOST', default: '0.0.0.0', accepts: 'address or host name to listen on' },
+  {
+    name: 'DATABASE_URL',
+    default: 'SQLite file <VIGIL_DATA_DIR>/vigil.db',
+    accepts: 'postgres://…, postgresql://…, sqlite:<file>, :memory: or sqlite::memory:',
+  },
+  { name: 'VIGIL_DATA_DIR', default: './.vigil', accepts: 'directory (created if missing)' },
+  { name: 'REDIS_URL', default: 'unset (in-process state)', accepts: 'redis://… or rediss://…' },
+  { name: 'VIGIL_RATE_LIMIT_PER_MINUTE', default: String(LIMITS.globalRateLimitPerMinute), accepts: 'integer ≥ 1' },
+  {
+    name: 'VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE',
+    default: String(LIMITS.endpointRateLimitPerMinute),
+    accepts: 'integer ≥ 1',
+  },
+  { name: 'VIGIL_BODY_LIMIT_BYTES', default: String(LIMITS.bodyLimitBytes), accepts: 'integer ≥ 1' },
+  { name: 'VIGIL_HANDLER_TIMEOUT_MS', default: String(LIMITS.handlerTimeoutMs), accepts: 'integer ≥ 1' },
+  { name: 'VIGIL_CORS_ORIGINS', default: 'none', accepts: 'comma-separated origins, e.g. https://a.example' },
+  { name: 'VIGIL_TRUST_PROXY', default: 'false', accepts: 'false, true, a hop count, or comma-separated IPs/CIDRs' },
+  { name: 'VIGIL_DEBUG', default: 'false', accepts: 'true or false; refused when NODE_ENV=production' },
+  { name: 'LOG_LEVEL', default: 'info', accepts: LOG_LEVELS.join(', ') },
+  { name: 'NODE_ENV', default: 'unset', accepts: '`production` refuses VIGIL_DEBUG' },
+] as const;
+
+const INT_RE = /^\d+$/;
+
+function intIn(min: number, max: number) {
+  return z.string().refine((text) => {
+    if (!INT_RE.test(text)) return false;
+    const n = Number(text);
+    return Number.isSafeInteger(n) && n >= min && n <= max;
+  }, max === Number.MAX_SAFE_INTEGER ? `expected an integer >= ${min}` : `expected an integer ${min}-${max}`);
+}
+
+const BOOLEAN_TEXT = { true: true, false: false, '1': true, '0': false } as const;
+const booleanText = z.enum(['true', 'false', '1', '0'], { error: 'expected true or false' });
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
+function isIpOrCidr(text: string): boolean {
+  const [address, prefix, ...rest] = text.split('/');
+  if (rest.length > 0 || address === undefined) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!INT_RE.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+function isDatabaseUrl(text: string): boolean {
+  if (text === ':memory:') return true;
+  if (text.startsWith('sqlite:')) return text.length > 'sqlite:'.length;
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+function isRedisUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'redis:' || url.protocol === 'rediss:';
+  } catch {
+    return false;
+  }
+}
+
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** One schema per variable, so the first failing one is reported by name. */
+const VARIABLES = {
+  PORT: intIn(1, 65535),
+  HOST: z.string().regex(/^\S+$/, 'expected an address without spaces'),
+  DATABASE_URL: z
+    .string()
+    .refine(isDatabaseUrl, 'expected postgres://…, postgresql://…, sqlite:<file>, :memory: or sqlite::memory:'),
+  VIGIL_DATA_DIR: z.string(),
+  REDIS_URL: z.string().refine(isRedisUrl, 'expected redis://… or rediss://…'),
+  VIGIL_RATE_LIMIT_PER_MINUTE: intIn(1, Number.MAX_SAFE_INTEGER),
+  VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: intIn(1, Number.MAX_SAFE_INTEGER),
+  VIGIL_BODY_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
+  // setTimeout's ceiling (2^31 - 1 ms); beyond it Node fires at once.
+  VIGIL_HANDLER_TIMEOUT_MS: intIn(1, 2_147_483_647),
+  VIGIL_CORS_ORIGINS: z
+    .string()
+    .refine(
+      (text) => commaList(text).every(isOrigin),
+      'expected comma-separated origins like https://app.example.com (scheme, host, optional port; no path)',
+    ),
+  VIGIL_TRUST_PROXY: z
+    .string()
+    .refine(
+      (text) =>
+        text === 'true' ||
+        text === 'false' ||
+        INT_RE.test(text) ||
+        (commaList(text).length > 0 && commaList(text).every(isIpOrCidr)),
+      'expected false, true, a hop count, or comma-separated IP addresses/CIDRs',
+    ),
+  VIGIL_DEBUG: booleanText,
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }),
+} as const;
+
+type VariableName = keyof typeof VARIABLES;
+
+/**
+ * Reads and validates the server's environment. Unset and empty variables take their defaults;
+ * the first invalid one throws a `ConfigError` whose message names it and quotes the bad value.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
+  const read = (name: VariableName): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return undefined;
+    const text = raw.trim();
+    const result = VARIABLES[name].safeParse(text);
+    if (!result.success) {
+      const message = result.error.issues[0]?.message ?? 'invalid value';
+      throw new ConfigError(name, `${message}, got ${JSON.stringify(raw)}`);
+    }
+    return text;
+  };
+  const int = (name: VariableName, fallback: number): number => {
+    const text = read(name);
+    return text === undefined ? fallback : Number(text);
+  };
+
+  const production = env.NODE_ENV === 'production';
+  const debugText = read('VIGIL_DEBUG');
+  const debug = debugText === undefined ? false : BOOLEAN_TEXT[debugText as keyof typeof BOOLEAN_TEXT];
+  if (debug && production) {
+    throw new ConfigError('VIGIL_DEBUG', 'debug mode (/docs, /redoc, /openapi.json) is refused when NODE_ENV=production');
+  }
+
+  return {
+    port: int('PORT', 8080),
+    host: read('HOST') ?? '0.0.0.0',
+    databaseUrl: read('DATABASE_URL'),
+    dataDir: resolve(cwd, read('VIGIL_DATA_DIR') ?? '.vigil'),
+    redisUrl: read('REDIS_URL'),
+    rateLimitPerMinute: int('VIGIL_RATE_LIMIT_PER_MINUTE', LIMITS.globalRateLimitPerMinute),
+    endpointRateLimitPerMinute: int('VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE', LIMITS.endpointRateLimitPerMinute),
+    bodyLimitBytes: int('VIGIL_BODY_LIMIT_BYTES', LIMITS.bodyLimitBytes),
+    handlerTimeoutMs: int('VIGIL_HANDLER_TIMEOUT_MS', LIMITS.handlerTimeoutMs),
+    corsOrigins: commaList(read('VIGIL_CORS_ORIGINS') ?? ''),
+    trustProxy: parseTrustProxy(read('VIGIL_TRUST_PROXY')),
+    debug,
+    logLevel: (read('LOG_LEVEL') ?? 'info') as LogLevel,
+    production,
+  };
+}
+
+function parseTrustProxy(text: string | undefined): TrustProxy {
+  if (text === undefined || text === 'false') return false;
+  if (text === 'true') return true;
+  // Digits are a hop count here, never a boolean: `1` trusts one proxy, not all of them.
+  if (INT_RE.test(text)) return Number(text) === 0 ? false : Number(text);
+  return commaList(text);
+}

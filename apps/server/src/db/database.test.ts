@@ -1,0 +1,81 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeEachDialect } from '../test-support/databases.js';
+import { openDatabase, type VigilDatabase } from './database.js';
+import { MIGRATIONS, migrateToLatest } from './migrate.js';
+import { APPLICATION_TABLES } from './schema.js';
+
+describe('openDatabase (SQLite file)', () => {
+  const dirs: string[] = [];
+  const opened: VigilDatabase[] = [];
+  afterEach(async () => {
+    for (const d of opened.splice(0)) await d.close();
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates <dataDir>/vigil.db, the directory included, in WAL mode with foreign keys on', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vigil-db-'));
+    dirs.push(root);
+    const dataDir = join(root, 'nested', 'data');
+    const database = await openDatabase({ dataDir });
+    opened.push(database);
+    expect(database.dialect).toBe('sqlite');
+    await migrateToLatest(database.db);
+    expect(existsSync(join(dataDir, 'vigil.db'))).toBe(true);
+    const journal = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(database.db);
+    expect(journal.rows[0]?.journal_mode).toBe('wal');
+    const fk = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(database.db);
+    expect(fk.rows[0]?.foreign_keys).toBe(1);
+  });
+
+  it('keeps data across reopen of the same file', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-db-'));
+    dirs.push(dataDir);
+    const first = await openDatabase({ dataDir });
+    await migrateToLatest(first.db);
+    await first.db.insertInto('stat_counters').values({ name: 'attestations', value: 7 }).execute();
+    await first.close();
+    const second = await openDatabase({ dataDir });
+    opened.push(second);
+    expect(await migrateToLatest(second.db)).toEqual([]);
+    const row = await second.db.selectFrom('stat_counters').select('value').executeTakeFirstOrThrow();
+    expect(row.value).toBe(7);
+  });
+
+  it('refuses a url it does not understand, naming the argument', async () => {
+    await expect(openDatabase({ url: 'mysql://localhost/vigil' })).rejects.toThrow(/^options\.url: unsupported/);
+    await expect(openDatabase({})).rejects.toThrow(/^options\.dataDir/);
+  });
+
+  it('reports an unreachable PostgreSQL server at open time', async () => {
+    await expect(openDatabase({ url: 'postgres://nobody@127.0.0.1:1/none' })).rejects.toThrow(/^options\.url: cannot connect/);
+  });
+});
+
+describeEachDialect('migrations', (ctx) => {
+  it('creates every application table and is idempotent', async () => {
+    const db = ctx.db();
+    const tables = (await db.introspection.getTables()).map((t) => t.name);
+    for (const table of APPLICATION_TABLES) expect(tables).toContain(table);
+    expect(await migrateToLatest(db)).toEqual([]);
+    const applied = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
+    expect(applied.rows.map((r) => r.name)).toEqual(Object.keys(MIGRATIONS));
+  });
+
+  it('returns epoch-millisecond bigints and counts as JS numbers', async () => {
+    const db = ctx.db();
+    const big = Date.UTC(2100, 0, 1);
+    await db.insertInto('stat_counters').values({ name: 'x', value: big }).execute();
+    const row = await db.selectFrom('stat_counters').select('value').executeTakeFirstOrThrow();
+    expect(row.value).toBe(big);
+    const count = await db
+      .selectFrom('stat_counters')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('value').as('s')])
+      .executeTakeFirstOrThrow();
+    expect(count.n).toBe(1);
+    expect(count.s).toBe(big);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DialectName } from './dialect.js';
+import type { Database } from './schema.js';
+
+export interface VigilDatabase {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /**
+   * `postgres://…` / `postgresql://…` selects PostgreSQL. `sqlite:<file>` opens that SQLite file and
+   * `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or empty selects `<dataDir>/vigil.db`.
+   * Any other scheme is refused rather than silently falling back to SQLite.
+   */
+  url?: string;
+  /** SQLite: the file is `<dataDir>/vigil.db` (the directory is created). `:memory:` opens an in-memory database. */
+  dataDir?: string;
+  /**
+   * PostgreSQL: called when an idle pooled connection fails (server restart, network cut). The
+   * pool drops that connection and the next query opens a new one; without a listener pg would
+   * turn the event into an uncaught exception.
+   */
+  onIdleConnectionError?: (error: Error) => void;
+}
+
+const PG_INT8_OID = 20;
+const PG_NUMERIC_OID = 1700;
+
+// Scoped to this pool's clients (not pg's process-wide `types`): epoch-millisecond times are
+// bigint and counts come back as int8/numeric, and all of them fit in a JS number.
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === PG_INT8_OID || oid === PG_NUMERIC_OID) {
+      return (value: string) => Number(value);
+    }
+    return pg.types.getTypeParser(oid, format ?? 'text');
+  },
+};
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return url !== undefined && /^postgres(?:ql)?:\/\//i.test(url);
+}
+
+/** Opens (does not migrate) the database selected by `url` / `dataDir`. */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<VigilDatabase> {
+  if (isPostgresUrl(options.url)) {
+    const pool = new pg.Pool({ connectionString: options.url, types: pgTypes });
+    pool.on('error', (error) => options.onIdleConnectionError?.(error));
+    // Fail now, with the connection error, rather than on the first request.
+    const client = await pool.connect().catch(async (error: unknown) => {
+      await pool.end();
+      throw new Error(`options.url: cannot connect to PostgreSQL: ${(error as Error).message}`, { cause: error });
+    });
+    client.release();
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+
+  const sqlite = new BetterSqlite3(sqliteFile(options));
+  return openSqlite(sqlite);
+}
+
+function sqliteFile(options: OpenDatabaseOptions): string {
+  const url = options.url ?? '';
+  if (url === ':memory:' || url === 'sqlite::memory:') return ':memory:';
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length);
+    if (file === '') throw new Error('options.url: sqlite: needs a file path');
+    return file;
+  }
+  if (url !== '') {
+    throw new Error(`options.url: unsupported database url (expected postgres://, postgresql://, sqlite:<file> or :memory:)`);
+  }
+  const dataDir = options.dataDir;
+  if (dataDir === undefined || dataDir === '') {
+    throw new Error('options.dataDir: required for SQLite when no url is given');
+  }
+  if (dataDir === ':memory:') return ':memory:';
+  mkdirSync(dataDir, { recursive: true });
+  return join(dataDir, 'vigil.db');
+}
+
+function openSqlite(sqlite: BetterSqlite3.Database): VigilDatabase {
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}

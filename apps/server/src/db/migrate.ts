@@ -1,0 +1,44 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { initialMigration } from './migrations/0001-initial.js';
+
+/**
+ * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
+ * any working directory. Names sort lexically; append new ones, never rename or edit applied ones.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-initial': initialMigration,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
+};
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+  readonly results: MigrationResult[];
+
+  constructor(message: string, results: MigrationResult[], cause: unknown) {
+    super(message, { cause });
+    this.results = results;
+  }
+}
+
+/**
+ * Brings the schema to the latest migration. Idempotent: already applied migrations are skipped.
+ * Throws a MigrationError naming the failed migration (its cause is the database error).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(
+      failed ? `migration ${failed.migrationName} failed: ${reason}` : `migrations failed: ${reason}`,
+      results,
+      error,
+    );
+  }
+  return results;
+}

@@ -1,0 +1,283 @@
+import type { Generated } from 'kysely';
+
+/**
+ * The storage model (docs/storage.md explains each table). Times are epoch milliseconds
+ * (`bigint` on PostgreSQL, parsed to JS numbers), days are UTC epoch days (integer days since
+ * 1970-01-01), hours are UTC epoch hours. JSON values are stored as text.
+ */
+
+export type TrackName = 'skills' | 'mcp_servers' | 'packages' | 'repositories';
+export type VerdictName = 'ALLOW' | 'WARN' | 'BLOCK';
+
+export interface MinersTable {
+  hotkey: string;
+  track: TrackName;
+  /** `registered` or `deregistered`; a deregistered hotkey keeps its history. */
+  status: 'registered' | 'deregistered';
+  registered_at: number;
+  updated_at: number;
+}
+
+/** One row per (hotkey, track): the agent's current version. History lives in agent_versions. */
+export interface AgentsTable {
+  hotkey: string;
+  track: TrackName;
+  name: string;
+  provider: string;
+  version: number;
+  code_hash: string;
+  status: 'active' | 'deleted';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AgentVersionsTable {
+  hotkey: string;
+  track: TrackName;
+  version: number;
+  code_hash: string;
+  name: string;
+  provider: string;
+  submitted_at: number;
+}
+
+export interface ValidatorsTable {
+  hotkey: string;
+  uid: number;
+  status: 'active' | 'suspended' | 'revoked';
+  /** JSON array of IP addresses allowed to call validator endpoints. */
+  allowed_ips: string;
+  registered_at: number;
+  updated_at: number;
+  last_seen_at: number | null;
+}
+
+export interface RoundsTable {
+  round_id: string;
+  track: TrackName;
+  round_number: number;
+  status: 'open' | 'closed';
+  phase: 'submission' | 'evaluation' | 'complete';
+  policy_version: string;
+  opened_at: number;
+  submission_closes_at: number;
+  /** Planned close time (what `seconds_until_close` counts down to). */
+  closes_at: number;
+  evaluation_started_at: number | null;
+  closed_at: number | null;
+  /** Set when the round closes: when the scheduler opens the track's next round. */
+  next_round_opens_at: number | null;
+}
+
+/** The agent code frozen into a round when evaluation starts. */
+export interface RoundAgentsTable {
+  round_id: string;
+  hotkey: string;
+  track: TrackName;
+  version: number;
+  code_hash: string;
+  name: string;
+  frozen_at: number;
+}
+
+export interface ArtifactsTable {
+  id: Generated<number>;
+  /** `{track}/{label}/{source_id}`: an identifier, not a content hash. */
+  bundle_hash: string;
+  track: TrackName;
+  label: string;
+  source_id: string;
+  content_hash: string;
+  kind: 'labeled' | 'live';
+  /** Ground truth of a labeled benchmark artifact; never exposed by any read. */
+  ground_truth: VerdictName | null;
+  created_at: number;
+}
+
+export interface TasksTable {
+  task_id: string;
+  round_id: string;
+  hotkey: string;
+  artifact_id: number;
+  created_at: number;
+}
+
+export interface AttestationsTable {
+  id: Generated<number>;
+  canonical_hash: string;
+  task_id: string;
+  round_id: string;
+  track: TrackName;
+  miner_hotkey: string;
+  validator_hotkey: string;
+  artifact_id: number;
+  agent_hash: string;
+  verdict: VerdictName;
+  risk_score: number;
+  /** JSON array of findings as signed. */
+  findings: string;
+  /** The signed payload, JSON. */
+  payload: string;
+  signature: string;
+  /** `payload.created_at` (validator clock). */
+  created_at: number;
+  /** Server receive time: the clock every aggregate uses. */
+  recorded_at: number;
+  /** 1 when another attestation of the same task was recorded first. */
+  is_rerun: number;
+}
+
+export interface ValidatorScoresTable {
+  round_id: string;
+  hotkey: string;
+  validator_hotkey: string;
+  score: number;
+  labeled_tasks: number;
+}
+
+export interface RoundResultsTable {
+  round_id: string;
+  hotkey: string;
+  name: string;
+  version: number;
+  code_hash: string;
+  /** Median of the per-validator scores; null when no validator could score the agent. */
+  score: number | null;
+  /** Validators that scored the agent (`runs` on the wire). */
+  validators: number;
+  /** 1-based among scored agents; null when unscored. */
+  rank: number | null;
+  /** 1 for the round's winners: the five best ranks among agents that scored above 0. */
+  winner: number;
+  attestations: number;
+  failure_reason: string | null;
+}
+
+export interface PublishedVerdictsTable {
+  artifact_id: number;
+  verdict: VerdictName;
+  risk_score: number;
+  round_id: string;
+  updated_at: number;
+}
+
+export interface VerdictHistoryTable {
+  id: Generated<number>;
+  artifact_id: number;
+  verdict: VerdictName;
+  previous_verdict: VerdictName | null;
+  risk_score: number;
+  round_id: string;
+  changed_at: number;
+}
+
+export interface OutboxEventsTable {
+  /** Insertion order: drainers deliver in this order. */
+  seq: Generated<number>;
+  /** Event id (UUID): what deliveries carry and receivers deduplicate on. */
+  id: string;
+  kind: 'verdict.changed' | 'attestation.created' | 'repository.verified';
+  /** JSON object: the event's data. */
+  payload: string;
+  created_at: number;
+  delivered_at: number | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+}
+
+/** Lifetime counters (`attestations`, `verdict:<V>`, `track:<T>`). */
+export interface StatCountersTable {
+  name: string;
+  value: number;
+}
+
+export interface AttestationHoursTable {
+  hour: number;
+  attestations: number;
+  first_attestations: number;
+  reruns: number;
+}
+
+/** Distinct artifacts per (day, track): a pair counts once, when it first appears or escalates. */
+export interface TrendDaysTable {
+  day: number;
+  track: TrackName;
+  attestations: number;
+  scanned: number;
+  flagged: number;
+  blocked: number;
+  warned: number;
+}
+
+/** Verdict bits seen for an artifact on a day: 1 scanned, 2 warned, 4 blocked. */
+export interface ArtifactDaysTable {
+  artifact_id: number;
+  day: number;
+  mask: number;
+}
+
+/**
+ * The last day each artifact showed a signal (metric `scanned|flagged|blocked|warned` with key '',
+ * `severity|category|plane|track` keyed by value, `first_flagged` with key '' holding the first day).
+ */
+export interface ArtifactSignalsTable {
+  artifact_id: number;
+  metric: string;
+  key: string;
+  last_day: number;
+}
+
+/** Histogram over artifact_signals: how many artifacts have their (metric, key) last day on `day`. */
+export interface TrendLastDaysTable {
+  metric: string;
+  key: string;
+  day: number;
+  artifacts: number;
+}
+
+export interface Database {
+  miners: MinersTable;
+  agents: AgentsTable;
+  agent_versions: AgentVersionsTable;
+  validators: ValidatorsTable;
+  rounds: RoundsTable;
+  round_agents: RoundAgentsTable;
+  artifacts: ArtifactsTable;
+  tasks: TasksTable;
+  attestations: AttestationsTable;
+  validator_scores: ValidatorScoresTable;
+  round_results: RoundResultsTable;
+  published_verdicts: PublishedVerdictsTable;
+  verdict_history: VerdictHistoryTable;
+  outbox_events: OutboxEventsTable;
+  stat_counters: StatCountersTable;
+  attestation_hours: AttestationHoursTable;
+  trend_days: TrendDaysTable;
+  artifact_days: ArtifactDaysTable;
+  artifact_signals: ArtifactSignalsTable;
+  trend_last_days: TrendLastDaysTable;
+}
+
+/** Every application table, in an order that respects foreign keys when deleting (children first). */
+export const APPLICATION_TABLES = [
+  'trend_last_days',
+  'artifact_signals',
+  'artifact_days',
+  'trend_days',
+  'attestation_hours',
+  'stat_counters',
+  'outbox_events',
+  'verdict_history',
+  'published_verdicts',
+  'round_results',
+  'validator_scores',
+  'attestations',
+  'tasks',
+  'artifacts',
+  'round_agents',
+  'rounds',
+  'validators',
+  'agent_versions',
+  'agents',
+  'miners',
+] as const satisfies readonly (keyof Database)[];

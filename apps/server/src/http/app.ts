@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config, TrustProxy } from '../config.js';
+import { loadServerIdentity } from '../server-identity.js';
+import type { PublicReadService } from '../services/public-read.js';
+import { bodyGuardPlugin } from './plugins/body-guard.js';
+import { createMemoryCacheStore, createRedisCacheStore } from './plugins/cache-store.js';
+import { connectionDrainPlugin } from './plugins/connection-drain.js';
+import { corsPlugin } from './plugins/cors.js';
+import { debugDocsPlugin } from './plugins/debug-docs.js';
+import { errorsPlugin } from './plugins/errors.js';
+import { handlerTimeoutPlugin } from './plugins/handler-timeout.js';
+import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
+import { responseCachePlugin } from './plugins/response-cache.js';
+import { publicRoutesPlugin } from './routes/public.js';
+
+export interface BuildAppOptions {
+  config: Config;
+  readService: PublicReadService;
+  /** Server time handed to the read service (24 h windows, countdowns); tests pin it. */
+  now?: () => Date;
+  /**
+   * Shared state for rate-limit counters and the response cache. When absent and `config.redisUrl`
+   * is set, the app opens its own client and closes it with the app.
+   */
+  redis?: Redis;
+  /** Where logs go (default stdout); tests capture them here. */
+  logStream?: NodeJS.WritableStream;
+}
+
+function serverVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? '0.0.0';
+}
+
+/** A hop count trusts that many proxies nearest the server (proxy-addr's reading of a number). */
+function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+/** Opens a Redis client suited to per-request use: fail fast instead of queueing requests behind an outage. */
+export function connectRedis(url: string): Redis {
+  return new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1, lazyConnect: false });
+}
+
+/** The Vigil HTTP API, not yet listening: register extra routes or call `listen`/`inject`. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, readService } = options;
+  const now = options.now ?? (() => new Date());
+  const identity = await loadServerIdentity(config.dataDir);
+
+  const app = Fastify({
+    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    genReqId: genRequestId,
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: trustProxyOption(config.trustProxy),
+    // While draining, requests on open keep-alive connections are still served (with Connection: close)
+    // rather than answered by fastify's own 503 body, which is not in the error catalogue.
+    return503OnClosing: false,
+  });
+
+  let redis = options.redis;
+  if (!redis && config.redisUrl) {
+    const owned = connectRedis(config.redisUrl);
+    redis = owned;
+    app.addHook('onClose', async () => {
+      await owned.quit().catch(() => owned.disconnect());
+    });
+  }
+
+  app.decorate('vigilConfig', config);
+  app.decorate('serverIdentity', { publicKeyHex: identity.publicKeyHex });
+
+  await app.register(requestIdPlugin);
+  await app.register(connectionDrainPlugin);
+  await app.register(bodyGuardPlugin, { limitBytes: config.bodyLimitBytes });
+  await app.register(corsPlugin, { origins: config.corsOrigins });
+  await app.register(rateLimitPlugin, {
+    perMinute: config.rateLimitPerMinute,
+    endpointPerMinute: config.endpointRateLimitPerMinute,
+    redis,
+  });
+  await app.register(responseCachePlugin, { store: redis ? createRedisCacheStore(redis) : createMemoryCacheStore() });
+  // After the cache: a request answered from the cache never reaches a handler, so it is never timed.
+  await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs });
+  await app.register(errorsPlugin, { notFoundPreHandler: [app.rateLimit()] });
+  if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
+  await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    vigilConfig: Config;
+    serverIdentity: { publicKeyHex: string };
+  }
+}

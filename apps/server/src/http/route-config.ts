@@ -1,0 +1,23 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Server-side response caching of one route (plugins/response-cache.ts). */
+export interface RouteCacheConfig {
+  /** How long a stored body is served unchanged. */
+  ttlSeconds: number;
+  /**
+   * The part of the request the body depends on (e.g. the validated `days`), appended to the route.
+   * `null` means "do not cache this request" (e.g. invalid input that will be answered with 422).
+   */
+  key?: (request: FastifyRequest) => string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Cached routes answer `Cache-Control: public, max-age=<remaining>`; the rest `no-store`. */
+    cache?: RouteCacheConfig;
+    /** Overrides VIGIL_HANDLER_TIMEOUT_MS for this route (504 beyond it). */
+    timeoutMs?: number;
+    /** Adds the per-endpoint budget (VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE) on top of the global one. */
+    endpointRateLimit?: boolean;
+  }
+}

@@ -1,0 +1,74 @@
+import {
+  AgentEligibility,
+  FINDING_CATEGORIES,
+  Leaderboard,
+  NetworkDashboard,
+  RoundsStatusResponse,
+  SEVERITIES,
+  ThreatTrends,
+  TRACKS,
+} from '@vigil/core';
+import { expect, it } from 'vitest';
+import { createPublicReadService } from '../services/public-read-service.js';
+import { describeEachDialect } from '../test-support/databases.js';
+import { DemoSeedError, seedDemo } from './demo.js';
+
+const NOW = new Date(Date.UTC(2026, 10, 21, 10, 30, 0));
+
+describeEachDialect('seedDemo', ({ db }) => {
+  it('fills an empty database with a network that exercises every public endpoint', { timeout: 600_000 }, async () => {
+    const result = await seedDemo(db(), { now: NOW });
+    expect(result.validators).toBe(6);
+    expect(result.miners).toBe(36);
+    expect(result.attestations).toBeGreaterThan(5_000);
+
+    const read = createPublicReadService(db());
+
+    // One track accepting submissions, one evaluating, none double-open; next_round_opens_at null while any is open.
+    const status = RoundsStatusResponse.parse(await read.roundsStatus(NOW));
+    expect(status.tracks.map((t) => t.track).sort()).toEqual([...TRACKS].sort());
+    const phases = status.tracks.map((t) => `${t.status}/${t.phase}`);
+    expect(phases).toContain('open/submission');
+    expect(phases).toContain('open/evaluation');
+    expect(status.tracks.find((t) => t.phase === 'submission')!.accepting_submissions).toBe(true);
+    expect(status.tracks.find((t) => t.phase === 'evaluation')!.accepting_submissions).toBe(false);
+    expect(status.next_round_opens_at).toBeNull();
+
+    // At least three closed rounds per track, each with scores and up to five winners.
+    const closed = await read.closedRounds(200);
+    for (const track of TRACKS) {
+      const rounds = closed.rounds.filter((r) => r.track === track);
+      expect(rounds.length).toBeGreaterThanOrEqual(3);
+      expect(rounds[0]!.winners.length).toBeGreaterThan(0);
+      expect(rounds[0]!.winners.length).toBeLessThanOrEqual(5);
+    }
+    const firstRound = closed.rounds.at(-1)!;
+    const scores = await read.roundScores(firstRound.round_id);
+    // The agent that answers one verdict to everything is in the early rounds and scores 0.
+    expect(scores.scores.at(-1)!.score).toBe(0);
+
+    // Agents that resubmitted mid round: null score and resubmitted_since on the leaderboard.
+    const leaderboard = Leaderboard.parse(await read.leaderboard(NOW));
+    expect(leaderboard.rows.some((r) => r.score === null && r.resubmitted_since && r.current_version > r.version)).toBe(true);
+    expect(leaderboard.rows.some((r) => r.score !== null && !r.resubmitted_since)).toBe(true);
+
+    // Findings across every severity and category; 30+ days of history in the trends.
+    const trends = ThreatTrends.parse(await read.threatTrends(180, NOW));
+    for (const severity of SEVERITIES) expect(trends.severity[severity]).toBeGreaterThan(0);
+    expect(trends.categories.map((c) => c.category).sort()).toEqual([...FINDING_CATEGORIES].sort());
+    const activeDays = trends.series.filter((d) => d.scanned > 0).length;
+    expect(activeDays).toBeGreaterThanOrEqual(30);
+    expect(trends.totals.flagged_artifacts).toBeLessThan(trends.scanned);
+
+    const dashboard = NetworkDashboard.parse(await read.networkDashboard(NOW));
+    expect(dashboard.validators).toEqual({ active: 5, total: 6 });
+    expect(dashboard.throughput.filter((n) => n > 0).length).toBeGreaterThan(12);
+    expect(dashboard.reruns_24h).toBeGreaterThan(0);
+
+    const someWinner = closed.rounds[0]!.winners[0]!;
+    const eligibility = AgentEligibility.parse(await read.agentEligibility(someWinner.hotkey, closed.rounds[0]!.track));
+    expect(eligibility.hotkey).toBe(someWinner.hotkey);
+
+    await expect(seedDemo(db(), { now: NOW })).rejects.toThrow(DemoSeedError);
+  });
+});

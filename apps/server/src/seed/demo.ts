@@ -1,0 +1,371 @@
+import {
+  FINDING_CATEGORIES,
+  TRACKS,
+  contentHash,
+  formatOffsetTimestamp,
+  type AttestationPayload,
+  type Finding,
+  type FindingCategory,
+  type Severity,
+  type Track,
+  type Verdict,
+} from '@vigil/core';
+import { getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { submitAgent } from '../services/agents.js';
+import { registerArtifact } from '../services/artifacts.js';
+import { recordAttestation } from '../services/attestations.js';
+import { deregisterMiner, registerMiner } from '../services/miners.js';
+import { closeRound, openRound, startEvaluation } from '../services/rounds.js';
+import { createTasks } from '../services/tasks.js';
+import { registerValidator, setValidatorStatus } from '../services/validators.js';
+
+/**
+ * A realistic synthetic network, written through the same service modules the API uses, so every
+ * invariant and aggregate holds exactly as for real traffic. Deterministic for a given `seed`.
+ *
+ * Shape: 6 validators (one suspended), 9 miners per track with agents of varied accuracy (one per
+ * track answers the same verdict to everything, scores 0 and deregisters after three rounds), labeled and live artifacts
+ * per track; rounds every 4 days for the last ~5 weeks (1 day of submissions, 2 of evaluation, 1 idle),
+ * staggered so that at `now` one track is in its submission phase, two are evaluating and one is
+ * between rounds; two agents per track resubmit during an evaluation.
+ */
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const CYCLE = 4 * DAY;
+const SUBMISSION = 1 * DAY;
+const EVALUATION = 2 * DAY;
+const HISTORY_DAYS = 36;
+const POLICY_VERSION = 'vigil-policy-2026.11';
+
+export interface SeedDemoOptions {
+  now: Date;
+  /** PRNG seed; the same seed and `now` give the same network. */
+  seed?: number;
+  /** Reports each phase, for the command line. */
+  progress?: (message: string) => void;
+}
+
+export interface SeedDemoResult {
+  validators: number;
+  miners: number;
+  rounds: number;
+  attestations: number;
+}
+
+export class DemoSeedError extends Error {
+  override name = 'DemoSeedError';
+}
+
+/** mulberry32: tiny, fast, deterministic; quality is ample for synthetic data. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Key {
+  hotkey: string;
+  secretKey: Uint8Array;
+}
+
+function keyFrom(random: () => number): Key {
+  const secretKey = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) secretKey[i] = Math.floor(random() * 256);
+  return { hotkey: ss58Encode(getPublicKey(secretKey)), secretKey };
+}
+
+const AGENT_NAMES = [
+  'sentinel', 'tripwire', 'warden', 'lookout', 'bastion', 'gatekeeper', 'picket', 'watchtower', 'outrider',
+  'vanguard', 'rampart', 'beacon', 'custodian', 'aegis', 'harbor', 'keystone', 'palisade', 'sextant',
+];
+const PROVIDERS = ['anthropic', 'openai', 'google', 'mistral', 'self-hosted'];
+
+const SOURCES: Record<Track, { label: string; source: (i: number) => string; files: string[] }> = {
+  skills: {
+    label: 'skill',
+    source: (i) => `github.com/agent-skills/skill-${i.toString(36)}`,
+    files: ['SKILL.md', 'scripts/setup.sh', 'scripts/run.py', 'reference/usage.md'],
+  },
+  mcp_servers: {
+    label: 'mcp',
+    source: (i) => `pkg:npm/mcp-server-tool-${i.toString(36)}@1.${i % 7}.0`,
+    files: ['server.json', 'src/tools.ts', 'src/index.ts', 'package.json'],
+  },
+  packages: {
+    label: 'npm',
+    source: (i) => `pkg:npm/agent-util-${i.toString(36)}@${1 + (i % 3)}.${i % 10}.${i % 4}`,
+    files: ['package.json', 'scripts/postinstall.js', 'lib/index.js', 'dist/bundle.min.js'],
+  },
+  repositories: {
+    label: 'repo',
+    source: (i) => `github.com/example-org/service-${i.toString(36)}`,
+    files: ['.github/workflows/release.yml', 'Makefile', 'package-lock.json', 'scripts/bootstrap.sh'],
+  },
+};
+
+const TITLES: Record<FindingCategory, string> = {
+  prompt_injection: 'instructions that tell the model to ignore its system prompt',
+  tool_poisoning: 'tool description carries hidden instructions for the model',
+  instruction_override: 'skill rewrites the agent’s safety instructions',
+  install_script: 'install script downloads and runs a remote payload',
+  typosquat: 'name is one edit away from a popular package',
+  dependency_confusion: 'internal package name published to the public registry',
+  malware: 'known malicious payload signature',
+  exfiltration: 'reads credentials and posts them to a remote host',
+  credential_access: 'reads ~/.ssh and cloud credential files',
+  obfuscation: 'heavily obfuscated code evaluated at runtime',
+  remote_code_execution: 'evaluates strings received over the network',
+  excessive_permissions: 'requests filesystem and network access it never uses',
+  vulnerability: 'depends on a version with a known critical advisory',
+};
+
+interface ArtifactSpec {
+  bundleHash: string;
+  contentHash: string;
+  truth: Verdict;
+  kind: 'labeled' | 'live';
+  /** Consistent threat profile, so independent runs report the same kind of findings. */
+  categories: FindingCategory[];
+}
+
+interface AgentModel {
+  key: Key;
+  name: string;
+  provider: string;
+  /** Probability of the right verdict on any artifact. */
+  accuracy: number;
+  /** An agent that answers the same verdict to everything. */
+  constant: Verdict | null;
+  version: number;
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!;
+}
+
+function sample<T>(random: () => number, items: readonly T[], n: number): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy.slice(0, n);
+}
+
+function truthFor(random: () => number): Verdict {
+  const r = random();
+  return r < 0.6 ? 'ALLOW' : r < 0.8 ? 'WARN' : 'BLOCK';
+}
+
+function agentVerdict(random: () => number, agent: AgentModel, truth: Verdict): Verdict {
+  if (agent.constant) return agent.constant;
+  if (truth === 'ALLOW') {
+    // False positives are rare for any agent worth running; misses on malicious code are the common error.
+    if (random() < 1 - (1 - agent.accuracy) / 6) return 'ALLOW';
+    return random() < 0.7 ? 'WARN' : 'BLOCK';
+  }
+  if (random() < agent.accuracy) return truth;
+  return random() < 0.75 ? 'ALLOW' : truth === 'WARN' ? 'BLOCK' : 'WARN';
+}
+
+function findingsFor(random: () => number, verdict: Verdict, artifact: ArtifactSpec, files: string[]): Finding[] {
+  if (verdict === 'ALLOW') return [];
+  const count = 1 + Math.floor(random() * 3);
+  const pool = artifact.categories.length > 0 ? artifact.categories : [pick(random, FINDING_CATEGORIES)];
+  const severities: Severity[] = verdict === 'BLOCK' ? ['CRIT', 'HIGH', 'HIGH', 'MED'] : ['MED', 'LOW', 'LOW', 'HIGH'];
+  return Array.from({ length: count }, () => {
+    const category = pick(random, pool);
+    return {
+      type: pick(random, ['static', 'dynamic', 'heuristic']),
+      category,
+      severity: pick(random, severities),
+      title: TITLES[category],
+      file: pick(random, files),
+    };
+  });
+}
+
+/** Fills an empty database with the demo network. Refuses a database that already has rounds. */
+export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): Promise<SeedDemoResult> {
+  const existing = await db.selectFrom('rounds').select('round_id').limit(1).executeTakeFirst();
+  if (existing !== undefined) throw new DemoSeedError('database: already holds rounds; the demo seed fills an empty database only');
+
+  const random = prng(options.seed ?? 76);
+  const progress = options.progress ?? (() => {});
+  const now = options.now.getTime();
+  // Round boundaries fall on whole hours, so the demo reads like a scheduled network.
+  const anchor = Math.floor(now / HOUR) * HOUR;
+  const historyStart = anchor - HISTORY_DAYS * DAY;
+
+  const validators = Array.from({ length: 6 }, () => keyFrom(random));
+  for (const [uid, v] of validators.entries()) {
+    await registerValidator(db, { hotkey: v.hotkey, uid, allowedIps: ['127.0.0.1', '::1'], now: historyStart });
+  }
+  // The last validator is suspended before the history starts: counted in the total, never active.
+  await setValidatorStatus(db, { hotkey: validators[5]!.hotkey, status: 'suspended', now: historyStart });
+  const activeValidators = validators.slice(0, 5);
+
+  let rounds = 0;
+  let attestations = 0;
+  let miners = 0;
+  let artifactCounter = 0;
+
+  for (const [trackIndex, track] of TRACKS.entries()) {
+    progress(`seeding ${track}`);
+    const source = SOURCES[track];
+    const agents: AgentModel[] = sample(random, AGENT_NAMES, 9).map((name, i) => ({
+      key: keyFrom(random),
+      name,
+      provider: pick(random, PROVIDERS),
+      // Most agents are good and agree; two are mediocre. Real networks look like this after a few rounds.
+      accuracy: i < 6 ? 0.86 + random() * 0.13 : 0.65 + random() * 0.15,
+      constant: i === 8 ? (trackIndex % 2 === 0 ? 'BLOCK' : 'ALLOW') : null,
+      version: 0,
+    }));
+    miners += agents.length;
+
+    const artifacts: ArtifactSpec[] = [];
+    for (let i = 0; i < 64; i++) {
+      const kind = i < 24 ? 'labeled' : 'live';
+      const truth = truthFor(random);
+      const n = artifactCounter++;
+      const sourceId = source.source(n);
+      const artifactHash = contentHash(`${track}/${sourceId}`);
+      const row = await registerArtifact(db, {
+        track,
+        label: kind === 'labeled' ? `${source.label}-bench` : source.label,
+        sourceId,
+        contentHash: artifactHash,
+        now: historyStart,
+        ...(kind === 'labeled' ? { kind, groundTruth: truth } : { kind }),
+      });
+      artifacts.push({
+        bundleHash: row.bundle_hash,
+        contentHash: artifactHash,
+        truth,
+        kind,
+        categories: truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2),
+      });
+    }
+    const labeled = artifacts.filter((a) => a.kind === 'labeled');
+    const live = artifacts.filter((a) => a.kind === 'live');
+
+    // Staggered cycles: at `now`, track i is (0.5 + i) days into a round cycle.
+    const phaseAtNow = (0.5 + trackIndex) * DAY;
+    let opensAt = anchor - phaseAtNow;
+    while (opensAt - CYCLE >= historyStart) opensAt -= CYCLE;
+
+    for (const agent of agents) {
+      await registerMiner(db, { hotkey: agent.key.hotkey, track, now: opensAt - DAY });
+      await submitAgent(db, {
+        hotkey: agent.key.hotkey,
+        track,
+        name: agent.name,
+        provider: agent.provider,
+        codeHash: contentHash(`${agent.name}/${agent.key.hotkey}/v1`),
+        now: opensAt - DAY,
+      });
+      agent.version = 1;
+    }
+
+    for (let roundIndex = 0; opensAt <= now; opensAt += CYCLE, roundIndex++) {
+      if (roundIndex === 3) {
+        const quitter = agents.find((a) => a.constant !== null)!;
+        await deregisterMiner(db, { hotkey: quitter.key.hotkey, track, now: opensAt - HOUR });
+      }
+      const round = await openRound(db, {
+        track,
+        now: opensAt,
+        submissionMs: SUBMISSION,
+        evaluationMs: EVALUATION,
+        policyVersion: POLICY_VERSION,
+        roundId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(''),
+      });
+      rounds++;
+      const evaluationStart = opensAt + SUBMISSION;
+      if (evaluationStart > now) break;
+      await startEvaluation(db, { roundId: round.round_id, now: evaluationStart });
+
+      const roundArtifacts = [...sample(random, labeled, 10), ...sample(random, live, 14)];
+      const tasks = await createTasks(db, {
+        roundId: round.round_id,
+        bundleHashes: roundArtifacts.map((a) => a.bundleHash),
+        now: evaluationStart,
+      });
+      const byHash = new Map(roundArtifacts.map((a) => [a.bundleHash, a]));
+      const byHotkey = new Map(agents.map((a) => [a.key.hotkey, a]));
+      const frozen = new Map(agents.map((a) => [a.key.hotkey, contentHash(`${a.name}/${a.key.hotkey}/v${a.version}`)]));
+
+
+      // Two agents resubmit mid-evaluation: what is scored stays the frozen version.
+      const resubmitAt = evaluationStart + 6 * HOUR;
+      const resubmitters = resubmitAt <= now ? sample(random, agents.slice(0, 8), 2) : [];
+
+      const runs: { at: number; validator: Key; taskId: string; miner: AgentModel; artifact: ArtifactSpec; verdict: Verdict }[] = [];
+      for (const task of tasks) {
+        const artifact = byHash.get(task.bundleHash)!;
+        const miner = byHotkey.get(task.hotkey)!;
+        // Validators re-execute the same agent on the same artifact: they mostly reproduce one verdict.
+        const reproduced = agentVerdict(random, miner, artifact.truth);
+        // Independent re-executions: each active validator takes a task with probability 0.45, at least one does.
+        const takers = activeValidators.filter(() => random() < 0.45);
+        if (takers.length === 0) takers.push(pick(random, activeValidators));
+        for (const validator of takers) {
+          const verdict = random() < 0.96 ? reproduced : agentVerdict(random, miner, artifact.truth);
+          runs.push({ at: evaluationStart + Math.floor(random() * (EVALUATION - HOUR)), validator, taskId: task.taskId, miner, artifact, verdict });
+        }
+      }
+      runs.sort((a, b) => a.at - b.at);
+      let resubmitted = false;
+      for (const run of runs) {
+        if (run.at > now) break;
+        if (!resubmitted && run.at >= resubmitAt) {
+          for (const agent of resubmitters) {
+            agent.version += 1;
+            await submitAgent(db, {
+              hotkey: agent.key.hotkey,
+              track,
+              name: agent.name,
+              provider: agent.provider,
+              codeHash: contentHash(`${agent.name}/${agent.key.hotkey}/v${agent.version}`),
+              now: resubmitAt,
+            });
+          }
+          resubmitted = true;
+        }
+        const verdict = run.verdict;
+        const findings = findingsFor(random, verdict, run.artifact, source.files);
+        const payload: AttestationPayload = {
+          round_id: round.round_id,
+          task_id: run.taskId,
+          track,
+          miner_hotkey: run.miner.key.hotkey,
+          agent_hash: frozen.get(run.miner.key.hotkey)!,
+          artifact: { bundle_hash: run.artifact.bundleHash, sha256: run.artifact.contentHash },
+          verdict,
+          risk_score:
+            verdict === 'ALLOW' ? Math.floor(random() * 20) : verdict === 'WARN' ? 35 + Math.floor(random() * 35) : 70 + Math.floor(random() * 31),
+          findings,
+          policy_version: POLICY_VERSION,
+          validator_hotkey: run.validator.hotkey,
+          created_at: formatOffsetTimestamp(run.at),
+        };
+        await recordAttestation(db, signAttestation(payload, run.validator.secretKey), { now: run.at });
+        attestations++;
+      }
+      const closesAt = opensAt + SUBMISSION + EVALUATION;
+      if (closesAt > now) break;
+      await closeRound(db, { roundId: round.round_id, now: closesAt, nextRoundOpensAt: opensAt + CYCLE });
+    }
+  }
+  progress(`seeded ${rounds} rounds, ${attestations} attestations`);
+  return { validators: validators.length, miners, rounds, attestations };
+}

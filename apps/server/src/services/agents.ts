@@ -1,0 +1,101 @@
+import { SHA256_HASH_RE } from '@vigil/core';
+import type { Kysely } from 'kysely';
+import type { AgentsTable, Database, TrackName } from '../db/schema.js';
+import { VigilError } from '../errors.js';
+import { inTransaction } from '../repositories/transaction.js';
+import { DomainError } from './domain-error.js';
+
+export interface SubmitAgentInput {
+  hotkey: string;
+  track: TrackName;
+  name: string;
+  provider: string;
+  /** `sha256:<hex>` of the agent bundle (computed by the caller from the uploaded bytes). */
+  codeHash: string;
+  now: number;
+}
+
+/**
+ * Stores a new version of the hotkey's agent on a track: version 1 for the first submission, then
+ * one more than the last version ever submitted (also after a deletion). The miner must be
+ * registered on the track.
+ */
+export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput): Promise<AgentsTable> {
+  if (!SHA256_HASH_RE.test(input.codeHash)) {
+    throw new DomainError('invalid_argument', 'codeHash: expected sha256:<64 lowercase hex>');
+  }
+  if (input.name.trim() === '') throw new DomainError('invalid_argument', 'name: must not be empty');
+  if (input.provider.trim() === '') throw new DomainError('invalid_argument', 'provider: must not be empty');
+  return inTransaction(db, async (trx) => {
+    const miner = await trx
+      .selectFrom('miners')
+      .select('status')
+      .where('hotkey', '=', input.hotkey)
+      .where('track', '=', input.track)
+      .executeTakeFirst();
+    if (miner?.status !== 'registered') {
+      throw new DomainError('miner_not_registered', `hotkey: ${input.hotkey} is not registered on track ${input.track}`);
+    }
+    const current = await trx
+      .selectFrom('agents')
+      .select('version')
+      .where('hotkey', '=', input.hotkey)
+      .where('track', '=', input.track)
+      .executeTakeFirst();
+    const version = (current?.version ?? 0) + 1;
+    const row: AgentsTable = {
+      hotkey: input.hotkey,
+      track: input.track,
+      name: input.name,
+      provider: input.provider,
+      version,
+      code_hash: input.codeHash,
+      status: 'active',
+      created_at: input.now,
+      updated_at: input.now,
+    };
+    if (current === undefined) {
+      await trx.insertInto('agents').values(row).execute();
+    } else {
+      await trx
+        .updateTable('agents')
+        .set({ name: row.name, provider: row.provider, version, code_hash: row.code_hash, status: 'active', updated_at: input.now })
+        .where('hotkey', '=', input.hotkey)
+        .where('track', '=', input.track)
+        .execute();
+    }
+    await trx
+      .insertInto('agent_versions')
+      .values({
+        hotkey: input.hotkey,
+        track: input.track,
+        version,
+        code_hash: input.codeHash,
+        name: input.name,
+        provider: input.provider,
+        submitted_at: input.now,
+      })
+      .execute();
+    return trx
+      .selectFrom('agents')
+      .selectAll()
+      .where('hotkey', '=', input.hotkey)
+      .where('track', '=', input.track)
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** Marks the agent deleted (history and round results stay). Throws agent_not_found when there is no active agent. */
+export async function deleteAgent(
+  db: Kysely<Database>,
+  input: { hotkey: string; track: TrackName; now: number },
+): Promise<void> {
+  const result = await db
+    .updateTable('agents')
+    .set({ status: 'deleted', updated_at: input.now })
+    .where('hotkey', '=', input.hotkey)
+    .where('track', '=', input.track)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new VigilError('agent_not_found');
+}

@@ -1,0 +1,166 @@
+import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp } from '@vigil/core';
+import type { Kysely } from 'kysely';
+import { dialectOf } from '../db/dialect.js';
+import type { Database } from '../db/schema.js';
+import { applyAttestationAggregates } from '../repositories/aggregates.js';
+import { enqueueOutboxEvent } from '../repositories/outbox.js';
+import { inTransaction } from '../repositories/transaction.js';
+import { DomainError } from './domain-error.js';
+
+export interface RecordedAttestation {
+  id: number;
+  /** False when this exact attestation (same canonical hash) had already been recorded. */
+  created: boolean;
+  isRerun: boolean;
+}
+
+function mismatch(field: string, expected: string): DomainError {
+  return new DomainError('attestation_mismatch', `envelope.payload.${field}: does not match the task (expected ${expected})`);
+}
+
+/**
+ * Records an attestation whose hash, signature and validator permit the caller has already
+ * verified (@vigil/crypto). Checks it against the task it claims — round open in evaluation, miner,
+ * track, artifact identity and content, frozen agent hash — and that the validator is registered and
+ * active. In one transaction: the attestation row, every aggregate, and an `attestation.created`
+ * outbox event. Re-recording the same envelope is idempotent; a second, different attestation of the
+ * same task by the same validator is refused.
+ */
+export async function recordAttestation(
+  db: Kysely<Database>,
+  envelope: AttestationEnvelope,
+  options: { now: number },
+): Promise<RecordedAttestation> {
+  const parsed = AttestationEnvelope.safeParse(envelope);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new DomainError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  const { payload, canonical_hash: canonicalHash, signature } = parsed.data;
+  const now = options.now;
+
+  return inTransaction(db, async (trx) => {
+    const task = await trx
+      .selectFrom('tasks')
+      .innerJoin('rounds', 'rounds.round_id', 'tasks.round_id')
+      .innerJoin('round_agents', (j) =>
+        j.onRef('round_agents.round_id', '=', 'tasks.round_id').onRef('round_agents.hotkey', '=', 'tasks.hotkey'),
+      )
+      .select([
+        'tasks.task_id',
+        'tasks.round_id',
+        'tasks.hotkey',
+        'tasks.artifact_id',
+        'rounds.track',
+        'rounds.status',
+        'rounds.phase',
+        'round_agents.code_hash',
+      ])
+      .where('tasks.task_id', '=', payload.task_id)
+      .executeTakeFirst();
+    if (task === undefined) throw new DomainError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`);
+
+    // Serialises attestations of one artifact (PostgreSQL), so the duplicate check, the
+    // first-vs-rerun decision and the per-artifact aggregate state see one writer at a time.
+    const artifact = await trx
+      .selectFrom('artifacts')
+      .select(['id', 'bundle_hash', 'content_hash', 'kind', 'track'])
+      .where('id', '=', task.artifact_id)
+      .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirstOrThrow();
+
+    // A retried submission returns the stored attestation, even after the round has closed.
+    const duplicate = await trx
+      .selectFrom('attestations')
+      .select(['id', 'is_rerun'])
+      .where('canonical_hash', '=', canonicalHash)
+      .executeTakeFirst();
+    if (duplicate !== undefined) return { id: duplicate.id, created: false, isRerun: duplicate.is_rerun === 1 };
+
+    if (task.status !== 'open' || task.phase !== 'evaluation') {
+      throw new DomainError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
+    }
+    if (payload.round_id !== task.round_id) throw mismatch('round_id', task.round_id);
+    if (payload.miner_hotkey !== task.hotkey) throw mismatch('miner_hotkey', task.hotkey);
+    if (payload.track !== task.track) throw mismatch('track', task.track);
+    if (payload.agent_hash !== task.code_hash) throw mismatch('agent_hash', 'the code hash frozen into the round');
+
+    if (payload.artifact.bundle_hash !== artifact.bundle_hash) throw mismatch('artifact.bundle_hash', artifact.bundle_hash);
+    if (payload.artifact.sha256 !== artifact.content_hash) throw mismatch('artifact.sha256', artifact.content_hash);
+
+    const validator = await trx
+      .selectFrom('validators')
+      .select('status')
+      .where('hotkey', '=', payload.validator_hotkey)
+      .executeTakeFirst();
+    if (validator === undefined) {
+      throw new DomainError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`);
+    }
+    if (validator.status !== 'active') {
+      throw new DomainError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${validator.status}`);
+    }
+
+    const earlier = await trx
+      .selectFrom('attestations')
+      .select(['validator_hotkey'])
+      .where('task_id', '=', task.task_id)
+      .execute();
+    if (earlier.some((e) => e.validator_hotkey === payload.validator_hotkey)) {
+      throw new DomainError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task');
+    }
+    const isRerun = earlier.length > 0;
+
+    const inserted = await trx
+      .insertInto('attestations')
+      .values({
+        canonical_hash: canonicalHash,
+        task_id: task.task_id,
+        round_id: task.round_id,
+        track: task.track,
+        miner_hotkey: task.hotkey,
+        validator_hotkey: payload.validator_hotkey,
+        artifact_id: artifact.id,
+        agent_hash: payload.agent_hash,
+        verdict: payload.verdict,
+        risk_score: payload.risk_score,
+        findings: JSON.stringify(payload.findings),
+        payload: JSON.stringify(payload),
+        signature,
+        created_at: parseTimestamp(payload.created_at).getTime(),
+        recorded_at: now,
+        is_rerun: isRerun ? 1 : 0,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    await applyAttestationAggregates(trx, {
+      artifactId: artifact.id,
+      track: task.track,
+      verdict: payload.verdict,
+      findings: payload.findings,
+      recordedAt: now,
+      isRerun,
+    });
+    await trx.updateTable('validators').set({ last_seen_at: now }).where('hotkey', '=', payload.validator_hotkey).execute();
+    await enqueueOutboxEvent(
+      trx,
+      'attestation.created',
+      {
+        canonical_hash: canonicalHash,
+        round_id: task.round_id,
+        task_id: task.task_id,
+        track: task.track,
+        miner_hotkey: task.hotkey,
+        validator_hotkey: payload.validator_hotkey,
+        verdict: payload.verdict,
+        risk_score: payload.risk_score,
+        // Benchmark (labeled) artifacts stay anonymous, as on the public attestations endpoint.
+        bundle_hash: artifact.kind === 'live' ? artifact.bundle_hash : null,
+        created_at: payload.created_at,
+        recorded_at: formatOffsetTimestamp(now),
+      },
+      now,
+    );
+    return { id: inserted.id, created: true, isRerun };
+  });
+}

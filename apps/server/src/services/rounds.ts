@@ -1,0 +1,324 @@
+import { randomBytes } from 'node:crypto';
+import { formatOffsetTimestamp } from '@vigil/core';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { dialectOf } from '../db/dialect.js';
+import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
+import { VigilError } from '../errors.js';
+import { enqueueOutboxEvent } from '../repositories/outbox.js';
+import { inTransaction } from '../repositories/transaction.js';
+import { DomainError } from './domain-error.js';
+import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
+
+export type RoundRow = Selectable<RoundsTable>;
+
+export const WINNERS_PER_ROUND = 5;
+
+export interface OpenRoundInput {
+  track: TrackName;
+  now: number;
+  /** How long miners may submit (ms). */
+  submissionMs: number;
+  /** How long validators evaluate after submissions close (ms). */
+  evaluationMs: number;
+  policyVersion: string;
+  /** Defaults to 16 random lowercase hex characters. */
+  roundId?: string;
+}
+
+async function lockedRound(trx: Transaction<Database>, roundId: string): Promise<RoundRow> {
+  const round = await trx
+    .selectFrom('rounds')
+    .selectAll()
+    .where('round_id', '=', roundId)
+    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst();
+  if (round === undefined) throw new VigilError('round_not_found');
+  return round;
+}
+
+/** Opens the next round of a track (number = previous + 1) in the submission phase. One open round per track. */
+export async function openRound(db: Kysely<Database>, input: OpenRoundInput): Promise<RoundRow> {
+  if (!(input.submissionMs > 0)) throw new DomainError('invalid_argument', 'submissionMs: must be positive');
+  if (!(input.evaluationMs > 0)) throw new DomainError('invalid_argument', 'evaluationMs: must be positive');
+  if (input.policyVersion.trim() === '') throw new DomainError('invalid_argument', 'policyVersion: must not be empty');
+  const roundId = input.roundId ?? randomBytes(8).toString('hex');
+  if (!/^[0-9a-f]{16,64}$/.test(roundId)) {
+    throw new DomainError('invalid_argument', 'roundId: expected 16 to 64 lowercase hex characters');
+  }
+  return inTransaction(db, async (trx) => {
+    const open = await trx
+      .selectFrom('rounds')
+      .select('round_id')
+      .where('track', '=', input.track)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    if (open !== undefined) {
+      throw new DomainError('round_already_open', `track: round ${open.round_id} of ${input.track} is still open`);
+    }
+    const last = await trx
+      .selectFrom('rounds')
+      .select((eb) => eb.fn.max('round_number').as('n'))
+      .where('track', '=', input.track)
+      .executeTakeFirst();
+    const submissionClosesAt = input.now + input.submissionMs;
+    const row: RoundRow = {
+      round_id: roundId,
+      track: input.track,
+      // The (track, round_number) unique constraint turns a concurrent opener into an error, not a duplicate.
+      round_number: Number(last?.n ?? 0) + 1,
+      status: 'open',
+      phase: 'submission',
+      policy_version: input.policyVersion,
+      opened_at: input.now,
+      submission_closes_at: submissionClosesAt,
+      closes_at: submissionClosesAt + input.evaluationMs,
+      evaluation_started_at: null,
+      closed_at: null,
+      next_round_opens_at: null,
+    };
+    await trx.insertInto('rounds').values(row).execute();
+    return row;
+  });
+}
+
+/**
+ * Ends the submission phase: freezes the current code hash and version of every active agent whose
+ * miner is registered on the track into round_agents. Returns the number of agents frozen.
+ */
+export async function startEvaluation(db: Kysely<Database>, input: { roundId: string; now: number }): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const round = await lockedRound(trx, input.roundId);
+    if (round.status !== 'open' || round.phase !== 'submission') {
+      throw new DomainError('round_wrong_phase', `roundId: round ${round.round_id} is not in its submission phase`);
+    }
+    const agents = await trx
+      .selectFrom('agents')
+      .innerJoin('miners', (j) => j.onRef('miners.hotkey', '=', 'agents.hotkey').onRef('miners.track', '=', 'agents.track'))
+      .select(['agents.hotkey', 'agents.version', 'agents.code_hash', 'agents.name'])
+      .where('agents.track', '=', round.track)
+      .where('agents.status', '=', 'active')
+      .where('miners.status', '=', 'registered')
+      .execute();
+    if (agents.length > 0) {
+      await trx
+        .insertInto('round_agents')
+        .values(
+          agents.map((a) => ({
+            round_id: round.round_id,
+            hotkey: a.hotkey,
+            track: round.track,
+            version: a.version,
+            code_hash: a.code_hash,
+            name: a.name,
+            frozen_at: input.now,
+          })),
+        )
+        .execute();
+    }
+    await trx
+      .updateTable('rounds')
+      .set({ phase: 'evaluation', evaluation_started_at: input.now })
+      .where('round_id', '=', round.round_id)
+      .execute();
+    return agents.length;
+  });
+}
+
+export interface CloseRoundResult {
+  scored: number;
+  winners: string[];
+  verdictChanges: number;
+}
+
+interface AttestationForScoring {
+  miner_hotkey: string;
+  validator_hotkey: string;
+  verdict: VerdictName;
+  risk_score: number;
+  artifact_id: number;
+  kind: 'labeled' | 'live';
+  ground_truth: VerdictName | null;
+  bundle_hash: string;
+}
+
+function failureReason(attestations: number): string {
+  return attestations === 0
+    ? 'no attestations were recorded for this agent'
+    : 'no validator attested both malicious and benign labeled artifacts for this agent';
+}
+
+/**
+ * Closes a round in its evaluation phase: per-validator scores on the labeled artifacts, the median
+ * across validators, ranks (ties go to the earlier submission of the frozen version), the winners
+ * (the five best ranks among scores above 0), and published verdicts for live artifacts from the winners' attestations, each change
+ * recorded in verdict_history with a `verdict.changed` outbox event. All in one transaction.
+ */
+export async function closeRound(
+  db: Kysely<Database>,
+  input: { roundId: string; now: number; nextRoundOpensAt?: number },
+): Promise<CloseRoundResult> {
+  return inTransaction(db, async (trx) => {
+    const round = await lockedRound(trx, input.roundId);
+    if (round.status !== 'open' || round.phase !== 'evaluation') {
+      throw new DomainError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
+    }
+    const agents = await trx
+      .selectFrom('round_agents')
+      .innerJoin('agent_versions', (j) =>
+        j
+          .onRef('agent_versions.hotkey', '=', 'round_agents.hotkey')
+          .onRef('agent_versions.track', '=', 'round_agents.track')
+          .onRef('agent_versions.version', '=', 'round_agents.version'),
+      )
+      .select(['round_agents.hotkey', 'round_agents.name', 'round_agents.version', 'round_agents.code_hash', 'agent_versions.submitted_at'])
+      .where('round_agents.round_id', '=', round.round_id)
+      .execute();
+    const attestations: AttestationForScoring[] = await trx
+      .selectFrom('attestations')
+      .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
+      .select([
+        'attestations.miner_hotkey',
+        'attestations.validator_hotkey',
+        'attestations.verdict',
+        'attestations.risk_score',
+        'attestations.artifact_id',
+        'artifacts.kind',
+        'artifacts.ground_truth',
+        'artifacts.bundle_hash',
+      ])
+      .where('attestations.round_id', '=', round.round_id)
+      .execute();
+
+    const counts = new Map<string, number>();
+    const tallies = new Map<string, Map<string, LabeledTally>>();
+    for (const a of attestations) {
+      counts.set(a.miner_hotkey, (counts.get(a.miner_hotkey) ?? 0) + 1);
+      if (a.kind !== 'labeled' || a.ground_truth === null) continue;
+      const perValidator = tallies.get(a.miner_hotkey) ?? new Map<string, LabeledTally>();
+      tallies.set(a.miner_hotkey, perValidator);
+      const tally = perValidator.get(a.validator_hotkey) ?? emptyTally();
+      perValidator.set(a.validator_hotkey, tally);
+      addToTally(tally, a.ground_truth, a.verdict);
+    }
+
+    const validatorScores: Database['validator_scores'][] = [];
+    const results = agents.map((agent) => {
+      const scores: number[] = [];
+      for (const [validator, tally] of tallies.get(agent.hotkey) ?? []) {
+        const score = balancedAccuracyScore(tally);
+        if (score === null) continue;
+        scores.push(score);
+        validatorScores.push({
+          round_id: round.round_id,
+          hotkey: agent.hotkey,
+          validator_hotkey: validator,
+          score,
+          labeled_tasks: tally.malicious + tally.benign,
+        });
+      }
+      const attestationCount = counts.get(agent.hotkey) ?? 0;
+      return {
+        agent,
+        row: {
+          round_id: round.round_id,
+          hotkey: agent.hotkey,
+          name: agent.name,
+          version: agent.version,
+          code_hash: agent.code_hash,
+          score: scores.length > 0 ? median(scores) : null,
+          validators: scores.length,
+          rank: null as number | null,
+          winner: 0,
+          attestations: attestationCount,
+          failure_reason: scores.length > 0 ? null : failureReason(attestationCount),
+        },
+      };
+    });
+    const ranked = results
+      .filter((r) => r.row.score !== null)
+      .sort(
+        (a, b) =>
+          b.row.score! - a.row.score! ||
+          a.agent.submitted_at - b.agent.submitted_at ||
+          (a.agent.hotkey < b.agent.hotkey ? -1 : a.agent.hotkey > b.agent.hotkey ? 1 : 0),
+      );
+    ranked.forEach((r, i) => {
+      r.row.rank = i + 1;
+    });
+    // A score of 0 is what a constant answer earns: ranked, but never a winner.
+    const winnerResults = ranked.filter((r) => r.row.score! > 0).slice(0, WINNERS_PER_ROUND);
+    for (const r of winnerResults) r.row.winner = 1;
+    if (validatorScores.length > 0) await trx.insertInto('validator_scores').values(validatorScores).execute();
+    if (results.length > 0) await trx.insertInto('round_results').values(results.map((r) => r.row)).execute();
+
+    const winners = winnerResults.map((r) => r.agent.hotkey);
+    const verdictChanges = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
+
+    await trx
+      .updateTable('rounds')
+      .set({ status: 'closed', phase: 'complete', closed_at: input.now, next_round_opens_at: input.nextRoundOpensAt ?? input.now })
+      .where('round_id', '=', round.round_id)
+      .execute();
+    return { scored: ranked.length, winners, verdictChanges };
+  });
+}
+
+async function publishVerdicts(
+  trx: Transaction<Database>,
+  round: RoundRow,
+  attestations: readonly AttestationForScoring[],
+  winners: ReadonlySet<string>,
+  now: number,
+): Promise<number> {
+  const votes = new Map<number, { bundleHash: string; votes: { verdict: VerdictName; riskScore: number }[] }>();
+  for (const a of attestations) {
+    if (a.kind !== 'live' || !winners.has(a.miner_hotkey)) continue;
+    const entry = votes.get(a.artifact_id) ?? { bundleHash: a.bundle_hash, votes: [] };
+    entry.votes.push({ verdict: a.verdict, riskScore: a.risk_score });
+    votes.set(a.artifact_id, entry);
+  }
+  let changes = 0;
+  for (const [artifactId, entry] of votes) {
+    const next = publishedVerdict(entry.votes);
+    const current = await trx
+      .selectFrom('published_verdicts')
+      .select('verdict')
+      .where('artifact_id', '=', artifactId)
+      .executeTakeFirst();
+    const row = { verdict: next.verdict, risk_score: next.riskScore, round_id: round.round_id, updated_at: now };
+    if (current === undefined) {
+      await trx.insertInto('published_verdicts').values({ artifact_id: artifactId, ...row }).execute();
+    } else {
+      await trx.updateTable('published_verdicts').set(row).where('artifact_id', '=', artifactId).execute();
+    }
+    if (current?.verdict === next.verdict) continue;
+    changes += 1;
+    const previous = current?.verdict ?? null;
+    await trx
+      .insertInto('verdict_history')
+      .values({
+        artifact_id: artifactId,
+        verdict: next.verdict,
+        previous_verdict: previous,
+        risk_score: next.riskScore,
+        round_id: round.round_id,
+        changed_at: now,
+      })
+      .execute();
+    await enqueueOutboxEvent(
+      trx,
+      'verdict.changed',
+      {
+        bundle_hash: entry.bundleHash,
+        track: round.track,
+        verdict: next.verdict,
+        previous_verdict: previous,
+        risk_score: next.riskScore,
+        round_id: round.round_id,
+        changed_at: formatOffsetTimestamp(now),
+      },
+      now,
+    );
+  }
+  return changes;
+}

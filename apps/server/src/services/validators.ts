@@ -1,0 +1,75 @@
+import { isIP } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Database, ValidatorsTable } from '../db/schema.js';
+import { inTransaction } from '../repositories/transaction.js';
+import { DomainError } from './domain-error.js';
+
+export interface ValidatorRecord {
+  hotkey: string;
+  uid: number;
+  status: ValidatorsTable['status'];
+  allowedIps: string[];
+  registeredAt: number;
+  lastSeenAt: number | null;
+}
+
+function toRecord(row: ValidatorsTable): ValidatorRecord {
+  return {
+    hotkey: row.hotkey,
+    uid: row.uid,
+    status: row.status,
+    allowedIps: JSON.parse(row.allowed_ips) as string[],
+    registeredAt: row.registered_at,
+    lastSeenAt: row.last_seen_at,
+  };
+}
+
+/**
+ * Registers a validator (or updates its uid and allowlist). A new validator starts `active`; an
+ * existing one keeps its status, so re-registering never lifts a suspension or revocation.
+ */
+export async function registerValidator(
+  db: Kysely<Database>,
+  input: { hotkey: string; uid: number; allowedIps: readonly string[]; now: number },
+): Promise<ValidatorRecord> {
+  if (!Number.isInteger(input.uid) || input.uid < 0) throw new DomainError('invalid_argument', 'uid: expected a non-negative integer');
+  for (const ip of input.allowedIps) {
+    if (isIP(ip) === 0) throw new DomainError('invalid_argument', `allowedIps: ${JSON.stringify(ip)} is not an IP address`);
+  }
+  const allowed = JSON.stringify([...new Set(input.allowedIps)]);
+  return inTransaction(db, async (trx) => {
+    await trx
+      .insertInto('validators')
+      .values({
+        hotkey: input.hotkey,
+        uid: input.uid,
+        status: 'active',
+        allowed_ips: allowed,
+        registered_at: input.now,
+        updated_at: input.now,
+        last_seen_at: null,
+      })
+      .onConflict((oc) => oc.column('hotkey').doUpdateSet({ uid: input.uid, allowed_ips: allowed, updated_at: input.now }))
+      .execute();
+    const row = await trx.selectFrom('validators').selectAll().where('hotkey', '=', input.hotkey).executeTakeFirstOrThrow();
+    return toRecord(row);
+  });
+}
+
+/** Suspends, revokes or reinstates a validator. */
+export async function setValidatorStatus(
+  db: Kysely<Database>,
+  input: { hotkey: string; status: ValidatorsTable['status']; now: number },
+): Promise<void> {
+  const result = await db
+    .updateTable('validators')
+    .set({ status: input.status, updated_at: input.now })
+    .where('hotkey', '=', input.hotkey)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) throw new DomainError('validator_not_found', `hotkey: no validator ${input.hotkey}`);
+}
+
+export async function findValidator(db: Kysely<Database>, hotkey: string): Promise<ValidatorRecord | undefined> {
+  const row = await db.selectFrom('validators').selectAll().where('hotkey', '=', hotkey).executeTakeFirst();
+  return row === undefined ? undefined : toRecord(row);
+}

@@ -1,0 +1,152 @@
+import { contentHash, formatOffsetTimestamp, type AttestationPayload, type Finding } from '@vigil/core';
+import { generateSecretKey, getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
+import type { Kysely } from 'kysely';
+import type { Database, TrackName, VerdictName } from '../db/schema.js';
+import { registerArtifact, type ArtifactRow } from '../services/artifacts.js';
+import { submitAgent } from '../services/agents.js';
+import { recordAttestation, type RecordedAttestation } from '../services/attestations.js';
+import { registerMiner } from '../services/miners.js';
+import { openRound, startEvaluation, type RoundRow } from '../services/rounds.js';
+import { createTasks, type CreatedTask } from '../services/tasks.js';
+import { registerValidator } from '../services/validators.js';
+
+/** 2026-11-21T10:00:00Z: the pinned "now" of storage tests. */
+export const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+export const HOUR = 3_600_000;
+export const DAY = 86_400_000;
+export const POLICY_VERSION = 'policy-2026.11';
+
+export interface TestKey {
+  hotkey: string;
+  secretKey: Uint8Array;
+}
+
+/** A real ed25519 key pair and its ss58 hotkey (so envelopes verify with @vigil/crypto). */
+export function newKey(): TestKey {
+  const secretKey = generateSecretKey();
+  return { hotkey: ss58Encode(getPublicKey(secretKey)), secretKey };
+}
+
+export function codeHash(seed: string): string {
+  return contentHash(`agent-bundle:${seed}`);
+}
+
+export interface ArtifactSpec {
+  label: string;
+  sourceId: string;
+  kind: 'labeled' | 'live';
+  groundTruth?: VerdictName;
+}
+
+export interface SeededRound {
+  round: RoundRow;
+  track: TrackName;
+  tasks: CreatedTask[];
+  artifacts: Map<string, ArtifactRow>;
+  agentHashes: Map<string, string>;
+}
+
+/**
+ * Registers validators, miners with one agent each, artifacts; opens a round, starts its
+ * evaluation and creates a task per (miner, artifact). Everything through the write services.
+ */
+export async function seedRound(
+  db: Kysely<Database>,
+  input: {
+    track?: TrackName;
+    now: number;
+    miners: readonly TestKey[];
+    validators: readonly TestKey[];
+    artifacts: readonly ArtifactSpec[];
+    /** Reuse agents already submitted (later rounds). */
+    skipAgents?: boolean;
+  },
+): Promise<SeededRound> {
+  const track = input.track ?? 'skills';
+  for (const [i, v] of input.validators.entries()) {
+    await registerValidator(db, { hotkey: v.hotkey, uid: i, allowedIps: ['127.0.0.1'], now: input.now });
+  }
+  const agentHashes = new Map<string, string>();
+  for (const m of input.miners) {
+    if (!input.skipAgents) {
+      await registerMiner(db, { hotkey: m.hotkey, track, now: input.now });
+      const agent = await submitAgent(db, {
+        hotkey: m.hotkey,
+        track,
+        name: `agent-${m.hotkey.slice(0, 6)}`,
+        provider: 'test-provider',
+        codeHash: codeHash(m.hotkey),
+        now: input.now,
+      });
+      agentHashes.set(m.hotkey, agent.code_hash);
+    }
+  }
+  const artifacts = new Map<string, ArtifactRow>();
+  for (const spec of input.artifacts) {
+    const base = { track, label: spec.label, sourceId: spec.sourceId, contentHash: contentHash(`${spec.label}/${spec.sourceId}`), now: input.now };
+    const row =
+      spec.kind === 'labeled'
+        ? await registerArtifact(db, { ...base, kind: 'labeled', groundTruth: spec.groundTruth ?? 'ALLOW' })
+        : await registerArtifact(db, { ...base, kind: 'live' });
+    artifacts.set(row.bundle_hash, row);
+  }
+  const round = await openRound(db, { track, now: input.now, submissionMs: HOUR, evaluationMs: 2 * HOUR, policyVersion: POLICY_VERSION });
+  await startEvaluation(db, { roundId: round.round_id, now: input.now + HOUR });
+  const frozen = await db.selectFrom('round_agents').select(['hotkey', 'code_hash']).where('round_id', '=', round.round_id).execute();
+  for (const f of frozen) agentHashes.set(f.hotkey, f.code_hash);
+  const tasks = await createTasks(db, { roundId: round.round_id, bundleHashes: [...artifacts.keys()], now: input.now + HOUR });
+  const fresh = await db.selectFrom('rounds').selectAll().where('round_id', '=', round.round_id).executeTakeFirstOrThrow();
+  return { round: fresh, track, tasks, artifacts, agentHashes };
+}
+
+export function findTask(seeded: SeededRound, miner: TestKey, bundleHash: string): CreatedTask {
+  const task = seeded.tasks.find((t) => t.hotkey === miner.hotkey && t.bundleHash === bundleHash);
+  if (!task) throw new Error(`no task for ${miner.hotkey} on ${bundleHash}`);
+  return task;
+}
+
+export function finding(category: string, severity: Finding['severity'], title = `${category} found`): Finding {
+  return { type: 'static', category, severity, title, file: 'SKILL.md' };
+}
+
+/** Builds the payload for a task and signs it as the validator. */
+export function signedEnvelope(
+  seeded: SeededRound,
+  task: CreatedTask,
+  validator: TestKey,
+  input: { verdict: VerdictName; riskScore?: number; findings?: Finding[]; createdAt: number },
+) {
+  const artifact = seeded.artifacts.get(task.bundleHash);
+  if (!artifact) throw new Error(`unknown artifact ${task.bundleHash}`);
+  const payload: AttestationPayload = {
+    round_id: seeded.round.round_id,
+    task_id: task.taskId,
+    track: seeded.track,
+    miner_hotkey: task.hotkey,
+    agent_hash: seeded.agentHashes.get(task.hotkey)!,
+    artifact: { bundle_hash: artifact.bundle_hash, sha256: artifact.content_hash },
+    verdict: input.verdict,
+    risk_score: input.riskScore ?? (input.verdict === 'BLOCK' ? 90 : input.verdict === 'WARN' ? 55 : 5),
+    findings: input.findings ?? [],
+    policy_version: seeded.round.policy_version,
+    validator_hotkey: validator.hotkey,
+    created_at: formatOffsetTimestamp(input.createdAt),
+  };
+  return signAttestation(payload, validator.secretKey);
+}
+
+export async function attest(
+  db: Kysely<Database>,
+  seeded: SeededRound,
+  miner: TestKey,
+  bundleHash: string,
+  validator: TestKey,
+  input: { verdict: VerdictName; riskScore?: number; findings?: Finding[]; now: number },
+): Promise<RecordedAttestation> {
+  const envelope = signedEnvelope(seeded, findTask(seeded, miner, bundleHash), validator, { ...input, createdAt: input.now });
+  return recordAttestation(db, envelope, { now: input.now });
+}
+
+export function bundle(track: TrackName, spec: Pick<ArtifactSpec, 'label' | 'sourceId'>): string {
+  return `${track}/${spec.label}/${spec.sourceId}`;
+}

@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../src/config.js';
+import { afterEach, describe, expect, it } from 'vitest';
+
+// The command as installed: the compiled dist/bin.js (turbo builds before testing).
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const built = existsSync(BIN);
+if (!built) console.warn(`SKIPPED: vigil-server command tests (${BIN} not built; run npx tsc -b)`);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function workDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-bin-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function run(args: string[], env: Record<string, string> = {}, cwd = workDir()): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+describe.skipIf(!built)('vigil-server command', () => {
+  it('help lists every command and every environment variable', async () => {
+    for (const flag of ['help', '--help', '-h']) {
+      const { code, stdout } = await run([flag]);
+      expect(code).toBe(0);
+      for (const command of ['serve', '--seed-demo-if-empty', 'migrate', 'seed --demo']) expect(stdout).toContain(command);
+      for (const variable of CONFIG_VARIABLES) expect(stdout).toContain(variable.name);
+    }
+  });
+
+  it('an unknown command prints the usage on stderr and exits 2', async () => {
+    const { code, stdout, stderr } = await run(['frobnicate']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^vigil-server: unknown command: frobnicate\n/);
+    expect(stderr).toContain('Usage: vigil-server');
+  });
+
+  it('an invalid variable is one line on stderr and exit 1', async () => {
+    const { code, stderr } = await run(['serve'], { PORT: 'abc' });
+    expect(code).toBe(1);
+    expect(stderr).toBe('vigil-server: PORT: expected an integer 1-65535, got "abc"\n');
+  });
+
+  it('migrate is idempotent', async () => {
+    const cwd = workDir();
+    const first = await run(['migrate'], {}, cwd);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('migrated: ');
+    expect(existsSync(join(cwd, '.vigil', 'vigil.db'))).toBe(true);
+    const second = await run(['migrate'], {}, cwd);
+    expect(second).toMatchObject({ code: 0, stdout: 'database is up to date\n' });
+  });
+
+  it('serve answers, creates the 0600 identity key, and exits 0 on SIGTERM', async () => {
+    const cwd = workDir();
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      let health: Response | undefined;
+      for (let i = 0; i < 100 && !health; i++) {
+        health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        });
+      }
+      expect(health?.status).toBe(200);
+      const identity = (await (await fetch(`http://127.0.0.1:${port}/v1/server-identity`)).json()) as { server_hotkey: string };
+      expect(identity.server_hotkey).toMatch(/^[0-9a-f]{64}$/);
+      expect(statSync(join(cwd, '.vigil', 'server-key')).mode & 0o777).toBe(0o600);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,182 @@
+import { ErrorBody } from '@vigil/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VigilError } from '../src/errors.js';
+import { rawRequest, startServer, type TestServer } from './harness.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({
+    register: (app) => {
+      app.post('/test/echo', async (request) => ({ received: request.body }));
+      app.get('/test/crash', async () => {
+        throw new Error('database password is hunter2');
+      });
+      app.get('/test/slow', { config: { timeoutMs: 50 } }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return { late: true };
+      });
+      app.get('/test/forbidden-scope', async () => {
+        throw new VigilError('scope_missing', { arg: 'verdicts:read' });
+      });
+    },
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+async function send(path: string, init?: RequestInit) {
+  const response = await fetch(server.url + path, init);
+  return { response, body: ErrorBody.parse(await response.json()) };
+}
+
+describe('error responses', () => {
+  it('malformed JSON is 400 with the catalogue detail', async () => {
+    const { response, body } = await send('/test/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"unterminated',
+    });
+    expect(response.status).toBe(400);
+    expect(body).toEqual({ detail: 'malformed JSON body' });
+    expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
+  });
+
+  it('an empty JSON body is 400', async () => {
+    const { response, body } = await send('/test/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '',
+    });
+    expect(response.status).toBe(400);
+    expect(body).toEqual({ detail: 'malformed JSON body' });
+  });
+
+  it('a well-formed JSON body reaches the handler', async () => {
+    const response = await fetch(`${server.url}/test/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":1}',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: { a: 1 } });
+  });
+
+  it('an unsupported content type is 415', async () => {
+    const { response, body } = await send('/test/echo', {
+      method: 'POST',
+      headers: { 'content-type': 'application/xml' },
+      body: '<a/>',
+    });
+    expect(response.status).toBe(415);
+    expect(body).toEqual({ detail: 'unsupported media type' });
+  });
+
+  it('a parameterised catalogue detail keeps its argument', async () => {
+    const { response, body } = await send('/test/forbidden-scope');
+    expect(response.status).toBe(403);
+    expect(body).toEqual({ detail: "api key lacks 'verdicts:read' scope" });
+  });
+
+  it('an unhandled error is 500 {detail: internal error, request_id} and the stack is logged, not sent', async () => {
+    const response = await fetch(`${server.url}/test/crash`, { headers: { 'x-request-id': 'crash-report-1' } });
+    const text = await response.text();
+    expect(response.status).toBe(500);
+    expect(JSON.parse(text)).toEqual({ detail: 'internal error', request_id: 'crash-report-1' });
+    expect(response.headers.get('x-request-id')).toBe('crash-report-1');
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('at ');
+    const logged = server
+      .logs()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { reqId?: string; err?: { stack?: string; message?: string } })
+      .find((entry) => entry.reqId === 'crash-report-1' && entry.err);
+    expect(logged?.err?.message).toBe('database password is hunter2');
+    expect(logged?.err?.stack).toContain('errors.test.ts');
+  });
+
+  it('a handler slower than its timeout is 504 request handler timed out', async () => {
+    const started = Date.now();
+    const { response, body } = await send('/test/slow');
+    expect(response.status).toBe(504);
+    expect(body).toEqual({ detail: 'request handler timed out' });
+    expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
+    expect(Date.now() - started).toBeLessThan(900);
+  });
+});
+
+describe('body guard (raw HTTP/1.1)', () => {
+  it('a chunked POST without Content-Length is 411 length required', async () => {
+    const response = await rawRequest(
+      server.port,
+      'POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n7\r\n{"a":1}\r\n0\r\n\r\n',
+    );
+    expect(response.status).toBe(411);
+    expect(JSON.parse(response.body)).toEqual({ detail: 'length required' });
+    expect(response.headers['x-request-id']).toMatch(UUID_RE);
+  });
+
+  it('a POST with neither Content-Length nor a body is 411, also on unknown paths', async () => {
+    for (const path of ['/test/echo', '/v1/unknown']) {
+      const response = await rawRequest(server.port, `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(response.status).toBe(411);
+      expect(JSON.parse(response.body)).toEqual({ detail: 'length required' });
+    }
+  });
+
+  it('PUT and PATCH need Content-Length too', async () => {
+    for (const method of ['PUT', 'PATCH']) {
+      const response = await rawRequest(
+        server.port,
+        `${method} /test/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      );
+      expect(response.status).toBe(411);
+    }
+  });
+
+  it('Content-Length above the limit is 413 Body too large, answered before any body is sent', async () => {
+    const response = await rawRequest(
+      server.port,
+      'POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 70000000\r\n\r\n',
+    );
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body)).toEqual({ detail: 'Body too large' });
+    expect(response.headers['x-request-id']).toMatch(UUID_RE);
+    expect(response.elapsedMs).toBeLessThan(2_000);
+  });
+
+  it('a GET without Content-Length is fine', async () => {
+    const response = await rawRequest(server.port, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('body limit', () => {
+  let small: TestServer;
+  beforeAll(async () => {
+    small = await startServer({
+      config: { bodyLimitBytes: 64 },
+      register: (app) => app.post('/test/echo', async (request) => ({ received: request.body })),
+    });
+  });
+  afterAll(async () => {
+    await small.close();
+  });
+
+  it('follows VIGIL_BODY_LIMIT_BYTES: 64 bytes pass, 65 are 413', async () => {
+    const fits = JSON.stringify({ a: 'x'.repeat(56) });
+    expect(Buffer.byteLength(fits)).toBe(64);
+    const ok = await fetch(`${small.url}/test/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: fits });
+    expect(ok.status).toBe(200);
+    const tooBig = await fetch(`${small.url}/test/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ a: 'x'.repeat(57) }),
+    });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.json()).toEqual({ detail: 'Body too large' });
+  });
+});

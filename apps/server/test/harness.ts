@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type VigilDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { buildApp } from '../src/http/app.js';
+import { createPublicReadService } from '../src/services/public-read-service.js';
+
+export interface TestServer {
+  app: FastifyInstance;
+  url: string;
+  port: number;
+  database: VigilDatabase;
+  config: Config;
+  /** Everything the app logged, one JSON line per entry. */
+  logs: () => string;
+  close: () => Promise<void>;
+}
+
+export interface StartOptions {
+  config?: Partial<Config>;
+  now?: () => Date;
+  redis?: Redis;
+  /** Registers test-only routes before the server starts listening. */
+  register?: (app: FastifyInstance) => void;
+  database?: VigilDatabase;
+}
+
+/** A real Vigil server listening on 127.0.0.1 with an ephemeral port, over a migrated in-memory SQLite. */
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-http-'));
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'info' }, dataDir), dataDir, ...options.config };
+  const ownsDatabase = options.database === undefined;
+  const database = options.database ?? (await openDatabase({ url: ':memory:' }));
+  if (ownsDatabase) await migrateToLatest(database.db);
+  const stream = new PassThrough();
+  let logText = '';
+  stream.on('data', (chunk: Buffer) => {
+    logText += chunk.toString('utf8');
+  });
+  const app = await buildApp({
+    config,
+    readService: createPublicReadService(database.db),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.redis ? { redis: options.redis } : {}),
+    logStream: stream,
+  });
+  options.register?.(app);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
+  return {
+    app,
+    url: `http://127.0.0.1:${address.port}`,
+    port: address.port,
+    database,
+    config,
+    logs: () => logText,
+    close: async () => {
+      await app.close();
+      if (ownsDatabase) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Milliseconds from the first byte written to the end of the response. */
+  elapsedMs: number;
+}
+
+/**
+ * Writes `request` (raw HTTP/1.1 text, possibly without a body the headers promise) and reads until the
+ * server closes the connection or `timeoutMs` passes; fetch cannot send a chunked POST or a lying length.
+ */
+export function rawRequest(port: number, request: string, timeoutMs = 5_000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete response within ${timeoutMs} ms; got ${JSON.stringify(data)}`));
+    }, timeoutMs);
+    const finish = () => {
+      const split = data.indexOf('\r\n\r\n');
+      if (split < 0) return false;
+      const [statusLine = '', ...lines] = data.slice(0, split).split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const colon = line.indexOf(':');
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const body = data.slice(split + 4);
+      const length = Number(headers['content-length'] ?? NaN);
+      if (!Number.isNaN(length) && Buffer.byteLength(body) < length) return false;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, elapsedMs: Date.now() - started });
+      return true;
+    };
+    socket.on('data', (chunk) => {
+      data += chunk.toString('utf8');
+      finish();
+    });
+    socket.on('end', () => {
+      if (!finish()) {
+        clearTimeout(timer);
+        reject(new Error(`connection closed before a full response: ${JSON.stringify(data)}`));
+      }
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.write(request);
+  });
+}
+
+/** A clock that moves one second forward every time it is read, so uncached bodies always differ. */
+export function tickingClock(start = Date.UTC(2026, 10, 21, 10, 0, 0)): () => Date {
+  let t = start;
+  return () => {
+    t += 1_000;
+    return new Date(t);
+  };
+}

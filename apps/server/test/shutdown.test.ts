@@ -1,0 +1,83 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from 'vitest';
+import { installGracefulShutdown } from '../src/http/shutdown.js';
+import { startServer } from './harness.js';
+
+describe('graceful shutdown', () => {
+  it('SIGTERM lets an in-flight request finish, refuses new connections, cleans up and exits 0', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const server = await startServer({
+      register: (app) =>
+        app.get('/test/in-flight', async () => {
+          entered();
+          await gate;
+          return { finished: true };
+        }),
+    });
+    const signals = new EventEmitter();
+    const events: string[] = [];
+    let exited!: (code: number) => void;
+    const exitCode = new Promise<number>((resolve) => (exited = resolve));
+    const uninstall = installGracefulShutdown({
+      app: server.app,
+      emitter: signals,
+      graceMs: 10_000,
+      cleanup: async () => {
+        events.push('cleanup');
+        await server.database.close();
+      },
+      exit: (code) => {
+        events.push(`exit ${code}`);
+        exited(code);
+      },
+    });
+    try {
+      const inFlight = fetch(`${server.url}/test/in-flight`);
+      await inside;
+      signals.emit('SIGTERM', 'SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // Draining: no longer listening, not yet exited.
+      expect(server.app.server.listening).toBe(false);
+      expect(events).toEqual([]);
+      await expect(fetch(`${server.url}/v1/health`)).rejects.toThrow();
+      release();
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ finished: true });
+      expect(await exitCode).toBe(0);
+      expect(events).toEqual(['cleanup', 'exit 0']);
+    } finally {
+      uninstall();
+      release();
+    }
+  });
+
+  it('a second signal exits 1 at once', async () => {
+    const server = await startServer({
+      register: (app) => app.get('/test/stuck', () => new Promise(() => undefined)),
+    });
+    const signals = new EventEmitter();
+    const codes: number[] = [];
+    const uninstall = installGracefulShutdown({
+      app: server.app,
+      emitter: signals,
+      graceMs: 10_000,
+      cleanup: () => server.database.close(),
+      exit: (code) => codes.push(code),
+    });
+    try {
+      const stuck = fetch(`${server.url}/test/stuck`).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      signals.emit('SIGINT', 'SIGINT');
+      signals.emit('SIGINT', 'SIGINT');
+      expect(codes).toEqual([1]);
+      server.app.server.closeAllConnections();
+      await stuck;
+    } finally {
+      uninstall();
+    }
+  });
+});

@@ -1,0 +1,43 @@
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+
+/** Starts `node serve.mjs …args` and resolves with its port and a stop function. */
+export function startServer(args) {
+  const child = spawn(process.execPath, [new URL('./serve.mjs', import.meta.url).pathname, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /LISTENING (\d+)/.exec(out);
+      if (m) {
+        resolve({
+          port: Number(m[1]),
+          stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server ${args.join(' ')} exited with ${code} before listening`)));
+  });
+}
+
+/** Runs autocannon and returns requests/s (mean) and latency percentiles in ms. Fails on any non-2xx. */
+export async function load(url, { seconds, connections }) {
+  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors during the run`);
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

@@ -1,0 +1,55 @@
+// Cached public reads against a bare fastify hello-world, both measured in this run on this machine.
+// Target (issue 3): each cached read reaches at least 70% of hello-world's requests per second.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrateToLatest, openDatabase, seedDemo } from '@vigil/server';
+import { load, startServer } from './lib.mjs';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const TARGET = 0.7;
+const ENDPOINTS = ['/v1/leaderboard', '/v1/rounds/status', '/v1/dashboard/network'];
+
+const dataDir = await mkdtemp(join(tmpdir(), 'vigil-bench-'));
+try {
+  process.stdout.write('seeding the demo network… ');
+  const database = await openDatabase({ dataDir });
+  await migrateToLatest(database.db);
+  const seeded = await seedDemo(database.db, { now: new Date() });
+  await database.close();
+  console.log(`${seeded.attestations} attestations`);
+
+  const hello = await startServer(['hello']);
+  const vigil = await startServer(['vigil', dataDir]);
+  const run = (port, path) => load(`http://127.0.0.1:${port}${path}`, { seconds: SECONDS, connections: CONNECTIONS });
+  try {
+    // Warm both (JIT, caches), then interleave baseline runs with the measured ones so drift in
+    // machine load hits both sides alike.
+    await load(`http://127.0.0.1:${hello.port}/`, { seconds: 2, connections: CONNECTIONS });
+    for (const path of ENDPOINTS) await load(`http://127.0.0.1:${vigil.port}${path}`, { seconds: 2, connections: CONNECTIONS });
+
+    const rows = [];
+    for (const path of ENDPOINTS) {
+      const before = await run(hello.port, '/');
+      const measured = await run(vigil.port, path);
+      const after = await run(hello.port, '/');
+      const baseline = (before.rps + after.rps) / 2;
+      rows.push({ path, ...measured, baseline, ratio: measured.rps / baseline });
+    }
+    console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}`);
+    console.log('endpoint                   req/s   hello req/s   ratio   p50 ms   p99 ms');
+    for (const r of rows) {
+      console.log(
+        `${r.path.padEnd(24)} ${r.rps.toFixed(0).padStart(7)} ${r.baseline.toFixed(0).padStart(13)} ${r.ratio.toFixed(2).padStart(7)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)}`,
+      );
+    }
+    const worst = Math.min(...rows.map((r) => r.ratio));
+    console.log(`\nworst ratio ${worst.toFixed(2)} (target ≥ ${TARGET}): ${worst >= TARGET ? 'MET' : 'NOT MET'}`);
+  } finally {
+    await hello.stop();
+    await vigil.stop();
+  }
+} finally {
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,32 @@
+// One server per process, so the load generator (the parent) and the server use different cores.
+// `node serve.mjs hello` — a bare fastify hello-world, the baseline.
+// `node serve.mjs vigil <dataDir>` — Vigil on the SQLite database in <dataDir>, rate limits raised.
+import Fastify from 'fastify';
+import { buildApp, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
+
+const [kind, dataDir] = process.argv.slice(2);
+let app;
+if (kind === 'hello') {
+  app = Fastify({ logger: false });
+  app.get('/', async () => ({ hello: 'world' }));
+} else if (kind === 'vigil') {
+  const config = loadConfig({
+    VIGIL_DATA_DIR: dataDir,
+    // The benchmark measures throughput, not the per-IP budget all its requests would share.
+    VIGIL_RATE_LIMIT_PER_MINUTE: '1000000000',
+    VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+  });
+  const database = await openDatabase({ dataDir: config.dataDir });
+  app = await buildApp({ config, readService: createPublicReadService(database.db) });
+  app.addHook('onClose', () => database.close());
+} else {
+  console.error('usage: node serve.mjs hello | vigil <dataDir>');
+  process.exit(2);
+}
+await app.listen({ host: '127.0.0.1', port: 0 });
+process.stdout.write(`LISTENING ${app.server.address().port}\n`);
+process.on('SIGTERM', async () => {
+  await app.close();
+  process.exit(0);
+});
