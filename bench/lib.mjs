@@ -41,3 +41,16 @@ export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
+
+/** Sequential requests on one keep-alive connection: latency without load, in microseconds. */
+export async function probe(url, count) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const start = process.hrtime.bigint();
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    times.push(Number(process.hrtime.bigint() - start) / 1000);
+  }
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}

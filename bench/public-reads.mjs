@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrateToLatest, openDatabase, seedDemo } from '@vigil/server';
-import { load, startServer } from './lib.mjs';
+import { load, probe, startServer } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -31,19 +31,24 @@ try {
 
     const rows = [];
     for (const path of ENDPOINTS) {
+      const bytes = (await (await fetch(`http://127.0.0.1:${vigil.port}${path}`)).arrayBuffer()).byteLength;
       const before = await run(hello.port, '/');
       const measured = await run(vigil.port, path);
       const after = await run(hello.port, '/');
+      const sameSize = await run(hello.port, `/sized/${bytes}`);
       const baseline = (before.rps + after.rps) / 2;
-      rows.push({ path, ...measured, baseline, ratio: measured.rps / baseline });
+      const idle = await probe(`http://127.0.0.1:${vigil.port}${path}`, 2000);
+      rows.push({ path, bytes, ...measured, baseline, ratio: measured.rps / baseline, sizedRatio: measured.rps / sameSize.rps, idle });
     }
     console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, node ${process.version}`);
-    console.log('endpoint                   req/s   hello req/s   ratio   p50 ms   p99 ms');
+    console.log('                                          vs hello-world        under load        one at a time');
+    console.log('endpoint                bytes    req/s   ratio  same-size  p50 ms   p99 ms   p50 µs   p99 µs');
     for (const r of rows) {
       console.log(
-        `${r.path.padEnd(24)} ${r.rps.toFixed(0).padStart(7)} ${r.baseline.toFixed(0).padStart(13)} ${r.ratio.toFixed(2).padStart(7)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)}`,
+        `${r.path.padEnd(22)} ${String(r.bytes).padStart(6)} ${r.rps.toFixed(0).padStart(8)} ${r.ratio.toFixed(2).padStart(7)} ${r.sizedRatio.toFixed(2).padStart(10)} ${String(r.p50).padStart(7)} ${String(r.p99).padStart(8)} ${r.idle.p50.toFixed(0).padStart(8)} ${r.idle.p99.toFixed(0).padStart(8)}`,
       );
     }
+    console.log(`hello-world baseline: ${(rows.reduce((a, r) => a + r.baseline, 0) / rows.length).toFixed(0)} req/s; "same-size" compares with the bare server answering a body of the same length.`);
     const worst = Math.min(...rows.map((r) => r.ratio));
     console.log(`\nworst ratio ${worst.toFixed(2)} (target ≥ ${TARGET}): ${worst >= TARGET ? 'MET' : 'NOT MET'}`);
   } finally {

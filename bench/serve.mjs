@@ -9,6 +9,14 @@ let app;
 if (kind === 'hello') {
   app = Fastify({ logger: false });
   app.get('/', async () => ({ hello: 'world' }));
+  // The same bare server answering a JSON body of a given size: separates what a body's size costs
+  // from what Vigil's request handling costs.
+  const sized = new Map();
+  app.get('/sized/:bytes', async (request, reply) => {
+    const bytes = Number(request.params.bytes);
+    if (!sized.has(bytes)) sized.set(bytes, JSON.stringify({ pad: 'x'.repeat(Math.max(0, bytes - 10)) }));
+    return reply.type('application/json; charset=utf-8').send(sized.get(bytes));
+  });
 } else if (kind === 'vigil') {
   const config = loadConfig({
     VIGIL_DATA_DIR: dataDir,

@@ -15,3 +15,14 @@ export { createPublicReadService } from './services/public-read-service.js';
 export type { PublicReadService } from './services/public-read.js';
 export { seedDemo, DemoSeedError } from './seed/demo.js';
 export type { SeedDemoOptions, SeedDemoResult } from './seed/demo.js';
+// Write-side services, for tools that build networks (the demo seed, benchmarks) through the same
+// invariants as the API.
+export { registerMiner, deregisterMiner } from './services/miners.js';
+export { submitAgent, deleteAgent } from './services/agents.js';
+export { registerValidator, setValidatorStatus } from './services/validators.js';
+export { registerArtifact } from './services/artifacts.js';
+export { openRound, startEvaluation, closeRound } from './services/rounds.js';
+export { createTasks } from './services/tasks.js';
+export { recordAttestation } from './services/attestations.js';
+export { DomainError } from './services/domain-error.js';
+export type { DomainErrorCode } from './services/domain-error.js';

@@ -12,6 +12,7 @@ import { debugDocsPlugin } from './plugins/debug-docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { handlerTimeoutPlugin } from './plugins/handler-timeout.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
 import { publicRoutesPlugin } from './routes/public.js';
@@ -54,6 +55,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: genRequestId,
+    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
@@ -86,7 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(responseCachePlugin, { store: redis ? createRedisCacheStore(redis) : createMemoryCacheStore() });
   // After the cache: a request answered from the cache never reaches a handler, so it is never timed.
   await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs });
-  await app.register(errorsPlugin, { notFoundPreHandler: [app.rateLimit()] });
+  await app.register(errorsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
   return app;

@@ -17,6 +17,8 @@ declare module 'fastify' {
     cache?: RouteCacheConfig;
     /** Overrides VIGIL_HANDLER_TIMEOUT_MS for this route (504 beyond it). */
     timeoutMs?: number;
+    /** `false` exempts the route from the global budget (only /v1/health). */
+    rateLimit?: boolean;
     /** Adds the per-endpoint budget (VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE) on top of the global one. */
     endpointRateLimit?: boolean;
   }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createMemoryCacheStore, createRedisCacheStore } from './cache-store.js';
+import { MEMORY_CACHE_MAX_ENTRIES, createMemoryCacheStore, createRedisCacheStore } from './cache-store.js';
 
 describe('memory cache store', () => {
   it('keeps the first body until it expires, then accepts a new one', async () => {
@@ -10,11 +10,22 @@ describe('memory cache store', () => {
     expect(await store.get('k')).toBeUndefined();
     expect(await store.putIfAbsent('k', 'first', 30_000)).toEqual({ body: 'first', remainingMs: 30_000 });
     now += 10_000;
-    expect(await store.putIfAbsent('k', 'second', 30_000)).toEqual({ body: 'first', remainingMs: 20_000 });
-    expect(await store.get('k')).toEqual({ body: 'first', remainingMs: 20_000 });
+    expect(await store.putIfAbsent('k', 'second', 30_000)).toMatchObject({ body: 'first', remainingMs: 20_000 });
+    const hit = await store.get('k');
+    expect(hit).toMatchObject({ body: 'first', remainingMs: 20_000 });
+    // The pre-encoded bytes are the same body, so a hit served from them is byte-identical.
+    expect(hit?.bytes?.toString('utf8')).toBe('first');
     now += 20_000;
     expect(await store.get('k')).toBeUndefined();
     expect(await store.putIfAbsent('k', 'second', 30_000)).toEqual({ body: 'second', remainingMs: 30_000 });
+  });
+
+  it('holds at most MEMORY_CACHE_MAX_ENTRIES live entries, dropping the oldest', async () => {
+    const store = createMemoryCacheStore();
+    for (let i = 0; i <= MEMORY_CACHE_MAX_ENTRIES; i++) await store.putIfAbsent(`k${i}`, String(i), 60_000);
+    expect(store.get('k0')).toBeUndefined();
+    expect(store.get('k1')).toMatchObject({ body: '1' });
+    expect(store.get(`k${MEMORY_CACHE_MAX_ENTRIES}`)).toMatchObject({ body: String(MEMORY_CACHE_MAX_ENTRIES) });
   });
 
   it('keeps keys apart', async () => {

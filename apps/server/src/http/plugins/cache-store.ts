@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 
 export interface CachedBody {
   body: string;
+  /** The same body, UTF-8 encoded once when stored in process, so a hit is not re-encoded per response. */
+  bytes?: Buffer;
   /** Milliseconds until the entry expires. */
   remainingMs: number;
 }
@@ -11,13 +13,17 @@ export interface CachedBody {
  * every reader (and every instance, with Redis) gets byte-identical bytes until the entry expires.
  */
 export interface ResponseCacheStore {
-  get(key: string): Promise<CachedBody | undefined>;
+  /** Synchronous for the in-process store, so a cache hit costs no promise. */
+  get(key: string): CachedBody | undefined | Promise<CachedBody | undefined>;
   /** Stores `body` unless a live entry exists; returns whichever entry is live afterwards. */
   putIfAbsent(key: string, body: string, ttlMs: number): Promise<CachedBody>;
 }
 
+/** Bounds memory whatever keys clients make the server cache (e.g. round attestations per miner). */
+export const MEMORY_CACHE_MAX_ENTRIES = 10_000;
+
 export function createMemoryCacheStore(clock: () => number = Date.now): ResponseCacheStore {
-  const entries = new Map<string, { body: string; expiresAt: number }>();
+  const entries = new Map<string, { body: string; bytes: Buffer; expiresAt: number }>();
   const live = (key: string): CachedBody | undefined => {
     const entry = entries.get(key);
     if (!entry) return undefined;
@@ -26,10 +32,10 @@ export function createMemoryCacheStore(clock: () => number = Date.now): Response
       entries.delete(key);
       return undefined;
     }
-    return { body: entry.body, remainingMs };
+    return { body: entry.body, bytes: entry.bytes, remainingMs };
   };
   return {
-    async get(key) {
+    get(key) {
       return live(key);
     },
     async putIfAbsent(key, body, ttlMs) {
@@ -37,7 +43,9 @@ export function createMemoryCacheStore(clock: () => number = Date.now): Response
       if (existing) return existing;
       // Keys are bounded (routes × days/limit/track values), but expired ones are swept so they do not linger.
       for (const [k, entry] of entries) if (entry.expiresAt <= clock()) entries.delete(k);
-      entries.set(key, { body, expiresAt: clock() + ttlMs });
+      // Still full of live entries: drop the oldest (Map iterates in insertion order).
+      if (entries.size >= MEMORY_CACHE_MAX_ENTRIES) entries.delete(entries.keys().next().value as string);
+      entries.set(key, { body, bytes: Buffer.from(body, 'utf8'), expiresAt: clock() + ttlMs });
       return { body, remainingMs: ttlMs };
     },
   };

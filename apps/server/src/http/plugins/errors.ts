@@ -1,5 +1,5 @@
 import { describeError, type ErrorCode, type ValidationIssue } from '@vigil/core';
-import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { VigilError } from '../../errors.js';
 
@@ -59,12 +59,7 @@ function sendVigilError(error: VigilError, reply: FastifyReply): FastifyReply {
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
 }
 
-export interface ErrorsPluginOptions {
-  /** Hooks run before the not-found handler, e.g. the global rate limit, so unknown paths cost budget too. */
-  notFoundPreHandler?: preHandlerAsyncHookHandler[];
-}
-
-const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (app, options) => {
+const errors: FastifyPluginAsync = async (app) => {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const vigil = toVigilError(error);
     if (vigil) {
@@ -77,7 +72,7 @@ const errors: FastifyPluginAsync<ErrorsPluginOptions> = async (app, options) => 
     return reply.code(status).type('application/json; charset=utf-8').send({ detail, request_id: request.id });
   });
 
-  app.setNotFoundHandler({ preHandler: options.notFoundPreHandler ?? [] }, (_request, reply) =>
+  app.setNotFoundHandler((_request, reply) =>
     sendVigilError(new VigilError('route_not_found'), reply),
   );
 };

@@ -18,15 +18,10 @@ export function genRequestId(raw: IncomingMessage): string {
 }
 
 const requestId: FastifyPluginAsync = async (app) => {
-  // Set as early as possible so responses produced by later onRequest hooks (411, 413, 429) carry it,
-  // and again on send for anything that bypassed onRequest.
-  // Callback-style hooks: they run on every request, and an async hook costs a promise and a microtask.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(HEADERS.requestId, request.id);
-    done();
-  });
+  // onSend sees every reply, including errors raised by onRequest hooks (411, 413, 429) and 404s,
+  // so one hook is enough. Callback style: it runs on every response.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (!reply.hasHeader(HEADERS.requestId)) reply.header(HEADERS.requestId, request.id);
+    reply.header(HEADERS.requestId, request.id);
     done(null, payload);
   });
 };

@@ -1,6 +1,6 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { ResponseCacheStore } from './cache-store.js';
+import type { CachedBody, ResponseCacheStore } from './cache-store.js';
 import '../route-config.js';
 
 export interface ResponseCachePluginOptions {
@@ -21,48 +21,71 @@ function cacheControl(remainingMs: number): string {
 }
 
 function keyFor(request: FastifyRequest): string | null {
-  const cache = request.routeOptions.config.cache;
+  // One read of routeOptions: fastify builds a fresh object on every access.
+  const config = request.routeOptions.config;
+  const cache = config.cache;
   if (!cache || request.method !== 'GET') return null;
   const part = cache.key ? cache.key(request) : '';
-  return part === null ? null : `${request.routeOptions.url}|${part}`;
+  return part === null ? null : `${config.url}|${part}`;
 }
 
 const responseCache: FastifyPluginAsync<ResponseCachePluginOptions> = async (app, { store }) => {
   app.decorateRequest(cacheKeyOf, null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const serveHit = (reply: FastifyReply, hit: CachedBody) =>
+    reply.code(200).header('cache-control', cacheControl(hit.remainingMs)).type(JSON_TYPE).send(hit.bytes ?? hit.body);
+
+  // Callback style: with the in-process store a hit is answered without a single promise.
+  app.addHook('preHandler', (request, reply, done) => {
     const key = keyFor(request);
-    if (key === null) return;
-    let hit;
+    if (key === null) return done();
+    let found: ReturnType<ResponseCacheStore['get']>;
     try {
-      hit = await store.get(key);
+      found = store.get(key);
     } catch (error) {
       request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
-      return;
+      return done();
     }
-    if (hit) {
-      return reply.code(200).header('cache-control', cacheControl(hit.remainingMs)).type(JSON_TYPE).send(hit.body);
+    if (!(found instanceof Promise)) {
+      if (found) return serveHit(reply, found);
+      request[cacheKeyOf] = key;
+      return done();
     }
-    request[cacheKeyOf] = key;
+    found.then(
+      (hit) => {
+        if (hit) return serveHit(reply, hit);
+        request[cacheKeyOf] = key;
+        done();
+      },
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
+        done();
+      },
+    );
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  // Callback style too: it runs on every response, and only a miss being stored needs to wait.
+  app.addHook('onSend', (request, reply, payload, done) => {
     const key = request[cacheKeyOf];
     // A handler that sets Cache-Control itself (e.g. an empty shell that may still fill) opts out.
     if (key === null || reply.statusCode !== 200 || typeof payload !== 'string' || reply.hasHeader('cache-control')) {
       if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-      return payload;
+      return done(null, payload);
     }
     const ttlMs = (request.routeOptions.config.cache?.ttlSeconds ?? 0) * 1000;
-    try {
-      const entry = await store.putIfAbsent(key, payload, ttlMs);
-      reply.header('cache-control', cacheControl(entry.remainingMs));
-      return entry.body;
-    } catch (error) {
-      request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
-      reply.header('cache-control', 'no-store');
-      return payload;
-    }
+    Promise.resolve()
+      .then(() => store.putIfAbsent(key, payload, ttlMs))
+      .then(
+        (entry) => {
+          reply.header('cache-control', cacheControl(entry.remainingMs));
+          done(null, entry.body);
+        },
+        (error: unknown) => {
+          request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
+          reply.header('cache-control', 'no-store');
+          done(null, payload);
+        },
+      );
   });
 };
 
