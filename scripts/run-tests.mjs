@@ -13,7 +13,7 @@ const workspaces = ['packages', 'apps'].flatMap((group) =>
 );
 for (const ws of workspaces) rmSync(join(ws, '.test-results'), { recursive: true, force: true });
 
-const turbo = spawnSync('turbo', ['run', 'test', '--force', ...process.argv.slice(2)], { stdio: 'inherit', cwd: root, shell: false });
+const turbo = spawnSync('turbo', ['run', 'test', '--force', '--continue', ...process.argv.slice(2)], { stdio: 'inherit', cwd: root, shell: false });
 
 let passed = 0;
 let failed = 0;

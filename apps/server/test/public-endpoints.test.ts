@@ -127,7 +127,7 @@ describe('public read endpoints', () => {
       track: '',
       round_status: 'unknown',
       miner_hotkey: '',
-      score: null,
+      score: 0,
       runs: 0,
       failure_reason: null,
       policy_version: '',

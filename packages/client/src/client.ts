@@ -1,7 +1,6 @@
 import {
   AgentEligibility,
   AgentsResponse,
-  ErrorBody,
   HEADERS,
   HealthStatus,
   Leaderboard,
@@ -15,7 +14,7 @@ import {
   Track,
 } from '@vigil/core';
 import type { z } from 'zod';
-import { VigilApiError, VigilResponseError } from './errors.js';
+import { readVigilResponse } from './response.js';
 
 export interface VigilClientOptions {
   /** For example `https://api.vigil.example`; a trailing slash is ignored. */
@@ -34,12 +33,36 @@ export interface RequestOptions {
   requestId?: string;
 }
 
-function parseRetryAfter(value: string | null): number | null {
-  if (value === null) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+/** Validated client options; shared with SignedVigilClient so both read them the same way. */
+export interface ResolvedClientOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  fetch: typeof globalThis.fetch;
+  headers: Record<string, string>;
+}
+
+export function resolveClientOptions(options: VigilClientOptions): ResolvedClientOptions {
+  if (typeof options?.baseUrl !== 'string') throw new TypeError('options.baseUrl: expected a URL string');
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(`options.baseUrl: not a valid URL: ${JSON.stringify(options.baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`options.baseUrl: expected http or https, got ${url.protocol}`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError('options.baseUrl: must not carry a query or fragment');
+  }
+  const f = options.fetch ?? globalThis.fetch;
+  if (typeof f !== 'function') throw new TypeError('options.fetch: no fetch implementation available');
+  return {
+    baseUrl: url.href.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    fetch: f,
+    headers: { ...options.headers },
+  };
 }
 
 export class VigilClient {
@@ -49,22 +72,11 @@ export class VigilClient {
   readonly #headers: Record<string, string>;
 
   constructor(options: VigilClientOptions) {
-    if (typeof options?.baseUrl !== 'string') throw new TypeError('options.baseUrl: expected a URL string');
-    let url: URL;
-    try {
-      url = new URL(options.baseUrl);
-    } catch {
-      throw new TypeError(`options.baseUrl: not a valid URL: ${JSON.stringify(options.baseUrl)}`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new TypeError(`options.baseUrl: expected http or https, got ${url.protocol}`);
-    }
-    this.baseUrl = url.href.replace(/\/+$/, '');
-    this.#apiKey = options.apiKey;
-    const f = options.fetch ?? globalThis.fetch;
-    if (typeof f !== 'function') throw new TypeError('options.fetch: no fetch implementation available');
-    this.#fetch = f;
-    this.#headers = { ...options.headers };
+    const resolved = resolveClientOptions(options);
+    this.baseUrl = resolved.baseUrl;
+    this.#apiKey = resolved.apiKey;
+    this.#fetch = resolved.fetch;
+    this.#headers = resolved.headers;
   }
 
   async #get<S extends z.ZodType>(path: string, schema: S, options: RequestOptions = {}): Promise<z.output<S>> {
@@ -76,26 +88,7 @@ export class VigilClient {
       headers,
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text.length > 0 ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!response.ok) {
-      const body = ErrorBody.safeParse(json);
-      throw new VigilApiError({
-        status: response.status,
-        detail: body.success ? body.data.detail : text.slice(0, 200) || response.statusText,
-        requestId: response.headers.get(HEADERS.requestId),
-        retryAfterSeconds: parseRetryAfter(response.headers.get(HEADERS.retryAfter)),
-        body: body.success ? body.data : null,
-      });
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new VigilResponseError(path, parsed.error.message);
-    return parsed.data;
+    return readVigilResponse(response, path, schema);
   }
 
   health(options?: RequestOptions): Promise<HealthStatus> {

@@ -25,6 +25,8 @@ export const ERROR_DETAILS = {
   tooManySignatureFailures: 'too many signature failures',
   // Not shown by the spec; Vigil's own, documented in docs/errors.md.
   malformedJson: 'malformed JSON body',
+  malformedRequest: 'malformed request',
+  headersTooLarge: 'request header fields too large',
   notFound: 'not found',
   methodNotAllowed: 'method not allowed',
   unsupportedMediaType: 'unsupported media type',
@@ -52,6 +54,7 @@ export interface ErrorDefinition {
 
 export const ERROR_CATALOGUE = {
   bad_request: { status: 400, detail: ERROR_DETAILS.malformedJson },
+  malformed_request: { status: 400, detail: ERROR_DETAILS.malformedRequest },
   cannot_revoke_current_key: { status: 400, detail: ERROR_DETAILS.cannotRevokeCurrentKey },
   malformed_api_key: { status: 401, detail: ERROR_DETAILS.malformedApiKey },
   invalid_api_key: { status: 401, detail: ERROR_DETAILS.invalidOrRevokedApiKey },
@@ -75,6 +78,7 @@ export const ERROR_CATALOGUE = {
   body_too_large: { status: 413, detail: ERROR_DETAILS.bodyTooLarge },
   unsupported_media_type: { status: 415, detail: ERROR_DETAILS.unsupportedMediaType },
   validation_error: { status: 422, detail: ERROR_DETAILS.validationError },
+  headers_too_large: { status: 431, detail: ERROR_DETAILS.headersTooLarge },
   rate_limited: { status: 429, detail: ERROR_DETAILS.rateLimitExceeded },
   too_many_signature_failures: { status: 429, detail: ERROR_DETAILS.tooManySignatureFailures },
   internal_error: { status: 500, detail: ERROR_DETAILS.internalError },

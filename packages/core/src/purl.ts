@@ -32,7 +32,7 @@ function splitShort(type: string, rest: string): { namespace?: string; name: str
   }
   if (hasVersion && !version) throw new PackageRefError(`input: empty version in ${JSON.stringify(`${type}:${rest}`)}`);
   // No registry names packages with whitespace, control characters or backslashes; such input is a typo or a path.
-  if (/[\s\\\u0000-\u001f\u007f]/.test(rest)) {
+  if (/[\s\\\p{Cc}]/u.test(rest)) {
     throw new PackageRefError(`input: whitespace, control characters and backslashes are not allowed in ${JSON.stringify(`${type}:${rest}`)}`);
   }
   return { ...(namespace ? { namespace } : {}), name, ...(version ? { version } : {}) };

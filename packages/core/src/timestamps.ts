@@ -7,7 +7,8 @@ import { z } from 'zod';
  */
 
 const NAIVE_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?$/;
-const OFFSET_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/;
+// The spec's offset family is UTC with an explicit offset: `+00:00` (or `Z`), never local time.
+const OFFSET_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]00:00)$/;
 const ANY_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?$/i;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -97,7 +98,7 @@ export const NaiveTimestamp = z
   .refine(parses, 'invalid datetime');
 export const OffsetTimestamp = z
   .string()
-  .regex(OFFSET_RE, 'expected a datetime with a UTC offset')
+  .regex(OFFSET_RE, 'expected a UTC datetime with an offset (+00:00 or Z)')
   .refine(parses, 'invalid datetime');
 /** Either family; what clients accept. */
 export const AnyTimestamp = z.string().refine(parses, 'invalid datetime');

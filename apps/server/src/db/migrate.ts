@@ -1,5 +1,8 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { dialectOf } from './dialect.js';
 import { initialMigration } from './migrations/0001-initial.js';
+import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
+import { schedulerMigration } from './migrations/0003-scheduler.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -7,6 +10,8 @@ import { initialMigration } from './migrations/0001-initial.js';
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial': initialMigration,
+  '0002-signed-requests': signedRequestsMigration,
+  '0003-scheduler': schedulerMigration,
 };
 
 const provider: MigrationProvider = {
@@ -29,7 +34,15 @@ export class MigrationError extends Error {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
-  const migrator = new Migrator({ db, provider });
+  // On PostgreSQL, keep kysely's bookkeeping tables in the schema being migrated: left to itself it
+  // looks for them across every schema on the search path and trips over other deployments' (or
+  // other test runs') tables in a shared database.
+  let migrationTableSchema: string | undefined;
+  if (dialectOf(db) === 'postgres') {
+    const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    migrationTableSchema = row.rows[0]?.schema;
+  }
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results.find((r) => r.status === 'Error');

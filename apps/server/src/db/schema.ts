@@ -235,6 +235,25 @@ export interface TrendLastDaysTable {
   artifacts: number;
 }
 
+/** One accepted signed request (migration 0002); the primary key is (hotkey, timestamp, signature). */
+export interface SignatureUsesTable {
+  hotkey: string;
+  /** The request's X-Vigil-Signed-At, Unix seconds. */
+  timestamp: number;
+  signature: string;
+  /** Epoch ms after which the timestamp is stale and the row may be purged. */
+  expires_at: number;
+}
+
+/** A single-runner lease of background work on SQLite (migration 0003); docs/rounds.md. */
+export interface SchedulerLeasesTable {
+  name: string;
+  /** Id of the process holding the lease. */
+  holder: string;
+  /** Epoch ms after which another process may take the lease over. */
+  expires_at: number;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -256,10 +275,14 @@ export interface Database {
   artifact_days: ArtifactDaysTable;
   artifact_signals: ArtifactSignalsTable;
   trend_last_days: TrendLastDaysTable;
+  signature_uses: SignatureUsesTable;
+  scheduler_leases: SchedulerLeasesTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'scheduler_leases',
+  'signature_uses',
   'trend_last_days',
   'artifact_signals',
   'artifact_days',

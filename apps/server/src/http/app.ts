@@ -12,6 +12,7 @@ import { debugDocsPlugin } from './plugins/debug-docs.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { handlerTimeoutPlugin } from './plugins/handler-timeout.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
+import { clientErrorHandler } from './client-error.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
@@ -56,6 +57,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: genRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
+    clientErrorHandler,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),

@@ -248,7 +248,8 @@ export async function readAgentEligibility(
     qualifies_next_round: state === 'new' || state === 'winner' || state === 'updated',
     state,
     reason,
-    last_round_hash: last?.code_hash ?? null,
+    // Never entered a round: the hash it will be frozen with next (the spec has no null here).
+    last_round_hash: last?.code_hash ?? agent.code_hash,
     score: last?.score ?? 0,
     rounds: own.map((r) => r.round_number),
   };

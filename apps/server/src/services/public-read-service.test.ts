@@ -185,7 +185,7 @@ describeEachDialect('public read service', (ctx) => {
 
     const stranger = newKey().hotkey;
     const noResult = await service.roundAttestations(played.roundId, stranger);
-    expect(noResult).toMatchObject({ round_status: 'closed', score: null, runs: 0, tasks: [] });
+    expect(noResult).toMatchObject({ round_status: 'closed', score: 0, runs: 0, tasks: [], failure_reason: 'the miner had no agent in this round' });
 
     const open = await openRound(db, { track: 'skills', now: T0 + DAY, submissionMs: HOUR, evaluationMs: HOUR, policyVersion: 'p' });
     expect(await service.roundAttestations(open.round_id, stranger)).toEqual(
@@ -215,7 +215,7 @@ describeEachDialect('public read service', (ctx) => {
     expect(RoundAttestations.parse(served).tasks).toHaveLength(500);
     expect(served.tasks[0]!.findings).toHaveLength(50);
     expect(served.tasks[0]!.findings[49]!.title).toBe('finding 49');
-    expect(served).toMatchObject({ score: null, runs: 0, failure_reason: expect.stringMatching(/labeled/) });
+    expect(served).toMatchObject({ score: 0, runs: 0, failure_reason: expect.stringMatching(/labeled/) });
   });
 
   it('leaderboard: display round standings; a resubmitted agent shows a null score and its new version', async () => {
@@ -314,7 +314,7 @@ describeEachDialect('public read service', (ctx) => {
     const fresh = newKey();
     await registerMiner(db, { hotkey: fresh.hotkey, track: 'packages', now: T0 });
     await submitAgent(db, { hotkey: fresh.hotkey, track: 'packages', name: 'f', provider: 'x', codeHash: codeHash('f'), now: T0 });
-    expect(await check(fresh.hotkey)).toMatchObject({ state: 'new', track: 'packages', qualifies_next_round: true, last_round_hash: null, score: 0, rounds: [] });
+    expect(await check(fresh.hotkey)).toMatchObject({ state: 'new', track: 'packages', qualifies_next_round: true, last_round_hash: codeHash('f'), score: 0, rounds: [] });
     // Without a track: the most recently updated active agent of the hotkey.
     await registerMiner(db, { hotkey: fresh.hotkey, track: 'skills', now: T0 });
     await submitAgent(db, { hotkey: fresh.hotkey, track: 'skills', name: 'g', provider: 'x', codeHash: codeHash('g'), now: T0 + HOUR });

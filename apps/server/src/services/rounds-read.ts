@@ -220,9 +220,10 @@ export async function readRoundAttestations(
     track: round.track,
     round_status: 'closed',
     miner_hotkey: miner,
-    score: result?.score ?? null,
+    // The spec types score as a number: a failed or absent agent scores 0, and failure_reason says why.
+    score: result?.score ?? 0,
     runs: result?.validators ?? 0,
-    failure_reason: result?.failure_reason ?? null,
+    failure_reason: result === undefined ? 'the miner had no agent in this round' : result.failure_reason,
     policy_version: round.policy_version,
     tasks: attestations.map((a) => ({
       // Blanked on purpose (spec rule 4): they would reveal the benchmark set and who validated it.

@@ -56,12 +56,9 @@ describe('Agent and AgentsResponse', () => {
 });
 
 describe('AgentEligibility', () => {
-  it('accepts the spec shape, and a null last_round_hash for an agent that never entered a round', () => {
+  it('accepts the spec shape; last_round_hash is always a sha256 string, never null', () => {
     expectAccepted(AgentEligibility, agentEligibility());
-    expectAccepted(
-      AgentEligibility,
-      withChange(withChange(agentEligibility(), ['last_round_hash'], null), ['state'], 'new'),
-    );
+    expect(AgentEligibility.safeParse(withChange(withChange(agentEligibility(), ['last_round_hash'], null), ['state'], 'new')).success).toBe(false);
   });
 
   it.each(['new', 'winner', 'updated', 'excluded', 'inactive'])('accepts state %s', (state) => {

@@ -65,8 +65,11 @@ export const AgentEligibility = z.object({
   qualifies_next_round: z.boolean(),
   state: EligibilityState,
   reason: z.string().min(1),
-  /** The hash frozen into the agent's last round; null when it has never entered one. */
-  last_round_hash: Sha256Hash.nullable(),
+  /**
+   * The code hash frozen into the agent's last round. For an agent that has never entered a round
+   * (state `new`) it is the hash it will enter the next round with, its current `agent_hash`.
+   */
+  last_round_hash: Sha256Hash,
   score: z.number(),
   rounds: z.array(z.int().min(1)),
 });

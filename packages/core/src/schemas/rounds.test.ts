@@ -141,7 +141,7 @@ describe('emptyRoundAttestations', () => {
       track: 'skills',
       round_status: 'open',
       miner_hotkey: ALICE,
-      score: null,
+      score: 0,
       runs: 0,
       failure_reason: null,
       policy_version: '',

@@ -93,8 +93,8 @@ export const RoundAttestations = z.object({
   /** `closed` for a served round; `open` or `unknown` in the empty shell. */
   round_status: z.enum(['closed', 'open', 'unknown']),
   miner_hotkey: z.union([Hotkey, z.literal('')]),
-  /** null when the miner has no score in that round (and in the empty shell). */
-  score: z.number().nullable(),
+  /** 0 when the agent failed (see `failure_reason`) or the miner had no agent in the round, and in the empty shell. */
+  score: z.number(),
   runs: NonNegativeInt,
   failure_reason: z.string().nullable(),
   policy_version: z.string(),
@@ -114,7 +114,7 @@ export function emptyRoundAttestations(input: {
     track: input.track ?? '',
     round_status: input.roundStatus,
     miner_hotkey: Hotkey.safeParse(input.miner).success ? input.miner : '',
-    score: null,
+    score: 0,
     runs: 0,
     failure_reason: null,
     policy_version: '',

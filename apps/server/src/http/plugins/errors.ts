@@ -35,10 +35,27 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
   });
 }
 
+/** Socket errors of a database or cache client that could not reach its server. */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
+
+/**
+ * A dependency (PostgreSQL, Redis) that did not answer: 502, retryable, rather than a 500 that
+ * reads like a bug. PostgreSQL's class 08 (connection exception) and 57P01–57P03 (shutting down,
+ * cannot connect now) count; so does a pool that could not hand out a connection in time.
+ */
+export function isUpstreamUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || code.startsWith('08') || /^57P0[1-3]$/.test(code))) return true;
+  const message = (error as { message?: unknown }).message;
+  return typeof message === 'string' && /^(timeout exceeded when trying to connect|Connection terminated)/.test(message);
+}
+
 /** The catalogue error an error stands for, or undefined when it is a bug (500). */
 export function toVigilError(error: unknown): VigilError | undefined {
   if (error instanceof VigilError) return error;
   if (typeof error !== 'object' || error === null) return undefined;
+  if (isUpstreamUnavailable(error)) return new VigilError('upstream_unavailable', { cause: error });
   const fastifyError = error as FastifyError;
   if (Array.isArray(fastifyError.validation)) {
     return new VigilError('validation_error', { issues: validationIssues(fastifyError) });
@@ -63,7 +80,7 @@ const errors: FastifyPluginAsync = async (app) => {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const vigil = toVigilError(error);
     if (vigil) {
-      if (vigil.status >= 500) request.log.warn({ code: vigil.code }, vigil.detail);
+      if (vigil.status >= 500) request.log.warn({ code: vigil.code, err: vigil.cause }, vigil.detail);
       return sendVigilError(vigil, reply);
     }
     // The stack goes to the log only; the client gets the id to quote.

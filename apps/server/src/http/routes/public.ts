@@ -133,9 +133,10 @@ const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app, { read
   );
 
   app.get('/v1/agents/:hotkey', async (request: Params<'hotkey'>) => {
-    const { track } = parseInput(AgentEligibilityQuery, request.query, 'query');
+    // Rule 2 first: a hotkey that cannot have an agent is 404 whatever the query says.
     const hotkey = request.params.hotkey;
     if (!Hotkey.safeParse(hotkey).success) throw new VigilError('agent_not_found');
+    const { track } = parseInput(AgentEligibilityQuery, request.query, 'query');
     return AgentEligibility.parse(await readService.agentEligibility(hotkey, track));
   });
 };

@@ -1,0 +1,239 @@
+import { HEADERS, type ErrorCode } from '@vigil/core';
+import { checkFreshness, verifySignedRequest } from '@vigil/crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { VigilError } from '../errors.js';
+import type { PermitCheck } from '../metagraph/index.js';
+import type { ValidatorRecord } from '../services/validators.js';
+import type { ReplayStore } from './replay-store.js';
+import { SIGNED_AUTH_DEFAULTS } from './signed-auth-settings.js';
+import { SIGNATURE_FAILURE_WINDOW_MS, type SignatureFailureStore } from './signature-failure-store.js';
+import { isIpAllowed } from './source-ip.js';
+
+/**
+ * Who may call a route:
+ * - `miner`: any hotkey with a valid, fresh, first-use signature;
+ * - `validator`: additionally registered on netuid 76 with a validator permit, an active validator
+ *   record, and a source IP in that record's allowlist;
+ * - `validator-registration`: as `validator`, except that a permitted hotkey with no record yet is
+ *   let through (it is registering; there is no allowlist to check against). A hotkey that has a
+ *   record is checked exactly as on `validator` routes, allowlist included, so a leaked key alone
+ *   cannot move a validator's allowlist to another host.
+ */
+export type SignedBy = 'validator' | 'validator-registration' | 'miner';
+
+export interface Signer {
+  hotkey: string;
+  role: 'validator' | 'miner';
+  /** The validator's uid on the metagraph; null for miners. */
+  uid: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Requires a signed request from this kind of signer (auth/signed-auth-plugin.ts). */
+    signedBy?: SignedBy;
+  }
+  interface FastifyRequest {
+    /** Set once a signed route's checks pass; null everywhere else. */
+    signer: Signer | null;
+    /** The JSON body exactly as received, in scopes where signedAuthPlugin is registered. */
+    rawBody: Buffer | null;
+  }
+}
+
+export interface SignedAuthPluginOptions {
+  /** The permit source; a CachedMetagraph in production. */
+  metagraph: { check(hotkey: string): Promise<PermitCheck> };
+  /** The validator record of a hotkey, e.g. `(hotkey) => findValidator(db, hotkey)`. */
+  findValidator: (hotkey: string) => Promise<Pick<ValidatorRecord, 'status' | 'allowedIps'> | undefined>;
+  replayStore: ReplayStore;
+  failureStore: SignatureFailureStore;
+  /** Default 120 (spec part 8). */
+  freshnessSeconds?: number;
+  /** Default 20 (SIGNED_AUTH_DEFAULTS). */
+  failureLimitPerMinute?: number;
+  /** Clock in epoch ms, for tests. */
+  now?: () => number;
+}
+
+/** Failure-store outages are logged at most this often, not once per request. */
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
+
+const HOTKEY_HEADER = HEADERS.signedHotkey.toLowerCase();
+const TIMESTAMP_HEADER = HEADERS.signedTimestamp.toLowerCase();
+const SIGNATURE_HEADER = HEADERS.signedSignature.toLowerCase();
+
+function headerText(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+function positive(value: number | undefined, fallback: number, argument: string): number {
+  const chosen = value ?? fallback;
+  if (typeof chosen !== 'number' || !Number.isFinite(chosen) || chosen <= 0) {
+    throw new RangeError(`${argument}: expected a number > 0, got ${String(value)}`);
+  }
+  return chosen;
+}
+
+const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, options) => {
+  if (typeof options.metagraph?.check !== 'function') throw new TypeError('options.metagraph: expected an object with check(hotkey)');
+  if (typeof options.findValidator !== 'function') throw new TypeError('options.findValidator: expected a function');
+  if (typeof options.replayStore?.claim !== 'function') throw new TypeError('options.replayStore: expected a ReplayStore');
+  if (typeof options.failureStore?.failures !== 'function' || typeof options.failureStore.record !== 'function') {
+    throw new TypeError('options.failureStore: expected a SignatureFailureStore');
+  }
+  const { metagraph, findValidator, replayStore, failureStore } = options;
+  const freshnessSeconds = positive(options.freshnessSeconds, SIGNED_AUTH_DEFAULTS.freshnessSeconds, 'options.freshnessSeconds');
+  const failureLimit = positive(
+    options.failureLimitPerMinute,
+    SIGNED_AUTH_DEFAULTS.failureLimitPerMinute,
+    'options.failureLimitPerMinute',
+  );
+  const now = options.now ?? Date.now;
+  let lastOutageLog = Number.NEGATIVE_INFINITY;
+
+  const logOutage = (request: FastifyRequest, error: unknown) => {
+    if (now() - lastOutageLog <= OUTAGE_LOG_INTERVAL_MS) return;
+    lastOutageLog = now();
+    request.log.warn({ err: error }, 'signature-failure store unavailable; not counting');
+  };
+
+  app.decorateRequest('signer', null);
+  app.decorateRequest('rawBody', null);
+
+  // The signature covers the body bytes as sent, so they are kept before JSON.parse sees them.
+  // On signed routes a malformed body is answered only after authentication (see preValidation),
+  // so an unauthenticated caller learns nothing about how its body would be parsed.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const deferredParseErrors = new WeakMap<FastifyRequest, Error>();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const raw = body as Buffer;
+    request.rawBody = raw;
+    parseJson(request, raw.toString('utf8'), (error, value) => {
+      if (error && request.routeOptions.config.signedBy !== undefined) {
+        deferredParseErrors.set(request, error);
+        done(null, undefined);
+        return;
+      }
+      done(error, value);
+    });
+  });
+
+  // Before the body is read: a flooding address is refused for the price of one counter lookup.
+  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
+    if (request.routeOptions.config.signedBy === undefined) return done();
+    const window = Math.floor(now() / SIGNATURE_FAILURE_WINDOW_MS);
+    const verdict = (failures: number): VigilError | undefined => {
+      if (failures < failureLimit) return undefined;
+      const retryAfter = Math.max(1, Math.ceil(((window + 1) * SIGNATURE_FAILURE_WINDOW_MS - now()) / 1000));
+      return new VigilError('too_many_signature_failures', { headers: { 'retry-after': String(retryAfter) } });
+    };
+    let counted: number | Promise<number>;
+    try {
+      counted = failureStore.failures(window, request.ip);
+    } catch (error) {
+      logOutage(request, error);
+      return done();
+    }
+    if (!(counted instanceof Promise)) return done(verdict(counted));
+    counted.then(
+      (failures) => done(verdict(failures)),
+      (error: unknown) => {
+        // Like the rate limiter: a Redis outage must not lock every validator out.
+        logOutage(request, error);
+        done();
+      },
+    );
+  });
+
+  /** A failed signature check: counted against the source IP, then answered. */
+  const signatureFailure = async (request: FastifyRequest, code: ErrorCode): Promise<VigilError> => {
+    try {
+      await failureStore.record(Math.floor(now() / SIGNATURE_FAILURE_WINDOW_MS), request.ip);
+    } catch (error) {
+      logOutage(request, error);
+    }
+    return new VigilError(code);
+  };
+
+  // preValidation rather than preHandler: after the body is parsed (the signature needs its bytes)
+  // but before schema validation, so unauthenticated callers get 401/403, never a 422 that
+  // describes the route's schema.
+  app.addHook('preValidation', async (request: FastifyRequest) => {
+    const signedBy = request.routeOptions.config.signedBy;
+    if (signedBy === undefined) return;
+
+    const hotkey = headerText(request, HOTKEY_HEADER);
+    const timestampText = headerText(request, TIMESTAMP_HEADER);
+    const signature = headerText(request, SIGNATURE_HEADER);
+    if (hotkey === undefined || timestampText === undefined || signature === undefined) {
+      throw await signatureFailure(request, 'missing_signature');
+    }
+
+    const verified = verifySignedRequest({
+      method: request.method,
+      // The request target exactly as sent; fastify's own url may be rewritten.
+      pathWithQuery: request.raw.url ?? request.url,
+      body: request.rawBody ?? undefined,
+      hotkey,
+      timestamp: timestampText,
+      signature,
+    });
+    if (!verified) throw await signatureFailure(request, 'invalid_signature');
+
+    // verifySignedRequest accepted only canonical decimal digits, so this is exact.
+    const timestamp = Number(timestampText);
+    const nowSeconds = Math.floor(now() / 1000);
+    if (!checkFreshness(timestamp, nowSeconds, freshnessSeconds)) throw await signatureFailure(request, 'signature_stale');
+
+    // Claimed only now, after the signature verified: a forger cannot burn someone else's triple.
+    // Kept until the timestamp leaves the window (+1 s for the whole-second clock); after that,
+    // freshness refuses the triple before the store is asked.
+    const ttlSeconds = Math.max(1, timestamp + freshnessSeconds + 1 - nowSeconds);
+    let firstUse: boolean;
+    try {
+      firstUse = await replayStore.claim(hotkey, timestamp, signature, ttlSeconds);
+    } catch (error) {
+      // Unable to tell a replay from a first use: refuse, and let the client retry later.
+      request.log.error({ err: error }, 'replay store unavailable');
+      throw new VigilError('service_unavailable', { cause: error });
+    }
+    if (!firstUse) throw await signatureFailure(request, 'signature_replayed');
+
+    if (signedBy === 'miner') {
+      request.signer = { hotkey, role: 'miner', uid: null };
+    } else {
+      const permit = await metagraph.check(hotkey);
+      if (permit.status === 'unavailable') {
+        request.log.warn({ reason: permit.reason }, 'metagraph unavailable for a validator permit check');
+        throw new VigilError('metagraph_unavailable');
+      }
+      if (permit.status === 'not_registered') throw new VigilError('hotkey_not_registered');
+      if (!permit.validatorPermit) throw new VigilError('no_validator_permit');
+
+      const record = await findValidator(hotkey);
+      if (record === undefined) {
+        if (signedBy !== 'validator-registration') throw new VigilError('validator_revoked');
+      } else {
+        if (record.status !== 'active') throw new VigilError('validator_revoked');
+        if (!isIpAllowed(request.ip, record.allowedIps)) throw new VigilError('ip_not_allowlisted', { arg: request.ip });
+      }
+      request.signer = { hotkey, role: 'validator', uid: permit.uid };
+    }
+
+    const parseError = deferredParseErrors.get(request);
+    if (parseError) throw parseError;
+  });
+};
+
+/**
+ * Authentication of validator- and miner-signed requests (spec part 5 item 8; docs/protocol.md,
+ * "Signed requests"). Routes opt in with `config: { signedBy }`; checks run in this order, each
+ * answered with its catalogue error: failure limit (429, before the body is read), headers present,
+ * signature over the raw body, freshness, replay, then for validators permit, record and allowlist.
+ * Register it in the scope that holds the signed routes: it replaces that scope's JSON parser with
+ * one that keeps `request.rawBody`. It needs errorsPlugin to turn its errors into responses.
+ */
+export const signedAuthPlugin = fp(signedAuth, { name: 'vigil-signed-auth', fastify: '5.x' });

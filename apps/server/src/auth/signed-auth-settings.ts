@@ -1,0 +1,62 @@
+import { ConfigError } from '../config.js';
+
+export interface SignedAuthSettings {
+  /** Accepted clock skew of X-Vigil-Signed-At, either side of the server clock (spec part 8). */
+  freshnessSeconds: number;
+  /** Signature failures per source IP per minute before 429 `too many signature failures`. */
+  failureLimitPerMinute: number;
+}
+
+/** Spec part 8 fixes the freshness default; the failure threshold is ours (spec: "not shown"). */
+export const SIGNED_AUTH_DEFAULTS: Readonly<SignedAuthSettings> = {
+  freshnessSeconds: 120,
+  // An honest signer fails only on clock skew or a bug, a few times at most; 20 a minute leaves
+  // room for a misconfigured fleet behind one address while capping what a flood costs.
+  failureLimitPerMinute: 20,
+};
+
+/** The variables `signedAuthSettingsFromEnv` reads, in the style of CONFIG_VARIABLES. */
+export const SIGNED_AUTH_VARIABLES = [
+  {
+    name: 'VIGIL_SIGNATURE_FRESHNESS_S',
+    default: String(SIGNED_AUTH_DEFAULTS.freshnessSeconds),
+    accepts: 'integer 1-3600 (seconds either side of the server clock)',
+  },
+  {
+    name: 'VIGIL_SIGNATURE_FAILURE_LIMIT',
+    default: String(SIGNED_AUTH_DEFAULTS.failureLimitPerMinute),
+    accepts: 'integer ≥ 1 (failed signatures per source IP per minute)',
+  },
+] as const;
+
+const INT_RE = /^\d+$/;
+
+function integer(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = INT_RE.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}-${max}`;
+    throw new ConfigError(name, `expected ${range}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+/**
+ * Reads VIGIL_SIGNATURE_FRESHNESS_S and VIGIL_SIGNATURE_FAILURE_LIMIT; unset or empty means the
+ * default. A bad value throws a ConfigError naming the variable and quoting the value.
+ */
+export function signedAuthSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): SignedAuthSettings {
+  return {
+    // Above an hour the replay store would have to hold claims for hours, and skew that large is a
+    // broken clock, not a slow network.
+    freshnessSeconds: integer(env, 'VIGIL_SIGNATURE_FRESHNESS_S', SIGNED_AUTH_DEFAULTS.freshnessSeconds, 1, 3600),
+    failureLimitPerMinute: integer(
+      env,
+      'VIGIL_SIGNATURE_FAILURE_LIMIT',
+      SIGNED_AUTH_DEFAULTS.failureLimitPerMinute,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+  };
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
+import { describeError, HEADERS } from '@vigil/core';
+
+/**
+ * fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route or hook runs
+ * (a bad request line, broken headers, headers too large) still answers `{detail}` from the
+ * catalogue with an `x-request-id`, instead of fastify's own body. The connection is closed: after
+ * a parse error the rest of the stream cannot be trusted.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  // A client that went away mid-request needs no answer.
+  if (error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const { status, detail } = describeError(error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'malformed_request');
+  const body = JSON.stringify({ detail });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      `${HEADERS.requestId}: ${randomUUID()}\r\n` +
+      'content-type: application/json; charset=utf-8\r\n' +
+      'cache-control: no-store\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      'connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,205 @@
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { VigilApiError, VigilResponseError } from './errors.js';
+import { keypairFromSeed } from './keypair.js';
+import { SignedVigilClient } from './signed-client.js';
+import { startSignatureServer } from './test-support/signature-server.js';
+import type { SignatureServer, SignatureServerOptions } from './test-support/signature-server.js';
+import { signedRequestVector as vector } from './test-support/signed-request-vector.js';
+
+const keypair = keypairFromSeed(vector.secretKey);
+let server: SignatureServer | undefined;
+
+async function start(options: SignatureServerOptions = {}): Promise<SignatureServer> {
+  server = await startSignatureServer(options);
+  return server;
+}
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const Echo = z.object({
+  ok: z.literal(true),
+  hotkey: z.string(),
+  method: z.string(),
+  target: z.string(),
+  body: z.unknown(),
+  bytes: z.number(),
+});
+
+describe('SignedVigilClient.request against a verifying server', () => {
+  it('signs the exact target and raw bytes it sends: percent-encoded query and a unicode body', async () => {
+    const s = await start({ nowSeconds: () => Math.floor(Date.now() / 1000) });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    const body = { note: 'café – 日本語 🐍', quote: '"\\', n: [1, 2.5] };
+    const path = '/v1/miners/submissions?round_id=5f2c9a1e&note=caf%C3%A9%20ok&tag=a%2Fb';
+    const echo = await client.request('POST', path, body, { schema: Echo });
+
+    expect(echo.target).toBe(path);
+    expect(echo.body).toEqual(body);
+    expect(echo.hotkey).toBe(vector.hotkey);
+    const [seen] = s.received;
+    expect(seen?.verified).toBe(true);
+    const sentText = JSON.stringify(body);
+    expect(seen?.body.toString('utf8')).toBe(sentText);
+    expect(seen?.headers['content-length']).toBe(String(Buffer.byteLength(sentText)));
+    expect(seen?.headers['content-type']).toBe('application/json');
+  });
+
+  it('signs an empty GET body (sha256 of nothing) and sends no body', async () => {
+    const s = await start({ nowSeconds: () => Math.floor(Date.now() / 1000) });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    const echo = await client.request('get', '/v1/miners/me?track=mcp', undefined, { schema: Echo });
+    expect(echo.method).toBe('GET');
+    expect(echo.bytes).toBe(0);
+    expect(s.received[0]?.verified).toBe(true);
+    expect(s.received[0]?.headers['content-type']).toBeUndefined();
+  });
+
+  it('sends Content-Length: 0 on a POST without a body, signed as the empty body', async () => {
+    const s = await start();
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    await client.request('POST', '/v1/validators/heartbeat');
+    expect(s.received[0]?.headers['content-length']).toBe('0');
+    expect(s.received[0]?.verified).toBe(true);
+  });
+
+  it('reproduces the checked-in vector on the wire: same seed, inputs and clock → same headers', async () => {
+    const s = await start();
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, now: () => vector.timestamp * 1000 });
+    await client.request(vector.method, vector.pathWithQuery, JSON.parse(vector.body));
+    const headers = s.received[0]?.headers;
+    expect(s.received[0]?.body.toString('utf8')).toBe(vector.body);
+    expect(headers?.['x-vigil-hotkey']).toBe(vector.hotkey);
+    expect(headers?.['x-vigil-signed-at']).toBe(String(vector.timestamp));
+    expect(headers?.['x-vigil-request-signature']).toBe(vector.signature);
+  });
+
+  it('signs the base path of baseUrl as part of the target', async () => {
+    const s = await start();
+    const client = new SignedVigilClient({ baseUrl: `${s.baseUrl}/api/`, keypair });
+    const echo = await client.request('POST', '/v1/x?a=1', { a: 1 }, { schema: Echo });
+    expect(echo.target).toBe('/api/v1/x?a=1');
+    expect(s.received[0]?.verified).toBe(true);
+  });
+
+  it('is refused when anything between signing and the wire changes the body', async () => {
+    const s = await start();
+    const tampering: typeof fetch = (input, init) =>
+      fetch(input, { ...init, body: new TextEncoder().encode('{"a":2}') });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, fetch: tampering });
+    const error = await client.request('POST', '/v1/x', { a: 1 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VigilApiError);
+    expect((error as VigilApiError).status).toBe(401);
+    expect(s.received[0]?.verified).toBe(false);
+  });
+
+  it('maps a stale clock to 401 "signature timestamp outside freshness window" with the request id, once', async () => {
+    const s = await start({ nowSeconds: () => Math.floor(Date.now() / 1000) });
+    const client = new SignedVigilClient({
+      baseUrl: s.baseUrl,
+      keypair,
+      now: () => Date.now() - 10 * 60_000,
+      maxRetries: 3,
+    });
+    const error = await client.request('POST', '/v1/x', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VigilApiError);
+    const apiError = error as VigilApiError;
+    expect(apiError.status).toBe(401);
+    expect(apiError.detail).toBe('signature timestamp outside freshness window');
+    expect(apiError.requestId).toBe('req-0');
+    expect(apiError.retryable).toBe(false);
+    expect(s.received).toHaveLength(1);
+    expect(s.received[0]?.verified).toBe(true);
+  });
+
+  it('re-signs every retry with a fresh timestamp and honours Retry-After on 503', async () => {
+    const s = await start({
+      override: (index, _request, res) => {
+        if (index > 0) return false;
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0', 'x-request-id': 'req-0' });
+        res.end(JSON.stringify({ detail: 'service temporarily unavailable' }));
+        return true;
+      },
+    });
+    let clock = 1_767_225_600_000;
+    const client = new SignedVigilClient({
+      baseUrl: s.baseUrl,
+      keypair,
+      now: () => (clock += 1000),
+      maxRetries: 1,
+    });
+    const echo = await client.request('POST', '/v1/x', { a: 1 }, { schema: Echo });
+    expect(echo.ok).toBe(true);
+    expect(s.received).toHaveLength(2);
+    const [first, second] = s.received;
+    expect(first?.headers['x-vigil-signed-at']).not.toBe(second?.headers['x-vigil-signed-at']);
+    expect(first?.headers['x-vigil-request-signature']).not.toBe(second?.headers['x-vigil-request-signature']);
+    expect(second?.verified).toBe(true);
+    expect(createHash('sha256').update(first!.body).digest('hex')).toBe(
+      createHash('sha256').update(second!.body).digest('hex'),
+    );
+  });
+
+  it('does not retry by default', async () => {
+    const s = await start({
+      override: (_index, _request, res) => {
+        res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': 'abc-123' });
+        res.end(JSON.stringify({ detail: 'internal error', request_id: 'abc-123' }));
+        return true;
+      },
+    });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    const error = (await client.request('POST', '/v1/x', {}).catch((e: unknown) => e)) as VigilApiError;
+    expect(error).toBeInstanceOf(VigilApiError);
+    expect(error.detail).toBe('internal error');
+    expect(error.requestId).toBe('abc-123');
+    expect(error.body?.request_id).toBe('abc-123');
+    expect(error.retryable).toBe(true);
+    expect(s.received).toHaveLength(1);
+  });
+
+  it('returns the parsed JSON without a schema, and throws VigilResponseError when a schema does not match', async () => {
+    const s = await start();
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    const raw = await client.request('POST', '/v1/x', [1]);
+    expect(raw).toMatchObject({ ok: true, body: [1] });
+    const error = await client
+      .request('POST', '/v1/x', {}, { schema: z.object({ round_id: z.string() }) })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VigilResponseError);
+    expect((error as VigilResponseError).path).toBe('/v1/x');
+  });
+});
+
+describe('SignedVigilClient input checks (before anything is sent)', () => {
+  const client = new SignedVigilClient({ baseUrl: 'http://127.0.0.1:9', keypair });
+
+  it.each([
+    ['no leading slash', 'v1/x', /^pathWithQuery: /],
+    ['a space', '/v1/x?q=a b', /^pathWithQuery: /],
+    ['a fragment', '/v1/x#frag', /^pathWithQuery: /],
+    ['non-ASCII', '/v1/café', /^pathWithQuery: /],
+    ['dot segments the URL parser would remove', '/v1/a/../b', /^pathWithQuery: would be sent as \/v1\/b/],
+  ])('refuses a target with %s', async (_label, path, message) => {
+    await expect(client.request('POST', path, {})).rejects.toThrow(message);
+  });
+
+  it('refuses a body on GET, a body JSON cannot hold and a bad method', async () => {
+    await expect(client.request('GET', '/v1/x', { a: 1 })).rejects.toThrow(/^body: /);
+    await expect(client.request('POST', '/v1/x', { n: 1n })).rejects.toThrow(/^body: /);
+    await expect(client.request('POST', '/v1/x', () => 1)).rejects.toThrow(/^body: /);
+    await expect(client.request('PO ST', '/v1/x')).rejects.toThrow(/^method: /);
+  });
+
+  it('refuses a missing keypair or one whose hotkey is not its key, naming options.keypair', () => {
+    expect(() => new SignedVigilClient({ baseUrl: 'http://127.0.0.1:9' } as never)).toThrow(/^options\.keypair: /);
+    const other = keypairFromSeed(new Uint8Array(32).fill(7));
+    expect(() => new SignedVigilClient({ baseUrl: 'http://127.0.0.1:9', keypair: { ...keypair, hotkey: other.hotkey } })).toThrow(
+      /^options\.keypair: hotkey is not/,
+    );
+  });
+});

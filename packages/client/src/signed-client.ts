@@ -1,0 +1,211 @@
+import { HEADERS } from '@vigil/core';
+import { signRequest, signedRequestHeaders } from '@vigil/crypto';
+import type { z } from 'zod';
+import { VigilClient, resolveClientOptions } from './client.js';
+import type { RequestOptions, VigilClientOptions } from './client.js';
+import { VigilApiError } from './errors.js';
+import { keypairFromSeed } from './keypair.js';
+import type { VigilKeypair } from './keypair.js';
+import { readVigilResponse } from './response.js';
+
+export interface SignedVigilClientOptions extends VigilClientOptions {
+  /** The ed25519 key whose hotkey is registered on netuid 76 (see keypairFromSeed / parseKeypairFile). */
+  keypair: VigilKeypair;
+  /** Clock in milliseconds since the epoch, like `Date.now` (the default); read once per attempt. */
+  now?: () => number;
+  /**
+   * Extra attempts after a 429, 500, 502, 503 or 504 (default 0: a signed call may change state,
+   * so retrying is the caller's decision). Each attempt is signed again with a fresh timestamp,
+   * because the server accepts each signature once.
+   */
+  maxRetries?: number;
+  /** First backoff step for 5xx retries, doubled per attempt with full jitter (default 1000). */
+  retryBaseDelayMs?: number;
+}
+
+export interface SignedRequestOptions<S extends z.ZodType | undefined = undefined> extends RequestOptions {
+  /** Validates the 2xx body; a mismatch throws VigilResponseError. */
+  schema?: S;
+}
+
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
+
+function serializeBody(body: unknown): Uint8Array<ArrayBuffer> | null {
+  if (body === undefined) return null;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    throw new TypeError(`body: cannot be serialized as JSON (${(error as Error).message})`);
+  }
+  if (text === undefined) throw new TypeError('body: cannot be serialized as JSON');
+  return new TextEncoder().encode(text);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * VigilClient plus signed requests for validators and miners. Every public read of VigilClient
+ * is available; `request` signs with the keypair's ed25519 key (docs/client.md).
+ */
+export class SignedVigilClient extends VigilClient {
+  readonly hotkey: string;
+  readonly #keypair: VigilKeypair;
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #apiKey: string | undefined;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #headers: Record<string, string>;
+  readonly #now: () => number;
+  readonly #maxRetries: number;
+  readonly #retryBaseDelayMs: number;
+
+  constructor(options: SignedVigilClientOptions) {
+    super(options);
+    const resolved = resolveClientOptions(options);
+    const keypair = options.keypair;
+    if (
+      typeof keypair !== 'object' ||
+      keypair === null ||
+      !(keypair.secretKey instanceof Uint8Array) ||
+      typeof keypair.hotkey !== 'string'
+    ) {
+      throw new TypeError('options.keypair: expected { secretKey, publicKey, hotkey } from keypairFromSeed or parseKeypairFile');
+    }
+    // A hand-assembled keypair whose hotkey is not its key's address would sign as one hotkey
+    // while the caller believes it is another; catch it here rather than as 401s later.
+    if (keypair.secretKey.length !== 32 || keypairFromSeed(keypair.secretKey).hotkey !== keypair.hotkey) {
+      throw new TypeError('options.keypair: hotkey is not the ss58 address of secretKey');
+    }
+    if (options.now !== undefined && typeof options.now !== 'function') {
+      throw new TypeError('options.now: expected a function returning milliseconds since the epoch');
+    }
+    const maxRetries = options.maxRetries ?? 0;
+    if (!Number.isSafeInteger(maxRetries) || maxRetries < 0) {
+      throw new TypeError('options.maxRetries: expected a non-negative integer');
+    }
+    const retryBaseDelayMs = options.retryBaseDelayMs ?? 1000;
+    if (!Number.isFinite(retryBaseDelayMs) || retryBaseDelayMs < 0) {
+      throw new TypeError('options.retryBaseDelayMs: expected a non-negative number');
+    }
+    const url = new URL(resolved.baseUrl);
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#keypair = keypair;
+    this.hotkey = keypair.hotkey;
+    this.#apiKey = resolved.apiKey;
+    this.#fetch = resolved.fetch;
+    this.#headers = resolved.headers;
+    this.#now = options.now ?? Date.now;
+    this.#maxRetries = maxRetries;
+    this.#retryBaseDelayMs = retryBaseDelayMs;
+  }
+
+  /**
+   * Sends one signed request and returns the parsed JSON answer. `pathWithQuery` is relative to
+   * baseUrl, already percent-encoded (`/v1/…?k=v`); `body` is serialized to JSON once and those
+   * exact bytes are both hashed into the signature and sent.
+   */
+  request<S extends z.ZodType>(
+    method: string,
+    pathWithQuery: string,
+    body: unknown,
+    options: SignedRequestOptions<S> & { schema: S },
+  ): Promise<z.output<S>>;
+  request(method: string, pathWithQuery: string, body?: unknown, options?: SignedRequestOptions): Promise<unknown>;
+  async request(
+    method: string,
+    pathWithQuery: string,
+    body?: unknown,
+    options: SignedRequestOptions<z.ZodType | undefined> = {},
+  ): Promise<unknown> {
+    if (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method)) {
+      throw new TypeError('method: expected an HTTP method name');
+    }
+    const verb = method.toUpperCase();
+    const target = this.#target(pathWithQuery);
+    const bytes = serializeBody(body);
+    if (bytes !== null && METHODS_WITHOUT_BODY.has(verb)) throw new TypeError(`body: a ${verb} request carries no body`);
+    // POST/PUT/PATCH without a body still send `Content-Length: 0` (spec part 7: 411 otherwise).
+    const sent = bytes ?? (METHODS_WITHOUT_BODY.has(verb) ? null : new Uint8Array(0));
+
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#attempt(verb, target, sent, options);
+      } catch (error) {
+        if (!(error instanceof VigilApiError) || !error.retryable || attempt >= this.#maxRetries) throw error;
+        const backoff =
+          error.retryAfterSeconds !== null
+            ? error.retryAfterSeconds * 1000 + Math.random() * 250
+            : Math.random() * this.#retryBaseDelayMs * 2 ** attempt;
+        await sleep(backoff, options.signal);
+      }
+    }
+  }
+
+  /** The request target as it goes on the wire (base path + pathWithQuery), refused if fetch would rewrite it. */
+  #target(pathWithQuery: string): string {
+    if (typeof pathWithQuery !== 'string' || !pathWithQuery.startsWith('/')) {
+      throw new TypeError('pathWithQuery: expected a path starting with "/"');
+    }
+    if (!/^[\x21-\x7e]*$/.test(pathWithQuery) || pathWithQuery.includes('#')) {
+      throw new TypeError('pathWithQuery: expected printable ASCII without spaces or "#"; percent-encode the rest');
+    }
+    const target = `${this.#basePath}${pathWithQuery}`;
+    const url = new URL(`${this.#origin}${target}`);
+    // The signature covers the target byte for byte, so a path the URL parser would normalize
+    // (dot segments, backslashes, characters it percent-encodes) must fail here, not at the server.
+    if (`${url.pathname}${url.search}` !== target) {
+      throw new TypeError(
+        `pathWithQuery: would be sent as ${url.pathname}${url.search}, not as given; pass it in that form`,
+      );
+    }
+    return target;
+  }
+
+  async #attempt(
+    verb: string,
+    target: string,
+    bytes: Uint8Array<ArrayBuffer> | null,
+    options: SignedRequestOptions<z.ZodType | undefined>,
+  ): Promise<unknown> {
+    const signed = signRequest({
+      method: verb,
+      pathWithQuery: target,
+      body: bytes ?? undefined,
+      secretKey: this.#keypair.secretKey,
+      timestamp: Math.floor(this.#now() / 1000),
+    });
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.#headers,
+      ...signedRequestHeaders(signed),
+    };
+    if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
+    if (options.requestId) headers[HEADERS.requestId] = options.requestId;
+    if (bytes !== null) {
+      if (bytes.length > 0) headers['content-type'] = 'application/json';
+      headers['content-length'] = String(bytes.length);
+    }
+    const response = await this.#fetch(`${this.#origin}${target}`, {
+      method: verb,
+      headers,
+      ...(bytes !== null ? { body: bytes } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return readVigilResponse(response, target, options.schema);
+  }
+}

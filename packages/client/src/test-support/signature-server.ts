@@ -1,0 +1,88 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { HEADERS } from '@vigil/core';
+import { checkFreshness, verifySignedRequest } from '@vigil/crypto';
+
+/** What the server saw, byte for byte, for one request. */
+export interface ReceivedRequest {
+  method: string;
+  /** The raw request target from the request line. */
+  target: string;
+  body: Buffer;
+  headers: IncomingMessage['headers'];
+  verified: boolean;
+}
+
+export interface SignatureServer {
+  baseUrl: string;
+  received: ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export interface SignatureServerOptions {
+  /** Server clock in Unix seconds; freshness is not checked when absent. */
+  nowSeconds?: () => number;
+  /** Answers instead of the signature check, e.g. to simulate 503s (index = request number). */
+  override?: (index: number, request: ReceivedRequest, res: ServerResponse) => boolean;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, requestId: string): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': requestId });
+  res.end(text);
+}
+
+/**
+ * A real HTTP server that checks signed requests the way Vigil does (signature over the raw
+ * target and the raw body bytes, then freshness) and echoes what it received.
+ */
+export async function startSignatureServer(options: SignatureServerOptions = {}): Promise<SignatureServer> {
+  const received: ReceivedRequest[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const target = req.url ?? '';
+      const hotkey = header(req, HEADERS.signedHotkey) ?? '';
+      const timestamp = header(req, HEADERS.signedTimestamp) ?? '';
+      const signature = header(req, HEADERS.signedSignature) ?? '';
+      const verified = verifySignedRequest({
+        method: req.method ?? '',
+        pathWithQuery: target,
+        body: new Uint8Array(body),
+        hotkey,
+        timestamp,
+        signature,
+      });
+      const entry: ReceivedRequest = { method: req.method ?? '', target, body, headers: req.headers, verified };
+      const index = received.push(entry) - 1;
+      const requestId = `req-${index}`;
+      if (options.override?.(index, entry, res)) return;
+      if (!verified) return answer(res, 401, { detail: 'invalid request signature' }, requestId);
+      if (options.nowSeconds && !checkFreshness(Number(timestamp), options.nowSeconds())) {
+        return answer(res, 401, { detail: 'signature timestamp outside freshness window' }, requestId);
+      }
+      let json: unknown = null;
+      if (body.length > 0) json = JSON.parse(body.toString('utf8'));
+      answer(res, 200, { ok: true, hotkey, method: req.method, target, body: json, bytes: body.length }, requestId);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
