@@ -1,23 +1,32 @@
 #!/usr/bin/env node
-import { CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
+import { join } from 'node:path';
+import { createFileBlobStore } from './blobs/index.js';
+import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type VigilDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './http/app.js';
 import { installGracefulShutdown } from './http/shutdown.js';
+import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './metagraph/index.js';
+import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
 
 const USAGE = `Usage: vigil-server <command> [options]
 
 Commands:
-  serve [--seed-demo-if-empty]  Migrate the database and serve the API; with the flag, load the
-                                demo data first when the database has no rounds.
+  serve [--seed-demo-if-empty]  Migrate the database and serve the API (public and signed endpoints);
+                                with VIGIL_SCHEDULER=true (default) also advance rounds. With the
+                                flag, load the demo data first when the database has no rounds.
                                 SIGTERM/SIGINT drain in-flight requests, then exit 0.
+  worker                        Advance rounds on schedule without serving HTTP (run any number of
+                                them: exactly one advances a round at a time).
   migrate                       Apply pending database migrations and exit.
   seed --demo                   Migrate, then load the demo data into an empty database.
+  metagraph export <file>       Read the configured metagraph source once and save it as a snapshot
+                                file (for VIGIL_METAGRAPH_FILE or offline attestation checks).
   help, --help, -h              Show this help.
 
 Environment:
-${CONFIG_VARIABLES.map((v) => `  ${v.name.padEnd(38)} ${v.accepts} (default: ${v.default})`).join('\n')}
+${ALL_CONFIG_VARIABLES.map((v) => `  ${v.name.padEnd(38)} ${v.accepts} (default: ${v.default})`).join('\n')}
 `;
 
 class UsageError extends Error {
@@ -63,9 +72,17 @@ async function loadDemoSeed(): Promise<DemoSeed> {
   }
 }
 
-async function seedDemo(database: VigilDatabase): Promise<void> {
+async function seedDemo(database: VigilDatabase, config: Config): Promise<void> {
   const demo = await loadDemoSeed();
-  const result = await demo.seedDemo(database.db, { now: new Date(), progress: (message) => log(`demo: ${message}`) });
+  const result = await demo.seedDemo(database.db, {
+    now: new Date(),
+    progress: (message) => log(`demo: ${message}`),
+    // The demo's validators get permits in a snapshot where the server looks by default, unless
+    // the operator pointed the metagraph elsewhere.
+    ...(config.metagraph.subtensorUrl === undefined && config.metagraph.file === join(config.dataDir, 'metagraph.json')
+      ? { metagraphFile: config.metagraph.file }
+      : {}),
+  });
   log(
     `loaded the demo data: ${result.validators} validators, ${result.miners} miners, ${result.rounds} rounds, ${result.attestations} attestations`,
   );
@@ -77,22 +94,66 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   try {
     for (const name of await migrate(database)) log(`migrated: ${name}`);
     if (seed) {
-      if ((await countRounds(database)) === 0) await seedDemo(database);
+      if ((await countRounds(database)) === 0) await seedDemo(database, config);
       else log('the database already has rounds; not loading the demo data');
     }
-    const app = await buildApp({ config, readService: createPublicReadService(database.db) });
+    const metagraph = createMetagraph(config.metagraph);
+    const app = await buildApp({
+      config,
+      readService: createPublicReadService(database.db),
+      network: {
+        db: database.db,
+        blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+        metagraph,
+        signedAuth: config.signedAuth,
+        bundleLimitBytes: config.bundleLimitBytes,
+      },
+    });
+    const scheduler = config.runScheduler
+      ? createScheduler({ db: database.db, settings: config.scheduler, logger: app.log })
+      : undefined;
     installGracefulShutdown({
       app,
-      cleanup: () => database.close(),
+      cleanup: async () => {
+        await scheduler?.stop();
+        await database.close();
+      },
       exit: (code) => process.exit(code),
       // In-flight requests end within the handler timeout (504), so that bounds the drain.
       graceMs: config.handlerTimeoutMs + 10_000,
     });
     await app.listen({ port: config.port, host: config.host });
+    scheduler?.start();
   } catch (error) {
     await database.close();
     throw error;
   }
+}
+
+async function worker(config: Config): Promise<void> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  for (const name of await migrate(database)) log(`migrated: ${name}`);
+  const scheduler = createScheduler({
+    db: database.db,
+    settings: config.scheduler,
+    logger: {
+      info: (obj, message) => log(`${message} ${JSON.stringify(obj)}`),
+      error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
+    },
+  });
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log(`${signal}: finishing the current step`);
+    await scheduler.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  scheduler.start();
+  log(`worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s`);
 }
 
 function expectFlags(command: string, flags: string[], allowed: string[]): void {
@@ -120,12 +181,25 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'seed': {
       if (flags.length !== 1 || flags[0] !== '--demo') throw new UsageError('seed: expected --demo');
-      await withDatabase(loadConfig(), async (database) => {
+      const config = loadConfig();
+      await withDatabase(config, async (database) => {
         await migrate(database);
         const rounds = await countRounds(database);
         if (rounds > 0) throw new Error(`seed --demo: the database already has ${rounds} round(s); the demo needs an empty one`);
-        await seedDemo(database);
+        await seedDemo(database, config);
       });
+      return;
+    }
+    case 'worker': {
+      expectFlags(command, flags, []);
+      await worker(loadConfig());
+      return;
+    }
+    case 'metagraph': {
+      if (flags[0] !== 'export' || flags.length !== 2) throw new UsageError('metagraph: expected export <file>');
+      const config = loadConfig();
+      const snapshot = await exportMetagraphSnapshot(createMetagraphSource(config.metagraph), flags[1]!);
+      log(`saved netuid ${snapshot.netuid} at block ${snapshot.block}: ${snapshot.neurons.length} neurons to ${flags[1]}`);
       return;
     }
     default:

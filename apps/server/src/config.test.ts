@@ -32,8 +32,31 @@ describe('loadConfig', () => {
       debug: false,
       logLevel: 'info',
       production: false,
+      bundleLimitBytes: 16 * 1024 * 1024,
+      runScheduler: true,
+      metagraph: { file: resolve(CWD, '.vigil', 'metagraph.json'), subtensorUrl: undefined, ttlSeconds: 300, maxStalenessSeconds: 3600 },
+      signedAuth: { freshnessSeconds: 120, failureLimitPerMinute: 20 },
+      scheduler: {
+        submissionMs: 86_400_000,
+        evaluationMs: 172_800_000,
+        gapMs: 3_600_000,
+        intervalMs: 15_000,
+        policyVersion: 'vigil-policy-1',
+        labeledArtifacts: 20,
+        liveArtifacts: 30,
+      },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
+  });
+
+  it('reads the network variables and names a bad one', () => {
+    const config = loadConfig(
+      { VIGIL_BUNDLE_LIMIT_BYTES: '1024', VIGIL_SCHEDULER: 'false', VIGIL_METAGRAPH_FILE: '/etc/vigil/mg.json', VIGIL_ROUND_GAP_S: '0' },
+      CWD,
+    );
+    expect(config).toMatchObject({ bundleLimitBytes: 1024, runScheduler: false, metagraph: { file: '/etc/vigil/mg.json' }, scheduler: { gapMs: 0 } });
+    expect(() => loadConfig({ VIGIL_SCHEDULER: 'sometimes' }, CWD)).toThrow(/^VIGIL_SCHEDULER: /);
+    expect(() => loadConfig({ VIGIL_SIGNATURE_FRESHNESS_S: '0' }, CWD)).toThrow(/^VIGIL_SIGNATURE_FRESHNESS_S: /);
   });
 
   it('reads every variable', () => {

@@ -1,7 +1,13 @@
 import { isIP } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
 import { z } from 'zod';
+import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
+import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
+import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
+
+/** 16 MiB: ample for an agent's source, small enough that a bundle never strains memory. */
+export const DEFAULT_BUNDLE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** A configuration problem; `message` is one line naming the variable, fit for stderr. */
 export class ConfigError extends Error {
@@ -36,6 +42,13 @@ export interface Config {
   debug: boolean;
   logLevel: LogLevel;
   production: boolean;
+  /** VIGIL_BUNDLE_LIMIT_BYTES: the largest agent bundle a miner may upload. */
+  bundleLimitBytes: number;
+  /** VIGIL_SCHEDULER: whether `serve` also advances rounds (a `worker` process always does). */
+  runScheduler: boolean;
+  metagraph: MetagraphSettings;
+  signedAuth: SignedAuthSettings;
+  scheduler: SchedulerSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -61,8 +74,13 @@ export const CONFIG_VARIABLES = [
   { name: 'VIGIL_TRUST_PROXY', default: 'false', accepts: 'false, true, a hop count, or comma-separated IPs/CIDRs' },
   { name: 'VIGIL_DEBUG', default: 'false', accepts: 'true or false; refused when NODE_ENV=production' },
   { name: 'LOG_LEVEL', default: 'info', accepts: LOG_LEVELS.join(', ') },
+  { name: 'VIGIL_BUNDLE_LIMIT_BYTES', default: String(DEFAULT_BUNDLE_LIMIT_BYTES), accepts: 'integer ≥ 1: largest agent bundle a miner may upload' },
+  { name: 'VIGIL_SCHEDULER', default: 'true', accepts: 'true or false: whether `serve` also advances rounds (`worker` always does)' },
   { name: 'NODE_ENV', default: 'unset', accepts: '`production` refuses VIGIL_DEBUG' },
 ] as const;
+
+/** Every variable the server reads: its own and those of the metagraph, signed requests and the scheduler. */
+export const ALL_CONFIG_VARIABLES = [...CONFIG_VARIABLES, ...METAGRAPH_VARIABLES, ...SIGNED_AUTH_VARIABLES, ...SCHEDULER_VARIABLES];
 
 const INT_RE = /^\d+$/;
 
@@ -153,6 +171,8 @@ const VARIABLES = {
       'expected false, true, a hop count, or comma-separated IP addresses/CIDRs',
     ),
   VIGIL_DEBUG: booleanText,
+  VIGIL_BUNDLE_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
+  VIGIL_SCHEDULER: booleanText,
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }),
 } as const;
 
@@ -186,11 +206,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     throw new ConfigError('VIGIL_DEBUG', 'debug mode (/docs, /redoc, /openapi.json) is refused when NODE_ENV=production');
   }
 
+  const dataDir = resolve(cwd, read('VIGIL_DATA_DIR') ?? '.vigil');
+  const schedulerText = read('VIGIL_SCHEDULER');
   return {
     port: int('PORT', 8080),
     host: read('HOST') ?? '0.0.0.0',
     databaseUrl: read('DATABASE_URL'),
-    dataDir: resolve(cwd, read('VIGIL_DATA_DIR') ?? '.vigil'),
+    dataDir,
     redisUrl: read('REDIS_URL'),
     rateLimitPerMinute: int('VIGIL_RATE_LIMIT_PER_MINUTE', LIMITS.globalRateLimitPerMinute),
     endpointRateLimitPerMinute: int('VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE', LIMITS.endpointRateLimitPerMinute),
@@ -201,6 +223,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     debug,
     logLevel: (read('LOG_LEVEL') ?? 'info') as LogLevel,
     production,
+    bundleLimitBytes: int('VIGIL_BUNDLE_LIMIT_BYTES', DEFAULT_BUNDLE_LIMIT_BYTES),
+    runScheduler: schedulerText === undefined ? true : BOOLEAN_TEXT[schedulerText as keyof typeof BOOLEAN_TEXT],
+    metagraph: metagraphSettingsFromEnv(env, { defaultFile: join(dataDir, 'metagraph.json') }),
+    signedAuth: signedAuthSettingsFromEnv(env),
+    scheduler: schedulerSettingsFromEnv(env),
   };
 }
 

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_VARIABLES } from '../src/config.js';
+import { ALL_CONFIG_VARIABLES } from '../src/config.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // The command as installed: the compiled dist/bin.js (turbo builds before testing).
@@ -55,8 +55,8 @@ describe.skipIf(!built)('vigil-server command', () => {
     for (const flag of ['help', '--help', '-h']) {
       const { code, stdout } = await run([flag]);
       expect(code).toBe(0);
-      for (const command of ['serve', '--seed-demo-if-empty', 'migrate', 'seed --demo']) expect(stdout).toContain(command);
-      for (const variable of CONFIG_VARIABLES) expect(stdout).toContain(variable.name);
+      for (const command of ['serve', '--seed-demo-if-empty', 'worker', 'migrate', 'seed --demo', 'metagraph export']) expect(stdout).toContain(command);
+      for (const variable of ALL_CONFIG_VARIABLES) expect(stdout).toContain(variable.name);
     }
   });
 
@@ -109,5 +109,46 @@ describe.skipIf(!built)('vigil-server command', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+
+  it('worker opens due rounds and exits 0 on SIGTERM after finishing its step', async () => {
+    const cwd = workDir();
+    const child = spawn(process.execPath, [BIN, 'worker'], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', VIGIL_SCHEDULER_INTERVAL_S: '1' },
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      // An empty network: the first step opens one round per track.
+      for (let i = 0; i < 100 && (stdout.match(/"action":"opened"/g) ?? []).length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+      expect((stdout.match(/"action":"opened"/g) ?? []).length).toBe(4);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('metagraph export saves what the configured source reads, and names a missing source', async () => {
+    const cwd = workDir();
+    const source = join(cwd, 'source.json');
+    const snapshot = {
+      netuid: 76,
+      block: 123,
+      taken_at: '2026-11-21T10:00:00Z',
+      neurons: [{ uid: 0, hotkey: '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', validator_permit: true }],
+    };
+    writeFileSync(source, JSON.stringify(snapshot));
+    const out = join(cwd, 'exported.json');
+    const done = await run(['metagraph', 'export', out], { VIGIL_METAGRAPH_FILE: source }, cwd);
+    expect(done).toMatchObject({ code: 0 });
+    expect(done.stdout).toContain('saved netuid 76 at block 123: 1 neurons');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject(snapshot);
+    const missing = await run(['metagraph', 'export', out], { VIGIL_METAGRAPH_FILE: join(cwd, 'nope.json') }, cwd);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('nope.json');
+    expect((await run(['metagraph', 'import'], {}, cwd)).code).toBe(2);
   });
 });

@@ -16,6 +16,7 @@ import { clientErrorHandler } from './client-error.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
+import { networkRoutesPlugin, type NetworkOptions } from './routes/network.js';
 import { publicRoutesPlugin } from './routes/public.js';
 
 export interface BuildAppOptions {
@@ -30,6 +31,8 @@ export interface BuildAppOptions {
   redis?: Redis;
   /** Where logs go (default stdout); tests capture them here. */
   logStream?: NodeJS.WritableStream;
+  /** The signed miner and validator endpoints; absent, only the public API is served. */
+  network?: NetworkOptions;
 }
 
 function serverVersion(): string {
@@ -93,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(errorsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
+  if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });
   return app;
 }
 

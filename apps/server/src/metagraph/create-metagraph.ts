@@ -17,7 +17,7 @@ export interface MetagraphSettings {
 
 /** The variables `metagraphSettingsFromEnv` reads, for `vigil-server help` and the docs. */
 export const METAGRAPH_VARIABLES = [
-  { name: 'VIGIL_METAGRAPH_FILE', default: 'unset', accepts: 'path of a JSON metagraph snapshot file' },
+  { name: 'VIGIL_METAGRAPH_FILE', default: '<VIGIL_DATA_DIR>/metagraph.json', accepts: 'path of a JSON metagraph snapshot file' },
   { name: 'VIGIL_SUBTENSOR_URL', default: 'unset', accepts: 'http(s):// or ws(s):// subtensor JSON-RPC endpoint' },
   { name: 'VIGIL_METAGRAPH_TTL_S', default: String(METAGRAPH_DEFAULTS.ttlSeconds), accepts: 'integer seconds ≥ 0' },
   {

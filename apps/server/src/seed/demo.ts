@@ -1,5 +1,6 @@
 import {
   FINDING_CATEGORIES,
+  NETUID,
   TRACKS,
   contentHash,
   formatOffsetTimestamp,
@@ -11,6 +12,7 @@ import {
   type Verdict,
 } from '@vigil/core';
 import { getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
+import { writeSnapshotFile } from '../metagraph/index.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { submitAgent } from '../services/agents.js';
@@ -46,6 +48,11 @@ export interface SeedDemoOptions {
   seed?: number;
   /** Reports each phase, for the command line. */
   progress?: (message: string) => void;
+  /**
+   * Where to write a metagraph snapshot (netuid 76) in which the demo's active validators hold
+   * permits, so signed validator requests work against the demo out of the box.
+   */
+  metagraphFile?: string;
 }
 
 export interface SeedDemoResult {
@@ -365,6 +372,15 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
       if (closesAt > now) break;
       await closeRound(db, { roundId: round.round_id, now: closesAt, nextRoundOpensAt: opensAt + CYCLE });
     }
+  }
+  if (options.metagraphFile !== undefined) {
+    await writeSnapshotFile(options.metagraphFile, {
+      netuid: NETUID,
+      block: 4_000_000 + Math.floor((now - historyStart) / 12_000),
+      taken_at: formatOffsetTimestamp(now),
+      neurons: validators.map((v, uid) => ({ uid, hotkey: v.hotkey, validator_permit: uid < 5 })),
+    });
+    progress(`wrote a metagraph snapshot with ${activeValidators.length} permitted validators to ${options.metagraphFile}`);
   }
   progress(`seeded ${rounds} rounds, ${attestations} attestations`);
   return { validators: validators.length, miners, rounds, attestations };

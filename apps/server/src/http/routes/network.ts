@@ -1,0 +1,50 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import {
+  createDatabaseReplayStore,
+  createMemorySignatureFailureStore,
+  createRedisReplayStore,
+  createRedisSignatureFailureStore,
+  signedAuthPlugin,
+  type SignedAuthSettings,
+} from '../../auth/index.js';
+import type { BlobStore } from '../../blobs/index.js';
+import type { Database } from '../../db/schema.js';
+import type { PermitCheck } from '../../metagraph/index.js';
+import { findValidator } from '../../services/validators.js';
+import { minerRoutesPlugin } from './miners.js';
+
+/** What the signed miner and validator routes work with. */
+export interface NetworkRouteOptions {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  now: () => Date;
+  /** VIGIL_BUNDLE_LIMIT_BYTES: the largest agent bundle a miner may upload. */
+  bundleLimitBytes: number;
+}
+
+export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
+  metagraph: { check(hotkey: string): Promise<PermitCheck> };
+  signedAuth: SignedAuthSettings;
+  redis?: Redis | undefined;
+}
+
+/**
+ * The non-public, signed endpoints of spec part 4 (miners and validators), in one encapsulated
+ * scope: the signed-request check and its raw-body JSON parser apply here and nowhere else.
+ */
+export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () => Date }> = async (app, options) => {
+  const { metagraph, signedAuth, redis, ...routeOptions } = options;
+  await app.register(signedAuthPlugin, {
+    metagraph,
+    findValidator: (hotkey: string) => findValidator(routeOptions.db, hotkey),
+    replayStore: redis ? createRedisReplayStore(redis) : createDatabaseReplayStore(routeOptions.db),
+    failureStore: redis ? createRedisSignatureFailureStore(redis) : createMemorySignatureFailureStore(),
+    freshnessSeconds: signedAuth.freshnessSeconds,
+    failureLimitPerMinute: signedAuth.failureLimitPerMinute,
+    now: () => routeOptions.now().getTime(),
+  });
+  // Route plugins of the network, each in its own file (routes/miners.ts, routes/validators.ts):
+  await app.register(minerRoutesPlugin, routeOptions);
+};
