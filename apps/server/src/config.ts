@@ -2,23 +2,16 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
 import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
 import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
 
+export { ConfigError };
+
 /** 16 MiB: ample for an agent's source, small enough that a bundle never strains memory. */
 export const DEFAULT_BUNDLE_LIMIT_BYTES = 16 * 1024 * 1024;
 
-/** A configuration problem; `message` is one line naming the variable, fit for stderr. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  readonly variable: string;
-
-  constructor(variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-    this.variable = variable;
-  }
-}
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

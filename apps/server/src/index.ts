@@ -24,5 +24,7 @@ export { registerArtifact } from './services/artifacts.js';
 export { openRound, startEvaluation, closeRound } from './services/rounds.js';
 export { createTasks } from './services/tasks.js';
 export { recordAttestation } from './services/attestations.js';
+export { recordAttestations, MAX_ATTESTATION_BATCH } from './services/attestations-batch.js';
+export type { AttestationBatchResult } from './services/attestations-batch.js';
 export { DomainError } from './services/domain-error.js';
 export type { DomainErrorCode } from './services/domain-error.js';

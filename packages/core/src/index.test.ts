@@ -23,11 +23,23 @@ const STABLE_EXPORTS = [
   'emptyRoundAttestations', 'formatBundleHash', 'formatDay', 'formatNaiveTimestamp', 'formatOffsetTimestamp',
   'normalizePackageRef', 'parseBundleHash', 'parsePackageRef', 'parseTimestamp', 'planeOfCategory', 'sha256Hex',
   'sourceIpNotAllowlistedDetail',
+  // Validator endpoints (schemas/validators.ts).
+  'AttestationReceipt', 'ClaimedRound', 'LeasedTask', 'MAX_ALLOWED_IPS', 'MAX_PROGRESS_DETAIL_LENGTH', 'MAX_TASKS_PER_CLAIM',
+  'MAX_THREAT_INTEL_FINDINGS', 'TaskClaim', 'TaskClaimRequest', 'TaskProgress', 'TaskProgressRequest', 'ThreatIntel',
+  'ValidatorRegistration', 'ValidatorRegistrationRequest',
 ];
 
 describe('public surface', () => {
   it.each(STABLE_EXPORTS)('exports %s', (name) => {
     expect(core).toHaveProperty(name);
+    expect((core as Record<string, unknown>)[name]).toBeDefined();
+  });
+
+  // The miner endpoints (schemas/miners.ts).
+  it.each([
+    'AGENT_BUNDLE_FORMAT', 'AGENT_BUNDLE_LIMITS', 'AGENT_FILE_MODES', 'AgentBundle', 'AgentBundleFile', 'AgentBundlePath',
+    'AgentSubmissionRequest', 'MinerAgent', 'MinerRegistration', 'MinerRegistrationRequest', 'MinerTrackParams',
+  ])('exports %s', (name) => {
     expect((core as Record<string, unknown>)[name]).toBeDefined();
   });
 });

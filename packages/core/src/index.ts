@@ -135,3 +135,32 @@ export {
 } from './schemas/queries.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export { MetagraphNeuron, MetagraphSnapshot } from './schemas/metagraph.js';
+export {
+  AGENT_BUNDLE_FORMAT,
+  AGENT_BUNDLE_LIMITS,
+  AGENT_FILE_MODES,
+  AgentBundlePath,
+  AgentBundleFile,
+  AgentBundle,
+  MinerRegistrationRequest,
+  MinerRegistration,
+  AgentSubmissionRequest,
+  MinerAgent,
+  MinerTrackParams,
+} from './schemas/miners.js';
+export {
+  MAX_ALLOWED_IPS,
+  MAX_TASKS_PER_CLAIM,
+  MAX_PROGRESS_DETAIL_LENGTH,
+  MAX_THREAT_INTEL_FINDINGS,
+  ValidatorRegistrationRequest,
+  ValidatorRegistration,
+  TaskClaimRequest,
+  ClaimedRound,
+  LeasedTask,
+  TaskClaim,
+  TaskProgressRequest,
+  TaskProgress,
+  AttestationReceipt,
+  ThreatIntel,
+} from './schemas/validators.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalBytes, canonicalHash, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
-import { signAttestation, verifyAttestation } from './attestation.js';
+import { createAttestationVerifier, signAttestation, verifyAttestation } from './attestation.js';
 import { fromHex, toHex } from './bytes.js';
-import { getPublicKey, sign } from './ed25519.js';
+import { generateSecretKey, getPublicKey, sign } from './ed25519.js';
 import { portableEd25519 } from './ed25519-portable.js';
 import { CryptoInputError, HotkeyMismatchError } from './errors.js';
 import { ss58Encode } from './ss58.js';
@@ -203,5 +203,34 @@ describe('verifyAttestation', () => {
     const signature = toHex(sign(canonicalBytes(payload), outsiderKey));
     const forged = { payload, canonical_hash: canonicalHash(payload), signature };
     expect(verifyAttestation(forged, metagraph).checks).toEqual({ hash: true, signature: false, permit: true });
+  });
+});
+
+describe('createAttestationVerifier', () => {
+  it('gives the same answers as verifyAttestation, for many envelopes against one snapshot', () => {
+    const secretKey = generateSecretKey();
+    const hotkey = ss58Encode(getPublicKey(secretKey));
+    const snapshot: MetagraphSnapshot = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [{ uid: 0, hotkey, validator_permit: true }] };
+    const verifier = createAttestationVerifier(snapshot);
+    const base = signAttestation(payloadFor(hotkey), secretKey);
+    const tampered = { ...base, payload: { ...base.payload, risk_score: base.payload.risk_score + 1 } };
+    for (const envelope of [base, tampered, { nonsense: true }]) {
+      expect(verifier.verify(envelope)).toEqual(verifyAttestation(envelope, snapshot));
+    }
+    expect(verifier.verify(base).ok).toBe(true);
+    expect(verifier.verify(tampered).checks).toEqual({ hash: false, signature: false, permit: true });
+  });
+
+  it('reads a mutable snapshot afresh on every call, and reuses a frozen one safely', () => {
+    const secretKey = generateSecretKey();
+    const hotkey = ss58Encode(getPublicKey(secretKey));
+    const envelope = signAttestation(payloadFor(hotkey), secretKey);
+    const snapshot = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [{ uid: 0, hotkey, validator_permit: true }] };
+    expect(verifyAttestation(envelope, snapshot).ok).toBe(true);
+    snapshot.neurons[0]!.validator_permit = false;
+    expect(verifyAttestation(envelope, snapshot).checks.permit).toBe(false);
+    const frozen = Object.freeze({ ...snapshot, neurons: Object.freeze([Object.freeze({ uid: 0, hotkey, validator_permit: true })]) }) as unknown as MetagraphSnapshot;
+    expect(verifyAttestation(envelope, frozen).ok).toBe(true);
+    expect(verifyAttestation(envelope, frozen).ok).toBe(true);
   });
 });

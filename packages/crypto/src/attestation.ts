@@ -6,6 +6,7 @@ import {
   canonicalBytes,
   canonicalHash,
   canonicalJson,
+  sha256Hex,
 } from '@vigil/core';
 import { toHex, fromHex, constantTimeEqual } from './bytes.js';
 import { getPublicKey, sign, verify } from './ed25519.js';
@@ -78,19 +79,110 @@ export interface AttestationVerification {
   reason: string | null;
 }
 
-function permitCheck(hotkey: string, metagraph: unknown): string | null {
+/** Answers the permit check for any hotkey from one snapshot, validated once. */
+type PermitLookup = (hotkey: string) => string | null;
+
+function preparePermits(metagraph: unknown): PermitLookup {
   const snapshot = MetagraphSnapshot.safeParse(metagraph);
-  if (!snapshot.success) return `metagraph snapshot is malformed (${describeIssue(snapshot.error, 'metagraph')})`;
+  if (!snapshot.success) {
+    const reason = `metagraph snapshot is malformed (${describeIssue(snapshot.error, 'metagraph')})`;
+    return () => reason;
+  }
   if (snapshot.data.netuid !== NETUID) {
-    return `metagraph snapshot is for netuid ${snapshot.data.netuid}, not ${NETUID}`;
+    const reason = `metagraph snapshot is for netuid ${snapshot.data.netuid}, not ${NETUID}`;
+    return () => reason;
   }
-  const neurons = snapshot.data.neurons.filter((neuron) => neuron.hotkey === hotkey);
-  if (neurons.length === 0) return `validator_hotkey is not registered on netuid ${NETUID}`;
-  if (!neurons.some((neuron) => neuron.validator_permit)) {
-    return `validator_hotkey holds no validator permit on netuid ${NETUID}`;
+  const permits = new Map<string, boolean>();
+  for (const neuron of snapshot.data.neurons) {
+    permits.set(neuron.hotkey, (permits.get(neuron.hotkey) ?? false) || neuron.validator_permit);
   }
-  return null;
+  return (hotkey) => {
+    const permit = permits.get(hotkey);
+    if (permit === undefined) return `validator_hotkey is not registered on netuid ${NETUID}`;
+    return permit ? null : `validator_hotkey holds no validator permit on netuid ${NETUID}`;
+  };
 }
+
+/**
+ * Decoded validator addresses. A network has a few hundred validators, and base58 with its
+ * checksum costs more than a tenth of a verification, so each is decoded once.
+ */
+const DECODED_LIMIT = 4096;
+const decoded = new Map<string, Uint8Array | string>();
+function decodeHotkey(hotkey: string): Uint8Array | string {
+  const hit = decoded.get(hotkey);
+  if (hit !== undefined) return hit;
+  let value: Uint8Array | string;
+  try {
+    value = ss58Decode(hotkey, { argument: 'payload.validator_hotkey' });
+  } catch (error) {
+    value = `validator_hotkey is not a valid ss58 address (${(error as Error).message})`;
+  }
+  if (decoded.size >= DECODED_LIMIT) decoded.delete(decoded.keys().next().value as string);
+  decoded.set(hotkey, value);
+  return value;
+}
+
+export interface AttestationVerifier {
+  /** The three offline checks of one envelope against the verifier's metagraph snapshot. */
+  verify(envelope: unknown): AttestationVerification;
+}
+
+/**
+ * A verifier bound to one metagraph snapshot: the snapshot is validated and indexed once, so
+ * checking many attestations (a validator's batch, an ingestion pipeline) costs little beyond the
+ * ed25519 verification itself.
+ */
+export function createAttestationVerifier(metagraph: MetagraphSnapshot): AttestationVerifier {
+  const permitOf = preparePermits(metagraph);
+  return {
+    verify(envelope) {
+      const parsed = AttestationEnvelope.safeParse(envelope);
+      if (!parsed.success) {
+        return {
+          ok: false,
+          checks: { hash: false, signature: false, permit: false },
+          reason: `malformed attestation envelope (${describeIssue(parsed.error, 'envelope')})`,
+        };
+      }
+      const rawPayload = (envelope as { payload: unknown }).payload;
+      const hotkey = parsed.data.payload.validator_hotkey;
+      let bytes: Uint8Array | null = null;
+      try {
+        bytes = canonicalBytes(rawPayload);
+      } catch {
+        // Not JSON (only possible for in-memory objects, never for parsed JSON): nothing to check.
+      }
+
+      // Hash and signature cover the same bytes, canonicalized once.
+      const hash = bytes !== null && `sha256:${sha256Hex(bytes)}` === parsed.data.canonical_hash;
+
+      let signature = false;
+      let signatureReason = 'signature does not verify against validator_hotkey';
+      if (bytes !== null) {
+        const publicKey = decodeHotkey(hotkey);
+        if (typeof publicKey === 'string') signatureReason = publicKey;
+        else signature = verify(fromHex(parsed.data.signature), bytes, publicKey);
+      }
+
+      const permitReason = permitOf(hotkey);
+      const permit = permitReason === null;
+
+      let reason: string | null = null;
+      if (!hash) reason = bytes === null ? 'payload is not canonicalizable JSON' : 'canonical hash mismatch';
+      else if (!signature) reason = signatureReason;
+      else if (!permit) reason = permitReason;
+
+      return { ok: hash && signature && permit, checks: { hash, signature, permit }, reason };
+    },
+  };
+}
+
+/**
+ * Prepared verifiers of frozen snapshots (the server's metagraph cache freezes each snapshot it
+ * serves). Only frozen ones are remembered: a snapshot that can still change must be read afresh.
+ */
+const verifiers = new WeakMap<object, AttestationVerifier>();
 
 /**
  * The three offline checks of an attestation. Each is computed on its own, so all three booleans
@@ -98,45 +190,16 @@ function permitCheck(hotkey: string, metagraph: unknown): string | null {
  * permit ✗). The hash and the signature are both computed over the canonical bytes of
  * `envelope.payload` exactly as received — never over a re-serialized, schema-stripped copy —
  * so a changed payload fails both; a changed `canonical_hash` alone fails only the hash.
+ * Repeated calls with the same frozen snapshot object reuse one prepared verifier.
  */
 export function verifyAttestation(envelope: unknown, metagraph: MetagraphSnapshot): AttestationVerification {
-  const parsed = AttestationEnvelope.safeParse(envelope);
-  if (!parsed.success) {
-    return {
-      ok: false,
-      checks: { hash: false, signature: false, permit: false },
-      reason: `malformed attestation envelope (${describeIssue(parsed.error, 'envelope')})`,
-    };
+  if (typeof metagraph !== 'object' || metagraph === null || !Object.isFrozen(metagraph)) {
+    return createAttestationVerifier(metagraph).verify(envelope);
   }
-  const rawPayload = (envelope as { payload: unknown }).payload;
-  const hotkey = parsed.data.payload.validator_hotkey;
-  let bytes: Uint8Array | null = null;
-  try {
-    bytes = canonicalBytes(rawPayload);
-  } catch {
-    // Not JSON (only possible for in-memory objects, never for parsed JSON): nothing to check.
+  let verifier = verifiers.get(metagraph);
+  if (verifier === undefined) {
+    verifier = createAttestationVerifier(metagraph);
+    verifiers.set(metagraph, verifier);
   }
-
-  const hash = bytes !== null && canonicalHash(rawPayload) === parsed.data.canonical_hash;
-
-  let signature = false;
-  let signatureReason = 'signature does not verify against validator_hotkey';
-  if (bytes !== null) {
-    try {
-      const publicKey = ss58Decode(hotkey, { argument: 'payload.validator_hotkey' });
-      signature = verify(fromHex(parsed.data.signature), bytes, publicKey);
-    } catch (error) {
-      signatureReason = `validator_hotkey is not a valid ss58 address (${(error as Error).message})`;
-    }
-  }
-
-  const permitReason = permitCheck(hotkey, metagraph);
-  const permit = permitReason === null;
-
-  let reason: string | null = null;
-  if (!hash) reason = bytes === null ? 'payload is not canonicalizable JSON' : 'canonical hash mismatch';
-  else if (!signature) reason = signatureReason;
-  else if (!permit) reason = permitReason;
-
-  return { ok: hash && signature && permit, checks: { hash, signature, permit }, reason };
+  return verifier.verify(envelope);
 }

@@ -8,8 +8,8 @@ export { portableEd25519 } from './ed25519-portable.js';
 export { nativeEd25519 } from '#ed25519-native';
 export { SS58_DEFAULT_PREFIX, ss58Encode, ss58Decode, ss58DecodeWithPrefix, isValidHotkey } from './ss58.js';
 export type { Ss58DecodeOptions } from './ss58.js';
-export { signAttestation, verifyAttestation } from './attestation.js';
-export type { AttestationChecks, AttestationVerification } from './attestation.js';
+export { createAttestationVerifier, signAttestation, verifyAttestation } from './attestation.js';
+export type { AttestationChecks, AttestationVerification, AttestationVerifier } from './attestation.js';
 export {
   API_KEY_PREFIX,
   generateApiKey,

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 
 export interface SignedAuthSettings {
   /** Accepted clock skew of X-Vigil-Signed-At, either side of the server clock (spec part 8). */

@@ -3,6 +3,7 @@ import { dialectOf } from './dialect.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
 import { schedulerMigration } from './migrations/0003-scheduler.js';
+import { taskLeasesMigration } from './migrations/0004-task-leases.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -12,6 +13,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001-initial': initialMigration,
   '0002-signed-requests': signedRequestsMigration,
   '0003-scheduler': schedulerMigration,
+  '0004-task-leases': taskLeasesMigration,
 };
 
 const provider: MigrationProvider = {

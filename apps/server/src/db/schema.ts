@@ -254,6 +254,23 @@ export interface SchedulerLeasesTable {
   expires_at: number;
 }
 
+/**
+ * A task leased to a validator (migration 0004; docs/protocol.md "Validator endpoints"). A lease
+ * holds one of the task's replica slots while it is `completed`, or `leased`/`running` and not expired.
+ */
+export interface TaskLeasesTable {
+  task_id: string;
+  validator_hotkey: string;
+  state: 'leased' | 'running' | 'failed' | 'completed';
+  /** The validator's last progress detail. */
+  detail: string | null;
+  leased_at: number;
+  updated_at: number;
+  /** Epoch ms after which the lease no longer holds its slot (heartbeats push it back). */
+  expires_at: number;
+  completed_at: number | null;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -277,10 +294,12 @@ export interface Database {
   trend_last_days: TrendLastDaysTable;
   signature_uses: SignatureUsesTable;
   scheduler_leases: SchedulerLeasesTable;
+  task_leases: TaskLeasesTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'task_leases',
   'scheduler_leases',
   'signature_uses',
   'trend_last_days',

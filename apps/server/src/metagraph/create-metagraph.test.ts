@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { createMetagraph, createMetagraphSource, metagraphSettingsFromEnv } from './create-metagraph.js';
 import { FileMetagraphSource } from './file-metagraph-source.js';
 import { SubtensorMetagraphSource } from './subtensor-metagraph-source.js';

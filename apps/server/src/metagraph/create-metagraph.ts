@@ -1,5 +1,5 @@
 import { NETUID } from '@vigil/core';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { CachedMetagraph, METAGRAPH_DEFAULTS } from './cached-metagraph.js';
 import { FileMetagraphSource } from './file-metagraph-source.js';
 import type { MetagraphSource } from './metagraph-source.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { DEFAULT_SCHEDULER_SETTINGS, SCHEDULER_VARIABLES, schedulerSettingsFromEnv } from './settings.js';
 
 describe('schedulerSettingsFromEnv', () => {

@@ -1,4 +1,4 @@
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 
 /** Round timings and sizes the scheduler works with (durations in milliseconds). */
 export interface SchedulerSettings {

@@ -11,9 +11,10 @@ import {
 } from '../../auth/index.js';
 import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
-import type { PermitCheck } from '../../metagraph/index.js';
+import type { CachedMetagraph } from '../../metagraph/index.js';
 import { findValidator } from '../../services/validators.js';
 import { minerRoutesPlugin } from './miners.js';
+import { validatorRoutesPlugin } from './validators.js';
 
 /** What the signed miner and validator routes work with. */
 export interface NetworkRouteOptions {
@@ -22,10 +23,11 @@ export interface NetworkRouteOptions {
   now: () => Date;
   /** VIGIL_BUNDLE_LIMIT_BYTES: the largest agent bundle a miner may upload. */
   bundleLimitBytes: number;
+  /** Permit checks, and the snapshot attestation permits are verified against. */
+  metagraph: Pick<CachedMetagraph, 'check' | 'current'>;
 }
 
 export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
-  metagraph: { check(hotkey: string): Promise<PermitCheck> };
   signedAuth: SignedAuthSettings;
   redis?: Redis | undefined;
 }
@@ -35,9 +37,9 @@ export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
  * scope: the signed-request check and its raw-body JSON parser apply here and nowhere else.
  */
 export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () => Date }> = async (app, options) => {
-  const { metagraph, signedAuth, redis, ...routeOptions } = options;
+  const { signedAuth, redis, ...routeOptions } = options;
   await app.register(signedAuthPlugin, {
-    metagraph,
+    metagraph: routeOptions.metagraph,
     findValidator: (hotkey: string) => findValidator(routeOptions.db, hotkey),
     replayStore: redis ? createRedisReplayStore(redis) : createDatabaseReplayStore(routeOptions.db),
     failureStore: redis ? createRedisSignatureFailureStore(redis) : createMemorySignatureFailureStore(),
@@ -47,4 +49,5 @@ export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () 
   });
   // Route plugins of the network, each in its own file (routes/miners.ts, routes/validators.ts):
   await app.register(minerRoutesPlugin, routeOptions);
+  await app.register(validatorRoutesPlugin, routeOptions);
 };

@@ -1,0 +1,172 @@
+import {
+  AgentSubmissionRequest,
+  MinerAgent,
+  MinerRegistration,
+  MinerRegistrationRequest,
+  MinerTrackParams,
+  formatOffsetTimestamp,
+} from '@vigil/core';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { AgentBundleError, agentHashOf, bundleBodyLimit, normalizeAgentBundle, storeAgentBundle } from '../../bundles/index.js';
+import type { Database, MinersTable, TrackName } from '../../db/schema.js';
+import { VigilError } from '../../errors.js';
+import { deleteAgent, submitAgent } from '../../services/agents.js';
+import { DomainError } from '../../services/domain-error.js';
+import { deregisterMiner, registerMiner } from '../../services/miners.js';
+import '../../auth/signed-auth-plugin.js';
+import '../route-config.js';
+import { parseInput } from '../validate.js';
+import type { NetworkRouteOptions } from './network.js';
+
+const SIGNED_BY_MINER = { signedBy: 'miner' } as const;
+
+/** The hotkey that signed the request: a miner acts on its own hotkey only, never on one named in the body. */
+function signerHotkey(request: FastifyRequest): string {
+  // signedAuthPlugin sets the signer before any handler of a `signedBy` route runs.
+  if (request.signer === null) throw new Error('miner route reached without a verified signer');
+  return request.signer.hotkey;
+}
+
+async function findRegistration(db: Kysely<Database>, hotkey: string, track: TrackName): Promise<MinersTable | undefined> {
+  return db.selectFrom('miners').selectAll().where('hotkey', '=', hotkey).where('track', '=', track).executeTakeFirst();
+}
+
+/** The hotkey's active agent on a track with the time its current version was submitted. */
+async function findActiveAgent(db: Kysely<Database>, hotkey: string, track: TrackName): Promise<MinerAgent | undefined> {
+  const row = await db
+    .selectFrom('agents')
+    .innerJoin('agent_versions', (join) =>
+      join
+        .onRef('agent_versions.hotkey', '=', 'agents.hotkey')
+        .onRef('agent_versions.track', '=', 'agents.track')
+        .onRef('agent_versions.version', '=', 'agents.version'),
+    )
+    .select([
+      'agents.hotkey',
+      'agents.track',
+      'agents.name',
+      'agents.provider',
+      'agents.version',
+      'agents.code_hash',
+      'agent_versions.submitted_at',
+    ])
+    .where('agents.hotkey', '=', hotkey)
+    .where('agents.track', '=', track)
+    .where('agents.status', '=', 'active')
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return MinerAgent.parse({
+    hotkey: row.hotkey,
+    track: row.track,
+    name: row.name,
+    provider: row.provider,
+    version: Number(row.version),
+    agent_hash: row.code_hash,
+    status: 'active',
+    submitted_at: formatOffsetTimestamp(Number(row.submitted_at)),
+  });
+}
+
+function registrationBody(row: MinersTable): MinerRegistration {
+  return MinerRegistration.parse({
+    hotkey: row.hotkey,
+    track: row.track,
+    status: 'registered',
+    registered_at: formatOffsetTimestamp(Number(row.registered_at)),
+  });
+}
+
+function notRegistered(hotkey: string, track: string): DomainError {
+  return new DomainError('miner_not_registered', `hotkey: ${hotkey} is not registered on track ${track}`);
+}
+
+function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(body);
+}
+
+/**
+ * The miner-signed endpoints (docs/protocol.md, "Miner endpoints"): track registration, agent
+ * submission as a JSON bundle (src/bundles), agent and registration deletion, and a miner's view of
+ * its own agent. Every route acts on the signing hotkey; the only way agent code enters the system.
+ */
+export const minerRoutesPlugin: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, bundleLimitBytes }) => {
+  const bodyLimit = bundleBodyLimit(bundleLimitBytes);
+
+  app.post('/v1/miners/registrations', { config: SIGNED_BY_MINER }, async (request, reply) => {
+    const hotkey = signerHotkey(request);
+    const { track } = parseInput(MinerRegistrationRequest, request.body, 'body');
+    const existing = await findRegistration(db, hotkey, track);
+    // Idempotent: registering again changes nothing and says so with 200.
+    if (existing?.status === 'registered') return sendJson(reply, 200, registrationBody(existing));
+    const row = await registerMiner(db, { hotkey, track, now: now().getTime() });
+    return sendJson(reply, 201, registrationBody(row));
+  });
+
+  app.delete('/v1/miners/registrations/:track', { config: SIGNED_BY_MINER }, async (request, reply) => {
+    const hotkey = signerHotkey(request);
+    const { track } = parseInput(MinerTrackParams, request.params, 'params');
+    if (!(await deregisterMiner(db, { hotkey, track, now: now().getTime() }))) {
+      // Not in the error catalogue: the spec does not show this refusal (docs/protocol.md lists it).
+      return sendJson(reply, 404, { detail: `track: ${hotkey} has no registration on track ${track}` });
+    }
+    return reply.code(204).send();
+  });
+
+  app.post('/v1/miners/agents', { config: SIGNED_BY_MINER, bodyLimit }, async (request, reply) => {
+    const hotkey = signerHotkey(request);
+    const input = parseInput(AgentSubmissionRequest, request.body, 'body');
+    // Before anything is decoded, hashed or stored: an unregistered key cannot fill the blob store.
+    const registration = await findRegistration(db, hotkey, input.track);
+    if (registration?.status !== 'registered') throw notRegistered(hotkey, input.track);
+
+    let bundle;
+    try {
+      bundle = normalizeAgentBundle(input.bundle, bundleLimitBytes);
+    } catch (error) {
+      if (!(error instanceof AgentBundleError)) throw error;
+      throw new VigilError('validation_error', { issues: [{ path: `body.bundle.${error.field}`, message: error.reason }] });
+    }
+
+    // A retry of the submission that is already current is answered with it, not a new version.
+    const current = await findActiveAgent(db, hotkey, input.track);
+    if (
+      current !== undefined &&
+      current.agent_hash === agentHashOf(bundle) &&
+      current.name === input.name &&
+      current.provider === input.provider
+    ) {
+      // The blob should be there already; storing again is idempotent and repairs a lost blob.
+      await storeAgentBundle(blobs, bundle);
+      return sendJson(reply, 200, current);
+    }
+
+    const { agentHash } = await storeAgentBundle(blobs, bundle);
+    await submitAgent(db, {
+      hotkey,
+      track: input.track,
+      name: input.name,
+      provider: input.provider,
+      codeHash: agentHash,
+      now: now().getTime(),
+    });
+    const stored = await findActiveAgent(db, hotkey, input.track);
+    if (stored === undefined) throw new Error('submitted agent not found');
+    return sendJson(reply, 201, stored);
+  });
+
+  app.get('/v1/miners/agents/:track', { config: SIGNED_BY_MINER }, async (request, reply) => {
+    const hotkey = signerHotkey(request);
+    const { track } = parseInput(MinerTrackParams, request.params, 'params');
+    const agent = await findActiveAgent(db, hotkey, track);
+    if (agent === undefined) throw new VigilError('agent_not_found');
+    return sendJson(reply, 200, agent);
+  });
+
+  app.delete('/v1/miners/agents/:track', { config: SIGNED_BY_MINER }, async (request, reply) => {
+    const hotkey = signerHotkey(request);
+    const { track } = parseInput(MinerTrackParams, request.params, 'params');
+    await deleteAgent(db, { hotkey, track, now: now().getTime() });
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,188 @@
+import { isIP } from 'node:net';
+import {
+  AttestationEnvelope,
+  AttestationReceipt,
+  Sha256Hash,
+  TaskClaim,
+  TaskClaimRequest,
+  TaskProgress,
+  TaskProgressRequest,
+  ThreatIntel,
+  ValidatorRegistration,
+  ValidatorRegistrationRequest,
+  formatOffsetTimestamp,
+  type ValidationIssue,
+} from '@vigil/core';
+import { verifyAttestation } from '@vigil/crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { loadBundle } from '../../bundles/index.js';
+import { VigilError } from '../../errors.js';
+import { DomainError } from '../../services/domain-error.js';
+import { claimTasks, hasLeasedAgent, hasLeasedArtifact, recordLeasedAttestation, reportProgress } from '../../services/leases.js';
+import { threatIntel } from '../../services/threat-intel.js';
+import { findValidator, registerValidator } from '../../services/validators.js';
+import '../../auth/signed-auth-plugin.js';
+import '../route-config.js';
+import { parseInput } from '../validate.js';
+import type { NetworkRouteOptions } from './network.js';
+
+/** Tasks a claim leases when the request does not say. */
+export const DEFAULT_CLAIM_MAX = 10;
+
+const SIGNED_BY_VALIDATOR = { signedBy: 'validator' } as const;
+const Sha256Params = z.object({ sha256: Sha256Hash });
+const AgentHashParams = z.object({ agent_hash: Sha256Hash });
+const TaskParams = z.object({ task_id: z.string().min(1).max(128) });
+
+/** The validator that signed the request: it acts on its own hotkey only, never one named in the body. */
+function signerOf(request: FastifyRequest): { hotkey: string; uid: number } {
+  // signedAuthPlugin sets a validator signer (with its metagraph uid) before any handler of these routes runs.
+  if (request.signer === null || request.signer.role !== 'validator' || request.signer.uid === null) {
+    throw new Error('validator route reached without a verified validator signer');
+  }
+  return { hotkey: request.signer.hotkey, uid: request.signer.uid };
+}
+
+/**
+ * Refusals whose status the service layer cannot know (access to a resource depends on the caller's
+ * leases): answered here with the same `{detail}` body as every other error.
+ */
+function refuse(reply: FastifyReply, status: 403 | 422, detail: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ detail });
+}
+
+/** Which field of the envelope the first failed offline check is about. */
+function failedCheckField(checks: { hash: boolean; signature: boolean }): string {
+  if (!checks.hash) return 'envelope.canonical_hash';
+  if (!checks.signature) return 'envelope.signature';
+  return 'envelope.payload.validator_hotkey';
+}
+
+const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, metagraph }) => {
+  const nowMs = () => now().getTime();
+
+  app.post('/v1/validators/registration', { config: { signedBy: 'validator-registration' } }, async (request, reply) => {
+    const signer = signerOf(request);
+    const body = parseInput(ValidatorRegistrationRequest, request.body, 'body');
+    const issues: ValidationIssue[] = body.allowed_ips.flatMap((ip, i) =>
+      isIP(ip) === 0 ? [{ path: `body.allowed_ips.${i}`, message: 'expected an IPv4 or IPv6 address' }] : [],
+    );
+    if (issues.length > 0) throw new VigilError('validation_error', { issues });
+    const existed = (await findValidator(db, signer.hotkey)) !== undefined;
+    const record = await registerValidator(db, { hotkey: signer.hotkey, uid: signer.uid, allowedIps: body.allowed_ips, now: nowMs() });
+    return reply.code(existed ? 200 : 201).send(
+      ValidatorRegistration.parse({ hotkey: record.hotkey, uid: record.uid, status: record.status, allowed_ips: record.allowedIps }),
+    );
+  });
+
+  app.post('/v1/validators/tasks/claim', { config: SIGNED_BY_VALIDATOR }, async (request) => {
+    const signer = signerOf(request);
+    // A body-less claim (Content-Length: 0) asks with the defaults.
+    const body = parseInput(TaskClaimRequest, request.body ?? {}, 'body');
+    const result = await claimTasks(db, {
+      validatorHotkey: signer.hotkey,
+      track: body.track,
+      max: body.max ?? DEFAULT_CLAIM_MAX,
+      now: nowMs(),
+    });
+    return TaskClaim.parse({
+      round:
+        result.round === null
+          ? null
+          : {
+              round_id: result.round.round_id,
+              track: result.round.track,
+              round_number: result.round.round_number,
+              policy_version: result.round.policy_version,
+              closes_at: formatOffsetTimestamp(result.round.closes_at),
+            },
+      tasks: result.tasks.map((t) => ({
+        task_id: t.taskId,
+        lease_expires_at: formatOffsetTimestamp(t.leaseExpiresAt),
+        miner_hotkey: t.minerHotkey,
+        agent_hash: t.agentHash,
+        artifact: { bundle_hash: t.bundleHash, sha256: t.sha256 },
+      })),
+    });
+  });
+
+  app.get('/v1/validators/artifacts/:sha256', { config: SIGNED_BY_VALIDATOR }, async (request, reply) => {
+    const signer = signerOf(request);
+    const { sha256 } = parseInput(Sha256Params, request.params, 'params');
+    // Only what the caller is running right now: the benchmark set cannot be crawled by hash.
+    if (!(await hasLeasedArtifact(db, { validatorHotkey: signer.hotkey, sha256, now: nowMs() }))) {
+      return refuse(reply, 403, `sha256: ${sha256} is not an artifact of a task leased to this validator`);
+    }
+    const bytes = await blobs.get(sha256);
+    if (bytes === undefined) throw new DomainError('artifact_not_found', `sha256: the bytes of ${sha256} are not in the blob store`);
+    return reply.type('application/octet-stream').send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
+
+  app.get('/v1/validators/agents/:agent_hash/bundle', { config: SIGNED_BY_VALIDATOR }, async (request, reply) => {
+    const signer = signerOf(request);
+    const { agent_hash: agentHash } = parseInput(AgentHashParams, request.params, 'params');
+    if (!(await hasLeasedAgent(db, { validatorHotkey: signer.hotkey, agentHash, now: nowMs() }))) {
+      return refuse(reply, 403, `agent_hash: ${agentHash} is not the agent of a task leased to this validator`);
+    }
+    const stored = await loadBundle(blobs, agentHash);
+    if (stored === undefined) throw new VigilError('agent_not_found');
+    const bytes = stored.bytes;
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
+
+  app.post('/v1/validators/tasks/:task_id/progress', { config: SIGNED_BY_VALIDATOR }, async (request) => {
+    const signer = signerOf(request);
+    const { task_id: taskId } = parseInput(TaskParams, request.params, 'params');
+    const body = parseInput(TaskProgressRequest, request.body, 'body');
+    const result = await reportProgress(db, {
+      validatorHotkey: signer.hotkey,
+      taskId,
+      state: body.state,
+      detail: body.detail,
+      now: nowMs(),
+    });
+    return TaskProgress.parse({ task_id: result.taskId, state: result.state, lease_expires_at: formatOffsetTimestamp(result.leaseExpiresAt) });
+  });
+
+  app.post('/v1/validators/attestations', { config: SIGNED_BY_VALIDATOR }, async (request, reply) => {
+    const signer = signerOf(request);
+    const envelope = parseInput(AttestationEnvelope, request.body, 'body');
+    if (envelope.payload.validator_hotkey !== signer.hotkey) {
+      return refuse(reply, 403, 'envelope.payload.validator_hotkey: is not the hotkey that signed the request');
+    }
+    const current = await metagraph.current();
+    if ('reason' in current) throw new VigilError('metagraph_unavailable');
+    // The checks run on the body as received (request.body, not the schema's copy): the hash and the
+    // signature cover exactly the payload the validator signed, unknown fields included.
+    const verification = verifyAttestation(request.body, current.snapshot);
+    if (!verification.ok) {
+      return refuse(reply, 422, `${failedCheckField(verification.checks)}: ${verification.reason ?? 'invalid'}`);
+    }
+    const submitted = await recordLeasedAttestation(db, envelope, { validatorHotkey: signer.hotkey, now: nowMs() });
+    if (submitted.status === 'not_leased') {
+      return refuse(reply, 403, `envelope.payload.task_id: task ${envelope.payload.task_id} is not leased to this validator`);
+    }
+    return reply
+      .code(submitted.created ? 201 : 200)
+      .send(AttestationReceipt.parse({ canonical_hash: envelope.canonical_hash, task_id: envelope.payload.task_id, created: submitted.created }));
+  });
+
+  app.get('/v1/validators/threat-intel/:sha256', { config: SIGNED_BY_VALIDATOR }, async (request) => {
+    signerOf(request);
+    const { sha256 } = parseInput(Sha256Params, request.params, 'params');
+    const known = await threatIntel(db, sha256);
+    return ThreatIntel.parse({
+      sha256: known.sha256,
+      bundle_hashes: known.bundleHashes,
+      verdict: known.verdict,
+      verdict_updated_at: known.verdictUpdatedAt === null ? null : formatOffsetTimestamp(known.verdictUpdatedAt),
+      findings: known.findings,
+    });
+  });
+};
+
+/** The validator-signed endpoints (docs/protocol.md, "Validator endpoints"). */
+export const validatorRoutesPlugin = validatorRoutes;

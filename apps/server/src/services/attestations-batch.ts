@@ -1,0 +1,326 @@
+import { randomUUID } from 'node:crypto';
+import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
+import type { Kysely, Transaction } from 'kysely';
+import { dialectOf } from '../db/dialect.js';
+import type { Database, TrackName } from '../db/schema.js';
+import { applyAttestationAggregatesBatch, chunkRows, type AttestationFacts } from '../repositories/aggregates.js';
+import { inTransaction } from '../repositories/transaction.js';
+import { DomainError, type DomainErrorCode } from './domain-error.js';
+
+/** Envelopes recorded per transaction; longer inputs are split into consecutive transactions. */
+export const MAX_ATTESTATION_BATCH = 500;
+
+export interface AttestationBatchResult {
+  canonical_hash: string;
+  /** `duplicate`: this exact attestation was already recorded (earlier, or earlier in the batch). */
+  outcome: 'created' | 'duplicate' | 'refused';
+  /** The stored attestation's id (created and duplicate). */
+  id?: number;
+  isRerun?: boolean;
+  /** Why it was refused: the code and message recordAttestation would have thrown. */
+  error?: { code: DomainErrorCode; message: string };
+}
+
+interface Parsed {
+  index: number;
+  payload: AttestationPayload;
+  canonicalHash: string;
+  signature: string;
+}
+
+interface TaskRow {
+  task_id: string;
+  round_id: string;
+  hotkey: string;
+  artifact_id: number;
+  track: TrackName;
+  status: string;
+  phase: string;
+  code_hash: string;
+}
+
+interface ArtifactRow {
+  id: number;
+  bundle_hash: string;
+  content_hash: string;
+  kind: string;
+}
+
+interface Accepted {
+  index: number;
+  parsed: Parsed;
+  task: TaskRow;
+  artifact: ArtifactRow;
+  isRerun: boolean;
+}
+
+function mismatch(field: string, expected: string): DomainError {
+  return new DomainError('attestation_mismatch', `envelope.payload.${field}: does not match the task (expected ${expected})`);
+}
+
+function refused(canonicalHash: string, error: DomainError): AttestationBatchResult {
+  return { canonical_hash: canonicalHash, outcome: 'refused', error: { code: error.code, message: error.message } };
+}
+
+/** The claimed hash of an envelope that may not even parse (results are keyed by it). */
+function claimedHash(envelope: unknown): string {
+  const hash = (envelope as { canonical_hash?: unknown } | null)?.canonical_hash;
+  return typeof hash === 'string' ? hash : '';
+}
+
+/** The checks of recordAttestation that depend on the task, its round and its artifact, in its order. */
+function checkAgainstTask(payload: AttestationPayload, task: TaskRow, artifact: ArtifactRow): DomainError | null {
+  if (task.status !== 'open' || task.phase !== 'evaluation') {
+    return new DomainError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
+  }
+  if (payload.round_id !== task.round_id) return mismatch('round_id', task.round_id);
+  if (payload.miner_hotkey !== task.hotkey) return mismatch('miner_hotkey', task.hotkey);
+  if (payload.track !== task.track) return mismatch('track', task.track);
+  if (payload.agent_hash !== task.code_hash) return mismatch('agent_hash', 'the code hash frozen into the round');
+  if (payload.artifact.bundle_hash !== artifact.bundle_hash) return mismatch('artifact.bundle_hash', artifact.bundle_hash);
+  if (payload.artifact.sha256 !== artifact.content_hash) return mismatch('artifact.sha256', artifact.content_hash);
+  return null;
+}
+
+async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], now: number): Promise<AttestationBatchResult[]> {
+  const results: AttestationBatchResult[] = new Array(envelopes.length);
+  const parsedList: Parsed[] = [];
+  for (const [index, envelope] of envelopes.entries()) {
+    const parsed = AttestationEnvelope.safeParse(envelope);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      results[index] = refused(
+        claimedHash(envelope),
+        new DomainError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`),
+      );
+      continue;
+    }
+    parsedList.push({ index, payload: parsed.data.payload, canonicalHash: parsed.data.canonical_hash, signature: parsed.data.signature });
+  }
+  if (parsedList.length === 0) return results;
+
+  return inTransaction(db, async (trx) => {
+    const tasks = await trx
+      .selectFrom('tasks')
+      .innerJoin('rounds', 'rounds.round_id', 'tasks.round_id')
+      .innerJoin('round_agents', (j) =>
+        j.onRef('round_agents.round_id', '=', 'tasks.round_id').onRef('round_agents.hotkey', '=', 'tasks.hotkey'),
+      )
+      .select([
+        'tasks.task_id',
+        'tasks.round_id',
+        'tasks.hotkey',
+        'tasks.artifact_id',
+        'rounds.track',
+        'rounds.status',
+        'rounds.phase',
+        'round_agents.code_hash',
+      ])
+      .where('tasks.task_id', 'in', [...new Set(parsedList.map((p) => p.payload.task_id))])
+      .execute();
+    const taskById = new Map<string, TaskRow>(tasks.map((t) => [t.task_id, t]));
+
+    const known = parsedList.filter((p) => taskById.has(p.payload.task_id));
+    const artifactIds = [...new Set(known.map((p) => taskById.get(p.payload.task_id)!.artifact_id))].sort((a, b) => a - b);
+    const artifactById = new Map<number, ArtifactRow>();
+    const hashes = [...new Set(known.map((p) => p.canonicalHash))];
+    const validatorKeys = [...new Set(known.map((p) => p.payload.validator_hotkey))];
+    const taskIds = [...new Set(known.map((p) => p.payload.task_id))];
+    const stored = new Map<string, { id: number; isRerun: boolean }>();
+    const validatorStatus = new Map<string, string>();
+    const attestedBy = new Map<string, Set<string>>();
+    if (known.length > 0) {
+      await lockArtifacts(trx, artifactIds, artifactById);
+      // After the locks, as in the single path: no other writer can add to these sets meanwhile.
+      const duplicates = await trx
+        .selectFrom('attestations')
+        .select(['id', 'is_rerun', 'canonical_hash'])
+        .where('canonical_hash', 'in', hashes)
+        .execute();
+      const validators = await trx.selectFrom('validators').select(['hotkey', 'status']).where('hotkey', 'in', validatorKeys).execute();
+      const earlier = await trx.selectFrom('attestations').select(['task_id', 'validator_hotkey']).where('task_id', 'in', taskIds).execute();
+      for (const d of duplicates) stored.set(d.canonical_hash, { id: d.id, isRerun: d.is_rerun === 1 });
+      for (const v of validators) validatorStatus.set(v.hotkey, v.status);
+      for (const e of earlier) {
+        const set = attestedBy.get(e.task_id) ?? new Set<string>();
+        set.add(e.validator_hotkey);
+        attestedBy.set(e.task_id, set);
+      }
+    }
+
+    // Replays recordAttestation's decisions in input order, against the stored state plus what
+    // the envelopes before it in this batch have added.
+    const accepted: Accepted[] = [];
+    const acceptedByHash = new Map<string, Accepted>();
+    const duplicatesOfBatch: { index: number; of: Accepted }[] = [];
+    for (const p of parsedList) {
+      const { payload } = p;
+      const task = taskById.get(payload.task_id);
+      if (task === undefined) {
+        results[p.index] = refused(p.canonicalHash, new DomainError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`));
+        continue;
+      }
+      const artifact = artifactById.get(task.artifact_id)!;
+      const before = stored.get(p.canonicalHash);
+      if (before !== undefined) {
+        results[p.index] = { canonical_hash: p.canonicalHash, outcome: 'duplicate', id: before.id, isRerun: before.isRerun };
+        continue;
+      }
+      const inBatch = acceptedByHash.get(p.canonicalHash);
+      if (inBatch !== undefined) {
+        duplicatesOfBatch.push({ index: p.index, of: inBatch });
+        continue;
+      }
+      const taskError = checkAgainstTask(payload, task, artifact);
+      if (taskError !== null) {
+        results[p.index] = refused(p.canonicalHash, taskError);
+        continue;
+      }
+      const status = validatorStatus.get(payload.validator_hotkey);
+      if (status === undefined) {
+        results[p.index] = refused(
+          p.canonicalHash,
+          new DomainError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`),
+        );
+        continue;
+      }
+      if (status !== 'active') {
+        results[p.index] = refused(p.canonicalHash, new DomainError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${status}`));
+        continue;
+      }
+      const validators = attestedBy.get(task.task_id) ?? new Set<string>();
+      if (validators.has(payload.validator_hotkey)) {
+        results[p.index] = refused(
+          p.canonicalHash,
+          new DomainError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task'),
+        );
+        continue;
+      }
+      const entry: Accepted = { index: p.index, parsed: p, task, artifact, isRerun: validators.size > 0 };
+      validators.add(payload.validator_hotkey);
+      attestedBy.set(task.task_id, validators);
+      accepted.push(entry);
+      acceptedByHash.set(p.canonicalHash, entry);
+    }
+    // A duplicate within the batch always follows an accepted envelope, so none are pending here.
+    if (accepted.length === 0) return results;
+
+    const ids = await insertAttestations(trx, accepted, now);
+    for (const a of accepted) {
+      results[a.index] = { canonical_hash: a.parsed.canonicalHash, outcome: 'created', id: ids.get(a.parsed.canonicalHash)!, isRerun: a.isRerun };
+    }
+    for (const d of duplicatesOfBatch) {
+      results[d.index] = { canonical_hash: d.of.parsed.canonicalHash, outcome: 'duplicate', id: ids.get(d.of.parsed.canonicalHash)!, isRerun: d.of.isRerun };
+    }
+
+    const facts: AttestationFacts[] = accepted.map((a) => ({
+      artifactId: a.artifact.id,
+      track: a.task.track,
+      verdict: a.parsed.payload.verdict,
+      findings: a.parsed.payload.findings,
+      recordedAt: now,
+      isRerun: a.isRerun,
+    }));
+    await applyAttestationAggregatesBatch(trx, facts);
+    const seen = [...new Set(accepted.map((a) => a.parsed.payload.validator_hotkey))].sort();
+    await trx.updateTable('validators').set({ last_seen_at: now }).where('hotkey', 'in', seen).execute();
+    await enqueueCreatedEvents(trx, accepted, now);
+    return results;
+  });
+}
+
+/**
+ * Locks the batch's artifact rows in ascending id order (PostgreSQL), so two batches touching
+ * overlapping artifacts queue instead of deadlocking; SQLite serialises writers anyway.
+ */
+async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[], into: Map<number, ArtifactRow>): Promise<void> {
+  const rows = await trx
+    .selectFrom('artifacts')
+    .select(['id', 'bundle_hash', 'content_hash', 'kind'])
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .execute();
+  for (const r of rows) into.set(r.id, r);
+}
+
+const ATTESTATION_COLUMNS = 16;
+
+async function insertAttestations(trx: Transaction<Database>, accepted: readonly Accepted[], now: number): Promise<Map<string, number>> {
+  const rows = accepted.map(({ parsed: { payload, canonicalHash, signature }, task, artifact, isRerun }) => ({
+    canonical_hash: canonicalHash,
+    task_id: task.task_id,
+    round_id: task.round_id,
+    track: task.track,
+    miner_hotkey: task.hotkey,
+    validator_hotkey: payload.validator_hotkey,
+    artifact_id: artifact.id,
+    agent_hash: payload.agent_hash,
+    verdict: payload.verdict,
+    risk_score: payload.risk_score,
+    findings: JSON.stringify(payload.findings),
+    payload: JSON.stringify(payload),
+    signature,
+    created_at: parseTimestamp(payload.created_at).getTime(),
+    recorded_at: now,
+    is_rerun: isRerun ? 1 : 0,
+  }));
+  const ids = new Map<string, number>();
+  // Rows go in input order, so ids ascend in the order recordAttestation would have assigned them;
+  // the returned ids are matched by hash, not by position.
+  for (const chunk of chunkRows(rows, ATTESTATION_COLUMNS)) {
+    const inserted = await trx.insertInto('attestations').values(chunk).returning(['id', 'canonical_hash']).execute();
+    for (const r of inserted) ids.set(r.canonical_hash, r.id);
+  }
+  return ids;
+}
+
+async function enqueueCreatedEvents(trx: Transaction<Database>, accepted: readonly Accepted[], now: number): Promise<void> {
+  const recordedAt = formatOffsetTimestamp(now);
+  const rows = accepted.map(({ parsed: { payload, canonicalHash }, task, artifact }) => ({
+    id: randomUUID(),
+    kind: 'attestation.created' as const,
+    // The same payload as recordAttestation's event, field for field.
+    payload: JSON.stringify({
+      canonical_hash: canonicalHash,
+      round_id: task.round_id,
+      task_id: task.task_id,
+      track: task.track,
+      miner_hotkey: task.hotkey,
+      validator_hotkey: payload.validator_hotkey,
+      verdict: payload.verdict,
+      risk_score: payload.risk_score,
+      bundle_hash: artifact.kind === 'live' ? artifact.bundle_hash : null,
+      created_at: payload.created_at,
+      recorded_at: recordedAt,
+    }),
+    created_at: now,
+    delivered_at: null,
+    last_error: null,
+  }));
+  for (const chunk of chunkRows(rows, 6)) await trx.insertInto('outbox_events').values(chunk).execute();
+}
+
+/**
+ * Records many already-verified envelopes (see recordAttestation) with the same checks and the same
+ * effects as recording them one by one in input order — the same rows in attestations, every
+ * aggregate and the outbox — but MAX_ATTESTATION_BATCH at a time, each batch in one transaction
+ * with set-based reads and writes. Each envelope gets its own result: `created`, `duplicate` (this
+ * exact attestation is already stored, possibly earlier in the same input) or `refused` with the
+ * DomainError code and message recordAttestation would have thrown; a refusal does not affect the
+ * other envelopes. Errors other than refusals (database failures) reject the whole call; batches
+ * committed before the failure stay committed.
+ */
+export async function recordAttestations(
+  db: Kysely<Database>,
+  envelopes: readonly AttestationEnvelope[],
+  options: { now: number },
+): Promise<AttestationBatchResult[]> {
+  if (!Array.isArray(envelopes)) throw new DomainError('invalid_argument', 'envelopes: expected an array');
+  if (!Number.isSafeInteger(options.now)) throw new DomainError('invalid_argument', 'options.now: expected epoch milliseconds');
+  const results: AttestationBatchResult[] = [];
+  for (let start = 0; start < envelopes.length; start += MAX_ATTESTATION_BATCH) {
+    results.push(...(await recordChunk(db, envelopes.slice(start, start + MAX_ATTESTATION_BATCH), options.now)));
+  }
+  return results;
+}
