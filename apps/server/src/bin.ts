@@ -141,11 +141,15 @@ async function worker(config: Config): Promise<void> {
       error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
     },
   });
+  // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
+  // worker has nothing else, so it holds itself open until a signal.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) process.exit(1);
     stopping = true;
     log(`${signal}: finishing the current step`);
+    clearInterval(keepAlive);
     await scheduler.stop();
     await database.close();
     process.exit(0);

@@ -124,6 +124,9 @@ describe.skipIf(!built)('vigil-server command', () => {
       // An empty network: the first step opens one round per track.
       for (let i = 0; i < 100 && (stdout.match(/"action":"opened"/g) ?? []).length < 4; i++) await new Promise((r) => setTimeout(r, 100));
       expect((stdout.match(/"action":"opened"/g) ?? []).length).toBe(4);
+      // A worker keeps running after its step, until told to stop.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(child.exitCode).toBeNull();
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
