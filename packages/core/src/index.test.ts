@@ -27,6 +27,8 @@ const STABLE_EXPORTS = [
   'AttestationReceipt', 'ClaimedRound', 'LeasedTask', 'MAX_ALLOWED_IPS', 'MAX_PROGRESS_DETAIL_LENGTH', 'MAX_TASKS_PER_CLAIM',
   'MAX_THREAT_INTEL_FINDINGS', 'TaskClaim', 'TaskClaimRequest', 'TaskProgress', 'TaskProgressRequest', 'ThreatIntel',
   'ValidatorRegistration', 'ValidatorRegistrationRequest',
+  // Batch attestation submission (schemas/validators.ts).
+  'BatchAttestationReceipt', 'BatchAttestationResult', 'BatchAttestationSubmission', 'MAX_ATTESTATIONS_PER_BATCH',
 ];
 
 describe('public surface', () => {

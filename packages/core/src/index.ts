@@ -162,5 +162,9 @@ export {
   TaskProgressRequest,
   TaskProgress,
   AttestationReceipt,
+  MAX_ATTESTATIONS_PER_BATCH,
+  BatchAttestationSubmission,
+  BatchAttestationResult,
+  BatchAttestationReceipt,
   ThreatIntel,
 } from './schemas/validators.js';

@@ -260,6 +260,50 @@ export async function reportProgress(
 export type LeasedSubmission = { status: 'not_leased' } | ({ status: 'recorded' } & RecordedAttestation);
 
 /**
+ * Whether a validator's lease still entitles it to submit the task's attestation: live, expired
+ * less than LEASE_GRACE_MS ago, or already completed (a retried submission); a failed (released)
+ * lease no longer qualifies.
+ */
+function acceptsSubmission(lease: { state: string; expires_at: number | string }, now: number): boolean {
+  return (
+    lease.state === 'completed' || ((lease.state === 'leased' || lease.state === 'running') && Number(lease.expires_at) + LEASE_GRACE_MS > now)
+  );
+}
+
+/** Of these tasks, those whose lease lets the validator submit an attestation now (see recordLeasedAttestation). */
+export async function submittableTasks(
+  db: Kysely<Database>,
+  input: { validatorHotkey: string; taskIds: readonly string[]; now: number },
+): Promise<Set<string>> {
+  const taskIds = [...new Set(input.taskIds)];
+  if (taskIds.length === 0) return new Set();
+  const leases = await db
+    .selectFrom('task_leases')
+    .select(['task_id', 'state', 'expires_at'])
+    .where('task_id', 'in', taskIds)
+    .where('validator_hotkey', '=', input.validatorHotkey)
+    .execute();
+  return new Set(leases.filter((lease) => acceptsSubmission(lease, input.now)).map((lease) => lease.task_id));
+}
+
+/** Marks the validator's held (leased or running) leases of these tasks completed. */
+export async function completeLeases(
+  db: Kysely<Database>,
+  input: { validatorHotkey: string; taskIds: readonly string[]; now: number },
+): Promise<void> {
+  const taskIds = [...new Set(input.taskIds)];
+  if (taskIds.length === 0) return;
+  await db
+    .updateTable('task_leases')
+    .set({ state: 'completed', completed_at: input.now, updated_at: input.now })
+    .where('task_id', 'in', taskIds)
+    .where('validator_hotkey', '=', input.validatorHotkey)
+    // A lease released (failed) meanwhile stays released: only a held lease is completed.
+    .where('state', 'in', ['leased', 'running'])
+    .execute();
+}
+
+/**
  * Records an attestation submitted by the validator holding the task's lease, and completes the
  * lease, in one transaction. The lease must be live, expired less than LEASE_GRACE_MS ago, or
  * already completed (a retried submission); a failed (released) lease no longer qualifies.
@@ -270,27 +314,12 @@ export async function recordLeasedAttestation(
   envelope: AttestationEnvelope,
   input: { validatorHotkey: string; now: number },
 ): Promise<LeasedSubmission> {
+  const taskIds = [envelope.payload.task_id];
   return inTransaction(db, async (trx) => {
-    const lease = await trx
-      .selectFrom('task_leases')
-      .select(['state', 'expires_at'])
-      .where('task_id', '=', envelope.payload.task_id)
-      .where('validator_hotkey', '=', input.validatorHotkey)
-      .executeTakeFirst();
-    const usable =
-      lease !== undefined &&
-      (lease.state === 'completed' ||
-        ((lease.state === 'leased' || lease.state === 'running') && Number(lease.expires_at) + LEASE_GRACE_MS > input.now));
-    if (!usable) return { status: 'not_leased' };
+    const usable = await submittableTasks(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
+    if (!usable.has(envelope.payload.task_id)) return { status: 'not_leased' };
     const recorded = await recordAttestation(trx, envelope, { now: input.now });
-    if (lease.state !== 'completed') {
-      await trx
-        .updateTable('task_leases')
-        .set({ state: 'completed', completed_at: input.now, updated_at: input.now })
-        .where('task_id', '=', envelope.payload.task_id)
-        .where('validator_hotkey', '=', input.validatorHotkey)
-        .execute();
-    }
+    await completeLeases(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
     return { status: 'recorded', ...recorded };
   });
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Track, Verdict } from '../enums.js';
 import { BundleHash, Hotkey, RoundId, Sha256Hash } from '../ids.js';
 import { OffsetTimestamp } from '../timestamps.js';
+import { AttestationEnvelope } from './attestation.js';
 import { NonNegativeInt } from './common.js';
 import { Finding } from './rounds.js';
 
@@ -90,6 +91,32 @@ export const AttestationReceipt = z.object({
   created: z.boolean(),
 });
 export type AttestationReceipt = z.infer<typeof AttestationReceipt>;
+
+/** Most envelopes one batch submission may carry. */
+export const MAX_ATTESTATIONS_PER_BATCH = 500;
+
+export const BatchAttestationSubmission = z.strictObject({
+  attestations: z.array(AttestationEnvelope).min(1).max(MAX_ATTESTATIONS_PER_BATCH),
+});
+export type BatchAttestationSubmission = z.infer<typeof BatchAttestationSubmission>;
+
+/**
+ * One envelope's outcome, in request order. `refused` carries the status and `detail` the single
+ * endpoint (POST /v1/validators/attestations) would have answered for that envelope alone.
+ */
+export const BatchAttestationResult = z.object({
+  canonical_hash: Sha256Hash,
+  task_id: z.string().min(1).max(128),
+  outcome: z.enum(['created', 'duplicate', 'refused']),
+  status: z.int().min(400).max(599).optional(),
+  detail: z.string().optional(),
+});
+export type BatchAttestationResult = z.infer<typeof BatchAttestationResult>;
+
+export const BatchAttestationReceipt = z.object({
+  results: z.array(BatchAttestationResult).max(MAX_ATTESTATIONS_PER_BATCH),
+});
+export type BatchAttestationReceipt = z.infer<typeof BatchAttestationReceipt>;
 
 export const ThreatIntel = z.object({
   sha256: Sha256Hash,

@@ -5,6 +5,7 @@ import { SignedVigilClient, VigilApiError, VigilClient, keypairFromSeed, type Vi
 import {
   AGENT_BUNDLE_FORMAT,
   AttestationReceipt,
+  BatchAttestationReceipt,
   ERROR_DETAILS,
   TaskClaim,
   TaskProgress,
@@ -526,5 +527,171 @@ describe('POST /v1/validators/attestations', () => {
         body: { errors: [{ path: 'body.signature' }] },
       });
     });
+  });
+});
+
+async function submitBatch(e: Env, validator: VigilKeypair, attestations: unknown[]) {
+  let status = 0;
+  const signed = new SignedVigilClient({
+    baseUrl: e.baseUrl,
+    keypair: validator,
+    now: () => signedAt(e, counterOf(validator.hotkey)),
+    fetch: async (input, init) => {
+      const response = await fetch(input, init);
+      status = response.status;
+      return response;
+    },
+  });
+  const body = await signed.request('POST', '/v1/validators/attestations/batch', { attestations }, { schema: BatchAttestationReceipt });
+  return { status, body };
+}
+
+/** What the single endpoint answers for one envelope: the status, and the receipt or the refusal's detail. */
+async function singleAnswer(e: Env, validator: VigilKeypair, envelope: unknown): Promise<{ status: number; detail?: string }> {
+  try {
+    return { status: (await submit(e, validator, envelope as AttestationEnvelope)).status };
+  } catch (error) {
+    if (!(error instanceof VigilApiError)) throw error;
+    return { status: error.status, detail: error.detail };
+  }
+}
+
+describe('POST /v1/validators/attestations/batch', () => {
+  it('answers each envelope in request order as the single endpoint would, recording the accepted ones', async () => {
+    const e = await start();
+    const seeded = await seedRound(e);
+    const claimed = await claim(e, V1, { max: 5 });
+    const other = await claim(e, V2, { max: 6 });
+    const unleased = other.tasks.find((t) => !claimed.tasks.some((c) => c.task_id === t.task_id))!;
+    const [t0, t1, t2, t3, t4] = claimed.tasks as [LeasedTask, LeasedTask, LeasedTask, LeasedTask, LeasedTask];
+    const sign1 = (task: LeasedTask, from: TaskClaim = claimed) => signAttestation(payloadFor(e, seeded, from, task, V1, verdictOf(seeded, task)), V1.secretKey);
+
+    const stored = sign1(t0);
+    expect((await submit(e, V1, stored)).status).toBe(201);
+    const fresh = sign1(t1);
+    const tampered = { ...sign1(t2), payload: { ...sign1(t2).payload, risk_score: 42 } };
+    const inV2sName = signAttestation(payloadFor(e, seeded, other, other.tasks[0]!, V2, 'BLOCK'), V2.secretKey);
+    const notLeased = sign1(unleased, other);
+    const again = sign1(t3);
+    const otherAgent = [...seeded.agentHashes.values()].find((hash) => hash !== t4.agent_hash)!;
+    const mismatched = signAttestation({ ...payloadFor(e, seeded, claimed, t4, V1, 'BLOCK'), agent_hash: otherAgent }, V1.secretKey);
+    const t4Payload = payloadFor(e, seeded, claimed, t4, V1, 'BLOCK');
+    const forged = { payload: t4Payload, canonical_hash: canonicalHash(t4Payload), signature: toHex(sign(canonicalBytes(t4Payload), V2.secretKey)) };
+    const batch = [stored, fresh, tampered, inV2sName, notLeased, again, again, mismatched, forged];
+
+    const { status, body } = await submitBatch(e, V1, batch);
+    expect(status).toBe(200);
+    const item = (envelope: AttestationEnvelope, rest: Record<string, unknown>) => ({ canonical_hash: envelope.canonical_hash, task_id: envelope.payload.task_id, ...rest });
+    expect(body.results).toEqual([
+      item(stored, { outcome: 'duplicate' }),
+      item(fresh, { outcome: 'created' }),
+      item(tampered, { outcome: 'refused', status: 422, detail: 'envelope.canonical_hash: canonical hash mismatch' }),
+      item(inV2sName, { outcome: 'refused', status: 403, detail: 'envelope.payload.validator_hotkey: is not the hotkey that signed the request' }),
+      item(notLeased, { outcome: 'refused', status: 403, detail: `envelope.payload.task_id: task ${unleased.task_id} is not leased to this validator` }),
+      item(again, { outcome: 'created' }),
+      item(again, { outcome: 'duplicate' }),
+      item(mismatched, {
+        outcome: 'refused',
+        status: 422,
+        detail: 'envelope.payload.agent_hash: does not match the task (expected the code hash frozen into the round)',
+      }),
+      item(forged, { outcome: 'refused', status: 422, detail: 'envelope.signature: signature does not verify against validator_hotkey' }),
+    ]);
+
+    // Recorded and completed: exactly the accepted ones.
+    const rows = await e.database.db.selectFrom('attestations').select('canonical_hash').orderBy('id').execute();
+    expect(rows.map((r) => r.canonical_hash)).toEqual([stored.canonical_hash, fresh.canonical_hash, again.canonical_hash]);
+    const leases = await e.database.db.selectFrom('task_leases').select(['task_id', 'state']).where('validator_hotkey', '=', V1.hotkey).execute();
+    expect(Object.fromEntries(leases.map((l) => [l.task_id, l.state]))).toEqual({
+      [t0.task_id]: 'completed',
+      [t1.task_id]: 'completed',
+      [t2.task_id]: 'leased',
+      [t3.task_id]: 'completed',
+      [t4.task_id]: 'leased',
+    });
+
+    // Each refusal is the single endpoint's answer to that envelope alone.
+    for (const [index, envelope] of batch.entries()) {
+      const result = body.results[index]!;
+      if (result.outcome !== 'refused') continue;
+      expect(await singleAnswer(e, V1, envelope)).toEqual({ status: result.status, detail: result.detail });
+    }
+  });
+
+  it('leaves the state of submitting the same envelopes one by one: attestations, leases, round results', async () => {
+    type Outcome = Awaited<ReturnType<typeof runRound>>;
+    async function runRound(batched: boolean) {
+      const e = await start();
+      const seeded = await seedRound(e);
+      for (const v of [V1, V2, V3]) {
+        const claimed = await claim(e, v);
+        // Task ids are random per database, and claims order ties by them: both runs submit in one fixed order.
+        const tasks = [...claimed.tasks].sort((a, b) => `${a.miner_hotkey}${a.artifact.sha256}`.localeCompare(`${b.miner_hotkey}${b.artifact.sha256}`));
+        const envelopes = tasks.map((task) => signAttestation(payloadFor(e, seeded, claimed, task, v, verdictOf(seeded, task)), v.secretKey));
+        if (batched) {
+          const { body } = await submitBatch(e, v, envelopes);
+          expect(body.results.map((r) => r.outcome)).toEqual(envelopes.map(() => 'created'));
+        } else {
+          for (const envelope of envelopes) expect((await submit(e, v, envelope)).status).toBe(201);
+        }
+      }
+      e.clock += HOUR;
+      await closeRound(e.database.db, { roundId: seeded.roundId, now: e.clock });
+      const db = e.database.db;
+      // Task and round ids are random per database: rows are compared by what they are about.
+      const attestations = await db
+        .selectFrom('attestations')
+        .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
+        .select([
+          'attestations.validator_hotkey',
+          'attestations.miner_hotkey',
+          'artifacts.content_hash',
+          'attestations.verdict',
+          'attestations.risk_score',
+          'attestations.findings',
+          'attestations.is_rerun',
+          'attestations.recorded_at',
+        ])
+        .orderBy('attestations.id')
+        .execute();
+      const results = await db
+        .selectFrom('round_results')
+        .select(['hotkey', 'score', 'validators', 'rank', 'winner', 'attestations'])
+        .orderBy('hotkey')
+        .execute();
+      const leases = await db.selectFrom('task_leases').select(['validator_hotkey', 'state', 'completed_at']).orderBy('validator_hotkey').execute();
+      const outbox = await db.selectFrom('outbox_events').select('kind').orderBy('created_at').execute();
+      const scores = await new VigilClient({ baseUrl: e.baseUrl }).roundScores(seeded.roundId);
+      await e.app.close();
+      await e.database.close();
+      await rm(e.dir, { recursive: true, force: true });
+      env = undefined;
+      return { attestations, results, leases, outbox: outbox.map((o) => o.kind).sort(), scores: scores.scores };
+    }
+    const oneByOne: Outcome = await runRound(false);
+    const batched: Outcome = await runRound(true);
+    expect(oneByOne.attestations).toHaveLength(18);
+    expect(oneByOne.leases.every((l) => l.state === 'completed')).toBe(true);
+    expect(batched).toEqual(oneByOne);
+  });
+
+  it('refuses a body that is not 1..500 envelopes, naming the field', async () => {
+    const e = await start();
+    const seeded = await seedRound(e);
+    const claimed = await claim(e, V1, { max: 1 });
+    const envelope = signAttestation(payloadFor(e, seeded, claimed, claimed.tasks[0]!, V1, 'BLOCK'), V1.secretKey);
+    expect(await refusal(submitBatch(e, V1, []))).toMatchObject({ status: 422, body: { errors: [{ path: 'body.attestations' }] } });
+    expect(await refusal(submitBatch(e, V1, Array.from({ length: 501 }, () => envelope)))).toMatchObject({
+      status: 422,
+      body: { errors: [{ path: 'body.attestations' }] },
+    });
+    expect(await refusal(submitBatch(e, V1, [envelope, { ...envelope, signature: 'zz' }]))).toMatchObject({
+      status: 422,
+      detail: ERROR_DETAILS.validationError,
+      body: { errors: [{ path: 'body.attestations.1.signature' }] },
+    });
+    // Nothing of a refused body is recorded.
+    const count = await e.database.db.selectFrom('attestations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
   });
 });

@@ -2,6 +2,9 @@ import { isIP } from 'node:net';
 import {
   AttestationEnvelope,
   AttestationReceipt,
+  BatchAttestationReceipt,
+  BatchAttestationSubmission,
+  MAX_ATTESTATIONS_PER_BATCH,
   Sha256Hash,
   TaskClaim,
   TaskClaimRequest,
@@ -11,19 +14,31 @@ import {
   ValidatorRegistration,
   ValidatorRegistrationRequest,
   formatOffsetTimestamp,
+  type BatchAttestationResult,
   type ValidationIssue,
 } from '@vigil/core';
-import { verifyAttestation } from '@vigil/crypto';
+import { verifyAttestation, type AttestationVerification } from '@vigil/crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadBundle } from '../../bundles/index.js';
 import { VigilError } from '../../errors.js';
 import { DomainError } from '../../services/domain-error.js';
-import { claimTasks, hasLeasedAgent, hasLeasedArtifact, recordLeasedAttestation, reportProgress } from '../../services/leases.js';
+import { recordAttestations } from '../../services/attestations-batch.js';
+import {
+  claimTasks,
+  completeLeases,
+  hasLeasedAgent,
+  hasLeasedArtifact,
+  recordLeasedAttestation,
+  reportProgress,
+  submittableTasks,
+} from '../../services/leases.js';
 import { threatIntel } from '../../services/threat-intel.js';
 import { findValidator, registerValidator } from '../../services/validators.js';
+import { createVerifyPool, verifyEnvelopes } from '../../verify/index.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
+import { DOMAIN_ERROR_STATUS } from '../plugins/errors.js';
 import { parseInput } from '../validate.js';
 import type { NetworkRouteOptions } from './network.js';
 
@@ -52,15 +67,33 @@ function refuse(reply: FastifyReply, status: 403 | 422, detail: string): Fastify
   return reply.code(status).type('application/json; charset=utf-8').send({ detail });
 }
 
-/** Which field of the envelope the first failed offline check is about. */
-function failedCheckField(checks: { hash: boolean; signature: boolean }): string {
-  if (!checks.hash) return 'envelope.canonical_hash';
-  if (!checks.signature) return 'envelope.signature';
-  return 'envelope.payload.validator_hotkey';
+/**
+ * Per envelope allowance of a batch submission's body: an envelope with the most findings a task
+ * may carry stays well under it, a typical one is a few KiB.
+ */
+const BATCH_BYTES_PER_ENVELOPE = 32 * 1024;
+/** The batch route's body limit: MAX_ATTESTATIONS_PER_BATCH envelopes (16 MiB). */
+export const ATTESTATION_BATCH_BODY_LIMIT = MAX_ATTESTATIONS_PER_BATCH * BATCH_BYTES_PER_ENVELOPE;
+
+/** The refusals an envelope can get before it reaches the store, shared by the single and the batch endpoint. */
+const WRONG_SIGNER_DETAIL = 'envelope.payload.validator_hotkey: is not the hotkey that signed the request';
+
+function notLeasedDetail(taskId: string): string {
+  return `envelope.payload.task_id: task ${taskId} is not leased to this validator`;
+}
+
+/** Names the field of the envelope the first failed offline check is about, with the reason. */
+function failedCheckDetail(verification: AttestationVerification): string {
+  const { checks } = verification;
+  const field = !checks.hash ? 'envelope.canonical_hash' : !checks.signature ? 'envelope.signature' : 'envelope.payload.validator_hotkey';
+  return `${field}: ${verification.reason ?? 'invalid'}`;
 }
 
 const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, metagraph }) => {
   const nowMs = () => now().getTime();
+  // Large batches verify off the event loop; the threads start on the first such batch.
+  const verifyPool = createVerifyPool();
+  app.addHook('onClose', async () => verifyPool.close());
 
   app.post('/v1/validators/registration', { config: { signedBy: 'validator-registration' } }, async (request, reply) => {
     const signer = signerOf(request);
@@ -151,24 +184,86 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
     const signer = signerOf(request);
     const envelope = parseInput(AttestationEnvelope, request.body, 'body');
     if (envelope.payload.validator_hotkey !== signer.hotkey) {
-      return refuse(reply, 403, 'envelope.payload.validator_hotkey: is not the hotkey that signed the request');
+      return refuse(reply, 403, WRONG_SIGNER_DETAIL);
     }
     const current = await metagraph.current();
     if ('reason' in current) throw new VigilError('metagraph_unavailable');
     // The checks run on the body as received (request.body, not the schema's copy): the hash and the
     // signature cover exactly the payload the validator signed, unknown fields included.
     const verification = verifyAttestation(request.body, current.snapshot);
-    if (!verification.ok) {
-      return refuse(reply, 422, `${failedCheckField(verification.checks)}: ${verification.reason ?? 'invalid'}`);
-    }
+    if (!verification.ok) return refuse(reply, 422, failedCheckDetail(verification));
     const submitted = await recordLeasedAttestation(db, envelope, { validatorHotkey: signer.hotkey, now: nowMs() });
     if (submitted.status === 'not_leased') {
-      return refuse(reply, 403, `envelope.payload.task_id: task ${envelope.payload.task_id} is not leased to this validator`);
+      return refuse(reply, 403, notLeasedDetail(envelope.payload.task_id));
     }
     return reply
       .code(submitted.created ? 201 : 200)
       .send(AttestationReceipt.parse({ canonical_hash: envelope.canonical_hash, task_id: envelope.payload.task_id, created: submitted.created }));
   });
+
+  app.post(
+    '/v1/validators/attestations/batch',
+    { config: SIGNED_BY_VALIDATOR, bodyLimit: ATTESTATION_BATCH_BODY_LIMIT },
+    async (request) => {
+      const signer = signerOf(request);
+      const { attestations } = parseInput(BatchAttestationSubmission, request.body, 'body');
+      // As in the single endpoint, hash and signature are checked on the envelopes as received.
+      const received = (request.body as { attestations: unknown[] }).attestations;
+      const results: BatchAttestationResult[] = attestations.map((envelope) => ({
+        canonical_hash: envelope.canonical_hash,
+        task_id: envelope.payload.task_id,
+        outcome: 'refused',
+      }));
+      const refuseItem = (index: number, status: number, detail: string) => Object.assign(results[index]!, { status, detail });
+
+      // Each envelope goes through the single endpoint's checks in its order; the first it fails answers for it.
+      let pending: number[] = [];
+      for (const [index, envelope] of attestations.entries()) {
+        if (envelope.payload.validator_hotkey === signer.hotkey) pending.push(index);
+        else refuseItem(index, 403, WRONG_SIGNER_DETAIL);
+      }
+      if (pending.length > 0) {
+        const current = await metagraph.current();
+        if ('reason' in current) throw new VigilError('metagraph_unavailable');
+        const verifications = await verifyEnvelopes(verifyPool, pending.map((index) => received[index]), current.snapshot);
+        pending = pending.filter((index, i) => {
+          const verification = verifications[i]!;
+          if (!verification.ok) refuseItem(index, 422, failedCheckDetail(verification));
+          return verification.ok;
+        });
+      }
+      const at = nowMs();
+      if (pending.length > 0) {
+        const taskIds = pending.map((index) => attestations[index]!.payload.task_id);
+        const leased = await submittableTasks(db, { validatorHotkey: signer.hotkey, taskIds, now: at });
+        pending = pending.filter((index) => {
+          const taskId = attestations[index]!.payload.task_id;
+          if (!leased.has(taskId)) refuseItem(index, 403, notLeasedDetail(taskId));
+          return leased.has(taskId);
+        });
+      }
+      if (pending.length > 0) {
+        const recorded = await recordAttestations(
+          db,
+          pending.map((index) => attestations[index]!),
+          { now: at },
+        );
+        const completed: string[] = [];
+        for (const [i, index] of pending.entries()) {
+          const result = recorded[i]!;
+          if (result.outcome === 'refused') {
+            refuseItem(index, DOMAIN_ERROR_STATUS[result.error!.code], result.error!.message);
+            continue;
+          }
+          results[index]!.outcome = result.outcome;
+          completed.push(attestations[index]!.payload.task_id);
+        }
+        // The single endpoint completes the lease of every recorded (or already recorded) envelope.
+        await completeLeases(db, { validatorHotkey: signer.hotkey, taskIds: completed, now: at });
+      }
+      return BatchAttestationReceipt.parse({ results });
+    },
+  );
 
   app.get('/v1/validators/threat-intel/:sha256', { config: SIGNED_BY_VALIDATOR }, async (request) => {
     signerOf(request);

@@ -1,0 +1,15 @@
+import type { MetagraphSnapshot } from '@vigil/core';
+import type { AttestationVerification } from '@vigil/crypto';
+
+/** What the pool posts to a verify worker. A worker keeps the last snapshot it was sent. */
+export type VerifyRequest =
+  | { kind: 'snapshot'; key: string; snapshot: MetagraphSnapshot }
+  | { kind: 'verify'; id: number; key: string; envelopes: unknown[] };
+
+/** A worker's answer to one `verify` request, matched by id. */
+export type VerifyResponse = { id: number; results: AttestationVerification[] } | { id: number; error: string };
+
+/** Names a snapshot across threads: the block it was taken at and when. */
+export function snapshotKey(snapshot: MetagraphSnapshot): string {
+  return `${snapshot.block}@${snapshot.taken_at}`;
+}
