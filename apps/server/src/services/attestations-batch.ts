@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
+import { AttestationEnvelope, parseTimestamp, type AttestationPayload } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
-import type { Database, TrackName } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { applyAttestationAggregatesBatch, chunkRows, type AttestationFacts } from '../repositories/aggregates.js';
 import { inTransaction } from '../repositories/transaction.js';
+import {
+  attestationCreatedEvent,
+  checkAgainstTask,
+  selectAttestationTasks,
+  type AttestationArtifactRow,
+  type AttestationTaskRow,
+} from './attestations.js';
 import { DomainError, type DomainErrorCode } from './domain-error.js';
 
 /** Envelopes recorded per transaction; longer inputs are split into consecutive transactions. */
@@ -28,35 +35,16 @@ interface Parsed {
   signature: string;
 }
 
-interface TaskRow {
-  task_id: string;
-  round_id: string;
-  hotkey: string;
-  artifact_id: number;
-  track: TrackName;
-  status: string;
-  phase: string;
-  code_hash: string;
-}
 
-interface ArtifactRow {
-  id: number;
-  bundle_hash: string;
-  content_hash: string;
-  kind: string;
-}
 
 interface Accepted {
   index: number;
   parsed: Parsed;
-  task: TaskRow;
-  artifact: ArtifactRow;
+  task: AttestationTaskRow;
+  artifact: AttestationArtifactRow;
   isRerun: boolean;
 }
 
-function mismatch(field: string, expected: string): DomainError {
-  return new DomainError('attestation_mismatch', `envelope.payload.${field}: does not match the task (expected ${expected})`);
-}
 
 function refused(canonicalHash: string, error: DomainError): AttestationBatchResult {
   return { canonical_hash: canonicalHash, outcome: 'refused', error: { code: error.code, message: error.message } };
@@ -68,19 +56,6 @@ function claimedHash(envelope: unknown): string {
   return typeof hash === 'string' ? hash : '';
 }
 
-/** The checks of recordAttestation that depend on the task, its round and its artifact, in its order. */
-function checkAgainstTask(payload: AttestationPayload, task: TaskRow, artifact: ArtifactRow): DomainError | null {
-  if (task.status !== 'open' || task.phase !== 'evaluation') {
-    return new DomainError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
-  }
-  if (payload.round_id !== task.round_id) return mismatch('round_id', task.round_id);
-  if (payload.miner_hotkey !== task.hotkey) return mismatch('miner_hotkey', task.hotkey);
-  if (payload.track !== task.track) return mismatch('track', task.track);
-  if (payload.agent_hash !== task.code_hash) return mismatch('agent_hash', 'the code hash frozen into the round');
-  if (payload.artifact.bundle_hash !== artifact.bundle_hash) return mismatch('artifact.bundle_hash', artifact.bundle_hash);
-  if (payload.artifact.sha256 !== artifact.content_hash) return mismatch('artifact.sha256', artifact.content_hash);
-  return null;
-}
 
 async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], now: number): Promise<AttestationBatchResult[]> {
   const results: AttestationBatchResult[] = new Array(envelopes.length);
@@ -100,29 +75,14 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
   if (parsedList.length === 0) return results;
 
   return inTransaction(db, async (trx) => {
-    const tasks = await trx
-      .selectFrom('tasks')
-      .innerJoin('rounds', 'rounds.round_id', 'tasks.round_id')
-      .innerJoin('round_agents', (j) =>
-        j.onRef('round_agents.round_id', '=', 'tasks.round_id').onRef('round_agents.hotkey', '=', 'tasks.hotkey'),
-      )
-      .select([
-        'tasks.task_id',
-        'tasks.round_id',
-        'tasks.hotkey',
-        'tasks.artifact_id',
-        'rounds.track',
-        'rounds.status',
-        'rounds.phase',
-        'round_agents.code_hash',
-      ])
+    const tasks = await selectAttestationTasks(trx)
       .where('tasks.task_id', 'in', [...new Set(parsedList.map((p) => p.payload.task_id))])
       .execute();
-    const taskById = new Map<string, TaskRow>(tasks.map((t) => [t.task_id, t]));
+    const taskById = new Map<string, AttestationTaskRow>(tasks.map((t) => [t.task_id, t]));
 
     const known = parsedList.filter((p) => taskById.has(p.payload.task_id));
     const artifactIds = [...new Set(known.map((p) => taskById.get(p.payload.task_id)!.artifact_id))].sort((a, b) => a - b);
-    const artifactById = new Map<number, ArtifactRow>();
+    const artifactById = new Map<number, AttestationArtifactRow>();
     const hashes = [...new Set(known.map((p) => p.canonicalHash))];
     const validatorKeys = [...new Set(known.map((p) => p.payload.validator_hotkey))];
     const taskIds = [...new Set(known.map((p) => p.payload.task_id))];
@@ -233,7 +193,7 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
  * Locks the batch's artifact rows in ascending id order (PostgreSQL), so two batches touching
  * overlapping artifacts queue instead of deadlocking; SQLite serialises writers anyway.
  */
-async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[], into: Map<number, ArtifactRow>): Promise<void> {
+async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[], into: Map<number, AttestationArtifactRow>): Promise<void> {
   const rows = await trx
     .selectFrom('artifacts')
     .select(['id', 'bundle_hash', 'content_hash', 'kind'])
@@ -276,24 +236,10 @@ async function insertAttestations(trx: Transaction<Database>, accepted: readonly
 }
 
 async function enqueueCreatedEvents(trx: Transaction<Database>, accepted: readonly Accepted[], now: number): Promise<void> {
-  const recordedAt = formatOffsetTimestamp(now);
   const rows = accepted.map(({ parsed: { payload, canonicalHash }, task, artifact }) => ({
     id: randomUUID(),
     kind: 'attestation.created' as const,
-    // The same payload as recordAttestation's event, field for field.
-    payload: JSON.stringify({
-      canonical_hash: canonicalHash,
-      round_id: task.round_id,
-      task_id: task.task_id,
-      track: task.track,
-      miner_hotkey: task.hotkey,
-      validator_hotkey: payload.validator_hotkey,
-      verdict: payload.verdict,
-      risk_score: payload.risk_score,
-      bundle_hash: artifact.kind === 'live' ? artifact.bundle_hash : null,
-      created_at: payload.created_at,
-      recorded_at: recordedAt,
-    }),
+    payload: JSON.stringify(attestationCreatedEvent(payload, canonicalHash, task, artifact, now)),
     created_at: now,
     delivered_at: null,
     last_error: null,

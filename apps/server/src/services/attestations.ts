@@ -1,7 +1,7 @@
-import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp } from '@vigil/core';
+import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
-import type { Database } from '../db/schema.js';
+import type { Database, TrackName } from '../db/schema.js';
 import { applyAttestationAggregates } from '../repositories/aggregates.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
 import { inTransaction } from '../repositories/transaction.js';
@@ -14,8 +14,89 @@ export interface RecordedAttestation {
   isRerun: boolean;
 }
 
-function mismatch(field: string, expected: string): DomainError {
+export function attestationMismatch(field: string, expected: string): DomainError {
   return new DomainError('attestation_mismatch', `envelope.payload.${field}: does not match the task (expected ${expected})`);
+}
+
+/** A task as attestations are checked against it: its round's state and the agent code frozen into it. */
+export interface AttestationTaskRow {
+  task_id: string;
+  round_id: string;
+  hotkey: string;
+  artifact_id: number;
+  track: TrackName;
+  status: string;
+  phase: string;
+  code_hash: string;
+}
+
+export interface AttestationArtifactRow {
+  id: number;
+  bundle_hash: string;
+  content_hash: string;
+  kind: string;
+}
+
+/** Tasks joined with their round and frozen agent; callers add the `where`. */
+export function selectAttestationTasks(db: Kysely<Database>) {
+  return db
+    .selectFrom('tasks')
+    .innerJoin('rounds', 'rounds.round_id', 'tasks.round_id')
+    .innerJoin('round_agents', (j) =>
+      j.onRef('round_agents.round_id', '=', 'tasks.round_id').onRef('round_agents.hotkey', '=', 'tasks.hotkey'),
+    )
+    .select([
+      'tasks.task_id',
+      'tasks.round_id',
+      'tasks.hotkey',
+      'tasks.artifact_id',
+      'rounds.track',
+      'rounds.status',
+      'rounds.phase',
+      'round_agents.code_hash',
+    ]);
+}
+
+/** The checks that depend on the task, its round and its artifact, in order; null when it matches. */
+export function checkAgainstTask(
+  payload: AttestationPayload,
+  task: AttestationTaskRow,
+  artifact: AttestationArtifactRow,
+): DomainError | null {
+  if (task.status !== 'open' || task.phase !== 'evaluation') {
+    return new DomainError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
+  }
+  if (payload.round_id !== task.round_id) return attestationMismatch('round_id', task.round_id);
+  if (payload.miner_hotkey !== task.hotkey) return attestationMismatch('miner_hotkey', task.hotkey);
+  if (payload.track !== task.track) return attestationMismatch('track', task.track);
+  if (payload.agent_hash !== task.code_hash) return attestationMismatch('agent_hash', 'the code hash frozen into the round');
+  if (payload.artifact.bundle_hash !== artifact.bundle_hash) return attestationMismatch('artifact.bundle_hash', artifact.bundle_hash);
+  if (payload.artifact.sha256 !== artifact.content_hash) return attestationMismatch('artifact.sha256', artifact.content_hash);
+  return null;
+}
+
+/** The `attestation.created` event, the same from both write paths. */
+export function attestationCreatedEvent(
+  payload: AttestationPayload,
+  canonicalHash: string,
+  task: AttestationTaskRow,
+  artifact: AttestationArtifactRow,
+  recordedAt: number,
+): Record<string, unknown> {
+  return {
+    canonical_hash: canonicalHash,
+    round_id: task.round_id,
+    task_id: task.task_id,
+    track: task.track,
+    miner_hotkey: task.hotkey,
+    validator_hotkey: payload.validator_hotkey,
+    verdict: payload.verdict,
+    risk_score: payload.risk_score,
+    // Benchmark (labeled) artifacts stay anonymous, as on the public attestations endpoint.
+    bundle_hash: artifact.kind === 'live' ? artifact.bundle_hash : null,
+    created_at: payload.created_at,
+    recorded_at: formatOffsetTimestamp(recordedAt),
+  };
 }
 
 /**
@@ -40,22 +121,7 @@ export async function recordAttestation(
   const now = options.now;
 
   return inTransaction(db, async (trx) => {
-    const task = await trx
-      .selectFrom('tasks')
-      .innerJoin('rounds', 'rounds.round_id', 'tasks.round_id')
-      .innerJoin('round_agents', (j) =>
-        j.onRef('round_agents.round_id', '=', 'tasks.round_id').onRef('round_agents.hotkey', '=', 'tasks.hotkey'),
-      )
-      .select([
-        'tasks.task_id',
-        'tasks.round_id',
-        'tasks.hotkey',
-        'tasks.artifact_id',
-        'rounds.track',
-        'rounds.status',
-        'rounds.phase',
-        'round_agents.code_hash',
-      ])
+    const task = await selectAttestationTasks(trx)
       .where('tasks.task_id', '=', payload.task_id)
       .executeTakeFirst();
     if (task === undefined) throw new DomainError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`);
@@ -77,16 +143,8 @@ export async function recordAttestation(
       .executeTakeFirst();
     if (duplicate !== undefined) return { id: duplicate.id, created: false, isRerun: duplicate.is_rerun === 1 };
 
-    if (task.status !== 'open' || task.phase !== 'evaluation') {
-      throw new DomainError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
-    }
-    if (payload.round_id !== task.round_id) throw mismatch('round_id', task.round_id);
-    if (payload.miner_hotkey !== task.hotkey) throw mismatch('miner_hotkey', task.hotkey);
-    if (payload.track !== task.track) throw mismatch('track', task.track);
-    if (payload.agent_hash !== task.code_hash) throw mismatch('agent_hash', 'the code hash frozen into the round');
-
-    if (payload.artifact.bundle_hash !== artifact.bundle_hash) throw mismatch('artifact.bundle_hash', artifact.bundle_hash);
-    if (payload.artifact.sha256 !== artifact.content_hash) throw mismatch('artifact.sha256', artifact.content_hash);
+    const problem = checkAgainstTask(payload, task, artifact);
+    if (problem !== null) throw problem;
 
     const validator = await trx
       .selectFrom('validators')
@@ -145,20 +203,7 @@ export async function recordAttestation(
     await enqueueOutboxEvent(
       trx,
       'attestation.created',
-      {
-        canonical_hash: canonicalHash,
-        round_id: task.round_id,
-        task_id: task.task_id,
-        track: task.track,
-        miner_hotkey: task.hotkey,
-        validator_hotkey: payload.validator_hotkey,
-        verdict: payload.verdict,
-        risk_score: payload.risk_score,
-        // Benchmark (labeled) artifacts stay anonymous, as on the public attestations endpoint.
-        bundle_hash: artifact.kind === 'live' ? artifact.bundle_hash : null,
-        created_at: payload.created_at,
-        recorded_at: formatOffsetTimestamp(now),
-      },
+      attestationCreatedEvent(payload, canonicalHash, task, artifact, now),
       now,
     );
     return { id: inserted.id, created: true, isRerun };
