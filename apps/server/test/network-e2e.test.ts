@@ -3,9 +3,6 @@
  * (through @vigil/client, as a real operator's tools would); the scheduler step (what `serve` and
  * `vigil-server worker` run on a timer) moves the round through its phases on a pinned clock.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SignedVigilClient, VigilApiError, VigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import {
   AGENT_BUNDLE_FORMAT,
@@ -25,19 +22,13 @@ import {
   type Verdict,
 } from '@vigil/core';
 import { signAttestation, signRequest, signedRequestHeaders } from '@vigil/crypto';
-import type { FastifyInstance } from 'fastify';
+import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileBlobStore, type BlobStore } from '../src/blobs/index.js';
-import { loadConfig } from '../src/config.js';
-import { openDatabase, type VigilDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { buildApp } from '../src/http/app.js';
-import { CachedMetagraph, FileMetagraphSource } from '../src/metagraph/index.js';
 import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
 import { LEASE_MS } from '../src/services/leases.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
 import { storeArtifact } from '../src/services/store-artifact.js';
 import { setValidatorStatus } from '../src/services/validators.js';
+import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 11, 1, 0, 0, 0);
@@ -78,51 +69,15 @@ const ARTIFACTS = [
   { sourceId: 'live-linter', kind: 'live', truth: 'ALLOW', text: 'Lints shell scripts.' },
 ] as const;
 
-interface Env {
-  dir: string;
-  database: VigilDatabase;
-  blobs: BlobStore;
-  app: FastifyInstance;
-  baseUrl: string;
-  clock: number;
-  metagraphFile: string;
-}
+type Env = NetworkApp & { clock: number };
 
 const envs: Env[] = [];
 afterEach(async () => {
-  for (const e of envs.splice(0)) {
-    await e.app.close();
-    await e.database.close();
-    await rm(e.dir, { recursive: true, force: true });
-  }
+  for (const e of envs.splice(0)) await e.close();
 });
 
 async function start(options: { maxStalenessSeconds?: number } = {}): Promise<Env> {
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-e2e-'));
-  const metagraphFile = join(dir, 'metagraph.json');
-  await writeFile(metagraphFile, JSON.stringify(SNAPSHOT));
-  const config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir };
-  const database = await openDatabase({ url: ':memory:' });
-  await migrateToLatest(database.db);
-  const blobs = createFileBlobStore(join(dir, 'blobs'));
-  const e = { dir, database, blobs, clock: T0, metagraphFile } as Env;
-  const metagraph = new CachedMetagraph({
-    source: new FileMetagraphSource(metagraphFile),
-    ttlSeconds: 60,
-    maxStalenessSeconds: options.maxStalenessSeconds ?? 3_600,
-    retryIntervalSeconds: 1,
-    now: () => e.clock,
-  });
-  e.app = await buildApp({
-    config,
-    readService: createPublicReadService(database.db),
-    now: () => new Date(e.clock),
-    network: { db: database.db, blobs, metagraph, signedAuth: config.signedAuth, bundleLimitBytes: 1 << 20 },
-  });
-  await e.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = e.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  e.baseUrl = `http://127.0.0.1:${address.port}`;
+  const e = (await startNetworkApp({ snapshot: SNAPSHOT, clock: T0, ...options })) as Env;
   envs.push(e);
   return e;
 }

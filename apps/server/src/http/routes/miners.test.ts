@@ -1,5 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import {
@@ -9,20 +8,13 @@ import {
   MinerRegistration,
   canonicalBytes,
   canonicalHash,
-  type MetagraphSnapshot,
 } from '@vigil/core';
 import { signRequest, signedRequestHeaders } from '@vigil/crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../../../test/harness.js';
-import { createFileBlobStore, type BlobStore } from '../../blobs/index.js';
+import type { BlobStore } from '../../blobs/index.js';
 import { bundleBodyLimit, loadBundle } from '../../bundles/index.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, type VigilDatabase } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrate.js';
-import { CachedMetagraph, FileMetagraphSource } from '../../metagraph/index.js';
-import { createPublicReadService } from '../../services/public-read-service.js';
-import { buildApp } from '../app.js';
+import { startNetworkApp, type NetworkApp } from '../../test-support/network-app.js';
 
 /** Decoded-content budget of this server: small, so the limits are cheap to reach. */
 const BUNDLE_LIMIT = 4096;
@@ -53,10 +45,9 @@ const NORMALIZED = {
   ],
 };
 
+let server: NetworkApp;
 let dir: string;
-let database: VigilDatabase;
 let blobs: BlobStore;
-let app: FastifyInstance;
 let baseUrl: string;
 let port: number;
 
@@ -86,39 +77,19 @@ let other: SignedVigilClient;
 let latecomer: SignedVigilClient;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'vigil-miners-'));
-  const snapshotFile = join(dir, 'metagraph.json');
-  const snapshot: MetagraphSnapshot = { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] };
-  await writeFile(snapshotFile, JSON.stringify(snapshot));
-  const config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir };
-  database = await openDatabase({ url: ':memory:' });
-  await migrateToLatest(database.db);
-  blobs = createFileBlobStore(join(dir, 'blobs'));
-  app = await buildApp({
-    config,
-    readService: createPublicReadService(database.db),
-    network: {
-      db: database.db,
-      blobs,
-      metagraph: new CachedMetagraph({ source: new FileMetagraphSource(snapshotFile) }),
-      signedAuth: config.signedAuth,
-      bundleLimitBytes: BUNDLE_LIMIT,
-    },
+  server = await startNetworkApp({
+    snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] },
+    bundleLimitBytes: BUNDLE_LIMIT,
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
-  port = address.port;
-  baseUrl = `http://127.0.0.1:${port}`;
+  ({ dir, blobs, baseUrl } = server);
+  port = Number(new URL(baseUrl).port);
   miner = clientFor(MINER);
   other = clientFor(OTHER);
   latecomer = clientFor(LATECOMER);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await database?.close();
-  await rm(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** The refusal a signed call ended with. */

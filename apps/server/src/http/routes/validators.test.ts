@@ -1,6 +1,3 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SignedVigilClient, VigilApiError, VigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import {
   AGENT_BUNDLE_FORMAT,
@@ -21,24 +18,17 @@ import {
   type MetagraphSnapshot,
 } from '@vigil/core';
 import { sign, signAttestation, signRequest, signedRequestHeaders, toHex } from '@vigil/crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createFileBlobStore, type BlobStore } from '../../blobs/index.js';
 import { storeAgentBundle } from '../../bundles/index.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, type VigilDatabase } from '../../db/database.js';
-import { migrateToLatest } from '../../db/migrate.js';
-import { CachedMetagraph, FileMetagraphSource } from '../../metagraph/index.js';
 import { submitAgent } from '../../services/agents.js';
 import { LEASE_MS, REPLICAS } from '../../services/leases.js';
 import { registerMiner } from '../../services/miners.js';
-import { createPublicReadService } from '../../services/public-read-service.js';
 import { closeRound, openRound, startEvaluation } from '../../services/rounds.js';
 import { storeArtifact } from '../../services/store-artifact.js';
 import { createTasks } from '../../services/tasks.js';
 import type { VerdictName } from '../../db/schema.js';
 import { registerValidator } from '../../services/validators.js';
-import { buildApp } from '../app.js';
+import { startNetworkApp, type NetworkApp } from '../../test-support/network-app.js';
 
 const V1 = keypairFromSeed('a1'.repeat(32));
 const V2 = keypairFromSeed('a2'.repeat(32));
@@ -76,51 +66,17 @@ const FINDINGS: Finding[] = [
   { type: 'static', category: 'network', severity: 'HIGH', title: 'contacts paste site', file: 'SKILL.md' },
 ];
 
-interface Env {
-  dir: string;
-  database: VigilDatabase;
-  blobs: BlobStore;
-  app: FastifyInstance;
-  baseUrl: string;
-  /** The app's clock (ms); every signed client signs relative to it. */
-  clock: number;
-}
+type Env = NetworkApp & { clock: number };
 
 let env: Env | undefined;
 
 afterEach(async () => {
-  if (!env) return;
-  await env.app.close();
-  await env.database.close();
-  await rm(env.dir, { recursive: true, force: true });
+  await env?.close();
   env = undefined;
 });
 
 async function start(): Promise<Env> {
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-validators-'));
-  const snapshotFile = join(dir, 'metagraph.json');
-  await writeFile(snapshotFile, JSON.stringify(SNAPSHOT));
-  const config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir };
-  const database = await openDatabase({ url: ':memory:' });
-  await migrateToLatest(database.db);
-  const blobs = createFileBlobStore(join(dir, 'blobs'));
-  const partial = { dir, database, blobs, clock: T0 } as Env;
-  const app = await buildApp({
-    config,
-    readService: createPublicReadService(database.db),
-    now: () => new Date(partial.clock),
-    network: {
-      db: database.db,
-      blobs,
-      metagraph: new CachedMetagraph({ source: new FileMetagraphSource(snapshotFile) }),
-      signedAuth: config.signedAuth,
-      bundleLimitBytes: 1 << 20,
-    },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
-  env = Object.assign(partial, { app, baseUrl: `http://127.0.0.1:${address.port}` });
+  env = (await startNetworkApp({ snapshot: SNAPSHOT, clock: T0 })) as Env;
   return env;
 }
 
@@ -662,9 +618,7 @@ describe('POST /v1/validators/attestations/batch', () => {
       const leases = await db.selectFrom('task_leases').select(['validator_hotkey', 'state', 'completed_at']).orderBy('validator_hotkey').execute();
       const outbox = await db.selectFrom('outbox_events').select('kind').orderBy('created_at').execute();
       const scores = await new VigilClient({ baseUrl: e.baseUrl }).roundScores(seeded.roundId);
-      await e.app.close();
-      await e.database.close();
-      await rm(e.dir, { recursive: true, force: true });
+      await e.close();
       env = undefined;
       return { attestations, results, leases, outbox: outbox.map((o) => o.kind).sort(), scores: scores.scores };
     }

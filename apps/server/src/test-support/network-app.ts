@@ -1,0 +1,77 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MetagraphSnapshot } from '@vigil/core';
+import type { FastifyInstance } from 'fastify';
+import { createFileBlobStore, type BlobStore } from '../blobs/index.js';
+import { loadConfig } from '../config.js';
+import { openDatabase, type VigilDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { buildApp } from '../http/app.js';
+import { CachedMetagraph, FileMetagraphSource } from '../metagraph/index.js';
+import { createPublicReadService } from '../services/public-read-service.js';
+
+export interface NetworkApp {
+  dir: string;
+  database: VigilDatabase;
+  blobs: BlobStore;
+  app: FastifyInstance;
+  baseUrl: string;
+  /** The snapshot file the server reads permits from; tests may rewrite it. */
+  metagraphFile: string;
+  /**
+   * The server's clock in epoch ms when `clock` was given (tests move it); `null` means the real
+   * clock is used.
+   */
+  clock: number | null;
+  close(): Promise<void>;
+}
+
+/**
+ * A real, listening Vigil with the public and signed endpoints: in-memory SQLite, a blob store and
+ * a metagraph snapshot file in a temp directory, the configured defaults otherwise.
+ */
+export async function startNetworkApp(options: {
+  snapshot: MetagraphSnapshot;
+  /** Pins the server's clock (and the metagraph cache's) to a value tests move; real time when absent. */
+  clock?: number;
+  bundleLimitBytes?: number;
+  maxStalenessSeconds?: number;
+}): Promise<NetworkApp> {
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-network-'));
+  const metagraphFile = join(dir, 'metagraph.json');
+  await writeFile(metagraphFile, JSON.stringify(options.snapshot));
+  const config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir };
+  const database = await openDatabase({ url: ':memory:' });
+  await migrateToLatest(database.db);
+  const blobs = createFileBlobStore(join(dir, 'blobs'));
+  const env = { dir, database, blobs, metagraphFile, clock: options.clock ?? null } as NetworkApp;
+  const now = () => env.clock ?? Date.now();
+  const metagraph = new CachedMetagraph({
+    source: new FileMetagraphSource(metagraphFile),
+    ...(options.maxStalenessSeconds !== undefined ? { ttlSeconds: 60, maxStalenessSeconds: options.maxStalenessSeconds, retryIntervalSeconds: 1 } : {}),
+    now,
+  });
+  env.app = await buildApp({
+    config,
+    readService: createPublicReadService(database.db),
+    now: () => new Date(now()),
+    network: {
+      db: database.db,
+      blobs,
+      metagraph,
+      signedAuth: config.signedAuth,
+      bundleLimitBytes: options.bundleLimitBytes ?? 1 << 20,
+    },
+  });
+  await env.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = env.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
+  env.baseUrl = `http://127.0.0.1:${address.port}`;
+  env.close = async () => {
+    await env.app.close();
+    await database.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  return env;
+}
