@@ -21,7 +21,7 @@ import {
   type MetagraphSnapshot,
   type Verdict,
 } from '@vigil/core';
-import { signAttestation, signRequest, signedRequestHeaders } from '@vigil/crypto';
+import { signAttestation, signRequest, signedRequestHeaders, ss58Decode, ss58Encode } from '@vigil/crypto';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
@@ -300,6 +300,26 @@ describe('signed-request refusals leave no state behind', () => {
     await client(e, V1).request('POST', '/v1/validators/registration', { allowed_ips: ['10.0.0.7'] });
     expect(await refusal(claim(V1))).toEqual({ status: 403, detail: sourceIpNotAllowlistedDetail('127.0.0.1') });
     expect(await snapshotOfState(e)).toEqual(before);
+  });
+
+  it('one request cannot be replayed under another ss58 spelling of the same key, nor with a body the signature did not cover', async () => {
+    const e = await registeredEnv();
+    const path = '/v1/miners/registrations';
+    const body = JSON.stringify({ track: 'skills' });
+    const signed = signRequest({ method: 'POST', pathWithQuery: path, body, secretKey: GOOD_MINER.secretKey, timestamp: Math.floor(e.clock / 1000) });
+    const send = (hotkey: string, contentType = 'application/json') =>
+      fetch(`${e.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders({ ...signed, hotkey }), 'content-type': contentType }, body });
+    expect((await send(signed.hotkey)).status).toBe(201);
+    // The same public key written with prefix 0: the signature alone would verify.
+    const respelled = ss58Encode(ss58Decode(signed.hotkey), 0);
+    expect(respelled).not.toBe(signed.hotkey);
+    const replay = await send(respelled);
+    expect([replay.status, await replay.json()]).toEqual([401, { detail: ERROR_DETAILS.invalidSignature }]);
+    const miners = await e.database.db.selectFrom('miners').select('hotkey').execute();
+    expect(miners.map((m) => m.hotkey)).toEqual([signed.hotkey]);
+    // A body sent as text/plain would not be covered by the signature: refused before anything else.
+    const plain = await send(signed.hotkey, 'text/plain');
+    expect(plain.status).toBe(415);
   });
 
   it('a metagraph that cannot be refreshed beyond its staleness limit: 403 metagraph unavailable', async () => {

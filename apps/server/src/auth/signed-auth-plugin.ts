@@ -1,5 +1,5 @@
 import { HEADERS, type ErrorCode } from '@vigil/core';
-import { checkFreshness, verifySignedRequest } from '@vigil/crypto';
+import { checkFreshness, verifySignedRequest, isValidHotkey } from '@vigil/crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { VigilError } from '../errors.js';
@@ -172,6 +172,10 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
       throw await signatureFailure(request, 'missing_signature');
     }
 
+    // One spelling per key: ss58 with Bittensor's prefix 42. The signed message does not contain the
+    // hotkey, so another prefix's spelling of the same key would verify and count as a new triple.
+    if (!isValidHotkey(hotkey)) throw await signatureFailure(request, 'invalid_signature');
+
     const verified = verifySignedRequest({
       method: request.method,
       // The request target exactly as sent; fastify's own url may be rewritten.
@@ -189,9 +193,9 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     if (!checkFreshness(timestamp, nowSeconds, freshnessSeconds)) throw await signatureFailure(request, 'signature_stale');
 
     // Claimed only now, after the signature verified: a forger cannot burn someone else's triple.
-    // Kept until the timestamp leaves the window (+1 s for the whole-second clock); after that,
-    // freshness refuses the triple before the store is asked.
-    const ttlSeconds = Math.max(1, timestamp + freshnessSeconds + 1 - nowSeconds);
+    // Kept well past the moment the timestamp leaves the window, so an instance whose clock lags
+    // the one that claimed it still finds the claim; after that, freshness refuses the triple.
+    const ttlSeconds = Math.max(1, timestamp + 2 * freshnessSeconds + 60 - nowSeconds);
     let firstUse: boolean;
     try {
       firstUse = await replayStore.claim(hotkey, timestamp, signature, ttlSeconds);

@@ -1,5 +1,5 @@
 import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
 import type { Database, TrackName } from '../db/schema.js';
 import { applyAttestationAggregates } from '../repositories/aggregates.js';
@@ -28,6 +28,7 @@ export interface AttestationTaskRow {
   status: string;
   phase: string;
   code_hash: string;
+  policy_version: string;
 }
 
 export interface AttestationArtifactRow {
@@ -37,9 +38,13 @@ export interface AttestationArtifactRow {
   kind: string;
 }
 
-/** Tasks joined with their round and frozen agent; callers add the `where`. */
+/**
+ * Tasks joined with their round and frozen agent; callers add the `where`. On PostgreSQL the round
+ * rows are share-locked: closeRound takes them FOR UPDATE, so an attestation recorded while its
+ * round closes either lands before the close (and is scored) or sees the round closed.
+ */
 export function selectAttestationTasks(db: Kysely<Database>) {
-  return db
+  const query = db
     .selectFrom('tasks')
     .innerJoin('rounds', 'rounds.round_id', 'tasks.round_id')
     .innerJoin('round_agents', (j) =>
@@ -53,8 +58,10 @@ export function selectAttestationTasks(db: Kysely<Database>) {
       'rounds.track',
       'rounds.status',
       'rounds.phase',
+      'rounds.policy_version',
       'round_agents.code_hash',
     ]);
+  return dialectOf(db) === 'postgres' ? query.modifyEnd(sql`for share of rounds`) : query;
 }
 
 /** The checks that depend on the task, its round and its artifact, in order; null when it matches. */
@@ -70,6 +77,7 @@ export function checkAgainstTask(
   if (payload.miner_hotkey !== task.hotkey) return attestationMismatch('miner_hotkey', task.hotkey);
   if (payload.track !== task.track) return attestationMismatch('track', task.track);
   if (payload.agent_hash !== task.code_hash) return attestationMismatch('agent_hash', 'the code hash frozen into the round');
+  if (payload.policy_version !== task.policy_version) return attestationMismatch('policy_version', task.policy_version);
   if (payload.artifact.bundle_hash !== artifact.bundle_hash) return attestationMismatch('artifact.bundle_hash', artifact.bundle_hash);
   if (payload.artifact.sha256 !== artifact.content_hash) return attestationMismatch('artifact.sha256', artifact.content_hash);
   return null;

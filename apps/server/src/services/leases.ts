@@ -247,12 +247,16 @@ export async function reportProgress(
       .where('task_leases.task_id', '=', input.taskId)
       .executeTakeFirst();
     if (live === undefined) throw new DomainError('task_not_found', `task_id: task ${input.taskId} is not leased to this validator`);
-    await trx
+    // Only a live lease moves: a submission that completed it concurrently is never undone.
+    const updated = await trx
       .updateTable('task_leases')
       .set({ state: input.state, detail: input.detail ?? null, updated_at: input.now, expires_at: expiresAt })
       .where('task_id', '=', input.taskId)
       .where('validator_hotkey', '=', input.validatorHotkey)
-      .execute();
+      .where('state', 'in', ['leased', 'running'])
+      .where('expires_at', '>', input.now)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) throw new DomainError('task_not_found', `task_id: task ${input.taskId} is not leased to this validator`);
     return { taskId: input.taskId, state: input.state, leaseExpiresAt: expiresAt };
   });
 }

@@ -5,6 +5,7 @@ import { dialectOf } from '../db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
+import { chunkRows } from '../repositories/aggregates.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { DomainError } from './domain-error.js';
 import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
@@ -99,22 +100,16 @@ export async function startEvaluation(db: Kysely<Database>, input: { roundId: st
       .where('agents.status', '=', 'active')
       .where('miners.status', '=', 'registered')
       .execute();
-    if (agents.length > 0) {
-      await trx
-        .insertInto('round_agents')
-        .values(
-          agents.map((a) => ({
-            round_id: round.round_id,
-            hotkey: a.hotkey,
-            track: round.track,
-            version: a.version,
-            code_hash: a.code_hash,
-            name: a.name,
-            frozen_at: input.now,
-          })),
-        )
-        .execute();
-    }
+    const frozen = agents.map((a) => ({
+      round_id: round.round_id,
+      hotkey: a.hotkey,
+      track: round.track,
+      version: a.version,
+      code_hash: a.code_hash,
+      name: a.name,
+      frozen_at: input.now,
+    }));
+    for (const chunk of chunkRows(frozen, 7)) await trx.insertInto('round_agents').values(chunk).execute();
     await trx
       .updateTable('rounds')
       .set({ phase: 'evaluation', evaluation_started_at: input.now })
@@ -248,8 +243,9 @@ export async function closeRound(
     // A score of 0 is what a constant answer earns: ranked, but never a winner.
     const winnerResults = ranked.filter((r) => r.row.score! > 0).slice(0, WINNERS_PER_ROUND);
     for (const r of winnerResults) r.row.winner = 1;
-    if (validatorScores.length > 0) await trx.insertInto('validator_scores').values(validatorScores).execute();
-    if (results.length > 0) await trx.insertInto('round_results').values(results.map((r) => r.row)).execute();
+    // Chunked: a large round's rows would exceed SQLite's bound-parameter limit in one statement.
+    for (const chunk of chunkRows(validatorScores, 6)) await trx.insertInto('validator_scores').values(chunk).execute();
+    for (const chunk of chunkRows(results.map((r) => r.row), 12)) await trx.insertInto('round_results').values(chunk).execute();
 
     const winners = winnerResults.map((r) => r.agent.hotkey);
     const verdictChanges = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);

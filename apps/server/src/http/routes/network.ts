@@ -38,6 +38,9 @@ export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
  */
 export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () => Date }> = async (app, options) => {
   const { signedAuth, redis, ...routeOptions } = options;
+  // Bodies here are JSON only: the signature covers the raw bytes, which only the signed-auth JSON
+  // parser keeps. Any other content type is 415 rather than a body the signature did not cover.
+  app.removeAllContentTypeParsers();
   await app.register(signedAuthPlugin, {
     metagraph: routeOptions.metagraph,
     findValidator: (hotkey: string) => findValidator(routeOptions.db, hotkey),

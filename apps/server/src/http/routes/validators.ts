@@ -73,6 +73,9 @@ function refuse(reply: FastifyReply, status: 403 | 422, detail: string): Fastify
  */
 const BATCH_BYTES_PER_ENVELOPE = 32 * 1024;
 /** The batch route's body limit: MAX_ATTESTATIONS_PER_BATCH envelopes (16 MiB). */
+/** One envelope: its findings (50 are shown per task) and their texts fit well within this. */
+export const ATTESTATION_BODY_LIMIT = 256 * 1024;
+
 export const ATTESTATION_BATCH_BODY_LIMIT = MAX_ATTESTATIONS_PER_BATCH * BATCH_BYTES_PER_ENVELOPE;
 
 /** The refusals an envelope can get before it reaches the store, shared by the single and the batch endpoint. */
@@ -180,7 +183,7 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
     return TaskProgress.parse({ task_id: result.taskId, state: result.state, lease_expires_at: formatOffsetTimestamp(result.leaseExpiresAt) });
   });
 
-  app.post('/v1/validators/attestations', { config: SIGNED_BY_VALIDATOR }, async (request, reply) => {
+  app.post('/v1/validators/attestations', { config: SIGNED_BY_VALIDATOR, bodyLimit: ATTESTATION_BODY_LIMIT }, async (request, reply) => {
     const signer = signerOf(request);
     const envelope = parseInput(AttestationEnvelope, request.body, 'body');
     if (envelope.payload.validator_hotkey !== signer.hotkey) {
