@@ -35,6 +35,7 @@ export const ERROR_DETAILS = {
   invalidSignature: 'invalid request signature',
   serviceUnavailable: 'service unavailable',
   upstreamUnavailable: 'upstream dependency unavailable',
+  conflict: 'conflicts with a concurrent request; retry it',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -74,6 +75,7 @@ export const ERROR_CATALOGUE = {
   key_not_found: { status: 404, detail: ERROR_DETAILS.keyNotFound },
   route_not_found: { status: 404, detail: ERROR_DETAILS.notFound },
   method_not_allowed: { status: 405, detail: ERROR_DETAILS.methodNotAllowed },
+  conflict: { status: 409, detail: ERROR_DETAILS.conflict },
   length_required: { status: 411, detail: ERROR_DETAILS.lengthRequired },
   body_too_large: { status: 413, detail: ERROR_DETAILS.bodyTooLarge },
   unsupported_media_type: { status: 415, detail: ERROR_DETAILS.unsupportedMediaType },

@@ -30,7 +30,17 @@ function toRecord(row: ValidatorsTable): ValidatorRecord {
  */
 export async function registerValidator(
   db: Kysely<Database>,
-  input: { hotkey: string; uid: number; allowedIps: readonly string[]; now: number },
+  input: {
+    hotkey: string;
+    uid: number;
+    allowedIps: readonly string[];
+    now: number;
+    /**
+     * Create only: a record that appeared meanwhile is a unique violation, never overwritten. For a
+     * caller admitted because it had no record yet, whose allowlist was therefore never checked.
+     */
+    mustBeNew?: boolean;
+  },
 ): Promise<ValidatorRecord> {
   if (!Number.isInteger(input.uid) || input.uid < 0) throw new DomainError('invalid_argument', 'uid: expected a non-negative integer');
   for (const ip of input.allowedIps) {
@@ -38,19 +48,19 @@ export async function registerValidator(
   }
   const allowed = JSON.stringify([...new Set(input.allowedIps)]);
   return inTransaction(db, async (trx) => {
-    await trx
-      .insertInto('validators')
-      .values({
-        hotkey: input.hotkey,
-        uid: input.uid,
-        status: 'active',
-        allowed_ips: allowed,
-        registered_at: input.now,
-        updated_at: input.now,
-        last_seen_at: null,
-      })
-      .onConflict((oc) => oc.column('hotkey').doUpdateSet({ uid: input.uid, allowed_ips: allowed, updated_at: input.now }))
-      .execute();
+    const insert = trx.insertInto('validators').values({
+      hotkey: input.hotkey,
+      uid: input.uid,
+      status: 'active',
+      allowed_ips: allowed,
+      registered_at: input.now,
+      updated_at: input.now,
+      last_seen_at: null,
+    });
+    await (input.mustBeNew
+      ? insert
+      : insert.onConflict((oc) => oc.column('hotkey').doUpdateSet({ uid: input.uid, allowed_ips: allowed, updated_at: input.now }))
+    ).execute();
     const row = await trx.selectFrom('validators').selectAll().where('hotkey', '=', input.hotkey).executeTakeFirstOrThrow();
     return toRecord(row);
   });

@@ -72,11 +72,18 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, number> = {
   attestation_conflict: 409,
 };
 
+/** A unique constraint refused a write: two requests raced to create the same record. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** The catalogue error an error stands for, or undefined when it is a bug (500). */
 export function toVigilError(error: unknown): VigilError | undefined {
   if (error instanceof VigilError) return error;
   if (typeof error !== 'object' || error === null) return undefined;
   if (isUpstreamUnavailable(error)) return new VigilError('upstream_unavailable', { cause: error });
+  if (isUniqueViolation(error)) return new VigilError('conflict', { cause: error });
   const fastifyError = error as FastifyError;
   if (Array.isArray(fastifyError.validation)) {
     return new VigilError('validation_error', { issues: validationIssues(fastifyError) });

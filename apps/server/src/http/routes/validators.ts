@@ -106,7 +106,15 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
     );
     if (issues.length > 0) throw new VigilError('validation_error', { issues });
     const existed = (await findValidator(db, signer.hotkey)) !== undefined;
-    const record = await registerValidator(db, { hotkey: signer.hotkey, uid: signer.uid, allowedIps: body.allowed_ips, now: nowMs() });
+    // Without a record the caller was admitted unchecked by any allowlist: it may create the record,
+    // never overwrite one a concurrent first registration wrote meanwhile (409 conflict then).
+    const record = await registerValidator(db, {
+      hotkey: signer.hotkey,
+      uid: signer.uid,
+      allowedIps: body.allowed_ips,
+      now: nowMs(),
+      mustBeNew: !existed,
+    });
     return reply.code(existed ? 200 : 201).send(
       ValidatorRegistration.parse({ hotkey: record.hotkey, uid: record.uid, status: record.status, allowed_ips: record.allowedIps }),
     );
