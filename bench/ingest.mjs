@@ -23,7 +23,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { canonicalBytes, contentHash, formatOffsetTimestamp, NETUID, TRACKS } from '@vigil/core';
-import { fromHex, getPublicKey, signAttestation, ss58Decode, ss58Encode, verify, verifyAttestation } from '@vigil/crypto';
+import { fromHex, signAttestation, ss58Decode, verify, verifyAttestation } from '@vigil/crypto';
+import { keyFor as keyForSalted, prng } from './lib.mjs';
 
 function deepFreeze(value) {
   if (value && typeof value === 'object') {
@@ -80,22 +81,8 @@ async function main() {
   const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
   const artifactsPerTrack = Math.ceil(ENVELOPES / (TRACKS.length * AGENTS_PER_TRACK * VALIDATORS));
 
-  function keyFor(n) {
-    const secretKey = new Uint8Array(32);
-    new DataView(secretKey.buffer).setUint32(0, n + 1);
-    secretKey[31] = 76;
-    return { secretKey, hotkey: ss58Encode(getPublicKey(secretKey)) };
-  }
+  const keyFor = (n) => keyForSalted(n, 76);
 
-  function prng(seed) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = Math.imul(a ^ (a >>> 15), a | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
 
   const validators = Array.from({ length: VALIDATORS }, (_, i) => keyFor(i));
   // A subnet-sized metagraph: the validators hold permits among other neurons, as on chain. Frozen,

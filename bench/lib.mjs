@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { getPublicKey, ss58Encode } from '@vigil/crypto';
 
 /** Starts `node serve.mjs …args` and resolves with its port and a stop function. */
 export function startServer(args) {
@@ -53,4 +54,23 @@ export async function probe(url, count) {
     times.push(Number(process.hrtime.bigint() - start) / 1000);
   }
   return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+/** A deterministic ed25519 key (and its hotkey) from a number and a salt byte. */
+export function keyFor(n, salt) {
+  const secretKey = new Uint8Array(32);
+  new DataView(secretKey.buffer).setUint32(0, n + 1);
+  secretKey[31] = salt;
+  return { secretKey, hotkey: ss58Encode(getPublicKey(secretKey)) };
+}
+
+/** mulberry32: deterministic pseudo-random in [0, 1), so a benchmark builds the same data every run. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

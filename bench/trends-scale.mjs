@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash, formatOffsetTimestamp, TRACKS } from '@vigil/core';
-import { getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
+import { signAttestation } from '@vigil/crypto';
 import {
   buildApp,
   closeRound,
@@ -26,7 +26,7 @@ import {
   startEvaluation,
   submitAgent,
 } from '@vigil/server';
-import { median, percentile } from './lib.mjs';
+import { keyFor as keyForSalted, median, percentile, prng } from './lib.mjs';
 
 const ATTESTATIONS = Number(process.env.BENCH_ATTESTATIONS ?? 1_000_000);
 const ARTIFACTS = Number(process.env.BENCH_ARTIFACTS ?? 50_000);
@@ -40,23 +40,8 @@ const DAY = 24 * HOUR;
 const dataDir = new URL(`./.data/trends-${ATTESTATIONS}-${ARTIFACTS}/`, import.meta.url).pathname;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-function keyFor(n) {
-  const secretKey = new Uint8Array(32);
-  new DataView(secretKey.buffer).setUint32(0, n + 1);
-  secretKey[31] = 7;
-  return { secretKey, hotkey: ss58Encode(getPublicKey(secretKey)) };
-}
+const keyFor = (n) => keyForSalted(n, 7);
 
-/** Deterministic pseudo-random in [0, 1): the same database on every build. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function build() {
   rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AttestationEnvelope, parseTimestamp, type AttestationPayload } from '@vigil/core';
+import { AttestationEnvelope, type AttestationPayload } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
@@ -7,6 +7,7 @@ import { applyAttestationAggregatesBatch, chunkRows, type AttestationFacts } fro
 import { inTransaction } from '../repositories/transaction.js';
 import {
   attestationCreatedEvent,
+  attestationRow,
   checkAgainstTask,
   selectAttestationTasks,
   type AttestationArtifactRow,
@@ -207,24 +208,9 @@ async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[],
 const ATTESTATION_COLUMNS = 16;
 
 async function insertAttestations(trx: Transaction<Database>, accepted: readonly Accepted[], now: number): Promise<Map<string, number>> {
-  const rows = accepted.map(({ parsed: { payload, canonicalHash, signature }, task, artifact, isRerun }) => ({
-    canonical_hash: canonicalHash,
-    task_id: task.task_id,
-    round_id: task.round_id,
-    track: task.track,
-    miner_hotkey: task.hotkey,
-    validator_hotkey: payload.validator_hotkey,
-    artifact_id: artifact.id,
-    agent_hash: payload.agent_hash,
-    verdict: payload.verdict,
-    risk_score: payload.risk_score,
-    findings: JSON.stringify(payload.findings),
-    payload: JSON.stringify(payload),
-    signature,
-    created_at: parseTimestamp(payload.created_at).getTime(),
-    recorded_at: now,
-    is_rerun: isRerun ? 1 : 0,
-  }));
+  const rows = accepted.map(({ parsed: { payload, canonicalHash, signature }, task, artifact, isRerun }) =>
+    attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now),
+  );
   const ids = new Map<string, number>();
   // Rows go in input order, so ids ascend in the order recordAttestation would have assigned them;
   // the returned ids are matched by hash, not by position.

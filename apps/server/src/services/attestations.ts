@@ -83,6 +83,36 @@ export function checkAgainstTask(
   return null;
 }
 
+/** The stored row of an accepted attestation, the same from both write paths. */
+export function attestationRow(
+  payload: AttestationPayload,
+  canonicalHash: string,
+  signature: string,
+  task: AttestationTaskRow,
+  artifact: AttestationArtifactRow,
+  isRerun: boolean,
+  recordedAt: number,
+) {
+  return {
+    canonical_hash: canonicalHash,
+    task_id: task.task_id,
+    round_id: task.round_id,
+    track: task.track,
+    miner_hotkey: task.hotkey,
+    validator_hotkey: payload.validator_hotkey,
+    artifact_id: artifact.id,
+    agent_hash: payload.agent_hash,
+    verdict: payload.verdict,
+    risk_score: payload.risk_score,
+    findings: JSON.stringify(payload.findings),
+    payload: JSON.stringify(payload),
+    signature,
+    created_at: parseTimestamp(payload.created_at).getTime(),
+    recorded_at: recordedAt,
+    is_rerun: isRerun ? 1 : 0,
+  };
+}
+
 /** The `attestation.created` event, the same from both write paths. */
 export function attestationCreatedEvent(
   payload: AttestationPayload,
@@ -178,24 +208,7 @@ export async function recordAttestation(
 
     const inserted = await trx
       .insertInto('attestations')
-      .values({
-        canonical_hash: canonicalHash,
-        task_id: task.task_id,
-        round_id: task.round_id,
-        track: task.track,
-        miner_hotkey: task.hotkey,
-        validator_hotkey: payload.validator_hotkey,
-        artifact_id: artifact.id,
-        agent_hash: payload.agent_hash,
-        verdict: payload.verdict,
-        risk_score: payload.risk_score,
-        findings: JSON.stringify(payload.findings),
-        payload: JSON.stringify(payload),
-        signature,
-        created_at: parseTimestamp(payload.created_at).getTime(),
-        recorded_at: now,
-        is_rerun: isRerun ? 1 : 0,
-      })
+      .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now))
       .returning('id')
       .executeTakeFirstOrThrow();
 
