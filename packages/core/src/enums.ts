@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TRACKS = ['skills', 'mcp_servers', 'packages', 'repositories'] as const;
 export const Track = z.enum(TRACKS);

@@ -1,5 +1,5 @@
 import { PackageURL } from 'packageurl-js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export class PackageRefError extends Error {
   override name = 'PackageRefError';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Two timestamp families share the wire (spec part 2): dashboard and trends write

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { base58Decode, base58Encode } from '@polkadot/util-crypto/base58';
+import { checkAddressChecksum } from '@polkadot/util-crypto/address/checksum';
+import { decodeAddress } from '@polkadot/util-crypto/address/decode';
+import { encodeAddress } from '@polkadot/util-crypto/address/encode';
 import { fromHex, toHex } from './bytes.js';
 import { CryptoInputError, Ss58Error, type Ss58ErrorReason } from './errors.js';
 import { isValidHotkey, ss58Decode, ss58DecodeWithPrefix, ss58Encode } from './ss58.js';
@@ -42,11 +45,64 @@ describe('ss58', () => {
     );
   });
 
-  it('works synchronously without waiting for the WASM crypto to load', () => {
-    // Nothing awaited anywhere above: the subpath imports compute blake2b in JS.
-    const started = performance.now();
-    expect(ss58Encode(new Uint8Array(32))).toBe('5C4hrfjw9DjXZTzV3MwzrrAr9P1MJhSrvWGWqi1eSuyUpnhM');
-    expect(performance.now() - started).toBeLessThan(1000);
+  // @polkadot/util-crypto is the reference implementation (and what the server's metagraph reader
+  // uses): the browser-light implementation must agree with it on every address, valid or not.
+  it('encodes exactly as @polkadot/util-crypto for any key and prefix', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.oneof(fc.integer({ min: 0, max: 63 }), fc.integer({ min: 64, max: 16383 })).filter((p) => p !== 46 && p !== 47),
+        (key, prefix) => {
+          expect(ss58Encode(key, prefix)).toBe(encodeAddress(key, prefix));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('accepts and refuses exactly the account addresses @polkadot/util-crypto does', () => {
+    const polkadotDecode = (address: string): { publicKey: Uint8Array; prefix: number } | null => {
+      try {
+        const raw = base58Decode(address);
+        const [valid, , , prefix] = checkAddressChecksum(raw);
+        const publicKey = decodeAddress(address);
+        // Vigil takes account addresses only (a 32-byte key), not short account indices.
+        return valid && publicKey.length === 32 ? { publicKey: Uint8Array.from(publicKey), prefix } : null;
+      } catch {
+        return null;
+      }
+    };
+    const ours = (address: string): { publicKey: Uint8Array; prefix: number } | null => {
+      try {
+        return ss58DecodeWithPrefix(address);
+      } catch (error) {
+        expect(error).toBeInstanceOf(Ss58Error);
+        return null;
+      }
+    };
+    // Valid addresses with one byte flipped (checksum, prefix or key), random byte strings of
+    // address-like lengths, and untouched valid addresses.
+    const address = fc
+      .tuple(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.integer({ min: 0, max: 16383 }).filter((p) => p !== 46 && p !== 47),
+      )
+      .map(([key, prefix]) => encodeAddress(key, prefix));
+    const mutated = fc
+      .tuple(address, fc.nat(), fc.integer({ min: 1, max: 255 }))
+      .map(([valid, at, xor]) => {
+        const raw = base58Decode(valid);
+        const i = at % raw.length;
+        raw[i] = (raw[i] ?? 0) ^ xor;
+        return base58Encode(raw);
+      });
+    const random = fc.uint8Array({ minLength: 33, maxLength: 37 }).map((raw) => base58Encode(raw));
+    fc.assert(
+      fc.property(fc.oneof(address, mutated, random), (candidate) => {
+        expect(ours(candidate)).toEqual(polkadotDecode(candidate));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('names a bad checksum', () => {

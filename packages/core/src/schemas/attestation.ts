@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Track, Verdict } from '../enums.js';
 import { BundleHash, Ed25519SignatureHex, Hotkey, RoundId, Sha256Hash } from '../ids.js';
 import { OffsetTimestamp } from '../timestamps.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ValidationIssue = z.object({ path: z.string(), message: z.string() });
 export type ValidationIssue = z.infer<typeof ValidationIssue>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AnyTimestamp } from '../timestamps.js';
 
 export const MetagraphNeuron = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Track } from '../enums.js';
 import { Hotkey, Sha256Hash } from '../ids.js';
 import { OffsetTimestamp } from '../timestamps.js';

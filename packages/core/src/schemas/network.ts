@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DayString, OffsetTimestamp } from '../timestamps.js';
 import { Ed25519PublicKeyHex } from '../ids.js';
 import { LabelValue, NonNegativeInt } from './common.js';

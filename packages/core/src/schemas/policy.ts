@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PolicyInclude, PolicyVerdict, RiskLevel } from '../enums.js';
 import { PackageRefString } from '../purl.js';
 import { OffsetTimestamp } from '../timestamps.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Track } from '../enums.js';
 import { LIMITS } from '../limits.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RoundPhase, RoundStatusValue, Severity, Track, Verdict } from '../enums.js';
 import { Hotkey, RoundId, Sha256Hash } from '../ids.js';
 import { LIMITS } from '../limits.js';

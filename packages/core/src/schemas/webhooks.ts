@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WebhookEventKind } from '../enums.js';
 import { OffsetTimestamp } from '../timestamps.js';
 
