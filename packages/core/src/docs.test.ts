@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalHash, canonicalJson } from './canonical.js';
 import { AttestationPayload } from './schemas/attestation.js';
 import { normalizePackageRef } from './purl.js';
+import { FINDING_CATEGORIES, PLANES, planeOfCategory } from './enums.js';
 
 // The docs show computed values; recompute them so the pages cannot drift from the code.
 const readDoc = (name: string) => readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8');
@@ -43,3 +44,22 @@ describe('docs/package-references.md examples', () => {
     expect(normalizePackageRef(input)).toBe(purl);
   });
 });
+
+describe('docs/aggregates.md plane table', () => {
+  const table = marked(readDoc('aggregates.md'), 'planes', /(\| plane \|[\s\S]*?)\n\n/);
+  const rows = [...table.matchAll(/^\| `(\w+)` \| (.*) \|$/gm)].map((m) => ({
+    plane: m[1]!,
+    categories: [...m[2]!.matchAll(/`(\w+)`/g)].map((c) => c[1]!),
+  }));
+
+  it('lists each plane once, in the order the dashboard shows them', () => {
+    expect(rows.map((row) => row.plane)).toEqual([...PLANES]);
+  });
+
+  it('puts each category where planeOfCategory counts it, and names every known category', () => {
+    const documented = rows.flatMap((row) => row.categories.map((category) => [category, row.plane] as const));
+    for (const [category, plane] of documented) expect(planeOfCategory(category), category).toBe(plane);
+    expect(documented.map(([category]) => category).sort()).toEqual([...FINDING_CATEGORIES].sort());
+  });
+});
+
