@@ -156,7 +156,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
       const response = await app.inject(signedInject());
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
-        signer: { hotkey: VALIDATOR.hotkey, role: 'validator', uid: 0 },
+        signer: { hotkey: VALIDATOR.hotkey, role: 'validator', uid: 0, hadRecord: true },
         body: { task_id: 't-0001', verdict: 'malicious' },
         raw: BODY,
       });

@@ -27,6 +27,12 @@ export interface Signer {
   role: 'validator' | 'miner';
   /** The validator's uid on the metagraph; null for miners. */
   uid: number | null;
+  /**
+   * Whether a validator record existed when this request was admitted, so its status and allowlist
+   * were checked. False for a first registration (and for miners): such a caller may create a
+   * record, never overwrite one that a concurrent registration wrote after it was admitted.
+   */
+  hadRecord: boolean;
 }
 
 declare module 'fastify' {
@@ -207,7 +213,7 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     if (!firstUse) throw await signatureFailure(request, 'signature_replayed');
 
     if (signedBy === 'miner') {
-      request.signer = { hotkey, role: 'miner', uid: null };
+      request.signer = { hotkey, role: 'miner', uid: null, hadRecord: false };
     } else {
       const permit = await metagraph.check(hotkey);
       if (permit.status === 'unavailable') {
@@ -224,7 +230,7 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
         if (record.status !== 'active') throw new VigilError('validator_revoked');
         if (!isIpAllowed(request.ip, record.allowedIps)) throw new VigilError('ip_not_allowlisted', { arg: request.ip });
       }
-      request.signer = { hotkey, role: 'validator', uid: permit.uid };
+      request.signer = { hotkey, role: 'validator', uid: permit.uid, hadRecord: record !== undefined };
     }
 
     const parseError = deferredParseErrors.get(request);

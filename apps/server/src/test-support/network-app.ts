@@ -37,13 +37,19 @@ export async function startNetworkApp(options: {
   clock?: number;
   bundleLimitBytes?: number;
   maxStalenessSeconds?: number;
+  /**
+   * Serve this database (e.g. describeEachDialect's PostgreSQL one) instead of a fresh in-memory
+   * SQLite; the caller keeps it open and closes it.
+   */
+  database?: VigilDatabase;
 }): Promise<NetworkApp> {
   const dir = await mkdtemp(join(tmpdir(), 'vigil-network-'));
   const metagraphFile = join(dir, 'metagraph.json');
   await writeFile(metagraphFile, JSON.stringify(options.snapshot));
   const config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir };
-  const database = await openDatabase({ url: ':memory:' });
-  await migrateToLatest(database.db);
+  const ownDatabase = options.database === undefined;
+  const database = options.database ?? (await openDatabase({ url: ':memory:' }));
+  if (ownDatabase) await migrateToLatest(database.db);
   const blobs = createFileBlobStore(join(dir, 'blobs'));
   const env = { dir, database, blobs, metagraphFile, clock: options.clock ?? null } as NetworkApp;
   const now = () => env.clock ?? Date.now();
@@ -70,7 +76,7 @@ export async function startNetworkApp(options: {
   env.baseUrl = `http://127.0.0.1:${address.port}`;
   env.close = async () => {
     await env.app.close();
-    await database.close();
+    if (ownDatabase) await database.close();
     await rm(dir, { recursive: true, force: true });
   };
   return env;

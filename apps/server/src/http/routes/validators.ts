@@ -34,7 +34,7 @@ import {
   submittableTasks,
 } from '../../services/leases.js';
 import { threatIntel } from '../../services/threat-intel.js';
-import { findValidator, registerValidator } from '../../services/validators.js';
+import { registerValidator } from '../../services/validators.js';
 import { createVerifyPool, verifyEnvelopes } from '../../verify/index.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
@@ -51,12 +51,12 @@ const AgentHashParams = z.object({ agent_hash: Sha256Hash });
 const TaskParams = z.object({ task_id: z.string().min(1).max(128) });
 
 /** The validator that signed the request: it acts on its own hotkey only, never one named in the body. */
-function signerOf(request: FastifyRequest): { hotkey: string; uid: number } {
+function signerOf(request: FastifyRequest): { hotkey: string; uid: number; hadRecord: boolean } {
   // signedAuthPlugin sets a validator signer (with its metagraph uid) before any handler of these routes runs.
   if (request.signer === null || request.signer.role !== 'validator' || request.signer.uid === null) {
     throw new Error('validator route reached without a verified validator signer');
   }
-  return { hotkey: request.signer.hotkey, uid: request.signer.uid };
+  return { hotkey: request.signer.hotkey, uid: request.signer.uid, hadRecord: request.signer.hadRecord };
 }
 
 /**
@@ -105,17 +105,18 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
       isIP(ip) === 0 ? [{ path: `body.allowed_ips.${i}`, message: 'expected an IPv4 or IPv6 address' }] : [],
     );
     if (issues.length > 0) throw new VigilError('validation_error', { issues });
-    const existed = (await findValidator(db, signer.hotkey)) !== undefined;
-    // Without a record the caller was admitted unchecked by any allowlist: it may create the record,
-    // never overwrite one a concurrent first registration wrote meanwhile (409 conflict then).
+    // Admitted without a record, the caller was checked against no allowlist: it may create the
+    // record, never overwrite one a concurrent first registration wrote meanwhile (409 conflict
+    // then). What counts is what the signed-auth check saw: a second lookup here would find the
+    // concurrent winner's record and let this request overwrite its allowlist unchecked.
     const record = await registerValidator(db, {
       hotkey: signer.hotkey,
       uid: signer.uid,
       allowedIps: body.allowed_ips,
       now: nowMs(),
-      mustBeNew: !existed,
+      mustBeNew: !signer.hadRecord,
     });
-    return reply.code(existed ? 200 : 201).send(
+    return reply.code(signer.hadRecord ? 200 : 201).send(
       ValidatorRegistration.parse({ hotkey: record.hotkey, uid: record.uid, status: record.status, allowed_ips: record.allowedIps }),
     );
   });
