@@ -15,9 +15,25 @@ export default tseslint.config(
   {
     // Libraries run in browsers and edge runtimes: no Node built-ins on their main path.
     files: ['packages/core/src/**/*.ts', 'packages/webhooks/src/**/*.ts', 'packages/client/src/**/*.ts'],
-    ignores: ['**/*.test.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'libraries must not import Node built-ins' }, { group: ['@vigil/*/src/*', '@vigil/*/dist/*'], message: 'import a package through its entry point' }] }],
+    },
+  },
+  {
+    // zod's `z` object reaches every locale and cannot be tree-shaken; the namespace import can.
+    // One `import { z }` puts ~65 KB gzipped into every browser bundle of @vigil/client
+    // (docs/benchmarks.md, "Browser bundle size").
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/test-support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z'][importKind!='type']",
+          message: "use `import * as z from 'zod'`: the `z` object cannot be tree-shaken",
+        },
+      ],
     },
   },
 );
