@@ -37,8 +37,19 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** Opens the configured database; connection failures go to `onConnectionError` instead of ending the process. */
+function openConfiguredDatabase(config: Config, onConnectionError?: (error: Error) => void): Promise<VigilDatabase> {
+  return openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onConnectionError: onConnectionError ?? ((error) => process.stderr.write(`database connection error: ${error.message}\n`)),
+  });
+}
+
 async function withDatabase<T>(config: Config, work: (database: VigilDatabase) => Promise<T>): Promise<T> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openConfiguredDatabase(config);
   try {
     return await work(database);
   } finally {
@@ -90,7 +101,9 @@ async function seedDemo(database: VigilDatabase, config: Config): Promise<void> 
 
 async function serve(config: Config, flags: string[]): Promise<void> {
   const seed = flags.includes('--seed-demo-if-empty');
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
+  let onConnectionError: (error: Error) => void = (error) => process.stderr.write(`database connection error: ${error.message}\n`);
+  const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
   try {
     for (const name of await migrate(database)) log(`migrated: ${name}`);
     if (seed) {
@@ -109,6 +122,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         bundleLimitBytes: config.bundleLimitBytes,
       },
     });
+    onConnectionError = (error) => app.log.warn({ err: error }, 'database connection error; the pool replaces the connection');
     const scheduler = config.runScheduler
       ? createScheduler({ db: database.db, settings: config.scheduler, logger: app.log })
       : undefined;
@@ -120,7 +134,8 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       },
       exit: (code) => process.exit(code),
       // In-flight requests end within the handler timeout (504), so that bounds the drain.
-      graceMs: config.handlerTimeoutMs + 10_000,
+      graceMs: config.drainIdleMs + config.handlerTimeoutMs + 10_000,
+      drainIdleMs: config.drainIdleMs,
     });
     await app.listen({ port: config.port, host: config.host });
     scheduler?.start();
@@ -131,7 +146,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
 }
 
 async function worker(config: Config): Promise<void> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openConfiguredDatabase(config);
   for (const name of await migrate(database)) log(`migrated: ${name}`);
   const scheduler = createScheduler({
     db: database.db,

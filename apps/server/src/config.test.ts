@@ -27,6 +27,11 @@ describe('loadConfig', () => {
       endpointRateLimitPerMinute: 120,
       bodyLimitBytes: 64 * 1024 * 1024,
       handlerTimeoutMs: 60_000,
+      requestTimeoutMs: 30_000,
+      drainIdleMs: 1_000,
+      dbConnectTimeoutMs: 5_000,
+      dbStatementTimeoutMs: 30_000,
+      redisTimeoutMs: 1_000,
       corsOrigins: [],
       trustProxy: false,
       debug: false,
@@ -71,6 +76,11 @@ describe('loadConfig', () => {
         VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '5',
         VIGIL_BODY_LIMIT_BYTES: '1024',
         VIGIL_HANDLER_TIMEOUT_MS: '250',
+        VIGIL_REQUEST_TIMEOUT_MS: '5000',
+        VIGIL_DRAIN_IDLE_MS: '0',
+        VIGIL_DB_CONNECT_TIMEOUT_MS: '750',
+        VIGIL_DB_STATEMENT_TIMEOUT_MS: '9000',
+        VIGIL_REDIS_TIMEOUT_MS: '300',
         VIGIL_CORS_ORIGINS: 'https://a.example, http://localhost:3000',
         VIGIL_TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
         VIGIL_DEBUG: 'true',
@@ -88,6 +98,11 @@ describe('loadConfig', () => {
       endpointRateLimitPerMinute: 5,
       bodyLimitBytes: 1024,
       handlerTimeoutMs: 250,
+      requestTimeoutMs: 5_000,
+      drainIdleMs: 0,
+      dbConnectTimeoutMs: 750,
+      dbStatementTimeoutMs: 9_000,
+      redisTimeoutMs: 300,
       corsOrigins: ['https://a.example', 'http://localhost:3000'],
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       debug: true,
@@ -145,5 +160,22 @@ describe('loadConfig', () => {
       'VIGIL_DEBUG: debug mode (/docs, /redoc, /openapi.json) is refused when NODE_ENV=production',
     );
     expect(loadConfig({ VIGIL_DEBUG: 'false', NODE_ENV: 'production' }, CWD)).toMatchObject({ debug: false, production: true });
+  });
+
+  it('never echoes the password of a refused DATABASE_URL or REDIS_URL', () => {
+    for (const [name, value] of [
+      ['DATABASE_URL', 'mysql://admin:s3cret-pw@db.internal/vigil'],
+      ['REDIS_URL', 'http://user:s3cret-pw@cache.internal:6379'],
+    ] as const) {
+      let message = '';
+      try {
+        loadConfig({ [name]: value });
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(name);
+      expect(message).not.toContain('s3cret-pw');
+      expect(message).toContain('***');
+    }
   });
 });

@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from './db/database.js';
+import { redactUrl } from './redact-url.js';
 import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
 import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
@@ -11,6 +13,10 @@ export { ConfigError };
 
 /** 16 MiB: ample for an agent's source, small enough that a bundle never strains memory. */
 export const DEFAULT_BUNDLE_LIMIT_BYTES = 16 * 1024 * 1024;
+/** Generous for a 16 MiB bundle on a slow link; a client that stalls mid-body is cut off. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+export const DEFAULT_DRAIN_IDLE_MS = 1_000;
+export const DEFAULT_REDIS_TIMEOUT_MS = 1_000;
 
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -30,6 +36,16 @@ export interface Config {
   endpointRateLimitPerMinute: number;
   bodyLimitBytes: number;
   handlerTimeoutMs: number;
+  /** VIGIL_REQUEST_TIMEOUT_MS: the longest a client may take to send a whole request (headers and body). */
+  requestTimeoutMs: number;
+  /** VIGIL_DRAIN_IDLE_MS: on SIGTERM, how long open keep-alive connections may still send a request. */
+  drainIdleMs: number;
+  /** VIGIL_DB_CONNECT_TIMEOUT_MS (PostgreSQL). */
+  dbConnectTimeoutMs: number;
+  /** VIGIL_DB_STATEMENT_TIMEOUT_MS (PostgreSQL). */
+  dbStatementTimeoutMs: number;
+  /** VIGIL_REDIS_TIMEOUT_MS: the longest any Redis command may take before its documented fallback applies. */
+  redisTimeoutMs: number;
   corsOrigins: string[];
   trustProxy: TrustProxy;
   debug: boolean;
@@ -63,6 +79,31 @@ export const CONFIG_VARIABLES = [
   },
   { name: 'VIGIL_BODY_LIMIT_BYTES', default: String(LIMITS.bodyLimitBytes), accepts: 'integer ≥ 1' },
   { name: 'VIGIL_HANDLER_TIMEOUT_MS', default: String(LIMITS.handlerTimeoutMs), accepts: 'integer ≥ 1' },
+  {
+    name: 'VIGIL_REQUEST_TIMEOUT_MS',
+    default: String(DEFAULT_REQUEST_TIMEOUT_MS),
+    accepts: 'integer ≥ 100: a client must send its whole request (headers and body) within this, else 408',
+  },
+  {
+    name: 'VIGIL_DRAIN_IDLE_MS',
+    default: String(DEFAULT_DRAIN_IDLE_MS),
+    accepts: 'integer ≥ 0: on SIGTERM, how long open keep-alive connections may still send a request (answered with Connection: close)',
+  },
+  {
+    name: 'VIGIL_DB_CONNECT_TIMEOUT_MS',
+    default: String(DEFAULT_DB_CONNECT_TIMEOUT_MS),
+    accepts: 'integer ≥ 1: PostgreSQL, wait this long for a connection, then 502',
+  },
+  {
+    name: 'VIGIL_DB_STATEMENT_TIMEOUT_MS',
+    default: String(DEFAULT_DB_STATEMENT_TIMEOUT_MS),
+    accepts: 'integer ≥ 1: PostgreSQL statement_timeout; a silent server is given up 1 s later (502)',
+  },
+  {
+    name: 'VIGIL_REDIS_TIMEOUT_MS',
+    default: String(DEFAULT_REDIS_TIMEOUT_MS),
+    accepts: 'integer ≥ 1: longest Redis command (and connect); past it the documented fallback applies',
+  },
   { name: 'VIGIL_CORS_ORIGINS', default: 'none', accepts: 'comma-separated origins, e.g. https://a.example' },
   { name: 'VIGIL_TRUST_PROXY', default: 'false', accepts: 'false, true, a hop count, or comma-separated IPs/CIDRs' },
   { name: 'VIGIL_DEBUG', default: 'false', accepts: 'true or false; refused when NODE_ENV=production' },
@@ -147,6 +188,11 @@ const VARIABLES = {
   VIGIL_BODY_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
   // setTimeout's ceiling (2^31 - 1 ms); beyond it Node fires at once.
   VIGIL_HANDLER_TIMEOUT_MS: intIn(1, 2_147_483_647),
+  VIGIL_REQUEST_TIMEOUT_MS: intIn(100, 2_147_483_647),
+  VIGIL_DRAIN_IDLE_MS: intIn(0, 2_147_483_647),
+  VIGIL_DB_CONNECT_TIMEOUT_MS: intIn(1, 2_147_483_647),
+  VIGIL_DB_STATEMENT_TIMEOUT_MS: intIn(1, 2_147_483_647),
+  VIGIL_REDIS_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_CORS_ORIGINS: z
     .string()
     .refine(
@@ -183,7 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     const result = VARIABLES[name].safeParse(text);
     if (!result.success) {
       const message = result.error.issues[0]?.message ?? 'invalid value';
-      throw new ConfigError(name, `${message}, got ${JSON.stringify(raw)}`);
+      // A connection URL may carry a password: never echo it.
+      const shown = name === 'DATABASE_URL' || name === 'REDIS_URL' ? redactUrl(raw) : raw;
+      throw new ConfigError(name, `${message}, got ${JSON.stringify(shown)}`);
     }
     return text;
   };
@@ -211,6 +259,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     endpointRateLimitPerMinute: int('VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE', LIMITS.endpointRateLimitPerMinute),
     bodyLimitBytes: int('VIGIL_BODY_LIMIT_BYTES', LIMITS.bodyLimitBytes),
     handlerTimeoutMs: int('VIGIL_HANDLER_TIMEOUT_MS', LIMITS.handlerTimeoutMs),
+    requestTimeoutMs: int('VIGIL_REQUEST_TIMEOUT_MS', DEFAULT_REQUEST_TIMEOUT_MS),
+    drainIdleMs: int('VIGIL_DRAIN_IDLE_MS', DEFAULT_DRAIN_IDLE_MS),
+    dbConnectTimeoutMs: int('VIGIL_DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_CONNECT_TIMEOUT_MS),
+    dbStatementTimeoutMs: int('VIGIL_DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_STATEMENT_TIMEOUT_MS),
+    redisTimeoutMs: int('VIGIL_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
     corsOrigins: commaList(read('VIGIL_CORS_ORIGINS') ?? ''),
     trustProxy: parseTrustProxy(read('VIGIL_TRUST_PROXY')),
     debug,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { redactUrl } from '../redact-url.js';
 import type { DialectName } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -22,12 +23,25 @@ export interface OpenDatabaseOptions {
   /** SQLite: the file is `<dataDir>/vigil.db` (the directory is created). `:memory:` opens an in-memory database. */
   dataDir?: string;
   /**
-   * PostgreSQL: called when an idle pooled connection fails (server restart, network cut). The
-   * pool drops that connection and the next query opens a new one; without a listener pg would
-   * turn the event into an uncaught exception.
+   * PostgreSQL: called when a pooled connection fails (server restart, network cut, reset), idle or
+   * in the middle of a query. The query in flight fails (the request answers 502) and the pool
+   * drops that connection; without a listener pg would turn the event into an uncaught exception
+   * and end the process.
    */
-  onIdleConnectionError?: (error: Error) => void;
+  onConnectionError?: (error: Error) => void;
+  /** PostgreSQL: how long to wait for a connection before the request fails (VIGIL_DB_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+  /**
+   * PostgreSQL: the longest a statement may run, enforced by the server (`statement_timeout`) and,
+   * for a server that stops answering, by the client a second later (VIGIL_DB_STATEMENT_TIMEOUT_MS).
+   */
+  statementTimeoutMs?: number;
 }
+
+export const DEFAULT_DB_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_DB_STATEMENT_TIMEOUT_MS = 30_000;
+/** The client gives a silent server this much longer than the server's own statement timeout. */
+const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1_000;
 
 const PG_INT8_OID = 20;
 const PG_NUMERIC_OID = 1700;
@@ -50,12 +64,26 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Opens (does not migrate) the database selected by `url` / `dataDir`. */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<VigilDatabase> {
   if (isPostgresUrl(options.url)) {
-    const pool = new pg.Pool({ connectionString: options.url, types: pgTypes });
-    pool.on('error', (error) => options.onIdleConnectionError?.(error));
+    const statementTimeoutMs = options.statementTimeoutMs ?? DEFAULT_DB_STATEMENT_TIMEOUT_MS;
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      types: pgTypes,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_DB_CONNECT_TIMEOUT_MS,
+      statement_timeout: statementTimeoutMs,
+      query_timeout: statementTimeoutMs + CLIENT_QUERY_TIMEOUT_MARGIN_MS,
+      keepAlive: true,
+    });
+    const onError = (error: Error) => options.onConnectionError?.(error);
+    // pg-pool listens for errors of idle clients only; a client checked out by a query that loses
+    // its socket emits 'error' with no listener, which would end the process.
+    pool.on('connect', (client) => client.on('error', onError));
+    pool.on('error', onError);
     // Fail now, with the connection error, rather than on the first request.
     const client = await pool.connect().catch(async (error: unknown) => {
       await pool.end();
-      throw new Error(`options.url: cannot connect to PostgreSQL: ${(error as Error).message}`, { cause: error });
+      throw new Error(`options.url: cannot connect to PostgreSQL at ${redactUrl(options.url ?? '')}: ${(error as Error).message}`, {
+        cause: error,
+      });
     });
     client.release();
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type VigilDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { withSearchPath } from '../src/test-support/databases.js';
+import { newKey } from '../src/test-support/fixtures.js';
+import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
+import { startServer, type TestServer } from './harness.js';
+
+const url = process.env.TEST_DATABASE_URL;
+const describePg = url ? describe : describe.skip;
+if (!url) console.warn('postgres-faults: TEST_DATABASE_URL not set; PostgreSQL fault tests skipped');
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>, target = url): Promise<T> {
+  const client = new pg.Client({ connectionString: target });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An uncached read that runs SQL on every request. */
+const agentPath = `/v1/agents/${newKey().hotkey}`;
+
+async function expectDetailOr200(response: Response): Promise<number> {
+  const body = (await response.json()) as { detail?: string };
+  if (response.status === 502) expect(body.detail).toEqual(expect.any(String));
+  else expect([200, 404]).toContain(response.status);
+  expect(response.headers.get('x-request-id')).toBeTruthy();
+  return response.status;
+}
+
+describePg('PostgreSQL faults: the process lives, the request answers 502', () => {
+  const schema = `vigil_f_${randomBytes(6).toString('hex')}`;
+  let proxy: TcpProxy;
+  let database: VigilDatabase;
+  let server: TestServer;
+  const connectionErrors: Error[] = [];
+
+  beforeAll(async () => {
+    await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+    const target = new URL(url!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(withSearchPath(url!, schema));
+    viaProxy.host = proxy.address;
+    database = await openDatabase({
+      url: viaProxy.toString(),
+      connectTimeoutMs: 500,
+      statementTimeoutMs: 500,
+      onConnectionError: (error) => connectionErrors.push(error),
+    });
+    await migrateToLatest(database.db);
+    server = await startServer({ database });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+    await proxy?.close();
+    await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  });
+
+  it('connections reset while queries run: every request gets 404 or 502 {detail}, none crashes the process', async () => {
+    const statuses: number[] = [];
+    for (let round = 0; round < 8; round += 1) {
+      const requests = Array.from({ length: 6 }, () => fetch(`${server.url}${agentPath}`).then(expectDetailOr200));
+      // Reset while the queries are on the wire.
+      await new Promise((resolve) => setTimeout(resolve, round % 3));
+      proxy.resetAll();
+      statuses.push(...(await Promise.all(requests)));
+    }
+    expect(statuses.some((s) => s === 502)).toBe(true);
+    expect(connectionErrors.length).toBeGreaterThan(0);
+    // The pool replaced the broken connections: the next request is served.
+    const after = await fetch(`${server.url}${agentPath}`);
+    expect(after.status).toBe(404);
+  });
+
+  it('a server that stops answering costs a request the statement timeout, then 502, not a hang', async () => {
+    // Open pooled connections go silent, and so does every new one.
+    proxy.stall();
+    try {
+      const started = Date.now();
+      const response = await fetch(`${server.url}${agentPath}`);
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({ detail: expect.any(String) });
+      expect(Date.now() - started).toBeLessThan(server.config.handlerTimeoutMs);
+    } finally {
+      proxy.resume();
+      proxy.resetAll();
+    }
+    expect((await fetch(`${server.url}${agentPath}`)).status).toBe(404);
+  });
+});
+
+describePg('PostgreSQL refusing connections answers 502', () => {
+  const role = `vigil_limited_${randomBytes(4).toString('hex')}`;
+  const dbName = `vigil_closed_${randomBytes(4).toString('hex')}`;
+
+  beforeAll(async () => {
+    await admin(async (c) => {
+      await c.query(`CREATE ROLE ${role} LOGIN`);
+      await c.query(`CREATE DATABASE ${dbName} OWNER ${role}`);
+    });
+  });
+  afterAll(async () => {
+    await admin(async (c) => {
+      await c.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`).catch(() => undefined);
+      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [dbName]);
+      await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
+      await c.query(`DROP ROLE IF EXISTS ${role}`);
+    });
+  });
+
+  it('too many connections (53300) and database not accepting connections (55000) are 502, not 500', async () => {
+    const target = new URL(url!);
+    target.username = role;
+    target.pathname = `/${dbName}`;
+    const database = await openDatabase({ url: target.toString(), connectTimeoutMs: 2_000, onConnectionError: () => {} });
+    await migrateToLatest(database.db);
+    const server = await startServer({ database });
+    try {
+      expect((await fetch(`${server.url}${agentPath}`)).status).toBe(404);
+      const dropConnections = () =>
+        admin((c) => c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]));
+
+      await admin((c) => c.query(`ALTER ROLE ${role} CONNECTION LIMIT 0`));
+      await dropConnections();
+      const tooMany = await fetch(`${server.url}${agentPath}`);
+      expect(tooMany.status).toBe(502);
+      expect(server.logs()).toContain('53300');
+      await admin((c) => c.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`));
+
+      await admin((c) => c.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS false`));
+      await dropConnections();
+      const closed = await fetch(`${server.url}${agentPath}`);
+      expect(closed.status).toBe(502);
+      expect(await closed.json()).toEqual({ detail: expect.any(String) });
+      expect(server.logs()).toContain('55000');
+    } finally {
+      await admin((c) => c.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`));
+      await server.close();
+      await database.close();
+    }
+  });
+});
