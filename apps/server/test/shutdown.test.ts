@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { installGracefulShutdown } from '../src/http/shutdown.js';
 import { startServer } from './harness.js';
@@ -77,6 +78,65 @@ describe('graceful shutdown', () => {
       server.app.server.closeAllConnections();
       await stuck;
     } finally {
+      uninstall();
+    }
+  });
+
+  it('keep-alive clients between requests are never reset: they get Connection: close, then a refused connect', async () => {
+    const server = await startServer({ config: { rateLimitPerMinute: 100_000 } });
+    const signals = new EventEmitter();
+    let exited!: (code: number) => void;
+    const exitCode = new Promise<number>((resolve) => (exited = resolve));
+    let cleanedUp = false;
+    const uninstall = installGracefulShutdown({
+      app: server.app,
+      emitter: signals,
+      graceMs: 10_000,
+      drainIdleMs: 300,
+      cleanup: async () => {
+        cleanedUp = true;
+        await server.database.close();
+      },
+      exit: (code) => exited(code),
+    });
+    const errors: string[] = [];
+    const closes: number[] = [];
+    let stop = false;
+    const client = async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        while (!stop) {
+          const outcome = await new Promise<string>((resolve) => {
+            const request = http.get(`${server.url}/v1/health`, { agent }, (response) => {
+              if (response.headers.connection === 'close') closes.push(1);
+              response.resume();
+              response.on('end', () => resolve('ok'));
+            });
+            request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+          });
+          if (outcome !== 'ok') {
+            errors.push(outcome);
+            return;
+          }
+          // Between requests, as a polling client is most of the time.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    try {
+      const clients = Array.from({ length: 20 }, () => client());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      signals.emit('SIGTERM', 'SIGTERM');
+      expect(await exitCode).toBe(0);
+      stop = true;
+      await Promise.all(clients);
+      expect(cleanedUp).toBe(true);
+      expect(errors.filter((code) => code !== 'ECONNREFUSED')).toEqual([]);
+      expect(closes.length).toBeGreaterThan(0);
+    } finally {
+      stop = true;
       uninstall();
     }
   });

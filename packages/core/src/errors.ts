@@ -26,6 +26,7 @@ export const ERROR_DETAILS = {
   // Not shown by the spec; Vigil's own, documented in docs/errors.md.
   malformedJson: 'malformed JSON body',
   malformedRequest: 'malformed request',
+  requestTimedOut: 'request timed out',
   headersTooLarge: 'request header fields too large',
   notFound: 'not found',
   methodNotAllowed: 'method not allowed',
@@ -75,6 +76,7 @@ export const ERROR_CATALOGUE = {
   key_not_found: { status: 404, detail: ERROR_DETAILS.keyNotFound },
   route_not_found: { status: 404, detail: ERROR_DETAILS.notFound },
   method_not_allowed: { status: 405, detail: ERROR_DETAILS.methodNotAllowed },
+  request_timeout: { status: 408, detail: ERROR_DETAILS.requestTimedOut },
   conflict: { status: 409, detail: ERROR_DETAILS.conflict },
   length_required: { status: 411, detail: ERROR_DETAILS.lengthRequired },
   body_too_large: { status: 413, detail: ERROR_DETAILS.bodyTooLarge },

@@ -16,6 +16,10 @@ export const LIMITS = {
   maxAgentsReturned: 500,
   maxTasksPerAttestationSet: 500,
   maxFindingsPerTask: 50,
+  /** Not shown by the spec: findings a validator may put in one attestation (the round view still shows 50). */
+  maxFindingsPerAttestation: 200,
+  /** Not shown by the spec: the longest string field (type, category, title, file) of a finding. */
+  maxFindingTextLength: 1024,
   roundIdMinLength: 8,
   roundIdMaxLength: 64,
   hotkeyMinLength: 47,

@@ -9,6 +9,7 @@ import { createMemoryCacheStore, createRedisCacheStore } from './plugins/cache-s
 import { connectionDrainPlugin } from './plugins/connection-drain.js';
 import { corsPlugin } from './plugins/cors.js';
 import { debugDocsPlugin } from './plugins/debug-docs.js';
+import { earlyRefusalsPlugin, frameworkErrors, rewriteRefusedUrl } from './plugins/early-refusals.js';
 import { errorsPlugin } from './plugins/errors.js';
 import { handlerTimeoutPlugin } from './plugins/handler-timeout.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
@@ -45,9 +46,18 @@ function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: st
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
-/** Opens a Redis client suited to per-request use: fail fast instead of queueing requests behind an outage. */
-export function connectRedis(url: string): Redis {
-  return new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1, lazyConnect: false });
+/**
+ * Opens a Redis client suited to per-request use: fail fast instead of queueing requests behind an
+ * outage. `commandTimeout` also bounds a Redis that accepts connections and never answers, which
+ * neither the connect timeout nor the retry limit would notice.
+ */
+export function connectRedis(url: string, timeoutMs: number): Redis {
+  return new Redis(url, {
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+  });
 }
 
 /** The Vigil HTTP API, not yet listening: register extra routes or call `listen`/`inject`. */
@@ -62,6 +72,21 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     childLoggerFactory: lazyChildLoggerFactory,
     clientErrorHandler,
     requestIdHeader: false,
+    // A client must deliver its whole request in time (a body that stalls is cut off with 408); Node
+    // checks pending requests on this interval, so keep it well under the timeout.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      // Node times a request out only when headersTimeout ≤ requestTimeout (its own default is 60 s).
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.max(50, Math.floor(config.requestTimeoutMs / 4))),
+      // A missing Host is refused through the error handler (early-refusals), not by Node with an empty 400.
+      requireHostHeader: false,
+    },
+    rewriteUrl: rewriteRefusedUrl,
+    frameworkErrors,
+    // Node caps a request line near 16 KiB anyway. A long round id or hotkey reaches its handler,
+    // which answers what docs/api.md promises (404, or the empty shell), instead of the router's 414.
+    routerOptions: { maxParamLength: 16_384 },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     // While draining, requests on open keep-alive connections are still served (with Connection: close)
@@ -71,8 +96,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   let redis = options.redis;
   if (!redis && config.redisUrl) {
-    const owned = connectRedis(config.redisUrl);
+    const owned = connectRedis(config.redisUrl, config.redisTimeoutMs);
     redis = owned;
+    // Without a listener ioredis prints every reconnect failure; one line per 10 s says enough.
+    let lastLogged = 0;
+    owned.on('error', (error: Error) => {
+      if (Date.now() - lastLogged < 10_000) return;
+      lastLogged = Date.now();
+      app.log.warn({ err: error }, 'redis connection error; shared state falls back (see docs/configuration.md)');
+    });
     app.addHook('onClose', async () => {
       await owned.quit().catch(() => owned.disconnect());
     });
@@ -82,6 +114,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('serverIdentity', { publicKeyHex: identity.publicKeyHex });
 
   await app.register(requestIdPlugin);
+  // First of the hooks that can wait (rate limits and the cache may wait on Redis): the timeout
+  // covers them as well as the handler.
+  await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs });
   await app.register(connectionDrainPlugin);
   await app.register(bodyGuardPlugin, { limitBytes: config.bodyLimitBytes });
   await app.register(corsPlugin, { origins: config.corsOrigins });
@@ -91,9 +126,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     redis,
   });
   await app.register(responseCachePlugin, { store: redis ? createRedisCacheStore(redis) : createMemoryCacheStore() });
-  // After the cache: a request answered from the cache never reaches a handler, so it is never timed.
-  await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs });
   await app.register(errorsPlugin);
+  await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });

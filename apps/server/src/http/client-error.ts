@@ -6,8 +6,11 @@ import { describeError, HEADERS } from '@vigil/core';
  * fastify's `clientErrorHandler`: what Node's HTTP parser refuses before any route or hook runs
  * (a bad request line, broken headers, headers too large) still answers `{detail}` from the
  * catalogue with an `x-request-id`, instead of fastify's own body. The connection is closed: after
- * a parse error the rest of the stream cannot be trusted.
+ * a parse error the rest of the stream cannot be trusted. A client that did not send its whole request
+ * within VIGIL_REQUEST_TIMEOUT_MS gets 408 the same way.
  */
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
     socket.destroy();
@@ -18,9 +21,15 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.destroy();
     return;
   }
-  const { status, detail } = describeError(error.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'malformed_request');
+  const code =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'headers_too_large'
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? 'request_timeout'
+        : 'malformed_request';
+  const { status, detail } = describeError(code);
   const body = JSON.stringify({ detail });
-  const reason = status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+  const reason = REASONS[status] ?? 'Bad Request';
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\n` +
       `${HEADERS.requestId}: ${randomUUID()}\r\n` +

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../limits.js';
 import { AttestationEnvelope, AttestationPayload } from './attestation.js';
 import { ALICE, attestationEnvelope, attestationPayload } from '../test-support/fixtures.js';
 import { REMOVE, expectAccepted, expectRejectedAt, rejectCase, withChange } from '../test-support/schema-cases.js';
@@ -32,6 +33,12 @@ describe('AttestationPayload', () => {
 
   it.each([
     rejectCase('risk_score 101', ['risk_score'], 101),
+    rejectCase(
+      'more findings than an attestation may carry',
+      ['findings'],
+      Array.from({ length: LIMITS.maxFindingsPerAttestation + 1 }, () => ({ type: 'static', category: 'x', severity: 'LOW', title: 't', file: 'f' })),
+    ),
+    rejectCase('a finding title longer than the text limit', ['findings', 0, 'title'], 'a'.repeat(LIMITS.maxFindingTextLength + 1)),
     rejectCase('an unknown verdict', ['verdict'], 'QUARANTINE'),
     rejectCase('an unknown track', ['track'], 'images'),
     rejectCase('an uppercase round_id', ['round_id'], 'ABCDEF0123'),

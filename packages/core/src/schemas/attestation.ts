@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { Track, Verdict } from '../enums.js';
+import { LIMITS } from '../limits.js';
 import { BundleHash, Ed25519SignatureHex, Hotkey, RoundId, Sha256Hash } from '../ids.js';
 import { OffsetTimestamp } from '../timestamps.js';
 import { Finding } from './rounds.js';
@@ -17,7 +18,7 @@ export const AttestationPayload = z.looseObject({
   artifact: z.looseObject({ bundle_hash: BundleHash, sha256: Sha256Hash }),
   verdict: Verdict,
   risk_score: z.int().min(0).max(100),
-  findings: z.array(Finding),
+  findings: z.array(Finding).max(LIMITS.maxFindingsPerAttestation),
   policy_version: z.string().min(1),
   validator_hotkey: Hotkey,
   created_at: OffsetTimestamp,

@@ -64,12 +64,14 @@ export const RoundScores = z.object({
 });
 export type RoundScores = z.infer<typeof RoundScores>;
 
+const FindingText = z.string().max(LIMITS.maxFindingTextLength);
+
 export const Finding = z.object({
-  type: z.string(),
-  category: z.string(),
+  type: FindingText,
+  category: FindingText,
   severity: Severity,
-  title: z.string(),
-  file: z.string(),
+  title: FindingText,
+  file: FindingText,
 });
 export type Finding = z.infer<typeof Finding>;
 

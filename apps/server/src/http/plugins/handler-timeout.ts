@@ -52,8 +52,8 @@ const handlerTimeout: FastifyPluginAsync<HandlerTimeoutOptions> = async (app, { 
     done();
   });
 
-  // preHandler: what runs before it (rate limits, cache hits answered earlier) is bounded already.
-  app.addHook('preHandler', (request, reply, done) => {
+  // onRequest, registered before the rate limit and the cache: both may wait on Redis.
+  app.addHook('onRequest', (request, reply, done) => {
     const timeoutMs = request.routeOptions.config.timeoutMs ?? defaultMs;
     pending.push({ reply, deadline: Date.now() + timeoutMs });
     done();

@@ -24,7 +24,8 @@ function keyFor(request: FastifyRequest): string | null {
   // One read of routeOptions: fastify builds a fresh object on every access.
   const config = request.routeOptions.config;
   const cache = config.cache;
-  if (!cache || request.method !== 'GET') return null;
+  // HEAD shares GET's entry: same headers, and fastify drops the body after this plugin's onSend.
+  if (!cache || (request.method !== 'GET' && request.method !== 'HEAD')) return null;
   const part = cache.key ? cache.key(request) : '';
   return part === null ? null : `${config.url}|${part}`;
 }
@@ -90,7 +91,7 @@ const responseCache: FastifyPluginAsync<ResponseCachePluginOptions> = async (app
 };
 
 /**
- * Server-side cache of serialized bodies for routes with `config.cache` (GET, 200 only). A stored body
+ * Server-side cache of serialized bodies for routes with `config.cache` (GET and HEAD, 200 only). A stored body
  * is served byte-identical until it expires; `Cache-Control` tells clients how long that is.
  * Every other response is `no-store`.
  */

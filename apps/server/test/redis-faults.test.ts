@@ -1,0 +1,55 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
+import { startServer, type TestServer } from './harness.js';
+
+const redisUrl = process.env.TEST_REDIS_URL;
+const describeRedis = redisUrl ? describe : describe.skip;
+if (!redisUrl) console.warn('redis-faults: TEST_REDIS_URL not set; Redis fault tests skipped');
+
+describeRedis('a Redis that accepts connections and never answers', () => {
+  let proxy: TcpProxy;
+  beforeAll(async () => {
+    const target = new URL(redisUrl!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+  });
+  afterAll(async () => proxy?.close());
+
+  it('public reads are answered within VIGIL_REDIS_TIMEOUT_MS by the documented fallback (uncounted, uncached)', async () => {
+    const server = await startServer({ config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 200 } });
+    try {
+      expect((await fetch(`${server.url}/v1/leaderboard`)).status).toBe(200);
+      proxy.stall();
+      proxy.resetAll();
+      const started = Date.now();
+      const responses = await Promise.all(Array.from({ length: 5 }, () => fetch(`${server.url}/v1/leaderboard`)));
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      // Bounded by the Redis timeout (a few of them in a row at most), far below the handler timeout.
+      expect(Date.now() - started).toBeLessThan(server.config.handlerTimeoutMs);
+      expect(server.logs()).toContain('serving uncounted');
+    } finally {
+      proxy.resume();
+      await server.close();
+    }
+  });
+
+  it('a Redis client without a command timeout cannot hold a request past the handler timeout', async () => {
+    // The client the app is handed has no timeouts: only the handler timeout, which now starts
+    // before the rate-limit hook, bounds the request.
+    const redis = new Redis(`redis://${proxy.address}`, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+    await redis.ping();
+    const server = await startServer({ redis, config: { handlerTimeoutMs: 300 } });
+    try {
+      proxy.stall();
+      proxy.resetAll();
+      const response = await fetch(`${server.url}/v1/leaderboard`);
+      expect(response.status).toBe(504);
+      expect(await response.json()).toEqual({ detail: 'request handler timed out' });
+      expect(response.headers.get('x-request-id')).toBeTruthy();
+    } finally {
+      proxy.resume();
+      await server.close();
+      redis.disconnect();
+    }
+  });
+});
