@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrateToLatest, openDatabase, seedDemo } from '@vigil/server';
+import { createFileBlobStore, migrateToLatest, openDatabase, seedDemo } from '@vigil/server';
 import { load, probe, startServer } from './lib.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -16,7 +16,7 @@ try {
   process.stdout.write('seeding the demo network… ');
   const database = await openDatabase({ dataDir });
   await migrateToLatest(database.db);
-  const seeded = await seedDemo(database.db, { now: new Date() });
+  const seeded = await seedDemo(database.db, { now: new Date(), blobs: createFileBlobStore(join(dataDir, 'blobs')) });
   await database.close();
   console.log(`${seeded.attestations} attestations`);
 

@@ -87,6 +87,8 @@ async function seedDemo(database: VigilDatabase, config: Config): Promise<void> 
   const demo = await loadDemoSeed();
   const result = await demo.seedDemo(database.db, {
     now: new Date(),
+    blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+    schedule: { submissionMs: config.scheduler.submissionMs, evaluationMs: config.scheduler.evaluationMs, gapMs: config.scheduler.gapMs },
     progress: (message) => log(`demo: ${message}`),
     // The demo's validators get permits in a snapshot where the server looks by default, unless
     // the operator pointed the metagraph elsewhere.

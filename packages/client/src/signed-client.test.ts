@@ -144,6 +144,16 @@ describe('SignedVigilClient.request against a verifying server', () => {
     );
   });
 
+  it('repeats of one request within a second sign distinct timestamps, so none is refused as a replay', async () => {
+    const pinned = 1_795_000_000_000;
+    const s = await start({ nowSeconds: () => pinned / 1000 });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, now: () => pinned });
+    for (let i = 0; i < 5; i++) await client.request('POST', '/v1/validators/tasks/claim', { max: 10 }, { schema: Echo });
+    const stamps = s.received.map((r) => Number(r.headers['x-vigil-signed-at']));
+    expect(new Set(stamps).size).toBe(5);
+    expect(Math.max(...stamps) - pinned / 1000).toBeLessThan(120);
+  });
+
   it('does not retry by default', async () => {
     const s = await start({
       override: (_index, _request, res) => {

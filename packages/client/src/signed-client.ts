@@ -72,6 +72,8 @@ export class SignedVigilClient extends VigilClient {
   readonly #now: () => number;
   readonly #maxRetries: number;
   readonly #retryBaseDelayMs: number;
+  /** Last timestamp signed per method and target: see #timestampFor. */
+  readonly #lastSigned = new Map<string, number>();
 
   constructor(options: SignedVigilClientOptions) {
     super(options);
@@ -156,6 +158,23 @@ export class SignedVigilClient extends VigilClient {
     }
   }
 
+  /**
+   * The server refuses a signature it has seen (replay), and the same request signed twice in one
+   * second is the same signature: a validator polling `tasks/claim` or re-reading threat intel would
+   * meet 401s. Each repeat of a method and target therefore signs one second later than the last,
+   * well inside the freshness window for any realistic burst.
+   */
+  #timestampFor(key: string): number {
+    const now = Math.floor(this.#now() / 1000);
+    const last = this.#lastSigned.get(key);
+    const timestamp = last !== undefined && last >= now ? last + 1 : now;
+    if (this.#lastSigned.size >= 1024) {
+      for (const [k, t] of this.#lastSigned) if (t < now) this.#lastSigned.delete(k);
+    }
+    this.#lastSigned.set(key, timestamp);
+    return timestamp;
+  }
+
   /** The request target as it goes on the wire (base path + pathWithQuery), refused if fetch would rewrite it. */
   #target(pathWithQuery: string): string {
     if (typeof pathWithQuery !== 'string' || !pathWithQuery.startsWith('/')) {
@@ -187,7 +206,7 @@ export class SignedVigilClient extends VigilClient {
       pathWithQuery: target,
       body: bytes ?? undefined,
       secretKey: this.#keypair.secretKey,
-      timestamp: Math.floor(this.#now() / 1000),
+      timestamp: this.#timestampFor(`${verb} ${target}`),
     });
     const headers: Record<string, string> = {
       accept: 'application/json',

@@ -8,16 +8,26 @@ import {
   ThreatTrends,
   TRACKS,
 } from '@vigil/core';
-import { expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, expect, it } from 'vitest';
+import { createFileBlobStore } from '../blobs/index.js';
 import { createPublicReadService } from '../services/public-read-service.js';
 import { describeEachDialect } from '../test-support/databases.js';
 import { DemoSeedError, seedDemo } from './demo.js';
 
 const NOW = new Date(Date.UTC(2026, 10, 21, 10, 30, 0));
+const blobDir = mkdtempSync(join(tmpdir(), 'vigil-demo-blobs-'));
+afterAll(() => rmSync(blobDir, { recursive: true, force: true }));
+const sha256Of = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 describeEachDialect('seedDemo', ({ db }) => {
   it('fills an empty database with a network that exercises every public endpoint', { timeout: 600_000 }, async () => {
-    const result = await seedDemo(db(), { now: NOW });
+    const blobs = createFileBlobStore(join(blobDir, String(Math.random()).slice(2)));
+    const result = await seedDemo(db(), { now: NOW, blobs });
     expect(result.validators).toBe(6);
     expect(result.miners).toBe(36);
     expect(result.attestations).toBeGreaterThan(5_000);
@@ -69,6 +79,22 @@ describeEachDialect('seedDemo', ({ db }) => {
     const eligibility = AgentEligibility.parse(await read.agentEligibility(someWinner.hotkey, closed.rounds[0]!.track));
     expect(eligibility.hotkey).toBe(someWinner.hotkey);
 
-    await expect(seedDemo(db(), { now: NOW })).rejects.toThrow(DemoSeedError);
+    // Every artifact's bytes and every agent version's bundle are in the blob store, under their hash.
+    const artifacts = await db().selectFrom('artifacts').select(['content_hash', 'kind']).execute();
+    for (const artifact of artifacts) {
+      const bytes = await blobs.get(artifact.content_hash);
+      expect(bytes, artifact.content_hash).toBeDefined();
+      expect(sha256Of(bytes!)).toBe(artifact.content_hash);
+      // A real .tar.gz: gunzips, and holds ustar entries.
+      expect(gunzipSync(bytes!).subarray(257, 262).toString('latin1')).toBe('ustar');
+    }
+    const codeHashes = await db().selectFrom('agent_versions').select('code_hash').execute();
+    for (const { code_hash: hash } of codeHashes) {
+      const bytes = await blobs.get(hash);
+      expect(bytes, hash).toBeDefined();
+      expect(JSON.parse(Buffer.from(bytes!).toString('utf8'))).toMatchObject({ format: 'vigil-agent-bundle/1', entrypoint: 'agent.py' });
+    }
+
+    await expect(seedDemo(db(), { now: NOW, blobs })).rejects.toThrow(DemoSeedError);
   });
 });

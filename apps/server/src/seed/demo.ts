@@ -2,7 +2,6 @@ import {
   FINDING_CATEGORIES,
   NETUID,
   TRACKS,
-  contentHash,
   formatOffsetTimestamp,
   type AttestationPayload,
   type Finding,
@@ -13,13 +12,16 @@ import {
 } from '@vigil/core';
 import { getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
 import { writeSnapshotFile } from '../metagraph/index.js';
+import { demoAgentBundle, demoArtifactBytes } from './demo-content.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { BlobStore } from '../blobs/index.js';
+import { storeAgentBundle } from '../bundles/store-agent-bundle.js';
 import { submitAgent } from '../services/agents.js';
-import { registerArtifact } from '../services/artifacts.js';
+import { storeArtifact } from '../services/store-artifact.js';
 import { recordAttestation } from '../services/attestations.js';
 import { deregisterMiner, registerMiner } from '../services/miners.js';
-import { closeRound, openRound, startEvaluation } from '../services/rounds.js';
+import { closeRound, openRound, shortenSchedule, startEvaluation } from '../services/rounds.js';
 import { createTasks } from '../services/tasks.js';
 import { registerValidator, setValidatorStatus } from '../services/validators.js';
 
@@ -44,6 +46,11 @@ const POLICY_VERSION = 'vigil-policy-2026.11';
 
 export interface SeedDemoOptions {
   now: Date;
+  /**
+   * Where the artifacts' bytes and the agents' bundles go: the server's blob store, so a validator
+   * leasing a demo task can download both and run it.
+   */
+  blobs: BlobStore;
   /** PRNG seed; the same seed and `now` give the same network. */
   seed?: number;
   /** Reports each phase, for the command line. */
@@ -53,6 +60,12 @@ export interface SeedDemoOptions {
    * permits, so signed validator requests work against the demo out of the box.
    */
   metagraphFile?: string;
+  /**
+   * The scheduler's round timings (VIGIL_ROUND_SUBMISSION_S, …_EVALUATION_S, …_GAP_S). Where they are
+   * shorter than the demo's own (1 day of submissions, 2 of evaluation), the rounds open at `now` and
+   * the next openings are pulled in to them, so a short round can be watched on demo data.
+   */
+  schedule?: { submissionMs: number; evaluationMs: number; gapMs: number };
 }
 
 export interface SeedDemoResult {
@@ -245,22 +258,16 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
       const truth = truthFor(random);
       const n = artifactCounter++;
       const sourceId = source.source(n);
-      const artifactHash = contentHash(`${track}/${sourceId}`);
-      const row = await registerArtifact(db, {
-        track,
-        label: kind === 'labeled' ? `${source.label}-bench` : source.label,
-        sourceId,
-        contentHash: artifactHash,
-        now: historyStart,
-        ...(kind === 'labeled' ? { kind, groundTruth: truth } : { kind }),
-      });
-      artifacts.push({
-        bundleHash: row.bundle_hash,
-        contentHash: artifactHash,
-        truth,
-        kind,
-        categories: truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2),
-      });
+      const categories = truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2);
+      // One label, one byte generator for both kinds: nothing a validator sees says which is which.
+      const bytes = demoArtifactBytes(track, `${source.label}-${n.toString(36)}`, categories);
+      const base = { track, label: source.label, sourceId, bytes, now: historyStart };
+      const row = await storeArtifact(
+        db,
+        options.blobs,
+        kind === 'labeled' ? { ...base, kind, groundTruth: truth } : { ...base, kind },
+      );
+      artifacts.push({ bundleHash: row.bundle_hash, contentHash: row.content_hash, truth, kind, categories });
     }
     const labeled = artifacts.filter((a) => a.kind === 'labeled');
     const live = artifacts.filter((a) => a.kind === 'live');
@@ -270,6 +277,18 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
     let opensAt = anchor - phaseAtNow;
     while (opensAt - CYCLE >= historyStart) opensAt -= CYCLE;
 
+    // The agent hash of each version is that of a real bundle in the blob store.
+    const agentHashes = new Map<string, string>();
+    const agentHash = async (agent: AgentModel, version: number): Promise<string> => {
+      const key = `${agent.key.hotkey} ${version}`;
+      let hash = agentHashes.get(key);
+      if (hash === undefined) {
+        hash = (await storeAgentBundle(options.blobs, demoAgentBundle(agent.name, version, agent.key.hotkey))).agentHash;
+        agentHashes.set(key, hash);
+      }
+      return hash;
+    };
+
     for (const agent of agents) {
       await registerMiner(db, { hotkey: agent.key.hotkey, track, now: opensAt - DAY });
       await submitAgent(db, {
@@ -277,7 +296,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
         track,
         name: agent.name,
         provider: agent.provider,
-        codeHash: contentHash(`${agent.name}/${agent.key.hotkey}/v1`),
+        codeHash: await agentHash(agent, 1),
         now: opensAt - DAY,
       });
       agent.version = 1;
@@ -309,7 +328,8 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
       });
       const byHash = new Map(roundArtifacts.map((a) => [a.bundleHash, a]));
       const byHotkey = new Map(agents.map((a) => [a.key.hotkey, a]));
-      const frozen = new Map(agents.map((a) => [a.key.hotkey, contentHash(`${a.name}/${a.key.hotkey}/v${a.version}`)]));
+      const frozen = new Map<string, string>();
+      for (const a of agents) frozen.set(a.key.hotkey, await agentHash(a, a.version));
 
 
       // Two agents resubmit mid-evaluation: what is scored stays the frozen version.
@@ -342,7 +362,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
               track,
               name: agent.name,
               provider: agent.provider,
-              codeHash: contentHash(`${agent.name}/${agent.key.hotkey}/v${agent.version}`),
+              codeHash: await agentHash(agent, agent.version),
               now: resubmitAt,
             });
           }
@@ -373,6 +393,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
       await closeRound(db, { roundId: round.round_id, now: closesAt, nextRoundOpensAt: opensAt + CYCLE });
     }
   }
+  if (options.schedule !== undefined) await shortenSchedule(db, { now, ...options.schedule });
   if (options.metagraphFile !== undefined) {
     await writeSnapshotFile(options.metagraphFile, {
       netuid: NETUID,

@@ -318,3 +318,38 @@ async function publishVerdicts(
   }
   return changes;
 }
+
+/**
+ * Pulls the deadlines of every open round in to at most `submissionMs` / `evaluationMs` from `now`
+ * (a round in submission keeps `evaluationMs` after its new submission close), and the planned
+ * opening of each track's next round in to at most `gapMs` from `now`. Never pushes a deadline
+ * out. For demo data, so a configured short round (VIGIL_ROUND_*_S) applies to the rounds already
+ * there, not only to those the scheduler opens later.
+ */
+export async function shortenSchedule(
+  db: Kysely<Database>,
+  input: { now: number; submissionMs: number; evaluationMs: number; gapMs: number },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const open = await trx.selectFrom('rounds').selectAll().where('status', '=', 'open').execute();
+    for (const round of open) {
+      const submissionClosesAt =
+        round.phase === 'submission' ? Math.min(Number(round.submission_closes_at), input.now + input.submissionMs) : Number(round.submission_closes_at);
+      const closesAt = Math.min(
+        Number(round.closes_at),
+        round.phase === 'submission' ? submissionClosesAt + input.evaluationMs : input.now + input.evaluationMs,
+      );
+      await trx
+        .updateTable('rounds')
+        .set({ submission_closes_at: submissionClosesAt, closes_at: closesAt })
+        .where('round_id', '=', round.round_id)
+        .execute();
+    }
+    await trx
+      .updateTable('rounds')
+      .set({ next_round_opens_at: input.now + input.gapMs })
+      .where('status', '=', 'closed')
+      .where('next_round_opens_at', '>', input.now + input.gapMs)
+      .execute();
+  });
+}

@@ -40,10 +40,11 @@ function answer(res: ServerResponse, status: number, body: unknown, requestId: s
 
 /**
  * A real HTTP server that checks signed requests the way Vigil does (signature over the raw
- * target and the raw body bytes, then freshness) and echoes what it received.
+ * target and the raw body bytes, then freshness, then replay) and echoes what it received.
  */
 export async function startSignatureServer(options: SignatureServerOptions = {}): Promise<SignatureServer> {
   const received: ReceivedRequest[] = [];
+  const used = new Set<string>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -69,6 +70,9 @@ export async function startSignatureServer(options: SignatureServerOptions = {})
       if (options.nowSeconds && !checkFreshness(Number(timestamp), options.nowSeconds())) {
         return answer(res, 401, { detail: 'signature timestamp outside freshness window' }, requestId);
       }
+      const triple = `${hotkey} ${timestamp} ${signature}`;
+      if (used.has(triple)) return answer(res, 401, { detail: 'signature already used (replay)' }, requestId);
+      used.add(triple);
       let json: unknown = null;
       if (body.length > 0) json = JSON.parse(body.toString('utf8'));
       answer(res, 200, { ok: true, hotkey, method: req.method, target, body: json, bytes: body.length }, requestId);
