@@ -1,5 +1,7 @@
+import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
 import { startServer, type TestServer } from './harness.js';
 
@@ -37,6 +39,7 @@ describeRedis('a Redis that accepts connections and never answers', () => {
     // The client the app is handed has no timeouts: only the handler timeout, which now starts
     // before the rate-limit hook, bounds the request.
     const redis = new Redis(`redis://${proxy.address}`, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+    redis.on('error', () => {});
     await redis.ping();
     const server = await startServer({ redis, config: { handlerTimeoutMs: 300 } });
     try {
@@ -51,5 +54,42 @@ describeRedis('a Redis that accepts connections and never answers', () => {
       await server.close();
       redis.disconnect();
     }
+  });
+});
+
+describeRedis('signed requests while Redis hangs', () => {
+  let proxy: TcpProxy;
+  let server: NetworkApp;
+  beforeAll(async () => {
+    const target = new URL(redisUrl!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    server = await startNetworkApp({
+      snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] },
+      config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 200, handlerTimeoutMs: 5_000 },
+    });
+  });
+  afterAll(async () => {
+    proxy?.resume();
+    await server?.close();
+    await proxy?.close();
+  });
+
+  it('the replay check cannot be made: 502 upstream dependency unavailable within the Redis timeout, then served once Redis answers', async () => {
+    const miner = new SignedVigilClient({ baseUrl: server.baseUrl, keypair: keypairFromSeed('44'.repeat(32)) });
+    proxy.stall();
+    proxy.resetAll();
+    const refused = await miner.request('POST', '/v1/miners/registrations', { track: 'skills' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(VigilApiError);
+    expect((refused as VigilApiError).status).toBe(502);
+    // 502, not the handler timeout's 504: every Redis call gave up within VIGIL_REDIS_TIMEOUT_MS.
+    expect((refused as VigilApiError).detail).toBe('upstream dependency unavailable');
+
+    proxy.resume();
+    // A fresh signature (the client signs each call anew) goes through once Redis answers again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect(miner.request('POST', '/v1/miners/registrations', { track: 'skills' })).resolves.toBeDefined();
   });
 });

@@ -206,9 +206,10 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     try {
       firstUse = await replayStore.claim(hotkey, timestamp, signature, ttlSeconds);
     } catch (error) {
-      // Unable to tell a replay from a first use: refuse, and let the client retry later.
+      // Unable to tell a replay from a first use: refuse with the retryable 502 that
+      // docs/errors.md names for a dependency that did not answer, and let the client retry.
       request.log.error({ err: error }, 'replay store unavailable');
-      throw new VigilError('service_unavailable', { cause: error });
+      throw new VigilError('upstream_unavailable', { cause: error });
     }
     if (!firstUse) throw await signatureFailure(request, 'signature_replayed');
 

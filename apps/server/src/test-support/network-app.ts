@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { MetagraphSnapshot } from '@vigil/core';
 import type { FastifyInstance } from 'fastify';
 import { createFileBlobStore, type BlobStore } from '../blobs/index.js';
-import { loadConfig } from '../config.js';
+import { loadConfig, type Config } from '../config.js';
 import { openDatabase, type VigilDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { buildApp } from '../http/app.js';
@@ -42,11 +42,13 @@ export async function startNetworkApp(options: {
    * SQLite; the caller keeps it open and closes it.
    */
   database?: VigilDatabase;
+  /** Settings over the defaults, e.g. `redisUrl` to share state through a (possibly faulty) Redis. */
+  config?: Partial<Config>;
 }): Promise<NetworkApp> {
   const dir = await mkdtemp(join(tmpdir(), 'vigil-network-'));
   const metagraphFile = join(dir, 'metagraph.json');
   await writeFile(metagraphFile, JSON.stringify(options.snapshot));
-  const config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir };
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir, ...options.config };
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await openDatabase({ url: ':memory:' }));
   if (ownDatabase) await migrateToLatest(database.db);
