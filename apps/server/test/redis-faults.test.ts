@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
-import { startServer, type TestServer } from './harness.js';
+import { startServer } from './harness.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const describeRedis = redisUrl ? describe : describe.skip;
