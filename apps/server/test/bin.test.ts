@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import http from 'node:http';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +107,90 @@ describe.skipIf(!built)('vigil-server command', () => {
       expect(statSync(join(cwd, '.vigil', 'server-key')).mode & 0o777).toBe(0o600);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('SIGTERM with a stalled upload and keep-alive clients: the upload gets 408, no client is reset, the database is closed, exit 0', async () => {
+    const cwd = workDir();
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      cwd,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        VIGIL_REQUEST_TIMEOUT_MS: '1000',
+        VIGIL_DRAIN_IDLE_MS: '300',
+        VIGIL_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      let up = false;
+      for (let i = 0; i < 100 && !up; i++) {
+        up = await fetch(`${base}/v1/leaderboard`).then(
+          (r) => r.ok,
+          async () => {
+            await new Promise((r) => setTimeout(r, 100));
+            return false;
+          },
+        );
+      }
+      expect(up).toBe(true);
+
+      // A POST that declares 100 bytes and sends one: before request timeouts it held SIGTERM for
+      // 70 s and the process then exited 1 without closing the database.
+      const stalled = connect(port, '127.0.0.1');
+      let stalledReply = '';
+      stalled.on('data', (chunk: Buffer) => (stalledReply += chunk.toString()));
+      stalled.on('error', () => undefined);
+      const stalledClosed = new Promise<void>((resolve) => stalled.on('close', () => resolve()));
+      stalled.write('POST /v1/health HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+
+      // Keep-alive clients polling, between requests most of the time, as load balancer targets see.
+      const errors: string[] = [];
+      let stop = false;
+      const poller = async () => {
+        const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+        try {
+          while (!stop) {
+            const outcome = await new Promise<string>((resolve) => {
+              const request = http.get(`${base}/v1/health`, { agent }, (response) => {
+                response.resume();
+                response.on('end', () => resolve('ok'));
+              });
+              request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+            });
+            if (outcome !== 'ok') {
+              errors.push(outcome);
+              return;
+            }
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        } finally {
+          agent.destroy();
+        }
+      };
+      const pollers = Array.from({ length: 10 }, () => poller());
+      await new Promise((r) => setTimeout(r, 200));
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      stop = true;
+      await Promise.all(pollers);
+      await stalledClosed;
+
+      // A refused connect after the listener closed is expected; a reset of an open one is not.
+      expect(errors.filter((code) => code !== 'ECONNREFUSED')).toEqual([]);
+      expect(stalledReply).toMatch(/^HTTP\/1\.1 408 /);
+      expect(stalledReply).toContain('{"detail":"request timed out"}');
+      // SQLite removes its write-ahead log when the last connection closes cleanly, not on a bare exit.
+      expect(existsSync(join(cwd, '.vigil', 'vigil.db'))).toBe(true);
+      expect(existsSync(join(cwd, '.vigil', 'vigil.db-wal'))).toBe(false);
     } finally {
       child.kill('SIGKILL');
     }

@@ -25,7 +25,16 @@ const connectionDrain: FastifyPluginAsync = async (app) => {
       draining = true;
       // net.Server's close only stops listening; http.Server's would also cut idle keep-alive sockets
       // at once, resetting clients whose next request is already on the wire.
-      if (app.server.listening) NetServer.prototype.close.call(app.server);
+      const server = app.server;
+      if (server.listening) NetServer.prototype.close.call(server);
+      // fastify's close ends with http.Server#close, which also stops Node's check of
+      // VIGIL_REQUEST_TIMEOUT_MS: an upload that stalls would then hold the shutdown until the grace
+      // period ends (exit 1). Keep that check running; close only what is idle.
+      server.close = function closeKeepingRequestTimeouts(callback?: (error?: Error) => void) {
+        server.closeIdleConnections();
+        NetServer.prototype.close.call(server, callback);
+        return server;
+      };
       const deadline = Date.now() + idleMs;
       while (Date.now() < deadline && (await openConnections()) > 0) {
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
