@@ -4,6 +4,7 @@ import {
   AttestationReceipt,
   BatchAttestationReceipt,
   ERROR_DETAILS,
+  LIMITS,
   TaskClaim,
   TaskProgress,
   ThreatIntel,
@@ -485,6 +486,34 @@ describe('POST /v1/validators/attestations', () => {
         detail: ERROR_DETAILS.validationError,
         body: { errors: [{ path: 'body.signature' }] },
       });
+    });
+
+    it('findings over the caps (count, text length): 422 naming the field, and nothing recorded', async () => {
+      const { e, payload } = await leased();
+      const finding = (title: string): Finding => ({ type: 'static', category: 'secrets', severity: 'LOW', title, file: 'agent.py' });
+      // Signed by hand: signAttestation itself refuses payloads over the caps.
+      const signedAnyway = (p: AttestationPayload): AttestationEnvelope => ({
+        payload: p,
+        canonical_hash: canonicalHash(p),
+        signature: toHex(sign(canonicalBytes(p), V1.secretKey)),
+      });
+      const many = Array.from({ length: LIMITS.maxFindingsPerAttestation + 1 }, (_, i) => finding(`finding ${i}`));
+      const tooMany = signedAnyway({ ...payload, findings: many });
+      expect(await refusal(submit(e, V1, tooMany))).toMatchObject({
+        status: 422,
+        detail: ERROR_DETAILS.validationError,
+        body: { errors: [{ path: 'body.payload.findings' }] },
+      });
+      const long = signedAnyway({ ...payload, findings: [finding('x'.repeat(LIMITS.maxFindingTextLength + 1))] });
+      expect(await refusal(submit(e, V1, long))).toMatchObject({
+        status: 422,
+        body: { errors: [{ path: 'body.payload.findings.0.title' }] },
+      });
+      const count = await e.database.db.selectFrom('attestations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(count.n)).toBe(0);
+      // At the caps is accepted.
+      const atCap = Array.from({ length: LIMITS.maxFindingsPerAttestation }, (_, i) => finding(`${i}`.padEnd(LIMITS.maxFindingTextLength, '.')));
+      expect((await submit(e, V1, signAttestation({ ...payload, findings: atCap }, V1.secretKey))).status).toBe(201);
     });
   });
 });
