@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { withSearchPath } from '../src/test-support/databases.js';
 import { newKey } from '../src/test-support/fixtures.js';
+import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
 import { startServer, type TestServer } from './harness.js';
 
@@ -145,5 +147,59 @@ describePg('PostgreSQL refusing connections answers 502', () => {
       await server.close();
       await database.close();
     }
+  });
+});
+
+describePg('PostgreSQL faults under signed writes', () => {
+  const schema = `vigil_fw_${randomBytes(6).toString('hex')}`;
+  let proxy: TcpProxy;
+  let database: VigilDatabase;
+  let server: NetworkApp;
+
+  beforeAll(async () => {
+    await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+    const target = new URL(url!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(withSearchPath(url!, schema));
+    viaProxy.host = proxy.address;
+    database = await openDatabase({ url: viaProxy.toString(), connectTimeoutMs: 500, statementTimeoutMs: 500, onConnectionError: () => {} });
+    await migrateToLatest(database.db);
+    server = await startNetworkApp({
+      snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] },
+      database,
+    });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+    await proxy?.close();
+    await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  });
+
+  it('connections reset inside write transactions (replay claim, registration): each request is 2xx or 502 {detail}; the rest are served', async () => {
+    const outcomes: number[] = [];
+    for (let round = 0; round < 6; round += 1) {
+      const writes = Array.from({ length: 4 }, (_, i) => {
+        const miner = new SignedVigilClient({ baseUrl: server.baseUrl, keypair: keypairFromSeed(randomBytes(32).toString('hex')) });
+        return miner.request('POST', '/v1/miners/registrations', { track: i % 2 === 0 ? 'skills' : 'packages' }).then(
+          () => 200,
+          (error: unknown) => {
+            if (!(error instanceof VigilApiError)) throw error;
+            expect(error.status).toBe(502);
+            expect(error.detail).toBe('upstream dependency unavailable');
+            return error.status;
+          },
+        );
+      });
+      await new Promise((resolve) => setTimeout(resolve, round % 3));
+      proxy.resetAll();
+      outcomes.push(...(await Promise.all(writes)));
+    }
+    expect(outcomes.every((status) => status === 200 || status === 502)).toBe(true);
+    expect(outcomes).toContain(502);
+    // The pool replaced what was reset: a fresh write goes through.
+    const miner = new SignedVigilClient({ baseUrl: server.baseUrl, keypair: keypairFromSeed(randomBytes(32).toString('hex')) });
+    await expect(miner.request('POST', '/v1/miners/registrations', { track: 'skills' })).resolves.toBeDefined();
   });
 });
