@@ -67,6 +67,25 @@ describe('router refusals count against the rate limit', () => {
   });
 });
 
+describe('parser refusals count against the rate limit', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ config: { rateLimitPerMinute: 3 } });
+  });
+  afterAll(async () => server?.close());
+
+  it('requests Node cannot parse spend the budget of their address, so a malformed flood is throttled too', async () => {
+    for (let i = 0; i < 3; i += 1) {
+      const refused = await rawRequest(server.port, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n');
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body)).toEqual({ detail: 'malformed request' });
+    }
+    const next = await fetch(`${server.url}/v1/leaderboard`);
+    expect(next.status).toBe(429);
+    expect(await next.json()).toEqual({ detail: 'rate limit exceeded' });
+  });
+});
+
 describe('request timeout', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -70,7 +70,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     genReqId: genRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
-    clientErrorHandler,
+    clientErrorHandler: (error, socket) => {
+      // Behind a trusted proxy the socket's address is the proxy's, not the client's: not counted.
+      if (config.trustProxy === false && socket.remoteAddress !== undefined && app.hasDecorator('countParserRefusal')) {
+        app.countParserRefusal(socket.remoteAddress);
+      }
+      clientErrorHandler(error, socket);
+    },
     requestIdHeader: false,
     // A client must deliver its whole request in time (a body that stalls is cut off with 408); Node
     // checks pending requests on this interval, so keep it well under the timeout.

@@ -37,6 +37,13 @@ const rateLimit: FastifyPluginAsync<RateLimitPluginOptions> = async (app, option
     return new VigilError('rate_limited', { headers: { 'retry-after': String(retryAfter) } });
   };
 
+  // What Node's parser refuses never becomes a request (no hooks run): it is counted here, by the
+  // connection's address, so a flood of malformed requests spends the same budget.
+  app.decorate('countParserRefusal', (ip: string) => {
+    const counted = store.hit(Math.floor(now() / RATE_WINDOW_MS), `g:${ip}`, options.perMinute, null);
+    if (counted instanceof Promise) counted.catch(() => undefined);
+  });
+
   // Callback style, and synchronous with the in-process store: this runs on every request.
   app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     // One read of routeOptions: fastify builds a fresh object on every access.
@@ -69,3 +76,10 @@ const rateLimit: FastifyPluginAsync<RateLimitPluginOptions> = async (app, option
  * script call for both budgets).
  */
 export const rateLimitPlugin = fp(rateLimit, { name: 'vigil-rate-limit', fastify: '5.x' });
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts a request Node's parser refused against the global budget of `ip`. */
+    countParserRefusal: (ip: string) => void;
+  }
+}
