@@ -155,7 +155,9 @@ describe.skipIf(!built)('vigil-server command', () => {
       // Keep-alive clients polling, between requests most of the time, as load balancer targets see.
       const errors: string[] = [];
       let stop = false;
+      let connectedCount = 0;
       const poller = async () => {
+        let connected = false;
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
         try {
           while (!stop) {
@@ -166,6 +168,10 @@ describe.skipIf(!built)('vigil-server command', () => {
               });
               request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
             });
+            if (outcome === 'ok' && !connected) {
+              connected = true;
+              connectedCount += 1;
+            }
             if (outcome !== 'ok') {
               errors.push(outcome);
               return;
@@ -177,7 +183,10 @@ describe.skipIf(!built)('vigil-server command', () => {
         }
       };
       const pollers = Array.from({ length: 10 }, () => poller());
-      await new Promise((r) => setTimeout(r, 200));
+      // Every client holds an open keep-alive connection before the signal: a connect still in the
+      // kernel's backlog when the listener closes is reset by the kernel, which no drain can prevent.
+      while (connectedCount < 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 50));
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

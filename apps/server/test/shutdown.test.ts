@@ -103,7 +103,9 @@ describe('graceful shutdown', () => {
     const errors: string[] = [];
     const closes: number[] = [];
     let stop = false;
+    let connectedCount = 0;
     const client = async () => {
+      let connected = false;
       const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
       try {
         while (!stop) {
@@ -115,6 +117,10 @@ describe('graceful shutdown', () => {
             });
             request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
           });
+          if (outcome === 'ok' && !connected) {
+            connected = true;
+            connectedCount += 1;
+          }
           if (outcome !== 'ok') {
             errors.push(outcome);
             return;
@@ -128,7 +134,10 @@ describe('graceful shutdown', () => {
     };
     try {
       const clients = Array.from({ length: 20 }, () => client());
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Every client holds an open keep-alive connection before the signal: a connect still in the
+      // kernel's backlog when the listener closes is reset by the kernel, which no drain can prevent.
+      while (connectedCount < 20) await new Promise((resolve) => setTimeout(resolve, 10));
+      await new Promise((resolve) => setTimeout(resolve, 50));
       signals.emit('SIGTERM', 'SIGTERM');
       expect(await exitCode).toBe(0);
       stop = true;
