@@ -1,9 +1,10 @@
 import { describeError, type ErrorCode, type ValidationIssue } from '@vigil/core';
 
 /**
- * The one error family of the server. Domain code throws a `VigilError` with a catalogue code;
- * the single error handler (http/plugins/errors.ts) turns it into the status and exact `detail`
- * of @vigil/core's ERROR_CATALOGUE.
+ * The one error family of the server. Services and routes throw a `VigilError` with a catalogue
+ * code (refusals of the signed endpoints add the sentence naming the argument at fault); the single
+ * error handler (http/plugins/errors.ts) answers with its status and exact `detail` from
+ * @vigil/core's ERROR_CATALOGUE. Nothing else writes an error response.
  */
 export class VigilError extends Error {
   override name = 'VigilError';
@@ -15,8 +16,10 @@ export class VigilError extends Error {
 
   constructor(
     code: ErrorCode,
-    options: { arg?: string; issues?: ValidationIssue[]; headers?: Record<string, string>; cause?: unknown } = {},
+    // A string is the argument of a parameterised detail: the sentence of a refusal, a scope, an IP.
+    init: string | { arg?: string; issues?: ValidationIssue[]; headers?: Record<string, string>; cause?: unknown } = {},
   ) {
+    const options = typeof init === 'string' ? { arg: init } : init;
     const { status, detail } = describeError(code, options.arg);
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;

@@ -29,5 +29,3 @@ export { createTasks } from './services/tasks.js';
 export { recordAttestation } from './services/attestations.js';
 export { recordAttestations, MAX_ATTESTATION_BATCH } from './services/attestations-batch.js';
 export type { AttestationBatchResult } from './services/attestations-batch.js';
-export { DomainError } from './services/domain-error.js';
-export type { DomainErrorCode } from './services/domain-error.js';

@@ -36,7 +36,7 @@ export const ERROR_DETAILS = {
   invalidSignature: 'invalid request signature',
   serviceUnavailable: 'service unavailable',
   upstreamUnavailable: 'upstream dependency unavailable',
-  conflict: 'conflicts with a concurrent request; retry it',
+  conflict: 'conflicts with a concurrent request',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -47,6 +47,15 @@ export function apiKeyLacksScopeDetail(scope: string): string {
 /** `403 source IP ... is not registered in the validator allowlist`; the spec's `...` is the IP. */
 export function sourceIpNotAllowlistedDetail(ip: string): string {
   return `source IP ${ip} is not registered in the validator allowlist`;
+}
+
+/**
+ * The detail of a refusal of the signed endpoints that the spec gives no wire form for: a sentence
+ * that starts with the argument at fault (`hotkey: 5F… is not registered on track skills`), written
+ * where the refusal is raised. Marks the catalogue codes whose detail is not one fixed string.
+ */
+export function refusalDetail(sentence: string): string {
+  return sentence;
 }
 
 export interface ErrorDefinition {
@@ -89,6 +98,23 @@ export const ERROR_CATALOGUE = {
   upstream_unavailable: { status: 502, detail: ERROR_DETAILS.upstreamUnavailable },
   service_unavailable: { status: 503, detail: ERROR_DETAILS.serviceUnavailable },
   handler_timeout: { status: 504, detail: ERROR_DETAILS.handlerTimedOut },
+  // Refusals of the miner and validator endpoints (docs/protocol.md); the detail names the argument.
+  invalid_argument: { status: 422, detail: refusalDetail },
+  attestation_invalid: { status: 422, detail: refusalDetail },
+  attestation_mismatch: { status: 422, detail: refusalDetail },
+  miner_not_registered: { status: 403, detail: refusalDetail },
+  validator_not_found: { status: 403, detail: refusalDetail },
+  validator_not_active: { status: 403, detail: refusalDetail },
+  wrong_signer: { status: 403, detail: refusalDetail },
+  not_leased: { status: 403, detail: refusalDetail },
+  artifact_not_found: { status: 404, detail: refusalDetail },
+  task_not_found: { status: 404, detail: refusalDetail },
+  registration_not_found: { status: 404, detail: refusalDetail },
+  round_already_open: { status: 409, detail: refusalDetail },
+  round_not_open: { status: 409, detail: refusalDetail },
+  round_wrong_phase: { status: 409, detail: refusalDetail },
+  artifact_conflict: { status: 409, detail: refusalDetail },
+  attestation_conflict: { status: 409, detail: refusalDetail },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

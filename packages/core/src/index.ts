@@ -39,6 +39,7 @@ export type { HeaderName } from './headers.js';
 export {
   ERROR_DETAILS,
   ERROR_CATALOGUE,
+  refusalDetail,
   apiKeyLacksScopeDetail,
   sourceIpNotAllowlistedDetail,
   describeError,

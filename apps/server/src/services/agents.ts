@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { AgentsTable, Database, TrackName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { DomainError } from './domain-error.js';
 
 export interface SubmitAgentInput {
   hotkey: string;
@@ -22,10 +21,10 @@ export interface SubmitAgentInput {
  */
 export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput): Promise<AgentsTable> {
   if (!SHA256_HASH_RE.test(input.codeHash)) {
-    throw new DomainError('invalid_argument', 'codeHash: expected sha256:<64 lowercase hex>');
+    throw new VigilError('invalid_argument', 'codeHash: expected sha256:<64 lowercase hex>');
   }
-  if (input.name.trim() === '') throw new DomainError('invalid_argument', 'name: must not be empty');
-  if (input.provider.trim() === '') throw new DomainError('invalid_argument', 'provider: must not be empty');
+  if (input.name.trim() === '') throw new VigilError('invalid_argument', 'name: must not be empty');
+  if (input.provider.trim() === '') throw new VigilError('invalid_argument', 'provider: must not be empty');
   return inTransaction(db, async (trx) => {
     const miner = await trx
       .selectFrom('miners')
@@ -34,7 +33,7 @@ export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput)
       .where('track', '=', input.track)
       .executeTakeFirst();
     if (miner?.status !== 'registered') {
-      throw new DomainError('miner_not_registered', `hotkey: ${input.hotkey} is not registered on track ${input.track}`);
+      throw new VigilError('miner_not_registered', `hotkey: ${input.hotkey} is not registered on track ${input.track}`);
     }
     const current = await trx
       .selectFrom('agents')

@@ -2,7 +2,7 @@ import { SHA256_HASH_RE, formatBundleHash } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 
 export type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -24,17 +24,17 @@ export async function registerArtifact(db: Kysely<Database>, input: RegisterArti
   try {
     bundleHash = formatBundleHash({ track: input.track, label: input.label, sourceId: input.sourceId });
   } catch (error) {
-    throw new DomainError('invalid_argument', (error as Error).message);
+    throw new VigilError('invalid_argument', (error as Error).message);
   }
   if (!SHA256_HASH_RE.test(input.contentHash)) {
-    throw new DomainError('invalid_argument', 'contentHash: expected sha256:<64 lowercase hex>');
+    throw new VigilError('invalid_argument', 'contentHash: expected sha256:<64 lowercase hex>');
   }
   const groundTruth = input.kind === 'labeled' ? input.groundTruth : null;
   return inTransaction(db, async (trx) => {
     const existing = await trx.selectFrom('artifacts').selectAll().where('bundle_hash', '=', bundleHash).executeTakeFirst();
     if (existing !== undefined) {
       if (existing.content_hash !== input.contentHash || existing.kind !== input.kind || existing.ground_truth !== groundTruth) {
-        throw new DomainError('artifact_conflict', `bundleHash: ${bundleHash} is already registered with other content`);
+        throw new VigilError('artifact_conflict', `bundleHash: ${bundleHash} is already registered with other content`);
       }
       return existing;
     }

@@ -9,7 +9,7 @@ import { submitAgent } from './agents.js';
 import { registerArtifact, type ArtifactRow } from './artifacts.js';
 import { MAX_ATTESTATION_BATCH, recordAttestations, type AttestationBatchResult } from './attestations-batch.js';
 import { recordAttestation } from './attestations.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 import { registerMiner } from './miners.js';
 import { createPublicReadService } from './public-read-service.js';
 import { closeRound, openRound, startEvaluation } from './rounds.js';
@@ -227,7 +227,7 @@ async function oneByOne(db: Kysely<Database>, envelopes: readonly AttestationEnv
       const r = await recordAttestation(db, envelope, { now });
       results.push({ canonical_hash: envelope.canonical_hash, outcome: r.created ? 'created' : 'duplicate', id: r.id, isRerun: r.isRerun });
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      if (!(error instanceof VigilError)) throw error;
       results.push({ canonical_hash: claimedHash(envelope), outcome: 'refused', error: { code: error.code, message: error.message } });
     }
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AttestationEnvelope, type AttestationPayload } from '@vigil/core';
+import { AttestationEnvelope, type AttestationPayload, type ErrorCode } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
@@ -13,7 +13,7 @@ import {
   type AttestationArtifactRow,
   type AttestationTaskRow,
 } from './attestations.js';
-import { DomainError, type DomainErrorCode } from './domain-error.js';
+import { VigilError } from '../errors.js';
 
 /** Envelopes recorded per transaction; longer inputs are split into consecutive transactions. */
 export const MAX_ATTESTATION_BATCH = 500;
@@ -26,7 +26,7 @@ export interface AttestationBatchResult {
   id?: number;
   isRerun?: boolean;
   /** Why it was refused: the code and message recordAttestation would have thrown. */
-  error?: { code: DomainErrorCode; message: string };
+  error?: { code: ErrorCode; message: string };
 }
 
 interface Parsed {
@@ -47,7 +47,7 @@ interface Accepted {
 }
 
 
-function refused(canonicalHash: string, error: DomainError): AttestationBatchResult {
+function refused(canonicalHash: string, error: VigilError): AttestationBatchResult {
   return { canonical_hash: canonicalHash, outcome: 'refused', error: { code: error.code, message: error.message } };
 }
 
@@ -67,7 +67,7 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
       const issue = parsed.error.issues[0];
       results[index] = refused(
         claimedHash(envelope),
-        new DomainError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`),
+        new VigilError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`),
       );
       continue;
     }
@@ -118,7 +118,7 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
       const { payload } = p;
       const task = taskById.get(payload.task_id);
       if (task === undefined) {
-        results[p.index] = refused(p.canonicalHash, new DomainError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`));
+        results[p.index] = refused(p.canonicalHash, new VigilError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`));
         continue;
       }
       const artifact = artifactById.get(task.artifact_id)!;
@@ -141,19 +141,19 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
       if (status === undefined) {
         results[p.index] = refused(
           p.canonicalHash,
-          new DomainError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`),
+          new VigilError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`),
         );
         continue;
       }
       if (status !== 'active') {
-        results[p.index] = refused(p.canonicalHash, new DomainError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${status}`));
+        results[p.index] = refused(p.canonicalHash, new VigilError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${status}`));
         continue;
       }
       const validators = attestedBy.get(task.task_id) ?? new Set<string>();
       if (validators.has(payload.validator_hotkey)) {
         results[p.index] = refused(
           p.canonicalHash,
-          new DomainError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task'),
+          new VigilError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task'),
         );
         continue;
       }
@@ -239,7 +239,7 @@ async function enqueueCreatedEvents(trx: Transaction<Database>, accepted: readon
  * aggregate and the outbox — but MAX_ATTESTATION_BATCH at a time, each batch in one transaction
  * with set-based reads and writes. Each envelope gets its own result: `created`, `duplicate` (this
  * exact attestation is already stored, possibly earlier in the same input) or `refused` with the
- * DomainError code and message recordAttestation would have thrown; a refusal does not affect the
+ * VigilError code and message recordAttestation would have thrown; a refusal does not affect the
  * other envelopes. Errors other than refusals (database failures) reject the whole call; batches
  * committed before the failure stay committed.
  */
@@ -248,8 +248,8 @@ export async function recordAttestations(
   envelopes: readonly AttestationEnvelope[],
   options: { now: number },
 ): Promise<AttestationBatchResult[]> {
-  if (!Array.isArray(envelopes)) throw new DomainError('invalid_argument', 'envelopes: expected an array');
-  if (!Number.isSafeInteger(options.now)) throw new DomainError('invalid_argument', 'options.now: expected epoch milliseconds');
+  if (!Array.isArray(envelopes)) throw new VigilError('invalid_argument', 'envelopes: expected an array');
+  if (!Number.isSafeInteger(options.now)) throw new VigilError('invalid_argument', 'options.now: expected epoch milliseconds');
   const results: AttestationBatchResult[] = [];
   for (let start = 0; start < envelopes.length; start += MAX_ATTESTATION_BATCH) {
     results.push(...(await recordChunk(db, envelopes.slice(start, start + MAX_ATTESTATION_BATCH), options.now)));

@@ -5,7 +5,7 @@ import type { Database, TrackName } from '../db/schema.js';
 import { applyAttestationAggregates } from '../repositories/aggregates.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 
 export interface RecordedAttestation {
   id: number;
@@ -14,8 +14,8 @@ export interface RecordedAttestation {
   isRerun: boolean;
 }
 
-export function attestationMismatch(field: string, expected: string): DomainError {
-  return new DomainError('attestation_mismatch', `envelope.payload.${field}: does not match the task (expected ${expected})`);
+export function attestationMismatch(field: string, expected: string): VigilError {
+  return new VigilError('attestation_mismatch', `envelope.payload.${field}: does not match the task (expected ${expected})`);
 }
 
 /** A task as attestations are checked against it: its round's state and the agent code frozen into it. */
@@ -69,9 +69,9 @@ export function checkAgainstTask(
   payload: AttestationPayload,
   task: AttestationTaskRow,
   artifact: AttestationArtifactRow,
-): DomainError | null {
+): VigilError | null {
   if (task.status !== 'open' || task.phase !== 'evaluation') {
-    return new DomainError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
+    return new VigilError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
   }
   if (payload.round_id !== task.round_id) return attestationMismatch('round_id', task.round_id);
   if (payload.miner_hotkey !== task.hotkey) return attestationMismatch('miner_hotkey', task.hotkey);
@@ -153,7 +153,7 @@ export async function recordAttestation(
   const parsed = AttestationEnvelope.safeParse(envelope);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DomainError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+    throw new VigilError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
   }
   const { payload, canonical_hash: canonicalHash, signature } = parsed.data;
   const now = options.now;
@@ -162,7 +162,7 @@ export async function recordAttestation(
     const task = await selectAttestationTasks(trx)
       .where('tasks.task_id', '=', payload.task_id)
       .executeTakeFirst();
-    if (task === undefined) throw new DomainError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`);
+    if (task === undefined) throw new VigilError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`);
 
     // Serialises attestations of one artifact (PostgreSQL), so the duplicate check, the
     // first-vs-rerun decision and the per-artifact aggregate state see one writer at a time.
@@ -190,10 +190,10 @@ export async function recordAttestation(
       .where('hotkey', '=', payload.validator_hotkey)
       .executeTakeFirst();
     if (validator === undefined) {
-      throw new DomainError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`);
+      throw new VigilError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`);
     }
     if (validator.status !== 'active') {
-      throw new DomainError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${validator.status}`);
+      throw new VigilError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${validator.status}`);
     }
 
     const earlier = await trx
@@ -202,7 +202,7 @@ export async function recordAttestation(
       .where('task_id', '=', task.task_id)
       .execute();
     if (earlier.some((e) => e.validator_hotkey === payload.validator_hotkey)) {
-      throw new DomainError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task');
+      throw new VigilError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task');
     }
     const isRerun = earlier.length > 0;
 

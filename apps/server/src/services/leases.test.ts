@@ -7,7 +7,7 @@ import { createFileBlobStore, type BlobStore } from '../blobs/index.js';
 import type { Database } from '../db/schema.js';
 import { describeEachDialect } from '../test-support/databases.js';
 import { HOUR, T0, newKey, seedRound, signedEnvelope, type SeededRound, type TestKey } from '../test-support/fixtures.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 import {
   LEASE_GRACE_MS,
   LEASE_MS,
@@ -99,7 +99,7 @@ describeEachDialect('task leases', (ctx) => {
     expect(await hasLeasedArtifact(db, { validatorHotkey: V1.hotkey, sha256: task!.sha256, now: afterFirstExpiry })).toBe(false);
     await expect(
       reportProgress(db, { validatorHotkey: V1.hotkey, taskId: task!.taskId, state: 'running', now: afterFirstExpiry }),
-    ).rejects.toThrow(new DomainError('task_not_found', `task_id: task ${task!.taskId} is not leased to this validator`));
+    ).rejects.toThrow(new VigilError('task_not_found', `task_id: task ${task!.taskId} is not leased to this validator`));
   });
 
   it('records an attestation only under a live or recently expired lease, and completes the lease', async () => {

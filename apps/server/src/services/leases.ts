@@ -4,7 +4,7 @@ import { dialectOf } from '../db/dialect.js';
 import type { Database, RoundsTable, TaskLeasesTable, TrackName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { recordAttestation, type RecordedAttestation } from './attestations.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 
 /** Independent executions wanted per task: that many validators lease (and attest) the same task. */
 export const REPLICAS = 3;
@@ -138,7 +138,7 @@ export async function claimTasks(
   db: Kysely<Database>,
   input: { validatorHotkey: string; track?: TrackName | undefined; max: number; now: number },
 ): Promise<TaskClaimResult> {
-  if (!Number.isInteger(input.max) || input.max < 1) throw new DomainError('invalid_argument', 'max: expected a positive integer');
+  if (!Number.isInteger(input.max) || input.max < 1) throw new VigilError('invalid_argument', 'max: expected a positive integer');
   return inTransaction(db, async (trx) => {
     const rounds = await trx
       .selectFrom('rounds')
@@ -246,7 +246,7 @@ export async function reportProgress(
       .select('task_leases.task_id')
       .where('task_leases.task_id', '=', input.taskId)
       .executeTakeFirst();
-    if (live === undefined) throw new DomainError('task_not_found', `task_id: task ${input.taskId} is not leased to this validator`);
+    if (live === undefined) throw new VigilError('task_not_found', `task_id: task ${input.taskId} is not leased to this validator`);
     // Only a live lease moves: a submission that completed it concurrently is never undone.
     const updated = await trx
       .updateTable('task_leases')
@@ -256,7 +256,7 @@ export async function reportProgress(
       .where('state', 'in', ['leased', 'running'])
       .where('expires_at', '>', input.now)
       .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) throw new DomainError('task_not_found', `task_id: task ${input.taskId} is not leased to this validator`);
+    if (updated.numUpdatedRows === 0n) throw new VigilError('task_not_found', `task_id: task ${input.taskId} is not leased to this validator`);
     return { taskId: input.taskId, state: input.state, leaseExpiresAt: expiresAt };
   });
 }

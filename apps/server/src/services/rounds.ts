@@ -7,7 +7,6 @@ import { VigilError } from '../errors.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
 import { chunkRows } from '../repositories/aggregates.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { DomainError } from './domain-error.js';
 import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
 
 export type RoundRow = Selectable<RoundsTable>;
@@ -39,12 +38,12 @@ async function lockedRound(trx: Transaction<Database>, roundId: string): Promise
 
 /** Opens the next round of a track (number = previous + 1) in the submission phase. One open round per track. */
 export async function openRound(db: Kysely<Database>, input: OpenRoundInput): Promise<RoundRow> {
-  if (!(input.submissionMs > 0)) throw new DomainError('invalid_argument', 'submissionMs: must be positive');
-  if (!(input.evaluationMs > 0)) throw new DomainError('invalid_argument', 'evaluationMs: must be positive');
-  if (input.policyVersion.trim() === '') throw new DomainError('invalid_argument', 'policyVersion: must not be empty');
+  if (!(input.submissionMs > 0)) throw new VigilError('invalid_argument', 'submissionMs: must be positive');
+  if (!(input.evaluationMs > 0)) throw new VigilError('invalid_argument', 'evaluationMs: must be positive');
+  if (input.policyVersion.trim() === '') throw new VigilError('invalid_argument', 'policyVersion: must not be empty');
   const roundId = input.roundId ?? randomBytes(8).toString('hex');
   if (!/^[0-9a-f]{16,64}$/.test(roundId)) {
-    throw new DomainError('invalid_argument', 'roundId: expected 16 to 64 lowercase hex characters');
+    throw new VigilError('invalid_argument', 'roundId: expected 16 to 64 lowercase hex characters');
   }
   return inTransaction(db, async (trx) => {
     const open = await trx
@@ -54,7 +53,7 @@ export async function openRound(db: Kysely<Database>, input: OpenRoundInput): Pr
       .where('status', '=', 'open')
       .executeTakeFirst();
     if (open !== undefined) {
-      throw new DomainError('round_already_open', `track: round ${open.round_id} of ${input.track} is still open`);
+      throw new VigilError('round_already_open', `track: round ${open.round_id} of ${input.track} is still open`);
     }
     const last = await trx
       .selectFrom('rounds')
@@ -90,7 +89,7 @@ export async function startEvaluation(db: Kysely<Database>, input: { roundId: st
   return inTransaction(db, async (trx) => {
     const round = await lockedRound(trx, input.roundId);
     if (round.status !== 'open' || round.phase !== 'submission') {
-      throw new DomainError('round_wrong_phase', `roundId: round ${round.round_id} is not in its submission phase`);
+      throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its submission phase`);
     }
     const agents = await trx
       .selectFrom('agents')
@@ -155,7 +154,7 @@ export async function closeRound(
   return inTransaction(db, async (trx) => {
     const round = await lockedRound(trx, input.roundId);
     if (round.status !== 'open' || round.phase !== 'evaluation') {
-      throw new DomainError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
+      throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
     }
     const agents = await trx
       .selectFrom('round_agents')

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BlobStore } from '../blobs/index.js';
 import type { Database, TrackName, VerdictName } from '../db/schema.js';
 import { registerArtifact, type ArtifactRow } from './artifacts.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 
 export type StoreArtifactInput = {
   track: TrackName;
@@ -18,8 +18,8 @@ export type StoreArtifactInput = {
  * The path by which seeds, tests and ingestion add artifacts; idempotent like registerArtifact.
  */
 export async function storeArtifact(db: Kysely<Database>, blobs: BlobStore, input: StoreArtifactInput): Promise<ArtifactRow> {
-  if (!(input.bytes instanceof Uint8Array)) throw new DomainError('invalid_argument', 'bytes: expected a Uint8Array');
-  if (input.bytes.byteLength === 0) throw new DomainError('invalid_argument', 'bytes: an artifact cannot be empty');
+  if (!(input.bytes instanceof Uint8Array)) throw new VigilError('invalid_argument', 'bytes: expected a Uint8Array');
+  if (input.bytes.byteLength === 0) throw new VigilError('invalid_argument', 'bytes: an artifact cannot be empty');
   const contentHash = await blobs.put(input.bytes);
   const base = { track: input.track, label: input.label, sourceId: input.sourceId, contentHash, now: input.now };
   return input.kind === 'labeled'

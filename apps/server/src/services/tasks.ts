@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { DomainError } from './domain-error.js';
 
 export interface CreatedTask {
   taskId: string;
@@ -20,12 +19,12 @@ export async function createTasks(
   db: Kysely<Database>,
   input: { roundId: string; bundleHashes: readonly string[]; now: number },
 ): Promise<CreatedTask[]> {
-  if (input.bundleHashes.length === 0) throw new DomainError('invalid_argument', 'bundleHashes: must not be empty');
+  if (input.bundleHashes.length === 0) throw new VigilError('invalid_argument', 'bundleHashes: must not be empty');
   return inTransaction(db, async (trx) => {
     const round = await trx.selectFrom('rounds').selectAll().where('round_id', '=', input.roundId).executeTakeFirst();
     if (round === undefined) throw new VigilError('round_not_found');
     if (round.status !== 'open' || round.phase !== 'evaluation') {
-      throw new DomainError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
+      throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
     }
     const wanted = [...new Set(input.bundleHashes)];
     const artifacts = await trx
@@ -36,9 +35,9 @@ export async function createTasks(
     const byHash = new Map(artifacts.map((a) => [a.bundle_hash, a]));
     for (const hash of wanted) {
       const artifact = byHash.get(hash);
-      if (artifact === undefined) throw new DomainError('artifact_not_found', `bundleHashes: unknown artifact ${hash}`);
+      if (artifact === undefined) throw new VigilError('artifact_not_found', `bundleHashes: unknown artifact ${hash}`);
       if (artifact.track !== round.track) {
-        throw new DomainError('invalid_argument', `bundleHashes: ${hash} is not on track ${round.track}`);
+        throw new VigilError('invalid_argument', `bundleHashes: ${hash} is not on track ${round.track}`);
       }
     }
     const agents = await trx.selectFrom('round_agents').select('hotkey').where('round_id', '=', round.round_id).execute();

@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Database, ValidatorsTable } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 
 export interface ValidatorRecord {
   hotkey: string;
@@ -42,9 +42,9 @@ export async function registerValidator(
     mustBeNew?: boolean;
   },
 ): Promise<ValidatorRecord> {
-  if (!Number.isInteger(input.uid) || input.uid < 0) throw new DomainError('invalid_argument', 'uid: expected a non-negative integer');
+  if (!Number.isInteger(input.uid) || input.uid < 0) throw new VigilError('invalid_argument', 'uid: expected a non-negative integer');
   for (const ip of input.allowedIps) {
-    if (isIP(ip) === 0) throw new DomainError('invalid_argument', `allowedIps: ${JSON.stringify(ip)} is not an IP address`);
+    if (isIP(ip) === 0) throw new VigilError('invalid_argument', `allowedIps: ${JSON.stringify(ip)} is not an IP address`);
   }
   const allowed = JSON.stringify([...new Set(input.allowedIps)]);
   return inTransaction(db, async (trx) => {
@@ -76,7 +76,7 @@ export async function setValidatorStatus(
     .set({ status: input.status, updated_at: input.now })
     .where('hotkey', '=', input.hotkey)
     .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) throw new DomainError('validator_not_found', `hotkey: no validator ${input.hotkey}`);
+  if (result.numUpdatedRows === 0n) throw new VigilError('validator_not_found', `hotkey: no validator ${input.hotkey}`);
 }
 
 export async function findValidator(db: Kysely<Database>, hotkey: string): Promise<ValidatorRecord | undefined> {

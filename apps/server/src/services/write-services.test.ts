@@ -5,7 +5,7 @@ import { DAY, HOUR, T0, attest, bundle, codeHash, newKey, seedRound, signedEnvel
 import { deleteAgent, submitAgent } from './agents.js';
 import { registerArtifact } from './artifacts.js';
 import { recordAttestation } from './attestations.js';
-import { DomainError } from './domain-error.js';
+import { VigilError } from '../errors.js';
 import { deregisterMiner, registerMiner } from './miners.js';
 import { closeRound, openRound, startEvaluation } from './rounds.js';
 import { createTasks } from './tasks.js';
@@ -19,14 +19,14 @@ const LABELED = [
 ];
 const LIVE = [{ label: 'clawhub', sourceId: 'weather-skill', kind: 'live' as const }];
 
-async function rejectsWith(promise: Promise<unknown>, code: string): Promise<DomainError> {
+async function rejectsWith(promise: Promise<unknown>, code: string): Promise<VigilError> {
   const error = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(DomainError);
-  expect((error as DomainError).code).toBe(code);
-  return error as DomainError;
+  expect(error).toBeInstanceOf(VigilError);
+  expect((error as VigilError).code).toBe(code);
+  return error as VigilError;
 }
 
 describeEachDialect('write services', (ctx) => {

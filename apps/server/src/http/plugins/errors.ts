@@ -2,7 +2,6 @@ import { describeError, type ErrorCode, type ValidationIssue } from '@vigil/core
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { VigilError } from '../../errors.js';
-import { DomainError, type DomainErrorCode } from '../../services/domain-error.js';
 
 /** fastify's own errors, by code, onto the catalogue. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -61,26 +60,6 @@ export function isUpstreamUnavailable(error: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
 }
 
-/**
- * Refusals of the write services behind the signed endpoints. The spec leaves their statuses and
- * details open ("not shown"): the status comes from this table, the detail is the service's message,
- * which names the argument at fault. Listed in docs/errors.md.
- */
-export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, number> = {
-  invalid_argument: 422,
-  miner_not_registered: 403,
-  validator_not_found: 403,
-  validator_not_active: 403,
-  round_already_open: 409,
-  round_not_open: 409,
-  round_wrong_phase: 409,
-  artifact_not_found: 404,
-  artifact_conflict: 409,
-  task_not_found: 404,
-  attestation_mismatch: 422,
-  attestation_conflict: 409,
-};
-
 /** A unique constraint refused a write: two requests raced to create the same record. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -115,9 +94,6 @@ function sendVigilError(error: VigilError, reply: FastifyReply): FastifyReply {
 
 const errors: FastifyPluginAsync = async (app) => {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    if (error instanceof DomainError) {
-      return reply.code(DOMAIN_ERROR_STATUS[error.code]).type('application/json; charset=utf-8').send({ detail: error.message });
-    }
     const vigil = toVigilError(error);
     if (vigil) {
       if (vigil.status >= 500) request.log.warn({ code: vigil.code, err: vigil.cause }, vigil.detail);

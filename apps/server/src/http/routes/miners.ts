@@ -12,7 +12,6 @@ import { AgentBundleError, agentHashOf, bundleBodyLimit, normalizeAgentBundle, s
 import type { Database, MinersTable, TrackName } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import { deleteAgent, submitAgent } from '../../services/agents.js';
-import { DomainError } from '../../services/domain-error.js';
 import { deregisterMiner, registerMiner } from '../../services/miners.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
@@ -77,8 +76,8 @@ function registrationBody(row: MinersTable): MinerRegistration {
   });
 }
 
-function notRegistered(hotkey: string, track: string): DomainError {
-  return new DomainError('miner_not_registered', `hotkey: ${hotkey} is not registered on track ${track}`);
+function notRegistered(hotkey: string, track: string): VigilError {
+  return new VigilError('miner_not_registered', `hotkey: ${hotkey} is not registered on track ${track}`);
 }
 
 function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
@@ -107,8 +106,7 @@ export const minerRoutesPlugin: FastifyPluginAsync<NetworkRouteOptions> = async 
     const hotkey = signerHotkey(request);
     const { track } = parseInput(MinerTrackParams, request.params, 'params');
     if (!(await deregisterMiner(db, { hotkey, track, now: now().getTime() }))) {
-      // Not in the error catalogue: the spec does not show this refusal (docs/protocol.md lists it).
-      return sendJson(reply, 404, { detail: `track: ${hotkey} has no registration on track ${track}` });
+      throw new VigilError('registration_not_found', `track: ${hotkey} has no registration on track ${track}`);
     }
     return reply.code(204).send();
   });

@@ -18,11 +18,10 @@ import {
   type ValidationIssue,
 } from '@vigil/core';
 import { verifyAttestation, type AttestationVerification } from '@vigil/crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadBundle } from '../../bundles/index.js';
 import { VigilError } from '../../errors.js';
-import { DomainError } from '../../services/domain-error.js';
 import { recordAttestations } from '../../services/attestations-batch.js';
 import {
   claimTasks,
@@ -38,7 +37,6 @@ import { registerValidator } from '../../services/validators.js';
 import { createVerifyPool, verifyEnvelopes } from '../../verify/index.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
-import { DOMAIN_ERROR_STATUS } from '../plugins/errors.js';
 import { parseInput } from '../validate.js';
 import type { NetworkRouteOptions } from './network.js';
 
@@ -60,14 +58,6 @@ function signerOf(request: FastifyRequest): { hotkey: string; uid: number; hadRe
 }
 
 /**
- * Refusals whose status the service layer cannot know (access to a resource depends on the caller's
- * leases): answered here with the same `{detail}` body as every other error.
- */
-function refuse(reply: FastifyReply, status: 403 | 422, detail: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ detail });
-}
-
-/**
  * Per envelope allowance of a batch submission's body: an envelope with the most findings a task
  * may carry stays well under it, a typical one is a few KiB.
  */
@@ -79,17 +69,19 @@ export const ATTESTATION_BODY_LIMIT = 256 * 1024;
 export const ATTESTATION_BATCH_BODY_LIMIT = MAX_ATTESTATIONS_PER_BATCH * BATCH_BYTES_PER_ENVELOPE;
 
 /** The refusals an envelope can get before it reaches the store, shared by the single and the batch endpoint. */
-const WRONG_SIGNER_DETAIL = 'envelope.payload.validator_hotkey: is not the hotkey that signed the request';
+function wrongSigner(): VigilError {
+  return new VigilError('wrong_signer', 'envelope.payload.validator_hotkey: is not the hotkey that signed the request');
+}
 
-function notLeasedDetail(taskId: string): string {
-  return `envelope.payload.task_id: task ${taskId} is not leased to this validator`;
+function notLeased(taskId: string): VigilError {
+  return new VigilError('not_leased', `envelope.payload.task_id: task ${taskId} is not leased to this validator`);
 }
 
 /** Names the field of the envelope the first failed offline check is about, with the reason. */
-function failedCheckDetail(verification: AttestationVerification): string {
+function failedCheck(verification: AttestationVerification): VigilError {
   const { checks } = verification;
   const field = !checks.hash ? 'envelope.canonical_hash' : !checks.signature ? 'envelope.signature' : 'envelope.payload.validator_hotkey';
-  return `${field}: ${verification.reason ?? 'invalid'}`;
+  return new VigilError('attestation_invalid', `${field}: ${verification.reason ?? 'invalid'}`);
 }
 
 const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, metagraph }) => {
@@ -157,10 +149,10 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
     const { sha256 } = parseInput(Sha256Params, request.params, 'params');
     // Only what the caller is running right now: the benchmark set cannot be crawled by hash.
     if (!(await hasLeasedArtifact(db, { validatorHotkey: signer.hotkey, sha256, now: nowMs() }))) {
-      return refuse(reply, 403, `sha256: ${sha256} is not an artifact of a task leased to this validator`);
+      throw new VigilError('not_leased', `sha256: ${sha256} is not an artifact of a task leased to this validator`);
     }
     const bytes = await blobs.get(sha256);
-    if (bytes === undefined) throw new DomainError('artifact_not_found', `sha256: the bytes of ${sha256} are not in the blob store`);
+    if (bytes === undefined) throw new VigilError('artifact_not_found', `sha256: the bytes of ${sha256} are not in the blob store`);
     return reply.type('application/octet-stream').send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
 
@@ -168,7 +160,7 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
     const signer = signerOf(request);
     const { agent_hash: agentHash } = parseInput(AgentHashParams, request.params, 'params');
     if (!(await hasLeasedAgent(db, { validatorHotkey: signer.hotkey, agentHash, now: nowMs() }))) {
-      return refuse(reply, 403, `agent_hash: ${agentHash} is not the agent of a task leased to this validator`);
+      throw new VigilError('not_leased', `agent_hash: ${agentHash} is not the agent of a task leased to this validator`);
     }
     const stored = await loadBundle(blobs, agentHash);
     if (stored === undefined) throw new VigilError('agent_not_found');
@@ -195,19 +187,15 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
   app.post('/v1/validators/attestations', { config: SIGNED_BY_VALIDATOR, bodyLimit: ATTESTATION_BODY_LIMIT }, async (request, reply) => {
     const signer = signerOf(request);
     const envelope = parseInput(AttestationEnvelope, request.body, 'body');
-    if (envelope.payload.validator_hotkey !== signer.hotkey) {
-      return refuse(reply, 403, WRONG_SIGNER_DETAIL);
-    }
+    if (envelope.payload.validator_hotkey !== signer.hotkey) throw wrongSigner();
     const current = await metagraph.current();
     if ('reason' in current) throw new VigilError('metagraph_unavailable');
     // The checks run on the body as received (request.body, not the schema's copy): the hash and the
     // signature cover exactly the payload the validator signed, unknown fields included.
     const verification = verifyAttestation(request.body, current.snapshot);
-    if (!verification.ok) return refuse(reply, 422, failedCheckDetail(verification));
+    if (!verification.ok) throw failedCheck(verification);
     const submitted = await recordLeasedAttestation(db, envelope, { validatorHotkey: signer.hotkey, now: nowMs() });
-    if (submitted.status === 'not_leased') {
-      return refuse(reply, 403, notLeasedDetail(envelope.payload.task_id));
-    }
+    if (submitted.status === 'not_leased') throw notLeased(envelope.payload.task_id);
     return reply
       .code(submitted.created ? 201 : 200)
       .send(AttestationReceipt.parse({ canonical_hash: envelope.canonical_hash, task_id: envelope.payload.task_id, created: submitted.created }));
@@ -226,13 +214,14 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
         task_id: envelope.payload.task_id,
         outcome: 'refused',
       }));
-      const refuseItem = (index: number, status: number, detail: string) => Object.assign(results[index]!, { status, detail });
+      // A refused envelope carries the status and detail the single endpoint would have answered.
+      const refuseItem = (index: number, error: VigilError) => Object.assign(results[index]!, { status: error.status, detail: error.detail });
 
       // Each envelope goes through the single endpoint's checks in its order; the first it fails answers for it.
       let pending: number[] = [];
       for (const [index, envelope] of attestations.entries()) {
         if (envelope.payload.validator_hotkey === signer.hotkey) pending.push(index);
-        else refuseItem(index, 403, WRONG_SIGNER_DETAIL);
+        else refuseItem(index, wrongSigner());
       }
       if (pending.length > 0) {
         const current = await metagraph.current();
@@ -240,7 +229,7 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
         const verifications = await verifyEnvelopes(verifyPool, pending.map((index) => received[index]), current.snapshot);
         pending = pending.filter((index, i) => {
           const verification = verifications[i]!;
-          if (!verification.ok) refuseItem(index, 422, failedCheckDetail(verification));
+          if (!verification.ok) refuseItem(index, failedCheck(verification));
           return verification.ok;
         });
       }
@@ -250,7 +239,7 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
         const leased = await submittableTasks(db, { validatorHotkey: signer.hotkey, taskIds, now: at });
         pending = pending.filter((index) => {
           const taskId = attestations[index]!.payload.task_id;
-          if (!leased.has(taskId)) refuseItem(index, 403, notLeasedDetail(taskId));
+          if (!leased.has(taskId)) refuseItem(index, notLeased(taskId));
           return leased.has(taskId);
         });
       }
@@ -264,7 +253,7 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
         for (const [i, index] of pending.entries()) {
           const result = recorded[i]!;
           if (result.outcome === 'refused') {
-            refuseItem(index, DOMAIN_ERROR_STATUS[result.error!.code], result.error!.message);
+            refuseItem(index, new VigilError(result.error!.code, result.error!.message));
             continue;
           }
           results[index]!.outcome = result.outcome;
