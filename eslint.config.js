@@ -21,6 +21,23 @@ export default tseslint.config(
     },
   },
   {
+    // The HTTP layer is thin: handlers call services, which own every query (docs/contributing.md).
+    // Type imports stay allowed: routes hand the database handle to services without querying.
+    files: ['apps/server/src/http/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['kysely'], allowTypeImports: true, message: 'queries belong in src/services or src/repositories' },
+            { group: ['**/db/*'], allowTypeImports: true, message: 'queries belong in src/services or src/repositories' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // zod's `z` object reaches every locale and cannot be tree-shaken; the namespace import can.
     // One `import { z }` puts ~65 KB gzipped into every browser bundle of @vigil/client
     // (docs/benchmarks.md, "Browser bundle size").

@@ -1,3 +1,4 @@
+import { formatOffsetTimestamp, MinerAgent } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database, MinersTable, TrackName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
@@ -35,4 +36,45 @@ export async function deregisterMiner(
     .where('status', '=', 'registered')
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** The hotkey's registration on a track, whatever its status. */
+export async function findRegistration(db: Kysely<Database>, hotkey: string, track: TrackName): Promise<MinersTable | undefined> {
+  return db.selectFrom('miners').selectAll().where('hotkey', '=', hotkey).where('track', '=', track).executeTakeFirst();
+}
+
+/** The hotkey's active agent on a track with the time its current version was submitted. */
+export async function findActiveAgent(db: Kysely<Database>, hotkey: string, track: TrackName): Promise<MinerAgent | undefined> {
+  const row = await db
+    .selectFrom('agents')
+    .innerJoin('agent_versions', (join) =>
+      join
+        .onRef('agent_versions.hotkey', '=', 'agents.hotkey')
+        .onRef('agent_versions.track', '=', 'agents.track')
+        .onRef('agent_versions.version', '=', 'agents.version'),
+    )
+    .select([
+      'agents.hotkey',
+      'agents.track',
+      'agents.name',
+      'agents.provider',
+      'agents.version',
+      'agents.code_hash',
+      'agent_versions.submitted_at',
+    ])
+    .where('agents.hotkey', '=', hotkey)
+    .where('agents.track', '=', track)
+    .where('agents.status', '=', 'active')
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return MinerAgent.parse({
+    hotkey: row.hotkey,
+    track: row.track,
+    name: row.name,
+    provider: row.provider,
+    version: Number(row.version),
+    agent_hash: row.code_hash,
+    status: 'active',
+    submitted_at: formatOffsetTimestamp(Number(row.submitted_at)),
+  });
 }

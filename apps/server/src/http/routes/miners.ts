@@ -1,18 +1,16 @@
 import {
   AgentSubmissionRequest,
-  MinerAgent,
   MinerRegistration,
   MinerRegistrationRequest,
   MinerTrackParams,
   formatOffsetTimestamp,
 } from '@vigil/core';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
 import { AgentBundleError, agentHashOf, bundleBodyLimit, normalizeAgentBundle, storeAgentBundle } from '../../bundles/index.js';
-import type { Database, MinersTable, TrackName } from '../../db/schema.js';
+import type { MinersTable } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import { deleteAgent, submitAgent } from '../../services/agents.js';
-import { deregisterMiner, registerMiner } from '../../services/miners.js';
+import { deregisterMiner, findActiveAgent, findRegistration, registerMiner } from '../../services/miners.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
 import { parseInput } from '../validate.js';
@@ -25,46 +23,6 @@ function signerHotkey(request: FastifyRequest): string {
   // signedAuthPlugin sets the signer before any handler of a `signedBy` route runs.
   if (request.signer === null) throw new Error('miner route reached without a verified signer');
   return request.signer.hotkey;
-}
-
-async function findRegistration(db: Kysely<Database>, hotkey: string, track: TrackName): Promise<MinersTable | undefined> {
-  return db.selectFrom('miners').selectAll().where('hotkey', '=', hotkey).where('track', '=', track).executeTakeFirst();
-}
-
-/** The hotkey's active agent on a track with the time its current version was submitted. */
-async function findActiveAgent(db: Kysely<Database>, hotkey: string, track: TrackName): Promise<MinerAgent | undefined> {
-  const row = await db
-    .selectFrom('agents')
-    .innerJoin('agent_versions', (join) =>
-      join
-        .onRef('agent_versions.hotkey', '=', 'agents.hotkey')
-        .onRef('agent_versions.track', '=', 'agents.track')
-        .onRef('agent_versions.version', '=', 'agents.version'),
-    )
-    .select([
-      'agents.hotkey',
-      'agents.track',
-      'agents.name',
-      'agents.provider',
-      'agents.version',
-      'agents.code_hash',
-      'agent_versions.submitted_at',
-    ])
-    .where('agents.hotkey', '=', hotkey)
-    .where('agents.track', '=', track)
-    .where('agents.status', '=', 'active')
-    .executeTakeFirst();
-  if (row === undefined) return undefined;
-  return MinerAgent.parse({
-    hotkey: row.hotkey,
-    track: row.track,
-    name: row.name,
-    provider: row.provider,
-    version: Number(row.version),
-    agent_hash: row.code_hash,
-    status: 'active',
-    submitted_at: formatOffsetTimestamp(Number(row.submitted_at)),
-  });
 }
 
 function registrationBody(row: MinersTable): MinerRegistration {
