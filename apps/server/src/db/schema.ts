@@ -1,3 +1,4 @@
+import type { Track, Verdict } from '@vigil/core';
 import type { Generated } from 'kysely';
 
 /**
@@ -6,8 +7,9 @@ import type { Generated } from 'kysely';
  * 1970-01-01), hours are UTC epoch hours. JSON values are stored as text.
  */
 
-export type TrackName = 'skills' | 'mcp_servers' | 'packages' | 'repositories';
-export type VerdictName = 'ALLOW' | 'WARN' | 'BLOCK';
+/** The storage columns hold @vigil/core's tracks and verdicts: a new one is added there, once. */
+export type TrackName = Track;
+export type VerdictName = Verdict;
 
 export interface MinersTable {
   hotkey: string;
