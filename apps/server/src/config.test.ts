@@ -179,3 +179,34 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('one rule for every setting', () => {
+  // Surrounding whitespace is ignored by every reader (src/env.ts): the same padded value means the
+  // same thing whether config.ts, the signed-auth, scheduler or metagraph settings read it.
+  it('reads padded values as their trimmed text in every group of settings', () => {
+    const config = loadConfig(
+      {
+        PORT: ' 8081 ',
+        VIGIL_SIGNATURE_FRESHNESS_S: ' 60 ',
+        VIGIL_SIGNATURE_FAILURE_LIMIT: '\t7\n',
+        VIGIL_ROUND_SUBMISSION_S: ' 90 ',
+        NODE_ENV: ' production ',
+      },
+      '/tmp',
+    );
+    expect(config.port).toBe(8081);
+    expect(config.signedAuth).toEqual({ freshnessSeconds: 60, failureLimitPerMinute: 7 });
+    expect(config.production).toBe(true);
+    expect(config.scheduler).toEqual(loadConfig({ VIGIL_ROUND_SUBMISSION_S: '90' }, '/tmp').scheduler);
+  });
+
+  it('treats a blank value as unset everywhere', () => {
+    const blank = loadConfig({ PORT: '  ', VIGIL_SIGNATURE_FRESHNESS_S: '  ', VIGIL_ROUND_SUBMISSION_S: ' ' }, '/tmp');
+    const unset = loadConfig({}, '/tmp');
+    expect({ port: blank.port, signedAuth: blank.signedAuth, scheduler: blank.scheduler }).toEqual({
+      port: unset.port,
+      signedAuth: unset.signedAuth,
+      scheduler: unset.scheduler,
+    });
+  });
+});

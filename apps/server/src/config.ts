@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
 import { z } from 'zod';
 import { ConfigError } from './config-error.js';
+import { envText } from './env.js';
 import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from './db/database.js';
 import { redactUrl } from './redact-url.js';
 import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
@@ -223,9 +224,9 @@ type VariableName = keyof typeof VARIABLES;
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): Config {
   const read = (name: VariableName): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw.trim() === '') return undefined;
-    const text = raw.trim();
+    const text = envText(env, name);
+    if (text === undefined) return undefined;
+    const raw = env[name] as string;
     const result = VARIABLES[name].safeParse(text);
     if (!result.success) {
       const message = result.error.issues[0]?.message ?? 'invalid value';
@@ -240,7 +241,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     return text === undefined ? fallback : Number(text);
   };
 
-  const production = env.NODE_ENV === 'production';
+  const production = envText(env, 'NODE_ENV') === 'production';
   const debugText = read('VIGIL_DEBUG');
   const debug = debugText === undefined ? false : BOOLEAN_TEXT[debugText as keyof typeof BOOLEAN_TEXT];
   if (debug && production) {

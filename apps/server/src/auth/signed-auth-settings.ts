@@ -1,4 +1,4 @@
-import { ConfigError } from '../config-error.js';
+import { envInteger, type Env } from '../env.js';
 
 export interface SignedAuthSettings {
   /** Accepted clock skew of X-Vigil-Signed-At, either side of the server clock (spec part 8). */
@@ -29,24 +29,16 @@ export const SIGNED_AUTH_VARIABLES = [
   },
 ] as const;
 
-const INT_RE = /^\d+$/;
-
-function integer(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = INT_RE.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}-${max}`;
-    throw new ConfigError(name, `expected ${range}, got ${JSON.stringify(raw)}`);
-  }
-  return n;
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const expected = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer ${min}-${max}`;
+  return envInteger(env, name, fallback, { min, max, expected });
 }
 
 /**
  * Reads VIGIL_SIGNATURE_FRESHNESS_S and VIGIL_SIGNATURE_FAILURE_LIMIT; unset or empty means the
  * default. A bad value throws a ConfigError naming the variable and quoting the value.
  */
-export function signedAuthSettingsFromEnv(env: Readonly<Record<string, string | undefined>>): SignedAuthSettings {
+export function signedAuthSettingsFromEnv(env: Env): SignedAuthSettings {
   return {
     // Above an hour the replay store would have to hold claims for hours, and skew that large is a
     // broken clock, not a slow network.

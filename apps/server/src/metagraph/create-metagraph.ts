@@ -1,5 +1,6 @@
 import { NETUID } from '@vigil/core';
 import { ConfigError } from '../config-error.js';
+import { envText } from '../env.js';
 import { CachedMetagraph, METAGRAPH_DEFAULTS } from './cached-metagraph.js';
 import { FileMetagraphSource } from './file-metagraph-source.js';
 import type { MetagraphSource } from './metagraph-source.js';
@@ -27,10 +28,7 @@ export const METAGRAPH_VARIABLES = [
   },
 ] as const;
 
-function nonEmpty(env: Record<string, string | undefined>, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
+const nonEmpty = envText;
 
 function wholeSeconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
   const text = nonEmpty(env, name);

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config-error.js';
+import { envText, type Env } from '../env.js';
 
 /** Round timings and sizes the scheduler works with (durations in milliseconds). */
 export interface SchedulerSettings {
@@ -43,19 +44,14 @@ const MAX_SECONDS = 10 * 366 * 86_400;
 const POLICY_RE = /^[A-Za-z0-9._:-]{1,64}$/;
 const ARTIFACTS_RE = /^(\d{1,6})\s*\+\s*(\d{1,6})$/;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-function text(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-}
+const text = envText;
 
 function seconds(env: Env, name: string, min: number, fallbackMs: number): number {
   const value = text(env, name);
   if (value === undefined) return fallbackMs;
   const n = /^\d+$/.test(value) ? Number(value) : NaN;
   if (!(n >= min && n <= MAX_SECONDS)) {
-    throw new ConfigError(name, `expected integer seconds ${min}-${MAX_SECONDS}, got ${JSON.stringify(env[name])}`);
+    throw new ConfigError(name, `expected integer seconds ${min}-${MAX_SECONDS}, got ${JSON.stringify(value)}`);
   }
   return n * 1000;
 }
