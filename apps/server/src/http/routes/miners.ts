@@ -14,7 +14,7 @@ import { deregisterMiner, findActiveAgent, findRegistration, registerMiner } fro
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
 import { parseInput } from '../validate.js';
-import type { NetworkRouteOptions } from './network.js';
+import type { NetworkRouteOptions } from './network-route-options.js';
 
 const SIGNED_BY_MINER = { signedBy: 'miner' } as const;
 

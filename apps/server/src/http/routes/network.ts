@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Kysely } from 'kysely';
 import {
   createDatabaseReplayStore,
   createMemorySignatureFailureStore,
@@ -9,23 +8,12 @@ import {
   signedAuthPlugin,
   type SignedAuthSettings,
 } from '../../auth/index.js';
-import type { BlobStore } from '../../blobs/index.js';
-import type { Database } from '../../db/schema.js';
-import type { CachedMetagraph } from '../../metagraph/index.js';
 import { findValidator } from '../../services/validators.js';
 import { minerRoutesPlugin } from './miners.js';
+import type { NetworkRouteOptions } from './network-route-options.js';
 import { validatorRoutesPlugin } from './validators.js';
 
-/** What the signed miner and validator routes work with. */
-export interface NetworkRouteOptions {
-  db: Kysely<Database>;
-  blobs: BlobStore;
-  now: () => Date;
-  /** VIGIL_BUNDLE_LIMIT_BYTES: the largest agent bundle a miner may upload. */
-  bundleLimitBytes: number;
-  /** Permit checks, and the snapshot attestation permits are verified against. */
-  metagraph: Pick<CachedMetagraph, 'check' | 'current'>;
-}
+export type { NetworkRouteOptions };
 
 export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
   signedAuth: SignedAuthSettings;

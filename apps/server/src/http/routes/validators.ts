@@ -38,7 +38,7 @@ import { createVerifyPool, verifyEnvelopes } from '../../verify/index.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
 import { parseInput } from '../validate.js';
-import type { NetworkRouteOptions } from './network.js';
+import type { NetworkRouteOptions } from './network-route-options.js';
 
 /** Tasks a claim leases when the request does not say. */
 export const DEFAULT_CLAIM_MAX = 10;
