@@ -2,6 +2,7 @@ import { planeOfCategory } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database, TrackName, VerdictName } from '../db/schema.js';
 import { epochDay, epochHour } from '../db/time.js';
+import { chunkRows } from '../db/chunk-rows.js';
 
 /**
  * Write-side maintenance of every dashboard and trends aggregate (definitions: docs/aggregates.md).
@@ -205,20 +206,6 @@ export async function applyAttestationAggregates(trx: Kysely<Database>, facts: A
 
 // ---------------------------------------------------------------------------------------------
 // Batched path: the same aggregates for many attestations in one transaction.
-
-/**
- * Bound on bound parameters per statement: PostgreSQL allows 65,535 and the SQLite bundled with
- * better-sqlite3 32,766, so large batches of rows are split below both.
- */
-const MAX_PARAMETERS = 30_000;
-
-/** Splits `rows` so that no statement binds more than MAX_PARAMETERS values. */
-export function chunkRows<T extends object>(rows: readonly T[], columns: number): T[][] {
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / columns));
-  const chunks: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-  return chunks;
-}
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

@@ -3,7 +3,8 @@ import { AttestationEnvelope, type AttestationPayload, type ErrorCode } from '@v
 import type { Kysely, Transaction } from 'kysely';
 import { dialectOf } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
-import { applyAttestationAggregatesBatch, chunkRows, type AttestationFacts } from '../repositories/aggregates.js';
+import { chunkRows } from '../db/chunk-rows.js';
+import { applyAttestationAggregatesBatch, type AttestationFacts } from '../repositories/aggregates.js';
 import { inTransaction } from '../repositories/transaction.js';
 import {
   attestationCreatedEvent,

@@ -5,7 +5,7 @@ import { dialectOf } from '../db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
-import { chunkRows } from '../repositories/aggregates.js';
+import { chunkRows } from '../db/chunk-rows.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
 
