@@ -1,4 +1,4 @@
-import type { Track, Verdict } from '@vigil/core';
+import type { Track, Verdict, WebhookEventKind } from '@vigil/core';
 import type { Generated } from 'kysely';
 
 /**
@@ -178,7 +178,7 @@ export interface OutboxEventsTable {
   seq: Generated<number>;
   /** Event id (UUID): what deliveries carry and receivers deduplicate on. */
   id: string;
-  kind: 'verdict.changed' | 'attestation.created' | 'repository.verified';
+  kind: WebhookEventKind;
   /** JSON object: the event's data. */
   payload: string;
   created_at: number;
