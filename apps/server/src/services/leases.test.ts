@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../blobs/index.js';
 import type { Database } from '../db/schema.js';
@@ -16,6 +16,7 @@ import {
   hasLeasedAgent,
   hasLeasedArtifact,
   recordLeasedAttestation,
+  recordLeasedAttestations,
   reportProgress,
 } from './leases.js';
 import { closeRound } from './rounds.js';
@@ -130,6 +131,41 @@ describeEachDialect('task leases', (ctx) => {
     }
     const v4 = await claimTasks(db, { validatorHotkey: V4.hotkey, max: 100, now: late });
     expect(v4.tasks.map((t) => t.taskId)).not.toContain(task!.taskId);
+  });
+
+  it('records a batch all or nothing: a failure while completing the leases leaves no attestation, event or aggregate', async () => {
+    const db = ctx.db();
+    const seeded = await seed(db);
+    const claimed = (await claimTasks(db, { validatorHotkey: V1.hotkey, max: 2, now: EVAL_START })).tasks;
+    const envelopes = claimed.map((task) =>
+      signedEnvelope(seeded, seeded.tasks.find((t) => t.taskId === task.taskId)!, V1, { verdict: 'BLOCK', createdAt: EVAL_START }),
+    );
+    const snapshot = async () => ({
+      attestations: (await db.selectFrom('attestations').select('id').execute()).length,
+      events: (await db.selectFrom('outbox_events').select('id').execute()).length,
+      counters: await db.selectFrom('stat_counters').selectAll().execute(),
+      leases: await db.selectFrom('task_leases').select(['task_id', 'state']).orderBy('task_id').execute(),
+    });
+    const before = await snapshot();
+    // The database itself refuses the last write of the batch (the lease completion), as a lost
+    // connection or a statement timeout would at that point.
+    if (ctx.dialect === 'postgres') {
+      await sql`CREATE FUNCTION refuse_lease_update() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'lease update refused'; END $$ LANGUAGE plpgsql`.execute(db);
+      await sql`CREATE TRIGGER refuse_lease_update BEFORE UPDATE ON task_leases FOR EACH ROW EXECUTE FUNCTION refuse_lease_update()`.execute(db);
+    } else {
+      await sql`CREATE TRIGGER refuse_lease_update BEFORE UPDATE ON task_leases BEGIN SELECT RAISE(ABORT, 'lease update refused'); END`.execute(db);
+    }
+    await expect(recordLeasedAttestations(db, envelopes, { validatorHotkey: V1.hotkey, now: EVAL_START + 1000 })).rejects.toThrow(
+      'lease update refused',
+    );
+    expect(await snapshot()).toEqual(before);
+
+    await sql`DROP TRIGGER refuse_lease_update${sql.raw(ctx.dialect === 'postgres' ? ' ON task_leases' : '')}`.execute(db);
+    const results = await recordLeasedAttestations(db, envelopes, { validatorHotkey: V1.hotkey, now: EVAL_START + 1000 });
+    expect(results.map((r) => (r.status === 'submitted' ? r.outcome : r.status))).toEqual(['created', 'created']);
+    const after = await snapshot();
+    expect(after.attestations).toBe(before.attestations + 2);
+    expect(after.leases.filter((l) => l.state === 'completed')).toHaveLength(2);
   });
 
   it('refuses a submission after the grace period', async () => {

@@ -4,6 +4,7 @@ import { dialectOf } from '../db/dialect.js';
 import type { Database, RoundsTable, TaskLeasesTable, TrackName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { recordAttestation, type RecordedAttestation } from './attestations.js';
+import { recordAttestations, type AttestationBatchResult } from './attestations-batch.js';
 import { VigilError } from '../errors.js';
 
 /** Independent executions wanted per task: that many validators lease (and attest) the same task. */
@@ -325,5 +326,31 @@ export async function recordLeasedAttestation(
     const recorded = await recordAttestation(trx, envelope, { now: input.now });
     await completeLeases(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
     return { status: 'recorded', ...recorded };
+  });
+}
+
+/**
+ * The batch form of recordLeasedAttestation, in ONE transaction: the lease check, every attestation
+ * with its aggregates and events, and the completion of the leases commit together or not at all,
+ * so a failure midway (a lost connection, a statement timeout) leaves nothing half-written. Each
+ * envelope gets `not_leased`, or recordAttestations' outcome for it (recorded, duplicate, refused).
+ */
+export async function recordLeasedAttestations(
+  db: Kysely<Database>,
+  envelopes: readonly AttestationEnvelope[],
+  input: { validatorHotkey: string; now: number },
+): Promise<Array<{ status: 'not_leased' } | ({ status: 'submitted' } & AttestationBatchResult)>> {
+  return inTransaction(db, async (trx) => {
+    const taskIds = envelopes.map((envelope) => envelope.payload.task_id);
+    const leased = await submittableTasks(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
+    const submitted = envelopes.filter((envelope) => leased.has(envelope.payload.task_id));
+    const recorded = await recordAttestations(trx, submitted, { now: input.now });
+    const completed = submitted.filter((_, i) => recorded[i]!.outcome !== 'refused').map((envelope) => envelope.payload.task_id);
+    // Like the single path: every recorded (or already recorded) envelope completes its lease.
+    await completeLeases(trx, { validatorHotkey: input.validatorHotkey, taskIds: completed, now: input.now });
+    let next = 0;
+    return envelopes.map((envelope) =>
+      leased.has(envelope.payload.task_id) ? { status: 'submitted' as const, ...recorded[next++]! } : { status: 'not_leased' as const },
+    );
   });
 }

@@ -22,15 +22,13 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { loadBundle } from '../../bundles/index.js';
 import { VigilError } from '../../errors.js';
-import { recordAttestations } from '../../services/attestations-batch.js';
 import {
   claimTasks,
-  completeLeases,
   hasLeasedAgent,
   hasLeasedArtifact,
   recordLeasedAttestation,
+  recordLeasedAttestations,
   reportProgress,
-  submittableTasks,
 } from '../../services/leases.js';
 import { threatIntel } from '../../services/threat-intel.js';
 import { registerValidator } from '../../services/validators.js';
@@ -233,34 +231,19 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
           return verification.ok;
         });
       }
-      const at = nowMs();
       if (pending.length > 0) {
-        const taskIds = pending.map((index) => attestations[index]!.payload.task_id);
-        const leased = await submittableTasks(db, { validatorHotkey: signer.hotkey, taskIds, now: at });
-        pending = pending.filter((index) => {
-          const taskId = attestations[index]!.payload.task_id;
-          if (!leased.has(taskId)) refuseItem(index, notLeased(taskId));
-          return leased.has(taskId);
-        });
-      }
-      if (pending.length > 0) {
-        const recorded = await recordAttestations(
+        // Lease check, attestations and lease completion: one transaction in the service.
+        const recorded = await recordLeasedAttestations(
           db,
           pending.map((index) => attestations[index]!),
-          { now: at },
+          { validatorHotkey: signer.hotkey, now: nowMs() },
         );
-        const completed: string[] = [];
         for (const [i, index] of pending.entries()) {
           const result = recorded[i]!;
-          if (result.outcome === 'refused') {
-            refuseItem(index, new VigilError(result.error!.code, result.error!.message));
-            continue;
-          }
-          results[index]!.outcome = result.outcome;
-          completed.push(attestations[index]!.payload.task_id);
+          if (result.status === 'not_leased') refuseItem(index, notLeased(attestations[index]!.payload.task_id));
+          else if (result.outcome === 'refused') refuseItem(index, new VigilError(result.error!.code, result.error!.message));
+          else results[index]!.outcome = result.outcome;
         }
-        // The single endpoint completes the lease of every recorded (or already recorded) envelope.
-        await completeLeases(db, { validatorHotkey: signer.hotkey, taskIds: completed, now: at });
       }
       return BatchAttestationReceipt.parse({ results });
     },
