@@ -63,149 +63,8 @@ function signalsOf(facts: AttestationFacts): { metric: string; key: string }[] {
   return signals;
 }
 
-async function bumpCounters(trx: Kysely<Database>, facts: AttestationFacts): Promise<void> {
-  await trx
-    .insertInto('stat_counters')
-    .values([
-      { name: 'attestations', value: 1 },
-      { name: `verdict:${facts.verdict}`, value: 1 },
-      { name: `track:${facts.track}`, value: 1 },
-    ])
-    .onConflict((oc) =>
-      oc.column('name').doUpdateSet((eb) => ({ value: eb('stat_counters.value', '+', eb.ref('excluded.value')) })),
-    )
-    .execute();
-}
-
-async function bumpHour(trx: Kysely<Database>, facts: AttestationFacts): Promise<void> {
-  await trx
-    .insertInto('attestation_hours')
-    .values({
-      hour: epochHour(facts.recordedAt),
-      attestations: 1,
-      first_attestations: facts.isRerun ? 0 : 1,
-      reruns: facts.isRerun ? 1 : 0,
-    })
-    .onConflict((oc) =>
-      oc.column('hour').doUpdateSet((eb) => ({
-        attestations: eb('attestation_hours.attestations', '+', eb.ref('excluded.attestations')),
-        first_attestations: eb('attestation_hours.first_attestations', '+', eb.ref('excluded.first_attestations')),
-        reruns: eb('attestation_hours.reruns', '+', eb.ref('excluded.reruns')),
-      })),
-    )
-    .execute();
-}
-
-/** Per-(day, track) distinct artifacts: a pair counts when it first appears and when it escalates. */
-async function bumpDay(trx: Kysely<Database>, facts: AttestationFacts, day: number): Promise<void> {
-  const existing = await trx
-    .selectFrom('artifact_days')
-    .select('mask')
-    .where('artifact_id', '=', facts.artifactId)
-    .where('day', '=', day)
-    .executeTakeFirst();
-  const before = existing?.mask ?? 0;
-  const after = before | verdictBits(facts.verdict);
-  if (existing === undefined) {
-    await trx.insertInto('artifact_days').values({ artifact_id: facts.artifactId, day, mask: after }).execute();
-  } else if (after !== before) {
-    await trx
-      .updateTable('artifact_days')
-      .set({ mask: after })
-      .where('artifact_id', '=', facts.artifactId)
-      .where('day', '=', day)
-      .execute();
-  }
-  const newly = (bit: number) => ((after & bit) !== 0 && (before & bit) === 0 ? 1 : 0);
-  const flagged = (after & FLAGGED_BITS) !== 0 && (before & FLAGGED_BITS) === 0 ? 1 : 0;
-  await trx
-    .insertInto('trend_days')
-    .values({
-      day,
-      track: facts.track,
-      attestations: 1,
-      scanned: newly(SCANNED_BIT),
-      flagged,
-      blocked: newly(BLOCKED_BIT),
-      warned: newly(WARNED_BIT),
-    })
-    .onConflict((oc) =>
-      oc.columns(['day', 'track']).doUpdateSet((eb) => ({
-        attestations: eb('trend_days.attestations', '+', eb.ref('excluded.attestations')),
-        scanned: eb('trend_days.scanned', '+', eb.ref('excluded.scanned')),
-        flagged: eb('trend_days.flagged', '+', eb.ref('excluded.flagged')),
-        blocked: eb('trend_days.blocked', '+', eb.ref('excluded.blocked')),
-        warned: eb('trend_days.warned', '+', eb.ref('excluded.warned')),
-      })),
-    )
-    .execute();
-}
-
-/**
- * Moves the artifact's last day for each signal forward and keeps the trend_last_days histogram
- * (artifacts per last day) in step, so "distinct artifacts with signal S within the last N days"
- * is a sum over at most N histogram rows.
- */
-async function bumpSignals(trx: Kysely<Database>, facts: AttestationFacts, day: number): Promise<void> {
-  const signals = signalsOf(facts);
-  const rows = await trx
-    .selectFrom('artifact_signals')
-    .select(['metric', 'key', 'last_day'])
-    .where('artifact_id', '=', facts.artifactId)
-    .execute();
-  const lastDays = new Map(rows.map((r) => [signalKey(r.metric, r.key), r.last_day]));
-
-  const writes: { artifact_id: number; metric: string; key: string; last_day: number }[] = [];
-  const histogram = new Map<string, { metric: string; key: string; day: number; artifacts: number }>();
-  const addHistogram = (metric: string, key: string, d: number, delta: number) => {
-    const id = `${signalKey(metric, key)}\u0000${d}`;
-    const entry = histogram.get(id) ?? { metric, key, day: d, artifacts: 0 };
-    entry.artifacts += delta;
-    histogram.set(id, entry);
-  };
-  for (const { metric, key } of signals) {
-    const previous = lastDays.get(signalKey(metric, key));
-    if (previous === undefined) {
-      writes.push({ artifact_id: facts.artifactId, metric, key, last_day: day });
-      addHistogram(metric, key, day, 1);
-    } else if (day > previous && metric !== FIRST_FLAGGED_METRIC) {
-      writes.push({ artifact_id: facts.artifactId, metric, key, last_day: day });
-      addHistogram(metric, key, previous, -1);
-      addHistogram(metric, key, day, 1);
-    }
-  }
-  if (writes.length === 0) return;
-  await trx
-    .insertInto('artifact_signals')
-    .values(writes)
-    .onConflict((oc) => oc.columns(['artifact_id', 'metric', 'key']).doUpdateSet((eb) => ({ last_day: eb.ref('excluded.last_day') })))
-    .execute();
-  await trx
-    .insertInto('trend_last_days')
-    // Sorted so concurrent transactions lock histogram rows in one global order (no deadlocks).
-    .values(
-      [...histogram.values()].sort(
-        (a, b) => (a.metric < b.metric ? -1 : a.metric > b.metric ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : a.day - b.day),
-      ),
-    )
-    .onConflict((oc) =>
-      oc
-        .columns(['metric', 'key', 'day'])
-        .doUpdateSet((eb) => ({ artifacts: eb('trend_last_days.artifacts', '+', eb.ref('excluded.artifacts')) })),
-    )
-    .execute();
-}
-
-export async function applyAttestationAggregates(trx: Kysely<Database>, facts: AttestationFacts): Promise<void> {
-  const day = epochDay(facts.recordedAt);
-  await bumpCounters(trx, facts);
-  await bumpHour(trx, facts);
-  await bumpDay(trx, facts, day);
-  await bumpSignals(trx, facts, day);
-}
-
 // ---------------------------------------------------------------------------------------------
-// Batched path: the same aggregates for many attestations in one transaction.
+// One write path: every attestation, alone or in a batch, goes through the batched statements.
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -393,8 +252,8 @@ async function bumpSignalsBatch(trx: Kysely<Database>, batch: readonly Attestati
 }
 
 /**
- * The aggregates of many attestations, in their order, as if `applyAttestationAggregates` had run
- * for each of them one after the other — the resulting rows are identical — but with a number of
+ * The aggregates of many attestations, in their order, exactly as if each had been recorded alone
+ * one after the other (the single path is this one with one row), but with a number of
  * statements that grows with the distinct keys the batch touches (hours, days, artifacts,
  * signals), not with its length. Runs in the transaction that inserts the attestations, after
  * their artifact rows are locked.
@@ -405,4 +264,9 @@ export async function applyAttestationAggregatesBatch(trx: Kysely<Database>, bat
   await bumpHoursBatch(trx, batch);
   await bumpDaysBatch(trx, batch);
   await bumpSignalsBatch(trx, batch);
+}
+
+/** One attestation's aggregates: the batch path with one row, so the two can never disagree. */
+export async function applyAttestationAggregates(trx: Kysely<Database>, facts: AttestationFacts): Promise<void> {
+  await applyAttestationAggregatesBatch(trx, [facts]);
 }
