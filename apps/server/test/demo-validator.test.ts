@@ -54,7 +54,7 @@ describe('the demo, run by a validator', () => {
     };
     const fetchSigned = async (path: string) => {
       const timestamp = Math.floor(Date.now() / 1000) - (tick++ % 100);
-      const signed = signRequest({ method: 'GET', pathWithQuery: path, secretKey: OPERATOR.secretKey, timestamp });
+      const signed = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'GET', pathWithQuery: path, secretKey: OPERATOR.secretKey, timestamp });
       const response = await fetch(`${e.baseUrl}${path}`, { headers: signedRequestHeaders(signed) });
       expect(response.status, path).toBe(200);
       const headers = Object.fromEntries(response.headers);

@@ -107,7 +107,7 @@ async function step(e: Env): Promise<string[]> {
 }
 
 async function signedGet(e: Env, keypair: VigilKeypair, path: string): Promise<Response> {
-  const signed = signRequest({ method: 'GET', pathWithQuery: path, body: undefined, secretKey: keypair.secretKey, timestamp: Math.floor(e.clock / 1000) + (tick++ % 60) });
+  const signed = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'GET', pathWithQuery: path, body: undefined, secretKey: keypair.secretKey, timestamp: Math.floor(e.clock / 1000) + (tick++ % 60) });
   return fetch(`${e.baseUrl}${path}`, { headers: signedRequestHeaders(signed) });
 }
 
@@ -273,14 +273,14 @@ describe('signed-request refusals leave no state behind', () => {
     const before = await snapshotOfState(e);
     const path = '/v1/validators/tasks/claim';
     const body = JSON.stringify({ max: 5 });
-    const signed = signRequest({ method: 'POST', pathWithQuery: path, body, secretKey: V1.secretKey, timestamp: Math.floor(e.clock / 1000) });
+    const signed = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'POST', pathWithQuery: path, body, secretKey: V1.secretKey, timestamp: Math.floor(e.clock / 1000) });
     const send = (text: string) =>
       fetch(`${e.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders(signed), 'content-type': 'application/json' }, body: text });
     expect((await send(body)).status).toBe(200);
     const replay = await send(body);
     expect([replay.status, await replay.json()]).toEqual([401, { detail: ERROR_DETAILS.signatureReplayed }]);
 
-    const tampered = signRequest({ method: 'POST', pathWithQuery: path, body, secretKey: V1.secretKey, timestamp: Math.floor(e.clock / 1000) + 1 });
+    const tampered = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'POST', pathWithQuery: path, body, secretKey: V1.secretKey, timestamp: Math.floor(e.clock / 1000) + 1 });
     const wrongBody = await fetch(`${e.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders(tampered), 'content-type': 'application/json' }, body: JSON.stringify({ max: 50 }) });
     expect([wrongBody.status, await wrongBody.json()]).toEqual([401, { detail: ERROR_DETAILS.invalidSignature }]);
 
@@ -306,7 +306,7 @@ describe('signed-request refusals leave no state behind', () => {
     const e = await registeredEnv();
     const path = '/v1/miners/registrations';
     const body = JSON.stringify({ track: 'skills' });
-    const signed = signRequest({ method: 'POST', pathWithQuery: path, body, secretKey: GOOD_MINER.secretKey, timestamp: Math.floor(e.clock / 1000) });
+    const signed = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'POST', pathWithQuery: path, body, secretKey: GOOD_MINER.secretKey, timestamp: Math.floor(e.clock / 1000) });
     const send = (hotkey: string, contentType = 'application/json') =>
       fetch(`${e.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders({ ...signed, hotkey }), 'content-type': contentType }, body });
     expect((await send(signed.hotkey)).status).toBe(201);

@@ -36,6 +36,7 @@ describe('keypairFromSeed', () => {
     expect(keypair.hotkey).toBe(vector.hotkey);
     expect(toHex(keypair.publicKey)).toBe(vector.publicKey);
     const signed = signRequest({
+      audience: vector.audience,
       method: vector.method,
       pathWithQuery: vector.pathWithQuery,
       body: vector.body,

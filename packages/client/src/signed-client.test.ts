@@ -67,15 +67,30 @@ describe('SignedVigilClient.request against a verifying server', () => {
     expect(s.received[0]?.verified).toBe(true);
   });
 
-  it('reproduces the checked-in vector on the wire: same seed, inputs and clock → same headers', async () => {
-    const s = await start();
+  it('reproduces the checked-in vector on the wire: same seed, audience, inputs and clock → same headers', async () => {
+    const s = await start({ audience: vector.audience });
     const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, now: () => vector.timestamp * 1000 });
     await client.request(vector.method, vector.pathWithQuery, JSON.parse(vector.body));
-    const headers = s.received[0]?.headers;
-    expect(s.received[0]?.body.toString('utf8')).toBe(vector.body);
-    expect(headers?.['x-vigil-hotkey']).toBe(vector.hotkey);
-    expect(headers?.['x-vigil-signed-at']).toBe(String(vector.timestamp));
-    expect(headers?.['x-vigil-request-signature']).toBe(vector.signature);
+    const sent = s.received.find((r) => r.method === vector.method);
+    expect(sent?.body.toString('utf8')).toBe(vector.body);
+    expect(sent?.headers['x-vigil-hotkey']).toBe(vector.hotkey);
+    expect(sent?.headers['x-vigil-signed-at']).toBe(String(vector.timestamp));
+    expect(sent?.headers['x-vigil-request-signature']).toBe(vector.signature);
+  });
+
+  it('binds signatures to the server identity it reads once, or to the audience it is given', async () => {
+    const production = 'ab'.repeat(32);
+    const s = await start({ audience: production });
+    const discovering = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    await discovering.request('POST', '/v1/a', { n: 1 }, { schema: Echo });
+    await discovering.request('POST', '/v1/b', { n: 2 }, { schema: Echo });
+    expect(s.identityReads).toBe(1);
+    expect(await discovering.audience()).toBe(production);
+    // Signed for another deployment: refused, as a captured staging request is on production.
+    const staging = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, audience: 'cd'.repeat(32) });
+    const error = await staging.request('POST', '/v1/a', { n: 1 }).catch((e: unknown) => e);
+    expect((error as VigilApiError).status).toBe(401);
+    expect(() => new SignedVigilClient({ baseUrl: s.baseUrl, keypair, audience: 'two words' })).toThrow(/^options\.audience:/);
   });
 
   it('signs the base path of baseUrl as part of the target', async () => {
@@ -89,7 +104,7 @@ describe('SignedVigilClient.request against a verifying server', () => {
   it('is refused when anything between signing and the wire changes the body', async () => {
     const s = await start();
     const tampering: typeof fetch = (input, init) =>
-      fetch(input, { ...init, body: new TextEncoder().encode('{"a":2}') });
+      fetch(input, init?.method === 'POST' ? { ...init, body: new TextEncoder().encode('{"a":2}') } : init);
     const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, fetch: tampering });
     const error = await client.request('POST', '/v1/x', { a: 1 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VigilApiError);

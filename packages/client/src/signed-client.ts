@@ -14,6 +14,13 @@ export interface SignedVigilClientOptions extends VigilClientOptions {
   /** Clock in milliseconds since the epoch, like `Date.now` (the default); read once per attempt. */
   now?: () => number;
   /**
+   * The deployment every signature is bound to: the server's `server_hotkey` (what
+   * `GET /v1/server-identity` answers). When absent, the client reads `/v1/server-identity` once,
+   * before its first signed request, and keeps it. Pin it (e.g. from configuration) so that a
+   * server answering with another identity is never signed for.
+   */
+  audience?: string;
+  /**
    * Extra attempts after a 429, 500, 502, 503 or 504 (default 0: a signed call may change state,
    * so retrying is the caller's decision). Each attempt is signed again with a fresh timestamp,
    * because the server accepts each signature once.
@@ -72,6 +79,7 @@ export class SignedVigilClient extends VigilClient {
   readonly #now: () => number;
   readonly #maxRetries: number;
   readonly #retryBaseDelayMs: number;
+  #audience: Promise<string> | undefined;
   /** Last timestamp signed per method and target: see #timestampFor. */
   readonly #lastSigned = new Map<string, number>();
 
@@ -114,6 +122,25 @@ export class SignedVigilClient extends VigilClient {
     this.#now = options.now ?? Date.now;
     this.#maxRetries = maxRetries;
     this.#retryBaseDelayMs = retryBaseDelayMs;
+    if (options.audience !== undefined) {
+      if (typeof options.audience !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(options.audience)) {
+        throw new TypeError('options.audience: expected the server identity key or deployment id (1-128 printable ASCII, no spaces)');
+      }
+      this.#audience = Promise.resolve(options.audience);
+    }
+  }
+
+  /** The audience signatures are bound to: given, or read once from /v1/server-identity. */
+  audience(options: { signal?: AbortSignal } = {}): Promise<string> {
+    if (this.#audience === undefined) {
+      const pending = this.serverIdentity(options.signal ? { signal: options.signal } : {}).then((identity) => identity.server_hotkey);
+      // A failed read is not kept: the next request asks again.
+      pending.catch(() => {
+        if (this.#audience === pending) this.#audience = undefined;
+      });
+      this.#audience = pending;
+    }
+    return this.#audience;
   }
 
   /**
@@ -201,7 +228,9 @@ export class SignedVigilClient extends VigilClient {
     bytes: Uint8Array<ArrayBuffer> | null,
     options: SignedRequestOptions<z.ZodType | undefined>,
   ): Promise<unknown> {
+    const audience = await this.audience(options.signal ? { signal: options.signal } : {});
     const signed = signRequest({
+      audience,
       method: verb,
       pathWithQuery: target,
       body: bytes ?? undefined,

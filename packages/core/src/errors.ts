@@ -24,6 +24,7 @@ export const ERROR_DETAILS = {
   metagraphUnavailable: 'metagraph unavailable - cannot verify validator permit',
   tooManySignatureFailures: 'too many signature failures',
   // Not shown by the spec; Vigil's own, documented in docs/errors.md.
+  validatorNotRegistered: 'validator not registered',
   malformedJson: 'malformed JSON body',
   malformedRequest: 'malformed request',
   requestTimedOut: 'request timed out',
@@ -78,6 +79,7 @@ export const ERROR_CATALOGUE = {
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },
+  validator_not_registered: { status: 403, detail: ERROR_DETAILS.validatorNotRegistered },
   ip_not_allowlisted: { status: 403, detail: sourceIpNotAllowlistedDetail },
   metagraph_unavailable: { status: 403, detail: ERROR_DETAILS.metagraphUnavailable },
   round_not_found: { status: 404, detail: ERROR_DETAILS.roundNotFound },

@@ -19,7 +19,9 @@ import {
 } from './signed-request.js';
 
 const secretKey = secretKeyFromHex(vector.secretKey);
+const AUD = vector.audience;
 const request = {
+  audience: vector.audience,
   method: vector.method,
   pathWithQuery: vector.pathWithQuery,
   timestamp: vector.timestamp,
@@ -28,11 +30,13 @@ const request = {
 
 describe('signed-request vector', () => {
   it('builds exactly the checked-in message', () => {
-    const message = buildSignedRequestMessage(request);
+    const message = buildSignedRequestMessage({ ...request, hotkey: vector.hotkey });
     expect(toHex(message)).toBe(vector.messageHex);
     expect(new TextDecoder().decode(message)).toBe(vector.messageText);
     expect(vector.messageText.split('\n')).toEqual([
       SIGNED_REQUEST_DOMAIN,
+      vector.audience,
+      vector.hotkey,
       'POST',
       vector.pathWithQuery,
       String(vector.timestamp),
@@ -52,7 +56,7 @@ describe('signed-request vector', () => {
 
   it('is the worked example of docs/crypto.md', () => {
     const docs = readFileSync(new URL('../../../docs/crypto.md', import.meta.url), 'utf8');
-    for (const value of [vector.secretKey, vector.publicKey, vector.hotkey, vector.pathWithQuery, vector.body, vector.bodySha256, vector.signature, String(vector.timestamp)]) {
+    for (const value of [vector.secretKey, vector.publicKey, vector.hotkey, vector.audience, vector.pathWithQuery, vector.body, vector.bodySha256, vector.signature, String(vector.timestamp)]) {
       expect(docs).toContain(value);
     }
     expect(docs).toContain(`The message is ${fromHex(vector.messageHex).length} bytes`);
@@ -71,13 +75,13 @@ describe('signed-request vector', () => {
 describe('buildSignedRequestMessage', () => {
   it('uppercases the method and hashes an absent body as empty', () => {
     const text = new TextDecoder().decode(
-      buildSignedRequestMessage({ method: 'get', pathWithQuery: '/v1/rounds?limit=5', timestamp: 0 }),
+      buildSignedRequestMessage({ audience: 'staging-eu', hotkey: vector.hotkey, method: 'get', pathWithQuery: '/v1/rounds?limit=5', timestamp: 0 }),
     );
     expect(text).toBe(
-      'vigil-request-v1\nGET\n/v1/rounds?limit=5\n0\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+      `vigil-request-v2\nstaging-eu\n${vector.hotkey}\nGET\n/v1/rounds?limit=5\n0\ne3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855`,
     );
     const empty = (body: Uint8Array | string | null | undefined) =>
-      toHex(buildSignedRequestMessage({ method: 'DELETE', pathWithQuery: '/v1/x', timestamp: 1, body }));
+      toHex(buildSignedRequestMessage({ audience: AUD, hotkey: vector.hotkey, method: 'DELETE', pathWithQuery: '/v1/x', timestamp: 1, body }));
     expect(empty(undefined)).toBe(empty(null));
     expect(empty('')).toBe(empty(new Uint8Array(0)));
     expect(empty('')).toBe(empty(undefined));
@@ -85,8 +89,9 @@ describe('buildSignedRequestMessage', () => {
 
   it('hashes a string body as its UTF-8 bytes', () => {
     const body = '{"title":"café ☕"}';
-    const a = buildSignedRequestMessage({ method: 'POST', pathWithQuery: '/a', timestamp: 5, body });
-    const b = buildSignedRequestMessage({ method: 'POST', pathWithQuery: '/a', timestamp: 5, body: new TextEncoder().encode(body) });
+    const base = { audience: AUD, hotkey: vector.hotkey, method: 'POST', pathWithQuery: '/a', timestamp: 5 };
+    const a = buildSignedRequestMessage({ ...base, body });
+    const b = buildSignedRequestMessage({ ...base, body: new TextEncoder().encode(body) });
     expect(toHex(a)).toBe(toHex(b));
   });
 
@@ -101,8 +106,12 @@ describe('buildSignedRequestMessage', () => {
     [{ timestamp: -1 }, 'timestamp'],
     [{ timestamp: '1700000000' }, 'timestamp'],
     [{ body: 42 }, 'body'],
+    [{ audience: '' }, 'audience'],
+    [{ audience: 'prod\nPOST' }, 'audience'],
+    [{ audience: 'a'.repeat(129) }, 'audience'],
+    [{ hotkey: 'x y' }, 'hotkey'],
   ])('refuses %o, naming %s', (change, argument) => {
-    const input = { method: 'POST', pathWithQuery: '/v1/x', timestamp: 1_700_000_000, body: '', ...change };
+    const input = { audience: AUD, hotkey: vector.hotkey, method: 'POST', pathWithQuery: '/v1/x', timestamp: 1_700_000_000, body: '', ...change };
     let caught: unknown;
     try {
       buildSignedRequestMessage(input as Parameters<typeof buildSignedRequestMessage>[0]);
@@ -127,11 +136,11 @@ describe('signRequest / verifySignedRequest', () => {
 
   it.each([
     ['method', { method: 'PUT' }],
-    ['path', { pathWithQuery: '/v1/validators/result?round_id=5f2c9a1e&attempt=2' }],
-    ['query value', { pathWithQuery: '/v1/validators/results?round_id=5f2c9a1e&attempt=3' }],
-    ['query order', { pathWithQuery: '/v1/validators/results?attempt=2&round_id=5f2c9a1e' }],
-    ['query removed', { pathWithQuery: '/v1/validators/results' }],
-    ['body', { body: vector.body.replace('malicious', 'benign') }],
+    ['audience (another deployment)', { audience: 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff' }],
+    ['audience (a deployment id)', { audience: 'production' }],
+    ['path', { pathWithQuery: '/v1/validators/tasks/claims' }],
+    ['query added', { pathWithQuery: '/v1/validators/tasks/claim?max=10' }],
+    ['body', { body: vector.body.replace('skills', 'packages') }],
     ['body emptied', { body: undefined }],
     ['timestamp', { timestamp: vector.timestamp + 1 }],
     ['timestamp text with a leading zero', { timestamp: `0${vector.timestamp}` }],
@@ -148,7 +157,7 @@ describe('signRequest / verifySignedRequest', () => {
   it('never throws on hostile header values', () => {
     fc.assert(
       fc.property(fc.string(), fc.string(), fc.oneof(fc.string(), fc.double()), fc.string(), (hotkey, signature, timestamp, path) => {
-        expect(verifySignedRequest({ method: 'GET', pathWithQuery: path, hotkey, signature, timestamp })).toBe(false);
+        expect(verifySignedRequest({ audience: AUD, method: 'GET', pathWithQuery: path, hotkey, signature, timestamp })).toBe(false);
       }),
     );
   });
@@ -162,8 +171,9 @@ describe('signRequest / verifySignedRequest', () => {
         fc.nat({ max: 4_000_000_000 }),
         fc.uint8Array({ maxLength: 256 }),
         (key, method, pathWithQuery, timestamp, body) => {
-          const s = signRequest({ method, pathWithQuery, body, secretKey: key, timestamp });
-          expect(verifySignedRequest({ method, pathWithQuery, body, ...s })).toBe(true);
+          const s = signRequest({ audience: AUD, method, pathWithQuery, body, secretKey: key, timestamp });
+          expect(verifySignedRequest({ audience: AUD, method, pathWithQuery, body, ...s })).toBe(true);
+          expect(verifySignedRequest({ audience: `${AUD}0`, method, pathWithQuery, body, ...s })).toBe(false);
         },
       ),
       { numRuns: 50 },
@@ -172,7 +182,7 @@ describe('signRequest / verifySignedRequest', () => {
 
   it('uses the current time when no timestamp is given', () => {
     const before = Math.floor(Date.now() / 1000);
-    const s = signRequest({ method: 'GET', pathWithQuery: '/v1/x', secretKey });
+    const s = signRequest({ audience: AUD, method: 'GET', pathWithQuery: '/v1/x', secretKey });
     expect(s.timestamp).toBeGreaterThanOrEqual(before);
     expect(s.timestamp).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
   });

@@ -6,7 +6,7 @@ import { CryptoInputError } from './errors.js';
 import { ss58Decode, ss58Encode } from './ss58.js';
 
 /** First line of every signed-request message: binds the signature to this use only. */
-export const SIGNED_REQUEST_DOMAIN = 'vigil-request-v1';
+export const SIGNED_REQUEST_DOMAIN = 'vigil-request-v2';
 /** Spec part 8: signed requests are fresh for 120 seconds either side of the server clock. */
 export const SIGNED_REQUEST_WINDOW_SECONDS = 120;
 
@@ -14,6 +14,14 @@ export const SIGNED_REQUEST_WINDOW_SECONDS = 120;
 export type RequestBody = Uint8Array | string | null | undefined;
 
 export interface SignedRequestInput {
+  /**
+   * The deployment the request is meant for: the `server_hotkey` of its `GET /v1/server-identity`
+   * (64 hex), or the deployment id its operator configured. A request signed for one deployment
+   * does not verify on another.
+   */
+  audience: string;
+  /** ss58 address of the signing key: the signature names its signer. */
+  hotkey: string;
   method: string;
   /** The request target exactly as sent: path plus `?query`, no scheme or host. */
   pathWithQuery: string;
@@ -36,6 +44,8 @@ const METHOD_RE = /^[A-Za-z]+$/;
 const TARGET_RE = /^\/[\x21-\x7e]*$/;
 const SIGNATURE_HEX_RE = /^[0-9a-f]{128}$/;
 const TIMESTAMP_TEXT_RE = /^(?:0|[1-9][0-9]{0,14})$/;
+// Printable ASCII without space, bounded: a hex key or an operator's deployment id.
+const AUDIENCE_RE = /^[\x21-\x7e]{1,128}$/;
 
 function assertTimestamp(timestamp: unknown, argument: string): asserts timestamp is number {
   if (typeof timestamp !== 'number' || !Number.isSafeInteger(timestamp) || timestamp < 0) {
@@ -50,11 +60,17 @@ function bodyHash(body: RequestBody): string {
 }
 
 /**
- * UTF-8 of `vigil-request-v1\n<METHOD>\n<path?query>\n<unix seconds>\n<sha256 hex of body>`
+ * UTF-8 of `vigil-request-v2\n<audience>\n<hotkey>\n<METHOD>\n<path?query>\n<unix seconds>\n<sha256 hex of body>`
  * (no trailing newline). docs/crypto.md walks through an example byte by byte.
  */
 export function buildSignedRequestMessage(input: SignedRequestInput): Uint8Array {
-  const { method, pathWithQuery, timestamp, body } = input;
+  const { audience, hotkey, method, pathWithQuery, timestamp, body } = input;
+  if (typeof audience !== 'string' || !AUDIENCE_RE.test(audience)) {
+    throw new CryptoInputError('audience', 'expected the server identity key or deployment id (1-128 printable ASCII, no spaces)');
+  }
+  if (typeof hotkey !== 'string' || !TARGET_RE.test(`/${hotkey}`) || hotkey.length > 64) {
+    throw new CryptoInputError('hotkey', 'expected an ss58 address');
+  }
   if (typeof method !== 'string' || !METHOD_RE.test(method)) {
     throw new CryptoInputError('method', 'expected an HTTP method name (letters only)');
   }
@@ -62,11 +78,13 @@ export function buildSignedRequestMessage(input: SignedRequestInput): Uint8Array
     throw new CryptoInputError('pathWithQuery', 'expected a path starting with "/" (printable ASCII, no spaces)');
   }
   assertTimestamp(timestamp, 'timestamp');
-  const text = [SIGNED_REQUEST_DOMAIN, method.toUpperCase(), pathWithQuery, String(timestamp), bodyHash(body)].join('\n');
+  const text = [SIGNED_REQUEST_DOMAIN, audience, hotkey, method.toUpperCase(), pathWithQuery, String(timestamp), bodyHash(body)].join('\n');
   return new TextEncoder().encode(text);
 }
 
 export interface SignRequestInput {
+  /** See SignedRequestInput.audience. */
+  audience: string;
   method: string;
   pathWithQuery: string;
   body?: RequestBody;
@@ -78,14 +96,17 @@ export interface SignRequestInput {
 export function signRequest(input: SignRequestInput): SignedRequestSignature {
   assertSecretKey(input.secretKey, 'secretKey');
   const timestamp = input.timestamp ?? Math.floor(Date.now() / 1000);
+  const hotkey = ss58Encode(getPublicKey(input.secretKey));
   const message = buildSignedRequestMessage({
+    audience: input.audience,
+    hotkey,
     method: input.method,
     pathWithQuery: input.pathWithQuery,
     timestamp,
     body: input.body,
   });
   return {
-    hotkey: ss58Encode(getPublicKey(input.secretKey)),
+    hotkey,
     timestamp,
     signature: toHex(sign(message, input.secretKey)),
   };
@@ -101,6 +122,8 @@ export function signedRequestHeaders(signed: SignedRequestSignature): Record<str
 }
 
 export interface VerifySignedRequestInput {
+  /** The verifying deployment's own audience (see SignedRequestInput.audience). */
+  audience: string;
   method: string;
   pathWithQuery: string;
   body?: RequestBody;
@@ -125,6 +148,8 @@ export function verifySignedRequest(input: VerifySignedRequestInput): boolean {
     if (typeof input.signature !== 'string' || !SIGNATURE_HEX_RE.test(input.signature)) return false;
     const publicKey = ss58Decode(input.hotkey, { argument: 'hotkey' });
     const message = buildSignedRequestMessage({
+      audience: input.audience,
+      hotkey: input.hotkey,
       method: input.method,
       pathWithQuery: input.pathWithQuery,
       timestamp,

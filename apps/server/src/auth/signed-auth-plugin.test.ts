@@ -28,6 +28,8 @@ const REVOKED = keyPair(); // permit, revoked record
 const SUSPENDED = keyPair(); // permit, suspended record
 // The worked example of docs/protocol.md: permit, no record yet.
 const EXAMPLE_HOTKEY = '5C9TqVEs5Q51zUdjvp6tSsjHAfLseJKq1Dq6ULcuSLqEuRSf';
+/** The server identity key of docs/protocol.md's worked example. */
+const AUDIENCE = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
 
 const SNAPSHOT: MetagraphSnapshot = {
   netuid: 76,
@@ -76,6 +78,7 @@ function signedInject(options: SignOptions = {}): InjectOptions {
   const url = options.url ?? RESULTS;
   const body = 'body' in options ? options.body : BODY;
   const signature = signRequest({
+    audience: AUDIENCE,
     method: options.signed?.method ?? method,
     pathWithQuery: options.signed?.url ?? url,
     body: options.signed && 'body' in options.signed ? options.signed.body : body,
@@ -123,6 +126,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
     apps.push(app);
     await app.register(errorsPlugin);
     await app.register(signedAuthPlugin, {
+      audience: AUDIENCE,
       metagraph: new CachedMetagraph({ source: new FileMetagraphSource(snapshotFile) }),
       findValidator: (hotkey) => findValidator(db, hotkey),
       replayStore: createDatabaseReplayStore(db, { now: () => nowMs }),
@@ -139,7 +143,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
     });
     app.post('/v1/validators/results', { config: { signedBy: 'validator' } }, echo);
     app.route({ method: ['GET', 'POST'], url: '/v1/validators/tasks', config: { signedBy: 'validator' }, handler: echo });
-    app.post('/v1/validators/register', { config: { signedBy: 'validator-registration' } }, echo);
+    app.post('/v1/validators/registration', { config: { signedBy: 'validator-registration' } }, echo);
     app.post('/v1/miners/agents', { config: { signedBy: 'miner' } }, echo);
     app.post('/v1/open', echo);
     return app;
@@ -187,12 +191,12 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
 
     it('a permitted hotkey without a record, on the registration route only', async () => {
       const app = await build();
-      const registering = await app.inject(signedInject({ url: '/v1/validators/register', key: NEWCOMER }));
+      const registering = await app.inject(signedInject({ url: '/v1/validators/registration', key: NEWCOMER }));
       expect(registering.statusCode).toBe(200);
       expect(registering.json()).toMatchObject({ signer: { hotkey: NEWCOMER.hotkey, role: 'validator', uid: 2 } });
       const elsewhere = await app.inject(signedInject({ key: NEWCOMER }));
       expect(elsewhere.statusCode).toBe(403);
-      expect(detail(elsewhere)).toBe('validator access has been revoked');
+      expect(detail(elsewhere)).toBe('validator not registered');
     });
 
     it('an allowlisted IPv6 address however the socket spells it', async () => {
@@ -215,18 +219,19 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
     const app = await build();
     nowMs = 1_767_225_600_000;
     const seed = secretKeyFromHex('000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f');
-    expect(signRequest({ method: 'GET', pathWithQuery: '/v1/validators/tasks?track=skills', timestamp: 1_767_225_600, secretKey: seed }).signature).toBe(
-      '06ead438c3697ec91b78fa19607fe667cafac4bf331676f93c47fa20f0df575e4e27fbc6128231070a0558a734d46a169579d2ec344198521c6839d26a1dc50d',
+    const threatIntel = '/v1/validators/threat-intel/sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    expect(signRequest({ audience: AUDIENCE, method: 'GET', pathWithQuery: threatIntel, timestamp: 1_767_225_600, secretKey: seed }).signature).toBe(
+      '2e6d99fcff17686efd61a6c1cc8eedc5d41891a039f2960310b9701c76d60a0f1ef4ef8ccb5bb1e7f0d6e3997ca709eea3e7b6f9f7ffb7e07669c34ca3e71e03',
     );
     const response = await app.inject({
       method: 'POST',
-      url: '/v1/validators/register',
+      url: '/v1/validators/registration',
       headers: {
         'Content-Type': 'application/json',
         'X-Vigil-Hotkey': EXAMPLE_HOTKEY,
         'X-Vigil-Signed-At': '1767225600',
         'X-Vigil-Request-Signature':
-          'b4128de1df6b5983738fab7983f5c537ca84741b9ca665993d871829c4e97946115b70042224b912ba82f02de14cd49e7d013a08ffcf4436c1bad1289c1d310e',
+          '6b4c4a756ce077d0d44778c35c00d9f737fc563f9f3c3be0fc17dd25de77ea8c1163afe09b131ad9efaf983fa8be1e7a06910542442d83960d0d40f5954eda0b',
       },
       payload: '{"allowed_ips":["203.0.113.7"]}',
     });
@@ -268,7 +273,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
       const app = await build();
       const request = signedInject();
       const headers = request.headers as Record<string, string>;
-      const other = signedRequestHeaders(signRequest({ method: 'POST', pathWithQuery: RESULTS, body: BODY, secretKey: NO_PERMIT.secretKey, timestamp: T0 }));
+      const other = signedRequestHeaders(signRequest({ audience: AUDIENCE, method: 'POST', pathWithQuery: RESULTS, body: BODY, secretKey: NO_PERMIT.secretKey, timestamp: T0 }));
       const variants: Record<string, string>[] = [
         { ...headers, [HEADERS.signedSignature]: other[HEADERS.signedSignature]! },
         { ...headers, [HEADERS.signedHotkey]: 'not-an-address' },
@@ -332,7 +337,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
 
     it('a hotkey without a permit: 403 hotkey does not hold a validator permit on netuid 76', async () => {
       const app = await build();
-      const response = await app.inject(signedInject({ key: NO_PERMIT, url: '/v1/validators/register' }));
+      const response = await app.inject(signedInject({ key: NO_PERMIT, url: '/v1/validators/registration' }));
       expect(response.statusCode).toBe(403);
       expect(detail(response)).toBe('hotkey does not hold a validator permit on netuid 76');
     });
@@ -343,7 +348,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
     ] as const) {
       it(`a ${what} validator, also when re-registering: 403 validator access has been revoked`, async () => {
         const app = await build();
-        for (const url of [RESULTS, '/v1/validators/register']) {
+        for (const url of [RESULTS, '/v1/validators/registration']) {
           const response = await app.inject(signedInject({ key, url }));
           expect(response.statusCode, url).toBe(403);
           expect(detail(response)).toBe('validator access has been revoked');
@@ -353,7 +358,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
 
     it('a source IP outside the allowlist: 403 naming the IP, on the registration route too', async () => {
       const app = await build();
-      for (const url of [RESULTS, '/v1/validators/register']) {
+      for (const url of [RESULTS, '/v1/validators/registration']) {
         const response = await app.inject(signedInject({ ip: '10.9.8.7', url }));
         expect(response.statusCode).toBe(403);
         expect(detail(response)).toBe('source IP 10.9.8.7 is not registered in the validator allowlist');
@@ -463,7 +468,7 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
       expect(detail(fresh)).toBe('source IP 192.0.2.1 is not registered in the validator allowlist');
     });
 
-    it('counts missing, invalid, stale and replayed signatures, but not permit refusals', async () => {
+    it('counts missing, invalid, stale and replayed signatures per source IP and hotkey, but not permit refusals', async () => {
       const app = await build({ failureLimitPerMinute: 4 });
       const ip = '198.51.100.4';
       const accepted = signedInject({ key: VALIDATOR, url: '/v1/miners/agents', ip });
@@ -472,12 +477,69 @@ describeEachDialect('signedAuthPlugin', (ctx) => {
         // Permit refusals: not signature failures.
         expect((await app.inject(signedInject({ key: UNREGISTERED, ip, body: `{"i":${i}}` }))).statusCode).toBe(403);
       }
-      expect((await app.inject({ method: 'POST', url: '/v1/miners/agents', remoteAddress: ip })).statusCode).toBe(401);
+      const unsigned = signedInject({ ip, url: '/v1/miners/agents' });
+      const withoutSignature = { ...(unsigned.headers as Record<string, string>) };
+      delete withoutSignature[HEADERS.signedSignature];
+      expect((await app.inject({ ...unsigned, headers: withoutSignature })).statusCode).toBe(401);
       expect((await app.inject(signedInject({ ip, url: '/v1/miners/agents', signed: { body: '{}' } }))).statusCode).toBe(401);
       expect((await app.inject(signedInject({ ip, url: '/v1/miners/agents', timestamp: T0 - 600 }))).statusCode).toBe(401);
       expect((await app.inject(accepted)).statusCode).toBe(401);
       const limited = await app.inject(signedInject({ ip, url: '/v1/miners/agents', body: '{"last":true}' }));
       expect(limited.statusCode).toBe(429);
+      expect(detail(limited)).toBe('too many signature failures');
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it("failures naming one hotkey do not lock out another hotkey's correctly signed requests from the same address", async () => {
+      const app = await build({ failureLimitPerMinute: 3 });
+      const ip = '198.51.100.9';
+      // A broken host behind the shared address keeps sending bad signatures for its own hotkey.
+      for (let i = 0; i < 6; i += 1) {
+        const response = await app.inject(signedInject({ key: NEWCOMER, ip, url: '/v1/miners/agents', signed: { body: `{"n":${i}}` } }));
+        expect(response.statusCode).toBe(i < 3 ? 401 : 429);
+      }
+      // Its neighbour is served.
+      const honest = await app.inject(signedInject({ key: VALIDATOR, ip, url: '/v1/miners/agents', body: '{"ok":1}' }));
+      expect(honest.statusCode).toBe(200);
+    });
+
+    it('an address cycling through hotkeys meets the per-IP ceiling (10 x the limit)', async () => {
+      const app = await build({ failureLimitPerMinute: 2 });
+      const ip = '198.51.100.10';
+      const statuses: number[] = [];
+      for (let i = 0; i < 22; i += 1) {
+        const forger = keyPair();
+        statuses.push((await app.inject(signedInject({ key: forger, ip, url: '/v1/miners/agents', signed: { body: `{"n":${i}}` } }))).statusCode);
+      }
+      expect(statuses.slice(0, 20).every((status) => status === 401)).toBe(true);
+      expect(statuses.slice(20)).toEqual([429, 429]);
+      // The ceiling covers the whole address, correct signatures included.
+      expect((await app.inject(signedInject({ key: VALIDATOR, ip, url: '/v1/miners/agents', body: '{"late":1}' }))).statusCode).toBe(429);
+    });
+
+    it('parallel forgeries cannot slip past the limit: those beyond it are answered 429', async () => {
+      const app = await build({ failureLimitPerMinute: 20 });
+      const ip = '198.51.100.11';
+      const responses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => app.inject(signedInject({ key: NEWCOMER, ip, url: '/v1/miners/agents', signed: { body: `{"n":${i}}` } }))),
+      );
+      const statuses = responses.map((r) => r.statusCode);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+    });
+
+    it('a forged request with a large body is refused before the body is read', async () => {
+      const app = await build({ failureLimitPerMinute: 1 });
+      const ip = '198.51.100.12';
+      // One failure reaches the limit of 1; the next request is refused in onRequest.
+      await app.inject(signedInject({ key: NEWCOMER, ip, url: '/v1/miners/agents', signed: { body: '{"x":0}' } }));
+      const huge = `{"pad":"${'a'.repeat(8 * 1024 * 1024)}"}`;
+      const refused = await app.inject(signedInject({ key: NEWCOMER, ip, url: '/v1/miners/agents', body: huge }));
+      expect(refused.statusCode).toBe(429);
+      // A signed route without its own limit takes 64 KiB: a bigger body is 413, whoever sends it.
+      const tooBig = await app.inject(signedInject({ key: VALIDATOR, url: '/v1/miners/agents', body: huge }));
+      expect(tooBig.statusCode).toBe(413);
+      expect(detail(tooBig)).toBe('Body too large');
     });
   });
 });

@@ -49,6 +49,11 @@ declare module 'fastify' {
 }
 
 export interface SignedAuthPluginOptions {
+  /**
+   * What signatures must be bound to: this server's identity key (`server_hotkey` of
+   * /v1/server-identity), so a request signed for another deployment never verifies here.
+   */
+  audience: string;
   /** The permit source; a CachedMetagraph in production. */
   metagraph: { check(hotkey: string): Promise<PermitCheck> };
   /** The validator record of a hotkey, e.g. `(hotkey) => findValidator(db, hotkey)`. */
@@ -57,7 +62,10 @@ export interface SignedAuthPluginOptions {
   failureStore: SignatureFailureStore;
   /** Default 120 (spec part 8). */
   freshnessSeconds?: number;
-  /** Default 20 (SIGNED_AUTH_DEFAULTS). */
+  /**
+   * Default 20 (SIGNED_AUTH_DEFAULTS): failures per source IP *and hotkey* per minute. Failures per
+   * source IP alone are capped at FAILURE_CEILING_FACTOR times this.
+   */
   failureLimitPerMinute?: number;
   /** Clock in epoch ms, for tests. */
   now?: () => number;
@@ -65,6 +73,19 @@ export interface SignedAuthPluginOptions {
 
 /** Failure-store outages are logged at most this often, not once per request. */
 const OUTAGE_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * The per-IP ceiling, as a multiple of the per-(IP, hotkey) limit: a host behind a shared address
+ * that keeps failing for its own hotkey cannot lock out the honest validators next to it, while
+ * one address cycling through made-up hotkeys is still stopped.
+ */
+export const FAILURE_CEILING_FACTOR = 10;
+
+/** The body limit of a signed route that sets none (registration, claims, progress reports). */
+export const SIGNED_ROUTE_BODY_LIMIT = 64 * 1024;
+
+const SIGNATURE_HEX_RE = /^[0-9a-f]{128}$/;
+const TIMESTAMP_TEXT_RE = /^(?:0|[1-9][0-9]{0,14})$/;
 
 const HOTKEY_HEADER = HEADERS.signedHotkey.toLowerCase();
 const TIMESTAMP_HEADER = HEADERS.signedTimestamp.toLowerCase();
@@ -90,7 +111,8 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
   if (typeof options.failureStore?.failures !== 'function' || typeof options.failureStore.record !== 'function') {
     throw new TypeError('options.failureStore: expected a SignatureFailureStore');
   }
-  const { metagraph, findValidator, replayStore, failureStore } = options;
+  const { metagraph, findValidator, replayStore, failureStore, audience } = options;
+  if (typeof audience !== 'string' || audience === '') throw new TypeError('options.audience: expected the server identity key');
   const freshnessSeconds = positive(options.freshnessSeconds, SIGNED_AUTH_DEFAULTS.freshnessSeconds, 'options.freshnessSeconds');
   const failureLimit = positive(
     options.failureLimitPerMinute,
@@ -105,6 +127,12 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     lastOutageLog = now();
     request.log.warn({ err: error }, 'signature-failure store unavailable; not counting');
   };
+
+  // Signed routes read only what they take: a route without its own limit gets a small one, so a
+  // caller that is not even authenticated yet cannot make the server buffer megabytes.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.signedBy !== undefined && route.bodyLimit === undefined) route.bodyLimit = SIGNED_ROUTE_BODY_LIMIT;
+  });
 
   app.decorateRequest('signer', null);
   app.decorateRequest('rawBody', null);
@@ -127,37 +155,64 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     });
   });
 
-  // Before the body is read: a flooding address is refused for the price of one counter lookup.
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    if (request.routeOptions.config.signedBy === undefined) return done();
-    const window = Math.floor(now() / SIGNATURE_FAILURE_WINDOW_MS);
-    const verdict = (failures: number): VigilError | undefined => {
-      if (failures < failureLimit) return undefined;
-      const retryAfter = Math.max(1, Math.ceil(((window + 1) * SIGNATURE_FAILURE_WINDOW_MS - now()) / 1000));
-      return new VigilError('too_many_signature_failures', { headers: { 'retry-after': String(retryAfter) } });
-    };
-    let counted: number | Promise<number>;
+  const windowNow = () => Math.floor(now() / SIGNATURE_FAILURE_WINDOW_MS);
+  const failureKeys = (request: FastifyRequest) => {
+    const hotkey = headerText(request, HOTKEY_HEADER) ?? '';
+    // Bounded: a made-up header cannot grow a counter key without limit.
+    return { pair: `${request.ip}|${hotkey.slice(0, 64)}`, ip: request.ip };
+  };
+  const overLimit = (pair: number, ip: number) => pair >= failureLimit || ip >= failureLimit * FAILURE_CEILING_FACTOR;
+  const tooMany = (window: number) => {
+    const retryAfter = Math.max(1, Math.ceil(((window + 1) * SIGNATURE_FAILURE_WINDOW_MS - now()) / 1000));
+    return new VigilError('too_many_signature_failures', { headers: { 'retry-after': String(retryAfter) } });
+  };
+
+  /**
+   * Checks that need no body, before it is read: the failure limit, the headers' presence and
+   * form. A forged request with a huge body is refused for the price of a counter lookup.
+   */
+  const beforeBody = async (request: FastifyRequest): Promise<void> => {
+    const window = windowNow();
+    const keys = failureKeys(request);
+    let counts: [number, number];
     try {
-      counted = failureStore.failures(window, request.ip);
+      counts = await Promise.all([failureStore.failures(window, keys.pair), failureStore.failures(window, keys.ip)]);
     } catch (error) {
+      // Like the rate limiter: a Redis outage must not lock every validator out.
       logOutage(request, error);
-      return done();
+      counts = [0, 0];
     }
-    if (!(counted instanceof Promise)) return done(verdict(counted));
-    counted.then(
-      (failures) => done(verdict(failures)),
-      (error: unknown) => {
-        // Like the rate limiter: a Redis outage must not lock every validator out.
-        logOutage(request, error);
-        done();
-      },
-    );
+    if (overLimit(...counts)) throw tooMany(window);
+    const hotkey = headerText(request, HOTKEY_HEADER);
+    const timestampText = headerText(request, TIMESTAMP_HEADER);
+    const signature = headerText(request, SIGNATURE_HEADER);
+    if (hotkey === undefined || timestampText === undefined || signature === undefined) {
+      throw await signatureFailure(request, 'missing_signature');
+    }
+    // One spelling per key: ss58 with Bittensor's prefix 42, so another prefix's spelling of the
+    // same key cannot count as a new triple. A signature or timestamp that is not even well formed
+    // cannot verify: refused now, exactly as verification would.
+    if (!isValidHotkey(hotkey) || !SIGNATURE_HEX_RE.test(signature) || !TIMESTAMP_TEXT_RE.test(timestampText)) {
+      throw await signatureFailure(request, 'invalid_signature');
+    }
+  };
+
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.signedBy === undefined) return;
+    await beforeBody(request);
   });
 
-  /** A failed signature check: counted against the source IP, then answered. */
+  /**
+   * A failed signature check: counted against the source IP and the hotkey it names, then
+   * answered. Counting first means parallel forgeries see each other: once the count passes the
+   * limit the answer is 429, however many arrived at once.
+   */
   const signatureFailure = async (request: FastifyRequest, code: ErrorCode): Promise<VigilError> => {
+    const window = windowNow();
+    const keys = failureKeys(request);
     try {
-      await failureStore.record(Math.floor(now() / SIGNATURE_FAILURE_WINDOW_MS), request.ip);
+      const counts = await Promise.all([failureStore.record(window, keys.pair), failureStore.record(window, keys.ip)]);
+      if (counts[0] > failureLimit || counts[1] > failureLimit * FAILURE_CEILING_FACTOR) return tooMany(window);
     } catch (error) {
       logOutage(request, error);
     }
@@ -171,18 +226,13 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     const signedBy = request.routeOptions.config.signedBy;
     if (signedBy === undefined) return;
 
-    const hotkey = headerText(request, HOTKEY_HEADER);
-    const timestampText = headerText(request, TIMESTAMP_HEADER);
-    const signature = headerText(request, SIGNATURE_HEADER);
-    if (hotkey === undefined || timestampText === undefined || signature === undefined) {
-      throw await signatureFailure(request, 'missing_signature');
-    }
-
-    // One spelling per key: ss58 with Bittensor's prefix 42. The signed message does not contain the
-    // hotkey, so another prefix's spelling of the same key would verify and count as a new triple.
-    if (!isValidHotkey(hotkey)) throw await signatureFailure(request, 'invalid_signature');
+    // Present and well formed: checked by beforeBody in onRequest.
+    const hotkey = headerText(request, HOTKEY_HEADER)!;
+    const timestampText = headerText(request, TIMESTAMP_HEADER)!;
+    const signature = headerText(request, SIGNATURE_HEADER)!;
 
     const verified = verifySignedRequest({
+      audience,
       method: request.method,
       // The request target exactly as sent; fastify's own url may be rewritten.
       pathWithQuery: request.raw.url ?? request.url,
@@ -226,7 +276,7 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
 
       const record = await findValidator(hotkey);
       if (record === undefined) {
-        if (signedBy !== 'validator-registration') throw new VigilError('validator_revoked');
+        if (signedBy !== 'validator-registration') throw new VigilError('validator_not_registered');
       } else {
         if (record.status !== 'active') throw new VigilError('validator_revoked');
         if (!isIpAllowed(request.ip, record.allowedIps)) throw new VigilError('ip_not_allowlisted', { arg: request.ip });
@@ -242,8 +292,9 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
 /**
  * Authentication of validator- and miner-signed requests (spec part 5 item 8; docs/protocol.md,
  * "Signed requests"). Routes opt in with `config: { signedBy }`; checks run in this order, each
- * answered with its catalogue error: failure limit (429, before the body is read), headers present,
- * signature over the raw body, freshness, replay, then for validators permit, record and allowlist.
+ * answered with its catalogue error. Before the body is read: failure limit (429), headers present
+ * and well formed. Then: signature over the raw body, freshness, replay, then for validators permit,
+ * record and allowlist.
  * Register it in the scope that holds the signed routes: it replaces that scope's JSON parser with
  * one that keeps `request.rawBody`. It needs errorsPlugin to turn its errors into responses.
  */

@@ -17,10 +17,17 @@ export interface ReceivedRequest {
 export interface SignatureServer {
   baseUrl: string;
   received: ReceivedRequest[];
+  /** How often /v1/server-identity was read. */
+  readonly identityReads: number;
   close(): Promise<void>;
 }
 
+/** The audience the test server verifies for and serves as its identity, unless told otherwise. */
+export const TEST_AUDIENCE = 'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a';
+
 export interface SignatureServerOptions {
+  /** What /v1/server-identity answers and signatures must be bound to (default TEST_AUDIENCE). */
+  audience?: string;
   /** Server clock in Unix seconds; freshness is not checked when absent. */
   nowSeconds?: () => number;
   /** Answers instead of the signature check, e.g. to simulate 503s (index = request number). */
@@ -45,16 +52,23 @@ function answer(res: ServerResponse, status: number, body: unknown, requestId: s
 export async function startSignatureServer(options: SignatureServerOptions = {}): Promise<SignatureServer> {
   const received: ReceivedRequest[] = [];
   const used = new Set<string>();
+  let identityReads = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const target = req.url ?? '';
+      const audience = options.audience ?? TEST_AUDIENCE;
+      if (req.method === 'GET' && target.endsWith('/v1/server-identity')) {
+        identityReads += 1;
+        return answer(res, 200, { server_hotkey: audience }, 'identity');
+      }
       const hotkey = header(req, HEADERS.signedHotkey) ?? '';
       const timestamp = header(req, HEADERS.signedTimestamp) ?? '';
       const signature = header(req, HEADERS.signedSignature) ?? '';
       const verified = verifySignedRequest({
+        audience,
         method: req.method ?? '',
         pathWithQuery: target,
         body: new Uint8Array(body),
@@ -83,6 +97,9 @@ export async function startSignatureServer(options: SignatureServerOptions = {})
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     received,
+    get identityReads() {
+      return identityReads;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

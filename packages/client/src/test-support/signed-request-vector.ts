@@ -5,6 +5,7 @@ export interface SignedRequestVector {
   secretKey: string;
   publicKey: string;
   hotkey: string;
+  audience: string;
   method: string;
   pathWithQuery: string;
   timestamp: number;

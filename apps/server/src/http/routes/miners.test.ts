@@ -269,7 +269,7 @@ describe('miner endpoints over HTTP', () => {
     const limit = bundleBodyLimit(BUNDLE_LIMIT);
     const path = '/v1/miners/agents';
     const headers = signedRequestHeaders(
-      signRequest({ method: 'POST', pathWithQuery: path, body: '{}', secretKey: MINER.secretKey, timestamp: Math.floor(Date.now() / 1000) }),
+      signRequest({ audience: server.app.serverIdentity.publicKeyHex, method: 'POST', pathWithQuery: path, body: '{}', secretKey: MINER.secretKey, timestamp: Math.floor(Date.now() / 1000) }),
     );
     const response = await rawRequest(
       port,

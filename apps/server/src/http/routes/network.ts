@@ -30,6 +30,7 @@ export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () 
   // parser keeps. Any other content type is 415 rather than a body the signature did not cover.
   app.removeAllContentTypeParsers();
   await app.register(signedAuthPlugin, {
+    audience: app.serverIdentity.publicKeyHex,
     metagraph: routeOptions.metagraph,
     findValidator: (hotkey: string) => findValidator(routeOptions.db, hotkey),
     replayStore: redis ? createRedisReplayStore(redis) : createDatabaseReplayStore(routeOptions.db),

@@ -105,6 +105,7 @@ function client(e: Env, keypair: VigilKeypair): SignedVigilClient {
 /** A signed GET returning the raw response (downloads are bytes, not JSON). */
 async function signedGet(e: Env, keypair: VigilKeypair, path: string): Promise<Response> {
   const signature = signRequest({
+    audience: e.app.serverIdentity.publicKeyHex,
     method: 'GET',
     pathWithQuery: path,
     body: undefined,
