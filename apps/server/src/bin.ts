@@ -7,6 +7,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './http/app.js';
 import { installGracefulShutdown } from './http/shutdown.js';
 import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './metagraph/index.js';
+import { runValidatorsCommand, ValidatorsCommandError } from './commands/validators-command.js';
 import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
 
@@ -23,6 +24,10 @@ Commands:
   seed --demo                   Migrate, then load the demo data into an empty database.
   metagraph export <file>       Read the configured metagraph source once and save it as a snapshot
                                 file (for VIGIL_METAGRAPH_FILE or offline attestation checks).
+  validators list               Show every validator record: hotkey, uid, status, allowlist.
+  validators <approve|suspend|revoke|restore> <hotkey>
+                                Approve a pending registration (VIGIL_VALIDATOR_REGISTRATION=approval),
+                                suspend, revoke, or restore a suspended or revoked validator.
   help, --help, -h              Show this help.
 
 Environment:
@@ -223,6 +228,20 @@ async function main(argv: string[]): Promise<void> {
       log(`saved netuid ${snapshot.netuid} at block ${snapshot.block}: ${snapshot.neurons.length} neurons to ${flags[1]}`);
       return;
     }
+    case 'validators': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database);
+        try {
+          return await runValidatorsCommand(database.db, flags, Date.now());
+        } catch (error) {
+          if (error instanceof ValidatorsCommandError && error.usage) throw new UsageError(`validators: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
@@ -237,6 +256,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`vigil-server: ${error.message}\n`);
     process.exit(1);
   }
-  process.stderr.write(`vigil-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  const message = error instanceof ValidatorsCommandError ? `validators: ${error.message}` : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`vigil-server: ${message}\n`);
   process.exit(1);
 });

@@ -25,6 +25,7 @@ export const ERROR_DETAILS = {
   tooManySignatureFailures: 'too many signature failures',
   // Not shown by the spec; Vigil's own, documented in docs/errors.md.
   validatorNotRegistered: 'validator not registered',
+  validatorPending: 'validator registration pending approval',
   malformedJson: 'malformed JSON body',
   malformedRequest: 'malformed request',
   requestTimedOut: 'request timed out',
@@ -80,6 +81,7 @@ export const ERROR_CATALOGUE = {
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },
   validator_not_registered: { status: 403, detail: ERROR_DETAILS.validatorNotRegistered },
+  validator_pending: { status: 403, detail: ERROR_DETAILS.validatorPending },
   ip_not_allowlisted: { status: 403, detail: sourceIpNotAllowlistedDetail },
   metagraph_unavailable: { status: 403, detail: ERROR_DETAILS.metagraphUnavailable },
   round_not_found: { status: 404, detail: ERROR_DETAILS.roundNotFound },

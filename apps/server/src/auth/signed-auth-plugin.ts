@@ -278,6 +278,7 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
       if (record === undefined) {
         if (signedBy !== 'validator-registration') throw new VigilError('validator_not_registered');
       } else {
+        if (record.status === 'pending') throw new VigilError('validator_pending');
         if (record.status !== 'active') throw new VigilError('validator_revoked');
         if (!isIpAllowed(request.ip, record.allowedIps)) throw new VigilError('ip_not_allowlisted', { arg: request.ip });
       }

@@ -46,7 +46,7 @@ export interface AgentVersionsTable {
 export interface ValidatorsTable {
   hotkey: string;
   uid: number;
-  status: 'active' | 'suspended' | 'revoked';
+  status: 'pending' | 'active' | 'suspended' | 'revoked';
   /** JSON array of IP addresses allowed to call validator endpoints. */
   allowed_ips: string;
   registered_at: number;

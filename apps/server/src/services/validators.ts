@@ -40,6 +40,8 @@ export async function registerValidator(
      * caller admitted because it had no record yet, whose allowlist was therefore never checked.
      */
     mustBeNew?: boolean;
+    /** The status of a new record (default `active`); `pending` where registrations need approval. */
+    initialStatus?: 'active' | 'pending';
   },
 ): Promise<ValidatorRecord> {
   if (!Number.isInteger(input.uid) || input.uid < 0) throw new VigilError('invalid_argument', 'uid: expected a non-negative integer');
@@ -51,7 +53,7 @@ export async function registerValidator(
     const insert = trx.insertInto('validators').values({
       hotkey: input.hotkey,
       uid: input.uid,
-      status: 'active',
+      status: input.initialStatus ?? 'active',
       allowed_ips: allowed,
       registered_at: input.now,
       updated_at: input.now,
@@ -66,7 +68,13 @@ export async function registerValidator(
   });
 }
 
-/** Suspends, revokes or reinstates a validator. */
+/** Every validator record, oldest registration first: for operators. */
+export async function listValidators(db: Kysely<Database>): Promise<ValidatorRecord[]> {
+  const rows = await db.selectFrom('validators').selectAll().orderBy('registered_at').orderBy('hotkey').execute();
+  return rows.map(toRecord);
+}
+
+/** Suspends, revokes, approves or reinstates a validator. */
 export async function setValidatorStatus(
   db: Kysely<Database>,
   input: { hotkey: string; status: ValidatorsTable['status']; now: number },

@@ -37,6 +37,8 @@ export async function startNetworkApp(options: {
   clock?: number;
   bundleLimitBytes?: number;
   maxStalenessSeconds?: number;
+  /** VIGIL_VALIDATOR_REGISTRATION (default open). */
+  validatorRegistration?: 'open' | 'approval';
   /**
    * Serve this database (e.g. describeEachDialect's PostgreSQL one) instead of a fresh in-memory
    * SQLite; the caller keeps it open and closes it.
@@ -68,7 +70,7 @@ export async function startNetworkApp(options: {
       db: database.db,
       blobs,
       metagraph,
-      signedAuth: config.signedAuth,
+      signedAuth: { ...config.signedAuth, ...(options.validatorRegistration ? { validatorRegistration: options.validatorRegistration } : {}) },
       bundleLimitBytes: options.bundleLimitBytes ?? 1 << 20,
     },
   });

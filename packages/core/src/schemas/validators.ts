@@ -29,7 +29,8 @@ export type ValidatorRegistrationRequest = z.infer<typeof ValidatorRegistrationR
 export const ValidatorRegistration = z.object({
   hotkey: Hotkey,
   uid: NonNegativeInt,
-  status: z.enum(['active', 'suspended', 'revoked']),
+  /** `pending` until an operator approves it, when the deployment requires approval. */
+  status: z.enum(['pending', 'active', 'suspended', 'revoked']),
   allowed_ips: z.array(z.string()),
 });
 export type ValidatorRegistration = z.infer<typeof ValidatorRegistration>;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ValidatorRegistrationMode } from '../../auth/signed-auth-settings.js';
 import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
 import type { CachedMetagraph } from '../../metagraph/index.js';
@@ -16,4 +17,6 @@ export interface NetworkRouteOptions {
   bundleLimitBytes: number;
   /** Permit checks, and the snapshot attestation permits are verified against. */
   metagraph: Pick<CachedMetagraph, 'check' | 'current'>;
+  /** VIGIL_VALIDATOR_REGISTRATION: whether a first registration needs an operator's approval. */
+  validatorRegistration?: ValidatorRegistrationMode;
 }

@@ -41,5 +41,5 @@ export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () 
   });
   // Route plugins of the network, each in its own file (routes/miners.ts, routes/validators.ts):
   await app.register(minerRoutesPlugin, routeOptions);
-  await app.register(validatorRoutesPlugin, routeOptions);
+  await app.register(validatorRoutesPlugin, { ...routeOptions, validatorRegistration: signedAuth.validatorRegistration });
 };

@@ -82,7 +82,7 @@ function failedCheck(verification: AttestationVerification): VigilError {
   return new VigilError('attestation_invalid', `${field}: ${verification.reason ?? 'invalid'}`);
 }
 
-const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, metagraph }) => {
+const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, metagraph, validatorRegistration }) => {
   const nowMs = () => now().getTime();
   // Large batches verify off the event loop; the threads start on the first such batch.
   const verifyPool = createVerifyPool();
@@ -105,6 +105,7 @@ const validatorRoutes: FastifyPluginAsync<NetworkRouteOptions> = async (app, { d
       allowedIps: body.allowed_ips,
       now: nowMs(),
       mustBeNew: !signer.hadRecord,
+      initialStatus: validatorRegistration === 'approval' ? 'pending' : 'active',
     });
     return reply.code(signer.hadRecord ? 200 : 201).send(
       ValidatorRegistration.parse({ hotkey: record.hotkey, uid: record.uid, status: record.status, allowed_ips: record.allowedIps }),
