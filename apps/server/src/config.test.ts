@@ -40,7 +40,7 @@ describe('loadConfig', () => {
       bundleLimitBytes: 16 * 1024 * 1024,
       runScheduler: true,
       metagraph: { file: resolve(CWD, '.vigil', 'metagraph.json'), subtensorUrl: undefined, ttlSeconds: 300, maxStalenessSeconds: 3600 },
-      signedAuth: { freshnessSeconds: 120, failureLimitPerMinute: 20 },
+      signedAuth: { freshnessSeconds: 120, failureLimitPerMinute: 20, validatorRegistration: 'open' },
       scheduler: {
         submissionMs: 86_400_000,
         evaluationMs: 172_800_000,
@@ -177,6 +177,26 @@ describe('loadConfig', () => {
       expect(message).not.toContain('s3cret-pw');
       expect(message).toContain('***');
     }
+  });
+
+  it('reads every setting the same way: surrounding spaces are ignored, for every variable', () => {
+    const padded = loadConfig(
+      {
+        PORT: ' 8081 ',
+        VIGIL_SIGNATURE_FRESHNESS_S: ' 60 ',
+        VIGIL_SIGNATURE_FAILURE_LIMIT: '\t7 ',
+        VIGIL_VALIDATOR_REGISTRATION: ' approval ',
+        VIGIL_ROUND_SUBMISSION_S: ' 30 ',
+        VIGIL_METAGRAPH_TTL_S: ' 10 ',
+        VIGIL_REDIS_TIMEOUT_MS: ' 250 ',
+      },
+      CWD,
+    );
+    expect(padded.port).toBe(8081);
+    expect(padded.signedAuth).toEqual({ freshnessSeconds: 60, failureLimitPerMinute: 7, validatorRegistration: 'approval' });
+    expect(padded.scheduler.submissionMs).toBe(30_000);
+    expect(padded.metagraph.ttlSeconds).toBe(10);
+    expect(padded.redisTimeoutMs).toBe(250);
   });
 });
 

@@ -4,17 +4,21 @@ import { signedAuthSettingsFromEnv } from './signed-auth-settings.js';
 
 describe('signedAuthSettingsFromEnv', () => {
   it('defaults to 120 s freshness and 20 failures per minute', () => {
-    expect(signedAuthSettingsFromEnv({})).toEqual({ freshnessSeconds: 120, failureLimitPerMinute: 20 });
+    expect(signedAuthSettingsFromEnv({})).toEqual({ freshnessSeconds: 120, failureLimitPerMinute: 20, validatorRegistration: 'open' });
     expect(signedAuthSettingsFromEnv({ VIGIL_SIGNATURE_FRESHNESS_S: '', VIGIL_SIGNATURE_FAILURE_LIMIT: '' })).toEqual({
       freshnessSeconds: 120,
       failureLimitPerMinute: 20,
+      validatorRegistration: 'open',
     });
   });
 
-  it('reads both variables', () => {
-    expect(signedAuthSettingsFromEnv({ VIGIL_SIGNATURE_FRESHNESS_S: '30', VIGIL_SIGNATURE_FAILURE_LIMIT: '5' })).toEqual({
+  it('reads every variable', () => {
+    expect(
+      signedAuthSettingsFromEnv({ VIGIL_SIGNATURE_FRESHNESS_S: '30', VIGIL_SIGNATURE_FAILURE_LIMIT: '5', VIGIL_VALIDATOR_REGISTRATION: 'approval' }),
+    ).toEqual({
       freshnessSeconds: 30,
       failureLimitPerMinute: 5,
+      validatorRegistration: 'approval',
     });
   });
 
@@ -25,6 +29,7 @@ describe('signedAuthSettingsFromEnv', () => {
     ['VIGIL_SIGNATURE_FAILURE_LIMIT', '0'],
     ['VIGIL_SIGNATURE_FAILURE_LIMIT', '-1'],
     ['VIGIL_SIGNATURE_FAILURE_LIMIT', '1.5'],
+    ['VIGIL_VALIDATOR_REGISTRATION', 'closed'],
   ] as const) {
     it(`refuses ${name}=${value} with a ConfigError naming it`, () => {
       let caught: unknown;
@@ -35,9 +40,9 @@ describe('signedAuthSettingsFromEnv', () => {
       }
       expect(caught).toBeInstanceOf(ConfigError);
       expect((caught as ConfigError).variable).toBe(name);
-      expect((caught as ConfigError).message).toBe(
-        `${name}: expected ${name === 'VIGIL_SIGNATURE_FRESHNESS_S' ? 'an integer 1-3600' : 'an integer >= 1'}, got ${JSON.stringify(value)}`,
-      );
+      const expected =
+        name === 'VIGIL_SIGNATURE_FRESHNESS_S' ? 'an integer 1-3600' : name === 'VIGIL_VALIDATOR_REGISTRATION' ? 'open or approval' : 'an integer >= 1';
+      expect((caught as ConfigError).message).toBe(`${name}: expected ${expected}, got ${JSON.stringify(value)}`);
     });
   }
 });
