@@ -1,6 +1,6 @@
 import { HEADERS, type ErrorCode } from '@vigil/core';
 import { checkFreshness, verifySignedRequest, isValidHotkey } from '@vigil/crypto';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { VigilError } from '../errors.js';
 import type { PermitCheck } from '../metagraph/index.js';

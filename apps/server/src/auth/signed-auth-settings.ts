@@ -1,3 +1,4 @@
+import { ConfigError } from '../config-error.js';
 import { envInteger, type Env } from '../env.js';
 
 export interface SignedAuthSettings {
