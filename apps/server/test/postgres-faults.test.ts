@@ -121,7 +121,8 @@ describePg('PostgreSQL refusing connections answers 502', () => {
     const target = new URL(url!);
     target.username = role;
     target.pathname = `/${dbName}`;
-    const database = await openDatabase({ url: target.toString(), connectTimeoutMs: 2_000, onConnectionError: () => {} });
+    // Generous: on a loaded machine a shorter wait could end in the pool's timeout before PostgreSQL refuses.
+    const database = await openDatabase({ url: target.toString(), connectTimeoutMs: 15_000, onConnectionError: () => {} });
     await migrateToLatest(database.db);
     const server = await startServer({ database });
     try {
