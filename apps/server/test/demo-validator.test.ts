@@ -57,7 +57,10 @@ describe('the demo, run by a validator', () => {
       const signed = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'GET', pathWithQuery: path, secretKey: OPERATOR.secretKey, timestamp });
       const response = await fetch(`${e.baseUrl}${path}`, { headers: signedRequestHeaders(signed) });
       expect(response.status, path).toBe(200);
-      const headers = Object.fromEntries(response.headers);
+      const headers: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
       return { bytes: new Uint8Array(await response.arrayBuffer()), headers };
     };
     const kinds = new Map(

@@ -68,10 +68,12 @@ describePg('PostgreSQL faults: the process lives, the request answers 502', () =
   it('connections reset while queries run: every request gets 404 or 502 {detail}, none crashes the process', async () => {
     const statuses: number[] = [];
     for (let round = 0; round < 8; round += 1) {
+      proxy.stall();
       const requests = Array.from({ length: 6 }, () => fetch(`${server.url}${agentPath}`).then(expectDetailOr200));
-      // Reset while the queries are on the wire.
-      await new Promise((resolve) => setTimeout(resolve, round % 3));
+      // Reset while the queries are on the wire: held until one is, whatever the machine's load.
+      expect(await proxy.untilSwallowed()).toBe(true);
       proxy.resetAll();
+      proxy.resume();
       statuses.push(...(await Promise.all(requests)));
     }
     expect(statuses.some((s) => s === 502)).toBe(true);
@@ -181,6 +183,7 @@ describePg('PostgreSQL faults under signed writes', () => {
   it('connections reset inside write transactions (replay claim, registration): each request is 2xx or 502 {detail}; the rest are served', async () => {
     const outcomes: number[] = [];
     for (let round = 0; round < 6; round += 1) {
+      proxy.stall();
       const writes = Array.from({ length: 4 }, (_, i) => {
         const miner = new SignedVigilClient({ baseUrl: server.baseUrl, keypair: keypairFromSeed(randomBytes(32).toString('hex')) });
         return miner.request('POST', '/v1/miners/registrations', { track: i % 2 === 0 ? 'skills' : 'packages' }).then(
@@ -193,8 +196,11 @@ describePg('PostgreSQL faults under signed writes', () => {
           },
         );
       });
-      await new Promise((resolve) => setTimeout(resolve, round % 3));
+      // Hold the database's side still until a write's query is on the wire, then cut it: at least
+      // one request of each round fails mid-transaction, whatever the machine's load.
+      expect(await proxy.untilSwallowed()).toBe(true);
       proxy.resetAll();
+      proxy.resume();
       outcomes.push(...(await Promise.all(writes)));
     }
     expect(outcomes.every((status) => status === 200 || status === 502)).toBe(true);

@@ -17,6 +17,10 @@ export interface TcpProxy {
   resume(): void;
   /** Connections accepted so far. */
   readonly accepted: number;
+  /** Bytes that arrived while stalled and were swallowed: proof that a query is in flight. */
+  readonly swallowed: number;
+  /** Resolves once some bytes were swallowed while stalled (a query hangs), or after `timeoutMs`. */
+  untilSwallowed(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -24,13 +28,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const pairs = new Set<[Socket, Socket]>();
   let stalled = false;
   let accepted = 0;
+  let swallowed = 0;
 
   const server: Server = createServer((client) => {
     accepted += 1;
     client.on('error', () => {});
     if (stalled) {
       // Accept and never answer: the client sees an open connection that stays silent.
-      client.on('data', () => {});
+      client.on('data', (chunk: Buffer) => {
+        swallowed += chunk.length;
+      });
       pairs.add([client, client]);
       return;
     }
@@ -42,6 +49,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const forward = (from: Socket, to: Socket) =>
       from.on('data', (chunk: Buffer) => {
         if (!stalled) to.write(chunk);
+        else swallowed += chunk.length;
       });
     forward(client, upstream);
     forward(upstream, client);
@@ -61,6 +69,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port,
     get accepted() {
       return accepted;
+    },
+    get swallowed() {
+      return swallowed;
+    },
+    async untilSwallowed(timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      const start = swallowed;
+      while (swallowed === start && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      return swallowed > start;
     },
     resetAll() {
       for (const [client, upstream] of pairs) {
