@@ -122,7 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(requestIdPlugin);
   // First of the hooks that can wait (rate limits and the cache may wait on Redis): the timeout
   // covers them as well as the handler.
-  await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs });
+  await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs, fromRequestStart: redis !== undefined });
   await app.register(connectionDrainPlugin);
   await app.register(bodyGuardPlugin, { limitBytes: config.bodyLimitBytes });
   await app.register(corsPlugin, { origins: config.corsOrigins });
