@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { buildApp } from '../src/http/app.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';
+import { startNetworkApp } from '../src/test-support/network-app.js';
 import { startServer } from './harness.js';
 
 const PUBLIC_PATHS = [
@@ -60,6 +61,61 @@ describe('debug docs', () => {
       expect(await redoc.text()).toContain('spec-url="/openapi.json"');
     } finally {
       await server.close();
+    }
+  });
+
+  it('describe every served route, signed ones included, from the route schemas', async () => {
+    const served: string[] = [];
+    const e = await startNetworkApp({
+      snapshot: { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] },
+      config: { debug: true },
+    });
+    try {
+      type Operation = {
+        parameters?: { name: string; in: string; required?: boolean; schema: Record<string, unknown> }[];
+        requestBody?: unknown;
+        responses: Record<string, { description?: string }>;
+        security?: unknown[];
+      };
+      const document = (await (await fetch(`${e.baseUrl}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, Operation>>;
+        components: { securitySchemes: Record<string, { name: string }> };
+      };
+      // What the router serves (printRoutes draws a tree: each level adds its segment to its parent's).
+      const parents: string[] = [];
+      for (const line of e.app.printRoutes({ commonPrefix: false }).split('\n')) {
+        const match = /^([│├└─ ]*)(\S+) \(([A-Z, ]+)\)$/.exec(line);
+        if (!match) continue;
+        const depth = match[1]!.length / 4 - 1;
+        const path = (parents[depth - 1] ?? '') + match[2]!;
+        parents[depth] = path;
+        if (!path.startsWith('/v1/')) continue;
+        for (const method of match[3]!.split(', ')) if (method !== 'HEAD') served.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+      }
+      const documented = Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+      expect(served.length).toBeGreaterThan(20);
+      expect(documented.sort()).toEqual([...new Set(served)].sort());
+
+      // Query integers are integers with their bounds, not bare strings.
+      const days = document.paths['/v1/threats/trends']!.get!.parameters!.find((p) => p.name === 'days')!;
+      expect(days.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 180 });
+      expect(days.required).toBe(false);
+
+      // A signed route names its three headers and the refusals of the signature check.
+      const claim = document.paths['/v1/validators/tasks/claim']!.post!;
+      expect(claim.security).toEqual([{ hotkey: [], timestamp: [], signature: [] }]);
+      expect(Object.values(document.components.securitySchemes).map((s) => s.name).sort()).toEqual(
+        ['X-Vigil-Hotkey', 'X-Vigil-Request-Signature', 'X-Vigil-Signed-At'].sort(),
+      );
+      expect(claim.responses['401']?.description).toContain('`invalid request signature`');
+      expect(claim.requestBody).toBeDefined();
+
+      // A malformed hotkey is 404 (spec rule 2), a bad query 422: both documented, the public route unsigned.
+      const eligibility = document.paths['/v1/agents/{hotkey}']!.get!;
+      expect(Object.keys(eligibility.responses)).toEqual(expect.arrayContaining(['200', '404', '422', '429', '500']));
+      expect(eligibility.security).toBeUndefined();
+    } finally {
+      await e.close();
     }
   });
 

@@ -133,6 +133,12 @@ export {
   AgentsQuery,
   AgentEligibilityQuery,
   RoundAttestationsQuery,
+  RoundIdParams,
+  AnyRoundIdParams,
+  HotkeyParams,
+  Sha256Params,
+  AgentHashParams,
+  TaskIdParams,
 } from './schemas/queries.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export { MetagraphNeuron, MetagraphSnapshot } from './schemas/metagraph.js';

@@ -19,6 +19,7 @@ import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
 import { networkRoutesPlugin, type NetworkOptions } from './routes/network.js';
 import { publicRoutesPlugin } from './routes/public.js';
+import { zodSerializerCompiler, zodValidatorCompiler } from './zod-compilers.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -115,6 +116,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await owned.quit().catch(() => owned.disconnect());
     });
   }
+
+  // Every route declares its params, query, body and responses with @vigil/core's zod schemas:
+  // they validate the input, serialize the output and describe the route in /openapi.json.
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler);
 
   app.decorate('vigilConfig', config);
   app.decorate('serverIdentity', { publicKeyHex: identity.publicKeyHex });

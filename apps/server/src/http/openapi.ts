@@ -1,106 +1,87 @@
-import {
-  AgentEligibility,
-  AgentEligibilityQuery,
-  AgentsQuery,
-  AgentsResponse,
-  ErrorBody,
-  HealthStatus,
-  Hotkey,
-  Leaderboard,
-  NetworkDashboard,
-  RoundAttestations,
-  RoundAttestationsQuery,
-  RoundScores,
-  RoundsListResponse,
-  RoundsQuery,
-  RoundsStatusResponse,
-  ServerIdentity,
-  ThreatTrends,
-  TrendsQuery,
-} from '@vigil/core';
+import { ERROR_CATALOGUE, ErrorBody, HEADERS, type ErrorCode } from '@vigil/core';
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import type { RouteOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFoundWhenInvalid } from './zod-compilers.js';
 
 type Json = Record<string, unknown>;
+type Transform = NonNullable<FastifyDynamicSwaggerOptions['transform']>;
 
-interface EndpointDoc {
-  path: string;
-  summary: string;
-  response: z.ZodType;
-  query?: z.ZodObject;
-  pathParams?: Record<string, z.ZodType>;
-  notFound?: boolean;
-}
-
-const ENDPOINTS: EndpointDoc[] = [
-  { path: '/v1/health', summary: 'Liveness', response: HealthStatus },
-  { path: '/v1/server-identity', summary: "The server's ed25519 identity key", response: ServerIdentity },
-  { path: '/v1/dashboard/network', summary: 'Network telemetry (cached 60 s)', response: NetworkDashboard },
-  { path: '/v1/threats/trends', summary: 'Threat trends (cached 600 s per days)', response: ThreatTrends, query: TrendsQuery },
-  { path: '/v1/rounds/status', summary: 'Current round per track (cached 30 s)', response: RoundsStatusResponse },
-  { path: '/v1/rounds', summary: 'Closed rounds, newest first (cached 30 s)', response: RoundsListResponse, query: RoundsQuery },
-  {
-    path: '/v1/rounds/{round_id}/scores',
-    summary: 'Ranked scores of a round',
-    response: RoundScores,
-    pathParams: { round_id: z.string() },
-    notFound: true,
-  },
-  {
-    path: '/v1/rounds/{round_id}/attestations',
-    summary: "A miner's attestations in a closed round (empty shell otherwise)",
-    response: RoundAttestations,
-    query: RoundAttestationsQuery,
-    pathParams: { round_id: z.string() },
-  },
-  { path: '/v1/leaderboard', summary: 'Current standings per track (cached 30 s)', response: Leaderboard },
-  { path: '/v1/agents', summary: 'Active agents, at most 500 (cached 30 s per track)', response: AgentsResponse, query: AgentsQuery },
-  {
-    path: '/v1/agents/{hotkey}',
-    summary: "An agent's eligibility for the next round",
-    response: AgentEligibility,
-    query: AgentEligibilityQuery,
-    pathParams: { hotkey: Hotkey },
-    notFound: true,
-  },
-];
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  // Refinements (timestamps, ss58) have no JSON Schema form; their base type is still described.
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' }) as Json;
+const errorSchema = (() => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(ErrorBody, { target: 'openapi-3.0', io: 'output' }) as Json;
   return rest;
+})();
+
+function errorResponse(...codes: ErrorCode[]): Json {
+  // A detail that names the argument is a sentence per refusal: the code stands for it here.
+  const details = [...new Set(codes.map((code): string => {
+    const { detail } = ERROR_CATALOGUE[code];
+    return typeof detail === 'string' ? `\`${detail}\`` : `${code} (the detail names the argument)`;
+  }))];
+  return { description: details.join(', '), ...errorSchema };
 }
 
-function errorResponse(description: string): Json {
-  return { description, content: { 'application/json': { schema: jsonSchema(ErrorBody, 'output') } } };
-}
+/** The refusals every route can answer, whatever it declares. */
+const COMMON_ERRORS: Record<string, ErrorCode[]> = {
+  '429': ['rate_limited'],
+  '500': ['internal_error'],
+  '502': ['upstream_unavailable'],
+  '504': ['handler_timeout'],
+};
 
-/** The OpenAPI 3.0 document of the public endpoints, generated from @vigil/core's zod schemas. */
-export function buildOpenApiDocument(version: string): Json {
-  const paths: Record<string, Json> = {};
-  for (const endpoint of ENDPOINTS) {
-    const parameters: Json[] = [];
-    for (const [name, schema] of Object.entries(endpoint.pathParams ?? {})) {
-      parameters.push({ name, in: 'path', required: true, schema: jsonSchema(schema, 'input') });
-    }
-    if (endpoint.query) {
-      const query = jsonSchema(endpoint.query, 'input') as { properties?: Record<string, Json>; required?: string[] };
-      for (const [name, schema] of Object.entries(query.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema });
-      }
-    }
-    const responses: Record<string, Json> = {
-      '200': { description: 'OK', content: { 'application/json': { schema: jsonSchema(endpoint.response, 'output') } } },
-      '429': errorResponse('rate limit exceeded'),
-      '500': errorResponse('internal error (with request_id)'),
-      '504': errorResponse('request handler timed out'),
-    };
-    if (endpoint.query) responses['422'] = errorResponse('Validation error');
-    if (endpoint.notFound) responses['404'] = errorResponse('not found');
-    paths[endpoint.path] = { get: { summary: endpoint.summary, parameters, responses } };
-  }
-  return {
-    openapi: '3.0.3',
-    info: { title: 'Vigil public API', version, description: 'Debug-mode only; not a published contract.' },
-    paths,
+/** What the signed-request check (docs/protocol.md) can refuse before a handler runs. */
+const SIGNED_ERRORS: Record<string, ErrorCode[]> = {
+  '401': ['missing_signature', 'invalid_signature', 'signature_stale', 'signature_replayed'],
+  '403': ['no_validator_permit', 'validator_not_registered', 'validator_pending', 'validator_revoked', 'ip_not_allowlisted', 'metagraph_unavailable'],
+  '413': ['body_too_large'],
+  '415': ['unsupported_media_type'],
+  '429': ['too_many_signature_failures', 'rate_limited'],
+};
+
+function errorResponsesOf(route: RouteOptions): Record<string, Json> {
+  const byStatus: Record<string, ErrorCode[]> = {};
+  const add = (table: Record<string, ErrorCode[]>) => {
+    for (const [status, codes] of Object.entries(table)) byStatus[status] = [...(byStatus[status] ?? []), ...codes];
   };
+  const schema = route.schema ?? {};
+  const params = schema.params as z.ZodType | undefined;
+  const notFound = params ? notFoundWhenInvalid.get(params)?.code : undefined;
+  if (notFound) add({ '404': [notFound] });
+  if (schema.body !== undefined || schema.querystring !== undefined || (params !== undefined && notFound === undefined)) {
+    add({ '422': ['validation_error'] });
+  }
+  if (route.config?.signedBy !== undefined) add(SIGNED_ERRORS);
+  add(COMMON_ERRORS);
+  return Object.fromEntries(Object.entries(byStatus).map(([status, codes]) => [status, errorResponse(...codes)]));
 }
+
+/**
+ * Turns a route's zod schemas into OpenAPI (fastify-type-provider-zod's transform) and adds what the
+ * route's config implies: the error responses it can give and, on signed routes, the three headers.
+ * Nothing here is kept by hand per route: a route appears in /openapi.json as it is declared.
+ */
+export const openApiTransform: Transform = (document) => {
+  const transformed = jsonSchemaTransform(document as Parameters<typeof jsonSchemaTransform>[0]);
+  const schema = transformed.schema as Json & { response?: Json };
+  if (schema.hide) return transformed;
+  const { route } = document;
+  schema.response = { ...errorResponsesOf(route), ...(schema.response ?? {}) };
+  if (route.config?.signedBy !== undefined) {
+    schema.security = [{ hotkey: [], timestamp: [], signature: [] }];
+    schema.description = `Signed request (docs/protocol.md): ${route.config.signedBy}.`;
+  }
+  return transformed;
+};
+
+/** The security schemes signed routes name: three headers that together carry a signature. */
+export const SIGNED_REQUEST_SECURITY_SCHEMES = {
+  hotkey: { type: 'apiKey', in: 'header', name: HEADERS.signedHotkey, description: 'ss58 hotkey (prefix 42) of the signer' },
+  timestamp: { type: 'apiKey', in: 'header', name: HEADERS.signedTimestamp, description: 'Unix seconds when the request was signed' },
+  signature: {
+    type: 'apiKey',
+    in: 'header',
+    name: HEADERS.signedSignature,
+    description: 'ed25519 signature (128 lowercase hex) of the vigil-request-v2 message (docs/crypto.md)',
+  },
+} as const;

@@ -6,7 +6,8 @@ export interface RouteCacheConfig {
   ttlSeconds: number;
   /**
    * The part of the request the body depends on (e.g. the validated `days`), appended to the route.
-   * `null` means "do not cache this request" (e.g. invalid input that will be answered with 422).
+   * It runs after the route schema validated the request (invalid input never reaches it: 422 first),
+   * so `request.query` and `request.params` hold parsed values. `null` means "do not cache this request".
    */
   key?: (request: FastifyRequest) => string | null;
 }

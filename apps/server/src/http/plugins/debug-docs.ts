@@ -2,7 +2,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { buildOpenApiDocument } from '../openapi.js';
+import { SIGNED_REQUEST_SECURITY_SCHEMES, openApiTransform } from '../openapi.js';
 
 export interface DebugDocsOptions {
   production: boolean;
@@ -19,15 +19,24 @@ const debugDocs: FastifyPluginAsync<DebugDocsOptions> = async (app, { production
     // Config already refuses this; the check is repeated here because buildApp can be called directly.
     throw new Error('VIGIL_DEBUG: debug mode (/docs, /redoc, /openapi.json) is refused when NODE_ENV=production');
   }
-  const document = buildOpenApiDocument(version);
+  // Dynamic mode: the document is built from the routes as they are registered, each with its
+  // zod schemas, so this plugin must be registered before the routes and outside their scopes.
   await app.register(fastifySwagger, {
-    mode: 'static',
-    specification: { document: document as never },
+    mode: 'dynamic',
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Vigil API', version, description: 'Debug-mode only; docs/ is the published contract.' },
+      components: { securitySchemes: SIGNED_REQUEST_SECURITY_SCHEMES },
+    },
+    transform: openApiTransform,
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', () => app.swagger());
-  app.get('/redoc', (_request, reply) => reply.type('text/html; charset=utf-8').send(REDOC_PAGE));
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/redoc', { schema: { hide: true } }, (_request, reply) => reply.type('text/html; charset=utf-8').send(REDOC_PAGE));
 };
 
-/** /openapi.json, /docs (Swagger UI) and /redoc: registered only in debug mode, never in production. */
-export const debugDocsPlugin = fp(debugDocs, { name: 'vigil-debug-docs', fastify: '5.x', encapsulate: true });
+/**
+ * /openapi.json, /docs (Swagger UI) and /redoc: registered only in debug mode, never in production.
+ * Not encapsulated: the document generator must see the routes registered after it at the root.
+ */
+export const debugDocsPlugin = fp(debugDocs, { name: 'vigil-debug-docs', fastify: '5.x' });

@@ -1,11 +1,13 @@
 import {
   AgentSubmissionRequest,
+  MinerAgent,
   MinerRegistration,
   MinerRegistrationRequest,
   MinerTrackParams,
   formatOffsetTimestamp,
 } from '@vigil/core';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AgentBundleError, agentHashOf, bundleBodyLimit, normalizeAgentBundle, storeAgentBundle } from '../../bundles/index.js';
 import type { MinersTable } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
@@ -13,7 +15,6 @@ import { deleteAgent, submitAgent } from '../../services/agents.js';
 import { deregisterMiner, findActiveAgent, findRegistration, registerMiner } from '../../services/miners.js';
 import '../../auth/signed-auth-plugin.js';
 import '../route-config.js';
-import { parseInput } from '../validate.js';
 import type { NetworkRouteOptions } from './network-route-options.js';
 
 const SIGNED_BY_MINER = { signedBy: 'miner' } as const;
@@ -38,40 +39,50 @@ function notRegistered(hotkey: string, track: string): VigilError {
   return new VigilError('miner_not_registered', `hotkey: ${hotkey} is not registered on track ${track}`);
 }
 
-function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send(body);
-}
-
 /**
  * The miner-signed endpoints (docs/protocol.md, "Miner endpoints"): track registration, agent
  * submission as a JSON bundle (src/bundles), agent and registration deletion, and a miner's view of
  * its own agent. Every route acts on the signing hotkey; the only way agent code enters the system.
  */
-export const minerRoutesPlugin: FastifyPluginAsync<NetworkRouteOptions> = async (app, { db, blobs, now, bundleLimitBytes }) => {
+export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, { db, blobs, now, bundleLimitBytes }) => {
   const bodyLimit = bundleBodyLimit(bundleLimitBytes);
 
-  app.post('/v1/miners/registrations', { config: SIGNED_BY_MINER }, async (request, reply) => {
-    const hotkey = signerHotkey(request);
-    const { track } = parseInput(MinerRegistrationRequest, request.body, 'body');
-    const existing = await findRegistration(db, hotkey, track);
-    // Idempotent: registering again changes nothing and says so with 200.
-    if (existing?.status === 'registered') return sendJson(reply, 200, registrationBody(existing));
-    const row = await registerMiner(db, { hotkey, track, now: now().getTime() });
-    return sendJson(reply, 201, registrationBody(row));
-  });
+  const registered = { 200: MinerRegistration, 201: MinerRegistration };
+  const agentAnswer = { 200: MinerAgent, 201: MinerAgent };
 
-  app.delete('/v1/miners/registrations/:track', { config: SIGNED_BY_MINER }, async (request, reply) => {
+  app.post(
+    '/v1/miners/registrations',
+    { schema: { summary: 'Register the signing hotkey on a track', body: MinerRegistrationRequest, response: registered }, config: SIGNED_BY_MINER },
+    async (request, reply) => {
+      const hotkey = signerHotkey(request);
+      const { track } = request.body;
+      const existing = await findRegistration(db, hotkey, track);
+      // Idempotent: registering again changes nothing and says so with 200.
+      if (existing?.status === 'registered') return reply.code(200).send(registrationBody(existing));
+      const row = await registerMiner(db, { hotkey, track, now: now().getTime() });
+      return reply.code(201).send(registrationBody(row));
+    },
+  );
+
+  app.delete(
+    '/v1/miners/registrations/:track',
+    { schema: { summary: "Deregister the signing hotkey from a track (its agent leaves rounds)", params: MinerTrackParams }, config: SIGNED_BY_MINER },
+    async (request, reply) => {
     const hotkey = signerHotkey(request);
-    const { track } = parseInput(MinerTrackParams, request.params, 'params');
+    const { track } = request.params;
     if (!(await deregisterMiner(db, { hotkey, track, now: now().getTime() }))) {
       throw new VigilError('registration_not_found', `track: ${hotkey} has no registration on track ${track}`);
     }
     return reply.code(204).send();
-  });
+    },
+  );
 
-  app.post('/v1/miners/agents', { config: SIGNED_BY_MINER, bodyLimit }, async (request, reply) => {
+  app.post(
+    '/v1/miners/agents',
+    { schema: { summary: 'Submit an agent bundle (a new version unless it is the current one)', body: AgentSubmissionRequest, response: agentAnswer }, config: SIGNED_BY_MINER, bodyLimit },
+    async (request, reply) => {
     const hotkey = signerHotkey(request);
-    const input = parseInput(AgentSubmissionRequest, request.body, 'body');
+    const input = request.body;
     // Before anything is decoded, hashed or stored: an unregistered key cannot fill the blob store.
     const registration = await findRegistration(db, hotkey, input.track);
     if (registration?.status !== 'registered') throw notRegistered(hotkey, input.track);
@@ -94,7 +105,7 @@ export const minerRoutesPlugin: FastifyPluginAsync<NetworkRouteOptions> = async 
     ) {
       // The blob should be there already; storing again is idempotent and repairs a lost blob.
       await storeAgentBundle(blobs, bundle);
-      return sendJson(reply, 200, current);
+      return reply.code(200).send(current);
     }
 
     const { agentHash } = await storeAgentBundle(blobs, bundle);
@@ -108,21 +119,26 @@ export const minerRoutesPlugin: FastifyPluginAsync<NetworkRouteOptions> = async 
     });
     const stored = await findActiveAgent(db, hotkey, input.track);
     if (stored === undefined) throw new Error('submitted agent not found');
-    return sendJson(reply, 201, stored);
-  });
+    return reply.code(201).send(stored);
+    },
+  );
 
-  app.get('/v1/miners/agents/:track', { config: SIGNED_BY_MINER }, async (request, reply) => {
-    const hotkey = signerHotkey(request);
-    const { track } = parseInput(MinerTrackParams, request.params, 'params');
-    const agent = await findActiveAgent(db, hotkey, track);
-    if (agent === undefined) throw new VigilError('agent_not_found');
-    return sendJson(reply, 200, agent);
-  });
+  app.get(
+    '/v1/miners/agents/:track',
+    { schema: { summary: "The signing miner's current agent on a track", params: MinerTrackParams, response: { 200: MinerAgent } }, config: SIGNED_BY_MINER },
+    async (request) => {
+      const agent = await findActiveAgent(db, signerHotkey(request), request.params.track);
+      if (agent === undefined) throw new VigilError('agent_not_found');
+      return agent;
+    },
+  );
 
-  app.delete('/v1/miners/agents/:track', { config: SIGNED_BY_MINER }, async (request, reply) => {
-    const hotkey = signerHotkey(request);
-    const { track } = parseInput(MinerTrackParams, request.params, 'params');
-    await deleteAgent(db, { hotkey, track, now: now().getTime() });
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/v1/miners/agents/:track',
+    { schema: { summary: "Withdraw the signing miner's agent from a track", params: MinerTrackParams }, config: SIGNED_BY_MINER },
+    async (request, reply) => {
+      await deleteAgent(db, { hotkey: signerHotkey(request), track: request.params.track, now: now().getTime() });
+      return reply.code(204).send();
+    },
+  );
 };

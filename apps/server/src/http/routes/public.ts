@@ -3,14 +3,17 @@ import {
   AgentEligibilityQuery,
   AgentsQuery,
   AgentsResponse,
+  AnyRoundIdParams,
   CACHE_TTL_SECONDS,
   HealthStatus,
   Hotkey,
+  HotkeyParams,
   Leaderboard,
   NetworkDashboard,
   RoundAttestations,
   RoundAttestationsQuery,
   RoundId,
+  RoundIdParams,
   RoundScores,
   RoundsListResponse,
   RoundsQuery,
@@ -20,12 +23,12 @@ import {
   TrendsQuery,
   emptyRoundAttestations,
 } from '@vigil/core';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { VigilError } from '../../errors.js';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { PublicReadService } from '../../services/public-read.js';
 import '../route-config.js';
-import { parseInput } from '../validate.js';
+import { notFoundWhenInvalid } from '../zod-compilers.js';
 
 export interface PublicRoutesOptions {
   readService: PublicReadService;
@@ -33,85 +36,105 @@ export interface PublicRoutesOptions {
   serverPublicKeyHex: string;
 }
 
-type Params<K extends string> = FastifyRequest<{ Params: Record<K, string> }>;
-
-/** Cache key from a query schema: the validated value, or null (uncached) when the query is invalid. */
-function queryKey<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, pick: (data: T) => unknown) {
-  return (request: FastifyRequest): string | null => {
-    const result = schema.safeParse(request.query);
-    return result.success ? String(pick(result.data) ?? '') : null;
-  };
+/**
+ * Cache key from the validated query: the cache answers in preHandler, after the route schema
+ * replaced the query with its parsed value, so equivalent spellings (`days=030`, `days=30`, none) share an entry.
+ */
+function queryKey<T>(pick: (query: T) => unknown) {
+  return (request: FastifyRequest): string => String(pick(request.query as T) ?? '');
 }
 
-const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app, { readService, now, serverPublicKeyHex }) => {
+// A malformed id names no round and a malformed hotkey no agent: 404 before anything else is read.
+notFoundWhenInvalid.add(RoundIdParams, { code: 'round_not_found' });
+notFoundWhenInvalid.add(HotkeyParams, { code: 'agent_not_found' });
+
+const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { readService, now, serverPublicKeyHex }) => {
   const identity = ServerIdentity.parse({ server_hotkey: serverPublicKeyHex });
 
-  app.get('/v1/health', { config: { rateLimit: false } }, async () => HealthStatus.parse({ status: 'ok' }));
+  app.get(
+    '/v1/health',
+    { schema: { summary: 'Liveness', response: { 200: HealthStatus } }, config: { rateLimit: false } },
+    async () => ({ status: 'ok' as const }),
+  );
 
-  app.get('/v1/server-identity', async () => identity);
+  app.get(
+    '/v1/server-identity',
+    { schema: { summary: "The server's ed25519 identity key (the audience of signed requests)", response: { 200: ServerIdentity } } },
+    async () => identity,
+  );
 
   app.get(
     '/v1/dashboard/network',
-    { config: { endpointRateLimit: true, cache: { ttlSeconds: CACHE_TTL_SECONDS.dashboardNetwork } } },
-    async () => NetworkDashboard.parse(await readService.networkDashboard(now())),
+    {
+      schema: { summary: 'Network telemetry (cached 60 s)', response: { 200: NetworkDashboard } },
+      config: { endpointRateLimit: true, cache: { ttlSeconds: CACHE_TTL_SECONDS.dashboardNetwork } },
+    },
+    async () => readService.networkDashboard(now()),
   );
 
   app.get(
     '/v1/threats/trends',
     {
+      schema: { summary: 'Threat trends (cached 600 s per days)', querystring: TrendsQuery, response: { 200: ThreatTrends } },
       config: {
         endpointRateLimit: true,
-        cache: { ttlSeconds: CACHE_TTL_SECONDS.threatTrends, key: queryKey(TrendsQuery, (q) => q.days) },
+        cache: { ttlSeconds: CACHE_TTL_SECONDS.threatTrends, key: queryKey<TrendsQuery>((q) => q.days) },
       },
     },
-    async (request) => {
-      const { days } = parseInput(TrendsQuery, request.query, 'query');
-      return ThreatTrends.parse(await readService.threatTrends(days, now()));
-    },
+    async (request) => readService.threatTrends(request.query.days, now()),
   );
 
-  app.get('/v1/rounds/status', { config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.roundsStatus } } }, async () =>
-    RoundsStatusResponse.parse(await readService.roundsStatus(now())),
+  app.get(
+    '/v1/rounds/status',
+    {
+      schema: { summary: 'Current round per track (cached 30 s)', response: { 200: RoundsStatusResponse } },
+      config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.roundsStatus } },
+    },
+    async () => readService.roundsStatus(now()),
   );
 
   app.get(
     '/v1/rounds',
-    { config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.rounds, key: queryKey(RoundsQuery, (q) => q.limit) } } },
-    async (request) => {
-      const { limit } = parseInput(RoundsQuery, request.query, 'query');
-      return RoundsListResponse.parse(await readService.closedRounds(limit));
+    {
+      schema: { summary: 'Closed rounds, newest first (cached 30 s)', querystring: RoundsQuery, response: { 200: RoundsListResponse } },
+      config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.rounds, key: queryKey<RoundsQuery>((q) => q.limit) } },
     },
+    async (request) => readService.closedRounds(request.query.limit),
   );
 
-  app.get('/v1/rounds/:round_id/scores', async (request: Params<'round_id'>) => {
-    const roundId = request.params.round_id;
-    // A malformed id can name no round: answer without asking storage.
-    if (!RoundId.safeParse(roundId).success) throw new VigilError('round_not_found');
-    return RoundScores.parse(await readService.roundScores(roundId));
-  });
+  app.get(
+    '/v1/rounds/:round_id/scores',
+    { schema: { summary: 'Ranked scores of a round', params: RoundIdParams, response: { 200: RoundScores } } },
+    async (request) => readService.roundScores(request.params.round_id),
+  );
 
   app.get(
     '/v1/rounds/:round_id/attestations',
     {
+      schema: {
+        summary: "A miner's attestations in a closed round (the empty shell otherwise, never an error)",
+        params: AnyRoundIdParams,
+        querystring: RoundAttestationsQuery,
+        response: { 200: RoundAttestations },
+      },
       config: {
         endpointRateLimit: true,
         cache: {
           ttlSeconds: CACHE_TTL_SECONDS.roundAttestations,
           key: (request) => {
-            const miner = RoundAttestationsQuery.safeParse(request.query);
-            return `${(request.params as { round_id: string }).round_id}|${miner.success ? (miner.data.miner ?? '') : ''}`;
+            const { round_id: roundId } = request.params as AnyRoundIdParams;
+            return `${roundId}|${(request.query as RoundAttestationsQuery).miner ?? ''}`;
           },
         },
       },
     },
-    async (request: Params<'round_id'>, reply) => {
+    async (request, reply) => {
       const roundId = request.params.round_id;
+      const miner = request.query.miner ?? '';
       // Rule 3: bad input is an empty shell with 200, never an error.
-      const query = RoundAttestationsQuery.safeParse(request.query);
-      const miner = query.success ? (query.data.miner ?? '') : '';
       const body =
         RoundId.safeParse(roundId).success && Hotkey.safeParse(miner).success
-          ? RoundAttestations.parse(await readService.roundAttestations(roundId, miner))
+          ? await readService.roundAttestations(roundId, miner)
           : emptyRoundAttestations({ roundId, miner, roundStatus: 'unknown' });
       // Only a closed round's set is final; an empty shell may fill once the round closes.
       if (body.round_status !== 'closed') reply.header('cache-control', 'no-store');
@@ -119,27 +142,37 @@ const publicRoutes: FastifyPluginAsync<PublicRoutesOptions> = async (app, { read
     },
   );
 
-  app.get('/v1/leaderboard', { config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.leaderboard } } }, async () =>
-    Leaderboard.parse(await readService.leaderboard(now())),
+  app.get(
+    '/v1/leaderboard',
+    {
+      schema: { summary: 'Current standings per track (cached 30 s)', response: { 200: Leaderboard } },
+      config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.leaderboard } },
+    },
+    async () => readService.leaderboard(now()),
   );
 
   app.get(
     '/v1/agents',
-    { config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.agents, key: queryKey(AgentsQuery, (q) => q.track ?? 'all') } } },
-    async (request) => {
-      const { track } = parseInput(AgentsQuery, request.query, 'query');
-      return AgentsResponse.parse(await readService.agents(track));
+    {
+      schema: { summary: 'Active agents, at most 500 (cached 30 s per track)', querystring: AgentsQuery, response: { 200: AgentsResponse } },
+      config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.agents, key: queryKey<AgentsQuery>((q) => q.track ?? 'all') } },
     },
+    async (request) => readService.agents(request.query.track),
   );
 
-  app.get('/v1/agents/:hotkey', async (request: Params<'hotkey'>) => {
-    // Rule 2 first: a hotkey that cannot have an agent is 404 whatever the query says.
-    const hotkey = request.params.hotkey;
-    if (!Hotkey.safeParse(hotkey).success) throw new VigilError('agent_not_found');
-    const { track } = parseInput(AgentEligibilityQuery, request.query, 'query');
-    return AgentEligibility.parse(await readService.agentEligibility(hotkey, track));
-  });
+  app.get(
+    '/v1/agents/:hotkey',
+    {
+      schema: {
+        summary: "An agent's eligibility for the next round",
+        params: HotkeyParams,
+        querystring: AgentEligibilityQuery,
+        response: { 200: AgentEligibility },
+      },
+    },
+    async (request) => readService.agentEligibility(request.params.hotkey, request.query.track),
+  );
 };
 
-/** The eleven public GET endpoints of spec part 4: validate with core schemas, call the read service, parse out. */
+/** The eleven public GET endpoints of spec part 4: route schemas from core validate the input and serialize the answer. */
 export const publicRoutesPlugin = fp(publicRoutes, { name: 'vigil-public-routes', fastify: '5.x', encapsulate: true });
