@@ -8,6 +8,7 @@ import { buildApp } from './http/app.js';
 import { installGracefulShutdown } from './http/shutdown.js';
 import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './metagraph/index.js';
 import { runValidatorsCommand, ValidatorsCommandError } from './commands/validators-command.js';
+import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
 import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
 
@@ -28,6 +29,14 @@ Commands:
   validators <approve|suspend|revoke|restore> <hotkey>
                                 Approve a pending registration (VIGIL_VALIDATOR_REGISTRATION=approval),
                                 suspend, revoke, or restore a suspended or revoked validator.
+  keys create (--org <name> | --personal <name>) --scopes <scope,…> [--plan free|paid] [--name <label>]
+                                Issue an API key (creating the account when it is new; --plan sets or
+                                changes its plan). Prints the token once. Scopes: read, upload, verify,
+                                policies, repositories, webhooks, keys, admin.
+  keys list (--org <name> | --personal <name>)
+                                An account's keys: id, status, scopes, name, last use, use count.
+  keys revoke <key_id>          Revoke any key.
+  accounts list                 Every account: id, name, kind, plan.
   help, --help, -h              Show this help.
 
 Environment:
@@ -121,6 +130,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
+      customers: { db: database.db },
       network: {
         db: database.db,
         blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
@@ -242,6 +252,21 @@ async function main(argv: string[]): Promise<void> {
       log(lines.join('\n'));
       return;
     }
+    case 'keys':
+    case 'accounts': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database);
+        try {
+          return await runKeysCommand(database.db, command, flags, Date.now());
+        } catch (error) {
+          if (error instanceof KeysCommandError && error.usage) throw new UsageError(`${command}: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
@@ -256,7 +281,14 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`vigil-server: ${error.message}\n`);
     process.exit(1);
   }
-  const message = error instanceof ValidatorsCommandError ? `validators: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof ValidatorsCommandError
+      ? `validators: ${error.message}`
+      : error instanceof KeysCommandError
+        ? `keys: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
   process.stderr.write(`vigil-server: ${message}\n`);
   process.exit(1);
 });

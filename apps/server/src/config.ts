@@ -49,6 +49,8 @@ export interface Config {
   redisTimeoutMs: number;
   corsOrigins: string[];
   trustProxy: TrustProxy;
+  /** VIGIL_ADMIN_ALLOWLIST: IPs and CIDRs that may call /v1/admin/*; empty means the admin API is not served. */
+  adminAllowlist: string[];
   debug: boolean;
   logLevel: LogLevel;
   production: boolean;
@@ -107,6 +109,11 @@ export const CONFIG_VARIABLES = [
   },
   { name: 'VIGIL_CORS_ORIGINS', default: 'none', accepts: 'comma-separated origins, e.g. https://a.example' },
   { name: 'VIGIL_TRUST_PROXY', default: 'false', accepts: 'false, true, a hop count, or comma-separated IPs/CIDRs' },
+  {
+    name: 'VIGIL_ADMIN_ALLOWLIST',
+    default: 'empty (admin API not served)',
+    accepts: 'comma-separated IPs/CIDRs allowed to call /v1/admin/* (with an admin-scoped key)',
+  },
   { name: 'VIGIL_DEBUG', default: 'false', accepts: 'true or false; refused when NODE_ENV=production' },
   { name: 'LOG_LEVEL', default: 'info', accepts: LOG_LEVELS.join(', ') },
   { name: 'VIGIL_BUNDLE_LIMIT_BYTES', default: String(DEFAULT_BUNDLE_LIMIT_BYTES), accepts: 'integer ≥ 1: largest agent bundle a miner may upload' },
@@ -210,6 +217,9 @@ const VARIABLES = {
         (commaList(text).length > 0 && commaList(text).every(isIpOrCidr)),
       'expected false, true, a hop count, or comma-separated IP addresses/CIDRs',
     ),
+  VIGIL_ADMIN_ALLOWLIST: z
+    .string()
+    .refine((text) => commaList(text).every(isIpOrCidr), 'expected comma-separated IP addresses/CIDRs'),
   VIGIL_DEBUG: booleanText,
   VIGIL_BUNDLE_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
   VIGIL_SCHEDULER: booleanText,
@@ -267,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     redisTimeoutMs: int('VIGIL_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
     corsOrigins: commaList(read('VIGIL_CORS_ORIGINS') ?? ''),
     trustProxy: parseTrustProxy(read('VIGIL_TRUST_PROXY')),
+    adminAllowlist: commaList(read('VIGIL_ADMIN_ALLOWLIST') ?? ''),
     debug,
     logLevel: (read('LOG_LEVEL') ?? 'info') as LogLevel,
     production,

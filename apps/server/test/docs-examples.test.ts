@@ -23,7 +23,7 @@ const DOCS = [
 });
 
 /** Paths the docs show on purpose as what the server or client refuses, never as routes. */
-const ILLUSTRATIONS = new Set(['/v1/%ZZ', '/v1/a/../b', '/v1/x', '/v1/a', '/v1/b']);
+const ILLUSTRATIONS = new Set(['/v1/admin/*', '/v1/%ZZ', '/v1/a/../b', '/v1/x', '/v1/a', '/v1/b']);
 
 interface Mention {
   file: string;
@@ -60,7 +60,11 @@ function mentions(): Mention[] {
 describe('requests named in the docs', () => {
   let e: NetworkApp;
   beforeAll(async () => {
-    e = await startNetworkApp({ snapshot: { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] } });
+    e = await startNetworkApp({
+      snapshot: { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] },
+      // The admin API is served only with an allowlist; inject() calls come from 127.0.0.1.
+      config: { adminAllowlist: ['127.0.0.1'] },
+    });
   });
   afterAll(async () => e?.close());
 

@@ -39,6 +39,11 @@ export const ERROR_DETAILS = {
   serviceUnavailable: 'service unavailable',
   upstreamUnavailable: 'upstream dependency unavailable',
   conflict: 'conflicts with a concurrent request',
+  paidPlanRequired: 'this endpoint requires a paid plan',
+  adminIpNotAllowed: 'source IP is not in the admin allowlist',
+  scopeNotGrantable: 'cannot grant a scope the current key does not hold',
+  accountNotFound: 'account not found',
+  accountNameTaken: 'account name already taken',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -77,6 +82,11 @@ export const ERROR_CATALOGUE = {
   signature_stale: { status: 401, detail: ERROR_DETAILS.signatureStale },
   signature_replayed: { status: 401, detail: ERROR_DETAILS.signatureReplayed },
   scope_missing: { status: 403, detail: apiKeyLacksScopeDetail },
+  paid_plan_required: { status: 403, detail: ERROR_DETAILS.paidPlanRequired },
+  admin_ip_not_allowed: { status: 403, detail: ERROR_DETAILS.adminIpNotAllowed },
+  scope_not_grantable: { status: 403, detail: ERROR_DETAILS.scopeNotGrantable },
+  account_not_found: { status: 404, detail: ERROR_DETAILS.accountNotFound },
+  account_name_taken: { status: 409, detail: ERROR_DETAILS.accountNameTaken },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },

@@ -128,6 +128,30 @@ export {
 } from './schemas/repositories.js';
 export { ValidationIssue, ErrorBody } from './schemas/error.js';
 export {
+  API_KEY_SCOPES,
+  ApiKeyScope,
+  PLANS,
+  Plan,
+  ACCOUNT_KINDS,
+  AccountKind,
+  AccountId,
+  ApiKeyId,
+  AccountName,
+  Account,
+  ApiKey,
+  ApiKeyCreated,
+  ApiKeyCreateRequest,
+  ApiKeyList,
+  ApiKeyIdParams,
+  AccountSelf,
+  AccountCreateRequest,
+  AccountUpdateRequest,
+  AccountList,
+  AccountIdParams,
+  AuditLogEntry,
+  AuditLogPage,
+} from './schemas/accounts.js';
+export {
   TrendsQuery,
   RoundsQuery,
   AgentsQuery,

@@ -4,6 +4,7 @@ import { initialMigration } from './migrations/0001-initial.js';
 import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
 import { schedulerMigration } from './migrations/0003-scheduler.js';
 import { taskLeasesMigration } from './migrations/0004-task-leases.js';
+import { accountsMigration } from './migrations/0005-accounts.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -14,6 +15,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0002-signed-requests': signedRequestsMigration,
   '0003-scheduler': schedulerMigration,
   '0004-task-leases': taskLeasesMigration,
+  '0005-accounts': accountsMigration,
 };
 
 const provider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { Track, Verdict, WebhookEventKind } from '@vigil/core';
+import type { AccountKind, Plan, Track, Verdict, WebhookEventKind } from '@vigil/core';
 import type { Generated } from 'kysely';
 
 /**
@@ -273,6 +273,43 @@ export interface TaskLeasesTable {
   completed_at: number | null;
 }
 
+export interface AccountsTable {
+  account_id: string;
+  name: string;
+  kind: AccountKind;
+  plan: Plan;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  /** The 8 hex of `vgl_<key id>_<secret>`. */
+  key_id: string;
+  account_id: string;
+  name: string;
+  /** SHA-256 hex of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  /** JSON array of ApiKeyScope. */
+  scopes: string;
+  created_at: number;
+  /** `operator` (vigil-server keys create), or `key:<key id>` of the key that created it. */
+  created_by: string;
+  last_used_at: number | null;
+  use_count: number;
+  revoked_at: number | null;
+}
+
+export interface AuditLogTable {
+  entry_id: string;
+  at: number;
+  /** `operator` for the command line, `key:<key id>` for the admin API. */
+  actor: string;
+  source_ip: string | null;
+  action: string;
+  target: string;
+  /** JSON object: what changed. Never a secret. */
+  detail: string;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -297,10 +334,16 @@ export interface Database {
   signature_uses: SignatureUsesTable;
   scheduler_leases: SchedulerLeasesTable;
   task_leases: TaskLeasesTable;
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'audit_log',
+  'api_keys',
+  'accounts',
   'task_leases',
   'scheduler_leases',
   'signature_uses',

@@ -18,6 +18,7 @@ import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
 import { networkRoutesPlugin, type NetworkOptions } from './routes/network.js';
+import { customerRoutesPlugin, type CustomerOptions } from './routes/customers.js';
 import { publicRoutesPlugin } from './routes/public.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './zod-compilers.js';
 
@@ -35,6 +36,8 @@ export interface BuildAppOptions {
   logStream?: NodeJS.WritableStream;
   /** The signed miner and validator endpoints; absent, only the public API is served. */
   network?: NetworkOptions;
+  /** The customer API (API keys, accounts, admin); absent, it is not served. */
+  customers?: CustomerOptions;
 }
 
 function serverVersion(): string {
@@ -142,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
+  if (options.customers) await app.register(customerRoutesPlugin, { ...options.customers, now, adminAllowlist: config.adminAllowlist });
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });
   return app;
 }

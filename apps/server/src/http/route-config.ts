@@ -20,6 +20,8 @@ declare module 'fastify' {
     timeoutMs?: number;
     /** `false` exempts the route from the global budget (only /v1/health). */
     rateLimit?: boolean;
+    /** An `/v1/admin/*` route: the source IP must be in VIGIL_ADMIN_ALLOWLIST (checked before the key). */
+    admin?: boolean;
     /** Adds the per-endpoint budget (VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE) on top of the global one. */
     endpointRateLimit?: boolean;
   }

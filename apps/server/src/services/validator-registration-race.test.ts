@@ -1,7 +1,8 @@
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import { ERROR_DETAILS, ValidatorRegistration, type MetagraphSnapshot } from '@vigil/core';
 import { afterEach, expect, it } from 'vitest';
-import { isUniqueViolation, toVigilError } from '../http/plugins/errors.js';
+import { isUniqueViolation } from '../unique-violation.js';
+import { toVigilError } from '../http/plugins/errors.js';
 import { describeEachDialect } from '../test-support/databases.js';
 import { startNetworkApp, type NetworkApp } from '../test-support/network-app.js';
 import { findValidator, registerValidator } from './validators.js';

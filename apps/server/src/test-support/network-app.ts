@@ -66,6 +66,7 @@ export async function startNetworkApp(options: {
     config,
     readService: createPublicReadService(database.db),
     now: () => new Date(now()),
+    customers: { db: database.db },
     network: {
       db: database.db,
       blobs,

@@ -18,7 +18,7 @@ const cors: FastifyPluginAsync<CorsPluginOptions> = async (app, { origins }) => 
     origin: origins,
     methods: ['GET', 'POST', 'DELETE'],
     credentials: false,
-    exposedHeaders: [HEADERS.requestId, HEADERS.retryAfter, HEADERS.nextPage],
+    exposedHeaders: [HEADERS.requestId, HEADERS.retryAfter, HEADERS.page, HEADERS.pageSize, HEADERS.nextPage],
     maxAge: 600,
   });
 };

@@ -1,6 +1,7 @@
 import { describeError, type ErrorCode, type ValidationIssue } from '@vigil/core';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isUniqueViolation } from '../../unique-violation.js';
 import { VigilError } from '../../errors.js';
 
 /** fastify's own errors, by code, onto the catalogue. */
@@ -60,11 +61,6 @@ export function isUpstreamUnavailable(error: unknown): boolean {
   return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
 }
 
-/** A unique constraint refused a write: two requests raced to create the same record. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
-}
 
 /** The catalogue error an error stands for, or undefined when it is a bug (500). */
 export function toVigilError(error: unknown): VigilError | undefined {

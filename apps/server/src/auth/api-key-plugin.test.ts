@@ -1,0 +1,69 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { errorsPlugin } from '../http/plugins/errors.js';
+import { OPERATOR } from '../repositories/audit-log.js';
+import { createAccount, createApiKey, revokeApiKey } from '../services/accounts.js';
+import { apiKeyPlugin } from './api-key-plugin.js';
+
+async function setup(cacheMs = 5_000) {
+  const database = await openDatabase({ url: ':memory:' });
+  await migrateToLatest(database.db);
+  let clock = 1_800_000_000_000;
+  const app = Fastify({ logger: false });
+  await app.register(errorsPlugin);
+  await app.register(apiKeyPlugin, { db: database.db, now: () => clock, cacheMs });
+  app.get('/paid', { config: { apiKey: { scope: 'verify', plan: 'paid' } } }, async (request) => ({ account: request.principal?.accountId }));
+  const keyFor = async (name: string, plan: 'free' | 'paid') => {
+    const account = await createAccount(database.db, { name, kind: 'organization', plan, now: clock, actor: OPERATOR });
+    return createApiKey(database.db, { accountId: account.account_id, name: 'k', scopes: ['verify'], now: clock, actor: OPERATOR });
+  };
+  return {
+    app,
+    db: database.db,
+    keyFor,
+    advance: (ms: number) => (clock += ms),
+    get: (token: string) => app.inject({ url: '/paid', headers: { authorization: `Bearer ${token}` } }),
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+describe('api key plugin', () => {
+  it('refuses a free account on a paid route with 403 naming the plan, and serves a paid one', async () => {
+    const t = await setup();
+    try {
+      const free = await t.keyFor('free-co', 'free');
+      const paid = await t.keyFor('paid-co', 'paid');
+      const refused = await t.get(free.token);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toEqual({ detail: 'this endpoint requires a paid plan' });
+      const served = await t.get(paid.token);
+      expect(served.statusCode).toBe(200);
+      expect(served.json()).toEqual({ account: paid.account_id });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('honours a revocation made elsewhere within the cache lifetime, not after it', async () => {
+    const t = await setup(5_000);
+    try {
+      const key = await t.keyFor('acme', 'paid');
+      expect((await t.get(key.token)).statusCode).toBe(200);
+      // Revoked by another instance (straight in the database): this one still trusts its cache...
+      await revokeApiKey(t.db, { accountId: null, keyId: key.key_id, currentKeyId: null, now: 0, actor: OPERATOR });
+      expect((await t.get(key.token)).statusCode).toBe(200);
+      // ...until the cached entry expires.
+      t.advance(5_001);
+      const refused = await t.get(key.token);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toEqual({ detail: 'invalid or revoked api key' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { BlockList, isIP } from 'node:net';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { apiKeyPlugin } from '../../auth/api-key-plugin.js';
+import type { Database } from '../../db/schema.js';
+import { VigilError } from '../../errors.js';
+import '../route-config.js';
+import { adminRoutes } from './admin.js';
+import { keyRoutes } from './keys.js';
+
+export interface CustomerOptions {
+  db: Kysely<Database>;
+}
+
+/** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
+function plainAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  return mapped?.[1] ?? ip;
+}
+
+export function createAllowlist(entries: readonly string[]): (ip: string) => boolean {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return (ip) => {
+    const address = plainAddress(ip);
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
+/**
+ * The customer API (docs/accounts.md): API-key authentication, an account's own keys and, when
+ * VIGIL_ADMIN_ALLOWLIST is set, the admin API. Encapsulated: its hooks run on these routes only.
+ */
+export const customerRoutesPlugin: FastifyPluginAsync<CustomerOptions & { now: () => Date; adminAllowlist: readonly string[] }> = async (
+  app,
+  { db, now, adminAllowlist },
+) => {
+  const adminAllowed = createAllowlist(adminAllowlist);
+  // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.admin === true && !adminAllowed(request.ip)) throw new VigilError('admin_ip_not_allowed');
+  });
+  await app.register(apiKeyPlugin, { db, now: () => now().getTime() });
+  await app.register(keyRoutes, { db, now });
+  if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now });
+};

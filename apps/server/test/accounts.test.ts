@@ -1,0 +1,243 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runKeysCommand } from '../src/commands/keys-command.js';
+import { loadConfig } from '../src/config.js';
+import { buildApp } from '../src/http/app.js';
+import { createPublicReadService } from '../src/services/public-read-service.js';
+import { describeEachDialect } from '../src/test-support/databases.js';
+
+interface Server {
+  app: FastifyInstance;
+  url: string;
+  logs: () => string;
+  close(): Promise<void>;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/** Issues a key the way an operator does (`vigil-server keys create …`) and returns its token. */
+async function operatorKey(db: Parameters<typeof runKeysCommand>[0], args: string[]): Promise<string> {
+  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
+  const token = lines.find((line) => line.startsWith('vgl_'));
+  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
+  return token;
+}
+
+describeEachDialect('customer API: accounts and keys', (ctx) => {
+  async function start(config: { adminAllowlist?: string[] } = {}): Promise<Server> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-accounts-'));
+    const stream = new PassThrough();
+    let logText = '';
+    stream.on('data', (chunk: Buffer) => (logText += chunk.toString('utf8')));
+    const app = await buildApp({
+      config: { ...loadConfig({ LOG_LEVEL: 'debug' }, dataDir), dataDir, adminAllowlist: config.adminAllowlist ?? [] },
+      readService: createPublicReadService(ctx.db()),
+      customers: { db: ctx.db() },
+      logStream: stream,
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const address = app.server.address() as { port: number };
+    const server = {
+      app,
+      url: `http://127.0.0.1:${address.port}`,
+      logs: () => logText,
+      close: async () => {
+        await app.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    servers.push(server);
+    return server;
+  }
+
+  const call = async (server: Server, method: string, path: string, token?: string, body?: unknown) => {
+    const headers: Record<string, string> = {};
+    if (token !== undefined) headers.authorization = token.startsWith('vgl_') ? `Bearer ${token}` : token;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  };
+
+  it('answers who a key belongs to, and never its secret or the secret’s hash', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'read,keys']);
+    const server = await start();
+    const me = await call(server, 'GET', '/v1/account', token);
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      account: { name: 'acme', kind: 'organization', plan: 'paid' },
+      key: { key_id: token.slice(4, 12), scopes: ['keys', 'read'], status: 'active', revoked_at: null },
+    });
+    const secret = token.slice(13);
+    const row = await ctx.db().selectFrom('api_keys').select('secret_hash').executeTakeFirstOrThrow();
+    expect(row.secret_hash).not.toContain(secret);
+    for (const text of [JSON.stringify(me.body), server.logs()]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(row.secret_hash);
+    }
+  });
+
+  it('refuses each bad credential with its exact detail', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read']);
+    const server = await start();
+    const wrongSecret = `${token.slice(0, 13)}${'0'.repeat(48)}`;
+    const unknownId = `vgl_ffffffff_${'1'.repeat(48)}`;
+    const cases: [string | undefined, number, string][] = [
+      [undefined, 401, 'missing api key'],
+      ['Bearer nope', 401, 'malformed api key'],
+      [`Basic ${token}`, 401, 'malformed api key'],
+      [`Bearer ${token.toUpperCase()}`, 401, 'malformed api key'],
+      [`Bearer ${token}x`, 401, 'malformed api key'],
+      [unknownId, 401, 'invalid or revoked api key'],
+      [wrongSecret, 401, 'invalid or revoked api key'],
+    ];
+    for (const [credential, status, detail] of cases) {
+      const answer = await call(server, 'GET', '/v1/account', credential);
+      expect({ credential, status: answer.status, body: answer.body }).toEqual({ credential, status, body: { detail } });
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+    }
+    // A valid key without the scope a route needs.
+    expect(await call(server, 'GET', '/v1/keys', token)).toMatchObject({ status: 403, body: { detail: "api key lacks 'keys' scope" } });
+  });
+
+  it('creates, lists and revokes an account’s own keys, with every refusal of spec part 5', async () => {
+    const admin = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read,keys']);
+    const other = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'read,keys']);
+    const server = await start();
+
+    const tooStrong = await call(server, 'POST', '/v1/keys', admin, { name: 'ci', scopes: ['read', 'verify'] });
+    expect(tooStrong).toMatchObject({ status: 403, body: { detail: 'cannot grant a scope the current key does not hold' } });
+    const bad = await call(server, 'POST', '/v1/keys', admin, { name: 'ci', scopes: ['everything'], extra: 1 });
+    expect(bad.status).toBe(422);
+    expect((bad.body?.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(['body', 'body.scopes.0']);
+
+    const created = await call(server, 'POST', '/v1/keys', admin, { name: 'ci', scopes: ['read'] });
+    expect(created.status).toBe(201);
+    const ciToken = created.body?.token as string;
+    expect(ciToken).toMatch(/^vgl_[0-9a-f]{8}_[0-9a-f]{48}$/);
+    expect(await call(server, 'GET', '/v1/account', ciToken)).toMatchObject({ status: 200, body: { key: { name: 'ci', scopes: ['read'] } } });
+
+    const listed = await call(server, 'GET', '/v1/keys', admin);
+    expect(listed.status).toBe(200);
+    const keys = listed.body?.keys as Record<string, unknown>[];
+    expect(keys.map((k) => k.name)).toEqual(expect.arrayContaining(['ci', 'acme key']));
+    expect(keys).toHaveLength(2);
+    for (const key of keys) expect(Object.keys(key).sort()).toEqual(['account_id', 'created_at', 'key_id', 'last_used_at', 'name', 'revoked_at', 'scopes', 'status', 'use_count']);
+
+    const selfId = admin.slice(4, 12);
+    const otherId = other.slice(4, 12);
+    const ciId = ciToken.slice(4, 12);
+    expect(await call(server, 'DELETE', `/v1/keys/${selfId}`, admin)).toMatchObject({ status: 400, body: { detail: 'cannot revoke the key you are currently using' } });
+    expect(await call(server, 'DELETE', `/v1/keys/${otherId}`, admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    expect(await call(server, 'DELETE', '/v1/keys/00000000', admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    expect(await call(server, 'DELETE', '/v1/keys/not-a-key', admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    const revoked = await call(server, 'DELETE', `/v1/keys/${ciId}`, admin);
+    expect(revoked).toMatchObject({ status: 200, body: { key_id: ciId, status: 'revoked' } });
+    expect(await call(server, 'DELETE', `/v1/keys/${ciId}`, admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    // Revoked: refused at once on this instance.
+    expect(await call(server, 'GET', '/v1/account', ciToken)).toMatchObject({ status: 401, body: { detail: 'invalid or revoked api key' } });
+    // The other account's key was untouched.
+    expect((await call(server, 'GET', '/v1/account', other)).status).toBe(200);
+  });
+
+  it('records key use in batches: count and last use appear after a flush, not per request', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read,keys']);
+    const server = await start();
+    for (let i = 0; i < 5; i += 1) expect((await call(server, 'GET', '/v1/account', token)).status).toBe(200);
+    const before = await ctx.db().selectFrom('api_keys').select(['use_count', 'last_used_at']).executeTakeFirstOrThrow();
+    expect(Number(before.use_count)).toBe(0);
+    await server.app.close(); // flushes what is pending
+    servers.splice(servers.indexOf(server), 1);
+    const after = await ctx.db().selectFrom('api_keys').select(['use_count', 'last_used_at']).executeTakeFirstOrThrow();
+    expect(Number(after.use_count)).toBe(5);
+    expect(after.last_used_at).not.toBeNull();
+  });
+
+  it('serves no admin API without VIGIL_ADMIN_ALLOWLIST, and checks the address before the key', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
+    const closed = await start();
+    expect(await call(closed, 'GET', '/v1/admin/accounts', token)).toMatchObject({ status: 404, body: { detail: 'not found' } });
+    const elsewhere = await start({ adminAllowlist: ['10.0.0.0/8'] });
+    for (const credential of [undefined, 'Bearer junk', token]) {
+      expect(await call(elsewhere, 'GET', '/v1/admin/accounts', credential)).toMatchObject({ status: 403, body: { detail: 'source IP is not in the admin allowlist' } });
+    }
+  });
+
+  it('lets an allowlisted admin key manage accounts, plans and keys, and audits every change', async () => {
+    const adminToken = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
+    const readOnly = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'read']);
+    const server = await start({ adminAllowlist: ['127.0.0.0/8', '::1'] });
+    expect(await call(server, 'GET', '/v1/admin/accounts', readOnly)).toMatchObject({ status: 403, body: { detail: "api key lacks 'admin' scope" } });
+
+    const created = await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'initech', plan: 'paid' });
+    expect(created).toMatchObject({ status: 201, body: { name: 'initech', kind: 'organization', plan: 'paid' } });
+    const accountId = created.body?.id as string;
+    expect(await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'initech' })).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
+    expect((await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'Bad Name' })).status).toBe(422);
+    expect(await call(server, 'GET', '/v1/admin/accounts/acc_0000000000000000', adminToken)).toMatchObject({ status: 404, body: { detail: 'account not found' } });
+
+    const issued = await call(server, 'POST', `/v1/admin/accounts/${accountId}/keys`, adminToken, { name: 'first', scopes: ['verify', 'keys'] });
+    expect(issued.status).toBe(201);
+    const customer = issued.body?.token as string;
+    expect(await call(server, 'GET', '/v1/account', customer)).toMatchObject({ status: 200, body: { account: { name: 'initech', plan: 'paid' } } });
+
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, { plan: 'free' })).toMatchObject({ status: 200, body: { plan: 'free' } });
+    expect(await call(server, 'GET', '/v1/account', customer)).toMatchObject({ body: { account: { plan: 'free' } } });
+
+    const keys = await call(server, 'GET', `/v1/admin/accounts/${accountId}/keys`, adminToken);
+    expect((keys.body?.keys as unknown[]).length).toBe(1);
+    expect(await call(server, 'DELETE', `/v1/admin/keys/${adminToken.slice(4, 12)}`, adminToken)).toMatchObject({ status: 400 });
+    expect(await call(server, 'DELETE', `/v1/admin/keys/${customer.slice(4, 12)}`, adminToken)).toMatchObject({ status: 200, body: { status: 'revoked' } });
+
+    const page1 = await call(server, 'GET', '/v1/admin/audit-log', adminToken, undefined);
+    const entries = page1.body?.entries as { action: string; actor: string; source_ip: string | null; detail: Record<string, unknown> }[];
+    // Newest first: the API's revoke, plan change, key issue and account creation, then the operator's.
+    expect(entries.slice(0, 4).map((e) => e.action)).toEqual(['key.revoke', 'account.plan', 'key.create', 'account.create']);
+    expect(entries[0]).toMatchObject({ actor: `key:${adminToken.slice(4, 12)}`, source_ip: expect.stringMatching(/127\.0\.0\.1|::1/) });
+    expect(entries.at(-1)).toMatchObject({ actor: 'operator', source_ip: null, action: 'account.create' });
+    expect(JSON.stringify(entries)).not.toContain(customer.slice(13));
+
+    // Pagination headers: two per page; a next page is announced only while one exists.
+    const paged = await fetch(`${server.url}/v1/admin/audit-log`, { headers: { authorization: `Bearer ${adminToken}`, 'x-vigil-page': '2', 'x-vigil-page-size': '2' } });
+    expect(paged.headers.get('x-vigil-page')).toBe('2');
+    expect(paged.headers.get('x-vigil-page-size')).toBe('2');
+    expect(paged.headers.get('x-vigil-next-page')).toBe('3');
+    const last = Math.ceil(entries.length / 2);
+    const lastPage = await fetch(`${server.url}/v1/admin/audit-log`, { headers: { authorization: `Bearer ${adminToken}`, 'x-vigil-page': String(last), 'x-vigil-page-size': '2' } });
+    expect(lastPage.headers.get('x-vigil-next-page')).toBeNull();
+    const tooBig = await fetch(`${server.url}/v1/admin/audit-log`, { headers: { authorization: `Bearer ${adminToken}`, 'x-vigil-page-size': '101' } });
+    expect(tooBig.status).toBe(422);
+    expect(await tooBig.json()).toMatchObject({ errors: [{ path: 'headers.x-vigil-page-size' }] });
+  });
+});
+
+describe('vigil-server keys', () => {
+  it('refuses unknown scopes, plans and account names with a usage error', async () => {
+    const { openDatabase } = await import('../src/db/database.js');
+    const { migrateToLatest } = await import('../src/db/migrate.js');
+    const database = await openDatabase({ url: ':memory:' });
+    try {
+      await migrateToLatest(database.db);
+      const attempts = [
+        ['create', '--org', 'acme', '--scopes', 'read,root'],
+        ['create', '--org', 'acme', '--scopes', 'read', '--plan', 'gold'],
+        ['create', '--org', 'Acme Inc', '--scopes', 'read'],
+        ['create', '--org', 'acme', '--personal', 'bob', '--scopes', 'read'],
+        ['create', '--scopes', 'read'],
+      ];
+      for (const args of attempts) {
+        await expect(runKeysCommand(database.db, 'keys', args, Date.now())).rejects.toMatchObject({ usage: true });
+      }
+      expect(await runKeysCommand(database.db, 'accounts', ['list'], Date.now())).toEqual(['no accounts']);
+    } finally {
+      await database.close();
+    }
+  });
+});
