@@ -8,8 +8,3 @@ export type VerifyRequest =
 
 /** A worker's answer to one `verify` request, matched by id. */
 export type VerifyResponse = { id: number; results: AttestationVerification[] } | { id: number; error: string };
-
-/** Names a snapshot across threads: the block it was taken at and when. */
-export function snapshotKey(snapshot: MetagraphSnapshot): string {
-  return `${snapshot.block}@${snapshot.taken_at}`;
-}

@@ -106,6 +106,20 @@ describe.skipIf(!built)('verify pool threads', () => {
     expect(await pool.verify(envelopes, SNAPSHOT)).toEqual(before);
   });
 
+  it('sees a snapshot edited in place (same block and taken_at, a validator added) as new', async () => {
+    pool = createVerifyPool({ size: 2, workerUrl: SHIM });
+    const envelopes = Array.from({ length: 40 }, (_, n) => signAttestation(payload(STRANGER.hotkey, n), STRANGER.secretKey));
+    expect((await pool.verify(envelopes, SNAPSHOT)).every((r) => !r.ok)).toBe(true);
+    // What an operator's edit of the snapshot file gives: the same block, one more validator.
+    const edited: MetagraphSnapshot = Object.freeze({
+      ...SNAPSHOT,
+      neurons: [...SNAPSHOT.neurons, { uid: 3, hotkey: STRANGER.hotkey, validator_permit: true }],
+    });
+    const results = await pool.verify(envelopes, edited);
+    expect(results).toEqual(envelopes.map((e) => verifyAttestation(e, edited)));
+    expect(results.every((r) => r.ok)).toBe(true);
+  });
+
   it('serves concurrent calls, and refuses calls once closed', async () => {
     pool = createVerifyPool({ size: 2, workerUrl: SHIM });
     const batches = [mixedEnvelopes(40), mixedEnvelopes(90), mixedEnvelopes(7)];

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MetagraphSnapshot } from '@vigil/core';
 import { verifyAttestation, type AttestationVerification } from '@vigil/crypto';
-import { snapshotKey, type VerifyRequest, type VerifyResponse } from './messages.js';
+import type { VerifyRequest, VerifyResponse } from './messages.js';
 
 /** Batches up to this many envelopes are verified on the calling thread: a worker round trip costs more. */
 export const INLINE_VERIFY_MAX = 32;
@@ -46,6 +46,19 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
   const slots: Array<Slot | undefined> = new Array(size);
   let nextId = 1;
   let closed = false;
+  // A snapshot is named by the object it is, not by its block: a file edited in place (new neurons,
+  // same block and taken_at) is a new snapshot the threads must be sent (the metagraph cache hands
+  // out a new frozen object on every refresh, the same object between refreshes).
+  const snapshotKeys = new WeakMap<MetagraphSnapshot, string>();
+  let nextSnapshot = 1;
+  const snapshotKey = (snapshot: MetagraphSnapshot): string => {
+    let key = snapshotKeys.get(snapshot);
+    if (key === undefined) {
+      key = `snapshot-${nextSnapshot++}`;
+      snapshotKeys.set(snapshot, key);
+    }
+    return key;
+  };
 
   function fail(index: number, slot: Slot, error: Error): void {
     // A thread that died is replaced on the next call; its calls in flight cannot be answered.
