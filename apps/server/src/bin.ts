@@ -126,7 +126,10 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       if ((await countRounds(database)) === 0) await seedDemo(database, config);
       else log('the database already has rounds; not loading the demo data');
     }
-    const metagraph = createMetagraph(config.metagraph);
+    let logRefreshError: (error: unknown) => void = () => {};
+    const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
+    // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
+    metagraph.startRefreshing();
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
@@ -140,12 +143,14 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       },
     });
     onConnectionError = (error) => app.log.warn({ err: error }, 'database connection error; the pool replaces the connection');
+    logRefreshError = (error) => app.log.warn({ err: error }, 'metagraph refresh failed; permit checks use the last snapshot within VIGIL_METAGRAPH_MAX_STALENESS_S');
     const scheduler = config.runScheduler
       ? createScheduler({ db: database.db, settings: config.scheduler, logger: app.log })
       : undefined;
     installGracefulShutdown({
       app,
       cleanup: async () => {
+        metagraph.stopRefreshing();
         await scheduler?.stop();
         await database.close();
       },

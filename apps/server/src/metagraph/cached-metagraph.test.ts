@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeAddress } from '@polkadot/util-crypto';
 import type { MetagraphSnapshot } from '@vigil/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CachedMetagraph } from './cached-metagraph.js';
 import { FileMetagraphSource } from './file-metagraph-source.js';
 import { MetagraphError } from './metagraph-error.js';
@@ -56,6 +56,30 @@ describe('CachedMetagraph', () => {
     expect(await metagraph.check(ALICE)).toEqual({ status: 'ok', uid: 0, validatorPermit: false });
     expect(source.calls).toBe(2);
     expect(metagraph.ageSeconds()).toBe(0);
+  });
+
+  it('with startRefreshing, renews the snapshot before it expires so no check waits on the source', async () => {
+    vi.useFakeTimers();
+    try {
+      const source = new ScriptedSource();
+      const metagraph = new CachedMetagraph({ source, ttlSeconds: 10, now: () => Date.now() });
+      await metagraph.check(ALICE);
+      metagraph.startRefreshing();
+      source.next = sampleSnapshot({ neurons: [{ uid: 0, hotkey: ALICE, validator_permit: false }] });
+      await vi.advanceTimersByTimeAsync(8_000);
+      expect(source.calls).toBe(2);
+      // At expiry a check is answered from what the timer read, without a read of its own: a
+      // source that would now hang holds nothing up.
+      source.gate = new Promise(() => {});
+      await vi.advanceTimersByTimeAsync(2_500);
+      expect(await metagraph.check(ALICE)).toEqual({ status: 'ok', uid: 0, validatorPermit: false });
+      expect(source.calls).toBe(2);
+      metagraph.stopRefreshing();
+      await vi.advanceTimersByTimeAsync(60_000);
+      expect(source.calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps serving the last good snapshot while refreshes fail within the staleness limit', async () => {

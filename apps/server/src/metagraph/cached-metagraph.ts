@@ -52,6 +52,7 @@ export class CachedMetagraph {
   #last: { snapshot: MetagraphSnapshot; fetchedAt: number } | null = null;
   #failure: { at: number; error: unknown } | null = null;
   #inFlight: Promise<MetagraphSnapshot> | null = null;
+  #timer: ReturnType<typeof setInterval> | null = null;
 
   constructor(options: CachedMetagraphOptions) {
     if (!options || typeof options.source?.snapshot !== 'function') {
@@ -146,6 +147,28 @@ export class CachedMetagraph {
       });
     this.#inFlight = attempt;
     return attempt;
+  }
+
+  /**
+   * Refreshes on a timer at 80% of the ttl (at least every second), so the cached snapshot is
+   * renewed before it expires and no request waits on the chain; a failed refresh is recorded (and
+   * reported to `onRefreshError`) and the next tick tries again. The timer does not hold the
+   * process open. Idempotent; `stopRefreshing` ends it.
+   */
+  startRefreshing(): void {
+    if (this.#timer !== null) return;
+    const intervalMs = Math.max(1_000, Math.floor(this.ttlSeconds * 800));
+    this.#timer = setInterval(() => {
+      this.refresh().catch(() => {
+        // Recorded by refresh(); requests fall back to the last good snapshot within the staleness limit.
+      });
+    }, intervalMs);
+    this.#timer.unref();
+  }
+
+  stopRefreshing(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
   }
 
   /** The last snapshot read successfully, however old, or null before the first success. */
