@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AttestationEnvelope, type AttestationPayload, type ErrorCode } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import { lockForUpdate } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { chunkRows } from '../db/chunk-rows.js';
 import { applyAttestationAggregatesBatch, type AttestationFacts } from '../repositories/aggregates.js';
@@ -201,7 +201,7 @@ async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[],
     .select(['id', 'bundle_hash', 'content_hash', 'kind'])
     .where('id', 'in', ids)
     .orderBy('id')
-    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .$call(lockForUpdate(trx))
     .execute();
   for (const r of rows) into.set(r.id, r);
 }

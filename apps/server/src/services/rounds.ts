@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatOffsetTimestamp } from '@vigil/core';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import { lockForUpdate } from '../db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
@@ -30,7 +30,7 @@ async function lockedRound(trx: Transaction<Database>, roundId: string): Promise
     .selectFrom('rounds')
     .selectAll()
     .where('round_id', '=', roundId)
-    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .$call(lockForUpdate(trx))
     .executeTakeFirst();
   if (round === undefined) throw new VigilError('round_not_found');
   return round;
