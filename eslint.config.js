@@ -1,6 +1,8 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const THROUGH_ENTRY_POINTS = { group: ['@vigil/*/src/*', '@vigil/*/dist/*', '**/apps/server/**'], message: 'import a package through its entry point' };
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**'] },
   js.configs.recommended,
@@ -9,7 +11,25 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Packages talk to each other only through their public entry points.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@vigil/*/src/*', '@vigil/*/dist/*', '**/apps/server/**'], message: 'import a package through its entry point' }] }],
+      'no-restricted-imports': ['error', { patterns: [THROUGH_ENTRY_POINTS] }],
+    },
+  },
+  {
+    // SQLite and PostgreSQL are told apart only in db/: everything else calls the intent-named
+    // helpers of db/dialect.ts (lockForUpdate, skipLockedClause, …), so no dialect branch creeps
+    // back into services or the scheduler (docs/contributing.md, "Add a table").
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['apps/server/src/db/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            THROUGH_ENTRY_POINTS,
+            { group: ['**/dialect', '**/dialect.js'], importNames: ['dialectOf'], message: 'use the intent-named helpers of db/dialect.ts; dialectOf stays in db/' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,14 +1,17 @@
-import { HEADERS, type ErrorCode } from '@vigil/core';
-import { checkFreshness, verifySignedRequest, isValidHotkey } from '@vigil/crypto';
+import { checkFreshness, verifySignedRequest } from '@vigil/crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { VigilError } from '../errors.js';
 import type { PermitCheck } from '../metagraph/index.js';
 import type { ValidatorRecord } from '../services/validators.js';
 import type { ReplayStore } from './replay-store.js';
+import { createSignatureFailureGate, type SignatureFailureGate } from './signature-failure-gate.js';
+import type { SignatureFailureStore } from './signature-failure-store.js';
 import { SIGNED_AUTH_DEFAULTS } from './signed-auth-settings.js';
-import { SIGNATURE_FAILURE_WINDOW_MS, type SignatureFailureStore } from './signature-failure-store.js';
+import { signedHeaders, signedHeadersWellFormed } from './signed-headers.js';
 import { isIpAllowed } from './source-ip.js';
+
+export { FAILURE_CEILING_FACTOR } from './signature-failure-gate.js';
 
 /**
  * Who may call a route:
@@ -71,29 +74,18 @@ export interface SignedAuthPluginOptions {
   now?: () => number;
 }
 
-/** Failure-store outages are logged at most this often, not once per request. */
-const OUTAGE_LOG_INTERVAL_MS = 10_000;
-
-/**
- * The per-IP ceiling, as a multiple of the per-(IP, hotkey) limit: a host behind a shared address
- * that keeps failing for its own hotkey cannot lock out the honest validators next to it, while
- * one address cycling through made-up hotkeys is still stopped.
- */
-export const FAILURE_CEILING_FACTOR = 10;
-
 /** The body limit of a signed route that sets none (registration, claims, progress reports). */
 export const SIGNED_ROUTE_BODY_LIMIT = 64 * 1024;
 
-const SIGNATURE_HEX_RE = /^[0-9a-f]{128}$/;
-const TIMESTAMP_TEXT_RE = /^(?:0|[1-9][0-9]{0,14})$/;
-
-const HOTKEY_HEADER = HEADERS.signedHotkey.toLowerCase();
-const TIMESTAMP_HEADER = HEADERS.signedTimestamp.toLowerCase();
-const SIGNATURE_HEADER = HEADERS.signedSignature.toLowerCase();
-
-function headerText(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value.length > 0 ? value : undefined;
+/** The options once checked, with defaults filled in. */
+interface SignedAuthContext {
+  audience: string;
+  metagraph: SignedAuthPluginOptions['metagraph'];
+  findValidator: SignedAuthPluginOptions['findValidator'];
+  replayStore: ReplayStore;
+  freshnessSeconds: number;
+  now: () => number;
+  failures: SignatureFailureGate;
 }
 
 function positive(value: number | undefined, fallback: number, argument: string): number {
@@ -104,7 +96,8 @@ function positive(value: number | undefined, fallback: number, argument: string)
   return chosen;
 }
 
-const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, options) => {
+/** Refuses, at registration, options that would fail on the first signed request instead. */
+function signedAuthContext(options: SignedAuthPluginOptions): SignedAuthContext {
   if (typeof options.metagraph?.check !== 'function') throw new TypeError('options.metagraph: expected an object with check(hotkey)');
   if (typeof options.findValidator !== 'function') throw new TypeError('options.findValidator: expected a function');
   if (typeof options.replayStore?.claim !== 'function') throw new TypeError('options.replayStore: expected a ReplayStore');
@@ -120,13 +113,93 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     'options.failureLimitPerMinute',
   );
   const now = options.now ?? Date.now;
-  let lastOutageLog = Number.NEGATIVE_INFINITY;
+  const failures = createSignatureFailureGate(failureStore, failureLimit, now);
+  return { audience, metagraph, findValidator, replayStore, freshnessSeconds, now, failures };
+}
 
-  const logOutage = (request: FastifyRequest, error: unknown) => {
-    if (now() - lastOutageLog <= OUTAGE_LOG_INTERVAL_MS) return;
-    lastOutageLog = now();
-    request.log.warn({ err: error }, 'signature-failure store unavailable; not counting');
-  };
+/**
+ * Checks that need no body, before it is read: the failure limit, the headers' presence and
+ * form. A forged request with a huge body is refused for the price of a counter lookup.
+ */
+async function checkBeforeBody(ctx: SignedAuthContext, request: FastifyRequest): Promise<void> {
+  await ctx.failures.refuseIfOverLimit(request);
+  const { hotkey, timestamp, signature } = signedHeaders(request);
+  if (hotkey === undefined || timestamp === undefined || signature === undefined) {
+    throw await ctx.failures.failure(request, 'missing_signature');
+  }
+  if (!signedHeadersWellFormed({ hotkey, timestamp, signature })) throw await ctx.failures.failure(request, 'invalid_signature');
+}
+
+/** Signature over the raw body, freshness, then first use of the triple. Returns the signing hotkey. */
+async function authenticate(ctx: SignedAuthContext, request: FastifyRequest): Promise<string> {
+  // Present and well formed: checked by checkBeforeBody in onRequest.
+  const headers = signedHeaders(request);
+  const hotkey = headers.hotkey!;
+  const timestampText = headers.timestamp!;
+  const signature = headers.signature!;
+
+  const verified = verifySignedRequest({
+    audience: ctx.audience,
+    method: request.method,
+    // The request target exactly as sent; fastify's own url may be rewritten.
+    pathWithQuery: request.raw.url ?? request.url,
+    body: request.rawBody ?? undefined,
+    hotkey,
+    timestamp: timestampText,
+    signature,
+  });
+  if (!verified) throw await ctx.failures.failure(request, 'invalid_signature');
+
+  // verifySignedRequest accepted only canonical decimal digits, so this is exact.
+  const timestamp = Number(timestampText);
+  const nowSeconds = Math.floor(ctx.now() / 1000);
+  if (!checkFreshness(timestamp, nowSeconds, ctx.freshnessSeconds)) throw await ctx.failures.failure(request, 'signature_stale');
+
+  // Claimed only now, after the signature verified: a forger cannot burn someone else's triple.
+  // Kept well past the moment the timestamp leaves the window, so an instance whose clock lags
+  // the one that claimed it still finds the claim; after that, freshness refuses the triple.
+  const ttlSeconds = Math.max(1, timestamp + 2 * ctx.freshnessSeconds + 60 - nowSeconds);
+  let firstUse: boolean;
+  try {
+    firstUse = await ctx.replayStore.claim(hotkey, timestamp, signature, ttlSeconds);
+  } catch (error) {
+    // Unable to tell a replay from a first use: refuse with the retryable 502 that
+    // docs/errors.md names for a dependency that did not answer, and let the client retry.
+    request.log.error({ err: error }, 'replay store unavailable');
+    throw new VigilError('upstream_unavailable', { cause: error });
+  }
+  if (!firstUse) throw await ctx.failures.failure(request, 'signature_replayed');
+  return hotkey;
+}
+
+/** A validator's permit, then its record and allowlist (a registering hotkey may have no record yet). */
+async function admitValidator(
+  ctx: SignedAuthContext,
+  request: FastifyRequest,
+  hotkey: string,
+  signedBy: Exclude<SignedBy, 'miner'>,
+): Promise<Signer> {
+  const permit = await ctx.metagraph.check(hotkey);
+  if (permit.status === 'unavailable') {
+    request.log.warn({ reason: permit.reason }, 'metagraph unavailable for a validator permit check');
+    throw new VigilError('metagraph_unavailable');
+  }
+  if (permit.status === 'not_registered') throw new VigilError('hotkey_not_registered');
+  if (!permit.validatorPermit) throw new VigilError('no_validator_permit');
+
+  const record = await ctx.findValidator(hotkey);
+  if (record === undefined) {
+    if (signedBy !== 'validator-registration') throw new VigilError('validator_not_registered');
+  } else {
+    if (record.status === 'pending') throw new VigilError('validator_pending');
+    if (record.status !== 'active') throw new VigilError('validator_revoked');
+    if (!isIpAllowed(request.ip, record.allowedIps)) throw new VigilError('ip_not_allowlisted', { arg: request.ip });
+  }
+  return { hotkey, role: 'validator', uid: permit.uid, hadRecord: record !== undefined };
+}
+
+const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, options) => {
+  const ctx = signedAuthContext(options);
 
   // Signed routes read only what they take: a route without its own limit gets a small one, so a
   // caller that is not even authenticated yet cannot make the server buffer megabytes.
@@ -155,69 +228,10 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     });
   });
 
-  const windowNow = () => Math.floor(now() / SIGNATURE_FAILURE_WINDOW_MS);
-  const failureKeys = (request: FastifyRequest) => {
-    const hotkey = headerText(request, HOTKEY_HEADER) ?? '';
-    // Bounded: a made-up header cannot grow a counter key without limit.
-    return { pair: `${request.ip}|${hotkey.slice(0, 64)}`, ip: request.ip };
-  };
-  const overLimit = (pair: number, ip: number) => pair >= failureLimit || ip >= failureLimit * FAILURE_CEILING_FACTOR;
-  const tooMany = (window: number) => {
-    const retryAfter = Math.max(1, Math.ceil(((window + 1) * SIGNATURE_FAILURE_WINDOW_MS - now()) / 1000));
-    return new VigilError('too_many_signature_failures', { headers: { 'retry-after': String(retryAfter) } });
-  };
-
-  /**
-   * Checks that need no body, before it is read: the failure limit, the headers' presence and
-   * form. A forged request with a huge body is refused for the price of a counter lookup.
-   */
-  const beforeBody = async (request: FastifyRequest): Promise<void> => {
-    const window = windowNow();
-    const keys = failureKeys(request);
-    let counts: [number, number];
-    try {
-      counts = await Promise.all([failureStore.failures(window, keys.pair), failureStore.failures(window, keys.ip)]);
-    } catch (error) {
-      // Like the rate limiter: a Redis outage must not lock every validator out.
-      logOutage(request, error);
-      counts = [0, 0];
-    }
-    if (overLimit(...counts)) throw tooMany(window);
-    const hotkey = headerText(request, HOTKEY_HEADER);
-    const timestampText = headerText(request, TIMESTAMP_HEADER);
-    const signature = headerText(request, SIGNATURE_HEADER);
-    if (hotkey === undefined || timestampText === undefined || signature === undefined) {
-      throw await signatureFailure(request, 'missing_signature');
-    }
-    // One spelling per key: ss58 with Bittensor's prefix 42, so another prefix's spelling of the
-    // same key cannot count as a new triple. A signature or timestamp that is not even well formed
-    // cannot verify: refused now, exactly as verification would.
-    if (!isValidHotkey(hotkey) || !SIGNATURE_HEX_RE.test(signature) || !TIMESTAMP_TEXT_RE.test(timestampText)) {
-      throw await signatureFailure(request, 'invalid_signature');
-    }
-  };
-
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config.signedBy === undefined) return;
-    await beforeBody(request);
+    await checkBeforeBody(ctx, request);
   });
-
-  /**
-   * A failed signature check: counted against the source IP and the hotkey it names, then
-   * answered. Counting first means parallel forgeries see each other: once the count passes the
-   * limit the answer is 429, however many arrived at once.
-   */
-  const signatureFailure = async (request: FastifyRequest, code: ErrorCode): Promise<VigilError> => {
-    const window = windowNow();
-    const keys = failureKeys(request);
-    try {
-      const counts = await Promise.all([failureStore.record(window, keys.pair), failureStore.record(window, keys.ip)]);
-      if (counts[0] > failureLimit || counts[1] > failureLimit * FAILURE_CEILING_FACTOR) return tooMany(window);
-    } catch (error) {
-      logOutage(request, error);
-    }
-    return new VigilError(code);
-  };
 
   // preValidation rather than preHandler: after the body is parsed (the signature needs its bytes)
   // but before schema validation, so unauthenticated callers get 401/403, never a 422 that
@@ -226,64 +240,9 @@ const signedAuth: FastifyPluginAsync<SignedAuthPluginOptions> = async (app, opti
     const signedBy = request.routeOptions.config.signedBy;
     if (signedBy === undefined) return;
 
-    // Present and well formed: checked by beforeBody in onRequest.
-    const hotkey = headerText(request, HOTKEY_HEADER)!;
-    const timestampText = headerText(request, TIMESTAMP_HEADER)!;
-    const signature = headerText(request, SIGNATURE_HEADER)!;
-
-    const verified = verifySignedRequest({
-      audience,
-      method: request.method,
-      // The request target exactly as sent; fastify's own url may be rewritten.
-      pathWithQuery: request.raw.url ?? request.url,
-      body: request.rawBody ?? undefined,
-      hotkey,
-      timestamp: timestampText,
-      signature,
-    });
-    if (!verified) throw await signatureFailure(request, 'invalid_signature');
-
-    // verifySignedRequest accepted only canonical decimal digits, so this is exact.
-    const timestamp = Number(timestampText);
-    const nowSeconds = Math.floor(now() / 1000);
-    if (!checkFreshness(timestamp, nowSeconds, freshnessSeconds)) throw await signatureFailure(request, 'signature_stale');
-
-    // Claimed only now, after the signature verified: a forger cannot burn someone else's triple.
-    // Kept well past the moment the timestamp leaves the window, so an instance whose clock lags
-    // the one that claimed it still finds the claim; after that, freshness refuses the triple.
-    const ttlSeconds = Math.max(1, timestamp + 2 * freshnessSeconds + 60 - nowSeconds);
-    let firstUse: boolean;
-    try {
-      firstUse = await replayStore.claim(hotkey, timestamp, signature, ttlSeconds);
-    } catch (error) {
-      // Unable to tell a replay from a first use: refuse with the retryable 502 that
-      // docs/errors.md names for a dependency that did not answer, and let the client retry.
-      request.log.error({ err: error }, 'replay store unavailable');
-      throw new VigilError('upstream_unavailable', { cause: error });
-    }
-    if (!firstUse) throw await signatureFailure(request, 'signature_replayed');
-
-    if (signedBy === 'miner') {
-      request.signer = { hotkey, role: 'miner', uid: null, hadRecord: false };
-    } else {
-      const permit = await metagraph.check(hotkey);
-      if (permit.status === 'unavailable') {
-        request.log.warn({ reason: permit.reason }, 'metagraph unavailable for a validator permit check');
-        throw new VigilError('metagraph_unavailable');
-      }
-      if (permit.status === 'not_registered') throw new VigilError('hotkey_not_registered');
-      if (!permit.validatorPermit) throw new VigilError('no_validator_permit');
-
-      const record = await findValidator(hotkey);
-      if (record === undefined) {
-        if (signedBy !== 'validator-registration') throw new VigilError('validator_not_registered');
-      } else {
-        if (record.status === 'pending') throw new VigilError('validator_pending');
-        if (record.status !== 'active') throw new VigilError('validator_revoked');
-        if (!isIpAllowed(request.ip, record.allowedIps)) throw new VigilError('ip_not_allowlisted', { arg: request.ip });
-      }
-      request.signer = { hotkey, role: 'validator', uid: permit.uid, hadRecord: record !== undefined };
-    }
+    const hotkey = await authenticate(ctx, request);
+    request.signer =
+      signedBy === 'miner' ? { hotkey, role: 'miner', uid: null, hadRecord: false } : await admitValidator(ctx, request, hotkey, signedBy);
 
     const parseError = deferredParseErrors.get(request);
     if (parseError) throw parseError;

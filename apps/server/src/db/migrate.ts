@@ -1,5 +1,5 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
-import { dialectOf } from './dialect.js';
+import { Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResult } from 'kysely';
+import { migrationTableSchema } from './dialect.js';
 import { initialMigration } from './migrations/0001-initial.js';
 import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
 import { schedulerMigration } from './migrations/0003-scheduler.js';
@@ -38,15 +38,8 @@ export class MigrationError extends Error {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
-  // On PostgreSQL, keep kysely's bookkeeping tables in the schema being migrated: left to itself it
-  // looks for them across every schema on the search path and trips over other deployments' (or
-  // other test runs') tables in a shared database.
-  let migrationTableSchema: string | undefined;
-  if (dialectOf(db) === 'postgres') {
-    const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    migrationTableSchema = row.rows[0]?.schema;
-  }
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  const schema = await migrationTableSchema(db);
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results.find((r) => r.status === 'Error');

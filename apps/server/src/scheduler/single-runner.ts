@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import { singleRunnerStrategy } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 
 /** First key of every Vigil advisory lock ('VIG1'); the second is hashed from schema and name. */
@@ -31,7 +31,7 @@ export async function runExclusively<T>(
   options: RunExclusivelyOptions,
   fn: (db: Kysely<Database>) => Promise<T>,
 ): Promise<ExclusiveRun<T>> {
-  return dialectOf(db) === 'postgres' ? withAdvisoryLock(db, options.name, fn) : withLease(db, options, fn);
+  return singleRunnerStrategy(db) === 'advisory-lock' ? withAdvisoryLock(db, options.name, fn) : withLease(db, options, fn);
 }
 
 async function withAdvisoryLock<T>(

@@ -22,7 +22,7 @@ import { storeArtifact } from '../services/store-artifact.js';
 import { recordAttestation } from '../services/attestations.js';
 import { deregisterMiner, registerMiner } from '../services/miners.js';
 import { closeRound, openRound, shortenSchedule, startEvaluation } from '../services/rounds.js';
-import { createTasks } from '../services/tasks.js';
+import { createTasks, type CreatedTask } from '../services/tasks.js';
 import { registerValidator, setValidatorStatus } from '../services/validators.js';
 
 /**
@@ -213,196 +213,297 @@ function findingsFor(random: () => number, verdict: Verdict, artifact: ArtifactS
   });
 }
 
+/** What every step of the seed shares: where it writes, the one PRNG stream, and the clock. */
+interface DemoContext {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  random: () => number;
+  progress: (message: string) => void;
+  now: number;
+  /** `now` rounded down to the hour: round boundaries fall on whole hours, like a scheduled network. */
+  anchor: number;
+  historyStart: number;
+  activeValidators: Key[];
+}
+
+/** One track being seeded: its agents, its artifacts and the bundle hash of each agent version. */
+interface DemoTrack {
+  track: Track;
+  source: (typeof SOURCES)[Track];
+  agents: AgentModel[];
+  labeled: ArtifactSpec[];
+  live: ArtifactSpec[];
+  agentHash: (agent: AgentModel, version: number) => Promise<string>;
+}
+
+interface DemoTally {
+  rounds: number;
+  attestations: number;
+  miners: number;
+  /** Numbers the artifacts across tracks, so every source id is distinct. */
+  artifacts: number;
+}
+
+/** One validator's execution of one task, at a time within the evaluation phase. */
+interface DemoRun {
+  at: number;
+  validator: Key;
+  taskId: string;
+  miner: AgentModel;
+  artifact: ArtifactSpec;
+  verdict: Verdict;
+}
+
 /** Fills an empty database with the demo network. Refuses a database that already has rounds. */
 export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): Promise<SeedDemoResult> {
   const existing = await db.selectFrom('rounds').select('round_id').limit(1).executeTakeFirst();
   if (existing !== undefined) throw new DemoSeedError('database: already holds rounds; the demo seed fills an empty database only');
 
   const random = prng(options.seed ?? 76);
-  const progress = options.progress ?? (() => {});
   const now = options.now.getTime();
-  // Round boundaries fall on whole hours, so the demo reads like a scheduled network.
   const anchor = Math.floor(now / HOUR) * HOUR;
   const historyStart = anchor - HISTORY_DAYS * DAY;
+  const validators = await seedValidators(db, random, historyStart);
+  const ctx: DemoContext = {
+    db,
+    blobs: options.blobs,
+    random,
+    progress: options.progress ?? (() => {}),
+    now,
+    anchor,
+    historyStart,
+    activeValidators: validators.slice(0, 5),
+  };
 
+  const tally: DemoTally = { rounds: 0, attestations: 0, miners: 0, artifacts: 0 };
+  for (const [trackIndex, track] of TRACKS.entries()) await seedTrack(ctx, track, trackIndex, tally);
+  if (options.schedule !== undefined) await shortenSchedule(db, { now, ...options.schedule });
+  if (options.metagraphFile !== undefined) await writeDemoMetagraph(ctx, validators, options.metagraphFile);
+  ctx.progress(`seeded ${tally.rounds} rounds, ${tally.attestations} attestations`);
+  return { validators: validators.length, miners: tally.miners, rounds: tally.rounds, attestations: tally.attestations };
+}
+
+/** Six validators; the last is suspended before the history starts: counted in the total, never active. */
+async function seedValidators(db: Kysely<Database>, random: () => number, historyStart: number): Promise<Key[]> {
   const validators = Array.from({ length: 6 }, () => keyFrom(random));
   for (const [uid, v] of validators.entries()) {
     await registerValidator(db, { hotkey: v.hotkey, uid, allowedIps: ['127.0.0.1', '::1'], now: historyStart });
   }
-  // The last validator is suspended before the history starts: counted in the total, never active.
   await setValidatorStatus(db, { hotkey: validators[5]!.hotkey, status: 'suspended', now: historyStart });
-  const activeValidators = validators.slice(0, 5);
+  return validators;
+}
 
-  let rounds = 0;
-  let attestations = 0;
-  let miners = 0;
-  let artifactCounter = 0;
+/** A snapshot in which the first five validators hold permits, so signed validator requests work on the demo. */
+async function writeDemoMetagraph(ctx: DemoContext, validators: readonly Key[], file: string): Promise<void> {
+  await writeSnapshotFile(file, {
+    netuid: NETUID,
+    block: 4_000_000 + Math.floor((ctx.now - ctx.historyStart) / 12_000),
+    taken_at: formatOffsetTimestamp(ctx.now),
+    neurons: validators.map((v, uid) => ({ uid, hotkey: v.hotkey, validator_permit: uid < 5 })),
+  });
+  ctx.progress(`wrote a metagraph snapshot with ${ctx.activeValidators.length} permitted validators to ${file}`);
+}
 
-  for (const [trackIndex, track] of TRACKS.entries()) {
-    progress(`seeding ${track}`);
-    const source = SOURCES[track];
-    const agents: AgentModel[] = sample(random, AGENT_NAMES, 9).map((name, i) => ({
-      key: keyFrom(random),
-      name,
-      provider: pick(random, PROVIDERS),
-      // Most agents are good and agree; two are mediocre. Real networks look like this after a few rounds.
-      accuracy: i < 6 ? 0.86 + random() * 0.13 : 0.65 + random() * 0.15,
-      constant: i === 8 ? (trackIndex % 2 === 0 ? 'BLOCK' : 'ALLOW') : null,
-      version: 0,
-    }));
-    miners += agents.length;
+/** A track's miners, artifacts and rounds from the start of the history up to `now`. */
+async function seedTrack(ctx: DemoContext, track: Track, trackIndex: number, tally: DemoTally): Promise<void> {
+  ctx.progress(`seeding ${track}`);
+  const source = SOURCES[track];
+  const agents = demoAgents(ctx.random, trackIndex);
+  tally.miners += agents.length;
+  const artifacts = await storeDemoArtifacts(ctx, track, tally);
+  const state: DemoTrack = {
+    track,
+    source,
+    agents,
+    labeled: artifacts.filter((a) => a.kind === 'labeled'),
+    live: artifacts.filter((a) => a.kind === 'live'),
+    agentHash: agentHashes(ctx.blobs),
+  };
 
-    const artifacts: ArtifactSpec[] = [];
-    for (let i = 0; i < 64; i++) {
-      const kind = i < 24 ? 'labeled' : 'live';
-      const truth = truthFor(random);
-      const n = artifactCounter++;
-      const sourceId = source.source(n);
-      const categories = truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2);
-      // One label, one byte generator for both kinds: nothing a validator sees says which is which.
-      const bytes = demoArtifactBytes(track, `${source.label}-${n.toString(36)}`, categories);
-      const base = { track, label: source.label, sourceId, bytes, now: historyStart };
-      const row = await storeArtifact(
-        db,
-        options.blobs,
-        kind === 'labeled' ? { ...base, kind, groundTruth: truth } : { ...base, kind },
-      );
-      artifacts.push({ bundleHash: row.bundle_hash, contentHash: row.content_hash, truth, kind, categories });
-    }
-    const labeled = artifacts.filter((a) => a.kind === 'labeled');
-    const live = artifacts.filter((a) => a.kind === 'live');
+  // Staggered cycles: at `now`, track i is (0.5 + i) days into a round cycle.
+  let opensAt = ctx.anchor - (0.5 + trackIndex) * DAY;
+  while (opensAt - CYCLE >= ctx.historyStart) opensAt -= CYCLE;
 
-    // Staggered cycles: at `now`, track i is (0.5 + i) days into a round cycle.
-    const phaseAtNow = (0.5 + trackIndex) * DAY;
-    let opensAt = anchor - phaseAtNow;
-    while (opensAt - CYCLE >= historyStart) opensAt -= CYCLE;
-
-    // The agent hash of each version is that of a real bundle in the blob store.
-    const agentHashes = new Map<string, string>();
-    const agentHash = async (agent: AgentModel, version: number): Promise<string> => {
-      const key = `${agent.key.hotkey} ${version}`;
-      let hash = agentHashes.get(key);
-      if (hash === undefined) {
-        hash = (await storeAgentBundle(options.blobs, demoAgentBundle(agent.name, version, agent.key.hotkey))).agentHash;
-        agentHashes.set(key, hash);
-      }
-      return hash;
-    };
-
-    for (const agent of agents) {
-      await registerMiner(db, { hotkey: agent.key.hotkey, track, now: opensAt - DAY });
-      await submitAgent(db, {
-        hotkey: agent.key.hotkey,
-        track,
-        name: agent.name,
-        provider: agent.provider,
-        codeHash: await agentHash(agent, 1),
-        now: opensAt - DAY,
-      });
-      agent.version = 1;
-    }
-
-    for (let roundIndex = 0; opensAt <= now; opensAt += CYCLE, roundIndex++) {
-      if (roundIndex === 3) {
-        const quitter = agents.find((a) => a.constant !== null)!;
-        await deregisterMiner(db, { hotkey: quitter.key.hotkey, track, now: opensAt - HOUR });
-      }
-      const round = await openRound(db, {
-        track,
-        now: opensAt,
-        submissionMs: SUBMISSION,
-        evaluationMs: EVALUATION,
-        policyVersion: POLICY_VERSION,
-        roundId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(''),
-      });
-      rounds++;
-      const evaluationStart = opensAt + SUBMISSION;
-      if (evaluationStart > now) break;
-      await startEvaluation(db, { roundId: round.round_id, now: evaluationStart });
-
-      const roundArtifacts = [...sample(random, labeled, 10), ...sample(random, live, 14)];
-      const tasks = await createTasks(db, {
-        roundId: round.round_id,
-        bundleHashes: roundArtifacts.map((a) => a.bundleHash),
-        now: evaluationStart,
-      });
-      const byHash = new Map(roundArtifacts.map((a) => [a.bundleHash, a]));
-      const byHotkey = new Map(agents.map((a) => [a.key.hotkey, a]));
-      const frozen = new Map<string, string>();
-      for (const a of agents) frozen.set(a.key.hotkey, await agentHash(a, a.version));
-
-
-      // Two agents resubmit mid-evaluation: what is scored stays the frozen version.
-      const resubmitAt = evaluationStart + 6 * HOUR;
-      const resubmitters = resubmitAt <= now ? sample(random, agents.slice(0, 8), 2) : [];
-
-      const runs: { at: number; validator: Key; taskId: string; miner: AgentModel; artifact: ArtifactSpec; verdict: Verdict }[] = [];
-      for (const task of tasks) {
-        const artifact = byHash.get(task.bundleHash)!;
-        const miner = byHotkey.get(task.hotkey)!;
-        // Validators re-execute the same agent on the same artifact: they mostly reproduce one verdict.
-        const reproduced = agentVerdict(random, miner, artifact.truth);
-        // Independent re-executions: each active validator takes a task with probability 0.45, at least one does.
-        const takers = activeValidators.filter(() => random() < 0.45);
-        if (takers.length === 0) takers.push(pick(random, activeValidators));
-        for (const validator of takers) {
-          const verdict = random() < 0.96 ? reproduced : agentVerdict(random, miner, artifact.truth);
-          runs.push({ at: evaluationStart + Math.floor(random() * (EVALUATION - HOUR)), validator, taskId: task.taskId, miner, artifact, verdict });
-        }
-      }
-      runs.sort((a, b) => a.at - b.at);
-      let resubmitted = false;
-      for (const run of runs) {
-        if (run.at > now) break;
-        if (!resubmitted && run.at >= resubmitAt) {
-          for (const agent of resubmitters) {
-            agent.version += 1;
-            await submitAgent(db, {
-              hotkey: agent.key.hotkey,
-              track,
-              name: agent.name,
-              provider: agent.provider,
-              codeHash: await agentHash(agent, agent.version),
-              now: resubmitAt,
-            });
-          }
-          resubmitted = true;
-        }
-        const verdict = run.verdict;
-        const findings = findingsFor(random, verdict, run.artifact, source.files);
-        const payload: AttestationPayload = {
-          round_id: round.round_id,
-          task_id: run.taskId,
-          track,
-          miner_hotkey: run.miner.key.hotkey,
-          agent_hash: frozen.get(run.miner.key.hotkey)!,
-          artifact: { bundle_hash: run.artifact.bundleHash, sha256: run.artifact.contentHash },
-          verdict,
-          risk_score:
-            verdict === 'ALLOW' ? Math.floor(random() * 20) : verdict === 'WARN' ? 35 + Math.floor(random() * 35) : 70 + Math.floor(random() * 31),
-          findings,
-          policy_version: POLICY_VERSION,
-          validator_hotkey: run.validator.hotkey,
-          created_at: formatOffsetTimestamp(run.at),
-        };
-        await recordAttestation(db, signAttestation(payload, run.validator.secretKey), { now: run.at });
-        attestations++;
-      }
-      const closesAt = opensAt + SUBMISSION + EVALUATION;
-      if (closesAt > now) break;
-      await closeRound(db, { roundId: round.round_id, now: closesAt, nextRoundOpensAt: opensAt + CYCLE });
-    }
+  await registerDemoMiners(ctx, state, opensAt - DAY);
+  for (let roundIndex = 0; opensAt <= ctx.now; opensAt += CYCLE, roundIndex++) {
+    const closed = await seedRound(ctx, state, opensAt, roundIndex, tally);
+    if (!closed) break;
   }
-  if (options.schedule !== undefined) await shortenSchedule(db, { now, ...options.schedule });
-  if (options.metagraphFile !== undefined) {
-    await writeSnapshotFile(options.metagraphFile, {
-      netuid: NETUID,
-      block: 4_000_000 + Math.floor((now - historyStart) / 12_000),
-      taken_at: formatOffsetTimestamp(now),
-      neurons: validators.map((v, uid) => ({ uid, hotkey: v.hotkey, validator_permit: uid < 5 })),
+}
+
+/** Nine agents: most good and in agreement, two mediocre, one answering the same verdict to everything. */
+function demoAgents(random: () => number, trackIndex: number): AgentModel[] {
+  return sample(random, AGENT_NAMES, 9).map((name, i) => ({
+    key: keyFrom(random),
+    name,
+    provider: pick(random, PROVIDERS),
+    // Real networks look like this after a few rounds.
+    accuracy: i < 6 ? 0.86 + random() * 0.13 : 0.65 + random() * 0.15,
+    constant: i === 8 ? (trackIndex % 2 === 0 ? 'BLOCK' : 'ALLOW') : null,
+    version: 0,
+  }));
+}
+
+/** 64 artifacts of the track (24 labeled, 40 live), bytes in the blob store. */
+async function storeDemoArtifacts(ctx: DemoContext, track: Track, tally: DemoTally): Promise<ArtifactSpec[]> {
+  const { random } = ctx;
+  const source = SOURCES[track];
+  const artifacts: ArtifactSpec[] = [];
+  for (let i = 0; i < 64; i++) {
+    const kind = i < 24 ? 'labeled' : 'live';
+    const truth = truthFor(random);
+    const n = tally.artifacts++;
+    const sourceId = source.source(n);
+    const categories = truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2);
+    // One label, one byte generator for both kinds: nothing a validator sees says which is which.
+    const bytes = demoArtifactBytes(track, `${source.label}-${n.toString(36)}`, categories);
+    const base = { track, label: source.label, sourceId, bytes, now: ctx.historyStart };
+    const row = await storeArtifact(ctx.db, ctx.blobs, kind === 'labeled' ? { ...base, kind, groundTruth: truth } : { ...base, kind });
+    artifacts.push({ bundleHash: row.bundle_hash, contentHash: row.content_hash, truth, kind, categories });
+  }
+  return artifacts;
+}
+
+/** The agent hash of each version is that of a real bundle in the blob store, stored once. */
+function agentHashes(blobs: BlobStore): (agent: AgentModel, version: number) => Promise<string> {
+  const hashes = new Map<string, string>();
+  return async (agent, version) => {
+    const key = `${agent.key.hotkey} ${version}`;
+    let hash = hashes.get(key);
+    if (hash === undefined) {
+      hash = (await storeAgentBundle(blobs, demoAgentBundle(agent.name, version, agent.key.hotkey))).agentHash;
+      hashes.set(key, hash);
+    }
+    return hash;
+  };
+}
+
+async function registerDemoMiners(ctx: DemoContext, state: DemoTrack, at: number): Promise<void> {
+  for (const agent of state.agents) {
+    await registerMiner(ctx.db, { hotkey: agent.key.hotkey, track: state.track, now: at });
+    await submitAgent(ctx.db, {
+      hotkey: agent.key.hotkey,
+      track: state.track,
+      name: agent.name,
+      provider: agent.provider,
+      codeHash: await state.agentHash(agent, 1),
+      now: at,
     });
-    progress(`wrote a metagraph snapshot with ${activeValidators.length} permitted validators to ${options.metagraphFile}`);
+    agent.version = 1;
   }
-  progress(`seeded ${rounds} rounds, ${attestations} attestations`);
-  return { validators: validators.length, miners, rounds, attestations };
+}
+
+/**
+ * One round opened at `opensAt`, taken as far as `now` allows: evaluation, the validators'
+ * attestations, the close. Returns whether the round closed (an unfinished round is the track's last).
+ */
+async function seedRound(ctx: DemoContext, state: DemoTrack, opensAt: number, roundIndex: number, tally: DemoTally): Promise<boolean> {
+  const { db, random, now } = ctx;
+  if (roundIndex === 3) {
+    const quitter = state.agents.find((a) => a.constant !== null)!;
+    await deregisterMiner(db, { hotkey: quitter.key.hotkey, track: state.track, now: opensAt - HOUR });
+  }
+  const round = await openRound(db, {
+    track: state.track,
+    now: opensAt,
+    submissionMs: SUBMISSION,
+    evaluationMs: EVALUATION,
+    policyVersion: POLICY_VERSION,
+    roundId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(''),
+  });
+  tally.rounds++;
+  const evaluationStart = opensAt + SUBMISSION;
+  if (evaluationStart > now) return false;
+  await startEvaluation(db, { roundId: round.round_id, now: evaluationStart });
+
+  const roundArtifacts = [...sample(random, state.labeled, 10), ...sample(random, state.live, 14)];
+  const tasks = await createTasks(db, { roundId: round.round_id, bundleHashes: roundArtifacts.map((a) => a.bundleHash), now: evaluationStart });
+  const frozen = new Map<string, string>();
+  for (const a of state.agents) frozen.set(a.key.hotkey, await state.agentHash(a, a.version));
+
+  // Two agents resubmit mid-evaluation: what is scored stays the frozen version.
+  const resubmitAt = evaluationStart + 6 * HOUR;
+  const resubmitters = resubmitAt <= now ? sample(random, state.agents.slice(0, 8), 2) : [];
+  const runs = planRuns(ctx, state, tasks, roundArtifacts, evaluationStart);
+  let resubmitted = false;
+  for (const run of runs) {
+    if (run.at > now) break;
+    if (!resubmitted && run.at >= resubmitAt) {
+      await resubmitAgents(ctx, state, resubmitters, resubmitAt);
+      resubmitted = true;
+    }
+    const payload = demoAttestation(random, state, round.round_id, run, frozen.get(run.miner.key.hotkey)!);
+    await recordAttestation(db, signAttestation(payload, run.validator.secretKey), { now: run.at });
+    tally.attestations++;
+  }
+  const closesAt = opensAt + SUBMISSION + EVALUATION;
+  if (closesAt > now) return false;
+  await closeRound(db, { roundId: round.round_id, now: closesAt, nextRoundOpensAt: opensAt + CYCLE });
+  return true;
+}
+
+/** Who runs which task when, and with what verdict, in time order. */
+function planRuns(
+  ctx: DemoContext,
+  state: DemoTrack,
+  tasks: readonly CreatedTask[],
+  roundArtifacts: readonly ArtifactSpec[],
+  evaluationStart: number,
+): DemoRun[] {
+  const { random, activeValidators } = ctx;
+  const byHash = new Map(roundArtifacts.map((a) => [a.bundleHash, a]));
+  const byHotkey = new Map(state.agents.map((a) => [a.key.hotkey, a]));
+  const runs: DemoRun[] = [];
+  for (const task of tasks) {
+    const artifact = byHash.get(task.bundleHash)!;
+    const miner = byHotkey.get(task.hotkey)!;
+    // Validators re-execute the same agent on the same artifact: they mostly reproduce one verdict.
+    const reproduced = agentVerdict(random, miner, artifact.truth);
+    // Independent re-executions: each active validator takes a task with probability 0.45, at least one does.
+    const takers = activeValidators.filter(() => random() < 0.45);
+    if (takers.length === 0) takers.push(pick(random, activeValidators));
+    for (const validator of takers) {
+      const verdict = random() < 0.96 ? reproduced : agentVerdict(random, miner, artifact.truth);
+      runs.push({ at: evaluationStart + Math.floor(random() * (EVALUATION - HOUR)), validator, taskId: task.taskId, miner, artifact, verdict });
+    }
+  }
+  return runs.sort((a, b) => a.at - b.at);
+}
+
+async function resubmitAgents(ctx: DemoContext, state: DemoTrack, agents: readonly AgentModel[], at: number): Promise<void> {
+  for (const agent of agents) {
+    agent.version += 1;
+    await submitAgent(ctx.db, {
+      hotkey: agent.key.hotkey,
+      track: state.track,
+      name: agent.name,
+      provider: agent.provider,
+      codeHash: await state.agentHash(agent, agent.version),
+      now: at,
+    });
+  }
+}
+
+/** The payload a validator signs for `run`: findings that fit the verdict, a risk score in its band. */
+function demoAttestation(random: () => number, state: DemoTrack, roundId: string, run: DemoRun, agentHash: string): AttestationPayload {
+  const verdict = run.verdict;
+  const findings = findingsFor(random, verdict, run.artifact, state.source.files);
+  return {
+    round_id: roundId,
+    task_id: run.taskId,
+    track: state.track,
+    miner_hotkey: run.miner.key.hotkey,
+    agent_hash: agentHash,
+    artifact: { bundle_hash: run.artifact.bundleHash, sha256: run.artifact.contentHash },
+    verdict,
+    risk_score: riskScoreFor(random, verdict),
+    findings,
+    policy_version: POLICY_VERSION,
+    validator_hotkey: run.validator.hotkey,
+    created_at: formatOffsetTimestamp(run.at),
+  };
+}
+
+function riskScoreFor(random: () => number, verdict: Verdict): number {
+  return verdict === 'ALLOW' ? Math.floor(random() * 20) : verdict === 'WARN' ? 35 + Math.floor(random() * 35) : 70 + Math.floor(random() * 31);
 }

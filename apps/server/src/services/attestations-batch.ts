@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AttestationEnvelope, type AttestationPayload, type ErrorCode } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import { lockForUpdate } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import { chunkRows } from '../db/chunk-rows.js';
 import { applyAttestationAggregatesBatch, type AttestationFacts } from '../repositories/aggregates.js';
@@ -37,8 +37,6 @@ interface Parsed {
   signature: string;
 }
 
-
-
 interface Accepted {
   index: number;
   parsed: Parsed;
@@ -47,6 +45,22 @@ interface Accepted {
   isRerun: boolean;
 }
 
+/** What the stored rows say about a batch, read once under the artifact locks. */
+interface StoredState {
+  taskById: Map<string, AttestationTaskRow>;
+  artifactById: Map<number, AttestationArtifactRow>;
+  /** Attestations already stored, by canonical hash. */
+  stored: Map<string, { id: number; isRerun: boolean }>;
+  validatorStatus: Map<string, string>;
+  /** Validators that attested each task; grows as the batch's envelopes are accepted. */
+  attestedBy: Map<string, Set<string>>;
+}
+
+/** The envelopes accepted for insertion, and those repeating one accepted earlier in the batch. */
+interface Decisions {
+  accepted: Accepted[];
+  duplicatesOfBatch: { index: number; of: Accepted }[];
+}
 
 function refused(canonicalHash: string, error: VigilError): AttestationBatchResult {
   return { canonical_hash: canonicalHash, outcome: 'refused', error: { code: error.code, message: error.message } };
@@ -58,9 +72,31 @@ function claimedHash(envelope: unknown): string {
   return typeof hash === 'string' ? hash : '';
 }
 
-
 async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], now: number): Promise<AttestationBatchResult[]> {
   const results: AttestationBatchResult[] = new Array(envelopes.length);
+  const parsedList = parseEnvelopes(envelopes, results);
+  if (parsedList.length === 0) return results;
+
+  return inTransaction(db, async (trx) => {
+    const state = await readStoredState(trx, parsedList);
+    const { accepted, duplicatesOfBatch } = decide(parsedList, state, results);
+    // A duplicate within the batch always follows an accepted envelope, so none are pending here.
+    if (accepted.length === 0) return results;
+
+    const ids = await insertAttestations(trx, accepted, now);
+    for (const a of accepted) {
+      results[a.index] = { canonical_hash: a.parsed.canonicalHash, outcome: 'created', id: ids.get(a.parsed.canonicalHash)!, isRerun: a.isRerun };
+    }
+    for (const d of duplicatesOfBatch) {
+      results[d.index] = { canonical_hash: d.of.parsed.canonicalHash, outcome: 'duplicate', id: ids.get(d.of.parsed.canonicalHash)!, isRerun: d.of.isRerun };
+    }
+    await applyAcceptedEffects(trx, accepted, now);
+    return results;
+  });
+}
+
+/** The envelopes that parse; each one that does not gets its `invalid_argument` refusal in `results`. */
+function parseEnvelopes(envelopes: readonly unknown[], results: AttestationBatchResult[]): Parsed[] {
   const parsedList: Parsed[] = [];
   for (const [index, envelope] of envelopes.entries()) {
     const parsed = AttestationEnvelope.safeParse(envelope);
@@ -74,121 +110,112 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
     }
     parsedList.push({ index, payload: parsed.data.payload, canonicalHash: parsed.data.canonical_hash, signature: parsed.data.signature });
   }
-  if (parsedList.length === 0) return results;
+  return parsedList;
+}
 
-  return inTransaction(db, async (trx) => {
-    const tasks = await selectAttestationTasks(trx)
-      .where('tasks.task_id', 'in', [...new Set(parsedList.map((p) => p.payload.task_id))])
-      .execute();
-    const taskById = new Map<string, AttestationTaskRow>(tasks.map((t) => [t.task_id, t]));
+/** Reads the tasks, locks their artifacts, then reads what the decisions depend on, set-based. */
+async function readStoredState(trx: Transaction<Database>, parsedList: readonly Parsed[]): Promise<StoredState> {
+  const tasks = await selectAttestationTasks(trx)
+    .where('tasks.task_id', 'in', [...new Set(parsedList.map((p) => p.payload.task_id))])
+    .execute();
+  const state: StoredState = {
+    taskById: new Map(tasks.map((t) => [t.task_id, t])),
+    artifactById: new Map(),
+    stored: new Map(),
+    validatorStatus: new Map(),
+    attestedBy: new Map(),
+  };
+  const known = parsedList.filter((p) => state.taskById.has(p.payload.task_id));
+  if (known.length === 0) return state;
+  const artifactIds = [...new Set(known.map((p) => state.taskById.get(p.payload.task_id)!.artifact_id))].sort((a, b) => a - b);
+  await lockArtifacts(trx, artifactIds, state.artifactById);
+  // After the locks, as in the single path: no other writer can add to these sets meanwhile.
+  const hashes = [...new Set(known.map((p) => p.canonicalHash))];
+  const validatorKeys = [...new Set(known.map((p) => p.payload.validator_hotkey))];
+  const taskIds = [...new Set(known.map((p) => p.payload.task_id))];
+  const duplicates = await trx
+    .selectFrom('attestations')
+    .select(['id', 'is_rerun', 'canonical_hash'])
+    .where('canonical_hash', 'in', hashes)
+    .execute();
+  const validators = await trx.selectFrom('validators').select(['hotkey', 'status']).where('hotkey', 'in', validatorKeys).execute();
+  const earlier = await trx.selectFrom('attestations').select(['task_id', 'validator_hotkey']).where('task_id', 'in', taskIds).execute();
+  for (const d of duplicates) state.stored.set(d.canonical_hash, { id: d.id, isRerun: d.is_rerun === 1 });
+  for (const v of validators) state.validatorStatus.set(v.hotkey, v.status);
+  for (const e of earlier) {
+    const set = state.attestedBy.get(e.task_id) ?? new Set<string>();
+    set.add(e.validator_hotkey);
+    state.attestedBy.set(e.task_id, set);
+  }
+  return state;
+}
 
-    const known = parsedList.filter((p) => taskById.has(p.payload.task_id));
-    const artifactIds = [...new Set(known.map((p) => taskById.get(p.payload.task_id)!.artifact_id))].sort((a, b) => a - b);
-    const artifactById = new Map<number, AttestationArtifactRow>();
-    const hashes = [...new Set(known.map((p) => p.canonicalHash))];
-    const validatorKeys = [...new Set(known.map((p) => p.payload.validator_hotkey))];
-    const taskIds = [...new Set(known.map((p) => p.payload.task_id))];
-    const stored = new Map<string, { id: number; isRerun: boolean }>();
-    const validatorStatus = new Map<string, string>();
-    const attestedBy = new Map<string, Set<string>>();
-    if (known.length > 0) {
-      await lockArtifacts(trx, artifactIds, artifactById);
-      // After the locks, as in the single path: no other writer can add to these sets meanwhile.
-      const duplicates = await trx
-        .selectFrom('attestations')
-        .select(['id', 'is_rerun', 'canonical_hash'])
-        .where('canonical_hash', 'in', hashes)
-        .execute();
-      const validators = await trx.selectFrom('validators').select(['hotkey', 'status']).where('hotkey', 'in', validatorKeys).execute();
-      const earlier = await trx.selectFrom('attestations').select(['task_id', 'validator_hotkey']).where('task_id', 'in', taskIds).execute();
-      for (const d of duplicates) stored.set(d.canonical_hash, { id: d.id, isRerun: d.is_rerun === 1 });
-      for (const v of validators) validatorStatus.set(v.hotkey, v.status);
-      for (const e of earlier) {
-        const set = attestedBy.get(e.task_id) ?? new Set<string>();
-        set.add(e.validator_hotkey);
-        attestedBy.set(e.task_id, set);
-      }
+/**
+ * Replays recordAttestation's decisions in input order, against the stored state plus what the
+ * envelopes before it in this batch have added. Refusals and stored duplicates go into `results`.
+ */
+function decide(parsedList: readonly Parsed[], state: StoredState, results: AttestationBatchResult[]): Decisions {
+  const decisions: Decisions = { accepted: [], duplicatesOfBatch: [] };
+  const acceptedByHash = new Map<string, Accepted>();
+  for (const p of parsedList) {
+    const task = state.taskById.get(p.payload.task_id);
+    if (task === undefined) {
+      results[p.index] = refused(p.canonicalHash, new VigilError('task_not_found', `envelope.payload.task_id: no task ${p.payload.task_id}`));
+      continue;
     }
-
-    // Replays recordAttestation's decisions in input order, against the stored state plus what
-    // the envelopes before it in this batch have added.
-    const accepted: Accepted[] = [];
-    const acceptedByHash = new Map<string, Accepted>();
-    const duplicatesOfBatch: { index: number; of: Accepted }[] = [];
-    for (const p of parsedList) {
-      const { payload } = p;
-      const task = taskById.get(payload.task_id);
-      if (task === undefined) {
-        results[p.index] = refused(p.canonicalHash, new VigilError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`));
-        continue;
-      }
-      const artifact = artifactById.get(task.artifact_id)!;
-      const before = stored.get(p.canonicalHash);
-      if (before !== undefined) {
-        results[p.index] = { canonical_hash: p.canonicalHash, outcome: 'duplicate', id: before.id, isRerun: before.isRerun };
-        continue;
-      }
-      const inBatch = acceptedByHash.get(p.canonicalHash);
-      if (inBatch !== undefined) {
-        duplicatesOfBatch.push({ index: p.index, of: inBatch });
-        continue;
-      }
-      const taskError = checkAgainstTask(payload, task, artifact);
-      if (taskError !== null) {
-        results[p.index] = refused(p.canonicalHash, taskError);
-        continue;
-      }
-      const status = validatorStatus.get(payload.validator_hotkey);
-      if (status === undefined) {
-        results[p.index] = refused(
-          p.canonicalHash,
-          new VigilError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`),
-        );
-        continue;
-      }
-      if (status !== 'active') {
-        results[p.index] = refused(p.canonicalHash, new VigilError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${status}`));
-        continue;
-      }
-      const validators = attestedBy.get(task.task_id) ?? new Set<string>();
-      if (validators.has(payload.validator_hotkey)) {
-        results[p.index] = refused(
-          p.canonicalHash,
-          new VigilError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task'),
-        );
-        continue;
-      }
-      const entry: Accepted = { index: p.index, parsed: p, task, artifact, isRerun: validators.size > 0 };
-      validators.add(payload.validator_hotkey);
-      attestedBy.set(task.task_id, validators);
-      accepted.push(entry);
-      acceptedByHash.set(p.canonicalHash, entry);
+    const before = state.stored.get(p.canonicalHash);
+    if (before !== undefined) {
+      results[p.index] = { canonical_hash: p.canonicalHash, outcome: 'duplicate', id: before.id, isRerun: before.isRerun };
+      continue;
     }
-    // A duplicate within the batch always follows an accepted envelope, so none are pending here.
-    if (accepted.length === 0) return results;
-
-    const ids = await insertAttestations(trx, accepted, now);
-    for (const a of accepted) {
-      results[a.index] = { canonical_hash: a.parsed.canonicalHash, outcome: 'created', id: ids.get(a.parsed.canonicalHash)!, isRerun: a.isRerun };
+    const inBatch = acceptedByHash.get(p.canonicalHash);
+    if (inBatch !== undefined) {
+      decisions.duplicatesOfBatch.push({ index: p.index, of: inBatch });
+      continue;
     }
-    for (const d of duplicatesOfBatch) {
-      results[d.index] = { canonical_hash: d.of.parsed.canonicalHash, outcome: 'duplicate', id: ids.get(d.of.parsed.canonicalHash)!, isRerun: d.of.isRerun };
+    const artifact = state.artifactById.get(task.artifact_id)!;
+    const problem = checkAgainstTask(p.payload, task, artifact) ?? checkValidator(p.payload, task, state);
+    if (problem !== null) {
+      results[p.index] = refused(p.canonicalHash, problem);
+      continue;
     }
+    const validators = state.attestedBy.get(task.task_id) ?? new Set<string>();
+    const entry: Accepted = { index: p.index, parsed: p, task, artifact, isRerun: validators.size > 0 };
+    validators.add(p.payload.validator_hotkey);
+    state.attestedBy.set(task.task_id, validators);
+    decisions.accepted.push(entry);
+    acceptedByHash.set(p.canonicalHash, entry);
+  }
+  return decisions;
+}
 
-    const facts: AttestationFacts[] = accepted.map((a) => ({
-      artifactId: a.artifact.id,
-      track: a.task.track,
-      verdict: a.parsed.payload.verdict,
-      findings: a.parsed.payload.findings,
-      recordedAt: now,
-      isRerun: a.isRerun,
-    }));
-    await applyAttestationAggregatesBatch(trx, facts);
-    const seen = [...new Set(accepted.map((a) => a.parsed.payload.validator_hotkey))].sort();
-    await trx.updateTable('validators').set({ last_seen_at: now }).where('hotkey', 'in', seen).execute();
-    await enqueueCreatedEvents(trx, accepted, now);
-    return results;
-  });
+/** The validator checks, in recordAttestation's order: registered, active, not yet attested the task. */
+function checkValidator(payload: AttestationPayload, task: AttestationTaskRow, state: StoredState): VigilError | null {
+  const status = state.validatorStatus.get(payload.validator_hotkey);
+  if (status === undefined) {
+    return new VigilError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`);
+  }
+  if (status !== 'active') return new VigilError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${status}`);
+  if (state.attestedBy.get(task.task_id)?.has(payload.validator_hotkey) === true) {
+    return new VigilError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task');
+  }
+  return null;
+}
+
+/** What recording the accepted envelopes implies beyond their rows: aggregates, last-seen times, events. */
+async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readonly Accepted[], now: number): Promise<void> {
+  const facts: AttestationFacts[] = accepted.map((a) => ({
+    artifactId: a.artifact.id,
+    track: a.task.track,
+    verdict: a.parsed.payload.verdict,
+    findings: a.parsed.payload.findings,
+    recordedAt: now,
+    isRerun: a.isRerun,
+  }));
+  await applyAttestationAggregatesBatch(trx, facts);
+  const seen = [...new Set(accepted.map((a) => a.parsed.payload.validator_hotkey))].sort();
+  await trx.updateTable('validators').set({ last_seen_at: now }).where('hotkey', 'in', seen).execute();
+  await enqueueCreatedEvents(trx, accepted, now);
 }
 
 /**
@@ -201,7 +228,7 @@ async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[],
     .select(['id', 'bundle_hash', 'content_hash', 'kind'])
     .where('id', 'in', ids)
     .orderBy('id')
-    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .$call(lockForUpdate(trx))
     .execute();
   for (const r of rows) into.set(r.id, r);
 }

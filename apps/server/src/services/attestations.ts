@@ -1,6 +1,6 @@
 import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
-import { sql, type Kysely } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import type { Kysely } from 'kysely';
+import { lockForUpdate, shareLock } from '../db/dialect.js';
 import type { Database, TrackName } from '../db/schema.js';
 import { applyAttestationAggregates } from '../repositories/aggregates.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
@@ -61,7 +61,7 @@ export function selectAttestationTasks(db: Kysely<Database>) {
       'rounds.policy_version',
       'round_agents.code_hash',
     ]);
-  return dialectOf(db) === 'postgres' ? query.modifyEnd(sql`for share of rounds`) : query;
+  return query.$call(shareLock(db, 'rounds'));
 }
 
 /** The checks that depend on the task, its round and its artifact, in order; null when it matches. */
@@ -170,7 +170,7 @@ export async function recordAttestation(
       .selectFrom('artifacts')
       .select(['id', 'bundle_hash', 'content_hash', 'kind', 'track'])
       .where('id', '=', task.artifact_id)
-      .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .$call(lockForUpdate(trx))
       .executeTakeFirstOrThrow();
 
     // A retried submission returns the stored attestation, even after the round has closed.

@@ -1,6 +1,6 @@
 import type { AttestationEnvelope } from '@vigil/core';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import { skipLockedClause } from '../db/dialect.js';
 import type { Database, RoundsTable, TaskLeasesTable, TrackName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { recordAttestation, type RecordedAttestation } from './attestations.js';
@@ -58,7 +58,6 @@ async function lockCandidates(
           where l2.task_id = a.task_id and l2.validator_hotkey = a.validator_hotkey and l2.state = 'completed')))`;
   const excluded =
     input.exclude.length === 0 ? sql`` : sql`and t.task_id not in (${sql.join(input.exclude.map((id) => sql`${id}`))})`;
-  const lock = dialectOf(trx) === 'postgres' ? sql`for update of t skip locked` : sql``;
   const result = await sql<{ task_id: string }>`
     select t.task_id from tasks t
     where t.round_id = ${roundId}
@@ -68,7 +67,7 @@ async function lockCandidates(
       and ${occupied} < ${REPLICAS}
     order by ${occupied}, t.created_at, t.task_id
     limit ${input.limit}
-    ${lock}`.execute(trx);
+    ${skipLockedClause(trx, 't')}`.execute(trx);
   return result.rows.map((r) => r.task_id);
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatOffsetTimestamp } from '@vigil/core';
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { dialectOf } from '../db/dialect.js';
+import { lockForUpdate } from '../db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
@@ -30,7 +30,7 @@ async function lockedRound(trx: Transaction<Database>, roundId: string): Promise
     .selectFrom('rounds')
     .selectAll()
     .where('round_id', '=', roundId)
-    .$if(dialectOf(trx) === 'postgres', (qb) => qb.forUpdate())
+    .$call(lockForUpdate(trx))
     .executeTakeFirst();
   if (round === undefined) throw new VigilError('round_not_found');
   return round;
@@ -156,89 +156,10 @@ export async function closeRound(
     if (round.status !== 'open' || round.phase !== 'evaluation') {
       throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
     }
-    const agents = await trx
-      .selectFrom('round_agents')
-      .innerJoin('agent_versions', (j) =>
-        j
-          .onRef('agent_versions.hotkey', '=', 'round_agents.hotkey')
-          .onRef('agent_versions.track', '=', 'round_agents.track')
-          .onRef('agent_versions.version', '=', 'round_agents.version'),
-      )
-      .select(['round_agents.hotkey', 'round_agents.name', 'round_agents.version', 'round_agents.code_hash', 'agent_versions.submitted_at'])
-      .where('round_agents.round_id', '=', round.round_id)
-      .execute();
-    const attestations: AttestationForScoring[] = await trx
-      .selectFrom('attestations')
-      .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
-      .select([
-        'attestations.miner_hotkey',
-        'attestations.validator_hotkey',
-        'attestations.verdict',
-        'attestations.risk_score',
-        'attestations.artifact_id',
-        'artifacts.kind',
-        'artifacts.ground_truth',
-        'artifacts.bundle_hash',
-      ])
-      .where('attestations.round_id', '=', round.round_id)
-      .execute();
-
-    const counts = new Map<string, number>();
-    const tallies = new Map<string, Map<string, LabeledTally>>();
-    for (const a of attestations) {
-      counts.set(a.miner_hotkey, (counts.get(a.miner_hotkey) ?? 0) + 1);
-      if (a.kind !== 'labeled' || a.ground_truth === null) continue;
-      const perValidator = tallies.get(a.miner_hotkey) ?? new Map<string, LabeledTally>();
-      tallies.set(a.miner_hotkey, perValidator);
-      const tally = perValidator.get(a.validator_hotkey) ?? emptyTally();
-      perValidator.set(a.validator_hotkey, tally);
-      addToTally(tally, a.ground_truth, a.verdict);
-    }
-
-    const validatorScores: Database['validator_scores'][] = [];
-    const results = agents.map((agent) => {
-      const scores: number[] = [];
-      for (const [validator, tally] of tallies.get(agent.hotkey) ?? []) {
-        const score = balancedAccuracyScore(tally);
-        if (score === null) continue;
-        scores.push(score);
-        validatorScores.push({
-          round_id: round.round_id,
-          hotkey: agent.hotkey,
-          validator_hotkey: validator,
-          score,
-          labeled_tasks: tally.malicious + tally.benign,
-        });
-      }
-      const attestationCount = counts.get(agent.hotkey) ?? 0;
-      return {
-        agent,
-        row: {
-          round_id: round.round_id,
-          hotkey: agent.hotkey,
-          name: agent.name,
-          version: agent.version,
-          code_hash: agent.code_hash,
-          score: scores.length > 0 ? median(scores) : null,
-          validators: scores.length,
-          rank: null as number | null,
-          winner: 0,
-          attestations: attestationCount,
-          failure_reason: scores.length > 0 ? null : failureReason(attestationCount),
-        },
-      };
-    });
-    const ranked = results
-      .filter((r) => r.row.score !== null)
-      .sort(
-        (a, b) =>
-          b.row.score! - a.row.score! ||
-          a.agent.submitted_at - b.agent.submitted_at ||
-          (a.agent.hotkey < b.agent.hotkey ? -1 : a.agent.hotkey > b.agent.hotkey ? 1 : 0),
-      );
-    ranked.forEach((r, i) => {
-      r.row.rank = i + 1;
-    });
+    const agents = await frozenAgents(trx, round.round_id);
+    const attestations = await attestationsForScoring(trx, round.round_id);
+    const { results, validatorScores } = scoreAgents(round.round_id, agents, attestations);
+    const ranked = rankScored(results);
     // A score of 0 is what a constant answer earns: ranked, but never a winner.
     const winnerResults = ranked.filter((r) => r.row.score! > 0).slice(0, WINNERS_PER_ROUND);
     for (const r of winnerResults) r.row.winner = 1;
@@ -256,6 +177,134 @@ export async function closeRound(
       .execute();
     return { scored: ranked.length, winners, verdictChanges };
   });
+}
+
+interface FrozenAgent {
+  hotkey: string;
+  name: string;
+  version: number;
+  code_hash: string;
+  /** When the frozen version was submitted: the tie-breaker between equal scores. */
+  submitted_at: number;
+}
+
+interface AgentResult {
+  agent: FrozenAgent;
+  row: Database['round_results'];
+}
+
+/** The agent versions frozen into the round, with their submission times. */
+function frozenAgents(trx: Transaction<Database>, roundId: string): Promise<FrozenAgent[]> {
+  return trx
+    .selectFrom('round_agents')
+    .innerJoin('agent_versions', (j) =>
+      j
+        .onRef('agent_versions.hotkey', '=', 'round_agents.hotkey')
+        .onRef('agent_versions.track', '=', 'round_agents.track')
+        .onRef('agent_versions.version', '=', 'round_agents.version'),
+    )
+    .select(['round_agents.hotkey', 'round_agents.name', 'round_agents.version', 'round_agents.code_hash', 'agent_versions.submitted_at'])
+    .where('round_agents.round_id', '=', roundId)
+    .execute();
+}
+
+function attestationsForScoring(trx: Transaction<Database>, roundId: string): Promise<AttestationForScoring[]> {
+  return trx
+    .selectFrom('attestations')
+    .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
+    .select([
+      'attestations.miner_hotkey',
+      'attestations.validator_hotkey',
+      'attestations.verdict',
+      'attestations.risk_score',
+      'attestations.artifact_id',
+      'artifacts.kind',
+      'artifacts.ground_truth',
+      'artifacts.bundle_hash',
+    ])
+    .where('attestations.round_id', '=', roundId)
+    .execute();
+}
+
+/** Attestations per miner, and per miner and validator the tally of its labeled verdicts. */
+function tallyAttestations(attestations: readonly AttestationForScoring[]) {
+  const counts = new Map<string, number>();
+  const tallies = new Map<string, Map<string, LabeledTally>>();
+  for (const a of attestations) {
+    counts.set(a.miner_hotkey, (counts.get(a.miner_hotkey) ?? 0) + 1);
+    if (a.kind !== 'labeled' || a.ground_truth === null) continue;
+    const perValidator = tallies.get(a.miner_hotkey) ?? new Map<string, LabeledTally>();
+    tallies.set(a.miner_hotkey, perValidator);
+    const tally = perValidator.get(a.validator_hotkey) ?? emptyTally();
+    perValidator.set(a.validator_hotkey, tally);
+    addToTally(tally, a.ground_truth, a.verdict);
+  }
+  return { counts, tallies };
+}
+
+/**
+ * Each agent's score from every validator that could score it, and its result row: the median of
+ * those scores (or why there is none), not yet ranked.
+ */
+function scoreAgents(
+  roundId: string,
+  agents: readonly FrozenAgent[],
+  attestations: readonly AttestationForScoring[],
+): { results: AgentResult[]; validatorScores: Database['validator_scores'][] } {
+  const { counts, tallies } = tallyAttestations(attestations);
+  const validatorScores: Database['validator_scores'][] = [];
+  const results = agents.map((agent): AgentResult => {
+    const scores: number[] = [];
+    for (const [validator, tally] of tallies.get(agent.hotkey) ?? []) {
+      const score = balancedAccuracyScore(tally);
+      if (score === null) continue;
+      scores.push(score);
+      validatorScores.push({
+        round_id: roundId,
+        hotkey: agent.hotkey,
+        validator_hotkey: validator,
+        score,
+        labeled_tasks: tally.malicious + tally.benign,
+      });
+    }
+    const attestationCount = counts.get(agent.hotkey) ?? 0;
+    return {
+      agent,
+      row: {
+        round_id: roundId,
+        hotkey: agent.hotkey,
+        name: agent.name,
+        version: agent.version,
+        code_hash: agent.code_hash,
+        score: scores.length > 0 ? median(scores) : null,
+        validators: scores.length,
+        rank: null,
+        winner: 0,
+        attestations: attestationCount,
+        failure_reason: scores.length > 0 ? null : failureReason(attestationCount),
+      },
+    };
+  });
+  return { results, validatorScores };
+}
+
+/**
+ * The scored results, best first, with their ranks set: ties go to the earlier submission of the
+ * frozen version, then to the lower hotkey, so the order never depends on the database's.
+ */
+function rankScored(results: readonly AgentResult[]): AgentResult[] {
+  const ranked = results
+    .filter((r) => r.row.score !== null)
+    .sort(
+      (a, b) =>
+        b.row.score! - a.row.score! ||
+        a.agent.submitted_at - b.agent.submitted_at ||
+        (a.agent.hotkey < b.agent.hotkey ? -1 : a.agent.hotkey > b.agent.hotkey ? 1 : 0),
+    );
+  ranked.forEach((r, i) => {
+    r.row.rank = i + 1;
+  });
+  return ranked;
 }
 
 async function publishVerdicts(

@@ -1,21 +1,10 @@
-import { sql, type CreateTableBuilder, type Kysely, type Migration } from 'kysely';
-import { dialectOf } from '../dialect.js';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { addIdColumn } from '../dialect.js';
 
 // Migrations describe the schema as it was at the time they were written, so they use Kysely<any>
 // rather than the current Database interface.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
-
-/** An auto-incrementing integer primary key on both dialects (SQLite rowid alias / PG identity). */
-function withIdColumn<T extends string, C extends string = 'id'>(
-  db: AnyDb,
-  table: CreateTableBuilder<T, never>,
-  column = 'id' as C,
-): CreateTableBuilder<T, C> {
-  return dialectOf(db) === 'postgres'
-    ? table.addColumn(column, 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
-    : table.addColumn(column, 'integer', (c) => c.primaryKey());
-}
 
 async function up(db: AnyDb): Promise<void> {
   await db.schema
@@ -99,7 +88,7 @@ async function up(db: AnyDb): Promise<void> {
     .execute();
   await db.schema.createIndex('round_agents_hotkey_idx').on('round_agents').columns(['hotkey', 'track']).execute();
 
-  await withIdColumn(db, db.schema.createTable('artifacts'))
+  await addIdColumn(db, db.schema.createTable('artifacts'))
     .addColumn('bundle_hash', 'text', (c) => c.notNull().unique())
     .addColumn('track', 'text', (c) => c.notNull())
     .addColumn('label', 'text', (c) => c.notNull())
@@ -120,7 +109,7 @@ async function up(db: AnyDb): Promise<void> {
     .addUniqueConstraint('tasks_round_miner_artifact_uq', ['round_id', 'hotkey', 'artifact_id'])
     .execute();
 
-  await withIdColumn(db, db.schema.createTable('attestations'))
+  await addIdColumn(db, db.schema.createTable('attestations'))
     .addColumn('canonical_hash', 'text', (c) => c.notNull().unique())
     .addColumn('task_id', 'text', (c) => c.notNull().references('tasks.task_id'))
     .addColumn('round_id', 'text', (c) => c.notNull())
@@ -181,7 +170,7 @@ async function up(db: AnyDb): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await withIdColumn(db, db.schema.createTable('verdict_history'))
+  await addIdColumn(db, db.schema.createTable('verdict_history'))
     .addColumn('artifact_id', 'bigint', (c) => c.notNull().references('artifacts.id'))
     .addColumn('verdict', 'text', (c) => c.notNull())
     .addColumn('previous_verdict', 'text')
@@ -192,7 +181,7 @@ async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('verdict_history_artifact_idx').on('verdict_history').columns(['artifact_id', 'id']).execute();
 
   // `seq` orders events as committed-in-order inserts; `id` is the event id deliveries carry.
-  await withIdColumn(db, db.schema.createTable('outbox_events'), 'seq')
+  await addIdColumn(db, db.schema.createTable('outbox_events'), 'seq')
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('payload', 'text', (c) => c.notNull())

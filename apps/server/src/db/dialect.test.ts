@@ -1,0 +1,137 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../test-support/databases.js';
+import {
+  addIdColumn,
+  dialectOf,
+  lockForUpdate,
+  migrationTableSchema,
+  shareLock,
+  singleRunnerStrategy,
+  skipLockedClause,
+} from './dialect.js';
+import type { Database } from './schema.js';
+
+const NAMES = ['a', 'b', 'c'];
+
+async function seedLeases(db: Kysely<Database>): Promise<void> {
+  await db
+    .insertInto('scheduler_leases')
+    .values(NAMES.map((name) => ({ name, holder: 'test', expires_at: 0 })))
+    .execute();
+}
+
+/**
+ * What another session sees when it asks for the row's lock without waiting: `free`, or `locked`
+ * (PostgreSQL's lock_not_available). Runs on its own pooled connection while the caller's
+ * transaction is still open.
+ */
+async function probeLock(db: Kysely<Database>, name: string, mode: 'update' | 'share'): Promise<'free' | 'locked'> {
+  const clause = mode === 'update' ? sql`for update nowait` : sql`for share nowait`;
+  try {
+    await db.transaction().execute((trx) => sql`select name from scheduler_leases where name = ${name} ${clause}`.execute(trx));
+    return 'free';
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '55P03') return 'locked';
+    throw error;
+  }
+}
+
+function claimOne(trx: Transaction<Database>) {
+  return sql<{ name: string }>`select t.name from scheduler_leases t order by t.name limit 1 ${skipLockedClause(trx, 't')}`.execute(trx);
+}
+
+describeEachDialect('the dialect seam', ({ dialect, db }) => {
+  it('names the dialect the database speaks', () => {
+    expect(dialectOf(db())).toBe(dialect);
+  });
+
+  it('lockForUpdate returns the rows, and on PostgreSQL keeps other writers off them until commit', async () => {
+    await seedLeases(db());
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        const rows = await trx.selectFrom('scheduler_leases').select('name').where('name', '=', 'a').$call(lockForUpdate(trx)).execute();
+        expect(rows).toEqual([{ name: 'a' }]);
+        if (dialect === 'postgres') {
+          expect(await probeLock(db(), 'a', 'share')).toBe('locked');
+          expect(await probeLock(db(), 'b', 'update')).toBe('free');
+        }
+      });
+    if (dialect === 'postgres') expect(await probeLock(db(), 'a', 'update')).toBe('free');
+  });
+
+  it('shareLock returns the rows, and on PostgreSQL lets readers share them but keeps writers off', async () => {
+    await seedLeases(db());
+    await db()
+      .transaction()
+      .execute(async (trx) => {
+        const rows = await trx
+          .selectFrom('scheduler_leases')
+          .select('name')
+          .where('name', '=', 'a')
+          .$call(shareLock(trx, 'scheduler_leases'))
+          .execute();
+        expect(rows).toEqual([{ name: 'a' }]);
+        if (dialect === 'postgres') {
+          expect(await probeLock(db(), 'a', 'share')).toBe('free');
+          expect(await probeLock(db(), 'a', 'update')).toBe('locked');
+        }
+      });
+  });
+
+  it('skipLockedClause claims the first row, and on PostgreSQL passes over rows another transaction holds', async () => {
+    await seedLeases(db());
+    const first = await db()
+      .transaction()
+      .execute(async (trx) => (await claimOne(trx)).rows);
+    expect(first).toEqual([{ name: 'a' }]);
+    if (dialect !== 'postgres') return;
+    await db()
+      .transaction()
+      .execute(async (holder) => {
+        expect((await claimOne(holder)).rows).toEqual([{ name: 'a' }]);
+        await db()
+          .transaction()
+          .execute(async (other) => {
+            expect((await claimOne(other)).rows).toEqual([{ name: 'b' }]);
+            expect(await probeLock(db(), 'b', 'update')).toBe('locked');
+          });
+      });
+  });
+
+  it('singleRunnerStrategy is an advisory lock on PostgreSQL and a lease row on SQLite', () => {
+    expect(singleRunnerStrategy(db())).toBe(dialect === 'postgres' ? 'advisory-lock' : 'lease-row');
+  });
+
+  it('migrationTableSchema is the current schema on PostgreSQL and none on SQLite', async () => {
+    const schema = await migrationTableSchema(db());
+    if (dialect === 'sqlite') {
+      expect(schema).toBeUndefined();
+      return;
+    }
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db());
+    expect(schema).toBe(rows[0]!.schema);
+    // The test database lives in its own schema, not in public: the answer follows the search path.
+    expect(schema).toMatch(/^vigil_t_/);
+  });
+
+  it('addIdColumn numbers inserted rows 1, 2, … and refuses a duplicate id', async () => {
+    const anyDb = db() as unknown as Kysely<Record<string, { id?: number; seq?: number; label: string }>>;
+    await addIdColumn(anyDb, anyDb.schema.createTable('dialect_id_probe'), 'seq')
+      .addColumn('label', 'text', (c) => c.notNull())
+      .execute();
+    try {
+      await anyDb.insertInto('dialect_id_probe').values({ label: 'x' }).execute();
+      await anyDb.insertInto('dialect_id_probe').values({ label: 'y' }).execute();
+      const rows = await anyDb.selectFrom('dialect_id_probe').select(['seq', 'label']).orderBy('seq').execute();
+      expect(rows.map((r) => [Number(r.seq), r.label])).toEqual([
+        [1, 'x'],
+        [2, 'y'],
+      ]);
+      await expect(anyDb.insertInto('dialect_id_probe').values({ seq: 1, label: 'z' }).execute()).rejects.toThrow();
+    } finally {
+      await anyDb.schema.dropTable('dialect_id_probe').execute();
+    }
+  });
+});
