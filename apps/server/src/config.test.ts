@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       redisTimeoutMs: 1_000,
       corsOrigins: [],
       trustProxy: false,
+      adminAllowlist: [],
       debug: false,
       logLevel: 'info',
       production: false,
@@ -153,6 +154,14 @@ describe('loadConfig', () => {
   it('rejects malformed proxy addresses', () => {
     expect(configError({ VIGIL_TRUST_PROXY: '10.0.0.0/33' }).message).toMatch(/^VIGIL_TRUST_PROXY: /);
     expect(configError({ VIGIL_TRUST_PROXY: 'proxy.local' }).variable).toBe('VIGIL_TRUST_PROXY');
+  });
+
+  it('reads the admin allowlist and refuses entries that are not IPs or CIDRs', () => {
+    expect(loadConfig({ VIGIL_ADMIN_ALLOWLIST: ' 127.0.0.1, 10.0.0.0/8,::1 ' }, CWD).adminAllowlist).toEqual(['127.0.0.1', '10.0.0.0/8', '::1']);
+    expect(configError({ VIGIL_ADMIN_ALLOWLIST: '10.0.0.0/40' }).message).toBe(
+      'VIGIL_ADMIN_ALLOWLIST: expected comma-separated IP addresses/CIDRs, got "10.0.0.0/40"',
+    );
+    expect(configError({ VIGIL_ADMIN_ALLOWLIST: 'admin.local' }).variable).toBe('VIGIL_ADMIN_ALLOWLIST');
   });
 
   it('refuses debug mode in production', () => {
