@@ -18,6 +18,24 @@ describe('router and parser refusals', () => {
     expect(response.headers['x-request-id']).toBeTruthy();
   });
 
+  it('CONNECT is answered 405 {detail} with x-request-id, not dropped without a word (probe finding)', async () => {
+    for (const target of ['127.0.0.1:5432', '/v1/health']) {
+      const response = await rawRequest(server.port, `CONNECT ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      expect(response.status).toBe(405);
+      expect(JSON.parse(response.body)).toEqual({ detail: 'method not allowed' });
+      expect(response.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('an Expect other than 100-continue is ignored: the request is served and refused like any other (probe finding)', async () => {
+    const missing = await rawRequest(server.port, 'POST /v1/nope HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body)).toEqual({ detail: 'not found' });
+    expect(missing.headers['x-request-id']).toBeTruthy();
+    const served = await rawRequest(server.port, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nConnection: close\r\n\r\n');
+    expect(served.status).toBe(200);
+  });
+
   it('a query with a bad escape is not a bad path', async () => {
     const response = await fetch(`${server.url}/v1/threats/trends?days=%ZZ`);
     expect(response.status).toBe(422);

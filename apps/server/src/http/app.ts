@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config, TrustProxy } from '../config.js';
@@ -13,7 +14,7 @@ import { earlyRefusalsPlugin, frameworkErrors, rewriteRefusedUrl } from './plugi
 import { errorsPlugin } from './plugins/errors.js';
 import { handlerTimeoutPlugin } from './plugins/handler-timeout.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { clientErrorHandler } from './client-error.js';
+import { clientErrorHandler, endSocketWithError } from './client-error.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
@@ -103,6 +104,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // rather than answered by fastify's own 503 body, which is not in the error catalogue.
     return503OnClosing: false,
   });
+
+  // CONNECT never reaches a route (Node hands it to a 'connect' listener or drops the socket with
+  // no answer): refuse it like any request, with a catalogue body and an x-request-id.
+  app.server.on('connect', (_request: unknown, socket: Socket) => endSocketWithError(socket, 'method_not_allowed'));
+  // An Expect other than 100-continue: Node would answer a bare 417. RFC 9110 lets a server ignore
+  // an expectation it does not support, so the request is served like any other.
+  app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
 
   let redis = options.redis;
   if (!redis && config.redisUrl) {

@@ -9,7 +9,28 @@ import { describeError, HEADERS } from '@vigil/core';
  * a parse error the rest of the stream cannot be trusted. A client that did not send its whole request
  * within VIGIL_REQUEST_TIMEOUT_MS gets 408 the same way.
  */
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/** Writes a catalogue error straight to the socket and closes it (no route or hook can run). */
+export function endSocketWithError(socket: Socket, code: 'malformed_request' | 'headers_too_large' | 'request_timeout' | 'method_not_allowed'): void {
+  const { status, detail } = describeError(code);
+  const body = JSON.stringify({ detail });
+  const reason = REASONS[status] ?? 'Bad Request';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      `${HEADERS.requestId}: ${randomUUID()}\r\n` +
+      'content-type: application/json; charset=utf-8\r\n' +
+      'cache-control: no-store\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      'connection: close\r\n\r\n' +
+      body,
+  );
+}
 
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
@@ -27,16 +48,5 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'request_timeout'
         : 'malformed_request';
-  const { status, detail } = describeError(code);
-  const body = JSON.stringify({ detail });
-  const reason = REASONS[status] ?? 'Bad Request';
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\n` +
-      `${HEADERS.requestId}: ${randomUUID()}\r\n` +
-      'content-type: application/json; charset=utf-8\r\n' +
-      'cache-control: no-store\r\n' +
-      `content-length: ${Buffer.byteLength(body)}\r\n` +
-      'connection: close\r\n\r\n' +
-      body,
-  );
+  endSocketWithError(socket, code);
 }

@@ -1,5 +1,6 @@
 import { SHA256_HASH_RE } from '@vigil/core';
 import type { Kysely } from 'kysely';
+import { lockForUpdate } from '../db/dialect.js';
 import type { AgentsTable, Database, TrackName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { inTransaction } from '../repositories/transaction.js';
@@ -14,12 +15,17 @@ export interface SubmitAgentInput {
   now: number;
 }
 
+/** The agent after a submission: `created` is false when the submission repeated the current version. */
+export type SubmittedAgent = AgentsTable & { created: boolean; submitted_at: number };
+
 /**
  * Stores a new version of the hotkey's agent on a track: version 1 for the first submission, then
- * one more than the last version ever submitted (also after a deletion). The miner must be
- * registered on the track.
+ * one more than the last version ever submitted (also after a deletion). A submission identical to
+ * the active version (same code hash, name and provider) changes nothing and answers that version
+ * with `created: false`. The miner must be registered on the track. Concurrent submissions of one
+ * hotkey and track are serialized on the miner's row, so identical ones create one version.
  */
-export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput): Promise<AgentsTable> {
+export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput): Promise<SubmittedAgent> {
   if (!SHA256_HASH_RE.test(input.codeHash)) {
     throw new VigilError('invalid_argument', 'codeHash: expected sha256:<64 lowercase hex>');
   }
@@ -31,16 +37,32 @@ export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput)
       .select('status')
       .where('hotkey', '=', input.hotkey)
       .where('track', '=', input.track)
+      .$call(lockForUpdate(trx))
       .executeTakeFirst();
     if (miner?.status !== 'registered') {
       throw new VigilError('miner_not_registered', `hotkey: ${input.hotkey} is not registered on track ${input.track}`);
     }
     const current = await trx
       .selectFrom('agents')
-      .select('version')
+      .selectAll()
       .where('hotkey', '=', input.hotkey)
       .where('track', '=', input.track)
       .executeTakeFirst();
+    if (
+      current?.status === 'active' &&
+      current.code_hash === input.codeHash &&
+      current.name === input.name &&
+      current.provider === input.provider
+    ) {
+      const submitted = await trx
+        .selectFrom('agent_versions')
+        .select('submitted_at')
+        .where('hotkey', '=', input.hotkey)
+        .where('track', '=', input.track)
+        .where('version', '=', current.version)
+        .executeTakeFirstOrThrow();
+      return { ...current, created: false, submitted_at: Number(submitted.submitted_at) };
+    }
     const version = (current?.version ?? 0) + 1;
     const row: AgentsTable = {
       hotkey: input.hotkey,
@@ -75,12 +97,13 @@ export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput)
         submitted_at: input.now,
       })
       .execute();
-    return trx
+    const stored = await trx
       .selectFrom('agents')
       .selectAll()
       .where('hotkey', '=', input.hotkey)
       .where('track', '=', input.track)
       .executeTakeFirstOrThrow();
+    return { ...stored, created: true, submitted_at: input.now };
   });
 }
 

@@ -30,6 +30,23 @@ async function rejectsWith(promise: Promise<unknown>, code: string): Promise<Vig
 }
 
 describeEachDialect('write services', (ctx) => {
+  it('submitAgent: identical submissions racing create one version; the others are answered with it', async () => {
+    const db = ctx.db();
+    const miner = newKey();
+    await registerMiner(db, { hotkey: miner.hotkey, track: 'skills', now: T0 });
+    const input = { hotkey: miner.hotkey, track: 'skills' as const, name: 'a', provider: 'p', codeHash: codeHash('race'), now: T0 };
+    // On PostgreSQL each call takes its own pooled connection: a real race, not a queue.
+    const results = await Promise.all(Array.from({ length: 12 }, () => submitAgent(db, input)));
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.version))).toEqual(new Set([1]));
+    expect(new Set(results.map((r) => r.submitted_at))).toEqual(new Set([T0]));
+    const versions = await db.selectFrom('agent_versions').select('version').where('hotkey', '=', miner.hotkey).execute();
+    expect(versions).toEqual([{ version: 1 }]);
+    // A changed submission is still a new version.
+    const changed = await submitAgent(db, { ...input, name: 'b', now: T0 + 1 });
+    expect({ created: changed.created, version: changed.version }).toEqual({ created: true, version: 2 });
+  });
+
   it('submitAgent needs a registration and numbers versions per hotkey and track, also after a deletion', async () => {
     const db = ctx.db();
     const miner = newKey();

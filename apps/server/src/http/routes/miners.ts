@@ -8,7 +8,7 @@ import {
 } from '@vigil/core';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AgentBundleError, agentHashOf, bundleBodyLimit, normalizeAgentBundle, storeAgentBundle } from '../../bundles/index.js';
+import { AgentBundleError, bundleBodyLimit, normalizeAgentBundle, storeAgentBundle } from '../../bundles/index.js';
 import type { MinersTable } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import { deleteAgent, submitAgent } from '../../services/agents.js';
@@ -95,21 +95,11 @@ export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = asy
       throw new VigilError('validation_error', { issues: [{ path: `body.bundle.${error.field}`, message: error.reason }] });
     }
 
-    // A retry of the submission that is already current is answered with it, not a new version.
-    const current = await findActiveAgent(db, hotkey, input.track);
-    if (
-      current !== undefined &&
-      current.agent_hash === agentHashOf(bundle) &&
-      current.name === input.name &&
-      current.provider === input.provider
-    ) {
-      // The blob should be there already; storing again is idempotent and repairs a lost blob.
-      await storeAgentBundle(blobs, bundle);
-      return reply.code(200).send(current);
-    }
-
+    // Stored first (idempotent, content-addressed): a version never names a bundle that is missing.
+    // A repeat of the current version is answered with it (200), never a new version, also when
+    // identical submissions race (the service serializes them).
     const { agentHash } = await storeAgentBundle(blobs, bundle);
-    await submitAgent(db, {
+    const submitted = await submitAgent(db, {
       hotkey,
       track: input.track,
       name: input.name,
@@ -117,9 +107,17 @@ export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = asy
       codeHash: agentHash,
       now: now().getTime(),
     });
-    const stored = await findActiveAgent(db, hotkey, input.track);
-    if (stored === undefined) throw new Error('submitted agent not found');
-    return reply.code(201).send(stored);
+    const answer = {
+      hotkey: submitted.hotkey,
+      track: submitted.track,
+      name: submitted.name,
+      provider: submitted.provider,
+      version: Number(submitted.version),
+      agent_hash: submitted.code_hash,
+      status: 'active' as const,
+      submitted_at: formatOffsetTimestamp(submitted.submitted_at),
+    };
+    return reply.code(submitted.created ? 201 : 200).send(answer);
     },
   );
 
