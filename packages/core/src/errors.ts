@@ -44,6 +44,7 @@ export const ERROR_DETAILS = {
   scopeNotGrantable: 'cannot grant a scope the current key does not hold',
   accountNotFound: 'account not found',
   accountNameTaken: 'account name already taken',
+  agentSubmissionLimit: 'too many agent submissions',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -108,6 +109,7 @@ export const ERROR_CATALOGUE = {
   headers_too_large: { status: 431, detail: ERROR_DETAILS.headersTooLarge },
   rate_limited: { status: 429, detail: ERROR_DETAILS.rateLimitExceeded },
   too_many_signature_failures: { status: 429, detail: ERROR_DETAILS.tooManySignatureFailures },
+  agent_submission_limit: { status: 429, detail: ERROR_DETAILS.agentSubmissionLimit },
   internal_error: { status: 500, detail: ERROR_DETAILS.internalError },
   upstream_unavailable: { status: 502, detail: ERROR_DETAILS.upstreamUnavailable },
   service_unavailable: { status: 503, detail: ERROR_DETAILS.serviceUnavailable },

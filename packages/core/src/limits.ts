@@ -24,6 +24,10 @@ export const LIMITS = {
   roundIdMaxLength: 64,
   hotkeyMinLength: 47,
   hotkeyMaxLength: 48,
+  /** Not shown by the spec: agents frozen into one round (the earliest-submitted current versions first). */
+  maxAgentsPerRound: 256,
+  /** Not shown by the spec: new agent versions one hotkey may submit on one track in any 24 hours. */
+  maxAgentVersionsPerDay: 24,
 } as const;
 
 /** Server-side cache lifetimes of spec part 8, in seconds. */

@@ -1,4 +1,4 @@
-import { SHA256_HASH_RE } from '@vigil/core';
+import { LIMITS, SHA256_HASH_RE } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import { lockForUpdate } from '../db/dialect.js';
 import type { AgentsTable, Database, TrackName } from '../db/schema.js';
@@ -63,6 +63,7 @@ export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput)
         .executeTakeFirstOrThrow();
       return { ...current, created: false, submitted_at: Number(submitted.submitted_at) };
     }
+    await refuseBeyondDailyVersions(trx, input);
     const version = (current?.version ?? 0) + 1;
     const row: AgentsTable = {
       hotkey: input.hotkey,
@@ -105,6 +106,26 @@ export async function submitAgent(db: Kysely<Database>, input: SubmitAgentInput)
       .executeTakeFirstOrThrow();
     return { ...stored, created: true, submitted_at: input.now };
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/** A miner may add at most LIMITS.maxAgentVersionsPerDay versions per track in any 24 hours (429 with Retry-After beyond). */
+async function refuseBeyondDailyVersions(trx: Kysely<Database>, input: SubmitAgentInput): Promise<void> {
+  const recent = await trx
+    .selectFrom('agent_versions')
+    .select('submitted_at')
+    .where('hotkey', '=', input.hotkey)
+    .where('track', '=', input.track)
+    .where('submitted_at', '>', input.now - DAY_MS)
+    .orderBy('submitted_at', 'desc')
+    .limit(LIMITS.maxAgentVersionsPerDay)
+    .execute();
+  if (recent.length < LIMITS.maxAgentVersionsPerDay) return;
+  // The window frees a slot when the oldest of the last N versions turns a day old.
+  const oldest = Number(recent[recent.length - 1]!.submitted_at);
+  const retryAfter = Math.max(1, Math.ceil((oldest + DAY_MS - input.now) / 1000));
+  throw new VigilError('agent_submission_limit', { headers: { 'retry-after': String(retryAfter) } });
 }
 
 /** Marks the agent deleted (history and round results stay). Throws agent_not_found when there is no active agent. */

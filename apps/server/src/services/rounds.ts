@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { formatOffsetTimestamp } from '@vigil/core';
+import { LIMITS, formatOffsetTimestamp } from '@vigil/core';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { lockForUpdate } from '../db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
@@ -91,13 +91,24 @@ export async function startEvaluation(db: Kysely<Database>, input: { roundId: st
     if (round.status !== 'open' || round.phase !== 'submission') {
       throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its submission phase`);
     }
+    // At most LIMITS.maxAgentsPerRound, the earliest-submitted current versions first (then by
+    // hotkey), so the cap is first come, first served and never depends on the database's order.
     const agents = await trx
       .selectFrom('agents')
       .innerJoin('miners', (j) => j.onRef('miners.hotkey', '=', 'agents.hotkey').onRef('miners.track', '=', 'agents.track'))
+      .innerJoin('agent_versions', (j) =>
+        j
+          .onRef('agent_versions.hotkey', '=', 'agents.hotkey')
+          .onRef('agent_versions.track', '=', 'agents.track')
+          .onRef('agent_versions.version', '=', 'agents.version'),
+      )
       .select(['agents.hotkey', 'agents.version', 'agents.code_hash', 'agents.name'])
       .where('agents.track', '=', round.track)
       .where('agents.status', '=', 'active')
       .where('miners.status', '=', 'registered')
+      .orderBy('agent_versions.submitted_at')
+      .orderBy('agents.hotkey')
+      .limit(LIMITS.maxAgentsPerRound)
       .execute();
     const frozen = agents.map((a) => ({
       round_id: round.round_id,

@@ -1,3 +1,4 @@
+import { LIMITS } from '@vigil/core';
 import { expect, it } from 'vitest';
 import { pendingOutboxEvents } from '../repositories/outbox.js';
 import { describeEachDialect } from '../test-support/databases.js';
@@ -91,6 +92,48 @@ describeEachDialect('write services', (ctx) => {
     expect(again).toMatchObject({ uid: 4, status: 'suspended', allowedIps: ['10.0.0.2'] });
     const error = await rejectsWith(registerValidator(db, { hotkey: v.hotkey, uid: 1, allowedIps: ['nope'], now: T0 }), 'invalid_argument');
     expect(error.message).toMatch(/^allowedIps:/);
+  });
+
+  it('submitAgent: at most LIMITS.maxAgentVersionsPerDay new versions per track in any 24 hours, 429 with Retry-After beyond', async () => {
+    const db = ctx.db();
+    const miner = newKey();
+    await registerMiner(db, { hotkey: miner.hotkey, track: 'skills', now: T0 });
+    await registerMiner(db, { hotkey: miner.hotkey, track: 'packages', now: T0 });
+    const max = LIMITS.maxAgentVersionsPerDay;
+    for (let i = 0; i < max; i += 1) {
+      await submitAgent(db, { hotkey: miner.hotkey, track: 'skills', name: 'a', provider: 'p', codeHash: codeHash(`v${i}`), now: T0 + i * 60_000 });
+    }
+    const refused = await rejectsWith(
+      submitAgent(db, { hotkey: miner.hotkey, track: 'skills', name: 'a', provider: 'p', codeHash: codeHash('one-too-many'), now: T0 + max * 60_000 }),
+      'agent_submission_limit',
+    );
+    expect(refused.status).toBe(429);
+    // The first version leaves the window one day after it was submitted.
+    expect(refused.headers?.['retry-after']).toBe(String((DAY - max * 60_000) / 1000));
+    // A repeat of the current version is not a new version: never refused.
+    const repeat = await submitAgent(db, { hotkey: miner.hotkey, track: 'skills', name: 'a', provider: 'p', codeHash: codeHash(`v${max - 1}`), now: T0 + max * 60_000 });
+    expect(repeat.created).toBe(false);
+    // Another track has its own budget, and the window slides.
+    expect((await submitAgent(db, { hotkey: miner.hotkey, track: 'packages', name: 'b', provider: 'p', codeHash: codeHash('p'), now: T0 })).created).toBe(true);
+    const later = await submitAgent(db, { hotkey: miner.hotkey, track: 'skills', name: 'a', provider: 'p', codeHash: codeHash('next-day'), now: T0 + DAY + 1 });
+    expect(later.version).toBe(max + 1);
+  });
+
+  it('startEvaluation freezes at most LIMITS.maxAgentsPerRound agents, the earliest-submitted first', async () => {
+    const db = ctx.db();
+    const round = await openRound(db, { track: 'mcp_servers', now: T0, submissionMs: HOUR, evaluationMs: HOUR, policyVersion: 'p1' });
+    const total = LIMITS.maxAgentsPerRound + 3;
+    const miners = Array.from({ length: total }, () => newKey());
+    for (const [i, miner] of miners.entries()) {
+      await registerMiner(db, { hotkey: miner.hotkey, track: 'mcp_servers', now: T0 });
+      // Submitted in reverse order of the list: the last three miners submitted first.
+      await submitAgent(db, { hotkey: miner.hotkey, track: 'mcp_servers', name: 'a', provider: 'p', codeHash: codeHash(`m${i}`), now: T0 + (total - i) * 1000 });
+    }
+    expect(await startEvaluation(db, { roundId: round.round_id, now: T0 + HOUR })).toBe(LIMITS.maxAgentsPerRound);
+    const frozen = new Set((await db.selectFrom('round_agents').select('hotkey').where('round_id', '=', round.round_id).execute()).map((r) => r.hotkey));
+    // The three latest submissions (the first three miners) are the ones left out.
+    expect(miners.slice(0, 3).some((m) => frozen.has(m.hotkey))).toBe(false);
+    expect(miners.slice(3).every((m) => frozen.has(m.hotkey))).toBe(true);
   });
 
   it('opens rounds with sequential numbers per track, one open round per track', async () => {
