@@ -45,6 +45,12 @@ export const ERROR_DETAILS = {
   accountNotFound: 'account not found',
   accountNameTaken: 'account name already taken',
   agentSubmissionLimit: 'too many agent submissions',
+  // The admin API and idempotent requests (docs/accounts.md, docs/idempotency.md).
+  validatorNotFound: 'validator not found',
+  roundSchedulerBusy: 'the round scheduler is running a step; try again in a few seconds',
+  metagraphLiveSource: 'the server reads the metagraph from the live chain; a snapshot cannot be uploaded',
+  idempotencyKeyInProgress: 'a request with this idempotency key is in progress',
+  idempotencyKeyMismatch: 'this idempotency key was used with a different request',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -88,6 +94,11 @@ export const ERROR_CATALOGUE = {
   scope_not_grantable: { status: 403, detail: ERROR_DETAILS.scopeNotGrantable },
   account_not_found: { status: 404, detail: ERROR_DETAILS.accountNotFound },
   account_name_taken: { status: 409, detail: ERROR_DETAILS.accountNameTaken },
+  unknown_validator: { status: 404, detail: ERROR_DETAILS.validatorNotFound },
+  round_scheduler_busy: { status: 409, detail: ERROR_DETAILS.roundSchedulerBusy },
+  metagraph_live_source: { status: 409, detail: ERROR_DETAILS.metagraphLiveSource },
+  idempotency_key_in_progress: { status: 409, detail: ERROR_DETAILS.idempotencyKeyInProgress },
+  idempotency_key_mismatch: { status: 422, detail: ERROR_DETAILS.idempotencyKeyMismatch },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },
@@ -131,6 +142,9 @@ export const ERROR_CATALOGUE = {
   round_wrong_phase: { status: 409, detail: refusalDetail },
   artifact_conflict: { status: 409, detail: refusalDetail },
   attestation_conflict: { status: 409, detail: refusalDetail },
+  // Refusals of the admin API whose detail names the argument at fault.
+  validator_wrong_status: { status: 409, detail: refusalDetail },
+  round_not_due: { status: 409, detail: refusalDetail },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,14 +1,9 @@
+import { VALIDATOR_ADMIN_ACTIONS, type ValidatorAdminAction } from '@vigil/core';
 import type { Kysely } from 'kysely';
-import type { Database, ValidatorsTable } from '../db/schema.js';
-import { findValidator, listValidators, setValidatorStatus, type ValidatorRecord } from '../services/validators.js';
-
-/** What each action sets, and from which statuses (anything else is refused, so a typo cannot undo a revocation). */
-const ACTIONS: Record<string, { to: ValidatorsTable['status']; from: readonly ValidatorsTable['status'][] }> = {
-  approve: { to: 'active', from: ['pending'] },
-  suspend: { to: 'suspended', from: ['pending', 'active'] },
-  revoke: { to: 'revoked', from: ['pending', 'active', 'suspended'] },
-  restore: { to: 'active', from: ['suspended', 'revoked'] },
-};
+import type { Database } from '../db/schema.js';
+import { VigilError } from '../errors.js';
+import { OPERATOR } from '../repositories/audit-log.js';
+import { applyValidatorAction, listValidators, type ValidatorRecord } from '../services/validators.js';
 
 export const VALIDATORS_USAGE = 'validators list | validators <approve|suspend|revoke|restore> <hotkey>';
 
@@ -35,13 +30,18 @@ export async function runValidatorsCommand(db: Kysely<Database>, args: readonly 
     const all = await listValidators(db);
     return all.length === 0 ? ['no validators registered'] : ['hotkey  uid  status  allowed_ips', ...all.map(line)];
   }
-  const rule = action === undefined ? undefined : ACTIONS[action];
-  if (rule === undefined || hotkey === undefined || rest.length > 0) throw new ValidatorsCommandError(`expected ${VALIDATORS_USAGE}`, true);
-  const current = await findValidator(db, hotkey);
-  if (current === undefined) throw new ValidatorsCommandError(`${action}: no validator ${hotkey}`);
-  if (!rule.from.includes(current.status)) {
-    throw new ValidatorsCommandError(`${action}: ${hotkey} is ${current.status}; ${action} applies to ${rule.from.join(' or ')} validators`);
+  if (!isAction(action) || hotkey === undefined || rest.length > 0) throw new ValidatorsCommandError(`expected ${VALIDATORS_USAGE}`, true);
+  try {
+    // The same rules, transaction and audit entry as the admin API (POST /v1/admin/validators/{hotkey}/<action>).
+    const { record, from } = await applyValidatorAction(db, { hotkey, action, now, actor: OPERATOR });
+    return [`${hotkey}: ${from} -> ${record.status}`];
+  } catch (error) {
+    if (error instanceof VigilError && error.code === 'unknown_validator') throw new ValidatorsCommandError(`${action}: no validator ${hotkey}`);
+    if (error instanceof VigilError && error.code === 'validator_wrong_status') throw new ValidatorsCommandError(`${action}: ${error.detail}`);
+    throw error;
   }
-  await setValidatorStatus(db, { hotkey, status: rule.to, now });
-  return [`${hotkey}: ${current.status} -> ${rule.to}`];
+}
+
+function isAction(action: string | undefined): action is ValidatorAdminAction {
+  return (VALIDATOR_ADMIN_ACTIONS as readonly (string | undefined)[]).includes(action);
 }

@@ -310,6 +310,32 @@ export interface AuditLogTable {
   detail: string;
 }
 
+/**
+ * An `Idempotency-Key` of an account (migration 0009; docs/idempotency.md): claimed while its first
+ * request runs (`running`), then that request's answer (`completed`) until `expires_at`.
+ */
+export interface IdempotencyKeysTable {
+  account_id: string;
+  idempotency_key: string;
+  method: string;
+  /** The request target as sent (path and query). */
+  path: string;
+  /** sha256 of method, target and the canonical JSON of the body: what a repeat must match. */
+  fingerprint: string;
+  state: 'running' | 'completed';
+  /** Random per claim: only the request holding the claim may complete or release it. */
+  claim_token: string;
+  /** When the current claim was taken; a `running` claim older than the handler timeout may be taken over. */
+  claimed_at: number;
+  created_at: number;
+  /** created_at + 24 h: a repeat after it starts afresh. */
+  expires_at: number;
+  status: number | null;
+  /** JSON object of the replayed response headers. */
+  headers: string | null;
+  body: string | null;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -337,10 +363,12 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'idempotency_keys',
   'audit_log',
   'api_keys',
   'accounts',

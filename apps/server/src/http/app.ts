@@ -153,7 +153,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
-  if (options.customers) await app.register(customerRoutesPlugin, { ...options.customers, now, adminAllowlist: config.adminAllowlist });
+  if (options.customers) {
+    await app.register(customerRoutesPlugin, {
+      ...options.customers,
+      now,
+      adminAllowlist: config.adminAllowlist,
+      scheduler: config.scheduler,
+      handlerTimeoutMs: config.handlerTimeoutMs,
+    });
+  }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });
   return app;
 }

@@ -41,3 +41,33 @@ export async function pendingOutboxEvents(db: Kysely<Database>, limit: number): 
     .execute();
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Record<string, unknown> }));
 }
+
+export interface OutboxBacklogCounts {
+  total: number;
+  undeliveredByKind: Partial<Record<OutboxEventKind, number>>;
+  oldestUndeliveredAt: number | null;
+}
+
+/** How far deliveries are behind: every event ever enqueued, undelivered ones per kind, the oldest of them. */
+export async function outboxBacklog(db: Kysely<Database>): Promise<OutboxBacklogCounts> {
+  const [total, byKind] = await Promise.all([
+    db
+      .selectFrom('outbox_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst(),
+    db
+      .selectFrom('outbox_events')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('n'), eb.fn.min('created_at').as('oldest')])
+      .where('delivered_at', 'is', null)
+      .groupBy('kind')
+      .execute(),
+  ]);
+  const undeliveredByKind: Partial<Record<OutboxEventKind, number>> = {};
+  let oldest: number | null = null;
+  for (const row of byKind) {
+    undeliveredByKind[row.kind] = Number(row.n);
+    const at = Number(row.oldest);
+    if (oldest === null || at < oldest) oldest = at;
+  }
+  return { total: Number(total?.n ?? 0), undeliveredByKind, oldestUndeliveredAt: oldest };
+}

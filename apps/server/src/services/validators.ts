@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
+import type { ValidatorAdminAction } from '@vigil/core';
 import type { Kysely } from 'kysely';
+import { lockForUpdate } from '../db/dialect.js';
 import type { Database, ValidatorsTable } from '../db/schema.js';
+import { recordAudit, type AuditActor } from '../repositories/audit-log.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { VigilError } from '../errors.js';
 
@@ -90,4 +93,78 @@ export async function setValidatorStatus(
 export async function findValidator(db: Kysely<Database>, hotkey: string): Promise<ValidatorRecord | undefined> {
   const row = await db.selectFrom('validators').selectAll().where('hotkey', '=', hotkey).executeTakeFirst();
   return row === undefined ? undefined : toRecord(row);
+}
+
+/**
+ * What each operator action sets, and from which statuses. Anything else is refused, so a typo
+ * cannot undo a revocation. The command line (`vigil-server validators …`) and the admin API share it.
+ */
+export const VALIDATOR_ACTIONS: Readonly<
+  Record<ValidatorAdminAction, { to: ValidatorsTable['status']; from: readonly ValidatorsTable['status'][] }>
+> = {
+  approve: { to: 'active', from: ['pending'] },
+  suspend: { to: 'suspended', from: ['pending', 'active'] },
+  revoke: { to: 'revoked', from: ['pending', 'active', 'suspended'] },
+  restore: { to: 'active', from: ['suspended', 'revoked'] },
+};
+
+async function lockedValidator(trx: Kysely<Database>, hotkey: string): Promise<ValidatorsTable> {
+  const row = await trx.selectFrom('validators').selectAll().where('hotkey', '=', hotkey).$call(lockForUpdate(trx)).executeTakeFirst();
+  if (row === undefined) throw new VigilError('unknown_validator');
+  return row;
+}
+
+/**
+ * Applies an operator action to a validator (approve a pending registration, suspend, revoke,
+ * restore), audited in the same transaction. Refusals: `unknown_validator` (404) and
+ * `validator_wrong_status` (409) when the action does not apply to the current status.
+ */
+export async function applyValidatorAction(
+  db: Kysely<Database>,
+  input: { hotkey: string; action: ValidatorAdminAction; now: number; actor: AuditActor },
+): Promise<{ record: ValidatorRecord; from: ValidatorsTable['status'] }> {
+  const rule = VALIDATOR_ACTIONS[input.action];
+  return inTransaction(db, async (trx) => {
+    const row = await lockedValidator(trx, input.hotkey);
+    if (!rule.from.includes(row.status)) {
+      throw new VigilError(
+        'validator_wrong_status',
+        `hotkey: ${input.hotkey} is ${row.status}; ${input.action} applies to ${rule.from.join(' or ')} validators`,
+      );
+    }
+    await trx.updateTable('validators').set({ status: rule.to, updated_at: input.now }).where('hotkey', '=', input.hotkey).execute();
+    await recordAudit(trx, input.actor, {
+      action: `validator.${input.action}`,
+      target: input.hotkey,
+      detail: { from: row.status, to: rule.to },
+      at: input.now,
+    });
+    return { record: toRecord({ ...row, status: rule.to, updated_at: input.now }), from: row.status };
+  });
+}
+
+/**
+ * Replaces a validator's IP allowlist (each a valid address, duplicates dropped), audited in the
+ * same transaction. The status is untouched.
+ */
+export async function setValidatorAllowlist(
+  db: Kysely<Database>,
+  input: { hotkey: string; allowedIps: readonly string[]; now: number; actor: AuditActor },
+): Promise<ValidatorRecord> {
+  for (const ip of input.allowedIps) {
+    if (isIP(ip) === 0) throw new VigilError('invalid_argument', `allowedIps: ${JSON.stringify(ip)} is not an IP address`);
+  }
+  const allowed = [...new Set(input.allowedIps)];
+  return inTransaction(db, async (trx) => {
+    const row = await lockedValidator(trx, input.hotkey);
+    const updated = { ...row, allowed_ips: JSON.stringify(allowed), updated_at: input.now };
+    await trx.updateTable('validators').set({ allowed_ips: updated.allowed_ips, updated_at: input.now }).where('hotkey', '=', input.hotkey).execute();
+    await recordAudit(trx, input.actor, {
+      action: 'validator.allowlist',
+      target: input.hotkey,
+      detail: { from: JSON.parse(row.allowed_ips) as unknown, to: allowed },
+      at: input.now,
+    });
+    return toRecord(updated);
+  });
 }

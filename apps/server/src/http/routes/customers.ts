@@ -4,12 +4,17 @@ import type { Kysely } from 'kysely';
 import { apiKeyPlugin } from '../../auth/api-key-plugin.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
+import type { CachedMetagraph } from '../../metagraph/cached-metagraph.js';
+import type { SchedulerSettings } from '../../scheduler/settings.js';
+import { idempotencyPlugin } from '../plugins/idempotency.js';
 import '../route-config.js';
 import { adminRoutes } from './admin.js';
 import { keyRoutes } from './keys.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
+  /** The metagraph permit checks use: the admin API uploads snapshots into it (file sources only). */
+  metagraph?: CachedMetagraph;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -37,16 +42,18 @@ export function createAllowlist(entries: readonly string[]): (ip: string) => boo
  * The customer API (docs/accounts.md): API-key authentication, an account's own keys and, when
  * VIGIL_ADMIN_ALLOWLIST is set, the admin API. Encapsulated: its hooks run on these routes only.
  */
-export const customerRoutesPlugin: FastifyPluginAsync<CustomerOptions & { now: () => Date; adminAllowlist: readonly string[] }> = async (
-  app,
-  { db, now, adminAllowlist },
-) => {
+export const customerRoutesPlugin: FastifyPluginAsync<
+  CustomerOptions & { now: () => Date; adminAllowlist: readonly string[]; scheduler: SchedulerSettings; handlerTimeoutMs: number }
+> = async (app, { db, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.routeOptions.config.admin === true && !adminAllowed(request.ip)) throw new VigilError('admin_ip_not_allowed');
   });
   await app.register(apiKeyPlugin, { db, now: () => now().getTime() });
+  // After the key check (the key's account scopes Idempotency-Key); every route with
+  // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
+  await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs });
   await app.register(keyRoutes, { db, now });
-  if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now });
+  if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

@@ -72,7 +72,7 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
         body: ApiKeyCreateRequest,
         response: { 201: ApiKeyCreated },
       },
-      config: { apiKey: { scope: 'keys' } },
+      config: { apiKey: { scope: 'keys' }, idempotent: true },
     },
     async (request, reply) => {
       const principal = principalOf(request);
@@ -93,7 +93,7 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
     '/v1/keys/:key_id',
     {
       schema: { summary: 'Revoke one of the account’s keys (not the one in use)', params: ApiKeyIdParams, response: { 200: ApiKey } },
-      config: { apiKey: { scope: 'keys' } },
+      config: { apiKey: { scope: 'keys' }, idempotent: true },
     },
     async (request) => {
       const principal = principalOf(request);

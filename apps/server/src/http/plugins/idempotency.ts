@@ -1,0 +1,150 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson, IDEMPOTENCY_HEADERS, IdempotencyKey } from '@vigil/core';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import '../../auth/api-key-plugin.js';
+import type { Database } from '../../db/schema.js';
+import { VigilError } from '../../errors.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  holdIdempotencyKey,
+  purgeExpiredIdempotencyKeys,
+  releaseIdempotencyKey,
+  type IdempotentRequest,
+} from '../../services/idempotency.js';
+import '../route-config.js';
+
+export interface IdempotencyPluginOptions {
+  db: Kysely<Database>;
+  /** Epoch-ms clock (tests move it past the 24 h). */
+  now: () => number;
+  /** VIGIL_HANDLER_TIMEOUT_MS: a running claim older than the route's timeout may be taken over. */
+  handlerTimeoutMs: number;
+  /** How often this instance deletes expired keys, at most (lazily, on a claim). */
+  purgeIntervalMs?: number;
+}
+
+const KEY_HEADER = IDEMPOTENCY_HEADERS.key.toLowerCase();
+const REPLAYED_HEADER = IDEMPOTENCY_HEADERS.replayed;
+
+/** Response headers a replay repeats; the rest (request id, rate-limit counters, dates) describe the new request. */
+function storedHeaders(reply: FastifyReply): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    const lower = name.toLowerCase();
+    if (value === undefined || !(lower === 'content-type' || lower === 'location' || lower.startsWith('x-vigil-'))) continue;
+    kept[lower] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return kept;
+}
+
+function bodyFingerprint(body: unknown): string {
+  try {
+    // RFC 8785: the same JSON sent with other key order or spacing is the same request.
+    return canonicalJson(body ?? null);
+  } catch {
+    return JSON.stringify(body ?? null);
+  }
+}
+
+interface Pending {
+  identity: IdempotentRequest;
+  token?: string;
+}
+
+/**
+ * `Idempotency-Key` on routes with `config: { idempotent: true }` (docs/idempotency.md): the first
+ * request with a key (per account) runs and its answer is stored for 24 h; a repeat with the same
+ * method, target and body gets that answer with `Idempotent-Replayed: true`, without running again.
+ * The key is read in preValidation (the body's fingerprint is taken before the schema reshapes it)
+ * and claimed in preHandler, after validation: a request refused by its schema stores nothing, so a
+ * corrected request may reuse the key. 5xx answers are not stored.
+ */
+const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, options) => {
+  const { db, now } = options;
+  const purgeIntervalMs = options.purgeIntervalMs ?? 3_600_000;
+  let lastPurge = 0;
+  const pending = new WeakMap<FastifyRequest, Pending>();
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.idempotent === true && route.config.apiKey === undefined) {
+      // Keys are scoped per account: a route without an API key has no account to scope them to.
+      throw new TypeError(`config.idempotent of ${String(route.method)} ${route.url}: needs config.apiKey`);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.idempotent !== true) return;
+    const raw = request.headers[KEY_HEADER];
+    if (raw === undefined) return;
+    const parsed = IdempotencyKey.safeParse(Array.isArray(raw) ? raw.join(', ') : raw);
+    if (!parsed.success) {
+      throw new VigilError('validation_error', {
+        issues: [{ path: `headers.${KEY_HEADER}`, message: 'expected 1-255 printable ASCII characters' }],
+      });
+    }
+    const principal = request.principal;
+    if (principal === null) throw new Error('idempotent route reached without a verified key');
+    const fingerprint = createHash('sha256')
+      .update(`${request.method}\n${request.url}\n${bodyFingerprint(request.body)}`)
+      .digest('hex');
+    pending.set(request, {
+      identity: { accountId: principal.accountId, key: parsed.data, method: request.method, path: request.url, fingerprint },
+    });
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    const state = pending.get(request);
+    if (state === undefined) return;
+    const at = now();
+    if (at - lastPurge >= purgeIntervalMs) {
+      lastPurge = at;
+      await purgeExpiredIdempotencyKeys(db, at);
+    }
+    const takeoverAfterMs = request.routeOptions.config.timeoutMs ?? options.handlerTimeoutMs;
+    const claim = await claimIdempotencyKey(db, state.identity, { now: at, takeoverAfterMs });
+    if (claim.kind === 'owner') {
+      state.token = claim.token;
+      return;
+    }
+    pending.delete(request);
+    const { status, headers, body } = claim.response;
+    // A string with a JSON content type is sent as is: the stored bytes, not re-serialized.
+    return reply.code(status).headers(headers).header(REPLAYED_HEADER, 'true').send(body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = pending.get(request);
+    if (state?.token === undefined) return payload;
+    pending.delete(request);
+    const { identity, token } = state;
+    const status = reply.statusCode;
+    try {
+      if (status === 504) {
+        // The handler may still be running and may still commit: keep the key busy for another
+        // timeout rather than let a retry do the work twice.
+        await holdIdempotencyKey(db, identity, token, now());
+      } else if (status >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+        await releaseIdempotencyKey(db, identity, token);
+      } else {
+        const body = typeof payload === 'string' ? payload : payload.toString('utf8');
+        await completeIdempotencyKey(db, identity, token, { status, headers: storedHeaders(reply), body });
+      }
+    } catch (error) {
+      // The answer still goes out; the key stays claimed until the takeover window lets a retry run.
+      request.log.warn({ err: error, idempotency_key: identity.key }, 'could not store the idempotent response');
+    }
+    return payload;
+  });
+};
+
+export const idempotencyPlugin = fp(idempotency, { name: 'vigil-idempotency', fastify: '5.x' });
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Honour `Idempotency-Key` (docs/idempotency.md); needs `apiKey` (keys are scoped per account). */
+    idempotent?: boolean;
+  }
+}
