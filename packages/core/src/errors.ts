@@ -44,6 +44,7 @@ export const ERROR_DETAILS = {
   scopeNotGrantable: 'cannot grant a scope the current key does not hold',
   accountNotFound: 'account not found',
   accountNameTaken: 'account name already taken',
+  attestationNotFound: 'attestation not found',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -86,6 +87,7 @@ export const ERROR_CATALOGUE = {
   admin_ip_not_allowed: { status: 403, detail: ERROR_DETAILS.adminIpNotAllowed },
   scope_not_grantable: { status: 403, detail: ERROR_DETAILS.scopeNotGrantable },
   account_not_found: { status: 404, detail: ERROR_DETAILS.accountNotFound },
+  attestation_not_found: { status: 404, detail: ERROR_DETAILS.attestationNotFound },
   account_name_taken: { status: 409, detail: ERROR_DETAILS.accountNameTaken },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
