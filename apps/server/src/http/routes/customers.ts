@@ -5,11 +5,15 @@ import { apiKeyPlugin } from '../../auth/api-key-plugin.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import '../route-config.js';
+import type { CachedMetagraph } from '../../metagraph/index.js';
 import { adminRoutes } from './admin.js';
+import { customerAttestationRoutes } from './customer-attestations.js';
 import { keyRoutes } from './keys.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
+  /** The metagraph `POST /v1/attestations/verify` checks permits against; absent, that route is not served. */
+  metagraph?: Pick<CachedMetagraph, 'current'>;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -39,7 +43,7 @@ export function createAllowlist(entries: readonly string[]): (ip: string) => boo
  */
 export const customerRoutesPlugin: FastifyPluginAsync<CustomerOptions & { now: () => Date; adminAllowlist: readonly string[] }> = async (
   app,
-  { db, now, adminAllowlist },
+  { db, now, adminAllowlist, metagraph },
 ) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
@@ -48,5 +52,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<CustomerOptions & { now: (
   });
   await app.register(apiKeyPlugin, { db, now: () => now().getTime() });
   await app.register(keyRoutes, { db, now });
+  await app.register(customerAttestationRoutes, { db, metagraph });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now });
 };
