@@ -260,6 +260,7 @@ describeEachDialect('customer API: attestations', (ctx) => {
     await seed(ctx.db());
     const read = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'read']);
     const keysOnly = await operatorKey(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'keys']);
+    const freeVerify = await operatorKey(ctx.db(), ['--org', 'initech', '--scopes', 'read,verify']);
     const server = await start(ctx, snapshotOf(validators));
     const hash = `sha256:${'a'.repeat(64)}`;
     for (const [method, path, scope] of [
@@ -280,6 +281,10 @@ describeEachDialect('customer API: attestations', (ctx) => {
         expect({ path, credential, status: answer.status, body: answer.body }).toEqual({ path, credential, status, body: { detail } });
       }
     }
+    expect(await call(server, 'POST', '/v1/attestations/verify', freeVerify, { body: {} })).toMatchObject({
+      status: 403,
+      body: { detail: 'this endpoint requires a paid plan' },
+    });
     const paths = async (query: string) => {
       const answer = await call(server, 'GET', `/v1/attestations${query}`, read);
       expect(answer.status).toBe(422);

@@ -101,7 +101,8 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
           body: AttestationEnvelope,
           response: { 200: AttestationVerifyResult },
         },
-        config: { apiKey: { scope: 'verify' } },
+        // Attestation verification is a paid-plan operation (docs/accounts.md, "Scopes").
+        config: { apiKey: { scope: 'verify', plan: 'paid' } },
         bodyLimit: ATTESTATION_BODY_LIMIT,
         preValidation: keepReceivedBody,
       },
