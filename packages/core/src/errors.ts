@@ -51,6 +51,7 @@ export const ERROR_DETAILS = {
   metagraphLiveSource: 'the server reads the metagraph from the live chain; a snapshot cannot be uploaded',
   idempotencyKeyInProgress: 'a request with this idempotency key is in progress',
   idempotencyKeyMismatch: 'this idempotency key was used with a different request',
+  attestationNotFound: 'attestation not found',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -93,6 +94,7 @@ export const ERROR_CATALOGUE = {
   admin_ip_not_allowed: { status: 403, detail: ERROR_DETAILS.adminIpNotAllowed },
   scope_not_grantable: { status: 403, detail: ERROR_DETAILS.scopeNotGrantable },
   account_not_found: { status: 404, detail: ERROR_DETAILS.accountNotFound },
+  attestation_not_found: { status: 404, detail: ERROR_DETAILS.attestationNotFound },
   account_name_taken: { status: 409, detail: ERROR_DETAILS.accountNameTaken },
   unknown_validator: { status: 404, detail: ERROR_DETAILS.validatorNotFound },
   round_scheduler_busy: { status: 409, detail: ERROR_DETAILS.roundSchedulerBusy },

@@ -165,6 +165,23 @@ export {
   TaskIdParams,
 } from './schemas/queries.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
+export {
+  AttestationListQuery,
+  AttestedArtifact,
+  AttestationRecord,
+  AttestationList,
+  AttestationHashParams,
+  SignedAttestationEnvelope,
+  CheckedAgainst,
+  AttestationDetail,
+  AttestationVerifyResult,
+  SEARCH_KINDS,
+  SearchKind,
+  MAX_SEARCH_QUERY_LENGTH,
+  SearchQuery,
+  SearchResult,
+  SearchResults,
+} from './schemas/customer-attestations.js';
 export { MetagraphNeuron, MetagraphSnapshot } from './schemas/metagraph.js';
 export {
   AGENT_BUNDLE_FORMAT,

@@ -4,7 +4,9 @@ import { describeEachDialect } from '../test-support/databases.js';
 import {
   addIdColumn,
   dialectOf,
+  fullTextMatches,
   lockForUpdate,
+  normalizeSearchWords,
   migrationTableSchema,
   shareLock,
   singleRunnerStrategy,
@@ -133,5 +135,33 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
     } finally {
       await anyDb.schema.dropTable('dialect_id_probe').execute();
     }
+  });
+
+  it('the full-text index (migration 0008) follows inserts, updates and deletes, matches word prefixes, and ranks the first column higher', async () => {
+    const index = { table: 'search_documents', columns: ['primary_terms', 'other_terms'] };
+    const doc = (refId: number, primary: string, other: string) => ({
+      kind: 'artifact' as const,
+      ref_id: refId,
+      title: String(refId),
+      facets: '{}',
+      primary_terms: normalizeSearchWords(primary).join(' '),
+      other_terms: normalizeSearchWords(other).join(' '),
+      updated_at: 0,
+    });
+    await db().insertInto('search_documents').values([doc(1, 'skills/left-pad/npm', 'WARN'), doc(2, 'skills/quiet/gh', 'left pad mentioned'), doc(3, 'x', 'y')]).execute();
+    const match = async (text: string) => {
+      const rows = await sql<{ doc_id: number; score: number }>`select * from (${fullTextMatches(db(), index, normalizeSearchWords(text))}) m order by score desc`.execute(db());
+      return rows.rows.map((r) => Number(r.doc_id));
+    };
+    expect(await match('left-pad')).toEqual([1, 2]);
+    expect(await match('LEFT')).toEqual([1, 2]);
+    expect(await match('qui')).toEqual([2]);
+    expect(await match('left warn')).toEqual([1]);
+    await db().updateTable('search_documents').set({ other_terms: 'allow' }).where('ref_id', '=', 1).execute();
+    expect(await match('warn')).toEqual([]);
+    expect(await match('allow')).toEqual([1]);
+    await db().deleteFrom('search_documents').where('ref_id', '=', 2).execute();
+    expect(await match('left')).toEqual([1]);
+    expect(normalizeSearchWords('sha256:E3B0 Ünïcode_left-pad')).toEqual(['sha256', 'e3b0', 'unicode', 'left', 'pad']);
   });
 });

@@ -83,3 +83,97 @@ export function addIdColumn<T extends string, C extends string = 'id'>(
     ? table.addColumn(column, 'bigint', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn(column, 'integer', (c) => c.primaryKey());
 }
+
+/** A full-text index over some text columns of a table with an integer `id` primary key. */
+export interface FullTextIndex {
+  table: string;
+  /** Weighted in this order: the first ranks highest (at most 4). */
+  columns: readonly string[];
+}
+
+function ftsTableName(index: FullTextIndex): string {
+  return `${index.table}_fts`;
+}
+
+const TSVECTOR_COLUMN = 'search_vector';
+const PG_WEIGHTS = ['A', 'B', 'C', 'D'] as const;
+
+/**
+ * Creates the dialect's own full-text index over `index.columns`, kept in sync by the database
+ * itself on every insert, update and delete of the table. The columns must hold normalized words
+ * (see normalizeSearchWords): lowercase letters and digits separated by single spaces, so both
+ * tokenizers cut them into the same terms. PostgreSQL: a stored generated tsvector column (the
+ * `simple` configuration, weights A, B, … by column order) with a GIN index. SQLite: an FTS5 table
+ * with external content (`<table>_fts`, rowid = id) and the three triggers that keep it in sync.
+ * Applied migrations call this, so what it emits must never change: a different index needs a new helper.
+ */
+export async function createFullTextIndex(db: AnyDb, index: FullTextIndex): Promise<void> {
+  const table = sql.table(index.table);
+  if (dialectOf(db) === 'postgres') {
+    const vector = sql.join(
+      index.columns.map((column, i) => sql`setweight(to_tsvector('simple'::regconfig, ${sql.ref(column)}), ${sql.lit(PG_WEIGHTS[i]!)})`),
+      sql` || `,
+    );
+    await sql`alter table ${table} add column ${sql.ref(TSVECTOR_COLUMN)} tsvector generated always as (${vector}) stored`.execute(db);
+    await sql`create index ${sql.ref(`${index.table}_fts_idx`)} on ${table} using gin (${sql.ref(TSVECTOR_COLUMN)})`.execute(db);
+    return;
+  }
+  const fts = sql.table(ftsTableName(index));
+  const columns = sql.join(index.columns.map((c) => sql.ref(c)));
+  const newValues = sql.join(index.columns.map((c) => sql`new.${sql.ref(c)}`));
+  const oldValues = sql.join(index.columns.map((c) => sql`old.${sql.ref(c)}`));
+  await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id')`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_ai`)} after insert on ${table} begin
+    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_ad`)} after delete on ${table} begin
+    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues}); end`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_au`)} after update on ${table} begin
+    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues});
+    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
+}
+
+/** Undoes createFullTextIndex. */
+export async function dropFullTextIndex(db: AnyDb, index: FullTextIndex): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    await sql`drop index ${sql.ref(`${index.table}_fts_idx`)}`.execute(db);
+    await sql`alter table ${sql.table(index.table)} drop column ${sql.ref(TSVECTOR_COLUMN)}`.execute(db);
+    return;
+  }
+  for (const suffix of ['ai', 'ad', 'au']) await sql`drop trigger ${sql.ref(`${index.table}_fts_${suffix}`)}`.execute(db);
+  await sql`drop table ${sql.table(ftsTableName(index))}`.execute(db);
+}
+
+/**
+ * Lowercase letters and digits of `text` (diacritics removed), every other character a separator:
+ * what the full-text columns hold and what a query is cut into, the same on both dialects.
+ */
+export function normalizeSearchWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0);
+}
+
+/**
+ * The rows of `index.table` matching every word (each as a prefix: `e3b0` finds a hash starting
+ * so), as a subquery with columns `doc_id` and `score` (higher is better; an A-weighted match
+ * outranks a B-weighted one). PostgreSQL: ts_rank over the tsvector column (as float8, so a score
+ * round-trips through JavaScript exactly). SQLite: FTS5 MATCH ranked by bm25 (negated), the first
+ * column weighted 10 to 1. `words` must come from normalizeSearchWords and be non-empty.
+ */
+export function fullTextMatches(db: AnyDb, index: FullTextIndex, words: readonly string[]): RawBuilder<{ doc_id: number; score: number }> {
+  if (words.length === 0) throw new TypeError('words: expected at least one word');
+  if (dialectOf(db) === 'postgres') {
+    // Each word is a quoted lexeme with a prefix marker; no text-search parser runs on the query.
+    const query = words.map((w) => `'${w}':*`).join(' & ');
+    return sql<{ doc_id: number; score: number }>`select id as doc_id, ts_rank('{0.05, 0.1, 0.1, 1.0}', ${sql.ref(TSVECTOR_COLUMN)}, ${query}::tsquery)::float8 as score
+      from ${sql.table(index.table)} where ${sql.ref(TSVECTOR_COLUMN)} @@ ${query}::tsquery`;
+  }
+  const fts = ftsTableName(index);
+  const query = words.map((w) => `"${w}"*`).join(' AND ');
+  const weights = sql.join(index.columns.map((_, i) => sql.lit(i === 0 ? 10 : 1)));
+  return sql<{ doc_id: number; score: number }>`select rowid as doc_id, -bm25(${sql.table(fts)}, ${weights}) as score
+    from ${sql.table(fts)} where ${sql.table(fts)} match ${query}`;
+}

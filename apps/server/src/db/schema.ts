@@ -127,6 +127,10 @@ export interface AttestationsTable {
   recorded_at: number;
   /** 1 when another attestation of the same task was recorded first. */
   is_rerun: number;
+  /** Block of the metagraph snapshot the permit was checked against at submission (migration 0007); null before. */
+  metagraph_block: number | null;
+  /** That snapshot's `taken_at`, epoch ms; null before migration 0007 or when not checked. */
+  metagraph_taken_at: number | null;
 }
 
 export interface ValidatorScoresTable {
@@ -336,6 +340,24 @@ export interface IdempotencyKeysTable {
   body: string | null;
 }
 
+/**
+ * One searchable document per artifact or attestation (migration 0008; docs/search.md), written in
+ * the transaction that writes the row it describes. The full-text index over `primary_terms` and
+ * `other_terms` is the dialect's own (db/dialect.ts, createFullTextIndex).
+ */
+export interface SearchDocumentsTable {
+  id: Generated<number>;
+  kind: 'artifact' | 'attestation';
+  /** artifacts.id or attestations.id. */
+  ref_id: number;
+  title: string;
+  /** JSON object: field → distinct values. */
+  facets: string;
+  primary_terms: string;
+  other_terms: string;
+  updated_at: number;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -364,11 +386,13 @@ export interface Database {
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
+  search_documents: SearchDocumentsTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
   'idempotency_keys',
+  'search_documents',
   'audit_log',
   'api_keys',
   'accounts',

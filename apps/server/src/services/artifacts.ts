@@ -1,6 +1,7 @@
 import { SHA256_HASH_RE, formatBundleHash } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
+import { indexArtifact } from '../repositories/search-index.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { VigilError } from '../errors.js';
 
@@ -51,6 +52,8 @@ export async function registerArtifact(db: Kysely<Database>, input: RegisterArti
         created_at: input.now,
       })
       .execute();
-    return trx.selectFrom('artifacts').selectAll().where('bundle_hash', '=', bundleHash).executeTakeFirstOrThrow();
+    const row = await trx.selectFrom('artifacts').selectAll().where('bundle_hash', '=', bundleHash).executeTakeFirstOrThrow();
+    await indexArtifact(trx, row, input.now);
+    return row;
   });
 }

@@ -6,9 +6,12 @@ import type { Database } from '../db/schema.js';
 import { chunkRows } from '../db/chunk-rows.js';
 import { applyAttestationAggregatesBatch, type AttestationFacts } from '../repositories/aggregates.js';
 import { inTransaction } from '../repositories/transaction.js';
+import { indexAttestations } from '../repositories/search-index.js';
 import {
   attestationCreatedEvent,
+  attestationDocument,
   attestationRow,
+  type CheckedSnapshot,
   checkAgainstTask,
   selectAttestationTasks,
   type AttestationArtifactRow,
@@ -32,6 +35,8 @@ export interface AttestationBatchResult {
 
 interface Parsed {
   index: number;
+  /** The payload as received: what is stored (see attestationRow). */
+  received: unknown;
   payload: AttestationPayload;
   canonicalHash: string;
   signature: string;
@@ -72,7 +77,12 @@ function claimedHash(envelope: unknown): string {
   return typeof hash === 'string' ? hash : '';
 }
 
-async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], now: number): Promise<AttestationBatchResult[]> {
+async function recordChunk(
+  db: Kysely<Database>,
+  envelopes: readonly unknown[],
+  now: number,
+  checkedAgainst: CheckedSnapshot | null,
+): Promise<AttestationBatchResult[]> {
   const results: AttestationBatchResult[] = new Array(envelopes.length);
   const parsedList = parseEnvelopes(envelopes, results);
   if (parsedList.length === 0) return results;
@@ -83,7 +93,7 @@ async function recordChunk(db: Kysely<Database>, envelopes: readonly unknown[], 
     // A duplicate within the batch always follows an accepted envelope, so none are pending here.
     if (accepted.length === 0) return results;
 
-    const ids = await insertAttestations(trx, accepted, now);
+    const ids = await insertAttestations(trx, accepted, now, checkedAgainst);
     for (const a of accepted) {
       results[a.index] = { canonical_hash: a.parsed.canonicalHash, outcome: 'created', id: ids.get(a.parsed.canonicalHash)!, isRerun: a.isRerun };
     }
@@ -108,7 +118,7 @@ function parseEnvelopes(envelopes: readonly unknown[], results: AttestationBatch
       );
       continue;
     }
-    parsedList.push({ index, payload: parsed.data.payload, canonicalHash: parsed.data.canonical_hash, signature: parsed.data.signature });
+    parsedList.push({ index, received: (envelope as { payload: unknown }).payload, payload: parsed.data.payload, canonicalHash: parsed.data.canonical_hash, signature: parsed.data.signature });
   }
   return parsedList;
 }
@@ -233,19 +243,31 @@ async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[],
   for (const r of rows) into.set(r.id, r);
 }
 
-const ATTESTATION_COLUMNS = 16;
+const ATTESTATION_COLUMNS = 18;
 
-async function insertAttestations(trx: Transaction<Database>, accepted: readonly Accepted[], now: number): Promise<Map<string, number>> {
-  const rows = accepted.map(({ parsed: { payload, canonicalHash, signature }, task, artifact, isRerun }) =>
-    attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now),
+async function insertAttestations(
+  trx: Transaction<Database>,
+  accepted: readonly Accepted[],
+  now: number,
+  checkedAgainst: CheckedSnapshot | null,
+): Promise<Map<string, number>> {
+  const rows = accepted.map(({ parsed: { payload, canonicalHash, signature, received }, task, artifact, isRerun }) =>
+    attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now, received, checkedAgainst),
   );
   const ids = new Map<string, number>();
   // Rows go in input order, so ids ascend in the order recordAttestation would have assigned them;
   // the returned ids are matched by hash, not by position.
   for (const chunk of chunkRows(rows, ATTESTATION_COLUMNS)) {
     const inserted = await trx.insertInto('attestations').values(chunk).returning(['id', 'canonical_hash']).execute();
-    for (const r of inserted) ids.set(r.canonical_hash, r.id);
+    for (const r of inserted) ids.set(r.canonical_hash, Number(r.id));
   }
+  await indexAttestations(
+    trx,
+    accepted.map(({ parsed: { payload, canonicalHash }, task, artifact }) =>
+      attestationDocument(ids.get(canonicalHash)!, payload, canonicalHash, task, artifact),
+    ),
+    now,
+  );
   return ids;
 }
 
@@ -274,13 +296,13 @@ async function enqueueCreatedEvents(trx: Transaction<Database>, accepted: readon
 export async function recordAttestations(
   db: Kysely<Database>,
   envelopes: readonly AttestationEnvelope[],
-  options: { now: number },
+  options: { now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<AttestationBatchResult[]> {
   if (!Array.isArray(envelopes)) throw new VigilError('invalid_argument', 'envelopes: expected an array');
   if (!Number.isSafeInteger(options.now)) throw new VigilError('invalid_argument', 'options.now: expected epoch milliseconds');
   const results: AttestationBatchResult[] = [];
   for (let start = 0; start < envelopes.length; start += MAX_ATTESTATION_BATCH) {
-    results.push(...(await recordChunk(db, envelopes.slice(start, start + MAX_ATTESTATION_BATCH), options.now)));
+    results.push(...(await recordChunk(db, envelopes.slice(start, start + MAX_ATTESTATION_BATCH), options.now, options.checkedAgainst ?? null)));
   }
   return results;
 }

@@ -4,6 +4,7 @@ import { lockForUpdate, shareLock } from '../db/dialect.js';
 import type { Database, TrackName } from '../db/schema.js';
 import { applyAttestationAggregates } from '../repositories/aggregates.js';
 import { enqueueOutboxEvent } from '../repositories/outbox.js';
+import { indexAttestations } from '../repositories/search-index.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { VigilError } from '../errors.js';
 
@@ -83,7 +84,23 @@ export function checkAgainstTask(
   return null;
 }
 
-/** The stored row of an accepted attestation, the same from both write paths. */
+/** The metagraph snapshot an attestation's permit was checked against before it was recorded. */
+export interface CheckedSnapshot {
+  block: number;
+  /** The snapshot's `taken_at`, epoch ms. */
+  takenAt: number;
+}
+
+/** The snapshot a permit check used, as stored beside the attestation. */
+export function checkedSnapshot(snapshot: { block: number; taken_at: string }): CheckedSnapshot {
+  return { block: snapshot.block, takenAt: parseTimestamp(snapshot.taken_at).getTime() };
+}
+
+/**
+ * The stored row of an accepted attestation, the same from both write paths. `signedPayload` is the
+ * payload as received (unknown fields included, wherever they are): what the hash and signature
+ * cover, so the stored envelope verifies offline exactly as it was submitted.
+ */
 export function attestationRow(
   payload: AttestationPayload,
   canonicalHash: string,
@@ -92,6 +109,8 @@ export function attestationRow(
   artifact: AttestationArtifactRow,
   isRerun: boolean,
   recordedAt: number,
+  signedPayload: unknown,
+  checkedAgainst: CheckedSnapshot | null,
 ) {
   return {
     canonical_hash: canonicalHash,
@@ -105,11 +124,37 @@ export function attestationRow(
     verdict: payload.verdict,
     risk_score: payload.risk_score,
     findings: JSON.stringify(payload.findings),
-    payload: JSON.stringify(payload),
+    payload: JSON.stringify(signedPayload),
     signature,
     created_at: parseTimestamp(payload.created_at).getTime(),
     recorded_at: recordedAt,
     is_rerun: isRerun ? 1 : 0,
+    metagraph_block: checkedAgainst?.block ?? null,
+    metagraph_taken_at: checkedAgainst?.takenAt ?? null,
+  };
+}
+
+/** The search document of a recorded attestation (repositories/search-index.ts), the same from both write paths. */
+export function attestationDocument(
+  id: number,
+  payload: AttestationPayload,
+  canonicalHash: string,
+  task: AttestationTaskRow,
+  artifact: AttestationArtifactRow,
+) {
+  return {
+    id,
+    canonical_hash: canonicalHash,
+    task_id: task.task_id,
+    round_id: task.round_id,
+    track: task.track,
+    miner_hotkey: task.hotkey,
+    validator_hotkey: payload.validator_hotkey,
+    verdict: payload.verdict,
+    findings: payload.findings,
+    bundle_hash: artifact.bundle_hash,
+    sha256: artifact.content_hash,
+    artifact: { id: artifact.id, bundle_hash: artifact.bundle_hash, content_hash: artifact.content_hash },
   };
 }
 
@@ -148,7 +193,7 @@ export function attestationCreatedEvent(
 export async function recordAttestation(
   db: Kysely<Database>,
   envelope: AttestationEnvelope,
-  options: { now: number },
+  options: { now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<RecordedAttestation> {
   const parsed = AttestationEnvelope.safeParse(envelope);
   if (!parsed.success) {
@@ -208,9 +253,10 @@ export async function recordAttestation(
 
     const inserted = await trx
       .insertInto('attestations')
-      .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now))
+      .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now, envelope.payload, options.checkedAgainst ?? null))
       .returning('id')
       .executeTakeFirstOrThrow();
+    await indexAttestations(trx, [attestationDocument(Number(inserted.id), payload, canonicalHash, task, artifact)], now);
 
     await applyAttestationAggregates(trx, {
       artifactId: artifact.id,

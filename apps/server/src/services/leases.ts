@@ -3,7 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { skipLockedClause } from '../db/dialect.js';
 import type { Database, RoundsTable, TaskLeasesTable, TrackName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { recordAttestation, type RecordedAttestation } from './attestations.js';
+import { recordAttestation, type CheckedSnapshot, type RecordedAttestation } from './attestations.js';
 import { recordAttestations, type AttestationBatchResult } from './attestations-batch.js';
 import { VigilError } from '../errors.js';
 
@@ -316,13 +316,13 @@ export async function completeLeases(
 export async function recordLeasedAttestation(
   db: Kysely<Database>,
   envelope: AttestationEnvelope,
-  input: { validatorHotkey: string; now: number },
+  input: { validatorHotkey: string; now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<LeasedSubmission> {
   const taskIds = [envelope.payload.task_id];
   return inTransaction(db, async (trx) => {
     const usable = await submittableTasks(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
     if (!usable.has(envelope.payload.task_id)) return { status: 'not_leased' };
-    const recorded = await recordAttestation(trx, envelope, { now: input.now });
+    const recorded = await recordAttestation(trx, envelope, { now: input.now, checkedAgainst: input.checkedAgainst ?? null });
     await completeLeases(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
     return { status: 'recorded', ...recorded };
   });
@@ -337,13 +337,13 @@ export async function recordLeasedAttestation(
 export async function recordLeasedAttestations(
   db: Kysely<Database>,
   envelopes: readonly AttestationEnvelope[],
-  input: { validatorHotkey: string; now: number },
+  input: { validatorHotkey: string; now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<Array<{ status: 'not_leased' } | ({ status: 'submitted' } & AttestationBatchResult)>> {
   return inTransaction(db, async (trx) => {
     const taskIds = envelopes.map((envelope) => envelope.payload.task_id);
     const leased = await submittableTasks(trx, { validatorHotkey: input.validatorHotkey, taskIds, now: input.now });
     const submitted = envelopes.filter((envelope) => leased.has(envelope.payload.task_id));
-    const recorded = await recordAttestations(trx, submitted, { now: input.now });
+    const recorded = await recordAttestations(trx, submitted, { now: input.now, checkedAgainst: input.checkedAgainst ?? null });
     const completed = submitted.filter((_, i) => recorded[i]!.outcome !== 'refused').map((envelope) => envelope.payload.task_id);
     // Like the single path: every recorded (or already recorded) envelope completes its lease.
     await completeLeases(trx, { validatorHotkey: input.validatorHotkey, taskIds: completed, now: input.now });

@@ -9,11 +9,15 @@ import type { SchedulerSettings } from '../../scheduler/settings.js';
 import { idempotencyPlugin } from '../plugins/idempotency.js';
 import '../route-config.js';
 import { adminRoutes } from './admin.js';
+import { customerAttestationRoutes } from './customer-attestations.js';
 import { keyRoutes } from './keys.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
-  /** The metagraph permit checks use: the admin API uploads snapshots into it (file sources only). */
+  /**
+   * The metagraph permit checks use: `POST /v1/attestations/verify` checks against it (absent, that
+   * route is not served) and the admin API uploads snapshots into it (file sources only).
+   */
   metagraph?: CachedMetagraph;
 }
 
@@ -55,5 +59,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
   await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs });
   await app.register(keyRoutes, { db, now });
+  await app.register(customerAttestationRoutes, { db, metagraph });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

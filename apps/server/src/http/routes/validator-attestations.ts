@@ -10,6 +10,7 @@ import { verifyAttestation, type AttestationVerification } from '@vigil/crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VigilError } from '../../errors.js';
+import { checkedSnapshot, type CheckedSnapshot } from '../../services/attestations.js';
 import { recordLeasedAttestation, recordLeasedAttestations } from '../../services/leases.js';
 import { createVerifyPool, verifyEnvelopes } from '../../verify/index.js';
 import '../../auth/signed-auth-plugin.js';
@@ -80,7 +81,12 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
       if ('reason' in current) throw new VigilError('metagraph_unavailable');
       const verification = verifyAttestation(receivedBodies.get(request), current.snapshot);
       if (!verification.ok) throw failedCheck(verification);
-      const submitted = await recordLeasedAttestation(db, envelope, { validatorHotkey: signer.hotkey, now: nowMs() });
+      // The envelope as received (what was verified), and the snapshot it was verified against.
+      const submitted = await recordLeasedAttestation(db, receivedBodies.get(request) as AttestationEnvelope, {
+        validatorHotkey: signer.hotkey,
+        now: nowMs(),
+        checkedAgainst: checkedSnapshot(current.snapshot),
+      });
       if (submitted.status === 'not_leased') throw notLeased(envelope.payload.task_id);
       return reply
         .code(submitted.created ? 201 : 200)
@@ -114,6 +120,7 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
 
       // Each envelope goes through the single endpoint's checks in its order; the first it fails answers for it.
       let pending: number[] = [];
+      let checkedAgainst: CheckedSnapshot | null = null;
       for (const [index, envelope] of attestations.entries()) {
         if (envelope.payload.validator_hotkey === signer.hotkey) pending.push(index);
         else refuseItem(index, wrongSigner());
@@ -121,6 +128,7 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
       if (pending.length > 0) {
         const current = await metagraph.current();
         if ('reason' in current) throw new VigilError('metagraph_unavailable');
+        checkedAgainst = checkedSnapshot(current.snapshot);
         const verifications = await verifyEnvelopes(verifyPool, pending.map((index) => received[index]), current.snapshot);
         pending = pending.filter((index, i) => {
           const verification = verifications[i]!;
@@ -132,8 +140,9 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
         // Lease check, attestations and lease completion: one transaction in the service.
         const recorded = await recordLeasedAttestations(
           db,
-          pending.map((index) => attestations[index]!),
-          { validatorHotkey: signer.hotkey, now: nowMs() },
+          // As received, like the single endpoint.
+          pending.map((index) => received[index] as AttestationEnvelope),
+          { validatorHotkey: signer.hotkey, now: nowMs(), checkedAgainst },
         );
         for (const [i, index] of pending.entries()) {
           const result = recorded[i]!;
