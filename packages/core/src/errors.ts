@@ -44,6 +44,8 @@ export const ERROR_DETAILS = {
   scopeNotGrantable: 'cannot grant a scope the current key does not hold',
   accountNotFound: 'account not found',
   accountNameTaken: 'account name already taken',
+  artifactUnknown: 'artifact not found',
+  archiveCorrupt: 'corrupt archive',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -87,6 +89,9 @@ export const ERROR_CATALOGUE = {
   scope_not_grantable: { status: 403, detail: ERROR_DETAILS.scopeNotGrantable },
   account_not_found: { status: 404, detail: ERROR_DETAILS.accountNotFound },
   account_name_taken: { status: 409, detail: ERROR_DETAILS.accountNameTaken },
+  // The customer artifact API (docs/artifacts.md); `artifact_not_found` below is the validators' own.
+  artifact_unknown: { status: 404, detail: ERROR_DETAILS.artifactUnknown },
+  archive_corrupt: { status: 422, detail: ERROR_DETAILS.archiveCorrupt },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },
