@@ -5,6 +5,7 @@ import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
 import { schedulerMigration } from './migrations/0003-scheduler.js';
 import { taskLeasesMigration } from './migrations/0004-task-leases.js';
 import { accountsMigration } from './migrations/0005-accounts.js';
+import { artifactUploadsMigration } from './migrations/0006-artifact-uploads.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -16,6 +17,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-scheduler': schedulerMigration,
   '0004-task-leases': taskLeasesMigration,
   '0005-accounts': accountsMigration,
+  '0006-artifact-uploads': artifactUploadsMigration,
 };
 
 const provider: MigrationProvider = {

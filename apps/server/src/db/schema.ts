@@ -310,6 +310,25 @@ export interface AuditLogTable {
   detail: string;
 }
 
+/** A package reference an artifact was uploaded as (migration 0006; docs/artifacts.md). Never seen by validators. */
+export interface ArtifactPackagesTable {
+  artifact_id: number;
+  /** Canonical purl (core's parsePackageRef). */
+  purl: string;
+  /** The purl type (`npm`, `pypi`, …). */
+  ecosystem: string;
+  namespace: string | null;
+  name: string;
+  version: string | null;
+  /** The account whose key first uploaded the artifact under this purl. */
+  uploaded_by: string;
+  /** Bytes of the upload. */
+  size: number;
+  /** `application/octet-stream`, or the multipart file part's Content-Type. */
+  media_type: string;
+  created_at: number;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -337,10 +356,12 @@ export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
+  artifact_packages: ArtifactPackagesTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'artifact_packages',
   'audit_log',
   'api_keys',
   'accounts',

@@ -153,7 +153,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
-  if (options.customers) await app.register(customerRoutesPlugin, { ...options.customers, now, adminAllowlist: config.adminAllowlist });
+  if (options.customers) {
+    await app.register(customerRoutesPlugin, {
+      ...options.customers,
+      now,
+      adminAllowlist: config.adminAllowlist,
+      artifactLimitBytes: config.artifactLimitBytes,
+    });
+  }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });
   return app;
 }

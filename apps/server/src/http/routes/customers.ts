@@ -2,14 +2,18 @@ import { BlockList, isIP } from 'node:net';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { apiKeyPlugin } from '../../auth/api-key-plugin.js';
+import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import '../route-config.js';
 import { adminRoutes } from './admin.js';
+import { artifactRoutes } from './artifacts.js';
 import { keyRoutes } from './keys.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
+  /** Where uploaded artifacts go; absent, the artifact API (docs/artifacts.md) is not served. */
+  blobs?: BlobStore;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -37,10 +41,9 @@ export function createAllowlist(entries: readonly string[]): (ip: string) => boo
  * The customer API (docs/accounts.md): API-key authentication, an account's own keys and, when
  * VIGIL_ADMIN_ALLOWLIST is set, the admin API. Encapsulated: its hooks run on these routes only.
  */
-export const customerRoutesPlugin: FastifyPluginAsync<CustomerOptions & { now: () => Date; adminAllowlist: readonly string[] }> = async (
-  app,
-  { db, now, adminAllowlist },
-) => {
+export const customerRoutesPlugin: FastifyPluginAsync<
+  CustomerOptions & { now: () => Date; adminAllowlist: readonly string[]; artifactLimitBytes: number }
+> = async (app, { db, blobs, now, adminAllowlist, artifactLimitBytes }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -48,5 +51,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<CustomerOptions & { now: (
   });
   await app.register(apiKeyPlugin, { db, now: () => now().getTime() });
   await app.register(keyRoutes, { db, now });
+  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now });
 };
