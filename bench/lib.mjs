@@ -23,9 +23,12 @@ export function startServer(args) {
   });
 }
 
-/** Runs autocannon and returns requests/s (mean) and latency percentiles in ms. Fails on any non-2xx. */
-export async function load(url, { seconds, connections }) {
-  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1 });
+/**
+ * Runs autocannon and returns requests/s (mean) and latency percentiles in ms. Fails on any non-2xx.
+ * `request` (optional) sends another method, headers and body on every request.
+ */
+export async function load(url, { seconds, connections, request }) {
+  const result = await autocannon({ url, duration: seconds, connections, pipelining: 1, ...(request ?? {}) });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx responses and ${result.errors} errors during the run`);
   }

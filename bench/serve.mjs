@@ -2,7 +2,8 @@
 // `node serve.mjs hello` — a bare fastify hello-world, the baseline.
 // `node serve.mjs vigil <dataDir>` — Vigil on the SQLite database in <dataDir>, rate limits raised.
 import Fastify from 'fastify';
-import { buildApp, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
+import { join } from 'node:path';
+import { buildApp, createFileBlobStore, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
 
 const [kind, dataDir] = process.argv.slice(2);
 let app;
@@ -26,7 +27,12 @@ if (kind === 'hello') {
     LOG_LEVEL: 'warn',
   });
   const database = await openDatabase({ dataDir: config.dataDir });
-  app = await buildApp({ config, readService: createPublicReadService(database.db) });
+  // The customer API too (API keys, artifacts: bench/verify.mjs); its hooks run on its own routes only.
+  app = await buildApp({
+    config,
+    readService: createPublicReadService(database.db),
+    customers: { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) },
+  });
   app.addHook('onClose', () => database.close());
 } else {
   console.error('usage: node serve.mjs hello | vigil <dataDir>');

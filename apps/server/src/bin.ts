@@ -133,7 +133,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
-      customers: { db: database.db, metagraph },
+      customers: { db: database.db, metagraph, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) },
       network: {
         db: database.db,
         blobs: createFileBlobStore(join(config.dataDir, 'blobs')),

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       production: false,
       bundleLimitBytes: 16 * 1024 * 1024,
+      artifactLimitBytes: 64 * 1024 * 1024,
       runScheduler: true,
       metagraph: { file: resolve(CWD, '.vigil', 'metagraph.json'), subtensorUrl: undefined, ttlSeconds: 300, maxStalenessSeconds: 3600 },
       signedAuth: { freshnessSeconds: 120, failureLimitPerMinute: 20, validatorRegistration: 'open' },
@@ -63,6 +64,12 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ bundleLimitBytes: 1024, runScheduler: false, metagraph: { file: '/etc/vigil/mg.json' }, scheduler: { gapMs: 0 } });
     expect(() => loadConfig({ VIGIL_SCHEDULER: 'sometimes' }, CWD)).toThrow(/^VIGIL_SCHEDULER: /);
     expect(() => loadConfig({ VIGIL_SIGNATURE_FRESHNESS_S: '0' }, CWD)).toThrow(/^VIGIL_SIGNATURE_FRESHNESS_S: /);
+  });
+
+  it('reads the artifact upload limit and names a bad value', () => {
+    expect(loadConfig({ VIGIL_ARTIFACT_LIMIT_BYTES: ' 1048576 ' }, CWD).artifactLimitBytes).toBe(1_048_576);
+    expect(configError({ VIGIL_ARTIFACT_LIMIT_BYTES: '0' }).message).toMatch(/^VIGIL_ARTIFACT_LIMIT_BYTES: .*"0"/);
+    expect(configError({ VIGIL_ARTIFACT_LIMIT_BYTES: '64MiB' }).message).toMatch(/^VIGIL_ARTIFACT_LIMIT_BYTES: /);
   });
 
   it('reads every variable', () => {

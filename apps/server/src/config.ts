@@ -14,6 +14,8 @@ export { ConfigError };
 
 /** 16 MiB: ample for an agent's source, small enough that a bundle never strains memory. */
 export const DEFAULT_BUNDLE_LIMIT_BYTES = 16 * 1024 * 1024;
+/** VIGIL_ARTIFACT_LIMIT_BYTES: the largest artifact a customer may upload (docs/artifacts.md). */
+export const DEFAULT_ARTIFACT_LIMIT_BYTES = 64 * 1024 * 1024;
 /** Generous for a 16 MiB bundle on a slow link; a client that stalls mid-body is cut off. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_DRAIN_IDLE_MS = 1_000;
@@ -56,6 +58,8 @@ export interface Config {
   production: boolean;
   /** VIGIL_BUNDLE_LIMIT_BYTES: the largest agent bundle a miner may upload. */
   bundleLimitBytes: number;
+  /** VIGIL_ARTIFACT_LIMIT_BYTES: the largest artifact `POST /v1/artifacts` accepts (413 beyond). */
+  artifactLimitBytes: number;
   /** VIGIL_SCHEDULER: whether `serve` also advances rounds (a `worker` process always does). */
   runScheduler: boolean;
   metagraph: MetagraphSettings;
@@ -117,6 +121,7 @@ export const CONFIG_VARIABLES = [
   { name: 'VIGIL_DEBUG', default: 'false', accepts: 'true or false; refused when NODE_ENV=production' },
   { name: 'LOG_LEVEL', default: 'info', accepts: LOG_LEVELS.join(', ') },
   { name: 'VIGIL_BUNDLE_LIMIT_BYTES', default: String(DEFAULT_BUNDLE_LIMIT_BYTES), accepts: 'integer ≥ 1: largest agent bundle a miner may upload' },
+  { name: 'VIGIL_ARTIFACT_LIMIT_BYTES', default: String(DEFAULT_ARTIFACT_LIMIT_BYTES), accepts: 'integer ≥ 1: largest artifact a customer may upload (POST /v1/artifacts)' },
   { name: 'VIGIL_SCHEDULER', default: 'true', accepts: 'true or false: whether `serve` also advances rounds (`worker` always does)' },
   { name: 'NODE_ENV', default: 'unset', accepts: '`production` refuses VIGIL_DEBUG' },
 ] as const;
@@ -222,6 +227,7 @@ const VARIABLES = {
     .refine((text) => commaList(text).every(isIpOrCidr), 'expected comma-separated IP addresses/CIDRs'),
   VIGIL_DEBUG: booleanText,
   VIGIL_BUNDLE_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
+  VIGIL_ARTIFACT_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
   VIGIL_SCHEDULER: booleanText,
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }),
 } as const;
@@ -282,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: (read('LOG_LEVEL') ?? 'info') as LogLevel,
     production,
     bundleLimitBytes: int('VIGIL_BUNDLE_LIMIT_BYTES', DEFAULT_BUNDLE_LIMIT_BYTES),
+    artifactLimitBytes: int('VIGIL_ARTIFACT_LIMIT_BYTES', DEFAULT_ARTIFACT_LIMIT_BYTES),
     runScheduler: schedulerText === undefined ? true : BOOLEAN_TEXT[schedulerText as keyof typeof BOOLEAN_TEXT],
     metagraph: metagraphSettingsFromEnv(env, { defaultFile: join(dataDir, 'metagraph.json') }),
     signedAuth: signedAuthSettingsFromEnv(env),

@@ -52,6 +52,8 @@ export const ERROR_DETAILS = {
   idempotencyKeyInProgress: 'a request with this idempotency key is in progress',
   idempotencyKeyMismatch: 'this idempotency key was used with a different request',
   attestationNotFound: 'attestation not found',
+  artifactUnknown: 'artifact not found',
+  archiveCorrupt: 'corrupt archive',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -101,6 +103,9 @@ export const ERROR_CATALOGUE = {
   metagraph_live_source: { status: 409, detail: ERROR_DETAILS.metagraphLiveSource },
   idempotency_key_in_progress: { status: 409, detail: ERROR_DETAILS.idempotencyKeyInProgress },
   idempotency_key_mismatch: { status: 422, detail: ERROR_DETAILS.idempotencyKeyMismatch },
+  // The customer artifact API (docs/artifacts.md); `artifact_not_found` below is the validators' own.
+  artifact_unknown: { status: 404, detail: ERROR_DETAILS.artifactUnknown },
+  archive_corrupt: { status: 422, detail: ERROR_DETAILS.archiveCorrupt },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },

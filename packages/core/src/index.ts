@@ -164,6 +164,32 @@ export {
   AgentHashParams,
   TaskIdParams,
 } from './schemas/queries.js';
+export {
+  MAX_VERIFY_BATCH,
+  MAX_ARCHIVE_ENTRIES,
+  MAX_ARTIFACT_FINDINGS_PER_ATTESTATION,
+  ARCHIVE_FORMATS,
+  ArchiveFormat,
+  ArchiveEntry,
+  ArchiveListing,
+  ArtifactId,
+  ArtifactIdParams,
+  ArtifactUploadFields,
+  ArtifactUploadQuery,
+  ArtifactLookupQuery,
+  ArtifactPackage,
+  PublishedVerdict,
+  VerdictChange,
+  BackingAttestation,
+  ArtifactFinding,
+  ArtifactDetail,
+  ArtifactLookupResult,
+  VerifyRequest,
+  VerifyBatchRequest,
+  FindingsSummary,
+  VerifyResult,
+  VerifyBatchResult,
+} from './schemas/artifacts-api.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export {
   AttestationListQuery,

@@ -1,10 +1,38 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { SHA256_HASH_RE } from '@vigil/core';
 
 export class BlobStoreError extends Error {
   override name = 'BlobStoreError';
+}
+
+/** The source of a streaming put sent more than `maxBytes`; nothing was stored. */
+export class BlobTooLargeError extends BlobStoreError {
+  override name = 'BlobTooLargeError';
+  constructor(readonly maxBytes: number) {
+    super(`source: more than ${maxBytes} bytes`);
+  }
+}
+
+export interface PutStreamOptions {
+  /** The most bytes accepted; one more and the put fails with BlobTooLargeError, storing nothing. */
+  maxBytes: number;
+  /**
+   * Looks at the complete bytes before they are stored under their name (a file on local disk,
+   * `path`); throwing refuses the put and nothing is stored.
+   */
+  inspect?: (staged: { path: string; hash: string; size: number }) => Promise<void>;
+}
+
+export interface PutStreamResult {
+  hash: string;
+  size: number;
+  /** False when a blob with these bytes was already stored. */
+  created: boolean;
 }
 
 /**
@@ -19,6 +47,31 @@ export interface BlobStore {
   /** The bytes of `hash`, or undefined when absent. */
   get(hash: string): Promise<Uint8Array | undefined>;
   has(hash: string): Promise<boolean>;
+  /**
+   * Streams `source` into the store without holding it in memory: hashed (SHA-256) while written to
+   * a temporary file, then renamed into place under its hash. A source that fails, is aborted or
+   * exceeds `maxBytes`, or an `inspect` that throws, leaves no blob.
+   */
+  putStream(source: Readable, options: PutStreamOptions): Promise<PutStreamResult>;
+  /** Runs `use` with the blob as a local file (read-only), or answers undefined when absent. */
+  withLocalFile<T>(hash: string, use: (file: { path: string; size: number }) => Promise<T>): Promise<T | undefined>;
+}
+
+function ignoreError(): void {}
+
+/** Hashes and counts what passes, failing once more than `maxBytes` went through. */
+class HashingLimit extends Transform {
+  readonly hash = createHash('sha256');
+  size = 0;
+  constructor(private readonly maxBytes: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.size += chunk.byteLength;
+    if (this.size > this.maxBytes) return done(new BlobTooLargeError(this.maxBytes));
+    this.hash.update(chunk);
+    done(null, chunk);
+  }
 }
 
 function hexOf(hash: string, argument: string): string {
@@ -54,6 +107,47 @@ export function createFileBlobStore(root: string): BlobStore {
         throw error;
       }
       return `sha256:${hex}`;
+    },
+    async putStream(source, options) {
+      // A source that fails while the staging directory is made is reported by the pipeline below
+      // (it sees the stored error), not as an unhandled 'error' event.
+      source.on('error', ignoreError);
+      const staging = join(root, 'staging');
+      await mkdir(staging, { recursive: true });
+      const temp = join(staging, `${randomBytes(12).toString('hex')}.tmp`);
+      const limit = new HashingLimit(options.maxBytes);
+      try {
+        await pipeline(source, limit, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+        source.off('error', ignoreError);
+        // Durable before it gets its name, like put().
+        const handle = await open(temp, 'r');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        const hex = limit.hash.digest('hex');
+        const hash = `sha256:${hex}`;
+        if (options.inspect) await options.inspect({ path: temp, hash, size: limit.size });
+        const target = pathOf(hex);
+        const existing = await stat(target).catch(() => undefined);
+        if (existing?.size === limit.size) {
+          await rm(temp, { force: true });
+          return { hash, size: limit.size, created: false };
+        }
+        await mkdir(join(root, 'sha256', hex.slice(0, 2)), { recursive: true });
+        await rename(temp, target);
+        return { hash, size: limit.size, created: true };
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw error;
+      }
+    },
+    async withLocalFile(hash, use) {
+      const path = pathOf(hexOf(hash, 'hash'));
+      const found = await stat(path).catch(() => undefined);
+      if (found === undefined) return undefined;
+      return use({ path, size: found.size });
     },
     async get(hash) {
       const hex = hexOf(hash, 'hash');

@@ -1,2 +1,2 @@
-export { BlobStoreError, createFileBlobStore } from './blob-store.js';
-export type { BlobStore } from './blob-store.js';
+export { BlobStoreError, BlobTooLargeError, createFileBlobStore } from './blob-store.js';
+export type { BlobStore, PutStreamOptions, PutStreamResult } from './blob-store.js';

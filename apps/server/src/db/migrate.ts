@@ -5,6 +5,7 @@ import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
 import { schedulerMigration } from './migrations/0003-scheduler.js';
 import { taskLeasesMigration } from './migrations/0004-task-leases.js';
 import { accountsMigration } from './migrations/0005-accounts.js';
+import { artifactUploadsMigration } from './migrations/0006-artifact-uploads.js';
 import { attestationReadsMigration } from './migrations/0007-attestation-reads.js';
 import { searchMigration } from './migrations/0008-search.js';
 import { idempotencyMigration } from './migrations/0009-idempotency.js';
@@ -19,6 +20,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0003-scheduler': schedulerMigration,
   '0004-task-leases': taskLeasesMigration,
   '0005-accounts': accountsMigration,
+  '0006-artifact-uploads': artifactUploadsMigration,
   '0007-attestation-reads': attestationReadsMigration,
   '0008-search': searchMigration,
   '0009-idempotency': idempotencyMigration,

@@ -358,6 +358,25 @@ export interface SearchDocumentsTable {
   updated_at: number;
 }
 
+/** A package reference an artifact was uploaded as (migration 0006; docs/artifacts.md). Never seen by validators. */
+export interface ArtifactPackagesTable {
+  artifact_id: number;
+  /** Canonical purl (core's parsePackageRef). */
+  purl: string;
+  /** The purl type (`npm`, `pypi`, …). */
+  ecosystem: string;
+  namespace: string | null;
+  name: string;
+  version: string | null;
+  /** The account whose key first uploaded the artifact under this purl. */
+  uploaded_by: string;
+  /** Bytes of the upload. */
+  size: number;
+  /** `application/octet-stream`, or the multipart file part's Content-Type. */
+  media_type: string;
+  created_at: number;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -387,12 +406,14 @@ export interface Database {
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
   search_documents: SearchDocumentsTable;
+  artifact_packages: ArtifactPackagesTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
   'idempotency_keys',
   'search_documents',
+  'artifact_packages',
   'audit_log',
   'api_keys',
   'accounts',

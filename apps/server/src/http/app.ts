@@ -160,6 +160,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       adminAllowlist: config.adminAllowlist,
       scheduler: config.scheduler,
       handlerTimeoutMs: config.handlerTimeoutMs,
+      artifactLimitBytes: config.artifactLimitBytes,
     });
   }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });

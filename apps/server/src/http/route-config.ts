@@ -22,6 +22,11 @@ declare module 'fastify' {
     rateLimit?: boolean;
     /** An `/v1/admin/*` route: the source IP must be in VIGIL_ADMIN_ALLOWLIST (checked before the key). */
     admin?: boolean;
+    /**
+     * Replaces VIGIL_BODY_LIMIT_BYTES for this route in the Content-Length check (413 before the body
+     * is read): a route that streams its body to storage enforces its own limit while reading.
+     */
+    bodyLimitBytes?: number;
     /** Adds the per-endpoint budget (VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE) on top of the global one. */
     endpointRateLimit?: boolean;
   }

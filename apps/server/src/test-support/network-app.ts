@@ -66,7 +66,7 @@ export async function startNetworkApp(options: {
     config,
     readService: createPublicReadService(database.db),
     now: () => new Date(now()),
-    customers: { db: database.db, metagraph },
+    customers: { db: database.db, metagraph, blobs },
     network: {
       db: database.db,
       blobs,

@@ -2,6 +2,7 @@ import { BlockList, isIP } from 'node:net';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { apiKeyPlugin } from '../../auth/api-key-plugin.js';
+import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import type { CachedMetagraph } from '../../metagraph/cached-metagraph.js';
@@ -10,6 +11,7 @@ import { idempotencyPlugin } from '../plugins/idempotency.js';
 import '../route-config.js';
 import { adminRoutes } from './admin.js';
 import { customerAttestationRoutes } from './customer-attestations.js';
+import { artifactRoutes } from './artifacts.js';
 import { keyRoutes } from './keys.js';
 
 export interface CustomerOptions {
@@ -19,6 +21,8 @@ export interface CustomerOptions {
    * route is not served) and the admin API uploads snapshots into it (file sources only).
    */
   metagraph?: CachedMetagraph;
+  /** Where uploaded artifacts go; absent, the artifact API (docs/artifacts.md) is not served. */
+  blobs?: BlobStore;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -47,8 +51,14 @@ export function createAllowlist(entries: readonly string[]): (ip: string) => boo
  * VIGIL_ADMIN_ALLOWLIST is set, the admin API. Encapsulated: its hooks run on these routes only.
  */
 export const customerRoutesPlugin: FastifyPluginAsync<
-  CustomerOptions & { now: () => Date; adminAllowlist: readonly string[]; scheduler: SchedulerSettings; handlerTimeoutMs: number }
-> = async (app, { db, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs }) => {
+  CustomerOptions & {
+    now: () => Date;
+    adminAllowlist: readonly string[];
+    scheduler: SchedulerSettings;
+    handlerTimeoutMs: number;
+    artifactLimitBytes: number;
+  }
+> = async (app, { db, blobs, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -60,5 +70,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs });
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph });
+  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

@@ -1,0 +1,127 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { Transform, type TransformCallback } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { MAX_ARCHIVE_ENTRIES, type ArchiveEntry, type ArchiveFormat, type ArchiveListing } from '@vigil/core';
+import { extract } from 'tar-stream';
+import yauzl from 'yauzl';
+
+/**
+ * A gzip stream is read up to this many decompressed bytes; beyond, the listing stops with
+ * `truncated: true` (a small gzip can expand without bound: the listing must not).
+ */
+export const MAX_DECOMPRESSED_BYTES = 1024 * 1024 * 1024;
+
+/** gzip `1f 8b`; zip local header `PK\3\4`, empty archive `PK\5\6`, spanned `PK\7\8`. */
+export function archiveFormatOf(head: Uint8Array): ArchiveFormat {
+  if (head[0] === 0x1f && head[1] === 0x8b) return 'tgz';
+  if (head[0] === 0x50 && head[1] === 0x4b && [0x0304, 0x0506, 0x0708].includes(((head[2] ?? 0) << 8) | (head[3] ?? 0))) return 'zip';
+  return 'none';
+}
+
+function ok(format: ArchiveFormat, files: ArchiveEntry[] | null, truncated: boolean): ArchiveListing {
+  return { format, status: 'ok', files, truncated, error: null };
+}
+
+function corrupt(format: ArchiveFormat, error: unknown): ArchiveListing {
+  const message = error instanceof Error ? error.message : String(error);
+  return { format, status: 'corrupt', files: null, truncated: false, error: message.slice(0, 200) };
+}
+
+/** What the bytes are unavailable: the blob store does not hold them. */
+export const UNAVAILABLE_LISTING: ArchiveListing = { format: 'none', status: 'unavailable', files: null, truncated: false, error: null };
+
+/**
+ * Lists the files inside an artifact (a local file): a gzip is read as a tar (npm's `.tgz`, a
+ * source tarball), a zip (a wheel, a `.zip`) through its central directory; anything else is a
+ * single file (`format: none`). A corrupt archive is a listing with `status: corrupt`, never a throw.
+ */
+export async function listArchive(path: string): Promise<ArchiveListing> {
+  const handle = await open(path, 'r');
+  let head: Uint8Array;
+  try {
+    const buffer = Buffer.alloc(4);
+    const { bytesRead } = await handle.read(buffer, 0, 4, 0);
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  const format = archiveFormatOf(head);
+  if (format === 'tgz') return listTarGz(path);
+  if (format === 'zip') return listZip(path);
+  return ok('none', null, false);
+}
+
+class ByteBudget extends Transform {
+  seen = 0;
+  exceeded = false;
+  constructor(private readonly max: number) {
+    super();
+  }
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.seen += chunk.byteLength;
+    if (this.seen > this.max) {
+      this.exceeded = true;
+      return done(new Error('decompressed size budget reached'));
+    }
+    done(null, chunk);
+  }
+}
+
+function listTarGz(path: string): Promise<ArchiveListing> {
+  return new Promise((resolve) => {
+    const files: ArchiveEntry[] = [];
+    const source = createReadStream(path);
+    const gunzip = createGunzip();
+    const budget = new ByteBudget(MAX_DECOMPRESSED_BYTES);
+    const tar = extract();
+    const streams: { on(event: 'error', listener: (error: unknown) => void): unknown; destroy(): void }[] = [source, gunzip, budget, tar];
+    let settled = false;
+    const finish = (listing: ArchiveListing) => {
+      if (settled) return;
+      settled = true;
+      for (const stream of streams) stream.destroy();
+      resolve(listing);
+    };
+    const fail = (error: unknown) => finish(budget.exceeded ? ok('tgz', files, true) : corrupt('tgz', error));
+    tar.on('entry', (header, stream, next) => {
+      if (header.type === 'file' || header.type === 'contiguous-file') files.push({ name: header.name, size: header.size ?? 0 });
+      if (files.length >= MAX_ARCHIVE_ENTRIES) {
+        finish(ok('tgz', files, true));
+        return;
+      }
+      stream.on('end', next);
+      stream.resume();
+    });
+    tar.on('finish', () => finish(ok('tgz', files, false)));
+    for (const stream of streams) stream.on('error', fail);
+    source.pipe(gunzip).pipe(budget).pipe(tar);
+  });
+}
+
+function listZip(path: string): Promise<ArchiveListing> {
+  return new Promise((resolve) => {
+    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (openError, zip) => {
+      if (openError || !zip) {
+        resolve(corrupt('zip', openError ?? new Error('unreadable zip')));
+        return;
+      }
+      const files: ArchiveEntry[] = [];
+      let settled = false;
+      const finish = (listing: ArchiveListing) => {
+        if (settled) return;
+        settled = true;
+        zip.close();
+        resolve(listing);
+      };
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (!entry.fileName.endsWith('/')) files.push({ name: entry.fileName, size: entry.uncompressedSize });
+        if (files.length >= MAX_ARCHIVE_ENTRIES) finish(ok('zip', files, zip.entryCount > files.length));
+        else zip.readEntry();
+      });
+      zip.on('end', () => finish(ok('zip', files, false)));
+      zip.on('error', (error: unknown) => finish(corrupt('zip', error)));
+      zip.readEntry();
+    });
+  });
+}

@@ -1,0 +1,205 @@
+import type { Readable } from 'node:stream';
+import multipart from '@fastify/multipart';
+import {
+  ArtifactDetail,
+  ArtifactIdParams,
+  ArtifactLookupQuery,
+  ArtifactLookupResult,
+  ArtifactUploadFields,
+  ArtifactUploadQuery,
+  parsePackageRef,
+  VerifyBatchRequest,
+  VerifyBatchResult,
+  VerifyRequest,
+  VerifyResult,
+  type ValidationIssue,
+} from '@vigil/core';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import type { BlobStore } from '../../blobs/index.js';
+import type { Database } from '../../db/schema.js';
+import { VigilError } from '../../errors.js';
+import { artifactDetail, findArtifactById, findArtifacts, uploadArtifact, verifyReferences } from '../../services/customer-artifacts.js';
+import { readPage, sendPageHeaders } from '../pagination.js';
+import '../route-config.js';
+import { notFoundWhenInvalid } from '../zod-compilers.js';
+import { principalOf } from './keys.js';
+
+export interface ArtifactRoutesOptions {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  now: () => Date;
+  /** VIGIL_ARTIFACT_LIMIT_BYTES. */
+  artifactLimitBytes: number;
+}
+
+/** Form framing a multipart upload may add to the artifact: boundaries, part headers, the two fields. */
+export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+
+// An id that is not `art_<id>` names no artifact: the same 404 as an unknown one.
+notFoundWhenInvalid.add(ArtifactIdParams, { code: 'artifact_unknown' });
+
+const RAW = 'application/octet-stream';
+const MULTIPART = 'multipart/form-data';
+
+function mediaTypeOf(request: FastifyRequest): string {
+  return (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** A refusal before the body is read: the connection closes rather than carrying an unread body. */
+function refusal(issues: ValidationIssue[]): VigilError {
+  return new VigilError('validation_error', { issues, headers: { connection: 'close' } });
+}
+
+function parseFields(where: 'query' | 'body', fields: Record<string, unknown>) {
+  const parsed = ArtifactUploadFields.safeParse(fields);
+  if (!parsed.success) {
+    throw refusal(parsed.error.issues.map((issue) => ({ path: [where, ...issue.path.map(String)].join('.'), message: issue.message })));
+  }
+  return { track: parsed.data.track, ref: parsePackageRef(parsed.data.package) };
+}
+
+/** A body that ended early or broke its framing: the client's fault, and it is no longer listening. */
+function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
+  if (error instanceof VigilError) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : '';
+  return (
+    request.raw.readableAborted ||
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    /^(aborted|Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found)/.test(message)
+  );
+}
+
+/**
+ * The customer artifact API (docs/artifacts.md): streaming uploads, reads and lookups, and
+ * verification (paid plans). Encapsulated, so the raw and multipart body parsers apply here only.
+ */
+export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes }) => {
+  // The body reaches the handler as the request stream: it goes to the blob store, never into memory.
+  app.addContentTypeParser(RAW, (_request, payload, done) => done(null, payload));
+  await app.register(multipart, {
+    // The blob store's own count refuses one byte past the limit; busboy's limit only backs it up.
+    limits: { fileSize: artifactLimitBytes + 1, files: 1, fields: 2, fieldSize: 4096, parts: 3, headerPairs: 64 },
+  });
+
+  app.post(
+    '/v1/artifacts',
+    {
+      schema: {
+        summary: 'Upload an artifact (raw bytes with track and package in the query, or a multipart form)',
+        querystring: ArtifactUploadQuery,
+        response: { 200: ArtifactDetail, 201: ArtifactDetail },
+      },
+      config: { apiKey: { scope: 'upload' }, bodyLimitBytes: artifactLimitBytes + MULTIPART_OVERHEAD_BYTES },
+      // Before the body parser: a body of another type is refused without being read.
+      onRequest: async (request) => {
+        const type = mediaTypeOf(request);
+        if (type !== RAW && type !== MULTIPART) throw new VigilError('unsupported_media_type', { headers: { connection: 'close' } });
+        const length = Number(request.headers['content-length']);
+        if (type === RAW && length > artifactLimitBytes) throw new VigilError('body_too_large', { headers: { connection: 'close' } });
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const base = { accountId: principal.accountId, maxBytes: artifactLimitBytes, now: now().getTime() };
+      let uploaded;
+      try {
+        if (mediaTypeOf(request) === RAW) {
+          const { track, ref } = parseFields('query', request.query);
+          uploaded = await uploadArtifact(db, blobs, { ...base, track, ref, source: request.body as Readable, mediaType: RAW });
+        } else {
+          if (Object.keys(request.query).length > 0) {
+            throw refusal([{ path: 'query', message: 'a multipart upload takes track and package as form fields' }]);
+          }
+          uploaded = await uploadMultipart(request, base);
+        }
+      } catch (error) {
+        if (isClientStreamError(request, error)) throw new VigilError('malformed_request', { headers: { connection: 'close' }, cause: error });
+        throw error;
+      }
+      const body = await artifactDetail(db, blobs, uploaded.artifact, { plan: principal.plan, listing: uploaded.listing, size: uploaded.size });
+      return reply.code(uploaded.created ? 201 : 200).send(body);
+    },
+  );
+
+  /** Fields first (`track`, `package`), then the one `file` part, and nothing after it. */
+  async function uploadMultipart(request: FastifyRequest, base: { accountId: string; maxBytes: number; now: number }) {
+    const parts = request.parts()[Symbol.asyncIterator]();
+    const fields: Record<string, unknown> = {};
+    for (;;) {
+      const next = await parts.next();
+      if (next.done) throw refusal([{ path: 'body.file', message: 'expected a file part named file' }]);
+      const part = next.value;
+      if (part.type === 'field') {
+        if (part.fieldname in fields) throw refusal([{ path: `body.${part.fieldname}`, message: 'given more than once' }]);
+        fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file') throw refusal([{ path: `body.${part.fieldname}`, message: 'the file part must be named file' }]);
+      const { track, ref } = parseFields('body', fields);
+      return uploadArtifact(db, blobs, {
+        ...base,
+        track,
+        ref,
+        source: part.file,
+        mediaType: part.mimetype || RAW,
+        beforeStore: async () => {
+          // Checked before the bytes are stored: a part after the file refuses the whole upload.
+          const after = await parts.next();
+          if (!after.done) throw refusal([{ path: `body.${after.value.fieldname}`, message: 'nothing may follow the file part' }]);
+        },
+      });
+    }
+  }
+
+  app.get(
+    '/v1/artifacts/:id',
+    {
+      schema: { summary: 'An artifact: metadata, archive listing, published verdict, history, attestations', params: ArtifactIdParams, response: { 200: ArtifactDetail } },
+      config: { apiKey: { scope: 'read' } },
+    },
+    async (request) => {
+      const artifact = await findArtifactById(db, request.params.id);
+      return artifactDetail(db, blobs, artifact, { plan: principalOf(request).plan });
+    },
+  );
+
+  app.get(
+    '/v1/artifacts',
+    {
+      schema: { summary: 'Artifacts by purl or by content hash (paginated)', querystring: ArtifactLookupQuery, response: { 200: ArtifactLookupResult } },
+      config: { apiKey: { scope: 'read' } },
+    },
+    async (request, reply) => {
+      const page = readPage(request);
+      const by = request.query.sha256 !== undefined ? { sha256: request.query.sha256 } : { purl: request.query.purl! };
+      const rows = await findArtifacts(db, by, { offset: (page.page - 1) * page.size, limit: page.size + 1 });
+      sendPageHeaders(reply, page, rows.length > page.size);
+      const plan = principalOf(request).plan;
+      const artifacts = [];
+      for (const row of rows.slice(0, page.size)) artifacts.push(await artifactDetail(db, blobs, row, { plan }));
+      return { artifacts };
+    },
+  );
+
+  app.post(
+    '/v1/artifacts/verify',
+    {
+      schema: { summary: 'The published verdict of a package reference, or pending', body: VerifyRequest, response: { 200: VerifyResult } },
+      config: { apiKey: { scope: 'verify', plan: 'paid' } },
+    },
+    async (request) => (await verifyReferences(db, [request.body.artifact]))[0]!,
+  );
+
+  app.post(
+    '/v1/artifacts/verify/batch',
+    {
+      schema: { summary: 'Verify up to 100 package references, one result per reference in order', body: VerifyBatchRequest, response: { 200: VerifyBatchResult } },
+      config: { apiKey: { scope: 'verify', plan: 'paid' } },
+    },
+    async (request) => ({ results: await verifyReferences(db, request.body.artifacts) }),
+  );
+};

@@ -1,0 +1,412 @@
+import type { Readable } from 'node:stream';
+import {
+  formatBundleHash,
+  formatOffsetTimestamp,
+  MAX_ARTIFACT_FINDINGS_PER_ATTESTATION,
+  SEVERITIES,
+  type ArchiveListing,
+  type ArtifactDetail,
+  type ArtifactFinding,
+  type Finding,
+  type FindingsSummary,
+  type PackageRef,
+  type Plan,
+  type VerifyResult,
+} from '@vigil/core';
+import type { Kysely, Selectable } from 'kysely';
+import { listArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
+import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
+import type { ArtifactPackagesTable, ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
+import { VigilError } from '../errors.js';
+import { mergeArtifactFacets } from '../repositories/search-index.js';
+import { inTransaction } from '../repositories/transaction.js';
+import { isUniqueViolation } from '../unique-violation.js';
+import { registerArtifact } from './artifacts.js';
+
+type ArtifactRow = Selectable<ArtifactsTable>;
+
+/** `art_<id>` on the wire; the number is the artifacts row id. */
+export function artifactPublicId(id: number): string {
+  return `art_${id}`;
+}
+
+export function artifactRowId(publicId: string): number {
+  return Number(publicId.slice('art_'.length));
+}
+
+/**
+ * The bundle-hash label of an uploaded artifact: the purl type (`npm`, `pypi`), the label package
+ * artifacts of the benchmark carry too, so the label says nothing about where an artifact came from.
+ */
+export function uploadLabel(ref: PackageRef): string {
+  return ref.type.replace(/[^A-Za-z0-9._-]/g, '-');
+}
+
+export interface UploadArtifactInput {
+  track: TrackName;
+  ref: PackageRef;
+  source: Readable;
+  mediaType: string;
+  accountId: string;
+  maxBytes: number;
+  now: number;
+  /** Runs once the bytes are complete and before they are stored (a multipart body checks nothing follows the file). */
+  beforeStore?: () => Promise<void>;
+}
+
+export interface UploadedArtifact {
+  artifact: ArtifactRow;
+  /** False when these bytes were already an artifact of the track (the same artifact is answered). */
+  created: boolean;
+  listing: ArchiveListing;
+  size: number;
+}
+
+/**
+ * Streams an upload into the blob store (never whole in memory) and registers it as a `live`
+ * artifact of the track, or finds the artifact these bytes already are. Too large: 413. Empty, or
+ * an archive that cannot be read: refused before anything is stored.
+ */
+export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, input: UploadArtifactInput): Promise<UploadedArtifact> {
+  let listing: ArchiveListing = UNAVAILABLE_LISTING;
+  let put;
+  try {
+    put = await blobs.putStream(input.source, {
+      maxBytes: input.maxBytes,
+      inspect: async (staged) => {
+        if (staged.size === 0) {
+          throw new VigilError('validation_error', { issues: [{ path: 'body', message: 'an artifact cannot be empty' }] });
+        }
+        listing = await listArchive(staged.path);
+        if (listing.status === 'corrupt') throw new VigilError('archive_corrupt');
+        await input.beforeStore?.();
+      },
+    });
+  } catch (error) {
+    if (error instanceof BlobTooLargeError) throw new VigilError('body_too_large', { headers: { connection: 'close' }, cause: error });
+    throw error;
+  }
+  const register = () =>
+    inTransaction(db, async (trx) => {
+      const existing = await trx
+        .selectFrom('artifacts')
+        .selectAll()
+        .where('content_hash', '=', put.hash)
+        .where('track', '=', input.track)
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
+      let artifact = existing;
+      if (artifact === undefined) {
+        const label = uploadLabel(input.ref);
+        // The purl names the artifact as the benchmark's package artifacts are named. A purl already
+        // naming other bytes gets the standard `checksum` qualifier, naming these bytes exactly.
+        let sourceId = input.ref.purl;
+        const taken = await trx
+          .selectFrom('artifacts')
+          .select('id')
+          .where('bundle_hash', '=', formatBundleHash({ track: input.track, label, sourceId }))
+          .executeTakeFirst();
+        if (taken !== undefined) sourceId = `${sourceId}${sourceId.includes('?') ? '&' : '?'}checksum=${put.hash}`;
+        artifact = await registerArtifact(trx, { track: input.track, label, sourceId, contentHash: put.hash, kind: 'live', now: input.now });
+      }
+      await trx
+        .insertInto('artifact_packages')
+        .values({
+          artifact_id: artifact.id,
+          purl: input.ref.purl,
+          ecosystem: input.ref.type,
+          namespace: input.ref.namespace,
+          name: input.ref.name,
+          version: input.ref.version,
+          uploaded_by: input.accountId,
+          size: put.size,
+          media_type: input.mediaType,
+          created_at: input.now,
+        })
+        .onConflict((oc) => oc.columns(['artifact_id', 'purl']).doNothing())
+        .execute();
+      // Searchable by its package reference from the moment it is stored (docs/search.md).
+      await mergeArtifactFacets(trx, [{ artifact, facets: { purl: [input.ref.purl] } }], input.now);
+      return { artifact, created: existing === undefined };
+    });
+  let registered;
+  try {
+    registered = await register();
+  } catch (error) {
+    // Two uploads of the same new bytes raced: the loser finds the winner's artifact.
+    if (!isUniqueViolation(error)) throw error;
+    registered = await register();
+  }
+  return { ...registered, listing, size: put.size };
+}
+
+const SEVERITY_RANK: Record<VerdictName, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };
+
+type Decision = { verdict: VerdictName; risk_score: number | null; updated_at: number | null };
+
+/** Positive when `a` answers before `b`: the more severe verdict, then the higher risk, then the later decision. */
+function moreSevere(a: Decision, b: Decision): number {
+  return SEVERITY_RANK[a.verdict] - SEVERITY_RANK[b.verdict] || Number(a.risk_score) - Number(b.risk_score) || Number(a.updated_at) - Number(b.updated_at);
+}
+
+interface BackingRow {
+  artifact_id: number;
+  canonical_hash: string;
+  validator_hotkey: string;
+  verdict: VerdictName;
+  risk_score: number;
+  round_id: string;
+  recorded_at: number;
+  findings: string;
+}
+
+/**
+ * The attestations behind published verdicts: those of the verdict's round, by the round's winners,
+ * that gave the published verdict (the votes that decided it, docs/scoring.md).
+ */
+async function backingAttestations(
+  db: Kysely<Database>,
+  verdicts: readonly { artifact_id: number; round_id: string; verdict: VerdictName }[],
+): Promise<Map<number, BackingRow[]>> {
+  const byArtifact = new Map<number, BackingRow[]>();
+  if (verdicts.length === 0) return byArtifact;
+  const rows = await db
+    .selectFrom('attestations')
+    .innerJoin('round_results', (join) =>
+      join.onRef('round_results.round_id', '=', 'attestations.round_id').onRef('round_results.hotkey', '=', 'attestations.miner_hotkey'),
+    )
+    .select([
+      'attestations.id',
+      'attestations.artifact_id',
+      'attestations.canonical_hash',
+      'attestations.validator_hotkey',
+      'attestations.verdict',
+      'attestations.risk_score',
+      'attestations.round_id',
+      'attestations.recorded_at',
+      'attestations.findings',
+    ])
+    .where('attestations.artifact_id', 'in', [...new Set(verdicts.map((v) => v.artifact_id))])
+    .where('attestations.round_id', 'in', [...new Set(verdicts.map((v) => v.round_id))])
+    .where('round_results.winner', '=', 1)
+    .orderBy('attestations.id')
+    .execute();
+  const wanted = new Map(verdicts.map((v) => [v.artifact_id, v]));
+  for (const row of rows) {
+    const artifactId = Number(row.artifact_id);
+    const verdict = wanted.get(artifactId);
+    if (verdict === undefined || verdict.round_id !== row.round_id || verdict.verdict !== row.verdict) continue;
+    const list = byArtifact.get(artifactId) ?? [];
+    list.push({ ...row, artifact_id: artifactId, risk_score: Number(row.risk_score), recorded_at: Number(row.recorded_at) });
+    byArtifact.set(artifactId, list);
+  }
+  return byArtifact;
+}
+
+function parseFindings(text: string): Finding[] {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? (parsed as Finding[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export interface DetailOptions {
+  plan: Plan;
+  /** The listing an upload already made of these bytes. */
+  listing?: ArchiveListing;
+  size?: number;
+}
+
+/** Everything `GET /v1/artifacts/{id}` answers about one artifact (docs/artifacts.md). */
+export async function artifactDetail(db: Kysely<Database>, blobs: BlobStore, artifact: ArtifactRow, options: DetailOptions): Promise<ArtifactDetail> {
+  const id = Number(artifact.id);
+  const [packages, verdict, history] = await Promise.all([
+    db.selectFrom('artifact_packages').selectAll().where('artifact_id', '=', id).orderBy('created_at').orderBy('purl').execute(),
+    db.selectFrom('published_verdicts').selectAll().where('artifact_id', '=', id).executeTakeFirst(),
+    db.selectFrom('verdict_history').selectAll().where('artifact_id', '=', id).orderBy('id').execute(),
+  ]);
+  let listing = options.listing;
+  let size = options.size ?? null;
+  if (listing === undefined) {
+    const read = await blobs.withLocalFile(artifact.content_hash, async (file) => ({ listing: await listArchive(file.path), size: file.size }));
+    listing = read?.listing ?? UNAVAILABLE_LISTING;
+    size = read?.size ?? null;
+  }
+  const backing = verdict ? ((await backingAttestations(db, [{ artifact_id: id, round_id: verdict.round_id, verdict: verdict.verdict }])).get(id) ?? []) : [];
+  const paid = options.plan === 'paid';
+  const findings: ArtifactFinding[] = [];
+  if (paid) {
+    for (const row of backing) {
+      for (const finding of parseFindings(row.findings).slice(0, MAX_ARTIFACT_FINDINGS_PER_ATTESTATION)) {
+        findings.push({ ...finding, canonical_hash: row.canonical_hash });
+      }
+    }
+  }
+  return {
+    id: artifactPublicId(id),
+    track: artifact.track,
+    sha256: artifact.content_hash,
+    size,
+    media_type: packages[0]?.media_type ?? null,
+    packages: packages.map(packageBody),
+    created_at: formatOffsetTimestamp(Number(artifact.created_at)),
+    archive: listing,
+    state: verdict ? 'decided' : 'pending',
+    verdict: verdict
+      ? { verdict: verdict.verdict, risk_score: Number(verdict.risk_score), round_id: verdict.round_id, decided_at: formatOffsetTimestamp(Number(verdict.updated_at)) }
+      : null,
+    verdict_history: history.map((h) => ({
+      verdict: h.verdict,
+      previous_verdict: h.previous_verdict,
+      risk_score: Number(h.risk_score),
+      round_id: h.round_id,
+      changed_at: formatOffsetTimestamp(Number(h.changed_at)),
+    })),
+    attestations: backing.map((b) => ({
+      canonical_hash: b.canonical_hash,
+      validator_hotkey: b.validator_hotkey,
+      verdict: b.verdict,
+      risk_score: b.risk_score,
+      round_id: b.round_id,
+      recorded_at: formatOffsetTimestamp(b.recorded_at),
+    })),
+    findings: paid ? findings : null,
+    findings_withheld: !paid,
+  };
+}
+
+function packageBody(row: Selectable<ArtifactPackagesTable>) {
+  return {
+    purl: row.purl,
+    ecosystem: row.ecosystem,
+    namespace: row.namespace,
+    name: row.name,
+    version: row.version,
+    created_at: formatOffsetTimestamp(Number(row.created_at)),
+  };
+}
+
+export async function findArtifactById(db: Kysely<Database>, publicId: string): Promise<ArtifactRow> {
+  const row = await db.selectFrom('artifacts').selectAll().where('id', '=', artifactRowId(publicId)).executeTakeFirst();
+  if (row === undefined) throw new VigilError('artifact_unknown');
+  return row;
+}
+
+/** Artifacts by content hash or by a purl they were uploaded as, oldest first, one page (plus one row to tell if more exist). */
+export async function findArtifacts(
+  db: Kysely<Database>,
+  by: { sha256: string } | { purl: string },
+  page: { offset: number; limit: number },
+): Promise<ArtifactRow[]> {
+  if ('sha256' in by) {
+    return db.selectFrom('artifacts').selectAll().where('content_hash', '=', by.sha256).orderBy('id').offset(page.offset).limit(page.limit).execute();
+  }
+  return db
+    .selectFrom('artifact_packages')
+    .innerJoin('artifacts', 'artifacts.id', 'artifact_packages.artifact_id')
+    .selectAll('artifacts')
+    .where('artifact_packages.purl', '=', by.purl)
+    .orderBy('artifacts.id')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+}
+
+function summarize(rows: readonly BackingRow[]): FindingsSummary {
+  // One finding reported by several validators (or winners) counts once.
+  const seen = new Set<string>();
+  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as FindingsSummary['by_severity'];
+  const byCategory = new Map<string, number>();
+  for (const row of rows) {
+    for (const f of parseFindings(row.findings)) {
+      const key = JSON.stringify([f.type, f.category, f.severity, f.title, f.file]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (f.severity in bySeverity) bySeverity[f.severity] += 1;
+      byCategory.set(f.category, (byCategory.get(f.category) ?? 0) + 1);
+    }
+  }
+  return {
+    total: seen.size,
+    by_severity: bySeverity,
+    by_category: [...byCategory].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count || (a.category < b.category ? -1 : 1)),
+  };
+}
+
+/**
+ * Verifies package references (canonical purls), one result per reference in order. A purl no
+ * upload named, or whose artifacts have no published verdict yet, is `pending` (never a guess).
+ * When several artifacts were uploaded under one purl, the most severe published verdict answers
+ * (then the highest risk score, then the most recent decision).
+ */
+export async function verifyReferences(db: Kysely<Database>, purls: readonly string[]): Promise<VerifyResult[]> {
+  const unique = [...new Set(purls)];
+  const candidates = await db
+    .selectFrom('artifact_packages')
+    .innerJoin('artifacts', 'artifacts.id', 'artifact_packages.artifact_id')
+    .leftJoin('published_verdicts', 'published_verdicts.artifact_id', 'artifact_packages.artifact_id')
+    .select([
+      'artifact_packages.purl',
+      'artifact_packages.artifact_id',
+      'artifacts.content_hash',
+      'published_verdicts.verdict',
+      'published_verdicts.risk_score',
+      'published_verdicts.round_id',
+      'published_verdicts.updated_at',
+    ])
+    .where('artifact_packages.purl', 'in', unique)
+    .execute();
+  type Candidate = (typeof candidates)[number];
+  const byPurl = new Map<string, Candidate[]>();
+  for (const c of candidates) byPurl.set(c.purl, [...(byPurl.get(c.purl) ?? []), c]);
+  const chosen = new Map<string, Candidate & { verdict: VerdictName; round_id: string }>();
+  for (const [purl, list] of byPurl) {
+    let best: (Candidate & { verdict: VerdictName; round_id: string }) | undefined;
+    for (const c of list) {
+      if (c.verdict === null || c.round_id === null) continue;
+      const decided = c as Candidate & { verdict: VerdictName; round_id: string };
+      if (best === undefined || moreSevere(decided, best) > 0) best = decided;
+    }
+    if (best) chosen.set(purl, best);
+  }
+  const backing = await backingAttestations(
+    db,
+    [...chosen.values()].map((c) => ({ artifact_id: Number(c.artifact_id), round_id: c.round_id, verdict: c.verdict })),
+  );
+  return purls.map((purl): VerifyResult => {
+    const decided = chosen.get(purl);
+    if (decided === undefined) {
+      const known = byPurl.get(purl)?.[0];
+      return {
+        artifact: purl,
+        state: 'pending',
+        queued: known !== undefined,
+        artifact_id: known ? artifactPublicId(Number(known.artifact_id)) : null,
+        sha256: known?.content_hash ?? null,
+        verdict: null,
+        risk_score: null,
+        round_id: null,
+        decided_at: null,
+        findings_summary: null,
+        attestations: [],
+      };
+    }
+    const rows = backing.get(Number(decided.artifact_id)) ?? [];
+    return {
+      artifact: purl,
+      state: 'decided',
+      queued: false,
+      artifact_id: artifactPublicId(Number(decided.artifact_id)),
+      sha256: decided.content_hash,
+      verdict: decided.verdict,
+      risk_score: Number(decided.risk_score),
+      round_id: decided.round_id,
+      decided_at: formatOffsetTimestamp(Number(decided.updated_at)),
+      findings_summary: summarize(rows),
+      attestations: rows.map((r) => ({ canonical_hash: r.canonical_hash, validator_hotkey: r.validator_hotkey })),
+    };
+  });
+}

@@ -1,0 +1,505 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { createFileBlobStore, type BlobStore } from '../src/blobs/index.js';
+import { runKeysCommand } from '../src/commands/keys-command.js';
+import { loadConfig } from '../src/config.js';
+import type { Database } from '../src/db/schema.js';
+import { buildApp } from '../src/http/app.js';
+import { tarGz } from '../src/seed/tar-gz.js';
+import { closeRound } from '../src/services/rounds.js';
+import { createPublicReadService } from '../src/services/public-read-service.js';
+import { describeEachDialect } from '../src/test-support/databases.js';
+import { attest, bundle, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
+
+interface Server {
+  app: FastifyInstance;
+  url: string;
+  port: number;
+  blobRoot: string;
+  /** Bytes the blob store has read from upload streams so far. */
+  streamed: () => number;
+  /** Streaming puts that have finished, stored or failed. */
+  settled: () => number;
+  close(): Promise<void>;
+}
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string> {
+  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
+  const token = lines.find((line) => line.startsWith('vgl_'));
+  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
+  return token;
+}
+
+/** A zip of stored (uncompressed) entries, written by hand so the test needs no zip writer. */
+function zipOf(entries: { name: string; content: string }[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name);
+    const data = Buffer.from(entry.content);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, data);
+    centrals.push(central, name);
+    offset += local.length + name.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+function multipartBody(fields: [string, string][], file?: { name: string; type: string; bytes: Buffer }, boundary = 'vigil-test-boundary') {
+  const parts: Buffer[] = [];
+  for (const [name, value] of fields) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="artifact"\r\nContent-Type: ${file.type}\r\n\r\n`));
+    parts.push(file.bytes, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+const sha = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+describeEachDialect('customer API: artifacts', (ctx) => {
+  async function start(options: { artifactLimitBytes?: number } = {}): Promise<Server> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-artifacts-'));
+    const blobRoot = join(dataDir, 'blobs');
+    const files = createFileBlobStore(blobRoot);
+    let streamed = 0;
+    let settled = 0;
+    // Counts what the store reads from an upload as it reads it: a body buffered before the store
+    // sees it would show nothing here until the client had sent everything.
+    const blobs: BlobStore = {
+      ...files,
+      putStream: (source, putOptions) => {
+        const counter = new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            streamed += chunk.byteLength;
+            done(null, chunk);
+          },
+        });
+        source.on('error', (error) => counter.destroy(error));
+        return files.putStream(source.pipe(counter), putOptions).finally(() => (settled += 1));
+      },
+    };
+    const base = loadConfig({ LOG_LEVEL: 'silent' }, dataDir);
+    const app = await buildApp({
+      config: { ...base, dataDir, artifactLimitBytes: options.artifactLimitBytes ?? 1024 * 1024 },
+      readService: createPublicReadService(ctx.db()),
+      customers: { db: ctx.db(), blobs },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (app.server.address() as { port: number }).port;
+    const server: Server = {
+      app,
+      port,
+      url: `http://127.0.0.1:${port}`,
+      blobRoot,
+      streamed: () => streamed,
+      settled: () => settled,
+      close: async () => {
+        await app.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    servers.push(server);
+    return server;
+  }
+
+  type Answer = { status: number; headers: Headers; body: Record<string, any> | undefined };
+  const send = async (server: Server, method: string, path: string, init: { token?: string; body?: Buffer | string; type?: string } = {}): Promise<Answer> => {
+    const headers: Record<string, string> = {};
+    if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+    if (init.type !== undefined) headers['content-type'] = init.type;
+    const body = typeof init.body === 'string' || init.body === undefined ? init.body : new Uint8Array(init.body);
+    const response = await fetch(server.url + path, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? undefined : (JSON.parse(text) as Record<string, any>) };
+  };
+  const json = (server: Server, path: string, token: string, body: unknown) =>
+    send(server, 'POST', path, { token, body: JSON.stringify(body), type: 'application/json' });
+  const uploadRaw = (server: Server, token: string, bytes: Buffer, query: string) =>
+    send(server, 'POST', `/v1/artifacts?${query}`, { token, body: bytes, type: 'application/octet-stream' });
+
+  /** Nothing stored: no artifact row, no package row, no blob, no staging file. */
+  async function expectNothingStored(server: Server): Promise<void> {
+    expect(await ctx.db().selectFrom('artifacts').select('id').execute()).toEqual([]);
+    expect(await ctx.db().selectFrom('artifact_packages').select('purl').execute()).toEqual([]);
+    const files = existsSync(server.blobRoot) ? readdirSync(server.blobRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()) : [];
+    expect(files.map((f) => f.name)).toEqual([]);
+  }
+
+  const npmTarball = () =>
+    Buffer.from(
+      tarGz([
+        { path: 'package/package.json', content: '{"name":"left-pad","version":"1.3.0"}' },
+        { path: 'package/index.js', content: 'module.exports = (s, n) => s.padStart(n);\n' },
+      ]),
+    );
+
+  it('stores a raw upload once, lists its tarball, and finds it by id, purl and content hash', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read']);
+    const server = await start();
+    const bytes = npmTarball();
+
+    const first = await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0');
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({
+      track: 'packages',
+      sha256: sha(bytes),
+      size: bytes.length,
+      media_type: 'application/octet-stream',
+      packages: [{ purl: 'pkg:npm/left-pad@1.3.0', ecosystem: 'npm', namespace: null, name: 'left-pad', version: '1.3.0' }],
+      archive: {
+        format: 'tgz',
+        status: 'ok',
+        truncated: false,
+        error: null,
+        files: [
+          { name: 'package/package.json', size: 37 },
+          { name: 'package/index.js', size: 42 },
+        ],
+      },
+      state: 'pending',
+      verdict: null,
+      verdict_history: [],
+      attestations: [],
+      findings: [],
+      findings_withheld: false,
+    });
+    const id = first.body!.id as string;
+    expect(id).toMatch(/^art_\d+$/);
+
+    const again = await uploadRaw(server, token, bytes, 'track=packages&package=pkg:npm/left-pad@1.3.0');
+    expect(again.status).toBe(200);
+    expect(again.body!.id).toBe(id);
+    expect(await ctx.db().selectFrom('artifacts').selectAll().execute()).toEqual([
+      expect.objectContaining({ kind: 'live', label: 'npm', source_id: 'pkg:npm/left-pad@1.3.0', bundle_hash: 'packages/npm/pkg:npm/left-pad@1.3.0' }),
+    ]);
+
+    expect((await send(server, 'GET', `/v1/artifacts/${id}`, { token })).body).toEqual(first.body);
+    const byPurl = await send(server, 'GET', '/v1/artifacts?purl=npm:left-pad@1.3.0', { token });
+    expect(byPurl.status).toBe(200);
+    expect(byPurl.body!.artifacts.map((a: { id: string }) => a.id)).toEqual([id]);
+    expect(byPurl.headers.get('x-vigil-page')).toBe('1');
+    expect(byPurl.headers.get('x-vigil-next-page')).toBeNull();
+    const byHash = await send(server, 'GET', `/v1/artifacts?sha256=${sha(bytes)}`, { token });
+    expect(byHash.body!.artifacts.map((a: { id: string }) => a.id)).toEqual([id]);
+    expect((await send(server, 'GET', `/v1/artifacts?purl=pkg:npm/unknown@1.0.0`, { token })).body).toEqual({ artifacts: [] });
+    // Exactly one of purl and sha256.
+    expect((await send(server, 'GET', '/v1/artifacts', { token })).status).toBe(422);
+
+    expect(await send(server, 'GET', '/v1/artifacts/art_999999', { token })).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(await send(server, 'GET', '/v1/artifacts/not-an-id', { token })).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+  });
+
+  it('takes a multipart upload and lists a zip; other bytes under the same purl get their own artifact', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const server = await start();
+    const wheel = zipOf([
+      { name: 'requests/__init__.py', content: 'import os\n' },
+      { name: 'requests-2.31.0.dist-info/METADATA', content: 'Name: requests\n' },
+    ]);
+    const form = multipartBody([['track', 'packages'], ['package', 'pypi:Requests@2.31.0']], { name: 'file', type: 'application/zip', bytes: wheel });
+    const answer = await send(server, 'POST', '/v1/artifacts', { token, body: form.body, type: form.contentType });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({
+      sha256: sha(wheel),
+      media_type: 'application/zip',
+      packages: [{ purl: 'pkg:pypi/requests@2.31.0', ecosystem: 'pypi', name: 'requests' }],
+      archive: { format: 'zip', status: 'ok', files: [{ name: 'requests/__init__.py', size: 10 }, { name: 'requests-2.31.0.dist-info/METADATA', size: 15 }] },
+      // A free plan never gets an empty list for findings it cannot see.
+      findings: null,
+      findings_withheld: true,
+    });
+
+    const other = zipOf([{ name: 'requests/__init__.py', content: 'import socket\n' }]);
+    const second = multipartBody([['track', 'packages'], ['package', 'pkg:pypi/requests@2.31.0']], { name: 'file', type: 'application/zip', bytes: other });
+    const again = await send(server, 'POST', '/v1/artifacts', { token, body: second.body, type: second.contentType });
+    expect(again.status).toBe(201);
+    expect(again.body!.id).not.toBe(answer.body!.id);
+    const rows = await ctx.db().selectFrom('artifacts').select(['source_id', 'label']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { label: 'pypi', source_id: 'pkg:pypi/requests@2.31.0' },
+      { label: 'pypi', source_id: `pkg:pypi/requests@2.31.0?checksum=${sha(other)}` },
+    ]);
+    const both = await send(server, 'GET', '/v1/artifacts?purl=pypi:requests@2.31.0', { token });
+    expect(both.body!.artifacts).toHaveLength(2);
+    // A plain file is an artifact too, with nothing to list.
+    const plain = await uploadRaw(server, token, Buffer.from('# SKILL\nsummarize a page\n'), 'track=skills&package=npm:some-skill@0.1.0');
+    expect(plain.body!.archive).toEqual({ format: 'none', status: 'ok', files: null, truncated: false, error: null });
+  });
+
+  it('refuses each credential problem before reading the body', async () => {
+    const reader = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'read']);
+    const free = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'verify,upload']);
+    const server = await start();
+    const bytes = npmTarball();
+    expect(await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:a@1.0.0', { body: bytes, type: 'application/octet-stream' })).toMatchObject({
+      status: 401,
+      body: { detail: 'missing api key' },
+    });
+    expect(await uploadRaw(server, reader, bytes, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 403, body: { detail: "api key lacks 'upload' scope" } });
+    expect(await send(server, 'GET', '/v1/artifacts/art_1', { token: free })).toMatchObject({ status: 403, body: { detail: "api key lacks 'read' scope" } });
+    expect(await json(server, '/v1/artifacts/verify', reader, { artifact: 'npm:a@1.0.0' })).toMatchObject({ status: 403, body: { detail: "api key lacks 'verify' scope" } });
+    expect(await json(server, '/v1/artifacts/verify', free, { artifact: 'npm:a@1.0.0' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(await json(server, '/v1/artifacts/verify/batch', free, { artifacts: ['npm:a@1.0.0'] })).toMatchObject({
+      status: 403,
+      body: { detail: 'this endpoint requires a paid plan' },
+    });
+    await expectNothingStored(server);
+  });
+
+  it('refuses bad uploads with a clear 4xx and stores nothing', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start({ artifactLimitBytes: 64 * 1024 });
+    const bytes = npmTarball();
+    const paths = (answer: Answer) => (answer.body?.errors as { path: string }[] | undefined)?.map((e) => e.path);
+
+    const badTrack = await uploadRaw(server, token, bytes, 'track=npm&package=npm:a@1.0.0');
+    expect([badTrack.status, badTrack.body!.detail, paths(badTrack)]).toEqual([422, 'Validation error', ['query.track']]);
+    const missing = await uploadRaw(server, token, bytes, 'track=packages');
+    expect([missing.status, paths(missing)]).toEqual([422, ['query.package']]);
+    const badPurl = await uploadRaw(server, token, bytes, 'track=packages&package=lodash');
+    expect([badPurl.status, paths(badPurl)]).toEqual([422, ['query.package']]);
+    const unknown = await uploadRaw(server, token, bytes, 'track=packages&package=npm:a@1.0.0&kind=labeled');
+    expect(unknown.status).toBe(422);
+    expect(await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:a@1.0.0', { token, body: '{}', type: 'application/json' })).toMatchObject({
+      status: 415,
+      body: { detail: 'unsupported media type' },
+    });
+    const formBadPurl = multipartBody([['track', 'packages'], ['package', 'npm:']], { name: 'file', type: 'application/gzip', bytes });
+    const multipartPurl = await send(server, 'POST', '/v1/artifacts', { token, body: formBadPurl.body, type: formBadPurl.contentType });
+    expect([multipartPurl.status, paths(multipartPurl)]).toEqual([422, ['body.package']]);
+    const fileFirst = multipartBody([], { name: 'file', type: 'application/gzip', bytes });
+    const noFields = await send(server, 'POST', '/v1/artifacts', { token, body: fileFirst.body, type: fileFirst.contentType });
+    expect([noFields.status, paths(noFields)?.sort()]).toEqual([422, ['body.package', 'body.track']]);
+    const noFile = multipartBody([['track', 'packages'], ['package', 'npm:a@1.0.0']]);
+    expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: noFile.body, type: noFile.contentType }))).toEqual(['body.file']);
+
+    // Over the limit, declared: 413 from the headers alone; multipart over it: 413 while streaming.
+    const big = Buffer.alloc(64 * 1024 + 1, 1);
+    expect(await uploadRaw(server, token, big, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 413, body: { detail: 'Body too large' } });
+    const bigForm = multipartBody([['track', 'packages'], ['package', 'npm:a@1.0.0']], { name: 'file', type: 'application/octet-stream', bytes: big });
+    expect(await send(server, 'POST', '/v1/artifacts', { token, body: bigForm.body, type: bigForm.contentType })).toMatchObject({
+      status: 413,
+      body: { detail: 'Body too large' },
+    });
+    // Empty, and a corrupt archive (gzip magic, then garbage; a zip cut short).
+    expect(paths(await uploadRaw(server, token, Buffer.alloc(0), 'track=packages&package=npm:a@1.0.0'))).toEqual(['body']);
+    const corruptGzip = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(200, 7)]);
+    expect(await uploadRaw(server, token, corruptGzip, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 422, body: { detail: 'corrupt archive' } });
+    const zip = zipOf([{ name: 'a.txt', content: 'hello' }]);
+    expect(await uploadRaw(server, token, zip.subarray(0, zip.length - 10), 'track=packages&package=npm:a@1.0.0')).toMatchObject({
+      status: 422,
+      body: { detail: 'corrupt archive' },
+    });
+    const truncatedTar = Buffer.from(tarGz([{ path: 'a.txt', content: 'x'.repeat(5000) }])).subarray(0, 40);
+    expect((await uploadRaw(server, token, truncatedTar, 'track=packages&package=npm:a@1.0.0')).body).toEqual({ detail: 'corrupt archive' });
+
+    // Verify bodies: wrong type, unknown field, malformed purl, too many references.
+    expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: 42 }))).toEqual(['body.artifact']);
+    expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: 'npm:a@1.0.0', extra: true }))).toEqual(['body']);
+    expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: 'not a purl' }))).toEqual(['body.artifact']);
+    expect(paths(await json(server, '/v1/artifacts/verify/batch', token, { artifacts: ['npm:a@1.0.0', 'oops'] }))).toEqual(['body.artifacts.1']);
+    expect(paths(await json(server, '/v1/artifacts/verify/batch', token, { artifacts: Array.from({ length: 101 }, (_, i) => `npm:a@${i}.0.0`) }))).toEqual([
+      'body.artifacts',
+    ]);
+    await expectNothingStored(server);
+  });
+
+  it('stores nothing when the client stops mid-body', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload']);
+    const server = await start();
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /v1/artifacts?track=packages&package=npm:a@1.0.0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        'Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n',
+    );
+    socket.write(Buffer.alloc(50_000, 3));
+    // Once the store has seen the first half, the client disappears.
+    while (server.streamed() < 50_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    socket.destroy();
+    // The aborted stream fails the put, which removes its staging file.
+    while (server.settled() < 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    await expectNothingStored(server);
+  });
+
+  it('streams a 48 MiB upload to the blob store while the client is still sending it', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload']);
+    const server = await start({ artifactLimitBytes: 64 * 1024 * 1024 });
+    const total = 48 * 1024 * 1024;
+    const chunk = Buffer.alloc(1024 * 1024, 0x5a);
+    const hash = createHash('sha256');
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/v1/artifacts?track=packages&package=npm:big@1.0.0',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'content-length': String(total) },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      void (async () => {
+        for (let sent = 0; sent < total; sent += chunk.length) {
+          hash.update(chunk);
+          if (!req.write(chunk)) await new Promise((r) => req.once('drain', r));
+          // Half way, wait until the store has read most of what was sent: a server that buffered the
+          // body before storing it would never get there, and the test would time out.
+          if (sent + chunk.length === total / 2) {
+            while (server.streamed() < total / 4) await new Promise((r) => setTimeout(r, 5));
+          }
+        }
+        req.end();
+      })();
+    });
+    const done = await answer;
+    expect(done.status).toBe(201);
+    expect(JSON.parse(done.body)).toMatchObject({ size: total, sha256: `sha256:${hash.digest('hex')}` });
+    expect(server.streamed()).toBe(total);
+  }, 60_000);
+
+  /** A closed round whose winners published `BLOCK` for a live artifact, uploaded as `purl`. */
+  async function publishVerdict(purl: string): Promise<{ artifactId: number; canonical: string[]; validators: string[] }> {
+    const db = ctx.db();
+    const miners = [newKey(), newKey()];
+    const [v1, v2] = [newKey(), newKey()];
+    const labeled = [
+      { label: 'npm', sourceId: 'pkg:npm/bench-bad@1.0.0', kind: 'labeled' as const, groundTruth: 'BLOCK' as const },
+      { label: 'npm', sourceId: 'pkg:npm/bench-ok@1.0.0', kind: 'labeled' as const, groundTruth: 'ALLOW' as const },
+    ];
+    const live = { label: 'npm', sourceId: purl, kind: 'live' as const };
+    const seeded = await seedRound(db, { track: 'packages', now: T0, miners, validators: [v1, v2], artifacts: [...labeled, live] });
+    const t = T0 + HOUR;
+    for (const v of [v1, v2]) {
+      for (const spec of labeled) {
+        await attest(db, seeded, miners[0]!, bundle('packages', spec), v, { verdict: spec.groundTruth, now: t });
+        await attest(db, seeded, miners[1]!, bundle('packages', spec), v, { verdict: 'ALLOW', now: t });
+      }
+    }
+    const liveHash = bundle('packages', live);
+    const findings = [finding('install_script', 'CRIT'), finding('exfiltration', 'HIGH')];
+    const a1 = await attest(db, seeded, miners[0]!, liveHash, v1, { verdict: 'BLOCK', riskScore: 90, findings, now: t });
+    const a2 = await attest(db, seeded, miners[0]!, liveHash, v2, { verdict: 'BLOCK', riskScore: 80, findings: [findings[0]!], now: t });
+    // The loser's vote backs nothing.
+    await attest(db, seeded, miners[1]!, liveHash, v1, { verdict: 'ALLOW', now: t });
+    await closeRound(db, { roundId: seeded.round.round_id, now: T0 + 3 * HOUR });
+    const artifactId = Number(seeded.artifacts.get(liveHash)!.id);
+    const account = await db.selectFrom('accounts').select('account_id').executeTakeFirstOrThrow();
+    await db
+      .insertInto('artifact_packages')
+      .values({ artifact_id: artifactId, purl, ecosystem: 'npm', namespace: null, name: 'evil', version: '1.0.0', uploaded_by: account.account_id, size: 1, media_type: 'application/octet-stream', created_at: T0 })
+      .execute();
+    const canonical = await db.selectFrom('attestations').select(['id', 'canonical_hash']).where('id', 'in', [a1.id, a2.id]).orderBy('id').execute();
+    return { artifactId, canonical: canonical.map((r) => r.canonical_hash), validators: [v1.hotkey, v2.hotkey] };
+  }
+
+  it('verifies: decided with what backs it, pending when unseen or undecided, in order for a batch of 100', async () => {
+    const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const free = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'read']);
+    const server = await start();
+    const decided = await publishVerdict('pkg:npm/evil@1.0.0');
+    const uploaded = await uploadRaw(server, paid, npmTarball(), 'track=packages&package=npm:left-pad@1.3.0');
+    expect(uploaded.status).toBe(201);
+
+    const verdict = await json(server, '/v1/artifacts/verify', paid, { artifact: 'npm:evil@1.0.0' });
+    expect(verdict.status).toBe(200);
+    expect(verdict.body).toEqual({
+      artifact: 'pkg:npm/evil@1.0.0',
+      state: 'decided',
+      queued: false,
+      artifact_id: `art_${decided.artifactId}`,
+      sha256: expect.stringMatching(/^sha256:/),
+      verdict: 'BLOCK',
+      risk_score: 85,
+      round_id: expect.any(String),
+      decided_at: '2026-11-21T13:00:00.000+00:00',
+      findings_summary: { total: 2, by_severity: { CRIT: 1, HIGH: 1, MED: 0, LOW: 0 }, by_category: [{ category: 'exfiltration', count: 1 }, { category: 'install_script', count: 1 }] },
+      attestations: [
+        { canonical_hash: decided.canonical[0], validator_hotkey: decided.validators[0] },
+        { canonical_hash: decided.canonical[1], validator_hotkey: decided.validators[1] },
+      ],
+    });
+    const queued = await json(server, '/v1/artifacts/verify', paid, { artifact: 'pkg:npm/left-pad@1.3.0' });
+    expect(queued.body).toMatchObject({ state: 'pending', queued: true, artifact_id: uploaded.body!.id, verdict: null, risk_score: null, findings_summary: null, attestations: [] });
+    const unseen = await json(server, '/v1/artifacts/verify', paid, { artifact: 'npm:never-seen@9.9.9' });
+    expect(unseen.body).toMatchObject({ artifact: 'pkg:npm/never-seen@9.9.9', state: 'pending', queued: false, artifact_id: null, sha256: null, verdict: null });
+
+    // The artifact read: history, backing attestations, and findings for paid only.
+    const paidRead = await send(server, 'GET', `/v1/artifacts/art_${decided.artifactId}`, { token: paid });
+    expect(paidRead.body).toMatchObject({
+      state: 'decided',
+      verdict: { verdict: 'BLOCK', risk_score: 85 },
+      verdict_history: [{ verdict: 'BLOCK', previous_verdict: null, risk_score: 85 }],
+      attestations: [
+        { canonical_hash: decided.canonical[0], validator_hotkey: decided.validators[0], verdict: 'BLOCK', risk_score: 90 },
+        { canonical_hash: decided.canonical[1], validator_hotkey: decided.validators[1], verdict: 'BLOCK', risk_score: 80 },
+      ],
+      findings_withheld: false,
+      // The seeded artifact has no bytes in this server's blob store.
+      archive: { status: 'unavailable', files: null },
+      size: null,
+    });
+    expect(paidRead.body!.findings).toHaveLength(3);
+    expect(paidRead.body!.findings[0]).toMatchObject({ category: 'install_script', severity: 'CRIT', canonical_hash: decided.canonical[0] });
+    const freeRead = await send(server, 'GET', `/v1/artifacts/art_${decided.artifactId}`, { token: free });
+    expect(freeRead.body).toMatchObject({ findings: null, findings_withheld: true, attestations: paidRead.body!.attestations });
+
+    const references = Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? 'npm:evil@1.0.0' : i % 3 === 1 ? 'pkg:npm/left-pad@1.3.0' : `npm:other-${i}@1.0.0`));
+    const batch = await json(server, '/v1/artifacts/verify/batch', paid, { artifacts: references });
+    expect(batch.status).toBe(200);
+    const results = batch.body!.results as { artifact: string; state: string; queued: boolean }[];
+    expect(results).toHaveLength(100);
+    results.forEach((result, i) => {
+      const expected = i % 3 === 0 ? ['pkg:npm/evil@1.0.0', 'decided', false] : i % 3 === 1 ? ['pkg:npm/left-pad@1.3.0', 'pending', true] : [`pkg:npm/other-${i}@1.0.0`, 'pending', false];
+      expect([result.artifact, result.state, result.queued]).toEqual(expected);
+    });
+    expect(results[0]).toEqual(verdict.body);
+  });
+});

@@ -1,0 +1,169 @@
+import * as z from 'zod';
+import { SEVERITIES, Track, Verdict } from '../enums.js';
+import { Hotkey, RoundId, Sha256Hash } from '../ids.js';
+import { PackageRefString } from '../purl.js';
+import { OffsetTimestamp } from '../timestamps.js';
+import { NonNegativeInt } from './common.js';
+import { Finding } from './rounds.js';
+
+/**
+ * The customer artifact API (docs/artifacts.md): upload, read, look up and verify artifacts.
+ * Every timestamp is the offset family; every package reference is answered as a canonical purl.
+ */
+
+/** At most this many references in one `POST /v1/artifacts/verify/batch`. */
+export const MAX_VERIFY_BATCH = 100;
+/** At most this many archive entries are listed for one artifact (`archive.truncated` beyond). */
+export const MAX_ARCHIVE_ENTRIES = 10_000;
+/** At most this many findings per attestation in an artifact's `findings` (as on round attestations). */
+export const MAX_ARTIFACT_FINDINGS_PER_ATTESTATION = 50;
+
+/** `art_<decimal>`: an artifact's opaque id. */
+export const ArtifactId = z.string().regex(/^art_[1-9][0-9]{0,15}$/, 'expected art_<id>');
+export type ArtifactId = z.infer<typeof ArtifactId>;
+
+export const ArtifactIdParams = z.object({ id: ArtifactId }).strict();
+export type ArtifactIdParams = z.output<typeof ArtifactIdParams>;
+
+/**
+ * Where `POST /v1/artifacts` takes `track` and `package`: the query string of a raw
+ * (`application/octet-stream`) upload, or the leading form fields of a multipart one.
+ */
+export const ArtifactUploadFields = z.strictObject({ track: Track, package: PackageRefString });
+export type ArtifactUploadFields = z.output<typeof ArtifactUploadFields>;
+
+/** The query string of `POST /v1/artifacts`; both fields are required for a raw upload. */
+export const ArtifactUploadQuery = z.strictObject({ track: z.string().optional(), package: z.string().optional() });
+
+/** `GET /v1/artifacts`: exactly one of `purl` (or the short form) and `sha256`. */
+export const ArtifactLookupQuery = z
+  .strictObject({ purl: PackageRefString.optional(), sha256: Sha256Hash.optional() })
+  .refine((q) => (q.purl === undefined) !== (q.sha256 === undefined), { message: 'expected exactly one of purl and sha256' });
+export type ArtifactLookupQuery = z.output<typeof ArtifactLookupQuery>;
+
+/** A package reference an artifact was uploaded as. */
+export const ArtifactPackage = z.object({
+  purl: z.string(),
+  /** The purl type: `npm`, `pypi`, … */
+  ecosystem: z.string(),
+  namespace: z.string().nullable(),
+  name: z.string(),
+  version: z.string().nullable(),
+  created_at: OffsetTimestamp,
+});
+export type ArtifactPackage = z.infer<typeof ArtifactPackage>;
+
+export const ARCHIVE_FORMATS = ['tgz', 'zip', 'none'] as const;
+export const ArchiveFormat = z.enum(ARCHIVE_FORMATS);
+export type ArchiveFormat = z.infer<typeof ArchiveFormat>;
+
+export const ArchiveEntry = z.object({ name: z.string(), size: NonNegativeInt });
+export type ArchiveEntry = z.infer<typeof ArchiveEntry>;
+
+/**
+ * What the artifact's bytes hold. `format` is decided by the leading bytes (gzip: `tgz`, zip and
+ * wheel: `zip`, anything else: `none`, a single file). `status` `corrupt` says the bytes claim an
+ * archive format and cannot be read as one (`error` says why); `unavailable` says the bytes are not
+ * in the blob store. `files` is null unless `status` is `ok` and the format is an archive.
+ */
+export const ArchiveListing = z.object({
+  format: ArchiveFormat,
+  status: z.enum(['ok', 'corrupt', 'unavailable']),
+  files: z.array(ArchiveEntry).nullable(),
+  truncated: z.boolean(),
+  error: z.string().nullable(),
+});
+export type ArchiveListing = z.infer<typeof ArchiveListing>;
+
+export const PublishedVerdict = z.object({
+  verdict: Verdict,
+  risk_score: NonNegativeInt,
+  round_id: RoundId,
+  decided_at: OffsetTimestamp,
+});
+export type PublishedVerdict = z.infer<typeof PublishedVerdict>;
+
+export const VerdictChange = z.object({
+  verdict: Verdict,
+  previous_verdict: Verdict.nullable(),
+  risk_score: NonNegativeInt,
+  round_id: RoundId,
+  changed_at: OffsetTimestamp,
+});
+export type VerdictChange = z.infer<typeof VerdictChange>;
+
+/** A signed attestation behind a published verdict. */
+export const BackingAttestation = z.object({
+  canonical_hash: Sha256Hash,
+  validator_hotkey: Hotkey,
+  verdict: Verdict,
+  risk_score: NonNegativeInt,
+  round_id: RoundId,
+  recorded_at: OffsetTimestamp,
+});
+export type BackingAttestation = z.infer<typeof BackingAttestation>;
+
+export const ArtifactFinding = Finding.extend({ canonical_hash: Sha256Hash });
+export type ArtifactFinding = z.infer<typeof ArtifactFinding>;
+
+/** `GET /v1/artifacts/{id}` and the upload's answer. */
+export const ArtifactDetail = z.object({
+  id: ArtifactId,
+  track: Track,
+  sha256: Sha256Hash,
+  /** Bytes; null when the bytes are not in the blob store. */
+  size: NonNegativeInt.nullable(),
+  /** As uploaded (`application/octet-stream`, or the multipart part's type); null when never uploaded. */
+  media_type: z.string().nullable(),
+  packages: z.array(ArtifactPackage),
+  created_at: OffsetTimestamp,
+  archive: ArchiveListing,
+  state: z.enum(['pending', 'decided']),
+  verdict: PublishedVerdict.nullable(),
+  verdict_history: z.array(VerdictChange),
+  attestations: z.array(BackingAttestation),
+  /** Paid plans: the findings of the attestations above. Free plans: null, and `findings_withheld` true. */
+  findings: z.array(ArtifactFinding).nullable(),
+  findings_withheld: z.boolean(),
+});
+export type ArtifactDetail = z.infer<typeof ArtifactDetail>;
+
+/** `GET /v1/artifacts?purl=…|sha256=…` */
+export const ArtifactLookupResult = z.object({ artifacts: z.array(ArtifactDetail) });
+export type ArtifactLookupResult = z.infer<typeof ArtifactLookupResult>;
+
+export const VerifyRequest = z.strictObject({ artifact: PackageRefString });
+export type VerifyRequest = z.output<typeof VerifyRequest>;
+
+export const VerifyBatchRequest = z.strictObject({ artifacts: z.array(PackageRefString).min(1).max(MAX_VERIFY_BATCH) });
+export type VerifyBatchRequest = z.output<typeof VerifyBatchRequest>;
+
+export const FindingsSummary = z.object({
+  total: NonNegativeInt,
+  by_severity: z.object(Object.fromEntries(SEVERITIES.map((s) => [s, NonNegativeInt])) as Record<(typeof SEVERITIES)[number], typeof NonNegativeInt>),
+  by_category: z.array(z.object({ category: z.string(), count: NonNegativeInt })),
+});
+export type FindingsSummary = z.infer<typeof FindingsSummary>;
+
+/**
+ * One verification. `decided`: a published verdict, with what backs it. `pending`: no verdict yet,
+ * never a guess; `queued` says whether Vigil holds the artifact and will evaluate it (false: it
+ * has never been uploaded under this reference).
+ */
+export const VerifyResult = z.object({
+  artifact: z.string(),
+  state: z.enum(['pending', 'decided']),
+  queued: z.boolean(),
+  artifact_id: ArtifactId.nullable(),
+  sha256: Sha256Hash.nullable(),
+  verdict: Verdict.nullable(),
+  risk_score: NonNegativeInt.nullable(),
+  round_id: RoundId.nullable(),
+  decided_at: OffsetTimestamp.nullable(),
+  findings_summary: FindingsSummary.nullable(),
+  attestations: z.array(z.object({ canonical_hash: Sha256Hash, validator_hotkey: Hotkey })),
+});
+export type VerifyResult = z.infer<typeof VerifyResult>;
+
+export const VerifyBatchResult = z.object({ results: z.array(VerifyResult) });
+export type VerifyBatchResult = z.infer<typeof VerifyBatchResult>;
