@@ -26,12 +26,11 @@ async function up(db: AnyDb): Promise<void> {
     const columns = column === null ? ['recorded_at', 'id'] : [column, 'recorded_at', 'id'];
     await db.schema.createIndex(name).on('attestations').columns(columns).execute();
   }
-  // `sha256=` resolves the content hash to artifact ids first.
-  await db.schema.createIndex('artifacts_content_hash_idx').on('artifacts').columns(['content_hash']).execute();
+  // `sha256=` resolves the content hash to artifact ids first: 0006's artifacts_content_hash_idx
+  // (content_hash, track) serves it by its leading column.
 }
 
 async function down(db: AnyDb): Promise<void> {
-  await db.schema.dropIndex('artifacts_content_hash_idx').execute();
   for (const name of Object.keys(ORDERED_BY_FILTER)) await db.schema.dropIndex(name).execute();
   await db.schema.alterTable('attestations').dropColumn('metagraph_taken_at').execute();
   await db.schema.alterTable('attestations').dropColumn('metagraph_block').execute();
