@@ -60,6 +60,8 @@ export interface UploadedArtifact {
   created: boolean;
   listing: ArchiveListing;
   size: number;
+  /** The canonical purl it was uploaded as. */
+  purl: string;
 }
 
 /**
@@ -138,7 +140,7 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
     if (!isUniqueViolation(error)) throw error;
     registered = await register();
   }
-  return { ...registered, listing, size: put.size };
+  return { ...registered, listing, size: put.size, purl: input.ref.purl };
 }
 
 const SEVERITY_RANK: Record<VerdictName, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };

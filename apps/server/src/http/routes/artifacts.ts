@@ -20,7 +20,8 @@ import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
-import { artifactDetail, findArtifactById, findArtifacts, uploadArtifact, verifyReferences } from '../../services/customer-artifacts.js';
+import { artifactDetail, findArtifactById, findArtifacts, uploadArtifact } from '../../services/customer-artifacts.js';
+import { createVerifyCache } from '../../services/verify-cache.js';
 import { readPage, sendPageHeaders } from '../pagination.js';
 import '../route-config.js';
 import { notFoundWhenInvalid } from '../zod-compilers.js';
@@ -78,6 +79,7 @@ function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
  * verification (paid plans). Encapsulated, so the raw and multipart body parsers apply here only.
  */
 export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes }) => {
+  const verifyCache = createVerifyCache(db, { now: () => now().getTime() });
   // The body reaches the handler as the request stream: it goes to the blob store, never into memory.
   app.addContentTypeParser(RAW, (_request, payload, done) => done(null, payload));
   await app.register(multipart, {
@@ -120,6 +122,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         if (isClientStreamError(request, error)) throw new VigilError('malformed_request', { headers: { connection: 'close' }, cause: error });
         throw error;
       }
+      verifyCache.forget(uploaded.purl);
       const body = await artifactDetail(db, blobs, uploaded.artifact, { plan: principal.plan, listing: uploaded.listing, size: uploaded.size });
       return reply.code(uploaded.created ? 201 : 200).send(body);
     },
@@ -191,7 +194,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       schema: { summary: 'The published verdict of a package reference, or pending', body: VerifyRequest, response: { 200: VerifyResult } },
       config: { apiKey: { scope: 'verify', plan: 'paid' } },
     },
-    async (request) => (await verifyReferences(db, [request.body.artifact]))[0]!,
+    async (request) => (await verifyCache.verify([request.body.artifact]))[0]!,
   );
 
   app.post(
@@ -200,6 +203,6 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       schema: { summary: 'Verify up to 100 package references, one result per reference in order', body: VerifyBatchRequest, response: { 200: VerifyBatchResult } },
       config: { apiKey: { scope: 'verify', plan: 'paid' } },
     },
-    async (request) => ({ results: await verifyReferences(db, request.body.artifacts) }),
+    async (request) => ({ results: await verifyCache.verify(request.body.artifacts) }),
   );
 };

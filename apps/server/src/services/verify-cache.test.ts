@@ -1,0 +1,42 @@
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../test-support/databases.js';
+import { T0 } from '../test-support/fixtures.js';
+import { OPERATOR } from '../repositories/audit-log.js';
+import { createAccount } from './accounts.js';
+import { registerArtifact } from './artifacts.js';
+import { openRound } from './rounds.js';
+import { createVerifyCache } from './verify-cache.js';
+
+const PURL = 'pkg:npm/left-pad@1.3.0';
+
+describeEachDialect('verify cache', (ctx) => {
+  it('answers from memory for its lifetime, then reads again; forget drops one reference at once', async () => {
+    const db = ctx.db();
+    let clock = T0;
+    const cache = createVerifyCache(db, { ttlMs: 5_000, now: () => clock });
+    expect((await cache.verify([PURL]))[0]).toMatchObject({ state: 'pending', queued: false });
+
+    // Another instance stores the package and a round decides it.
+    const account = await createAccount(db, { name: 'acme', kind: 'organization', plan: 'paid', now: T0, actor: OPERATOR });
+    const artifact = await registerArtifact(db, { track: 'packages', label: 'npm', sourceId: PURL, contentHash: `sha256:${'ab'.repeat(32)}`, kind: 'live', now: T0 });
+    await db
+      .insertInto('artifact_packages')
+      .values({ artifact_id: artifact.id, purl: PURL, ecosystem: 'npm', namespace: null, name: 'left-pad', version: '1.3.0', uploaded_by: account.account_id, size: 1, media_type: 'application/octet-stream', created_at: T0 })
+      .execute();
+    const round = await openRound(db, { track: 'packages', now: T0, submissionMs: 1, evaluationMs: 1, policyVersion: 'p' });
+    await db.insertInto('published_verdicts').values({ artifact_id: artifact.id, verdict: 'BLOCK', risk_score: 70, round_id: round.round_id, updated_at: T0 }).execute();
+
+    // Within the lifetime: the remembered answer.
+    clock += 4_999;
+    expect((await cache.verify([PURL]))[0]).toMatchObject({ state: 'pending' });
+    // Past it: read again.
+    clock += 2;
+    expect((await cache.verify([PURL, 'pkg:npm/other@1.0.0']))).toMatchObject([{ state: 'decided', verdict: 'BLOCK' }, { state: 'pending' }]);
+
+    // An upload on this instance forgets the reference: the next answer is read afresh.
+    await db.updateTable('published_verdicts').set({ verdict: 'WARN' }).where('artifact_id', '=', artifact.id).execute();
+    expect((await cache.verify([PURL]))[0]).toMatchObject({ verdict: 'BLOCK' });
+    cache.forget(PURL);
+    expect((await cache.verify([PURL]))[0]).toMatchObject({ verdict: 'WARN' });
+  });
+});
