@@ -1,4 +1,4 @@
-import type { VerifyResult } from '@vigil/core';
+import { VerifyResult } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { verifyReferences } from './customer-artifacts.js';
@@ -10,6 +10,8 @@ const MAX_ENTRIES = 50_000;
 export interface VerifyCache {
   /** One result per reference, in order: cached ones as they were, the rest read in one query. */
   verify(purls: readonly string[]): Promise<VerifyResult[]>;
+  /** One reference's answer as the JSON text the endpoint sends (serialized through the schema once, when read). */
+  verifyJson(purl: string): Promise<string>;
   /** Drops a reference (an upload on this instance changes its answer at once). */
   forget(purl: string): void;
 }
@@ -22,8 +24,8 @@ export interface VerifyCache {
  */
 export function createVerifyCache(db: Kysely<Database>, options: { ttlMs?: number; now: () => number }): VerifyCache {
   const ttlMs = options.ttlMs ?? VERIFY_CACHE_MS;
-  const entries = new Map<string, { result: VerifyResult; until: number }>();
-  return {
+  const entries = new Map<string, { result: VerifyResult; until: number; json?: string }>();
+  const cache: VerifyCache = {
     async verify(purls) {
       const now = options.now();
       const missing: string[] = [];
@@ -39,8 +41,16 @@ export function createVerifyCache(db: Kysely<Database>, options: { ttlMs?: numbe
       }
       return purls.map((purl) => entries.get(purl)!.result);
     },
+    async verifyJson(purl) {
+      await cache.verify([purl]);
+      const entry = entries.get(purl)!;
+      // The schema's parse, as the route's serializer would do, once per cached answer.
+      entry.json ??= JSON.stringify(VerifyResult.parse(entry.result));
+      return entry.json;
+    },
     forget(purl) {
       entries.delete(purl);
     },
   };
+  return cache;
 }

@@ -194,7 +194,8 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       schema: { summary: 'The published verdict of a package reference, or pending', body: VerifyRequest, response: { 200: VerifyResult } },
       config: { apiKey: { scope: 'verify', plan: 'paid' } },
     },
-    async (request) => (await verifyCache.verify([request.body.artifact]))[0]!,
+    // Sent as the cached JSON text: serialized through VerifyResult once per answer, not per request.
+    async (request, reply) => reply.type('application/json; charset=utf-8').send((await verifyCache.verifyJson(request.body.artifact)) as never),
   );
 
   app.post(
