@@ -2,7 +2,7 @@ import { TRACKS } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database, TrackName } from '../db/schema.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { closeRound, openRound, startEvaluation } from '../services/rounds.js';
+import { closeRound, latestRound, openRound, startEvaluation } from '../services/rounds.js';
 import { createTasks } from '../services/tasks.js';
 import { selectRoundArtifacts } from './select-round-artifacts.js';
 import type { SchedulerSettings } from './settings.js';
@@ -55,14 +55,7 @@ async function advanceTrack(
   track: TrackName,
   { now, settings }: AdvanceRoundsOptions,
 ): Promise<RoundTransition | null> {
-  // openRound numbers rounds max + 1, so an open round is always the track's latest.
-  const latest = await db
-    .selectFrom('rounds')
-    .selectAll()
-    .where('track', '=', track)
-    .orderBy('round_number', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const latest = await latestRound(db, track);
 
   if (latest === undefined || latest.status === 'closed') {
     if (latest?.next_round_opens_at != null && now < latest.next_round_opens_at) return null;

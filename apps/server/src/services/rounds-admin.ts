@@ -9,7 +9,7 @@ import { inTransaction } from '../repositories/transaction.js';
 import { ROUND_SCHEDULER_LOCK } from '../scheduler/create-scheduler.js';
 import type { SchedulerSettings } from '../scheduler/settings.js';
 import { runExclusively } from '../scheduler/single-runner.js';
-import { closeRound, type RoundRow } from './rounds.js';
+import { closeRound, latestRound, type RoundRow } from './rounds.js';
 
 function isOverdue(round: RoundRow, now: number): boolean {
   if (round.status !== 'open') return false;
@@ -39,13 +39,7 @@ export async function readRoundSchedule(
   const { now, settings } = input;
   const tracks = await Promise.all(
     TRACKS.map(async (track) => {
-      const latest = await db
-        .selectFrom('rounds')
-        .selectAll()
-        .where('track', '=', track)
-        .orderBy('round_number', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      const latest = await latestRound(db, track);
       let next: number | null = null;
       if (latest?.status === 'closed') next = latest.next_round_opens_at === null ? null : Number(latest.next_round_opens_at);
       else if (latest !== undefined) next = Number(latest.closes_at) + settings.gapMs;

@@ -81,6 +81,11 @@ export async function openRound(db: Kysely<Database>, input: OpenRoundInput): Pr
   });
 }
 
+/** A track's latest round (the open one, if any: openRound numbers rounds max + 1), or undefined. */
+export function latestRound(db: Kysely<Database>, track: TrackName): Promise<Selectable<RoundsTable> | undefined> {
+  return db.selectFrom('rounds').selectAll().where('track', '=', track).orderBy('round_number', 'desc').limit(1).executeTakeFirst();
+}
+
 /**
  * Ends the submission phase: freezes the current code hash and version of every active agent whose
  * miner is registered on the track into round_agents. Returns the number of agents frozen.
