@@ -90,10 +90,15 @@ function listTarGz(path: string): Promise<ArchiveListing> {
         finish(ok('tgz', files, true));
         return;
       }
+      // An entry that claims more bytes than the archive holds fails on its own stream: without this
+      // listener that error would have no handler and end the process.
+      stream.on('error', fail);
       stream.on('end', next);
       stream.resume();
     });
     tar.on('finish', () => finish(ok('tgz', files, false)));
+    // Closed without finishing or failing (a stream torn down early): whatever ended it, not a listing.
+    tar.on('close', () => finish(corrupt('tgz', new Error('the archive ended before its last entry'))));
     for (const stream of streams) stream.on('error', fail);
     source.pipe(gunzip).pipe(budget).pipe(tar);
   });

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { listArchive } from './archive-listing.js';
+
+/** A ustar header for one regular file of `size` bytes (checksum computed as tar does). */
+function tarHeader(name: string, size: number): Buffer {
+  const header = Buffer.alloc(512);
+  header.write(name, 0, 'utf8');
+  header.write('0000644\0', 100);
+  header.write('0000000\0', 108);
+  header.write('0000000\0', 116);
+  header.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
+  header.write('00000000000\0', 136);
+  header.write('        ', 148);
+  header.write('0', 156);
+  header.write('ustar\0', 257);
+  header.write('00', 263);
+  let sum = 0;
+  for (const byte of header) sum += byte;
+  header.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return header;
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function file(bytes: Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'vigil-archive-'));
+  dirs.push(dir);
+  const path = join(dir, 'artifact');
+  writeFileSync(path, bytes);
+  return path;
+}
+
+describe('listArchive', () => {
+  it('lists a tgz', async () => {
+    const content = Buffer.from('console.log(1)\n');
+    const body = Buffer.concat([tarHeader('package/index.js', content.length), content, Buffer.alloc(512 - content.length), Buffer.alloc(1024)]);
+    expect(await listArchive(file(gzipSync(body)))).toEqual({
+      format: 'tgz',
+      status: 'ok',
+      files: [{ name: 'package/index.js', size: content.length }],
+      truncated: false,
+      error: null,
+    });
+  });
+
+  it('reports an entry that claims more bytes than the archive holds as corrupt, without an unhandled error (probe finding)', async () => {
+    const body = gzipSync(Buffer.concat([tarHeader('a.bin', 99_999_999), Buffer.alloc(512)]));
+    const listing = await listArchive(file(body));
+    expect(listing).toMatchObject({ format: 'tgz', status: 'corrupt', files: null });
+    // Whatever the entry stream emits late must not reach the process as an unhandled error.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  });
+});
