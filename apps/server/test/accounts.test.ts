@@ -95,6 +95,7 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
       [`Basic ${token}`, 401, 'malformed api key'],
       [`Bearer ${token.toUpperCase()}`, 401, 'malformed api key'],
       [`Bearer ${token}x`, 401, 'malformed api key'],
+      [`Bearer  ${token}`, 401, 'malformed api key'],
       [unknownId, 401, 'invalid or revoked api key'],
       [wrongSecret, 401, 'invalid or revoked api key'],
     ];

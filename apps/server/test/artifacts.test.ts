@@ -314,6 +314,22 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect([noFields.status, paths(noFields)?.sort()]).toEqual([422, ['body.package', 'body.track']]);
     const noFile = multipartBody([['track', 'packages'], ['package', 'npm:a@1.0.0']]);
     expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: noFile.body, type: noFile.contentType }))).toEqual(['body.file']);
+    // The file before the fields names the fields as out of place (outsider finding), and a part after
+    // the file is 422 naming it, not busboy's 413 (outsider finding).
+    const beforeFields = Buffer.concat([fileFirst.body.subarray(0, fileFirst.body.length - '--vigil-test-boundary--\r\n'.length), multipartBody([['track', 'packages'], ['package', 'npm:a@1.0.0']]).body]);
+    const misordered = await send(server, 'POST', '/v1/artifacts', { token, body: beforeFields, type: fileFirst.contentType });
+    expect(misordered.status).toBe(422);
+    expect(misordered.body?.errors).toEqual([
+      { path: 'body.track', message: 'expected as a form field before the file part' },
+      { path: 'body.package', message: 'expected as a form field before the file part' },
+    ]);
+    const withFile = multipartBody([['track', 'packages'], ['package', 'npm:a@1.0.0']], { name: 'file', type: 'application/octet-stream', bytes: Buffer.from('abc') });
+    const trailing = Buffer.concat([
+      withFile.body.subarray(0, withFile.body.length - '--vigil-test-boundary--\r\n'.length),
+      Buffer.from('--vigil-test-boundary\r\nContent-Disposition: form-data; name="note"\r\n\r\nhi\r\n--vigil-test-boundary--\r\n'),
+    ]);
+    const afterFile = await send(server, 'POST', '/v1/artifacts', { token, body: trailing, type: withFile.contentType });
+    expect([afterFile.status, paths(afterFile)]).toEqual([422, ['body.note']]);
 
     // Over the limit, declared: 413 from the headers alone; multipart over it: 413 while streaming.
     const big = Buffer.alloc(64 * 1024 + 1, 1);

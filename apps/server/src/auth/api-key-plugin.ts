@@ -32,7 +32,8 @@ const CACHE_MAX_ENTRIES = 10_000;
 
 type KeyRecord = { key: ApiKeysTable; account: AccountsTable; scopes: readonly ApiKeyScope[] };
 
-const BEARER_RE = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+// Exactly one space or tab between the scheme and the token (docs/accounts.md); Node trims the ends.
+const BEARER_RE = /^Bearer[ \t](\S+)$/i;
 
 /**
  * Bearer API keys (spec part 5 items 1–6) for routes with `config.apiKey`: the token's form, then

@@ -16,7 +16,19 @@ const ArtifactIdText = z
   .meta({ type: 'integer', minimum: 1, pattern: undefined, description: 'artifact id' });
 
 /** An offset timestamp in a query string, handed over as epoch milliseconds. */
-const OffsetTimestampQuery = OffsetTimestamp.transform((text) => parseTimestamp(text).getTime());
+/** A filter instant: any zone offset is accepted here (`Z`, `+02:00`, `-0130`), unlike what Vigil writes (UTC only). */
+const OffsetTimestampQuery = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:?\d{2})$/, 'expected a datetime with a zone offset (Z or ±hh:mm)')
+  .refine((text) => {
+    try {
+      parseTimestamp(text);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'invalid datetime')
+  .transform((text) => parseTimestamp(text).getTime());
 
 /** `GET /v1/attestations` filters; every one optional, all combined with AND. Unknown names are refused. */
 export const AttestationListQuery = z.strictObject({

@@ -84,7 +84,9 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
   app.addContentTypeParser(RAW, (_request, payload, done) => done(null, payload));
   await app.register(multipart, {
     // The blob store's own count refuses one byte past the limit; busboy's limit only backs it up.
-    limits: { fileSize: artifactLimitBytes + 1, files: 1, fields: 2, fieldSize: 4096, parts: 3, headerPairs: 64 },
+    // One part more than a valid form has, so a part after the file reaches the handler and is refused
+    // with 422 naming it, rather than busboy's own limit error.
+    limits: { fileSize: artifactLimitBytes + 1, files: 2, fields: 3, fieldSize: 4096, parts: 4, headerPairs: 64 },
   });
 
   app.post(
@@ -142,6 +144,10 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         continue;
       }
       if (part.fieldname !== 'file') throw refusal([{ path: `body.${part.fieldname}`, message: 'the file part must be named file' }]);
+      const missing = ['track', 'package'].filter((name) => !(name in fields));
+      if (missing.length > 0) {
+        throw refusal(missing.map((name) => ({ path: `body.${name}`, message: 'expected as a form field before the file part' })));
+      }
       const { track, ref } = parseFields('body', fields);
       return uploadArtifact(db, blobs, {
         ...base,
