@@ -148,6 +148,16 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     expect((await call(server, 'GET', '/v1/account', other)).status).toBe(200);
   });
 
+  it('revokes a key once when revocations race: one 200, the others 404, one audit entry (probe finding on PostgreSQL)', async () => {
+    const admin = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read,keys']);
+    const victim = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read']);
+    const server = await start();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call(server, 'DELETE', `/v1/keys/${victim.slice(4, 12)}`, admin)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array<number>(9).fill(404)]);
+    const audited = await ctx.db().selectFrom('audit_log').select('action').where('action', '=', 'key.revoke').execute();
+    expect(audited).toHaveLength(1);
+  });
+
   it('records key use in batches: count and last use appear after a flush, not per request', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read,keys']);
     const server = await start();

@@ -23,32 +23,33 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     return { app, token };
   }
 
-  const keyRows = async () => Number((await ctx.db().selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  // Key creation is not idempotent (its token is never stored): account creation is the example here.
+  const accountRows = async () => Number((await ctx.db().selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
   const withKey = (key: string) => ({ 'idempotency-key': key });
   const replayed = (answer: Answer) => answer.headers.get('idempotent-replayed');
 
   it('replays the first answer to a repeat, without doing the work again', async () => {
     const { app, token } = await start();
-    const first = await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey('create-ci-1'));
+    const first = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'ci-co', plan: 'free' }, withKey('create-ci-1'));
     expect(first.status).toBe(201);
     expect(replayed(first)).toBeNull();
     // The same JSON in another key order and spacing is the same request.
-    const again = await fetch(`${app.baseUrl}/v1/keys`, {
+    const again = await fetch(`${app.baseUrl}/v1/admin/accounts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'create-ci-1' },
-      body: '{ "scopes": ["read"],   "name": "ci" }',
+      body: '{ "plan": "free",   "name": "ci-co" }',
     });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(await again.json()).toEqual(first.body);
-    expect(await keyRows()).toBe(2);
+    expect(await accountRows()).toBe(2);
     const audited = await ctx.db().selectFrom('audit_log').select('action').where('actor', 'like', 'key:%').execute();
-    expect(audited.map((r) => r.action)).toEqual(['key.create']);
+    expect(audited.map((r) => r.action)).toEqual(['account.create']);
 
     // A DELETE repeated answers the revocation again, not 404.
-    const keyId = first.body?.key_id as string;
+    const keyId = (await operatorKey(ctx.db(), ['--org', 'vigil-ops', '--scopes', 'read'])).slice(4, 12);
     const revoked = await call(app, 'DELETE', `/v1/keys/${keyId}`, token, undefined, withKey('revoke-ci'));
     expect(revoked).toMatchObject({ status: 200, body: { key_id: keyId, status: 'revoked' } });
     const revokedAgain = await call(app, 'DELETE', `/v1/keys/${keyId}`, token, undefined, withKey('revoke-ci'));
@@ -71,31 +72,43 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
 
   it('refuses the key with another body, method or path; scopes keys per account', async () => {
     const { app, token } = await start();
-    expect((await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey('k1'))).status).toBe(201);
-    expect(await call(app, 'POST', '/v1/keys', token, { name: 'cd', scopes: ['read'] }, withKey('k1'))).toMatchObject(MISMATCH);
-    expect(await call(app, 'POST', '/v1/admin/accounts', token, { name: 'globex' }, withKey('k1'))).toMatchObject(MISMATCH);
+    expect((await call(app, 'POST', '/v1/admin/accounts', token, { name: 'ci-co' }, withKey('k1'))).status).toBe(201);
+    expect(await call(app, 'POST', '/v1/admin/accounts', token, { name: 'cd-co' }, withKey('k1'))).toMatchObject(MISMATCH);
+    expect(await call(app, 'POST', '/v1/admin/accounts/acc_0000000000000000', token, { plan: 'paid' }, withKey('k1'))).toMatchObject(MISMATCH);
     expect(await call(app, 'DELETE', '/v1/keys/00000000', token, undefined, withKey('k1'))).toMatchObject(MISMATCH);
-    expect(await keyRows()).toBe(2);
+    expect(await accountRows()).toBe(2);
 
-    // Another account's key with the same Idempotency-Key is its own request.
-    const other = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'keys,read']);
-    const theirs = await call(app, 'POST', '/v1/keys', other, { name: 'ci', scopes: ['read'] }, withKey('k1'));
-    expect(theirs.status).toBe(201);
+    // Another account's key with the same Idempotency-Key is its own request (here refused: the name is taken).
+    const other = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'admin,read']);
+    const theirs = await call(app, 'POST', '/v1/admin/accounts', other, { name: 'ci-co' }, withKey('k1'));
+    expect(theirs).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
     expect(replayed(theirs)).toBeNull();
-    expect(await keyRows()).toBe(4);
+    expect(await accountRows()).toBe(3);
+  });
+
+  it('ignores the header on key creation: the token is never stored, so a repeat makes another key', async () => {
+    const { app, token } = await start();
+    const first = await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey('create-key'));
+    const second = await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey('create-key'));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(replayed(second)).toBeNull();
+    expect(second.body?.key_id).not.toBe(first.body?.key_id);
+    const secret = (first.body?.token as string).slice(13);
+    const stored = await ctx.db().selectFrom('idempotency_keys').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(secret);
   });
 
   it('validates the header, and stores nothing for a request its schema refused', async () => {
     const { app, token } = await start();
     for (const bad of ['', 'x'.repeat(256), 'tab\there']) {
-      const answer = await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey(bad));
+      const answer = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'ci-co' }, withKey(bad));
       expect(answer).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'headers.idempotency-key' }] } });
     }
-    expect((await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey('x'.repeat(255)))).status).toBe(201);
+    expect((await call(app, 'POST', '/v1/admin/accounts', token, { name: 'ci-co' }, withKey('x'.repeat(255)))).status).toBe(201);
 
-    const invalid = await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['root'] }, withKey('fix-me'));
+    const invalid = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'Bad Name' }, withKey('fix-me'));
     expect(invalid.status).toBe(422);
-    const fixed = await call(app, 'POST', '/v1/keys', token, { name: 'ci', scopes: ['read'] }, withKey('fix-me'));
+    const fixed = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'fix-co' }, withKey('fix-me'));
     expect(fixed.status).toBe(201);
     expect(replayed(fixed)).toBeNull();
   });
@@ -103,7 +116,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
   it('lets exactly one of concurrent duplicates do the work', async () => {
     const { app, token } = await start();
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => call(app, 'POST', '/v1/keys', token, { name: 'race', scopes: ['read'] }, withKey('race-1'))),
+      Array.from({ length: 8 }, () => call(app, 'POST', '/v1/admin/accounts', token, { name: 'race-co' }, withKey('race-1'))),
     );
     const fresh = answers.filter((a) => a.status === 201 && replayed(a) === null);
     expect(fresh).toHaveLength(1);
@@ -112,26 +125,26 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
       if (answer.status === 409) expect(answer).toMatchObject(IN_PROGRESS);
       else expect(answer).toMatchObject({ status: 201, body: fresh[0]!.body });
     }
-    expect(await keyRows()).toBe(2);
+    expect(await accountRows()).toBe(2);
     // Once it has answered, every repeat is the replay.
-    expect(replayed(await call(app, 'POST', '/v1/keys', token, { name: 'race', scopes: ['read'] }, withKey('race-1')))).toBe('true');
+    expect(replayed(await call(app, 'POST', '/v1/admin/accounts', token, { name: 'race-co' }, withKey('race-1')))).toBe('true');
   });
 
   it('forgets a key after 24 hours', async () => {
     const { app, token } = await start();
-    const send = () => call(app, 'POST', '/v1/keys', token, { name: 'daily', scopes: ['read'] }, withKey('daily'));
+    const send = () => call(app, 'POST', '/v1/admin/accounts', token, { name: 'daily-co' }, withKey('daily'));
     const first = await send();
     app.clock = T0 + DAY_MS - 1;
     const replay = await send();
     expect(replayed(replay)).toBe('true');
     expect(replay.body).toEqual(first.body);
-    expect(await keyRows()).toBe(2);
+    expect(await accountRows()).toBe(2);
+    // A day later the request runs again (and is refused: the account exists now).
     app.clock = T0 + DAY_MS;
     const later = await send();
-    expect(later.status).toBe(201);
+    expect(later).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
     expect(replayed(later)).toBeNull();
-    expect(later.body?.key_id).not.toBe(first.body?.key_id);
-    expect(await keyRows()).toBe(3);
+    expect(await accountRows()).toBe(2);
   });
 
   it('stores no 5xx: the client may send the request again and it runs', async () => {
@@ -139,26 +152,27 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     // Authenticated once, so the key is cached; then the change's audit table goes missing.
     expect((await call(app, 'GET', '/v1/account', token)).status).toBe(200);
     await sql`alter table audit_log rename to audit_log_away`.execute(ctx.db());
-    const failed = await call(app, 'POST', '/v1/keys', token, { name: 'retry', scopes: ['read'] }, withKey('retry-1'));
+    const failed = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'retry-co' }, withKey('retry-1'));
     await sql`alter table audit_log_away rename to audit_log`.execute(ctx.db());
     expect(failed.status).toBeGreaterThanOrEqual(500);
-    expect(await keyRows()).toBe(1);
-    const retried = await call(app, 'POST', '/v1/keys', token, { name: 'retry', scopes: ['read'] }, withKey('retry-1'));
+    expect(await accountRows()).toBe(1);
+    const retried = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'retry-co' }, withKey('retry-1'));
     expect(retried.status).toBe(201);
     expect(replayed(retried)).toBeNull();
-    expect(await keyRows()).toBe(2);
+    expect(await accountRows()).toBe(2);
   });
 
   it('lets a claim older than the handler timeout be taken over (its request died)', async () => {
     const { app, token } = await start();
-    const send = () => call(app, 'POST', '/v1/keys', token, { name: 'crash', scopes: ['read'] }, withKey('crash-1'));
+    const send = () => call(app, 'POST', '/v1/admin/accounts', token, { name: 'crash-co' }, withKey('crash-1'));
     expect((await send()).status).toBe(201);
     // As if the server had died after claiming the key and before answering.
     await ctx.db().updateTable('idempotency_keys').set({ state: 'running', status: null, headers: null, body: null }).execute();
     expect(await send()).toMatchObject(IN_PROGRESS);
     app.clock = T0 + app.app.vigilConfig.handlerTimeoutMs;
+    // Taken over: the request runs again (and is refused: the account exists).
     const taken = await send();
-    expect(taken.status).toBe(201);
+    expect(taken).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
     expect(replayed(taken)).toBeNull();
     expect(replayed(await send())).toBe('true');
   });

@@ -179,7 +179,14 @@ export async function revokeApiKey(
     if (input.accountId !== null) query = query.where('account_id', '=', input.accountId);
     const row = await query.executeTakeFirst();
     if (!row) throw new VigilError('key_not_found');
-    await trx.updateTable('api_keys').set({ revoked_at: input.now }).where('key_id', '=', input.keyId).execute();
+    // Conditional: of concurrent revocations of one key exactly one changes it (the others: 404).
+    const changed = await trx
+      .updateTable('api_keys')
+      .set({ revoked_at: input.now })
+      .where('key_id', '=', input.keyId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (changed.numUpdatedRows === 0n) throw new VigilError('key_not_found');
     await recordAudit(trx, input.actor, { action: 'key.revoke', target: input.keyId, detail: { account_id: row.account_id }, at: input.now });
     return apiKeyBody({ ...row, revoked_at: input.now });
   });

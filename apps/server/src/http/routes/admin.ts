@@ -126,7 +126,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
     '/v1/admin/accounts/:account_id/keys',
     {
       schema: { summary: 'Issue a key for an account (any scopes); the token is in this answer only', params: AccountIdParams, body: ApiKeyCreateRequest, response: { 201: ApiKeyCreated } },
-      config: ADMIN_CHANGE,
+      // Not idempotent: a replay would have to keep the token, which is never stored (docs/idempotency.md).
+      config: ADMIN,
     },
     async (request, reply) => {
       const created = await createApiKey(db, {

@@ -72,7 +72,8 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
         body: ApiKeyCreateRequest,
         response: { 201: ApiKeyCreated },
       },
-      config: { apiKey: { scope: 'keys' }, idempotent: true },
+      // Not idempotent: a replay would have to keep the token, which is never stored (docs/idempotency.md).
+      config: { apiKey: { scope: 'keys' } },
     },
     async (request, reply) => {
       const principal = principalOf(request);
