@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
-import { createFileBlobStore } from './blobs/index.js';
+import { createFileBlobStore, sweepStagingFiles } from './blobs/index.js';
 import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type VigilDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -127,6 +127,9 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       else log('the database already has rounds; not loading the demo data');
     }
     let logRefreshError: (error: unknown) => void = () => {};
+    // Uploads a previous process never finished (killed, or stopped mid-upload) leave staging files.
+    const swept = await sweepStagingFiles(join(config.dataDir, 'blobs'), Date.now());
+    if (swept > 0) log(`removed ${swept} unfinished upload(s) from the blob store's staging directory`);
     const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
     // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
     metagraph.startRefreshing();

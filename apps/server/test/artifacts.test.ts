@@ -330,6 +330,15 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     ]);
     const afterFile = await send(server, 'POST', '/v1/artifacts', { token, body: trailing, type: withFile.contentType });
     expect([afterFile.status, paths(afterFile)]).toEqual([422, ['body.note']]);
+    // A field over 4 KiB is refused, not cut (probe finding: the cut purl named another package).
+    const longField = multipartBody([['track', 'packages'], ['package', `npm:${'a'.repeat(5000)}@1.0.0`]], { name: 'file', type: 'application/octet-stream', bytes: Buffer.from('abc') });
+    expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: longField.body, type: longField.contentType }))).toEqual(['body.package']);
+    // A boundary beyond RFC 2046's 70 characters is broken framing: 400, not a 500 (probe finding).
+    const longBoundary = multipartBody([['track', 'packages']], undefined, 'b'.repeat(300));
+    expect(await send(server, 'POST', '/v1/artifacts', { token, body: longBoundary.body, type: longBoundary.contentType })).toMatchObject({
+      status: 400,
+      body: { detail: 'malformed request' },
+    });
 
     // Over the limit, declared: 413 from the headers alone; multipart over it: 413 while streaming.
     const big = Buffer.alloc(64 * 1024 + 1, 1);

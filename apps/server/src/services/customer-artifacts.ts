@@ -222,6 +222,33 @@ export interface DetailOptions {
   size?: number;
 }
 
+type ListingRead = { listing: ArchiveListing; size: number } | undefined;
+
+/** Listings by content hash: bytes never change, and a listing can cost seconds (a gzip that expands to 1 GiB). */
+const listings = new Map<string, Promise<ListingRead>>();
+const MAX_CACHED_LISTINGS = 256;
+
+function rememberListing(contentHash: string, read: Promise<ListingRead>): void {
+  listings.delete(contentHash);
+  listings.set(contentHash, read);
+  if (listings.size > MAX_CACHED_LISTINGS) listings.delete(listings.keys().next().value!);
+}
+
+/** One listing per content hash, computed once per process (concurrent reads share it); bytes missing from the store are not remembered. */
+function cachedListing(blobs: BlobStore, contentHash: string): Promise<ListingRead> {
+  const known = listings.get(contentHash);
+  if (known) return known;
+  const read = blobs.withLocalFile(contentHash, async (file) => ({ listing: await listArchive(file.path), size: file.size }));
+  rememberListing(contentHash, read);
+  read.then(
+    (result) => {
+      if (result === undefined) listings.delete(contentHash);
+    },
+    () => listings.delete(contentHash),
+  );
+  return read;
+}
+
 /** Everything `GET /v1/artifacts/{id}` answers about one artifact (docs/artifacts.md). */
 export async function artifactDetail(db: Kysely<Database>, blobs: BlobStore, artifact: ArtifactRow, options: DetailOptions): Promise<ArtifactDetail> {
   const id = Number(artifact.id);
@@ -232,8 +259,9 @@ export async function artifactDetail(db: Kysely<Database>, blobs: BlobStore, art
   ]);
   let listing = options.listing;
   let size = options.size ?? null;
+  if (listing !== undefined && size !== null) rememberListing(artifact.content_hash, Promise.resolve({ listing, size }));
   if (listing === undefined) {
-    const read = await blobs.withLocalFile(artifact.content_hash, async (file) => ({ listing: await listArchive(file.path), size: file.size }));
+    const read = await cachedListing(blobs, artifact.content_hash);
     listing = read?.listing ?? UNAVAILABLE_LISTING;
     size = read?.size ?? null;
   }

@@ -104,6 +104,10 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         if (type !== RAW && type !== MULTIPART) throw new VigilError('unsupported_media_type', { headers: { connection: 'close' } });
         const length = Number(request.headers['content-length']);
         if (type === RAW && length > artifactLimitBytes) throw new VigilError('body_too_large', { headers: { connection: 'close' } });
+        // RFC 2046 caps a boundary at 70 characters; a longer one is broken framing (busboy would throw past 256).
+        if (type === MULTIPART && !/;\s*boundary="?[^";]{1,70}"?\s*(?:;|$)/i.test(request.headers['content-type'] ?? '')) {
+          throw new VigilError('malformed_request', { headers: { connection: 'close' } });
+        }
       },
     },
     async (request, reply) => {
@@ -140,6 +144,8 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       const part = next.value;
       if (part.type === 'field') {
         if (part.fieldname in fields) throw refusal([{ path: `body.${part.fieldname}`, message: 'given more than once' }]);
+        // busboy cuts a field at fieldSize and says so: a cut package reference would name another package.
+        if (part.valueTruncated) throw refusal([{ path: `body.${part.fieldname}`, message: 'longer than 4096 bytes' }]);
         fields[part.fieldname] = part.value;
         continue;
       }
