@@ -9,6 +9,23 @@ export const SEARCH_INDEX: FullTextIndex = { table: 'search_documents', columns:
 
 /** Facets that are finding text: shown in snippets only to plans that may read findings. */
 const FINDING_TEXT_FACETS = new Set(['finding', 'file']);
+/**
+ * What a plan without findings may not match on either: otherwise a query that combines a record's
+ * hash with a guessed word would tell, by a hit or a miss, what its withheld findings say.
+ */
+const FINDING_FACETS = new Set(['finding', 'file', 'category', 'type']);
+
+/** Whether every query word is a prefix of a word of the facets a plan without findings may see. */
+function matchesWithoutFindings(facets: Facets, words: readonly string[]): boolean {
+  const visible = new Set<string>();
+  for (const [field, values] of Object.entries(facets)) {
+    if (FINDING_FACETS.has(field)) continue;
+    for (const value of values) for (const word of normalizeSearchWords(value)) visible.add(word);
+  }
+  // The kind is a word of every document (documentColumns).
+  const all = [...visible, 'artifact', 'attestation'];
+  return words.every((w) => all.some((v) => v.startsWith(w)));
+}
 const SNIPPET_MAX = 240;
 
 /** Where the next page starts: strictly after this (score, document id) in best-first order. */
@@ -65,8 +82,11 @@ export async function search(
     .execute();
   const page = rows.slice(0, input.size);
   const last = page.at(-1);
+  // Filtered after the page is cut, so the keyset stays the database's: a page can come out short
+  // and still have a next one, which the pagination headers allow (docs/search.md).
+  const shown = input.showFindings ? page : page.filter((row) => matchesWithoutFindings(JSON.parse(row.facets) as Facets, words));
   return {
-    results: page.map((row) => {
+    results: shown.map((row) => {
       const attestation = row.kind === 'attestation';
       const id = attestation ? (row.canonical_hash ?? '') : String(row.ref_id);
       return {
