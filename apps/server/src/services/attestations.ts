@@ -175,8 +175,9 @@ export function attestationCreatedEvent(
     validator_hotkey: payload.validator_hotkey,
     verdict: payload.verdict,
     risk_score: payload.risk_score,
-    // Benchmark (labeled) artifacts stay anonymous, as on the public attestations endpoint.
-    bundle_hash: artifact.kind === 'live' ? artifact.bundle_hash : null,
+    // Named for every artifact alike, as the customer attestations API does: a null only for the
+    // labeled ones would tell a receiver (a validator among them) which artifacts are the benchmark.
+    bundle_hash: artifact.bundle_hash,
     created_at: payload.created_at,
     recorded_at: formatOffsetTimestamp(recordedAt),
   };
