@@ -9,6 +9,7 @@ import { installGracefulShutdown } from './http/shutdown.js';
 import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './metagraph/index.js';
 import { runValidatorsCommand, ValidatorsCommandError } from './commands/validators-command.js';
 import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
+import { reindexSearch } from './services/search-reindex.js';
 import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
 
@@ -37,6 +38,8 @@ Commands:
                                 An account's keys: id, status, scopes, name, last use, use count.
   keys revoke <key_id>          Revoke any key.
   accounts list                 Every account: id, name, kind, plan.
+  search reindex                Rebuild the search index from the artifacts and attestations (for rows
+                                written before migration 0008-search).
   help, --help, -h              Show this help.
 
 Environment:
@@ -258,6 +261,16 @@ async function main(argv: string[]): Promise<void> {
         }
       });
       log(lines.join('\n'));
+      return;
+    }
+    case 'search': {
+      if (flags.length !== 1 || flags[0] !== 'reindex') throw new UsageError('search: expected reindex');
+      const config = loadConfig();
+      const result = await withDatabase(config, async (database) => {
+        await migrate(database);
+        return reindexSearch(database.db, Date.now());
+      });
+      log(`indexed ${result.artifacts} artifacts and ${result.attestations} attestations`);
       return;
     }
     case 'keys':
