@@ -60,14 +60,21 @@ describe('ss58', () => {
     );
   });
 
+  it('refuses a 35-byte address with a 1-byte checksum, which polkadot decodes to a 32-byte key (found by this property)', () => {
+    expect(() => ss58DecodeWithPrefix('8V5rDULB29t68pBH3FxuWGb5MCuXuwfUbVUmGtymJQPEc8JN')).toThrow(Ss58Error);
+  });
+
   it('accepts and refuses exactly the account addresses @polkadot/util-crypto does', () => {
     const polkadotDecode = (address: string): { publicKey: Uint8Array; prefix: number } | null => {
       try {
         const raw = base58Decode(address);
-        const [valid, , , prefix] = checkAddressChecksum(raw);
+        const [valid, , prefixLength, prefix] = checkAddressChecksum(raw);
         const publicKey = decodeAddress(address);
-        // Vigil takes account addresses only (a 32-byte key), not short account indices.
-        return valid && publicKey.length === 32 ? { publicKey: Uint8Array.from(publicKey), prefix } : null;
+        // Vigil takes account addresses only: a 32-byte key with ss58's 2-byte checksum. polkadot
+        // also decodes a 2-byte-prefix address of 35 bytes (a 1-byte checksum, the short-address
+        // form) to 32 bytes; ss58 gives account IDs a 2-byte checksum, so that is no account address.
+        const accountForm = raw.length === prefixLength + 32 + 2;
+        return valid && accountForm && publicKey.length === 32 ? { publicKey: Uint8Array.from(publicKey), prefix } : null;
       } catch {
         return null;
       }
