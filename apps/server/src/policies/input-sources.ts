@@ -1,0 +1,48 @@
+/**
+ * What a policy rule reads beyond Vigil's own verdict tables: known vulnerabilities from the
+ * imported advisory feed, and facts read out of an artifact (its declared license, lifecycle
+ * scripts, registry provenance). Evaluation takes these through one seam so that the policy
+ * service does not know how advisories are stored or how archives are read, and so that a
+ * lockfile of 2,000 dependencies is answered with one call per kind, never one per package.
+ */
+
+/** A package as a lockfile or a package reference names it. `purl` is canonical, without qualifiers. */
+export interface PackageCoordinates {
+  ecosystem: 'npm' | 'pypi';
+  name: string;
+  version: string;
+  purl: string;
+}
+
+export type VulnerabilitySeverity = 'low' | 'moderate' | 'high' | 'critical' | 'unknown';
+
+export interface KnownVulnerability {
+  /** The advisory's OSV id (GHSA-…, PYSEC-…, …). */
+  id: string;
+  /** CVE and other ids the advisory lists as aliases. */
+  aliases: string[];
+  summary: string;
+  severity: VulnerabilitySeverity;
+  /** Versions the advisory names as fixing it, in the ecosystem's own order; empty when none. */
+  fixed_in: string[];
+}
+
+export type RegistryProvenance = 'verified' | 'present_unverified' | 'absent';
+
+export interface PackageFacts {
+  /** The declared license as an SPDX expression (package.json `license`, core metadata `License-Expression` or `License`); null when the artifact declares none. */
+  license: string | null;
+  /** Lifecycle scripts the package declares that run on install (`preinstall`, `install`, `postinstall`, …). */
+  install_scripts: string[];
+  /** Whether the artifact carries registry provenance (a Sigstore bundle) and whether it was verified. */
+  registry_provenance: RegistryProvenance;
+  /** When the registry published this version, in ms since the epoch, when known. */
+  published_at: number | null;
+}
+
+export interface PolicyInputSources {
+  /** Known vulnerabilities per package, keyed by `purl`; a package with none may be absent from the map. */
+  vulnerabilities(packages: readonly PackageCoordinates[]): Promise<Map<string, KnownVulnerability[]>>;
+  /** Facts per artifact row id; an artifact whose facts cannot be read is absent from the map. */
+  facts(artifactIds: readonly number[]): Promise<Map<number, PackageFacts>>;
+}
