@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../src/db/database.js';
@@ -98,6 +99,30 @@ describePg('PostgreSQL faults: the process lives, the request answers 502', () =
     }
     expect((await fetch(`${server.url}${agentPath}`)).status).toBe(404);
   });
+});
+
+describePg('closing the database while a stalled server holds a query (SIGTERM after a 504)', () => {
+  it('close returns without waiting for the query, so shutdown exits 0 within its grace (probe finding)', async () => {
+    const target = new URL(url!);
+    const proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    try {
+      const viaProxy = new URL(url!);
+      viaProxy.host = proxy.address;
+      // A statement timeout far longer than the test: only close's own bound can end the wait.
+      const database = await openDatabase({ url: viaProxy.toString(), statementTimeoutMs: 600_000 });
+      proxy.stall();
+      const abandoned = sql`select 1`.execute(database.db).then(
+        () => 'answered',
+        () => 'failed',
+      );
+      expect(await proxy.untilSwallowed(5_000)).toBe(true);
+      await database.close();
+      proxy.resetAll();
+      expect(await abandoned).toBe('failed');
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
 });
 
 describePg('PostgreSQL refusing connections answers 502', () => {

@@ -42,6 +42,13 @@ export const DEFAULT_DB_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_DB_STATEMENT_TIMEOUT_MS = 30_000;
 /** The client gives a silent server this much longer than the server's own statement timeout. */
 const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1_000;
+/**
+ * How long `close` waits for queries still holding a connection. A request that timed out (504)
+ * may have left its query on a server that stopped answering; the pool's `end` would wait for it
+ * up to the statement timeout, past the shutdown grace. The server rolls such a transaction back
+ * when the connection goes away with the process.
+ */
+export const POSTGRES_CLOSE_BOUND_MS = 2_000;
 
 const PG_INT8_OID = 20;
 const PG_NUMERIC_OID = 1700;
@@ -87,7 +94,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
     });
     client.release();
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    const close = async () => {
+      let bound: NodeJS.Timeout | undefined;
+      const abandoned = new Promise<void>((resolve) => {
+        bound = setTimeout(resolve, POSTGRES_CLOSE_BOUND_MS);
+      });
+      await Promise.race([db.destroy(), abandoned]).finally(() => clearTimeout(bound));
+    };
+    return { db, dialect: 'postgres', close };
   }
 
   const sqlite = new BetterSqlite3(sqliteFile(options));
