@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, lineOf, packageLines } from './lockfile-fixtures.js';
+import { fixture, lineOf, packageLines } from './test-support/lockfile-fixtures.js';
 import { parseLockfile } from './parse-lockfile.js';
 import { SKIP_REASONS } from './skip-reasons.js';
 
