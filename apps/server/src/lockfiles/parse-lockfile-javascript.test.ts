@@ -117,6 +117,29 @@ describe('pnpm-lock.yaml', () => {
     ]);
   });
 
+  it('a single-project 6.x lockfile keeps its importer at the top level', () => {
+    const content = [
+      "lockfileVersion: '6.0'",
+      'dependencies:',
+      '  is-odd:',
+      '    specifier: ^3.0.1',
+      '    version: 3.0.1',
+      'packages:',
+      '  /is-number@6.0.0:',
+      '    resolution: {integrity: sha512-a}',
+      '    dev: false',
+      '  /is-odd@3.0.1:',
+      '    resolution: {integrity: sha512-b}',
+      '    dependencies:',
+      '      is-number: 6.0.0',
+      '    dev: false',
+      '',
+    ].join('\n');
+    const result = parseLockfile({ path: 'pnpm-lock.yaml', content });
+    expect(packageLines(result)).toEqual(['is-number@6.0.0 direct=false dev=false', 'is-odd@3.0.1 direct=true dev=false']);
+    expect(result.skipped).toEqual([]);
+  });
+
   it("reads this repository's own pnpm-lock.yaml: every importer's direct dependencies are there", async () => {
     const { readFileSync } = await import('node:fs');
     const { parse } = await import('yaml');
