@@ -152,6 +152,11 @@ export const ERROR_CATALOGUE = {
   // Refusals of the admin API whose detail names the argument at fault.
   validator_wrong_status: { status: 409, detail: refusalDetail },
   round_not_due: { status: 409, detail: refusalDetail },
+  // Lockfiles that cannot be read (docs/lockfiles.md); the detail starts with the file's path.
+  lockfile_unsupported: { status: 422, detail: refusalDetail },
+  lockfile_version_unsupported: { status: 422, detail: refusalDetail },
+  lockfile_malformed: { status: 422, detail: refusalDetail },
+  lockfile_too_large: { status: 422, detail: refusalDetail },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
