@@ -1,55 +1,47 @@
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { load, YAMLException } from 'js-yaml';
+import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { lockfileMalformed } from './lockfile-errors.js';
 
 /**
  * A parsed YAML lockfile (pnpm-lock.yaml, a Yarn Berry yarn.lock) that can say on which line an
- * entry sits. Entry lines of a top-level section are indexed once, on first use, so that looking up
- * thousands of entries stays linear.
+ * entry sits. The value comes from js-yaml, an order of magnitude faster than building `yaml`'s
+ * node tree (which a 2,000-package verification cannot afford on every request). Lines of a
+ * top-level section's entries come from one scan of the text; the node tree is built only for the
+ * rare line an error needs.
  */
 export class YamlDocument {
   /** Key lines per top-level section; `''` is the top level itself. */
   private readonly sections = new Map<string, Map<string, number>>();
+  private tree: { document: Document.Parsed; lineCounter: LineCounter } | undefined;
+  private lines: string[] | undefined;
 
   private constructor(
     readonly path: string,
-    private readonly document: Document.Parsed,
-    private readonly lineCounter: LineCounter,
+    private readonly text: string,
     readonly value: unknown,
   ) {}
 
   static parse(path: string, text: string): YamlDocument {
-    const lineCounter = new LineCounter();
-    // The parser's own duplicate-key check compares each key with every other key of its map,
-    // quadratic in a lockfile's thousands of entries; the check below is one pass.
-    const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
-    const error = document.errors[0];
-    if (error) {
-      const line = lineCounter.linePos(error.pos[0]).line;
-      throw lockfileMalformed(path, line, `invalid YAML: ${firstSentence(error.message)}`);
-    }
-    visit(document, {
-      Map(_, map) {
-        const seen = new Set<string>();
-        for (const item of map.items) {
-          if (!isScalar(item.key)) continue;
-          const key = String(item.key.value);
-          if (seen.has(key)) {
-            const line = item.key.range ? lineCounter.linePos(item.key.range[0]).line : 1;
-            throw lockfileMalformed(path, line, `invalid YAML: duplicate key ${JSON.stringify(key)}`);
-          }
-          seen.add(key);
-        }
-      },
-    });
     let value: unknown;
     try {
-      // An alias expanding past this many nodes is a billion-laughs file, not a lockfile.
-      value = document.toJS({ maxAliasCount: 100 });
+      value = load(text, {
+        filename: path,
+        // pnpm and Yarn never write anchors; refusing them rules out alias bombs whatever walks the value.
+        listener(event, state) {
+          const anchor = (state as unknown as { anchor?: string | null }).anchor;
+          if (event === 'close' && typeof anchor === 'string') throw new AnchorRefused(state.line + 1);
+        },
+      });
     } catch (cause) {
-      const message = cause instanceof RangeError ? 'nested too deeply' : firstSentence((cause as Error).message);
+      if (cause instanceof AnchorRefused) throw lockfileMalformed(path, cause.line, 'invalid YAML: anchors and aliases are not used in lockfiles');
+      if (cause instanceof YAMLException) {
+        const line = cause.mark ? cause.mark.line + 1 : 1;
+        throw lockfileMalformed(path, line, `invalid YAML: ${explain(cause.reason || 'unreadable', text, line)}`);
+      }
+      const message = cause instanceof RangeError ? 'nested too deeply' : (cause as Error).message;
       throw lockfileMalformed(path, 1, `invalid YAML: ${message}`);
     }
-    return new YamlDocument(path, document, lineCounter, value);
+    return new YamlDocument(path, text, value);
   }
 
   /**
@@ -57,33 +49,28 @@ export class YamlDocument {
    * there), else of its value; the nearest ancestor that exists when the path goes further than the file.
    */
   lineAt(path: readonly (string | number)[]): number {
+    const { document, lineCounter } = this.nodeTree();
     for (let depth = path.length; depth > 0; depth--) {
-      const parent = depth === 1 ? this.document.contents : this.document.getIn(path.slice(0, depth - 1), true);
+      const parent = depth === 1 ? document.contents : document.getIn(path.slice(0, depth - 1), true);
       const last = path[depth - 1];
       if (isMap(parent)) {
         const pair = parent.items.find((item) => isScalar(item.key) && String(item.key.value) === String(last));
         const offset = (pair?.key as Node | undefined)?.range?.[0];
-        if (offset !== undefined) return this.lineCounter.linePos(offset).line;
+        if (offset !== undefined) return lineCounter.linePos(offset).line;
       } else {
-        const offset = (this.document.getIn(path.slice(0, depth), true) as Node | undefined)?.range?.[0];
-        if (offset !== undefined) return this.lineCounter.linePos(offset).line;
+        const offset = (document.getIn(path.slice(0, depth), true) as Node | undefined)?.range?.[0];
+        if (offset !== undefined) return lineCounter.linePos(offset).line;
       }
     }
-    const offset = (this.document.contents as Node | null)?.range?.[0];
-    return offset === undefined ? 1 : this.lineCounter.linePos(offset).line;
+    const offset = (document.contents as Node | null)?.range?.[0];
+    return offset === undefined ? 1 : lineCounter.linePos(offset).line;
   }
 
   /** The line of the key `key` in the top-level map `section` (null: the top level itself). */
   lineOfEntry(section: string | null, key: string): number {
     let index = this.sections.get(section ?? '');
     if (!index) {
-      index = new Map();
-      const node = section === null ? this.document.contents : this.document.get(section, true);
-      if (isMap(node)) {
-        for (const item of node.items) {
-          if (isScalar(item.key) && item.key.range) index.set(String(item.key.value), this.lineCounter.linePos(item.key.range[0]).line);
-        }
-      }
+      index = this.scanSection(section);
       this.sections.set(section ?? '', index);
     }
     return index.get(key) ?? this.lineAt(section === null ? [] : [section]);
@@ -92,8 +79,74 @@ export class YamlDocument {
   malformed(path: readonly (string | number)[], message: string): Error {
     return lockfileMalformed(this.path, this.lineAt(path), message);
   }
+
+  /**
+   * Key lines of one block mapping, read off the text: the section's `key:` line at column 0, then
+   * every key at its children's indentation until the next top-level line. A key written in a form
+   * this scan does not read (flow style, multi-line) is simply absent, and `lineOfEntry` falls back
+   * to the node tree.
+   */
+  private scanSection(section: string | null): Map<string, number> {
+    const lines = (this.lines ??= this.text.split('\n'));
+    const index = new Map<string, number>();
+    let i = 0;
+    let indent = section === null ? 0 : -1;
+    if (section !== null) {
+      while (i < lines.length && !(lines[i]!.startsWith(`${section}:`) || lines[i]!.startsWith(`${JSON.stringify(section)}:`) || lines[i]!.startsWith(`'${section}':`))) i++;
+      i++;
+    }
+    for (; i < lines.length; i++) {
+      const line = lines[i]!;
+      const content = line.trimStart();
+      if (content === '' || content.startsWith('#')) continue;
+      const at = line.length - content.length;
+      if (section !== null && at === 0) break;
+      if (indent === -1) indent = at;
+      if (at !== indent) continue;
+      const key = blockKey(content);
+      if (key !== undefined && !index.has(key)) index.set(key, i + 1);
+    }
+    return index;
+  }
+
+  private nodeTree(): { document: Document.Parsed; lineCounter: LineCounter } {
+    if (!this.tree) {
+      const lineCounter = new LineCounter();
+      this.tree = { document: parseDocument(this.text, { lineCounter, prettyErrors: false, uniqueKeys: false }), lineCounter };
+    }
+    return this.tree;
+  }
 }
 
-function firstSentence(message: string): string {
-  return message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+/** The key of a block mapping line (`key: value`, `'key':`, `"key":`), or undefined when the line is not one. */
+function blockKey(content: string): string | undefined {
+  if (content.startsWith('"')) {
+    const end = content.search(/(?<!\\)":(?:\s|$)/);
+    if (end < 0) return undefined;
+    try {
+      return JSON.parse(content.slice(0, end + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  if (content.startsWith("'")) {
+    const match = /^'((?:[^']|'')*)':(?:\s|$)/.exec(content);
+    return match ? match[1]!.replaceAll("''", "'") : undefined;
+  }
+  if (content.startsWith('- ') || content === '-') return undefined;
+  const match = /^(.+?):(?:\s|$)/.exec(content);
+  return match ? match[1] : undefined;
+}
+
+/** js-yaml's reason, with the key named when a key is given twice (its message does not say which). */
+function explain(reason: string, text: string, line: number): string {
+  if (reason !== 'duplicated mapping key') return reason;
+  const key = blockKey((text.split('\n')[line - 1] ?? '').trimStart());
+  return key === undefined ? 'duplicate key' : `duplicate key ${JSON.stringify(key)}`;
+}
+
+class AnchorRefused extends Error {
+  constructor(readonly line: number) {
+    super('anchor');
+  }
 }
