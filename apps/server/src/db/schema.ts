@@ -1,4 +1,4 @@
-import type { AccountKind, Plan, Track, Verdict, WebhookEventKind } from '@vigil/core';
+import type { AccountKind, Plan, PolicyVerdict, Track, Verdict, WebhookEventKind } from '@vigil/core';
 import type { Generated } from 'kysely';
 
 /**
@@ -377,6 +377,51 @@ export interface ArtifactPackagesTable {
   created_at: number;
 }
 
+/** An organization's policy (migration 0010; docs/policies.md): its current name and version. */
+export interface PoliciesTable {
+  /** `pol_<16 hex>`. */
+  policy_id: string;
+  account_id: string;
+  /** Unique among the account's live policies. */
+  name: string;
+  /** The current version: 1 on creation, one more per update. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+  /** Set by DELETE: the policy answers 404 from then on, and its name is free again. */
+  deleted_at: number | null;
+}
+
+/** One saved version of a policy, never changed afterwards. */
+export interface PolicyVersionsTable {
+  policy_id: string;
+  version: number;
+  name: string;
+  description: string | null;
+  /** JSON array of `{name, expression, action, description}` (core's PolicyRule). */
+  rules: string;
+  created_at: number;
+  /** `key:<key id>` of the key that saved it. */
+  created_by: string;
+}
+
+/** A stored answer of `POST /v1/policies/evaluate`, readable by its account only. */
+export interface PolicyEvaluationsTable {
+  /** `eval_<22 base64url>`. */
+  evaluation_id: string;
+  account_id: string;
+  key_id: string;
+  /** The canonical purl evaluated. */
+  artifact: string;
+  /** The policy that ran (`pol_default` for the built-in one) and its version. */
+  policy_id: string;
+  policy_version: number;
+  verdict: PolicyVerdict;
+  /** The answer as sent (core's PolicyEvaluation), JSON. */
+  body: string;
+  evaluated_at: number;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -407,10 +452,16 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   search_documents: SearchDocumentsTable;
   artifact_packages: ArtifactPackagesTable;
+  policies: PoliciesTable;
+  policy_versions: PolicyVersionsTable;
+  policy_evaluations: PolicyEvaluationsTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'policy_evaluations',
+  'policy_versions',
+  'policies',
   'idempotency_keys',
   'search_documents',
   'artifact_packages',

@@ -141,6 +141,7 @@ export const AppliedPolicy = z.object({
   version: z.int().min(1),
   builtin: z.boolean(),
 });
+export type AppliedPolicy = z.infer<typeof AppliedPolicy>;
 
 export const VULNERABILITY_SEVERITIES = ['low', 'moderate', 'high', 'critical', 'unknown'] as const;
 
@@ -151,6 +152,7 @@ export const EvaluationVulnerability = z.object({
   severity: z.enum(VULNERABILITY_SEVERITIES),
   fixed_in: z.array(z.string()),
 });
+export type EvaluationVulnerability = z.infer<typeof EvaluationVulnerability>;
 
 export const EvaluationLicenses = z.object({
   /** The declared license as written, null when the artifact declares none or Vigil could not read it. */
@@ -160,6 +162,7 @@ export const EvaluationLicenses = z.object({
   /** The expression's licenses (`MIT`, `GPL-2.0+`, `GPL-2.0-only WITH Classpath-exception-2.0`), in order. */
   ids: z.array(z.string()),
 });
+export type EvaluationLicenses = z.infer<typeof EvaluationLicenses>;
 
 export const REGISTRY_PROVENANCE_STATES = ['verified', 'present_unverified', 'absent', 'unknown'] as const;
 
@@ -169,6 +172,7 @@ export const EvaluationProvenance = z.object({
   attestations: z.array(z.object({ canonical_hash: z.string(), validator_hotkey: z.string() })),
   registry: z.enum(REGISTRY_PROVENANCE_STATES),
 });
+export type EvaluationProvenance = z.infer<typeof EvaluationProvenance>;
 
 export const PolicyEvaluation = z.object({
   id: z.string().regex(EVALUATION_ID_RE, 'expected eval_<token>'),
