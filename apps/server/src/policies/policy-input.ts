@@ -34,6 +34,8 @@ export interface PolicyPackage {
   direct: boolean | null;
   /** Development-only dependency (true), production (false), unknown (null). */
   dev: boolean | null;
+  /** The reference verified, when it is not `coordinates.purl` (one with qualifiers, as uploaded). */
+  reference?: string;
 }
 
 /** Everything evaluation knows about one package before any rule runs. */
