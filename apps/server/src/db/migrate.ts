@@ -10,6 +10,7 @@ import { attestationReadsMigration } from './migrations/0007-attestation-reads.j
 import { searchMigration } from './migrations/0008-search.js';
 import { idempotencyMigration } from './migrations/0009-idempotency.js';
 import { policiesMigration } from './migrations/0010-policies.js';
+import { advisoriesMigration } from './migrations/0011-advisories.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -26,6 +27,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0008-search': searchMigration,
   '0009-idempotency': idempotencyMigration,
   '0010-policies': policiesMigration,
+  '0011-advisories': advisoriesMigration,
 };
 
 const provider: MigrationProvider = {

@@ -14,7 +14,8 @@ import {
   type VerifyResult,
 } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
-import { listArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
+import { listArchive, readArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
+import { isPackageFactFile, packageFactsOf, type ArchivePackageFacts } from '../artifacts/package-facts.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
 import type { ArtifactPackagesTable, ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
@@ -22,6 +23,7 @@ import { mergeArtifactFacets } from '../repositories/search-index.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { registerArtifact } from './artifacts.js';
+import { factsRow } from './package-facts.js';
 
 type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -71,6 +73,7 @@ export interface UploadedArtifact {
  */
 export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, input: UploadArtifactInput): Promise<UploadedArtifact> {
   let listing: ArchiveListing = UNAVAILABLE_LISTING;
+  let facts: ArchivePackageFacts | undefined;
   let put;
   try {
     put = await blobs.putStream(input.source, {
@@ -79,8 +82,11 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
         if (staged.size === 0) {
           throw new VigilError('validation_error', { issues: [{ path: 'body', message: 'an artifact cannot be empty' }] });
         }
-        listing = await listArchive(staged.path);
+        // One pass lists the archive and keeps the package metadata the facts are read from.
+        const read = await readArchive(staged.path, { capture: isPackageFactFile });
+        listing = read.listing;
         if (listing.status === 'corrupt') throw new VigilError('archive_corrupt');
+        facts = packageFactsOf(read, input.ref.type);
         await input.beforeStore?.();
       },
     });
@@ -127,6 +133,12 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
           created_at: input.now,
         })
         .onConflict((oc) => oc.columns(['artifact_id', 'purl']).doNothing())
+        .execute();
+      // The package facts policies read (docs/package-facts.md), stored with the artifact.
+      await trx
+        .insertInto('artifact_facts')
+        .values(factsRow(Number(artifact.id), facts, input.now))
+        .onConflict((oc) => oc.column('artifact_id').doNothing())
         .execute();
       // Searchable by its package reference from the moment it is stored (docs/search.md).
       await mergeArtifactFacets(trx, [{ artifact, facets: { purl: [input.ref.purl] } }], input.now);
