@@ -4,9 +4,8 @@ import { afterEach, expect, it } from 'vitest';
 import { readFeedFiles } from '../src/advisories/osv-files.js';
 import { tarGz } from '../src/seed/tar-gz.js';
 import { importAdvisories } from '../src/services/advisory-import.js';
-import { closeRound } from '../src/services/rounds.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
-import { HOUR, T0, attest, bundle, finding, newKey, seedRound } from '../src/test-support/fixtures.js';
+import { T0, finding, publishLiveVerdict } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { call, operatorKey, shared } from './admin-support.js';
 
@@ -46,42 +45,10 @@ describeEachDialect('customer API: policies', (ctx) => {
     };
   }
 
-  /** A closed round whose winners published BLOCK (with findings) for a live artifact uploaded as `purl`. */
+  /** Vigil's published BLOCK (with a finding) for `purl`. */
   async function publishBlock(purl: string): Promise<void> {
-    const db = ctx.db();
-    const miners = [newKey(), newKey()];
-    const validators = [newKey(), newKey()];
-    const labeled = [
-      { label: 'npm', sourceId: 'pkg:npm/bench-bad@1.0.0', kind: 'labeled' as const, groundTruth: 'BLOCK' as const },
-      { label: 'npm', sourceId: 'pkg:npm/bench-ok@1.0.0', kind: 'labeled' as const, groundTruth: 'ALLOW' as const },
-    ];
-    const live = { label: 'npm', sourceId: purl, kind: 'live' as const };
-    const seeded = await seedRound(db, { track: 'packages', now: T0, miners, validators, artifacts: [...labeled, live] });
-    const t = T0 + HOUR;
-    for (const v of validators) {
-      for (const spec of labeled) {
-        await attest(db, seeded, miners[0]!, bundle('packages', spec), v, { verdict: spec.groundTruth, now: t });
-        await attest(db, seeded, miners[1]!, bundle('packages', spec), v, { verdict: 'ALLOW', now: t });
-      }
-      await attest(db, seeded, miners[0]!, bundle('packages', live), v, { verdict: 'BLOCK', riskScore: 88, findings: [finding('exfiltration', 'HIGH')], now: t });
-    }
-    await closeRound(db, { roundId: seeded.round.round_id, now: T0 + 3 * HOUR });
-    const account = await db.selectFrom('accounts').select('account_id').executeTakeFirstOrThrow();
-    await db
-      .insertInto('artifact_packages')
-      .values({
-        artifact_id: Number(seeded.artifacts.get(bundle('packages', live))!.id),
-        purl,
-        ecosystem: 'npm',
-        namespace: null,
-        name: 'evil',
-        version: '1.0.0',
-        uploaded_by: account.account_id,
-        size: 1,
-        media_type: 'application/octet-stream',
-        created_at: T0,
-      })
-      .execute();
+    const account = await ctx.db().selectFrom('accounts').select('account_id').executeTakeFirstOrThrow();
+    await publishLiveVerdict(ctx.db(), { purl, verdict: 'BLOCK', riskScore: 88, findings: [finding('exfiltration', 'HIGH')], uploadedBy: account.account_id });
   }
 
   /** Uploads an npm tarball declaring `license` and a postinstall script: pending (queued), with facts. */
