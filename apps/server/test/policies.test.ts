@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Policy, PolicyEvaluation } from '@vigil/core';
+import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { readFeedFiles } from '../src/advisories/osv-files.js';
 import { tarGz } from '../src/seed/tar-gz.js';
@@ -274,5 +275,23 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
     const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
+  });
+
+  it('never fails on an arbitrary rule or description: saved (201) or refused (422), nothing else', async () => {
+    const { app, acme } = await start();
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120, unit: 'binary' }), fc.string({ maxLength: 40, unit: 'binary' }), async (expression, description) => {
+        n += 1;
+        const response = await app.app.inject({
+          method: 'POST',
+          url: '/v1/policies',
+          headers: { authorization: `Bearer ${acme}` },
+          payload: { name: `fuzz-${n}`, description, rules: [{ name: 'r', expression, action: 'warn' }] },
+        });
+        expect([201, 422], response.body).toContain(response.statusCode);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

@@ -33,7 +33,8 @@ export const PolicyRuleName = z
 export const PolicyId = z.string().regex(/^pol_(?:[0-9a-f]{16}|default)$/, 'expected pol_<16 lowercase hex>');
 export type PolicyId = z.infer<typeof PolicyId>;
 
-const Description = z.string().max(MAX_POLICY_DESCRIPTION_LENGTH);
+// NUL cannot be stored in a PostgreSQL text column; no description needs it.
+const Description = z.string().max(MAX_POLICY_DESCRIPTION_LENGTH).regex(/^[^\u0000]*$/, 'expected no NUL characters');
 
 export const PolicyRuleInput = z.strictObject({
   name: PolicyRuleName,
