@@ -5,7 +5,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
-import { crc32 } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { tarGz } from '../src/seed/tar-gz.js';
 import { closeRound } from '../src/services/rounds.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
+import { zipOf } from '../src/test-support/stored-zip.js';
 import { attest, bundle, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
 
 interface Server {
@@ -42,45 +42,6 @@ async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string
   const token = lines.find((line) => line.startsWith('vgl_'));
   if (!token) throw new Error(`no token in ${lines.join('\n')}`);
   return token;
-}
-
-/** A zip of stored (uncompressed) entries, written by hand so the test needs no zip writer. */
-function zipOf(entries: { name: string; content: string }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name);
-    const data = Buffer.from(entry.content);
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, data);
-    centrals.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
 }
 
 function multipartBody(fields: [string, string][], file?: { name: string; type: string; bytes: Buffer }, boundary = 'vigil-test-boundary') {
