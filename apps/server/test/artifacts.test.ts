@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -487,5 +487,53 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       expect([result.artifact, result.state, result.queued]).toEqual(expected);
     });
     expect(results[0]).toEqual(verdict.body);
+  });
+
+  it('reads package facts, and takes a provenance bundle for an artifact the account uploaded, verified offline', async () => {
+    const acme = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const other = await operatorKey(ctx.db(), ['--org', 'other', '--scopes', 'upload,read']);
+    const server = await start();
+    const tarball = Buffer.from(
+      tarGz([{ path: 'package/package.json', content: JSON.stringify({ name: 'gundam-visor', version: '1.0.1', license: 'MIT', scripts: { install: 'node-gyp rebuild' } }) }]),
+    );
+    const uploaded = await uploadRaw(server, acme, tarball, 'track=packages&package=npm:gundam-visor@1.0.1');
+    const id = uploaded.body!.id as string;
+    const facts = await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other });
+    expect(facts.status).toBe(200);
+    expect(facts.body).toEqual({
+      artifact_id: id,
+      kind: 'npm',
+      license: 'MIT',
+      license_source: 'package.json license',
+      install_scripts: ['install'],
+      registry_provenance: 'absent',
+      published_at: null,
+      provenance: null,
+    });
+
+    // The real npm attestations of gundam-visor@1.0.1: its signatures verify, but these are not its bytes.
+    const attestations = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8'));
+    const attached = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
+    expect(attached.status).toBe(200);
+    expect(attached.body).toMatchObject({
+      artifact_id: id,
+      status: 'present_unverified',
+      subject: 'pkg:npm/gundam-visor@1.0.1',
+      source_repository: null,
+      logged_at: null,
+    });
+    expect(attached.body!.reason).toBe(
+      `the bundle signs pkg:npm/gundam-visor@1.0.1 with sha512 8d9d7972f676516c75014aa074e11ae604d98f0b64ec6725a61e2838ff3dab162118fa71433fb31e1550d30bd0dec9d086ce032b94457b583900c507acf39c40, not these bytes (sha512 ${createHash('sha512').update(tarball).digest('hex')})`,
+    );
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'present_unverified', provenance: { status: 'present_unverified' } });
+
+    // Only an account that uploaded the artifact may attach provenance to it; anything but a bundle is 422.
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, other, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(await json(server, `/v1/artifacts/art_999/provenance`, acme, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    const notBundle = await json(server, `/v1/artifacts/${id}/provenance`, acme, { attestations: [{ predicateType: 'https://example.com/other', bundle: {} }] });
+    expect(notBundle).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body', message: expect.stringContaining('no SLSA provenance bundle') }] } });
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, { mediaType: 'nonsense' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, [1, 2])).toMatchObject({ status: 422 });
+    expect((await send(server, 'GET', `/v1/artifacts/art_999/facts`, { token: acme })).status).toBe(404);
   });
 });

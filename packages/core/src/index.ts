@@ -190,6 +190,15 @@ export {
   VerifyResult,
   VerifyBatchResult,
 } from './schemas/artifacts-api.js';
+export {
+  PACKAGE_KINDS,
+  PackageKind,
+  REGISTRY_PROVENANCE_STATES,
+  RegistryProvenanceState,
+  ArtifactProvenance,
+  ArtifactFacts,
+  ProvenanceUpload,
+} from './schemas/package-facts.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export {
   AttestationListQuery,
