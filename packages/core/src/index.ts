@@ -269,6 +269,8 @@ export {
   AdminRoundCloseRequest,
   AdminRoundClosed,
   OutboxBacklog,
+  AdvisoryImportCounts,
+  AdminAdvisoryStatus,
   IDEMPOTENCY_HEADERS,
   IDEMPOTENCY_KEY_TTL_MS,
   IdempotencyKey,
