@@ -340,16 +340,16 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`vigil-server: ${error.message}\n`);
     process.exit(1);
   }
-  const message =
-    error instanceof ValidatorsCommandError
-      ? `validators: ${error.message}`
-      : error instanceof AdvisoriesCommandError
-        ? `advisories: ${error.message}`
-      : error instanceof KeysCommandError
-        ? `keys: ${error.message}`
-        : error instanceof Error
-          ? error.message
-          : String(error);
+  // A command's own error class names the command in front of its message.
+  const prefixes: [new (...args: never[]) => Error, string][] = [
+    [ValidatorsCommandError, 'validators'],
+    [AdvisoriesCommandError, 'advisories'],
+    [FactsCommandError, 'facts'],
+    [KeysCommandError, 'keys'],
+  ];
+  const prefix = prefixes.find(([type]) => error instanceof type)?.[1];
+  const text = error instanceof Error ? error.message : String(error);
+  const message = prefix === undefined ? text : `${prefix}: ${text}`;
   process.stderr.write(`vigil-server: ${message}\n`);
   process.exit(1);
 });
