@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { checkProvenance, NotABundleError, provenanceBundle } from './verify-provenance.js';
 
 /** npm's attestations for gundam-visor@1.0.1 (a real package published with provenance on 2024-06-03). */
+type BundleJson = { dsseEnvelope: { payload: string; signatures: { sig: string }[] } } & Record<string, unknown>;
 const ATTESTATIONS = JSON.parse(readFileSync(join(import.meta.dirname, '../../test/fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8')) as {
-  attestations: { predicateType: string; bundle: Record<string, any> }[];
+  attestations: { predicateType: string; bundle: BundleJson }[];
 };
 /** The sha512 the provenance signs: the tarball npm published for gundam-visor@1.0.1. */
 const SIGNED_SHA512 = '8d9d7972f676516c75014aa074e11ae604d98f0b64ec6725a61e2838ff3dab162118fa71433fb31e1550d30bd0dec9d086ce032b94457b583900c507acf39c40';
@@ -36,15 +37,15 @@ describe('provenance verification (offline, Sigstore public-good root)', () => {
 
   it('a payload changed after signing does not verify, whatever digest it claims', () => {
     const tampered = structuredClone(ATTESTATIONS.attestations[1]!.bundle);
-    const statement = JSON.parse(Buffer.from(tampered.dsseEnvelope.payload, 'base64').toString('utf8'));
-    statement.subject[0].digest.sha512 = 'cd'.repeat(64);
+    const statement = JSON.parse(Buffer.from(tampered.dsseEnvelope.payload, 'base64').toString('utf8')) as { subject: { digest: { sha512: string } }[] };
+    statement.subject[0]!.digest.sha512 = 'cd'.repeat(64);
     tampered.dsseEnvelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
     expect(checkProvenance(provenanceBundle(tampered), { sha512Hex: 'cd'.repeat(64), purls: [PURL] })).toMatchObject({
       status: 'present_unverified',
       reason: expect.stringMatching(/^the bundle does not verify against the Sigstore public-good trusted root/),
     });
     const resigned = structuredClone(ATTESTATIONS.attestations[1]!.bundle);
-    resigned.dsseEnvelope.signatures[0].sig = ATTESTATIONS.attestations[0]!.bundle.dsseEnvelope.signatures[0].sig;
+    resigned.dsseEnvelope.signatures[0]!.sig = ATTESTATIONS.attestations[0]!.bundle.dsseEnvelope.signatures[0]!.sig;
     expect(checkProvenance(provenanceBundle(resigned), { sha512Hex: SIGNED_SHA512, purls: [PURL] }).status).toBe('present_unverified');
   });
 
