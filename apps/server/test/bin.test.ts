@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -83,6 +83,40 @@ describe.skipIf(!built)('vigil-server command', () => {
     expect(existsSync(join(cwd, '.vigil', 'vigil.db'))).toBe(true);
     const second = await run(['migrate'], {}, cwd);
     expect(second).toMatchObject({ code: 0, stdout: 'database is up to date\n' });
+  });
+
+  it('advisories import reports what it did with every file, exits 1 when nothing could be read; status and facts backfill', async () => {
+    const cwd = workDir();
+    const fixtures = fileURLToPath(new URL('./fixtures/osv', import.meta.url));
+    const first = await run(['advisories', 'import', fixtures], {}, cwd);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(
+      [
+        `read 7 OSV record(s) from 7 .json file(s) in ${fixtures}`,
+        'imported 7, updated 0 (withdrawn among them: 0)',
+        'skipped 0: 0 already stored with the same modified time, 0 older than the stored version, 0 with no npm or PyPI package, 0 invalid',
+        '',
+      ].join('\n'),
+    );
+    const again = await run(['advisories', 'import', fixtures], {}, cwd);
+    expect(again.stdout).toContain('imported 0, updated 0');
+    expect(again.stdout).toContain('skipped 7: 7 already stored with the same modified time');
+
+    const broken = join(cwd, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'GHSA-bad.json'), '{"id": "GHSA-bad"}');
+    const nothing = await run(['advisories', 'import', broken], {}, cwd);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toContain('invalid: GHSA-bad.json: modified: ');
+    expect(nothing.stdout).toContain('no file could be read as an OSV record');
+    const missing = await run(['advisories', 'import', join(cwd, 'nope')], {}, cwd);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^vigil-server: advisories: .*nope: ENOENT/);
+    expect(await run(['advisories', 'import'], {}, cwd)).toMatchObject({ code: 2 });
+
+    const status = await run(['advisories', 'status'], {}, cwd);
+    expect(status.stdout).toMatch(/^advisories: 7 \(0 withdrawn\), npm packages: 6, PyPI packages: 2\nlast import: /);
+    expect(await run(['facts', 'backfill'], {}, cwd)).toMatchObject({ code: 0, stdout: 'computed the facts of 0 artifact(s): 0 package archive(s), 0 other\n' });
   });
 
   it('serve answers, creates the 0600 identity key, and exits 0 on SIGTERM', async () => {

@@ -225,6 +225,15 @@ export {
   VerifyResult,
   VerifyBatchResult,
 } from './schemas/artifacts-api.js';
+export {
+  PACKAGE_KINDS,
+  PackageKind,
+  REGISTRY_PROVENANCE_STATES,
+  RegistryProvenanceState,
+  ArtifactProvenance,
+  ArtifactFacts,
+  ProvenanceUpload,
+} from './schemas/package-facts.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export {
   AttestationListQuery,
@@ -295,6 +304,8 @@ export {
   AdminRoundCloseRequest,
   AdminRoundClosed,
   OutboxBacklog,
+  AdvisoryImportCounts,
+  AdminAdvisoryStatus,
   IDEMPOTENCY_HEADERS,
   IDEMPOTENCY_KEY_TTL_MS,
   IdempotencyKey,
