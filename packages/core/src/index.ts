@@ -137,7 +137,6 @@ export {
   VULNERABILITY_SEVERITIES,
   EvaluationVulnerability,
   EvaluationLicenses,
-  REGISTRY_PROVENANCE_STATES,
   EvaluationProvenance,
   PolicyEvaluation,
 } from './schemas/policy.js';
