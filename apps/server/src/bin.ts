@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { createFileBlobStore, sweepStagingFiles } from './blobs/index.js';
-import { createPolicyInputSources } from './policies/sources.js';
 import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type VigilDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './http/app.js';
 import { installGracefulShutdown } from './http/shutdown.js';
 import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './metagraph/index.js';
+import { createPolicyInputSources } from './policies/sources.js';
 import { runValidatorsCommand, ValidatorsCommandError } from './commands/validators-command.js';
 import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
 import { AdvisoriesCommandError, runAdvisoriesCommand } from './commands/advisories-command.js';

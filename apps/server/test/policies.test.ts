@@ -277,6 +277,20 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(Number(count.n)).toBe(5);
   });
 
+  it('gives concurrent updates consecutive versions, and two concurrent creations of one name one winner', async () => {
+    const { app, acme } = await start();
+    const policy = Policy.parse((await call(app, 'POST', '/v1/policies', acme, STRICT)).body);
+    const updates = await Promise.all(Array.from({ length: 6 }, (_, i) => call(app, 'POST', `/v1/policies/${policy.id}`, acme, { description: `update ${i}` })));
+    expect(updates.map((u) => u.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(updates.map((u) => (u.body as Policy).version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7]);
+    const versions = await ctx.db().selectFrom('policy_versions').select('version').where('policy_id', '=', policy.id).orderBy('version').execute();
+    expect(versions.map((v) => Number(v.version))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+
+    const creations = await Promise.all([1, 2, 3].map(() => call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'raced' })));
+    expect(creations.map((c) => c.status).sort()).toEqual([201, 409, 409]);
+    expect(creations.filter((c) => c.status === 409).map((c) => c.body)).toEqual([{ detail: 'policy name already taken' }, { detail: 'policy name already taken' }]);
+  });
+
   it('never fails on an arbitrary rule or description: saved (201) or refused (422), nothing else', async () => {
     const { app, acme } = await start();
     let n = 0;
