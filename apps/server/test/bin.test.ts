@@ -119,6 +119,37 @@ describe.skipIf(!built)('vigil-server command', () => {
     expect(await run(['facts', 'backfill'], {}, cwd)).toMatchObject({ code: 0, stdout: 'computed the facts of 0 artifact(s): 0 package archive(s), 0 other\n' });
   });
 
+  it('serve evaluates policies against the imported advisories (the production sources)', async () => {
+    const cwd = workDir();
+    expect((await run(['advisories', 'import', fileURLToPath(new URL('./fixtures/osv', import.meta.url))], {}, cwd)).code).toBe(0);
+    const created = await run(['keys', 'create', '--personal', 'alice', '--plan', 'paid', '--scopes', 'policies'], {}, cwd);
+    const token = created.stdout.split('\n').find((line) => line.startsWith('vgl_'))!;
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd, env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      let answer: Response | undefined;
+      for (let i = 0; i < 100 && !answer; i++) {
+        answer = await fetch(`http://127.0.0.1:${port}/v1/policies/evaluate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ artifact: 'npm:minimist@1.2.5', policy: 'default', include: ['vulnerabilities'] }),
+        }).catch(async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        });
+      }
+      expect(answer?.status).toBe(200);
+      const evaluation = (await answer!.json()) as { verdict: string; vulnerabilities: { id: string }[] };
+      expect(evaluation.verdict).toBe('block');
+      expect(evaluation.vulnerabilities.map((v) => v.id)).toEqual(['GHSA-xvch-5gv4-984h']);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   it('serve answers, creates the 0600 identity key, and exits 0 on SIGTERM', async () => {
     const cwd = workDir();
     const port = await freePort();
