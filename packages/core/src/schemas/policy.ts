@@ -35,7 +35,10 @@ export const PolicyId = z.string().regex(/^pol_(?:[0-9a-f]{16}|default)$/, 'expe
 export type PolicyId = z.infer<typeof PolicyId>;
 
 // NUL cannot be stored in a PostgreSQL text column; no description needs it.
-const Description = z.string().max(MAX_POLICY_DESCRIPTION_LENGTH).regex(/^[^\u0000]*$/, 'expected no NUL characters');
+const Description = z
+  .string()
+  .max(MAX_POLICY_DESCRIPTION_LENGTH)
+  .refine((text) => !text.includes('\u0000'), 'expected no NUL characters');
 
 export const PolicyRuleInput = z.strictObject({
   name: PolicyRuleName,
