@@ -99,6 +99,7 @@ const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) =>
       accountKind: record.account.kind,
       plan: record.account.plan,
       scopes: record.scopes,
+      trusted: Number(record.account.trusted) === 1,
     };
   };
 
