@@ -177,6 +177,14 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     ]);
 
     expect((await send(server, 'GET', `/v1/artifacts/${id}`, { token })).body).toEqual(first.body);
+    // The listing is remembered per content hash, but only while the store holds the bytes.
+    const hex = sha(bytes).slice('sha256:'.length);
+    rmSync(join(server.blobRoot, 'sha256', hex.slice(0, 2), hex.slice(2)));
+    expect((await send(server, 'GET', `/v1/artifacts/${id}`, { token })).body).toMatchObject({
+      size: null,
+      archive: { format: 'none', status: 'unavailable', files: null },
+    });
+    expect((await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0')).body).toMatchObject({ size: bytes.length, archive: { status: 'ok' } });
     const byPurl = await send(server, 'GET', '/v1/artifacts?purl=npm:left-pad@1.3.0', { token });
     expect(byPurl.status).toBe(200);
     expect(byPurl.body!.artifacts.map((a: { id: string }) => a.id)).toEqual([id]);

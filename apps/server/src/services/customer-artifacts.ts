@@ -255,10 +255,18 @@ function rememberListing(contentHash: string, read: Promise<ListingRead>): void 
   if (listings.size > MAX_CACHED_LISTINGS) listings.delete(listings.keys().next().value!);
 }
 
-/** One listing per content hash, computed once per process (concurrent reads share it); bytes missing from the store are not remembered. */
-function cachedListing(blobs: BlobStore, contentHash: string): Promise<ListingRead> {
+/**
+ * One listing per content hash, computed once per process (concurrent reads share it); bytes missing
+ * from the store are not remembered. A remembered listing is served only while the store still holds
+ * the bytes (a stat): bytes removed from the store read as unavailable at once.
+ */
+async function cachedListing(blobs: BlobStore, contentHash: string): Promise<ListingRead> {
   const known = listings.get(contentHash);
-  if (known) return known;
+  if (known) {
+    if (await blobs.has(contentHash)) return known;
+    listings.delete(contentHash);
+    return undefined;
+  }
   const read = blobs.withLocalFile(contentHash, async (file) => ({ listing: await listArchive(file.path), size: file.size }));
   rememberListing(contentHash, read);
   read.then(
