@@ -122,9 +122,18 @@ export {
 } from './schemas/webhooks.js';
 export {
   RepositoryUrl,
+  RepositoryId,
+  RepositoryIdParams,
   RepositoryRegistrationRequest,
+  REPOSITORY_PUSH_STATES,
+  RepositoryPushState,
+  RepositoryPush,
+  RepositoryVerificationBrief,
   Repository,
+  RepositoryWebhookSetup,
   RepositoryRegistered,
+  RepositoryList,
+  RepositoryHookAnswer,
 } from './schemas/repositories.js';
 export { ValidationIssue, ErrorBody } from './schemas/error.js';
 export {
