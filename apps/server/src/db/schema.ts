@@ -397,7 +397,8 @@ export interface SourceRepositoriesTable {
   last_verification_id: number | null;
 }
 
-export type SourceRepositoryJobState = 'queued' | 'running' | 'done' | 'failed';
+/** `superseded`: a newer push of the same repository was claimed first, so this one's commit is no longer worth verifying. */
+export type SourceRepositoryJobState = 'queued' | 'running' | 'done' | 'failed' | 'superseded';
 
 /** One push (or first verification) to fetch and verify, claimed by a worker (migration 0012). */
 export interface SourceRepositoryJobsTable {
@@ -411,8 +412,6 @@ export interface SourceRepositoryJobsTable {
   before_commit: string | null;
   /** The pushed commit (`after`); null until an initial job has resolved it. */
   commit_sha: string | null;
-  /** JSON {added, modified, removed}: lockfile paths the push touched; null: list every lockfile. */
-  changed_paths: string | null;
   state: SourceRepositoryJobState;
   attempts: number;
   next_attempt_at: number;
@@ -430,6 +429,8 @@ export interface SourceRepositoryJobsTable {
 export interface SourceRepositoryLockfilesTable {
   repository_id: string;
   path: string;
+  /** The git blob sha of `content`: a push whose tree lists the same blob needs no fetch. */
+  blob_sha: string;
   content: string;
   commit_sha: string;
   fetched_at: number;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createGithubProvider } from './github-provider.js';
 import { githubSettingsFromEnv } from './github-settings.js';
@@ -5,6 +6,7 @@ import { SourceProviderError } from './source-provider.js';
 import { startStandInGithub, type StandInGithub } from './test-support/stand-in-github.js';
 
 const repo = { owner: 'Acme', name: 'widgets' };
+const gitBlobSha = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
 const isLockfile = (path: string) => /(^|\/)(package-lock\.json|pnpm-lock\.yaml)$/.test(path);
 
 async function providerError(promise: Promise<unknown>): Promise<SourceProviderError> {
@@ -34,7 +36,10 @@ describe('GitHub provider against a stand-in GitHub API', () => {
     });
     const p = provider();
     expect(await p.defaultBranchHead(repo)).toEqual({ ref: 'refs/heads/main', commit: sha });
-    expect((await p.listLockfiles(repo, sha, isLockfile)).sort()).toEqual(['apps/web/package-lock.json', 'pnpm-lock.yaml']);
+    const listed = await p.listLockfiles(repo, sha, isLockfile);
+    expect(listed.map((f) => f.path).sort()).toEqual(['apps/web/package-lock.json', 'pnpm-lock.yaml']);
+    // The git blob sha of the contents (`git hash-object`), which tells an unchanged file without fetching it.
+    expect(listed.find((f) => f.path === 'pnpm-lock.yaml')?.sha).toBe(gitBlobSha("lockfileVersion: '9.0'\n"));
     expect(await p.fetchFile(repo, sha, 'apps/web/package-lock.json')).toBe('{"lockfileVersion":3}');
     // Contents are asked for raw at the pushed commit, never at a moving branch.
     const contents = github.requests.find((r) => r.path.startsWith('/repos/Acme/widgets/contents/'));

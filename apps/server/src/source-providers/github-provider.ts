@@ -1,5 +1,5 @@
 import type { GithubSettings } from './github-settings.js';
-import { SourceProviderError, type BranchHead, type SourceProvider, type SourceRepositoryCoordinates } from './source-provider.js';
+import { SourceProviderError, type BranchHead, type ListedFile, type SourceProvider, type SourceRepositoryCoordinates } from './source-provider.js';
 
 /** A lockfile larger than this is refused rather than read into memory (the largest real ones are a few MiB). */
 export const MAX_FETCHED_FILE_BYTES = 32 * 1024 * 1024;
@@ -132,9 +132,11 @@ export function createGithubProvider(settings: GithubSettings): SourceProvider {
         // A partial listing could miss a lockfile, and a verification must never pass over one unread.
         throw new SourceProviderError(`GitHub GET ${path}: the tree is larger than GitHub lists in one answer (truncated)`, { retryable: false });
       }
-      const found: string[] = [];
-      for (const entry of tree.tree as { path?: unknown; type?: unknown }[]) {
-        if (entry.type === 'blob' && typeof entry.path === 'string' && isLockfile(entry.path)) found.push(entry.path);
+      const found: ListedFile[] = [];
+      for (const entry of tree.tree as { path?: unknown; type?: unknown; sha?: unknown }[]) {
+        if (entry.type !== 'blob' || typeof entry.path !== 'string' || !isLockfile(entry.path)) continue;
+        if (typeof entry.sha !== 'string' || !SHA_RE.test(entry.sha)) throw malformed(path, `sha for ${entry.path}`);
+        found.push({ path: entry.path, sha: entry.sha });
       }
       return found;
     },

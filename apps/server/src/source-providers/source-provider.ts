@@ -16,11 +16,20 @@ export interface BranchHead {
   commit: string;
 }
 
+export interface ListedFile {
+  path: string;
+  /** The git blob sha of the file's contents (40 hex). */
+  sha: string;
+}
+
 export interface SourceProvider {
   /** The repository's default branch and the commit it points at now. */
   defaultBranchHead(repo: SourceRepositoryCoordinates): Promise<BranchHead>;
-  /** Every file path at `commit` that `isLockfile` accepts, in the provider's order. */
-  listLockfiles(repo: SourceRepositoryCoordinates, commit: string, isLockfile: (path: string) => boolean): Promise<string[]>;
+  /**
+   * Every file at `commit` whose path `isLockfile` accepts, with its git blob sha (equal shas, equal
+   * contents: a file whose blob did not change since the last verification need not be fetched).
+   */
+  listLockfiles(repo: SourceRepositoryCoordinates, commit: string, isLockfile: (path: string) => boolean): Promise<ListedFile[]>;
   /** The text of one file at `commit`. */
   fetchFile(repo: SourceRepositoryCoordinates, commit: string, path: string): Promise<string>;
 }

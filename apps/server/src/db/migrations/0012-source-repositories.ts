@@ -42,8 +42,6 @@ async function up(db: AnyDb): Promise<void> {
     .addColumn('ref', 'text')
     .addColumn('before_commit', 'text')
     .addColumn('commit_sha', 'text')
-    // JSON {added, modified, removed} of lockfile paths the push touched; null: list every lockfile.
-    .addColumn('changed_paths', 'text')
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
@@ -61,12 +59,13 @@ async function up(db: AnyDb): Promise<void> {
     .columns(['state', 'next_attempt_at', 'job_id'])
     .execute();
 
-  // The lockfiles of a repository's last verified push: what a changed-files-only push starts from,
-  // and what `POST /v1/repositories/verify {repository}` reads.
+  // The lockfiles of a repository's last verified push: a push fetches only those whose git blob
+  // changed, and `POST /v1/repositories/verify {repository}` reads them.
   await db.schema
     .createTable('source_repository_lockfiles')
     .addColumn('repository_id', 'text', (c) => c.notNull())
     .addColumn('path', 'text', (c) => c.notNull())
+    .addColumn('blob_sha', 'text', (c) => c.notNull())
     .addColumn('content', 'text', (c) => c.notNull())
     .addColumn('commit_sha', 'text', (c) => c.notNull())
     .addColumn('fetched_at', 'bigint', (c) => c.notNull())
