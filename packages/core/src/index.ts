@@ -134,6 +134,22 @@ export {
   RepositoryRegistered,
   RepositoryList,
   RepositoryHookAnswer,
+  MAX_VERIFY_LOCKFILES,
+  MAX_LOCKFILE_PATH_LENGTH,
+  MAX_LISTED_CHANGES,
+  LockfilePath,
+  PostedLockfile,
+  RepositoryVerifyRequest,
+  VerifiedFileSkip,
+  VerifiedLockfile,
+  DEPENDENCY_QUEUES,
+  DependencyQueue,
+  VerifiedDependency,
+  VerificationSummary,
+  DependencyChange,
+  VerificationChanges,
+  RepositoryVerification,
+  RepositoryVerifiedEvent,
 } from './schemas/repositories.js';
 export { ValidationIssue, ErrorBody } from './schemas/error.js';
 export {
