@@ -164,6 +164,11 @@ export const ERROR_CATALOGUE = {
   hook_signature_missing: { status: 401, detail: ERROR_DETAILS.hookSignatureMissing },
   hook_signature_invalid: { status: 401, detail: ERROR_DETAILS.hookSignatureInvalid },
   hook_repository_unknown: { status: 404, detail: refusalDetail },
+  // Lockfiles that cannot be read (docs/lockfiles.md); the detail starts with the file's path.
+  lockfile_unsupported: { status: 422, detail: refusalDetail },
+  lockfile_version_unsupported: { status: 422, detail: refusalDetail },
+  lockfile_malformed: { status: 422, detail: refusalDetail },
+  lockfile_too_large: { status: 422, detail: refusalDetail },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -217,6 +217,17 @@ export {
 } from './schemas/artifacts-api.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export {
+  LOCKFILE_FORMATS,
+  LockfileFormat,
+  LOCKFILE_ECOSYSTEMS,
+  LockfileEcosystem,
+  MAX_LOCKFILE_BYTES,
+  MAX_LOCKFILE_ENTRIES,
+  LockfileDependency,
+  LockfileSkip,
+  ParsedLockfile,
+} from './schemas/lockfiles.js';
+export {
   AttestationListQuery,
   AttestedArtifact,
   AttestationRecord,
