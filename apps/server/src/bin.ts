@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { join } from 'node:path';
 import { createFileBlobStore, sweepStagingFiles } from './blobs/index.js';
+import { createPolicyInputSources } from './policies/sources.js';
 import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, type VigilDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -136,10 +137,11 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
     // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
     metagraph.startRefreshing();
+    const customerBlobs = createFileBlobStore(join(config.dataDir, 'blobs'));
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
-      customers: { db: database.db, metagraph, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) },
+      customers: { db: database.db, metagraph, blobs: customerBlobs, policySources: createPolicyInputSources(database.db, customerBlobs) },
       network: {
         db: database.db,
         blobs: createFileBlobStore(join(config.dataDir, 'blobs')),

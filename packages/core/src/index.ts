@@ -22,6 +22,8 @@ export {
   RiskLevel,
   POLICY_INCLUDES,
   PolicyInclude,
+  POLICY_ACTIONS,
+  PolicyAction,
   WEBHOOK_EVENT_KINDS,
   WebhookEventKind,
   REPOSITORY_PROVIDERS,
@@ -109,8 +111,41 @@ export {
   AgentsResponse,
   AgentEligibility,
 } from './schemas/agents.js';
-export { PolicyEvaluationRequest, PolicyEvaluation } from './schemas/policy.js';
-export type { PolicyEvaluationRequestParsed } from './schemas/policy.js';
+export {
+  MAX_POLICY_RULES,
+  MAX_RULE_EXPRESSION_LENGTH,
+  MAX_POLICY_DESCRIPTION_LENGTH,
+  DEFAULT_POLICY_NAME,
+  DEFAULT_POLICY_ID,
+  PolicyName,
+  PolicyRuleName,
+  PolicyId,
+  PolicyRuleInput,
+  PolicyCreateRequest,
+  PolicyUpdateRequest,
+  PolicyRule,
+  Policy,
+  PolicyList,
+  PolicyIdParams,
+  PolicyVersionParams,
+  PolicyEvaluationRequest,
+  EVALUATION_ID_RE,
+  EvaluationIdParams,
+  POLICY_CHECK_OUTCOMES,
+  PolicyCheck,
+  AppliedPolicy,
+  VULNERABILITY_SEVERITIES,
+  EvaluationVulnerability,
+  EvaluationLicenses,
+  REGISTRY_PROVENANCE_STATES,
+  EvaluationProvenance,
+  PolicyEvaluation,
+} from './schemas/policy.js';
+export type {
+  PolicyEvaluationRequestParsed,
+  PolicyCreateRequestParsed,
+  PolicyUpdateRequestParsed,
+} from './schemas/policy.js';
 export {
   WebhookUrl,
   Webhook,

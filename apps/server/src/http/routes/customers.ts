@@ -15,6 +15,8 @@ import { customerAttestationRoutes } from './customer-attestations.js';
 import { artifactRoutes } from './artifacts.js';
 import { keyRoutes } from './keys.js';
 import { repositoryRoutes } from './repositories.js';
+import { policyRoutes } from './policies.js';
+import type { PolicyInputSources } from '../../policies/input-sources.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
@@ -27,6 +29,8 @@ export interface CustomerOptions {
   blobs?: BlobStore;
   /** Told when a repository push is queued, so the process's repository worker starts it at once. */
   onRepositoryPushQueued?: () => void;
+  /** What policy evaluation reads beyond verdicts (advisories, artifact facts); absent, the policy API (docs/policies.md) is not served. */
+  policySources?: PolicyInputSources;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -64,7 +68,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     /** Seals webhook secrets (and the stored answers that show them) with the server key. */
     secrets: SecretBox;
   }
-> = async (app, { db, blobs, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -77,6 +81,13 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph });
   if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
-  await app.register(repositoryRoutes, { db, secrets, now, ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}) });
+  if (policySources) await app.register(policyRoutes, { db, now, sources: policySources });
+  await app.register(repositoryRoutes, {
+    db,
+    secrets,
+    now,
+    ...(policySources ? { policySources } : {}),
+    ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
+  });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };
