@@ -5,12 +5,16 @@ import {
   RepositoryList,
   RepositoryRegistered,
   RepositoryRegistrationRequest,
+  RepositoryVerification,
+  RepositoryVerifyRequest,
 } from '@vigil/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { PolicyInputSources } from '../../policies/input-sources.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { receiveGithubHook } from '../../services/github-hooks.js';
+import { lastRepositoryVerification, verifyRepositoryRequest } from '../../services/repository-verify.js';
 import { deleteRepository, getRepository, GITHUB_HOOK_PATH, listRepositories, registerRepository } from '../../services/source-repositories.js';
 import { readPage, sendPageHeaders } from '../pagination.js';
 import '../route-config.js';
@@ -23,6 +27,8 @@ export interface RepositoryRoutesOptions {
   now: () => Date;
   /** Called once a push is queued, so this process's worker picks it up without waiting for its next poll. */
   onPushQueued?: () => void;
+  /** What policy evaluation reads beyond verdicts; absent, `POST /v1/repositories/verify` is not served. */
+  policySources?: PolicyInputSources;
 }
 
 /** GitHub caps a webhook payload at 25 MB; nothing larger is a GitHub delivery. */
@@ -37,7 +43,7 @@ const READ = { apiKey: { scope: 'repositories', plan: 'paid' } } as const;
  * Source-code repositories (docs/repositories.md): registration for continuous verification, reads,
  * deletion, and GitHub's push hook, which authenticates by its signature rather than an API key.
  */
-export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = async (app, { db, secrets, now, onPushQueued }) => {
+export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = async (app, { db, secrets, now, onPushQueued, policySources }) => {
   app.post(
     '/v1/repositories',
     {
@@ -81,6 +87,31 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
     },
     async (request) => getRepository(db, principalOf(request).accountId, request.params.id),
   );
+
+  app.get(
+    '/v1/repositories/:id/verification',
+    {
+      schema: { summary: "The repository's last stored verification, every file and dependency", params: RepositoryIdParams, response: { 200: RepositoryVerification } },
+      config: READ,
+    },
+    async (request) => lastRepositoryVerification(db, principalOf(request).accountId, request.params.id),
+  );
+
+  if (policySources) {
+    app.post(
+      '/v1/repositories/verify',
+      {
+        schema: {
+          summary: 'Verify what lockfiles install (posted, or a registered repository’s last push) under a policy',
+          body: RepositoryVerifyRequest,
+          response: { 200: RepositoryVerification },
+        },
+        // Changes nothing a repeat could double (it answers, and records which packages were asked for).
+        config: READ,
+      },
+      async (request) => verifyRepositoryRequest({ db, sources: policySources }, principalOf(request), request.body, now().getTime()),
+    );
+  }
 
   app.delete(
     '/v1/repositories/:id',
