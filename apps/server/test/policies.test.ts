@@ -60,7 +60,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     const response = await fetch(`${app.baseUrl}/v1/artifacts?track=packages&package=npm:${name}@1.0.0`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-      body: bytes,
+      body: Buffer.from(bytes),
     });
     expect(response.status).toBe(201);
   }

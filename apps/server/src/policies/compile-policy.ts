@@ -1,4 +1,4 @@
-import type { ASTNode, Context, ParseResult } from '@marcbachmann/cel-js';
+import type { Context, ParseResult } from '@marcbachmann/cel-js';
 import type { PolicyAction, PolicyRule, ValidationIssue } from '@vigil/core';
 import { VigilError } from '../errors.js';
 import { policyEnvironment } from './cel-environment.js';
@@ -46,17 +46,28 @@ interface Located {
   message: string;
 }
 
+/** What is wrong with an expression, and where (a 0-based offset) when it points somewhere. */
+interface Problem {
+  at?: number;
+  message: string;
+}
+
+function problemOf(error: Located): Problem {
+  const message = error.summary ?? error.message.split('\n')[0] ?? 'invalid expression';
+  return error.range === undefined ? { message } : { at: error.range.start, message };
+}
+
+/** `line 1, column 5: No such key: nmae`, or the message alone when it points nowhere. */
+function describeProblem(expression: string, problem: Problem): string {
+  return problem.at === undefined ? problem.message : `${positionOf(expression, problem.at)}: ${problem.message}`;
+}
+
 /** The library's one-line description with the position it points at, when it has one. */
 export function describeCelError(expression: string, error: Located): string {
-  const summary = error.summary ?? error.message.split('\n')[0] ?? 'invalid expression';
-  return error.range === undefined ? summary : `${positionOf(expression, error.range.start)}: ${summary}`;
+  return describeProblem(expression, problemOf(error));
 }
 
-function locatedAt(expression: string, node: ASTNode, message: string): string {
-  return `${positionOf(expression, node.range.start)}: ${message}`;
-}
-
-type Compiled = { ok: true; parsed: ParseResult; cost: number } | { ok: false; problem: string };
+type Compiled = { ok: true; parsed: ParseResult; cost: number } | { ok: false; problem: Problem };
 
 /** Parse, type-check against the declared input, then Vigil's own checks: bool result, no regex, literal license lists, cost. */
 function compileExpression(expression: string): Compiled {
@@ -64,32 +75,32 @@ function compileExpression(expression: string): Compiled {
   try {
     parsed = policyEnvironment().parse(expression);
   } catch (error) {
-    return { ok: false, problem: describeCelError(expression, error as Located) };
+    return { ok: false, problem: problemOf(error as Located) };
   }
   let checked;
   try {
     checked = parsed.check();
   } catch (error) {
-    return { ok: false, problem: describeCelError(expression, error as Located) };
+    return { ok: false, problem: problemOf(error as Located) };
   }
-  if (!checked.valid) return { ok: false, problem: describeCelError(expression, checked.error as Located) };
+  if (!checked.valid) return { ok: false, problem: problemOf(checked.error as Located) };
   if (checked.type !== 'bool') {
-    return { ok: false, problem: `${positionOf(expression, 0)}: a rule must be of type bool (true: the check passes), this one is ${checked.type}` };
+    return { ok: false, problem: { at: 0, message: `a rule must be of type bool (true: the check passes), this one is ${checked.type}` } };
   }
   // JavaScript regular expressions can backtrack for minutes on a crafted name: not offered.
   const regex = callsOf(parsed.ast, 'matches')[0];
-  if (regex) return { ok: false, problem: locatedAt(expression, regex, 'matches() is not available in policy rules; use startsWith, endsWith, contains or in') };
+  if (regex) return { ok: false, problem: { at: regex.range.start, message: 'matches() is not available in policy rules; use startsWith, endsWith, contains or in' } };
   for (const name of ['license_allowed', 'license_denied']) {
     for (const call of callsOf(parsed.ast, name)) {
       const list = call.op === 'call' ? call.args[1][1] : undefined;
       if (list?.op !== 'list' || !list.args.every((item) => item.op === 'value' && typeof item.args === 'string')) continue;
       const problem = licenseListProblem(list.args.map((item) => item.args as string));
-      if (problem !== null) return { ok: false, problem: locatedAt(expression, list, problem) };
+      if (problem !== null) return { ok: false, problem: { at: list.range.start, message: problem } };
     }
   }
   const cost = estimateCost(parsed.ast);
   if (cost > MAX_RULE_COST) {
-    return { ok: false, problem: `${positionOf(expression, 0)}: estimated cost ${cost} exceeds ${MAX_RULE_COST} (comprehensions multiply by the length of the list they run over)` };
+    return { ok: false, problem: { at: 0, message: `estimated cost ${cost} exceeds ${MAX_RULE_COST} (comprehensions multiply by the length of the list they run over)` } };
   }
   return { ok: true, parsed, cost };
 }
@@ -104,7 +115,10 @@ export function assertRulesCompile(rules: readonly Pick<PolicyRule, 'name' | 'ex
   rules.forEach((rule, index) => {
     const compiled = compileExpression(rule.expression);
     if (compiled.ok) total += compiled.cost;
-    else issues.push({ path: `body.rules.${index}.expression`, message: `rule ${rule.name} at ${compiled.problem}` });
+    else {
+      const at = compiled.problem.at === undefined ? '' : ` at ${positionOf(rule.expression, compiled.problem.at)}`;
+      issues.push({ path: `body.rules.${index}.expression`, message: `rule ${rule.name}${at}: ${compiled.problem.message}` });
+    }
   });
   if (issues.length === 0 && total > MAX_POLICY_COST) {
     issues.push({ path: 'body.rules', message: `the rules' estimated cost ${total} exceeds ${MAX_POLICY_COST} for one policy` });
@@ -126,7 +140,7 @@ export function compilePolicy(definition: PolicyDefinition): CompiledPolicy {
       const base = { name: rule.name, action: rule.action, expression: rule.expression };
       if (rule.action === 'ignore') return base;
       const compiled = compileExpression(rule.expression);
-      if (!compiled.ok) return { ...base, problem: compiled.problem };
+      if (!compiled.ok) return { ...base, problem: describeProblem(rule.expression, compiled.problem) };
       const parsed = compiled.parsed;
       return { ...base, run: (input) => parsed(input) };
     }),
