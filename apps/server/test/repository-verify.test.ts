@@ -47,7 +47,7 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-repository-verify-'));
     const blobs = createFileBlobStore(join(dataDir, 'blobs'));
     const app = await buildApp({
-      config: { ...loadConfig({ LOG_LEVEL: 'silent' }, dataDir), dataDir },
+      config: { ...loadConfig({ LOG_LEVEL: 'silent' }, dataDir), dataDir, adminAllowlist: ['127.0.0.1'] },
       readService: createPublicReadService(ctx.db()),
       customers: { db: ctx.db(), blobs, policySources: createPolicyInputSources(ctx.db(), blobs) },
     });
@@ -145,6 +145,32 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     expect(await requests()).toHaveLength(5);
     await verify(server, token, { lockfiles: [{ path: 'package-lock.json', content: fixture('npm-v3/package-lock.json') }] });
     expect((await requests()).every((r) => r.endsWith('×2'))).toBe(true);
+  });
+
+  it('lists requested packages for the operator until an upload brings their bytes, which makes them evaluating', async () => {
+    const server = await start();
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'repositories,upload']);
+    const admin = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
+    const lockfiles = [{ path: 'poetry.lock', content: fixture('poetry-2.0/poetry.lock') }];
+    await verify(server, token, { lockfiles });
+    await verify(server, token, { lockfiles });
+    const list = async () => {
+      const response = await fetch(`${server.url}/v1/admin/package-requests`, { headers: { authorization: `Bearer ${admin}` } });
+      return (await response.json()) as { package_requests: Record<string, unknown>[] };
+    };
+    const before = await list();
+    expect(before.package_requests).toHaveLength(5);
+    expect(before.package_requests[0]).toMatchObject({ purl: 'pkg:pypi/certifi@2022.12.7', ecosystem: 'pypi', name: 'certifi', version: '2022.12.7', requests: 2 });
+    const upload = await fetch(`${server.url}/v1/artifacts?track=packages&package=pypi:certifi@2022.12.7`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body: 'certifi-2022.12.7 wheel bytes',
+    });
+    expect(upload.status).toBe(201);
+    expect((await list()).package_requests.map((r) => r.purl)).not.toContain('pkg:pypi/certifi@2022.12.7');
+    const after = await verify(server, token, { lockfiles });
+    const certifi = (after.body.dependencies as Record<string, any>[]).find((d) => d.purl === 'pkg:pypi/certifi@2022.12.7');
+    expect(certifi).toMatchObject({ state: 'pending', queued: 'evaluating', published_verdict: null });
   });
 
   it('a malformed lockfile is 422 naming the file and line, and nothing is stored', async () => {

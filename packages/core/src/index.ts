@@ -185,6 +185,8 @@ export {
   VerificationChanges,
   RepositoryVerification,
   RepositoryVerifiedEvent,
+  PackageRequest,
+  PackageRequestList,
 } from './schemas/repositories.js';
 export { ValidationIssue, ErrorBody } from './schemas/error.js';
 export {

@@ -11,10 +11,11 @@ import type { Kysely } from 'kysely';
 import { chunkRows } from '../db/chunk-rows.js';
 import type { Database } from '../db/schema.js';
 import { VigilError } from '../errors.js';
-import { lockfileFormatOf, parseLockfile, type ParsedLockfile } from '../lockfiles/index.js';
+import { lockfileFormatOf, type ParsedLockfile } from '../lockfiles/index.js';
 import { compiledPolicy } from '../policies/compiled-policy-cache.js';
 import type { PolicyInputSources } from '../policies/input-sources.js';
 import type { KeyPrincipal } from './accounts.js';
+import { parseLockfileCached } from './parsed-lockfile-cache.js';
 import { policyForEvaluation } from './policies.js';
 import { evaluatePackages, type PolicyPackage } from './policy-evaluation.js';
 
@@ -102,7 +103,7 @@ export async function verifyLockfiles(deps: RepositoryVerificationDeps, input: V
   for (const file of input.lockfiles) {
     let parsed: ParsedLockfile;
     try {
-      parsed = parseLockfile(file);
+      parsed = parseLockfileCached(file);
     } catch (error) {
       if (input.unreadable === 'refuse' || !(error instanceof VigilError) || error.status >= 500) throw error;
       files.push({
@@ -247,4 +248,36 @@ export async function recordPackageRequests(db: Kysely<Database>, packages: read
       )
       .execute();
   }
+}
+
+export interface PackageRequestRow {
+  purl: string;
+  ecosystem: string;
+  name: string;
+  version: string | null;
+  request_count: number;
+  first_requested_at: number;
+  last_requested_at: number;
+}
+
+/**
+ * Requested packages still without bytes (no upload names their purl), most requested first: the
+ * work list of whoever feeds Vigil artifacts. A page (plus one row to tell whether more exist).
+ */
+export async function listOpenPackageRequests(db: Kysely<Database>, page: { offset: number; limit: number }): Promise<PackageRequestRow[]> {
+  const rows = await db
+    .selectFrom('package_requests as r')
+    .select(['r.purl', 'r.ecosystem', 'r.name', 'r.version', 'r.request_count', 'r.first_requested_at', 'r.last_requested_at'])
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('artifact_packages as p').select('p.purl').whereRef('p.purl', '=', 'r.purl'))))
+    .orderBy('r.request_count', 'desc')
+    .orderBy('r.purl')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+  return rows.map((r) => ({
+    ...r,
+    request_count: Number(r.request_count),
+    first_requested_at: Number(r.first_requested_at),
+    last_requested_at: Number(r.last_requested_at),
+  }));
 }

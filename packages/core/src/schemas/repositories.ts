@@ -288,3 +288,19 @@ export const RepositoryVerifiedEvent = z.object({
   verified_at: OffsetTimestamp,
 });
 export type RepositoryVerifiedEvent = z.infer<typeof RepositoryVerifiedEvent>;
+
+/** A package verifications met that Vigil holds no bytes for (`GET /v1/admin/package-requests`). */
+export const PackageRequest = z.object({
+  purl: z.string(),
+  ecosystem: z.string(),
+  name: z.string(),
+  version: z.string().nullable(),
+  /** Verifications that asked for it (each request and push counts once). */
+  requests: z.int().min(1),
+  first_requested_at: OffsetTimestamp,
+  last_requested_at: OffsetTimestamp,
+});
+export type PackageRequest = z.infer<typeof PackageRequest>;
+
+export const PackageRequestList = z.object({ package_requests: z.array(PackageRequest) });
+export type PackageRequestList = z.infer<typeof PackageRequestList>;
