@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, lineOf, packageLines } from './lockfile-fixtures.js';
+import { fixture, lineOf, packageLines } from './test-support/lockfile-fixtures.js';
 import { parseLockfile } from './parse-lockfile.js';
 import { SKIP_REASONS } from './skip-reasons.js';
 
@@ -146,7 +146,8 @@ describe('uv.lock', () => {
       'sniffio@1.3.1 direct=false dev=false',
       'typing-extensions@4.12.2 direct=false dev=false',
     ]);
-    expect(result.skipped.map((s) => [s.name, s.reason])).toEqual([['project', SKIP_REASONS.workspace]]);
+    // The project at `.` is the repository itself: not listed.
+    expect(result.skipped).toEqual([]);
   });
 
   it('dependency groups are development; a package both reach is production; git and path sources are skipped', () => {
@@ -219,7 +220,6 @@ describe('uv.lock', () => {
       'pytest@8.3.0 direct=true dev=true',
     ]);
     expect(result.skipped).toEqual([
-      { name: 'app', line: lineOf(content, 'name = "app"') - 1, reason: SKIP_REASONS.workspace },
       { name: 'local-lib', line: lineOf(content, 'name = "local-lib"') - 1, reason: SKIP_REASONS.localPath },
       { name: 'tool', line: lineOf(content, 'name = "tool"') - 1, reason: SKIP_REASONS.git },
     ]);

@@ -5,8 +5,8 @@ import { lockfileVersionUnsupported } from './lockfile-errors.js';
 import { npmSource, splitNameAt } from './npm-specs.js';
 import { isRecord, own, stringMap, type Entries } from './value-shapes.js';
 
+/** What a workspace or package needs at run time; bun installs peers too. */
 const PRODUCTION_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies'] as const;
-const EDGE_FIELDS = [...PRODUCTION_FIELDS] as const;
 
 /** The package names a `packages` key is made of: `@fixture/util/ms` is `@fixture/util` then `ms`. */
 function segments(key: string): string[] {
@@ -76,7 +76,7 @@ export function readBunLock(path: string, content: string, collector: LockfileCo
   const graph = new DependencyGraph<string>();
   for (const [key, { info }] of packages) {
     const from = segments(key);
-    for (const field of EDGE_FIELDS) {
+    for (const field of PRODUCTION_FIELDS) {
       const declared = stringMap(own(info, field));
       if (!declared) throw doc.malformed(['packages', key], `${key}: ${field} must map names to strings`);
       for (const [name] of declared) {

@@ -26,6 +26,9 @@ const NAME = '[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?';
 const REQUIREMENT_RE = new RegExp(`^(${NAME})\\s*(?:\\[[^\\]]*\\])?\\s*([^;]*?)\\s*(?:;.*)?$`);
 const DIRECT_REFERENCE_RE = new RegExp(`^(${NAME})\\s*(?:\\[[^\\]]*\\])?\\s*@\\s*(\\S.*)$`);
 const PINNED_RE = /^\(?\s*===?\s*([^\s,;()*]+)\s*\)?$/;
+/** A PEP 440 specifier list (`>=1,<2`, `==1.*`, `(==1.0)`), or nothing. */
+const CLAUSE = '(?:~=|===|==|!=|<=|>=|<|>)\\s*[A-Za-z0-9.*+!_-]+';
+const SPECIFIERS_RE = new RegExp(`^(?:\\(\\s*)?(?:${CLAUSE}(?:\\s*,\\s*${CLAUSE})*)?(?:\\s*\\))?$`);
 
 interface Requirement {
   line: number;
@@ -105,7 +108,7 @@ function readLine(path: string, line: number, text: string): LineResult {
   const location = locationReason(requirement);
   if (location) return { name: eggName(requirement), reason: location };
   const parsed = REQUIREMENT_RE.exec(requirement);
-  if (!parsed) throw lockfileMalformed(path, line, `${JSON.stringify(requirement)} is not a requirement`);
+  if (!parsed || !SPECIFIERS_RE.test(parsed[2]!)) throw lockfileMalformed(path, line, `${JSON.stringify(requirement)} is not a requirement`);
   const name = normalizePypiName(parsed[1]!);
   const pinned = PINNED_RE.exec(parsed[2]!);
   if (!pinned) return { name, reason: SKIP_REASONS.unpinned };

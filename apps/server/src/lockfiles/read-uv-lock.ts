@@ -126,7 +126,8 @@ export function readUvLock(path: string, content: string, collector: LockfileCol
     const line = () => doc.packageLine(pkg.index);
     const reason = members.has(pkg.name) ? SKIP_REASONS.workspace : nonRegistryReason(pkg.source);
     if (reason) {
-      collector.skip(pkg.name, line(), reason);
+      // The project at the workspace root is the repository itself, not one of its dependencies.
+      if (!(reason === SKIP_REASONS.workspace && isRootSource(pkg.source))) collector.skip(pkg.name, line(), reason);
       continue;
     }
     if (pkg.version === null) throw doc.malformedPackage(pkg.index, `${pkg.name}: a registry package needs a version`);
@@ -141,7 +142,11 @@ function memberNames(doc: TomlDocument, packages: UvPackage[]): Set<string> {
   const manifest = own(doc.value, 'manifest');
   const members = isRecord(manifest) ? own(manifest, 'members') : undefined;
   if (Array.isArray(members)) return new Set(members.filter((m): m is string => typeof m === 'string').map(normalizePypiName));
-  return new Set(packages.filter((p) => own(p.source, 'editable') === '.' || own(p.source, 'virtual') === '.').map((p) => p.name));
+  return new Set(packages.filter((p) => isRootSource(p.source)).map((p) => p.name));
+}
+
+function isRootSource(source: Entries): boolean {
+  return own(source, 'editable') === '.' || own(source, 'virtual') === '.';
 }
 
 function nonRegistryReason(source: Entries): SkipReason | null {

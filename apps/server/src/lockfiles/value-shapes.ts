@@ -6,12 +6,7 @@ export function isRecord(value: unknown): value is Entries {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Own enumerable entries of a record (never the prototype's): `__proto__` keys are plain keys here. */
-export function entriesOf(value: Entries): [string, unknown][] {
-  return Object.entries(value);
-}
-
-/** A map of dependency name to spec (`dependencies:` and its kin); entries that are not strings are dropped by the caller's check. */
+/** A map of dependency name to spec (`dependencies` and its kin) as pairs; null when it is not one. */
 export function stringMap(value: unknown): [string, string][] | null {
   if (value === undefined || value === null) return [];
   if (!isRecord(value)) return null;
@@ -23,6 +18,7 @@ export function stringMap(value: unknown): [string, string][] | null {
   return out;
 }
 
+/** A field of a parsed object, never one inherited from its prototype (`constructor`, `toString`). */
 export function own(record: Entries, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
 }

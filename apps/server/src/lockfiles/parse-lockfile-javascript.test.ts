@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixture, lineOf, packageLines } from './lockfile-fixtures.js';
+import { fixture, lineOf, packageLines } from './test-support/lockfile-fixtures.js';
 import { parseLockfile } from './parse-lockfile.js';
 import { SKIP_REASONS } from './skip-reasons.js';
 
@@ -115,6 +115,29 @@ describe('pnpm-lock.yaml', () => {
       { name: 'packages/web', line: 6, reason: SKIP_REASONS.workspace },
       { name: 'tool', line: 12, reason: SKIP_REASONS.git },
     ]);
+  });
+
+  it('a single-project 6.x lockfile keeps its importer at the top level', () => {
+    const content = [
+      "lockfileVersion: '6.0'",
+      'dependencies:',
+      '  is-odd:',
+      '    specifier: ^3.0.1',
+      '    version: 3.0.1',
+      'packages:',
+      '  /is-number@6.0.0:',
+      '    resolution: {integrity: sha512-a}',
+      '    dev: false',
+      '  /is-odd@3.0.1:',
+      '    resolution: {integrity: sha512-b}',
+      '    dependencies:',
+      '      is-number: 6.0.0',
+      '    dev: false',
+      '',
+    ].join('\n');
+    const result = parseLockfile({ path: 'pnpm-lock.yaml', content });
+    expect(packageLines(result)).toEqual(['is-number@6.0.0 direct=false dev=false', 'is-odd@3.0.1 direct=true dev=false']);
+    expect(result.skipped).toEqual([]);
   });
 
   it("reads this repository's own pnpm-lock.yaml: every importer's direct dependencies are there", async () => {
