@@ -9,6 +9,7 @@ import { runKeysCommand } from '../src/commands/keys-command.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/schema.js';
 import { buildApp } from '../src/http/app.js';
+import { createPolicy } from '../src/services/policies.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
@@ -94,12 +95,22 @@ describeEachDialect('customer API: repositories', (ctx) => {
   }
 
   const paidKey = (org = 'acme') => operatorKey(ctx.db(), ['--org', org, '--plan', 'paid', '--scopes', 'repositories']);
+  async function createStrictPolicy(): Promise<void> {
+    const account = await ctx.db().selectFrom('accounts').selectAll().where('name', '=', 'acme').executeTakeFirstOrThrow();
+    await createPolicy(
+      ctx.db(),
+      { name: 'strict', description: null, rules: [{ name: 'decided', expression: 'artifact.state == "decided"', action: 'block', description: null }] },
+      { principal: { keyId: '00000000', accountId: account.account_id, accountKind: 'organization', plan: 'paid', scopes: ['policies'] }, now: Date.now() },
+    );
+  }
+
   const countRows = async (table: 'source_repositories' | 'source_repository_jobs') =>
     Number((await ctx.db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
 
   it('registers a GitHub repository: the record, the webhook setup with its secret once, and a first verification queued', async () => {
     const server = await start();
     const token = await paidKey();
+    await createStrictPolicy();
     const created = await register(server, token, { url: 'https://github.com/Acme/widgets', provider: 'github', policy: 'strict' });
     expect(created.status).toBe(201);
     const data = created.body.data;
@@ -128,6 +139,15 @@ describeEachDialect('customer API: repositories', (ctx) => {
     const list = await send(server, 'GET', '/v1/repositories', { token });
     expect(list.body).toEqual({ repositories: [record] });
     expect(list.headers.get('x-vigil-next-page')).toBeNull();
+  });
+
+  it('refuses a policy the organization does not have, storing nothing', async () => {
+    const server = await start();
+    const token = await paidKey();
+    const refused = await register(server, token, { url: WIDGETS, provider: 'github', policy: 'strict' });
+    expect(refused).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    expect(await countRows('source_repositories')).toBe(0);
+    expect((await register(server, token, { url: WIDGETS, provider: 'github', policy: 'default' })).status).toBe(201);
   });
 
   it.each(['gitlab', 'bitbucket'])('refuses %s as not yet connected, storing nothing', async (provider) => {

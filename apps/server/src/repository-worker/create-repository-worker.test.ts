@@ -13,7 +13,7 @@ describeEachDialect('repository worker', (ctx) => {
     const account = await createAccount(ctx.db(), { name: 'acme', kind: 'organization', plan: 'paid', now: T0, actor: { name: 'operator', sourceIp: null } });
     const box = createSecretBox(randomBytes(32));
     for (const name of names) {
-      await registerRepository(ctx.db(), box, { accountId: account.account_id, url: `https://github.com/acme/${name}`, provider: 'github', policy: null, now: T0 });
+      await registerRepository(ctx.db(), box, { accountId: account.account_id, accountKind: 'organization', url: `https://github.com/acme/${name}`, provider: 'github', policy: null, now: T0 });
     }
   }
 

@@ -15,6 +15,8 @@ import { inTransaction } from '../repositories/transaction.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { parseGithubRepositoryUrl } from '../source-providers/github-url.js';
 import { isUniqueViolation } from '../unique-violation.js';
+import type { KeyPrincipal } from './accounts.js';
+import { policyForEvaluation } from './policies.js';
 import { enqueueInitialJob } from './source-repository-jobs.js';
 
 export type SourceRepositoryRow = Selectable<SourceRepositoriesTable>;
@@ -38,6 +40,7 @@ function newRepositoryId(): string {
 
 export interface RegisterRepositoryInput {
   accountId: string;
+  accountKind: KeyPrincipal['accountKind'];
   url: string;
   provider: RepositoryProvider;
   policy: string | null;
@@ -67,6 +70,8 @@ export async function registerRepository(db: Kysely<Database>, box: SecretBox, i
       issues: [{ path: 'body.url', message: 'expected a GitHub repository URL: https://github.com/<owner>/<repository>[.git]' }],
     });
   }
+  // A name that names no policy is refused now, not at the first push.
+  if (input.policy !== null) await policyForEvaluation(db, { accountId: input.accountId, accountKind: input.accountKind }, input.policy);
   const secret = randomBytes(32).toString('hex');
   const repositoryId = newRepositoryId();
   const row: SourceRepositoryRow = {

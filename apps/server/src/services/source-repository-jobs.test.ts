@@ -23,7 +23,7 @@ const sha = (n: number) => n.toString(16).padStart(40, '0');
 
 async function repository(db: Kysely<Database>, name: string): Promise<string> {
   const account = await createAccount(db, { name: `org-${name}`, kind: 'organization', plan: 'paid', now: T0, actor: { name: 'operator', sourceIp: null } });
-  const registered = await registerRepository(db, box, { accountId: account.account_id, url: `https://github.com/acme/${name}`, provider: 'github', policy: null, now: T0 });
+  const registered = await registerRepository(db, box, { accountId: account.account_id, accountKind: 'organization', url: `https://github.com/acme/${name}`, provider: 'github', policy: null, now: T0 });
   return registered.repository.id;
 }
 

@@ -56,8 +56,10 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
       config: { ...READ, idempotent: 'sealed' },
     },
     async (request, reply) => {
+      const principal = principalOf(request);
       const registered = await registerRepository(db, secrets, {
-        accountId: principalOf(request).accountId,
+        accountId: principal.accountId,
+        accountKind: principal.accountKind,
         url: request.body.url,
         provider: request.body.provider,
         policy: request.body.policy ?? null,
