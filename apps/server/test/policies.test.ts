@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { Policy, PolicyEvaluation } from '@vigil/core';
+import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { readFeedFiles } from '../src/advisories/osv-files.js';
 import { tarGz } from '../src/seed/tar-gz.js';
@@ -274,5 +275,37 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
     const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
+  });
+
+  it('gives concurrent updates consecutive versions, and two concurrent creations of one name one winner', async () => {
+    const { app, acme } = await start();
+    const policy = Policy.parse((await call(app, 'POST', '/v1/policies', acme, STRICT)).body);
+    const updates = await Promise.all(Array.from({ length: 6 }, (_, i) => call(app, 'POST', `/v1/policies/${policy.id}`, acme, { description: `update ${i}` })));
+    expect(updates.map((u) => u.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(updates.map((u) => (u.body as Policy).version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7]);
+    const versions = await ctx.db().selectFrom('policy_versions').select('version').where('policy_id', '=', policy.id).orderBy('version').execute();
+    expect(versions.map((v) => Number(v.version))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+
+    const creations = await Promise.all([1, 2, 3].map(() => call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'raced' })));
+    expect(creations.map((c) => c.status).sort()).toEqual([201, 409, 409]);
+    expect(creations.filter((c) => c.status === 409).map((c) => c.body)).toEqual([{ detail: 'policy name already taken' }, { detail: 'policy name already taken' }]);
+  });
+
+  it('never fails on an arbitrary rule or description: saved (201) or refused (422), nothing else', async () => {
+    const { app, acme } = await start();
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120, unit: 'binary' }), fc.string({ maxLength: 40, unit: 'binary' }), async (expression, description) => {
+        n += 1;
+        const response = await app.app.inject({
+          method: 'POST',
+          url: '/v1/policies',
+          headers: { authorization: `Bearer ${acme}` },
+          payload: { name: `fuzz-${n}`, description, rules: [{ name: 'r', expression, action: 'warn' }] },
+        });
+        expect([201, 422], response.body).toContain(response.statusCode);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

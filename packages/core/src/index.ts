@@ -137,7 +137,6 @@ export {
   VULNERABILITY_SEVERITIES,
   EvaluationVulnerability,
   EvaluationLicenses,
-  REGISTRY_PROVENANCE_STATES,
   EvaluationProvenance,
   PolicyEvaluation,
 } from './schemas/policy.js';
@@ -252,6 +251,15 @@ export {
   VerifyResult,
   VerifyBatchResult,
 } from './schemas/artifacts-api.js';
+export {
+  PACKAGE_KINDS,
+  PackageKind,
+  REGISTRY_PROVENANCE_STATES,
+  RegistryProvenanceState,
+  ArtifactProvenance,
+  ArtifactFacts,
+  ProvenanceUpload,
+} from './schemas/package-facts.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export {
   LOCKFILE_FORMATS,
@@ -333,6 +341,8 @@ export {
   AdminRoundCloseRequest,
   AdminRoundClosed,
   OutboxBacklog,
+  AdvisoryImportCounts,
+  AdminAdvisoryStatus,
   IDEMPOTENCY_HEADERS,
   IDEMPOTENCY_KEY_TTL_MS,
   IdempotencyKey,

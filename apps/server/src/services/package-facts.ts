@@ -132,3 +132,34 @@ export async function artifactFacts(db: Kysely<Database>, blobs: BlobStore, arti
   }
   return result;
 }
+
+/** Artifacts read per backfill step. */
+const BACKFILL_BATCH = 200;
+
+/**
+ * Computes the facts of every artifact without a current row, oldest first (`vigil-server facts
+ * backfill`). The same work a first read does lazily, done ahead of time.
+ */
+export async function backfillFacts(db: Kysely<Database>, blobs: BlobStore, now: () => number): Promise<{ computed: number; packages: number; unavailable: number }> {
+  let computed = 0;
+  let packages = 0;
+  let unavailable = 0;
+  for (let after = 0; ; ) {
+    const rows = await db
+      .selectFrom('artifacts')
+      .leftJoin('artifact_facts', 'artifact_facts.artifact_id', 'artifacts.id')
+      .select(['artifacts.id', 'artifact_facts.extractor_version'])
+      .where('artifacts.id', '>', after)
+      .orderBy('artifacts.id')
+      .limit(BACKFILL_BATCH)
+      .execute();
+    if (rows.length === 0) break;
+    after = Number(rows[rows.length - 1]!.id);
+    const missing = rows.filter((r) => r.extractor_version !== FACTS_EXTRACTOR_VERSION).map((r) => Number(r.id));
+    const stored = await computeMissingFacts(db, blobs, missing, now());
+    computed += stored.length;
+    packages += stored.filter((r) => r.kind !== 'none').length;
+    unavailable += missing.length - stored.length;
+  }
+  return { computed, packages, unavailable };
+}

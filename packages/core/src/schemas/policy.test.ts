@@ -76,6 +76,8 @@ describe('PolicyCreateRequest', () => {
     rejectCase('a rule name with a space', ['rules', 0, 'name'], 'no critical'),
     rejectCase('a rule name used twice', ['rules', 1, 'name'], 'vigil-block'),
     rejectCase('a policy name with a slash', ['name'], 'a/b'),
+    rejectCase('a description with a NUL character', ['description'], 'a\u0000b'),
+    rejectCase('a rule description over 500 characters', ['rules', 0, 'description'], 'x'.repeat(501)),
     rejectCase('an unknown rule field', ['rules', 0, 'when'], 'always', ['rules', 0]),
   ])('rejects $name', ({ path, value, at }) => {
     expectRejectedAt(PolicyCreateRequest, withChange(policyCreateRequest(), path, value), at ?? path);

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { PolicyAction, PolicyInclude, PolicyVerdict, RiskLevel } from '../enums.js';
 import { PackageRefString } from '../purl.js';
 import { OffsetTimestamp } from '../timestamps.js';
+import { REGISTRY_PROVENANCE_STATES } from './package-facts.js';
 import { Finding } from './rounds.js';
 
 /** Rules one policy may hold (docs/policies.md, "Limits"). */
@@ -33,7 +34,11 @@ export const PolicyRuleName = z
 export const PolicyId = z.string().regex(/^pol_(?:[0-9a-f]{16}|default)$/, 'expected pol_<16 lowercase hex>');
 export type PolicyId = z.infer<typeof PolicyId>;
 
-const Description = z.string().max(MAX_POLICY_DESCRIPTION_LENGTH);
+// NUL cannot be stored in a PostgreSQL text column; no description needs it.
+const Description = z
+  .string()
+  .max(MAX_POLICY_DESCRIPTION_LENGTH)
+  .refine((text) => !text.includes('\u0000'), 'expected no NUL characters');
 
 export const PolicyRuleInput = z.strictObject({
   name: PolicyRuleName,
@@ -164,13 +169,12 @@ export const EvaluationLicenses = z.object({
 });
 export type EvaluationLicenses = z.infer<typeof EvaluationLicenses>;
 
-export const REGISTRY_PROVENANCE_STATES = ['verified', 'present_unverified', 'absent', 'unknown'] as const;
-
 export const EvaluationProvenance = z.object({
   /** A published verdict backed by signed attestations. */
   vigil_attested: z.boolean(),
   attestations: z.array(z.object({ canonical_hash: z.string(), validator_hotkey: z.string() })),
-  registry: z.enum(REGISTRY_PROVENANCE_STATES),
+  /** The artifact's registry provenance; `unknown` when Vigil could not read the artifact's facts. */
+  registry: z.enum([...REGISTRY_PROVENANCE_STATES, 'unknown']),
 });
 export type EvaluationProvenance = z.infer<typeof EvaluationProvenance>;
 
