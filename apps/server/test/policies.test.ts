@@ -110,6 +110,15 @@ describeEachDialect('customer API: policies', (ctx) => {
     }
     // The name is free again once its policy is deleted.
     expect((await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'strict-v2' })).status).toBe(201);
+
+    // Every change is audited in its transaction, by key and address; refused ones are not.
+    const audit = await ctx.db().selectFrom('audit_log').selectAll().where('target', '=', policy.id).orderBy('at').orderBy('entry_id').execute();
+    expect(audit.map((e) => [e.action, e.actor, e.source_ip, JSON.parse(e.detail)])).toEqual([
+      ['policy.create', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict', version: 1 }],
+      ['policy.update', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict', version: 2, changed: ['rules'] }],
+      ['policy.update', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict-v2', version: 3, changed: ['description', 'name'] }],
+      ['policy.delete', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict-v2', version: 3 }],
+    ]);
   });
 
   it('refuses what cannot be saved, and writes nothing', async () => {

@@ -45,7 +45,7 @@ describe('a malformed lockfile is a 422 naming the file and the line', () => {
     ['package-lock v1', npmV1, at(npmV1, '"version": "3.0.1"', 1, 'invalid JSON: comma expected')],
     ['package-lock v3', npmV3, at(npmV3, '"version": ,', 0, 'invalid JSON: value expected')],
     ['npm-shrinkwrap', shrinkwrap, at(shrinkwrap, '"node_modules/is-odd": {', 0, 'node_modules/is-odd: version must be a non-empty string')],
-    ['pnpm 6', pnpm6, at(pnpm6, 'resolution: [', 1, 'invalid YAML: Flow sequence in block collection must be sufficiently indented and end with a ]')],
+    ['pnpm 6', pnpm6, at(pnpm6, 'resolution: [', 2, 'invalid YAML: missed comma between flow collection entries')],
     ['pnpm 9', pnpm9, at(pnpm9, 'is-number: 6.0.9', 0, 'is-number: is-number@6.0.9 is not in snapshots')],
     ['Yarn 1', yarn1, at(yarn1, 'version "3.0.1', 0, 'invalid yarn.lock: Expected ",", "--", ":", "null", [a-zA-Z/0-9], or string but "\\"" found.')],
     ['Yarn Berry', berry, at(berry, '"is-odd@npm:^3.0.1":', 0, 'is-odd@npm:^3.0.1: resolution must be a string')],
@@ -61,6 +61,11 @@ describe('a malformed lockfile is a 422 naming the file and the line', () => {
   it('a YAML key given twice is malformed at its second occurrence', () => {
     const content = "lockfileVersion: '9.0'\npackages:\n  a@1.0.0: {resolution: {integrity: sha512-x}}\n  a@1.0.0: {resolution: {integrity: sha512-y}}\n";
     expect(refusal({ path: 'pnpm-lock.yaml', content }).detail).toBe('pnpm-lock.yaml: line 4: invalid YAML: duplicate key "a@1.0.0"');
+  });
+
+  it('an anchor (which pnpm and Yarn never write) is malformed at its line, so an alias bomb never expands', () => {
+    const bomb = ["lockfileVersion: '9.0'", 'a: &a [x, x, x, x, x, x, x, x, x]', 'b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]', 'c: [*b, *b, *b, *b, *b, *b, *b, *b, *b]', ''].join('\n');
+    expect(refusal({ path: 'pnpm-lock.yaml', content: bomb }).detail).toBe('pnpm-lock.yaml: line 2: invalid YAML: anchors and aliases are not used in lockfiles');
   });
 
   it('nesting deeper than a parser can follow is malformed, not a crash', () => {

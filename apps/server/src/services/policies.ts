@@ -14,6 +14,7 @@ import type { Database, PoliciesTable, PolicyVersionsTable } from '../db/schema.
 import { VigilError } from '../errors.js';
 import { assertRulesCompile, type PolicyDefinition } from '../policies/compile-policy.js';
 import { DEFAULT_POLICY, defaultPolicyBody } from '../policies/default-policy.js';
+import { recordAudit, type AuditActor } from '../repositories/audit-log.js';
 import { inTransaction } from '../repositories/transaction.js';
 import type { KeyPrincipal } from './accounts.js';
 import { isUniqueViolation } from '../unique-violation.js';
@@ -77,6 +78,8 @@ async function withNameConflicts<T>(work: () => Promise<T>): Promise<T> {
 
 export interface PolicyWriter {
   principal: KeyPrincipal;
+  /** Who the audit log names (`key:<key id>` and the caller's address). */
+  actor: AuditActor;
   now: number;
 }
 
@@ -115,6 +118,7 @@ export async function createPolicy(db: Kysely<Database>, body: PolicyCreateReque
       };
       await trx.insertInto('policies').values(policy).execute();
       await trx.insertInto('policy_versions').values(version).execute();
+      await recordAudit(trx, writer.actor, { action: 'policy.create', target: policy.policy_id, detail: { name: body.name, version: 1 }, at: writer.now });
       return policyBody(policy, version);
     }),
   );
@@ -205,6 +209,12 @@ export async function updatePolicy(db: Kysely<Database>, policyId: string, body:
       };
       await trx.insertInto('policy_versions').values(next).execute();
       await trx.updateTable('policies').set({ name, version: next.version, updated_at: writer.now }).where('policy_id', '=', policyId).execute();
+      await recordAudit(trx, writer.actor, {
+        action: 'policy.update',
+        target: policyId,
+        detail: { name, version: next.version, changed: Object.keys(body).sort() },
+        at: writer.now,
+      });
       return policyBody({ ...policy, name, version: next.version, updated_at: writer.now }, next);
     }),
   );
@@ -225,6 +235,7 @@ export async function deletePolicy(db: Kysely<Database>, policyId: string, write
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     if (deleted.numUpdatedRows === 0n) throw new VigilError('policy_not_found');
+    await recordAudit(trx, writer.actor, { action: 'policy.delete', target: policyId, detail: { name: current.name, version: Number(current.version) }, at: writer.now });
     return policyBody(policy, current);
   });
 }

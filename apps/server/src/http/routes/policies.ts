@@ -9,6 +9,7 @@ import {
   PolicyUpdateRequest,
   PolicyVersionParams,
 } from '@vigil/core';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
@@ -18,7 +19,7 @@ import { evaluateArtifact, findEvaluation } from '../../services/policy-evaluati
 import { readPage, sendPageHeaders } from '../pagination.js';
 import '../route-config.js';
 import { notFoundWhenInvalid } from '../zod-compilers.js';
-import { principalOf } from './keys.js';
+import { actorOf, principalOf } from './keys.js';
 
 export interface PolicyRoutesOptions {
   db: Kysely<Database>;
@@ -39,7 +40,7 @@ const POLICIES = { scope: 'policies' } as const;
  * their evaluation against a package reference (paid plans), stored and readable by id.
  */
 export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (app, { db, now, sources }) => {
-  const writer = (request: Parameters<typeof principalOf>[0]) => ({ principal: principalOf(request), now: now().getTime() });
+  const writer = (request: FastifyRequest) => ({ principal: principalOf(request), actor: actorOf(request), now: now().getTime() });
 
   app.post(
     '/v1/policies',
