@@ -658,6 +658,13 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     );
     expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'present_unverified', provenance: { status: 'present_unverified' } });
 
+    // A verified bundle stays: one that does not verify does not replace it (the row is set as a verification would leave it).
+    await ctx.db().updateTable('artifact_provenance').set({ status: 'verified', reason: null, source_repository: 'https://github.com/acme/gundam-visor', logged_at: T0 }).execute();
+    const kept = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
+    expect(kept.body).toMatchObject({ status: 'verified', reason: null, source_repository: 'https://github.com/acme/gundam-visor', logged_at: '2026-11-21T10:00:00.000+00:00' });
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'verified', published_at: '2026-11-21T10:00:00.000+00:00' });
+    await ctx.db().updateTable('artifact_provenance').set({ status: 'present_unverified' }).execute();
+
     // Only an account that uploaded the artifact may attach provenance to it; anything but a bundle is 422.
     expect(await json(server, `/v1/artifacts/${id}/provenance`, other, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
     expect(await json(server, `/v1/artifacts/art_999/provenance`, acme, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });

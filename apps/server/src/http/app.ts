@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config, TrustProxy } from '../config.js';
 import { redactSecrets } from '../redact-secrets.js';
+import { createSecretBox } from '../secrets/secret-box.js';
 import { loadServerIdentity } from '../server-identity.js';
 import type { PublicReadService } from '../services/public-read.js';
 import { bodyGuardPlugin } from './plugins/body-guard.js';
@@ -175,6 +176,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       scheduler: config.scheduler,
       handlerTimeoutMs: config.handlerTimeoutMs,
       artifactLimitBytes: config.artifactLimitBytes,
+      secrets: createSecretBox(identity.secretKey),
     });
   }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });

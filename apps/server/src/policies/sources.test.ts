@@ -46,6 +46,7 @@ describeEachDialect('policy input sources', (ctx) => {
       npm('lodash', '4.17.21'),
       npm('minimist', '1.2.5'),
       npm('@cypress/request', '2.88.11'),
+      npm('request', '2.88.2'),
       npm('left-pad', '1.3.0'),
       pypi('Django', '4.2.0'),
       pypi('jinja2', '3.1.3'),
@@ -70,6 +71,11 @@ describeEachDialect('policy input sources', (ctx) => {
       { id: 'GHSA-xvch-5gv4-984h', aliases: ['CVE-2021-44906'], summary: 'Prototype Pollution in minimist', severity: 'critical', fixed_in: ['0.2.4', '1.2.6'] },
     ]);
     expect(found.get('pkg:npm/%40cypress/request@2.88.11')?.map((v) => v.id)).toEqual(['GHSA-p8p7-x288-28g6']);
+    // Coordinates as built from a parsed reference carry the scope only in the purl: @cypress/request
+    // 2.88.11 is affected (last_affected 2.88.11), the unscoped request 2.88.11 is not (2.88.2).
+    const scoped = await sources.vulnerabilities([{ ecosystem: 'npm', name: 'request', version: '2.88.11', purl: 'pkg:npm/%40cypress/request@2.88.11' }]);
+    expect(scoped.get('pkg:npm/%40cypress/request@2.88.11')?.map((v) => v.id)).toEqual(['GHSA-p8p7-x288-28g6']);
+    expect(found.get('pkg:npm/request@2.88.2')?.map((v) => v.id)).toEqual(['GHSA-p8p7-x288-28g6']);
     expect(found.get('pkg:pypi/django@4.2.0')?.map((v) => [v.id, v.fixed_in])).toEqual([['GHSA-r3xc-prgr-mg9p', ['3.2.19', '4.1.9', '4.2.1']]]);
     expect(found.has('pkg:pypi/jinja2@3.1.3')).toBe(false);
     expect(found.has('pkg:npm/left-pad@1.3.0')).toBe(false);

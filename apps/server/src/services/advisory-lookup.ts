@@ -1,9 +1,25 @@
+import { parsePackageRef } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import { isAffected, type StoredAffected } from '../advisories/affected-versions.js';
 import { packageKey } from '../advisories/package-names.js';
 import { inTextList } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
 import type { KnownVulnerability, PackageCoordinates, VulnerabilitySeverity } from '../policies/input-sources.js';
+
+/**
+ * The package's full name as advisories name it. An npm scope is part of the name (`@cypress/request`);
+ * coordinates built from a parsed package reference may carry the scope only in the purl (core's
+ * PackageRef splits it into `namespace`), so a scoped purl completes a bare npm name.
+ */
+function advisoryName(pkg: PackageCoordinates): string {
+  if (pkg.ecosystem !== 'npm' || pkg.name.includes('/')) return pkg.name;
+  try {
+    const ref = parsePackageRef(pkg.purl);
+    return ref.namespace === null ? pkg.name : `${ref.namespace}/${ref.name}`;
+  } catch {
+    return pkg.name;
+  }
+}
 
 const SEVERITY_ORDER: Readonly<Record<VulnerabilitySeverity, number>> = { critical: 4, high: 3, moderate: 2, low: 1, unknown: 0 };
 
@@ -16,7 +32,7 @@ const SEVERITY_ORDER: Readonly<Record<VulnerabilitySeverity, number>> = { critic
 export async function knownVulnerabilities(db: Kysely<Database>, packages: readonly PackageCoordinates[]): Promise<Map<string, KnownVulnerability[]>> {
   const result = new Map<string, KnownVulnerability[]>();
   if (packages.length === 0) return result;
-  const keys = [...new Set(packages.map((p) => packageKey(p.ecosystem, p.name)))];
+  const keys = [...new Set(packages.map((p) => packageKey(p.ecosystem, advisoryName(p))))];
   const rows = await db
     .selectFrom('advisory_packages as p')
     .innerJoin('advisories as a', 'a.id', 'p.advisory_id')
@@ -31,7 +47,7 @@ export async function knownVulnerabilities(db: Kysely<Database>, packages: reado
   for (const pkg of packages) {
     if (result.has(pkg.purl)) continue;
     const found = new Map<string, KnownVulnerability>();
-    for (const row of byKey.get(packageKey(pkg.ecosystem, pkg.name)) ?? []) {
+    for (const row of byKey.get(packageKey(pkg.ecosystem, advisoryName(pkg))) ?? []) {
       if (!isAffected(pkg.ecosystem, JSON.parse(row.affected) as StoredAffected, pkg.version)) continue;
       const known = found.get(row.advisory_id);
       if (known !== undefined) {
