@@ -88,18 +88,19 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     });
     expect(answer.status).toBe(200);
     const files = answer.body.files as Record<string, any>[];
+    // In path order whatever the posted order (outsider finding: the posted order was kept).
     expect(files.map((f) => [f.path, f.format, f.format_version, f.packages, f.direct, f.dev, f.error])).toEqual([
-      ['web/package-lock.json', 'package-lock', '3', 8, 6, 2, null],
       ['api/pnpm-lock.yaml', 'pnpm-lock', '9.0', 8, 6, 2, null],
       ['docs/requirements.txt', 'requirements-txt', null, 0, 0, 0, null],
       ['tools/poetry.lock', 'poetry-lock', '2.0', 5, 0, 0, null],
+      ['web/package-lock.json', 'package-lock', '3', 8, 6, 2, null],
     ]);
-    expect(files[0]!.skipped).toEqual([
+    expect(files[3]!.skipped).toEqual([
       { name: 'local-lib', line: 24, reason: 'local path dependency: not a registry package' },
       { name: '@fixture/util', line: 95, reason: 'workspace package: part of this repository, not a registry package' },
     ]);
     // A file nothing could be read from says why for every entry: never a silent "no issues".
-    expect(files[2]!.skipped).toEqual([
+    expect(files[1]!.skipped).toEqual([
       { name: 'furo', line: 1, reason: 'unpinned requirement: no exact == version' },
       { name: 'myst-parser', line: 2, reason: 'unpinned requirement: no exact == version' },
       { name: 'setuptools-scm', line: 3, reason: 'unpinned requirement: no exact == version' },
@@ -109,7 +110,7 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     const dependencies = answer.body.dependencies as Record<string, any>[];
     expect(dependencies).toHaveLength(13);
     const isNumber = dependencies.find((d) => d.purl === 'pkg:npm/is-number@7.0.0')!;
-    expect(isNumber.files).toEqual(['web/package-lock.json', 'api/pnpm-lock.yaml']);
+    expect(isNumber.files).toEqual(['api/pnpm-lock.yaml', 'web/package-lock.json']);
     expect(answer.body.summary).toEqual({ packages: 13, direct: 6, allowed: 0, warned: 0, blocked: 0, pending: 13, skipped: 2 + 2 + 4 + 1, unreadable_files: 0 });
     expect(answer.body).toMatchObject({ id: null, repository: null, ref: null, commit: null, verdict: 'WARN', complete: false, changes: null });
     expect(answer.body.policy).toEqual({ id: 'pol_default', name: 'default', version: 1, builtin: true });

@@ -23,7 +23,7 @@ export async function verifyRepositoryRequest(
     const verification = await verifyLockfiles(deps, {
       principal,
       policy: body.policy ?? null,
-      lockfiles: body.lockfiles,
+      lockfiles: inPathOrder(body.lockfiles),
       unreadable: 'refuse',
       repository: null,
       now,
@@ -47,7 +47,7 @@ export async function verifyRepositoryRequest(
   const verification = await verifyLockfiles(deps, {
     principal,
     policy: body.policy ?? repository.policy,
-    lockfiles: files.map((f) => ({ path: f.path, content: f.content })),
+    lockfiles: inPathOrder(files.map((f) => ({ path: f.path, content: f.content }))),
     unreadable: 'report',
     repository: { id: repository.repository_id, ref: lastVerification?.ref ?? null, commit: files[0]!.commit_sha },
     now,
@@ -67,4 +67,9 @@ export async function lastRepositoryVerification(db: Kysely<Database>, accountId
     throw new VigilError('repository_not_verified', `repository: ${repository.repository_id} has no verified push yet`);
   }
   return JSON.parse(row.result) as RepositoryVerification;
+}
+
+/** Byte order of paths: the same on every instance and dialect (a database's collation may differ). */
+function inPathOrder<T extends { path: string }>(lockfiles: readonly T[]): T[] {
+  return [...lockfiles].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -27,11 +27,14 @@ export function parseGithubRepositoryUrl(text: string): GithubRepositoryUrl | nu
   }
   if (url.protocol !== 'https:' || url.hostname.toLowerCase() !== GITHUB_HOST || url.port !== '') return null;
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') return null;
+  // URL drops a default port (`:443`); the text is refused all the same, as the docs say of any port.
+  if (/^[^:]+:\/\/[^/]*:/.test(text)) return null;
   const match = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url.pathname);
   if (match === null) return null;
   const owner = match[1]!;
   const name = match[2]!;
-  if (!OWNER_RE.test(owner) || !NAME_RE.test(name) || name === '.' || name === '..') return null;
+  // `/<owner>/.git` would otherwise read as a repository named `.git`, which GitHub does not allow.
+  if (!OWNER_RE.test(owner) || !NAME_RE.test(name) || name === '.' || name === '..' || name.toLowerCase().endsWith('.git')) return null;
   return {
     owner,
     name,
