@@ -58,6 +58,16 @@ describe('rules checked when a policy is saved', () => {
     expect(issue!.message).toBe('rule r at line 1, column 1: Exceeded maxAstNodes (500)');
   });
 
+  it('holds chains of unary operators to the nesting depth, like parentheses', () => {
+    // The expression is level 1: 31 operators or parentheses in a row are the most.
+    expect(issuesOf([rule(`${'!'.repeat(31)}true`), rule(`${'-'.repeat(31)}1 > 0`), rule(`${'('.repeat(31)}true${')'.repeat(31)}`)])).toEqual([]);
+    expect(issuesOf([rule(`${'!'.repeat(40)}(score > 0)`, 'nots'), rule(`${'-'.repeat(32)}1 > 0`, 'minus'), rule(`${'('.repeat(32)}true${')'.repeat(32)}`, 'parens')])).toEqual([
+      { path: 'body.rules.0.expression', message: 'rule nots at line 1, column 32: Exceeded maxDepth (32)' },
+      { path: 'body.rules.1.expression', message: 'rule minus at line 1, column 32: Exceeded maxDepth (32)' },
+      { path: 'body.rules.2.expression', message: 'rule parens at line 1, column 33: Exceeded maxDepth (32)' },
+    ]);
+  });
+
   it('reports positions as line and column', () => {
     expect(positionOf('a &&\n  b', 7)).toBe('line 2, column 3');
     expect(positionOf('abc', 0)).toBe('line 1, column 1');
