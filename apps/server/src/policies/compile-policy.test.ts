@@ -37,6 +37,8 @@ describe('rules checked when a policy is saved', () => {
     ['an undeclared variable', 'package.name == "x"', 'rule r at line 1, column 1: '],
     ['a result that is not a bool', 'score + 1', 'rule r at line 1, column 1: a rule must be of type bool (true: the check passes), this one is int'],
     ['a regular expression', 'pkg.name.matches("^left-")', 'rule r at line 1, column 1: matches() is not available in policy rules'],
+    ['dyn() around a misspelt field', 'dyn(pkg).nmae == "left-pad"', 'rule r at line 1, column 1: dyn() is not available in policy rules'],
+    ['dyn() anywhere', 'score == 1 || [dyn(pkg)][0].x == 1', 'rule r at line 1, column 16: dyn() is not available in policy rules'],
     ['a license list with a typo', 'license_allowed(license.expression, ["MIT", "Apache 2.0"])', 'rule r at line 1, column 37: "Apache 2.0" is not an SPDX license identifier'],
     ['a function with the wrong argument types', 'license_denied(license.expression, [1, 2])', "found no matching overload for 'license_denied(string, list<int>)'"],
   ])('refuses %s, naming the rule and the position', (_name, expression, message) => {
