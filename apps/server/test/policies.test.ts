@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Policy, PolicyEvaluation } from '@vigil/core';
 import fc from 'fast-check';
@@ -284,6 +285,47 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
     const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(5);
+  });
+
+  it("leaves every account's provenance as it was when another account attaches a bundle that does not verify", async () => {
+    const { app, acme } = await start();
+    const globex = await operatorKey(ctx.db(), ['--org', 'globex-uploads', '--plan', 'paid', '--scopes', 'policies,upload,read']);
+    const bytes = Buffer.from(tarGz([{ path: 'package/package.json', content: JSON.stringify({ name: 'shared-thing', version: '1.0.0', license: 'MIT' }) }]));
+    const upload = async (token: string, reference: string) => {
+      const response = await fetch(`${app.baseUrl}/v1/artifacts?track=packages&package=${encodeURIComponent(reference)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      return ((await response.json()) as { id: string }).id;
+    };
+    const id = await upload(acme, 'npm:shared-thing@1.0.0');
+    // The same bytes under globex's own reference make globex an uploader, allowed to attach a bundle.
+    expect(await upload(globex, 'npm:globex-copy@6.6.6')).toBe(id);
+    const registry = async (token: string, artifact: string) =>
+      PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', token, { artifact, policy: 'default', include: ['provenance'] })).body).provenance!.registry;
+    expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
+
+    // Real npm attestations: they verify cryptographically, but sign other bytes.
+    const attestations = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8')) as unknown;
+    const refused = await call(app, 'POST', `/v1/artifacts/${id}/provenance`, globex, attestations);
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'provenance bundle does not verify', errors: [{ path: 'body', message: expect.stringMatching(/^the bundle signs pkg:npm\/gundam-visor@1\.0\.1 with sha512 [0-9a-f]{128}, not these bytes/) }] } });
+    expect(await ctx.db().selectFrom('artifact_provenance').selectAll().execute()).toEqual([]);
+    expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
+    expect(await registry(globex, 'npm:globex-copy@6.6.6')).toBe('absent');
+
+    // A row that did not verify, as stored before such bundles were refused, stands for nobody.
+    const poster = await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'globex-uploads').executeTakeFirstOrThrow();
+    await ctx
+      .db()
+      .insertInto('artifact_provenance')
+      .values({ artifact_id: Number(id.slice(4)), status: 'present_unverified', reason: 'junk', bundle: '{}', subject: null, source_repository: null, logged_at: null, uploaded_by: poster.account_id, created_at: T0 })
+      .execute();
+    expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
+    expect(await registry(globex, 'npm:globex-copy@6.6.6')).toBe('absent');
+    for (const token of [acme, globex]) {
+      expect((await call(app, 'GET', `/v1/artifacts/${id}/facts`, token)).body).toMatchObject({ registry_provenance: 'absent', provenance: null });
+    }
   });
 
   it('gives concurrent updates consecutive versions, and two concurrent creations of one name one winner', async () => {
