@@ -210,7 +210,8 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(org.status).toBe(200);
     const orgEvaluation = PolicyEvaluation.parse(org.body);
     expect(orgEvaluation).toMatchObject({
-      artifact: 'pkg:npm/copyleft-thing@1.0.0',
+      artifact: 'npm:copyleft-thing@1.0.0',
+      purl: 'pkg:npm/copyleft-thing@1.0.0',
       policy: 'strict',
       verdict: 'block',
       score: 0,
@@ -269,6 +270,14 @@ describeEachDialect('customer API: policies', (ctx) => {
 
     const fetched = await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, acme);
     expect(fetched).toMatchObject({ status: 200, body: org.body });
+    // The reference is echoed as sent, whatever its form; `purl` is what ran.
+    for (const artifact of ['pkg:npm/%40scope/thing@2.0.0', 'pkg:npm/@scope/thing@2.0.0', 'npm:@scope/thing@2.0.0']) {
+      expect((await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact, policy: 'default' })).body).toMatchObject({ artifact, purl: 'pkg:npm/%40scope/thing@2.0.0' });
+    }
+    // An answer stored before `purl` existed (its `artifact` was the canonical purl) reads back with it.
+    const { purl: _purl, ...older } = orgEvaluation;
+    await ctx.db().updateTable('policy_evaluations').set({ body: JSON.stringify({ ...older, artifact: 'pkg:npm/copyleft-thing@1.0.0' }) }).where('evaluation_id', '=', orgEvaluation.id).execute();
+    expect((await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, acme)).body).toMatchObject({ artifact: 'pkg:npm/copyleft-thing@1.0.0', purl: 'pkg:npm/copyleft-thing@1.0.0' });
     expect(await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, globex)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
     expect(await call(app, 'GET', '/v1/policies/evaluations/eval_', acme)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
 
@@ -284,7 +293,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'lodash', policy: 'default' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body.artifact' }] } });
     expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
     const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(5);
+    expect(Number(count.n)).toBe(8);
   });
 
   it("leaves every account's provenance as it was when another account attaches a bundle that does not verify", async () => {

@@ -71,7 +71,7 @@ export {
   BundleHash,
 } from './ids.js';
 export type { BundleRef } from './ids.js';
-export { PackageRefError, parsePackageRef, normalizePackageRef, PackageRefString } from './purl.js';
+export { PackageRefError, parsePackageRef, normalizePackageRef, PackageRefString, PackageRefText } from './purl.js';
 export type { PackageRef } from './purl.js';
 export {
   CanonicalJsonError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PackageRefError, PackageRefString, normalizePackageRef, parsePackageRef } from './purl.js';
+import { PackageRefError, PackageRefString, PackageRefText, normalizePackageRef, parsePackageRef } from './purl.js';
 
 describe('parsePackageRef', () => {
   it.each([
@@ -53,6 +53,14 @@ describe('parsePackageRef', () => {
 
   it('rejects a non-string', () => {
     expect(() => parsePackageRef(undefined as unknown as string)).toThrow('input: expected a non-empty package reference');
+  });
+});
+
+describe('PackageRefText', () => {
+  it('accepts what PackageRefString accepts, keeping the text as sent', () => {
+    expect(PackageRefText.parse('npm:@scope/name@1.0.0')).toBe('npm:@scope/name@1.0.0');
+    expect(PackageRefText.safeParse('lodash').error?.issues[0]?.message).toBe(PackageRefString.safeParse('lodash').error?.issues[0]?.message);
+    expect(PackageRefText.safeParse(42).success).toBe(false);
   });
 });
 
