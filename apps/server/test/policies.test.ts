@@ -34,7 +34,7 @@ describeEachDialect('customer API: policies', (ctx) => {
   });
 
   async function start() {
-    const app = await startNetworkApp({ snapshot: SNAPSHOT, database: shared(ctx) });
+    const app = await startNetworkApp({ snapshot: SNAPSHOT, database: shared(ctx), config: { adminAllowlist: ['127.0.0.0/8', '::1'] } });
     apps.push(app);
     const db = ctx.db();
     return {
@@ -89,6 +89,10 @@ describeEachDialect('customer API: policies', (ctx) => {
     const first = await call(app, 'GET', `/v1/policies/${policy.id}/versions/1`, acme);
     expect(first.body).toMatchObject({ version: 1, name: 'strict', rules: policy.rules });
     expect((await call(app, 'GET', `/v1/policies/${policy.id}/versions/4`, acme)).status).toBe(404);
+    // A version written other than as a positive integer names no version either.
+    for (const version of ['0', '01', '-1', '1.5', 'abc', '1234567890']) {
+      expect(await call(app, 'GET', `/v1/policies/${policy.id}/versions/${version}`, acme)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    }
 
     await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'alpha' });
     const listed = await call(app, 'GET', '/v1/policies', acme, undefined, { 'x-vigil-page-size': '1' });
@@ -98,6 +102,10 @@ describeEachDialect('customer API: policies', (ctx) => {
     const second = await call(app, 'GET', '/v1/policies', acme, undefined, { 'x-vigil-page': '2', 'x-vigil-page-size': '1' });
     expect((second.body!.policies as Policy[]).map((p) => p.name)).toEqual(['strict-v2']);
     expect(second.headers.get('x-vigil-next-page')).toBeNull();
+    // Byte order (capitals before lowercase), the organization's policies only: pol_default is not listed.
+    await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'Zulu' });
+    expect(((await call(app, 'GET', '/v1/policies', acme)).body!.policies as Policy[]).map((p) => p.name)).toEqual(['Zulu', 'alpha', 'strict-v2']);
+    await call(app, 'DELETE', `/v1/policies/${((await call(app, 'GET', '/v1/policies', acme)).body!.policies as Policy[])[0]!.id}`, acme);
 
     const deleted = await call(app, 'DELETE', `/v1/policies/${policy.id}`, acme);
     expect(deleted).toMatchObject({ status: 200, body: { id: policy.id, version: 3 } });
@@ -156,6 +164,12 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect((await call(app, 'POST', '/v1/policies', globex, STRICT)).status).toBe(201);
 
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [] })).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body.rules' }] } });
+    // 2,000 characters compile; 2,001 are refused by the schema, before any rule is compiled.
+    expect((await call(app, 'POST', '/v1/policies', acme, { name: 'long', rules: [{ name: 'a', expression: `true${' '.repeat(1_996)}`, action: 'warn' }] })).status).toBe(201);
+    expect(await call(app, 'POST', '/v1/policies', acme, { name: 'longer', rules: [{ name: 'a', expression: `true${' '.repeat(1_997)}`, action: 'warn' }] })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'body.rules.0.expression' }] },
+    });
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', extra: 1 })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
     expect(await call(app, 'POST', `/v1/policies/${first.id}`, acme, {})).toMatchObject({ status: 422 });
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [{ name: 'a', expression: 'true', action: 'deny' }] })).toMatchObject({
@@ -184,7 +198,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'DELETE', '/v1/policies/pol_default', acme)).toMatchObject({ status: 403 });
 
     const stored = await ctx.db().selectFrom('policies').select('name').where('account_id', '=', (await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow()).account_id).orderBy('name').execute();
-    expect(stored.map((r) => r.name)).toEqual(['other', 'strict']);
+    expect(stored.map((r) => r.name)).toEqual(['long', 'other', 'strict']);
   });
 
   it('replays a creation sent again with its Idempotency-Key', async () => {
@@ -196,6 +210,30 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await ctx.db().selectFrom('policies').select('policy_id').execute()).toHaveLength(1);
+
+    // A policy that does not compile is an answer of the endpoint: stored, and replayed as it was.
+    const broken = { name: 'broken', rules: [{ name: 'typo', expression: 'pkg.nmae == ""', action: 'warn' }] };
+    const refused = await call(app, 'POST', '/v1/policies', acme, broken, { 'idempotency-key': 'create-broken-1' });
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'policy rules do not compile' } });
+    const replayedRefusal = await call(app, 'POST', '/v1/policies', acme, broken, { 'idempotency-key': 'create-broken-1' });
+    expect(replayedRefusal).toMatchObject({ status: 422, body: refused.body });
+    expect(replayedRefusal.headers.get('idempotent-replayed')).toBe('true');
+
+    // The key's plan is checked before any replay: an evaluation replays only while the plan is paid.
+    const evaluation = { artifact: 'npm:left-pad@1.3.0', policy: 'default' };
+    const evaluated = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
+    expect(evaluated.status).toBe(200);
+    expect((await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' })).body).toEqual(evaluated.body);
+    const admin = await operatorKey(ctx.db(), ['--org', 'vigil-ops', '--scopes', 'admin']);
+    const account = await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow();
+    expect(await call(app, 'POST', `/v1/admin/accounts/${account.account_id}`, admin, { plan: 'free' })).toMatchObject({ status: 200 });
+    const downgraded = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
+    expect(downgraded).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(downgraded.headers.get('idempotent-replayed')).toBeNull();
+    await call(app, 'POST', `/v1/admin/accounts/${account.account_id}`, admin, { plan: 'paid' });
+    const upgraded = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
+    expect(upgraded).toMatchObject({ status: 200, body: evaluated.body });
+    expect(upgraded.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('evaluates: organization and personal keys differ on one artifact, versions are recorded, evaluations are read back by their account only', async () => {
