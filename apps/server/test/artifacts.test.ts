@@ -14,11 +14,12 @@ import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/schema.js';
 import { buildApp } from '../src/http/app.js';
 import { tarGz } from '../src/seed/tar-gz.js';
+import { keepVerifiedProvenance } from '../src/services/artifact-provenance.js';
 import { closeRound, openRound } from '../src/services/rounds.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { zipOf } from '../src/test-support/stored-zip.js';
-import { attest, bundle, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
+import { attest, bundle, DAY, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
 
 interface Server {
   app: FastifyInstance;
@@ -644,26 +645,57 @@ describeEachDialect('customer API: artifacts', (ctx) => {
 
     // The real npm attestations of gundam-visor@1.0.1: its signatures verify, but these are not its bytes.
     const attestations = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8'));
-    const attached = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
-    expect(attached.status).toBe(200);
-    expect(attached.body).toMatchObject({
-      artifact_id: id,
-      status: 'present_unverified',
-      subject: 'pkg:npm/gundam-visor@1.0.1',
-      source_repository: null,
-      logged_at: null,
+    const refused = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      detail: 'provenance bundle does not verify',
+      errors: [
+        {
+          path: 'body',
+          message: `the bundle signs pkg:npm/gundam-visor@1.0.1 with sha512 8d9d7972f676516c75014aa074e11ae604d98f0b64ec6725a61e2838ff3dab162118fa71433fb31e1550d30bd0dec9d086ce032b94457b583900c507acf39c40, not these bytes (sha512 ${createHash('sha512').update(tarball).digest('hex')})`,
+        },
+      ],
     });
-    expect(attached.body!.reason).toBe(
-      `the bundle signs pkg:npm/gundam-visor@1.0.1 with sha512 8d9d7972f676516c75014aa074e11ae604d98f0b64ec6725a61e2838ff3dab162118fa71433fb31e1550d30bd0dec9d086ce032b94457b583900c507acf39c40, not these bytes (sha512 ${createHash('sha512').update(tarball).digest('hex')})`,
-    );
-    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'present_unverified', provenance: { status: 'present_unverified' } });
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toEqual(facts.body);
 
-    // A verified bundle stays: one that does not verify does not replace it (the row is set as a verification would leave it).
-    await ctx.db().updateTable('artifact_provenance').set({ status: 'verified', reason: null, source_repository: 'https://github.com/acme/gundam-visor', logged_at: T0 }).execute();
-    const kept = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
-    expect(kept.body).toMatchObject({ status: 'verified', reason: null, source_repository: 'https://github.com/acme/gundam-visor', logged_at: '2026-11-21T10:00:00.000+00:00' });
-    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'verified', published_at: '2026-11-21T10:00:00.000+00:00' });
-    await ctx.db().updateTable('artifact_provenance').set({ status: 'present_unverified' }).execute();
+    // Verified bundles (stored as a verification leaves them): the one logged first is kept, whoever attached it,
+    // and every account reads it, as every account reads the artifact.
+    const acmeId = (await ctx.db().selectFrom('artifact_packages').select('uploaded_by').executeTakeFirstOrThrow()).uploaded_by;
+    const verified = (loggedAt: number | null, repository: string) => ({
+      artifact_id: Number(id.slice(4)),
+      subject: 'pkg:npm/gundam-visor@1.0.1',
+      source_repository: repository,
+      logged_at: loggedAt,
+      bundle: '{}',
+      uploaded_by: acmeId,
+      created_at: T0 + 5 * DAY,
+    });
+    const first = await keepVerifiedProvenance(ctx.db(), verified(T0, 'https://github.com/acme/gundam-visor'));
+    expect(first).toEqual({
+      artifact_id: id,
+      status: 'verified',
+      subject: 'pkg:npm/gundam-visor@1.0.1',
+      source_repository: 'https://github.com/acme/gundam-visor',
+      logged_at: '2026-11-21T10:00:00.000+00:00',
+      created_at: '2026-11-26T10:00:00.000+00:00',
+    });
+    expect(await keepVerifiedProvenance(ctx.db(), verified(T0 + DAY, 'https://github.com/mallory/resigned'))).toEqual(first);
+    expect(await keepVerifiedProvenance(ctx.db(), verified(null, 'https://github.com/mallory/unlogged'))).toEqual(first);
+    const earlier = await keepVerifiedProvenance(ctx.db(), verified(T0 - DAY, 'https://github.com/acme/gundam-visor-first'));
+    expect(earlier).toMatchObject({ source_repository: 'https://github.com/acme/gundam-visor-first', logged_at: '2026-11-20T10:00:00.000+00:00' });
+    for (const token of [acme, other]) {
+      expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token })).body).toEqual({
+        ...facts.body,
+        registry_provenance: 'verified',
+        published_at: '2026-11-20T10:00:00.000+00:00',
+        provenance: earlier,
+      });
+    }
+    // A bundle that does not verify changes nothing, and a row left from before they were refused is no bundle.
+    expect((await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations)).status).toBe(422);
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other })).body).toMatchObject({ provenance: earlier });
+    await ctx.db().updateTable('artifact_provenance').set({ status: 'present_unverified', reason: 'junk' }).execute();
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other })).body).toEqual(facts.body);
 
     // Only an account that uploaded the artifact may attach provenance to it; anything but a bundle is 422.
     expect(await json(server, `/v1/artifacts/${id}/provenance`, other, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
@@ -673,5 +705,12 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, { mediaType: 'nonsense' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
     expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, [1, 2])).toMatchObject({ status: 422 });
     expect((await send(server, 'GET', `/v1/artifacts/art_999/facts`, { token: acme })).status).toBe(404);
+
+    // Without the bytes there is nothing to verify a bundle against.
+    rmSync(server.blobRoot, { recursive: true, force: true });
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations)).toMatchObject({
+      status: 404,
+      body: { detail: `${id}: its bytes are not in the blob store, so a provenance bundle cannot be verified against them` },
+    });
   });
 });

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { MAX_POLICY_RULES, MAX_RULE_EXPRESSION_LENGTH } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
 import { EXPRESSION_LIMITS, POLICY_FUNCTIONS, POLICY_INPUT_TYPES, POLICY_INPUT_VARIABLES, policyEnvironment } from '../src/policies/cel-environment.js';
+import type { VigilError } from '../src/errors.js';
 import { assertRulesCompile } from '../src/policies/compile-policy.js';
 import { DEFAULT_POLICY_RULES, DEFAULT_POLICY_VERSION } from '../src/policies/default-policy.js';
 import { INPUT_LIST_CAPS, VULNERABILITY_SCORES } from '../src/policies/policy-input.js';
@@ -87,6 +88,37 @@ describe('docs/policies.md', () => {
     expect(section).toContain(`version ${DEFAULT_POLICY_VERSION}:`);
     const table = [...section.matchAll(/^\| `([^`]+)` \| `(.+)` \| `(\w+)` \|/gm)].map((m) => ({ name: m[1], expression: m[2], action: m[3] }));
     expect(table).toEqual(DEFAULT_POLICY_RULES.map(({ name, expression, action }) => ({ name, expression, action })));
+  });
+
+  it('lists the compile errors as the server words them', () => {
+    const problemOf = (rules: { name: string; expression: string }[]) => {
+      try {
+        assertRulesCompile(rules);
+      } catch (error) {
+        return (error as VigilError).issues![0]!.message;
+      }
+      throw new Error(`${rules[0]!.expression} compiled`);
+    };
+    const forms: [expression: string, documented: string][] = [
+      ['score + 1', 'a rule must be of type bool (true: the check passes), this one is <type>'],
+      ['pkg.name.matches("^left-")', 'matches() is not available in policy rules; use startsWith, endsWith, contains or in'],
+      ['dyn(pkg).nmae == ""', 'dyn() is not available in policy rules: every value of the input has a declared type, and dyn() would hide a misspelt field until the rule runs'],
+      ['license_denied(license.expression, ["MIT OR ISC"])', '"<entry>" is not an SPDX license identifier'],
+      [Array.from({ length: 300 }, () => 'true').join(' && '), 'Exceeded maxAstNodes (500)'],
+      [`${'!'.repeat(32)}true`, 'Exceeded maxDepth (32)'],
+      [`score in [${Array.from({ length: 101 }, (_, i) => i).join(', ')}]`, 'Exceeded maxListElements (100)'],
+      [`{${Array.from({ length: 101 }, (_, i) => `${i}: 1`).join(', ')}}[0] == 1`, 'Exceeded maxMapEntries (100)'],
+      ['license_allowed("MIT", ["MIT"], 1, 2, 3, 4, 5, 6, 7)', 'Exceeded maxCallArguments (8)'],
+      ['findings.exists(a, findings.exists(b, a.title == b.title))', 'estimated cost <n> exceeds 25000 (comprehensions multiply by the length of the list they run over)'],
+    ];
+    for (const [expression, documented] of forms) {
+      expect(DOC, documented).toContain(`| \`${documented}\``);
+      const pattern = documented.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[a-z]+>/g, '.+');
+      expect(problemOf([{ name: 'r', expression }]), expression).toMatch(new RegExp(`^rule r at line \\d+, column \\d+: ${pattern}$`));
+    }
+    const heavy = DOC.match(/policy instead, with `path` `body.rules`: (\d+) rules of\n`([^`]+)`/)!;
+    const wholePolicy = problemOf(Array.from({ length: Number(heavy[1]) }, (_, i) => ({ name: `h${i}`, expression: heavy[2]! })));
+    expect(DOC).toContain(`{ "path": "body.rules", "message": ${JSON.stringify(wholePolicy)} }`);
   });
 
   it('has examples that compile', () => {

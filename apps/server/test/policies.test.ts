@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Policy, PolicyEvaluation } from '@vigil/core';
 import fc from 'fast-check';
@@ -34,7 +35,7 @@ describeEachDialect('customer API: policies', (ctx) => {
   });
 
   async function start() {
-    const app = await startNetworkApp({ snapshot: SNAPSHOT, database: shared(ctx) });
+    const app = await startNetworkApp({ snapshot: SNAPSHOT, database: shared(ctx), config: { adminAllowlist: ['127.0.0.0/8', '::1'] } });
     apps.push(app);
     const db = ctx.db();
     return {
@@ -97,6 +98,10 @@ describeEachDialect('customer API: policies', (ctx) => {
     const first = await call(app, 'GET', `/v1/policies/${policy.id}/versions/1`, acme);
     expect(first.body).toMatchObject({ version: 1, name: 'strict', rules: policy.rules });
     expect((await call(app, 'GET', `/v1/policies/${policy.id}/versions/4`, acme)).status).toBe(404);
+    // A version written other than as a positive integer names no version either.
+    for (const version of ['0', '01', '-1', '1.5', 'abc', '1234567890']) {
+      expect(await call(app, 'GET', `/v1/policies/${policy.id}/versions/${version}`, acme)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    }
 
     await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'alpha' });
     const listed = await call(app, 'GET', '/v1/policies', acme, undefined, { 'x-vigil-page-size': '1' });
@@ -106,6 +111,10 @@ describeEachDialect('customer API: policies', (ctx) => {
     const second = await call(app, 'GET', '/v1/policies', acme, undefined, { 'x-vigil-page': '2', 'x-vigil-page-size': '1' });
     expect((second.body!.policies as Policy[]).map((p) => p.name)).toEqual(['strict-v2']);
     expect(second.headers.get('x-vigil-next-page')).toBeNull();
+    // Byte order (capitals before lowercase), the organization's policies only: pol_default is not listed.
+    await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'Zulu' });
+    expect(((await call(app, 'GET', '/v1/policies', acme)).body!.policies as Policy[]).map((p) => p.name)).toEqual(['Zulu', 'alpha', 'strict-v2']);
+    await call(app, 'DELETE', `/v1/policies/${((await call(app, 'GET', '/v1/policies', acme)).body!.policies as Policy[])[0]!.id}`, acme);
 
     const deleted = await call(app, 'DELETE', `/v1/policies/${policy.id}`, acme);
     expect(deleted).toMatchObject({ status: 200, body: { id: policy.id, version: 3 } });
@@ -164,6 +173,12 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect((await call(app, 'POST', '/v1/policies', globex, STRICT)).status).toBe(201);
 
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [] })).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body.rules' }] } });
+    // 2,000 characters compile; 2,001 are refused by the schema, before any rule is compiled.
+    expect((await call(app, 'POST', '/v1/policies', acme, { name: 'long', rules: [{ name: 'a', expression: `true${' '.repeat(1_996)}`, action: 'warn' }] })).status).toBe(201);
+    expect(await call(app, 'POST', '/v1/policies', acme, { name: 'longer', rules: [{ name: 'a', expression: `true${' '.repeat(1_997)}`, action: 'warn' }] })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'body.rules.0.expression' }] },
+    });
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', extra: 1 })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
     expect(await call(app, 'POST', `/v1/policies/${first.id}`, acme, {})).toMatchObject({ status: 422 });
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [{ name: 'a', expression: 'true', action: 'deny' }] })).toMatchObject({
@@ -192,7 +207,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'DELETE', '/v1/policies/pol_default', acme)).toMatchObject({ status: 403 });
 
     const stored = await ctx.db().selectFrom('policies').select('name').where('account_id', '=', (await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow()).account_id).orderBy('name').execute();
-    expect(stored.map((r) => r.name)).toEqual(['other', 'strict']);
+    expect(stored.map((r) => r.name)).toEqual(['long', 'other', 'strict']);
   });
 
   it('replays a creation sent again with its Idempotency-Key', async () => {
@@ -204,6 +219,30 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await ctx.db().selectFrom('policies').select('policy_id').execute()).toHaveLength(1);
+
+    // A policy that does not compile is an answer of the endpoint: stored, and replayed as it was.
+    const broken = { name: 'broken', rules: [{ name: 'typo', expression: 'pkg.nmae == ""', action: 'warn' }] };
+    const refused = await call(app, 'POST', '/v1/policies', acme, broken, { 'idempotency-key': 'create-broken-1' });
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'policy rules do not compile' } });
+    const replayedRefusal = await call(app, 'POST', '/v1/policies', acme, broken, { 'idempotency-key': 'create-broken-1' });
+    expect(replayedRefusal).toMatchObject({ status: 422, body: refused.body });
+    expect(replayedRefusal.headers.get('idempotent-replayed')).toBe('true');
+
+    // The key's plan is checked before any replay: an evaluation replays only while the plan is paid.
+    const evaluation = { artifact: 'npm:left-pad@1.3.0', policy: 'default' };
+    const evaluated = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
+    expect(evaluated.status).toBe(200);
+    expect((await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' })).body).toEqual(evaluated.body);
+    const admin = await operatorKey(ctx.db(), ['--org', 'vigil-ops', '--scopes', 'admin']);
+    const account = await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow();
+    expect(await call(app, 'POST', `/v1/admin/accounts/${account.account_id}`, admin, { plan: 'free' })).toMatchObject({ status: 200 });
+    const downgraded = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
+    expect(downgraded).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(downgraded.headers.get('idempotent-replayed')).toBeNull();
+    await call(app, 'POST', `/v1/admin/accounts/${account.account_id}`, admin, { plan: 'paid' });
+    const upgraded = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
+    expect(upgraded).toMatchObject({ status: 200, body: evaluated.body });
+    expect(upgraded.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('evaluates: organization and personal keys differ on one artifact, versions are recorded, evaluations are read back by their account only', async () => {
@@ -218,7 +257,8 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(org.status).toBe(200);
     const orgEvaluation = PolicyEvaluation.parse(org.body);
     expect(orgEvaluation).toMatchObject({
-      artifact: 'pkg:npm/copyleft-thing@1.0.0',
+      artifact: 'npm:copyleft-thing@1.0.0',
+      purl: 'pkg:npm/copyleft-thing@1.0.0',
       policy: 'strict',
       verdict: 'block',
       score: 0,
@@ -277,6 +317,14 @@ describeEachDialect('customer API: policies', (ctx) => {
 
     const fetched = await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, acme);
     expect(fetched).toMatchObject({ status: 200, body: org.body });
+    // The reference is echoed as sent, whatever its form; `purl` is what ran.
+    for (const artifact of ['pkg:npm/%40scope/thing@2.0.0', 'pkg:npm/@scope/thing@2.0.0', 'npm:@scope/thing@2.0.0']) {
+      expect((await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact, policy: 'default' })).body).toMatchObject({ artifact, purl: 'pkg:npm/%40scope/thing@2.0.0' });
+    }
+    // An answer stored before `purl` existed (its `artifact` was the canonical purl) reads back with it.
+    const { purl: _purl, ...older } = orgEvaluation;
+    await ctx.db().updateTable('policy_evaluations').set({ body: JSON.stringify({ ...older, artifact: 'pkg:npm/copyleft-thing@1.0.0' }) }).where('evaluation_id', '=', orgEvaluation.id).execute();
+    expect((await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, acme)).body).toMatchObject({ artifact: 'pkg:npm/copyleft-thing@1.0.0', purl: 'pkg:npm/copyleft-thing@1.0.0' });
     expect(await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, globex)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
     expect(await call(app, 'GET', '/v1/policies/evaluations/eval_', acme)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
 
@@ -292,7 +340,48 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'lodash', policy: 'default' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body.artifact' }] } });
     expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
     const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    expect(Number(count.n)).toBe(5);
+    expect(Number(count.n)).toBe(8);
+  });
+
+  it("leaves every account's provenance as it was when another account attaches a bundle that does not verify", async () => {
+    const { app, acme } = await start();
+    const globex = await operatorKey(ctx.db(), ['--org', 'globex-uploads', '--plan', 'paid', '--scopes', 'policies,upload,read']);
+    const bytes = Buffer.from(tarGz([{ path: 'package/package.json', content: JSON.stringify({ name: 'shared-thing', version: '1.0.0', license: 'MIT' }) }]));
+    const upload = async (token: string, reference: string) => {
+      const response = await fetch(`${app.baseUrl}/v1/artifacts?track=packages&package=${encodeURIComponent(reference)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      return ((await response.json()) as { id: string }).id;
+    };
+    const id = await upload(acme, 'npm:shared-thing@1.0.0');
+    // The same bytes under globex's own reference make globex an uploader, allowed to attach a bundle.
+    expect(await upload(globex, 'npm:globex-copy@6.6.6')).toBe(id);
+    const registry = async (token: string, artifact: string) =>
+      PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', token, { artifact, policy: 'default', include: ['provenance'] })).body).provenance!.registry;
+    expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
+
+    // Real npm attestations: they verify cryptographically, but sign other bytes.
+    const attestations = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8')) as unknown;
+    const refused = await call(app, 'POST', `/v1/artifacts/${id}/provenance`, globex, attestations);
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'provenance bundle does not verify', errors: [{ path: 'body', message: expect.stringMatching(/^the bundle signs pkg:npm\/gundam-visor@1\.0\.1 with sha512 [0-9a-f]{128}, not these bytes/) }] } });
+    expect(await ctx.db().selectFrom('artifact_provenance').selectAll().execute()).toEqual([]);
+    expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
+    expect(await registry(globex, 'npm:globex-copy@6.6.6')).toBe('absent');
+
+    // A row that did not verify, as stored before such bundles were refused, stands for nobody.
+    const poster = await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'globex-uploads').executeTakeFirstOrThrow();
+    await ctx
+      .db()
+      .insertInto('artifact_provenance')
+      .values({ artifact_id: Number(id.slice(4)), status: 'present_unverified', reason: 'junk', bundle: '{}', subject: null, source_repository: null, logged_at: null, uploaded_by: poster.account_id, created_at: T0 })
+      .execute();
+    expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
+    expect(await registry(globex, 'npm:globex-copy@6.6.6')).toBe('absent');
+    for (const token of [acme, globex]) {
+      expect((await call(app, 'GET', `/v1/artifacts/${id}/facts`, token)).body).toMatchObject({ registry_provenance: 'absent', provenance: null });
+    }
   });
 
   it('gives concurrent updates consecutive versions, and two concurrent creations of one name one winner', async () => {

@@ -65,6 +65,8 @@ export const ERROR_DETAILS = {
   personalAccountPolicies: 'personal accounts cannot own policies',
   builtinPolicyReadonly: 'the built-in default policy cannot be changed',
   evaluationNotFound: 'evaluation not found',
+  // Registry provenance (docs/package-facts.md).
+  provenanceUnverified: 'provenance bundle does not verify',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -126,6 +128,8 @@ export const ERROR_CATALOGUE = {
   personal_account_policies: { status: 403, detail: ERROR_DETAILS.personalAccountPolicies },
   builtin_policy_readonly: { status: 403, detail: ERROR_DETAILS.builtinPolicyReadonly },
   evaluation_not_found: { status: 404, detail: ERROR_DETAILS.evaluationNotFound },
+  // `errors[0].message` says why (docs/package-facts.md, "Provenance"); nothing is stored.
+  provenance_unverified: { status: 422, detail: ERROR_DETAILS.provenanceUnverified },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },

@@ -71,7 +71,7 @@ export {
   BundleHash,
 } from './ids.js';
 export type { BundleRef } from './ids.js';
-export { MAX_PACKAGE_REF_LENGTH, PackageRefError, packageRefChecksums, parsePackageRef, normalizePackageRef, PackageRefString } from './purl.js';
+export { MAX_PACKAGE_REF_LENGTH, PackageRefError, packageRefChecksums, parsePackageRef, normalizePackageRef, PackageRefString, PackageRefText } from './purl.js';
 export type { PackageRef, PackageRefChecksum } from './purl.js';
 export {
   CanonicalJsonError,

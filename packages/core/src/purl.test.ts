@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { MAX_PACKAGE_REF_LENGTH, PackageRefError, PackageRefString, normalizePackageRef, packageRefChecksums, parsePackageRef } from './purl.js';
+import { MAX_PACKAGE_REF_LENGTH, PackageRefError, PackageRefString, PackageRefText, normalizePackageRef, packageRefChecksums, parsePackageRef } from './purl.js';
 
 describe('parsePackageRef', () => {
   it.each([
@@ -82,6 +82,14 @@ describe('parsePackageRef', () => {
     expect(parsePackageRef(longest).name).toHaveLength(MAX_PACKAGE_REF_LENGTH - 'npm:@1'.length);
     const tooLong = `npm:${'a'.repeat(MAX_PACKAGE_REF_LENGTH)}@1`;
     expect(() => parsePackageRef(tooLong)).toThrow(`input: a package reference is at most 2048 characters, got ${tooLong.length}`);
+  });
+});
+
+describe('PackageRefText', () => {
+  it('accepts what PackageRefString accepts, keeping the text as sent', () => {
+    expect(PackageRefText.parse('npm:@scope/name@1.0.0')).toBe('npm:@scope/name@1.0.0');
+    expect(PackageRefText.safeParse('lodash').error?.issues[0]?.message).toBe(PackageRefString.safeParse('lodash').error?.issues[0]?.message);
+    expect(PackageRefText.safeParse(42).success).toBe(false);
   });
 });
 

@@ -119,6 +119,18 @@ export function normalizePackageRef(input: string): string {
   return parsePackageRef(input).purl;
 }
 
+/**
+ * A package reference field that keeps the text as sent (for an answer that echoes it): accepted
+ * exactly when PackageRefString accepts it; normalize it with `parsePackageRef` where it is used.
+ */
+export const PackageRefText = z.string().superRefine((value, ctx) => {
+  try {
+    parsePackageRef(value);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: (err as Error).message });
+  }
+});
+
 /** A package reference field: accepts purl or the short form, yields the canonical purl. */
 export const PackageRefString = z.string().transform((value, ctx) => {
   try {

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { describeEachDialect } from '../test-support/databases.js';
 import {
   addIdColumn,
+  byteOrder,
   dialectOf,
   fullTextMatches,
   inTextList,
@@ -164,6 +165,15 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
     await db().deleteFrom('search_documents').where('ref_id', '=', 2).execute();
     expect(await match('left')).toEqual([1]);
     expect(normalizeSearchWords('sha256:E3B0 Ünïcode_left-pad')).toEqual(['sha256', 'e3b0', 'unicode', 'left', 'pad']);
+  });
+
+  it('byteOrder sorts in byte order, even a column of a locale collation', async () => {
+    const names = ['b', 'B', 'a', '_x', '-y', '0z', 'A'];
+    await db().insertInto('scheduler_leases').values(names.map((name) => ({ name, holder: 'test', expires_at: 0 }))).execute();
+    // On PostgreSQL the column is given ICU's root collation, where `a` sorts before `B`.
+    const source = dialect === 'postgres' ? sql`(select name collate "und-x-icu" as name from scheduler_leases)` : sql`(select name from scheduler_leases)`;
+    const ordered = await sql<{ name: string }>`select t.name from ${source} t order by ${byteOrder(db(), 't.name')}`.execute(db());
+    expect(ordered.rows.map((r) => r.name)).toEqual(['-y', '0z', 'A', 'B', '_x', 'a', 'b']);
   });
 
   it('inTextList matches the listed values through the index, one parameter whatever the list length', async () => {

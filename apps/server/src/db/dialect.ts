@@ -61,6 +61,15 @@ export function inTextList(db: AnyDb, column: string, values: readonly string[])
 }
 
 /**
+ * `column` for ORDER BY in byte order (code point order of the UTF-8 text: `-` < `0` < `B` < `_` < `a`),
+ * whatever collation the database was created with, so a documented order holds on every deployment.
+ * PostgreSQL: `column collate "C"`. SQLite: the column itself (its default BINARY collation).
+ */
+export function byteOrder(db: AnyDb, column: string): RawBuilder<string> {
+  return dialectOf(db) === 'postgres' ? sql<string>`${sql.ref(column)} collate "C"` : sql<string>`${sql.ref(column)}`;
+}
+
+/**
  * How to make sure only one process runs a job. PostgreSQL has session advisory locks, which the
  * server releases itself when a holder dies. SQLite has none, so the runner takes a lease row that
  * expires.

@@ -578,11 +578,15 @@ export interface ArtifactFactsTable {
   computed_at: number;
 }
 
-/** A Sigstore bundle attached to an artifact (docs/package-facts.md, "Provenance"). */
+/**
+ * The Sigstore bundle kept for an artifact (docs/package-facts.md, "Provenance"). Only verified
+ * bundles are written; `present_unverified` rows (with their `reason`) were written before bundles
+ * that do not verify were refused, and every read ignores them.
+ */
 export interface ArtifactProvenanceTable {
   artifact_id: number;
   status: 'verified' | 'present_unverified';
-  /** Why the bundle is not verified; null when verified. */
+  /** Why the bundle did not verify; null when verified. */
   reason: string | null;
   /** The bundle as uploaded (JSON text). */
   bundle: string;

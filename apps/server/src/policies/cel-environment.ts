@@ -25,6 +25,41 @@ export const POLICY_INPUT_TYPES = {
   Provenance: { vigil_attested: 'bool', attestations: 'int', registry: 'string' },
 } as const;
 
+export type PolicyInputTypeName = keyof typeof POLICY_INPUT_TYPES;
+
+/** The JavaScript value of each CEL field type the input declares (CEL ints are bigints). */
+type JsValueOf<T> = T extends 'string' ? string : T extends 'bool' ? boolean : T extends 'int' ? bigint : T extends 'list<string>' ? string[] : never;
+
+/** The fields of one declared type, as the input builder fills them. */
+export type PolicyInputFields<N extends PolicyInputTypeName> = { -readonly [K in keyof (typeof POLICY_INPUT_TYPES)[N]]: JsValueOf<(typeof POLICY_INPUT_TYPES)[N][K]> };
+
+type InputClass = new (fields: object) => object;
+
+/**
+ * One class per declared type. The library knows a value's CEL type by its constructor: it turns a
+ * plain object given as a variable into the variable's declared type, but never an element of a
+ * list, so `findings[0]` on plain objects fails at run time ("List item with index '0' is not of
+ * type 'Finding'") although it type-checked. Building every object of the input as an instance of
+ * its type's class makes indexing and macros see the same typed values.
+ */
+const INPUT_CLASSES = Object.fromEntries(
+  Object.keys(POLICY_INPUT_TYPES).map((name) => [
+    name,
+    {
+      [name]: class {
+        constructor(fields: object) {
+          Object.assign(this, fields);
+        }
+      },
+    }[name]!,
+  ]),
+) as Record<PolicyInputTypeName, InputClass>;
+
+/** A value of a declared input type (`Finding`, `Vulnerability`, …) that rules can index, iterate and read. */
+export function policyInputObject<N extends PolicyInputTypeName>(type: N, fields: PolicyInputFields<N>): object {
+  return new INPUT_CLASSES[type](fields);
+}
+
 /** `package` is a reserved word of CEL, so the package is `pkg`. */
 export const POLICY_INPUT_VARIABLES = {
   artifact: 'Artifact',
@@ -57,7 +92,9 @@ export const EXPRESSION_LIMITS = {
 
 function createEnvironment(): Environment {
   const env = new Environment({ limits: { ...EXPRESSION_LIMITS } });
-  for (const [name, fields] of Object.entries(POLICY_INPUT_TYPES)) env.registerType(name, { fields: { ...fields } });
+  for (const [name, fields] of Object.entries(POLICY_INPUT_TYPES)) {
+    env.registerType(name, { ctor: INPUT_CLASSES[name as PolicyInputTypeName], fields: { ...fields } });
+  }
   for (const [name, type] of Object.entries(POLICY_INPUT_VARIABLES)) env.registerVariable(name, type);
   for (const [signature, handler] of Object.entries(POLICY_FUNCTIONS)) {
     env.registerFunction(signature, (expression: string, list: readonly string[]) => handler(expression, list));

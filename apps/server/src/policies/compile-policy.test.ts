@@ -37,6 +37,8 @@ describe('rules checked when a policy is saved', () => {
     ['an undeclared variable', 'package.name == "x"', 'rule r at line 1, column 1: '],
     ['a result that is not a bool', 'score + 1', 'rule r at line 1, column 1: a rule must be of type bool (true: the check passes), this one is int'],
     ['a regular expression', 'pkg.name.matches("^left-")', 'rule r at line 1, column 1: matches() is not available in policy rules'],
+    ['dyn() around a misspelt field', 'dyn(pkg).nmae == "left-pad"', 'rule r at line 1, column 1: dyn() is not available in policy rules'],
+    ['dyn() anywhere', 'score == 1 || [dyn(pkg)][0].x == 1', 'rule r at line 1, column 16: dyn() is not available in policy rules'],
     ['a license list with a typo', 'license_allowed(license.expression, ["MIT", "Apache 2.0"])', 'rule r at line 1, column 37: "Apache 2.0" is not an SPDX license identifier'],
     ['a function with the wrong argument types', 'license_denied(license.expression, [1, 2])', "found no matching overload for 'license_denied(string, list<int>)'"],
   ])('refuses %s, naming the rule and the position', (_name, expression, message) => {
@@ -56,6 +58,16 @@ describe('rules checked when a policy is saved', () => {
   it('refuses expressions past the parse limits', () => {
     const [issue] = issuesOf([rule(Array.from({ length: 300 }, () => 'true').join(' && '))]);
     expect(issue!.message).toBe('rule r at line 1, column 1: Exceeded maxAstNodes (500)');
+  });
+
+  it('holds chains of unary operators to the nesting depth, like parentheses', () => {
+    // The expression is level 1: 31 operators or parentheses in a row are the most.
+    expect(issuesOf([rule(`${'!'.repeat(31)}true`), rule(`${'-'.repeat(31)}1 > 0`), rule(`${'('.repeat(31)}true${')'.repeat(31)}`)])).toEqual([]);
+    expect(issuesOf([rule(`${'!'.repeat(40)}(score > 0)`, 'nots'), rule(`${'-'.repeat(32)}1 > 0`, 'minus'), rule(`${'('.repeat(32)}true${')'.repeat(32)}`, 'parens')])).toEqual([
+      { path: 'body.rules.0.expression', message: 'rule nots at line 1, column 32: Exceeded maxDepth (32)' },
+      { path: 'body.rules.1.expression', message: 'rule minus at line 1, column 32: Exceeded maxDepth (32)' },
+      { path: 'body.rules.2.expression', message: 'rule parens at line 1, column 33: Exceeded maxDepth (32)' },
+    ]);
   });
 
   it('reports positions as line and column', () => {

@@ -69,7 +69,7 @@ export function describeCelError(expression: string, error: Located): string {
 
 type Compiled = { ok: true; parsed: ParseResult; cost: number } | { ok: false; problem: Problem };
 
-/** Parse, type-check against the declared input, then Vigil's own checks: bool result, no regex, literal license lists, cost. */
+/** Parse, type-check against the declared input, then Vigil's own checks: bool result, no regex, no dyn(), literal license lists, cost. */
 function compileExpression(expression: string): Compiled {
   let parsed: ParseResult;
   try {
@@ -90,6 +90,11 @@ function compileExpression(expression: string): Compiled {
   // JavaScript regular expressions can backtrack for minutes on a crafted name: not offered.
   const regex = callsOf(parsed.ast, 'matches')[0];
   if (regex) return { ok: false, problem: { at: regex.range.start, message: 'matches() is not available in policy rules; use startsWith, endsWith, contains or in' } };
+  // dyn() switches the checker off for its operand: `dyn(pkg).nmae` would be saved and fail only when run.
+  const untyped = callsOf(parsed.ast, 'dyn')[0];
+  if (untyped) {
+    return { ok: false, problem: { at: untyped.range.start, message: 'dyn() is not available in policy rules: every value of the input has a declared type, and dyn() would hide a misspelt field until the rule runs' } };
+  }
   for (const name of ['license_allowed', 'license_denied']) {
     for (const call of callsOf(parsed.ast, name)) {
       const list = call.op === 'call' ? call.args[1][1] : undefined;

@@ -28,14 +28,14 @@ export interface KnownVulnerability {
   fixed_in: string[];
 }
 
-export type RegistryProvenance = 'verified' | 'present_unverified' | 'absent';
+export type RegistryProvenance = 'verified' | 'absent';
 
 export interface PackageFacts {
   /** The declared license as an SPDX expression (package.json `license`, core metadata `License-Expression` or `License`); null when the artifact declares none. */
   license: string | null;
   /** Lifecycle scripts the package declares that run on install (`preinstall`, `install`, `postinstall`, …). */
   install_scripts: string[];
-  /** Whether the artifact carries registry provenance (a Sigstore bundle) and whether it was verified. */
+  /** Whether a registry provenance bundle (Sigstore) that verifies against the artifact's bytes is attached. */
   registry_provenance: RegistryProvenance;
   /** When the registry published this version, in ms since the epoch, when known. */
   published_at: number | null;

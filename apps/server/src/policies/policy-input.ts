@@ -1,4 +1,5 @@
 import type { EvaluationProvenance, EvaluationVulnerability, Finding, RiskLevel, VerifyResult } from '@vigil/core';
+import { policyInputObject } from './cel-environment.js';
 import type { KnownVulnerability, PackageFacts } from './input-sources.js';
 import { describeLicense, type DeclaredLicense } from './spdx-licenses.js';
 
@@ -118,15 +119,15 @@ export function buildPackageInput(pkg: PolicyPackage, signals: PackageSignals, n
   const risk = riskOf(score);
   const publishedAt = facts?.published_at ?? null;
   const cel: CelInput = {
-    artifact: {
+    artifact: policyInputObject('Artifact', {
       purl: verification.artifact,
       state: verification.state,
       known: verification.artifact_id !== null,
       queued: verification.queued,
       verdict: verification.verdict ?? '',
       risk_score: BigInt(riskScore),
-    },
-    pkg: {
+    }),
+    pkg: policyInputObject('Package', {
       purl: pkg.coordinates.purl,
       ecosystem: pkg.coordinates.ecosystem,
       name: pkg.coordinates.name,
@@ -136,20 +137,22 @@ export function buildPackageInput(pkg: PolicyPackage, signals: PackageSignals, n
       inspected: facts !== undefined,
       install_scripts: (facts?.install_scripts ?? []).slice(0, INPUT_LIST_CAPS.install_scripts),
       age_days: BigInt(publishedAt === null ? -1 : Math.max(0, Math.floor((now - publishedAt) / MS_PER_DAY))),
-    },
-    findings: findings.map((f) => ({ type: f.type, category: f.category, severity: f.severity, title: f.title, file: f.file })),
-    vulnerabilities,
-    license: {
+    }),
+    findings: findings.map((f) => policyInputObject('Finding', { type: f.type, category: f.category, severity: f.severity, title: f.title, file: f.file })),
+    vulnerabilities: vulnerabilities.map((v) =>
+      policyInputObject('Vulnerability', { id: v.id, aliases: [...v.aliases], summary: v.summary, severity: v.severity, fixed_in: [...v.fixed_in] }),
+    ),
+    license: policyInputObject('License', {
       declared: licenses.declared !== null,
       expression: licenses.declared ?? '',
       valid: licenses.valid,
       ids: licenses.ids.slice(0, INPUT_LIST_CAPS.ids),
-    },
-    provenance: {
+    }),
+    provenance: policyInputObject('Provenance', {
       vigil_attested: provenance.vigil_attested,
       attestations: BigInt(provenance.attestations.length),
       registry: provenance.registry,
-    },
+    }),
     score: BigInt(score),
     risk,
   };

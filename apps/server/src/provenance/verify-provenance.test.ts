@@ -16,21 +16,23 @@ describe('provenance verification (offline, Sigstore public-good root)', () => {
   it('verifies the real bundle when the bytes are the ones it signs, naming the source repository and the log time', () => {
     const bundle = provenanceBundle(ATTESTATIONS);
     expect(checkProvenance(bundle, { sha512Hex: SIGNED_SHA512, purls: [PURL] })).toEqual({
-      status: 'verified',
-      reason: null,
+      verified: true,
       subject: PURL,
       source_repository: 'https://github.com/ramonpetgrave64/gundam-visor',
       logged_at: 1717453079000,
     });
     // The bare bundle is taken as well as npm's attestations document.
-    expect(checkProvenance(provenanceBundle(ATTESTATIONS.attestations[1]!.bundle), { sha512Hex: SIGNED_SHA512, purls: [PURL] }).status).toBe('verified');
+    expect(checkProvenance(provenanceBundle(ATTESTATIONS.attestations[1]!.bundle), { sha512Hex: SIGNED_SHA512, purls: [PURL] }).verified).toBe(true);
   });
 
-  it('is present but not verified for other bytes, or the same bytes under another name', () => {
+  it('does not verify for other bytes, or the same bytes under another name', () => {
     const bundle = provenanceBundle(ATTESTATIONS);
-    expect(checkProvenance(bundle, { sha512Hex: 'ab'.repeat(64), purls: [PURL] })).toMatchObject({ status: 'present_unverified', subject: PURL, reason: expect.stringContaining('not these bytes') });
-    expect(checkProvenance(bundle, { sha512Hex: SIGNED_SHA512, purls: ['pkg:npm/other@1.0.1'] })).toMatchObject({
-      status: 'present_unverified',
+    expect(checkProvenance(bundle, { sha512Hex: 'ab'.repeat(64), purls: [PURL] })).toEqual({
+      verified: false,
+      reason: `the bundle signs ${PURL} with sha512 ${SIGNED_SHA512}, not these bytes (sha512 ${'ab'.repeat(64)})`,
+    });
+    expect(checkProvenance(bundle, { sha512Hex: SIGNED_SHA512, purls: ['pkg:npm/other@1.0.1'] })).toEqual({
+      verified: false,
       reason: 'the bundle signs these bytes as pkg:npm/gundam-visor@1.0.1, not as pkg:npm/other@1.0.1',
     });
   });
@@ -41,12 +43,36 @@ describe('provenance verification (offline, Sigstore public-good root)', () => {
     statement.subject[0]!.digest.sha512 = 'cd'.repeat(64);
     tampered.dsseEnvelope.payload = Buffer.from(JSON.stringify(statement)).toString('base64');
     expect(checkProvenance(provenanceBundle(tampered), { sha512Hex: 'cd'.repeat(64), purls: [PURL] })).toMatchObject({
-      status: 'present_unverified',
+      verified: false,
       reason: expect.stringMatching(/^the bundle does not verify against the Sigstore public-good trusted root/),
     });
     const resigned = structuredClone(ATTESTATIONS.attestations[1]!.bundle);
     resigned.dsseEnvelope.signatures[0]!.sig = ATTESTATIONS.attestations[0]!.bundle.dsseEnvelope.signatures[0]!.sig;
-    expect(checkProvenance(provenanceBundle(resigned), { sha512Hex: SIGNED_SHA512, purls: [PURL] }).status).toBe('present_unverified');
+    expect(checkProvenance(provenanceBundle(resigned), { sha512Hex: SIGNED_SHA512, purls: [PURL] }).verified).toBe(false);
+  });
+
+  it('names what failed as <code>: <message>, MALFORMED_BUNDLE when the library gives no code', () => {
+    const unreadable = structuredClone(ATTESTATIONS.attestations[1]!.bundle) as BundleJson & { verificationMaterial: { x509CertificateChain: { certificates: { rawBytes: string }[] } } };
+    unreadable.verificationMaterial.x509CertificateChain.certificates[0]!.rawBytes = Buffer.from('not a certificate').toString('base64');
+    expect(checkProvenance(provenanceBundle(unreadable), { sha512Hex: SIGNED_SHA512, purls: [PURL] })).toEqual({
+      verified: false,
+      reason: 'the bundle does not verify against the Sigstore public-good trusted root (MALFORMED_BUNDLE: request past end of buffer)',
+    });
+    const resigned = structuredClone(ATTESTATIONS.attestations[1]!.bundle);
+    resigned.dsseEnvelope.signatures[0]!.sig = ATTESTATIONS.attestations[0]!.bundle.dsseEnvelope.signatures[0]!.sig;
+    expect(checkProvenance(provenanceBundle(resigned), { sha512Hex: SIGNED_SHA512, purls: [PURL] })).toEqual({
+      verified: false,
+      reason: expect.stringMatching(/^the bundle does not verify against the Sigstore public-good trusted root \((TLOG_BODY_ERROR|SIGNATURE_ERROR): [^()]+\)$/),
+    });
+  });
+
+  it('says so when the bundle signs no in-toto statement', () => {
+    const other = structuredClone(ATTESTATIONS.attestations[1]!.bundle) as BundleJson & { dsseEnvelope: { payloadType: string } };
+    other.dsseEnvelope.payloadType = 'text/plain';
+    expect(checkProvenance(provenanceBundle(other), { sha512Hex: SIGNED_SHA512, purls: [PURL] })).toEqual({
+      verified: false,
+      reason: 'the bundle does not sign an in-toto statement (a DSSE envelope of application/vnd.in-toto+json)',
+    });
   });
 
   it('refuses what is not a bundle', () => {

@@ -1,6 +1,6 @@
 import { bundleFromJSON, type Bundle } from '@sigstore/bundle';
 import { TrustedRoot } from '@sigstore/protobuf-specs';
-import { toSignedEntity, toTrustMaterial, Verifier, type Signer } from '@sigstore/verify';
+import { toSignedEntity, toTrustMaterial, VerificationError, Verifier, type Signer } from '@sigstore/verify';
 import { PUBLIC_GOOD_TRUSTED_ROOT } from './public-good-trusted-root.js';
 
 /** The predicate types of the build provenance npm publishes (`npm publish --provenance`). */
@@ -14,15 +14,35 @@ export class NotABundleError extends Error {
   override name = 'NotABundleError';
 }
 
-export interface ProvenanceCheck {
-  status: 'verified' | 'present_unverified';
-  /** Why not verified; null when verified. */
-  reason: string | null;
-  /** The in-toto subject name the bundle signs, when its payload could be read. */
-  subject: string | null;
+export interface VerifiedProvenance {
+  verified: true;
+  /** The in-toto subject name the bundle signs for these bytes. */
+  subject: string;
+  /** The source repository the signing certificate names, when it names one. */
   source_repository: string | null;
-  /** Epoch ms the transparency log integrated the entry (verified bundles only). */
+  /** Epoch ms the transparency log integrated the entry. */
   logged_at: number | null;
+}
+
+export interface UnverifiedProvenance {
+  verified: false;
+  /** Why, in one of the forms docs/package-facts.md lists. */
+  reason: string;
+}
+
+export type ProvenanceCheck = VerifiedProvenance | UnverifiedProvenance;
+
+/**
+ * The code of a reason when the library says nothing more precise: a certificate, key, signature or
+ * log entry in the bundle that cannot even be read (`request past end of buffer` from the DER parser).
+ */
+export const MALFORMED_BUNDLE = 'MALFORMED_BUNDLE';
+
+/** What failed, as `<code>: <message>` (docs/package-facts.md lists the codes). */
+function verificationFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof VerificationError ? error.code : MALFORMED_BUNDLE;
+  return `${code}: ${message}`;
 }
 
 let verifier: Verifier | undefined;
@@ -87,19 +107,18 @@ function sourceRepository(signer: Signer): string | null {
  * repository (the certificate chain to Fulcio, the certificate transparency timestamp, the Rekor
  * entry and its signature over the DSSE envelope), then checks that its in-toto subject is these
  * bytes: a subject whose sha512 is `sha512Hex` and whose name is one of `purls`. Only both together
- * make `verified`; anything short of that is `present_unverified` with the reason.
+ * make it verified; anything short of that says why not.
  */
 export function checkProvenance(bundle: Bundle, artifact: { sha512Hex: string; purls: readonly string[] }): ProvenanceCheck {
   const statement = statementOf(bundle);
   const subject = statement?.subject[0]?.name ?? null;
-  const unverified = (reason: string): ProvenanceCheck => ({ status: 'present_unverified', reason, subject, source_repository: null, logged_at: null });
+  const unverified = (reason: string): UnverifiedProvenance => ({ verified: false, reason });
   if (statement === undefined) return unverified('the bundle does not sign an in-toto statement (a DSSE envelope of application/vnd.in-toto+json)');
   let signer: Signer;
   try {
     signer = publicGoodVerifier().verify(toSignedEntity(bundle));
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return unverified(`the bundle does not verify against the Sigstore public-good trusted root (${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message})`);
+    return unverified(`the bundle does not verify against the Sigstore public-good trusted root (${verificationFailure(error)})`);
   }
   const match = statement.subject.find((s) => s.digest?.sha512?.toLowerCase() === artifact.sha512Hex);
   if (match === undefined) {
@@ -111,8 +130,7 @@ export function checkProvenance(bundle: Bundle, artifact: { sha512Hex: string; p
   }
   const integrated = bundle.verificationMaterial.tlogEntries[0]?.integratedTime;
   return {
-    status: 'verified',
-    reason: null,
+    verified: true,
     subject: match.name,
     source_repository: sourceRepository(signer),
     logged_at: integrated ? Number(integrated) * 1000 : null,

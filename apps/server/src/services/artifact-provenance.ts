@@ -10,16 +10,26 @@ import { checkProvenance, NotABundleError, provenanceBundle } from '../provenanc
 import { artifactPublicId, findArtifactById } from './customer-artifacts.js';
 import { artifactFacts, FACTS_EXTRACTOR_VERSION } from './package-facts.js';
 
-function provenanceBody(row: Selectable<ArtifactProvenanceTable>): ArtifactProvenance {
+type ProvenanceRow = Selectable<ArtifactProvenanceTable>;
+
+function provenanceBody(row: ProvenanceRow & { subject: string }): ArtifactProvenance {
   return {
     artifact_id: artifactPublicId(Number(row.artifact_id)),
-    status: row.status,
-    reason: row.reason,
+    status: 'verified',
     subject: row.subject,
     source_repository: row.source_repository,
     logged_at: row.logged_at === null ? null : formatOffsetTimestamp(Number(row.logged_at)),
     created_at: formatOffsetTimestamp(Number(row.created_at)),
   };
+}
+
+/**
+ * The artifact's kept bundle: a verified one. Rows that did not verify (stored before such bundles
+ * were refused) stand for nobody: they are read as no bundle.
+ */
+export async function verifiedProvenance(db: Kysely<Database>, artifactId: number): Promise<(ProvenanceRow & { subject: string }) | undefined> {
+  const row = await db.selectFrom('artifact_provenance').selectAll().where('artifact_id', '=', artifactId).where('status', '=', 'verified').executeTakeFirst();
+  return row === undefined || row.subject === null ? undefined : { ...row, subject: row.subject };
 }
 
 async function sha512Of(blobs: BlobStore, contentHash: string): Promise<string | undefined> {
@@ -37,10 +47,13 @@ async function sha512Of(blobs: BlobStore, contentHash: string): Promise<string |
 }
 
 /**
- * Attaches a Sigstore provenance bundle to an artifact the calling account uploaded, verifies it
- * offline (docs/package-facts.md, "Provenance") and stores the outcome. Another account's artifact,
- * or one that no account uploaded, is 404 like an unknown one. A verified bundle is kept: a later
- * bundle that does not verify does not replace it (the answer is the kept one).
+ * Attaches a Sigstore provenance bundle to an artifact the calling account uploaded and verifies it
+ * offline (docs/package-facts.md, "Provenance"). Only a bundle that verifies against the bytes, under
+ * a reference the caller uploaded them as, is stored: it is then a fact about the bytes, shown to
+ * every account. One that does not verify is refused with the reason (422) and changes nothing, so no
+ * account's bundle can stand for another's. Of two verified bundles the one the transparency log
+ * recorded first is kept, whoever attached it: the one closest to publication, and no later signer
+ * can move `published_at`.
  */
 export async function attachProvenance(
   db: Kysely<Database>,
@@ -49,8 +62,8 @@ export async function attachProvenance(
 ): Promise<ArtifactProvenance> {
   const artifact = await findArtifactById(db, input.artifactId);
   const id = Number(artifact.id);
-  const packages = await db.selectFrom('artifact_packages').select(['purl', 'uploaded_by']).where('artifact_id', '=', id).execute();
-  if (!packages.some((p) => p.uploaded_by === input.accountId)) throw new VigilError('artifact_unknown');
+  const own = await db.selectFrom('artifact_packages').select('purl').where('artifact_id', '=', id).where('uploaded_by', '=', input.accountId).execute();
+  if (own.length === 0) throw new VigilError('artifact_unknown');
   let bundle;
   try {
     bundle = provenanceBundle(input.document);
@@ -59,37 +72,71 @@ export async function attachProvenance(
     throw error;
   }
   const sha512Hex = await sha512Of(blobs, artifact.content_hash);
-  const check =
-    sha512Hex === undefined
-      ? { status: 'present_unverified' as const, reason: "the artifact's bytes are not in the blob store", subject: null, source_repository: null, logged_at: null }
-      : checkProvenance(bundle, { sha512Hex, purls: packages.map((p) => p.purl) });
-  const row = {
+  if (sha512Hex === undefined) {
+    throw new VigilError('artifact_not_found', `${artifactPublicId(id)}: its bytes are not in the blob store, so a provenance bundle cannot be verified against them`);
+  }
+  const check = checkProvenance(bundle, { sha512Hex, purls: own.map((p) => p.purl) });
+  if (!check.verified) throw new VigilError('provenance_unverified', { issues: [{ path: 'body', message: check.reason }] });
+  return keepVerifiedProvenance(db, {
     artifact_id: id,
-    ...check,
+    subject: check.subject,
+    source_repository: check.source_repository,
+    logged_at: check.logged_at,
     bundle: JSON.stringify(input.document),
     uploaded_by: input.accountId,
     created_at: input.now,
-  };
+  });
+}
+
+export interface VerifiedBundleRow {
+  artifact_id: number;
+  subject: string;
+  source_repository: string | null;
+  logged_at: number | null;
+  /** The document as sent (JSON text). */
+  bundle: string;
+  uploaded_by: string;
+  created_at: number;
+}
+
+/**
+ * Stores a verified bundle unless the artifact keeps an earlier-logged one, and answers the kept
+ * bundle. A bundle whose log time is unknown never replaces a known one.
+ */
+export async function keepVerifiedProvenance(db: Kysely<Database>, bundle: VerifiedBundleRow): Promise<ArtifactProvenance> {
+  const row = { ...bundle, status: 'verified' as const, reason: null };
   return inTransaction(db, async (trx) => {
-    const existing = await trx.selectFrom('artifact_provenance').selectAll().where('artifact_id', '=', id).executeTakeFirst();
-    if (existing?.status === 'verified' && row.status !== 'verified') return provenanceBody(existing);
     await trx
       .insertInto('artifact_provenance')
       .values(row)
       .onConflict((oc) =>
-        oc.column('artifact_id').doUpdateSet({
-          status: row.status,
-          reason: row.reason,
-          bundle: row.bundle,
-          subject: row.subject,
-          source_repository: row.source_repository,
-          logged_at: row.logged_at,
-          uploaded_by: row.uploaded_by,
-          created_at: row.created_at,
-        }),
+        oc
+          .column('artifact_id')
+          .doUpdateSet({
+            status: row.status,
+            reason: row.reason,
+            bundle: row.bundle,
+            subject: row.subject,
+            source_repository: row.source_repository,
+            logged_at: row.logged_at,
+            uploaded_by: row.uploaded_by,
+            created_at: row.created_at,
+          })
+          // One statement decides which bundle is kept, so concurrent attachments agree on it.
+          .where((eb) =>
+            eb.or([
+              eb('artifact_provenance.status', '!=', 'verified'),
+              eb.and([
+                eb('excluded.logged_at', 'is not', null),
+                eb.or([eb('artifact_provenance.logged_at', 'is', null), eb('artifact_provenance.logged_at', '>', eb.ref('excluded.logged_at'))]),
+              ]),
+            ]),
+          ),
       )
       .execute();
-    return provenanceBody(row);
+    const kept = await verifiedProvenance(trx, row.artifact_id);
+    if (kept === undefined) throw new Error(`artifact ${row.artifact_id}: the verified bundle just stored is not there`);
+    return provenanceBody(kept);
   });
 }
 
@@ -100,7 +147,7 @@ export async function artifactFactsDetail(db: Kysely<Database>, blobs: BlobStore
   const facts = (await artifactFacts(db, blobs, [id], now)).get(id);
   const [row, provenance] = await Promise.all([
     db.selectFrom('artifact_facts').selectAll().where('artifact_id', '=', id).where('extractor_version', '=', FACTS_EXTRACTOR_VERSION).executeTakeFirst(),
-    db.selectFrom('artifact_provenance').selectAll().where('artifact_id', '=', id).executeTakeFirst(),
+    verifiedProvenance(db, id),
   ]);
   if (row === undefined) {
     // The bytes are not in the store (facts cannot be read): say so rather than answer empty facts.
@@ -112,7 +159,7 @@ export async function artifactFactsDetail(db: Kysely<Database>, blobs: BlobStore
     license: row.license,
     license_source: row.license_source,
     install_scripts: JSON.parse(row.install_scripts) as string[],
-    registry_provenance: provenance?.status ?? 'absent',
+    registry_provenance: provenance === undefined ? 'absent' : 'verified',
     published_at: facts?.published_at === null || facts === undefined ? null : formatOffsetTimestamp(facts.published_at),
     provenance: provenance === undefined ? null : provenanceBody(provenance),
   };

@@ -85,12 +85,13 @@ export async function computeMissingFacts(db: Kysely<Database>, blobs: BlobStore
   return computed;
 }
 
-function publicFacts(row: FactsRow, provenance: Pick<ArtifactProvenanceTable, 'status' | 'logged_at'> | undefined): PackageFacts {
+/** `provenance`: the artifact's verified bundle, if it has one (artifact-provenance.ts keeps no other). */
+function publicFacts(row: FactsRow, provenance: Pick<ArtifactProvenanceTable, 'logged_at'> | undefined): PackageFacts {
   return {
     license: row.license,
     install_scripts: JSON.parse(row.install_scripts) as string[],
-    registry_provenance: provenance?.status ?? 'absent',
-    published_at: provenance?.status === 'verified' && provenance.logged_at !== null ? Number(provenance.logged_at) : null,
+    registry_provenance: provenance === undefined ? 'absent' : 'verified',
+    published_at: provenance !== undefined && provenance.logged_at !== null ? Number(provenance.logged_at) : null,
   };
 }
 
@@ -106,24 +107,30 @@ export async function artifactFacts(db: Kysely<Database>, blobs: BlobStore, arti
   if (ids.length === 0) return result;
   const stored = await db
     .selectFrom('artifact_facts as f')
-    .leftJoin('artifact_provenance as p', 'p.artifact_id', 'f.artifact_id')
+    // Only a verified bundle counts; a row that did not verify (stored before they were refused) is no bundle.
+    .leftJoin('artifact_provenance as p', (join) => join.onRef('p.artifact_id', '=', 'f.artifact_id').on('p.status', '=', 'verified'))
     .selectAll('f')
     .select(['p.status', 'p.logged_at'])
     .where('f.artifact_id', 'in', ids)
     .execute();
   const current = new Map<number, FactsRow>();
-  const provenance = new Map<number, Pick<ArtifactProvenanceTable, 'status' | 'logged_at'>>();
+  const provenance = new Map<number, Pick<ArtifactProvenanceTable, 'logged_at'>>();
   for (const row of stored) {
     const id = Number(row.artifact_id);
-    if (row.status !== null) provenance.set(id, { status: row.status, logged_at: row.logged_at });
+    if (row.status !== null) provenance.set(id, { logged_at: row.logged_at });
     if (row.extractor_version === FACTS_EXTRACTOR_VERSION) current.set(id, { ...row, artifact_id: id });
   }
   const missing = ids.filter((id) => !current.has(id));
   if (missing.length > 0) {
     for (const row of await computeMissingFacts(db, blobs, missing, now)) current.set(row.artifact_id, row);
     // A provenance bundle can exist for an artifact whose facts were never computed before.
-    const late = await db.selectFrom('artifact_provenance').select(['artifact_id', 'status', 'logged_at']).where('artifact_id', 'in', missing).execute();
-    for (const row of late) provenance.set(Number(row.artifact_id), { status: row.status, logged_at: row.logged_at });
+    const late = await db
+      .selectFrom('artifact_provenance')
+      .select(['artifact_id', 'logged_at'])
+      .where('artifact_id', 'in', missing)
+      .where('status', '=', 'verified')
+      .execute();
+    for (const row of late) provenance.set(Number(row.artifact_id), { logged_at: row.logged_at });
   }
   for (const id of ids) {
     const row = current.get(id);

@@ -9,7 +9,7 @@ import {
   type PolicyUpdateRequestParsed,
 } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
-import { lockForUpdate } from '../db/dialect.js';
+import { byteOrder, lockForUpdate } from '../db/dialect.js';
 import type { Database, PoliciesTable, PolicyVersionsTable } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { assertRulesCompile, type PolicyDefinition } from '../policies/compile-policy.js';
@@ -124,7 +124,7 @@ export async function createPolicy(db: Kysely<Database>, body: PolicyCreateReque
   );
 }
 
-/** `GET /v1/policies`: the organization's live policies by name, one page (plus a row to tell if more exist). */
+/** `GET /v1/policies`: the organization's live policies by name in byte order, one page (plus a row to tell if more exist). */
 export async function listPolicies(db: Kysely<Database>, accountId: string, page: { offset: number; limit: number }): Promise<Policy[]> {
   const rows = await db
     .selectFrom('policies')
@@ -146,7 +146,7 @@ export async function listPolicies(db: Kysely<Database>, accountId: string, page
     ])
     .where('policies.account_id', '=', accountId)
     .where('policies.deleted_at', 'is', null)
-    .orderBy('policies.name')
+    .orderBy(byteOrder(db, 'policies.name'))
     .orderBy('policies.policy_id')
     .offset(page.offset)
     .limit(page.limit)

@@ -100,9 +100,9 @@ export async function evaluatePackages(
   return { verdict: overall, packages: evaluated };
 }
 
-/** The package a reference names, as a direct dependency of unknown kind (what a single evaluation knows). */
-export function packageOfReference(purl: string): PolicyPackage {
-  const ref = parsePackageRef(purl);
+/** The package a reference (purl or short form) names, as a direct dependency of unknown kind (what a single evaluation knows). */
+export function packageOfReference(reference: string): PolicyPackage {
+  const ref = parsePackageRef(reference);
   return {
     reference: ref.purl,
     coordinates: {
@@ -134,6 +134,7 @@ export async function evaluateArtifact(
   const policy = compiledPolicy(definition);
   const { packages } = await evaluatePackages(deps, policy, [packageOfReference(request.artifact)], { now: context.now, view: referenceViewOf(context.principal) });
   const result = packages[0]!;
+  // `artifact` echoes the request as sent (spec); `purl` is what was evaluated.
   const include = new Set(request.include);
   const sections = result.input.sections;
   const body: PolicyEvaluation = {
@@ -145,6 +146,7 @@ export async function evaluateArtifact(
     risk: result.risk,
     details: { passed: result.passed, failed: result.failed, warnings: result.warnings },
     evaluated_at: formatOffsetTimestamp(context.now),
+    purl: result.purl,
     state: result.state,
     applied_policy: { id: policy.id, name: policy.name, version: policy.version, builtin: policy.builtin },
     checks: result.checks,
@@ -159,7 +161,7 @@ export async function evaluateArtifact(
       evaluation_id: body.id,
       account_id: context.principal.accountId,
       key_id: context.principal.keyId,
-      artifact: body.artifact,
+      artifact: body.purl,
       policy_id: policy.id,
       policy_version: policy.version,
       verdict: body.verdict,
@@ -179,5 +181,7 @@ export async function findEvaluation(db: Kysely<Database>, accountId: string, ev
     .where('account_id', '=', accountId)
     .executeTakeFirst();
   if (row === undefined) throw new VigilError('evaluation_not_found');
-  return JSON.parse(row.body) as PolicyEvaluation;
+  const stored = JSON.parse(row.body) as Omit<PolicyEvaluation, 'purl'> & { purl?: string };
+  // Answers stored before `purl` existed carried the canonical purl in `artifact`.
+  return { ...stored, purl: stored.purl ?? stored.artifact };
 }

@@ -11,22 +11,26 @@ export const PACKAGE_KINDS = ['npm', 'pypi-wheel', 'pypi-sdist'] as const;
 export const PackageKind = z.enum(PACKAGE_KINDS);
 export type PackageKind = z.infer<typeof PackageKind>;
 
-export const REGISTRY_PROVENANCE_STATES = ['verified', 'present_unverified', 'absent'] as const;
+/**
+ * Whether an artifact has registry provenance: a Sigstore bundle that verified against its bytes, or
+ * none. A bundle that does not verify is refused, never stored, so it cannot stand for anyone.
+ */
+export const REGISTRY_PROVENANCE_STATES = ['verified', 'absent'] as const;
 export const RegistryProvenanceState = z.enum(REGISTRY_PROVENANCE_STATES);
 export type RegistryProvenanceState = z.infer<typeof RegistryProvenanceState>;
 
-/** A Sigstore bundle attached to an artifact, and what its offline verification found. */
+/** The Sigstore bundle kept for an artifact: only one that verified offline against its bytes. */
 export const ArtifactProvenance = z.object({
   artifact_id: ArtifactId,
-  status: z.enum(['verified', 'present_unverified']),
-  /** Why the bundle is not verified (null when verified). */
-  reason: z.string().nullable(),
-  /** The in-toto subject the bundle signs (`pkg:npm/…@…`), when the bundle could be read. */
-  subject: z.string().nullable(),
-  /** The source repository the signing certificate names (verified bundles only). */
+  /** Always `verified`: a bundle that does not verify is refused (422 `provenance bundle does not verify`). */
+  status: z.literal('verified'),
+  /** The in-toto subject the bundle signs for these bytes (`pkg:npm/…@…`). */
+  subject: z.string(),
+  /** The source repository the signing certificate names; null when it names none. */
   source_repository: z.string().nullable(),
-  /** When the transparency log recorded the signature (verified bundles only). */
+  /** When the transparency log recorded the signature; null when the bundle's log entry does not say. */
   logged_at: OffsetTimestamp.nullable(),
+  /** When this bundle was attached. */
   created_at: OffsetTimestamp,
 });
 export type ArtifactProvenance = z.infer<typeof ArtifactProvenance>;

@@ -8,9 +8,9 @@ describe('PolicyEvaluationRequest', () => {
     expect(expectAccepted(PolicyEvaluationRequest, policyEvaluationRequest())).toEqual(policyEvaluationRequest());
   });
 
-  it('normalizes a short-form artifact to purl and defaults include to []', () => {
+  it('keeps the artifact as sent (the answer echoes it) and defaults include to []', () => {
     const parsed = expectAccepted(PolicyEvaluationRequest, { artifact: 'npm:@scope/name@1.0.0', policy: 'default' });
-    expect(parsed).toEqual({ artifact: 'pkg:npm/%40scope/name@1.0.0', policy: 'default', include: [] });
+    expect(parsed).toEqual({ artifact: 'npm:@scope/name@1.0.0', policy: 'default', include: [] });
   });
 
   it('accepts findings, which Vigil adds to the include values the spec shows', () => {
@@ -50,6 +50,7 @@ describe('PolicyEvaluation', () => {
     rejectCase('details.failed missing', ['details', 'failed'], REMOVE),
     rejectCase('a check name that is not a string', ['details', 'passed', 0], 1),
     rejectCase('a naive evaluated_at', ['evaluated_at'], '2026-11-21T10:00:00.000'),
+    rejectCase('purl missing', ['purl'], REMOVE),
   ])('rejects $name', ({ path, value }) => {
     expectRejectedAt(PolicyEvaluation, withChange(policyEvaluation(), path, value), path);
   });

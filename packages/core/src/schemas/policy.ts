@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PolicyAction, PolicyInclude, PolicyVerdict, RiskLevel } from '../enums.js';
-import { PackageRefString } from '../purl.js';
+import { PackageRefText } from '../purl.js';
 import { OffsetTimestamp } from '../timestamps.js';
 import { REGISTRY_PROVENANCE_STATES } from './package-facts.js';
 import { Finding } from './rounds.js';
@@ -116,8 +116,8 @@ export const PolicyVersionParams = z.object({
 });
 
 export const PolicyEvaluationRequest = z.strictObject({
-  /** purl or short form; normalized to purl. */
-  artifact: PackageRefString,
+  /** purl or short form, kept as sent: the answer echoes it (spec) and adds the canonical `purl`. */
+  artifact: PackageRefText,
   policy: PolicyName,
   include: z.array(PolicyInclude).max(10).default([]),
 });
@@ -180,6 +180,7 @@ export type EvaluationProvenance = z.infer<typeof EvaluationProvenance>;
 
 export const PolicyEvaluation = z.object({
   id: z.string().regex(EVALUATION_ID_RE, 'expected eval_<token>'),
+  /** The request's `artifact`, exactly as sent (spec: "echoed from the request"). */
   artifact: z.string(),
   policy: z.string(),
   verdict: PolicyVerdict,
@@ -192,6 +193,8 @@ export const PolicyEvaluation = z.object({
   }),
   evaluated_at: OffsetTimestamp,
   // Vigil's additions (docs/policies.md); the fields above are the spec's, unchanged.
+  /** The canonical purl evaluated (`npm:lodash@4.17.21` is `pkg:npm/lodash@4.17.21`). */
+  purl: z.string(),
   state: z.enum(['decided', 'pending']),
   applied_policy: AppliedPolicy,
   checks: z.array(PolicyCheck),

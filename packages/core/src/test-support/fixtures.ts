@@ -221,6 +221,7 @@ export const policyEvaluation = () => ({
   risk: 'low',
   details: { passed: ['no_known_malware', 'license_allowed'], failed: [], warnings: ['provenance_missing'] },
   evaluated_at: '2026-11-21T10:00:00.000+00:00',
+  purl: 'pkg:npm/lodash@4.17.21',
   state: 'decided',
   applied_policy: { id: 'pol_default', name: 'default', version: 1, builtin: true },
   checks: [
