@@ -99,6 +99,22 @@ describePg('PostgreSQL faults: the process lives, the request answers 502', () =
     }
     expect((await fetch(`${server.url}${agentPath}`)).status).toBe(404);
   });
+
+  it('connections whose queries timed out are dropped, not reused: once the network flows again, requests are served (probe finding)', async () => {
+    // Fill the pool with open connections.
+    await Promise.all(Array.from({ length: 6 }, () => fetch(`${server.url}${agentPath}`).then(expectDetailOr200)));
+    // Bytes dropped, sockets kept open (a firewall or NAT silently losing a flow): every pooled
+    // connection gets a query that will never be answered.
+    proxy.stall();
+    const during = await Promise.all(Array.from({ length: 12 }, () => fetch(`${server.url}${agentPath}`).then(expectDetailOr200)));
+    expect(during).toContain(502);
+    // The same sockets forward again. A connection still waiting for its lost answer would make
+    // every query sent on it wait for the timeout too.
+    proxy.resume();
+    const after: number[] = [];
+    for (let i = 0; i < 6; i += 1) after.push((await fetch(`${server.url}${agentPath}`)).status);
+    expect(after).toEqual([404, 404, 404, 404, 404, 404]);
+  });
 });
 
 describePg('closing the database while a stalled server holds a query (SIGTERM after a 504)', () => {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../redact-url.js';
 import type { DialectName } from './dialect.js';
@@ -93,7 +93,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
       });
     });
     client.release();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: droppingBrokenConnections(pool) }) });
     const close = async () => {
       let bound: NodeJS.Timeout | undefined;
       const abandoned = new Promise<void>((resolve) => {
@@ -106,6 +106,40 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
 
   const sqlite = new BetterSqlite3(sqliteFile(options));
   return openSqlite(sqlite);
+}
+
+/**
+ * The pool kysely uses, handing back to pg's pool a connection whose query failed without an answer
+ * from PostgreSQL as broken (`release(error)`), so the pool destroys it instead of lending it again.
+ * After pg's client-side `Query read timeout` the connection still waits for the lost answer, and
+ * every query later sent on it would queue behind that answer and time out in turn: a network that
+ * dropped bytes for a few seconds would poison the pool for as long as those sockets stay open.
+ * Once a query failed that way, the connection also refuses the rest of its transaction (kysely's
+ * rollback included) at once rather than waiting out another timeout. An error PostgreSQL itself
+ * reported (a constraint, a statement timeout) leaves the connection usable.
+ */
+function droppingBrokenConnections(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const query = async (text: string, parameters: readonly unknown[]) => {
+        if (broken !== undefined) throw broken;
+        try {
+          return await client.query(text, [...parameters]);
+        } catch (error) {
+          if (!(error instanceof pg.DatabaseError)) broken = error as Error;
+          throw error;
+        }
+      };
+      return {
+        // kysely calls only query(sql, parameters): no cursor is configured (nothing streams rows).
+        query: query as unknown as PostgresPoolClient['query'],
+        release: () => client.release(broken),
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 function sqliteFile(options: OpenDatabaseOptions): string {
