@@ -371,6 +371,33 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     await expectNothingStored(server);
   });
 
+  it('concurrent uploads of the same new bytes to one track make one artifact, carrying every reference (probe finding)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const server = await start();
+    const bytes = Buffer.from(`racing bytes ${Math.random()}\n`.repeat(2000));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => uploadRaw(server, token, bytes, `track=packages&package=npm:race-${i}@1.0.0`)),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((a) => a.body!.id)).size).toBe(1);
+    const byHash = await send(server, 'GET', `/v1/artifacts?sha256=${sha(bytes)}`, { token });
+    expect(byHash.body!.artifacts).toHaveLength(1);
+    expect(byHash.body!.artifacts[0].packages.map((p: { purl: string }) => p.purl).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `pkg:npm/race-${i}@1.0.0`).sort(),
+    );
+    // Another track is another artifact: the same bytes evaluated by other rounds.
+    expect((await uploadRaw(server, token, bytes, 'track=skills&package=npm:race-0@1.0.0')).status).toBe(201);
+
+    // Different bytes racing under one new reference: one artifact each, one of them named by the bare purl.
+    const different = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => uploadRaw(server, token, Buffer.from(`claimant ${i} ${Math.random()}`), 'track=packages&package=npm:claimed@1.0.0')),
+    );
+    expect(different.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const sources = await ctx.db().selectFrom('artifacts').select('source_id').where('source_id', 'like', 'pkg:npm/claimed@1.0.0%').execute();
+    expect(sources).toHaveLength(8);
+    expect(sources.filter((row) => row.source_id === 'pkg:npm/claimed@1.0.0')).toHaveLength(1);
+  });
+
   it('stores nothing when the client stops mid-body', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload']);
     const server = await start();

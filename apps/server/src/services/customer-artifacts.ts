@@ -16,6 +16,7 @@ import {
 import type { Kysely, Selectable } from 'kysely';
 import { listArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
+import { takeTurnsOn } from '../db/dialect.js';
 import type { ArtifactPackagesTable, ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { mergeArtifactFacets } from '../repositories/search-index.js';
@@ -90,6 +91,9 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
   }
   const register = () =>
     inTransaction(db, async (trx) => {
+      // Uploads of the same bytes to the track take turns: the second sees the first's artifact and
+      // adds its reference there, rather than both finding none and making two (docs/artifacts.md).
+      await takeTurnsOn(trx, `artifact-content:${input.track}:${put.hash}`);
       const existing = await trx
         .selectFrom('artifacts')
         .selectAll()
@@ -136,7 +140,8 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
   try {
     registered = await register();
   } catch (error) {
-    // Two uploads of the same new bytes raced: the loser finds the winner's artifact.
+    // Two uploads of other bytes under one new purl raced for its bare bundle hash: the loser's
+    // second attempt sees it taken and names its bytes with the checksum qualifier.
     if (!isUniqueViolation(error)) throw error;
     registered = await register();
   }
