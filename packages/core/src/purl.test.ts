@@ -46,6 +46,13 @@ describe('parsePackageRef', () => {
     ['a short form with no name', 'npm:@1.0.0'],
     ['a short form with a space in the name', 'npm:a b@1'],
     ['a Windows path', 'c:\\path'],
+    ['a NUL in a short form name', 'npm:a\u0000b@1'],
+    ['a percent-encoded NUL in a purl name', 'pkg:npm/a%00b@1.0.0'],
+    ['a percent-encoded NUL in a purl namespace', 'pkg:npm/%40sc%00ope/ab@1.0.0'],
+    ['a percent-encoded NUL in a purl version', 'pkg:npm/ab@1.0.0%00'],
+    ['a percent-encoded NUL in a qualifier', 'pkg:npm/ab@1.0.0?x=%00'],
+    ['a percent-encoded NUL in a subpath', 'pkg:npm/ab@1.0.0#a%00b'],
+    ['a percent-encoded line break in a purl name', 'pkg:npm/a%0Ab@1.0.0'],
   ])('rejects %s with a PackageRefError naming the argument', (_name, input) => {
     expect(() => parsePackageRef(input)).toThrow(PackageRefError);
     expect(() => parsePackageRef(input)).toThrow(/^input: /);

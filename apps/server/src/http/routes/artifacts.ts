@@ -155,6 +155,10 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         throw refusal(missing.map((name) => ({ path: `body.${name}`, message: 'expected as a form field before the file part' })));
       }
       const { track, ref } = parseFields('body', fields);
+      // Kept as the artifact's media_type: text, so no control character (a NUL cannot be stored).
+      if (/\p{Cc}/u.test(part.mimetype)) {
+        throw refusal([{ path: 'body.file', message: 'the Content-Type of the file part must not contain control characters' }]);
+      }
       return uploadArtifact(db, blobs, {
         ...base,
         track,
