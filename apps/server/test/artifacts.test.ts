@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../src/blobs/index.js';
 import { runKeysCommand } from '../src/commands/keys-command.js';
@@ -369,6 +369,40 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       'body.artifacts',
     ]);
     await expectNothingStored(server);
+  });
+
+  it('refuses a NUL (or any control character) in a reference or a part Content-Type with 422, storing nothing (probe finding: 500 on PostgreSQL and a blob left behind)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const paths = (answer: Answer) => [answer.status, (answer.body?.errors as { path: string }[] | undefined)?.map((e) => e.path)];
+    const bytes = Buffer.from('nul probe bytes\n');
+    for (const purl of ['pkg:npm/a%00b@1.0.0', 'pkg:npm/ab@1.0.0%00', 'pkg:npm/%40sc%00ope/ab@1.0.0', 'pkg:npm/ab@1.0.0?x=%00', 'pkg:npm/ab@1.0.0#a%00b', 'pkg:npm/a%0Ab@1.0.0']) {
+      expect(paths(await uploadRaw(server, token, bytes, `track=packages&package=${encodeURIComponent(purl)}`))).toEqual([422, ['query.package']]);
+      const form = multipartBody([['track', 'packages'], ['package', purl]], { name: 'file', type: 'application/octet-stream', bytes });
+      expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: form.body, type: form.contentType }))).toEqual([422, ['body.package']]);
+    }
+    const badType = multipartBody([['track', 'packages'], ['package', 'npm:ab@1.0.0']], { name: 'file', type: 'text/pl\u0000ain', bytes });
+    expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: badType.body, type: badType.contentType }))).toEqual([422, ['body.file']]);
+    expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: 'pkg:npm/a%00b@1.0.0' }))).toEqual([422, ['body.artifact']]);
+    expect(paths(await send(server, 'GET', `/v1/artifacts?purl=${encodeURIComponent('pkg:npm/a%00b@1.0.0')}`, { token }))).toEqual([422, ['query.purl']]);
+    await expectNothingStored(server);
+  });
+
+  it('leaves no blob when writing the row fails (500), and the same upload succeeds once the database can take it (probe finding)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const server = await start();
+    const bytes = npmTarball();
+    await sql`alter table artifact_packages rename to artifact_packages_away`.execute(ctx.db());
+    let failed: Answer;
+    try {
+      failed = await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0');
+    } finally {
+      await sql`alter table artifact_packages_away rename to artifact_packages`.execute(ctx.db());
+    }
+    expect(failed).toMatchObject({ status: 500, body: { detail: 'internal error' } });
+    await expectNothingStored(server);
+    const stored = await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0');
+    expect(stored).toMatchObject({ status: 201, body: { size: bytes.length, archive: { status: 'ok' } } });
   });
 
   it('concurrent uploads of the same new bytes to one track make one artifact, carrying every reference (probe finding)', async () => {

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -9,6 +12,7 @@ import { withSearchPath } from '../src/test-support/databases.js';
 import { newKey } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
+import { operatorKey } from './admin-support.js';
 import { startServer, type TestServer } from './harness.js';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -114,6 +118,61 @@ describePg('PostgreSQL faults: the process lives, the request answers 502', () =
     const after: number[] = [];
     for (let i = 0; i < 6; i += 1) after.push((await fetch(`${server.url}${agentPath}`)).status);
     expect(after).toEqual([404, 404, 404, 404, 404, 404]);
+  });
+});
+
+describePg('PostgreSQL failing while an upload is written', () => {
+  const schema = `vigil_fu_${randomBytes(6).toString('hex')}`;
+  let proxy: TcpProxy;
+  let database: VigilDatabase;
+  let server: NetworkApp;
+
+  beforeAll(async () => {
+    await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+    const target = new URL(url!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(withSearchPath(url!, schema));
+    viaProxy.host = proxy.address;
+    database = await openDatabase({ url: viaProxy.toString(), connectTimeoutMs: 500, statementTimeoutMs: 500, onConnectionError: () => {} });
+    await migrateToLatest(database.db);
+    server = await startNetworkApp({ snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] }, database });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await database?.close();
+    await proxy?.close();
+    await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  });
+
+  it('a connection reset while the row is written is 502 (retryable), not 400, and leaves no row (probe finding)', async () => {
+    const token = await operatorKey(database.db, ['--org', 'acme', '--scopes', 'upload,read']);
+    const bytes = randomBytes(256 * 1024);
+    const staging = join(server.dir, 'blobs', 'staging');
+    const socket = connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /v1/artifacts?track=packages&package=npm:reset-upload@1.0.0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/octet-stream\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
+    );
+    socket.write(bytes.subarray(0, bytes.length / 2));
+    // The key was checked and the body streams into the store: now the database goes silent.
+    while (!existsSync(staging) || readdirSync(staging).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    proxy.stall();
+    socket.write(bytes.subarray(bytes.length / 2));
+    // The row's transaction is on the wire when every connection is reset.
+    expect(await proxy.untilSwallowed()).toBe(true);
+    proxy.resetAll();
+    proxy.resume();
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 502 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'upstream dependency unavailable' });
+    expect(await database.db.selectFrom('artifacts').select('id').execute()).toEqual([]);
+    expect(await database.db.selectFrom('artifact_packages').select('purl').execute()).toEqual([]);
+    expect(readdirSync(staging)).toEqual([]);
   });
 });
 

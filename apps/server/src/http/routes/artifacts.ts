@@ -61,17 +61,18 @@ function parseFields(where: 'query' | 'body', fields: Record<string, unknown>) {
   return { track: parsed.data.track, ref: parsePackageRef(parsed.data.package) };
 }
 
-/** A body that ended early or broke its framing: the client's fault, and it is no longer listening. */
+/**
+ * A body that ended early or broke its framing: the client's fault, and it is no longer listening.
+ * A socket error counts only while the body is still arriving: once all of it was received, an
+ * ECONNRESET is the database's connection failing (502 through the error handler), not the client's.
+ */
 function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
   if (error instanceof VigilError) return false;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  return (
-    request.raw.readableAborted ||
-    code === 'ECONNRESET' ||
-    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    /^(aborted|Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found)/.test(message)
-  );
+  if (request.raw.readableAborted) return true;
+  if (/^(Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found)/.test(message)) return true;
+  return !request.raw.complete && (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || /^aborted/.test(message));
 }
 
 /**
