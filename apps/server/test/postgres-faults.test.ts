@@ -176,6 +176,88 @@ describePg('PostgreSQL failing while an upload is written', () => {
   });
 });
 
+describePg('a request with an Idempotency-Key timing out (504) while PostgreSQL is frozen', () => {
+  const schema = `vigil_fi_${randomBytes(6).toString('hex')}`;
+  const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+  const HANDLER_TIMEOUT_MS = 1_000;
+  let proxy: TcpProxy;
+  let database: VigilDatabase;
+  let server: NetworkApp;
+
+  beforeAll(async () => {
+    await admin((c) => c.query(`CREATE SCHEMA ${schema}`));
+    const target = new URL(url!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const viaProxy = new URL(withSearchPath(url!, schema));
+    viaProxy.host = proxy.address;
+    // The database gives a statement (and a connection) far longer than the handler: the 504 comes first.
+    database = await openDatabase({ url: viaProxy.toString(), connectTimeoutMs: 20_000, statementTimeoutMs: 10_000, onConnectionError: () => {} });
+    await migrateToLatest(database.db);
+    server = await startNetworkApp({
+      snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] },
+      database,
+      clock: T0,
+      config: { handlerTimeoutMs: HANDLER_TIMEOUT_MS },
+    });
+  });
+
+  afterAll(async () => {
+    proxy?.resume();
+    await server?.close();
+    await database?.close();
+    await proxy?.close();
+    await admin((c) => c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
+  });
+
+  it('answers the 504 {detail} on time, keeps the key claimed for another handler timeout, then lets the retry run (probe findings)', async () => {
+    const token = await operatorKey(database.db, ['--org', 'acme', '--scopes', 'keys,read']);
+    const victim = (await operatorKey(database.db, ['--org', 'acme', '--scopes', 'read'])).slice(4, 12);
+    const revoke = () => fetch(`${server.baseUrl}/v1/keys/${victim}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}`, 'idempotency-key': 'freeze-1' } });
+    // The key is checked once: later requests find it in the key cache (the clock is pinned).
+    expect((await fetch(`${server.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    const holder = new pg.Client({ connectionString: withSearchPath(url!, schema) });
+    await holder.connect();
+    try {
+      // The revocation's UPDATE waits for this lock; then the network freezes under it.
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM api_keys WHERE key_id = $1 FOR UPDATE', [victim]);
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      const waiting = async () =>
+        Number((await holder.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [holderPid])).rows[0]!.n);
+      const first = revoke();
+      while ((await waiting()) === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      proxy.stall();
+
+      const answer = await first;
+      // Answered by the handler timeout, in the catalogue's form, while the statement still waits:
+      // nothing the database does (or fails to do) delays or reshapes it.
+      expect(answer.status).toBe(504);
+      expect(await answer.json()).toEqual({ detail: 'request handler timed out' });
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+      expect(await waiting()).toBe(1);
+    } finally {
+      await holder.query('ROLLBACK').catch(() => undefined);
+      await holder.end();
+      proxy.resume();
+      proxy.resetAll();
+    }
+
+    // The handler may still commit: the key stays claimed for another handler timeout counted from
+    // the 504, whether or not the server could write anything when it answered.
+    server.clock = T0 + HANDLER_TIMEOUT_MS + HANDLER_TIMEOUT_MS / 2;
+    const retried = await revoke();
+    expect(retried.status).toBe(409);
+    expect(await retried.json()).toEqual({ detail: 'a request with this idempotency key is in progress' });
+    // After that the claim is stale: the retry takes it over and runs (the frozen attempt never committed).
+    server.clock = T0 + 2 * HANDLER_TIMEOUT_MS;
+    const taken = await revoke();
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toMatchObject({ key_id: victim, status: 'revoked' });
+    expect((await revoke()).headers.get('idempotent-replayed')).toBe('true');
+  }, 30_000);
+});
+
 describePg('closing the database while a stalled server holds a query (SIGTERM after a 504)', () => {
   it('close returns without waiting for the query, so shutdown exits 0 within its grace (probe finding)', async () => {
     const target = new URL(url!);
