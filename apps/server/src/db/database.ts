@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
@@ -15,8 +15,8 @@ export interface VigilDatabase {
 
 export interface OpenDatabaseOptions {
   /**
-   * `postgres://…` / `postgresql://…` selects PostgreSQL. `sqlite:<file>` opens that SQLite file and
-   * `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or empty selects `<dataDir>/vigil.db`.
+   * `postgres://…` / `postgresql://…` selects PostgreSQL. `sqlite:<file>` opens that SQLite file (its
+   * directory created if missing) and `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or empty selects `<dataDir>/vigil.db`.
    * Any other scheme is refused rather than silently falling back to SQLite.
    */
   url?: string;
@@ -148,6 +148,8 @@ function sqliteFile(options: OpenDatabaseOptions): string {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file === '') throw new Error('options.url: sqlite: needs a file path');
+    // Like the data directory: created if missing, rather than an exit over a missing folder.
+    mkdirSync(dirname(file), { recursive: true });
     return file;
   }
   if (url !== '') {
