@@ -288,6 +288,30 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     await expectNothingStored(server);
   });
 
+  it('answers a refused caller before its body and closes the connection instead of reading what it declared (probe finding)', async () => {
+    const reader = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read']);
+    const server = await start({ artifactLimitBytes: 64 * 1024 * 1024 });
+    for (const authorization of ['', `Authorization: Bearer ${reader}\r\n`]) {
+      const socket = connect(server.port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      // 8 MiB declared, none of it sent: the server must not wait for (or read) it.
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(
+        `POST /v1/artifacts?track=packages&package=npm:a@1.0.0 HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}` +
+          `Content-Type: application/octet-stream\r\nContent-Length: ${8 * 1024 * 1024}\r\n\r\n`,
+      );
+      socket.write(Buffer.alloc(64 * 1024, 1));
+      await ended;
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      expect(head).toMatch(authorization === '' ? /^HTTP\/1\.1 401 / : /^HTTP\/1\.1 403 /);
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(body)).toEqual({ detail: authorization === '' ? 'missing api key' : "api key lacks 'upload' scope" });
+    }
+    expect(server.streamed()).toBe(0);
+  });
+
   it('refuses bad uploads with a clear 4xx and stores nothing', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
     const server = await start({ artifactLimitBytes: 64 * 1024 });

@@ -56,8 +56,19 @@ export function toVigilError(error: unknown): VigilError | undefined {
   return undefined;
 }
 
-function sendVigilError(error: VigilError, reply: FastifyReply): FastifyReply {
+/**
+ * The request declared a body that has not all arrived: a refusal answered before reading it (a bad
+ * key, a missing scope, a rate limit) would otherwise keep the connection open while Node reads and
+ * discards up to the declared length, e.g. 64 MiB an unauthenticated client chose to send.
+ */
+function bodyStillArriving(request: FastifyRequest): boolean {
+  return Number(request.headers['content-length'] ?? 0) > 0 && !request.raw.complete;
+}
+
+function sendVigilError(error: VigilError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.headers) reply.headers(error.headers);
+  // `Connection: close`: Node then closes the connection once the answer is out, unread body and all.
+  if (bodyStillArriving(request)) reply.header('connection', 'close');
   const body: { detail: string; errors?: ValidationIssue[] } = { detail: error.detail };
   if (error.issues) body.errors = error.issues;
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
@@ -68,16 +79,17 @@ const errors: FastifyPluginAsync = async (app) => {
     const vigil = toVigilError(error);
     if (vigil) {
       if (vigil.status >= 500) request.log.warn({ code: vigil.code, err: vigil.cause }, vigil.detail);
-      return sendVigilError(vigil, reply);
+      return sendVigilError(vigil, request, reply);
     }
     // The stack goes to the log only; the client gets the id to quote.
     request.log.error({ err: error }, 'unhandled error');
     const { status, detail } = describeError('internal_error');
+    if (bodyStillArriving(request)) reply.header('connection', 'close');
     return reply.code(status).type('application/json; charset=utf-8').send({ detail, request_id: request.id });
   });
 
-  app.setNotFoundHandler((_request, reply) =>
-    sendVigilError(new VigilError('route_not_found'), reply),
+  app.setNotFoundHandler((request, reply) =>
+    sendVigilError(new VigilError('route_not_found'), request, reply),
   );
 };
 
