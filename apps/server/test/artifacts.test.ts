@@ -302,7 +302,14 @@ describeEachDialect('customer API: artifacts', (ctx) => {
         `POST /v1/artifacts?track=packages&package=npm:a@1.0.0 HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}` +
           `Content-Type: application/octet-stream\r\nContent-Length: ${8 * 1024 * 1024}\r\n\r\n`,
       );
-      socket.write(Buffer.alloc(64 * 1024, 1));
+      // The client keeps sending, as an upload does: the answer must reach it all the same (a close
+      // with its bytes unread would reset the connection and could drop the answer).
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      let closed = false;
+      void ended.then(() => (closed = true));
+      for (let sent = 0; sent < 8 * 1024 * 1024 && !closed && !socket.destroyed; sent += chunk.length) {
+        if (!socket.write(chunk)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), ended]);
+      }
       await ended;
       const [head = '', body = ''] = received.split('\r\n\r\n');
       expect(head).toMatch(authorization === '' ? /^HTTP\/1\.1 401 / : /^HTTP\/1\.1 403 /);

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { isUniqueViolation } from '../../unique-violation.js';
 import { isUpstreamUnavailable } from '../../upstream-unavailable.js';
 import { VigilError } from '../../errors.js';
+import { closeWithoutReading } from '../close-unread.js';
 
 /** fastify's own errors, by code, onto the catalogue. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -65,10 +66,15 @@ function bodyStillArriving(request: FastifyRequest): boolean {
   return Number(request.headers['content-length'] ?? 0) > 0 && !request.raw.complete;
 }
 
+/** `Connection: close`, and the connection closed after the answer without reading the rest of the body. */
+function closeUnread(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  closeWithoutReading(request.raw);
+}
+
 function sendVigilError(error: VigilError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.headers) reply.headers(error.headers);
-  // `Connection: close`: Node then closes the connection once the answer is out, unread body and all.
-  if (bodyStillArriving(request)) reply.header('connection', 'close');
+  if (bodyStillArriving(request)) closeUnread(request, reply);
   const body: { detail: string; errors?: ValidationIssue[] } = { detail: error.detail };
   if (error.issues) body.errors = error.issues;
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
@@ -84,7 +90,7 @@ const errors: FastifyPluginAsync = async (app) => {
     // The stack goes to the log only; the client gets the id to quote.
     request.log.error({ err: error }, 'unhandled error');
     const { status, detail } = describeError('internal_error');
-    if (bodyStillArriving(request)) reply.header('connection', 'close');
+    if (bodyStillArriving(request)) closeUnread(request, reply);
     return reply.code(status).type('application/json; charset=utf-8').send({ detail, request_id: request.id });
   });
 
