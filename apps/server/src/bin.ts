@@ -7,8 +7,11 @@ import { migrateToLatest } from './db/migrate.js';
 import { buildApp } from './http/app.js';
 import { installGracefulShutdown } from './http/shutdown.js';
 import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './metagraph/index.js';
+import { createPolicyInputSources } from './policies/sources.js';
 import { runValidatorsCommand, ValidatorsCommandError } from './commands/validators-command.js';
 import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
+import { AdvisoriesCommandError, runAdvisoriesCommand } from './commands/advisories-command.js';
+import { FactsCommandError, runFactsCommand } from './commands/facts-command.js';
 import { reindexSearch } from './services/search-reindex.js';
 import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
@@ -40,6 +43,13 @@ Commands:
   accounts list                 Every account: id, name, kind, plan.
   search reindex                Rebuild the search index from the artifacts and attestations (for rows
                                 written before migration 0008-search).
+  advisories import <directory|zip>
+                                Import an OSV advisory feed: a directory of .json records (searched
+                                recursively) or a zip such as osv.dev's bulk export. Prints what it did
+                                with every file; exits 1 when no file held a valid record.
+  advisories status             What is imported: advisory and package counts, the last import.
+  facts backfill                Compute the package facts (license, install scripts) of every artifact
+                                that has none yet (they are otherwise computed on first use).
   help, --help, -h              Show this help.
 
 Environment:
@@ -136,10 +146,11 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
     // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
     metagraph.startRefreshing();
+    const customerBlobs = createFileBlobStore(join(config.dataDir, 'blobs'));
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
-      customers: { db: database.db, metagraph, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) },
+      customers: { db: database.db, metagraph, blobs: customerBlobs, policySources: createPolicyInputSources(database.db, customerBlobs) },
       network: {
         db: database.db,
         blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
@@ -273,6 +284,35 @@ async function main(argv: string[]): Promise<void> {
       log(`indexed ${result.artifacts} artifacts and ${result.attestations} attestations`);
       return;
     }
+    case 'advisories': {
+      const config = loadConfig();
+      const output = await withDatabase(config, async (database) => {
+        await migrate(database);
+        try {
+          return await runAdvisoriesCommand(database.db, flags, Date.now);
+        } catch (error) {
+          if (error instanceof AdvisoriesCommandError && error.usage) throw new UsageError(`advisories: ${error.message}`);
+          throw error;
+        }
+      });
+      log(output.lines.join('\n'));
+      if (output.exitCode !== 0) process.exitCode = output.exitCode;
+      return;
+    }
+    case 'facts': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database);
+        try {
+          return await runFactsCommand(database.db, createFileBlobStore(join(config.dataDir, 'blobs')), flags, Date.now);
+        } catch (error) {
+          if (error instanceof FactsCommandError && error.usage) throw new UsageError(`facts: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
     case 'keys':
     case 'accounts': {
       const config = loadConfig();
@@ -302,14 +342,16 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`vigil-server: ${error.message}\n`);
     process.exit(1);
   }
-  const message =
-    error instanceof ValidatorsCommandError
-      ? `validators: ${error.message}`
-      : error instanceof KeysCommandError
-        ? `keys: ${error.message}`
-        : error instanceof Error
-          ? error.message
-          : String(error);
+  // A command's own error class names the command in front of its message.
+  const prefixes: [new (...args: never[]) => Error, string][] = [
+    [ValidatorsCommandError, 'validators'],
+    [AdvisoriesCommandError, 'advisories'],
+    [FactsCommandError, 'facts'],
+    [KeysCommandError, 'keys'],
+  ];
+  const prefix = prefixes.find(([type]) => error instanceof type)?.[1];
+  const text = error instanceof Error ? error.message : String(error);
+  const message = prefix === undefined ? text : `${prefix}: ${text}`;
   process.stderr.write(`vigil-server: ${message}\n`);
   process.exit(1);
 });

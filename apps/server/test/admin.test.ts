@@ -1,6 +1,8 @@
+import { join } from 'node:path';
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
-import { AdminRoundClosed, AdminRoundSchedule, AdminValidatorList, OutboxBacklog, ValidatorRegistration } from '@vigil/core';
+import { AdminAdvisoryStatus, AdminRoundClosed, AdminRoundSchedule, AdminValidatorList, OutboxBacklog, ValidatorRegistration } from '@vigil/core';
 import { afterEach, expect, it } from 'vitest';
+import { runAdvisoriesCommand } from '../src/commands/advisories-command.js';
 import { runValidatorsCommand } from '../src/commands/validators-command.js';
 import { enqueueOutboxEvent } from '../src/repositories/outbox.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
@@ -289,6 +291,27 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
       undelivered: 3,
       undelivered_by_kind: { 'verdict.changed': 2, 'attestation.created': 1, 'repository.verified': 0 },
       oldest_undelivered_at: '2026-11-21T10:00:00.005+00:00',
+    });
+  });
+
+  it('reports what the advisory import stored, and the last import', async () => {
+    const { app, admin } = await start();
+    expect(AdminAdvisoryStatus.parse((await call(app, 'GET', '/v1/admin/advisories', admin)).body)).toEqual({ advisories: 0, withdrawn: 0, packages: { npm: 0, pypi: 0 }, last_import: null });
+    const fixtures = join(import.meta.dirname, 'fixtures/osv');
+    const output = await runAdvisoriesCommand(ctx.db(), ['import', fixtures], () => T0);
+    expect(output.exitCode).toBe(0);
+    const status = await call(app, 'GET', '/v1/admin/advisories', admin);
+    expect(status.status).toBe(200);
+    expect(AdminAdvisoryStatus.parse(status.body)).toEqual({
+      advisories: 7,
+      withdrawn: 0,
+      packages: { npm: 6, pypi: 2 },
+      last_import: {
+        source: fixtures,
+        started_at: '2026-11-21T10:00:00.000+00:00',
+        finished_at: '2026-11-21T10:00:00.000+00:00',
+        counts: { files: 7, read: 7, imported: 7, updated: 0, unchanged: 0, older: 0, withdrawn: 0, other_ecosystems: 0, invalid: 0 },
+      },
     });
   });
 });

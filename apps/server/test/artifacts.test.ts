@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
-import { crc32 } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { tarGz } from '../src/seed/tar-gz.js';
 import { closeRound } from '../src/services/rounds.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
+import { zipOf } from '../src/test-support/stored-zip.js';
 import { attest, bundle, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
 
 interface Server {
@@ -42,45 +42,6 @@ async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string
   const token = lines.find((line) => line.startsWith('vgl_'));
   if (!token) throw new Error(`no token in ${lines.join('\n')}`);
   return token;
-}
-
-/** A zip of stored (uncompressed) entries, written by hand so the test needs no zip writer. */
-function zipOf(entries: { name: string; content: string }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const name = Buffer.from(entry.name);
-    const data = Buffer.from(entry.content);
-    const crc = crc32(data);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, data);
-    centrals.push(central, name);
-    offset += local.length + name.length + data.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
 }
 
 function multipartBody(fields: [string, string][], file?: { name: string; type: string; bytes: Buffer }, boundary = 'vigil-test-boundary') {
@@ -618,5 +579,60 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       expect([result.artifact, result.state, result.queued]).toEqual(expected);
     });
     expect(results[0]).toEqual(verdict.body);
+  });
+
+  it('reads package facts, and takes a provenance bundle for an artifact the account uploaded, verified offline', async () => {
+    const acme = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const other = await operatorKey(ctx.db(), ['--org', 'other', '--scopes', 'upload,read']);
+    const server = await start();
+    const tarball = Buffer.from(
+      tarGz([{ path: 'package/package.json', content: JSON.stringify({ name: 'gundam-visor', version: '1.0.1', license: 'MIT', scripts: { install: 'node-gyp rebuild' } }) }]),
+    );
+    const uploaded = await uploadRaw(server, acme, tarball, 'track=packages&package=npm:gundam-visor@1.0.1');
+    const id = uploaded.body!.id as string;
+    const facts = await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other });
+    expect(facts.status).toBe(200);
+    expect(facts.body).toEqual({
+      artifact_id: id,
+      kind: 'npm',
+      license: 'MIT',
+      license_source: 'package.json license',
+      install_scripts: ['install'],
+      registry_provenance: 'absent',
+      published_at: null,
+      provenance: null,
+    });
+
+    // The real npm attestations of gundam-visor@1.0.1: its signatures verify, but these are not its bytes.
+    const attestations = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8'));
+    const attached = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
+    expect(attached.status).toBe(200);
+    expect(attached.body).toMatchObject({
+      artifact_id: id,
+      status: 'present_unverified',
+      subject: 'pkg:npm/gundam-visor@1.0.1',
+      source_repository: null,
+      logged_at: null,
+    });
+    expect(attached.body!.reason).toBe(
+      `the bundle signs pkg:npm/gundam-visor@1.0.1 with sha512 8d9d7972f676516c75014aa074e11ae604d98f0b64ec6725a61e2838ff3dab162118fa71433fb31e1550d30bd0dec9d086ce032b94457b583900c507acf39c40, not these bytes (sha512 ${createHash('sha512').update(tarball).digest('hex')})`,
+    );
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'present_unverified', provenance: { status: 'present_unverified' } });
+
+    // A verified bundle stays: one that does not verify does not replace it (the row is set as a verification would leave it).
+    await ctx.db().updateTable('artifact_provenance').set({ status: 'verified', reason: null, source_repository: 'https://github.com/acme/gundam-visor', logged_at: T0 }).execute();
+    const kept = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
+    expect(kept.body).toMatchObject({ status: 'verified', reason: null, source_repository: 'https://github.com/acme/gundam-visor', logged_at: '2026-11-21T10:00:00.000+00:00' });
+    expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: acme })).body).toMatchObject({ registry_provenance: 'verified', published_at: '2026-11-21T10:00:00.000+00:00' });
+    await ctx.db().updateTable('artifact_provenance').set({ status: 'present_unverified' }).execute();
+
+    // Only an account that uploaded the artifact may attach provenance to it; anything but a bundle is 422.
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, other, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(await json(server, `/v1/artifacts/art_999/provenance`, acme, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    const notBundle = await json(server, `/v1/artifacts/${id}/provenance`, acme, { attestations: [{ predicateType: 'https://example.com/other', bundle: {} }] });
+    expect(notBundle).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body', message: expect.stringContaining('no SLSA provenance bundle') }] } });
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, { mediaType: 'nonsense' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, [1, 2])).toMatchObject({ status: 422 });
+    expect((await send(server, 'GET', `/v1/artifacts/art_999/facts`, { token: acme })).status).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -83,6 +83,71 @@ describe.skipIf(!built)('vigil-server command', () => {
     expect(existsSync(join(cwd, '.vigil', 'vigil.db'))).toBe(true);
     const second = await run(['migrate'], {}, cwd);
     expect(second).toMatchObject({ code: 0, stdout: 'database is up to date\n' });
+  });
+
+  it('advisories import reports what it did with every file, exits 1 when nothing could be read; status and facts backfill', async () => {
+    const cwd = workDir();
+    const fixtures = fileURLToPath(new URL('./fixtures/osv', import.meta.url));
+    const first = await run(['advisories', 'import', fixtures], {}, cwd);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(
+      [
+        `read 7 OSV record(s) from 7 .json file(s) in ${fixtures}`,
+        'imported 7, updated 0 (withdrawn among them: 0)',
+        'skipped 0: 0 already stored with the same modified time, 0 older than the stored version, 0 with no npm or PyPI package, 0 invalid',
+        '',
+      ].join('\n'),
+    );
+    const again = await run(['advisories', 'import', fixtures], {}, cwd);
+    expect(again.stdout).toContain('imported 0, updated 0');
+    expect(again.stdout).toContain('skipped 7: 7 already stored with the same modified time');
+
+    const broken = join(cwd, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'GHSA-bad.json'), '{"id": "GHSA-bad"}');
+    const nothing = await run(['advisories', 'import', broken], {}, cwd);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stdout).toContain('invalid: GHSA-bad.json: modified: ');
+    expect(nothing.stdout).toContain('no file could be read as an OSV record');
+    const missing = await run(['advisories', 'import', join(cwd, 'nope')], {}, cwd);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^vigil-server: advisories: .*nope: ENOENT/);
+    expect(await run(['advisories', 'import'], {}, cwd)).toMatchObject({ code: 2 });
+
+    const status = await run(['advisories', 'status'], {}, cwd);
+    expect(status.stdout).toMatch(/^advisories: 7 \(0 withdrawn\), npm packages: 6, PyPI packages: 2\nlast import: /);
+    expect(await run(['facts', 'backfill'], {}, cwd)).toMatchObject({ code: 0, stdout: 'computed the facts of 0 artifact(s): 0 package archive(s), 0 other\n' });
+  });
+
+  it('serve evaluates policies against the imported advisories (the production sources)', async () => {
+    const cwd = workDir();
+    expect((await run(['advisories', 'import', fileURLToPath(new URL('./fixtures/osv', import.meta.url))], {}, cwd)).code).toBe(0);
+    const created = await run(['keys', 'create', '--personal', 'alice', '--plan', 'paid', '--scopes', 'policies'], {}, cwd);
+    const token = created.stdout.split('\n').find((line) => line.startsWith('vgl_'))!;
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd, env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      let answer: Response | undefined;
+      for (let i = 0; i < 100 && !answer; i++) {
+        answer = await fetch(`http://127.0.0.1:${port}/v1/policies/evaluate`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ artifact: 'npm:minimist@1.2.5', policy: 'default', include: ['vulnerabilities'] }),
+        }).catch(async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        });
+      }
+      expect(answer?.status).toBe(200);
+      const evaluation = (await answer!.json()) as { verdict: string; vulnerabilities: { id: string }[] };
+      expect(evaluation.verdict).toBe('block');
+      expect(evaluation.vulnerabilities.map((v) => v.id)).toEqual(['GHSA-xvch-5gv4-984h']);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('serve answers, creates the 0600 identity key, and exits 0 on SIGTERM', async () => {

@@ -62,8 +62,9 @@ describe('requests named in the docs', () => {
   beforeAll(async () => {
     e = await startNetworkApp({
       snapshot: { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] },
-      // The admin API is served only with an allowlist; inject() calls come from 127.0.0.1.
-      config: { adminAllowlist: ['127.0.0.1'] },
+      // The admin API is served only with an allowlist; inject() calls come from 127.0.0.1. Every
+      // mention costs up to three requests from one address: more than the default per-minute budget.
+      config: { adminAllowlist: ['127.0.0.1'], rateLimitPerMinute: 10_000 },
     });
   });
   afterAll(async () => e?.close());

@@ -48,6 +48,15 @@ export const POLICY_INCLUDES = ['vulnerabilities', 'licenses', 'provenance', 'fi
 export const PolicyInclude = z.enum(POLICY_INCLUDES);
 export type PolicyInclude = z.infer<typeof PolicyInclude>;
 
+/**
+ * What a failed policy check does (Socket's policy actions): `block` makes the verdict `block`,
+ * `warn` makes it `warn` (unless something blocks), `monitor` is recorded without changing the
+ * verdict, `ignore` is not evaluated at all.
+ */
+export const POLICY_ACTIONS = ['block', 'warn', 'monitor', 'ignore'] as const;
+export const PolicyAction = z.enum(POLICY_ACTIONS);
+export type PolicyAction = z.infer<typeof PolicyAction>;
+
 export const WEBHOOK_EVENT_KINDS = ['verdict.changed', 'attestation.created', 'repository.verified'] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
 export type WebhookEventKind = z.infer<typeof WebhookEventKind>;

@@ -54,6 +54,13 @@ export const ERROR_DETAILS = {
   attestationNotFound: 'attestation not found',
   artifactUnknown: 'artifact not found',
   archiveCorrupt: 'corrupt archive',
+  // Policies (docs/policies.md).
+  policyNotFound: 'policy not found',
+  policyNameTaken: 'policy name already taken',
+  policyRulesInvalid: 'policy rules do not compile',
+  personalAccountPolicies: 'personal accounts cannot own policies',
+  builtinPolicyReadonly: 'the built-in default policy cannot be changed',
+  evaluationNotFound: 'evaluation not found',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -106,6 +113,13 @@ export const ERROR_CATALOGUE = {
   // The customer artifact API (docs/artifacts.md); `artifact_not_found` below is the validators' own.
   artifact_unknown: { status: 404, detail: ERROR_DETAILS.artifactUnknown },
   archive_corrupt: { status: 422, detail: ERROR_DETAILS.archiveCorrupt },
+  // Policies (docs/policies.md).
+  policy_not_found: { status: 404, detail: ERROR_DETAILS.policyNotFound },
+  policy_name_taken: { status: 409, detail: ERROR_DETAILS.policyNameTaken },
+  policy_rules_invalid: { status: 422, detail: ERROR_DETAILS.policyRulesInvalid },
+  personal_account_policies: { status: 403, detail: ERROR_DETAILS.personalAccountPolicies },
+  builtin_policy_readonly: { status: 403, detail: ERROR_DETAILS.builtinPolicyReadonly },
+  evaluation_not_found: { status: 404, detail: ERROR_DETAILS.evaluationNotFound },
   hotkey_not_registered: { status: 403, detail: ERROR_DETAILS.hotkeyNotRegistered },
   no_validator_permit: { status: 403, detail: ERROR_DETAILS.noValidatorPermit },
   validator_revoked: { status: 403, detail: ERROR_DETAILS.validatorRevoked },

@@ -22,6 +22,8 @@ export {
   RiskLevel,
   POLICY_INCLUDES,
   PolicyInclude,
+  POLICY_ACTIONS,
+  PolicyAction,
   WEBHOOK_EVENT_KINDS,
   WebhookEventKind,
   REPOSITORY_PROVIDERS,
@@ -109,8 +111,40 @@ export {
   AgentsResponse,
   AgentEligibility,
 } from './schemas/agents.js';
-export { PolicyEvaluationRequest, PolicyEvaluation } from './schemas/policy.js';
-export type { PolicyEvaluationRequestParsed } from './schemas/policy.js';
+export {
+  MAX_POLICY_RULES,
+  MAX_RULE_EXPRESSION_LENGTH,
+  MAX_POLICY_DESCRIPTION_LENGTH,
+  DEFAULT_POLICY_NAME,
+  DEFAULT_POLICY_ID,
+  PolicyName,
+  PolicyRuleName,
+  PolicyId,
+  PolicyRuleInput,
+  PolicyCreateRequest,
+  PolicyUpdateRequest,
+  PolicyRule,
+  Policy,
+  PolicyList,
+  PolicyIdParams,
+  PolicyVersionParams,
+  PolicyEvaluationRequest,
+  EVALUATION_ID_RE,
+  EvaluationIdParams,
+  POLICY_CHECK_OUTCOMES,
+  PolicyCheck,
+  AppliedPolicy,
+  VULNERABILITY_SEVERITIES,
+  EvaluationVulnerability,
+  EvaluationLicenses,
+  EvaluationProvenance,
+  PolicyEvaluation,
+} from './schemas/policy.js';
+export type {
+  PolicyEvaluationRequestParsed,
+  PolicyCreateRequestParsed,
+  PolicyUpdateRequestParsed,
+} from './schemas/policy.js';
 export {
   WebhookUrl,
   Webhook,
@@ -190,6 +224,15 @@ export {
   VerifyResult,
   VerifyBatchResult,
 } from './schemas/artifacts-api.js';
+export {
+  PACKAGE_KINDS,
+  PackageKind,
+  REGISTRY_PROVENANCE_STATES,
+  RegistryProvenanceState,
+  ArtifactProvenance,
+  ArtifactFacts,
+  ProvenanceUpload,
+} from './schemas/package-facts.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
 export {
   LOCKFILE_FORMATS,
@@ -271,6 +314,8 @@ export {
   AdminRoundCloseRequest,
   AdminRoundClosed,
   OutboxBacklog,
+  AdvisoryImportCounts,
+  AdminAdvisoryStatus,
   IDEMPOTENCY_HEADERS,
   IDEMPOTENCY_KEY_TTL_MS,
   IdempotencyKey,

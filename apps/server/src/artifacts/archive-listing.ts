@@ -31,12 +31,37 @@ function corrupt(format: ArchiveFormat, error: unknown): ArchiveListing {
 /** What the bytes are unavailable: the blob store does not hold them. */
 export const UNAVAILABLE_LISTING: ArchiveListing = { format: 'none', status: 'unavailable', files: null, truncated: false, error: null };
 
+/** A file read out of an archive (package metadata) is kept whole only up to this size; larger ones are not kept. */
+export const MAX_CAPTURED_FILE_BYTES = 1024 * 1024;
+/** At most this many files are kept from one archive, whatever `capture` asks for. */
+export const MAX_CAPTURED_FILES = 16;
+
+export interface ArchiveRead {
+  listing: ArchiveListing;
+  /** The contents of the entries `capture` asked for (by entry name), each at most MAX_CAPTURED_FILE_BYTES. */
+  files: Map<string, Buffer>;
+}
+
+export interface ReadArchiveOptions {
+  /** Which entries to keep the bytes of, by name (a tar entry's path, a zip entry's file name). */
+  capture?: (name: string) => boolean;
+}
+
 /**
  * Lists the files inside an artifact (a local file): a gzip is read as a tar (npm's `.tgz`, a
  * source tarball), a zip (a wheel, a `.zip`) through its central directory; anything else is a
  * single file (`format: none`). A corrupt archive is a listing with `status: corrupt`, never a throw.
  */
 export async function listArchive(path: string): Promise<ArchiveListing> {
+  return (await readArchive(path)).listing;
+}
+
+/**
+ * listArchive, also keeping the bytes of the entries `capture` names, in the same pass and under the
+ * same limits (the decompressed budget, the entry count): the package facts read `package.json` or
+ * `METADATA` this way without decompressing the archive a second time.
+ */
+export async function readArchive(path: string, options: ReadArchiveOptions = {}): Promise<ArchiveRead> {
   const handle = await open(path, 'r');
   let head: Uint8Array;
   try {
@@ -47,9 +72,21 @@ export async function listArchive(path: string): Promise<ArchiveListing> {
     await handle.close();
   }
   const format = archiveFormatOf(head);
-  if (format === 'tgz') return listTarGz(path);
-  if (format === 'zip') return listZip(path);
-  return ok('none', null, false);
+  const capture = new Capture(options.capture);
+  let listing: ArchiveListing;
+  if (format === 'tgz') listing = await listTarGz(path, capture);
+  else if (format === 'zip') listing = await listZip(path, capture);
+  else listing = ok('none', null, false);
+  return { listing, files: listing.status === 'ok' ? capture.files : new Map() };
+}
+
+/** Which entries to keep, and what was kept. */
+class Capture {
+  readonly files = new Map<string, Buffer>();
+  constructor(private readonly wanted: ((name: string) => boolean) | undefined) {}
+  wants(name: string, size: number): boolean {
+    return this.wanted !== undefined && size <= MAX_CAPTURED_FILE_BYTES && this.files.size < MAX_CAPTURED_FILES && !this.files.has(name) && this.wanted(name);
+  }
 }
 
 class ByteBudget extends Transform {
@@ -68,7 +105,7 @@ class ByteBudget extends Transform {
   }
 }
 
-function listTarGz(path: string): Promise<ArchiveListing> {
+function listTarGz(path: string, capture: Capture): Promise<ArchiveListing> {
   return new Promise((resolve) => {
     const files: ArchiveEntry[] = [];
     const source = createReadStream(path);
@@ -93,6 +130,16 @@ function listTarGz(path: string): Promise<ArchiveListing> {
       // An entry that claims more bytes than the archive holds fails on its own stream: without this
       // listener that error would have no handler and end the process.
       stream.on('error', fail);
+      const isFile = header.type === 'file' || header.type === 'contiguous-file';
+      if (isFile && capture.wants(header.name, header.size ?? 0)) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
+        stream.on('end', () => {
+          capture.files.set(header.name, Buffer.concat(chunks));
+          next();
+        });
+        return;
+      }
       stream.on('end', next);
       stream.resume();
     });
@@ -104,7 +151,7 @@ function listTarGz(path: string): Promise<ArchiveListing> {
   });
 }
 
-function listZip(path: string): Promise<ArchiveListing> {
+function listZip(path: string, capture: Capture): Promise<ArchiveListing> {
   return new Promise((resolve) => {
     // decodeStrings off: yauzl would refuse the whole archive on a `../` or absolute entry name, and
     // such a name is exactly what an analyst needs to see. Names are listed as declared, never used
@@ -122,11 +169,33 @@ function listZip(path: string): Promise<ArchiveListing> {
         zip.close();
         resolve(listing);
       };
-      zip.on('entry', (entry: yauzl.Entry) => {
-        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
-        if (!name.endsWith('/')) files.push({ name, size: entry.uncompressedSize });
+      const nextEntry = () => {
         if (files.length >= MAX_ARCHIVE_ENTRIES) finish(ok('zip', files, zip.entryCount > files.length));
         else zip.readEntry();
+      };
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
+        const isFile = !name.endsWith('/');
+        if (isFile) files.push({ name, size: entry.uncompressedSize });
+        if (!isFile || !capture.wants(name, entry.uncompressedSize)) {
+          nextEntry();
+          return;
+        }
+        // validateEntrySizes makes the stream fail when the bytes disagree with the declared size, so
+        // a deflate bomb claiming a small size is cut at that size.
+        zip.openReadStream(entry, (error, stream) => {
+          if (error || !stream) {
+            finish(corrupt('zip', error ?? new Error(`${name}: unreadable`)));
+            return;
+          }
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', (streamError: unknown) => finish(corrupt('zip', streamError)));
+          stream.on('end', () => {
+            capture.files.set(name, Buffer.concat(chunks));
+            nextEntry();
+          });
+        });
       });
       zip.on('end', () => finish(ok('zip', files, false)));
       zip.on('error', (error: unknown) => finish(corrupt('zip', error)));

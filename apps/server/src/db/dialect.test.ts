@@ -5,6 +5,7 @@ import {
   addIdColumn,
   dialectOf,
   fullTextMatches,
+  inTextList,
   lockForUpdate,
   normalizeSearchWords,
   migrationTableSchema,
@@ -197,5 +198,21 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
     await db().deleteFrom('search_documents').where('ref_id', '=', 2).execute();
     expect(await match('left')).toEqual([1]);
     expect(normalizeSearchWords('sha256:E3B0 Ünïcode_left-pad')).toEqual(['sha256', 'e3b0', 'unicode', 'left', 'pad']);
+  });
+
+  it('inTextList matches the listed values through the index, one parameter whatever the list length', async () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => ({ name: `lease-${i}`, holder: 'test', expires_at: i }));
+    for (let i = 0; i < rows.length; i += 5_000) await db().insertInto('scheduler_leases').values(rows.slice(i, i + 5_000)).execute();
+    // 35,000 values: more than either dialect binds as separate parameters in one statement.
+    const wanted = [...Array.from({ length: 34_998 }, (_, i) => `absent-${i}`), 'lease-7', "lease-39999'"];
+    wanted.push('lease-39999');
+    const found = await db().selectFrom('scheduler_leases').select('name').where(inTextList(db(), 'name', wanted)).orderBy('name').execute();
+    expect(found.map((r) => r.name)).toEqual(['lease-39999', 'lease-7']);
+    expect(await db().selectFrom('scheduler_leases').select('name').where(inTextList(db(), 'name', [])).execute()).toEqual([]);
+    const plan =
+      dialect === 'postgres'
+        ? (await sql<{ 'QUERY PLAN': string }>`explain select name from scheduler_leases where ${inTextList(db(), 'name', ['lease-7'])}`.execute(db())).rows.map((r) => r['QUERY PLAN']).join('\n')
+        : (await sql<{ detail: string }>`explain query plan select name from scheduler_leases where ${inTextList(db(), 'name', ['lease-7'])}`.execute(db())).rows.map((r) => r.detail).join('\n');
+    expect(plan).toMatch(dialect === 'postgres' ? /Index|Bitmap/ : /USING (COVERING )?INDEX|PRIMARY KEY/);
   });
 });

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type CreateTableBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type CreateTableBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 // The one place where SQLite and PostgreSQL are told apart: services and the scheduler say what they
 // need (a row lock, a claim that skips rows others hold, one runner at a time) and these helpers
@@ -62,6 +62,17 @@ export const TRANSACTION_LOCK_NAMESPACE = 0x56494732;
 export async function takeTurnsOn(trx: AnyDb, key: string): Promise<void> {
   if (dialectOf(trx) !== 'postgres') return;
   await sql`select pg_advisory_xact_lock(${TRANSACTION_LOCK_NAMESPACE}::integer, hashtext(current_schema() || '/' || ${key}::text))`.execute(trx);
+}
+
+/**
+ * `column IN (values)` with the whole list bound as one parameter, so a lookup of 2,000 keys (or
+ * 200,000) is one statement of fixed size, under any bound-parameter limit, and still an index probe
+ * per key. PostgreSQL: `column = any($1::text[])`. SQLite: `column in (select value from
+ * json_each($1))`, the list sent as a JSON array.
+ */
+export function inTextList(db: AnyDb, column: string, values: readonly string[]): RawBuilder<SqlBool> {
+  if (dialectOf(db) === 'postgres') return sql<SqlBool>`${sql.ref(column)} = any(${[...values]}::text[])`;
+  return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(values)}))`;
 }
 
 /**

@@ -9,6 +9,8 @@ import { artifactUploadsMigration } from './migrations/0006-artifact-uploads.js'
 import { attestationReadsMigration } from './migrations/0007-attestation-reads.js';
 import { searchMigration } from './migrations/0008-search.js';
 import { idempotencyMigration } from './migrations/0009-idempotency.js';
+import { policiesMigration } from './migrations/0010-policies.js';
+import { advisoriesMigration } from './migrations/0011-advisories.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -24,6 +26,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0007-attestation-reads': attestationReadsMigration,
   '0008-search': searchMigration,
   '0009-idempotency': idempotencyMigration,
+  '0010-policies': policiesMigration,
+  '0011-advisories': advisoriesMigration,
 };
 
 const provider: MigrationProvider = {

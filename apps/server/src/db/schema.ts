@@ -1,5 +1,6 @@
-import type { AccountKind, Plan, Track, Verdict, WebhookEventKind } from '@vigil/core';
+import type { AccountKind, Plan, PolicyVerdict, Track, Verdict, WebhookEventKind } from '@vigil/core';
 import type { Generated } from 'kysely';
+import type { VulnerabilitySeverity } from '../policies/input-sources.js';
 
 /**
  * The storage model (docs/storage.md explains each table). Times are epoch milliseconds
@@ -377,6 +378,129 @@ export interface ArtifactPackagesTable {
   created_at: number;
 }
 
+/** An organization's policy (migration 0010; docs/policies.md): its current name and version. */
+export interface PoliciesTable {
+  /** `pol_<16 hex>`. */
+  policy_id: string;
+  account_id: string;
+  /** Unique among the account's live policies. */
+  name: string;
+  /** The current version: 1 on creation, one more per update. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+  /** Set by DELETE: the policy answers 404 from then on, and its name is free again. */
+  deleted_at: number | null;
+}
+
+/** One saved version of a policy, never changed afterwards. */
+export interface PolicyVersionsTable {
+  policy_id: string;
+  version: number;
+  name: string;
+  description: string | null;
+  /** JSON array of `{name, expression, action, description}` (core's PolicyRule). */
+  rules: string;
+  created_at: number;
+  /** `key:<key id>` of the key that saved it. */
+  created_by: string;
+}
+
+/** A stored answer of `POST /v1/policies/evaluate`, readable by its account only. */
+export interface PolicyEvaluationsTable {
+  /** `eval_<22 base64url>`. */
+  evaluation_id: string;
+  account_id: string;
+  key_id: string;
+  /** The canonical purl evaluated. */
+  artifact: string;
+  /** The policy that ran (`pol_default` for the built-in one) and its version. */
+  policy_id: string;
+  policy_version: number;
+  verdict: PolicyVerdict;
+  /** The answer as sent (core's PolicyEvaluation), JSON. */
+  body: string;
+  evaluated_at: number;
+}
+
+/** An imported OSV advisory (migration 0011; docs/advisories.md). */
+export interface AdvisoriesTable {
+  /** The OSV id: `GHSA-…`, `PYSEC-…`. */
+  id: string;
+  /** The record's `modified`: a re-import replaces the row only with a newer one. */
+  modified: number;
+  published: number | null;
+  /** Set for a withdrawn advisory, which keeps its row and has no advisory_packages rows. */
+  withdrawn: number | null;
+  summary: string;
+  /** JSON array of alias ids (CVE-…). */
+  aliases: string;
+  /** The feed file the stored version came from (a path in the directory or an entry of the zip). */
+  source_file: string;
+  imported_at: number;
+  updated_at: number;
+}
+
+/** One npm or PyPI `affected[]` entry of a live advisory: what matching reads (docs/advisories.md, "Matching"). */
+export interface AdvisoryPackagesTable {
+  advisory_id: string;
+  /** The entry's index in the record's `affected` array. */
+  position: number;
+  ecosystem: 'npm' | 'pypi';
+  /** The name as looked up: PEP 503-normalized for PyPI, as written for npm. */
+  name: string;
+  /** `<ecosystem>:<name>`, the indexed lookup key. */
+  package_key: string;
+  severity: VulnerabilitySeverity;
+  /** JSON: `{ranges: [{type, events}], versions: []}` (ECOSYSTEM and SEMVER ranges only). */
+  affected: string;
+  /** JSON array: the `fixed` versions of the package's entries in the ecosystem's order. */
+  fixed_in: string;
+}
+
+/** One run of `vigil-server advisories import` (docs/advisories.md). */
+export interface AdvisoryImportsTable {
+  id: Generated<number>;
+  /** The directory or zip given to the command. */
+  source: string;
+  started_at: number;
+  finished_at: number;
+  /** JSON object: the counts the command printed. */
+  counts: string;
+}
+
+/** What an artifact's archive says about it as a package (migration 0011; docs/package-facts.md). */
+export interface ArtifactFactsTable {
+  artifact_id: number;
+  /** The version of the extraction rules that computed the row; older rows are computed again when read. */
+  extractor_version: number;
+  /** `npm`, `pypi-wheel`, `pypi-sdist`, or `none` (not a package archive the rules read). */
+  kind: 'npm' | 'pypi-wheel' | 'pypi-sdist' | 'none';
+  license: string | null;
+  license_source: string | null;
+  /** JSON array of what runs on install. */
+  install_scripts: string;
+  computed_at: number;
+}
+
+/** A Sigstore bundle attached to an artifact (docs/package-facts.md, "Provenance"). */
+export interface ArtifactProvenanceTable {
+  artifact_id: number;
+  status: 'verified' | 'present_unverified';
+  /** Why the bundle is not verified; null when verified. */
+  reason: string | null;
+  /** The bundle as uploaded (JSON text). */
+  bundle: string;
+  /** The in-toto subject name the bundle signs (`pkg:npm/…`), when it could be read. */
+  subject: string | null;
+  /** The source repository the signing certificate names, for a verified bundle. */
+  source_repository: string | null;
+  /** When the transparency log integrated the signature (epoch ms), for a verified bundle. */
+  logged_at: number | null;
+  uploaded_by: string;
+  created_at: number;
+}
+
 export interface Database {
   miners: MinersTable;
   agents: AgentsTable;
@@ -407,10 +531,26 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   search_documents: SearchDocumentsTable;
   artifact_packages: ArtifactPackagesTable;
+  policies: PoliciesTable;
+  policy_versions: PolicyVersionsTable;
+  policy_evaluations: PolicyEvaluationsTable;
+  advisories: AdvisoriesTable;
+  advisory_packages: AdvisoryPackagesTable;
+  advisory_imports: AdvisoryImportsTable;
+  artifact_facts: ArtifactFactsTable;
+  artifact_provenance: ArtifactProvenanceTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'policy_evaluations',
+  'policy_versions',
+  'policies',
+  'artifact_provenance',
+  'artifact_facts',
+  'advisory_imports',
+  'advisory_packages',
+  'advisories',
   'idempotency_keys',
   'search_documents',
   'artifact_packages',

@@ -9,6 +9,7 @@
 /** A package as a lockfile or a package reference names it. `purl` is canonical, without qualifiers. */
 export interface PackageCoordinates {
   ecosystem: 'npm' | 'pypi';
+  /** The full package name: npm with its scope (`@cypress/request`; a bare name with a scoped purl is completed from the purl), PyPI in any spelling (names are compared PEP 503-normalized). */
   name: string;
   version: string;
   purl: string;

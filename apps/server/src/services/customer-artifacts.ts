@@ -14,7 +14,8 @@ import {
   type VerifyResult,
 } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
-import { listArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
+import { listArchive, readArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
+import { isPackageFactFile, packageFactsOf, type ArchivePackageFacts } from '../artifacts/package-facts.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
 import { takeTurnsOn } from '../db/dialect.js';
 import type { ArtifactPackagesTable, ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
@@ -24,6 +25,7 @@ import { inTransaction } from '../repositories/transaction.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { isUpstreamUnavailable } from '../upstream-unavailable.js';
 import { registerArtifact } from './artifacts.js';
+import { factsRow } from './package-facts.js';
 
 type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -94,11 +96,14 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
         if (staged.size === 0) {
           throw new VigilError('validation_error', { issues: [{ path: 'body', message: 'an artifact cannot be empty' }] });
         }
-        listing = await listArchive(staged.path);
+        // One pass lists the archive and keeps the package metadata the facts are read from.
+        const read = await readArchive(staged.path, { capture: isPackageFactFile });
+        listing = read.listing;
         if (listing.status === 'corrupt') throw new VigilError('archive_corrupt');
+        const facts = packageFactsOf(read, input.ref.type);
         await input.beforeStore?.();
         try {
-          registered = await registerUpload(db, input, { hash: staged.hash, size: staged.size });
+          registered = await registerUpload(db, input, { hash: staged.hash, size: staged.size, facts });
         } catch (error) {
           if (!(error instanceof CommitOutcomeUnknown)) throw error;
           uncommitted = error.cause;
@@ -113,11 +118,11 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
   return { ...registered, listing, size: put.size, purl: input.ref.purl };
 }
 
-/** The artifact row (or the existing one) and the upload's package reference, in one transaction. */
+/** The artifact row (or the existing one), the upload's package reference and its package facts, in one transaction. */
 async function registerUpload(
   db: Kysely<Database>,
   input: UploadArtifactInput,
-  bytes: { hash: string; size: number },
+  bytes: { hash: string; size: number; facts: ArchivePackageFacts | undefined },
 ): Promise<{ artifact: ArtifactRow; created: boolean }> {
   let committing = false;
   const register = () =>
@@ -162,6 +167,12 @@ async function registerUpload(
           created_at: input.now,
         })
         .onConflict((oc) => oc.columns(['artifact_id', 'purl']).doNothing())
+        .execute();
+      // The package facts policies read (docs/package-facts.md), stored with the artifact.
+      await trx
+        .insertInto('artifact_facts')
+        .values(factsRow(Number(artifact.id), bytes.facts, input.now))
+        .onConflict((oc) => oc.column('artifact_id').doNothing())
         .execute();
       // Searchable by its package reference from the moment it is stored (docs/search.md).
       await mergeArtifactFacets(trx, [{ artifact, facets: { purl: [input.ref.purl] } }], input.now);
@@ -391,22 +402,31 @@ export async function findArtifacts(
     .execute();
 }
 
-function summarize(rows: readonly BackingRow[]): FindingsSummary {
-  // One finding reported by several validators (or winners) counts once.
+/** The findings of the backing attestations, one finding reported by several validators (or winners) once. */
+function distinctFindings(rows: readonly BackingRow[]): Finding[] {
   const seen = new Set<string>();
-  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as FindingsSummary['by_severity'];
-  const byCategory = new Map<string, number>();
+  const distinct: Finding[] = [];
   for (const row of rows) {
     for (const f of parseFindings(row.findings)) {
       const key = JSON.stringify([f.type, f.category, f.severity, f.title, f.file]);
       if (seen.has(key)) continue;
       seen.add(key);
-      if (f.severity in bySeverity) bySeverity[f.severity] += 1;
-      byCategory.set(f.category, (byCategory.get(f.category) ?? 0) + 1);
+      distinct.push(f);
     }
   }
+  return distinct;
+}
+
+function summarize(rows: readonly BackingRow[]): FindingsSummary {
+  const findings = distinctFindings(rows);
+  const bySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as FindingsSummary['by_severity'];
+  const byCategory = new Map<string, number>();
+  for (const f of findings) {
+    if (f.severity in bySeverity) bySeverity[f.severity] += 1;
+    byCategory.set(f.category, (byCategory.get(f.category) ?? 0) + 1);
+  }
   return {
-    total: seen.size,
+    total: findings.length,
     by_severity: bySeverity,
     by_category: [...byCategory].map(([category, count]) => ({ category, count })).sort((a, b) => b.count - a.count || (a.category < b.category ? -1 : 1)),
   };
@@ -419,6 +439,17 @@ function summarize(rows: readonly BackingRow[]): FindingsSummary {
  * (then the highest risk score, then the most recent decision).
  */
 export async function verifyReferences(db: Kysely<Database>, purls: readonly string[]): Promise<VerifyResult[]> {
+  return (await verifyReferencesWithFindings(db, purls)).map((verified) => verified.result);
+}
+
+export interface VerifiedReference {
+  result: VerifyResult;
+  /** The findings of the attestations behind the verdict, each counted once; empty while pending. */
+  findings: Finding[];
+}
+
+/** verifyReferences with the findings its summaries count (policy rules read them one by one), in the same queries. */
+export async function verifyReferencesWithFindings(db: Kysely<Database>, purls: readonly string[]): Promise<VerifiedReference[]> {
   const unique = [...new Set(purls)];
   const candidates = await db
     .selectFrom('artifact_packages')
@@ -452,11 +483,11 @@ export async function verifyReferences(db: Kysely<Database>, purls: readonly str
     db,
     [...chosen.values()].map((c) => ({ artifact_id: Number(c.artifact_id), round_id: c.round_id, verdict: c.verdict })),
   );
-  return purls.map((purl): VerifyResult => {
+  return purls.map((purl): VerifiedReference => {
     const decided = chosen.get(purl);
     if (decided === undefined) {
       const known = byPurl.get(purl)?.[0];
-      return {
+      const result: VerifyResult = {
         artifact: purl,
         state: 'pending',
         queued: known !== undefined,
@@ -469,9 +500,10 @@ export async function verifyReferences(db: Kysely<Database>, purls: readonly str
         findings_summary: null,
         attestations: [],
       };
+      return { result, findings: [] };
     }
     const rows = backing.get(Number(decided.artifact_id)) ?? [];
-    return {
+    const result: VerifyResult = {
       artifact: purl,
       state: 'decided',
       queued: false,
@@ -484,5 +516,6 @@ export async function verifyReferences(db: Kysely<Database>, purls: readonly str
       findings_summary: summarize(rows),
       attestations: rows.map((r) => ({ canonical_hash: r.canonical_hash, validator_hotkey: r.validator_hotkey })),
     };
+    return { result, findings: distinctFindings(rows) };
   });
 }

@@ -1,4 +1,4 @@
-import { contentHash, formatOffsetTimestamp, type AttestationPayload, type Finding } from '@vigil/core';
+import { contentHash, formatOffsetTimestamp, parsePackageRef, type AttestationPayload, type Finding } from '@vigil/core';
 import { generateSecretKey, getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
 import type { Kysely } from 'kysely';
 import type { Database, TrackName, VerdictName } from '../db/schema.js';
@@ -6,7 +6,7 @@ import { registerArtifact, type ArtifactRow } from '../services/artifacts.js';
 import { submitAgent } from '../services/agents.js';
 import { recordAttestation, type RecordedAttestation } from '../services/attestations.js';
 import { registerMiner } from '../services/miners.js';
-import { openRound, startEvaluation, type RoundRow } from '../services/rounds.js';
+import { closeRound, openRound, startEvaluation, type RoundRow } from '../services/rounds.js';
 import { createTasks, type CreatedTask } from '../services/tasks.js';
 import { registerValidator } from '../services/validators.js';
 
@@ -149,4 +149,51 @@ export async function attest(
 
 export function bundle(track: TrackName, spec: Pick<ArtifactSpec, 'label' | 'sourceId'>): string {
   return `${track}/${spec.label}/${spec.sourceId}`;
+}
+
+/**
+ * Publishes `verdict` for a live package artifact named by `purl`, the way Vigil does: a round of
+ * the packages track where one of two miners judges the labeled artifacts right (so it wins) and
+ * gives the live one `verdict` before two validators; the round closes. The artifact is then
+ * registered under `purl` as an upload by `uploadedBy` (an account id). Returns its row id.
+ */
+export async function publishLiveVerdict(
+  db: Kysely<Database>,
+  input: { purl: string; verdict: VerdictName; riskScore: number; findings?: Finding[]; uploadedBy: string },
+): Promise<number> {
+  const miners = [newKey(), newKey()];
+  const validators = [newKey(), newKey()];
+  const labeled = [
+    { label: 'npm', sourceId: `pkg:npm/bench-bad-${input.purl}`, kind: 'labeled' as const, groundTruth: 'BLOCK' as const },
+    { label: 'npm', sourceId: `pkg:npm/bench-ok-${input.purl}`, kind: 'labeled' as const, groundTruth: 'ALLOW' as const },
+  ];
+  const live = { label: 'npm', sourceId: input.purl, kind: 'live' as const };
+  const seeded = await seedRound(db, { track: 'packages', now: T0, miners, validators, artifacts: [...labeled, live] });
+  const at = T0 + HOUR;
+  for (const v of validators) {
+    for (const spec of labeled) {
+      await attest(db, seeded, miners[0]!, bundle('packages', spec), v, { verdict: spec.groundTruth, now: at });
+      await attest(db, seeded, miners[1]!, bundle('packages', spec), v, { verdict: 'ALLOW', now: at });
+    }
+    await attest(db, seeded, miners[0]!, bundle('packages', live), v, { verdict: input.verdict, riskScore: input.riskScore, findings: input.findings ?? [], now: at });
+  }
+  await closeRound(db, { roundId: seeded.round.round_id, now: T0 + 3 * HOUR });
+  const artifactId = Number(seeded.artifacts.get(bundle('packages', live))!.id);
+  const ref = parsePackageRef(input.purl);
+  await db
+    .insertInto('artifact_packages')
+    .values({
+      artifact_id: artifactId,
+      purl: ref.purl,
+      ecosystem: ref.type,
+      namespace: ref.namespace,
+      name: ref.name,
+      version: ref.version,
+      uploaded_by: input.uploadedBy,
+      size: 1,
+      media_type: 'application/octet-stream',
+      created_at: T0,
+    })
+    .execute();
+  return artifactId;
 }

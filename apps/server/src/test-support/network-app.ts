@@ -9,6 +9,7 @@ import { openDatabase, type VigilDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { buildApp } from '../http/app.js';
 import { CachedMetagraph, FileMetagraphSource } from '../metagraph/index.js';
+import { createPolicyInputSources } from '../policies/sources.js';
 import { createPublicReadService } from '../services/public-read-service.js';
 
 export interface NetworkApp {
@@ -66,7 +67,7 @@ export async function startNetworkApp(options: {
     config,
     readService: createPublicReadService(database.db),
     now: () => new Date(now()),
-    customers: { db: database.db, metagraph, blobs },
+    customers: { db: database.db, metagraph, blobs, policySources: createPolicyInputSources(database.db, blobs, now) },
     network: {
       db: database.db,
       blobs,

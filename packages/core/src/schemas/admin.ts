@@ -127,6 +127,33 @@ export const OutboxBacklog = z.object({
 });
 export type OutboxBacklog = z.infer<typeof OutboxBacklog>;
 
+/** The counts one `vigil-server advisories import` printed (docs/advisories.md). */
+export const AdvisoryImportCounts = z.object({
+  files: z.int().min(0),
+  read: z.int().min(0),
+  imported: z.int().min(0),
+  updated: z.int().min(0),
+  unchanged: z.int().min(0),
+  older: z.int().min(0),
+  withdrawn: z.int().min(0),
+  other_ecosystems: z.int().min(0),
+  invalid: z.int().min(0),
+});
+export type AdvisoryImportCounts = z.infer<typeof AdvisoryImportCounts>;
+
+/** `GET /v1/admin/advisories`: what the OSV import has stored (docs/advisories.md). */
+export const AdminAdvisoryStatus = z.object({
+  /** Stored advisories, withdrawn ones included. */
+  advisories: z.int().min(0),
+  withdrawn: z.int().min(0),
+  /** Distinct packages with at least one advisory that is not withdrawn. */
+  packages: z.object({ npm: z.int().min(0), pypi: z.int().min(0) }),
+  last_import: z
+    .object({ source: z.string(), started_at: OffsetTimestamp, finished_at: OffsetTimestamp, counts: AdvisoryImportCounts })
+    .nullable(),
+});
+export type AdminAdvisoryStatus = z.infer<typeof AdminAdvisoryStatus>;
+
 /** Request and response headers of idempotent requests (docs/idempotency.md). */
 export const IDEMPOTENCY_HEADERS = {
   key: 'Idempotency-Key',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PolicyEvaluation, PolicyEvaluationRequest } from './policy.js';
-import { policyEvaluation, policyEvaluationRequest } from '../test-support/fixtures.js';
+import { MAX_POLICY_RULES, PolicyCreateRequest, PolicyEvaluation, PolicyEvaluationRequest, PolicyUpdateRequest, PolicyVersionParams } from './policy.js';
+import { policyCreateRequest, policyEvaluation, policyEvaluationRequest } from '../test-support/fixtures.js';
 import { REMOVE, expectAccepted, expectRejectedAt, rejectCase, withChange } from '../test-support/schema-cases.js';
 
 describe('PolicyEvaluationRequest', () => {
@@ -52,5 +52,69 @@ describe('PolicyEvaluation', () => {
     rejectCase('a naive evaluated_at', ['evaluated_at'], '2026-11-21T10:00:00.000'),
   ])('rejects $name', ({ path, value }) => {
     expectRejectedAt(PolicyEvaluation, withChange(policyEvaluation(), path, value), path);
+  });
+});
+
+describe('PolicyEvaluationRequest (unknown fields)', () => {
+  it('refuses a field the request does not name', () => {
+    expectRejectedAt(PolicyEvaluationRequest, { ...policyEvaluationRequest(), strict: true }, []);
+  });
+});
+
+describe('PolicyCreateRequest', () => {
+  it('accepts a policy and defaults descriptions to null', () => {
+    const parsed = expectAccepted(PolicyCreateRequest, policyCreateRequest());
+    expect(parsed.rules[0]).toEqual({ name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block', description: null });
+  });
+
+  it.each([
+    rejectCase('no rules', ['rules'], []),
+    rejectCase(`more than ${MAX_POLICY_RULES} rules`, ['rules'], Array.from({ length: MAX_POLICY_RULES + 1 }, (_, i) => ({ name: `r${i}`, expression: 'true', action: 'warn' }))),
+    rejectCase('an unknown action', ['rules', 0, 'action'], 'deny'),
+    rejectCase('an empty expression', ['rules', 0, 'expression'], ''),
+    rejectCase('an expression over the limit', ['rules', 0, 'expression'], 'true || '.repeat(300) + 'true'),
+    rejectCase('a rule name with a space', ['rules', 0, 'name'], 'no critical'),
+    rejectCase('a rule name used twice', ['rules', 1, 'name'], 'vigil-block'),
+    rejectCase('a policy name with a slash', ['name'], 'a/b'),
+    rejectCase('a description with a NUL character', ['description'], 'a\u0000b'),
+    rejectCase('a rule description over 500 characters', ['rules', 0, 'description'], 'x'.repeat(501)),
+    rejectCase('an unknown rule field', ['rules', 0, 'when'], 'always', ['rules', 0]),
+  ])('rejects $name', ({ path, value, at }) => {
+    expectRejectedAt(PolicyCreateRequest, withChange(policyCreateRequest(), path, value), at ?? path);
+  });
+});
+
+describe('PolicyUpdateRequest', () => {
+  it('accepts any one field', () => {
+    expectAccepted(PolicyUpdateRequest, { description: null });
+    expectAccepted(PolicyUpdateRequest, { rules: policyCreateRequest().rules });
+  });
+
+  it('refuses an empty update', () => {
+    expectRejectedAt(PolicyUpdateRequest, {}, []);
+  });
+});
+
+describe('PolicyVersionParams', () => {
+  it('reads the version as a number', () => {
+    expect(expectAccepted(PolicyVersionParams, { policy_id: 'pol_0123456789abcdef', version: '12' })).toEqual({ policy_id: 'pol_0123456789abcdef', version: 12 });
+  });
+
+  it.each(['0', '01', '-1', '1.5', 'latest'])('refuses version %s', (version) => {
+    expectRejectedAt(PolicyVersionParams, { policy_id: 'pol_default', version }, ['version']);
+  });
+});
+
+describe('PolicyEvaluation include sections', () => {
+  it('accepts the sections and refuses an unknown registry provenance', () => {
+    const full = {
+      ...policyEvaluation(),
+      vulnerabilities: [{ id: 'GHSA-xxxx', aliases: ['CVE-2021-1'], summary: 'prototype pollution', severity: 'high', fixed_in: ['4.17.21'] }],
+      licenses: { declared: 'MIT', valid: true, ids: ['MIT'] },
+      provenance: { vigil_attested: true, attestations: [{ canonical_hash: `sha256:${'a'.repeat(64)}`, validator_hotkey: '5F' }], registry: 'absent' },
+      findings: [],
+    };
+    expectAccepted(PolicyEvaluation, full);
+    expectRejectedAt(PolicyEvaluation, withChange(full, ['provenance', 'registry'], 'signed'), ['provenance', 'registry']);
   });
 });

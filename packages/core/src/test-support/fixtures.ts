@@ -221,6 +221,22 @@ export const policyEvaluation = () => ({
   risk: 'low',
   details: { passed: ['no_known_malware', 'license_allowed'], failed: [], warnings: ['provenance_missing'] },
   evaluated_at: '2026-11-21T10:00:00.000+00:00',
+  state: 'decided',
+  applied_policy: { id: 'pol_default', name: 'default', version: 1, builtin: true },
+  checks: [
+    { name: 'no_known_malware', action: 'block', outcome: 'passed', error: null },
+    { name: 'license_allowed', action: 'block', outcome: 'passed', error: null },
+    { name: 'provenance_missing', action: 'warn', outcome: 'failed', error: null },
+  ],
+});
+
+export const policyCreateRequest = () => ({
+  name: 'strict',
+  description: 'Blocks what Vigil blocks and critical advisories',
+  rules: [
+    { name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block' },
+    { name: 'no-critical', expression: '!vulnerabilities.exists(v, v.severity == "critical")', action: 'warn', description: 'critical advisories' },
+  ],
 });
 
 export const webhook = () => ({

@@ -4,6 +4,7 @@ import {
   AccountIdParams,
   AccountList,
   AccountUpdateRequest,
+  AdminAdvisoryStatus,
   ApiKey,
   ApiKeyCreated,
   ApiKeyCreateRequest,
@@ -29,6 +30,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CachedMetagraph } from '../../metagraph/cached-metagraph.js';
 import { readAuditLogPage } from '../../repositories/audit-log.js';
 import { outboxBacklog } from '../../repositories/outbox.js';
+import { advisoryStatus } from '../../services/advisory-status.js';
 import type { SchedulerSettings } from '../../scheduler/settings.js';
 import { uploadMetagraphSnapshot } from '../../services/metagraph-admin.js';
 import { closeRoundNow, readRoundSchedule } from '../../services/rounds-admin.js';
@@ -246,6 +248,20 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         settings: scheduler,
         actor: actorOf(request),
       }),
+  );
+
+  app.get(
+    '/v1/admin/advisories',
+    { schema: { summary: 'What the OSV advisory import has stored, and the last import', response: { 200: AdminAdvisoryStatus } }, config: ADMIN },
+    async () => {
+      const status = await advisoryStatus(db);
+      const last = status.last_import;
+      return {
+        ...status,
+        last_import:
+          last === null ? null : { ...last, started_at: formatOffsetTimestamp(last.started_at), finished_at: formatOffsetTimestamp(last.finished_at) },
+      };
+    },
   );
 
   app.get(

@@ -2,12 +2,15 @@ import type { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import {
   ArtifactDetail,
+  ArtifactFacts,
   ArtifactIdParams,
+  ArtifactProvenance,
   ArtifactLookupQuery,
   ArtifactLookupResult,
   ArtifactUploadFields,
   ArtifactUploadQuery,
   parsePackageRef,
+  ProvenanceUpload,
   VerifyBatchRequest,
   VerifyBatchResult,
   VerifyRequest,
@@ -20,6 +23,7 @@ import type { Kysely } from 'kysely';
 import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
+import { artifactFactsDetail, attachProvenance } from '../../services/artifact-provenance.js';
 import { artifactDetail, findArtifactById, findArtifacts, uploadArtifact } from '../../services/customer-artifacts.js';
 import { createVerifyCache } from '../../services/verify-cache.js';
 import { readPage, sendPageHeaders } from '../pagination.js';
@@ -34,6 +38,9 @@ export interface ArtifactRoutesOptions {
   /** VIGIL_ARTIFACT_LIMIT_BYTES. */
   artifactLimitBytes: number;
 }
+
+/** A provenance bundle is tens of kilobytes; the npm attestations document holds two. */
+export const PROVENANCE_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Form framing a multipart upload may add to the artifact: boundaries, part headers, the two fields. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -185,6 +192,29 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       const artifact = await findArtifactById(db, request.params.id);
       return artifactDetail(db, blobs, artifact, { plan: principalOf(request).plan });
     },
+  );
+
+  app.get(
+    '/v1/artifacts/:id/facts',
+    {
+      schema: { summary: "An artifact's package facts: declared license, install scripts, registry provenance", params: ArtifactIdParams, response: { 200: ArtifactFacts } },
+      config: { apiKey: { scope: 'read' } },
+    },
+    async (request) => artifactFactsDetail(db, blobs, request.params.id, now().getTime()),
+  );
+
+  app.post(
+    '/v1/artifacts/:id/provenance',
+    {
+      schema: {
+        summary: 'Attach a Sigstore provenance bundle (or the npm attestations document) to an artifact you uploaded; verified offline',
+        params: ArtifactIdParams,
+        body: ProvenanceUpload,
+        response: { 200: ArtifactProvenance },
+      },
+      config: { apiKey: { scope: 'upload' }, bodyLimitBytes: PROVENANCE_BODY_LIMIT_BYTES },
+    },
+    async (request) => attachProvenance(db, blobs, { artifactId: request.params.id, document: request.body, accountId: principalOf(request).accountId, now: now().getTime() }),
   );
 
   app.get(

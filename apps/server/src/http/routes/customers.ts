@@ -13,6 +13,8 @@ import { adminRoutes } from './admin.js';
 import { customerAttestationRoutes } from './customer-attestations.js';
 import { artifactRoutes } from './artifacts.js';
 import { keyRoutes } from './keys.js';
+import { policyRoutes } from './policies.js';
+import type { PolicyInputSources } from '../../policies/input-sources.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
@@ -23,6 +25,8 @@ export interface CustomerOptions {
   metagraph?: CachedMetagraph;
   /** Where uploaded artifacts go; absent, the artifact API (docs/artifacts.md) is not served. */
   blobs?: BlobStore;
+  /** What policy evaluation reads beyond verdicts (advisories, artifact facts); absent, the policy API (docs/policies.md) is not served. */
+  policySources?: PolicyInputSources;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -58,7 +62,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     handlerTimeoutMs: number;
     artifactLimitBytes: number;
   }
-> = async (app, { db, blobs, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -71,5 +75,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph });
   if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
+  if (policySources) await app.register(policyRoutes, { db, now, sources: policySources });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

@@ -1,0 +1,320 @@
+import { join } from 'node:path';
+import { Policy, PolicyEvaluation } from '@vigil/core';
+import fc from 'fast-check';
+import { afterEach, expect, it } from 'vitest';
+import { readFeedFiles } from '../src/advisories/osv-files.js';
+import { tarGz } from '../src/seed/tar-gz.js';
+import { importAdvisories } from '../src/services/advisory-import.js';
+import { describeEachDialect } from '../src/test-support/databases.js';
+import { T0, finding, publishLiveVerdict } from '../src/test-support/fixtures.js';
+import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
+import { call, operatorKey, shared } from './admin-support.js';
+
+const SNAPSHOT = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] };
+const OSV = join(import.meta.dirname, 'fixtures/osv');
+
+const STRICT = {
+  name: 'strict',
+  description: 'Permissive licenses only',
+  rules: [
+    { name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block' },
+    { name: 'permissive', expression: 'license_allowed(license.expression, ["MIT", "Apache-2.0", "ISC"])', action: 'block' },
+    { name: 'no-install-scripts', expression: 'size(pkg.install_scripts) == 0', action: 'warn' },
+    { name: 'ratio', expression: '100 / size(findings) > 1', action: 'monitor' },
+    { name: 'legacy', expression: 'pkg.name.startsWith("legacy-")', action: 'ignore' },
+  ],
+};
+
+const apps: NetworkApp[] = [];
+
+describeEachDialect('customer API: policies', (ctx) => {
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+  });
+
+  async function start() {
+    const app = await startNetworkApp({ snapshot: SNAPSHOT, database: shared(ctx) });
+    apps.push(app);
+    const db = ctx.db();
+    return {
+      app,
+      acme: await operatorKey(db, ['--org', 'acme', '--plan', 'paid', '--scopes', 'policies,upload,read']),
+      acmeFree: await operatorKey(db, ['--org', 'acme-free', '--scopes', 'policies']),
+      globex: await operatorKey(db, ['--org', 'globex', '--plan', 'paid', '--scopes', 'policies']),
+      alice: await operatorKey(db, ['--personal', 'alice', '--plan', 'paid', '--scopes', 'policies']),
+      reader: await operatorKey(db, ['--org', 'initech', '--plan', 'paid', '--scopes', 'read']),
+    };
+  }
+
+  /** Vigil's published BLOCK (with a finding) for `purl`. */
+  async function publishBlock(purl: string): Promise<void> {
+    const account = await ctx.db().selectFrom('accounts').select('account_id').executeTakeFirstOrThrow();
+    await publishLiveVerdict(ctx.db(), { purl, verdict: 'BLOCK', riskScore: 88, findings: [finding('exfiltration', 'HIGH')], uploadedBy: account.account_id });
+  }
+
+  /** Uploads an npm tarball declaring `license` and a postinstall script: pending (queued), with facts. */
+  async function uploadPackage(app: NetworkApp, token: string, name: string, license: string): Promise<void> {
+    const bytes = tarGz([
+      { path: 'package/package.json', content: JSON.stringify({ name, version: '1.0.0', license, scripts: { postinstall: 'node setup.js' } }) },
+      { path: 'package/index.js', content: 'module.exports = 1;' },
+    ]);
+    const response = await fetch(`${app.baseUrl}/v1/artifacts?track=packages&package=npm:${name}@1.0.0`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body: Buffer.from(bytes),
+    });
+    expect(response.status).toBe(201);
+  }
+
+  it('creates, lists, reads, updates (a version each time), reads old versions and deletes a policy', async () => {
+    const { app, acme, acmeFree } = await start();
+    const created = await call(app, 'POST', '/v1/policies', acme, STRICT);
+    expect(created.status).toBe(201);
+    const policy = Policy.parse(created.body);
+    expect(policy).toMatchObject({ name: 'strict', version: 1, builtin: false, description: 'Permissive licenses only' });
+    expect(policy.id).toMatch(/^pol_[0-9a-f]{16}$/);
+    expect(policy.rules[0]).toEqual({ name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block', description: null });
+
+    // Managing policies needs no paid plan.
+    expect((await call(app, 'POST', '/v1/policies', acmeFree, { ...STRICT, name: 'free-strict' })).status).toBe(201);
+
+    const updated = await call(app, 'POST', `/v1/policies/${policy.id}`, acme, { rules: [{ name: 'only', expression: 'true', action: 'warn' }] });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ id: policy.id, name: 'strict', version: 2, description: 'Permissive licenses only', rules: [{ name: 'only' }] });
+    const renamed = await call(app, 'POST', `/v1/policies/${policy.id}`, acme, { name: 'strict-v2', description: null });
+    expect(renamed.body).toMatchObject({ name: 'strict-v2', version: 3, description: null, rules: [{ name: 'only' }] });
+
+    expect((await call(app, 'GET', `/v1/policies/${policy.id}`, acme)).body).toEqual(renamed.body);
+    const first = await call(app, 'GET', `/v1/policies/${policy.id}/versions/1`, acme);
+    expect(first.body).toMatchObject({ version: 1, name: 'strict', rules: policy.rules });
+    expect((await call(app, 'GET', `/v1/policies/${policy.id}/versions/4`, acme)).status).toBe(404);
+
+    await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'alpha' });
+    const listed = await call(app, 'GET', '/v1/policies', acme, undefined, { 'x-vigil-page-size': '1' });
+    expect(listed.status).toBe(200);
+    expect((listed.body!.policies as Policy[]).map((p) => p.name)).toEqual(['alpha']);
+    expect(listed.headers.get('x-vigil-next-page')).toBe('2');
+    const second = await call(app, 'GET', '/v1/policies', acme, undefined, { 'x-vigil-page': '2', 'x-vigil-page-size': '1' });
+    expect((second.body!.policies as Policy[]).map((p) => p.name)).toEqual(['strict-v2']);
+    expect(second.headers.get('x-vigil-next-page')).toBeNull();
+
+    const deleted = await call(app, 'DELETE', `/v1/policies/${policy.id}`, acme);
+    expect(deleted).toMatchObject({ status: 200, body: { id: policy.id, version: 3 } });
+    for (const [method, path, body] of [
+      ['GET', `/v1/policies/${policy.id}`],
+      ['GET', `/v1/policies/${policy.id}/versions/1`],
+      ['POST', `/v1/policies/${policy.id}`, { description: 'again' }],
+      ['DELETE', `/v1/policies/${policy.id}`],
+    ] as const) {
+      expect(await call(app, method, path, acme, body)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    }
+    // The name is free again once its policy is deleted.
+    expect((await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'strict-v2' })).status).toBe(201);
+
+    // Every change is audited in its transaction, by key and address; refused ones are not.
+    const audit = await ctx.db().selectFrom('audit_log').selectAll().where('target', '=', policy.id).orderBy('at').orderBy('entry_id').execute();
+    expect(audit.map((e) => [e.action, e.actor, e.source_ip, JSON.parse(e.detail)])).toEqual([
+      ['policy.create', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict', version: 1 }],
+      ['policy.update', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict', version: 2, changed: ['rules'] }],
+      ['policy.update', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict-v2', version: 3, changed: ['description', 'name'] }],
+      ['policy.delete', `key:${acme.slice(4, 12)}`, '127.0.0.1', { name: 'strict-v2', version: 3 }],
+    ]);
+  });
+
+  it('refuses what cannot be saved, and writes nothing', async () => {
+    const { app, acme, globex, alice, reader } = await start();
+    const first = Policy.parse((await call(app, 'POST', '/v1/policies', acme, STRICT)).body);
+
+    const bad = await call(app, 'POST', '/v1/policies', acme, {
+      name: 'typos',
+      rules: [
+        { name: 'fine', expression: 'true', action: 'warn' },
+        { name: 'misspelt', expression: 'pkg.nmae == "x"', action: 'block' },
+        { name: 'mistyped', expression: 'score > "x"', action: 'warn' },
+      ],
+    });
+    expect(bad).toMatchObject({
+      status: 422,
+      body: {
+        detail: 'policy rules do not compile',
+        errors: [
+          { path: 'body.rules.1.expression', message: 'rule misspelt at line 1, column 5: No such key: nmae' },
+          { path: 'body.rules.2.expression', message: 'rule mistyped at line 1, column 1: no such overload: int > string' },
+        ],
+      },
+    });
+    const update = await call(app, 'POST', `/v1/policies/${first.id}`, acme, { rules: [{ name: 'div', expression: '1 / 0', action: 'block' }] });
+    expect(update).toMatchObject({ status: 422, body: { errors: [{ path: 'body.rules.0.expression', message: expect.stringContaining('a rule must be of type bool') }] } });
+    expect((await call(app, 'GET', `/v1/policies/${first.id}`, acme)).body).toMatchObject({ version: 1 });
+
+    expect(await call(app, 'POST', '/v1/policies', acme, STRICT)).toMatchObject({ status: 409, body: { detail: 'policy name already taken' } });
+    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'default' })).toMatchObject({ status: 409, body: { detail: 'policy name already taken' } });
+    await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'other' });
+    expect(await call(app, 'POST', `/v1/policies/${first.id}`, acme, { name: 'other' })).toMatchObject({ status: 409 });
+    // Names are per organization.
+    expect((await call(app, 'POST', '/v1/policies', globex, STRICT)).status).toBe(201);
+
+    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [] })).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body.rules' }] } });
+    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', extra: 1 })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
+    expect(await call(app, 'POST', `/v1/policies/${first.id}`, acme, {})).toMatchObject({ status: 422 });
+    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [{ name: 'a', expression: 'true', action: 'deny' }] })).toMatchObject({
+      status: 422,
+      body: { errors: [{ path: 'body.rules.0.action' }] },
+    });
+
+    // Another organization's policy does not exist for this one.
+    for (const [method, path, body] of [
+      ['GET', `/v1/policies/${first.id}`],
+      ['POST', `/v1/policies/${first.id}`, { description: 'mine now' }],
+      ['DELETE', `/v1/policies/${first.id}`],
+    ] as const) {
+      expect(await call(app, method, path, globex, body)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    }
+    expect((await call(app, 'GET', '/v1/policies/pol_nothex', acme)).body).toEqual({ detail: 'policy not found' });
+
+    expect(await call(app, 'POST', '/v1/policies', alice, { ...STRICT, name: 'mine' })).toMatchObject({ status: 403, body: { detail: 'personal accounts cannot own policies' } });
+    expect(await call(app, 'GET', '/v1/policies', alice)).toMatchObject({ status: 200, body: { policies: [] } });
+    expect(await call(app, 'POST', '/v1/policies', reader, STRICT)).toMatchObject({ status: 403, body: { detail: "api key lacks 'policies' scope" } });
+    expect(await call(app, 'GET', '/v1/policies', 'vgl_00000000_' + '0'.repeat(48))).toMatchObject({ status: 401 });
+
+    const builtin = await call(app, 'GET', '/v1/policies/pol_default', alice);
+    expect(builtin).toMatchObject({ status: 200, body: { id: 'pol_default', name: 'default', builtin: true, version: 1 } });
+    expect(await call(app, 'POST', '/v1/policies/pol_default', acme, { description: 'x' })).toMatchObject({ status: 403, body: { detail: 'the built-in default policy cannot be changed' } });
+    expect(await call(app, 'DELETE', '/v1/policies/pol_default', acme)).toMatchObject({ status: 403 });
+
+    const stored = await ctx.db().selectFrom('policies').select('name').where('account_id', '=', (await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow()).account_id).orderBy('name').execute();
+    expect(stored.map((r) => r.name)).toEqual(['other', 'strict']);
+  });
+
+  it('replays a creation sent again with its Idempotency-Key', async () => {
+    const { app, acme } = await start();
+    const headers = { 'idempotency-key': 'create-strict-1' };
+    const first = await call(app, 'POST', '/v1/policies', acme, STRICT, headers);
+    const again = await call(app, 'POST', '/v1/policies', acme, STRICT, headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(await ctx.db().selectFrom('policies').select('policy_id').execute()).toHaveLength(1);
+  });
+
+  it('evaluates: organization and personal keys differ on one artifact, versions are recorded, evaluations are read back by their account only', async () => {
+    const { app, acme, acmeFree, globex, alice } = await start();
+    await importAdvisories(ctx.db(), readFeedFiles(OSV), () => T0);
+    await publishBlock('pkg:npm/evil@1.0.0');
+    await uploadPackage(app, acme, 'copyleft-thing', 'GPL-3.0-only');
+    const strict = Policy.parse((await call(app, 'POST', '/v1/policies', acme, STRICT)).body);
+
+    // A pending artifact Vigil holds, with facts read from its tarball.
+    const org = await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:copyleft-thing@1.0.0', policy: 'strict', include: ['licenses', 'provenance'] });
+    expect(org.status).toBe(200);
+    const orgEvaluation = PolicyEvaluation.parse(org.body);
+    expect(orgEvaluation).toMatchObject({
+      artifact: 'pkg:npm/copyleft-thing@1.0.0',
+      policy: 'strict',
+      verdict: 'block',
+      score: 0,
+      risk: 'none',
+      state: 'pending',
+      details: { passed: ['vigil-block'], failed: ['permissive'], warnings: ['no-install-scripts'] },
+      applied_policy: { id: strict.id, name: 'strict', version: 1, builtin: false },
+      licenses: { declared: 'GPL-3.0-only', valid: true, ids: ['GPL-3.0-only'] },
+      provenance: { vigil_attested: false, attestations: [], registry: 'absent' },
+    });
+    expect(orgEvaluation.id).toMatch(/^eval_[A-Za-z0-9_-]{22}$/);
+    expect(orgEvaluation.vulnerabilities).toBeUndefined();
+    expect(orgEvaluation.findings).toBeUndefined();
+    // 100 / size([]) divides by zero: the monitor check errs, is recorded, and changes nothing.
+    expect(orgEvaluation.checks).toEqual([
+      { name: 'vigil-block', action: 'block', outcome: 'passed', error: null },
+      { name: 'permissive', action: 'block', outcome: 'failed', error: null },
+      { name: 'no-install-scripts', action: 'warn', outcome: 'failed', error: null },
+      { name: 'ratio', action: 'monitor', outcome: 'error', error: 'line 1, column 1: division by zero' },
+      { name: 'legacy', action: 'ignore', outcome: 'skipped', error: null },
+    ]);
+
+    // The same artifact with a personal key: the public default policy, whatever `policy` says.
+    const personal = PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', alice, { artifact: 'npm:copyleft-thing@1.0.0', policy: 'strict' })).body);
+    expect(personal).toMatchObject({
+      policy: 'strict',
+      verdict: 'warn',
+      state: 'pending',
+      applied_policy: { id: 'pol_default', name: 'default', version: 1, builtin: true },
+      details: { failed: [], warnings: ['evaluated'] },
+    });
+    expect(personal.verdict).not.toBe(orgEvaluation.verdict);
+    expect(personal.checks.find((c) => c.name === 'no-install-scripts')).toMatchObject({ action: 'monitor', outcome: 'failed' });
+
+    // Vigil's own BLOCK, with its findings; an artifact never seen; advisories for a version.
+    const blocked = PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'pkg:npm/evil@1.0.0', policy: 'default', include: ['findings', 'provenance'] })).body);
+    expect(blocked).toMatchObject({ verdict: 'block', score: 88, risk: 'critical', state: 'decided', details: { failed: ['vigil-block'] }, applied_policy: { builtin: true } });
+    expect(blocked.findings).toEqual([{ type: 'static', category: 'exfiltration', severity: 'HIGH', title: 'exfiltration found', file: 'SKILL.md' }]);
+    expect(blocked.provenance).toMatchObject({ vigil_attested: true, registry: 'unknown' });
+    expect(blocked.provenance!.attestations).toHaveLength(2);
+    const unseen = PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', alice, { artifact: 'npm:minimist@1.2.5', policy: 'default', include: ['vulnerabilities'] })).body);
+    expect(unseen).toMatchObject({ verdict: 'block', state: 'pending', score: 90, risk: 'critical', details: { failed: ['no-critical-vulnerabilities'], warnings: ['evaluated'] } });
+    expect(unseen.vulnerabilities).toEqual([
+      { id: 'GHSA-xvch-5gv4-984h', aliases: ['CVE-2021-44906'], summary: 'Prototype Pollution in minimist', severity: 'critical', fixed_in: ['0.2.4', '1.2.6'] },
+    ]);
+
+    // An update is a new version; an evaluation names the version it ran.
+    await call(app, 'POST', `/v1/policies/${strict.id}`, acme, { rules: [{ name: 'anything', expression: 'true', action: 'block' }] });
+    const after = PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:copyleft-thing@1.0.0', policy: 'strict' })).body);
+    expect(after).toMatchObject({ verdict: 'allow', applied_policy: { id: strict.id, version: 2 }, details: { passed: ['anything'] } });
+    const stored = await ctx.db().selectFrom('policy_evaluations').select(['evaluation_id', 'policy_id', 'policy_version']).where('policy_id', '=', strict.id).orderBy('policy_version').execute();
+    expect(stored.map((r) => [r.evaluation_id, Number(r.policy_version)])).toEqual([
+      [orgEvaluation.id, 1],
+      [after.id, 2],
+    ]);
+
+    const fetched = await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, acme);
+    expect(fetched).toMatchObject({ status: 200, body: org.body });
+    expect(await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, globex)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
+    expect(await call(app, 'GET', '/v1/policies/evaluations/eval_', acme)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
+
+    // Refusals: unknown and deleted policies, an unknown include, a free plan.
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'nope' })).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', globex, { artifact: 'npm:a@1.0.0', policy: 'strict' })).toMatchObject({ status: 404 });
+    await call(app, 'DELETE', `/v1/policies/${strict.id}`, acme);
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'strict' })).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'default', include: ['malware'] })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'body.include.0' }] },
+    });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'lodash', policy: 'default' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body.artifact' }] } });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(5);
+  });
+
+  it('gives concurrent updates consecutive versions, and two concurrent creations of one name one winner', async () => {
+    const { app, acme } = await start();
+    const policy = Policy.parse((await call(app, 'POST', '/v1/policies', acme, STRICT)).body);
+    const updates = await Promise.all(Array.from({ length: 6 }, (_, i) => call(app, 'POST', `/v1/policies/${policy.id}`, acme, { description: `update ${i}` })));
+    expect(updates.map((u) => u.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(updates.map((u) => (u.body as Policy).version).sort((a, b) => a - b)).toEqual([2, 3, 4, 5, 6, 7]);
+    const versions = await ctx.db().selectFrom('policy_versions').select('version').where('policy_id', '=', policy.id).orderBy('version').execute();
+    expect(versions.map((v) => Number(v.version))).toEqual([1, 2, 3, 4, 5, 6, 7]);
+
+    const creations = await Promise.all([1, 2, 3].map(() => call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'raced' })));
+    expect(creations.map((c) => c.status).sort()).toEqual([201, 409, 409]);
+    expect(creations.filter((c) => c.status === 409).map((c) => c.body)).toEqual([{ detail: 'policy name already taken' }, { detail: 'policy name already taken' }]);
+  });
+
+  it('never fails on an arbitrary rule or description: saved (201) or refused (422), nothing else', async () => {
+    const { app, acme } = await start();
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 120, unit: 'binary' }), fc.string({ maxLength: 40, unit: 'binary' }), async (expression, description) => {
+        n += 1;
+        const response = await app.app.inject({
+          method: 'POST',
+          url: '/v1/policies',
+          headers: { authorization: `Bearer ${acme}` },
+          payload: { name: `fuzz-${n}`, description, rules: [{ name: 'r', expression, action: 'warn' }] },
+        });
+        expect([201, 422], response.body).toContain(response.statusCode);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
