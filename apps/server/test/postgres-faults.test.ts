@@ -286,12 +286,15 @@ describePg('PostgreSQL refusing connections answers 502', () => {
   const role = `vigil_limited_${randomBytes(4).toString('hex')}`;
   const dbName = `vigil_closed_${randomBytes(4).toString('hex')}`;
 
+  // CREATE and DROP DATABASE wait for a checkpoint of the whole cluster, which on a server shared
+  // with other test runs can take far longer than a hook's default 10 s.
+  const DATABASE_DDL_MS = 120_000;
   beforeAll(async () => {
     await admin(async (c) => {
       await c.query(`CREATE ROLE ${role} LOGIN`);
       await c.query(`CREATE DATABASE ${dbName} OWNER ${role}`);
     });
-  });
+  }, DATABASE_DDL_MS);
   afterAll(async () => {
     await admin(async (c) => {
       await c.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`).catch(() => undefined);
@@ -299,7 +302,7 @@ describePg('PostgreSQL refusing connections answers 502', () => {
       await c.query(`DROP DATABASE IF EXISTS ${dbName}`);
       await c.query(`DROP ROLE IF EXISTS ${role}`);
     });
-  });
+  }, DATABASE_DDL_MS);
 
   it('too many connections (53300) and database not accepting connections (55000) are 502, not 500', async () => {
     const target = new URL(url!);
