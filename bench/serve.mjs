@@ -3,7 +3,7 @@
 // `node serve.mjs vigil <dataDir>` — Vigil on the SQLite database in <dataDir>, rate limits raised.
 import Fastify from 'fastify';
 import { join } from 'node:path';
-import { buildApp, createFileBlobStore, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
+import { buildApp, createFileBlobStore, createPolicyInputSources, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
 
 const [kind, dataDir] = process.argv.slice(2);
 let app;
@@ -27,11 +27,13 @@ if (kind === 'hello') {
     LOG_LEVEL: 'warn',
   });
   const database = await openDatabase({ dataDir: config.dataDir });
-  // The customer API too (API keys, artifacts: bench/verify.mjs); its hooks run on its own routes only.
+  // The customer API too (API keys, artifacts: bench/verify.mjs; repositories: bench/repository-verify.mjs);
+  // its hooks run on its own routes only.
+  const blobs = createFileBlobStore(join(config.dataDir, 'blobs'));
   app = await buildApp({
     config,
     readService: createPublicReadService(database.db),
-    customers: { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) },
+    customers: { db: database.db, blobs, policySources: createPolicyInputSources(database.db, blobs) },
   });
   app.addHook('onClose', () => database.close());
 } else {

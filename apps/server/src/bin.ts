@@ -13,6 +13,7 @@ import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
 import { AdvisoriesCommandError, runAdvisoriesCommand } from './commands/advisories-command.js';
 import { FactsCommandError, runFactsCommand } from './commands/facts-command.js';
 import { reindexSearch } from './services/search-reindex.js';
+import { createPushWorker } from './repository-worker/start-push-worker.js';
 import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
 
@@ -20,11 +21,13 @@ const USAGE = `Usage: vigil-server <command> [options]
 
 Commands:
   serve [--seed-demo-if-empty]  Migrate the database and serve the API (public and signed endpoints);
-                                with VIGIL_SCHEDULER=true (default) also advance rounds. With the
+                                with VIGIL_SCHEDULER=true (default) also advance rounds, with
+                                VIGIL_REPOSITORY_WORKER=true (default) verify repository pushes. With the
                                 flag, load the demo data first when the database has no rounds.
                                 SIGTERM/SIGINT drain in-flight requests, then exit 0.
-  worker                        Advance rounds on schedule without serving HTTP (run any number of
-                                them: exactly one advances a round at a time).
+  worker                        Advance rounds on schedule and verify repository pushes without serving
+                                HTTP (run any number of them: exactly one advances a round at a time,
+                                each push is verified by one of them).
   migrate                       Apply pending database migrations and exit.
   seed --demo                   Migrate, then load the demo data into an empty database.
   metagraph export <file>       Read the configured metagraph source once and save it as a snapshot
@@ -147,10 +150,24 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
     metagraph.startRefreshing();
     const customerBlobs = createFileBlobStore(join(config.dataDir, 'blobs'));
+    const policySources = createPolicyInputSources(database.db, customerBlobs);
+    let workerLogger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void } = {
+      info: (obj, message) => log(`${message} ${JSON.stringify(obj)}`),
+      error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
+    };
+    const pushWorker = config.repositories.runInServe
+      ? createPushWorker({ db: database.db, settings: config.repositories, sources: policySources, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      : undefined;
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
-      customers: { db: database.db, metagraph, blobs: customerBlobs, policySources: createPolicyInputSources(database.db, customerBlobs) },
+      customers: {
+        db: database.db,
+        metagraph,
+        blobs: customerBlobs,
+        policySources,
+        ...(pushWorker ? { onRepositoryPushQueued: () => pushWorker.nudge() } : {}),
+      },
       network: {
         db: database.db,
         blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
@@ -161,6 +178,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     });
     onConnectionError = (error) => app.log.warn({ err: error }, 'database connection error; the pool replaces the connection');
     logRefreshError = (error) => app.log.warn({ err: error }, 'metagraph refresh failed; permit checks use the last snapshot within VIGIL_METAGRAPH_MAX_STALENESS_S');
+    workerLogger = app.log;
     const scheduler = config.runScheduler
       ? createScheduler({ db: database.db, settings: config.scheduler, logger: app.log })
       : undefined;
@@ -169,6 +187,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       cleanup: async () => {
         metagraph.stopRefreshing();
         await scheduler?.stop();
+        await pushWorker?.stop();
         await database.close();
       },
       exit: (code) => process.exit(code),
@@ -178,6 +197,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     });
     await app.listen({ port: config.port, host: config.host });
     scheduler?.start();
+    pushWorker?.start();
   } catch (error) {
     await database.close();
     throw error;
@@ -187,13 +207,16 @@ async function serve(config: Config, flags: string[]): Promise<void> {
 async function worker(config: Config): Promise<void> {
   const database = await openConfiguredDatabase(config);
   for (const name of await migrate(database)) log(`migrated: ${name}`);
-  const scheduler = createScheduler({
+  const logger = {
+    info: (obj: object, message: string) => log(`${message} ${JSON.stringify(obj)}`),
+    error: (obj: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
+  };
+  const scheduler = createScheduler({ db: database.db, settings: config.scheduler, logger });
+  const pushWorker = createPushWorker({
     db: database.db,
-    settings: config.scheduler,
-    logger: {
-      info: (obj, message) => log(`${message} ${JSON.stringify(obj)}`),
-      error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
-    },
+    settings: config.repositories,
+    sources: createPolicyInputSources(database.db, createFileBlobStore(join(config.dataDir, 'blobs'))),
+    logger,
   });
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
@@ -205,13 +228,15 @@ async function worker(config: Config): Promise<void> {
     log(`${signal}: finishing the current step`);
     clearInterval(keepAlive);
     await scheduler.stop();
+    await pushWorker.stop();
     await database.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
   scheduler.start();
-  log(`worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s`);
+  pushWorker.start();
+  log(`worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s)`);
 }
 
 function expectFlags(command: string, flags: string[], allowed: string[]): void {

@@ -52,8 +52,19 @@ describe('loadConfig', () => {
         labeledArtifacts: 20,
         liveArtifacts: 30,
       },
+      repositories: { runInServe: true, pollMs: 5_000, github: { apiUrl: 'https://api.github.com', token: undefined, timeoutMs: 10_000 } },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
+  });
+
+  it('reads the repository worker variables and names a bad one', () => {
+    const config = loadConfig(
+      { VIGIL_REPOSITORY_WORKER: 'false', VIGIL_REPOSITORY_POLL_S: '30', VIGIL_GITHUB_API_URL: 'https://ghe.example/api/v3', VIGIL_GITHUB_TOKEN: 'ghp_x' },
+      CWD,
+    );
+    expect(config.repositories).toEqual({ runInServe: false, pollMs: 30_000, github: { apiUrl: 'https://ghe.example/api/v3', token: 'ghp_x', timeoutMs: 10_000 } });
+    expect(() => loadConfig({ VIGIL_REPOSITORY_WORKER: 'sometimes' }, CWD)).toThrow('VIGIL_REPOSITORY_WORKER: expected true or false, got "sometimes"');
+    expect(() => loadConfig({ VIGIL_REPOSITORY_POLL_S: '0' }, CWD)).toThrow('VIGIL_REPOSITORY_POLL_S: expected an integer 1-3600, got "0"');
   });
 
   it('reads the network variables and names a bad one', () => {

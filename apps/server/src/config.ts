@@ -8,6 +8,7 @@ import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from '
 import { redactUrl } from './redact-url.js';
 import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
 import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
+import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type RepositoryWorkerSettings } from './repository-worker/settings.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
 
 export { ConfigError };
@@ -65,6 +66,8 @@ export interface Config {
   metagraph: MetagraphSettings;
   signedAuth: SignedAuthSettings;
   scheduler: SchedulerSettings;
+  /** Repository push verification: the worker and the GitHub client (docs/repositories.md). */
+  repositories: RepositoryWorkerSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -127,7 +130,13 @@ export const CONFIG_VARIABLES = [
 ] as const;
 
 /** Every variable the server reads: its own and those of the metagraph, signed requests and the scheduler. */
-export const ALL_CONFIG_VARIABLES = [...CONFIG_VARIABLES, ...METAGRAPH_VARIABLES, ...SIGNED_AUTH_VARIABLES, ...SCHEDULER_VARIABLES];
+export const ALL_CONFIG_VARIABLES = [
+  ...CONFIG_VARIABLES,
+  ...METAGRAPH_VARIABLES,
+  ...SIGNED_AUTH_VARIABLES,
+  ...SCHEDULER_VARIABLES,
+  ...REPOSITORY_WORKER_VARIABLES,
+];
 
 const INT_RE = /^\d+$/;
 
@@ -293,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     metagraph: metagraphSettingsFromEnv(env, { defaultFile: join(dataDir, 'metagraph.json') }),
     signedAuth: signedAuthSettingsFromEnv(env),
     scheduler: schedulerSettingsFromEnv(env),
+    repositories: repositoryWorkerSettingsFromEnv(env),
   };
 }
 

@@ -24,6 +24,7 @@ export { registerValidator, setValidatorStatus } from './services/validators.js'
 export { registerArtifact } from './services/artifacts.js';
 export { storeArtifact } from './services/store-artifact.js';
 export { createFileBlobStore } from './blobs/index.js';
+export { createPolicyInputSources } from './policies/sources.js';
 export { runKeysCommand } from './commands/keys-command.js';
 export type { BlobStore } from './blobs/index.js';
 export { openRound, startEvaluation, closeRound } from './services/rounds.js';

@@ -54,6 +54,10 @@ export const ERROR_DETAILS = {
   attestationNotFound: 'attestation not found',
   artifactUnknown: 'artifact not found',
   archiveCorrupt: 'corrupt archive',
+  // Source-code repositories and their push hook (docs/repositories.md).
+  repositoryNotFound: 'repository not found',
+  hookSignatureMissing: 'missing X-Hub-Signature-256 header',
+  hookSignatureInvalid: "X-Hub-Signature-256 does not match the body signed with the repository's webhook secret",
   // Policies (docs/policies.md).
   policyNotFound: 'policy not found',
   policyNameTaken: 'policy name already taken',
@@ -166,6 +170,14 @@ export const ERROR_CATALOGUE = {
   // Refusals of the admin API whose detail names the argument at fault.
   validator_wrong_status: { status: 409, detail: refusalDetail },
   round_not_due: { status: 409, detail: refusalDetail },
+  // Source-code repositories (docs/repositories.md); parameterised details name the argument at fault.
+  repository_not_found: { status: 404, detail: ERROR_DETAILS.repositoryNotFound },
+  provider_not_connected: { status: 422, detail: refusalDetail },
+  repository_already_registered: { status: 409, detail: refusalDetail },
+  repository_not_verified: { status: 409, detail: refusalDetail },
+  hook_signature_missing: { status: 401, detail: ERROR_DETAILS.hookSignatureMissing },
+  hook_signature_invalid: { status: 401, detail: ERROR_DETAILS.hookSignatureInvalid },
+  hook_repository_unknown: { status: 404, detail: refusalDetail },
   // Lockfiles that cannot be read (docs/lockfiles.md); the detail starts with the file's path.
   lockfile_unsupported: { status: 422, detail: refusalDetail },
   lockfile_version_unsupported: { status: 422, detail: refusalDetail },

@@ -11,6 +11,7 @@ import { searchMigration } from './migrations/0008-search.js';
 import { idempotencyMigration } from './migrations/0009-idempotency.js';
 import { policiesMigration } from './migrations/0010-policies.js';
 import { advisoriesMigration } from './migrations/0011-advisories.js';
+import { sourceRepositoriesMigration } from './migrations/0012-source-repositories.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -28,6 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0009-idempotency': idempotencyMigration,
   '0010-policies': policiesMigration,
   '0011-advisories': advisoriesMigration,
+  '0012-source-repositories': sourceRepositoriesMigration,
 };
 
 const provider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import type { AccountKind, Plan, PolicyVerdict, Track, Verdict, WebhookEventKind } from '@vigil/core';
+import type { AccountKind, Plan, PolicyVerdict, RepositoryProvider, Track, Verdict, WebhookEventKind } from '@vigil/core';
 import type { Generated } from 'kysely';
 import type { VulnerabilitySeverity } from '../policies/input-sources.js';
 
@@ -378,6 +378,93 @@ export interface ArtifactPackagesTable {
   created_at: number;
 }
 
+/** A source-code repository an account registered (migration 0012; docs/repositories.md). */
+export interface SourceRepositoriesTable {
+  /** `repo_<16 hex>`. */
+  repository_id: string;
+  account_id: string;
+  provider: RepositoryProvider;
+  /** Canonical clone URL, `https://github.com/<owner>/<name>.git`, in the case it was registered with. */
+  url: string;
+  /** `github.com/<owner>/<name>` lowercased: what a push hook's payload is matched on. */
+  repo_key: string;
+  owner: string;
+  name: string;
+  /** The policy name verifications apply; null: the account's default. */
+  policy: string | null;
+  /** The webhook secret sealed with the server key (services/secret-box.ts); never sent again after registration. */
+  webhook_secret: string;
+  created_at: number;
+  last_verification_id: number | null;
+}
+
+/** `superseded`: a newer push of the same repository was claimed first, so this one's commit is no longer worth verifying. */
+export type SourceRepositoryJobState = 'queued' | 'running' | 'done' | 'failed' | 'superseded';
+
+/** One push (or first verification) to fetch and verify, claimed by a worker (migration 0012). */
+export interface SourceRepositoryJobsTable {
+  job_id: Generated<number>;
+  repository_id: string;
+  /** X-GitHub-Delivery (a redelivery repeats it), or `initial:<repository id>` for the first verification. */
+  delivery_id: string;
+  kind: 'push' | 'initial';
+  /** `refs/heads/<branch>`; null until an initial job has resolved the default branch. */
+  ref: string | null;
+  before_commit: string | null;
+  /** The pushed commit (`after`); null until an initial job has resolved it. */
+  commit_sha: string | null;
+  state: SourceRepositoryJobState;
+  attempts: number;
+  next_attempt_at: number;
+  /** Random per claim: only the worker holding the claim may finish the job. */
+  claim_token: string | null;
+  /** A `running` job whose claim is older than this is taken over (its worker died). */
+  locked_until: number | null;
+  last_error: string | null;
+  verification_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The lockfiles of a repository's last verified push (migration 0012). */
+export interface SourceRepositoryLockfilesTable {
+  repository_id: string;
+  path: string;
+  /** The git blob sha of `content`: a push whose tree lists the same blob needs no fetch. */
+  blob_sha: string;
+  content: string;
+  commit_sha: string;
+  fetched_at: number;
+}
+
+/** A stored verification of a registered repository (migration 0012). */
+export interface SourceRepositoryVerificationsTable {
+  verification_id: Generated<number>;
+  repository_id: string;
+  job_id: number | null;
+  ref: string | null;
+  commit_sha: string | null;
+  policy: string;
+  verdict: VerdictName;
+  previous_verdict: VerdictName | null;
+  /** JSON of the answer (core's RepositoryVerification). */
+  result: string;
+  created_at: number;
+}
+
+/** A package a verification met that Vigil holds no bytes for (migration 0012). */
+export interface PackageRequestsTable {
+  /** Canonical purl. */
+  purl: string;
+  ecosystem: string;
+  name: string;
+  version: string | null;
+  first_requested_by: string;
+  first_requested_at: number;
+  last_requested_at: number;
+  request_count: number;
+}
+
 /** An organization's policy (migration 0010; docs/policies.md): its current name and version. */
 export interface PoliciesTable {
   /** `pol_<16 hex>`. */
@@ -531,6 +618,11 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   search_documents: SearchDocumentsTable;
   artifact_packages: ArtifactPackagesTable;
+  source_repositories: SourceRepositoriesTable;
+  source_repository_jobs: SourceRepositoryJobsTable;
+  source_repository_lockfiles: SourceRepositoryLockfilesTable;
+  source_repository_verifications: SourceRepositoryVerificationsTable;
+  package_requests: PackageRequestsTable;
   policies: PoliciesTable;
   policy_versions: PolicyVersionsTable;
   policy_evaluations: PolicyEvaluationsTable;
@@ -543,6 +635,11 @@ export interface Database {
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'package_requests',
+  'source_repository_verifications',
+  'source_repository_lockfiles',
+  'source_repository_jobs',
+  'source_repositories',
   'policy_evaluations',
   'policy_versions',
   'policies',

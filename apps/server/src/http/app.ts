@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config, TrustProxy } from '../config.js';
+import { createSecretBox } from '../secrets/secret-box.js';
 import { loadServerIdentity } from '../server-identity.js';
 import type { PublicReadService } from '../services/public-read.js';
 import { connectRedis } from './connect-redis.js';
@@ -148,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       scheduler: config.scheduler,
       handlerTimeoutMs: config.handlerTimeoutMs,
       artifactLimitBytes: config.artifactLimitBytes,
+      secrets: createSecretBox(identity.secretKey),
     });
   }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });

@@ -244,7 +244,11 @@ export async function deletePolicy(db: Kysely<Database>, policyId: string, write
  * The policy an evaluation runs (spec part 5 item 4): an organization's live policy of that name,
  * or the built-in one when it names `default`; a personal key always gets the built-in one.
  */
-export async function policyForEvaluation(db: Kysely<Database>, principal: KeyPrincipal, name: string): Promise<PolicyDefinition> {
+export async function policyForEvaluation(
+  db: Kysely<Database>,
+  principal: Pick<KeyPrincipal, 'accountId' | 'accountKind'>,
+  name: string,
+): Promise<PolicyDefinition> {
   if (principal.accountKind === 'personal' || name === DEFAULT_POLICY_NAME) return DEFAULT_POLICY;
   const row = await db
     .selectFrom('policies')

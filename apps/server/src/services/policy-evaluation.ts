@@ -7,6 +7,7 @@ import {
   type PolicyEvaluationRequestParsed,
   type PolicyVerdict,
   type RiskLevel,
+  type VerifyResult,
 } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -41,6 +42,8 @@ export interface PackageEvaluation {
   checks: PolicyCheck[];
   /** What the rules read, for the answer's `include` sections. */
   input: PackageInput;
+  /** Vigil's own answer for the package (published verdict, or pending and whether its bytes are queued). */
+  verification: VerifyResult;
 }
 
 export interface PolicyBatchEvaluation {
@@ -90,7 +93,7 @@ export async function evaluatePackages(
     );
     const outcome = runPolicy(policy, input.cel);
     if (VERDICT_RANK[outcome.verdict] > VERDICT_RANK[overall]) overall = outcome.verdict;
-    return { purl: pkg.reference ?? pkg.coordinates.purl, state: input.state, score: input.score, risk: input.risk, ...outcome, input };
+    return { purl: pkg.reference ?? pkg.coordinates.purl, state: input.state, score: input.score, risk: input.risk, ...outcome, input, verification: result };
   });
   return { verdict: overall, packages: evaluated };
 }

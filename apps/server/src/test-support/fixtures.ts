@@ -197,3 +197,58 @@ export async function publishLiveVerdict(
     .execute();
   return artifactId;
 }
+
+/**
+ * Publishes a verdict for each purl in one round of the packages track (publishLiveVerdict for many
+ * packages at once), starting at `at` (default T0); the artifacts are registered as uploads of
+ * `uploadedBy`. Publishing again later (a later `at`) for the same purls changes their verdicts the
+ * way a later round does. Returns the artifact row id of each purl.
+ */
+export async function publishLiveVerdicts(
+  db: Kysely<Database>,
+  input: { verdicts: ReadonlyMap<string, VerdictName>; uploadedBy: string; at?: number },
+): Promise<Map<string, number>> {
+  const start = input.at ?? T0;
+  const miners = [newKey(), newKey()];
+  const validators = [newKey(), newKey()];
+  const labeled = [
+    { label: 'npm', sourceId: 'pkg:npm/bench-bad@1.0.0', kind: 'labeled' as const, groundTruth: 'BLOCK' as const },
+    { label: 'npm', sourceId: 'pkg:npm/bench-ok@1.0.0', kind: 'labeled' as const, groundTruth: 'ALLOW' as const },
+  ];
+  const live = [...input.verdicts.keys()].map((purl) => ({ label: parsePackageRef(purl).type, sourceId: purl, kind: 'live' as const }));
+  const seeded = await seedRound(db, { track: 'packages', now: start, miners, validators, artifacts: [...labeled, ...live] });
+  const at = start + HOUR;
+  for (const v of validators) {
+    for (const spec of labeled) {
+      await attest(db, seeded, miners[0]!, bundle('packages', spec), v, { verdict: spec.groundTruth, now: at });
+      await attest(db, seeded, miners[1]!, bundle('packages', spec), v, { verdict: 'ALLOW', now: at });
+    }
+    for (const spec of live) {
+      await attest(db, seeded, miners[0]!, bundle('packages', spec), v, { verdict: input.verdicts.get(spec.sourceId)!, now: at });
+    }
+  }
+  await closeRound(db, { roundId: seeded.round.round_id, now: start + 3 * HOUR });
+  const ids = new Map<string, number>();
+  for (const spec of live) {
+    const artifactId = Number(seeded.artifacts.get(bundle('packages', spec))!.id);
+    const ref = parsePackageRef(spec.sourceId);
+    await db
+      .insertInto('artifact_packages')
+      .values({
+        artifact_id: artifactId,
+        purl: ref.purl,
+        ecosystem: ref.type,
+        namespace: ref.namespace,
+        name: ref.name,
+        version: ref.version,
+        uploaded_by: input.uploadedBy,
+        size: 1,
+        media_type: 'application/octet-stream',
+        created_at: start,
+      })
+      .onConflict((oc) => oc.columns(['artifact_id', 'purl']).doNothing())
+      .execute();
+    ids.set(ref.purl, artifactId);
+  }
+  return ids;
+}

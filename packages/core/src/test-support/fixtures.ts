@@ -264,14 +264,39 @@ export const repositoryRegistrationRequest = () => ({
 });
 
 export const repository = () => ({
-  id: 'repo_7c1d2e3f',
+  id: 'repo_7c1d2e3f4a5b6c7d',
   url: 'https://github.com/example/widgets.git',
   provider: 'github',
   policy: 'strict',
   continuous: true,
   verdict: null,
   last_verified_at: null,
+  last_verification: null,
+  last_push: null,
   created_at: '2026-11-21T10:00:00.000+00:00',
+});
+
+export const repositoryPush = () => ({
+  delivery: '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+  ref: 'refs/heads/main',
+  commit: '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c',
+  state: 'retrying',
+  attempts: 1,
+  last_error: 'GitHub GET /repos/example/widgets/git/trees/0d1a…: 502 Bad Gateway',
+  next_attempt_at: '2026-11-21T10:01:00.000+00:00',
+  received_at: '2026-11-21T10:00:30.000+00:00',
+});
+
+export const repositoryVerificationBrief = () => ({
+  id: 'rver_12',
+  verdict: 'WARN',
+  previous_verdict: 'ALLOW',
+  ref: 'refs/heads/main',
+  commit: '0d1a26e67d8f5eaf1f6ba5c57fc3c7d91ac0fd1c',
+  policy: 'strict',
+  packages: 1480,
+  pending: 12,
+  verified_at: '2026-11-21T10:01:02.000+00:00',
 });
 
 export const attestationPayload = () => ({

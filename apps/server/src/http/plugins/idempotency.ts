@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import '../../auth/api-key-plugin.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
@@ -23,6 +24,8 @@ export interface IdempotencyPluginOptions {
   handlerTimeoutMs: number;
   /** How often this instance deletes expired keys, at most (lazily, on a claim). */
   purgeIntervalMs?: number;
+  /** Seals the stored answers of `idempotent: 'sealed'` routes (answers that show a secret once). */
+  secrets?: SecretBox;
 }
 
 const KEY_HEADER = IDEMPOTENCY_HEADERS.key.toLowerCase();
@@ -67,15 +70,22 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
   let lastPurge = 0;
   const pending = new WeakMap<FastifyRequest, Pending>();
 
+  const honours = (value: boolean | 'sealed' | undefined) => value === true || value === 'sealed';
+  // What a sealed answer is bound to: its account and key, so a stored copy opens for that replay only.
+  const sealContext = (identity: IdempotentRequest) => `idempotency_keys.body:${identity.accountId}:${identity.key}`;
+
   app.addHook('onRoute', (route) => {
-    if (route.config?.idempotent === true && route.config.apiKey === undefined) {
+    if (honours(route.config?.idempotent) && route.config?.apiKey === undefined) {
       // Keys are scoped per account: a route without an API key has no account to scope them to.
       throw new TypeError(`config.idempotent of ${String(route.method)} ${route.url}: needs config.apiKey`);
+    }
+    if (route.config?.idempotent === 'sealed' && options.secrets === undefined) {
+      throw new TypeError(`config.idempotent 'sealed' of ${String(route.method)} ${route.url}: the idempotency plugin has no secret box`);
     }
   });
 
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.idempotent !== true) return;
+    if (!honours(request.routeOptions.config.idempotent)) return;
     const raw = request.headers[KEY_HEADER];
     if (raw === undefined) return;
     const parsed = IdempotencyKey.safeParse(Array.isArray(raw) ? raw.join(', ') : raw);
@@ -113,7 +123,8 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
       return;
     }
     pending.delete(request);
-    const { status, headers, body } = claim.response;
+    const { status, headers } = claim.response;
+    const body = request.routeOptions.config.idempotent === 'sealed' ? options.secrets!.open(claim.response.body, sealContext(state.identity)) : claim.response.body;
     // A string with a JSON content type is sent as is: the stored bytes, not re-serialized.
     return reply.code(status).headers(headers).header(REPLAYED_HEADER, 'true').send(body);
   });
@@ -131,7 +142,8 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
       if (status >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
         await releaseIdempotencyKey(db, identity, token);
       } else {
-        const body = typeof payload === 'string' ? payload : payload.toString('utf8');
+        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        const body = request.routeOptions.config.idempotent === 'sealed' ? options.secrets!.seal(text, sealContext(identity)) : text;
         await completeIdempotencyKey(db, identity, token, { status, headers: storedHeaders(reply), body });
       }
     } catch (error) {
@@ -146,7 +158,10 @@ export const idempotencyPlugin = fp(idempotency, { name: 'vigil-idempotency', fa
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Honour `Idempotency-Key` (docs/idempotency.md); needs `apiKey` (keys are scoped per account). */
-    idempotent?: boolean;
+    /**
+     * Honour `Idempotency-Key` (docs/idempotency.md); needs `apiKey` (keys are scoped per account).
+     * `'sealed'`: the answer shows a secret once, so its stored copy is sealed with the server key.
+     */
+    idempotent?: boolean | 'sealed';
   }
 }

@@ -20,6 +20,7 @@ import {
   MetagraphSnapshot,
   MetagraphUploaded,
   OutboxBacklog,
+  PackageRequestList,
   VALIDATOR_ADMIN_ACTIONS,
   ValidatorAllowlistRequest,
   ValidatorHotkeyParams,
@@ -31,6 +32,7 @@ import type { CachedMetagraph } from '../../metagraph/cached-metagraph.js';
 import { readAuditLogPage } from '../../repositories/audit-log.js';
 import { outboxBacklog } from '../../repositories/outbox.js';
 import { advisoryStatus } from '../../services/advisory-status.js';
+import { listOpenPackageRequests } from '../../services/repository-verification.js';
 import type { SchedulerSettings } from '../../scheduler/settings.js';
 import { uploadMetagraphSnapshot } from '../../services/metagraph-admin.js';
 import { closeRoundNow, readRoundSchedule } from '../../services/rounds-admin.js';
@@ -248,6 +250,30 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         settings: scheduler,
         actor: actorOf(request),
       }),
+  );
+
+  app.get(
+    '/v1/admin/package-requests',
+    {
+      schema: { summary: 'Packages verifications asked for that Vigil holds no bytes for, most requested first (pagination headers)', response: { 200: PackageRequestList } },
+      config: ADMIN,
+    },
+    async (request, reply) => {
+      const page = readPage(request);
+      const rows = await listOpenPackageRequests(db, { offset: (page.page - 1) * page.size, limit: page.size + 1 });
+      sendPageHeaders(reply, page, rows.length > page.size);
+      return {
+        package_requests: rows.slice(0, page.size).map((row) => ({
+          purl: row.purl,
+          ecosystem: row.ecosystem,
+          name: row.name,
+          version: row.version,
+          requests: row.request_count,
+          first_requested_at: formatOffsetTimestamp(row.first_requested_at),
+          last_requested_at: formatOffsetTimestamp(row.last_requested_at),
+        })),
+      };
+    },
   );
 
   app.get(

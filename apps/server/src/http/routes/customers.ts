@@ -7,12 +7,14 @@ import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import type { CachedMetagraph } from '../../metagraph/cached-metagraph.js';
 import type { SchedulerSettings } from '../../scheduler/settings.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
 import { idempotencyPlugin } from '../plugins/idempotency.js';
 import '../route-config.js';
 import { adminRoutes } from './admin.js';
 import { customerAttestationRoutes } from './customer-attestations.js';
 import { artifactRoutes } from './artifacts.js';
 import { keyRoutes } from './keys.js';
+import { repositoryRoutes } from './repositories.js';
 import { policyRoutes } from './policies.js';
 import type { PolicyInputSources } from '../../policies/input-sources.js';
 
@@ -25,6 +27,8 @@ export interface CustomerOptions {
   metagraph?: CachedMetagraph;
   /** Where uploaded artifacts go; absent, the artifact API (docs/artifacts.md) is not served. */
   blobs?: BlobStore;
+  /** Told when a repository push is queued, so the process's repository worker starts it at once. */
+  onRepositoryPushQueued?: () => void;
   /** What policy evaluation reads beyond verdicts (advisories, artifact facts); absent, the policy API (docs/policies.md) is not served. */
   policySources?: PolicyInputSources;
 }
@@ -61,8 +65,10 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     scheduler: SchedulerSettings;
     handlerTimeoutMs: number;
     artifactLimitBytes: number;
+    /** Seals webhook secrets (and the stored answers that show them) with the server key. */
+    secrets: SecretBox;
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -71,10 +77,17 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(apiKeyPlugin, { db, now: () => now().getTime() });
   // After the key check (the key's account scopes Idempotency-Key); every route with
   // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
-  await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs });
+  await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs, secrets });
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph });
   if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
   if (policySources) await app.register(policyRoutes, { db, now, sources: policySources });
+  await app.register(repositoryRoutes, {
+    db,
+    secrets,
+    now,
+    ...(policySources ? { policySources } : {}),
+    ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
+  });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };
