@@ -16,8 +16,9 @@ export interface VigilDatabase {
 export interface OpenDatabaseOptions {
   /**
    * `postgres://…` / `postgresql://…` selects PostgreSQL. `sqlite:<file>` opens that SQLite file (its
-   * directory created if missing) and `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or empty selects `<dataDir>/vigil.db`.
-   * Any other scheme is refused rather than silently falling back to SQLite.
+   * directory created if missing) and `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or
+   * empty selects `<dataDir>/vigil.db`. Any other scheme is refused rather than silently falling
+   * back to SQLite.
    */
   url?: string;
   /** SQLite: the file is `<dataDir>/vigil.db` (the directory is created). `:memory:` opens an in-memory database. */

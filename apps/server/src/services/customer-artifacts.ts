@@ -193,9 +193,11 @@ async function registerUpload(
   try {
     return await attempt();
   } catch (error) {
-    // Two uploads of other bytes under one new purl raced for its bare bundle hash: the loser's
+    // Two uploads of other bytes under one new purl raced for its bare bundle hash (the insert lost,
+    // or registerArtifact found the winner's row committed after this one looked): the loser's
     // second attempt sees it taken and names its bytes with the checksum qualifier.
-    if (!isUniqueViolation(error)) throw error;
+    const lostBareName = isUniqueViolation(error) || (error instanceof VigilError && error.code === 'artifact_conflict');
+    if (!lostBareName) throw error;
     return attempt();
   }
 }
