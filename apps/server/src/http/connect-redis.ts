@@ -11,11 +11,15 @@ const COMMAND_TIMED_OUT = 'Command timed out';
  * queue: the next commands go out on a fresh connection.
  */
 class ReconnectingRedis extends Redis {
+  /** The connection already being replaced: the commands that timed out together on it ask once. */
+  private replacing: Redis['stream'] | undefined;
+
   override sendCommand(command: Command, stream?: Parameters<Redis['sendCommand']>[1]): unknown {
     const sent = super.sendCommand(command, stream);
     command.promise.catch((error: unknown) => {
-      // Once per silent connection: commands timing out together trigger one reconnect.
-      if ((error as Error | undefined)?.message === COMMAND_TIMED_OUT && this.status === 'ready') this.disconnect(true);
+      if ((error as Error | undefined)?.message !== COMMAND_TIMED_OUT || this.status !== 'ready' || this.stream === this.replacing) return;
+      this.replacing = this.stream;
+      this.disconnect(true);
     });
     return sent;
   }
