@@ -43,7 +43,10 @@ Commands:
   keys list (--org <name> | --personal <name>)
                                 An account's keys: id, status, scopes, name, last use, use count.
   keys revoke <key_id>          Revoke any key.
-  accounts list                 Every account: id, name, kind, plan.
+  accounts list                 Every account: id, name, kind, plan, trusted.
+  accounts (trust | untrust) <name>
+                                Whether an account's package references count for every account's
+                                verification (trust) or for its own only (untrust, the default).
   search reindex                Rebuild the search index from the artifacts and attestations (for rows
                                 written before migration 0008-search).
   advisories import <directory|zip>

@@ -220,8 +220,14 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     const customer = issued.body?.token as string;
     expect(await call(server, 'GET', '/v1/account', customer)).toMatchObject({ status: 200, body: { account: { name: 'initech', plan: 'paid' } } });
 
-    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, { plan: 'free' })).toMatchObject({ status: 200, body: { plan: 'free' } });
-    expect(await call(server, 'GET', '/v1/account', customer)).toMatchObject({ body: { account: { plan: 'free' } } });
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, { plan: 'free' })).toMatchObject({ status: 200, body: { plan: 'free', trusted: false } });
+    expect(await call(server, 'GET', '/v1/account', customer)).toMatchObject({ body: { account: { plan: 'free', trusted: false } } });
+    // Trust: whose package references count for every account (docs/artifacts.md); a body must change something.
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, { trusted: true })).toMatchObject({ status: 200, body: { plan: 'free', trusted: true } });
+    expect(await call(server, 'GET', '/v1/account', customer)).toMatchObject({ body: { account: { trusted: true } } });
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, { trusted: false, plan: 'paid' })).toMatchObject({ body: { plan: 'paid', trusted: false } });
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, {})).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}`, adminToken, { trusted: 'yes' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body.trusted' }] } });
 
     const keys = await call(server, 'GET', `/v1/admin/accounts/${accountId}/keys`, adminToken);
     expect((keys.body?.keys as unknown[]).length).toBe(1);
@@ -230,8 +236,13 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
 
     const page1 = await call(server, 'GET', '/v1/admin/audit-log', adminToken, undefined);
     const entries = page1.body?.entries as { action: string; actor: string; source_ip: string | null; detail: Record<string, unknown> }[];
-    // Newest first: the API's revoke, plan change, key issue and account creation, then the operator's.
-    expect(entries.slice(0, 4).map((e) => e.action)).toEqual(['key.revoke', 'account.plan', 'key.create', 'account.create']);
+    // Newest first: the API's revoke, plan and trust changes, key issue and account creation, then the operator's.
+    expect(entries.slice(0, 7).map((e) => e.action)).toEqual(['key.revoke', 'account.trusted', 'account.plan', 'account.trusted', 'account.plan', 'key.create', 'account.create']);
+    expect(entries.slice(1, 4).map((e) => [e.detail, (e as unknown as { target: string }).target])).toEqual([
+      [{ from: true, to: false }, accountId],
+      [{ from: 'free', to: 'paid' }, accountId],
+      [{ from: false, to: true }, accountId],
+    ]);
     expect(entries[0]).toMatchObject({ actor: `key:${adminToken.slice(4, 12)}`, source_ip: expect.stringMatching(/127\.0\.0\.1|::1/) });
     expect(entries.at(-1)).toMatchObject({ actor: 'operator', source_ip: null, action: 'account.create' });
     expect(JSON.stringify(entries)).not.toContain(customer.slice(13));
@@ -268,6 +279,19 @@ describe('vigil-server keys', () => {
         await expect(runKeysCommand(database.db, 'keys', args, Date.now())).rejects.toMatchObject({ usage: true });
       }
       expect(await runKeysCommand(database.db, 'accounts', ['list'], Date.now())).toEqual(['no accounts']);
+      for (const args of [['trust'], ['trust', 'a', 'b'], ['distrust', 'acme']]) {
+        await expect(runKeysCommand(database.db, 'accounts', args, Date.now())).rejects.toMatchObject({ usage: true });
+      }
+      await expect(runKeysCommand(database.db, 'accounts', ['trust', 'nobody'], Date.now())).rejects.toMatchObject({ usage: false, message: 'no account named nobody' });
+      await runKeysCommand(database.db, 'keys', ['create', '--org', 'vigil-ops', '--scopes', 'upload'], Date.now());
+      expect(await runKeysCommand(database.db, 'accounts', ['trust', 'vigil-ops'], Date.now())).toEqual(['vigil-ops: trusted: its package references count for every account']);
+      expect((await runKeysCommand(database.db, 'accounts', ['list'], Date.now()))[1]).toMatch(/^acc_[0-9a-f]{16} {2}vigil-ops {2}organization {2}free {2}yes$/);
+      expect(await runKeysCommand(database.db, 'accounts', ['untrust', 'vigil-ops'], Date.now())).toEqual(['vigil-ops: not trusted: its package references count for itself only']);
+      const audit = await database.db.selectFrom('audit_log').select(['actor', 'action', 'detail']).where('action', '=', 'account.trusted').orderBy('entry_id').execute();
+      expect(audit.map((e) => [e.actor, JSON.parse(e.detail)])).toEqual([
+        ['operator', { from: false, to: true }],
+        ['operator', { from: true, to: false }],
+      ]);
     } finally {
       await database.close();
     }

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/schema.js';
 import { buildApp } from '../src/http/app.js';
 import { tarGz } from '../src/seed/tar-gz.js';
-import { closeRound } from '../src/services/rounds.js';
+import { closeRound, openRound } from '../src/services/rounds.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { zipOf } from '../src/test-support/stored-zip.js';
@@ -177,6 +177,14 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     ]);
 
     expect((await send(server, 'GET', `/v1/artifacts/${id}`, { token })).body).toEqual(first.body);
+    // The listing is remembered per content hash, but only while the store holds the bytes.
+    const hex = sha(bytes).slice('sha256:'.length);
+    rmSync(join(server.blobRoot, 'sha256', hex.slice(0, 2), hex.slice(2)));
+    expect((await send(server, 'GET', `/v1/artifacts/${id}`, { token })).body).toMatchObject({
+      size: null,
+      archive: { format: 'none', status: 'unavailable', files: null },
+    });
+    expect((await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0')).body).toMatchObject({ size: bytes.length, archive: { status: 'ok' } });
     const byPurl = await send(server, 'GET', '/v1/artifacts?purl=npm:left-pad@1.3.0', { token });
     expect(byPurl.status).toBe(200);
     expect(byPurl.body!.artifacts.map((a: { id: string }) => a.id)).toEqual([id]);
@@ -424,6 +432,66 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect(sources.filter((row) => row.source_id === 'pkg:npm/claimed@1.0.0')).toHaveLength(1);
   });
 
+  it('refuses a reference with whitespace or over 2,048 characters everywhere one is taken, and a body over the verify limits', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const paths = (answer: Answer) => (answer.body?.errors as { path: string }[] | undefined)?.map((e) => e.path);
+    for (const padded of [' npm:lodash@1', 'npm:lodash@1\n', '\tpkg:npm/lodash@1']) {
+      expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: padded }))).toEqual(['body.artifact']);
+      expect(paths(await json(server, '/v1/artifacts/verify/batch', token, { artifacts: ['npm:lodash@1', padded] }))).toEqual(['body.artifacts.1']);
+      expect(paths(await uploadRaw(server, token, npmTarball(), `track=packages&package=${encodeURIComponent(padded)}`))).toEqual(['query.package']);
+      const form = multipartBody([['track', 'packages'], ['package', padded]], { name: 'file', type: 'application/gzip', bytes: npmTarball() });
+      expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: form.body, type: form.contentType }))).toEqual(['body.package']);
+      expect(paths(await send(server, 'GET', `/v1/artifacts?purl=${encodeURIComponent(padded)}`, { token }))).toEqual(['query.purl']);
+    }
+    const longest = `npm:${'a'.repeat(2048 - 'npm:@1'.length)}@1`;
+    const tooLong = `npm:${'a'.repeat(2048)}@1`;
+    expect((await json(server, '/v1/artifacts/verify', token, { artifact: longest })).body).toMatchObject({ state: 'pending' });
+    const refused = await json(server, '/v1/artifacts/verify', token, { artifact: tooLong });
+    expect(refused.body).toEqual({ detail: 'Validation error', errors: [{ path: 'body.artifact', message: `input: a package reference is at most 2048 characters, got ${tooLong.length}` }] });
+    expect(paths(await json(server, '/v1/artifacts/verify/batch', token, { artifacts: ['npm:a@1', tooLong] }))).toEqual(['body.artifacts.1']);
+    expect(paths(await send(server, 'GET', `/v1/artifacts?purl=${tooLong}`, { token }))).toEqual(['query.purl']);
+    expect(paths(await uploadRaw(server, token, npmTarball(), `track=packages&package=${tooLong}`))).toEqual(['query.package']);
+    // 100 of the longest references fit the batch limit, even with every character escaped as JSON allows.
+    const escaped = JSON.stringify({ artifacts: Array(100).fill(longest) }).replace(/a/g, '\\u0061');
+    const full = await send(server, 'POST', '/v1/artifacts/verify/batch', { token, body: escaped, type: 'application/json' });
+    expect([full.status, full.body!.results.length]).toEqual([200, 100]);
+    // Anything larger is refused from its Content-Length before a byte of it is parsed.
+    expect(await send(server, 'POST', '/v1/artifacts/verify/batch', { token, body: `{"artifacts":["npm:a@1"]}${' '.repeat(1280 * 1024)}`, type: 'application/json' })).toMatchObject({
+      status: 413,
+      body: { detail: 'Body too large' },
+    });
+    expect(await send(server, 'POST', '/v1/artifacts/verify', { token, body: `{"artifact":"npm:a@1"}${' '.repeat(16 * 1024)}`, type: 'application/json' })).toMatchObject({
+      status: 413,
+      body: { detail: 'Body too large' },
+    });
+    await expectNothingStored(server);
+  });
+
+  it("checks an upload's checksum qualifier against its bytes: a false one is refused, a true one names the bytes", async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const server = await start();
+    const bytes = npmTarball();
+    const sha512 = createHash('sha512').update(bytes).digest('hex');
+    const upload = (purl: string) => uploadRaw(server, token, bytes, `track=packages&package=${encodeURIComponent(purl)}`);
+
+    expect((await upload('pkg:npm/o3q@1.0.0?checksum=sha256:00')).body).toEqual({
+      detail: `package: checksum sha256:00 does not match the uploaded bytes (${sha(bytes)})`,
+    });
+    const wrong512 = await upload(`pkg:npm/o3q@1.0.0?checksum=${sha(bytes)},sha512:${'0'.repeat(128)}`);
+    expect(wrong512).toMatchObject({ status: 422, body: { detail: `package: checksum sha512:${'0'.repeat(128)} does not match the uploaded bytes (sha512:${sha512})` } });
+    expect(await upload('pkg:npm/o3q@1.0.0?checksum=blake3:00')).toMatchObject({
+      status: 422,
+      body: { errors: [{ path: 'query.package', message: 'checksum algorithm blake3 is not one Vigil checks (md5, sha1, sha256, sha384, sha512)' }] },
+    });
+    expect(await upload('pkg:npm/o3q@1.0.0?checksum=sha256')).toMatchObject({ status: 422, body: { errors: [{ path: 'query.package' }] } });
+    await expectNothingStored(server);
+
+    const right = await upload(`pkg:npm/o3q@1.0.0?checksum=${sha(bytes)},sha512:${sha512}`);
+    expect(right.status).toBe(201);
+    expect(right.body!.packages).toMatchObject([{ purl: `pkg:npm/o3q@1.0.0?checksum=${encodeURIComponent(`${sha(bytes)},sha512:${sha512}`)}` }]);
+  });
+
   it('stores nothing when the client stops mid-body', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload']);
     const server = await start();
@@ -509,7 +577,10 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     await attest(db, seeded, miners[1]!, liveHash, v1, { verdict: 'ALLOW', now: t });
     await closeRound(db, { roundId: seeded.round.round_id, now: T0 + 3 * HOUR });
     const artifactId = Number(seeded.artifacts.get(liveHash)!.id);
-    const account = await db.selectFrom('accounts').select('account_id').executeTakeFirstOrThrow();
+    // Claimed by the operator's trusted account, so the reference answers for every account.
+    await operatorKey(db, ['--org', 'vigil-ops', '--scopes', 'upload']);
+    await runKeysCommand(db, 'accounts', ['trust', 'vigil-ops'], T0);
+    const account = await db.selectFrom('accounts').select('account_id').where('name', '=', 'vigil-ops').executeTakeFirstOrThrow();
     await db
       .insertInto('artifact_packages')
       .values({ artifact_id: artifactId, purl, ecosystem: 'npm', namespace: null, name: 'evil', version: '1.0.0', uploaded_by: account.account_id, size: 1, media_type: 'application/octet-stream', created_at: T0 })
@@ -579,6 +650,66 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       expect([result.artifact, result.state, result.queued]).toEqual(expected);
     });
     expect(results[0]).toEqual(verdict.body);
+  });
+
+  it("answers a reference from the asking account's own claims and trusted ones: another account's claim never changes it", async () => {
+    const db = ctx.db();
+    const acme = await operatorKey(db, ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const initech = await operatorKey(db, ['--org', 'initech', '--plan', 'paid', '--scopes', 'read,verify']);
+    const mallory = await operatorKey(db, ['--org', 'mallory', '--scopes', 'upload,read']);
+    const ops = await operatorKey(db, ['--org', 'vigil-ops', '--scopes', 'upload']);
+    await runKeysCommand(db, 'accounts', ['trust', 'vigil-ops'], Date.now());
+    const server = await start();
+    const round = await openRound(db, { track: 'packages', now: T0, submissionMs: 1, evaluationMs: 1, policyVersion: 'p' });
+    /** A published verdict, as a closed round leaves it. */
+    const decide = async (id: string, verdict: 'ALLOW' | 'BLOCK', riskScore: number) =>
+      db.insertInto('published_verdicts').values({ artifact_id: Number(id.slice('art_'.length)), verdict, risk_score: riskScore, round_id: round.round_id, updated_at: T0 }).execute();
+    const tarball = (name: string, code: string) =>
+      Buffer.from(tarGz([{ path: 'package/package.json', content: JSON.stringify({ name, version: '1.0.0' }) }, { path: 'package/index.js', content: code }]));
+    const verify = async (token: string, artifact: string) => (await json(server, '/v1/artifacts/verify', token, { artifact })).body!;
+    const lookup = async (token: string, purl: string) => (await send(server, 'GET', `/v1/artifacts?purl=${purl}`, { token })).body!.artifacts.map((a: { id: string }) => a.id);
+
+    // The operator uploads a known-bad package and the genuine react; rounds decided both.
+    const evilBytes = tarball('evil', 'require("child_process").exec(process.env.X)');
+    const evil = (await uploadRaw(server, ops, evilBytes, 'track=packages&package=npm:evil@1.0.0')).body!.id as string;
+    await decide(evil, 'BLOCK', 95);
+    const react = (await uploadRaw(server, ops, tarball('react', 'module.exports = {}'), 'track=packages&package=npm:react@18.2.0')).body!.id as string;
+    await decide(react, 'ALLOW', 2);
+    const lodash = (await uploadRaw(server, ops, tarball('lodash', 'module.exports = 4'), 'track=packages&package=npm:lodash@4.17.21')).body!.id as string;
+    await decide(lodash, 'ALLOW', 1);
+    expect(await verify(acme, 'npm:react@18.2.0')).toMatchObject({ state: 'decided', verdict: 'ALLOW', artifact_id: react });
+
+    // A free account uploads the BLOCK bytes under react (reference poisoning): the same artifact, its own claim.
+    const poisoned = await uploadRaw(server, mallory, evilBytes, 'track=packages&package=npm:react@18.2.0');
+    expect(poisoned).toMatchObject({ status: 200, body: { id: evil } });
+    expect(poisoned.body!.packages.map((p: { purl: string }) => p.purl)).toEqual(['pkg:npm/evil@1.0.0', 'pkg:npm/react@18.2.0']);
+    // Every other account's answer is what it was, at once and after any cache.
+    expect(await verify(acme, 'npm:react@18.2.0')).toMatchObject({ state: 'decided', verdict: 'ALLOW', artifact_id: react });
+    expect((await json(server, '/v1/artifacts/verify/batch', initech, { artifacts: ['npm:react@18.2.0', 'npm:evil@1.0.0'] })).body!.results).toMatchObject([
+      { verdict: 'ALLOW', artifact_id: react },
+      { verdict: 'BLOCK', artifact_id: evil },
+    ]);
+    expect(await lookup(initech, 'npm:react@18.2.0')).toEqual([react]);
+    expect(await lookup(mallory, 'npm:react@18.2.0')).toEqual([evil, react]);
+    // Nor does another account see the claim on the artifact itself.
+    const read = await send(server, 'GET', `/v1/artifacts/${evil}`, { token: initech });
+    expect(read.body!.packages.map((p: { purl: string }) => p.purl)).toEqual(['pkg:npm/evil@1.0.0']);
+
+    // An account's own claim counts for itself: acme names the bad bytes react too; the most severe answers.
+    expect((await uploadRaw(server, acme, evilBytes, 'track=packages&package=npm:react@18.2.0')).status).toBe(200);
+    expect(await verify(acme, 'pkg:npm/react@18.2.0')).toMatchObject({ state: 'decided', verdict: 'BLOCK', risk_score: 95, artifact_id: evil });
+    expect(await verify(initech, 'pkg:npm/react@18.2.0')).toMatchObject({ verdict: 'ALLOW', artifact_id: react });
+    // A pending upload of its own is queued for it only.
+    const internal = (await uploadRaw(server, acme, tarball('internal', '1'), 'track=packages&package=npm:@acme/internal@1.0.0')).body!.id as string;
+    expect(await verify(acme, 'npm:@acme/internal@1.0.0')).toMatchObject({ state: 'pending', queued: true, artifact_id: internal });
+    expect(await verify(initech, 'npm:@acme/internal@1.0.0')).toMatchObject({ state: 'pending', queued: false, artifact_id: null, sha256: null });
+    expect(await lookup(initech, 'npm:@acme/internal@1.0.0')).toEqual([]);
+
+    // Trust is the operator's to withdraw: the operator's claims then speak for the operator only.
+    await runKeysCommand(db, 'accounts', ['untrust', 'vigil-ops'], Date.now());
+    expect(await lookup(initech, 'npm:react@18.2.0')).toEqual([]);
+    expect(await verify(initech, 'npm:lodash@4.17.21')).toMatchObject({ state: 'pending', queued: false, artifact_id: null });
+    expect(await lookup(acme, 'npm:react@18.2.0')).toEqual([evil]);
   });
 
   it('reads package facts, and takes a provenance bundle for an artifact the account uploaded, verified offline', async () => {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { ErrorBody } from '@vigil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VigilError } from '../src/errors.js';
@@ -31,6 +32,9 @@ beforeAll(async () => {
       );
       app.get('/test/forbidden-scope', async () => {
         throw new VigilError('scope_missing', { arg: 'verdicts:read' });
+      });
+      app.get('/test/crash-with-token', async () => {
+        throw new Error(`could not use vgl_1a2b3c4d_${'c'.repeat(48)}`);
       });
     },
   });
@@ -84,6 +88,43 @@ describe('error responses', () => {
     });
     expect(response.status).toBe(415);
     expect(body).toEqual({ detail: 'unsupported media type' });
+  });
+
+  it('a body of any type the endpoint does not read is 415, text/plain included (it is never read as a string)', async () => {
+    for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'application/json, text/plain']) {
+      const { response, body } = await send('/test/echo', { method: 'POST', headers: { 'content-type': type }, body: '{"a":1}' });
+      expect([type, response.status, body]).toEqual([type, 415, { detail: 'unsupported media type' }]);
+    }
+    const untyped = await rawRequest(server.port, 'POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}');
+    expect([untyped.status, JSON.parse(untyped.body)]).toEqual([415, { detail: 'unsupported media type' }]);
+  });
+
+  it('a JSON body shorter than its Content-Length, then a half-close, is 400 malformed JSON body', async () => {
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1');
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString('utf8')));
+      socket.on('close', () => resolve(data));
+      socket.on('error', reject);
+      // end() sends the bytes, then FIN: the client will send nothing more.
+      socket.end('POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":1}');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'malformed JSON body' });
+  });
+
+  it('redacts anything shaped like an API key from every log line: the url, the host, an error message', async () => {
+    const secret = 'a'.repeat(48);
+    await fetch(`${server.url}/test/forbidden-scope?api_key=vgl_1a2b3c4d_${secret}&again=vgl%5F1a2b3c4d%5F${'b'.repeat(48)}`);
+    await rawRequest(server.port, `GET /test/forbidden-scope HTTP/1.1\r\nHost: VGL_1A2B3C4D_${'D'.repeat(48)}\r\nConnection: close\r\n\r\n`);
+    await fetch(`${server.url}/test/crash-with-token`);
+    const logs = server.logs();
+    for (const leaked of [secret, 'b'.repeat(48), 'c'.repeat(48), 'D'.repeat(48)]) expect(logs).not.toContain(leaked);
+    const lines = logs.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { req?: { url?: string; host?: string }; err?: { message?: string } });
+    expect(lines.map((l) => l.req?.url)).toContain('/test/forbidden-scope?api_key=vgl_1a2b3c4d_[redacted]&again=vgl_1a2b3c4d_[redacted]');
+    expect(lines.map((l) => l.req?.host)).toContain('vgl_1A2B3C4D_[redacted]');
+    expect(lines.map((l) => l.err?.message)).toContain('could not use vgl_1a2b3c4d_[redacted]');
   });
 
   it('a parameterised catalogue detail keeps its argument', async () => {

@@ -3,6 +3,7 @@ import { Policy, PolicyEvaluation } from '@vigil/core';
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { readFeedFiles } from '../src/advisories/osv-files.js';
+import { runKeysCommand } from '../src/commands/keys-command.js';
 import { tarGz } from '../src/seed/tar-gz.js';
 import { importAdvisories } from '../src/services/advisory-import.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
@@ -43,12 +44,20 @@ describeEachDialect('customer API: policies', (ctx) => {
       globex: await operatorKey(db, ['--org', 'globex', '--plan', 'paid', '--scopes', 'policies']),
       alice: await operatorKey(db, ['--personal', 'alice', '--plan', 'paid', '--scopes', 'policies']),
       reader: await operatorKey(db, ['--org', 'initech', '--plan', 'paid', '--scopes', 'read']),
+      // The operator's own account: its package references count for every account (docs/artifacts.md).
+      ops: await trustedOperatorKey(db),
     };
   }
 
-  /** Vigil's published BLOCK (with a finding) for `purl`. */
+  async function trustedOperatorKey(db: Parameters<typeof operatorKey>[0]): Promise<string> {
+    const token = await operatorKey(db, ['--org', 'vigil-ops', '--scopes', 'upload']);
+    await runKeysCommand(db, 'accounts', ['trust', 'vigil-ops'], T0);
+    return token;
+  }
+
+  /** Vigil's published BLOCK (with a finding) for `purl`, under the operator's trusted reference. */
   async function publishBlock(purl: string): Promise<void> {
-    const account = await ctx.db().selectFrom('accounts').select('account_id').executeTakeFirstOrThrow();
+    const account = await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'vigil-ops').executeTakeFirstOrThrow();
     await publishLiveVerdict(ctx.db(), { purl, verdict: 'BLOCK', riskScore: 88, findings: [finding('exfiltration', 'HIGH')], uploadedBy: account.account_id });
   }
 
@@ -198,10 +207,10 @@ describeEachDialect('customer API: policies', (ctx) => {
   });
 
   it('evaluates: organization and personal keys differ on one artifact, versions are recorded, evaluations are read back by their account only', async () => {
-    const { app, acme, acmeFree, globex, alice } = await start();
+    const { app, acme, acmeFree, globex, alice, ops } = await start();
     await importAdvisories(ctx.db(), readFeedFiles(OSV), () => T0);
     await publishBlock('pkg:npm/evil@1.0.0');
-    await uploadPackage(app, acme, 'copyleft-thing', 'GPL-3.0-only');
+    await uploadPackage(app, ops, 'copyleft-thing', 'GPL-3.0-only');
     const strict = Policy.parse((await call(app, 'POST', '/v1/policies', acme, STRICT)).body);
 
     // A pending artifact Vigil holds, with facts read from its tarball.

@@ -100,7 +100,7 @@ describeEachDialect('customer API: repositories', (ctx) => {
     await createPolicy(
       ctx.db(),
       { name: 'strict', description: null, rules: [{ name: 'decided', expression: 'artifact.state == "decided"', action: 'block', description: null }] },
-      { principal: { keyId: '00000000', accountId: account.account_id, accountKind: 'organization', plan: 'paid', scopes: ['policies'] }, now: Date.now(), actor: { name: 'operator', sourceIp: null } },
+      { principal: { keyId: '00000000', accountId: account.account_id, accountKind: 'organization', plan: 'paid', scopes: ['policies'], trusted: false }, now: Date.now(), actor: { name: 'operator', sourceIp: null } },
     );
   }
 

@@ -148,10 +148,12 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     expect((await requests()).every((r) => r.endsWith('×2'))).toBe(true);
   });
 
-  it('lists requested packages for the operator until an upload brings their bytes, which makes them evaluating', async () => {
+  it('lists requested packages for the operator until a trusted upload brings their bytes, which makes them evaluating', async () => {
     const server = await start();
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'repositories,upload']);
-    const admin = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
+    const globex = await operatorKey(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'repositories']);
+    const admin = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin,upload']);
+    await runKeysCommand(ctx.db(), 'accounts', ['trust', 'ops'], Date.now());
     const lockfiles = [{ path: 'poetry.lock', content: fixture('poetry-2.0/poetry.lock') }];
     await verify(server, token, { lockfiles });
     await verify(server, token, { lockfiles });
@@ -162,16 +164,23 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     const before = await list();
     expect(before.package_requests).toHaveLength(5);
     expect(before.package_requests[0]).toMatchObject({ purl: 'pkg:pypi/certifi@2022.12.7', ecosystem: 'pypi', name: 'certifi', version: '2022.12.7', requests: 2 });
-    const upload = await fetch(`${server.url}/v1/artifacts?track=packages&package=pypi:certifi@2022.12.7`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
-      body: 'certifi-2022.12.7 wheel bytes',
-    });
-    expect(upload.status).toBe(201);
+    const upload = (key: string, bytes: string) =>
+      fetch(`${server.url}/v1/artifacts?track=packages&package=pypi:certifi@2022.12.7`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+    const certifiOf = async (key: string) =>
+      ((await verify(server, key, { lockfiles })).body.dependencies as Record<string, any>[]).find((d) => d.purl === 'pkg:pypi/certifi@2022.12.7');
+    // A customer's own upload answers for that customer: the operator still has to bring bytes for everyone.
+    expect((await upload(token, 'certifi-2022.12.7 wheel bytes, from acme')).status).toBe(201);
+    expect(await certifiOf(token)).toMatchObject({ state: 'pending', queued: 'evaluating', published_verdict: null });
+    expect(await certifiOf(globex)).toMatchObject({ state: 'pending', queued: 'requested' });
+    expect((await list()).package_requests.map((r) => r.purl)).toContain('pkg:pypi/certifi@2022.12.7');
+    // The operator's trusted upload takes it off the list and makes it evaluating for every account.
+    expect((await upload(admin, 'certifi-2022.12.7 wheel bytes')).status).toBe(201);
     expect((await list()).package_requests.map((r) => r.purl)).not.toContain('pkg:pypi/certifi@2022.12.7');
-    const after = await verify(server, token, { lockfiles });
-    const certifi = (after.body.dependencies as Record<string, any>[]).find((d) => d.purl === 'pkg:pypi/certifi@2022.12.7');
-    expect(certifi).toMatchObject({ state: 'pending', queued: 'evaluating', published_verdict: null });
+    expect(await certifiOf(globex)).toMatchObject({ state: 'pending', queued: 'evaluating', published_verdict: null });
   });
 
   it('a malformed lockfile is 422 naming the file and line, and nothing is stored', async () => {

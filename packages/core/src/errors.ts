@@ -117,6 +117,8 @@ export const ERROR_CATALOGUE = {
   // The customer artifact API (docs/artifacts.md); `artifact_not_found` below is the validators' own.
   artifact_unknown: { status: 404, detail: ERROR_DETAILS.artifactUnknown },
   archive_corrupt: { status: 422, detail: ERROR_DETAILS.archiveCorrupt },
+  // The detail names the checksum and the bytes' own: `package: checksum sha256:00 does not match …`.
+  checksum_mismatch: { status: 422, detail: refusalDetail },
   // Policies (docs/policies.md).
   policy_not_found: { status: 404, detail: ERROR_DETAILS.policyNotFound },
   policy_name_taken: { status: 409, detail: ERROR_DETAILS.policyNameTaken },

@@ -71,8 +71,8 @@ export {
   BundleHash,
 } from './ids.js';
 export type { BundleRef } from './ids.js';
-export { PackageRefError, parsePackageRef, normalizePackageRef, PackageRefString } from './purl.js';
-export type { PackageRef } from './purl.js';
+export { MAX_PACKAGE_REF_LENGTH, PackageRefError, packageRefChecksums, parsePackageRef, normalizePackageRef, PackageRefString } from './purl.js';
+export type { PackageRef, PackageRefChecksum } from './purl.js';
 export {
   CanonicalJsonError,
   canonicalJson,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PackageRefError, PackageRefString, normalizePackageRef, parsePackageRef } from './purl.js';
+import { MAX_PACKAGE_REF_LENGTH, PackageRefError, PackageRefString, normalizePackageRef, packageRefChecksums, parsePackageRef } from './purl.js';
 
 describe('parsePackageRef', () => {
   it.each([
@@ -14,9 +14,8 @@ describe('parsePackageRef', () => {
     ['pypi purl, name normalized', 'pkg:pypi/Requests@2.31.0', { purl: 'pkg:pypi/requests@2.31.0', type: 'pypi', namespace: null, name: 'requests', version: '2.31.0' }],
     ['uppercase type in the short form', 'NPM:left-pad@1.3.0', { purl: 'pkg:npm/left-pad@1.3.0', type: 'npm', namespace: null, name: 'left-pad', version: '1.3.0' }],
     ['maven with a namespace', 'maven:org.apache.commons/commons-lang3@3.14.0', { purl: 'pkg:maven/org.apache.commons/commons-lang3@3.14.0', type: 'maven', namespace: 'org.apache.commons', name: 'commons-lang3', version: '3.14.0' }],
-    ['surrounding whitespace', '  npm:lodash@4.17.21 ', { purl: 'pkg:npm/lodash@4.17.21', type: 'npm', namespace: null, name: 'lodash', version: '4.17.21' }],
   ])('reads %s', (_name, input, expected) => {
-    expect(parsePackageRef(input)).toEqual(expected);
+    expect(parsePackageRef(input)).toEqual({ ...expected, qualifiers: {} });
     expect(normalizePackageRef(input)).toBe(expected.purl);
   });
 
@@ -53,6 +52,11 @@ describe('parsePackageRef', () => {
     ['a percent-encoded NUL in a qualifier', 'pkg:npm/ab@1.0.0?x=%00'],
     ['a percent-encoded NUL in a subpath', 'pkg:npm/ab@1.0.0#a%00b'],
     ['a percent-encoded line break in a purl name', 'pkg:npm/a%0Ab@1.0.0'],
+    ['a leading space', ' npm:lodash@1'],
+    ['a trailing line break', 'npm:lodash@1\n'],
+    ['a trailing space after a purl', 'pkg:npm/lodash@4.17.21 '],
+    ['a tab inside a purl', 'pkg:npm/lo\tdash@4.17.21'],
+    ['a no-break space', 'npm:lodash@1\u00a0'],
   ])('rejects %s with a PackageRefError naming the argument', (_name, input) => {
     expect(() => parsePackageRef(input)).toThrow(PackageRefError);
     expect(() => parsePackageRef(input)).toThrow(/^input: /);
@@ -60,6 +64,31 @@ describe('parsePackageRef', () => {
 
   it('rejects a non-string', () => {
     expect(() => parsePackageRef(undefined as unknown as string)).toThrow('input: expected a non-empty package reference');
+  });
+
+  it('reads qualifiers and the entries of a checksum qualifier', () => {
+    const ref = parsePackageRef('pkg:npm/left-pad@1.3.0?checksum=sha256:ab01,sha512:cd&repository_url=https://r.example');
+    expect(ref.purl).toBe('pkg:npm/left-pad@1.3.0?checksum=sha256%3Aab01%2Csha512%3Acd&repository_url=https%3A%2F%2Fr.example');
+    expect(ref.qualifiers).toEqual({ checksum: 'sha256:ab01,sha512:cd', repository_url: 'https://r.example' });
+    expect(packageRefChecksums(ref)).toEqual([
+      { algorithm: 'sha256', hex: 'ab01' },
+      { algorithm: 'sha512', hex: 'cd' },
+    ]);
+    expect(packageRefChecksums(parsePackageRef('npm:left-pad@1.3.0'))).toEqual([]);
+  });
+
+  it.each([['sha256'], ['sha256:'], ['sha256:AB'], ['SHA256:ab'], ['sha256:ab,'], ['sha256:xyz']])('rejects the checksum qualifier %s', (checksum) => {
+    expect(() => parsePackageRef(`pkg:npm/left-pad@1.3.0?checksum=${checksum}`)).toThrow(
+      `input: the checksum qualifier is a comma-separated list of <algorithm>:<lowercase hex>, got ${JSON.stringify(checksum)}`,
+    );
+  });
+
+  it(`takes a reference of ${MAX_PACKAGE_REF_LENGTH} characters and refuses a longer one without echoing it`, () => {
+    const longest = `npm:${'a'.repeat(MAX_PACKAGE_REF_LENGTH - 'npm:@1'.length)}@1`;
+    expect(longest).toHaveLength(MAX_PACKAGE_REF_LENGTH);
+    expect(parsePackageRef(longest).name).toHaveLength(MAX_PACKAGE_REF_LENGTH - 'npm:@1'.length);
+    const tooLong = `npm:${'a'.repeat(MAX_PACKAGE_REF_LENGTH)}@1`;
+    expect(() => parsePackageRef(tooLong)).toThrow(`input: a package reference is at most 2048 characters, got ${tooLong.length}`);
   });
 });
 

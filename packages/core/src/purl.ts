@@ -5,6 +5,13 @@ export class PackageRefError extends Error {
   override name = 'PackageRefError';
 }
 
+/**
+ * The longest package reference accepted, in characters as sent (JavaScript string length). Real
+ * purls are far shorter (npm caps a name at 214 characters); the bound keeps a verify batch of 100
+ * references small whatever a client sends.
+ */
+export const MAX_PACKAGE_REF_LENGTH = 2048;
+
 export interface PackageRef {
   /** Canonical purl string, for example `pkg:npm/%40scope/name@1.0.0`. */
   purl: string;
@@ -12,6 +19,31 @@ export interface PackageRef {
   namespace: string | null;
   name: string;
   version: string | null;
+  /** The purl's qualifiers (`?checksum=…&repository_url=…`), keys lowercased; empty when none. */
+  qualifiers: Readonly<Record<string, string>>;
+}
+
+/** One entry of the standard `checksum` qualifier. */
+export interface PackageRefChecksum {
+  algorithm: string;
+  /** Lowercase hex. */
+  hex: string;
+}
+
+const CHECKSUM_RE = /^([a-z0-9-]+):([0-9a-f]+)$/;
+
+/**
+ * The entries of a purl's `checksum` qualifier (purl spec: a comma-separated list of
+ * `<algorithm>:<hex>`, e.g. `sha256:3b0c…,sha512:9f86…`), in order; empty without one.
+ */
+export function packageRefChecksums(ref: Pick<PackageRef, 'qualifiers'>): PackageRefChecksum[] {
+  const value = ref.qualifiers.checksum;
+  if (value === undefined) return [];
+  return value.split(',').map((entry) => {
+    const m = CHECKSUM_RE.exec(entry);
+    if (!m) throw new PackageRefError(`input: the checksum qualifier is a comma-separated list of <algorithm>:<lowercase hex>, got ${JSON.stringify(value)}`);
+    return { algorithm: m[1]!, hex: m[2]! };
+  });
 }
 
 const SHORT_RE = /^([a-z][a-z0-9.+-]*):(?!\/\/)(.+)$/i;
@@ -72,7 +104,14 @@ export function parsePackageRef(input: string): PackageRef {
   if (typeof input !== 'string' || input.trim() === '') {
     throw new PackageRefError('input: expected a non-empty package reference');
   }
-  const text = input.trim();
+  if (input.length > MAX_PACKAGE_REF_LENGTH) {
+    throw new PackageRefError(`input: a package reference is at most ${MAX_PACKAGE_REF_LENGTH} characters, got ${input.length}`);
+  }
+  // Refused rather than trimmed: `" npm:a@1"` is a copy-paste slip, and a reference is compared as written.
+  if (/\s/u.test(input)) {
+    throw new PackageRefError(`input: whitespace is not allowed in a package reference, got ${JSON.stringify(input)}`);
+  }
+  const text = input;
   let purl: PackageURL;
   try {
     if (text.toLowerCase().startsWith('pkg:')) {
@@ -89,13 +128,17 @@ export function parsePackageRef(input: string): PackageRef {
     throw new PackageRefError(`input: ${(err as Error).message}`);
   }
   refuseControlCharacters(purl, input);
-  return {
+  const ref: PackageRef = {
     purl: purl.toString(),
     type: purl.type,
     namespace: purl.namespace ?? null,
     name: purl.name,
     version: purl.version ?? null,
+    qualifiers: { ...purl.qualifiers },
   };
+  // A checksum that is not even well formed names no bytes: refused with the reference.
+  packageRefChecksums(ref);
+  return ref;
 }
 
 export function normalizePackageRef(input: string): string {

@@ -25,11 +25,11 @@ function tarHeader(name: string, size: number): Buffer {
 }
 
 /** A zip of stored (uncompressed) entries, written as zip tools do: local headers, central directory, end record. */
-function storedZip(entries: Array<{ name: string; content: Buffer }>): Buffer {
+function storedZip(entries: Array<{ name: string; content: Buffer; unixMode?: number }>): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const { name, content } of entries) {
+  for (const { name, content, unixMode } of entries) {
     const nameBytes = Buffer.from(name, 'utf8');
     const crc = crc32(content);
     const local = Buffer.alloc(30);
@@ -49,6 +49,11 @@ function storedZip(entries: Array<{ name: string; content: Buffer }>): Buffer {
     central.writeUInt32LE(content.length, 20);
     central.writeUInt32LE(content.length, 24);
     central.writeUInt16LE(nameBytes.length, 28);
+    if (unixMode !== undefined) {
+      // Made on Unix (as Info-ZIP writes it): st_mode in the high half of the external attributes.
+      central.writeUInt16LE((3 << 8) | 20, 4);
+      central.writeUInt32LE((unixMode << 16) >>> 0, 38);
+    }
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, content);
     centrals.push(central, nameBytes);
@@ -94,6 +99,23 @@ describe('listArchive', () => {
       ],
       truncated: false,
       error: null,
+    });
+  });
+
+  it('leaves zip symbolic links and other non-regular Unix entries out, as tgz listings do', async () => {
+    const zip = storedZip([
+      { name: 'pkg/real.py', content: Buffer.from('print(1)\n'), unixMode: 0o100644 },
+      { name: 'pkg/link.py', content: Buffer.from('/etc/passwd'), unixMode: 0o120777 },
+      { name: 'pkg/sub', content: Buffer.alloc(0), unixMode: 0o040755 },
+      { name: 'pkg/fifo', content: Buffer.alloc(0), unixMode: 0o010644 },
+      { name: 'pkg/plain.txt', content: Buffer.from('made elsewhere\n') },
+    ]);
+    expect(await listArchive(file(zip))).toMatchObject({
+      status: 'ok',
+      files: [
+        { name: 'pkg/real.py', size: 9 },
+        { name: 'pkg/plain.txt', size: 15 },
+      ],
     });
   });
 

@@ -151,6 +151,21 @@ function listTarGz(path: string, capture: Capture): Promise<ArchiveListing> {
   });
 }
 
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+
+/**
+ * A zip entry made on Unix (version made by, high byte 3) carries its st_mode in the high 16 bits of
+ * the external attributes: a symbolic link (S_IFLNK, its target as content), a directory without a
+ * trailing slash, a device are not regular files and are left out, as tgz listings leave out links.
+ * Entries from other systems (or with no type bits) are files unless named with a trailing slash.
+ */
+function isRegularZipEntry(entry: yauzl.Entry): boolean {
+  if (entry.versionMadeBy >> 8 !== 3) return true;
+  const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
+  return type === 0 || type === S_IFREG;
+}
+
 function listZip(path: string, capture: Capture): Promise<ArchiveListing> {
   return new Promise((resolve) => {
     // decodeStrings off: yauzl would refuse the whole archive on a `../` or absolute entry name, and
@@ -175,7 +190,8 @@ function listZip(path: string, capture: Capture): Promise<ArchiveListing> {
       };
       zip.on('entry', (entry: yauzl.Entry) => {
         const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
-        const isFile = !name.endsWith('/');
+        const isFile = !name.endsWith('/') && isRegularZipEntry(entry);
+        // The central directory's declared size: the listing reads no entry's bytes.
         if (isFile) files.push({ name, size: entry.uncompressedSize });
         if (!isFile || !capture.wants(name, entry.uncompressedSize)) {
           nextEntry();

@@ -7,13 +7,22 @@ import { OPERATOR } from '../repositories/audit-log.js';
 import { createAccount, createApiKey, revokeApiKey } from '../services/accounts.js';
 import { apiKeyPlugin } from './api-key-plugin.js';
 
-async function setup(cacheMs = 5_000) {
+async function setup(cacheMs = 5_000, maxUnknownKeyIds?: number) {
   const database = await openDatabase({ url: ':memory:' });
   await migrateToLatest(database.db);
   let clock = 1_800_000_000_000;
+  // Every statement the plugin sends: the key lookups.
+  let lookups = 0;
+  const counted = database.db.withPlugin({
+    transformQuery: (args) => {
+      lookups += 1;
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
   const app = Fastify({ logger: false });
   await app.register(errorsPlugin);
-  await app.register(apiKeyPlugin, { db: database.db, now: () => clock, cacheMs });
+  await app.register(apiKeyPlugin, { db: counted, now: () => clock, cacheMs, ...(maxUnknownKeyIds === undefined ? {} : { maxUnknownKeyIds }) });
   app.get('/paid', { config: { apiKey: { scope: 'verify', plan: 'paid' } } }, async (request) => ({ account: request.principal?.accountId }));
   const keyFor = async (name: string, plan: 'free' | 'paid') => {
     const account = await createAccount(database.db, { name, kind: 'organization', plan, now: clock, actor: OPERATOR });
@@ -24,6 +33,7 @@ async function setup(cacheMs = 5_000) {
     db: database.db,
     keyFor,
     advance: (ms: number) => (clock += ms),
+    lookups: () => lookups,
     get: (token: string) => app.inject({ url: '/paid', headers: { authorization: `Bearer ${token}` } }),
     close: async () => {
       await app.close();
@@ -62,6 +72,47 @@ describe('api key plugin', () => {
       const refused = await t.get(key.token);
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toEqual({ detail: 'invalid or revoked api key' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('looks an unknown key id up once within the cache lifetime, then again', async () => {
+    const t = await setup(5_000);
+    try {
+      const guessed = `vgl_0badc0de_${'1'.repeat(48)}`;
+      for (let i = 0; i < 3; i += 1) {
+        const refused = await t.get(guessed);
+        expect([refused.statusCode, refused.json()]).toEqual([401, { detail: 'invalid or revoked api key' }]);
+      }
+      expect(t.lookups()).toBe(1);
+      t.advance(5_001);
+      expect((await t.get(guessed)).statusCode).toBe(401);
+      expect(t.lookups()).toBe(2);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('forgets the oldest unknown ids beyond its bound, and an id once forget() names it', async () => {
+    const t = await setup(5_000, 2);
+    try {
+      const ids = ['0000000a', '0000000b', '0000000c'];
+      for (const id of ids) await t.get(`vgl_${id}_${'1'.repeat(48)}`);
+      expect(t.lookups()).toBe(3);
+      // `b` and `c` are remembered; `a` was the oldest and is read again.
+      await t.get(`vgl_0000000c_${'1'.repeat(48)}`);
+      expect(t.lookups()).toBe(3);
+      await t.get(`vgl_0000000a_${'1'.repeat(48)}`);
+      expect(t.lookups()).toBe(4);
+
+      // A key created (through this instance) with an id tried before it existed is served at once.
+      const key = await t.keyFor('acme', 'paid');
+      await t.db.updateTable('api_keys').set({ key_id: '0000000c' }).where('key_id', '=', key.key_id).execute();
+      const token = `vgl_0000000c_${key.token.slice(13)}`;
+      expect((await t.get(token)).statusCode).toBe(401);
+      t.app.apiKeyCache.forget('0000000c');
+      expect((await t.get(token)).statusCode).toBe(200);
     } finally {
       await t.close();
     }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { ApiKeyScope, Plan } from '@vigil/core';
 import { parseApiKey, verifyApiKeySecret } from '@vigil/crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -23,12 +24,15 @@ export interface ApiKeyPluginOptions {
   cacheMs?: number;
   /** How often batched key uses are written (last used at, use count). */
   usageFlushMs?: number;
+  /** How many unknown key ids are remembered as unknown (the oldest forgotten first). */
+  maxUnknownKeyIds?: number;
 }
 
 /** Revocation on another instance reaches this one within this time (docs/accounts.md). */
 export const API_KEY_CACHE_MS = 5_000;
 export const API_KEY_USAGE_FLUSH_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
+const UNKNOWN_MAX_ENTRIES = 10_000;
 
 type KeyRecord = { key: ApiKeysTable; account: AccountsTable; scopes: readonly ApiKeyScope[] };
 
@@ -45,6 +49,13 @@ const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) =>
   const { db, now } = options;
   const cacheMs = options.cacheMs ?? API_KEY_CACHE_MS;
   const cache = new Map<string, { record: KeyRecord; until: number }>();
+  // Key ids the database did not know, until when: a stream of guessed ids costs a map lookup, not
+  // a query each. Kept apart from the known keys, so a flood of guesses never evicts a real key.
+  const unknown = new Map<string, number>();
+  const maxUnknown = options.maxUnknownKeyIds ?? UNKNOWN_MAX_ENTRIES;
+  // What an unknown id's secret is compared with: a hash no secret has (random per process), so
+  // every refusal hashes and compares exactly as a wrong secret for a real key does.
+  const noKeyHash = randomBytes(32).toString('hex');
   const usage = createKeyUsageRecorder(db, {
     flushMs: options.usageFlushMs ?? API_KEY_USAGE_FLUSH_MS,
     onError: (error) => app.log.warn({ err: error }, 'could not record API key use; will retry with the next flush'),
@@ -53,11 +64,16 @@ const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) =>
   const lookup = async (keyId: string): Promise<KeyRecord | undefined> => {
     const cached = cache.get(keyId);
     if (cached && cached.until > now()) return cached.record;
+    if ((unknown.get(keyId) ?? 0) > now()) return undefined;
     const found = await findKeyForAuth(db, keyId);
     if (!found) {
       cache.delete(keyId);
+      unknown.delete(keyId);
+      if (unknown.size >= maxUnknown) unknown.delete(unknown.keys().next().value!);
+      unknown.set(keyId, now() + cacheMs);
       return undefined;
     }
+    unknown.delete(keyId);
     const record = { ...found, scopes: JSON.parse(found.key.scopes) as ApiKeyScope[] };
     if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
     cache.set(keyId, { record, until: now() + cacheMs });
@@ -66,8 +82,16 @@ const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) =>
 
   app.decorateRequest('principal', null);
   app.decorate('apiKeyCache', {
-    // A key revoked or an account's plan changed through this instance takes effect here at once.
-    forget: (keyId?: string) => (keyId === undefined ? cache.clear() : cache.delete(keyId)),
+    // A key created or revoked, or an account's plan or trust changed, through this instance takes effect here at once.
+    forget: (keyId?: string) => {
+      if (keyId === undefined) {
+        cache.clear();
+        unknown.clear();
+      } else {
+        cache.delete(keyId);
+        unknown.delete(keyId);
+      }
+    },
   });
 
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -88,8 +112,8 @@ const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) =>
       throw new VigilError('malformed_api_key');
     }
     const record = await lookup(parts.keyId);
-    // The secret is checked even for a revoked key, so timing does not tell revoked from wrong.
-    const secretMatches = record !== undefined && verifyApiKeySecret(parts.secret, record.key.secret_hash);
+    // The secret is checked for an unknown and a revoked key too, so timing does not tell the three refusals apart.
+    const secretMatches = verifyApiKeySecret(parts.secret, record?.key.secret_hash ?? noKeyHash);
     if (record === undefined || !secretMatches || record.key.revoked_at !== null) throw new VigilError('invalid_api_key');
     if (rule.scope !== null && !record.scopes.includes(rule.scope)) throw new VigilError('scope_missing', rule.scope);
     if (rule.plan === 'paid' && record.account.plan !== 'paid') throw new VigilError('paid_plan_required');
@@ -100,6 +124,7 @@ const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) =>
       accountKind: record.account.kind,
       plan: record.account.plan,
       scopes: record.scopes,
+      trusted: Number(record.account.trusted) === 1,
     };
   };
 

@@ -4,13 +4,14 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { OPERATOR } from '../repositories/audit-log.js';
-import { createAccount, createApiKey, findAccount, listAccounts, listApiKeys, revokeApiKey, setAccountPlan } from '../services/accounts.js';
+import { createAccount, createApiKey, findAccount, listAccounts, listApiKeys, revokeApiKey, updateAccount } from '../services/accounts.js';
 
 export const KEYS_USAGE = [
   'keys create (--org <name> | --personal <name>) --scopes <scope,…> [--plan free|paid] [--name <label>]',
   'keys list (--org <name> | --personal <name>)',
   'keys revoke <key_id>',
   'accounts list',
+  'accounts (trust | untrust) <name>',
 ].join(' | ');
 
 export class KeysCommandError extends Error {
@@ -46,12 +47,7 @@ function scopesArg(text: string | undefined): ApiKeyScope[] {
  * Returns the lines to print.
  */
 export async function runKeysCommand(db: Kysely<Database>, command: 'keys' | 'accounts', args: readonly string[], now: number): Promise<string[]> {
-  if (command === 'accounts') {
-    if (args.length !== 1 || args[0] !== 'list') throw usage(`expected ${KEYS_USAGE}`);
-    const accounts = await listAccounts(db);
-    if (accounts.length === 0) return ['no accounts'];
-    return ['id  name  kind  plan', ...accounts.map((a) => [a.account_id, a.name, a.kind, a.plan].join('  '))];
-  }
+  if (command === 'accounts') return accountsCommand(db, args, now);
   const [action, ...rest] = args;
   let parsed;
   try {
@@ -91,6 +87,25 @@ export async function runKeysCommand(db: Kysely<Database>, command: 'keys' | 'ac
   }
 }
 
+/** `accounts list`, and `accounts trust|untrust <name>` (whose package references count for everyone, docs/artifacts.md). */
+async function accountsCommand(db: Kysely<Database>, args: readonly string[], now: number): Promise<string[]> {
+  const [action, ...rest] = args;
+  if (action === 'list' && rest.length === 0) {
+    const accounts = await listAccounts(db);
+    if (accounts.length === 0) return ['no accounts'];
+    return ['id  name  kind  plan  trusted', ...accounts.map((a) => [a.account_id, a.name, a.kind, a.plan, Number(a.trusted) === 1 ? 'yes' : 'no'].join('  '))];
+  }
+  if ((action === 'trust' || action === 'untrust') && rest.length === 1) {
+    const name = rest[0]!;
+    const account = await findAccount(db, { name });
+    if (!account) throw new KeysCommandError(`no account named ${name}`);
+    const trusted = action === 'trust';
+    await updateAccount(db, { accountId: account.account_id, trusted, now, actor: OPERATOR });
+    return [`${name}: ${trusted ? 'trusted: its package references count for every account' : 'not trusted: its package references count for itself only'}`];
+  }
+  throw usage(`expected ${KEYS_USAGE}`);
+}
+
 async function create(
   db: Kysely<Database>,
   values: { org?: string | undefined; personal?: string | undefined; scopes?: string | undefined; plan?: string | undefined; name?: string | undefined },
@@ -108,7 +123,7 @@ async function create(
   } else if (account.kind !== kind) {
     throw new KeysCommandError(`${name} is a ${account.kind} account, not ${kind === 'organization' ? 'an organization' : 'a personal one'}`);
   } else if (plan !== undefined && plan !== account.plan) {
-    account = await setAccountPlan(db, { accountId: account.account_id, plan, now, actor: OPERATOR });
+    account = await updateAccount(db, { accountId: account.account_id, plan, now, actor: OPERATOR });
     lines.push(`${name}: plan changed to ${plan}`);
   }
   const key = await createApiKey(db, { accountId: account.account_id, name: values.name ?? `${name} key`, scopes, now, actor: OPERATOR });

@@ -12,6 +12,7 @@ import { idempotencyMigration } from './migrations/0009-idempotency.js';
 import { policiesMigration } from './migrations/0010-policies.js';
 import { advisoriesMigration } from './migrations/0011-advisories.js';
 import { sourceRepositoriesMigration } from './migrations/0012-source-repositories.js';
+import { referenceTrustMigration } from './migrations/0015-reference-trust.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -30,6 +31,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0010-policies': policiesMigration,
   '0011-advisories': advisoriesMigration,
   '0012-source-repositories': sourceRepositoriesMigration,
+  '0015-reference-trust': referenceTrustMigration,
 };
 
 const provider: MigrationProvider = {

@@ -284,6 +284,11 @@ export interface AccountsTable {
   kind: AccountKind;
   plan: Plan;
   created_at: number;
+  /**
+   * 1 when the operator vouches for the account (migration 0015): its package-reference claims
+   * count for every account's verification, not only its own (docs/artifacts.md).
+   */
+  trusted: number;
 }
 
 export interface ApiKeysTable {
@@ -369,7 +374,10 @@ export interface ArtifactPackagesTable {
   namespace: string | null;
   name: string;
   version: string | null;
-  /** The account whose key first uploaded the artifact under this purl. */
+  /**
+   * The account whose key uploaded the artifact under this purl: one row per claiming account
+   * (primary key artifact id, purl, uploaded_by since migration 0015).
+   */
   uploaded_by: string;
   /** Bytes of the upload. */
   size: number;

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config, TrustProxy } from '../config.js';
+import { redactSecrets } from '../redact-secrets.js';
 import { createSecretBox } from '../secrets/secret-box.js';
 import { loadServerIdentity } from '../server-identity.js';
 import type { PublicReadService } from '../services/public-read.js';
@@ -16,7 +18,7 @@ import { earlyRefusalsPlugin, frameworkErrors, rewriteRefusedUrl } from './plugi
 import { errorsPlugin } from './plugins/errors.js';
 import { handlerTimeoutPlugin } from './plugins/handler-timeout.js';
 import { rateLimitPlugin } from './plugins/rate-limit.js';
-import { clientErrorHandler, endSocketWithError } from './client-error.js';
+import { clientErrorHandler, endSocketWithError, trackRequestsInFlight } from './client-error.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './plugins/request-id.js';
 import { responseCachePlugin } from './plugins/response-cache.js';
@@ -59,8 +61,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const now = options.now ?? (() => new Date());
   const identity = await loadServerIdentity(config.dataDir);
 
+  const requestsInFlight = new WeakMap<Socket, ServerResponse>();
   const app = Fastify({
-    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    logger: {
+      level: config.logLevel,
+      // Every line, as written: the request's url and host, bindings, error messages alike.
+      hooks: { streamWrite: redactSecrets },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId: genRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
     clientErrorHandler: (error, socket) => {
@@ -68,7 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (config.trustProxy === false && socket.remoteAddress !== undefined && app.hasDecorator('countParserRefusal')) {
         app.countParserRefusal(socket.remoteAddress);
       }
-      clientErrorHandler(error, socket);
+      clientErrorHandler(error, socket, requestsInFlight.get(socket));
     },
     requestIdHeader: false,
     // A client must deliver its whole request in time (a body that stalls is cut off with 408); Node
@@ -92,6 +100,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // rather than answered by fastify's own 503 body, which is not in the error catalogue.
     return503OnClosing: false,
   });
+
+  trackRequestsInFlight(app.server, requestsInFlight);
+
+  // fastify parses text/plain bodies into a string by default, which a JSON route's schema then
+  // refuses with a confusing 422. No route reads text: such a body is 415, as any type not read is.
+  app.removeContentTypeParser('text/plain');
 
   // CONNECT never reaches a route (Node hands it to a 'connect' listener or drops the socket with
   // no answer): refuse it like any request, with a catalogue body and an x-request-id.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { describeError, HEADERS } from '@vigil/core';
 
@@ -17,7 +18,7 @@ const REASONS: Record<number, string> = {
 };
 
 /** Writes a catalogue error straight to the socket and closes it (no route or hook can run). */
-export function endSocketWithError(socket: Socket, code: 'malformed_request' | 'headers_too_large' | 'request_timeout' | 'method_not_allowed'): void {
+export function endSocketWithError(socket: Socket, code: 'malformed_request' | 'bad_request' | 'headers_too_large' | 'request_timeout' | 'method_not_allowed'): void {
   const { status, detail } = describeError(code);
   const body = JSON.stringify({ detail });
   const reason = REASONS[status] ?? 'Bad Request';
@@ -32,7 +33,23 @@ export function endSocketWithError(socket: Socket, code: 'malformed_request' | '
   );
 }
 
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+/**
+ * Keeps, per connection, the response of the request it is in the middle of, from the moment its
+ * headers are parsed until it is answered: a parse error on the socket then belongs to that
+ * request's body.
+ */
+export function trackRequestsInFlight(server: Server, inFlight: WeakMap<Socket, ServerResponse>): void {
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    inFlight.set(request.socket, response);
+    response.once('close', () => {
+      if (inFlight.get(request.socket) === response) inFlight.delete(request.socket);
+    });
+  });
+}
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket, inFlight?: ServerResponse): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -42,11 +59,22 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     socket.destroy();
     return;
   }
+  // The request was answered already (a refusal before its body was read): nothing more to say.
+  if (inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  // The connection ended inside a JSON body (shorter than its Content-Length, then a half-close):
+  // what errors.md names for a body that cannot be read as JSON. Other bodies (an upload) keep
+  // `malformed request` (docs/artifacts.md).
+  const cutJsonBody = error.code === 'HPE_INVALID_EOF_STATE' && inFlight !== undefined && JSON_TYPE.test(inFlight.req.headers['content-type'] ?? '');
   const code =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? 'headers_too_large'
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? 'request_timeout'
-        : 'malformed_request';
+        : cutJsonBody
+          ? 'bad_request'
+          : 'malformed_request';
   endSocketWithError(socket, code);
 }

@@ -23,6 +23,8 @@ export interface KeyPrincipal {
   accountKind: AccountKind;
   plan: Plan;
   scopes: readonly ApiKeyScope[];
+  /** The operator vouches for the account: its package-reference claims count for everyone (docs/artifacts.md). */
+  trusted: boolean;
 }
 
 export function accountBody(row: AccountsTable): Account {
@@ -31,6 +33,7 @@ export function accountBody(row: AccountsTable): Account {
     name: row.name,
     kind: row.kind,
     plan: row.plan,
+    trusted: Number(row.trusted) === 1,
     created_at: formatOffsetTimestamp(Number(row.created_at)),
   };
 }
@@ -65,7 +68,7 @@ export async function createAccount(
   return inTransaction(db, async (trx) => {
     const taken = await trx.selectFrom('accounts').select('account_id').where('name', '=', input.name).executeTakeFirst();
     if (taken) throw new VigilError('account_name_taken');
-    const row: AccountsTable = { account_id: newAccountId(), name: input.name, kind: input.kind, plan: input.plan, created_at: input.now };
+    const row: AccountsTable = { account_id: newAccountId(), name: input.name, kind: input.kind, plan: input.plan, created_at: input.now, trusted: 0 };
     try {
       await trx.insertInto('accounts').values(row).execute();
     } catch (error) {
@@ -93,15 +96,34 @@ export async function listAccounts(db: Kysely<Database>): Promise<AccountsTable[
   return db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('account_id').execute();
 }
 
-export async function setAccountPlan(
+/**
+ * Changes an account's plan and/or whether the operator trusts it, in one transaction; each field
+ * given is audited (`account.plan`, `account.trusted`, detail `{from, to}`), changed or not.
+ */
+export async function updateAccount(
   db: Kysely<Database>,
-  input: { accountId: string; plan: Plan; now: number; actor: AuditActor },
+  input: { accountId: string; plan?: Plan | undefined; trusted?: boolean | undefined; now: number; actor: AuditActor },
 ): Promise<AccountsTable> {
   return inTransaction(db, async (trx) => {
     const account = await requireAccount(trx, input.accountId);
-    await trx.updateTable('accounts').set({ plan: input.plan }).where('account_id', '=', input.accountId).execute();
-    await recordAudit(trx, input.actor, { action: 'account.plan', target: input.accountId, detail: { from: account.plan, to: input.plan }, at: input.now });
-    return { ...account, plan: input.plan };
+    const updated = { ...account };
+    if (input.plan !== undefined) {
+      await trx.updateTable('accounts').set({ plan: input.plan }).where('account_id', '=', input.accountId).execute();
+      await recordAudit(trx, input.actor, { action: 'account.plan', target: input.accountId, detail: { from: account.plan, to: input.plan }, at: input.now });
+      updated.plan = input.plan;
+    }
+    if (input.trusted !== undefined) {
+      const trusted = input.trusted ? 1 : 0;
+      await trx.updateTable('accounts').set({ trusted }).where('account_id', '=', input.accountId).execute();
+      await recordAudit(trx, input.actor, {
+        action: 'account.trusted',
+        target: input.accountId,
+        detail: { from: Number(account.trusted) === 1, to: input.trusted },
+        at: input.now,
+      });
+      updated.trusted = trusted;
+    }
+    return updated;
   });
 }
 
@@ -214,15 +236,16 @@ export async function findKeyForAuth(
       'accounts.name as account_name',
       'accounts.kind',
       'accounts.plan',
+      'accounts.trusted',
       'accounts.created_at as account_created_at',
     ])
     .where('api_keys.key_id', '=', keyId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { account_name, kind, plan, account_created_at, ...key } = row;
+  const { account_name, kind, plan, trusted, account_created_at, ...key } = row;
   return {
     key,
-    account: { account_id: key.account_id, name: account_name, kind, plan, created_at: account_created_at },
+    account: { account_id: key.account_id, name: account_name, kind, plan, trusted, created_at: account_created_at },
   };
 }
 

@@ -15,6 +15,7 @@ import {
 } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
 import { listArchive, readArchive, UNAVAILABLE_LISTING } from '../artifacts/archive-listing.js';
+import { mismatchedChecksum } from '../artifacts/checksum-qualifier.js';
 import { isPackageFactFile, packageFactsOf, type ArchivePackageFacts } from '../artifacts/package-facts.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
 import { takeTurnsOn } from '../db/dialect.js';
@@ -26,6 +27,7 @@ import { isUniqueViolation } from '../unique-violation.js';
 import { isUpstreamUnavailable } from '../upstream-unavailable.js';
 import { registerArtifact } from './artifacts.js';
 import { factsRow } from './package-facts.js';
+import { countedClaims, type ReferenceView } from './reference-claims.js';
 
 type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -101,6 +103,11 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
         listing = read.listing;
         if (listing.status === 'corrupt') throw new VigilError('archive_corrupt');
         const facts = packageFactsOf(read, input.ref.type);
+        const mismatch = await mismatchedChecksum(input.ref, staged);
+        if (mismatch) {
+          const { claimed, actual } = mismatch;
+          throw new VigilError('checksum_mismatch', `package: checksum ${claimed.algorithm}:${claimed.hex} does not match the uploaded bytes (${claimed.algorithm}:${actual})`);
+        }
         await input.beforeStore?.();
         try {
           registered = await registerUpload(db, input, { hash: staged.hash, size: staged.size, facts });
@@ -166,7 +173,7 @@ async function registerUpload(
           media_type: input.mediaType,
           created_at: input.now,
         })
-        .onConflict((oc) => oc.columns(['artifact_id', 'purl']).doNothing())
+        .onConflict((oc) => oc.columns(['artifact_id', 'purl', 'uploaded_by']).doNothing())
         .execute();
       // The package facts policies read (docs/package-facts.md), stored with the artifact.
       await trx
@@ -276,6 +283,8 @@ function parseFindings(text: string): Finding[] {
 
 export interface DetailOptions {
   plan: Plan;
+  /** Whose package references `packages` lists: the reader's own and the trusted accounts'. */
+  view: ReferenceView;
   /** The listing an upload already made of these bytes. */
   listing?: ArchiveListing;
   size?: number;
@@ -293,10 +302,18 @@ function rememberListing(contentHash: string, read: Promise<ListingRead>): void 
   if (listings.size > MAX_CACHED_LISTINGS) listings.delete(listings.keys().next().value!);
 }
 
-/** One listing per content hash, computed once per process (concurrent reads share it); bytes missing from the store are not remembered. */
-function cachedListing(blobs: BlobStore, contentHash: string): Promise<ListingRead> {
+/**
+ * One listing per content hash, computed once per process (concurrent reads share it); bytes missing
+ * from the store are not remembered. A remembered listing is served only while the store still holds
+ * the bytes (a stat): bytes removed from the store read as unavailable at once.
+ */
+async function cachedListing(blobs: BlobStore, contentHash: string): Promise<ListingRead> {
   const known = listings.get(contentHash);
-  if (known) return known;
+  if (known) {
+    if (await blobs.has(contentHash)) return known;
+    listings.delete(contentHash);
+    return undefined;
+  }
   const read = blobs.withLocalFile(contentHash, async (file) => ({ listing: await listArchive(file.path), size: file.size }));
   rememberListing(contentHash, read);
   read.then(
@@ -311,11 +328,21 @@ function cachedListing(blobs: BlobStore, contentHash: string): Promise<ListingRe
 /** Everything `GET /v1/artifacts/{id}` answers about one artifact (docs/artifacts.md). */
 export async function artifactDetail(db: Kysely<Database>, blobs: BlobStore, artifact: ArtifactRow, options: DetailOptions): Promise<ArtifactDetail> {
   const id = Number(artifact.id);
-  const [packages, verdict, history] = await Promise.all([
-    db.selectFrom('artifact_packages').selectAll().where('artifact_id', '=', id).orderBy('created_at').orderBy('purl').execute(),
+  const [claims, verdict, history] = await Promise.all([
+    db
+      .selectFrom('artifact_packages')
+      .selectAll()
+      .where('artifact_id', '=', id)
+      .where(countedClaims(options.view))
+      .orderBy('created_at')
+      .orderBy('purl')
+      .orderBy('uploaded_by')
+      .execute(),
     db.selectFrom('published_verdicts').selectAll().where('artifact_id', '=', id).executeTakeFirst(),
     db.selectFrom('verdict_history').selectAll().where('artifact_id', '=', id).orderBy('id').execute(),
   ]);
+  // The reader's claim and a trusted one may name the same purl: listed once, as first claimed.
+  const packages = claims.filter((claim, i) => claims.findIndex((c) => c.purl === claim.purl) === i);
   let listing = options.listing;
   let size = options.size ?? null;
   if (listing !== undefined && size !== null) rememberListing(artifact.content_hash, Promise.resolve({ listing, size }));
@@ -384,24 +411,22 @@ export async function findArtifactById(db: Kysely<Database>, publicId: string): 
   return row;
 }
 
-/** Artifacts by content hash or by a purl they were uploaded as, oldest first, one page (plus one row to tell if more exist). */
+/**
+ * Artifacts by content hash, or by a purl they were uploaded as under a claim that counts for
+ * `view` (the reader's own or a trusted account's), oldest first, one page (plus one row to tell if
+ * more exist).
+ */
 export async function findArtifacts(
   db: Kysely<Database>,
   by: { sha256: string } | { purl: string },
   page: { offset: number; limit: number },
+  view: ReferenceView,
 ): Promise<ArtifactRow[]> {
   if ('sha256' in by) {
     return db.selectFrom('artifacts').selectAll().where('content_hash', '=', by.sha256).orderBy('id').offset(page.offset).limit(page.limit).execute();
   }
-  return db
-    .selectFrom('artifact_packages')
-    .innerJoin('artifacts', 'artifacts.id', 'artifact_packages.artifact_id')
-    .selectAll('artifacts')
-    .where('artifact_packages.purl', '=', by.purl)
-    .orderBy('artifacts.id')
-    .offset(page.offset)
-    .limit(page.limit)
-    .execute();
+  const claimed = db.selectFrom('artifact_packages').select('artifact_packages.artifact_id').where('artifact_packages.purl', '=', by.purl).where(countedClaims(view));
+  return db.selectFrom('artifacts').selectAll().where('id', 'in', claimed).orderBy('id').offset(page.offset).limit(page.limit).execute();
 }
 
 /** The findings of the backing attestations, one finding reported by several validators (or winners) once. */
@@ -435,13 +460,15 @@ function summarize(rows: readonly BackingRow[]): FindingsSummary {
 }
 
 /**
- * Verifies package references (canonical purls), one result per reference in order. A purl no
- * upload named, or whose artifacts have no published verdict yet, is `pending` (never a guess).
- * When several artifacts were uploaded under one purl, the most severe published verdict answers
- * (then the highest risk score, then the most recent decision).
+ * Verifies package references (canonical purls), one result per reference in order, from the claims
+ * that count for `view` (the asking account's own and the trusted accounts'; another account's
+ * claims never change the answer). A purl no counted claim names, or whose claimed artifacts have
+ * no published verdict yet, is `pending` (never a guess). When the counted claims name several
+ * artifacts, the most severe published verdict answers (then the highest risk score, then the most
+ * recent decision).
  */
-export async function verifyReferences(db: Kysely<Database>, purls: readonly string[]): Promise<VerifyResult[]> {
-  return (await verifyReferencesWithFindings(db, purls)).map((verified) => verified.result);
+export async function verifyReferences(db: Kysely<Database>, purls: readonly string[], view: ReferenceView): Promise<VerifyResult[]> {
+  return (await verifyReferencesWithFindings(db, purls, view)).map((verified) => verified.result);
 }
 
 export interface VerifiedReference {
@@ -451,7 +478,7 @@ export interface VerifiedReference {
 }
 
 /** verifyReferences with the findings its summaries count (policy rules read them one by one), in the same queries. */
-export async function verifyReferencesWithFindings(db: Kysely<Database>, purls: readonly string[]): Promise<VerifiedReference[]> {
+export async function verifyReferencesWithFindings(db: Kysely<Database>, purls: readonly string[], view: ReferenceView): Promise<VerifiedReference[]> {
   const unique = [...new Set(purls)];
   const candidates = await db
     .selectFrom('artifact_packages')
@@ -467,6 +494,9 @@ export async function verifyReferencesWithFindings(db: Kysely<Database>, purls: 
       'published_verdicts.updated_at',
     ])
     .where('artifact_packages.purl', 'in', unique)
+    .where(countedClaims(view))
+    .orderBy('artifact_packages.created_at')
+    .orderBy('artifact_packages.artifact_id')
     .execute();
   type Candidate = (typeof candidates)[number];
   const byPurl = new Map<string, Candidate[]>();

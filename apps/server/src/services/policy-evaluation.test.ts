@@ -8,6 +8,7 @@ import { describeEachDialect } from '../test-support/databases.js';
 import { DAY, HOUR, T0, publishLiveVerdict } from '../test-support/fixtures.js';
 import { createAccount } from './accounts.js';
 import { evaluatePackages, packageOfReference, type PolicyPackage } from './policy-evaluation.js';
+import { TRUSTED_CLAIMS_ONLY } from './reference-claims.js';
 
 /** Test data standing in for the advisory feed and archive facts, counting the calls made to it. */
 function recordingSources(facts: Map<number, PackageFacts>) {
@@ -67,7 +68,7 @@ describeEachDialect('batch policy evaluation', (ctx) => {
       rule('fresh-direct', 'pkg.dependency != "direct" || pkg.age_days < 0 || pkg.age_days >= 7', 'warn'),
       rule('dev-only', 'pkg.environment != "development"', 'monitor'),
     ]);
-    const result = await evaluatePackages({ db: counted, sources }, compiled, packages, { now: T0 + 4 * HOUR });
+    const result = await evaluatePackages({ db: counted, sources }, compiled, packages, { now: T0 + 4 * HOUR, view: { accountId: account.account_id } });
 
     // verifyReferences' queries (candidates, backing attestations) and nothing per package.
     expect(statements).toBe(2);
@@ -85,11 +86,28 @@ describeEachDialect('batch policy evaluation', (ctx) => {
     expect(plain).toMatchObject({ state: 'pending', verdict: 'allow', score: 0, risk: 'none', passed: ['vigil', 'critical', 'copyleft', 'fresh-direct', 'dev-only'] });
   });
 
+  it("reads verdicts from the evaluating account's own and trusted claims only", async () => {
+    const db = ctx.db();
+    const acme = await createAccount(db, { name: 'acme', kind: 'organization', plan: 'paid', now: T0, actor: OPERATOR });
+    const mallory = await createAccount(db, { name: 'mallory', kind: 'organization', plan: 'free', now: T0, actor: OPERATOR });
+    await publishLiveVerdict(db, { purl: 'pkg:npm/react@18.2.0', verdict: 'BLOCK', riskScore: 95, uploadedBy: mallory.account_id });
+    const { sources } = recordingSources(new Map());
+    const compiled = policy([rule('vigil', 'artifact.verdict != "BLOCK"', 'block')]);
+    const evaluate = (accountId: string) => evaluatePackages({ db, sources }, compiled, [npm('react', '18.2.0', true, false)], { now: T0 + 4 * HOUR, view: { accountId } });
+
+    // Mallory's claim speaks for Mallory only.
+    expect((await evaluate(acme.account_id)).packages[0]).toMatchObject({ state: 'pending', verdict: 'allow' });
+    expect((await evaluate(mallory.account_id)).packages[0]).toMatchObject({ state: 'decided', verdict: 'block' });
+    // Once the operator trusts Mallory's account, its claim counts for everyone.
+    await db.updateTable('accounts').set({ trusted: 1 }).where('account_id', '=', mallory.account_id).execute();
+    expect((await evaluate(acme.account_id)).packages[0]).toMatchObject({ state: 'decided', verdict: 'block' });
+  });
+
   it('asks no source anything for packages it has nothing to ask about', async () => {
     const { sources, calls } = recordingSources(new Map());
     const cargo = packageOfReference('pkg:cargo/serde@1.0.0');
     const versionless = packageOfReference('npm:left-pad');
-    const result = await evaluatePackages({ db: ctx.db(), sources }, policy([rule('ok', 'pkg.version == "" || pkg.ecosystem == "cargo"', 'block')]), [cargo, versionless], { now: T0 });
+    const result = await evaluatePackages({ db: ctx.db(), sources }, policy([rule('ok', 'pkg.version == "" || pkg.ecosystem == "cargo"', 'block')]), [cargo, versionless], { now: T0, view: TRUSTED_CLAIMS_ONLY });
     expect(calls).toEqual({ vulnerabilities: [], facts: [] });
     expect(result.packages.map((p) => p.verdict)).toEqual(['allow', 'allow']);
   });

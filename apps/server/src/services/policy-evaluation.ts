@@ -20,6 +20,7 @@ import { runPolicy } from '../policies/run-policy.js';
 import type { KeyPrincipal } from './accounts.js';
 import { artifactRowId, verifyReferencesWithFindings } from './customer-artifacts.js';
 import { policyForEvaluation } from './policies.js';
+import { referenceViewOf, type ReferenceView } from './reference-claims.js';
 
 export type { PolicyPackage } from '../policies/policy-input.js';
 
@@ -62,15 +63,16 @@ function hasAdvisories(coordinates: PolicyPackage['coordinates']): coordinates i
 /**
  * Evaluates a compiled policy over many packages (a lockfile's ~2,000 dependencies) with one
  * verification query set, one advisory lookup and one facts lookup for all of them: no query per
- * package. Single-artifact evaluation is this with one package.
+ * package. Single-artifact evaluation is this with one package. The verdicts come from the package
+ * references that count for `options.view` (the evaluating account's own and trusted ones).
  */
 export async function evaluatePackages(
   deps: PolicyEvaluationDeps,
   policy: CompiledPolicy,
   packages: readonly PolicyPackage[],
-  options: { now: number },
+  options: { now: number; view: ReferenceView },
 ): Promise<PolicyBatchEvaluation> {
-  const verified = await verifyReferencesWithFindings(deps.db, packages.map((p) => p.reference ?? p.coordinates.purl));
+  const verified = await verifyReferencesWithFindings(deps.db, packages.map((p) => p.reference ?? p.coordinates.purl), options.view);
   const advisable = new Map<string, PackageCoordinates>();
   for (const { coordinates } of packages) if (hasAdvisories(coordinates)) advisable.set(coordinates.purl, coordinates);
   const artifactIds = [...new Set(verified.flatMap(({ result }) => (result.artifact_id === null ? [] : [artifactRowId(result.artifact_id)])))];
@@ -130,7 +132,7 @@ export async function evaluateArtifact(
 ): Promise<PolicyEvaluation> {
   const definition = await policyForEvaluation(deps.db, context.principal, request.policy);
   const policy = compiledPolicy(definition);
-  const { packages } = await evaluatePackages(deps, policy, [packageOfReference(request.artifact)], { now: context.now });
+  const { packages } = await evaluatePackages(deps, policy, [packageOfReference(request.artifact)], { now: context.now, view: referenceViewOf(context.principal) });
   const result = packages[0]!;
   const include = new Set(request.include);
   const sections = result.input.sections;

@@ -18,6 +18,7 @@ import type { KeyPrincipal } from './accounts.js';
 import { parseLockfileCached } from './parsed-lockfile-cache.js';
 import { policyForEvaluation } from './policies.js';
 import { evaluatePackages, type PolicyPackage } from './policy-evaluation.js';
+import { countedClaims, referenceViewOf, TRUSTED_CLAIMS_ONLY } from './reference-claims.js';
 
 export interface LockfileText {
   path: string;
@@ -31,7 +32,7 @@ export interface RepositoryVerificationDeps {
 
 export interface VerifyLockfilesInput {
   /** Whose policies apply: an organization's named policy, a personal account always the built-in default. */
-  principal: Pick<KeyPrincipal, 'accountId' | 'accountKind'>;
+  principal: Pick<KeyPrincipal, 'accountId' | 'accountKind' | 'trusted'>;
   /** The policy name; null: the built-in default. */
   policy: string | null;
   lockfiles: readonly LockfileText[];
@@ -157,7 +158,8 @@ export async function verifyLockfiles(deps: RepositoryVerificationDeps, input: V
     deps,
     policy,
     packages.map((p) => ({ coordinates: p.coordinates, direct: p.direct, dev: p.dev })),
-    { now: input.now },
+    // The verdicts come from the account's own and trusted package references (docs/artifacts.md).
+    { now: input.now, view: referenceViewOf(input.principal) },
   );
 
   const requested: RequestedPackage[] = [];
@@ -261,14 +263,17 @@ export interface PackageRequestRow {
 }
 
 /**
- * Requested packages still without bytes (no upload names their purl), most requested first: the
- * work list of whoever feeds Vigil artifacts. A page (plus one row to tell whether more exist).
+ * Requested packages still without trusted bytes (no upload by a trusted account names their purl:
+ * another account's upload answers for that account only), most requested first: the work list of
+ * the operator, who feeds Vigil artifacts. A page (plus one row to tell whether more exist).
  */
 export async function listOpenPackageRequests(db: Kysely<Database>, page: { offset: number; limit: number }): Promise<PackageRequestRow[]> {
   const rows = await db
     .selectFrom('package_requests as r')
     .select(['r.purl', 'r.ecosystem', 'r.name', 'r.version', 'r.request_count', 'r.first_requested_at', 'r.last_requested_at'])
-    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('artifact_packages as p').select('p.purl').whereRef('p.purl', '=', 'r.purl'))))
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('artifact_packages').select('artifact_packages.purl').whereRef('artifact_packages.purl', '=', 'r.purl').where(countedClaims(TRUSTED_CLAIMS_ONLY)))),
+    )
     .orderBy('r.request_count', 'desc')
     .orderBy('r.purl')
     .offset(page.offset)

@@ -15,7 +15,7 @@ import { findRepository, pushBody } from './source-repositories.js';
  */
 export async function verifyRepositoryRequest(
   deps: RepositoryVerificationDeps,
-  principal: Pick<KeyPrincipal, 'accountId' | 'accountKind'>,
+  principal: Pick<KeyPrincipal, 'accountId' | 'accountKind' | 'trusted'>,
   body: RepositoryVerifyRequest,
   now: number,
 ): Promise<RepositoryVerification> {

@@ -131,7 +131,7 @@ export async function processRepositoryJob(deps: PushProcessingDeps, claim: Clai
     const lockfiles: LockfileText[] = files.map((f) => ({ path: f.path, content: f.content }));
     const now = deps.now();
     const verification = await verifyLockfiles(deps, {
-      principal: { accountId: account.account_id, accountKind: account.kind },
+      principal: { accountId: account.account_id, accountKind: account.kind, trusted: Number(account.trusted) === 1 },
       policy: repository.policy,
       lockfiles,
       unreadable: 'report',

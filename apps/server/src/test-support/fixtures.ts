@@ -246,7 +246,7 @@ export async function publishLiveVerdicts(
         media_type: 'application/octet-stream',
         created_at: start,
       })
-      .onConflict((oc) => oc.columns(['artifact_id', 'purl']).doNothing())
+      .onConflict((oc) => oc.columns(['artifact_id', 'purl', 'uploaded_by']).doNothing())
       .execute();
     ids.set(ref.purl, artifactId);
   }

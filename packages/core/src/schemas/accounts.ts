@@ -47,6 +47,11 @@ export const Account = z.object({
   name: z.string(),
   kind: AccountKind,
   plan: Plan,
+  /**
+   * The operator vouches for the account: the package references it uploads artifacts as count in
+   * every account's verification, not only its own (docs/artifacts.md, "Whose references count").
+   */
+  trusted: z.boolean(),
   created_at: OffsetTimestamp,
 });
 export type Account = z.infer<typeof Account>;
@@ -95,8 +100,10 @@ export const AccountCreateRequest = z.strictObject({
 });
 export type AccountCreateRequest = z.output<typeof AccountCreateRequest>;
 
-/** `PATCH /v1/admin/accounts/{account_id}`. */
-export const AccountUpdateRequest = z.strictObject({ plan: Plan });
+/** `POST /v1/admin/accounts/{account_id}`: a new plan, a new trust, or both (at least one). */
+export const AccountUpdateRequest = z
+  .strictObject({ plan: Plan.optional(), trusted: z.boolean().optional() })
+  .refine((body) => body.plan !== undefined || body.trusted !== undefined, { message: 'expected plan, trusted or both' });
 export type AccountUpdateRequest = z.infer<typeof AccountUpdateRequest>;
 
 export const AccountList = z.object({ accounts: z.array(Account) });

@@ -45,7 +45,7 @@ import {
   listApiKeys,
   requireAccount,
   revokeApiKey,
-  setAccountPlan,
+  updateAccount,
 } from '../../services/accounts.js';
 import { readPage, sendPageHeaders } from '../pagination.js';
 import '../route-config.js';
@@ -108,10 +108,10 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.post(
     '/v1/admin/accounts/:account_id',
-    { schema: { summary: "Change an account's plan", params: AccountIdParams, body: AccountUpdateRequest, response: { 200: Account } }, config: ADMIN_CHANGE },
+    { schema: { summary: "Change an account's plan or whether its package references are trusted", params: AccountIdParams, body: AccountUpdateRequest, response: { 200: Account } }, config: ADMIN_CHANGE },
     async (request) => {
-      const row = await setAccountPlan(db, { accountId: request.params.account_id, plan: request.body.plan, now: now().getTime(), actor: actorOf(request) });
-      // Keys of the account carry the plan in this instance's key cache.
+      const row = await updateAccount(db, { accountId: request.params.account_id, ...request.body, now: now().getTime(), actor: actorOf(request) });
+      // Keys of the account carry the plan and the trust in this instance's key cache.
       app.apiKeyCache.forget();
       return accountBody(row);
     },
@@ -141,6 +141,8 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
         now: now().getTime(),
         actor: actorOf(request),
       });
+      // An attempt with this id before it existed is remembered as unknown here: not any more.
+      app.apiKeyCache.forget(created.key_id);
       return reply.code(201).send(created);
     },
   );

@@ -20,11 +20,13 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
+import { uncheckedChecksum } from '../../artifacts/checksum-qualifier.js';
 import type { BlobStore } from '../../blobs/index.js';
 import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import { artifactFactsDetail, attachProvenance } from '../../services/artifact-provenance.js';
 import { artifactDetail, findArtifactById, findArtifacts, uploadArtifact } from '../../services/customer-artifacts.js';
+import { referenceViewOf } from '../../services/reference-claims.js';
 import { createVerifyCache } from '../../services/verify-cache.js';
 import { readPage, sendPageHeaders } from '../pagination.js';
 import '../route-config.js';
@@ -41,6 +43,13 @@ export interface ArtifactRoutesOptions {
 
 /** A provenance bundle is tens of kilobytes; the npm attestations document holds two. */
 export const PROVENANCE_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Verify bodies hold references of at most MAX_PACKAGE_REF_LENGTH characters: room for the longest
+ * even with every character written as a 6-byte `\uXXXX` escape, and no more (docs/artifacts.md).
+ */
+export const VERIFY_BODY_LIMIT_BYTES = 16 * 1024;
+export const VERIFY_BATCH_BODY_LIMIT_BYTES = 1280 * 1024;
 
 /** Form framing a multipart upload may add to the artifact: boundaries, part headers, the two fields. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -65,7 +74,10 @@ function parseFields(where: 'query' | 'body', fields: Record<string, unknown>) {
   if (!parsed.success) {
     throw refusal(parsed.error.issues.map((issue) => ({ path: [where, ...issue.path.map(String)].join('.'), message: issue.message })));
   }
-  return { track: parsed.data.track, ref: parsePackageRef(parsed.data.package) };
+  const ref = parsePackageRef(parsed.data.package);
+  const unchecked = uncheckedChecksum(ref);
+  if (unchecked !== undefined) throw refusal([{ path: `${where}.package`, message: unchecked }]);
+  return { track: parsed.data.track, ref };
 }
 
 /**
@@ -137,7 +149,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         throw error;
       }
       verifyCache.forget(uploaded.purl);
-      const body = await artifactDetail(db, blobs, uploaded.artifact, { plan: principal.plan, listing: uploaded.listing, size: uploaded.size });
+      const body = await artifactDetail(db, blobs, uploaded.artifact, { plan: principal.plan, view: referenceViewOf(principal), listing: uploaded.listing, size: uploaded.size });
       return reply.code(uploaded.created ? 201 : 200).send(body);
     },
   );
@@ -190,7 +202,8 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
     },
     async (request) => {
       const artifact = await findArtifactById(db, request.params.id);
-      return artifactDetail(db, blobs, artifact, { plan: principalOf(request).plan });
+      const principal = principalOf(request);
+      return artifactDetail(db, blobs, artifact, { plan: principal.plan, view: referenceViewOf(principal) });
     },
   );
 
@@ -226,11 +239,12 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
     async (request, reply) => {
       const page = readPage(request);
       const by = request.query.sha256 !== undefined ? { sha256: request.query.sha256 } : { purl: request.query.purl! };
-      const rows = await findArtifacts(db, by, { offset: (page.page - 1) * page.size, limit: page.size + 1 });
+      const principal = principalOf(request);
+      const view = referenceViewOf(principal);
+      const rows = await findArtifacts(db, by, { offset: (page.page - 1) * page.size, limit: page.size + 1 }, view);
       sendPageHeaders(reply, page, rows.length > page.size);
-      const plan = principalOf(request).plan;
       const artifacts = [];
-      for (const row of rows.slice(0, page.size)) artifacts.push(await artifactDetail(db, blobs, row, { plan }));
+      for (const row of rows.slice(0, page.size)) artifacts.push(await artifactDetail(db, blobs, row, { plan: principal.plan, view }));
       return { artifacts };
     },
   );
@@ -239,18 +253,19 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
     '/v1/artifacts/verify',
     {
       schema: { summary: 'The published verdict of a package reference, or pending', body: VerifyRequest, response: { 200: VerifyResult } },
-      config: { apiKey: { scope: 'verify', plan: 'paid' } },
+      config: { apiKey: { scope: 'verify', plan: 'paid' }, bodyLimitBytes: VERIFY_BODY_LIMIT_BYTES },
     },
     // Sent as the cached JSON text: serialized through VerifyResult once per answer, not per request.
-    async (request, reply) => reply.type('application/json; charset=utf-8').send((await verifyCache.verifyJson(request.body.artifact)) as never),
+    async (request, reply) =>
+      reply.type('application/json; charset=utf-8').send((await verifyCache.verifyJson(referenceViewOf(principalOf(request)), request.body.artifact)) as never),
   );
 
   app.post(
     '/v1/artifacts/verify/batch',
     {
       schema: { summary: 'Verify up to 100 package references, one result per reference in order', body: VerifyBatchRequest, response: { 200: VerifyBatchResult } },
-      config: { apiKey: { scope: 'verify', plan: 'paid' } },
+      config: { apiKey: { scope: 'verify', plan: 'paid' }, bodyLimitBytes: VERIFY_BATCH_BODY_LIMIT_BYTES },
     },
-    async (request) => ({ results: await verifyCache.verify(request.body.artifacts) }),
+    async (request) => ({ results: await verifyCache.verify(referenceViewOf(principalOf(request)), request.body.artifacts) }),
   );
 };

@@ -86,6 +86,8 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
         now: now().getTime(),
         actor: actorOf(request),
       });
+      // An attempt with this id before it existed is remembered as unknown here: not any more.
+      app.apiKeyCache.forget(created.key_id);
       return reply.code(201).send(created);
     },
   );
