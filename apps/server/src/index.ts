@@ -1,5 +1,6 @@
 // @vigil/server: the API server. The `vigil-server` command (bin.ts) is built from these.
-export { buildApp, connectRedis } from './http/app.js';
+export { buildApp } from './http/app.js';
+export { connectRedis } from './http/connect-redis.js';
 export type { BuildAppOptions } from './http/app.js';
 export { installGracefulShutdown } from './http/shutdown.js';
 export type { GracefulShutdownOptions } from './http/shutdown.js';

@@ -181,6 +181,27 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     }
   });
 
+  it('refuses a NUL character in any text with 422 naming the field, storing nothing (probe finding: 500 on PostgreSQL)', async () => {
+    const adminToken = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin,keys,read']);
+    const server = await start({ adminAllowlist: ['127.0.0.0/8', '::1'] });
+    const keyRows = async () => (await ctx.db().selectFrom('api_keys').select('key_id').execute()).length;
+    const before = await keyRows();
+    const nulIn = (path: string) => ({ status: 422, body: { detail: 'Validation error', errors: [{ path, message: 'must not contain the NUL character (U+0000)' }] } });
+
+    expect(await call(server, 'POST', '/v1/keys', adminToken, { name: 'x\u0000y', scopes: ['read'] })).toMatchObject(nulIn('body.name'));
+    const accountId = ((await call(server, 'GET', '/v1/account', adminToken)).body?.account as { id: string }).id;
+    expect(await call(server, 'POST', `/v1/admin/accounts/${accountId}/keys`, adminToken, { name: 'a\u0000', scopes: ['read'] })).toMatchObject(nulIn('body.name'));
+    // Wherever it hides: a key of the body, the query string.
+    expect(await call(server, 'POST', '/v1/keys', adminToken, { name: 'ok', scopes: ['read'], ['no\u0000te']: 1 })).toMatchObject({
+      status: 422,
+      body: { errors: expect.arrayContaining([{ path: 'body.no\u0000te', message: 'must not contain the NUL character (U+0000)' }]) },
+    });
+    expect(await call(server, 'GET', '/v1/search?q=a%00b', adminToken)).toMatchObject(nulIn('query.q'));
+    expect(await keyRows()).toBe(before);
+    // Other control characters are ordinary text in a key's name.
+    expect((await call(server, 'POST', '/v1/keys', adminToken, { name: 'tab\there', scopes: ['read'] })).status).toBe(201);
+  });
+
   it('lets an allowlisted admin key manage accounts, plans and keys, and audits every change', async () => {
     const adminToken = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
     const readOnly = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'read']);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../src/blobs/index.js';
 import { runKeysCommand } from '../src/commands/keys-command.js';
@@ -258,6 +258,37 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     await expectNothingStored(server);
   });
 
+  it('answers a refused caller before its body and closes the connection instead of reading what it declared (probe finding)', async () => {
+    const reader = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'read']);
+    const server = await start({ artifactLimitBytes: 64 * 1024 * 1024 });
+    for (const authorization of ['', `Authorization: Bearer ${reader}\r\n`]) {
+      const socket = connect(server.port, '127.0.0.1');
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      socket.on('error', () => {});
+      // 8 MiB declared, none of it sent: the server must not wait for (or read) it.
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(
+        `POST /v1/artifacts?track=packages&package=npm:a@1.0.0 HTTP/1.1\r\nHost: 127.0.0.1\r\n${authorization}` +
+          `Content-Type: application/octet-stream\r\nContent-Length: ${8 * 1024 * 1024}\r\n\r\n`,
+      );
+      // The client keeps sending, as an upload does: the answer must reach it all the same (a close
+      // with its bytes unread would reset the connection and could drop the answer).
+      const chunk = Buffer.alloc(64 * 1024, 1);
+      let closed = false;
+      void ended.then(() => (closed = true));
+      for (let sent = 0; sent < 8 * 1024 * 1024 && !closed && !socket.destroyed; sent += chunk.length) {
+        if (!socket.write(chunk)) await Promise.race([new Promise((resolve) => socket.once('drain', resolve)), ended]);
+      }
+      await ended;
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      expect(head).toMatch(authorization === '' ? /^HTTP\/1\.1 401 / : /^HTTP\/1\.1 403 /);
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(body)).toEqual({ detail: authorization === '' ? 'missing api key' : "api key lacks 'upload' scope" });
+    }
+    expect(server.streamed()).toBe(0);
+  });
+
   it('refuses bad uploads with a clear 4xx and stores nothing', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
     const server = await start({ artifactLimitBytes: 64 * 1024 });
@@ -339,6 +370,67 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       'body.artifacts',
     ]);
     await expectNothingStored(server);
+  });
+
+  it('refuses a NUL (or any control character) in a reference or a part Content-Type with 422, storing nothing (probe finding: 500 on PostgreSQL and a blob left behind)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const paths = (answer: Answer) => [answer.status, (answer.body?.errors as { path: string }[] | undefined)?.map((e) => e.path)];
+    const bytes = Buffer.from('nul probe bytes\n');
+    for (const purl of ['pkg:npm/a%00b@1.0.0', 'pkg:npm/ab@1.0.0%00', 'pkg:npm/%40sc%00ope/ab@1.0.0', 'pkg:npm/ab@1.0.0?x=%00', 'pkg:npm/ab@1.0.0#a%00b', 'pkg:npm/a%0Ab@1.0.0']) {
+      expect(paths(await uploadRaw(server, token, bytes, `track=packages&package=${encodeURIComponent(purl)}`))).toEqual([422, ['query.package']]);
+      const form = multipartBody([['track', 'packages'], ['package', purl]], { name: 'file', type: 'application/octet-stream', bytes });
+      expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: form.body, type: form.contentType }))).toEqual([422, ['body.package']]);
+    }
+    const badType = multipartBody([['track', 'packages'], ['package', 'npm:ab@1.0.0']], { name: 'file', type: 'text/pl\u0000ain', bytes });
+    expect(paths(await send(server, 'POST', '/v1/artifacts', { token, body: badType.body, type: badType.contentType }))).toEqual([422, ['body.file']]);
+    expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: 'pkg:npm/a%00b@1.0.0' }))).toEqual([422, ['body.artifact']]);
+    expect(paths(await send(server, 'GET', `/v1/artifacts?purl=${encodeURIComponent('pkg:npm/a%00b@1.0.0')}`, { token }))).toEqual([422, ['query.purl']]);
+    await expectNothingStored(server);
+  });
+
+  it('leaves no blob when writing the row fails (500), and the same upload succeeds once the database can take it (probe finding)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const server = await start();
+    const bytes = npmTarball();
+    await sql`alter table artifact_packages rename to artifact_packages_away`.execute(ctx.db());
+    let failed: Answer;
+    try {
+      failed = await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0');
+    } finally {
+      await sql`alter table artifact_packages_away rename to artifact_packages`.execute(ctx.db());
+    }
+    expect(failed).toMatchObject({ status: 500, body: { detail: 'internal error' } });
+    await expectNothingStored(server);
+    const stored = await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0');
+    expect(stored).toMatchObject({ status: 201, body: { size: bytes.length, archive: { status: 'ok' } } });
+  });
+
+  it('concurrent uploads of the same new bytes to one track make one artifact, carrying every reference (probe finding)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--scopes', 'upload,read']);
+    const server = await start();
+    const bytes = Buffer.from(`racing bytes ${Math.random()}\n`.repeat(2000));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => uploadRaw(server, token, bytes, `track=packages&package=npm:race-${i}@1.0.0`)),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((a) => a.body!.id)).size).toBe(1);
+    const byHash = await send(server, 'GET', `/v1/artifacts?sha256=${sha(bytes)}`, { token });
+    expect(byHash.body!.artifacts).toHaveLength(1);
+    expect(byHash.body!.artifacts[0].packages.map((p: { purl: string }) => p.purl).sort()).toEqual(
+      Array.from({ length: 12 }, (_, i) => `pkg:npm/race-${i}@1.0.0`).sort(),
+    );
+    // Another track is another artifact: the same bytes evaluated by other rounds.
+    expect((await uploadRaw(server, token, bytes, 'track=skills&package=npm:race-0@1.0.0')).status).toBe(201);
+
+    // Different bytes racing under one new reference: one artifact each, one of them named by the bare purl.
+    const different = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => uploadRaw(server, token, Buffer.from(`claimant ${i} ${Math.random()}`), 'track=packages&package=npm:claimed@1.0.0')),
+    );
+    expect(different.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const sources = await ctx.db().selectFrom('artifacts').select('source_id').where('source_id', 'like', 'pkg:npm/claimed@1.0.0%').execute();
+    expect(sources).toHaveLength(8);
+    expect(sources.filter((row) => row.source_id === 'pkg:npm/claimed@1.0.0')).toHaveLength(1);
   });
 
   it('refuses a reference with whitespace or over 2,048 characters everywhere one is taken, and a body over the verify limits', async () => {

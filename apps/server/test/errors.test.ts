@@ -18,6 +18,18 @@ beforeAll(async () => {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         return { late: true };
       });
+      // Answers at once; storing the answer (as the idempotency plugin does) outlasts the timeout.
+      app.get(
+        '/test/slow-store',
+        {
+          config: { timeoutMs: 50 },
+          onSend: async (_request, _reply, payload) => {
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return payload;
+          },
+        },
+        async () => ({ stored: true }),
+      );
       app.get('/test/forbidden-scope', async () => {
         throw new VigilError('scope_missing', { arg: 'verdicts:read' });
       });
@@ -146,6 +158,12 @@ describe('error responses', () => {
     expect(body).toEqual({ detail: 'request handler timed out' });
     expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
     expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('an answer given in time is not replaced by a 504 while its onSend hooks still wait', async () => {
+    const response = await fetch(`${server.url}/test/slow-store`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ stored: true });
   });
 });
 

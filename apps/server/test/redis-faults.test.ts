@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,33 @@ describeRedis('a Redis that accepts connections and never answers', () => {
       // Bounded by the Redis timeout (a few of them in a row at most), far below the handler timeout.
       expect(Date.now() - started).toBeLessThan(server.config.handlerTimeoutMs);
       expect(server.logs()).toContain('serving uncounted');
+    } finally {
+      proxy.resume();
+      await server.close();
+    }
+  });
+
+  it('a connection that went silent is replaced: once Redis answers again, rate limits count again (probe finding)', async () => {
+    const server = await startServer({ config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 200, rateLimitPerMinute: 5, trustProxy: true } });
+    // A fresh client address per run: Redis counters outlive the test process and are shared.
+    const headers = { 'x-forwarded-for': `10.${randomInt(0, 255)}.${randomInt(0, 255)}.${randomInt(1, 254)}` };
+    const leaderboard = async () => (await fetch(`${server.url}/v1/leaderboard`, { headers })).status;
+    try {
+      expect(await leaderboard()).toBe(200);
+      // Bytes dropped, the socket kept open: the commands sent now are never answered.
+      proxy.stall();
+      expect(await leaderboard()).toBe(200);
+      expect(server.logs()).toContain('serving uncounted');
+      // The same socket forwards again. On it, every answer would be taken for the answer to a
+      // command that timed out: nothing would ever count again.
+      proxy.resume();
+      const statuses: number[] = [];
+      const deadline = Date.now() + 10_000;
+      while (!statuses.includes(429) && Date.now() < deadline) {
+        statuses.push(await leaderboard());
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(statuses).toContain(429);
     } finally {
       proxy.resume();
       await server.close();

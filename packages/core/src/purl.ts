@@ -70,6 +70,31 @@ function splitShort(type: string, rest: string): { namespace?: string; name: str
   return { ...(namespace ? { namespace } : {}), name, ...(version ? { version } : {}) };
 }
 
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
+ * The purl form percent-decodes its parts: `%00` would reach storage as a NUL (which PostgreSQL
+ * refuses), `%0A` as a line break. No registry names a package, version, qualifier or subpath with
+ * a control character, so a reference carrying one is refused, as the short form's are.
+ */
+function refuseControlCharacters(purl: PackageURL, input: string): void {
+  const parts: [string, string | undefined | null][] = [
+    ['namespace', purl.namespace],
+    ['name', purl.name],
+    ['version', purl.version],
+    ['subpath', purl.subpath],
+    ...Object.entries(purl.qualifiers ?? {}).flatMap(([key, value]): [string, string][] => [
+      ['qualifier key', key],
+      [`qualifier ${key}`, value],
+    ]),
+  ];
+  for (const [part, value] of parts) {
+    if (typeof value === 'string' && CONTROL_CHARACTER.test(value)) {
+      throw new PackageRefError(`input: control characters are not allowed (the ${part} of ${JSON.stringify(input)})`);
+    }
+  }
+}
+
 /**
  * Parses a package reference. purl (`pkg:npm/lodash@4.17.21`) is canonical; the short form
  * `npm:lodash@4.17.21` (also `pypi:requests@2.31.0`, `npm:@scope/name@1.0.0`) is accepted and
@@ -102,6 +127,7 @@ export function parsePackageRef(input: string): PackageRef {
     if (err instanceof PackageRefError) throw err;
     throw new PackageRefError(`input: ${(err as Error).message}`);
   }
+  refuseControlCharacters(purl, input);
   const ref: PackageRef = {
     purl: purl.toString(),
     type: purl.type,

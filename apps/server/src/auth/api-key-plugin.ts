@@ -42,7 +42,8 @@ const BEARER_RE = /^Bearer[ \t](\S+)$/i;
 /**
  * Bearer API keys (spec part 5 items 1–6) for routes with `config.apiKey`: the token's form, then
  * the key (unknown, revoked and wrong-secret keys are alike: 401 `invalid or revoked api key`), the
- * scope, the plan. Runs in onRequest, so a refused caller's body is never read.
+ * scope, the plan. Runs in onRequest, so a refused caller's body is never read (the error handler
+ * closes the connection rather than letting Node drain it).
  */
 const apiKeys: FastifyPluginAsync<ApiKeyPluginOptions> = async (app, options) => {
   const { db, now } = options;

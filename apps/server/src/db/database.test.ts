@@ -31,6 +31,16 @@ describe('openDatabase (SQLite file)', () => {
     expect(fk.rows[0]?.foreign_keys).toBe(1);
   });
 
+  it('creates the directory of a sqlite:<file> url when it is missing (probe finding: startup exited 1)', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'vigil-db-'));
+    dirs.push(root);
+    const file = join(root, 'not', 'yet', 'there', 'vigil.db');
+    const database = await openDatabase({ url: `sqlite:${file}` });
+    opened.push(database);
+    await migrateToLatest(database.db);
+    expect(existsSync(file)).toBe(true);
+  });
+
   it('keeps data across reopen of the same file', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-db-'));
     dirs.push(dataDir);

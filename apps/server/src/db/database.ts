@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../redact-url.js';
 import type { DialectName } from './dialect.js';
@@ -15,9 +15,10 @@ export interface VigilDatabase {
 
 export interface OpenDatabaseOptions {
   /**
-   * `postgres://…` / `postgresql://…` selects PostgreSQL. `sqlite:<file>` opens that SQLite file and
-   * `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or empty selects `<dataDir>/vigil.db`.
-   * Any other scheme is refused rather than silently falling back to SQLite.
+   * `postgres://…` / `postgresql://…` selects PostgreSQL. `sqlite:<file>` opens that SQLite file (its
+   * directory created if missing) and `:memory:` (or `sqlite::memory:`) an in-memory one. Unset or
+   * empty selects `<dataDir>/vigil.db`. Any other scheme is refused rather than silently falling
+   * back to SQLite.
    */
   url?: string;
   /** SQLite: the file is `<dataDir>/vigil.db` (the directory is created). `:memory:` opens an in-memory database. */
@@ -93,7 +94,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
       });
     });
     client.release();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: droppingBrokenConnections(pool) }) });
     const close = async () => {
       let bound: NodeJS.Timeout | undefined;
       const abandoned = new Promise<void>((resolve) => {
@@ -108,12 +109,48 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
   return openSqlite(sqlite);
 }
 
+/**
+ * The pool kysely uses, handing back to pg's pool a connection whose query failed without an answer
+ * from PostgreSQL as broken (`release(error)`), so the pool destroys it instead of lending it again.
+ * After pg's client-side `Query read timeout` the connection still waits for the lost answer, and
+ * every query later sent on it would queue behind that answer and time out in turn: a network that
+ * dropped bytes for a few seconds would poison the pool for as long as those sockets stay open.
+ * Once a query failed that way, the connection also refuses the rest of its transaction (kysely's
+ * rollback included) at once rather than waiting out another timeout. An error PostgreSQL itself
+ * reported (a constraint, a statement timeout) leaves the connection usable.
+ */
+function droppingBrokenConnections(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const query = async (text: string, parameters: readonly unknown[]) => {
+        if (broken !== undefined) throw broken;
+        try {
+          return await client.query(text, [...parameters]);
+        } catch (error) {
+          if (!(error instanceof pg.DatabaseError)) broken = error as Error;
+          throw error;
+        }
+      };
+      return {
+        // kysely calls only query(sql, parameters): no cursor is configured (nothing streams rows).
+        query: query as unknown as PostgresPoolClient['query'],
+        release: () => client.release(broken),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
 function sqliteFile(options: OpenDatabaseOptions): string {
   const url = options.url ?? '';
   if (url === ':memory:' || url === 'sqlite::memory:') return ':memory:';
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     if (file === '') throw new Error('options.url: sqlite: needs a file path');
+    // Like the data directory: created if missing, rather than an exit over a missing folder.
+    mkdirSync(dirname(file), { recursive: true });
     return file;
   }
   if (url !== '') {

@@ -13,6 +13,8 @@ import {
   shareLock,
   singleRunnerStrategy,
   skipLockedClause,
+  takeTurnsOn,
+  TRANSACTION_LOCK_NAMESPACE,
 } from './dialect.js';
 import type { Database } from './schema.js';
 
@@ -102,6 +104,38 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
             expect(await probeLock(db(), 'b', 'update')).toBe('locked');
           });
       });
+  });
+
+  it('takeTurnsOn makes transactions with the same key run one after the other, and other keys pass', async () => {
+    const order: string[] = [];
+    /** Whether a transaction waits for its turn (an advisory lock of this namespace not yet granted). */
+    const someoneWaits = async () => {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from pg_locks
+        where locktype = 'advisory' and classid = ${TRANSACTION_LOCK_NAMESPACE} and not granted`.execute(db());
+      return Number(rows[0]!.n) > 0;
+    };
+    let second: Promise<void> | undefined;
+    await db()
+      .transaction()
+      .execute(async (first) => {
+        await takeTurnsOn(first, 'artifact:x');
+        // SQLite: nothing to see (and a second transaction would wait for this one's connection).
+        if (dialect !== 'postgres') return;
+        // Another key is not held up (the test would hang here otherwise).
+        await db()
+          .transaction()
+          .execute((other) => takeTurnsOn(other, 'artifact:y'));
+        second = db()
+          .transaction()
+          .execute(async (trx) => {
+            await takeTurnsOn(trx, 'artifact:x');
+            order.push('second');
+          });
+        while (order.length === 0 && !(await someoneWaits())) await new Promise((resolve) => setTimeout(resolve, 5));
+        order.push('first');
+      });
+    await second;
+    expect(order).toEqual(dialect === 'postgres' ? ['first', 'second'] : []);
   });
 
   it('singleRunnerStrategy is an advisory lock on PostgreSQL and a lease row on SQLite', () => {

@@ -49,6 +49,21 @@ export function skipLockedClause(db: AnyDb, alias: string): RawBuilder<unknown> 
   return dialectOf(db) === 'postgres' ? sql`for update of ${sql.ref(alias)} skip locked` : sql``;
 }
 
+/** First key of the transaction advisory locks of takeTurnsOn ('VIG2'): apart from the scheduler's session locks ('VIG1'). */
+export const TRANSACTION_LOCK_NAMESPACE = 0x56494732;
+
+/**
+ * Inside a transaction: transactions calling this with the same `key` take turns until each ends,
+ * so a read-then-insert under the key (does an artifact with these bytes exist in this track?) sees
+ * what the previous holder committed, where no unique index can say it. PostgreSQL: a
+ * transaction-scoped advisory lock on a hash of the schema and the key (a hash collision only makes
+ * two keys share turns). SQLite: nothing, for the reason given at lockForUpdate.
+ */
+export async function takeTurnsOn(trx: AnyDb, key: string): Promise<void> {
+  if (dialectOf(trx) !== 'postgres') return;
+  await sql`select pg_advisory_xact_lock(${TRANSACTION_LOCK_NAMESPACE}::integer, hashtext(current_schema() || '/' || ${key}::text))`.execute(trx);
+}
+
 /**
  * `column IN (values)` with the whole list bound as one parameter, so a lookup of 2,000 keys (or
  * 200,000) is one statement of fixed size, under any bound-parameter limit, and still an index probe

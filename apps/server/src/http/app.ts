@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config, TrustProxy } from '../config.js';
 import { redactSecrets } from '../redact-secrets.js';
 import { createSecretBox } from '../secrets/secret-box.js';
 import { loadServerIdentity } from '../server-identity.js';
 import type { PublicReadService } from '../services/public-read.js';
+import { connectRedis } from './connect-redis.js';
 import { bodyGuardPlugin } from './plugins/body-guard.js';
 import { createMemoryCacheStore, createRedisCacheStore } from './plugins/cache-store.js';
 import { connectionDrainPlugin } from './plugins/connection-drain.js';
@@ -52,20 +53,6 @@ function serverVersion(): string {
 /** A hop count trusts that many proxies nearest the server (proxy-addr's reading of a number). */
 function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
-}
-
-/**
- * Opens a Redis client suited to per-request use: fail fast instead of queueing requests behind an
- * outage. `commandTimeout` also bounds a Redis that accepts connections and never answers, which
- * neither the connect timeout nor the retry limit would notice.
- */
-export function connectRedis(url: string, timeoutMs: number): Redis {
-  return new Redis(url, {
-    connectTimeout: timeoutMs,
-    commandTimeout: timeoutMs,
-    maxRetriesPerRequest: 1,
-    lazyConnect: false,
-  });
 }
 
 /** The Vigil HTTP API, not yet listening: register extra routes or call `listen`/`inject`. */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorsPlugin } from './plugins/errors.js';
-import { notFoundWhenInvalid, zodSerializerCompiler, zodValidatorCompiler } from './zod-compilers.js';
+import { NUL_MESSAGE, notFoundWhenInvalid, nulPaths, zodSerializerCompiler, zodValidatorCompiler } from './zod-compilers.js';
 
 const Params = z.object({ id: z.string().regex(/^r-\d+$/) });
 notFoundWhenInvalid.add(Params, { code: 'round_not_found' });
@@ -49,6 +49,22 @@ describe('route schemas', () => {
     const missing = await server.inject({ method: 'POST', url: '/things' });
     expect(missing.statusCode).toBe(422);
     expect(missing.json().errors[0].path).toBe('body');
+  });
+
+  it('refuse a NUL character in any string or key of any part, naming each place (PostgreSQL cannot store it)', async () => {
+    const server = await app();
+    const body = await server.inject({ method: 'POST', url: '/things', payload: { name: 'a\u0000b' } });
+    expect(body.statusCode).toBe(422);
+    expect(body.json().errors).toEqual([{ path: 'body.name', message: NUL_MESSAGE }]);
+    const query = await server.inject('/things/r-1?n=1%00');
+    expect(query.json().errors).toEqual([{ path: 'query.n', message: NUL_MESSAGE }]);
+    // A malformed path parameter with a NUL still names nothing: the registered 404.
+    expect((await server.inject('/things/r-%00')).statusCode).toBe(404);
+    // Deep inside nested arrays and objects, keys included, without recursing on the call stack.
+    let deep: unknown = 'x\u0000';
+    for (let i = 0; i < 100_000; i += 1) deep = [deep];
+    expect(nulPaths({ a: [{ b: 'ok' }, { 'c\u0000': 1 }], d: deep })).toEqual([['a', '1', 'c\u0000'], ['d', ...Array(100_000).fill('0')]]);
+    expect(nulPaths({ fine: ['text', 'tab\t', 1, null] })).toEqual([]);
   });
 
   it('answer the registered 404 for malformed path parameters, before the query is looked at', async () => {

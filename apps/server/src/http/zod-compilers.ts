@@ -27,9 +27,51 @@ export function validationError(where: string, error: z.ZodError): VigilError {
   return new VigilError('validation_error', { issues });
 }
 
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+/** Enough to show a client where its NUL characters are; a body full of them is not listed whole. */
+const MAX_NUL_ISSUES = 10;
+
+/** A place in a request part: its key and the place holding it (built as the walk goes, read only for a find). */
+interface Place {
+  key: string;
+  parent: Place | null;
+}
+
+function pathOf(place: Place | null): string[] {
+  const path: string[] = [];
+  for (let at = place; at !== null; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
+/**
+ * The paths (below the request part) of every string, and every object key, holding U+0000.
+ * PostgreSQL cannot store that character in text (SQLite can), so no text Vigil takes may hold it,
+ * on either database. One pass with a stack of linked places: a parsed body may nest deeply, and
+ * neither the call stack nor copying paths may grow with its depth.
+ */
+export function nulPaths(value: unknown): string[][] {
+  const found: string[][] = [];
+  const stack: [unknown, Place | null][] = [[value, null]];
+  while (stack.length > 0 && found.length < MAX_NUL_ISSUES) {
+    const [item, place] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) found.push(pathOf(place));
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i -= 1) stack.push([item[i], { key: String(i), parent: place }]);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const [key, inner] of Object.entries(item).reverse()) {
+        if (key.includes('\u0000')) found.push(pathOf({ key, parent: place }));
+        else stack.push([inner, { key, parent: place }]);
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * Validates a request part with the route's core schema and hands the handler the parsed value
- * (coerced query integers, defaults). A failure is returned as a VigilError, which fastify passes
+ * (coerced query integers, defaults). A NUL character anywhere in the part is refused here, for
+ * every route at once (see nulPaths). A failure is returned as a VigilError, which fastify passes
  * through unchanged to the one error handler.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
@@ -38,8 +80,12 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
   return (data: unknown) => {
     // fastify hands an absent body (or query) over as null; a schema sees it as absent.
     const result = schema.safeParse(data === null ? undefined : data);
-    if (result.success) return { value: result.data };
-    return { error: notFound ? new VigilError(notFound) : validationError(where, result.error) };
+    const nul = nulPaths(data);
+    if (result.success && nul.length === 0) return { value: result.data };
+    if (notFound) return { error: new VigilError(notFound) };
+    const issues: ValidationIssue[] = nul.map((path) => ({ path: [where, ...path].join('.'), message: NUL_MESSAGE }));
+    if (!result.success) issues.push(...validationError(where, result.error).issues!.filter((issue) => !issues.some((n) => n.path === issue.path)));
+    return { error: new VigilError('validation_error', { issues }) };
   };
 };
 

@@ -18,11 +18,13 @@ import { listArchive, readArchive, UNAVAILABLE_LISTING } from '../artifacts/arch
 import { mismatchedChecksum } from '../artifacts/checksum-qualifier.js';
 import { isPackageFactFile, packageFactsOf, type ArchivePackageFacts } from '../artifacts/package-facts.js';
 import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
+import { takeTurnsOn } from '../db/dialect.js';
 import type { ArtifactPackagesTable, ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import { mergeArtifactFacets } from '../repositories/search-index.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { isUniqueViolation } from '../unique-violation.js';
+import { isUpstreamUnavailable } from '../upstream-unavailable.js';
 import { registerArtifact } from './artifacts.js';
 import { factsRow } from './package-facts.js';
 import { countedClaims, type ReferenceView } from './reference-claims.js';
@@ -69,13 +71,25 @@ export interface UploadedArtifact {
 }
 
 /**
+ * A registration whose COMMIT failed without an answer from the database (a lost connection, a
+ * timeout): the row may be stored. Its bytes are kept so such a row never names missing bytes.
+ */
+class CommitOutcomeUnknown extends Error {
+  override name = 'CommitOutcomeUnknown';
+}
+
+/**
  * Streams an upload into the blob store (never whole in memory) and registers it as a `live`
  * artifact of the track, or finds the artifact these bytes already are. Too large: 413. Empty, or
- * an archive that cannot be read: refused before anything is stored.
+ * an archive that cannot be read: refused before anything is stored. The row is written while the
+ * bytes are still a staging file, and they get their content address only once it committed, so a
+ * refusal or a failure on the way leaves neither row nor blob. The one exception is a commit whose
+ * outcome is unknown: its error is thrown after the bytes were stored, in case the row was.
  */
 export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, input: UploadArtifactInput): Promise<UploadedArtifact> {
   let listing: ArchiveListing = UNAVAILABLE_LISTING;
-  let facts: ArchivePackageFacts | undefined;
+  let registered: { artifact: ArtifactRow; created: boolean } | undefined;
+  let uncommitted: unknown;
   let put;
   try {
     put = await blobs.putStream(input.source, {
@@ -88,25 +102,45 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
         const read = await readArchive(staged.path, { capture: isPackageFactFile });
         listing = read.listing;
         if (listing.status === 'corrupt') throw new VigilError('archive_corrupt');
-        facts = packageFactsOf(read, input.ref.type);
+        const facts = packageFactsOf(read, input.ref.type);
         const mismatch = await mismatchedChecksum(input.ref, staged);
         if (mismatch) {
           const { claimed, actual } = mismatch;
           throw new VigilError('checksum_mismatch', `package: checksum ${claimed.algorithm}:${claimed.hex} does not match the uploaded bytes (${claimed.algorithm}:${actual})`);
         }
         await input.beforeStore?.();
+        try {
+          registered = await registerUpload(db, input, { hash: staged.hash, size: staged.size, facts });
+        } catch (error) {
+          if (!(error instanceof CommitOutcomeUnknown)) throw error;
+          uncommitted = error.cause;
+        }
       },
     });
   } catch (error) {
     if (error instanceof BlobTooLargeError) throw new VigilError('body_too_large', { headers: { connection: 'close' }, cause: error });
     throw error;
   }
+  if (uncommitted !== undefined || registered === undefined) throw uncommitted;
+  return { ...registered, listing, size: put.size, purl: input.ref.purl };
+}
+
+/** The artifact row (or the existing one), the upload's package reference and its package facts, in one transaction. */
+async function registerUpload(
+  db: Kysely<Database>,
+  input: UploadArtifactInput,
+  bytes: { hash: string; size: number; facts: ArchivePackageFacts | undefined },
+): Promise<{ artifact: ArtifactRow; created: boolean }> {
+  let committing = false;
   const register = () =>
     inTransaction(db, async (trx) => {
+      // Uploads of the same bytes to the track take turns: the second sees the first's artifact and
+      // adds its reference there, rather than both finding none and making two (docs/artifacts.md).
+      await takeTurnsOn(trx, `artifact-content:${input.track}:${bytes.hash}`);
       const existing = await trx
         .selectFrom('artifacts')
         .selectAll()
-        .where('content_hash', '=', put.hash)
+        .where('content_hash', '=', bytes.hash)
         .where('track', '=', input.track)
         .orderBy('id')
         .limit(1)
@@ -122,8 +156,8 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
           .select('id')
           .where('bundle_hash', '=', formatBundleHash({ track: input.track, label, sourceId }))
           .executeTakeFirst();
-        if (taken !== undefined) sourceId = `${sourceId}${sourceId.includes('?') ? '&' : '?'}checksum=${put.hash}`;
-        artifact = await registerArtifact(trx, { track: input.track, label, sourceId, contentHash: put.hash, kind: 'live', now: input.now });
+        if (taken !== undefined) sourceId = `${sourceId}${sourceId.includes('?') ? '&' : '?'}checksum=${bytes.hash}`;
+        artifact = await registerArtifact(trx, { track: input.track, label, sourceId, contentHash: bytes.hash, kind: 'live', now: input.now });
       }
       await trx
         .insertInto('artifact_packages')
@@ -135,7 +169,7 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
           name: input.ref.name,
           version: input.ref.version,
           uploaded_by: input.accountId,
-          size: put.size,
+          size: bytes.size,
           media_type: input.mediaType,
           created_at: input.now,
         })
@@ -144,22 +178,35 @@ export async function uploadArtifact(db: Kysely<Database>, blobs: BlobStore, inp
       // The package facts policies read (docs/package-facts.md), stored with the artifact.
       await trx
         .insertInto('artifact_facts')
-        .values(factsRow(Number(artifact.id), facts, input.now))
+        .values(factsRow(Number(artifact.id), bytes.facts, input.now))
         .onConflict((oc) => oc.column('artifact_id').doNothing())
         .execute();
       // Searchable by its package reference from the moment it is stored (docs/search.md).
       await mergeArtifactFacets(trx, [{ artifact, facets: { purl: [input.ref.purl] } }], input.now);
+      committing = true;
       return { artifact, created: existing === undefined };
     });
-  let registered;
+  const attempt = async () => {
+    committing = false;
+    try {
+      return await register();
+    } catch (error) {
+      // Everything before the COMMIT failed or was refused: rolled back. The COMMIT itself failing
+      // without the database's answer leaves the outcome unknown.
+      if (committing && isUpstreamUnavailable(error)) throw new CommitOutcomeUnknown('the commit may have landed', { cause: error });
+      throw error;
+    }
+  };
   try {
-    registered = await register();
+    return await attempt();
   } catch (error) {
-    // Two uploads of the same new bytes raced: the loser finds the winner's artifact.
-    if (!isUniqueViolation(error)) throw error;
-    registered = await register();
+    // Two uploads of other bytes under one new purl raced for its bare bundle hash (the insert lost,
+    // or registerArtifact found the winner's row committed after this one looked): the loser's
+    // second attempt sees it taken and names its bytes with the checksum qualifier.
+    const lostBareName = isUniqueViolation(error) || (error instanceof VigilError && error.code === 'artifact_conflict');
+    if (!lostBareName) throw error;
+    return attempt();
   }
-  return { ...registered, listing, size: put.size, purl: input.ref.purl };
 }
 
 const SEVERITY_RANK: Record<VerdictName, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };

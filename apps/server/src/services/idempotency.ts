@@ -37,8 +37,8 @@ function keyOf(db: Kysely<Database>, request: Pick<IdempotentRequest, 'accountId
  * - another method, path or body: 422 `idempotency_key_mismatch`;
  * - completed: the stored answer (replay);
  * - running, claimed less than `takeoverAfterMs` ago: 409 `idempotency_key_in_progress`;
- * - running and older (its request died, e.g. the server crashed): taken over by whoever's update
- *   still sees the old claim.
+ * - running and older (its request died, e.g. the server crashed, or answered 504 and its handler
+ *   had the time to finish): taken over by whoever's update still sees the old claim.
  */
 export async function claimIdempotencyKey(
   db: Kysely<Database>,
@@ -133,19 +133,6 @@ export async function releaseIdempotencyKey(
     .where('claim_token', '=', token)
     .where('state', '=', 'running')
     .execute();
-}
-
-/**
- * Keeps the key claimed for another takeover window from `now` (after a 504: the handler may still
- * be running and may still commit, so the key must not be free at once).
- */
-export async function holdIdempotencyKey(
-  db: Kysely<Database>,
-  request: Pick<IdempotentRequest, 'accountId' | 'key'>,
-  token: string,
-  now: number,
-): Promise<void> {
-  await keyOf(db, request).set({ claimed_at: now }).where('claim_token', '=', token).where('state', '=', 'running').execute();
 }
 
 /** Deletes keys past their 24 h; returns how many. */

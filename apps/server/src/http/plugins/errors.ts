@@ -2,7 +2,9 @@ import { describeError, type ErrorCode, type ValidationIssue } from '@vigil/core
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isUniqueViolation } from '../../unique-violation.js';
+import { isUpstreamUnavailable } from '../../upstream-unavailable.js';
 import { VigilError } from '../../errors.js';
+import { closeWithoutReading } from '../close-unread.js';
 
 /** fastify's own errors, by code, onto the catalogue. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -36,32 +38,6 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
   });
 }
 
-/** Socket errors of a database or cache client that could not reach its server. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EPIPE']);
-
-/** PostgreSQL SQLSTATEs that say the server cannot serve now, not that the request is wrong. */
-const UNAVAILABLE_SQLSTATE = /^(08...|53...|55000|57014|57P0[1-3])$/;
-
-/** pg and ioredis client-side failures: a lost or silent connection, a full pool, a command timeout. */
-const UNAVAILABLE_MESSAGE =
-  /^(timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Client was closed|Command timed out|Connection is closed|Reached the max retries per request limit|Stream isn't writeable)/;
-
-/**
- * A dependency (PostgreSQL, Redis) that did not answer or cannot serve now: 502, retryable, rather
- * than a 500 that reads like a bug. PostgreSQL's class 08 (connection exception), class 53
- * (insufficient resources: too many connections), 55000 (database not accepting connections),
- * 57014 (statement timeout) and 57P01–57P03 (shutting down, cannot connect now) count; so do socket
- * errors, a pool that could not hand out a connection in time and a Redis command that timed out.
- */
-export function isUpstreamUnavailable(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message);
-}
-
-
 /** The catalogue error an error stands for, or undefined when it is a bug (500). */
 export function toVigilError(error: unknown): VigilError | undefined {
   if (error instanceof VigilError) return error;
@@ -81,8 +57,24 @@ export function toVigilError(error: unknown): VigilError | undefined {
   return undefined;
 }
 
-function sendVigilError(error: VigilError, reply: FastifyReply): FastifyReply {
+/**
+ * The request declared a body that has not all arrived: a refusal answered before reading it (a bad
+ * key, a missing scope, a rate limit) would otherwise keep the connection open while Node reads and
+ * discards up to the declared length, e.g. 64 MiB an unauthenticated client chose to send.
+ */
+function bodyStillArriving(request: FastifyRequest): boolean {
+  return Number(request.headers['content-length'] ?? 0) > 0 && !request.raw.complete;
+}
+
+/** `Connection: close`, and the connection closed after the answer without reading the rest of the body. */
+function closeUnread(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  closeWithoutReading(request.raw);
+}
+
+function sendVigilError(error: VigilError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error.headers) reply.headers(error.headers);
+  if (bodyStillArriving(request)) closeUnread(request, reply);
   const body: { detail: string; errors?: ValidationIssue[] } = { detail: error.detail };
   if (error.issues) body.errors = error.issues;
   return reply.code(error.status).type('application/json; charset=utf-8').send(body);
@@ -93,16 +85,17 @@ const errors: FastifyPluginAsync = async (app) => {
     const vigil = toVigilError(error);
     if (vigil) {
       if (vigil.status >= 500) request.log.warn({ code: vigil.code, err: vigil.cause }, vigil.detail);
-      return sendVigilError(vigil, reply);
+      return sendVigilError(vigil, request, reply);
     }
     // The stack goes to the log only; the client gets the id to quote.
     request.log.error({ err: error }, 'unhandled error');
     const { status, detail } = describeError('internal_error');
+    if (bodyStillArriving(request)) closeUnread(request, reply);
     return reply.code(status).type('application/json; charset=utf-8').send({ detail, request_id: request.id });
   });
 
-  app.setNotFoundHandler((_request, reply) =>
-    sendVigilError(new VigilError('route_not_found'), reply),
+  app.setNotFoundHandler((request, reply) =>
+    sendVigilError(new VigilError('route_not_found'), request, reply),
   );
 };
 

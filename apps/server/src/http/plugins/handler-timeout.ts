@@ -13,6 +13,16 @@ export interface HandlerTimeoutOptions {
 interface Pending {
   reply: FastifyReply;
   deadline: number;
+  /** The answer is on its way (onSend hooks may still be storing it): too late for a 504. */
+  answered: boolean;
+}
+
+const pendingOf = Symbol('vigil.handlerTimeout');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [pendingOf]: Pending | null;
+  }
 }
 
 /**
@@ -37,12 +47,15 @@ const handlerTimeout: FastifyPluginAsync<HandlerTimeoutOptions> = async (app, { 
     const now = Date.now();
     const keep: Pending[] = [];
     for (const entry of pending) {
-      if (entry.reply.sent) continue;
+      if (entry.answered || entry.reply.sent) continue;
       if (entry.deadline > now) {
         keep.push(entry);
         continue;
       }
-      // The handler may still finish later; fastify ignores its second send (and logs it at debug).
+      // The handler may still finish later: its answer, or its error, is dropped (fastify logs it)
+      // because this one is fully written before anything else can run. That holds only while no
+      // onSend hook waits on I/O for a 504: a hook that did would leave the reply open, and the
+      // handler's late error would then be answered by fastify's own error format.
       entry.reply.send(new VigilError('handler_timeout'));
     }
     pending = keep;
@@ -54,11 +67,22 @@ const handlerTimeout: FastifyPluginAsync<HandlerTimeoutOptions> = async (app, { 
     done();
   });
 
+  app.decorateRequest(pendingOf, null);
   const start = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const timeoutMs = request.routeOptions.config.timeoutMs ?? defaultMs;
-    pending.push({ reply, deadline: Date.now() + timeoutMs });
+    const entry = { reply, deadline: Date.now() + timeoutMs, answered: false };
+    request[pendingOf] = entry;
+    pending.push(entry);
     done();
   };
+  // An answer that reached onSend in time is not replaced: a later hook (storing an idempotent
+  // answer, a cache entry) may wait on the database or Redis, and a 504 sent meanwhile would be a
+  // second answer to one request. Registered before the plugins whose onSend hooks wait, so it runs first.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const entry = request[pendingOf];
+    if (entry !== null) entry.answered = true;
+    done(null, payload);
+  });
   // With shared state in Redis the rate limit and the cache may wait on it, so the clock starts in
   // onRequest (this plugin is registered before them). In process they answer synchronously: the
   // clock starts at preHandler, after the cache, so a cache hit never pays for the bookkeeping

@@ -10,7 +10,6 @@ import type { SecretBox } from '../../secrets/secret-box.js';
 import {
   claimIdempotencyKey,
   completeIdempotencyKey,
-  holdIdempotencyKey,
   purgeExpiredIdempotencyKeys,
   releaseIdempotencyKey,
   type IdempotentRequest,
@@ -21,7 +20,7 @@ export interface IdempotencyPluginOptions {
   db: Kysely<Database>;
   /** Epoch-ms clock (tests move it past the 24 h). */
   now: () => number;
-  /** VIGIL_HANDLER_TIMEOUT_MS: a running claim older than the route's timeout may be taken over. */
+  /** VIGIL_HANDLER_TIMEOUT_MS: a running claim older than twice the route's timeout may be taken over. */
   handlerTimeoutMs: number;
   /** How often this instance deletes expired keys, at most (lazily, on a claim). */
   purgeIntervalMs?: number;
@@ -113,7 +112,11 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
       lastPurge = at;
       await purgeExpiredIdempotencyKeys(db, at);
     }
-    const takeoverAfterMs = request.routeOptions.config.timeoutMs ?? options.handlerTimeoutMs;
+    // Stale, and open to a takeover, two handler timeouts after the claim: by then its request was
+    // answered (504 at the latest, one timeout), and a handler still running after its 504 has had
+    // another timeout to finish. Counted from the claim alone, so it needs no write at the 504,
+    // when the database may be what is stuck.
+    const takeoverAfterMs = 2 * (request.routeOptions.config.timeoutMs ?? options.handlerTimeoutMs);
     const claim = await claimIdempotencyKey(db, state.identity, { now: at, takeoverAfterMs });
     if (claim.kind === 'owner') {
       state.token = claim.token;
@@ -132,12 +135,11 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
     pending.delete(request);
     const { identity, token } = state;
     const status = reply.statusCode;
+    // The handler may still be running and may still commit: the key stays claimed until the claim
+    // is stale. Nothing is written for a 504: it must leave at once (plugins/handler-timeout.ts).
+    if (status === 504) return payload;
     try {
-      if (status === 504) {
-        // The handler may still be running and may still commit: keep the key busy for another
-        // timeout rather than let a retry do the work twice.
-        await holdIdempotencyKey(db, identity, token, now());
-      } else if (status >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      if (status >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
         await releaseIdempotencyKey(db, identity, token);
       } else {
         const text = typeof payload === 'string' ? payload : payload.toString('utf8');
@@ -145,7 +147,7 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
         await completeIdempotencyKey(db, identity, token, { status, headers: storedHeaders(reply), body });
       }
     } catch (error) {
-      // The answer still goes out; the key stays claimed until the takeover window lets a retry run.
+      // The answer still goes out; the key stays claimed until it is stale, and a retry then runs.
       request.log.warn({ err: error, idempotency_key: identity.key }, 'could not store the idempotent response');
     }
     return payload;

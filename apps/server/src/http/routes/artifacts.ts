@@ -80,17 +80,18 @@ function parseFields(where: 'query' | 'body', fields: Record<string, unknown>) {
   return { track: parsed.data.track, ref };
 }
 
-/** A body that ended early or broke its framing: the client's fault, and it is no longer listening. */
+/**
+ * A body that ended early or broke its framing: the client's fault, and it is no longer listening.
+ * A socket error counts only while the body is still arriving: once all of it was received, an
+ * ECONNRESET is the database's connection failing (502 through the error handler), not the client's.
+ */
 function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
   if (error instanceof VigilError) return false;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  return (
-    request.raw.readableAborted ||
-    code === 'ECONNRESET' ||
-    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
-    /^(aborted|Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found)/.test(message)
-  );
+  if (request.raw.readableAborted) return true;
+  if (/^(Unexpected end of (form|multipart data)|Malformed part header|Multipart: Boundary not found)/.test(message)) return true;
+  return !request.raw.complete && (code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || /^aborted/.test(message));
 }
 
 /**
@@ -174,6 +175,10 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         throw refusal(missing.map((name) => ({ path: `body.${name}`, message: 'expected as a form field before the file part' })));
       }
       const { track, ref } = parseFields('body', fields);
+      // Kept as the artifact's media_type: text, so no control character (a NUL cannot be stored).
+      if (/\p{Cc}/u.test(part.mimetype)) {
+        throw refusal([{ path: 'body.file', message: 'the Content-Type of the file part must not contain control characters' }]);
+      }
       return uploadArtifact(db, blobs, {
         ...base,
         track,
