@@ -24,7 +24,7 @@ describe('enums match spec parts 1, 2, 3 and 6', () => {
     ['eligibility state', EligibilityState, ['new', 'winner', 'updated', 'excluded', 'inactive']],
     ['evaluation state', EvaluationState, ['processing', 'completed', 'pending']],
     ['agent status', AgentStatus, ['active']],
-    ['webhook event kind', WebhookEventKind, ['verdict.changed', 'attestation.created', 'repository.verified']],
+    ['webhook event kind', WebhookEventKind, ['verdict.changed', 'attestation.created', 'repository.verified', 'round.closed', 'webhook.disabled']],
   ] as const)('%s', (_name, schema, values) => {
     expect(schema.options).toEqual(values);
     for (const value of values) expect(schema.safeParse(value).success).toBe(true);

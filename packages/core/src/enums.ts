@@ -57,7 +57,8 @@ export const POLICY_ACTIONS = ['block', 'warn', 'monitor', 'ignore'] as const;
 export const PolicyAction = z.enum(POLICY_ACTIONS);
 export type PolicyAction = z.infer<typeof PolicyAction>;
 
-export const WEBHOOK_EVENT_KINDS = ['verdict.changed', 'attestation.created', 'repository.verified'] as const;
+/** Event kinds an endpoint can subscribe to (docs/webhooks.md). `webhook.test` is sent on request only. */
+export const WEBHOOK_EVENT_KINDS = ['verdict.changed', 'attestation.created', 'repository.verified', 'round.closed', 'webhook.disabled'] as const;
 export const WebhookEventKind = z.enum(WEBHOOK_EVENT_KINDS);
 export type WebhookEventKind = z.infer<typeof WebhookEventKind>;
 

@@ -155,6 +155,23 @@ export {
   WebhookList,
 } from './schemas/webhooks.js';
 export {
+  WEBHOOK_EVENT_VERSION,
+  VerdictChangedData,
+  AttestationCreatedData,
+  RepositoryVerifiedData,
+  RoundClosedData,
+  WebhookDisabledData,
+  WebhookTestData,
+  VerdictChangedEvent,
+  AttestationCreatedEvent,
+  RepositoryVerifiedWebhookEvent,
+  RoundClosedEvent,
+  WebhookDisabledEvent,
+  WebhookTestEvent,
+  WebhookEvent,
+} from './schemas/webhook-events.js';
+export type { WebhookEventType, WebhookEventOf } from './schemas/webhook-events.js';
+export {
   RepositoryUrl,
   RepositoryId,
   RepositoryIdParams,
