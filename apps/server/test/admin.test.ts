@@ -277,7 +277,7 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
     expect(empty).toEqual({
       total: 0,
       undelivered: 0,
-      undelivered_by_kind: { 'verdict.changed': 0, 'attestation.created': 0, 'repository.verified': 0 },
+      undelivered_by_kind: { 'verdict.changed': 0, 'attestation.created': 0, 'repository.verified': 0, 'round.closed': 0, 'webhook.disabled': 0 },
       oldest_undelivered_at: null,
     });
     await enqueueOutboxEvent(ctx.db(), 'verdict.changed', { n: 1 }, T0 + 5);
@@ -289,7 +289,7 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
     expect(backlog).toEqual({
       total: 4,
       undelivered: 3,
-      undelivered_by_kind: { 'verdict.changed': 2, 'attestation.created': 1, 'repository.verified': 0 },
+      undelivered_by_kind: { 'verdict.changed': 2, 'attestation.created': 1, 'repository.verified': 0, 'round.closed': 0, 'webhook.disabled': 0 },
       oldest_undelivered_at: '2026-11-21T10:00:00.005+00:00',
     });
   });

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -7,6 +9,8 @@ import { describeEachDialect } from '../test-support/databases.js';
 import { openDatabase, type VigilDatabase } from './database.js';
 import { MIGRATIONS, migrateToLatest } from './migrate.js';
 import { APPLICATION_TABLES } from './schema.js';
+
+const require = createRequire(import.meta.url);
 
 describe('openDatabase (SQLite file)', () => {
   const dirs: string[] = [];
@@ -53,6 +57,37 @@ describe('openDatabase (SQLite file)', () => {
     expect(await migrateToLatest(second.db)).toEqual([]);
     const row = await second.db.selectFrom('stat_counters').select('value').executeTakeFirstOrThrow();
     expect(row.value).toBe(7);
+  });
+
+  it('lets a second process write while a read-then-write transaction is open, instead of failing it with "database is locked"', async () => {
+    // A deferred SQLite transaction that read before another process committed cannot upgrade to a
+    // writer (SQLITE_BUSY_SNAPSHOT, returned at once whatever busy_timeout says): `serve` and a
+    // `vigil-server keys create` on one file used to fail that way. Write transactions begin
+    // IMMEDIATE, so the other process waits its turn instead.
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-db-'));
+    dirs.push(dataDir);
+    const database = await openDatabase({ dataDir });
+    opened.push(database);
+    await migrateToLatest(database.db);
+    let child: ChildProcess | undefined;
+    await database.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('stat_counters').selectAll().execute();
+      child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const D=require(${JSON.stringify(require.resolve('better-sqlite3'))});const d=new D(${JSON.stringify(join(dataDir, 'vigil.db'))});d.pragma('busy_timeout = 10000');d.prepare("insert into stat_counters (name, value) values ('other', 1)").run();`,
+        ],
+        { stdio: 'inherit' },
+      );
+      // The other process now either waits for this transaction (IMMEDIATE) or commits first (deferred).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await trx.insertInto('stat_counters').values({ name: 'ours', value: 2 }).execute();
+    });
+    const code = await new Promise<number | null>((resolve) => child!.on('exit', resolve));
+    expect(code).toBe(0);
+    const names = (await database.db.selectFrom('stat_counters').select('name').orderBy('name').execute()).map((r) => r.name);
+    expect(names).toEqual(['other', 'ours']);
   });
 
   it('refuses a url it does not understand, naming the argument', async () => {
