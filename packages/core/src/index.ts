@@ -278,6 +278,7 @@ export {
   ProvenanceUpload,
 } from './schemas/package-facts.js';
 export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
+export { AGENT_INPUT_FORMAT, AgentInput, AgentFinding, AgentResult } from './schemas/agent-run.js';
 export {
   LOCKFILE_FORMATS,
   LockfileFormat,
