@@ -1,0 +1,196 @@
+// @ts-check
+// Loaded with `--import` into every sandboxed agent before the agent's own code (docs/agents.md,
+// "The sandbox"). It is the second layer, not the boundary: code that reaches the originals another
+// way bypasses it, which is why the OS layers and the permission model stand in front of it. What it
+// adds is a clear report: an attempt to use the network, start a process or touch a file outside the
+// allowed directories ends the run at once with `forbidden: <what>` on fd 3, even when the agent
+// would have caught the error. Plain JavaScript with only built-in imports: it runs under the
+// permission model, where reading anything beyond this file would be refused.
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+
+const require = createRequire(import.meta.url);
+/** @type {typeof import('node:fs')} */
+const fs = require('node:fs');
+const writeSync = fs.writeSync;
+const kill = process.kill.bind(process);
+const pid = process.pid;
+const resourceUsage = process.resourceUsage.bind(process);
+/** The runner's report channel (stdio index 3). */
+const REPORT_FD = 3;
+
+/**
+ * @param {string} kind
+ * @param {string} detail
+ * @returns {never}
+ */
+function forbidden(kind, detail) {
+  try {
+    writeSync(REPORT_FD, `${JSON.stringify({ forbidden: kind, detail })}\n`);
+  } catch {
+    // No runner listening: the kill below still ends the attempt.
+  }
+  kill(pid, 'SIGKILL');
+  throw new Error(`forbidden: ${kind} (${detail})`);
+}
+
+/**
+ * A stand-in with the original's name that `new` can call too (`new net.Socket()`).
+ * @param {string} name
+ * @param {string} kind
+ * @param {string} detail
+ */
+function blocker(name, kind, detail) {
+  return {
+    [name]: function () {
+      return forbidden(kind, detail);
+    },
+  }[name];
+}
+
+/** Pure helpers that touch nothing outside the process stay usable. */
+const HARMLESS = new Set(['net.isIP', 'net.isIPv4', 'net.isIPv6', 'http.validateHeaderName', 'http.validateHeaderValue', 'tls.checkServerIdentity']);
+
+/** @type {Array<[string, string]>} module and what using it is */
+const BLOCKED_MODULES = [
+  ['net', 'network'],
+  ['tls', 'network'],
+  ['http', 'network'],
+  ['https', 'network'],
+  ['http2', 'network'],
+  ['dgram', 'network'],
+  ['dns', 'network'],
+  ['dns/promises', 'network'],
+  ['inspector', 'network'],
+  ['child_process', 'child_process'],
+  ['cluster', 'child_process'],
+];
+
+// Node makes process.stdin/stdout/stderr lazily, as net.Socket for a pipe: made now, they work;
+// made after the stand-ins below, the agent could not even print its result.
+void process.stdin;
+void process.stdout;
+void process.stderr;
+
+{
+  // The originals stay reachable through the stdio streams (`process.stdout.constructor` is
+  // net.Socket): their ways out are closed on the classes themselves.
+  const net = require('node:net');
+  for (const [target, key, detail] of /** @type {const} */ ([
+    [net.Socket.prototype, 'connect', 'net.Socket.connect'],
+    [net.Server.prototype, 'listen', 'net.Server.listen'],
+  ])) {
+    Object.defineProperty(target, key, { value: blocker(key, 'network', detail), configurable: true, writable: true, enumerable: false });
+  }
+}
+
+for (const [name, kind] of BLOCKED_MODULES) {
+  /** @type {Record<string, unknown>} */
+  let exports;
+  try {
+    exports = require(`node:${name}`);
+  } catch {
+    continue;
+  }
+  for (const key of Object.keys(exports)) {
+    const descriptor = Object.getOwnPropertyDescriptor(exports, key);
+    if (!descriptor || !('value' in descriptor) || typeof descriptor.value !== 'function') continue;
+    if (HARMLESS.has(`${name}.${key}`)) continue;
+    const detail = `${name}.${key}`;
+    try {
+      Object.defineProperty(exports, key, { ...descriptor, value: blocker(key, kind, detail) });
+    } catch {
+      // A non-configurable export stays; the permission model and the OS layers still apply.
+    }
+  }
+}
+
+{
+  /** @type {Record<string, unknown>} */
+  const workers = require('node:worker_threads');
+  try {
+    Object.defineProperty(workers, 'Worker', { value: blocker('Worker', 'worker', 'worker_threads.Worker'), configurable: true, writable: true, enumerable: true });
+  } catch {
+    // As above.
+  }
+}
+
+for (const name of ['fetch', 'WebSocket', 'EventSource']) {
+  Object.defineProperty(globalThis, name, { value: blocker(name, 'network', name), configurable: true, writable: true, enumerable: false });
+}
+
+/**
+ * The permission model refuses with ERR_ACCESS_DENIED; seen here, the refusal ends the run rather
+ * than leaving the agent to catch it and carry on.
+ * @param {unknown} error
+ */
+function checkDenied(error) {
+  if (!error || typeof error !== 'object' || /** @type {{ code?: unknown }} */ (error).code !== 'ERR_ACCESS_DENIED') return;
+  const { permission, resource } = /** @type {{ permission?: unknown, resource?: unknown }} */ (error);
+  const kind = permission === 'FileSystemRead' || permission === 'FileSystemWrite' ? 'filesystem' : permission === 'ChildProcess' ? 'child_process' : permission === 'WorkerThreads' ? 'worker' : permission === 'WASI' ? 'wasi' : String(permission ?? 'unknown');
+  forbidden(kind, `${String(permission)} ${String(resource ?? '')}`.trim());
+}
+
+/**
+ * @param {Record<string, unknown>} target
+ */
+function watchFunctions(target) {
+  for (const key of Object.keys(target)) {
+    const descriptor = Object.getOwnPropertyDescriptor(target, key);
+    const original = descriptor && 'value' in descriptor ? descriptor.value : undefined;
+    // Lower-case names are functions; capitalised ones are classes (Stats, ReadStream, …).
+    if (typeof original !== 'function' || !/^[a-z]/.test(key) || !descriptor) continue;
+    const wrapped = {
+      /** @param {unknown[]} args */
+      [key](...args) {
+        const last = args.length - 1;
+        const callback = args[last];
+        if (typeof callback === 'function') {
+          args[last] = /** @param {unknown[]} results */ function (...results) {
+            checkDenied(results[0]);
+            return callback.apply(this, results);
+          };
+        }
+        let value;
+        try {
+          value = original.apply(this, args);
+        } catch (error) {
+          checkDenied(error);
+          throw error;
+        }
+        if (value instanceof Promise) {
+          return value.catch((error) => {
+            checkDenied(error);
+            throw error;
+          });
+        }
+        return value;
+      },
+    }[key];
+    // Properties such as realpath.native and the promisify.custom of exists stay reachable.
+    for (const own of Reflect.ownKeys(original)) {
+      if (own === 'length' || own === 'name' || own === 'prototype') continue;
+      const property = Object.getOwnPropertyDescriptor(original, own);
+      if (property) Object.defineProperty(wrapped, own, property);
+    }
+    try {
+      Object.defineProperty(target, key, { ...descriptor, value: wrapped });
+    } catch {
+      // As above.
+    }
+  }
+}
+
+watchFunctions(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (fs)));
+watchFunctions(require('node:fs/promises'));
+
+// `import { connect } from 'node:net'` reads the ESM view of a built-in, which is a copy.
+syncBuiltinESMExports();
+
+process.on('exit', () => {
+  try {
+    const usage = resourceUsage();
+    writeSync(REPORT_FD, `${JSON.stringify({ usage: { cpu_ms: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), max_rss_bytes: usage.maxRSS * 1024 } })}\n`);
+  } catch {
+    // As above.
+  }
+});
