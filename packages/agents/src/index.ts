@@ -5,3 +5,6 @@ export { runAgent } from './run-agent.js';
 export type { AgentRunMetadata, AgentRunOutcome, EnforcedLayers, RunAgentOptions } from './run-agent.js';
 export { detectSandboxLayers } from './sandbox-layers.js';
 export type { SandboxLayers } from './sandbox-layers.js';
+export { DEFAULT_UNPACK_LIMITS, UnpackError, unpackArchive } from './unpack-archive.js';
+export type { UnpackErrorCode, UnpackLimits, UnpackResult } from './unpack-archive.js';
+export { detectTrack } from './detect-track.js';
