@@ -5,7 +5,7 @@ import type { Track } from '@vigil/core';
 /** Files whose presence at the root makes an MCP server (registry `server.json`, Smithery, client configs). */
 const MCP_MANIFESTS = ['server.json', 'smithery.yaml', 'smithery.yml', 'mcp.json', '.mcp.json'];
 /** Dependency declarations that mean "this is an MCP server" (the official SDKs and FastMCP). */
-const MCP_DEPENDENCY = /(^|["'\s,\[])(@modelcontextprotocol\/sdk|fastmcp|mcp)(["'\s,<>=~!\];]|\[|$)/m;
+const MCP_DEPENDENCY = /(^|["'\s,[])(@modelcontextprotocol\/sdk|fastmcp|mcp)(["'\s,<>=~!\];]|\[|$)/m;
 const PYTHON_DECLARATIONS = ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'PKG-INFO'];
 /** Lockfiles Vigil reads (docs/lockfiles.md); npm pack never ships one, so a lockfile means a repository. */
 const LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', 'pnpm-lock.yaml', 'yarn.lock', 'bun.lock', 'poetry.lock', 'uv.lock', 'Pipfile.lock', 'Cargo.lock', 'go.sum', 'Gemfile.lock', 'composer.lock'];

@@ -7,6 +7,7 @@
 // would have caught the error. Plain JavaScript with only built-in imports: it runs under the
 // permission model, where reading anything beyond this file would be refused.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import process from 'node:process';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('node:fs')} */

@@ -4,6 +4,7 @@
 // reads files and never runs or imports them.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import process from 'node:process';
 
 const MAX_FILES = 10_000;
 /** npm runs these on `npm install` of the package. */

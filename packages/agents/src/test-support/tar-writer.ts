@@ -1,8 +1,9 @@
 import { createGzip } from 'node:zlib';
-import { pack, type Headers } from 'tar-stream';
+import type { Writable } from 'node:stream';
+import { pack, type Header } from 'tar-stream';
 
 export interface TarEntryInput {
-  header: Headers;
+  header: Partial<Header> & { name: string };
   content?: Buffer | string;
   /** Streamed content: this many zero bytes, written in 1 MiB chunks (a bomb without holding it in memory). */
   zeros?: number;
@@ -21,7 +22,8 @@ export async function tarGz(entries: TarEntryInput[]): Promise<Buffer> {
   archive.pipe(gzip);
   for (const entry of entries) {
     if (entry.zeros !== undefined) {
-      const stream = archive.entry({ ...entry.header, size: entry.zeros });
+      // tar-stream's sink behaves as a Writable for what is used here.
+      const stream = archive.entry({ ...entry.header, size: entry.zeros } as Header) as unknown as Writable;
       const chunk = Buffer.alloc(1024 * 1024);
       for (let left = entry.zeros; left > 0; left -= chunk.length) {
         const piece = left >= chunk.length ? chunk : chunk.subarray(0, left);
@@ -33,7 +35,7 @@ export async function tarGz(entries: TarEntryInput[]): Promise<Buffer> {
         stream.end();
       });
     } else {
-      await new Promise<void>((resolve, reject) => archive.entry(entry.header, entry.content ?? '', (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) => archive.entry(entry.header as Header, entry.content ?? '', (error) => (error ? reject(error) : resolve())));
     }
   }
   archive.finalize();
