@@ -65,8 +65,11 @@ export class Attestations {
     return call(this.transport, { method: 'GET', path: `/v1/attestations/${segment(canonicalHash, 'canonicalHash')}`, schema: AttestationDetail, repeatable: 'safe' }, options);
   }
 
-  /** The server runs the three checks against its current snapshot (scope `verify`, paid plan). */
-  verify(envelope: AttestationEnvelope, options?: CallOptions): Promise<Dated<typeof AttestationVerifyResult>> {
+  /**
+   * The server runs the three checks against its current snapshot (scope `verify`, paid plan).
+   * Any envelope: the payload is checked as sent, fields beyond the schema included.
+   */
+  verify(envelope: AttestationEnvelope | { payload: Record<string, unknown>; canonical_hash: string; signature: string }, options?: CallOptions): Promise<Dated<typeof AttestationVerifyResult>> {
     return call(this.transport, { method: 'POST', path: '/v1/attestations/verify', body: { json: envelope }, schema: AttestationVerifyResult, repeatable: 'safe' }, options);
   }
 
