@@ -5,11 +5,13 @@ import {
   Vigil,
   VigilAuthenticationError,
   VigilConflictError,
+  VigilConnectionError,
   VigilNotFoundError,
   VigilPermissionError,
   VigilValidationError,
 } from '../src/index.js';
 import { fileFromPath } from '../src/node/index.js';
+import { startLossyProxy } from './support/stand-in.js';
 import { serverBuilt, startVigilServer, type VigilServer } from './support/vigil-server.js';
 
 // Every method of the SDK against a real listening Vigil (the built vigil-server command on a
@@ -267,5 +269,41 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
 
     const publicOnly = Vigil.public({ baseUrl: server.baseUrl });
     expect((await refusal(publicOnly.keys.list(), VigilAuthenticationError)).detail).toBe('missing api key');
+  });
+
+  it('a POST whose answer is lost is sent again with the same Idempotency-Key and done once; key creation is not resent', async () => {
+    const proxy = await startLossyProxy(server.baseUrl, (_i, seen) => seen.method === 'POST' && proxy.seen.filter((s) => s.method === 'POST').length === 1);
+    try {
+      const delays: number[] = [];
+      const through = new Vigil({ baseUrl: proxy.baseUrl, apiKey: server.paidKey, sleep: async (ms) => void delays.push(ms), random: () => 0.5 });
+      const rules = [{ name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block' as const }];
+      const policy = await through.policies.create({ name: 'sdk-once', rules });
+      const posts = proxy.seen.filter((s) => s.method === 'POST');
+      expect(posts).toHaveLength(2);
+      expect(posts[1]!.headers['idempotency-key']).toBe(posts[0]!.headers['idempotency-key']);
+      expect(delays).toEqual([1000]);
+      // The server created it once (the first request) and answered the second from it.
+      const names: string[] = [];
+      for await (const p of vigil.policies.list()) names.push(p.name);
+      expect(names.filter((name) => name === 'sdk-once')).toHaveLength(1);
+      expect((await vigil.policies.get(policy.id)).version).toBe(1);
+    } finally {
+      await proxy.close();
+    }
+
+    const lossy = await startLossyProxy(server.baseUrl, (_i, seen) => seen.method === 'POST');
+    try {
+      const through = new Vigil({ baseUrl: lossy.baseUrl, apiKey: server.paidKey, sleep: async () => undefined });
+      const before = (await vigil.keys.list()).length;
+      const lost = await refusal(through.keys.create({ name: 'lost', scopes: ['read'] }), VigilConnectionError);
+      expect(lost.attempts).toBe(1);
+      expect(lossy.seen.filter((s) => s.method === 'POST')).toHaveLength(1);
+      // The key exists: what the docs tell a caller to look for and revoke.
+      const keys = await vigil.keys.list();
+      expect(keys).toHaveLength(before + 1);
+      expect(keys.filter((k) => k.name === 'lost')).toHaveLength(1);
+    } finally {
+      await lossy.close();
+    }
   });
 });
