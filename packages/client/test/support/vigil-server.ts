@@ -57,14 +57,14 @@ function tokenOf(output: string): string {
   return token.trim();
 }
 
-export async function startVigilServer(options: { corsOrigins?: string[]; env?: Record<string, string> } = {}): Promise<VigilServer> {
+export async function startVigilServer(options: { corsOrigins?: string[]; env?: Record<string, string>; demo?: boolean } = {}): Promise<VigilServer> {
   const cwd = mkdtempSync(join(tmpdir(), 'vigil-sdk-'));
   const dataDir = join(cwd, '.vigil');
   const env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   const paidKey = tokenOf(await run(['keys', 'create', '--org', 'acme', '--plan', 'paid', '--scopes', 'read,upload,verify,policies,repositories,keys,admin'], cwd, env));
   const freeKey = tokenOf(await run(['keys', 'create', '--personal', 'bob', '--plan', 'free', '--scopes', 'read,verify'], cwd, env));
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [SERVER_BIN, 'serve', '--seed-demo-if-empty'], {
+  const child: ChildProcess = spawn(process.execPath, [SERVER_BIN, 'serve', ...(options.demo === false ? [] : ['--seed-demo-if-empty'])], {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',
