@@ -25,7 +25,8 @@ export class Page<T> implements AsyncIterable<T> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    for (let page: Page<T> | null = this; page !== null; page = await page.getNextPage()) yield* page.items;
+    yield* this.items;
+    for (let page = await this.getNextPage(); page !== null; page = await page.getNextPage()) yield* page.items;
   }
 }
 
