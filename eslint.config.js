@@ -35,7 +35,8 @@ export default tseslint.config(
   {
     // Libraries run in browsers and edge runtimes: no Node built-ins on their main path.
     files: ['packages/core/src/**/*.ts', 'packages/webhooks/src/**/*.ts', 'packages/client/src/**/*.ts'],
-    ignores: ['**/*.test.ts', '**/test-support/**'],
+    // packages/client/src/node/ is the `@vigil/client/node` subpath: Node only by its name.
+    ignores: ['**/*.test.ts', '**/test-support/**', 'packages/client/src/node/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['node:*'], message: 'libraries must not import Node built-ins' }, { group: ['@vigil/*/src/*', '@vigil/*/dist/*'], message: 'import a package through its entry point' }] }],
     },

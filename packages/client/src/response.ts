@@ -1,6 +1,7 @@
 import { ErrorBody, HEADERS } from '@vigil/core';
-import type { z } from 'zod';
-import { VigilApiError, VigilResponseError } from './errors.js';
+import type * as z from 'zod';
+import { apiErrorFor, issuePath, VigilResponseError } from './errors.js';
+import type { VigilApiError, VigilErrorContext } from './errors.js';
 
 export function parseRetryAfter(value: string | null, nowMs: number = Date.now()): number | null {
   if (value === null) return null;
@@ -10,35 +11,57 @@ export function parseRetryAfter(value: string | null, nowMs: number = Date.now()
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - nowMs) / 1000));
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The typed error for a non-2xx answer whose body was read as `text`. */
+export function errorOfAnswer(response: Response, text: string, context: VigilErrorContext): VigilApiError {
+  const body = ErrorBody.safeParse(parseJson(text));
+  return apiErrorFor({
+    ...context,
+    status: response.status,
+    detail: body.success ? body.data.detail : text.slice(0, 200) || response.statusText,
+    requestId: response.headers.get(HEADERS.requestId) ?? (body.success ? (body.data.request_id ?? null) : null) ?? context.requestId ?? null,
+    retryAfterSeconds: parseRetryAfter(response.headers.get(HEADERS.retryAfter)),
+    body: body.success ? body.data : null,
+  });
+}
+
+/** A 2xx body checked against its schema; a mismatch is VigilResponseError naming the first bad field. */
+export function parseAnswer<S extends z.ZodType>(status: number, text: string, schema: S, context: VigilErrorContext): z.output<S> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new VigilResponseError('', `not JSON: ${JSON.stringify(text.slice(0, 80))}`, { ...context, status });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new VigilResponseError(issue ? issuePath(issue.path) : '', issue?.message ?? 'invalid', { ...context, status });
+  }
+  return parsed.data;
+}
+
 /**
- * The one place a Vigil response becomes a value or an error, shared by the public and the
- * signed client so both report failures identically: non-2xx → VigilApiError (spec `detail`,
- * `x-request-id`, `Retry-After`); 2xx that fails `schema` → VigilResponseError.
+ * The one place a response of the public and the signed client becomes a value or an error:
+ * non-2xx → a VigilApiError subclass (spec `detail`, `x-request-id`, `Retry-After`); 2xx that
+ * fails `schema` → VigilResponseError.
  */
 export async function readVigilResponse<S extends z.ZodType>(
   response: Response,
   path: string,
   schema: S | undefined,
+  method = 'GET',
 ): Promise<z.output<S>> {
   const text = await response.text();
-  let json: unknown;
-  try {
-    json = text.length > 0 ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  if (!response.ok) {
-    const body = ErrorBody.safeParse(json);
-    throw new VigilApiError({
-      status: response.status,
-      detail: body.success ? body.data.detail : text.slice(0, 200) || response.statusText,
-      requestId: response.headers.get(HEADERS.requestId) ?? (body.success ? (body.data.request_id ?? null) : null),
-      retryAfterSeconds: parseRetryAfter(response.headers.get(HEADERS.retryAfter)),
-      body: body.success ? body.data : null,
-    });
-  }
-  if (schema === undefined) return json as z.output<S>;
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new VigilResponseError(path, parsed.error.message);
-  return parsed.data;
+  const context = { endpoint: `${method} ${path}`, requestId: response.headers.get(HEADERS.requestId) };
+  if (!response.ok) throw errorOfAnswer(response, text, context);
+  if (schema === undefined) return parseJson(text) as z.output<S>;
+  return parseAnswer(response.status, text, schema, context);
 }

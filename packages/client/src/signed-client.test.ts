@@ -196,7 +196,9 @@ describe('SignedVigilClient.request against a verifying server', () => {
       .request('POST', '/v1/x', {}, { schema: z.object({ round_id: z.string() }) })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(VigilResponseError);
-    expect((error as VigilResponseError).path).toBe('/v1/x');
+    // `path` names the bad field; `endpoint` the request.
+    expect((error as VigilResponseError).path).toBe('round_id');
+    expect((error as VigilResponseError).endpoint).toBe('POST /v1/x');
   });
 });
 

@@ -254,6 +254,6 @@ export class SignedVigilClient extends VigilClient {
       ...(bytes !== null ? { body: bytes } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return readVigilResponse(response, target, options.schema);
+    return readVigilResponse(response, target, options.schema, verb);
   }
 }

@@ -58,6 +58,7 @@ export {
   AnyTimestamp,
   DayString,
 } from './timestamps.js';
+export type { TimestampSchemaMark } from './timestamps.js';
 export {
   Hotkey,
   RoundId,

@@ -92,16 +92,25 @@ function parses(text: string): boolean {
   }
 }
 
-export const NaiveTimestamp = z
+/**
+ * A type-level mark on the three timestamp schemas below, never present at run time: it lets a
+ * client compute, from a response schema's type alone, which fields are timestamps (so
+ * `@vigil/client` can type them as `Date`). The schemas still parse and output strings.
+ */
+export interface TimestampSchemaMark {
+  readonly '~vigilTimestamp'?: 'naive' | 'offset' | 'any';
+}
+
+export const NaiveTimestamp: z.ZodString & TimestampSchemaMark = z
   .string()
   .regex(NAIVE_RE, 'expected a naive datetime without zone suffix')
   .refine(parses, 'invalid datetime');
-export const OffsetTimestamp = z
+export const OffsetTimestamp: z.ZodString & TimestampSchemaMark = z
   .string()
   .regex(OFFSET_RE, 'expected a UTC datetime with an offset (+00:00 or Z)')
   .refine(parses, 'invalid datetime');
 /** Either family; what clients accept. */
-export const AnyTimestamp = z.string().refine(parses, 'invalid datetime');
+export const AnyTimestamp: z.ZodString & TimestampSchemaMark = z.string().refine(parses, 'invalid datetime');
 export const DayString = z
   .string()
   .regex(DATE_RE, 'expected YYYY-MM-DD')

@@ -1,0 +1,112 @@
+import { AttestationDetail, AttestationList, AttestationVerifyResult, formatOffsetTimestamp, MetagraphSnapshot } from '@vigil/core';
+import type { AttestationEnvelope, Verdict } from '@vigil/core';
+import { createAttestationVerifier } from '@vigil/crypto';
+import type { AttestationVerification } from '@vigil/crypto';
+import type { Dated } from '../dates.js';
+import { issuePath } from '../errors.js';
+import type { PagePromise } from '../pagination.js';
+import type { CallOptions, PageOptions, Transport } from '../transport.js';
+import type { Network } from './public-reads.js';
+import { call, paginate, segment } from './shared.js';
+
+/** Filters of `attestations.list` (docs/customer-attestations.md); all optional, combined with AND. */
+export interface AttestationListParams {
+  artifact?: number | string;
+  sha256?: string;
+  canonical_hash?: string;
+  validator?: string;
+  miner?: string;
+  round_id?: string;
+  verdict?: Verdict;
+  /** `recorded_at` ≥ since; a Date, or a timestamp with a zone offset. */
+  since?: Date | string;
+  /** `recorded_at` < until. */
+  until?: Date | string;
+}
+
+function instant(value: Date | string | undefined): string | undefined {
+  return value instanceof Date ? formatOffsetTimestamp(value) : value;
+}
+
+/** Where `attestations.verifier` reads its metagraph snapshot from. */
+export type SnapshotSource = MetagraphSnapshot | string | URL | (() => unknown);
+
+/** Offline verification of many envelopes against one snapshot (docs/client.md, "Offline verification"). */
+export interface OfflineVerifier {
+  /** The server's identity key (`GET /v1/server-identity`), read once when the verifier was made. */
+  readonly serverHotkey: string;
+  /** The snapshot every check uses, validated once. */
+  readonly snapshot: MetagraphSnapshot;
+  /** The three checks of one envelope (as `verifyAttestation` of @vigil/crypto), no network. */
+  verify(envelope: unknown): AttestationVerification;
+  verifyMany(envelopes: Iterable<unknown>): AttestationVerification[];
+  /**
+   * Reads a recorded attestation (`GET /v1/attestations/{canonical_hash}`) and checks its envelope
+   * offline. A withheld envelope (free plan, findings signed) cannot be checked: `null`.
+   */
+  verifyRecorded(canonicalHash: string, options?: CallOptions): Promise<AttestationVerification | null>;
+}
+
+/** `/v1/attestations*` (docs/customer-attestations.md). */
+export class Attestations {
+  constructor(
+    private readonly transport: Transport,
+    private readonly network: Network,
+  ) {}
+
+  /** Recorded attestations, newest first (keyset pages). Scope `read`. */
+  list(params: AttestationListParams = {}, options?: PageOptions): PagePromise<Dated<typeof AttestationList>['attestations'][number]> {
+    const query = { ...params, artifact: params.artifact === undefined ? undefined : String(params.artifact), since: instant(params.since), until: instant(params.until) };
+    return paginate(this.transport, { path: '/v1/attestations', query, schema: AttestationList }, (body) => body.attestations, options);
+  }
+
+  /** One attestation with its envelope as signed and the snapshot it was checked against. */
+  get(canonicalHash: string, options?: CallOptions): Promise<Dated<typeof AttestationDetail>> {
+    return call(this.transport, { method: 'GET', path: `/v1/attestations/${segment(canonicalHash, 'canonicalHash')}`, schema: AttestationDetail, repeatable: 'safe' }, options);
+  }
+
+  /**
+   * The server runs the three checks against its current snapshot (scope `verify`, paid plan).
+   * Any envelope: the payload is checked as sent, fields beyond the schema included.
+   */
+  verify(envelope: AttestationEnvelope | { payload: Record<string, unknown>; canonical_hash: string; signature: string }, options?: CallOptions): Promise<Dated<typeof AttestationVerifyResult>> {
+    return call(this.transport, { method: 'POST', path: '/v1/attestations/verify', body: { json: envelope }, schema: AttestationVerifyResult, repeatable: 'safe' }, options);
+  }
+
+  /**
+   * Reads the server identity and the metagraph snapshot once, then checks any number of envelopes
+   * offline with `@vigil/crypto` (the snapshot validated and indexed once).
+   */
+  async verifier(source: { snapshot: SnapshotSource }, options?: CallOptions): Promise<OfflineVerifier> {
+    const [identity, raw] = await Promise.all([this.network.identity(options), this.#loadSnapshot(source?.snapshot, options)]);
+    const parsed = MetagraphSnapshot.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new TypeError(`snapshot: not a metagraph snapshot (${issue ? issuePath(issue.path) || '(root)' : ''}: ${issue?.message ?? 'invalid'})`);
+    }
+    // The raw snapshot, frozen: fields beyond the schema are kept, as verifyAttestation reads them.
+    const snapshot = Object.freeze(raw as MetagraphSnapshot);
+    const checker = createAttestationVerifier(snapshot);
+    return {
+      serverHotkey: identity.server_hotkey,
+      snapshot,
+      verify: (envelope) => checker.verify(envelope),
+      verifyMany: (envelopes) => Array.from(envelopes, (envelope) => checker.verify(envelope)),
+      verifyRecorded: async (canonicalHash, callOptions) => {
+        const detail = await this.get(canonicalHash, callOptions);
+        return detail.envelope === null ? null : checker.verify(detail.envelope);
+      },
+    };
+  }
+
+  async #loadSnapshot(source: SnapshotSource | undefined, options?: CallOptions): Promise<unknown> {
+    if (source === undefined) throw new TypeError('snapshot: required (a snapshot object, a URL to fetch it from, or a function returning it)');
+    if (typeof source === 'function') return source();
+    if (typeof source === 'string' || source instanceof URL) {
+      const response = await this.transport.fetch(String(source), options?.signal ? { signal: options.signal } : {});
+      if (!response.ok) throw new TypeError(`snapshot: ${String(source)} answered ${response.status}`);
+      return response.json();
+    }
+    return source;
+  }
+}
