@@ -1,5 +1,5 @@
 import fastifyCors from '@fastify/cors';
-import { HEADERS } from '@vigil/core';
+import { HEADERS, IDEMPOTENCY_HEADERS } from '@vigil/core';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -18,7 +18,8 @@ const cors: FastifyPluginAsync<CorsPluginOptions> = async (app, { origins }) => 
     origin: origins,
     methods: ['GET', 'POST', 'DELETE'],
     credentials: false,
-    exposedHeaders: [HEADERS.requestId, HEADERS.retryAfter, HEADERS.page, HEADERS.pageSize, HEADERS.nextPage],
+    // Idempotent-Replayed too: a browser client must be able to tell a replayed answer from a fresh one.
+    exposedHeaders: [HEADERS.requestId, HEADERS.retryAfter, HEADERS.page, HEADERS.pageSize, HEADERS.nextPage, IDEMPOTENCY_HEADERS.replayed],
     maxAge: 600,
   });
 };
