@@ -11,3 +11,14 @@ export { WebhookVerificationError, isWebhookVerificationError } from './verifica
 export type { WebhookHeaderName, WebhookVerificationErrorCode } from './verification-error.js';
 export { UnknownWebhookEvent } from './unknown-webhook-event.js';
 export type { WebhookHeaders } from './header-lookup.js';
+export { WEBHOOK_DEDUPE_TTL_SECONDS, createMemoryClaimStore, createWebhookDeduplicator } from './dedupe.js';
+export type { MemoryClaimStoreOptions, WebhookClaimStore, WebhookDedupeKey, WebhookDeduplicator, WebhookDeduplicatorOptions } from './dedupe.js';
+export { SequenceTracker } from './sequence-tracker.js';
+export type { SequenceObservation, SequenceRange, SequenceTrackerOptions } from './sequence-tracker.js';
+export {
+  WEBHOOK_DELIVERY_TIMEOUT_MS,
+  WEBHOOK_MAX_ATTEMPTS,
+  WEBHOOK_RETRY_JITTER,
+  WEBHOOK_RETRY_SCHEDULE_SECONDS,
+  nextRetryDelayMs,
+} from './retry-schedule.js';
