@@ -11,6 +11,14 @@ export { WebhookVerificationError, isWebhookVerificationError } from './verifica
 export type { WebhookHeaderName, WebhookVerificationErrorCode } from './verification-error.js';
 export { UnknownWebhookEvent } from './unknown-webhook-event.js';
 export type { WebhookHeaders } from './header-lookup.js';
+export { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from './webhook-receiver.js';
+export type { WebhookDeliveryContext, WebhookHandler, WebhookReceiverOptions } from './webhook-receiver.js';
+export { createNodeWebhookHandler } from './node-handler.js';
+export type { NodeWebhookRequest, NodeWebhookResponse } from './node-handler.js';
+export { vigilWebhookPlugin } from './fastify-plugin.js';
+export type { FastifyWebhookInstance, FastifyWebhookPluginOptions, FastifyWebhookReply, FastifyWebhookRequest } from './fastify-plugin.js';
+export { webhookFetchHandler } from './fetch-handler.js';
+export type { FetchWebhookOptions, WaitUntilContext } from './fetch-handler.js';
 export { WEBHOOK_DEDUPE_TTL_SECONDS, createMemoryClaimStore, createWebhookDeduplicator } from './dedupe.js';
 export type { MemoryClaimStoreOptions, WebhookClaimStore, WebhookDedupeKey, WebhookDeduplicator, WebhookDeduplicatorOptions } from './dedupe.js';
 export { SequenceTracker } from './sequence-tracker.js';
