@@ -15,8 +15,8 @@ export interface FastifyWebhookReply {
 }
 
 /**
- * The parts of a fastify instance (v4 or v5) the plugin uses, written out so that fastify is not
- * a dependency: any fastify app passes for it.
+ * The parts of a fastify instance the plugin uses, written out so that fastify is not a
+ * dependency: a fastify app (tested with fastify 5) passes for it.
  */
 export interface FastifyWebhookInstance {
   removeAllContentTypeParsers(): void;

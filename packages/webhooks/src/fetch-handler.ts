@@ -2,7 +2,11 @@ import { afterThisTurn, checkReceiverOptions, receiveDelivery, type BodyRead, ty
 
 /** How a runtime keeps work alive after the response: Cloudflare Workers' `ctx`, Vercel's `waitUntil`. */
 export interface WaitUntilContext {
-  waitUntil?(promise: Promise<unknown>): void;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+function hasWaitUntil(context: unknown): context is WaitUntilContext {
+  return typeof context === 'object' && context !== null && typeof (context as { waitUntil?: unknown }).waitUntil === 'function';
 }
 
 export interface FetchWebhookOptions extends WebhookReceiverOptions {
@@ -43,10 +47,11 @@ async function readFetchBody(request: Request, maxBodyBytes: number): Promise<Bo
 /**
  * A Fetch-API handler, `(request, ctx?) => Promise<Response>`, for Deno, Bun, Cloudflare Workers,
  * Next.js route handlers and anything else that speaks `Request`/`Response`. Same answers as
- * `createNodeWebhookHandler`. Pass the runtime's context as the second argument (Workers:
- * `handler(request, ctx)`) so the after-response handler run is kept alive with `waitUntil`.
+ * `createNodeWebhookHandler`. The second argument is whatever the runtime passes (Workers' `ctx`,
+ * Deno's `info`, Next.js's `{ params }`): when it has a `waitUntil` method, the after-response
+ * handler run is handed to it. Typed `unknown` so every runtime's context fits.
  */
-export function webhookFetchHandler(options: FetchWebhookOptions): (request: Request, context?: WaitUntilContext) => Promise<Response> {
+export function webhookFetchHandler(options: FetchWebhookOptions): (request: Request, context?: unknown) => Promise<Response> {
   const { maxBodyBytes } = checkReceiverOptions(options);
   return async (request, context) => {
     const answer = await receiveDelivery(options, {
@@ -56,7 +61,7 @@ export function webhookFetchHandler(options: FetchWebhookOptions): (request: Req
     });
     if (answer.afterResponse) {
       const run = afterThisTurn(answer.afterResponse);
-      if (context?.waitUntil) context.waitUntil(run);
+      if (hasWaitUntil(context)) context.waitUntil(run);
       else options.waitUntil?.(run);
     }
     return new Response(answer.body, { status: answer.status, headers: answer.headers });

@@ -93,7 +93,7 @@ describe('webhookFetchHandler with Request objects', () => {
     const kept: Promise<unknown>[] = [];
     const d = signedDelivery(roundClosed());
     const response = await handle(new Request('https://receiver.example/vigil', { method: 'POST', headers: d.headers, body: d.body }), {
-      waitUntil: (promise) => void kept.push(promise),
+      waitUntil: (promise: Promise<unknown>) => void kept.push(promise),
     });
     expect([response.status, await response.text()]).toEqual([202, 'accepted']);
     expect(kept).toHaveLength(1);
@@ -105,7 +105,9 @@ describe('webhookFetchHandler with Request objects', () => {
     const kept: Promise<unknown>[] = [];
     const handle = webhookFetchHandler({ secrets: SECRET, handler: () => {}, waitUntil: (promise) => void kept.push(promise) });
     const d = signedDelivery(roundClosed());
-    expect((await handle(new Request('https://r.example/', { method: 'POST', headers: d.headers, body: d.body }))).status).toBe(202);
+    // Next.js passes `{ params }` as the second argument: no waitUntil there, so the options' one is used.
+    const nextContext = { params: Promise.resolve({}) };
+    expect((await handle(new Request('https://r.example/', { method: 'POST', headers: d.headers, body: d.body }), nextContext)).status).toBe(202);
     expect((await handle(new Request('https://r.example/', { method: 'POST', headers: d.headers, body: d.body + ' ' }))).status).toBe(401);
     expect(kept).toHaveLength(1);
   });
