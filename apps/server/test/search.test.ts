@@ -33,7 +33,15 @@ async function key(db: Kysely<Database>, args: string[]): Promise<string> {
   return token;
 }
 
-type Answer = { status: number; headers: Headers; body: any };
+interface Body {
+  id?: string;
+  detail?: string;
+  results?: Result[];
+  artifacts?: unknown[];
+  packages?: { purl: string }[];
+  errors?: { path: string }[];
+}
+type Answer = { status: number; headers: Headers; body: Body };
 type Result = { type: string; kind: string; id: string; title: string; snippet: string; score: number; href: string };
 
 describeEachDialect('customer API: search visibility', (ctx) => {
@@ -56,19 +64,19 @@ describeEachDialect('customer API: search visibility', (ctx) => {
     servers.push(server);
     return server;
   }
-  const call = async (server: Server, method: string, path: string, token: string, body?: Uint8Array): Promise<Answer> => {
+  const call = async (server: Server, method: string, path: string, token: string, body?: Buffer): Promise<Answer> => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/octet-stream';
-    const response = await fetch(server.url + path, { method, headers, body });
+    const response = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : new Uint8Array(body) });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+    return { status: response.status, headers: response.headers, body: text === '' ? {} : (JSON.parse(text) as Body) };
   };
-  const upload = (server: Server, token: string, ref: string, bytes: Uint8Array) =>
+  const upload = (server: Server, token: string, ref: string, bytes: Buffer) =>
     call(server, 'POST', `/v1/artifacts?track=packages&package=${encodeURIComponent(ref)}`, token, bytes);
   const find = async (server: Server, token: string, q: string): Promise<Result[]> => {
     const answer = await call(server, 'GET', `/v1/search?q=${encodeURIComponent(q)}`, token);
     expect(answer.status).toBe(200);
-    return answer.body.results as Result[];
+    return answer.body.results!;
   };
   const artifactIds = (results: Result[]) => results.filter((r) => r.type === 'artifact').map((r) => r.id);
 
@@ -83,7 +91,7 @@ describeEachDialect('customer API: search visibility', (ctx) => {
 
     const uploaded = await upload(server, alice, 'npm:@acme/secret-lib@1.0.0', bytes);
     expect(uploaded.status).toBe(201);
-    const id = uploaded.body.id as string;
+    const id = uploaded.body.id!;
     const canonical = 'pkg:npm/%40acme/secret-lib@1.0.0';
 
     // The uploader finds it by the decoded name, the decoded purl, the encoded purl and a word of it;
@@ -120,7 +128,7 @@ describeEachDialect('customer API: search visibility', (ctx) => {
     expect(artifactIds(await find(server, bob, 'secret-lib'))).not.toContain(id);
     const read = await call(server, 'GET', `/v1/artifacts/${id}`, bob);
     expect(read.status).toBe(200);
-    expect(read.body.packages.map((p: { purl: string }) => p.purl)).toEqual(['pkg:npm/public-lib@2.0.0']);
+    expect(read.body.packages!.map((p) => p.purl)).toEqual(['pkg:npm/public-lib@2.0.0']);
     expect((await call(server, 'GET', `/v1/artifacts/${id}/facts`, bob)).status).not.toBe(404);
     // The uploader sees both names; its own ranks its result the same way.
     expect(artifactIds(await find(server, alice, 'secret-lib'))).toEqual([id]);
@@ -141,7 +149,7 @@ describeEachDialect('customer API: search visibility', (ctx) => {
     const db = ctx.db();
     const alice = await key(db, ['--org', 'alice', '--scopes', 'read,upload']);
     const server = await start();
-    const id = (await upload(server, alice, 'npm:café-crème@1.0.0', randomBytes(64))).body.id as string;
+    const id = (await upload(server, alice, 'npm:café-crème@1.0.0', randomBytes(64))).body.id!;
     const status = async (q: string) => (await call(server, 'GET', `/v1/search?q=${encodeURIComponent(q)}`, alice)).status;
     for (const q of ['a', 'a*', '"crème', 'crème"*', 'NEAR(a b)', '{ident_terms}: a', "'a':* | b", 'a AND OR NOT b', '(((a', '^a', 'x'.repeat(256), 'a '.repeat(128).trim()]) {
       expect(await status(q), q).toBe(200);
@@ -155,7 +163,7 @@ describeEachDialect('customer API: search visibility', (ctx) => {
     const refused = async (q: string) => {
       const answer = await call(server, 'GET', `/v1/search?q=${encodeURIComponent(q)}`, alice);
       expect(answer.status, JSON.stringify(q)).toBe(422);
-      return [...new Set(answer.body.errors.map((e: { path: string }) => e.path))];
+      return [...new Set(answer.body.errors!.map((e) => e.path))];
     };
     expect(await refused('x'.repeat(257))).toEqual(['query.q']);
     expect(await refused('* " ( ) : ^ - +')).toEqual(['query.q']);

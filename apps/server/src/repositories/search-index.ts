@@ -32,8 +32,6 @@ export const IDENT_FACETS: Readonly<Record<'artifact' | 'attestation', ReadonlyS
 /** What findings say: never matched nor shown for a plan that may not read findings. */
 export const FINDING_FACETS: ReadonlySet<string> = new Set(['severity', 'category', 'type', 'finding', 'file']);
 
-/** An artifact's name: an upload's reference when an upload registered it. */
-const NAME_FACETS = ['bundle_hash', 'label', 'source_id'] as const;
 /** What every entry of an artifact carries, whatever its audience. */
 const SHARED_FACETS = ['sha256', 'track', 'verdict', 'category', 'type', 'finding'] as const;
 
@@ -67,6 +65,7 @@ export interface ArtifactDocumentInput {
   uploaded_by: string | null;
 }
 
+/** An artifact's name (bundle hash, label, source id): an upload's reference when an upload registered it. */
 function nameFacets(bundleHash: string): Facets {
   const { label, sourceId } = parseBundleHash(bundleHash);
   return { bundle_hash: [bundleHash], label: [label], source_id: [sourceId] };
