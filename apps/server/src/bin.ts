@@ -12,7 +12,7 @@ import { runValidatorsCommand, ValidatorsCommandError } from './commands/validat
 import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
 import { AdvisoriesCommandError, runAdvisoriesCommand } from './commands/advisories-command.js';
 import { FactsCommandError, runFactsCommand } from './commands/facts-command.js';
-import { reindexSearch } from './services/search-reindex.js';
+import { reindexSearch, reindexSearchIfNeeded } from './services/search-reindex.js';
 import { createPushWorker } from './repository-worker/start-push-worker.js';
 import { createScheduler } from './scheduler/index.js';
 import { createPublicReadService } from './services/public-read-service.js';
@@ -28,7 +28,8 @@ Commands:
   worker                        Advance rounds on schedule and verify repository pushes without serving
                                 HTTP (run any number of them: exactly one advances a round at a time,
                                 each push is verified by one of them).
-  migrate                       Apply pending database migrations and exit.
+  migrate                       Apply pending database migrations (and the one-off search index rebuild
+                                a migration asks for) and exit.
   seed --demo                   Migrate, then load the demo data into an empty database.
   metagraph export <file>       Read the configured metagraph source once and save it as a snapshot
                                 file (for VIGIL_METAGRAPH_FILE or offline attestation checks).
@@ -47,8 +48,8 @@ Commands:
   accounts (trust | untrust) <name>
                                 Whether an account's package references count for every account's
                                 verification (trust) or for its own only (untrust, the default).
-  search reindex                Rebuild the search index from the artifacts and attestations (for rows
-                                written before migration 0008-search).
+  search reindex                Rebuild the search index from the artifacts and attestations (migrate
+                                and serve do it once by themselves after migration 0016).
   advisories import <directory|zip>
                                 Import an OSV advisory feed: a directory of .json records (searched
                                 recursively) or a zip such as osv.dev's bulk export. Prints what it did
@@ -93,6 +94,14 @@ async function withDatabase<T>(config: Config, work: (database: VigilDatabase) =
 async function migrate(database: VigilDatabase): Promise<string[]> {
   const results = await migrateToLatest(database.db);
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migrations, then the one-off search rebuild a migration may ask for (docs/search.md): `migrate` and `serve`. */
+async function migrateAndRebuild(database: VigilDatabase): Promise<string[]> {
+  const applied = (await migrate(database)).map((name) => `migrated: ${name}`);
+  const rebuilt = await reindexSearchIfNeeded(database.db, Date.now);
+  if (rebuilt !== null) applied.push(`rebuilt the search index: ${rebuilt.artifacts} artifacts and ${rebuilt.attestations} attestations`);
+  return applied;
 }
 
 async function countRounds(database: VigilDatabase): Promise<number> {
@@ -140,7 +149,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   let onConnectionError: (error: Error) => void = (error) => process.stderr.write(`database connection error: ${error.message}\n`);
   const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
   try {
-    for (const name of await migrate(database)) log(`migrated: ${name}`);
+    for (const line of await migrateAndRebuild(database)) log(line);
     if (seed) {
       if ((await countRounds(database)) === 0) await seedDemo(database, config);
       else log('the database already has rounds; not loading the demo data');
@@ -261,8 +270,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'migrate': {
       expectFlags(command, flags, []);
-      const applied = await withDatabase(loadConfig(), migrate);
-      log(applied.length === 0 ? 'database is up to date' : applied.map((name) => `migrated: ${name}`).join('\n'));
+      const lines = await withDatabase(loadConfig(), migrateAndRebuild);
+      log(lines.length === 0 ? 'database is up to date' : lines.join('\n'));
       return;
     }
     case 'seed': {

@@ -722,6 +722,9 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     );
     const uploaded = await uploadRaw(server, acme, tarball, 'track=packages&package=npm:gundam-visor@1.0.1');
     const id = uploaded.body!.id as string;
+    // Another account's private upload is no artifact for it; once the uploader is trusted, it is.
+    expect(await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other })).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    await runKeysCommand(ctx.db(), 'accounts', ['trust', 'acme'], Date.now());
     const facts = await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other });
     expect(facts.status).toBe(200);
     expect(facts.body).toEqual({

@@ -6,6 +6,7 @@ import { verifyAttestation } from '@vigil/crypto';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
+import { createFileBlobStore } from '../src/blobs/index.js';
 import { runKeysCommand } from '../src/commands/keys-command.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/schema.js';
@@ -55,7 +56,12 @@ async function start(ctx: DialectContext, snapshot: MetagraphSnapshot): Promise<
   const app = await buildApp({
     config: { ...loadConfig({ LOG_LEVEL: 'warn' }, dataDir), dataDir },
     readService: createPublicReadService(ctx.db()),
-    customers: { db: ctx.db(), metagraph: new CachedMetagraph({ source: { description: 'test snapshot', snapshot: async () => snapshot } }) },
+    customers: {
+      db: ctx.db(),
+      // Search results link to artifact reads: those routes are served too.
+      blobs: createFileBlobStore(join(dataDir, 'blobs')),
+      metagraph: new CachedMetagraph({ source: { description: 'test snapshot', snapshot: async () => snapshot } }),
+    },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address() as { port: number };
@@ -392,7 +398,7 @@ describeEachDialect('customer API: search', (ctx) => {
     const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'read']);
     const free = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'read']);
     const server = await start(ctx, snapshotOf(validators));
-    type Result = { kind: string; id: string; title: string; snippet: string; score: number; href: string };
+    type Result = { type: string; kind: string; id: string; canonical_hash?: string; title: string; snippet: string; score: number; href: string };
     const find = async (q: string, token = paid, extra = '') => {
       const answer = await call(server, 'GET', `/v1/search?q=${encodeURIComponent(q)}${extra}`, token);
       expect(answer.status).toBe(200);
@@ -401,18 +407,20 @@ describeEachDialect('customer API: search', (ctx) => {
     const leftPadRow = seeded.artifacts.get(leftPad)!;
     // By name: the artifact first (an identifier match), then its attestations (which mention it).
     const byName = await find('left-pad');
-    expect(byName[0]).toMatchObject({ kind: 'artifact', id: String(leftPadRow.id), title: leftPad, href: `/v1/attestations?artifact=${leftPadRow.id}` });
+    expect(byName[0]).toEqual({ type: 'artifact', kind: 'artifact', id: `art_${leftPadRow.id}`, title: leftPad, href: `/v1/artifacts/art_${leftPadRow.id}`, snippet: expect.any(String), score: expect.any(Number) });
     expect(byName.slice(1).map((r) => r.kind)).toEqual(Array(4).fill('attestation'));
     expect(byName[0]!.score).toBeGreaterThan(byName[1]!.score);
     for (let i = 1; i < byName.length; i++) expect(byName[i - 1]!.score).toBeGreaterThanOrEqual(byName[i]!.score);
     // By content hash, and by a prefix of it.
-    expect((await find(leftPadRow.content_hash))[0]).toMatchObject({ kind: 'artifact', id: String(leftPadRow.id) });
-    expect((await find(leftPadRow.content_hash.slice(7, 19)))[0]).toMatchObject({ kind: 'artifact', id: String(leftPadRow.id) });
+    expect((await find(leftPadRow.content_hash))[0]).toMatchObject({ type: 'artifact', id: `art_${leftPadRow.id}` });
+    expect((await find(leftPadRow.content_hash.slice(7, 19)))[0]).toMatchObject({ type: 'artifact', id: `art_${leftPadRow.id}` });
     // By canonical hash: that attestation, first.
     const target = made[5]!;
     const byHash = await find(target.hash);
-    expect(byHash[0]).toMatchObject({ kind: 'attestation', id: target.hash, href: `/v1/attestations/${target.hash}` });
+    expect(byHash[0]).toMatchObject({ type: 'attestation', kind: 'attestation', id: target.hash, canonical_hash: target.hash, href: `/v1/attestations/${target.hash}` });
     expect(byHash).toHaveLength(1);
+    // Each result's href is a read that answers.
+    for (const result of [byName[0]!, byHash[0]!]) expect((await call(server, 'GET', result.href, paid)).status).toBe(200);
     // By finding category: the four attestations that carry it and the artifact that has it.
     const byCategory = await find('exfiltration');
     expect(byCategory.filter((r) => r.kind === 'attestation').map((r) => r.id).sort()).toEqual(made.filter((m) => m.bundle === evil).map((m) => m.hash).sort());
@@ -428,8 +436,13 @@ describeEachDialect('customer API: search', (ctx) => {
     expect(await find('ssh keys', free, '&kind=attestation')).toEqual([]);
     expect(await find(`${target.hash.slice(7, 19)} ssh`, free)).toEqual([]);
     expect(await find('exfiltration', free)).toEqual([]);
-    expect((await find(target.hash, free))[0]).toMatchObject({ kind: 'attestation', id: target.hash });
-    expect((await find('left-pad', free))[0]).toMatchObject({ kind: 'artifact', id: String(leftPadRow.id) });
+    expect((await find(target.hash, free))[0]).toMatchObject({ type: 'attestation', id: target.hash });
+    expect((await find('left-pad', free))[0]).toMatchObject({ type: 'artifact', id: `art_${leftPadRow.id}` });
+    // Severities, types and titles are findings too: no free hit through them, and no free snippet shows one.
+    expect(await find('CRIT', free)).toEqual([]);
+    expect(await find('posts', free)).toEqual([]);
+    for (const result of await find('BLOCK', free)) expect(result.snippet).not.toMatch(/category|severity|finding|file|type:/);
+    expect((await find('CRIT', paid, '&kind=attestation')).length).toBeGreaterThan(0);
     expect(await find('nothing-matches-this')).toEqual([]);
     // Nothing of a benchmark's ground truth or kind is searchable.
     expect(await find('labeled')).toEqual([]);

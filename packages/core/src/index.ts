@@ -304,8 +304,11 @@ export {
   SEARCH_KINDS,
   SearchKind,
   MAX_SEARCH_QUERY_LENGTH,
+  MAX_SEARCH_CANDIDATES,
   SearchQuery,
   SearchResult,
+  ArtifactSearchResult,
+  AttestationSearchResult,
   SearchResults,
 } from './schemas/customer-attestations.js';
 export { MetagraphNeuron, MetagraphSnapshot } from './schemas/metagraph.js';

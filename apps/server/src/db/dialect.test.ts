@@ -5,7 +5,7 @@ import {
   addIdColumn,
   byteOrder,
   dialectOf,
-  fullTextMatches,
+  rankedTextMatches,
   inTextList,
   lockForUpdate,
   normalizeSearchWords,
@@ -173,30 +173,43 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
     }
   });
 
-  it('the full-text index (migration 0008) follows inserts, updates and deletes, matches word prefixes, and ranks the first column higher', async () => {
-    const index = { table: 'search_documents', columns: ['primary_terms', 'other_terms'] };
-    const doc = (refId: number, primary: string, other: string) => ({
+  it('the search index (migration 0016) follows inserts, updates and deletes, matches word prefixes, ranks the first column higher, leaves out the last column when restricted, and hands over at most the limit', async () => {
+    const index = { table: 'search_entries', columns: ['ident_terms', 'other_terms', 'finding_terms'], restrictedColumns: 2 };
+    const entry = (refId: number, ident: string, other: string, finding = '') => ({
       kind: 'artifact' as const,
       ref_id: refId,
+      audience: '',
+      artifact_id: refId,
       title: String(refId),
       facets: '{}',
-      primary_terms: normalizeSearchWords(primary).join(' '),
+      ident_terms: normalizeSearchWords(ident).join(' '),
       other_terms: normalizeSearchWords(other).join(' '),
+      finding_terms: normalizeSearchWords(finding).join(' '),
       updated_at: 0,
     });
-    await db().insertInto('search_documents').values([doc(1, 'skills/left-pad/npm', 'WARN'), doc(2, 'skills/quiet/gh', 'left pad mentioned'), doc(3, 'x', 'y')]).execute();
-    const match = async (text: string) => {
-      const rows = await sql<{ doc_id: number; score: number }>`select * from (${fullTextMatches(db(), index, normalizeSearchWords(text))}) m order by score desc`.execute(db());
-      return rows.rows.map((r) => Number(r.doc_id));
+    await db()
+      .insertInto('search_entries')
+      .values([entry(1, 'skills/left-pad/npm', 'WARN'), entry(2, 'skills/quiet/gh', 'left pad mentioned', 'exfiltration'), entry(3, 'x', 'y')])
+      .execute();
+    const idOf = new Map((await db().selectFrom('search_entries').select(['id', 'ref_id']).execute()).map((r) => [Number(r.id), Number(r.ref_id)]));
+    const match = async (text: string, options = { restricted: false, limit: 10 }) => {
+      const rows = await sql<{ id: number; score: number }>`select * from (${rankedTextMatches(db(), index, normalizeSearchWords(text), options)}) m order by score desc`.execute(db());
+      return rows.rows.map((r) => idOf.get(Number(r.id)));
     };
     expect(await match('left-pad')).toEqual([1, 2]);
     expect(await match('LEFT')).toEqual([1, 2]);
     expect(await match('qui')).toEqual([2]);
+    expect(await match('l')).toEqual([1, 2]);
     expect(await match('left warn')).toEqual([1]);
-    await db().updateTable('search_documents').set({ other_terms: 'allow' }).where('ref_id', '=', 1).execute();
+    expect(await match('left', { restricted: false, limit: 1 })).toEqual([1]);
+    expect(await match('exfil')).toEqual([2]);
+    expect(await match('exfil', { restricted: true, limit: 10 })).toEqual([]);
+    expect(await match('quiet exfil', { restricted: true, limit: 10 })).toEqual([]);
+    expect(await match('quiet', { restricted: true, limit: 10 })).toEqual([2]);
+    await db().updateTable('search_entries').set({ other_terms: 'allow' }).where('ref_id', '=', 1).execute();
     expect(await match('warn')).toEqual([]);
     expect(await match('allow')).toEqual([1]);
-    await db().deleteFrom('search_documents').where('ref_id', '=', 2).execute();
+    await db().deleteFrom('search_entries').where('ref_id', '=', 2).execute();
     expect(await match('left')).toEqual([1]);
     expect(normalizeSearchWords('sha256:E3B0 Ünïcode_left-pad')).toEqual(['sha256', 'e3b0', 'unicode', 'left', 'pad']);
   });

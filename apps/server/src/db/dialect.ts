@@ -192,23 +192,102 @@ export function normalizeSearchWords(text: string): string[] {
 }
 
 /**
- * The rows of `index.table` matching every word (each as a prefix: `e3b0` finds a hash starting
- * so), as a subquery with columns `doc_id` and `score` (higher is better; an A-weighted match
- * outranks a B-weighted one). PostgreSQL: ts_rank over the tsvector column (as float8, so a score
- * round-trips through JavaScript exactly). SQLite: FTS5 MATCH ranked by bm25 (negated), the first
- * column weighted 10 to 1. `words` must come from normalizeSearchWords and be non-empty.
+ * A full-text index whose searches may leave out trailing columns: `columns` in rank order (at most
+ * 4), and a restricted search matches only the first `restrictedColumns` of them (the search index
+ * of migration 0016 keeps findings-derived words in its last column, which plans without findings
+ * must never match, docs/search.md).
  */
-export function fullTextMatches(db: AnyDb, index: FullTextIndex, words: readonly string[]): RawBuilder<{ doc_id: number; score: number }> {
+export interface FieldedTextIndex {
+  table: string;
+  columns: readonly string[];
+  restrictedColumns: number;
+}
+
+const FULL_VECTOR = 'full_vector';
+const RESTRICTED_VECTOR = 'restricted_vector';
+
+function weightedVector(columns: readonly string[]): RawBuilder<unknown> {
+  return sql.join(
+    columns.map((column, i) => sql`setweight(to_tsvector('simple'::regconfig, ${sql.ref(column)}), ${sql.lit(PG_WEIGHTS[i]!)})`),
+    sql` || `,
+  );
+}
+
+/**
+ * Creates the dialect's index for `index` (columns of normalized words, see normalizeSearchWords),
+ * kept in sync by the database on every insert, update and delete. PostgreSQL: two stored
+ * generated tsvectors (`simple` configuration, weights A, B, … by column order), one over every
+ * column and one over the restricted columns, each with a GIN index. SQLite: an FTS5 table with
+ * external content (`<table>_fts`, rowid = id) with prefix indexes for 1 to 3 characters, so a
+ * one-letter prefix reads one doclist rather than every term starting with it, and its triggers.
+ * Applied migrations call this, so what it emits must never change: a different index needs a new helper.
+ */
+export async function createFieldedTextIndex(db: AnyDb, index: FieldedTextIndex): Promise<void> {
+  const table = sql.table(index.table);
+  if (dialectOf(db) === 'postgres') {
+    const restricted = weightedVector(index.columns.slice(0, index.restrictedColumns));
+    await sql`alter table ${table} add column ${sql.ref(FULL_VECTOR)} tsvector generated always as (${weightedVector(index.columns)}) stored`.execute(db);
+    await sql`alter table ${table} add column ${sql.ref(RESTRICTED_VECTOR)} tsvector generated always as (${restricted}) stored`.execute(db);
+    await sql`create index ${sql.ref(`${index.table}_full_idx`)} on ${table} using gin (${sql.ref(FULL_VECTOR)})`.execute(db);
+    await sql`create index ${sql.ref(`${index.table}_restricted_idx`)} on ${table} using gin (${sql.ref(RESTRICTED_VECTOR)})`.execute(db);
+    return;
+  }
+  const fts = sql.table(`${index.table}_fts`);
+  const columns = sql.join(index.columns.map((c) => sql.ref(c)));
+  const newValues = sql.join(index.columns.map((c) => sql`new.${sql.ref(c)}`));
+  const oldValues = sql.join(index.columns.map((c) => sql`old.${sql.ref(c)}`));
+  await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id', prefix='1 2 3')`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_ai`)} after insert on ${table} begin
+    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_ad`)} after delete on ${table} begin
+    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues}); end`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_au`)} after update on ${table} begin
+    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues});
+    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
+}
+
+/** Undoes createFieldedTextIndex. */
+export async function dropFieldedTextIndex(db: AnyDb, index: FieldedTextIndex): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    for (const suffix of ['full', 'restricted']) await sql`drop index ${sql.ref(`${index.table}_${suffix}_idx`)}`.execute(db);
+    for (const column of [FULL_VECTOR, RESTRICTED_VECTOR]) await sql`alter table ${sql.table(index.table)} drop column ${sql.ref(column)}`.execute(db);
+    return;
+  }
+  for (const suffix of ['ai', 'ad', 'au']) await sql`drop trigger ${sql.ref(`${index.table}_fts_${suffix}`)}`.execute(db);
+  await sql`drop table ${sql.table(`${index.table}_fts`)}`.execute(db);
+}
+
+/** Relative weight of a match per column of a FieldedTextIndex, first column first (SQLite's bm25 weights). */
+const FIELD_WEIGHTS = [10, 2, 1, 1] as const;
+
+/**
+ * The `limit` best rows of `index.table` matching every word (each as a prefix: `e3b0` finds a hash
+ * starting so), in any column or, when `restricted`, in the restricted columns only; as a query with
+ * columns `id` and `score` (higher is better; a match in an earlier column outranks one in a later).
+ * The database ranks inside its index and hands over `limit` rows at most, so what the caller joins
+ * and reads is bounded whatever the words. PostgreSQL: ts_rank over the tsvector (as float8, so a
+ * score round-trips through JavaScript exactly). SQLite: FTS5 MATCH ranked by bm25 (negated).
+ * `words` must come from normalizeSearchWords and be non-empty (letters and digits only: nothing
+ * in them is an operator of either query language).
+ */
+export function rankedTextMatches(
+  db: AnyDb,
+  index: FieldedTextIndex,
+  words: readonly string[],
+  options: { restricted: boolean; limit: number },
+): RawBuilder<{ id: number; score: number }> {
   if (words.length === 0) throw new TypeError('words: expected at least one word');
   if (dialectOf(db) === 'postgres') {
-    // Each word is a quoted lexeme with a prefix marker; no text-search parser runs on the query.
+    const vector = sql.ref(options.restricted ? RESTRICTED_VECTOR : FULL_VECTOR);
     const query = words.map((w) => `'${w}':*`).join(' & ');
-    return sql<{ doc_id: number; score: number }>`select id as doc_id, ts_rank('{0.05, 0.1, 0.1, 1.0}', ${sql.ref(TSVECTOR_COLUMN)}, ${query}::tsquery)::float8 as score
-      from ${sql.table(index.table)} where ${sql.ref(TSVECTOR_COLUMN)} @@ ${query}::tsquery`;
+    // Weights are listed {D, C, B, A}: an identifier (A) match counts ten times any other.
+    return sql<{ id: number; score: number }>`select id, ts_rank('{0.1, 0.1, 0.1, 1.0}', ${vector}, ${query}::tsquery)::float8 as score
+      from ${sql.table(index.table)} where ${vector} @@ ${query}::tsquery order by score desc, id limit ${sql.lit(options.limit)}`;
   }
-  const fts = ftsTableName(index);
-  const query = words.map((w) => `"${w}"*`).join(' AND ');
-  const weights = sql.join(index.columns.map((_, i) => sql.lit(i === 0 ? 10 : 1)));
-  return sql<{ doc_id: number; score: number }>`select rowid as doc_id, -bm25(${sql.table(fts)}, ${weights}) as score
-    from ${sql.table(fts)} where ${sql.table(fts)} match ${query}`;
+  const fts = sql.table(`${index.table}_fts`);
+  const phrases = words.map((w) => `"${w}"*`).join(' AND ');
+  const query = options.restricted ? `{${index.columns.slice(0, index.restrictedColumns).join(' ')}} : (${phrases})` : phrases;
+  const weights = sql.join(index.columns.map((_, i) => sql.lit(FIELD_WEIGHTS[i]!)));
+  return sql<{ id: number; score: number }>`select rowid as id, -bm25(${fts}, ${weights}) as score
+    from ${fts} where ${fts} match ${query} order by score desc, rowid limit ${sql.lit(options.limit)}`;
 }

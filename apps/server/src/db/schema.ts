@@ -95,6 +95,12 @@ export interface ArtifactsTable {
   /** Ground truth of a labeled benchmark artifact; never exposed by any read. */
   ground_truth: VerdictName | null;
   created_at: number;
+  /**
+   * The account whose upload registered the artifact (migration 0016); null for one registered
+   * otherwise (benchmark, seeds, the operator's loaders). Such an artifact is readable only where a
+   * reference to it counts (services/reference-claims.ts, visibleArtifact).
+   */
+  uploaded_by: string | null;
 }
 
 export interface TasksTable {
@@ -347,20 +353,39 @@ export interface IdempotencyKeysTable {
 }
 
 /**
- * One searchable document per artifact or attestation (migration 0008; docs/search.md), written in
- * the transaction that writes the row it describes. The full-text index over `primary_terms` and
- * `other_terms` is the dialect's own (db/dialect.ts, createFullTextIndex).
+ * The search index (migration 0016; docs/search.md): one entry per attestation, and per artifact
+ * one per audience: `''` for an artifact registered otherwise than by an upload (seen by everyone),
+ * and one per account that claimed a package reference to it, carrying that account's references
+ * (seen by that account, and by everyone while the account is trusted). Written in the transaction
+ * that writes what it describes; the full-text index over the three `*_terms` columns is the
+ * dialect's own (db/dialect.ts, createFieldedTextIndex).
  */
-export interface SearchDocumentsTable {
+export interface SearchEntriesTable {
   id: Generated<number>;
   kind: 'artifact' | 'attestation';
   /** artifacts.id or attestations.id. */
   ref_id: number;
+  /** '' or an account id. */
+  audience: string;
+  /** The artifact the entry is about: whether a reader may see the entry follows from it. */
+  artifact_id: number;
   title: string;
-  /** JSON object: field → distinct values. */
+  /** JSON object: field → distinct values (the snippet's source). */
   facets: string;
-  primary_terms: string;
+  /** Normalized words of the identifiers (rank highest). */
+  ident_terms: string;
   other_terms: string;
+  /** Words derived from findings: never matched for a plan without findings. */
+  finding_terms: string;
+  updated_at: number;
+}
+
+/** One-off maintenance the server runs at start when a migration asks for it (migration 0016). */
+export interface SearchIndexStateTable {
+  /** `search`. */
+  name: string;
+  /** `needed`: rebuild at the next migrate/serve; `building`: a process is rebuilding it; `built`. */
+  state: 'needed' | 'building' | 'built';
   updated_at: number;
 }
 
@@ -628,7 +653,8 @@ export interface Database {
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   idempotency_keys: IdempotencyKeysTable;
-  search_documents: SearchDocumentsTable;
+  search_entries: SearchEntriesTable;
+  search_index_state: SearchIndexStateTable;
   artifact_packages: ArtifactPackagesTable;
   source_repositories: SourceRepositoriesTable;
   source_repository_jobs: SourceRepositoryJobsTable;
@@ -661,7 +687,8 @@ export const APPLICATION_TABLES = [
   'advisory_packages',
   'advisories',
   'idempotency_keys',
-  'search_documents',
+  'search_index_state',
+  'search_entries',
   'artifact_packages',
   'audit_log',
   'api_keys',

@@ -8,6 +8,7 @@ import { VigilError } from '../errors.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { checkProvenance, NotABundleError, provenanceBundle } from '../provenance/verify-provenance.js';
 import { artifactPublicId, findArtifactById } from './customer-artifacts.js';
+import type { ReferenceView } from './reference-claims.js';
 import { artifactFacts, FACTS_EXTRACTOR_VERSION } from './package-facts.js';
 
 type ProvenanceRow = Selectable<ArtifactProvenanceTable>;
@@ -60,7 +61,8 @@ export async function attachProvenance(
   blobs: BlobStore,
   input: { artifactId: string; document: unknown; accountId: string; now: number },
 ): Promise<ArtifactProvenance> {
-  const artifact = await findArtifactById(db, input.artifactId);
+  // Only the account's own uploads take a bundle: the view of its own claims is the one to read by.
+  const artifact = await findArtifactById(db, input.artifactId, { accountId: input.accountId });
   const id = Number(artifact.id);
   const own = await db.selectFrom('artifact_packages').select('purl').where('artifact_id', '=', id).where('uploaded_by', '=', input.accountId).execute();
   if (own.length === 0) throw new VigilError('artifact_unknown');
@@ -141,8 +143,8 @@ export async function keepVerifiedProvenance(db: Kysely<Database>, bundle: Verif
 }
 
 /** `GET /v1/artifacts/{id}/facts` (docs/package-facts.md): the facts, computed first when the artifact has none yet. */
-export async function artifactFactsDetail(db: Kysely<Database>, blobs: BlobStore, publicId: string, now: number): Promise<ArtifactFacts> {
-  const artifact = await findArtifactById(db, publicId);
+export async function artifactFactsDetail(db: Kysely<Database>, blobs: BlobStore, publicId: string, view: ReferenceView, now: number): Promise<ArtifactFacts> {
+  const artifact = await findArtifactById(db, publicId, view);
   const id = Number(artifact.id);
   const facts = (await artifactFacts(db, blobs, [id], now)).get(id);
   const [row, provenance] = await Promise.all([

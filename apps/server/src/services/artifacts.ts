@@ -14,6 +14,8 @@ export type RegisterArtifactInput = {
   /** `sha256:<hex>` of the artifact bytes. */
   contentHash: string;
   now: number;
+  /** The account whose upload registers it (customer-artifacts.ts); absent for every other path. */
+  uploadedBy?: string;
 } & ({ kind: 'labeled'; groundTruth: VerdictName } | { kind: 'live' });
 
 /**
@@ -50,6 +52,7 @@ export async function registerArtifact(db: Kysely<Database>, input: RegisterArti
         kind: input.kind,
         ground_truth: groundTruth,
         created_at: input.now,
+        uploaded_by: input.uploadedBy ?? null,
       })
       .execute();
     const row = await trx.selectFrom('artifacts').selectAll().where('bundle_hash', '=', bundleHash).executeTakeFirstOrThrow();

@@ -92,18 +92,65 @@ export interface AttestationPage {
   next: AttestationKey | null;
 }
 
+/**
+ * Rows a page of a list with two or more of the filters below may examine (docs/customer-attestations.md,
+ * "Combined filters"): without the cap, a rare combination of common filters would read every row
+ * of the leading filter's index to fill one page.
+ */
+export const MAX_ATTESTATION_ROWS_EXAMINED = 2000;
+
+/** The filters that select by equality, the most selective first: the first one given leads a combined query. */
+const EQUALITY_FILTERS = ['canonical_hash', 'artifact', 'sha256', 'round_id', 'miner', 'validator', 'verdict'] as const;
+
+function onlyFilters(filters: AttestationListQuery, names: readonly (keyof AttestationListQuery)[]): AttestationListQuery {
+  const kept: AttestationListQuery = {};
+  for (const name of names) if (filters[name] !== undefined) Object.assign(kept, { [name]: filters[name] });
+  return kept;
+}
+
 export async function listAttestations(
   db: Kysely<Database>,
-  input: { filters: AttestationListQuery; after: AttestationKey | null; size: number; showFindings: boolean },
+  input: { filters: AttestationListQuery; after: AttestationKey | null; size: number; showFindings: boolean; maxExamined?: number },
 ): Promise<AttestationPage> {
-  // One row more than the page: whether it exists is whether a next page does.
-  const rows = await attestationPageQuery(db, input.filters, input.after, input.size + 1).execute();
+  const maxExamined = input.maxExamined ?? MAX_ATTESTATION_ROWS_EXAMINED;
+  const given = EQUALITY_FILTERS.filter((name) => input.filters[name] !== undefined);
+  // One equality filter has its own (filter, recorded_at, id) index: every row it reads is a result.
+  // A canonical hash names one attestation at most.
+  if (given.length < 2 || given[0] === 'canonical_hash') {
+    // One row more than the page: whether it exists is whether a next page does.
+    const rows = await attestationPageQuery(db, input.filters, input.after, input.size + 1).execute();
+    const page = rows.slice(0, input.size);
+    const last = page.at(-1);
+    return {
+      attestations: page.map((row) => recordBody(row, input.showFindings)),
+      next: rows.length > input.size && last !== undefined ? { recordedAt: Number(last.recorded_at), id: Number(last.id) } : null,
+    };
+  }
+  // Combined filters: the page examines the next MAX_ATTESTATION_ROWS_EXAMINED rows of the leading
+  // filter (with the time bounds, through its index), and the other filters pick among those. A page
+  // that found fewer matches than its size continues after the last row examined, so it can be short,
+  // even empty, and still have a next page.
+  const lead = onlyFilters(input.filters, [given[0]!, 'since', 'until']);
+  const examined = await attestationPageQuery(db, lead, input.after, maxExamined)
+    .clearSelect()
+    .select(['a.id', 'a.recorded_at'])
+    .execute();
+  const ids = examined.map((row) => Number(row.id));
+  const rows =
+    ids.length === 0
+      ? []
+      : await attestationPageQuery(db, input.filters, input.after, input.size + 1)
+          .where('a.id', 'in', ids)
+          .execute();
   const page = rows.slice(0, input.size);
   const last = page.at(-1);
-  return {
-    attestations: page.map((row) => recordBody(row, input.showFindings)),
-    next: rows.length > input.size && last !== undefined ? { recordedAt: Number(last.recorded_at), id: Number(last.id) } : null,
-  };
+  const lastExamined = examined.at(-1);
+  let next: AttestationKey | null = null;
+  if (rows.length > input.size && last !== undefined) next = { recordedAt: Number(last.recorded_at), id: Number(last.id) };
+  else if (examined.length === maxExamined && lastExamined !== undefined) {
+    next = { recordedAt: Number(lastExamined.recorded_at), id: Number(lastExamined.id) };
+  }
+  return { attestations: page.map((row) => recordBody(row, input.showFindings)), next };
 }
 
 /**

@@ -21,13 +21,13 @@ import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
 import { takeTurnsOn } from '../db/dialect.js';
 import type { ArtifactPackagesTable, ArtifactsTable, Database, TrackName, VerdictName } from '../db/schema.js';
 import { VigilError } from '../errors.js';
-import { mergeArtifactFacets } from '../repositories/search-index.js';
+import { indexClaims } from '../repositories/search-index.js';
 import { inTransaction } from '../repositories/transaction.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import { isUpstreamUnavailable } from '../upstream-unavailable.js';
 import { registerArtifact } from './artifacts.js';
 import { factsRow } from './package-facts.js';
-import { countedClaims, type ReferenceView } from './reference-claims.js';
+import { countedClaims, visibleArtifact, type ReferenceView } from './reference-claims.js';
 
 type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -157,7 +157,7 @@ async function registerUpload(
           .where('bundle_hash', '=', formatBundleHash({ track: input.track, label, sourceId }))
           .executeTakeFirst();
         if (taken !== undefined) sourceId = `${sourceId}${sourceId.includes('?') ? '&' : '?'}checksum=${bytes.hash}`;
-        artifact = await registerArtifact(trx, { track: input.track, label, sourceId, contentHash: bytes.hash, kind: 'live', now: input.now });
+        artifact = await registerArtifact(trx, { track: input.track, label, sourceId, contentHash: bytes.hash, kind: 'live', now: input.now, uploadedBy: input.accountId });
       }
       await trx
         .insertInto('artifact_packages')
@@ -181,8 +181,8 @@ async function registerUpload(
         .values(factsRow(Number(artifact.id), bytes.facts, input.now))
         .onConflict((oc) => oc.column('artifact_id').doNothing())
         .execute();
-      // Searchable by its package reference from the moment it is stored (docs/search.md).
-      await mergeArtifactFacets(trx, [{ artifact, facets: { purl: [input.ref.purl] } }], input.now);
+      // Searchable by its package reference from the moment it is stored, by the accounts the claim counts for (docs/search.md).
+      await indexClaims(trx, [{ artifact, accountId: input.accountId, purl: input.ref.purl }], input.now);
       committing = true;
       return { artifact, created: existing === undefined };
     });
@@ -405,16 +405,25 @@ function packageBody(row: Selectable<ArtifactPackagesTable>) {
   };
 }
 
-export async function findArtifactById(db: Kysely<Database>, publicId: string): Promise<ArtifactRow> {
-  const row = await db.selectFrom('artifacts').selectAll().where('id', '=', artifactRowId(publicId)).executeTakeFirst();
+/**
+ * The artifact `publicId` names, if `view` may read it (reference-claims.ts, visibleArtifact): an
+ * artifact another account uploaded privately is answered exactly as an unknown id.
+ */
+export async function findArtifactById(db: Kysely<Database>, publicId: string, view: ReferenceView): Promise<ArtifactRow> {
+  const row = await db
+    .selectFrom('artifacts')
+    .selectAll()
+    .where('id', '=', artifactRowId(publicId))
+    .where(visibleArtifact(view, 'artifacts.id'))
+    .executeTakeFirst();
   if (row === undefined) throw new VigilError('artifact_unknown');
   return row;
 }
 
 /**
- * Artifacts by content hash, or by a purl they were uploaded as under a claim that counts for
- * `view` (the reader's own or a trusted account's), oldest first, one page (plus one row to tell if
- * more exist).
+ * Artifacts by content hash (those `view` may read), or by a purl they were uploaded as under a
+ * claim that counts for `view` (the reader's own or a trusted account's), oldest first, one page
+ * (plus one row to tell if more exist).
  */
 export async function findArtifacts(
   db: Kysely<Database>,
@@ -423,7 +432,12 @@ export async function findArtifacts(
   view: ReferenceView,
 ): Promise<ArtifactRow[]> {
   if ('sha256' in by) {
-    return db.selectFrom('artifacts').selectAll().where('content_hash', '=', by.sha256).orderBy('id').offset(page.offset).limit(page.limit).execute();
+    return db
+      .selectFrom('artifacts')
+      .selectAll()
+      .where('content_hash', '=', by.sha256)
+      .where(visibleArtifact(view, 'artifacts.id'))
+      .orderBy('id').offset(page.offset).limit(page.limit).execute();
   }
   const claimed = db.selectFrom('artifact_packages').select('artifact_packages.artifact_id').where('artifact_packages.purl', '=', by.purl).where(countedClaims(view));
   return db.selectFrom('artifacts').selectAll().where('id', 'in', claimed).orderBy('id').offset(page.offset).limit(page.limit).execute();

@@ -1,4 +1,4 @@
-import { expressionBuilder, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -36,4 +36,34 @@ export function countedClaims(view: ReferenceView): Expression<SqlBool> {
   const eb = expressionBuilder<Database, 'artifact_packages'>();
   const byTrusted = eb('artifact_packages.uploaded_by', 'in', eb.selectFrom('accounts').select('accounts.account_id').where('accounts.trusted', '=', 1));
   return view.accountId === null ? byTrusted : eb.or([eb('artifact_packages.uploaded_by', '=', view.accountId), byTrusted]);
+}
+
+/**
+ * Whether the artifact whose id is in `artifactIdColumn` may be read in `view` (docs/artifacts.md,
+ * "Who can read an artifact"): one registered otherwise than by an upload (benchmark, seeds, the
+ * operator's loaders) by everyone; one an upload registered only where a claim on it counts (the
+ * reader's own or a trusted account's, read at query time). Everything that answers with an
+ * artifact, or with what is known about one, filters with this, so a private upload cannot be
+ * read by guessing its id. A correlated condition: it costs one probe per row it is applied to.
+ */
+export function visibleArtifact(view: ReferenceView, artifactIdColumn: string): Expression<SqlBool> {
+  const eb = expressionBuilder<Database, never>();
+  return eb.exists(
+    eb
+      .selectFrom('artifacts as visible')
+      .select(sql`1`.as('one'))
+      .where(sql<SqlBool>`${sql.ref('visible.id')} = ${sql.ref(artifactIdColumn)}`)
+      .where((inner) =>
+        inner.or([
+          inner('visible.uploaded_by', 'is', null),
+          inner.exists(
+            inner
+              .selectFrom('artifact_packages')
+              .select(sql`1`.as('one'))
+              .whereRef('artifact_packages.artifact_id', '=', 'visible.id')
+              .where(countedClaims(view)),
+          ),
+        ]),
+      ),
+  );
 }

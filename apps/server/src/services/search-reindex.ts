@@ -1,7 +1,7 @@
 import type { Finding } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { indexArtifact, indexAttestations } from '../repositories/search-index.js';
+import { indexArtifact, indexAttestations, indexClaims } from '../repositories/search-index.js';
 import { inTransaction } from '../repositories/transaction.js';
 
 /** Attestations (and artifacts) written per transaction: small enough to keep each short. */
@@ -13,17 +13,18 @@ export interface ReindexResult {
 }
 
 /**
- * Rebuilds the search documents from the tables they describe (docs/search.md): every artifact,
- * its package references, every attestation. For databases that had rows before migration
- * 0008-search, or after a change of what is indexed. Searches running meanwhile see a partial index.
+ * Rebuilds the search entries from the tables they describe (docs/search.md): every artifact, its
+ * package references (each claim in its account's entry), every attestation. For databases that had
+ * rows before migration 0016, or after a change of what is indexed. Searches running meanwhile see
+ * a partial index. Leaves the index marked built.
  */
 export async function reindexSearch(db: Kysely<Database>, now: number): Promise<ReindexResult> {
-  await db.deleteFrom('search_documents').execute();
+  await db.deleteFrom('search_entries').execute();
   let artifacts = 0;
   for (let after = 0; ; ) {
     const rows = await db
       .selectFrom('artifacts')
-      .select(['id', 'bundle_hash', 'content_hash'])
+      .select(['id', 'bundle_hash', 'content_hash', 'uploaded_by'])
       .where('id', '>', after)
       .orderBy('id')
       .limit(BATCH)
@@ -31,12 +32,21 @@ export async function reindexSearch(db: Kysely<Database>, now: number): Promise<
     if (rows.length === 0) break;
     const ids = rows.map((r) => Number(r.id));
     await inTransaction(db, async (trx) => {
-      const packages = await trx.selectFrom('artifact_packages').select(['artifact_id', 'purl']).where('artifact_id', 'in', ids).execute();
-      for (const row of rows) {
-        const artifact = { id: Number(row.id), bundle_hash: row.bundle_hash, content_hash: row.content_hash };
-        const purls = packages.filter((p) => Number(p.artifact_id) === artifact.id).map((p) => p.purl);
-        await indexArtifact(trx, artifact, now, purls.length > 0 ? { purl: purls } : {});
-      }
+      const claims = await trx
+        .selectFrom('artifact_packages')
+        .select(['artifact_id', 'purl', 'uploaded_by'])
+        .where('artifact_id', 'in', ids)
+        .orderBy('created_at')
+        .orderBy('purl')
+        .orderBy('uploaded_by')
+        .execute();
+      const byId = new Map(rows.map((row) => [Number(row.id), { id: Number(row.id), bundle_hash: row.bundle_hash, content_hash: row.content_hash, uploaded_by: row.uploaded_by }]));
+      for (const artifact of byId.values()) await indexArtifact(trx, artifact, now);
+      await indexClaims(
+        trx,
+        claims.map((c) => ({ artifact: byId.get(Number(c.artifact_id))!, accountId: c.uploaded_by, purl: c.purl })),
+        now,
+      );
     });
     artifacts += rows.length;
     after = ids[ids.length - 1]!;
@@ -88,5 +98,29 @@ export async function reindexSearch(db: Kysely<Database>, now: number): Promise<
     attestations += rows.length;
     after = Number(rows[rows.length - 1]!.id);
   }
+  await db.updateTable('search_index_state').set({ state: 'built', updated_at: now }).where('name', '=', 'search').execute();
   return { artifacts, attestations };
+}
+
+/**
+ * Rebuilds the index once when a migration left it to be rebuilt (0016: `search_index_state` says
+ * `needed`), for `vigil-server migrate` and `serve`. One process claims the rebuild (needed →
+ * building); others starting at the same time go on without waiting. A rebuild that fails puts
+ * `needed` back; one whose process dies stays `building` until `vigil-server search reindex` runs.
+ * Returns what it indexed, or null when nothing was needed.
+ */
+export async function reindexSearchIfNeeded(db: Kysely<Database>, now: () => number): Promise<ReindexResult | null> {
+  const claimed = await db
+    .updateTable('search_index_state')
+    .set({ state: 'building', updated_at: now() })
+    .where('name', '=', 'search')
+    .where('state', '=', 'needed')
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) === 0) return null;
+  try {
+    return await reindexSearch(db, now());
+  } catch (error) {
+    await db.updateTable('search_index_state').set({ state: 'needed', updated_at: now() }).where('name', '=', 'search').execute();
+    throw error;
+  }
 }

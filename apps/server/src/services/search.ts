@@ -1,34 +1,16 @@
-import type { SearchKind, SearchResult } from '@vigil/core';
+import { MAX_SEARCH_CANDIDATES, type SearchKind, type SearchResult } from '@vigil/core';
 import { sql, type Kysely } from 'kysely';
-import { fullTextMatches, normalizeSearchWords, type FullTextIndex } from '../db/dialect.js';
+import { rankedTextMatches } from '../db/dialect.js';
 import type { Database } from '../db/schema.js';
-import type { Facets } from '../repositories/search-index.js';
+import { FINDING_FACETS, SEARCH_INDEX, searchWords, type Facets } from '../repositories/search-index.js';
+import { artifactPublicId } from './customer-artifacts.js';
+import { visibleArtifact, type ReferenceView } from './reference-claims.js';
 
-/** The search index of migration 0008 (docs/search.md). */
-export const SEARCH_INDEX: FullTextIndex = { table: 'search_documents', columns: ['primary_terms', 'other_terms'] };
-
-/** Facets that are finding text: shown in snippets only to plans that may read findings. */
-const FINDING_TEXT_FACETS = new Set(['finding', 'file']);
-/**
- * What a plan without findings may not match on either: otherwise a query that combines a record's
- * hash with a guessed word would tell, by a hit or a miss, what its withheld findings say.
- */
-const FINDING_FACETS = new Set(['finding', 'file', 'category', 'type']);
-
-/** Whether every query word is a prefix of a word of the facets a plan without findings may see. */
-function matchesWithoutFindings(facets: Facets, words: readonly string[]): boolean {
-  const visible = new Set<string>();
-  for (const [field, values] of Object.entries(facets)) {
-    if (FINDING_FACETS.has(field)) continue;
-    for (const value of values) for (const word of normalizeSearchWords(value)) visible.add(word);
-  }
-  // The kind is a word of every document (documentColumns).
-  const all = [...visible, 'artifact', 'attestation'];
-  return words.every((w) => all.some((v) => v.startsWith(w)));
-}
+/** At most this many distinct words of `q` are searched for. */
+export const MAX_SEARCH_WORDS = 16;
 const SNIPPET_MAX = 240;
 
-/** Where the next page starts: strictly after this (score, document id) in best-first order. */
+/** Where the next page starts: strictly after this (score, entry id) in best-first order. */
 export interface SearchKey {
   score: number;
   docId: number;
@@ -39,13 +21,13 @@ export interface SearchPage {
   next: SearchKey | null;
 }
 
-/** The matched fields, `field: value` joined with ` · `. */
+/** The matched fields, `field: value` joined with ` · `; findings-derived fields only when the plan reads findings. */
 function snippetOf(facets: Facets, words: readonly string[], showFindings: boolean): string {
   const parts: string[] = [];
   for (const [field, values] of Object.entries(facets)) {
-    if (!showFindings && FINDING_TEXT_FACETS.has(field)) continue;
+    if (!showFindings && FINDING_FACETS.has(field)) continue;
     for (const value of values) {
-      const valueWords = normalizeSearchWords(value);
+      const valueWords = searchWords(value);
       if (words.some((w) => valueWords.some((v) => v.startsWith(w)))) parts.push(`${field}: ${value}`);
     }
   }
@@ -55,49 +37,61 @@ function snippetOf(facets: Facets, words: readonly string[], showFindings: boole
 
 /**
  * Artifacts and attestations matching every word of `q` (each word as a prefix), best first, with
- * a keyset on (score, document id). Ranking is the database's (bm25 on SQLite, ts_rank on
- * PostgreSQL); a match in an identifier outranks one in a verdict, a track or a finding.
+ * a keyset on (score, entry id). The index hands over its MAX_SEARCH_CANDIDATES best matches
+ * (docs/search.md), in the fields the plan may match (no findings-derived words for a plan without
+ * findings); of those, the entries the reader may see are kept (an artifact's audience entry: the
+ * reader's own, a trusted account's read at query time, or everyone's for an artifact the reader
+ * may read), one per artifact or attestation, and the page is cut from them. Everything after the
+ * index is bounded by the candidates, whatever the words.
  */
 export async function search(
   db: Kysely<Database>,
-  input: { q: string; kind?: SearchKind | undefined; after: SearchKey | null; size: number; showFindings: boolean },
+  input: { q: string; kind?: SearchKind | undefined; after: SearchKey | null; size: number; showFindings: boolean; view: ReferenceView },
 ): Promise<SearchPage> {
-  const words = [...new Set(normalizeSearchWords(input.q))].slice(0, 16);
+  const words = [...new Set(searchWords(input.q))].slice(0, MAX_SEARCH_WORDS);
   if (words.length === 0) return { results: [], next: null };
-  const matches = fullTextMatches(db, SEARCH_INDEX, words);
-  const after = input.after;
+  const candidates = rankedTextMatches(db, SEARCH_INDEX, words, { restricted: !input.showFindings, limit: MAX_SEARCH_CANDIDATES });
+  const { view } = input;
   const rows = await db
-    .selectFrom(sql<{ doc_id: number; score: number }>`(${matches})`.as('m'))
-    .innerJoin('search_documents as d', 'd.id', 'm.doc_id')
-    // The identifier shown for an attestation: its canonical hash.
-    .leftJoin('attestations as a', (j) => j.onRef('a.id', '=', 'd.ref_id').on('d.kind', '=', 'attestation'))
-    .select(['d.id', 'd.kind', 'd.ref_id', 'd.title', 'd.facets', 'm.score', 'a.canonical_hash'])
-    .$if(input.kind !== undefined, (q) => q.where('d.kind', '=', input.kind!))
-    .$if(after !== null, (q) =>
-      q.where((eb) => eb.or([eb('m.score', '<', after!.score), eb.and([eb('m.score', '=', after!.score), eb('d.id', '>', after!.docId)])])),
-    )
-    .orderBy('m.score', 'desc')
-    .orderBy('d.id', 'asc')
-    .limit(input.size + 1)
+    .selectFrom(sql<{ id: number; score: number }>`(${candidates})`.as('c'))
+    .innerJoin('search_entries as e', 'e.id', 'c.id')
+    .leftJoin('attestations as a', (j) => j.onRef('a.id', '=', 'e.ref_id').on('e.kind', '=', 'attestation'))
+    .select(['e.id', 'e.kind', 'e.ref_id', 'e.artifact_id', 'e.title', 'e.facets', 'c.score', 'a.canonical_hash'])
+    .$if(input.kind !== undefined, (q) => q.where('e.kind', '=', input.kind!))
+    .where((eb) => {
+      const trusted = eb.selectFrom('accounts').select('accounts.account_id').where('accounts.trusted', '=', 1);
+      return eb.or([
+        eb.and([eb('e.audience', '=', ''), visibleArtifact(view, 'e.artifact_id')]),
+        ...(view.accountId === null ? [] : [eb('e.audience', '=', view.accountId)]),
+        eb('e.audience', 'in', trusted),
+      ]);
+    })
     .execute();
-  const page = rows.slice(0, input.size);
+
+  // One result per artifact or attestation: its best visible entry (several audiences may match).
+  const best = new Map<string, (typeof rows)[number] & { score: number; id: number }>();
+  for (const row of rows) {
+    const entry = { ...row, score: Number(row.score), id: Number(row.id) };
+    const key = `${row.kind}:${row.ref_id}`;
+    const seen = best.get(key);
+    if (seen === undefined || entry.score > seen.score || (entry.score === seen.score && entry.id < seen.id)) best.set(key, entry);
+  }
+  const after = input.after;
+  const ordered = [...best.values()]
+    .filter((r) => after === null || r.score < after.score || (r.score === after.score && r.id > after.docId))
+    .sort((a, b) => b.score - a.score || a.id - b.id);
+  const page = ordered.slice(0, input.size);
   const last = page.at(-1);
-  // Filtered after the page is cut, so the keyset stays the database's: a page can come out short
-  // and still have a next one, which the pagination headers allow (docs/search.md).
-  const shown = input.showFindings ? page : page.filter((row) => matchesWithoutFindings(JSON.parse(row.facets) as Facets, words));
   return {
-    results: shown.map((row) => {
-      const attestation = row.kind === 'attestation';
-      const id = attestation ? (row.canonical_hash ?? '') : String(row.ref_id);
-      return {
-        kind: row.kind,
-        id,
-        title: row.title,
-        snippet: snippetOf(JSON.parse(row.facets) as Facets, words, input.showFindings),
-        score: Number(row.score),
-        href: attestation ? `/v1/attestations/${id}` : `/v1/attestations?artifact=${id}`,
-      };
+    results: page.map((row): SearchResult => {
+      const snippet = snippetOf(JSON.parse(row.facets) as Facets, words, input.showFindings);
+      if (row.kind === 'attestation') {
+        const hash = row.canonical_hash ?? '';
+        return { type: 'attestation', kind: 'attestation', id: hash, canonical_hash: hash, title: row.title, snippet, score: row.score, href: `/v1/attestations/${hash}` };
+      }
+      const id = artifactPublicId(Number(row.ref_id));
+      return { type: 'artifact', kind: 'artifact', id, title: row.title, snippet, score: row.score, href: `/v1/artifacts/${id}` };
     }),
-    next: rows.length > input.size && last !== undefined ? { score: Number(last.score), docId: Number(last.id) } : null,
+    next: ordered.length > input.size && last !== undefined ? { score: last.score, docId: last.id } : null,
   };
 }

@@ -132,6 +132,12 @@ export type SearchKind = z.infer<typeof SearchKind>;
 /** At most this many characters of `q`. */
 export const MAX_SEARCH_QUERY_LENGTH = 256;
 
+/**
+ * The best-ranked index matches one search considers (docs/search.md): the ranking, the visibility
+ * rules and the pages work on these only, so a common word costs as much as a rare one after the index.
+ */
+export const MAX_SEARCH_CANDIDATES = 1000;
+
 export const SearchQuery = z.strictObject({
   q: z
     .string()
@@ -143,18 +149,43 @@ export const SearchQuery = z.strictObject({
 });
 export type SearchQuery = z.output<typeof SearchQuery>;
 
-export const SearchResult = z.object({
-  kind: SearchKind,
-  /** Artifact: its id (decimal). Attestation: its canonical hash. */
-  id: z.string(),
+/** An artifact result: `id` is the artifact's `art_<n>` and `href` its `GET /v1/artifacts/{id}`. */
+export const ArtifactSearchResult = z.object({
+  type: z.literal('artifact'),
+  /** The same as `type` (the field's earlier name). */
+  kind: z.literal('artifact'),
+  /** `art_<n>`, as every artifact read names it. */
+  id: z.string().regex(/^art_[1-9]\d*$/),
+  /** The canonical purl of the first package reference you may see, else its bundle hash. */
   title: z.string(),
   /** The indexed fields that matched the query, `field: value` joined with ` · `. */
   snippet: z.string(),
   /** Higher ranks first; comparable within one query only. */
   score: z.number(),
-  /** Where to read the result. */
+  /** `/v1/artifacts/art_<n>`. */
   href: z.string(),
 });
+export type ArtifactSearchResult = z.infer<typeof ArtifactSearchResult>;
+
+/** An attestation result: named by its canonical hash, `href` its `GET /v1/attestations/{canonical_hash}`. */
+export const AttestationSearchResult = z.object({
+  type: z.literal('attestation'),
+  /** The same as `type` (the field's earlier name). */
+  kind: z.literal('attestation'),
+  /** The canonical hash (the same as `canonical_hash`). */
+  id: Sha256Hash,
+  canonical_hash: Sha256Hash,
+  /** `<VERDICT> <bundle_hash>`, or `<VERDICT> art_<n>` for an artifact registered by an upload. */
+  title: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  /** `/v1/attestations/<canonical_hash>`. */
+  href: z.string(),
+});
+export type AttestationSearchResult = z.infer<typeof AttestationSearchResult>;
+
+/** One search result, told apart by `type`. */
+export const SearchResult = z.discriminatedUnion('type', [ArtifactSearchResult, AttestationSearchResult]);
 export type SearchResult = z.infer<typeof SearchResult>;
 
 export const SearchResults = z.object({ results: z.array(SearchResult) });

@@ -201,9 +201,10 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       config: { apiKey: { scope: 'read' } },
     },
     async (request) => {
-      const artifact = await findArtifactById(db, request.params.id);
       const principal = principalOf(request);
-      return artifactDetail(db, blobs, artifact, { plan: principal.plan, view: referenceViewOf(principal) });
+      const view = referenceViewOf(principal);
+      const artifact = await findArtifactById(db, request.params.id, view);
+      return artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
     },
   );
 
@@ -213,7 +214,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       schema: { summary: "An artifact's package facts: declared license, install scripts, registry provenance", params: ArtifactIdParams, response: { 200: ArtifactFacts } },
       config: { apiKey: { scope: 'read' } },
     },
-    async (request) => artifactFactsDetail(db, blobs, request.params.id, now().getTime()),
+    async (request) => artifactFactsDetail(db, blobs, request.params.id, referenceViewOf(principalOf(request)), now().getTime()),
   );
 
   app.post(

@@ -20,6 +20,7 @@ import type { Database } from '../../db/schema.js';
 import { VigilError } from '../../errors.js';
 import type { CachedMetagraph } from '../../metagraph/index.js';
 import { getAttestation, listAttestations, type AttestationKey } from '../../services/attestations-read.js';
+import { referenceViewOf } from '../../services/reference-claims.js';
 import { search, type SearchKey } from '../../services/search.js';
 import { queryFingerprint, readKeysetPage, sendKeysetPageHeaders } from '../pagination.js';
 import '../route-config.js';
@@ -133,7 +134,8 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
     },
     async (request, reply) => {
       const page = readKeysetPage(request, queryFingerprint('search', request.query), searchKey);
-      const result = await search(db, { q: request.query.q, kind: request.query.kind, after: page.after, size: page.size, showFindings: showsFindings(request) });
+      const view = referenceViewOf(principalOf(request));
+      const result = await search(db, { q: request.query.q, kind: request.query.kind, after: page.after, size: page.size, showFindings: showsFindings(request), view });
       sendKeysetPageHeaders(reply, page, result.next === null ? null : [result.next.score, result.next.docId]);
       return { results: result.results };
     },
