@@ -1,8 +1,5 @@
 #!/usr/bin/env node
+import { processIo } from './io.js';
 import { run } from './run.js';
 
-process.exitCode = await run(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  env: process.env,
-});
+process.exitCode = await run(process.argv.slice(2), processIo());

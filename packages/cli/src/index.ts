@@ -1,2 +1,4 @@
-export { run, USAGE } from './run.js';
-export type { Io } from './run.js';
+// @vigil/cli: the `vigil` command (docs/cli.md). `run` runs one command line in-process.
+export { run, describeVigilError } from './run.js';
+export type { Io } from './io.js';
+export { EXIT } from './exit-codes.js';

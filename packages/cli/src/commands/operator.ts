@@ -1,0 +1,199 @@
+import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { keypairFromSeed } from '@vigil/client';
+import { AGENT_BUNDLE_FORMAT, MinerAgent, MinerRegistration, ValidatorRegistration, type Track } from '@vigil/core';
+import { generateSecretKey, toHex } from '@vigil/crypto';
+import type { Command } from 'commander';
+import { action, examples, type Kit } from '../command-kit.js';
+import { configDir } from '../config.js';
+import type { Context } from '../context.js';
+import { CliError, UsageError } from '../exit-codes.js';
+import { trackOption } from './public-reads.js';
+
+const keyfileOption = '--keyfile <file>';
+const keyfileHelp = 'the hotkey file (from vigil keygen, or an ed25519 Bittensor keyfile); default VIGIL_KEYFILE';
+
+/** `<config dir>/hotkey.json`: where keygen writes and miner/validator commands look without --keyfile. */
+function defaultKeyfile(ctx: Context): string {
+  return join(configDir(ctx.io), 'hotkey.json');
+}
+
+function keyfileOf(ctx: Context, given: string | undefined): string {
+  return given ?? (ctx.io.env.VIGIL_KEYFILE || undefined) ?? defaultKeyfile(ctx);
+}
+
+interface BundleFile {
+  path: string;
+  content_base64: string;
+  mode: '0644' | '0755';
+}
+
+// Version control data and installed dependencies are not the agent's code.
+const BUNDLE_SKIPPED = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycache__', '.venv', '.DS_Store']);
+
+/** The files of an agent directory as a `vigil-agent-bundle/1` (docs/protocol.md, "Agent bundle format"). */
+export async function bundleOf(dir: string, entrypoint: string): Promise<{ format: string; entrypoint: string; files: BundleFile[] }> {
+  const root = resolve(dir);
+  const info = await lstat(root).catch(() => null);
+  if (!info?.isDirectory()) throw new CliError(`<dir>: ${dir} is not a directory`);
+  const files: BundleFile[] = [];
+  const walk = async (current: string): Promise<void> => {
+    for (const entry of await readdir(current, { withFileTypes: true })) {
+      if (BUNDLE_SKIPPED.has(entry.name)) continue;
+      const full = join(current, entry.name);
+      const path = relative(root, full).split(sep).join('/');
+      if (entry.isSymbolicLink()) throw new CliError(`<dir>: ${path} is a symbolic link; a bundle holds regular files only`);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.isFile()) {
+        const mode = (await lstat(full)).mode & 0o111 ? '0755' : '0644';
+        files.push({ path, content_base64: (await readFile(full)).toString('base64'), mode });
+      }
+    }
+  };
+  await walk(root);
+  if (files.length === 0) throw new CliError(`<dir>: ${dir} holds no file`);
+  if (!files.some((f) => f.path === entrypoint)) throw new UsageError(`--entrypoint: ${entrypoint} is not a file of ${dir}`);
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { format: AGENT_BUNDLE_FORMAT, entrypoint, files };
+}
+
+/** keygen, and the signed miner and validator calls (docs/protocol.md). */
+export function registerOperator(program: Command, kit: Kit): void {
+  examples(
+    program
+      .command('keygen')
+      .description('a new ed25519 hotkey: writes its keyfile (mode 0600) and prints its ss58 address')
+      .option('--out <file>', 'where to write the keyfile (default <config dir>/hotkey.json)')
+      .option('--force', 'replace an existing file')
+      .action(
+        action(kit, async (ctx, opts: { out?: string; force?: boolean }) => {
+          const path = opts.out ?? defaultKeyfile(ctx);
+          const seed = generateSecretKey();
+          const keypair = keypairFromSeed(seed);
+          const publicHex = `0x${toHex(keypair.publicKey)}`;
+          // The fields of an unencrypted Bittensor keyfile (docs/client.md, "The keyfile format").
+          const keyfile = { accountId: publicHex, publicKey: publicHex, privateKey: null, secretPhrase: null, secretSeed: `0x${toHex(seed)}`, ss58Address: keypair.hotkey };
+          await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+          try {
+            await writeFile(path, `${JSON.stringify(keyfile, null, 2)}\n`, { mode: 0o600, flag: opts.force ? 'w' : 'wx' });
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new CliError(`${path} exists: pass --force to replace it (the key in it is lost)`);
+            throw new CliError(`cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+          }
+          ctx.emit(() => {
+            ctx.out.line(keypair.hotkey);
+            ctx.out.note(`Wrote the keyfile of ${keypair.hotkey} to ${path} (mode 0600). Register this ss58 address on netuid 76 as an ed25519 key; keep the file secret.`);
+          }, { hotkey: keypair.hotkey, public_key: publicHex, keyfile: path });
+        }),
+      ),
+    ['vigil keygen', 'vigil keygen --out ./miner-hotkey.json'],
+  );
+
+  const miner = program.command('miner').description('miner calls, signed with the hotkey: register, submit an agent, read it, delete it');
+  examples(
+    miner
+      .command('register')
+      .description('registers the hotkey on a track (POST /v1/miners/registrations)')
+      .addOption(trackOption().makeOptionMandatory())
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          const r = await client.request('POST', '/v1/miners/registrations', { track: opts.track }, { schema: MinerRegistration });
+          ctx.emit(() => ctx.out.line(`${r.hotkey} is ${r.status} on ${r.track} since ${r.registered_at}.`));
+        }),
+      ),
+    ['vigil miner register --track skills'],
+  );
+  examples(
+    miner
+      .command('deregister')
+      .description('leaves a track: the agent no longer enters rounds (DELETE /v1/miners/registrations/{track})')
+      .addOption(trackOption().makeOptionMandatory())
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          await client.request('DELETE', `/v1/miners/registrations/${opts.track}`);
+          ctx.emit(() => ctx.out.line(`${client.hotkey} left ${opts.track}.`), { hotkey: client.hotkey, track: opts.track, deregistered: true });
+        }),
+      ),
+    ['vigil miner deregister --track skills'],
+  );
+  examples(
+    miner
+      .command('submit <dir>')
+      .description("submits the files of a directory as the hotkey's agent on a track (POST /v1/miners/agents)")
+      .addOption(trackOption().makeOptionMandatory())
+      .requiredOption('--name <name>', "the agent's name (1-64 characters)")
+      .requiredOption('--provider <provider>', 'free text, e.g. the model provider the agent calls (1-64 characters)')
+      .option('--entrypoint <path>', 'the file the track runs, relative to dir', 'agent.py')
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, dir: string, opts: { track: Track; name: string; provider: string; entrypoint: string; keyfile?: string }) => {
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          const bundle = await bundleOf(dir, opts.entrypoint);
+          const agent = await ctx.withProgress(`submitting ${bundle.files.length} files from ${dir}`, () =>
+            client.request('POST', '/v1/miners/agents', { track: opts.track, name: opts.name, provider: opts.provider, bundle }, { schema: MinerAgent }),
+          );
+          ctx.emit(() =>
+            ctx.out.fields([
+              ['agent', `${agent.name} v${agent.version} (${agent.status})`],
+              ['track', agent.track],
+              ['agent hash', agent.agent_hash],
+              ['files', bundle.files.length],
+              ['submitted', agent.submitted_at],
+            ]),
+          );
+        }),
+      ),
+    ['vigil miner submit ./my-agent --track skills --name sentinel --provider openai'],
+  );
+  examples(
+    miner
+      .command('agent')
+      .description("the hotkey's active agent on a track (GET /v1/miners/agents/{track})")
+      .addOption(trackOption().makeOptionMandatory())
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          const agent = await client.request('GET', `/v1/miners/agents/${opts.track}`, undefined, { schema: MinerAgent });
+          ctx.emit(() => ctx.out.fields([['agent', `${agent.name} v${agent.version} (${agent.status})`], ['provider', agent.provider], ['agent hash', agent.agent_hash], ['submitted', agent.submitted_at]]));
+        }),
+      ),
+    ['vigil miner agent --track skills'],
+  );
+  examples(
+    miner
+      .command('delete')
+      .description("deletes the hotkey's agent on a track: it leaves future rounds (DELETE /v1/miners/agents/{track})")
+      .addOption(trackOption().makeOptionMandatory())
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          await client.request('DELETE', `/v1/miners/agents/${opts.track}`);
+          ctx.emit(() => ctx.out.line(`Deleted the agent of ${client.hotkey} on ${opts.track}.`), { hotkey: client.hotkey, track: opts.track, deleted: true });
+        }),
+      ),
+    ['vigil miner delete --track skills'],
+  );
+
+  const validator = program.command('validator').description('validator calls, signed with the hotkey');
+  examples(
+    validator
+      .command('register')
+      .description('registers the hotkey as a validator with the addresses it calls from (POST /v1/validators/registration)')
+      .requiredOption('--allowed-ip <ip...>', 'IPv4 or IPv6 addresses the validator calls from (1-32)')
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, opts: { allowedIp: string[]; keyfile?: string }) => {
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          const r = await client.request('POST', '/v1/validators/registration', { allowed_ips: opts.allowedIp }, { schema: ValidatorRegistration });
+          ctx.emit(() => ctx.out.fields([['hotkey', r.hotkey], ['uid', r.uid], ['status', r.status], ['allowed ips', r.allowed_ips.join(', ')]]));
+        }),
+      ),
+    ['vigil validator register --allowed-ip 203.0.113.7', 'vigil validator register --allowed-ip 203.0.113.7 2001:db8::7 --keyfile validator.json'],
+  );
+}

@@ -1,0 +1,93 @@
+import { resolve } from 'node:path';
+import { MAX_VERIFY_BATCH } from '@vigil/core';
+import { Option, type Command } from 'commander';
+import { action, examples, type Kit } from '../command-kit.js';
+import { choiceArg } from '../context.js';
+import { CliError, UsageError, verdictExit, worstVerdict, type FailOn } from '../exit-codes.js';
+import { findLockfiles, MAX_LOCKFILES_PER_REQUEST, readLockfiles, type FoundLockfile } from '../lockfiles.js';
+import { when } from '../output.js';
+import { toSarif } from '../sarif.js';
+import { VERSION } from '../version.js';
+
+const failOnOption = () =>
+  new Option('--fail-on <level>', 'the verdict that fails the command: warn (exit 4 on WARN, 5 on BLOCK) or block (exit 5 on BLOCK only)').argParser(choiceArg('--fail-on', ['warn', 'block'] as const)).default('warn');
+
+/** Package and repository verification (docs/artifacts.md, docs/repositories.md), gated by verdict. */
+export function registerVerify(program: Command, kit: Kit): void {
+  examples(
+    program
+      .command('verify <purl...>')
+      .description(`Vigil's verdict for packages (POST /v1/artifacts/verify; several: /verify/batch, at most ${MAX_VERIFY_BATCH}); paid plan`)
+      .addOption(failOnOption())
+      .action(
+        action(kit, async (ctx, refs: string[], opts: { failOn: FailOn }) => {
+          if (refs.length > MAX_VERIFY_BATCH) throw new UsageError(`<purl...>: at most ${MAX_VERIFY_BATCH} references per call, got ${refs.length}`);
+          const vigil = await ctx.customer();
+          const results = refs.length === 1 ? [await vigil.artifacts.verify(refs[0]!)] : (await vigil.artifacts.verifyBatch(refs)).results;
+          ctx.emit(() =>
+            ctx.out.table(
+              ['artifact', 'state', 'verdict', 'risk', 'decided', 'attestations'],
+              results.map((r) => [r.artifact, r.state === 'pending' ? ctx.out.c.yellow(r.queued ? 'pending (queued)' : 'pending (not uploaded)') : r.state, ctx.out.verdict(r.verdict), r.risk_score, when(r.decided_at), r.attestations.length]),
+            ),
+          );
+          // A package without a verdict is never allowed: pending counts as WARN.
+          return verdictExit(worstVerdict(results.map((r) => (r.state === 'pending' || r.verdict === null ? 'WARN' : r.verdict))), opts.failOn);
+        }),
+      ),
+    ['vigil verify pkg:npm/left-pad@1.3.0', 'vigil verify npm:lodash@4.17.21 pypi:requests@2.32.3 --fail-on block', 'vigil verify pkg:npm/left-pad@1.3.0 --json | jq .verdict'],
+  );
+
+  examples(
+    program
+      .command('verify-repo [dir]')
+      .description('find the lockfiles of a local checkout, verify every dependency against a policy (POST /v1/repositories/verify), print a table, --json or --sarif; paid plan')
+      .option('--policy <name>', "the organization's policy to apply (default: the built-in default)")
+      .option('--lockfile <path...>', 'send these lockfiles (relative to dir) instead of searching for them')
+      .option('--sarif', 'print SARIF 2.1.0 for GitHub code scanning instead of a table')
+      .option('--all-dependencies', 'list allowed dependencies too (the table lists the others by default)')
+      .addOption(failOnOption())
+      .action(
+        action(kit, async (ctx, dir: string | undefined, opts: { policy?: string; lockfile?: string[]; sarif?: boolean; allDependencies?: boolean; failOn: FailOn }) => {
+          const root = resolve(dir ?? '.');
+          const vigil = await ctx.customer();
+          let lockfiles: FoundLockfile[];
+          if (opts.lockfile) {
+            lockfiles = await readLockfiles(root, opts.lockfile);
+          } else {
+            const scan = await ctx.withProgress(`searching ${root} for lockfiles`, (progress) => findLockfiles(root, (path) => progress.update(`searching ${root} for lockfiles: ${path}`)));
+            for (const path of scan.unread) ctx.out.note(`vigil: ${path}: not sent (Vigil does not read bun's binary lockfile; bun 1.2 and later write bun.lock)`);
+            lockfiles = scan.lockfiles;
+          }
+          if (lockfiles.length === 0) throw new CliError(`${root}: no lockfile found (Vigil reads package-lock.json, npm-shrinkwrap.json, pnpm-lock.yaml, yarn.lock, bun.lock, requirements*.txt, poetry.lock, Pipfile.lock, uv.lock)`);
+          if (lockfiles.length > MAX_LOCKFILES_PER_REQUEST) throw new CliError(`${root}: ${lockfiles.length} lockfiles found; the server takes at most ${MAX_LOCKFILES_PER_REQUEST} per verification: pass a subdirectory or --lockfile`);
+          const verification = await ctx.withProgress(`verifying ${lockfiles.length} lockfile${lockfiles.length === 1 ? '' : 's'} on ${vigil.baseUrl}`, () =>
+            vigil.repositories.verify({ lockfiles, ...(opts.policy !== undefined ? { policy: opts.policy } : {}) }),
+          );
+          if (opts.sarif) {
+            ctx.out.printJson(toSarif(verification, lockfiles, { version: VERSION }));
+          } else {
+            ctx.emit(() => {
+              const s = verification.summary;
+              ctx.out.line(`${ctx.out.verdict(verification.verdict)} under policy ${verification.policy.name} v${verification.policy.version}${verification.complete ? '' : ctx.out.c.yellow(' (incomplete: pending dependencies)')}`);
+              ctx.out.line(`${s.packages} packages (${s.direct} direct): ${s.blocked} blocked, ${s.warned} warned, ${s.pending} pending, ${s.allowed} allowed; ${s.skipped} entries skipped`);
+              ctx.out.table(['lockfile', 'format', 'packages', 'direct', 'dev', 'skipped'], verification.files.map((f) => [f.path, `${f.format}${f.format_version ? ` ${f.format_version}` : ''}`, f.packages, f.direct, f.dev, f.skipped.length]));
+              const shown = verification.dependencies.filter((d) => opts.allDependencies || d.verdict !== 'ALLOW');
+              if (shown.length > 0) {
+                ctx.out.table(
+                  ['verdict', 'package', 'state', 'why', 'lockfiles'],
+                  shown.map((d) => [ctx.out.verdict(d.verdict), d.purl, d.state === 'pending' ? `pending (${d.queued})` : `decided (${d.published_verdict})`, [...d.failed, ...d.warnings].join(', '), d.files.join(', ')]),
+                );
+              }
+            });
+          }
+          return verdictExit(verification.verdict, opts.failOn);
+        }),
+      ),
+    [
+      'vigil verify-repo',
+      'vigil verify-repo ./services/api --policy prod-only --fail-on block',
+      'vigil verify-repo --sarif > vigil.sarif   # then upload with github/codeql-action/upload-sarif',
+      'vigil verify-repo --lockfile package-lock.json --lockfile requirements/prod.txt --json',
+    ],
+  );
+}

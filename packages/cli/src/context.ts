@@ -1,0 +1,160 @@
+import { readFile } from 'node:fs/promises';
+import { SignedVigilClient, Vigil, parseKeypairFile } from '@vigil/client';
+import type { Command } from 'commander';
+import { resolveConnection, type Connection, type GlobalOptions } from './config.js';
+import { CliError, UsageError } from './exit-codes.js';
+import type { Io } from './io.js';
+import { Output, Progress } from './output.js';
+
+/**
+ * `--json` prints the server's answer as it sent it. The SDK hands back parsed values with timestamps
+ * as `Date` (which would print in another form), so the fetch it is given keeps the last successful
+ * answer's body text, and `--json` prints that.
+ */
+class AnswerRecorder {
+  last: unknown = undefined;
+
+  wrap(inner: typeof globalThis.fetch): typeof globalThis.fetch {
+    return async (input, init) => {
+      const response = await inner(input, init);
+      if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) {
+        const text = await response.clone().text();
+        try {
+          this.last = JSON.parse(text);
+        } catch {
+          this.last = undefined;
+        }
+      }
+      return response;
+    };
+  }
+}
+
+/** What a command's action gets: the output, the connection and clients, made on first use. */
+export class Context {
+  readonly out: Output;
+  readonly progress: Progress;
+  readonly recorder = new AnswerRecorder();
+  private connection: Promise<Connection> | null = null;
+  private client: Vigil | null = null;
+
+  constructor(
+    readonly io: Io,
+    readonly options: GlobalOptions,
+  ) {
+    this.out = new Output(io, options.json === true || options.compact === true, options.color === false, options.compact === true);
+    this.progress = new Progress(io);
+  }
+
+  static of(io: Io, command: Command): Context {
+    return new Context(io, command.optsWithGlobals<GlobalOptions>());
+  }
+
+  get json(): boolean {
+    return this.out.json;
+  }
+
+  connect(): Promise<Connection> {
+    this.connection ??= resolveConnection(this.io, this.options);
+    return this.connection;
+  }
+
+  fetch(): typeof globalThis.fetch {
+    return this.recorder.wrap(this.io.fetch ?? globalThis.fetch);
+  }
+
+  /** The SDK client: with the token when one is configured, else public reads only. */
+  async vigil(): Promise<Vigil> {
+    if (this.client) return this.client;
+    const { baseUrl, token } = await this.connect();
+    const options = { baseUrl, fetch: this.fetch(), headers: { 'user-agent': USER_AGENT } };
+    try {
+      this.client = token === null ? Vigil.public(options) : new Vigil({ ...options, apiKey: token });
+    } catch (err) {
+      throw new UsageError(connectionOptionMessage(err as Error));
+    }
+    return this.client;
+  }
+
+  /** The SDK client for a customer endpoint: a token is required, said before anything is sent. */
+  async customer(): Promise<Vigil> {
+    const { token } = await this.connect();
+    if (token === null) throw new UsageError('this command needs an API token: pass --token, set VIGIL_API_TOKEN, or run vigil login');
+    return this.vigil();
+  }
+
+  /** The signed client of a miner or validator, from the keyfile (`--keyfile` or VIGIL_KEYFILE). */
+  async signed(keyfile: string | undefined): Promise<SignedVigilClient> {
+    const path = keyfile ?? (this.io.env.VIGIL_KEYFILE || undefined);
+    if (!path) throw new UsageError('--keyfile: required (the hotkey file from vigil keygen), or set VIGIL_KEYFILE');
+    const keypair = parseKeypairFile(await readText(this.io, path, '--keyfile'));
+    const { baseUrl, token } = await this.connect();
+    try {
+      return new SignedVigilClient({ baseUrl, keypair, fetch: this.fetch(), headers: { 'user-agent': USER_AGENT }, ...(token ? { apiKey: token } : {}) });
+    } catch (err) {
+      throw new UsageError(connectionOptionMessage(err as Error));
+    }
+  }
+
+  /**
+   * Prints a server answer: with `--json`, the body exactly as the server sent it (`raw` replaces
+   * it for answers assembled from several calls); otherwise `human` renders it for people.
+   */
+  emit(human: () => void, raw?: unknown): void {
+    if (this.json) this.out.printJson(raw !== undefined ? raw : this.recorder.last);
+    else human();
+  }
+
+  /** Runs long work with the progress indicator (stderr, terminal only). */
+  async withProgress<T>(text: string, work: (progress: Progress) => Promise<T>): Promise<T> {
+    this.progress.start(text);
+    try {
+      return await work(this.progress);
+    } finally {
+      this.progress.stop();
+    }
+  }
+}
+
+const USER_AGENT = 'vigil-cli';
+
+function connectionOptionMessage(err: Error): string {
+  // The SDK names the option (`options.baseUrl: …`); the user set it with a flag or variable.
+  return err.message.replace(/^options\.baseUrl/, 'base URL (--base-url, VIGIL_BASE_URL)').replace(/^options\.apiKey/, 'token (--token, VIGIL_API_TOKEN)');
+}
+
+/** A file's text, or standard input for `-`. */
+export async function readText(io: Io, path: string, argument: string): Promise<string> {
+  if (path === '-') {
+    if (!io.readStdin) throw new UsageError(`${argument}: standard input is not available`);
+    return io.readStdin();
+  }
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    throw new CliError(`${argument}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+export async function readJson(io: Io, path: string, argument: string): Promise<unknown> {
+  const text = await readText(io, path, argument);
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`${argument}: ${path === '-' ? 'standard input' : path} is not JSON: ${(err as Error).message}`);
+  }
+}
+
+export function intArg(name: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) throw new UsageError(`${name}: expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    return Number(value);
+  };
+}
+
+export function choiceArg<T extends string>(name: string, choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${name}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
+    return value as T;
+  };
+}

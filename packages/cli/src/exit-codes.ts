@@ -1,0 +1,46 @@
+/**
+ * The exit statuses of `vigil` (docs/cli.md, "Exit status"). A CI job gates on them, so each has one
+ * meaning whatever the command.
+ */
+export const EXIT = {
+  /** Success; for a verdict command, nothing at or above `--fail-on`. */
+  ok: 0,
+  /** The server answered an error, could not be reached, or a local file could not be read. */
+  error: 1,
+  /** The command line was wrong (unknown command or option, missing or malformed argument). */
+  usage: 2,
+  /** An attestation checked offline is not genuine. */
+  notGenuine: 3,
+  /** The worst verdict is WARN (pending counts as WARN) and `--fail-on` is `warn`. */
+  warn: 4,
+  /** The worst verdict is BLOCK. */
+  block: 5,
+} as const;
+
+/** A mistake in the command line: exit 2, with the message and a pointer to `--help`. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** A local failure that is not the command line's fault (an unreadable file): exit 1. */
+export class CliError extends Error {
+  override name = 'CliError';
+}
+
+export type FailOn = 'warn' | 'block';
+
+/** The exit status of a verdict under `--fail-on`. */
+export function verdictExit(verdict: 'ALLOW' | 'WARN' | 'BLOCK', failOn: FailOn): number {
+  if (verdict === 'BLOCK') return EXIT.block;
+  if (verdict === 'WARN' && failOn === 'warn') return EXIT.warn;
+  return EXIT.ok;
+}
+
+const RANK = { ALLOW: 0, WARN: 1, BLOCK: 2 } as const;
+
+/** The most severe of some verdicts (ALLOW for none). */
+export function worstVerdict(verdicts: Iterable<'ALLOW' | 'WARN' | 'BLOCK'>): 'ALLOW' | 'WARN' | 'BLOCK' {
+  let worst: 'ALLOW' | 'WARN' | 'BLOCK' = 'ALLOW';
+  for (const v of verdicts) if (RANK[v] > RANK[worst]) worst = v;
+  return worst;
+}
