@@ -56,7 +56,9 @@ export interface DashboardApi {
 
 /** `baseUrl` is the API's origin (VIGIL_DASHBOARD_API_URL), or the page's own when that is unset. */
 export function createApi(baseUrl: string): DashboardApi {
-  const client = new VigilClient({ baseUrl });
+  // VigilClient keeps the fetch it is given and calls it as its own method; a browser's fetch
+  // called with any `this` but the window throws "Illegal invocation". Hand it a bound one.
+  const client = new VigilClient({ baseUrl, fetch: (input, init) => globalThis.fetch(input, init) });
   return {
     network: (signal) => client.networkDashboard({ signal }),
     threats: (days, signal) => client.threatTrends({ days }, { signal }),
