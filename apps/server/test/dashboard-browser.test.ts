@@ -267,7 +267,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     const scoreRows = page.getByRole('region', { name: 'Scores' }).locator('tbody tr');
     await scoreRows.first().waitFor();
     expect(await scoreRows.count()).toBe(scores.scores.length);
-    const shownScores = await scoreRows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    const shownScores = await scoreRows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent)));
     expect(shownScores.map((r) => [r[0], r[1], r[3], r[4]])).toEqual(scores.scores.map((s) => [count.format(s.rank), s.name, score.format(s.score), count.format(s.validators)]));
     expect(await axeViolations(page)).toEqual([]);
     await snap(page, 'round-scores');
@@ -309,7 +309,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
       }
       const rows = page.getByRole('region', { name: `Leaderboard, ${TRACK_LABELS[track]}` }).locator('tbody tr');
       await rows.first().waitFor();
-      const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+      const shown = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent)));
       expect(shown.map((r) => [r[0], r[1], r[3], r[5], r[6]])).toEqual(
         expected.map((r) => [count.format(r.rank), r.name, r.score === null ? '—' : score.format(r.score), count.format(r.current_version), count.format(r.attestations)]),
       );

@@ -1,5 +1,5 @@
 import { SEVERITIES } from '@vigil/core';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { POLL_SECONDS, type ThreatTrends } from '../api.js';
 import { Chart } from '../components/chart.js';
 import { Empty, Show } from '../components/status.js';
@@ -26,10 +26,17 @@ const PLANE_LABELS: Record<string, string> = { prompt: 'Prompt', install: 'Insta
 function DaysSelector({ days }: { days: number }) {
   const [text, setText] = useState(String(days));
   const [invalid, setInvalid] = useState(false);
+  // Follows the address (a preset, Back): the form stays mounted so keyboard focus is kept.
+  useEffect(() => {
+    setText(String(days));
+    setInvalid(false);
+  }, [days]);
   return (
     <form
       class="days"
       aria-label="Period"
+      // Our own message (announced, next to the field) instead of the browser's transient bubble.
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         const value = Number(text);
@@ -44,7 +51,7 @@ function DaysSelector({ days }: { days: number }) {
       <ul class="segmented" aria-label="Common periods">
         {DAY_PRESETS.map((preset) => (
           <li key={preset}>
-            <a href={`/threats?days=${preset}`} aria-current={preset === days ? 'page' : undefined} onClick={() => setText(String(preset))}>
+            <a href={`/threats?days=${preset}`} aria-current={preset === days ? 'page' : undefined}>
               {preset === 1 ? '1 day' : `${preset} days`}
             </a>
           </li>
@@ -65,7 +72,7 @@ function DaysSelector({ days }: { days: number }) {
       />
       <button type="submit">Show</button>
       {invalid ? (
-        <p id="days-error" class="field-error">
+        <p id="days-error" class="field-error" role="alert">
           Enter a whole number of days from 1 to 180.
         </p>
       ) : null}
@@ -221,7 +228,7 @@ export function ThreatsPage({ days }: { days: number }) {
   return (
     <>
       <PageHeading title="Threats" />
-      <DaysSelector key={days} days={days} />
+      <DaysSelector days={days} />
       <Show resource={resource} what="threat trends" reload={reload}>
         {(data) => <TrendsView data={data} />}
       </Show>
