@@ -5,7 +5,6 @@ import { gzipSync } from 'node:zlib';
 import { DASHBOARD_ROUTES, dashboardDistDir } from '@vigil/dashboard';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
 import { dashboardPlugin } from '../src/http/plugins/dashboard.js';
 import { errorsPlugin } from '../src/http/plugins/errors.js';
 import { startServer, type TestServer } from './harness.js';
@@ -109,17 +108,6 @@ describe('the dashboard plugin', () => {
   it('every route of the dashboard package is a route of the server (the SPA fallback list)', () => {
     expect(DASHBOARD_ROUTES).toContain('/');
     expect(DASHBOARD_ROUTES.every((route) => route.startsWith('/') && !route.startsWith('/v1'))).toBe(true);
-  });
-});
-
-describe('the dashboard settings', () => {
-  it('VIGIL_DASHBOARD and VIGIL_DASHBOARD_API_URL: defaults, and bad values named', () => {
-    expect(loadConfig({}).dashboard).toEqual({ enabled: true, apiUrl: undefined });
-    expect(loadConfig({ VIGIL_DASHBOARD: ' false ' }).dashboard.enabled).toBe(false);
-    expect(loadConfig({ VIGIL_DASHBOARD_API_URL: 'https://api.example/' }).dashboard.apiUrl).toBe('https://api.example');
-    expect(() => loadConfig({ VIGIL_DASHBOARD: 'no' })).toThrow('VIGIL_DASHBOARD: expected true or false, got "no"');
-    expect(() => loadConfig({ VIGIL_DASHBOARD_API_URL: 'ftp://x' })).toThrow(/^VIGIL_DASHBOARD_API_URL: expected an http\(s\) URL/);
-    expect(() => loadConfig({ VIGIL_DASHBOARD_API_URL: 'https://x/?a=1' })).toThrow(/^VIGIL_DASHBOARD_API_URL: /);
   });
 });
 
