@@ -17,6 +17,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** favicon.svg and other unhashed files: cached a little, revalidated after. */
 const SHORT_LIVED = 'public, max-age=3600';
 const API_URL_META = '<meta name="vigil-api-url" content="" />';
+/** Pages, not API operations: kept out of /openapi.json (debug mode), like @fastify/static's own routes. */
+const PAGE_ROUTE = { schema: { hide: true } };
 
 /**
  * The page's policy: its own scripts and styles only (no inline script, no eval), data only from
@@ -65,7 +67,7 @@ const dashboard: FastifyPluginAsync<DashboardPluginOptions> = async (app, { sett
   if (!existsSync(indexFile)) {
     app.log.warn({ distDir }, 'the web dashboard is not built: / answers 503 with how to build it (docs/dashboard.md)');
     for (const url of DASHBOARD_ROUTES) {
-      app.get(url, (_request, reply) =>
+      app.get(url, PAGE_ROUTE, (_request, reply) =>
         withSecurityHeaders(reply, csp).code(503).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(NOT_BUILT_PAGE),
       );
     }
@@ -99,7 +101,7 @@ const dashboard: FastifyPluginAsync<DashboardPluginOptions> = async (app, { sett
   // The SPA fallback, for the dashboard's own routes only: each is index.html, revalidated on
   // every load (no-cache) so a new build's asset names are picked up at once.
   for (const url of DASHBOARD_ROUTES) {
-    app.get(url, (_request, reply) =>
+    app.get(url, PAGE_ROUTE, (_request, reply) =>
       withSecurityHeaders(reply, csp).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html),
     );
   }
