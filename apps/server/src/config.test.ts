@@ -53,6 +53,7 @@ describe('loadConfig', () => {
         liveArtifacts: 30,
       },
       repositories: { runInServe: true, pollMs: 5_000, github: { apiUrl: 'https://api.github.com', token: undefined, timeoutMs: 10_000 } },
+      dashboard: { enabled: true, apiUrl: undefined },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
   });

@@ -168,7 +168,8 @@ describe('public read endpoints', () => {
   });
 
   it('unknown routes are 404 {detail: not found}', async () => {
-    for (const path of ['/v2/health', '/v1/nothing', '/']) {
+    // `/` is the web dashboard's page (test/dashboard.test.ts); any other unknown path is the API's 404.
+    for (const path of ['/v2/health', '/v1/nothing', '/nothing']) {
       const { response, json } = await get(path);
       expect(response.status).toBe(404);
       expect(json).toEqual({ detail: 'not found' });

@@ -11,9 +11,12 @@ import { serverBuilt, startVigilServer, type VigilServer } from './support/vigil
 // one origin that calls a real Vigil on another, allowed by VIGIL_CORS_ORIGINS. The bundle is made
 // from dist/ through package.json `exports` with browser conditions, as a web app's bundler would.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) console.warn(`SKIPPED: @vigil/client browser test (no chromium at ${CHROMIUM}; apt-get install chromium, or set CHROMIUM_PATH)`);
+// VIGIL_CHROMIUM as the dashboard's browser tests and .ci/run name it (CHROMIUM_PATH still read).
+const CHROMIUM = process.env.VIGIL_CHROMIUM?.trim() || process.env.CHROMIUM_PATH?.trim() || '/usr/bin/chromium';
+// With VIGIL_REQUIRE_BROWSER (or, unset, CI) true a missing browser fails the test instead of skipping it.
+const required = (process.env.VIGIL_REQUIRE_BROWSER?.trim() || process.env.CI?.trim()) === 'true';
+const haveChromium = existsSync(CHROMIUM) || required;
+if (!haveChromium) console.warn(`SKIPPED: @vigil/client browser test (no chromium at ${CHROMIUM}; apt-get install chromium, or set VIGIL_CHROMIUM)`);
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 

@@ -13,6 +13,7 @@ import { bodyGuardPlugin } from './plugins/body-guard.js';
 import { createMemoryCacheStore, createRedisCacheStore } from './plugins/cache-store.js';
 import { connectionDrainPlugin } from './plugins/connection-drain.js';
 import { corsPlugin } from './plugins/cors.js';
+import { dashboardPlugin } from './plugins/dashboard.js';
 import { debugDocsPlugin } from './plugins/debug-docs.js';
 import { earlyRefusalsPlugin, frameworkErrors, rewriteRefusedUrl } from './plugins/early-refusals.js';
 import { errorsPlugin } from './plugins/errors.js';
@@ -167,6 +168,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });
+  if (config.dashboard.enabled) await app.register(dashboardPlugin, { settings: config.dashboard });
   return app;
 }
 

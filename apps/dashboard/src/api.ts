@@ -1,0 +1,96 @@
+// The dashboard's only way to the API. Every call goes through `@vigil/client` here, and nowhere
+// else imports it: moving to another SDK shape (resource namespaces, typed errors) is a change to
+// this one file.
+import { VigilApiError, VigilClient, VigilResponseError } from '@vigil/client';
+import {
+  CACHE_TTL_SECONDS,
+  type AgentEligibility,
+  type AgentsResponse,
+  type Leaderboard,
+  type NetworkDashboard,
+  type RoundAttestations,
+  type RoundScores,
+  type RoundsListResponse,
+  type RoundsStatusResponse,
+  type ThreatTrends,
+  type Track,
+} from '@vigil/core';
+
+export type {
+  AgentEligibility,
+  AgentsResponse,
+  Leaderboard,
+  NetworkDashboard,
+  RoundAttestations,
+  RoundScores,
+  RoundsListResponse,
+  RoundsStatusResponse,
+  ThreatTrends,
+  Track,
+};
+
+/** Each read with the server's cache lifetime (spec part 8): polling faster only re-reads the same body. */
+export const POLL_SECONDS = {
+  network: CACHE_TTL_SECONDS.dashboardNetwork,
+  threats: CACHE_TTL_SECONDS.threatTrends,
+  roundsStatus: CACHE_TTL_SECONDS.roundsStatus,
+  rounds: CACHE_TTL_SECONDS.rounds,
+  leaderboard: CACHE_TTL_SECONDS.leaderboard,
+  agents: CACHE_TTL_SECONDS.agents,
+} as const;
+
+/** How many closed rounds the Rounds page lists (the server's default is 60). */
+export const CLOSED_ROUNDS_SHOWN = 20;
+
+export interface DashboardApi {
+  network(signal: AbortSignal): Promise<NetworkDashboard>;
+  threats(days: number, signal: AbortSignal): Promise<ThreatTrends>;
+  roundsStatus(signal: AbortSignal): Promise<RoundsStatusResponse>;
+  closedRounds(signal: AbortSignal): Promise<RoundsListResponse>;
+  roundScores(roundId: string, signal: AbortSignal): Promise<RoundScores>;
+  roundAttestations(roundId: string, miner: string, signal: AbortSignal): Promise<RoundAttestations>;
+  leaderboard(signal: AbortSignal): Promise<Leaderboard>;
+  agents(track: Track | undefined, signal: AbortSignal): Promise<AgentsResponse>;
+  agentEligibility(hotkey: string, track: Track | undefined, signal: AbortSignal): Promise<AgentEligibility>;
+}
+
+/** `baseUrl` is the API's origin (VIGIL_DASHBOARD_API_URL), or the page's own when that is unset. */
+export function createApi(baseUrl: string): DashboardApi {
+  // VigilClient keeps the fetch it is given and calls it as its own method; a browser's fetch
+  // called with any `this` but the window throws "Illegal invocation". Hand it a bound one.
+  const client = new VigilClient({ baseUrl, fetch: (input, init) => globalThis.fetch(input, init) });
+  return {
+    network: (signal) => client.networkDashboard({ signal }),
+    threats: (days, signal) => client.threatTrends({ days }, { signal }),
+    roundsStatus: (signal) => client.roundsStatus({ signal }),
+    closedRounds: (signal) => client.rounds({ limit: CLOSED_ROUNDS_SHOWN }, { signal }),
+    roundScores: (roundId, signal) => client.roundScores(roundId, { signal }),
+    roundAttestations: (roundId, miner, signal) => client.roundAttestations(roundId, miner, { signal }),
+    leaderboard: (signal) => client.leaderboard({ signal }),
+    agents: (track, signal) => client.agents(track === undefined ? {} : { track }, { signal }),
+    agentEligibility: (hotkey, track, signal) => client.agentEligibility(hotkey, track === undefined ? {} : { track }, { signal }),
+  };
+}
+
+/** What went wrong with a read, in the terms the page shows it. */
+export type Failure =
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  | { kind: 'not_found'; detail: string }
+  | { kind: 'server'; status: number; detail: string; requestId: string | null }
+  | { kind: 'refused'; status: number; detail: string }
+  | { kind: 'mismatch'; message: string }
+  | { kind: 'unreachable'; message: string };
+
+/** Without a Retry-After, a 429 is retried after the rate-limit window (one minute). */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
+export function describeFailure(error: unknown): Failure {
+  if (error instanceof VigilApiError) {
+    if (error.status === 429) return { kind: 'rate_limited', retryAfterSeconds: error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS };
+    if (error.status === 404) return { kind: 'not_found', detail: error.detail };
+    if (error.status >= 500) return { kind: 'server', status: error.status, detail: error.detail, requestId: error.requestId };
+    return { kind: 'refused', status: error.status, detail: error.detail };
+  }
+  if (error instanceof VigilResponseError) return { kind: 'mismatch', message: error.message };
+  return { kind: 'unreachable', message: error instanceof Error ? error.message : String(error) };
+}

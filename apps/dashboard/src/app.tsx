@@ -1,0 +1,96 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { DashboardApi } from './api.js';
+import { ApiContext } from './lib/context.js';
+import { interceptLinkClicks, parseRoute, useLocation, type Route } from './lib/router.js';
+import { AgentPage } from './pages/agent.js';
+import { AgentsPage } from './pages/agents.js';
+import { LeaderboardPage } from './pages/leaderboard.js';
+import { MinerPage } from './pages/miner.js';
+import { NetworkPage } from './pages/network.js';
+import { PageHeading } from './pages/page.js';
+import { RoundPage } from './pages/round.js';
+import { RoundsPage } from './pages/rounds.js';
+import { ThreatsPage } from './pages/threats.js';
+import { VerifyPage } from './pages/verify.js';
+
+const NAV = [
+  { href: '/', label: 'Network', pages: ['network'] },
+  { href: '/threats', label: 'Threats', pages: ['threats'] },
+  { href: '/rounds', label: 'Rounds', pages: ['rounds', 'round', 'miner'] },
+  { href: '/leaderboard', label: 'Leaderboard', pages: ['leaderboard'] },
+  { href: '/agents', label: 'Agents', pages: ['agents', 'agent'] },
+  { href: '/verify', label: 'Verify', pages: ['verify'] },
+] as const;
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'network':
+      return <NetworkPage />;
+    case 'threats':
+      return <ThreatsPage days={route.days} />;
+    case 'rounds':
+      return <RoundsPage />;
+    case 'round':
+      return <RoundPage roundId={route.roundId} />;
+    case 'miner':
+      return <MinerPage roundId={route.roundId} hotkey={route.hotkey} />;
+    case 'leaderboard':
+      return <LeaderboardPage track={route.track} />;
+    case 'agents':
+      return <AgentsPage track={route.track} />;
+    case 'agent':
+      return <AgentPage hotkey={route.hotkey} track={route.track} />;
+    case 'verify':
+      return <VerifyPage />;
+    case 'not_found':
+      return (
+        <>
+          <PageHeading title="Page not found" />
+          <p>
+            The dashboard has no page at <code>{route.path}</code>. <a href="/">Go to the network overview</a>.
+          </p>
+        </>
+      );
+  }
+}
+
+export function App({ api }: { api: DashboardApi }) {
+  const { pathname, search } = useLocation();
+  const route = parseRoute(pathname, search);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => (root.current ? interceptLinkClicks(root.current) : undefined), []);
+  return (
+    <ApiContext.Provider value={api}>
+      <div ref={root} class="shell">
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header class="top">
+          <a class="brand" href="/">
+            <img src="/favicon.svg" alt="" width={24} height={24} /> Vigil
+          </a>
+          <nav aria-label="Dashboard">
+            <ul>
+              {NAV.map((item) => (
+                <li key={item.href}>
+                  <a href={item.href} aria-current={(item.pages as readonly string[]).includes(route.page) ? 'page' : undefined}>
+                    {item.label}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </header>
+        <main id="main" tabIndex={-1}>
+          <Page key={pathname} route={route} />
+        </main>
+        <footer>
+          <p>
+            Times are in your time zone; hover one for UTC. Data from this server's public API, refreshed no faster than its caches
+            (docs/dashboard.md).
+          </p>
+        </footer>
+      </div>
+    </ApiContext.Provider>
+  );
+}

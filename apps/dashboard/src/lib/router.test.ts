@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { DASHBOARD_ROUTES } from '../../routes.js';
+import { daysFrom, parseRoute } from './router.js';
+
+const HOTKEY = '5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY';
+
+describe('parseRoute', () => {
+  it('every route vigil-server answers with the page is a page here', () => {
+    for (const pattern of DASHBOARD_ROUTES) {
+      const path = pattern.replace(/:[A-Za-z]+/g, 'abcdef12');
+      expect(parseRoute(path, '').page, pattern).not.toBe('not_found');
+    }
+  });
+
+  it('reads the pages and their parameters', () => {
+    expect(parseRoute('/', '')).toEqual({ page: 'network' });
+    expect(parseRoute('/threats', '?days=7')).toEqual({ page: 'threats', days: 7 });
+    expect(parseRoute('/rounds/5f2c9a1e', '')).toEqual({ page: 'round', roundId: '5f2c9a1e' });
+    expect(parseRoute(`/rounds/5f2c9a1e/miners/${HOTKEY}`, '')).toEqual({ page: 'miner', roundId: '5f2c9a1e', hotkey: HOTKEY });
+    expect(parseRoute('/leaderboard', '?track=packages')).toEqual({ page: 'leaderboard', track: 'packages' });
+    expect(parseRoute('/leaderboard', '?track=nope')).toEqual({ page: 'leaderboard', track: 'skills' });
+    expect(parseRoute('/agents', '')).toEqual({ page: 'agents', track: undefined });
+    expect(parseRoute(`/agents/${HOTKEY}`, '?track=mcp_servers')).toEqual({ page: 'agent', hotkey: HOTKEY, track: 'mcp_servers' });
+    expect(parseRoute('/verify', '')).toEqual({ page: 'verify' });
+    expect(parseRoute('/v1/health', '')).toEqual({ page: 'not_found', path: '/v1/health' });
+  });
+
+  it('days outside 1–180 or not a whole number fall back to the server default of 30', () => {
+    expect(daysFrom('1')).toBe(1);
+    expect(daysFrom('180')).toBe(180);
+    for (const text of ['0', '181', '7.5', '-1', 'x', '', null]) expect(daysFrom(text)).toBe(30);
+  });
+});

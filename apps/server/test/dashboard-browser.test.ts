@@ -1,0 +1,453 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseTimestamp, TRACKS } from '@vigil/core';
+import { dashboardIsBuilt } from '@vigil/dashboard';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The dashboard as a person sees it: Debian's Chromium (no browser download) driven by
+// playwright-core, against a real `vigil-server serve` (the built bin.js) on a SQLite data
+// directory seeded with `seed --demo`. Every number checked on a page is compared with the same
+// endpoint's JSON; each page is checked with axe-core and photographed into .test-artifacts/.
+//
+// Without Chromium the suite is skipped with a message, except when VIGIL_REQUIRE_BROWSER (or,
+// when that is unset, CI) is `true`: then it fails, so CI can never pass without running it.
+
+const CHROMIUM = process.env.VIGIL_CHROMIUM?.trim() || '/usr/bin/chromium';
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const ARTIFACTS = fileURLToPath(new URL('../.test-artifacts/dashboard/', import.meta.url));
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const haveChromium = existsSync(CHROMIUM);
+const required = (process.env.VIGIL_REQUIRE_BROWSER?.trim() || process.env.CI?.trim()) === 'true';
+if (!haveChromium && !required) {
+  console.warn(`SKIPPED: dashboard browser tests (no Chromium at ${CHROMIUM}; install Debian's chromium, or set VIGIL_CHROMIUM)`);
+}
+
+/** How long one browser step may wait for the page; generous for a shared 2-core machine. */
+const STEP_TIMEOUT_MS = 15_000;
+/** Each test walks several pages, each checked by axe. */
+const TEST_TIMEOUT_MS = 120_000;
+const LOCALE = 'en-US';
+const TIME_ZONE = 'America/New_York';
+const count = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
+const score = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const local = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium', timeZone: TIME_ZONE });
+const TRACK_LABELS: Record<string, string> = { skills: 'Skills', mcp_servers: 'MCP servers', packages: 'Packages', repositories: 'Repositories' };
+/** ICU writes narrow no-break spaces in times; compare text with every space made plain. */
+const plain = (text: string | null) => (text ?? '').replace(/[\s\u202f\u00a0]+/g, ' ').trim();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function runBin(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`vigil-server ${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
+let dataDir: string;
+let server: ChildProcess | undefined;
+let base: string;
+let apiKey: string;
+let browser: Browser;
+let context: BrowserContext;
+/** Browser console errors and failed loads per page, minus those a test provokes on purpose. */
+const problems: string[] = [];
+
+async function api<T>(path: string, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(`${base}${path}`, { headers });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function openPage(ctx: BrowserContext = context): Promise<Page> {
+  const page = await ctx.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (404|429|503)/.test(message.text())) {
+      problems.push(`${page.url()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+  return page;
+}
+
+/** Every `.stat` on the page (or under `scope`): label → value text. */
+async function stats(page: Page, scope = 'main'): Promise<Record<string, string>> {
+  return page.$$eval(`${scope} .stat`, (nodes) =>
+    Object.fromEntries(nodes.map((n) => [n.querySelector('dt')!.textContent!.trim(), n.querySelector('.stat-value')!.textContent!.trim()])),
+  );
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run(document);
+  });
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+async function snap(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => {
+  beforeAll(async () => {
+    if (!haveChromium) throw new Error(`no Chromium at ${CHROMIUM}: CI requires the browser tests (.ci/run installs Debian's chromium as root)`);
+    if (!existsSync(BIN) || !dashboardIsBuilt()) throw new Error('build first: npx -y pnpm@10.34.8 build (vigil-server and the dashboard)');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    dataDir = mkdtempSync(join(tmpdir(), 'vigil-dashboard-e2e-'));
+    // No scheduler: rounds must not close while the test compares the page with the API.
+    const env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', VIGIL_SCHEDULER: 'false', VIGIL_REPOSITORY_WORKER: 'false' };
+    await runBin(['seed', '--demo'], env);
+    apiKey = /vgl_[0-9a-f]+_[0-9a-f]+/.exec(await runBin(['keys', 'create', '--org', 'e2e', '--plan', 'paid', '--scopes', 'read'], env))![0];
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${base}/v1/health`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (i > 300) throw new Error('vigil-server did not answer /v1/health');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    context = await browser.newContext({ baseURL: base, locale: LOCALE, timezoneId: TIME_ZONE, viewport: { width: 1280, height: 900 } });
+    context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.kill('SIGTERM');
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, TEST_TIMEOUT_MS);
+
+  it('Network shows the numbers of /v1/dashboard/network, times in local time with UTC on hover', async () => {
+    const page = await openPage();
+    await page.goto('/');
+    await page.locator('.stat').first().waitFor();
+    const data = await api<{
+      last_update: string;
+      validators: { active: number; total: number };
+      miners: { total: number };
+      agents: { total: number; by_track: Record<string, number> };
+      attestations: number;
+      tasks_24h: number;
+      reruns_24h: number;
+      throughput: number[];
+      verdicts: Record<string, number>;
+      track_mix: { label: string; value: number }[];
+    }>('/v1/dashboard/network');
+    const shown = await stats(page);
+    expect(shown).toMatchObject({
+      'Active validators': count.format(data.validators.active),
+      Miners: count.format(data.miners.total),
+      Agents: count.format(data.agents.total),
+      Attestations: count.format(data.attestations),
+      'Tasks, 24 h': count.format(data.tasks_24h),
+      'Re-runs, 24 h': count.format(data.reruns_24h),
+      ...Object.fromEntries(TRACKS.map((t) => [TRACK_LABELS[t], count.format(data.agents.by_track[t]!)])),
+    });
+    expect(data.attestations).toBeGreaterThan(999); // the demo has thousands: the grouping separator is exercised
+    expect(await page.locator('.stat', { hasText: 'Active validators' }).locator('.stat-note').textContent()).toBe(`of ${count.format(data.validators.total)}`);
+    const verdicts = await page.$$eval('ul[aria-label="Verdicts"] li', (items) => items.map((li) => [li.querySelector('.bar-label')!.textContent, li.querySelector('.bar-value')!.textContent]));
+    expect(verdicts.map(([label, value]) => [label, value!.split(' (')[0]])).toEqual(['ALLOW', 'WARN', 'BLOCK'].map((v) => [v, count.format(data.verdicts[v]!)]));
+    const tracks = await page.$$eval('ul[aria-label="Tracks"] .bar-value', (items) => items.map((i) => i.textContent!.split(' (')[0]));
+    expect(tracks).toEqual(data.track_mix.map((t) => count.format(t.value)));
+    await page.getByText('Show the numbers').click();
+    const hourly = await page.$$eval('figure.chart details tbody td.num', (cells) => cells.map((c) => c.textContent));
+    expect(hourly).toEqual(data.throughput.map((n) => count.format(n)));
+    const updated = page.locator('.updated time');
+    expect(await updated.getAttribute('title')).toBe(`${parseTimestamp(data.last_update).toISOString().slice(0, 10)} ${parseTimestamp(data.last_update).toISOString().slice(11, 19)} UTC`);
+    expect(plain(await updated.textContent())).toBe(plain(local.format(parseTimestamp(data.last_update))));
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'network');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('navigation stays in one document, keeps the address bar and Back working; Threats follows the days selector', async () => {
+    const page = await openPage();
+    await page.goto('/');
+    await page.locator('.stat').first().waitFor();
+    await page.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Threats' }).click();
+    await expect.poll(() => page.url()).toBe(`${base}/threats`);
+    type Trends = { days: number; attestations: number; scanned: number; series: unknown[]; totals: Record<string, number>; week: { findings: number; prev_findings: number }; categories: { category: string; count: number }[]; severity: Record<string, number> };
+    const check = async (days: number) => {
+      await page.locator('.updated', { hasText: new RegExp(`^Last ${days} days?,`) }).waitFor();
+      const data = await api<Trends>(`/v1/threats/trends?days=${days}`);
+      expect(await stats(page)).toMatchObject({
+        Attestations: count.format(data.attestations),
+        'Artifacts scanned': count.format(data.scanned),
+        'Flagged artifacts': count.format(data.totals.flagged_artifacts!),
+        Blocked: count.format(data.totals.blocked!),
+        Warned: count.format(data.totals.warned!),
+        'Findings, last 7 days': count.format(data.week.findings),
+        'Findings, the 7 days before': count.format(data.week.prev_findings),
+      });
+      expect(await page.locator('figure.chart details tbody tr').count()).toBe(data.series.length);
+      const categories = await page.$$eval('[aria-label="Findings by category"] tbody tr', (rows) => rows.map((r) => [r.querySelector('code')!.textContent, r.querySelector('td')!.textContent]));
+      expect(categories).toEqual(data.categories.map((c) => [c.category, count.format(c.count)]));
+      const severity = await page.$$eval('ul[aria-label="Severity"] .bar-value', (items) => items.map((i) => i.textContent!.split(' (')[0]));
+      expect(severity).toEqual(['CRIT', 'HIGH', 'MED', 'LOW'].map((s) => count.format(data.severity[s]!)));
+    };
+    await check(30);
+    await page.getByRole('link', { name: '7 days' }).click();
+    await expect.poll(() => page.url()).toBe(`${base}/threats?days=7`);
+    await check(7);
+    await page.getByLabel('Days (1–180)').fill('180');
+    await page.getByLabel('Days (1–180)').press('Enter');
+    await expect.poll(() => page.url()).toBe(`${base}/threats?days=180`);
+    await check(180);
+    await page.getByLabel('Days (1–180)').fill('181');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('Enter a whole number of days from 1 to 180.').waitFor();
+    expect(page.url()).toBe(`${base}/threats?days=180`);
+    await page.goBack();
+    await expect.poll(() => page.url()).toBe(`${base}/threats?days=7`);
+    await check(7);
+    expect(await page.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce)).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'threats');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('Rounds: current rounds with a live countdown, closed rounds with their top five, a round’s scores and a miner’s attestations', async () => {
+    const page = await openPage();
+    await page.goto('/rounds');
+    await page.locator('.card').first().waitFor();
+    const status = await api<{ tracks: { track: string; round_number: number; phase: string; participants: number; scored_agents: number; seconds_until_close: number | null }[] }>('/v1/rounds/status');
+    const cards = await page.$$eval('.card', (nodes) => nodes.map((n) => n.querySelector('h3')!.textContent));
+    expect(cards).toEqual(status.tracks.map((t) => `${TRACK_LABELS[t.track]}: round ${count.format(t.round_number)}`));
+    for (const [i, round] of status.tracks.entries()) {
+      const facts = await stats(page, `.card:nth-child(${i + 1})`);
+      expect(facts.Participants).toBe(count.format(round.participants));
+      expect(facts['Scored agents']).toBe(count.format(round.scored_agents));
+      expect(facts.Phase!.toLowerCase()).toBe(round.phase);
+    }
+    const ticking = status.tracks.findIndex((t) => t.seconds_until_close !== null && t.seconds_until_close > 5);
+    if (ticking >= 0) {
+      const countdown = page.locator(`.card:nth-child(${ticking + 1}) .countdown`).first();
+      const before = await countdown.textContent();
+      await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).not.toBe(before);
+    }
+    const list = await api<{ rounds: { round_id: string; round_number: number; miners: number; winners: { hotkey: string; name: string; score: number }[] }[] }>('/v1/rounds?limit=20');
+    expect(list.rounds.length).toBeGreaterThan(0);
+    const rows = page.getByRole('region', { name: 'Closed rounds' }).locator('tbody tr');
+    expect(await rows.count()).toBe(list.rounds.length);
+    const first = list.rounds[0]!;
+    expect(await rows.first().locator('th').textContent()).toBe(`Round ${count.format(first.round_number)}`);
+    expect(await rows.first().locator('ol.winners li').allTextContents()).toEqual(first.winners.map((w) => `${w.name} ${score.format(w.score)}`));
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'rounds');
+
+    await rows.first().locator('th a').click();
+    await expect.poll(() => page.url()).toBe(`${base}/rounds/${first.round_id}`);
+    const scores = await api<{ scores: { rank: number; name: string; hotkey: string; score: number; validators: number }[] }>(`/v1/rounds/${first.round_id}/scores`);
+    const scoreRows = page.getByRole('region', { name: 'Scores' }).locator('tbody tr');
+    await scoreRows.first().waitFor();
+    expect(await scoreRows.count()).toBe(scores.scores.length);
+    const shownScores = await scoreRows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent)));
+    expect(shownScores.map((r) => [r[0], r[1], r[3], r[4]])).toEqual(scores.scores.map((s) => [count.format(s.rank), s.name, score.format(s.score), count.format(s.validators)]));
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'round-scores');
+
+    const winner = scores.scores[0]!;
+    await scoreRows.first().locator('a').click();
+    await expect.poll(() => page.url()).toBe(`${base}/rounds/${first.round_id}/miners/${winner.hotkey}`);
+    const attestations = await api<{ score: number; runs: number; tasks: { verdict: string; risk_score: number; canonical_hash: string; findings: unknown[] }[] }>(
+      `/v1/rounds/${first.round_id}/attestations?miner=${winner.hotkey}`,
+    );
+    await page.locator('.stat').first().waitFor();
+    expect(await stats(page)).toMatchObject({ Score: score.format(attestations.score), Runs: count.format(attestations.runs), Tasks: count.format(attestations.tasks.length) });
+    const tasks = await page.getByRole('region', { name: 'Attestations' }).locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [tr.querySelector('.badge')!.textContent, tr.children[1]!.textContent, tr.querySelector('code.hash')!.textContent]),
+    );
+    expect(tasks).toEqual(attestations.tasks.map((t) => [t.verdict, count.format(t.risk_score), t.canonical_hash]));
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'miner-attestations');
+
+    // A deep link (reload) is the SPA fallback's job: the server answers the page, the page the data.
+    await page.goto(`/rounds/${first.round_id}`);
+    await page.getByRole('region', { name: 'Scores' }).waitFor();
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('Leaderboard: each track’s rows as /v1/leaderboard ranks them', async () => {
+    const page = await openPage();
+    await page.goto('/leaderboard');
+    const board = await api<{ rows: { track: string; rank: number; name: string; score: number | null; version: number; current_version: number; resubmitted_since: boolean; attestations: number }[]; meta: { total_agents: number } }>('/v1/leaderboard');
+    await page.locator('.stat').first().waitFor();
+    expect((await stats(page))['Agents ranked, all tracks']).toBe(count.format(board.meta.total_agents));
+    for (const track of TRACKS) {
+      await page.getByRole('navigation', { name: 'Tracks' }).getByRole('link', { name: new RegExp(`^${TRACK_LABELS[track]}`) }).click();
+      await expect.poll(() => page.url()).toBe(`${base}/leaderboard?track=${track}`);
+      const expected = board.rows.filter((r) => r.track === track);
+      if (expected.length === 0) {
+        await page.getByText(`No agent is ranked in ${TRACK_LABELS[track]} yet.`).waitFor();
+        continue;
+      }
+      const rows = page.getByRole('region', { name: `Leaderboard, ${TRACK_LABELS[track]}` }).locator('tbody tr');
+      await rows.first().waitFor();
+      const shown = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (c) => c.textContent)));
+      expect(shown.map((r) => [r[0], r[1], r[3], r[5], r[6]])).toEqual(
+        expected.map((r) => [count.format(r.rank), r.name, r.score === null ? '—' : score.format(r.score), count.format(r.current_version), count.format(r.attestations)]),
+      );
+      expect(shown.map((r) => r[4]!.includes('resubmitted since'))).toEqual(expected.map((r) => r.resubmitted_since));
+    }
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'leaderboard');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('Agents: the list per track, and an agent’s eligibility with its state and reason', async () => {
+    const page = await openPage();
+    await page.goto('/agents');
+    const all = await api<{ agents: { hotkey: string; track: string; name: string; version: number; runs: number }[] }>('/v1/agents');
+    const rows = page.getByRole('region', { name: 'Agents' }).locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(all.agents.length);
+    await page.getByRole('navigation', { name: 'Tracks' }).getByRole('link', { name: 'MCP servers' }).click();
+    const mcp = await api<{ agents: { hotkey: string; track: string; name: string }[] }>('/v1/agents?track=mcp_servers');
+    await expect.poll(() => rows.count()).toBe(mcp.agents.length);
+    expect(await rows.locator('th').allTextContents()).toEqual(mcp.agents.map((a) => a.name));
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'agents');
+
+    const agent = mcp.agents[0]!;
+    await rows.first().locator('th a').click();
+    await expect.poll(() => page.url()).toBe(`${base}/agents/${agent.hotkey}?track=mcp_servers`);
+    const eligibility = await api<{ state: string; reason: string; qualifies_next_round: boolean; version: number; agent_hash: string }>(`/v1/agents/${agent.hotkey}?track=mcp_servers`);
+    await page.locator('.eligibility').waitFor();
+    expect(await page.locator('.eligibility').textContent()).toContain(eligibility.reason);
+    expect(await stats(page)).toMatchObject({ State: eligibility.state, Version: count.format(eligibility.version) });
+    expect(await page.locator('.hashes code').first().textContent()).toBe(eligibility.agent_hash);
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'agent');
+
+    await page.goto('/agents/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY');
+    await page.getByText('Not found (agent not found).').waitFor();
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('Verify checks a real envelope in the browser, sends nothing, and rejects a tampered one', async () => {
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const listed = await api<{ attestations: { canonical_hash: string }[] }>('/v1/attestations', { ...auth, 'x-vigil-page-size': '1' });
+    const detail = await api<{ envelope: { payload: Record<string, unknown> } }>(`/v1/attestations/${listed.attestations[0]!.canonical_hash}`, auth);
+    const snapshot = readFileSync(join(dataDir, 'metagraph.json'), 'utf8');
+    const page = await openPage();
+    await page.goto('/verify');
+    await page.getByLabel('Attestation envelope (JSON)').waitFor();
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(request.url()));
+
+    await page.getByLabel('Attestation envelope (JSON)').fill(JSON.stringify(detail.envelope, null, 2));
+    await page.getByLabel('Metagraph snapshot (JSON)').fill(snapshot);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Genuine: all three checks pass' }).waitFor();
+    expect(await page.locator('.checks li').allTextContents()).toEqual([
+      expect.stringMatching(/^Hash: pass/),
+      expect.stringMatching(/^Signature: pass/),
+      expect.stringMatching(/^Validator permit: pass/),
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'verify-genuine');
+
+    const tampered = { ...detail.envelope, payload: { ...detail.envelope.payload, risk_score: ((detail.envelope.payload.risk_score as number) + 1) % 101 } };
+    await page.getByLabel('Attestation envelope (JSON)').fill(JSON.stringify(tampered));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Not genuine' }).waitFor();
+    expect(await page.locator('.reason').textContent()).toBe('canonical hash mismatch');
+    expect(await page.locator('.checks li').allTextContents()).toEqual([
+      expect.stringMatching(/^Hash: fail/),
+      expect.stringMatching(/^Signature: fail/),
+      expect.stringMatching(/^Validator permit: pass/),
+    ]);
+    await snap(page, 'verify-tampered');
+    expect(sent).toEqual([]);
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('a 429 shows a countdown from Retry-After and then loads; a 5xx says so and Retry loads', async () => {
+    const page = await openPage();
+    let limited = true;
+    await page.route('**/v1/dashboard/network', (route) =>
+      limited
+        ? route.fulfill({ status: 429, headers: { 'retry-after': '3', 'content-type': 'application/json' }, body: '{"detail":"rate limit exceeded"}' })
+        : route.continue(),
+    );
+    await page.goto('/');
+    const alert = page.getByRole('alert');
+    await alert.getByText('Too many requests from this address (429 rate limit exceeded).').waitFor();
+    expect(await alert.locator('.countdown').textContent()).toMatch(/^00:0[0-3]$/);
+    await snap(page, 'network-429');
+    limited = false;
+    await page.locator('.stat').first().waitFor({ timeout: 10_000 });
+    expect(await alert.count()).toBe(0);
+
+    await page.unroute('**/v1/dashboard/network');
+    let failing = true;
+    await page.route('**/v1/leaderboard', (route) =>
+      failing
+        ? route.fulfill({ status: 503, headers: { 'content-type': 'application/json', 'x-request-id': 'req-e2e-1' }, body: '{"detail":"service unavailable"}' })
+        : route.continue(),
+    );
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Leaderboard' }).click();
+    await page.getByText('The server could not answer (503 service unavailable).').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('req-e2e-1');
+    await snap(page, 'leaderboard-503');
+    failing = false;
+    await page.getByRole('button', { name: 'Retry now' }).click();
+    await page.locator('.stat').first().waitFor();
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('phone width and dark scheme: no sideways scrolling of the page, and axe passes in dark', async () => {
+    const phone = await browser.newContext({ baseURL: base, locale: LOCALE, timezoneId: TIME_ZONE, viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+    phone.setDefaultTimeout(STEP_TIMEOUT_MS);
+    try {
+      const page = await openPage(phone);
+      for (const [path, ready, name] of [
+        ['/', '.stat', 'network'],
+        ['/threats', '.stat', 'threats'],
+        ['/rounds', '.card', 'rounds'],
+        ['/leaderboard', '.stat', 'leaderboard'],
+        ['/agents', 'tbody tr', 'agents'],
+        ['/verify', 'textarea', 'verify'],
+      ] as const) {
+        await page.goto(path);
+        await page.locator(ready).first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+        expect(await axeViolations(page), path).toEqual([]);
+        await snap(page, `phone-dark-${name}`);
+      }
+      await page.close();
+    } finally {
+      await phone.close();
+    }
+  }, TEST_TIMEOUT_MS);
+
+  it('no page broke its Content-Security-Policy or logged an error', () => {
+    expect(problems).toEqual([]);
+  });
+});
