@@ -204,19 +204,19 @@ describe('answers that break the contract', () => {
 describe('pagination', () => {
   it('follows X-Vigil-Next-Page only: short and empty pages with a next page are not the end', async () => {
     const pages: Record<string, { items: string[]; next?: string }> = {
-      first: { items: ['a'], next: 'c1.two' },
+      first: { items: ['art_1'], next: 'c1.two' },
       'c1.two': { items: [], next: 'c1.three' },
-      'c1.three': { items: ['b', 'c'] },
+      'c1.three': { items: ['art_2', 'art_3'] },
     };
     standIn = await startStandIn((_i, seen, res) => {
       const page = pages[String(seen.headers['x-vigil-page'] ?? 'first')]!;
-      const results = page.items.map((id) => ({ kind: 'attestation', id, title: id, snippet: id, score: 1, href: `/v1/attestations/${id}` }));
+      const results = page.items.map((id) => ({ type: 'artifact', kind: 'artifact', id, title: id, snippet: id, score: 1, href: `/v1/artifacts/${id}` }));
       json(res, 200, { results }, page.next ? { 'x-vigil-next-page': page.next } : {});
     });
     const { vigil } = client(standIn.baseUrl);
     const ids: string[] = [];
     for await (const result of vigil.search({ q: 'exfil' }, { pageSize: 3 })) ids.push(result.id);
-    expect(ids).toEqual(['a', 'b', 'c']);
+    expect(ids).toEqual(['art_1', 'art_2', 'art_3']);
     expect(standIn.seen.map((s) => [s.headers['x-vigil-page'], s.headers['x-vigil-page-size']])).toEqual([
       [undefined, '3'],
       ['c1.two', '3'],
@@ -224,7 +224,7 @@ describe('pagination', () => {
     ]);
     // Page at a time: the items and the token of the next.
     const first = await vigil.search({ q: 'exfil' }, { pageSize: 3 });
-    expect([first.items.map((r) => r.id), first.nextPage]).toEqual([['a'], 'c1.two']);
+    expect([first.items.map((r) => r.id), first.nextPage]).toEqual([['art_1'], 'c1.two']);
     const second = await first.getNextPage();
     expect([second?.items, second?.nextPage]).toEqual([[], 'c1.three']);
     const third = await vigil.search({ q: 'exfil' }, { pageSize: 3, page: second!.nextPage! });
