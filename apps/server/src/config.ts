@@ -9,6 +9,7 @@ import { redactUrl } from './redact-url.js';
 import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
 import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
 import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type RepositoryWorkerSettings } from './repository-worker/settings.js';
+import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './webhooks/settings.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
 
 export { ConfigError };
@@ -68,6 +69,8 @@ export interface Config {
   scheduler: SchedulerSettings;
   /** Repository push verification: the worker and the GitHub client (docs/repositories.md). */
   repositories: RepositoryWorkerSettings;
+  /** Webhook delivery and the URL rules of endpoints (docs/webhooks.md). */
+  webhooks: WebhookSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -136,6 +139,7 @@ export const ALL_CONFIG_VARIABLES = [
   ...SIGNED_AUTH_VARIABLES,
   ...SCHEDULER_VARIABLES,
   ...REPOSITORY_WORKER_VARIABLES,
+  ...WEBHOOK_VARIABLES,
 ];
 
 const INT_RE = /^\d+$/;
@@ -303,6 +307,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     signedAuth: signedAuthSettingsFromEnv(env),
     scheduler: schedulerSettingsFromEnv(env),
     repositories: repositoryWorkerSettingsFromEnv(env),
+    webhooks: webhookSettingsFromEnv(env),
   };
 }
 

@@ -13,6 +13,7 @@ import { policiesMigration } from './migrations/0010-policies.js';
 import { advisoriesMigration } from './migrations/0011-advisories.js';
 import { sourceRepositoriesMigration } from './migrations/0012-source-repositories.js';
 import { referenceTrustMigration } from './migrations/0015-reference-trust.js';
+import { webhooksMigration } from './migrations/0017-webhooks.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -32,6 +33,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0011-advisories': advisoriesMigration,
   '0012-source-repositories': sourceRepositoriesMigration,
   '0015-reference-trust': referenceTrustMigration,
+  '0017-webhooks': webhooksMigration,
 };
 
 const provider: MigrationProvider = {
