@@ -36,11 +36,12 @@ export function excerptOf(bytes: Buffer, limit = RESPONSE_EXCERPT_BYTES): string
 /**
  * A lookup for node's http(s) that resolves once, refuses the connection when any address is not
  * public, and hands the socket the checked address, so what was checked is what is connected to
- * (a name that resolves differently the second time, DNS rebinding, gains nothing).
+ * (a name that resolves differently the second time, DNS rebinding, gains nothing). With the checks
+ * off (VIGIL_WEBHOOK_ALLOW_PRIVATE) it only resolves.
  */
-function guardedLookup(resolver: HostResolver): LookupFunction {
+function guardedLookup(resolver: HostResolver, check: boolean): LookupFunction {
   return (hostname, options, callback) => {
-    checkedAddresses(hostname, resolver).then(
+    (check ? checkedAddresses(hostname, resolver) : resolver(hostname)).then(
       (addresses) => {
         const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
         const usable = wanted.length > 0 ? wanted : addresses;
@@ -86,7 +87,7 @@ export async function sendDelivery(request: DeliveryRequest): Promise<DeliveryOu
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(request.body.byteLength) },
       agent: secure ? agents.https : agents.http,
-      ...(request.allowPrivate ? {} : { lookup: guardedLookup(request.resolver) }),
+      lookup: guardedLookup(request.resolver, !request.allowPrivate),
     };
     const req = (secure ? https : http).request(url, options, (res) => {
       const chunks: Buffer[] = [];
