@@ -427,6 +427,8 @@ describeEachDialect('webhooks', (ctx) => {
   it('two workers deliver each of many events exactly once to a healthy receiver, four at most in flight per endpoint', async () => {
     const h = await harness();
     const r = await receiver();
+    // Slow enough answers that both workers have attempts open at once.
+    r.fallback = { status: 200, delayMs: 15 };
     const acme = await h.key('acme');
     await endpoint(h, acme, r.url);
     await endpoint(h, acme, r.url.replace('/hooks', '/second'));
@@ -440,6 +442,26 @@ describeEachDialect('webhooks', (ctx) => {
     expect(new Set(deliveries).size).toBe(2 * events);
     const attempts = await h.db.selectFrom('webhook_delivery_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(Number(attempts.n)).toBe(2 * events);
+    expect(r.maxConcurrentByPath.get('/hooks')).toBeLessThanOrEqual(4);
+    expect(r.maxConcurrentByPath.get('/second')).toBeLessThanOrEqual(4);
+    expect(Math.max(...r.maxConcurrentByPath.values())).toBeGreaterThan(1);
+  });
+
+  it('a dead endpoint (every attempt times out) does not hold up another endpoint’s deliveries', async () => {
+    const h = await harness();
+    const dead = await receiver();
+    dead.fallback = { hang: true };
+    const healthy = await receiver();
+    const acme = await h.key('acme');
+    await endpoint(h, acme, dead.url);
+    await endpoint(h, acme, healthy.url);
+    for (let i = 0; i < 12; i++) await emit(h);
+    const worker = await h.worker({ settings: { concurrency: 8, endpointConcurrency: 4 } });
+    worker.start();
+    // The healthy endpoint's twelve arrive while the dead one's first four attempts are still hanging.
+    await healthy.waitFor(12);
+    expect(dead.received.length).toBeLessThanOrEqual(4);
+    await worker.stop();
   });
 
   it('the events feed: pages with a cursor, a types filter, other accounts’ repository events invisible, cursor valid across a restart, expired after retention', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 
 /** What the receiver does with one request. */
-export type ReceiverAction = { status: number; body?: string } | { hang: true } | { hangUntilReleased: true };
+export type ReceiverAction = { status: number; body?: string; delayMs?: number } | { hang: true } | { hangUntilReleased: true };
 
 export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
@@ -17,6 +17,8 @@ export interface WebhookReceiver {
   /** Actions for the next requests, in order; once used up, `fallback` answers. */
   script: ReceiverAction[];
   fallback: ReceiverAction;
+  /** The most requests to one path that were open at once. */
+  maxConcurrentByPath: Map<string, number>;
   /** Resolves when `count` requests have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   /** Answers every request held by `hangUntilReleased` with 200. */
@@ -34,6 +36,7 @@ export async function startWebhookReceiver(fallback: ReceiverAction = { status: 
     received: [],
     script: [],
     fallback,
+    maxConcurrentByPath: new Map(),
     waitFor(count, timeoutMs = 20_000) {
       if (receiver.received.length >= count) return Promise.resolve();
       return new Promise((resolve, reject) => {
@@ -57,7 +60,12 @@ export async function startWebhookReceiver(fallback: ReceiverAction = { status: 
         server.close(() => resolve());
       }),
   };
+  const open = new Map<string, number>();
   const server = http.createServer((req, res) => {
+    const path = req.url ?? '/';
+    open.set(path, (open.get(path) ?? 0) + 1);
+    receiver.maxConcurrentByPath.set(path, Math.max(receiver.maxConcurrentByPath.get(path) ?? 0, open.get(path)!));
+    res.on('close', () => open.set(path, open.get(path)! - 1));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -72,7 +80,9 @@ export async function startWebhookReceiver(fallback: ReceiverAction = { status: 
         held.push(res);
         return;
       }
-      res.writeHead(action.status, { 'content-type': 'text/plain; charset=utf-8' }).end(action.body ?? '');
+      const answer = () => res.writeHead(action.status, { 'content-type': 'text/plain; charset=utf-8' }).end(action.body ?? '');
+      if (action.delayMs === undefined) answer();
+      else setTimeout(answer, action.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
