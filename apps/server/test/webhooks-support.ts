@@ -15,13 +15,17 @@ import { createPublicReadService } from '../src/services/public-read-service.js'
 import type { HostResolver } from '../src/webhooks/address-policy.js';
 import { createWebhookWorker, type CreateWebhookWorkerOptions, type WebhookWorker } from '../src/webhooks/create-webhook-worker.js';
 
+/** A worker's options, any settings left out taken from the harness's configuration. */
+export type WorkerOverrides = Partial<Omit<CreateWebhookWorkerOptions, 'settings'>> & { settings?: Partial<CreateWebhookWorkerOptions['settings']> };
+
 export interface Harness {
   app: FastifyInstance;
   config: Config;
   db: Kysely<Database>;
   clock: { t: number };
-  worker(overrides?: Partial<CreateWebhookWorkerOptions> & { settings?: Partial<CreateWebhookWorkerOptions['settings']> }): Promise<WebhookWorker>;
+  worker(overrides?: WorkerOverrides): Promise<WebhookWorker>;
   key(org: string, scopes?: string): Promise<string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers field by field
   call(method: string, path: string, init?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
   close(): Promise<void>;
 }

@@ -30,7 +30,7 @@ export interface DeliveryOutcome {
 
 /** The first `limit` bytes as text, cut before an incomplete character; NUL (which PostgreSQL text refuses) shown as U+FFFD. */
 export function excerptOf(bytes: Buffer, limit = RESPONSE_EXCERPT_BYTES): string {
-  return new StringDecoder('utf8').write(bytes.subarray(0, limit)).replace(/\u0000/g, '\uFFFD');
+  return new StringDecoder('utf8').write(bytes.subarray(0, limit)).replaceAll('\u0000', '\uFFFD');
 }
 
 /**
