@@ -120,12 +120,20 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
   if (options.limit <= 0) return [];
   return inTransaction(db, async (trx) => {
     const { now } = options;
-    const due = sql`((d.state = 'pending' and d.next_attempt_at <= ${now}) or (d.state = 'delivering' and d.lease_expires_at <= ${now}))`;
+    // Claims whose worker died (lease run out) are due again at once. Few rows: an index probe.
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ state: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, updated_at: now })
+      .where('state', '=', 'delivering')
+      .where('lease_expires_at', '<=', now)
+      .execute();
+    // Endpoints with a due delivery, the one whose oldest waiting event is oldest first. Both
+    // subqueries walk the (webhook_id, state, event_seq) index and stop early.
     const endpoints = (
       await sql<{ webhook_id: string; url: string }>`select w.webhook_id, w.url from webhooks w
         where w.active = 1 and w.disabled_at is null
-          and exists (select 1 from webhook_deliveries d where d.webhook_id = w.webhook_id and ${due})
-        order by (select min(d.event_seq) from webhook_deliveries d where d.webhook_id = w.webhook_id and ${due})
+          and exists (select 1 from webhook_deliveries d where d.webhook_id = w.webhook_id and d.state = 'pending' and d.next_attempt_at <= ${now})
+        order by (select min(d.event_seq) from webhook_deliveries d where d.webhook_id = w.webhook_id and d.state = 'pending')
         limit ${options.limit} ${skipLockedClause(trx, 'w')}`.execute(trx)
     ).rows;
     const claimed: ClaimedDelivery[] = [];
@@ -137,14 +145,19 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('webhook_id', '=', endpoint.webhook_id)
         .where('state', '=', 'delivering')
-        .where('lease_expires_at', '>', now)
         .executeTakeFirst();
       const slots = Math.min(left, options.perEndpoint - Number(busy?.n ?? 0));
       if (slots <= 0) continue;
-      const rows = (
-        await sql<{ delivery_id: string; attempts: number; event_id: string }>`select d.delivery_id, d.attempts, d.event_id from webhook_deliveries d
-          where d.webhook_id = ${endpoint.webhook_id} and ${due} order by d.event_seq, d.delivery_id limit ${slots}`.execute(trx)
-      ).rows;
+      const rows = await trx
+        .selectFrom('webhook_deliveries')
+        .select(['delivery_id', 'attempts', 'event_id'])
+        .where('webhook_id', '=', endpoint.webhook_id)
+        .where('state', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .orderBy('event_seq')
+        .orderBy('delivery_id')
+        .limit(slots)
+        .execute();
       if (rows.length === 0) continue;
       await trx
         .updateTable('webhook_deliveries')
