@@ -108,6 +108,8 @@ export interface ClaimOptions {
   limit: number;
   /** At most this many in flight to one endpoint, counting other workers' live claims. */
   perEndpoint: number;
+  /** Whether to first make run-out claims due again (default true; a worker does it on its polls). */
+  reclaimExpired?: boolean;
 }
 
 /**
@@ -121,12 +123,14 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
   return inTransaction(db, async (trx) => {
     const { now } = options;
     // Claims whose worker died (lease run out) are due again at once. Few rows: an index probe.
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ state: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, updated_at: now })
-      .where('state', '=', 'delivering')
-      .where('lease_expires_at', '<=', now)
-      .execute();
+    if (options.reclaimExpired !== false) {
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ state: 'pending', next_attempt_at: now, lease_owner: null, lease_expires_at: null, updated_at: now })
+        .where('state', '=', 'delivering')
+        .where('lease_expires_at', '<=', now)
+        .execute();
+    }
     // Endpoints with a due delivery, the one whose oldest waiting event is oldest first. Both
     // subqueries walk the (webhook_id, state, event_seq) index and stop early.
     const endpoints = (
@@ -149,13 +153,14 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
       const slots = Math.min(left, options.perEndpoint - Number(busy?.n ?? 0));
       if (slots <= 0) continue;
       const rows = await trx
-        .selectFrom('webhook_deliveries')
-        .select(['delivery_id', 'attempts', 'event_id'])
-        .where('webhook_id', '=', endpoint.webhook_id)
-        .where('state', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .orderBy('event_seq')
-        .orderBy('delivery_id')
+        .selectFrom('webhook_deliveries as d')
+        .leftJoin('outbox_events as o', 'o.id', 'd.event_id')
+        .select(['d.delivery_id', 'd.attempts', 'd.event_id', 'o.id', 'o.kind', 'o.payload', 'o.created_at', 'o.resource', 'o.sequence'])
+        .where('d.webhook_id', '=', endpoint.webhook_id)
+        .where('d.state', '=', 'pending')
+        .where('d.next_attempt_at', '<=', now)
+        .orderBy('d.event_seq')
+        .orderBy('d.delivery_id')
         .limit(slots)
         .execute();
       if (rows.length === 0) continue;
@@ -168,18 +173,12 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
           rows.map((r) => r.delivery_id),
         )
         .execute();
-      const events = await trx
-        .selectFrom('outbox_events')
-        .select(['id', 'kind', 'payload', 'created_at', 'resource', 'sequence'])
-        .where(
-          'id',
-          'in',
-          rows.map((r) => r.event_id),
-        )
-        .execute();
-      const byId = new Map(events.map((e) => [e.id, e]));
       for (const r of rows) {
-        claimed.push({ deliveryId: r.delivery_id, webhookId: endpoint.webhook_id, url: endpoint.url, attempts: Number(r.attempts), event: byId.get(r.event_id) });
+        const event =
+          r.id === null || r.kind === null || r.payload === null || r.created_at === null || r.resource === null || r.sequence === null
+            ? undefined
+            : { id: r.id, kind: r.kind, payload: r.payload, created_at: r.created_at, resource: r.resource, sequence: r.sequence };
+        claimed.push({ deliveryId: r.delivery_id, webhookId: endpoint.webhook_id, url: endpoint.url, attempts: Number(r.attempts), event });
       }
       left -= rows.length;
     }
@@ -242,13 +241,15 @@ export async function recordAttempt(
       await trx.updateTable('webhook_deliveries').set({ attempts: attempt, last_attempt_at: now, updated_at: now }).where('delivery_id', '=', row.delivery_id).execute();
       return 'lost';
     }
-    const endpoint = await trx.selectFrom('webhooks').selectAll().where('webhook_id', '=', row.webhook_id).$call(lockForUpdate(trx)).executeTakeFirst();
     let state: WebhookDeliveryState;
     let nextAttemptAt: number | null = null;
     if (succeeded) {
       state = 'succeeded';
-      if (endpoint?.failing_since !== null) await trx.updateTable('webhooks').set({ failing_since: null }).where('webhook_id', '=', row.webhook_id).execute();
+      // Touches (and locks) the endpoint row only when it was failing: a healthy endpoint's row stays
+      // free for the claims of other attempts (which skip locked endpoints).
+      await trx.updateTable('webhooks').set({ failing_since: null }).where('webhook_id', '=', row.webhook_id).where('failing_since', 'is not', null).execute();
     } else {
+      const endpoint = await trx.selectFrom('webhooks').selectAll().where('webhook_id', '=', row.webhook_id).$call(lockForUpdate(trx)).executeTakeFirst();
       const delay = Number(row.auto_retry) === 1 && result.status !== 410 ? nextRetryDelayMs(attempt, options.random) : null;
       state = delay === null ? 'failed' : 'pending';
       nextAttemptAt = delay === null ? null : now + delay;

@@ -73,6 +73,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<boolean> | undefined;
   let again = false;
+  let fanOutAgain = false;
   let lastPrune = 0;
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
@@ -120,10 +121,13 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
     inFlight.add(task);
   }
 
-  /** One pass: fan out everything new, claim what fits, launch it. True when it found work. */
-  async function tickOnce(): Promise<boolean> {
+  /**
+   * One pass: fan out everything new (on a poll, not after each attempt: new events wait at most
+   * pollMs), claim what fits, launch it. True when it found work.
+   */
+  async function tickOnce(fanOut: boolean): Promise<boolean> {
     let worked = false;
-    for (;;) {
+    while (fanOut) {
       if (stopped) return worked;
       const fanned = await fanOutEvents(options.db, now());
       if (fanned > 0) worked = true;
@@ -135,23 +139,34 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
     }
     const free = settings.concurrency - inFlight.size;
     if (free > 0 && !stopped) {
-      const claimed = await claimDeliveries(options.db, { now: now(), owner: holderId, leaseMs, limit: free, perEndpoint: settings.endpointConcurrency });
+      const claimed = await claimDeliveries(options.db, {
+        now: now(),
+        owner: holderId,
+        leaseMs,
+        limit: free,
+        perEndpoint: settings.endpointConcurrency,
+        reclaimExpired: fanOut,
+      });
       for (const claim of claimed) launch(claim);
       if (claimed.length > 0) worked = true;
     }
     return worked;
   }
 
-  function tick(): Promise<boolean> {
+  function tick(fanOut = true): Promise<boolean> {
     if (ticking !== undefined) {
       again = true;
+      if (fanOut) fanOutAgain = true;
       return ticking;
     }
     ticking = (async () => {
       let worked = false;
+      let withFanOut = fanOut;
       do {
         again = false;
-        if (await tickOnce()) worked = true;
+        fanOutAgain = false;
+        if (await tickOnce(withFanOut)) worked = true;
+        withFanOut = fanOutAgain;
       } while (again && !stopped);
       return worked;
     })().finally(() => {
@@ -161,7 +176,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
   }
 
   function kick(): void {
-    tick().catch((error: unknown) => options.logger?.error({ err: error }, 'webhook worker: could not fan out or claim deliveries'));
+    tick(false).catch((error: unknown) => options.logger?.error({ err: error }, 'webhook worker: could not fan out or claim deliveries'));
   }
 
   function schedule(): void {
