@@ -81,9 +81,21 @@ export async function fanOutEvents(db: Kysely<Database>, now: number, batch = FA
     for (const chunk of chunkRows(deliveries, 12)) await trx.insertInto('webhook_deliveries').values(chunk).execute();
     const top = await trx.selectFrom('outbox_events').select((eb) => eb.fn.max('feed_position').as('p')).executeTakeFirst();
     let position = Number(top?.p ?? 0);
-    for (const event of events) {
-      position += 1;
-      await trx.updateTable('outbox_events').set({ delivered_at: now, feed_position: position }).where('seq', '=', event.seq).execute();
+    // One statement per chunk (positions follow seq order within the batch), not one per event.
+    for (const chunk of chunkRows(events, 3)) {
+      const positions = sql.join(
+        chunk.map((e) => sql`when ${e.seq} then cast(${(position += 1)} as bigint)`),
+        sql` `,
+      );
+      await trx
+        .updateTable('outbox_events')
+        .set({ delivered_at: now, feed_position: sql<number>`case seq ${positions} end` })
+        .where(
+          'seq',
+          'in',
+          chunk.map((e) => e.seq),
+        )
+        .execute();
     }
     return events.length;
   });
