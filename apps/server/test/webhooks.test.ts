@@ -464,6 +464,27 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.stop();
   });
 
+  it('a stopping worker claims nothing more, lets its attempts finish, and leaves no delivery claimed', async () => {
+    const h = await harness();
+    const r = await receiver();
+    r.fallback = { status: 200, delayMs: 150 };
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    for (let i = 0; i < 8; i++) await emit(h);
+    const worker = await h.worker();
+    worker.start();
+    await r.waitFor(1);
+    await worker.stop();
+    const states = await h.db.selectFrom('webhook_deliveries').select('state').where('webhook_id', '=', hook.id).execute();
+    // The attempts in flight when it stopped finished and were recorded; the rest wait, unclaimed.
+    expect(states.filter((s) => s.state === 'delivering')).toEqual([]);
+    expect(states.filter((s) => s.state === 'succeeded')).toHaveLength(r.received.length);
+    expect(r.received.length).toBeLessThan(8);
+    const next = await h.worker();
+    await next.drain();
+    expect(new Set(r.received.map((q) => JSON.parse(q.raw.toString()).id)).size).toBe(8);
+  });
+
   it('the events feed: pages with a cursor, a types filter, other accounts’ repository events invisible, cursor valid across a restart, expired after retention', async () => {
     const h = await harness({ VIGIL_EVENT_RETENTION_DAYS: '30' });
     const acme = await h.key('acme');
