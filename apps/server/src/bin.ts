@@ -15,6 +15,9 @@ import { FactsCommandError, runFactsCommand } from './commands/facts-command.js'
 import { reindexSearch, reindexSearchIfNeeded } from './services/search-reindex.js';
 import { createPushWorker } from './repository-worker/start-push-worker.js';
 import { createScheduler } from './scheduler/index.js';
+import { createSecretBox } from './secrets/secret-box.js';
+import { loadServerIdentity } from './server-identity.js';
+import { createWebhookWorker } from './webhooks/create-webhook-worker.js';
 import { createPublicReadService } from './services/public-read-service.js';
 
 const USAGE = `Usage: vigil-server <command> [options]
@@ -25,7 +28,7 @@ Commands:
                                 VIGIL_REPOSITORY_WORKER=true (default) verify repository pushes. With the
                                 flag, load the demo data first when the database has no rounds.
                                 SIGTERM/SIGINT drain in-flight requests, then exit 0.
-  worker                        Advance rounds on schedule and verify repository pushes without serving
+  worker                        Advance rounds, verify repository pushes and deliver webhooks without serving
                                 HTTP (run any number of them: exactly one advances a round at a time,
                                 each push is verified by one of them).
   migrate                       Apply pending database migrations (and the one-off search index rebuild
@@ -170,6 +173,14 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const pushWorker = config.repositories.runInServe
       ? createPushWorker({ db: database.db, settings: config.repositories, sources: policySources, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
       : undefined;
+    const webhookWorker = config.webhooks.runInServe
+      ? createWebhookWorker({
+          db: database.db,
+          secrets: createSecretBox((await loadServerIdentity(config.dataDir)).secretKey),
+          settings: config.webhooks,
+          logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) },
+        })
+      : undefined;
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
@@ -200,6 +211,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         metagraph.stopRefreshing();
         await scheduler?.stop();
         await pushWorker?.stop();
+        await webhookWorker?.stop();
         await database.close();
       },
       exit: (code) => process.exit(code),
@@ -210,6 +222,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
     scheduler?.start();
     pushWorker?.start();
+    webhookWorker?.start();
   } catch (error) {
     await database.close();
     throw error;
@@ -230,6 +243,12 @@ async function worker(config: Config): Promise<void> {
     sources: createPolicyInputSources(database.db, createFileBlobStore(join(config.dataDir, 'blobs'))),
     logger,
   });
+  const webhookWorker = createWebhookWorker({
+    db: database.db,
+    secrets: createSecretBox((await loadServerIdentity(config.dataDir)).secretKey),
+    settings: config.webhooks,
+    logger,
+  });
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -241,6 +260,7 @@ async function worker(config: Config): Promise<void> {
     clearInterval(keepAlive);
     await scheduler.stop();
     await pushWorker.stop();
+    await webhookWorker.stop();
     await database.close();
     process.exit(0);
   };
@@ -248,7 +268,10 @@ async function worker(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   scheduler.start();
   pushWorker.start();
-  log(`worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s)`);
+  webhookWorker.start();
+  log(
+    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})`,
+  );
 }
 
 function expectFlags(command: string, flags: string[], allowed: string[]): void {

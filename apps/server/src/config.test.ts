@@ -54,6 +54,16 @@ describe('loadConfig', () => {
       },
       repositories: { runInServe: true, pollMs: 5_000, github: { apiUrl: 'https://api.github.com', token: undefined, timeoutMs: 10_000 } },
       dashboard: { enabled: true, apiUrl: undefined },
+      webhooks: {
+        runInServe: true,
+        timeoutMs: 15_000,
+        concurrency: 32,
+        endpointConcurrency: 4,
+        pollMs: 250,
+        allowHttp: false,
+        allowPrivate: false,
+        retentionDays: 30,
+      },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
   });
@@ -66,6 +76,26 @@ describe('loadConfig', () => {
     expect(config.repositories).toEqual({ runInServe: false, pollMs: 30_000, github: { apiUrl: 'https://ghe.example/api/v3', token: 'ghp_x', timeoutMs: 10_000 } });
     expect(() => loadConfig({ VIGIL_REPOSITORY_WORKER: 'sometimes' }, CWD)).toThrow('VIGIL_REPOSITORY_WORKER: expected true or false, got "sometimes"');
     expect(() => loadConfig({ VIGIL_REPOSITORY_POLL_S: '0' }, CWD)).toThrow('VIGIL_REPOSITORY_POLL_S: expected an integer 1-3600, got "0"');
+  });
+
+  it('reads the webhook variables and names a bad one', () => {
+    const config = loadConfig(
+      {
+        VIGIL_WEBHOOK_WORKER: 'false',
+        VIGIL_WEBHOOK_TIMEOUT_MS: '2000',
+        VIGIL_WEBHOOK_CONCURRENCY: '8',
+        VIGIL_WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+        VIGIL_WEBHOOK_POLL_MS: '50',
+        VIGIL_WEBHOOK_ALLOW_HTTP: 'true',
+        VIGIL_WEBHOOK_ALLOW_PRIVATE: '1',
+        VIGIL_EVENT_RETENTION_DAYS: '7',
+      },
+      CWD,
+    );
+    expect(config.webhooks).toEqual({ runInServe: false, timeoutMs: 2000, concurrency: 8, endpointConcurrency: 2, pollMs: 50, allowHttp: true, allowPrivate: true, retentionDays: 7 });
+    expect(() => loadConfig({ VIGIL_WEBHOOK_TIMEOUT_MS: '50' }, CWD)).toThrow('VIGIL_WEBHOOK_TIMEOUT_MS: expected an integer 100-120000, got "50"');
+    expect(() => loadConfig({ VIGIL_WEBHOOK_ALLOW_PRIVATE: 'yes' }, CWD)).toThrow('VIGIL_WEBHOOK_ALLOW_PRIVATE: expected true or false, got "yes"');
+    expect(() => loadConfig({ VIGIL_EVENT_RETENTION_DAYS: '0' }, CWD)).toThrow('VIGIL_EVENT_RETENTION_DAYS: expected an integer 1-3650, got "0"');
   });
 
   it('reads the network variables and names a bad one', () => {

@@ -9,6 +9,7 @@ import { redactUrl } from './redact-url.js';
 import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
 import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
 import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type RepositoryWorkerSettings } from './repository-worker/settings.js';
+import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './webhooks/settings.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
 import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './http/plugins/dashboard-settings.js';
 
@@ -71,6 +72,8 @@ export interface Config {
   repositories: RepositoryWorkerSettings;
   /** The web dashboard at `/` (docs/dashboard.md). */
   dashboard: DashboardSettings;
+  /** Webhook delivery and the URL rules of endpoints (docs/webhooks.md). */
+  webhooks: WebhookSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -140,6 +143,7 @@ export const ALL_CONFIG_VARIABLES = [
   ...SCHEDULER_VARIABLES,
   ...REPOSITORY_WORKER_VARIABLES,
   ...DASHBOARD_VARIABLES,
+  ...WEBHOOK_VARIABLES,
 ];
 
 const INT_RE = /^\d+$/;
@@ -308,6 +312,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     scheduler: schedulerSettingsFromEnv(env),
     repositories: repositoryWorkerSettingsFromEnv(env),
     dashboard: dashboardSettingsFromEnv(env),
+    webhooks: webhookSettingsFromEnv(env),
   };
 }
 

@@ -32,3 +32,10 @@ export { createTasks } from './services/tasks.js';
 export { recordAttestation } from './services/attestations.js';
 export { recordAttestations, MAX_ATTESTATION_BATCH } from './services/attestations-batch.js';
 export type { AttestationBatchResult } from './services/attestations-batch.js';
+// Webhooks, for the delivery benchmark: endpoints, the worker, and the outbox a committing service writes.
+export { createWebhook } from './services/webhooks.js';
+export { createWebhookWorker } from './webhooks/create-webhook-worker.js';
+export type { WebhookWorker, CreateWebhookWorkerOptions } from './webhooks/create-webhook-worker.js';
+export { createSecretBox } from './secrets/secret-box.js';
+export { enqueueOutboxEvent } from './repositories/outbox.js';
+export { OPERATOR } from './repositories/audit-log.js';

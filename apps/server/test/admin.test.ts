@@ -271,26 +271,31 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
     });
   });
 
-  it('reports the outbox backlog', async () => {
+  it('reports the outbox backlog and the delivery backlog', async () => {
     const { app, admin } = await start();
+    const none = { 'verdict.changed': 0, 'attestation.created': 0, 'repository.verified': 0, 'round.closed': 0, 'webhook.disabled': 0 };
     const empty = OutboxBacklog.parse((await call(app, 'GET', '/v1/admin/outbox', admin)).body);
     expect(empty).toEqual({
       total: 0,
       undelivered: 0,
-      undelivered_by_kind: { 'verdict.changed': 0, 'attestation.created': 0, 'repository.verified': 0, 'round.closed': 0, 'webhook.disabled': 0 },
+      undelivered_by_kind: none,
       oldest_undelivered_at: null,
+      deliveries: { pending: 0, delivering: 0, failed: 0, oldest_pending_at: null },
     });
-    await enqueueOutboxEvent(ctx.db(), 'verdict.changed', { n: 1 }, T0 + 5);
-    await enqueueOutboxEvent(ctx.db(), 'verdict.changed', { n: 2 }, T0 + 9);
-    const delivered = await enqueueOutboxEvent(ctx.db(), 'attestation.created', { n: 3 }, T0 + 1);
-    await enqueueOutboxEvent(ctx.db(), 'attestation.created', { n: 4 }, T0 + 7);
+    const enqueue = (kind: 'verdict.changed' | 'attestation.created', n: number, at: number) =>
+      enqueueOutboxEvent(ctx.db(), kind, { n }, at, { resource: `artifact:${n}`, accountId: null });
+    await enqueue('verdict.changed', 1, T0 + 5);
+    await enqueue('verdict.changed', 2, T0 + 9);
+    const delivered = await enqueue('attestation.created', 3, T0 + 1);
+    await enqueue('attestation.created', 4, T0 + 7);
     await ctx.db().updateTable('outbox_events').set({ delivered_at: T0 + 2 }).where('id', '=', delivered).execute();
     const backlog = OutboxBacklog.parse((await call(app, 'GET', '/v1/admin/outbox', admin)).body);
     expect(backlog).toEqual({
       total: 4,
       undelivered: 3,
-      undelivered_by_kind: { 'verdict.changed': 2, 'attestation.created': 1, 'repository.verified': 0, 'round.closed': 0, 'webhook.disabled': 0 },
+      undelivered_by_kind: { ...none, 'verdict.changed': 2, 'attestation.created': 1 },
       oldest_undelivered_at: '2026-11-21T10:00:00.005+00:00',
+      deliveries: { pending: 0, delivering: 0, failed: 0, oldest_pending_at: null },
     });
   });
 

@@ -67,6 +67,11 @@ export const ERROR_DETAILS = {
   evaluationNotFound: 'evaluation not found',
   // Registry provenance (docs/package-facts.md).
   provenanceUnverified: 'provenance bundle does not verify',
+  // Webhooks and the events feed (docs/webhooks.md).
+  webhookNotFound: 'webhook not found',
+  webhookDeliveryNotFound: 'delivery not found',
+  webhookNotActive: 'webhook is paused or disabled',
+  eventsCursorExpired: 'events cursor expired: older than the retention period',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -189,6 +194,12 @@ export const ERROR_CATALOGUE = {
   lockfile_version_unsupported: { status: 422, detail: refusalDetail },
   lockfile_malformed: { status: 422, detail: refusalDetail },
   lockfile_too_large: { status: 422, detail: refusalDetail },
+  // Webhooks and the events feed (docs/webhooks.md); `webhook_url_refused` names the URL's fault.
+  webhook_not_found: { status: 404, detail: ERROR_DETAILS.webhookNotFound },
+  webhook_delivery_not_found: { status: 404, detail: ERROR_DETAILS.webhookDeliveryNotFound },
+  webhook_not_active: { status: 409, detail: ERROR_DETAILS.webhookNotActive },
+  webhook_url_refused: { status: 422, detail: refusalDetail },
+  events_cursor_expired: { status: 410, detail: ERROR_DETAILS.eventsCursorExpired },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

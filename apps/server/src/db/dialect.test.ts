@@ -7,6 +7,7 @@ import {
   dialectOf,
   rankedTextMatches,
   inTextList,
+  jsonTextField,
   lockForUpdate,
   normalizeSearchWords,
   migrationTableSchema,
@@ -237,5 +238,12 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
         ? (await sql<{ 'QUERY PLAN': string }>`explain select name from scheduler_leases where ${inTextList(db(), 'name', ['lease-7'])}`.execute(db())).rows.map((r) => r['QUERY PLAN']).join('\n')
         : (await sql<{ detail: string }>`explain query plan select name from scheduler_leases where ${inTextList(db(), 'name', ['lease-7'])}`.execute(db())).rows.map((r) => r.detail).join('\n');
     expect(plan).toMatch(dialect === 'postgres' ? /Index|Bitmap/ : /USING (COVERING )?INDEX|PRIMARY KEY/);
+  });
+
+  it('jsonTextField reads a top-level key of a JSON text column, null when absent, and refuses a key that is not an identifier', async () => {
+    const rows = await sql<{ a: string | null; b: string | null }>`select ${jsonTextField(db(), 't.doc', 'hash')} as a, ${jsonTextField(db(), 't.doc', 'missing')} as b
+      from (select ${JSON.stringify({ hash: 'sha256:ab', n: 1 })} as doc) t`.execute(db());
+    expect(rows.rows).toEqual([{ a: 'sha256:ab', b: null }]);
+    expect(() => jsonTextField(db(), 'doc', "x') or 1=1 --")).toThrow(TypeError);
   });
 });

@@ -76,6 +76,17 @@ export function inTextList(db: AnyDb, column: string, values: readonly string[])
 }
 
 /**
+ * The text value of a top-level `key` of the JSON object stored as text in `column` (null when the
+ * key is absent). PostgreSQL: `(column::jsonb ->> key)`. SQLite: `json_extract(column, '$.key')`.
+ * `key` must be a plain identifier (letters, digits, `_`).
+ */
+export function jsonTextField(db: AnyDb, column: string, key: string): RawBuilder<string | null> {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new TypeError(`key: expected a plain identifier, got ${JSON.stringify(key)}`);
+  if (dialectOf(db) === 'postgres') return sql<string | null>`(${sql.ref(column)}::jsonb ->> ${sql.lit(key)})`;
+  return sql<string | null>`json_extract(${sql.ref(column)}, ${sql.lit(`$.${key}`)})`;
+}
+
+/**
  * `column` for ORDER BY in byte order (code point order of the UTF-8 text: `-` < `0` < `B` < `_` < `a`),
  * whatever collation the database was created with, so a documented order holds on every deployment.
  * PostgreSQL: `column collate "C"`. SQLite: the column itself (its default BINARY collation).

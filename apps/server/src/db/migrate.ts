@@ -14,6 +14,7 @@ import { advisoriesMigration } from './migrations/0011-advisories.js';
 import { sourceRepositoriesMigration } from './migrations/0012-source-repositories.js';
 import { referenceTrustMigration } from './migrations/0015-reference-trust.js';
 import { searchAudiencesMigration } from './migrations/0016-search-audiences.js';
+import { webhooksMigration } from './migrations/0017-webhooks.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -34,6 +35,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012-source-repositories': sourceRepositoriesMigration,
   '0015-reference-trust': referenceTrustMigration,
   '0016-search-audiences': searchAudiencesMigration,
+  '0017-webhooks': webhooksMigration,
 };
 
 const provider: MigrationProvider = {

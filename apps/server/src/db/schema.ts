@@ -184,18 +184,96 @@ export interface VerdictHistoryTable {
   changed_at: number;
 }
 
+/** What the outbox holds: every subscribable kind, and the test events sent to one endpoint on request. */
+export type OutboxKind = WebhookEventKind | 'webhook.test';
+
 export interface OutboxEventsTable {
-  /** Insertion order: drainers deliver in this order. */
+  /** Insertion order: fan-out (and deliveries to one endpoint) follow it. */
   seq: Generated<number>;
   /** Event id (UUID): what deliveries carry and receivers deduplicate on. */
   id: string;
-  kind: WebhookEventKind;
+  kind: OutboxKind;
   /** JSON object: the event's data. */
   payload: string;
   created_at: number;
+  /** When the event was fanned out into deliveries (null: not yet); the admin backlog counts the nulls. */
   delivered_at: number | null;
+  /** Unused since 0017 (attempts are per delivery, in webhook_delivery_attempts). */
   attempts: Generated<number>;
   last_error: string | null;
+  /** Who may receive and read the event: one account, or null for every account (network-wide kinds). */
+  account_id: string | null;
+  /** `artifact:<bundle_hash>`, `attestation:<hash>`, `repository:<id>`, `round:<id>`, `webhook:<id>`. */
+  resource: string;
+  /** 1, 2, 3 … per resource in commit order (unique with resource). */
+  sequence: number;
+  /** Position in the events feed, given at fan-out in commit order (null until fanned out). */
+  feed_position: number | null;
+}
+
+/** A customer's webhook endpoint (docs/webhooks.md). */
+export interface WebhooksTable {
+  /** `wh_<…>`. */
+  webhook_id: string;
+  account_id: string;
+  url: string;
+  /** JSON array of subscribed kinds. */
+  events: string;
+  /** 0/1: 0 while paused by the owner or disabled by Vigil. */
+  active: number;
+  disabled_reason: 'gone' | 'failing' | null;
+  disabled_at: number | null;
+  /** First failed attempt since the last success (null while healthy): 5 days of it disables. */
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Signing secrets, sealed (AES-256-GCM under the server key, context `webhook-secret:<webhook>:<secret>`). */
+export interface WebhookSecretsTable {
+  secret_id: string;
+  webhook_id: string;
+  sealed: string;
+  created_at: number;
+  /** Set on the previous secret during a rotation overlap: it signs until then. */
+  expires_at: number | null;
+  revoked_at: number | null;
+}
+
+export type WebhookDeliveryStateName = 'pending' | 'delivering' | 'succeeded' | 'failed';
+
+/** One event to one endpoint: its id is `X-Vigil-Delivery`, the same on every attempt. */
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  /** The outbox seq of the event: an endpoint's deliveries go out in this order. */
+  event_seq: number;
+  event_type: OutboxKind;
+  state: WebhookDeliveryStateName;
+  attempts: Generated<number>;
+  /** 0/1: 0 after a manual redelivery or recovery, whose one attempt is not retried on failure. */
+  auto_retry: Generated<number>;
+  next_attempt_at: number | null;
+  /** The worker sending it now (state `delivering`) and until when its claim holds. */
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  attempted_at: number;
+  response_status: number | null;
+  error: string | null;
+  latency_ms: number;
+  /** At most 1 KiB of the answer's body, cut on a UTF-8 character boundary. */
+  response_excerpt: string | null;
+  succeeded: number;
 }
 
 /** Lifetime counters (`attestations`, `verdict:<V>`, `track:<T>`). */
@@ -669,10 +747,18 @@ export interface Database {
   advisory_imports: AdvisoryImportsTable;
   artifact_facts: ArtifactFactsTable;
   artifact_provenance: ArtifactProvenanceTable;
+  webhooks: WebhooksTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'webhook_delivery_attempts',
+  'webhook_deliveries',
+  'webhook_secrets',
+  'webhooks',
   'package_requests',
   'source_repository_verifications',
   'source_repository_lockfiles',

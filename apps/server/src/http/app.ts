@@ -165,6 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       handlerTimeoutMs: config.handlerTimeoutMs,
       artifactLimitBytes: config.artifactLimitBytes,
       secrets: createSecretBox(identity.secretKey),
+      webhooks: config.webhooks,
     });
   }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });

@@ -279,8 +279,14 @@ async function enqueueCreatedEvents(trx: Transaction<Database>, accepted: readon
     created_at: now,
     delivered_at: null,
     last_error: null,
+    account_id: null,
+    // An attestation is recorded once (its canonical hash is unique), so its one event is the
+    // first and only of its resource: no turn-taking on the resource's counter is needed.
+    resource: `attestation:${canonicalHash}`,
+    sequence: 1,
+    feed_position: null,
   }));
-  for (const chunk of chunkRows(rows, 6)) await trx.insertInto('outbox_events').values(chunk).execute();
+  for (const chunk of chunkRows(rows, 10)) await trx.insertInto('outbox_events').values(chunk).execute();
 }
 
 /**

@@ -273,6 +273,7 @@ export async function recordAttestation(
       'attestation.created',
       attestationCreatedEvent(payload, canonicalHash, task, artifact, now),
       now,
+      { resource: `attestation:${canonicalHash}`, accountId: null },
     );
     return { id: inserted.id, created: true, isRerun };
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LIMITS, formatOffsetTimestamp } from '@vigil/core';
+import { LIMITS, formatOffsetTimestamp, type RoundClosedData } from '@vigil/core';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { lockForUpdate } from '../db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../db/schema.js';
@@ -191,8 +191,26 @@ export async function closeRound(
       .set({ status: 'closed', phase: 'complete', closed_at: input.now, next_round_opens_at: input.nextRoundOpensAt ?? input.now })
       .where('round_id', '=', round.round_id)
       .execute();
+    await enqueueOutboxEvent(trx, 'round.closed', roundClosedEvent(round, ranked.length, winners, verdictChanges, input.now), input.now, {
+      resource: `round:${round.round_id}`,
+      accountId: null,
+    });
     return { scored: ranked.length, winners, verdictChanges };
   });
+}
+
+/** The `round.closed` payload (RoundClosedData in @vigil/core). */
+function roundClosedEvent(round: RoundRow, scored: number, winners: readonly string[], verdictChanges: number, now: number): RoundClosedData {
+  return {
+    round_id: round.round_id,
+    track: round.track,
+    round_number: Number(round.round_number),
+    closed_at: formatOffsetTimestamp(now),
+    scored_agents: scored,
+    // The best-ranked winner; a round whose scored agents all scored 0 has none.
+    winner_hotkey: winners[0] ?? null,
+    verdict_changes: verdictChanges,
+  };
 }
 
 interface FrozenAgent {
@@ -378,6 +396,7 @@ async function publishVerdicts(
         changed_at: formatOffsetTimestamp(now),
       },
       now,
+      { resource: `artifact:${entry.bundleHash}`, accountId: null },
     );
   }
   return changes;

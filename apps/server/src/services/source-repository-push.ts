@@ -211,5 +211,9 @@ async function storeVerification(
   await trx.updateTable('source_repositories').set({ last_verification_id: verificationId }).where('repository_id', '=', repository.repository_id).execute();
   await recordPackageRequests(trx, stored.requested, repository.account_id, stored.now);
   await markJobDone(trx, claim, { verificationId, ref: stored.head.ref, commit: stored.head.commit, now: stored.now });
-  await enqueueOutboxEvent(trx, 'repository.verified', repositoryVerifiedEvent(current, final, previousVerdict), stored.now);
+  await enqueueOutboxEvent(trx, 'repository.verified', repositoryVerifiedEvent(current, final, previousVerdict), stored.now, {
+    resource: `repository:${repository.repository_id}`,
+    // Only the repository's own account sees its verifications.
+    accountId: repository.account_id,
+  });
 }

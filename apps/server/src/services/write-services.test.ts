@@ -339,8 +339,20 @@ describeEachDialect('write services', (ctx) => {
     const published = await db.selectFrom('published_verdicts').selectAll().execute();
     expect(published).toEqual([expect.objectContaining({ verdict: 'WARN', risk_score: 50, round_id: seeded.round.round_id })]);
     let events = await pendingOutboxEvents(db, 10);
-    expect(events.map((e) => e.kind)).toEqual(['verdict.changed']);
+    // The verdict change, then the close itself, both in the closing transaction.
+    expect(events.map((e) => e.kind)).toEqual(['verdict.changed', 'round.closed']);
     expect(events[0]!.payload).toMatchObject({ bundle_hash: live, verdict: 'WARN', previous_verdict: null, risk_score: 50 });
+    expect(events[0]).toMatchObject({ resource: `artifact:${live}`, sequence: 1, account_id: null });
+    expect(events[1]).toMatchObject({ resource: `round:${seeded.round.round_id}`, sequence: 1, account_id: null });
+    expect(events[1]!.payload).toEqual({
+      round_id: seeded.round.round_id,
+      track: 'skills',
+      round_number: Number(seeded.round.round_number),
+      closed_at: new Date(T0 + 3 * HOUR).toISOString().replace('Z', '+00:00'),
+      scored_agents: 6,
+      winner_hotkey: first.winners[0],
+      verdict_changes: 1,
+    });
 
     // Next round: the same winners now say BLOCK → the verdict changes, with history.
     const next = await seedRound(db, { now: T0 + DAY, miners, validators: [v1, v2], artifacts: [...LABELED, ...LIVE], skipAgents: true });

@@ -116,14 +116,22 @@ export const AdminRoundClosed = z.object({
 });
 export type AdminRoundClosed = z.infer<typeof AdminRoundClosed>;
 
-/** `GET /v1/admin/outbox`: webhook events not yet delivered. */
+/** `GET /v1/admin/outbox`: webhook events not yet fanned out into deliveries, and the deliveries' backlog. */
 export const OutboxBacklog = z.object({
-  /** Every event ever enqueued, delivered or not. */
+  /** Every event retained (VIGIL_EVENT_RETENTION_DAYS), fanned out or not. */
   total: z.int().min(0),
+  /** Events not yet fanned out into deliveries. */
   undelivered: z.int().min(0),
-  /** Undelivered events per kind; every kind is listed, 0 included. */
+  /** Those per kind; every kind is listed, 0 included. */
   undelivered_by_kind: z.record(z.enum(WEBHOOK_EVENT_KINDS), z.int().min(0)),
   oldest_undelivered_at: OffsetTimestamp.nullable(),
+  /** Deliveries waiting (due or retrying, paused endpoints' included), being sent, and failed (retained). */
+  deliveries: z.object({
+    pending: z.int().min(0),
+    delivering: z.int().min(0),
+    failed: z.int().min(0),
+    oldest_pending_at: OffsetTimestamp.nullable(),
+  }),
 });
 export type OutboxBacklog = z.infer<typeof OutboxBacklog>;
 

@@ -31,8 +31,13 @@ describe('WebhookCreateRequest and WebhookCreated', () => {
     expect(expectAccepted(WebhookCreated, webhookCreated()).data.secret).toMatch(/^whsec_/);
   });
 
+  it('accepts an http:// url (the server refuses it unless configured for development)', () => {
+    expectAccepted(WebhookCreateRequest, { ...webhookCreateRequest(), url: 'http://hooks.example.com/vigil' });
+  });
+
   it.each([
-    rejectCase('an http url', ['url'], 'http://hooks.example.com/vigil'),
+    rejectCase('an ftp url', ['url'], 'ftp://hooks.example.com/vigil'),
+    rejectCase('an IPv6 literal host', ['url'], 'https://[::1]/vigil'),
     rejectCase('a url that is not a url', ['url'], 'hooks.example.com'),
     rejectCase('no events', ['events'], []),
     rejectCase('a duplicated event kind', ['events'], ['verdict.changed', 'verdict.changed']),
@@ -58,6 +63,15 @@ describe('WebhookUpdateRequest', () => {
     ['both', { events: ['repository.verified'], active: true }],
   ])('accepts %s', (_name, body) => {
     expect(expectAccepted(WebhookUpdateRequest, body)).toEqual(body);
+  });
+
+  it('accepts a new url', () => {
+    expect(expectAccepted(WebhookUpdateRequest, { url: 'https://hooks.example.com/v2' })).toEqual({ url: 'https://hooks.example.com/v2' });
+  });
+
+  it('accepts a disabled record', () => {
+    expectAccepted(Webhook, { ...webhook(), active: false, disabled_reason: 'gone', disabled_at: '2026-11-21T10:00:00.000+00:00' });
+    expectRejectedAt(Webhook, { ...webhook(), disabled_reason: 'tired' }, ['disabled_reason']);
   });
 
   it('rejects an update that changes nothing', () => {

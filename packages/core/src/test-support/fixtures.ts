@@ -247,6 +247,9 @@ export const webhook = () => ({
   active: true,
   created_at: '2026-11-21T10:00:00.000+00:00',
   updated_at: '2026-11-21T10:00:00.000+00:00',
+  disabled_reason: null,
+  disabled_at: null,
+  secret_rotation: null,
 });
 
 export const webhookCreateRequest = () => ({

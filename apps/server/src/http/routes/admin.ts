@@ -31,6 +31,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { CachedMetagraph } from '../../metagraph/cached-metagraph.js';
 import { readAuditLogPage } from '../../repositories/audit-log.js';
 import { outboxBacklog } from '../../repositories/outbox.js';
+import { deliveryBacklog } from '../../services/webhook-deliveries.js';
 import { advisoryStatus } from '../../services/advisory-status.js';
 import { listOpenPackageRequests } from '../../services/repository-verification.js';
 import type { SchedulerSettings } from '../../scheduler/settings.js';
@@ -294,15 +295,19 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
 
   app.get(
     '/v1/admin/outbox',
-    { schema: { summary: 'Webhook events not yet delivered', response: { 200: OutboxBacklog } }, config: ADMIN },
+    { schema: { summary: 'Webhook events not yet fanned out, and the delivery backlog', response: { 200: OutboxBacklog } }, config: ADMIN },
     async () => {
-      const backlog = await outboxBacklog(db);
+      const [backlog, deliveries] = await Promise.all([outboxBacklog(db), deliveryBacklog(db)]);
       const byKind = Object.fromEntries(WEBHOOK_EVENT_KINDS.map((kind) => [kind, backlog.undeliveredByKind[kind] ?? 0])) as OutboxBacklog['undelivered_by_kind'];
       return {
         total: backlog.total,
         undelivered: Object.values(byKind).reduce((sum, n) => sum + n, 0),
         undelivered_by_kind: byKind,
         oldest_undelivered_at: backlog.oldestUndeliveredAt === null ? null : formatOffsetTimestamp(backlog.oldestUndeliveredAt),
+        deliveries: {
+          ...deliveries.byState,
+          oldest_pending_at: deliveries.oldestPendingAt === null ? null : formatOffsetTimestamp(deliveries.oldestPendingAt),
+        },
       };
     },
   );

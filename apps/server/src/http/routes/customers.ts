@@ -16,6 +16,9 @@ import { artifactRoutes } from './artifacts.js';
 import { keyRoutes } from './keys.js';
 import { repositoryRoutes } from './repositories.js';
 import { policyRoutes } from './policies.js';
+import { webhookRoutes } from './webhooks.js';
+import type { WebhookSettings } from '../../webhooks/settings.js';
+import type { HostResolver } from '../../webhooks/address-policy.js';
 import type { PolicyInputSources } from '../../policies/input-sources.js';
 
 export interface CustomerOptions {
@@ -31,6 +34,8 @@ export interface CustomerOptions {
   onRepositoryPushQueued?: () => void;
   /** What policy evaluation reads beyond verdicts (advisories, artifact facts); absent, the policy API (docs/policies.md) is not served. */
   policySources?: PolicyInputSources;
+  /** How webhook endpoint host names resolve for the URL check (tests hand in their own). */
+  webhookResolver?: HostResolver;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -67,8 +72,9 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     artifactLimitBytes: number;
     /** Seals webhook secrets (and the stored answers that show them) with the server key. */
     secrets: SecretBox;
+    webhooks: WebhookSettings;
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -89,5 +95,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     ...(policySources ? { policySources } : {}),
     ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
   });
+  await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { runKeysCommand } from '../src/commands/keys-command.js';
+import { loadConfig, type Config } from '../src/config.js';
+import type { Database, OutboxKind } from '../src/db/schema.js';
+import { buildApp } from '../src/http/app.js';
+import { enqueueOutboxEvent } from '../src/repositories/outbox.js';
+import { inTransaction } from '../src/repositories/transaction.js';
+import { createSecretBox } from '../src/secrets/secret-box.js';
+import { loadServerIdentity } from '../src/server-identity.js';
+import { createPublicReadService } from '../src/services/public-read-service.js';
+import type { HostResolver } from '../src/webhooks/address-policy.js';
+import { createWebhookWorker, type CreateWebhookWorkerOptions, type WebhookWorker } from '../src/webhooks/create-webhook-worker.js';
+
+/** A worker's options, any settings left out taken from the harness's configuration. */
+export type WorkerOverrides = Partial<Omit<CreateWebhookWorkerOptions, 'settings'>> & { settings?: Partial<CreateWebhookWorkerOptions['settings']> };
+
+export interface Harness {
+  app: FastifyInstance;
+  config: Config;
+  db: Kysely<Database>;
+  clock: { t: number };
+  worker(overrides?: WorkerOverrides): Promise<WebhookWorker>;
+  key(org: string, scopes?: string): Promise<string>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers field by field
+  call(method: string, path: string, init?: { token?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; headers: Record<string, unknown>; body: any }>;
+  close(): Promise<void>;
+}
+
+/** An app on an injectable clock, keys from the operator command, and workers built on the same server key. */
+export async function startHarness(db: Kysely<Database>, env: Record<string, string> = {}, options: { resolver?: HostResolver } = {}): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-webhooks-'));
+  const config = {
+    ...loadConfig({ LOG_LEVEL: 'silent', VIGIL_WEBHOOK_ALLOW_HTTP: 'true', VIGIL_WEBHOOK_ALLOW_PRIVATE: 'true', VIGIL_WEBHOOK_TIMEOUT_MS: '400', ...env }, dataDir),
+    dataDir,
+  };
+  const clock = { t: Date.now() };
+  const app = await buildApp({
+    config,
+    readService: createPublicReadService(db),
+    now: () => new Date(clock.t),
+    customers: { db, ...(options.resolver ? { webhookResolver: options.resolver } : {}) },
+  });
+  const secrets = createSecretBox((await loadServerIdentity(dataDir)).secretKey);
+  const workers: WebhookWorker[] = [];
+  return {
+    app,
+    config,
+    db,
+    clock,
+    async worker(overrides = {}) {
+      const { settings, ...rest } = overrides;
+      const worker = createWebhookWorker({ db, secrets, settings: { ...config.webhooks, ...settings }, now: () => clock.t, random: () => 0.5, ...rest });
+      workers.push(worker);
+      return worker;
+    },
+    async key(org, scopes = 'webhooks') {
+      const lines = await runKeysCommand(db, 'keys', ['create', '--org', org, '--scopes', scopes], Date.now());
+      const token = lines.find((line) => line.startsWith('vgl_'));
+      if (!token) throw new Error(`no token in ${lines.join('\n')}`);
+      return token;
+    },
+    async call(method, path, init = {}) {
+      const headers: Record<string, string> = { ...init.headers };
+      // As a real client must (spec part 7: 411 otherwise), a body-less POST says its length.
+      if (init.body === undefined && method !== 'GET' && method !== 'DELETE') headers['content-length'] = '0';
+      if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+      const res = await app.inject({
+        method: method as 'GET',
+        url: path,
+        headers,
+        ...(init.body !== undefined ? { payload: JSON.stringify(init.body), headers: { ...headers, 'content-type': 'application/json' } } : {}),
+      });
+      return { status: res.statusCode, headers: res.headers, body: res.body === '' ? null : (JSON.parse(res.body) as unknown) };
+    },
+    async close() {
+      for (const w of workers) await w.stop();
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+
+/** A valid `verdict.changed` payload for a fresh artifact (or `bundle`). */
+export function verdictPayload(bundle = `skills/demo-${++counter}/src-${counter}`, verdict: 'ALLOW' | 'WARN' | 'BLOCK' = 'BLOCK') {
+  return {
+    bundle_hash: bundle,
+    track: 'skills',
+    verdict,
+    previous_verdict: null,
+    risk_score: 80,
+    round_id: 'aaaaaaaabbbbbbbb',
+    changed_at: new Date().toISOString().replace('Z', '+00:00'),
+  };
+}
+
+/** Enqueues an event the way a service does: in its own transaction, at the harness clock. */
+export async function emit(
+  h: Harness,
+  kind: OutboxKind = 'verdict.changed',
+  payload: Record<string, unknown> = verdictPayload(),
+  audience: { resource?: string; accountId?: string | null } = {},
+): Promise<string> {
+  const resource = audience.resource ?? `artifact:${String(payload.bundle_hash)}`;
+  return inTransaction(h.db, (trx) => enqueueOutboxEvent(trx, kind, payload, h.clock.t, { resource, accountId: audience.accountId ?? null }));
+}
+
+/** A valid `repository.verified` payload. */
+export function repositoryPayload(repository: string) {
+  return {
+    repository,
+    url: `https://github.com/acme/${repository}.git`,
+    verification: 'rver_1',
+    ref: 'refs/heads/main',
+    commit: 'a'.repeat(40),
+    policy: 'default',
+    verdict: 'ALLOW',
+    previous_verdict: null,
+    worse: false,
+    complete: true,
+    summary: { packages: 1, direct: 1, allowed: 1, warned: 0, blocked: 0, pending: 0, skipped: 0, unreadable_files: 0 },
+    changes: null,
+    verified_at: new Date().toISOString().replace('Z', '+00:00'),
+  };
+}
+
+/** A valid `round.closed` payload. */
+export function roundClosedPayload(roundId: string) {
+  return {
+    round_id: roundId,
+    track: 'skills',
+    round_number: 1,
+    closed_at: new Date().toISOString().replace('Z', '+00:00'),
+    scored_agents: 0,
+    winner_hotkey: null,
+    verdict_changes: 0,
+  };
+}

@@ -1,0 +1,554 @@
+import { createHmac } from 'node:crypto';
+import { WebhookEvent } from '@vigil/core';
+import { verifyWebhookSignature } from '@vigil/webhooks';
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { APPLICATION_TABLES } from '../src/db/schema.js';
+import { describeEachDialect } from '../src/test-support/databases.js';
+import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
+import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../src/webhooks/retry-schedule.js';
+import { emit, repositoryPayload, roundClosedPayload, startHarness, verdictPayload, type Harness } from './webhooks-support.js';
+
+const DAY = 24 * 3600 * 1000;
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+const hmac = (secret: string, timestamp: string, raw: Buffer) =>
+  `sha256=${createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${timestamp}.`), raw])).digest('hex')}`;
+
+/** Checks a received request against `secret` both ways: the library's verifier and a plain node:crypto HMAC. */
+function signedWith(request: ReceivedRequest, secret: string): boolean {
+  const timestamp = String(request.headers['x-vigil-timestamp']);
+  const signature = String(request.headers['x-vigil-signature']);
+  const library = verifyWebhookSignature({ secrets: secret, timestamp, signature, rawBody: request.raw, nowSeconds: Number(timestamp) }).ok;
+  const independent = hmac(secret, timestamp, request.raw) === signature;
+  expect(library).toBe(independent);
+  return independent;
+}
+
+describeEachDialect('webhooks', (ctx) => {
+  async function harness(env: Record<string, string> = {}, options: Parameters<typeof startHarness>[2] = {}): Promise<Harness> {
+    const h = await startHarness(ctx.db(), env, options);
+    closers.push(() => h.close());
+    return h;
+  }
+  async function receiver(): Promise<WebhookReceiver> {
+    const r = await startWebhookReceiver();
+    closers.push(() => r.close());
+    return r;
+  }
+  async function endpoint(h: Harness, token: string, url: string, events: string[] = ['verdict.changed']) {
+    const created = await h.call('POST', '/v1/webhooks', { token, body: { url, events } });
+    expect(created.status).toBe(201);
+    return created.body.data as { id: string; secret: string };
+  }
+  /** Runs the worker until nothing is due, then moves the clock past the next retry and runs it again, `rounds` times. */
+  async function driveRetries(h: Harness, worker: { drain(): Promise<number> }, rounds: number): Promise<void> {
+    for (let i = 0; i < rounds; i++) {
+      await worker.drain();
+      const next = await h.db.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('t')).where('state', '=', 'pending').executeTakeFirst();
+      if (next?.t === null || next?.t === undefined) return;
+      h.clock.t = Math.max(h.clock.t, Number(next.t));
+    }
+  }
+
+  it('manages endpoints: create shows the secret once, list, get, update (PATCH and POST), delete; another account sees 404', async () => {
+    const h = await harness();
+    const acme = await h.key('acme');
+    const other = await h.key('globex');
+    const created = await h.call('POST', '/v1/webhooks', { token: acme, body: { url: 'https://hooks.example/vigil', events: ['verdict.changed', 'round.closed'] } });
+    expect(created.status).toBe(201);
+    const { secret, ...record } = created.body.data;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9]{32,}$/);
+    expect(record).toMatchObject({ url: 'https://hooks.example/vigil', events: ['verdict.changed', 'round.closed'], active: true, disabled_reason: null, disabled_at: null, secret_rotation: null });
+    expect(record.id).toMatch(/^wh_[A-Za-z0-9]+$/);
+
+    const got = await h.call('GET', `/v1/webhooks/${record.id}`, { token: acme });
+    expect(got.body).toEqual({ data: record });
+    expect(JSON.stringify(got.body)).not.toContain(secret);
+    const list = await h.call('GET', '/v1/webhooks', { token: acme });
+    expect(list.body).toEqual({ data: [record] });
+    expect(list.headers['x-vigil-page']).toBe('1');
+
+    const patched = await h.call('PATCH', `/v1/webhooks/${record.id}`, { token: acme, body: { events: ['attestation.created'], active: false } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data).toMatchObject({ events: ['attestation.created'], active: false, disabled_reason: null });
+    const posted = await h.call('POST', `/v1/webhooks/${record.id}`, { token: acme, body: { url: 'https://hooks.example/v2', active: true } });
+    expect(posted.body.data).toMatchObject({ url: 'https://hooks.example/v2', active: true });
+    expect((await h.call('PATCH', `/v1/webhooks/${record.id}`, { token: acme, body: {} })).status).toBe(422);
+
+    for (const [method, path] of [
+      ['GET', `/v1/webhooks/${record.id}`],
+      ['PATCH', `/v1/webhooks/${record.id}`],
+      ['DELETE', `/v1/webhooks/${record.id}`],
+      ['GET', `/v1/webhooks/${record.id}/deliveries`],
+      ['POST', `/v1/webhooks/${record.id}/test`],
+      ['GET', '/v1/webhooks/not-an-id'],
+    ] as const) {
+      const answer = await h.call(method, path, { token: other, ...(method === 'PATCH' ? { body: { active: false } } : {}) });
+      expect([path, answer.status, answer.body]).toEqual([path, 404, { detail: 'webhook not found' }]);
+    }
+    expect((await h.call('GET', '/v1/webhooks', { token: other })).body).toEqual({ data: [] });
+    const readOnly = await h.key('initech', 'read');
+    expect((await h.call('GET', '/v1/webhooks', { token: readOnly })).body).toEqual({ detail: "api key lacks 'webhooks' scope" });
+
+    expect((await h.call('DELETE', `/v1/webhooks/${record.id}`, { token: acme })).status).toBe(204);
+    expect((await h.call('GET', `/v1/webhooks/${record.id}`, { token: acme })).status).toBe(404);
+  });
+
+  it('refuses http:// without the development setting, and non-public hosts at creation and update', async () => {
+    const resolver = async (host: string) => (host === 'rebind.example' ? [{ address: '10.1.2.3', family: 4 }, { address: '93.184.216.34', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]);
+    const h = await harness({ VIGIL_WEBHOOK_ALLOW_HTTP: 'false', VIGIL_WEBHOOK_ALLOW_PRIVATE: 'false' }, { resolver });
+    const acme = await h.key('acme');
+    const refused = async (url: string) => {
+      const answer = await h.call('POST', '/v1/webhooks', { token: acme, body: { url, events: ['verdict.changed'] } });
+      expect([url, answer.status]).toEqual([url, 422]);
+      return answer.body.detail as string;
+    };
+    expect(await refused('http://hooks.example/x')).toBe('url: must be an https:// URL');
+    expect(await refused('https://127.0.0.1/x')).toBe('url: 127.0.0.1 is a loopback address, which webhooks may not reach');
+    expect(await refused('https://10.0.0.8/x')).toContain('private');
+    expect(await refused('https://169.254.169.254/latest/meta-data')).toContain('linkLocal');
+    expect(await refused('https://100.64.1.1/x')).toContain('carrierGradeNat');
+    // IPv6 literals never pass the URL schema (a host name or an IPv4 address): 422 before any check.
+    expect(await refused('https://[::1]/x')).toBe('Validation error');
+    expect(await refused('https://0.0.0.0/x')).toContain('unspecified');
+    expect(await refused('https://localhost/x')).toBe('url: localhost is a reserved local or metadata host name');
+    expect(await refused('https://metadata.google.internal/computeMetadata')).toContain('metadata');
+    expect(await refused('https://rebind.example/x')).toBe('url: rebind.example resolves to 10.1.2.3, a private address, which webhooks may not reach');
+    expect(await refused('https://user:pw@hooks.example/x')).toContain('credentials');
+    const ok = await h.call('POST', '/v1/webhooks', { token: acme, body: { url: 'https://hooks.example/x', events: ['verdict.changed'] } });
+    expect(ok.status).toBe(201);
+    const moved = await h.call('PATCH', `/v1/webhooks/${ok.body.data.id}`, { token: acme, body: { url: 'https://10.9.9.9/x' } });
+    expect(moved.status).toBe(422);
+  });
+
+  it('retries through failures and a timeout to success: same delivery id, a fresh signed timestamp per attempt, the exact event body', async () => {
+    const h = await harness();
+    const r = await receiver();
+    r.script = [{ status: 500, body: 'boom' }, { status: 503 }, { hang: true }];
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    const payload = verdictPayload();
+    const eventId = await emit(h, 'verdict.changed', payload);
+    const worker = await h.worker();
+    await driveRetries(h, worker, 10);
+
+    expect(r.received).toHaveLength(4);
+    const ids = new Set(r.received.map((q) => q.headers['x-vigil-delivery']));
+    expect(ids.size).toBe(1);
+    const timestamps = r.received.map((q) => Number(q.headers['x-vigil-timestamp']));
+    expect(new Set(timestamps).size).toBe(4);
+    for (const q of r.received) {
+      expect(q.headers['content-type']).toBe('application/json');
+      expect(q.headers['user-agent']).toBe('Vigil-Webhooks/1');
+      expect(q.headers['x-vigil-event']).toBe('verdict.changed');
+      expect(signedWith(q, hook.secret)).toBe(true);
+      expect(q.raw.equals(r.received[0]!.raw)).toBe(true);
+    }
+    const event = WebhookEvent.parse(JSON.parse(r.received[0]!.raw.toString('utf8')));
+    expect(event).toMatchObject({ id: eventId, type: 'verdict.changed', version: 1, resource: `artifact:${payload.bundle_hash}`, sequence: 1, data: payload });
+    // The waits between attempts follow the schedule (jitter pinned at its middle by the test's random).
+    expect(timestamps[1]! - timestamps[0]!).toBe(WEBHOOK_RETRY_SCHEDULE_SECONDS[1]);
+    expect(timestamps[2]! - timestamps[1]!).toBe(WEBHOOK_RETRY_SCHEDULE_SECONDS[2]);
+
+    const deliveryId = String(r.received[0]!.headers['x-vigil-delivery']);
+    const detail = await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/${deliveryId}`, { token: acme });
+    expect(detail.body.data).toMatchObject({ id: deliveryId, event_id: eventId, event_type: 'verdict.changed', state: 'succeeded', attempts: 4, next_attempt_at: null });
+    const attempts = detail.body.data.attempts_list as { response_status: number | null; error: string | null; response_excerpt: string | null; succeeded: boolean }[];
+    expect(attempts.map((a) => [a.response_status, a.succeeded])).toEqual([
+      [500, false],
+      [503, false],
+      [null, false],
+      [200, true],
+    ]);
+    expect(attempts[0]!.response_excerpt).toBe('boom');
+    expect(attempts[2]!.error).toBe('timed out after 400 ms');
+  });
+
+  it('a receiver down for the whole window: 8 attempts over the schedule, then failed, every attempt listed', async () => {
+    const h = await harness();
+    const r = await receiver();
+    r.fallback = { status: 502, body: 'x'.repeat(5000) };
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    await emit(h);
+    const start = h.clock.t;
+    await driveRetries(h, await h.worker(), 20);
+    expect(r.received).toHaveLength(8);
+    const failed = await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=failed`, { token: acme });
+    expect(failed.body.data).toHaveLength(1);
+    expect(failed.body.data[0]).toMatchObject({ state: 'failed', attempts: 8 });
+    const detail = await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/${failed.body.data[0].id}`, { token: acme });
+    expect(detail.body.data.attempts_list).toHaveLength(8);
+    expect(detail.body.data.attempts_list[0].response_excerpt).toHaveLength(1024);
+    const total = WEBHOOK_RETRY_SCHEDULE_SECONDS.reduce((a, b) => a + b, 0);
+    expect(Math.round((h.clock.t - start) / 1000)).toBe(total);
+    // 27.6 hours of failure is under the 5-day rule: the endpoint stays enabled.
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data).toMatchObject({ active: true, disabled_reason: null });
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=succeeded`, { token: acme })).body.data).toEqual([]);
+  });
+
+  it('410 Gone stops at once and disables the endpoint; the account is told by webhook.disabled on its other endpoint and in the feed', async () => {
+    const h = await harness();
+    const gone = await receiver();
+    gone.fallback = { status: 410 };
+    const watcher = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, gone.url);
+    const watch = await endpoint(h, acme, watcher.url, ['webhook.disabled']);
+    const other = await h.key('globex');
+    const otherWatch = await receiver();
+    await endpoint(h, other, otherWatch.url, ['webhook.disabled']);
+    await emit(h);
+    await driveRetries(h, await h.worker(), 5);
+    expect(gone.received).toHaveLength(1);
+    const record = (await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data;
+    expect(record).toMatchObject({ active: false, disabled_reason: 'gone' });
+    expect(watcher.received).toHaveLength(1);
+    expect(otherWatch.received).toHaveLength(0);
+    const told = WebhookEvent.parse(JSON.parse(watcher.received[0]!.raw.toString()));
+    expect(told).toMatchObject({ type: 'webhook.disabled', resource: `webhook:${hook.id}`, sequence: 1, data: { webhook: hook.id, url: gone.url, reason: 'gone' } });
+    expect(signedWith(watcher.received[0]!, watch.secret)).toBe(true);
+    const feed = await h.call('GET', '/v1/events?types=webhook.disabled', { token: acme });
+    expect(feed.body.data).toEqual([told]);
+    expect((await h.call('GET', '/v1/events?types=webhook.disabled', { token: other })).body.data).toEqual([]);
+
+    // New events are not delivered to it while disabled; `active: true` re-enables it.
+    await emit(h);
+    await driveRetries(h, await h.worker(), 3);
+    expect(gone.received).toHaveLength(1);
+    gone.fallback = { status: 204 };
+    const enabled = await h.call('PATCH', `/v1/webhooks/${hook.id}`, { token: acme, body: { active: true } });
+    expect(enabled.body.data).toMatchObject({ active: true, disabled_reason: null, disabled_at: null });
+    await emit(h);
+    await driveRetries(h, await h.worker(), 3);
+    expect(gone.received).toHaveLength(2);
+  });
+
+  it('five days of nothing but failures disables the endpoint (failing) and emits webhook.disabled', async () => {
+    const h = await harness();
+    const down = await receiver();
+    down.fallback = { status: 500 };
+    const watcher = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, down.url);
+    await endpoint(h, acme, watcher.url, ['webhook.disabled']);
+    const worker = await h.worker();
+    await emit(h);
+    await driveRetries(h, worker, 20);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data.disabled_reason).toBeNull();
+    h.clock.t += 4 * DAY;
+    await emit(h);
+    await worker.drain();
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data.disabled_reason).toBe('failing');
+    await worker.drain();
+    expect(watcher.received.map((q) => JSON.parse(q.raw.toString()).data)).toEqual([expect.objectContaining({ webhook: hook.id, reason: 'failing' })]);
+  });
+
+  it('a success resets the failure clock', async () => {
+    const h = await harness();
+    const flaky = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, flaky.url);
+    const worker = await h.worker();
+    flaky.script = [{ status: 500 }];
+    await emit(h);
+    await driveRetries(h, worker, 5);
+    h.clock.t += 4 * DAY;
+    flaky.script = [{ status: 500 }];
+    await emit(h);
+    await worker.drain();
+    h.clock.t += 2 * DAY;
+    flaky.script = [{ status: 500 }];
+    await emit(h);
+    await worker.drain();
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data.disabled_reason).toBeNull();
+  });
+
+  it('pause keeps creating deliveries without sending; resume sends every one, in event order', async () => {
+    const h = await harness();
+    const r = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    const worker = await h.worker({ settings: { endpointConcurrency: 1 } });
+    await h.call('PATCH', `/v1/webhooks/${hook.id}`, { token: acme, body: { active: false } });
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await emit(h));
+    await worker.drain();
+    expect(r.received).toHaveLength(0);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=pending`, { token: acme })).body.data).toHaveLength(6);
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme })).body).toEqual({ detail: 'webhook is paused or disabled' });
+    await h.call('PATCH', `/v1/webhooks/${hook.id}`, { token: acme, body: { active: true } });
+    await worker.drain();
+    expect(r.received.map((q) => JSON.parse(q.raw.toString()).id)).toEqual(ids);
+  });
+
+  it('endpoints receive only subscribed kinds in their audience, and only events from after their creation', async () => {
+    const h = await harness();
+    const acmeHooks = await receiver();
+    const globexHooks = await receiver();
+    const acme = await h.key('acme');
+    const globex = await h.key('globex');
+    const acmeAccount = (await h.db.selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow()).account_id;
+    await emit(h); // before any endpoint: nobody gets it
+    h.clock.t += 1000;
+    await endpoint(h, acme, acmeHooks.url, ['verdict.changed', 'repository.verified']);
+    await endpoint(h, globex, globexHooks.url, ['repository.verified', 'round.closed']);
+    h.clock.t += 1000;
+    await emit(h, 'verdict.changed');
+    await emit(h, 'repository.verified', repositoryPayload('repo_0123456789abcdef'), { resource: 'repository:repo_0123456789abcdef', accountId: acmeAccount });
+    await emit(h, 'attestation.created', { canonical_hash: 'sha256:00' }, { resource: 'attestation:sha256:00' });
+    await (await h.worker()).drain();
+    expect(acmeHooks.received.map((q) => q.headers['x-vigil-event'])).toEqual(['verdict.changed', 'repository.verified']);
+    expect(globexHooks.received).toHaveLength(0);
+  });
+
+  it('refuses at connect a name that resolves to a non-public address (no development setting); with it, delivers', async () => {
+    const h = await harness();
+    const r = await receiver();
+    const acme = await h.key('acme');
+    const byName = await endpoint(h, acme, `http://localhost:${r.port}/hooks`);
+    const byResolver = await endpoint(h, acme, `http://receiver.test:${r.port}/hooks`);
+    const byLiteral = await endpoint(h, acme, r.url);
+    await emit(h);
+    const strict = await h.worker({ settings: { allowPrivate: false }, resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
+    await strict.drain();
+    expect(r.received).toHaveLength(0);
+    const errors = async (id: string) => {
+      const list = await h.call('GET', `/v1/webhooks/${id}/deliveries`, { token: acme });
+      const detail = await h.call('GET', `/v1/webhooks/${id}/deliveries/${list.body.data[0].id}`, { token: acme });
+      return detail.body.data.attempts_list.map((a: { error: string }) => a.error);
+    };
+    expect(await errors(byName.id)).toEqual(['refused: localhost is a reserved local or metadata host name']);
+    expect(await errors(byResolver.id)).toEqual(['refused: receiver.test resolves to 127.0.0.1, a loopback address, which webhooks may not reach']);
+    expect(await errors(byLiteral.id)).toEqual(['refused: 127.0.0.1 is a loopback address, which webhooks may not reach']);
+    await strict.stop();
+    const lenient = await h.worker({ resolver: async () => [{ address: '127.0.0.1', family: 4 }] });
+    await driveRetries(h, lenient, 3);
+    expect(r.received).toHaveLength(3);
+  });
+
+  it('rotation: the old secret signs until the overlap ends (or is revoked early), then the new one', async () => {
+    const h = await harness();
+    const r = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    const worker = await h.worker();
+    const rotated = await h.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: acme, body: { overlap_seconds: 3600 } });
+    expect(rotated.status).toBe(200);
+    const fresh = rotated.body.data.secret as string;
+    expect(fresh).toMatch(/^whsec_/);
+    expect(fresh).not.toBe(hook.secret);
+    expect(rotated.body.data.secret_rotation).toEqual({ previous_secret_expires_at: new Date(h.clock.t + 3600_000).toISOString().replace('Z', '+00:00') });
+    await emit(h);
+    await worker.drain();
+    expect(signedWith(r.received[0]!, hook.secret)).toBe(true);
+    expect(signedWith(r.received[0]!, fresh)).toBe(false);
+    h.clock.t += 3600_000 + 1;
+    await emit(h);
+    await worker.drain();
+    expect(signedWith(r.received[1]!, fresh)).toBe(true);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data.secret_rotation).toBeNull();
+
+    const again = await h.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: acme });
+    const third = again.body.data.secret as string;
+    expect(again.body.data.secret_rotation).not.toBeNull(); // default overlap: 1 day
+    const revoked = await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme });
+    expect(revoked.body.data.secret_rotation).toBeNull();
+    await emit(h);
+    await worker.drain();
+    expect(signedWith(r.received[2]!, third)).toBe(true);
+    const immediate = await h.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: acme, body: { overlap_seconds: 0 } });
+    await emit(h);
+    await worker.drain();
+    expect(signedWith(r.received[3]!, immediate.body.data.secret)).toBe(true);
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: acme, body: { overlap_seconds: 7 * 86400 + 1 } })).status).toBe(422);
+  });
+
+  it('keeps no signing secret in plaintext anywhere in the database (idempotent replays included)', async () => {
+    const h = await harness();
+    const acme = await h.key('acme');
+    const created = await h.call('POST', '/v1/webhooks', { token: acme, body: { url: 'https://hooks.example/a', events: ['verdict.changed'] }, headers: { 'idempotency-key': 'create-1' } });
+    const rotated = await h.call('POST', `/v1/webhooks/${created.body.data.id}/rotate-secret`, { token: acme, body: { overlap_seconds: 60 }, headers: { 'idempotency-key': 'rotate-1' } });
+    const replay = await h.call('POST', '/v1/webhooks', { token: acme, body: { url: 'https://hooks.example/a', events: ['verdict.changed'] }, headers: { 'idempotency-key': 'create-1' } });
+    expect(replay.body.data.secret).toBe(created.body.data.secret);
+    const secrets = [created.body.data.secret as string, rotated.body.data.secret as string];
+    let stored = '';
+    for (const table of APPLICATION_TABLES) {
+      const rows = await sql`select * from ${sql.table(table)}`.execute(h.db);
+      stored += JSON.stringify(rows.rows);
+    }
+    expect(stored).toContain(created.body.data.id);
+    for (const secret of secrets) {
+      expect(stored).not.toContain(secret);
+      expect(stored).not.toContain(secret.slice('whsec_'.length));
+    }
+  });
+
+  it('test events, redelivery (same delivery id) and recovery of failed deliveries', async () => {
+    const h = await harness();
+    const r = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url, ['round.closed']);
+    const worker = await h.worker();
+    const test = await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme });
+    expect(test.status).toBe(202);
+    expect(test.body.data).toMatchObject({ event_type: 'webhook.test', state: 'pending', attempts: 0 });
+    await worker.drain();
+    const testEvent = WebhookEvent.parse(JSON.parse(r.received[0]!.raw.toString()));
+    expect(testEvent).toMatchObject({ type: 'webhook.test', resource: `webhook-test:${hook.id}`, data: { webhook: hook.id } });
+    expect(r.received[0]!.headers['x-vigil-delivery']).toBe(test.body.data.id);
+    expect((await h.call('GET', '/v1/events', { token: acme })).body.data).toEqual([]);
+
+    const redo = await h.call('POST', `/v1/webhooks/${hook.id}/deliveries/${test.body.data.id}/redeliver`, { token: acme });
+    expect(redo.body.data).toMatchObject({ id: test.body.data.id, state: 'pending' });
+    await worker.drain();
+    expect(r.received[1]!.headers['x-vigil-delivery']).toBe(test.body.data.id);
+    expect(r.received[1]!.raw.equals(r.received[0]!.raw)).toBe(true);
+
+    r.fallback = { status: 500 };
+    const since = new Date(h.clock.t).toISOString();
+    for (let i = 0; i < 2; i++) await emit(h, 'round.closed', roundClosedPayload(`aaaaaaaa0000000${i}`), { resource: `round:aaaaaaaa0000000${i}` });
+    await driveRetries(h, worker, 20);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=failed`, { token: acme })).body.data).toHaveLength(2);
+    r.fallback = { status: 200 };
+    const before = r.received.length;
+    const recovered = await h.call('POST', `/v1/webhooks/${hook.id}/recover`, { token: acme, body: { since } });
+    expect(recovered).toMatchObject({ status: 202, body: { data: { requeued: 2 } } });
+    await worker.drain();
+    expect(r.received.length - before).toBe(2);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=failed`, { token: acme })).body.data).toEqual([]);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000`, { token: acme })).body).toEqual({ detail: 'delivery not found' });
+  });
+
+  it('two workers deliver each of many events exactly once to a healthy receiver, four at most in flight per endpoint', async () => {
+    const h = await harness();
+    const r = await receiver();
+    // Slow enough answers that both workers have attempts open at once.
+    r.fallback = { status: 200, delayMs: 15 };
+    const acme = await h.key('acme');
+    await endpoint(h, acme, r.url);
+    await endpoint(h, acme, r.url.replace('/hooks', '/second'));
+    const events = 60;
+    for (let i = 0; i < events; i++) await emit(h);
+    const [a, b] = [await h.worker(), await h.worker()];
+    await Promise.all([a.drain(), b.drain()]);
+    await Promise.all([a.drain(), b.drain()]);
+    expect(r.received).toHaveLength(2 * events);
+    const deliveries = r.received.map((q) => String(q.headers['x-vigil-delivery']));
+    expect(new Set(deliveries).size).toBe(2 * events);
+    const attempts = await h.db.selectFrom('webhook_delivery_attempts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(attempts.n)).toBe(2 * events);
+    expect(r.maxConcurrentByPath.get('/hooks')).toBeLessThanOrEqual(4);
+    expect(r.maxConcurrentByPath.get('/second')).toBeLessThanOrEqual(4);
+    expect(Math.max(...r.maxConcurrentByPath.values())).toBeGreaterThan(1);
+  });
+
+  it('a dead endpoint (every attempt times out) does not hold up another endpoint’s deliveries', async () => {
+    const h = await harness();
+    const dead = await receiver();
+    dead.fallback = { hang: true };
+    const healthy = await receiver();
+    const acme = await h.key('acme');
+    await endpoint(h, acme, dead.url);
+    await endpoint(h, acme, healthy.url);
+    for (let i = 0; i < 12; i++) await emit(h);
+    const worker = await h.worker({ settings: { concurrency: 8, endpointConcurrency: 4 } });
+    worker.start();
+    // The healthy endpoint's twelve arrive while the dead one's first four attempts are still hanging.
+    await healthy.waitFor(12);
+    expect(dead.received.length).toBeLessThanOrEqual(4);
+    await worker.stop();
+  });
+
+  it('a stopping worker claims nothing more, lets its attempts finish, and leaves no delivery claimed', async () => {
+    const h = await harness();
+    const r = await receiver();
+    r.fallback = { status: 200, delayMs: 150 };
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    for (let i = 0; i < 8; i++) await emit(h);
+    const worker = await h.worker();
+    worker.start();
+    await r.waitFor(1);
+    await worker.stop();
+    const states = await h.db.selectFrom('webhook_deliveries').select('state').where('webhook_id', '=', hook.id).execute();
+    // The attempts in flight when it stopped finished and were recorded; the rest wait, unclaimed.
+    expect(states.filter((s) => s.state === 'delivering')).toEqual([]);
+    expect(states.filter((s) => s.state === 'succeeded')).toHaveLength(r.received.length);
+    expect(r.received.length).toBeLessThan(8);
+    const next = await h.worker();
+    await next.drain();
+    expect(new Set(r.received.map((q) => JSON.parse(q.raw.toString()).id)).size).toBe(8);
+  });
+
+  it('the events feed: pages with a cursor, a types filter, other accounts’ repository events invisible, cursor valid across a restart, expired after retention', async () => {
+    const h = await harness({ VIGIL_EVENT_RETENTION_DAYS: '30' });
+    const acme = await h.key('acme');
+    const globex = await h.key('globex');
+    const accountOf = async (name: string) => (await h.db.selectFrom('accounts').select('account_id').where('name', '=', name).executeTakeFirstOrThrow()).account_id;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await emit(h));
+    const mine = await emit(h, 'repository.verified', repositoryPayload('repo_00000000000000aa'), { resource: 'repository:repo_00000000000000aa', accountId: await accountOf('acme') });
+    const theirs = await emit(h, 'repository.verified', repositoryPayload('repo_00000000000000bb'), { resource: 'repository:repo_00000000000000bb', accountId: await accountOf('globex') });
+    // Not in the feed until fanned out (which gives it its place in commit order).
+    expect((await h.call('GET', '/v1/events', { token: acme })).body.data).toEqual([]);
+    await (await h.worker()).drain();
+
+    const first = await h.call('GET', '/v1/events?limit=4', { token: acme });
+    expect(first.body.data.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 4));
+    expect(first.headers['x-vigil-page-size']).toBe('4');
+    expect(first.headers['x-vigil-next-page']).toBe(first.body.next_cursor);
+    for (const item of first.body.data) WebhookEvent.parse(item);
+    const second = await h.call('GET', `/v1/events?limit=4&after=${first.body.next_cursor}`, { token: acme });
+    expect(second.body.data.map((e: { id: string }) => e.id)).toEqual([ids[4], mine]);
+    expect(second.headers['x-vigil-next-page']).toBeUndefined();
+    const viaHeader = await h.call('GET', '/v1/events?limit=4', { token: acme, headers: { 'x-vigil-page': first.body.next_cursor } });
+    expect(viaHeader.body.data).toEqual(second.body.data);
+    expect((await h.call('GET', '/v1/events', { token: globex })).body.data.map((e: { id: string }) => e.id)).toEqual([...ids, theirs]);
+    const repos = await h.call('GET', '/v1/events?types=repository.verified,round.closed', { token: acme });
+    expect(repos.body.data.map((e: { id: string }) => e.id)).toEqual([mine]);
+    expect((await h.call('GET', '/v1/events?types=nope', { token: acme })).status).toBe(422);
+    expect((await h.call('GET', '/v1/events?after=evc_garbage', { token: acme })).status).toBe(422);
+
+    // A new process (another app on the same database) honours the cursor.
+    const restarted = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' });
+    closers.push(() => restarted.close());
+    restarted.clock.t = h.clock.t;
+    const after = await restarted.call('GET', `/v1/events?limit=4&after=${first.body.next_cursor}`, { token: acme });
+    expect(after.body.data).toEqual(second.body.data);
+    const end = await restarted.call('GET', `/v1/events?after=${second.body.next_cursor}`, { token: acme });
+    expect(end.body).toEqual({ data: [], next_cursor: expect.stringMatching(/^evc_/) });
+
+    restarted.clock.t += 31 * DAY;
+    expect(await restarted.call('GET', `/v1/events?after=${first.body.next_cursor}`, { token: acme })).toMatchObject({
+      status: 410,
+      body: { detail: 'events cursor expired: older than the retention period' },
+    });
+    // An empty answer renews the cursor: a reader polling a quiet feed never expires.
+    const quiet = await restarted.call('GET', `/v1/events?after=${end.body.next_cursor}`, { token: acme });
+    expect(quiet.status).toBe(410);
+  });
+
+  it('retention prunes fanned-out events and finished deliveries, never one a pending delivery still needs', async () => {
+    const h = await harness();
+    const r = await receiver();
+    const acme = await h.key('acme');
+    const paused = await endpoint(h, acme, r.url);
+    await h.call('PATCH', `/v1/webhooks/${paused.id}`, { token: acme, body: { active: false } });
+    const kept = await emit(h);
+    const worker = await h.worker();
+    await worker.drain();
+    h.clock.t += 31 * DAY;
+    const fresh = await emit(h);
+    await (await h.worker()).drain(); // a new worker prunes on its first pass
+    const left = await h.db.selectFrom('outbox_events').select('id').orderBy('seq').execute();
+    expect(left.map((e) => e.id)).toEqual([kept, fresh]);
+    await h.call('PATCH', `/v1/webhooks/${paused.id}`, { token: acme, body: { active: true } });
+    await worker.drain();
+    expect(r.received.map((q) => JSON.parse(q.raw.toString()).id)).toEqual([kept, fresh]);
+  });
+});
