@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { APPLICATION_TABLES } from '../src/db/schema.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
-import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '../src/webhooks/retry-schedule.js';
+import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '@vigil/webhooks';
 import { emit, repositoryPayload, roundClosedPayload, startHarness, verdictPayload, type Harness } from './webhooks-support.js';
 
 const DAY = 24 * 3600 * 1000;

@@ -25,6 +25,6 @@ describe('what a failed read shows and when it is tried again', () => {
     expect(retryDelaySeconds(describeFailure(new TypeError('fetch failed')), 30)).toBe(30);
     expect(retryDelaySeconds(describeFailure(apiError(404, 'round not found')), 30)).toBeNull();
     expect(retryDelaySeconds(describeFailure(apiError(422, 'Validation error')), 30)).toBeNull();
-    expect(describeFailure(new VigilResponseError('/v1/leaderboard', 'rows: expected array'))).toMatchObject({ kind: 'mismatch' });
+    expect(describeFailure(new VigilResponseError('rows', 'expected array', { status: 200, endpoint: 'GET /v1/leaderboard' }))).toMatchObject({ kind: 'mismatch' });
   });
 });

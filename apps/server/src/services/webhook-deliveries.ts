@@ -7,7 +7,7 @@ import type { Database, OutboxKind, WebhookDeliveriesTable, WebhooksTable } from
 import { VigilError } from '../errors.js';
 import { enqueueOutboxEvent, type OutboxEnvelopeRow } from '../repositories/outbox.js';
 import { inTransaction } from '../repositories/transaction.js';
-import { nextRetryDelayMs } from '../webhooks/retry-schedule.js';
+import { nextRetryDelayMs } from '@vigil/webhooks';
 import { ownWebhook } from './webhooks.js';
 
 type DeliveryRow = Selectable<WebhookDeliveriesTable>;
