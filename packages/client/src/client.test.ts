@@ -65,3 +65,21 @@ describe('VigilClient errors', () => {
     expect(() => new VigilClient({ baseUrl: `${baseUrl}/?x=1` })).toThrow(/^options\.baseUrl: /);
   });
 });
+
+describe('default fetch', () => {
+  it('calls the global fetch with globalThis as this, as browsers require ("Illegal invocation" otherwise)', async () => {
+    const original = globalThis.fetch;
+    const receivers: unknown[] = [];
+    globalThis.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      receivers.push(this);
+      return original(input, init);
+    } as typeof fetch;
+    try {
+      const client = new VigilClient({ baseUrl });
+      await expect(client.roundScores('deadbeef')).rejects.toBeInstanceOf(VigilApiError);
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(receivers).toEqual([globalThis]);
+  });
+});

@@ -55,7 +55,8 @@ export function resolveClientOptions(options: VigilClientOptions): ResolvedClien
   if (url.search !== '' || url.hash !== '') {
     throw new TypeError('options.baseUrl: must not carry a query or fragment');
   }
-  const f = options.fetch ?? globalThis.fetch;
+  // Bound: a browser's fetch called as a method of another object (this.#fetch) throws "Illegal invocation".
+  const f = options.fetch ?? globalThis.fetch?.bind(globalThis);
   if (typeof f !== 'function') throw new TypeError('options.fetch: no fetch implementation available');
   return {
     baseUrl: url.href.replace(/\/+$/, ''),
