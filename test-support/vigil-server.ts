@@ -16,6 +16,9 @@ export const SERVER_BIN = fileURLToPath(new URL('../apps/server/dist/bin.js', im
 export const serverBuilt = existsSync(SERVER_BIN);
 if (!serverBuilt) console.warn(`SKIPPED: tests against a real server (${SERVER_BIN} is not built; run pnpm build)`);
 
+/** How long a start (with the demo seed) may take; the callers' beforeAll hooks allow a little more. */
+export const START_TIMEOUT_MS = 600_000;
+
 export interface VigilServer {
   baseUrl: string;
   port: number;
@@ -84,16 +87,18 @@ export async function startVigilServer(options: { corsOrigins?: string[]; env?: 
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  // Seeding the demo takes a few seconds on a loaded machine.
-  for (let i = 0; ; i++) {
+  // Seeding the demo (about 16,000 attestations) takes a minute alone and several when CI runs
+  // every package's tests at once on two cores: wait by the clock, generously.
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`vigil-server serve exited ${child.exitCode}: ${stderr}`);
     const up = await fetch(`${baseUrl}/v1/health`).then((r) => r.ok, () => false);
     if (up) break;
-    if (i > 1200) {
+    if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`vigil-server serve did not answer within 120 s: ${stderr}`);
+      throw new Error(`vigil-server serve did not answer within ${START_TIMEOUT_MS / 1000} s: ${stderr}`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 250));
   }
   return {
     baseUrl,

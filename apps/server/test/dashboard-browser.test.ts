@@ -133,7 +133,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     context = await browser.newContext({ baseURL: base, locale: LOCALE, timezoneId: TIME_ZONE, viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(STEP_TIMEOUT_MS);
-  }, 240_000);
+  }, 660_000);
 
   afterAll(async () => {
     await browser?.close();

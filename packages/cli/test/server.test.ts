@@ -68,7 +68,7 @@ describe.skipIf(!serverBuilt)('vigil against a real server', () => {
     const sdk = new Vigil({ baseUrl: server.baseUrl, apiKey: server.paidKey });
     blocked = await claimDemoPackage(sdk, 'BLOCK');
     allowed = await claimDemoPackage(sdk, 'ALLOW');
-  }, 240_000);
+  }, 660_000);
   afterAll(async () => server?.stop());
 
   it('prints every public read as the JSON the server sent, without a token', async () => {

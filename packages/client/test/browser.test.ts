@@ -49,7 +49,7 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
   server = await startVigilServer({ corsOrigins: [origin], demo: false });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-}, 180_000);
+}, 660_000);
 
 afterAll(async () => {
   await browser?.close();

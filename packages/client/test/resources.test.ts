@@ -29,7 +29,7 @@ let vigil: Vigil;
 beforeAll(async () => {
   server = await startVigilServer();
   vigil = new Vigil({ baseUrl: server.baseUrl, apiKey: server.paidKey });
-}, 180_000);
+}, 660_000);
 
 afterAll(async () => {
   await server?.stop();
