@@ -90,7 +90,7 @@ export function App({ api }: { api: DashboardApi }) {
         </main>
         <footer>
           <p>
-            Times are in your time zone; hover one for UTC. Data from this server's public API, refreshed no faster than its caches
+            Times are in your time zone; hover one for UTC. Data from this server's API, refreshed no faster than its caches
             (docs/dashboard.md).
           </p>
         </footer>
