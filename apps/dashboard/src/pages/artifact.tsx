@@ -38,7 +38,7 @@ function Lookup({ purl, apiKey, onKey }: { purl: string; apiKey: string; onKey: 
       <label for="artifact-key">API key (scope read)</label>
       <p id="artifact-key-hint" class="hint">
         Kept in this tab's memory only, never stored (no localStorage, no cookie, not in the address): a reload forgets it. It is sent only to
-        this server, as <code>Authorization: Bearer</code>.
+        this dashboard's API server, as <code>Authorization: Bearer</code>.
       </p>
       <input
         id="artifact-key"
