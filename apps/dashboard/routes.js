@@ -11,4 +11,5 @@ export const DASHBOARD_ROUTES = Object.freeze([
   '/agents',
   '/agents/:hotkey',
   '/verify',
+  '/artifacts',
 ]);

@@ -1,11 +1,12 @@
 // The dashboard's only way to the API. Every call goes through `@vigil/client` here, and nowhere
 // else imports it: moving to another SDK shape (resource namespaces, typed errors) is a change to
 // this one file.
-import { VigilApiError, VigilClient, VigilResponseError } from '@vigil/client';
+import { Vigil, VigilApiError, VigilClient, VigilResponseError, type Dated } from '@vigil/client';
 import {
   CACHE_TTL_SECONDS,
   type AgentEligibility,
   type AgentsResponse,
+  type ArtifactDetail,
   type Leaderboard,
   type NetworkDashboard,
   type RoundAttestations,
@@ -15,6 +16,15 @@ import {
   type ThreatTrends,
   type Track,
 } from '@vigil/core';
+
+/** An artifact as the SDK returns it: every timestamp a `Date`. */
+export type Artifact = Dated<typeof ArtifactDetail>;
+
+/** The artifacts claimed under one purl, and whether the lookup has more pages than shown. */
+export interface ArtifactLookup {
+  artifacts: Artifact[];
+  more: boolean;
+}
 
 export type {
   AgentEligibility,
@@ -52,13 +62,21 @@ export interface DashboardApi {
   leaderboard(signal: AbortSignal): Promise<Leaderboard>;
   agents(track: Track | undefined, signal: AbortSignal): Promise<AgentsResponse>;
   agentEligibility(hotkey: string, track: Track | undefined, signal: AbortSignal): Promise<AgentEligibility>;
+  /** `GET /v1/artifacts?purl=` with the reader's API key (scope `read`): the first page, oldest first. */
+  artifactsByPurl(apiKey: string, purl: string, signal: AbortSignal): Promise<ArtifactLookup>;
+}
+
+/** The artifact endpoints are customer endpoints: the key the reader typed, never stored. */
+export function isApiKey(text: string): boolean {
+  return /^vgl_[0-9a-f]{8}_[0-9a-f]{48}$/.test(text);
 }
 
 /** `baseUrl` is the API's origin (VIGIL_DASHBOARD_API_URL), or the page's own when that is unset. */
 export function createApi(baseUrl: string): DashboardApi {
   // VigilClient keeps the fetch it is given and calls it as its own method; a browser's fetch
   // called with any `this` but the window throws "Illegal invocation". Hand it a bound one.
-  const client = new VigilClient({ baseUrl, fetch: (input, init) => globalThis.fetch(input, init) });
+  const fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init);
+  const client = new VigilClient({ baseUrl, fetch });
   return {
     network: (signal) => client.networkDashboard({ signal }),
     threats: (days, signal) => client.threatTrends({ days }, { signal }),
@@ -69,6 +87,13 @@ export function createApi(baseUrl: string): DashboardApi {
     leaderboard: (signal) => client.leaderboard({ signal }),
     agents: (track, signal) => client.agents(track === undefined ? {} : { track }, { signal }),
     agentEligibility: (hotkey, track, signal) => client.agentEligibility(hotkey, track === undefined ? {} : { track }, { signal }),
+    // A client per lookup: the key lives only in the page's memory and in this call. No retries:
+    // the page shows a 429's countdown and a 5xx itself, as for every other read.
+    artifactsByPurl: async (apiKey, purl, signal) => {
+      const vigil = new Vigil({ baseUrl, apiKey, fetch, maxRetries: 0 });
+      const page = await vigil.artifacts.getByPurl(purl, { signal });
+      return { artifacts: page.items, more: page.hasNextPage() };
+    },
   };
 }
 
@@ -78,6 +103,8 @@ export type Failure =
   | { kind: 'not_found'; detail: string }
   | { kind: 'server'; status: number; detail: string; requestId: string | null }
   | { kind: 'refused'; status: number; detail: string }
+  /** 401/403 of a customer endpoint: the key is missing, unknown, revoked or lacks the scope. */
+  | { kind: 'unauthorized'; status: number; detail: string }
   | { kind: 'mismatch'; message: string }
   | { kind: 'unreachable'; message: string };
 
@@ -87,6 +114,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 60;
 export function describeFailure(error: unknown): Failure {
   if (error instanceof VigilApiError) {
     if (error.status === 429) return { kind: 'rate_limited', retryAfterSeconds: error.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS };
+    if (error.status === 401 || error.status === 403) return { kind: 'unauthorized', status: error.status, detail: error.detail };
     if (error.status === 404) return { kind: 'not_found', detail: error.detail };
     if (error.status >= 500) return { kind: 'server', status: error.status, detail: error.detail, requestId: error.requestId };
     return { kind: 'refused', status: error.status, detail: error.detail };

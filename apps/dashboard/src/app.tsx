@@ -4,6 +4,7 @@ import { ApiContext } from './lib/context.js';
 import { interceptLinkClicks, parseRoute, useLocation, type Route } from './lib/router.js';
 import { AgentPage } from './pages/agent.js';
 import { AgentsPage } from './pages/agents.js';
+import { ArtifactPage } from './pages/artifact.js';
 import { LeaderboardPage } from './pages/leaderboard.js';
 import { MinerPage } from './pages/miner.js';
 import { NetworkPage } from './pages/network.js';
@@ -20,6 +21,7 @@ const NAV = [
   { href: '/leaderboard', label: 'Leaderboard', pages: ['leaderboard'] },
   { href: '/agents', label: 'Agents', pages: ['agents', 'agent'] },
   { href: '/verify', label: 'Verify', pages: ['verify'] },
+  { href: '/artifacts', label: 'Artifact', pages: ['artifact'] },
 ] as const;
 
 function Page({ route }: { route: Route }) {
@@ -42,6 +44,8 @@ function Page({ route }: { route: Route }) {
       return <AgentPage hotkey={route.hotkey} track={route.track} />;
     case 'verify':
       return <VerifyPage />;
+    case 'artifact':
+      return <ArtifactPage purl={route.purl} />;
     case 'not_found':
       return (
         <>
@@ -86,7 +90,7 @@ export function App({ api }: { api: DashboardApi }) {
         </main>
         <footer>
           <p>
-            Times are in your time zone; hover one for UTC. Data from this server's public API, refreshed no faster than its caches
+            Times are in your time zone; hover one for UTC. Data from this server's API, refreshed no faster than its caches
             (docs/dashboard.md).
           </p>
         </footer>

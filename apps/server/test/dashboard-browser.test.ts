@@ -67,6 +67,8 @@ let dataDir: string;
 let server: ChildProcess | undefined;
 let base: string;
 let apiKey: string;
+/** The environment every `vigil-server` command of the suite runs with. */
+let env: Record<string, string>;
 let browser: Browser;
 let context: BrowserContext;
 /** Browser console errors and failed loads per page, minus those a test provokes on purpose. */
@@ -81,7 +83,7 @@ async function api<T>(path: string, headers: Record<string, string> = {}): Promi
 async function openPage(ctx: BrowserContext = context): Promise<Page> {
   const page = await ctx.newPage();
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (404|429|503)/.test(message.text())) {
+    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|404|429|503)/.test(message.text())) {
       problems.push(`${page.url()}: ${message.text()}`);
     }
   });
@@ -118,7 +120,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     mkdirSync(ARTIFACTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'vigil-dashboard-e2e-'));
     // No scheduler: rounds must not close while the test compares the page with the API.
-    const env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', VIGIL_SCHEDULER: 'false', VIGIL_REPOSITORY_WORKER: 'false' };
+    env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', VIGIL_SCHEDULER: 'false', VIGIL_REPOSITORY_WORKER: 'false' };
     await runBin(['seed', '--demo'], env);
     apiKey = /vgl_[0-9a-f]+_[0-9a-f]+/.exec(await runBin(['keys', 'create', '--org', 'e2e', '--plan', 'paid', '--scopes', 'read'], env))![0];
     const port = await freePort();
@@ -388,6 +390,104 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     await page.close();
   }, TEST_TIMEOUT_MS);
 
+  it('Artifact: a purl’s verdict, history, attestations, findings and files with a key kept in memory only; a free key sees findings withheld', async () => {
+    // The demo's artifacts are the rounds' own (no purl claims): claim one that a round decided, by
+    // uploading its bytes (from the server's blob store) under a purl, with a paid and a free account.
+    const paidKey = /vgl_[0-9a-f]+_[0-9a-f]+/.exec(await runBin(['keys', 'create', '--org', 'e2e', '--plan', 'paid', '--scopes', 'read,upload'], env))![0];
+    const freeKey = /vgl_[0-9a-f]+_[0-9a-f]+/.exec(await runBin(['keys', 'create', '--org', 'e2e-free', '--plan', 'free', '--scopes', 'read,upload'], env))![0];
+    type Artifact = {
+      id: string;
+      track: string;
+      sha256: string;
+      state: string;
+      verdict: { verdict: string; risk_score: number; round_id: string; decided_at: string } | null;
+      verdict_history: { verdict: string; previous_verdict: string | null; risk_score: number; changed_at: string }[];
+      attestations: { canonical_hash: string; verdict: string; risk_score: number }[];
+      findings: { title: string; severity: string }[] | null;
+      findings_withheld: boolean;
+      archive: { files: { name: string; size: number }[] | null };
+    };
+    const paid = { authorization: `Bearer ${paidKey}` };
+    const blocked = await api<{ attestations: { track: string; artifact: { id: number } }[] }>('/v1/attestations?verdict=BLOCK', { ...paid, 'x-vigil-page-size': '100' });
+    let decided: Artifact | undefined;
+    for (const id of new Set(blocked.attestations.filter((a) => a.track === 'packages').map((a) => a.artifact.id))) {
+      const artifact = await api<Artifact>(`/v1/artifacts/art_${id}`, paid);
+      if (artifact.verdict?.verdict === 'BLOCK') {
+        decided = artifact;
+        break;
+      }
+    }
+    expect(decided, 'a packages artifact the demo rounds published BLOCK for').toBeDefined();
+    const hex = decided!.sha256.slice('sha256:'.length);
+    const bytes = readFileSync(join(dataDir, 'blobs', 'sha256', hex.slice(0, 2), hex.slice(2)));
+    const purl = 'pkg:npm/vigil-e2e-demo@1.0.0';
+    for (const key of [paidKey, freeKey]) {
+      const upload = await fetch(`${base}/v1/artifacts?track=packages&package=${encodeURIComponent(purl)}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/octet-stream' },
+        body: bytes,
+      });
+      expect(upload.status).toBe(200); // the same bytes: the demo's artifact, now claimed under the purl
+    }
+    const { artifacts } = await api<{ artifacts: Artifact[] }>(`/v1/artifacts?purl=${encodeURIComponent(purl)}`, paid);
+    expect(artifacts.map((a) => a.id)).toEqual([decided!.id]);
+    const artifact = artifacts[0]!;
+    expect(artifact.verdict_history.length).toBeGreaterThan(0);
+    expect(artifact.findings!.length).toBeGreaterThan(0);
+
+    const page = await openPage();
+    await page.goto('/artifacts');
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Artifact' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Artifact' }).getAttribute('aria-current')).toBe('page');
+    await page.getByLabel('API key (scope read)').fill(paidKey);
+    await page.getByLabel('Package reference (purl or short form)').fill(purl);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.url()).toBe(`${base}/artifacts?purl=${encodeURIComponent(purl)}`);
+    const card = page.locator('section.artifact');
+    await card.waitFor();
+    const verdict = artifact.verdict!;
+    expect(await stats(page, 'section.artifact')).toMatchObject({
+      State: 'decided',
+      Verdict: verdict.verdict,
+      'Risk score': count.format(verdict.risk_score),
+      'Decided at': plain(local.format(parseTimestamp(verdict.decided_at))),
+    });
+    const history = await card.getByRole('region', { name: 'Verdict history' }).locator('tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [tr.children[1]!.textContent, tr.children[2]!.textContent, tr.children[3]!.textContent]),
+    );
+    expect(history).toEqual(artifact.verdict_history.map((h) => [h.verdict, h.previous_verdict ?? 'first decision', count.format(h.risk_score)]));
+    const behind = await card.getByRole('region', { name: 'Attestations behind the verdict' }).locator('code.hash').allTextContents();
+    expect(behind).toEqual(artifact.attestations.map((a) => a.canonical_hash));
+    expect(await card.locator('ul.findings strong').allTextContents()).toEqual(artifact.findings!.map((f) => f.title));
+    expect(await card.getByRole('region', { name: 'Files' }).locator('tbody code').allTextContents()).toEqual(artifact.archive.files!.map((f) => f.name));
+    // The key is in the tab's memory only: not in storage, cookies or the address.
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(page.url()).not.toContain(paidKey.slice(4, 12));
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'artifact');
+
+    // Another page and back keeps the key (same tab); a reload forgets it.
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Verify' }).click();
+    await page.goBack();
+    await card.waitFor();
+    await page.reload();
+    await page.getByText(`Enter an API key to look up ${purl}.`).waitFor();
+    expect(await page.getByLabel('API key (scope read)').inputValue()).toBe('');
+
+    await page.getByLabel('API key (scope read)').fill(freeKey);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.locator('.withheld').waitFor();
+    expect(await page.locator('.withheld').textContent()).toContain('Findings withheld');
+    expect(await card.locator('ul.findings').count()).toBe(0);
+    expect((await stats(page, 'section.artifact')).Verdict).toBe(verdict.verdict);
+    await snap(page, 'artifact-free-plan');
+
+    await page.getByLabel('API key (scope read)').fill(`vgl_00000000_${'0'.repeat(48)}`);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.getByRole('alert').getByText('The API key was refused (401 invalid or revoked api key).').waitFor();
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
   it('a 429 shows a countdown from Retry-After and then loads; a 5xx says so and Retry loads', async () => {
     const page = await openPage();
     let limited = true;
@@ -434,6 +534,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
         ['/leaderboard', '.stat', 'leaderboard'],
         ['/agents', 'tbody tr', 'agents'],
         ['/verify', 'textarea', 'verify'],
+        ['/artifacts', 'form', 'artifact'],
       ] as const) {
         await page.goto(path);
         await page.locator(ready).first().waitFor();

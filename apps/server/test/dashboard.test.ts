@@ -44,7 +44,7 @@ async function appWith(options: { apiUrl?: string; distDir: string }): Promise<F
 describe('the dashboard plugin', () => {
   it('serves index.html at every dashboard route with a strict CSP, revalidated on every load', async () => {
     const app = await appWith({ distDir: dist });
-    for (const url of ['/', '/threats?days=7', '/rounds', '/rounds/5f2c9a1e', '/rounds/5f2c9a1e/miners/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', '/leaderboard', '/agents', '/agents/5Grw', '/verify']) {
+    for (const url of ['/', '/threats?days=7', '/rounds', '/rounds/5f2c9a1e', '/rounds/5f2c9a1e/miners/5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY', '/leaderboard', '/agents', '/agents/5Grw', '/verify', '/artifacts?purl=npm%3Aleft-pad%401.3.0']) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toBe('text/html; charset=utf-8');

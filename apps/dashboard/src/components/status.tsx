@@ -42,6 +42,9 @@ export function FailureNotice({ failure, retryAt, onRetry }: { failure: Failure;
     case 'not_found':
       message = <>Not found ({failure.detail}).</>;
       break;
+    case 'unauthorized':
+      message = <>The API key was refused ({failure.status} {failure.detail}). Check the key, its <code>read</code> scope, and that it is not revoked.</>;
+      break;
     case 'refused':
       message = <>The server refused the request ({failure.status} {failure.detail}).</>;
       break;

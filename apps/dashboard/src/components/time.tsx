@@ -1,7 +1,7 @@
 import { displayDay, displayTime, formatDuration, isoDuration } from '../lib/format.js';
 
 /** An instant in the reader's local time; hovering (or focusing) shows it in UTC. */
-export function Time({ value }: { value: string }) {
+export function Time({ value }: { value: string | Date }) {
   const t = displayTime(value);
   return (
     <time dateTime={t.iso} title={t.utc}>

@@ -35,8 +35,9 @@ export interface DisplayedTime {
  * Both timestamp families (with offset, and naive = UTC) through core's parser, which reads a
  * missing zone as UTC: a browser's `new Date('2026-11-21T10:00:00')` would read it as local time.
  */
-export function displayTime(text: string): DisplayedTime {
-  const date = parseTimestamp(text);
+export function displayTime(value: string | Date): DisplayedTime {
+  // `Vigil` (the SDK's customer client) already hands back Dates; `VigilClient` the strings as sent.
+  const date = typeof value === 'string' ? parseTimestamp(value) : value;
   const iso = date.toISOString();
   return { local: dateTime.format(date), utc: `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`, iso };
 }

@@ -22,6 +22,8 @@ describe('parseRoute', () => {
     expect(parseRoute('/agents', '')).toEqual({ page: 'agents', track: undefined });
     expect(parseRoute(`/agents/${HOTKEY}`, '?track=mcp_servers')).toEqual({ page: 'agent', hotkey: HOTKEY, track: 'mcp_servers' });
     expect(parseRoute('/verify', '')).toEqual({ page: 'verify' });
+    expect(parseRoute('/artifacts', '')).toEqual({ page: 'artifact', purl: '' });
+    expect(parseRoute('/artifacts', '?purl=pkg%3Anpm%2F%2540scope%2Fname%401.0.0')).toEqual({ page: 'artifact', purl: 'pkg:npm/%40scope/name@1.0.0' });
     expect(parseRoute('/v1/health', '')).toEqual({ page: 'not_found', path: '/v1/health' });
   });
 

@@ -12,6 +12,7 @@ export type Route =
   | { page: 'agents'; track: Track | undefined }
   | { page: 'agent'; hotkey: string; track: Track | undefined }
   | { page: 'verify' }
+  | { page: 'artifact'; purl: string }
   | { page: 'not_found'; path: string };
 
 export const DEFAULT_DAYS = 30;
@@ -42,6 +43,7 @@ const PAGES: Record<string, Builder> = {
   '/agents': (_p, q) => ({ page: 'agents', track: trackFrom(q.get('track')) }),
   '/agents/:hotkey': (p, q) => ({ page: 'agent', hotkey: p.hotkey!, track: trackFrom(q.get('track')) }),
   '/verify': () => ({ page: 'verify' }),
+  '/artifacts': (_p, q) => ({ page: 'artifact', purl: q.get('purl') ?? '' }),
 };
 
 const MATCHERS = DASHBOARD_ROUTES.map((pattern) => {

@@ -1,0 +1,281 @@
+import { useState } from 'preact/hooks';
+import { isApiKey, type Artifact } from '../api.js';
+import { Empty, Show } from '../components/status.js';
+import { Stat, TableRegion } from '../components/table.js';
+import { Time } from '../components/time.js';
+import { useApi } from '../lib/context.js';
+import { formatCount, shortKey, trackLabel } from '../lib/format.js';
+import { navigate } from '../lib/router.js';
+import { useResource } from '../lib/use-resource.js';
+import { PageHeading } from './page.js';
+
+// The key the reader typed, for this tab's life only: a module variable, so it survives moving
+// between pages but not a reload. Never written to localStorage, sessionStorage, a cookie or the URL.
+let rememberedKey = '';
+
+function Verdict({ verdict }: { verdict: string }) {
+  return <span class={`badge verdict-${verdict.toLowerCase()}`}>{verdict}</span>;
+}
+
+function Lookup({ purl, apiKey, onKey }: { purl: string; apiKey: string; onKey: (key: string) => void }) {
+  const [keyText, setKeyText] = useState(apiKey);
+  const [purlText, setPurlText] = useState(purl);
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      class="artifact-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const key = keyText.trim();
+        if (!isApiKey(key)) return setError('Enter an API key of the form vgl_<8 hex>_<48 hex>.');
+        if (purlText === '') return setError('Enter a package reference, e.g. pkg:npm/left-pad@1.3.0.');
+        setError(null);
+        onKey(key);
+        // The reference is sent exactly as typed (the server trims nothing); only the key stays out of the URL.
+        navigate(`/artifacts?purl=${encodeURIComponent(purlText)}`);
+      }}
+    >
+      <label for="artifact-key">API key (scope read)</label>
+      <p id="artifact-key-hint" class="hint">
+        Kept in this tab's memory only, never stored (no localStorage, no cookie, not in the address): a reload forgets it. It is sent only to
+        this dashboard's API server, as <code>Authorization: Bearer</code>.
+      </p>
+      <input
+        id="artifact-key"
+        type="password"
+        autoComplete="off"
+        spellcheck={false}
+        aria-describedby="artifact-key-hint"
+        value={keyText}
+        onInput={(e) => setKeyText((e.target as HTMLInputElement).value)}
+      />
+      <label for="artifact-purl">Package reference (purl or short form)</label>
+      <input
+        id="artifact-purl"
+        type="text"
+        autoComplete="off"
+        spellcheck={false}
+        placeholder="pkg:npm/left-pad@1.3.0"
+        value={purlText}
+        onInput={(e) => setPurlText((e.target as HTMLInputElement).value)}
+      />
+      <button type="submit">Look up</button>
+      {error ? (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function ArtifactCard({ artifact }: { artifact: Artifact }) {
+  const { verdict, archive } = artifact;
+  return (
+    <section class="artifact" aria-labelledby={`${artifact.id}-title`}>
+      <h2 id={`${artifact.id}-title`}>
+        <code>{artifact.id}</code> {verdict ? <Verdict verdict={verdict.verdict} /> : <span class="badge">pending</span>}
+      </h2>
+      <dl class="stats">
+        <Stat label="State" value={artifact.state} />
+        <Stat label="Verdict" value={verdict ? verdict.verdict : 'none yet'} />
+        <Stat label="Risk score" value={verdict ? formatCount(verdict.risk_score) : '—'} note={verdict ? 'of 100' : undefined} />
+        <Stat label="Decided at" value={verdict ? <Time value={verdict.decided_at} /> : '—'} />
+        <Stat label="Track" value={trackLabel(artifact.track)} />
+        <Stat label="Size" value={artifact.size === null ? 'not stored here' : `${formatCount(artifact.size)} bytes`} />
+      </dl>
+      <dl class="hashes">
+        <dt>SHA-256</dt>
+        <dd>
+          <code class="hash">{artifact.sha256}</code>
+        </dd>
+        <dt>Registered</dt>
+        <dd>
+          <Time value={artifact.created_at} />
+        </dd>
+        {verdict ? (
+          <>
+            <dt>Decided by round</dt>
+            <dd>
+              <a href={`/rounds/${encodeURIComponent(verdict.round_id)}`}>
+                <code>{verdict.round_id}</code>
+              </a>
+            </dd>
+          </>
+        ) : null}
+        <dt>References</dt>
+        <dd>{artifact.packages.length === 0 ? 'none that count for this key' : artifact.packages.map((p) => p.purl).join(', ')}</dd>
+      </dl>
+
+      <h3>Verdict history</h3>
+      {artifact.verdict_history.length === 0 ? (
+        <Empty>No published verdict yet: the artifact is pending until a round decides it.</Empty>
+      ) : (
+        <TableRegion label="Verdict history">
+          <thead>
+            <tr>
+              <th scope="col">Changed at</th>
+              <th scope="col">Verdict</th>
+              <th scope="col">Previously</th>
+              <th scope="col">Risk score</th>
+              <th scope="col">Round</th>
+            </tr>
+          </thead>
+          <tbody>
+            {artifact.verdict_history.map((change) => (
+              <tr key={`${change.round_id}-${change.changed_at.getTime()}`}>
+                <td>
+                  <Time value={change.changed_at} />
+                </td>
+                <td>
+                  <Verdict verdict={change.verdict} />
+                </td>
+                <td>{change.previous_verdict ?? 'first decision'}</td>
+                <td class="num">{formatCount(change.risk_score)}</td>
+                <td>
+                  <code>{change.round_id}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </TableRegion>
+      )}
+
+      <h3>Attestations behind the verdict</h3>
+      {artifact.attestations.length === 0 ? (
+        <Empty>None: a pending artifact has no deciding attestations.</Empty>
+      ) : (
+        <TableRegion label="Attestations behind the verdict">
+          <thead>
+            <tr>
+              <th scope="col">Verdict</th>
+              <th scope="col">Risk score</th>
+              <th scope="col">Validator</th>
+              <th scope="col">Recorded</th>
+              <th scope="col">Canonical hash</th>
+            </tr>
+          </thead>
+          <tbody>
+            {artifact.attestations.map((a) => (
+              <tr key={a.canonical_hash}>
+                <td>
+                  <Verdict verdict={a.verdict} />
+                </td>
+                <td class="num">{formatCount(a.risk_score)}</td>
+                <td title={a.validator_hotkey}>{shortKey(a.validator_hotkey)}</td>
+                <td>
+                  <Time value={a.recorded_at} />
+                </td>
+                <td>
+                  <code class="hash">{a.canonical_hash}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </TableRegion>
+      )}
+
+      <h3>Findings</h3>
+      {artifact.findings === null || artifact.findings_withheld ? (
+        <p class="state empty withheld">
+          Findings withheld: this key's account is on the free plan. The findings exist; a paid plan's key shows them.
+        </p>
+      ) : artifact.findings.length === 0 ? (
+        <Empty>No findings.</Empty>
+      ) : (
+        <ul class="findings">
+          {artifact.findings.map((f, i) => (
+            <li key={`${f.canonical_hash}-${i}`}>
+              <span class={`badge sev-${f.severity.toLowerCase()}`}>{f.severity}</span> <strong>{f.title}</strong> <code>{f.category}</code>
+              {f.file ? (
+                <>
+                  {' '}
+                  in <code>{f.file}</code>
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h3>Files</h3>
+      {archive.files === null ? (
+        <Empty>
+          {archive.status === 'ok' ? 'A single file, not an archive.' : archive.status === 'unavailable' ? 'The bytes are not in this server’s store.' : `The archive cannot be read (${archive.error ?? 'corrupt'}).`}
+        </Empty>
+      ) : (
+        <>
+          <p class="hint">
+            {formatCount(archive.files.length)} files in the {archive.format} archive{archive.truncated ? ' (listing truncated)' : ''}.
+          </p>
+          <TableRegion label="Files">
+            <thead>
+              <tr>
+                <th scope="col">File</th>
+                <th scope="col">Size (bytes)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {archive.files.map((file, i) => (
+                <tr key={`${i}-${file.name}`}>
+                  <td>
+                    <code>{file.name}</code>
+                  </td>
+                  <td class="num">{formatCount(file.size)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </TableRegion>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Results({ apiKey, purl }: { apiKey: string; purl: string }) {
+  const api = useApi();
+  // Read once per lookup: an artifact's verdict changes only when a round closes. The key is part
+  // of the resource's identity so a new key reads again, but it is never shown or logged.
+  const { resource, reload } = useResource(`artifacts:${apiKey}:${purl}`, (signal) => api.artifactsByPurl(apiKey, purl, signal), null);
+  return (
+    <Show resource={resource} what="the artifact" reload={reload}>
+      {(lookup) =>
+        lookup.artifacts.length === 0 ? (
+          <Empty>
+            No artifact is claimed under <code>{purl}</code> by this key's account or a trusted one.
+          </Empty>
+        ) : (
+          <>
+            <p class="hint">
+              {formatCount(lookup.artifacts.length)} artifact{lookup.artifacts.length === 1 ? '' : 's'} under <code>{purl}</code>, oldest first
+              {lookup.more ? ' (the first page only)' : ''}.
+            </p>
+            {lookup.artifacts.map((artifact) => (
+              <ArtifactCard key={artifact.id} artifact={artifact} />
+            ))}
+          </>
+        )
+      }
+    </Show>
+  );
+}
+
+/** An artifact by package reference: its verdict, history, attestations, findings and files. */
+export function ArtifactPage({ purl }: { purl: string }) {
+  const [apiKey, setApiKey] = useState(rememberedKey);
+  const remember = (key: string) => {
+    rememberedKey = key;
+    setApiKey(key);
+  };
+  return (
+    <>
+      <PageHeading title="Artifact" />
+      <p>
+        An artifact's published verdict and its history, looked up by package reference through the customer API (
+        <code>GET /v1/artifacts?purl=</code>), which needs an API key with the <code>read</code> scope.
+      </p>
+      <Lookup key={purl} purl={purl} apiKey={apiKey} onKey={remember} />
+      {purl === '' ? null : apiKey === '' ? <Empty>Enter an API key to look up <code>{purl}</code>.</Empty> : <Results apiKey={apiKey} purl={purl} />}
+    </>
+  );
+}
