@@ -5,7 +5,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { intArg } from '../context.js';
 import { when } from '../output.js';
-import { kindsArg } from './webhooks.js';
+import { kindsArg } from './kinds.js';
 
 function printEvents(ctx: Context, page: EventPage): void {
   if (ctx.json) {

@@ -5,18 +5,8 @@ import { choiceArg, intArg } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { when } from '../output.js';
 import { pageOptions, readPages, sdkPageOptions, type PageFlags } from '../pages.js';
-
-/** `--events` and `--types`: comma-separated event kinds, each checked here so a typo is a usage error. */
-export function kindsArg(name: string): (value: string) => WebhookEventKind[] {
-  return (value) => {
-    const kinds = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    const bad = kinds.find((k) => !(WEBHOOK_EVENT_KINDS as readonly string[]).includes(k));
-    if (bad !== undefined || kinds.length === 0) {
-      throw new UsageError(`${name}: expected a comma-separated list of ${WEBHOOK_EVENT_KINDS.join(', ')}, got ${JSON.stringify(bad ?? value)}`);
-    }
-    return kinds as WebhookEventKind[];
-  };
-}
+import { kindsArg } from './kinds.js';
+import { registerListen } from './listen.js';
 
 function sinceArg(value: string): string {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?([+-]\d{2}:\d{2}|Z)$/.test(value) || Number.isNaN(Date.parse(value))) {
@@ -234,4 +224,5 @@ export function registerWebhooks(program: Command, kit: Kit): void {
       ),
     ['vigil webhooks recover wh_4f3c2a1b0e9d8c7b6a594837 --since 2026-11-21T00:00:00+00:00'],
   );
+  registerListen(webhooks, kit);
 }
