@@ -113,7 +113,7 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
     expect(gone.stderr).toContain('404 webhook not found');
   });
 
-  it('events tail: reads to the newest and names the cursor; --follow prints an event the test causes', async () => {
+  it('events tail: reads to the newest and names the cursor; --follow prints, and webhooks listen relays, an event the test causes', async () => {
     // The feed lists events once a worker handed them out: wait until the demo's thousands are.
     await eventually(async () => ((await sdk.admin.outbox.get()).undelivered === 0 ? true : undefined), 1200);
     const caughtUp = await run(['events', 'tail', '--types', 'round.closed']);
@@ -129,7 +129,14 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
     });
     let followed = '';
     follow.stdout.on('data', (c: Buffer) => (followed += c.toString()));
+    const listen = spawn(process.execPath, [CLI_BIN, 'webhooks', 'listen', '--forward-to', receiverUrl, '--types', 'round.closed', '--interval', '1'], {
+      env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'vigil-cli-home-')), ...env },
+    });
+    let listened = '';
+    listen.stdout.on('data', (c: Buffer) => (listened += c.toString()));
     try {
+      // Listen starts from now: once it has printed its secret, it has skipped what the feed held.
+      const secret = await eventually(async () => /Session secret: (whsec_[A-Za-z0-9]{40})\n/.exec(listened)?.[1], 600);
       const schedule = await sdk.admin.rounds.schedule();
       const evaluating = schedule.tracks.find((t) => t.current?.phase === 'evaluation')?.current;
       expect(evaluating).toBeDefined();
@@ -138,8 +145,19 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
       // JSON Lines, each event exactly as the server sent it.
       expect(JSON.parse(line)).toMatchObject({ type: 'round.closed', resource: `round:${evaluating!.round_id}`, data: { round_id: evaluating!.round_id } });
       expect(JSON.parse(line).created_at).toMatch(/\+00:00$/);
+
+      // The relayed copy: the event's bytes as the feed had them, signed with the session secret.
+      const relayed = await eventually(async () => received.find((r) => r.headers['x-vigil-event'] === 'round.closed'));
+      expect(relayed.body).toBe(line);
+      expect(relayed.headers['x-vigil-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+      const mac = createHmac('sha256', secret).update(`${String(relayed.headers['x-vigil-timestamp'])}.${relayed.body}`).digest('hex');
+      expect(relayed.headers['x-vigil-signature']).toBe(`sha256=${mac}`);
+      await eventually(async () => (listened.includes(`round.closed  ${JSON.parse(line).id as string}  -> 202`) ? true : undefined));
+      // Only what came after it started: the demo's closed rounds were not relayed.
+      expect(received.filter((r) => r.headers['x-vigil-event'] === 'round.closed')).toHaveLength(1);
     } finally {
       follow.kill('SIGTERM');
+      listen.kill('SIGTERM');
     }
     const table = await run(['events', 'tail', '--after', cursor!]);
     expect(table.stdout).toMatch(/round\.closed\s+round:/);
