@@ -16,8 +16,8 @@ import type { CallOptions, PageOptions, Transport } from '../transport.js';
 import { call, paginate, segment } from './shared.js';
 
 // The answers are `{"data": …}`: the methods answer what is inside.
-const WebhookItem = WebhookResponse.shape.data;
-const DeliveryItem = WebhookDeliveryResponse.shape.data;
+type WebhookItem = typeof WebhookResponse.shape.data;
+type DeliveryItem = typeof WebhookDeliveryResponse.shape.data;
 /** `DELETE /v1/webhooks/{id}` answers 204 without a body. */
 const NoContent = z.undefined();
 
@@ -26,7 +26,7 @@ export class WebhookDeliveries {
   constructor(private readonly transport: Transport) {}
 
   /** The endpoint's deliveries, newest first (paginated), optionally in one `state` only. */
-  list(webhookId: string, params: { state?: WebhookDeliveryState } = {}, options?: PageOptions): PagePromise<Dated<typeof DeliveryItem>> {
+  list(webhookId: string, params: { state?: WebhookDeliveryState } = {}, options?: PageOptions): PagePromise<Dated<DeliveryItem>> {
     return paginate(
       this.transport,
       { path: `/v1/webhooks/${segment(webhookId, 'webhookId')}/deliveries`, query: { state: params.state }, schema: WebhookDeliveryList },
@@ -56,16 +56,16 @@ export class Webhooks {
   }
 
   /** The account's endpoints, oldest first (paginated). */
-  list(options?: PageOptions): PagePromise<Dated<typeof WebhookItem>> {
+  list(options?: PageOptions): PagePromise<Dated<WebhookItem>> {
     return paginate(this.transport, { path: '/v1/webhooks', schema: WebhookList }, (body) => body.data, options);
   }
 
-  get(webhookId: string, options?: CallOptions): Promise<Dated<typeof WebhookItem>> {
+  get(webhookId: string, options?: CallOptions): Promise<Dated<WebhookItem>> {
     return this.#one('GET', webhookId, '', undefined, options);
   }
 
   /** Changes any of `url`, `events`, `active` (`active: true` also re-enables an endpoint Vigil disabled). */
-  update(webhookId: string, params: WebhookUpdateRequest, options?: CallOptions): Promise<Dated<typeof WebhookItem>> {
+  update(webhookId: string, params: WebhookUpdateRequest, options?: CallOptions): Promise<Dated<WebhookItem>> {
     // POST is the same operation as PATCH (docs/webhooks.md, "Update").
     return this.#one('POST', webhookId, '', params, options);
   }
@@ -82,17 +82,17 @@ export class Webhooks {
   }
 
   /** Ends a rotation overlap now: only the new secret signs from then on. */
-  revokePreviousSecret(webhookId: string, options?: CallOptions): Promise<Dated<typeof WebhookItem>> {
+  revokePreviousSecret(webhookId: string, options?: CallOptions): Promise<Dated<WebhookItem>> {
     return this.#one('POST', webhookId, '/revoke-previous-secret', undefined, options);
   }
 
   /** Sends a `webhook.test` event to this endpoint only; answers the delivery (state `pending`). */
-  test(webhookId: string, options?: CallOptions): Promise<Dated<typeof DeliveryItem>> {
+  test(webhookId: string, options?: CallOptions): Promise<Dated<DeliveryItem>> {
     return this.#delivery(`/v1/webhooks/${segment(webhookId, 'webhookId')}/test`, options);
   }
 
   /** Sends a delivery again, with the same delivery id and body. */
-  redeliver(webhookId: string, deliveryId: string, options?: CallOptions): Promise<Dated<typeof DeliveryItem>> {
+  redeliver(webhookId: string, deliveryId: string, options?: CallOptions): Promise<Dated<DeliveryItem>> {
     return this.#delivery(`/v1/webhooks/${segment(webhookId, 'webhookId')}/deliveries/${segment(deliveryId, 'deliveryId')}/redeliver`, options);
   }
 
@@ -103,13 +103,13 @@ export class Webhooks {
     return (await call(this.transport, { method: 'POST', path, body: { json: { since } }, schema: WebhookRecovered, repeatable: 'keyed' }, options)).data;
   }
 
-  async #one(method: 'GET' | 'POST', webhookId: string, suffix: string, json: unknown, options?: CallOptions): Promise<Dated<typeof WebhookItem>> {
+  async #one(method: 'GET' | 'POST', webhookId: string, suffix: string, json: unknown, options?: CallOptions): Promise<Dated<WebhookItem>> {
     const path = `/v1/webhooks/${segment(webhookId, 'webhookId')}${suffix}`;
     const body = json === undefined ? {} : { body: { json } };
     return (await call(this.transport, { method, path, ...body, schema: WebhookResponse, repeatable: method === 'GET' ? 'safe' : 'keyed' }, options)).data;
   }
 
-  async #delivery(path: string, options?: CallOptions): Promise<Dated<typeof DeliveryItem>> {
+  async #delivery(path: string, options?: CallOptions): Promise<Dated<DeliveryItem>> {
     return (await call(this.transport, { method: 'POST', path, schema: WebhookDeliveryResponse, repeatable: 'keyed' }, options)).data;
   }
 }
