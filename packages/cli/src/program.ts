@@ -4,10 +4,12 @@ import { registerAccount } from './commands/account.js';
 import { registerArtifacts } from './commands/artifacts.js';
 import { registerAttestations } from './commands/attestations.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerEvents } from './commands/events.js';
 import { registerOperator } from './commands/operator.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerPublicReads } from './commands/public-reads.js';
 import { registerVerify } from './commands/verify.js';
+import { registerWebhooks } from './commands/webhooks.js';
 import type { Io } from './io.js';
 import { VERSION } from './version.js';
 
@@ -59,6 +61,8 @@ export function buildProgram(io: Io, state: RunState): Command {
   registerVerify(program, kit);
   registerPolicy(program, kit);
   registerArtifacts(program, kit);
+  registerWebhooks(program, kit);
+  registerEvents(program, kit);
   registerOperator(program, kit);
   registerCompletion(program, kit);
   return program;

@@ -34,27 +34,27 @@ export class Page<T> implements AsyncIterable<T> {
  * What a list method returns: await it for the first page (`Page`), or iterate it with
  * `for await` for every item of every page. The request is sent once, on first use.
  */
-export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
-  readonly #load: () => Promise<Page<T>>;
-  #pending: Promise<Page<T>> | undefined;
+export class PagePromise<T, P extends Page<T> = Page<T>> implements PromiseLike<P>, AsyncIterable<T> {
+  readonly #load: () => Promise<P>;
+  #pending: Promise<P> | undefined;
 
-  constructor(load: () => Promise<Page<T>>) {
+  constructor(load: () => Promise<P>) {
     this.#load = load;
   }
 
-  #first(): Promise<Page<T>> {
+  #first(): Promise<P> {
     this.#pending ??= this.#load();
     return this.#pending;
   }
 
-  then<A = Page<T>, B = never>(
-    onfulfilled?: ((value: Page<T>) => A | PromiseLike<A>) | null,
+  then<A = P, B = never>(
+    onfulfilled?: ((value: P) => A | PromiseLike<A>) | null,
     onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
     return this.#first().then(onfulfilled, onrejected);
   }
 
-  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<Page<T> | B> {
+  catch<B = never>(onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<P | B> {
     return this.#first().catch(onrejected);
   }
 

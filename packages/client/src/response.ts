@@ -36,7 +36,8 @@ export function errorOfAnswer(response: Response, text: string, context: VigilEr
 export function parseAnswer<S extends z.ZodType>(status: number, text: string, schema: S, context: VigilErrorContext): z.output<S> {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // 204 No Content has no body to parse: its schema is z.undefined().
+    json = status === 204 ? undefined : JSON.parse(text);
   } catch {
     throw new VigilResponseError('', `not JSON: ${JSON.stringify(text.slice(0, 80))}`, { ...context, status });
   }

@@ -2,10 +2,12 @@ import type { PagePromise } from './pagination.js';
 import { Admin } from './resources/admin.js';
 import { Artifacts } from './resources/artifacts.js';
 import { Attestations } from './resources/attestations.js';
+import { Events } from './resources/events.js';
 import { AccountResource, Keys } from './resources/keys.js';
 import { Policies } from './resources/policies.js';
 import { Agents, LeaderboardResource, Network, Rounds, Trends } from './resources/public-reads.js';
 import { Repositories } from './resources/repositories.js';
+import { Webhooks } from './resources/webhooks.js';
 import { searchWith } from './resources/search.js';
 import type { SearchParams, SearchResultItem } from './resources/search.js';
 import { Transport } from './transport.js';
@@ -34,6 +36,8 @@ export class Vigil {
   readonly leaderboard: LeaderboardResource;
   readonly agents: Agents;
   readonly admin: Admin;
+  readonly webhooks: Webhooks;
+  readonly events: Events;
   /** `GET /v1/search`: artifacts and attestations matching every word of `q`, best first (paginated). */
   readonly search: (params: SearchParams, options?: PageOptions) => PagePromise<SearchResultItem>;
 
@@ -52,6 +56,8 @@ export class Vigil {
     this.policies = new Policies(transport);
     this.repositories = new Repositories(transport);
     this.admin = new Admin(transport);
+    this.webhooks = new Webhooks(transport);
+    this.events = new Events(transport);
     this.search = searchWith(transport);
   }
 

@@ -1,0 +1,58 @@
+import type { EventPage } from '@vigil/client';
+import type { WebhookEventKind } from '@vigil/core';
+import { Option, type Command } from 'commander';
+import { action, examples, type Kit } from '../command-kit.js';
+import type { Context } from '../context.js';
+import { intArg } from '../context.js';
+import { when } from '../output.js';
+import { kindsArg } from './kinds.js';
+
+function printEvents(ctx: Context, page: EventPage): void {
+  if (ctx.json) {
+    // One event a line (JSON Lines), each exactly as the server sent it, so a pipe can read them as they come.
+    const raw = (ctx.recorder.last as { data?: unknown[] } | undefined)?.data ?? [];
+    for (const event of raw) ctx.io.stdout(`${JSON.stringify(event)}\n`);
+    return;
+  }
+  for (const e of page.items) ctx.out.line(`${when(e.created_at)}  ${e.type.padEnd(19)}  ${e.resource}  #${e.sequence}  ${e.id}`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The account's events feed (docs/webhooks.md, "The events feed"; scope webhooks). */
+export function registerEvents(program: Command, kit: Kit): void {
+  const events = program.command('events').description("the account's events feed (GET /v1/events)");
+  examples(
+    events
+      .command('tail')
+      .description('prints the events after a cursor (absent: from the oldest retained) up to the newest, oldest first; --follow keeps polling for new ones')
+      .option('--types <kinds>', 'only these kinds, comma-separated', kindsArg('--types'))
+      .option('--after <cursor>', 'start after this cursor (a next_cursor a previous run printed)')
+      .option('--follow', 'keep polling after the newest event (stop with Ctrl-C)')
+      .addOption(new Option('--interval <seconds>', 'with --follow: seconds between polls when caught up, 1-3600').argParser(intArg('--interval', 1, 3600)).default(5))
+      .addOption(new Option('--limit <n>', 'events per request, 1-100 (server default 50)').argParser(intArg('--limit', 1, 100)))
+      .action(
+        action(kit, async (ctx, opts: { types?: WebhookEventKind[]; after?: string; follow?: boolean; interval: number; limit?: number }) => {
+          const vigil = await ctx.customer();
+          let cursor = opts.after;
+          for (;;) {
+            const page: EventPage = await vigil.events.list({
+              ...(cursor === undefined ? {} : { after: cursor }),
+              ...(opts.types === undefined ? {} : { types: opts.types }),
+              ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+            });
+            printEvents(ctx, page);
+            cursor = page.nextCursor;
+            if (page.hasNextPage()) continue;
+            if (!opts.follow) break;
+            await sleep(opts.interval * 1000);
+          }
+          ctx.out.note(`Next: --after ${cursor}`);
+        }),
+      ),
+    ['vigil events tail --types verdict.changed', 'vigil events tail --follow --json | jq -c "select(.type == \\"round.closed\\")"', 'vigil events tail --after evc_… --follow'],
+  );
+}
+
