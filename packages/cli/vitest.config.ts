@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
+    // Several files start a real server with the demo seed (CPU-heavy for a minute or more): one
+    // file at a time, so on CI's two cores they do not starve each other and the server suite.
+    fileParallelism: false,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
     reporters: ['default', 'json'],
     outputFile: { json: '.test-results/vitest.json' },

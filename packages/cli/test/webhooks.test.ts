@@ -47,7 +47,7 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  }, 240_000);
+  }, 660_000);
   afterAll(async () => {
     await server?.stop();
     await new Promise((resolve) => receiver?.close(resolve));
@@ -115,7 +115,7 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
 
   it('events tail: reads to the newest and names the cursor; --follow prints, and webhooks listen relays, an event the test causes', async () => {
     // The feed lists events once a worker handed them out: wait until the demo's thousands are.
-    await eventually(async () => ((await sdk.admin.outbox.get()).undelivered === 0 ? true : undefined), 1200);
+    await eventually(async () => ((await sdk.admin.outbox.get()).undelivered === 0 ? true : undefined), 4800);
     const caughtUp = await run(['events', 'tail', '--types', 'round.closed']);
     expect(caughtUp.code, caughtUp.stderr).toBe(0);
     expect(caughtUp.stdout).toMatch(/round\.closed\s+round:[0-9a-f]{16}\s+#1/);
@@ -161,5 +161,5 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
     }
     const table = await run(['events', 'tail', '--after', cursor!]);
     expect(table.stdout).toMatch(/round\.closed\s+round:/);
-  }, 240_000);
+  }, 600_000);
 });

@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-}, 180_000);
+}, 660_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -116,7 +116,7 @@ describe.skipIf(!serverBuilt)('vigil.webhooks and vigil.events against a real se
 
   it('events: a round the test closes is in the feed, filtered by type, read page by page along next_cursor', async () => {
     // The feed lists events once a worker handed them out: wait until the demo's thousands are.
-    await eventually(async () => ((await vigil.admin.outbox.get()).undelivered === 0 ? true : undefined), 1200);
+    await eventually(async () => ((await vigil.admin.outbox.get()).undelivered === 0 ? true : undefined), 4800);
     const start = await vigil.events.list({ types: ['round.closed'], limit: 100 });
     expect(start).toBeInstanceOf(EventPage);
     let cursor = start.nextCursor;
@@ -150,5 +150,5 @@ describe.skipIf(!serverBuilt)('vigil.webhooks and vigil.events against a real se
     expect(iterated.length).toBeGreaterThanOrEqual(1);
     expect(iterated.map((e) => e.id)).toEqual(all.map((e) => e.id));
     expect(all.map((e) => e.id)).toContain(event.id);
-  }, 180_000);
+  }, 600_000);
 });
