@@ -464,6 +464,45 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.stop();
   });
 
+  it('one account’s hanging endpoints hold at most its account’s slots: another account’s delivery arrives meanwhile', async () => {
+    const h = await harness();
+    const slow = await receiver();
+    slow.fallback = { hangUntilReleased: true };
+    const healthy = await receiver();
+    const acme = await h.key('acme');
+    const globex = await h.key('globex');
+    const acmeHooks: string[] = [];
+    for (let i = 0; i < 5; i++) acmeHooks.push((await endpoint(h, acme, slow.url.replace('/hooks', `/a${i}`))).id);
+    // acme's deliveries are for older events, so without the account cap its endpoints come first
+    // and take all 16 of the worker's slots (5 endpoints x 4).
+    for (let i = 0; i < 6; i++) await emit(h);
+    h.clock.t += 1000;
+    await endpoint(h, globex, healthy.url);
+    await emit(h);
+    const worker = await h.worker({ settings: { concurrency: 16, endpointConcurrency: 4, accountConcurrency: 8, timeoutMs: 60_000 } });
+    worker.start();
+    await healthy.waitFor(1);
+    // Delivered while every one of acme's attempts is still open: none has ended, at most 8 began.
+    const acmeAttempts = await h.db
+      .selectFrom('webhook_delivery_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.delivery_id', 'a.delivery_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('d.webhook_id', 'in', acmeHooks)
+      .executeTakeFirstOrThrow();
+    expect(Number(acmeAttempts.n)).toBe(0);
+    const acmeInFlight = await h.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('webhook_id', 'in', acmeHooks)
+      .where('state', '=', 'delivering')
+      .executeTakeFirstOrThrow();
+    expect(Number(acmeInFlight.n)).toBe(8);
+    expect(slow.received.length).toBeLessThanOrEqual(8);
+    slow.fallback = { status: 200 };
+    slow.release();
+    await worker.stop();
+  });
+
   it('a stopping worker claims nothing more, lets its attempts finish, and leaves no delivery claimed', async () => {
     const h = await harness();
     const r = await receiver();

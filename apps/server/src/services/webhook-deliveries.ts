@@ -120,14 +120,19 @@ export interface ClaimOptions {
   limit: number;
   /** At most this many in flight to one endpoint, counting other workers' live claims. */
   perEndpoint: number;
+  /** At most this many in flight to one account's endpoints together, counting other workers' live claims. */
+  perAccount: number;
   /** Whether to first make run-out claims due again (default true; a worker does it on its polls). */
   reclaimExpired?: boolean;
 }
 
 /**
- * Claims due deliveries of active endpoints, each endpoint's in event order and at most
- * `perEndpoint` in flight per endpoint across every worker. The endpoint rows are taken FOR UPDATE
- * SKIP LOCKED on PostgreSQL (two workers never count and claim one endpoint at once); SQLite's single
+ * Claims due deliveries of active endpoints, each endpoint's in event order, at most `perEndpoint`
+ * in flight per endpoint and `perAccount` per account across every worker. Endpoints already at
+ * either cap are left out of the candidates, so they never use up `limit` and push other accounts'
+ * endpoints out of the claim. The endpoint rows are taken FOR UPDATE SKIP LOCKED on PostgreSQL (two
+ * workers never count and claim one endpoint at once), and each account's count is taken in turns
+ * (accounts in one fixed order, so two claims never wait on each other in a circle); SQLite's single
  * writer gives the same. A `delivering` delivery whose lease ran out is due again (its worker died).
  */
 export async function claimDeliveries(db: Kysely<Database>, options: ClaimOptions): Promise<ClaimedDelivery[]> {
@@ -143,15 +148,34 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         .where('lease_expires_at', '<=', now)
         .execute();
     }
-    // Endpoints with a due delivery, the one whose oldest waiting event is oldest first. Both
-    // subqueries walk the (webhook_id, state, event_seq) index and stop early.
+    // Endpoints with a due delivery and a free slot (their own and their account's), the one whose
+    // oldest waiting event is oldest first. The due subqueries walk the (webhook_id, state,
+    // event_seq) index and stop early; the busy ones read only `delivering` rows (at most the
+    // workers' concurrency in all) through the (state, next_attempt_at) index.
     const endpoints = (
-      await sql<{ webhook_id: string; url: string }>`select w.webhook_id, w.url from webhooks w
+      await sql<{ webhook_id: string; url: string; account_id: string }>`select w.webhook_id, w.url, w.account_id from webhooks w
         where w.active = 1 and w.disabled_at is null
           and exists (select 1 from webhook_deliveries d where d.webhook_id = w.webhook_id and d.state = 'pending' and d.next_attempt_at <= ${now})
+          and w.webhook_id not in (select b.webhook_id from webhook_deliveries b where b.state = 'delivering'
+            group by b.webhook_id having count(*) >= ${options.perEndpoint})
+          and w.account_id not in (select bw.account_id from webhook_deliveries b join webhooks bw on bw.webhook_id = b.webhook_id
+            where b.state = 'delivering' group by bw.account_id having count(*) >= ${options.perAccount})
         order by (select min(d.event_seq) from webhook_deliveries d where d.webhook_id = w.webhook_id and d.state = 'pending')
         limit ${options.limit} ${skipLockedClause(trx, 'w')}`.execute(trx)
     ).rows;
+    if (endpoints.length === 0) return [];
+    const accounts = [...new Set(endpoints.map((e) => e.account_id))].sort();
+    for (const account of accounts) await takeTurnsOn(trx, `webhook-account:${account}`);
+    const accountBusy = await trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
+      .select((eb) => ['w.account_id', eb.fn.countAll<number>().as('n')])
+      .where('d.state', '=', 'delivering')
+      .where('w.account_id', 'in', accounts)
+      .groupBy('w.account_id')
+      .execute();
+    const accountLeft = new Map(accounts.map((a) => [a, options.perAccount]));
+    for (const row of accountBusy) accountLeft.set(row.account_id, options.perAccount - Number(row.n));
     const claimed: ClaimedDelivery[] = [];
     let left = options.limit;
     for (const endpoint of endpoints) {
@@ -162,7 +186,8 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         .where('webhook_id', '=', endpoint.webhook_id)
         .where('state', '=', 'delivering')
         .executeTakeFirst();
-      const slots = Math.min(left, options.perEndpoint - Number(busy?.n ?? 0));
+      const forAccount = accountLeft.get(endpoint.account_id) ?? 0;
+      const slots = Math.min(left, forAccount, options.perEndpoint - Number(busy?.n ?? 0));
       if (slots <= 0) continue;
       const rows = await trx
         .selectFrom('webhook_deliveries as d')
@@ -193,6 +218,7 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         claimed.push({ deliveryId: r.delivery_id, webhookId: endpoint.webhook_id, url: endpoint.url, attempts: Number(r.attempts), event });
       }
       left -= rows.length;
+      accountLeft.set(endpoint.account_id, forAccount - rows.length);
     }
     return claimed;
   });
