@@ -394,6 +394,12 @@ describeEachDialect('webhooks', (ctx) => {
     const acme = await h.key('acme');
     const hook = await endpoint(h, acme, r.url, ['round.closed']);
     const worker = await h.worker();
+    // The argument-less actions refuse any field (422), accept none or `{}`.
+    for (const path of [`/v1/webhooks/${hook.id}/test`, `/v1/webhooks/${hook.id}/revoke-previous-secret`, `/v1/webhooks/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`]) {
+      expect(await h.call('POST', path, { token: acme, body: { force: true } })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
+    }
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme, body: {} })).status).toBe(200);
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme })).status).toBe(200);
     const test = await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme });
     expect(test.status).toBe(202);
     expect(test.body.data).toMatchObject({ event_type: 'webhook.test', state: 'pending', attempts: 0 });
@@ -551,6 +557,8 @@ describeEachDialect('webhooks', (ctx) => {
     const repos = await h.call('GET', '/v1/events?types=repository.verified,round.closed', { token: acme });
     expect(repos.body.data.map((e: { id: string }) => e.id)).toEqual([mine]);
     expect((await h.call('GET', '/v1/events?types=nope', { token: acme })).status).toBe(422);
+    for (const empty of ['', ',', ' , '])
+      expect(await h.call('GET', `/v1/events?types=${encodeURIComponent(empty)}`, { token: acme })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
     expect((await h.call('GET', '/v1/events?after=evc_garbage', { token: acme })).status).toBe(422);
 
     // A new process (another app on the same database) honours the cursor.
