@@ -7,6 +7,9 @@ import { APPLICATION_TABLES } from '../src/db/schema.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '@vigil/webhooks';
+import { createSecretBox } from '../src/secrets/secret-box.js';
+import { loadServerIdentity } from '../src/server-identity.js';
+import { encodeEventCursor } from '../src/services/events-feed.js';
 import { emit, repositoryPayload, roundClosedPayload, startHarness, verdictPayload, type Harness } from './webhooks-support.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -559,10 +562,29 @@ describeEachDialect('webhooks', (ctx) => {
     expect((await h.call('GET', '/v1/events?types=nope', { token: acme })).status).toBe(422);
     for (const empty of ['', ',', ' , '])
       expect(await h.call('GET', `/v1/events?types=${encodeURIComponent(empty)}`, { token: acme })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
-    expect((await h.call('GET', '/v1/events?after=evc_garbage', { token: acme })).status).toBe(422);
+    // Every refused cursor reads the same: garbage, made up, altered, or past the newest position.
+    const garbage = await h.call('GET', '/v1/events?after=evc_garbage', { token: acme });
+    expect(garbage.status).toBe(422);
+    expect(JSON.stringify(garbage.body)).toContain('expected a next_cursor value of a previous answer');
+    const madeUp = `evc_${Buffer.from(JSON.stringify([1, h.clock.t])).toString('base64url')}`;
+    const real = Buffer.from(String(first.body.next_cursor).slice(4), 'base64url');
+    const altered = `evc_${Buffer.concat([real.subarray(0, 16), Buffer.from(JSON.stringify([1, h.clock.t]))]).toString('base64url')}`;
+    const box = createSecretBox((await loadServerIdentity(h.config.dataDir)).secretKey);
+    const pastEnd = encodeEventCursor(box, { p: 10_000, t: h.clock.t });
+    for (const cursor of [madeUp, altered, pastEnd]) {
+      expect([cursor, await h.call('GET', `/v1/events?after=${cursor}`, { token: acme })]).toMatchObject([cursor, { status: 422, body: garbage.body }]);
+    }
+    expect(await h.call('GET', '/v1/events', { token: acme, headers: { 'x-vigil-page': altered } })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'headers.x-vigil-page', message: 'expected a next_cursor value of a previous answer' }] },
+    });
+    // Another deployment's server key: its cursors are not this one's.
+    const stranger = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' });
+    closers.push(() => stranger.close());
+    expect((await stranger.call('GET', `/v1/events?after=${first.body.next_cursor}`, { token: acme })).status).toBe(422);
 
-    // A new process (another app on the same database) honours the cursor.
-    const restarted = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' });
+    // A new process (another app on the same database and server key) honours the cursor.
+    const restarted = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' }, { dataDir: h.config.dataDir });
     closers.push(() => restarted.close());
     restarted.clock.t = h.clock.t;
     const after = await restarted.call('GET', `/v1/events?limit=4&after=${first.body.next_cursor}`, { token: acme });
@@ -578,6 +600,30 @@ describeEachDialect('webhooks', (ctx) => {
     // An empty answer renews the cursor: a reader polling a quiet feed never expires.
     const quiet = await restarted.call('GET', `/v1/events?after=${end.body.next_cursor}`, { token: acme });
     expect(quiet.status).toBe(410);
+  });
+
+  it('retention keeps the newest event in the feed, so positions never start over and a renewed cursor sees what comes next', async () => {
+    const h = await harness({ VIGIL_EVENT_RETENTION_DAYS: '30' });
+    const acme = await h.key('acme');
+    await emit(h);
+    await emit(h);
+    await (await h.worker()).drain();
+    const read = await h.call('GET', '/v1/events', { token: acme });
+    expect(read.body.data).toHaveLength(2);
+    h.clock.t += 29 * DAY;
+    // An empty page renews the cursor's time.
+    const renewed = await h.call('GET', `/v1/events?after=${read.body.next_cursor}`, { token: acme });
+    expect(renewed.body.data).toEqual([]);
+    h.clock.t += 2 * DAY;
+    await (await h.worker()).drain(); // a new worker prunes on its first pass: the first event goes, the newest stays
+    expect((await h.db.selectFrom('outbox_events').select('feed_position').execute()).map((e) => Number(e.feed_position))).toEqual([2]);
+    const later = await emit(h);
+    await (await h.worker()).drain();
+    const after = await h.call('GET', `/v1/events?after=${renewed.body.next_cursor}`, { token: acme });
+    expect(after.status).toBe(200);
+    expect(after.body.data.map((e: { id: string }) => e.id)).toEqual([later]);
+    const left = await h.db.selectFrom('outbox_events').select('feed_position').orderBy('feed_position').execute();
+    expect(left.map((e) => Number(e.feed_position))).toEqual([3]);
   });
 
   it('retention prunes fanned-out events and finished deliveries, never one a pending delivery still needs', async () => {

@@ -321,7 +321,7 @@ export async function releaseClaims(db: Kysely<Database>, owner: string, now: nu
 /**
  * Retention (VIGIL_EVENT_RETENTION_DAYS): finished deliveries (with their attempts) created before
  * the cutoff, then fanned-out events from before it that no delivery still refers to. Events not
- * yet fanned out, and those a pending delivery still needs, are kept.
+ * yet fanned out, those a pending delivery still needs, and the newest event in the feed, are kept.
  */
 export async function pruneEvents(db: Kysely<Database>, now: number, retentionMs: number): Promise<{ events: number; deliveries: number }> {
   const cutoff = now - retentionMs;
@@ -335,6 +335,10 @@ export async function pruneEvents(db: Kysely<Database>, now: number, retentionMs
       .where('delivered_at', 'is not', null)
       .where('delivered_at', '<', cutoff)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.delivery_id').whereRef('d.event_id', '=', 'outbox_events.id'))))
+      // The newest positioned event stays, however old: fan-out numbers on from the top position,
+      // which must never go back (a reader's cursor would skip the reused positions), and the
+      // feed refuses a cursor past it.
+      .where(sql<boolean>`(feed_position is null or feed_position < (select max(top.feed_position) from outbox_events top))`)
       .executeTakeFirst();
     return { events: Number(events.numDeletedRows), deliveries: Number(deliveries.numDeletedRows) };
   });

@@ -186,11 +186,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       const fromHeader = typeof pageHeader === 'string' && pageHeader.trim() !== '1' ? pageHeader.trim() : undefined;
       const after =
         request.query.after !== undefined
-          ? decodeEventCursor(request.query.after)
+          ? decodeEventCursor(secrets, request.query.after)
           : fromHeader !== undefined
-            ? decodeEventCursor(fromHeader, `headers.${HEADERS.page.toLowerCase()}`)
+            ? decodeEventCursor(secrets, fromHeader, `headers.${HEADERS.page.toLowerCase()}`)
             : null;
-      const page = await readEventFeed(db, account(request), {
+      const page = await readEventFeed(db, secrets, account(request), {
         after,
         types: request.query.types,
         limit,
