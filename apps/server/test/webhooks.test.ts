@@ -359,8 +359,15 @@ describeEachDialect('webhooks', (ctx) => {
     const again = await h.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: acme });
     const third = again.body.data.secret as string;
     expect(again.body.data.secret_rotation).not.toBeNull(); // default overlap: 1 day
+    h.clock.t += 60_000;
     const revoked = await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme });
     expect(revoked.body.data.secret_rotation).toBeNull();
+    // Ending the overlap changes the endpoint, as rotating does; a second call has nothing to end.
+    const revokedAt = new Date(h.clock.t).toISOString().replace('Z', '+00:00');
+    expect(revoked.body.data.updated_at).toBe(revokedAt);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data.updated_at).toBe(revokedAt);
+    h.clock.t += 60_000;
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme })).body.data.updated_at).toBe(revokedAt);
     await emit(h);
     await worker.drain();
     expect(signedWith(r.received[2]!, third)).toBe(true);
@@ -417,6 +424,17 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.drain();
     expect(r.received[1]!.headers['x-vigil-delivery']).toBe(test.body.data.id);
     expect(r.received[1]!.raw.equals(r.received[0]!.raw)).toBe(true);
+    // Redelivered once more and failing: the delivery stays `succeeded`, the failed attempt is listed.
+    r.script.push({ status: 500 });
+    await h.call('POST', `/v1/webhooks/${hook.id}/deliveries/${test.body.data.id}/redeliver`, { token: acme });
+    await worker.drain();
+    const once = await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/${test.body.data.id}`, { token: acme });
+    expect(once.body.data).toMatchObject({ state: 'succeeded', attempts: 3, next_attempt_at: null });
+    expect(once.body.data.attempts_list.map((a: { succeeded: boolean; response_status: number }) => [a.succeeded, a.response_status])).toEqual([
+      [true, 200],
+      [true, 200],
+      [false, 500],
+    ]);
 
     r.fallback = { status: 500 };
     const since = new Date(h.clock.t).toISOString();

@@ -246,7 +246,8 @@ async function disableWebhook(trx: Kysely<Database>, endpoint: Selectable<Webhoo
 /**
  * Records one attempt and moves the delivery on: 2xx succeeded; 410 Gone failed and the endpoint
  * disabled (`gone`); any other failure retried on the schedule, or failed when no attempt is left
- * (or the attempt was a manual redelivery). An endpoint failing with no success for 5 days is
+ * (or the attempt was a manual redelivery). A delivery with a successful attempt before stays
+ * `succeeded` whatever a later (redelivered) attempt does. An endpoint failing with no success for 5 days is
  * disabled (`failing`). When the claim was lost meanwhile (its lease ran out and another worker
  * took the delivery), the attempt is recorded and the delivery left to its new holder.
  */
@@ -281,6 +282,17 @@ export async function recordAttempt(
     }
     let state: WebhookDeliveryState;
     let nextAttemptAt: number | null = null;
+    // A delivery that once succeeded keeps saying so: a failed extra attempt (a redelivery) is in
+    // its attempts list, not a step back to `failed` that would hide the success.
+    const succeededBefore =
+      !succeeded &&
+      (await trx
+        .selectFrom('webhook_delivery_attempts')
+        .select('attempt')
+        .where('delivery_id', '=', row.delivery_id)
+        .where('succeeded', '=', 1)
+        .limit(1)
+        .executeTakeFirst()) !== undefined;
     if (succeeded) {
       state = 'succeeded';
       // Touches (and locks) the endpoint row only when it was failing: a healthy endpoint's row stays
@@ -289,8 +301,8 @@ export async function recordAttempt(
     } else {
       const endpoint = await trx.selectFrom('webhooks').selectAll().where('webhook_id', '=', row.webhook_id).$call(lockForUpdate(trx)).executeTakeFirst();
       const delay = Number(row.auto_retry) === 1 && result.status !== 410 ? nextRetryDelayMs(attempt, options.random) : null;
-      state = delay === null ? 'failed' : 'pending';
-      nextAttemptAt = delay === null ? null : now + delay;
+      state = succeededBefore ? 'succeeded' : delay === null ? 'failed' : 'pending';
+      nextAttemptAt = delay === null || succeededBefore ? null : now + delay;
       if (endpoint !== undefined && endpoint.disabled_at === null) {
         const failingSince = endpoint.failing_since === null ? now : Number(endpoint.failing_since);
         if (endpoint.failing_since === null) await trx.updateTable('webhooks').set({ failing_since: now }).where('webhook_id', '=', endpoint.webhook_id).execute();
