@@ -57,7 +57,10 @@ describe('which addresses webhooks may reach', () => {
   });
 
   it('has plain words, with their article, for every range ipaddr.js names (no ipaddr.js identifier reaches a refusal)', () => {
-    const names = [...Object.keys(ipaddr.IPv4.prototype.SpecialRanges), ...Object.keys(ipaddr.IPv6.prototype.SpecialRanges)];
+    // ipaddr.js's own table of range names (not in its typings): a name a new version adds fails here.
+    const rangesOf = (proto: object) => Object.keys((proto as { SpecialRanges: Record<string, unknown> }).SpecialRanges);
+    const names = [...rangesOf(ipaddr.IPv4.prototype), ...rangesOf(ipaddr.IPv6.prototype)];
+    expect(names).toContain('rfc6052');
     for (const name of names) {
       expect([name, RANGE_WORDS[name]]).toEqual([name, expect.stringMatching(/^an? [\w -]+ address$/)]);
       expect(RANGE_WORDS[name]).not.toMatch(/[a-z][A-Z]/);
