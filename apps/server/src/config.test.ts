@@ -59,6 +59,7 @@ describe('loadConfig', () => {
         timeoutMs: 15_000,
         concurrency: 32,
         endpointConcurrency: 4,
+        accountConcurrency: 8,
         pollMs: 250,
         allowHttp: false,
         allowPrivate: false,
@@ -85,6 +86,7 @@ describe('loadConfig', () => {
         VIGIL_WEBHOOK_TIMEOUT_MS: '2000',
         VIGIL_WEBHOOK_CONCURRENCY: '8',
         VIGIL_WEBHOOK_ENDPOINT_CONCURRENCY: '2',
+        VIGIL_WEBHOOK_ACCOUNT_CONCURRENCY: '3',
         VIGIL_WEBHOOK_POLL_MS: '50',
         VIGIL_WEBHOOK_ALLOW_HTTP: 'true',
         VIGIL_WEBHOOK_ALLOW_PRIVATE: '1',
@@ -92,7 +94,7 @@ describe('loadConfig', () => {
       },
       CWD,
     );
-    expect(config.webhooks).toEqual({ runInServe: false, timeoutMs: 2000, concurrency: 8, endpointConcurrency: 2, pollMs: 50, allowHttp: true, allowPrivate: true, retentionDays: 7 });
+    expect(config.webhooks).toEqual({ runInServe: false, timeoutMs: 2000, concurrency: 8, endpointConcurrency: 2, accountConcurrency: 3, pollMs: 50, allowHttp: true, allowPrivate: true, retentionDays: 7 });
     expect(() => loadConfig({ VIGIL_WEBHOOK_TIMEOUT_MS: '50' }, CWD)).toThrow('VIGIL_WEBHOOK_TIMEOUT_MS: expected an integer 100-120000, got "50"');
     expect(() => loadConfig({ VIGIL_WEBHOOK_ALLOW_PRIVATE: 'yes' }, CWD)).toThrow('VIGIL_WEBHOOK_ALLOW_PRIVATE: expected true or false, got "yes"');
     expect(() => loadConfig({ VIGIL_EVENT_RETENTION_DAYS: '0' }, CWD)).toThrow('VIGIL_EVENT_RETENTION_DAYS: expected an integer 1-3650, got "0"');

@@ -31,8 +31,12 @@ export interface Harness {
 }
 
 /** An app on an injectable clock, keys from the operator command, and workers built on the same server key. */
-export async function startHarness(db: Kysely<Database>, env: Record<string, string> = {}, options: { resolver?: HostResolver } = {}): Promise<Harness> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-webhooks-'));
+export async function startHarness(
+  db: Kysely<Database>,
+  env: Record<string, string> = {},
+  options: { resolver?: HostResolver; /** Another harness's data directory: the same server key (left in place at close). */ dataDir?: string } = {},
+): Promise<Harness> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-webhooks-'));
   const config = {
     ...loadConfig({ LOG_LEVEL: 'silent', VIGIL_WEBHOOK_ALLOW_HTTP: 'true', VIGIL_WEBHOOK_ALLOW_PRIVATE: 'true', VIGIL_WEBHOOK_TIMEOUT_MS: '400', ...env }, dataDir),
     dataDir,
@@ -79,7 +83,7 @@ export async function startHarness(db: Kysely<Database>, env: Record<string, str
     async close() {
       for (const w of workers) await w.stop();
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

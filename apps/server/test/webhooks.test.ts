@@ -7,6 +7,9 @@ import { APPLICATION_TABLES } from '../src/db/schema.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '@vigil/webhooks';
+import { createSecretBox } from '../src/secrets/secret-box.js';
+import { loadServerIdentity } from '../src/server-identity.js';
+import { encodeEventCursor } from '../src/services/events-feed.js';
 import { emit, repositoryPayload, roundClosedPayload, startHarness, verdictPayload, type Harness } from './webhooks-support.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -110,11 +113,11 @@ describeEachDialect('webhooks', (ctx) => {
     expect(await refused('http://hooks.example/x')).toBe('url: must be an https:// URL');
     expect(await refused('https://127.0.0.1/x')).toBe('url: 127.0.0.1 is a loopback address, which webhooks may not reach');
     expect(await refused('https://10.0.0.8/x')).toContain('private');
-    expect(await refused('https://169.254.169.254/latest/meta-data')).toContain('linkLocal');
-    expect(await refused('https://100.64.1.1/x')).toContain('carrierGradeNat');
+    expect(await refused('https://169.254.169.254/latest/meta-data')).toBe('url: 169.254.169.254 is a link-local address, which webhooks may not reach');
+    expect(await refused('https://100.64.1.1/x')).toBe('url: 100.64.1.1 is a CGNAT address, which webhooks may not reach');
     // IPv6 literals never pass the URL schema (a host name or an IPv4 address): 422 before any check.
     expect(await refused('https://[::1]/x')).toBe('Validation error');
-    expect(await refused('https://0.0.0.0/x')).toContain('unspecified');
+    expect(await refused('https://0.0.0.0/x')).toBe('url: 0.0.0.0 is an unspecified address, which webhooks may not reach');
     expect(await refused('https://localhost/x')).toBe('url: localhost is a reserved local or metadata host name');
     expect(await refused('https://metadata.google.internal/computeMetadata')).toContain('metadata');
     expect(await refused('https://rebind.example/x')).toBe('url: rebind.example resolves to 10.1.2.3, a private address, which webhooks may not reach');
@@ -356,8 +359,15 @@ describeEachDialect('webhooks', (ctx) => {
     const again = await h.call('POST', `/v1/webhooks/${hook.id}/rotate-secret`, { token: acme });
     const third = again.body.data.secret as string;
     expect(again.body.data.secret_rotation).not.toBeNull(); // default overlap: 1 day
+    h.clock.t += 60_000;
     const revoked = await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme });
     expect(revoked.body.data.secret_rotation).toBeNull();
+    // Ending the overlap changes the endpoint, as rotating does; a second call has nothing to end.
+    const revokedAt = new Date(h.clock.t).toISOString().replace('Z', '+00:00');
+    expect(revoked.body.data.updated_at).toBe(revokedAt);
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}`, { token: acme })).body.data.updated_at).toBe(revokedAt);
+    h.clock.t += 60_000;
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme })).body.data.updated_at).toBe(revokedAt);
     await emit(h);
     await worker.drain();
     expect(signedWith(r.received[2]!, third)).toBe(true);
@@ -394,6 +404,12 @@ describeEachDialect('webhooks', (ctx) => {
     const acme = await h.key('acme');
     const hook = await endpoint(h, acme, r.url, ['round.closed']);
     const worker = await h.worker();
+    // The argument-less actions refuse any field (422), accept none or `{}`.
+    for (const path of [`/v1/webhooks/${hook.id}/test`, `/v1/webhooks/${hook.id}/revoke-previous-secret`, `/v1/webhooks/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`]) {
+      expect(await h.call('POST', path, { token: acme, body: { force: true } })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
+    }
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme, body: {} })).status).toBe(200);
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme })).status).toBe(200);
     const test = await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme });
     expect(test.status).toBe(202);
     expect(test.body.data).toMatchObject({ event_type: 'webhook.test', state: 'pending', attempts: 0 });
@@ -408,6 +424,17 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.drain();
     expect(r.received[1]!.headers['x-vigil-delivery']).toBe(test.body.data.id);
     expect(r.received[1]!.raw.equals(r.received[0]!.raw)).toBe(true);
+    // Redelivered once more and failing: the delivery stays `succeeded`, the failed attempt is listed.
+    r.script.push({ status: 500 });
+    await h.call('POST', `/v1/webhooks/${hook.id}/deliveries/${test.body.data.id}/redeliver`, { token: acme });
+    await worker.drain();
+    const once = await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/${test.body.data.id}`, { token: acme });
+    expect(once.body.data).toMatchObject({ state: 'succeeded', attempts: 3, next_attempt_at: null });
+    expect(once.body.data.attempts_list.map((a: { succeeded: boolean; response_status: number }) => [a.succeeded, a.response_status])).toEqual([
+      [true, 200],
+      [true, 200],
+      [false, 500],
+    ]);
 
     r.fallback = { status: 500 };
     const since = new Date(h.clock.t).toISOString();
@@ -464,6 +491,45 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.stop();
   });
 
+  it('one account’s hanging endpoints hold at most its account’s slots: another account’s delivery arrives meanwhile', async () => {
+    const h = await harness();
+    const slow = await receiver();
+    slow.fallback = { hangUntilReleased: true };
+    const healthy = await receiver();
+    const acme = await h.key('acme');
+    const globex = await h.key('globex');
+    const acmeHooks: string[] = [];
+    for (let i = 0; i < 5; i++) acmeHooks.push((await endpoint(h, acme, slow.url.replace('/hooks', `/a${i}`))).id);
+    // acme's deliveries are for older events, so without the account cap its endpoints come first
+    // and take all 16 of the worker's slots (5 endpoints x 4).
+    for (let i = 0; i < 6; i++) await emit(h);
+    h.clock.t += 1000;
+    await endpoint(h, globex, healthy.url);
+    await emit(h);
+    const worker = await h.worker({ settings: { concurrency: 16, endpointConcurrency: 4, accountConcurrency: 8, timeoutMs: 60_000 } });
+    worker.start();
+    await healthy.waitFor(1);
+    // Delivered while every one of acme's attempts is still open: none has ended, at most 8 began.
+    const acmeAttempts = await h.db
+      .selectFrom('webhook_delivery_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.delivery_id', 'a.delivery_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('d.webhook_id', 'in', acmeHooks)
+      .executeTakeFirstOrThrow();
+    expect(Number(acmeAttempts.n)).toBe(0);
+    const acmeInFlight = await h.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('webhook_id', 'in', acmeHooks)
+      .where('state', '=', 'delivering')
+      .executeTakeFirstOrThrow();
+    expect(Number(acmeInFlight.n)).toBe(8);
+    expect(slow.received.length).toBeLessThanOrEqual(8);
+    slow.fallback = { status: 200 };
+    slow.release();
+    await worker.stop();
+  });
+
   it('a stopping worker claims nothing more, lets its attempts finish, and leaves no delivery claimed', async () => {
     const h = await harness();
     const r = await receiver();
@@ -512,10 +578,31 @@ describeEachDialect('webhooks', (ctx) => {
     const repos = await h.call('GET', '/v1/events?types=repository.verified,round.closed', { token: acme });
     expect(repos.body.data.map((e: { id: string }) => e.id)).toEqual([mine]);
     expect((await h.call('GET', '/v1/events?types=nope', { token: acme })).status).toBe(422);
-    expect((await h.call('GET', '/v1/events?after=evc_garbage', { token: acme })).status).toBe(422);
+    for (const empty of ['', ',', ' , '])
+      expect(await h.call('GET', `/v1/events?types=${encodeURIComponent(empty)}`, { token: acme })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
+    // Every refused cursor reads the same: garbage, made up, altered, or past the newest position.
+    const garbage = await h.call('GET', '/v1/events?after=evc_garbage', { token: acme });
+    expect(garbage.status).toBe(422);
+    expect(JSON.stringify(garbage.body)).toContain('expected a next_cursor value of a previous answer');
+    const madeUp = `evc_${Buffer.from(JSON.stringify([1, h.clock.t])).toString('base64url')}`;
+    const real = Buffer.from(String(first.body.next_cursor).slice(4), 'base64url');
+    const altered = `evc_${Buffer.concat([real.subarray(0, 16), Buffer.from(JSON.stringify([1, h.clock.t]))]).toString('base64url')}`;
+    const box = createSecretBox((await loadServerIdentity(h.config.dataDir)).secretKey);
+    const pastEnd = encodeEventCursor(box, { p: 10_000, t: h.clock.t });
+    for (const cursor of [madeUp, altered, pastEnd]) {
+      expect([cursor, await h.call('GET', `/v1/events?after=${cursor}`, { token: acme })]).toMatchObject([cursor, { status: 422, body: garbage.body }]);
+    }
+    expect(await h.call('GET', '/v1/events', { token: acme, headers: { 'x-vigil-page': altered } })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'headers.x-vigil-page', message: 'expected a next_cursor value of a previous answer' }] },
+    });
+    // Another deployment's server key: its cursors are not this one's.
+    const stranger = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' });
+    closers.push(() => stranger.close());
+    expect((await stranger.call('GET', `/v1/events?after=${first.body.next_cursor}`, { token: acme })).status).toBe(422);
 
-    // A new process (another app on the same database) honours the cursor.
-    const restarted = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' });
+    // A new process (another app on the same database and server key) honours the cursor.
+    const restarted = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' }, { dataDir: h.config.dataDir });
     closers.push(() => restarted.close());
     restarted.clock.t = h.clock.t;
     const after = await restarted.call('GET', `/v1/events?limit=4&after=${first.body.next_cursor}`, { token: acme });
@@ -531,6 +618,30 @@ describeEachDialect('webhooks', (ctx) => {
     // An empty answer renews the cursor: a reader polling a quiet feed never expires.
     const quiet = await restarted.call('GET', `/v1/events?after=${end.body.next_cursor}`, { token: acme });
     expect(quiet.status).toBe(410);
+  });
+
+  it('retention keeps the newest event in the feed, so positions never start over and a renewed cursor sees what comes next', async () => {
+    const h = await harness({ VIGIL_EVENT_RETENTION_DAYS: '30' });
+    const acme = await h.key('acme');
+    await emit(h);
+    await emit(h);
+    await (await h.worker()).drain();
+    const read = await h.call('GET', '/v1/events', { token: acme });
+    expect(read.body.data).toHaveLength(2);
+    h.clock.t += 29 * DAY;
+    // An empty page renews the cursor's time.
+    const renewed = await h.call('GET', `/v1/events?after=${read.body.next_cursor}`, { token: acme });
+    expect(renewed.body.data).toEqual([]);
+    h.clock.t += 2 * DAY;
+    await (await h.worker()).drain(); // a new worker prunes on its first pass: the first event goes, the newest stays
+    expect((await h.db.selectFrom('outbox_events').select('feed_position').execute()).map((e) => Number(e.feed_position))).toEqual([2]);
+    const later = await emit(h);
+    await (await h.worker()).drain();
+    const after = await h.call('GET', `/v1/events?after=${renewed.body.next_cursor}`, { token: acme });
+    expect(after.status).toBe(200);
+    expect(after.body.data.map((e: { id: string }) => e.id)).toEqual([later]);
+    const left = await h.db.selectFrom('outbox_events').select('feed_position').orderBy('feed_position').execute();
+    expect(left.map((e) => Number(e.feed_position))).toEqual([3]);
   });
 
   it('retention prunes fanned-out events and finished deliveries, never one a pending delivery still needs', async () => {

@@ -161,6 +161,7 @@ export {
   WEBHOOK_MAX_ROTATION_OVERLAP_SECONDS,
   WEBHOOK_DEFAULT_ROTATION_OVERLAP_SECONDS,
   WebhookRotateSecretRequest,
+  WebhookNoArgumentsRequest,
   WebhookSecretRotated,
   WEBHOOK_DELIVERY_STATES,
   WebhookDeliveryState,

@@ -26,4 +26,15 @@ describe('secret box', () => {
     expect(() => createSecretBox(randomBytes(32)).open(sealed, 'source_repositories:repo_1')).toThrow(SecretBoxError);
     expect(() => box.open('plain text', 'source_repositories:repo_1')).toThrow(/unknown format/);
   });
+
+  it('authenticates: the same tag for the same purpose, data and key; another for any of them changed', () => {
+    const box = createSecretBox(seed);
+    const data = Buffer.from('[3,1700000000000]');
+    const tag = box.authenticate('events-cursor', data);
+    expect(tag).toHaveLength(32);
+    expect(createSecretBox(seed).authenticate('events-cursor', data).equals(tag)).toBe(true);
+    expect(box.authenticate('other-purpose', data).equals(tag)).toBe(false);
+    expect(box.authenticate('events-cursor', Buffer.from('[4,1700000000000]')).equals(tag)).toBe(false);
+    expect(createSecretBox(randomBytes(32)).authenticate('events-cursor', data).equals(tag)).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
  * Seals secrets the server must read back (a webhook secret has to sign or check an HMAC, so a
@@ -11,6 +11,12 @@ export interface SecretBox {
   seal(plaintext: string, context: string): string;
   /** Throws SecretBoxError when the value was not sealed by this key for this context, or was altered. */
   open(sealed: string, context: string): string;
+  /**
+   * HMAC-SHA-256 of `data` under a key derived from the same seed for `purpose` alone (a tag made
+   * for one purpose never passes as another's): for values the server hands out and must recognize
+   * as its own when they come back, such as the events feed cursor.
+   */
+  authenticate(purpose: string, data: Buffer): Buffer;
 }
 
 export class SecretBoxError extends Error {
@@ -23,11 +29,25 @@ const TAG_BYTES = 16;
 // Changing this derivation makes every stored secret unreadable: a new one needs a new VERSION.
 const HKDF_SALT = 'vigil/secret-box';
 const HKDF_INFO = 'vigil/secret-box/v1/aes-256-gcm';
+// Changing this invalidates every tag handed out (events cursors: refused as not this server's).
+const MAC_INFO = 'vigil/authenticate/v1/hmac-sha256';
 
 export function createSecretBox(serverSeed: Uint8Array): SecretBox {
   if (serverSeed.byteLength < 32) throw new SecretBoxError('serverSeed: expected at least 32 bytes');
   const key = Buffer.from(hkdfSync('sha256', serverSeed, HKDF_SALT, HKDF_INFO, 32));
+  const macKeys = new Map<string, Buffer>();
+  const macKey = (purpose: string): Buffer => {
+    let found = macKeys.get(purpose);
+    if (found === undefined) {
+      found = Buffer.from(hkdfSync('sha256', serverSeed, HKDF_SALT, `${MAC_INFO}/${purpose}`, 32));
+      macKeys.set(purpose, found);
+    }
+    return found;
+  };
   return {
+    authenticate(purpose, data) {
+      return createHmac('sha256', macKey(purpose)).update(data).digest();
+    },
     seal(plaintext, context) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });

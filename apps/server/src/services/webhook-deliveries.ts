@@ -120,14 +120,19 @@ export interface ClaimOptions {
   limit: number;
   /** At most this many in flight to one endpoint, counting other workers' live claims. */
   perEndpoint: number;
+  /** At most this many in flight to one account's endpoints together, counting other workers' live claims. */
+  perAccount: number;
   /** Whether to first make run-out claims due again (default true; a worker does it on its polls). */
   reclaimExpired?: boolean;
 }
 
 /**
- * Claims due deliveries of active endpoints, each endpoint's in event order and at most
- * `perEndpoint` in flight per endpoint across every worker. The endpoint rows are taken FOR UPDATE
- * SKIP LOCKED on PostgreSQL (two workers never count and claim one endpoint at once); SQLite's single
+ * Claims due deliveries of active endpoints, each endpoint's in event order, at most `perEndpoint`
+ * in flight per endpoint and `perAccount` per account across every worker. Endpoints already at
+ * either cap are left out of the candidates, so they never use up `limit` and push other accounts'
+ * endpoints out of the claim. The endpoint rows are taken FOR UPDATE SKIP LOCKED on PostgreSQL (two
+ * workers never count and claim one endpoint at once), and each account's count is taken in turns
+ * (accounts in one fixed order, so two claims never wait on each other in a circle); SQLite's single
  * writer gives the same. A `delivering` delivery whose lease ran out is due again (its worker died).
  */
 export async function claimDeliveries(db: Kysely<Database>, options: ClaimOptions): Promise<ClaimedDelivery[]> {
@@ -143,15 +148,34 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         .where('lease_expires_at', '<=', now)
         .execute();
     }
-    // Endpoints with a due delivery, the one whose oldest waiting event is oldest first. Both
-    // subqueries walk the (webhook_id, state, event_seq) index and stop early.
+    // Endpoints with a due delivery and a free slot (their own and their account's), the one whose
+    // oldest waiting event is oldest first. The due subqueries walk the (webhook_id, state,
+    // event_seq) index and stop early; the busy ones read only `delivering` rows (at most the
+    // workers' concurrency in all) through the (state, next_attempt_at) index.
     const endpoints = (
-      await sql<{ webhook_id: string; url: string }>`select w.webhook_id, w.url from webhooks w
+      await sql<{ webhook_id: string; url: string; account_id: string }>`select w.webhook_id, w.url, w.account_id from webhooks w
         where w.active = 1 and w.disabled_at is null
           and exists (select 1 from webhook_deliveries d where d.webhook_id = w.webhook_id and d.state = 'pending' and d.next_attempt_at <= ${now})
+          and w.webhook_id not in (select b.webhook_id from webhook_deliveries b where b.state = 'delivering'
+            group by b.webhook_id having count(*) >= ${options.perEndpoint})
+          and w.account_id not in (select bw.account_id from webhook_deliveries b join webhooks bw on bw.webhook_id = b.webhook_id
+            where b.state = 'delivering' group by bw.account_id having count(*) >= ${options.perAccount})
         order by (select min(d.event_seq) from webhook_deliveries d where d.webhook_id = w.webhook_id and d.state = 'pending')
         limit ${options.limit} ${skipLockedClause(trx, 'w')}`.execute(trx)
     ).rows;
+    if (endpoints.length === 0) return [];
+    const accounts = [...new Set(endpoints.map((e) => e.account_id))].sort();
+    for (const account of accounts) await takeTurnsOn(trx, `webhook-account:${account}`);
+    const accountBusy = await trx
+      .selectFrom('webhook_deliveries as d')
+      .innerJoin('webhooks as w', 'w.webhook_id', 'd.webhook_id')
+      .select((eb) => ['w.account_id', eb.fn.countAll<number>().as('n')])
+      .where('d.state', '=', 'delivering')
+      .where('w.account_id', 'in', accounts)
+      .groupBy('w.account_id')
+      .execute();
+    const accountLeft = new Map(accounts.map((a) => [a, options.perAccount]));
+    for (const row of accountBusy) accountLeft.set(row.account_id, options.perAccount - Number(row.n));
     const claimed: ClaimedDelivery[] = [];
     let left = options.limit;
     for (const endpoint of endpoints) {
@@ -162,7 +186,8 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         .where('webhook_id', '=', endpoint.webhook_id)
         .where('state', '=', 'delivering')
         .executeTakeFirst();
-      const slots = Math.min(left, options.perEndpoint - Number(busy?.n ?? 0));
+      const forAccount = accountLeft.get(endpoint.account_id) ?? 0;
+      const slots = Math.min(left, forAccount, options.perEndpoint - Number(busy?.n ?? 0));
       if (slots <= 0) continue;
       const rows = await trx
         .selectFrom('webhook_deliveries as d')
@@ -193,6 +218,7 @@ export async function claimDeliveries(db: Kysely<Database>, options: ClaimOption
         claimed.push({ deliveryId: r.delivery_id, webhookId: endpoint.webhook_id, url: endpoint.url, attempts: Number(r.attempts), event });
       }
       left -= rows.length;
+      accountLeft.set(endpoint.account_id, forAccount - rows.length);
     }
     return claimed;
   });
@@ -220,7 +246,8 @@ async function disableWebhook(trx: Kysely<Database>, endpoint: Selectable<Webhoo
 /**
  * Records one attempt and moves the delivery on: 2xx succeeded; 410 Gone failed and the endpoint
  * disabled (`gone`); any other failure retried on the schedule, or failed when no attempt is left
- * (or the attempt was a manual redelivery). An endpoint failing with no success for 5 days is
+ * (or the attempt was a manual redelivery). A delivery with a successful attempt before stays
+ * `succeeded` whatever a later (redelivered) attempt does. An endpoint failing with no success for 5 days is
  * disabled (`failing`). When the claim was lost meanwhile (its lease ran out and another worker
  * took the delivery), the attempt is recorded and the delivery left to its new holder.
  */
@@ -255,6 +282,17 @@ export async function recordAttempt(
     }
     let state: WebhookDeliveryState;
     let nextAttemptAt: number | null = null;
+    // A delivery that once succeeded keeps saying so: a failed extra attempt (a redelivery) is in
+    // its attempts list, not a step back to `failed` that would hide the success.
+    const succeededBefore =
+      !succeeded &&
+      (await trx
+        .selectFrom('webhook_delivery_attempts')
+        .select('attempt')
+        .where('delivery_id', '=', row.delivery_id)
+        .where('succeeded', '=', 1)
+        .limit(1)
+        .executeTakeFirst()) !== undefined;
     if (succeeded) {
       state = 'succeeded';
       // Touches (and locks) the endpoint row only when it was failing: a healthy endpoint's row stays
@@ -263,8 +301,8 @@ export async function recordAttempt(
     } else {
       const endpoint = await trx.selectFrom('webhooks').selectAll().where('webhook_id', '=', row.webhook_id).$call(lockForUpdate(trx)).executeTakeFirst();
       const delay = Number(row.auto_retry) === 1 && result.status !== 410 ? nextRetryDelayMs(attempt, options.random) : null;
-      state = delay === null ? 'failed' : 'pending';
-      nextAttemptAt = delay === null ? null : now + delay;
+      state = succeededBefore ? 'succeeded' : delay === null ? 'failed' : 'pending';
+      nextAttemptAt = delay === null || succeededBefore ? null : now + delay;
       if (endpoint !== undefined && endpoint.disabled_at === null) {
         const failingSince = endpoint.failing_since === null ? now : Number(endpoint.failing_since);
         if (endpoint.failing_since === null) await trx.updateTable('webhooks').set({ failing_since: now }).where('webhook_id', '=', endpoint.webhook_id).execute();
@@ -295,7 +333,7 @@ export async function releaseClaims(db: Kysely<Database>, owner: string, now: nu
 /**
  * Retention (VIGIL_EVENT_RETENTION_DAYS): finished deliveries (with their attempts) created before
  * the cutoff, then fanned-out events from before it that no delivery still refers to. Events not
- * yet fanned out, and those a pending delivery still needs, are kept.
+ * yet fanned out, those a pending delivery still needs, and the newest event in the feed, are kept.
  */
 export async function pruneEvents(db: Kysely<Database>, now: number, retentionMs: number): Promise<{ events: number; deliveries: number }> {
   const cutoff = now - retentionMs;
@@ -309,6 +347,10 @@ export async function pruneEvents(db: Kysely<Database>, now: number, retentionMs
       .where('delivered_at', 'is not', null)
       .where('delivered_at', '<', cutoff)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries as d').select('d.delivery_id').whereRef('d.event_id', '=', 'outbox_events.id'))))
+      // The newest positioned event stays, however old: fan-out numbers on from the top position,
+      // which must never go back (a reader's cursor would skip the reused positions), and the
+      // feed refuses a cursor past it.
+      .where(sql<boolean>`(feed_position is null or feed_position < (select max(top.feed_position) from outbox_events top))`)
       .executeTakeFirst();
     return { events: Number(events.numDeletedRows), deliveries: Number(deliveries.numDeletedRows) };
   });

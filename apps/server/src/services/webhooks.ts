@@ -268,14 +268,18 @@ export async function rotateWebhookSecret(
 export async function revokePreviousWebhookSecret(db: Kysely<Database>, webhookId: string, writer: WebhookWriter): Promise<Webhook> {
   return inTransaction(db, async (trx) => {
     const row = await ownWebhook(trx, writer.accountId, webhookId, { lock: true });
-    await trx
+    const revoked = await trx
       .updateTable('webhook_secrets')
       .set({ revoked_at: writer.now })
       .where('webhook_id', '=', webhookId)
       .where('revoked_at', 'is', null)
       .where('expires_at', 'is not', null)
-      .execute();
+      .executeTakeFirst();
     await recordAudit(trx, writer.actor, { action: 'webhook.revoke_previous_secret', target: webhookId, detail: {}, at: writer.now });
-    return webhookBody(row, null);
+    // Ending an overlap changes the endpoint (which secrets sign), as rotating does; a call with no
+    // overlap to end changes nothing and leaves `updated_at` alone.
+    if (Number(revoked.numUpdatedRows) === 0) return webhookBody(row, null);
+    await trx.updateTable('webhooks').set({ updated_at: writer.now }).where('webhook_id', '=', webhookId).execute();
+    return webhookBody({ ...row, updated_at: writer.now }, null);
   });
 }

@@ -24,6 +24,43 @@ export function refusedAddressRange(address: string): string | null {
   return range === 'unicast' ? null : range;
 }
 
+/**
+ * The words refusals use for each ipaddr.js range name, article included (docs/webhooks.md, "Which
+ * URLs are accepted", lists them): a client reads `link-local`, never `linkLocal`.
+ */
+export const RANGE_WORDS: Readonly<Record<string, string>> = {
+  invalid: 'an invalid address',
+  unspecified: 'an unspecified address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  linkLocal: 'a link-local address',
+  loopback: 'a loopback address',
+  carrierGradeNat: 'a CGNAT address',
+  private: 'a private address',
+  reserved: 'a reserved address',
+  as112: 'an AS112 address',
+  as112v6: 'an AS112 address',
+  amt: 'an AMT address',
+  uniqueLocal: 'a unique-local address',
+  ipv4Mapped: 'an IPv4-mapped address',
+  deprecatedSiteLocal: 'a site-local address',
+  discard: 'a discard-only address',
+  rfc6145: 'an IPv4-translated address',
+  rfc6052: 'a NAT64 address',
+  '6to4': 'a 6to4 address',
+  teredo: 'a Teredo address',
+  benchmarking: 'a benchmarking address',
+  deprecatedOrchid: 'an ORCHID address',
+  orchid2: 'an ORCHIDv2 address',
+  droneRemoteIdProtocolEntityTags: 'a DRIP address',
+  segmentRouting: 'a segment-routing address',
+};
+
+/** The refusal's words for an ipaddr.js range name; a name a later ipaddr.js adds reads as non-public. */
+export function rangeWords(range: string): string {
+  return Object.hasOwn(RANGE_WORDS, range) ? RANGE_WORDS[range]! : 'a non-public address';
+}
+
 /** A host name refused by name (before any resolution), or null. */
 export function refusedHostName(host: string): string | null {
   const name = host.toLowerCase().replace(/\.$/, '');
@@ -64,7 +101,7 @@ export async function checkedAddresses(host: string, resolver: HostResolver): Pr
   const family = isIP(bare);
   if (family !== 0) {
     const range = refusedAddressRange(bare);
-    if (range !== null) throw new AddressRefusedError(`${bare} is a ${range} address, which webhooks may not reach`);
+    if (range !== null) throw new AddressRefusedError(`${bare} is ${rangeWords(range)}, which webhooks may not reach`);
     return [{ address: bare, family }];
   }
   const byName = refusedHostName(bare);
@@ -73,7 +110,7 @@ export async function checkedAddresses(host: string, resolver: HostResolver): Pr
   if (addresses.length === 0) throw new AddressRefusedError(`${bare} resolves to no address`);
   for (const a of addresses) {
     const range = refusedAddressRange(a.address);
-    if (range !== null) throw new AddressRefusedError(`${bare} resolves to ${a.address}, a ${range} address, which webhooks may not reach`);
+    if (range !== null) throw new AddressRefusedError(`${bare} resolves to ${a.address}, ${rangeWords(range)}, which webhooks may not reach`);
   }
   return addresses;
 }

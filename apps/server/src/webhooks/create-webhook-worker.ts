@@ -27,7 +27,7 @@ export const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 export interface CreateWebhookWorkerOptions {
   db: Kysely<Database>;
   secrets: SecretBox;
-  settings: Pick<WebhookSettings, 'timeoutMs' | 'concurrency' | 'endpointConcurrency' | 'pollMs' | 'allowPrivate' | 'retentionDays'>;
+  settings: Pick<WebhookSettings, 'timeoutMs' | 'concurrency' | 'endpointConcurrency' | 'accountConcurrency' | 'pollMs' | 'allowPrivate' | 'retentionDays'>;
   logger?: WebhookWorkerLogger;
   /** Epoch-ms clock (Date.now by default): tests move it to make retries due. */
   now?: () => number;
@@ -57,7 +57,8 @@ export interface WebhookWorker {
  * The webhook worker (docs/webhooks.md, "Delivery"): fans out new outbox events into deliveries,
  * claims due deliveries (durably, in the database: any number of workers share the work, a delivery
  * is claimed by one) and sends them, at most `concurrency` at once in this process and at most
- * `endpointConcurrency` per endpoint across all workers, so a slow endpoint holds only its own slots.
+ * `endpointConcurrency` per endpoint and `accountConcurrency` per account across all workers, so a
+ * slow endpoint holds only its own slots and one account's slow endpoints only that account's.
  */
 export function createWebhookWorker(options: CreateWebhookWorkerOptions): WebhookWorker {
   const now = options.now ?? Date.now;
@@ -145,6 +146,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
         leaseMs,
         limit: free,
         perEndpoint: settings.endpointConcurrency,
+        perAccount: settings.accountConcurrency,
         reclaimExpired: fanOut,
       });
       for (const claim of claimed) launch(claim);

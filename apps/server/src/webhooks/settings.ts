@@ -10,6 +10,8 @@ export interface WebhookSettings {
   concurrency: number;
   /** VIGIL_WEBHOOK_ENDPOINT_CONCURRENCY: attempts in flight to one endpoint, across every worker. */
   endpointConcurrency: number;
+  /** VIGIL_WEBHOOK_ACCOUNT_CONCURRENCY: attempts in flight to one account's endpoints together, across every worker. */
+  accountConcurrency: number;
   /** VIGIL_WEBHOOK_POLL_MS: how often an idle worker looks for new events and due retries. */
   pollMs: number;
   /** VIGIL_WEBHOOK_ALLOW_HTTP: accept `http://` endpoint URLs (development). */
@@ -23,6 +25,7 @@ export interface WebhookSettings {
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 15_000;
 export const DEFAULT_WEBHOOK_CONCURRENCY = 32;
 export const DEFAULT_WEBHOOK_ENDPOINT_CONCURRENCY = 4;
+export const DEFAULT_WEBHOOK_ACCOUNT_CONCURRENCY = 8;
 export const DEFAULT_WEBHOOK_POLL_MS = 250;
 export const DEFAULT_EVENT_RETENTION_DAYS = 30;
 
@@ -35,6 +38,11 @@ export const WEBHOOK_VARIABLES = [
     name: 'VIGIL_WEBHOOK_ENDPOINT_CONCURRENCY',
     default: String(DEFAULT_WEBHOOK_ENDPOINT_CONCURRENCY),
     accepts: 'integer 1-100: attempts in flight to one endpoint, across all workers',
+  },
+  {
+    name: 'VIGIL_WEBHOOK_ACCOUNT_CONCURRENCY',
+    default: String(DEFAULT_WEBHOOK_ACCOUNT_CONCURRENCY),
+    accepts: "integer 1-1000: attempts in flight to one account's endpoints together, across all workers",
   },
   { name: 'VIGIL_WEBHOOK_POLL_MS', default: String(DEFAULT_WEBHOOK_POLL_MS), accepts: 'integer 10-60000: how often an idle worker looks for events and due retries' },
   { name: 'VIGIL_WEBHOOK_ALLOW_HTTP', default: 'false', accepts: 'true or false: accept http:// endpoint URLs (development only)' },
@@ -60,6 +68,7 @@ export function webhookSettingsFromEnv(env: Env = process.env): WebhookSettings 
     timeoutMs: envInteger(env, 'VIGIL_WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_TIMEOUT_MS, { min: 100, max: 120_000, expected: 'an integer 100-120000' }),
     concurrency: envInteger(env, 'VIGIL_WEBHOOK_CONCURRENCY', DEFAULT_WEBHOOK_CONCURRENCY, { min: 1, max: 1000, expected: 'an integer 1-1000' }),
     endpointConcurrency: envInteger(env, 'VIGIL_WEBHOOK_ENDPOINT_CONCURRENCY', DEFAULT_WEBHOOK_ENDPOINT_CONCURRENCY, { min: 1, max: 100, expected: 'an integer 1-100' }),
+    accountConcurrency: envInteger(env, 'VIGIL_WEBHOOK_ACCOUNT_CONCURRENCY', DEFAULT_WEBHOOK_ACCOUNT_CONCURRENCY, { min: 1, max: 1000, expected: 'an integer 1-1000' }),
     pollMs: envInteger(env, 'VIGIL_WEBHOOK_POLL_MS', DEFAULT_WEBHOOK_POLL_MS, { min: 10, max: 60_000, expected: 'an integer 10-60000' }),
     allowHttp: flag(env, 'VIGIL_WEBHOOK_ALLOW_HTTP', false),
     allowPrivate: flag(env, 'VIGIL_WEBHOOK_ALLOW_PRIVATE', false),

@@ -73,6 +73,14 @@ export const WebhookRotateSecretRequest = z.strictObject({
 });
 export type WebhookRotateSecretRequest = z.input<typeof WebhookRotateSecretRequest>;
 
+/**
+ * The body of the webhook actions that take no arguments (`test`, `revoke-previous-secret`,
+ * `redeliver`): none (`Content-Length: 0`, no Content-Type) or an empty JSON object; any field is
+ * refused (422), as on the other webhook routes.
+ */
+export const WebhookNoArgumentsRequest = z.strictObject({}).optional();
+export type WebhookNoArgumentsRequest = z.infer<typeof WebhookNoArgumentsRequest>;
+
 /** `POST /v1/webhooks/{id}/rotate-secret`: the new secret, shown this once. */
 export const WebhookSecretRotated = z.object({
   data: Webhook.extend({ secret: Secret }),
@@ -147,6 +155,11 @@ export const EventFeedQuery = z.strictObject({
     .max(200)
     .transform((text, ctx) => {
       const kinds = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      // `types=` (or only commas) names no kind: refused like an unknown one, not read as "every kind".
+      if (kinds.length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'expected at least one event kind' });
+        return z.NEVER;
+      }
       for (const kind of kinds) {
         if (!WebhookEventKind.safeParse(kind).success) {
           ctx.addIssue({ code: 'custom', message: `unknown event kind ${JSON.stringify(kind)}` });

@@ -16,6 +16,7 @@ import {
   WebhookRecoverRequest,
   WebhookResponse,
   WebhookRotateSecretRequest,
+  WebhookNoArgumentsRequest,
   WebhookSecretRotated,
   WebhookUpdateRequest,
 } from '@vigil/core';
@@ -129,13 +130,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 
   app.post(
     '/v1/webhooks/:id/revoke-previous-secret',
-    { schema: { summary: 'End a secret rotation overlap now', params: WebhookIdParams, response: { 200: WebhookResponse } }, config: { ...WEBHOOKS, idempotent: true } },
+    { schema: { summary: 'End a secret rotation overlap now', params: WebhookIdParams, body: WebhookNoArgumentsRequest, response: { 200: WebhookResponse } }, config: { ...WEBHOOKS, idempotent: true } },
     async (request) => ({ data: await revokePreviousWebhookSecret(db, request.params.id, writer(request)) }),
   );
 
   app.post(
     '/v1/webhooks/:id/test',
-    { schema: { summary: 'Send a webhook.test event to this endpoint', params: WebhookIdParams, response: { 202: WebhookDeliveryResponse } }, config: { ...WEBHOOKS, idempotent: true } },
+    { schema: { summary: 'Send a webhook.test event to this endpoint', params: WebhookIdParams, body: WebhookNoArgumentsRequest, response: { 202: WebhookDeliveryResponse } }, config: { ...WEBHOOKS, idempotent: true } },
     async (request, reply) => reply.code(202).send({ data: await sendTestEvent(db, account(request), request.params.id, now().getTime()) }),
   );
 
@@ -161,7 +162,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 
   app.post(
     '/v1/webhooks/:id/deliveries/:delivery_id/redeliver',
-    { schema: { summary: 'Send a delivery again now (same delivery id)', params: WebhookDeliveryParams, response: { 202: WebhookDeliveryResponse } }, config: { ...WEBHOOKS, idempotent: true } },
+    { schema: { summary: 'Send a delivery again now (same delivery id)', params: WebhookDeliveryParams, body: WebhookNoArgumentsRequest, response: { 202: WebhookDeliveryResponse } }, config: { ...WEBHOOKS, idempotent: true } },
     async (request, reply) => reply.code(202).send({ data: await redeliver(db, account(request), request.params.id, request.params.delivery_id, now().getTime()) }),
   );
 
@@ -185,11 +186,11 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       const fromHeader = typeof pageHeader === 'string' && pageHeader.trim() !== '1' ? pageHeader.trim() : undefined;
       const after =
         request.query.after !== undefined
-          ? decodeEventCursor(request.query.after)
+          ? decodeEventCursor(secrets, request.query.after)
           : fromHeader !== undefined
-            ? decodeEventCursor(fromHeader, `headers.${HEADERS.page.toLowerCase()}`)
+            ? decodeEventCursor(secrets, fromHeader, `headers.${HEADERS.page.toLowerCase()}`)
             : null;
-      const page = await readEventFeed(db, account(request), {
+      const page = await readEventFeed(db, secrets, account(request), {
         after,
         types: request.query.types,
         limit,
