@@ -127,9 +127,14 @@ async function unpackTarGz(archive: string, dir: string, budget: Budget, skipped
   // Headers and padding take at most 1.5 KiB per entry beyond the content; a pax header a little
   // more. Anything past this is a bomb hiding in padding or after the end-of-archive marker.
   const maxStreamBytes = budget.limits.maxTotalBytes + budget.limits.maxFiles * 4096 + 1024 * 1024;
+  // The entry being written. When the gzip stream fails (a truncated archive), tar-stream is
+  // destroyed but the entry it was feeding may never end, and its write would wait forever: the
+  // feeding error is passed on to it.
+  let current: Readable | undefined;
   const unpacking = (async () => {
     for await (const entry of tar) {
       const { header } = entry;
+      current = entry as unknown as Readable;
       try {
         budget.entry();
         if (header.type === 'file' || header.type === 'contiguous-file') {
@@ -156,6 +161,7 @@ async function unpackTarGz(archive: string, dir: string, budget: Budget, skipped
     new ByteCap(maxStreamBytes, () => new UnpackError('too_large', `archive unpacks to more than ${budget.limits.maxTotalBytes} bytes (maxTotalBytes)`)),
     tar,
   );
+  feeding.catch((error: unknown) => current?.destroy(error instanceof Error ? error : new Error(String(error))));
   const [fed, unpacked] = await Promise.allSettled([feeding, unpacking]);
   if (unpacked.status === 'rejected') throw asUnpackError(unpacked.reason, 'tgz');
   if (fed.status === 'rejected') throw asUnpackError(fed.reason, 'tgz');
