@@ -161,10 +161,28 @@ async function unpackTarGz(archive: string, dir: string, budget: Budget, skipped
     new ByteCap(maxStreamBytes, () => new UnpackError('too_large', `archive unpacks to more than ${budget.limits.maxTotalBytes} bytes (maxTotalBytes)`)),
     tar,
   );
-  feeding.catch((error: unknown) => current?.destroy(error instanceof Error ? error : new Error(String(error))));
-  const [fed, unpacked] = await Promise.allSettled([feeding, unpacking]);
-  if (unpacked.status === 'rejected') throw asUnpackError(unpacked.reason, 'tgz');
-  if (fed.status === 'rejected') throw asUnpackError(fed.reason, 'tgz');
+  // A failed feed (a truncated gzip stream, a bomb) answers at once: the entry loop may never end
+  // after tar-stream is destroyed mid-entry, so it is not waited for. The loop's own refusal, when
+  // it failed first (and so destroyed the feed), is the better answer.
+  let unpackFailure: { error: unknown } | undefined;
+  unpacking.catch((error: unknown) => {
+    unpackFailure = { error };
+  });
+  const fedError = await feeding.then(
+    () => undefined,
+    (error: unknown) => error ?? new Error('archive stream failed'),
+  );
+  if (fedError !== undefined) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (unpackFailure !== undefined) throw asUnpackError(unpackFailure.error, 'tgz');
+    current?.destroy(fedError instanceof Error ? fedError : new Error(String(fedError)));
+    throw asUnpackError(fedError, 'tgz');
+  }
+  try {
+    await unpacking;
+  } catch (error) {
+    throw asUnpackError(error, 'tgz');
+  }
 }
 
 const S_IFMT = 0o170000;
