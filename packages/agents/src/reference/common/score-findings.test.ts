@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { referenceFinding } from './reference-finding.js';
+import { resultFromFindings } from './score-findings.js';
+
+const f = (severity: 'CRIT' | 'HIGH' | 'MED' | 'LOW', title: string, file = 'index.js') =>
+  referenceFinding({ category: 'exfiltration', severity, title, file });
+
+describe('resultFromFindings', () => {
+  it('allows an artifact with no findings', () => {
+    expect(resultFromFindings([])).toEqual({ verdict: 'ALLOW', risk_score: 0, findings: [] });
+  });
+  it('blocks on one critical finding and on two distinct high ones, warns on one high', () => {
+    expect(resultFromFindings([f('CRIT', 'a')]).verdict).toBe('BLOCK');
+    expect(resultFromFindings([f('HIGH', 'a'), f('HIGH', 'b')]).verdict).toBe('BLOCK');
+    expect(resultFromFindings([f('HIGH', 'a')])).toMatchObject({ verdict: 'WARN', risk_score: 50 });
+  });
+  it('counts one pattern matched in many files once', () => {
+    const many = Array.from({ length: 30 }, (_, i) => f('HIGH', 'same', `f${i}.js`));
+    const r = resultFromFindings(many);
+    expect(r.verdict).toBe('WARN');
+    expect(r.findings).toHaveLength(30);
+  });
+  it('never lets low findings alone warn, and sorts the most severe first', () => {
+    const r = resultFromFindings([f('LOW', 'a'), f('LOW', 'b'), f('LOW', 'c'), f('MED', 'd')]);
+    expect(r.verdict).toBe('ALLOW');
+    expect(r.findings[0]?.severity).toBe('MED');
+  });
+  it('keeps at most 200 findings and clips long evidence', () => {
+    const many = Array.from({ length: 250 }, (_, i) => f('LOW', `t${i}`));
+    expect(resultFromFindings(many).findings).toHaveLength(200);
+    const long = referenceFinding({ category: 'x', severity: 'LOW', title: 't', file: 'a', evidence: 'y'.repeat(5000), line: 0 });
+    expect(long.evidence).toHaveLength(1024);
+    expect(long.line).toBeUndefined();
+  });
+});

@@ -1,0 +1,47 @@
+import { LIMITS, type AgentFinding, type AgentResult, type Severity, type Verdict } from '@vigil/core';
+
+/** What one distinct finding adds to the risk score before diminishing (docs/agents.md, "Reference agents"). */
+export const SEVERITY_WEIGHT: Readonly<Record<Severity, number>> = { CRIT: 85, HIGH: 50, MED: 25, LOW: 8 };
+/** risk_score at or above which the verdict is BLOCK. */
+export const BLOCK_AT = 70;
+/** risk_score at or above which the verdict is WARN (below BLOCK_AT). */
+export const WARN_AT = 40;
+
+const SEVERITY_RANK: Readonly<Record<Severity, number>> = { CRIT: 0, HIGH: 1, MED: 2, LOW: 3 };
+
+export function verdictForRisk(risk: number): Verdict {
+  if (risk >= BLOCK_AT) return 'BLOCK';
+  if (risk >= WARN_AT) return 'WARN';
+  return 'ALLOW';
+}
+
+/**
+ * The result of a reference agent from its findings. Identical findings (all fields but line and
+ * evidence) collapse to the first. The score counts each distinct (category, title) once — fifty
+ * matches of one pattern are one signal — sorted by weight, the k-th counting 1/2^k of its weight:
+ * one CRIT (85) blocks, two HIGH (50 + 25) block, one HIGH warns, three MED (25 + 12.5 + 6.25)
+ * warn, LOW findings alone never do.
+ */
+export function resultFromFindings(findings: readonly AgentFinding[]): AgentResult {
+  const seen = new Set<string>();
+  const unique: AgentFinding[] = [];
+  for (const f of findings) {
+    const key = JSON.stringify([f.type, f.category, f.severity, f.title, f.file]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    unique.push(f);
+  }
+  unique.sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]);
+  const signals = new Map<string, number>();
+  for (const f of unique) {
+    const key = `${f.category}\u0000${f.title}`;
+    signals.set(key, Math.max(signals.get(key) ?? 0, SEVERITY_WEIGHT[f.severity]));
+  }
+  const weights = [...signals.values()].sort((a, b) => b - a);
+  let risk = 0;
+  weights.forEach((w, k) => {
+    risk += w / 2 ** k;
+  });
+  const riskScore = Math.min(100, Math.round(risk));
+  return { verdict: verdictForRisk(riskScore), risk_score: riskScore, findings: unique.slice(0, LIMITS.maxFindingsPerAttestation) };
+}
