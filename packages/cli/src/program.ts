@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Kit, RunState } from './command-kit.js';
 import { registerAccount } from './commands/account.js';
+import { registerAdmin } from './commands/admin.js';
 import { registerArtifacts } from './commands/artifacts.js';
 import { registerAttestations } from './commands/attestations.js';
 import { registerCompletion } from './commands/completion.js';
@@ -64,6 +65,7 @@ export function buildProgram(io: Io, state: RunState): Command {
   registerWebhooks(program, kit);
   registerEvents(program, kit);
   registerOperator(program, kit);
+  registerAdmin(program, kit);
   registerCompletion(program, kit);
   return program;
 }
