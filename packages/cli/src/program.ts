@@ -9,6 +9,7 @@ import { registerEvents } from './commands/events.js';
 import { registerOperator } from './commands/operator.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerPublicReads } from './commands/public-reads.js';
+import { registerRepositories } from './commands/repositories.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import type { Io } from './io.js';
@@ -62,6 +63,7 @@ export function buildProgram(io: Io, state: RunState): Command {
   registerVerify(program, kit);
   registerPolicy(program, kit);
   registerArtifacts(program, kit);
+  registerRepositories(program, kit);
   registerWebhooks(program, kit);
   registerEvents(program, kit);
   registerOperator(program, kit);

@@ -40,10 +40,13 @@ function validatorFields(v: Validator): Field[] {
 
 /** `vigil admin …`: the admin API (`/v1/admin/*`, docs/accounts.md "Admin API") through the SDK's `vigil.admin`. */
 export function registerAdmin(program: Command, kit: Kit): void {
-  const admin = program
-    .command('admin')
-    .description('the admin API: accounts and their keys, the audit log, validators, the metagraph, rounds, backlogs (a key with the admin scope)')
-    .addHelpText('after', AUTH_NOTE);
+  const admin = examples(
+    program
+      .command('admin')
+      .description('the admin API: accounts and their keys, the audit log, validators, the metagraph, rounds, backlogs (a key with the admin scope)')
+      .addHelpText('after', AUTH_NOTE),
+    ['vigil --profile ops admin accounts list', 'VIGIL_API_TOKEN=vgl_… vigil admin audit-log --page-size 20', 'vigil admin rounds'],
+  );
   registerAccounts(admin, kit);
   registerKeys(admin, kit);
   registerValidators(admin, kit);
