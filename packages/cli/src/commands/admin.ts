@@ -270,7 +270,7 @@ function registerReads(admin: Command, kit: Kit): void {
     pageOptions(admin.command('audit-log').description('administrative actions, newest first (GET /v1/admin/audit-log, paginated)')).action(
       action(kit, async (ctx, flags: PageFlags) => {
         const { items, raw } = await readPages(ctx, (await ctx.customer()).admin.auditLog.list(sdkPageOptions(flags)), 'entries', flags);
-        ctx.emit(() => ctx.out.table(['at', 'actor', 'source ip', 'action', 'target', 'detail'], items.map((e) => [when(e.at), e.actor, e.source_ip, e.action, short(e.target, 24), JSON.stringify(e.detail)])), raw);
+        ctx.emit(() => ctx.out.table(['at', 'actor', 'source ip', 'action', 'target', 'detail'], items.map((e) => [when(e.at), e.actor, e.source_ip, e.action, short(e.target, 24), short(JSON.stringify(e.detail), 80)])), raw);
       }),
     ),
     ['vigil admin audit-log', 'vigil admin audit-log --all --json | jq -r \'.entries[] | select(.action == "key.revoke") | .target\''],
