@@ -1,0 +1,30 @@
+import { SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
+
+const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
+  ['download-exec', /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/],
+  ['decoded-exec', /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|\beval\s+["']?\$\([^)]*base64\s+(?:-d|--decode)|\bxxd\s+-r[^\n]*\|\s*(?:ba)?sh\b/],
+  ['reverse-shell', /\/dev\/tcp\/|\bn(?:c|cat)\b[^\n]*\s-e\s|\bmkfifo\b[^\n]*\bn(?:c|cat)\b|\bsocat\b[^\n]*exec:/i],
+  ['shell-injection', /\beval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
+  ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],
+  ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|Invoke-WebRequest|Invoke-RestMethod)\s/],
+];
+
+/** Facts of a shell script (or any text) by lines; comment lines are skipped. */
+export function shellFacts(text: string): ScriptFact[] {
+  const facts: ScriptFact[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    if (line.length > 2000) continue;
+    for (const [kind, pattern] of RULES) if (pattern.test(line)) facts.push({ kind, line: i + 1, evidence: line });
+    for (const word of line.split(/[\s"'=;|&<>()]+/)) {
+      if (word !== '' && SECRET_PATH_PATTERN.test(word)) {
+        facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
+        break;
+      }
+    }
+  }
+  return facts;
+}
