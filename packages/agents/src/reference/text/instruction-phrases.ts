@@ -15,9 +15,11 @@ export interface PhraseHit {
   match: string;
 }
 
-// Secrets a model is told to read: each also names the file in the evidence.
-const SECRET_PATH =
-  String.raw`(?:~\/|\$HOME\/|%USERPROFILE%\\)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube\/config|\.docker\/config\.json|(?:\.cursor|\.codeium|\.continue)\/[\w./-]*|\bmcp\.json\b|claude_desktop_config\.json|\.env\b|\bprivate[ _-]?keys?\b|\bseed phrase\b|\bmnemonic\b|\bapi[ _-]?keys?\b|\baccess[ _-]?tokens?\b|\bpasswords?\b|\bcredentials?\b|\/etc\/(?:passwd|shadow)`;
+// Credential files a model is told to read: each also names the file in the evidence.
+const SECRET_FILE =
+  String.raw`(?:~\/|\$HOME\/|%USERPROFILE%\\)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube\/config|\.docker\/config\.json|(?:\.cursor|\.codeium|\.continue|\.claude)\/[\w./-]*|\bmcp\.json\b|claude_desktop_config\.json|(?:^|[\s'"\x60(])\.env\b|\/etc\/(?:passwd|shadow)|\bwallet\.dat\b`;
+// Where the model is told to put what it read: an argument, a note, a request.
+const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+)?(?:['"\x60]\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message)\b|https?:\/\/)`;
 
 /**
  * Instruction phrasing that targets the model rather than informs the user. Patterns are phrased
@@ -76,10 +78,15 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'CRIT',
     title: 'instruction to read secrets and pass them on',
-    pattern: new RegExp(
-      String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put)\b[^.\n]{0,80}?(?:${SECRET_PATH})[^\n]{0,120}?\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+)?(?:['"\`]?\w+['"\`]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|https?:\/\/)`,
-      'i',
-    ),
+    pattern: new RegExp(String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put|extract)\b[^.\n]{0,80}?(?:${SECRET_FILE})[^\n]{0,120}?${INTO_TARGET}`, 'i'),
+  },
+  {
+    id: 'harvest-secrets',
+    category: 'tool_poisoning',
+    severity: 'CRIT',
+    title: 'instruction to collect secrets and pass them on',
+    pattern:
+      /\b(?:read|collect|extract|gather|harvest|search\s+for|find|look\s+for|list)\b[^.\n]{0,60}\b(?:all\s+)?(?:the\s+user['’]s\s+)?(?:api[ _-]?keys|tokens|passwords|credentials|secrets|private\s+keys|seed\s+phrases?|environment\s+variables)\b[^.\n]{0,100}\b(?:and|then)\s+(?:pass|send|include|append|put|add|post|upload)\b/i,
   },
   {
     id: 'send-to-url',
@@ -87,7 +94,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to send data to an external address',
     pattern:
-      /\b(?:send|post|upload|forward|exfiltrate|transmit|report|submit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
+      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|report|submit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
   },
   {
     id: 'secret-file-reference',

@@ -1,7 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { findHiddenText, revealHiddenText } from './hidden-text.js';
-import { findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
+import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
 
 export interface InstructionTextOptions {
   /** `/`-separated path of the file the text is in. */
@@ -12,6 +12,8 @@ export interface InstructionTextOptions {
   markdown?: boolean;
   /** Match instruction phrasing (false: hidden characters only, for code and data files). */
   phrases?: boolean;
+  /** The phrase rules to match instead of PHRASE_RULES. */
+  rules?: readonly PhraseRule[];
   /** Extra rules for this kind of text (tool shadowing for MCP descriptions). */
   extraRules?: readonly PhraseRule[];
 }
@@ -22,6 +24,9 @@ const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', 
 const ADDRESSES_MODEL = /\b(?:AI|assistant|agent|model|LLM|Claude|GPT|Copilot|Cursor|Gemini|chatbot)\b/i;
 const IMPERATIVE = /\b(?:must|always|never|do\s+not|don['’]t|instead|secretly|silently|immediately|first|before\s+(?:answering|responding|doing))\b/i;
 const BASE64_BLOCK = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){20,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g;
+// CSI (`ESC [ … letter`) and OSC (`ESC ] … BEL`) sequences; built from a string so no control
+// character sits in a regex literal.
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]|${String.fromCharCode(27)}\\][^${String.fromCharCode(7)}]*${String.fromCharCode(7)}`);
 const SHELL_PAYLOAD = /\b(?:curl|wget|bash|sh\s+-c|powershell|nc\s+-e|python3?\s+-c|rm\s+-rf|chmod\s+\+x)\b|\/dev\/tcp\//;
 
 function printableRatio(text: string): number {
@@ -49,8 +54,8 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
   const file = options.file;
   const base = (options.firstLine ?? 1) - 1;
   const at = (t: string, offset: number): number => base + lineAt(t, offset);
-  const rules = options.extraRules;
-  const phrases = (t: string) => (options.phrases === false ? [] : [...findInstructionPhrases(t), ...(rules ? findInstructionPhrases(t, rules) : [])]);
+  const rules = [...(options.rules ?? PHRASE_RULES), ...(options.extraRules ?? [])];
+  const phrases = (t: string) => (options.phrases === false ? [] : findInstructionPhrases(t, rules));
 
   let zeroWidthTotal = 0;
   let firstZeroWidth: number | null = null;
@@ -87,6 +92,12 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
         evidence: `${zeroWidthTotal} zero-width character(s), longest run ${longestZeroWidthRun}`,
       }),
     );
+  }
+
+  if (options.phrases !== false) {
+    // Terminal escape sequences can hide or recolor text when a client prints it (Trail of Bits, 2025).
+    const ansi = ANSI_ESCAPE.exec(text);
+    if (ansi) findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'ANSI escape sequences hide text from the terminal reader', file, line: at(text, ansi.index), evidence: JSON.stringify(text.slice(ansi.index, ansi.index + 120)) }));
   }
 
   // Phrases are matched on the text with hidden characters removed, so a zero-width space between
