@@ -4,9 +4,10 @@ import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js
 import { referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { scriptFactFindings } from '../skills/script-fact-findings.js';
-import { languageOf, scriptFacts } from '../skills/script-facts.js';
+import { DEEP_ANALYSIS_MAX_BYTES, isTestOrExample, languageOf, scriptFacts } from '../skills/script-facts.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { PHRASE_RULES } from '../text/instruction-phrases.js';
+import { codeStrings } from './code-strings.js';
 import { jsTools } from './js-tools.js';
 import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
@@ -16,20 +17,14 @@ import { toolManifestHash } from './tool-manifest-hash.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
-const CODE_PHRASE_RULES = PHRASE_RULES.filter((r) => r.id !== 'secret-file-reference');
+const CODE_PHRASE_RULES = PHRASE_RULES.filter((r) => r.id !== 'secret-file-reference' && r.id !== 'coercion');
 const DOCUMENT = /\.(?:md|mdx|markdown)$/i;
-// Test and example files describe attacks to test against; they are not what the server serves.
-const NOT_SERVED = /(?:^|\/)(?:test|tests|__tests__|spec|examples?|fixtures?)\/|\.(?:test|spec)\.[cm]?[jt]sx?$|(?:^|\/)test_[^/]*\.py$/i;
 const DEPENDENCIES = /(?:^|\/)(?:node_modules|\.venv|venv|site-packages)\//;
 
 function toolsOf(path: string, text: string): McpTool[] {
   const language = languageOf(path);
-  try {
-    if (language === 'javascript' || language === 'typescript') return jsTools(path, text, language === 'typescript');
-    if (language === 'python') return pythonTools(path, text);
-  } catch {
-    return [];
-  }
+  if (language === 'javascript' || language === 'typescript') return jsTools(path, text, language === 'typescript');
+  if (language === 'python') return pythonTools(path, text);
   if (MANIFEST_FILE.test(path) || /(?:^|\/)[^/]*tools?[^/]*\.json$/i.test(path)) return manifestTools(path, text);
   return [];
 }
@@ -61,22 +56,16 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true }));
       continue;
     }
-    if (NOT_SERVED.test(file.path)) continue;
-    tools.push(...toolsOf(file.path, text));
-    if (languageOf(file.path) !== null) {
-      let facts;
-      try {
-        facts = scriptFacts(file.path, text);
-      } catch {
-        facts = null;
-      }
-      if (facts) findings.push(...scriptFactFindings(file.path, facts, { subject: 'server code' }));
-    }
-    // Whole source files too: a description chosen at run time (a rug pull that swaps it after the
-    // first call) is still a string constant somewhere in the code.
-    findings.push(
-      ...instructionTextFindings(text, { file: file.path, markdown: false, phrases: languageOf(file.path) !== null || MANIFEST_FILE.test(file.path), rules: CODE_PHRASE_RULES, extraRules: SHADOWING_RULES }),
-    );
+    if (isTestOrExample(file.path)) continue;
+    const language = languageOf(file.path);
+    const deep = text.length <= DEEP_ANALYSIS_MAX_BYTES;
+    if (deep) tools.push(...toolsOf(file.path, text));
+    if (language !== null) findings.push(...scriptFactFindings(file.path, scriptFacts(file.path, text, language), { subject: 'server code' }));
+    findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
+    // The string constants of the code are read like descriptions: one chosen at run time (a rug
+    // pull that swaps it after the first call) is still a string somewhere in the code.
+    const strings = !deep ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : MANIFEST_FILE.test(file.path) ? text : null;
+    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: SHADOWING_RULES }));
   }
 
   for (const tool of tools) {

@@ -2,7 +2,7 @@ import { lineAt } from '../common/reference-finding.js';
 import { JsScope, parseJs, walkJs, type JsNode } from '../skills/js-source.js';
 import type { McpTool } from './mcp-tool.js';
 
-const REGISTRARS: Readonly<Record<string, McpTool['kind']>> = {
+const REGISTRARS: ReadonlyMap<string, McpTool['kind']> = new Map(Object.entries({
   tool: 'tool',
   registerTool: 'tool',
   addTool: 'tool',
@@ -12,7 +12,7 @@ const REGISTRARS: Readonly<Record<string, McpTool['kind']>> = {
   resource: 'resource',
   registerResource: 'resource',
   addResource: 'resource',
-};
+} as const));
 const SCHEMA_KEYS = new Set(['inputSchema', 'input_schema', 'parameters', 'arguments', 'argsSchema', 'schema', 'paramsSchema']);
 
 function collapse(text: string): string {
@@ -94,7 +94,7 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       const callee = node.callee as JsNode;
       if (callee.type !== 'MemberExpression') return;
       const method = propertyKey({ key: callee.property, computed: callee.computed } as unknown as JsNode, scope);
-      const kind = method === null ? undefined : REGISTRARS[method];
+      const kind = method === null ? undefined : REGISTRARS.get(method);
       if (!kind) return;
       const args = node.arguments as JsNode[];
       const first = args[0];

@@ -2,7 +2,11 @@ import { lineAt } from '../common/reference-finding.js';
 import { PythonSource, type SyntaxNode } from '../skills/python-source.js';
 import type { McpTool } from './mcp-tool.js';
 
-const DECORATOR_KIND: Readonly<Record<string, McpTool['kind']>> = { tool: 'tool', prompt: 'prompt', resource: 'resource' };
+const DECORATOR_KIND: ReadonlyMap<string, McpTool['kind']> = new Map([
+  ['tool', 'tool'],
+  ['prompt', 'prompt'],
+  ['resource', 'resource'],
+]);
 // Parameters the MCP SDKs inject, not part of what the model fills in.
 const INJECTED = new Set(['self', 'cls', 'ctx', 'context']);
 
@@ -57,7 +61,7 @@ export function pythonTools(file: string, text: string): McpTool[] {
       for (const decorator of node.getChildren('Decorator')) {
         const parts: string[] = [];
         for (let c = decorator.firstChild; c; c = c.nextSibling) if (c.name === 'VariableName') parts.push(src.slice(c));
-        const kind = DECORATOR_KIND[parts[parts.length - 1] ?? ''];
+        const kind = DECORATOR_KIND.get(parts[parts.length - 1] ?? '');
         if (!kind || parts.length < 2) continue;
         const call = decorator.getChild('ArgList') ? decorator : null;
         const args = call ? src.args(call) : [];

@@ -6,7 +6,7 @@ import { resultFromFindings } from '../common/score-findings.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { scriptFactFindings } from './script-fact-findings.js';
 import type { ScriptFact } from './script-fact.js';
-import { languageOf, scriptFacts } from './script-facts.js';
+import { isTestOrExample, languageOf, scriptFacts } from './script-facts.js';
 import { shellFacts } from './shell-facts.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
 
@@ -60,7 +60,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       findings.push(...scriptFactFindings(file.path, commands, { subject: 'documented command' }));
       continue;
     }
-    const language = languageOf(file.path);
+    const language = isTestOrExample(file.path) ? null : languageOf(file.path);
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);
       scripts.push({ file: file.path, facts });

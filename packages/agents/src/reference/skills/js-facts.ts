@@ -26,7 +26,7 @@ function subtreeHas(node: JsNode, scope: JsScope, test: (name: string) => boolea
 }
 
 function hasShellOption(args: JsNode[]): boolean {
-  return args.some((a) => a.type === 'ObjectExpression' && (a.properties as JsNode[]).some((p) => p.type === 'Property' && ((p.key as JsNode).name === 'shell' || (p.key as JsNode).value === 'shell') && !((p.value as JsNode).type === 'Literal' && (p.value as JsNode).value === false)));
+  return args.some((a) => a.type === 'ObjectExpression' && (a.properties as JsNode[]).some((p) => p.type === 'Property' && ((p.key as JsNode).name === 'shell' || (p.key as JsNode).value === 'shell') && (p.value as JsNode).type === 'Literal' && (p.value as JsNode).value !== false));
 }
 
 /** Facts of a JavaScript (or, loosely, TypeScript) file from its syntax tree. */

@@ -8,6 +8,8 @@ export type { ScriptFact, ScriptFactKind, ScriptLanguage } from './script-fact.j
 
 export function languageOf(path: string): ScriptLanguage | null {
   const lower = path.toLowerCase();
+  // Declaration files hold types only: nothing in them runs.
+  if (/\.d\.[cm]?ts$/.test(lower)) return null;
   if (/\.(?:js|mjs|cjs|jsx)$/.test(lower)) return 'javascript';
   if (/\.(?:ts|mts|cts|tsx)$/.test(lower)) return 'typescript';
   if (/\.(?:py|pyw)$/.test(lower)) return 'python';
@@ -15,13 +17,28 @@ export function languageOf(path: string): ScriptLanguage | null {
   return null;
 }
 
-// Minified or generated files are scanned by lines only above this size.
-const DEEP_ANALYSIS_MAX_BYTES = 512 * 1024;
+// Tests, examples and benchmarks are not what a skill or server runs; security tools keep attack
+// samples there as fixtures.
+const NOT_SHIPPED_CODE = /(?:^|\/)(?:test|tests|__tests__|spec|specs|examples?|fixtures?|benchmarks?|bench)\/|\.(?:test|spec|bench)\.[cm]?[jt]sx?$|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/i;
+
+/** True for test, example and benchmark code, which the reference agents do not analyze as code. */
+export function isTestOrExample(path: string): boolean {
+  return NOT_SHIPPED_CODE.test(path);
+}
+
+/** Files larger than this (minified bundles, generated code) are scanned by lines only, never parsed. */
+export const DEEP_ANALYSIS_MAX_BYTES = 256 * 1024;
 
 /** Facts of one script; a file of unknown language or too large for parsing falls back to the shell-line rules. */
 export function scriptFacts(path: string, text: string, language: ScriptLanguage | null = languageOf(path)): ScriptFact[] {
   if (language === null) return [];
-  const facts = text.length > DEEP_ANALYSIS_MAX_BYTES || language === 'shell' ? shellFacts(text) : language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
+  let facts: ScriptFact[];
+  if (language === 'shell') facts = shellFacts(text);
+  else if (text.length > DEEP_ANALYSIS_MAX_BYTES) {
+    // A large bundle read by lines: only the shapes that are unmistakable on one line count; words
+    // like "ssh" or "env" in its strings mean nothing.
+    facts = shellFacts(text).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
+  } else facts = language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
   for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(text, m.index), evidence: m[0] });
   return facts;
 }

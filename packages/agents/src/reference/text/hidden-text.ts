@@ -14,6 +14,9 @@ const BIDI = new Set([0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x
 const WAVING_BLACK_FLAG = 0x1f3f4;
 const CANCEL_TAG = 0xe007f;
 
+// Any character findHiddenText looks at: zero-width, bidi controls, and tags (surrogate pairs DB40 DC00–DC7F).
+const CANDIDATE = /[\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]/;
+
 function isTag(cp: number): boolean {
   return cp >= 0xe0000 && cp <= 0xe007f;
 }
@@ -43,10 +46,11 @@ function charAt(text: string, offset: number): string {
  */
 export function findHiddenText(text: string): HiddenTextHit[] {
   const hits: HiddenTextHit[] = [];
-  let i = 0;
-  while (i < text.length) {
+  // Jump from one candidate to the next: most texts have none, and some are megabytes long.
+  const candidates = new RegExp(CANDIDATE.source, 'g');
+  for (let m = candidates.exec(text); m !== null; m = candidates.exec(text)) {
+    const i = m.index;
     const cp = text.codePointAt(i) ?? 0;
-    const width = cp > 0xffff ? 2 : 1;
     if (isTag(cp)) {
       const start = i;
       let decoded = '';
@@ -61,7 +65,7 @@ export function findHiddenText(text: string): HiddenTextHit[] {
       }
       const isFlag = charBefore(text, start).codePointAt(0) === WAVING_BLACK_FLAG && text.codePointAt(j - 2) === CANCEL_TAG && /^[a-z0-9]{2,7}$/.test(decoded);
       if (!isFlag) hits.push({ kind: 'unicode-tags', offset: start, count, decoded });
-      i = j;
+      candidates.lastIndex = j;
       continue;
     }
     if (ZERO_WIDTH.has(cp)) {
@@ -77,7 +81,7 @@ export function findHiddenText(text: string): HiddenTextHit[] {
       const bom = start === 0 && cp === 0xfeff && count === 1;
       // A variation selector or keycap after ZWJ still belongs to the emoji sequence.
       if (!emojiSequence && !scriptJoin && !bom) hits.push({ kind: 'zero-width', offset: start, count });
-      i = j;
+      candidates.lastIndex = j;
       continue;
     }
     if (BIDI.has(cp)) {
@@ -85,22 +89,16 @@ export function findHiddenText(text: string): HiddenTextHit[] {
       let j = i;
       while (j < text.length && BIDI.has(text.charCodeAt(j))) j++;
       hits.push({ kind: 'bidi-control', offset: start, count: j - start });
-      i = j;
-      continue;
+      candidates.lastIndex = j;
     }
-    i += width;
   }
   return hits;
 }
 
 /** The text with every hidden-text run decoded in place (tags → their ASCII) or dropped, for phrase matching. */
 export function revealHiddenText(text: string): string {
-  let out = '';
-  for (const ch of text) {
+  return text.replace(new RegExp(CANDIDATE.source, 'g'), (ch) => {
     const cp = ch.codePointAt(0) ?? 0;
-    if (isTag(cp)) {
-      if (cp >= 0xe0020 && cp !== CANCEL_TAG) out += String.fromCharCode(cp - 0xe0000);
-    } else if (!ZERO_WIDTH.has(cp) && !BIDI.has(cp)) out += ch;
-  }
-  return out;
+    return isTag(cp) && cp >= 0xe0020 && cp !== CANCEL_TAG ? String.fromCharCode(cp - 0xe0000) : '';
+  });
 }

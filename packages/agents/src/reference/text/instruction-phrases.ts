@@ -94,7 +94,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to send data to an external address',
     pattern:
-      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|report|submit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
+      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:contents?|data|files?|conversation|transcripts?|history|messages?|emails?|keys?|tokens?|credentials?|secrets?|passwords?|results?|output|everything|environment|documents?|code)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
   },
   {
     id: 'secret-file-reference',

@@ -79,7 +79,8 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       );
     }
   }
-  if (firstZeroWidth !== null) {
+  // Generated tables and translations in code and data files hold zero-width characters as data.
+  if (firstZeroWidth !== null && options.markdown !== false) {
     // One stray zero-width space is a copy-and-paste accident; runs or many of them encode or split text.
     const deliberate = longestZeroWidthRun >= 2 || zeroWidthTotal >= 4;
     findings.push(
