@@ -4,7 +4,7 @@ import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js
 import { referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { scriptFactFindings } from '../skills/script-fact-findings.js';
-import { DEEP_ANALYSIS_MAX_BYTES, isTestOrExample, languageOf, scriptFacts } from '../skills/script-facts.js';
+import { isTestOrExample, languageOf, scriptFacts, worthParsing } from '../skills/script-facts.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { PHRASE_RULES } from '../text/instruction-phrases.js';
 import { codeStrings } from './code-strings.js';
@@ -58,7 +58,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
-    const deep = text.length <= DEEP_ANALYSIS_MAX_BYTES;
+    const deep = worthParsing(text);
     if (deep) tools.push(...toolsOf(file.path, text));
     if (language !== null) findings.push(...scriptFactFindings(file.path, scriptFacts(file.path, text, language), { subject: 'server code' }));
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));

@@ -20,7 +20,15 @@ export function codeStrings(text: string, language: ScriptLanguage): string {
       if ((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateElement') ranges.push([node.start, node.end]);
     });
   } else return text;
-  const out = text.replace(/[^\n]/g, ' ').split('');
-  for (const [from, to] of ranges) for (let i = from; i < to; i++) out[i] = text[i] as string;
-  return out.join('');
+  ranges.sort((a, b) => a[0] - b[0]);
+  const blank = (from: number, to: number) => text.slice(from, to).replace(/[^\n]/g, ' ');
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to] of ranges) {
+    if (from < at) continue;
+    parts.push(blank(at, from), text.slice(from, to));
+    at = to;
+  }
+  parts.push(blank(at, text.length));
+  return parts.join('');
 }

@@ -1,5 +1,5 @@
 import { lineAt } from '../common/reference-finding.js';
-import { JsScope, parseJs, walkJs, type JsNode } from '../skills/js-source.js';
+import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
 import type { McpTool } from './mcp-tool.js';
 
 const REGISTRARS: ReadonlyMap<string, McpTool['kind']> = new Map(Object.entries({
@@ -64,7 +64,7 @@ function isFunction(node: JsNode | undefined): boolean {
  */
 export function jsTools(file: string, text: string, typescript: boolean): McpTool[] {
   const root = parseJs(text, typescript);
-  const scope = new JsScope(root);
+  const scope = scopeOf(root);
   const tools: McpTool[] = [];
   const seen = new Set<number>();
   const describe = (node: JsNode | undefined): { description: string; line: number } | null => {

@@ -1,5 +1,5 @@
 import { lineAt } from '../common/reference-finding.js';
-import { JsScope, parseJs, walkJs, type JsNode } from './js-source.js';
+import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
 import { SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
@@ -32,7 +32,7 @@ function hasShellOption(args: JsNode[]): boolean {
 /** Facts of a JavaScript (or, loosely, TypeScript) file from its syntax tree. */
 export function jsFacts(text: string, typescript = false): ScriptFact[] {
   const root = parseJs(text, typescript);
-  const scope = new JsScope(root);
+  const scope = scopeOf(root);
   const facts: ScriptFact[] = [];
   const add = (kind: ScriptFact['kind'], node: JsNode, evidence?: string) => {
     facts.push({ kind, line: lineAt(text, node.start), evidence: evidence ?? text.slice(node.start, Math.min(node.end, node.start + 300)) });

@@ -17,6 +17,28 @@ const BASE: Options = { ecmaVersion: 'latest', allowHashBang: true, allowReturnO
  * harmless junk nodes).
  */
 export function parseJs(text: string, typescript = false): JsNode {
+  // The facts, the tools and the strings of one file each need its tree: parse it once.
+  if (lastParse !== null && lastParse.typescript === typescript && lastParse.text === text) return lastParse.root;
+  const root = parseUncached(text, typescript);
+  lastParse = { text, typescript, root };
+  return root;
+}
+
+let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
+
+const scopes = new WeakMap<JsNode, JsScope>();
+
+/** The JsScope of a tree, built once per tree. */
+export function scopeOf(root: JsNode): JsScope {
+  let scope = scopes.get(root);
+  if (!scope) {
+    scope = new JsScope(root);
+    scopes.set(root, scope);
+  }
+  return scope;
+}
+
+function parseUncached(text: string, typescript: boolean): JsNode {
   if (!typescript) {
     for (const sourceType of ['module', 'script'] as const) {
       try {
@@ -50,15 +72,20 @@ export function walkJs(root: JsNode, visit: (node: JsNode, parent: JsNode | null
   while (stack.length > 0) {
     const [node, parent] = stack.pop() as [JsNode, JsNode | null];
     visit(node, parent);
-    const children: JsNode[] = [];
-    for (const key of Object.keys(node)) {
-      if (key === 'loc' || key === 'range') continue;
+    const mark = stack.length;
+    for (const key in node) {
       const value = node[key];
+      if (typeof value !== 'object' || value === null || key === 'loc' || key === 'range') continue;
       if (Array.isArray(value)) {
-        for (const item of value) if (isNode(item)) children.push(item);
-      } else if (isNode(value)) children.push(value);
+        for (const item of value) if (isNode(item)) stack.push([item, node]);
+      } else if (isNode(value)) stack.push([value, node]);
     }
-    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i] as JsNode, node]);
+    // Children were pushed in source order; reverse them so they pop in source order.
+    for (let i = mark, j = stack.length - 1; i < j; i++, j--) {
+      const t = stack[i] as [JsNode, JsNode | null];
+      stack[i] = stack[j] as [JsNode, JsNode | null];
+      stack[j] = t;
+    }
   }
 }
 

@@ -26,18 +26,30 @@ export function isTestOrExample(path: string): boolean {
   return NOT_SHIPPED_CODE.test(path);
 }
 
-/** Files larger than this (minified bundles, generated code) are scanned by lines only, never parsed. */
+/** Files larger than this (bundles, generated code) are scanned by lines only, never parsed. */
 export const DEEP_ANALYSIS_MAX_BYTES = 256 * 1024;
+
+/**
+ * False for files over DEEP_ANALYSIS_MAX_BYTES and for minified code (over 20 000 characters with
+ * lines of 300 characters on average): parsing them costs much and their names say little.
+ */
+export function worthParsing(text: string): boolean {
+  if (text.length > DEEP_ANALYSIS_MAX_BYTES) return false;
+  if (text.length <= 20_000) return true;
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  return text.length / lines < 300;
+}
 
 /** Facts of one script; a file of unknown language or too large for parsing falls back to the shell-line rules. */
 export function scriptFacts(path: string, text: string, language: ScriptLanguage | null = languageOf(path)): ScriptFact[] {
   if (language === null) return [];
   let facts: ScriptFact[];
   if (language === 'shell') facts = shellFacts(text);
-  else if (text.length > DEEP_ANALYSIS_MAX_BYTES) {
+  else if (!worthParsing(text)) {
     // A large bundle read by lines: only the shapes that are unmistakable on one line count; words
     // like "ssh" or "env" in its strings mean nothing.
-    facts = shellFacts(text).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
+    facts = shellFacts(text, { longLines: true }).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
   } else facts = language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
   for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(text, m.index), evidence: m[0] });
   return facts;

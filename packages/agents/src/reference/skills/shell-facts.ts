@@ -9,16 +9,23 @@ const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|Invoke-WebRequest|Invoke-RestMethod)\s/],
 ];
 
-/** Facts of a shell script (or any text) by lines; comment lines are skipped. */
-export function shellFacts(text: string): ScriptFact[] {
+/**
+ * Facts of a shell script (or any text) by lines; comment lines are skipped, and lines over 2000
+ * characters too unless `longLines` (the one-line shapes looked for in minified code).
+ */
+export function shellFacts(text: string, options: { longLines?: boolean } = {}): ScriptFact[] {
   const facts: ScriptFact[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) continue;
+    if (line.length > 2000 && options.longLines !== true) continue;
+    for (const [kind, pattern] of RULES) {
+      const m = pattern.exec(line);
+      if (m) facts.push({ kind, line: i + 1, evidence: line.length > 2000 ? line.slice(Math.max(0, m.index - 100), m.index + 300) : line });
+    }
     if (line.length > 2000) continue;
-    for (const [kind, pattern] of RULES) if (pattern.test(line)) facts.push({ kind, line: i + 1, evidence: line });
     for (const word of line.split(/[\s"'=;|&<>()]+/)) {
       if (word !== '' && SECRET_PATH_PATTERN.test(word)) {
         facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
