@@ -63,7 +63,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     category: 'instruction_override',
     severity: 'HIGH',
     title: 'text poses as a system or assistant message',
-    pattern: /<\/?\s*(?:system|system_prompt|sys|assistant)\s*>|\[\s*(?:SYSTEM|INST)\s*\]|^\s*(?:SYSTEM|System)\s*:\s*(?=\S)|<\|im_start\|>\s*system/m,
+    pattern: /<\/?\s*(?:system|system_prompt|sys|assistant)\s*>|\[\s*(?:SYSTEM|INST)\s*\]|^[ \t]*SYSTEM[ \t]*:[ \t]*(?=\S)|<\|im_start\|>\s*system/m,
   },
   {
     id: 'jailbreak',
