@@ -96,11 +96,13 @@ describe('analyzeSkill: scripts', () => {
       // One finding per (title, file) is kept, so each shape gets its own file.
       'a.py': "from os import system as s\nimport sys\ns('echo ' + sys.argv[1])\n",
       'd.py': "import sys\n__import__('os').system(sys.argv[2])\n",
+      'e.py': "import sys, base64\nsp = __import__('subprocess')\nrun = eval\nrun(base64.b64decode(sys.argv[1]))\nsp.run('ls ' + sys.argv[1], shell=True)\n",
       'b.py': "import os, sys\ngetattr(os, 'sys' + 'tem')(sys.argv[1])\n",
       'c.js': "const { spawn } = require('node:child_process');\nspawn('bash', ['-c', process.argv[2]]);\n",
     });
     const lines = r.findings.filter((f) => /shell command built from variable input/.test(f.title)).map((f) => `${f.file}:${String(f.line)}`);
-    expect(lines.sort()).toEqual(['a.py:3', 'b.py:2', 'c.js:2', 'd.py:2']);
+    expect(lines.sort()).toEqual(['a.py:3', 'b.py:2', 'c.js:2', 'd.py:2', 'e.py:5']);
+    expect(finding(r, /decodes a hidden payload and runs it/)).toMatchObject({ file: 'e.py', line: 4 });
   });
 
   it('reports a reverse shell', async () => {

@@ -21,10 +21,13 @@ export class PythonSource {
         const value = node.lastChild;
         if (target?.name === 'VariableName' && value && target !== value && node.getChildren('AssignOp').length === 1) {
           const name = this.slice(target);
-          const qualified = value.name === 'MemberExpression' || value.name === 'VariableName' ? this.qualify(value) : null;
-          if (qualified !== null && qualified !== this.slice(value)) this.aliases.set(name, qualified);
-          else if (value.name === 'MemberExpression') this.aliases.set(name, qualified ?? this.slice(value));
-          else if (!this.constants.has(name)) this.constants.set(name, value);
+          // `run = os.system`, `e = eval`, `sp = __import__('subprocess')` name what they alias;
+          // `cmd = 'ls'` and `a = b` (b a string) are constants. A bare name is both.
+          if (value.name === 'VariableName' || value.name === 'MemberExpression' || value.name === 'CallExpression') {
+            const qualified = this.qualify(value);
+            if (qualified !== null) this.aliases.set(name, qualified);
+          }
+          if (value.name !== 'MemberExpression' && value.name !== 'CallExpression' && !this.constants.has(name)) this.constants.set(name, value);
         }
       }
     } while (cursor.next());
