@@ -1,6 +1,6 @@
 import { lineAt } from '../common/reference-finding.js';
 import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
-import { SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
+import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
 const SPAWN = /^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/;
@@ -43,6 +43,7 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       if (parent?.type === 'TemplateLiteral' || (parent?.type === 'BinaryExpression' && parent.operator === '+')) return;
       const value = scope.foldLoose(node);
       if (value.length < 500 && SECRET_PATH_PATTERN.test(value)) add('secret-path', node);
+      else if (value.length < 500 && DOTENV_PATH_PATTERN.test(value)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
       return;
     }

@@ -1,6 +1,6 @@
 import { lineAt } from '../common/reference-finding.js';
 import { PythonSource, type SyntaxNode } from './python-source.js';
-import { SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
+import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 const SHELL_ALWAYS = /^(?:os\.system|os\.popen|commands\.getoutput|commands\.getstatusoutput|subprocess\.getoutput|subprocess\.getstatusoutput|pty\.spawn)$/;
 const SUBPROCESS = /^(?:subprocess\.(?:run|call|Popen|check_output|check_call)|asyncio\.create_subprocess_shell|asyncio\.create_subprocess_exec|os\.exec\w*|os\.spawn\w*)$/;
@@ -38,7 +38,9 @@ export function pythonFacts(text: string): ScriptFact[] {
     const node = cursor.node;
     if (node.name === 'String' || node.name === 'FormatString') {
       const value = src.slice(node);
-      if (value.length < 500 && SECRET_PATH_PATTERN.test(value.replace(/^[rRbBuUfF]*(['"]{1,3})|(['"]{1,3})$/g, ''))) add('secret-path', node);
+      const unquoted = value.replace(/^[rRbBuUfF]*(['"]{1,3})|(['"]{1,3})$/g, '');
+      if (value.length < 500 && SECRET_PATH_PATTERN.test(unquoted)) add('secret-path', node);
+      else if (value.length < 500 && DOTENV_PATH_PATTERN.test(unquoted)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
       continue;
     }

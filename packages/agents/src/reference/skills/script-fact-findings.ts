@@ -32,6 +32,12 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
   } else if (secret) {
     findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} reads credential files`, file, line: secret.line, evidence: secret.evidence }));
   }
+  const dotenv = facts.find((f) => f.kind === 'dotenv-path' && near(f) !== undefined);
+  const dotenvNetwork = near(dotenv);
+  if (dotenv && dotenvNetwork && !(secret && near(secret))) {
+    // Loading .env next to an API call is common; it weighs only with other signals.
+    findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} reads a .env file and makes network calls`, file, line: dotenv.line, evidence: `${dotenv.evidence} … ${dotenvNetwork.evidence}` }));
+  }
   network = near(envDump);
   if (envDump && network) {
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} sends the whole environment over the network`, file, line: envDump.line, evidence: `${envDump.evidence} … ${network.evidence}` }));

@@ -1,4 +1,4 @@
-import { SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
+import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['download-exec', /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/],
@@ -26,12 +26,9 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
       if (m) facts.push({ kind, line: i + 1, evidence: line.length > 2000 ? line.slice(Math.max(0, m.index - 100), m.index + 300) : line });
     }
     if (line.length > 2000) continue;
-    for (const word of line.split(/[\s"'=;|&<>()]+/)) {
-      if (word !== '' && SECRET_PATH_PATTERN.test(word)) {
-        facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
-        break;
-      }
-    }
+    const words = line.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
+    if (words.some((w) => SECRET_PATH_PATTERN.test(w))) facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
+    else if (words.some((w) => DOTENV_PATH_PATTERN.test(w))) facts.push({ kind: 'dotenv-path', line: i + 1, evidence: line });
   }
   return facts;
 }
