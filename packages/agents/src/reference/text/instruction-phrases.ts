@@ -89,12 +89,20 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
       /\b(?:read|collect|extract|gather|harvest|search\s+for|find|look\s+for|list)\b[^.\n]{0,60}\b(?:all\s+)?(?:the\s+user['’]s\s+)?(?:api[ _-]?keys|tokens|passwords|credentials|secrets|private\s+keys|seed\s+phrases?|environment\s+variables)\b[^.\n]{0,100}\b(?:and|then)\s+(?:pass|send|include|append|put|add|post|upload)\b/i,
   },
   {
-    id: 'send-to-url',
+    id: 'send-private-to-url',
     category: 'exfiltration',
     severity: 'HIGH',
+    title: 'instruction to send conversations or secrets to an external address',
+    pattern:
+      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:conversations?|chats?|transcripts?|history|messages?|emails?|keys?|tokens?|credentials?|secrets?|passwords?|environment|private)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
+  },
+  {
+    id: 'send-to-url',
+    category: 'exfiltration',
+    severity: 'MED',
     title: 'instruction to send data to an external address',
     pattern:
-      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:contents?|data|files?|conversation|transcripts?|history|messages?|emails?|keys?|tokens?|credentials?|secrets?|passwords?|results?|output|everything|environment|documents?|code)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
+      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|copy)\b[^.\n]{0,80}?\b(?:contents?|data|files?|results?|output|everything|documents?|code|notes)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
   },
   {
     id: 'secret-file-reference',
