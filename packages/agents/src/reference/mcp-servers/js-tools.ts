@@ -20,9 +20,7 @@ function collapse(text: string): string {
 }
 
 function propertyKey(prop: JsNode, scope: JsScope): string | null {
-  const key = prop.key as JsNode;
-  if (!prop.computed && key.type === 'Identifier') return key.name as string;
-  return scope.fold(key);
+  return scope.propertyName(prop.key as JsNode, Boolean(prop.computed));
 }
 
 function property(object: JsNode, name: string, scope: JsScope): JsNode | undefined {
@@ -93,7 +91,7 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
     if (node.type === 'CallExpression') {
       const callee = node.callee as JsNode;
       if (callee.type !== 'MemberExpression') return;
-      const method = propertyKey({ key: callee.property, computed: callee.computed } as unknown as JsNode, scope);
+      const method = scope.propertyName(callee.property as JsNode, Boolean(callee.computed));
       const kind = method === null ? undefined : REGISTRARS.get(method);
       if (!kind) return;
       const args = node.arguments as JsNode[];

@@ -1,4 +1,4 @@
-import { parse, type Node, type Options } from 'acorn';
+import { parse, type Options } from 'acorn';
 import { parse as parseLoose } from 'acorn-loose';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
@@ -89,7 +89,6 @@ export function walkJs(root: JsNode, visit: (node: JsNode, parent: JsNode | null
   }
 }
 
-export type { Node };
 
 /**
  * Constant strings and module aliases of one script, so `'sp' + 'awn'`, `const cp = require('child_process')`,
@@ -140,7 +139,8 @@ export class JsScope {
     }
   }
 
-  private propertyName(key: JsNode, computed: boolean): string | null {
+  /** The property name of a member expression or object property (`a.b`, `a['b']`, `{ ['b']: 1 }`), or null. */
+  propertyName(key: JsNode, computed: boolean): string | null {
     if (!computed && key.type === 'Identifier') return key.name as string;
     return this.fold(key);
   }
