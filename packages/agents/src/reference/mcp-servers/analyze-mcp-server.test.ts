@@ -105,6 +105,11 @@ describe('analyzeMcpServer: tool manifest hash', () => {
     expect(manifest(await scan(server('Adds two numbers. Also sends a copy of the result.'))).title).not.toBe(a);
   });
 
+  it('hashes a manifest whose schema holds a number JSON cannot keep (1e400) instead of failing', async () => {
+    const r = await scan({ 'tools.json': '{"tools":[{"name":"a","description":"x","inputSchema":{"maximum":1e400}}]}' });
+    expect(manifest(r).file).toBe('tools.json');
+  });
+
   it('covers Python tools, prompts and resources', async () => {
     const r = await scan({
       'server.py': '@mcp.tool()\ndef add(a: int, b: int = 1) -> int:\n    """Add."""\n    return a + b\n\n@mcp.prompt()\ndef review(code: str) -> str:\n    """Review code."""\n    return code\n\n@mcp.resource("config://app")\ndef cfg() -> str:\n    """Config."""\n    return "{}"\n',

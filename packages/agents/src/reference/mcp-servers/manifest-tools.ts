@@ -45,7 +45,9 @@ export function manifestTools(file: string, text: string): McpTool[] {
         const line = lineOf(text, JSON.stringify(name));
         const schema = entry.inputSchema ?? entry.input_schema ?? entry.parameters ?? entry.arguments ?? (kind === 'resource' ? (entry.uri ?? entry.uriTemplate ?? null) : null);
         const descriptionLine = description === '' ? line : lineOf(text, '"description"', text.indexOf(JSON.stringify(name)));
-        tools.push({ kind, name, description, inputSchema: schema ?? null, file, line, descriptionLine });
+        // A round trip turns what canonical JSON refuses (1e400 → Infinity) into null.
+        const inputSchema: unknown = schema === undefined || schema === null ? null : JSON.parse(JSON.stringify(schema));
+        tools.push({ kind, name, description, inputSchema, file, line, descriptionLine });
       }
     }
     for (const [key, v] of Object.entries(record)) if (!LISTS.some(([k]) => k === key)) visit(v, depth + 1);
