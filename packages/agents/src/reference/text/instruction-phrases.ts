@@ -117,7 +117,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'MED',
     title: 'instruction block in an <IMPORTANT>-style tag',
-    pattern: /<\s*(?:IMPORTANT|important|Important|CRITICAL|SECRET|HIDDEN|instructions?|INSTRUCTIONS?)\s*>/,
+    pattern: /<\s*(?:IMPORTANT|important|Important|CRITICAL|SECRET|HIDDEN)\s*>/,
   },
   {
     id: 'coercion',
