@@ -16,9 +16,10 @@ const DECLARES_NETWORK =
   /https?:\/\/|\b(?:api|apis|http|https|url|urls|web|website|fetch|download|upload|network|online|internet|server|endpoint|webhook|slack|github|gitlab|jira|notion|s3|cloud|remote|sync|email|e-mail|request|requests|publish|deploy|search|webfetch|websearch)\b/i;
 const FENCED_BLOCK = /^(?:```|~~~)[^\n]*\n([\s\S]*?)^(?:```|~~~)\s*$/gm;
 
-interface FileFacts {
+interface NetworkUse {
   file: string;
-  facts: ScriptFact[];
+  /** The script's first network call. */
+  fact: ScriptFact;
 }
 
 /** Facts of the shell commands a document tells the model to run (its fenced code blocks). */
@@ -41,7 +42,9 @@ function documentCommandFacts(text: string): ScriptFact[] {
 export const analyzeSkill: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
   const findings: AgentFinding[] = [];
-  const scripts: FileFacts[] = [];
+  // Only each script's first network call is kept until the declaration is known: memory stays
+  // bounded by the number of scripts, not by what they contain.
+  const networkUse: NetworkUse[] = [];
   let declaration = '';
   let skillFile: string | null = null;
 
@@ -63,7 +66,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     const language = isTestOrExample(file.path) ? null : languageOf(file.path);
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);
-      scripts.push({ file: file.path, facts });
+      const network = facts.find((f) => f.kind === 'network');
+      if (network) networkUse.push({ file: file.path, fact: network });
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script' }));
     }
     // Hidden characters in code or data files (Trojan Source bidi, smuggled tags) without phrase rules.
@@ -74,11 +78,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     findings.push(referenceFinding({ category: 'skill_format', severity: 'LOW', title: 'no SKILL.md in the artifact', file: '.' }));
   }
   if (!DECLARES_NETWORK.test(declaration)) {
-    for (const { file, facts } of scripts) {
-      const network = facts.find((f) => f.kind === 'network');
-      if (network) {
-        findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'MED', title: 'script uses the network though the skill does not say it does', file, line: network.line, evidence: network.evidence }));
-      }
+    for (const { file, fact } of networkUse) {
+      findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'MED', title: 'script uses the network though the skill does not say it does', file, line: fact.line, evidence: fact.evidence }));
     }
   }
   return resultFromFindings(findings);
