@@ -1,4 +1,4 @@
-import { lineAt } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
 import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
 import type { McpTool } from './mcp-tool.js';
 
@@ -63,6 +63,7 @@ function isFunction(node: JsNode | undefined): boolean {
 export function jsTools(file: string, text: string, typescript: boolean): McpTool[] {
   const root = parseJs(text, typescript);
   const scope = scopeOf(root);
+  const lineAt = lineLocator(text);
   const tools: McpTool[] = [];
   const seen = new Set<number>();
   const describe = (node: JsNode | undefined): { description: string; line: number } | null => {
@@ -70,8 +71,8 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
     // A description picked at run time (`calls > 0 ? LATER : CLEAN`) is every text it can be.
     const branches = node.type === 'ConditionalExpression' ? [node.consequent as JsNode, node.alternate as JsNode] : [node];
     const folded = branches.map((b) => scope.fold(b));
-    if (folded.every((f) => f === null)) return node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'CallExpression' ? { description: collapse(text.slice(node.start, node.end)), line: lineAt(text, node.start) } : null;
-    return { description: folded.map((f, i) => f ?? collapse(text.slice((branches[i] as JsNode).start, (branches[i] as JsNode).end))).join('\n'), line: lineAt(text, node.start) };
+    if (folded.every((f) => f === null)) return node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'CallExpression' ? { description: collapse(text.slice(node.start, node.end)), line: lineAt(node.start) } : null;
+    return { description: folded.map((f, i) => f ?? collapse(text.slice((branches[i] as JsNode).start, (branches[i] as JsNode).end))).join('\n'), line: lineAt(node.start) };
   };
   const fromObject = (object: JsNode, kind: McpTool['kind'], fallbackName: string | null, at: JsNode) => {
     seen.add(object.start);
@@ -83,7 +84,7 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       const value = property(object, key, scope);
       if (value) schema = staticValue(value, text, scope);
     }
-    const line = lineAt(text, at.start);
+    const line = lineAt(at.start);
     tools.push({ kind, name, description: desc?.description ?? '', inputSchema: schema, file, line, descriptionLine: desc?.line ?? line });
   };
 
@@ -120,7 +121,7 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
           else if (kind === 'resource' && desc !== null) schema = desc.description;
         }
       }
-      const line = lineAt(text, node.start);
+      const line = lineAt(node.start);
       tools.push({ kind, name, description: description?.description ?? '', inputSchema: schema, file, line, descriptionLine: description?.line ?? line });
       return;
     }

@@ -1,4 +1,4 @@
-import { lineAt } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
 import { PythonSource, type SyntaxNode } from '../skills/python-source.js';
 import type { McpTool } from './mcp-tool.js';
 
@@ -51,6 +51,7 @@ function parameters(src: PythonSource, fn: SyntaxNode): string[] {
  */
 export function pythonTools(file: string, text: string): McpTool[] {
   const src = new PythonSource(text);
+  const lineAt = lineLocator(text);
   const tools: McpTool[] = [];
   const cursor = src.tree.cursor();
   do {
@@ -74,8 +75,8 @@ export function pythonTools(file: string, text: string): McpTool[] {
         const description = descNode ? (src.fold(descNode) ?? collapse(src.slice(descNode))) : '';
         const uri = kind === 'resource' ? args.find((a) => a.keyword === null || a.keyword === 'uri') : undefined;
         const schema: unknown = kind === 'resource' ? { uri: uri ? src.fold(uri.value) : null, params: parameters(src, fn) } : parameters(src, fn);
-        const line = lineAt(text, node.from);
-        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(text, descNode.from) : line });
+        const line = lineAt(node.from);
+        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line });
       }
       continue;
     }
@@ -89,7 +90,7 @@ export function pythonTools(file: string, text: string): McpTool[] {
       const descArg = args.find((a) => a.keyword === 'description');
       const schemaArg = args.find((a) => a.keyword === 'inputSchema' || a.keyword === 'input_schema' || a.keyword === 'arguments');
       const kind: McpTool['kind'] = callee.endsWith('Prompt') ? 'prompt' : callee.endsWith('Resource') ? 'resource' : 'tool';
-      const line = lineAt(text, node.from);
+      const line = lineAt(node.from);
       tools.push({
         kind,
         name,
@@ -97,7 +98,7 @@ export function pythonTools(file: string, text: string): McpTool[] {
         inputSchema: schemaArg ? collapse(src.slice(schemaArg.value)) : null,
         file,
         line,
-        descriptionLine: descArg ? lineAt(text, descArg.value.from) : line,
+        descriptionLine: descArg ? lineAt(descArg.value.from) : line,
       });
     }
   } while (cursor.next());

@@ -1,4 +1,4 @@
-import { lineAt } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
 import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
@@ -34,8 +34,9 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
   const root = parseJs(text, typescript);
   const scope = scopeOf(root);
   const facts: ScriptFact[] = [];
+  const lineAt = lineLocator(text);
   const add = (kind: ScriptFact['kind'], node: JsNode, evidence?: string) => {
-    facts.push({ kind, line: lineAt(text, node.start), evidence: evidence ?? text.slice(node.start, Math.min(node.end, node.start + 300)) });
+    facts.push({ kind, line: lineAt(node.start), evidence: evidence ?? text.slice(node.start, Math.min(node.end, node.start + 300)) });
   };
 
   walkJs(root, (node, parent) => {

@@ -1,4 +1,4 @@
-import { lineAt } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
 import { PythonSource, type SyntaxNode } from './python-source.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
@@ -16,8 +16,9 @@ const REVERSE_SHELL = /\/dev\/tcp\/|\bnc\s[^|]*-e\s/;
 export function pythonFacts(text: string): ScriptFact[] {
   const src = new PythonSource(text);
   const facts: ScriptFact[] = [];
+  const lineAt = lineLocator(text);
   const add = (kind: ScriptFact['kind'], node: SyntaxNode) => {
-    facts.push({ kind, line: lineAt(text, node.from), evidence: text.slice(node.from, Math.min(node.to, node.from + 300)) });
+    facts.push({ kind, line: lineAt(node.from), evidence: text.slice(node.from, Math.min(node.to, node.from + 300)) });
   };
   const callsIn = (node: SyntaxNode, test: (name: string) => boolean): boolean => {
     let found = false;

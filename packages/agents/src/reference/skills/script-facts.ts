@@ -1,4 +1,4 @@
-import { lineAt } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
 import { jsFacts } from './js-facts.js';
 import { pythonFacts } from './python-facts.js';
 import { shellFacts } from './shell-facts.js';
@@ -51,7 +51,8 @@ export function scriptFacts(path: string, text: string, language: ScriptLanguage
     // like "ssh" or "env" in its strings mean nothing.
     facts = shellFacts(text, { longLines: true }).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
   } else facts = language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
-  for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(text, m.index), evidence: m[0] });
+  const lineAt = lineLocator(text);
+  for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(m.index), evidence: m[0] });
   return facts;
 }
 

@@ -1,5 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
-import { lineAt, referenceFinding } from '../common/reference-finding.js';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from './line-locator.js';
 import { findHiddenText, revealHiddenText } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
 
@@ -53,7 +54,16 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
   const findings: AgentFinding[] = [];
   const file = options.file;
   const base = (options.firstLine ?? 1) - 1;
-  const at = (t: string, offset: number): number => base + lineAt(t, offset);
+  // One locator per text an offset refers to: the original, and the text with hidden characters removed.
+  const locators = new Map<string, (offset: number) => number>();
+  const at = (t: string, offset: number): number => {
+    let locate = locators.get(t);
+    if (!locate) {
+      locate = lineLocator(t);
+      locators.set(t, locate);
+    }
+    return base + locate(offset);
+  };
   const rules = [...(options.rules ?? PHRASE_RULES), ...(options.extraRules ?? [])];
   const phrases = (t: string) => (options.phrases === false ? [] : findInstructionPhrases(t, rules));
 
