@@ -8,3 +8,5 @@ export type { SandboxLayers } from './sandbox-layers.js';
 export { DEFAULT_UNPACK_LIMITS, UnpackError, unpackArchive } from './unpack-archive.js';
 export type { UnpackErrorCode, UnpackLimits, UnpackResult } from './unpack-archive.js';
 export { detectTrack } from './detect-track.js';
+export { analyzeSkill } from './reference/skills/analyze-skill.js';
+export { analyzeMcpServer } from './reference/mcp-servers/analyze-mcp-server.js';
