@@ -5,22 +5,13 @@ import { AGENT_BUNDLE_FORMAT, MinerAgent, MinerRegistration, ValidatorRegistrati
 import { generateSecretKey, toHex } from '@vigil/crypto';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
-import { configDir } from '../config.js';
-import type { Context } from '../context.js';
+import { defaultKeyfile, keyfileOf } from '../keyfile.js';
 import { CliError, UsageError } from '../exit-codes.js';
 import { trackOption } from './public-reads.js';
+import { registerValidatorRun } from './validator-run.js';
 
 const keyfileOption = '--keyfile <file>';
 const keyfileHelp = 'the hotkey file (from vigil keygen, or an ed25519 Bittensor keyfile); default VIGIL_KEYFILE';
-
-/** `<config dir>/hotkey.json`: where keygen writes and miner/validator commands look without --keyfile. */
-function defaultKeyfile(ctx: Context): string {
-  return join(configDir(ctx.io), 'hotkey.json');
-}
-
-function keyfileOf(ctx: Context, given: string | undefined): string {
-  return given ?? (ctx.io.env.VIGIL_KEYFILE || undefined) ?? defaultKeyfile(ctx);
-}
 
 interface BundleFile {
   path: string;
@@ -196,4 +187,5 @@ export function registerOperator(program: Command, kit: Kit): void {
       ),
     ['vigil validator register --allowed-ip 203.0.113.7', 'vigil validator register --allowed-ip 203.0.113.7 2001:db8::7 --keyfile validator.json'],
   );
+  registerValidatorRun(validator, kit);
 }

