@@ -8,6 +8,7 @@ import { registerEvents } from './commands/events.js';
 import { registerOperator } from './commands/operator.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerPublicReads } from './commands/public-reads.js';
+import { registerScan } from './commands/scan.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import type { Io } from './io.js';
@@ -59,6 +60,7 @@ export function buildProgram(io: Io, state: RunState): Command {
   registerAccount(program, kit);
   registerAttestations(program, kit);
   registerVerify(program, kit);
+  registerScan(program, kit);
   registerPolicy(program, kit);
   registerArtifacts(program, kit);
   registerWebhooks(program, kit);
