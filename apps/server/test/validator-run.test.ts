@@ -14,12 +14,14 @@ import { run, type Io } from '@vigil/cli';
 import { SignedVigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import { AGENT_BUNDLE_FORMAT, MinerAgent, ValidatorRegistration, type AgentBundle, type MetagraphSnapshot } from '@vigil/core';
 import { toHex } from '@vigil/crypto';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
 import { tarGz } from '../src/seed/tar-gz.js';
 import { storeArtifact } from '../src/services/store-artifact.js';
+import { withSearchPath } from '../src/test-support/databases.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 
 const VALIDATOR = keypairFromSeed('f1'.repeat(32));
@@ -74,11 +76,42 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A server with one `packages` round in evaluation whose agents are the given miners' bundles. */
-async function serverWithRound(agents: Array<{ miner: VigilKeypair; code: string }>): Promise<Server> {
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-validator-run-'));
-  const database = await openDatabase({ url: ':memory:' });
+const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? '';
+if (POSTGRES_URL === '') console.warn('SKIPPED: vigil validator run on PostgreSQL (TEST_DATABASE_URL not set)');
+
+/** A fresh migrated database: in-memory SQLite, or a schema of its own on the test PostgreSQL. */
+async function freshDatabase(dialect: 'sqlite' | 'postgres'): Promise<{ database: VigilDatabase; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const database = await openDatabase({ url: ':memory:' });
+    await migrateToLatest(database.db);
+    return { database, drop: () => database.close() };
+  }
+  const schema = `vigil_run_${Math.random().toString(16).slice(2, 14)}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(query);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  const database = await openDatabase({ url: withSearchPath(POSTGRES_URL, schema) });
   await migrateToLatest(database.db);
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    },
+  };
+}
+
+/** A server with one `packages` round in evaluation whose agents are the given miners' bundles. */
+async function serverWithRound(agents: Array<{ miner: VigilKeypair; code: string }>, dialect: 'sqlite' | 'postgres' = 'sqlite'): Promise<Server> {
+  const dir = await mkdtemp(join(tmpdir(), 'vigil-validator-run-'));
+  const { database, drop } = await freshDatabase(dialect);
   const server: Server = {
     dir,
     database,
@@ -92,7 +125,7 @@ async function serverWithRound(agents: Array<{ miner: VigilKeypair; code: string
   server.port = Number(new URL(server.e.baseUrl).port);
   cleanups.push(async () => {
     await server.e.close();
-    await database.close();
+    await drop();
     await rm(dir, { recursive: true, force: true });
   });
   for (const a of ARTIFACTS) {
@@ -164,12 +197,18 @@ async function leaseStates(server: Server): Promise<string[]> {
   return (await server.database.db.selectFrom('task_leases').select('state').execute()).map((r) => r.state).sort();
 }
 
-describe('vigil validator run', () => {
+describe.each([
+  ['SQLite', 'sqlite'],
+  ...(POSTGRES_URL === '' ? [] : [['PostgreSQL', 'postgres']]),
+] as Array<[string, 'sqlite' | 'postgres']>)('vigil validator run [%s]', (_name, dialect) => {
   it('runs every task of the round and the server records each attestation; a crashing agent releases its leases', async () => {
-    const server = await serverWithRound([
-      { miner: MINERS.good, code: SCANNER.replace('DELAY', '0') },
-      { miner: MINERS.crash, code: "throw new Error('agent bug: cannot parse the manifest');\n" },
-    ]);
+    const server = await serverWithRound(
+      [
+        { miner: MINERS.good, code: SCANNER.replace('DELAY', '0') },
+        { miner: MINERS.crash, code: "throw new Error('agent bug: cannot parse the manifest');\n" },
+      ],
+      dialect,
+    );
     const { code, events, stderr } = await validatorRun(server, ['--exit-when-idle', '--poll-interval', '1', '--concurrency', '3', '--batch-size', '2']);
     expect(code, stderr).toBe(0);
 
@@ -191,7 +230,9 @@ describe('vigil validator run', () => {
     expect(batches.reduce((n, b) => n + (b.created as number), 0)).toBe(3);
     expect(await leaseStates(server)).toEqual(['completed', 'completed', 'completed', 'failed', 'failed', 'failed']);
   }, 120_000);
+});
 
+describe('vigil validator run', () => {
   it('survives a server restart mid-run: waits, resubmits, and finishes', async () => {
     const server = await serverWithRound([{ miner: MINERS.slow, code: SCANNER.replace('DELAY', '1500') }]);
     let restarted: Promise<void> | null = null;
@@ -267,4 +308,30 @@ describe.skipIf(!existsSync(CLI_BIN))('vigil validator run, stopped with Ctrl-C'
     // Stopped claiming: it claimed only what it could run before the signal (two slots, refilled once at most).
     expect(summary.claimed).toBe(done.length + failed.length);
   }, 120_000);
+
+  it('quits at once on a second Ctrl-C (exit 130), leaving the unfinished leases to expire', async () => {
+    const server = await serverWithRound([{ miner: MINERS.slow, code: SCANNER.replace('DELAY', '20000') }]);
+    const child = spawn(
+      process.execPath,
+      [CLI_BIN, '--base-url', server.e.baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), '--concurrency', '2', '--grace', '600'],
+      { env: { PATH: process.env.PATH ?? '', HOME: server.dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const seen: string[] = [];
+    child.stdout.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) {
+        const event = (JSON.parse(line) as Event).event;
+        seen.push(event);
+        if (event === 'claimed') setTimeout(() => child.kill('SIGINT'), 500);
+        if (event === 'stopping') child.kill('SIGINT');
+      }
+    });
+    // Without the second signal it would wait for the agents' 20 s (grace 600 s): past this test's timeout.
+    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    expect(code).toBe(130);
+    expect(seen).toContain('stopping');
+    expect(seen.at(-1)).toBe('summary');
+    expect(await attestations(server)).toHaveLength(0);
+    // Not released: still held until LEASE_MS runs out.
+    expect((await leaseStates(server)).every((state) => state === 'leased' || state === 'running')).toBe(true);
+  }, 60_000);
 });

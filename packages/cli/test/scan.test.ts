@@ -31,6 +31,8 @@ beforeAll(() => {
   mkdirSync(join(dir, 'evil-dir'));
   writeFileSync(join(dir, 'evil-dir', 'package.json'), EVIL_MANIFEST);
   writeFileSync(join(dir, 'evil.tgz'), tgz({ 'package/package.json': EVIL_MANIFEST, 'package/index.js': 'module.exports = 1;\n' }));
+  mkdirSync(join(dir, 'builder'));
+  writeFileSync(join(dir, 'builder', 'package.json'), `${JSON.stringify({ name: 'builder', version: '1.0.0', scripts: { postinstall: 'node build.js' } }, null, 2)}\n`);
   writeFileSync(join(dir, 'plain.zip'), zip({ 'plain/package.json': PLAIN_MANIFEST, 'plain/index.js': 'module.exports = 1;\n' }));
   writeFileSync(join(dir, 'bomb.zip'), zip({ 'package.json': PLAIN_MANIFEST, 'zeros.bin': Buffer.alloc(100 * 1024 * 1024) }));
   mkdirSync(join(dir, 'unknown'));
@@ -69,6 +71,15 @@ describe('vigil scan', () => {
     const zipResult = await vigil(['scan', join(dir, 'plain.zip'), '--agent', echoBundle, '--json', '--fail-on', 'block']);
     expect(zipResult.code, zipResult.stderr).toBe(0);
     expect(json<Report>(zipResult)).toMatchObject({ track: 'packages', verdict: 'ALLOW', findings: [] });
+  });
+
+  it('exits 4 for WARN, 0 for WARN with --fail-on block', async () => {
+    const warned = await vigil(['scan', join(dir, 'builder'), '--agent', echoBundle]);
+    expect(warned.code, warned.stderr).toBe(4);
+    expect(warned.stdout).toMatch(/WARN \(risk \d+\): 1 finding/);
+    const passed = await vigil(['scan', join(dir, 'builder'), '--agent', echoBundle, '--fail-on', 'block', '--json']);
+    expect(passed.code, passed.stderr).toBe(0);
+    expect(json<Report>(passed).verdict).toBe('WARN');
   });
 
   it('refuses a zip bomb before inflating it (exit 1, the unpacker says why)', async () => {
