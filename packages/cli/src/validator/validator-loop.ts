@@ -161,9 +161,10 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
   async function runTask(round: ClaimedRound, task: LeasedTask, abort: AbortController): Promise<void> {
     const signal = AbortSignal.any([abort.signal, options.kill]);
     const taskStarted = Date.now();
-    const heartbeat = setInterval(() => {
-      void client.request('POST', `/v1/validators/tasks/${task.task_id}/progress`, { state: 'running' }, { schema: TaskProgress, ...call() }).catch(() => {});
-    }, heartbeatMs);
+    // `running` marks the lease as started and extends it; a lost heartbeat only shortens the lease.
+    const beat = () => void client.request('POST', `/v1/validators/tasks/${task.task_id}/progress`, { state: 'running' }, { schema: TaskProgress, ...call() }).catch(() => {});
+    beat();
+    const heartbeat = setInterval(beat, heartbeatMs);
     const scratch = join(options.workDir, 'runs', task.task_id.replace(/[^A-Za-z0-9_-]/g, '_'));
     try {
       let artifact: string;
