@@ -5,6 +5,7 @@
  * server restart mid-run, and Ctrl-C mid-run (the built `vigil` as a process).
  */
 import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest, type Server as HttpServer } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -164,7 +165,7 @@ async function keyfile(dir: string): Promise<string> {
 type Event = Record<string, unknown> & { event: string };
 
 /** Runs `vigil … validator run --json …` in this process; `onEvent` sees each event as it is printed. */
-async function validatorRun(server: Server, args: string[], onEvent: (event: Event) => void = () => {}): Promise<{ code: number; events: Event[]; stderr: string }> {
+async function validatorRun(server: Server, args: string[], onEvent: (event: Event) => void = () => {}, baseUrl = server.e.baseUrl): Promise<{ code: number; events: Event[]; stderr: string }> {
   const events: Event[] = [];
   let stderr = '';
   let buffered = '';
@@ -185,7 +186,7 @@ async function validatorRun(server: Server, args: string[], onEvent: (event: Eve
     env: {},
     home: server.dir,
   };
-  const code = await run(['--base-url', server.e.baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), ...args], io);
+  const code = await run(['--base-url', baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), ...args], io);
   return { code, events, stderr };
 }
 
@@ -252,6 +253,56 @@ describe('vigil validator run', () => {
     expect(events.filter((e) => e.event === 'task_done')).toHaveLength(3);
     expect(await attestations(server)).toHaveLength(3);
     expect(events.at(-1)).toMatchObject({ event: 'summary', claimed: 3, failed: 0, unsent: 0 });
+  }, 120_000);
+});
+
+/**
+ * A proxy in front of the server that lets the first attestation batch through to the server and
+ * then cuts the connection instead of relaying the answer: the batch is recorded, the answer lost.
+ */
+async function losingFirstBatchAnswer(target: string): Promise<{ url: string; lost: () => number; close: () => Promise<void> }> {
+  let lost = 0;
+  const proxy: HttpServer = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const upstream = httpRequest(`${target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        answer.on('end', () => {
+          if (req.url === '/v1/validators/attestations/batch' && lost === 0) {
+            lost += 1;
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(body));
+        });
+      });
+      upstream.on('error', () => req.socket.destroy());
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const address = proxy.address() as { port: number };
+  return { url: `http://127.0.0.1:${address.port}`, lost: () => lost, close: () => new Promise((resolve) => proxy.close(() => resolve())) };
+}
+
+describe('vigil validator run, an answer lost', () => {
+  it('sends the same batch again and the server answers duplicate for what it had recorded', async () => {
+    const server = await serverWithRound([{ miner: MINERS.good, code: SCANNER.replace('DELAY', '0') }]);
+    const proxy = await losingFirstBatchAnswer(server.e.baseUrl);
+    cleanups.push(proxy.close);
+    const { code, events, stderr } = await validatorRun(server, ['--exit-when-idle', '--poll-interval', '1', '--concurrency', '3', '--batch-size', '3'], () => {}, proxy.url);
+    expect(code, stderr).toBe(0);
+    expect(proxy.lost()).toBe(1);
+    expect(events.some((e) => e.event === 'server_unreachable' && e.during === 'attestation batch')).toBe(true);
+    const batches = events.filter((e) => e.event === 'batch_submitted');
+    // The first answer that arrived is the resent batch: everything in it was already recorded.
+    expect(batches[0]).toMatchObject({ created: 0, refused: 0 });
+    expect(batches[0]!.duplicate).toBe(batches[0]!.attestations);
+    expect(await attestations(server)).toHaveLength(3);
+    expect(events.at(-1)).toMatchObject({ event: 'summary', claimed: 3, unsent: 0, refused: 0 });
   }, 120_000);
 });
 

@@ -112,6 +112,8 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
   const summary: LoopSummary = { claimed: 0, attested: 0, duplicate: 0, refused: 0, failed: 0, unsent: 0, killed: false };
   const running = new Map<string, { done: Promise<void>; abort: AbortController }>();
   const pending: Pending[] = [];
+  /** The batch sent last without an answer: sent again as it is until one comes. */
+  let outgoing: Pending[] | null = null;
   const artifacts = new Map<string, Promise<string>>();
   const bundles = new Map<string, Promise<{ dir: string; bundle: { entrypoint: string } }>>();
   let backoffMs = 0;
@@ -227,10 +229,16 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     }
   }
 
-  /** Sends the oldest `batchSize` signed attestations as one batch; false when the server was not reached. */
+  /**
+   * Sends one batch: the batch that got no answer last time, exactly as it was, else the oldest
+   * `batchSize` signed attestations. False when the server was not reached (the batch is kept).
+   */
   async function flushOnce(): Promise<boolean> {
-    const batch = pending.slice(0, options.batchSize);
-    if (batch.length === 0) return true;
+    if (outgoing === null) {
+      if (pending.length === 0) return true;
+      outgoing = pending.splice(0, options.batchSize);
+    }
+    const batch = outgoing;
     let receipt: BatchAttestationReceipt;
     try {
       receipt = await client.request('POST', '/v1/validators/attestations/batch', { attestations: batch.map((p) => p.envelope) }, { schema: BatchAttestationReceipt, ...call() });
@@ -240,7 +248,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
         return false;
       }
       // A batch refused whole (422) would be refused again: report each envelope and drop it.
-      pending.splice(0, batch.length);
+      outgoing = null;
       for (const p of batch) {
         summary.refused += 1;
         emit({ event: 'attestation_refused', task_id: p.envelope.payload.task_id, status: (error as { status?: number }).status ?? null, detail: reasonOf(error) });
@@ -248,7 +256,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
       return true;
     }
     backoffMs = 0;
-    pending.splice(0, batch.length);
+    outgoing = null;
     const counts = { created: 0, duplicate: 0, refused: 0 };
     receipt.results.forEach((result) => {
       counts[result.outcome] += 1;
@@ -261,8 +269,9 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     return true;
   }
 
+  const queued = () => pending.length + (outgoing?.length ?? 0);
   const flushDue = () =>
-    pending.length > 0 && (pending.length >= options.batchSize || running.size === 0 || Date.now() - pending[0]!.since >= flushIntervalMs);
+    outgoing !== null || (pending.length > 0 && (pending.length >= options.batchSize || running.size === 0 || Date.now() - pending[0]!.since >= flushIntervalMs));
 
   let idle = false;
   let nextClaimAt = 0;
@@ -304,7 +313,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
         }
       }
     }
-    if (options.exitWhenIdle && idle && running.size === 0 && pending.length === 0) break;
+    if (options.exitWhenIdle && idle && running.size === 0 && queued() === 0) break;
     // Sleep until a task ends, a signal, the next claim or the flush deadline.
     const deadlines = [running.size < options.concurrency ? nextClaimAt : Infinity, pending.length > 0 ? pending[0]!.since + flushIntervalMs : Infinity, backoffMs > 0 ? Date.now() + backoffMs : Infinity];
     const until = Math.min(...deadlines) - Date.now();
@@ -321,7 +330,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
   }
 
   if (!options.kill.aborted && options.stop.aborted) {
-    emit({ event: 'stopping', running: running.size, pending: pending.length });
+    emit({ event: 'stopping', running: running.size, pending: queued() });
     // Running agents get a grace period; then they are aborted and their leases released.
     const all = Promise.all([...running.values()].map((r) => r.done));
     await within(all, graceMs, options.kill);
@@ -329,7 +338,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     // Aborted runs end at once; what is left is releasing their leases (bounded by the request timeout).
     await within(all, requestTimeoutMs, options.kill);
     // Flush what is signed; a few attempts if the server is away, never a batch cut in two.
-    for (let attempt = 0; pending.length > 0 && attempt < 5 && !options.kill.aborted; ) {
+    for (let attempt = 0; queued() > 0 && attempt < 5 && !options.kill.aborted; ) {
       if (await flushOnce()) continue;
       attempt += 1;
       await sleep(backoffMs, options.kill);
@@ -341,7 +350,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
   }
   options.stop.removeEventListener('abort', wakeUp);
   options.kill.removeEventListener('abort', wakeUp);
-  summary.unsent = pending.length;
+  summary.unsent = queued();
   emit({ event: 'summary', claimed: summary.claimed, attested: summary.attested, duplicate: summary.duplicate, refused: summary.refused, failed: summary.failed, unsent: summary.unsent, elapsed_ms: Date.now() - started });
   return summary;
 }
