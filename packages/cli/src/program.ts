@@ -10,6 +10,7 @@ import { registerOperator } from './commands/operator.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerPublicReads } from './commands/public-reads.js';
 import { registerRepositories } from './commands/repositories.js';
+import { registerScan } from './commands/scan.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import type { Io } from './io.js';
@@ -61,6 +62,7 @@ export function buildProgram(io: Io, state: RunState): Command {
   registerAccount(program, kit);
   registerAttestations(program, kit);
   registerVerify(program, kit);
+  registerScan(program, kit);
   registerPolicy(program, kit);
   registerArtifacts(program, kit);
   registerRepositories(program, kit);

@@ -11,7 +11,7 @@ import { when } from '../output.js';
 import { toSarif } from '../sarif.js';
 import { VERSION } from '../version.js';
 
-const failOnOption = () =>
+export const failOnOption = () =>
   new Option('--fail-on <level>', 'the verdict that fails the command: warn (exit 4 on WARN, 5 on BLOCK) or block (exit 5 on BLOCK only)').argParser(choiceArg('--fail-on', ['warn', 'block'] as const)).default('warn');
 
 /** A repository verification for people: verdict, summary, files, and the dependencies not allowed (all with `allDependencies`). */
