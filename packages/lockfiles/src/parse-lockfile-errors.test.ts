@@ -1,8 +1,8 @@
 import { MAX_LOCKFILE_BYTES, MAX_LOCKFILE_ENTRIES } from '@vigil/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VigilError } from '../errors.js';
 import { generatedLockfile } from './test-support/generated-lockfiles.js';
+import { LockfileError } from './lockfile-error.js';
 import { fixture, lineOf } from './test-support/lockfile-fixtures.js';
 import { parseLockfile } from './parse-lockfile.js';
 
@@ -17,7 +17,7 @@ function refusal(file: { path: string; content: string }): { code: string; statu
   try {
     parseLockfile(file);
   } catch (error) {
-    if (error instanceof VigilError) return { code: error.code, status: error.status, detail: error.detail };
+    if (error instanceof LockfileError) return { code: error.code, status: error.status, detail: error.detail };
     throw error;
   }
   throw new Error(`${file.path} was read`);
@@ -153,8 +153,8 @@ describe('any input', () => {
     try {
       parseLockfile(file);
     } catch (error) {
-      expect(error).toBeInstanceOf(VigilError);
-      expect((error as VigilError).code).toMatch(/^lockfile_/);
+      expect(error).toBeInstanceOf(LockfileError);
+      expect((error as LockfileError).code).toMatch(/^lockfile_/);
     }
   }
 

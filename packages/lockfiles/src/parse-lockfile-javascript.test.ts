@@ -143,7 +143,7 @@ describe('pnpm-lock.yaml', () => {
   it("reads this repository's own pnpm-lock.yaml: every importer's direct dependencies are there", async () => {
     const { readFileSync } = await import('node:fs');
     const { parse } = await import('yaml');
-    const content = readFileSync(new URL('../../../../pnpm-lock.yaml', import.meta.url), 'utf8');
+    const content = readFileSync(new URL('../../../pnpm-lock.yaml', import.meta.url), 'utf8');
     const result = parseLockfile({ path: 'pnpm-lock.yaml', content });
     const lock = parse(content) as { importers: Record<string, Record<string, Record<string, { version: string }>>> };
     const purls = new Set(result.packages.map((p) => p.purl));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ParsedLockfile } from '@vigil/core';
 
-const FIXTURES = new URL('../../../test/fixtures/lockfiles/', import.meta.url);
+const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
 
 /** A fixture lockfile as a request would carry it: its path in the fixtures directory and its text. */
 export function fixture(path: string): { path: string; content: string } {

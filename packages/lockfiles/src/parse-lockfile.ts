@@ -1,6 +1,6 @@
 import { MAX_LOCKFILE_BYTES, type LockfileFormat, type ParsedLockfile } from '@vigil/core';
-import { VigilError } from '../errors.js';
 import { LockfileCollector } from './lockfile-collector.js';
+import { LockfileError } from './lockfile-error.js';
 import { lockfileMalformed, lockfileTooLargeBytes, lockfileUnsupported } from './lockfile-errors.js';
 import { LOCKFILE_NAMES, lockfileFormatOf } from './lockfile-format.js';
 import { readBunLock } from './read-bun-lock.js';
@@ -31,7 +31,7 @@ const READERS: Record<LockfileFormat, Reader> = {
 /**
  * Reads one lockfile: the registry packages it installs (each purl once, with direct and dev as far
  * as the format records them) and every entry it does not read as a registry package, with the
- * reason. Throws a VigilError (`lockfile_unsupported`, `lockfile_version_unsupported`,
+ * reason. Throws a LockfileError (`lockfile_unsupported`, `lockfile_version_unsupported`,
  * `lockfile_malformed`, `lockfile_too_large`) whose detail starts with `file.path`; never returns
  * an empty result for a file it could not read.
  */
@@ -52,7 +52,7 @@ export function parseLockfile(file: { path: string; content: string }): ParsedLo
     const version = READERS[format](path, content, collector);
     return collector.result(format, version);
   } catch (error) {
-    if (error instanceof VigilError) throw error;
+    if (error instanceof LockfileError) throw error;
     // Nesting deep enough to exhaust the parser's stack is no lockfile a tool writes.
     if (error instanceof RangeError) throw lockfileMalformed(path, 1, 'nested too deeply');
     throw error;
