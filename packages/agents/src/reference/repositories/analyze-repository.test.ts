@@ -125,7 +125,7 @@ jobs:
 `),
     );
     expect(result.verdict).toBe('BLOCK');
-    expect(result.findings.find((f) => f.severity === 'CRIT')).toMatchObject({ category: 'ci_workflow', file: '.github/workflows/ci.yml', line: 9, title: expect.stringContaining('pwn request') });
+    expect(result.findings.find((f) => f.severity === 'CRIT')).toMatchObject({ category: 'remote_code_execution', file: '.github/workflows/ci.yml', line: 9, title: expect.stringContaining('pwn request') });
   });
 
   it('allows pull_request_target that only labels, and a checkout of the base branch', async () => {

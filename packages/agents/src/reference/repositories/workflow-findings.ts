@@ -123,7 +123,7 @@ function checkUses(scan: WorkflowScan, usesNode: Node | null): void {
   const pinned = FULL_SHA.test(ref);
   const compromised = COMPROMISED_ACTIONS.find((c) => c.action === action);
   if (compromised && (compromised.shas.includes(ref) || (!pinned && (compromised.refs === '*' || compromised.refs.includes(ref))))) {
-    scan.add('CRIT', 'ci_workflow', 'workflow uses an action whose tag was repointed to malicious code', line, `${uses}: ${compromised.incident}`);
+    scan.add('CRIT', 'malware', 'workflow uses an action whose tag was repointed to malicious code', line, `${uses}: ${compromised.incident}`);
     return;
   }
   if (!pinned && !FIRST_PARTY_OWNERS.has(owner)) {
@@ -135,9 +135,9 @@ function checkScript(scan: WorkflowScan, node: Node | null): void {
   const triggers = scan.privileged.join(', ');
   for (const { match, line } of scan.sourceMatches(node, UNTRUSTED_EXPRESSION)) {
     if (scan.privileged.length > 0) {
-      scan.add('CRIT', 'ci_workflow', 'outsider-controlled text interpolated into a script of a privileged workflow (script injection)', line, `${match[0]} under ${triggers}`);
+      scan.add('CRIT', 'remote_code_execution', 'outsider-controlled text interpolated into a script of a privileged workflow (script injection)', line, `${match[0]} under ${triggers}`);
     } else {
-      scan.add('HIGH', 'ci_workflow', 'outsider-controlled text interpolated into a workflow script (script injection)', line, match[0]);
+      scan.add('HIGH', 'remote_code_execution', 'outsider-controlled text interpolated into a workflow script (script injection)', line, match[0]);
     }
   }
 }
@@ -154,8 +154,8 @@ function checkRun(scan: WorkflowScan, runNode: Node | null): void {
     // Over plain HTTP or from a bare IP address, anyone on the path or no one accountable serves it.
     const url = /(https?):\/\/([^/\s"']+)/.exec(match[0]);
     const weak = url !== null && (url[1] === 'http' || /^\d{1,3}(\.\d{1,3}){3}(:\d+)?$/.test(url[2]!));
-    if (weak) scan.add('HIGH', 'ci_workflow', 'workflow pipes a script from plain HTTP or a bare IP address into a shell', line, match[0]);
-    else scan.add('MED', 'ci_workflow', 'workflow pipes a downloaded script into a shell', line, match[0]);
+    if (weak) scan.add('HIGH', 'remote_code_execution', 'workflow pipes a script from plain HTTP or a bare IP address into a shell', line, match[0]);
+    else scan.add('MED', 'remote_code_execution', 'workflow pipes a downloaded script into a shell', line, match[0]);
   }
   for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr)\b[^\n]*$/m)) {
     const secret = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/.exec(match[0]);
@@ -180,7 +180,7 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
     if (headCheckout && scan.privileged.length > 0 && (runNode !== null || uses.startsWith('./'))) {
       scan.add(
         'CRIT',
-        'ci_workflow',
+        'remote_code_execution',
         'privileged workflow checks out and runs pull request code ("pwn request")',
         headCheckout.line,
         `checkout of ${headCheckout.ref} under ${scan.privileged.join(', ')}, then ${runNode !== null ? 'a run step' : uses} (line ${scan.nodeLine(runNode ?? usesNode) ?? '?'})`,
@@ -194,7 +194,7 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
       const ref = text(refNode);
       if (ref !== null && PR_HEAD_REF.test(ref)) {
         headCheckout = { line: scan.nodeLine(refNode), ref };
-        scan.add('HIGH', 'ci_workflow', 'privileged workflow checks out pull request code', scan.nodeLine(refNode), `${ref} under ${scan.privileged.join(', ')}`);
+        scan.add('HIGH', 'remote_code_execution', 'privileged workflow checks out pull request code', scan.nodeLine(refNode), `${ref} under ${scan.privileged.join(', ')}`);
       }
     }
   }
@@ -237,7 +237,7 @@ export function workflowFindings(path: string, source: string): AgentFinding[] {
     const top = get(root, 'permissions');
     const jobWriteAll = isMap(jobs) ? jobs.items.map((p) => (isMap(p.value) ? get(p.value, 'permissions') : null)).find(writeAll) : undefined;
     const node = writeAll(top) ? top : (jobWriteAll ?? null);
-    if (node) scan.add('MED', 'ci_workflow', 'pull_request_target workflow grants a write-all token', scan.nodeLine(node), 'permissions: write-all');
+    if (node) scan.add('MED', 'excessive_permissions', 'pull_request_target workflow grants a write-all token', scan.nodeLine(node), 'permissions: write-all');
   }
   return scan.findings;
 }
