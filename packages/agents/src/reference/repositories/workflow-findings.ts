@@ -80,7 +80,7 @@ class WorkflowScan {
     readonly path: string,
     readonly source: string,
     private readonly lines: LineCounter,
-    triggers: Set<string>,
+    readonly triggers: Set<string>,
   ) {
     this.privileged = [...triggers].filter((t) => PRIVILEGED_TRIGGERS.has(t));
   }
@@ -131,15 +131,30 @@ function checkUses(scan: WorkflowScan, usesNode: Node | null): void {
   }
 }
 
+// Triggers under which interpolated text harms no one but its author: a fork's pull_request run has
+// a read-only token and no secrets, and the fork could change the workflow itself anyway.
+const SELF_CONTAINED_TRIGGERS = new Set(['pull_request', 'pull_request_review']);
+
 function checkScript(scan: WorkflowScan, node: Node | null): void {
   const triggers = scan.privileged.join(', ');
   for (const { match, line } of scan.sourceMatches(node, UNTRUSTED_EXPRESSION)) {
     if (scan.privileged.length > 0) {
       scan.add('CRIT', 'remote_code_execution', 'outsider-controlled text interpolated into a script of a privileged workflow (script injection)', line, `${match[0]} under ${triggers}`);
+    } else if (scan.triggers.size > 0 && [...scan.triggers].every((t) => SELF_CONTAINED_TRIGGERS.has(t))) {
+      scan.add('MED', 'remote_code_execution', 'pull request text interpolated into a workflow script (script injection, read-only token)', line, match[0]);
     } else {
       scan.add('HIGH', 'remote_code_execution', 'outsider-controlled text interpolated into a workflow script (script injection)', line, match[0]);
     }
   }
+}
+
+// What a shell does with an echoed secret when it does not reach the log: a file, `docker login
+// --password-stdin`, `gpg --import`… Piping through an encoder (base64, xxd, rev) still prints it.
+function echoedToLog(line: string, secretAt: number): boolean {
+  const rest = line.slice(secretAt);
+  if (/::add-mask::/.test(line) || /(^|[^>&0-9])>{1,2}\s*[^&\s]/.test(rest)) return false;
+  const pipe = /\|\s*([A-Za-z0-9_.-]+)/.exec(rest);
+  return pipe === null || /^(base64|xxd|od|hexdump|rev|sed|awk|tr|cut|cat|tee)$/.test(pipe[1]!);
 }
 
 function checkRun(scan: WorkflowScan, runNode: Node | null): void {
@@ -148,6 +163,7 @@ function checkRun(scan: WorkflowScan, runNode: Node | null): void {
     scan.add('HIGH', 'credential_exposure', 'workflow script prints or sends every secret', line, match[0]);
   }
   for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(echo|printf|print|cat|tee)\b[^\n]*\$\{\{\s*secrets\.[A-Za-z0-9_]+\s*\}\}[^\n]*$/m)) {
+    if (!echoedToLog(match[0], match[0].search(/\$\{\{\s*secrets\./))) continue;
     scan.add('HIGH', 'credential_exposure', 'workflow script prints a secret', line, match[0].trim());
   }
   for (const { match, line } of scan.sourceMatches(runNode, /\b(curl|wget)\b[^\n|;]*\|\s*(sudo\s+)?(ba|z|da)?sh\b|\b(ba)?sh\s+<\(\s*(curl|wget)\b[^\n)]*\)/)) {
@@ -161,6 +177,8 @@ function checkRun(scan: WorkflowScan, runNode: Node | null): void {
     const secret = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/.exec(match[0]);
     const host = /https?:\/\/([^/\s"'\\]+)/.exec(match[0])?.[1] ?? null;
     if (!secret || secret[1] === 'GITHUB_TOKEN' || host === null || FAMILIAR_API_HOSTS.test(host)) continue;
+    // A credential in a header authenticates the call (a deploy hook); in the body or the URL it is the payload.
+    if (/(^|\s)(-H|--header|-u|--user|--oauth2-bearer|-Headers)\s+["']?[^"'\n]*\$\{\{\s*secrets\./.test(match[0])) continue;
     scan.add('HIGH', 'credential_exposure', 'workflow script sends a secret to an unfamiliar host', line, `secrets.${secret[1]} → ${host}`);
   }
 }
