@@ -13,3 +13,8 @@ export { referenceAgent, referenceAgentBundle, referenceBundlePath } from './ref
 export type { ReferenceAgent } from './reference-agent.js';
 export { analyzeSkill } from './reference/skills/analyze-skill.js';
 export { analyzeMcpServer } from './reference/mcp-servers/analyze-mcp-server.js';
+export { analyzeRepository, createRepositoryAnalyzer } from './reference/repositories/analyze-repository.js';
+export type { RepositoryAnalyzerOptions } from './reference/repositories/analyze-repository.js';
+export type { KnownPackageLookup, KnownPackageVerdict } from './reference/repositories/lockfile-findings.js';
+export { KNOWN_COMPROMISED, knownCompromisedVersion } from './reference/known/known-compromised.js';
+export type { KnownCompromisedPackage } from './reference/known/known-compromised.js';
