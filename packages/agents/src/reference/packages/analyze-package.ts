@@ -1,0 +1,206 @@
+import { open } from 'node:fs/promises';
+import { posix } from 'node:path';
+import type { AgentFinding, AgentResult } from '@vigil/core';
+import type { CodeFacts } from '../code/code-facts.js';
+import { javascriptFacts } from '../code/javascript-facts.js';
+import { pythonFacts } from '../code/python-facts.js';
+import type { AnalyzeInput } from '../common/analyzer.js';
+import { listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
+import { lineAt, referenceFinding } from '../common/reference-finding.js';
+import { resultFromFindings } from '../common/score-findings.js';
+import { codeFindings } from './code-findings.js';
+import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
+import { metadataFindings } from './metadata-findings.js';
+import { metadataName, packageLayout } from './package-manifest.js';
+import { commandSignals } from './shell-command.js';
+
+const JS_FILE = /\.(js|cjs|mjs|jsx)$/i;
+const PY_FILE = /\.py$/i;
+/** Files above this size are not parsed (generated bundles); they get a cheap text scan. */
+const MAX_PARSE_BYTES = 1024 * 1024;
+/** Source parsed per package at most; the rest gets the cheap scan, so a huge tarball stays bounded in time. */
+const MAX_PARSED_TOTAL = 24 * 1024 * 1024;
+const NATIVE_MAGIC: readonly [string, Buffer][] = [
+  ['ELF', Buffer.from([0x7f, 0x45, 0x4c, 0x46])],
+  ['PE', Buffer.from([0x4d, 0x5a])],
+  ['Mach-O', Buffer.from([0xcf, 0xfa, 0xed, 0xfe])],
+  ['Mach-O', Buffer.from([0xca, 0xfe, 0xba, 0xbe])],
+];
+const TEXTUAL = /\.(js|cjs|mjs|jsx|ts|tsx|mts|cts|json|md|markdown|txt|map|css|scss|less|html|htm|yml|yaml|py|pyi|toml|cfg|ini|rst|svg|lock|flow|d\.ts|LICENSE|gitignore|npmignore|editorconfig)$/i;
+
+/**
+ * The reference analysis of a package: an npm tarball's content (`package.json` at the root), a
+ * PyPI sdist or a wheel. Reads files only; never runs, imports or requires the package.
+ */
+export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> {
+  const { files } = await listArtifactFiles(input.dir);
+  const layout = packageLayout(files);
+  const byPath = new Map(files.map((f) => [f.path.slice(layout.prefix.length), f] as const));
+  const findings: AgentFinding[] = [];
+  const installTime = new Set<string>();
+  let manifest: Record<string, unknown> | null = null;
+
+  if (layout.kind === 'npm') {
+    const pkgFile = byPath.get('package.json');
+    const text = pkgFile === undefined ? null : await readArtifactText(pkgFile);
+    try {
+      manifest = text === null ? null : (JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'package.json is not valid JSON', file: 'package.json' }));
+    }
+    if (manifest !== null && text !== null) findings.push(...(await installScriptFindings(manifest, text, byPath, installTime)));
+  } else if (layout.kind === 'sdist') {
+    if (byPath.has('setup.py')) installTime.add('setup.py');
+  }
+
+  // Install-time JavaScript pulls in its relative requires: they run at install too.
+  let parsedBytes = 0;
+  const analyzed = new Set<string>();
+  const queue = [...installTime];
+  const factsCache = new Map<string, CodeFacts>();
+  while (queue.length > 0) {
+    const rel = queue.shift()!;
+    const file = byPath.get(rel);
+    if (file === undefined || !JS_FILE.test(rel) || factsCache.has(rel) || file.size > MAX_PARSE_BYTES) continue;
+    const text = await readArtifactText(file);
+    if (text === null) continue;
+    const facts = javascriptFacts(text);
+    parsedBytes += file.size;
+    factsCache.set(rel, facts);
+    for (const imp of facts.imports) {
+      if (!imp.module.startsWith('.')) continue;
+      const target = resolveModulePath(imp.module, posix.dirname(rel), (p) => byPath.has(p));
+      if (target !== null && !installTime.has(target)) {
+        installTime.add(target);
+        queue.push(target);
+      }
+    }
+  }
+
+  let packageName: string | null = typeof manifest?.name === 'string' ? manifest.name : null;
+  for (const [rel, file] of byPath) {
+    const isJs = JS_FILE.test(rel) && !rel.endsWith('.d.ts');
+    const isPy = PY_FILE.test(rel);
+    if (rel.endsWith('.pth') && layout.ecosystem === 'pypi') {
+      const text = await readArtifactText(file);
+      const m = text === null ? null : /^\s*import\s.*$/m.exec(text);
+      if (m !== null && text !== null) findings.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'A .pth file runs code every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
+      continue;
+    }
+    if ((rel === 'PKG-INFO' || /^[^/]+\.dist-info\/METADATA$/.test(rel)) && packageName === null) {
+      const text = await readArtifactText(file);
+      if (text !== null) packageName = metadataName(text);
+    }
+    if (!isJs && !isPy) {
+      if (!TEXTUAL.test(rel)) {
+        const kind = await nativeKind(file);
+        if (kind !== null) findings.push(...nativeFindings(rel, kind));
+      }
+      continue;
+    }
+    const isInstall = installTime.has(rel);
+    if (file.size > MAX_PARSE_BYTES || (parsedBytes > MAX_PARSED_TOTAL && !isInstall)) {
+      const text = await readArtifactText(file);
+      if (text !== null) findings.push(...cheapScan(text, rel));
+      continue;
+    }
+    let facts = factsCache.get(rel);
+    if (facts === undefined) {
+      const text = await readArtifactText(file);
+      if (text === null) continue;
+      facts = isJs ? javascriptFacts(text) : pythonFacts(text);
+      parsedBytes += file.size;
+    }
+    analyzed.add(rel);
+    if (isPy && rel === 'setup.py' && packageName === null) {
+      const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
+      if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
+    }
+    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py') }));
+    if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
+  }
+
+  findings.push(...metadataFindings({ layout, manifest, packageName, paths: [...byPath.keys()] }));
+  return resultFromFindings(findings);
+}
+
+async function installScriptFindings(manifest: Record<string, unknown>, text: string, byPath: Map<string, ArtifactFile>, installTime: Set<string>): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  const scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, unknown>) : {};
+  for (const hook of [...INSTALL_HOOKS, ...GIT_INSTALL_HOOKS]) {
+    const command = scripts[hook];
+    if (typeof command !== 'string' || command.trim() === '') continue;
+    const line = lineAt(text, Math.max(0, text.indexOf(`"${hook}"`)));
+    const atInstall = (INSTALL_HOOKS as readonly string[]).includes(hook);
+    if (atInstall) out.push(referenceFinding({ category: 'install-script', severity: 'LOW', title: `Runs a ${hook} script at install`, file: 'package.json', line, evidence: command }));
+    for (const s of commandSignals(command)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'package.json', line, evidence: `${hook}: ${command}` }));
+    if (!atInstall) continue;
+    const parsed = parseScript(command);
+    for (const code of parsed.inlineJavaScript) {
+      for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
+      if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process)/.test(code) || /\beval\s*\(/.test(code)) {
+        out.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'package.json', line, evidence: code.slice(0, 300) }));
+      }
+    }
+    for (const target of parsed.targets) {
+      const resolved = target.interpreter === 'node' ? resolveModulePath(target.path, '', (p) => byPath.has(p)) : byPath.has(target.path) ? target.path : null;
+      if (resolved === null) continue;
+      installTime.add(resolved);
+      if (target.interpreter === 'shell') {
+        const file = byPath.get(resolved);
+        const body = file === undefined ? null : await readArtifactText(file);
+        if (body === null) continue;
+        body.split('\n').forEach((l, i) => {
+          for (const s of commandSignals(l)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** setup.py: overridden setuptools commands and module-level work beyond calling setup(). */
+function setupPyFindings(facts: CodeFacts): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  for (const o of facts.commandOverrides) {
+    out.push(referenceFinding({ category: 'install-script', severity: 'LOW', title: `setup.py overrides the ${o.base} command (runs at install)`, file: 'setup.py', line: o.line, evidence: `class ${o.name}(${o.base})` }));
+  }
+  const risky = facts.calls.find((c) => c.topLevel && /^(os\.system|os\.popen|subprocess\.\w+|exec|eval|urllib\.request\.urlopen|requests\.\w+|socket\.socket)$/.test(c.callee));
+  if (risky !== undefined) out.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'setup.py runs commands or network calls at module level (every install and build)', file: 'setup.py', line: risky.line, evidence: risky.callee }));
+  return out;
+}
+
+/** Text checks for files too large to parse: signals that are unambiguous without a syntax tree. */
+function cheapScan(text: string, file: string): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  const checks: [RegExp, string, 'CRIT' | 'HIGH', string][] = [
+    [/discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.slack\.com\/services\/T\w+\/B\w+\/\w+|api\.telegram\.org\/bot\d+:[\w-]+/i, 'exfiltration', 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)'],
+    [/\beval\s*\(\s*(atob|Buffer\.from)\s*\(/, 'obfuscation', 'HIGH', 'Executes decoded data (eval/exec of base64, hex or char codes)'],
+  ];
+  for (const [re, category, severity, title] of checks) {
+    const m = re.exec(text);
+    if (m !== null) out.push(referenceFinding({ category, severity, title, file, line: lineAt(text, m.index), evidence: m[0] }));
+  }
+  return out;
+}
+
+async function nativeKind(file: ArtifactFile): Promise<string | null> {
+  if (file.size < 4) return null;
+  const handle = await open(file.absPath, 'r');
+  try {
+    const head = Buffer.alloc(4);
+    await handle.read(head, 0, 4, 0);
+    for (const [kind, magic] of NATIVE_MAGIC) if (head.subarray(0, magic.length).equals(magic)) return kind;
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
+
+function nativeFindings(rel: string, kind: string): AgentFinding[] {
+  if (/\.(node|so|dylib|pyd)$/i.test(rel) || /(^|\/)(prebuilds?|build\/Release|bin|vendor|binding)\//.test(rel)) return [];
+  if (kind === 'PE' && /\.(dll|exe|scr|com|cpl)$/i.test(rel)) {
+    return [referenceFinding({ category: 'metadata', severity: 'MED', title: 'Bundles a Windows executable or DLL', file: rel, evidence: kind })];
+  }
+  return [referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Bundles a native executable', file: rel, evidence: kind })];
+}
