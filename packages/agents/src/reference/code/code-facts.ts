@@ -9,8 +9,10 @@
 export type DataLabel =
   /** The whole process environment (`process.env`, `os.environ`), not one variable of it. */
   | 'env'
-  /** A credential: a token-named environment variable, or the content of a credential file. */
+  /** A credential: the content of a credential file (`.npmrc`, SSH keys, wallet and browser stores). */
   | 'secret'
+  /** One token-named environment variable (`process.env.NPM_TOKEN`): SDKs legitimately send these to their API. */
+  | 'envtoken'
   /** Host identity: host name, user name, network interfaces. */
   | 'hostinfo'
   /** Private key material (`secretKey`, `privateKey`, mnemonics). */
@@ -20,7 +22,9 @@ export type DataLabel =
   /** A network request or socket object: writing to it sends data. */
   | 'channel'
   /** Text decoded at run time (base64, hex, char codes). */
-  | 'decoded';
+  | 'decoded'
+  /** A path into a credential, browser-profile or wallet store (reading it yields a secret). */
+  | 'credpath';
 
 export interface CallFact {
   /** Resolved callee: `child_process.exec`, `eval`, `fetch`, `requests.post`, `os.system`; `?` parts are unknown. */
@@ -89,6 +93,8 @@ export interface CodeFacts {
   endlessTopLevelLoops: number[];
   /** Python: setuptools command classes overridden (`class X(install)`), with their line. */
   commandOverrides: { base: string; name: string; line: number }[];
+  /** Lines of `require(x)` whose module name is not a constant. */
+  dynamicRequires: number[];
 }
 
 export function emptyFacts(language: CodeFacts['language']): CodeFacts {
@@ -104,6 +110,7 @@ export function emptyFacts(language: CodeFacts['language']): CodeFacts {
     mangledIdentifiers: 0,
     endlessTopLevelLoops: [],
     commandOverrides: [],
+    dynamicRequires: [],
   };
 }
 

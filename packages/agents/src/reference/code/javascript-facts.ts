@@ -160,6 +160,13 @@ export function javascriptFacts(text: string): CodeFacts {
         return undefined;
       }
     }
+    if (name === 'Buffer.from' && args.length === 2) {
+      const data = fold(args[0], state, depth + 1);
+      const encoding = fold(args[1], state, depth + 1);
+      if (data === undefined || (encoding !== 'base64' && encoding !== 'hex' && encoding !== 'base64url')) return undefined;
+      state.decoded = true;
+      return Buffer.from(data, encoding).toString('utf8');
+    }
     if (callee.type !== 'MemberExpression') return undefined;
     const method = propertyName(callee);
     const target = node(callee.object);
@@ -176,7 +183,7 @@ export function javascriptFacts(text: string): CodeFacts {
       if (encoding !== 'utf8') state.decoded = true;
       return Buffer.from(data, encoding).toString('utf8');
     }
-    if ((method === 'toString' || method === 'trim' || method === 'toLowerCase') && target !== undefined) {
+    if ((method === 'toString' || method === 'trim' || method === 'toLowerCase') && target !== undefined && (args.length === 0 || /^(utf-?8|ascii|latin1)$/i.test(fold(args[0]) ?? ''))) {
       const v = fold(target, state, depth + 1);
       return v === undefined ? undefined : method === 'trim' ? v.trim() : method === 'toLowerCase' ? v.toLowerCase() : v;
     }
@@ -258,7 +265,7 @@ export function javascriptFacts(text: string): CodeFacts {
         const q = qualify(expr);
         if (q === 'process.env') out.add('env');
         else if (q?.startsWith('process.env.') === true) {
-          if (SECRET_ENV_NAME.test(q.slice('process.env.'.length))) out.add('secret');
+          if (SECRET_ENV_NAME.test(q.slice('process.env.'.length))) out.add('envtoken');
         } else {
           const prop = propertyName(expr);
           if (prop !== undefined && KEY_MATERIAL_NAME.test(prop)) out.add('keymaterial');
@@ -273,7 +280,9 @@ export function javascriptFacts(text: string): CodeFacts {
         const q = qualify(callee);
         const args = nodes(expr.arguments);
         if (q !== undefined && /^os\.(hostname|userInfo|networkInterfaces)$/.test(q)) out.add('hostinfo');
-        if (q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream)$/.test(q) && argStrings(args).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
+        const reads = q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream|readdirSync|readdir|copyFileSync)$/.test(q);
+        if (reads && argStrings(args).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
+        if (q !== undefined && /^path\.(join|resolve|posix\.join|win32\.join)$/.test(q) && argStrings(args).some((s) => CREDENTIAL_PATH.test(s) || /^(Local Storage|leveldb|Login Data|Cookies|Local Extension Settings)$/.test(s))) out.add('credpath');
         if (q !== undefined && isNetworkCallee(q)) {
           out.add('remote');
           out.add('channel');
@@ -287,10 +296,14 @@ export function javascriptFacts(text: string): CodeFacts {
           for (const l of objLabels) if (l !== 'channel' || propertyName(callee) === 'then') out.add(l);
           if (objLabels.has('channel')) out.add('remote');
         }
-        for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') add(labelsOf(a, depth + 1));
-        if (q === 'Object.keys' || q === 'Object.entries' || q === 'JSON.stringify') {
-          // a serialized env is still the env
+        const argLabelSet = new Set<DataLabel>();
+        for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labelsOf(a, depth + 1)) argLabelSet.add(l);
+        // Reading from a credential path yields the credential; joining onto one stays a path.
+        if (argLabelSet.delete('credpath')) {
+          if (reads) out.add('secret');
+          else if (q !== undefined && /^path\./.test(q)) out.add('credpath');
         }
+        add(argLabelSet);
         break;
       }
       case 'AwaitExpression':
@@ -376,6 +389,9 @@ export function javascriptFacts(text: string): CodeFacts {
   const computedMembers: { n: N; chain: number[] }[] = [];
   const assignments: { n: N; chain: number[] }[] = [];
   const forIns: { n: N; chain: number[] }[] = [];
+  const foldCandidates: { n: N; chain: number[] }[] = [];
+  /** Named functions (declarations and `const f = (…) => …`), to find ones that send their parameters. */
+  const functions = new Map<number, { name: string; params: string[] }>();
   const scopesOf = (parents: N[]) => {
     const out: number[] = [];
     for (let i = parents.length - 1; i >= 0; i--) if (isFunctionLike(parents[i]!) && parents[i]!.type !== 'ClassBody') out.push(parents[i]!.start);
@@ -390,6 +406,9 @@ export function javascriptFacts(text: string): CodeFacts {
       for (const p of nodes(n.params)) for (const name of patternNames(p)) declare(n.start, name);
       const id = node(n.id);
       if (id !== undefined && n.type === 'FunctionDeclaration') declare(scopesOf(parents.slice(0, -1))[0]!, id.name as string);
+      const holder = parents[parents.length - 2];
+      const fname = id?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : holder?.type === 'AssignmentExpression' ? node(holder.left)?.name : undefined);
+      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)) });
     }
     switch (n.type) {
       case 'ImportDeclaration': {
@@ -431,6 +450,12 @@ export function javascriptFacts(text: string): CodeFacts {
           }
         }
         const callee = node(n.callee);
+        // `list.push(x)`, `form.append(k, x)`: the container now carries x.
+        if (callee?.type === 'MemberExpression' && /^(push|unshift|append|add|set)$/.test(String(node(callee.property)?.name ?? '')) && node(callee.object)?.type === 'Identifier') {
+          for (const a of nodes(n.arguments)) bindings.push({ target: node(callee.object)!, init: a, kind: 'value', chain: scopes });
+        }
+        if (callee?.type === 'MemberExpression' && /^(join|replace|toString|fromCharCode)$/.test(String(node(callee.property)?.name ?? ''))) foldCandidates.push({ n, chain: scopes });
+        else if (callee?.type === 'Identifier' && /^(atob|unescape|decodeURIComponent)$/.test(callee.name as string)) foldCandidates.push({ n, chain: scopes });
         if (callee?.type === 'MemberExpression' && propertyName(callee) === 'unref') {
           const obj = node(callee.object);
           if (obj?.type === 'Identifier') unrefTargets.add(obj.name as string);
@@ -452,9 +477,27 @@ export function javascriptFacts(text: string): CodeFacts {
       case 'Identifier':
         if (/^_0x[0-9a-f]{3,}$/i.test(n.name as string)) mangled.add(n.name as string);
         break;
+      case 'Literal':
+        if (typeof n.value === 'string' && n.value.length >= 4) facts.strings.push({ value: n.value, line: lineOf(n.start), decoded: false });
+        break;
+      case 'TemplateLiteral':
+        if (nodes(n.expressions).length > 0) foldCandidates.push({ n, chain: scopesOf(parents) });
+        break;
+      case 'BinaryExpression': {
+        // Only the outermost `+` of a chain: folding each inner one again would be quadratic.
+        const parent = parents[parents.length - 2];
+        if (n.operator === '+' && !(parent?.type === 'BinaryExpression' && parent.operator === '+')) foldCandidates.push({ n, chain: scopesOf(parents) });
+        break;
+      }
       case 'ForInStatement':
         forIns.push({ n, chain: scopesOf(parents) });
         break;
+      case 'ForOfStatement': {
+        const left = node(n.left);
+        const target = left?.type === 'VariableDeclaration' ? node(nodes(left.declarations)[0]?.id) : left;
+        if (target !== undefined) bindings.push({ target, init: node(n.right), kind: 'value', chain: scopesOf(parents) });
+        break;
+      }
       case 'WhileStatement':
       case 'DoWhileStatement':
       case 'ForStatement':
@@ -476,6 +519,9 @@ export function javascriptFacts(text: string): CodeFacts {
         const objLabels = callee?.type === 'MemberExpression' ? labelsOf(node(callee.object)) : new Set<DataLabel>();
         const received = (q !== undefined && isNetworkCallee(q)) || objLabels.has('channel') || objLabels.has('remote');
         if (received && b.target.type === 'Identifier') changed = setLabels(b.target.name as string, new Set<DataLabel>(['remote', 'channel'])) || changed;
+        // `items.forEach((x) => …)`, `paths.map((p) => …)`: the element carries what the collection does.
+        const inherited = new Set([...objLabels].filter((l) => l !== 'channel'));
+        if (inherited.size > 0) for (const name of patternNames(b.target)) changed = setLabels(name, inherited) || changed;
         continue;
       }
       const init = b.init;
@@ -513,7 +559,7 @@ export function javascriptFacts(text: string): CodeFacts {
           const sub = new Set(baseLabels);
           if (base === 'process.env') {
             sub.delete('env');
-            if (key !== undefined && SECRET_ENV_NAME.test(key)) sub.add('secret');
+            if (key !== undefined && SECRET_ENV_NAME.test(key)) sub.add('envtoken');
           }
           changed = setLabels(local, sub) || changed;
         }
@@ -524,6 +570,16 @@ export function javascriptFacts(text: string): CodeFacts {
 
   facts.mangledIdentifiers = mangled.size;
   facts.endlessTopLevelLoops = endless;
+
+  const declaredBy = new Map<N, string>();
+  const bindingsByScope = new Map<number, Binding[]>();
+  for (const b of bindings) {
+    if (b.kind !== 'value' || b.target.type !== 'Identifier' || b.init === undefined) continue;
+    if (!declaredBy.has(b.init)) declaredBy.set(b.init, b.target.name as string);
+    const list = bindingsByScope.get(b.chain[0] ?? 0) ?? [];
+    list.push(b);
+    bindingsByScope.set(b.chain[0] ?? 0, list);
+  }
 
   // Pass 2: calls, hidden names, hooks, environment dumps, strings.
   for (const { call, topLevel, unref, chain: at } of callNodes) {
@@ -552,7 +608,7 @@ export function javascriptFacts(text: string): CodeFacts {
       }
     }
     let unrefd = unref;
-    const parent = findDeclaratorFor(call);
+    const parent = declaredBy.get(call);
     if (parent !== undefined && unrefTargets.has(parent)) unrefd = true;
     const fact: CallFact = {
       callee: q,
@@ -571,11 +627,26 @@ export function javascriptFacts(text: string): CodeFacts {
     if ((q === 'JSON.stringify' || q === 'Object.keys' || q === 'Object.entries' || q === 'Object.values') && args[0] !== undefined && qualify(args[0]) === 'process.env') {
       facts.envDumps.push({ line: fact.line, expression: text.slice(call.start, Math.min(call.end, call.start + 120)) });
     }
+    if ((q === 'require' || q === 'module.require') && args[0] !== undefined && fold(args[0]) === undefined) facts.dynamicRequires.push(fact.line);
     if ((q === 'require' || q === 'module.require') && args[0] !== undefined && args[0].type !== 'Literal') {
       const name = fold(args[0]);
       if (name !== undefined && SENSITIVE_NAMES.has(moduleName(name))) facts.hiddenNames.push({ name: moduleName(name), line: fact.line, expression: text.slice(call.start, Math.min(call.end, call.start + 120)) });
     }
   }
+  // One level across functions: `const send = (c) => fetch(u, { headers: { x: c } }); send(secret)`
+  // makes `send` a network call for its callers.
+  const wrappers = new Set<string>();
+  callNodes.forEach(({ call, chain: at }, i) => {
+    const fact = facts.calls[i]!;
+    if (!isNetworkCallee(fact.callee) && !fact.onChannel) return;
+    const fn = functions.get(at[0] ?? 0);
+    if (fn === undefined || fn.params.length === 0) return;
+    const used = identifiersIn(nodes(call.arguments));
+    for (const b of bindingsByScope.get(at[0] ?? 0) ?? []) if (used.has(b.target.name as string)) for (const id of identifiersIn([b.init!])) used.add(id);
+    if (fn.params.some((p) => used.has(p))) wrappers.add(fn.name);
+  });
+  if (wrappers.size > 0) for (const c of facts.calls) if (wrappers.has(c.callee) && c.argLabels.length > 0) c.onChannel = true;
+
   for (const { n: f, chain: at } of forIns) {
     chain = at;
     if (qualify(node(f.right)) === 'process.env') facts.envDumps.push({ line: lineOf(f.start), expression: text.slice(f.start, Math.min(f.end, f.start + 80)) });
@@ -599,29 +670,12 @@ export function javascriptFacts(text: string): CodeFacts {
     }
   }
   // String constants, including ones only visible after folding (concatenations, char codes, base64).
-  fullAncestor(program as unknown as AcornNode, (raw, _state, ancestors) => {
-    const n = raw as unknown as N;
-    if (n.type === 'Literal' && typeof n.value === 'string' && n.value.length >= 4) {
-      facts.strings.push({ value: n.value, line: lineOf(n.start), decoded: false });
-    } else if (n.type === 'TemplateLiteral' || n.type === 'BinaryExpression' || n.type === 'CallExpression') {
-      const parents = ancestors as unknown as N[];
-      if (n.type === 'BinaryExpression') {
-        // Only the outermost `+` of a chain: folding each inner one again would be quadratic.
-        const parent = parents[parents.length - 2];
-        if (n.operator !== '+' || (parent?.type === 'BinaryExpression' && parent.operator === '+')) return;
-      } else if (n.type === 'TemplateLiteral') {
-        if (nodes(n.expressions).length === 0) return;
-      } else {
-        const callee = node(n.callee);
-        const method = callee?.type === 'MemberExpression' ? propertyName(callee) : undefined;
-        if (method !== 'join' && method !== 'replace' && !isDecoderCall(n)) return;
-      }
-      chain = scopesOf(parents);
-      const st = { decoded: false };
-      const v = fold(n, st);
-      if (v !== undefined && v.length >= 4 && (st.decoded || n.type !== 'CallExpression')) facts.strings.push({ value: v, line: lineOf(n.start), decoded: st.decoded });
-    }
-  });
+  for (const { n, chain: at } of foldCandidates) {
+    chain = at;
+    const st = { decoded: false };
+    const v = fold(n, st);
+    if (v !== undefined && v.length >= 4 && (st.decoded || n.type !== 'CallExpression')) facts.strings.push({ value: v, line: lineOf(n.start), decoded: st.decoded });
+  }
   return facts;
 
   /** `atob(x)`, `Buffer.from(x, 'base64')…`, `String.fromCharCode(…)`, `unescape(x)`, possibly followed by `.toString()`. */
@@ -641,10 +695,21 @@ export function javascriptFacts(text: string): CodeFacts {
     return false;
   }
 
-  function findDeclaratorFor(call: N): string | undefined {
-    for (const b of bindings) if (b.kind === 'value' && b.init === call && b.target.type === 'Identifier') return b.target.name as string;
-    return undefined;
-  }
+}
+
+/** Every identifier name inside some expressions (function bodies included). */
+function identifiersIn(roots: N[]): Set<string> {
+  const out = new Set<string>();
+  const visit = (n: N, depth: number) => {
+    if (depth > 40 || out.size > 500) return;
+    if (n.type === 'Identifier') out.add(n.name as string);
+    for (const key of Object.keys(n)) {
+      const val = n[key];
+      for (const child of Array.isArray(val) ? nodes(val) : [node(val)].filter((c): c is N => c !== undefined)) visit(child, depth + 1);
+    }
+  };
+  for (const r of roots) visit(r, 0);
+  return out;
 }
 
 /** The identifiers a binding pattern declares (`a`, `{ a, b: c }`, `[d, ...e]`, `f = 1`). */

@@ -49,6 +49,8 @@ export function pythonFacts(text: string): CodeFacts {
         break;
       }
       case 'AssignStatement':
+      case 'UpdateStatement':
+      case 'ForStatement':
         assigns.push(n);
         break;
       case 'CallExpression':
@@ -184,7 +186,7 @@ export function pythonFacts(text: string): CodeFacts {
         const q = qualify(n);
         if (q === 'os.environ') out.add('env');
         else if (q?.startsWith('os.environ.[') === true) {
-          if (SECRET_ENV_NAME.test(q)) out.add('secret');
+          if (SECRET_ENV_NAME.test(q)) out.add('envtoken');
         } else {
           const parts = namedChildren(n);
           const last = parts[parts.length - 1];
@@ -198,7 +200,7 @@ export function pythonFacts(text: string): CodeFacts {
         const q = qualify(callee) ?? '';
         const args = argList === undefined ? [] : namedChildren(argList);
         if (HOSTINFO.test(q)) out.add('hostinfo');
-        if ((q === 'os.getenv' || q === 'os.environ.get') && SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('secret');
+        if ((q === 'os.getenv' || q === 'os.environ.get') && SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('envtoken');
         if (q === 'os.environ.copy' || q === 'os.environ.items') out.add('env');
         if ((q === 'open' || q.endsWith('.read_text') || q.endsWith('.open')) && stringsIn(n).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
         if (isPythonNetworkCallee(q)) {
@@ -231,6 +233,13 @@ export function pythonFacts(text: string): CodeFacts {
 
   function assignParts(a: SyntaxNode): { targets: SyntaxNode[]; value: SyntaxNode | undefined } {
     const kids = namedChildren(a);
+    if (a.name === 'ForStatement') {
+      // `for k, v in os.environ.items():` binds the loop names to what the iterable carries.
+      const body = kids.findIndex((k) => k.name === 'Body');
+      const value = kids[body - 1];
+      return { targets: kids.slice(0, Math.max(0, body - 1)).filter((k) => k.name === 'VariableName'), value };
+    }
+    if (a.name === 'UpdateStatement') return { targets: kids.slice(0, 1), value: kids[2] };
     const opIndex = kids.map((k) => k.name).lastIndexOf('AssignOp');
     return { targets: kids.slice(0, opIndex).filter((k) => k.name !== 'AssignOp' && k.name !== 'TypeDef'), value: kids[opIndex + 1] };
   }
@@ -244,11 +253,11 @@ export function pythonFacts(text: string): CodeFacts {
         if (t.name !== 'VariableName') continue;
         const name = src(t);
         const q = qualify(value);
-        if (q !== undefined && value.name !== 'String' && !aliases.has(name)) {
+        if (q !== undefined && value.name !== 'String' && a.name === 'AssignStatement' && !aliases.has(name)) {
           aliases.set(name, q);
           changed = true;
         }
-        if (!constants.has(name)) {
+        if (!constants.has(name) && a.name === 'AssignStatement') {
           const st = { decoded: false };
           const v = fold(value, st);
           if (v !== undefined) {
@@ -290,7 +299,9 @@ export function pythonFacts(text: string): CodeFacts {
     }
     argLabels.delete('channel');
     const onChannel = callee?.name === 'MemberExpression' && labelsOf(namedChildren(callee)[0]).has('channel') && /\.(send|sendall|sendto|write|post|put|request|connect)$/.test(q);
-    const first = args[0];
+    let first = args[0];
+    // exec(compile(b64decode(…), '<string>', 'exec')) decodes as directly as exec(b64decode(…)).
+    if (first?.name === 'CallExpression' && /^(builtins\.)?compile$/.test(qualify(namedChildren(first)[0]) ?? '')) first = namedChildren(namedChildren(first)[1] ?? first)[0];
     const firstCallee = first?.name === 'CallExpression' ? qualify(namedChildren(first)[0]) : undefined;
     const directDecode = firstCallee !== undefined && (DECODERS.test(firstCallee) || (/\.decode$/.test(firstCallee) && first !== undefined && /b64decode|fromhex|unhexlify|decompress/.test(src(first))));
     const fact: CallFact = {
@@ -319,7 +330,7 @@ export function pythonFacts(text: string): CodeFacts {
     }
   }
   for (const s of strings) {
-    if (s.parent?.name === 'BinaryExpression' || s.parent?.name === 'ContinuedString') continue;
+    if (s.parent?.name === 'ContinuedString') continue;
     const value = pythonStringValue(src(s));
     if (value.length >= 4) facts.strings.push({ value, line: lineOf(s.from), decoded: false });
   }

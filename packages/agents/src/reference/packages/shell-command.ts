@@ -43,6 +43,9 @@ export function commandSignals(command: string): CommandSignal[] {
       out.push({ category: 'download-execute', severity: 'HIGH', title: 'Downloads from a host that is not a package registry' });
     }
   }
+  if (/\/dev\/tcp\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command)) out.push({ category: 'remote-code', severity: 'CRIT', title: 'Opens a reverse shell' });
+  if (/\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/.test(command) || /\bxmrig\b|stratum\+tcp:\/\/|--donate-level|\bminexmr\b|\bsupportxmr\b|\bnanopool\b|--rig-id\b/i.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Runs a cryptocurrency miner' });
+  if (DOWNLOAD_TOOL.test(command) && /\s(-o|-O|--output)\s*\S+|>\s*\S+/.test(command) && /chmod\s+(\+x|[0-7]*[157]\b)|\.\/\S+/.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Downloads a binary, makes it executable and runs it' });
   if (/\brm\s+-rf?\s+(--no-preserve-root\s+)?(~|\$HOME|\/)(\s|$|\*)/.test(command)) out.push({ category: 'sabotage', severity: 'CRIT', title: 'Deletes the home or root directory' });
   return out;
 }
