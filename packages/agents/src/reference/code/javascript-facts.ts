@@ -31,6 +31,7 @@ export function isNetworkCallee(callee: string): boolean {
 export { CREDENTIAL_PATH };
 
 const MAX_FOLD = 64 * 1024;
+const STRING_ARG_CALLEE = /^(child_process|fs|path|os|shelljs|execa|cross-spawn|Bun|require|module)(\.|$)|spawn|exec|write|append|copy|unlink|chmod|createElement|\brm/;
 
 /**
  * The facts of one JavaScript file (see code-facts.ts). Never executes anything: it parses with
@@ -225,7 +226,7 @@ export function javascriptFacts(text: string): CodeFacts {
         const base = qualify(node(expr.object), depth + 1);
         const prop = propertyName(expr) ?? '?';
         if (base === undefined) return `?.${prop}`;
-        if (GLOBAL_ROOTS.has(base)) return prop;
+        if (GLOBAL_ROOTS.has(base)) return aliases.get(`0\u0000${prop}`) ?? prop;
         if (prop === 'constructor' && (base.endsWith('.constructor') || base === 'Function')) return 'Function';
         if (base === 'process.mainModule' && prop === 'require') return 'require';
         if (base === 'module' && prop === 'require') return 'require';
@@ -392,11 +393,22 @@ export function javascriptFacts(text: string): CodeFacts {
   const foldCandidates: { n: N; chain: number[] }[] = [];
   /** Named functions (declarations and `const f = (…) => …`), to find ones that send their parameters. */
   const functions = new Map<number, { name: string; params: string[] }>();
-  const scopesOf = (parents: N[]) => {
-    const out: number[] = [];
-    for (let i = parents.length - 1; i >= 0; i--) if (isFunctionLike(parents[i]!) && parents[i]!.type !== 'ClassBody') out.push(parents[i]!.start);
-    out.push(0);
-    return out;
+  // The chain of enclosing function scopes, innermost first; cached per function so a deep tree
+  // does not rebuild it for every call and binding.
+  const chainCache = new Map<number, number[]>();
+  const MODULE_CHAIN = [0];
+  const scopesOf = (parents: N[], end = parents.length): number[] => {
+    for (let i = end - 1; i >= 0; i--) {
+      const p = parents[i]!;
+      if (!isFunctionLike(p) || p.type === 'ClassBody') continue;
+      let cached = chainCache.get(p.start);
+      if (cached === undefined) {
+        cached = [p.start, ...scopesOf(parents, i)];
+        chainCache.set(p.start, cached);
+      }
+      return cached;
+    }
+    return MODULE_CHAIN;
   };
 
   fullAncestor(program as unknown as AcornNode, (raw, _state, ancestors) => {
@@ -405,7 +417,7 @@ export function javascriptFacts(text: string): CodeFacts {
     if (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') {
       for (const p of nodes(n.params)) for (const name of patternNames(p)) declare(n.start, name);
       const id = node(n.id);
-      if (id !== undefined && n.type === 'FunctionDeclaration') declare(scopesOf(parents.slice(0, -1))[0]!, id.name as string);
+      if (id !== undefined && n.type === 'FunctionDeclaration') declare(scopesOf(parents, parents.length - 1)[0]!, id.name as string);
       const holder = parents[parents.length - 2];
       const fname = id?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : holder?.type === 'AssignmentExpression' ? node(holder.left)?.name : undefined);
       if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)) });
@@ -544,6 +556,14 @@ export function javascriptFacts(text: string): CodeFacts {
           }
         }
         changed = setLabels(name, labelsOf(init)) || changed;
+      } else if (b.target.type === 'MemberExpression') {
+        // `global.r = require` makes `global.r(…)` (and a bare `r(…)`) a require.
+        const target = qualify(b.target);
+        const q = qualify(init);
+        if (target !== undefined && !target.includes('.') && q !== undefined && q !== target && !aliases.has(`0\u0000${target}`)) {
+          aliases.set(`0\u0000${target}`, q);
+          changed = true;
+        }
       } else if (b.target.type === 'ObjectPattern') {
         const base = qualify(init);
         const baseLabels = labelsOf(init);
@@ -592,7 +612,8 @@ export function javascriptFacts(text: string): CodeFacts {
     argLabels.delete('channel');
     const onChannel = callee?.type === 'MemberExpression' && CHANNEL_METHODS.has(propertyName(callee) ?? '') && labelsOf(node(callee.object)).has('channel');
     const first = args[0];
-    const directDecode = first !== undefined && isDecoderCall(first);
+    const firstState = { decoded: false };
+    const directDecode = first !== undefined && (isDecoderCall(first) || (fold(first, firstState) !== undefined && firstState.decoded));
     const options: Record<string, string> = {};
     for (const a of args) {
       if (a.type !== 'ObjectExpression') continue;
@@ -615,7 +636,8 @@ export function javascriptFacts(text: string): CodeFacts {
       line: lineOf(call.start),
       args: args.map((a) => fold(a) ?? null),
       argLabels: [...argLabels],
-      argStrings: argStrings(args),
+      // Constant strings inside the arguments matter for commands, files and requests only.
+      argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(args) : [],
       options,
       unref: unrefd,
       isNew: call.type === 'NewExpression',

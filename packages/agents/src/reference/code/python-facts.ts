@@ -208,7 +208,9 @@ export function pythonFacts(text: string): CodeFacts {
           out.add('channel');
         }
         if (DECODERS.test(q)) out.add('decoded');
-        if (callee?.name === 'MemberExpression') add(labelsOf(namedChildren(callee)[0], depth + 1));
+        // `os.environ.get('X')` reads one variable: it does not carry the whole environment.
+        const oneVariable = /^os\.environ\.(get|setdefault|pop|__getitem__)$/.test(q);
+        if (callee?.name === 'MemberExpression' && !oneVariable) add(labelsOf(namedChildren(callee)[0], depth + 1));
         for (const a of args) add(labelsOf(a, depth + 1));
         break;
       }

@@ -14,12 +14,14 @@ import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { commandSignals } from './shell-command.js';
 
+const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
+
 const JS_FILE = /\.(js|cjs|mjs|jsx)$/i;
 const PY_FILE = /\.py$/i;
 /** Files above this size are not parsed (generated bundles); they get a cheap text scan. */
-const MAX_PARSE_BYTES = 1024 * 1024;
+const MAX_PARSE_BYTES = 768 * 1024;
 /** Source parsed per package at most; the rest gets the cheap scan, so a huge tarball stays bounded in time. */
-const MAX_PARSED_TOTAL = 24 * 1024 * 1024;
+const MAX_PARSED_TOTAL = 8 * 1024 * 1024;
 const NATIVE_MAGIC: readonly [string, Buffer][] = [
   ['ELF', Buffer.from([0x7f, 0x45, 0x4c, 0x46])],
   ['PE', Buffer.from([0x4d, 0x5a])],
@@ -90,7 +92,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
         const code = text.split('\n').filter((l) => /^\s*import\s/.test(l)).join('\n');
         const risky = /\b(exec|eval|b64decode|subprocess|system|urlopen|socket|popen)\b/.test(code);
         findings.push(referenceFinding({ category: 'install-script', severity: risky ? 'HIGH' : 'LOW', title: risky ? 'A .pth file runs decoded or external code every time Python starts' : 'A .pth file runs an import every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
-        findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: true }));
+        findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: true, reparse }));
       }
       continue;
     }
@@ -124,7 +126,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
     }
-    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py') }));
+    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py'), reparse }));
     if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
   }
 
@@ -145,7 +147,7 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
     if (!atInstall) continue;
     const parsed = parseScript(command);
     for (const code of parsed.inlineJavaScript) {
-      for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
+      for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true, reparse })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
       if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process)/.test(code) || /\beval\s*\(/.test(code)) {
         out.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'package.json', line, evidence: code.slice(0, 300) }));
       }

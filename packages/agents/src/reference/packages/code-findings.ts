@@ -10,6 +10,13 @@ export interface CodeContext {
   file: string;
   /** The file runs when the package is installed (a lifecycle script's target, setup.py). */
   installTime: boolean;
+  /**
+   * Parses decoded strings that look like code and analyzes them too (one level deep), so
+   * `eval(atob('…'))` is judged by what it runs. Default true.
+   */
+  decodeCode?: boolean;
+  /** Re-parses decoded code (injected to keep this module free of the parsers). */
+  reparse?: (code: string, language: CodeFacts['language']) => CodeFacts;
 }
 
 const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn)$/;
@@ -107,6 +114,11 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     }
   }
 
+  // Commands that arrive over the network (RATs, reverse shells written in code).
+  for (const c of facts.calls) {
+    if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote')) push('remote-code', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
+  }
+
   // Names hidden by string building, decoded strings, mangling.
   for (const h of facts.hiddenNames.slice(0, 3)) push('obfuscation', atInstall('HIGH', install), 'Sensitive name hidden by string building', h.line, `${h.expression} → ${h.name}`);
   for (const s of facts.strings) {
@@ -114,6 +126,16 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     if (SUSPICIOUS_DECODED.test(s.value)) {
       push('obfuscation', atInstall('HIGH', install), 'Decoded string reveals code, a command or a URL', s.line, s.value.slice(0, 300));
       break;
+    }
+  }
+  if (ctx.decodeCode !== false && ctx.reparse !== undefined) {
+    const seen = new Set<string>();
+    for (const s of [...facts.strings.filter((x) => x.decoded), ...facts.strings.filter((x) => !x.decoded && x.value.length >= 200).map((x) => ({ ...x, value: decodeBlob(x.value) ?? '' }))]) {
+      if (s.value.length < 12 || s.value.length > 200_000 || seen.has(s.value) || !SUSPICIOUS_DECODED.test(s.value) || !/[();=]/.test(s.value)) continue;
+      seen.add(s.value);
+      const inner = codeFindings(ctx.reparse(s.value, facts.language), { ...ctx, decodeCode: false });
+      for (const f of inner) out.push({ ...f, title: `${f.title} (in decoded code)`, line: s.line });
+      if (seen.size >= 8) break;
     }
   }
   if (facts.mangledIdentifiers >= 20) push('obfuscation', atInstall('HIGH', install), 'Obfuscator-style _0x identifiers', undefined, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
@@ -183,7 +205,9 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   if (rc !== undefined && facts.calls.some((c) => /appendFile|writeFile|^open$/.test(c.callee))) push('persistence', atInstall('HIGH', install), 'Writes to shell startup files or the Startup folder', rc.line, rc.value);
 
   // Sabotage: module-level endless loops (colors 2022), geo-targeted destruction (node-ipc 2022).
-  for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('sabotage', 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);
+  // Benchmarks and examples loop forever on purpose; only code a consumer loads counts.
+  const sideFile = /(^|\/)(node_modules|tests?|__tests__|bench|benchmarks?|examples?|docs?|scripts)\//.test(ctx.file);
+  for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('sabotage', sideFile ? 'LOW' : 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);
   const destroys = facts.calls.filter((c) => DESTRUCTIVE_CALLEE.test(c.callee) || (WRITE_CALLEE.test(c.callee) && c.argStrings.some((a) => /❤|\u2764/.test(a))));
   const geo = facts.strings.find((s) => GEO_IP.test(s.value));
   if (geo !== undefined && (destroys.length > 0 || writes.length > 0)) push('sabotage', 'HIGH', 'Overwrites or deletes files depending on the machine’s geolocation', geo.line, geo.value.slice(0, 200));
