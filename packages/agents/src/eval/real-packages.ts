@@ -51,7 +51,8 @@ export async function npmCacheTarballs(cacheDir: string): Promise<RealPackage[]>
       const [algo, b64] = entry.integrity.split(' ')[0]!.split('-', 2) as [string, string | undefined];
       if (b64 === undefined) continue;
       const hex = Buffer.from(b64, 'base64').toString('hex');
-      const name = m[1] === undefined ? m[2]! : `${decodeURIComponent(m[1])}/${m[2]!}`;
+      // Scoped tarballs appear both as `@scope/pkg/-/…` and `@scope%2fpkg/-/…`.
+      const name = decodeURIComponent(m[1] === undefined ? m[2]! : `${m[1]}/${m[2]!}`);
       out.push({ name, version: m[3]!, origin: 'npm-cache', path: join(cacheDir, 'content-v2', algo, hex.slice(0, 2), hex.slice(2, 4), hex.slice(4)) });
     }
   }

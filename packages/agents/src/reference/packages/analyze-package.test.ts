@@ -107,6 +107,16 @@ describe('analyzePackage (PyPI)', () => {
     expect(r.verdict).toBe('ALLOW');
   });
 
+  it('treats a hatch build hook and an in-tree build backend as install-time code', async () => {
+    const r = await analyze({
+      'PKG-INFO': 'Metadata-Version: 2.1\nName: some-lib\nVersion: 0.1\n',
+      'pyproject.toml': '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "backend"\nbackend-path = ["_build"]\n\n[tool.hatch.build.hooks.custom]\n',
+      'hatch_build.py': 'import socket\nprint(socket.gethostname())\n',
+      '_build/backend.py': "import os\nimport subprocess\nsubprocess.Popen(['sh', '-c', 'sleep 1000'], start_new_session=True, stdout=subprocess.DEVNULL)\n",
+    });
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'process-execution', severity: 'CRIT', file: '_build/backend.py', line: 3 }));
+  });
+
   it('allows a plain setup.py', async () => {
     const r = await analyze({ 'setup.py': `from setuptools import setup, find_packages\nsetup(name='plainlib', version='1.0', packages=find_packages(), long_description=open('README.md').read())\n`, 'plainlib/__init__.py': 'import os\nHOME = os.environ.get("HOME")\n' });
     expect(r.verdict).toBe('ALLOW');

@@ -53,6 +53,9 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     if (manifest !== null && text !== null) findings.push(...(await installScriptFindings(manifest, text, byPath, installTime)));
   } else if (layout.kind === 'sdist') {
     if (byPath.has('setup.py')) installTime.add('setup.py');
+    const pyproject = byPath.get('pyproject.toml');
+    const toml = pyproject === undefined ? null : await readArtifactText(pyproject);
+    if (toml !== null) for (const path of pythonBuildHooks(toml)) if (byPath.has(path)) installTime.add(path);
   }
 
   // Install-time JavaScript pulls in its relative requires: they run at install too.
@@ -191,6 +194,26 @@ async function scriptsRunBy(facts: CodeFacts, from: string, byPath: Map<string, 
       });
     }
   }
+  return out;
+}
+
+/**
+ * Python files pip runs while building an sdist besides setup.py: an in-tree build backend
+ * (`backend-path` + `build-backend`) and a hatch custom build hook (`hatch_build.py` by default).
+ */
+export function pythonBuildHooks(toml: string): string[] {
+  const out: string[] = [];
+  const backend = /^\s*build-backend\s*=\s*["']([\w.]+)(?::\w+)?["']/m.exec(toml)?.[1];
+  const paths = /^\s*backend-path\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1];
+  if (backend !== undefined && paths !== undefined) {
+    for (const m of paths.matchAll(/["']([^"']+)["']/g)) {
+      const dir = posix.normalize(m[1]!).replace(/^\.\/?/, '');
+      const module = backend.split('.').join('/');
+      out.push(dir === '' ? `${module}.py` : `${dir}/${module}.py`, dir === '' ? `${module}/__init__.py` : `${dir}/${module}/__init__.py`);
+    }
+  }
+  const hatch = /^\s*\[tool\.hatch\.build(?:\.targets\.\w+)?\.hooks\.custom\]([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(toml);
+  if (hatch !== null) out.push(/^\s*path\s*=\s*["']([^"']+)["']/m.exec(hatch[1] ?? '')?.[1] ?? 'hatch_build.py');
   return out;
 }
 
