@@ -14,6 +14,7 @@ export function formatReport(report: EvalReport): string {
     lines.push(`                    targets: BLOCK ≤ ${pct(report.targets.maxBenignBlockRate)} ${t.targets.benignBlock ? 'ok' : 'MISSED'}, WARN or BLOCK ≤ ${pct(report.targets.maxBenignWarnRate)} ${t.targets.benignWarn ? 'ok' : 'MISSED'}`);
     lines.push(`precision           ${pct(t.precision)}`);
     lines.push(`time per artifact   mean ${t.timeMs.mean.toFixed(1)} ms, p95 ${t.timeMs.p95.toFixed(1)} ms, max ${t.timeMs.max.toFixed(0)} ms; total ${(t.timeMs.total / 1000).toFixed(1)} s (real set ${(t.timeMs.realSetTotal / 1000).toFixed(1)} s)`);
+    lines.push(`slowest             ${t.slowest.map((x) => `${x.id} ${x.ms} ms`).join(', ')}`);
     lines.push('per-technique recall');
     for (const [technique, r] of Object.entries(t.techniques).sort(([a], [b]) => (a < b ? -1 : 1))) lines.push(`  ${technique.padEnd(40)} ${r.flagged}/${r.samples}`);
     for (const m of t.missed) lines.push(`missed: ${m}`);

@@ -60,6 +60,8 @@ export interface TrackReport {
   precision: number;
   techniques: Record<string, { samples: number; flagged: number; recall: number }>;
   timeMs: { mean: number; p95: number; max: number; total: number; realSetTotal: number };
+  /** The five slowest artifacts. */
+  slowest: { id: string; ms: number }[];
   missed: string[];
   belowExpected: string[];
   benignFlagged: { id: string; verdict: string; top: string[] }[];
@@ -172,6 +174,7 @@ function trackReport(track: Track, mode: TrackReport['mode'], outcomes: Artifact
     precision: flagged.length + benignFlagged.length === 0 ? 0 : flagged.length / (flagged.length + benignFlagged.length),
     techniques,
     timeMs: { mean: times.length === 0 ? 0 : total / times.length, p95: percentile(times, 0.95), max: times[times.length - 1] ?? 0, total, realSetTotal: benignReal.reduce((a, o) => a + o.ms, 0) },
+    slowest: [...outcomes].sort((a, b) => b.ms - a.ms).slice(0, 5).map((o) => ({ id: o.id, ms: Math.round(o.ms) })),
     missed: malicious.filter((o) => rank(o.verdict) < 1).map((o) => `${o.id} (${o.verdict})`),
     belowExpected: outcomes.filter((o) => o.expected !== null && rank(o.verdict) < rank(o.expected)).map((o) => `${o.id}: ${o.verdict} < ${o.expected}`),
     benignFlagged: benignFlagged.map((o) => ({ id: o.id, verdict: o.verdict, top: o.top })),
