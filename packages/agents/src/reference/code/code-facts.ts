@@ -117,6 +117,9 @@ export function emptyFacts(language: CodeFacts['language']): CodeFacts {
 /** Environment variable names that hold credentials. */
 export const SECRET_ENV_NAME = /(TOKEN|SECRET|PASSW|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|NPM_|AWS_|GITHUB_|GH_|PYPI|TWINE_)/i;
 
+/** Paths of credential, browser-profile and wallet stores. */
+export const CREDENTIAL_PATH = /(\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;
+
 /** Property names of private key material. */
 export const KEY_MATERIAL_NAME = /^(secretKey|privateKey|private_key|secret_key|mnemonic|seedPhrase|seed_phrase)$/;
 

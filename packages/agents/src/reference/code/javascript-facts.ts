@@ -1,6 +1,6 @@
 import { fullAncestor } from 'acorn-walk';
 import type { Node as AcornNode } from 'acorn';
-import { KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CREDENTIAL_PATH, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { lineIndex } from './line-index.js';
 import { parseJavaScript } from './parse-javascript.js';
 
@@ -20,15 +20,12 @@ const GLOBAL_ROOTS = new Set(['globalThis', 'global', 'window', 'self', 'top', '
 const NETWORK_MODULES = ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'dns/promises', 'axios', 'node-fetch', 'got', 'request', 'undici', 'superagent', 'needle', 'ws', 'cross-fetch', 'isomorphic-fetch', 'phin', 'bent'];
 const NETWORK_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'navigator.sendBeacon', 'EventSource', '$.ajax', '$.post', '$.get', 'jQuery.ajax']);
 const CHANNEL_METHODS = new Set(['write', 'end', 'send', 'post', 'put', 'emit', 'open', 'sendto']);
-const CREDENTIAL_PATH = /(\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;
 
 /** True when the resolved callee sends or receives over the network. */
 export function isNetworkCallee(callee: string): boolean {
   if (NETWORK_GLOBALS.has(callee)) return true;
   return NETWORK_MODULES.some((m) => callee === m || callee.startsWith(`${m}.`));
 }
-
-export { CREDENTIAL_PATH };
 
 const MAX_FOLD = 64 * 1024;
 const STRING_ARG_CALLEE = /^(child_process|fs|path|os|shelljs|execa|cross-spawn|Bun|require|module)(\.|$)|spawn|exec|write|append|copy|unlink|chmod|createElement|\brm/;

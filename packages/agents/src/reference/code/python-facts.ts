@@ -1,6 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
-import { KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
-import { CREDENTIAL_PATH } from './javascript-facts.js';
+import { CREDENTIAL_PATH, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
