@@ -73,6 +73,8 @@ describe('javascriptFacts', () => {
     const spawn = facts.calls.find((c) => c.callee === 'child_process.spawn');
     expect(spawn).toMatchObject({ unref: true, options: { detached: 'true', stdio: 'ignore', windowsHide: 'true' } });
     expect(facts.hooks.map((h) => h.target)).toEqual(['ethereum.request', 'XMLHttpRequest.prototype.send']);
+    const viaVariable = javascriptFacts(`const cp = require('child_process'); const o = { detached: true, stdio: 'ignore' }; cp.spawn('x', [], o).unref();`);
+    expect(viaVariable.calls.find((c) => c.callee === 'child_process.spawn')).toMatchObject({ unref: true, options: { detached: 'true', stdio: 'ignore' } });
     expect(facts.endlessTopLevelLoops).toEqual([7]);
   });
 

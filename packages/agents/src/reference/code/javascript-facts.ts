@@ -598,6 +598,14 @@ export function javascriptFacts(text: string): CodeFacts {
     bindingsByScope.set(b.chain[0] ?? 0, list);
   }
 
+  const objectInits = new Map<string, N>();
+  for (const b of bindings) {
+    if (b.kind !== 'value' || b.target.type !== 'Identifier' || b.init?.type !== 'ObjectExpression') continue;
+    chain = b.chain;
+    const key = scopeKey(b.target.name as string);
+    if (!objectInits.has(key)) objectInits.set(key, b.init);
+  }
+
   // Pass 2: calls, hidden names, hooks, environment dumps, strings.
   for (const { call, topLevel, unref, chain: at } of callNodes) {
     chain = at;
@@ -612,7 +620,9 @@ export function javascriptFacts(text: string): CodeFacts {
     const firstState = { decoded: false };
     const directDecode = first !== undefined && (isDecoderCall(first) || (fold(first, firstState) !== undefined && firstState.decoded));
     const options: Record<string, string> = {};
-    for (const a of args) {
+    for (const arg of args) {
+      // An options object kept in a variable (`const o = { detached: true }; spawn(c, a, o)`).
+      const a = arg.type === 'Identifier' ? (objectInits.get(scopeKey(arg.name as string)) ?? arg) : arg;
       if (a.type !== 'ObjectExpression') continue;
       for (const p of nodes(a.properties)) {
         const key = (node(p.key)?.name ?? node(p.key)?.value) as string | undefined;
