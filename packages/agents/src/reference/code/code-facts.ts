@@ -89,6 +89,8 @@ export interface CodeFacts {
   envDumps: { line: number; expression: string }[];
   /** Distinct `_0x1a2b`-style identifiers (javascript-obfuscator output). */
   mangledIdentifiers: number;
+  /** Line of the first of them (null when there is none). */
+  mangledFirstLine: number | null;
   /** Loops at module level that never end (protestware that hangs every importer). */
   endlessTopLevelLoops: number[];
   /** Python: setuptools command classes overridden (`class X(install)`), with their line. */
@@ -108,6 +110,7 @@ export function emptyFacts(language: CodeFacts['language']): CodeFacts {
     hooks: [],
     envDumps: [],
     mangledIdentifiers: 0,
+    mangledFirstLine: null,
     endlessTopLevelLoops: [],
     commandOverrides: [],
     dynamicRequires: [],

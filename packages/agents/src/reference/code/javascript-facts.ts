@@ -382,6 +382,7 @@ export function javascriptFacts(text: string): CodeFacts {
   const bindings: Binding[] = [];
   const endless: number[] = [];
   const mangled = new Set<string>();
+  let firstMangled = Number.MAX_SAFE_INTEGER;
   const unrefTargets = new Set<string>();
   const callNodes: { call: N; topLevel: boolean; unref: boolean; chain: number[] }[] = [];
   const computedMembers: { n: N; chain: number[] }[] = [];
@@ -484,7 +485,13 @@ export function javascriptFacts(text: string): CodeFacts {
         if (n.computed === true && node(n.property)?.type !== 'Literal') computedMembers.push({ n, chain: scopesOf(parents) });
         break;
       case 'Identifier':
-        if (/^_0x[0-9a-f]{3,}$/i.test(n.name as string)) mangled.add(n.name as string);
+        if (/^_0x[0-9a-f]{3,}$/i.test(n.name as string)) {
+          mangled.add(n.name as string);
+          if (facts.mangledFirstLine === null || n.start < firstMangled) {
+            firstMangled = n.start;
+            facts.mangledFirstLine = lineOf(n.start);
+          }
+        }
         break;
       case 'Literal':
         if (typeof n.value === 'string' && n.value.length >= 4) facts.strings.push({ value: n.value, line: lineOf(n.start), decoded: false });

@@ -138,8 +138,9 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
       if (seen.size >= 8) break;
     }
   }
-  if (facts.mangledIdentifiers >= 20) push('obfuscation', atInstall('HIGH', install), 'Obfuscator-style _0x identifiers', undefined, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
-  else if (facts.mangledIdentifiers >= 5) push('obfuscation', atInstall('MED', install), 'Obfuscator-style _0x identifiers', undefined, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
+  const mangledLine = facts.mangledFirstLine ?? undefined;
+  if (facts.mangledIdentifiers >= 20) push('obfuscation', atInstall('HIGH', install), 'Obfuscator-style _0x identifiers', mangledLine, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
+  else if (facts.mangledIdentifiers >= 5) push('obfuscation', atInstall('MED', install), 'Obfuscator-style _0x identifiers', mangledLine, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
   for (const s of facts.strings) {
     if (s.decoded || s.value.length < 400) continue;
     const decoded = decodeBlob(s.value);
@@ -191,7 +192,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const walletRequests = allStrings.filter((s) => /^(eth_requestAccounts|eth_sendTransaction|eth_signTypedData_v4|personal_sign|wallet_switchEthereumChain)$/.test(s));
   const remoteScript = facts.calls.some((c) => c.callee === 'document.createElement' && c.args[0] === 'script') && urlStrings.some((u) => urlHosts(u).some((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h)));
   if (walletRequests.some((s) => s === 'eth_sendTransaction' || s === 'eth_signTypedData_v4') && walletRequests.includes('eth_requestAccounts') && (remoteScript || facts.hooks.length > 0)) {
-    push('wallet-hijack', 'HIGH', 'Injects a remote script that asks the wallet to connect and send transactions', undefined, walletRequests.join(', '));
+    push('wallet-hijack', 'HIGH', 'Injects a remote script that asks the wallet to connect and send transactions', facts.strings.find((s) => s.value === 'eth_sendTransaction' || s.value === 'eth_signTypedData_v4')?.line, walletRequests.join(', '));
   }
 
   // A module compiled at run time from decoded text (flatmap-stream 2018: `new module.constructor`, `_compile`).
