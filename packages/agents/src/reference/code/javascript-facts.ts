@@ -17,7 +17,7 @@ const nodes = (value: unknown): N[] => (Array.isArray(value) ? value.map(node).f
 
 /** Objects that stand for the global scope: `globalThis.fetch` is `fetch`. */
 const GLOBAL_ROOTS = new Set(['globalThis', 'global', 'window', 'self', 'top', 'parent', 'frames']);
-const NETWORK_MODULES = ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'dns/promises', 'axios', 'node-fetch', 'got', 'request', 'undici', 'superagent', 'needle', 'ws', 'cross-fetch', 'isomorphic-fetch', 'phin', 'bent'];
+const NETWORK_MODULES = ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'dns/promises', 'axios', 'node-fetch', 'got', 'request', 'undici', 'superagent', 'needle', 'ws', 'cross-fetch', 'isomorphic-fetch', 'phin', 'bent', 'socket.io-client', 'engine.io-client', 'mqtt'];
 const NETWORK_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'navigator.sendBeacon', 'EventSource', '$.ajax', '$.post', '$.get', 'jQuery.ajax']);
 const CHANNEL_METHODS = new Set(['write', 'end', 'send', 'post', 'put', 'emit', 'open', 'sendto']);
 
@@ -258,6 +258,8 @@ export function javascriptFacts(text: string): CodeFacts {
       case 'Identifier':
         add(labels.get(scopeKey(expr.name as string)) ?? []);
         if (qualify(expr) === 'process.env') out.add('env');
+        // A variable or parameter named for key material (xrpl.js 2025 sent `privateKey` itself).
+        if (KEY_MATERIAL_NAME.test(expr.name as string)) out.add('keymaterial');
         break;
       case 'MemberExpression': {
         const q = qualify(expr);
