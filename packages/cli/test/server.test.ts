@@ -272,5 +272,11 @@ describe.skipIf(!serverBuilt)('vigil against a real server', () => {
     expect(await vigil(['miner', 'agent', '--track', 'skills'], opts)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: 404 agent not found/) });
     // A fresh key holds no validator permit on the demo metagraph.
     expect(await vigil(['validator', 'register', '--allowed-ip', '127.0.0.1'], opts)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: 403 hotkey not registered on netuid 76/) });
+    // Its signed validator calls reach the server, which refuses a hotkey that is no validator.
+    const intel = await vigil(['validator', 'threat-intel', `sha256:${'a'.repeat(64)}`], opts);
+    expect(intel).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: 403 /) });
+    expect(await vigil(['validator', 'threat-intel', 'sha256:XYZ'], opts)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: sha256: expected sha256:<64 lowercase hex>/) });
+    const notEnvelope = project({ 'envelope.json': JSON.stringify({ payload: {} }) });
+    expect(await vigil(['validator', 'attest', join(notEnvelope, 'envelope.json')], opts)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: file: .* is not an attestation envelope \(/) });
   });
 });

@@ -2,12 +2,12 @@ import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { keypairFromSeed } from '@vigil/client';
 import { referenceAgentBundle } from '@vigil/agents';
-import { AGENT_BUNDLE_FORMAT, MinerAgent, MinerRegistration, TRACKS, ValidatorRegistration, type Track } from '@vigil/core';
+import { AGENT_BUNDLE_FORMAT, AttestationEnvelope, AttestationReceipt, MinerAgent, MinerRegistration, Sha256Hash, ThreatIntel, TRACKS, ValidatorRegistration, type Track } from '@vigil/core';
 import { generateSecretKey, toHex } from '@vigil/crypto';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { defaultKeyfile, keyfileOf } from '../keyfile.js';
-import { choiceArg } from '../context.js';
+import { choiceArg, readJson } from '../context.js';
 import { CliError, UsageError } from '../exit-codes.js';
 import { when } from '../output.js';
 import { trackOption } from './public-reads.js';
@@ -206,6 +206,45 @@ export function registerOperator(program: Command, kit: Kit): void {
         }),
       ),
     ['vigil validator register --allowed-ip 203.0.113.7', 'vigil validator register --allowed-ip 203.0.113.7 2001:db8::7 --keyfile validator.json'],
+  );
+  examples(
+    validator
+      .command('attest')
+      .argument('<file>', 'a signed AttestationEnvelope as JSON (from signAttestation of @vigil/crypto); - reads standard input')
+      .description('submits one signed attestation (POST /v1/validators/attestations); validator run submits in batches instead')
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, file: string, opts: { keyfile?: string }) => {
+          const parsed = AttestationEnvelope.safeParse(await readJson(ctx.io, file, 'file'));
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            throw new CliError(`file: ${file === '-' ? 'standard input' : file} is not an attestation envelope (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''})`);
+          }
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          const r = await client.request('POST', '/v1/validators/attestations', parsed.data, { schema: AttestationReceipt });
+          ctx.emit(() => ctx.out.fields([['task', r.task_id], ['canonical hash', r.canonical_hash], ['recorded', r.created ? 'yes' : 'no (this exact envelope was recorded before)']]));
+        }),
+      ),
+    ['vigil validator attest envelope.json', 'cat envelope.json | vigil validator attest - --keyfile validator.json'],
+  );
+  examples(
+    validator
+      .command('threat-intel')
+      .argument('<sha256>', 'the artifact content hash, sha256:<64 hex>')
+      .description('what Vigil already knows about an artifact content (GET /v1/validators/threat-intel/{sha256})')
+      .option(keyfileOption, keyfileHelp)
+      .action(
+        action(kit, async (ctx, sha256: string, opts: { keyfile?: string }) => {
+          if (!Sha256Hash.safeParse(sha256).success) throw new UsageError(`sha256: expected sha256:<64 lowercase hex>, got ${JSON.stringify(sha256)}`);
+          const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
+          const r = await client.request('GET', `/v1/validators/threat-intel/${sha256}`, undefined, { schema: ThreatIntel });
+          ctx.emit(() => {
+            ctx.out.fields([['sha256', r.sha256], ['artifacts', r.bundle_hashes.join(', ') || '-'], ['verdict', r.verdict ?? '-'], ['verdict updated', r.verdict_updated_at === null ? '-' : when(r.verdict_updated_at)], ['findings', r.findings.length]]);
+            for (const f of r.findings) ctx.out.line(`  ${f.severity} ${f.category}: ${f.title} (${f.file})`);
+          });
+        }),
+      ),
+    ['vigil validator threat-intel sha256:3a225f84d34fd000166db003c33e4bebeee54fad3682ee53b9d5605012da76ef'],
   );
   registerValidatorRun(validator, kit);
 }
