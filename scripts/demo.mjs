@@ -58,11 +58,14 @@ const DATA = join(DEMO, 'data');
 const KEYS = join(DEMO, 'keys');
 /** How a path inside the demo directory is shown. */
 const MARKER = '.vigil-demo';
-const shown = (path) => relative(process.cwd(), path) || '.';
+const shown = (path) => {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') ? path : rel;
+};
 /** How much of the network to build: quick is what the test runs. */
 const SIZE = options.quick
-  ? { perLabel: 3, live: 6, submissionS: 20, evaluationS: 600 }
-  : { perLabel: 12, live: 30, submissionS: 30, evaluationS: 1800 };
+  ? { perLabel: 3, live: 6, submissionS: 10, evaluationS: 600 }
+  : { perLabel: 12, live: 30, submissionS: 10, evaluationS: 1800 };
 const started = Date.now();
 
 function say(line) {
@@ -136,19 +139,26 @@ function samplesOf(dir, track) {
   return samples;
 }
 
+/** Whether `dir` holds a package.json with a string name and version (the loader then names it by its purl). */
+function npmPackageNamed(dir) {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    return typeof manifest?.name === 'string' && manifest.name !== '' && typeof manifest.version === 'string' && manifest.version !== '';
+  } catch {
+    return false;
+  }
+}
+
 /** A sample's manifest entry. Names never say which set a sample is in, so agents see labeled and live artifacts alike. */
 function labeledEntry(sample) {
   const groundTruth = sample.meta.label === 'benign' ? 'ALLOW' : ['WARN', 'BLOCK'].includes(sample.meta.expected) ? sample.meta.expected : 'BLOCK';
   const entry = { path: sample.files, track: sample.track, kind: 'labeled', ground_truth: groundTruth };
-  const named = ['package.json', 'PKG-INFO', 'pyproject.toml'].some((f) => existsSync(join(sample.files, f)));
-  if (sample.track === 'packages' && !named) {
-    // A sample without package metadata (a bare setup.py) is named like an npm upload would be.
-    const python = existsSync(join(sample.files, 'setup.py'));
-    Object.assign(entry, python ? { label: 'pypi', source_id: `pkg:pypi/sample-${shortHash(sample.id)}@1.0.0` } : { label: 'npm', source_id: `pkg:npm/sample-${shortHash(sample.id)}@1.0.0` });
-  } else if (sample.track !== 'packages' && !existsSync(join(sample.files, 'package.json'))) {
-    entry.source_id = `github.com/vigil-demo/${sample.track.replace('_', '-')}-${shortHash(sample.id)}`;
-  }
-  return entry;
+  // The loader names an npm package by its purl; anything else gets a name here, like an upload's.
+  if (npmPackageNamed(sample.files)) return entry;
+  const id = shortHash(sample.id);
+  if (sample.track !== 'packages') return { ...entry, source_id: `github.com/vigil-demo/${sample.track.replace('_', '-')}-${id}` };
+  const python = ['setup.py', 'pyproject.toml', 'PKG-INFO', 'setup.cfg'].some((f) => existsSync(join(sample.files, f)));
+  return { ...entry, ...(python ? { label: 'pypi', source_id: `pkg:pypi/sample-${id}@1.0.0` } : { label: 'npm', source_id: `pkg:npm/sample-${id}@1.0.0` }) };
 }
 
 /**
@@ -354,7 +364,7 @@ async function runValidators(validators) {
       (v) =>
         new Promise((resolve, reject) => {
           const log = createWriteStream(join(DEMO, `${v.name}.log`));
-          const child = spawn(process.execPath, [CLI_BIN, 'validator', 'run', '--exit-when-idle', '--concurrency', '2', '--keyfile', v.keyfile], {
+          const child = spawn(process.execPath, [CLI_BIN, 'validator', 'run', '--exit-when-idle', '--concurrency', '2', '--poll-interval', '1', '--work-dir', join(DEMO, 'work', v.name), '--keyfile', v.keyfile], {
             cwd: ROOT,
             env: { ...process.env, VIGIL_URL: baseUrl, NO_COLOR: '1' },
             stdio: ['ignore', 'pipe', 'pipe'],
@@ -376,9 +386,11 @@ async function runValidators(validators) {
 
 let server;
 
-async function startServer(port) {
-  const log = createWriteStream(join(DEMO, 'server.log'));
-  server = spawn(process.execPath, [SERVER_BIN, 'serve'], { cwd: ROOT, env: { ...process.env, ...serverEnv, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `vigil-server serve`; with `scheduler` false it opens no round (the miners register first). */
+async function startServer(port, scheduler) {
+  const log = createWriteStream(join(DEMO, 'server.log'), { flags: 'a' });
+  const env = { ...process.env, ...serverEnv, PORT: String(port), VIGIL_SCHEDULER: String(scheduler) };
+  server = spawn(process.execPath, [SERVER_BIN, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout.pipe(log);
   server.stderr.pipe(log);
   const exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
@@ -424,12 +436,13 @@ async function waitForEvaluation() {
     await sleep(wait);
   }
   say('submissions closed: every round is evaluating');
+  return rounds;
 }
 
-/** Closes every round in evaluation now (the validators have nothing left), through the admin API. */
-async function closeRounds(status, adminToken) {
+/** Closes the demo's rounds now (the validators have nothing left to do), through the admin API. */
+async function closeRounds(rounds, adminToken) {
   const closed = [];
-  for (const round of status.tracks.filter((r) => r.phase === 'evaluation')) {
+  for (const round of rounds) {
     const response = await fetch(`${baseUrl}/v1/admin/rounds/${round.round_id}/close`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
@@ -455,7 +468,7 @@ async function summarize(token, artifacts, validators, miners) {
     const round = rounds.find((r) => r.track === track);
     if (!round) continue;
     const winners = round.winners.map((w) => `${w.name} ${w.score.toFixed(2)}`).join(', ') || 'none (no agent scored above 0)';
-    say(`${track}: round ${round.round_number} closed, ${round.miners} miners; winners: ${winners}`);
+    say(`${track}: round ${round.round_number} closed; miners: ${round.miners}; winners: ${winners}`);
   }
   const decided = live.filter((a) => a.verdict !== null);
   const mix = ['ALLOW', 'WARN', 'BLOCK'].map((v) => `${decided.filter((a) => a.verdict === v).length} ${v}`).join(', ');
@@ -530,14 +543,18 @@ async function main() {
   if (!token) throw new DemoError(`vigil-server keys create printed no token:\n${keyLines}`);
 
   say(`starting vigil-server serve at ${baseUrl} (data in ${shown(DATA)}, log in ${shown(join(DEMO, 'server.log'))})`);
-  await startServer(port);
+  // The miners register and submit before any round opens, so however long that takes, the first
+  // round of every track freezes their agents: the scheduler starts with the second serve.
+  await startServer(port, false);
   const miners = await registerMiners(minerKeys);
-  await waitForEvaluation();
+  await stopServer();
+  say(`restarting vigil-server serve with the scheduler: rounds of ${SIZE.submissionS} s of submissions`);
+  await startServer(port, true);
+  const rounds = await waitForEvaluation();
   const validatorStart = Date.now();
   await runValidators(validators);
   say(`validators idle after ${((Date.now() - validatorStart) / 1000).toFixed(0)} s`);
-  const status = await getJson('/v1/rounds/status');
-  await closeRounds(status, token);
+  await closeRounds(rounds, token);
   await summarize(token, artifacts, validators.map(({ name, hotkey }) => ({ name, hotkey })), miners);
 
   if (options.exit) {
