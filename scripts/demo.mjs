@@ -5,6 +5,8 @@
 // workspace (live) with `vigil-server artifacts load`, runs two validators with
 // `vigil validator run`, closes one round per track and prints what to inspect. Nothing is seeded:
 // every verdict comes from an attestation a demo validator signed after running an agent.
+/* global fetch */
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { URL } from 'node:url';
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
@@ -170,16 +173,19 @@ function labeledEntries(corpus, perLabel) {
   for (const track of TRACKS) {
     const fromCorpus = samplesOf(corpus, track);
     const fixtures = samplesOf(FIXTURE_SAMPLES, track);
+    const sources = new Set();
+    let count = 0;
     for (const label of ['malicious', 'benign']) {
       let chosen = fromCorpus.filter((s) => s.meta.label === label);
+      sources.add(chosen.length > 0 ? shown(corpus) : shown(FIXTURE_SAMPLES));
       if (chosen.length === 0) chosen = fixtures.filter((s) => s.meta.label === label);
-      // Spread over the corpus (techniques are grouped by id), not its first ids only.
+      // Spread over the corpus (ids group by technique), not its first ids only.
       const step = Math.max(1, Math.floor(chosen.length / perLabel));
       const picked = chosen.filter((_, i) => i % step === 0).slice(0, perLabel);
       entries.push(...picked.map(labeledEntry));
+      count += picked.length;
     }
-    const source = fromCorpus.length > 0 ? relative(ROOT, corpus) : relative(ROOT, FIXTURE_SAMPLES);
-    say(`${track}: ${entries.filter((e) => e.track === track).length} labeled samples (from ${source}${fromCorpus.length > 0 && fromCorpus.every((s) => s.meta.label === fromCorpus[0].meta.label) ? ' and the demo fixtures' : ''})`);
+    say(`${track}: ${count} labeled samples (from ${[...sources].join(' and ')})`);
   }
   return entries;
 }
@@ -298,8 +304,7 @@ async function loadArtifacts() {
     .map((l) => /^(?:added|unchanged|existing) (\S+) \((labeled|live), (sha256:[0-9a-f]{64}),/.exec(l))
     .filter((m) => m !== null)
     .map((m) => ({ bundle_hash: m[1], kind: m[2], sha256: m[3] }));
-  const perTrack = Object.fromEntries(TRACKS.map((t) => [t, loaded.filter((a) => a.bundle_hash.startsWith(`${t}/`))]));
-  return { loaded, perTrack };
+  return { loaded };
 }
 
 // ---------------------------------------------------------------- keys, miners, validators
@@ -523,7 +528,6 @@ async function main() {
   );
   say(`generated hotkeys for 2 validators and ${Object.keys(minerKeys).length} miners (${shown(KEYS)})`);
 
-  const artifacts0 = { labeledPerTrack: 2 * SIZE.perLabel };
   serverEnv = {
     VIGIL_DATA_DIR: DATA,
     HOST: '127.0.0.1',
@@ -533,7 +537,8 @@ async function main() {
     VIGIL_ROUND_EVALUATION_S: String(SIZE.evaluationS),
     VIGIL_ROUND_GAP_S: '86400',
     VIGIL_SCHEDULER_INTERVAL_S: '1',
-    VIGIL_ROUND_ARTIFACTS: `${artifacts0.labeledPerTrack}+${SIZE.live + 10}`,
+    // Every loaded artifact goes into the first round.
+    VIGIL_ROUND_ARTIFACTS: `${2 * SIZE.perLabel}+${SIZE.live}`,
     VIGIL_RATE_LIMIT_PER_MINUTE: '100000',
     VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '10000',
   };
