@@ -15,6 +15,8 @@ export const EXIT = {
   warn: 4,
   /** The worst verdict is BLOCK. */
   block: 5,
+  /** A second Ctrl-C ended `validator run` at once (128 + SIGINT, as a shell reports it). */
+  interrupted: 130,
 } as const;
 
 /** A mistake in the command line: exit 2, with the message and a pointer to `--help`. */

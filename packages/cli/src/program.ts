@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Kit, RunState } from './command-kit.js';
 import { registerAccount } from './commands/account.js';
+import { registerAdmin } from './commands/admin.js';
 import { registerArtifacts } from './commands/artifacts.js';
 import { registerAttestations } from './commands/attestations.js';
 import { registerCompletion } from './commands/completion.js';
@@ -8,6 +9,8 @@ import { registerEvents } from './commands/events.js';
 import { registerOperator } from './commands/operator.js';
 import { registerPolicy } from './commands/policy.js';
 import { registerPublicReads } from './commands/public-reads.js';
+import { registerRepositories } from './commands/repositories.js';
+import { registerScan } from './commands/scan.js';
 import { registerVerify } from './commands/verify.js';
 import { registerWebhooks } from './commands/webhooks.js';
 import type { Io } from './io.js';
@@ -59,11 +62,14 @@ export function buildProgram(io: Io, state: RunState): Command {
   registerAccount(program, kit);
   registerAttestations(program, kit);
   registerVerify(program, kit);
+  registerScan(program, kit);
   registerPolicy(program, kit);
   registerArtifacts(program, kit);
+  registerRepositories(program, kit);
   registerWebhooks(program, kit);
   registerEvents(program, kit);
   registerOperator(program, kit);
+  registerAdmin(program, kit);
   registerCompletion(program, kit);
   return program;
 }

@@ -59,6 +59,17 @@ describe('SignedVigilClient.request against a verifying server', () => {
     expect(s.received[0]?.headers['content-type']).toBeUndefined();
   });
 
+  it('download: a signed GET whose answer comes back as the bytes sent', async () => {
+    const s = await start({ nowSeconds: () => Math.floor(Date.now() / 1000) });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    const bytes = await client.download('/v1/validators/artifacts/sha256:ab');
+    const echo = Echo.parse(JSON.parse(Buffer.from(bytes).toString('utf8')));
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(echo).toMatchObject({ method: 'GET', target: '/v1/validators/artifacts/sha256:ab', bytes: 0 });
+    expect(s.received[0]?.verified).toBe(true);
+    expect(s.received[0]?.headers.accept).toBe('*/*');
+  });
+
   it('sends Content-Length: 0 on a POST without a body, signed as the empty body', async () => {
     const s = await start();
     const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });

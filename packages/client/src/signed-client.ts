@@ -6,7 +6,7 @@ import type { RequestOptions, VigilClientOptions } from './client.js';
 import { VigilApiError } from './errors.js';
 import { keypairFromSeed } from './keypair.js';
 import type { VigilKeypair } from './keypair.js';
-import { readVigilResponse } from './response.js';
+import { errorOfAnswer, readVigilResponse } from './response.js';
 
 export interface SignedVigilClientOptions extends VigilClientOptions {
   /** The ed25519 key whose hotkey is registered on netuid 76 (see keypairFromSeed / parseKeypairFile). */
@@ -186,6 +186,27 @@ export class SignedVigilClient extends VigilClient {
   }
 
   /**
+   * Sends one signed GET and returns the answer's bytes as they came, for the endpoints that answer
+   * something other than JSON (a validator's artifact and agent bundle downloads). Errors are the
+   * same as `request`'s; retries follow `maxRetries` the same way.
+   */
+  async download(pathWithQuery: string, options: RequestOptions = {}): Promise<Uint8Array> {
+    const target = this.#target(pathWithQuery);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#send('GET', target, null, options, '*/*', async (response) => {
+          if (!response.ok) throw errorOfAnswer(response, await response.text(), { endpoint: `GET ${target}`, requestId: response.headers.get(HEADERS.requestId) });
+          return new Uint8Array(await response.arrayBuffer());
+        });
+      } catch (error) {
+        if (!(error instanceof VigilApiError) || !error.retryable || attempt >= this.#maxRetries) throw error;
+        const backoff = error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 + Math.random() * 250 : Math.random() * this.#retryBaseDelayMs * 2 ** attempt;
+        await sleep(backoff, options.signal);
+      }
+    }
+  }
+
+  /**
    * The server refuses a signature it has seen (replay), and the same request signed twice in one
    * second is the same signature: a validator polling `tasks/claim` or re-reading threat intel would
    * meet 401s. Each repeat of a method and target therefore signs one second later than the last,
@@ -222,12 +243,18 @@ export class SignedVigilClient extends VigilClient {
     return target;
   }
 
-  async #attempt(
+  #attempt(verb: string, target: string, bytes: Uint8Array<ArrayBuffer> | null, options: SignedRequestOptions<z.ZodType | undefined>): Promise<unknown> {
+    return this.#send(verb, target, bytes, options, 'application/json', (response) => readVigilResponse(response, target, options.schema, verb));
+  }
+
+  async #send<T>(
     verb: string,
     target: string,
     bytes: Uint8Array<ArrayBuffer> | null,
-    options: SignedRequestOptions<z.ZodType | undefined>,
-  ): Promise<unknown> {
+    options: RequestOptions,
+    accept: string,
+    read: (response: Response) => Promise<T>,
+  ): Promise<T> {
     const audience = await this.audience(options.signal ? { signal: options.signal } : {});
     const signed = signRequest({
       audience,
@@ -238,7 +265,7 @@ export class SignedVigilClient extends VigilClient {
       timestamp: this.#timestampFor(`${verb} ${target}`),
     });
     const headers: Record<string, string> = {
-      accept: 'application/json',
+      accept,
       ...this.#headers,
       ...signedRequestHeaders(signed),
     };
@@ -254,6 +281,6 @@ export class SignedVigilClient extends VigilClient {
       ...(bytes !== null ? { body: bytes } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return readVigilResponse(response, target, options.schema, verb);
+    return read(response);
   }
 }

@@ -348,6 +348,8 @@ export {
   MinerAgent,
   MinerTrackParams,
 } from './schemas/miners.js';
+export { agentHash, base64DecodedLength, normalizeAgentBundle } from './agent-hash.js';
+export type { AgentFileMode, NormalizedAgentBundle } from './agent-hash.js';
 export {
   MAX_ALLOWED_IPS,
   MAX_TASKS_PER_CLAIM,

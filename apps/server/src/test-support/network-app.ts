@@ -47,8 +47,16 @@ export async function startNetworkApp(options: {
   database?: VigilDatabase;
   /** Settings over the defaults, e.g. `redisUrl` to share state through a (possibly faulty) Redis. */
   config?: Partial<Config>;
+  /**
+   * Serve from this data directory (server identity, blobs, metagraph file) and leave it in place
+   * on close; with `database` and `port`, a second start is the same server restarted.
+   */
+  dir?: string;
+  /** Listen on this port instead of a free one. */
+  port?: number;
 }): Promise<NetworkApp> {
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-network-'));
+  const ownDir = options.dir === undefined;
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'vigil-network-')));
   const metagraphFile = join(dir, 'metagraph.json');
   await writeFile(metagraphFile, JSON.stringify(options.snapshot));
   const config: Config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir, ...options.config };
@@ -76,14 +84,14 @@ export async function startNetworkApp(options: {
       bundleLimitBytes: options.bundleLimitBytes ?? 1 << 20,
     },
   });
-  await env.app.listen({ host: '127.0.0.1', port: 0 });
+  await env.app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = env.app.server.address();
   if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
   env.baseUrl = `http://127.0.0.1:${address.port}`;
   env.close = async () => {
     await env.app.close();
     if (ownDatabase) await database.close();
-    await rm(dir, { recursive: true, force: true });
+    if (ownDir) await rm(dir, { recursive: true, force: true });
   };
   return env;
 }

@@ -5,13 +5,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE, configPath, readConfig, writeConfig } from '../config.js';
 import { UsageError } from '../exit-codes.js';
 import { when } from '../output.js';
-
-function scopesArg(value: string): ApiKeyScope[] {
-  const scopes = value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  const bad = scopes.find((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
-  if (bad !== undefined || scopes.length === 0) throw new UsageError(`--scopes: expected a comma-separated list of ${API_KEY_SCOPES.join(', ')}${bad ? `, got ${JSON.stringify(bad)}` : ''}`);
-  return scopes as ApiKeyScope[];
-}
+import { scopesArg } from './scopes.js';
 
 /** login, logout, whoami and the account's keys (docs/accounts.md). */
 export function registerAccount(program: Command, kit: Kit): void {

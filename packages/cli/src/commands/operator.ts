@@ -1,26 +1,19 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { keypairFromSeed } from '@vigil/client';
-import { AGENT_BUNDLE_FORMAT, MinerAgent, MinerRegistration, ValidatorRegistration, type Track } from '@vigil/core';
+import { referenceAgentBundle } from '@vigil/agents';
+import { AGENT_BUNDLE_FORMAT, MinerAgent, MinerRegistration, TRACKS, ValidatorRegistration, type Track } from '@vigil/core';
 import { generateSecretKey, toHex } from '@vigil/crypto';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
-import { configDir } from '../config.js';
-import type { Context } from '../context.js';
+import { defaultKeyfile, keyfileOf } from '../keyfile.js';
+import { choiceArg } from '../context.js';
 import { CliError, UsageError } from '../exit-codes.js';
 import { trackOption } from './public-reads.js';
+import { registerValidatorRun } from './validator-run.js';
 
 const keyfileOption = '--keyfile <file>';
 const keyfileHelp = 'the hotkey file (from vigil keygen, or an ed25519 Bittensor keyfile); default VIGIL_KEYFILE';
-
-/** `<config dir>/hotkey.json`: where keygen writes and miner/validator commands look without --keyfile. */
-function defaultKeyfile(ctx: Context): string {
-  return join(configDir(ctx.io), 'hotkey.json');
-}
-
-function keyfileOf(ctx: Context, given: string | undefined): string {
-  return given ?? (ctx.io.env.VIGIL_KEYFILE || undefined) ?? defaultKeyfile(ctx);
-}
 
 interface BundleFile {
   path: string;
@@ -122,19 +115,36 @@ export function registerOperator(program: Command, kit: Kit): void {
   );
   examples(
     miner
-      .command('submit <dir>')
-      .description("submits the files of a directory as the hotkey's agent on a track (POST /v1/miners/agents)")
-      .addOption(trackOption().makeOptionMandatory())
-      .requiredOption('--name <name>', "the agent's name (1-64 characters)")
-      .requiredOption('--provider <provider>', 'free text, e.g. the model provider the agent calls (1-64 characters)')
+      .command('submit [dir]')
+      .description("submits the files of a directory, or a reference agent's bundle, as the hotkey's agent on a track (POST /v1/miners/agents)")
+      .addOption(trackOption())
+      .option('--name <name>', "the agent's name (1-64 characters); default vigil-reference-<track> with --reference")
+      .option('--provider <provider>', 'free text, e.g. the model provider the agent calls (1-64 characters); default vigil with --reference')
       .option('--entrypoint <path>', 'the file the track runs, relative to dir', 'agent.py')
+      .addOption(new Option('--reference <track>', "submit the built bundle of Vigil's reference agent of this track instead of a directory").argParser(choiceArg('--reference', TRACKS)))
       .option(keyfileOption, keyfileHelp)
       .action(
-        action(kit, async (ctx, dir: string, opts: { track: Track; name: string; provider: string; entrypoint: string; keyfile?: string }) => {
+        action(kit, async (ctx, dir: string | undefined, opts: { track?: Track; name?: string; provider?: string; entrypoint: string; reference?: Track; keyfile?: string }) => {
+          if (opts.reference !== undefined && dir !== undefined) throw new UsageError('<dir>: not with --reference (the bundle is the reference agent)');
+          if (opts.reference === undefined && dir === undefined) throw new UsageError('<dir>: required (or --reference <track>)');
+          if (opts.reference !== undefined && opts.track !== undefined && opts.track !== opts.reference) throw new UsageError(`--track: ${opts.track} is not the track of --reference ${opts.reference}`);
+          const track = opts.track ?? opts.reference;
+          if (track === undefined) throw new UsageError('--track: required');
+          const name = opts.name ?? (opts.reference !== undefined ? `vigil-reference-${opts.reference}` : undefined);
+          const provider = opts.provider ?? (opts.reference !== undefined ? 'vigil' : undefined);
+          if (name === undefined) throw new UsageError('--name: required');
+          if (provider === undefined) throw new UsageError('--provider: required');
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          const bundle = await bundleOf(dir, opts.entrypoint);
-          const agent = await ctx.withProgress(`submitting ${bundle.files.length} files from ${dir}`, () =>
-            client.request('POST', '/v1/miners/agents', { track: opts.track, name: opts.name, provider: opts.provider, bundle }, { schema: MinerAgent }),
+          let bundle: { format: string; entrypoint: string; files: unknown[] };
+          if (opts.reference !== undefined) {
+            try {
+              bundle = await referenceAgentBundle(opts.reference);
+            } catch (err) {
+              throw new CliError((err as Error).message);
+            }
+          } else bundle = await bundleOf(dir!, opts.entrypoint);
+          const agent = await ctx.withProgress(`submitting ${bundle.files.length} files from ${opts.reference !== undefined ? `the ${opts.reference} reference agent` : dir}`, () =>
+            client.request('POST', '/v1/miners/agents', { track, name, provider, bundle }, { schema: MinerAgent }),
           );
           ctx.emit(() =>
             ctx.out.fields([
@@ -147,7 +157,7 @@ export function registerOperator(program: Command, kit: Kit): void {
           );
         }),
       ),
-    ['vigil miner submit ./my-agent --track skills --name sentinel --provider openai'],
+    ['vigil miner submit ./my-agent --track skills --name sentinel --provider openai', 'vigil miner submit --reference packages'],
   );
   examples(
     miner
@@ -196,4 +206,5 @@ export function registerOperator(program: Command, kit: Kit): void {
       ),
     ['vigil validator register --allowed-ip 203.0.113.7', 'vigil validator register --allowed-ip 203.0.113.7 2001:db8::7 --keyfile validator.json'],
   );
+  registerValidatorRun(validator, kit);
 }

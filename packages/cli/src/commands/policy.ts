@@ -1,7 +1,8 @@
-import { POLICY_INCLUDES, type PolicyInclude } from '@vigil/core';
+import type { Dated } from '@vigil/client';
+import { POLICY_INCLUDES, type PolicyEvaluation, type PolicyInclude } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
-import { choiceArg, readJson } from '../context.js';
+import { choiceArg, readJson, type Context } from '../context.js';
 import { UsageError, verdictExit, type FailOn } from '../exit-codes.js';
 import { when } from '../output.js';
 import { pageOptions, readPages, sdkPageOptions, type PageFlags } from '../pages.js';
@@ -11,6 +12,19 @@ function includesArg(value: string): PolicyInclude[] {
   const bad = parts.find((p) => !(POLICY_INCLUDES as readonly string[]).includes(p));
   if (bad !== undefined) throw new UsageError(`--include: expected a comma-separated list of ${POLICY_INCLUDES.join(', ')}, got ${JSON.stringify(bad)}`);
   return parts as PolicyInclude[];
+}
+
+function printEvaluation(ctx: Context, e: Dated<typeof PolicyEvaluation>): void {
+  ctx.out.fields([
+    ['artifact', `${e.artifact} (${e.purl})`],
+    ['verdict', ctx.out.verdict(e.verdict.toUpperCase())],
+    ['state', e.state],
+    ['policy', `${e.applied_policy.name} v${e.applied_policy.version}`],
+    ['score', e.score],
+    ['risk', e.risk],
+    ['evaluation', e.id],
+  ]);
+  ctx.out.table(['check', 'action', 'outcome', 'error'], e.checks.map((c) => [c.name, c.action, c.outcome, c.error]));
 }
 
 /** The organization's policies (docs/policies.md; scope policies). */
@@ -100,21 +114,22 @@ export function registerPolicy(program: Command, kit: Kit): void {
         action(kit, async (ctx, artifact: string, opts: { policy: string; include?: PolicyInclude[]; failOn: FailOn }) => {
           const e = await (await ctx.customer()).policies.evaluate({ artifact, policy: opts.policy, ...(opts.include ? { include: opts.include } : {}) });
           const verdict = e.verdict.toUpperCase() as 'ALLOW' | 'WARN' | 'BLOCK';
-          ctx.emit(() => {
-            ctx.out.fields([
-              ['artifact', `${e.artifact} (${e.purl})`],
-              ['verdict', ctx.out.verdict(verdict)],
-              ['state', e.state],
-              ['policy', `${e.applied_policy.name} v${e.applied_policy.version}`],
-              ['score', e.score],
-              ['risk', e.risk],
-              ['evaluation', e.id],
-            ]);
-            ctx.out.table(['check', 'action', 'outcome', 'error'], e.checks.map((c) => [c.name, c.action, c.outcome, c.error]));
-          });
+          ctx.emit(() => printEvaluation(ctx, e));
           return verdictExit(verdict, opts.failOn);
         }),
       ),
     ['vigil policy evaluate npm:lodash@4.17.21 --policy prod-only', 'vigil policy evaluate pkg:pypi/requests@2.32.3 --include vulnerabilities,licenses --json'],
+  );
+  examples(
+    policy
+      .command('evaluation <evaluation_id>')
+      .description('a stored evaluation, as evaluate answered it (GET /v1/policies/evaluations/{evaluation_id}); exit status 0 whatever its verdict')
+      .action(
+        action(kit, async (ctx, id: string) => {
+          const e = await (await ctx.customer()).policies.evaluations.get(id);
+          ctx.emit(() => printEvaluation(ctx, e));
+        }),
+      ),
+    ['vigil policy evaluation eval_7Qm2xK9pLr4T', 'vigil policy evaluation eval_7Qm2xK9pLr4T --json | jq .checks'],
   );
 }

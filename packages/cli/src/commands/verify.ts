@@ -1,16 +1,33 @@
 import { resolve } from 'node:path';
 import { MAX_VERIFY_BATCH } from '@vigil/core';
 import { Option, type Command } from 'commander';
+import type { Dated } from '@vigil/client';
+import type { RepositoryVerification } from '@vigil/core';
 import { action, examples, type Kit } from '../command-kit.js';
-import { choiceArg } from '../context.js';
+import { choiceArg, type Context } from '../context.js';
 import { CliError, UsageError, verdictExit, worstVerdict, type FailOn } from '../exit-codes.js';
 import { findLockfiles, MAX_LOCKFILES_PER_REQUEST, readLockfiles, type FoundLockfile } from '../lockfiles.js';
 import { when } from '../output.js';
 import { toSarif } from '../sarif.js';
 import { VERSION } from '../version.js';
 
-const failOnOption = () =>
+export const failOnOption = () =>
   new Option('--fail-on <level>', 'the verdict that fails the command: warn (exit 4 on WARN, 5 on BLOCK) or block (exit 5 on BLOCK only)').argParser(choiceArg('--fail-on', ['warn', 'block'] as const)).default('warn');
+
+/** A repository verification for people: verdict, summary, files, and the dependencies not allowed (all with `allDependencies`). */
+export function printVerification(ctx: Context, verification: Dated<typeof RepositoryVerification>, allDependencies: boolean): void {
+  const s = verification.summary;
+  ctx.out.line(`${ctx.out.verdict(verification.verdict)} under policy ${verification.policy.name} v${verification.policy.version}${verification.complete ? '' : ctx.out.c.yellow(' (incomplete: pending dependencies)')}`);
+  ctx.out.line(`${s.packages} packages (${s.direct} direct): ${s.blocked} blocked, ${s.warned} warned, ${s.pending} pending, ${s.allowed} allowed; ${s.skipped} entries skipped`);
+  ctx.out.table(['lockfile', 'format', 'packages', 'direct', 'dev', 'skipped'], verification.files.map((f) => [f.path, `${f.format}${f.format_version ? ` ${f.format_version}` : ''}`, f.packages, f.direct, f.dev, f.skipped.length]));
+  const shown = verification.dependencies.filter((d) => allDependencies || d.verdict !== 'ALLOW');
+  if (shown.length > 0) {
+    ctx.out.table(
+      ['verdict', 'package', 'state', 'why', 'lockfiles'],
+      shown.map((d) => [ctx.out.verdict(d.verdict), d.purl, d.state === 'pending' ? `pending (${d.queued})` : `decided (${d.published_verdict})`, [...d.failed, ...d.warnings].join(', '), d.files.join(', ')]),
+    );
+  }
+}
 
 /** Package and repository verification (docs/artifacts.md, docs/repositories.md), gated by verdict. */
 export function registerVerify(program: Command, kit: Kit): void {
@@ -66,19 +83,7 @@ export function registerVerify(program: Command, kit: Kit): void {
           if (opts.sarif) {
             ctx.out.printJson(toSarif(verification, lockfiles, { version: VERSION }));
           } else {
-            ctx.emit(() => {
-              const s = verification.summary;
-              ctx.out.line(`${ctx.out.verdict(verification.verdict)} under policy ${verification.policy.name} v${verification.policy.version}${verification.complete ? '' : ctx.out.c.yellow(' (incomplete: pending dependencies)')}`);
-              ctx.out.line(`${s.packages} packages (${s.direct} direct): ${s.blocked} blocked, ${s.warned} warned, ${s.pending} pending, ${s.allowed} allowed; ${s.skipped} entries skipped`);
-              ctx.out.table(['lockfile', 'format', 'packages', 'direct', 'dev', 'skipped'], verification.files.map((f) => [f.path, `${f.format}${f.format_version ? ` ${f.format_version}` : ''}`, f.packages, f.direct, f.dev, f.skipped.length]));
-              const shown = verification.dependencies.filter((d) => opts.allDependencies || d.verdict !== 'ALLOW');
-              if (shown.length > 0) {
-                ctx.out.table(
-                  ['verdict', 'package', 'state', 'why', 'lockfiles'],
-                  shown.map((d) => [ctx.out.verdict(d.verdict), d.purl, d.state === 'pending' ? `pending (${d.queued})` : `decided (${d.published_verdict})`, [...d.failed, ...d.warnings].join(', '), d.files.join(', ')]),
-                );
-              }
-            });
+            ctx.emit(() => printVerification(ctx, verification, opts.allDependencies === true));
           }
           return verdictExit(verification.verdict, opts.failOn);
         }),

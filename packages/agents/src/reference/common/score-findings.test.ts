@@ -33,3 +33,14 @@ describe('resultFromFindings', () => {
     expect(long.line).toBeUndefined();
   });
 });
+
+describe('resultFromFindings rounding', () => {
+  it('does not let a low finding tip two medium ones into WARN', () => {
+    const r = resultFromFindings([
+      referenceFinding({ category: 'a', severity: 'MED', title: 'x', file: 'f' }),
+      referenceFinding({ category: 'b', severity: 'MED', title: 'y', file: 'f' }),
+      referenceFinding({ category: 'tool_manifest', severity: 'LOW', title: 'z', file: 'f' }),
+    ]);
+    expect(r).toMatchObject({ verdict: 'ALLOW', risk_score: 39 });
+  });
+});

@@ -20,7 +20,7 @@ export function verdictForRisk(risk: number): Verdict {
  * evidence) collapse to the first. The score counts each distinct (category, title) once — fifty
  * matches of one pattern are one signal — sorted by weight, the k-th counting 1/2^k of its weight:
  * one CRIT (85) blocks, two HIGH (50 + 25) block, one HIGH warns, three MED (25 + 12.5 + 6.25)
- * warn, LOW findings alone never do.
+ * warn, LOW findings alone never do. Rounded down, so LOW findings never tip two MED into WARN.
  */
 export function resultFromFindings(findings: readonly AgentFinding[]): AgentResult {
   const seen = new Set<string>();
@@ -42,6 +42,6 @@ export function resultFromFindings(findings: readonly AgentFinding[]): AgentResu
   weights.forEach((w, k) => {
     risk += w / 2 ** k;
   });
-  const riskScore = Math.min(100, Math.round(risk));
+  const riskScore = Math.min(100, Math.floor(risk));
   return { verdict: verdictForRisk(riskScore), risk_score: riskScore, findings: unique.slice(0, LIMITS.maxFindingsPerAttestation) };
 }

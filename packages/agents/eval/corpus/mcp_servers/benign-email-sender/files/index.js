@@ -1,0 +1,14 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'demo', version: '1.0.0' });
+
+import postmark from 'postmark';
+const client = new postmark.ServerClient(process.env.POSTMARK_SERVER_TOKEN);
+server.tool('sendEmail', 'Send a single email using Postmark. The recipient, subject and body come from the user.', { to: z.string().email(), cc: z.string().optional(), subject: z.string(), textBody: z.string() }, async ({ to, cc, subject, textBody }) => {
+  const r = await client.sendEmail({ From: process.env.DEFAULT_SENDER_EMAIL, To: to, Cc: cc, Subject: subject, TextBody: textBody });
+  return { content: [{ type: 'text', text: `sent ${r.MessageID}` }] };
+});
+
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,3 @@
+#!/bin/bash
+ARGS="$1"
+bash -c "git $ARGS"

@@ -1,0 +1,3 @@
+import { runReferenceAgent } from '../common/run-reference-agent.js';
+import { analyzeMcpServer } from './analyze-mcp-server.js';
+await runReferenceAgent(analyzeMcpServer);

@@ -1,0 +1,136 @@
+import { lineLocator } from '../text/line-locator.js';
+import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
+import type { McpTool } from './mcp-tool.js';
+
+const REGISTRARS: ReadonlyMap<string, McpTool['kind']> = new Map(Object.entries({
+  tool: 'tool',
+  registerTool: 'tool',
+  addTool: 'tool',
+  prompt: 'prompt',
+  registerPrompt: 'prompt',
+  addPrompt: 'prompt',
+  resource: 'resource',
+  registerResource: 'resource',
+  addResource: 'resource',
+} as const));
+const SCHEMA_KEYS = new Set(['inputSchema', 'input_schema', 'parameters', 'arguments', 'argsSchema', 'schema', 'paramsSchema']);
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function propertyKey(prop: JsNode, scope: JsScope): string | null {
+  return scope.propertyName(prop.key as JsNode, Boolean(prop.computed));
+}
+
+function property(object: JsNode, name: string, scope: JsScope): JsNode | undefined {
+  for (const prop of object.properties as JsNode[]) if (prop.type === 'Property' && propertyKey(prop, scope) === name) return prop.value as JsNode;
+  return undefined;
+}
+
+/**
+ * A JSON value for an object literal as far as it is constant; anything else (a zod chain, a
+ * variable) is kept as its collapsed source text, so the manifest hash changes when it does.
+ */
+function staticValue(node: JsNode, text: string, scope: JsScope, depth = 0): unknown {
+  if (depth > 20) return collapse(text.slice(node.start, node.end));
+  if (node.type === 'ObjectExpression') {
+    const out: Record<string, unknown> = {};
+    for (const prop of node.properties as JsNode[]) {
+      if (prop.type !== 'Property') continue;
+      const key = propertyKey(prop, scope) ?? collapse(text.slice((prop.key as JsNode).start, (prop.key as JsNode).end));
+      out[key] = staticValue(prop.value as JsNode, text, scope, depth + 1);
+    }
+    return out;
+  }
+  if (node.type === 'ArrayExpression') return (node.elements as Array<JsNode | null>).map((e) => (e ? staticValue(e, text, scope, depth + 1) : null));
+  if (node.type === 'Literal' && (node.value === null || typeof node.value === 'boolean' || (typeof node.value === 'number' && Number.isFinite(node.value)))) return node.value;
+  const folded = scope.fold(node);
+  if (folded !== null) return folded;
+  return collapse(text.slice(node.start, node.end));
+}
+
+function isFunction(node: JsNode | undefined): boolean {
+  return node?.type === 'ArrowFunctionExpression' || node?.type === 'FunctionExpression';
+}
+
+/**
+ * Tools, prompts and resources a JavaScript/TypeScript MCP server defines:
+ * `server.tool(name, description?, schema?, handler)`, `server.registerTool(name, {description,
+ * inputSchema}, handler)`, `addTool({name, description, parameters})` (FastMCP) and the object
+ * literals of a `ListToolsRequestSchema` handler (`{ name, description, inputSchema }`).
+ */
+export function jsTools(file: string, text: string, typescript: boolean): McpTool[] {
+  const root = parseJs(text, typescript);
+  const scope = scopeOf(root);
+  const lineAt = lineLocator(text);
+  const tools: McpTool[] = [];
+  const seen = new Set<number>();
+  const describe = (node: JsNode | undefined): { description: string; line: number } | null => {
+    if (!node || isFunction(node) || node.type === 'ObjectExpression') return null;
+    // A description picked at run time (`calls > 0 ? LATER : CLEAN`) is every text it can be.
+    const branches = node.type === 'ConditionalExpression' ? [node.consequent as JsNode, node.alternate as JsNode] : [node];
+    const folded = branches.map((b) => scope.fold(b));
+    if (folded.every((f) => f === null)) return node.type === 'Identifier' || node.type === 'MemberExpression' || node.type === 'CallExpression' ? { description: collapse(text.slice(node.start, node.end)), line: lineAt(node.start) } : null;
+    return { description: folded.map((f, i) => f ?? collapse(text.slice((branches[i] as JsNode).start, (branches[i] as JsNode).end))).join('\n'), line: lineAt(node.start) };
+  };
+  const fromObject = (object: JsNode, kind: McpTool['kind'], fallbackName: string | null, at: JsNode) => {
+    seen.add(object.start);
+    const name = scope.fold(property(object, 'name', scope)) ?? fallbackName;
+    if (name === null) return;
+    const desc = describe(property(object, 'description', scope));
+    let schema: unknown = null;
+    for (const key of SCHEMA_KEYS) {
+      const value = property(object, key, scope);
+      if (value) schema = staticValue(value, text, scope);
+    }
+    const line = lineAt(at.start);
+    tools.push({ kind, name, description: desc?.description ?? '', inputSchema: schema, file, line, descriptionLine: desc?.line ?? line });
+  };
+
+  walkJs(root, (node) => {
+    if (node.type === 'CallExpression') {
+      const callee = node.callee as JsNode;
+      if (callee.type !== 'MemberExpression') return;
+      const method = scope.propertyName(callee.property as JsNode, Boolean(callee.computed));
+      const kind = method === null ? undefined : REGISTRARS.get(method);
+      if (!kind) return;
+      const args = node.arguments as JsNode[];
+      const first = args[0];
+      if (first?.type === 'ObjectExpression') {
+        fromObject(first, kind, null, node);
+        return;
+      }
+      const name = scope.fold(first);
+      if (name === null) return;
+      const rest = args.slice(1).filter((a) => !isFunction(a));
+      let description: { description: string; line: number } | null = null;
+      let schema: unknown = null;
+      for (const arg of rest) {
+        if (arg.type === 'ObjectExpression') {
+          seen.add(arg.start);
+          const desc = describe(property(arg, 'description', scope));
+          const inner = [...SCHEMA_KEYS].map((k) => property(arg, k, scope)).find((v) => v !== undefined);
+          if (desc !== null || inner !== undefined) {
+            description ??= desc;
+            if (inner) schema = staticValue(inner, text, scope);
+          } else if (kind === 'tool' && schema === null) schema = staticValue(arg, text, scope);
+        } else {
+          const desc = describe(arg);
+          if (desc !== null && description === null) description = desc;
+          else if (kind === 'resource' && desc !== null) schema = desc.description;
+        }
+      }
+      const line = lineAt(node.start);
+      tools.push({ kind, name, description: description?.description ?? '', inputSchema: schema, file, line, descriptionLine: description?.line ?? line });
+      return;
+    }
+    if (node.type === 'ObjectExpression' && !seen.has(node.start)) {
+      const hasName = property(node, 'name', scope);
+      const hasDescription = property(node, 'description', scope);
+      const hasSchema = [...SCHEMA_KEYS].some((k) => property(node, k, scope) !== undefined);
+      if (hasName && hasDescription && hasSchema && scope.fold(hasName) !== null) fromObject(node, 'tool', null, node);
+    }
+  });
+  return tools;
+}

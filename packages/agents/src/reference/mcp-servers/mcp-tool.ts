@@ -1,0 +1,18 @@
+/** One tool, prompt or resource an MCP server offers to a model, as read from its source or manifest. */
+export interface McpTool {
+  kind: 'tool' | 'prompt' | 'resource';
+  name: string;
+  /** What the model reads about it (description, docstring); '' when none. */
+  description: string;
+  /**
+   * Its input as written: a JSON value for JSON Schema literals and manifests, the source text
+   * (whitespace collapsed) of a zod shape's members, `name: type = default` for Python parameters.
+   */
+  inputSchema: unknown;
+  /** `/`-separated path of the file that defines it. */
+  file: string;
+  /** Line of the definition. */
+  line: number;
+  /** Line where the description text starts (findings in it are reported relative to it). */
+  descriptionLine: number;
+}

@@ -1,0 +1,97 @@
+import { lineLocator } from '../text/line-locator.js';
+import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
+import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
+
+const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
+const SPAWN = /^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/;
+const EVAL = /^(?:eval|Function|vm\.runInThisContext|vm\.runInNewContext|vm\.runInContext|vm\.Script|vm\.compileFunction)$/;
+const NETWORK =
+  /^(?:fetch|node-fetch|axios|axios\.\w+|got|got\.\w+|request|undici\.(?:request|fetch)|http\.(?:request|get)|https\.(?:request|get)|http2\.connect|net\.(?:connect|createConnection|Socket)|tls\.connect|dgram\.createSocket|dns\.(?:resolve\w*|lookup)|dns\.promises\.\w+|WebSocket|ws|XMLHttpRequest|navigator\.sendBeacon|superagent\.\w+|nodemailer\.createTransport)$/;
+const DECODE = /^(?:atob|Buffer\.from|zlib\.\w+Sync|zlib\.\w+|String\.fromCharCode|decodeURIComponent|unescape|TextDecoder)$/;
+const SERIALIZERS = /^(?:JSON\.stringify|Object\.entries|Object\.keys|Object\.values|Object\.assign|URLSearchParams|querystring\.stringify|btoa)$/;
+const SHELLS = /^(?:\/bin\/|\/usr\/bin\/)?(?:ba|z|da)?sh$|^(?:cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)$/;
+const PIPE_TO_SHELL = /\b(?:curl|wget)\b[^|]*\|\s*(?:ba|z)?sh\b/;
+const REVERSE_SHELL = /\/dev\/tcp\/|\bnc\s[^|]*-e\s/;
+
+function subtreeHas(node: JsNode, scope: JsScope, test: (name: string) => boolean): boolean {
+  let found = false;
+  walkJs(node, (n) => {
+    if (found) return;
+    if (n.type === 'CallExpression' || n.type === 'NewExpression') {
+      const name = scope.qualify(n.callee as JsNode);
+      if (name !== null && test(name)) found = true;
+    }
+  });
+  return found;
+}
+
+function hasShellOption(args: JsNode[]): boolean {
+  return args.some((a) => a.type === 'ObjectExpression' && (a.properties as JsNode[]).some((p) => p.type === 'Property' && ((p.key as JsNode).name === 'shell' || (p.key as JsNode).value === 'shell') && (p.value as JsNode).type === 'Literal' && (p.value as JsNode).value !== false));
+}
+
+/** Facts of a JavaScript (or, loosely, TypeScript) file from its syntax tree. */
+export function jsFacts(text: string, typescript = false): ScriptFact[] {
+  const root = parseJs(text, typescript);
+  const scope = scopeOf(root);
+  const facts: ScriptFact[] = [];
+  const lineAt = lineLocator(text);
+  const add = (kind: ScriptFact['kind'], node: JsNode, evidence?: string) => {
+    facts.push({ kind, line: lineAt(node.start), evidence: evidence ?? text.slice(node.start, Math.min(node.end, node.start + 300)) });
+  };
+
+  walkJs(root, (node, parent) => {
+    if (node.type === 'Literal' || node.type === 'TemplateLiteral' || (node.type === 'BinaryExpression' && node.operator === '+')) {
+      if (parent?.type === 'TemplateLiteral' || (parent?.type === 'BinaryExpression' && parent.operator === '+')) return;
+      const value = scope.foldLoose(node);
+      if (value.length < 500 && SECRET_PATH_PATTERN.test(value)) add('secret-path', node);
+      else if (value.length < 500 && DOTENV_PATH_PATTERN.test(value)) add('dotenv-path', node);
+      if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
+      return;
+    }
+    if (node.type === 'MemberExpression' && scope.qualify(node) === 'process.env' && parent) {
+      if (parent.type === 'CallExpression' || parent.type === 'NewExpression') {
+        const callee = scope.qualify(parent.callee as JsNode);
+        if (callee !== null && SERIALIZERS.test(callee)) add('env-dump', parent);
+      }
+      return;
+    }
+    if (node.type !== 'CallExpression' && node.type !== 'NewExpression' && node.type !== 'TaggedTemplateExpression') return;
+    const calleeNode = (node.type === 'TaggedTemplateExpression' ? node.tag : node.callee) as JsNode;
+    const name = scope.qualify(calleeNode);
+    if (name === null) return;
+    const args = node.type === 'TaggedTemplateExpression' ? [node.quasi as JsNode] : ((node.arguments as JsNode[]) ?? []);
+    const first = args[0];
+
+    if (NETWORK.test(name)) add('network', node);
+    if (SHELL_EXEC.test(name) || SPAWN.test(name)) {
+      add('process', node);
+      const command = scope.fold(first);
+      const decoded = first !== undefined && subtreeHas(first, scope, (n) => DECODE.test(n));
+      if (decoded) add('decoded-exec', node);
+      else if (command !== null && PIPE_TO_SHELL.test(command)) add('download-exec', node);
+      else if (command !== null && REVERSE_SHELL.test(command)) add('reverse-shell', node);
+      else if (SHELL_EXEC.test(name) && first !== undefined && command === null && name !== 'zx.$') add('shell-injection', node);
+      else if (SPAWN.test(name) && command !== null && SHELLS.test(command.trim())) {
+        // spawn('bash', ['-c', cmd]) runs a shell on whatever cmd holds.
+        const list = args[1];
+        if (list?.type === 'ArrayExpression') {
+          const elements = list.elements as JsNode[];
+          const script = elements.find((e, i) => i > 0 && /^-c$|^\/c$|^-Command$/i.test(scope.fold(elements[i - 1]) ?? ''));
+          if (script && scope.fold(script) === null) add('shell-injection', node);
+          const folded = script ? scope.fold(script) : null;
+          if (folded !== null && PIPE_TO_SHELL.test(folded)) add('download-exec', node);
+        }
+      } else if (SPAWN.test(name) && command === null && hasShellOption(args)) add('shell-injection', node);
+      return;
+    }
+    if (EVAL.test(name) && first !== undefined) {
+      if (scope.fold(first) !== null && name !== 'Function') return;
+      if (name === 'Function' && args.every((a) => scope.fold(a) !== null)) return;
+      const body = name === 'Function' ? (args[args.length - 1] as JsNode) : first;
+      if (subtreeHas(body, scope, (n) => DECODE.test(n))) add('decoded-exec', node);
+      else if (subtreeHas(body, scope, (n) => NETWORK.test(n))) add('download-exec', node);
+      else add('dynamic-eval', node);
+    }
+  });
+  return facts;
+}

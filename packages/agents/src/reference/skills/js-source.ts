@@ -1,0 +1,263 @@
+import { parse, type Options } from 'acorn';
+import { parse as parseLoose } from 'acorn-loose';
+
+/** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
+export interface JsNode {
+  type: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+const BASE: Options = { ecmaVersion: 'latest', allowHashBang: true, allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, allowImportExportEverywhere: true, allowReserved: true };
+
+/**
+ * The syntax tree of a script: as a module, else as a classic script, else with acorn-loose (which
+ * also reads TypeScript well enough for calls, strings and object literals: type annotations become
+ * harmless junk nodes).
+ */
+export function parseJs(text: string, typescript = false): JsNode {
+  // The facts, the tools and the strings of one file each need its tree: parse it once.
+  if (lastParse !== null && lastParse.typescript === typescript && lastParse.text === text) return lastParse.root;
+  const root = parseUncached(text, typescript);
+  lastParse = { text, typescript, root };
+  return root;
+}
+
+let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
+
+const scopes = new WeakMap<JsNode, JsScope>();
+
+/** The JsScope of a tree, built once per tree. */
+export function scopeOf(root: JsNode): JsScope {
+  let scope = scopes.get(root);
+  if (!scope) {
+    scope = new JsScope(root);
+    scopes.set(root, scope);
+  }
+  return scope;
+}
+
+function parseUncached(text: string, typescript: boolean): JsNode {
+  if (!typescript) {
+    for (const sourceType of ['module', 'script'] as const) {
+      try {
+        return parse(text, { ...BASE, sourceType }) as unknown as JsNode;
+      } catch {
+        // fall through to the next, more tolerant attempt
+      }
+    }
+  }
+  return parseLoose(stripTypeOnlySyntax(text), { ...BASE, sourceType: 'module' }) as unknown as JsNode;
+}
+
+// `import type`, `export type`, `interface` blocks and `as Type` casts confuse the loose parser the
+// most; blanking them (same length, newlines kept) keeps every offset and line.
+function stripTypeOnlySyntax(text: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return text
+    .replace(/^\s*(?:import|export)\s+type\s[^;]*;?/gm, blank)
+    .replace(/^\s*(?:export\s+)?interface\s+\w+[^{]*\{[^}]*\}/gm, blank)
+    .replace(/\bas\s+(?:const|[A-Z]\w*(?:<[^>]*>)?(?:\[\])?)/g, blank)
+    .replace(/(\w|\))!(?=[.[(])/g, '$1 ');
+}
+
+export function isNode(value: unknown): value is JsNode {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+/** Visits every node depth-first with its parent. */
+export function walkJs(root: JsNode, visit: (node: JsNode, parent: JsNode | null) => void): void {
+  const stack: Array<[JsNode, JsNode | null]> = [[root, null]];
+  while (stack.length > 0) {
+    const [node, parent] = stack.pop() as [JsNode, JsNode | null];
+    visit(node, parent);
+    const mark = stack.length;
+    for (const key in node) {
+      const value = node[key];
+      if (typeof value !== 'object' || value === null || key === 'loc' || key === 'range') continue;
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) stack.push([item, node]);
+      } else if (isNode(value)) stack.push([value, node]);
+    }
+    // Children were pushed in source order; reverse them so they pop in source order.
+    for (let i = mark, j = stack.length - 1; i < j; i++, j--) {
+      const t = stack[i] as [JsNode, JsNode | null];
+      stack[i] = stack[j] as [JsNode, JsNode | null];
+      stack[j] = t;
+    }
+  }
+}
+
+
+/**
+ * Constant strings and module aliases of one script, so `'sp' + 'awn'`, `const cp = require('child_process')`,
+ * `const { exec: run } = cp` and `process['env']` resolve to the names they hide.
+ */
+export class JsScope {
+  private readonly constants = new Map<string, JsNode>();
+  private readonly aliases = new Map<string, string>();
+  private readonly folding = new Set<string>();
+
+  constructor(root: JsNode) {
+    walkJs(root, (node) => {
+      if (node.type === 'VariableDeclarator') this.declare(node.id as JsNode, node.init as JsNode | null);
+      else if (node.type === 'AssignmentExpression' && node.operator === '=' && (node.left as JsNode).type === 'Identifier') this.declare(node.left as JsNode, node.right as JsNode);
+      else if (node.type === 'ImportDeclaration') {
+        const source = moduleName(String((node.source as JsNode).value));
+        for (const spec of node.specifiers as JsNode[]) {
+          const local = (spec.local as JsNode).name as string;
+          if (spec.type === 'ImportSpecifier') {
+            const imported = spec.imported as JsNode;
+            this.aliases.set(local, `${source}.${String(imported.name ?? imported.value)}`);
+          } else this.aliases.set(local, source);
+        }
+      }
+    });
+  }
+
+  private declare(id: JsNode | null, init: JsNode | null): void {
+    if (!id || !init) return;
+    if (id.type === 'Identifier') {
+      const name = id.name as string;
+      const target = this.qualify(init);
+      if (target !== null && (init.type === 'CallExpression' || init.type === 'MemberExpression' || init.type === 'AwaitExpression' || init.type === 'Identifier')) {
+        this.aliases.set(name, target);
+      }
+      // An identifier is both: `const run = eval` is an alias, `const b = a` (a a string) a constant.
+      if (init.type !== 'CallExpression' && init.type !== 'MemberExpression' && !this.constants.has(name)) this.constants.set(name, init);
+    } else if (id.type === 'ObjectPattern') {
+      const base = this.qualify(init);
+      if (base === null) return;
+      for (const prop of id.properties as JsNode[]) {
+        if (prop.type !== 'Property') continue;
+        const key = this.propertyName(prop.key as JsNode, Boolean(prop.computed));
+        const value = prop.value as JsNode;
+        const local = value.type === 'AssignmentPattern' ? (value.left as JsNode) : value;
+        if (key !== null && local.type === 'Identifier') this.aliases.set(local.name as string, `${base}.${key}`);
+      }
+    }
+  }
+
+  /** The property name of a member expression or object property (`a.b`, `a['b']`, `{ ['b']: 1 }`), or null. */
+  propertyName(key: JsNode, computed: boolean): string | null {
+    if (!computed && key.type === 'Identifier') return key.name as string;
+    return this.fold(key);
+  }
+
+  /** The constant string a node evaluates to, or null when it depends on anything not constant. */
+  fold(node: JsNode | null | undefined): string | null {
+    if (!node) return null;
+    switch (node.type) {
+      case 'Literal':
+        return typeof node.value === 'string' || typeof node.value === 'number' ? String(node.value) : null;
+      case 'TemplateLiteral': {
+        const quasis = node.quasis as JsNode[];
+        const exprs = node.expressions as JsNode[];
+        let out = '';
+        for (let i = 0; i < quasis.length; i++) {
+          out += String(((quasis[i] as JsNode).value as { cooked?: string; raw: string }).cooked ?? '');
+          if (i < exprs.length) {
+            const part = this.fold(exprs[i]);
+            if (part === null) return null;
+            out += part;
+          }
+        }
+        return out;
+      }
+      case 'BinaryExpression': {
+        if (node.operator !== '+') return null;
+        const left = this.fold(node.left as JsNode);
+        const right = left === null ? null : this.fold(node.right as JsNode);
+        return left === null || right === null ? null : left + right;
+      }
+      case 'Identifier': {
+        const name = node.name as string;
+        const init = this.constants.get(name);
+        if (!init || this.folding.has(name)) return null;
+        this.folding.add(name);
+        try {
+          return this.fold(init);
+        } finally {
+          this.folding.delete(name);
+        }
+      }
+      case 'CallExpression': {
+        // ['ex', 'ec'].join('') and 'cexe'.split('').reverse().join('') are common ways to hide a name.
+        const callee = node.callee as JsNode;
+        if (callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'join' && (callee.object as JsNode).type === 'ArrayExpression') {
+          const parts = ((callee.object as JsNode).elements as JsNode[]).map((e) => this.fold(e));
+          const sep = (node.arguments as JsNode[]).length > 0 ? this.fold((node.arguments as JsNode[])[0]) : ',';
+          return parts.every((p) => p !== null) && sep !== null ? parts.join(sep) : null;
+        }
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * Like fold, but a part that is not constant becomes `*`: a path built from `homedir()` and '/.ssh/id_rsa' reads
+   * `*` followed by '/.ssh/id_rsa', enough to see which file a path names.
+   */
+  foldLoose(node: JsNode | null | undefined): string {
+    if (!node) return '*';
+    const exact = this.fold(node);
+    if (exact !== null) return exact;
+    if (node.type === 'BinaryExpression' && node.operator === '+') return this.foldLoose(node.left as JsNode) + this.foldLoose(node.right as JsNode);
+    if (node.type === 'TemplateLiteral') {
+      const quasis = node.quasis as JsNode[];
+      const exprs = node.expressions as JsNode[];
+      let out = '';
+      for (let i = 0; i < quasis.length; i++) {
+        out += String(((quasis[i] as JsNode).value as { cooked?: string }).cooked ?? '');
+        if (i < exprs.length) out += this.foldLoose(exprs[i]);
+      }
+      return out;
+    }
+    return '*';
+  }
+
+  /** The dotted name a callee or object stands for (`child_process.exec`, `fs.readFileSync`, `process.env`), or null. */
+  qualify(node: JsNode | null | undefined): string | null {
+    if (!node) return null;
+    switch (node.type) {
+      case 'Identifier': {
+        const name = node.name as string;
+        return this.aliases.get(name) ?? name;
+      }
+      case 'MemberExpression': {
+        const object = this.qualify(node.object as JsNode);
+        const prop = this.propertyName(node.property as JsNode, Boolean(node.computed));
+        if (object === null || prop === null) return null;
+        const full = `${object}.${prop}`;
+        return full.replace(/^(?:globalThis|window|global|self)\./, '');
+      }
+      case 'CallExpression': {
+        const callee = node.callee as JsNode;
+        const args = node.arguments as JsNode[];
+        if (callee.type === 'Identifier' && callee.name === 'require' && args.length > 0) {
+          const name = this.fold(args[0]);
+          return name === null ? null : moduleName(name);
+        }
+        // `await import('child_process')` is handled as ImportExpression; `cp.promises` chains stay names.
+        return null;
+      }
+      case 'ImportExpression': {
+        const name = this.fold(node.source as JsNode);
+        return name === null ? null : moduleName(name);
+      }
+      case 'AwaitExpression':
+        return this.qualify(node.argument as JsNode);
+      case 'ChainExpression':
+        return this.qualify(node.expression as JsNode);
+      default:
+        return null;
+    }
+  }
+}
+
+function moduleName(name: string): string {
+  return name.replace(/^node:/, '').replace(/\/promises$/, '.promises');
+}

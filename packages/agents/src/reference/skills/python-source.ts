@@ -1,0 +1,159 @@
+import { parser } from '@lezer/python';
+import type { SyntaxNode, Tree } from '@lezer/common';
+
+export type { SyntaxNode };
+
+/** A Python file's syntax tree with the names and constants needed to resolve calls through aliases. */
+export class PythonSource {
+  readonly tree: Tree;
+  private readonly aliases = new Map<string, string>();
+  private readonly constants = new Map<string, SyntaxNode>();
+  private readonly folding = new Set<string>();
+
+  constructor(readonly text: string) {
+    this.tree = parser.parse(text);
+    const cursor = this.tree.cursor();
+    do {
+      const node = cursor.node;
+      if (node.name === 'ImportStatement') this.readImport(node);
+      else if (node.name === 'AssignStatement') {
+        const target = node.firstChild;
+        const value = node.lastChild;
+        if (target?.name === 'VariableName' && value && target !== value && node.getChildren('AssignOp').length === 1) {
+          const name = this.slice(target);
+          // `run = os.system`, `e = eval`, `sp = __import__('subprocess')` name what they alias;
+          // `cmd = 'ls'` and `a = b` (b a string) are constants. A bare name is both.
+          if (value.name === 'VariableName' || value.name === 'MemberExpression' || value.name === 'CallExpression') {
+            const qualified = this.qualify(value);
+            if (qualified !== null) this.aliases.set(name, qualified);
+          }
+          if (value.name !== 'MemberExpression' && value.name !== 'CallExpression' && !this.constants.has(name)) this.constants.set(name, value);
+        }
+      }
+    } while (cursor.next());
+  }
+
+  slice(node: SyntaxNode): string {
+    return this.text.slice(node.from, node.to);
+  }
+
+  private readImport(node: SyntaxNode): void {
+    const src = this.slice(node);
+    const from = /^from\s+([\w.]+)\s+import\b/.exec(src);
+    if (from) {
+      const module = from[1] as string;
+      for (const m of src.slice(from[0].length).replace(/[()\\\n]/g, ' ').split(',')) {
+        const spec = /^\s*([\w]+)(?:\s+as\s+(\w+))?\s*$/.exec(m);
+        if (spec) this.aliases.set(spec[2] ?? (spec[1] as string), `${module}.${spec[1] as string}`);
+      }
+      return;
+    }
+    for (const m of src.replace(/^import\s+/, '').split(',')) {
+      const spec = /^\s*([\w.]+)(?:\s+as\s+(\w+))?\s*$/.exec(m);
+      if (!spec) continue;
+      const module = spec[1] as string;
+      if (spec[2]) this.aliases.set(spec[2], module);
+      else this.aliases.set(module.split('.')[0] as string, module.split('.')[0] as string);
+    }
+  }
+
+  /** The dotted name a callee stands for (`subprocess.run`, `os.system`), or null. */
+  qualify(node: SyntaxNode | null): string | null {
+    if (!node) return null;
+    if (node.name === 'VariableName') {
+      const name = this.slice(node);
+      return this.aliases.get(name) ?? name;
+    }
+    if (node.name === 'MemberExpression') {
+      const object = this.qualify(node.firstChild);
+      const prop = node.lastChild;
+      if (object === null || !prop) return null;
+      if (prop.name === 'PropertyName') return `${object}.${this.slice(prop)}`;
+      if (prop.name === ']') {
+        const key = node.getChild('String');
+        const folded = key ? this.fold(key) : null;
+        return folded === null ? null : `${object}.${folded}`;
+      }
+      return null;
+    }
+    if (node.name === 'CallExpression') {
+      // __import__('os').system and importlib.import_module('subprocess').run
+      const callee = this.qualify(node.firstChild);
+      if (callee === '__import__' || callee === 'importlib.import_module') {
+        const arg = this.args(node)[0];
+        return arg ? this.fold(arg.value) : null;
+      }
+      if (callee === 'getattr') {
+        const [obj, attr] = this.args(node);
+        const base = obj ? this.qualify(obj.value) : null;
+        const key = attr ? this.fold(attr.value) : null;
+        return base !== null && key !== null ? `${base}.${key}` : null;
+      }
+    }
+    return null;
+  }
+
+  /** The constant string a node stands for, or null. */
+  fold(node: SyntaxNode | null | undefined): string | null {
+    if (!node) return null;
+    if (node.name === 'String') return stringValue(this.slice(node));
+    if (node.name === 'ContinuedString') {
+      let out = '';
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        const v = this.fold(c);
+        if (v === null) return null;
+        out += v;
+      }
+      return out;
+    }
+    if (node.name === 'Number') return this.slice(node);
+    if (node.name === 'ParenthesizedExpression') return this.fold(node.firstChild?.nextSibling);
+    if (node.name === 'BinaryExpression') {
+      const op = node.getChild('ArithOp');
+      if (!op || this.slice(op) !== '+') return null;
+      const left = this.fold(node.firstChild);
+      const right = left === null ? null : this.fold(node.lastChild);
+      return left === null || right === null ? null : left + right;
+    }
+    if (node.name === 'VariableName') {
+      const name = this.slice(node);
+      const value = this.constants.get(name);
+      if (!value || this.folding.has(name)) return null;
+      this.folding.add(name);
+      try {
+        return this.fold(value);
+      } finally {
+        this.folding.delete(name);
+      }
+    }
+    return null;
+  }
+
+  /** Positional and keyword arguments of a call. */
+  args(call: SyntaxNode): Array<{ keyword: string | null; value: SyntaxNode }> {
+    const list = call.getChild('ArgList');
+    const out: Array<{ keyword: string | null; value: SyntaxNode }> = [];
+    if (!list) return out;
+    let keyword: string | null = null;
+    let pending: SyntaxNode | null = null;
+    for (let c = list.firstChild; c; c = c.nextSibling) {
+      if (c.name === '(' || c.name === ')') continue;
+      if (c.name === ',') {
+        if (pending) out.push({ keyword, value: pending });
+        keyword = null;
+        pending = null;
+      } else if (c.name === 'AssignOp' && pending?.name === 'VariableName') {
+        keyword = this.slice(pending);
+        pending = null;
+      } else if (c.name !== '*' && c.name !== '**') pending = c;
+    }
+    if (pending) out.push({ keyword, value: pending });
+    return out;
+  }
+}
+
+/** The value of a Python string literal (prefixes and quotes removed; escapes kept as written). */
+export function stringValue(literal: string): string | null {
+  const m = /^([rRbBuU]{0,2})('''|"""|'|")([\s\S]*)\2$/.exec(literal);
+  return m ? (m[3] as string) : null;
+}

@@ -1,0 +1,57 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import type { ScriptFact } from './script-fact.js';
+
+/** How a script's facts read in one track: a skill's helper script or an MCP server's tool handler. */
+export interface FactWording {
+  /** "script" or "tool handler". */
+  subject: string;
+}
+
+/** How many lines apart a credential read and a network call may be to count as one flow. */
+export const NEAR_LINES = 100;
+
+/**
+ * Findings from the facts of one file. Reading a credential store or the whole environment is
+ * a MED signal alone (a skill about SSH may read ~/.ssh/config) and CRIT with a network call in
+ * the same file: that is the exfiltration shape of every credential stealer in the corpus.
+ */
+export function scriptFactFindings(file: string, facts: readonly ScriptFact[], wording: FactWording): AgentFinding[] {
+  const findings: AgentFinding[] = [];
+  const first = (kind: ScriptFact['kind']) => facts.find((f) => f.kind === kind);
+  // The network call closest to a read: in a bundle of unrelated modules, a read and a request
+  // far apart are not one flow.
+  const near = (read: ScriptFact | undefined) =>
+    read === undefined ? undefined : facts.filter((f) => f.kind === 'network' && Math.abs(f.line - read.line) <= NEAR_LINES).sort((a, b) => Math.abs(a.line - read.line) - Math.abs(b.line - read.line))[0];
+  const secret = facts.find((f) => f.kind === 'secret-path' && near(f) !== undefined) ?? first('secret-path');
+  const envDump = facts.find((f) => f.kind === 'env-dump' && near(f) !== undefined) ?? first('env-dump');
+  const s = wording.subject;
+  let network = near(secret);
+  if (secret && network) {
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} reads credential files and sends data over the network`, file, line: network.line, evidence: `${secret.evidence} … ${network.evidence}` }));
+  } else if (secret) {
+    findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} reads credential files`, file, line: secret.line, evidence: secret.evidence }));
+  }
+  const dotenv = facts.find((f) => f.kind === 'dotenv-path' && near(f) !== undefined);
+  const dotenvNetwork = near(dotenv);
+  if (dotenv && dotenvNetwork && !(secret && near(secret))) {
+    // Loading .env next to an API call is common; it weighs only with other signals.
+    findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} reads a .env file and makes network calls`, file, line: dotenv.line, evidence: `${dotenv.evidence} … ${dotenvNetwork.evidence}` }));
+  }
+  network = near(envDump);
+  if (envDump && network) {
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} sends the whole environment over the network`, file, line: envDump.line, evidence: `${envDump.evidence} … ${network.evidence}` }));
+  } else if (envDump) {
+    findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} collects the whole environment`, file, line: envDump.line, evidence: envDump.evidence }));
+  }
+  for (const fact of facts) {
+    const at = { file, line: fact.line, evidence: fact.evidence };
+    if (fact.kind === 'shell-injection') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} runs a shell command built from variable input`, ...at }));
+    else if (fact.kind === 'dynamic-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
+    else if (fact.kind === 'decoded-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decodes a hidden payload and runs it`, ...at }));
+    else if (fact.kind === 'download-exec') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} downloads code and runs it`, ...at }));
+    else if (fact.kind === 'reverse-shell') findings.push(referenceFinding({ category: 'malware', severity: 'CRIT', title: `${s} opens a reverse shell`, ...at }));
+    else if (fact.kind === 'hardcoded-bcc') findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} copies outgoing messages to a hard-coded address`, ...at }));
+  }
+  return findings;
+}

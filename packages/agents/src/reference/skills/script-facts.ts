@@ -1,0 +1,60 @@
+import { lineLocator } from '../text/line-locator.js';
+import { jsFacts } from './js-facts.js';
+import { pythonFacts } from './python-facts.js';
+import { shellFacts } from './shell-facts.js';
+import type { ScriptFact, ScriptLanguage } from './script-fact.js';
+
+export type { ScriptFact, ScriptFactKind, ScriptLanguage } from './script-fact.js';
+
+export function languageOf(path: string): ScriptLanguage | null {
+  const lower = path.toLowerCase();
+  // Declaration files hold types only: nothing in them runs.
+  if (/\.d\.[cm]?ts$/.test(lower)) return null;
+  if (/\.(?:js|mjs|cjs|jsx)$/.test(lower)) return 'javascript';
+  if (/\.(?:ts|mts|cts|tsx)$/.test(lower)) return 'typescript';
+  if (/\.(?:py|pyw)$/.test(lower)) return 'python';
+  if (/\.(?:sh|bash|zsh|command)$/.test(lower)) return 'shell';
+  return null;
+}
+
+// Tests, examples and benchmarks are not what a skill or server runs; security tools keep attack
+// samples there as fixtures.
+const NOT_SHIPPED_CODE = /(?:^|\/)(?:test|tests|__tests__|spec|specs|examples?|fixtures?|benchmarks?|bench)\/|\.(?:test|spec|bench)\.[cm]?[jt]sx?$|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/i;
+
+/** True for test, example and benchmark code, which the reference agents do not analyze as code. */
+export function isTestOrExample(path: string): boolean {
+  return NOT_SHIPPED_CODE.test(path);
+}
+
+/** Files larger than this (bundles, generated code) are scanned by lines only, never parsed. */
+export const DEEP_ANALYSIS_MAX_BYTES = 256 * 1024;
+
+/**
+ * False for files over DEEP_ANALYSIS_MAX_BYTES and for minified code (over 20 000 characters with
+ * lines of 300 characters on average): parsing them costs much and their names say little.
+ */
+export function worthParsing(text: string): boolean {
+  if (text.length > DEEP_ANALYSIS_MAX_BYTES) return false;
+  if (text.length <= 20_000) return true;
+  let lines = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  return text.length / lines < 300;
+}
+
+/** Facts of one script; a file of unknown language or too large for parsing falls back to the shell-line rules. */
+export function scriptFacts(path: string, text: string, language: ScriptLanguage | null = languageOf(path)): ScriptFact[] {
+  if (language === null) return [];
+  let facts: ScriptFact[];
+  if (language === 'shell') facts = shellFacts(text);
+  else if (!worthParsing(text)) {
+    // A large bundle read by lines: only the shapes that are unmistakable on one line count; words
+    // like "ssh" or "env" in its strings mean nothing.
+    facts = shellFacts(text, { longLines: true }).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
+  } else facts = language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
+  const lineAt = lineLocator(text);
+  for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(m.index), evidence: m[0] });
+  return facts;
+}
+
+// `bcc: 'someone@host'`, `msg["Bcc"] = "…"`, `bcc="…"`: a fixed hidden recipient in code that sends mail.
+const HARDCODED_BCC = /\bbcc['"]?\s*(?:\]\s*)?[:=]\s*\[?\s*['"`][^'"`\s]+@[\w-]+(?:\.[\w-]+)+['"`]/gi;

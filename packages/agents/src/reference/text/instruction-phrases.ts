@@ -1,0 +1,143 @@
+import type { Severity } from '@vigil/core';
+
+/** One family of instructions an artifact's text gives a model. */
+export interface PhraseRule {
+  id: string;
+  category: string;
+  severity: Severity;
+  title: string;
+  pattern: RegExp;
+}
+
+export interface PhraseHit {
+  rule: PhraseRule;
+  offset: number;
+  match: string;
+}
+
+// Credential files a model is told to read: each also names the file in the evidence.
+const SECRET_FILE =
+  String.raw`(?:~\/|\$HOME\/|%USERPROFILE%\\)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube\/config|\.docker\/config\.json|(?:\.cursor|\.codeium|\.continue|\.claude)\/[\w./-]*|\bmcp\.json\b|claude_desktop_config\.json|(?:^|[\s'"\x60(])\.env\b|\/etc\/(?:passwd|shadow)|\bwallet\.dat\b`;
+// Where the model is told to put what it read: an argument, a note, a request.
+const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+)?(?:['"\x60]\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message)\b|https?:\/\/)`;
+
+/**
+ * Instruction phrasing that targets the model rather than informs the user. Patterns are phrased
+ * as instructions (imperative, addressed to "you"/"the assistant") so that documentation such as
+ * "IMPORTANT: run the tests first" or "you are now ready to deploy" does not match.
+ */
+export const PHRASE_RULES: readonly PhraseRule[] = [
+  {
+    id: 'ignore-previous',
+    category: 'instruction_override',
+    severity: 'HIGH',
+    title: 'instruction to ignore previous instructions',
+    pattern: /\b(?:ignore|disregard|forget)\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding|former|original|system|other|existing)\s+(?:instructions?|directions?|rules|prompts?|guidelines|directives|constraints)/i,
+  },
+  {
+    id: 'conceal-from-user',
+    category: 'instruction_override',
+    severity: 'HIGH',
+    title: 'instruction to hide actions from the user',
+    pattern:
+      /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b/i,
+  },
+  {
+    id: 'role-reassignment',
+    category: 'instruction_override',
+    severity: 'HIGH',
+    title: 'instruction reassigning the model\'s role',
+    pattern:
+      /\byou\s+are\s+(?:now|no\s+longer)\s+(?:a|an|the|in|my)?\s*[\w -]{0,40}?\b(?:assistant|AI|model|agent|DAN|bot|unrestricted|unfiltered|jailbroken|developer\s+mode|god\s+mode|evil|hacker|without\s+restrictions)\b|\bfrom\s+now\s+on,?\s+you\s+(?:are|will|must)\b/i,
+  },
+  {
+    id: 'system-prompt-override',
+    category: 'instruction_override',
+    severity: 'HIGH',
+    title: 'system prompt override or extraction',
+    pattern:
+      /\b(?:new|updated|overriding|replacement|real)\s+system\s+(?:prompt|instructions?|message)\s*(?:[:=-]|is\b)|\b(?:reveal|print|output|repeat|leak|show)\s+(?:your|the)\s+(?:system\s+prompt|hidden\s+instructions|initial\s+instructions)\b/i,
+  },
+  {
+    id: 'fake-role-tag',
+    category: 'instruction_override',
+    severity: 'HIGH',
+    title: 'text poses as a system or assistant message',
+    pattern: /<\/?\s*(?:system|system_prompt|sys|assistant)\s*>|\[\s*(?:SYSTEM|INST)\s*\]|^[ \t]*SYSTEM[ \t]*:[ \t]*(?=\S)|<\|im_start\|>\s*system/m,
+  },
+  {
+    id: 'jailbreak',
+    category: 'prompt_injection',
+    severity: 'HIGH',
+    title: 'jailbreak phrasing',
+    pattern:
+      /\bDo\s+Anything\s+Now\b|\bDAN\s+mode\b|\b(?:developer|god|jailbreak|unrestricted)\s+mode\s+(?:enabled|activated|on)\b|\b(?:ignore|without|free\s+of|no)\s+(?:any\s+|all\s+|your\s+)?(?:ethical|moral|safety|content)\s+(?:guidelines|restrictions|filters|policies|rules|constraints)\b|\bjailbr(?:oken|eak)\b/i,
+  },
+  {
+    id: 'read-secret-into-argument',
+    category: 'tool_poisoning',
+    severity: 'CRIT',
+    title: 'instruction to read secrets and pass them on',
+    pattern: new RegExp(String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put|extract)\b[^.\n]{0,80}?(?:${SECRET_FILE})[^\n]{0,120}?${INTO_TARGET}`, 'i'),
+  },
+  {
+    id: 'harvest-secrets',
+    category: 'tool_poisoning',
+    severity: 'CRIT',
+    title: 'instruction to collect secrets and pass them on',
+    pattern:
+      /\b(?:read|collect|extract|gather|harvest|search\s+for|find|look\s+for|list)\b[^.\n]{0,60}\b(?:all\s+)?(?:the\s+user['’]s\s+)?(?:api[ _-]?keys|tokens|passwords|credentials|secrets|private\s+keys|seed\s+phrases?|environment\s+variables)\b[^.\n]{0,100}\b(?:and|then)\s+(?:pass|send|include|append|put|add|post|upload)\b/i,
+  },
+  {
+    id: 'send-private-to-url',
+    category: 'exfiltration',
+    severity: 'HIGH',
+    title: 'instruction to send conversations or secrets to an external address',
+    pattern:
+      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|copy|bcc|cc)\b[^.\n]{0,80}?\b(?:conversations?|chats?|transcripts?|history|messages?|emails?|keys?|tokens?|credentials?|secrets?|passwords?|environment|private)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
+  },
+  {
+    id: 'send-to-url',
+    category: 'exfiltration',
+    severity: 'MED',
+    title: 'instruction to send data to an external address',
+    pattern:
+      /\b(?:send|sent|post|posted|upload|uploaded|forward|forwarded|exfiltrate|transmit|copy)\b[^.\n]{0,80}?\b(?:contents?|data|files?|results?|output|everything|documents?|code|notes)\b[^.\n]{0,60}?\b(?:to|at)\s+(?:https?:\/\/[^\s)'"]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i,
+  },
+  {
+    id: 'secret-file-reference',
+    category: 'credential_access',
+    severity: 'MED',
+    title: 'instruction text names credential files',
+    pattern:
+      /(?:~\/|\$HOME\/)\.ssh\b|\bid_(?:rsa|ed25519|ecdsa)\b|\.aws\/credentials|~\/\.npmrc|~\/\.pypirc|~\/\.netrc|\.git-credentials|~\/\.kube\/config|~\/\.cursor\/mcp\.json|claude_desktop_config\.json|\/etc\/shadow|\bwallet\.dat\b/i,
+  },
+  {
+    id: 'important-tag',
+    category: 'tool_poisoning',
+    severity: 'MED',
+    title: 'instruction block in an <IMPORTANT>-style tag',
+    pattern: /<\s*(?:IMPORTANT|important|Important|CRITICAL|SECRET|HIDDEN)\s*>/,
+  },
+  {
+    id: 'coercion',
+    category: 'prompt_injection',
+    severity: 'MED',
+    title: 'coercive instruction to the model',
+    pattern:
+      /\b(?:otherwise|or\s+else|if\s+you\s+don['’]t|failure\s+to\s+do\s+so)\b[^.\n]{0,60}?\b(?:the\s+)?(?:tool|system|application|server|app|request|user['’]?s?\s+data)\s+(?:will|would)\s+(?:crash|fail|break|stop\s+working|be\s+lost|be\s+deleted)\b|\byou\s+(?:must|have\s+to)\s+(?:always\s+)?(?:comply|obey)\b|\bthis\s+is\s+(?:very\s+|extremely\s+)?(?:important|critical)\s+for\s+(?:the\s+)?(?:tool|system|application)\s+to\s+work\b/i,
+  },
+];
+
+/** Every match of every rule in a text (one hit per rule and match position). */
+export function findInstructionPhrases(text: string, rules: readonly PhraseRule[] = PHRASE_RULES): PhraseHit[] {
+  const hits: PhraseHit[] = [];
+  for (const rule of rules) {
+    const global = new RegExp(rule.pattern.source, rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`);
+    for (const m of text.matchAll(global)) {
+      hits.push({ rule, offset: m.index, match: m[0] });
+      if (hits.length > 500) return hits;
+    }
+  }
+  return hits;
+}

@@ -1,0 +1,165 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from './line-locator.js';
+import { findHiddenText, revealHiddenText } from './hidden-text.js';
+import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
+
+export interface InstructionTextOptions {
+  /** `/`-separated path of the file the text is in. */
+  file: string;
+  /** Line of the text's first character in the file (descriptions inside source code). */
+  firstLine?: number;
+  /** Scan HTML comments and base64 blocks (markdown documents). */
+  markdown?: boolean;
+  /** Match instruction phrasing (false: hidden characters only, for code and data files). */
+  phrases?: boolean;
+  /** The phrase rules to match instead of PHRASE_RULES. */
+  rules?: readonly PhraseRule[];
+  /** Extra rules for this kind of text (tool shadowing for MCP descriptions). */
+  extraRules?: readonly PhraseRule[];
+}
+
+const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
+
+// Words a comment uses when it talks to a model rather than to the document's maintainers.
+const ADDRESSES_MODEL = /\b(?:AI|assistant|agent|model|LLM|Claude|GPT|Copilot|Cursor|Gemini|chatbot)\b/i;
+const IMPERATIVE = /\b(?:must|always|never|do\s+not|don['’]t|instead|secretly|silently|immediately|first|before\s+(?:answering|responding|doing))\b/i;
+const BASE64_BLOCK = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){20,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g;
+// CSI (`ESC [ … letter`) and OSC (`ESC ] … BEL`) sequences; built from a string so no control
+// character sits in a regex literal.
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]|${String.fromCharCode(27)}\\][^${String.fromCharCode(7)}]*${String.fromCharCode(7)}`);
+const SHELL_PAYLOAD = /\b(?:curl|wget|bash|sh\s+-c|powershell|nc\s+-e|python3?\s+-c|rm\s+-rf|chmod\s+\+x)\b|\/dev\/tcp\//;
+
+function printableRatio(text: string): number {
+  if (text.length === 0) return 0;
+  let ok = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 32 && c < 127) || c === 9 || c === 10 || c === 13) ok++;
+  }
+  return ok / text.length;
+}
+
+function excerpt(text: string, offset: number, length: number): string {
+  return text.slice(offset, Math.min(text.length, offset + Math.max(length, 1) + 80));
+}
+
+/**
+ * Findings for text a model reads (a skill's SKILL.md, an MCP tool description): hidden Unicode,
+ * instruction phrasing (raised one severity when it sits where a person reading the rendered text
+ * does not see it: an HTML comment, Unicode tags, a base64 block), comments that address the model,
+ * and base64 blocks that decode to text or shell commands.
+ */
+export function instructionTextFindings(text: string, options: InstructionTextOptions): AgentFinding[] {
+  const findings: AgentFinding[] = [];
+  const file = options.file;
+  const base = (options.firstLine ?? 1) - 1;
+  // One locator per text an offset refers to: the original, and the text with hidden characters removed.
+  const locators = new Map<string, (offset: number) => number>();
+  const at = (t: string, offset: number): number => {
+    let locate = locators.get(t);
+    if (!locate) {
+      locate = lineLocator(t);
+      locators.set(t, locate);
+    }
+    return base + locate(offset);
+  };
+  const rules = [...(options.rules ?? PHRASE_RULES), ...(options.extraRules ?? [])];
+  const phrases = (t: string) => (options.phrases === false ? [] : findInstructionPhrases(t, rules));
+
+  let zeroWidthTotal = 0;
+  let firstZeroWidth: number | null = null;
+  let longestZeroWidthRun = 0;
+  for (const hit of findHiddenText(text)) {
+    const line = at(text, hit.offset);
+    if (hit.kind === 'unicode-tags') {
+      findings.push(
+        referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'hidden Unicode tag characters (ASCII smuggling)', file, line, evidence: `decodes to: ${hit.decoded ?? ''}` }),
+      );
+      for (const p of phrases(hit.decoded ?? '')) {
+        findings.push(referenceFinding({ category: p.rule.category, severity: RAISED[p.rule.severity], title: `${p.rule.title} (hidden in Unicode tags)`, file, line, evidence: p.match }));
+      }
+    } else if (hit.kind === 'zero-width') {
+      zeroWidthTotal += hit.count;
+      longestZeroWidthRun = Math.max(longestZeroWidthRun, hit.count);
+      firstZeroWidth ??= hit.offset;
+    } else {
+      findings.push(
+        referenceFinding({ category: 'prompt_injection', severity: 'MED', title: 'bidirectional control characters reorder the displayed text', file, line, evidence: excerpt(text, hit.offset, hit.count).replace(/[\u202a-\u202e\u2066-\u2069]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase()}>`) }),
+      );
+    }
+  }
+  // Generated tables and translations in code and data files hold zero-width characters as data.
+  if (firstZeroWidth !== null && options.markdown !== false) {
+    // One stray zero-width space is a copy-and-paste accident; runs or many of them encode or split text.
+    const deliberate = longestZeroWidthRun >= 2 || zeroWidthTotal >= 4;
+    findings.push(
+      referenceFinding({
+        category: 'prompt_injection',
+        severity: deliberate ? 'HIGH' : 'LOW',
+        title: deliberate ? 'zero-width characters hide or split text' : 'stray zero-width character',
+        file,
+        line: at(text, firstZeroWidth),
+        evidence: `${zeroWidthTotal} zero-width character(s), longest run ${longestZeroWidthRun}`,
+      }),
+    );
+  }
+
+  if (options.phrases !== false) {
+    // Terminal escape sequences can hide or recolor text when a client prints it (Trail of Bits, 2025).
+    const ansi = ANSI_ESCAPE.exec(text);
+    if (ansi) findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'ANSI escape sequences hide text from the terminal reader', file, line: at(text, ansi.index), evidence: JSON.stringify(text.slice(ansi.index, ansi.index + 120)) }));
+  }
+
+  // Phrases are matched on the text with hidden characters removed, so a zero-width space between
+  // letters does not break a match. Removing them keeps every newline, so lines stay right.
+  const visible = revealHiddenText(text);
+  const comments: Array<[number, number]> = [];
+  if (options.markdown !== false) {
+    for (const m of visible.matchAll(/<!--([\s\S]*?)-->/g)) {
+      comments.push([m.index, m.index + m[0].length]);
+      const body = m[1] ?? '';
+      if (ADDRESSES_MODEL.test(body) && IMPERATIVE.test(body)) {
+        findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'HTML comment gives the model instructions the reader does not see', file, line: at(visible, m.index), evidence: body }));
+      }
+    }
+  }
+  const inComment = (offset: number) => comments.some(([s, e]) => offset >= s && offset < e);
+  for (const p of phrases(visible)) {
+    const hidden = inComment(p.offset);
+    findings.push(
+      referenceFinding({
+        category: p.rule.category,
+        severity: hidden ? RAISED[p.rule.severity] : p.rule.severity,
+        title: hidden ? `${p.rule.title} (hidden in an HTML comment)` : p.rule.title,
+        file,
+        line: at(visible, p.offset),
+        evidence: excerpt(visible, p.offset, p.match.length),
+      }),
+    );
+  }
+
+  if (options.markdown !== false) {
+    for (const m of visible.matchAll(BASE64_BLOCK)) {
+      if (/base64,\s*$/i.test(visible.slice(Math.max(0, m.index - 12), m.index))) continue;
+      const decoded = Buffer.from(m[0], 'base64').toString('latin1');
+      if (printableRatio(decoded) < 0.95) continue;
+      const line = at(visible, m.index);
+      const shell = SHELL_PAYLOAD.test(decoded);
+      findings.push(
+        referenceFinding({
+          category: 'obfuscation',
+          severity: shell ? 'HIGH' : 'MED',
+          title: shell ? 'base64 block decodes to a shell command' : 'base64 block decodes to hidden text',
+          file,
+          line,
+          evidence: `decodes to: ${decoded}`,
+        }),
+      );
+      for (const p of phrases(decoded)) {
+        findings.push(referenceFinding({ category: p.rule.category, severity: RAISED[p.rule.severity], title: `${p.rule.title} (hidden in base64)`, file, line, evidence: p.match }));
+      }
+    }
+  }
+  return findings;
+}
