@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
@@ -315,34 +315,22 @@ async function keygen(name) {
   return { name, keyfile: out, hotkey: JSON.parse(stdout).hotkey };
 }
 
-/** The reference agent of a track as a directory `vigil miner submit` takes, or undefined when @vigil/agents has not built it. */
-async function referenceAgentDir(track) {
-  const file = join(BUNDLES, `${track}.bundle.json`);
-  if (!existsSync(file)) return undefined;
-  const bundle = JSON.parse(await readFile(file, 'utf8'));
-  const dir = join(DEMO, 'agents', `reference-${track}`);
-  for (const f of bundle.files) {
-    await mkdir(join(dir, f.path, '..'), { recursive: true });
-    await writeFile(join(dir, f.path), Buffer.from(f.content_base64, 'base64'), { mode: f.mode === '0755' ? 0o755 : 0o644 });
-  }
-  return { dir, entrypoint: bundle.entrypoint };
-}
-
 async function registerMiners(miners) {
   const agents = [];
   await Promise.all(
     TRACKS.map(async (track) => {
-      const reference = await referenceAgentDir(track);
+      // The reference agent as @vigil/agents built it (`miner submit --reference`), and the echo agent's directory.
+      const reference = existsSync(join(BUNDLES, `${track}.bundle.json`));
       const plan = [
-        reference && { key: miners[`reference-${track}`], dir: reference.dir, entrypoint: reference.entrypoint, name: `vigil-reference-${track.replace('_', '-')}` },
-        { key: miners[`echo-${track}`], dir: ECHO_AGENT, entrypoint: 'agent.mjs', name: 'echo-install-scripts' },
+        reference && { key: miners[`reference-${track}`], name: `vigil-reference-${track}`, submit: ['--reference', track, '--provider', 'vigil'] },
+        { key: miners[`echo-${track}`], name: 'echo-install-scripts', submit: [ECHO_AGENT, '--track', track, '--entrypoint', 'agent.mjs', '--provider', 'none'] },
       ].filter(Boolean);
-      if (!reference) say(`${track}: no reference agent bundle (${relative(ROOT, BUNDLES)}/${track}.bundle.json); build @vigil/agents to add it`);
+      if (!reference) say(`${track}: no reference agent bundle (${shown(BUNDLES)}/${track}.bundle.json); build @vigil/agents to add it`);
       await Promise.all(
         plan.map(async (agent) => {
           const signed = ['--keyfile', agent.key.keyfile];
           await vigil(['miner', 'register', '--track', track, ...signed]);
-          await vigil(['miner', 'submit', agent.dir, '--track', track, '--name', agent.name, '--provider', 'static-analysis', '--entrypoint', agent.entrypoint, ...signed]);
+          await vigil(['miner', 'submit', ...agent.submit, '--name', agent.name, ...signed]);
           agents.push({ track, name: agent.name, hotkey: agent.key.hotkey });
         }),
       );
