@@ -561,6 +561,7 @@ async function main() {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+  say('stopped');
 }
 
 main().catch(async (error) => {
