@@ -4,8 +4,8 @@ import tseslint from 'typescript-eslint';
 const THROUGH_ENTRY_POINTS = { group: ['@vigil/*/src/*', '@vigil/*/dist/*', '**/apps/server/**'], message: 'import a package through its entry point' };
 
 export default tseslint.config(
-  // The agents' evaluation corpus is data: defanged reproductions of malicious code, never linted.
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'packages/agents/eval/corpus/**'] },
+  // packages/agents/eval/corpus holds defanged malware samples: data, never linted.
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'packages/agents/eval/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -21,9 +21,9 @@ import { githubSettingsFromEnv } from '../src/source-providers/github-settings.j
 import { startStandInGithub, type StandInGithub } from '../src/source-providers/test-support/stand-in-github.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { DAY, publishLiveVerdicts, T0 } from '../src/test-support/fixtures.js';
-import { lockfileFormatOf } from '../src/lockfiles/index.js';
+import { lockfileFormatOf } from '@vigil/lockfiles';
 
-const FIXTURES = new URL('./fixtures/lockfiles/', import.meta.url).pathname;
+const FIXTURES = new URL('../../../packages/lockfiles/test/fixtures/', import.meta.url).pathname;
 const fixture = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
 const NPM_PACKAGES = [
   'pkg:npm/%40types/ms@0.7.34',

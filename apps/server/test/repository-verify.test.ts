@@ -14,7 +14,7 @@ import { createPublicReadService } from '../src/services/public-read-service.js'
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { publishLiveVerdicts } from '../src/test-support/fixtures.js';
 
-const FIXTURES = new URL('./fixtures/lockfiles/', import.meta.url).pathname;
+const FIXTURES = new URL('../../../packages/lockfiles/test/fixtures/', import.meta.url).pathname;
 const fixture = (path: string) => readFileSync(join(FIXTURES, path), 'utf8');
 
 interface Server {

@@ -38,6 +38,8 @@ export async function bundleAgentEntry(entryFile, { workingDir } = {}) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
+    // jsonc-parser's `main` is a UMD build whose dynamic requires esbuild cannot follow; its ESM build bundles.
+    mainFields: ['module', 'main'],
     external: [],
     write: false,
     minify: false,

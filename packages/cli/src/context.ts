@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { SignedVigilClient, Vigil, parseKeypairFile } from '@vigil/client';
+import { PackageRefError, parsePackageRef } from '@vigil/core';
 import type { Command } from 'commander';
 import { resolveConnection, type Connection, type GlobalOptions } from './config.js';
 import { CliError, UsageError } from './exit-codes.js';
@@ -118,9 +119,15 @@ export class Context {
 
 const USER_AGENT = 'vigil-cli';
 
-function connectionOptionMessage(err: Error): string {
-  // The SDK names the option (`options.baseUrl: …`); the user set it with a flag or variable.
-  return err.message.replace(/^options\.baseUrl/, 'base URL (--base-url, VIGIL_BASE_URL)').replace(/^options\.apiKey/, 'token (--token, VIGIL_API_TOKEN)');
+/**
+ * The SDK's refusal of a connection option in the user's terms: it names its own option
+ * (`options.baseUrl: …`) and says null is allowed, which only a program can pass.
+ */
+export function connectionOptionMessage(err: Error, names = { baseUrl: 'base URL (--base-url, VIGIL_BASE_URL)', apiKey: 'token (--token, VIGIL_API_TOKEN)' }): string {
+  return err.message
+    .replace(/^options\.baseUrl/, names.baseUrl)
+    .replace(/^options\.apiKey/, names.apiKey)
+    .replace(/, or null$/, '');
 }
 
 /** A file's text, or standard input for `-`. */
@@ -157,4 +164,18 @@ export function choiceArg<T extends string>(name: string, choices: readonly T[])
     if (!(choices as readonly string[]).includes(value)) throw new UsageError(`${name}: expected one of ${choices.join(', ')}, got ${JSON.stringify(value)}`);
     return value as T;
   };
+}
+
+/**
+ * A package reference checked as the server checks it (`parsePackageRef` of @vigil/core), so a
+ * malformed one is a usage error (exit 2) before anything is sent; it is sent as written.
+ */
+export function packageRefArg(argument: string, value: string): string {
+  try {
+    parsePackageRef(value);
+  } catch (err) {
+    if (err instanceof PackageRefError) throw new UsageError(`${argument}: ${err.message.replace(/^input: /, '')}`);
+    throw err;
+  }
+  return value;
 }

@@ -11,7 +11,10 @@ export const EXIT = {
   usage: 2,
   /** An attestation checked offline is not genuine. */
   notGenuine: 3,
-  /** The worst verdict is WARN (pending counts as WARN) and `--fail-on` is `warn`. */
+  /**
+   * The worst verdict is WARN and `--fail-on` is `warn`. For `verify` a pending package counts as
+   * WARN; for `policy evaluate` the policy's verdict decides, pending or not.
+   */
   warn: 4,
   /** The worst verdict is BLOCK. */
   block: 5,

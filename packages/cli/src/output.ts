@@ -81,10 +81,15 @@ const PLAIN_CHARS = {
   right: '|', 'right-mid': '+', middle: '|',
 };
 
-/** A date as the UTC instant, second precision (`2026-11-21 10:00:00Z`), or `-`. */
-export function when(value: Date | null | undefined): string {
+/**
+ * A date as the UTC instant, second precision (`2026-11-21 10:00:00Z`), or `-`. A string is an
+ * offset timestamp as the signed miner/validator answers carry them (not parsed to Date by the SDK).
+ */
+export function when(value: Date | string | null | undefined): string {
   if (!value) return '-';
-  return `${value.toISOString().slice(0, 19).replace('T', ' ')}Z`;
+  const date = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(date.getTime())) return String(value);
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')}Z`;
 }
 
 /** Shortens a long hash or hotkey for a table cell; `--json` keeps it whole. */

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { Kit, RunState } from './command-kit.js';
 import { registerAccount } from './commands/account.js';
 import { registerAdmin } from './commands/admin.js';
@@ -38,12 +38,12 @@ export function buildProgram(io: Io, state: RunState): Command {
     .description('vigil: the command line of Vigil (artifact verdicts and attestations)')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--base-url <url>', 'server base URL (env VIGIL_BASE_URL)')
-    .addOption(new Option('--url <url>', 'alias of --base-url (env VIGIL_URL)').hideHelp())
+    .option('--url <url>', 'alias of --base-url (env VIGIL_URL)')
     .option('--token <token>', 'API token vgl_… (env VIGIL_API_TOKEN)')
-    .addOption(new Option('--api-key <token>', 'alias of --token (env VIGIL_API_KEY)').hideHelp())
+    .option('--api-key <token>', 'alias of --token (env VIGIL_API_KEY)')
     .option('--profile <name>', 'profile of the profile file (env VIGIL_PROFILE; default "default")')
     .option('--json', 'print the JSON answer exactly as the server sent it')
-    .addOption(new Option('--compact', '--json on one line').hideHelp())
+    .option('--compact', '--json on one line')
     .option('--no-color', 'no colour (also NO_COLOR=1; colour is only ever used on a terminal)')
     .helpOption('-h, --help', 'help for a command')
     .helpCommand('help [command]', 'help for a command')

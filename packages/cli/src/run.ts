@@ -21,8 +21,10 @@ export async function run(argv: string[], io: Io): Promise<number> {
 
 function report(err: unknown, io: Io): number {
   if (err instanceof CommanderError) {
-    // Help and --version were printed already; a bare `vigil` prints help and is a usage error.
+    // Help and --version were printed already. `vigil help [command]` is `--help` (exit 0); a bare
+    // `vigil` prints help on stderr (commander's exit code 1 there) and is a usage error.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+    if (err.code === 'commander.help' && err.exitCode === 0) return EXIT.ok;
     return EXIT.usage;
   }
   if (err instanceof UsageError) {
@@ -30,7 +32,8 @@ function report(err: unknown, io: Io): number {
     return EXIT.usage;
   }
   if (err instanceof KeypairError) {
-    io.stderr(`vigil: keyfile: ${err.message}\n`);
+    // The SDK's message starts with the field, `keyfile: …` for the file as a whole: said once.
+    io.stderr(`vigil: keyfile: ${err.message.replace(/^keyfile: /, '')}\n`);
     return EXIT.error;
   }
   if (err instanceof VigilError) {
@@ -55,9 +58,19 @@ function report(err: unknown, io: Io): number {
 export function describeVigilError(err: VigilError): string {
   const status = err.status === null ? '' : `${err.status} `;
   const id = err.requestId ? ` (request id ${err.requestId})` : '';
-  let text = `vigil: ${status}${err.detail}${id}\n`;
+  // A body without Vigil's `{detail}` is another server's page (a proxy, a wrong --base-url): one line of it is enough.
+  const foreign = err instanceof VigilApiError && err.body === null;
+  let text = `vigil: ${status}${foreign ? oneLine(err.detail) : err.detail}${id}\n`;
+  if (foreign) text += '  not an answer of a Vigil API (no JSON detail): is the base URL right?\n';
   if (err instanceof VigilApiError) for (const issue of err.errors) text += `  ${issue.path}: ${issue.message}\n`;
   const path = (err as { path?: unknown }).path;
   if (err.name === 'VigilResponseError' && typeof path === 'string' && path !== '') text += `  the answer's ${path} does not match @vigil/core's schema (a server of another version?)\n`;
   return text;
+}
+
+const FOREIGN_BODY_CHARS = 200;
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > FOREIGN_BODY_CHARS ? `${flat.slice(0, FOREIGN_BODY_CHARS)}…` : flat;
 }

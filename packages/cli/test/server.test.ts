@@ -233,6 +233,29 @@ describe.skipIf(!serverBuilt)('vigil against a real server', () => {
     expect((await run(['policy', 'evaluate', allowed.purl, '--policy', 'cli-prod'])).code).toBe(0);
   });
 
+  it("policy evaluate exits on the policy's verdict: a policy that allows a pending package exits 0, where verify exits 4", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'vigil-policy-')), 'allow.json');
+    writeFileSync(file, JSON.stringify({ name: 'cli-allow-pending', rules: [{ name: 'always', expression: 'true', action: 'block' }] }));
+    expect((await run(['policy', 'create', '-f', file])).code).toBe(0);
+    const evaluation = await run(['policy', 'evaluate', 'npm:left-pad@1.3.0', '--policy', 'cli-allow-pending']);
+    expect(evaluation.stdout).toMatch(/verdict +ALLOW\n/);
+    expect(evaluation.stdout).toMatch(/state +pending\n/);
+    expect(evaluation.code).toBe(0);
+    expect((await run(['verify', 'npm:left-pad@1.3.0'])).code).toBe(4);
+  });
+
+  it('miner register and submit print timestamps as every table does (2026-11-21 10:00:00Z)', async () => {
+    const opts = { home: mkdtempSync(join(tmpdir(), 'vigil-miner-')), env: { VIGIL_BASE_URL: server.baseUrl } };
+    expect((await vigil(['keygen'], opts)).code).toBe(0);
+    const registered = await vigil(['miner', 'register', '--track', 'mcp_servers'], opts);
+    expect(registered.stdout).toMatch(/ is registered on mcp_servers since \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z\.\n$/);
+    const agentDir = project({ 'agent.py': 'print(1)\n' });
+    const submitted = await vigil(['miner', 'submit', agentDir, '--track', 'mcp_servers', '--name', 'cli-when', '--provider', 'none'], opts);
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(submitted.stdout).toMatch(/submitted +\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}Z\n/);
+    expect(submitted.stdout).not.toContain('+00:00');
+  });
+
   it('lets a miner register, submit a directory as its agent, read it and delete it, with a keygen key', async () => {
     const home = mkdtempSync(join(tmpdir(), 'vigil-miner-'));
     const opts = { home, env: { VIGIL_BASE_URL: server.baseUrl } };

@@ -123,6 +123,11 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
     expect(cursor).toBeDefined();
     const nothingNew = await run(['events', 'tail', '--after', cursor!, '--types', 'round.closed', '--json']);
     expect(nothingNew.stdout).toBe('');
+    // --from-now skips what the feed holds: nothing printed, a cursor to go on from.
+    const fromNow = await run(['events', 'tail', '--from-now', '--types', 'round.closed']);
+    expect(fromNow).toMatchObject({ code: 0, stdout: '' });
+    const nowCursor = /Next: --after (evc_\S+)/.exec(fromNow.stderr)?.[1];
+    expect(nowCursor).toBeDefined();
 
     const follow = spawn(process.execPath, [CLI_BIN, 'events', 'tail', '--after', cursor!, '--types', 'round.closed', '--follow', '--interval', '1', '--json'], {
       env: { PATH: process.env.PATH ?? '', HOME: mkdtempSync(join(tmpdir(), 'vigil-cli-home-')), ...env },
@@ -159,6 +164,8 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
       follow.kill('SIGTERM');
       listen.kill('SIGTERM');
     }
+    const sinceNow = await run(['events', 'tail', '--after', nowCursor!, '--types', 'round.closed', '--json']);
+    expect(sinceNow.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['round.closed']);
     const table = await run(['events', 'tail', '--after', cursor!]);
     expect(table.stdout).toMatch(/round\.closed\s+round:/);
   }, 600_000);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { lockfileFormatOf } from '../lockfiles/index.js';
+import { lockfileFormatOf } from '@vigil/lockfiles';
 import type { PolicyInputSources } from '../policies/input-sources.js';
 import { processRepositoryJob } from '../services/source-repository-push.js';
 import { createGithubProvider } from '../source-providers/github-provider.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { parseLockfile, type ParsedLockfile } from '../lockfiles/index.js';
+import { LockfileError, parseLockfile, type ParsedLockfile } from '@vigil/lockfiles';
+import { VigilError } from '../errors.js';
 
 /** Parsed lockfiles kept per process, at most this many files… */
 export const MAX_CACHED_LOCKFILES = 64;
@@ -28,7 +29,7 @@ export function parseLockfileCached(file: { path: string; content: string }): Pa
     cache.set(key, known);
     return known;
   }
-  const parsed = parseLockfile(file);
+  const parsed = parseOrRefuse(file);
   if (parsed.packages.length > MAX_CACHED_LOCKFILE_PACKAGES) return parsed;
   cache.set(key, parsed);
   cachedPackages += parsed.packages.length;
@@ -38,4 +39,14 @@ export function parseLockfileCached(file: { path: string; content: string }): Pa
     cachedPackages -= oldest.packages.length;
   }
   return parsed;
+}
+
+/** A refused lockfile as the server's error: the same catalogue code and exact detail. */
+function parseOrRefuse(file: { path: string; content: string }): ParsedLockfile {
+  try {
+    return parseLockfile(file);
+  } catch (error) {
+    if (error instanceof LockfileError) throw new VigilError(error.code, { arg: error.detail, cause: error });
+    throw error;
+  }
 }

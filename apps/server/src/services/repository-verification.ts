@@ -11,7 +11,7 @@ import type { Kysely } from 'kysely';
 import { chunkRows } from '../db/chunk-rows.js';
 import type { Database } from '../db/schema.js';
 import { VigilError } from '../errors.js';
-import { lockfileFormatOf, type ParsedLockfile } from '../lockfiles/index.js';
+import { lockfileFormatOf, type ParsedLockfile } from '@vigil/lockfiles';
 import { compiledPolicy } from '../policies/compiled-policy-cache.js';
 import type { PolicyInputSources } from '../policies/input-sources.js';
 import type { KeyPrincipal } from './accounts.js';
@@ -92,7 +92,7 @@ function mergeFlag(current: boolean | null, next: boolean | null, any: boolean):
 }
 
 /**
- * Verifies what lockfiles install: each file parsed (lockfiles/), the packages merged across files
+ * Verifies what lockfiles install: each file parsed (@vigil/lockfiles), the packages merged across files
  * by purl, then evaluated under the policy in one batch (services/policy-evaluation.ts: one
  * verification query set, one advisory lookup and one facts lookup for all of them, however many).
  * Nothing is written here: the caller records the requested packages (and, for a push, the result)

@@ -3,6 +3,7 @@ import { API_KEY_SCOPES, type ApiKeyScope } from '@vigil/core';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { DEFAULT_BASE_URL, DEFAULT_PROFILE, configPath, readConfig, writeConfig } from '../config.js';
+import { connectionOptionMessage } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { when } from '../output.js';
 import { scopesArg } from './scopes.js';
@@ -32,7 +33,7 @@ export function registerAccount(program: Command, kit: Kit): void {
           try {
             client = new Vigil({ baseUrl, apiKey: token, fetch: ctx.fetch() });
           } catch (err) {
-            throw new UsageError((err as Error).message.replace(/^options\.apiKey/, '--token').replace(/^options\.baseUrl/, '--base-url'));
+            throw new UsageError(connectionOptionMessage(err as Error, { baseUrl: '--base-url', apiKey: '--token' }));
           }
           const self = opts.check ? await client.account.get() : null;
           config.profiles[profileName] = { ...existing, base_url: baseUrl, token };

@@ -43,7 +43,7 @@ export function registerArtifacts(program: Command, kit: Kit): void {
             blob = await fileFromPath(file);
           } catch (err) {
             const code = (err as NodeJS.ErrnoException).code;
-            throw new CliError(`<file>: cannot read ${file}: ${code ?? (err as Error).message.replace(/^path: /, '')}`);
+            throw new CliError(`file: cannot read ${file}: ${code ?? (err as Error).message.replace(/^path: /, '')}`);
           }
           const size = (await stat(file)).size;
           const a = await ctx.withProgress(`uploading ${file} (${size} bytes) to ${vigil.baseUrl}`, () => vigil.artifacts.upload({ track: opts.track, package: opts.package, file: blob }));
@@ -114,7 +114,7 @@ export function registerArtifacts(program: Command, kit: Kit): void {
       .action(
         action(kit, async (ctx, id: string, file: string) => {
           // Sent as read: the server checks the bundle and says why one does not verify.
-          const document = (await readJson(ctx.io, file, '<file>')) as ProvenanceUpload;
+          const document = (await readJson(ctx.io, file, 'file')) as ProvenanceUpload;
           const p = await (await ctx.customer()).artifacts.provenance(id, document);
           ctx.emit(() =>
             ctx.out.fields([

@@ -1,14 +1,14 @@
-import { canonicalHash, MetagraphSnapshot, VERDICTS, type Verdict } from '@vigil/core';
+import { canonicalHash, MetagraphSnapshot, SEARCH_KINDS, VERDICTS, type SearchKind, type Verdict } from '@vigil/core';
 import { verifyAttestation } from '@vigil/crypto';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { choiceArg, readJson, type Context } from '../context.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { short, when } from '../output.js';
 import { pageOptions, readPages, sdkPageOptions, type PageFlags } from '../pages.js';
 
 interface ListFlags extends PageFlags {
-  artifact?: string;
+  artifact?: number;
   sha256?: string;
   canonicalHash?: string;
   validator?: string;
@@ -19,6 +19,13 @@ interface ListFlags extends PageFlags {
   until?: string;
 }
 
+/** `art_42` or `42`: the attestations filter takes the number, every other command prints the id with its prefix. */
+function artifactIdArg(value: string): number {
+  const match = /^(?:art_)?([1-9]\d{0,15})$/.exec(value);
+  if (!match || !Number.isSafeInteger(Number(match[1]))) throw new UsageError(`--artifact: expected an artifact id art_<n> or <n>, got ${JSON.stringify(value)}`);
+  return Number(match[1]);
+}
+
 /** The three offline checks of an envelope against a snapshot file; exit 3 when not genuine. */
 async function verifyOffline(ctx: Context, file: string, metagraph: string | undefined): Promise<number> {
   const envelope = await readJson(ctx.io, file, 'envelope');
@@ -26,7 +33,8 @@ async function verifyOffline(ctx: Context, file: string, metagraph: string | und
   const snapshot = MetagraphSnapshot.safeParse(await readJson(ctx.io, metagraph, '--metagraph'));
   if (!snapshot.success) {
     const issue = snapshot.error.issues[0];
-    throw new UsageError(`--metagraph: not a metagraph snapshot (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''})`);
+    // A bad local file, like one that is not JSON (exit 1); the command line itself was right.
+    throw new CliError(`--metagraph: ${metagraph === '-' ? 'standard input' : metagraph} is not a metagraph snapshot (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''})`);
   }
   const result = verifyAttestation(envelope, snapshot.data);
   ctx.emit(() => {
@@ -50,7 +58,7 @@ export function registerAttestations(program: Command, kit: Kit): void {
       attestations
         .command('list')
         .description('recorded attestations, newest first, filtered (GET /v1/attestations)')
-        .option('--artifact <id>', 'an artifact id')
+        .option('--artifact <id>', 'an artifact id: art_<n> (as every command prints it) or <n>', artifactIdArg)
         .option('--sha256 <hash>', 'the artifact bytes: sha256:<64 hex>')
         .option('--canonical-hash <hash>', 'one attestation: sha256:<64 hex>')
         .option('--validator <hotkey>', 'the validator that signed')
@@ -173,9 +181,9 @@ export function registerAttestations(program: Command, kit: Kit): void {
       program
         .command('search <query...>')
         .description('artifacts and attestations matching every word, best first (GET /v1/search)')
-        .option('--kind <kind>', 'only one kind of result: artifact or attestation'),
+        .option('--kind <kind>', `only one kind of result: ${SEARCH_KINDS.join(' or ')}`, choiceArg('--kind', SEARCH_KINDS)),
     ).action(
-      action(kit, async (ctx, words: string[], flags: PageFlags & { kind?: string }) => {
+      action(kit, async (ctx, words: string[], flags: PageFlags & { kind?: SearchKind }) => {
         const vigil = await ctx.customer();
         const params = { q: words.join(' '), ...(flags.kind !== undefined ? { kind: flags.kind } : {}) } as Parameters<typeof vigil.search>[0];
         const { items, raw } = await readPages(ctx, vigil.search(params, sdkPageOptions(flags)), 'results', flags);

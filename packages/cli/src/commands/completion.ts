@@ -115,7 +115,7 @@ export function registerCompletion(program: Command, kit: Kit): void {
       .description('prints a shell completion script: bash, zsh or fish')
       .action(
         action(kit, async (ctx, shell: string) => {
-          const which = choiceArg('<shell>', ['bash', 'zsh', 'fish'] as const)(shell);
+          const which = choiceArg('shell', ['bash', 'zsh', 'fish'] as const)(shell);
           ctx.io.stdout(which === 'bash' ? bashScript(program) : which === 'zsh' ? zshScript(program) : fishScript(program));
         }),
       ),

@@ -1,9 +1,10 @@
-import type { EventPage } from '@vigil/client';
+import type { EventPage, Vigil } from '@vigil/client';
 import type { WebhookEventKind } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { intArg } from '../context.js';
+import { UsageError } from '../exit-codes.js';
 import { when } from '../output.js';
 import { kindsArg } from './kinds.js';
 
@@ -17,6 +18,27 @@ function printEvents(ctx: Context, page: EventPage): void {
   for (const e of page.items) ctx.out.line(`${when(e.created_at)}  ${e.type.padEnd(19)}  ${e.resource}  #${e.sequence}  ${e.id}`);
 }
 
+/** The largest `limit` of GET /v1/events: a long feed in the fewest requests (300 a minute per address). */
+const EVENTS_PAGE_MAX = 100;
+
+/**
+ * The cursor after the newest event of the feed. The events API has no cursor for "now", so this
+ * reads the feed to its end at the largest page size (100), one request per 100 retained events,
+ * printing nothing; a 429 on the way is waited out by the SDK's retries.
+ */
+export async function newestCursor(ctx: Context, vigil: Vigil, types: WebhookEventKind[] | undefined): Promise<string> {
+  return ctx.withProgress('reading the events feed to its newest event', async (progress) => {
+    let skipped = 0;
+    let page: EventPage | null = null;
+    do {
+      page = await vigil.events.list({ ...(page === null ? {} : { after: page.nextCursor }), ...(types === undefined ? {} : { types }), limit: EVENTS_PAGE_MAX });
+      skipped += page.items.length;
+      progress.update(`reading the events feed to its newest event: ${skipped} skipped`);
+    } while (page.hasNextPage());
+    return page.nextCursor;
+  });
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -27,21 +49,23 @@ export function registerEvents(program: Command, kit: Kit): void {
   examples(
     events
       .command('tail')
-      .description('prints the events after a cursor (absent: from the oldest retained) up to the newest, oldest first; --follow keeps polling for new ones')
+      .description('prints the events after a cursor (absent: from the oldest retained; --from-now: after the newest) up to the newest, oldest first; --follow keeps polling for new ones')
       .option('--types <kinds>', 'only these kinds, comma-separated', kindsArg('--types'))
       .option('--after <cursor>', 'start after this cursor (a next_cursor a previous run printed)')
+      .option('--from-now', 'start after the newest event (skips what the feed holds; reads it to its end first, 100 events a request)')
       .option('--follow', 'keep polling after the newest event (stop with Ctrl-C)')
       .addOption(new Option('--interval <seconds>', 'with --follow: seconds between polls when caught up, 1-3600').argParser(intArg('--interval', 1, 3600)).default(5))
-      .addOption(new Option('--limit <n>', 'events per request, 1-100 (server default 50)').argParser(intArg('--limit', 1, 100)))
+      .addOption(new Option('--limit <n>', 'events per request, 1-100').argParser(intArg('--limit', 1, EVENTS_PAGE_MAX)).default(EVENTS_PAGE_MAX))
       .action(
-        action(kit, async (ctx, opts: { types?: WebhookEventKind[]; after?: string; follow?: boolean; interval: number; limit?: number }) => {
+        action(kit, async (ctx, opts: { types?: WebhookEventKind[]; after?: string; fromNow?: boolean; follow?: boolean; interval: number; limit: number }) => {
+          if (opts.fromNow && opts.after !== undefined) throw new UsageError('--from-now: not with --after (both say where to start)');
           const vigil = await ctx.customer();
-          let cursor = opts.after;
+          let cursor = opts.fromNow ? await newestCursor(ctx, vigil, opts.types) : opts.after;
           for (;;) {
             const page: EventPage = await vigil.events.list({
               ...(cursor === undefined ? {} : { after: cursor }),
               ...(opts.types === undefined ? {} : { types: opts.types }),
-              ...(opts.limit === undefined ? {} : { limit: opts.limit }),
+              limit: opts.limit,
             });
             printEvents(ctx, page);
             cursor = page.nextCursor;
@@ -52,7 +76,7 @@ export function registerEvents(program: Command, kit: Kit): void {
           ctx.out.note(`Next: --after ${cursor}`);
         }),
       ),
-    ['vigil events tail --types verdict.changed', 'vigil events tail --follow --json | jq -c "select(.type == \\"round.closed\\")"', 'vigil events tail --after evc_… --follow'],
+    ['vigil events tail --types verdict.changed', 'vigil events tail --follow --json | jq -c "select(.type == \\"round.closed\\")"', 'vigil events tail --after evc_… --follow', 'vigil events tail --from-now --follow'],
   );
 }
 

@@ -7,6 +7,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { intArg } from '../context.js';
 import { UsageError } from '../exit-codes.js';
+import { newestCursor } from './events.js';
 import { kindsArg } from './kinds.js';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -53,12 +54,11 @@ export function registerListen(webhooks: Command, kit: Kit): void {
           const types = opts.types;
           const vigil = await ctx.customer();
           const secret = sessionSecret();
-          const read = async (after: string | undefined): Promise<EventPage> =>
-            await vigil.events.list({ ...(after === undefined ? {} : { after }), ...(types === undefined ? {} : { types }), limit: 100 });
+          const read = async (after: string): Promise<EventPage> =>
+            await vigil.events.list({ after, ...(types === undefined ? {} : { types }), limit: 100 });
           // From now: skip what the feed already holds.
-          let page = await read(undefined);
-          while (page.hasNextPage()) page = await read(page.nextCursor);
-          let cursor = page.nextCursor;
+          let cursor = await newestCursor(ctx, vigil, types);
+          let page: EventPage;
           ctx.out.line(`Session secret: ${secret}`);
           ctx.out.line(`Forwarding new events to ${opts.forwardTo} (Ctrl-C to stop).`);
           for (;;) {

@@ -9,6 +9,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import { defaultKeyfile, keyfileOf } from '../keyfile.js';
 import { choiceArg } from '../context.js';
 import { CliError, UsageError } from '../exit-codes.js';
+import { when } from '../output.js';
 import { trackOption } from './public-reads.js';
 import { registerValidatorRun } from './validator-run.js';
 
@@ -28,14 +29,14 @@ const BUNDLE_SKIPPED = new Set(['.git', '.hg', '.svn', 'node_modules', '__pycach
 export async function bundleOf(dir: string, entrypoint: string): Promise<{ format: string; entrypoint: string; files: BundleFile[] }> {
   const root = resolve(dir);
   const info = await lstat(root).catch(() => null);
-  if (!info?.isDirectory()) throw new CliError(`<dir>: ${dir} is not a directory`);
+  if (!info?.isDirectory()) throw new CliError(`dir: ${dir} is not a directory`);
   const files: BundleFile[] = [];
   const walk = async (current: string): Promise<void> => {
     for (const entry of await readdir(current, { withFileTypes: true })) {
       if (BUNDLE_SKIPPED.has(entry.name)) continue;
       const full = join(current, entry.name);
       const path = relative(root, full).split(sep).join('/');
-      if (entry.isSymbolicLink()) throw new CliError(`<dir>: ${path} is a symbolic link; a bundle holds regular files only`);
+      if (entry.isSymbolicLink()) throw new CliError(`dir: ${path} is a symbolic link; a bundle holds regular files only`);
       if (entry.isDirectory()) await walk(full);
       else if (entry.isFile()) {
         const mode = (await lstat(full)).mode & 0o111 ? '0755' : '0644';
@@ -44,7 +45,7 @@ export async function bundleOf(dir: string, entrypoint: string): Promise<{ forma
     }
   };
   await walk(root);
-  if (files.length === 0) throw new CliError(`<dir>: ${dir} holds no file`);
+  if (files.length === 0) throw new CliError(`dir: ${dir} holds no file`);
   if (!files.some((f) => f.path === entrypoint)) throw new UsageError(`--entrypoint: ${entrypoint} is not a file of ${dir}`);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { format: AGENT_BUNDLE_FORMAT, entrypoint, files };
@@ -93,7 +94,7 @@ export function registerOperator(program: Command, kit: Kit): void {
         action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
           const r = await client.request('POST', '/v1/miners/registrations', { track: opts.track }, { schema: MinerRegistration });
-          ctx.emit(() => ctx.out.line(`${r.hotkey} is ${r.status} on ${r.track} since ${r.registered_at}.`));
+          ctx.emit(() => ctx.out.line(`${r.hotkey} is ${r.status} on ${r.track} since ${when(r.registered_at)}.`));
         }),
       ),
     ['vigil miner register --track skills'],
@@ -152,7 +153,7 @@ export function registerOperator(program: Command, kit: Kit): void {
               ['track', agent.track],
               ['agent hash', agent.agent_hash],
               ['files', bundle.files.length],
-              ['submitted', agent.submitted_at],
+              ['submitted', when(agent.submitted_at)],
             ]),
           );
         }),
@@ -169,7 +170,7 @@ export function registerOperator(program: Command, kit: Kit): void {
         action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
           const agent = await client.request('GET', `/v1/miners/agents/${opts.track}`, undefined, { schema: MinerAgent });
-          ctx.emit(() => ctx.out.fields([['agent', `${agent.name} v${agent.version} (${agent.status})`], ['provider', agent.provider], ['agent hash', agent.agent_hash], ['submitted', agent.submitted_at]]));
+          ctx.emit(() => ctx.out.fields([['agent', `${agent.name} v${agent.version} (${agent.status})`], ['provider', agent.provider], ['agent hash', agent.agent_hash], ['submitted', when(agent.submitted_at)]]));
         }),
       ),
     ['vigil miner agent --track skills'],

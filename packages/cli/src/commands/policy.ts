@@ -2,7 +2,7 @@ import type { Dated } from '@vigil/client';
 import { POLICY_INCLUDES, type PolicyEvaluation, type PolicyInclude } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
-import { choiceArg, readJson, type Context } from '../context.js';
+import { choiceArg, packageRefArg, readJson, type Context } from '../context.js';
 import { UsageError, verdictExit, type FailOn } from '../exit-codes.js';
 import { when } from '../output.js';
 import { pageOptions, readPages, sdkPageOptions, type PageFlags } from '../pages.js';
@@ -112,6 +112,7 @@ export function registerPolicy(program: Command, kit: Kit): void {
       .addOption(new Option('--fail-on <level>', 'warn (exit 4 on warn, 5 on block) or block (exit 5 on block only)').argParser(choiceArg('--fail-on', ['warn', 'block'] as const)).default('warn'))
       .action(
         action(kit, async (ctx, artifact: string, opts: { policy: string; include?: PolicyInclude[]; failOn: FailOn }) => {
+          packageRefArg('artifact', artifact);
           const e = await (await ctx.customer()).policies.evaluate({ artifact, policy: opts.policy, ...(opts.include ? { include: opts.include } : {}) });
           const verdict = e.verdict.toUpperCase() as 'ALLOW' | 'WARN' | 'BLOCK';
           ctx.emit(() => printEvaluation(ctx, e));

@@ -4,7 +4,7 @@ import { Option, type Command } from 'commander';
 import type { Dated } from '@vigil/client';
 import type { RepositoryVerification } from '@vigil/core';
 import { action, examples, type Kit } from '../command-kit.js';
-import { choiceArg, type Context } from '../context.js';
+import { choiceArg, packageRefArg, type Context } from '../context.js';
 import { CliError, UsageError, verdictExit, worstVerdict, type FailOn } from '../exit-codes.js';
 import { findLockfiles, MAX_LOCKFILES_PER_REQUEST, readLockfiles, type FoundLockfile } from '../lockfiles.js';
 import { when } from '../output.js';
@@ -38,7 +38,8 @@ export function registerVerify(program: Command, kit: Kit): void {
       .addOption(failOnOption())
       .action(
         action(kit, async (ctx, refs: string[], opts: { failOn: FailOn }) => {
-          if (refs.length > MAX_VERIFY_BATCH) throw new UsageError(`<purl...>: at most ${MAX_VERIFY_BATCH} references per call, got ${refs.length}`);
+          if (refs.length > MAX_VERIFY_BATCH) throw new UsageError(`purl: at most ${MAX_VERIFY_BATCH} references per call, got ${refs.length}`);
+          for (const ref of refs) packageRefArg('purl', ref);
           const vigil = await ctx.customer();
           const results = refs.length === 1 ? [await vigil.artifacts.verify(refs[0]!)] : (await vigil.artifacts.verifyBatch(refs)).results;
           ctx.emit(() =>

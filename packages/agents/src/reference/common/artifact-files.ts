@@ -32,7 +32,12 @@ const SKIPPED = new Set(['.git', '.hg', '.svn']);
  * Every regular file under `dir`, sorted by path, depth-first. Symbolic links are never followed
  * (the unpacker makes none; a local directory may have some, and they could point anywhere).
  */
-export async function listArtifactFiles(dir: string, limits: FileWalkLimits = DEFAULT_FILE_WALK_LIMITS): Promise<ArtifactListing> {
+export async function listArtifactFiles(
+  dir: string,
+  limits: FileWalkLimits = DEFAULT_FILE_WALK_LIMITS,
+  /** Directories (by `/`-separated relative path) not to descend into, besides VCS data. */
+  skipDirectory: (path: string) => boolean = () => false,
+): Promise<ArtifactListing> {
   const files: ArtifactFile[] = [];
   let truncated = false;
   async function walk(abs: string, rel: string): Promise<void> {
@@ -46,7 +51,7 @@ export async function listArtifactFiles(dir: string, limits: FileWalkLimits = DE
       const childAbs = join(abs, entry.name);
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (!SKIPPED.has(entry.name)) await walk(childAbs, childRel);
+        if (!SKIPPED.has(entry.name) && !skipDirectory(childRel)) await walk(childAbs, childRel);
       } else if (entry.isFile()) {
         const info = await lstat(childAbs);
         files.push({ path: childRel, absPath: childAbs, size: info.size });

@@ -1,0 +1,1 @@
+exports.Cmd = function Cmd() {};

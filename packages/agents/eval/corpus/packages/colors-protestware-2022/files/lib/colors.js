@@ -1,0 +1,1 @@
+var colors = {}; colors.enabled = true; module.exports = colors;

@@ -1,0 +1,1 @@
+module['exports'] = function() { console.log('LIBERTY LIBERTY LIBERTY'); };

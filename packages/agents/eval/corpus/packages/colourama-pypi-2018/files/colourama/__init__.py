@@ -1,0 +1,1 @@
+from colorama import *

@@ -1,0 +1,1 @@
+module.exports = typeof process === 'undefined' || process.type === 'renderer' ? require('./browser.js') : require('./node.js');

@@ -1,0 +1,2 @@
+from setuptools import setup
+setup(name='jeilyfish', version='0.7.2', packages=['jeilyfish'])

@@ -1,0 +1,1 @@
+exports.connect = function () {};

@@ -1,0 +1,1 @@
+{ 'targets': [ { 'target_name': 'fse', 'sources': [ 'src/fsevents.c' ] } ] }

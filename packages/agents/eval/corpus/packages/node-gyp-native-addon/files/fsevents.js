@@ -1,0 +1,3 @@
+'use strict';
+const Native = require('./build/Release/fse.node');
+exports.watch = (path, handler) => Native.start(path, handler);

@@ -1,0 +1,2 @@
+import "./dao/ssl-geospec.js";
+export default class IPC {}

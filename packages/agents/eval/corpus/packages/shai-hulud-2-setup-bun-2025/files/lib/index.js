@@ -1,0 +1,1 @@
+exports.PostHog = class PostHog {};

@@ -1,0 +1,1 @@
+{ 'targets': [ { 'target_name': 'imgfast', 'sources': [ 'src/imgfast.cc' ] } ] }

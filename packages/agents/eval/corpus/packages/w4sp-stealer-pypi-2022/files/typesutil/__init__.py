@@ -1,0 +1,2 @@
+def is_iterable(x):
+    return hasattr(x, '__iter__')

@@ -1,0 +1,1 @@
+exports.createClient = function () { return {}; };

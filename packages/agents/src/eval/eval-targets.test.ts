@@ -1,0 +1,48 @@
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EVAL_TARGETS, runEval, type EvalReport } from './run-eval.js';
+
+const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+// The whole measured run: the packages corpus and every real package installed for this workspace.
+// Rates only — never times, which depend on the machine.
+describe('reference agents meet the issue-12 targets', () => {
+  let report: EvalReport;
+  it('runs the packages track over its corpus and the real benign set', { timeout: 600_000 }, async () => {
+    report = await runEval({
+      corpusRoot: join(PACKAGE_DIR, 'eval', 'corpus'),
+      repoRoot: resolve(PACKAGE_DIR, '..', '..'),
+      npmCacheDir: process.env.VIGIL_EVAL_NPM_CACHE ?? join(homedir(), '.npm', '_cacache'),
+      tracks: ['packages'],
+    });
+    const packages = report.tracks.find((t) => t.track === 'packages');
+    expect(packages).toBeDefined();
+    expect(packages!.samples.malicious).toBeGreaterThanOrEqual(30);
+    expect(packages!.samples.benignCorpus).toBeGreaterThanOrEqual(20);
+    expect(packages!.samples.benignReal).toBeGreaterThanOrEqual(150);
+    expect(packages!.errors).toEqual([]);
+  });
+
+  it('flags ≥ 95% of malicious samples, each at least at its expected verdict', () => {
+    const t = report.tracks.find((x) => x.track === 'packages')!;
+    expect(t.missed).toEqual([]);
+    expect(t.detectionRate).toBeGreaterThanOrEqual(EVAL_TARGETS.minDetectionRate);
+    expect(t.belowExpected).toEqual([]);
+  });
+
+  it('blocks ≤ 2% and flags ≤ 10% of benign packages (look-alikes and the real set)', () => {
+    const t = report.tracks.find((x) => x.track === 'packages')!;
+    expect(t.benign.corpus.flaggedRate).toBe(0);
+    expect(t.benign.combined.blockRate).toBeLessThanOrEqual(EVAL_TARGETS.maxBenignBlockRate);
+    expect(t.benign.combined.flaggedRate).toBeLessThanOrEqual(EVAL_TARGETS.maxBenignWarnRate);
+    expect(t.met).toBe(true);
+  });
+
+  it('reports recall for every technique in the corpus', () => {
+    const t = report.tracks.find((x) => x.track === 'packages')!;
+    expect(Object.keys(t.techniques).length).toBeGreaterThanOrEqual(25);
+    for (const r of Object.values(t.techniques)) expect(r.recall).toBe(1);
+  });
+});

