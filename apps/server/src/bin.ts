@@ -12,6 +12,7 @@ import { runValidatorsCommand, ValidatorsCommandError } from './commands/validat
 import { KeysCommandError, runKeysCommand } from './commands/keys-command.js';
 import { AdvisoriesCommandError, runAdvisoriesCommand } from './commands/advisories-command.js';
 import { FactsCommandError, runFactsCommand } from './commands/facts-command.js';
+import { ArtifactsCommandError, runArtifactsCommand } from './commands/artifacts-command.js';
 import { reindexSearch, reindexSearchIfNeeded } from './services/search-reindex.js';
 import { createPushWorker } from './repository-worker/start-push-worker.js';
 import { createScheduler } from './scheduler/index.js';
@@ -58,6 +59,15 @@ Commands:
                                 recursively) or a zip such as osv.dev's bulk export. Prints what it did
                                 with every file; exits 1 when no file held a valid record.
   advisories status             What is imported: advisory and package counts, the last import.
+  artifacts add --track <track> --kind labeled|live [--ground-truth ALLOW|WARN|BLOCK] [--label <label>]
+                [--source-id <id>] <path…>
+                                Load artifacts for the rounds to evaluate: a directory (packed into a
+                                reproducible .tar.gz) or a .tgz, .tar.gz, .zip or .whl file (stored as it
+                                is). Labeled artifacts need --ground-truth. Loading the same content
+                                again changes nothing. Exits 1 when any path could not be loaded.
+  artifacts load <manifest.json>
+                                The same for every entry of {"artifacts": [{path, track, kind,
+                                ground_truth?, label?, source_id?}]} (paths relative to the manifest).
   facts backfill                Compute the package facts (license, install scripts) of every artifact
                                 that has none yet (they are otherwise computed on first use).
   help, --help, -h              Show this help.
@@ -373,6 +383,23 @@ async function main(argv: string[]): Promise<void> {
       log(lines.join('\n'));
       return;
     }
+    case 'artifacts': {
+      const config = loadConfig();
+      const code = await withDatabase(config, async (database) => {
+        await migrate(database);
+        try {
+          return await runArtifactsCommand(
+            { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), maxBytes: config.artifactLimitBytes, now: Date.now, log },
+            flags,
+          );
+        } catch (error) {
+          if (error instanceof ArtifactsCommandError && error.usage) throw new UsageError(`artifacts: ${error.message}`);
+          throw error;
+        }
+      });
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
     case 'keys':
     case 'accounts': {
       const config = loadConfig();
@@ -407,6 +434,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     [ValidatorsCommandError, 'validators'],
     [AdvisoriesCommandError, 'advisories'],
     [FactsCommandError, 'facts'],
+    [ArtifactsCommandError, 'artifacts'],
     [KeysCommandError, 'keys'],
   ];
   const prefix = prefixes.find(([type]) => error instanceof type)?.[1];

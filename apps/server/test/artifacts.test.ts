@@ -13,7 +13,7 @@ import { runKeysCommand } from '../src/commands/keys-command.js';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/schema.js';
 import { buildApp } from '../src/http/app.js';
-import { tarGz } from '../src/seed/tar-gz.js';
+import { tarGz } from '../src/artifacts/tar-gz.js';
 import { keepVerifiedProvenance } from '../src/services/artifact-provenance.js';
 import { closeRound, openRound } from '../src/services/rounds.js';
 import { createPublicReadService } from '../src/services/public-read-service.js';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
 import { readFeedFiles } from '../src/advisories/osv-files.js';
 import { runKeysCommand } from '../src/commands/keys-command.js';
-import { tarGz } from '../src/seed/tar-gz.js';
+import { tarGz } from '../src/artifacts/tar-gz.js';
 import { importAdvisories } from '../src/services/advisory-import.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0, finding, publishLiveVerdict } from '../src/test-support/fixtures.js';

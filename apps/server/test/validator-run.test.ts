@@ -20,7 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
-import { tarGz } from '../src/seed/tar-gz.js';
+import { tarGz } from '../src/artifacts/tar-gz.js';
 import { storeArtifact } from '../src/services/store-artifact.js';
 import { withSearchPath } from '../src/test-support/databases.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';

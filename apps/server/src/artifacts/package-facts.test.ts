@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tarGz } from '../seed/tar-gz.js';
+import { tarGz } from './tar-gz.js';
 import { zipOf } from '../test-support/stored-zip.js';
 import { readArchive } from './archive-listing.js';
 import { isPackageFactFile, packageFactsOf } from './package-facts.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest';
 import { readFeedFiles } from '../advisories/osv-files.js';
 import { createFileBlobStore, type BlobStore } from '../blobs/index.js';
 import { OPERATOR } from '../repositories/audit-log.js';
-import { tarGz } from '../seed/tar-gz.js';
+import { tarGz } from '../artifacts/tar-gz.js';
 import { createAccount } from '../services/accounts.js';
 import { importAdvisories } from '../services/advisory-import.js';
 import { uploadArtifact } from '../services/customer-artifacts.js';

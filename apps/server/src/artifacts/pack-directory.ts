@@ -1,0 +1,43 @@
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tarGz, type TarEntry } from './tar-gz.js';
+
+/** Version-control metadata is not part of an artifact's content. */
+const SKIPPED_DIRECTORIES = new Set(['.git', '.hg', '.svn']);
+
+export interface PackedDirectory {
+  bytes: Uint8Array;
+  files: number;
+}
+
+/** Every regular file under `dir` as `/`-separated paths, sorted by code unit so the order never depends on the file system. */
+async function listFiles(dir: string, relative: string, found: { path: string; absolute: string; executable: boolean }[]): Promise<void> {
+  const entries = await readdir(join(dir, relative), { withFileTypes: true });
+  for (const entry of entries) {
+    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!SKIPPED_DIRECTORIES.has(entry.name)) await listFiles(dir, path, found);
+    } else if (entry.isFile()) {
+      const info = await lstat(join(dir, path));
+      found.push({ path, absolute: join(dir, path), executable: (info.mode & 0o111) !== 0 });
+    }
+    // Symbolic links, sockets and devices are left out: a link's target is outside what is packed.
+  }
+}
+
+/**
+ * A directory as a reproducible `.tar.gz` with every file under one top folder (`package/` as npm
+ * packs, `<name>-<version>/` as an sdist): the same files always give the same bytes (fixed mtime,
+ * owner and order; mode 0755 for a file with any execute bit, else 0644), so loading a directory
+ * twice registers one artifact.
+ */
+export async function packDirectory(dir: string, topFolder: string): Promise<PackedDirectory> {
+  const found: { path: string; absolute: string; executable: boolean }[] = [];
+  await listFiles(dir, '', found);
+  found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries: TarEntry[] = [];
+  for (const file of found) {
+    entries.push({ path: `${topFolder}/${file.path}`, content: await readFile(file.absolute), mode: file.executable ? 0o755 : 0o644 });
+  }
+  return { bytes: tarGz(entries), files: entries.length };
+}

@@ -1,0 +1,134 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// `pnpm demo --quick --exit` end to end: the network it leaves behind is read back through the
+// public API of a server started on its data directory. It needs the CLI's validator loop; a build
+// without it cannot produce verdicts, and the test says so instead of passing.
+const ROOT = join(import.meta.dirname, '../../..');
+const DEMO = join(ROOT, 'scripts/demo.mjs');
+const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
+const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
+const BUNDLES = join(ROOT, 'packages/agents/dist/bundles');
+const TRACKS = ['skills', 'mcp_servers', 'packages', 'repositories'] as const;
+
+const help = spawnSync(process.execPath, [CLI_BIN, 'validator', 'run', '--help'], { encoding: 'utf8' });
+const hasValidatorRun = help.status === 0 && help.stdout.includes('--exit-when-idle');
+if (!hasValidatorRun) process.stderr.write('demo-script.test: skipped: this build of the vigil CLI has no `vigil validator run --exit-when-idle`\n');
+
+interface Summary {
+  token: string;
+  validators: { name: string; hotkey: string }[];
+  miners: { track: string; name: string; hotkey: string }[];
+  live: { sha256: string; bundle_hash: string }[];
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+let dir: string | undefined;
+let server: ReturnType<typeof spawn> | undefined;
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe.skipIf(!hasValidatorRun)(hasValidatorRun ? 'pnpm demo --quick --exit' : 'pnpm demo --quick --exit (skipped: this build of the vigil CLI has no `vigil validator run --exit-when-idle`)', () => {
+  it('leaves a closed round per track, scored by agent runs, and published verdicts signed only by the demo validators', { timeout: 240_000 }, async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vigil-demo-'));
+    const port = await freePort();
+    const demo = await run([DEMO, '--quick', '--exit', '--port', String(port), '--dir', join(dir, 'demo')]);
+    expect(demo.output).toContain('stopped (--exit)');
+    expect(demo.code).toBe(0);
+    const summary = JSON.parse(await readFile(join(dir, 'demo', 'summary.json'), 'utf8')) as Summary;
+
+    // The demo's data, served again (no scheduler: nothing may change while it is read).
+    server = spawn(process.execPath, [SERVER_BIN, 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, VIGIL_DATA_DIR: join(dir, 'demo', 'data'), PORT: String(port), HOST: '127.0.0.1', VIGIL_SCHEDULER: 'false', LOG_LEVEL: 'warn' },
+      stdio: 'ignore',
+    });
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      if (await fetch(`${base}/v1/health`).then((r) => r.ok, () => false)) break;
+      await sleep(200);
+    }
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${base}${path}`, { headers });
+      expect(response.status, path).toBe(200);
+      return { body: (await response.json()) as Record<string, unknown>, headers: response.headers };
+    };
+    const auth = { authorization: `Bearer ${summary.token}` };
+
+    // Each track closed a round in which validators scored agents.
+    const rounds = (await get('/v1/rounds')).body.rounds as { round_id: string; track: string }[];
+    for (const track of TRACKS) {
+      const round = rounds.find((r) => r.track === track);
+      expect(round, track).toBeDefined();
+      const scores = (await get(`/v1/rounds/${round!.round_id}/scores`)).body.scores as { validators: number }[];
+      expect(scores.length, track).toBeGreaterThan(0);
+      expect(scores.every((s) => s.validators === 2), track).toBe(true);
+    }
+
+    // The leaderboard lists each reference agent that @vigil/agents built.
+    const board = (await get('/v1/leaderboard')).body.rows as { track: string; name: string }[];
+    const built = TRACKS.filter((t) => existsSync(join(BUNDLES, `${t}.bundle.json`)));
+    expect(built.length).toBeGreaterThan(0);
+    for (const track of built) expect(board.some((r) => r.track === track && r.name.startsWith('vigil-reference-')), track).toBe(true);
+
+    // Every live package has a published verdict, backed by the demo validators' attestations.
+    const demoValidators = new Set(summary.validators.map((v) => v.hotkey));
+    expect(summary.live.length).toBeGreaterThan(0);
+    for (const live of summary.live) {
+      const [artifact] = (await get(`/v1/artifacts?sha256=${live.sha256}`, auth)).body.artifacts as {
+        state: string;
+        verdict: { verdict: string } | null;
+        attestations: { validator_hotkey: string }[];
+      }[];
+      expect(artifact?.state, live.bundle_hash).toBe('decided');
+      expect(['ALLOW', 'WARN', 'BLOCK']).toContain(artifact!.verdict!.verdict);
+      expect(artifact!.attestations.length).toBeGreaterThan(0);
+      for (const a of artifact!.attestations) expect(demoValidators.has(a.validator_hotkey)).toBe(true);
+    }
+
+    // No attestation at all came from anything but the two demo validators.
+    const validatorsSeen = new Set<string>();
+    let page: string | null = '1';
+    let count = 0;
+    while (page !== null) {
+      const { body, headers }: { body: Record<string, unknown>; headers: Headers } = await get('/v1/attestations', { ...auth, 'x-vigil-page': page, 'x-vigil-page-size': '100' });
+      for (const a of body.attestations as { validator_hotkey: string }[]) validatorsSeen.add(a.validator_hotkey);
+      count += (body.attestations as unknown[]).length;
+      page = headers.get('x-vigil-next-page');
+    }
+    expect(count).toBeGreaterThan(0);
+    expect([...validatorsSeen].sort()).toEqual([...demoValidators].sort());
+  });
+});
