@@ -49,7 +49,8 @@ function mentions(): Mention[] {
       if (!ILLUSTRATIONS.has(path.split('?')[0]!)) found.push({ file, method, path });
     };
     for (const m of text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE|HEAD) (\/v1\/[^\s`"'|)<]*)/g)) add(m[1]!, m[2]!);
-    for (const m of text.matchAll(/request\('(GET|POST|PUT|PATCH|DELETE)', '(\/v1\/[^']*)'/g)) add(m[1]!, m[2]!);
+    // A path built by concatenation ('/v1/validators/tasks/' + id + …) is only its first part: not a route.
+    for (const m of text.matchAll(/request\('(GET|POST|PUT|PATCH|DELETE)', '(\/v1\/[^']*)'(?! \+)/g)) add(m[1]!, m[2]!);
     for (const m of text.matchAll(/curl [^\n]*?localhost:\d+(\/v1\/[^\s'"]*)/g)) add('GET', m[1]!);
     for (const m of text.matchAll(/`(\/v1\/[^`\s]*)`/g)) add('GET-OR-ANY', m[1]!);
     for (const m of text.matchAll(/\$\{baseUrl\}(\/v1\/[^`]*)`/g)) add('GET-OR-ANY', m[1]!);

@@ -180,6 +180,22 @@ describe('SignedVigilClient.request against a verifying server', () => {
     expect(Math.max(...stamps) - pinned / 1000).toBeLessThan(120);
   });
 
+  it('waits rather than sign a repeated request more than 30 s ahead of its clock (a validator claiming in a loop)', async () => {
+    let clock = 1_795_000_000_000;
+    const s = await start({ nowSeconds: () => clock / 1000 });
+    const client = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, now: () => clock });
+    for (let i = 0; i < 31; i++) await client.request('POST', '/v1/validators/tasks/claim', { max: 10 }, { schema: Echo });
+    // The 32nd repeat would be signed 31 s ahead: it waits for the clock (advanced here by hand).
+    const late = client.request('POST', '/v1/validators/tasks/claim', { max: 10 }, { schema: Echo });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(s.received).toHaveLength(31);
+    clock += 1000;
+    await late;
+    const stamps = s.received.map((r) => Number(r.headers['x-vigil-signed-at']));
+    expect(new Set(stamps).size).toBe(32);
+    expect(Math.max(...stamps) - 1_795_000_000).toBe(31);
+  });
+
   it('does not retry by default', async () => {
     const s = await start({
       override: (_index, _request, res) => {
