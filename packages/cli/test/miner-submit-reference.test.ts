@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,10 +25,19 @@ describe('vigil miner submit --reference', () => {
     const home = mkdtempSync(join(tmpdir(), 'vigil-cli-home-'));
     const keyfile = join(home, 'hotkey.json');
     expect((await vigil(['keygen', '--out', keyfile], { home })).code).toBe(0);
-    // Nothing listens on port 9: a built bundle gets as far as the connection.
-    const result = await vigil(['--base-url', 'http://127.0.0.1:9', 'miner', 'submit', '--reference', 'repositories', '--keyfile', keyfile], { home });
+    // Nothing listens on a port just released: a built bundle gets as far as the connection.
+    const result = await vigil(['--base-url', `http://127.0.0.1:${await closedPort()}`, 'miner', 'submit', '--reference', 'repositories', '--keyfile', keyfile], { home });
     expect(result.code).toBe(1);
-    if (existsSync(referenceBundlePath('repositories'))) expect(result.stderr).toContain('connection failed');
+    if (existsSync(referenceBundlePath('repositories'))) expect(result.stderr).toMatch(/ECONNREFUSED|connection failed/);
     else expect(result.stderr).toContain('vigil: no reference agent bundle for track repositories');
   });
 });
+
+/** A local port nothing listens on (fetch refuses some low ports, such as 9, before connecting). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

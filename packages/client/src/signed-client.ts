@@ -85,6 +85,7 @@ export class SignedVigilClient extends VigilClient {
   #audience: Promise<string> | undefined;
   /** Last timestamp signed per method and target: see #timestampFor. */
   readonly #lastSigned = new Map<string, number>();
+  #latestNow = 0;
 
   constructor(options: SignedVigilClientOptions) {
     super(options);
@@ -215,7 +216,7 @@ export class SignedVigilClient extends VigilClient {
    * meet 401s. Each repeat of a method and target therefore signs one second later than the last,
    * well inside the freshness window for any realistic burst.
    */
-  #timestampFor(key: string): number {
+  #timestampFor(key: string): { timestamp: number; lead: number } {
     const now = Math.floor(this.#now() / 1000);
     const last = this.#lastSigned.get(key);
     const timestamp = last !== undefined && last >= now ? last + 1 : now;
@@ -223,7 +224,9 @@ export class SignedVigilClient extends VigilClient {
       for (const [k, t] of this.#lastSigned) if (t < now) this.#lastSigned.delete(k);
     }
     this.#lastSigned.set(key, timestamp);
-    return timestamp;
+    // Measured from the latest clock reading seen, so a clock stepping back does not count as lead.
+    this.#latestNow = Math.max(this.#latestNow, now);
+    return { timestamp, lead: timestamp - this.#latestNow };
   }
 
   /** The request target as it goes on the wire (base path + pathWithQuery), refused if fetch would rewrite it. */
@@ -259,11 +262,10 @@ export class SignedVigilClient extends VigilClient {
     read: (response: Response) => Promise<T>,
   ): Promise<T> {
     const audience = await this.audience(options.signal ? { signal: options.signal } : {});
-    const timestamp = this.#timestampFor(`${verb} ${target}`);
+    const { timestamp, lead } = this.#timestampFor(`${verb} ${target}`);
     // Repeating one request faster than once a second signs each repeat a second later; past
     // MAX_SIGNING_LEAD_S ahead of the clock the request waits, so a busy loop (a validator's
     // claims) never drifts out of the server's freshness window.
-    const lead = timestamp - Math.floor(this.#now() / 1000);
     if (lead > MAX_SIGNING_LEAD_S) await sleep((lead - MAX_SIGNING_LEAD_S) * 1000, options.signal);
     const signed = signRequest({
       audience,

@@ -18,7 +18,7 @@ import { serverBuilt, startVigilServer, type VigilServer } from './support/vigil
 // temporary SQLite database with the demo data), with a paid organization key made by
 // `vigil-server keys create`.
 
-const LOCKFILE = readFileSync(new URL('../../../apps/server/test/fixtures/lockfiles/npm-v3/package-lock.json', import.meta.url), 'utf8');
+const LOCKFILE = readFileSync(new URL('../../lockfiles/test/fixtures/npm-v3/package-lock.json', import.meta.url), 'utf8');
 const SIGSTORE_BUNDLE = JSON.parse(
   readFileSync(new URL('../../../apps/server/test/fixtures/sigstore/gundam-visor-1.0.1.attestations.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
