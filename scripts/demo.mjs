@@ -21,7 +21,7 @@ const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
 const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const BUNDLES = join(ROOT, 'packages/agents/dist/bundles');
-const ECHO_AGENT = join(ROOT, 'packages/agents/examples/echo-agent');
+const WEAK_AGENT = join(ROOT, 'scripts/fixtures/demo-agents/install-fetch');
 const FIXTURE_SAMPLES = join(ROOT, 'scripts/fixtures/demo-samples');
 const TRACKS = ['skills', 'mcp_servers', 'packages', 'repositories'];
 const VALIDATORS = ['validator-a', 'validator-b'];
@@ -319,11 +319,11 @@ async function registerMiners(miners) {
   const agents = [];
   await Promise.all(
     TRACKS.map(async (track) => {
-      // The reference agent as @vigil/agents built it (`miner submit --reference`), and the echo agent's directory.
+      // The reference agent as @vigil/agents built it (`miner submit --reference`), and the weaker install-fetch agent's directory.
       const reference = existsSync(join(BUNDLES, `${track}.bundle.json`));
       const plan = [
         reference && { key: miners[`reference-${track}`], name: `vigil-reference-${track}`, submit: ['--reference', track, '--provider', 'vigil'] },
-        { key: miners[`echo-${track}`], name: 'echo-install-scripts', submit: [ECHO_AGENT, '--track', track, '--entrypoint', 'agent.mjs', '--provider', 'none'] },
+        { key: miners[`install-fetch-${track}`], name: 'install-fetch', submit: [WEAK_AGENT, '--track', track, '--entrypoint', 'agent.mjs', '--provider', 'none'] },
       ].filter(Boolean);
       if (!reference) say(`${track}: no reference agent bundle (${shown(BUNDLES)}/${track}.bundle.json); build @vigil/agents to add it`);
       await Promise.all(
@@ -472,7 +472,12 @@ async function summarize(token, artifacts, validators, miners) {
   const example = decided.find((a) => a.verdict !== 'ALLOW') ?? decided[0];
   const packagesRound = rounds.find((r) => r.track === 'packages');
   process.stdout.write(`
-Vigil is running at ${baseUrl} with real verdicts. Look around:
+${
+  options.exit
+    ? `Vigil ran at ${baseUrl} and stops now (--exit); its data stays in ${shown(DATA)}. To look around, run
+pnpm demo without --exit (it keeps serving until Ctrl-C) and use:`
+    : `Vigil is running at ${baseUrl} with real verdicts. Look around:`
+}
 
   dashboard      ${baseUrl}/
   leaderboard    VIGIL_URL=${baseUrl} pnpm vigil leaderboard --track packages
@@ -508,14 +513,14 @@ async function main() {
 
   const validators = await Promise.all(VALIDATORS.map(keygen));
   const minerKeys = Object.fromEntries(
-    await Promise.all(TRACKS.flatMap((t) => [`reference-${t}`, `echo-${t}`]).map(async (name) => [name, await keygen(name)])),
+    await Promise.all(TRACKS.flatMap((t) => [`reference-${t}`, `install-fetch-${t}`]).map(async (name) => [name, await keygen(name)])),
   );
   // The validators' permits: the snapshot the server reads by default (docs/metagraph.md).
   await writeFile(
     join(DATA, 'metagraph.json'),
     `${JSON.stringify({ netuid: 76, block: 1, taken_at: new Date().toISOString(), neurons: validators.map((v, uid) => ({ uid, hotkey: v.hotkey, validator_permit: true })) }, null, 2)}\n`,
   );
-  say(`generated hotkeys for 2 validators and ${Object.keys(minerKeys).length} miners (${shown(KEYS)})`);
+  say(`generated hotkeys for 2 validators and ${Object.keys(minerKeys).length} miners (${shown(KEYS)}); the validators' permits are in ${shown(join(DATA, 'metagraph.json'))}`);
 
   serverEnv = {
     VIGIL_DATA_DIR: DATA,

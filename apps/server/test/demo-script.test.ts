@@ -113,7 +113,10 @@ describe.skipIf(!hasValidatorRun)(hasValidatorRun ? 'pnpm demo --quick --exit' :
         attestations: { validator_hotkey: string }[];
       }[];
       expect(artifact?.state, live.bundle_hash).toBe('decided');
-      expect(['ALLOW', 'WARN', 'BLOCK']).toContain(artifact!.verdict!.verdict);
+      // The live set is this workspace's own dependencies (esbuild, with its postinstall, first):
+      // benign, so ALLOW. A weaker miner that warned on every install script would tie the
+      // reference agent, and a tie publishes the more severe verdict.
+      expect(artifact!.verdict!.verdict, live.bundle_hash).toBe('ALLOW');
       expect(artifact!.attestations.length).toBeGreaterThan(0);
       for (const a of artifact!.attestations) expect(demoValidators.has(a.validator_hotkey)).toBe(true);
     }

@@ -42,10 +42,16 @@ describeEachDialect('vigil-server artifacts', (ctx) => {
 
   it('packs an npm directory under package/, names it by its purl, and loading it again changes nothing', async () => {
     const pkg = await writeTree(join(dir, 'left-pad'), {
-      'package.json': '{ "name": "left-pad", "version": "1.3.0", "scripts": { "postinstall": "node setup.js" } }\n',
+      'package.json': '{ "name": "left-pad", "version": "1.3.0", "scripts": { "postinstall": "node setup.js" }, "bundleDependencies": ["@acme/bundled"] }\n',
       'index.js': 'module.exports = (s, n) => String(s).padStart(n);\n',
       'bin/cli.js': '#!/usr/bin/env node\n',
       '.git/HEAD': 'ref: refs/heads/main\n',
+      // An installed package's directory, as pnpm leaves it: npm pack keeps only bundled dependencies.
+      'node_modules/.bin/tsc': '#!/bin/sh\nexec node tsc "$@"\n',
+      'node_modules/@acme/bundled/index.js': 'module.exports = 1;\n',
+      'node_modules/@acme/other/index.js': 'module.exports = 2;\n',
+      'node_modules/unbundled/index.js': 'module.exports = 3;\n',
+      'lib/node_modules/kept.js': 'deeper node_modules folders are the package’s own files\n',
     });
     await chmod(join(pkg, 'bin/cli.js'), 0o755);
     await symlink('/etc/passwd', join(pkg, 'passwd'));
@@ -56,10 +62,17 @@ describeEachDialect('vigil-server artifacts', (ctx) => {
     expect(first.lines[0]).toBe(`added packages/npm/pkg:npm/left-pad@1.3.0 (labeled, ${row!.content_hash}, ${first.lines[0]!.match(/, (\d+) bytes/)![1]} bytes) from ${pkg}`);
     expect(first.lines.at(-1)).toBe('1 added, 0 unchanged, 0 existing under another name, 0 failed');
 
-    // The stored bytes are an npm-style tarball of the regular files (no .git, no symlink).
+    // The stored bytes are an npm-style tarball of the regular files (no .git, no symlink, no
+    // node_modules but the bundled dependency).
     const stored = await blobs.withLocalFile(row!.content_hash, (file) => readArchive(file.path));
     expect(stored!.listing.format).toBe('tgz');
-    expect(stored!.listing.files!.map((f) => f.name)).toEqual(['package/bin/cli.js', 'package/index.js', 'package/package.json']);
+    expect(stored!.listing.files!.map((f) => f.name)).toEqual([
+      'package/bin/cli.js',
+      'package/index.js',
+      'package/lib/node_modules/kept.js',
+      'package/node_modules/@acme/bundled/index.js',
+      'package/package.json',
+    ]);
 
     const again = await run(['add', '--track', 'packages', '--kind', 'labeled', '--ground-truth', 'WARN', pkg]);
     expect(again.lines).toEqual([first.lines[0]!.replace(/^added/, 'unchanged'), '0 added, 1 unchanged, 0 existing under another name, 0 failed']);

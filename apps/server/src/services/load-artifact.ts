@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { formatBundleHash } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import { readArchive } from '../artifacts/archive-listing.js';
-import { packDirectory } from '../artifacts/pack-directory.js';
+import { npmBundledDependencies, packDirectory } from '../artifacts/pack-directory.js';
 import { identityOfArchive, identityOfDirectory, type PackageIdentity } from '../artifacts/package-identity.js';
 import { isPackageFactFile } from '../artifacts/package-facts.js';
 import type { BlobStore } from '../blobs/index.js';
@@ -63,7 +63,8 @@ async function bytesOf(path: string, maxBytes: number): Promise<{ bytes: Uint8Ar
     // else under its own name: one top folder, so the unpacked artifact is exactly the directory.
     let packed;
     try {
-      packed = await packDirectory(path, identity?.topFolder ?? name);
+      const npmBundled = identity?.type === 'npm' ? npmBundledDependencies(JSON.parse(await readFile(join(path, 'package.json'), 'utf8'))) : undefined;
+      packed = await packDirectory(path, identity?.topFolder ?? name, npmBundled === undefined ? {} : { npmBundled });
     } catch (error) {
       throw new LoadArtifactError(`cannot pack the directory: ${(error as Error).message}`);
     }

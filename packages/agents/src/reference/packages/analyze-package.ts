@@ -103,7 +103,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
       if (m !== null && text !== null) {
         const code = text.split('\n').filter((l) => /^\s*import\s/.test(l)).join('\n');
         const risky = /\b(exec|eval|b64decode|subprocess|system|urlopen|socket|popen)\b/.test(code);
-        findings.push(referenceFinding({ category: 'install-script', severity: risky ? 'HIGH' : 'LOW', title: risky ? 'A .pth file runs decoded or external code every time Python starts' : 'A .pth file runs an import every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
+        findings.push(referenceFinding({ category: 'install_script', severity: risky ? 'HIGH' : 'LOW', title: risky ? 'A .pth file runs decoded or external code every time Python starts' : 'A .pth file runs an import every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
         findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: true, reparse }));
       }
       continue;
@@ -184,14 +184,14 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
     if (typeof command !== 'string' || command.trim() === '') continue;
     const line = lineAt(text, Math.max(0, text.indexOf(`"${hook}"`)));
     const atInstall = (INSTALL_HOOKS as readonly string[]).includes(hook);
-    if (atInstall) out.push(referenceFinding({ category: 'install-script', severity: 'LOW', title: `Runs a ${hook} script at install`, file: 'package.json', line, evidence: command }));
+    if (atInstall) out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `Runs a ${hook} script at install`, file: 'package.json', line, evidence: command }));
     for (const s of commandSignals(command)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'package.json', line, evidence: `${hook}: ${command}` }));
     if (!atInstall) continue;
     const parsed = parseScript(command);
     for (const code of parsed.inlineJavaScript) {
       for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true, reparse })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
       if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process)/.test(code) || /\beval\s*\(/.test(code)) {
-        out.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'package.json', line, evidence: code.slice(0, 300) }));
+        out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'package.json', line, evidence: code.slice(0, 300) }));
       }
     }
     for (const target of parsed.targets) {
@@ -260,10 +260,10 @@ export function pythonBuildHooks(toml: string): string[] {
 function setupPyFindings(facts: CodeFacts): AgentFinding[] {
   const out: AgentFinding[] = [];
   for (const o of facts.commandOverrides) {
-    out.push(referenceFinding({ category: 'install-script', severity: 'LOW', title: `setup.py overrides the ${o.base} command (runs at install)`, file: 'setup.py', line: o.line, evidence: `class ${o.name}(${o.base})` }));
+    out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `setup.py overrides the ${o.base} command (runs at install)`, file: 'setup.py', line: o.line, evidence: `class ${o.name}(${o.base})` }));
   }
   const risky = facts.calls.find((c) => c.topLevel && /^(os\.system|os\.popen|subprocess\.\w+|(builtins\.)?exec|(builtins\.)?eval|urllib\.request\.urlopen|requests\.\w+|socket\.socket)$/.test(c.callee));
-  if (risky !== undefined) out.push(referenceFinding({ category: 'install-script', severity: 'HIGH', title: 'setup.py runs commands or network calls at module level (every install and build)', file: 'setup.py', line: risky.line, evidence: risky.callee }));
+  if (risky !== undefined) out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'setup.py runs commands or network calls at module level (every install and build)', file: 'setup.py', line: risky.line, evidence: risky.callee }));
   return out;
 }
 

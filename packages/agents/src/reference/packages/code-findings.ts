@@ -93,20 +93,20 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   if (stores.length > 0 && reads) {
     const browser = stores.filter((s) => BROWSER_STORE.test(s.value) || s.value === 'Local Storage');
     if (browser.length >= 2 || (browser.length >= 1 && hasNetwork)) {
-      push('credential-access', 'HIGH', 'Reads browser profiles or crypto-wallet stores', browser[0]!.line, browser.map((s) => s.value).slice(0, 5).join(', '));
+      push('credential_access', 'HIGH', 'Reads browser profiles or crypto-wallet stores', browser[0]!.line, browser.map((s) => s.value).slice(0, 5).join(', '));
     } else if (hasNetwork) {
-      push('credential-access', atInstall('MED', install), 'Reads credential files in code that uses the network', stores[0]!.line, stores.map((s) => s.value).slice(0, 5).join(', '));
+      push('credential_access', atInstall('MED', install), 'Reads credential files in code that uses the network', stores[0]!.line, stores.map((s) => s.value).slice(0, 5).join(', '));
     } else {
-      push('credential-access', 'LOW', 'Reads credential files', stores[0]!.line, stores[0]!.value.slice(0, 200));
+      push('credential_access', 'LOW', 'Reads credential files', stores[0]!.line, stores[0]!.value.slice(0, 200));
     }
   }
-  for (const d of facts.envDumps.slice(0, 1)) push('credential-access', hasNetwork ? atInstall('MED', install) : 'LOW', 'Serializes the whole environment', d.line, d.expression);
+  for (const d of facts.envDumps.slice(0, 1)) push('credential_access', hasNetwork ? atInstall('MED', install) : 'LOW', 'Serializes the whole environment', d.line, d.expression);
 
   // Dynamic code execution.
   for (const c of facts.calls) {
     if (!EVAL_CALLEE.test(c.callee)) continue;
     if (facts.language === 'javascript' && (c.callee === 'exec' || c.callee === 'compile' || c.callee === 'execfile')) continue;
-    if (c.argLabels.includes('remote')) push('remote-code', 'CRIT', 'Executes code received from the network', c.line, `${c.callee}(…)`);
+    if (c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Executes code received from the network', c.line, `${c.callee}(…)`);
     else if (c.directDecode) {
       push('obfuscation', atInstall('HIGH', install), 'Executes decoded data (eval/exec of base64, hex or char codes)', c.line, `${c.callee}(${(c.args[0] ?? '…').slice(0, 160)})`);
     } else if (c.argLabels.includes('decoded')) {
@@ -116,7 +116,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
 
   // Commands that arrive over the network (RATs, reverse shells written in code).
   for (const c of facts.calls) {
-    if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote')) push('remote-code', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
+    if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
   }
 
   // Names hidden by string building, decoded strings, mangling.
@@ -157,19 +157,19 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     for (const signal of commandSignals(command)) push(signal.category, signal.severity, signal.title, c.line, command.slice(0, 300));
     const detached = c.options.detached === 'true' || c.options.start_new_session === 'True' || /DETACHED_PROCESS|CREATE_NO_WINDOW|CREATE_NEW_PROCESS_GROUP/.test(c.options.creationflags ?? '');
     const silent = c.options.stdio === 'ignore' || c.unref || /DEVNULL/.test(`${c.options.stdout ?? ''}${c.options.stderr ?? ''}`) || c.options.windowsHide === 'true';
-    if (detached && silent) push('process-execution', install ? 'CRIT' : 'MED', 'Starts a detached, hidden background process', c.line, `${c.callee}(${command.slice(0, 200)})`);
+    if (detached && silent) push('malware', install ? 'CRIT' : 'MED', 'Starts a detached, hidden background process', c.line, `${c.callee}(${command.slice(0, 200)})`);
   }
   if (execCalls.length > 0) {
     const flag = facts.strings.find((s) => AI_BYPASS_FLAG.test(s.value));
-    if (flag !== undefined && !out.some((f) => f.category === 'ai-cli-abuse')) push('ai-cli-abuse', 'CRIT', 'Runs an AI coding CLI with its permission checks bypassed', flag.line, flag.value.slice(0, 300));
+    if (flag !== undefined && !out.some((f) => f.category === 'excessive_permissions')) push('excessive_permissions', 'CRIT', 'Runs an AI coding CLI with its permission checks bypassed', flag.line, flag.value.slice(0, 300));
   }
 
   // Self-propagation: republishing with a harvested token (Shai-Hulud).
   const publish = facts.strings.find((s) => /\bnpm\s+publish\b|^publish$/.test(s.value));
-  if (publish !== undefined && !out.some((f) => f.category === 'self-propagation')) {
+  if (publish !== undefined && !out.some((f) => f.category === 'malware')) {
     const token = allStrings.some((s) => /_authToken|NPM_TOKEN|\/-\/whoami|npm whoami|maintainer:|\/-\/v1\/search/.test(s));
     const rewrites = allStrings.some((s) => /^(postinstall|preinstall)$|"postinstall"|scripts\.postinstall/.test(s)) || facts.calls.some((c) => /writeFile/.test(c.callee) && c.argStrings.some((a) => /package\.json/.test(a)));
-    if (token && rewrites) push('self-propagation', 'CRIT', 'Republishes packages with the npm token it finds', publish.line, publish.value);
+    if (token && rewrites) push('malware', 'CRIT', 'Republishes packages with the npm token it finds', publish.line, publish.value);
   }
 
   // Download and execute.
@@ -177,22 +177,22 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const writes = facts.calls.filter((c) => WRITE_CALLEE.test(c.callee));
   const chmods = facts.calls.filter((c) => CHMOD_CALLEE.test(c.callee) || c.argStrings.some((a) => /chmod\s+\+?[0-7]*x|\b755\b|0o755/.test(a)));
   if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
-    push('download-execute', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
+    push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
   }
 
   // Browser-side hooking (chalk/debug Sept 2025, lottie-player 2024).
   for (const h of facts.hooks) {
-    if (/^(ethereum|solana)/.test(h.target)) push('wallet-hijack', 'CRIT', 'Replaces the browser wallet provider’s methods', h.line, h.target);
-    else push('wallet-hijack', 'MED', 'Replaces the browser’s fetch/XMLHttpRequest', h.line, h.target);
+    if (/^(ethereum|solana)/.test(h.target)) push('malware', 'CRIT', 'Replaces the browser wallet provider’s methods', h.line, h.target);
+    else push('malware', 'MED', 'Replaces the browser’s fetch/XMLHttpRequest', h.line, h.target);
   }
   const addresses = new Set(facts.strings.filter((s) => ETH_ADDRESS.test(s.value) || BTC_ADDRESS.test(s.value)).map((s) => s.value));
   if (addresses.size >= 5 && (facts.hooks.length > 0 || allStrings.some((s) => /ethereum|eth_sendTransaction|solana/.test(s)))) {
-    push('wallet-hijack', 'HIGH', 'Many hard-coded crypto addresses next to wallet or request hooks', facts.strings.find((s) => addresses.has(s.value))?.line, `${addresses.size} addresses`);
+    push('malware', 'HIGH', 'Many hard-coded crypto addresses next to wallet or request hooks', facts.strings.find((s) => addresses.has(s.value))?.line, `${addresses.size} addresses`);
   }
   const walletRequests = allStrings.filter((s) => /^(eth_requestAccounts|eth_sendTransaction|eth_signTypedData_v4|personal_sign|wallet_switchEthereumChain)$/.test(s));
   const remoteScript = facts.calls.some((c) => c.callee === 'document.createElement' && c.args[0] === 'script') && urlStrings.some((u) => urlHosts(u).some((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h)));
   if (walletRequests.some((s) => s === 'eth_sendTransaction' || s === 'eth_signTypedData_v4') && walletRequests.includes('eth_requestAccounts') && (remoteScript || facts.hooks.length > 0)) {
-    push('wallet-hijack', 'HIGH', 'Injects a remote script that asks the wallet to connect and send transactions', facts.strings.find((s) => s.value === 'eth_sendTransaction' || s.value === 'eth_signTypedData_v4')?.line, walletRequests.join(', '));
+    push('malware', 'HIGH', 'Injects a remote script that asks the wallet to connect and send transactions', facts.strings.find((s) => s.value === 'eth_sendTransaction' || s.value === 'eth_signTypedData_v4')?.line, walletRequests.join(', '));
   }
 
   // A module compiled at run time from decoded text (flatmap-stream 2018: `new module.constructor`, `_compile`).
@@ -203,17 +203,17 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
 
   // Persistence: commands appended to shell startup files (Nx s1ngularity 2025 appended `sudo shutdown -h 0`).
   const rc = facts.strings.find((s) => /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile)$/.test(s.value) || /Start Menu[\\/]Programs[\\/]Startup/i.test(s.value));
-  if (rc !== undefined && facts.calls.some((c) => /appendFile|writeFile|^open$/.test(c.callee))) push('persistence', atInstall('HIGH', install), 'Writes to shell startup files or the Startup folder', rc.line, rc.value);
+  if (rc !== undefined && facts.calls.some((c) => /appendFile|writeFile|^open$/.test(c.callee))) push('malware', atInstall('HIGH', install), 'Writes to shell startup files or the Startup folder', rc.line, rc.value);
 
   // Sabotage: module-level endless loops (colors 2022), geo-targeted destruction (node-ipc 2022).
   // Benchmarks and examples loop forever on purpose; only code a consumer loads counts.
   const sideFile = /(^|\/)(node_modules|tests?|__tests__|bench|benchmarks?|examples?|docs?|scripts)\//.test(ctx.file);
-  for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('sabotage', sideFile ? 'LOW' : 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);
+  for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('malware', sideFile ? 'LOW' : 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);
   const destroys = facts.calls.filter((c) => DESTRUCTIVE_CALLEE.test(c.callee) || (WRITE_CALLEE.test(c.callee) && c.argStrings.some((a) => /❤|\u2764/.test(a))));
   const geo = facts.strings.find((s) => GEO_IP.test(s.value));
-  if (geo !== undefined && (destroys.length > 0 || writes.length > 0)) push('sabotage', 'HIGH', 'Overwrites or deletes files depending on the machine’s geolocation', geo.line, geo.value.slice(0, 200));
+  if (geo !== undefined && (destroys.length > 0 || writes.length > 0)) push('malware', 'HIGH', 'Overwrites or deletes files depending on the machine’s geolocation', geo.line, geo.value.slice(0, 200));
   for (const c of destroys) {
-    if (c.argLabels.length === 0 && c.argStrings.some((a) => a === '/' || a === '~' || /^(C:\\\\?)$/i.test(a))) push('sabotage', 'CRIT', 'Deletes the home or root directory', c.line, c.callee);
+    if (c.argLabels.length === 0 && c.argStrings.some((a) => a === '/' || a === '~' || /^(C:\\\\?)$/i.test(a))) push('malware', 'CRIT', 'Deletes the home or root directory', c.line, c.callee);
   }
   return out;
 }

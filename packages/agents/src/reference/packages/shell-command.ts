@@ -29,23 +29,23 @@ export function urlHosts(text: string): string[] {
 /** What a shell command line (a lifecycle script, or a command given to exec) does that matters. */
 export function commandSignals(command: string): CommandSignal[] {
   const out: CommandSignal[] = [];
-  if (PIPE_TO_SHELL.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Downloads a script and pipes it to a shell' });
+  if (PIPE_TO_SHELL.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a script and pipes it to a shell' });
   if (DECODE_TO_SHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Decodes base64 and runs it in a shell' });
   if (ENCODED_POWERSHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Runs an encoded or hidden PowerShell command' });
-  if (LOLBIN.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Runs a Windows system binary used to load payloads (rundll32, mshta, certutil…)' });
-  if (AI_BYPASS_FLAG.test(command)) out.push({ category: 'ai-cli-abuse', severity: 'CRIT', title: 'Runs an AI coding CLI with its permission checks bypassed' });
+  if (LOLBIN.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Runs a Windows system binary used to load payloads (rundll32, mshta, certutil…)' });
+  if (AI_BYPASS_FLAG.test(command)) out.push({ category: 'excessive_permissions', severity: 'CRIT', title: 'Runs an AI coding CLI with its permission checks bypassed' });
   if (/\bnpm\s+publish\b/.test(command) && /(_authToken|NPM_TOKEN|npm\s+whoami|version)/i.test(command)) {
-    out.push({ category: 'self-propagation', severity: 'CRIT', title: 'Republishes packages with the npm token it finds' });
+    out.push({ category: 'malware', severity: 'CRIT', title: 'Republishes packages with the npm token it finds' });
   }
   if (DOWNLOAD_TOOL.test(command)) {
     const untrusted = urlHosts(command).filter((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h));
     if (untrusted.length > 0 || /\b\d{1,3}(\.\d{1,3}){3}\b/.test(command)) {
-      out.push({ category: 'download-execute', severity: 'HIGH', title: 'Downloads from a host that is not a package registry' });
+      out.push({ category: 'remote_code_execution', severity: 'HIGH', title: 'Downloads from a host that is not a package registry' });
     }
   }
-  if (/\/dev\/tcp\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command)) out.push({ category: 'remote-code', severity: 'CRIT', title: 'Opens a reverse shell' });
-  if (/\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/.test(command) || /\bxmrig\b|stratum\+tcp:\/\/|--donate-level|\bminexmr\b|\bsupportxmr\b|\bnanopool\b|--rig-id\b/i.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Runs a cryptocurrency miner' });
-  if (DOWNLOAD_TOOL.test(command) && /\s(-o|-O|--output)\s*\S+|>\s*\S+/.test(command) && /chmod\s+(\+x|[0-7]*[157]\b)|\.\/\S+/.test(command)) out.push({ category: 'download-execute', severity: 'CRIT', title: 'Downloads a binary, makes it executable and runs it' });
-  if (/\brm\s+-rf?\s+(--no-preserve-root\s+)?(~|\$HOME|\/)(\s|$|\*)/.test(command)) out.push({ category: 'sabotage', severity: 'CRIT', title: 'Deletes the home or root directory' });
+  if (/\/dev\/tcp\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Opens a reverse shell' });
+  if (/\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/.test(command) || /\bxmrig\b|stratum\+tcp:\/\/|--donate-level|\bminexmr\b|\bsupportxmr\b|\bnanopool\b|--rig-id\b/i.test(command)) out.push({ category: 'malware', severity: 'CRIT', title: 'Runs a cryptocurrency miner' });
+  if (DOWNLOAD_TOOL.test(command) && /\s(-o|-O|--output)\s*\S+|>\s*\S+/.test(command) && /chmod\s+(\+x|[0-7]*[157]\b)|\.\/\S+/.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a binary, makes it executable and runs it' });
+  if (/\brm\s+-rf?\s+(--no-preserve-root\s+)?(~|\$HOME|\/)(\s|$|\*)/.test(command)) out.push({ category: 'malware', severity: 'CRIT', title: 'Deletes the home or root directory' });
   return out;
 }
