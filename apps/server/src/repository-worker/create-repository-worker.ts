@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { claimDueJob, type ClaimedJob } from '../services/source-repository-jobs.js';
+import { pollEvery } from '../workers/poll-every.js';
 
 /** The part of a pino / fastify logger the worker writes to. */
 export interface RepositoryWorkerLogger {
@@ -38,10 +39,8 @@ export interface RepositoryWorker {
  */
 export function createRepositoryWorker(options: CreateRepositoryWorkerOptions): RepositoryWorker {
   const now = options.now ?? Date.now;
-  let running = false;
   // Set by stop(): a drain in progress finishes its job in hand and claims no more.
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<number> | undefined;
   let again = false;
 
@@ -81,38 +80,24 @@ export function createRepositoryWorker(options: CreateRepositoryWorkerOptions): 
     return inFlight;
   }
 
-  function schedule(): void {
-    if (!running || timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      drain()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'repository worker: could not claim jobs'))
-        .finally(schedule);
-    }, options.pollMs);
-    // The worker never keeps the process alive on its own.
-    timer.unref();
-  }
+  const logError = (error: unknown) => options.logger?.error({ err: error }, 'repository worker: could not claim jobs');
+  const loop = pollEvery(options.pollMs, drain, logError);
 
   return {
     start() {
-      if (running) return;
-      running = true;
+      if (loop.running) return;
       stopped = false;
-      drain()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'repository worker: could not claim jobs'))
-        .finally(schedule);
+      loop.start();
     },
     async stop() {
-      running = false;
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      loop.stop();
       await inFlight?.catch(() => undefined);
     },
     drain,
     nudge() {
-      if (!running) return;
-      drain().catch((error: unknown) => options.logger?.error({ err: error }, 'repository worker: could not claim jobs'));
+      if (!loop.running) return;
+      drain().catch(logError);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Database, TrackName } from '../db/schema.js';
 import { advanceRounds, type RoundTransition } from './advance-rounds.js';
 import type { SchedulerSettings } from './settings.js';
 import { runExclusively } from './single-runner.js';
+import { pollEvery } from '../workers/poll-every.js';
 
 /** The part of a pino / fastify logger the scheduler writes to. */
 export interface SchedulerLogger {
@@ -49,8 +50,6 @@ export function createScheduler(options: CreateSchedulerOptions): Scheduler {
   const holderId = options.holderId ?? randomUUID();
   const leaseMs = options.leaseMs ?? Math.max(300_000, 4 * settings.intervalMs);
   let inFlight: Promise<SchedulerStep> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
 
   async function runStep(): Promise<SchedulerStep> {
     const at = now();
@@ -82,31 +81,13 @@ export function createScheduler(options: CreateSchedulerOptions): Scheduler {
     return inFlight;
   }
 
-  function schedule(): void {
-    if (!running || timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      step()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'round scheduler: step failed'))
-        .finally(schedule);
-    }, settings.intervalMs);
-    // The scheduler never keeps the process alive on its own.
-    timer.unref();
-  }
+  const loop = pollEvery(settings.intervalMs, step, (error) => options.logger?.error({ err: error }, 'round scheduler: step failed'));
 
   return {
     holderId,
-    start() {
-      if (running) return;
-      running = true;
-      step()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'round scheduler: step failed'))
-        .finally(schedule);
-    },
+    start: () => loop.start(),
     async stop() {
-      running = false;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      loop.stop();
       await inFlight?.catch(() => undefined);
     },
     step,

@@ -9,6 +9,7 @@ import { signingSecret } from '../services/webhooks.js';
 import { systemResolver, type HostResolver } from './address-policy.js';
 import { sendDelivery, type DeliveryOutcome, type DeliveryRequest } from './send-delivery.js';
 import type { WebhookSettings } from './settings.js';
+import { pollEvery } from '../workers/poll-every.js';
 
 /** The part of a pino / fastify logger the worker writes to. */
 export interface WebhookWorkerLogger {
@@ -69,9 +70,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
   const leaseMs = settings.timeoutMs + LEASE_MARGIN_MS;
   const inFlight = new Set<Promise<void>>();
   let attemptsMade = 0;
-  let running = false;
   let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<boolean> | undefined;
   let again = false;
   let fanOutAgain = false;
@@ -117,7 +116,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
       })
       .finally(() => {
         inFlight.delete(task);
-        if (running && !stopped) kick();
+        if (loop.running && !stopped) kick();
       });
     inFlight.add(task);
   }
@@ -177,37 +176,24 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
     return ticking;
   }
 
+  const logError = (error: unknown) => options.logger?.error({ err: error }, 'webhook worker: could not fan out or claim deliveries');
+
   function kick(): void {
-    tick(false).catch((error: unknown) => options.logger?.error({ err: error }, 'webhook worker: could not fan out or claim deliveries'));
+    tick(false).catch(logError);
   }
 
-  function schedule(): void {
-    if (!running || stopped || timer !== undefined) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      tick()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'webhook worker: could not fan out or claim deliveries'))
-        .finally(schedule);
-    }, settings.pollMs);
-    // The worker never keeps the process alive on its own.
-    timer.unref();
-  }
+  const loop = pollEvery(settings.pollMs, () => tick(), logError);
 
   return {
     holderId,
     start() {
-      if (running) return;
-      running = true;
+      if (loop.running) return;
       stopped = false;
-      tick()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'webhook worker: could not fan out or claim deliveries'))
-        .finally(schedule);
+      loop.start();
     },
     async stop() {
-      running = false;
       stopped = true;
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      loop.stop();
       await ticking?.catch(() => undefined);
       await Promise.allSettled([...inFlight]);
       await releaseClaims(options.db, holderId, now()).catch(() => 0);
