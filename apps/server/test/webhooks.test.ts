@@ -621,6 +621,42 @@ describeEachDialect('webhooks', (ctx) => {
     expect(quiet.status).toBe(410);
   });
 
+  it('from=newest answers only a cursor after the newest event, from which the next read sees just what came later', async () => {
+    const h = await harness({ VIGIL_EVENT_RETENTION_DAYS: '30' });
+    const acme = await h.key('acme');
+    // An empty feed: a cursor at the start.
+    const empty = await h.call('GET', '/v1/events?from=newest', { token: acme });
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual({ data: [], next_cursor: expect.stringMatching(/^evc_/) });
+    for (let i = 0; i < 3; i++) await emit(h);
+    await (await h.worker()).drain();
+    const fromEmpty = await h.call('GET', `/v1/events?after=${empty.body.next_cursor}`, { token: acme });
+    expect(fromEmpty.body.data).toHaveLength(3);
+
+    const now = await h.call('GET', '/v1/events?from=newest&limit=2&types=verdict.changed', { token: acme });
+    expect(now.status).toBe(200);
+    expect(now.body.data).toEqual([]);
+    expect(now.headers['x-vigil-next-page']).toBeUndefined();
+    expect((await h.call('GET', `/v1/events?after=${now.body.next_cursor}`, { token: acme })).body.data).toEqual([]);
+    const later = await emit(h);
+    await (await h.worker()).drain();
+    const read = await h.call('GET', `/v1/events?after=${now.body.next_cursor}`, { token: acme });
+    expect(read.body.data.map((e: { id: string }) => e.id)).toEqual([later]);
+
+    expect(await h.call('GET', `/v1/events?from=newest&after=${now.body.next_cursor}`, { token: acme })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'query.from', message: 'not with after (both say where to start)' }] },
+    });
+    expect(await h.call('GET', '/v1/events?from=newest', { token: acme, headers: { 'x-vigil-page': now.body.next_cursor } })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'query.from', message: 'not with X-Vigil-Page (both say where to start)' }] },
+    });
+    expect(await h.call('GET', '/v1/events?from=oldest', { token: acme })).toMatchObject({
+      status: 422,
+      body: { detail: 'Validation error', errors: [{ path: 'query.from', message: 'expected newest' }] },
+    });
+  });
+
   it('retention keeps the newest event in the feed, so positions never start over and a renewed cursor sees what comes next', async () => {
     const h = await harness({ VIGIL_EVENT_RETENTION_DAYS: '30' });
     const acme = await h.key('acme');

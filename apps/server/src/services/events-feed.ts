@@ -103,3 +103,12 @@ export async function readEventFeed(
   const nextCursor = last === undefined ? { p: after?.p ?? 0, t: query.now } : { p: Number(last.feed_position), t: Number(last.delivered_at) };
   return { events: page.map(webhookEventOf), nextCursor: encodeEventCursor(secrets, nextCursor), hasMore: rows.length > query.limit };
 }
+
+/**
+ * `GET /v1/events?from=newest`: a cursor after the newest event ever handed out (its time now), so a
+ * reader starts watching without paging through the retained feed first.
+ */
+export async function newestEventCursor(db: Kysely<Database>, secrets: Pick<SecretBox, 'authenticate'>, now: number): Promise<string> {
+  const top = await db.selectFrom('outbox_events').select((eb) => eb.fn.max('feed_position').as('p')).executeTakeFirst();
+  return encodeEventCursor(secrets, { p: Number(top?.p ?? 0), t: now });
+}

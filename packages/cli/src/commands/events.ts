@@ -1,4 +1,4 @@
-import type { EventPage, Vigil } from '@vigil/client';
+import { VigilApiError, type EventPage, type Vigil } from '@vigil/client';
 import type { WebhookEventKind } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -22,19 +22,27 @@ function printEvents(ctx: Context, page: EventPage): void {
 const EVENTS_PAGE_MAX = 100;
 
 /**
- * The cursor after the newest event of the feed. The events API has no cursor for "now", so this
- * reads the feed to its end at the largest page size (100), one request per 100 retained events,
- * printing nothing; a 429 on the way is waited out by the SDK's retries.
+ * The cursor after the newest event of the feed: one request (`from=newest`). A server from before
+ * `from` ignores it and answers the feed's first page (or refuses it, 422); then the feed is read to
+ * its end at the largest page size (100), one request per 100 retained events, printing nothing (a
+ * 429 on the way is waited out by the SDK).
  */
 export async function newestCursor(ctx: Context, vigil: Vigil, types: WebhookEventKind[] | undefined): Promise<string> {
+  const filter = { ...(types === undefined ? {} : { types }), limit: EVENTS_PAGE_MAX };
+  let page: EventPage | null = null;
+  try {
+    page = await vigil.events.list({ from: 'newest', ...filter });
+    if (page.items.length === 0 && !page.hasNextPage()) return page.nextCursor;
+  } catch (error) {
+    if (!(error instanceof VigilApiError) || error.status !== 422) throw error;
+  }
   return ctx.withProgress('reading the events feed to its newest event', async (progress) => {
-    let skipped = 0;
-    let page: EventPage | null = null;
-    do {
-      page = await vigil.events.list({ ...(page === null ? {} : { after: page.nextCursor }), ...(types === undefined ? {} : { types }), limit: EVENTS_PAGE_MAX });
+    let skipped = page?.items.length ?? 0;
+    while (page === null || page.hasNextPage()) {
+      page = await vigil.events.list({ ...(page === null ? {} : { after: page.nextCursor }), ...filter });
       skipped += page.items.length;
       progress.update(`reading the events feed to its newest event: ${skipped} skipped`);
-    } while (page.hasNextPage());
+    }
     return page.nextCursor;
   });
 }
@@ -52,7 +60,7 @@ export function registerEvents(program: Command, kit: Kit): void {
       .description('prints the events after a cursor (absent: from the oldest retained; --from-now: after the newest) up to the newest, oldest first; --follow keeps polling for new ones')
       .option('--types <kinds>', 'only these kinds, comma-separated', kindsArg('--types'))
       .option('--after <cursor>', 'start after this cursor (a next_cursor a previous run printed)')
-      .option('--from-now', 'start after the newest event (skips what the feed holds; reads it to its end first, 100 events a request)')
+      .option('--from-now', 'start after the newest event (skips what the feed holds)')
       .option('--follow', 'keep polling after the newest event (stop with Ctrl-C)')
       .addOption(new Option('--interval <seconds>', 'with --follow: seconds between polls when caught up, 1-3600').argParser(intArg('--interval', 1, 3600)).default(5))
       .addOption(new Option('--limit <n>', 'events per request, 1-100').argParser(intArg('--limit', 1, EVENTS_PAGE_MAX)).default(EVENTS_PAGE_MAX))

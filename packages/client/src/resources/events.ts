@@ -9,6 +9,11 @@ export type FeedEvent = Dated<typeof EventFeed>['data'][number];
 export interface EventListParams {
   /** A `next_cursor` of an earlier answer (absent: from the oldest retained event). */
   after?: string;
+  /**
+   * `newest`: no events, only a `nextCursor` after the newest one, to start watching now without
+   * reading the feed (not with `after`).
+   */
+  from?: 'newest';
   /** Only these kinds. */
   types?: WebhookEventKind[];
   /** Events per page, 1-100 (server default 50). */
@@ -40,13 +45,14 @@ export class Events {
    */
   list(params: EventListParams = {}, options?: CallOptions): PagePromise<FeedEvent, EventPage> {
     const types = params.types === undefined ? undefined : params.types.join(',');
-    const load = async (after: string | undefined): Promise<EventPage> => {
+    // `from` says where the first page starts; later pages continue from their cursor.
+    const load = async (after: string | undefined, from: 'newest' | undefined): Promise<EventPage> => {
       const answer = await this.transport.request(
-        { method: 'GET', path: '/v1/events', query: { after, types, limit: params.limit }, schema: EventFeed, repeatable: 'safe' },
+        { method: 'GET', path: '/v1/events', query: { after, from, types, limit: params.limit }, schema: EventFeed, repeatable: 'safe' },
         options,
       );
-      return new EventPage(answer.data.data, answer.nextPage, answer.data.next_cursor, (cursor) => load(cursor));
+      return new EventPage(answer.data.data, answer.nextPage, answer.data.next_cursor, (cursor) => load(cursor, undefined));
     };
-    return new PagePromise(() => load(params.after));
+    return new PagePromise(() => load(params.after, params.from));
   }
 }

@@ -146,9 +146,14 @@ export type WebhookRecoverRequest = z.infer<typeof WebhookRecoverRequest>;
 export const WebhookRecovered = z.object({ data: z.object({ requeued: z.int().min(0) }) });
 export type WebhookRecovered = z.infer<typeof WebhookRecovered>;
 
-/** `GET /v1/events`: `after` is the `next_cursor` of a previous answer (opaque). */
-export const EventFeedQuery = z.strictObject({
+/**
+ * `GET /v1/events`: `after` is the `next_cursor` of a previous answer (opaque); `from=newest` asks
+ * for no events, only a cursor after the newest (start watching now without reading the feed).
+ */
+export const EventFeedQuery = z
+  .strictObject({
   after: z.string().regex(/^evc_[A-Za-z0-9_-]{1,200}$/, 'expected a next_cursor value of a previous answer').optional(),
+  from: z.literal('newest', 'expected newest').optional(),
   /** Comma-separated event kinds. */
   types: z
     .string()
@@ -170,7 +175,8 @@ export const EventFeedQuery = z.strictObject({
     })
     .optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
-});
+  })
+  .refine((q) => q.from === undefined || q.after === undefined, { path: ['from'], message: 'not with after (both say where to start)' });
 export type EventFeedQuery = z.infer<typeof EventFeedQuery>;
 
 export const EventFeed = z.object({

@@ -25,7 +25,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
-import { decodeEventCursor, readEventFeed } from '../../services/events-feed.js';
+import { decodeEventCursor, newestEventCursor, readEventFeed } from '../../services/events-feed.js';
+import { VigilError } from '../../errors.js';
 import { getDelivery, listDeliveries, recoverDeliveries, redeliver, sendTestEvent } from '../../services/webhook-deliveries.js';
 import {
   createWebhook,
@@ -184,6 +185,13 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       // A spec-style client sends the previous X-Vigil-Next-Page back as X-Vigil-Page.
       const pageHeader = request.headers[HEADERS.page.toLowerCase()];
       const fromHeader = typeof pageHeader === 'string' && pageHeader.trim() !== '1' ? pageHeader.trim() : undefined;
+      if (request.query.from === 'newest') {
+        if (fromHeader !== undefined) {
+          throw new VigilError('validation_error', { issues: [{ path: 'query.from', message: `not with ${HEADERS.page} (both say where to start)` }] });
+        }
+        reply.header(HEADERS.pageSize, String(limit));
+        return { data: [], next_cursor: await newestEventCursor(db, secrets, now().getTime()) };
+      }
       const after =
         request.query.after !== undefined
           ? decodeEventCursor(secrets, request.query.after)
