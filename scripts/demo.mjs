@@ -21,7 +21,7 @@ const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
 const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const BUNDLES = join(ROOT, 'packages/agents/dist/bundles');
-const WEAK_AGENT = join(ROOT, 'scripts/fixtures/demo-agents/install-fetch');
+const WEAK_AGENT = join(ROOT, 'scripts/fixtures/demo-agents/ioc-strings');
 const FIXTURE_SAMPLES = join(ROOT, 'scripts/fixtures/demo-samples');
 const TRACKS = ['skills', 'mcp_servers', 'packages', 'repositories'];
 const VALIDATORS = ['validator-a', 'validator-b'];
@@ -319,11 +319,11 @@ async function registerMiners(miners) {
   const agents = [];
   await Promise.all(
     TRACKS.map(async (track) => {
-      // The reference agent as @vigil/agents built it (`miner submit --reference`), and the weaker install-fetch agent's directory.
+      // The reference agent as @vigil/agents built it (`miner submit --reference`), and the weaker ioc-strings agent's directory.
       const reference = existsSync(join(BUNDLES, `${track}.bundle.json`));
       const plan = [
         reference && { key: miners[`reference-${track}`], name: `vigil-reference-${track}`, submit: ['--reference', track, '--provider', 'vigil'] },
-        { key: miners[`install-fetch-${track}`], name: 'install-fetch', submit: [WEAK_AGENT, '--track', track, '--entrypoint', 'agent.mjs', '--provider', 'none'] },
+        { key: miners[`ioc-strings-${track}`], name: 'ioc-strings', submit: [WEAK_AGENT, '--track', track, '--entrypoint', 'agent.mjs', '--provider', 'none'] },
       ].filter(Boolean);
       if (!reference) say(`${track}: no reference agent bundle (${shown(BUNDLES)}/${track}.bundle.json); build @vigil/agents to add it`);
       await Promise.all(
@@ -513,7 +513,7 @@ async function main() {
 
   const validators = await Promise.all(VALIDATORS.map(keygen));
   const minerKeys = Object.fromEntries(
-    await Promise.all(TRACKS.flatMap((t) => [`reference-${t}`, `install-fetch-${t}`]).map(async (name) => [name, await keygen(name)])),
+    await Promise.all(TRACKS.flatMap((t) => [`reference-${t}`, `ioc-strings-${t}`]).map(async (name) => [name, await keygen(name)])),
   );
   // The validators' permits: the snapshot the server reads by default (docs/metagraph.md).
   await writeFile(
