@@ -13,6 +13,7 @@ describe('typosquatOf', () => {
     expect(imitated('python3-dateutil', 'pypi')).toBe('python-dateutil');
     expect(imitated('reqeusts', 'pypi')).toBe('requests');
     expect(imitated('jeIlyfish', 'pypi')).toBe('jellyfish');
+    expect(imitated('web3js', 'npm')).toBe('@solana/web3.js');
   });
 
   it('leaves popular names, their legitimate neighbours, scoped and short names alone', () => {
