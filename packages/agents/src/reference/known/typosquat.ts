@@ -30,10 +30,29 @@ function canonical(name: string, ecosystem: Ecosystem): string {
   return ecosystem === 'pypi' ? lower.replace(/[-_.]+/g, '-') : lower;
 }
 
+interface Target {
+  /** As listed. */
+  popular: string;
+  /** Canonical, and for a scoped name its bare part (`web3.js` for `@solana/web3.js`). */
+  name: string;
+  squashed: string;
+  unconfused: string;
+}
+
+function targets(list: readonly string[], ecosystem: Ecosystem): Target[] {
+  return list.map((popular) => {
+    // A scoped popular name is imitated by its bare name (`web3js` for `@solana/web3.js`).
+    const name = canonical(popular.startsWith('@') ? (popular.split('/')[1] ?? popular) : popular, ecosystem);
+    return { popular, name, squashed: squash(name), unconfused: unconfuse(name) };
+  });
+}
+
+// Computed once: a lockfile may list thousands of names, each compared with every popular one.
 const POPULAR: Readonly<Record<Ecosystem, ReadonlySet<string>>> = {
   npm: new Set(POPULAR_NPM.map((n) => canonical(n, 'npm'))),
   pypi: new Set(POPULAR_PYPI.map((n) => canonical(n, 'pypi'))),
 };
+const TARGETS: Readonly<Record<Ecosystem, readonly Target[]>> = { npm: targets(POPULAR_NPM, 'npm'), pypi: targets(POPULAR_PYPI, 'pypi') };
 
 /** Levenshtein distance with adjacent transposition, stopping early above `max`. */
 export function editDistance(a: string, b: string, max = 2): number {
@@ -76,14 +95,13 @@ export function typosquatOf(name: string, ecosystem: string): TyposquatMatch | n
   if (ecosystem !== 'npm' && ecosystem !== 'pypi') return null;
   const own = canonical(name, ecosystem);
   if (POPULAR[ecosystem].has(own) || own.startsWith('@')) return null;
-  const list = ecosystem === 'npm' ? POPULAR_NPM : POPULAR_PYPI;
-  for (const popular of list) {
-    // A scoped popular name is imitated by its bare name (`web3js` for `@solana/web3.js`).
-    const target = canonical(popular.startsWith('@') ? (popular.split('/')[1] ?? popular) : popular, ecosystem);
-    if (own === target) continue;
-    if (squash(own) === squash(target)) return { imitates: popular, how: 'same name with separators changed' };
-    if (unconfuse(own) === unconfuse(target)) return { imitates: popular, how: 'look-alike characters' };
-    if (target.length >= 5 && own.length >= 5 && editDistance(own, target, 1) === 1) return { imitates: popular, how: 'one character away' };
+  const squashed = squash(own);
+  const unconfused = unconfuse(own);
+  for (const target of TARGETS[ecosystem]) {
+    if (own === target.name) continue;
+    if (squashed === target.squashed) return { imitates: target.popular, how: 'same name with separators changed' };
+    if (unconfused === target.unconfused) return { imitates: target.popular, how: 'look-alike characters' };
+    if (target.name.length >= 5 && own.length >= 5 && editDistance(own, target.name, 1) === 1) return { imitates: target.popular, how: 'one character away' };
   }
   return null;
 }
