@@ -18,8 +18,17 @@ export interface ArtifactFile {
   size: number;
 }
 
+/** A symbolic link in the artifact. */
+export interface ArtifactLink {
+  /** `/`-separated path of the link itself, relative to the artifact directory. */
+  path: string;
+  absPath: string;
+}
+
 export interface ArtifactListing {
   files: ArtifactFile[];
+  /** Symbolic links met on the walk, not followed (at most `maxFiles`). */
+  links: ArtifactLink[];
   /** True when more than `maxFiles` files exist. */
   truncated: boolean;
 }
@@ -30,7 +39,8 @@ const SKIPPED = new Set(['.git', '.hg', '.svn']);
 
 /**
  * Every regular file under `dir`, sorted by path, depth-first. Symbolic links are never followed
- * (the unpacker makes none; a local directory may have some, and they could point anywhere).
+ * (the unpacker makes none; a local directory may have some, and they could point anywhere): they
+ * are listed apart, for an agent that resolves them itself.
  */
 export async function listArtifactFiles(
   dir: string,
@@ -39,6 +49,7 @@ export async function listArtifactFiles(
   skipDirectory: (path: string) => boolean = () => false,
 ): Promise<ArtifactListing> {
   const files: ArtifactFile[] = [];
+  const links: ArtifactLink[] = [];
   let truncated = false;
   async function walk(abs: string, rel: string): Promise<void> {
     const entries = await readdir(abs, { withFileTypes: true });
@@ -55,11 +66,13 @@ export async function listArtifactFiles(
       } else if (entry.isFile()) {
         const info = await lstat(childAbs);
         files.push({ path: childRel, absPath: childAbs, size: info.size });
+      } else if (entry.isSymbolicLink() && links.length < limits.maxFiles) {
+        links.push({ path: childRel, absPath: childAbs });
       }
     }
   }
   await walk(dir, '');
-  return { files, truncated };
+  return { files, links, truncated };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import type { PackageLayout } from './package-manifest.js';
-import { editDistance, typosquatOf } from './typosquat.js';
+import { editDistance, typosquatOf } from '../known/typosquat.js';
 
 export interface MetadataInput {
   layout: PackageLayout;

@@ -1,5 +1,5 @@
 import type { ArtifactFile } from '../common/artifact-files.js';
-import type { Ecosystem } from './typosquat.js';
+import type { Ecosystem } from '../known/typosquat.js';
 
 export interface PackageLayout {
   ecosystem: Ecosystem;

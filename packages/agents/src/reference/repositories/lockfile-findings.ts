@@ -3,7 +3,7 @@ import { LockfileError, parseLockfile, SKIP_REASONS } from '@vigil/lockfiles';
 import { knownCompromisedVersion } from '../known/known-compromised.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineOfPackage } from './package-line.js';
-import { typosquatTarget } from './typosquat-target.js';
+import { typosquatOf } from '../known/typosquat.js';
 
 /** A verdict the network already holds for a package version (see `RepositoryAnalyzerOptions`). */
 export interface KnownPackageVerdict {
@@ -104,7 +104,7 @@ function typosquatFindings(path: string, parsed: ParsedLockfile, lines: readonly
   // packages one edit from inquirer, safe-buffer). Formats that do not record directness count.
   const hits = parsed.packages
     .filter((p) => p.direct !== false && knownCompromisedVersion(p.ecosystem, p.name, p.version) === null)
-    .map((p) => ({ p, target: typosquatTarget(p.ecosystem, p.name) }))
+    .map((p) => ({ p, target: typosquatOf(p.name, p.ecosystem)?.imitates ?? null }))
     .filter((h): h is { p: ParsedLockfile['packages'][number]; target: string } => h.target !== null);
   if (hits.length === 0) return [];
   const direct = hits.filter((h) => h.p.direct === true);

@@ -1,23 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { lineOfPackage } from './package-line.js';
-import { typosquatTarget } from './typosquat-target.js';
-
-describe('typosquatTarget', () => {
-  it('names the popular package one edit or only separators away', () => {
-    expect(typosquatTarget('npm', 'lodahs')).toBe('lodash');
-    expect(typosquatTarget('npm', 'expres')).toBe('express');
-    expect(typosquatTarget('npm', 'crossenv')).toBe('cross-env');
-    expect(typosquatTarget('pypi', 'python3-dateutil')).toBe('python-dateutil');
-    expect(typosquatTarget('pypi', 'reqeusts')).toBe('requests');
-  });
-
-  it('leaves popular names, their legitimate neighbours, scoped and short names alone', () => {
-    for (const name of ['lodash', 'preact', 'tslint', 'cookies', 'enquirer', 'safer-buffer', '@types/lodash', 'ms', 'left-pad', 'my-own-lib']) {
-      expect(typosquatTarget('npm', name), name).toBeNull();
-    }
-    expect(typosquatTarget('cargo', 'serde')).toBeNull();
-  });
-});
 
 describe('lineOfPackage', () => {
   it('finds the entry of a package in pnpm, yarn and poetry lockfiles rather than a mention', () => {

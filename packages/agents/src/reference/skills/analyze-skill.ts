@@ -5,6 +5,7 @@ import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { scriptFactFindings } from './script-fact-findings.js';
+import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
 import { isTestOrExample, languageOf, scriptFacts } from './script-facts.js';
 import { shellFacts } from './shell-facts.js';
@@ -41,14 +42,15 @@ function documentCommandFacts(text: string): ScriptFact[] {
  */
 export const analyzeSkill: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
-  const findings: AgentFinding[] = [];
+  const linked = await skillLinkFiles(input.dir, listing.links);
+  const findings: AgentFinding[] = [...linked.findings];
   // Only each script's first network call is kept until the declaration is known: memory stays
   // bounded by the number of scripts, not by what they contain.
   const networkUse: NetworkUse[] = [];
   let declaration = '';
   let skillFile: string | null = null;
 
-  for (const file of listing.files) {
+  for (const file of [...listing.files, ...linked.files]) {
     const text = await readArtifactText(file);
     if (text === null) continue;
     const isSkillMd = /(?:^|\/)SKILL\.md$/i.test(file.path);

@@ -1,4 +1,5 @@
 import { lineLocator } from '../text/line-locator.js';
+import { jsDescriptionRanges } from './js-description-ranges.js';
 import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
@@ -35,6 +36,8 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
   const scope = scopeOf(root);
   const facts: ScriptFact[] = [];
   const lineAt = lineLocator(text);
+  const descriptions = jsDescriptionRanges(root, scope);
+  const inDescription = (node: JsNode) => descriptions.some(([from, to]) => node.start >= from && node.end <= to);
   const add = (kind: ScriptFact['kind'], node: JsNode, evidence?: string) => {
     facts.push({ kind, line: lineAt(node.start), evidence: evidence ?? text.slice(node.start, Math.min(node.end, node.start + 300)) });
   };
@@ -43,8 +46,10 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
     if (node.type === 'Literal' || node.type === 'TemplateLiteral' || (node.type === 'BinaryExpression' && node.operator === '+')) {
       if (parent?.type === 'TemplateLiteral' || (parent?.type === 'BinaryExpression' && parent.operator === '+')) return;
       const value = scope.foldLoose(node);
-      if (value.length < 500 && SECRET_PATH_PATTERN.test(value)) add('secret-path', node);
-      else if (value.length < 500 && DOTENV_PATH_PATTERN.test(value)) add('dotenv-path', node);
+      // A path named in a description is text for the model or the user, not a file the code opens.
+      const named = value.length < 500 && !inDescription(node);
+      if (named && SECRET_PATH_PATTERN.test(value)) add('secret-path', node);
+      else if (named && DOTENV_PATH_PATTERN.test(value)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
       return;
     }

@@ -1,4 +1,5 @@
 import { lineLocator } from '../text/line-locator.js';
+import { pythonDescriptionRanges } from './python-description-ranges.js';
 import { PythonSource, type SyntaxNode } from './python-source.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
@@ -17,6 +18,8 @@ export function pythonFacts(text: string): ScriptFact[] {
   const src = new PythonSource(text);
   const facts: ScriptFact[] = [];
   const lineAt = lineLocator(text);
+  const descriptions = pythonDescriptionRanges(src);
+  const inDescription = (node: SyntaxNode) => descriptions.some(([from, to]) => node.from >= from && node.to <= to);
   const add = (kind: ScriptFact['kind'], node: SyntaxNode) => {
     facts.push({ kind, line: lineAt(node.from), evidence: text.slice(node.from, Math.min(node.to, node.from + 300)) });
   };
@@ -40,8 +43,10 @@ export function pythonFacts(text: string): ScriptFact[] {
     if (node.name === 'String' || node.name === 'FormatString') {
       const value = src.slice(node);
       const unquoted = value.replace(/^[rRbBuUfF]*(['"]{1,3})|(['"]{1,3})$/g, '');
-      if (value.length < 500 && SECRET_PATH_PATTERN.test(unquoted)) add('secret-path', node);
-      else if (value.length < 500 && DOTENV_PATH_PATTERN.test(unquoted)) add('dotenv-path', node);
+      // A path named in a docstring or description is text for the model or the user, not a file the code opens.
+      const named = value.length < 500 && !inDescription(node);
+      if (named && SECRET_PATH_PATTERN.test(unquoted)) add('secret-path', node);
+      else if (named && DOTENV_PATH_PATTERN.test(unquoted)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
       continue;
     }

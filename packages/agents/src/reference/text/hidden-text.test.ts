@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findHiddenText, revealHiddenText } from './hidden-text.js';
+import { findHiddenText, revealHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 
 const tags = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 
@@ -25,5 +25,9 @@ describe('findHiddenText', () => {
 
   it('reveals hidden text without moving lines', () => {
     expect(revealHiddenText(`i\u200bg\u200bnore\n${tags('x')}`)).toBe('ignore\nx');
+  });
+
+  it('tells where the text decoded from Unicode tags sits in the revealed text', () => {
+    expect(revealHiddenTextWithTags(`a\u200bb ${tags('xy')} c${tags('z')}`)).toEqual({ text: 'ab xy cz', tags: [[3, 5], [7, 8]] });
   });
 });

@@ -97,8 +97,27 @@ export function findHiddenText(text: string): HiddenTextHit[] {
 
 /** The text with every hidden-text run decoded in place (tags → their ASCII) or dropped, for phrase matching. */
 export function revealHiddenText(text: string): string {
-  return text.replace(new RegExp(CANDIDATE.source, 'g'), (ch) => {
-    const cp = ch.codePointAt(0) ?? 0;
-    return isTag(cp) && cp >= 0xe0020 && cp !== CANCEL_TAG ? String.fromCharCode(cp - 0xe0000) : '';
-  });
+  return revealHiddenTextWithTags(text).text;
+}
+
+/**
+ * revealHiddenText, with the `[start, end)` offsets in the revealed text of every run decoded from
+ * Unicode tags: a phrase found there is hidden from the reader, though it now reads as plain text.
+ */
+export function revealHiddenTextWithTags(text: string): { text: string; tags: Array<[number, number]> } {
+  const tags: Array<[number, number]> = [];
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(new RegExp(CANDIDATE.source, 'g'))) {
+    out += text.slice(last, m.index);
+    last = m.index + m[0].length;
+    const cp = m[0].codePointAt(0) ?? 0;
+    if (!isTag(cp) || cp < 0xe0020 || cp === CANCEL_TAG) continue;
+    const at = out.length;
+    out += String.fromCharCode(cp - 0xe0000);
+    const previous = tags[tags.length - 1];
+    if (previous !== undefined && previous[1] === at) previous[1] = at + 1;
+    else tags.push([at, at + 1]);
+  }
+  return { text: out + text.slice(last), tags };
 }

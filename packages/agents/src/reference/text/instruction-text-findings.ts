@@ -1,7 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from './line-locator.js';
-import { findHiddenText, revealHiddenText } from './hidden-text.js';
+import { findHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
 
 export interface InstructionTextOptions {
@@ -76,9 +76,6 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       findings.push(
         referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'hidden Unicode tag characters (ASCII smuggling)', file, line, evidence: `decodes to: ${hit.decoded ?? ''}` }),
       );
-      for (const p of phrases(hit.decoded ?? '')) {
-        findings.push(referenceFinding({ category: p.rule.category, severity: RAISED[p.rule.severity], title: `${p.rule.title} (hidden in Unicode tags)`, file, line, evidence: p.match }));
-      }
     } else if (hit.kind === 'zero-width') {
       zeroWidthTotal += hit.count;
       longestZeroWidthRun = Math.max(longestZeroWidthRun, hit.count);
@@ -112,8 +109,9 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
   }
 
   // Phrases are matched on the text with hidden characters removed, so a zero-width space between
-  // letters does not break a match. Removing them keeps every newline, so lines stay right.
-  const visible = revealHiddenText(text);
+  // letters does not break a match, and with Unicode tags decoded in place, so a passage they hide
+  // is matched once, where it sits. Removing them keeps every newline, so lines stay right.
+  const { text: visible, tags } = revealHiddenTextWithTags(text);
   const comments: Array<[number, number]> = [];
   if (options.markdown !== false) {
     for (const m of visible.matchAll(/<!--([\s\S]*?)-->/g)) {
@@ -125,7 +123,12 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
     }
   }
   const inComment = (offset: number) => comments.some(([s, e]) => offset >= s && offset < e);
+  const inTags = (from: number, to: number) => tags.some(([s, e]) => from < e && to > s);
   for (const p of phrases(visible)) {
+    if (inTags(p.offset, p.offset + p.match.length)) {
+      findings.push(referenceFinding({ category: p.rule.category, severity: RAISED[p.rule.severity], title: `${p.rule.title} (hidden in Unicode tags)`, file, line: at(visible, p.offset), evidence: p.match }));
+      continue;
+    }
     const hidden = inComment(p.offset);
     findings.push(
       referenceFinding({

@@ -1,7 +1,8 @@
 /**
  * Names typosquatters imitate: widely installed npm and PyPI packages (download rankings and the
- * squats seen in incidents: cross-env/crossenv, colors, electron, discord.js, requests, urllib3…).
- * Compiled in so the bundled agent reads no data file at run time.
+ * squats seen in incidents: cross-env/crossenv 2017, jeIlyfish/jellyfish 2019, colors, electron,
+ * discord.js, requests, urllib3…), plus their legitimate near neighbours (so `preact` is not read
+ * as a typo of `react`). Compiled in so the bundled agents read no data file at run time.
  */
 export const POPULAR_NPM: readonly string[] = [
   'lodash', 'react', 'react-dom', 'express', 'chalk', 'debug', 'commander', 'axios', 'moment', 'request', 'tslib', 'async',
@@ -32,8 +33,12 @@ export const POPULAR_NPM: readonly string[] = [
   '@lottiefiles/lottie-player', '@solana/web3.js', 'coinbase', 'metamask', 'wallet-connect', 'chalk-template', 'color-name',
   'color-convert', 'supports-hyperlinks', 'backslash', 'simple-swizzle', 'is-arrayish', 'error-ex', 'has-ansi', 'slice-ansi',
   'chalk-animation', 'proto-list', 'nx-cloud', 'tinycolor2', 'angulartics2', 'ngx-bootstrap', 'ng2-file-upload', 'koa',
-  'enquirer', 'safer-buffer', 'react-is', 'readdirp', 'debug-log', 'fastq', 'pinia', 'vitest', 'undici', 'esprima',
+  'enquirer', 'safer-buffer', 'react-is', 'readdirp', 'debug-log', 'fastq', 'vitest', 'undici',
   'fastify', 'hapi', 'restify', 'loopback', 'meteor', 'ember-cli', 'gatsby', 'storybook', 'cypress', 'playwright', 'selenium-webdriver',
+  // More popular names, some of them legitimate near neighbours of names above (`cookies` and
+  // `cookie`, `through` and `through2`, `tslint` and `eslint`): a listed name is never a squat.
+  'requests', 'tslint', 'color', 'babel-cli', 'immutable', 'ramda', 'coffee-script', 'concurrently', 'parcel', 'cookie',
+  'cookies', 'lru-cache', 'iconv-lite', 'kind-of', 'isarray', 'through', 'coffeescript', 'ioredis',
 ];
 
 export const POPULAR_PYPI: readonly string[] = [
@@ -52,4 +57,5 @@ export const POPULAR_PYPI: readonly string[] = [
   'plotly', 'dash', 'streamlit', 'gradio', 'jupyter', 'notebook', 'ipython', 'ipykernel', 'huggingface-hub', 'datasets',
   'tokenizers', 'safetensors', 'accelerate', 'diffusers', 'colorlog', 'loguru', 'structlog', 'arrow', 'pendulum', 'pytz',
   'tzdata', 'babel', 'markdown', 'mistune', 'bleach', 'html5lib', 'cffi', 'pycparser', 'wrapt', 'decorator', 'jsonschema',
+  'jellyfish', 'pyasn1', 'tornado', 'pymongo', 'psycopg2-binary', 'mysqlclient', 'typer', 'httplib2', 'google-auth',
 ];
