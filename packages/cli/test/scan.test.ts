@@ -100,6 +100,10 @@ describe('vigil scan', () => {
     const crashed = await vigil(['scan', join(dir, 'evil-dir'), '--agent', crash.path, '--json']);
     expect(crashed.code).toBe(1);
     expect(json<Report>(crashed)).toMatchObject({ verdict: null, budget_exhausted: false, failure_reason: 'crashed: exit 1' });
+    // For people: no findings table, only the line saying there is no verdict.
+    const plain = await vigil(['scan', join(dir, 'evil-dir'), '--agent', crash.path]);
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toMatch(/^no verdict: the agent run failed \(crashed: exit 1\), packages, \S+.*\n$/);
   });
 
   it('asks for --track when the files do not tell (exit 2); a missing path is exit 1', async () => {

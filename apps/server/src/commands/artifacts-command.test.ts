@@ -103,6 +103,10 @@ describeEachDialect('vigil-server artifacts', (ctx) => {
     await writeFile(join(dir, 'two.tgz'), two);
     await run(['add', '--track', 'packages', '--kind', 'live', join(dir, 'one.tgz'), join(dir, 'two.tgz')]);
     expect((await artifacts()).map((a) => a.bundle_hash)).toEqual(['packages/npm/pkg:npm/twice@1.0.0', `packages/npm/pkg:npm/twice@1.0.0?checksum=${sha256(two)}`]);
+    // Loading the second again is a repeat, under the name it got.
+    const again = await run(['add', '--track', 'packages', '--kind', 'live', join(dir, 'two.tgz')]);
+    expect(again.lines[0]).toMatch(new RegExp(`^unchanged packages/npm/pkg:npm/twice@1\\.0\\.0\\?checksum=${sha256(two)} `));
+    expect(again.lines.at(-1)).toBe('0 added, 1 unchanged, 0 existing under another name, 0 failed');
 
     const relabel = await run(['add', '--track', 'packages', '--kind', 'labeled', '--ground-truth', 'BLOCK', join(dir, 'one.tgz')]);
     expect(relabel.code).toBe(0);

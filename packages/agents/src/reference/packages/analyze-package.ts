@@ -41,10 +41,12 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
   const findings: AgentFinding[] = [];
   const installTime = new Set<string>();
   let manifest: Record<string, unknown> | null = null;
+  let manifestText: string | null = null;
 
   if (layout.kind === 'npm') {
     const pkgFile = byPath.get('package.json');
     const text = pkgFile === undefined ? null : await readArtifactText(pkgFile);
+    manifestText = text;
     try {
       manifest = text === null ? null : (JSON.parse(text) as Record<string, unknown>);
     } catch {
@@ -143,7 +145,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
   }
 
-  findings.push(...metadataFindings({ layout, manifest, packageName, paths: [...byPath.keys()] }));
+  findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
   return resultFromFindings(findings);
 }
 
@@ -184,7 +186,7 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
     if (typeof command !== 'string' || command.trim() === '') continue;
     const line = lineAt(text, Math.max(0, text.indexOf(`"${hook}"`)));
     const atInstall = (INSTALL_HOOKS as readonly string[]).includes(hook);
-    if (atInstall) out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `Runs a ${hook} script at install`, file: 'package.json', line, evidence: command }));
+    if (atInstall) out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `Runs ${hook === 'install' ? 'an' : 'a'} ${hook} script at install`, file: 'package.json', line, evidence: command }));
     for (const s of commandSignals(command)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'package.json', line, evidence: `${hook}: ${command}` }));
     if (!atInstall) continue;
     const parsed = parseScript(command);

@@ -44,7 +44,8 @@ function networkCallee(facts: CodeFacts, callee: string): boolean {
 }
 
 function commandText(call: CallFact): string {
-  return [...call.args.filter((a): a is string => a !== null), ...call.argStrings].join(' ');
+  // A literal argument is also among the argument strings: each once, so evidence never repeats.
+  return [...new Set([...call.args.filter((a): a is string => a !== null), ...call.argStrings])].join(' ');
 }
 
 /** Findings from the facts of one code file of a package. */

@@ -1,11 +1,13 @@
 import type { AgentFinding } from '@vigil/core';
-import { referenceFinding } from '../common/reference-finding.js';
+import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import type { PackageLayout } from './package-manifest.js';
 import { editDistance, typosquatOf } from '../known/typosquat.js';
 
 export interface MetadataInput {
   layout: PackageLayout;
   manifest: Record<string, unknown> | null;
+  /** package.json as written (npm), to point findings at their line. */
+  manifestText?: string | null;
   packageName: string | null;
   paths: string[];
 }
@@ -17,15 +19,20 @@ export function metadataFindings(input: MetadataInput): AgentFinding[] {
   const out: AgentFinding[] = [];
   const manifestFile = input.layout.kind === 'npm' ? 'package.json' : input.layout.kind === 'wheel' ? (input.paths.find((p) => p.endsWith('.dist-info/METADATA')) ?? 'METADATA') : input.paths.includes('PKG-INFO') ? 'PKG-INFO' : 'setup.py';
   const name = input.packageName;
+  // The line of a key in package.json (first occurrence), when the manifest text is known.
+  const lineOfKey = (key: string): { line?: number } => {
+    const at = input.manifestText?.indexOf(JSON.stringify(key)) ?? -1;
+    return at >= 0 && manifestFile === 'package.json' ? { line: lineAt(input.manifestText!, at) } : {};
+  };
   if (name !== null) {
     const squat = typosquatOf(name, input.layout.ecosystem);
     if (squat !== null) {
-      out.push(referenceFinding({ category: 'typosquat', severity: 'HIGH', title: 'Name imitates a popular package', file: manifestFile, evidence: `${name} looks like ${squat.imitates} (${squat.how})` }));
+      out.push(referenceFinding({ category: 'typosquat', severity: 'HIGH', title: 'Name imitates a popular package', file: manifestFile, ...lineOfKey('name'), evidence: `${name} looks like ${squat.imitates} (${squat.how})` }));
       const repo = repositoryUrl(input.manifest);
       const repoName = repo === null ? null : /github\.com[/:][^/]+\/([^/#.]+)/i.exec(repo)?.[1]?.toLowerCase();
       const target = squat.imitates.split('/').pop()!;
       if (repoName !== undefined && repoName !== null && editDistance(repoName, target, 0) === 0) {
-        out.push(referenceFinding({ category: 'metadata', severity: 'MED', title: 'Repository URL points at the package it imitates', file: manifestFile, evidence: repo ?? '' }));
+        out.push(referenceFinding({ category: 'typosquat', severity: 'MED', title: 'Repository URL points at the package it imitates', file: manifestFile, ...lineOfKey('repository'), evidence: repo ?? '' }));
       }
     }
   }
@@ -36,7 +43,7 @@ export function metadataFindings(input: MetadataInput): AgentFinding[] {
       if (typeof deps !== 'object' || deps === null) continue;
       for (const [dep, spec] of Object.entries(deps as Record<string, unknown>)) {
         if (typeof spec === 'string' && URL_DEPENDENCY.test(spec.trim())) {
-          out.push(referenceFinding({ category: 'metadata', severity: spec.startsWith('http:') ? 'HIGH' : 'MED', title: spec.startsWith('http:') ? 'Dependency fetched over plain http' : 'Dependency installed from a URL or git, outside the registry', file: 'package.json', evidence: `${dep}: ${spec}` }));
+          out.push(referenceFinding({ category: 'dependency_confusion', severity: spec.startsWith('http:') ? 'HIGH' : 'MED', title: spec.startsWith('http:') ? 'Dependency fetched over plain http' : 'Dependency installed from a URL or git, outside the registry', file: 'package.json', ...lineOfKey(dep), evidence: `${dep}: ${spec}` }));
         }
       }
     }

@@ -123,8 +123,8 @@ function checkUses(scan: WorkflowScan, usesNode: Node | null): void {
   const pinned = FULL_SHA.test(ref);
   const compromised = COMPROMISED_ACTIONS.find((c) => c.action === action);
   if (compromised && (compromised.shas.includes(ref) || (!pinned && (compromised.refs === '*' || compromised.refs.includes(ref))))) {
+    // Not the end: an unpinned reference to it is also the LOW below, as for any third-party action.
     scan.add('CRIT', 'malware', 'workflow uses an action whose tag was repointed to malicious code', line, `${uses}: ${compromised.incident}`);
-    return;
   }
   if (!pinned && !FIRST_PARTY_OWNERS.has(owner)) {
     scan.add('LOW', 'ci_workflow', 'third-party action not pinned to a commit SHA', line, `${uses} (a tag or branch can be moved to other code)`);

@@ -50,7 +50,7 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
     else if (fact.kind === 'dynamic-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
     else if (fact.kind === 'decoded-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decodes a hidden payload and runs it`, ...at }));
     else if (fact.kind === 'download-exec') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} downloads code and runs it`, ...at }));
-    else if (fact.kind === 'reverse-shell') findings.push(referenceFinding({ category: 'malware', severity: 'CRIT', title: `${s} opens a reverse shell`, ...at }));
+    else if (fact.kind === 'reverse-shell') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${s} opens a reverse shell`, ...at }));
     else if (fact.kind === 'hardcoded-bcc') findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} copies outgoing messages to a hard-coded address`, ...at }));
   }
   return findings;
