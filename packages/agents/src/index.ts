@@ -1,7 +1,7 @@
 // @vigil/agents: everything another package may use is named here.
 export { DEFAULT_AGENT_BUDGET, MIN_AGENT_BUDGET, resolveAgentBudget } from './budget.js';
 export type { AgentBudget } from './budget.js';
-export { runAgent } from './run-agent.js';
+export { FORBIDDEN_KINDS, runAgent } from './run-agent.js';
 export type { AgentRunMetadata, AgentRunOutcome, EnforcedLayers, RunAgentOptions } from './run-agent.js';
 export { detectSandboxLayers } from './sandbox-layers.js';
 export type { SandboxLayers } from './sandbox-layers.js';

@@ -68,6 +68,8 @@ export type AgentRunOutcome = ({ ok: true; result: AgentResult } | { ok: false; 
 
 const STDERR_TAIL_BYTES = 64 * 1024;
 const REPORT_BYTES = 64 * 1024;
+/** What the preload reports as `forbidden: <kind>` (docs/agents.md, "Failure reasons"). */
+export const FORBIDDEN_KINDS: ReadonlySet<string> = new Set(['network', 'filesystem', 'child_process', 'worker', 'wasi', 'addon', 'process', 'runtime']);
 const POLL_MS = 100;
 /** V8 reserves this much address space before the first allocation (docs/agents.md, "Budget"). */
 const ADDRESS_SPACE_HEADROOM_BYTES = 1024 * 1024 * 1024;
@@ -245,7 +247,11 @@ function supervise(options: SuperviseOptions): Promise<AgentRunOutcome> {
       for (const line of lines) {
         try {
           const message = JSON.parse(line) as { forbidden?: unknown; detail?: unknown; usage?: { cpu_ms?: unknown; max_rss_bytes?: unknown } };
-          if (typeof message.forbidden === 'string' && forbidden === null) forbidden = { kind: message.forbidden, detail: String(message.detail ?? '') };
+          // fd 3 is open to the agent too: only the preload's kinds count, and the detail is
+          // cleaned of control characters (it ends up in logs and terminals) and clipped.
+          if (typeof message.forbidden === 'string' && FORBIDDEN_KINDS.has(message.forbidden) && forbidden === null) {
+            forbidden = { kind: message.forbidden, detail: String(message.detail ?? '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 300) };
+          }
           if (message.usage && typeof message.usage.cpu_ms === 'number' && typeof message.usage.max_rss_bytes === 'number') {
             reportedUsage = { cpuMs: message.usage.cpu_ms, maxRssBytes: message.usage.max_rss_bytes };
           }

@@ -115,6 +115,63 @@ for (const [name, kind] of BLOCKED_MODULES) {
   }
 }
 
+{
+  // The stdio streams' handles are libuv Pipes, whose class reaches filesystem Unix sockets
+  // (`process.stdout._handle.constructor`): a database's socket is not behind the network
+  // namespace, and Node's permission model has no say over sockets. Streams made above keep
+  // reading and writing; nothing can connect, bind, listen or adopt an fd through the class.
+  for (const stream of [process.stdin, process.stdout, process.stderr]) {
+    const handle = /** @type {{ _handle?: { constructor?: { prototype?: Record<string, unknown>, name?: string } } }} */ (/** @type {unknown} */ (stream))._handle;
+    const proto = handle?.constructor?.prototype;
+    if (!proto) continue;
+    for (const key of ['connect', 'connect6', 'bind', 'bind6', 'listen', 'open', 'fchmod']) {
+      if (typeof proto[key] !== 'function') continue;
+      try {
+        Object.defineProperty(proto, key, { value: blocker(key, 'network', `${handle?.constructor?.name ?? 'handle'}.${key}`), configurable: true, writable: true, enumerable: false });
+      } catch {
+        // As above.
+      }
+    }
+  }
+}
+
+{
+  // Other processes are not the agent's business: a signal could stop or kill the validator
+  // running it, and `_debugProcess` would open an inspector port inside it.
+  // process.kill sends through process._kill, which is on `process` too: the check sits there.
+  const rawKill = /** @type {{ _kill?: (target: number, signal: number) => number }} */ (/** @type {unknown} */ (process))._kill;
+  if (typeof rawKill === 'function') {
+    Object.defineProperty(process, '_kill', {
+      value: function ownProcessOnly(/** @type {number} */ target, /** @type {number} */ signal) {
+        if (target !== pid) return forbidden('process', `process.kill(${String(target)})`);
+        return rawKill.call(process, target, signal);
+      },
+      // Fixed: the preload's own SIGKILL of a forbidden run goes through it.
+      configurable: false,
+      writable: false,
+      enumerable: false,
+    });
+  }
+  for (const key of ['_debugProcess', '_debugEnd']) {
+    Object.defineProperty(process, key, { value: blocker(key, 'process', `process.${key}`), configurable: true, writable: true, enumerable: false });
+  }
+  Object.defineProperty(process, 'dlopen', { value: blocker('dlopen', 'addon', 'process.dlopen'), configurable: true, writable: true, enumerable: true });
+  /** @type {Array<[string, string, string, string]>} module, export, kind, what */
+  const refused = [
+    ['wasi', 'WASI', 'wasi', 'wasi.WASI'],
+    ['v8', 'setFlagsFromString', 'runtime', 'v8.setFlagsFromString'],
+    // Tracing writes node_trace.*.log into the working directory (the artifact).
+    ['trace_events', 'createTracing', 'filesystem', 'trace_events.createTracing'],
+  ];
+  for (const [name, key, kind, detail] of refused) {
+    try {
+      Object.defineProperty(require(`node:${name}`), key, { value: blocker(key, kind, detail), configurable: true, writable: true, enumerable: true });
+    } catch {
+      // As above.
+    }
+  }
+}
+
 for (const name of ['fetch', 'WebSocket', 'EventSource']) {
   Object.defineProperty(globalThis, name, { value: blocker(name, 'network', name), configurable: true, writable: true, enumerable: false });
 }
@@ -127,7 +184,8 @@ for (const name of ['fetch', 'WebSocket', 'EventSource']) {
 function checkDenied(error) {
   if (!error || typeof error !== 'object' || /** @type {{ code?: unknown }} */ (error).code !== 'ERR_ACCESS_DENIED') return;
   const { permission, resource } = /** @type {{ permission?: unknown, resource?: unknown }} */ (error);
-  const kind = permission === 'FileSystemRead' || permission === 'FileSystemWrite' ? 'filesystem' : permission === 'ChildProcess' ? 'child_process' : permission === 'WorkerThreads' ? 'worker' : permission === 'WASI' ? 'wasi' : String(permission ?? 'unknown');
+  // Node 20 leaves `permission` empty for some file calls (symlink, fchmod): those are files too.
+  const kind = permission === 'FileSystemRead' || permission === 'FileSystemWrite' || permission === undefined || permission === '' ? 'filesystem' : permission === 'ChildProcess' ? 'child_process' : permission === 'WorkerThreads' ? 'worker' : permission === 'WASI' ? 'wasi' : 'runtime';
   forbidden(kind, `${String(permission)} ${String(resource ?? '')}`.trim());
 }
 

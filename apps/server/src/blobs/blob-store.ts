@@ -116,8 +116,9 @@ export function createFileBlobStore(root: string): BlobStore {
       await mkdir(staging, { recursive: true });
       const temp = join(staging, `${randomBytes(12).toString('hex')}.tmp`);
       const limit = new HashingLimit(options.maxBytes);
+      const out = createWriteStream(temp, { flags: 'wx', mode: 0o600 });
       try {
-        await pipeline(source, limit, createWriteStream(temp, { flags: 'wx', mode: 0o600 }));
+        await pipeline(source, limit, out);
         source.off('error', ignoreError);
         // Durable before it gets its name, like put().
         const handle = await open(temp, 'r');
@@ -139,6 +140,9 @@ export function createFileBlobStore(root: string): BlobStore {
         await rename(temp, target);
         return { hash, size: limit.size, created: true };
       } catch (error) {
+        // A source that fails at once can beat the file's open: removed before the open creates
+        // it, the staging file would stay. The destroyed stream closes once its open has settled.
+        if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
         await rm(temp, { force: true });
         throw error;
       }

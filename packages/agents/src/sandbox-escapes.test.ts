@@ -1,0 +1,151 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAgent, type AgentRunOutcome } from './run-agent.js';
+import { dirWith, tempDir } from './test-support/temp-dirs.js';
+
+// What an outsider's hostile agents got past the sandbox (issue 12's adversarial pass), each kept
+// as a case: a real agent process, and a look at what did not happen outside it.
+
+const RESULT = `process.stdout.write(JSON.stringify({ verdict: 'ALLOW', risk_score: 0, findings: [] }));`;
+const READ_INPUT = `import fs from 'node:fs'; const input = JSON.parse(fs.readFileSync(0, 'utf8'));`;
+
+let artifact: string;
+let outside: string;
+let victim: ChildProcess;
+
+beforeAll(async () => {
+  outside = await tempDir();
+  // Another process of the same user: the validator, the database, anything the agent could reach.
+  victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  artifact = await dirWith({ 'package.json': '{"name":"plain","version":"1.0.0"}\n', 'victim.pid': String(victim.pid) });
+});
+afterAll(() => {
+  victim.kill('SIGKILL');
+});
+
+async function run(code: string): Promise<AgentRunOutcome> {
+  const bundleDir = await dirWith({ 'agent.mjs': code });
+  return runAgent({ bundleDir, entrypoint: 'agent.mjs', artifactDir: artifact, metadata: { track: 'packages' }, budget: { wallMs: 20_000, cpuMs: 10_000 } });
+}
+
+const failure = (outcome: AgentRunOutcome) => (outcome.ok ? `ok: ${JSON.stringify(outcome.result)}` : outcome.failureReason);
+
+/** The victim's state letter in /proc (`T`: stopped), or null when it is gone. */
+function victimState(): string | null {
+  try {
+    return /\) (\S)/.exec(readFileSync(`/proc/${victim.pid}/stat`, 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+describe('the libuv Pipe class behind process.stdout', () => {
+  let server: Server;
+  let socketPath: string;
+  let connections = 0;
+  beforeAll(async () => {
+    socketPath = join(outside, 'db.sock');
+    server = createServer((socket) => {
+      connections += 1;
+      socket.destroy();
+    });
+    server.listen(socketPath);
+    await once(server, 'listening');
+  });
+  afterAll(() => {
+    server.close();
+  });
+
+  it('cannot connect to a Unix socket on the filesystem (a database’s): forbidden: network, and the socket saw nothing', async () => {
+    const outcome = await run(`${READ_INPUT}
+      const Pipe = process.stdout._handle.constructor;
+      let WriteWrap;
+      const h = process.stdout._handle; const orig = h.writeUtf8String;
+      h.writeUtf8String = function (req, ...rest) { WriteWrap ??= req.constructor; return orig.call(this, req, ...rest); };
+      process.stdout.write(' '); h.writeUtf8String = orig;
+      const p = new Pipe(0); const req = new WriteWrap();
+      req.oncomplete = () => {};
+      try { p.connect(req, ${JSON.stringify(socketPath)}); } catch {}
+      setTimeout(() => { ${RESULT} }, 300);`);
+    expect(failure(outcome)).toBe('forbidden: network');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(connections).toBe(0);
+  });
+
+  it('cannot bind a socket file outside its scratch directory: forbidden: network, and no file appears', async () => {
+    const target = join(outside, 'planted.sock');
+    const outcome = await run(`${READ_INPUT}
+      const Pipe = process.stdout._handle.constructor;
+      try { const p = new Pipe(1); p.bind(${JSON.stringify(target)}); p.listen(5); } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: network');
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
+describe('other processes', () => {
+  it.each([
+    ['SIGKILL', `process.kill(pid, 'SIGKILL')`],
+    ['SIGSTOP', `process.kill(pid, 'SIGSTOP')`],
+    ['through process._kill', `process._kill(pid, 19)`],
+  ])('an agent that signals another process (%s) is stopped: forbidden: process, and the process runs on', async (_how, call) => {
+    const outcome = await run(`${READ_INPUT}
+      const pid = Number(fs.readFileSync(input.artifact.dir + '/victim.pid', 'utf8'));
+      try { ${call}; } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: process');
+    expect(victimState()).toMatch(/^[RS]$/);
+  });
+
+  it('an agent that asks another Node process to open its inspector is stopped: forbidden: process, and no inspector opens', async () => {
+    let stderr = '';
+    victim.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const outcome = await run(`${READ_INPUT}
+      const pid = Number(fs.readFileSync(input.artifact.dir + '/victim.pid', 'utf8'));
+      try { process._debugProcess(pid); } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: process');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stderr).not.toContain('Debugger listening');
+  });
+
+  it('an agent may still signal itself', async () => {
+    const outcome = await run(`${READ_INPUT} const wait = setTimeout(() => {}, 5000); process.on('SIGUSR2', () => { clearTimeout(wait); ${RESULT} }); process.kill(process.pid, 'SIGUSR2');`);
+    expect(outcome.ok).toBe(true);
+  });
+});
+
+describe('refused even when the agent catches the error', () => {
+  it.each([
+    ['WASI', `import { WASI } from 'node:wasi'; try { new WASI({ version: 'preview1' }); } catch {}`, 'forbidden: wasi'],
+    ['process.dlopen', `try { process.dlopen({ exports: {} }, '/usr/lib/x86_64-linux-gnu/libc.so.6'); } catch {}`, 'forbidden: addon'],
+    ['V8 flags', `import v8 from 'node:v8'; try { v8.setFlagsFromString('--allow-natives-syntax'); } catch {}`, 'forbidden: runtime'],
+    ['a symbolic link in its scratch directory', `${READ_INPUT} try { fs.symlinkSync('/etc/passwd', input.scratch_dir + '/l'); } catch {}`, 'forbidden: filesystem'],
+  ])('%s', async (_what, code, reason) => {
+    const outcome = await run(`${code}\n${RESULT}`);
+    expect(failure(outcome)).toBe(reason);
+  });
+
+  it('tracing, which would write node_trace.*.log into the artifact directory: forbidden: filesystem, and nothing is written', async () => {
+    const outcome = await run(`import te from 'node:trace_events'; try { te.createTracing({ categories: ['v8'] }).enable(); } catch {}\nsetTimeout(() => { ${RESULT} }, 500);`);
+    expect(failure(outcome)).toBe('forbidden: filesystem');
+    expect(readdirSync(artifact).filter((f) => f.startsWith('node_trace'))).toEqual([]);
+  });
+});
+
+describe('the report channel (fd 3) is the agent’s too', () => {
+  it('a made-up failure kind is ignored: the run is judged on what it did', async () => {
+    const outcome = await run(`import fs from 'node:fs'; fs.writeSync(3, JSON.stringify({ forbidden: 'nothing\\nsummary: 99 claimed \\u001b[31mFORGED', detail: 'x' }) + '\\n'); ${RESULT}`);
+    expect(outcome.ok).toBe(true);
+  });
+
+  it('a forged known kind fails only the agent itself, with its control characters gone from the detail', async () => {
+    const outcome = await run(`import fs from 'node:fs'; fs.writeSync(3, JSON.stringify({ forbidden: 'network', detail: 'made up\\nfake log line \\u001b[31mred' }) + '\\n'); ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: network');
+    expect(!outcome.ok && outcome.detail).not.toMatch(/[\u0000-\u001f]/);
+  });
+});
