@@ -92,6 +92,7 @@ describe('other processes', () => {
     ['SIGKILL', `process.kill(pid, 'SIGKILL')`],
     ['SIGSTOP', `process.kill(pid, 'SIGSTOP')`],
     ['through process._kill', `process._kill(pid, 19)`],
+    ['os.setPriority', `(await import('node:os')).setPriority(pid, 19)`],
   ])('an agent that signals another process (%s) is stopped: forbidden: process, and the process runs on', async (_how, call) => {
     const outcome = await run(`${READ_INPUT}
       const pid = Number(fs.readFileSync(input.artifact.dir + '/victim.pid', 'utf8'));
@@ -99,6 +100,7 @@ describe('other processes', () => {
       ${RESULT}`);
     expect(failure(outcome)).toBe('forbidden: process');
     expect(victimState()).toMatch(/^[RS]$/);
+    expect(Number(readFileSync(`/proc/${victim.pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0);
   });
 
   it('an agent that asks another Node process to open its inspector is stopped: forbidden: process, and no inspector opens', async () => {
@@ -113,8 +115,8 @@ describe('other processes', () => {
     expect(stderr).not.toContain('Debugger listening');
   });
 
-  it('an agent may still signal itself', async () => {
-    const outcome = await run(`${READ_INPUT} const wait = setTimeout(() => {}, 5000); process.on('SIGUSR2', () => { clearTimeout(wait); ${RESULT} }); process.kill(process.pid, 'SIGUSR2');`);
+  it('an agent may still signal itself and lower its own priority', async () => {
+    const outcome = await run(`${READ_INPUT} const wait = setTimeout(() => {}, 5000); process.on('SIGUSR2', () => { clearTimeout(wait); ${RESULT} }); (await import('node:os')).setPriority(10); process.kill(process.pid, 'SIGUSR2');`);
     expect(outcome.ok).toBe(true);
   });
 });

@@ -152,6 +152,19 @@ for (const [name, kind] of BLOCKED_MODULES) {
       enumerable: false,
     });
   }
+  /** @type {Record<string, unknown>} */
+  const os = require('node:os');
+  const setPriority = /** @type {(a?: number, b?: number) => void} */ (os.setPriority);
+  // `setPriority(priority)` and `setPriority(0 | own pid, priority)` are the agent's own business.
+  Object.defineProperty(os, 'setPriority', {
+    value: function setOwnPriority(/** @type {number} */ a, /** @type {number | undefined} */ b) {
+      if (b !== undefined && a !== 0 && a !== pid) return forbidden('process', `os.setPriority(${String(a)})`);
+      return b === undefined ? setPriority(a) : setPriority(a, b);
+    },
+    configurable: true,
+    writable: true,
+    enumerable: true,
+  });
   for (const key of ['_debugProcess', '_debugEnd']) {
     Object.defineProperty(process, key, { value: blocker(key, 'process', `process.${key}`), configurable: true, writable: true, enumerable: false });
   }
