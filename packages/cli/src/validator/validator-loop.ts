@@ -14,6 +14,7 @@ import {
 } from '@vigil/core';
 import { signAttestation } from '@vigil/crypto';
 import { attestationPayload } from './attestation-payload.js';
+import { sweepStaleRuns } from './sweep-stale-runs.js';
 import { artifactFile, bundleDir, IntegrityError } from './task-inputs.js';
 import { isTransient, reasonOf } from './transient.js';
 
@@ -123,6 +124,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
   options.stop.addEventListener('abort', wakeUp);
   options.kill.addEventListener('abort', wakeUp);
   await mkdir(options.workDir, { recursive: true });
+  await sweepStaleRuns(options.workDir, Date.now());
 
   const call = (signal?: AbortSignal) => ({ signal: AbortSignal.any([options.kill, AbortSignal.timeout(requestTimeoutMs), ...(signal ? [signal] : [])]) });
 
