@@ -66,7 +66,9 @@ async function agentFor(track: Track, file: string | undefined): Promise<{ name:
   return { name: basename(file), version: null, agent_hash: agentHash(parsed.data), bundle: parsed.data };
 }
 
-const clip = (text: string | undefined, max: number) => (text === undefined ? '' : text.length > max ? `${text.slice(0, max - 1)}…` : text).replace(/\s+/g, ' ');
+/** An agent's text for a terminal: control characters (escape sequences among them) shown as `?`, whitespace as one space, clipped. */
+const clip = (text: string | undefined, max: number) =>
+  (text === undefined ? '' : text.length > max ? `${text.slice(0, max - 1)}…` : text).replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 
 /** `vigil scan`: the reference analysis of a track, run locally in the sandbox. */
 export function registerScan(program: Command, kit: Kit): void {
@@ -128,7 +130,7 @@ export function registerScan(program: Command, kit: Kit): void {
               if (outcome.ok)
                 ctx.out.table(
                 ['severity', 'category', 'title', 'location', 'evidence'],
-                report.findings.map((f) => [f.severity, f.category, clip(f.title, 60), f.line === undefined ? f.file : `${f.file}:${f.line}`, clip(f.evidence, 60)]),
+                report.findings.map((f) => [f.severity, clip(f.category, 40), clip(f.title, 60), clip(f.line === undefined ? f.file : `${f.file}:${f.line}`, 80), clip(f.evidence, 60)]),
               );
               const by = `${agent.name}${agent.version ? ` ${agent.version}` : ''}`;
               ctx.out.line(
