@@ -28,6 +28,9 @@ const RUNNER_KILL_DETAIL: Record<RunnerKill, (budget: AgentBudget) => string> = 
   aborted: () => 'the caller aborted the run',
 };
 
+/** The preload's exit code for a forbidden attempt it could not report on fd 3 (sandbox-preload.mjs). */
+export const UNREPORTED_FORBIDDEN_EXIT = 86;
+
 const PERMISSION_KINDS: Record<string, string> = {
   FileSystemRead: 'filesystem',
   FileSystemWrite: 'filesystem',
@@ -56,13 +59,16 @@ export function classifyExit(facts: ExitFacts): ExitVerdict {
     return { ok: false, failureReason: `forbidden: ${facts.forbidden.kind}`, detail: `the agent tried ${facts.forbidden.detail}` };
   }
   if (facts.killedFor) return { ok: false, failureReason: facts.killedFor, detail: RUNNER_KILL_DETAIL[facts.killedFor](facts.budget) };
+  if (facts.exitCode === UNREPORTED_FORBIDDEN_EXIT && facts.signal === null) {
+    return { ok: false, failureReason: 'forbidden: runtime', detail: `the agent closed the report channel (fd 3), then tried something forbidden (exit ${UNREPORTED_FORBIDDEN_EXIT})` };
+  }
   if (facts.exitCode !== 0) {
     // An access the preload did not see (a path the agent reached some other way) still shows as
     // the permission model's uncaught ERR_ACCESS_DENIED.
     const denied = /ERR_ACCESS_DENIED[\s\S]{0,400}?permission: '(\w+)'/.exec(facts.stderrTail) ?? /permission: '(\w+)'[\s\S]{0,400}?ERR_ACCESS_DENIED/.exec(facts.stderrTail);
     if (denied) {
       const permission = denied[1]!;
-      return { ok: false, failureReason: `forbidden: ${PERMISSION_KINDS[permission] ?? permission}`, detail: `the permission model refused ${permission}` };
+      return { ok: false, failureReason: `forbidden: ${PERMISSION_KINDS[permission] ?? 'runtime'}`, detail: `the permission model refused ${permission}` };
     }
     if (facts.stderrTail.includes('ERR_DLOPEN_DISABLED')) return { ok: false, failureReason: 'forbidden: addon', detail: 'the agent tried to load a native addon' };
     if (facts.signal === 'SIGXCPU' || (facts.signal === 'SIGKILL' && facts.cpuMs !== null && facts.cpuMs >= facts.budget.cpuMs)) {

@@ -2,6 +2,8 @@
 export { DEFAULT_AGENT_BUDGET, MIN_AGENT_BUDGET, resolveAgentBudget } from './budget.js';
 export type { AgentBudget } from './budget.js';
 export { FORBIDDEN_KINDS, runAgent } from './run-agent.js';
+export { printableText } from './printable-text.js';
+export { removeTree } from './remove-tree.js';
 export type { AgentRunMetadata, AgentRunOutcome, EnforcedLayers, RunAgentOptions } from './run-agent.js';
 export { detectSandboxLayers } from './sandbox-layers.js';
 export type { SandboxLayers } from './sandbox-layers.js';

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, relative, isAbsolute, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AGENT_INPUT_FORMAT, AgentBundlePath, type AgentInput, type AgentResult, type Track } from '@vigil/core';
 import { resolveAgentBudget, type AgentBudget } from './budget.js';
+import { printableText } from './printable-text.js';
+import { removeTree } from './remove-tree.js';
 import { classifyExit, type RunnerKill } from './classify-exit.js';
 import { sampleProcessUsage } from './process-usage.js';
 import { detectSandboxLayers } from './sandbox-layers.js';
@@ -165,12 +167,13 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
       // The soft limit sends SIGXCPU, the hard one a second later SIGKILL. Both lie a second past
       // the budget: the polling below ends the run at the exact budget; these are the backstop.
       const cpuSeconds = Math.ceil(budget.cpuMs / 1000) + 1;
-      args = [`--cpu=${cpuSeconds}:${cpuSeconds + 1}`, `--as=${budget.memoryBytes + ADDRESS_SPACE_HEADROOM_BYTES}`, '--', command, ...args];
+      // --core=0: an abort() must not leave a core file (the agent's memory) in the artifact directory.
+      args = [`--cpu=${cpuSeconds}:${cpuSeconds + 1}`, `--as=${budget.memoryBytes + ADDRESS_SPACE_HEADROOM_BYTES}`, '--core=0', '--', command, ...args];
       command = sandbox.prlimit!;
     }
     return await supervise({ command, args, cwd: artifactDir, scratch, input, budget, enforced, started, signal: options.signal });
   } finally {
-    await rm(runDir, { recursive: true, force: true });
+    await removeTree(runDir);
   }
 }
 
@@ -250,7 +253,7 @@ function supervise(options: SuperviseOptions): Promise<AgentRunOutcome> {
           // fd 3 is open to the agent too: only the preload's kinds count, and the detail is
           // cleaned of control characters (it ends up in logs and terminals) and clipped.
           if (typeof message.forbidden === 'string' && FORBIDDEN_KINDS.has(message.forbidden) && forbidden === null) {
-            forbidden = { kind: message.forbidden, detail: String(message.detail ?? '').replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, 300) };
+            forbidden = { kind: message.forbidden, detail: printableText(String(message.detail ?? ''), 300) };
           }
           if (message.usage && typeof message.usage.cpu_ms === 'number' && typeof message.usage.max_rss_bytes === 'number') {
             reportedUsage = { cpuMs: message.usage.cpu_ms, maxRssBytes: message.usage.max_rss_bytes };
@@ -307,7 +310,8 @@ function supervise(options: SuperviseOptions): Promise<AgentRunOutcome> {
         cpuMs,
         budget,
       });
-      resolve({ ...verdict, ...facts });
+      // A crash's detail is the agent's own stderr line: never raw into a terminal or a log.
+      resolve({ ...(verdict.ok ? verdict : { ...verdict, detail: printableText(verdict.detail, 1000) }), ...facts });
     };
     child.on('error', (error) => {
       spawnError = error;

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -148,6 +148,86 @@ describe('the report channel (fd 3) is the agent’s too', () => {
   it('a forged known kind fails only the agent itself, with its control characters gone from the detail', async () => {
     const outcome = await run(`import fs from 'node:fs'; fs.writeSync(3, JSON.stringify({ forbidden: 'network', detail: 'made up\\nfake log line \\u001b[31mred' }) + '\\n'); ${RESULT}`);
     expect(failure(outcome)).toBe('forbidden: network');
+    // eslint-disable-next-line no-control-regex -- the assertion is about control characters
     expect(!outcome.ok && outcome.detail).not.toMatch(/[\u0000-\u001f]/);
   });
+});
+
+// The second pass: an agent that knows the preload and attacks it.
+describe('an agent that tampers with the intrinsics the preload uses', () => {
+  it('cannot catch the original process._kill through a hooked Function.prototype.call: the other process runs on', async () => {
+    const outcome = await run(`${READ_INPUT}
+      const pid = Number(fs.readFileSync(input.artifact.dir + '/victim.pid', 'utf8'));
+      let raw; const c = Function.prototype.call;
+      Function.prototype.call = function (...a) { if (this.name === '_kill') raw ??= this; return Reflect.apply(c, this, a); };
+      process.kill(process.pid, 0); Function.prototype.call = c;
+      if (raw) raw.call(process, pid, 15);
+      ${RESULT}`);
+    expect(victimState()).toMatch(/^[RS]$/);
+    expect(outcome.ok).toBe(true);
+  });
+
+  it('cannot swallow a refusal by replacing Function.prototype.apply: forbidden: filesystem', async () => {
+    const outcome = await run(`${READ_INPUT}
+      const apply = Function.prototype.apply;
+      Function.prototype.apply = function (self, args) { try { return Reflect.apply(this, self, args ?? []); } catch { return undefined; } };
+      fs.readFileSync('/etc/passwd');
+      Function.prototype.apply = apply;
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: filesystem');
+  });
+
+  it('closing the report channel, then trying something forbidden, still ends the run: forbidden: runtime', async () => {
+    const outcome = await run(`${READ_INPUT} import net from 'node:net';
+      fs.closeSync(3);
+      try { net.connect(5432, '127.0.0.1'); } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: runtime');
+  });
+});
+
+describe('more ways to write where it may not', () => {
+  it('a FileHandle’s utimes on an artifact file: forbidden: filesystem, and the file keeps its time', async () => {
+    const before = statSync(join(artifact, 'package.json')).mtimeMs;
+    const outcome = await run(`${READ_INPUT}
+      const h = await fs.promises.open(input.artifact.dir + '/package.json', 'r');
+      try { await h.utimes(3, 3); } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: filesystem');
+    expect(statSync(join(artifact, 'package.json')).mtimeMs).toBe(before);
+  });
+
+  it.each([
+    ['a heap snapshot near the heap limit', `import v8 from 'node:v8'; try { v8.setHeapSnapshotNearHeapLimit(1); } catch {}`, 'forbidden: filesystem'],
+    ['loader hooks (a worker thread)', `import { register } from 'node:module'; try { register('data:text/javascript,export{}'); } catch {}`, 'forbidden: worker'],
+  ])('%s', async (_what, code, reason) => {
+    const outcome = await run(`${code}\n${RESULT}`);
+    expect(failure(outcome)).toBe(reason);
+  });
+
+  it('a scratch tree nested past PATH_MAX, and one made unreadable, leave nothing after the run, and runAgent resolves', async () => {
+    const workDir = await tempDir();
+    const bundleDir = await dirWith({
+      'agent.mjs': `${READ_INPUT}
+        process.chdir(input.scratch_dir);
+        fs.mkdirSync('locked/inner', { recursive: true }); fs.writeFileSync('locked/inner/x', 'x'); fs.chmodSync('locked/inner', 0); fs.chmodSync('locked', 0);
+        const name = 'd'.repeat(200);
+        for (let i = 0; i < 30; i++) { fs.mkdirSync(name); process.chdir(name); }
+        fs.writeFileSync('marker.txt', 'left behind');
+        ${RESULT}`,
+    });
+    // However far the agent got before the permission model refused a path, runAgent resolves
+    // (it never throws) and leaves nothing behind.
+    const outcome = await runAgent({ bundleDir, entrypoint: 'agent.mjs', artifactDir: artifact, metadata: { track: 'packages' }, workDir, budget: { wallMs: 20_000, cpuMs: 10_000 } });
+    expect(['ok', 'forbidden: filesystem']).toContain(outcome.ok ? 'ok' : outcome.failureReason);
+    expect(readdirSync(workDir)).toEqual([]);
+  });
+});
+
+it('a crash’s detail (the agent’s stderr) reaches no terminal raw', async () => {
+  const outcome = await run(`throw new Error('x\\u001b[2K\\r\\u001b[32mvigil: scan passed: ALLOW\\u202e');`);
+  expect(failure(outcome)).toBe('crashed: exit 1');
+  expect(!outcome.ok && outcome.detail).toContain('vigil: scan passed');
+  // eslint-disable-next-line no-control-regex -- the assertion is about control characters
+  expect(!outcome.ok && outcome.detail).not.toMatch(/[\u0000-\u001f\u202e]/);
 });

@@ -8,16 +8,28 @@
 // permission model, where reading anything beyond this file would be refused.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
+import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('node:fs')} */
 const fs = require('node:fs');
+// Captured before the agent runs: it can replace Function.prototype.call/apply, Reflect.apply and
+// Promise.prototype.then, and everything below must neither leak an original through them nor
+// let them swallow a refusal. Bound functions and these copies never look a method up again.
+const ReflectApply = Reflect.apply;
+const PromiseThen = Promise.prototype.then;
 const writeSync = fs.writeSync;
-const kill = process.kill.bind(process);
 const pid = process.pid;
+const rawKill = /** @type {{ _kill?: (target: number, signal: number) => number }} */ (/** @type {unknown} */ (process))._kill;
+const killRaw = typeof rawKill === 'function' ? Function.prototype.call.bind(rawKill) : null;
+const killSelf = () => (killRaw !== null ? killRaw(process, pid, 9) : process.kill(pid, 'SIGKILL'));
+const reallyExit = /** @type {{ reallyExit?: (code: number) => never }} */ (/** @type {unknown} */ (process)).reallyExit;
+const exitRaw = typeof reallyExit === 'function' ? Function.prototype.call.bind(reallyExit) : null;
 const resourceUsage = process.resourceUsage.bind(process);
 /** The runner's report channel (stdio index 3). */
 const REPORT_FD = 3;
+/** The exit code of a forbidden attempt that could not be reported (the agent closed fd 3): the runner reads it as `forbidden: runtime`. */
+const UNREPORTED_EXIT = 86;
 
 /**
  * @param {string} kind
@@ -25,12 +37,15 @@ const REPORT_FD = 3;
  * @returns {never}
  */
 function forbidden(kind, detail) {
+  let reported = false;
   try {
     writeSync(REPORT_FD, `${JSON.stringify({ forbidden: kind, detail })}\n`);
+    reported = true;
   } catch {
-    // No runner listening: the kill below still ends the attempt.
+    // fd 3 closed (by the agent, or no runner listening): the exit code says it instead.
   }
-  kill(pid, 'SIGKILL');
+  if (!reported && exitRaw !== null) exitRaw(process, UNREPORTED_EXIT);
+  killSelf();
   throw new Error(`forbidden: ${kind} (${detail})`);
 }
 
@@ -139,12 +154,11 @@ for (const [name, kind] of BLOCKED_MODULES) {
   // Other processes are not the agent's business: a signal could stop or kill the validator
   // running it, and `_debugProcess` would open an inspector port inside it.
   // process.kill sends through process._kill, which is on `process` too: the check sits there.
-  const rawKill = /** @type {{ _kill?: (target: number, signal: number) => number }} */ (/** @type {unknown} */ (process))._kill;
-  if (typeof rawKill === 'function') {
+  if (killRaw !== null) {
     Object.defineProperty(process, '_kill', {
       value: function ownProcessOnly(/** @type {number} */ target, /** @type {number} */ signal) {
         if (target !== pid) return forbidden('process', `process.kill(${String(target)})`);
-        return rawKill.call(process, target, signal);
+        return killRaw(process, target, signal);
       },
       // Fixed: the preload's own SIGKILL of a forbidden run goes through it.
       configurable: false,
@@ -154,7 +168,7 @@ for (const [name, kind] of BLOCKED_MODULES) {
   }
   /** @type {Record<string, unknown>} */
   const os = require('node:os');
-  const setPriority = /** @type {(a?: number, b?: number) => void} */ (os.setPriority);
+  const setPriority = Function.prototype.call.bind(/** @type {(a?: number, b?: number) => void} */ (os.setPriority), os);
   // `setPriority(priority)` and `setPriority(0 | own pid, priority)` are the agent's own business.
   Object.defineProperty(os, 'setPriority', {
     value: function setOwnPriority(/** @type {number} */ a, /** @type {number | undefined} */ b) {
@@ -169,12 +183,19 @@ for (const [name, kind] of BLOCKED_MODULES) {
     Object.defineProperty(process, key, { value: blocker(key, 'process', `process.${key}`), configurable: true, writable: true, enumerable: false });
   }
   Object.defineProperty(process, 'dlopen', { value: blocker('dlopen', 'addon', 'process.dlopen'), configurable: true, writable: true, enumerable: true });
+  if (typeof (/** @type {{ loadEnvFile?: unknown }} */ (/** @type {unknown} */ (process))).loadEnvFile === 'function') {
+    Object.defineProperty(process, 'loadEnvFile', { value: blocker('loadEnvFile', 'filesystem', 'process.loadEnvFile'), configurable: true, writable: true, enumerable: true });
+  }
   /** @type {Array<[string, string, string, string]>} module, export, kind, what */
   const refused = [
     ['wasi', 'WASI', 'wasi', 'wasi.WASI'],
     ['v8', 'setFlagsFromString', 'runtime', 'v8.setFlagsFromString'],
     // Tracing writes node_trace.*.log into the working directory (the artifact).
     ['trace_events', 'createTracing', 'filesystem', 'trace_events.createTracing'],
+    // Writes Heap.*.heapsnapshot into the working directory; the permission model does not check it.
+    ['v8', 'setHeapSnapshotNearHeapLimit', 'filesystem', 'v8.setHeapSnapshotNearHeapLimit'],
+    // Loader hooks run in a worker thread.
+    ['module', 'register', 'worker', 'module.register'],
   ];
   for (const [name, key, kind, detail] of refused) {
     try {
@@ -199,7 +220,8 @@ function checkDenied(error) {
   const { permission, resource } = /** @type {{ permission?: unknown, resource?: unknown }} */ (error);
   // Node 20 leaves `permission` empty for some file calls (symlink, fchmod): those are files too.
   const kind = permission === 'FileSystemRead' || permission === 'FileSystemWrite' || permission === undefined || permission === '' ? 'filesystem' : permission === 'ChildProcess' ? 'child_process' : permission === 'WorkerThreads' ? 'worker' : permission === 'WASI' ? 'wasi' : 'runtime';
-  forbidden(kind, `${String(permission)} ${String(resource ?? '')}`.trim());
+  const named = `${permission === undefined || permission === '' ? '' : String(permission)} ${String(resource ?? '')}`.trim();
+  forbidden(kind, named === '' ? String(/** @type {{ message?: unknown }} */ (error).message ?? 'a refused call') : named);
 }
 
 /**
@@ -219,21 +241,24 @@ function watchFunctions(target) {
         if (typeof callback === 'function') {
           args[last] = /** @param {unknown[]} results */ function (...results) {
             checkDenied(results[0]);
-            return callback.apply(this, results);
+            return ReflectApply(callback, this, results);
           };
         }
         let value;
         try {
-          value = original.apply(this, args);
+          value = ReflectApply(original, this, args);
         } catch (error) {
           checkDenied(error);
           throw error;
         }
         if (value instanceof Promise) {
-          return value.catch((error) => {
-            checkDenied(error);
-            throw error;
-          });
+          return ReflectApply(PromiseThen, value, [
+            undefined,
+            (/** @type {unknown} */ error) => {
+              checkDenied(error);
+              throw error;
+            },
+          ]);
         }
         return value;
       },
@@ -246,6 +271,23 @@ function watchFunctions(target) {
     }
     try {
       Object.defineProperty(target, key, { ...descriptor, value: wrapped });
+    } catch {
+      // As above.
+    }
+  }
+}
+
+{
+  // A FileHandle's utimes, chmod and chown reach the file behind any descriptor, read-only ones
+  // into the artifact included, and the permission model does not check them (fs.futimes and
+  // friends it does). No agent needs them.
+  const handle = await fs.promises.open(fileURLToPath(import.meta.url), 'r');
+  const proto = /** @type {Record<string, unknown>} */ (Object.getPrototypeOf(handle));
+  await handle.close();
+  for (const key of ['utimes', 'chmod', 'chown']) {
+    if (typeof proto[key] !== 'function') continue;
+    try {
+      Object.defineProperty(proto, key, { value: blocker(key, 'filesystem', `FileHandle.${key}`), configurable: true, writable: true, enumerable: false });
     } catch {
       // As above.
     }

@@ -106,12 +106,12 @@ describe('vigil scan', () => {
     expect(plain.stdout).toMatch(/^no verdict: the agent run failed \(crashed: exit 1\), packages, \S+.*\n$/);
   });
 
-  it('shows an agent’s escape sequences as ? in the findings table, never raw to the terminal', async () => {
-    const sly = bundleFile('sly.bundle.json', "process.stdout.write(JSON.stringify({ verdict: 'WARN', risk_score: 50, findings: [{ type: 'static', category: 'x\\u001b[2J', severity: 'HIGH', title: 'clear \\u001b[31mred', file: 'a\\u001b]0;pwned\\u0007.js', evidence: 'e\\u009bm' }] }));\n");
+  it('shows an agent’s escape sequences and bidi overrides as spaces in the findings table, never raw to the terminal', async () => {
+    const sly = bundleFile('sly.bundle.json', "process.stdout.write(JSON.stringify({ verdict: 'WARN', risk_score: 50, findings: [{ type: 'static', category: 'x\\u001b[2J', severity: 'HIGH', title: 'clear \\u001b[31mred', file: 'a\\u001b]0;pwned\\u0007.js', evidence: 'e\\u009bm\\u202eevil' }] }));\n");
     const r = await vigil(['scan', join(dir, 'evil-dir'), '--agent', sly.path]);
     expect(r.code).toBe(4);
-    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b]/);
-    expect(r.stdout).toContain('clear ?[31mred');
+    expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
+    expect(r.stdout).toContain('clear [31mred');
   });
 
   it('asks for --track when the files do not tell (exit 2); a missing path is exit 1', async () => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { detectTrack, materializeBundle, referenceAgent, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
+import { detectTrack, materializeBundle, printableText, referenceAgent, removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
 import { AgentBundle, agentHash, TRACKS, type AgentFinding, type Track, type Verdict } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -66,9 +66,11 @@ async function agentFor(track: Track, file: string | undefined): Promise<{ name:
   return { name: basename(file), version: null, agent_hash: agentHash(parsed.data), bundle: parsed.data };
 }
 
-/** An agent's text for a terminal: control characters (escape sequences among them) shown as `?`, whitespace as one space, clipped. */
-const clip = (text: string | undefined, max: number) =>
-  (text === undefined ? '' : text.length > max ? `${text.slice(0, max - 1)}…` : text).replace(/\s+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+/** An agent's text for a terminal: unprintable characters (escape sequences, bidi overrides) as one space, clipped. */
+const clip = (text: string | undefined, max: number) => {
+  const flat = printableText(text ?? '', Number.MAX_SAFE_INTEGER).replace(/\s+/g, ' ');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
 
 /** `vigil scan`: the reference analysis of a track, run locally in the sandbox. */
 export function registerScan(program: Command, kit: Kit): void {
@@ -141,7 +143,7 @@ export function registerScan(program: Command, kit: Kit): void {
             }
             return outcome.ok ? verdictExit(outcome.result.verdict, opts.failOn) : EXIT.error;
           } finally {
-            await rm(work, { recursive: true, force: true });
+            await removeTree(work);
           }
         }),
       ),

@@ -1,6 +1,6 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
+import { removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
 import type { SignedVigilClient, VigilKeypair } from '@vigil/client';
 import {
   BatchAttestationReceipt,
@@ -193,7 +193,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
         if (error instanceof IntegrityError) return await release(task, round.track, 'integrity', error.message);
         return await release(task, round.track, 'download_failed', reasonOf(error));
       }
-      await rm(scratch, { recursive: true, force: true });
+      await removeTree(scratch);
       let root: string;
       try {
         root = (await unpackArchive(artifact, join(scratch, 'artifact'))).root;
@@ -227,7 +227,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
       if (!options.kill.aborted) await release(task, round.track, 'validator_error', reasonOf(error));
     } finally {
       clearInterval(heartbeat);
-      await rm(scratch, { recursive: true, force: true }).catch(() => {});
+      await removeTree(scratch);
     }
   }
 
