@@ -280,6 +280,7 @@ describe('output and exits', () => {
     ['a log line before the result', `console.log('starting'); ${PRINT_EMPTY_RESULT}`, 'invalid_output: (stdout)'],
     ['an array', `process.stdout.write('[]');`, 'invalid_output: (root)'],
     ['a bad severity', `process.stdout.write(JSON.stringify({ verdict: 'WARN', risk_score: 40, findings: [{ type: 't', category: 'c', severity: 'SEVERE', title: 't', file: 'f' }] }));`, 'invalid_output: findings.0.severity'],
+    ['a finding in a file outside the artifact', `process.stdout.write(JSON.stringify({ verdict: 'WARN', risk_score: 40, findings: [{ type: 't', category: 'c', severity: 'LOW', title: 't', file: '../../../etc/passwd' }] }));`, 'invalid_output: findings.0.file'],
     ['a risk score above 100', `process.stdout.write(JSON.stringify({ verdict: 'WARN', risk_score: 140, findings: [] }));`, 'invalid_output: risk_score'],
   ])('an agent that prints %s fails with invalid_output naming the path', async (_what, code, reason) => {
     expect(failure(await run(await agent(code)))).toBe(reason);

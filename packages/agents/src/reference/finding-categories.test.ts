@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { FINDING_CATEGORIES, TRACKS, type Track } from '@vigil/core';
+import { AgentResult, FINDING_CATEGORIES, TRACKS, type Track } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
 import { analyzerForTrack } from './analyzer-for-track.js';
 
@@ -16,14 +16,18 @@ async function documentedCategories(): Promise<Set<string>> {
 // Trends, planes and policies key on category names: a reference agent that spelled a known kind
 // differently (`install-script` for `install_script`) would land in the wrong plane and count twice.
 describe('reference agent finding categories', () => {
-  it('are Vigil’s known categories or ones docs/agents.md lists, all snake_case, on every corpus sample', { timeout: 300_000 }, async () => {
+  it('are Vigil’s known categories or ones docs/agents.md lists, all snake_case, in a valid AgentResult, on every corpus sample', { timeout: 300_000 }, async () => {
     const documented = await documentedCategories();
     const seen = new Map<string, string>();
     for (const track of TRACKS as readonly Track[]) {
       const analyze = analyzerForTrack(track);
       if (analyze === null) continue;
       for (const id of (await readdir(`${CORPUS}${track}`)).sort()) {
-        const { findings } = await analyze({ dir: `${CORPUS}${track}/${id}/files`, track, bundleHash: null });
+        const result = await analyze({ dir: `${CORPUS}${track}/${id}/files`, track, bundleHash: null });
+        // What the runner would accept from the agent's stdout, so no sample makes it fail invalid_output.
+        const parsed = AgentResult.safeParse(result);
+        expect(parsed.success, `${track}/${id}: ${parsed.error?.issues[0]?.path.join('.')} ${parsed.error?.issues[0]?.message}`).toBe(true);
+        const { findings } = result;
         for (const f of findings) if (!seen.has(f.category)) seen.set(f.category, `${track}/${id}`);
       }
     }

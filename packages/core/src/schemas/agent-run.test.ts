@@ -21,6 +21,12 @@ describe('AgentResult', () => {
     expect(expectAccepted(AgentResult, bare)).toEqual(bare);
   });
 
+  it('accepts any file name an artifact can hold: the artifact itself, dots inside names, control characters', () => {
+    for (const file of ['.', 'package.json', 'lib/..hidden/x.js', 'a/.../b', 'odd\nname.js', ' spaced /x']) {
+      expectAccepted(AgentResult, withChange(result, ['findings', 0, 'file'], file));
+    }
+  });
+
   it('drops keys it does not know, at the top and in findings', () => {
     const extended = { ...result, notes: 'x', findings: [{ ...finding, confidence: 0.9 }] };
     expect(expectAccepted(AgentResult, extended)).toEqual(result);
@@ -33,6 +39,10 @@ describe('AgentResult', () => {
     ['severity', ['findings', 0, 'severity'], 'CRITICAL'],
     ['line 0', ['findings', 0, 'line'], 0],
     ['missing file', ['findings', 0, 'file'], REMOVE],
+    ['absolute file', ['findings', 0, 'file'], '/etc/passwd'],
+    ['file stepping out with ..', ['findings', 0, 'file'], 'lib/../../secrets'],
+    ['file that is ..', ['findings', 0, 'file'], '..'],
+    ['file with a NUL', ['findings', 0, 'file'], 'package.json\u0000.txt'],
     ['long evidence', ['findings', 0, 'evidence'], 'x'.repeat(LIMITS.maxFindingTextLength + 1)],
   ] as const)('rejects a bad %s, naming the path', (_name, path, value) => {
     expectRejectedAt(AgentResult, withChange(result, path, value), path);

@@ -40,10 +40,18 @@ const FindingText = z.string().max(LIMITS.maxFindingTextLength);
  * `title`, `file`) plus where in the file (`line`, 1-based) and the text that triggered it.
  */
 export const AgentFinding = Finding.extend({
+  // An artifact's file names may hold any byte but `/` and NUL, so only what no file inside
+  // `artifact.dir` can be is refused: an absolute path, a `..` step out, a NUL.
+  file: FindingText.refine(isPathInsideArtifact, { message: 'file must be a path relative to artifact.dir: no leading /, no .. segment, no NUL' }),
   line: z.int().min(1).optional(),
   evidence: FindingText.optional(),
 });
 export type AgentFinding = z.infer<typeof AgentFinding>;
+
+function isPathInsideArtifact(file: string): boolean {
+  if (file.startsWith('/') || file.includes('\0')) return false;
+  return !file.split('/').includes('..');
+}
 
 /**
  * The one JSON value an agent prints on stdout. Keys beyond these are ignored. At most as many
