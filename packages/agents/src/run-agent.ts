@@ -9,7 +9,7 @@ import { printableText } from './printable-text.js';
 import { removeTree } from './remove-tree.js';
 import { classifyExit, type RunnerKill } from './classify-exit.js';
 import { sampleProcessUsage } from './process-usage.js';
-import { detectSandboxLayers } from './sandbox-layers.js';
+import { detectSandboxLayers, PARENT_DEATH_SIGNAL } from './sandbox-layers.js';
 
 /** Identifies the artifact to the agent; both are null for a local scan of a directory. */
 export interface AgentRunMetadata {
@@ -50,6 +50,8 @@ export interface EnforcedLayers {
   networkNamespace: boolean;
   /** RLIMIT_CPU and RLIMIT_AS set by `prlimit` (Linux). */
   osLimits: boolean;
+  /** The kernel kills the agent when the runner dies (Linux `setpriv --pdeathsig KILL`). */
+  parentDeathSignal: boolean;
   /** CPU time and resident memory sampled from /proc and enforced by the runner (Linux). */
   usagePolling: boolean;
 }
@@ -106,6 +108,7 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
     preload: options.layers?.preload !== false,
     networkNamespace: options.layers?.networkNamespace !== false && sandbox.networkNamespace !== null,
     osLimits: options.layers?.osLimits !== false && sandbox.prlimit !== null,
+    parentDeathSignal: sandbox.setpriv !== null,
     usagePolling: process.platform === 'linux',
   };
   const started = Date.now();
@@ -159,6 +162,12 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
     ];
     let command = process.execPath;
     let args = nodeArgs;
+    // Innermost, so it is set after unshare changed the credentials (which may clear it); each of
+    // these execs the next, so the agent keeps the runner as its parent.
+    if (enforced.parentDeathSignal) {
+      args = [...PARENT_DEATH_SIGNAL, '--', command, ...args];
+      command = sandbox.setpriv!;
+    }
     if (enforced.networkNamespace) {
       args = [...sandbox.networkNamespace!, '--', command, ...args];
       command = sandbox.unshare!;

@@ -16,6 +16,11 @@ export interface SandboxLayers {
   prlimit: string | null;
   /** Absolute path of `unshare` when `networkNamespace` is set. */
   unshare: string | null;
+  /**
+   * Absolute path of `setpriv` (util-linux ≥ 2.33) when `setpriv --pdeathsig KILL` works: the agent
+   * is killed by the kernel when the runner dies, or null when unavailable.
+   */
+  setpriv: string | null;
   /** The flag that turns Node's permission model on: `--permission` (Node ≥ 22.13) or `--experimental-permission`. */
   permissionFlag: '--permission' | '--experimental-permission';
 }
@@ -45,9 +50,12 @@ function succeeds(command: string, args: readonly string[]): Promise<boolean> {
 /** Least privilege first: keep our own uid inside the namespace, else map to root there, else (already root) no user namespace. */
 const UNSHARE_VARIANTS: readonly (readonly string[])[] = [['--net', '--map-current-user'], ['--net', '--map-root-user'], ['--net']];
 
+/** `setpriv` arguments: SIGKILL the agent when the runner (its parent) dies. */
+export const PARENT_DEATH_SIGNAL: readonly string[] = ['--pdeathsig', 'KILL'];
+
 async function detect(): Promise<SandboxLayers> {
   const permissionFlag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
-  if (process.platform !== 'linux') return { networkNamespace: null, prlimit: null, unshare: null, permissionFlag };
+  if (process.platform !== 'linux') return { networkNamespace: null, prlimit: null, unshare: null, setpriv: null, permissionFlag };
   const prlimitPath = onPath('prlimit');
   // Probed with the very binary and arguments a run uses: seccomp profiles (containers) or
   // `kernel.unprivileged_userns_clone=0` make unshare exist yet fail.
@@ -62,7 +70,9 @@ async function detect(): Promise<SandboxLayers> {
       }
     }
   }
-  return { networkNamespace, prlimit, unshare: networkNamespace === null ? null : unshare, permissionFlag };
+  const setprivPath = onPath('setpriv');
+  const setpriv = setprivPath !== null && (await succeeds(setprivPath, [...PARENT_DEATH_SIGNAL, '--', process.execPath, '--version'])) ? setprivPath : null;
+  return { networkNamespace, prlimit, unshare: networkNamespace === null ? null : unshare, setpriv, permissionFlag };
 }
 
 let detected: Promise<SandboxLayers> | undefined;

@@ -110,6 +110,7 @@ describe('vigil scan', () => {
     const sly = bundleFile('sly.bundle.json', "process.stdout.write(JSON.stringify({ verdict: 'WARN', risk_score: 50, findings: [{ type: 'static', category: 'x\\u001b[2J', severity: 'HIGH', title: 'clear \\u001b[31mred', file: 'a\\u001b]0;pwned\\u0007.js', evidence: 'e\\u009bm\\u202eevil' }] }));\n");
     const r = await vigil(['scan', join(dir, 'evil-dir'), '--agent', sly.path]);
     expect(r.code).toBe(4);
+    // eslint-disable-next-line no-control-regex -- the assertion is about control characters
     expect(r.stdout).not.toMatch(/[\u001b\u0007\u009b\u202e]/);
     expect(r.stdout).toContain('clear [31mred');
   });
