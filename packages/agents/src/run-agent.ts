@@ -1,6 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
 import { extname, join, relative, isAbsolute, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AGENT_INPUT_FORMAT, AgentBundlePath, type AgentInput, type AgentResult, type Track } from '@vigil/core';
@@ -10,6 +12,7 @@ import { removeTree } from './remove-tree.js';
 import { classifyExit, type RunnerKill } from './classify-exit.js';
 import { sampleProcessUsage } from './process-usage.js';
 import { detectSandboxLayers, PARENT_DEATH_SIGNAL } from './sandbox-layers.js';
+import { inheritedDescriptors } from './inherited-descriptors.js';
 
 /** Identifies the artifact to the agent; both are null for a local scan of a directory. */
 export interface AgentRunMetadata {
@@ -198,6 +201,18 @@ interface SuperviseOptions {
   signal: AbortSignal | undefined;
 }
 
+function spawnAgent(options: SuperviseOptions, stdio: Array<'pipe' | 'ignore' | number>): ChildProcessByStdio<Writable, Readable, Readable> {
+  // The first three are always pipes (agentStdio); the array form loses that in the types.
+  return spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: agentEnvironment(options.scratch),
+    // Its own process group, so a kill reaches everything it is running.
+    detached: process.platform !== 'win32',
+    stdio,
+    windowsHide: true,
+  }) as ChildProcessByStdio<Writable, Readable, Readable>;
+}
+
 /** A scrubbed environment: nothing of the validator's (keys, tokens, NODE_OPTIONS) reaches the agent. */
 function agentEnvironment(scratch: string): Record<string, string> {
   const env: Record<string, string> = { HOME: scratch, TMPDIR: scratch, TMP: scratch, TEMP: scratch, LANG: 'C.UTF-8', TZ: 'UTC' };
@@ -205,17 +220,32 @@ function agentEnvironment(scratch: string): Record<string, string> {
   return env;
 }
 
+/**
+ * stdin, stdout, stderr and the fd-3 report pipe; then /dev/null over every descriptor the runner
+ * inherited without close-on-exec (a shell's pipe, a supervisor's socket), which the agent would
+ * otherwise inherit in turn and could read or write.
+ */
+function agentStdio(devNull: number | null): Array<'pipe' | 'ignore' | number> {
+  const stdio: Array<'pipe' | 'ignore' | number> = ['pipe', 'pipe', 'pipe', 'pipe'];
+  if (devNull === null) return stdio;
+  for (const fd of inheritedDescriptors(stdio.length)) {
+    while (stdio.length < fd) stdio.push('ignore');
+    stdio.push(devNull);
+  }
+  return stdio;
+}
+
 function supervise(options: SuperviseOptions): Promise<AgentRunOutcome> {
   const { budget, enforced } = options;
   return new Promise((resolve) => {
-    const child = spawn(options.command, options.args, {
-      cwd: options.cwd,
-      env: agentEnvironment(options.scratch),
-      // Its own process group, so a kill reaches everything it is running.
-      detached: process.platform !== 'win32',
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
+    // Opened with O_CLOEXEC like every descriptor Node opens, so only the dup2 in the child holds it.
+    const devNull = process.platform === 'linux' ? openSync('/dev/null', 'r') : null;
+    let child: ChildProcessByStdio<Writable, Readable, Readable>;
+    try {
+      child = spawnAgent(options, agentStdio(devNull));
+    } finally {
+      if (devNull !== null) closeSync(devNull);
+    }
     let killedFor: RunnerKill | null = null;
     let forbidden: { kind: string; detail: string } | null = null;
     let reportedUsage: { cpuMs: number; maxRssBytes: number } | null = null;
