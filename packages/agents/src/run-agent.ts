@@ -282,8 +282,17 @@ function supervise(options: SuperviseOptions): Promise<AgentRunOutcome> {
     });
     const channel = child.stdio[3] as NodeJS.ReadableStream;
     channel.on('error', () => {});
+    let reportBytes = 0;
     channel.on('data', (chunk: Buffer) => {
-      if (report.length < REPORT_BYTES) report += chunk.toString('utf8');
+      // The preload writes a few short lines. More is the agent flooding fd 3 to keep the runner
+      // busy: stop reading, and its writes (and a later report) fail, which the preload turns
+      // into exit 86, `forbidden: runtime`.
+      reportBytes += chunk.length;
+      if (reportBytes > REPORT_BYTES) {
+        (channel as NodeJS.ReadableStream & { destroy(): void }).destroy();
+        return;
+      }
+      report += chunk.toString('utf8');
       const lines = report.split('\n');
       report = lines.pop() ?? '';
       for (const line of lines) {

@@ -184,6 +184,45 @@ describe('an agent that tampers with the intrinsics the preload uses', () => {
       ${RESULT}`);
     expect(failure(outcome)).toBe('forbidden: runtime');
   });
+
+  it('putting a file of its own at fd 3 does not catch the report: forbidden: runtime', async () => {
+    const outcome = await run(`${READ_INPUT}
+      fs.closeSync(3);
+      fs.openSync(input.scratch_dir + '/fake-report', 'w');
+      try { fs.readFileSync('/etc/hostname'); } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: runtime');
+  });
+
+  it('a partial line written to fd 3 first does not swallow the report: forbidden: filesystem', async () => {
+    const outcome = await run(`${READ_INPUT}
+      fs.writeSync(3, 'garbage without a newline ');
+      try { fs.readFileSync('/etc/hostname'); } catch {}
+      ${RESULT}`);
+    expect(failure(outcome)).toBe('forbidden: filesystem');
+  });
+
+  it('flooding fd 3 is cut off after 64 KiB: the agent’s writes fail (EPIPE, or ECONNRESET with data unread)', async () => {
+    const outcome = await run(`import fs from 'node:fs';
+      const line = Buffer.alloc(1024, 'x'); line[1023] = 10;
+      let code = 'none';
+      try { for (let i = 0; i < 100_000; i++) fs.writeSync(3, line); } catch (error) { code = error.code; }
+      process.stdout.write(JSON.stringify({ verdict: 'ALLOW', risk_score: 0, findings: [{ type: 't', category: 'c', severity: 'LOW', title: code, file: '.' }] }));`);
+    expect(outcome.ok && outcome.result.findings[0]!.title).toMatch(/^(EPIPE|ECONNRESET)$/);
+  });
+});
+
+describe('refusals the agent catches still end the run (the third pass)', () => {
+  it.each([
+    ['process.binding', `try { process.binding('fs'); } catch {}`, 'forbidden: runtime'],
+    ['crypto.setEngine', `import crypto from 'node:crypto'; try { crypto.setEngine('/tmp/engine.so'); } catch {}`, 'forbidden: addon'],
+    ['the raw FSEvent handle of fs.watch on a directory outside', `import fs from 'node:fs'; const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+      const w = fs.watch(input.scratch_dir); const FSEvent = w._handle.constructor; w.close();
+      try { new FSEvent().start('/etc', true, false, 'utf8'); } catch {}`, 'forbidden: filesystem'],
+  ])('%s', async (_name, code, reason) => {
+    const outcome = await run(`${code}\n${RESULT}`);
+    expect(failure(outcome)).toBe(reason);
+  });
 });
 
 describe('more ways to write where it may not', () => {

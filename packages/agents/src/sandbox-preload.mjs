@@ -28,8 +28,21 @@ const exitRaw = typeof reallyExit === 'function' ? Function.prototype.call.bind(
 const resourceUsage = process.resourceUsage.bind(process);
 /** The runner's report channel (stdio index 3). */
 const REPORT_FD = 3;
-/** The exit code of a forbidden attempt that could not be reported (the agent closed fd 3): the runner reads it as `forbidden: runtime`. */
+/** The exit code of a forbidden attempt that could not be reported (the agent closed or replaced fd 3): the runner reads it as `forbidden: runtime`. */
 const UNREPORTED_EXIT = 86;
+const fstatSync = fs.fstatSync;
+/** @returns {string | null} which open file fd 3 is, or null when it is closed */
+function reportChannel() {
+  try {
+    const stats = fstatSync(REPORT_FD);
+    return `${stats.dev}:${stats.ino}`;
+  } catch {
+    return null;
+  }
+}
+// The runner's pipe as it is now: an agent that closes fd 3 and opens a file of its own there must
+// not receive the report meant for the runner (and so hide the refusal).
+const REPORT_CHANNEL = reportChannel();
 
 /**
  * @param {string} kind
@@ -38,11 +51,15 @@ const UNREPORTED_EXIT = 86;
  */
 function forbidden(kind, detail) {
   let reported = false;
-  try {
-    writeSync(REPORT_FD, `${JSON.stringify({ forbidden: kind, detail })}\n`);
-    reported = true;
-  } catch {
-    // fd 3 closed (by the agent, or no runner listening): the exit code says it instead.
+  if (REPORT_CHANNEL !== null && reportChannel() === REPORT_CHANNEL) {
+    try {
+      // The leading newline ends whatever partial line the agent wrote on fd 3 first, so the
+      // report is a line of its own.
+      writeSync(REPORT_FD, `\n${JSON.stringify({ forbidden: kind, detail })}\n`);
+      reported = true;
+    } catch {
+      // No runner listening any more, or it stopped reading: the exit code says it instead.
+    }
   }
   if (!reported && exitRaw !== null) exitRaw(process, UNREPORTED_EXIT);
   killSelf();
@@ -182,6 +199,10 @@ for (const [name, kind] of BLOCKED_MODULES) {
   for (const key of ['_debugProcess', '_debugEnd']) {
     Object.defineProperty(process, key, { value: blocker(key, 'process', `process.${key}`), configurable: true, writable: true, enumerable: false });
   }
+  // Internal bindings: the permission model refuses them, but an agent could catch that and go on.
+  for (const key of ['binding', '_linkedBinding']) {
+    Object.defineProperty(process, key, { value: blocker(key, 'runtime', `process.${key}`), configurable: true, writable: true, enumerable: false });
+  }
   Object.defineProperty(process, 'dlopen', { value: blocker('dlopen', 'addon', 'process.dlopen'), configurable: true, writable: true, enumerable: true });
   if (typeof (/** @type {{ loadEnvFile?: unknown }} */ (/** @type {unknown} */ (process))).loadEnvFile === 'function') {
     Object.defineProperty(process, 'loadEnvFile', { value: blocker('loadEnvFile', 'filesystem', 'process.loadEnvFile'), configurable: true, writable: true, enumerable: true });
@@ -196,6 +217,8 @@ for (const [name, kind] of BLOCKED_MODULES) {
     ['v8', 'setHeapSnapshotNearHeapLimit', 'filesystem', 'v8.setHeapSnapshotNearHeapLimit'],
     // Loader hooks run in a worker thread.
     ['module', 'register', 'worker', 'module.register'],
+    // An OpenSSL engine is a shared library.
+    ['crypto', 'setEngine', 'addon', 'crypto.setEngine'],
   ];
   for (const [name, key, kind, detail] of refused) {
     try {
@@ -226,9 +249,10 @@ function checkDenied(error) {
 
 /**
  * @param {Record<string, unknown>} target
+ * @param {string[]} [keys]
  */
-function watchFunctions(target) {
-  for (const key of Object.keys(target)) {
+function watchFunctions(target, keys = Object.keys(target)) {
+  for (const key of keys) {
     const descriptor = Object.getOwnPropertyDescriptor(target, key);
     const original = descriptor && 'value' in descriptor ? descriptor.value : undefined;
     // Lower-case names are functions; capitalised ones are classes (Stats, ReadStream, …).
@@ -294,6 +318,15 @@ function watchFunctions(target) {
   }
 }
 
+{
+  // The raw handle behind fs.watch: its start() is checked by the permission model, which throws
+  // a refusal the agent could catch, as fs's own functions would without watchFunctions.
+  const watcher = fs.watch(fileURLToPath(import.meta.url));
+  const handle = /** @type {{ _handle?: object }} */ (/** @type {unknown} */ (watcher))._handle;
+  const proto = handle ? /** @type {Record<string, unknown>} */ (Object.getPrototypeOf(handle)) : null;
+  watcher.close();
+  if (proto) watchFunctions(proto, ['start']);
+}
 watchFunctions(/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (fs)));
 watchFunctions(require('node:fs/promises'));
 
@@ -303,7 +336,8 @@ syncBuiltinESMExports();
 process.on('exit', () => {
   try {
     const usage = resourceUsage();
-    writeSync(REPORT_FD, `${JSON.stringify({ usage: { cpu_ms: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), max_rss_bytes: usage.maxRSS * 1024 } })}\n`);
+    if (REPORT_CHANNEL === null || reportChannel() !== REPORT_CHANNEL) return;
+    writeSync(REPORT_FD, `\n${JSON.stringify({ usage: { cpu_ms: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), max_rss_bytes: usage.maxRSS * 1024 } })}\n`);
   } catch {
     // As above.
   }

@@ -18,7 +18,7 @@ export const EXIT = {
   warn: 4,
   /** The worst verdict is BLOCK. */
   block: 5,
-  /** A second Ctrl-C ended `validator run` at once (128 + SIGINT, as a shell reports it). */
+  /** Ctrl-C: `scan` stopped its agent, or a second one ended `validator run` at once (128 + SIGINT, as a shell reports it). */
   interrupted: 130,
 } as const;
 

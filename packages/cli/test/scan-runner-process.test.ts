@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { detectSandboxLayers } from '@vigil/agents';
 import { AGENT_BUNDLE_FORMAT } from '@vigil/core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN } from './support/cli.js';
 
 /** [pid, parent pid, state letter] of every process /proc shows. */
@@ -29,11 +29,29 @@ function bundle(dir: string, name: string, code: string): string {
   return path;
 }
 
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function artifact(): string {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-scan-process-'));
+  made.push(dir);
   mkdirSync(join(dir, 'pkg'));
   writeFileSync(join(dir, 'pkg', 'package.json'), '{"name":"plain","version":"1.0.0"}\n');
   return dir;
+}
+
+/** The scan's agent: its child running node under the permission model, once the exec chain is done. */
+function agentOf(scanPid: number | undefined): number | undefined {
+  return processes().find(([pid, ppid]) => {
+    if (ppid !== scanPid) return false;
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('permission');
+    } catch {
+      return false; // a probe that ended meanwhile
+    }
+  })?.[0];
 }
 
 const alive = (pid: number) => processes().some(([p, , state]) => p === pid && state !== 'Z');
@@ -48,21 +66,53 @@ describe.skipIf(layers.setpriv === null)('a runner killed mid-run', () => {
   it('takes its agent with it', { timeout: 60_000 }, async () => {
     const dir = artifact();
     const idle = bundle(dir, 'idle.bundle.json', 'setInterval(() => {}, 1000);\n');
+    // A scan killed outright cannot remove its temporary directory: keep it inside ours.
     const scan = spawn(process.execPath, [CLI_BIN, 'scan', join(dir, 'pkg'), '--agent', idle, '--budget-wall-ms', '50000'], {
-      env: { PATH: process.env.PATH ?? '', HOME: dir },
+      env: { PATH: process.env.PATH ?? '', HOME: dir, TMPDIR: dir },
       stdio: 'ignore',
     });
     let agent: number | undefined;
     try {
       for (let i = 0; i < 300 && agent === undefined; i++) {
         await sleep(100);
-        // The agent is the scan's child once prlimit/unshare have exec'd into node.
-        agent = processes().find(([pid, ppid]) => ppid === scan.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('permission'))?.[0];
+        agent = agentOf(scan.pid);
       }
       expect(agent, 'the agent never started').toBeDefined();
       scan.kill('SIGKILL');
       for (let i = 0; i < 50 && alive(agent!); i++) await sleep(100);
       expect(alive(agent!), `agent ${agent} outlived its runner`).toBe(false);
+    } finally {
+      scan.kill('SIGKILL');
+      if (agent !== undefined && alive(agent)) process.kill(agent, 'SIGKILL');
+    }
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('Ctrl-C during a scan', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s stops the agent, removes the scan’s files and exits 130', { timeout: 60_000 }, async (signal) => {
+    const dir = artifact();
+    const tmp = mkdtempSync(join(tmpdir(), 'vigil-scan-tmp-'));
+    made.push(tmp);
+    const idle = bundle(dir, 'idle.bundle.json', 'setInterval(() => {}, 1000);\n');
+    const scan = spawn(process.execPath, [CLI_BIN, 'scan', join(dir, 'pkg'), '--agent', idle, '--budget-wall-ms', '50000'], {
+      env: { PATH: process.env.PATH ?? '', HOME: dir, TMPDIR: tmp },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    scan.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const closed = new Promise<number | null>((resolve) => scan.on('close', resolve));
+    let agent: number | undefined;
+    try {
+      for (let i = 0; i < 300 && agent === undefined; i++) {
+        await sleep(100);
+        agent = agentOf(scan.pid);
+      }
+      expect(agent, 'the agent never started').toBeDefined();
+      scan.kill(signal);
+      expect(await closed).toBe(130);
+      expect(stderr).toContain('vigil: interrupted: the agent run was stopped and its files removed');
+      expect(alive(agent!)).toBe(false);
+      expect(readdirSync(tmp)).toEqual([]);
     } finally {
       scan.kill('SIGKILL');
       if (agent !== undefined && alive(agent)) process.kill(agent, 'SIGKILL');

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AGENT_BUNDLE_FORMAT, agentHash, type AgentBundle, type Track } from '@vigil/core';
 import { referenceBundlePath } from '@vigil/agents';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tgz, zip } from './support/archives.js';
 import { json, vigil } from './support/cli.js';
 
@@ -37,6 +37,10 @@ beforeAll(() => {
   writeFileSync(join(dir, 'bomb.zip'), zip({ 'package.json': PLAIN_MANIFEST, 'zeros.bin': Buffer.alloc(100 * 1024 * 1024) }));
   mkdirSync(join(dir, 'unknown'));
   writeFileSync(join(dir, 'unknown', 'notes.txt'), 'nothing here\n');
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Report {

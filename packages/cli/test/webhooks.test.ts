@@ -53,7 +53,9 @@ describe.skipIf(!serverBuilt)('vigil webhooks and vigil events against a real se
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
-  it('create, list, get, update, test, deliveries, redeliver, recover, rotate, delete: tables, --json and refusals', async () => {
+  // About twenty runs of the built CLI, each a fresh Node process: on a loaded two-core machine
+  // that alone can pass the default 30 s.
+  it('create, list, get, update, test, deliveries, redeliver, recover, rotate, delete: tables, --json and refusals', { timeout: 180_000 }, async () => {
     const created = await run(['webhooks', 'create', receiverUrl, '--events', 'round.closed', '--json']);
     expect(created.code, created.stderr).toBe(0);
     const hook = json<{ data: { id: string; secret: string; created_at: string } }>(created).data;

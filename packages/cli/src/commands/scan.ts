@@ -89,6 +89,15 @@ export function registerScan(program: Command, kit: Kit): void {
           const info = await stat(path).catch(() => null);
           if (info === null) throw new CliError(`<path>: ${path} does not exist`);
           if (!info.isDirectory() && !info.isFile()) throw new CliError(`<path>: ${path} is neither a directory nor a file`);
+          // Ctrl-C (SIGINT or SIGTERM) stops the agent and removes the scratch and unpacked files
+          // before exiting 130: left to the default action, the agent (in its own process group)
+          // and the temporary directory would outlive the command.
+          const stop = new AbortController();
+          if (ctx.io.interrupted) void ctx.io.interrupted().then(() => stop.abort());
+          const interruptedExit = () => {
+            ctx.io.stderr('vigil: interrupted: the agent run was stopped and its files removed\n');
+            return EXIT.interrupted;
+          };
           const work = await mkdtemp(join(tmpdir(), 'vigil-scan-'));
           try {
             let root: string;
@@ -112,9 +121,11 @@ export function registerScan(program: Command, kit: Kit): void {
               ...(opts.budgetCpuMs !== undefined ? { cpuMs: opts.budgetCpuMs } : {}),
               ...(opts.budgetMemoryMb !== undefined ? { memoryBytes: opts.budgetMemoryMb * 1024 * 1024 } : {}),
             };
+            if (stop.signal.aborted) return interruptedExit();
             const outcome = await ctx.withProgress(`scanning ${path} (${track}) with ${agent.name}`, () =>
-              runAgent({ bundleDir, entrypoint: agent.bundle.entrypoint, artifactDir: root, metadata: { track, sha256, bundleHash: null }, budget, workDir: work }),
+              runAgent({ bundleDir, entrypoint: agent.bundle.entrypoint, artifactDir: root, metadata: { track, sha256, bundleHash: null }, budget, workDir: work, signal: stop.signal }),
             );
+            if (stop.signal.aborted) return interruptedExit();
             const report: ScanReport = {
               track,
               verdict: outcome.ok ? outcome.result.verdict : null,

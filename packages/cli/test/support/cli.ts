@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ export interface CliResult {
  * and only the variables given, as a CI job would.
  */
 export function vigil(args: string[], options: { env?: Record<string, string | undefined>; stdin?: string; home?: string } = {}): Promise<CliResult> {
+  const ownHome = options.home === undefined;
   const home = options.home ?? mkdtempSync(join(tmpdir(), 'vigil-cli-home-'));
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home };
   for (const [k, v] of Object.entries(options.env ?? {})) if (v !== undefined) env[k] = v;
@@ -28,7 +29,10 @@ export function vigil(args: string[], options: { env?: Record<string, string | u
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      if (ownHome) rmSync(home, { recursive: true, force: true });
+      resolve({ code, stdout, stderr });
+    });
     child.stdin.end(options.stdin ?? '');
   });
 }
