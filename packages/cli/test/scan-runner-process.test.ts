@@ -54,6 +54,16 @@ function agentOf(scanPid: number | undefined): number | undefined {
   })?.[0];
 }
 
+/** Waits up to 30 s for the scan's agent to be running and returns its pid. */
+async function agentStarted(scanPid: number | undefined): Promise<number> {
+  for (let i = 0; i < 300; i++) {
+    const agent = agentOf(scanPid);
+    if (agent !== undefined) return agent;
+    await sleep(100);
+  }
+  throw new Error('the agent never started');
+}
+
 const alive = (pid: number) => processes().some(([p, , state]) => p === pid && state !== 'Z');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,11 +83,7 @@ describe.skipIf(layers.setpriv === null)('a runner killed mid-run', () => {
     });
     let agent: number | undefined;
     try {
-      for (let i = 0; i < 300 && agent === undefined; i++) {
-        await sleep(100);
-        agent = agentOf(scan.pid);
-      }
-      expect(agent, 'the agent never started').toBeDefined();
+      agent = await agentStarted(scan.pid);
       scan.kill('SIGKILL');
       for (let i = 0; i < 50 && alive(agent!); i++) await sleep(100);
       expect(alive(agent!), `agent ${agent} outlived its runner`).toBe(false);
@@ -103,11 +109,7 @@ describe.skipIf(process.platform !== 'linux')('Ctrl-C during a scan', () => {
     const closed = new Promise<number | null>((resolve) => scan.on('close', resolve));
     let agent: number | undefined;
     try {
-      for (let i = 0; i < 300 && agent === undefined; i++) {
-        await sleep(100);
-        agent = agentOf(scan.pid);
-      }
-      expect(agent, 'the agent never started').toBeDefined();
+      agent = await agentStarted(scan.pid);
       scan.kill(signal);
       expect(await closed).toBe(130);
       expect(stderr).toContain('vigil: interrupted: the agent run was stopped and its files removed');
