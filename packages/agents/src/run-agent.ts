@@ -235,11 +235,23 @@ function agentStdio(devNull: number | null): Array<'pipe' | 'ignore' | number> {
   return stdio;
 }
 
+/**
+ * Opened with O_CLOEXEC like every descriptor Node opens, so only the dup2 in the child holds it.
+ * Null off Linux, and when no descriptor is left (the spawn then reports EMFILE itself).
+ */
+function openDevNull(): number | null {
+  if (process.platform !== 'linux') return null;
+  try {
+    return openSync('/dev/null', 'r');
+  } catch {
+    return null;
+  }
+}
+
 function supervise(options: SuperviseOptions): Promise<AgentRunOutcome> {
   const { budget, enforced } = options;
   return new Promise((resolve) => {
-    // Opened with O_CLOEXEC like every descriptor Node opens, so only the dup2 in the child holds it.
-    const devNull = process.platform === 'linux' ? openSync('/dev/null', 'r') : null;
+    const devNull = openDevNull();
     let child: ChildProcessByStdio<Writable, Readable, Readable>;
     try {
       child = spawnAgent(options, agentStdio(devNull));
