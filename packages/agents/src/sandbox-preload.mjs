@@ -28,6 +28,8 @@ const exitRaw = typeof reallyExit === 'function' ? Function.prototype.call.bind(
 const resourceUsage = process.resourceUsage.bind(process);
 /** The runner's report channel (stdio index 3). */
 const REPORT_FD = 3;
+/** This file: the one path outside bundle, artifact and scratch the agent's process may read. */
+const SELF = fileURLToPath(import.meta.url);
 /** The exit code of a forbidden attempt that could not be reported (the agent closed or replaced fd 3): the runner reads it as `forbidden: runtime`. */
 const UNREPORTED_EXIT = 86;
 const fstatSync = fs.fstatSync;
@@ -45,22 +47,28 @@ function reportChannel() {
 const REPORT_CHANNEL = reportChannel();
 
 /**
+ * Writes one line for the runner on fd 3, if fd 3 is still its pipe. The leading newline ends
+ * whatever partial line the agent wrote there first, so the report is a line of its own.
+ * @param {unknown} message
+ * @returns {boolean} whether it was written (not when the agent closed or replaced fd 3, or the runner stopped reading)
+ */
+function report(message) {
+  if (REPORT_CHANNEL === null || reportChannel() !== REPORT_CHANNEL) return false;
+  try {
+    writeSync(REPORT_FD, `\n${JSON.stringify(message)}\n`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * @param {string} kind
  * @param {string} detail
  * @returns {never}
  */
 function forbidden(kind, detail) {
-  let reported = false;
-  if (REPORT_CHANNEL !== null && reportChannel() === REPORT_CHANNEL) {
-    try {
-      // The leading newline ends whatever partial line the agent wrote on fd 3 first, so the
-      // report is a line of its own.
-      writeSync(REPORT_FD, `\n${JSON.stringify({ forbidden: kind, detail })}\n`);
-      reported = true;
-    } catch {
-      // No runner listening any more, or it stopped reading: the exit code says it instead.
-    }
-  }
+  const reported = report({ forbidden: kind, detail });
   if (!reported && exitRaw !== null) exitRaw(process, UNREPORTED_EXIT);
   killSelf();
   throw new Error(`forbidden: ${kind} (${detail})`);
@@ -78,6 +86,23 @@ function blocker(name, kind, detail) {
       return forbidden(kind, detail);
     },
   }[name];
+}
+
+/**
+ * Replaces `target[key]` with a blocker. A property that cannot be redefined stays; the
+ * permission model and the OS layers still apply to it.
+ * @param {object} target
+ * @param {string} key
+ * @param {string} kind
+ * @param {string} detail
+ * @param {boolean} [enumerable]
+ */
+function block(target, key, kind, detail, enumerable = false) {
+  try {
+    Object.defineProperty(target, key, { value: blocker(key, kind, detail), configurable: true, writable: true, enumerable });
+  } catch {
+    // Not configurable: the permission model and the OS layers still apply to it.
+  }
 }
 
 /** Pure helpers that touch nothing outside the process stay usable. */
@@ -112,7 +137,7 @@ void process.stderr;
     [net.Socket.prototype, 'connect', 'net.Socket.connect'],
     [net.Server.prototype, 'listen', 'net.Server.listen'],
   ])) {
-    Object.defineProperty(target, key, { value: blocker(key, 'network', detail), configurable: true, writable: true, enumerable: false });
+    block(target, key, 'network', detail);
   }
 }
 
@@ -140,11 +165,7 @@ for (const [name, kind] of BLOCKED_MODULES) {
 {
   /** @type {Record<string, unknown>} */
   const workers = require('node:worker_threads');
-  try {
-    Object.defineProperty(workers, 'Worker', { value: blocker('Worker', 'worker', 'worker_threads.Worker'), configurable: true, writable: true, enumerable: true });
-  } catch {
-    // As above.
-  }
+  block(workers, 'Worker', 'worker', 'worker_threads.Worker', true);
 }
 
 {
@@ -158,11 +179,7 @@ for (const [name, kind] of BLOCKED_MODULES) {
     if (!proto) continue;
     for (const key of ['connect', 'connect6', 'bind', 'bind6', 'listen', 'open', 'fchmod']) {
       if (typeof proto[key] !== 'function') continue;
-      try {
-        Object.defineProperty(proto, key, { value: blocker(key, 'network', `${handle?.constructor?.name ?? 'handle'}.${key}`), configurable: true, writable: true, enumerable: false });
-      } catch {
-        // As above.
-      }
+      block(proto, key, 'network', `${handle?.constructor?.name ?? 'handle'}.${key}`);
     }
   }
 }
@@ -197,15 +214,15 @@ for (const [name, kind] of BLOCKED_MODULES) {
     enumerable: true,
   });
   for (const key of ['_debugProcess', '_debugEnd']) {
-    Object.defineProperty(process, key, { value: blocker(key, 'process', `process.${key}`), configurable: true, writable: true, enumerable: false });
+    block(process, key, 'process', `process.${key}`);
   }
   // Internal bindings: the permission model refuses them, but an agent could catch that and go on.
   for (const key of ['binding', '_linkedBinding']) {
-    Object.defineProperty(process, key, { value: blocker(key, 'runtime', `process.${key}`), configurable: true, writable: true, enumerable: false });
+    block(process, key, 'runtime', `process.${key}`);
   }
-  Object.defineProperty(process, 'dlopen', { value: blocker('dlopen', 'addon', 'process.dlopen'), configurable: true, writable: true, enumerable: true });
+  block(process, 'dlopen', 'addon', 'process.dlopen', true);
   if (typeof (/** @type {{ loadEnvFile?: unknown }} */ (/** @type {unknown} */ (process))).loadEnvFile === 'function') {
-    Object.defineProperty(process, 'loadEnvFile', { value: blocker('loadEnvFile', 'filesystem', 'process.loadEnvFile'), configurable: true, writable: true, enumerable: true });
+    block(process, 'loadEnvFile', 'filesystem', 'process.loadEnvFile', true);
   }
   /** @type {Array<[string, string, string, string]>} module, export, kind, what */
   const refused = [
@@ -221,16 +238,12 @@ for (const [name, kind] of BLOCKED_MODULES) {
     ['crypto', 'setEngine', 'addon', 'crypto.setEngine'],
   ];
   for (const [name, key, kind, detail] of refused) {
-    try {
-      Object.defineProperty(require(`node:${name}`), key, { value: blocker(key, kind, detail), configurable: true, writable: true, enumerable: true });
-    } catch {
-      // As above.
-    }
+    block(require(`node:${name}`), key, kind, detail, true);
   }
 }
 
 for (const name of ['fetch', 'WebSocket', 'EventSource']) {
-  Object.defineProperty(globalThis, name, { value: blocker(name, 'network', name), configurable: true, writable: true, enumerable: false });
+  block(globalThis, name, 'network', name);
 }
 
 /**
@@ -296,7 +309,7 @@ function watchFunctions(target, keys = Object.keys(target)) {
     try {
       Object.defineProperty(target, key, { ...descriptor, value: wrapped });
     } catch {
-      // As above.
+      // Not configurable: the permission model still refuses; only the report is lost.
     }
   }
 }
@@ -305,23 +318,19 @@ function watchFunctions(target, keys = Object.keys(target)) {
   // A FileHandle's utimes, chmod and chown reach the file behind any descriptor, read-only ones
   // into the artifact included, and the permission model does not check them (fs.futimes and
   // friends it does). No agent needs them.
-  const handle = await fs.promises.open(fileURLToPath(import.meta.url), 'r');
+  const handle = await fs.promises.open(SELF, 'r');
   const proto = /** @type {Record<string, unknown>} */ (Object.getPrototypeOf(handle));
   await handle.close();
   for (const key of ['utimes', 'chmod', 'chown']) {
     if (typeof proto[key] !== 'function') continue;
-    try {
-      Object.defineProperty(proto, key, { value: blocker(key, 'filesystem', `FileHandle.${key}`), configurable: true, writable: true, enumerable: false });
-    } catch {
-      // As above.
-    }
+    block(proto, key, 'filesystem', `FileHandle.${key}`);
   }
 }
 
 {
   // The raw handle behind fs.watch: its start() is checked by the permission model, which throws
   // a refusal the agent could catch, as fs's own functions would without watchFunctions.
-  const watcher = fs.watch(fileURLToPath(import.meta.url));
+  const watcher = fs.watch(SELF);
   const handle = /** @type {{ _handle?: object }} */ (/** @type {unknown} */ (watcher))._handle;
   const proto = handle ? /** @type {Record<string, unknown>} */ (Object.getPrototypeOf(handle)) : null;
   watcher.close();
@@ -334,11 +343,6 @@ watchFunctions(require('node:fs/promises'));
 syncBuiltinESMExports();
 
 process.on('exit', () => {
-  try {
-    const usage = resourceUsage();
-    if (REPORT_CHANNEL === null || reportChannel() !== REPORT_CHANNEL) return;
-    writeSync(REPORT_FD, `\n${JSON.stringify({ usage: { cpu_ms: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), max_rss_bytes: usage.maxRSS * 1024 } })}\n`);
-  } catch {
-    // As above.
-  }
+  const usage = resourceUsage();
+  report({ usage: { cpu_ms: Math.round((usage.userCPUTime + usage.systemCPUTime) / 1000), max_rss_bytes: usage.maxRSS * 1024 } });
 });
