@@ -60,7 +60,7 @@ export function classifyExit(facts: ExitFacts): ExitVerdict {
   }
   if (facts.killedFor) return { ok: false, failureReason: facts.killedFor, detail: RUNNER_KILL_DETAIL[facts.killedFor](facts.budget) };
   if (facts.exitCode === UNREPORTED_FORBIDDEN_EXIT && facts.signal === null) {
-    return { ok: false, failureReason: 'forbidden: runtime', detail: `the agent closed the report channel (fd 3), then tried something forbidden (exit ${UNREPORTED_FORBIDDEN_EXIT})` };
+    return { ok: false, failureReason: 'forbidden: runtime', detail: `the agent closed or replaced the report channel (fd 3), then tried something forbidden (exit ${UNREPORTED_FORBIDDEN_EXIT})` };
   }
   if (facts.exitCode !== 0) {
     // An access the preload did not see (a path the agent reached some other way) still shows as

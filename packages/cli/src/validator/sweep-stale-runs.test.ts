@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -18,6 +18,9 @@ it('removes run directories a killed validator left, and keeps recent ones anoth
     await mkdir(join(run, 'artifact'), { recursive: true });
     await writeFile(join(run, 'artifact', 'index.js'), 'x');
   }
+  // What an agent may leave in its scratch: a directory without permissions (fs.rm alone fails on it when not root).
+  await mkdir(join(old, 'scratch', 'locked', 'deep'), { recursive: true });
+  await chmod(join(old, 'scratch', 'locked'), 0);
   const now = Date.now();
   const long = new Date(now - STALE_RUN_MS - 60_000);
   await utimes(old, long, long);

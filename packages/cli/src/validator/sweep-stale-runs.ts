@@ -1,5 +1,6 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { removeTree } from '@vigil/agents';
 
 /** Longer than any run can last (the largest wall budget is one hour), with room to spare. */
 export const STALE_RUN_MS = 2 * 60 * 60 * 1000;
@@ -21,8 +22,8 @@ export async function sweepStaleRuns(workDir: string, now: number): Promise<numb
   for (const name of names) {
     const info = await stat(join(runs, name)).catch(() => undefined);
     if (info === undefined || now - info.mtimeMs <= STALE_RUN_MS) continue;
-    await rm(join(runs, name), { recursive: true, force: true });
-    removed += 1;
+    // removeTree, not rm: a killed run's scratch may hold what its agent made undeletable.
+    if (await removeTree(join(runs, name))) removed += 1;
   }
   return removed;
 }
