@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.test-results/vitest.json' },
+  },
+});
