@@ -1,0 +1,17 @@
+export { chooseTrack } from './choose-track.js';
+export type { TrackChoice, TrackInput } from './choose-track.js';
+export { fetchPackageRef } from './fetch-package-ref.js';
+export type { PackageRefFetchResult, UnsupportedRef } from './fetch-package-ref.js';
+export { LruMetadataCache } from './metadata-cache.js';
+export type { CachedMetadata, MetadataCache } from './metadata-cache.js';
+export { createNpmRegistry, npmPurl } from './npm-registry.js';
+export type { NpmArtifact, NpmFetchResult, NpmPackument, NpmPackumentResult, NpmRegistry, NpmRegistryOptions, NpmResolution, NpmVersionManifest } from './npm-registry.js';
+export { isNpmName } from './npm-name.js';
+export { chooseReleaseFile, createPypiRegistry, PYPI_SIMPLE_JSON } from './pypi-registry.js';
+export type { PypiArtifact, PypiFetchResult, PypiFile, PypiRegistry, PypiRegistryOptions, PypiReleaseResult } from './pypi-registry.js';
+export { isPypiName, normalizePypiName, parsePypiFilename } from './pypi-name.js';
+export type { RegistryCounters, UnavailableReason } from './registry-http.js';
+export { DEFAULT_ARTIFACT_LIMIT_BYTES } from './registry-settings.js';
+export type { RegistrySettings } from './registry-settings.js';
+export type { RegistryFailure, RegistryFailureState } from './registry-states.js';
+export { retryDelayMs } from './retry-delay.js';
