@@ -94,6 +94,27 @@ describe('unpackArchive', () => {
     expect(await readdir(out)).toEqual(['setup.py']);
   });
 
+  it('refuses an entry named longer than 4,096 bytes as unsafe_path, quoting only its start (probe finding: kept whole in skipped, or "corrupt")', async () => {
+    const long = `package/${'a'.repeat(100_000)}`;
+    const quoted = `"package/${'a'.repeat(192)}…"`;
+    for (const [what, entry] of [
+      ['a link', { header: { name: long, type: 'symlink' as const, linkname: 'x' } }],
+      ['a file', file(long, 'x')],
+    ] as const) {
+      const error = await refusal(await archiveFile(await tarGz([file('package/package.json', '{}'), entry]), 'long.tgz'));
+      expect(error.code, what).toBe('unsafe_path');
+      expect(error.message).toBe(`archive entry ${quoted} is longer than 4096 bytes: refused`);
+    }
+    const zipError = await refusal(await archiveFile(zipArchive([{ name: long.slice(0, 60_000), content: 'x' }]), 'long.zip'));
+    expect(zipError.code).toBe('unsafe_path');
+    // Exactly 4,096 bytes (two-byte characters count twice) is a name like any other.
+    const atLimit = `package/${'é'.repeat(2044)}`;
+    expect(Buffer.byteLength(atLimit)).toBe(4096);
+    const result = await unpackArchive(await archiveFile(await tarGz([{ header: { name: atLimit, type: 'symlink', linkname: 'x' } }]), 'limit.tgz'), join(await tempDir(), 'out'));
+    expect(result.skipped).toEqual([{ name: atLimit, reason: 'link' }]);
+    expect((await refusal(await archiveFile(await tarGz([{ header: { name: `${atLimit}b`, type: 'symlink', linkname: 'x' } }]), 'over.tgz'))).code).toBe('unsafe_path');
+  });
+
   it('refuses 10k tiny files: too_many_files naming the limit', async () => {
     const entries = Array.from({ length: 10_000 }, (_, i) => file(`package/f${i}.js`, ''));
     const error = await refusal(await archiveFile(await tarGz(entries), 'many.tgz'));

@@ -53,9 +53,24 @@ export interface UnpackResult {
 // eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 
+/**
+ * PATH_MAX: no file system writes a longer path, so such a name is refused before it is held (in
+ * `skipped`) or used, whatever the entry is.
+ */
+const MAX_ENTRY_NAME_BYTES = 4096;
+/** Messages quote at most this many characters of a name, then `…`. */
+const QUOTED_NAME_LENGTH = 200;
+
+function quoted(name: string): string {
+  return JSON.stringify(name.length > QUOTED_NAME_LENGTH ? `${name.slice(0, QUOTED_NAME_LENGTH)}…` : name);
+}
+
 /** The entry's path under `dir`, or an UnpackError: no absolute path, no `..`, nothing that leaves `dir`. */
 function entryPath(dir: string, name: string): string {
-  const unsafe = (why: string) => new UnpackError('unsafe_path', `archive entry ${JSON.stringify(name)} ${why}: refused (path traversal)`);
+  if (Buffer.byteLength(name, 'utf8') > MAX_ENTRY_NAME_BYTES) {
+    throw new UnpackError('unsafe_path', `archive entry ${quoted(name)} is longer than ${MAX_ENTRY_NAME_BYTES} bytes: refused`);
+  }
+  const unsafe = (why: string) => new UnpackError('unsafe_path', `archive entry ${quoted(name)} ${why}: refused (path traversal)`);
   if (CONTROL_RE.test(name)) throw unsafe('contains control characters');
   if (name.startsWith('/') || /^[A-Za-z]:/.test(name) || name.startsWith('\\')) throw unsafe('is an absolute path');
   const segments = name.split('/').filter((segment) => segment !== '' && segment !== '.');
@@ -78,7 +93,7 @@ class Budget {
   }
   file(name: string, size: number): void {
     if (size > this.limits.maxFileBytes) {
-      throw new UnpackError('file_too_large', `archive entry ${JSON.stringify(name)} is larger than ${this.limits.maxFileBytes} bytes (maxFileBytes)`);
+      throw new UnpackError('file_too_large', `archive entry ${quoted(name)} is larger than ${this.limits.maxFileBytes} bytes (maxFileBytes)`);
     }
     this.bytes += size;
     if (this.bytes > this.limits.maxTotalBytes) throw new UnpackError('too_large', `archive unpacks to more than ${this.limits.maxTotalBytes} bytes (maxTotalBytes)`);
@@ -113,7 +128,7 @@ async function writeEntry(path: string, content: () => Promise<Readable>, size: 
   // (yauzl's size check, after the cap below cut the entry) must not become an uncaught error.
   source.on('error', () => {});
   // The cap holds even where the declared size is not checked against the bytes.
-  await pipeline(source, new ByteCap(Math.min(size, limits.maxFileBytes), () => new UnpackError('corrupt', `archive entry ${JSON.stringify(name)} holds more bytes than it declares`)), createWriteStream(path, { mode: 0o644 }));
+  await pipeline(source, new ByteCap(Math.min(size, limits.maxFileBytes), () => new UnpackError('corrupt', `archive entry ${quoted(name)} holds more bytes than it declares`)), createWriteStream(path, { mode: 0o644 }));
 }
 
 function asUnpackError(error: unknown, format: 'tgz' | 'zip'): UnpackError {

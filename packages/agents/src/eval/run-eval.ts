@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { AgentBundle, TRACKS, type AgentResult, type Track, type Verdict } from '@vigil/core';
 import { analyzerForTrack } from '../reference/analyzer-for-track.js';
 import { runAgent } from '../run-agent.js';
-import { unpackArchive } from '../unpack-archive.js';
+import { UnpackError, unpackArchive } from '../unpack-archive.js';
 import { loadCorpus, type CorpusSample } from './corpus.js';
 import { realBenignPackages, type RealPackage } from './real-packages.js';
 
@@ -128,7 +128,11 @@ async function measure(run: Runner, dir: string, track: Track, base: Omit<Artifa
   }
 }
 
-async function runReal(run: Runner, pkg: RealPackage): Promise<ArtifactOutcome> {
+/** Archives the product itself refuses to unpack (`vigil scan` and validators alike): not measurable. */
+const REFUSED_BY_LIMITS: ReadonlySet<string> = new Set(['too_many_files', 'file_too_large', 'too_large']);
+
+/** A real package's outcome, or the reason it was not measured (over the product's unpack limits). */
+async function runReal(run: Runner, pkg: RealPackage): Promise<ArtifactOutcome | string> {
   const base = { id: `${pkg.name}@${pkg.version}`, group: 'real' as const, label: 'benign' as const, technique: `real-${pkg.origin}`, expected: null };
   if (pkg.origin === 'workspace') return measure(run, pkg.path, 'packages', base);
   const work = await mkdtemp(join(tmpdir(), 'vigil-eval-pkg-'));
@@ -136,6 +140,7 @@ async function runReal(run: Runner, pkg: RealPackage): Promise<ArtifactOutcome> 
     const unpacked = await unpackArchive(pkg.path, join(work, 'x'));
     return await measure(run, unpacked.root, 'packages', base);
   } catch (error) {
+    if (error instanceof UnpackError && REFUSED_BY_LIMITS.has(error.code)) return `${base.id}: ${error.message}`;
     return { ...base, verdict: 'ERROR', riskScore: 0, ms: 0, top: [], error: error instanceof Error ? error.message : String(error) };
   } finally {
     await rm(work, { recursive: true, force: true });
@@ -229,7 +234,11 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       if (track === 'packages' && options.real !== false) {
         const real = await realBenignPackages({ npmCacheDir: options.npmCacheDir, repoRoot: options.repoRoot });
         log(`${track}: ${real.length} real packages`);
-        for (const pkg of real) outcomes.push(await runReal(run, pkg));
+        for (const pkg of real) {
+          const outcome = await runReal(run, pkg);
+          if (typeof outcome === 'string') skipped.push(`${track}: real package not measured, over the unpack limits every run applies: ${outcome}`);
+          else outcomes.push(outcome);
+        }
       }
       reports.push(trackReport(track, mode, outcomes));
     } finally {

@@ -24,7 +24,13 @@ export type DataLabel =
   /** Text decoded at run time (base64, hex, char codes). */
   | 'decoded'
   /** A path into a credential, browser-profile or wallet store (reading it yields a secret). */
-  | 'credpath';
+  | 'credpath'
+  /** Bytes read from an image file or revealed from one (where steganography hides payloads). */
+  | 'imagedata'
+  /** A path inside another installed package (`require.resolve('x')`, `find_spec('x').origin`, site-packages). */
+  | 'pkgpath'
+  /** The content of the system clipboard. */
+  | 'clipboard';
 
 export interface CallFact {
   /** Resolved callee: `child_process.exec`, `eval`, `fetch`, `requests.post`, `os.system`; `?` parts are unknown. */
@@ -65,6 +71,16 @@ export interface HiddenNameFact {
   expression: string;
 }
 
+export interface ReflectiveCallFact {
+  /** The resolved API the call reaches: `child_process.spawn`, `os.hostname`, `os.startfile`. */
+  callee: string;
+  line: number;
+  /** How the name was reached: `computed member`, `Reflect.get`, `property descriptor`, `key search`, `getattr`, `__dict__`, `__import__`… */
+  via: string;
+  /** The source text of the call's callee, clipped. */
+  expression: string;
+}
+
 export interface AssignmentHookFact {
   /** Resolved target replaced by the code: `fetch`, `XMLHttpRequest.prototype.send`, `ethereum.request`. */
   target: string;
@@ -85,6 +101,25 @@ export interface CodeFacts {
   strings: StringFact[];
   hiddenNames: HiddenNameFact[];
   hooks: AssignmentHookFact[];
+  /**
+   * Calls of a process, code, network, host-identity or file API whose callee is reached by a
+   * constant computed name or reflection (`cp['spawn'](…)`, `Reflect.get(os, 'hostname')()`,
+   * `getattr(os, 'system')(…)`, `os.__dict__['startfile'](…)`): the indirection hides the API from
+   * a reader and from name-based scanners, and the resolved callee is what the call runs.
+   */
+  reflectiveCalls: ReflectiveCallFact[];
+  /**
+   * Calls whose method or module name is text decoded at run time and not foldable to a constant:
+   * `self[rot13(x)](…)`, `require(names[1])` where `names` holds outputs of a local character
+   * decoder (a function built on `fromCharCode`/`charCodeAt`) applied to constants.
+   */
+  decodedNameCalls: { line: number; expression: string }[];
+  /**
+   * Lines of javascript-obfuscator's string-array rotation: a `while (!![])` loop that turns an
+   * array with `a.push(a.shift())` until a `parseInt` checksum matches, run before any string of
+   * the obfuscated program is looked up.
+   */
+  stringArrayRotations: number[];
   /** Where the whole environment is enumerated or serialized (`JSON.stringify(process.env)`, `dict(os.environ)`). */
   envDumps: { line: number; expression: string }[];
   /** Distinct `_0x1a2b`-style identifiers (javascript-obfuscator output). */
@@ -97,6 +132,8 @@ export interface CodeFacts {
   commandOverrides: { base: string; name: string; line: number }[];
   /** Lines of `require(x)` whose module name is not a constant. */
   dynamicRequires: number[];
+  /** Secret-named environment variables read one by one (`process.env.NPM_TOKEN`, `os.getenv('AWS_SECRET_ACCESS_KEY')`). */
+  secretEnvNames: { name: string; line: number }[];
 }
 
 export function emptyFacts(language: CodeFacts['language']): CodeFacts {
@@ -108,20 +145,32 @@ export function emptyFacts(language: CodeFacts['language']): CodeFacts {
     strings: [],
     hiddenNames: [],
     hooks: [],
+    reflectiveCalls: [],
+    decodedNameCalls: [],
+    stringArrayRotations: [],
     envDumps: [],
     mangledIdentifiers: 0,
     mangledFirstLine: null,
     endlessTopLevelLoops: [],
     commandOverrides: [],
     dynamicRequires: [],
+    secretEnvNames: [],
   };
 }
+
+/**
+ * APIs whose call through a computed name or reflection is reported (see `reflectiveCalls`):
+ * processes, code evaluation, host identity, files and native loading. Network APIs are matched
+ * by each language's network test; `require` is not here (`module['require']` is a known way to
+ * keep bundlers from inlining a module).
+ */
+export const REFLECTED_API = /^(child_process\.\w+|eval|Function|exec|compile|vm\.\w+|module\._compile|os\.(hostname|userInfo|networkInterfaces|homedir|system|popen|startfile|spawn\w*|exec\w*|getlogin|uname|remove|unlink)|fs(\.promises)?\.(readFileSync|readFile|writeFileSync|writeFile|appendFileSync|appendFile|readdirSync|readdir|createReadStream|createWriteStream|unlinkSync|rmSync|chmodSync|copyFileSync)|process\.(binding|dlopen)|subprocess\.\w+|socket\.(gethostname|getfqdn|socket|create_connection)|platform\.(node|uname)|getpass\.getuser|builtins\.(exec|eval|compile|__import__)|ctypes\.(CDLL|WinDLL|cdll\.LoadLibrary|windll\.\w+)|shutil\.(rmtree|copy\w*|move))$/;
 
 /** Environment variable names that hold credentials. */
 export const SECRET_ENV_NAME = /(TOKEN|SECRET|PASSW|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|NPM_|AWS_|GITHUB_|GH_|PYPI|TWINE_)/i;
 
 /** Paths of credential, browser-profile and wallet stores. */
-export const CREDENTIAL_PATH = /(\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;
+export const CREDENTIAL_PATH = /(\/etc\/(passwd|shadow)$|\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;
 
 /** Property names of private key material. */
 export const KEY_MATERIAL_NAME = /^(secretKey|privateKey|private_key|secret_key|mnemonic|seedPhrase|seed_phrase)$/;
@@ -136,3 +185,12 @@ export const SENSITIVE_NAMES = new Set([
   'http', 'https', 'net', 'dns', 'request', 'fetch', 'XMLHttpRequest', 'WebSocket', 'ethereum', 'system', 'popen', 'subprocess',
   'os', 'environ', 'b64decode', 'exec_module', '__import__', 'getattr', 'compile', 'Popen', 'check_output', 'urlopen', 'socket',
 ]);
+
+/** Calls that return the system clipboard's content. */
+export const CLIPBOARD_READ = /(^|\.)(clipboard_get|read_clipboard)$|^(pyperclip\.paste|clipboard\.paste|pandas\.read_clipboard|pd\.read_clipboard|win32clipboard\.GetClipboardData|clipboardy\.(read|readSync|default\.read|default\.readSync)|navigator\.clipboard\.readText|navigator\.clipboard\.read|electron\.clipboard\.readText|copy-paste\.paste)$/;
+/** Calls that replace the system clipboard's content. */
+export const CLIPBOARD_WRITE = /(^|\.)(to_clipboard|clipboard_append)$|^(pyperclip\.copy|clipboard\.copy|win32clipboard\.SetClipboardText|win32clipboard\.SetClipboardData|clipboardy\.(write|writeSync|default\.write|default\.writeSync)|navigator\.clipboard\.writeText|electron\.clipboard\.writeText|copy-paste\.copy)$/;
+/** Image files, whose bytes can carry a payload (steganography, a binary appended after the image data). */
+export const IMAGE_PATH = /\.(png|jpe?g|gif|bmp|ico|webp|tiff?)$/i;
+/** Calls that read an image or reveal what is hidden in one (steganography libraries: stegano, judyb/lsb, steggy, stegpy). */
+export const IMAGE_READ = /(^|\.)(open|read|read_bytes|readFileSync|readFile|imread|load|fromfile|reveal|decode|extract_message|decode_image)$|^(stegano|judyb|lsb|steggy|stegpy|steganography|stegcloak)(\.|$)/;

@@ -98,4 +98,60 @@ describe('javascriptFacts: sources and channels found in the 2025 corpus', () =>
     const call = facts.calls.find((c) => c.callee === 'child_process.exec');
     expect(call?.argLabels).toContain('remote');
   });
+  it('reports process, host and network APIs reached by constant computed names, key searches and reflection', () => {
+    const facts = javascriptFacts(`
+      const cp = require('child_process'), os = require('os'), http = require('http');
+      cp['spawn']('node', ['x.js']);
+      cp["\\x65\\x78\\x65\\x63"].call(cp, 'id');
+      os[Object.keys(os).find((k) => k === 'hostname')]();
+      Object.entries(os).filter(([k]) => k === 'userInfo')[0][1]();
+      Object.getOwnPropertyDescriptor(os, 'networkInterfaces').value();
+      cp[Buffer.from([0x66, 0x6f, 0x72, 0x6b]).toString()].bind(null, 'w.js')();
+      const send = http['request'];
+      send({ host: 'x.example' });
+    `);
+    expect(facts.reflectiveCalls.map((r) => [r.callee, r.via])).toEqual([
+      ['child_process.spawn', 'computed member'],
+      ['child_process.exec', 'computed member'],
+      ['os.hostname', 'key search'],
+      ['os.userInfo', 'key search'],
+      ['os.networkInterfaces', 'property descriptor'],
+      ['child_process.fork', 'computed member'],
+      ['http.request', 'computed member'],
+    ]);
+  });
+
+  it('does not report a method chosen at run time, plain member calls or non-sensitive computed calls', () => {
+    const facts = javascriptFacts(`
+      const fs = require('fs'), cp = require('child_process');
+      module.exports = (p, sync) => fs[sync ? 'readFileSync' : 'readFile'](p);
+      cp.spawn('git', ['status']);
+      const levels = { info: console.log };
+      levels['info']('x');
+      module['require']('fs');
+    `);
+    expect(facts.reflectiveCalls).toEqual([]);
+  });
+
+  it('treats a local character decoder applied to constants as decoding, and reports calls it names', () => {
+    const facts = javascriptFacts(`
+      function f() {
+        const shift = (s) => s.split('').map((c) => String.fromCharCode(c.charCodeAt(0) - 1)).join('');
+        const names = [shift('bypmt'), shift('qptu')];
+        self[shift('gfudi')](url);
+        require(names[0]);
+      }
+      function g() {
+        const shift = (s) => s.toUpperCase();
+        self[shift('fetch')](url);
+      }
+    `);
+    expect(facts.decodedNameCalls.map((d) => d.line)).toEqual([5, 6]);
+  });
+  it('finds javascript-obfuscator string-array rotation, not a round-robin', () => {
+    const rot = javascriptFacts(`(function(a, n){ while (!![]) { try { const c = parseInt(a[0]) / 1; if (c === n) break; else a['push'](a['shift']()); } catch (e) { a['push'](a['shift']()); } } }(list, 0x1f));`);
+    expect(rot.stringArrayRotations).toEqual([1]);
+    const rr = javascriptFacts(`let i = 0;\nwhile (true) { if (ok(q[0]) || i++ > 3) break; q.push(q.shift()); }\nconst p = parseInt(s, 10);`);
+    expect(rr.stringArrayRotations).toEqual([]);
+  });
 });

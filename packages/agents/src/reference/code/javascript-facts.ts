@@ -1,6 +1,6 @@
 import { fullAncestor } from 'acorn-walk';
 import type { Node as AcornNode } from 'acorn';
-import { CREDENTIAL_PATH, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { lineIndex } from './line-index.js';
 import { parseJavaScript } from './parse-javascript.js';
 
@@ -17,9 +17,9 @@ const nodes = (value: unknown): N[] => (Array.isArray(value) ? value.map(node).f
 
 /** Objects that stand for the global scope: `globalThis.fetch` is `fetch`. */
 const GLOBAL_ROOTS = new Set(['globalThis', 'global', 'window', 'self', 'top', 'parent', 'frames']);
-const NETWORK_MODULES = ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'dns/promises', 'axios', 'node-fetch', 'got', 'request', 'undici', 'superagent', 'needle', 'ws', 'cross-fetch', 'isomorphic-fetch', 'phin', 'bent', 'socket.io-client', 'engine.io-client', 'mqtt'];
+const NETWORK_MODULES = ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'dns', 'dns/promises', 'axios', 'node-fetch', 'got', 'request', 'undici', 'superagent', 'needle', 'ws', 'cross-fetch', 'isomorphic-fetch', 'phin', 'bent', 'socket.io-client', 'engine.io-client', 'mqtt', 'nodemailer', 'emailjs', 'firebase', 'firebase-admin'];
 const NETWORK_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'navigator.sendBeacon', 'EventSource', '$.ajax', '$.post', '$.get', 'jQuery.ajax']);
-const CHANNEL_METHODS = new Set(['write', 'end', 'send', 'post', 'put', 'emit', 'open', 'sendto']);
+const CHANNEL_METHODS = new Set(['write', 'end', 'send', 'post', 'put', 'emit', 'open', 'sendto', 'sendMail', 'push', 'set', 'update']);
 
 /** True when the resolved callee sends or receives over the network. */
 export function isNetworkCallee(callee: string): boolean {
@@ -158,6 +158,12 @@ export function javascriptFacts(text: string): CodeFacts {
         return undefined;
       }
     }
+    if (name === 'Buffer.from' && args.length === 1 && args[0]!.type === 'ArrayExpression') {
+      const codes = nodes(args[0]!.elements).map((e) => (e.type === 'Literal' && typeof e.value === 'number' ? e.value : NaN));
+      if (codes.length === 0 || codes.some((c) => !Number.isInteger(c) || c < 0 || c > 255)) return undefined;
+      state.decoded = true;
+      return Buffer.from(codes).toString('latin1');
+    }
     if (name === 'Buffer.from' && args.length === 2) {
       const data = fold(args[0], state, depth + 1);
       const encoding = fold(args[1], state, depth + 1);
@@ -168,12 +174,15 @@ export function javascriptFacts(text: string): CodeFacts {
     if (callee.type !== 'MemberExpression') return undefined;
     const method = propertyName(callee);
     const target = node(callee.object);
+    // `Object.keys(cp).find((k) => k === 'spawn')` is the constant it searches for.
+    const search = keySearch(expr);
+    if (search !== undefined && search.source !== 'entries' && method === 'find') return search.name;
     if (method === 'join') {
       const parts = foldArray(target, state, depth + 1);
       const sep = args[0] === undefined ? ',' : fold(args[0], state, depth + 1);
       return parts === undefined || sep === undefined ? undefined : parts.join(sep);
     }
-    if (method === 'toString' && target?.type === 'CallExpression' && qualify(node(target.callee)) === 'Buffer.from') {
+    if (method === 'toString' && target?.type === 'CallExpression' && qualify(node(target.callee)) === 'Buffer.from' && nodes(target.arguments)[0]?.type !== 'ArrayExpression') {
       const inner = nodes(target.arguments);
       const data = fold(inner[0], state, depth + 1);
       const encoding = inner[1] === undefined ? 'utf8' : fold(inner[1], state, depth + 1);
@@ -191,6 +200,71 @@ export function javascriptFacts(text: string): CodeFacts {
       return v === undefined || to === undefined ? undefined : v.split(args[0].value).join(to);
     }
     return undefined;
+  }
+
+  /** A resolved function whose `.call`/`.apply`/`.bind` is a call of the function itself. */
+  function callsThrough(base: string): boolean {
+    return base.includes('.') && (SENSITIVE_NAMES.has(base.slice(base.lastIndexOf('.') + 1)) || REFLECTED_API.test(base) || isNetworkCallee(base));
+  }
+
+  /**
+   * `Object.keys(x).find((k) => k === 'name')`, `Object.getOwnPropertyNames(x).find(…)`,
+   * `Object.entries(x).find(([k]) => k === 'name')` / `.filter(…)`: a search of an object's keys
+   * for one constant name, which is a way of writing `x.name` without the name as a property.
+   */
+  function keySearch(call: N): { source: 'keys' | 'entries'; method: string; target: N; name: string } | undefined {
+    const callee = node(call.callee);
+    if (callee?.type !== 'MemberExpression') return undefined;
+    const method = propertyName(callee);
+    if (method !== 'find' && method !== 'filter') return undefined;
+    const list = node(callee.object);
+    if (list?.type !== 'CallExpression') return undefined;
+    const lister = qualify(node(list.callee));
+    const source = lister === 'Object.entries' ? 'entries' : lister === 'Object.keys' || lister === 'Object.getOwnPropertyNames' || lister === 'Reflect.ownKeys' ? 'keys' : undefined;
+    const target = nodes(list.arguments)[0];
+    const cb = nodes(call.arguments)[0];
+    if (source === undefined || target === undefined || (cb?.type !== 'ArrowFunctionExpression' && cb?.type !== 'FunctionExpression')) return undefined;
+    const param = nodes(cb.params)[0];
+    const key = param?.type === 'Identifier' ? param : param?.type === 'ArrayPattern' ? nodes(param.elements)[0] : undefined;
+    if (key?.type !== 'Identifier') return undefined;
+    let body = node(cb.body);
+    if (body?.type === 'BlockStatement') {
+      const stmts = nodes(body.body);
+      body = stmts.length === 1 && stmts[0]!.type === 'ReturnStatement' ? node(stmts[0]!.argument) : undefined;
+    }
+    if (body?.type !== 'BinaryExpression' || (body.operator !== '===' && body.operator !== '==')) return undefined;
+    const [l, r] = [node(body.left), node(body.right)];
+    const other = l?.type === 'Identifier' && l.name === key.name ? r : r?.type === 'Identifier' && r.name === key.name ? l : undefined;
+    const name = other === undefined || other.type === 'Identifier' && other.name === key.name ? undefined : fold(other);
+    return name === undefined ? undefined : { source, method, target, name };
+  }
+
+  /**
+   * How a callee reaches its function when it does so indirectly: a constant computed member
+   * (`cp['spawn']`, `cp[name]`), reflection (`Reflect.get`, a property descriptor's `value`), a key
+   * search, possibly behind `.call`/`.apply`/`.bind(…)`. Undefined for a plain `a.b` or `f`.
+   */
+  function indirection(callee: N | undefined, depth = 0): string | undefined {
+    if (callee === undefined || depth > 8) return undefined;
+    if (callee.type === 'ParenthesizedExpression' || callee.type === 'ChainExpression') return indirection(node(callee.expression), depth + 1);
+    if (callee.type === 'CallExpression') {
+      const fn = node(callee.callee);
+      if (qualify(fn) === 'Reflect.get') return 'Reflect.get';
+      if (fn?.type === 'MemberExpression' && propertyName(fn) === 'bind') return indirection(node(fn.object), depth + 1);
+      return undefined;
+    }
+    if (callee.type !== 'MemberExpression') return undefined;
+    const obj = node(callee.object);
+    const prop = propertyName(callee);
+    if (callee.computed !== true) {
+      if (prop === 'call' || prop === 'apply') return indirection(obj, depth + 1);
+      if (prop === 'value' && obj?.type === 'CallExpression' && qualify(node(obj.callee)) === 'Object.getOwnPropertyDescriptor') return 'property descriptor';
+      return undefined;
+    }
+    const key = node(callee.property);
+    if (key?.type === 'CallExpression' && keySearch(key) !== undefined) return 'key search';
+    if (prop === '1' && obj !== undefined && (obj.type === 'CallExpression' || obj.type === 'MemberExpression')) return 'key search';
+    return prop === undefined ? undefined : 'computed member';
   }
 
   function propertyName(member: N): string | undefined {
@@ -222,15 +296,45 @@ export function javascriptFacts(text: string): CodeFacts {
       case 'MemberExpression': {
         const base = qualify(node(expr.object), depth + 1);
         const prop = propertyName(expr) ?? '?';
+        // `Object.getOwnPropertyDescriptor(cp, 'spawn').value` is `cp.spawn`; `cp.spawn.call(…)`/`.apply(…)` call `cp.spawn`.
+        const obj = node(expr.object);
+        if (prop === 'value' && obj?.type === 'CallExpression' && qualify(node(obj.callee), depth + 1) === 'Object.getOwnPropertyDescriptor') {
+          const [o, key] = nodes(obj.arguments);
+          const b = qualify(o, depth + 1);
+          const name = fold(key);
+          if (b !== undefined && name !== undefined) return `${b}.${name}`;
+        }
+        // `Object.entries(cp).find(([k]) => k === 'spawn')[1]`, `….filter(([k]) => k === 'spawn')[0][1]` are `cp.spawn`.
+        if (prop === '1' && obj !== undefined) {
+          const found = obj.type === 'CallExpression' ? keySearch(obj) : obj.type === 'MemberExpression' && propertyName(obj) === '0' && node(obj.object)?.type === 'CallExpression' ? keySearch(node(obj.object)!) : undefined;
+          if (found !== undefined && found.source === 'entries' && (found.method === 'find') === (obj.type === 'CallExpression')) {
+            const b = qualify(found.target, depth + 1);
+            if (b !== undefined) return `${b}.${found.name}`;
+          }
+        }
         if (base === undefined) return `?.${prop}`;
         if (GLOBAL_ROOTS.has(base)) return aliases.get(`0\u0000${prop}`) ?? prop;
         if (prop === 'constructor' && (base.endsWith('.constructor') || base === 'Function')) return 'Function';
         if (base === 'process.mainModule' && prop === 'require') return 'require';
         if (base === 'module' && prop === 'require') return 'require';
+        if ((prop === 'call' || prop === 'apply') && callsThrough(base)) return base;
         return `${base}.${prop}`;
       }
       case 'CallExpression': {
         const callee = qualify(node(expr.callee), depth + 1);
+        // `Reflect.get(cp, 'spawn')` is `cp.spawn`.
+        if (callee === 'Reflect.get') {
+          const [obj, key] = nodes(expr.arguments);
+          const base = qualify(obj, depth + 1);
+          const name = fold(key);
+          return base === undefined || name === undefined ? undefined : `${base}.${name}`;
+        }
+        // `cp.spawn.bind(null, …)` is `cp.spawn` (called later as `….bind(…)()`).
+        const fn = node(expr.callee);
+        if (fn?.type === 'MemberExpression' && propertyName(fn) === 'bind') {
+          const bound = qualify(node(fn.object), depth + 1);
+          if (bound !== undefined && callsThrough(bound)) return bound;
+        }
         if (callee === 'require' || callee === 'module.require') {
           const spec = fold(nodes(expr.arguments)[0]);
           return spec === undefined ? undefined : moduleName(spec);
@@ -280,20 +384,28 @@ export function javascriptFacts(text: string): CodeFacts {
         const q = qualify(callee);
         const args = nodes(expr.arguments);
         if (q !== undefined && /^os\.(hostname|userInfo|networkInterfaces)$/.test(q)) out.add('hostinfo');
+        // A local character decoder applied to constants yields decoded text (`rot13('…')`, `g('72657175697265')`).
+        if (callee?.type === 'Identifier' && decoderNames.has(scopeKey(callee.name as string)) && args.length > 0 && args.every((a) => fold(a) !== undefined || (a.type === 'ArrayExpression' && nodes(a.elements).every((e) => e.type === 'Literal')))) out.add('decoded');
         const reads = q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream|readdirSync|readdir|copyFileSync)$/.test(q);
         if (reads && argStrings(args).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
-        if (q !== undefined && /^path\.(join|resolve|posix\.join|win32\.join)$/.test(q) && argStrings(args).some((s) => CREDENTIAL_PATH.test(s) || /^(Local Storage|leveldb|Login Data|Cookies|Local Extension Settings)$/.test(s))) out.add('credpath');
+        if (q !== undefined && /^path\.(join|resolve|posix\.join|win32\.join)$/.test(q) && (argStrings(args).some((s) => CREDENTIAL_PATH.test(s) || /^(Local Storage|leveldb|Login Data|Cookies|Local Extension Settings)$/.test(s)) || CREDENTIAL_PATH.test(argStrings(args).join('/')))) out.add('credpath');
         if (q !== undefined && isNetworkCallee(q)) {
           out.add('remote');
           out.add('channel');
         }
+        if (q !== undefined && CLIPBOARD_READ.test(q)) out.add('clipboard');
+        if (q !== undefined && (/^(steggy|stegcloak)(\.|$)/.test(q) || (IMAGE_READ.test(q) && argStrings(args).some((s) => IMAGE_PATH.test(s.trim()))))) out.add('imagedata');
+        // `require.resolve('other/lib')`, `path.join(root, 'node_modules', 'other')`: a file of another installed package.
+        if (q === 'require.resolve' && /^[^./]/.test(fold(args[0]) ?? '.')) out.add('pkgpath');
+        if (q !== undefined && /^path\.(join|resolve)$/.test(q) && argStrings(args).some((s) => /(^|[\\/])node_modules([\\/]|$)/.test(s)) && !argStrings(args).some((s) => /(^|[\\/])\.(cache|bin|vite|tmp)([\\/]|$)/.test(s))) out.add('pkgpath');
         if (q === 'atob' || q === 'String.fromCharCode' || q === 'Buffer.from' || q === 'decodeURIComponent') {
           const enc = args[1] === undefined ? undefined : fold(args[1]);
           if (q !== 'Buffer.from' || enc === 'base64' || enc === 'hex') out.add('decoded');
         }
         if (callee?.type === 'MemberExpression') {
           const objLabels = labelsOf(node(callee.object), depth + 1);
-          for (const l of objLabels) if (l !== 'channel' || propertyName(callee) === 'then') out.add(l);
+          // A database reference's child (`ref.child('x')`, `db.collection('y').doc()`) writes to the same remote store.
+          for (const l of objLabels) if (l !== 'channel' || /^(then|child|ref|collection|doc)$/.test(propertyName(callee) ?? '')) out.add(l);
           if (objLabels.has('channel')) out.add('remote');
         }
         const argLabelSet = new Set<DataLabel>();
@@ -391,8 +503,13 @@ export function javascriptFacts(text: string): CodeFacts {
   const assignments: { n: N; chain: number[] }[] = [];
   const forIns: { n: N; chain: number[] }[] = [];
   const foldCandidates: { n: N; chain: number[] }[] = [];
+  /** `x.NPM_TOKEN`-shaped members, kept to check (once names are resolved) whether `x` is `process.env`. */
+  const envMembers: { n: N; name: string; chain: number[] }[] = [];
   /** Named functions (declarations and `const f = (…) => …`), to find ones that send their parameters. */
-  const functions = new Map<number, { name: string; params: string[] }>();
+  const functions = new Map<number, { name: string; params: string[]; scope: number }>();
+  /** Functions that work character by character (`fromCharCode`, `charCodeAt`): hand-written decoders. */
+  const decoderStarts = new Set<number>();
+  let decoderNames = new Set<string>();
   // The chain of enclosing function scopes, innermost first; cached per function so a deep tree
   // does not rebuild it for every call and binding.
   const chainCache = new Map<number, number[]>();
@@ -420,7 +537,7 @@ export function javascriptFacts(text: string): CodeFacts {
       if (id !== undefined && n.type === 'FunctionDeclaration') declare(scopesOf(parents, parents.length - 1)[0]!, id.name as string);
       const holder = parents[parents.length - 2];
       const fname = id?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : holder?.type === 'AssignmentExpression' ? node(holder.left)?.name : undefined);
-      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)) });
+      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)), scope: scopesOf(parents, parents.length - 1)[0] ?? 0 });
     }
     switch (n.type) {
       case 'ImportDeclaration': {
@@ -456,6 +573,10 @@ export function javascriptFacts(text: string): CodeFacts {
         const unref = parent?.type === 'MemberExpression' && parent.object === raw && propertyName(parent) === 'unref';
         const scopes = scopesOf(parents);
         callNodes.push({ call: n, topLevel: !parents.some(isFunctionLike), unref, chain: scopes });
+        const member = node(n.callee);
+        if (member?.type === 'MemberExpression' && /^(fromCharCode|fromCodePoint|charCodeAt|codePointAt)$/.test(String(node(member.property)?.name ?? ''))) {
+          for (const p of parents) if (p.type === 'FunctionDeclaration' || p.type === 'FunctionExpression' || p.type === 'ArrowFunctionExpression') decoderStarts.add(p.start);
+        }
         for (const a of nodes(n.arguments)) {
           if (a.type === 'FunctionExpression' || a.type === 'ArrowFunctionExpression') {
             for (const p of nodes(a.params)) bindings.push({ target: p, init: n, kind: 'callback-param', chain: [a.start, ...scopes] });
@@ -483,9 +604,13 @@ export function javascriptFacts(text: string): CodeFacts {
         if (spec !== undefined) facts.imports.push({ module: moduleName(spec), line: lineOf(n.start) });
         break;
       }
-      case 'MemberExpression':
+      case 'MemberExpression': {
         if (n.computed === true && node(n.property)?.type !== 'Literal') computedMembers.push({ n, chain: scopesOf(parents) });
+        const prop = node(n.property);
+        const envName = prop?.type === 'Identifier' && n.computed !== true ? (prop.name as string) : prop?.type === 'Literal' ? String(prop.value) : undefined;
+        if (envName !== undefined && SECRET_ENV_NAME.test(envName)) envMembers.push({ n, name: envName, chain: scopesOf(parents) });
         break;
+      }
       case 'Identifier':
         if (/^_0x[0-9a-f]{3,}$/i.test(n.name as string)) {
           mangled.add(n.name as string);
@@ -499,7 +624,16 @@ export function javascriptFacts(text: string): CodeFacts {
         if (typeof n.value === 'string' && n.value.length >= 4) facts.strings.push({ value: n.value, line: lineOf(n.start), decoded: false });
         break;
       case 'TemplateLiteral':
-        if (nodes(n.expressions).length > 0) foldCandidates.push({ n, chain: scopesOf(parents) });
+        if (nodes(n.expressions).length === 0) {
+          // A template without substitutions is a string literal written with backquotes (often a whole script).
+          const only = (nodes(n.quasis)[0]?.value as { cooked?: string | null } | undefined)?.cooked;
+          if (typeof only === 'string' && only.length >= 4) facts.strings.push({ value: only, line: lineOf(n.start), decoded: false });
+        } else {
+          foldCandidates.push({ n, chain: scopesOf(parents) });
+          // `https://registry.npmjs.org/${pkg}/…`: the host is constant even when the path is not.
+          const head = (nodes(n.quasis)[0]?.value as { cooked?: string | null } | undefined)?.cooked;
+          if (typeof head === 'string' && /^(https?|wss?|ftp):\/\/[\w.-]+\.[a-z]{2,}(:\d+)?\//i.test(head)) facts.strings.push({ value: head, line: lineOf(n.start), decoded: false });
+        }
         break;
       case 'BinaryExpression': {
         // Only the outermost `+` of a chain: folding each inner one again would be quadratic.
@@ -520,12 +654,14 @@ export function javascriptFacts(text: string): CodeFacts {
       case 'DoWhileStatement':
       case 'ForStatement':
         if (!parents.some(isFunctionLike) && loopNeverEnds(n)) endless.push(lineOf(n.start));
+        if (rotatesStringArray(n)) facts.stringArrayRotations.push(lineOf(n.start));
         break;
       default:
         break;
     }
   });
 
+  decoderNames = new Set([...functions].filter(([start]) => decoderStarts.has(start)).map(([, f]) => `${f.scope}\u0000${f.name}`));
   for (let round = 0; round < 3; round++) {
     let changed = false;
     for (const b of bindings) {
@@ -537,6 +673,8 @@ export function javascriptFacts(text: string): CodeFacts {
         const objLabels = callee?.type === 'MemberExpression' ? labelsOf(node(callee.object)) : new Set<DataLabel>();
         const received = (q !== undefined && isNetworkCallee(q)) || objLabels.has('channel') || objLabels.has('remote');
         if (received && b.target.type === 'Identifier') changed = setLabels(b.target.name as string, new Set<DataLabel>(['remote', 'channel'])) || changed;
+        // `fs.readFile('~/.aws/credentials', (err, data) => …)`: the data parameter is the credential.
+        if (q !== undefined && /^(fs|fs\.promises)\.readFile$/.test(q) && b.target.type === 'Identifier' && !/^e(rr(or)?)?$/.test(b.target.name as string) && (argStrings(nodes(b.init?.arguments)).some((x) => CREDENTIAL_PATH.test(x)) || labelsOf(nodes(b.init?.arguments)[0]).has('credpath'))) changed = setLabels(b.target.name as string, new Set<DataLabel>(['secret'])) || changed;
         // `items.forEach((x) => …)`, `paths.map((p) => …)`: the element carries what the collection does.
         const inherited = new Set([...objLabels].filter((l) => l !== 'channel'));
         if (inherited.size > 0) for (const name of patternNames(b.target)) changed = setLabels(name, inherited) || changed;
@@ -585,7 +723,10 @@ export function javascriptFacts(text: string): CodeFacts {
           const sub = new Set(baseLabels);
           if (base === 'process.env') {
             sub.delete('env');
-            if (key !== undefined && SECRET_ENV_NAME.test(key)) sub.add('envtoken');
+            if (key !== undefined && SECRET_ENV_NAME.test(key)) {
+              sub.add('envtoken');
+              if (!facts.secretEnvNames.some((e) => e.name === key)) facts.secretEnvNames.push({ name: key, line: lineOf(b.target.start) });
+            }
           }
           changed = setLabels(local, sub) || changed;
         }
@@ -666,11 +807,40 @@ export function javascriptFacts(text: string): CodeFacts {
       facts.envDumps.push({ line: fact.line, expression: text.slice(call.start, Math.min(call.end, call.start + 120)) });
     }
     if ((q === 'require' || q === 'module.require') && args[0] !== undefined && fold(args[0]) === undefined) facts.dynamicRequires.push(fact.line);
+    if (REFLECTED_API.test(q) || (q.includes('.') && isNetworkCallee(q))) {
+      // `const run = cp['spawn']; run(…)`: the indirection is where the name was bound.
+      const via = indirection(callee) ?? (callee?.type === 'Identifier' ? indirection(valueBoundTo(callee.name as string)) : undefined);
+      if (via !== undefined) facts.reflectiveCalls.push({ callee: q, line: fact.line, via, expression: text.slice(callee!.start, Math.min(callee!.end, callee!.start + 120)) });
+    }
+    // A method or module named by decoded text that does not fold (a hand-written decoder ran on it).
+    const named = callee?.type === 'MemberExpression' && callee.computed === true ? node(callee.property) : q === 'require' || q === 'module.require' ? args[0] : undefined;
+    if (named !== undefined && fold(named) === undefined && labelsOf(named).has('decoded')) facts.decodedNameCalls.push({ line: fact.line, expression: text.slice(call.start, Math.min(call.end, call.start + 120)) });
+    // Reflection reaching a sensitive function (`Reflect.get(cp, 'spawn')`, `getOwnPropertyDescriptor(cp, 'exec')`).
+    if ((q === 'Reflect.get' || q === 'Object.getOwnPropertyDescriptor') && args[1] !== undefined) {
+      const name = fold(args[1]);
+      if (name !== undefined && /^(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|eval|Function|mainModule|binding|dlopen)$/.test(name)) facts.hiddenNames.push({ name, line: fact.line, expression: text.slice(call.start, Math.min(call.end, call.start + 120)) });
+    }
     if ((q === 'require' || q === 'module.require') && args[0] !== undefined && args[0].type !== 'Literal') {
       const name = fold(args[0]);
       if (name !== undefined && SENSITIVE_NAMES.has(moduleName(name))) facts.hiddenNames.push({ name: moduleName(name), line: fact.line, expression: text.slice(call.start, Math.min(call.end, call.start + 120)) });
     }
   }
+  /** The expression a name was first bound to in the current scope chain. */
+  function valueBoundTo(name: string): N | undefined {
+    const key = scopeKey(name);
+    const saved = chain;
+    try {
+      for (const b of bindings) {
+        if (b.kind !== 'value' || b.target.type !== 'Identifier' || b.target.name !== name || b.init === undefined) continue;
+        chain = b.chain;
+        if (scopeKey(name) === key) return b.init;
+      }
+      return undefined;
+    } finally {
+      chain = saved;
+    }
+  }
+
   // One level across functions: `const send = (c) => fetch(u, { headers: { x: c } }); send(secret)`
   // makes `send` a network call for its callers.
   const wrappers = new Set<string>();
@@ -685,6 +855,10 @@ export function javascriptFacts(text: string): CodeFacts {
   });
   if (wrappers.size > 0) for (const c of facts.calls) if (wrappers.has(c.callee) && c.argLabels.length > 0) c.onChannel = true;
 
+  for (const { n: m, name, chain: at } of envMembers) {
+    chain = at;
+    if (qualify(node(m.object)) === 'process.env') facts.secretEnvNames.push({ name, line: lineOf(m.start) });
+  }
   for (const { n: f, chain: at } of forIns) {
     chain = at;
     if (qualify(node(f.right)) === 'process.env') facts.envDumps.push({ line: lineOf(f.start), expression: text.slice(f.start, Math.min(f.end, f.start + 80)) });
@@ -722,6 +896,9 @@ export function javascriptFacts(text: string): CodeFacts {
     const callee = node(expr.callee);
     const q = qualify(callee);
     if (q === 'atob' || q === 'String.fromCharCode' || q === 'unescape' || q === 'decodeURIComponent') return true;
+    // Packer output: `eval(function(p,a,c,k,e,d){…}(…))` evaluates what an inline function unpacks.
+    const fn = callee?.type === 'ParenthesizedExpression' ? node(callee.expression) : callee;
+    if (fn?.type === 'FunctionExpression' || fn?.type === 'ArrowFunctionExpression') return true;
     if (q === 'Buffer.from') {
       const enc = fold(nodes(expr.arguments)[1]);
       return enc === 'base64' || enc === 'hex' || enc === 'base64url';
@@ -771,6 +948,36 @@ function patternNames(p: N | undefined): string[] {
 
 function isFunctionLike(n: N): boolean {
   return n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression' || n.type === 'ClassBody';
+}
+
+/** `while (!![]) { … parseInt(…) … a.push(a.shift()) … }`: javascript-obfuscator's string-array rotation. */
+function rotatesStringArray(loop: N): boolean {
+  const test = node(loop.test);
+  const bangBangArray = test?.type === 'UnaryExpression' && test.operator === '!' && node(test.argument)?.type === 'UnaryExpression' && node(node(test.argument)!.argument)?.type === 'ArrayExpression';
+  if (!bangBangArray && !(test?.type === 'Literal' && test.value === true) && !(test === undefined && loop.type === 'ForStatement')) return false;
+  let rotates = false;
+  let checksum = false;
+  const member = (m: N | undefined) => (m?.type !== 'MemberExpression' ? undefined : m.computed === true ? (node(m.property)?.value as string | undefined) : (node(m.property)?.name as string | undefined));
+  const visit = (n: N, depth: number) => {
+    if ((rotates && checksum) || depth > 30) return;
+    if (n.type === 'CallExpression') {
+      const callee = node(n.callee);
+      if (callee?.type === 'Identifier' && callee.name === 'parseInt') checksum = true;
+      const arg = nodes(n.arguments)[0];
+      if (member(callee) === 'push' && arg?.type === 'CallExpression' && member(node(arg.callee)) === 'shift') {
+        const a = node(callee!.object);
+        const b = node(node(arg.callee)!.object);
+        if (a?.type === 'Identifier' && b?.type === 'Identifier' && a.name === b.name) rotates = true;
+      }
+    }
+    for (const key of Object.keys(n)) {
+      const val = n[key];
+      for (const child of Array.isArray(val) ? nodes(val) : [node(val)].filter((c): c is N => c !== undefined)) visit(child, depth + 1);
+    }
+  };
+  const body = node(loop.body);
+  if (body !== undefined) visit(body, 0);
+  return rotates && checksum;
 }
 
 /** A module-level loop whose condition is always true and whose body has no exit. */

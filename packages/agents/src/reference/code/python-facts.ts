@@ -1,11 +1,19 @@
 import type { SyntaxNode } from '@lezer/common';
-import { CREDENTIAL_PATH, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
-const NETWORK_PREFIXES = ['requests', 'httpx', 'urllib.request', 'urllib3', 'http.client', 'socket', 'aiohttp', 'ftplib', 'smtplib', 'websocket', 'websockets', 'dns.resolver', 'pycurl'];
+const NETWORK_PREFIXES = ['requests', 'httpx', 'urllib.request', 'urllib3', 'http.client', 'socket', 'aiohttp', 'ftplib', 'smtplib', 'websocket', 'websockets', 'dns.resolver', 'pycurl', 'aiodns', 'urllib2', 'urllib.urlopen', 'urllib.urlretrieve', 'httplib'];
 const COMMAND_BASES = new Set(['install', 'develop', 'egg_info', 'build_py', 'build_ext', 'sdist', 'bdist_wheel', 'bdist_egg', 'install_lib', 'install_scripts', 'build', 'easy_install']);
-const HOSTINFO = /^(socket\.gethostname|getpass\.getuser|os\.getlogin|platform\.node|platform\.uname|os\.uname|socket\.getfqdn)$/;
+const HOSTINFO = /^(socket\.gethostname|getpass\.getuser|os\.getlogin|platform\.node|platform\.uname|os\.uname|socket\.getfqdn|os\.getcwd|os\.getcwdb|pathlib\.Path\.home|pathlib\.Path\.cwd)$/;
+/** A query of a Chromium profile's saved passwords, cookies or cards (the rows are credentials). */
+const CREDENTIAL_QUERY = /\bselect\b[^;]*\b(password_value|encrypted_value|card_number_encrypted)\b[^;]*\bfrom\s+(logins|cookies|credit_cards)\b/i;
+/** Resolver classes: an instance's `query`/`resolve` is the class's. */
+const RESOLVER_CLASS = /^(dns\.resolver\.Resolver|aiodns\.DNSResolver)$/;
+/** Functions whose result is a path inside the installed packages (another package's files). */
+const PACKAGE_PATH = /^(importlib\.util\.find_spec|site\.getsitepackages|site\.getusersitepackages|sysconfig\.get_paths|sysconfig\.get_path|distutils\.sysconfig\.get_python_lib|pkg_resources\.get_distribution|importlib\.metadata\.(files|distribution))$/;
+/** Module attributes whose replacement at run time (monkey-patching) intercepts what other code sends, reads or runs. */
+const PATCHABLE = /^(requests|urllib3?|http|httpx|aiohttp|socket|ssl|subprocess|os|builtins|getpass|smtplib|ftplib|paramiko|boto3|botocore|keyring|hashlib|hmac|json|pickle|sys|importlib|pip|setuptools|cryptography|web3|eth_account|solana|bitcoinlib)(\.|$)/;
 const DECODERS = /^(base64\.(b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes)|codecs\.decode|bytes\.fromhex|binascii\.(unhexlify|a2b_base64)|zlib\.decompress|marshal\.loads|lzma\.decompress|bz2\.decompress|gzip\.decompress)$/;
 
 export function isPythonNetworkCallee(callee: string): boolean {
@@ -30,6 +38,10 @@ export function pythonFacts(text: string): CodeFacts {
   const calls: SyntaxNode[] = [];
   const strings: SyntaxNode[] = [];
   const classes: SyntaxNode[] = [];
+  /** Local functions and lambdas by name, to see through `_ = lambda x: b64decode(x); exec(_(…))`. */
+  const localFunctions = new Map<string, SyntaxNode>();
+  const memberAssigns: SyntaxNode[] = [];
+  const containerCalls: SyntaxNode[] = [];
   const cursor = tree.cursor();
   do {
     const n = cursor.node;
@@ -47,23 +59,46 @@ export function pythonFacts(text: string): CodeFacts {
         }
         break;
       }
-      case 'AssignStatement':
+      case 'AssignStatement': {
+        assigns.push(n);
+        const kids = namedChildren(n);
+        const value = kids[kids.length - 1];
+        if (kids[0]?.name === 'VariableName' && value?.name === 'LambdaExpression') localFunctions.set(src(kids[0]), value);
+        if (kids[0]?.name === 'MemberExpression') memberAssigns.push(n);
+        break;
+      }
+      case 'FunctionDefinition': {
+        const name = namedChildren(n).find((k) => k.name === 'VariableName');
+        if (name !== undefined) localFunctions.set(src(name), n);
+        break;
+      }
       case 'UpdateStatement':
       case 'ForStatement':
+      case 'WithStatement':
         assigns.push(n);
         break;
-      case 'CallExpression':
+      case 'CallExpression': {
         calls.push(n);
+        // `msg.set_content(data)`, `parts.append(data)`: the receiver now carries the data.
+        const callee = n.firstChild;
+        if (callee?.name === 'MemberExpression' && callee.firstChild?.name === 'VariableName' && /^\.?(set_content|set_payload|attach|add_attachment|append|extend|update|add_header|write|writelines|insert)$/.test(text.slice(callee.lastChild?.from ?? 0, callee.to))) containerCalls.push(n);
         break;
+      }
       case 'String':
         strings.push(n);
         break;
+      case 'FormatString': {
+        // `f"https://github.com/{repo}/…"`: the host is constant even when the path is not.
+        const head = /^[a-zA-Z]*["']{1,3}((?:https?|wss?|ftp):\/\/[\w.-]+\.[a-z]{2,}(?::\d+)?\/)[^{]*/i.exec(src(n));
+        if (head !== null) facts.strings.push({ value: head[1]!, line: lineOf(n.from), decoded: false });
+        break;
+      }
       case 'ClassDefinition':
         classes.push(n);
         break;
       case 'WhileStatement': {
         const test = namedChildren(n)[0];
-        if (test !== undefined && !insideDefinition(n) && (src(test) === 'True' || src(test) === '1') && !/\b(break|return|raise)\b/.test(src(n))) facts.endlessTopLevelLoops.push(lineOf(n.from));
+        if (test !== undefined && !insideDefinition(n) && !insideMainGuard(n, text) && (src(test) === 'True' || src(test) === '1') && !/\b(break|return|raise)\b/.test(src(n))) facts.endlessTopLevelLoops.push(lineOf(n.from));
         break;
       }
       default:
@@ -126,6 +161,15 @@ export function pythonFacts(text: string): CodeFacts {
           const method = parts[parts.length - 1];
           const obj = parts[0];
           const m = method === undefined ? '' : src(method);
+          // `''.join(chr(c) for c in [112, …])`, `''.join([chr(c) for c in …])`, `''.join(map(chr, […]))`.
+          if (m === 'join' && args.length > 0) {
+            const charCodes = charCodeList(args);
+            const sep = charCodes === undefined ? undefined : fold(obj, st, depth + 1);
+            if (charCodes !== undefined && sep !== undefined) {
+              st.decoded = true;
+              return charCodes.join(sep);
+            }
+          }
           if (m === 'join' && args[0] !== undefined && (args[0].name === 'ArrayExpression' || args[0].name === 'TupleExpression')) {
             const sep = fold(obj, st, depth + 1);
             const items = namedChildren(args[0]).map((c) => fold(c, st, depth + 1));
@@ -142,6 +186,25 @@ export function pythonFacts(text: string): CodeFacts {
     }
   }
 
+  /** The characters of `chr(c) for c in [numbers]` (bare, bracketed) or `map(chr, [numbers])`, else undefined. */
+  function charCodeList(args: SyntaxNode[]): string[] | undefined {
+    let parts = args;
+    if (parts.length === 1 && parts[0]!.name === 'ArrayComprehensionExpression') parts = namedChildren(parts[0]!);
+    let list: SyntaxNode | undefined;
+    if (parts.length === 1 && parts[0]!.name === 'CallExpression' && qualify(namedChildren(parts[0]!)[0]) === 'map') {
+      const inner = namedChildren(namedChildren(parts[0]!)[1] ?? parts[0]!);
+      if (inner.length === 2 && src(inner[0]!) === 'chr') list = inner[1];
+    } else if (parts.length >= 3 && parts[0]!.name === 'CallExpression' && qualify(namedChildren(parts[0]!)[0]) === 'chr') list = parts[parts.length - 1];
+    if (list === undefined || (list.name !== 'ArrayExpression' && list.name !== 'TupleExpression')) return undefined;
+    const out: string[] = [];
+    for (const item of namedChildren(list)) {
+      const v = item.name === 'Number' ? Number(src(item)) : NaN;
+      if (!Number.isInteger(v) || v < 0 || v > 0x10ffff) return undefined;
+      out.push(String.fromCodePoint(v));
+    }
+    return out;
+  }
+
   function qualify(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
     if (n === null || n === undefined || depth > 12) return undefined;
     if (n.name === 'VariableName') {
@@ -153,7 +216,15 @@ export function pythonFacts(text: string): CodeFacts {
       const base = qualify(parts[0], depth + 1);
       const last = parts[parts.length - 1];
       if (last === undefined || parts.length < 2) return undefined;
+      // `f.__call__` is `f`; `os.__dict__['system']` is `os.system`.
+      if (last.name === 'PropertyName' && src(last) === '__call__' && base !== undefined) return base;
+      if (last.name !== 'PropertyName' && base !== undefined && (base === '__dict__' || base.endsWith('.__dict__'))) {
+        const key = fold(last);
+        if (key !== undefined) return base === '__dict__' ? key : `${base.slice(0, -'.__dict__'.length)}.${key}`;
+      }
       const prop = last.name === 'PropertyName' ? src(last) : `[${fold(last) ?? '?'}]`;
+      // `__builtins__.exec`, `builtins.getattr` are the built-ins themselves.
+      if (base === '__builtins__' || base === 'builtins') return prop;
       return `${base ?? '?'}.${prop}`;
     }
     if (n.name === 'CallExpression') {
@@ -166,9 +237,38 @@ export function pythonFacts(text: string): CodeFacts {
         return name === undefined ? undefined : `${base ?? '?'}.${name}`;
       }
       if ((q === '__import__' || q === 'importlib.import_module') && args[0] !== undefined) return fold(args[0]);
+      if (q !== undefined && RESOLVER_CLASS.test(q)) return q;
+      // `os.__getattribute__('system')` is `os.system`.
+      if (q?.endsWith('.__getattribute__') === true && args[0] !== undefined) {
+        const name = fold(args[0]);
+        return name === undefined ? undefined : `${q.slice(0, -'.__getattribute__'.length)}.${name}`;
+      }
       return undefined;
     }
     return undefined;
+  }
+
+  /**
+   * How a callee reaches its function indirectly: `getattr(m, 'name')`, `m.__getattribute__('name')`,
+   * `m.__dict__['name']`, an attribute of `__import__('m')`, possibly behind `.__call__`.
+   */
+  function indirection(callee: SyntaxNode | null | undefined, depth = 0): string | undefined {
+    if (callee === null || callee === undefined || depth > 8) return undefined;
+    if (callee.name === 'ParenthesizedExpression') return indirection(namedChildren(callee)[0], depth + 1);
+    if (callee.name === 'CallExpression') {
+      const q = qualify(namedChildren(callee)[0]);
+      if (q === 'getattr') return 'getattr';
+      if (q?.endsWith('.__getattribute__') === true) return '__getattribute__';
+      return undefined;
+    }
+    if (callee.name !== 'MemberExpression') return undefined;
+    const parts = namedChildren(callee);
+    const last = parts[parts.length - 1];
+    if (last?.name === 'PropertyName' && src(last) === '__call__') return indirection(parts[0], depth + 1);
+    if (last?.name !== 'PropertyName' && /\.?__dict__$/.test(src(parts[0]!))) return '__dict__';
+    const obj = parts[0];
+    if (obj?.name === 'CallExpression' && /^(__import__|importlib\.import_module)$/.test(qualify(namedChildren(obj)[0]) ?? '')) return '__import__';
+    return indirection(obj, depth + 1);
   }
 
   function labelsOf(n: SyntaxNode | null | undefined, depth = 0): Set<DataLabel> {
@@ -182,6 +282,8 @@ export function pythonFacts(text: string): CodeFacts {
         add(labels.get(src(n)) ?? []);
         break;
       case 'MemberExpression': {
+        // `self.secret = os.environ.get(…)` in one method, `self.secret` sent in another.
+        if (/^self\.\w+$/.test(src(n))) add(labels.get(src(n)) ?? []);
         const q = qualify(n);
         if (q === 'os.environ') out.add('env');
         else if (q?.startsWith('os.environ.[') === true) {
@@ -190,6 +292,8 @@ export function pythonFacts(text: string): CodeFacts {
           const parts = namedChildren(n);
           const last = parts[parts.length - 1];
           if (last?.name === 'PropertyName' && KEY_MATERIAL_NAME.test(src(last))) out.add('keymaterial');
+          // `requests.__file__`, `find_spec('x').origin`: where another installed package lives.
+          if (last?.name === 'PropertyName' && (src(last) === '__file__' || src(last) === '__path__') && parts[0]?.name === 'VariableName' && aliases.has(src(parts[0]))) out.add('pkgpath');
           for (const l of labelsOf(parts[0], depth + 1)) if (l !== 'channel') out.add(l);
         }
         break;
@@ -199,6 +303,7 @@ export function pythonFacts(text: string): CodeFacts {
         const q = qualify(callee) ?? '';
         const args = argList === undefined ? [] : namedChildren(argList);
         if (HOSTINFO.test(q)) out.add('hostinfo');
+        if (/(^|\.)(execute|executemany)$/.test(q) && args.some((a) => CREDENTIAL_QUERY.test(fold(a) ?? ''))) out.add('secret');
         if ((q === 'os.getenv' || q === 'os.environ.get') && SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('envtoken');
         if (q === 'os.environ.copy' || q === 'os.environ.items') out.add('env');
         if ((q === 'open' || q.endsWith('.read_text') || q.endsWith('.open')) && stringsIn(n).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
@@ -207,6 +312,13 @@ export function pythonFacts(text: string): CodeFacts {
           out.add('channel');
         }
         if (DECODERS.test(q)) out.add('decoded');
+        if (CLIPBOARD_READ.test(q)) out.add('clipboard');
+        if (PACKAGE_PATH.test(q)) out.add('pkgpath');
+        if (IMAGE_READ.test(q) && (/^(stegano|judyb|lsb|steggy|stegpy|steganography)(\.|$)/i.test(q) || stringsIn(n).some((s) => IMAGE_PATH.test(s.trim())))) out.add('imagedata');
+        if (/^(stegano|judyb|lsb|stegpy|steganography)(\.|$)/i.test(q) && /(reveal|decode|extract)/i.test(q)) out.add('decoded');
+        // A local function or lambda that decodes (`_ = lambda s: zlib.decompress(b64decode(s))`) yields decoded text.
+        const local = callee === undefined ? undefined : localFunctionOf(callee);
+        if (local !== undefined && decodesInside(local)) out.add('decoded');
         // `os.environ.get('X')` reads one variable: it does not carry the whole environment.
         const oneVariable = /^os\.environ\.(get|setdefault|pop|__getitem__)$/.test(q);
         if (callee?.name === 'MemberExpression' && !oneVariable) add(labelsOf(namedChildren(callee)[0], depth + 1));
@@ -218,6 +330,30 @@ export function pythonFacts(text: string): CodeFacts {
         break;
     }
     return out;
+  }
+
+  /** The lambda or def a callee names (`_`, `(_)`, or a lambda written in place). */
+  function localFunctionOf(callee: SyntaxNode): SyntaxNode | undefined {
+    let c: SyntaxNode | undefined = callee;
+    while (c?.name === 'ParenthesizedExpression') c = namedChildren(c)[0];
+    if (c?.name === 'LambdaExpression') return c;
+    return c?.name === 'VariableName' ? localFunctions.get(src(c)) : undefined;
+  }
+
+  /** True when a function or lambda body calls a decoder (base64, zlib, marshal…), possibly through another local function. */
+  function decodesInside(fn: SyntaxNode, depth = 0): boolean {
+    if (depth > 3) return false;
+    const c = fn.cursor();
+    do {
+      if (c.name === 'CallExpression') {
+        const callee = namedChildren(c.node)[0];
+        const q = qualify(callee);
+        if (q !== undefined && DECODERS.test(q)) return true;
+        const inner = callee === undefined ? undefined : localFunctionOf(callee);
+        if (inner !== undefined && inner !== fn && decodesInside(inner, depth + 1)) return true;
+      }
+    } while (c.next() && c.from < fn.to);
+    return false;
   }
 
   function stringsIn(n: SyntaxNode): string[] {
@@ -241,6 +377,8 @@ export function pythonFacts(text: string): CodeFacts {
       return { targets: kids.slice(0, Math.max(0, body - 1)).filter((k) => k.name === 'VariableName'), value };
     }
     if (a.name === 'UpdateStatement') return { targets: kids.slice(0, 1), value: kids[2] };
+    // `with smtplib.SMTP(host) as s:` binds s like an assignment.
+    if (a.name === 'WithStatement') return { targets: kids.slice(1, 2).filter((k) => k.name === 'VariableName'), value: kids[0] };
     const opIndex = kids.map((k) => k.name).lastIndexOf('AssignOp');
     return { targets: kids.slice(0, opIndex).filter((k) => k.name !== 'AssignOp' && k.name !== 'TypeDef'), value: kids[opIndex + 1] };
   }
@@ -251,6 +389,14 @@ export function pythonFacts(text: string): CodeFacts {
       const { targets, value } = assignParts(a);
       if (value === undefined) continue;
       for (const t of targets) {
+        if (t.name === 'MemberExpression' && /^self\.\w+$/.test(src(t))) {
+          const cur = labels.get(src(t)) ?? new Set<DataLabel>();
+          const before = cur.size;
+          for (const x of labelsOf(value)) if (x !== 'channel') cur.add(x);
+          labels.set(src(t), cur);
+          if (cur.size !== before) changed = true;
+          continue;
+        }
         if (t.name !== 'VariableName') continue;
         const name = src(t);
         const q = qualify(value);
@@ -274,6 +420,16 @@ export function pythonFacts(text: string): CodeFacts {
         labels.set(name, cur);
         if (cur.size !== before) changed = true;
       }
+    }
+    for (const call of containerCalls) {
+      const [callee, argList] = namedChildren(call);
+      const name = callee?.firstChild === null || callee?.firstChild === undefined ? undefined : src(callee.firstChild);
+      if (name === undefined || argList === undefined) continue;
+      const cur = labels.get(name) ?? new Set<DataLabel>();
+      const before = cur.size;
+      for (const arg of namedChildren(argList)) for (const l of labelsOf(arg)) if (l !== 'channel') cur.add(l);
+      labels.set(name, cur);
+      if (cur.size !== before) changed = true;
     }
     if (!changed) break;
   }
@@ -299,12 +455,16 @@ export function pythonFacts(text: string): CodeFacts {
       for (const l of labelsOf(a)) argLabels.add(l);
     }
     argLabels.delete('channel');
-    const onChannel = callee?.name === 'MemberExpression' && labelsOf(namedChildren(callee)[0]).has('channel') && /\.(send|sendall|sendto|write|post|put|request|connect)$/.test(q);
+    const onChannel = callee?.name === 'MemberExpression' && labelsOf(namedChildren(callee)[0]).has('channel') && /\.(send|sendall|sendto|write|post|put|request|connect|sendmail|send_message|storbinary|storlines)$/.test(q);
     let first = args[0];
     // exec(compile(b64decode(…), '<string>', 'exec')) decodes as directly as exec(b64decode(…)).
     if (first?.name === 'CallExpression' && /^(builtins\.)?compile$/.test(qualify(namedChildren(first)[0]) ?? '')) first = namedChildren(namedChildren(first)[1] ?? first)[0];
     const firstCallee = first?.name === 'CallExpression' ? qualify(namedChildren(first)[0]) : undefined;
-    const directDecode = firstCallee !== undefined && (DECODERS.test(firstCallee) || (/\.decode$/.test(firstCallee) && first !== undefined && /b64decode|fromhex|unhexlify|decompress/.test(src(first))));
+    const firstLocal = first?.name === 'CallExpression' ? localFunctionOf(namedChildren(first)[0]!) : undefined;
+    const firstFold = { decoded: false };
+    // A call of a function named for decoding (`decode(x)`, `decrypt(x)`, `_unhex(x)`) decodes as surely as base64 does.
+    const namedDecoder = firstCallee !== undefined && /(^|[._])(decode|decrypt|decompress|unhex|deobfuscate|unscramble|b64d\w*)$/i.test(firstCallee);
+    const directDecode = namedDecoder || (first !== undefined && fold(first, firstFold) !== undefined && firstFold.decoded) || (firstLocal !== undefined && decodesInside(firstLocal)) || (firstCallee !== undefined && (DECODERS.test(firstCallee) || (/\.decode$/.test(firstCallee) && first !== undefined && /b64decode|fromhex|unhexlify|decompress/.test(src(first)))));
     const fact: CallFact = {
       callee: q,
       line: lineOf(c.from),
@@ -319,6 +479,10 @@ export function pythonFacts(text: string): CodeFacts {
       directDecode,
     };
     facts.calls.push(fact);
+    if (REFLECTED_API.test(q) || (q.includes('.') && isPythonNetworkCallee(q))) {
+      const via = indirection(callee);
+      if (via !== undefined) facts.reflectiveCalls.push({ callee: q, line: fact.line, via, expression: src(callee!).slice(0, 120) });
+    }
     if (/^(dict|str|repr|json\.dumps|list)$/.test(q) && args[0] !== undefined && qualify(args[0]) === 'os.environ') facts.envDumps.push({ line: fact.line, expression: src(c).slice(0, 120) });
     if (q === 'os.environ.copy' || q === 'os.environ.items') facts.envDumps.push({ line: fact.line, expression: src(c).slice(0, 120) });
     const calleeParts = callee === undefined ? [] : namedChildren(callee);
@@ -329,6 +493,25 @@ export function pythonFacts(text: string): CodeFacts {
         if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: fact.line, expression: src(c).slice(0, 120) });
       }
     }
+  }
+  for (const c of facts.calls) {
+    const name = /^os\.(getenv|environ\.get|environ\.setdefault|environ\.pop)$/.test(c.callee) ? c.args[0] : /^os\.environ\.\[(.+)\]$/.exec(c.callee)?.[1];
+    if (typeof name === 'string' && SECRET_ENV_NAME.test(name)) facts.secretEnvNames.push({ name, line: c.line });
+  }
+  const subscript = /os\.environ\s*\[\s*(?:f?["']([A-Za-z_][A-Za-z0-9_]*)["'])\s*\]/g;
+  for (let m = subscript.exec(text); m !== null; m = subscript.exec(text)) if (SECRET_ENV_NAME.test(m[1]!)) facts.secretEnvNames.push({ name: m[1]!, line: lineOf(m.index) });
+  // Monkey-patching: `requests.Session.send = spy`, `setattr(builtins, 'input', spy)`.
+  for (const a of memberAssigns) {
+    const target = qualify(namedChildren(a)[0]);
+    if (target !== undefined && PATCHABLE.test(target) && target.includes('.') && aliases.has(target.split('.')[0]!)) facts.hooks.push({ target, line: lineOf(a.from) });
+  }
+  for (const c of facts.calls) {
+    if (c.callee !== 'setattr') continue;
+    const call = calls.find((n) => lineOf(n.from) === c.line && qualify(namedChildren(n)[0]) === 'setattr');
+    const args = call === undefined ? [] : namedChildren(namedChildren(call)[1] ?? call);
+    const base = qualify(args[0]);
+    const name = fold(args[1]);
+    if (base !== undefined && name !== undefined && PATCHABLE.test(base) && aliases.has(base.split('.')[0]!)) facts.hooks.push({ target: `${base}.${name}`, line: c.line });
   }
   for (const s of strings) {
     if (s.parent?.name === 'ContinuedString') continue;
@@ -355,6 +538,14 @@ export function pythonFacts(text: string): CodeFacts {
     }
   }
   return facts;
+}
+
+/** Inside `if __name__ == '__main__':`, which runs when the file is a script, never when it is imported. */
+function insideMainGuard(n: SyntaxNode, text: string): boolean {
+  for (let p = n.parent; p !== null; p = p.parent) {
+    if (p.name === 'IfStatement' && /^if\s*\(?\s*(__name__\s*==\s*["']__main__["']|["']__main__["']\s*==\s*__name__)/.test(text.slice(p.from, p.from + 80))) return true;
+  }
+  return false;
 }
 
 function insideDefinition(n: SyntaxNode): boolean {

@@ -12,14 +12,33 @@ import { jsTools } from './js-tools.js';
 import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import { pythonTools } from './python-tools.js';
-import { SHADOWING_RULES, crossToolFindings } from './tool-shadowing.js';
+import { crossToolFindings } from './tool-shadowing.js';
+import { MCP_DESCRIPTION_RULES, privateParameterFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
+import { handlerEffects } from './handler-effects.js';
+import { toolBehaviourFindings } from './tool-behaviour-findings.js';
+import { descriptionClaims } from './description-claims.js';
+import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
+import { hiddenRecipientFacts } from './hidden-recipients.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
 const CODE_PHRASE_RULES = PHRASE_RULES.filter((r) => r.id !== 'secret-file-reference' && r.id !== 'coercion');
 const DOCUMENT = /\.(?:md|mdx|markdown)$/i;
 const DEPENDENCIES = /(?:^|\/)(?:node_modules|\.venv|venv|site-packages)\//;
+// Prompts an eval harness sends to the server's own tools: the user's words, not the server's.
+const EVAL_PROMPTS = /(?:^|\/)evals?\//;
+// Installation notes in every server's README name the MCP client's configuration file.
+// Documentation trees (not the package's own README and notes): `docs/`, `.docs/`, `content/`, `raw/`.
+const SERVED_DOCUMENTS = /(?:^|\/)(?:\.?docs?|documentation|content|raw|guides|reference)\//i;
+// A concealment that only lasts until something happens.
+const DEFERRED = /^[^.\n]{0,120}\b(?:unless|until|except\s+when)\b/i;
+const SETTING_MODE = /^developer\s+mode\s+(?:enabled|activated|on)\b/i;
+const ADDRESSED_TO_MODEL = /\b(?:you|your|assistant|AI|ChatGPT|GPT|Claude|model|LLM)\b/i;
+// A tool whose input is a command or code to run says so with one of these words.
+// ("execute queries" is not one: execute counts with a command, code, script or shell.)
+const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershell|snippet|repl)\b|\bexec(?:ute|utes)?\s+(?:\w+\s+){0,2}(?:commands?|code|scripts?|shell|programs?)\b/i;
+const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
 function toolsOf(path: string, text: string): McpTool[] {
   const language = languageOf(path);
@@ -53,28 +72,51 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const text = await readArtifactText(file);
     if (text === null) continue;
     if (DOCUMENT.test(file.path)) {
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true }));
+      // Documentation a docs server ships as data quotes attacks and example prompts; it is read for hidden text only.
+      const served = SERVED_DOCUMENTS.test(file.path);
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, ...(served ? { phrases: false } : {}) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       continue;
     }
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
     const deep = worthParsing(text);
-    if (deep) tools.push(...toolsOf(file.path, text));
-    if (language !== null) findings.push(...scriptFactFindings(file.path, scriptFacts(file.path, text, language), { subject: 'server code' }));
+    const inputToProcess: InputToProcess = new Map();
+    if (deep) {
+      const defined = toolsOf(file.path, text);
+      tools.push(...defined);
+      // What each tool says it does against what its handler's code does.
+      for (const tool of defined) {
+        if (tool.kind !== 'tool' || !tool.handler) continue;
+        const effects = handlerEffects(text, language, tool);
+        findings.push(...toolBehaviourFindings(tool, effects));
+        const claims = descriptionClaims(tool);
+        for (const e of effects) if (e.kind === 'process' && e.fromInput) inputToProcess.set(`${file.path}:${e.line}`, { tool: tool.name, declared: RUNS_COMMANDS.test(claims.words) });
+      }
+    }
+    if (language !== null) {
+      const facts = scriptFacts(file.path, text, language);
+      if (deep && language !== 'shell') {
+        // A Bcc address kept in a constant is as fixed as one written in place.
+        const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
+        facts.push(...hiddenRecipientFacts(text, language).filter((f) => !known.has(f.line)));
+      }
+      findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code' }), text, language, inputToProcess));
+    }
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
-    const strings = !deep ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : MANIFEST_FILE.test(file.path) ? text : null;
-    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: SHADOWING_RULES }));
+    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : MANIFEST_FILE.test(file.path) ? text : null;
+    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES }));
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, extraRules: SHADOWING_RULES }));
+    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
+    findings.push(...privateParameterFindings(tool));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');
     if (schemaText !== '') {
-      for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: SHADOWING_RULES })) findings.push({ ...f, line: tool.line });
+      for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });
     }
   }
   findings.push(...crossToolFindings(tools));
@@ -93,5 +135,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       }),
     );
   }
-  return resultFromFindings(findings);
+  // "Don't tell the user X until Y", "don't show the ID unless asked": a workflow step, not a secret.
+  // "Load the extension with Developer mode enabled": a browser or phone setting, unless it is addressed to the model.
+  const graded = findings.map((f) =>
+    (f.title === 'instruction to hide actions from the user' && f.severity === 'HIGH' && DEFERRED.test(f.evidence ?? '')) || (f.title === 'jailbreak phrasing' && f.severity === 'HIGH' && SETTING_MODE.test(f.evidence ?? '') && !ADDRESSED_TO_MODEL.test(f.evidence ?? ''))
+      ? { ...f, severity: 'MED' as const }
+      : f,
+  );
+  return resultFromFindings(graded);
 };

@@ -1,5 +1,6 @@
+import { pythonSourceOf } from './python-source-cache.js';
 import { parseJs, walkJs } from '../skills/js-source.js';
-import { PythonSource } from '../skills/python-source.js';
+
 import type { ScriptLanguage } from '../skills/script-fact.js';
 
 /**
@@ -10,7 +11,7 @@ import type { ScriptLanguage } from '../skills/script-fact.js';
 export function codeStrings(text: string, language: ScriptLanguage): string {
   const ranges: Array<[number, number]> = [];
   if (language === 'python') {
-    const src = new PythonSource(text);
+    const src = pythonSourceOf(text);
     const cursor = src.tree.cursor();
     do {
       if (cursor.name === 'String' || cursor.name === 'FormatString') ranges.push([cursor.from, cursor.to]);

@@ -50,6 +50,21 @@ function staticValue(node: JsNode, text: string, scope: JsScope, depth = 0): unk
   return collapse(text.slice(node.start, node.end));
 }
 
+/** Names a handler's parameters bind: `({ a, b })`, `(args)`, `(request)`. */
+function paramNames(fn: JsNode): string[] {
+  const names: string[] = [];
+  const visit = (p: JsNode | null | undefined, depth: number) => {
+    if (!p || depth > 4) return;
+    if (p.type === 'Identifier') names.push(p.name as string);
+    else if (p.type === 'ObjectPattern') for (const prop of p.properties as JsNode[]) visit(prop.type === 'RestElement' ? (prop.argument as JsNode) : (prop.value as JsNode), depth + 1);
+    else if (p.type === 'ArrayPattern') for (const e of p.elements as Array<JsNode | null>) visit(e, depth + 1);
+    else if (p.type === 'AssignmentPattern') visit(p.left as JsNode, depth + 1);
+    else if (p.type === 'RestElement') visit(p.argument as JsNode, depth + 1);
+  };
+  for (const p of (fn.params as JsNode[]) ?? []) visit(p, 0);
+  return names.filter((n) => n !== 'extra' && n !== 'ctx' && n !== 'context');
+}
+
 function isFunction(node: JsNode | undefined): boolean {
   return node?.type === 'ArrowFunctionExpression' || node?.type === 'FunctionExpression';
 }
@@ -85,7 +100,9 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       if (value) schema = staticValue(value, text, scope);
     }
     const line = lineAt(at.start);
-    tools.push({ kind, name, description: desc?.description ?? '', inputSchema: schema, file, line, descriptionLine: desc?.line ?? line });
+    // FastMCP's addTool({ name, execute }) and similar carry the handler in the object.
+    const fn = ['execute', 'handler', 'run', 'callback', 'cb'].map((k) => property(object, k, scope)).find((v) => isFunction(v));
+    tools.push({ kind, name, description: desc?.description ?? '', inputSchema: schema, file, line, descriptionLine: desc?.line ?? line, ...(fn ? { handler: [fn.start, fn.end] as [number, number], inputNames: paramNames(fn) } : {}) });
   };
 
   walkJs(root, (node) => {
@@ -106,9 +123,12 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       const rest = args.slice(1).filter((a) => !isFunction(a));
       let description: { description: string; line: number } | null = null;
       let schema: unknown = null;
+      let readOnlyHint = false;
       for (const arg of rest) {
         if (arg.type === 'ObjectExpression') {
           seen.add(arg.start);
+          const hint = property(property(arg, 'annotations', scope) ?? arg, 'readOnlyHint', scope);
+          if (hint?.type === 'Literal' && hint.value === true) readOnlyHint = true;
           const desc = describe(property(arg, 'description', scope));
           const inner = [...SCHEMA_KEYS].map((k) => property(arg, k, scope)).find((v) => v !== undefined);
           if (desc !== null || inner !== undefined) {
@@ -122,7 +142,8 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
         }
       }
       const line = lineAt(node.start);
-      tools.push({ kind, name, description: description?.description ?? '', inputSchema: schema, file, line, descriptionLine: description?.line ?? line });
+      const fn = args.find((a) => isFunction(a));
+      tools.push({ kind, name, description: description?.description ?? '', inputSchema: schema, file, line, descriptionLine: description?.line ?? line, ...(fn ? { handler: [fn.start, fn.end] as [number, number], inputNames: paramNames(fn) } : {}), ...(readOnlyHint ? { readOnlyHint } : {}) });
       return;
     }
     if (node.type === 'ObjectExpression' && !seen.has(node.start)) {
@@ -132,5 +153,18 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       if (hasName && hasDescription && hasSchema && scope.fold(hasName) !== null) fromObject(node, 'tool', null, node);
     }
   });
+  // A low-level server dispatches in one CallTool handler: `switch (request.params.name) { case 'add': … }`.
+  const unhandled = new Map(tools.filter((t) => t.kind === 'tool' && !t.handler).map((t) => [t.name, t]));
+  if (unhandled.size > 0) {
+    walkJs(root, (node) => {
+      if (node.type !== 'SwitchCase' || !node.test) return;
+      const tool = unhandled.get(scope.fold(node.test as JsNode) ?? '');
+      const body = node.consequent as JsNode[];
+      if (!tool || body.length === 0) return;
+      tool.handler = [(body[0] as JsNode).start, (body[body.length - 1] as JsNode).end];
+      tool.inputNames = ['args', 'arguments', 'input', 'params'];
+      unhandled.delete(tool.name);
+    });
+  }
   return tools;
 }

@@ -15,4 +15,13 @@ export interface McpTool {
   line: number;
   /** Line where the description text starts (findings in it are reported relative to it). */
   descriptionLine: number;
+  /**
+   * `[from, to)` offsets in the file of the code that runs when the model calls it (the handler
+   * function, or the `case` of a dispatching `switch`), when the extractor found it.
+   */
+  handler?: [number, number];
+  /** Names of the handler's parameters the model fills in (for the flow of tool inputs). */
+  inputNames?: string[];
+  /** Registered with the MCP annotation `readOnlyHint: true`: clients may run it without asking. */
+  readOnlyHint?: boolean;
 }

@@ -1,3 +1,4 @@
+import { pythonSourceOf } from './python-source-cache.js';
 import { lineLocator } from '../text/line-locator.js';
 import { PythonSource, type SyntaxNode } from '../skills/python-source.js';
 import type { McpTool } from './mcp-tool.js';
@@ -50,7 +51,7 @@ function parameters(src: PythonSource, fn: SyntaxNode): string[] {
  * inputSchema=…)` objects of a low-level `list_tools` handler.
  */
 export function pythonTools(file: string, text: string): McpTool[] {
-  const src = new PythonSource(text);
+  const src = pythonSourceOf(text);
   const lineAt = lineLocator(text);
   const tools: McpTool[] = [];
   const cursor = src.tree.cursor();
@@ -76,7 +77,9 @@ export function pythonTools(file: string, text: string): McpTool[] {
         const uri = kind === 'resource' ? args.find((a) => a.keyword === null || a.keyword === 'uri') : undefined;
         const schema: unknown = kind === 'resource' ? { uri: uri ? src.fold(uri.value) : null, params: parameters(src, fn) } : parameters(src, fn);
         const line = lineAt(node.from);
-        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line });
+        const inputNames = parameters(src, fn).map((p) => (p.split(/[:= ]/)[0] ?? '').replace(/^\*+/, '').trim()).filter((p) => p !== '');
+        const readOnlyHint = call !== null && /\breadOnlyHint['"]?\s*[:=]\s*True\b/.test(src.slice(decorator));
+        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line, handler: [fn.from, fn.to], inputNames, ...(readOnlyHint ? { readOnlyHint } : {}) });
       }
       continue;
     }

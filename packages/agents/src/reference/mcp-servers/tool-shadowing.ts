@@ -19,33 +19,66 @@ export const SHADOWING_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'description redirects where data is sent',
     pattern:
-      /\b(?:change|set|replace|redirect|override|switch)\s+(?:the\s+)?(?:recipient|destination|to[- ]address|email\s+address|phone\s+number|webhook(?:\s+url)?|target\s+url|endpoint)s?\b[^.\n]{0,40}?\bto\b|\b(?:always|also)\s+(?:add|include|bcc|cc)\b[^.\n]{0,60}?\b(?:bcc|cc|recipient|copy)\b/i,
+      /\b(?:change|set|replace|redirect|override|switch)\s+(?:the\s+)?(?:recipient|destination|to[- ]address|email\s+address|phone\s+number|webhook(?:\s+url)?|target\s+url|endpoint)s?\b[^.\n]{0,40}?\bto\s+(?:the\s+|an?\s+)?['"`]?(?:https?:\/\/|[\w.+-]+@[\w-]+\.|\+?\d[\d\s().-]{6,})|\b(?:always|also)\s+(?:add|include|bcc|cc)\b[^.\n]{0,60}?\b(?:bcc|cc|recipient|copy)\b/i,
   },
 ];
 
-// Tool names mentioned in another tool's description together with an instruction about them.
-const STEERS = /\b(?:must|always|instead|never|change|replace|redirect|add|include|bcc|cc|forward|send\s+(?:it|them|a\s+copy)|regardless)\b/i;
+// What turns a mention of another tool into shadowing: an instruction about the other tool's
+// arguments, recipients or data (change, redirect, add a recipient, pass along, send a copy). Which
+// tool to use, or to use first ("prefer this tool over X", "use X instead", "DEPRECATED: use X"),
+// is routing advice and does not change what the other tool does.
+const STEERS = /\b(?:change|replace|redirect|override|modify|add|include|append|attach|insert|bcc|cc|forward|send\s+(?:it|them|a\s+copy|the\s+\w+)|regardless)\b/i;
+const ROUTING = /\b(?:prefer|use|call|run|invoke|try)\b[^.\n]{0,40}$|\b(?:via|using|through|with)\s+(?:the\s+)?['"`]?$/i;
+
+// The clause around a mention: an instruction about another tool sits in the clause that names it
+// ("the send_email tool must also send a copy to …"), or follows a conditional clause naming it
+// ("When X is called, change …").
+function sentenceAround(text: string, at: number, length: number): string {
+  const before = text.slice(Math.max(0, at - 200), at);
+  const cut = Math.max(...[/[.;()\n,]/g, /\s(?:or|and then|but)\s/gi].map((re) => {
+    let last = -1;
+    for (const m of before.matchAll(re)) last = m.index + m[0].length;
+    return last;
+  }));
+  const start = Math.max(0, at - 200) + Math.max(0, cut);
+  const rest = text.slice(at + length, at + length + 200);
+  // "When send_message is invoked, change the recipient …": a conditional clause naming the tool
+  // carries on into the instruction after the comma, to the end of the sentence.
+  const conditional = /\b(?:when|whenever|if|before|after|once|each\s+time|every\s+time)\b/i.test(text.slice(start, at));
+  const stop = rest.search(conditional ? /[.;\n]/ : /[.;()\n,]|\s(?:or|and then|but)\s/i);
+  return text.slice(start, at + length + (stop < 0 ? rest.length : stop));
+}
 
 /**
  * A description that names another tool of the same server (or a well-known tool of other servers)
- * and tells the model how to use it: the shadowing shape of Invariant Labs' WhatsApp demo.
+ * and, in the same sentence, tells the model to change that tool's arguments or data: the
+ * shadowing shape of Invariant Labs' WhatsApp demo. Every mention is checked, so an innocuous
+ * first mention does not hide a later instruction.
  */
 export function crossToolFindings(tools: readonly McpTool[]): AgentFinding[] {
   const names = new Set(tools.filter((t) => t.kind === 'tool').map((t) => t.name));
   for (const n of ['send_email', 'send_message', 'send_whatsapp_message', 'execute_command', 'run_command', 'write_file', 'read_file', 'create_issue', 'git_push', 'transfer_funds']) names.add(n);
   const findings: AgentFinding[] = [];
+  // One pattern for every name, longest first, so each description is scanned once.
+  const sorted = [...names].filter((n) => n.length >= 4).sort((a, b) => b.length - a.length);
+  if (sorted.length === 0) return findings;
+  const mention = new RegExp(`(?<![\\w-])(?:${sorted.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\w-])`, 'g');
   for (const tool of tools) {
-    for (const other of names) {
-      if (other === tool.name || other.length < 4) continue;
-      const at = tool.description.search(new RegExp(`(?<![\\w-])${other.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`));
-      if (at < 0) continue;
-      const around = tool.description.slice(Math.max(0, at - 120), at + other.length + 160);
-      if (!STEERS.test(around)) continue;
-      findings.push(
-        referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'description changes how other tools behave (tool shadowing)', file: tool.file, line: tool.descriptionLine, evidence: `${tool.name} → ${other}: ${around}` }),
-      );
+    let found: string | null = null;
+    for (const m of tool.description.matchAll(mention)) {
+      const other = m[0];
+      if (other === tool.name) continue;
+      const sentence = sentenceAround(tool.description, m.index, other.length);
+      const before = sentence.slice(0, Math.max(0, sentence.indexOf(other)));
+      const after = sentence.slice(sentence.indexOf(other) + other.length);
+      // "use X instead", "prefer X": the instruction is about choosing X, not about what X does.
+      const steer = STEERS.exec(before.slice(-120)) ?? STEERS.exec(after.slice(0, 160));
+      if (!steer) continue;
+      if (ROUTING.test(before) && !/\b(?:change|replace|redirect|bcc|cc|forward|send\s+a\s+copy)\b/i.test(after.slice(0, 160) + before.slice(-120))) continue;
+      found = `${tool.name} → ${other}: ${sentence.trim()}`;
       break;
     }
+    if (found !== null) findings.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'description changes how other tools behave (tool shadowing)', file: tool.file, line: tool.descriptionLine, evidence: found }));
   }
   return findings;
 }

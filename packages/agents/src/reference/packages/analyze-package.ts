@@ -1,11 +1,11 @@
 import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
-import type { CodeFacts } from '../code/code-facts.js';
+import type { CallFact, CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript-facts.js';
 import { pythonFacts } from '../code/python-facts.js';
 import type { AnalyzeInput } from '../common/analyzer.js';
-import { listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
+import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { codeFindings } from './code-findings.js';
@@ -13,15 +13,22 @@ import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { commandSignals } from './shell-command.js';
+import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
+import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
+import { hiddenCodeFindings } from './hidden-code-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
 const JS_FILE = /\.(js|cjs|mjs|jsx)$/i;
 const PY_FILE = /\.py$/i;
 /** Files above this size are not parsed (generated bundles); they get a cheap text scan. */
-const MAX_PARSE_BYTES = 768 * 1024;
+const MAX_PARSE_BYTES = 512 * 1024;
 /** Source parsed per package at most; the rest gets the cheap scan, so a huge tarball stays bounded in time. */
-const MAX_PARSED_TOTAL = 8 * 1024 * 1024;
+const MAX_PARSED_TOTAL = 3 * 1024 * 1024;
+/** Code read for the cheap scan per package at most (files of any size, read in chunks); past it files are counted, not read. */
+const MAX_SCANNED_TOTAL = 64 * 1024 * 1024;
+/** Files read ahead of the one being analyzed: reads overlap with parsing on a busy disk. */
+const READ_AHEAD = 8;
 const NATIVE_MAGIC: readonly [string, Buffer][] = [
   ['ELF', Buffer.from([0x7f, 0x45, 0x4c, 0x46])],
   ['PE', Buffer.from([0x4d, 0x5a])],
@@ -52,13 +59,24 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     } catch {
       findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'package.json is not valid JSON', file: 'package.json' }));
     }
-    if (manifest !== null && text !== null) findings.push(...(await installScriptFindings(manifest, text, byPath, installTime)));
   } else if (layout.kind === 'sdist') {
     if (byPath.has('setup.py')) installTime.add('setup.py');
     const pyproject = byPath.get('pyproject.toml');
     const toml = pyproject === undefined ? null : await readArtifactText(pyproject);
     if (toml !== null) for (const path of pythonBuildHooks(toml)) if (byPath.has(path)) installTime.add(path);
   }
+
+  // Who the package says it is: install scripts downloading from the vendor's own site are judged by it.
+  let metadataText: string | null = null;
+  if (layout.ecosystem === 'pypi') {
+    const meta = byPath.get('PKG-INFO') ?? [...byPath].find(([p]) => /^[^/]+\.dist-info\/METADATA$/.test(p))?.[1];
+    metadataText = meta === undefined ? null : await readArtifactText(meta);
+  }
+  const identity = packageIdentity(
+    typeof manifest?.name === 'string' ? manifest.name : metadataText === null ? null : metadataName(metadataText),
+    [...manifestUrls(manifest), ...(metadataText === null ? [] : [...metadataText.matchAll(/^(?:Home-page|Download-URL|Project-URL):\s*(?:[^,\n]*,\s*)?(\S+)/gim)].map((m) => m[1]!))],
+  );
+  if (manifest !== null && manifestText !== null) findings.push(...(await installScriptFindings(manifest, manifestText, byPath, installTime, identity)));
 
   // Install-time JavaScript pulls in its relative requires: they run at install too.
   let parsedBytes = 0;
@@ -94,6 +112,21 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     const pb = installTime.has(b) || entries.has(b) ? 0 : 1;
     return pa - pb || fa.size - fb.size || (a < b ? -1 : a > b ? 1 : 0);
   });
+  // Code files are read ahead (READ_AHEAD at a time); files too big to read whole are scanned in chunks.
+  const codeOrder = order.filter(([rel]) => (JS_FILE.test(rel) && !rel.endsWith('.d.ts')) || PY_FILE.test(rel));
+  const pending = new Map<string, Promise<string | null>>();
+  let nextRead = 0;
+  const textOf = (rel: string, file: ArtifactFile): Promise<string | null> => {
+    while (nextRead < codeOrder.length && pending.size < READ_AHEAD) {
+      const [r, f] = codeOrder[nextRead++]!;
+      if (!pending.has(r) && f.size <= MAX_PARSE_BYTES * 4 && !factsCache.has(r)) pending.set(r, readArtifactText(f).catch(() => null));
+    }
+    const p = pending.get(rel) ?? readArtifactText(file);
+    pending.delete(rel);
+    return p;
+  };
+  let scannedBytes = 0;
+  let unread = 0;
   for (const [rel, file] of order) {
     const isJs = JS_FILE.test(rel) && !rel.endsWith('.d.ts');
     const isPy = PY_FILE.test(rel);
@@ -106,12 +139,12 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
         const code = text.split('\n').filter((l) => /^\s*import\s/.test(l)).join('\n');
         const risky = /\b(exec|eval|b64decode|subprocess|system|urlopen|socket|popen)\b/.test(code);
         findings.push(referenceFinding({ category: 'install_script', severity: risky ? 'HIGH' : 'LOW', title: risky ? 'A .pth file runs decoded or external code every time Python starts' : 'A .pth file runs an import every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
-        findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: true, reparse }));
+        findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: true, reparse, identity }));
       }
       continue;
     }
     if ((rel === 'PKG-INFO' || /^[^/]+\.dist-info\/METADATA$/.test(rel)) && packageName === null) {
-      const text = await readArtifactText(file);
+      const text = metadataText ?? (await readArtifactText(file));
       if (text !== null) packageName = metadataName(text);
     }
     if (!isJs && !isPy) {
@@ -124,15 +157,34 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     const isInstall = installTime.has(rel);
     let facts = factsCache.get(rel);
     if (facts === undefined) {
-      const text = await readArtifactText(file);
-      if (text === null) continue;
+      const deepCandidate = isInstall || (file.size <= MAX_PARSE_BYTES * 4 && parsedBytes <= MAX_PARSED_TOTAL);
+      if (!deepCandidate) {
+        // Bundles and overflow: a scan for sinks only, in chunks, so a huge file is never a blind spot.
+        if (scannedBytes + file.size > MAX_SCANNED_TOTAL) {
+          unread++;
+          continue;
+        }
+        scannedBytes += file.size;
+        const whole = file.size <= DEFAULT_FILE_WALK_LIMITS.maxTextBytes ? await readArtifactText(file) : null;
+        findings.push(...(whole !== null ? cheapScan(whole, rel) : file.size > DEFAULT_FILE_WALK_LIMITS.maxTextBytes ? await scanInChunks(file, rel) : []));
+        continue;
+      }
+      const text = await textOf(rel, file);
+      if (text === null) {
+        if (file.size > DEFAULT_FILE_WALK_LIMITS.maxTextBytes) findings.push(...(await scanInChunks(file, rel)));
+        continue;
+      }
       // Size is judged without whitespace, so padding a payload with spaces does not hide it.
       const big = file.size > MAX_PARSE_BYTES && nonSpaceLength(text) > MAX_PARSE_BYTES;
-      if (!isInstall && (big || parsedBytes > MAX_PARSED_TOTAL)) {
+      // A bundle of many modules (webpack, esbuild, rollup chunks) that no entry point or install
+      // script names: file-level co-occurrence means nothing there, so it gets the sink scan.
+      if (!isInstall && !entries.has(rel) && (big || parsedBytes > MAX_PARSED_TOTAL || isVendorBundle(text, file.size))) {
+        scannedBytes += file.size;
         findings.push(...cheapScan(text, rel));
         continue;
       }
-      facts = isJs ? javascriptFacts(text) : pythonFacts(text);
+      findings.push(...unicodeFindings(text, rel, isJs ? 'javascript' : 'python'), ...hiddenCodeFindings(text, rel));
+      facts = isJs ? javascriptFacts(text) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;
     }
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
@@ -141,12 +193,30 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
     }
-    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py'), reparse }));
+    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py'), reparse, identity }));
     if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
   }
 
+  if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
   findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
   return resultFromFindings(findings);
+}
+
+/** Generated code of many modules: bundler markers, or minified lines, in a file over 100 KiB. */
+export function isVendorBundle(text: string, size: number): boolean {
+  if (size < 100 * 1024) return false;
+  let markers = 0;
+  const re = /__webpack_require__|__commonJS\(|__esm\(|\/\/ (node_modules|\.\.\/node_modules)\/|\/\*{3}\/|System\.register\(|define\(\[/g;
+  for (let m = re.exec(text); m !== null && markers < 3; m = re.exec(text)) markers++;
+  if (markers >= 3) return true;
+  const lines = text.length / Math.max(1, countLines(text));
+  return lines > 400;
+}
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 function nonSpaceLength(text: string): number {
@@ -178,7 +248,20 @@ function entryPoints(manifest: Record<string, unknown> | null, exists: (path: st
   return out;
 }
 
-async function installScriptFindings(manifest: Record<string, unknown>, text: string, byPath: Map<string, ArtifactFile>, installTime: Set<string>): Promise<AgentFinding[]> {
+/** URLs package.json gives for the package itself: homepage, repository, bugs, author and funding. */
+function manifestUrls(manifest: Record<string, unknown> | null): string[] {
+  if (manifest === null) return [];
+  const out: string[] = [];
+  const add = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (typeof v === 'object' && v !== null) for (const k of ['url', 'web']) add((v as Record<string, unknown>)[k]);
+  };
+  for (const key of ['homepage', 'repository', 'bugs', 'author', 'funding']) add(manifest[key]);
+  return out;
+}
+
+async function installScriptFindings(manifest: Record<string, unknown>, text: string, byPath: Map<string, ArtifactFile>, installTime: Set<string>, identity: PackageIdentity): Promise<AgentFinding[]> {
+  const own = (h: string): boolean => ownHost(h, identity);
   const out: AgentFinding[] = [];
   const scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, unknown>) : {};
   for (const hook of [...INSTALL_HOOKS, ...GIT_INSTALL_HOOKS]) {
@@ -187,11 +270,11 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
     const line = lineAt(text, Math.max(0, text.indexOf(`"${hook}"`)));
     const atInstall = (INSTALL_HOOKS as readonly string[]).includes(hook);
     if (atInstall) out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `Runs ${hook === 'install' ? 'an' : 'a'} ${hook} script at install`, file: 'package.json', line, evidence: command }));
-    for (const s of commandSignals(command)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'package.json', line, evidence: `${hook}: ${command}` }));
+    for (const s of commandSignals(command, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'package.json', line, evidence: `${hook}: ${command}` }));
     if (!atInstall) continue;
     const parsed = parseScript(command);
     for (const code of parsed.inlineJavaScript) {
-      for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true, reparse })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
+      for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true, reparse, identity })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
       if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process)/.test(code) || /\beval\s*\(/.test(code)) {
         out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'package.json', line, evidence: code.slice(0, 300) }));
       }
@@ -205,7 +288,7 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         const body = file === undefined ? null : await readArtifactText(file);
         if (body === null) continue;
         body.split('\n').forEach((l, i) => {
-          for (const s of commandSignals(l)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
+          for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
         });
       }
     }
@@ -264,21 +347,71 @@ function setupPyFindings(facts: CodeFacts): AgentFinding[] {
   for (const o of facts.commandOverrides) {
     out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `setup.py overrides the ${o.base} command (runs at install)`, file: 'setup.py', line: o.line, evidence: `class ${o.name}(${o.base})` }));
   }
-  const risky = facts.calls.find((c) => c.topLevel && /^(os\.system|os\.popen|subprocess\.\w+|(builtins\.)?exec|(builtins\.)?eval|urllib\.request\.urlopen|requests\.\w+|socket\.socket)$/.test(c.callee));
+  const moduleLevel = facts.calls.filter((c) => c.topLevel && /^(os\.system|os\.popen|subprocess\.\w+|check_output|check_call|popen|(builtins\.)?exec|(builtins\.)?eval|urllib\.request\.urlopen|requests\.\w+|socket\.socket)$/.test(c.callee));
+  // Build tools (git describe, cmake --version, pandoc, python -m …) and `exec(open('pkg/version.py').read())` are how
+  // setup.py files find their version and flags; anything else, or a command with a download in it, is not.
+  const benignBuildStep = (c: CallFact): boolean => {
+    if (c.argLabels.length > 0) return false;
+    const command = [...c.args.filter((a): a is string => a !== null), ...c.argStrings].join(' ');
+    if (commandSignals(command).length > 0) return false;
+    if (/^(builtins\.)?(exec|eval)$/.test(c.callee)) return c.argStrings.length > 0 && c.argStrings.every((a) => /\.py$|^(r|rb|utf-?8)$/i.test(a));
+    if (/^(requests\.|urllib|socket)/.test(c.callee)) return false;
+    const first = (c.args[0] ?? c.argStrings[0] ?? '').trim().split(/\s+/)[0] ?? '';
+    return /^(-m|git|cmake|make|pkg-config|pandoc|coverage|gcc|g\+\+|cc|clang|nvcc|which|uname|swig|cython|go|cargo|rustc|protoc|llvm-config|xcrun|sw_vers)$/.test(first) || (/^(python3?(\.\d+)?|pip3?)$/.test(first) && /^(-m\s|freeze|--version|list)/.test(command.trim().split(/\s+/).slice(1).join(' ')));
+  };
+  const risky = moduleLevel.find((c) => !benignBuildStep(c));
   if (risky !== undefined) out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'setup.py runs commands or network calls at module level (every install and build)', file: 'setup.py', line: risky.line, evidence: risky.callee }));
+  else if (moduleLevel[0] !== undefined) out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: 'setup.py runs a build tool or reads its own files at module level', file: 'setup.py', line: moduleLevel[0].line, evidence: moduleLevel[0].callee }));
   return out;
 }
 
 /** Text checks for files too large to parse: signals that are unambiguous without a syntax tree. */
-function cheapScan(text: string, file: string): AgentFinding[] {
+function cheapScan(text: string, file: string, lineOffset = 0): AgentFinding[] {
   const out: AgentFinding[] = [];
-  const checks: [RegExp, string, 'CRIT' | 'HIGH', string][] = [
-    [/discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.slack\.com\/services\/T\w+\/B\w+\/\w+|api\.telegram\.org\/bot\d+:[\w-]+/i, 'exfiltration', 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)'],
-    [/\beval\s*\(\s*(atob|Buffer\.from)\s*\(/, 'obfuscation', 'HIGH', 'Executes decoded data (eval/exec of base64, hex or char codes)'],
+  const checks: [RegExp, string, 'CRIT' | 'HIGH', string, string[]][] = [
+    [/discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.slack\.com\/services\/T\w+\/B\w+\/\w+|api\.telegram\.org\/bot\d+:[\w-]+/i, 'exfiltration', 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', ['/api/webhooks/', 'hooks.slack', 'api.telegram']],
+    [/\beval\s*\(\s*(atob|Buffer\.from)\s*\(/, 'obfuscation', 'HIGH', 'Executes decoded data (eval/exec of base64, hex or char codes)', ['eval']],
+    [/\beval\s*\(\s*function\s*\(\s*p\s*,\s*a\s*,\s*c\s*,\s*k\s*,\s*e\s*,\s*[dr]\s*\)/, 'obfuscation', 'HIGH', 'Executes decoded data (eval/exec of base64, hex or char codes)', ['eval']],
+    [/\b(exec|execSync|spawn|spawnSync)\s*\(\s*["'`][^"'`\n]{0,200}\b(curl|wget)\b[^"'`\n]{0,200}https?:\/\/\d{1,3}(\.\d{1,3}){3}/, 'remote_code_execution', 'HIGH', 'Downloads from a host that is not a package registry', ['curl', 'wget']],
   ];
-  for (const [re, category, severity, title] of checks) {
+  const shift = (f: AgentFinding): AgentFinding => (lineOffset > 0 && f.line !== undefined ? { ...f, line: f.line + lineOffset } : f);
+  for (const [re, category, severity, title, needle] of checks) {
+    // A substring test first: indexOf is far cheaper than a regex over megabytes.
+    if (!needle.some((n) => text.includes(n))) continue;
     const m = re.exec(text);
-    if (m !== null) out.push(referenceFinding({ category, severity, title, file, line: lineAt(text, m.index), evidence: m[0] }));
+    if (m !== null) out.push(shift(referenceFinding({ category, severity, title, file, line: lineAt(text, m.index), evidence: m[0].slice(0, 200) })));
+  }
+  const mangled = new Set<string>();
+  const re = /\b_0x[0-9a-f]{4,6}\b/g;
+  for (let m = text.includes('_0x') ? re.exec(text) : null; m !== null && mangled.size < 50; m = re.exec(text)) mangled.add(m[0]);
+  if (mangled.size >= 50) out.push(shift(referenceFinding({ category: 'obfuscation', severity: 'HIGH', title: 'Obfuscator-style _0x identifiers', file, line: lineAt(text, text.indexOf([...mangled][0]!)), evidence: '50+ distinct _0x… identifiers' })));
+  out.push(...unicodeFindings(text, file, 'javascript').map(shift), ...hiddenCodeFindings(text, file).map(shift));
+  return out;
+}
+
+const CHUNK = 2 * 1024 * 1024;
+const OVERLAP = 4096;
+
+/** The cheap scan over a file of any size, read in overlapping chunks (nothing held whole). */
+async function scanInChunks(file: ArtifactFile, rel: string): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  const handle = await open(file.absPath, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, file.size));
+    let carry = '';
+    let lines = 0;
+    for (let pos = 0; pos < file.size; pos += CHUNK) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, pos);
+      if (bytesRead === 0) break;
+      if (pos === 0 && buf.subarray(0, Math.min(bytesRead, 8192)).includes(0)) return [];
+      const text = carry + buf.toString('utf8', 0, bytesRead);
+      for (const f of cheapScan(text, rel, lines)) if (!out.some((o) => o.title === f.title)) out.push(f);
+      const cut = Math.max(0, text.length - OVERLAP);
+      for (let i = 0; i < cut; i++) if (text.charCodeAt(i) === 10) lines++;
+      carry = text.slice(cut);
+    }
+  } finally {
+    await handle.close();
   }
   return out;
 }

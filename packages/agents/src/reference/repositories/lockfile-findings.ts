@@ -3,7 +3,8 @@ import { LockfileError, parseLockfile, SKIP_REASONS } from '@vigil/lockfiles';
 import { knownCompromisedVersion } from '../known/known-compromised.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineOfPackage } from './package-line.js';
-import { typosquatOf } from '../known/typosquat.js';
+import { POPULAR_NPM } from '../known/popular-names.js';
+import { typosquatOf, type TyposquatMatch } from '../known/typosquat.js';
 
 /** A verdict the network already holds for a package version (see `RepositoryAnalyzerOptions`). */
 export interface KnownPackageVerdict {
@@ -98,16 +99,42 @@ function compromisedFindings(path: string, parsed: ParsedLockfile, lines: readon
   return findings;
 }
 
-function typosquatFindings(path: string, parsed: ParsedLockfile, lines: readonly string[]): AgentFinding[] {
+/**
+ * `dtslint` and `tslint`, `httpx2` and `httpx`, `sqlite` and `sqlite3`: one name is the other with
+ * one letter in front or one digit behind, how sibling projects are named (either way round).
+ */
+function isSiblingName(name: string, popular: string): boolean {
+  const [short, long] = name.length < popular.length ? [name.toLowerCase(), popular.toLowerCase()] : [popular.toLowerCase(), name.toLowerCase()];
+  return long.length === short.length + 1 && ((long.endsWith(short) && /^[a-z]/.test(long)) || (long.startsWith(short) && /\d$/.test(long)));
+}
+
+function typosquatFindings(path: string, parsed: ParsedLockfile, lines: readonly string[], withScripts: ReadonlySet<string>): AgentFinding[] {
   // Only what the repository names itself: a mistyped `npm install` leaves a direct dependency,
   // while a transitive one was chosen by another package's author (enquirer, safer-buffer are real
   // packages one edit from inquirer, safe-buffer). Formats that do not record directness count.
   const hits = parsed.packages
     .filter((p) => p.direct !== false && knownCompromisedVersion(p.ecosystem, p.name, p.version) === null)
-    .map((p) => ({ p, target: typosquatOf(p.name, p.ecosystem)?.imitates ?? null }))
-    .filter((h): h is { p: ParsedLockfile['packages'][number]; target: string } => h.target !== null);
+    .map((p) => ({ p, match: typosquatOf(p.name, p.ecosystem) }))
+    .filter((h): h is { p: ParsedLockfile['packages'][number]; match: TyposquatMatch } => h.match !== null)
+    .map((h) => ({ ...h, target: h.match.imitates }));
   if (hits.length === 0) return [];
-  const direct = hits.filter((h) => h.p.direct === true);
+  // A popular name with a letter in front or a digit behind (dtslint, httpx2) is a sibling project's
+  // naming more often than a typo; without an install script it is only possible.
+  const direct = hits.filter((h) => h.p.direct === true && (!isSiblingName(h.p.name, h.target) || withScripts.has(h.p.name)));
+  // A package-lock records install scripts: a sibling name that runs none there is only a curiosity.
+  const recordsScripts = parsed.format === 'package-lock' || parsed.format === 'npm-shrinkwrap';
+  if (direct.length === 0 && recordsScripts && hits.every((h) => isSiblingName(h.p.name, h.target) && !withScripts.has(h.p.name))) {
+    return [
+      referenceFinding({
+        category: 'typosquat',
+        severity: 'LOW',
+        title: 'dependency named like a popular package with a prefix or a version digit (no install script)',
+        file: path,
+        line: lineOfPackage(lines, hits[0]!.p.name, hits[0]!.p.version) ?? undefined,
+        evidence: listed(hits.map((h) => `${h.p.name}@${h.p.version} (like ${h.target})`)),
+      }),
+    ];
+  }
   const lead = direct[0] ?? hits[0]!;
   return [
     referenceFinding({
@@ -123,14 +150,20 @@ function typosquatFindings(path: string, parsed: ParsedLockfile, lines: readonly
 
 function confusionVersionFindings(path: string, parsed: ParsedLockfile, lines: readonly string[], withScripts: ReadonlySet<string>): AgentFinding[] {
   // npm only: PyPI projects commonly version by year (certifi 2024.8.30), which would read as 2024.
-  const hits = parsed.packages.filter((p) => p.ecosystem === 'npm' && Number.parseInt(p.version, 10) >= CONFUSION_MAJOR);
+  // A name the public registry is known for (googleapis@140, @types/geojson@7946 after its RFC) is
+  // not an internal name a squatter could shadow.
+  const hits = parsed.packages.filter(
+    (p) => p.ecosystem === 'npm' && Number.parseInt(p.version, 10) >= CONFUSION_MAJOR && !p.name.startsWith('@types/') && !POPULAR_NPM.includes(p.name),
+  );
   if (hits.length === 0) return [];
   // Birsan's proof-of-concept packages ran a preinstall script: a high version plus a script is the pattern.
   const scripted = hits.some((p) => withScripts.has(p.name));
+  // A package-lock records install scripts: there, a high version that runs none is only a curiosity.
+  const recordsScripts = parsed.format === 'package-lock' || parsed.format === 'npm-shrinkwrap';
   return [
     referenceFinding({
       category: 'dependency_confusion',
-      severity: scripted ? 'HIGH' : 'MED',
+      severity: scripted ? 'HIGH' : recordsScripts ? 'LOW' : 'MED',
       title: 'dependency resolved at an implausibly high version (dependency confusion)',
       file: path,
       line: lineOfPackage(lines, hits[0]!.name, hits[0]!.version) ?? undefined,
@@ -187,7 +220,10 @@ export function lockfileFindings(path: string, content: string, known?: KnownPac
   try {
     parsed = parseLockfile({ path, content });
   } catch (error) {
-    if (!(error instanceof LockfileError)) throw error;
+    // A reader bug (a TypeError on a shape it did not expect) must not fail the whole verdict.
+    if (!(error instanceof LockfileError)) {
+      return [referenceFinding({ category: 'lockfile', severity: 'LOW', title: 'lockfile could not be read; its dependencies were not checked', file: path, evidence: `reader error: ${String((error as Error)?.message ?? error)}` })];
+    }
     const line = /: line (\d+): /.exec(error.detail);
     return [
       referenceFinding({
@@ -204,7 +240,7 @@ export function lockfileFindings(path: string, content: string, known?: KnownPac
   const scripts = parsed.format === 'package-lock' || parsed.format === 'npm-shrinkwrap' ? installScriptPackages(lines) : [];
   return [
     ...compromisedFindings(path, parsed, lines, known),
-    ...typosquatFindings(path, parsed, lines),
+    ...typosquatFindings(path, parsed, lines, new Set(scripts.map((p) => p.name))),
     ...confusionVersionFindings(path, parsed, lines, new Set(scripts.map((p) => p.name))),
     ...sourceFindings(path, parsed, lines),
     ...installScriptFindings(path, scripts),

@@ -16,7 +16,8 @@ const TOKEN_PATTERNS: readonly TokenPattern[] = [
   { re: /\bnpm_[A-Za-z0-9]{36}\b/g, severity: 'CRIT', title: 'npm access token committed' },
   { re: /\b(?:sk|rk)_live_[0-9A-Za-z]{20,}\b/g, severity: 'CRIT', title: 'Stripe live secret key committed' },
   { re: /\bxox[baprs]-[0-9A-Za-z-]{10,}/g, severity: 'HIGH', title: 'Slack token committed' },
-  { re: /\bAIza[0-9A-Za-z_-]{35}\b/g, severity: 'HIGH', title: 'Google API key committed' },
+  // Google API keys are often public by design (Firebase and Maps browser keys, restricted by referrer).
+  { re: /\bAIza[0-9A-Za-z_-]{35}\b/g, severity: 'MED', title: 'Google API key committed' },
   { re: /\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,}/g, severity: 'CRIT', title: 'PyPI API token committed' },
 ];
 

@@ -1,6 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { referenceFinding } from '../common/reference-finding.js';
+import { downloadSource } from './shell-command-findings.js';
 
 // Triggers whose runs hold the base repository's secrets and a write token while acting on input an
 // outsider controls (a fork's pull request, an issue, a comment): GitHub Security Lab, "Keeping your
@@ -75,6 +76,7 @@ function triggersOf(on: Node | null): Set<string> {
 class WorkflowScan {
   readonly findings: AgentFinding[] = [];
   readonly privileged: string[];
+  workflowEnv: Node | null = null;
 
   constructor(
     readonly path: string,
@@ -122,9 +124,12 @@ function checkUses(scan: WorkflowScan, usesNode: Node | null): void {
   const owner = action.split('/')[0] ?? '';
   const pinned = FULL_SHA.test(ref);
   const compromised = COMPROMISED_ACTIONS.find((c) => c.action === action);
-  if (compromised && (compromised.shas.includes(ref) || (!pinned && (compromised.refs === '*' || compromised.refs.includes(ref))))) {
-    // Not the end: an unpinned reference to it is also the LOW below, as for any third-party action.
-    scan.add('CRIT', 'malware', 'workflow uses an action whose tag was repointed to malicious code', line, `${uses}: ${compromised.incident}`);
+  if (compromised?.shas.includes(ref) === true) {
+    scan.add('CRIT', 'malware', 'workflow uses a commit of an action known to be malicious', line, `${uses}: ${compromised.incident}`);
+  } else if (compromised && !pinned && (compromised.refs === '*' || compromised.refs.includes(ref))) {
+    // The tags were restored within a day: a tag reference runs clean code today, but follows
+    // whatever the next compromise of the same repository puts there.
+    scan.add('MED', 'ci_workflow', 'workflow uses by tag an action whose tags were once repointed to malicious code', line, `${uses}: ${compromised.incident}; tags since restored, pin a reviewed commit`);
   }
   if (!pinned && !FIRST_PARTY_OWNERS.has(owner)) {
     scan.add('LOW', 'ci_workflow', 'third-party action not pinned to a commit SHA', line, `${uses} (a tag or branch can be moved to other code)`);
@@ -157,7 +162,21 @@ function echoedToLog(line: string, secretAt: number): boolean {
   return pipe === null || /^(base64|xxd|od|hexdump|rev|sed|awk|tr|cut|cat|tee)$/.test(pipe[1]!);
 }
 
-function checkRun(scan: WorkflowScan, runNode: Node | null): void {
+/** Names of environment variables (`env:` of a workflow, job or step) that carry a secret other than GITHUB_TOKEN. */
+function secretEnvNames(...envs: (Node | null)[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const env of envs) {
+    if (!isMap(env)) continue;
+    for (const pair of env.items) {
+      const value = text(pair.value as Node | null);
+      const secret = value === null ? null : /\$\{\{[^}]*\bsecrets(\.([A-Za-z0-9_]+)|\s*\[|\s*\)|\s*\}\})/.exec(value);
+      if (isScalar(pair.key) && secret !== null && secret[2] !== 'GITHUB_TOKEN') out.set(String(pair.key.value), secret[2] ?? 'every secret');
+    }
+  }
+  return out;
+}
+
+function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyMap<string, string> = new Map()): void {
   checkScript(scan, runNode);
   for (const { match, line } of scan.sourceMatches(runNode, /toJSON\(\s*secrets\s*\)/i)) {
     scan.add('HIGH', 'credential_exposure', 'workflow script prints or sends every secret', line, match[0]);
@@ -167,11 +186,27 @@ function checkRun(scan: WorkflowScan, runNode: Node | null): void {
     scan.add('HIGH', 'credential_exposure', 'workflow script prints a secret', line, match[0].trim());
   }
   for (const { match, line } of scan.sourceMatches(runNode, /\b(curl|wget)\b[^\n|;]*\|\s*(sudo\s+)?(ba|z|da)?sh\b|\b(ba)?sh\s+<\(\s*(curl|wget)\b[^\n)]*\)/)) {
-    // Over plain HTTP or from a bare IP address, anyone on the path or no one accountable serves it.
-    const url = /(https?):\/\/([^/\s"']+)/.exec(match[0]);
-    const weak = url !== null && (url[1] === 'http' || /^\d{1,3}(\.\d{1,3}){3}(:\d+)?$/.test(url[2]!));
-    if (weak) scan.add('HIGH', 'remote_code_execution', 'workflow pipes a script from plain HTTP or a bare IP address into a shell', line, match[0]);
+    // Over plain HTTP, from a bare IP address or an anonymous host, anyone on the path or no one
+    // accountable serves it; an official installer's own host is how its vendor says to install it.
+    const source = downloadSource(match[0]);
+    if (source === 'anonymous') scan.add('HIGH', 'remote_code_execution', 'workflow pipes a script from plain HTTP or a bare IP address into a shell', line, match[0]);
+    else if (source === 'official') scan.add('LOW', 'remote_code_execution', 'workflow pipes an official installer into a shell', line, match[0]);
     else scan.add('MED', 'remote_code_execution', 'workflow pipes a downloaded script into a shell', line, match[0]);
+  }
+  if (secretEnv.size > 0) {
+    const names = [...secretEnv.keys()].map((n) => n.replace(/[^A-Za-z0-9_]/g, '')).filter((n) => n !== '');
+    const ref = new RegExp(`\\$\\{?(?:env:)?(${names.join('|')})\\b`);
+    for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|nc|ncat)\b[^\n]*$/m)) {
+      const used = ref.exec(match[0]);
+      const host = /https?:\/\/([^/\s"'\\]+)/.exec(match[0])?.[1] ?? null;
+      if (used === null || host === null || FAMILIAR_API_HOSTS.test(host)) continue;
+      if (new RegExp(`(^|\\s)(-H|--header|-u|--user|--oauth2-bearer|-Headers)\\s+["']?[^"'\\n]*\\$\\{?(env:)?${used[1]}\\b`).test(match[0])) continue;
+      scan.add('HIGH', 'credential_exposure', 'workflow script sends a secret to an unfamiliar host', line, `$${used[1]} (${secretEnv.get(used[1]!)}) → ${host}`);
+    }
+    // The whole environment, secrets included, printed encoded (log masking defeated) or sent out.
+    for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(env|printenv|set|Get-ChildItem\s+env:)\s*\|\s*(base64|xxd|od|curl|wget|nc|ncat|gzip)\b[^\n]*$/m)) {
+      scan.add('HIGH', 'credential_exposure', 'workflow script prints encoded or sends the whole environment (with its secrets)', line, match[0].trim());
+    }
   }
   for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr)\b[^\n]*$/m)) {
     const secret = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/.exec(match[0]);
@@ -183,8 +218,25 @@ function checkRun(scan: WorkflowScan, runNode: Node | null): void {
   }
 }
 
+// Conditions that keep a fork's pull request out of a privileged job, or hold it for a person:
+// same-repository only, a maintainer's label, the author's association, an actor allow-list.
+const GATE_CONDITION = /head\.repo\.full_name\s*==|==\s*github\.repository\b|head\.repo\.fork\s*==\s*false|!\s*github\.event\.pull_request\.head\.repo\.fork|author_association|labels\.\*\.name|label\.name\s*==|github\.actor\s*==|github\.triggering_actor\s*==/;
+
+/** Why a job's pull request code does not run for an outsider unreviewed: an `environment` (which can require approval) or a gate condition. */
+function jobGate(job: YAMLMap): string | null {
+  const environment = get(job, 'environment');
+  if (environment !== null) return `environment ${text(environment) ?? text(isMap(environment) ? get(environment, 'name') : null) ?? ''}`.trim();
+  const condition = text(get(job, 'if'));
+  return condition !== null && GATE_CONDITION.test(condition) ? `if: ${condition.slice(0, 120)}` : null;
+}
+
 function checkJob(scan: WorkflowScan, job: YAMLMap): void {
+  // A job switched off (`if: false`) never runs: nothing in it can be triggered.
+  const condition = get(job, 'if');
+  if ((isScalar(condition) && condition.value === false) || /^\s*(\$\{\{\s*)?false(\s*\}\})?\s*$/.test(text(condition) ?? '')) return;
   checkUses(scan, get(job, 'uses'));
+  const gate = jobGate(job);
+  const jobEnv = get(job, 'env');
   const steps = get(job, 'steps');
   if (!isSeq(steps)) return;
   let headCheckout: { line: number | undefined; ref: string } | null = null;
@@ -197,22 +249,22 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
     const withNode = get(step, 'with');
     if (headCheckout && scan.privileged.length > 0 && (runNode !== null || uses.startsWith('./'))) {
       scan.add(
-        'CRIT',
+        gate === null ? 'CRIT' : 'MED',
         'remote_code_execution',
-        'privileged workflow checks out and runs pull request code ("pwn request")',
+        gate === null ? 'privileged workflow checks out and runs pull request code ("pwn request")' : 'privileged workflow runs pull request code behind an approval gate',
         headCheckout.line,
-        `checkout of ${headCheckout.ref} under ${scan.privileged.join(', ')}, then ${runNode !== null ? 'a run step' : uses} (line ${scan.nodeLine(runNode ?? usesNode) ?? '?'})`,
+        `checkout of ${headCheckout.ref} under ${scan.privileged.join(', ')}, then ${runNode !== null ? 'a run step' : uses} (line ${scan.nodeLine(runNode ?? usesNode) ?? '?'})${gate === null ? '' : `; gated by ${gate}`}`,
       );
       headCheckout = null;
     }
-    if (runNode !== null) checkRun(scan, runNode);
+    if (runNode !== null) checkRun(scan, runNode, secretEnvNames(scan.workflowEnv, jobEnv, get(step, 'env')));
     if (isMap(withNode) && uses.startsWith('actions/github-script@')) checkScript(scan, get(withNode, 'script'));
     if (/^actions\/checkout@/i.test(uses) && isMap(withNode) && scan.privileged.length > 0) {
       const refNode = get(withNode, 'ref') ?? get(withNode, 'repository');
       const ref = text(refNode);
       if (ref !== null && PR_HEAD_REF.test(ref)) {
         headCheckout = { line: scan.nodeLine(refNode), ref };
-        scan.add('HIGH', 'remote_code_execution', 'privileged workflow checks out pull request code', scan.nodeLine(refNode), `${ref} under ${scan.privileged.join(', ')}`);
+        if (gate === null) scan.add('HIGH', 'remote_code_execution', 'privileged workflow checks out pull request code', scan.nodeLine(refNode), `${ref} under ${scan.privileged.join(', ')}`);
       }
     }
   }
@@ -247,9 +299,16 @@ export function workflowFindings(path: string, source: string): AgentFinding[] {
   const root = doc.contents;
   if (!isMap(root)) return [];
   const scan = new WorkflowScan(path, source, lineCounter, triggersOf(get(root, 'on')));
+  scan.workflowEnv = get(root, 'env');
   const jobs = get(root, 'jobs');
   if (isMap(jobs)) {
     for (const pair of jobs.items) if (isMap(pair.value)) checkJob(scan, pair.value);
+  }
+  // Every secret at once, serialized into an environment variable or an action input rather than a
+  // script: whatever the step runs (a compromised action, a dependency) gets all of them.
+  for (const { match, line } of scan.sourceMatches(root, /toJSON\(\s*secrets\s*\)|\$\{\{\s*secrets\s*\}\}/i)) {
+    if (scan.findings.some((f) => f.line === line && f.title === 'workflow script prints or sends every secret')) continue;
+    scan.add('HIGH', 'credential_exposure', 'workflow hands every secret to a step at once', line, match[0]);
   }
   if (scan.privileged.includes('pull_request_target')) {
     const top = get(root, 'permissions');

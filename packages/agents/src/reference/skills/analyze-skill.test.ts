@@ -121,7 +121,10 @@ describe('analyzeSkill: scripts', () => {
       'c.js': "const { spawn } = require('node:child_process');\nspawn('bash', ['-c', process.argv[2]]);\n",
     });
     const lines = r.findings.filter((f) => /shell command built from variable input/.test(f.title)).map((f) => `${f.file}:${String(f.line)}`);
-    expect(lines.sort()).toEqual(['a.py:3', 'b.py:2', 'c.js:2', 'd.py:2', 'e.py:5']);
+    expect(lines.sort()).toEqual(['a.py:3', 'c.js:2', 'e.py:5']);
+    // A command handed over whole (argv[1] is the command) is a command runner's shape, not a template's.
+    const whole = r.findings.filter((f) => /shell command it is handed whole/.test(f.title)).map((f) => `${f.file}:${String(f.line)}`);
+    expect(whole.sort()).toEqual(['b.py:2', 'd.py:2']);
     expect(finding(r, /decodes a hidden payload and runs it/)).toMatchObject({ file: 'e.py', line: 4 });
   });
 

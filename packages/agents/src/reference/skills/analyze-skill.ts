@@ -1,37 +1,114 @@
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
-import { lineAt, referenceFinding } from '../common/reference-finding.js';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { scriptFactFindings } from './script-fact-findings.js';
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
-import { isTestOrExample, languageOf, scriptFacts } from './script-facts.js';
+import { isTestOrExample, languageOf, scriptFacts, worthParsing } from './script-facts.js';
 import { shellFacts } from './shell-facts.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
+import { downloadHostKind, firstUrl } from './download-host.js';
+import { skillDocumentFindings } from './skill-document-findings.js';
+import { agentActionFindings, describedAsAttack } from './agent-action-findings.js';
+import { skillFileFindings } from './skill-file-findings.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
+// Configuration and data a skill's code reads: endpoints and credentials live here too.
+const CONFIG = /\.(?:json|ya?ml|toml|ini|cfg|conf|env|properties)$|(?:^|\/)\.env(?:\.[\w-]+)?$/i;
 // What a skill says when it does talk to the network: then a request in its scripts is expected.
 const DECLARES_NETWORK =
   /https?:\/\/|\b(?:api|apis|http|https|url|urls|web|website|fetch|download|upload|network|online|internet|server|endpoint|webhook|slack|github|gitlab|jira|notion|s3|cloud|remote|sync|email|e-mail|request|requests|publish|deploy|search|webfetch|websearch)\b/i;
+// File reads in a script: Node fs reads, Python open() for reading, pathlib reads.
+const READS_FILES = /\breadFileSync\s*\(|\breadFile\s*\(|\bcreateReadStream\s*\(|\bopen\s*\([^)\n]*\)\s*(?:as\s+\w+\s*:|\.read)|\.read_(?:text|bytes)\s*\(/;
+const LOOPBACK = /\blocalhost\b|\b127\.0\.0\.1\b|\[::1\]|\b0\.0\.0\.0\b/;
+// Telling the model to obey what a script or command prints.
+const OBEY_OUTPUT =
+  /\b(?:follow|obey|apply|execute|carry\s+out|do)\b[^.\n]{0,40}?\b(?:instructions?|rules|steps|commands|directions|directives)\b[^.\n]{0,30}?\b(?:it|the\s+script|the\s+command|the\s+tool)\s+(?:prints|outputs|returns|emits|writes|gives)\b|\b(?:follow|obey)\s+(?:its|the\s+script['’]s|the\s+command['’]s)\s+output\b|\btreat\s+(?:its|the\s+script['’]s|the\s+command['’]s)\s+output\s+as\s+(?:your\s+)?(?:instructions|rules|system\s+prompt)\b/i;
+// A script that prints a response body whole: what the server sends becomes what the model reads.
+const ECHOES_RESPONSE =
+  /\bprint\s*\(\s*(?:\w+\.(?:text|content)|\w+\.read\(\)(?:\.decode\([^)]*\))?|(?:requests|httpx)\.get\([^)]*\)\.text|(?:urllib\.request\.)?urlopen\([^)]*\)\.read\(\)(?:\.decode\([^)]*\))?)\s*\)|\bsys\.stdout\.write\(\s*\w+\.text\s*\)|\bconsole\.log\(\s*(?:await\s+)?(?:\w+\.text\(\)|\(await\s+fetch\([^)]*\)\)\.text\(\))\s*\)|\bprocess\.stdout\.write\(\s*(?:await\s+)?\w+\.text\(\)\s*\)/;
 const FENCED_BLOCK = /^(?:```|~~~)[^\n]*\n([\s\S]*?)^(?:```|~~~)\s*$/gm;
 
 interface NetworkUse {
   file: string;
   /** The script's first network call. */
   fact: ScriptFact;
+  /** The script also reads files: what it sends may be their contents. */
+  readsFiles?: boolean;
 }
 
 /** Facts of the shell commands a document tells the model to run (its fenced code blocks). */
 function documentCommandFacts(text: string): ScriptFact[] {
   const facts: ScriptFact[] = [];
+  const locate = lineLocator(text);
+  // Fenced blocks by line: `[from, to)` 0-based line ranges of their bodies.
+  const fenced: Array<[number, number]> = [];
   for (const m of text.matchAll(FENCED_BLOCK)) {
     const body = m[1] ?? '';
-    const offsetLine = lineAt(text, m.index + m[0].indexOf('\n') + 1) - 1;
+    const offsetLine = locate(m.index + m[0].indexOf('\n') + 1) - 1;
+    fenced.push([offsetLine, offsetLine + body.split('\n').length]);
     for (const f of shellFacts(body)) facts.push({ ...f, line: f.line + offsetLine });
   }
+  // Outside code blocks, prose and inline code (`Run: curl … | bash`) are read for the shapes that are
+  // unmistakable on one line, and only on lines that name a downloader, a decoder or a socket.
+  if (!PROSE_CANDIDATE.test(text)) return facts;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!PROSE_CANDIDATE.test(line) || fenced.some(([from, to]) => i >= from && i < to)) continue;
+    // A shape named without a source ("never pipe `curl … | bash`") is advice, not a command to run.
+    for (const f of shellFacts(line.replace(/`/g, ' '))) if (PROSE_SHAPES.has(f.kind) && HAS_SOURCE.test(f.evidence)) facts.push({ ...f, line: i + 1 });
+  }
   return facts;
+}
+const PROSE_SHAPES = new Set<ScriptFact['kind']>(['download-exec', 'decoded-exec', 'reverse-shell']);
+const PROSE_CANDIDATE = /\b(?:curl|wget|iwr|Invoke-WebRequest|base64|xxd|nc|ncat|socat|mkfifo)\b|\/dev\/tcp/;
+const HAS_SOURCE = /https?:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|[A-Za-z0-9+/]{24,}={0,2}/;
+
+// `"command": "…"` in JSON configuration: hooks (`hooks/hooks.json`, `.claude/settings.json`) and MCP
+// server entries a skill or plugin ships run these through a shell.
+const JSON_COMMAND = /"command"\s*:\s*"((?:[^"\\\n]|\\.){1,2000})"/g;
+
+/** Facts of the shell commands a JSON configuration file holds, at their lines. */
+function jsonCommandFacts(text: string): ScriptFact[] {
+  const facts: ScriptFact[] = [];
+  const locate = lineLocator(text);
+  for (const m of text.matchAll(JSON_COMMAND)) {
+    let command: string;
+    try {
+      command = JSON.parse(`"${m[1] as string}"`) as string;
+    } catch {
+      continue;
+    }
+    const line = locate(m.index);
+    for (const f of shellFacts(command.replace(/\n/g, ' ; '))) if (f.kind !== 'network') facts.push({ ...f, line });
+  }
+  return facts;
+}
+
+/**
+ * Findings for the commands a document shows. A download run at once keeps its HIGH weight unless its
+ * host says more: an anonymous host (IP address, plain http, paste site, tunnel) makes it CRIT; the
+ * official site of a tool the document itself runs makes it LOW (an installer one-liner quoted in
+ * setup instructions).
+ */
+function documentCommandFindings(file: string, text: string): AgentFinding[] {
+  const findings: AgentFinding[] = [];
+  const kept: ScriptFact[] = [];
+  for (const fact of documentCommandFacts(text)) {
+    const url = fact.kind === 'download-exec' ? firstUrl(fact.evidence) : null;
+    const host = url ? downloadHostKind(url, text) : null;
+    if (url && host === 'anonymous') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'documented command downloads code from an anonymous host and runs it', file, line: fact.line, evidence: fact.evidence }));
+    else if (url && host === 'placeholder') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: 'documented command downloads from a placeholder address and runs it', file, line: fact.line, evidence: fact.evidence }));
+    else if (url && host === 'tool-site') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: `documented command installs a tool the document uses from ${url.hostname}`, file, line: fact.line, evidence: fact.evidence }));
+    else kept.push(fact);
+  }
+  findings.push(...scriptFactFindings(file, kept, { subject: 'documented command', commandShapes: true, persistence: true }));
+  return findings;
 }
 
 /**
@@ -47,7 +124,12 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // Only each script's first network call is kept until the declaration is known: memory stays
   // bounded by the number of scripts, not by what they contain.
   const networkUse: NetworkUse[] = [];
+  // Credential reads and environment dumps per script, to join with another script's network calls.
+  const secretReads: NetworkUse[] = [];
   let declaration = '';
+  // A document telling the model to obey a script's output, and the scripts that print what they fetch.
+  let obeysOutput: { file: string; line: number; evidence: string } | null = null;
+  const relays: Array<{ file: string; line: number }> = [];
   let skillFile: string | null = null;
 
   for (const file of [...listing.files, ...linked.files]) {
@@ -60,28 +142,55 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       declaration = `${front.fields.get('name') ?? ''}\n${front.fields.get('description') ?? ''}\n${front.fields.get('allowed-tools') ?? ''}\n${text}`;
     }
     if (DOCUMENT.test(file.path)) {
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true }));
-      const commands = documentCommandFacts(text);
-      findings.push(...scriptFactFindings(file.path, commands, { subject: 'documented command' }));
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true }));
+      findings.push(...skillDocumentFindings(text, file.path));
+      findings.push(...agentActionFindings(text, file.path));
+      findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
+      findings.push(...documentCommandFindings(file.path, text));
+      const obey: RegExpExecArray | null = obeysOutput === null ? OBEY_OUTPUT.exec(text) : null;
+      if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
+        obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
+      }
       continue;
     }
-    const language = isTestOrExample(file.path) ? null : languageOf(file.path);
+    const shipped = !isTestOrExample(file.path);
+    const language = shipped ? languageOf(file.path) : null;
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);
       const network = facts.find((f) => f.kind === 'network');
-      if (network) networkUse.push({ file: file.path, fact: network });
-      findings.push(...scriptFactFindings(file.path, facts, { subject: 'script' }));
+      if (network) networkUse.push({ file: file.path, fact: network, readsFiles: READS_FILES.test(text) });
+      if (network && ECHOES_RESPONSE.test(text)) relays.push({ file: file.path, line: network.line });
+      const secret = facts.find((f) => f.kind === 'secret-path' || f.kind === 'env-dump');
+      if (secret) secretReads.push({ file: file.path, fact: secret });
+      findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }));
+    }
+    if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
+    if (shipped && (language !== null || CONFIG.test(file.path))) {
+      findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
     }
     // Hidden characters in code or data files (Trojan Source bidi, smuggled tags) without phrase rules.
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
+  }
+
+  // A skill's scripts import one another: one collecting credentials and another posting is one flow.
+  const reader = secretReads.find((r) => networkUse.some((n) => n.file !== r.file));
+  const sender = reader ? networkUse.find((n) => n.file !== reader.file) : undefined;
+  if (reader && sender && !networkUse.some((n) => secretReads.some((r) => r.file === n.file))) {
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'one script reads credentials or the environment and another sends data over the network', file: reader.file, line: reader.fact.line, evidence: `${reader.fact.evidence} … ${sender.file}: ${sender.fact.evidence}` }));
+  }
+
+  if (obeysOutput !== null && relays[0] !== undefined) {
+    findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relays[0].file}:${String(relays[0].line)}` }));
   }
 
   if (skillFile === null) {
     findings.push(referenceFinding({ category: 'skill_format', severity: 'LOW', title: 'no SKILL.md in the artifact', file: '.' }));
   }
   if (!DECLARES_NETWORK.test(declaration)) {
-    for (const { file, fact } of networkUse) {
-      findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'MED', title: 'script uses the network though the skill does not say it does', file, line: fact.line, evidence: fact.evidence }));
+    for (const { file, fact, readsFiles } of networkUse) {
+      // Reading files and talking to a network the skill never mentions is its description and its code disagreeing about data.
+      if (readsFiles === true && !LOOPBACK.test(fact.evidence)) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'script reads files and uses the network though the skill does not say it does', file, line: fact.line, evidence: fact.evidence }));
+      else findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'MED', title: 'script uses the network though the skill does not say it does', file, line: fact.line, evidence: fact.evidence }));
     }
   }
   return resultFromFindings(findings);

@@ -1,16 +1,23 @@
 import { lineLocator } from '../text/line-locator.js';
 import { jsDescriptionRanges } from './js-description-ranges.js';
 import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
+import { jsFlowFacts } from './js-flow-facts.js';
+import { jsCommandShape } from './shell-command-shape.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
-const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
-const SPAWN = /^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/;
+export const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
+export const SPAWN = /^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/;
 const EVAL = /^(?:eval|Function|vm\.runInThisContext|vm\.runInNewContext|vm\.runInContext|vm\.Script|vm\.compileFunction)$/;
-const NETWORK =
+export const NETWORK =
   /^(?:fetch|node-fetch|axios|axios\.\w+|got|got\.\w+|request|undici\.(?:request|fetch)|http\.(?:request|get)|https\.(?:request|get)|http2\.connect|net\.(?:connect|createConnection|Socket)|tls\.connect|dgram\.createSocket|dns\.(?:resolve\w*|lookup)|dns\.promises\.\w+|WebSocket|ws|XMLHttpRequest|navigator\.sendBeacon|superagent\.\w+|nodemailer\.createTransport)$/;
 const DECODE = /^(?:atob|Buffer\.from|zlib\.\w+Sync|zlib\.\w+|String\.fromCharCode|decodeURIComponent|unescape|TextDecoder)$/;
+const DNS_LOOKUP = /^(?:dns\.(?:resolve\w*|lookup)|dns\.promises\.(?:resolve\w*|lookup))$/;
+// `process.env.GITHUB_TOKEN`, `process.env['NPM_TOKEN']`: one secret-named variable.
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 const SERIALIZERS = /^(?:JSON\.stringify|Object\.entries|Object\.keys|Object\.values|Object\.assign|URLSearchParams|querystring\.stringify|btoa)$/;
 const SHELLS = /^(?:\/bin\/|\/usr\/bin\/)?(?:ba|z|da)?sh$|^(?:cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)$/;
+const SECRET_ENV_WORD = /^(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|CREDENTIALS|AUTH|API|PRIVATE|API_KEY|ACCESS_KEY|SECRET_KEY)$/i;
+const SECRET_ENV_WORD_IN_REGEX = /TOKEN|SECRET|PASSWORD|KEY/i;
 const PIPE_TO_SHELL = /\b(?:curl|wget)\b[^|]*\|\s*(?:ba|z)?sh\b/;
 const REVERSE_SHELL = /\/dev\/tcp\/|\bnc\s[^|]*-e\s/;
 
@@ -37,12 +44,48 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
   const facts: ScriptFact[] = [];
   const lineAt = lineLocator(text);
   const descriptions = jsDescriptionRanges(root, scope);
+  // What a name was declared with, for `const code = atob(x); eval(code)`.
+  const declared = new Map<string, JsNode>();
+  walkJs(root, (n) => {
+    if (n.type === 'VariableDeclarator' && (n.id as JsNode).type === 'Identifier' && n.init && !declared.has((n.id as JsNode).name as string)) declared.set((n.id as JsNode).name as string, n.init as JsNode);
+    // `for (const c of chunks)`: the loop variable holds what the iterated value holds.
+    if (n.type === 'ForOfStatement' && (n.left as JsNode).type === 'VariableDeclaration') {
+      const id = (((n.left as JsNode).declarations as JsNode[])[0]?.id as JsNode | undefined);
+      if (id?.type === 'Identifier' && !declared.has(id.name as string)) declared.set(id.name as string, n.right as JsNode);
+    }
+  });
+  const through = (node: JsNode, test: (name: string) => boolean): boolean => {
+    let value: JsNode | undefined = node;
+    for (let i = 0; i < 3 && value; i++) {
+      if (subtreeHas(value, scope, test)) return true;
+      value = value.type === 'Identifier' ? declared.get(value.name as string) : undefined;
+    }
+    return false;
+  };
+  // A secret environment variable read in the value, or in what the names it uses were declared with (three steps).
+  const carriesSecretEnv = (node: JsNode, depth = 0): boolean => {
+    let found = false;
+    walkJs(node, (n) => {
+      if (found) return;
+      if (n.type === 'MemberExpression') {
+        const q = scope.qualify(n);
+        if (q !== null && q.startsWith('process.env.') && SECRET_ENV_NAME.test(q.slice('process.env.'.length))) found = true;
+      } else if (n.type === 'Identifier' && depth < 3) {
+        const init = declared.get(n.name as string);
+        if (init && init !== node && carriesSecretEnv(init, depth + 1)) found = true;
+      }
+    });
+    return found;
+  };
   const inDescription = (node: JsNode) => descriptions.some(([from, to]) => node.start >= from && node.end <= to);
   const add = (kind: ScriptFact['kind'], node: JsNode, evidence?: string) => {
     facts.push({ kind, line: lineAt(node.start), evidence: evidence ?? text.slice(node.start, Math.min(node.end, node.start + 300)) });
   };
 
+  let envWalk: JsNode | null = null;
+  let secretWords = 0;
   walkJs(root, (node, parent) => {
+    if (node.type === 'Literal' && ((typeof node.value === 'string' && SECRET_ENV_WORD.test(node.value)) || (node.regex !== undefined && SECRET_ENV_WORD_IN_REGEX.test(String((node.regex as { pattern: string }).pattern))))) secretWords++;
     if (node.type === 'Literal' || node.type === 'TemplateLiteral' || (node.type === 'BinaryExpression' && node.operator === '+')) {
       if (parent?.type === 'TemplateLiteral' || (parent?.type === 'BinaryExpression' && parent.operator === '+')) return;
       const value = scope.foldLoose(node);
@@ -51,6 +94,10 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       if (named && SECRET_PATH_PATTERN.test(value)) add('secret-path', node);
       else if (named && DOTENV_PATH_PATTERN.test(value)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
+      return;
+    }
+    if (node.type === 'MemberExpression' && scope.qualify(node) === 'process.env' && parent?.type === 'ForInStatement' && parent.right === node) {
+      envWalk ??= parent;
       return;
     }
     if (node.type === 'MemberExpression' && scope.qualify(node) === 'process.env' && parent) {
@@ -68,14 +115,18 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
     const first = args[0];
 
     if (NETWORK.test(name)) add('network', node);
+    if (DNS_LOOKUP.test(name) && first !== undefined && carriesSecretEnv(first)) add('secret-env-dns', node);
     if (SHELL_EXEC.test(name) || SPAWN.test(name)) {
       add('process', node);
       const command = scope.fold(first);
-      const decoded = first !== undefined && subtreeHas(first, scope, (n) => DECODE.test(n));
+      const decoded = first !== undefined && through(first, (n) => DECODE.test(n));
       if (decoded) add('decoded-exec', node);
       else if (command !== null && PIPE_TO_SHELL.test(command)) add('download-exec', node);
       else if (command !== null && REVERSE_SHELL.test(command)) add('reverse-shell', node);
-      else if (SHELL_EXEC.test(name) && first !== undefined && command === null && name !== 'zx.$') add('shell-injection', node);
+      else if (SHELL_EXEC.test(name) && first !== undefined && command === null && name !== 'zx.$') {
+        const shape = jsCommandShape(scope, first);
+        add(shape === 'template' ? 'shell-injection' : shape === 'quoted' ? 'shell-quoted' : 'shell-passthrough', node);
+      }
       else if (SPAWN.test(name) && command !== null && SHELLS.test(command.trim())) {
         // spawn('bash', ['-c', cmd]) runs a shell on whatever cmd holds.
         const list = args[1];
@@ -93,10 +144,13 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       if (scope.fold(first) !== null && name !== 'Function') return;
       if (name === 'Function' && args.every((a) => scope.fold(a) !== null)) return;
       const body = name === 'Function' ? (args[args.length - 1] as JsNode) : first;
-      if (subtreeHas(body, scope, (n) => DECODE.test(n))) add('decoded-exec', node);
-      else if (subtreeHas(body, scope, (n) => NETWORK.test(n))) add('download-exec', node);
+      if (through(body, (n) => DECODE.test(n))) add('decoded-exec', node);
+      else if (through(body, (n) => NETWORK.test(n))) add('download-exec', node);
       else add('dynamic-eval', node);
     }
   });
+  // `for (const k in process.env)` keeping names like KEY, TOKEN, SECRET is collecting secrets.
+  if (envWalk !== null && secretWords >= 1) add('env-dump', envWalk);
+  facts.push(...jsFlowFacts(root, scope, text, { network: (n) => NETWORK.test(n), process: (n) => SHELL_EXEC.test(n) || SPAWN.test(n) }, lineAt));
   return facts;
 }

@@ -139,6 +139,11 @@ export class JsScope {
     }
   }
 
+  /** The expression a name was declared with when it is not a call or member (a literal, a template, a `+` chain). */
+  constantInit(name: string): JsNode | undefined {
+    return this.constants.get(name);
+  }
+
   /** The property name of a member expression or object property (`a.b`, `a['b']`, `{ ['b']: 1 }`), or null. */
   propertyName(key: JsNode, computed: boolean): string | null {
     if (!computed && key.type === 'Identifier') return key.name as string;

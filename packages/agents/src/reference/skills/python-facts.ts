@@ -1,15 +1,25 @@
 import { lineLocator } from '../text/line-locator.js';
 import { pythonDescriptionRanges } from './python-description-ranges.js';
 import { PythonSource, type SyntaxNode } from './python-source.js';
+import { pythonFlowFacts } from './python-flow-facts.js';
+import { pythonCommandShape } from './shell-command-shape.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
-const SHELL_ALWAYS = /^(?:os\.system|os\.popen|commands\.getoutput|commands\.getstatusoutput|subprocess\.getoutput|subprocess\.getstatusoutput|pty\.spawn)$/;
-const SUBPROCESS = /^(?:subprocess\.(?:run|call|Popen|check_output|check_call)|asyncio\.create_subprocess_shell|asyncio\.create_subprocess_exec|os\.exec\w*|os\.spawn\w*)$/;
-const EVAL = /^(?:eval|exec|compile|builtins\.eval|builtins\.exec)$/;
-const NETWORK =
-  /^(?:requests\.\w+|requests\.Session|httpx\.\w+|urllib\.request\.(?:urlopen|Request|urlretrieve)|urllib2\.urlopen|urlopen|http\.client\.HTTPS?Connection|socket\.socket|socket\.create_connection|aiohttp\.ClientSession|aiohttp\.request|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP|paramiko\.SSHClient|websocket\.create_connection|websockets\.connect|dns\.resolver\.(?:resolve|query))$/;
+export const SHELL_ALWAYS = /^(?:os\.system|os\.popen|commands\.getoutput|commands\.getstatusoutput|subprocess\.getoutput|subprocess\.getstatusoutput|pty\.spawn)$/;
+export const SUBPROCESS = /^(?:subprocess\.(?:run|call|Popen|check_output|check_call)|asyncio\.create_subprocess_shell|asyncio\.create_subprocess_exec|os\.exec\w*|os\.spawn\w*)$/;
+const EVAL = /^(?:eval|exec|compile|(?:builtins|__builtins__)\.(?:eval|exec))$/;
+// Deserializers that run code while loading: fed a download, they run it.
+const CODE_LOADER = /^(?:pickle|cPickle|_pickle|dill|joblib|marshal|cloudpickle|torch)\.loads?$|^(?:yaml\.unsafe_load|yaml\.load)$/;
+export const NETWORK =
+  /^(?:requests\.\w+|requests\.Session|httpx\.\w+|urllib\.request\.(?:urlopen|Request|urlretrieve)|urllib2\.urlopen|urlopen|http\.client\.HTTPS?Connection|socket\.socket|socket\.create_connection|socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|aiohttp\.ClientSession|aiohttp\.request|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP|paramiko\.SSHClient|websocket\.create_connection|websockets\.connect|dns\.resolver\.(?:resolve|query))$/;
 const DECODE = /(?:^|\.)(?:b64decode|b32decode|b16decode|a85decode|decodebytes|decompress|loads|unhexlify|fromhex|decode)$/;
+// Lookups whose name is the data: what the name holds reaches the name's authoritative server.
+const DNS_LOOKUP = /^(?:socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|dns\.resolver\.(?:resolve|query))$/;
+// Command-line tools that send what their arguments hold over the network.
+const NETWORK_TOOL = /^(?:nslookup|dig|host|ping|curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet)$/;
 const SERIALIZERS = /^(?:json\.dumps|json\.dump|dict|str|repr|list|pickle\.dumps|base64\.b64encode)$/;
+// A quoted word naming a kind of secret, as a filter over environment variable names uses them.
+const SECRET_ENV_WORD = /^(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|CREDENTIALS|AUTH|API|PRIVATE|API_KEY|ACCESS_KEY|SECRET_KEY)$/i;
 const PIPE_TO_SHELL = /\b(?:curl|wget)\b[^|]*\|\s*(?:ba|z)?sh\b/;
 const REVERSE_SHELL = /\/dev\/tcp\/|\bnc\s[^|]*-e\s/;
 
@@ -34,7 +44,18 @@ export function pythonFacts(text: string): ScriptFact[] {
     } while (!found && cursor.next() && cursor.from < node.to);
     return found;
   };
+  // What a name holds, for `decoded = b64decode(x); exec(decoded)`: the call that made it.
+  const through = (node: SyntaxNode, test: (name: string) => boolean): boolean => {
+    let value: SyntaxNode | undefined = node;
+    for (let i = 0; i < 3 && value; i++) {
+      if (callsIn(value, test)) return true;
+      value = value.name === 'VariableName' ? src.assignment(src.slice(value)) : undefined;
+    }
+    return false;
+  };
   let socketUsed = false;
+  let envIteration: SyntaxNode | null = null;
+  let secretWords = 0;
   let dupUsed: SyntaxNode | null = null;
 
   const cursor = src.tree.cursor();
@@ -45,6 +66,7 @@ export function pythonFacts(text: string): ScriptFact[] {
       const unquoted = value.replace(/^[rRbBuUfF]*(['"]{1,3})|(['"]{1,3})$/g, '');
       // A path named in a docstring or description is text for the model or the user, not a file the code opens.
       const named = value.length < 500 && !inDescription(node);
+      if (SECRET_ENV_WORD.test(unquoted)) secretWords++;
       if (named && SECRET_PATH_PATTERN.test(unquoted)) add('secret-path', node);
       else if (named && DOTENV_PATH_PATTERN.test(unquoted)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
@@ -52,6 +74,8 @@ export function pythonFacts(text: string): ScriptFact[] {
     }
     if (node.name === 'MemberExpression' && src.qualify(node) === 'os.environ') {
       const parent = node.parent;
+      // `for k, v in os.environ.items()` / `for k in os.environ`: walking every variable.
+      if (parent?.name === 'ForStatement' || parent?.parent?.parent?.name === 'ForStatement' || parent?.parent?.parent?.name === 'ComprehensionExpression' || parent?.name === 'ComprehensionExpression' || parent?.parent?.parent?.name === 'DictionaryComprehensionExpression') envIteration ??= node;
       const call = parent?.name === 'ArgList' ? parent.parent : null;
       const callee = call ? src.qualify(call.firstChild) : null;
       const member = parent?.name === 'MemberExpression' ? parent.getChild('PropertyName') : null;
@@ -67,6 +91,9 @@ export function pythonFacts(text: string): ScriptFact[] {
     const first = args.find((a) => a.keyword === null)?.value;
     if (NETWORK.test(name)) {
       add('network', node);
+      const body = args.find((a) => a.keyword === 'json' || a.keyword === 'data')?.value;
+      if (body && carriesSecretEnv(src, body)) add('secret-env-sent', node);
+      if (DNS_LOOKUP.test(name) && first && carriesSecretEnv(src, first)) add('secret-env-dns', node);
       if (name === 'socket.socket' || name === 'socket.create_connection') socketUsed = true;
     }
     if (name === 'os.dup2') dupUsed ??= node;
@@ -76,16 +103,24 @@ export function pythonFacts(text: string): ScriptFact[] {
       add('process', node);
       if (!first) continue;
       const command = src.fold(first);
-      if (callsIn(first, (n) => DECODE.test(n))) add('decoded-exec', node);
+      if (through(first, (n) => DECODE.test(n))) add('decoded-exec', node);
       else if (command !== null && PIPE_TO_SHELL.test(command)) add('download-exec', node);
       else if (command !== null && REVERSE_SHELL.test(command)) add('reverse-shell', node);
-      else if (shellish && command === null) add('shell-injection', node);
+      else if (shellish && command === null) {
+        const shape = pythonCommandShape(src, first);
+        add(shape === 'template' ? 'shell-injection' : shape === 'quoted' ? 'shell-quoted' : 'shell-passthrough', node);
+      }
       else if (first.name === 'ArrayExpression' || first.name === 'TupleExpression') {
         // ['bash', '-c', cmd]: a shell on whatever cmd holds.
         const items: SyntaxNode[] = [];
         for (let c = first.firstChild; c; c = c.nextSibling) if (!['[', ']', '(', ')', ','].includes(c.name)) items.push(c);
         const head = src.fold(items[0]);
         const flag = src.fold(items[1]);
+        // ['nslookup', data + '.zone']: the tool is the network call.
+        if (head !== null && NETWORK_TOOL.test(head.replace(/^.*\//, ''))) {
+          add('network', node);
+          if (/^(?:nslookup|dig|host|ping)$/.test(head.replace(/^.*\//, '')) && items.slice(1).some((item) => carriesSecretEnv(src, item))) add('secret-env-dns', node);
+        }
         if (head !== null && /(?:^|\/)(?:ba|z|da)?sh$/.test(head) && flag === '-c' && items[2]) {
           const script = src.fold(items[2]);
           if (script === null) add('shell-injection', node);
@@ -94,13 +129,64 @@ export function pythonFacts(text: string): ScriptFact[] {
       }
       continue;
     }
+    if (CODE_LOADER.test(name) && first && through(first, (n) => NETWORK.test(n))) {
+      add('download-exec', node);
+      continue;
+    }
     if (EVAL.test(name) && first) {
       if (src.fold(first) !== null) continue;
-      if (callsIn(first, (n) => DECODE.test(n))) add('decoded-exec', node);
-      else if (callsIn(first, (n) => NETWORK.test(n))) add('download-exec', node);
-      else add('dynamic-eval', node);
+      if (through(first, (n) => DECODE.test(n))) add('decoded-exec', node);
+      else if (through(first, (n) => NETWORK.test(n))) add('download-exec', node);
+      else add(fromInput(src, node, first) ? 'input-eval' : 'dynamic-eval', node);
     }
   } while (cursor.next());
   if (socketUsed && dupUsed) add('reverse-shell', dupUsed);
+  // Walking the environment and keeping names like KEY, TOKEN, SECRET is collecting secrets, not configuration.
+  if (envIteration && secretWords >= 2) add('env-dump', envIteration);
+  facts.push(...pythonFlowFacts(src, { network: (n) => NETWORK.test(n), process: (n) => SHELL_ALWAYS.test(n) || SUBPROCESS.test(n) }, lineAt));
   return facts;
+}
+
+const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
+const ENV_READ = /^(?:os\.getenv|os\.environ\.get|os\.environ\.__getitem__)$/;
+
+/** True when a value reads, or names a variable assigned from, a secret-named environment variable. */
+function carriesSecretEnv(src: PythonSource, body: SyntaxNode): boolean {
+  const secretRead = (node: SyntaxNode | null | undefined): boolean => {
+    if (!node) return false;
+    let found = false;
+    const cursor = node.cursor();
+    do {
+      const n = cursor.node;
+      if (n.name === 'CallExpression' && ENV_READ.test(src.qualify(n.firstChild) ?? '')) {
+        const arg = src.args(n)[0];
+        if (arg && SECRET_ENV_NAME.test(src.fold(arg.value) ?? '')) found = true;
+      } else if (n.name === 'MemberExpression' && /^os\.environ\s*\[/.test(src.slice(n)) && SECRET_ENV_NAME.test(src.slice(n))) found = true;
+    } while (!found && cursor.next() && cursor.from < node.to);
+    return found;
+  };
+  if (secretRead(body)) return true;
+  let found = false;
+  const cursor = body.cursor();
+  do {
+    if (cursor.name === 'VariableName' && secretRead(src.assignment(src.slice(cursor.node)))) found = true;
+  } while (!found && cursor.next() && cursor.from < body.to);
+  return found;
+}
+
+/** True when an evaluated value comes from input: a parameter of the enclosing function, `sys.argv`, `input()`. */
+function fromInput(src: PythonSource, call: SyntaxNode, value: SyntaxNode): boolean {
+  if (/\bsys\.argv\b|\binput\s*\(/.test(src.slice(value))) return true;
+  let fn: SyntaxNode | null = call.parent;
+  while (fn && fn.name !== 'FunctionDefinition') fn = fn.parent;
+  const params = fn?.getChild('ParamList');
+  if (!params) return false;
+  const names = new Set<string>();
+  for (let c = params.firstChild; c; c = c.nextSibling) if (c.name === 'VariableName') names.add(src.slice(c));
+  let found = false;
+  const cursor = value.cursor();
+  do {
+    if (cursor.name === 'VariableName' && names.has(src.slice(cursor.node))) found = true;
+  } while (!found && cursor.next() && cursor.from < value.to);
+  return found;
 }

@@ -9,6 +9,7 @@ export class PythonSource {
   private readonly aliases = new Map<string, string>();
   private readonly constants = new Map<string, SyntaxNode>();
   private readonly folding = new Set<string>();
+  private readonly assignments = new Map<string, SyntaxNode>();
 
   constructor(readonly text: string) {
     this.tree = parser.parse(text);
@@ -21,6 +22,7 @@ export class PythonSource {
         const value = node.lastChild;
         if (target?.name === 'VariableName' && value && target !== value && node.getChildren('AssignOp').length === 1) {
           const name = this.slice(target);
+          if (!this.assignments.has(name)) this.assignments.set(name, value);
           // `run = os.system`, `e = eval`, `sp = __import__('subprocess')` name what they alias;
           // `cmd = 'ls'` and `a = b` (b a string) are constants. A bare name is both.
           if (value.name === 'VariableName' || value.name === 'MemberExpression' || value.name === 'CallExpression') {
@@ -31,6 +33,11 @@ export class PythonSource {
         }
       }
     } while (cursor.next());
+  }
+
+  /** The value first assigned to a module- or function-level name (`x = …`), whatever it is. */
+  assignment(name: string): SyntaxNode | undefined {
+    return this.assignments.get(name);
   }
 
   slice(node: SyntaxNode): string {

@@ -6,6 +6,20 @@ import type { ScriptFact } from './script-fact.js';
 export interface FactWording {
   /** "script" or "tool handler". */
   subject: string;
+  /**
+   * Tell apart a shell command handed over whole (a command-runner helper: MED) and one whose values
+   * are quoted for the shell (LOW) from a template filled with variable input (HIGH). Without it all
+   * three read as command injection.
+   */
+  commandShapes?: boolean;
+  /** Report writes to agent settings, memory, shell startup and autostart (MCP installers write client configs by design). */
+  persistence?: boolean;
+  /**
+   * Report code evaluated from input (HIGH) apart from other run-time code (MED), and a secret
+   * environment variable put into a request body. Without it the first reads as run-time code and
+   * the second is not reported.
+   */
+  inputFlows?: boolean;
 }
 
 /** How many lines apart a credential read and a network call may be to count as one flow. */
@@ -46,11 +60,19 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
   }
   for (const fact of facts) {
     const at = { file, line: fact.line, evidence: fact.evidence };
-    if (fact.kind === 'shell-injection') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} runs a shell command built from variable input`, ...at }));
-    else if (fact.kind === 'dynamic-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
+    if (fact.kind === 'shell-passthrough' && wording.commandShapes === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} runs a shell command it is handed whole`, ...at }));
+    else if (fact.kind === 'shell-quoted' && wording.commandShapes === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: `${s} runs a shell command with quoted variable input`, ...at }));
+    else if (fact.kind === 'shell-injection' || fact.kind === 'shell-passthrough' || fact.kind === 'shell-quoted') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} runs a shell command built from variable input`, ...at }));
+    else if (fact.kind === 'input-eval' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} evaluates its input as code`, ...at }));
+    else if (fact.kind === 'secret-env-sent' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: `${s} puts a secret environment variable into a request body`, ...at }));
+    else if (fact.kind === 'secret-env-dns' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: `${s} puts a secret environment variable into a DNS lookup`, ...at }));
+    else if (fact.kind === 'dynamic-eval' || fact.kind === 'input-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
     else if (fact.kind === 'decoded-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decodes a hidden payload and runs it`, ...at }));
     else if (fact.kind === 'download-exec') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} downloads code and runs it`, ...at }));
     else if (fact.kind === 'reverse-shell') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${s} opens a reverse shell`, ...at }));
+    else if (fact.kind === 'persistence-write' && wording.persistence === true) findings.push(referenceFinding({ category: 'persistence', severity: 'HIGH', title: `${s} writes an agent's settings or memory, a shell startup file or an autostart entry`, ...at }));
+    else if (fact.kind === 'agent-memory-write' && wording.persistence === true) findings.push(referenceFinding({ category: 'persistence', severity: 'MED', title: `${s} writes a project's agent memory or rules file`, ...at }));
+    else if (fact.kind === 'destructive' && wording.persistence === true) findings.push(referenceFinding({ category: 'destructive_action', severity: 'CRIT', title: `${s} deletes the home directory, the root or a disk`, ...at }));
     else if (fact.kind === 'hardcoded-bcc') findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} copies outgoing messages to a hard-coded address`, ...at }));
   }
   return findings;

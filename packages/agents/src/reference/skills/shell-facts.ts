@@ -1,13 +1,69 @@
-import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
+import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, persistenceKind, type ScriptFact } from './script-fact.js';
+import { isExecutableMode } from './written-file.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['download-exec', /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/],
   ['decoded-exec', /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|\beval\s+["']?\$\([^)]*base64\s+(?:-d|--decode)|\bxxd\s+-r[^\n]*\|\s*(?:ba)?sh\b/],
   ['reverse-shell', /\/dev\/tcp\/|\bn(?:c|cat)\b[^\n]*\s-e\s|\bmkfifo\b[^\n]*\bn(?:c|cat)\b|\bsocat\b[^\n]*exec:/i],
-  ['shell-injection', /\beval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
+  ['shell-injection', /(?<![\w-])eval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
   ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],
-  ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|Invoke-WebRequest|Invoke-RestMethod)\s/],
+  ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|dig|nslookup|Invoke-WebRequest|Invoke-RestMethod)\s/],
+  ['destructive', /\brm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*f?[a-zA-Z]*\s+|-[a-zA-Z]*f[a-zA-Z]*\s+-[a-zA-Z]*[rR]\s+|--recursive\s+(?:--force\s+)?)(?:--no-preserve-root\s+)?["']?(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?|\/(?:home|Users|etc|usr|var|boot)\/?\*?)["']?(?:\s|$|;|&)|\bdd\s+[^\n]*\bof=\/dev\/(?:sd|nvme|disk|hd)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bchmod\s+-R\s+0?777\s+\/(?:\s|$)|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:\$HOME|\$env:USERPROFILE|C:\\)(?:\s|$|\\\*)/],
 ];
+
+// Where a download is saved: `curl -o FILE`, `wget -O FILE`, `Invoke-WebRequest -OutFile FILE`; `curl -O URL`
+// and `wget URL` save under the URL's last segment.
+const SAVED_TO = /\bcurl\b[^\n|;]*?\s(?:-[a-zA-Z]*o|--output)\s+["']?([^\s"';|&]+)|\bwget\b[^\n|;]*?\s(?:-[a-zA-Z]*O|--output-document(?:=|\s+))\s*["']?([^\s"';|&]+)|\b(?:Invoke-WebRequest|iwr)\b[^\n|;]*?-OutFile\s+["']?([^\s"';|&]+)/i;
+const SAVED_AS_URL = /\b(?:curl\b[^\n|;]*?\s-[a-zA-Z]*O\b|wget\b)[^\n|;]*?(https?:\/\/[^\s"';|&]+)/;
+// A command that runs a file or makes it executable: `bash f`, `sh f`, `python f`, `chmod +x f`, `./f`.
+const RUNS = /(?:^|[;&|(]\s*|\b(?:then|do|sudo|nohup|exec)\s+)(?:(?:ba|z|da)?sh|source|\.|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\s+-File)?|Start-Process|msiexec\s+\/i|chmod\s+(\S+))\s+["']?([^\s"';|&)]+)|(?:^|[;&|]\s*|\bsudo\s+)(\.\/[^\s"';|&)]+|\/tmp\/[^\s"';|&)]+)/g;
+// A write by redirection, tee or copy, and the path it writes.
+const WRITES_TO = /(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s\w*)\s+(?:-\S+\s+)*[^\s;|&<>]+\s+)\s*["']?((?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\.{0,2}\/)?[\w.~$%{}/\\-]*[\w.}])/g;
+// What makes an appended startup line or a cron entry more than configuration: it fetches, decodes or runs code.
+const ACTIVE_LINE = /\b(?:curl|wget|nc|ncat|base64|nohup)\b|\b(?:python[\d.]*|bash|sh)\s+-c\b|\/dev\/tcp|https?:\/\//;
+
+function baseName(path: string): string {
+  const parts = path.split(/[/\\]/).filter((p) => p !== '');
+  return (parts[parts.length - 1] ?? '').replace(/[?#].*$/, '');
+}
+
+/** Downloads saved to a file that a later line (or the same one) runs or makes executable. */
+function downloadThenRun(lines: readonly string[]): ScriptFact[] {
+  const facts: ScriptFact[] = [];
+  const saved: Array<{ name: string; line: number; text: string }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (line === '' || line.startsWith('#') || line.length > 2000) continue;
+    const to = SAVED_TO.exec(line);
+    const url = to ? null : SAVED_AS_URL.exec(line);
+    const name = to ? baseName((to[1] ?? to[2] ?? to[3]) as string) : url ? baseName(url[1] as string) : '';
+    if (name !== '' && name !== '-' && !/^\/dev\//.test(name)) saved.push({ name, line: i + 1, text: line });
+    if (saved.length === 0) continue;
+    for (const m of line.matchAll(RUNS)) {
+      if (m[1] !== undefined && !isExecutableMode(m[1])) continue;
+      const target = baseName((m[2] ?? m[3] ?? '') as string);
+      const hit = saved.find((d) => d.name === target);
+      if (hit) {
+        facts.push({ kind: 'download-exec', line: i + 1, evidence: hit.line === i + 1 ? line : `${hit.text} … ${line}` });
+        break;
+      }
+    }
+  }
+  return facts;
+}
+
+/** Writes to agent settings, memory, startup files and autostart entries by redirection, tee or copy. */
+function persistenceWrites(line: string, lineNo: number): ScriptFact[] {
+  const facts: ScriptFact[] = [];
+  for (const m of line.matchAll(WRITES_TO)) {
+    const path = m[1] as string;
+    const kind = persistenceKind(path, /^(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)/.test(path));
+    if (kind === 'persistence' || (kind === 'shell-startup' && ACTIVE_LINE.test(line))) return [{ kind: 'persistence-write', line: lineNo, evidence: line }];
+    if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineNo, evidence: line });
+  }
+  if (/\|\s*crontab\b|\bcrontab\s+-\s*$/.test(line) && ACTIVE_LINE.test(line)) return [{ kind: 'persistence-write', line: lineNo, evidence: line }];
+  return facts.slice(0, 1);
+}
 
 /**
  * Facts of a shell script (or any text) by lines; comment lines are skipped, and lines over 2000
@@ -27,8 +83,11 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
     }
     if (line.length > 2000) continue;
     const words = line.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
+    facts.push(...persistenceWrites(line, i + 1));
     if (words.some((w) => SECRET_PATH_PATTERN.test(w))) facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
     else if (words.some((w) => DOTENV_PATH_PATTERN.test(w))) facts.push({ kind: 'dotenv-path', line: i + 1, evidence: line });
   }
+  // A download piped straight into a shell is already reported on its own line.
+  for (const f of downloadThenRun(lines)) if (!facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) facts.push(f);
   return facts;
 }

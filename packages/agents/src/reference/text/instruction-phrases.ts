@@ -19,7 +19,7 @@ export interface PhraseHit {
 const SECRET_FILE =
   String.raw`(?:~\/|\$HOME\/|%USERPROFILE%\\)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube\/config|\.docker\/config\.json|(?:\.cursor|\.codeium|\.continue|\.claude)\/[\w./-]*|\bmcp\.json\b|claude_desktop_config\.json|(?:^|[\s'"\x60(])\.env\b|\/etc\/(?:passwd|shadow)|\bwallet\.dat\b`;
 // Where the model is told to put what it read: an argument, a note, a request.
-const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+)?(?:['"\x60]\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message)\b|https?:\/\/)`;
+const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+)?(?:['"\x60](?!\w*_(?:KEY|TOKEN|SECRET|PASSWORD)['"\x60])\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message)\b|https?:\/\/)`;
 
 /**
  * Instruction phrasing that targets the model rather than informs the user. Patterns are phrased

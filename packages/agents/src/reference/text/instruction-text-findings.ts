@@ -3,6 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from './line-locator.js';
 import { findHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
+import { isQuotedExample } from './quoted-example.js';
 
 export interface InstructionTextOptions {
   /** `/`-separated path of the file the text is in. */
@@ -17,6 +18,13 @@ export interface InstructionTextOptions {
   rules?: readonly PhraseRule[];
   /** Extra rules for this kind of text (tool shadowing for MCP descriptions). */
   extraRules?: readonly PhraseRule[];
+  /**
+   * Match phrases across line wraps (a docstring or description wrapped inside "do not tell the
+   * user"): a newline between two non-blank lines counts as a space. Lines stay those of the text.
+   */
+  joinWrappedLines?: boolean;
+  /** Report a phrase quoted as an example in a text about attacks on models (isQuotedExample) as LOW. */
+  quotedExamples?: boolean;
 }
 
 const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
@@ -65,7 +73,9 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
     return base + locate(offset);
   };
   const rules = [...(options.rules ?? PHRASE_RULES), ...(options.extraRules ?? [])];
-  const phrases = (t: string) => (options.phrases === false ? [] : findInstructionPhrases(t, rules));
+  // Same length as the text, so offsets (and lines) are unchanged.
+  const joined = (t: string) => (options.joinWrappedLines === true ? t.replace(/([^\n])\n(?=[ \t]*[^\s])/g, '$1 ') : t);
+  const phrases = (t: string) => (options.phrases === false ? [] : findInstructionPhrases(joined(t), rules));
 
   let zeroWidthTotal = 0;
   let firstZeroWidth: number | null = null;
@@ -130,6 +140,10 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       continue;
     }
     const hidden = inComment(p.offset);
+    if (!hidden && options.quotedExamples === true && isQuotedExample(visible, p.offset, p.offset + p.match.length)) {
+      findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (quoted as an example)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
+      continue;
+    }
     findings.push(
       referenceFinding({
         category: p.rule.category,

@@ -1,0 +1,1 @@
+module.exports = { he: "שלום", ar: "مرحبا", mark: "\u200f" };

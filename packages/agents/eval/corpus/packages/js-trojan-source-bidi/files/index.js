@@ -1,0 +1,4 @@
+module.exports = function isAdmin(user) {
+  /* check role ‮ } ⁦if (user.role != "admin")⁩ ⁦ { return true; } */
+  return user.role === "admin";
+};

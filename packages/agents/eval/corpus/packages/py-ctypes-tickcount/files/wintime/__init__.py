@@ -1,0 +1,3 @@
+import ctypes
+def uptime_ms():
+    return ctypes.windll.kernel32.GetTickCount64()

@@ -1,0 +1,3 @@
+import pyperclip
+def paste_into(buffer):
+    buffer.insert(pyperclip.paste())

@@ -1,0 +1,3 @@
+from PIL import ImageGrab
+def save(path):
+    ImageGrab.grab().save(path)

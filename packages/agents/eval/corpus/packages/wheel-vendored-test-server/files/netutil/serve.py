@@ -1,0 +1,7 @@
+import time
+def tick():
+    return time.time()
+if __name__ == "__main__":
+    while True:
+        tick()
+        time.sleep(1)

@@ -1,0 +1,1 @@
+pub fn version() -> &'static str { env!("GIT_VERSION") }

@@ -1,0 +1,3 @@
+class Ledger:
+    def __init__(self):
+        self.entries = []

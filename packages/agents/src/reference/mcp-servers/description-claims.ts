@@ -1,0 +1,70 @@
+import type { McpTool } from './mcp-tool.js';
+
+/** What a tool says it touches, read from its name, description and parameter names. */
+export interface DescriptionClaims {
+  network: boolean;
+  files: boolean;
+  writes: boolean;
+  deletes: boolean;
+  processes: boolean;
+  code: boolean;
+  system: boolean;
+  permissions: boolean;
+  links: boolean;
+  archives: boolean;
+  templates: boolean;
+  patterns: boolean;
+  /** The words read, for evidence. */
+  words: string;
+}
+
+// Each capability and the words a description uses when it discloses it. A word is matched at the
+// start of a word of the text ("upload" matches "uploads", "api" matches "APIs").
+const VOCABULARY: Record<Exclude<keyof DescriptionClaims, 'words'>, RegExp> = {
+  network:
+    /\b(?:https?|urls?|uris?|links?|web|website|internet|online|remote|api|apis|endpoints?|servers?|services?|cloud|fetch|download|upload|request|http|post|send|sends|sent|notify|notification|webhook|sync|email|e-mail|mail|sms|slack|discord|github|gitlab|jira|notion|search|crawl|scrap|browse|browser|connect|network|socket|ping|dns|host|domain|publish|share|subscribe|stream|proxy|oauth|token|account|report\w* to|third[- ]party|analytics|telemetry|track|monitor)/i,
+  files: /\b(?:files?|paths?|dir|directory|directories|folders?|disk|documents?|images?|photos?|pdf|csv|logs?|backups?|save|saved|store|stores|storage|cache|persist|write|read|load|open|export|import|copy|move|archive|zip|tar|extract|filesystem|workspace|project|repo|repository|notes?|database|db|sqlite)/i,
+  writes: /\b(?:write|writes|save|saves|store|stores|storage|create|creates|persist|cache|backup|log|logs|record|export|copy|copies|move|edit|update|modify|append|generate)/i,
+  deletes: /\b(?:delete|deletes|remove|removes|erase|clean|purge|unlink|wipe|trash|uninstall)/i,
+  processes: /\b(?:commands?|shell|exec|execute|run|runs|running|script|process|processes|spawn|terminal|cli|subprocess|worker|job|launch|kill|git|npm|docker|kubectl|build|compile|test|lint|install|ffmpeg|open)/i,
+  // Parsing YAML or loading a saved object does not say that code runs: those are not listed.
+  code: /\b(?:code|python|javascript|evaluat|eval|expression|calculat|formula|math|script|repl|notebook|plugin|module|interpret)/i,
+  system: /\b(?:system|os|host|hardware|cpu|memory|ram|disk|mount|process|processes|users?|accounts?|groups?|network|interfaces?|environment|env|config|configuration|logs?|diagnos|status|health|monitor|info|kernel|device|uptime|load)/i,
+  permissions: /\b(?:permissions?|chmod|chown|owner|mode|access|executable|privileges?)/i,
+  links: /\b(?:links?|symlinks?|symbolic|shortcut|alias)/i,
+  archives: /\b(?:archives?|zip|unzip|tar|extract|decompress|unpack|bundle)/i,
+  templates: /\b(?:templates?|render|jinja|mustache|handlebars|mako|format string)/i,
+  patterns: /\b(?:regex|regexp|regular expression|patterns?|match|grep)/i,
+};
+
+function splitIdentifier(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.:/]+/g, ' ')
+    .toLowerCase();
+}
+
+function schemaKeys(value: unknown, depth = 0, out: string[] = []): string[] {
+  if (depth > 6 || out.length > 200) return out;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      if (typeof v === 'string') out.push(v.split(/[:= ]/)[0] ?? '');
+      else schemaKeys(v, depth + 1, out);
+    }
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      out.push(k);
+      if (typeof v === 'string' && k === 'description') out.push(v);
+      else schemaKeys(v, depth + 1, out);
+    }
+  } else if (typeof value === 'string') out.push(value);
+  return out;
+}
+
+/** The capabilities a tool discloses to the model and the user. */
+export function descriptionClaims(tool: McpTool): DescriptionClaims {
+  const words = [splitIdentifier(tool.name), tool.description, ...schemaKeys(tool.inputSchema).map(splitIdentifier), ...(tool.inputNames ?? []).map(splitIdentifier)].join(' ').slice(0, 8000);
+  const claims = { words } as DescriptionClaims;
+  for (const [key, pattern] of Object.entries(VOCABULARY)) (claims as unknown as Record<string, boolean>)[key] = pattern.test(words);
+  return claims;
+}

@@ -1,0 +1,89 @@
+import { pythonSourceOf } from './python-source-cache.js';
+import type { SyntaxNode } from '../skills/python-source.js';
+import { parseJs, scopeOf, walkJs, type JsNode, type JsScope } from '../skills/js-source.js';
+import type { ScriptFact, ScriptLanguage } from '../skills/script-fact.js';
+import { lineLocator } from '../text/line-locator.js';
+
+const ADDRESS = /^[^@\s'"`]+@[\w-]+(?:\.[\w-]+)+$/;
+const BCC_KEY = /^bcc$/i;
+
+/** Every constant a JavaScript value can be: both sides of `a || b` and `c ? d : e`, each element of an array. */
+function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: ReadonlyMap<string, JsNode>, depth = 0): string[] {
+  if (!node || depth > 6) return [];
+  // A name bound to a call the scope does not treat as a constant (`[a, b].join('@')`): fold its initializer.
+  if (node.type === 'Identifier' && scope.fold(node) === null && inits.has(node.name as string)) return jsValues(inits.get(node.name as string), scope, inits, depth + 1);
+  if (node.type === 'LogicalExpression') return [...jsValues(node.left as JsNode, scope, inits, depth + 1), ...jsValues(node.right as JsNode, scope, inits, depth + 1)];
+  if (node.type === 'ConditionalExpression') return [...jsValues(node.consequent as JsNode, scope, inits, depth + 1), ...jsValues(node.alternate as JsNode, scope, inits, depth + 1)];
+  if (node.type === 'ArrayExpression') return (node.elements as Array<JsNode | null>).flatMap((e) => jsValues(e, scope, inits, depth + 1));
+  const folded = scope.fold(node);
+  return folded === null ? [] : folded.split(/[,;]\s*/);
+}
+
+/**
+ * Bcc recipients fixed in code through a name: `Bcc: ARCHIVE` with `const ARCHIVE = 'x@host'`,
+ * `msg.bcc = COPY`, `msg["Bcc"] = COPY`, `bcc=COPY`, `{"bcc": COPY}` (constants folded across
+ * assignments, `a || b` and `c ? d : e` read as both values). The literal form is a script fact
+ * already; this finds the one a named constant hides.
+ */
+export function hiddenRecipientFacts(text: string, language: ScriptLanguage): ScriptFact[] {
+  const facts: ScriptFact[] = [];
+  const lineAt = lineLocator(text);
+  const add = (from: number, to: number, value: string) => facts.push({ kind: 'hardcoded-bcc', line: lineAt(from), evidence: `${text.slice(from, Math.min(to, from + 160))} = ${value}` });
+  if (language === 'javascript' || language === 'typescript') {
+    const root = parseJs(text, language === 'typescript');
+    const scope = scopeOf(root);
+    const inits = new Map<string, JsNode>();
+    walkJs(root, (node) => {
+      if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && node.init && !inits.has((node.id as JsNode).name as string)) inits.set((node.id as JsNode).name as string, node.init as JsNode);
+    });
+    walkJs(root, (node) => {
+      let key: string | null = null;
+      let value: JsNode | null = null;
+      if (node.type === 'Property') [key, value] = [scope.propertyName(node.key as JsNode, Boolean(node.computed)), node.value as JsNode];
+      else if (node.type === 'AssignmentExpression' && (node.left as JsNode).type === 'MemberExpression') {
+        const left = node.left as JsNode;
+        [key, value] = [scope.propertyName(left.property as JsNode, Boolean(left.computed)), node.right as JsNode];
+      }
+      if (key === null || value === null || !BCC_KEY.test(key) || value.type === 'Literal') return;
+      const address = jsValues(value, scope, inits).find((v) => ADDRESS.test(v.trim()));
+      if (address !== undefined) add(node.start, node.end, address);
+    });
+    return facts;
+  }
+  if (language !== 'python') return facts;
+  const src = pythonSourceOf(text);
+  const constant = (node: SyntaxNode | null | undefined): string | null => {
+    if (!node || node.name === 'String') return null;
+    if (node.name === 'BinaryExpression' && /\bor\b/.test(src.slice(node))) return constant(node.firstChild) ?? constant(node.lastChild);
+    const v = src.fold(node);
+    return v !== null && ADDRESS.test(v.trim()) ? v : null;
+  };
+  const cursor = src.tree.cursor();
+  do {
+    const node = cursor.node;
+    if (node.name === 'AssignStatement') {
+      const target = node.firstChild;
+      // `msg["Bcc"]` and `msg.bcc` are both MemberExpressions in @lezer/python.
+      const index = target?.name === 'MemberExpression' ? target.getChild('String') : null;
+      const attr = target?.name === 'MemberExpression' ? target.getChild('PropertyName') : null;
+      const key = index ? src.fold(index) : attr ? src.slice(attr) : null;
+      const value = constant(node.lastChild);
+      if (key !== null && BCC_KEY.test(key) && value !== null) add(node.from, node.to, value);
+    } else if (node.name === 'CallExpression') {
+      for (const arg of src.args(node)) {
+        if (arg.keyword === null || !BCC_KEY.test(arg.keyword)) continue;
+        const value = constant(arg.value);
+        if (value !== null) add(node.from, node.to, value);
+      }
+    } else if (node.name === 'DictionaryExpression') {
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        const colon = c.nextSibling;
+        const value = colon?.nextSibling;
+        if (c.name !== 'String' || colon?.name !== ':' || !BCC_KEY.test(src.fold(c) ?? '')) continue;
+        const v = constant(value);
+        if (v !== null) add(c.from, value?.to ?? c.to, v);
+      }
+    }
+  } while (cursor.next());
+  return facts;
+}

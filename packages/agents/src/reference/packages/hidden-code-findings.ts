@@ -1,0 +1,41 @@
+import type { AgentFinding } from '@vigil/core';
+import { SENSITIVE_NAMES } from '../code/code-facts.js';
+import { lineAt, referenceFinding } from '../common/reference-finding.js';
+
+/** A string literal written entirely as escape codes (`"\x65\x76\x61\x6c"`, `"\145\166\141\154"`). */
+const ESCAPED_LITERAL = /(["'])((?:\\(?:x[0-9a-fA-F]{2}|[0-7]{3}|u[0-9a-fA-F]{4})){3,400})\1/g;
+/** Code pushed off-screen: a long run of spaces or tabs, then more code on the same line. */
+const SPACES = ' '.repeat(180);
+const TABS = '\t'.repeat(60);
+const OFFSCREEN_CODE = /[^\s][ \t]{180,}(?:[\w$.]+\s*\(|import\s|exec\s*\(|eval\s*\(|require\s*\(|;\s*\w)/;
+/** EBCDIC and other code pages no one writes source text in: `b"\x85\xa5\x81\x93".decode("cp1026")` is `eval`. */
+const EXOTIC_CODEC = /\.decode\(\s*["'](cp(?:037|273|277|278|280|284|285|290|297|420|423|424|500|833|838|870|871|875|880|905|1025|1026|1047|114\d)|ebcdic[\w-]*)["']/i;
+const CODE_LIKE = /(\bimport\b|\bexec\b|\beval\b|require\(|child_process|subprocess|os\.system|https?:\/\/|powershell|\/bin\/(ba)?sh)/;
+
+function unescape(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|[0-7]{3})/g, (_m, e: string) => String.fromCharCode(e[0] === 'x' || e[0] === 'u' ? parseInt(e.slice(1), 16) : parseInt(e, 8)));
+}
+
+/**
+ * Code hidden in a source file's text rather than its syntax: names and code spelled as escape
+ * codes, code pushed past the edge of the screen, text in an EBCDIC code page. Linear scans.
+ */
+export function hiddenCodeFindings(text: string, file: string): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  ESCAPED_LITERAL.lastIndex = 0;
+  const escapes = /\\(x[0-9a-fA-F]{2}|[0-3][0-7]{2})\\/.test(text) || text.includes('\\u');
+  for (let m = escapes ? ESCAPED_LITERAL.exec(text) : null, n = 0; m !== null && n < 200; m = ESCAPED_LITERAL.exec(text), n++) {
+    const value = unescape(m[2]!);
+    // Only printable ASCII that spells a sensitive name or code: binary tables and non-Latin text are escaped for good reasons.
+    if (!/^[\x20-\x7e\n\t]+$/.test(value)) continue;
+    if (SENSITIVE_NAMES.has(value) || CODE_LIKE.test(value)) {
+      out.push(referenceFinding({ category: 'obfuscation', severity: 'HIGH', title: 'Name or code spelled as escape codes', file, line: lineAt(text, m.index), evidence: `${m[0].slice(0, 80)} → ${value.slice(0, 120)}` }));
+      break;
+    }
+  }
+  const off = text.includes(SPACES) || text.includes(TABS) ? OFFSCREEN_CODE.exec(text) : null;
+  if (off !== null) out.push(referenceFinding({ category: 'obfuscation', severity: 'HIGH', title: 'Code hidden after a long run of whitespace on a line', file, line: lineAt(text, off.index), evidence: off[0].replace(/[ \t]{20,}/, ' […whitespace…] ').slice(0, 160) }));
+  const codec = text.includes('.decode(') ? EXOTIC_CODEC.exec(text) : null;
+  if (codec !== null) out.push(referenceFinding({ category: 'obfuscation', severity: /getattr|exec|eval|__import__/.test(text) ? 'HIGH' : 'MED', title: 'Text hidden in an EBCDIC code page', file, line: lineAt(text, codec.index), evidence: codec[0] }));
+  return out;
+}

@@ -1,0 +1,58 @@
+import type { AgentFinding } from '@vigil/core';
+import { posix } from 'node:path';
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
+import { shellCommandFindings } from './shell-command-findings.js';
+
+/** `action.yml` / `action.yaml`: a GitHub Action this repository publishes (at its root or in a folder). */
+export function isActionPath(path: string): boolean {
+  return /(^|\/)action\.ya?ml$/.test(path) && !/(^|\/)\.github\/workflows\//.test(path);
+}
+
+export interface ActionResult {
+  findings: AgentFinding[];
+  /** The JavaScript files the action runs (`runs.main`, `runs.pre`, `runs.post`), repository-relative. */
+  entries: string[];
+}
+
+function get(map: YAMLMap, key: string): Node | null {
+  for (const pair of map.items) if (isScalar(pair.key) && String(pair.key.value) === key) return (pair.value as Node | null) ?? null;
+  return null;
+}
+
+/**
+ * An action's metadata: the JavaScript entry points of a `node*` action (analyzed as code by the
+ * caller: a compromised action ships its payload in the bundled `dist/index.js`), and the shell
+ * checks on every `run:` of a composite action, which runs with the caller's secrets in reach.
+ */
+export function actionFindings(path: string, text: string): ActionResult {
+  const findings: AgentFinding[] = [];
+  const entries: string[] = [];
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false });
+  const root = doc.contents;
+  if (doc.errors.length > 0 || !isMap(root)) return { findings, entries };
+  const runs = get(root, 'runs');
+  if (!isMap(runs)) return { findings, entries };
+  const using = String((get(runs, 'using') as { value?: unknown } | null)?.value ?? '');
+  const dir = posix.dirname(path) === '.' ? '' : `${posix.dirname(path)}/`;
+  if (/^node\d+$/.test(using)) {
+    for (const key of ['pre', 'main', 'post']) {
+      const node = get(runs, key);
+      if (isScalar(node) && typeof node.value === 'string') entries.push(posix.normalize(`${dir}${node.value}`));
+    }
+  }
+  const steps = get(runs, 'steps');
+  if (using === 'composite' && isSeq(steps)) {
+    for (const step of steps.items) {
+      if (!isMap(step)) continue;
+      const run = get(step, 'run');
+      if (!isScalar(run) || typeof run.value !== 'string' || !run.range) continue;
+      const first = lines.linePos(run.range[0]).line;
+      run.value.split('\n').forEach((line, i) => {
+        if (line.length > 4000 || /^\s*#/.test(line)) return;
+        findings.push(...shellCommandFindings(line, { file: path, line: first + i + (run.type === 'PLAIN' || run.type === 'QUOTE_DOUBLE' || run.type === 'QUOTE_SINGLE' ? 0 : 1), where: 'composite action step', automatic: true }));
+      });
+    }
+  }
+  return { findings, entries };
+}

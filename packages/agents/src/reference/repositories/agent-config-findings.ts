@@ -1,0 +1,305 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { typosquatOf } from '../known/typosquat.js';
+import { lineOfText, objectAt, objectEntries, parseJsonc } from './parse-jsonc.js';
+import { downloadSource, shellCommandFindings } from './shell-command-findings.js';
+
+/** What kind of IDE or coding-agent configuration a path holds, or null. */
+export type AgentConfigKind = 'claude-settings' | 'vscode-settings' | 'mcp' | 'gemini-settings' | 'vscode-tasks' | 'devcontainer' | 'codex-config';
+
+export function agentConfigKind(path: string): AgentConfigKind | null {
+  if (/(^|\/)\.claude\/settings(\.local)?\.json$/.test(path)) return 'claude-settings';
+  if (/(^|\/)\.vscode\/settings\.json$/.test(path)) return 'vscode-settings';
+  if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) return 'vscode-tasks';
+  if (/(^|\/)\.gemini\/settings\.json$/.test(path)) return 'gemini-settings';
+  if (/(^|\/)(\.mcp\.json|\.(cursor|vscode|roo|amazonq|windsurf|kiro\/settings|junie|continue)\/mcp(_config)?\.json)$/.test(path)) return 'mcp';
+  if (/(^|\/)(\.devcontainer\/([^/]+\/)?devcontainer\.json|\.devcontainer\.json)$/.test(path)) return 'devcontainer';
+  if (/(^|\/)\.codex\/config\.toml$/.test(path)) return 'codex-config';
+  return null;
+}
+
+/** Findings of one configuration file, and repository files its automatic commands run (to analyze as code). */
+export interface AgentConfigResult {
+  findings: AgentFinding[];
+  runs: string[];
+  /** Files (relative to the workspace folder) an editor setting names as a program to run: judged once the walk knows they are committed. */
+  executables: EditorExecutable[];
+}
+
+/** A workspace setting that names a program the editor or one of its extensions runs by itself. */
+export interface EditorExecutable {
+  key: string;
+  target: string;
+  line: number | undefined;
+}
+
+// Settings whose value is a program an extension starts by itself once the folder is open (the
+// language server, linter, interpreter or tool it wraps): `php.validate.executablePath`, `git.path`,
+// `python.defaultInterpreterPath`, `rust-analyzer.server.path`, `eslint.nodePath`, `jest.pathToJest`.
+const EXECUTABLE_SETTING = /(^|\.)(\w*path|\w*executable\w*|\w*interpreter\w*|pathTo\w+|\w*binary|serverCommand)$/i;
+// Settings that map tool names to the programs run in their place (`go.alternateTools: { go: './x' }`).
+const TOOL_MAP_SETTING = /(^|\.)alternateTools$/;
+// Settings whose value is a whole command line an extension runs (`jest.jestCommandLine`).
+const COMMAND_LINE_SETTING = /(^|\.)\w*CommandLine$/i;
+
+/** The repository-relative file a setting value names, or null for absolute, home, variable or parent paths. */
+export function workspaceRelativeTarget(value: string): string | null {
+  const rel = value
+    .trim()
+    .replace(/^\$\{(workspaceFolder|workspaceRoot)(:[^}]*)?\}[\\/]/, '')
+    .replace(/\\/g, '/')
+    .replace(/^\.\//, '');
+  if (rel === '' || rel.includes('..') || /^[/~$%]|^[a-z]:/i.test(rel) || /\s/.test(rel)) return null;
+  return /^[\w.@/+-]+$/.test(rel) ? rel : null;
+}
+
+// Variables that point a coding agent's or SDK's API traffic, with its key, at a host of one's choosing
+// (Check Point, "Claude Code project files", CVE-2026-21852: ANTHROPIC_BASE_URL in .claude/settings.json).
+const ENDPOINT_VARIABLE = /^(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|OPENAI_BASE_URL|OPENAI_API_BASE|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|AZURE_OPENAI_ENDPOINT|HTTPS?_PROXY|ALL_PROXY|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|NODE_OPTIONS)$/i;
+const VENDOR_API_HOST = /(^|\.)(anthropic\.com|openai\.com|googleapis\.com|azure\.com|amazonaws\.com|localhost|127\.0\.0\.1)$/i;
+// An interpreter given inline code instead of a server program.
+const INLINE_SCRIPT = /^(?:(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|node|python[0-9.]*|perl|ruby|deno|bun)$/i;
+const INLINE_FLAG = /^(-c|-e|--eval|-p|--print|\/c|-Command|-EncodedCommand|-enc)$/i;
+// Launchers that fetch a package and run it: the server is whatever that name resolves to at start.
+const PACKAGE_LAUNCHER = /^(npx|pnpx|bunx|uvx|pipx|yarn|pnpm|bun|uv|deno)$/i;
+// Extensions of files no interpreter should be running: a payload disguised as a font, image or data.
+const DATA_EXTENSION = /\.(woff2?|ttf|otf|eot|png|jpe?g|gif|svg|ico|webp|bmp|mp3|mp4|wav|txt|log|json|csv|md|lock|dat|bin|map|css)$/i;
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [];
+}
+
+class ConfigScan {
+  readonly findings: AgentFinding[] = [];
+  readonly runs: string[] = [];
+  readonly executables: EditorExecutable[] = [];
+
+  constructor(
+    readonly path: string,
+    readonly text: string,
+  ) {}
+
+  add(category: string, severity: Severity, title: string, needle: string, evidence: string): void {
+    this.findings.push(referenceFinding({ category, severity, title, file: this.path, line: lineOfText(this.text, needle), evidence }));
+  }
+
+  /** A command something runs: the shell checks, and a repository file it runs is queued for code analysis. */
+  command(command: string, where: string, automatic: boolean, needle = command): void {
+    const line = lineOfText(this.text, needle);
+    this.findings.push(...shellCommandFindings(command, { file: this.path, line, where, automatic }));
+    const words = command.trim().split(/\s+/);
+    const interpreter = words.findIndex((w) => /^(node|python[0-9.]*|bash|sh|zsh|deno|bun|tsx|ts-node)$/i.test(w.replace(/^.*[\\/]/, '')));
+    const target = interpreter === -1 ? words[0] : words.slice(interpreter + 1).find((w) => !w.startsWith('-'));
+    if (target === undefined) return;
+    const rel = target.replace(/^["']|["']$/g, '').replace(/^(\$\{?(CLAUDE_PROJECT_DIR|workspaceFolder|PWD)\}?|\$\{workspaceFolder\})\//, '').replace(/^\.\//, '');
+    if (/^[\w.@/-]+$/.test(rel) && !rel.startsWith('/') && rel.includes('.') && !rel.includes('..')) {
+      this.runs.push(rel);
+      if (interpreter !== -1 && DATA_EXTENSION.test(rel)) {
+        this.add('obfuscation', automatic ? 'CRIT' : 'HIGH', `${where}: runs a file disguised as data (font, image, text) as code`, needle, command.slice(0, 300));
+      }
+    }
+  }
+
+  /** Environment variables a configuration sets for the agent or a server. */
+  env(env: Record<string, unknown> | null, whose: string): void {
+    for (const [name, value] of objectEntries(env)) {
+      if (typeof value !== 'string' || !ENDPOINT_VARIABLE.test(name)) continue;
+      if (/^NODE_OPTIONS$/i.test(name)) {
+        if (/--(require|import|loader|experimental-loader)\b|(^|\s)-r\s/.test(value)) this.add('remote_code_execution', 'HIGH', `${whose} preloads code into every Node process (NODE_OPTIONS)`, name, `${name}=${value}`);
+        continue;
+      }
+      if (/^NODE_TLS_REJECT_UNAUTHORIZED$/i.test(name)) {
+        if (value.trim() === '0') this.add('credential_exposure', 'MED', `${whose} turns off TLS certificate checks`, name, `${name}=${value}`);
+        continue;
+      }
+      const host = /^[a-z]+:\/\/([^/:?#]+)/i.exec(value.trim())?.[1] ?? '';
+      if (host === '' || VENDOR_API_HOST.test(host)) continue;
+      this.add('exfiltration', 'HIGH', `${whose} sends the agent's API traffic and key to another host`, name, `${name}=${value}`);
+    }
+  }
+}
+
+function claudeSettings(scan: ConfigScan, config: unknown): void {
+  for (const [event, matchers] of objectEntries(objectAt(config, 'hooks'))) {
+    for (const matcher of Array.isArray(matchers) ? matchers : []) {
+      for (const hook of Array.isArray((matcher as { hooks?: unknown })?.hooks) ? (matcher as { hooks: unknown[] }).hooks : []) {
+        const command = (hook as { command?: unknown })?.command;
+        if (typeof command !== 'string') continue;
+        scan.add('agent_config', 'LOW', 'Claude Code hook runs a command', command, `${event}: ${command.slice(0, 250)}`);
+        scan.command(command, `Claude Code ${event} hook`, true);
+      }
+    }
+  }
+  for (const key of ['apiKeyHelper', 'awsCredentialExport', 'awsAuthRefresh', 'otelHeadersHelper']) {
+    const command = (config as Record<string, unknown>)[key];
+    if (typeof command === 'string') scan.command(command, `Claude Code ${key}`, true);
+  }
+  const statusLine = objectAt(config, 'statusLine')?.command;
+  if (typeof statusLine === 'string') scan.command(statusLine, 'Claude Code status line', true);
+  const permissions = objectAt(config, 'permissions');
+  if (permissions?.defaultMode === 'bypassPermissions') {
+    scan.add('excessive_permissions', 'HIGH', 'project settings turn off the coding agent’s permission prompts', 'bypassPermissions', 'permissions.defaultMode: bypassPermissions');
+  }
+  const broad = strings(permissions?.allow).filter((rule) => /^(Bash|Bash\(\*(:\*)?\)|Bash\((curl|wget|sh|bash|python3?|node)[ :]\*?\))$/.test(rule.trim()));
+  if (broad.length > 0) scan.add('excessive_permissions', 'MED', 'project settings let the coding agent run any shell command without asking', broad[0]!, broad.join(', '));
+  if ((config as Record<string, unknown>).enableAllProjectMcpServers === true) {
+    scan.add('excessive_permissions', 'MED', 'project settings approve every MCP server the repository declares', 'enableAllProjectMcpServers', 'enableAllProjectMcpServers: true');
+  }
+  scan.env(objectAt(config, 'env'), 'project settings');
+}
+
+function vscodeSettings(scan: ConfigScan, config: unknown): void {
+  for (const [key, value] of objectEntries(config)) {
+    // Embrace The Red / CVE-2025-53773: a prompt injection that sets this gets shell commands run unasked.
+    if (/^chat\.tools\.(global\.)?autoApprove$/.test(key) && value === true) {
+      scan.add('excessive_permissions', 'HIGH', 'workspace settings let the coding agent run tools without asking', key, `${key}: true`);
+    }
+    if (/^chat\.tools\.terminal\.autoApprove$|^github\.copilot\.chat\.agent\.terminal\.allowList$/.test(key)) {
+      const everything = objectEntries(value).some(([pattern, allowed]) => allowed === true && /^\/\.\*\/?[a-z]*$|^\*$|^(curl|wget|bash|sh|rm)$/.test(pattern));
+      if (everything) scan.add('excessive_permissions', 'HIGH', 'workspace settings let the coding agent run any terminal command without asking', key, key);
+    }
+    if (/^terminal\.integrated\.env\.(linux|osx|windows)$/.test(key)) scan.env(value as Record<string, unknown>, 'workspace settings');
+    if (typeof value === 'string' && COMMAND_LINE_SETTING.test(key)) scan.command(value, `VS Code setting ${key}`, true, key);
+    const programs = typeof value === 'string' && EXECUTABLE_SETTING.test(key) ? [value] : TOOL_MAP_SETTING.test(key) ? objectEntries(value).map(([, v]) => v) : [];
+    for (const program of programs) {
+      const target = typeof program === 'string' ? workspaceRelativeTarget(program) : null;
+      if (target !== null) scan.executables.push({ key, target, line: lineOfText(scan.text, `"${key}"`) });
+    }
+  }
+}
+
+function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, autoApproved: boolean): void {
+  for (const [name, server] of objectEntries(servers)) {
+    const spec = server as Record<string, unknown>;
+    const command = typeof spec?.command === 'string' ? spec.command : null;
+    const args = strings(spec?.args);
+    scan.env(objectAt(server, 'env'), `MCP server "${name}"`);
+    const url = typeof spec?.url === 'string' ? spec.url : typeof spec?.serverUrl === 'string' ? spec.serverUrl : null;
+    if (url !== null && downloadSource(`curl ${url}`) === 'anonymous') {
+      scan.add('exfiltration', 'MED', 'MCP server reached over plain HTTP, an IP address or an anonymous tunnel', url, `${name}: ${url}`);
+    }
+    if (command === null) continue;
+    const line = [command, ...args].join(' ');
+    const base = command.replace(/^.*[\\/]/, '');
+    const inline = INLINE_SCRIPT.test(base) ? args.findIndex((a) => INLINE_FLAG.test(a)) : -1;
+    if (inline !== -1) {
+      const script = args.slice(inline + 1).join(' ');
+      scan.add('remote_code_execution', autoApproved ? 'HIGH' : 'MED', 'MCP server entry runs an inline script instead of a server program', script || command, `${name}: ${line.slice(0, 250)}`);
+      // A client starts its servers every time it loads the project, once they are approved.
+      scan.command(script, `MCP server "${name}"`, true, script || command);
+    } else {
+      scan.command(line, `MCP server "${name}"`, true, args[0] ?? command);
+    }
+    if (PACKAGE_LAUNCHER.test(base)) {
+      const pkg = args.find((a) => !a.startsWith('-') && !/^(x|dlx|run|exec|tool)$/.test(a));
+      const bare = pkg?.replace(/^(@[^/@]+\/[^@]+|[^@]+)@.*$/, '$1');
+      const ecosystem = /^(uvx|pipx|uv)$/i.test(base) ? 'pypi' : 'npm';
+      const squat = bare === undefined ? null : typosquatOf(bare, ecosystem);
+      if (squat !== null && bare !== undefined) {
+        scan.add('typosquat', 'HIGH', 'MCP server started from a package named like a popular one (likely typosquat)', pkg!, `${bare} (like ${squat.imitates})`);
+      }
+    }
+  }
+}
+
+function vscodeTasks(scan: ConfigScan, config: unknown): void {
+  const tasks = Array.isArray((config as { tasks?: unknown })?.tasks) ? ((config as { tasks: unknown[] }).tasks) : [];
+  for (const task of tasks) {
+    const spec = task as Record<string, unknown>;
+    if (objectAt(spec, 'runOptions')?.runOn !== 'folderOpen') continue;
+    const presentation = objectAt(spec, 'presentation');
+    const hidden = presentation !== null && (presentation.reveal === 'never' || presentation.echo === false || presentation.close === true) ;
+    const label = typeof spec.label === 'string' ? spec.label : '(unnamed)';
+    const commands: string[] = [];
+    for (const variant of [spec, objectAt(spec, 'windows'), objectAt(spec, 'linux'), objectAt(spec, 'osx')]) {
+      const command = variant?.command;
+      if (typeof command === 'string') commands.push([command, ...strings(variant?.args)].join(' '));
+    }
+    scan.add('agent_config', hidden ? 'MED' : 'LOW', hidden ? 'VS Code task runs hidden when the folder is opened' : 'VS Code task runs when the folder is opened', 'folderOpen', `${label}: ${commands[0]?.slice(0, 250) ?? ''}`);
+    for (const command of commands) scan.command(command, 'VS Code task run on folder open', true, command.split(' ')[0]);
+  }
+}
+
+// Host files and directories that hold credentials, as a dev container mount's source names them.
+const HOST_SECRET = /^(?:\$\{localEnv:(?:HOME|USERPROFILE)\}|\$\{env:HOME\}|~|\$HOME)[\\/](\.ssh|\.aws|\.kube|\.azure|\.docker|\.gnupg|\.config[\\/](?:gcloud|gh)|\.npmrc|\.pypirc|\.netrc|\.git-credentials)\b/;
+const SENDER = /\b(curl|wget|nc|ncat|scp|rsync)\b/;
+
+/** `{source, target}` of each bind mount a devcontainer.json declares (`mounts` strings and objects, `runArgs` -v / --mount). */
+function devcontainerMounts(config: unknown): { source: string; target: string }[] {
+  const out: { source: string; target: string }[] = [];
+  const fromSpec = (spec: string) => {
+    const fields = Object.fromEntries(spec.split(',').map((kv) => kv.split('=').map((x) => x.trim()) as [string, string]));
+    const source = fields.source ?? fields.src;
+    const target = fields.target ?? fields.destination ?? fields.dst;
+    if (source !== undefined && target !== undefined) out.push({ source, target });
+  };
+  const mounts = (config as { mounts?: unknown })?.mounts;
+  for (const m of Array.isArray(mounts) ? mounts : []) {
+    if (typeof m === 'string') fromSpec(m);
+    else if (typeof (m as { source?: unknown })?.source === 'string' && typeof (m as { target?: unknown })?.target === 'string') out.push({ source: (m as { source: string }).source, target: (m as { target: string }).target });
+  }
+  const args = strings((config as { runArgs?: unknown })?.runArgs);
+  args.forEach((arg, i) => {
+    const volume = /^(?:-v|--volume)(?:=(.+))?$/.exec(arg);
+    const mount = /^--mount(?:=(.+))?$/.exec(arg);
+    const value = volume?.[1] ?? mount?.[1] ?? (volume !== null || mount !== null ? args[i + 1] : undefined);
+    if (value === undefined) return;
+    if (mount !== null) return fromSpec(value);
+    const [source, target] = value.split(/:(?=[/~$])/);
+    if (source !== undefined && target !== undefined) out.push({ source, target: target.replace(/:(ro|rw|z|Z)$/, '') });
+  });
+  return out;
+}
+
+function devcontainer(scan: ConfigScan, config: unknown): void {
+  // initializeCommand runs on the host before the container exists; the others run inside it.
+  const inside: string[] = [];
+  for (const key of ['initializeCommand', 'onCreateCommand', 'updateContentCommand', 'postCreateCommand', 'postStartCommand', 'postAttachCommand']) {
+    const value = (config as Record<string, unknown>)?.[key];
+    const commands = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.values(value).flatMap((v) => [strings(v).join(' ')]) : [strings(value).join(' ')];
+    for (const command of commands) {
+      if (command.trim() === '') continue;
+      scan.command(command, `dev container ${key}`, key === 'initializeCommand', command.split(' ')[0]);
+      if (key !== 'initializeCommand') inside.push(command);
+    }
+  }
+  scan.env(objectAt(config, 'containerEnv'), 'dev container');
+  // A credential mount is the source; a container command that names the mounted path and a network tool is the sink.
+  for (const { source, target } of devcontainerMounts(config)) {
+    const secret = HOST_SECRET.exec(source.trim());
+    if (secret === null) continue;
+    const needle = source.trim().slice(0, 60);
+    scan.add('credential_access', 'MED', 'dev container mounts the host’s credentials into the container', needle, `${source} -> ${target}`);
+    const sent = inside.find((command) => command.includes(target.replace(/\/+$/, '')) && SENDER.test(command));
+    if (sent !== undefined) scan.add('exfiltration', 'HIGH', 'dev container sends the host credentials it mounts over the network', sent.split(/["'\\]/)[0]!.slice(0, 40), sent.slice(0, 300));
+  }
+}
+
+function codexConfig(scan: ConfigScan): void {
+  const never = /^\s*approval_policy\s*=\s*["']never["']/m.exec(scan.text);
+  const full = /^\s*sandbox_mode\s*=\s*["']danger-full-access["']/m.exec(scan.text);
+  if (never && full) scan.add('excessive_permissions', 'HIGH', 'project settings turn off the coding agent’s approvals and sandbox', 'approval_policy', `${never[0].trim()}; ${full[0].trim()}`);
+}
+
+/**
+ * Findings of an IDE or coding-agent configuration file: commands it runs by itself (Claude Code
+ * hooks, VS Code tasks run on folder open, dev container commands, MCP server commands), settings
+ * that turn off an agent's confirmations or send its API key elsewhere, and MCP servers started from
+ * look-alike packages or inline scripts.
+ */
+export function agentConfigFindings(path: string, text: string, kind: AgentConfigKind): AgentConfigResult {
+  const scan = new ConfigScan(path, text);
+  if (kind === 'codex-config') {
+    codexConfig(scan);
+    return scan;
+  }
+  const config = parseJsonc(text);
+  if (config === null) return scan;
+  if (kind === 'claude-settings') claudeSettings(scan, config);
+  else if (kind === 'vscode-settings') vscodeSettings(scan, config);
+  else if (kind === 'vscode-tasks') vscodeTasks(scan, config);
+  else if (kind === 'devcontainer') devcontainer(scan, config);
+  else if (kind === 'gemini-settings') mcpServers(scan, objectAt(config, 'mcpServers'), false);
+  else mcpServers(scan, objectAt(config, 'mcpServers') ?? objectAt(config, 'servers'), false);
+  return scan;
+}

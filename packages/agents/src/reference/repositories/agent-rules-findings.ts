@@ -1,0 +1,109 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import { revealHiddenText } from '../text/hidden-text.js';
+import type { PhraseRule } from '../text/instruction-phrases.js';
+import { instructionTextFindings } from '../text/instruction-text-findings.js';
+import { LineIndex } from './line-index.js';
+import { shellCommandFindings } from './shell-command-findings.js';
+
+/**
+ * Files a coding agent reads as standing instructions when it works in the repository: Cursor,
+ * Windsurf, Cline, Roo, Kiro, Continue, Amazon Q, Junie and Copilot rules, AGENTS.md, CLAUDE.md,
+ * GEMINI.md, and Claude Code's project commands, sub-agents and skills.
+ */
+export function isAgentRulesPath(path: string): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (/^(AGENTS|AGENT|CLAUDE|CLAUDE\.local|GEMINI|QWEN)\.md$/i.test(base) || /^\.(cursorrules|windsurfrules|clinerules|goosehints|roorules)$/.test(base)) return true;
+  if (/(^|\/)\.github\/(copilot-instructions\.md|instructions\/[^/]+\.md|prompts\/[^/]+\.md|chatmodes\/[^/]+\.md|agents\/[^/]+\.md)$/.test(path)) return true;
+  return /(^|\/)(\.cursor\/rules|\.windsurf\/rules|\.clinerules|\.roo\/rules[^/]*|\.kiro\/steering|\.continue\/rules|\.amazonq\/rules|\.junie|\.trae\/rules|\.augment\/rules|\.claude\/(commands|agents|skills|rules))\/.+\.(md|mdc|txt)$/i.test(path);
+}
+
+// A sentence that forbids or warns against what it names is a safety rule, not an order.
+const NEGATED = /\b(never|not|don['’]t|do\s+not|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid|without|no|forbid(den)?|prohibit(ed)?|careful|dangerous|unless|except|instead\s+of|rather\s+than|refuse|disallow(ed)?|block(ed)?|deny|denied|prevent)\b/i;
+
+/** Rules for what a repository's agent instructions tell an agent to do, beyond the shared instruction rules. */
+export const AGENT_RULES: readonly PhraseRule[] = [
+  {
+    id: 'destroy-data',
+    category: 'malware',
+    severity: 'HIGH',
+    title: 'instruction to the coding agent to destroy files or resources',
+    pattern:
+      /\b(?:delete|remove|wipe|erase|destroy|purge|shred)\s+(?:(?:all|every|each|any|the\s+entire|the\s+whole|entire|whole)\s+(?:(?:of\s+)?(?:the|your|the\s+user['’]s|user|local|remote|[a-z]+)\s+)?(?:files|home\s+director(?:y|ies)|file\s*-?systems?|disks?|drives?|repositor(?:y|ies)|databases?|buckets?|cloud\s+resources|backups?|user\s+accounts|instances|volumes)\b|(?:the\s+)?(?:user['’]s\s+)?home\s+director(?:y|ies)\b|file\s*-?systems?\s+and\s+cloud\s+resources)|\b(?:near|back\s+to)[- ]factory[- ](?:state|settings|defaults)\b|\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:~\/?|\$HOME\/?|\/\*?|\*|\.\/?\*?)(?=[\s`'"]|$)|\bDROP\s+(?:DATABASE|SCHEMA)\b|\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|u?random)\s+of=\/dev\/|\bformat\s+[a-z]:|\baws\s+\S+\s+(?:rm\s+s3:\/\/\S+\s+--recursive|delete-\w+|terminate-instances)\b|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:C:\\|\$HOME|~)/im,
+  },
+  {
+    id: 'insert-remote-script',
+    category: 'tool_poisoning',
+    severity: 'HIGH',
+    title: 'instruction to add a remote script or backdoor to the code the agent writes',
+    pattern:
+      /\b(?:add|insert|include|inject|append|embed|put|place)\b[^\n]{0,160}?<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/|\b(?:add|insert|include|inject|append|embed)\b[^.\n]{0,80}?\b(?:backdoor|reverse\s+shell|keylogger|credential\s+harvest\w*)\b/i,
+  },
+  {
+    id: 'skip-confirmation',
+    category: 'excessive_permissions',
+    severity: 'MED',
+    title: 'instruction to the coding agent to act without the user’s confirmation',
+    pattern:
+      /\b(?:without|never)\s+(?:asking|requesting|waiting\s+for|seeking)\s+(?:the\s+user(?:['’]s)?\s+)?(?:for\s+)?(?:permission|confirmation|approval|consent)\b|\b(?:auto-?approve|skip)\s+(?:all\s+)?(?:permission|confirmation|approval)s?\s+(?:prompts?|checks?|requests?)\b/i,
+  },
+];
+
+// A sentence that makes a command run unasked, every time.
+const STANDING_ORDER = /\b(always|every\s+(?:time|session|task|request)|before\s+(?:any|each|every|doing|starting|answering|responding)|at\s+the\s+(?:start|beginning)|first\s+(?:of\s+all\s+)?run|silently|automatically|without\s+(?:asking|telling|confirmation))\b/i;
+
+function sentenceAround(text: string, offset: number): string {
+  let start = offset;
+  while (start > 0 && !/[.!?\n]/.test(text[start - 1]!)) start--;
+  return text.slice(start, offset);
+}
+
+/**
+ * Findings of a coding agent's rules file: the shared instruction-text rules (hidden text,
+ * overrides, secret theft, exfiltration), destructive orders, backdoors for the code it writes,
+ * confirmations to skip, and shell commands it is told to run (downloaded scripts, reverse shells,
+ * AI CLIs with their checks bypassed). A rule that forbids what it names (`never run rm -rf /`) is
+ * not an order. Files under test, fixture, example and doc paths report at LOW.
+ */
+export function agentRulesFindings(path: string, text: string, example: boolean): AgentFinding[] {
+  const raw = instructionTextFindings(text, { file: path, markdown: true, extraRules: AGENT_RULES });
+  const visible = revealHiddenText(text);
+  const index = new LineIndex(visible);
+  const findings: AgentFinding[] = [];
+  for (const f of raw) {
+    const rule = AGENT_RULES.find((r) => f.title.startsWith(r.title));
+    if (rule !== undefined && f.evidence !== undefined) {
+      // The rule's match is where its evidence starts; a negated sentence is a safety rule.
+      // Evidence has its whitespace flattened: find it again with any whitespace between words.
+      const head = f.evidence.slice(0, 40).trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ +/g, '\\s+');
+      const at = head === '' ? -1 : visible.search(new RegExp(head));
+      if (at !== -1 && NEGATED.test(sentenceAround(visible, at))) continue;
+    }
+    // In a rules file everything addresses the agent: tags that structure instructions are its normal form.
+    if (f.title === 'instruction block in an <IMPORTANT>-style tag') {
+      findings.push({ ...f, severity: 'LOW' });
+      continue;
+    }
+    findings.push(f);
+  }
+  const lines = visible.split('\n');
+  let offset = 0;
+  for (const raw of lines) {
+    const line = raw.replace(/^\s*(?:[-*>]|\d+\.)\s*/, '');
+    const here = offset;
+    offset += raw.length + 1;
+    if (line.length > 2000 || !/\b(curl|wget|iwr|irm|invoke-\w+|nc|ncat|socat|bash|sh|powershell|python3?|node|rm|base64|claude|codex|gemini|cursor-agent|copilot)\b|\/dev\/tcp/i.test(line)) continue;
+    const sentence = sentenceAround(visible, here + raw.length);
+    if (NEGATED.test(line.replace(/`[^`]*`/g, ''))) continue;
+    // The order often sits in the paragraph that introduces the command ("Before any task, run:").
+    const lead = visible
+      .slice(Math.max(0, here - 300), here)
+      .split('\n')
+      .filter((l) => l.trim() !== '' && !/^\s*(```|~~~)/.test(l))
+      .slice(-2)
+      .join('\n');
+    const automatic = STANDING_ORDER.test(line) || STANDING_ORDER.test(sentence) || STANDING_ORDER.test(lead);
+    findings.push(...shellCommandFindings(line, { file: path, line: index.lineOf(here), where: 'agent instructions', automatic }));
+  }
+  if (!example) return findings;
+  return findings.map((f) => ({ ...f, severity: 'LOW' as Severity, title: `${f.title} (in a test, fixture or example path)` }));
+}

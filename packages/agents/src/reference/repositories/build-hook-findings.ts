@@ -1,0 +1,125 @@
+import type { AgentFinding } from '@vigil/core';
+import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { lineOfText } from './parse-jsonc.js';
+import { shellCommandFindings } from './shell-command-findings.js';
+
+/** Lifecycle scripts npm, pnpm and Yarn run in a checkout by themselves (`npm install` runs them for the root and every workspace). */
+const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'] as const;
+const GIT_HOOK_NAME = /^(pre-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|post-rewrite|pre-auto-gc|post-update|pre-receive|update|reference-transaction)$/;
+
+/** What kind of build or hook file a path is, or null. */
+export type BuildFileKind = 'package-json' | 'git-hook' | 'makefile' | 'lefthook' | 'pre-commit' | 'shell-script' | 'ide-build-script' | 'configure-script';
+
+export function buildFileKind(path: string): BuildFileKind | null {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base === 'package.json') return 'package-json';
+  if (/(^|\/)(\.husky|\.githooks|\.git-hooks|githooks|\.hooks|git-hooks)\/[^/_][^/]*$/.test(path) && GIT_HOOK_NAME.test(base)) return 'git-hook';
+  if (/^(GNUmakefile|[Mm]akefile)$|\.mk$/.test(base)) return 'makefile';
+  if (/^\.?lefthook(-local)?\.ya?ml$/.test(base)) return 'lefthook';
+  if (base === '.pre-commit-config.yaml') return 'pre-commit';
+  if (/\.(sh|bash|zsh|command)$/.test(base)) return 'shell-script';
+  // Cargo build scripts and Gradle scripts run when an IDE opens the project (rust-analyzer builds
+  // build.rs by default; IntelliJ and VS Code sync Gradle projects on import), not only on a build.
+  if (base === 'build.rs' || /^(build|settings)\.gradle(\.kts)?$|\.gradle(\.kts)?$/.test(base)) return 'ide-build-script';
+  if (base === 'CMakeLists.txt' || /\.cmake$|^configure\.(ac|in)$|\.m4$/.test(base)) return 'configure-script';
+  return null;
+}
+
+export interface BuildFileResult {
+  findings: AgentFinding[];
+  /** Repository files an automatic command runs (`node scripts/postinstall.js`), to analyze as code. */
+  runs: string[];
+}
+
+/** `node x.js`, `python x.py`, `sh x.sh`, `./x.sh`: the repository file a command runs, if any. */
+export function scriptTarget(command: string): string | null {
+  const m = /(?:^|&&|;|\|\|)\s*(?:node|python[0-9.]*|bash|sh|zsh|tsx|ts-node|bun|deno\s+run)\s+(?:-[-\w=]+\s+)*["']?([\w.@/-]+\.(?:m?[jt]s|c[jt]s|py|sh))\b|(?:^|&&|;)\s*\.\/([\w.@/-]+)/.exec(command);
+  const target = (m?.[1] ?? m?.[2] ?? '').replace(/^\.\//, '');
+  return target === '' || target.includes('..') ? null : target;
+}
+
+function shellLines(text: string): { line: string; number: number }[] {
+  const out: { line: string; number: number }[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line.length <= 4000 && !/^\s*#/.test(line) && line.trim() !== '') out.push({ line, number: i + 1 });
+  });
+  return out;
+}
+
+function yamlCommands(text: string, keys: readonly string[]): string[] {
+  const out: string[] = [];
+  let doc;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false });
+  } catch {
+    return out;
+  }
+  const visit = (node: Node | null | undefined, depth: number): void => {
+    if (node == null || depth > 12) return;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (isScalar(pair.key) && keys.includes(String(pair.key.value)) && isScalar(pair.value) && typeof pair.value.value === 'string') out.push(pair.value.value);
+        else visit(pair.value as Node, depth + 1);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) visit(item as Node, depth + 1);
+    }
+  };
+  visit(doc.contents as Node, 0);
+  return out;
+}
+
+/**
+ * Findings of a file that makes a checkout run commands: a package.json's lifecycle scripts and
+ * git-hook managers (`simple-git-hooks`, Husky 4's `husky.hooks`), committed git hooks (`.husky/`,
+ * `.githooks/`, …), Lefthook and pre-commit local hooks, Makefile recipes and shell scripts. Each
+ * command gets the shell checks; automatic ones (lifecycle, hooks) one step more severe.
+ */
+export function buildFileFindings(path: string, text: string, kind: BuildFileKind): BuildFileResult {
+  const findings: AgentFinding[] = [];
+  const runs: string[] = [];
+  const check = (command: string, where: string, automatic: boolean, line: number | undefined) => {
+    findings.push(...shellCommandFindings(command, { file: path, line, where, automatic }));
+    const target = automatic ? scriptTarget(command) : null;
+    if (target !== null) runs.push(target);
+  };
+  if (kind === 'package-json') {
+    let manifest: Record<string, unknown>;
+    try {
+      manifest = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return { findings, runs };
+    }
+    const scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, unknown>) : {};
+    for (const hook of LIFECYCLE) {
+      const command = scripts[hook];
+      if (typeof command === 'string') check(command, `npm ${hook} script`, true, lineOfText(text, `"${hook}"`));
+    }
+    const hookSets = [manifest['simple-git-hooks'], (manifest.husky as { hooks?: unknown } | undefined)?.hooks];
+    for (const hooks of hookSets) {
+      if (typeof hooks !== 'object' || hooks === null) continue;
+      for (const [name, command] of Object.entries(hooks)) if (typeof command === 'string') check(command, 'git hook', true, lineOfText(text, command, `"${name}"`));
+    }
+    return { findings, runs };
+  }
+  if (kind === 'lefthook' || kind === 'pre-commit') {
+    for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command));
+    return { findings, runs };
+  }
+  if (kind === 'ide-build-script' || kind === 'configure-script') {
+    // Commands sit in string literals (`Command::new("sh").args(["-c", "…"])`, `commandLine 'sh', '-c', '…'`,
+    // `execute_process(COMMAND sh -c "…")`): each line naming a downloader or a shell gets the checks.
+    const where = kind === 'ide-build-script' ? 'build script run on IDE import' : 'configure script';
+    for (const { line, number } of shellLines(text)) {
+      if (/^\s*(\/\/|\/\*|\*|dnl\b)/.test(line) || !/\b(curl|wget|iwr|irm|sh|bash|powershell|pwsh|nc|base64)\b|\/dev\/tcp/.test(line)) continue;
+      check(line, where, kind === 'ide-build-script', number);
+    }
+    return { findings, runs };
+  }
+  const where = kind === 'git-hook' ? 'git hook' : kind === 'makefile' ? 'Makefile' : 'shell script';
+  for (const { line, number } of shellLines(text)) {
+    if (kind === 'makefile' && !/^\t/.test(line) && !/\$\(shell\b/.test(line)) continue;
+    check(line, where, kind === 'git-hook', number);
+  }
+  return { findings, runs };
+}

@@ -1,0 +1,140 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import type { CodeFacts } from '../code/code-facts.js';
+import { javascriptFacts } from '../code/javascript-facts.js';
+import { pythonFacts } from '../code/python-facts.js';
+import { referenceFinding } from '../common/reference-finding.js';
+import { codeFindings } from '../packages/code-findings.js';
+import { PROCESS_MEMORY_DUMP, shellCommandFindings } from './shell-command-findings.js';
+
+const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
+
+export const JS_CODE = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx)$/i;
+export const PY_CODE = /\.py$/i;
+
+/** The language of a file to analyze, when its name does not say (a program without an extension). */
+export type CodeLanguage = 'shell' | 'javascript' | 'python';
+
+/** Why a file's code runs without anyone reading it first. */
+export type RunReason = 'action' | 'automatic' | 'config' | 'test';
+
+const WHY: Readonly<Record<RunReason, string>> = {
+  action: 'code of a GitHub Action this repository publishes (runs in CI with the caller’s secrets)',
+  automatic: 'code run automatically (install script, git hook, agent hook, folder-open task, MCP server)',
+  config: 'build tool configuration (runs whenever the project is built)',
+  test: 'test setup code (runs whenever the tests run: conftest.py, Jest/Vitest setup files)',
+};
+
+// What a packages-agent finding is in a repository: the same evidence, judged as code that runs on a
+// developer's machine or a CI runner. Obfuscator-style names and decoded strings alone are the shape of
+// any bundler's output, so in an action's bundle they only count as LOW.
+const BUNDLE_NOISE = /^(Long encoded blob that decodes to code|Obfuscator-style _0x identifiers|Sensitive name hidden by string building|Calls a sensitive API through a computed name or reflection|Calls a method or loads a module whose name is decoded at run time|Serializes the whole environment|Reads credential files|Starts a detached, hidden background process|Replaces the browser’s fetch\/XMLHttpRequest)/;
+
+// Test setup code isolates and mocks: it copies and restores the environment, replaces fetch with a
+// recorder, patches library functions. In a conftest.py or a Jest/Vitest setup file those shapes are
+// the test harness, so they count as LOW there; flows of secrets to the network and downloads do not.
+const TEST_HARNESS = /^(Serializes the whole environment|Replaces the browser’s fetch\/XMLHttpRequest|Replaces a library function at run time \(monkey-patching\))/;
+
+/**
+ * The packages agent's code findings for one file a repository runs by itself — an action's
+ * `dist/index.js`, an install script's target, a hook's script, a build tool's configuration —
+ * with the file's role appended to the evidence. Shell scripts get the shell checks line by line.
+ */
+export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  if (language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path))) {
+    text.split('\n').forEach((line, i) => {
+      if (line.length <= 4000 && !/^\s*#/.test(line)) out.push(...shellCommandFindings(line, { file: path, line: i + 1, where: 'script run automatically', automatic: reason === 'automatic' }));
+    });
+    return out;
+  }
+  const js = language === undefined ? JS_CODE.test(path) : language === 'javascript';
+  if (!js && language !== 'python' && !PY_CODE.test(path)) return out;
+  const install = reason === 'automatic';
+  const big = js && text.length > WHOLE_PARSE_BYTES;
+  const pieces = big ? suspiciousChunks(text) : [{ code: text, firstLine: 1 }];
+  if (big) out.push(...bundleStringFindings(path, text, install));
+  for (const { code, firstLine } of pieces) {
+    const facts = js ? javascriptFacts(code) : pythonFacts(code);
+    const shift = (line: number | undefined) => (line === undefined ? undefined : line + firstLine - 1);
+    for (const f of codeFindings(facts, { file: path, installTime: install, reparse })) {
+      const noise = (reason === 'action' && BUNDLE_NOISE.test(f.title)) || (reason === 'test' && TEST_HARNESS.test(f.title));
+      out.push({ ...f, line: shift(f.line), severity: noise ? ('LOW' as Severity) : f.severity, evidence: `${f.evidence ?? ''} [${WHY[reason]}]`.trim() });
+    }
+    const dump = facts.strings.find((s) => PROCESS_MEMORY_DUMP.test(s.value));
+    if (dump !== undefined) {
+      out.push(referenceFinding({ category: 'credential_access', severity: 'CRIT', title: 'reads another process’s memory for secrets', file: path, line: shift(dump.line), evidence: dump.value.slice(0, 240) }));
+    }
+  }
+  return out;
+}
+
+// A bundle above this size is not parsed whole (a 3 MB action bundle takes seconds): it is cut into
+// chunks, and only the chunks that combine several payload traits (process execution, decoding,
+// evaluation, credential paths, the environment, downloads) are parsed, most traits first, up to
+// SUSPICIOUS_BYTES. Every string literal of the whole bundle still gets the shell checks.
+const WHOLE_PARSE_BYTES = 768 * 1024;
+const CHUNK_BYTES = 32 * 1024;
+const SUSPICIOUS_BYTES = 256 * 1024;
+const TRAITS: readonly RegExp[] = [
+  /child_process|\bexecSync\b|\bspawnSync\b/,
+  /\beval\s*\(|new\s+Function\b|\bFunction\s*\(\s*["'`]/,
+  /Buffer\.from\([^)]{0,400}?["'](?:base64|hex)["']|\batob\s*\(|fromCharCode/,
+  /\/proc\/|isSecret|Runner\.Worker/,
+  /JSON\.stringify\(\s*process\.env|Object\.(?:entries|keys|values)\(\s*process\.env|\.\.\.process\.env/,
+  /\.npmrc|\.ssh\/|\.aws\/credentials|\.git-credentials/,
+  /\bcurl\b|\bwget\b|https?:\/\/\d{1,3}(?:\.\d{1,3}){3}/,
+];
+const STRING_LITERAL = /(["'`])((?:(?!\1)[^\\\n]|\\.){12,2000})\1/g;
+
+function cutPoints(text: string): number[] {
+  const starts: number[] = [0];
+  // Module and statement starts; in minified code (few lines), any `;` or `,` after the budget.
+  const boundary = /\n(?=\/\*{3}\/ |(?:var|let|const|function|class|async function|module\.exports|exports\.|\(function|!function|\(\(\)|import |export )\b)|[;,](?=[A-Za-z_$!(])/g;
+  let last = 0;
+  for (let m = boundary.exec(text); m !== null; m = boundary.exec(text)) {
+    const newline = m[0] === '\n';
+    if (m.index - last >= (newline ? CHUNK_BYTES : CHUNK_BYTES * 2)) {
+      starts.push(m.index + 1);
+      last = m.index;
+    }
+  }
+  starts.push(text.length);
+  return starts;
+}
+
+function suspiciousChunks(text: string): { code: string; firstLine: number }[] {
+  const starts = cutPoints(text);
+  const scored: { from: number; to: number; score: number }[] = [];
+  for (let i = 0; i + 1 < starts.length; i++) {
+    const code = text.slice(starts[i], starts[i + 1]);
+    const score = TRAITS.filter((t) => t.test(code)).length;
+    if (score >= 2) scored.push({ from: starts[i]!, to: starts[i + 1]!, score });
+  }
+  scored.sort((a, b) => b.score - a.score || a.from - b.from);
+  const out: { code: string; firstLine: number }[] = [];
+  let kept = 0;
+  for (const c of scored) {
+    if (kept + (c.to - c.from) > SUSPICIOUS_BYTES) continue;
+    kept += c.to - c.from;
+    let line = 1;
+    for (let k = text.indexOf('\n'); k !== -1 && k < c.from; k = text.indexOf('\n', k + 1)) line++;
+    out.push({ code: text.slice(c.from, c.to), firstLine: line });
+  }
+  return out;
+}
+
+/** Shell checks on every string literal of a bundle too large to parse whole. */
+function bundleStringFindings(path: string, text: string, automatic: boolean): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  let line = 1;
+  let counted = 0;
+  for (const m of text.matchAll(STRING_LITERAL)) {
+    const value = m[2]!;
+    if (!/\b(curl|wget|iwr|irm|nc|bash|sh)\b|\/dev\/tcp|\/proc\/|isSecret/.test(value)) continue;
+    for (let k = text.indexOf('\n', counted); k !== -1 && k < m.index; k = text.indexOf('\n', k + 1)) line++;
+    counted = m.index;
+    out.push(...shellCommandFindings(value, { file: path, line, where: 'bundled code', automatic }));
+    if (out.length >= 20) break;
+  }
+  return out;
+}

@@ -1,0 +1,96 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from '../packages/shell-command.js';
+
+/**
+ * Hosts of documented official installer one-liners (`curl … | sh` is how these tools tell people to
+ * install them): rustup, Docker, Bun, Deno, pnpm, Yarn, uv/ruff, Poetry, nvm and other scripts on
+ * GitHub, golangci-lint, Node's NodeSource repositories, Homebrew, Nix, Helm, SDKMAN, Foundry, Solana.
+ */
+export const OFFICIAL_INSTALLER_HOSTS =
+  /^(sh\.rustup\.rs|static\.rust-lang\.org|get\.docker\.com|test\.docker\.com|bun\.sh|deno\.land|deno\.com|get\.pnpm\.io|yarnpkg\.com|classic\.yarnpkg\.com|astral\.sh|install\.python-poetry\.org|golangci-lint\.run|deb\.nodesource\.com|rpm\.nodesource\.com|install\.determinate\.systems|nixos\.org|releases\.nixos\.org|get\.helm\.sh|get\.sdkman\.io|foundry\.paradigm\.xyz|release\.solana\.com|release\.anza\.xyz|fnm\.vercel\.app|pyenv\.run|get\.rvm\.io|dot\.net|dotnet\.microsoft\.com|starship\.rs|sdk\.cloud\.google\.com|cli\.github\.com|claude\.ai|gh\.io|opencode\.ai|ollama\.com|tailscale\.com|get\.k3s\.io|min\.io|dl\.min\.io|sh\.vector\.dev|install\.ohmyz\.sh|ohmyz\.sh)$/i;
+
+// Hosts nobody is accountable for: paste sites, URL shorteners, tunnels and request catchers.
+const ANONYMOUS_HOSTS =
+  /(^|\.)(pastebin\.com|paste\.ee|hastebin\.com|ghostbin\.\w+|rentry\.co|transfer\.sh|termbin\.com|bit\.ly|tinyurl\.com|is\.gd|t\.co|cutt\.ly|ngrok\.io|ngrok-free\.app|ngrok\.app|trycloudflare\.com|serveo\.net|loca\.lt|webhook\.site|requestbin\.\w+|pipedream\.net|interact\.sh|oast\.\w+|burpcollaborator\.net|discord\.com|discordapp\.com|api\.telegram\.org)$/i;
+
+const IP_HOST = /^\d{1,3}(\.\d{1,3}){3}(:\d+)?$/;
+const DOWNLOADER = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
+// `curl … | sh`, `wget -O- … | python3`, `irm … | iex`.
+const PIPE_TO_INTERPRETER = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:(?:ba|z|da|k|fi)?sh|cmd(?:\.exe)?|node|python[0-9.]*|perl|ruby|php|iex|pwsh|powershell)\b`, 'i');
+// `bash <(curl …)`, `eval "$(curl …)"`, `node -e "$(curl …)"`, `source <(wget -qO- …)`, `iex (iwr …)`.
+const SUBSTITUTED_INTO_INTERPRETER = new RegExp(
+  String.raw`(?<![\w./-])(?:(?:ba|z|da)?sh|source|eval|node|python[0-9.]*|perl|ruby)(?:\s+-[a-z]+)*\s*["']?(?:<\(|\$\()\s*${DOWNLOADER}\b|(?<![\w./-])(?:iex|invoke-expression)\b\s*\(?\s*\(?\s*(?:${DOWNLOADER}|new-object\s+net\.webclient)`,
+  'i',
+);
+// `curl -o x … && chmod +x x && ./x`, `wget … ; bash x.sh`.
+const DOWNLOAD_THEN_RUN = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n]*?(?:&&|;|\n)\s*(?:(?:sudo\s+)?chmod\s+\+?[0-7]*x\b[^\n]*?(?:&&|;)\s*)?(?:\.\/\S+|(?:ba|z)?sh\s+\S+\.sh\b|node\s+\S+\.c?js\b|python[0-9.]*\s+\S+\.py\b)`, 'i');
+// Reading another process's memory: how the tj-actions and reviewdog payloads pulled secrets out of the runner.
+export const PROCESS_MEMORY_DUMP = /\/proc\/(?:\$\{?\w+\}?|\d+|\*|self)\/(?:mem|maps)\b|Runner\.Worker|"isSecret"\s*:\s*true|isSecret\\?":true/;
+
+// `env | base64 | curl --data-binary @-`, `curl -d "$(printenv)"`: every variable, secrets included, leaves.
+const SENDS_ENVIRONMENT = /(?:^|[|;&(]\s*)(?:env|printenv|set)\s*(?:\|[^|\n]*)*\|\s*(?:curl|wget|nc|ncat)\b|\b(?:curl|wget)\b[^\n]*\$\(\s*(?:env|printenv)\b/;
+// `curl -d @~/.npmrc`, `cat ~/.ssh/id_rsa | curl`, `curl -F f=@$HOME/.aws/credentials`.
+const CREDENTIAL_FILE = String.raw`(?:~|\$HOME|\$\{HOME\})\/(?:\.ssh\/\S*|\.npmrc|\.pypirc|\.netrc|\.aws\/credentials|\.git-credentials|\.docker\/config\.json|\.kube\/config)`;
+const SENDS_CREDENTIAL_FILE = new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*@["']?${CREDENTIAL_FILE}|\bcat\s+["']?${CREDENTIAL_FILE}[^\n|]*\|\s*(?:base64[^|\n]*\|\s*)?(?:curl|wget|nc)\b`);
+
+/** How far a download-and-run command deserves trust, from where it downloads. */
+export type DownloadSource = 'official' | 'named' | 'anonymous';
+
+/** The least trusted source among a command's URLs (a command with no URL is `named`). */
+export function downloadSource(command: string, ownHosts: ReadonlySet<string> = new Set()): DownloadSource {
+  const hosts = urlHosts(command).map((h) => h.replace(/:\d+$/, ''));
+  const plainHttp = /\bhttp:\/\/(?!localhost\b|127\.0\.0\.1\b)/i.test(command);
+  // A scheme-less `curl 203.0.113.5/x` names its host only as an address.
+  const bareIp = hosts.length === 0 && /(?:^|[\s'"@])\d{1,3}(\.\d{1,3}){3}(?::\d+)?\//.test(command);
+  if (plainHttp || bareIp || hosts.some((h) => IP_HOST.test(h) || ANONYMOUS_HOSTS.test(h))) return 'anonymous';
+  if (hosts.length === 0) return 'named';
+  const own = (h: string) => ownHosts.has(h) || [...ownHosts].some((o) => h.endsWith(`.${o}`));
+  return hosts.every((h) => OFFICIAL_INSTALLER_HOSTS.test(h) || TRUSTED_DOWNLOAD_HOSTS.test(h) || own(h)) ? 'official' : 'named';
+}
+
+export interface ShellContext {
+  file: string;
+  line: number | undefined;
+  /** What runs the command, for the title: `VS Code task run on folder open`, `git hook`, `Makefile`… */
+  where: string;
+  /** The command runs without anyone choosing to run it (folder open, an agent hook, npm install, a git hook). */
+  automatic: boolean;
+  /** Hosts the repository names as its own (its homepage, its repository URL): its own installer is trusted. */
+  ownHosts?: ReadonlySet<string>;
+}
+
+const RAISE: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
+
+// commandSignals titles judged here with the source's host instead.
+const HOST_JUDGED = new Set(['Downloads a script and pipes it to a shell', 'Downloads from a host that is not a package registry', 'Downloads a binary, makes it executable and runs it']);
+
+/**
+ * Findings for one shell command a repository runs or tells something to run: code downloaded and
+ * run (severity by where it comes from — an official installer host is LOW, a named host MED, plain
+ * HTTP, an IP address, a paste site, shortener or tunnel HIGH — one step higher when nobody chooses
+ * to run it), and the other command shapes the packages agent judges (reverse shells, miners,
+ * decode-and-run, hidden PowerShell, Windows loader binaries, AI CLIs with their checks bypassed,
+ * deleting home or root).
+ */
+export function shellCommandFindings(command: string, ctx: ShellContext): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  const push = (category: string, severity: Severity, title: string) =>
+    out.push(referenceFinding({ category, severity, title: `${ctx.where}: ${title}`, file: ctx.file, line: ctx.line, evidence: command.trim().slice(0, 300) }));
+  const runs = PIPE_TO_INTERPRETER.test(command) || SUBSTITUTED_INTO_INTERPRETER.test(command) || DOWNLOAD_THEN_RUN.test(command);
+  if (runs) {
+    const source = downloadSource(command, ctx.ownHosts);
+    const base: Severity = source === 'official' ? 'LOW' : source === 'named' ? 'MED' : 'HIGH';
+    const severity = ctx.automatic && source !== 'official' ? RAISE[base] : base;
+    const from = source === 'official' ? 'an official installer host' : source === 'anonymous' ? 'plain HTTP, an IP address or an anonymous host' : 'the network';
+    push('remote_code_execution', severity, `downloads code from ${from} and runs it`);
+  }
+  for (const s of commandSignals(command)) {
+    if (HOST_JUDGED.has(s.title)) continue;
+    push(s.category, s.severity, s.title.charAt(0).toLowerCase() + s.title.slice(1));
+  }
+  if (PROCESS_MEMORY_DUMP.test(command)) push('credential_access', 'CRIT', 'reads another process’s memory for secrets');
+  if (SENDS_ENVIRONMENT.test(command)) push('exfiltration', ctx.automatic ? 'CRIT' : 'HIGH', 'sends the whole environment over the network');
+  if (SENDS_CREDENTIAL_FILE.test(command)) push('exfiltration', 'CRIT', 'sends a credential file over the network');
+  return out;
+}

@@ -1,0 +1,198 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
+import { isQuotedExample } from '../text/quoted-example.js';
+
+/**
+ * Instructions read by what they make the agent DO (an action, a sensitive object, a destination)
+ * rather than by fixed phrases: widen its own permissions, obey instructions fetched from a URL,
+ * push the user's code to a remote the skill names, add a dependency without saying so, and leave an
+ * action out of what it tells the user.
+ */
+
+// A sentence that advises against the action, or describes it as an attack, is not an instruction to do it.
+const ADVISORY =
+  /\b(?:never|avoid|don['’]t|do\s+not|should\s+not|must\s+not|shouldn['’]t|refuse|reject|warn|beware|attackers?|malicious|dangerous|risky|unsafe|detect\w*|flag\w*|instead\s+of|rather\s+than|only\s+if\s+the\s+user)\b/i;
+
+// Settings through which an agent stops asking before it acts.
+const APPROVAL_SETTING =
+  /permissions\.allow\b|\ballow(?:ed)?[_-]?tools\b|\bbypassPermissions\b|dangerously[-_ ]?skip[-_ ]?permissions|\bauto[-_ ]?approv\w*|\balwaysAllow\b|\byolo\b|approval[_-]policy|danger-full-access|\bBash\(\s*\*\s*\)|\b(?:WebFetch|Write|Edit|Read)\(\s*\*\s*\)|"\*"\s*\]/i;
+// The same in words: the agent's settings made to pre-approve what it does.
+const APPROVAL_WORDS = /\b(?:pre|auto)-?approv\w*|\balways[-\s]allow\w*|\b(?:never|no\s+longer)\s+(?:asks?|prompts?)\s+(?:you\s+|the\s+user\s+)?(?:for\s+)?(?:permission|approval|confirmation)\b/i;
+const SETTINGS_WORD = /\b(?:settings|config(?:uration)?|permissions)\b/i;
+const SETTING_VERB = /\b(?:add|append|insert|put|set|enable|turn\s+on|switch|change|flip|toggle|configure|grant|write|update|edit)\b/i;
+
+// Fetching text from an address, then obeying it.
+const FETCH_URL = /\b(?:download|fetch|retrieve|get|load|read|pull|curl|open)\b[^.\n]{0,80}?https?:\/\/[^\s)'"`>]+|https?:\/\/[^\s)'"`>]+[^.\n]{0,40}?\b(?:retrieve|fetch|download|load|read)\b/gi;
+const OBEY =
+  /\b(?:apply|follow|obey|execute|carry\s+out|adopt|comply\s+with|act\s+on)\b[^.\n]{0,40}?\b(?:rules|instructions?|directions|directives|guidelines|commands|orders)\b[^.\n]{0,30}?\b(?:it|that\s+file|the\s+file|the\s+page|the\s+response)\s+(?:contains|lists|gives|holds|returns|says)\b|\btreat\s+(?:it|that\s+file|the\s+(?:file|page|response|text)|its\s+contents?)\s+as\s+(?:your\s+)?(?:new\s+|current\s+|standing\s+)?(?:instructions|rules|system\s+prompt|guidelines|orders)\b|\b(?:do|follow|obey)\s+(?:whatever|what|everything)\s+it\s+(?:says|asks|tells)\b|\bwhatever\s+it\s+(?:says|asks|tells|contains)\b|\b(?:it|its\s+contents?|that\s+file|the\s+(?:file|page|policy|response|text))\s+(?:takes?|has)\s+precedence\b/i;
+// Obeying it over the user, or again at every turn: remote control of the agent rather than a reference read once.
+const OBEY_STRONG =
+  /\bconflict|\boverrid|\bprecedence\b|\bregardless\b|\beven\s+(?:if|when|where)\b|\bas\s+your\s+(?:new\s+|current\s+)?(?:instructions|rules|system\s+prompt)\b|\bwhatever\s+it\s+says\b|\b(?:every|each)\s+(?:task|answer|reply|response|session|request|time|message|turn)\b|\bbefore\s+(?:every|any|each)\b/i;
+
+// Pushing to a remote the document adds, or straight to an address.
+const REMOTE_ADD = /\bgit\s+remote\s+(?:add|set-url)\s+(?:-\S+\s+)*([\w.-]+)\s+((?:https?:\/\/|git@|ssh:\/\/)[^\s`'")]+)/g;
+const PUSH_TO_URL = /\bgit\s+push\s+(?:-\S+\s+)*((?:https?:\/\/|git@|ssh:\/\/)[^\s`'")]+)/g;
+// `scp -r . host:` / `rsync ./ user@host:`: the whole working directory or home copied to another machine.
+const COPY_TREE_TO_HOST = /\b(?:scp|rsync)\b[^\n]*?\s(?:\.|\.\/|~|~\/|\$HOME\/?|\$PWD\/?|"\$PWD"\/?)\s+(?:[\w.-]+@)?((?:\d{1,3}\.){3}\d{1,3}|[a-z\d-]+(?:\.[a-z\d-]+)+):/gi;
+// `<user>`, `{repo}`, `your-name`, `USERNAME`: the user fills the address in, so it is the user's remote.
+const PLACEHOLDER_URL = /[<{]|\$\{?\w|\byour[-_]|\b(?:USER(?:NAME)?|OWNER|ORG|REPO(?:SITORY)?|NAME)\b|\b(?:username|owner|org)\b/;
+const UPLOAD_PROJECT =
+  /\b(?:upload|push|send|copy|sync|mirror|publish|post|transfer|back\s+up)\b(?:[^.\n]|\.(?=\S)){0,30}?\b(?:the\s+|this\s+|their\s+|the\s+user['’]s\s+)?(?:whole\s+|entire\s+|full\s+|complete\s+)?(?:repository|repo|codebase|source\s+code|project(?:\s+(?:folder|directory|files))?|workspace|working\s+(?:directory|tree)|\.env\s+files?|home\s+directory)\b(?:[^.\n]|\.(?=\S)){0,60}?\b(?:to|into|onto)\s+(?:a\s+|an\s+|the\s+)?(?:new\s+)?(?:public\s+|secret\s+|anonymous\s+|external\s+|remote\s+)?(?:gists?|pastebin|paste\s+(?:site|service)|bucket|https?:\/\/|s?ftp\b|(?:scp|ssh):\/\/|[\w.-]+@[\w.-]+:|(?:external|remote|third[-\s]party)\s+(?:server|host|service|storage))/gi;
+
+// Adding a dependency to the user's project.
+const ADD_DEPENDENCY =
+  /\b(?:npm\s+(?:i|install|add)|yarn\s+add|pnpm\s+add|pip3?\s+install|poetry\s+add|uv\s+(?:add|pip\s+install)|cargo\s+add|go\s+get|gem\s+install|bundle\s+add)\s+(?!-r\b)[\w@-]|\b(?:add|install|insert|pin|append)\b(?:[^.\n]|\.(?=\S)){0,60}?\b(?:dependenc(?:y|ies)|devDependencies|requirements(?:\.txt)?|package\.json|pyproject\.toml|Pipfile|Gemfile|go\.mod|Cargo\.toml|build\.gradle|pom\.xml)\b/gi;
+const SILENTLY = /\bsilently\b|\bquietly\b|\bwithout\s+(?:asking|telling|notifying|informing|mentioning|reporting)\b|\b(?:no\s+need\s+to|do\s+not|don['’]t|never)\s+(?:mention|report|tell|list|bring\s+up|disclose)\b/i;
+
+// Keeping an action out of what the user is told.
+const OBJ = String.raw`(?:this|it|these|that|the\s+(?:change|step|edit|addition|dependency|command|install\w*|upload|request))`;
+const CONCEAL_FROM_REPORT = new RegExp(
+  String.raw`\b(?:no\s+need\s+to|do\s+not|don['’]t|never|avoid)\s+(?:(?:mention|report|list|include|note|disclose|surface|bring\s+up|log)(?:ing)?\s+${OBJ}|bring(?:ing)?\s+${OBJ}\s+up)\b[^.\n]{0,40}?\b(?:(?:in|to|from)\s+(?:your|the)\s+(?:final\s+)?(?:summary|reply|response|answer|report|output|changelog|commit\s+message|explanation|user)\b|(?:among|in|with)\s+(?:the\s+)?(?:list\s+of\s+)?(?:changes|steps|actions|commands)\s+you\s+(?:made|took|ran|report|list))|\bleave\s+(?:this|it|that|these)(?:\s+\w+){0,2}\s+out\s+of\s+(?:your|the)\s+(?:final\s+)?(?:summary|reply|response|answer|report|output|changelog|commit\s+message|explanation)\b|\bkeep\s+the\s+user\s+(?:unaware|in\s+the\s+dark|from\s+(?:knowing|noticing|seeing))\b`,
+  'gi',
+);
+
+// Where an agent keeps what it is to do in every later session, named in words or by file.
+const STANDING_STORE = new RegExp(
+  [
+    String.raw`\b(?:persistent|long-term|permanent|global|user-level)\s+(?:memory|memories|rules?(?:\s+file)?|instructions?(?:\s+file)?|settings|configuration|config)\b`,
+    String.raw`\b(?:your|the\s+agent['’]s|the\s+assistant['’]s)\s+(?:memory|memories|memory\s+file|rules\s+file|custom\s+instructions|system\s+prompt)\b`,
+    String.raw`\bcustom\s+instructions\b|\bmemory\s+file\b`,
+    String.raw`(?<![\w-])(?:CLAUDE|AGENTS|GEMINI)\.md\b|\.cursorrules\b|\.windsurfrules\b|\.clinerules\b|\.cursor\/rules\b|copilot-instructions\.md\b`,
+    String.raw`\bhooks?\b[^.\n]{0,40}\b(?:every|each|on)\s+(?:new\s+)?(?:session|start|startup|tool\s+call|prompt|launch)`,
+  ].join('|'),
+  'i',
+);
+const STORE_VERB = /\b(?:write|add|save|store|append|update|insert|put|record|edit|modify|configure|register|set\s+up|create|install)\b/i;
+// What turns a standing instruction into an attack: it downloads, decodes or runs a script hidden in the
+// home directory, drops the user's approvals, or sends data out. (A build command or a docs link is what memory is for.)
+const STANDING_PAYLOAD =
+  /\b(?:curl|wget|iwr|Invoke-WebRequest)\b|\bbase64\b|\/dev\/tcp\/|\b(?:ba|z)?sh\s+(?:~|\$HOME)\/|\bapprove\s+(?:all|every|any)\b|\bauto-?approv|\bskip\w*\s+(?:\w+\s+){0,3}(?:review|confirmation|permission|approval)s?\b|\bwithout\s+(?:asking|confirmation|approval)\b|\bnever\s+ask\b|\b(?:send|upload|post|forward|copy)\b[^.\n]{0,60}\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.)/i;
+
+const LIST_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])\s/;
+// A heading or list introduction that presents what follows as attacks to recognise, not steps to take.
+const ATTACK_TOPIC =
+  /\b(?:malicious|attackers?|attacks?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|threats?|anti-?patterns?|suspicious|dangerous|unsafe|watch\s+(?:out\s+)?for|look\s+(?:out\s+)?for|flag|detect\w*|refuse|reject)\b/i;
+// An introduction may also forbid what follows ("Never do the following:"), though not "don't forget to:".
+const FORBIDS = /\b(?:never|avoid|don['’]t|do\s+not)\b(?!\s+forget)/i;
+
+/**
+ * True when the line at `offset` is an item of a list introduced as attacks to recognise or forbidden
+ * ("Malicious skills often:", "Never do the following:"), or of a list under a heading that names attacks
+ * ("## Red flags"): a security guide lists what it warns of.
+ */
+export function describedAsAttack(text: string, offset: number): boolean {
+  const lines = text.slice(0, offset).split('\n');
+  let i = lines.length - 1;
+  if (!LIST_ITEM.test(lines[i] ?? '')) return false;
+  while (i > 0 && (LIST_ITEM.test(lines[i - 1] ?? '') || /^[ \t]{2,}\S/.test(lines[i - 1] ?? ''))) i--;
+  let intro = i - 1;
+  while (intro >= 0 && (lines[intro] ?? '').trim() === '') intro--;
+  const introLine = lines[intro] ?? '';
+  if (intro >= 0 && !/^#{1,6}\s/.test(introLine) && (ATTACK_TOPIC.test(introLine) || FORBIDS.test(introLine))) return true;
+  for (let h = intro; h >= 0; h--) {
+    const line = lines[h] ?? '';
+    if (/^#{1,6}\s/.test(line)) return ATTACK_TOPIC.test(line);
+  }
+  return false;
+}
+
+/** The sentence around `offset`: from the previous sentence end to the next (dots inside paths do not end it). */
+function sentenceAt(text: string, offset: number): { from: number; to: number } {
+  let from = offset;
+  while (from > 0 && text[from - 1] !== '\n' && !(/[.!?]/.test(text[from - 1] ?? '') && /\s/.test(text[from] ?? ''))) from--;
+  let to = offset;
+  while (to < text.length && text[to] !== '\n' && !(/[.!?]/.test(text[to] ?? '') && (to + 1 === text.length || /\s/.test(text[to + 1] ?? '')))) to++;
+  return { from, to };
+}
+
+/** Findings for the instruction classes read by action, object and destination (see the module comment). */
+export function agentActionFindings(text: string, file: string): AgentFinding[] {
+  const findings: AgentFinding[] = [];
+  const lineAt = lineLocator(text);
+  const add = (category: string, severity: Severity, title: string, offset: number, evidence: string) =>
+    findings.push(referenceFinding({ category, severity, title, file, line: lineAt(offset), evidence: evidence.slice(0, 300) }));
+  // Advice ("never set …"), a quoted specimen and the first lines of a sentence before the verb are read together.
+  const advised = (from: number, verbAt: number, to: number) => ADVISORY.test(text.slice(from, verbAt)) || isQuotedExample(text, verbAt, to) || describedAsAttack(text, verbAt);
+
+  const approvals = [...text.matchAll(new RegExp(APPROVAL_SETTING.source, 'gi'))];
+  for (const m of text.matchAll(new RegExp(APPROVAL_WORDS.source, 'gi'))) if (SETTINGS_WORD.test(text.slice(sentenceAt(text, m.index).from, m.index))) approvals.push(m);
+  for (const m of approvals) {
+    const { from, to } = sentenceAt(text, m.index);
+    const sentence = text.slice(from, to);
+    const verb = SETTING_VERB.exec(sentence);
+    if (!verb || from + verb.index > m.index) continue;
+    if (ADVISORY.test(sentence.slice(0, verb.index)) || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
+    add('excessive_agency', 'HIGH', "instruction to widen the agent's own permissions or turn off its approvals", from, sentence);
+    break;
+  }
+
+  for (const m of text.matchAll(FETCH_URL)) {
+    // The obeying clause follows in the same sentence or the next one.
+    const { from } = sentenceAt(text, m.index);
+    const first = sentenceAt(text, m.index + m[0].length);
+    const next = sentenceAt(text, Math.min(text.length, first.to + 2));
+    const span = text.slice(from, Math.max(first.to, next.to));
+    const obey = OBEY.exec(span);
+    if (!obey || advised(from, from + obey.index, from + obey.index + obey[0].length)) continue;
+    add('prompt_injection', OBEY_STRONG.test(span) ? 'HIGH' : 'MED', 'instruction to fetch instructions from an address and obey them', from, span);
+    break;
+  }
+
+  const remotes = new Map<string, { url: string; offset: number }>();
+  for (const m of text.matchAll(REMOTE_ADD)) {
+    if (!PLACEHOLDER_URL.test(m[2] as string) && !describedAsAttack(text, m.index)) remotes.set(m[1] as string, { url: m[2] as string, offset: m.index });
+  }
+  let pushed = false;
+  for (const [name, remote] of remotes) {
+    const push = new RegExp(String.raw`\bgit\s+push\s+(?:-\S+\s+)*${name.replace(/[.]/g, '\\.')}\b`).exec(text);
+    if (!push) continue;
+    add('exfiltration', 'HIGH', "instruction to push the user's code or data to a remote the skill names", remote.offset, `${remote.url} … ${push[0]}`);
+    pushed = true;
+    break;
+  }
+  for (const m of pushed ? [] : text.matchAll(PUSH_TO_URL)) {
+    if (PLACEHOLDER_URL.test(m[1] as string) || describedAsAttack(text, m.index)) continue;
+    add('exfiltration', 'HIGH', "instruction to push the user's code or data to a remote the skill names", m.index, m[0]);
+    pushed = true;
+    break;
+  }
+  for (const m of pushed ? [] : text.matchAll(COPY_TREE_TO_HOST)) {
+    if (PLACEHOLDER_URL.test(m[0]) || describedAsAttack(text, m.index) || /(?:^|\.)example\.(?:com|org|net)$|^(?:localhost|server|host|remote)$/i.test(m[1] as string)) continue;
+    add('exfiltration', 'HIGH', "instruction to push the user's code or data to a remote the skill names", m.index, m[0]);
+    pushed = true;
+    break;
+  }
+  for (const m of pushed ? [] : text.matchAll(UPLOAD_PROJECT)) {
+    const { from, to } = sentenceAt(text, m.index);
+    if (advised(from, m.index, to)) continue;
+    add('exfiltration', 'HIGH', "instruction to push the user's code or data to a remote the skill names", m.index, text.slice(from, to));
+    break;
+  }
+
+  for (const m of text.matchAll(ADD_DEPENDENCY)) {
+    const { from, to } = sentenceAt(text, m.index);
+    const next = sentenceAt(text, Math.min(text.length, to + 2));
+    const span = text.slice(from, Math.max(to, next.to));
+    if (!SILENTLY.test(span) || ADVISORY.test(text.slice(from, m.index)) || describedAsAttack(text, m.index)) continue;
+    add('supply_chain', 'HIGH', "instruction to add a dependency to the user's project without telling them", from, span);
+    break;
+  }
+
+  for (const m of text.matchAll(new RegExp(STANDING_STORE.source, 'gi'))) {
+    const { from, to } = sentenceAt(text, m.index);
+    const sentence = text.slice(from, to);
+    const verb = STORE_VERB.exec(sentence);
+    const payload = STANDING_PAYLOAD.exec(sentence);
+    if (!verb || !payload || ADVISORY.test(sentence.slice(0, verb.index)) || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
+    add('persistence', 'HIGH', 'instruction to make running code, sending data or skipping approvals a standing rule of the agent', from, sentence);
+    break;
+  }
+
+  for (const m of text.matchAll(CONCEAL_FROM_REPORT)) {
+    if (isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
+    add('instruction_override', 'HIGH', 'instruction to leave an action out of what the user is told', m.index, m[0]);
+    break;
+  }
+  return findings;
+}

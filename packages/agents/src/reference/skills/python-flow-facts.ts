@@ -1,0 +1,143 @@
+import type { PythonSource, SyntaxNode } from './python-source.js';
+import { persistenceKind, type ScriptFact } from './script-fact.js';
+import { isExecutableMode, runsWrittenFile, type WrittenFile } from './written-file.js';
+
+const OPEN = /^(?:open|io\.open|codecs\.open|builtins\.open)$/;
+const COPY = /^shutil\.(?:copy|copy2|copyfile|move|copytree)$/;
+const JOIN = /^(?:os\.path\.join|posixpath\.join|ntpath\.join|pathlib\.Path|Path|pathlib\.PurePath|PurePath|os\.path\.expanduser|os\.path\.expandvars|os\.path\.abspath|os\.path\.normpath|os\.path\.realpath|str|os\.fspath)$/;
+const HOME = /^(?:pathlib\.Path\.home|Path\.home|os\.path\.expanduser|os\.getenv|os\.environ\.get)$/;
+const RUN_EXTRA = /^(?:os\.startfile|os\.execv\w*|os\.execl\w*)$/;
+
+export interface PythonCallKinds {
+  network: (name: string) => boolean;
+  process: (name: string) => boolean;
+}
+
+/**
+ * Facts about the files a Python script writes: a file fetched from the network and then run (or made
+ * executable), and writes to places that persist (agent settings, hooks and memory, shell startup,
+ * autostart). Paths are read loosely: string parts of `os.path.join`, `Path(…) / …`, f-strings and
+ * the names they are assigned to, with `~` for the home directory.
+ */
+export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineAt: (offset: number) => number): ScriptFact[] {
+  const assigned = new Map<string, SyntaxNode>();
+  const calls: Array<{ node: SyntaxNode; name: string }> = [];
+  const cursor = src.tree.cursor();
+  do {
+    const node = cursor.node;
+    if (node.name === 'AssignStatement') {
+      const target = node.firstChild;
+      const value = node.lastChild;
+      if (target?.name === 'VariableName' && value && target !== value && !assigned.has(src.slice(target))) assigned.set(src.slice(target), value);
+    } else if (node.name === 'CallExpression') {
+      const name = src.qualify(node.firstChild) ?? memberCall(src, node);
+      if (name !== null) calls.push({ node, name });
+    }
+  } while (cursor.next());
+
+  const looseOf = (node: SyntaxNode | null | undefined, depth = 0): string => loose(src, assigned, node, depth);
+  const facts: ScriptFact[] = [];
+  const writes: WrittenFile[] = [];
+  let network = false;
+  const evidence = (node: SyntaxNode) => src.text.slice(node.from, Math.min(node.to, node.from + 200));
+  for (const { node, name } of calls) {
+    if (kinds.network(name)) network = true;
+    const args = src.args(node);
+    const positional = args.filter((a) => a.keyword === null).map((a) => a.value);
+    let target: SyntaxNode | undefined;
+    let downloaded = false;
+    if (OPEN.test(name)) {
+      const mode = args.find((a) => a.keyword === 'mode')?.value ?? positional[1];
+      if (mode && /[wax]/.test(src.fold(mode) ?? '')) target = positional[0];
+    } else if (/\.(?:write_text|write_bytes)$/.test(name) || (/\.open$/.test(name) && /[wax]/.test(src.fold(positional[0]) ?? ''))) {
+      target = node.firstChild?.firstChild ?? undefined;
+    } else if (COPY.test(name)) target = positional[1];
+    else if (/(?:^|\.)urlretrieve$/.test(name)) {
+      target = positional[1];
+      downloaded = true;
+    }
+    if (target) {
+      const path = looseOf(target);
+      const home = /~|\{[^}]*home[^}]*\}|\$HOME|USERPROFILE/i.test(path);
+      writes.push({ path, variable: target.name === 'VariableName' ? src.slice(target) : null, downloaded, line: lineAt(node.from), evidence: evidence(node) });
+      const kind = persistenceKind(path, home);
+      if (kind === 'persistence' || kind === 'shell-startup') facts.push({ kind: 'persistence-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
+      else if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
+    }
+  }
+  // A file the script wrote counts as downloaded when the script also talks to the network.
+  const fetched = writes.filter((w) => w.downloaded || network);
+  if (fetched.length === 0) return facts;
+  for (const { node, name } of calls) {
+    const positional = src.args(node).filter((a) => a.keyword === null).map((a) => a.value);
+    let program: string[] = [];
+    if (name === 'os.chmod') {
+      if (!positional[1] || !isExecutableMode(src.slice(positional[1]), 'decimal')) continue;
+      program = positional[0]?.name === 'VariableName' ? [`{${src.slice(positional[0])}}${looseOf(positional[0])}`] : [looseOf(positional[0])];
+    } else if (kinds.process(name) || RUN_EXTRA.test(name)) {
+      const first = positional[0];
+      if (!first) continue;
+      const word = (c: SyntaxNode) => (c.name === 'VariableName' ? `{${src.slice(c)}}${looseOf(c)}` : looseOf(c));
+      if (first.name === 'ArrayExpression' || first.name === 'TupleExpression') {
+        for (let c = first.firstChild; c && program.length < 3; c = c.nextSibling) if (!['[', ']', '(', ')', ','].includes(c.name)) program.push(word(c));
+      } else program = word(first).trim().split(/\s+/).slice(0, 3);
+    } else continue;
+    const written = runsWrittenFile(program, fetched);
+    if (written) facts.push({ kind: 'download-exec', line: lineAt(node.from), evidence: `${written.evidence} … ${evidence(node)}` });
+  }
+  return facts;
+}
+
+// `Path(x).write_text(…)`, `p.expanduser()`: a method on a value whose name does not resolve.
+function memberCall(src: PythonSource, call: SyntaxNode): string | null {
+  const callee = call.firstChild;
+  if (callee?.name !== 'MemberExpression') return null;
+  const prop = callee.lastChild;
+  return prop?.name === 'PropertyName' ? `*.${src.slice(prop)}` : null;
+}
+
+function loose(src: PythonSource, assigned: Map<string, SyntaxNode>, node: SyntaxNode | null | undefined, depth: number): string {
+  if (!node || depth > 6) return '*';
+  const again = (n: SyntaxNode | null | undefined) => loose(src, assigned, n, depth + 1);
+  switch (node.name) {
+    case 'String':
+    case 'ContinuedString':
+      return src.fold(node) ?? '*';
+    case 'FormatString': {
+      const raw = src.slice(node).replace(/^[rRbBuUfF]*(['"]{1,3})|(['"]{1,3})$/g, '');
+      // `{home}` stays readable; a name assigned a path is spelled out.
+      return raw.replace(/\{([A-Za-z_]\w*)\}/g, (m, name: string) => (assigned.has(name) ? m + again(assigned.get(name)) : m));
+    }
+    case 'VariableName': {
+      const name = src.slice(node);
+      const value = assigned.get(name);
+      return value ? again(value) : `{${name}}`;
+    }
+    case 'ParenthesizedExpression':
+      return again(node.firstChild?.nextSibling);
+    case 'BinaryExpression': {
+      const op = src.slice(node.firstChild?.nextSibling ?? node).trim();
+      const left = again(node.firstChild);
+      const right = again(node.lastChild);
+      return op === '/' ? `${left}/${right}` : op === '+' ? left + right : '*';
+    }
+    case 'MemberExpression': {
+      const text = src.slice(node);
+      if (/environ\s*\[\s*['"](?:HOME|USERPROFILE)['"]/.test(text)) return '~';
+      return '*';
+    }
+    case 'CallExpression': {
+      const name = src.qualify(node.firstChild) ?? memberCall(src, node) ?? '';
+      const parts = src.args(node).filter((a) => a.keyword === null).map((a) => a.value);
+      if (HOME.test(name) && (parts.length === 0 || /^['"](?:~|HOME|USERPROFILE)['"]$/.test(src.slice(parts[0] as SyntaxNode)))) return '~';
+      if (JOIN.test(name)) return parts.map(again).join('/');
+      const callee = node.firstChild;
+      if (callee?.name === 'MemberExpression' && /\.(?:joinpath|expanduser|resolve|absolute|with_name)$/.test(name)) {
+        return [again(callee.firstChild), ...parts.map(again)].join('/');
+      }
+      return '*';
+    }
+    default:
+      return '*';
+  }
+}

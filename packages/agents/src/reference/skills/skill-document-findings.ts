@@ -1,0 +1,205 @@
+import type { AgentFinding, Severity } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
+import { describedAsAttack } from './agent-action-findings.js';
+
+// Data a Markdown image URL should never carry: what the model has read or been told.
+const SENSITIVE = /conversation|chat|history|transcript|prompt|context|memory|secret|token|api[_-]?key|\bkey\b|password|passwd|credential|\benv\b|environment|cookie|session|ssh|private|summary|data|content|messages|user[_ ]?(?:input|data|info|query|request)|file[_ ]?contents?|code|diff|answer|response|query/i;
+const STRONGLY_SENSITIVE = /conversation|chat|history|transcript|system[_ ]?prompt|memory|secret|token|api[_-]?key|password|passwd|credential|\benv\b|environment|cookie|ssh|private/i;
+// `![alt](https://…)` and `<img src="https://…">`.
+const MD_IMAGE = /!\[[^\]\n]*\]\(\s*<?(https?:\/\/[^\s)>]+)|<img\b[^>\n]*?\bsrc\s*=\s*["']?(https?:\/\/[^\s"'>]+)/gi;
+// A plain link or a reference definition (`[x]: https://…`) needs a click or an image to use it: a slot
+// in it that names the conversation or secrets is still reported, one severity lower.
+const MD_LINK = /(?<!!)\[[^\]\n]*\]\(\s*<?(https?:\/\/[^\s)>]+)|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?(https?:\/\/[^\s>]+)/gim;
+// A slot the model is to fill: `{data}`, `{{summary}}`, `<DATA`, `$SECRET`, `[CONVERSATION]`, `%s`.
+const PLACEHOLDER = /\{\{?\s*([^}]{1,60})\}|<([A-Za-z_][\w ]{0,40})|\$\{?([A-Za-z_]\w*)|\[([A-Za-z][\w ]{1,40})\]|(%s)|\b(INSERT_\w+|YOUR_\w+)/g;
+// Telling the model to put what it knows into an image address, in words rather than a template.
+const IMAGE_EXFIL_WORDS = new RegExp(
+  String.raw`\b(?:append|add|include|encode|put|embed|insert|place|attach)\b[^.\n]{0,100}\b(?:conversation|chat\s+history|history|transcript|system\s+prompt|secrets?|tokens?|api\s+keys?|passwords?|credentials?|environment\s+variables?|user['’]s\s+(?:data|messages?|files?))\b[^.\n]{0,100}\b(?:image|img|pixel)\b[^.\n]{0,60}\b(?:url|link|src|address|query)` +
+    String.raw`|\b(?:render|display|show|output|include|embed)\b[^.\n]{0,60}\b(?:image|img|pixel)\b[^.\n]{0,120}\b(?:url|query|parameter)\b[^.\n]{0,80}\b(?:conversation|chat\s+history|transcript|system\s+prompt|secrets?|tokens?|api\s+keys?|passwords?|credentials?|environment\s+variables?)\b`,
+  'gi',
+);
+
+// Instruction to write where an agent or a shell reads at every start. Memory file names are matched
+// case-sensitively (`managed-agents.md` is not `AGENTS.md`).
+const PERSIST_TARGET =
+  /((?:~\/|\$HOME\/|%USERPROFILE%\\)?\.claude\/settings(?:\.local)?\.json|\.claude\/hooks|\.cursor\/(?:rules|hooks|mcp\.json)|\.cursorrules|\.windsurfrules|\.clinerules|copilot-instructions\.md|\.bashrc|\.zshrc|\.bash_profile|\.zprofile|authorized_keys|\bcrontab\b|LaunchAgents)/i;
+const MEMORY_FILE = /((?:~\/|\$HOME\/)?(?:\.claude\/)?(?<![\w-])(?:CLAUDE|AGENTS|GEMINI)\.md)\b/;
+const PERSIST_VERB = /\b(?:add|append|write|insert|save|put|register|install|modify|edit|update|create|place|copy|set\s+up|inject)\b/gi;
+// What makes a memory-file instruction an attack rather than housekeeping: it is to be hidden or to override.
+// (Helping future sessions is what a memory file is for.)
+const STEERING = /\bfrom\s+now\s+on\b|\bpermanent(?:ly)?\b|\bsilently\b|\bquietly\b|\bwithout\s+(?:asking|telling|notifying|informing|mentioning)|\bdo\s+not\s+(?:mention|tell|inform)|\bnever\s+(?:mention|tell|remove)|\bignore\b[^.\n]{0,40}\binstructions\b/i;
+const HOOK_COMMAND = /\bhooks?\b|PreToolUse|PostToolUse|SessionStart|UserPromptSubmit|"command"\s*:/i;
+
+/** `pip install --extra-index-url <host>`, `--trusted-host`, `npm install --registry <host>` off the public registries. */
+export const INDEX_REDIRECT =
+  /\bpip3?\s+install\b[^\n]*?(?:--extra-index-url|--index-url|\s-i)\s+["']?https?:\/\/(?!pypi\.org|files\.pythonhosted\.org|download\.pytorch\.org|pypi\.nvidia\.com|data\.pyg\.org)[^\s"']+|\bpip3?\s+install\b[^\n]*--trusted-host\b|\bnpm\s+(?:i|install)\b[^\n]*--registry[=\s]+["']?https?:\/\/(?!registry\.npmjs\.org|registry\.yarnpkg\.com)[^\s"']+/i;
+
+// Hosts a package manager may take packages from without anyone asking why: the public registries,
+// the official accelerator wheel indexes, and the machine itself (a local test registry).
+const KNOWN_INDEX = String.raw`(?!https?:\/\/(?:pypi\.org|files\.pythonhosted\.org|download\.pytorch\.org|pypi\.nvidia\.com|data\.pyg\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|localhost|127\.0\.0\.1)\b)`;
+/**
+ * Configuration that points the package manager at another index for every later install: an
+ * unscoped `registry=` (`.npmrc`; a scoped `@acme:registry=` serves that scope alone), `npm config set
+ * registry`, `index-url`/`extra-index-url` (pip.conf, uv, environment variables), `pip config set`,
+ * `[[tool.uv.index]]` / `[[tool.poetry.source]]` urls.
+ */
+export const INDEX_CONFIG = new RegExp(
+  [
+    String.raw`(?:^|[\s\x60'"])registry\s*=\s*["']?${KNOWN_INDEX}https?:\/\/`,
+    String.raw`\b(?:npm|yarn|pnpm)\s+config\s+set\s+registry\s+["']?${KNOWN_INDEX}https?:\/\/`,
+    String.raw`(?:^|[\s\x60'"])(?:extra[-_])?index[-_]url\s*=\s*["']?${KNOWN_INDEX}https?:\/\/`,
+    String.raw`\bpip3?\s+config\s+set\s+(?:global|install)\.(?:extra-)?index-url\s+["']?${KNOWN_INDEX}https?:\/\/`,
+    String.raw`\b(?:PIP|UV)_(?:EXTRA_)?INDEX_URL\s*=\s*["']?${KNOWN_INDEX}https?:\/\/`,
+    String.raw`\bNPM_CONFIG_REGISTRY\s*=\s*["']?${KNOWN_INDEX}https?:\/\/`,
+    String.raw`\[\[tool\.(?:uv\.index|poetry\.source)\]\][^[]{0,200}?\burl\s*=\s*["']${KNOWN_INDEX}https?:\/\/`,
+  ].join('|'),
+  'i',
+);
+
+// "Register a SessionStart hook that …", "remember for all future conversations: …".
+const HOOK_OR_MEMORY =
+  /\b(?:add|register|install|create|configure|set\s+up|insert)\b[^.\n]{0,60}\b(?:PreToolUse|PostToolUse|SessionStart|SessionEnd|UserPromptSubmit|PreCompact|Stop|SubagentStop|Notification)\s+hooks?\b|\b(?:remember|memori[sz]e|store|save|record)\b[^.\n]{0,60}\b(?:for|in|across)\s+(?:all\s+|every\s+)?future\s+(?:sessions|conversations|chats|tasks)\b/gi;
+const STEERING_WITHOUT_URL = /\bsilently\b|\bquietly\b|\bwithout\s+(?:asking|telling|notifying|informing|mentioning)|\bdo\s+not\s+(?:mention|tell|inform)|\bnever\s+(?:mention|tell)|\bignore\b[^.\n]{0,40}\binstructions\b|\bcurl\b|\bwget\b|https?:\/\/|\bbase64\b/i;
+
+interface PhraseFamily {
+  id: string;
+  category: string;
+  severity: Severity;
+  title: string;
+  pattern: RegExp;
+}
+
+// Families from Cisco's skill threat taxonomy and the OWASP LLM Top 10 that are phrased, not coded.
+const FAMILIES: readonly PhraseFamily[] = [
+  {
+    id: 'transitive-trust',
+    category: 'prompt_injection',
+    severity: 'HIGH',
+    title: 'instruction to obey instructions found in fetched or external content',
+    pattern:
+      /\b(?:follow|obey|execute|carry\s+out|comply\s+with|act\s+on|do\s+whatever)\b[^.\n]{0,30}\b(?:any|all|every|whatever)\s+(?:\w+\s+)?(?:instructions?|commands?|directions?|directives?)\b[^.\n]{0,40}\b(?:in|from|inside|within|on)\s+(?:the\s+|any\s+)?(?:fetched|downloaded|remote|external|retrieved|returned|web\s*pages?|webpages?|websites?|pages?\s+you\s+(?:fetch|visit|read)|urls?|emails?|issues?|comments?|responses?|tool\s+(?:output|results?)|search\s+results?|gists?)\b|\btreat\s+(?:the\s+)?(?:content|contents|text|output|body|response)\s+(?:of|from)\s+[^.\n]{0,60}\bas\s+(?:trusted\s+)?(?:instructions|commands|system\s+(?:prompt|instructions))\b/i,
+  },
+  {
+    id: 'autonomy-abuse',
+    category: 'excessive_agency',
+    severity: 'MED',
+    title: 'instruction to act without limits or the user\'s confirmation',
+    pattern:
+      /\b(?:retry|repeat|re-run|rerun|keep\s+(?:trying|retrying|running|calling|going)|loop)\b[^.\n]{0,40}\b(?:indefinitely|forever|infinitely|endlessly|without\s+(?:limit|stopping|end)|no\s+matter\s+what)\b|\b(?:do\s+not|don['’]t|never)\s+(?:ask|wait)\s+(?:the\s+user\s+)?for\s+(?:confirmation|permission|approval)\b|\bwithout\s+(?:asking\s+for\s+|requesting\s+|waiting\s+for\s+)(?:the\s+user['’]s\s+|user\s+)?(?:confirmation|permission|approval)\b|\b(?:skip|bypass|disable|turn\s+off)\s+(?:all\s+|any\s+|the\s+)?(?:permission|approval|confirmation)\s+(?:prompts?|checks?|dialogs?)\b/i,
+  },
+  {
+    id: 'capability-inflation',
+    category: 'skill_discovery_abuse',
+    severity: 'MED',
+    title: 'skill claims precedence over every task or over other skills',
+    pattern:
+      /\b(?:always|must)\s+(?:use|invoke|load|call|run|activate|prefer)\s+this\s+skill\b[^.\n]{0,60}\b(?:first|before\s+(?:any|every|all)|for\s+(?:every|all|any))\b|\buse\s+this\s+skill\s+for\s+(?:every|all|any)\s+(?:task|request|query|question|message|conversation|prompt)s?\b|\bthis\s+skill\s+(?:overrides?|supersedes?|takes\s+precedence\s+over|replaces?)\s+(?:all\s+|any\s+)?(?:other\s+)?(?:skills?|tools?|instructions)\b/i,
+  },
+  {
+    id: 'false-authority',
+    category: 'social_engineering',
+    severity: 'MED',
+    title: 'skill claims an authority\'s endorsement',
+    pattern:
+      /\b(?:officially\s+(?:verified|certified|approved|endorsed)|(?:verified|certified|approved|endorsed|authori[sz]ed)\s+by)\s+(?:the\s+)?(?:Anthropic|OpenAI|Claude|Microsoft|Google|GitHub|Apple|your\s+(?:IT|security|admin)\s*(?:team|department)?)\b/i,
+  },
+  {
+    id: 'destructive',
+    category: 'destructive_action',
+    severity: 'HIGH',
+    title: 'instruction to destroy the user\'s data',
+    pattern:
+      /\b(?:delete|remove|wipe|erase|destroy|overwrite|shred)\b[^.\n]{0,40}\b(?:(?:all\s+(?:of\s+)?)?the\s+user['’]s\s+(?:files|data|home\s+directory|documents)|(?:the\s+)?(?:user['’]s\s+)?home\s+directory|everything\s+(?:in|under)\s+(?:the\s+)?(?:home\s+directory|~|\$HOME)|the\s+(?:entire|whole)\s+(?:disk|drive|filesystem|file\s+system|home\s+directory)|all\s+(?:local\s+)?(?:git\s+)?branches\s+and\s+(?:the\s+)?remote)\b|\bdrop\s+(?:all\s+(?:the\s+)?tables|the\s+production\s+database)\b/i,
+  },
+  {
+    id: 'locked-archive',
+    category: 'remote_code_execution',
+    severity: 'HIGH',
+    title: 'instruction to download a password-protected archive and run what it holds',
+    pattern:
+      /\b(?:download|get|fetch|grab|extract|unzip|open)\b[^\n]{0,160}\.(?:zip|7z|rar)\b[^\n]{0,160}\b(?:password|passcode|passphrase|pass)\s*(?:is\s*|[:=]\s*|\(|protected)|\b(?:password|passphrase)[-\s]protected\s+(?:zip|archive|7z|rar)\b[^\n]{0,200}\b(?:run|launch|execute|open|install)\b/i,
+  },
+  {
+    id: 'index-config',
+    category: 'supply_chain',
+    severity: 'HIGH',
+    title: 'package manager configuration takes packages from an extra or untrusted index',
+    pattern: INDEX_CONFIG,
+  },
+  {
+    id: 'index-redirect',
+    category: 'supply_chain',
+    severity: 'HIGH',
+    title: 'install command takes packages from an extra or untrusted index',
+    pattern: INDEX_REDIRECT,
+  },
+];
+
+/**
+ * Findings in a skill's documents that the shared instruction rules do not make: data carried out in a
+ * Markdown image URL the model is told to render, instructions to write the agent's settings, hooks
+ * or memory (persistence), and the phrased families of the skill taxonomies (trust in fetched content,
+ * unlimited autonomy, capability inflation, false authority, package index redirection).
+ */
+export function skillDocumentFindings(text: string, file: string): AgentFinding[] {
+  const findings: AgentFinding[] = [];
+  const lineAt = lineLocator(text);
+  const at = (offset: number, evidence: string) => ({ file, line: lineAt(offset), evidence: evidence.slice(0, 300) });
+
+  for (const m of text.matchAll(MD_IMAGE)) {
+    const url = (m[1] ?? m[2]) as string;
+    const query = url.includes('?') ? url.slice(url.indexOf('?')) : '';
+    let worst: Severity | null = null;
+    for (const p of url.matchAll(PLACEHOLDER)) {
+      const name = (p[1] ?? p[2] ?? p[3] ?? p[4] ?? p[5] ?? p[6] ?? '') as string;
+      const inQuery = query !== '' && (p.index ?? 0) >= url.indexOf('?');
+      if (STRONGLY_SENSITIVE.test(name)) worst = 'CRIT';
+      else if (inQuery && (SENSITIVE.test(name) || name === '%s') && worst === null) worst = 'HIGH';
+    }
+    if (worst) findings.push(referenceFinding({ category: 'exfiltration', severity: worst, title: 'Markdown image URL carries the conversation or secrets to an external host', ...at(m.index, m[0]) }));
+  }
+  for (const m of text.matchAll(MD_LINK)) {
+    const url = (m[1] ?? m[2]) as string;
+    if (![...url.matchAll(PLACEHOLDER)].some((p) => STRONGLY_SENSITIVE.test((p[1] ?? p[2] ?? p[3] ?? p[4] ?? p[6] ?? '') as string))) continue;
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Markdown link carries the conversation or secrets to an external host', ...at(m.index, m[0]) }));
+  }
+  for (const m of text.matchAll(IMAGE_EXFIL_WORDS)) {
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'instruction to put the conversation or secrets into an image URL', ...at(m.index, m[0]) }));
+  }
+
+  for (const m of text.matchAll(PERSIST_VERB)) {
+    // A sentence ends at a full stop followed by a space: the dots of `~/.claude/CLAUDE.md` do not end it.
+    const sentence = /^(?:[^.\n]|\.(?=[^\s]))*/.exec(text.slice(m.index, m.index + 160))?.[0] ?? '';
+    const target = PERSIST_TARGET.exec(sentence) ?? MEMORY_FILE.exec(sentence);
+    if (!target) continue;
+    const path = target[1] as string;
+    const window = text.slice(Math.max(0, m.index - 200), m.index + sentence.length + 500);
+    // What is to be written follows the instruction closely: the sentence and the lines after it.
+    const near = text.slice(Math.max(0, m.index - 100), m.index + sentence.length + 300);
+    let severity: Severity | null;
+    if (/settings(?:\.local)?\.json|\/hooks|mcp\.json|authorized_keys|LaunchAgents/i.test(path)) severity = HOOK_COMMAND.test(window) || /authorized_keys|LaunchAgents/i.test(path) ? 'HIGH' : 'MED';
+    else if (/\.bashrc|\.zshrc|\.bash_profile|\.zprofile|crontab/i.test(path)) severity = /\b(?:curl|wget|nc|base64|nohup)\b|\/dev\/tcp/.test(text.slice(m.index, m.index + sentence.length + 200)) ? 'HIGH' : null;
+    else severity = STEERING.test(near) ? 'HIGH' : 'MED';
+    if (severity === null) continue;
+    findings.push(referenceFinding({ category: 'persistence', severity, title: 'instruction to write the agent\'s settings, hooks or memory, or a startup file', ...at(m.index, sentence) }));
+  }
+
+  // Hooks and memory named by what they are rather than by their file.
+  for (const m of text.matchAll(HOOK_OR_MEMORY)) {
+    const window = text.slice(Math.max(0, m.index - 200), m.index + m[0].length + 500);
+    const hook = /hook/i.test(m[0]);
+    const active = /\b(?:curl|wget|nc|base64|nohup)\b|\/dev\/tcp|https?:\/\//.test(window);
+    const severity: Severity = (hook && active) || (!hook && STEERING_WITHOUT_URL.test(window) && /\b(?:always|never|before|after)\b/i.test(m[0] + window)) ? 'HIGH' : 'MED';
+    findings.push(referenceFinding({ category: 'persistence', severity, title: hook ? 'instruction to register an agent hook' : 'instruction to plant a standing instruction in the agent\'s memory', ...at(m.index, m[0]) }));
+    break;
+  }
+
+  for (const family of FAMILIES) {
+    const m = family.pattern.exec(text);
+    // Configuration quoted in a list of attacks to recognise is a warning, not a step.
+    if (m && family.id === 'index-config' && describedAsAttack(text, m.index)) continue;
+    if (m) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
+  }
+  return findings;
+}
