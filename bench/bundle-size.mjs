@@ -9,9 +9,9 @@ import { build } from 'esbuild';
 
 const ENTRIES = [
   {
-    name: 'VigilClient (public reads)',
-    source: "export { VigilClient } from '@vigil/client';",
-    targetGzip: 30 * 1024,
+    name: 'Vigil (every customer call)',
+    source: "export { Vigil } from '@vigil/client';",
+    targetGzip: 70 * 1024,
   },
   {
     name: 'SignedVigilClient (validator)',

@@ -19,6 +19,8 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+// The CI log keeps only its tail: name every failure (and its first message line) after the turbo output.
+const failures = [];
 for (const ws of workspaces) {
   const file = join(ws, '.test-results', 'vitest.json');
   if (!existsSync(file)) {
@@ -31,9 +33,21 @@ for (const ws of workspaces) {
   // A test file that fails to load reports no tests at all: count it as one failure.
   failed += (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const file of report.testResults ?? []) {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
+    const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failedTests) failures.push(`${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+  }
 }
 if (missing.length > 0) console.log(`no test report from: ${missing.join(', ')}`);
 const code = turbo.status ?? 1;
 if (code !== 0 && failed === 0) failed = 1; // turbo failed before or outside a test (build, crash)
+for (const f of failures) console.log(`FAILED ${f}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(code);
+
+function firstLine(text) {
+  const line = String(text ?? '').split('\n').find((l) => l.trim() !== '') ?? '(no message)';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}

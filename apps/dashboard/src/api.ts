@@ -1,19 +1,19 @@
 // The dashboard's only way to the API. Every call goes through `@vigil/client` here, and nowhere
 // else imports it: moving to another SDK shape (resource namespaces, typed errors) is a change to
 // this one file.
-import { Vigil, VigilApiError, VigilClient, VigilResponseError, type Dated } from '@vigil/client';
+import { Vigil, VigilApiError, VigilResponseError, type Dated } from '@vigil/client';
 import {
   CACHE_TTL_SECONDS,
-  type AgentEligibility,
-  type AgentsResponse,
+  type AgentEligibility as AgentEligibilitySchema,
+  type AgentsResponse as AgentsResponseSchema,
   type ArtifactDetail,
-  type Leaderboard,
-  type NetworkDashboard,
-  type RoundAttestations,
-  type RoundScores,
-  type RoundsListResponse,
-  type RoundsStatusResponse,
-  type ThreatTrends,
+  type Leaderboard as LeaderboardSchema,
+  type NetworkDashboard as NetworkDashboardSchema,
+  type RoundAttestations as RoundAttestationsSchema,
+  type RoundScores as RoundScoresSchema,
+  type RoundsListResponse as RoundsListResponseSchema,
+  type RoundsStatusResponse as RoundsStatusResponseSchema,
+  type ThreatTrends as ThreatTrendsSchema,
   type Track,
 } from '@vigil/core';
 
@@ -26,18 +26,17 @@ export interface ArtifactLookup {
   more: boolean;
 }
 
-export type {
-  AgentEligibility,
-  AgentsResponse,
-  Leaderboard,
-  NetworkDashboard,
-  RoundAttestations,
-  RoundScores,
-  RoundsListResponse,
-  RoundsStatusResponse,
-  ThreatTrends,
-  Track,
-};
+// The public reads as the SDK returns them: every timestamp a `Date`.
+export type AgentEligibility = Dated<typeof AgentEligibilitySchema>;
+export type AgentsResponse = Dated<typeof AgentsResponseSchema>;
+export type Leaderboard = Dated<typeof LeaderboardSchema>;
+export type NetworkDashboard = Dated<typeof NetworkDashboardSchema>;
+export type RoundAttestations = Dated<typeof RoundAttestationsSchema>;
+export type RoundScores = Dated<typeof RoundScoresSchema>;
+export type RoundsListResponse = Dated<typeof RoundsListResponseSchema>;
+export type RoundsStatusResponse = Dated<typeof RoundsStatusResponseSchema>;
+export type ThreatTrends = Dated<typeof ThreatTrendsSchema>;
+export type { Track };
 
 /** Each read with the server's cache lifetime (spec part 8): polling faster only re-reads the same body. */
 export const POLL_SECONDS = {
@@ -64,6 +63,8 @@ export interface DashboardApi {
   agentEligibility(hotkey: string, track: Track | undefined, signal: AbortSignal): Promise<AgentEligibility>;
   /** `GET /v1/artifacts?purl=` with the reader's API key (scope `read`): the first page, oldest first. */
   artifactsByPurl(apiKey: string, purl: string, signal: AbortSignal): Promise<ArtifactLookup>;
+  /** `GET /v1/artifacts?sha256=` with the reader's API key (scope `read`): the first page, oldest first. */
+  artifactsByHash(apiKey: string, sha256: string, signal: AbortSignal): Promise<ArtifactLookup>;
 }
 
 /** The artifact endpoints are customer endpoints: the key the reader typed, never stored. */
@@ -71,27 +72,38 @@ export function isApiKey(text: string): boolean {
   return /^vgl_[0-9a-f]{8}_[0-9a-f]{48}$/.test(text);
 }
 
+/** A content hash as `GET /v1/artifacts?sha256=` takes it: `sha256:<64 lowercase hex>`. */
+export function isContentHash(text: string): boolean {
+  return /^sha256:[0-9a-f]{64}$/.test(text);
+}
+
 /** `baseUrl` is the API's origin (VIGIL_DASHBOARD_API_URL), or the page's own when that is unset. */
 export function createApi(baseUrl: string): DashboardApi {
-  // VigilClient keeps the fetch it is given and calls it as its own method; a browser's fetch
-  // called with any `this` but the window throws "Illegal invocation". Hand it a bound one.
+  // The window's fetch, looked up at each call (a test may replace it after the page loads).
   const fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init);
-  const client = new VigilClient({ baseUrl, fetch });
+  // The public reads need no key. No retries: the page shows a 429's countdown and a 5xx itself,
+  // and polls again on its own schedule.
+  const client = Vigil.public({ baseUrl, fetch, maxRetries: 0 });
   return {
-    network: (signal) => client.networkDashboard({ signal }),
-    threats: (days, signal) => client.threatTrends({ days }, { signal }),
-    roundsStatus: (signal) => client.roundsStatus({ signal }),
-    closedRounds: (signal) => client.rounds({ limit: CLOSED_ROUNDS_SHOWN }, { signal }),
-    roundScores: (roundId, signal) => client.roundScores(roundId, { signal }),
-    roundAttestations: (roundId, miner, signal) => client.roundAttestations(roundId, miner, { signal }),
-    leaderboard: (signal) => client.leaderboard({ signal }),
-    agents: (track, signal) => client.agents(track === undefined ? {} : { track }, { signal }),
-    agentEligibility: (hotkey, track, signal) => client.agentEligibility(hotkey, track === undefined ? {} : { track }, { signal }),
+    network: (signal) => client.network.dashboard({ signal }),
+    threats: (days, signal) => client.trends.get({ days }, { signal }),
+    roundsStatus: (signal) => client.rounds.status({ signal }),
+    closedRounds: (signal) => client.rounds.list({ limit: CLOSED_ROUNDS_SHOWN }, { signal }),
+    roundScores: (roundId, signal) => client.rounds.scores(roundId, { signal }),
+    roundAttestations: (roundId, miner, signal) => client.rounds.attestations(roundId, { miner }, { signal }),
+    leaderboard: (signal) => client.leaderboard.get({ signal }),
+    agents: (track, signal) => client.agents.list(track === undefined ? {} : { track }, { signal }),
+    agentEligibility: (hotkey, track, signal) => client.agents.get(hotkey, track === undefined ? {} : { track }, { signal }),
     // A client per lookup: the key lives only in the page's memory and in this call. No retries:
     // the page shows a 429's countdown and a 5xx itself, as for every other read.
     artifactsByPurl: async (apiKey, purl, signal) => {
       const vigil = new Vigil({ baseUrl, apiKey, fetch, maxRetries: 0 });
       const page = await vigil.artifacts.getByPurl(purl, { signal });
+      return { artifacts: page.items, more: page.hasNextPage() };
+    },
+    artifactsByHash: async (apiKey, sha256, signal) => {
+      const vigil = new Vigil({ baseUrl, apiKey, fetch, maxRetries: 0 });
+      const page = await vigil.artifacts.getByHash(sha256, { signal });
       return { artifacts: page.items, more: page.hasNextPage() };
     },
   };

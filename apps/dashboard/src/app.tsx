@@ -24,12 +24,22 @@ const NAV = [
   { href: '/artifacts', label: 'Artifact', pages: ['artifact'] },
 ] as const;
 
+/** The shield of favicon.svg, drawn inline: the browser already fetches the file once, as the tab's icon. */
+function Logo() {
+  return (
+    <svg viewBox="0 0 32 32" width={24} height={24} aria-hidden="true" focusable="false">
+      <path fill="#2563eb" d="M16 2 4 7v8c0 7.5 5.1 13.4 12 15 6.9-1.6 12-7.5 12-15V7z" />
+      <path fill="#fff" d="m14 20.5-5-5 2.1-2.1 2.9 2.9 6.9-6.9L23 11.5z" />
+    </svg>
+  );
+}
+
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'network':
       return <NetworkPage />;
     case 'threats':
-      return <ThreatsPage days={route.days} />;
+      return <ThreatsPage days={route.days} adjustedFrom={route.adjustedFrom} />;
     case 'rounds':
       return <RoundsPage />;
     case 'round':
@@ -45,7 +55,7 @@ function Page({ route }: { route: Route }) {
     case 'verify':
       return <VerifyPage />;
     case 'artifact':
-      return <ArtifactPage purl={route.purl} />;
+      return <ArtifactPage purl={route.purl} sha256={route.sha256} />;
     case 'not_found':
       return (
         <>
@@ -66,12 +76,20 @@ export function App({ api }: { api: DashboardApi }) {
   return (
     <ApiContext.Provider value={api}>
       <div ref={root} class="shell">
-        <a class="skip" href="#main">
+        <a
+          class="skip"
+          href="#main"
+          onClick={(event) => {
+            // Focus, not just scroll: the next Tab starts inside the content. The address stays as it is.
+            event.preventDefault();
+            document.getElementById('main')?.focus();
+          }}
+        >
           Skip to content
         </a>
         <header class="top">
           <a class="brand" href="/">
-            <img src="/favicon.svg" alt="" width={24} height={24} /> Vigil
+            <Logo /> Vigil
           </a>
           <nav aria-label="Dashboard">
             <ul>

@@ -1,3 +1,5 @@
+// First: configures zod before any schema of @vigil/core is built (see the module).
+import './zod-config.js';
 import { render } from 'preact';
 import { createApi } from './api.js';
 import { App } from './app.js';

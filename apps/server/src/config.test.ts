@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       dbConnectTimeoutMs: 5_000,
       dbStatementTimeoutMs: 30_000,
       redisTimeoutMs: 1_000,
+      migrationLockTimeoutMs: 60_000,
       corsOrigins: [],
       trustProxy: false,
       adminAllowlist: [],
@@ -40,6 +41,7 @@ describe('loadConfig', () => {
       production: false,
       bundleLimitBytes: 16 * 1024 * 1024,
       artifactLimitBytes: 64 * 1024 * 1024,
+      demoHistoryDays: 36,
       runScheduler: true,
       metagraph: { file: resolve(CWD, '.vigil', 'metagraph.json'), subtensorUrl: undefined, ttlSeconds: 300, maxStalenessSeconds: 3600 },
       signedAuth: { freshnessSeconds: 120, failureLimitPerMinute: 20, validatorRegistration: 'open' },
@@ -64,6 +66,7 @@ describe('loadConfig', () => {
         allowHttp: false,
         allowPrivate: false,
         retentionDays: 30,
+        maxEndpointsPerAccount: 25,
       },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
@@ -91,10 +94,23 @@ describe('loadConfig', () => {
         VIGIL_WEBHOOK_ALLOW_HTTP: 'true',
         VIGIL_WEBHOOK_ALLOW_PRIVATE: '1',
         VIGIL_EVENT_RETENTION_DAYS: '7',
+        VIGIL_WEBHOOK_MAX_ENDPOINTS: '3',
       },
       CWD,
     );
-    expect(config.webhooks).toEqual({ runInServe: false, timeoutMs: 2000, concurrency: 8, endpointConcurrency: 2, accountConcurrency: 3, pollMs: 50, allowHttp: true, allowPrivate: true, retentionDays: 7 });
+    expect(config.webhooks).toEqual({
+      runInServe: false,
+      timeoutMs: 2000,
+      concurrency: 8,
+      endpointConcurrency: 2,
+      accountConcurrency: 3,
+      pollMs: 50,
+      allowHttp: true,
+      allowPrivate: true,
+      retentionDays: 7,
+      maxEndpointsPerAccount: 3,
+    });
+    expect(() => loadConfig({ VIGIL_WEBHOOK_MAX_ENDPOINTS: '0' }, CWD)).toThrow('VIGIL_WEBHOOK_MAX_ENDPOINTS: expected an integer 1-10000, got "0"');
     expect(() => loadConfig({ VIGIL_WEBHOOK_TIMEOUT_MS: '50' }, CWD)).toThrow('VIGIL_WEBHOOK_TIMEOUT_MS: expected an integer 100-120000, got "50"');
     expect(() => loadConfig({ VIGIL_WEBHOOK_ALLOW_PRIVATE: 'yes' }, CWD)).toThrow('VIGIL_WEBHOOK_ALLOW_PRIVATE: expected true or false, got "yes"');
     expect(() => loadConfig({ VIGIL_EVENT_RETENTION_DAYS: '0' }, CWD)).toThrow('VIGIL_EVENT_RETENTION_DAYS: expected an integer 1-3650, got "0"');
@@ -114,6 +130,18 @@ describe('loadConfig', () => {
     expect(loadConfig({ VIGIL_ARTIFACT_LIMIT_BYTES: ' 1048576 ' }, CWD).artifactLimitBytes).toBe(1_048_576);
     expect(configError({ VIGIL_ARTIFACT_LIMIT_BYTES: '0' }).message).toMatch(/^VIGIL_ARTIFACT_LIMIT_BYTES: .*"0"/);
     expect(configError({ VIGIL_ARTIFACT_LIMIT_BYTES: '64MiB' }).message).toMatch(/^VIGIL_ARTIFACT_LIMIT_BYTES: /);
+  });
+
+  it('reads the demo seed\'s history length and names a bad value', () => {
+    expect(loadConfig({ VIGIL_DEMO_HISTORY_DAYS: ' 9 ' }, CWD).demoHistoryDays).toBe(9);
+    expect(configError({ VIGIL_DEMO_HISTORY_DAYS: '7' }).message).toBe('VIGIL_DEMO_HISTORY_DAYS: expected an integer 8-365, got "7"');
+    expect(configError({ VIGIL_DEMO_HISTORY_DAYS: '2w' }).message).toMatch(/^VIGIL_DEMO_HISTORY_DAYS: /);
+  });
+
+  it('reads the migration lock timeout and names a bad value', () => {
+    expect(loadConfig({ VIGIL_MIGRATION_LOCK_TIMEOUT_MS: ' 5000 ' }, CWD).migrationLockTimeoutMs).toBe(5_000);
+    expect(configError({ VIGIL_MIGRATION_LOCK_TIMEOUT_MS: '0' }).message).toBe('VIGIL_MIGRATION_LOCK_TIMEOUT_MS: expected an integer 1-2147483647, got "0"');
+    expect(configError({ VIGIL_MIGRATION_LOCK_TIMEOUT_MS: '60s' }).message).toMatch(/^VIGIL_MIGRATION_LOCK_TIMEOUT_MS: /);
   });
 
   it('reads every variable', () => {
@@ -241,7 +269,7 @@ describe('loadConfig', () => {
 });
 
 describe('one rule for every setting', () => {
-  // Surrounding whitespace is ignored by every reader (src/env.ts): the same padded value means the
+  // Surrounding whitespace is ignored by every reader (platform/config/env.ts): the same padded value means the
   // same thing whether config.ts, the signed-auth, scheduler or metagraph settings read it.
   it('reads padded values as their trimmed text in every group of settings', () => {
     const config = loadConfig(

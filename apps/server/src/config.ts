@@ -2,16 +2,18 @@ import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
 import { z } from 'zod';
-import { ConfigError } from './config-error.js';
-import { envText } from './env.js';
-import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from './db/database.js';
-import { redactUrl } from './redact-url.js';
-import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './auth/signed-auth-settings.js';
-import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './metagraph/create-metagraph.js';
-import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type RepositoryWorkerSettings } from './repository-worker/settings.js';
-import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './webhooks/settings.js';
-import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './scheduler/settings.js';
-import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './http/plugins/dashboard-settings.js';
+import { ConfigError } from './platform/config/config-error.js';
+import { envText } from './platform/config/env.js';
+import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from './platform/db/database.js';
+import { DEFAULT_MIGRATION_LOCK_TIMEOUT_MS } from './platform/db/migrate.js';
+import { redactUrl } from './platform/log/redact-url.js';
+import { DEMO_HISTORY_DAYS, MIN_DEMO_HISTORY_DAYS } from './seed/demo-history.js';
+import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettings } from './features/network/index.js';
+import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './features/network/index.js';
+import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type RepositoryWorkerSettings } from './features/repositories/index.js';
+import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './features/webhooks/index.js';
+import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './features/network/index.js';
+import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './features/dashboard/index.js';
 
 export { ConfigError };
 
@@ -52,6 +54,8 @@ export interface Config {
   dbStatementTimeoutMs: number;
   /** VIGIL_REDIS_TIMEOUT_MS: the longest any Redis command may take before its documented fallback applies. */
   redisTimeoutMs: number;
+  /** VIGIL_MIGRATION_LOCK_TIMEOUT_MS: how long migrations wait while another process migrates the database. */
+  migrationLockTimeoutMs: number;
   corsOrigins: string[];
   trustProxy: TrustProxy;
   /** VIGIL_ADMIN_ALLOWLIST: IPs and CIDRs that may call /v1/admin/*; empty means the admin API is not served. */
@@ -63,6 +67,8 @@ export interface Config {
   bundleLimitBytes: number;
   /** VIGIL_ARTIFACT_LIMIT_BYTES: the largest artifact `POST /v1/artifacts` accepts (413 beyond). */
   artifactLimitBytes: number;
+  /** Days of round history the demo seed writes (`seed --demo`, `serve --seed-demo-if-empty`). */
+  demoHistoryDays: number;
   /** VIGIL_SCHEDULER: whether `serve` also advances rounds (a `worker` process always does). */
   runScheduler: boolean;
   metagraph: MetagraphSettings;
@@ -120,6 +126,11 @@ export const CONFIG_VARIABLES = [
     default: String(DEFAULT_REDIS_TIMEOUT_MS),
     accepts: 'integer ≥ 1: longest Redis command (and connect); past it the documented fallback applies',
   },
+  {
+    name: 'VIGIL_MIGRATION_LOCK_TIMEOUT_MS',
+    default: String(DEFAULT_MIGRATION_LOCK_TIMEOUT_MS),
+    accepts: 'integer 1-2147483647: how long migrations wait for another process migrating the same database, then exit 1',
+  },
   { name: 'VIGIL_CORS_ORIGINS', default: 'none', accepts: 'comma-separated origins, e.g. https://a.example' },
   { name: 'VIGIL_TRUST_PROXY', default: 'false', accepts: 'false, true, a hop count, or comma-separated IPs/CIDRs' },
   {
@@ -132,6 +143,11 @@ export const CONFIG_VARIABLES = [
   { name: 'VIGIL_BUNDLE_LIMIT_BYTES', default: String(DEFAULT_BUNDLE_LIMIT_BYTES), accepts: 'integer ≥ 1: largest agent bundle a miner may upload' },
   { name: 'VIGIL_ARTIFACT_LIMIT_BYTES', default: String(DEFAULT_ARTIFACT_LIMIT_BYTES), accepts: 'integer ≥ 1: largest artifact a customer may upload (POST /v1/artifacts)' },
   { name: 'VIGIL_SCHEDULER', default: 'true', accepts: 'true or false: whether `serve` also advances rounds (`worker` always does)' },
+  {
+    name: 'VIGIL_DEMO_HISTORY_DAYS',
+    default: String(DEMO_HISTORY_DAYS),
+    accepts: `integer ${MIN_DEMO_HISTORY_DAYS}-365: days of rounds the demo seed writes (seed --demo, serve --seed-demo-if-empty)`,
+  },
   { name: 'NODE_ENV', default: 'unset', accepts: '`production` refuses VIGIL_DEBUG' },
 ] as const;
 
@@ -223,6 +239,7 @@ const VARIABLES = {
   VIGIL_DB_CONNECT_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_DB_STATEMENT_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_REDIS_TIMEOUT_MS: intIn(1, 2_147_483_647),
+  VIGIL_MIGRATION_LOCK_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_CORS_ORIGINS: z
     .string()
     .refine(
@@ -246,6 +263,7 @@ const VARIABLES = {
   VIGIL_BUNDLE_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
   VIGIL_ARTIFACT_LIMIT_BYTES: intIn(1, Number.MAX_SAFE_INTEGER),
   VIGIL_SCHEDULER: booleanText,
+  VIGIL_DEMO_HISTORY_DAYS: intIn(MIN_DEMO_HISTORY_DAYS, 365),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }),
 } as const;
 
@@ -298,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dbConnectTimeoutMs: int('VIGIL_DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_CONNECT_TIMEOUT_MS),
     dbStatementTimeoutMs: int('VIGIL_DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_STATEMENT_TIMEOUT_MS),
     redisTimeoutMs: int('VIGIL_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
+    migrationLockTimeoutMs: int('VIGIL_MIGRATION_LOCK_TIMEOUT_MS', DEFAULT_MIGRATION_LOCK_TIMEOUT_MS),
     corsOrigins: commaList(read('VIGIL_CORS_ORIGINS') ?? ''),
     trustProxy: parseTrustProxy(read('VIGIL_TRUST_PROXY')),
     adminAllowlist: commaList(read('VIGIL_ADMIN_ALLOWLIST') ?? ''),
@@ -306,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     production,
     bundleLimitBytes: int('VIGIL_BUNDLE_LIMIT_BYTES', DEFAULT_BUNDLE_LIMIT_BYTES),
     artifactLimitBytes: int('VIGIL_ARTIFACT_LIMIT_BYTES', DEFAULT_ARTIFACT_LIMIT_BYTES),
+    demoHistoryDays: int('VIGIL_DEMO_HISTORY_DAYS', DEMO_HISTORY_DAYS),
     runScheduler: schedulerText === undefined ? true : BOOLEAN_TEXT[schedulerText as keyof typeof BOOLEAN_TEXT],
     metagraph: metagraphSettingsFromEnv(env, { defaultFile: join(dataDir, 'metagraph.json') }),
     signedAuth: signedAuthSettingsFromEnv(env),

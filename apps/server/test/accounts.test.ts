@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/http/app.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import { buildApp } from '../src/app.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
 interface Server {
@@ -89,23 +89,23 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     const server = await start();
     const wrongSecret = `${token.slice(0, 13)}${'0'.repeat(48)}`;
     const unknownId = `vgl_ffffffff_${'1'.repeat(48)}`;
-    const cases: [string | undefined, number, string][] = [
-      [undefined, 401, 'missing api key'],
-      ['Bearer nope', 401, 'malformed api key'],
-      [`Basic ${token}`, 401, 'malformed api key'],
-      [`Bearer ${token.toUpperCase()}`, 401, 'malformed api key'],
-      [`Bearer ${token}x`, 401, 'malformed api key'],
-      [`Bearer  ${token}`, 401, 'malformed api key'],
-      [unknownId, 401, 'invalid or revoked api key'],
-      [wrongSecret, 401, 'invalid or revoked api key'],
+    const cases: [string | undefined, number, string, string][] = [
+      [undefined, 401, 'missing api key', 'missing_api_key'],
+      ['Bearer nope', 401, 'malformed api key', 'malformed_api_key'],
+      [`Basic ${token}`, 401, 'malformed api key', 'malformed_api_key'],
+      [`Bearer ${token.toUpperCase()}`, 401, 'malformed api key', 'malformed_api_key'],
+      [`Bearer ${token}x`, 401, 'malformed api key', 'malformed_api_key'],
+      [`Bearer  ${token}`, 401, 'malformed api key', 'malformed_api_key'],
+      [unknownId, 401, 'invalid or revoked api key', 'invalid_api_key'],
+      [wrongSecret, 401, 'invalid or revoked api key', 'invalid_api_key'],
     ];
-    for (const [credential, status, detail] of cases) {
+    for (const [credential, status, detail, code] of cases) {
       const answer = await call(server, 'GET', '/v1/account', credential);
-      expect({ credential, status: answer.status, body: answer.body }).toEqual({ credential, status, body: { detail } });
+      expect({ credential, status: answer.status, body: answer.body }).toEqual({ credential, status, body: { detail, code } });
       expect(answer.headers.get('x-request-id')).toBeTruthy();
     }
     // A valid key without the scope a route needs.
-    expect(await call(server, 'GET', '/v1/keys', token)).toMatchObject({ status: 403, body: { detail: "api key lacks 'keys' scope" } });
+    expect(await call(server, 'GET', '/v1/keys', token)).toMatchObject({ status: 403, body: { detail: "api key lacks 'keys' scope", code: 'scope_missing' } });
   });
 
   it('creates, lists and revokes an account’s own keys, with every refusal of spec part 5', async () => {
@@ -114,7 +114,7 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     const server = await start();
 
     const tooStrong = await call(server, 'POST', '/v1/keys', admin, { name: 'ci', scopes: ['read', 'verify'] });
-    expect(tooStrong).toMatchObject({ status: 403, body: { detail: 'cannot grant a scope the current key does not hold' } });
+    expect(tooStrong).toMatchObject({ status: 403, body: { detail: 'cannot grant a scope the current key does not hold', code: 'scope_not_grantable' } });
     const bad = await call(server, 'POST', '/v1/keys', admin, { name: 'ci', scopes: ['everything'], extra: 1 });
     expect(bad.status).toBe(422);
     expect((bad.body?.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(['body', 'body.scopes.0']);
@@ -135,15 +135,15 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     const selfId = admin.slice(4, 12);
     const otherId = other.slice(4, 12);
     const ciId = ciToken.slice(4, 12);
-    expect(await call(server, 'DELETE', `/v1/keys/${selfId}`, admin)).toMatchObject({ status: 400, body: { detail: 'cannot revoke the key you are currently using' } });
-    expect(await call(server, 'DELETE', `/v1/keys/${otherId}`, admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
-    expect(await call(server, 'DELETE', '/v1/keys/00000000', admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
-    expect(await call(server, 'DELETE', '/v1/keys/not-a-key', admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    expect(await call(server, 'DELETE', `/v1/keys/${selfId}`, admin)).toMatchObject({ status: 400, body: { detail: 'cannot revoke the key you are currently using', code: 'cannot_revoke_current_key' } });
+    expect(await call(server, 'DELETE', `/v1/keys/${otherId}`, admin)).toMatchObject({ status: 404, body: { detail: 'key not found', code: 'key_not_found' } });
+    expect(await call(server, 'DELETE', '/v1/keys/00000000', admin)).toMatchObject({ status: 404, body: { detail: 'key not found', code: 'key_not_found' } });
+    expect(await call(server, 'DELETE', '/v1/keys/not-a-key', admin)).toMatchObject({ status: 404, body: { detail: 'key not found', code: 'key_not_found' } });
     const revoked = await call(server, 'DELETE', `/v1/keys/${ciId}`, admin);
     expect(revoked).toMatchObject({ status: 200, body: { key_id: ciId, status: 'revoked' } });
-    expect(await call(server, 'DELETE', `/v1/keys/${ciId}`, admin)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    expect(await call(server, 'DELETE', `/v1/keys/${ciId}`, admin)).toMatchObject({ status: 404, body: { detail: 'key not found', code: 'key_not_found' } });
     // Revoked: refused at once on this instance.
-    expect(await call(server, 'GET', '/v1/account', ciToken)).toMatchObject({ status: 401, body: { detail: 'invalid or revoked api key' } });
+    expect(await call(server, 'GET', '/v1/account', ciToken)).toMatchObject({ status: 401, body: { detail: 'invalid or revoked api key', code: 'invalid_api_key' } });
     // The other account's key was untouched.
     expect((await call(server, 'GET', '/v1/account', other)).status).toBe(200);
   });
@@ -174,10 +174,10 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
   it('serves no admin API without VIGIL_ADMIN_ALLOWLIST, and checks the address before the key', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
     const closed = await start();
-    expect(await call(closed, 'GET', '/v1/admin/accounts', token)).toMatchObject({ status: 404, body: { detail: 'not found' } });
+    expect(await call(closed, 'GET', '/v1/admin/accounts', token)).toMatchObject({ status: 404, body: { detail: 'not found', code: 'route_not_found' } });
     const elsewhere = await start({ adminAllowlist: ['10.0.0.0/8'] });
     for (const credential of [undefined, 'Bearer junk', token]) {
-      expect(await call(elsewhere, 'GET', '/v1/admin/accounts', credential)).toMatchObject({ status: 403, body: { detail: 'source IP is not in the admin allowlist' } });
+      expect(await call(elsewhere, 'GET', '/v1/admin/accounts', credential)).toMatchObject({ status: 403, body: { detail: 'source IP is not in the admin allowlist', code: 'admin_ip_not_allowed' } });
     }
   });
 
@@ -186,7 +186,7 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     const server = await start({ adminAllowlist: ['127.0.0.0/8', '::1'] });
     const keyRows = async () => (await ctx.db().selectFrom('api_keys').select('key_id').execute()).length;
     const before = await keyRows();
-    const nulIn = (path: string) => ({ status: 422, body: { detail: 'Validation error', errors: [{ path, message: 'must not contain the NUL character (U+0000)' }] } });
+    const nulIn = (path: string) => ({ status: 422, body: { detail: 'Validation error', code: 'validation_error', errors: [{ path, message: 'must not contain the NUL character (U+0000)' }] } });
 
     expect(await call(server, 'POST', '/v1/keys', adminToken, { name: 'x\u0000y', scopes: ['read'] })).toMatchObject(nulIn('body.name'));
     const accountId = ((await call(server, 'GET', '/v1/account', adminToken)).body?.account as { id: string }).id;
@@ -206,14 +206,14 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
     const adminToken = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'admin']);
     const readOnly = await operatorKey(ctx.db(), ['--org', 'ops', '--scopes', 'read']);
     const server = await start({ adminAllowlist: ['127.0.0.0/8', '::1'] });
-    expect(await call(server, 'GET', '/v1/admin/accounts', readOnly)).toMatchObject({ status: 403, body: { detail: "api key lacks 'admin' scope" } });
+    expect(await call(server, 'GET', '/v1/admin/accounts', readOnly)).toMatchObject({ status: 403, body: { detail: "api key lacks 'admin' scope", code: 'scope_missing' } });
 
     const created = await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'initech', plan: 'paid' });
     expect(created).toMatchObject({ status: 201, body: { name: 'initech', kind: 'organization', plan: 'paid' } });
     const accountId = created.body?.id as string;
-    expect(await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'initech' })).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
+    expect(await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'initech' })).toMatchObject({ status: 409, body: { detail: 'account name already taken', code: 'account_name_taken' } });
     expect((await call(server, 'POST', '/v1/admin/accounts', adminToken, { name: 'Bad Name' })).status).toBe(422);
-    expect(await call(server, 'GET', '/v1/admin/accounts/acc_0000000000000000', adminToken)).toMatchObject({ status: 404, body: { detail: 'account not found' } });
+    expect(await call(server, 'GET', '/v1/admin/accounts/acc_0000000000000000', adminToken)).toMatchObject({ status: 404, body: { detail: 'account not found', code: 'account_not_found' } });
 
     const issued = await call(server, 'POST', `/v1/admin/accounts/${accountId}/keys`, adminToken, { name: 'first', scopes: ['verify', 'keys'] });
     expect(issued.status).toBe(201);
@@ -263,8 +263,8 @@ describeEachDialect('customer API: accounts and keys', (ctx) => {
 
 describe('vigil-server keys', () => {
   it('refuses unknown scopes, plans and account names with a usage error', async () => {
-    const { openDatabase } = await import('../src/db/database.js');
-    const { migrateToLatest } = await import('../src/db/migrate.js');
+    const { openDatabase } = await import('../src/platform/db/database.js');
+    const { migrateToLatest } = await import('../src/platform/db/migrate.js');
     const database = await openDatabase({ url: ':memory:' });
     try {
       await migrateToLatest(database.db);

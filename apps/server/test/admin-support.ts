@@ -1,5 +1,5 @@
-import { runKeysCommand } from '../src/commands/keys-command.js';
-import type { VigilDatabase } from '../src/db/database.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
+import type { VigilDatabase } from '../src/platform/db/database.js';
 import type { DialectContext } from '../src/test-support/databases.js';
 import type { NetworkApp } from '../src/test-support/network-app.js';
 

@@ -1,10 +1,11 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import { AdminAdvisoryStatus, AdminRoundClosed, AdminRoundSchedule, AdminValidatorList, OutboxBacklog, ValidatorRegistration } from '@vigil/core';
 import { afterEach, expect, it } from 'vitest';
-import { runAdvisoriesCommand } from '../src/commands/advisories-command.js';
-import { runValidatorsCommand } from '../src/commands/validators-command.js';
-import { enqueueOutboxEvent } from '../src/repositories/outbox.js';
+import { runAdvisoriesCommand } from '../src/features/policies/advisories/advisories-command.js';
+import { runValidatorsCommand } from '../src/features/network/validators/validators-command.js';
+import { enqueueOutboxEvent } from '../src/platform/outbox.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { HOUR, T0, attest, bundle, newKey, seedRound } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
@@ -77,9 +78,9 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
     expect(((await client.request('POST', '/v1/validators/tasks/claim', { max: 1 })) as { tasks: unknown[] }).tasks).toEqual([]);
 
     // Unknown and malformed hotkeys name no validator; an unknown action is no route.
-    expect(await call(app, 'POST', `/v1/admin/validators/${UNKNOWN_HOTKEY}/suspend`, admin)).toMatchObject({ status: 404, body: { detail: 'validator not found' } });
-    expect(await call(app, 'POST', '/v1/admin/validators/not-a-hotkey/suspend', admin)).toMatchObject({ status: 404, body: { detail: 'validator not found' } });
-    expect(await call(app, 'POST', path('promote'), admin)).toMatchObject({ status: 404, body: { detail: 'not found' } });
+    expect(await call(app, 'POST', `/v1/admin/validators/${UNKNOWN_HOTKEY}/suspend`, admin)).toMatchObject({ status: 404, body: { detail: 'validator not found', code: 'unknown_validator' } });
+    expect(await call(app, 'POST', '/v1/admin/validators/not-a-hotkey/suspend', admin)).toMatchObject({ status: 404, body: { detail: 'validator not found', code: 'unknown_validator' } });
+    expect(await call(app, 'POST', path('promote'), admin)).toMatchObject({ status: 404, body: { detail: 'not found', code: 'route_not_found' } });
 
     // The command line runs the same rules, and is audited as the operator.
     await expect(runValidatorsCommand(ctx.db(), ['restore', VALIDATOR.hotkey], Date.now())).rejects.toThrow(/is active; restore applies to suspended or revoked/);
@@ -109,7 +110,7 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
     expect((await call(app, 'POST', path, admin, { allowed_ips: tooMany })).body?.errors).toEqual([expect.objectContaining({ path: 'body.allowed_ips' })]);
     expect(await call(app, 'POST', `/v1/admin/validators/${UNKNOWN_HOTKEY}/allowlist`, admin, { allowed_ips: ['10.0.0.1'] })).toMatchObject({
       status: 404,
-      body: { detail: 'validator not found' },
+      body: { detail: 'validator not found', code: 'unknown_validator' },
     });
 
     const moved = await call(app, 'POST', path, admin, { allowed_ips: ['203.0.113.7', '2001:db8::1', '203.0.113.7'] });
@@ -149,7 +150,7 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
 
     // Refused: another subnet, a repeated uid, a body that is no snapshot. The file keeps the last good one.
     const wrong = await call(app, 'POST', '/v1/admin/metagraph', admin, { ...upload, netuid: 1 });
-    expect(wrong).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body.netuid' }] } });
+    expect(wrong).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'body.netuid' }] } });
     const repeated = await call(app, 'POST', '/v1/admin/metagraph', admin, { ...upload, neurons: [...upload.neurons, { uid: 2, hotkey: UNKNOWN_HOTKEY, validator_permit: true }] });
     expect(repeated).toMatchObject({ status: 422, body: { errors: [{ path: 'body.neurons.2.uid' }] } });
     expect((await call(app, 'POST', '/v1/admin/metagraph', admin, { netuid: 76, neurons: 'all' })).status).toBe(422);
@@ -163,6 +164,28 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
       [`key:${keyId}`, 'netuid:76', 11],
       [`key:${keyId}`, 'netuid:76', 12],
     ]);
+  });
+
+  it('refuses a metagraph nested deeper than 64 levels with 400 before parsing it, and takes one of exactly 64 (probe finding: 2,500 levels were a 500)', async () => {
+    const { app, admin } = await start();
+    const post = (body: string) =>
+      fetch(`${app.baseUrl}/v1/admin/metagraph`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body });
+    // The snapshot object is level 1; `extra` (more fields are allowed) holds the rest.
+    const snapshot = (levels: number) =>
+      `{"netuid":76,"block":${levels},"taken_at":"2026-11-22T00:00:00.000+00:00","neurons":[],"extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    const before = await readFile(app.metagraphFile, 'utf8');
+    for (const levels of [65, 2_500, 10_000]) {
+      const refused = await post(snapshot(levels));
+      expect(refused.status, `${levels} levels`).toBe(400);
+      expect(await refused.json()).toEqual({ detail: 'malformed JSON body', code: 'bad_request' });
+    }
+    expect(await readFile(app.metagraphFile, 'utf8')).toBe(before);
+    expect((await auditActions(ctx)).filter((e) => e.action === 'metagraph.upload')).toEqual([]);
+
+    const taken = await post(snapshot(64));
+    expect(taken.status).toBe(200);
+    expect(await taken.json()).toEqual({ netuid: 76, block: 64, neurons: 0, validator_permits: 0 });
+    expect(JSON.parse(await readFile(app.metagraphFile, 'utf8'))).toMatchObject({ block: 64 });
   });
 
   it('shows the round schedule and force-closes a round through the scheduler’s close, scoring it', async () => {
@@ -209,8 +232,8 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
       body: { detail: `round_id: round ${roundId} closes at 2026-11-21T13:00:00.000+00:00; send {"force": true} to close it now` },
     });
     expect(await close(roundId, { force: false })).toMatchObject({ status: 409 });
-    expect(await close('00000000000000ff')).toMatchObject({ status: 404, body: { detail: 'round not found' } });
-    expect(await close('NOT-HEX')).toMatchObject({ status: 404, body: { detail: 'round not found' } });
+    expect(await close('00000000000000ff')).toMatchObject({ status: 404, body: { detail: 'round not found', code: 'round_not_found' } });
+    expect(await close('NOT-HEX')).toMatchObject({ status: 404, body: { detail: 'round not found', code: 'round_not_found' } });
     expect((await close(roundId, { force: 'yes' })).status).toBe(422);
     // Nothing changed yet.
     expect((await ctx.db().selectFrom('rounds').select('status').where('round_id', '=', roundId).executeTakeFirstOrThrow()).status).toBe('open');
@@ -254,16 +277,16 @@ describeEachDialect('admin API: validators, metagraph, rounds, outbox', (ctx) =>
     expect(schedule.tracks[0]?.current).toMatchObject({ overdue: true });
 
     // A scheduler step in progress elsewhere holds the single-runner lock: the close waits for nothing and changes nothing.
-    const { runExclusively, ROUND_SCHEDULER_LOCK } = await import('../src/scheduler/index.js');
+    const { runExclusively, ROUND_SCHEDULER_LOCK } = await import('../src/features/network/rounds/scheduler/index.js');
     let answer: Answer | undefined;
     await runExclusively(ctx.db(), { name: ROUND_SCHEDULER_LOCK, holderId: 'other-process', now: T0 + 4 * HOUR, leaseMs: HOUR }, async () => {
       answer = await call(app, 'POST', `/v1/admin/rounds/${roundId}/close`, admin, {});
     });
-    expect(answer).toMatchObject({ status: 409, body: { detail: 'the round scheduler is running a step; try again in a few seconds' } });
+    expect(answer).toMatchObject({ status: 409, body: { detail: 'the round scheduler is running a step; try again in a few seconds', code: 'round_scheduler_busy' } });
 
     expect(await call(app, 'POST', `/v1/admin/rounds/${roundId}/close`, admin, {})).toMatchObject({ status: 200, body: { forced: false, scored: 0 } });
 
-    const { openRound } = await import('../src/services/rounds.js');
+    const { openRound } = await import('../src/features/network/rounds/rounds.js');
     const next = await openRound(ctx.db(), { track: 'skills', now: T0 + 4 * HOUR, submissionMs: HOUR, evaluationMs: HOUR, policyVersion: 'p' });
     expect(await call(app, 'POST', `/v1/admin/rounds/${next.round_id}/close`, admin, { force: true })).toMatchObject({
       status: 409,

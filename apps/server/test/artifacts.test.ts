@@ -8,15 +8,16 @@ import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore, type BlobStore } from '../src/blobs/index.js';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/db/schema.js';
-import { buildApp } from '../src/http/app.js';
-import { tarGz } from '../src/artifacts/tar-gz.js';
-import { keepVerifiedProvenance } from '../src/services/artifact-provenance.js';
-import { closeRound, openRound } from '../src/services/rounds.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
+import { paxTarGz } from '../src/test-support/pax-tar.js';
+import { keepVerifiedProvenance } from '../src/features/artifacts/provenance/artifact-provenance.js';
+import { closeRound, openRound } from '../src/features/network/rounds/rounds.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { zipOf } from '../src/test-support/stored-zip.js';
 import { attest, bundle, DAY, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
@@ -154,6 +155,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
         format: 'tgz',
         status: 'ok',
         truncated: false,
+        long_names_omitted: 0,
         error: null,
         files: [
           { name: 'package/package.json', size: 37 },
@@ -183,7 +185,8 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     rmSync(join(server.blobRoot, 'sha256', hex.slice(0, 2), hex.slice(2)));
     expect((await send(server, 'GET', `/v1/artifacts/${id}`, { token })).body).toMatchObject({
       size: null,
-      archive: { format: 'none', status: 'unavailable', files: null },
+      // Missing bytes are not a single file (`none`): their format is not known.
+      archive: { format: 'unavailable', status: 'unavailable', files: null, truncated: false, error: null },
     });
     expect((await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0')).body).toMatchObject({ size: bytes.length, archive: { status: 'ok' } });
     const byPurl = await send(server, 'GET', '/v1/artifacts?purl=npm:left-pad@1.3.0', { token });
@@ -197,8 +200,103 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     // Exactly one of purl and sha256.
     expect((await send(server, 'GET', '/v1/artifacts', { token })).status).toBe(422);
 
-    expect(await send(server, 'GET', '/v1/artifacts/art_999999', { token })).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
-    expect(await send(server, 'GET', '/v1/artifacts/not-an-id', { token })).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(await send(server, 'GET', '/v1/artifacts/art_999999', { token })).toMatchObject({ status: 404, body: { detail: 'artifact not found', code: 'artifact_unknown' } });
+    expect(await send(server, 'GET', '/v1/artifacts/not-an-id', { token })).toMatchObject({ status: 404, body: { detail: 'artifact not found', code: 'artifact_unknown' } });
+  });
+
+  it('lists no name longer than 4,096 bytes: a small upload of 100 entries with 100 KB names answers a small body, and counts them (probe finding: a 10 MB answer to a 17 KB upload)', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read']);
+    const server = await start();
+    const atLimit = `package/${'b'.repeat(4096 - 'package/'.length)}`;
+    // Bytes, not characters: 2,045 two-byte characters make a name of 4,098 bytes.
+    const wide = `package/${'é'.repeat(2045)}`;
+    const bytes = await paxTarGz([
+      { name: 'package/package.json', content: '{"name":"amp","version":"1.0.0"}' },
+      ...Array.from({ length: 100 }, (_, i) => ({ name: `package/${i}-${'a'.repeat(100_000)}`, content: 'x' })),
+      { name: atLimit, content: 'at' },
+      { name: `${atLimit}c`, content: 'over' },
+      { name: wide, content: 'wide' },
+      { name: 'package/index.js', content: 'module.exports = 1;\n' },
+    ]);
+    expect(bytes.length).toBeLessThan(64 * 1024);
+
+    const uploaded = await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:amp@1.0.0', { token, body: bytes, type: 'application/octet-stream' });
+    expect(uploaded.status).toBe(201);
+    const expected = {
+      format: 'tgz',
+      status: 'ok',
+      files: [
+        { name: 'package/package.json', size: 32 },
+        { name: atLimit, size: 2 },
+        { name: 'package/index.js', size: 20 },
+      ],
+      truncated: false,
+      long_names_omitted: 102,
+      error: null,
+    };
+    expect(uploaded.body!.archive).toEqual(expected);
+    const read = await fetch(`${server.url}/v1/artifacts/${uploaded.body!.id as string}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await read.text();
+    expect(read.status).toBe(200);
+    expect(text.length).toBeLessThan(16 * 1024);
+    expect((JSON.parse(text) as { archive: unknown }).archive).toEqual(expected);
+  });
+
+  it('cuts a listing whose files would pass 4 MiB as JSON, and says so with truncated', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read']);
+    const server = await start();
+    // 2,000 names of 4,000 bytes: each listable, together about 8 MB of JSON.
+    const names = Array.from({ length: 2000 }, (_, i) => `package/${String(i).padStart(4, '0')}-${'n'.repeat(4000 - 'package/0000-'.length)}`);
+    const bytes = await paxTarGz(names.map((name) => ({ name, content: 'x' })));
+    expect(bytes.length).toBeLessThan(256 * 1024);
+
+    const uploaded = await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:wide@1.0.0', { token, body: bytes, type: 'application/octet-stream' });
+    expect(uploaded.status).toBe(201);
+    const read = await fetch(`${server.url}/v1/artifacts/${uploaded.body!.id as string}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await read.text();
+    expect(text.length).toBeLessThan(4 * 1024 * 1024 + 16 * 1024);
+    type Listing = { files: { name: string; size: number }[] };
+    for (const archive of [uploaded.body!.archive as Listing, (JSON.parse(text) as { archive: Listing }).archive]) {
+      expect(archive).toMatchObject({ format: 'tgz', status: 'ok', truncated: true, long_names_omitted: 0, error: null });
+      const listed = Buffer.byteLength(JSON.stringify(archive.files));
+      // Cut just before the file that would pass the limit: the files are the archive's first ones.
+      expect(listed).toBeLessThanOrEqual(4 * 1024 * 1024);
+      expect(listed + Buffer.byteLength(JSON.stringify({ name: names[0], size: 1 })) + 1).toBeGreaterThan(4 * 1024 * 1024);
+      expect(archive.files).toEqual(names.slice(0, archive.files.length).map((name) => ({ name, size: 1 })));
+    }
+  });
+
+  it('shares 4 MiB of listed files among the artifacts of one lookup page: a later listing is cut, and read whole by its id', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read']);
+    const server = await start();
+    // Five different tarballs claiming one version, each listing about 3.9 MB of names.
+    const entry = (i: number, j: number) => `package/${i}-${String(j).padStart(4, '0')}-${'w'.repeat(3985)}`;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      const bytes = await paxTarGz(Array.from({ length: 975 }, (_, j) => ({ name: entry(i, j), content: 'x' })));
+      const uploaded = await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:many@1.0.0', { token, body: bytes, type: 'application/octet-stream' });
+      expect(uploaded.status).toBe(201);
+      expect(uploaded.body!.archive).toMatchObject({ truncated: false });
+      ids.push(uploaded.body!.id as string);
+    }
+    type Listing = { files: { name: string; size: number }[]; truncated: boolean };
+    const lookup = await fetch(`${server.url}/v1/artifacts?purl=npm:many@1.0.0`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await lookup.text();
+    expect(lookup.status).toBe(200);
+    expect(text.length).toBeLessThan(4 * 1024 * 1024 + 64 * 1024);
+    const listed = (JSON.parse(text) as { artifacts: { id: string; archive: Listing }[] }).artifacts;
+    expect(listed.map((a) => a.id)).toEqual(ids);
+    const entryBytes = (archive: Listing) => archive.files.reduce((sum, f) => sum + Buffer.byteLength(JSON.stringify(f)), 0);
+    expect(listed.reduce((sum, a) => sum + entryBytes(a.archive), 0)).toBeLessThanOrEqual(4 * 1024 * 1024);
+    // The first fits whole; the second has what is left, in archive order, and says it is cut; the rest have none.
+    expect(listed[0]!.archive).toMatchObject({ truncated: false, files: { length: 975 } });
+    const cut = listed[1]!.archive;
+    expect(cut.truncated).toBe(true);
+    expect(cut.files.length).toBeLessThan(975);
+    expect(cut.files).toEqual(Array.from({ length: cut.files.length }, (_, j) => ({ name: entry(1, j), size: 1 })));
+    for (const artifact of listed.slice(2)) expect(artifact.archive).toMatchObject({ truncated: true, files: [] });
+    const whole = await send(server, 'GET', `/v1/artifacts/${ids[4]!}`, { token });
+    expect(whole.body!.archive).toMatchObject({ truncated: false, files: { length: 975 } });
   });
 
   it('takes a multipart upload and lists a zip; other bytes under the same purl get their own artifact', async () => {
@@ -235,7 +333,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect(both.body!.artifacts).toHaveLength(2);
     // A plain file is an artifact too, with nothing to list.
     const plain = await uploadRaw(server, token, Buffer.from('# SKILL\nsummarize a page\n'), 'track=skills&package=npm:some-skill@0.1.0');
-    expect(plain.body!.archive).toEqual({ format: 'none', status: 'ok', files: null, truncated: false, error: null });
+    expect(plain.body!.archive).toEqual({ format: 'none', status: 'ok', files: null, truncated: false, long_names_omitted: 0, error: null });
   });
 
   it('refuses each credential problem before reading the body', async () => {
@@ -245,15 +343,15 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const bytes = npmTarball();
     expect(await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:a@1.0.0', { body: bytes, type: 'application/octet-stream' })).toMatchObject({
       status: 401,
-      body: { detail: 'missing api key' },
+      body: { detail: 'missing api key', code: 'missing_api_key' },
     });
-    expect(await uploadRaw(server, reader, bytes, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 403, body: { detail: "api key lacks 'upload' scope" } });
-    expect(await send(server, 'GET', '/v1/artifacts/art_1', { token: free })).toMatchObject({ status: 403, body: { detail: "api key lacks 'read' scope" } });
-    expect(await json(server, '/v1/artifacts/verify', reader, { artifact: 'npm:a@1.0.0' })).toMatchObject({ status: 403, body: { detail: "api key lacks 'verify' scope" } });
-    expect(await json(server, '/v1/artifacts/verify', free, { artifact: 'npm:a@1.0.0' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(await uploadRaw(server, reader, bytes, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 403, body: { detail: "api key lacks 'upload' scope", code: 'scope_missing' } });
+    expect(await send(server, 'GET', '/v1/artifacts/art_1', { token: free })).toMatchObject({ status: 403, body: { detail: "api key lacks 'read' scope", code: 'scope_missing' } });
+    expect(await json(server, '/v1/artifacts/verify', reader, { artifact: 'npm:a@1.0.0' })).toMatchObject({ status: 403, body: { detail: "api key lacks 'verify' scope", code: 'scope_missing' } });
+    expect(await json(server, '/v1/artifacts/verify', free, { artifact: 'npm:a@1.0.0' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' } });
     expect(await json(server, '/v1/artifacts/verify/batch', free, { artifacts: ['npm:a@1.0.0'] })).toMatchObject({
       status: 403,
-      body: { detail: 'this endpoint requires a paid plan' },
+      body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' },
     });
     await expectNothingStored(server);
   });
@@ -284,7 +382,9 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       const [head = '', body = ''] = received.split('\r\n\r\n');
       expect(head).toMatch(authorization === '' ? /^HTTP\/1\.1 401 / : /^HTTP\/1\.1 403 /);
       expect(head.toLowerCase()).toContain('connection: close');
-      expect(JSON.parse(body)).toEqual({ detail: authorization === '' ? 'missing api key' : "api key lacks 'upload' scope" });
+      expect(JSON.parse(body)).toEqual(
+        authorization === '' ? { detail: 'missing api key', code: 'missing_api_key' } : { detail: "api key lacks 'upload' scope", code: 'scope_missing' },
+      );
     }
     expect(server.streamed()).toBe(0);
   });
@@ -305,7 +405,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect(unknown.status).toBe(422);
     expect(await send(server, 'POST', '/v1/artifacts?track=packages&package=npm:a@1.0.0', { token, body: '{}', type: 'application/json' })).toMatchObject({
       status: 415,
-      body: { detail: 'unsupported media type' },
+      body: { detail: 'unsupported media type', code: 'unsupported_media_type' },
     });
     const formBadPurl = multipartBody([['track', 'packages'], ['package', 'npm:']], { name: 'file', type: 'application/gzip', bytes });
     const multipartPurl = await send(server, 'POST', '/v1/artifacts', { token, body: formBadPurl.body, type: formBadPurl.contentType });
@@ -338,28 +438,28 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const longBoundary = multipartBody([['track', 'packages']], undefined, 'b'.repeat(300));
     expect(await send(server, 'POST', '/v1/artifacts', { token, body: longBoundary.body, type: longBoundary.contentType })).toMatchObject({
       status: 400,
-      body: { detail: 'malformed request' },
+      body: { detail: 'malformed request', code: 'malformed_request' },
     });
 
     // Over the limit, declared: 413 from the headers alone; multipart over it: 413 while streaming.
     const big = Buffer.alloc(64 * 1024 + 1, 1);
-    expect(await uploadRaw(server, token, big, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 413, body: { detail: 'Body too large' } });
+    expect(await uploadRaw(server, token, big, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 413, body: { detail: 'Body too large', code: 'body_too_large' } });
     const bigForm = multipartBody([['track', 'packages'], ['package', 'npm:a@1.0.0']], { name: 'file', type: 'application/octet-stream', bytes: big });
     expect(await send(server, 'POST', '/v1/artifacts', { token, body: bigForm.body, type: bigForm.contentType })).toMatchObject({
       status: 413,
-      body: { detail: 'Body too large' },
+      body: { detail: 'Body too large', code: 'body_too_large' },
     });
     // Empty, and a corrupt archive (gzip magic, then garbage; a zip cut short).
     expect(paths(await uploadRaw(server, token, Buffer.alloc(0), 'track=packages&package=npm:a@1.0.0'))).toEqual(['body']);
     const corruptGzip = Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.alloc(200, 7)]);
-    expect(await uploadRaw(server, token, corruptGzip, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 422, body: { detail: 'corrupt archive' } });
+    expect(await uploadRaw(server, token, corruptGzip, 'track=packages&package=npm:a@1.0.0')).toMatchObject({ status: 422, body: { detail: 'corrupt archive', code: 'archive_corrupt' } });
     const zip = zipOf([{ name: 'a.txt', content: 'hello' }]);
     expect(await uploadRaw(server, token, zip.subarray(0, zip.length - 10), 'track=packages&package=npm:a@1.0.0')).toMatchObject({
       status: 422,
-      body: { detail: 'corrupt archive' },
+      body: { detail: 'corrupt archive', code: 'archive_corrupt' },
     });
     const truncatedTar = Buffer.from(tarGz([{ path: 'a.txt', content: 'x'.repeat(5000) }])).subarray(0, 40);
-    expect((await uploadRaw(server, token, truncatedTar, 'track=packages&package=npm:a@1.0.0')).body).toEqual({ detail: 'corrupt archive' });
+    expect((await uploadRaw(server, token, truncatedTar, 'track=packages&package=npm:a@1.0.0')).body).toEqual({ detail: 'corrupt archive', code: 'archive_corrupt' });
 
     // Verify bodies: wrong type, unknown field, malformed purl, too many references.
     expect(paths(await json(server, '/v1/artifacts/verify', token, { artifact: 42 }))).toEqual(['body.artifact']);
@@ -400,7 +500,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     } finally {
       await sql`alter table artifact_packages_away rename to artifact_packages`.execute(ctx.db());
     }
-    expect(failed).toMatchObject({ status: 500, body: { detail: 'internal error' } });
+    expect(failed).toMatchObject({ status: 500, body: { detail: 'internal error', code: 'internal_error' } });
     await expectNothingStored(server);
     const stored = await uploadRaw(server, token, bytes, 'track=packages&package=npm:left-pad@1.3.0');
     expect(stored).toMatchObject({ status: 201, body: { size: bytes.length, archive: { status: 'ok' } } });
@@ -433,6 +533,20 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect(sources.filter((row) => row.source_id === 'pkg:npm/claimed@1.0.0')).toHaveLength(1);
   });
 
+  it('refuses a verify body nested deeper than 64 levels with 400 malformed JSON body, and reads one of 64', async () => {
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify']);
+    const server = await start();
+    const body = (levels: number) => `{"artifact":"npm:left-pad@1.3.0","extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    for (const levels of [65, 2_500]) {
+      const refused = await send(server, 'POST', '/v1/artifacts/verify', { token, body: body(levels), type: 'application/json' });
+      expect(refused, `${levels} levels`).toMatchObject({ status: 400, body: { detail: 'malformed JSON body', code: 'bad_request' } });
+    }
+    // 64 levels are parsed: the schema then names the field it does not take.
+    const read = await send(server, 'POST', '/v1/artifacts/verify', { token, body: body(64), type: 'application/json' });
+    expect(read).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error' } });
+    expect(JSON.stringify(read.body!.errors)).toContain('extra');
+  });
+
   it('refuses a reference with whitespace or over 2,048 characters everywhere one is taken, and a body over the verify limits', async () => {
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
     const server = await start();
@@ -449,7 +563,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const tooLong = `npm:${'a'.repeat(2048)}@1`;
     expect((await json(server, '/v1/artifacts/verify', token, { artifact: longest })).body).toMatchObject({ state: 'pending' });
     const refused = await json(server, '/v1/artifacts/verify', token, { artifact: tooLong });
-    expect(refused.body).toEqual({ detail: 'Validation error', errors: [{ path: 'body.artifact', message: `input: a package reference is at most 2048 characters, got ${tooLong.length}` }] });
+    expect(refused.body).toEqual({ detail: 'Validation error', code: 'validation_error', errors: [{ path: 'body.artifact', message: `input: a package reference is at most 2048 characters, got ${tooLong.length}` }] });
     expect(paths(await json(server, '/v1/artifacts/verify/batch', token, { artifacts: ['npm:a@1', tooLong] }))).toEqual(['body.artifacts.1']);
     expect(paths(await send(server, 'GET', `/v1/artifacts?purl=${tooLong}`, { token }))).toEqual(['query.purl']);
     expect(paths(await uploadRaw(server, token, npmTarball(), `track=packages&package=${tooLong}`))).toEqual(['query.package']);
@@ -460,11 +574,11 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     // Anything larger is refused from its Content-Length before a byte of it is parsed.
     expect(await send(server, 'POST', '/v1/artifacts/verify/batch', { token, body: `{"artifacts":["npm:a@1"]}${' '.repeat(1280 * 1024)}`, type: 'application/json' })).toMatchObject({
       status: 413,
-      body: { detail: 'Body too large' },
+      body: { detail: 'Body too large', code: 'body_too_large' },
     });
     expect(await send(server, 'POST', '/v1/artifacts/verify', { token, body: `{"artifact":"npm:a@1"}${' '.repeat(16 * 1024)}`, type: 'application/json' })).toMatchObject({
       status: 413,
-      body: { detail: 'Body too large' },
+      body: { detail: 'Body too large', code: 'body_too_large' },
     });
     await expectNothingStored(server);
   });
@@ -478,6 +592,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
 
     expect((await upload('pkg:npm/o3q@1.0.0?checksum=sha256:00')).body).toEqual({
       detail: `package: checksum sha256:00 does not match the uploaded bytes (${sha(bytes)})`,
+      code: 'checksum_mismatch',
     });
     const wrong512 = await upload(`pkg:npm/o3q@1.0.0?checksum=${sha(bytes)},sha512:${'0'.repeat(128)}`);
     expect(wrong512).toMatchObject({ status: 422, body: { detail: `package: checksum sha512:${'0'.repeat(128)} does not match the uploaded bytes (sha512:${sha512})` } });
@@ -490,7 +605,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
 
     const right = await upload(`pkg:npm/o3q@1.0.0?checksum=${sha(bytes)},sha512:${sha512}`);
     expect(right.status).toBe(201);
-    expect(right.body!.packages).toMatchObject([{ purl: `pkg:npm/o3q@1.0.0?checksum=${encodeURIComponent(`${sha(bytes)},sha512:${sha512}`)}` }]);
+    expect(right.body!.packages).toMatchObject([{ purl: `pkg:npm/o3q@1.0.0?checksum=${sha(bytes)}%2Csha512:${sha512}` }]);
   });
 
   it('stores nothing when the client stops mid-body', async () => {
@@ -633,7 +748,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       ],
       findings_withheld: false,
       // The seeded artifact has no bytes in this server's blob store.
-      archive: { status: 'unavailable', files: null },
+      archive: { format: 'unavailable', status: 'unavailable', files: null },
       size: null,
     });
     expect(paidRead.body!.findings).toHaveLength(3);
@@ -723,7 +838,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const uploaded = await uploadRaw(server, acme, tarball, 'track=packages&package=npm:gundam-visor@1.0.1');
     const id = uploaded.body!.id as string;
     // Another account's private upload is no artifact for it; once the uploader is trusted, it is.
-    expect(await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other })).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other })).toMatchObject({ status: 404, body: { detail: 'artifact not found', code: 'artifact_unknown' } });
     await runKeysCommand(ctx.db(), 'accounts', ['trust', 'acme'], Date.now());
     const facts = await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other });
     expect(facts.status).toBe(200);
@@ -743,7 +858,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const refused = await json(server, `/v1/artifacts/${id}/provenance`, acme, attestations);
     expect(refused.status).toBe(422);
     expect(refused.body).toEqual({
-      detail: 'provenance bundle does not verify',
+      detail: 'provenance bundle does not verify', code: 'provenance_unverified',
       errors: [
         {
           path: 'body',
@@ -793,10 +908,10 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     expect((await send(server, 'GET', `/v1/artifacts/${id}/facts`, { token: other })).body).toEqual(facts.body);
 
     // Only an account that uploaded the artifact may attach provenance to it; anything but a bundle is 422.
-    expect(await json(server, `/v1/artifacts/${id}/provenance`, other, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
-    expect(await json(server, `/v1/artifacts/art_999/provenance`, acme, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(await json(server, `/v1/artifacts/${id}/provenance`, other, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found', code: 'artifact_unknown' } });
+    expect(await json(server, `/v1/artifacts/art_999/provenance`, acme, attestations)).toMatchObject({ status: 404, body: { detail: 'artifact not found', code: 'artifact_unknown' } });
     const notBundle = await json(server, `/v1/artifacts/${id}/provenance`, acme, { attestations: [{ predicateType: 'https://example.com/other', bundle: {} }] });
-    expect(notBundle).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body', message: expect.stringContaining('no SLSA provenance bundle') }] } });
+    expect(notBundle).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'body', message: expect.stringContaining('no SLSA provenance bundle') }] } });
     expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, { mediaType: 'nonsense' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
     expect(await json(server, `/v1/artifacts/${id}/provenance`, acme, [1, 2])).toMatchObject({ status: 422 });
     expect((await send(server, 'GET', `/v1/artifacts/art_999/facts`, { token: acme })).status).toBe(404);

@@ -1,11 +1,17 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
 import { ALL_CONFIG_VARIABLES } from '../src/config.js';
+import { POSTGRES_MIGRATION_LOCK_KEY } from '../src/platform/db/dialect.js';
+import { withSearchPath } from '../src/test-support/databases.js';
+import { usageText } from '../src/usage.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // The command as installed: the compiled dist/bin.js (turbo builds before testing).
@@ -30,9 +36,9 @@ function workDir(): string {
   return dir;
 }
 
-function run(args: string[], env: Record<string, string> = {}, cwd = workDir()): Promise<Run> {
+function run(args: string[], env: Record<string, string> = {}, cwd = workDir(), nodeArgs: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -61,6 +67,17 @@ describe.skipIf(!built)('vigil-server command', () => {
     }
   });
 
+  it('help loads no module of the server but bin.js, and prints the usage of the configuration as it is', async () => {
+    // A module loader hook names every file loaded on stderr (no timing: the module graph).
+    const hook = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) console.error('LOADED ' + r.url); return r; }`;
+    const listModules = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`)}`;
+    const { code, stdout, stderr } = await run(['help'], {}, workDir(), ['--import', listModules]);
+    expect(code).toBe(0);
+    const loaded = [...new Set(stderr.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice('LOADED '.length)))];
+    expect(loaded.map((url) => url.replace(/^.*\/apps\/server\//, ''))).toEqual(['dist/bin.js']);
+    expect(stdout).toBe(usageText(ALL_CONFIG_VARIABLES));
+  });
+
   it('an unknown command prints the usage on stderr and exits 2', async () => {
     const { code, stdout, stderr } = await run(['frobnicate']);
     expect(code).toBe(2);
@@ -85,6 +102,56 @@ describe.skipIf(!built)('vigil-server command', () => {
     expect(second).toMatchObject({ code: 0, stdout: 'database is up to date\n' });
   });
 
+  it('migrate waits VIGIL_MIGRATION_LOCK_TIMEOUT_MS for another process holding the database, then exits 1 saying so', async () => {
+    const cwd = workDir();
+    mkdirSync(join(cwd, '.vigil'));
+    const other = new BetterSqlite3(join(cwd, '.vigil', 'vigil.db'));
+    other.pragma('journal_mode = WAL');
+    other.exec('begin immediate');
+    try {
+      const { code, stdout, stderr } = await run(['migrate'], { VIGIL_MIGRATION_LOCK_TIMEOUT_MS: '500' }, cwd);
+      expect([code, stdout, stderr]).toEqual([
+        1,
+        '',
+        'vigil-server: migrations not run: another process held the migration lock for over 500 ms (VIGIL_MIGRATION_LOCK_TIMEOUT_MS)\n',
+      ]);
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'migrate processes started together on one fresh PostgreSQL schema while another instance migrates all succeed, though they wait longer than VIGIL_DB_STATEMENT_TIMEOUT_MS (probe finding: "canceling statement due to statement timeout")',
+    async () => {
+      const url = process.env.TEST_DATABASE_URL!;
+      const schema = `vigil_t_${randomBytes(6).toString('hex')}`;
+      const admin = async (query: string) => {
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        await client.query(query).finally(() => client.end());
+      };
+      await admin(`CREATE SCHEMA ${schema}`);
+      // Another instance migrating: it holds the migration lock for the processes' first 4 s. A real
+      // wait: the three `migrate` processes block on a PostgreSQL advisory lock, which no clock moves.
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      try {
+        await holder.query('select pg_advisory_lock($1)', [POSTGRES_MIGRATION_LOCK_KEY.toString()]);
+        const release = new Promise((resolve) => setTimeout(resolve, 4_000)).then(() => holder.query('select pg_advisory_unlock($1)', [POSTGRES_MIGRATION_LOCK_KEY.toString()]));
+        const env = { DATABASE_URL: withSearchPath(url, schema), VIGIL_DB_STATEMENT_TIMEOUT_MS: '1000' };
+        const runs = await Promise.all(Array.from({ length: 3 }, () => run(['migrate'], env)));
+        await release;
+        expect(runs.map((r) => [r.code, r.stderr])).toEqual(Array(3).fill([0, '']));
+        expect(runs.filter((r) => r.stdout.includes('migrated: 0001-initial'))).toHaveLength(1);
+      } finally {
+        await holder.end();
+        await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      }
+    },
+  );
+
+  // Several built vigil-server processes one after another: 30 s ran out on a loaded machine (a test timeout, not a performance limit).
   it('advisories import reports what it did with every file, exits 1 when nothing could be read; status and facts backfill', async () => {
     const cwd = workDir();
     const fixtures = fileURLToPath(new URL('./fixtures/osv', import.meta.url));
@@ -117,7 +184,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const status = await run(['advisories', 'status'], {}, cwd);
     expect(status.stdout).toMatch(/^advisories: 7 \(0 withdrawn\), npm packages: 6, PyPI packages: 2\nlast import: /);
     expect(await run(['facts', 'backfill'], {}, cwd)).toMatchObject({ code: 0, stdout: 'computed the facts of 0 artifact(s): 0 package archive(s), 0 other\n' });
-  });
+  }, 120_000);
 
   it('serve evaluates policies against the imported advisories (the production sources)', async () => {
     const cwd = workDir();
@@ -129,6 +196,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let answer: Response | undefined;
+      // Polls (real time) until the child process listens: no clock reaches another process.
       for (let i = 0; i < 100 && !answer; i++) {
         answer = await fetch(`http://127.0.0.1:${port}/v1/policies/evaluate`, {
           method: 'POST',
@@ -160,6 +228,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let health: Response | undefined;
+      // Polls (real time) until the child process listens: no clock reaches another process.
       for (let i = 0; i < 100 && !health; i++) {
         health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(async () => {
           await new Promise((r) => setTimeout(r, 100));
@@ -197,6 +266,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const base = `http://127.0.0.1:${port}`;
     try {
       let up = false;
+      // Polls (real time) until the child process listens: no clock reaches another process.
       for (let i = 0; i < 100 && !up; i++) {
         up = await fetch(`${base}/v1/leaderboard`).then(
           (r) => r.ok,
@@ -250,6 +320,7 @@ describe.skipIf(!built)('vigil-server command', () => {
       const pollers = Array.from({ length: 10 }, () => poller());
       // Every client holds an open keep-alive connection before the signal: a connect still in the
       // kernel's backlog when the listener closes is reset by the kernel, which no drain can prevent.
+      // Real waits: real sockets to a real child process, which a test clock cannot reach.
       while (connectedCount < 10) await new Promise((resolve) => setTimeout(resolve, 10));
       await new Promise((resolve) => setTimeout(resolve, 50));
 
@@ -262,7 +333,7 @@ describe.skipIf(!built)('vigil-server command', () => {
       // A refused connect after the listener closed is expected; a reset of an open one is not.
       expect(errors.filter((code) => code !== 'ECONNREFUSED')).toEqual([]);
       expect(stalledReply).toMatch(/^HTTP\/1\.1 408 /);
-      expect(stalledReply).toContain('{"detail":"request timed out"}');
+      expect(stalledReply).toContain('{"detail":"request timed out","code":"request_timeout"}');
       // SQLite removes its write-ahead log when the last connection closes cleanly, not on a bare exit.
       expect(existsSync(join(cwd, '.vigil', 'vigil.db'))).toBe(true);
       expect(existsSync(join(cwd, '.vigil', 'vigil.db-wal'))).toBe(false);
@@ -281,7 +352,8 @@ describe.skipIf(!built)('vigil-server command', () => {
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      // An empty network: the first step opens one round per track.
+      // An empty network: the first step opens one round per track. The waits here are real: the
+      // worker is a child process on the wall clock (VIGIL_SCHEDULER_INTERVAL_S), and no clock is injected into it.
       for (let i = 0; i < 100 && (stdout.match(/"action":"opened"/g) ?? []).length < 4; i++) await new Promise((r) => setTimeout(r, 100));
       expect((stdout.match(/"action":"opened"/g) ?? []).length).toBe(4);
       // A worker keeps running after its step, until told to stop.

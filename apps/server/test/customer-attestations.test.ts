@@ -6,15 +6,15 @@ import { verifyAttestation } from '@vigil/crypto';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/blobs/index.js';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/db/schema.js';
-import { buildApp } from '../src/http/app.js';
-import { CachedMetagraph } from '../src/metagraph/index.js';
-import { attestationPageQuery } from '../src/services/attestations-read.js';
-import { claimTasks, recordLeasedAttestation, recordLeasedAttestations } from '../src/services/leases.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { CachedMetagraph } from '../src/features/network/metagraph/index.js';
+import { attestationPageQuery } from '../src/features/network/attestations/attestations-read.js';
+import { claimTasks, recordLeasedAttestation, recordLeasedAttestations } from '../src/features/network/tasks/leases.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { attest, bundle, finding, findTask, HOUR, newKey, seedRound, signedEnvelope, T0, type TestKey } from '../src/test-support/fixtures.js';
 
@@ -277,20 +277,20 @@ describeEachDialect('customer API: attestations', (ctx) => {
       ['GET', '/v1/search?q=pad', 'read'],
     ] as const) {
       const body = method === 'POST' ? {} : undefined;
-      const cases: [string | undefined, number, string][] = [
-        [undefined, 401, 'missing api key'],
-        ['Bearer nope', 401, 'malformed api key'],
-        [`vgl_ffffffff_${'1'.repeat(48)}`, 401, 'invalid or revoked api key'],
-        [scope === 'read' ? keysOnly : read, 403, `api key lacks '${scope}' scope`],
+      const cases: [string | undefined, number, string, string][] = [
+        [undefined, 401, 'missing api key', 'missing_api_key'],
+        ['Bearer nope', 401, 'malformed api key', 'malformed_api_key'],
+        [`vgl_ffffffff_${'1'.repeat(48)}`, 401, 'invalid or revoked api key', 'invalid_api_key'],
+        [scope === 'read' ? keysOnly : read, 403, `api key lacks '${scope}' scope`, 'scope_missing'],
       ];
-      for (const [credential, status, detail] of cases) {
+      for (const [credential, status, detail, code] of cases) {
         const answer = await call(server, method, path, credential, { body });
-        expect({ path, credential, status: answer.status, body: answer.body }).toEqual({ path, credential, status, body: { detail } });
+        expect({ path, credential, status: answer.status, body: answer.body }).toEqual({ path, credential, status, body: { detail, code } });
       }
     }
     expect(await call(server, 'POST', '/v1/attestations/verify', freeVerify, { body: {} })).toMatchObject({
       status: 403,
-      body: { detail: 'this endpoint requires a paid plan' },
+      body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' },
     });
     const paths = async (query: string) => {
       const answer = await call(server, 'GET', `/v1/attestations${query}`, read);
@@ -336,7 +336,7 @@ describeEachDialect('customer API: attestations', (ctx) => {
     const clean = made.find((m) => m.bundle === quiet)!;
     expect((await call(server, 'GET', `/v1/attestations/${clean.hash}`, free)).body).toMatchObject({ envelope_withheld: false, envelope: { canonical_hash: clean.hash } });
     for (const missing of [`sha256:${'0'.repeat(64)}`, 'sha256:nothex', 'x'.repeat(300)]) {
-      expect(await call(server, 'GET', `/v1/attestations/${missing}`, paid)).toMatchObject({ status: 404, body: { detail: 'attestation not found' } });
+      expect(await call(server, 'GET', `/v1/attestations/${missing}`, paid)).toMatchObject({ status: 404, body: { detail: 'attestation not found', code: 'attestation_not_found' } });
     }
   });
 

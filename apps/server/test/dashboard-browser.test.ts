@@ -80,8 +80,28 @@ async function api<T>(path: string, headers: Record<string, string> = {}): Promi
   return (await response.json()) as T;
 }
 
+/**
+ * Records every `securitypolicyviolation` the page fires (even one a library provokes and catches,
+ * like zod's `new Function` probe, which logs nothing) in `window.__cspViolations` and as a console
+ * error, so the page's own check and the final "no CSP violation" test both see it.
+ */
+function recordCspViolations(): void {
+  const seen: string[] = [];
+  (window as unknown as { __cspViolations: string[] }).__cspViolations = seen;
+  document.addEventListener('securitypolicyviolation', (event) => {
+    const text = `CSP violation: ${event.violatedDirective} (${event.blockedURI || 'inline'}) at ${event.sourceFile}:${event.lineNumber}`;
+    seen.push(text);
+    console.error(text);
+  });
+}
+
+async function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? ['the CSP recorder did not run']);
+}
+
 async function openPage(ctx: BrowserContext = context): Promise<Page> {
   const page = await ctx.newPage();
+  await page.addInitScript(recordCspViolations);
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of (401|404|429|503)/.test(message.text())) {
       problems.push(`${page.url()}: ${message.text()}`);
@@ -145,8 +165,14 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
 
   it('Network shows the numbers of /v1/dashboard/network, times in local time with UTC on hover', async () => {
     const page = await openPage();
+    const favicons: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/favicon.svg') favicons.push(request.url());
+    });
     await page.goto('/');
     await page.locator('.stat').first().waitFor();
+    // A load fires no CSP violation (zod must not probe for eval under script-src 'self').
+    expect(await cspViolations(page)).toEqual([]);
     const data = await api<{
       last_update: string;
       validators: { active: number; total: number };
@@ -182,6 +208,8 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     expect(await updated.getAttribute('title')).toBe(`${parseTimestamp(data.last_update).toISOString().slice(0, 10)} ${parseTimestamp(data.last_update).toISOString().slice(11, 19)} UTC`);
     expect(plain(await updated.textContent())).toBe(plain(local.format(parseTimestamp(data.last_update))));
     expect(await axeViolations(page)).toEqual([]);
+    // The icon is fetched once (the <link rel=icon>), not a second time for the header's logo.
+    expect(favicons.length).toBeLessThanOrEqual(1);
     await snap(page, 'network');
     await page.close();
   }, TEST_TIMEOUT_MS);
@@ -213,6 +241,10 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
       expect(severity).toEqual(['CRIT', 'HIGH', 'MED', 'LOW'].map((s) => count.format(data.severity[s]!)));
     };
     await check(30);
+    // The chart's legend names its series without waiting for a hover (no "--" placeholders).
+    const legend = plain(await page.locator('figure.chart .u-legend').textContent());
+    expect(legend).not.toContain('--');
+    for (const label of ['Scanned', 'Flagged', 'Blocked', 'Warned']) expect(legend).toContain(label);
     await page.getByRole('link', { name: '7 days' }).click();
     await expect.poll(() => page.url()).toBe(`${base}/threats?days=7`);
     await check(7);
@@ -231,6 +263,29 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('BODY');
     expect(await axeViolations(page)).toEqual([]);
     await snap(page, 'threats');
+
+    // An address outside 1–180 is not silently replaced: the page clamps it, says so, and the
+    // address shows what is shown.
+    await page.goto('/threats?days=500');
+    await expect.poll(() => page.url()).toBe(`${base}/threats?days=180`);
+    await check(180);
+    expect(plain(await page.locator('.days-adjusted').textContent())).toBe('The address asked for 500 days; the most is 180, so this shows 180 days.');
+    await page.goto('/threats?days=week');
+    await expect.poll(() => page.url()).toBe(`${base}/threats?days=30`);
+    await check(30);
+    expect(plain(await page.locator('.days-adjusted').textContent())).toContain('“week” is not a number of days');
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('Threats: a failed read is retried within 30 s, not after the 10-minute period', async () => {
+    const page = await openPage();
+    await page.route('**/v1/threats/trends?days=30', (route) =>
+      route.fulfill({ status: 503, headers: { 'content-type': 'application/json' }, body: '{"detail":"service unavailable"}' }),
+    );
+    await page.goto('/threats');
+    const alert = page.getByRole('alert');
+    await alert.getByText('The server could not answer (503 service unavailable).').waitFor();
+    expect(await alert.locator('.countdown').textContent()).toMatch(/^00:[0-3]\d$/);
     await page.close();
   }, TEST_TIMEOUT_MS);
 
@@ -259,7 +314,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     expect(await rows.count()).toBe(list.rounds.length);
     const first = list.rounds[0]!;
     expect(await rows.first().locator('th').textContent()).toBe(`Round ${count.format(first.round_number)}`);
-    expect(await rows.first().locator('ol.winners li').allTextContents()).toEqual(first.winners.map((w) => `${w.name} ${score.format(w.score)}`));
+    expect(await rows.first().locator('ol.winners li').allTextContents()).toEqual(first.winners.map((w) => `${w.name} ${score.format(w.score)} Copy`));
     expect(await axeViolations(page)).toEqual([]);
     await snap(page, 'rounds');
 
@@ -300,7 +355,8 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     await page.goto('/leaderboard');
     const board = await api<{ rows: { track: string; rank: number; name: string; score: number | null; version: number; current_version: number; resubmitted_since: boolean; attestations: number }[]; meta: { total_agents: number } }>('/v1/leaderboard');
     await page.locator('.stat').first().waitFor();
-    expect((await stats(page))['Agents ranked, all tracks']).toBe(count.format(board.meta.total_agents));
+    // The tile counts what it names: the ranked rows, which is what the tabs and tables add up to.
+    expect((await stats(page))['Agents ranked, all tracks']).toBe(count.format(board.rows.length));
     for (const track of TRACKS) {
       await page.getByRole('navigation', { name: 'Tracks' }).getByRole('link', { name: new RegExp(`^${TRACK_LABELS[track]}`) }).click();
       await expect.poll(() => page.url()).toBe(`${base}/leaderboard?track=${track}`);
@@ -352,6 +408,60 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     await page.close();
   }, TEST_TIMEOUT_MS);
 
+  it('keyboard: "Skip to content" moves focus to the main content; hotkeys in full through copy buttons', async () => {
+    const keyboard = await browser.newContext({ baseURL: base, locale: LOCALE, timezoneId: TIME_ZONE, viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
+    keyboard.setDefaultTimeout(STEP_TIMEOUT_MS);
+    try {
+      const page = await openPage(keyboard);
+      await page.goto('/');
+      await page.locator('.stat').first().waitFor();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Skip to content');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+      expect(page.url()).toBe(`${base}/`);
+      // The next Tab goes into the content, past the header's links.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+      // A click on it works the same.
+      await page.locator('a.skip').focus();
+      await page.locator('a.skip').click();
+      await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+
+      const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+      const board = await api<{ rows: { hotkey: string; track: string }[] }>('/v1/leaderboard');
+      const first = board.rows.find((r) => r.track === 'skills')!;
+      await page.goto('/leaderboard');
+      const copy = page.getByRole('button', { name: `Copy hotkey ${first.hotkey}` });
+      await copy.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(clipboard).toBe(first.hotkey);
+      expect(await page.locator('tbody tr').first().getByRole('status').textContent()).toBe('Copied');
+
+      // The closed rounds' winners: each hotkey copied from the keyboard, the name alone would not identify it.
+      const rounds = await api<{ rounds: { winners: { hotkey: string }[] }[] }>('/v1/rounds?limit=20');
+      const winner = rounds.rounds.flatMap((r) => r.winners)[0]!.hotkey;
+      await page.goto('/rounds');
+      const copyWinner = page.getByRole('region', { name: 'Closed rounds' }).getByRole('button', { name: `Copy hotkey ${winner}` }).first();
+      await copyWinner.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(clipboard).toBe(winner);
+
+      const agents = await api<{ agents: { hotkey: string }[] }>('/v1/agents');
+      const hotkey = agents.agents[1]!.hotkey;
+      await page.goto(`/agents/${hotkey}`);
+      await page.locator('.eligibility').waitFor();
+      expect(await page.locator('.mono-note code').textContent()).toBe(hotkey);
+      await page.getByRole('button', { name: `Copy hotkey ${hotkey}` }).focus();
+      await page.keyboard.press('Space');
+      await expect.poll(clipboard).toBe(hotkey);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.close();
+    } finally {
+      await keyboard.close();
+    }
+  }, TEST_TIMEOUT_MS);
+
   it('Verify checks a real envelope in the browser, sends nothing, and rejects a tampered one', async () => {
     const auth = { authorization: `Bearer ${apiKey}` };
     const listed = await api<{ attestations: { canonical_hash: string }[] }>('/v1/attestations', { ...auth, 'x-vigil-page-size': '1' });
@@ -377,13 +487,15 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
 
     const tampered = { ...detail.envelope, payload: { ...detail.envelope.payload, risk_score: ((detail.envelope.payload.risk_score as number) + 1) % 101 } };
     await page.getByLabel('Attestation envelope (JSON)').fill(JSON.stringify(tampered));
+    // A changed input clears the previous result: "Genuine" never sits under another envelope.
+    expect(await page.locator('.verify-result').count()).toBe(0);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByRole('heading', { name: 'Not genuine' }).waitFor();
     expect(await page.locator('.reason').textContent()).toBe('canonical hash mismatch');
     expect(await page.locator('.checks li').allTextContents()).toEqual([
-      expect.stringMatching(/^Hash: fail/),
-      expect.stringMatching(/^Signature: fail/),
-      expect.stringMatching(/^Validator permit: pass/),
+      expect.stringMatching(/^Hash: fail \(.*does not equal canonical_hash\)$/),
+      expect.stringMatching(/^Signature: fail \(.*does not verify.*\)$/),
+      expect.stringMatching(/^Validator permit: pass \(.*gives validator_hotkey a validator permit\)$/),
     ]);
     await snap(page, 'verify-tampered');
     expect(sent).toEqual([]);
@@ -403,7 +515,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
       verdict: { verdict: string; risk_score: number; round_id: string; decided_at: string } | null;
       verdict_history: { verdict: string; previous_verdict: string | null; risk_score: number; changed_at: string }[];
       attestations: { canonical_hash: string; verdict: string; risk_score: number }[];
-      findings: { title: string; severity: string }[] | null;
+      findings: { type: string; category: string; title: string; severity: string; file: string; canonical_hash: string }[] | null;
       findings_withheld: boolean;
       archive: { files: { name: string; size: number }[] | null };
     };
@@ -458,13 +570,39 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     expect(history).toEqual(artifact.verdict_history.map((h) => [h.verdict, h.previous_verdict ?? 'first decision', count.format(h.risk_score)]));
     const behind = await card.getByRole('region', { name: 'Attestations behind the verdict' }).locator('code.hash').allTextContents();
     expect(behind).toEqual(artifact.attestations.map((a) => a.canonical_hash));
-    expect(await card.locator('ul.findings strong').allTextContents()).toEqual(artifact.findings!.map((f) => f.title));
+    // One line per finding, however many validators reported it, most severe first.
+    const order = ['CRIT', 'HIGH', 'MED', 'LOW'];
+    const grouped = new Map<string, { severity: string; title: string; file: string; category: string; type: string; hashes: Set<string> }>();
+    for (const f of artifact.findings!) {
+      const key = JSON.stringify([f.severity, f.type, f.category, f.title, f.file]);
+      if (!grouped.has(key)) grouped.set(key, { ...f, hashes: new Set() });
+      grouped.get(key)!.hashes.add(f.canonical_hash);
+    }
+    const byText = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+    const expectedFindings = [...grouped.values()].sort(
+      (a, b) =>
+        order.indexOf(a.severity) - order.indexOf(b.severity) || byText(a.title, b.title) || byText(a.file, b.file) || byText(a.category, b.category) || byText(a.type, b.type),
+    );
+    const shownFindings = await card.locator('ul.findings li').evaluateAll((lis) => lis.map((li) => [li.querySelector('.badge')!.textContent, li.querySelector('strong')!.textContent, li.querySelector('.reports')!.textContent]));
+    expect(shownFindings.map(([sev, title, reports]) => [sev, title, plain(reports ?? null)])).toEqual(
+      expectedFindings.map((f) => [f.severity, f.title, `(reported by ${f.hashes.size} of ${artifact.attestations.length} attestation${artifact.attestations.length === 1 ? '' : 's'})`]),
+    );
     expect(await card.getByRole('region', { name: 'Files' }).locator('tbody code').allTextContents()).toEqual(artifact.archive.files!.map((f) => f.name));
     // The key is in the tab's memory only: not in storage, cookies or the address.
     expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
     expect(page.url()).not.toContain(paidKey.slice(4, 12));
     expect(await axeViolations(page)).toEqual([]);
     await snap(page, 'artifact');
+
+    // The same artifact by its content hash.
+    await page.getByLabel('Package reference (purl or short form) or content hash').fill(artifact.sha256);
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => page.url()).toBe(`${base}/artifacts?sha256=${encodeURIComponent(artifact.sha256)}`);
+    await page.getByText('1 artifact with the content hash').waitFor();
+    expect(await card.locator('h2 code').textContent()).toBe(artifact.id);
+    await page.goBack();
+    await expect.poll(() => page.url()).toBe(`${base}/artifacts?purl=${encodeURIComponent(purl)}`);
+    await card.waitFor();
 
     // Another page and back keeps the key (same tab); a reload forgets it.
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Verify' }).click();
@@ -523,6 +661,13 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
   }, TEST_TIMEOUT_MS);
 
   it('phone width and dark scheme: no sideways scrolling of the page, and axe passes in dark', async () => {
+    const agents = await api<{ agents: { hotkey: string; track: string }[] }>('/v1/agents');
+    const agent = agents.agents[0]!;
+    const closed = await api<{ rounds: { round_id: string; winners: { hotkey: string }[] }[] }>('/v1/rounds?limit=1');
+    const round = closed.rounds[0]!;
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const listed = await api<{ attestations: { canonical_hash: string }[] }>('/v1/attestations', { ...auth, 'x-vigil-page-size': '1' });
+    const detail = await api<{ envelope: unknown }>(`/v1/attestations/${listed.attestations[0]!.canonical_hash}`, auth);
     const phone = await browser.newContext({ baseURL: base, locale: LOCALE, timezoneId: TIME_ZONE, viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
     phone.setDefaultTimeout(STEP_TIMEOUT_MS);
     try {
@@ -535,11 +680,24 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
         ['/agents', 'tbody tr', 'agents'],
         ['/verify', 'textarea', 'verify'],
         ['/artifacts', 'form', 'artifact'],
+        // A full 48-character hotkey in the page's text: it wraps instead of widening the page.
+        [`/agents/${agent.hotkey}?track=${agent.track}`, '.eligibility', 'agent'],
+        [`/rounds/${round.round_id}/miners/${round.winners[0]!.hotkey}`, '.stat', 'miner'],
+        ['/verify#result', '.verify-result', 'verify-result'],
       ] as const) {
-        await page.goto(path);
+        if (path === '/verify#result') {
+          await page.goto('/verify');
+          await page.getByLabel('Attestation envelope (JSON)').fill(JSON.stringify(detail.envelope));
+          await page.getByLabel('Metagraph snapshot (JSON)').fill(readFileSync(join(dataDir, 'metagraph.json'), 'utf8'));
+          await page.getByRole('button', { name: 'Verify' }).click();
+        } else {
+          await page.goto(path);
+        }
         await page.locator(ready).first().waitFor();
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), path).toBe(true);
+        expect(await page.evaluate(() => window.innerWidth), path).toBe(390);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
         expect(await axeViolations(page), path).toEqual([]);
+        expect(await cspViolations(page), path).toEqual([]);
         await snap(page, `phone-dark-${name}`);
       }
       await page.close();

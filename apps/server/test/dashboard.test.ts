@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { DASHBOARD_ROUTES, dashboardDistDir } from '@vigil/dashboard';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dashboardPlugin } from '../src/http/plugins/dashboard.js';
-import { errorsPlugin } from '../src/http/plugins/errors.js';
+import { dashboardPlugin } from '../src/features/dashboard/dashboard-plugin.js';
+import { errorsPlugin } from '../src/platform/http/plugins/errors.js';
 import { startServer, type TestServer } from './harness.js';
 
 // What a browser (and a cache in front of the server) sees at `/`: the page under its policy, hashed
@@ -80,7 +80,7 @@ describe('the dashboard plugin', () => {
     for (const url of ['/v1/nothing', '/health', '/index.html', '/assets/missing.js', '/assets/index-abc123.js.gz', '/rounds/5f2c9a1e/extra/x', '/unknown']) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(404);
-      expect(response.json(), url).toEqual({ detail: 'not found' });
+      expect(response.json(), url).toEqual({ detail: 'not found', code: 'route_not_found' });
     }
   });
 
@@ -99,7 +99,7 @@ describe('the dashboard plugin', () => {
       expect(response.statusCode).toBe(503);
       expect(response.body).toContain('The Vigil dashboard has not been built');
       expect(response.body).toContain('VIGIL_DASHBOARD=false');
-      expect((await app.inject({ method: 'GET', url: '/v1/nothing' })).json()).toEqual({ detail: 'not found' });
+      expect((await app.inject({ method: 'GET', url: '/v1/nothing' })).json()).toEqual({ detail: 'not found', code: 'route_not_found' });
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -147,7 +147,7 @@ describe('the dashboard in the whole server', () => {
   it('VIGIL_DASHBOARD=false: / is the API 404 and the API still answers', async () => {
     const page = await fetch(`${disabled.url}/`);
     expect(page.status).toBe(404);
-    expect(await page.json()).toEqual({ detail: 'not found' });
+    expect(await page.json()).toEqual({ detail: 'not found', code: 'route_not_found' });
     expect((await fetch(`${disabled.url}/v1/health`)).status).toBe(200);
   });
 });

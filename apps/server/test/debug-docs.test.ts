@@ -1,13 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ERROR_CATALOGUE } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/database.js';
-import { buildApp } from '../src/http/app.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { buildApp } from '../src/app.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { startNetworkApp } from '../src/test-support/network-app.js';
 import { startServer } from './harness.js';
+
+/** An error response's body schema, as @fastify/swagger writes it under its media type. */
+function errorSchemaOf(response: unknown): { properties: Record<string, unknown> } {
+  const { content } = response as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+  return content['application/json']!.schema;
+}
 
 const PUBLIC_PATHS = [
   '/v1/health',
@@ -30,7 +37,7 @@ describe('debug docs', () => {
       for (const path of ['/openapi.json', '/docs', '/redoc']) {
         const response = await fetch(server.url + path);
         expect(response.status).toBe(404);
-        expect(await response.json()).toEqual({ detail: 'not found' });
+        expect(await response.json()).toEqual({ detail: 'not found', code: 'route_not_found' });
       }
     } finally {
       await server.close();
@@ -114,6 +121,22 @@ describe('debug docs', () => {
       const eligibility = document.paths['/v1/agents/{hotkey}']!.get!;
       expect(Object.keys(eligibility.responses)).toEqual(expect.arrayContaining(['200', '404', '422', '429', '500']));
       expect(eligibility.security).toBeUndefined();
+      // The round attestations endpoint answers any round id or miner with the empty shell (spec rule 3): no 422.
+      const shell = document.paths['/v1/rounds/{round_id}/attestations']!.get!;
+      expect(Object.keys(shell.responses)).toContain('200');
+      expect(Object.keys(shell.responses)).not.toContain('422');
+
+      // Every error response's `code` is one of the catalogue's codes, all of them listed (docs/errors.md).
+      const errorCodes = Object.values(document.paths).flatMap((ops) =>
+        Object.values(ops).flatMap((op) =>
+          Object.entries(op.responses)
+            .filter(([status]) => Number(status) >= 400)
+            .map(([, response]) => JSON.stringify(errorSchemaOf(response).properties.code)),
+        ),
+      );
+      expect(errorCodes.length).toBeGreaterThan(50);
+      const catalogue = JSON.stringify({ type: 'string', enum: Object.keys(ERROR_CATALOGUE) });
+      expect(new Set(errorCodes)).toEqual(new Set([catalogue]));
     } finally {
       await e.close();
     }

@@ -1,30 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeSpans, endpointTable } from '../../../test-support/endpoint-tables.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
-
-/**
- * Every route under /v1 of a server with every part enabled (public, customer, admin, signed), as
- * `METHOD /path` with `{param}`s. Read from fastify's own route tree (`printRoutes`), so a route added
- * anywhere is seen here without being listed by hand. HEAD is left out: fastify adds it to every GET.
- */
-function servedRoutes(app: NetworkApp['app']): string[] {
-  const tree = app.printRoutes({ commonPrefix: false });
-  const paths: string[] = [];
-  const routes: string[] = [];
-  for (const line of tree.split('\n')) {
-    const match = /^((?:[│ ] {3})*)[├└]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
-    if (!match) continue;
-    const depth = match[1]!.length / 4;
-    const path = depth === 0 ? match[2]! : `${paths[depth - 1]}${match[2]}`;
-    paths[depth] = path;
-    paths.length = depth + 1;
-    if (!path.startsWith('/v1/') || match[3] === undefined) continue;
-    for (const method of match[3].split(', ')) {
-      if (method !== 'HEAD') routes.push(`${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
-    }
-  }
-  return routes.sort();
-}
+import { servedRoutes } from './served-routes.js';
 
 describe('every route is documented, with an SDK method and a vigil command', () => {
   let env: NetworkApp;

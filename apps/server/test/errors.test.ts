@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { ErrorBody } from '@vigil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VigilError } from '../src/errors.js';
+import { VigilError } from '../src/platform/errors.js';
 import { rawRequest, startServer, type TestServer } from './harness.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -56,7 +56,7 @@ describe('error responses', () => {
       body: '{"unterminated',
     });
     expect(response.status).toBe(400);
-    expect(body).toEqual({ detail: 'malformed JSON body' });
+    expect(body).toEqual({ detail: 'malformed JSON body', code: 'bad_request' });
     expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
   });
 
@@ -67,7 +67,7 @@ describe('error responses', () => {
       body: '',
     });
     expect(response.status).toBe(400);
-    expect(body).toEqual({ detail: 'malformed JSON body' });
+    expect(body).toEqual({ detail: 'malformed JSON body', code: 'bad_request' });
   });
 
   it('a well-formed JSON body reaches the handler', async () => {
@@ -80,6 +80,28 @@ describe('error responses', () => {
     expect(await response.json()).toEqual({ received: { a: 1 } });
   });
 
+  it('a JSON body nested deeper than 64 levels is 400 malformed JSON body, refused before it is parsed (probe finding: 2,500 levels were a 500)', async () => {
+    const post = (body: string) => fetch(`${server.url}/test/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    for (const levels of [65, 2_500, 100_000]) {
+      const { response, body } = await send('/test/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"a":${nested(levels - 1)}}` });
+      expect(response.status, `${levels} levels`).toBe(400);
+      expect(body).toEqual({ detail: 'malformed JSON body', code: 'bad_request' });
+    }
+    // Exactly 64 levels is read, objects and arrays alike.
+    const atLimit = await post(`{"a":${nested(63)}}`);
+    expect(atLimit.status).toBe(200);
+    expect(JSON.stringify(((await atLimit.json()) as { received: unknown }).received)).toBe(`{"a":${nested(63)}}`);
+    const objects = `${'{"k":'.repeat(64)}1${'}'.repeat(64)}`;
+    expect((await post(objects)).status).toBe(200);
+    expect((await post(`${'{"k":'.repeat(65)}1${'}'.repeat(65)}`)).status).toBe(400);
+    // Brackets inside strings are text, escaped quotes included.
+    const text = `{"s":"\\\"${'['.repeat(500)}","t":"${'{'.repeat(500)}\\\\"}`;
+    const inStrings = await post(text);
+    expect(inStrings.status).toBe(200);
+    expect(((await inStrings.json()) as { received: unknown }).received).toEqual(JSON.parse(text));
+  });
+
   it('an unsupported content type is 415', async () => {
     const { response, body } = await send('/test/echo', {
       method: 'POST',
@@ -87,16 +109,16 @@ describe('error responses', () => {
       body: '<a/>',
     });
     expect(response.status).toBe(415);
-    expect(body).toEqual({ detail: 'unsupported media type' });
+    expect(body).toEqual({ detail: 'unsupported media type', code: 'unsupported_media_type' });
   });
 
   it('a body of any type the endpoint does not read is 415, text/plain included (it is never read as a string)', async () => {
     for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded', 'application/vnd.api+json', 'application/json, text/plain']) {
       const { response, body } = await send('/test/echo', { method: 'POST', headers: { 'content-type': type }, body: '{"a":1}' });
-      expect([type, response.status, body]).toEqual([type, 415, { detail: 'unsupported media type' }]);
+      expect([type, response.status, body]).toEqual([type, 415, { detail: 'unsupported media type', code: 'unsupported_media_type' }]);
     }
     const untyped = await rawRequest(server.port, 'POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Length: 7\r\nConnection: close\r\n\r\n{"a":1}');
-    expect([untyped.status, JSON.parse(untyped.body)]).toEqual([415, { detail: 'unsupported media type' }]);
+    expect([untyped.status, JSON.parse(untyped.body)]).toEqual([415, { detail: 'unsupported media type', code: 'unsupported_media_type' }]);
   });
 
   it('a JSON body shorter than its Content-Length, then a half-close, is 400 malformed JSON body', async () => {
@@ -111,7 +133,7 @@ describe('error responses', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(answer).toMatch(/\r\nx-request-id: [0-9a-f-]{36}\r\n/);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'malformed JSON body' });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'malformed JSON body', code: 'bad_request' });
   });
 
   it('redacts anything shaped like an API key from every log line: the url, the host, an error message', async () => {
@@ -130,14 +152,14 @@ describe('error responses', () => {
   it('a parameterised catalogue detail keeps its argument', async () => {
     const { response, body } = await send('/test/forbidden-scope');
     expect(response.status).toBe(403);
-    expect(body).toEqual({ detail: "api key lacks 'verdicts:read' scope" });
+    expect(body).toEqual({ detail: "api key lacks 'verdicts:read' scope", code: 'scope_missing' });
   });
 
   it('an unhandled error is 500 {detail: internal error, request_id} and the stack is logged, not sent', async () => {
     const response = await fetch(`${server.url}/test/crash`, { headers: { 'x-request-id': 'crash-report-1' } });
     const text = await response.text();
     expect(response.status).toBe(500);
-    expect(JSON.parse(text)).toEqual({ detail: 'internal error', request_id: 'crash-report-1' });
+    expect(JSON.parse(text)).toEqual({ detail: 'internal error', code: 'internal_error', request_id: 'crash-report-1' });
     expect(response.headers.get('x-request-id')).toBe('crash-report-1');
     expect(text).not.toContain('hunter2');
     expect(text).not.toContain('at ');
@@ -155,7 +177,7 @@ describe('error responses', () => {
     const started = Date.now();
     const { response, body } = await send('/test/slow');
     expect(response.status).toBe(504);
-    expect(body).toEqual({ detail: 'request handler timed out' });
+    expect(body).toEqual({ detail: 'request handler timed out', code: 'handler_timeout' });
     expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
     expect(Date.now() - started).toBeLessThan(900);
   });
@@ -174,7 +196,7 @@ describe('body guard (raw HTTP/1.1)', () => {
       'POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n7\r\n{"a":1}\r\n0\r\n\r\n',
     );
     expect(response.status).toBe(411);
-    expect(JSON.parse(response.body)).toEqual({ detail: 'length required' });
+    expect(JSON.parse(response.body)).toEqual({ detail: 'length required', code: 'length_required' });
     expect(response.headers['x-request-id']).toMatch(UUID_RE);
   });
 
@@ -182,7 +204,7 @@ describe('body guard (raw HTTP/1.1)', () => {
     for (const path of ['/test/echo', '/v1/unknown']) {
       const response = await rawRequest(server.port, `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       expect(response.status).toBe(411);
-      expect(JSON.parse(response.body)).toEqual({ detail: 'length required' });
+      expect(JSON.parse(response.body)).toEqual({ detail: 'length required', code: 'length_required' });
     }
   });
 
@@ -202,7 +224,7 @@ describe('body guard (raw HTTP/1.1)', () => {
       'POST /test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 70000000\r\n\r\n',
     );
     expect(response.status).toBe(413);
-    expect(JSON.parse(response.body)).toEqual({ detail: 'Body too large' });
+    expect(JSON.parse(response.body)).toEqual({ detail: 'Body too large', code: 'body_too_large' });
     expect(response.headers['x-request-id']).toMatch(UUID_RE);
     expect(response.elapsedMs).toBeLessThan(2_000);
   });
@@ -236,6 +258,6 @@ describe('body limit', () => {
       body: JSON.stringify({ a: 'x'.repeat(57) }),
     });
     expect(tooBig.status).toBe(413);
-    expect(await tooBig.json()).toEqual({ detail: 'Body too large' });
+    expect(await tooBig.json()).toEqual({ detail: 'Body too large', code: 'body_too_large' });
   });
 });

@@ -5,11 +5,12 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, type VigilDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { buildApp } from '../src/http/app.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { buildApp } from '../src/app.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -29,11 +30,16 @@ export interface StartOptions {
   /** Registers test-only routes before the server starts listening. */
   register?: (app: FastifyInstance) => void;
   database?: VigilDatabase;
+  /** The data directory (server-key, blobs/) instead of a fresh one; left in place at close. Share one to run several instances. */
+  dataDir?: string;
+  /** Also serve the customer API (API keys, artifacts), artifact bytes under `<dataDir>/blobs` as `serve` keeps them. */
+  customers?: boolean;
 }
 
 /** A real Vigil server listening on 127.0.0.1 with an ephemeral port, over a migrated in-memory SQLite. */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-http-'));
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-http-'));
   const config: Config = { ...loadConfig({ LOG_LEVEL: 'info' }, dataDir), dataDir, ...options.config };
   const ownsDatabase = options.database === undefined;
   const database = options.database ?? (await openDatabase({ url: ':memory:' }));
@@ -48,6 +54,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     readService: createPublicReadService(database.db),
     ...(options.now ? { now: options.now } : {}),
     ...(options.redis ? { redis: options.redis } : {}),
+    ...(options.customers ? { customers: { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) } } : {}),
     logStream: stream,
   });
   options.register?.(app);
@@ -64,7 +71,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     close: async () => {
       await app.close();
       if (ownsDatabase) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -7,8 +7,8 @@ import { call, operatorKey, shared, type Answer } from './admin-support.js';
 
 const SNAPSHOT = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] };
 const DAY_MS = 24 * 60 * 60 * 1000;
-const IN_PROGRESS = { status: 409, body: { detail: 'a request with this idempotency key is in progress' } };
-const MISMATCH = { status: 422, body: { detail: 'this idempotency key was used with a different request' } };
+const IN_PROGRESS = { status: 409, body: { detail: 'a request with this idempotency key is in progress', code: 'idempotency_key_in_progress' } };
+const MISMATCH = { status: 422, body: { detail: 'this idempotency key was used with a different request', code: 'idempotency_key_mismatch' } };
 
 describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
   const apps: NetworkApp[] = [];
@@ -56,7 +56,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     expect(revokedAgain).toMatchObject({ status: 200, body: revoked.body });
     expect(replayed(revokedAgain)).toBe('true');
     // Without a key every request runs: the second revocation is 404.
-    expect(await call(app, 'DELETE', `/v1/keys/${keyId}`, token)).toMatchObject({ status: 404, body: { detail: 'key not found' } });
+    expect(await call(app, 'DELETE', `/v1/keys/${keyId}`, token)).toMatchObject({ status: 404, body: { detail: 'key not found', code: 'key_not_found' } });
 
     // Admin changes too: a repeated account creation is the first one's 201, not 409.
     const account = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'initech' }, withKey('acct-initech'));
@@ -66,7 +66,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     expect(replayed(accountAgain)).toBe('true');
     // A stored refusal is replayed as well: the request ran and was refused.
     const taken = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'initech' }, withKey('acct-initech-2'));
-    expect(taken).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
+    expect(taken).toMatchObject({ status: 409, body: { detail: 'account name already taken', code: 'account_name_taken' } });
     expect(replayed(await call(app, 'POST', '/v1/admin/accounts', token, { name: 'initech' }, withKey('acct-initech-2')))).toBe('true');
   });
 
@@ -81,7 +81,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     // Another account's key with the same Idempotency-Key is its own request (here refused: the name is taken).
     const other = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'admin,read']);
     const theirs = await call(app, 'POST', '/v1/admin/accounts', other, { name: 'ci-co' }, withKey('k1'));
-    expect(theirs).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
+    expect(theirs).toMatchObject({ status: 409, body: { detail: 'account name already taken', code: 'account_name_taken' } });
     expect(replayed(theirs)).toBeNull();
     expect(await accountRows()).toBe(3);
   });
@@ -102,7 +102,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     const { app, token } = await start();
     for (const bad of ['', 'x'.repeat(256), 'tab\there']) {
       const answer = await call(app, 'POST', '/v1/admin/accounts', token, { name: 'ci-co' }, withKey(bad));
-      expect(answer).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'headers.idempotency-key' }] } });
+      expect(answer).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'headers.idempotency-key' }] } });
     }
     expect((await call(app, 'POST', '/v1/admin/accounts', token, { name: 'ci-co' }, withKey('x'.repeat(255)))).status).toBe(201);
 
@@ -142,7 +142,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     // A day later the request runs again (and is refused: the account exists now).
     app.clock = T0 + DAY_MS;
     const later = await send();
-    expect(later).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
+    expect(later).toMatchObject({ status: 409, body: { detail: 'account name already taken', code: 'account_name_taken' } });
     expect(replayed(later)).toBeNull();
     expect(await accountRows()).toBe(2);
   });
@@ -176,7 +176,7 @@ describeEachDialect('Idempotency-Key on customer and admin changes', (ctx) => {
     app.clock = T0 + 2 * app.app.vigilConfig.handlerTimeoutMs;
     // Taken over: the request runs again (and is refused: the account exists).
     const taken = await send();
-    expect(taken).toMatchObject({ status: 409, body: { detail: 'account name already taken' } });
+    expect(taken).toMatchObject({ status: 409, body: { detail: 'account name already taken', code: 'account_name_taken' } });
     expect(replayed(taken)).toBeNull();
     expect(replayed(await send())).toBe('true');
   });

@@ -3,7 +3,7 @@
  * (through @vigil/client, as a real operator's tools would); the scheduler step (what `serve` and
  * `vigil-server worker` run on a timer) moves the round through its phases on a pinned clock.
  */
-import { SignedVigilClient, VigilApiError, VigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
+import { SignedVigilClient, Vigil, VigilApiError, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import {
   AGENT_BUNDLE_FORMAT,
   AttestationReceipt,
@@ -24,10 +24,10 @@ import {
 import { signAttestation, signRequest, signedRequestHeaders, ss58Decode, ss58Encode } from '@vigil/crypto';
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
-import { LEASE_MS } from '../src/services/leases.js';
-import { storeArtifact } from '../src/services/store-artifact.js';
-import { setValidatorStatus } from '../src/services/validators.js';
+import { advanceRounds, type SchedulerSettings } from '../src/features/network/rounds/scheduler/index.js';
+import { LEASE_MS } from '../src/features/network/tasks/leases.js';
+import { storeArtifact } from '../src/features/artifacts/store-artifact.js';
+import { setValidatorStatus } from '../src/features/network/validators/validators.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 
 const HOUR = 3_600_000;
@@ -216,10 +216,10 @@ describe('a full round over HTTP: two miners, validators re-executing, one dropp
     e.clock = T0 + SETTINGS.submissionMs + SETTINGS.evaluationMs + 2_000;
     expect(await step(e)).toContain('skills:closed');
 
-    const reads = new VigilClient({ baseUrl: e.baseUrl });
-    const rounds = await reads.rounds();
+    const reads = Vigil.public({ baseUrl: e.baseUrl });
+    const rounds = await reads.rounds.list();
     const closed = rounds.rounds.find((r) => r.track === 'skills')!;
-    const scores = await reads.roundScores(closed.round_id);
+    const scores = await reads.rounds.scores(closed.round_id);
     const good = scores.scores.find((s) => s.hotkey === GOOD_MINER.hotkey)!;
     const lazy = scores.scores.find((s) => s.hotkey === LAZY_MINER.hotkey)!;
     // Perfect on the labeled set for every validator; allowing everything scores 0 (docs/scoring.md).
@@ -229,21 +229,21 @@ describe('a full round over HTTP: two miners, validators re-executing, one dropp
     expect(lazy.score).toBe(0);
     expect(closed.winners.map((w) => w.hotkey)).toEqual([GOOD_MINER.hotkey]);
 
-    const leaderboard = await reads.leaderboard();
+    const leaderboard = await reads.leaderboard.get();
     const row = leaderboard.rows.find((r) => r.hotkey === GOOD_MINER.hotkey)!;
     // The good miner resubmitted mid round: the frozen version earned the score, so it is null now.
     expect(row).toMatchObject({ version: 1, current_version: 2, resubmitted_since: true, score: null });
 
     // Top five of the previous round: `winner`, which outranks its newer code (docs/rounds.md).
-    expect((await reads.agentEligibility(GOOD_MINER.hotkey, { track: 'skills' })).state).toBe('winner');
-    expect((await reads.agentEligibility(LAZY_MINER.hotkey, { track: 'skills' })).state).toBe('excluded');
+    expect((await reads.agents.get(GOOD_MINER.hotkey, { track: 'skills' })).state).toBe('winner');
+    expect((await reads.agents.get(LAZY_MINER.hotkey, { track: 'skills' })).state).toBe('excluded');
 
-    const attestations = await reads.roundAttestations(closed.round_id, GOOD_MINER.hotkey);
+    const attestations = await reads.rounds.attestations(closed.round_id, { miner: GOOD_MINER.hotkey });
     expect(attestations).toMatchObject({ round_status: 'closed', score: 1, runs: 3 });
     expect(attestations.tasks.every((t) => t.artifact_ref === '' && t.validator === '')).toBe(true);
 
     // Trends count distinct artifacts: three flagged (two labeled BLOCKs, the live uploader), however many attested them.
-    const trends = await reads.threatTrends({ days: 7 });
+    const trends = await reads.trends.get({ days: 7 });
     expect(trends.totals.flagged_artifacts).toBe(3);
     expect(trends.scanned).toBe(6);
 
@@ -278,11 +278,11 @@ describe('signed-request refusals leave no state behind', () => {
       fetch(`${e.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders(signed), 'content-type': 'application/json' }, body: text });
     expect((await send(body)).status).toBe(200);
     const replay = await send(body);
-    expect([replay.status, await replay.json()]).toEqual([401, { detail: ERROR_DETAILS.signatureReplayed }]);
+    expect([replay.status, await replay.json()]).toEqual([401, { detail: ERROR_DETAILS.signatureReplayed, code: 'signature_replayed' }]);
 
     const tampered = signRequest({ audience: e.app.serverIdentity.publicKeyHex, method: 'POST', pathWithQuery: path, body, secretKey: V1.secretKey, timestamp: Math.floor(e.clock / 1000) + 1 });
     const wrongBody = await fetch(`${e.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders(tampered), 'content-type': 'application/json' }, body: JSON.stringify({ max: 50 }) });
-    expect([wrongBody.status, await wrongBody.json()]).toEqual([401, { detail: ERROR_DETAILS.invalidSignature }]);
+    expect([wrongBody.status, await wrongBody.json()]).toEqual([401, { detail: ERROR_DETAILS.invalidSignature, code: 'invalid_signature' }]);
 
     expect(await refusal(client(e, V1, -121_000 - 90_000).request('POST', path, { max: 5 }))).toEqual({ status: 401, detail: ERROR_DETAILS.signatureStale });
     expect(await snapshotOfState(e)).toEqual(before);
@@ -314,7 +314,7 @@ describe('signed-request refusals leave no state behind', () => {
     const respelled = ss58Encode(ss58Decode(signed.hotkey), 0);
     expect(respelled).not.toBe(signed.hotkey);
     const replay = await send(respelled);
-    expect([replay.status, await replay.json()]).toEqual([401, { detail: ERROR_DETAILS.invalidSignature }]);
+    expect([replay.status, await replay.json()]).toEqual([401, { detail: ERROR_DETAILS.invalidSignature, code: 'invalid_signature' }]);
     const miners = await e.database.db.selectFrom('miners').select('hotkey').execute();
     expect(miners.map((m) => m.hotkey)).toEqual([signed.hotkey]);
     // A body sent as text/plain would not be covered by the signature: refused before anything else.

@@ -1,15 +1,18 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Policy, PolicyEvaluation } from '@vigil/core';
 import fc from 'fast-check';
 import { afterEach, expect, it } from 'vitest';
-import { readFeedFiles } from '../src/advisories/osv-files.js';
-import { runKeysCommand } from '../src/commands/keys-command.js';
-import { tarGz } from '../src/artifacts/tar-gz.js';
-import { importAdvisories } from '../src/services/advisory-import.js';
+import { readFeedFiles } from '../src/features/policies/advisories/osv-files.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
+import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
+import { purlColonsMigration } from '../src/platform/db/migrations/0018-purl-colons.js';
+import { importAdvisories } from '../src/features/policies/advisories/advisory-import.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0, finding, publishLiveVerdict } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
+import { doublingRule, HOSTILE_RULES } from '../src/features/policies/test-support/hostile-rules.js';
 import { call, operatorKey, shared } from './admin-support.js';
 
 const SNAPSHOT = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] };
@@ -100,7 +103,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect((await call(app, 'GET', `/v1/policies/${policy.id}/versions/4`, acme)).status).toBe(404);
     // A version written other than as a positive integer names no version either.
     for (const version of ['0', '01', '-1', '1.5', 'abc', '1234567890']) {
-      expect(await call(app, 'GET', `/v1/policies/${policy.id}/versions/${version}`, acme)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+      expect(await call(app, 'GET', `/v1/policies/${policy.id}/versions/${version}`, acme)).toMatchObject({ status: 404, body: { detail: 'policy not found', code: 'policy_not_found' } });
     }
 
     await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'alpha' });
@@ -124,7 +127,7 @@ describeEachDialect('customer API: policies', (ctx) => {
       ['POST', `/v1/policies/${policy.id}`, { description: 'again' }],
       ['DELETE', `/v1/policies/${policy.id}`],
     ] as const) {
-      expect(await call(app, method, path, acme, body)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+      expect(await call(app, method, path, acme, body)).toMatchObject({ status: 404, body: { detail: 'policy not found', code: 'policy_not_found' } });
     }
     // The name is free again once its policy is deleted.
     expect((await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'strict-v2' })).status).toBe(201);
@@ -154,7 +157,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(bad).toMatchObject({
       status: 422,
       body: {
-        detail: 'policy rules do not compile',
+        detail: 'policy rules do not compile', code: 'policy_rules_invalid',
         errors: [
           { path: 'body.rules.1.expression', message: 'rule misspelt at line 1, column 5: No such key: nmae' },
           { path: 'body.rules.2.expression', message: 'rule mistyped at line 1, column 1: no such overload: int > string' },
@@ -165,19 +168,19 @@ describeEachDialect('customer API: policies', (ctx) => {
     expect(update).toMatchObject({ status: 422, body: { errors: [{ path: 'body.rules.0.expression', message: expect.stringContaining('a rule must be of type bool') }] } });
     expect((await call(app, 'GET', `/v1/policies/${first.id}`, acme)).body).toMatchObject({ version: 1 });
 
-    expect(await call(app, 'POST', '/v1/policies', acme, STRICT)).toMatchObject({ status: 409, body: { detail: 'policy name already taken' } });
-    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'default' })).toMatchObject({ status: 409, body: { detail: 'policy name already taken' } });
+    expect(await call(app, 'POST', '/v1/policies', acme, STRICT)).toMatchObject({ status: 409, body: { detail: 'policy name already taken', code: 'policy_name_taken' } });
+    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'default' })).toMatchObject({ status: 409, body: { detail: 'policy name already taken', code: 'policy_name_taken' } });
     await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'other' });
     expect(await call(app, 'POST', `/v1/policies/${first.id}`, acme, { name: 'other' })).toMatchObject({ status: 409 });
     // Names are per organization.
     expect((await call(app, 'POST', '/v1/policies', globex, STRICT)).status).toBe(201);
 
-    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [] })).toMatchObject({ status: 422, body: { detail: 'Validation error', errors: [{ path: 'body.rules' }] } });
+    expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', rules: [] })).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'body.rules' }] } });
     // 2,000 characters compile; 2,001 are refused by the schema, before any rule is compiled.
     expect((await call(app, 'POST', '/v1/policies', acme, { name: 'long', rules: [{ name: 'a', expression: `true${' '.repeat(1_996)}`, action: 'warn' }] })).status).toBe(201);
     expect(await call(app, 'POST', '/v1/policies', acme, { name: 'longer', rules: [{ name: 'a', expression: `true${' '.repeat(1_997)}`, action: 'warn' }] })).toMatchObject({
       status: 422,
-      body: { detail: 'Validation error', errors: [{ path: 'body.rules.0.expression' }] },
+      body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'body.rules.0.expression' }] },
     });
     expect(await call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'x', extra: 1 })).toMatchObject({ status: 422, body: { errors: [{ path: 'body' }] } });
     expect(await call(app, 'POST', `/v1/policies/${first.id}`, acme, {})).toMatchObject({ status: 422 });
@@ -192,22 +195,72 @@ describeEachDialect('customer API: policies', (ctx) => {
       ['POST', `/v1/policies/${first.id}`, { description: 'mine now' }],
       ['DELETE', `/v1/policies/${first.id}`],
     ] as const) {
-      expect(await call(app, method, path, globex, body)).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+      expect(await call(app, method, path, globex, body)).toMatchObject({ status: 404, body: { detail: 'policy not found', code: 'policy_not_found' } });
     }
-    expect((await call(app, 'GET', '/v1/policies/pol_nothex', acme)).body).toEqual({ detail: 'policy not found' });
+    expect((await call(app, 'GET', '/v1/policies/pol_nothex', acme)).body).toEqual({ detail: 'policy not found', code: 'policy_not_found' });
 
-    expect(await call(app, 'POST', '/v1/policies', alice, { ...STRICT, name: 'mine' })).toMatchObject({ status: 403, body: { detail: 'personal accounts cannot own policies' } });
+    expect(await call(app, 'POST', '/v1/policies', alice, { ...STRICT, name: 'mine' })).toMatchObject({ status: 403, body: { detail: 'personal accounts cannot own policies', code: 'personal_account_policies' } });
     expect(await call(app, 'GET', '/v1/policies', alice)).toMatchObject({ status: 200, body: { policies: [] } });
-    expect(await call(app, 'POST', '/v1/policies', reader, STRICT)).toMatchObject({ status: 403, body: { detail: "api key lacks 'policies' scope" } });
+    expect(await call(app, 'POST', '/v1/policies', reader, STRICT)).toMatchObject({ status: 403, body: { detail: "api key lacks 'policies' scope", code: 'scope_missing' } });
     expect(await call(app, 'GET', '/v1/policies', 'vgl_00000000_' + '0'.repeat(48))).toMatchObject({ status: 401 });
 
     const builtin = await call(app, 'GET', '/v1/policies/pol_default', alice);
     expect(builtin).toMatchObject({ status: 200, body: { id: 'pol_default', name: 'default', builtin: true, version: 1 } });
-    expect(await call(app, 'POST', '/v1/policies/pol_default', acme, { description: 'x' })).toMatchObject({ status: 403, body: { detail: 'the built-in default policy cannot be changed' } });
+    expect(await call(app, 'POST', '/v1/policies/pol_default', acme, { description: 'x' })).toMatchObject({ status: 403, body: { detail: 'the built-in default policy cannot be changed', code: 'builtin_policy_readonly' } });
     expect(await call(app, 'DELETE', '/v1/policies/pol_default', acme)).toMatchObject({ status: 403 });
 
     const stored = await ctx.db().selectFrom('policies').select('name').where('account_id', '=', (await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow()).account_id).orderBy('name').execute();
     expect(stored.map((r) => r.name)).toEqual(['long', 'other', 'strict']);
+  });
+
+  it("refuses the attacker's rules when saved, and bounds one saved before the estimate knew them without freezing the server", async () => {
+    const { app } = await start();
+    const acme = await operatorKey(ctx.db(), ['--org', 'acme-repo', '--plan', 'paid', '--scopes', 'policies,repositories']);
+    for (const expression of HOSTILE_RULES.slice(0, 3)) {
+      const refused = await call(app, 'POST', '/v1/policies', acme, { name: 'doubling', rules: [{ name: 'grow', expression, action: 'block' }] });
+      expect(refused).toMatchObject({ status: 422, body: { detail: 'policy rules do not compile', code: 'policy_rules_invalid', errors: [{ path: 'body.rules.0.expression', message: expect.stringMatching(/estimated cost \d+ exceeds 25000/) }] } });
+    }
+    // A policy saved before this estimate existed: its rules are written as they were stored then.
+    const saved = Policy.parse((await call(app, 'POST', '/v1/policies', acme, { name: 'legacy', rules: [{ name: 'ok', expression: 'true', action: 'block' }] })).body);
+    const legacyRules = [
+      // 16 million elements: far more than an evaluation thread's heap.
+      { name: 'memory', expression: doublingRule(14, `"${'x'.repeat(1000)}".split("")`), action: 'block', description: null },
+      // Quadratic over 38,400 elements: far past the time limit.
+      { name: 'time', expression: doublingRule(7, `"${'x'.repeat(300)}".split("")`, (l) => `${l}.exists(a, ${l}.exists(b, a == b + "y"))`), action: 'warn', description: null },
+      { name: 'verdict', expression: 'artifact.verdict != "BLOCK"', action: 'block', description: null },
+    ];
+    await ctx.db().updateTable('policy_versions').set({ rules: JSON.stringify(legacyRules) }).where('policy_id', '=', saved.id).execute();
+
+    let settled = false;
+    const evaluation = call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:left-pad@1.3.0', policy: 'legacy' }).finally(() => (settled = true));
+    // The event loop stays free while the rules run: health answers before the evaluation does.
+    const health = await fetch(`${app.baseUrl}/v1/health`);
+    expect(health.status).toBe(200);
+    expect(settled).toBe(false);
+    const answer = await evaluation;
+    expect(answer.status).toBe(200);
+    expect(PolicyEvaluation.parse(answer.body).checks).toEqual([
+      // Which budget it meets first depends on the machine's speed: either stops it.
+      { name: 'memory', action: 'block', outcome: 'error', error: expect.stringMatching(/^the rule exceeded its evaluation (memory limit \(64 MB\)|time limit \(1000 ms\)) and was stopped$/) },
+      { name: 'time', action: 'warn', outcome: 'error', error: 'the rule exceeded its evaluation time limit (1000 ms) and was stopped' },
+      { name: 'verdict', action: 'block', outcome: 'passed', error: null },
+    ]);
+    expect(answer.body).toMatchObject({ verdict: 'block', details: { failed: ['memory'], warnings: ['time'] } });
+
+    // A lockfile of 40 packages: each rule overruns once, not once per package (40 s), and counts as failed for all.
+    const lockfile = {
+      name: 'app',
+      lockfileVersion: 3,
+      packages: {
+        '': { name: 'app', dependencies: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`dep-${i}`, '1.0.0'])) },
+        ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`node_modules/dep-${i}`, { version: '1.0.0', resolved: `https://registry.npmjs.org/dep-${i}/-/dep-${i}-1.0.0.tgz` }])),
+      },
+    };
+    const verified = await call(app, 'POST', '/v1/repositories/verify', acme, { lockfiles: [{ path: 'package-lock.json', content: JSON.stringify(lockfile) }], policy: 'legacy' });
+    expect(verified.status).toBe(200);
+    const dependencies = (verified.body as { dependencies: { failed: string[]; warnings: string[] }[] }).dependencies;
+    expect(dependencies).toHaveLength(40);
+    for (const dependency of dependencies) expect(dependency).toMatchObject({ failed: ['memory'], warnings: ['time'] });
   });
 
   it('replays a creation sent again with its Idempotency-Key', async () => {
@@ -223,7 +276,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     // A policy that does not compile is an answer of the endpoint: stored, and replayed as it was.
     const broken = { name: 'broken', rules: [{ name: 'typo', expression: 'pkg.nmae == ""', action: 'warn' }] };
     const refused = await call(app, 'POST', '/v1/policies', acme, broken, { 'idempotency-key': 'create-broken-1' });
-    expect(refused).toMatchObject({ status: 422, body: { detail: 'policy rules do not compile' } });
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'policy rules do not compile', code: 'policy_rules_invalid' } });
     const replayedRefusal = await call(app, 'POST', '/v1/policies', acme, broken, { 'idempotency-key': 'create-broken-1' });
     expect(replayedRefusal).toMatchObject({ status: 422, body: refused.body });
     expect(replayedRefusal.headers.get('idempotent-replayed')).toBe('true');
@@ -237,7 +290,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     const account = await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow();
     expect(await call(app, 'POST', `/v1/admin/accounts/${account.account_id}`, admin, { plan: 'free' })).toMatchObject({ status: 200 });
     const downgraded = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
-    expect(downgraded).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(downgraded).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' } });
     expect(downgraded.headers.get('idempotent-replayed')).toBeNull();
     await call(app, 'POST', `/v1/admin/accounts/${account.account_id}`, admin, { plan: 'paid' });
     const upgraded = await call(app, 'POST', '/v1/policies/evaluate', acme, evaluation, { 'idempotency-key': 'evaluate-1' });
@@ -325,22 +378,56 @@ describeEachDialect('customer API: policies', (ctx) => {
     const { purl: _purl, ...older } = orgEvaluation;
     await ctx.db().updateTable('policy_evaluations').set({ body: JSON.stringify({ ...older, artifact: 'pkg:npm/copyleft-thing@1.0.0' }) }).where('evaluation_id', '=', orgEvaluation.id).execute();
     expect((await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, acme)).body).toMatchObject({ artifact: 'pkg:npm/copyleft-thing@1.0.0', purl: 'pkg:npm/copyleft-thing@1.0.0' });
-    expect(await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, globex)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
-    expect(await call(app, 'GET', '/v1/policies/evaluations/eval_', acme)).toMatchObject({ status: 404, body: { detail: 'evaluation not found' } });
+    expect(await call(app, 'GET', `/v1/policies/evaluations/${orgEvaluation.id}`, globex)).toMatchObject({ status: 404, body: { detail: 'evaluation not found', code: 'evaluation_not_found' } });
+    expect(await call(app, 'GET', '/v1/policies/evaluations/eval_', acme)).toMatchObject({ status: 404, body: { detail: 'evaluation not found', code: 'evaluation_not_found' } });
 
     // Refusals: unknown and deleted policies, an unknown include, a free plan.
-    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'nope' })).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'nope' })).toMatchObject({ status: 404, body: { detail: 'policy not found', code: 'policy_not_found' } });
     expect(await call(app, 'POST', '/v1/policies/evaluate', globex, { artifact: 'npm:a@1.0.0', policy: 'strict' })).toMatchObject({ status: 404 });
     await call(app, 'DELETE', `/v1/policies/${strict.id}`, acme);
-    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'strict' })).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'strict' })).toMatchObject({ status: 404, body: { detail: 'policy not found', code: 'policy_not_found' } });
     expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'npm:a@1.0.0', policy: 'default', include: ['malware'] })).toMatchObject({
       status: 422,
-      body: { detail: 'Validation error', errors: [{ path: 'body.include.0' }] },
+      body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'body.include.0' }] },
     });
     expect(await call(app, 'POST', '/v1/policies/evaluate', acme, { artifact: 'lodash', policy: 'default' })).toMatchObject({ status: 422, body: { errors: [{ path: 'body.artifact' }] } });
-    expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(await call(app, 'POST', '/v1/policies/evaluate', acmeFree, { artifact: 'npm:a@1.0.0', policy: 'default' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' } });
     const count = await ctx.db().selectFrom('policy_evaluations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(8);
+  });
+
+  it('writes the checksum qualifier with an unencoded colon everywhere, so a rule on artifact.purl sees `checksum=sha256:`; references stored encoded are still found', async () => {
+    const { app } = await start();
+    const token = await operatorKey(ctx.db(), ['--org', 'checksummer', '--plan', 'paid', '--scopes', 'policies,upload,read,verify']);
+    const bytes = Buffer.from(tarGz([{ path: 'package/package.json', content: JSON.stringify({ name: 'sum-pad', version: '1.3.0', license: 'MIT' }) }]));
+    const hex = createHash('sha256').update(bytes).digest('hex');
+    const canonical = `pkg:npm/sum-pad@1.3.0?checksum=sha256:${hex}`;
+    const upload = await fetch(`${app.baseUrl}/v1/artifacts?track=packages&package=${encodeURIComponent(`pkg:npm/sum-pad@1.3.0?checksum=sha256%3A${hex}`)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+      body: bytes,
+    });
+    expect(upload.status).toBe(201);
+    expect(((await upload.json()) as { packages: { purl: string }[] }).packages).toMatchObject([{ purl: canonical }]);
+    const stored = await ctx.db().selectFrom('artifact_packages').select('purl').where('name', '=', 'sum-pad').execute();
+    expect(stored.map((r) => r.purl)).toEqual([canonical]);
+
+    // Verify finds it under either spelling and answers the canonical purl.
+    for (const artifact of [canonical, canonical.replace('sha256:', 'sha256%3A')]) {
+      const verified = await call(app, 'POST', '/v1/artifacts/verify', token, { artifact });
+      expect(verified).toMatchObject({ status: 200, body: { artifact: canonical, state: 'pending', queued: true } });
+    }
+
+    const rule = { name: 'pinned', expression: 'artifact.purl.contains("checksum=sha256:")', action: 'block' };
+    expect((await call(app, 'POST', '/v1/policies', token, { name: 'pinned', rules: [rule] })).status).toBe(201);
+    const evaluated = PolicyEvaluation.parse((await call(app, 'POST', '/v1/policies/evaluate', token, { artifact: canonical.replace('sha256:', 'sha256%3A'), policy: 'pinned' })).body);
+    expect(evaluated).toMatchObject({ purl: canonical, checks: [{ name: 'pinned', outcome: 'passed' }] });
+
+    // A reference stored encoded, as before the canonical form changed: migration 0018 rewrites it.
+    await ctx.db().updateTable('artifact_packages').set({ purl: canonical.replace('sha256:', 'sha256%3A') }).where('name', '=', 'sum-pad').execute();
+    await purlColonsMigration.up(ctx.db());
+    expect((await ctx.db().selectFrom('artifact_packages').select('purl').where('name', '=', 'sum-pad').execute()).map((r) => r.purl)).toEqual([canonical]);
+    expect(await call(app, 'POST', '/v1/artifacts/verify', token, { artifact: canonical })).toMatchObject({ status: 200, body: { artifact: canonical, queued: true } });
   });
 
   it("leaves every account's provenance as it was when another account attaches a bundle that does not verify", async () => {
@@ -365,7 +452,7 @@ describeEachDialect('customer API: policies', (ctx) => {
     // Real npm attestations: they verify cryptographically, but sign other bytes.
     const attestations = JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures/sigstore/gundam-visor-1.0.1.attestations.json'), 'utf8')) as unknown;
     const refused = await call(app, 'POST', `/v1/artifacts/${id}/provenance`, globex, attestations);
-    expect(refused).toMatchObject({ status: 422, body: { detail: 'provenance bundle does not verify', errors: [{ path: 'body', message: expect.stringMatching(/^the bundle signs pkg:npm\/gundam-visor@1\.0\.1 with sha512 [0-9a-f]{128}, not these bytes/) }] } });
+    expect(refused).toMatchObject({ status: 422, body: { detail: 'provenance bundle does not verify', code: 'provenance_unverified', errors: [{ path: 'body', message: expect.stringMatching(/^the bundle signs pkg:npm\/gundam-visor@1\.0\.1 with sha512 [0-9a-f]{128}, not these bytes/) }] } });
     expect(await ctx.db().selectFrom('artifact_provenance').selectAll().execute()).toEqual([]);
     expect(await registry(acme, 'npm:shared-thing@1.0.0')).toBe('absent');
     expect(await registry(globex, 'npm:globex-copy@6.6.6')).toBe('absent');
@@ -395,7 +482,7 @@ describeEachDialect('customer API: policies', (ctx) => {
 
     const creations = await Promise.all([1, 2, 3].map(() => call(app, 'POST', '/v1/policies', acme, { ...STRICT, name: 'raced' })));
     expect(creations.map((c) => c.status).sort()).toEqual([201, 409, 409]);
-    expect(creations.filter((c) => c.status === 409).map((c) => c.body)).toEqual([{ detail: 'policy name already taken' }, { detail: 'policy name already taken' }]);
+    expect(creations.filter((c) => c.status === 409).map((c) => c.body)).toEqual([{ detail: 'policy name already taken', code: 'policy_name_taken' }, { detail: 'policy name already taken', code: 'policy_name_taken' }]);
   });
 
   it('never fails on an arbitrary rule or description: saved (201) or refused (422), nothing else', async () => {

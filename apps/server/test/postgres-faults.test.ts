@@ -6,8 +6,8 @@ import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type VigilDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { withSearchPath } from '../src/test-support/databases.js';
 import { newKey } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
@@ -95,7 +95,7 @@ describePg('PostgreSQL faults: the process lives, the request answers 502', () =
       const started = Date.now();
       const response = await fetch(`${server.url}${agentPath}`);
       expect(response.status).toBe(502);
-      expect(await response.json()).toEqual({ detail: expect.any(String) });
+      expect(await response.json()).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
       expect(Date.now() - started).toBeLessThan(server.config.handlerTimeoutMs);
     } finally {
       proxy.resume();
@@ -169,7 +169,7 @@ describePg('PostgreSQL failing while an upload is written', () => {
     proxy.resume();
     await closed;
     expect(answer).toMatch(/^HTTP\/1\.1 502 /);
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'upstream dependency unavailable' });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'upstream dependency unavailable', code: 'upstream_unavailable' });
     expect(await database.db.selectFrom('artifacts').select('id').execute()).toEqual([]);
     expect(await database.db.selectFrom('artifact_packages').select('purl').execute()).toEqual([]);
     expect(readdirSync(staging)).toEqual([]);
@@ -233,7 +233,7 @@ describePg('a request with an Idempotency-Key timing out (504) while PostgreSQL 
       // Answered by the handler timeout, in the catalogue's form, while the statement still waits:
       // nothing the database does (or fails to do) delays or reshapes it.
       expect(answer.status).toBe(504);
-      expect(await answer.json()).toEqual({ detail: 'request handler timed out' });
+      expect(await answer.json()).toEqual({ detail: 'request handler timed out', code: 'handler_timeout' });
       expect(answer.headers.get('x-request-id')).toBeTruthy();
       expect(await waiting()).toBe(1);
     } finally {
@@ -248,7 +248,7 @@ describePg('a request with an Idempotency-Key timing out (504) while PostgreSQL 
     server.clock = T0 + HANDLER_TIMEOUT_MS + HANDLER_TIMEOUT_MS / 2;
     const retried = await revoke();
     expect(retried.status).toBe(409);
-    expect(await retried.json()).toEqual({ detail: 'a request with this idempotency key is in progress' });
+    expect(await retried.json()).toEqual({ detail: 'a request with this idempotency key is in progress', code: 'idempotency_key_in_progress' });
     // After that the claim is stale: the retry takes it over and runs (the frozen attempt never committed).
     server.clock = T0 + 2 * HANDLER_TIMEOUT_MS;
     const taken = await revoke();
@@ -328,7 +328,7 @@ describePg('PostgreSQL refusing connections answers 502', () => {
       await dropConnections();
       const closed = await fetch(`${server.url}${agentPath}`);
       expect(closed.status).toBe(502);
-      expect(await closed.json()).toEqual({ detail: expect.any(String) });
+      expect(await closed.json()).toEqual({ detail: expect.any(String), code: 'upstream_unavailable' });
       expect(server.logs()).toContain('55000');
     } finally {
       await admin((c) => c.query(`ALTER DATABASE ${dbName} ALLOW_CONNECTIONS true`));

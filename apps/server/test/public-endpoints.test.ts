@@ -100,7 +100,7 @@ describe('public read endpoints', () => {
     for (const limit of ['0', '201']) {
       const rejected = await get(`/v1/rounds?limit=${limit}`);
       expect(rejected.response.status).toBe(422);
-      expect(ErrorBody.parse(rejected.json)).toMatchObject({ detail: 'Validation error', errors: [{ path: 'query.limit' }] });
+      expect(ErrorBody.parse(rejected.json)).toMatchObject({ detail: 'Validation error', code: 'validation_error', errors: [{ path: 'query.limit' }] });
     }
   });
 
@@ -108,7 +108,7 @@ describe('public read endpoints', () => {
     for (const id of [ROUND_ID, 'not-hex', 'ABCDEF0123']) {
       const { response, json } = await get(`/v1/rounds/${id}/scores`);
       expect(response.status).toBe(404);
-      expect(json).toEqual({ detail: 'round not found' });
+      expect(json).toEqual({ detail: 'round not found', code: 'round_not_found' });
       expect(response.headers.get('cache-control')).toBe('no-store');
     }
   });
@@ -156,14 +156,14 @@ describe('public read endpoints', () => {
     }
     const rejected = await get('/v1/agents?track=games');
     expect(rejected.response.status).toBe(422);
-    expect(ErrorBody.parse(rejected.json)).toMatchObject({ detail: 'Validation error', errors: [{ path: 'query.track' }] });
+    expect(ErrorBody.parse(rejected.json)).toMatchObject({ detail: 'Validation error', code: 'validation_error', errors: [{ path: 'query.track' }] });
   });
 
   it('/v1/agents/{hotkey} is 404 agent not found without an agent', async () => {
     for (const hotkey of [HOTKEY, 'nope']) {
       const { response, json } = await get(`/v1/agents/${hotkey}`);
       expect(response.status).toBe(404);
-      expect(json).toEqual({ detail: 'agent not found' });
+      expect(json).toEqual({ detail: 'agent not found', code: 'agent_not_found' });
     }
   });
 
@@ -172,12 +172,12 @@ describe('public read endpoints', () => {
     for (const path of ['/v2/health', '/v1/nothing', '/nothing']) {
       const { response, json } = await get(path);
       expect(response.status).toBe(404);
-      expect(json).toEqual({ detail: 'not found' });
+      expect(json).toEqual({ detail: 'not found', code: 'route_not_found' });
       expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
     }
     const wrongMethod = await get('/v1/health', { method: 'DELETE' });
     expect(wrongMethod.response.status).toBe(404);
-    expect(wrongMethod.json).toEqual({ detail: 'not found' });
+    expect(wrongMethod.json).toEqual({ detail: 'not found', code: 'route_not_found' });
   });
 });
 

@@ -31,7 +31,7 @@ describe('global rate limit', () => {
     expect(await statuses(`${server.url}/v1/rounds/status`, 2)).toEqual([200, 200]);
     const response = await fetch(`${server.url}/v1/leaderboard`);
     expect(response.status).toBe(429);
-    expect(ErrorBody.parse(await response.json())).toEqual({ detail: 'rate limit exceeded' });
+    expect(ErrorBody.parse(await response.json())).toEqual({ detail: 'rate limit exceeded', code: 'rate_limited' });
     const retryAfter = Number(response.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
@@ -60,7 +60,7 @@ describe('per-endpoint rate limit', () => {
   it('limits /v1/dashboard/network, /v1/threats/trends and round attestations separately, on top of the global budget', async () => {
     expect(await statuses(`${server.url}/v1/dashboard/network`, 4)).toEqual([200, 200, 200, 429]);
     const limited = await fetch(`${server.url}/v1/dashboard/network`);
-    expect(ErrorBody.parse(await limited.json())).toEqual({ detail: 'rate limit exceeded' });
+    expect(ErrorBody.parse(await limited.json())).toEqual({ detail: 'rate limit exceeded', code: 'rate_limited' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Another per-endpoint route has its own 3.
     expect(await statuses(`${server.url}/v1/threats/trends`, 2)).toEqual([200, 200]);

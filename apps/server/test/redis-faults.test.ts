@@ -54,6 +54,7 @@ describeRedis('a Redis that accepts connections and never answers', () => {
       const deadline = Date.now() + 10_000;
       while (!statuses.includes(429) && Date.now() < deadline) {
         statuses.push(await leaderboard());
+        // A real wait: the server's real Redis connection recovers in its own time; no clock moves it.
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(statuses).toContain(429);
@@ -75,13 +76,71 @@ describeRedis('a Redis that accepts connections and never answers', () => {
       proxy.resetAll();
       const response = await fetch(`${server.url}/v1/leaderboard`);
       expect(response.status).toBe(504);
-      expect(await response.json()).toEqual({ detail: 'request handler timed out' });
+      expect(await response.json()).toEqual({ detail: 'request handler timed out', code: 'handler_timeout' });
       expect(response.headers.get('x-request-id')).toBeTruthy();
     } finally {
       proxy.resume();
       await server.close();
       redis.disconnect();
     }
+  });
+});
+
+describeRedis('a slow but live Redis (answers 100–900 ms late)', () => {
+  let proxy: TcpProxy;
+  let direct: Redis;
+  beforeAll(async () => {
+    const target = new URL(redisUrl!);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    direct = new Redis(redisUrl!, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    await direct.connect();
+  });
+  afterAll(async () => {
+    direct?.disconnect();
+    await proxy?.close();
+  });
+
+  it('each request is counted at most once: a command that timed out is never sent again (probe finding: 120 requests, up to 363 increments)', async () => {
+    const server = await startServer({
+      config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 500, rateLimitPerMinute: 10_000, trustProxy: true },
+    });
+    // A fresh client address per run: Redis counters outlive the test process and are shared.
+    const ip = `10.${randomInt(0, 255)}.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+    const requests = 120;
+    const statuses: number[] = [];
+    try {
+      let turn = 0;
+      // 100, 800, 600, …: about half the answers come after VIGIL_REDIS_TIMEOUT_MS.
+      proxy.delayAnswers(() => 100 + ((turn++ * 7) % 9) * 100);
+      for (let wave = 0; wave < requests / 8; wave++) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () => fetch(`${server.url}/v1/server-identity`, { headers: { 'x-forwarded-for': ip } })),
+        );
+        for (const answer of answers) {
+          await answer.arrayBuffer();
+          statuses.push(answer.status);
+        }
+      }
+      proxy.delayAnswers(null);
+      // Whatever the client library would still send on its own (a reconnect's resend) goes out now.
+      let sent = -1;
+      while (sent !== proxy.sentCount(`:g:${ip}\r\n`)) {
+        sent = proxy.sentCount(`:g:${ip}\r\n`);
+        // A real wait: ioredis resends on its own timers over a real socket; quiet for 1.5 s means done.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+    } finally {
+      proxy.delayAnswers(null);
+      await server.close();
+    }
+    // Every request was answered as usual: counted in time, or served uncounted (the fallback).
+    expect(statuses).toEqual(Array(requests).fill(200));
+    expect(server.logs()).toContain('serving uncounted');
+    const keys = await direct.keys(`vigil:rl:*:g:${ip}`);
+    const counted = (await Promise.all(keys.map((key) => direct.get(key)))).reduce((sum, value) => sum + Number(value), 0);
+    expect(proxy.sentCount(`:g:${ip}\r\n`)).toBeLessThanOrEqual(requests);
+    expect(counted).toBeGreaterThan(0);
+    expect(counted).toBeLessThanOrEqual(requests);
   });
 });
 
@@ -103,7 +162,10 @@ describeRedis('signed requests while Redis hangs', () => {
   });
 
   it('the replay check cannot be made: 502 upstream dependency unavailable within the Redis timeout, then served once Redis answers', async () => {
-    const miner = new SignedVigilClient({ baseUrl: server.baseUrl, keypair: keypairFromSeed('44'.repeat(32)) });
+    // The client's clock, moved a second before the second call instead of sleeping: its timestamp
+    // (whole seconds) is then fresh, so it cannot meet a signature of the first call, whatever was kept.
+    let clock = Date.now();
+    const miner = new SignedVigilClient({ baseUrl: server.baseUrl, keypair: keypairFromSeed('44'.repeat(32)), now: () => clock });
     proxy.stall();
     proxy.resetAll();
     const refused = await miner.request('POST', '/v1/miners/registrations', { track: 'skills' }).then(
@@ -116,8 +178,8 @@ describeRedis('signed requests while Redis hangs', () => {
     expect((refused as VigilApiError).detail).toBe('upstream dependency unavailable');
 
     proxy.resume();
-    // A fresh signature (the client signs each call anew) goes through once Redis answers again.
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    // A fresh signature (the client signs each call anew, a second later) goes through once Redis answers again.
+    clock += 1_000;
     await expect(miner.request('POST', '/v1/miners/registrations', { track: 'skills' })).resolves.toBeDefined();
   });
 });

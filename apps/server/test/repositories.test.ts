@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/db/schema.js';
-import { buildApp } from '../src/http/app.js';
-import { createPolicy } from '../src/services/policies.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { createPolicy } from '../src/features/policies/stored-policies.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
 interface Server {
@@ -145,7 +145,7 @@ describeEachDialect('customer API: repositories', (ctx) => {
     const server = await start();
     const token = await paidKey();
     const refused = await register(server, token, { url: WIDGETS, provider: 'github', policy: 'strict' });
-    expect(refused).toMatchObject({ status: 404, body: { detail: 'policy not found' } });
+    expect(refused).toMatchObject({ status: 404, body: { detail: 'policy not found', code: 'policy_not_found' } });
     expect(await countRows('source_repositories')).toBe(0);
     expect((await register(server, token, { url: WIDGETS, provider: 'github', policy: 'default' })).status).toBe(201);
   });
@@ -155,7 +155,7 @@ describeEachDialect('customer API: repositories', (ctx) => {
     const token = await paidKey();
     const refused = await register(server, token, { url: `https://${provider}.org/acme/widgets.git`, provider });
     expect(refused.status).toBe(422);
-    expect(refused.body).toEqual({ detail: `provider: ${provider} is not yet connected; connected providers: github` });
+    expect(refused.body).toEqual({ detail: `provider: ${provider} is not yet connected; connected providers: github`, code: 'provider_not_connected' });
     expect(await countRows('source_repositories')).toBe(0);
   });
 
@@ -184,7 +184,7 @@ describeEachDialect('customer API: repositories', (ctx) => {
     // The same repository written another way (page URL, other case) is the same repository.
     const again = await register(server, token, { url: 'https://github.com/acme/WIDGETS/', provider: 'github' });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ detail: `url: https://github.com/acme/WIDGETS.git is already registered as ${first.body.data.id}` });
+    expect(again.body).toEqual({ detail: `url: https://github.com/acme/WIDGETS.git is already registered as ${first.body.data.id}`, code: 'repository_already_registered' });
   });
 
   it("another organization's repository is 404 to read and to delete, and absent from its list", async () => {
@@ -196,11 +196,11 @@ describeEachDialect('customer API: repositories', (ctx) => {
     const theirs = await register(server, globex, { url: WIDGETS, provider: 'github' });
     expect(theirs.status).toBe(201);
     expect(theirs.body.data.id).not.toBe(id);
-    expect(await send(server, 'GET', `/v1/repositories/${id}`, { token: globex })).toMatchObject({ status: 404, body: { detail: 'repository not found' } });
-    expect(await send(server, 'DELETE', `/v1/repositories/${id}`, { token: globex })).toMatchObject({ status: 404, body: { detail: 'repository not found' } });
+    expect(await send(server, 'GET', `/v1/repositories/${id}`, { token: globex })).toMatchObject({ status: 404, body: { detail: 'repository not found', code: 'repository_not_found' } });
+    expect(await send(server, 'DELETE', `/v1/repositories/${id}`, { token: globex })).toMatchObject({ status: 404, body: { detail: 'repository not found', code: 'repository_not_found' } });
     expect((await send(server, 'GET', '/v1/repositories', { token: globex })).body.repositories.map((r: { id: string }) => r.id)).toEqual([theirs.body.data.id]);
     // A malformed id names no repository either.
-    expect(await send(server, 'GET', '/v1/repositories/repo_nope', { token: acme })).toMatchObject({ status: 404, body: { detail: 'repository not found' } });
+    expect(await send(server, 'GET', '/v1/repositories/repo_nope', { token: acme })).toMatchObject({ status: 404, body: { detail: 'repository not found', code: 'repository_not_found' } });
     expect((await send(server, 'GET', `/v1/repositories/${id}`, { token: acme })).status).toBe(200);
   });
 
@@ -220,9 +220,9 @@ describeEachDialect('customer API: repositories', (ctx) => {
   it('needs the repositories scope, and a paid plan to register and read (not to delete)', async () => {
     const server = await start();
     const readOnly = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'read']);
-    expect(await register(server, readOnly, { url: WIDGETS, provider: 'github' })).toMatchObject({ status: 403, body: { detail: "api key lacks 'repositories' scope" } });
+    expect(await register(server, readOnly, { url: WIDGETS, provider: 'github' })).toMatchObject({ status: 403, body: { detail: "api key lacks 'repositories' scope", code: 'scope_missing' } });
     const free = await operatorKey(ctx.db(), ['--org', 'initech', '--scopes', 'repositories']);
-    expect(await register(server, free, { url: WIDGETS, provider: 'github' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(await register(server, free, { url: WIDGETS, provider: 'github' })).toMatchObject({ status: 403, body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' } });
     expect((await send(server, 'GET', '/v1/repositories', { token: free })).status).toBe(403);
     expect((await send(server, 'DELETE', '/v1/repositories/repo_0000000000000000', { token: free })).status).toBe(404);
   });
@@ -253,9 +253,9 @@ describeEachDialect('customer API: repositories', (ctx) => {
       const server = await start();
       const { secret } = await registered(server);
       const unsigned = await hook(server, 'push', pushPayload(), null);
-      expect(unsigned).toMatchObject({ status: 401, body: { detail: 'missing X-Hub-Signature-256 header' } });
+      expect(unsigned).toMatchObject({ status: 401, body: { detail: 'missing X-Hub-Signature-256 header', code: 'hook_signature_missing' } });
       const wrong = await hook(server, 'push', pushPayload(), (body) => sign('not the secret', body));
-      expect(wrong).toMatchObject({ status: 401, body: { detail: "X-Hub-Signature-256 does not match the body signed with the repository's webhook secret" } });
+      expect(wrong).toMatchObject({ status: 401, body: { detail: "X-Hub-Signature-256 does not match the body signed with the repository's webhook secret", code: 'hook_signature_invalid' } });
       // Signed over other bytes than those sent (a proxy that re-serialized the JSON) fails the same way.
       const reserialized = await hook(server, 'push', pushPayload(), sign(secret, JSON.stringify(pushPayload(), null, 2)));
       expect(reserialized.status).toBe(401);
@@ -318,12 +318,20 @@ describeEachDialect('customer API: repositories', (ctx) => {
         body: '{"ref":',
         headers: { 'x-github-event': 'push', 'x-github-delivery': 'd', 'x-hub-signature-256': sign(secret, '{"ref":') },
       });
-      expect(notJson).toMatchObject({ status: 400, body: { detail: 'malformed JSON body' } });
+      expect(notJson).toMatchObject({ status: 400, body: { detail: 'malformed JSON body', code: 'bad_request' } });
+      // Nested deeper than 64 levels: refused like any body that is not JSON, even when signed.
+      const deep = JSON.stringify(pushPayload()).replace(/}$/, `,"extra":${'['.repeat(2_500)}${']'.repeat(2_500)}}`);
+      const tooDeep = await send(server, 'POST', '/v1/repositories/hooks/github', {
+        body: deep,
+        headers: { 'x-github-event': 'push', 'x-github-delivery': 'd-deep', 'x-hub-signature-256': sign(secret, deep) },
+      });
+      expect(tooDeep).toMatchObject({ status: 400, body: { detail: 'malformed JSON body', code: 'bad_request' } });
+      expect(await ctx.db().selectFrom('source_repository_jobs').select('delivery_id').where('kind', '=', 'push').execute()).toEqual([]);
       const form = await send(server, 'POST', '/v1/repositories/hooks/github', {
         body: 'payload=%7B%7D',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'push', 'x-github-delivery': 'd', 'x-hub-signature-256': 'sha256=00' },
       });
-      expect(form).toMatchObject({ status: 415, body: { detail: 'unsupported media type' } });
+      expect(form).toMatchObject({ status: 415, body: { detail: 'unsupported media type', code: 'unsupported_media_type' } });
       const noCommit = await hook(server, 'push', pushPayload({ after: 'main' }), (body) => sign(secret, body));
       expect(noCommit.status).toBe(422);
       expect(noCommit.body.errors).toEqual([{ path: 'body.after', message: 'expected the pushed commit (40 hex)' }]);

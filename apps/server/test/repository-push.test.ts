@@ -5,20 +5,20 @@ import { join } from 'node:path';
 import { RepositoryVerification, RepositoryVerifiedEvent } from '@vigil/core';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/blobs/index.js';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/http/app.js';
-import { createPolicyInputSources } from '../src/policies/sources.js';
-import type { RepositoryWorker } from '../src/repository-worker/create-repository-worker.js';
-import { repositoryWorkerSettingsFromEnv } from '../src/repository-worker/settings.js';
-import { createPushWorker } from '../src/repository-worker/start-push-worker.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
-import { claimDueJob, JOB_LEASE_MS } from '../src/services/source-repository-jobs.js';
-import { processRepositoryJob } from '../src/services/source-repository-push.js';
-import { createGithubProvider } from '../src/source-providers/github-provider.js';
-import { githubSettingsFromEnv } from '../src/source-providers/github-settings.js';
-import { startStandInGithub, type StandInGithub } from '../src/source-providers/test-support/stand-in-github.js';
+import { buildApp } from '../src/app.js';
+import { createPolicyInputSources } from '../src/features/policies/create-input-sources.js';
+import type { RepositoryWorker } from '../src/features/repositories/worker/create-repository-worker.js';
+import { repositoryWorkerSettingsFromEnv } from '../src/features/repositories/worker/settings.js';
+import { createPushWorker } from '../src/features/repositories/worker/start-push-worker.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
+import { claimDueJob, JOB_LEASE_MS } from '../src/features/repositories/repository-jobs.js';
+import { processRepositoryJob } from '../src/features/repositories/repository-push.js';
+import { createGithubProvider } from '../src/features/repositories/providers/github-provider.js';
+import { githubSettingsFromEnv } from '../src/features/repositories/providers/github-settings.js';
+import { startStandInGithub, type StandInGithub } from '../src/features/repositories/providers/test-support/stand-in-github.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { DAY, publishLiveVerdicts, T0 } from '../src/test-support/fixtures.js';
 import { lockfileFormatOf } from '@vigil/lockfiles';
@@ -208,6 +208,62 @@ describeEachDialect('continuous verification: GitHub pushes', (ctx) => {
     expect(await restarted.drain()).toBe(1);
     expect((await api('GET', `/v1/repositories/${id}`)).body.last_push).toMatchObject({ state: 'done', attempts: 2, last_error: null });
     expect(await verificationsStored()).toBe(1);
+  });
+
+  it('a push whose lockfiles install no registry package is done with ALLOW; an attempt that fails inside Vigil ends retrying, never stays running', async () => {
+    // Issue 23: on PostgreSQL the first failed unexpectedly and stayed `running`, attempts 1, no error.
+    const first = github.commit('acme', 'widgets', { 'requirements.txt': 'numpy>=1.26\n' });
+    const { id, secret } = await register();
+    expect(await worker.drain()).toBe(1);
+    const record = await api('GET', `/v1/repositories/${id}`);
+    expect(record.body.last_push).toMatchObject({ state: 'done', attempts: 1, last_error: null });
+    expect(record.body.verdict).toBe('ALLOW');
+
+    const second = github.commit('acme', 'widgets', { 'requirements.txt': 'numpy>=1.27\n' });
+    expect((await push(secret, 'delivery-2', first, second)).status).toBe(202);
+    const deps = {
+      db: ctx.db(),
+      sources: createPolicyInputSources(ctx.db(), createFileBlobStore(join(dataDir, 'blobs')), () => clock),
+      provider: {
+        ...createGithubProvider(githubSettingsFromEnv({ VIGIL_GITHUB_API_URL: github.url })),
+        listLockfiles: async () => {
+          throw new TypeError("Cannot read properties of undefined (reading 'path')");
+        },
+      },
+      isLockfile: (path: string) => lockfileFormatOf(path) !== null,
+      now: () => clock,
+    };
+    const claim = (await claimDueJob(ctx.db(), clock))!;
+    await expect(processRepositoryJob(deps, claim)).rejects.toThrow(TypeError);
+    const failed = await api('GET', `/v1/repositories/${id}`);
+    expect(failed.body.last_push).toMatchObject({ state: 'retrying', attempts: 1, last_error: 'internal error (Vigil could not finish this attempt; it is retried)' });
+    expect(Date.parse(failed.body.last_push.next_attempt_at)).toBe(clock + 30_000);
+  });
+
+  it('never shows a push done beside the verification of the push before it, however the reads interleave', async () => {
+    // Issue 23 (PostgreSQL, intermittent): `done` for one commit while last_verification was the previous commit's.
+    let previous = github.commit('acme', 'widgets', { 'requirements.txt': 'numpy==1.0.0\n' });
+    const { id, secret } = await register();
+    await worker.drain();
+    const seen: { commit: string | null; state: string; verified: string | null }[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const body = (await api('GET', `/v1/repositories/${id}`)).body;
+        seen.push({ commit: body.last_push?.commit ?? null, state: body.last_push?.state, verified: body.last_verification?.commit ?? null });
+      }
+    })();
+    for (let n = 1; n <= 8; n++) {
+      const next = github.commit('acme', 'widgets', { 'requirements.txt': `numpy==1.${n}.0\n` });
+      expect((await push(secret, `delivery-${n}`, previous, next)).status).toBe(202);
+      await worker.drain();
+      previous = next;
+    }
+    polling = false;
+    await poller;
+    const done = seen.filter((s) => s.state === 'done');
+    expect(done.length).toBeGreaterThan(0);
+    for (const snapshot of done) expect(snapshot.verified, JSON.stringify(snapshot)).toBe(snapshot.commit);
   });
 
   it('a lockfile that cannot be read is listed with its error, the others still verified; no lockfile at all fails the push for good', async () => {

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/blobs/index.js';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/db/schema.js';
-import { buildApp } from '../src/http/app.js';
-import { createPolicyInputSources } from '../src/policies/sources.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { createPolicyInputSources } from '../src/features/policies/create-input-sources.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { publishLiveVerdicts } from '../src/test-support/fixtures.js';
 
@@ -74,6 +74,17 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
   }
 
   const requests = async () => (await ctx.db().selectFrom('package_requests').select(['purl', 'request_count']).orderBy('purl').execute()).map((r) => `${r.purl} ×${Number(r.request_count)}`);
+
+  it('answers a lockfile with no registry package (one unpinned line, 20,000 of them, one long comment) on every dialect', async () => {
+    const server = await start();
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'repositories']);
+    // Issue 23: on PostgreSQL each answered 500 (a query built from an empty list).
+    for (const content of ['numpy>=1.26\n', Array.from({ length: 20_000 }, (_, i) => `pkg-${i}>=1`).join('\n'), `# ${'x'.repeat(1_000_000)}\n`]) {
+      const answer = await verify(server, token, { lockfiles: [{ path: 'requirements.txt', content }] });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ verdict: 'ALLOW', summary: { packages: 0 }, dependencies: [] });
+    }
+  });
 
   it('reads lockfiles of several formats: per file what was read, which were direct, what was skipped and why', async () => {
     const server = await start();
@@ -211,7 +222,7 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     expect((await verify(server, token, {})).body.errors[0]).toEqual({ path: 'body', message: 'expected exactly one of lockfiles and repository' });
     expect((await verify(server, token, { repository: 'repo_0123456789abcdef', lockfiles: [{ path: 'uv.lock', content: '' }] })).status).toBe(422);
     const free = await operatorKey(ctx.db(), ['--org', 'globex', '--scopes', 'repositories']);
-    expect(await verify(server, free, { lockfiles: [{ path: 'uv.lock', content: '' }] })).toEqual({ status: 403, body: { detail: 'this endpoint requires a paid plan' } });
+    expect(await verify(server, free, { lockfiles: [{ path: 'uv.lock', content: '' }] })).toEqual({ status: 403, body: { detail: 'this endpoint requires a paid plan', code: 'paid_plan_required' } });
   });
 
   it('applies the named policy of the organization, refuses an unknown one, and gives a personal key the default', async () => {
@@ -227,7 +238,7 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     const strict = await verify(server, org, { lockfiles, policy: 'no-dev-tools' });
     expect(strict.body.policy).toMatchObject({ name: 'no-dev-tools', builtin: false });
     expect(strict.body.summary.blocked).toBe(2);
-    expect((await verify(server, org, { lockfiles, policy: 'nope' })).body).toEqual({ detail: 'policy not found' });
+    expect((await verify(server, org, { lockfiles, policy: 'nope' })).body).toEqual({ detail: 'policy not found', code: 'policy_not_found' });
     const personal = await operatorKey(ctx.db(), ['--personal', 'alice', '--plan', 'paid', '--scopes', 'repositories']);
     expect((await verify(server, personal, { lockfiles, policy: 'no-dev-tools' })).body.policy.name).toBe('default');
   });
@@ -242,7 +253,7 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     });
     const id = ((await registered.json()) as { data: { id: string } }).data.id;
     const early = await verify(server, token, { repository: id });
-    expect(early).toEqual({ status: 409, body: { detail: `repository: ${id} has no verified push yet (its last push is queued)` } });
+    expect(early).toEqual({ status: 409, body: { detail: `repository: ${id} has no verified push yet (its last push is queued)`, code: 'repository_not_verified' } });
     await ctx.db()
       .insertInto('source_repository_lockfiles')
       .values({ repository_id: id, path: 'package-lock.json', blob_sha: 'a'.repeat(40), content: fixture('npm-v3/package-lock.json'), commit_sha: 'c'.repeat(40), fetched_at: 0 })
@@ -251,6 +262,6 @@ describeEachDialect('POST /v1/repositories/verify', (ctx) => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: null, repository: id, commit: 'c'.repeat(40), summary: { packages: 8 } });
     const other = await operatorKey(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'repositories']);
-    expect(await verify(server, other, { repository: id })).toEqual({ status: 404, body: { detail: 'repository not found' } });
+    expect(await verify(server, other, { repository: id })).toEqual({ status: 404, body: { detail: 'repository not found', code: 'repository_not_found' } });
   });
 });

@@ -11,9 +11,9 @@ import {
   ThreatTrends,
 } from '@vigil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type VigilDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { closeRound, openRound } from '../src/services/rounds.js';
+import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { closeRound, openRound } from '../src/features/network/rounds/rounds.js';
 import { HOUR, POLICY_VERSION, T0, attest, bundle, finding, newKey, seedRound, type TestKey } from '../src/test-support/fixtures.js';
 import { startServer, type TestServer } from './harness.js';
 
@@ -109,7 +109,7 @@ describe('public endpoints over real round data', () => {
   it('the open round has no scores yet: 404 round not found', async () => {
     const { response, json } = await get(`/v1/rounds/${openRoundId}/scores`);
     expect(response.status).toBe(404);
-    expect(json).toEqual({ detail: 'round not found' });
+    expect(json).toEqual({ detail: 'round not found', code: 'round_not_found' });
   });
 
   it('rounds, status, leaderboard and agents use naive timestamps', async () => {

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/blobs/index.js';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/db/schema.js';
-import { buildApp } from '../src/http/app.js';
-import { listAttestations } from '../src/services/attestations-read.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { listAttestations } from '../src/features/network/attestations/attestations-read.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { attest, bundle, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
 
@@ -105,7 +105,7 @@ describeEachDialect('customer API: search visibility', (ctx) => {
 
     // Another account: no hit by name or by bytes, and every read answers as for an unknown id.
     const unknown = await call(server, 'GET', '/v1/artifacts/art_999999', bob);
-    expect(unknown).toMatchObject({ status: 404, body: { detail: 'artifact not found' } });
+    expect(unknown).toMatchObject({ status: 404, body: { detail: 'artifact not found', code: 'artifact_unknown' } });
     const privateToBob = async () => {
       for (const q of ['@acme/secret-lib', 'secret', sha256.slice(7, 20), 'packages artifact']) expect(artifactIds(await find(server, bob, q)), q).not.toContain(id);
       for (const path of [`/v1/artifacts/${id}`, `/v1/artifacts/${id}/facts`]) {

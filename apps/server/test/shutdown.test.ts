@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { installGracefulShutdown } from '../src/http/shutdown.js';
+import { installGracefulShutdown } from '../src/platform/http/shutdown.js';
 import { startServer } from './harness.js';
 
 describe('graceful shutdown', () => {

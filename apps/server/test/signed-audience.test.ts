@@ -31,7 +31,7 @@ describe('a signed request is valid on one deployment only', () => {
       fetch(`${target.baseUrl}${path}`, { method: 'POST', headers: { ...signedRequestHeaders(signed), 'content-type': 'application/json' }, body });
     const replayed = await send(production);
     expect(replayed.status).toBe(401);
-    expect(await replayed.json()).toEqual({ detail: 'invalid request signature' });
+    expect(await replayed.json()).toEqual({ detail: 'invalid request signature', code: 'invalid_signature' });
     expect((await send(staging)).status).toBe(201);
   });
 

@@ -1,7 +1,7 @@
 import { SignedVigilClient, VigilApiError, keypairFromSeed } from '@vigil/client';
 import { ValidatorRegistration } from '@vigil/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runValidatorsCommand } from '../src/commands/validators-command.js';
+import { runValidatorsCommand } from '../src/features/network/validators/validators-command.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 
 const OWNER = keypairFromSeed('b1'.repeat(32));

@@ -17,11 +17,11 @@ import { AGENT_BUNDLE_FORMAT, MinerAgent, ValidatorRegistration, type AgentBundl
 import { toHex } from '@vigil/crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, type VigilDatabase } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import { advanceRounds, type SchedulerSettings } from '../src/scheduler/index.js';
-import { tarGz } from '../src/artifacts/tar-gz.js';
-import { storeArtifact } from '../src/services/store-artifact.js';
+import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
+import { migrateToLatest } from '../src/platform/db/migrate.js';
+import { advanceRounds, type SchedulerSettings } from '../src/features/network/rounds/scheduler/index.js';
+import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
+import { storeArtifact } from '../src/features/artifacts/store-artifact.js';
 import { withSearchPath } from '../src/test-support/databases.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 

@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { runKeysCommand } from '../src/commands/keys-command.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig, type Config } from '../src/config.js';
-import type { Database, OutboxKind } from '../src/db/schema.js';
-import { buildApp } from '../src/http/app.js';
-import { enqueueOutboxEvent } from '../src/repositories/outbox.js';
-import { inTransaction } from '../src/repositories/transaction.js';
-import { createSecretBox } from '../src/secrets/secret-box.js';
-import { loadServerIdentity } from '../src/server-identity.js';
-import { createPublicReadService } from '../src/services/public-read-service.js';
-import type { HostResolver } from '../src/webhooks/address-policy.js';
-import { createWebhookWorker, type CreateWebhookWorkerOptions, type WebhookWorker } from '../src/webhooks/create-webhook-worker.js';
+import type { Database, OutboxKind } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { enqueueOutboxEvent } from '../src/platform/outbox.js';
+import { inTransaction } from '../src/platform/db/transaction.js';
+import { createSecretBox } from '../src/platform/secrets/secret-box.js';
+import { loadServerIdentity } from '../src/platform/secrets/server-identity.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
+import type { HostResolver } from '../src/features/webhooks/dispatch/address-policy.js';
+import { createWebhookWorker, type CreateWebhookWorkerOptions, type WebhookWorker } from '../src/features/webhooks/dispatch/create-webhook-worker.js';
 
 /** A worker's options, any settings left out taken from the harness's configuration. */
 export type WorkerOverrides = Partial<Omit<CreateWebhookWorkerOptions, 'settings'>> & { settings?: Partial<CreateWebhookWorkerOptions['settings']> };

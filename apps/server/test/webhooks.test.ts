@@ -3,13 +3,13 @@ import { WebhookEvent } from '@vigil/core';
 import { verifyWebhookSignature } from '@vigil/webhooks';
 import { sql } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { APPLICATION_TABLES } from '../src/db/schema.js';
+import { APPLICATION_TABLES } from '../src/platform/db/schema.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
 import { WEBHOOK_RETRY_SCHEDULE_SECONDS } from '@vigil/webhooks';
-import { createSecretBox } from '../src/secrets/secret-box.js';
-import { loadServerIdentity } from '../src/server-identity.js';
-import { encodeEventCursor } from '../src/services/events-feed.js';
+import { createSecretBox } from '../src/platform/secrets/secret-box.js';
+import { loadServerIdentity } from '../src/platform/secrets/server-identity.js';
+import { encodeEventCursor } from '../src/features/webhooks/events-feed.js';
 import { emit, repositoryPayload, roundClosedPayload, startHarness, verdictPayload, type Harness } from './webhooks-support.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -91,14 +91,36 @@ describeEachDialect('webhooks', (ctx) => {
       ['GET', '/v1/webhooks/not-an-id'],
     ] as const) {
       const answer = await h.call(method, path, { token: other, ...(method === 'PATCH' ? { body: { active: false } } : {}) });
-      expect([path, answer.status, answer.body]).toEqual([path, 404, { detail: 'webhook not found' }]);
+      expect([path, answer.status, answer.body]).toEqual([path, 404, { detail: 'webhook not found', code: 'webhook_not_found' }]);
     }
     expect((await h.call('GET', '/v1/webhooks', { token: other })).body).toEqual({ data: [] });
     const readOnly = await h.key('initech', 'read');
-    expect((await h.call('GET', '/v1/webhooks', { token: readOnly })).body).toEqual({ detail: "api key lacks 'webhooks' scope" });
+    expect((await h.call('GET', '/v1/webhooks', { token: readOnly })).body).toEqual({ detail: "api key lacks 'webhooks' scope", code: 'scope_missing' });
 
     expect((await h.call('DELETE', `/v1/webhooks/${record.id}`, { token: acme })).status).toBe(204);
     expect((await h.call('GET', `/v1/webhooks/${record.id}`, { token: acme })).status).toBe(404);
+  });
+
+  it('an account has at most VIGIL_WEBHOOK_MAX_ENDPOINTS endpoints (paused ones count): one more is 409 until one is deleted; creations at once cannot pass it', async () => {
+    const h = await harness({ VIGIL_WEBHOOK_MAX_ENDPOINTS: '3' });
+    const acme = await h.key('acme');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await endpoint(h, acme, `https://hooks.example/acme/${i}`)).id);
+    expect((await h.call('PATCH', `/v1/webhooks/${ids[0]}`, { token: acme, body: { active: false } })).status).toBe(200);
+    const refused = await h.call('POST', '/v1/webhooks', { token: acme, body: { url: 'https://hooks.example/acme/3', events: ['verdict.changed'] } });
+    expect([refused.status, refused.body]).toEqual([409, { detail: 'webhook endpoint limit reached: delete an endpoint to add another', code: 'webhook_limit_reached' }]);
+    expect((await h.call('GET', '/v1/webhooks', { token: acme })).body.data).toHaveLength(3);
+
+    // Another account's endpoints are its own count; six creations sent at once make exactly three.
+    const globex = await h.key('globex');
+    const together = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => h.call('POST', '/v1/webhooks', { token: globex, body: { url: `https://hooks.example/globex/${i}`, events: ['verdict.changed'] } })),
+    );
+    expect(together.map((a) => a.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
+    expect((await h.call('GET', '/v1/webhooks', { token: globex })).body.data).toHaveLength(3);
+
+    expect((await h.call('DELETE', `/v1/webhooks/${ids[1]}`, { token: acme })).status).toBe(204);
+    expect((await h.call('POST', '/v1/webhooks', { token: acme, body: { url: 'https://hooks.example/acme/3', events: ['verdict.changed'] } })).status).toBe(201);
   });
 
   it('refuses http:// without the development setting, and non-public hosts at creation and update', async () => {
@@ -126,6 +148,49 @@ describeEachDialect('webhooks', (ctx) => {
     expect(ok.status).toBe(201);
     const moved = await h.call('PATCH', `/v1/webhooks/${ok.body.data.id}`, { token: acme, body: { url: 'https://10.9.9.9/x' } });
     expect(moved.status).toBe(422);
+  });
+
+  it('stores the URL as the WHATWG URL parser normalises it, refuses credentials, a fragment and port 0, and checks the normalised host', async () => {
+    const resolver = async (host: string) => (host === 'inner.example' ? [{ address: '10.0.0.9', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]);
+    const h = await harness({ VIGIL_WEBHOOK_ALLOW_HTTP: 'false', VIGIL_WEBHOOK_ALLOW_PRIVATE: 'false' }, { resolver });
+    const acme = await h.key('acme');
+    const create = (url: string) => h.call('POST', '/v1/webhooks', { token: acme, body: { url, events: ['verdict.changed'] } });
+    const refused = async (url: string) => {
+      const answer = await create(url);
+      expect([url, answer.status]).toEqual([url, 422]);
+      return answer.body.detail as string;
+    };
+    // What another parser reads as credentials before 127.0.0.1 is, for WHATWG (and for the sender), a
+    // path on 93.184.216.34: stored so, so no reader of the record can take it the other way.
+    const backslash = await create('https://93.184.216.34\\@127.0.0.1/');
+    expect(backslash.status).toBe(201);
+    expect(backslash.body.data.url).toBe('https://93.184.216.34/@127.0.0.1/');
+    expect((await h.call('GET', `/v1/webhooks/${backslash.body.data.id}`, { token: acme })).body.data.url).toBe('https://93.184.216.34/@127.0.0.1/');
+    // Case, default port, dot segments, a bare host and spaces are written the one way.
+    const spelled = await create('HTTPS://Hooks.EXAMPLE:443/a/../in box?x=1');
+    expect(spelled.body.data.url).toBe('https://hooks.example/in%20box?x=1');
+    expect((await create('https://hooks.example')).body.data.url).toBe('https://hooks.example/');
+
+    expect(await refused('https://hooks.example#@127.0.0.1/')).toBe('url: must not carry a fragment (#…)');
+    expect(await refused('https://hooks.example/x#')).toBe('url: must not carry a fragment (#…)');
+    expect(await refused('https://hooks.example:0/x')).toBe('url: must not use port 0');
+    expect(await refused('https://user@hooks.example/x')).toBe('url: must not carry credentials (user:password@)');
+    expect(await refused('https://:pw@hooks.example/x')).toBe('url: must not carry credentials (user:password@)');
+    expect(await refused('https://hooks.example:000/x')).toBe('url: must not use port 0');
+    expect(await refused('https://hooks.example:65536/x')).toBe('Validation error');
+    // The host checked is the normalised one: 0x7f.1 is 127.0.0.1, a name's case is folded.
+    expect(await refused('https://0x7f.1/x')).toBe('url: 127.0.0.1 is a loopback address, which webhooks may not reach');
+    expect(await refused('https://LOCALHOST./x')).toContain('reserved local or metadata host name');
+    expect(await refused('https://Inner.Example/x')).toBe('url: inner.example resolves to 10.0.0.9, a private address, which webhooks may not reach');
+
+    // An update follows the same rules and stores the normalised form.
+    const id = backslash.body.data.id as string;
+    expect((await h.call('PATCH', `/v1/webhooks/${id}`, { token: acme, body: { url: 'https://hooks.example:0/' } })).body.detail).toBe('url: must not use port 0');
+    expect((await h.call('PATCH', `/v1/webhooks/${id}`, { token: acme, body: { url: 'https://hooks.example/#frag' } })).body.detail).toBe('url: must not carry a fragment (#…)');
+    const moved = await h.call('PATCH', `/v1/webhooks/${id}`, { token: acme, body: { url: 'https://Hooks.Example:443/y' } });
+    expect([moved.status, moved.body.data.url]).toEqual([200, 'https://hooks.example/y']);
+    const stored = await ctx.db().selectFrom('webhooks').select('url').where('webhook_id', '=', id).executeTakeFirstOrThrow();
+    expect(stored.url).toBe('https://hooks.example/y');
   });
 
   it('retries through failures and a timeout to success: same delivery id, a fresh signed timestamp per attempt, the exact event body', async () => {
@@ -283,7 +348,7 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.drain();
     expect(r.received).toHaveLength(0);
     expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=pending`, { token: acme })).body.data).toHaveLength(6);
-    expect((await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme })).body).toEqual({ detail: 'webhook is paused or disabled' });
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme })).body).toEqual({ detail: 'webhook is paused or disabled', code: 'webhook_not_active' });
     await h.call('PATCH', `/v1/webhooks/${hook.id}`, { token: acme, body: { active: true } });
     await worker.drain();
     expect(r.received.map((q) => JSON.parse(q.raw.toString()).id)).toEqual(ids);
@@ -407,7 +472,7 @@ describeEachDialect('webhooks', (ctx) => {
     const worker = await h.worker();
     // The argument-less actions refuse any field (422), accept none or `{}`.
     for (const path of [`/v1/webhooks/${hook.id}/test`, `/v1/webhooks/${hook.id}/revoke-previous-secret`, `/v1/webhooks/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`]) {
-      expect(await h.call('POST', path, { token: acme, body: { force: true } })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
+      expect(await h.call('POST', path, { token: acme, body: { force: true } })).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error' } });
     }
     expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme, body: {} })).status).toBe(200);
     expect((await h.call('POST', `/v1/webhooks/${hook.id}/revoke-previous-secret`, { token: acme })).status).toBe(200);
@@ -449,7 +514,28 @@ describeEachDialect('webhooks', (ctx) => {
     await worker.drain();
     expect(r.received.length - before).toBe(2);
     expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries?state=failed`, { token: acme })).body.data).toEqual([]);
-    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000`, { token: acme })).body).toEqual({ detail: 'delivery not found' });
+    expect((await h.call('GET', `/v1/webhooks/${hook.id}/deliveries/00000000-0000-4000-8000-000000000000`, { token: acme })).body).toEqual({ detail: 'delivery not found', code: 'webhook_delivery_not_found' });
+  });
+
+  it('the events feed takes every documented kind in types: webhook.test is accepted and lists nothing (test events are never in the feed)', async () => {
+    const h = await harness();
+    const r = await receiver();
+    const acme = await h.key('acme');
+    const hook = await endpoint(h, acme, r.url);
+    const worker = await h.worker();
+    expect((await h.call('POST', `/v1/webhooks/${hook.id}/test`, { token: acme })).status).toBe(202);
+    const verdict = await emit(h);
+    await worker.drain();
+    // Deliveries in flight together may arrive in any order (docs/webhooks.md).
+    expect(r.received.map((q) => q.headers['x-vigil-event']).sort()).toEqual(['verdict.changed', 'webhook.test']);
+
+    expect(await h.call('GET', '/v1/events?types=webhook.test', { token: acme })).toMatchObject({ status: 200, body: { data: [] } });
+    const mixed = await h.call('GET', '/v1/events?types=webhook.test,verdict.changed', { token: acme });
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.data.map((e: { id: string }) => e.id)).toEqual([verdict]);
+    const every = 'verdict.changed,attestation.created,repository.verified,round.closed,webhook.disabled,webhook.test';
+    expect((await h.call('GET', `/v1/events?types=${every}`, { token: acme })).body.data.map((e: { id: string }) => e.id)).toEqual([verdict]);
+    expect(await h.call('GET', '/v1/events?types=webhook.tested', { token: acme })).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error' } });
   });
 
   it('two workers deliver each of many events exactly once to a healthy receiver, four at most in flight per endpoint', async () => {
@@ -580,7 +666,7 @@ describeEachDialect('webhooks', (ctx) => {
     expect(repos.body.data.map((e: { id: string }) => e.id)).toEqual([mine]);
     expect((await h.call('GET', '/v1/events?types=nope', { token: acme })).status).toBe(422);
     for (const empty of ['', ',', ' , '])
-      expect(await h.call('GET', `/v1/events?types=${encodeURIComponent(empty)}`, { token: acme })).toMatchObject({ status: 422, body: { detail: 'Validation error' } });
+      expect(await h.call('GET', `/v1/events?types=${encodeURIComponent(empty)}`, { token: acme })).toMatchObject({ status: 422, body: { detail: 'Validation error', code: 'validation_error' } });
     // Every refused cursor reads the same: garbage, made up, altered, or past the newest position.
     const garbage = await h.call('GET', '/v1/events?after=evc_garbage', { token: acme });
     expect(garbage.status).toBe(422);
@@ -595,7 +681,7 @@ describeEachDialect('webhooks', (ctx) => {
     }
     expect(await h.call('GET', '/v1/events', { token: acme, headers: { 'x-vigil-page': altered } })).toMatchObject({
       status: 422,
-      body: { detail: 'Validation error', errors: [{ path: 'headers.x-vigil-page', message: 'expected a next_cursor value of a previous answer' }] },
+      body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'headers.x-vigil-page', message: 'expected a next_cursor value of a previous answer' }] },
     });
     // Another deployment's server key: its cursors are not this one's.
     const stranger = await startHarness(h.db, { VIGIL_EVENT_RETENTION_DAYS: '30' });
@@ -614,7 +700,7 @@ describeEachDialect('webhooks', (ctx) => {
     restarted.clock.t += 31 * DAY;
     expect(await restarted.call('GET', `/v1/events?after=${first.body.next_cursor}`, { token: acme })).toMatchObject({
       status: 410,
-      body: { detail: 'events cursor expired: older than the retention period' },
+      body: { detail: 'events cursor expired: older than the retention period', code: 'events_cursor_expired' },
     });
     // An empty answer renews the cursor: a reader polling a quiet feed never expires.
     const quiet = await restarted.call('GET', `/v1/events?after=${end.body.next_cursor}`, { token: acme });
@@ -645,15 +731,15 @@ describeEachDialect('webhooks', (ctx) => {
 
     expect(await h.call('GET', `/v1/events?from=newest&after=${now.body.next_cursor}`, { token: acme })).toMatchObject({
       status: 422,
-      body: { detail: 'Validation error', errors: [{ path: 'query.from', message: 'not with after (both say where to start)' }] },
+      body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'query.from', message: 'not with after (both say where to start)' }] },
     });
     expect(await h.call('GET', '/v1/events?from=newest', { token: acme, headers: { 'x-vigil-page': now.body.next_cursor } })).toMatchObject({
       status: 422,
-      body: { detail: 'Validation error', errors: [{ path: 'query.from', message: 'not with X-Vigil-Page (both say where to start)' }] },
+      body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'query.from', message: 'not with X-Vigil-Page (both say where to start)' }] },
     });
     expect(await h.call('GET', '/v1/events?from=oldest', { token: acme })).toMatchObject({
       status: 422,
-      body: { detail: 'Validation error', errors: [{ path: 'query.from', message: 'expected newest' }] },
+      body: { detail: 'Validation error', code: 'validation_error', errors: [{ path: 'query.from', message: 'expected newest' }] },
     });
   });
 

@@ -88,8 +88,15 @@ export interface Connection {
 
 /** Flags first, then environment variables, then the profile file, then the default. */
 export async function resolveConnection(io: Io, options: GlobalOptions): Promise<Connection> {
-  const profileName = options.profile ?? (io.env.VIGIL_PROFILE || undefined) ?? DEFAULT_PROFILE;
-  const config = await readConfig(io);
+  const named = options.profile ?? (io.env.VIGIL_PROFILE || undefined);
+  const profileName = named ?? DEFAULT_PROFILE;
+  const config = await readConfig(io).catch((err: unknown) => {
+    // A broken profile file stops only the commands that name a profile: the others say which file
+    // is broken and go on without it (flags and environment variables still apply).
+    if (!(err instanceof CliError) || named !== undefined) throw err;
+    io.stderr(`vigil: warning: ${err.message}; the profile file is ignored\n`);
+    return { profiles: {} } as ConfigFile;
+  });
   const profile = config.profiles[profileName];
   if (options.profile !== undefined && !profile) throw new CliError(`--profile: no profile ${JSON.stringify(profileName)} in ${configPath(io)} (run vigil login --profile ${profileName})`);
   const env = (name: string) => {

@@ -4,6 +4,7 @@ import { PackageRefError, parsePackageRef } from '@vigil/core';
 import type { Command } from 'commander';
 import { resolveConnection, type Connection, type GlobalOptions } from './config.js';
 import { CliError, UsageError } from './exit-codes.js';
+import { lightFetch } from './http-fetch.js';
 import type { Io } from './io.js';
 import { Output, Progress } from './output.js';
 
@@ -60,8 +61,9 @@ export class Context {
     return this.connection;
   }
 
+  /** The fetch of `io`, else lightFetch: node:http, without the start-up cost of Node's own fetch. */
   fetch(): typeof globalThis.fetch {
-    return this.recorder.wrap(this.io.fetch ?? globalThis.fetch);
+    return this.recorder.wrap(this.io.fetch ?? lightFetch(() => globalThis.fetch));
   }
 
   /** The SDK client: with the token when one is configured, else public reads only. */

@@ -1,20 +1,59 @@
 import { Command } from 'commander';
-import type { Kit, RunState } from './command-kit.js';
-import { registerAccount } from './commands/account.js';
-import { registerAdmin } from './commands/admin.js';
-import { registerArtifacts } from './commands/artifacts.js';
-import { registerAttestations } from './commands/attestations.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerEvents } from './commands/events.js';
-import { registerOperator } from './commands/operator.js';
-import { registerPolicy } from './commands/policy.js';
-import { registerPublicReads } from './commands/public-reads.js';
-import { registerRepositories } from './commands/repositories.js';
-import { registerScan } from './commands/scan.js';
-import { registerVerify } from './commands/verify.js';
-import { registerWebhooks } from './commands/webhooks.js';
+import { completeHelp, type Kit, type RunState } from './command-kit.js';
 import type { Io } from './io.js';
 import { VERSION } from './version.js';
+
+type Register = (program: Command, kit: Kit) => void;
+
+/**
+ * The top-level commands (aliases included) of each command module, in the order of `vigil --help`.
+ * A module is imported only when its command is run (or for the whole tree: `vigil --help`, an
+ * unknown command, `completion`), so `vigil --version` loads no command and `vigil network` loads
+ * neither the scanner nor the lockfile readers (docs/benchmarks.md, "Command-line start-up").
+ */
+export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Register> }[] = [
+  { names: ['health', 'identity', 'network', 'dashboard', 'trends', 'rounds', 'leaderboard', 'agents', 'agent'], load: async () => (await import('./commands/public-reads.js')).registerPublicReads },
+  { names: ['login', 'logout', 'whoami', 'keys'], load: async () => (await import('./commands/account.js')).registerAccount },
+  { names: ['attestations', 'attestation', 'verify-attestation', 'canonical-hash', 'search'], load: async () => (await import('./commands/attestations.js')).registerAttestations },
+  { names: ['verify', 'verify-repo'], load: async () => (await import('./commands/verify.js')).registerVerify },
+  { names: ['scan'], load: async () => (await import('./commands/scan.js')).registerScan },
+  { names: ['policy', 'policies'], load: async () => (await import('./commands/policy.js')).registerPolicy },
+  { names: ['artifacts', 'artifact'], load: async () => (await import('./commands/artifacts.js')).registerArtifacts },
+  { names: ['repositories', 'repository'], load: async () => (await import('./commands/repositories.js')).registerRepositories },
+  { names: ['webhooks', 'webhook'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
+  { names: ['events'], load: async () => (await import('./commands/events.js')).registerEvents },
+  { names: ['keygen', 'miner', 'validator'], load: async () => (await import('./commands/operator.js')).registerOperator },
+  { names: ['admin'], load: async () => (await import('./commands/admin.js')).registerAdmin },
+  { names: ['completion'], load: async () => (await import('./commands/completion.js')).registerCompletion },
+];
+
+/** Global options that take a value (`--base-url <url>`): the word after them is not the command. */
+const VALUE_OPTIONS = new Set(['--base-url', '--url', '--token', '--api-key', '--profile']);
+
+/**
+ * The modules a command line needs: the one of its command, none for a bare `--version`, every one
+ * where the whole tree is shown or searched (help of the program, an unknown command, `completion`).
+ */
+export function modulesFor(argv: readonly string[]): typeof COMMAND_MODULES {
+  const words: string[] = [];
+  let version = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      else if (arg === '-V' || arg === '--version') version = true;
+      continue;
+    }
+    words.push(arg);
+    if (words[0] !== 'help' || words.length === 2) break;
+  }
+  const name = words[0] === 'help' ? words[1] : words[0];
+  if (name === undefined) return version && words.length === 0 ? [] : COMMAND_MODULES;
+  const hit = COMMAND_MODULES.find((m) => m.names.includes(name));
+  if (hit === undefined || name === 'completion') return COMMAND_MODULES;
+  return [hit];
+}
 
 const FOOTER = `
 Configuration (first found wins): --base-url, --url, VIGIL_BASE_URL, VIGIL_URL, the profile, http://localhost:8080;
@@ -32,8 +71,11 @@ Examples:
 
 Docs: docs/cli.md.`;
 
-/** The `vigil` command tree (docs/cli.md). `state` receives the exit status a command sets. */
-export function buildProgram(io: Io, state: RunState): Command {
+/**
+ * The `vigil` command tree (docs/cli.md), with the commands `argv` needs (all without it). `state`
+ * receives the exit status a command sets.
+ */
+export async function buildProgram(io: Io, state: RunState, argv?: readonly string[]): Promise<Command> {
   const program = new Command('vigil')
     .description('vigil: the command line of Vigil (artifact verdicts and attestations)')
     .version(VERSION, '-V, --version', 'print the version')
@@ -58,18 +100,8 @@ export function buildProgram(io: Io, state: RunState): Command {
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .addHelpText('after', FOOTER);
   const kit: Kit = { io, state };
-  registerPublicReads(program, kit);
-  registerAccount(program, kit);
-  registerAttestations(program, kit);
-  registerVerify(program, kit);
-  registerScan(program, kit);
-  registerPolicy(program, kit);
-  registerArtifacts(program, kit);
-  registerRepositories(program, kit);
-  registerWebhooks(program, kit);
-  registerEvents(program, kit);
-  registerOperator(program, kit);
-  registerAdmin(program, kit);
-  registerCompletion(program, kit);
+  const modules = argv === undefined ? COMMAND_MODULES : modulesFor(argv);
+  for (const register of await Promise.all(modules.map((m) => m.load()))) register(program, kit);
+  for (const command of program.commands) completeHelp(command);
   return program;
 }

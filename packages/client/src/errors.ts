@@ -1,4 +1,4 @@
-import type { ErrorBody, ValidationIssue } from '@vigil/core';
+import type { ErrorBody, ErrorCode, ValidationIssue } from '@vigil/core';
 
 /** Where a failure happened: what a caller needs to report it or to find it in the server's logs. */
 export interface VigilErrorContext {
@@ -43,9 +43,15 @@ export interface VigilApiErrorInit extends VigilErrorContext {
 export class VigilApiError extends VigilError {
   override name = 'VigilApiError';
   declare readonly status: number;
+  /**
+   * The error's catalogue code (docs/errors.md), e.g. `metagraph_unavailable`: what to branch on,
+   * since a `detail` may be a sentence naming an argument. Null when the body carried none (a
+   * proxy's page, a server older than the field); a newer server may send a code not listed yet.
+   */
+  readonly code: ErrorCode | (string & {}) | null;
   /** Seconds from `Retry-After` (429), else null. */
   readonly retryAfterSeconds: number | null;
-  /** The parsed `{ detail, request_id?, errors? }`, or null for a body that is not one (a proxy's page). */
+  /** The parsed `{ detail, code, request_id?, errors? }`, or null for a body that is not one (a proxy's page). */
   readonly body: ErrorBody | null;
   /** The per-field issues of a 422 (`[{ path: 'query.days', message }]`); empty otherwise. */
   readonly errors: ValidationIssue[];
@@ -54,6 +60,7 @@ export class VigilApiError extends VigilError {
     super(`${init.status} ${init.detail}`, init);
     this.retryAfterSeconds = init.retryAfterSeconds;
     this.body = init.body;
+    this.code = init.body?.code ?? null;
     this.errors = init.body?.errors ?? [];
   }
 

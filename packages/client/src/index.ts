@@ -1,6 +1,6 @@
 // @vigil/client: the Vigil SDK (docs/client.md).
 export { Vigil } from './vigil.js';
-export type { VigilOptions, CallOptions, PageOptions } from './transport.js';
+export type { VigilOptions, CallOptions, PageOptions, Repeatable } from './transport.js';
 export { Page, PagePromise } from './pagination.js';
 export type { Dated } from './dates.js';
 export type { ArtifactUpload, UploadBody } from './resources/artifacts.js';
@@ -25,10 +25,10 @@ export {
 // Offline attestation verification needs no server (docs/attestations.md).
 export { verifyAttestation, createAttestationVerifier } from '@vigil/crypto';
 export type { AttestationVerification, AttestationChecks, AttestationVerifier } from '@vigil/crypto';
-// The public-read client of earlier versions (raw timestamp strings) and the signed client.
-export { VigilClient } from './client.js';
-export type { VigilClientOptions, RequestOptions } from './client.js';
+// The signed client of miners and validators: Vigil's public reads plus `miners.*` and `validators.*`.
 export { SignedVigilClient } from './signed-client.js';
+export { Miners } from './resources/miners.js';
+export { Validators } from './resources/validators.js';
 export type { SignedVigilClientOptions, SignedRequestOptions } from './signed-client.js';
 export { keypairFromSeed, parseKeypairFile } from './keypair.js';
 export type { VigilKeypair } from './keypair.js';

@@ -48,21 +48,3 @@ export function parseAnswer<S extends z.ZodType>(status: number, text: string, s
   }
   return parsed.data;
 }
-
-/**
- * The one place a response of the public and the signed client becomes a value or an error:
- * non-2xx → a VigilApiError subclass (spec `detail`, `x-request-id`, `Retry-After`); 2xx that
- * fails `schema` → VigilResponseError.
- */
-export async function readVigilResponse<S extends z.ZodType>(
-  response: Response,
-  path: string,
-  schema: S | undefined,
-  method = 'GET',
-): Promise<z.output<S>> {
-  const text = await response.text();
-  const context = { endpoint: `${method} ${path}`, requestId: response.headers.get(HEADERS.requestId) };
-  if (!response.ok) throw errorOfAnswer(response, text, context);
-  if (schema === undefined) return parseJson(text) as z.output<S>;
-  return parseAnswer(response.status, text, schema, context);
-}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { VigilApiError, VigilResponseError } from './errors.js';
+import { VigilApiError, VigilConnectionError, VigilResponseError } from './errors.js';
 import { keypairFromSeed } from './keypair.js';
 import { SignedVigilClient } from './signed-client.js';
 import { startSignatureServer } from './test-support/signature-server.js';
@@ -255,5 +255,100 @@ describe('SignedVigilClient input checks (before anything is sent)', () => {
     expect(() => new SignedVigilClient({ baseUrl: 'http://127.0.0.1:9', keypair: { ...keypair, hotkey: other.hotkey } })).toThrow(
       /^options\.keypair: hotkey is not/,
     );
+  });
+});
+
+/** Answers a verified request with `body` (status 200), after the signature checks the stand-in makes. */
+function answering(status: number, body: unknown, res: import('node:http').ServerResponse): true {
+  res.writeHead(status, { 'content-type': 'application/json', 'x-request-id': 'req-x' });
+  res.end(JSON.stringify(body));
+  return true;
+}
+
+describe('SignedVigilClient resource methods: one transport, one retry loop', () => {
+  const CLAIM = { round: null, tasks: [] };
+  const PROGRESS = { task_id: 't-1', state: 'running', lease_expires_at: '2026-11-21T10:05:00.000+00:00' };
+
+  it('signs validators.claim with the exact target and body, and parses the answer with its core schema (timestamps as Date)', async () => {
+    const s = await start({
+      override: (_index, request, res) =>
+        request.verified && answering(200, request.target.endsWith('/claim') ? CLAIM : PROGRESS, res),
+    });
+    const signed = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    expect(await signed.validators.claim({ track: 'skills', max: 3 })).toEqual(CLAIM);
+    const beat = await signed.validators.progress('t-1', { state: 'running' });
+    expect(beat.lease_expires_at).toEqual(new Date('2026-11-21T10:05:00.000Z'));
+    expect(s.received.map((r) => [r.method, r.target, r.body.toString('utf8'), r.verified])).toEqual([
+      ['POST', '/v1/validators/tasks/claim', '{"track":"skills","max":3}', true],
+      ['POST', '/v1/validators/tasks/t-1/progress', '{"state":"running"}', true],
+    ]);
+    // The signed endpoints do not deduplicate by key: none is sent.
+    expect(s.received.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);
+  });
+
+  it('retries a claim after a 503 (signed anew) but not after an attempt whose answer was lost', async () => {
+    const delays: number[] = [];
+    const sleep = async (ms: number): Promise<void> => {
+      delays.push(ms);
+    };
+    const flaky = await start({
+      override: (index, request, res) => (index === 0 ? answering(503, { detail: 'service unavailable', code: 'service_unavailable' }, res) : request.verified && answering(200, CLAIM, res)),
+    });
+    const signed = new SignedVigilClient({ baseUrl: flaky.baseUrl, keypair, maxRetries: 2, sleep, random: () => 0.5 });
+    expect(await signed.validators.claim()).toEqual(CLAIM);
+    expect(flaky.received).toHaveLength(2);
+    expect(flaky.received[0]?.headers['x-vigil-request-signature']).not.toBe(flaky.received[1]?.headers['x-vigil-request-signature']);
+    expect(delays).toEqual([1000]);
+    await flaky.close();
+
+    // The first attempt's answer never arrives (the connection is cut after the request was read).
+    const lossy = await start({
+      override: (index, request, res) => {
+        if (index === 0 || index === 2) {
+          res.socket?.destroy();
+          return true;
+        }
+        return request.verified && answering(200, request.target.endsWith('/claim') ? CLAIM : PROGRESS, res);
+      },
+    });
+    const again = new SignedVigilClient({ baseUrl: lossy.baseUrl, keypair, maxRetries: 2, sleep, random: () => 0.5 });
+    // A heartbeat is safe to repeat: retried.
+    await expect(again.validators.progress('t-1', { state: 'running' })).resolves.toMatchObject({ task_id: 't-1' });
+    expect(lossy.received).toHaveLength(2);
+    // A claim whose answer was lost may have leased tasks: thrown, not sent again.
+    const error = await again.validators.claim().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(VigilConnectionError);
+    expect((error as VigilConnectionError).attempts).toBe(1);
+    expect(lossy.received).toHaveLength(3);
+  });
+
+  it('downloads an artifact as the bytes sent, signed over the percent-encoded target', async () => {
+    const bytes = Buffer.from([0, 1, 2, 250, 251, 252]);
+    const s = await start({
+      override: (_index, request, res) => {
+        if (!request.verified) return false;
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.end(bytes);
+        return true;
+      },
+    });
+    const signed = new SignedVigilClient({ baseUrl: s.baseUrl, keypair });
+    const sha256 = `sha256:${'ab'.repeat(32)}`;
+    expect(Buffer.from(await signed.validators.downloadArtifact(sha256))).toEqual(bytes);
+    expect(s.received[0]?.target).toBe(`/v1/validators/artifacts/sha256%3A${'ab'.repeat(32)}`);
+    expect(s.received[0]?.headers.accept).toBe('*/*');
+  });
+
+  it("calls the user's fetch as a plain function (a browser's window.fetch throws \"Illegal invocation\" as a method of another object)", async () => {
+    const s = await start({ override: (_index, request, res) => request.verified && answering(200, CLAIM, res) });
+    const receivers: unknown[] = [];
+    const fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      receivers.push(this);
+      return globalThis.fetch(input, init);
+    } as typeof globalThis.fetch;
+    const signed = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, fetch });
+    await signed.validators.claim();
+    // The identity read and the claim.
+    expect(receivers).toEqual([undefined, undefined]);
   });
 });

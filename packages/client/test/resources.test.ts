@@ -247,28 +247,29 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     expect(Array.isArray((await vigil.admin.packageRequests.list()).items)).toBe(true);
   });
 
-  it('refusals are typed: 401, 403, 404, 422, 409, each with status, detail, request id and attempts', async () => {
+  it('refusals are typed: 401, 403, 404, 422, 409, each with status, catalogue code, detail, request id and attempts', async () => {
     const stranger = new Vigil({ baseUrl: server.baseUrl, apiKey: `vgl_00000000_${'0'.repeat(48)}` });
     const unauthenticated = await refusal(stranger.account.get(), VigilAuthenticationError);
-    expect([unauthenticated.status, unauthenticated.detail, unauthenticated.attempts]).toEqual([401, 'invalid or revoked api key', 1]);
+    expect([unauthenticated.status, unauthenticated.code, unauthenticated.detail, unauthenticated.attempts]).toEqual([401, 'invalid_api_key', 'invalid or revoked api key', 1]);
     expect(unauthenticated.requestId).toMatch(/^[0-9a-f-]{36}$/);
 
     const free = new Vigil({ baseUrl: server.baseUrl, apiKey: server.freeKey });
     const unpaid = await refusal(free.artifacts.verify('npm:left-pad@1.3.0'), VigilPermissionError);
-    expect([unpaid.status, unpaid.detail]).toEqual([403, 'this endpoint requires a paid plan']);
+    expect([unpaid.status, unpaid.code, unpaid.detail]).toEqual([403, 'paid_plan_required', 'this endpoint requires a paid plan']);
 
     const missing = await refusal(vigil.rounds.scores('0123456789abcdef'), VigilNotFoundError);
-    expect([missing.status, missing.detail, missing.endpoint]).toEqual([404, 'round not found', 'GET /v1/rounds/0123456789abcdef/scores']);
+    expect([missing.status, missing.code, missing.detail, missing.endpoint]).toEqual([404, 'round_not_found', 'round not found', 'GET /v1/rounds/0123456789abcdef/scores']);
 
     const invalid = await refusal(vigil.trends.get({ days: 999 }), VigilValidationError);
-    expect([invalid.status, invalid.detail, invalid.errors[0]?.path]).toEqual([422, 'Validation error', 'query.days']);
+    expect([invalid.status, invalid.code, invalid.detail, invalid.errors[0]?.path]).toEqual([422, 'validation_error', 'Validation error', 'query.days']);
 
     await vigil.admin.accounts.create({ name: 'sdk-twice' });
     const taken = await refusal(vigil.admin.accounts.create({ name: 'sdk-twice' }), VigilConflictError);
-    expect([taken.status, taken.detail]).toEqual([409, 'account name already taken']);
+    expect([taken.status, taken.code, taken.detail]).toEqual([409, 'account_name_taken', 'account name already taken']);
 
     const publicOnly = Vigil.public({ baseUrl: server.baseUrl });
-    expect((await refusal(publicOnly.keys.list(), VigilAuthenticationError)).detail).toBe('missing api key');
+    const anonymous = await refusal(publicOnly.keys.list(), VigilAuthenticationError);
+    expect([anonymous.code, anonymous.detail]).toEqual(['missing_api_key', 'missing api key']);
   });
 
   it('a POST whose answer is lost is sent again with the same Idempotency-Key and done once; key creation is not resent', async () => {

@@ -156,12 +156,34 @@ describe('timeouts, connections, aborts', () => {
     expect(delays).toEqual([1000, 2000]);
   });
 
-  it('a refused connection is VigilConnectionError, retried for a GET', async () => {
+  it('a refused connection to a server that never answered fails at once: one attempt, no wait', async () => {
     const port = await freePort();
     const { vigil, delays } = client(`http://127.0.0.1:${port}`);
+    const error = await failure(vigil.network.health(), VigilConnectionError);
+    expect([error.status, error.attempts]).toEqual([null, 1]);
+    expect(error.detail).toMatch(/^connection failed: .*ECONNREFUSED/);
+    expect(delays).toEqual([]);
+  });
+
+  it('a refused connection after the server answered once is retried for a GET (a restart)', async () => {
+    standIn = await startStandIn((_i, _seen, res) => json(res, 200, { status: 'ok' }));
+    const { vigil, delays } = client(standIn.baseUrl);
+    await vigil.network.health();
+    await standIn.close();
+    standIn = undefined;
     const error = await failure(vigil.network.health({ maxRetries: 1 }), VigilConnectionError);
     expect([error.status, error.attempts]).toEqual([null, 2]);
     expect(error.detail).toMatch(/^connection failed: /);
+    expect(delays).toEqual([1000]);
+  });
+
+  it('a connection reset before any answer is retried', async () => {
+    standIn = await startStandIn((i, _seen, res) => {
+      if (i === 0) return void res.socket?.destroy();
+      json(res, 200, { status: 'ok' });
+    });
+    const { vigil, delays } = client(standIn.baseUrl);
+    expect(await vigil.network.health()).toEqual({ status: 'ok' });
     expect(delays).toEqual([1000]);
   });
 
@@ -238,5 +260,45 @@ describe('options', () => {
     expect(() => new Vigil({ baseUrl: 'http://127.0.0.1:1', apiKey: 'sk-123' })).toThrow(/^options\.apiKey: expected a token/);
     expect(Vigil.public({ baseUrl: 'http://127.0.0.1:1/' }).baseUrl).toBe('http://127.0.0.1:1');
     expect(() => new Vigil({ baseUrl: 'ftp://x', apiKey: null })).toThrow(/^options\.baseUrl: expected http or https/);
+  });
+});
+
+describe('fetch', () => {
+  it("calls the user's fetch as a plain function, never as a method of the client's options (a browser's window.fetch would throw \"Illegal invocation\")", async () => {
+    standIn = await startStandIn((_i, _seen, res) => json(res, 200, STATUS));
+    const receivers: unknown[] = [];
+    const fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      receivers.push(this);
+      return globalThis.fetch(input, init);
+    } as typeof globalThis.fetch;
+    await Vigil.public({ baseUrl: standIn.baseUrl, fetch }).rounds.status();
+    expect(receivers).toEqual([undefined]);
+  });
+
+  it('calls the global fetch with globalThis as this when none is given', async () => {
+    standIn = await startStandIn((_i, _seen, res) => json(res, 200, STATUS));
+    const original = globalThis.fetch;
+    const receivers: unknown[] = [];
+    globalThis.fetch = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+      receivers.push(this);
+      return original(input, init);
+    } as typeof fetch;
+    try {
+      await Vigil.public({ baseUrl: standIn.baseUrl }).rounds.status();
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(receivers).toEqual([globalThis]);
+  });
+});
+
+describe('error bodies', () => {
+  it('exposes the catalogue code of the body, and null for a body without one', async () => {
+    standIn = await startStandIn((i, _seen, res) =>
+      i === 0 ? json(res, 404, { detail: 'round not found', code: 'round_not_found' }) : json(res, 404, { detail: 'round not found' }),
+    );
+    const { vigil } = client(standIn.baseUrl);
+    expect((await failure(vigil.rounds.scores('0123456789abcdef'), VigilNotFoundError)).code).toBe('round_not_found');
+    expect((await failure(vigil.rounds.scores('0123456789abcdef'), VigilNotFoundError)).code).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CanonicalJsonError, canonicalBytes, canonicalHash, canonicalJson, contentHash, sha256Hex } from './canonical.js';
+import { CanonicalJsonError, JsonDepthError, canonicalBytes, canonicalHash, canonicalJson, contentHash, sha256Hex } from './canonical.js';
 
 interface Vectors {
   objects: { name: string; input_json: string; expected: string; expected_key_order?: string[] }[];
@@ -167,6 +167,27 @@ describe('canonicalJson: refuses what JSON cannot carry, naming the path', () =>
     bare.b = 2;
     bare.a = 1;
     expect(canonicalJson(bare)).toBe('{"a":1,"b":2}');
+  });
+});
+
+describe('nesting depth', () => {
+  /** `levels` nested containers, objects and arrays in turn, around a number. */
+  function nested(levels: number): unknown {
+    let value: unknown = 1;
+    for (let i = 0; i < levels; i += 1) value = i % 2 === 0 ? [value] : { k: value };
+    return value;
+  }
+
+  it('canonicalizes a value nested 64 levels', () => {
+    expect(canonicalJson(nested(64))).toBe(JSON.stringify(nested(64)));
+  });
+
+  it('refuses one level more, and 10,000 levels, with a JsonDepthError naming where, never a stack overflow (probe finding)', () => {
+    for (const levels of [65, 10_000, 100_000]) {
+      expect(() => canonicalJson(nested(levels))).toThrow(JsonDepthError);
+      expect(() => canonicalBytes(nested(levels))).toThrow(CanonicalJsonError);
+    }
+    expect(() => canonicalJson({ a: nested(64) })).toThrow(/^value\.a(\.k|\[0\])*: nested deeper than 64 levels$/);
   });
 });
 

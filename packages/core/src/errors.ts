@@ -71,6 +71,7 @@ export const ERROR_DETAILS = {
   webhookNotFound: 'webhook not found',
   webhookDeliveryNotFound: 'delivery not found',
   webhookNotActive: 'webhook is paused or disabled',
+  webhookLimitReached: 'webhook endpoint limit reached: delete an endpoint to add another',
   eventsCursorExpired: 'events cursor expired: older than the retention period',
 } as const;
 
@@ -198,6 +199,7 @@ export const ERROR_CATALOGUE = {
   webhook_not_found: { status: 404, detail: ERROR_DETAILS.webhookNotFound },
   webhook_delivery_not_found: { status: 404, detail: ERROR_DETAILS.webhookDeliveryNotFound },
   webhook_not_active: { status: 409, detail: ERROR_DETAILS.webhookNotActive },
+  webhook_limit_reached: { status: 409, detail: ERROR_DETAILS.webhookLimitReached },
   webhook_url_refused: { status: 422, detail: refusalDetail },
   events_cursor_expired: { status: 410, detail: ERROR_DETAILS.eventsCursorExpired },
 } as const satisfies Record<string, ErrorDefinition>;

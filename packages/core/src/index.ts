@@ -76,12 +76,14 @@ export { MAX_PACKAGE_REF_LENGTH, PackageRefError, packageRefChecksums, parsePack
 export type { PackageRef, PackageRefChecksum } from './purl.js';
 export {
   CanonicalJsonError,
+  JsonDepthError,
   canonicalJson,
   canonicalBytes,
   canonicalHash,
   contentHash,
   sha256Hex,
 } from './canonical.js';
+export { MAX_JSON_DEPTH, jsonTextDepthExceeds } from './json-depth.js';
 export { LabelValue } from './schemas/common.js';
 export {
   HealthStatus,
@@ -269,9 +271,14 @@ export {
 export {
   MAX_VERIFY_BATCH,
   MAX_ARCHIVE_ENTRIES,
+  MAX_ARCHIVE_NAME_BYTES,
+  MAX_ARCHIVE_LISTING_BYTES,
+  MAX_LOOKUP_LISTING_BYTES,
   MAX_ARTIFACT_FINDINGS_PER_ATTESTATION,
   ARCHIVE_FORMATS,
+  ARCHIVE_LISTING_FORMATS,
   ArchiveFormat,
+  ArchiveListingFormat,
   ArchiveEntry,
   ArchiveListing,
   ArtifactId,

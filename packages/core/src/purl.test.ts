@@ -68,13 +68,26 @@ describe('parsePackageRef', () => {
 
   it('reads qualifiers and the entries of a checksum qualifier', () => {
     const ref = parsePackageRef('pkg:npm/left-pad@1.3.0?checksum=sha256:ab01,sha512:cd&repository_url=https://r.example');
-    expect(ref.purl).toBe('pkg:npm/left-pad@1.3.0?checksum=sha256%3Aab01%2Csha512%3Acd&repository_url=https%3A%2F%2Fr.example');
+    expect(ref.purl).toBe('pkg:npm/left-pad@1.3.0?checksum=sha256:ab01%2Csha512:cd&repository_url=https:%2F%2Fr.example');
     expect(ref.qualifiers).toEqual({ checksum: 'sha256:ab01,sha512:cd', repository_url: 'https://r.example' });
     expect(packageRefChecksums(ref)).toEqual([
       { algorithm: 'sha256', hex: 'ab01' },
       { algorithm: 'sha512', hex: 'cd' },
     ]);
     expect(packageRefChecksums(parsePackageRef('npm:left-pad@1.3.0'))).toEqual([]);
+  });
+
+  it('writes colons unencoded (purl spec) and reads them in either spelling', () => {
+    const plain = parsePackageRef('pkg:npm/left-pad@1.3.0?checksum=sha256:abab');
+    expect(plain.purl).toBe('pkg:npm/left-pad@1.3.0?checksum=sha256:abab');
+    const encoded = parsePackageRef('pkg:npm/left-pad@1.3.0?checksum=sha256%3Aabab');
+    expect(encoded).toEqual(plain);
+    expect(parsePackageRef('pkg:npm/left-pad@1.3.0?checksum=sha256%3aabab')).toEqual(plain);
+    // A literal `%3A` in a value stays encoded as `%253A`; the canonical text parses to itself.
+    const literal = parsePackageRef('pkg:generic/a%3Ab@1:2?note=x%253Ay#sub%3Adir');
+    expect(literal.purl).toBe('pkg:generic/a:b@1:2?note=x%253Ay#sub:dir');
+    expect(literal.qualifiers).toEqual({ note: 'x%3Ay' });
+    expect(parsePackageRef(literal.purl)).toEqual(literal);
   });
 
   it.each([['sha256'], ['sha256:'], ['sha256:AB'], ['SHA256:ab'], ['sha256:ab,'], ['sha256:xyz']])('rejects the checksum qualifier %s', (checksum) => {

@@ -96,6 +96,18 @@ function refuseControlCharacters(purl: PackageURL, input: string): void {
 }
 
 /**
+ * The purl's canonical text: the purl library's, with every colon written as `:`. The purl spec
+ * (characters-and-encoding) says the colon is never percent-encoded, whether a separator or not;
+ * packageurl-js writes `%3A` in qualifier values, subpaths and names
+ * (`?checksum=sha256%3A…`). Nothing else changes: a value's `%` is written `%25`, so `%3A` in
+ * the library's output is always an encoded colon, and a comma in a value stays `%2C`. Input in
+ * either spelling parses to the same reference.
+ */
+function canonicalPurlText(purl: PackageURL): string {
+  return purl.toString().replaceAll('%3A', ':');
+}
+
+/**
  * Parses a package reference. purl (`pkg:npm/lodash@4.17.21`) is canonical; the short form
  * `npm:lodash@4.17.21` (also `pypi:requests@2.31.0`, `npm:@scope/name@1.0.0`) is accepted and
  * normalized to purl by the purl library's own type rules (pypi names lowercased, and so on).
@@ -129,7 +141,7 @@ export function parsePackageRef(input: string): PackageRef {
   }
   refuseControlCharacters(purl, input);
   const ref: PackageRef = {
-    purl: purl.toString(),
+    purl: canonicalPurlText(purl),
     type: purl.type,
     namespace: purl.namespace ?? null,
     name: purl.name,

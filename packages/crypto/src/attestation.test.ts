@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalBytes, canonicalHash, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
+import { JsonDepthError, canonicalBytes, canonicalHash, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
 import { createAttestationVerifier, signAttestation, verifyAttestation } from './attestation.js';
 import { fromHex, toHex } from './bytes.js';
 import { generateSecretKey, getPublicKey, sign } from './ed25519.js';
@@ -171,6 +171,22 @@ describe('verifyAttestation', () => {
     const moved = overTheWire(signed) as unknown as { payload: { findings: { line: number }[] } };
     moved.payload.findings[0]!.line = 13;
     expect(verifyAttestation(moved, metagraph).checks).toEqual({ hash: false, signature: false, permit: true });
+  });
+
+  it('verifies a payload nested 64 levels deep, and reports a deeper one by its depth, whatever the depth (probe finding: 10,000 levels were "not canonicalizable")', () => {
+    // The payload object is level 1: `extra` holds the other levels, as arrays.
+    const withDepth = (levels: number) => ({ ...payloadFor(validatorHotkey), extra: JSON.parse(`${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}`) as unknown });
+    const deepest = overTheWire(signAttestation(withDepth(64) as unknown as AttestationPayload, validatorKey));
+    expect(verifyAttestation(deepest, metagraph)).toEqual({ ok: true, checks: { hash: true, signature: true, permit: true }, reason: null });
+    expect(() => signAttestation(withDepth(65) as unknown as AttestationPayload, validatorKey)).toThrow(JsonDepthError);
+    for (const levels of [65, 10_000, 100_000]) {
+      const deeper = { ...deepest, payload: withDepth(levels) };
+      expect(verifyAttestation(deeper, metagraph), `${levels} levels`).toEqual({
+        ok: false,
+        checks: { hash: false, signature: false, permit: true },
+        reason: 'payload nests deeper than 64 levels',
+      });
+    }
   });
 
   it('accepts signatures made by either implementation', () => {

@@ -1,13 +1,15 @@
 import {
   AttestationEnvelope,
   AttestationPayload,
+  JsonDepthError,
+  MAX_JSON_DEPTH,
   MetagraphSnapshot,
   NETUID,
   canonicalBytes,
-  canonicalHash,
   canonicalJson,
   sha256Hex,
 } from '@vigil/core';
+import { utf8ToBytes } from '@noble/hashes/utils';
 import { toHex, fromHex, constantTimeEqual } from './bytes.js';
 import { getPublicKey, sign, verify } from './ed25519.js';
 import { assertSecretKey } from './ed25519-contract.js';
@@ -45,20 +47,24 @@ export function signAttestation(payload: AttestationPayload, secretKey: Uint8Arr
     throw new CryptoInputError(argument, message);
   }
   const signerKey = getPublicKey(secretKey);
-  const hotkeyKey = ss58Decode(payload.validator_hotkey, { argument: 'payload.validator_hotkey' });
+  // Decoded once per address (the verifiers' cache); an invalid one is decoded again to throw its error.
+  const known = decodeHotkey(payload.validator_hotkey);
+  const hotkeyKey = typeof known === 'string' ? ss58Decode(payload.validator_hotkey, { argument: 'payload.validator_hotkey' }) : known;
   if (!constantTimeEqual(hotkeyKey, signerKey)) {
     throw new HotkeyMismatchError(
       'payload.validator_hotkey',
       `is not the address of the signing key (the secret key's address is ${ss58Encode(signerKey)})`,
     );
   }
-  const bytes = canonicalBytes(payload);
+  // Canonicalized once: the hash, the signature and the envelope's copy all come from this text.
+  const text = canonicalJson(payload);
+  const bytes = utf8ToBytes(text);
   // The envelope carries its own copy of exactly what was signed, so later changes to the
   // caller's object cannot silently invalidate it.
-  const signed = JSON.parse(canonicalJson(payload)) as AttestationPayload;
+  const signed = JSON.parse(text) as AttestationPayload;
   return {
     payload: signed,
-    canonical_hash: canonicalHash(payload),
+    canonical_hash: `sha256:${sha256Hex(bytes)}`,
     signature: toHex(sign(bytes, secretKey)),
   };
 }
@@ -148,10 +154,13 @@ export function createAttestationVerifier(metagraph: MetagraphSnapshot): Attesta
       const rawPayload = (envelope as { payload: unknown }).payload;
       const hotkey = parsed.data.payload.validator_hotkey;
       let bytes: Uint8Array | null = null;
+      let uncanonical = 'payload is not canonicalizable JSON';
       try {
         bytes = canonicalBytes(rawPayload);
-      } catch {
-        // Not JSON (only possible for in-memory objects, never for parsed JSON): nothing to check.
+      } catch (error) {
+        // Parsed JSON fails only by nesting too deep; anything else is an in-memory object holding
+        // non-JSON values. Either way there are no bytes to check.
+        if (error instanceof JsonDepthError) uncanonical = `payload nests deeper than ${MAX_JSON_DEPTH} levels`;
       }
 
       // Hash and signature cover the same bytes, canonicalized once.
@@ -169,7 +178,7 @@ export function createAttestationVerifier(metagraph: MetagraphSnapshot): Attesta
       const permit = permitReason === null;
 
       let reason: string | null = null;
-      if (!hash) reason = bytes === null ? 'payload is not canonicalizable JSON' : 'canonical hash mismatch';
+      if (!hash) reason = bytes === null ? uncanonical : 'canonical hash mismatch';
       else if (!signature) reason = signatureReason;
       else if (!permit) reason = permitReason;
 

@@ -25,9 +25,11 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 // ten times the cost of the signature itself; signers use one or two keys over and over, so the
 // last few are kept. Lookup compares every cached seed in full (no early exit on a secret).
 const PRIVATE_KEY_CACHE_SIZE = 8;
-const privateKeyCache: { seed: Uint8Array; key: KeyObject }[] = [];
+// Each entry also keeps its public key once exported: a signer asks for its own address with
+// every attestation it signs, and exporting costs more than the signature.
+const privateKeyCache: { seed: Uint8Array; key: KeyObject; publicKey?: Uint8Array }[] = [];
 
-function privateKeyObject(secretKey: Uint8Array): KeyObject {
+function cachedPrivateKey(secretKey: Uint8Array): (typeof privateKeyCache)[number] {
   let found = -1;
   for (let i = 0; i < privateKeyCache.length; i++) {
     if (constantTimeEqual(privateKeyCache[i]!.seed, secretKey) && found < 0) found = i;
@@ -35,12 +37,17 @@ function privateKeyObject(secretKey: Uint8Array): KeyObject {
   if (found >= 0) {
     const [entry] = privateKeyCache.splice(found, 1);
     privateKeyCache.unshift(entry!);
-    return entry!.key;
+    return entry!;
   }
   const key = createPrivateKey({ key: Buffer.from(concat(PKCS8_PREFIX, secretKey)), format: 'der', type: 'pkcs8' });
-  privateKeyCache.unshift({ seed: Uint8Array.from(secretKey), key });
+  const entry = { seed: Uint8Array.from(secretKey), key };
+  privateKeyCache.unshift(entry);
   privateKeyCache.length = Math.min(privateKeyCache.length, PRIVATE_KEY_CACHE_SIZE);
-  return key;
+  return entry;
+}
+
+function privateKeyObject(secretKey: Uint8Array): KeyObject {
+  return cachedPrivateKey(secretKey).key;
 }
 
 // Servers verify many signatures from a few hundred validator hotkeys; parsing the key is a
@@ -75,8 +82,13 @@ export const nativeEd25519: Ed25519 = Object.freeze({
   available: true,
   getPublicKey(secretKey: Uint8Array): Uint8Array {
     assertSecretKey(secretKey);
-    const spki = createPublicKey(privateKeyObject(secretKey)).export({ format: 'der', type: 'spki' });
-    return fresh(spki.subarray(SPKI_PREFIX.length));
+    const entry = cachedPrivateKey(secretKey);
+    if (entry.publicKey === undefined) {
+      const spki = createPublicKey(entry.key).export({ format: 'der', type: 'spki' });
+      entry.publicKey = fresh(spki.subarray(SPKI_PREFIX.length));
+    }
+    // A copy: the caller may change what it is given.
+    return Uint8Array.from(entry.publicKey);
   },
   sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array {
     assertBytes(message, 'message');

@@ -98,6 +98,9 @@ describe.each(implementations)('$name ed25519', (impl) => {
     a.fill(0);
     expect(toHex(b)).not.toBe(toHex(a));
     expect(Object.getPrototypeOf(impl.getPublicKey(secretKey))).toBe(Uint8Array.prototype);
+    // A public key the caller changes is not the one the next call returns (the native one is cached).
+    impl.getPublicKey(secretKey).fill(0);
+    expect(toHex(impl.getPublicKey(secretKey))).toBe(rfc8032.vectors[0]!.publicKey);
   });
 });
 

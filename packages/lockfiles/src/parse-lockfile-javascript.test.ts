@@ -48,6 +48,13 @@ describe('package-lock.json and npm-shrinkwrap.json', () => {
     },
   );
 
+  it('a v3 lockfile whose packages lack the root entry is read, not a crash', () => {
+    // Seen in a real repository's lockfile: no "" key in packages, so no root manifest to read.
+    const content = JSON.stringify({ name: 'x', lockfileVersion: 3, packages: { 'node_modules/a': { version: '1.0.0', resolved: 'https://registry.npmjs.org/a/-/a-1.0.0.tgz' } } }, null, 2);
+    const result = parseLockfile({ path: 'package-lock.json', content });
+    expect(result.packages.map((p) => `${p.name}@${p.version} direct=${p.direct}`)).toEqual(['a@1.0.0 direct=false']);
+  });
+
   it('a dependency declared by a URL other than the registry tarball is skipped; git and bundled entries too', () => {
     const lock = {
       name: 'app',

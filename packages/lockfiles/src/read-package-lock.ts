@@ -102,7 +102,8 @@ function readPackages(doc: JsonDocument, root: Entries, collector: LockfileColle
 
   const direct = new Set<string>();
   for (const importer of importers) {
-    const entry = packages.get(importer) as Entries;
+    // The root may be absent from `packages` (a lockfile written by a tool that omits it).
+    const entry = (importer === '' ? rootEntry : packages.get(importer)) as Entries;
     for (const field of DECLARED_FIELDS) {
       for (const [name] of stringMap(own(entry, field)) ?? []) {
         const found = resolveFrom(packages, importer, name);

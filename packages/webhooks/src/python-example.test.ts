@@ -23,7 +23,9 @@ function runPython(headers: Record<string, string>, body: string | Uint8Array, s
   return { exit: result.status, output: JSON.parse(result.stdout) as Record<string, unknown> };
 }
 
-describe.skipIf(!hasPython)('examples/verify.py (Python 3 standard library)', () => {
+// Each test starts python3 several times (a pyenv shim is itself a shell script): on 2 cores under
+// the whole workspace suite that took over 30 s, so the limit here only guards against a hang.
+describe.skipIf(!hasPython)('examples/verify.py (Python 3 standard library)', { timeout: 120_000 }, () => {
   it('verifies a delivery signed by the library', () => {
     const event = verdictChanged();
     const d = signedDelivery(event);

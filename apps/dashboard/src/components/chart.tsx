@@ -38,7 +38,8 @@ function options(props: ChartProps, width: number): uPlot.Options {
     tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
     scales: { x: { time: props.time } },
     axes: [{ ...axis, label: props.xLabel }, { ...axis }],
-    legend: { show: props.series.length > 1 },
+    // Not live: the legend names each series from the start (a live one shows "--" values until hovered).
+    legend: { show: props.series.length > 1, live: false },
     cursor: { drag: { x: false, y: false } },
     series: [
       { label: props.xLabel },

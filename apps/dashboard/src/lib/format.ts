@@ -36,7 +36,7 @@ export interface DisplayedTime {
  * missing zone as UTC: a browser's `new Date('2026-11-21T10:00:00')` would read it as local time.
  */
 export function displayTime(value: string | Date): DisplayedTime {
-  // `Vigil` (the SDK's customer client) already hands back Dates; `VigilClient` the strings as sent.
+  // The SDK hands back Dates; a string is a timestamp read from elsewhere (a URL, a test fixture).
   const date = typeof value === 'string' ? parseTimestamp(value) : value;
   const iso = date.toISOString();
   return { local: dateTime.format(date), utc: `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`, iso };

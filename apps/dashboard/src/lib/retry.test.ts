@@ -14,11 +14,14 @@ describe('what a failed read shows and when it is tried again', () => {
     expect(retryDelaySeconds(describeFailure(apiError(429, 'rate limit exceeded')), 30)).toBe(60);
   });
 
-  it('5xx keeps its detail and request id and is retried no faster than the cache lifetime', () => {
+  it('5xx keeps its detail and request id and is retried with backoff from 30 s up to the polling period', () => {
     const failure = describeFailure(apiError(502, 'upstream dependency unavailable'));
     expect(failure).toEqual({ kind: 'server', status: 502, detail: 'upstream dependency unavailable', requestId: 'req-1' });
-    expect(retryDelaySeconds(failure, 600)).toBe(600);
-    expect(retryDelaySeconds(failure, null)).toBe(MIN_ERROR_RETRY_SECONDS);
+    // Threats polls every 600 s: a single failed poll is tried again after 30 s, not 10 minutes.
+    expect([1, 2, 3, 4, 5, 6, 20].map((n) => retryDelaySeconds(failure, 600, n))).toEqual([30, 60, 120, 240, 480, 600, 600]);
+    expect(retryDelaySeconds(failure, 600)).toBe(MIN_ERROR_RETRY_SECONDS);
+    expect(retryDelaySeconds(failure, 60, 5)).toBe(60);
+    expect(retryDelaySeconds(failure, null, 3)).toBe(MIN_ERROR_RETRY_SECONDS);
   });
 
   it('an unreachable server is retried; a 404, a refusal or a contract mismatch is not', () => {

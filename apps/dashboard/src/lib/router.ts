@@ -4,7 +4,8 @@ import { DASHBOARD_ROUTES } from '../../routes.js';
 
 export type Route =
   | { page: 'network' }
-  | { page: 'threats'; days: number }
+  /** `adjustedFrom`: the address's `?days=` when it was not a number from 1 to 180 (the page says so). */
+  | { page: 'threats'; days: number; adjustedFrom: string | null }
   | { page: 'rounds' }
   | { page: 'round'; roundId: string }
   | { page: 'miner'; roundId: string; hotkey: string }
@@ -12,18 +13,26 @@ export type Route =
   | { page: 'agents'; track: Track | undefined }
   | { page: 'agent'; hotkey: string; track: Track | undefined }
   | { page: 'verify' }
-  | { page: 'artifact'; purl: string }
+  /** By package reference (`?purl=`) or, when that is absent, by content hash (`?sha256=`). */
+  | { page: 'artifact'; purl: string; sha256: string }
   | { page: 'not_found'; path: string };
 
 export const DEFAULT_DAYS = 30;
 export const MIN_DAYS = 1;
 export const MAX_DAYS = 180;
 
-/** `?days=` as the server would take it (1–180), else the server's default of 30. */
+/**
+ * `?days=` as the server takes it (1–180). A whole number outside that range is clamped to it
+ * (500 → 180, 0 → 1); anything else, or no `days`, is the server's default of 30.
+ */
 export function daysFrom(text: string | null): number {
-  if (text === null || !/^\d{1,3}$/.test(text)) return DEFAULT_DAYS;
-  const days = Number(text);
-  return days >= MIN_DAYS && days <= MAX_DAYS ? days : DEFAULT_DAYS;
+  if (text === null || !/^\d+$/.test(text)) return DEFAULT_DAYS;
+  return Math.min(MAX_DAYS, Math.max(MIN_DAYS, Number(text)));
+}
+
+/** The address's `?days=` when the page shows another number of days than it says (null: as asked). */
+function daysAdjusted(text: string | null): string | null {
+  return text === null || daysFrom(text) === Number(text) ? null : text;
 }
 
 function trackFrom(text: string | null): Track | undefined {
@@ -35,7 +44,7 @@ type Builder = (params: Record<string, string>, query: URLSearchParams) => Route
 /** One page per pattern of DASHBOARD_ROUTES (the list vigil-server serves index.html for). */
 const PAGES: Record<string, Builder> = {
   '/': () => ({ page: 'network' }),
-  '/threats': (_p, q) => ({ page: 'threats', days: daysFrom(q.get('days')) }),
+  '/threats': (_p, q) => ({ page: 'threats', days: daysFrom(q.get('days')), adjustedFrom: daysAdjusted(q.get('days')) }),
   '/rounds': () => ({ page: 'rounds' }),
   '/rounds/:roundId': (p) => ({ page: 'round', roundId: p.roundId! }),
   '/rounds/:roundId/miners/:hotkey': (p) => ({ page: 'miner', roundId: p.roundId!, hotkey: p.hotkey! }),
@@ -43,7 +52,7 @@ const PAGES: Record<string, Builder> = {
   '/agents': (_p, q) => ({ page: 'agents', track: trackFrom(q.get('track')) }),
   '/agents/:hotkey': (p, q) => ({ page: 'agent', hotkey: p.hotkey!, track: trackFrom(q.get('track')) }),
   '/verify': () => ({ page: 'verify' }),
-  '/artifacts': (_p, q) => ({ page: 'artifact', purl: q.get('purl') ?? '' }),
+  '/artifacts': (_p, q) => ({ page: 'artifact', purl: q.get('purl') ?? '', sha256: q.has('purl') ? '' : (q.get('sha256') ?? '') }),
 };
 
 const MATCHERS = DASHBOARD_ROUTES.map((pattern) => {
@@ -110,6 +119,8 @@ export function interceptLinkClicks(root: HTMLElement): () => void {
     if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
     const url = new URL(anchor.href, location.href);
     if (url.origin !== location.origin || parseRoute(url.pathname, url.search).page === 'not_found') return;
+    // A link to a place on this same page (`#id`) is the browser's: it scrolls to and focuses the target.
+    if (url.hash !== '' && url.pathname + url.search === location.pathname + location.search) return;
     event.preventDefault();
     if (url.pathname + url.search !== location.pathname + location.search) navigate(url.pathname + url.search);
   };

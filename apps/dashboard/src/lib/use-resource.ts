@@ -11,7 +11,8 @@ export type Resource<T> =
 /**
  * Reads `load` when `key` changes, then again every `pollSeconds` (null: once) while the page is
  * visible. A hidden tab does not poll; it reads once when it becomes visible if a poll fell due.
- * Failures are retried as `retryDelaySeconds` says (429: after Retry-After).
+ * Failures are retried as `retryDelaySeconds` says (429: after Retry-After; 5xx and an unreachable
+ * server with backoff from 30 s, counting the failures in a row of this key).
  */
 export function useResource<T>(
   key: string,
@@ -23,6 +24,8 @@ export function useResource<T>(
   const loadRef = useRef(load);
   loadRef.current = load;
   const lastData = useRef<{ key: string; data: T } | null>(null);
+  /** Failed reads in a row of this key: the backoff of retryDelaySeconds. */
+  const failures = useRef<{ key: string; count: number }>({ key, count: 0 });
 
   useEffect(() => {
     const controller = new AbortController();
@@ -50,13 +53,16 @@ export function useResource<T>(
       (data) => {
         if (controller.signal.aborted) return;
         lastData.current = { key, data };
+        failures.current = { key, count: 0 };
         setResource({ status: 'ok', data, fetchedAt: Date.now() });
         schedule(pollSeconds);
       },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         const failure = describeFailure(error);
-        const delay = retryDelaySeconds(failure, pollSeconds);
+        const inRow = failures.current.key === key ? failures.current.count + 1 : 1;
+        failures.current = { key, count: inRow };
+        const delay = retryDelaySeconds(failure, pollSeconds, inRow);
         setResource({ status: 'error', failure, data: previous, retryAt: delay === null ? null : Date.now() + delay * 1000 });
         schedule(delay);
       },

@@ -4,6 +4,7 @@ import { Stat } from '../components/table.js';
 import { useApi } from '../lib/context.js';
 import { formatCount, formatScore, trackLabel } from '../lib/format.js';
 import { useResource } from '../lib/use-resource.js';
+import { FullKey } from '../components/copy.js';
 import { PageHeading } from './page.js';
 
 const STATE_LABELS = {
@@ -25,7 +26,7 @@ export function AgentPage({ hotkey, track }: { hotkey: string; track: Track | un
         <a href={track ? `/agents?track=${track}` : '/agents'}>All agents</a>
       </p>
       <p class="mono-note">
-        Miner <code>{hotkey}</code>
+        Miner <FullKey value={hotkey} />
       </p>
       <Show resource={resource} what="the agent's eligibility" reload={reload}>
         {(agent) => (

@@ -6,7 +6,8 @@ import { TableRegion } from '../components/table.js';
 import { TrackTabs } from '../components/track-tabs.js';
 import { Time } from '../components/time.js';
 import { useApi } from '../lib/context.js';
-import { formatCount, formatScore, shortKey, trackLabel } from '../lib/format.js';
+import { formatCount, formatScore, trackLabel } from '../lib/format.js';
+import { ShortKey } from '../components/copy.js';
 import { navigate } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
@@ -53,7 +54,7 @@ function AgentsTable({ data, track }: { data: AgentsResponse; track: Track | und
               <a href={`/agents/${agent.hotkey}?track=${agent.track}`}>{agent.name || '(unnamed)'}</a>
             </th>
             <td>
-              <code title={agent.hotkey}>{shortKey(agent.hotkey)}</code>
+              <ShortKey value={agent.hotkey} />
             </td>
             <td>{trackLabel(agent.track)}</td>
             <td class="num">{formatCount(agent.version)}</td>

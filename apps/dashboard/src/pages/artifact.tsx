@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
-import { isApiKey, type Artifact } from '../api.js';
+import { isApiKey, isContentHash, type Artifact } from '../api.js';
 import { Empty, Show } from '../components/status.js';
 import { Stat, TableRegion } from '../components/table.js';
 import { Time } from '../components/time.js';
 import { useApi } from '../lib/context.js';
-import { formatCount, shortKey, trackLabel } from '../lib/format.js';
+import { groupFindings } from '../lib/findings.js';
+import { formatCount, trackLabel } from '../lib/format.js';
+import { ShortKey } from '../components/copy.js';
 import { navigate } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
@@ -28,11 +30,11 @@ function Lookup({ purl, apiKey, onKey }: { purl: string; apiKey: string; onKey: 
         event.preventDefault();
         const key = keyText.trim();
         if (!isApiKey(key)) return setError('Enter an API key of the form vgl_<8 hex>_<48 hex>.');
-        if (purlText === '') return setError('Enter a package reference, e.g. pkg:npm/left-pad@1.3.0.');
+        if (purlText === '') return setError('Enter a package reference, e.g. pkg:npm/left-pad@1.3.0, or a content hash, sha256:<64 hex>.');
         setError(null);
         onKey(key);
         // The reference is sent exactly as typed (the server trims nothing); only the key stays out of the URL.
-        navigate(`/artifacts?purl=${encodeURIComponent(purlText)}`);
+        navigate(isContentHash(purlText) ? `/artifacts?sha256=${encodeURIComponent(purlText)}` : `/artifacts?purl=${encodeURIComponent(purlText)}`);
       }}
     >
       <label for="artifact-key">API key (scope read)</label>
@@ -49,12 +51,16 @@ function Lookup({ purl, apiKey, onKey }: { purl: string; apiKey: string; onKey: 
         value={keyText}
         onInput={(e) => setKeyText((e.target as HTMLInputElement).value)}
       />
-      <label for="artifact-purl">Package reference (purl or short form)</label>
+      <label for="artifact-purl">Package reference (purl or short form) or content hash</label>
+      <p id="artifact-purl-hint" class="hint">
+        A content hash, <code>sha256:</code> and 64 lowercase hex digits, finds the artifacts with exactly those bytes.
+      </p>
       <input
         id="artifact-purl"
         type="text"
         autoComplete="off"
         spellcheck={false}
+        aria-describedby="artifact-purl-hint"
         placeholder="pkg:npm/left-pad@1.3.0"
         value={purlText}
         onInput={(e) => setPurlText((e.target as HTMLInputElement).value)}
@@ -162,7 +168,9 @@ function ArtifactCard({ artifact }: { artifact: Artifact }) {
                   <Verdict verdict={a.verdict} />
                 </td>
                 <td class="num">{formatCount(a.risk_score)}</td>
-                <td title={a.validator_hotkey}>{shortKey(a.validator_hotkey)}</td>
+                <td>
+                  <ShortKey value={a.validator_hotkey} what="validator hotkey" />
+                </td>
                 <td>
                   <Time value={a.recorded_at} />
                 </td>
@@ -184,15 +192,18 @@ function ArtifactCard({ artifact }: { artifact: Artifact }) {
         <Empty>No findings.</Empty>
       ) : (
         <ul class="findings">
-          {artifact.findings.map((f, i) => (
-            <li key={`${f.canonical_hash}-${i}`}>
+          {groupFindings(artifact.findings).map((f, i) => (
+            <li key={i}>
               <span class={`badge sev-${f.severity.toLowerCase()}`}>{f.severity}</span> <strong>{f.title}</strong> <code>{f.category}</code>
               {f.file ? (
                 <>
                   {' '}
                   in <code>{f.file}</code>
                 </>
-              ) : null}
+              ) : null}{' '}
+              <span class="muted reports">
+                (reported by {formatCount(f.reports)} of {formatCount(artifact.attestations.length)} attestation{artifact.attestations.length === 1 ? '' : 's'})
+              </span>
             </li>
           ))}
         </ul>
@@ -232,22 +243,42 @@ function ArtifactCard({ artifact }: { artifact: Artifact }) {
   );
 }
 
-function Results({ apiKey, purl }: { apiKey: string; purl: string }) {
+function Results({ apiKey, purl, sha256 }: { apiKey: string; purl: string; sha256: string }) {
   const api = useApi();
   // Read once per lookup: an artifact's verdict changes only when a round closes. The key is part
   // of the resource's identity so a new key reads again, but it is never shown or logged.
-  const { resource, reload } = useResource(`artifacts:${apiKey}:${purl}`, (signal) => api.artifactsByPurl(apiKey, purl, signal), null);
+  const { resource, reload } = useResource(
+    `artifacts:${apiKey}:${purl}:${sha256}`,
+    (signal) => (purl !== '' ? api.artifactsByPurl(apiKey, purl, signal) : api.artifactsByHash(apiKey, sha256, signal)),
+    null,
+  );
   return (
     <Show resource={resource} what="the artifact" reload={reload}>
       {(lookup) =>
         lookup.artifacts.length === 0 ? (
-          <Empty>
-            No artifact is claimed under <code>{purl}</code> by this key's account or a trusted one.
-          </Empty>
+          purl !== '' ? (
+            <Empty>
+              No artifact is claimed under <code>{purl}</code> by this key's account or a trusted one.
+            </Empty>
+          ) : (
+            <Empty>
+              No artifact with the content hash <code class="hash">{sha256}</code> is readable by this key's account.
+            </Empty>
+          )
         ) : (
           <>
             <p class="hint">
-              {formatCount(lookup.artifacts.length)} artifact{lookup.artifacts.length === 1 ? '' : 's'} under <code>{purl}</code>, oldest first
+              {formatCount(lookup.artifacts.length)} artifact{lookup.artifacts.length === 1 ? '' : 's'}{' '}
+              {purl !== '' ? (
+                <>
+                  under <code>{purl}</code>
+                </>
+              ) : (
+                <>
+                  with the content hash <code class="hash">{sha256}</code>
+                </>
+              )}
+              , oldest first
               {lookup.more ? ' (the first page only)' : ''}.
             </p>
             {lookup.artifacts.map((artifact) => (
@@ -261,8 +292,9 @@ function Results({ apiKey, purl }: { apiKey: string; purl: string }) {
 }
 
 /** An artifact by package reference: its verdict, history, attestations, findings and files. */
-export function ArtifactPage({ purl }: { purl: string }) {
+export function ArtifactPage({ purl, sha256 }: { purl: string; sha256: string }) {
   const [apiKey, setApiKey] = useState(rememberedKey);
+  const reference = purl || sha256;
   const remember = (key: string) => {
     rememberedKey = key;
     setApiKey(key);
@@ -271,11 +303,17 @@ export function ArtifactPage({ purl }: { purl: string }) {
     <>
       <PageHeading title="Artifact" />
       <p>
-        An artifact's published verdict and its history, looked up by package reference through the customer API (
-        <code>GET /v1/artifacts?purl=</code>), which needs an API key with the <code>read</code> scope.
+        An artifact's published verdict and its history, looked up by package reference or content hash through the customer API (
+        <code>GET /v1/artifacts?purl=</code> or <code>?sha256=</code>), which needs an API key with the <code>read</code> scope.
       </p>
-      <Lookup key={purl} purl={purl} apiKey={apiKey} onKey={remember} />
-      {purl === '' ? null : apiKey === '' ? <Empty>Enter an API key to look up <code>{purl}</code>.</Empty> : <Results apiKey={apiKey} purl={purl} />}
+      <Lookup key={`${purl}\n${sha256}`} purl={purl || sha256} apiKey={apiKey} onKey={remember} />
+      {reference === '' ? null : apiKey === '' ? (
+        <Empty>
+          Enter an API key to look up <code class={purl === '' ? 'hash' : undefined}>{reference}</code>.
+        </Empty>
+      ) : (
+        <Results apiKey={apiKey} purl={purl} sha256={sha256} />
+      )}
     </>
   );
 }

@@ -5,7 +5,8 @@ import { Stat, TableRegion } from '../components/table.js';
 import { TrackTabs } from '../components/track-tabs.js';
 import { Time } from '../components/time.js';
 import { useApi } from '../lib/context.js';
-import { formatCount, formatScore, shortKey, trackLabel } from '../lib/format.js';
+import { formatCount, formatScore, trackLabel } from '../lib/format.js';
+import { ShortKey } from '../components/copy.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
 
@@ -17,7 +18,8 @@ function Board({ data, track }: { data: Leaderboard; track: Track }) {
     <>
       <TrackTabs base="/leaderboard" current={track} includeAll={false} counts={counts} />
       <dl class="stats">
-        <Stat label="Agents ranked, all tracks" value={formatCount(data.meta.total_agents)} />
+        {/* The rows ranked, as the tabs count them; meta.total_agents also counts agents not ranked. */}
+        <Stat label="Agents ranked, all tracks" value={formatCount(data.rows.length)} />
         <Stat label="Updated" value={<Time value={data.meta.last_update} />} />
       </dl>
       {rows.length === 0 ? (
@@ -45,7 +47,7 @@ function Board({ data, track }: { data: Leaderboard; track: Track }) {
                   <a href={`/agents/${row.hotkey}?track=${row.track}`}>{row.name || '(unnamed)'}</a>
                 </th>
                 <td>
-                  <code title={row.hotkey}>{shortKey(row.hotkey)}</code>
+                  <ShortKey value={row.hotkey} />
                 </td>
                 <td class="num">
                   {row.score === null ? <span title="The agent's code changed since the round this score comes from">—</span> : formatScore(row.score)}

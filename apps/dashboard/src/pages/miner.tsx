@@ -4,6 +4,7 @@ import { useApi } from '../lib/context.js';
 import { formatCount, formatScore, trackLabel } from '../lib/format.js';
 import { useResource } from '../lib/use-resource.js';
 import type { RoundAttestations } from '../api.js';
+import { FullKey } from '../components/copy.js';
 import { PageHeading } from './page.js';
 
 function Tasks({ data }: { data: RoundAttestations }) {
@@ -65,7 +66,7 @@ export function MinerPage({ roundId, hotkey }: { roundId: string; hotkey: string
         <a href="/rounds">All rounds</a> · <a href={`/rounds/${roundId}`}>This round's scores</a>
       </p>
       <p class="mono-note">
-        Miner <code>{hotkey}</code>
+        Miner <FullKey value={hotkey} />
       </p>
       <Show resource={resource} what="the attestations" reload={reload}>
         {(data) =>

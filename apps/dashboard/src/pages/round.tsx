@@ -3,6 +3,7 @@ import { Stat, TableRegion } from '../components/table.js';
 import { Time } from '../components/time.js';
 import { useApi } from '../lib/context.js';
 import { formatCount, formatScore, shortKey, trackLabel } from '../lib/format.js';
+import { CopyButton } from '../components/copy.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
 
@@ -49,7 +50,8 @@ export function RoundPage({ roundId }: { roundId: string }) {
                       <td>
                         <a href={`/rounds/${round.round_id}/miners/${s.hotkey}`} title={s.hotkey}>
                           <code>{shortKey(s.hotkey)}</code>
-                        </a>
+                        </a>{' '}
+                        <CopyButton value={s.hotkey} label={`Copy hotkey ${s.hotkey}`} />
                       </td>
                       <td class="num">{formatScore(s.score)}</td>
                       <td class="num">{formatCount(s.validators)}</td>

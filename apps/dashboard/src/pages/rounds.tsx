@@ -1,5 +1,5 @@
-import { parseTimestamp } from '@vigil/core';
 import { POLL_SECONDS, type RoundsListResponse, type RoundsStatusResponse } from '../api.js';
+import { CopyButton } from '../components/copy.js';
 import { Empty, Show } from '../components/status.js';
 import { Stat, TableRegion } from '../components/table.js';
 import { Countdown, Time } from '../components/time.js';
@@ -18,7 +18,7 @@ const PHASE_LABELS = { submission: 'Submission', evaluation: 'Evaluation', compl
  */
 function CurrentRounds({ status }: { status: StatusAt }) {
   const now = useNow();
-  const serverTime = parseTimestamp(status.server_time).getTime();
+  const serverTime = status.server_time.getTime();
   return (
     <>
       <p class="updated">
@@ -29,7 +29,7 @@ function CurrentRounds({ status }: { status: StatusAt }) {
       ) : (
         <ul class="cards">
           {status.tracks.map((round) => {
-            const submissionLeft = (parseTimestamp(round.submission_closes_at).getTime() - serverTime) / 1000;
+            const submissionLeft = (round.submission_closes_at.getTime() - serverTime) / 1000;
             return (
               <li key={round.track} class="card">
                 <h3>
@@ -127,7 +127,8 @@ function ClosedRounds({ list }: { list: RoundsListResponse }) {
                         <a href={`/rounds/${round.round_id}/miners/${w.hotkey}`} title={w.hotkey}>
                           {w.name || shortKey(w.hotkey)}
                         </a>{' '}
-                        <span class="score">{formatScore(w.score)}</span>
+                        <span class="score">{formatScore(w.score)}</span>{' '}
+                        <CopyButton value={w.hotkey} label={`Copy hotkey ${w.hotkey}`} />
                       </li>
                     ))}
                   </ol>

@@ -7,7 +7,7 @@ import { BarList, Stat, TableRegion } from '../components/table.js';
 import { Day, Time } from '../components/time.js';
 import { useApi } from '../lib/context.js';
 import { formatCount, formatShare, trackLabel } from '../lib/format.js';
-import { MAX_DAYS, MIN_DAYS, navigate } from '../lib/router.js';
+import { DEFAULT_DAYS, MAX_DAYS, MIN_DAYS, navigate } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
 
@@ -222,13 +222,37 @@ function TrendsView({ data }: { data: ThreatTrends }) {
   );
 }
 
-export function ThreatsPage({ days }: { days: number }) {
+const dayCount = (days: number) => `${formatCount(days)} ${days === 1 ? 'day' : 'days'}`;
+
+/** Why the page shows another number of days than the address asked for. */
+function adjustedNote(asked: string, days: number): string {
+  if (!/^\d+$/.test(asked)) {
+    return `The address’s days “${asked}” is not a number of days from ${MIN_DAYS} to ${MAX_DAYS}, so this shows the default, ${dayCount(DEFAULT_DAYS)}.`;
+  }
+  return Number(asked) > MAX_DAYS
+    ? `The address asked for ${asked} days; the most is ${MAX_DAYS}, so this shows ${dayCount(days)}.`
+    : `The address asked for ${asked} days; the least is ${MIN_DAYS}, so this shows ${dayCount(days)}.`;
+}
+
+export function ThreatsPage({ days, adjustedFrom }: { days: number; adjustedFrom: string | null }) {
   const api = useApi();
   const { resource, reload } = useResource(`threats:${days}`, (signal) => api.threats(days, signal), POLL_SECONDS.threats);
+  // The address says what is shown: `?days=500` becomes `?days=180` in place (no new history entry).
+  useEffect(() => {
+    if (adjustedFrom === null) return;
+    const url = new URL(location.href);
+    url.searchParams.set('days', String(days));
+    history.replaceState(history.state, '', url.pathname + url.search + url.hash);
+  }, [adjustedFrom, days]);
   return (
     <>
       <PageHeading title="Threats" />
       <DaysSelector days={days} />
+      {adjustedFrom !== null ? (
+        <p class="state days-adjusted" role="status">
+          {adjustedNote(adjustedFrom, days)}
+        </p>
+      ) : null}
       <Show resource={resource} what="threat trends" reload={reload}>
         {(data) => <TrendsView data={data} />}
       </Show>

@@ -2,12 +2,29 @@ import { useState } from 'preact/hooks';
 import { Time } from '../components/time.js';
 import { formatCount } from '../lib/format.js';
 import { verifyPasted, type VerifyOutcome } from '../lib/verify.js';
+import { FullKey } from '../components/copy.js';
 import { PageHeading } from './page.js';
 
+/** Each check, said as what was found: a failed check never keeps the passing wording. */
 const CHECKS = [
-  { key: 'hash', label: 'Hash', explains: 'the canonical hash recomputed from the payload equals canonical_hash' },
-  { key: 'signature', label: 'Signature', explains: "the ed25519 signature verifies over the payload's canonical bytes against validator_hotkey" },
-  { key: 'permit', label: 'Validator permit', explains: 'the snapshot is of netuid 76 and gives validator_hotkey a validator permit' },
+  {
+    key: 'hash',
+    label: 'Hash',
+    passed: 'the canonical hash recomputed from the payload equals canonical_hash',
+    failed: 'the canonical hash recomputed from the payload does not equal canonical_hash',
+  },
+  {
+    key: 'signature',
+    label: 'Signature',
+    passed: "the ed25519 signature verifies over the payload's canonical bytes against validator_hotkey",
+    failed: "the ed25519 signature does not verify over the payload's canonical bytes against validator_hotkey",
+  },
+  {
+    key: 'permit',
+    label: 'Validator permit',
+    passed: 'the snapshot is of netuid 76 and gives validator_hotkey a validator permit',
+    failed: 'the snapshot is not of netuid 76, or gives validator_hotkey no validator permit',
+  },
 ] as const;
 
 function JsonInput({ id, label, hint, value, onChange, error }: { id: string; label: string; hint: string; value: string; onChange: (text: string) => void; error: string | null }) {
@@ -61,17 +78,20 @@ function Result({ outcome }: { outcome: Extract<VerifyOutcome, { kind: 'checked'
       <h2 id="verify-result">{result.ok ? 'Genuine: all three checks pass' : 'Not genuine'}</h2>
       {result.reason ? <p class="reason">{result.reason}</p> : null}
       <ul class="checks">
-        {CHECKS.map((check) => (
-          <li key={check.key} class={result.checks[check.key] ? 'pass' : 'fail'}>
-            <strong>
-              {check.label}: {result.checks[check.key] ? 'pass' : 'fail'}
-            </strong>{' '}
-            <span class="muted">({check.explains})</span>
-          </li>
-        ))}
+        {CHECKS.map((check) => {
+          const passed = result.checks[check.key];
+          return (
+            <li key={check.key} class={passed ? 'pass' : 'fail'}>
+              <strong>
+                {check.label}: {passed ? 'pass' : 'fail'}
+              </strong>{' '}
+              <span class="muted">({passed ? check.passed : check.failed})</span>
+            </li>
+          );
+        })}
       </ul>
       <p class="muted">
-        Validator {outcome.validator ? <code>{outcome.validator}</code> : 'unknown'}; snapshot of netuid {outcome.snapshot.netuid} at block{' '}
+        Validator {outcome.validator ? <FullKey value={outcome.validator} what="validator hotkey" /> : 'unknown'}; snapshot of netuid {outcome.snapshot.netuid} at block{' '}
         {formatCount(outcome.snapshot.block)}, taken <Time value={outcome.snapshot.takenAt} />.
       </p>
     </section>
@@ -82,6 +102,12 @@ export function VerifyPage() {
   const [envelope, setEnvelope] = useState('');
   const [snapshot, setSnapshot] = useState('');
   const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);
+  // A result is about the inputs it was computed from: any change to either clears it, so an edited
+  // envelope never sits under the previous envelope's "Genuine".
+  const change = (set: (text: string) => void) => (text: string) => {
+    set(text);
+    setOutcome(null);
+  };
   const fieldError = (field: 'envelope' | 'snapshot') => (outcome?.kind === 'input_error' && outcome.field === field ? outcome.message : null);
   return (
     <>
@@ -103,8 +129,8 @@ export function VerifyPage() {
         }}
       >
         <div class="columns">
-          <JsonInput id="envelope" label="Attestation envelope (JSON)" hint="Paste it, drop a file here, or choose one." value={envelope} onChange={setEnvelope} error={fieldError('envelope')} />
-          <JsonInput id="snapshot" label="Metagraph snapshot (JSON)" hint="Paste it, drop a file here, or choose one." value={snapshot} onChange={setSnapshot} error={fieldError('snapshot')} />
+          <JsonInput id="envelope" label="Attestation envelope (JSON)" hint="Paste it, drop a file here, or choose one." value={envelope} onChange={change(setEnvelope)} error={fieldError('envelope')} />
+          <JsonInput id="snapshot" label="Metagraph snapshot (JSON)" hint="Paste it, drop a file here, or choose one." value={snapshot} onChange={change(setSnapshot)} error={fieldError('snapshot')} />
         </div>
         <button type="submit">Verify</button>
       </form>

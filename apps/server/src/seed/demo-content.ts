@@ -1,6 +1,6 @@
 import { AGENT_BUNDLE_FORMAT, type FindingCategory, type Track } from '@vigil/core';
-import type { NormalizedAgentBundle } from '../bundles/normalize-agent-bundle.js';
-import { tarGz, type TarEntry } from '../artifacts/tar-gz.js';
+import type { NormalizedAgentBundle } from '../features/network/index.js';
+import { tarGz, type TarEntry } from '../features/artifacts/index.js';
 
 /** One line an analysis agent should flag, per finding category: what a real sample would carry. */
 const SNIPPETS: Record<FindingCategory, string> = {

@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
-import { createFileBlobStore } from '../blobs/index.js';
-import { createPublicReadService } from '../services/public-read-service.js';
+import { createFileBlobStore } from '../platform/blobs/index.js';
+import { createPublicReadService } from '../features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../test-support/databases.js';
 import { DemoSeedError, seedDemo } from './demo.js';
 
@@ -96,5 +96,36 @@ describeEachDialect('seedDemo', ({ db }) => {
     }
 
     await expect(seedDemo(db(), { now: NOW, blobs })).rejects.toThrow(DemoSeedError);
+  });
+
+  it('writes a shorter history on request, with every kind of row the full one has (what the SDK and CLI suites seed)', { timeout: 600_000 }, async () => {
+    const blobs = createFileBlobStore(join(blobDir, String(Math.random()).slice(2)));
+    await expect(seedDemo(db(), { now: NOW, blobs, historyDays: 7 })).rejects.toThrow(DemoSeedError);
+    // The least it accepts: still every kind of row (the SDK and CLI suites' servers seed 9 days).
+    const result = await seedDemo(db(), { now: NOW, blobs, historyDays: 8 });
+    expect(result.validators).toBe(6);
+    expect(result.miners).toBe(36);
+    expect(result.attestations).toBeGreaterThan(1_000);
+    expect(result.attestations).toBeLessThan(5_000);
+
+    const read = createPublicReadService(db());
+    const status = RoundsStatusResponse.parse(await read.roundsStatus(NOW));
+    const phases = status.tracks.map((t) => `${t.status}/${t.phase}`);
+    expect(phases).toContain('open/submission');
+    expect(phases).toContain('open/evaluation');
+    const closed = await read.closedRounds(200);
+    for (const track of TRACKS) {
+      const rounds = closed.rounds.filter((r) => r.track === track);
+      expect(rounds.length).toBeGreaterThanOrEqual(1);
+      expect(rounds[0]!.winners.length).toBeGreaterThan(0);
+    }
+    const leaderboard = Leaderboard.parse(await read.leaderboard(NOW));
+    expect(leaderboard.rows.some((r) => r.score === null && r.resubmitted_since && r.current_version > r.version)).toBe(true);
+    const trends = ThreatTrends.parse(await read.threatTrends(30, NOW));
+    for (const severity of SEVERITIES) expect(trends.severity[severity]).toBeGreaterThan(0);
+    expect(trends.totals.flagged_artifacts).toBeLessThan(trends.scanned);
+    const dashboard = NetworkDashboard.parse(await read.networkDashboard(NOW));
+    expect(dashboard.validators).toEqual({ active: 5, total: 6 });
+    expect(dashboard.reruns_24h).toBeGreaterThan(0);
   });
 });

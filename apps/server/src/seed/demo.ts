@@ -3,6 +3,7 @@ import {
   NETUID,
   TRACKS,
   formatOffsetTimestamp,
+  type AttestationEnvelope,
   type AttestationPayload,
   type Finding,
   type FindingCategory,
@@ -11,19 +12,21 @@ import {
   type Verdict,
 } from '@vigil/core';
 import { getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
-import { writeSnapshotFile } from '../metagraph/index.js';
+import { createHash } from 'node:crypto';
+import { writeSnapshotFile } from '../features/network/index.js';
 import { demoAgentBundle, demoArtifactBytes } from './demo-content.js';
+import { DEMO_HISTORY_DAYS, MIN_DEMO_HISTORY_DAYS } from './demo-history.js';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
-import type { BlobStore } from '../blobs/index.js';
-import { storeAgentBundle } from '../bundles/store-agent-bundle.js';
-import { submitAgent } from '../services/agents.js';
-import { storeArtifact } from '../services/store-artifact.js';
-import { recordAttestation } from '../services/attestations.js';
-import { deregisterMiner, registerMiner } from '../services/miners.js';
-import { closeRound, openRound, shortenSchedule, startEvaluation } from '../services/rounds.js';
-import { createTasks, type CreatedTask } from '../services/tasks.js';
-import { registerValidator, setValidatorStatus } from '../services/validators.js';
+import type { Database } from '../platform/db/schema.js';
+import type { BlobStore } from '../platform/blobs/index.js';
+import { storeAgentBundle } from '../features/network/index.js';
+import { submitAgent } from '../features/network/index.js';
+import { storeArtifact } from '../features/artifacts/index.js';
+import { recordAttestations } from '../features/network/index.js';
+import { deregisterMiner, registerMiner } from '../features/network/index.js';
+import { closeRound, openRound, shortenSchedule, startEvaluation } from '../features/network/index.js';
+import { createTasks, type CreatedTask } from '../features/network/index.js';
+import { registerValidator, setValidatorStatus } from '../features/network/index.js';
 
 /**
  * A realistic synthetic network, written through the same service modules the API uses, so every
@@ -31,7 +34,7 @@ import { registerValidator, setValidatorStatus } from '../services/validators.js
  *
  * Shape: 6 validators (one suspended), 9 miners per track with agents of varied accuracy (one per
  * track answers the same verdict to everything, scores 0 and deregisters after three rounds), labeled and live artifacts
- * per track; rounds every 4 days for the last ~5 weeks (1 day of submissions, 2 of evaluation, 1 idle),
+ * per track; rounds every 4 days for the last `historyDays` (default 36: ~5 weeks; 1 day of submissions, 2 of evaluation, 1 idle),
  * staggered so that at `now` one track is in its submission phase, two are evaluating and one is
  * between rounds; two agents per track resubmit during an evaluation.
  */
@@ -41,7 +44,6 @@ const DAY = 24 * HOUR;
 const CYCLE = 4 * DAY;
 const SUBMISSION = 1 * DAY;
 const EVALUATION = 2 * DAY;
-const HISTORY_DAYS = 36;
 const POLICY_VERSION = 'vigil-policy-2026.11';
 
 export interface SeedDemoOptions {
@@ -51,8 +53,13 @@ export interface SeedDemoOptions {
    * leasing a demo task can download both and run it.
    */
   blobs: BlobStore;
-  /** PRNG seed; the same seed and `now` give the same network. */
+  /** PRNG seed; the same seed, `now` and `historyDays` give the same network. */
   seed?: number;
+  /**
+   * Days of rounds before `now` (default 36, at least 8): fewer days, fewer closed rounds and
+   * attestations, the same kinds of data (VIGIL_DEMO_HISTORY_DAYS).
+   */
+  historyDays?: number;
   /** Reports each phase, for the command line. */
   progress?: (message: string) => void;
   /**
@@ -259,10 +266,14 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
   const existing = await db.selectFrom('rounds').select('round_id').limit(1).executeTakeFirst();
   if (existing !== undefined) throw new DemoSeedError('database: already holds rounds; the demo seed fills an empty database only');
 
+  const historyDays = options.historyDays ?? DEMO_HISTORY_DAYS;
+  if (!Number.isInteger(historyDays) || historyDays < MIN_DEMO_HISTORY_DAYS) {
+    throw new DemoSeedError(`historyDays: expected an integer ≥ ${MIN_DEMO_HISTORY_DAYS}, got ${historyDays}`);
+  }
   const random = prng(options.seed ?? 76);
   const now = options.now.getTime();
   const anchor = Math.floor(now / HOUR) * HOUR;
-  const historyStart = anchor - HISTORY_DAYS * DAY;
+  const historyStart = anchor - historyDays * DAY;
   const validators = await seedValidators(db, random, historyStart);
   const ctx: DemoContext = {
     db,
@@ -344,22 +355,37 @@ function demoAgents(random: () => number, trackIndex: number): AgentModel[] {
   }));
 }
 
-/** 64 artifacts of the track (24 labeled, 40 live), bytes in the blob store. */
+/**
+ * The order in which a track's 64 artifacts are numbered and registered: by a hash of the track and
+ * the index, so labeled and live ones interleave (and the seed's random stream is untouched).
+ * Numbered and registered labeled-first, a source id's number, the archive's folder name or an
+ * artifact's id would tell which tasks are scored.
+ */
+function registrationOrder(track: Track): number[] {
+  const rank = (i: number) => createHash('sha256').update(`${track}\n${i}`).digest('hex');
+  return Array.from({ length: 64 }, (_, i) => i).sort((a, b) => (rank(a) < rank(b) ? -1 : 1));
+}
+
+/** 64 artifacts of the track (24 labeled, 40 live, interleaved in number and registration), bytes in the blob store. */
 async function storeDemoArtifacts(ctx: DemoContext, track: Track, tally: DemoTally): Promise<ArtifactSpec[]> {
   const { random } = ctx;
   const source = SOURCES[track];
-  const artifacts: ArtifactSpec[] = [];
-  for (let i = 0; i < 64; i++) {
-    const kind = i < 24 ? 'labeled' : 'live';
+  const drawn = Array.from({ length: 64 }, (_, i) => {
+    const kind: ArtifactSpec['kind'] = i < 24 ? 'labeled' : 'live';
     const truth = truthFor(random);
+    const categories = truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2);
+    return { kind, truth, categories };
+  });
+  const artifacts: ArtifactSpec[] = new Array<ArtifactSpec>(64);
+  for (const i of registrationOrder(track)) {
+    const { kind, truth, categories } = drawn[i]!;
     const n = tally.artifacts++;
     const sourceId = source.source(n);
-    const categories = truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2);
     // One label, one byte generator for both kinds: nothing a validator sees says which is which.
     const bytes = demoArtifactBytes(track, `${source.label}-${n.toString(36)}`, categories);
     const base = { track, label: source.label, sourceId, bytes, now: ctx.historyStart };
     const row = await storeArtifact(ctx.db, ctx.blobs, kind === 'labeled' ? { ...base, kind, groundTruth: truth } : { ...base, kind });
-    artifacts.push({ bundleHash: row.bundle_hash, contentHash: row.content_hash, truth, kind, categories });
+    artifacts[i] = { bundleHash: row.bundle_hash, contentHash: row.content_hash, truth, kind, categories };
   }
   return artifacts;
 }
@@ -424,22 +450,31 @@ async function seedRound(ctx: DemoContext, state: DemoTrack, opensAt: number, ro
   // Two agents resubmit mid-evaluation: what is scored stays the frozen version.
   const resubmitAt = evaluationStart + 6 * HOUR;
   const resubmitters = resubmitAt <= now ? sample(random, state.agents.slice(0, 8), 2) : [];
-  const runs = planRuns(ctx, state, tasks, roundArtifacts, evaluationStart);
-  let resubmitted = false;
-  for (const run of runs) {
-    if (run.at > now) break;
-    if (!resubmitted && run.at >= resubmitAt) {
-      await resubmitAgents(ctx, state, resubmitters, resubmitAt);
-      resubmitted = true;
-    }
-    const payload = demoAttestation(random, state, round.round_id, run, frozen.get(run.miner.key.hotkey)!);
-    await recordAttestation(db, signAttestation(payload, run.validator.secretKey), { now: run.at });
-    tally.attestations++;
+  const runs = planRuns(ctx, state, tasks, roundArtifacts, evaluationStart).filter((run) => run.at <= now);
+  // Each validator signs what it ran; the service records them in batches, each at its own time, as
+  // if each had arrived alone then (recordAttestations' `recordedAt`).
+  const envelopes = runs.map((run) => signAttestation(demoAttestation(random, state, round.round_id, run, frozen.get(run.miner.key.hotkey)!), run.validator.secretKey));
+  const firstAfterResubmit = runs.findIndex((run) => run.at >= resubmitAt);
+  if (firstAfterResubmit === -1) {
+    await recordDemoAttestations(ctx, runs, envelopes);
+  } else {
+    await recordDemoAttestations(ctx, runs.slice(0, firstAfterResubmit), envelopes.slice(0, firstAfterResubmit));
+    await resubmitAgents(ctx, state, resubmitters, resubmitAt);
+    await recordDemoAttestations(ctx, runs.slice(firstAfterResubmit), envelopes.slice(firstAfterResubmit));
   }
+  tally.attestations += envelopes.length;
   const closesAt = opensAt + SUBMISSION + EVALUATION;
   if (closesAt > now) return false;
   await closeRound(db, { roundId: round.round_id, now: closesAt, nextRoundOpensAt: opensAt + CYCLE });
   return true;
+}
+
+/** Records the envelopes of `runs` at the runs' times; every one must be accepted, or the demo is wrong. */
+async function recordDemoAttestations(ctx: DemoContext, runs: readonly DemoRun[], envelopes: readonly AttestationEnvelope[]): Promise<void> {
+  if (envelopes.length === 0) return;
+  const results = await recordAttestations(ctx.db, envelopes, { now: runs.at(-1)!.at, recordedAt: runs.map((run) => run.at) });
+  const refused = results.find((r) => r.outcome !== 'created');
+  if (refused !== undefined) throw new DemoSeedError(`attestation ${refused.canonical_hash}: ${refused.outcome} (${refused.error?.message ?? 'already recorded'})`);
 }
 
 /** Who runs which task when, and with what verdict, in time order. */

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
-import { openDatabase, type VigilDatabase } from '../db/database.js';
-import type { DialectName } from '../db/dialect.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { APPLICATION_TABLES, type Database } from '../db/schema.js';
+import { openDatabase, type VigilDatabase } from '../platform/db/database.js';
+import type { DialectName } from '../platform/db/dialect.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { APPLICATION_TABLES, type Database } from '../platform/db/schema.js';
 
 export interface DialectContext {
   readonly dialect: DialectName;

@@ -1,14 +1,14 @@
 import { contentHash, formatOffsetTimestamp, parsePackageRef, type AttestationPayload, type Finding } from '@vigil/core';
 import { generateSecretKey, getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
 import type { Kysely } from 'kysely';
-import type { Database, TrackName, VerdictName } from '../db/schema.js';
-import { registerArtifact, type ArtifactRow } from '../services/artifacts.js';
-import { submitAgent } from '../services/agents.js';
-import { recordAttestation, type RecordedAttestation } from '../services/attestations.js';
-import { registerMiner } from '../services/miners.js';
-import { closeRound, openRound, startEvaluation, type RoundRow } from '../services/rounds.js';
-import { createTasks, type CreatedTask } from '../services/tasks.js';
-import { registerValidator } from '../services/validators.js';
+import type { Database, TrackName, VerdictName } from '../platform/db/schema.js';
+import { registerArtifact, type ArtifactRow } from '../features/artifacts/register-artifact.js';
+import { submitAgent } from '../features/network/miners/agents.js';
+import { recordAttestation, type RecordedAttestation } from '../features/network/attestations/attestations.js';
+import { registerMiner } from '../features/network/miners/miners.js';
+import { closeRound, openRound, startEvaluation, type RoundRow } from '../features/network/rounds/rounds.js';
+import { createTasks, type CreatedTask } from '../features/network/tasks/tasks.js';
+import { registerValidator } from '../features/network/validators/validators.js';
 
 /** 2026-11-21T10:00:00Z: the pinned "now" of storage tests. */
 export const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);

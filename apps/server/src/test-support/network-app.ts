@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MetagraphSnapshot } from '@vigil/core';
 import type { FastifyInstance } from 'fastify';
-import { createFileBlobStore, type BlobStore } from '../blobs/index.js';
+import { createFileBlobStore, type BlobStore } from '../platform/blobs/index.js';
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type VigilDatabase } from '../db/database.js';
-import { migrateToLatest } from '../db/migrate.js';
-import { buildApp } from '../http/app.js';
-import { CachedMetagraph, FileMetagraphSource } from '../metagraph/index.js';
-import { createPolicyInputSources } from '../policies/sources.js';
-import { createPublicReadService } from '../services/public-read-service.js';
+import { openDatabase, type VigilDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
+import { buildApp } from '../app.js';
+import { CachedMetagraph, FileMetagraphSource } from '../features/network/metagraph/index.js';
+import { createPolicyInputSources } from '../features/policies/create-input-sources.js';
+import { createPublicReadService } from '../features/network/public-reads/public-read-service.js';
 
 export interface NetworkApp {
   dir: string;

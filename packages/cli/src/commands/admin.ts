@@ -160,7 +160,10 @@ function registerKeys(admin: Command, kit: Kit): void {
 }
 
 function registerValidators(admin: Command, kit: Kit): void {
-  const validators = admin.command('validators').description('validator records: list, approve, suspend, revoke, restore, allowlist');
+  const validators = examples(admin.command('validators').description('validator records: list, approve, suspend, revoke, restore, allowlist'), [
+    'vigil admin validators',
+    'vigil admin validators approve 5F3sa2TJAWMqDhXG6jhV4N8ko9SxwGy8TpaNS1repo5EYjQX',
+  ]);
   examples(
     validators
       .command('list', { isDefault: true })
@@ -208,7 +211,7 @@ function registerValidators(admin: Command, kit: Kit): void {
 }
 
 function registerRounds(admin: Command, kit: Kit): void {
-  const rounds = admin.command('rounds').description("the scheduler's view of the rounds, and closing one now");
+  const rounds = examples(admin.command('rounds').description("the scheduler's view of the rounds, and closing one now"), ['vigil admin rounds', 'vigil admin rounds close 5f2c9a1e0b7d4c3a --force']);
   examples(
     rounds
       .command('schedule', { isDefault: true })

@@ -1,8 +1,7 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { keypairFromSeed } from '@vigil/client';
-import { referenceAgentBundle } from '@vigil/agents';
-import { AGENT_BUNDLE_FORMAT, AttestationEnvelope, AttestationReceipt, MinerAgent, MinerRegistration, Sha256Hash, ThreatIntel, TRACKS, ValidatorRegistration, type Track } from '@vigil/core';
+import { AGENT_BUNDLE_FORMAT, AttestationEnvelope, Sha256Hash, TRACKS, type AgentSubmissionRequest, type Track } from '@vigil/core';
 import { generateSecretKey, toHex } from '@vigil/crypto';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -93,7 +92,7 @@ export function registerOperator(program: Command, kit: Kit): void {
       .action(
         action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          const r = await client.request('POST', '/v1/miners/registrations', { track: opts.track }, { schema: MinerRegistration });
+          const r = await client.miners.register({ track: opts.track });
           ctx.emit(() => ctx.out.line(`${r.hotkey} is ${r.status} on ${r.track} since ${when(r.registered_at)}.`));
         }),
       ),
@@ -108,7 +107,7 @@ export function registerOperator(program: Command, kit: Kit): void {
       .action(
         action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          await client.request('DELETE', `/v1/miners/registrations/${opts.track}`);
+          await client.miners.deregister(opts.track);
           ctx.emit(() => ctx.out.line(`${client.hotkey} left ${opts.track}.`), { hotkey: client.hotkey, track: opts.track, deregistered: true });
         }),
       ),
@@ -138,6 +137,8 @@ export function registerOperator(program: Command, kit: Kit): void {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
           let bundle: { format: string; entrypoint: string; files: unknown[] };
           if (opts.reference !== undefined) {
+            // Imported here: @vigil/agents stays off the start-up of every other command (src/commands/scan.ts).
+            const { referenceAgentBundle } = await import('@vigil/agents');
             try {
               bundle = await referenceAgentBundle(opts.reference);
             } catch (err) {
@@ -145,7 +146,8 @@ export function registerOperator(program: Command, kit: Kit): void {
             }
           } else bundle = await bundleOf(dir!, opts.entrypoint);
           const agent = await ctx.withProgress(`submitting ${bundle.files.length} files from ${opts.reference !== undefined ? `the ${opts.reference} reference agent` : dir}`, () =>
-            client.request('POST', '/v1/miners/agents', { track, name, provider, bundle }, { schema: MinerAgent }),
+            // The bundle is read loosely here and checked by the server (422 naming the file at fault).
+            client.miners.submitAgent({ track, name, provider, bundle: bundle as AgentSubmissionRequest['bundle'] }),
           );
           ctx.emit(() =>
             ctx.out.fields([
@@ -169,7 +171,7 @@ export function registerOperator(program: Command, kit: Kit): void {
       .action(
         action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          const agent = await client.request('GET', `/v1/miners/agents/${opts.track}`, undefined, { schema: MinerAgent });
+          const agent = await client.miners.agent(opts.track);
           ctx.emit(() => ctx.out.fields([['agent', `${agent.name} v${agent.version} (${agent.status})`], ['provider', agent.provider], ['agent hash', agent.agent_hash], ['submitted', when(agent.submitted_at)]]));
         }),
       ),
@@ -184,7 +186,7 @@ export function registerOperator(program: Command, kit: Kit): void {
       .action(
         action(kit, async (ctx, opts: { track: Track; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          await client.request('DELETE', `/v1/miners/agents/${opts.track}`);
+          await client.miners.deleteAgent(opts.track);
           ctx.emit(() => ctx.out.line(`Deleted the agent of ${client.hotkey} on ${opts.track}.`), { hotkey: client.hotkey, track: opts.track, deleted: true });
         }),
       ),
@@ -201,7 +203,7 @@ export function registerOperator(program: Command, kit: Kit): void {
       .action(
         action(kit, async (ctx, opts: { allowedIp: string[]; keyfile?: string }) => {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          const r = await client.request('POST', '/v1/validators/registration', { allowed_ips: opts.allowedIp }, { schema: ValidatorRegistration });
+          const r = await client.validators.register({ allowed_ips: opts.allowedIp });
           ctx.emit(() => ctx.out.fields([['hotkey', r.hotkey], ['uid', r.uid], ['status', r.status], ['allowed ips', r.allowed_ips.join(', ')]]));
         }),
       ),
@@ -221,7 +223,7 @@ export function registerOperator(program: Command, kit: Kit): void {
             throw new CliError(`file: ${file === '-' ? 'standard input' : file} is not an attestation envelope (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''})`);
           }
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          const r = await client.request('POST', '/v1/validators/attestations', parsed.data, { schema: AttestationReceipt });
+          const r = await client.validators.attest(parsed.data);
           ctx.emit(() => ctx.out.fields([['task', r.task_id], ['canonical hash', r.canonical_hash], ['recorded', r.created ? 'yes' : 'no (this exact envelope was recorded before)']]));
         }),
       ),
@@ -237,7 +239,7 @@ export function registerOperator(program: Command, kit: Kit): void {
         action(kit, async (ctx, sha256: string, opts: { keyfile?: string }) => {
           if (!Sha256Hash.safeParse(sha256).success) throw new UsageError(`sha256: expected sha256:<64 lowercase hex>, got ${JSON.stringify(sha256)}`);
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
-          const r = await client.request('GET', `/v1/validators/threat-intel/${sha256}`, undefined, { schema: ThreatIntel });
+          const r = await client.validators.threatIntel(sha256);
           ctx.emit(() => {
             ctx.out.fields([['sha256', r.sha256], ['artifacts', r.bundle_hashes.join(', ') || '-'], ['verdict', r.verdict ?? '-'], ['verdict updated', r.verdict_updated_at === null ? '-' : when(r.verdict_updated_at)], ['findings', r.findings.length]]);
             for (const f of r.findings) ctx.out.line(`  ${f.severity} ${f.category}: ${f.title} (${f.file})`);

@@ -86,7 +86,11 @@ export function registerPublicReads(program: Command, kit: Kit): void {
     ['vigil trends --days 7', 'vigil trends --json | jq .totals'],
   );
 
-  const rounds = program.command('rounds').description('rounds: closed rounds, the current ones, scores and attestations');
+  const rounds = examples(program.command('rounds').description('rounds: closed rounds, the current ones, scores and attestations'), [
+    'vigil rounds --limit 5',
+    'vigil rounds status',
+    'vigil rounds scores 5f2c9a1e0b7d4c3a',
+  ]);
   examples(
     rounds
       .command('list', { isDefault: true })

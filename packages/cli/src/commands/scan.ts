@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { detectTrack, materializeBundle, printableText, referenceAgent, removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
+import type { AgentBudget } from '@vigil/agents';
 import { AgentBundle, agentHash, TRACKS, type AgentFinding, type Track, type Verdict } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -42,9 +42,17 @@ async function sha256File(path: string): Promise<string> {
   return `sha256:${hash.digest('hex')}`;
 }
 
+/**
+ * @vigil/agents (the sandbox, the unpacker, the reference agents and their parsers) is imported when
+ * a scan runs, not with this module: `vigil --help` loads every command module, and importing
+ * @vigil/agents costs about seven times a bare `node -e 0` (docs/benchmarks.md, "Command-line start-up").
+ */
+const loadAgents = () => import('@vigil/agents');
+
 /** A bundle file given with `--agent`, or the track's reference agent. */
 async function agentFor(track: Track, file: string | undefined): Promise<{ name: string; version: string | null; agent_hash: string; bundle: AgentBundle }> {
   if (file === undefined) {
+    const { referenceAgent } = await loadAgents();
     try {
       const reference = await referenceAgent(track);
       return { name: reference.name, version: reference.version, agent_hash: reference.agent_hash, bundle: reference.bundle };
@@ -67,7 +75,7 @@ async function agentFor(track: Track, file: string | undefined): Promise<{ name:
 }
 
 /** An agent's text for a terminal: unprintable characters (escape sequences, bidi overrides) as one space, clipped. */
-const clip = (text: string | undefined, max: number) => {
+const clip = (printableText: (text: string, max: number) => string, text: string | undefined, max: number) => {
   const flat = printableText(text ?? '', Number.MAX_SAFE_INTEGER).replace(/\s+/g, ' ');
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
@@ -86,9 +94,10 @@ export function registerScan(program: Command, kit: Kit): void {
       .addOption(new Option('--budget-memory-mb <mb>', 'memory budget of the run in MiB (default 512)').argParser(intArg('--budget-memory-mb', 64, 65_536)))
       .action(
         action(kit, async (ctx, path: string, opts: ScanOptions) => {
+          const { detectTrack, materializeBundle, printableText, removeTree, runAgent, unpackArchive, UnpackError } = await loadAgents();
           const info = await stat(path).catch(() => null);
-          if (info === null) throw new CliError(`<path>: ${path} does not exist`);
-          if (!info.isDirectory() && !info.isFile()) throw new CliError(`<path>: ${path} is neither a directory nor a file`);
+          if (info === null) throw new CliError(`${path}: does not exist`);
+          if (!info.isDirectory() && !info.isFile()) throw new CliError(`${path}: is neither a directory nor a file`);
           // Ctrl-C (SIGINT or SIGTERM) stops the agent and removes the scratch and unpacked files
           // before exiting 130: left to the default action, the agent (in its own process group)
           // and the temporary directory would outlive the command.
@@ -107,7 +116,7 @@ export function registerScan(program: Command, kit: Kit): void {
               try {
                 root = (await unpackArchive(path, join(work, 'artifact'))).root;
               } catch (err) {
-                if (err instanceof UnpackError) throw new CliError(`<path>: ${path}: ${err.message} (${err.code})`);
+                if (err instanceof UnpackError) throw new CliError(`${path}: ${err.message} (${err.code})`);
                 throw err;
               }
               sha256 = await sha256File(path);
@@ -143,7 +152,7 @@ export function registerScan(program: Command, kit: Kit): void {
               if (outcome.ok)
                 ctx.out.table(
                 ['severity', 'category', 'title', 'location', 'evidence'],
-                report.findings.map((f) => [f.severity, clip(f.category, 40), clip(f.title, 60), clip(f.line === undefined ? f.file : `${f.file}:${f.line}`, 80), clip(f.evidence, 60)]),
+                report.findings.map((f) => [f.severity, clip(printableText, f.category, 40), clip(printableText, f.title, 60), clip(printableText, f.line === undefined ? f.file : `${f.file}:${f.line}`, 80), clip(printableText, f.evidence, 60)]),
               );
               const by = `${agent.name}${agent.version ? ` ${agent.version}` : ''}`;
               ctx.out.line(

@@ -7,7 +7,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import { intArg, readText } from '../context.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { keyfileOf } from '../keyfile.js';
-import { runValidatorLoop, type LoopEvent } from '../validator/validator-loop.js';
+import type { LoopEvent } from '../validator/validator-loop.js';
 import { trackOption } from './public-reads.js';
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -82,6 +82,8 @@ export function registerValidatorRun(validator: Command, kit: Kit): void {
               if (text !== null) ctx.io.stderr(`${text}\n`);
             }
           };
+          // Imported here: the loop needs @vigil/agents, which stays off the start-up of every other command (src/commands/scan.ts).
+          const { runValidatorLoop } = await import('../validator/validator-loop.js');
           const summary = await runValidatorLoop({
             client,
             keypair,

@@ -7,7 +7,13 @@ import { formatOffsetTimestamp } from '@vigil/core';
  * attestation carries (`line` and `evidence` are for local scans; an extra key would be stripped by
  * the server's parser and break the hash).
  */
-export function attestationPayload(round: ClaimedRound, task: LeasedTask, result: AgentResult, validatorHotkey: string, now: Date): AttestationPayload {
+export function attestationPayload(
+  round: Pick<ClaimedRound, 'round_id' | 'track' | 'policy_version'>,
+  task: Pick<LeasedTask, 'task_id' | 'miner_hotkey' | 'agent_hash' | 'artifact'>,
+  result: AgentResult,
+  validatorHotkey: string,
+  now: Date,
+): AttestationPayload {
   return {
     round_id: round.round_id,
     task_id: task.task_id,

@@ -20,7 +20,7 @@ export async function artifactFile(client: SignedVigilClient, workDir: string, s
   const file = join(dir, hexOf(sha256));
   const cached = await readFile(file).catch(() => null);
   if (cached !== null && contentHash(cached) === sha256) return file;
-  const bytes = await client.download(`/v1/validators/artifacts/${sha256}`, { signal });
+  const bytes = await client.validators.downloadArtifact(sha256, { signal });
   const got = contentHash(bytes);
   if (got !== sha256) throw new IntegrityError(`artifact ${sha256}: the downloaded bytes hash to ${got}`);
   await mkdir(dir, { recursive: true });
@@ -45,7 +45,7 @@ export async function bundleDir(client: SignedVigilClient, workDir: string, hash
     const bundle = AgentBundle.parse(JSON.parse(cached.toString('utf8')));
     return { dir, bundle };
   }
-  const bytes = await client.download(`/v1/validators/agents/${hash}/bundle`, { signal });
+  const bytes = await client.validators.downloadAgentBundle(hash, { signal });
   const got = contentHash(bytes);
   if (got !== hash) throw new IntegrityError(`agent ${hash}: the downloaded bundle hashes to ${got}`);
   let parsed: ReturnType<typeof AgentBundle.safeParse>;

@@ -7,10 +7,9 @@ import { VigilApiError, VigilConnectionError, VigilTimeoutError } from '@vigil/c
  */
 export function isTransient(error: unknown): boolean {
   if (error instanceof VigilConnectionError || error instanceof VigilTimeoutError) return true;
-  if (error instanceof VigilApiError) return error.retryable || (error.status === 403 && error.detail.startsWith('metagraph unavailable'));
-  // The signed client hands fetch's own failures through: `TypeError: fetch failed` (with the
-  // socket error as cause) or the AbortSignal.timeout of a call.
-  if (error instanceof TypeError && error.message === 'fetch failed') return true;
+  // By the catalogue code, never by the detail's wording (docs/errors.md).
+  if (error instanceof VigilApiError) return error.retryable || error.code === 'metagraph_unavailable';
+  // The loop's own per-request deadline (AbortSignal.timeout) ends a call with its reason.
   if (error instanceof DOMException && error.name === 'TimeoutError') return true;
   return false;
 }
@@ -18,9 +17,11 @@ export function isTransient(error: unknown): boolean {
 /** A one-line reason for an event or a log line. */
 export function reasonOf(error: unknown): string {
   if (error instanceof VigilApiError) return `${error.status} ${error.detail}`;
-  if (error instanceof TypeError && error.message === 'fetch failed') {
-    const cause = error.cause as { code?: string; message?: string } | undefined;
+  if (error instanceof VigilConnectionError) {
+    // fetch's `TypeError: fetch failed` carries the socket error (ECONNREFUSED, ECONNRESET…) as its cause.
+    const cause = (error.cause as { cause?: { code?: string; message?: string } } | undefined)?.cause;
     return `connection failed: ${cause?.code ?? cause?.message ?? 'fetch failed'}`;
   }
+  if (error instanceof VigilTimeoutError) return error.detail;
   return error instanceof Error ? error.message : String(error);
 }

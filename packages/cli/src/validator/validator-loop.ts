@@ -1,17 +1,21 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
-import type { SignedVigilClient, VigilKeypair } from '@vigil/client';
+import type { Dated, SignedVigilClient, VigilKeypair } from '@vigil/client';
 import {
-  BatchAttestationReceipt,
   MAX_PROGRESS_DETAIL_LENGTH,
-  TaskClaim,
-  TaskProgress,
   type AttestationEnvelope,
-  type ClaimedRound,
-  type LeasedTask,
+  type BatchAttestationReceipt,
+  type ClaimedRound as ClaimedRoundSchema,
+  type LeasedTask as LeasedTaskSchema,
+  type TaskClaim as TaskClaimSchema,
   type Track,
 } from '@vigil/core';
+
+/** The claim's values as the SDK hands them back (timestamps as Date). */
+type ClaimedRound = Dated<typeof ClaimedRoundSchema>;
+type LeasedTask = Dated<typeof LeasedTaskSchema>;
+type TaskClaim = Dated<typeof TaskClaimSchema>;
 import { signAttestation } from '@vigil/crypto';
 import { attestationPayload } from './attestation-payload.js';
 import { sweepStaleRuns } from './sweep-stale-runs.js';
@@ -154,7 +158,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     let released = false;
     try {
       const text = `${failureReason}: ${detail}`.slice(0, MAX_PROGRESS_DETAIL_LENGTH);
-      await persist('progress', () => client.request('POST', `/v1/validators/tasks/${task.task_id}/progress`, { state: 'failed', detail: text }, { schema: TaskProgress, ...call() }));
+      await persist('progress', () => client.validators.progress(task.task_id, { state: 'failed', detail: text }, call()));
       released = true;
     } catch {
       // The lease lapses on its own (LEASE_MS); nothing else depends on this call.
@@ -166,7 +170,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     const signal = AbortSignal.any([abort.signal, options.kill]);
     const taskStarted = Date.now();
     // `running` marks the lease as started and extends it; a lost heartbeat only shortens the lease.
-    const beat = () => void client.request('POST', `/v1/validators/tasks/${task.task_id}/progress`, { state: 'running' }, { schema: TaskProgress, ...call() }).catch(() => {});
+    const beat = () => void client.validators.progress(task.task_id, { state: 'running' }, call()).catch(() => {});
     beat();
     const heartbeat = setInterval(beat, heartbeatMs);
     const scratch = join(options.workDir, 'runs', task.task_id.replace(/[^A-Za-z0-9_-]/g, '_'));
@@ -243,7 +247,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     const batch = outgoing;
     let receipt: BatchAttestationReceipt;
     try {
-      receipt = await client.request('POST', '/v1/validators/attestations/batch', { attestations: batch.map((p) => p.envelope) }, { schema: BatchAttestationReceipt, ...call() });
+      receipt = await client.validators.attestBatch(batch.map((p) => p.envelope), call());
     } catch (error) {
       if (isTransient(error)) {
         unreachable('attestation batch', error);
@@ -288,7 +292,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     if (free > 0 && Date.now() >= nextClaimAt) {
       let claim: TaskClaim | null = null;
       try {
-        claim = await client.request('POST', '/v1/validators/tasks/claim', { ...(options.track ? { track: options.track } : {}), max: free }, { schema: TaskClaim, ...call() });
+        claim = await client.validators.claim({ ...(options.track ? { track: options.track } : {}), max: free }, call());
         backoffMs = 0;
       } catch (error) {
         if (!isTransient(error)) throw error;

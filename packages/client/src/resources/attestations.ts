@@ -11,6 +11,7 @@ import { call, paginate, segment } from './shared.js';
 
 /** Filters of `attestations.list` (docs/customer-attestations.md); all optional, combined with AND. */
 export interface AttestationListParams {
+  /** An artifact id: `art_<n>` as every answer prints it, or the number `<n>` (also as a string). */
   artifact?: number | string;
   sha256?: string;
   canonical_hash?: string;
@@ -26,6 +27,13 @@ export interface AttestationListParams {
 
 function instant(value: Date | string | undefined): string | undefined {
   return value instanceof Date ? formatOffsetTimestamp(value) : value;
+}
+
+/** `art_42`, `'42'` or `42` as the query's `42`; anything else is sent as it is, for the server to refuse. */
+function artifactNumber(value: number | string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const text = String(value);
+  return /^art_[1-9]\d{0,15}$/.test(text) ? text.slice('art_'.length) : text;
 }
 
 /** Where `attestations.verifier` reads its metagraph snapshot from. */
@@ -56,7 +64,7 @@ export class Attestations {
 
   /** Recorded attestations, newest first (keyset pages). Scope `read`. */
   list(params: AttestationListParams = {}, options?: PageOptions): PagePromise<Dated<typeof AttestationList>['attestations'][number]> {
-    const query = { ...params, artifact: params.artifact === undefined ? undefined : String(params.artifact), since: instant(params.since), until: instant(params.until) };
+    const query = { ...params, artifact: artifactNumber(params.artifact), since: instant(params.since), until: instant(params.until) };
     return paginate(this.transport, { path: '/v1/attestations', query, schema: AttestationList }, (body) => body.attestations, options);
   }
 
@@ -103,7 +111,9 @@ export class Attestations {
     if (source === undefined) throw new TypeError('snapshot: required (a snapshot object, a URL to fetch it from, or a function returning it)');
     if (typeof source === 'function') return source();
     if (typeof source === 'string' || source instanceof URL) {
-      const response = await this.transport.fetch(String(source), options?.signal ? { signal: options.signal } : {});
+      // Called unbound: a browser's fetch called as a method of another object throws "Illegal invocation".
+      const fetch = this.transport.fetch;
+      const response = await fetch(String(source), options?.signal ? { signal: options.signal } : {});
       if (!response.ok) throw new TypeError(`snapshot: ${String(source)} answered ${response.status}`);
       return response.json();
     }

@@ -15,6 +15,23 @@ import { Finding } from './rounds.js';
 export const MAX_VERIFY_BATCH = 100;
 /** At most this many archive entries are listed for one artifact (`archive.truncated` beyond). */
 export const MAX_ARCHIVE_ENTRIES = 10_000;
+/**
+ * A file whose name takes more than this many bytes (UTF-8) is not listed, only counted in
+ * `archive.long_names_omitted`: PATH_MAX, longer than any path a file system writes.
+ */
+export const MAX_ARCHIVE_NAME_BYTES = 4096;
+/**
+ * `archive.files`, written as JSON, takes at most this many bytes (4 MiB); the listing stops before
+ * the file that would pass it, with `archive.truncated` true.
+ */
+export const MAX_ARCHIVE_LISTING_BYTES = 4 * 1024 * 1024;
+/**
+ * The files listed by the artifacts of one `GET /v1/artifacts` page share this many bytes (4 MiB,
+ * as much as one listing), each `{name, size}` entry counted as its JSON: a listing that does not
+ * fit in what the page's earlier ones left is cut to the files that do, with `archive.truncated`
+ * true. (16 MiB pages, a few at once, exhausted a small instance's heap.)
+ */
+export const MAX_LOOKUP_LISTING_BYTES = 4 * 1024 * 1024;
 /** At most this many findings per attestation in an artifact's `findings` (as on round attestations). */
 export const MAX_ARTIFACT_FINDINGS_PER_ATTESTATION = 50;
 
@@ -53,9 +70,18 @@ export const ArtifactPackage = z.object({
 });
 export type ArtifactPackage = z.infer<typeof ArtifactPackage>;
 
+/** What an artifact's bytes are, read from their leading bytes. */
 export const ARCHIVE_FORMATS = ['tgz', 'zip', 'none'] as const;
 export const ArchiveFormat = z.enum(ARCHIVE_FORMATS);
 export type ArchiveFormat = z.infer<typeof ArchiveFormat>;
+
+/**
+ * `format` of a listing: one of ARCHIVE_FORMATS, or `unavailable` when the blob store does not hold
+ * the bytes, so nothing is known of them (not `none`, which says they are a single file).
+ */
+export const ARCHIVE_LISTING_FORMATS = [...ARCHIVE_FORMATS, 'unavailable'] as const;
+export const ArchiveListingFormat = z.enum(ARCHIVE_LISTING_FORMATS);
+export type ArchiveListingFormat = z.infer<typeof ArchiveListingFormat>;
 
 export const ArchiveEntry = z.object({ name: z.string(), size: NonNegativeInt });
 export type ArchiveEntry = z.infer<typeof ArchiveEntry>;
@@ -64,13 +90,19 @@ export type ArchiveEntry = z.infer<typeof ArchiveEntry>;
  * What the artifact's bytes hold. `format` is decided by the leading bytes (gzip: `tgz`, zip and
  * wheel: `zip`, anything else: `none`, a single file). `status` `corrupt` says the bytes claim an
  * archive format and cannot be read as one (`error` says why); `unavailable` says the bytes are not
- * in the blob store. `files` is null unless `status` is `ok` and the format is an archive.
+ * in the blob store, and `format` is `unavailable` with it (exactly then). `files` is null unless
+ * `status` is `ok` and the format is an archive.
+ * `long_names_omitted` counts the files left out of `files` because their name is longer than
+ * MAX_ARCHIVE_NAME_BYTES; `truncated` says the listing stopped early (MAX_ARCHIVE_ENTRIES files,
+ * MAX_ARCHIVE_LISTING_BYTES of `files` as JSON, or 1 GiB of decompressed tar), or was cut to fit
+ * a lookup page's MAX_LOOKUP_LISTING_BYTES.
  */
 export const ArchiveListing = z.object({
-  format: ArchiveFormat,
+  format: ArchiveListingFormat,
   status: z.enum(['ok', 'corrupt', 'unavailable']),
   files: z.array(ArchiveEntry).nullable(),
   truncated: z.boolean(),
+  long_names_omitted: NonNegativeInt,
   error: z.string().nullable(),
 });
 export type ArchiveListing = z.infer<typeof ArchiveListing>;

@@ -51,5 +51,8 @@ describe('RoundAttestationsQuery', () => {
   it('leaves a malformed miner for the handler to blank (spec rule 3), rather than rejecting it', () => {
     expect(expectAccepted(RoundAttestationsQuery, { miner: 'not-a-hotkey' })).toEqual({ miner: 'not-a-hotkey' });
     expect(expectAccepted(RoundAttestationsQuery, {})).toEqual({});
+    // Not one string (given twice, or a bracketed key): read as absent, so the shell answers it too.
+    expect(expectAccepted(RoundAttestationsQuery, { miner: ['a', 'b'] })).toEqual({ miner: undefined });
+    expect(expectAccepted(RoundAttestationsQuery, { miner: { x: 'a' } })).toEqual({ miner: undefined });
   });
 });

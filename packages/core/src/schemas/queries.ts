@@ -31,8 +31,11 @@ export type AgentsQuery = z.output<typeof AgentsQuery>;
 export const AgentEligibilityQuery = z.object({ track: Track.optional() });
 export type AgentEligibilityQuery = z.output<typeof AgentEligibilityQuery>;
 
-/** Deliberately lenient: a malformed round id or miner yields the empty shell, not a 422 (spec rule 3). */
-export const RoundAttestationsQuery = z.object({ miner: z.string().optional() });
+/**
+ * Deliberately lenient: a malformed round id or miner yields the empty shell, not a 422 (spec rule 3);
+ * a miner that is not one string (given twice, `miner[x]=`) is read as absent.
+ */
+export const RoundAttestationsQuery = z.object({ miner: z.string().optional().catch(undefined) });
 export type RoundAttestationsQuery = z.output<typeof RoundAttestationsQuery>;
 
 /** Path parameters of the public and validator endpoints. */

@@ -110,6 +110,11 @@ export const BatchAttestationResult = z.object({
   task_id: z.string().min(1).max(128),
   outcome: z.enum(['created', 'duplicate', 'refused']),
   status: z.int().min(400).max(599).optional(),
+  /**
+   * A refusal's catalogue code (docs/errors.md), as ErrorBody's `code`: optional so that an answer
+   * from a server older than the field still parses, a string so that a newer server's code does too.
+   */
+  code: z.string().optional(),
   detail: z.string().optional(),
 });
 export type BatchAttestationResult = z.infer<typeof BatchAttestationResult>;

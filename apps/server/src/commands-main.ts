@@ -1,0 +1,397 @@
+import { join } from 'node:path';
+import { createFileBlobStore, sweepStagingFiles } from './platform/blobs/index.js';
+import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
+import { usageText } from './usage.js';
+import { openDatabase, type VigilDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { buildApp } from './app.js';
+import { installGracefulShutdown } from './platform/http/shutdown.js';
+import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './features/network/index.js';
+import { createPolicyInputSources } from './features/policies/index.js';
+import { runValidatorsCommand, ValidatorsCommandError } from './features/network/index.js';
+import { KeysCommandError, runKeysCommand } from './features/accounts/index.js';
+import { AdvisoriesCommandError, runAdvisoriesCommand } from './features/policies/index.js';
+import { FactsCommandError, runFactsCommand } from './features/artifacts/index.js';
+import { ArtifactsCommandError, runArtifactsCommand } from './features/artifacts/index.js';
+import { reindexSearch, reindexSearchIfNeeded } from './features/search/index.js';
+import { createPushWorker } from './features/repositories/index.js';
+import { createScheduler } from './features/network/index.js';
+import { createSecretBox } from './platform/secrets/secret-box.js';
+import { loadServerIdentity } from './platform/secrets/server-identity.js';
+import { createWebhookWorker } from './features/webhooks/index.js';
+import { createPublicReadService } from './features/network/index.js';
+
+const USAGE = usageText(ALL_CONFIG_VARIABLES);
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function log(line: string): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** Opens the configured database; connection failures go to `onConnectionError` instead of ending the process. */
+function openConfiguredDatabase(config: Config, onConnectionError?: (error: Error) => void): Promise<VigilDatabase> {
+  return openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    onConnectionError: onConnectionError ?? ((error) => process.stderr.write(`database connection error: ${error.message}\n`)),
+  });
+}
+
+async function withDatabase<T>(config: Config, work: (database: VigilDatabase) => Promise<T>): Promise<T> {
+  const database = await openConfiguredDatabase(config);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+async function migrate(database: VigilDatabase, config: Config): Promise<string[]> {
+  const results = await migrateToLatest(database.db, { lockTimeoutMs: config.migrationLockTimeoutMs });
+  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** Migrations, then the one-off search rebuild a migration may ask for (docs/search.md): `migrate` and `serve`. */
+async function migrateAndRebuild(database: VigilDatabase, config: Config): Promise<string[]> {
+  const applied = (await migrate(database, config)).map((name) => `migrated: ${name}`);
+  const rebuilt = await reindexSearchIfNeeded(database.db, Date.now);
+  if (rebuilt !== null) applied.push(`rebuilt the search index: ${rebuilt.artifacts} artifacts and ${rebuilt.attestations} attestations`);
+  return applied;
+}
+
+async function countRounds(database: VigilDatabase): Promise<number> {
+  const row = await database.db
+    .selectFrom('rounds')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+type DemoSeed = typeof import('./seed/demo.js');
+
+/** Imported lazily: the demo data is only needed by `seed --demo` and `serve --seed-demo-if-empty`. */
+async function loadDemoSeed(): Promise<DemoSeed> {
+  try {
+    return await import('./seed/demo.js');
+  } catch (error) {
+    throw new Error(`the demo seed (seed/demo.js) is not available in this build: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+async function seedDemo(database: VigilDatabase, config: Config): Promise<void> {
+  const demo = await loadDemoSeed();
+  const result = await demo.seedDemo(database.db, {
+    now: new Date(),
+    historyDays: config.demoHistoryDays,
+    blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+    schedule: { submissionMs: config.scheduler.submissionMs, evaluationMs: config.scheduler.evaluationMs, gapMs: config.scheduler.gapMs },
+    progress: (message) => log(`demo: ${message}`),
+    // The demo's validators get permits in a snapshot where the server looks by default, unless
+    // the operator pointed the metagraph elsewhere.
+    ...(config.metagraph.subtensorUrl === undefined && config.metagraph.file === join(config.dataDir, 'metagraph.json')
+      ? { metagraphFile: config.metagraph.file }
+      : {}),
+  });
+  log(
+    `loaded the demo data: ${result.validators} validators, ${result.miners} miners, ${result.rounds} rounds, ${result.attestations} attestations`,
+  );
+}
+
+async function serve(config: Config, flags: string[]): Promise<void> {
+  const seed = flags.includes('--seed-demo-if-empty');
+  // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
+  let onConnectionError: (error: Error) => void = (error) => process.stderr.write(`database connection error: ${error.message}\n`);
+  const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
+  try {
+    for (const line of await migrateAndRebuild(database, config)) log(line);
+    if (seed) {
+      if ((await countRounds(database)) === 0) await seedDemo(database, config);
+      else log('the database already has rounds; not loading the demo data');
+    }
+    let logRefreshError: (error: unknown) => void = () => {};
+    // Uploads a previous process never finished (killed, or stopped mid-upload) leave staging files.
+    const swept = await sweepStagingFiles(join(config.dataDir, 'blobs'), Date.now());
+    if (swept > 0) log(`removed ${swept} unfinished upload(s) from the blob store's staging directory`);
+    const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
+    // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
+    metagraph.startRefreshing();
+    const customerBlobs = createFileBlobStore(join(config.dataDir, 'blobs'));
+    const policySources = createPolicyInputSources(database.db, customerBlobs);
+    let workerLogger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void } = {
+      info: (obj, message) => log(`${message} ${JSON.stringify(obj)}`),
+      error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
+    };
+    const pushWorker = config.repositories.runInServe
+      ? createPushWorker({ db: database.db, settings: config.repositories, sources: policySources, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      : undefined;
+    const webhookWorker = config.webhooks.runInServe
+      ? createWebhookWorker({
+          db: database.db,
+          secrets: createSecretBox((await loadServerIdentity(config.dataDir)).secretKey),
+          settings: config.webhooks,
+          logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) },
+        })
+      : undefined;
+    const app = await buildApp({
+      config,
+      readService: createPublicReadService(database.db),
+      customers: {
+        db: database.db,
+        metagraph,
+        blobs: customerBlobs,
+        policySources,
+        ...(pushWorker ? { onRepositoryPushQueued: () => pushWorker.nudge() } : {}),
+      },
+      network: {
+        db: database.db,
+        blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+        metagraph,
+        signedAuth: config.signedAuth,
+        bundleLimitBytes: config.bundleLimitBytes,
+      },
+    });
+    onConnectionError = (error) => app.log.warn({ err: error }, 'database connection error; the pool replaces the connection');
+    logRefreshError = (error) => app.log.warn({ err: error }, 'metagraph refresh failed; permit checks use the last snapshot within VIGIL_METAGRAPH_MAX_STALENESS_S');
+    workerLogger = app.log;
+    const scheduler = config.runScheduler
+      ? createScheduler({ db: database.db, settings: config.scheduler, logger: app.log })
+      : undefined;
+    installGracefulShutdown({
+      app,
+      cleanup: async () => {
+        metagraph.stopRefreshing();
+        await scheduler?.stop();
+        await pushWorker?.stop();
+        await webhookWorker?.stop();
+        await database.close();
+      },
+      exit: (code) => process.exit(code),
+      // In-flight requests end within the handler timeout (504), so that bounds the drain.
+      graceMs: config.drainIdleMs + config.handlerTimeoutMs + 10_000,
+      drainIdleMs: config.drainIdleMs,
+    });
+    await app.listen({ port: config.port, host: config.host });
+    scheduler?.start();
+    pushWorker?.start();
+    webhookWorker?.start();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+async function worker(config: Config): Promise<void> {
+  const database = await openConfiguredDatabase(config);
+  for (const name of await migrate(database, config)) log(`migrated: ${name}`);
+  const logger = {
+    info: (obj: object, message: string) => log(`${message} ${JSON.stringify(obj)}`),
+    error: (obj: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
+  };
+  const scheduler = createScheduler({ db: database.db, settings: config.scheduler, logger });
+  const pushWorker = createPushWorker({
+    db: database.db,
+    settings: config.repositories,
+    sources: createPolicyInputSources(database.db, createFileBlobStore(join(config.dataDir, 'blobs'))),
+    logger,
+  });
+  const webhookWorker = createWebhookWorker({
+    db: database.db,
+    secrets: createSecretBox((await loadServerIdentity(config.dataDir)).secretKey),
+    settings: config.webhooks,
+    logger,
+  });
+  // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
+  // worker has nothing else, so it holds itself open until a signal.
+  const keepAlive = setInterval(() => {}, 1 << 30);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log(`${signal}: finishing the current step`);
+    clearInterval(keepAlive);
+    await scheduler.stop();
+    await pushWorker.stop();
+    await webhookWorker.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  scheduler.start();
+  pushWorker.start();
+  webhookWorker.start();
+  log(
+    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})`,
+  );
+}
+
+function expectFlags(command: string, flags: string[], allowed: string[]): void {
+  const unknown = flags.filter((f) => !allowed.includes(f));
+  if (unknown.length > 0) throw new UsageError(`${command}: unknown option ${unknown[0]}`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...flags] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  switch (command) {
+    case 'serve': {
+      expectFlags(command, flags, ['--seed-demo-if-empty']);
+      await serve(loadConfig(), flags);
+      return;
+    }
+    case 'migrate': {
+      expectFlags(command, flags, []);
+      const config = loadConfig();
+      const lines = await withDatabase(config, (database) => migrateAndRebuild(database, config));
+      log(lines.length === 0 ? 'database is up to date' : lines.join('\n'));
+      return;
+    }
+    case 'seed': {
+      if (flags.length !== 1 || flags[0] !== '--demo') throw new UsageError('seed: expected --demo');
+      const config = loadConfig();
+      await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        const rounds = await countRounds(database);
+        if (rounds > 0) throw new Error(`seed --demo: the database already has ${rounds} round(s); the demo needs an empty one`);
+        await seedDemo(database, config);
+      });
+      return;
+    }
+    case 'worker': {
+      expectFlags(command, flags, []);
+      await worker(loadConfig());
+      return;
+    }
+    case 'metagraph': {
+      if (flags[0] !== 'export' || flags.length !== 2) throw new UsageError('metagraph: expected export <file>');
+      const config = loadConfig();
+      const snapshot = await exportMetagraphSnapshot(createMetagraphSource(config.metagraph), flags[1]!);
+      log(`saved netuid ${snapshot.netuid} at block ${snapshot.block}: ${snapshot.neurons.length} neurons to ${flags[1]}`);
+      return;
+    }
+    case 'validators': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        try {
+          return await runValidatorsCommand(database.db, flags, Date.now());
+        } catch (error) {
+          if (error instanceof ValidatorsCommandError && error.usage) throw new UsageError(`validators: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
+    case 'search': {
+      if (flags.length !== 1 || flags[0] !== 'reindex') throw new UsageError('search: expected reindex');
+      const config = loadConfig();
+      const result = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        return reindexSearch(database.db, Date.now());
+      });
+      log(`indexed ${result.artifacts} artifacts and ${result.attestations} attestations`);
+      return;
+    }
+    case 'advisories': {
+      const config = loadConfig();
+      const output = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        try {
+          return await runAdvisoriesCommand(database.db, flags, Date.now);
+        } catch (error) {
+          if (error instanceof AdvisoriesCommandError && error.usage) throw new UsageError(`advisories: ${error.message}`);
+          throw error;
+        }
+      });
+      log(output.lines.join('\n'));
+      if (output.exitCode !== 0) process.exitCode = output.exitCode;
+      return;
+    }
+    case 'facts': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        try {
+          return await runFactsCommand(database.db, createFileBlobStore(join(config.dataDir, 'blobs')), flags, Date.now);
+        } catch (error) {
+          if (error instanceof FactsCommandError && error.usage) throw new UsageError(`facts: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
+    case 'artifacts': {
+      const config = loadConfig();
+      const code = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        try {
+          return await runArtifactsCommand(
+            { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), maxBytes: config.artifactLimitBytes, now: Date.now, log },
+            flags,
+          );
+        } catch (error) {
+          if (error instanceof ArtifactsCommandError && error.usage) throw new UsageError(`artifacts: ${error.message}`);
+          throw error;
+        }
+      });
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
+    case 'keys':
+    case 'accounts': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        try {
+          return await runKeysCommand(database.db, command, flags, Date.now());
+        } catch (error) {
+          if (error instanceof KeysCommandError && error.usage) throw new UsageError(`${command}: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+/** Runs one `vigil-server` command line (bin.ts imports this module for every command but help). */
+export function runCommand(argv: string[]): Promise<void> {
+  return main(argv).catch((error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`vigil-server: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`vigil-server: ${error.message}\n`);
+      process.exit(1);
+    }
+    // A command's own error class names the command in front of its message.
+    const prefixes: [new (...args: never[]) => Error, string][] = [
+      [ValidatorsCommandError, 'validators'],
+      [AdvisoriesCommandError, 'advisories'],
+      [FactsCommandError, 'facts'],
+      [ArtifactsCommandError, 'artifacts'],
+      [KeysCommandError, 'keys'],
+    ];
+    const prefix = prefixes.find(([type]) => error instanceof type)?.[1];
+    const text = error instanceof Error ? error.message : String(error);
+    const message = prefix === undefined ? text : `${prefix}: ${text}`;
+    process.stderr.write(`vigil-server: ${message}\n`);
+    process.exit(1);
+  });
+}

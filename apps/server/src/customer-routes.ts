@@ -1,0 +1,102 @@
+import { BlockList, isIP } from 'node:net';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { apiKeyPlugin } from './features/accounts/index.js';
+import type { BlobStore } from './platform/blobs/index.js';
+import type { Database } from './platform/db/schema.js';
+import { VigilError } from './platform/errors.js';
+import type { CachedMetagraph } from './features/network/index.js';
+import type { SchedulerSettings } from './features/network/index.js';
+import type { SecretBox } from './platform/secrets/secret-box.js';
+import { idempotencyPlugin } from './features/accounts/index.js';
+import './platform/http/route-config.js';
+import { adminRoutes } from './admin-routes.js';
+import { customerAttestationRoutes } from './features/network/index.js';
+import { searchRoutes } from './features/search/index.js';
+import { artifactRoutes } from './features/artifacts/index.js';
+import { keyRoutes } from './features/accounts/index.js';
+import { repositoryRoutes } from './features/repositories/index.js';
+import { policyRoutes } from './features/policies/index.js';
+import { webhookRoutes } from './features/webhooks/index.js';
+import type { WebhookSettings } from './features/webhooks/index.js';
+import type { HostResolver } from './features/webhooks/index.js';
+import type { PolicyInputSources } from './features/policies/index.js';
+
+export interface CustomerOptions {
+  db: Kysely<Database>;
+  /**
+   * The metagraph permit checks use: `POST /v1/attestations/verify` checks against it (absent, that
+   * route is not served) and the admin API uploads snapshots into it (file sources only).
+   */
+  metagraph?: CachedMetagraph;
+  /** Where uploaded artifacts go; absent, the artifact API (docs/artifacts.md) is not served. */
+  blobs?: BlobStore;
+  /** Told when a repository push is queued, so the process's repository worker starts it at once. */
+  onRepositoryPushQueued?: () => void;
+  /** What policy evaluation reads beyond verdicts (advisories, artifact facts); absent, the policy API (docs/policies.md) is not served. */
+  policySources?: PolicyInputSources;
+  /** How webhook endpoint host names resolve for the URL check (tests hand in their own). */
+  webhookResolver?: HostResolver;
+}
+
+/** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
+function plainAddress(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  return mapped?.[1] ?? ip;
+}
+
+export function createAllowlist(entries: readonly string[]): (ip: string) => boolean {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return (ip) => {
+    const address = plainAddress(ip);
+    const family = isIP(address);
+    return family !== 0 && list.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  };
+}
+
+/**
+ * The customer API (docs/accounts.md): API-key authentication, an account's own keys and, when
+ * VIGIL_ADMIN_ALLOWLIST is set, the admin API. Encapsulated: its hooks run on these routes only.
+ */
+export const customerRoutesPlugin: FastifyPluginAsync<
+  CustomerOptions & {
+    now: () => Date;
+    adminAllowlist: readonly string[];
+    scheduler: SchedulerSettings;
+    handlerTimeoutMs: number;
+    artifactLimitBytes: number;
+    /** Seals webhook secrets (and the stored answers that show them) with the server key. */
+    secrets: SecretBox;
+    webhooks: WebhookSettings;
+  }
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver }) => {
+  const adminAllowed = createAllowlist(adminAllowlist);
+  // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    if (request.routeOptions.config.admin === true && !adminAllowed(request.ip)) throw new VigilError('admin_ip_not_allowed');
+  });
+  await app.register(apiKeyPlugin, { db, now: () => now().getTime() });
+  // After the key check (the key's account scopes Idempotency-Key); every route with
+  // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
+  await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs, secrets });
+  await app.register(keyRoutes, { db, now });
+  await app.register(customerAttestationRoutes, { db, metagraph });
+  await app.register(searchRoutes, { db });
+  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
+  if (policySources) await app.register(policyRoutes, { db, now, sources: policySources });
+  await app.register(repositoryRoutes, {
+    db,
+    secrets,
+    now,
+    ...(policySources ? { policySources } : {}),
+    ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
+  });
+  await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
+  if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
+};

@@ -1,0 +1,14 @@
+// Artifacts: customer uploads and their read model, registering and storing artifacts, reference
+// claims, archive reading, package facts and provenance (docs/artifacts.md, docs/package-facts.md).
+// The rest of the server imports this feature through this file only (docs/contributing.md).
+export { archiveFormatOf } from './archive/archive-listing.js';
+export { type TarEntry, tarGz } from './archive/tar-gz.js';
+export { artifactRoutes } from './artifact-routes.js';
+export { ArtifactsCommandError, runArtifactsCommand } from './artifacts-command.js';
+export { artifactPublicId, artifactRowId, verifyReferencesWithFindings } from './customer-artifacts.js';
+export { FactsCommandError, runFactsCommand } from './facts/facts-command.js';
+export { type PackageFacts, type RegistryProvenance } from './facts/package-facts.js';
+export { artifactFacts } from './facts/stored-package-facts.js';
+export { countedClaims, type ReferenceView, referenceViewOf, TRUSTED_CLAIMS_ONLY, visibleArtifact } from './references/reference-claims.js';
+export { registerArtifact } from './register-artifact.js';
+export { storeArtifact } from './store-artifact.js';

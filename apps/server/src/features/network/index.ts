@@ -1,0 +1,25 @@
+// The subnet: the signed miner and validator API, the metagraph, tasks, attestations, rounds and
+// their scheduler, and the public /v1 reads of it all (docs/protocol.md, docs/rounds.md, docs/api.md).
+// The rest of the server imports this feature through this file only (docs/contributing.md).
+export { type AttestationBatchResult, MAX_ATTESTATION_BATCH, recordAttestations } from './attestations/attestations-batch.js';
+export { recordAttestation } from './attestations/attestations.js';
+export { customerAttestationRoutes } from './attestations/customer-attestation-routes.js';
+export { SIGNED_AUTH_VARIABLES, type SignedAuthSettings, signedAuthSettingsFromEnv } from './auth/signed-auth-settings.js';
+export { type CachedMetagraph } from './metagraph/cached-metagraph.js';
+export { METAGRAPH_VARIABLES, type MetagraphSettings, metagraphSettingsFromEnv } from './metagraph/create-metagraph.js';
+export { createMetagraph, createMetagraphSource, exportMetagraphSnapshot, writeSnapshotFile } from './metagraph/index.js';
+export { deleteAgent, submitAgent } from './miners/agents.js';
+export { type NormalizedAgentBundle } from './miners/bundles/normalize-agent-bundle.js';
+export { storeAgentBundle } from './miners/bundles/store-agent-bundle.js';
+export { deregisterMiner, registerMiner } from './miners/miners.js';
+export { createPublicReadService } from './public-reads/public-read-service.js';
+export { type PublicReadService } from './public-reads/public-read.js';
+export { publicRoutesPlugin } from './public-reads/public-routes.js';
+export { closeRound, openRound, shortenSchedule, startEvaluation } from './rounds/rounds.js';
+export { createScheduler } from './rounds/scheduler/index.js';
+export { SCHEDULER_VARIABLES, type SchedulerSettings, schedulerSettingsFromEnv } from './rounds/scheduler/settings.js';
+export { type NetworkOptions, networkRoutesPlugin } from './signed-routes.js';
+export { type CreatedTask, createTasks } from './tasks/tasks.js';
+export { runValidatorsCommand, ValidatorsCommandError } from './validators/validators-command.js';
+export { registerValidator, setValidatorStatus } from './validators/validators.js';
+export { networkAdminRoutes, type NetworkAdminRoutesOptions } from './network-admin-routes.js';

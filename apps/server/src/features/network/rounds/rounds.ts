@@ -1,0 +1,438 @@
+import { randomBytes } from 'node:crypto';
+import { LIMITS, formatOffsetTimestamp, type RoundClosedData } from '@vigil/core';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { lockForUpdate } from '../../../platform/db/dialect.js';
+import type { Database, RoundsTable, TrackName, VerdictName } from '../../../platform/db/schema.js';
+import { VigilError } from '../../../platform/errors.js';
+import { enqueueOutboxEvent } from '../../../platform/outbox.js';
+import { chunkRows } from '../../../platform/db/chunk-rows.js';
+import { inTransaction } from '../../../platform/db/transaction.js';
+import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
+
+export type RoundRow = Selectable<RoundsTable>;
+
+export const WINNERS_PER_ROUND = 5;
+
+export interface OpenRoundInput {
+  track: TrackName;
+  now: number;
+  /** How long miners may submit (ms). */
+  submissionMs: number;
+  /** How long validators evaluate after submissions close (ms). */
+  evaluationMs: number;
+  policyVersion: string;
+  /** Defaults to 16 random lowercase hex characters. */
+  roundId?: string;
+}
+
+async function lockedRound(trx: Transaction<Database>, roundId: string): Promise<RoundRow> {
+  const round = await trx
+    .selectFrom('rounds')
+    .selectAll()
+    .where('round_id', '=', roundId)
+    .$call(lockForUpdate(trx))
+    .executeTakeFirst();
+  if (round === undefined) throw new VigilError('round_not_found');
+  return round;
+}
+
+/** Opens the next round of a track (number = previous + 1) in the submission phase. One open round per track. */
+export async function openRound(db: Kysely<Database>, input: OpenRoundInput): Promise<RoundRow> {
+  if (!(input.submissionMs > 0)) throw new VigilError('invalid_argument', 'submissionMs: must be positive');
+  if (!(input.evaluationMs > 0)) throw new VigilError('invalid_argument', 'evaluationMs: must be positive');
+  if (input.policyVersion.trim() === '') throw new VigilError('invalid_argument', 'policyVersion: must not be empty');
+  const roundId = input.roundId ?? randomBytes(8).toString('hex');
+  if (!/^[0-9a-f]{16,64}$/.test(roundId)) {
+    throw new VigilError('invalid_argument', 'roundId: expected 16 to 64 lowercase hex characters');
+  }
+  return inTransaction(db, async (trx) => {
+    const open = await trx
+      .selectFrom('rounds')
+      .select('round_id')
+      .where('track', '=', input.track)
+      .where('status', '=', 'open')
+      .executeTakeFirst();
+    if (open !== undefined) {
+      throw new VigilError('round_already_open', `track: round ${open.round_id} of ${input.track} is still open`);
+    }
+    const last = await trx
+      .selectFrom('rounds')
+      .select((eb) => eb.fn.max('round_number').as('n'))
+      .where('track', '=', input.track)
+      .executeTakeFirst();
+    const submissionClosesAt = input.now + input.submissionMs;
+    const row: RoundRow = {
+      round_id: roundId,
+      track: input.track,
+      // The (track, round_number) unique constraint turns a concurrent opener into an error, not a duplicate.
+      round_number: Number(last?.n ?? 0) + 1,
+      status: 'open',
+      phase: 'submission',
+      policy_version: input.policyVersion,
+      opened_at: input.now,
+      submission_closes_at: submissionClosesAt,
+      closes_at: submissionClosesAt + input.evaluationMs,
+      evaluation_started_at: null,
+      closed_at: null,
+      next_round_opens_at: null,
+    };
+    await trx.insertInto('rounds').values(row).execute();
+    return row;
+  });
+}
+
+/** A track's latest round (the open one, if any: openRound numbers rounds max + 1), or undefined. */
+export function latestRound(db: Kysely<Database>, track: TrackName): Promise<Selectable<RoundsTable> | undefined> {
+  return db.selectFrom('rounds').selectAll().where('track', '=', track).orderBy('round_number', 'desc').limit(1).executeTakeFirst();
+}
+
+/**
+ * Ends the submission phase: freezes the current code hash and version of every active agent whose
+ * miner is registered on the track into round_agents. Returns the number of agents frozen.
+ */
+export async function startEvaluation(db: Kysely<Database>, input: { roundId: string; now: number }): Promise<number> {
+  return inTransaction(db, async (trx) => {
+    const round = await lockedRound(trx, input.roundId);
+    if (round.status !== 'open' || round.phase !== 'submission') {
+      throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its submission phase`);
+    }
+    // At most LIMITS.maxAgentsPerRound, the earliest-submitted current versions first (then by
+    // hotkey), so the cap is first come, first served and never depends on the database's order.
+    const agents = await trx
+      .selectFrom('agents')
+      .innerJoin('miners', (j) => j.onRef('miners.hotkey', '=', 'agents.hotkey').onRef('miners.track', '=', 'agents.track'))
+      .innerJoin('agent_versions', (j) =>
+        j
+          .onRef('agent_versions.hotkey', '=', 'agents.hotkey')
+          .onRef('agent_versions.track', '=', 'agents.track')
+          .onRef('agent_versions.version', '=', 'agents.version'),
+      )
+      .select(['agents.hotkey', 'agents.version', 'agents.code_hash', 'agents.name'])
+      .where('agents.track', '=', round.track)
+      .where('agents.status', '=', 'active')
+      .where('miners.status', '=', 'registered')
+      .orderBy('agent_versions.submitted_at')
+      .orderBy('agents.hotkey')
+      .limit(LIMITS.maxAgentsPerRound)
+      .execute();
+    const frozen = agents.map((a) => ({
+      round_id: round.round_id,
+      hotkey: a.hotkey,
+      track: round.track,
+      version: a.version,
+      code_hash: a.code_hash,
+      name: a.name,
+      frozen_at: input.now,
+    }));
+    for (const chunk of chunkRows(frozen, 7)) await trx.insertInto('round_agents').values(chunk).execute();
+    await trx
+      .updateTable('rounds')
+      .set({ phase: 'evaluation', evaluation_started_at: input.now })
+      .where('round_id', '=', round.round_id)
+      .execute();
+    return agents.length;
+  });
+}
+
+export interface CloseRoundResult {
+  scored: number;
+  winners: string[];
+  verdictChanges: number;
+}
+
+interface AttestationForScoring {
+  miner_hotkey: string;
+  validator_hotkey: string;
+  verdict: VerdictName;
+  risk_score: number;
+  artifact_id: number;
+  kind: 'labeled' | 'live';
+  ground_truth: VerdictName | null;
+  bundle_hash: string;
+}
+
+function failureReason(attestations: number): string {
+  return attestations === 0
+    ? 'no attestations were recorded for this agent'
+    : 'no validator attested both malicious and benign labeled artifacts for this agent';
+}
+
+/**
+ * Closes a round in its evaluation phase: per-validator scores on the labeled artifacts, the median
+ * across validators, ranks (ties go to the earlier submission of the frozen version), the winners
+ * (the five best ranks among scores above 0), and published verdicts for live artifacts from the winners' attestations, each change
+ * recorded in verdict_history with a `verdict.changed` outbox event. All in one transaction.
+ */
+export async function closeRound(
+  db: Kysely<Database>,
+  input: { roundId: string; now: number; nextRoundOpensAt?: number },
+): Promise<CloseRoundResult> {
+  return inTransaction(db, async (trx) => {
+    const round = await lockedRound(trx, input.roundId);
+    if (round.status !== 'open' || round.phase !== 'evaluation') {
+      throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
+    }
+    const agents = await frozenAgents(trx, round.round_id);
+    const attestations = await attestationsForScoring(trx, round.round_id);
+    const { results, validatorScores } = scoreAgents(round.round_id, agents, attestations);
+    const ranked = rankScored(results);
+    // A score of 0 is what a constant answer earns: ranked, but never a winner.
+    const winnerResults = ranked.filter((r) => r.row.score! > 0).slice(0, WINNERS_PER_ROUND);
+    for (const r of winnerResults) r.row.winner = 1;
+    // Chunked: a large round's rows would exceed SQLite's bound-parameter limit in one statement.
+    for (const chunk of chunkRows(validatorScores, 6)) await trx.insertInto('validator_scores').values(chunk).execute();
+    for (const chunk of chunkRows(results.map((r) => r.row), 12)) await trx.insertInto('round_results').values(chunk).execute();
+
+    const winners = winnerResults.map((r) => r.agent.hotkey);
+    const verdictChanges = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
+
+    await trx
+      .updateTable('rounds')
+      .set({ status: 'closed', phase: 'complete', closed_at: input.now, next_round_opens_at: input.nextRoundOpensAt ?? input.now })
+      .where('round_id', '=', round.round_id)
+      .execute();
+    await enqueueOutboxEvent(trx, 'round.closed', roundClosedEvent(round, ranked.length, winners, verdictChanges, input.now), input.now, {
+      resource: `round:${round.round_id}`,
+      accountId: null,
+    });
+    return { scored: ranked.length, winners, verdictChanges };
+  });
+}
+
+/** The `round.closed` payload (RoundClosedData in @vigil/core). */
+function roundClosedEvent(round: RoundRow, scored: number, winners: readonly string[], verdictChanges: number, now: number): RoundClosedData {
+  return {
+    round_id: round.round_id,
+    track: round.track,
+    round_number: Number(round.round_number),
+    closed_at: formatOffsetTimestamp(now),
+    scored_agents: scored,
+    // The best-ranked winner; a round whose scored agents all scored 0 has none.
+    winner_hotkey: winners[0] ?? null,
+    verdict_changes: verdictChanges,
+  };
+}
+
+interface FrozenAgent {
+  hotkey: string;
+  name: string;
+  version: number;
+  code_hash: string;
+  /** When the frozen version was submitted: the tie-breaker between equal scores. */
+  submitted_at: number;
+}
+
+interface AgentResult {
+  agent: FrozenAgent;
+  row: Database['round_results'];
+}
+
+/** The agent versions frozen into the round, with their submission times. */
+function frozenAgents(trx: Transaction<Database>, roundId: string): Promise<FrozenAgent[]> {
+  return trx
+    .selectFrom('round_agents')
+    .innerJoin('agent_versions', (j) =>
+      j
+        .onRef('agent_versions.hotkey', '=', 'round_agents.hotkey')
+        .onRef('agent_versions.track', '=', 'round_agents.track')
+        .onRef('agent_versions.version', '=', 'round_agents.version'),
+    )
+    .select(['round_agents.hotkey', 'round_agents.name', 'round_agents.version', 'round_agents.code_hash', 'agent_versions.submitted_at'])
+    .where('round_agents.round_id', '=', roundId)
+    .execute();
+}
+
+function attestationsForScoring(trx: Transaction<Database>, roundId: string): Promise<AttestationForScoring[]> {
+  return trx
+    .selectFrom('attestations')
+    .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
+    .select([
+      'attestations.miner_hotkey',
+      'attestations.validator_hotkey',
+      'attestations.verdict',
+      'attestations.risk_score',
+      'attestations.artifact_id',
+      'artifacts.kind',
+      'artifacts.ground_truth',
+      'artifacts.bundle_hash',
+    ])
+    .where('attestations.round_id', '=', roundId)
+    .execute();
+}
+
+/** Attestations per miner, and per miner and validator the tally of its labeled verdicts. */
+function tallyAttestations(attestations: readonly AttestationForScoring[]) {
+  const counts = new Map<string, number>();
+  const tallies = new Map<string, Map<string, LabeledTally>>();
+  for (const a of attestations) {
+    counts.set(a.miner_hotkey, (counts.get(a.miner_hotkey) ?? 0) + 1);
+    if (a.kind !== 'labeled' || a.ground_truth === null) continue;
+    const perValidator = tallies.get(a.miner_hotkey) ?? new Map<string, LabeledTally>();
+    tallies.set(a.miner_hotkey, perValidator);
+    const tally = perValidator.get(a.validator_hotkey) ?? emptyTally();
+    perValidator.set(a.validator_hotkey, tally);
+    addToTally(tally, a.ground_truth, a.verdict);
+  }
+  return { counts, tallies };
+}
+
+/**
+ * Each agent's score from every validator that could score it, and its result row: the median of
+ * those scores (or why there is none), not yet ranked.
+ */
+function scoreAgents(
+  roundId: string,
+  agents: readonly FrozenAgent[],
+  attestations: readonly AttestationForScoring[],
+): { results: AgentResult[]; validatorScores: Database['validator_scores'][] } {
+  const { counts, tallies } = tallyAttestations(attestations);
+  const validatorScores: Database['validator_scores'][] = [];
+  const results = agents.map((agent): AgentResult => {
+    const scores: number[] = [];
+    for (const [validator, tally] of tallies.get(agent.hotkey) ?? []) {
+      const score = balancedAccuracyScore(tally);
+      if (score === null) continue;
+      scores.push(score);
+      validatorScores.push({
+        round_id: roundId,
+        hotkey: agent.hotkey,
+        validator_hotkey: validator,
+        score,
+        labeled_tasks: tally.malicious + tally.benign,
+      });
+    }
+    const attestationCount = counts.get(agent.hotkey) ?? 0;
+    return {
+      agent,
+      row: {
+        round_id: roundId,
+        hotkey: agent.hotkey,
+        name: agent.name,
+        version: agent.version,
+        code_hash: agent.code_hash,
+        score: scores.length > 0 ? median(scores) : null,
+        validators: scores.length,
+        rank: null,
+        winner: 0,
+        attestations: attestationCount,
+        failure_reason: scores.length > 0 ? null : failureReason(attestationCount),
+      },
+    };
+  });
+  return { results, validatorScores };
+}
+
+/**
+ * The scored results, best first, with their ranks set: ties go to the earlier submission of the
+ * frozen version, then to the lower hotkey, so the order never depends on the database's.
+ */
+function rankScored(results: readonly AgentResult[]): AgentResult[] {
+  const ranked = results
+    .filter((r) => r.row.score !== null)
+    .sort(
+      (a, b) =>
+        b.row.score! - a.row.score! ||
+        a.agent.submitted_at - b.agent.submitted_at ||
+        (a.agent.hotkey < b.agent.hotkey ? -1 : a.agent.hotkey > b.agent.hotkey ? 1 : 0),
+    );
+  ranked.forEach((r, i) => {
+    r.row.rank = i + 1;
+  });
+  return ranked;
+}
+
+async function publishVerdicts(
+  trx: Transaction<Database>,
+  round: RoundRow,
+  attestations: readonly AttestationForScoring[],
+  winners: ReadonlySet<string>,
+  now: number,
+): Promise<number> {
+  const votes = new Map<number, { bundleHash: string; votes: { verdict: VerdictName; riskScore: number }[] }>();
+  for (const a of attestations) {
+    if (a.kind !== 'live' || !winners.has(a.miner_hotkey)) continue;
+    const entry = votes.get(a.artifact_id) ?? { bundleHash: a.bundle_hash, votes: [] };
+    entry.votes.push({ verdict: a.verdict, riskScore: a.risk_score });
+    votes.set(a.artifact_id, entry);
+  }
+  let changes = 0;
+  for (const [artifactId, entry] of votes) {
+    const next = publishedVerdict(entry.votes);
+    const current = await trx
+      .selectFrom('published_verdicts')
+      .select('verdict')
+      .where('artifact_id', '=', artifactId)
+      .executeTakeFirst();
+    const row = { verdict: next.verdict, risk_score: next.riskScore, round_id: round.round_id, updated_at: now };
+    if (current === undefined) {
+      await trx.insertInto('published_verdicts').values({ artifact_id: artifactId, ...row }).execute();
+    } else {
+      await trx.updateTable('published_verdicts').set(row).where('artifact_id', '=', artifactId).execute();
+    }
+    if (current?.verdict === next.verdict) continue;
+    changes += 1;
+    const previous = current?.verdict ?? null;
+    await trx
+      .insertInto('verdict_history')
+      .values({
+        artifact_id: artifactId,
+        verdict: next.verdict,
+        previous_verdict: previous,
+        risk_score: next.riskScore,
+        round_id: round.round_id,
+        changed_at: now,
+      })
+      .execute();
+    await enqueueOutboxEvent(
+      trx,
+      'verdict.changed',
+      {
+        bundle_hash: entry.bundleHash,
+        track: round.track,
+        verdict: next.verdict,
+        previous_verdict: previous,
+        risk_score: next.riskScore,
+        round_id: round.round_id,
+        changed_at: formatOffsetTimestamp(now),
+      },
+      now,
+      { resource: `artifact:${entry.bundleHash}`, accountId: null },
+    );
+  }
+  return changes;
+}
+
+/**
+ * Pulls the deadlines of every open round in to at most `submissionMs` / `evaluationMs` from `now`
+ * (a round in submission keeps `evaluationMs` after its new submission close), and the planned
+ * opening of each track's next round in to at most `gapMs` from `now`. Never pushes a deadline
+ * out. For demo data, so a configured short round (VIGIL_ROUND_*_S) applies to the rounds already
+ * there, not only to those the scheduler opens later.
+ */
+export async function shortenSchedule(
+  db: Kysely<Database>,
+  input: { now: number; submissionMs: number; evaluationMs: number; gapMs: number },
+): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const open = await trx.selectFrom('rounds').selectAll().where('status', '=', 'open').execute();
+    for (const round of open) {
+      const submissionClosesAt =
+        round.phase === 'submission' ? Math.min(Number(round.submission_closes_at), input.now + input.submissionMs) : Number(round.submission_closes_at);
+      const closesAt = Math.min(
+        Number(round.closes_at),
+        round.phase === 'submission' ? submissionClosesAt + input.evaluationMs : input.now + input.evaluationMs,
+      );
+      await trx
+        .updateTable('rounds')
+        .set({ submission_closes_at: submissionClosesAt, closes_at: closesAt })
+        .where('round_id', '=', round.round_id)
+        .execute();
+    }
+    await trx
+      .updateTable('rounds')
+      .set({ next_round_opens_at: input.now + input.gapMs })
+      .where('status', '=', 'closed')
+      .where('next_round_opens_at', '>', input.now + input.gapMs)
+      .execute();
+  });
+}

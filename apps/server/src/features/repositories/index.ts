@@ -1,0 +1,7 @@
+// Source repositories: registration, the GitHub hook, push jobs and their worker, lockfile
+// verification (docs/repositories.md).
+// The rest of the server imports this feature through this file only (docs/contributing.md).
+export { repositoryRoutes } from './repository-routes.js';
+export { REPOSITORY_WORKER_VARIABLES, type RepositoryWorkerSettings, repositoryWorkerSettingsFromEnv } from './worker/settings.js';
+export { createPushWorker } from './worker/start-push-worker.js';
+export { repositoryAdminRoutes } from './repository-admin-routes.js';

@@ -1,0 +1,129 @@
+import { DEFAULT_MIGRATION_TABLE, Migrator, type Kysely, type Migration, type MigrationProvider, type MigrationResult, type MigrationResultSet } from 'kysely';
+import { MigrationLockTimeoutError, migrationTableSchema, withMigrationLock } from './dialect.js';
+import { initialMigration } from './migrations/0001-initial.js';
+import { signedRequestsMigration } from './migrations/0002-signed-requests.js';
+import { schedulerMigration } from './migrations/0003-scheduler.js';
+import { taskLeasesMigration } from './migrations/0004-task-leases.js';
+import { accountsMigration } from './migrations/0005-accounts.js';
+import { artifactUploadsMigration } from './migrations/0006-artifact-uploads.js';
+import { attestationReadsMigration } from './migrations/0007-attestation-reads.js';
+import { searchMigration } from './migrations/0008-search.js';
+import { idempotencyMigration } from './migrations/0009-idempotency.js';
+import { policiesMigration } from './migrations/0010-policies.js';
+import { advisoriesMigration } from './migrations/0011-advisories.js';
+import { sourceRepositoriesMigration } from './migrations/0012-source-repositories.js';
+import { referenceTrustMigration } from './migrations/0015-reference-trust.js';
+import { searchAudiencesMigration } from './migrations/0016-search-audiences.js';
+import { webhooksMigration } from './migrations/0017-webhooks.js';
+import { purlColonsMigration } from './migrations/0018-purl-colons.js';
+
+/**
+ * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
+ * any working directory. Names sort lexically; append new ones, never rename or edit applied ones.
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-initial': initialMigration,
+  '0002-signed-requests': signedRequestsMigration,
+  '0003-scheduler': schedulerMigration,
+  '0004-task-leases': taskLeasesMigration,
+  '0005-accounts': accountsMigration,
+  '0006-artifact-uploads': artifactUploadsMigration,
+  '0007-attestation-reads': attestationReadsMigration,
+  '0008-search': searchMigration,
+  '0009-idempotency': idempotencyMigration,
+  '0010-policies': policiesMigration,
+  '0011-advisories': advisoriesMigration,
+  '0012-source-repositories': sourceRepositoriesMigration,
+  '0015-reference-trust': referenceTrustMigration,
+  '0016-search-audiences': searchAudiencesMigration,
+  '0017-webhooks': webhooksMigration,
+  '0018-purl-colons': purlColonsMigration,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: () => Promise.resolve({ ...MIGRATIONS }),
+};
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+  readonly results: MigrationResult[];
+
+  constructor(message: string, results: MigrationResult[], cause: unknown) {
+    super(message, { cause });
+    this.results = results;
+  }
+}
+
+/** VIGIL_MIGRATION_LOCK_TIMEOUT_MS: how long a migration waits for another process's to end. */
+export const DEFAULT_MIGRATION_LOCK_TIMEOUT_MS = 60_000;
+
+export interface MigrateOptions {
+  /**
+   * How long to wait for the migration lock while another process migrates the same database
+   * (VIGIL_MIGRATION_LOCK_TIMEOUT_MS). Only this bounds the wait, not the statement timeout.
+   */
+  lockTimeoutMs?: number;
+}
+
+/**
+ * Brings the schema to the latest migration. Idempotent: already applied migrations are skipped.
+ * Processes migrating one database at once take turns (`withMigrationLock`): the first applies the
+ * pending migrations, in one transaction, and the others then find nothing to do.
+ * Throws a MigrationError naming the failed migration (its cause is the database error), or saying
+ * that the lock was not had within `lockTimeoutMs`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrationResult[]> {
+  const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_MIGRATION_LOCK_TIMEOUT_MS;
+  const { error, results = [] } = await withMigrationLock(db, lockTimeoutMs, async (conn) => {
+    const schema = await migrationTableSchema(conn);
+    if (await upToDate(conn, schema)) return { results: [] };
+    const migrator = new Migrator({ db: conn, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+    const outcome = await migrator.migrateToLatest();
+    // Thrown, so that on SQLite the lock's transaction rolls back whatever was applied.
+    if (outcome.error !== undefined) throw new MigrationOutcome(outcome);
+    return outcome;
+  }).catch((thrown: unknown) => {
+    if (thrown instanceof MigrationOutcome) return thrown.outcome;
+    if (thrown instanceof MigrationLockTimeoutError) throw new MigrationError(`migrations not run: ${thrown.message}`, [], thrown);
+    return { error: thrown, results: [] };
+  });
+  if (error !== undefined) {
+    const failed = results.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new MigrationError(
+      failed ? `migration ${failed.migrationName} failed: ${reason}` : `migrations failed: ${reason}`,
+      results,
+      error,
+    );
+  }
+  return results;
+}
+
+/**
+ * Whether every migration is recorded already, read straight from kysely's table. kysely's migrator
+ * first looks for its tables by listing every column of every table in every schema, a query that
+ * takes a lock on each table and so can wait behind another schema's DDL (on the statement
+ * timeout): an up-to-date database (each start but the first after an upgrade, and each process
+ * that waited for another's migrations) never runs it. Anything else, a missing table included,
+ * is left to the migrator.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function upToDate(conn: Kysely<any>, schema: string | undefined): Promise<boolean> {
+  const rows = await (schema ? conn.withSchema(schema) : conn)
+    .selectFrom(DEFAULT_MIGRATION_TABLE)
+    .select('name')
+    .execute()
+    .catch(() => undefined);
+  if (rows === undefined) return false;
+  const applied = new Set(rows.map((row: { name: string }) => row.name));
+  const known = Object.keys(MIGRATIONS);
+  return applied.size === known.length && known.every((name) => applied.has(name));
+}
+
+/** Carries kysely's failed outcome out of the lock, so the lock's transaction rolls back. */
+class MigrationOutcome extends Error {
+  constructor(readonly outcome: MigrationResultSet) {
+    super('migration failed');
+  }
+}

@@ -1,0 +1,67 @@
+// The usage text of `vigil-server` (bin.ts). No import here: `vigil-server help` reads the text the
+// build wrote (dist/usage.txt, by write-usage.ts) and loads none of the server (docs/benchmarks.md,
+// "Command-line start-up").
+
+/** What the usage text says of a configuration variable (config.ts, ALL_CONFIG_VARIABLES). */
+export interface UsageVariable {
+  name: string;
+  accepts: string;
+  default: string;
+}
+
+const COMMANDS = `Usage: vigil-server <command> [options]
+
+Commands:
+  serve [--seed-demo-if-empty]  Migrate the database and serve the API (public and signed endpoints);
+                                with VIGIL_SCHEDULER=true (default) also advance rounds, with
+                                VIGIL_REPOSITORY_WORKER=true (default) verify repository pushes. With the
+                                flag, load the demo data first when the database has no rounds.
+                                SIGTERM/SIGINT drain in-flight requests, then exit 0.
+  worker                        Advance rounds, verify repository pushes and deliver webhooks without serving
+                                HTTP (run any number of them: exactly one advances a round at a time,
+                                each push is verified by one of them).
+  migrate                       Apply pending database migrations (and the one-off search index rebuild
+                                a migration asks for) and exit.
+  seed --demo                   Migrate, then load the demo data into an empty database.
+  metagraph export <file>       Read the configured metagraph source once and save it as a snapshot
+                                file (for VIGIL_METAGRAPH_FILE or offline attestation checks).
+  validators list               Show every validator record: hotkey, uid, status, allowlist.
+  validators <approve|suspend|revoke|restore> <hotkey>
+                                Approve a pending registration (VIGIL_VALIDATOR_REGISTRATION=approval),
+                                suspend, revoke, or restore a suspended or revoked validator.
+  keys create (--org <name> | --personal <name>) --scopes <scope,…> [--plan free|paid] [--name <label>]
+                                Issue an API key (creating the account when it is new; --plan sets or
+                                changes its plan). Prints the token once. Scopes: read, upload, verify,
+                                policies, repositories, webhooks, keys, admin.
+  keys list (--org <name> | --personal <name>)
+                                An account's keys: id, status, scopes, name, last use, use count.
+  keys revoke <key_id>          Revoke any key.
+  accounts list                 Every account: id, name, kind, plan, trusted.
+  accounts (trust | untrust) <name>
+                                Whether an account's package references count for every account's
+                                verification (trust) or for its own only (untrust, the default).
+  search reindex                Rebuild the search index from the artifacts and attestations (migrate
+                                and serve do it once by themselves after migration 0016).
+  advisories import <directory|zip>
+                                Import an OSV advisory feed: a directory of .json records (searched
+                                recursively) or a zip such as osv.dev's bulk export. Prints what it did
+                                with every file; exits 1 when no file held a valid record.
+  advisories status             What is imported: advisory and package counts, the last import.
+  artifacts add --track <track> --kind labeled|live [--ground-truth ALLOW|WARN|BLOCK] [--label <label>]
+                [--source-id <id>] <path…>
+                                Load artifacts for the rounds to evaluate: a directory (packed into a
+                                reproducible .tar.gz) or a .tgz, .tar.gz, .zip or .whl file (stored as it
+                                is). Labeled artifacts need --ground-truth. Loading the same content
+                                again changes nothing. Exits 1 when any path could not be loaded.
+  artifacts load <manifest.json>
+                                The same for every entry of {"artifacts": [{path, track, kind,
+                                ground_truth?, label?, source_id?}]} (paths relative to the manifest).
+  facts backfill                Compute the package facts (license, install scripts) of every artifact
+                                that has none yet (they are otherwise computed on first use).
+  help, --help, -h              Show this help.
+
+`;
+
+export function usageText(variables: readonly UsageVariable[]): string {
+  return `${COMMANDS}Environment:\n${variables.map((v) => `  ${v.name.padEnd(38)} ${v.accepts} (default: ${v.default})`).join('\n')}\n`;
+}

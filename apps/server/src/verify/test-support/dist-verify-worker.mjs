@@ -1,3 +1,0 @@
-// vitest runs the TypeScript sources, which a worker thread cannot load: pool tests start the
-// compiled worker (dist/, built by `npx tsc -b`) through this entry instead.
-import '../../../dist/verify/verify-worker.js';
