@@ -117,7 +117,7 @@ describe('other processes', () => {
 
   it('an agent may still signal itself and lower its own priority', async () => {
     const outcome = await run(`${READ_INPUT} const wait = setTimeout(() => {}, 5000); process.on('SIGUSR2', () => { clearTimeout(wait); ${RESULT} }); (await import('node:os')).setPriority(10); process.kill(process.pid, 'SIGUSR2');`);
-    expect(outcome.ok).toBe(true);
+    expect(failure(outcome)).toMatch(/^ok: /);
   });
 });
 
