@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 30_000,
+    // A hang guard, not a speed check: one test runs several CLI processes against a real server,
+    // and on a loaded two-core machine that has taken over 30 s.
+    testTimeout: 90_000,
     // Several files start a real server with the demo seed (CPU-heavy for a minute or more): one
     // file at a time, so on CI's two cores they do not starve each other and the server suite.
     fileParallelism: false,
