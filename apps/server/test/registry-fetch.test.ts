@@ -193,6 +193,25 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     // Policy evaluation and repository verification answer the same fetch.
     const evaluated = PolicyEvaluation.parse((await post(setup, '/v1/policies/evaluate', setup.token, { artifact: 'npm:plain-pkg@1.0.0', policy: 'default' })).body);
     expect(evaluated).toMatchObject({ state: 'pending', fetch: { state: 'queued_for_evaluation', reason: null } });
+    const lockfile = {
+      name: 'app',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: {
+        '': { name: 'app', version: '1.0.0', dependencies: { 'plain-pkg': '1.0.0', 'weather-mcp': '0.1.0' } },
+        'node_modules/plain-pkg': { version: '1.0.0' },
+        'node_modules/weather-mcp': { version: '0.1.0' },
+      },
+    };
+    const repository = await post(setup, '/v1/repositories/verify', setup.token, { lockfiles: [{ path: 'package-lock.json', content: JSON.stringify(lockfile) }] });
+    expect(repository.status).toBe(200);
+    const byPurl = new Map((repository.body.dependencies as { purl: string }[]).map((d) => [d.purl, d]));
+    expect(byPurl.get('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'queued_for_evaluation', reason: null } });
+    // Unseen until now: the repository verification queued it. An MCP server goes to its track.
+    expect(byPurl.get('pkg:npm/weather-mcp@0.1.0')).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'fetching', reason: null, expected_by: null } });
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/weather-mcp@0.1.0')).toMatchObject({ state: 'stored', track: 'mcp_servers' });
   });
 
   it('refuses a tarball whose bytes do not match the packument: failed with the reason, nothing stored', async () => {
