@@ -19,6 +19,7 @@ import { createScheduler } from './features/network/index.js';
 import { createSecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
+import { createFetchWorker, createReferenceFetches, createRegistryConnectors } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
@@ -139,6 +140,16 @@ async function serve(config: Config, flags: string[]): Promise<void> {
           logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) },
         })
       : undefined;
+    // On-demand registry fetching (docs/registries.md): verification queues fetches whenever it is
+    // on; this process also runs the fetch worker unless VIGIL_REGISTRY_WORKER=false.
+    const registries = config.registries;
+    const connectors = registries.enabled && registries.runInServe ? createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => workerLogger.error({ refused: event }, 'registry fetch refused') }) : undefined;
+    const fetchWorker = connectors
+      ? createFetchWorker({ db: database.db, blobs: customerBlobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      : undefined;
+    const referenceFetches = registries.enabled
+      ? createReferenceFetches({ db: database.db, timings: config.scheduler, now: Date.now, ...(fetchWorker ? { onQueued: () => fetchWorker.nudge() } : {}) })
+      : undefined;
     const app = await buildApp({
       config,
       readService: createPublicReadService(database.db),
@@ -148,6 +159,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         blobs: customerBlobs,
         policySources,
         ...(pushWorker ? { onRepositoryPushQueued: () => pushWorker.nudge() } : {}),
+        ...(referenceFetches ? { referenceFetches } : {}),
       },
       network: {
         db: database.db,
@@ -170,6 +182,8 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         await scheduler?.stop();
         await pushWorker?.stop();
         await webhookWorker?.stop();
+        await fetchWorker?.stop();
+        connectors?.close();
         await database.close();
       },
       exit: (code) => process.exit(code),
@@ -181,6 +195,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     scheduler?.start();
     pushWorker?.start();
     webhookWorker?.start();
+    fetchWorker?.start();
   } catch (error) {
     await database.close();
     throw error;
@@ -207,6 +222,10 @@ async function worker(config: Config): Promise<void> {
     settings: config.webhooks,
     logger,
   });
+  const connectors = config.registries.enabled ? createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => logger.error({ refused: event }, 'registry fetch refused') }) : undefined;
+  const fetchWorker = connectors
+    ? createFetchWorker({ db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger })
+    : undefined;
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -219,6 +238,8 @@ async function worker(config: Config): Promise<void> {
     await scheduler.stop();
     await pushWorker.stop();
     await webhookWorker.stop();
+    await fetchWorker?.stop();
+    connectors?.close();
     await database.close();
     process.exit(0);
   };
@@ -227,8 +248,9 @@ async function worker(config: Config): Promise<void> {
   scheduler.start();
   pushWorker.start();
   webhookWorker.start();
+  fetchWorker?.start();
   log(
-    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})`,
+    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s)` : ''}`,
   );
 }
 

@@ -68,6 +68,15 @@ describe('loadConfig', () => {
         retentionDays: 30,
         maxEndpointsPerAccount: 25,
       },
+      registries: {
+        enabled: true,
+        runInServe: true,
+        npm: { url: 'https://registry.npmjs.org', token: null },
+        pypi: { url: 'https://pypi.org', token: null },
+        pollMs: 2_000,
+        retryBaseMs: 30_000,
+        maxAttempts: 8,
+      },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
   });

@@ -12,6 +12,7 @@ import { SIGNED_AUTH_VARIABLES, signedAuthSettingsFromEnv, type SignedAuthSettin
 import { METAGRAPH_VARIABLES, metagraphSettingsFromEnv, type MetagraphSettings } from './features/network/index.js';
 import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type RepositoryWorkerSettings } from './features/repositories/index.js';
 import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './features/webhooks/index.js';
+import { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFetchSettings } from './features/registries/index.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './features/network/index.js';
 import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './features/dashboard/index.js';
 
@@ -80,6 +81,8 @@ export interface Config {
   dashboard: DashboardSettings;
   /** Webhook delivery and the URL rules of endpoints (docs/webhooks.md). */
   webhooks: WebhookSettings;
+  /** On-demand registry fetching: registries, tokens, the fetch worker (docs/registries.md). */
+  registries: RegistryFetchSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -160,6 +163,7 @@ export const ALL_CONFIG_VARIABLES = [
   ...REPOSITORY_WORKER_VARIABLES,
   ...DASHBOARD_VARIABLES,
   ...WEBHOOK_VARIABLES,
+  ...REGISTRY_FETCH_VARIABLES,
 ];
 
 const INT_RE = /^\d+$/;
@@ -333,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     repositories: repositoryWorkerSettingsFromEnv(env),
     dashboard: dashboardSettingsFromEnv(env),
     webhooks: webhookSettingsFromEnv(env),
+    registries: registryFetchSettingsFromEnv(env),
   };
 }
 

@@ -21,6 +21,7 @@ import { webhookRoutes } from './features/webhooks/index.js';
 import type { WebhookSettings } from './features/webhooks/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 import type { PolicyInputSources } from './features/policies/index.js';
+import type { ReferenceFetches } from './features/artifacts/index.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
@@ -37,6 +38,8 @@ export interface CustomerOptions {
   policySources?: PolicyInputSources;
   /** How webhook endpoint host names resolve for the URL check (tests hand in their own). */
   webhookResolver?: HostResolver;
+  /** On-demand registry fetching of unseen npm and PyPI references (features/registries); absent, nothing is fetched. */
+  referenceFetches?: ReferenceFetches;
 }
 
 /** `::ffff:10.0.0.1` (an IPv4 client of a dual-stack listener) is 10.0.0.1 for the allowlist. */
@@ -75,7 +78,8 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     secrets: SecretBox;
     webhooks: WebhookSettings;
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches }) => {
+  const fetches = referenceFetches ? { fetches: referenceFetches } : {};
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -88,13 +92,14 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph });
   await app.register(searchRoutes, { db });
-  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
-  if (policySources) await app.register(policyRoutes, { db, now, sources: policySources });
+  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches });
+  if (policySources) await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });
   await app.register(repositoryRoutes, {
     db,
     secrets,
     now,
     ...(policySources ? { policySources } : {}),
+    ...fetches,
     ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
   });
   await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });

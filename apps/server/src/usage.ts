@@ -14,12 +14,15 @@ const COMMANDS = `Usage: vigil-server <command> [options]
 Commands:
   serve [--seed-demo-if-empty]  Migrate the database and serve the API (public and signed endpoints);
                                 with VIGIL_SCHEDULER=true (default) also advance rounds, with
-                                VIGIL_REPOSITORY_WORKER=true (default) verify repository pushes. With the
-                                flag, load the demo data first when the database has no rounds.
+                                VIGIL_REPOSITORY_WORKER=true (default) verify repository pushes, with
+                                VIGIL_REGISTRY_FETCH and VIGIL_REGISTRY_WORKER true (default) run registry
+                                fetches. With the flag, load the demo data first when the database has
+                                no rounds.
                                 SIGTERM/SIGINT drain in-flight requests, then exit 0.
-  worker                        Advance rounds, verify repository pushes and deliver webhooks without serving
+  worker                        Advance rounds, verify repository pushes, deliver webhooks and (with
+                                VIGIL_REGISTRY_FETCH=true, the default) run registry fetches without serving
                                 HTTP (run any number of them: exactly one advances a round at a time,
-                                each push is verified by one of them).
+                                each push is verified and each fetch run by one of them).
   migrate                       Apply pending database migrations (and the one-off search index rebuild
                                 a migration asks for) and exit.
   seed --demo                   Migrate, then load the demo data into an empty database.

@@ -40,7 +40,10 @@ export interface StartOptions {
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-http-'));
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'info' }, dataDir), dataDir, ...options.config };
+  // Registry fetching off: a test server never reaches the public registries, and the tests of
+  // unseen references pin today's `queued: false` answer. The registry tests turn it on against a
+  // local Verdaccio and PyPI stand-in (test/registry-fetch.test.ts).
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'info', VIGIL_REGISTRY_FETCH: 'false' }, dataDir), dataDir, ...options.config };
   const ownsDatabase = options.database === undefined;
   const database = options.database ?? (await openDatabase({ url: ':memory:' }));
   if (ownsDatabase) await migrateToLatest(database.db);

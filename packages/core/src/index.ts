@@ -298,6 +298,9 @@ export {
   FindingsSummary,
   VerifyResult,
   VerifyBatchResult,
+  REFERENCE_FETCH_STATES,
+  ReferenceFetchState,
+  ReferenceFetch,
 } from './schemas/artifacts-api.js';
 export {
   PACKAGE_KINDS,

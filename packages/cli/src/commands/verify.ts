@@ -9,6 +9,7 @@ import { CliError, UsageError, verdictExit, worstVerdict, type FailOn } from '..
 import { findLockfiles, MAX_LOCKFILES_PER_REQUEST, readLockfiles, type FoundLockfile } from '../lockfiles.js';
 import { when } from '../output.js';
 import { toSarif } from '../sarif.js';
+import { pendingState } from '../pending-state.js';
 import { VERSION } from '../version.js';
 
 export const failOnOption = () =>
@@ -24,7 +25,7 @@ export function printVerification(ctx: Context, verification: Dated<typeof Repos
   if (shown.length > 0) {
     ctx.out.table(
       ['verdict', 'package', 'state', 'why', 'lockfiles'],
-      shown.map((d) => [ctx.out.verdict(d.verdict), d.purl, d.state === 'pending' ? `pending (${d.queued})` : `decided (${d.published_verdict})`, [...d.failed, ...d.warnings].join(', '), d.files.join(', ')]),
+      shown.map((d) => [ctx.out.verdict(d.verdict), d.purl, d.state === 'pending' ? pendingState(String(d.queued), d.fetch) : `decided (${d.published_verdict})`, [...d.failed, ...d.warnings].join(', '), d.files.join(', ')]),
     );
   }
 }
@@ -45,7 +46,7 @@ export function registerVerify(program: Command, kit: Kit): void {
           ctx.emit(() =>
             ctx.out.table(
               ['artifact', 'state', 'verdict', 'risk', 'decided', 'attestations'],
-              results.map((r) => [r.artifact, r.state === 'pending' ? ctx.out.c.yellow(r.queued ? 'pending (queued)' : 'pending (not uploaded)') : r.state, ctx.out.verdict(r.verdict), r.risk_score, when(r.decided_at), r.attestations.length]),
+              results.map((r) => [r.artifact, r.state === 'pending' ? ctx.out.c.yellow(pendingState(r.queued ? 'queued' : 'not uploaded', r.fetch)) : r.state, ctx.out.verdict(r.verdict), r.risk_score, when(r.decided_at), r.attestations.length]),
             ),
           );
           // A package without a verdict is never allowed: pending counts as WARN.

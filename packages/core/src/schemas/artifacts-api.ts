@@ -177,6 +177,25 @@ export const FindingsSummary = z.object({
 });
 export type FindingsSummary = z.infer<typeof FindingsSummary>;
 
+/** Where an on-demand registry fetch of a reference stands (docs/registries.md, "In the server"). */
+export const REFERENCE_FETCH_STATES = ['fetching', 'queued_for_evaluation', 'failed'] as const;
+export const ReferenceFetchState = z.enum(REFERENCE_FETCH_STATES);
+export type ReferenceFetchState = z.infer<typeof ReferenceFetchState>;
+
+/**
+ * The `fetch` of a pending verification of an npm or PyPI reference Vigil fetched, or is fetching,
+ * from its configured registry. `reason`: why the last attempt did not store (`fetching`: a retry
+ * is due) or why the fetch failed for good (`failed`), as `<registry state>: <detail>`; null
+ * otherwise. `expected_by`: when `queued_for_evaluation`, the planned close of the first round of
+ * the artifact's track whose artifact selection comes after the artifact was stored; otherwise null.
+ */
+export const ReferenceFetch = z.object({
+  state: ReferenceFetchState,
+  reason: z.string().nullable(),
+  expected_by: OffsetTimestamp.nullable(),
+});
+export type ReferenceFetch = z.infer<typeof ReferenceFetch>;
+
 /**
  * One verification. `decided`: a published verdict, with what backs it. `pending`: no verdict yet,
  * never a guess; `queued` says whether Vigil holds the artifact and will evaluate it (false: it
@@ -194,6 +213,8 @@ export const VerifyResult = z.object({
   decided_at: OffsetTimestamp.nullable(),
   findings_summary: FindingsSummary.nullable(),
   attestations: z.array(z.object({ canonical_hash: Sha256Hash, validator_hotkey: Hotkey })),
+  /** Present only while pending on a registry fetch Vigil made (absent for every other answer). */
+  fetch: ReferenceFetch.optional(),
 });
 export type VerifyResult = z.infer<typeof VerifyResult>;
 

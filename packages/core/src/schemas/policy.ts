@@ -4,6 +4,7 @@ import { PackageRefText } from '../purl.js';
 import { OffsetTimestamp } from '../timestamps.js';
 import { REGISTRY_PROVENANCE_STATES } from './package-facts.js';
 import { Finding } from './rounds.js';
+import { ReferenceFetch } from './artifacts-api.js';
 
 /** Rules one policy may hold (docs/policies.md, "Limits"). */
 export const MAX_POLICY_RULES = 50;
@@ -202,5 +203,7 @@ export const PolicyEvaluation = z.object({
   licenses: EvaluationLicenses.optional(),
   provenance: EvaluationProvenance.optional(),
   findings: z.array(Finding).optional(),
+  /** While pending on a registry fetch Vigil made: where it stands (docs/registries.md); absent otherwise. */
+  fetch: ReferenceFetch.optional(),
 });
 export type PolicyEvaluation = z.infer<typeof PolicyEvaluation>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { RepositoryProvider, Verdict } from '../enums.js';
 import { OffsetTimestamp } from '../timestamps.js';
+import { ReferenceFetch } from './artifacts-api.js';
 
 // Source-code repositories: registration for continuous verification, the push hook, and
 // verification of what their lockfiles install (docs/repositories.md). Timestamps are the offset family.
@@ -207,6 +208,8 @@ export const VerifiedDependency = z.object({
   /** Names of the policy checks that failed with `block` or `warn` (what made `verdict`). */
   failed: z.array(z.string()),
   warnings: z.array(z.string()),
+  /** While pending on a registry fetch Vigil made: where it stands (docs/registries.md); absent otherwise. */
+  fetch: ReferenceFetch.optional(),
 });
 export type VerifiedDependency = z.infer<typeof VerifiedDependency>;
 

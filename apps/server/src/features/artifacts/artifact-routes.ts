@@ -32,6 +32,7 @@ import { readPage, sendPageHeaders } from '../../platform/http/pagination.js';
 import '../../platform/http/route-config.js';
 import { notFoundWhenInvalid } from '../../platform/http/zod-compilers.js';
 import { principalOf } from '../accounts/index.js';
+import type { ReferenceFetches } from './references/reference-fetches.js';
 
 export interface ArtifactRoutesOptions {
   db: Kysely<Database>;
@@ -39,6 +40,8 @@ export interface ArtifactRoutesOptions {
   now: () => Date;
   /** VIGIL_ARTIFACT_LIMIT_BYTES. */
   artifactLimitBytes: number;
+  /** On-demand registry fetching of unseen references (features/registries); absent, none. */
+  fetches?: ReferenceFetches;
 }
 
 /** A provenance bundle is tens of kilobytes; the npm attestations document holds two. */
@@ -98,8 +101,8 @@ function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
  * The customer artifact API (docs/artifacts.md): streaming uploads, reads and lookups, and
  * verification (paid plans). Encapsulated, so the raw and multipart body parsers apply here only.
  */
-export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes }) => {
-  const verifyCache = createVerifyCache(db, { now: () => now().getTime() });
+export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches }) => {
+  const verifyCache = createVerifyCache(db, { now: () => now().getTime(), ...(fetches ? { fetches } : {}) });
   // The body reaches the handler as the request stream: it goes to the blob store, never into memory.
   app.addContentTypeParser(RAW, (_request, payload, done) => done(null, payload));
   await app.register(multipart, {

@@ -31,6 +31,7 @@ import { isUpstreamUnavailable } from '../../platform/upstream-unavailable.js';
 import { registerArtifact } from './register-artifact.js';
 import { factsRow } from './facts/stored-package-facts.js';
 import { countedClaims, visibleArtifact, type ReferenceView } from './references/reference-claims.js';
+import type { PendingReference, ReferenceFetches } from './references/reference-fetches.js';
 
 type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -492,8 +493,8 @@ function summarize(rows: readonly BackingRow[]): FindingsSummary {
  * artifacts, the most severe published verdict answers (then the highest risk score, then the most
  * recent decision).
  */
-export async function verifyReferences(db: Kysely<Database>, purls: readonly string[], view: ReferenceView): Promise<VerifyResult[]> {
-  return (await verifyReferencesWithFindings(db, purls, view)).map((verified) => verified.result);
+export async function verifyReferences(db: Kysely<Database>, purls: readonly string[], view: ReferenceView, fetches?: ReferenceFetches): Promise<VerifyResult[]> {
+  return (await verifyReferencesWithFindings(db, purls, view, fetches)).map((verified) => verified.result);
 }
 
 export interface VerifiedReference {
@@ -503,7 +504,26 @@ export interface VerifiedReference {
 }
 
 /** verifyReferences with the findings its summaries count (policy rules read them one by one), in the same queries. */
-export async function verifyReferencesWithFindings(db: Kysely<Database>, purls: readonly string[], view: ReferenceView): Promise<VerifiedReference[]> {
+/**
+ * With `fetches` (on-demand registry fetching, docs/registries.md "In the server"): a pending
+ * reference no counted claim names is handed over to be fetched, and every pending reference Vigil
+ * fetched or is fetching answers `fetch`; `queued` is true while it is fetched and once stored.
+ */
+export async function verifyReferencesWithFindings(db: Kysely<Database>, purls: readonly string[], view: ReferenceView, fetches?: ReferenceFetches): Promise<VerifiedReference[]> {
+  const answers = await verifyFromClaims(db, purls, view);
+  if (fetches === undefined) return answers;
+  const pending = new Map<string, PendingReference>();
+  for (const { result } of answers) if (result.state === 'pending') pending.set(result.artifact, { purl: result.artifact, queued: result.queued });
+  if (pending.size === 0) return answers;
+  const statuses = await fetches.consult([...pending.values()]);
+  return answers.map((answer) => {
+    const fetch = answer.result.state === 'pending' ? statuses.get(answer.result.artifact) : undefined;
+    if (fetch === undefined) return answer;
+    return { ...answer, result: { ...answer.result, queued: fetch.state === 'failed' ? answer.result.queued : true, fetch } };
+  });
+}
+
+async function verifyFromClaims(db: Kysely<Database>, purls: readonly string[], view: ReferenceView): Promise<VerifiedReference[]> {
   const unique = [...new Set(purls)];
   const candidates = await db
     .selectFrom('artifact_packages')

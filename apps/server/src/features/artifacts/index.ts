@@ -12,3 +12,6 @@ export { artifactFacts } from './facts/stored-package-facts.js';
 export { countedClaims, type ReferenceView, referenceViewOf, TRUSTED_CLAIMS_ONLY, visibleArtifact } from './references/reference-claims.js';
 export { registerArtifact } from './register-artifact.js';
 export { storeArtifact } from './store-artifact.js';
+export { uploadArtifact } from './customer-artifacts.js';
+export { type ReferenceFetches } from './references/reference-fetches.js';
+export { type PendingReference } from './references/reference-fetches.js';

@@ -18,7 +18,7 @@ import { buildPackageInput, type PackageInput, type PolicyPackage } from './poli
 import type { KeyPrincipal } from '../accounts/index.js';
 import { artifactRowId, verifyReferencesWithFindings } from '../artifacts/index.js';
 import { policyForEvaluation } from './stored-policies.js';
-import { referenceViewOf, type ReferenceView } from '../artifacts/index.js';
+import { referenceViewOf, type ReferenceFetches, type ReferenceView } from '../artifacts/index.js';
 
 export type { PolicyPackage } from './policy-input.js';
 
@@ -27,6 +27,8 @@ export interface PolicyEvaluationDeps {
   sources: PolicyInputSources;
   /** Where rules run: the process's evaluation threads unless a caller (a test) brings its own. */
   runner?: PolicyRunner;
+  /** On-demand registry fetching of unseen references (features/registries); absent, none. */
+  fetches?: ReferenceFetches;
 }
 
 /** One package's result: the same verdict rules as a single evaluation (docs/policies.md). */
@@ -72,7 +74,7 @@ export async function evaluatePackages(
   packages: readonly PolicyPackage[],
   options: { now: number; view: ReferenceView },
 ): Promise<PolicyBatchEvaluation> {
-  const verified = await verifyReferencesWithFindings(deps.db, packages.map((p) => p.reference ?? p.coordinates.purl), options.view);
+  const verified = await verifyReferencesWithFindings(deps.db, packages.map((p) => p.reference ?? p.coordinates.purl), options.view, deps.fetches);
   const advisable = new Map<string, PackageCoordinates>();
   for (const { coordinates } of packages) if (hasAdvisories(coordinates)) advisable.set(coordinates.purl, coordinates);
   const artifactIds = [...new Set(verified.flatMap(({ result }) => (result.artifact_id === null ? [] : [artifactRowId(result.artifact_id)])))];
@@ -161,6 +163,7 @@ export async function evaluateArtifact(
     ...(include.has('licenses') ? { licenses: sections.licenses } : {}),
     ...(include.has('provenance') ? { provenance: sections.provenance } : {}),
     ...(include.has('findings') ? { findings: sections.findings } : {}),
+    ...(result.state === 'pending' && result.verification.fetch !== undefined ? { fetch: result.verification.fetch } : {}),
   };
   await deps.db
     .insertInto('policy_evaluations')

@@ -20,12 +20,15 @@ import { readPage, sendPageHeaders } from '../../platform/http/pagination.js';
 import '../../platform/http/route-config.js';
 import { notFoundWhenInvalid } from '../../platform/http/zod-compilers.js';
 import { actorOf, principalOf } from '../accounts/index.js';
+import type { ReferenceFetches } from '../artifacts/index.js';
 
 export interface PolicyRoutesOptions {
   db: Kysely<Database>;
   now: () => Date;
   /** Advisories and artifact facts for evaluation (features/policies/input-sources.ts). */
   sources: PolicyInputSources;
+  /** On-demand registry fetching of unseen references (features/registries); absent, none. */
+  fetches?: ReferenceFetches;
 }
 
 // An id that cannot name a policy or an evaluation is the same 404 as an unknown one.
@@ -39,7 +42,7 @@ const POLICIES = { scope: 'policies' } as const;
  * Policies (docs/policies.md): an organization's named CEL rules, versioned on every update, and
  * their evaluation against a package reference (paid plans), stored and readable by id.
  */
-export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (app, { db, now, sources }) => {
+export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (app, { db, now, sources, fetches }) => {
   const writer = (request: FastifyRequest) => ({ principal: principalOf(request), actor: actorOf(request), now: now().getTime() });
 
   app.post(
@@ -68,7 +71,7 @@ export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (a
       schema: { summary: 'Evaluate a package reference against a policy (spec part 4)', body: PolicyEvaluationRequest, response: { 200: PolicyEvaluation } },
       config: { apiKey: { scope: 'policies', plan: 'paid' }, idempotent: true },
     },
-    async (request) => evaluateArtifact({ db, sources }, request.body, { principal: principalOf(request), now: now().getTime() }),
+    async (request) => evaluateArtifact({ db, sources, ...(fetches ? { fetches } : {}) }, request.body, { principal: principalOf(request), now: now().getTime() }),
   );
 
   app.get(

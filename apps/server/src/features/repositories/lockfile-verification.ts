@@ -17,7 +17,7 @@ import type { KeyPrincipal } from '../accounts/index.js';
 import { parseLockfileCached } from './parsed-lockfile-cache.js';
 import { policyForEvaluation } from '../policies/index.js';
 import { evaluatePackages, type PolicyPackage } from '../policies/index.js';
-import { countedClaims, referenceViewOf, TRUSTED_CLAIMS_ONLY } from '../artifacts/index.js';
+import { countedClaims, referenceViewOf, TRUSTED_CLAIMS_ONLY, type ReferenceFetches } from '../artifacts/index.js';
 
 export interface LockfileText {
   path: string;
@@ -27,6 +27,8 @@ export interface LockfileText {
 export interface RepositoryVerificationDeps {
   db: Kysely<Database>;
   sources: PolicyInputSources;
+  /** On-demand registry fetching of unseen references (features/registries); absent, none. */
+  fetches?: ReferenceFetches;
 }
 
 export interface VerifyLockfilesInput {
@@ -182,6 +184,7 @@ export async function verifyLockfiles(deps: RepositoryVerificationDeps, input: V
       published_verdict: verification.verdict,
       failed: evaluated.failed,
       warnings: evaluated.warnings,
+      ...(pending && verification.fetch !== undefined ? { fetch: verification.fetch } : {}),
     };
   });
   dependencies.sort((a, b) => BUCKET_ORDER[bucketOf(a)] - BUCKET_ORDER[bucketOf(b)] || (a.purl < b.purl ? -1 : a.purl > b.purl ? 1 : 0));

@@ -20,6 +20,7 @@ import { readPage, sendPageHeaders } from '../../platform/http/pagination.js';
 import '../../platform/http/route-config.js';
 import { notFoundWhenInvalid } from '../../platform/http/zod-compilers.js';
 import { principalOf } from '../accounts/index.js';
+import type { ReferenceFetches } from '../artifacts/index.js';
 
 export interface RepositoryRoutesOptions {
   db: Kysely<Database>;
@@ -29,6 +30,8 @@ export interface RepositoryRoutesOptions {
   onPushQueued?: () => void;
   /** What policy evaluation reads beyond verdicts; absent, `POST /v1/repositories/verify` is not served. */
   policySources?: PolicyInputSources;
+  /** On-demand registry fetching of unseen references (features/registries); absent, none. */
+  fetches?: ReferenceFetches;
 }
 
 /** GitHub caps a webhook payload at 25 MB; nothing larger is a GitHub delivery. */
@@ -43,7 +46,7 @@ const READ = { apiKey: { scope: 'repositories', plan: 'paid' } } as const;
  * Source-code repositories (docs/repositories.md): registration for continuous verification, reads,
  * deletion, and GitHub's push hook, which authenticates by its signature rather than an API key.
  */
-export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = async (app, { db, secrets, now, onPushQueued, policySources }) => {
+export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = async (app, { db, secrets, now, onPushQueued, policySources, fetches }) => {
   app.post(
     '/v1/repositories',
     {
@@ -111,7 +114,7 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
         // Changes nothing a repeat could double (it answers, and records which packages were asked for).
         config: READ,
       },
-      async (request) => verifyRepositoryRequest({ db, sources: policySources }, principalOf(request), request.body, now().getTime()),
+      async (request) => verifyRepositoryRequest({ db, sources: policySources, ...(fetches ? { fetches } : {}) }, principalOf(request), request.body, now().getTime()),
     );
   }
 

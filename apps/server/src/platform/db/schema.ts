@@ -752,11 +752,36 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  registry_fetches: RegistryFetchesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+}
+
+export type RegistryFetchStateName = 'queued' | 'running' | 'stored' | 'failed';
+
+/** One on-demand registry fetch per package reference (migration 0019, docs/registries.md "In the server"). */
+export interface RegistryFetchesTable {
+  /** Canonical purl (core's parsePackageRef) of the reference asked about. */
+  purl: string;
+  /** `npm` or `pypi`. */
+  ecosystem: string;
+  state: RegistryFetchStateName;
+  attempts: Generated<number>;
+  /** `<registry state>: <detail>` of the last attempt that did not store; null before any. */
+  last_error: string | null;
+  next_attempt_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  /** The artifact the bytes were stored as (state `stored`). */
+  artifact_id: number | null;
+  track: TrackName | null;
+  created_at: number;
+  updated_at: number;
+  stored_at: number | null;
 }
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'registry_fetches',
   'webhook_delivery_attempts',
   'webhook_deliveries',
   'webhook_secrets',

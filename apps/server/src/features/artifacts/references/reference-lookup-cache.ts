@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { verifyReferences } from '../customer-artifacts.js';
 import { referenceViewKey, type ReferenceView } from './reference-claims.js';
+import type { ReferenceFetches } from './reference-fetches.js';
 
 /** How old a verify answer may be (docs/artifacts.md): verdicts change when a round closes, hours apart. */
 export const VERIFY_CACHE_MS = 5_000;
@@ -27,7 +28,7 @@ type Entry = { result: VerifyResult; until: number; json?: string };
  * An upload through this instance forgets its purl in every view; other changes (a round closing,
  * an upload elsewhere, a change of trust) show within `ttlMs`.
  */
-export function createVerifyCache(db: Kysely<Database>, options: { ttlMs?: number; now: () => number }): VerifyCache {
+export function createVerifyCache(db: Kysely<Database>, options: { ttlMs?: number; now: () => number; fetches?: ReferenceFetches }): VerifyCache {
   const ttlMs = options.ttlMs ?? VERIFY_CACHE_MS;
   const byPurl = new Map<string, Map<string, Entry>>();
   let size = 0;
@@ -43,7 +44,7 @@ export function createVerifyCache(db: Kysely<Database>, options: { ttlMs?: numbe
       });
       const missing = [...new Set(purls.filter((_purl, i) => results[i] === undefined))];
       if (missing.length === 0) return results as VerifyResult[];
-      const fresh = new Map((await verifyReferences(db, missing, view)).map((result, i) => [missing[i]!, result]));
+      const fresh = new Map((await verifyReferences(db, missing, view, options.fetches)).map((result, i) => [missing[i]!, result]));
       if (size + fresh.size > MAX_ENTRIES) {
         byPurl.clear();
         size = 0;

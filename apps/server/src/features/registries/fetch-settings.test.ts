@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../platform/config/config-error.js';
+import { registryFetchSettingsFromEnv } from './fetch-settings.js';
+
+describe('registry fetch settings', () => {
+  it('reads every variable, trimmed', () => {
+    expect(
+      registryFetchSettingsFromEnv({
+        VIGIL_REGISTRY_FETCH: ' false ',
+        VIGIL_REGISTRY_WORKER: '0',
+        VIGIL_NPM_REGISTRY_URL: 'https://nexus.example/repository/npm-proxy',
+        VIGIL_NPM_REGISTRY_TOKEN: ' npm-secret ',
+        VIGIL_PYPI_URL: 'http://127.0.0.1:8080',
+        VIGIL_PYPI_TOKEN: 'pypi-secret',
+        VIGIL_REGISTRY_POLL_S: '5',
+        VIGIL_REGISTRY_RETRY_S: '10',
+        VIGIL_REGISTRY_MAX_ATTEMPTS: '3',
+      }),
+    ).toEqual({
+      enabled: false,
+      runInServe: false,
+      npm: { url: 'https://nexus.example/repository/npm-proxy', token: 'npm-secret' },
+      pypi: { url: 'http://127.0.0.1:8080', token: 'pypi-secret' },
+      pollMs: 5_000,
+      retryBaseMs: 10_000,
+      maxAttempts: 3,
+    });
+  });
+
+  it.each([
+    [{ VIGIL_REGISTRY_FETCH: 'maybe' }, 'VIGIL_REGISTRY_FETCH'],
+    [{ VIGIL_NPM_REGISTRY_URL: 'ftp://mirror.example' }, 'VIGIL_NPM_REGISTRY_URL'],
+    [{ VIGIL_NPM_REGISTRY_URL: 'https://user:pass@mirror.example' }, 'VIGIL_NPM_REGISTRY_URL'],
+    [{ VIGIL_PYPI_URL: 'not a url' }, 'VIGIL_PYPI_URL'],
+    [{ VIGIL_PYPI_URL: 'https://pypi.example/?x=1' }, 'VIGIL_PYPI_URL'],
+    [{ VIGIL_REGISTRY_POLL_S: '0' }, 'VIGIL_REGISTRY_POLL_S'],
+    [{ VIGIL_REGISTRY_MAX_ATTEMPTS: '101' }, 'VIGIL_REGISTRY_MAX_ATTEMPTS'],
+  ])('refuses %j naming the variable', (env, name) => {
+    expect(() => registryFetchSettingsFromEnv(env)).toThrow(ConfigError);
+    expect(() => registryFetchSettingsFromEnv(env)).toThrow(name);
+  });
+});

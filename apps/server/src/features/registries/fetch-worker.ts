@@ -1,0 +1,173 @@
+import { Readable } from 'node:stream';
+import { parsePackageRef } from '@vigil/core';
+import { createNpmRegistry, createPypiRegistry, fetchPackageRef, type NpmRegistry, type PypiRegistry, type RegistrySettings } from '@vigil/registries';
+import type { Kysely } from 'kysely';
+import { uploadArtifact } from '../artifacts/index.js';
+import type { BlobStore } from '../../platform/blobs/index.js';
+import type { Database } from '../../platform/db/schema.js';
+import { VigilError } from '../../platform/errors.js';
+import { pollEvery } from '../../platform/jobs/poll-every.js';
+import { claimDueFetch, finishFetch, type ClaimedFetch } from './fetch-queue.js';
+import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
+import { ensureRegistryAccount, REGISTRY_ACCOUNT_ID } from './registry-account.js';
+
+export interface RegistryConnectors {
+  npm: NpmRegistry;
+  pypi: PypiRegistry;
+  close(): void;
+}
+
+/**
+ * The connectors of the configured registries. `overrides` (tests: no connector-level retries) are
+ * laid over both registries' settings; the artifact limit is the server's.
+ */
+export function createRegistryConnectors(settings: RegistryFetchSettings, options: { maxArtifactBytes: number; overrides?: Partial<RegistrySettings>; onRefused?: (event: unknown) => void }): RegistryConnectors {
+  const common = { maxArtifactBytes: options.maxArtifactBytes, ...options.overrides };
+  const of = (registry: { url: string; token: string | null }): RegistrySettings => ({ url: registry.url, ...(registry.token === null ? {} : { token: registry.token }), ...common });
+  const refused = options.onRefused === undefined ? {} : { onRefused: options.onRefused };
+  const npm = createNpmRegistry(of(settings.npm), refused);
+  const pypi = createPypiRegistry(of(settings.pypi), refused);
+  return {
+    npm,
+    pypi,
+    close() {
+      npm.close();
+      pypi.close();
+    },
+  };
+}
+
+export interface FetchWorkerLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface CreateFetchWorkerOptions {
+  db: Kysely<Database>;
+  blobs: BlobStore;
+  settings: RegistryFetchSettings;
+  connectors: RegistryConnectors;
+  /** VIGIL_ARTIFACT_LIMIT_BYTES: fetched bytes are held to the upload limit. */
+  maxArtifactBytes: number;
+  now?: () => number;
+  logger?: FetchWorkerLogger;
+}
+
+export interface FetchWorker {
+  start(): void;
+  /** No more work; resolves once the fetch in hand is finished. Closes nothing (the connectors are the caller's). */
+  stop(): Promise<void>;
+  /** Claims and runs due fetches until none is left; resolves to how many it ran. A call while one runs joins it. */
+  drain(): Promise<number>;
+  /** A fetch was just queued in this process: drain now instead of at the next poll. */
+  nudge(): void;
+}
+
+/** The wait before attempt `attempts + 1` of a fetch the registry did not answer: doubling from the base, at most an hour. */
+export function retryDelay(settings: Pick<RegistryFetchSettings, 'retryBaseMs'>, attempts: number): number {
+  return Math.min(MAX_REGISTRY_RETRY_MS, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
+}
+
+type Outcome = Parameters<typeof finishFetch>[2];
+
+/** Fetches one claimed reference and stores it as a live artifact claimed by Vigil's registry account. */
+async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, now: () => number): Promise<Outcome> {
+  const { row } = claim;
+  const retryOrFail = (reason: string): Outcome =>
+    row.attempts >= options.settings.maxAttempts ? { state: 'failed', reason: `${reason} (gave up after ${row.attempts} attempts)` } : { state: 'retry', reason, at: now() + retryDelay(options.settings, row.attempts) };
+  const result = await fetchPackageRef(options.connectors, row.purl);
+  if (result.state === 'registry_unavailable') return retryOrFail(`registry_unavailable: ${result.detail}`);
+  if (result.state !== 'fetched') return { state: 'failed', reason: `${result.state}: ${result.detail}` };
+  const ref = parsePackageRef(row.purl);
+  // A dist-tag names whatever version it points at today: only an exact version is claimed.
+  if (result.version !== ref.version) return { state: 'failed', reason: `version_not_found: ${row.purl} names the dist-tag of ${result.version}, not a version` };
+  try {
+    await ensureRegistryAccount(options.db, now());
+    const stored = await uploadArtifact(options.db, options.blobs, {
+      track: result.track.track,
+      ref,
+      source: Readable.from([result.bytes]),
+      mediaType: 'application/octet-stream',
+      accountId: REGISTRY_ACCOUNT_ID,
+      maxBytes: options.maxArtifactBytes,
+      now: now(),
+    });
+    options.logger?.info({ purl: row.purl, artifact: Number(stored.artifact.id), track: result.track.track, created: stored.created }, 'registry fetch stored');
+    return { state: 'stored', artifactId: Number(stored.artifact.id), track: result.track.track };
+  } catch (error) {
+    // Refused by the store (an archive that cannot be read, a checksum qualifier the bytes do not match): nothing was stored, and trying again changes nothing.
+    if (error instanceof VigilError && error.status < 500) return { state: 'failed', reason: `refused: ${error.message}` };
+    options.logger?.error({ err: error, purl: row.purl }, 'registry fetch: storing failed; retried');
+    return retryOrFail(`storage_unavailable: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The registry fetch worker: claims due fetches one at a time (durably, in the database: any number
+ * of processes may run one) and runs them. A fetch whose worker died is taken again when its lease
+ * (FETCH_LEASE_MS) runs out.
+ */
+export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorker {
+  const now = options.now ?? Date.now;
+  let stopped = false;
+  let inFlight: Promise<number> | undefined;
+  let again = false;
+
+  async function drainOnce(): Promise<number> {
+    let processed = 0;
+    for (;;) {
+      if (stopped) break;
+      const claim = await claimDueFetch(options.db, now());
+      if (claim === undefined) break;
+      processed += 1;
+      try {
+        const outcome = await runFetch(options, claim, now);
+        const kept = await finishFetch(options.db, claim, outcome, now());
+        if (!kept) options.logger?.info({ purl: claim.row.purl }, 'registry fetch: lease lost to another worker; its outcome stands');
+        else if (outcome.state !== 'stored') options.logger?.info({ purl: claim.row.purl, outcome: outcome.state, reason: outcome.reason }, 'registry fetch not stored');
+      } catch (error) {
+        // Left `running`: the lease runs out and the fetch is taken again, by this process or another.
+        options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
+      }
+    }
+    return processed;
+  }
+
+  function drain(): Promise<number> {
+    if (inFlight !== undefined) {
+      again = true;
+      return inFlight;
+    }
+    inFlight = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await drainOnce();
+      } while (again && !stopped);
+      return total;
+    })().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  const logError = (error: unknown) => options.logger?.error({ err: error }, 'registry fetch worker: could not claim fetches');
+  const loop = pollEvery(options.settings.pollMs, drain, logError);
+  return {
+    start() {
+      if (loop.running) return;
+      stopped = false;
+      loop.start();
+    },
+    async stop() {
+      stopped = true;
+      loop.stop();
+      await inFlight?.catch(() => undefined);
+    },
+    drain,
+    nudge() {
+      if (!loop.running) return;
+      drain().catch(logError);
+    },
+  };
+}

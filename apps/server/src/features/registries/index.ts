@@ -1,0 +1,8 @@
+// Registries in the server: on-demand fetching of npm and PyPI references through @vigil/registries,
+// a durable fetch queue and its worker (docs/registries.md, "In the server"). The rest of the server
+// imports this feature through this file only (docs/contributing.md).
+export { createReferenceFetches, type CreateReferenceFetchesOptions } from './reference-fetches.js';
+export { createFetchWorker, createRegistryConnectors, retryDelay, type CreateFetchWorkerOptions, type FetchWorker, type RegistryConnectors } from './fetch-worker.js';
+export { FETCH_LEASE_MS } from './fetch-queue.js';
+export { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFetchSettings } from './fetch-settings.js';
+export { REGISTRY_ACCOUNT_ID, REGISTRY_ACCOUNT_NAME } from './registry-account.js';

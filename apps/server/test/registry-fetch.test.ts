@@ -1,0 +1,294 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { formatOffsetTimestamp, PolicyEvaluation, VerifyResult } from '@vigil/core';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
+import { loadConfig } from '../src/config.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
+import { createPolicyInputSources } from '../src/features/policies/index.js';
+import { createFetchWorker, createReferenceFetches, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
+import { claimDueFetch } from '../src/features/registries/fetch-queue.js';
+import { describeEachDialect } from '../src/test-support/databases.js';
+import { T0 } from '../src/test-support/fixtures.js';
+// The registries package's test support (a real Verdaccio, the fault proxy, the PyPI stand-in):
+// read from its sources, never published (packages/registries/package.json `files`).
+import { startFaultProxy, type FaultProxy } from '../../../packages/registries/src/test-support/fault-proxy.js';
+import { publishNpmFixtures } from '../../../packages/registries/src/test-support/npm-fixtures.js';
+import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../packages/registries/src/test-support/pypi-stand-in.js';
+import { editStoredPackument, startVerdaccio, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
+import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
+
+let verdaccio: Verdaccio;
+let proxy: FaultProxy;
+let standIn: PypiStandIn;
+const work = mkdtempSync(join(tmpdir(), 'vigil-registry-fetch-'));
+const wheel = zipOf({ 'demo_pkg/__init__.py': 'x = 1\n', 'demo_pkg-1.0.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: demo-pkg\nVersion: 1.0.0\n\nA demo.\n' });
+
+beforeAll(async () => {
+  verdaccio = await startVerdaccio();
+  await publishNpmFixtures(verdaccio, join(work, 'npm'));
+  // As the public registry does after `npm unpublish`: the version is gone, its publish time stays.
+  await verdaccio.npm(['unpublish', 'gone-pkg@1.0.0']);
+  await editStoredPackument(verdaccio, 'gone-pkg', (doc) => {
+    doc.time['1.0.0'] = '2020-01-01T00:00:00.000Z';
+  });
+  proxy = await startFaultProxy(verdaccio.url);
+  await writePypiProject(join(work, 'pypi'), { name: 'Demo_Pkg', files: { '1.0.0': { 'demo_pkg-1.0.0-py3-none-any.whl': wheel } } });
+  standIn = await startPypiStandIn(join(work, 'pypi'));
+}, 180_000);
+
+afterAll(async () => {
+  await standIn?.close();
+  await proxy?.close();
+  await verdaccio?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const sha256 = (bytes: Uint8Array) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+interface Setup {
+  app: FastifyInstance;
+  url: string;
+  worker: FetchWorker;
+  connectors: RegistryConnectors;
+  blobRoot: string;
+  clock: { now: number };
+  token: string;
+  other: string;
+  close(): Promise<void>;
+}
+
+const setups: Setup[] = [];
+afterEach(async () => {
+  proxy.setFault(null);
+  for (const setup of setups.splice(0)) await setup.close();
+});
+
+async function key(db: Kysely<Database>, args: string[]): Promise<string> {
+  const lines = await runKeysCommand(db, 'keys', ['create', ...args], T0);
+  const token = lines.find((line) => line.startsWith('vgl_'));
+  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
+  return token;
+}
+
+describeEachDialect('on-demand registry fetching', (ctx) => {
+  async function start(): Promise<Setup> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-fetch-data-'));
+    const blobRoot = join(dataDir, 'blobs');
+    const blobs = createFileBlobStore(blobRoot);
+    const clock = { now: T0 };
+    const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_PYPI_URL: standIn.url, VIGIL_REGISTRY_RETRY_S: '30' }, dataDir);
+    // No retries inside the connector: the queue's own retry is what these tests look at.
+    const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0 } });
+    const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now });
+    const app = await buildApp({
+      config: { ...config, dataDir },
+      readService: createPublicReadService(ctx.db()),
+      now: () => new Date(clock.now),
+      customers: {
+        db: ctx.db(),
+        blobs,
+        policySources: createPolicyInputSources(ctx.db(), blobs),
+        referenceFetches: createReferenceFetches({ db: ctx.db(), timings: config.scheduler, now: () => clock.now }),
+      },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const token = await key(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read,policies,repositories']);
+    const other = await key(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify,read']);
+    const setup: Setup = {
+      app,
+      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+      worker,
+      connectors,
+      blobRoot,
+      clock,
+      token,
+      other,
+      close: async () => {
+        await worker.stop();
+        connectors.close();
+        await app.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    setups.push(setup);
+    return setup;
+  }
+
+  const post = async (setup: Setup, path: string, token: string, body: unknown) => {
+    const response = await fetch(setup.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  /** A verification past the 5-second answer memory (docs/artifacts.md, "Freshness"). */
+  const verify = async (setup: Setup, artifact: string, token = setup.token) => {
+    setup.clock.now += 6_000;
+    const answer = await post(setup, '/v1/artifacts/verify', token, { artifact });
+    expect(answer.status).toBe(200);
+    return VerifyResult.parse(answer.body);
+  };
+  const blobFiles = (setup: Setup) => (existsSync(setup.blobRoot) ? readdirSync(setup.blobRoot, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
+  const row = (purl: string) => ctx.db().selectFrom('registry_fetches').selectAll().where('purl', '=', purl).executeTakeFirstOrThrow();
+
+  it('fetches an unseen npm package, stores it as a live artifact claimed by Vigil, and answers where it stands', async () => {
+    const setup = await start();
+    const first = await verify(setup, 'npm:plain-pkg@1.0.0');
+    expect(first).toEqual({
+      artifact: 'pkg:npm/plain-pkg@1.0.0',
+      state: 'pending',
+      queued: true,
+      artifact_id: null,
+      sha256: null,
+      verdict: null,
+      risk_score: null,
+      round_id: null,
+      decided_at: null,
+      findings_summary: null,
+      attestations: [],
+      fetch: { state: 'fetching', reason: null, expected_by: null },
+    });
+    // Asked again before the worker ran: still one fetch.
+    await verify(setup, 'pkg:npm/plain-pkg@1.0.0', setup.other);
+    expect(await ctx.db().selectFrom('registry_fetches').select(['purl', 'state', 'attempts']).execute()).toEqual([{ purl: 'pkg:npm/plain-pkg@1.0.0', state: 'queued', attempts: 0 }]);
+
+    expect(await setup.worker.drain()).toBe(1);
+    const stored = await row('pkg:npm/plain-pkg@1.0.0');
+    expect(stored).toMatchObject({ state: 'stored', attempts: 1, last_error: null, track: 'packages', lease_owner: null });
+    const tarball = readFileSync(verdaccio.tarballPath('plain-pkg', '1.0.0'));
+    const artifact = await ctx.db().selectFrom('artifacts').selectAll().where('id', '=', Number(stored.artifact_id)).executeTakeFirstOrThrow();
+    expect(artifact).toMatchObject({ kind: 'live', track: 'packages', content_hash: sha256(tarball), uploaded_by: REGISTRY_ACCOUNT_ID });
+    expect(blobFiles(setup)).toHaveLength(1);
+    expect(await ctx.db().selectFrom('artifact_packages').select(['purl', 'uploaded_by']).execute()).toEqual([{ purl: 'pkg:npm/plain-pkg@1.0.0', uploaded_by: REGISTRY_ACCOUNT_ID }]);
+    expect(await ctx.db().selectFrom('artifact_facts').select('artifact_id').execute()).toEqual([{ artifact_id: stored.artifact_id }]);
+    expect(await ctx.db().selectFrom('accounts').select(['name', 'trusted']).where('account_id', '=', REGISTRY_ACCOUNT_ID).execute()).toEqual([{ name: 'vigil-registries', trusted: 1 }]);
+
+    // No round of the track yet: the first one opens at the next step and closes a submission and an evaluation period later.
+    const settings = loadConfig({}, '/tmp').scheduler;
+    for (const token of [setup.token, setup.other]) {
+      const answer = await verify(setup, 'npm:plain-pkg@1.0.0', token);
+      expect(answer).toMatchObject({
+        state: 'pending',
+        queued: true,
+        artifact_id: `art_${stored.artifact_id}`,
+        sha256: sha256(tarball),
+        fetch: { state: 'queued_for_evaluation', reason: null, expected_by: formatOffsetTimestamp(setup.clock.now + settings.submissionMs + settings.evaluationMs) },
+      });
+    }
+    // A live artifact like any other: listed, readable and searchable by every account (a trusted claim).
+    const read = await fetch(`${setup.url}/v1/artifacts/art_${stored.artifact_id}`, { headers: { authorization: `Bearer ${setup.other}` } });
+    expect(read.status).toBe(200);
+    const detail = (await read.json()) as { packages: { purl: string }[]; archive: { status: string; files: { name: string }[] } };
+    expect(detail.packages.map((p) => p.purl)).toEqual(['pkg:npm/plain-pkg@1.0.0']);
+    expect(detail.archive.status).toBe('ok');
+    expect(detail.archive.files.map((f) => f.name).sort()).toEqual(['package/index.js', 'package/package.json']);
+    const search = await fetch(`${setup.url}/v1/search?q=plain-pkg`, { headers: { authorization: `Bearer ${setup.other}` } });
+    expect(JSON.stringify(await search.json())).toContain('pkg:npm/plain-pkg@1.0.0');
+
+    // Policy evaluation and repository verification answer the same fetch.
+    const evaluated = PolicyEvaluation.parse((await post(setup, '/v1/policies/evaluate', setup.token, { artifact: 'npm:plain-pkg@1.0.0', policy: 'default' })).body);
+    expect(evaluated).toMatchObject({ state: 'pending', fetch: { state: 'queued_for_evaluation', reason: null } });
+    const lockfile = {
+      name: 'app',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: {
+        '': { name: 'app', version: '1.0.0', dependencies: { 'plain-pkg': '1.0.0', 'weather-mcp': '0.1.0' } },
+        'node_modules/plain-pkg': { version: '1.0.0' },
+        'node_modules/weather-mcp': { version: '0.1.0' },
+      },
+    };
+    const repository = await post(setup, '/v1/repositories/verify', setup.token, { lockfiles: [{ path: 'package-lock.json', content: JSON.stringify(lockfile) }] });
+    expect(repository.status).toBe(200);
+    const byPurl = new Map((repository.body.dependencies as { purl: string }[]).map((d) => [d.purl, d]));
+    expect(byPurl.get('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'queued_for_evaluation', reason: null } });
+    // Unseen until now: the repository verification queued it. An MCP server goes to its track.
+    expect(byPurl.get('pkg:npm/weather-mcp@0.1.0')).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'fetching', reason: null, expected_by: null } });
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/weather-mcp@0.1.0')).toMatchObject({ state: 'stored', track: 'mcp_servers' });
+  });
+
+  it('refuses a tarball whose bytes do not match the packument: failed with the reason, nothing stored', async () => {
+    const setup = await start();
+    expect((await verify(setup, 'npm:tampered-pkg@1.0.0')).fetch).toEqual({ state: 'fetching', reason: null, expected_by: null });
+    await setup.worker.drain();
+    expect(await row('pkg:npm/tampered-pkg@1.0.0')).toMatchObject({ state: 'failed', attempts: 1, artifact_id: null });
+    const answer = await verify(setup, 'npm:tampered-pkg@1.0.0');
+    expect(answer).toMatchObject({ state: 'pending', queued: false, artifact_id: null, fetch: { state: 'failed', expected_by: null } });
+    expect(answer.fetch?.reason).toBe("integrity_mismatch: tampered-pkg@1.0.0: the tarball's sha512 does not match dist.integrity");
+    expect(await ctx.db().selectFrom('artifacts').select('id').execute()).toEqual([]);
+    expect(await ctx.db().selectFrom('artifact_packages').select('purl').execute()).toEqual([]);
+    expect(blobFiles(setup)).toEqual([]);
+    // Failed is final: asking again queues nothing new.
+    await verify(setup, 'npm:tampered-pkg@1.0.0');
+    expect(await setup.worker.drain()).toBe(0);
+  });
+
+  it('answers an unpublished version and an unknown package as failed with the registry state', async () => {
+    const setup = await start();
+    await verify(setup, 'npm:gone-pkg@1.0.0');
+    await verify(setup, 'npm:no-such-pkg@1.0.0');
+    expect(await setup.worker.drain()).toBe(2);
+    expect((await verify(setup, 'npm:gone-pkg@1.0.0')).fetch).toEqual({ state: 'failed', reason: 'unpublished: gone-pkg@1.0.0: unpublished (the registry keeps its publish time, not its files)', expected_by: null });
+    expect((await verify(setup, 'npm:no-such-pkg@1.0.0')).fetch?.reason).toMatch(/^not_found: /);
+    expect(blobFiles(setup)).toEqual([]);
+  });
+
+  it('retries with backoff while the registry is down, then stores', async () => {
+    const setup = await start();
+    proxy.setFault({ kind: 'status', status: 500 });
+    await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0');
+    expect(await setup.worker.drain()).toBe(1);
+    const waiting = await row('pkg:npm/%40vigil-test/scoped@2.0.0');
+    expect(waiting).toMatchObject({ state: 'queued', attempts: 1, next_attempt_at: setup.clock.now + 30_000, lease_owner: null });
+    expect(waiting.last_error).toMatch(/^registry_unavailable: /);
+    const answer = await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0');
+    expect(answer).toMatchObject({ state: 'pending', queued: true, fetch: { state: 'fetching', reason: waiting.last_error, expected_by: null } });
+    // Not due yet: nothing is tried. The second failure doubles the wait.
+    expect(await setup.worker.drain()).toBe(0);
+    setup.clock.now = waiting.next_attempt_at;
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/%40vigil-test/scoped@2.0.0')).toMatchObject({ state: 'queued', attempts: 2, next_attempt_at: setup.clock.now + 60_000 });
+    proxy.setFault(null);
+    setup.clock.now += 60_000;
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/%40vigil-test/scoped@2.0.0')).toMatchObject({ state: 'stored', attempts: 3, last_error: null });
+    expect((await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0')).fetch?.state).toBe('queued_for_evaluation');
+  });
+
+  it('takes a fetch again once the lease of a worker that died runs out', async () => {
+    const setup = await start();
+    await verify(setup, 'npm:old-pkg@2.0.0');
+    // A worker claims it and dies: the row stays `running` under its lease.
+    expect(await claimDueFetch(ctx.db(), setup.clock.now)).toBeDefined();
+    expect(await setup.worker.drain()).toBe(0);
+    expect((await verify(setup, 'npm:old-pkg@2.0.0')).fetch?.state).toBe('fetching');
+    setup.clock.now += FETCH_LEASE_MS;
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/old-pkg@2.0.0')).toMatchObject({ state: 'stored', attempts: 2 });
+  });
+
+  it('fetches a PyPI release (its pure-Python wheel) from the index', async () => {
+    const setup = await start();
+    expect((await verify(setup, 'pkg:pypi/demo-pkg@1.0.0')).fetch?.state).toBe('fetching');
+    await setup.worker.drain();
+    const answer = await verify(setup, 'pkg:pypi/demo-pkg@1.0.0');
+    expect(answer).toMatchObject({ queued: true, sha256: sha256(wheel), fetch: { state: 'queued_for_evaluation', reason: null } });
+  });
+
+  it('leaves references it does not fetch as they were: no version, another ecosystem', async () => {
+    const setup = await start();
+    for (const artifact of ['pkg:cargo/serde@1.0.0', 'pkg:github/acme/tool@v1.0.0']) {
+      const answer = await verify(setup, artifact);
+      expect(answer.queued).toBe(false);
+      expect(answer).not.toHaveProperty('fetch');
+    }
+    expect(await ctx.db().selectFrom('registry_fetches').select('purl').execute()).toEqual([]);
+  });
+});
