@@ -32,6 +32,7 @@ import { registerArtifact } from './register-artifact.js';
 import { factsRow } from './facts/stored-package-facts.js';
 import { countedClaims, visibleArtifact, type ReferenceView } from './references/reference-claims.js';
 import type { PendingReference, ReferenceFetches } from './references/reference-fetches.js';
+import { artifactStored } from '../network/index.js';
 
 type ArtifactRow = Selectable<ArtifactsTable>;
 
@@ -162,6 +163,9 @@ async function registerUpload(
           .executeTakeFirst();
         if (taken !== undefined) sourceId = `${sourceId}${sourceId.includes('?') ? '&' : '?'}checksum=${bytes.hash}`;
         artifact = await registerArtifact(trx, { track: input.track, label, sourceId, contentHash: bytes.hash, kind: 'live', now: input.now, uploadedBy: input.accountId });
+        // A new live artifact does not wait for the next round: the incumbents get fast tasks for it,
+        // committed with it (docs/rounds.md, "Verdicts between rounds").
+        await artifactStored(trx, { artifactId: Number(artifact.id), now: input.now });
       }
       await trx
         .insertInto('artifact_packages')

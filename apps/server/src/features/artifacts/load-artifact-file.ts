@@ -10,6 +10,8 @@ import { isPackageFactFile } from './facts/archive-package-facts.js';
 import type { BlobStore } from '../../platform/blobs/index.js';
 import type { Database, TrackName, VerdictName } from '../../platform/db/schema.js';
 import { registerArtifact } from './register-artifact.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { artifactStored } from '../network/index.js';
 
 /** Archive files the loader stores as they are; anything else must be a directory. */
 export const LOADABLE_ARCHIVE_SUFFIXES = ['.tar.gz', '.tgz', '.zip', '.whl'] as const;
@@ -137,6 +139,12 @@ export async function loadArtifact(db: Kysely<Database>, blobs: BlobStore, input
   }
   await blobs.put(bytes);
   const base = { track: input.track, label, sourceId, contentHash, now: input.now };
-  const row = await registerArtifact(db, input.kind === 'labeled' ? { ...base, kind: 'labeled', groundTruth: input.groundTruth } : { ...base, kind: 'live' });
+  const row = await inTransaction(db, async (trx) => {
+    const registered = await registerArtifact(trx, input.kind === 'labeled' ? { ...base, kind: 'labeled', groundTruth: input.groundTruth } : { ...base, kind: 'live' });
+    // A new artifact does not wait for the next round: the incumbents get fast tasks for it, labeled
+    // ones too so that a fast task never says its artifact is live (docs/rounds.md, "Verdicts between rounds").
+    await artifactStored(trx, { artifactId: Number(registered.id), now: input.now });
+    return registered;
+  });
   return { outcome: 'added', bundleHash: row.bundle_hash, contentHash, kind: row.kind, size: bytes.byteLength };
 }

@@ -20,6 +20,7 @@ export { createScheduler } from './rounds/scheduler/index.js';
 export { SCHEDULER_VARIABLES, type SchedulerSettings, schedulerSettingsFromEnv } from './rounds/scheduler/settings.js';
 export { type NetworkOptions, networkRoutesPlugin } from './signed-routes.js';
 export { type CreatedTask, createTasks } from './tasks/tasks.js';
+export { artifactStored, type FastTasksResult } from './tasks/fast-tasks.js';
 export { runValidatorsCommand, ValidatorsCommandError } from './validators/validators-command.js';
 export { registerValidator, setValidatorStatus } from './validators/validators.js';
 export { networkAdminRoutes, type NetworkAdminRoutesOptions } from './network-admin-routes.js';

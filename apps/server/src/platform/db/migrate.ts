@@ -17,6 +17,7 @@ import { searchAudiencesMigration } from './migrations/0016-search-audiences.js'
 import { webhooksMigration } from './migrations/0017-webhooks.js';
 import { purlColonsMigration } from './migrations/0018-purl-colons.js';
 import { registryFetchesMigration } from './migrations/0019-registry-fetches.js';
+import { fastTasksMigration } from './migrations/0020-fast-tasks.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -40,6 +41,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017-webhooks': webhooksMigration,
   '0018-purl-colons': purlColonsMigration,
   '0019-registry-fetches': registryFetchesMigration,
+  '0020-fast-tasks': fastTasksMigration,
 };
 
 const provider: MigrationProvider = {

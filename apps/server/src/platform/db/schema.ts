@@ -108,6 +108,8 @@ export interface TasksTable {
   hotkey: string;
   artifact_id: number;
   created_at: number;
+  /** 1 for a fast task (made between rounds for the incumbents, docs/rounds.md), 0 for a round task. */
+  fast: number;
 }
 
 export interface AttestationsTable {

@@ -17,6 +17,7 @@ import {
   type AttestationArtifactRow,
   type AttestationTaskRow,
 } from './attestations.js';
+import { settleFastVerdict } from '../tasks/fast-tasks.js';
 import { VigilError } from '../../../platform/errors.js';
 
 /** Envelopes recorded per transaction; longer inputs are split into consecutive transactions. */
@@ -229,6 +230,13 @@ async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readon
   await applyAttestationAggregatesBatch(trx, facts);
   await markValidatorsSeen(trx, accepted, at);
   await enqueueCreatedEvents(trx, accepted, at);
+  // Each artifact whose fast tasks were attested may now be decided (docs/rounds.md), once per
+  // artifact, after all of the batch's attestations of it are in, at the time of the last of them.
+  const fast = new Map<string, { artifactId: number; roundId: string; now: number }>();
+  for (const a of accepted) {
+    if (a.task.fast === 1) fast.set(`${a.artifact.id} ${a.task.round_id}`, { artifactId: a.artifact.id, roundId: a.task.round_id, now: at(a) });
+  }
+  for (const settle of fast.values()) await settleFastVerdict(trx, settle);
 }
 
 /**

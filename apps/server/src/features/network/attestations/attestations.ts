@@ -6,6 +6,7 @@ import { applyAttestationAggregates } from './aggregates.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
 import { indexAttestations } from '../../../platform/search-index.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { settleFastVerdict } from '../tasks/fast-tasks.js';
 import { VigilError } from '../../../platform/errors.js';
 
 export interface RecordedAttestation {
@@ -30,6 +31,8 @@ export interface AttestationTaskRow {
   phase: string;
   code_hash: string;
   policy_version: string;
+  /** 1 for a fast task (docs/rounds.md, "Verdicts between rounds"): its round is closed and still takes its attestations. */
+  fast: number;
 }
 
 export interface AttestationArtifactRow {
@@ -61,6 +64,7 @@ export function selectAttestationTasks(db: Kysely<Database>) {
       'rounds.phase',
       'rounds.policy_version',
       'round_agents.code_hash',
+      'tasks.fast',
     ]);
   return query.$call(shareLock(db, 'rounds'));
 }
@@ -71,7 +75,9 @@ export function checkAgainstTask(
   task: AttestationTaskRow,
   artifact: AttestationArtifactRow,
 ): VigilError | null {
-  if (task.status !== 'open' || task.phase !== 'evaluation') {
+  // A fast task is made for the incumbents of a closed round and is attested after that close.
+  const accepting = task.fast === 1 ? task.status === 'closed' : task.status === 'open' && task.phase === 'evaluation';
+  if (!accepting) {
     return new VigilError('round_not_open', `envelope.payload.round_id: round ${task.round_id} does not accept attestations`);
   }
   if (payload.round_id !== task.round_id) return attestationMismatch('round_id', task.round_id);
@@ -275,6 +281,7 @@ export async function recordAttestation(
       now,
       { resource: `attestation:${canonicalHash}`, accountId: null },
     );
+    if (task.fast === 1) await settleFastVerdict(trx, { artifactId: artifact.id, roundId: task.round_id, now });
     return { id: inserted.id, created: true, isRerun };
   });
 }

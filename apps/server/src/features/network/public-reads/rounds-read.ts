@@ -208,10 +208,13 @@ export async function readRoundAttestations(
       .executeTakeFirst(),
     db
       .selectFrom('attestations')
-      .select(['verdict', 'risk_score', 'canonical_hash', 'findings'])
-      .where('round_id', '=', round.round_id)
-      .where('miner_hotkey', '=', miner)
-      .orderBy('id')
+      .innerJoin('tasks', 'tasks.task_id', 'attestations.task_id')
+      .select(['attestations.verdict', 'attestations.risk_score', 'attestations.canonical_hash', 'attestations.findings'])
+      .where('attestations.round_id', '=', round.round_id)
+      .where('attestations.miner_hotkey', '=', miner)
+      // The tasks the round scored: the fast tasks its winners ran after the close are not part of its record.
+      .where('tasks.fast', '=', 0)
+      .orderBy('attestations.id')
       .limit(LIMITS.maxTasksPerAttestationSet)
       .execute(),
   ]);

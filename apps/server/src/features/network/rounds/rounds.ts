@@ -7,6 +7,7 @@ import { VigilError } from '../../../platform/errors.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { publishArtifactVerdict } from './publish-verdict.js';
 import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
 
 export type RoundRow = Selectable<RoundsTable>;
@@ -246,6 +247,7 @@ function attestationsForScoring(trx: Transaction<Database>, roundId: string): Pr
   return trx
     .selectFrom('attestations')
     .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
+    .innerJoin('tasks', 'tasks.task_id', 'attestations.task_id')
     .select([
       'attestations.miner_hotkey',
       'attestations.validator_hotkey',
@@ -257,6 +259,9 @@ function attestationsForScoring(trx: Transaction<Database>, roundId: string): Pr
       'artifacts.bundle_hash',
     ])
     .where('attestations.round_id', '=', roundId)
+    // Fast tasks never sit in a round being closed (they are made for closed rounds); said here so
+    // that scoring reads round tasks only, whatever happens to a round later.
+    .where('tasks.fast', '=', 0)
     .execute();
 }
 
@@ -358,46 +363,16 @@ async function publishVerdicts(
   let changes = 0;
   for (const [artifactId, entry] of votes) {
     const next = publishedVerdict(entry.votes);
-    const current = await trx
-      .selectFrom('published_verdicts')
-      .select('verdict')
-      .where('artifact_id', '=', artifactId)
-      .executeTakeFirst();
-    const row = { verdict: next.verdict, risk_score: next.riskScore, round_id: round.round_id, updated_at: now };
-    if (current === undefined) {
-      await trx.insertInto('published_verdicts').values({ artifact_id: artifactId, ...row }).execute();
-    } else {
-      await trx.updateTable('published_verdicts').set(row).where('artifact_id', '=', artifactId).execute();
-    }
-    if (current?.verdict === next.verdict) continue;
-    changes += 1;
-    const previous = current?.verdict ?? null;
-    await trx
-      .insertInto('verdict_history')
-      .values({
-        artifact_id: artifactId,
-        verdict: next.verdict,
-        previous_verdict: previous,
-        risk_score: next.riskScore,
-        round_id: round.round_id,
-        changed_at: now,
-      })
-      .execute();
-    await enqueueOutboxEvent(
-      trx,
-      'verdict.changed',
-      {
-        bundle_hash: entry.bundleHash,
-        track: round.track,
-        verdict: next.verdict,
-        previous_verdict: previous,
-        risk_score: next.riskScore,
-        round_id: round.round_id,
-        changed_at: formatOffsetTimestamp(now),
-      },
+    const changed = await publishArtifactVerdict(trx, {
+      artifactId,
+      bundleHash: entry.bundleHash,
+      track: round.track,
+      roundId: round.round_id,
+      verdict: next.verdict,
+      riskScore: next.riskScore,
       now,
-      { resource: `artifact:${entry.bundleHash}`, accountId: null },
-    );
+    });
+    if (changed) changes += 1;
   }
   return changes;
 }

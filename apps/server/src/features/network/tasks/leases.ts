@@ -7,8 +7,10 @@ import { recordAttestation, type CheckedSnapshot, type RecordedAttestation } fro
 import { recordAttestations, type AttestationBatchResult } from '../attestations/attestations-batch.js';
 import { VigilError } from '../../../platform/errors.js';
 
-/** Independent executions wanted per task: that many validators lease (and attest) the same task. */
-export const REPLICAS = 3;
+import { REPLICAS } from './replicas.js';
+import { incumbentRounds } from './fast-tasks.js';
+
+export { REPLICAS } from './replicas.js';
 /** How long a lease holds its replica slot without a heartbeat (progress report). */
 export const LEASE_MS = 10 * 60_000;
 /** How long after its lease expired a validator may still submit the task's attestation. */
@@ -43,7 +45,7 @@ function holdsSlot(lease: Pick<TaskLeasesTable, 'state' | 'expires_at'>, now: nu
  */
 async function lockCandidates(
   trx: Transaction<Database>,
-  input: { roundId: string; validatorHotkey: string; now: number; limit: number; exclude: readonly string[] },
+  input: { roundId: string; fast: boolean; validatorHotkey: string; now: number; limit: number; exclude: readonly string[] },
 ): Promise<string[]> {
   const { roundId, validatorHotkey: v, now } = input;
   // Validators holding a slot: live or completed leases, plus attestations recorded without a lease
@@ -61,6 +63,7 @@ async function lockCandidates(
   const result = await sql<{ task_id: string }>`
     select t.task_id from tasks t
     where t.round_id = ${roundId}
+      and t.fast = ${input.fast ? 1 : 0}
       and not exists (select 1 from task_leases m where m.task_id = t.task_id and m.validator_hotkey = ${v})
       and not exists (select 1 from attestations m where m.task_id = t.task_id and m.validator_hotkey = ${v})
       ${excluded}
@@ -95,7 +98,7 @@ async function stillClaimable(trx: Transaction<Database>, ids: readonly string[]
 
 async function claimInRound(
   trx: Transaction<Database>,
-  input: { roundId: string; validatorHotkey: string; max: number; now: number },
+  input: { roundId: string; fast: boolean; validatorHotkey: string; max: number; now: number },
 ): Promise<string[]> {
   const claimed: string[] = [];
   const seen: string[] = [];
@@ -128,8 +131,9 @@ async function claimInRound(
 }
 
 /**
- * Leases up to `max` tasks of one open round in its evaluation phase (of `track` when given; the
- * round closing first otherwise) to a validator: tasks with the fewest occupied replica slots first,
+ * Leases up to `max` tasks of one round to a validator: the fast tasks of a track's incumbents
+ * first (tasks made between rounds in the track's last closed round, docs/rounds.md), else the tasks
+ * of an open round in its evaluation phase (of `track` when given; the round closing first otherwise): tasks with the fewest occupied replica slots first,
  * never a task this validator leased or attested before, never beyond REPLICAS slots per task.
  * Atomic: PostgreSQL locks the chosen task rows (FOR UPDATE SKIP LOCKED) and recounts their slots
  * under the lock; SQLite runs the claim as one write transaction.
@@ -140,6 +144,18 @@ export async function claimTasks(
 ): Promise<TaskClaimResult> {
   if (!Number.isInteger(input.max) || input.max < 1) throw new VigilError('invalid_argument', 'max: expected a positive integer');
   return inTransaction(db, async (trx) => {
+    // Fast tasks first (docs/rounds.md, "Verdicts between rounds"): they sit in the last closed round
+    // of their track, whose winners are the incumbents, and an artifact waiting for them has no verdict yet.
+    const incumbents = await incumbentRounds(trx, input.track);
+    const closed = incumbents.length === 0
+      ? []
+      : await trx
+          .selectFrom('rounds')
+          .select(['round_id', 'track', 'round_number', 'policy_version', 'closes_at'])
+          .where('round_id', 'in', incumbents.map((r) => r.roundId))
+          .orderBy('closed_at')
+          .orderBy('round_id')
+          .execute();
     const rounds = await trx
       .selectFrom('rounds')
       .select(['round_id', 'track', 'round_number', 'policy_version', 'closes_at'])
@@ -149,8 +165,9 @@ export async function claimTasks(
       .orderBy('closes_at')
       .orderBy('round_id')
       .execute();
-    for (const round of rounds) {
-      const ids = await claimInRound(trx, { roundId: round.round_id, validatorHotkey: input.validatorHotkey, max: input.max, now: input.now });
+    const candidates = [...closed.map((round) => ({ round, fast: true })), ...rounds.map((round) => ({ round, fast: false }))];
+    for (const { round, fast } of candidates) {
+      const ids = await claimInRound(trx, { roundId: round.round_id, fast, validatorHotkey: input.validatorHotkey, max: input.max, now: input.now });
       if (ids.length === 0) continue;
       const rows = await trx
         .selectFrom('tasks')
@@ -182,7 +199,10 @@ export async function claimTasks(
   });
 }
 
-/** Leases of this validator that are live (leased/running, unexpired) on a round still in evaluation. */
+/**
+ * Leases of this validator that are live (leased/running, unexpired) on a round still in evaluation,
+ * or on a fast task (whose round is closed: the incumbents').
+ */
 function liveLeases(db: Kysely<Database>, validatorHotkey: string, now: number) {
   return db
     .selectFrom('task_leases')
@@ -191,8 +211,12 @@ function liveLeases(db: Kysely<Database>, validatorHotkey: string, now: number) 
     .where('task_leases.validator_hotkey', '=', validatorHotkey)
     .where('task_leases.state', 'in', ['leased', 'running'])
     .where('task_leases.expires_at', '>', now)
-    .where('rounds.status', '=', 'open')
-    .where('rounds.phase', '=', 'evaluation');
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('tasks.fast', '=', 0), eb('rounds.status', '=', 'open'), eb('rounds.phase', '=', 'evaluation')]),
+        eb.and([eb('tasks.fast', '=', 1), eb('rounds.status', '=', 'closed')]),
+      ]),
+    );
 }
 
 /** Whether an artifact with this content is part of a task live-leased to the validator. */

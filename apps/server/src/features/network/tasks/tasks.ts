@@ -54,7 +54,7 @@ export async function createTasks(
         const artifact = byHash.get(hash)!;
         if (taken.has(`${agent.hotkey} ${artifact.id}`)) continue;
         const taskId = randomUUID();
-        rows.push({ task_id: taskId, round_id: round.round_id, hotkey: agent.hotkey, artifact_id: artifact.id, created_at: input.now });
+        rows.push({ task_id: taskId, round_id: round.round_id, hotkey: agent.hotkey, artifact_id: artifact.id, created_at: input.now, fast: 0 });
         created.push({ taskId, hotkey: agent.hotkey, bundleHash: hash });
       }
     }

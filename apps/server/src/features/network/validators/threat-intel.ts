@@ -23,7 +23,8 @@ const SEVERITY: Record<VerdictName, number> = { BLOCK: 2, WARN: 1, ALLOW: 0 };
  * round's close time, and the distinct findings of attestations in closed rounds, most recent first.
  * Benchmark (labeled) and live artifacts answer alike, so a lookup cannot tell a validator which
  * tasks are scored against ground truth; attestations of open rounds are left out, so a validator
- * cannot copy another's result for a task it is running. Ground truth is never shown.
+ * cannot copy another's result for a task it is running, and so are those of fast tasks (attested
+ * after their round closed, docs/rounds.md). Ground truth is never shown.
  */
 export async function threatIntel(db: Kysely<Database>, sha256: string): Promise<ThreatIntelRecord> {
   const artifacts = await db
@@ -37,8 +38,12 @@ export async function threatIntel(db: Kysely<Database>, sha256: string): Promise
   const closedAttestations = db
     .selectFrom('attestations')
     .innerJoin('rounds', 'rounds.round_id', 'attestations.round_id')
+    .innerJoin('tasks', 'tasks.task_id', 'attestations.task_id')
     .where('attestations.artifact_id', 'in', ids)
-    .where('rounds.status', '=', 'closed');
+    .where('rounds.status', '=', 'closed')
+    // Fast tasks are attested after their round closed, while other validators may still be running
+    // them, and only some artifacts have them: they stay out, so the answer is a round's alone.
+    .where('tasks.fast', '=', 0);
   const latest = await closedAttestations
     .select(['rounds.round_id', 'rounds.closed_at'])
     .orderBy('rounds.closed_at', 'desc')

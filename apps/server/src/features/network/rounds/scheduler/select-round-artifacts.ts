@@ -15,8 +15,9 @@ function sampleKey(roundId: string, bundleHash: string): string {
  * The bundle hashes a round evaluates. Labeled: a sample of `labeled` artifacts of the track,
  * ordered by sha256(round_id, bundle_hash), so the sample is the same whenever it is recomputed
  * for a round and differs from round to round. Live: the `live` artifacts of the track least
- * recently put into a round (never first, then by their latest task), oldest registration first
- * on ties, so every live artifact is re-evaluated in turn.
+ * recently put into a round (never first, then by their latest round task: fast tasks, made between
+ * rounds, do not count), oldest registration first on ties, so every live artifact is re-evaluated
+ * in turn and one decided between rounds enters the next round like a new one.
  */
 export async function selectRoundArtifacts(
   db: Kysely<Database>,
@@ -41,7 +42,7 @@ export async function selectRoundArtifacts(
     input.live > 0
       ? await db
           .selectFrom('artifacts')
-          .leftJoin('tasks', 'tasks.artifact_id', 'artifacts.id')
+          .leftJoin('tasks', (j) => j.onRef('tasks.artifact_id', '=', 'artifacts.id').on('tasks.fast', '=', 0))
           .select('artifacts.bundle_hash')
           .where('artifacts.track', '=', input.track)
           .where('artifacts.kind', '=', 'live')
