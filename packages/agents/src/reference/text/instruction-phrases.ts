@@ -78,7 +78,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'CRIT',
     title: 'instruction to read secrets and pass them on',
-    pattern: new RegExp(String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put|extract)\b[^.\n]{0,80}?(?:${SECRET_FILE})[^\n]{0,120}?${INTO_TARGET}`, 'i'),
+    pattern: new RegExp(String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put|extract|take|gather|grab|collect|dump|zip|archive|encode)\b[^.\n]{0,80}?(?:${SECRET_FILE})[^\n]{0,120}?${INTO_TARGET}`, 'i'),
   },
   {
     id: 'harvest-secrets',
