@@ -27,6 +27,7 @@ import { lifecycleScriptFiles, selfRegistrationFinding } from './self-registrati
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
 const CODE_PHRASE_RULES = PHRASE_RULES.filter((r) => r.id !== 'secret-file-reference' && r.id !== 'coercion');
+const PHRASE_TITLES = new Set([...CODE_PHRASE_RULES, ...MCP_DESCRIPTION_RULES].map((r) => r.title));
 const DOCUMENT = /\.(?:md|mdx|markdown)$/i;
 const DEPENDENCIES = /(?:^|\/)(?:node_modules|\.venv|venv|site-packages)\//;
 // Prompts an eval harness sends to the server's own tools: the user's words, not the server's.
@@ -112,8 +113,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
     if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
+      // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
       for (const folded of foldedStrings(text, language)) {
-        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language));
     }

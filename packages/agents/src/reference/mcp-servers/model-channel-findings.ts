@@ -62,21 +62,27 @@ function jsRugPull(file: string, text: string, typescript: boolean): AgentFindin
   const scope = scopeOf(root);
   const lineAt = lineLocator(text);
   const src = (n: JsNode) => text.slice(n.start, n.end);
-  // Names the code counts with: `calls++`, `uses += 1`.
+  // Names the code counts with: `calls++`, `uses += 1` (not the index of a `for` loop).
   const counters = new Set<string>();
+  const loopIndexes = new Set<string>();
   const parents = new Map<JsNode, JsNode>();
   walkJs(root, (n, parent) => {
     if (parent) parents.set(n, parent);
+    if (n.type === 'ForStatement' && (n.update as JsNode | null)?.type === 'UpdateExpression') loopIndexes.add(String(((n.update as JsNode).argument as JsNode).name));
     if (n.type === 'UpdateExpression' && (n.argument as JsNode).type === 'Identifier') counters.add((n.argument as JsNode).name as string);
     if (n.type === 'AssignmentExpression' && (n.operator === '+=' || n.operator === '-=') && (n.left as JsNode).type === 'Identifier') counters.add((n.left as JsNode).name as string);
   });
+  for (const i of loopIndexes) counters.delete(i);
+  // The test compares the clock or a counter: `uses === 3`, `calls++ > 0`, `Date.now() > T`.
   const timed = (test: JsNode): boolean => {
-    if (TIME_TEST.test(src(test))) return true;
-    let counted = false;
+    let found = false;
     walkJs(test, (n) => {
-      if (n.type === 'UpdateExpression' || (n.type === 'Identifier' && counters.has(n.name as string))) counted = true;
+      if (found || n.type !== 'BinaryExpression' || !/^(?:[<>]=?|===?|!==?|%)$/.test(String(n.operator))) return;
+      for (const side of [n.left as JsNode, n.right as JsNode]) {
+        if (TIME_TEST.test(src(side)) || side.type === 'UpdateExpression' || (side.type === 'Identifier' && counters.has(side.name as string))) found = true;
+      }
     });
-    return counted;
+    return found;
   };
   const textual = (n: JsNode) => /[A-Za-z]{3,}(?:\s+\S+){3,}/.test(scope.foldLoose(n));
   const conditionalText = (n: JsNode | undefined): JsNode | null => {
@@ -84,10 +90,11 @@ function jsRugPull(file: string, text: string, typescript: boolean): AgentFindin
     const value = n.type === 'Identifier' ? scope.constantInit(n.name as string) : n;
     return value?.type === 'ConditionalExpression' && timed(value.test as JsNode) && (textual(value.consequent as JsNode) || textual(value.alternate as JsNode)) ? value : null;
   };
+  // Within the function the node is in.
   const underTimedCondition = (n: JsNode): boolean => {
     for (let p = parents.get(n); p; p = parents.get(p)) {
       if ((p.type === 'IfStatement' || p.type === 'ConditionalExpression') && timed(p.test as JsNode)) return true;
-      if (/Function/.test(p.type) && !parents.get(p)) return false;
+      if (/Function/.test(p.type)) return false;
     }
     return false;
   };
@@ -105,9 +112,10 @@ function jsRugPull(file: string, text: string, typescript: boolean): AgentFindin
       // tool.update({ description }) under a condition on time or a counter.
       const object = parents.get(n);
       const call = object ? parents.get(object) : undefined;
-      if (!hit && call?.type === 'CallExpression' && (call.callee as JsNode).type === 'MemberExpression' && ((call.callee as JsNode).property as JsNode).name === 'update' && underTimedCondition(call)) out.push(rugPull(file, lineAt(call.start), src(call)));
+      if (!hit && call?.type === 'CallExpression' && (call.callee as JsNode).type === 'MemberExpression' && ((call.callee as JsNode).property as JsNode).name === 'update' && textual(n.value as JsNode) && underTimedCondition(call)) out.push(rugPull(file, lineAt(call.start), src(call)));
     }
-    if (n.type === 'AssignmentExpression' && (n.left as JsNode).type === 'MemberExpression' && scope.propertyName((n.left as JsNode).property as JsNode, Boolean((n.left as JsNode).computed)) === 'description' && underTimedCondition(n)) out.push(rugPull(file, lineAt(n.start), src(n)));
+    // `tool.description = '…'`: a text of the server's own, not a copy of another schema's description.
+    if (n.type === 'AssignmentExpression' && (n.left as JsNode).type === 'MemberExpression' && scope.propertyName((n.left as JsNode).property as JsNode, Boolean((n.left as JsNode).computed)) === 'description' && textual(n.right as JsNode) && underTimedCondition(n)) out.push(rugPull(file, lineAt(n.start), src(n)));
   });
   return out.map((f) => ({ ...f, evidence: (f.evidence ?? '').slice(0, 300) }));
 }
@@ -117,9 +125,11 @@ function pythonRugPull(file: string, text: string): AgentFinding[] {
   const lineAt = lineLocator(text);
   const counters = new Set<string>();
   for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*(?:\+|-)=\s*\d/g)) counters.add(m[1] as string);
+  // The test compares the clock or a counter (`date.today() >= date(2026, 3, 1)`, `calls > 2`).
   const timed = (test: SyntaxNode | null | undefined): boolean => {
     if (!test) return false;
     const t = src.slice(test);
+    if (!/[<>]=?|[!=]=|%/.test(t)) return false;
     return TIME_TEST.test(t) || [...counters].some((c) => new RegExp(`\\b${c}\\b`).test(t));
   };
   const conditionalOf = (n: SyntaxNode | null | undefined): SyntaxNode | null => {
@@ -147,7 +157,7 @@ function pythonRugPull(file: string, text: string): AgentFinding[] {
         if (hit) out.push(rugPull(file, lineAt(hit.from), src.slice(hit)));
       }
     }
-    if (n.name === 'AssignStatement' && /\.(?:description|__doc__)\s*=/.test(src.slice(n).split('\n')[0] ?? '')) {
+    if (n.name === 'AssignStatement' && /\.(?:description|__doc__)\s*=/.test(src.slice(n).split('\n')[0] ?? '') && /[A-Za-z]{3,}(?:\s+\S+){3,}/.test(src.fold(n.lastChild) ?? '')) {
       for (let p = n.parent; p; p = p.parent) {
         if (p.name === 'IfStatement' && timed(p.getChild('Body')?.prevSibling ?? p.firstChild?.nextSibling)) {
           out.push(rugPull(file, lineAt(n.from), src.slice(n)));
