@@ -31,12 +31,12 @@ const MAX_FOLD = 64 * 1024;
 const STRING_ARG_CALLEE = /^(child_process|fs|path|os|shelljs|execa|cross-spawn|Bun|require|module)(\.|$)|spawn|exec|write|append|copy|unlink|chmod|createElement|\brm/;
 
 /**
- * The facts of one JavaScript file (see code-facts.ts). Never executes anything: it parses with
+ * The facts of one JavaScript or TypeScript file (see code-facts.ts). Never executes anything: it parses with
  * acorn (loose as a fallback) and walks the tree.
  */
-export function javascriptFacts(text: string): CodeFacts {
+export function javascriptFacts(text: string, options: { typescript?: boolean } = {}): CodeFacts {
   const facts = emptyFacts('javascript');
-  const parsed = parseJavaScript(text);
+  const parsed = parseJavaScript(text, options.typescript === true);
   if (parsed === null) return facts;
   facts.parse = parsed.mode;
   const program = parsed.program as unknown as N;

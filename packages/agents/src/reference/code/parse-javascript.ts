@@ -1,5 +1,6 @@
 import { Parser, type Options, type Program } from 'acorn';
 import { parse as parseLoose } from 'acorn-loose';
+import { stripTypeScript } from './strip-typescript.js';
 
 export interface ParsedJavaScript {
   program: Program;
@@ -17,19 +18,25 @@ const BASE: Options = {
   allowReserved: true,
 };
 
-// Flow/TypeScript type annotations and JSX make acorn fail; the loose parser keeps most of the
-// code around them, which is what the analysis needs (calls, strings, members).
-/** A syntax tree of JavaScript source: as a module, else as a script, else through acorn-loose. Null only if all three fail. */
-export function parseJavaScript(text: string): ParsedJavaScript | null {
+// Flow type annotations and JSX make acorn fail; the loose parser keeps most of the code around
+// them, which is what the analysis needs (calls, strings, members). TypeScript is first stripped
+// of its types (stripTypeScript): acorn-loose alone drops the calls that follow an annotation.
+/**
+ * A syntax tree of JavaScript (or, with `typescript`, TypeScript) source: as a module, else as a
+ * script, else through acorn-loose. Null only if all three fail. Offsets and lines are those of
+ * the source either way.
+ */
+export function parseJavaScript(text: string, typescript = false): ParsedJavaScript | null {
+  const source = typescript ? (stripTypeScript(text) ?? stripTypeScript(text, true) ?? text) : text;
   for (const sourceType of ['module', 'script'] as const) {
     try {
-      return { program: Parser.parse(text, { ...BASE, sourceType }), mode: 'strict' };
+      return { program: Parser.parse(source, { ...BASE, sourceType }), mode: 'strict' };
     } catch {
       // try the next mode
     }
   }
   try {
-    return { program: parseLoose(text, { ...BASE, sourceType: 'module' }), mode: 'loose' };
+    return { program: parseLoose(source, { ...BASE, sourceType: 'module' }), mode: 'loose' };
   } catch {
     return null;
   }

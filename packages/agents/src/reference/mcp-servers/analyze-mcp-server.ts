@@ -20,10 +20,14 @@ import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
+import { foldedStrings } from './folded-strings.js';
+import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
+import { lifecycleScriptFiles, selfRegistrationFinding } from './self-registration.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
 const CODE_PHRASE_RULES = PHRASE_RULES.filter((r) => r.id !== 'secret-file-reference' && r.id !== 'coercion');
+const PHRASE_TITLES = new Set([...CODE_PHRASE_RULES, ...MCP_DESCRIPTION_RULES].map((r) => r.title));
 const DOCUMENT = /\.(?:md|mdx|markdown)$/i;
 const DEPENDENCIES = /(?:^|\/)(?:node_modules|\.venv|venv|site-packages)\//;
 // Prompts an eval harness sends to the server's own tools: the user's words, not the server's.
@@ -38,6 +42,8 @@ const ADDRESSED_TO_MODEL = /\b(?:you|your|assistant|AI|ChatGPT|GPT|Claude|model|
 // A tool whose input is a command or code to run says so with one of these words.
 // ("execute queries" is not one: execute counts with a command, code, script or shell.)
 const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershell|snippet|repl)\b|\bexec(?:ute|utes)?\s+(?:\w+\s+){0,2}(?:commands?|code|scripts?|shell|programs?)\b/i;
+// A tool about setting clients up may write their configuration.
+const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
 function toolsOf(path: string, text: string): McpTool[] {
@@ -66,6 +72,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
   const findings: AgentFinding[] = [];
   const tools: McpTool[] = [];
+  const manifest = listing.files.find((f) => f.path === 'package.json');
+  const manifestText = manifest ? await readArtifactText(manifest) : null;
+  const installScripts = manifestText === null ? new Map<string, string>() : lifecycleScriptFiles(manifestText);
 
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
@@ -89,9 +98,26 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         if (tool.kind !== 'tool' || !tool.handler) continue;
         const effects = handlerEffects(text, language, tool);
         findings.push(...toolBehaviourFindings(tool, effects));
+        if (effects.some((e) => e.kind === 'file-write') && !ABOUT_CLIENT_SETUP.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) {
+          const registration = selfRegistrationFinding(file.path, text, { tool: tool.name });
+          if (registration) findings.push(registration);
+        }
         const claims = descriptionClaims(tool);
         for (const e of effects) if (e.kind === 'process' && e.fromInput) inputToProcess.set(`${file.path}:${e.line}`, { tool: tool.name, declared: RUNS_COMMANDS.test(claims.words) });
       }
+    }
+    const hook = installScripts.get(file.path);
+    if (hook !== undefined) {
+      const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
+      if (registration) findings.push(registration);
+    }
+    if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
+      // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
+      // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
+      for (const folded of foldedStrings(text, language)) {
+        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
+      }
+      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language));
     }
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);

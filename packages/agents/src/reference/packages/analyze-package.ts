@@ -19,7 +19,10 @@ import { hiddenCodeFindings } from './hidden-code-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
-const JS_FILE = /\.(js|cjs|mjs|jsx)$/i;
+const JS_FILE = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx)$/i;
+// Type declarations (`.d.ts`, `.d.mts`): nothing in them runs.
+const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
+const TS_FILE = /\.[cm]?tsx?$/i;
 const PY_FILE = /\.py$/i;
 /** Files above this size are not parsed (generated bundles); they get a cheap text scan. */
 const MAX_PARSE_BYTES = 512 * 1024;
@@ -89,7 +92,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     if (file === undefined || !JS_FILE.test(rel) || factsCache.has(rel) || file.size > MAX_PARSE_BYTES) continue;
     const text = await readArtifactText(file);
     if (text === null) continue;
-    const facts = javascriptFacts(text);
+    const facts = javascriptFacts(text, { typescript: TS_FILE.test(rel) });
     parsedBytes += file.size;
     factsCache.set(rel, facts);
     for (const imp of facts.imports) {
@@ -113,7 +116,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
     return pa - pb || fa.size - fb.size || (a < b ? -1 : a > b ? 1 : 0);
   });
   // Code files are read ahead (READ_AHEAD at a time); files too big to read whole are scanned in chunks.
-  const codeOrder = order.filter(([rel]) => (JS_FILE.test(rel) && !rel.endsWith('.d.ts')) || PY_FILE.test(rel));
+  const codeOrder = order.filter(([rel]) => (JS_FILE.test(rel) && !DECLARATION_FILE.test(rel)) || PY_FILE.test(rel));
   const pending = new Map<string, Promise<string | null>>();
   let nextRead = 0;
   const textOf = (rel: string, file: ArtifactFile): Promise<string | null> => {
@@ -128,7 +131,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
   let scannedBytes = 0;
   let unread = 0;
   for (const [rel, file] of order) {
-    const isJs = JS_FILE.test(rel) && !rel.endsWith('.d.ts');
+    const isJs = JS_FILE.test(rel) && !DECLARATION_FILE.test(rel);
     const isPy = PY_FILE.test(rel);
     if (rel.endsWith('.pth') && layout.ecosystem === 'pypi') {
       // Lines of a .pth starting with `import` run at every interpreter start (setuptools' own
@@ -184,7 +187,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
         continue;
       }
       findings.push(...unicodeFindings(text, rel, isJs ? 'javascript' : 'python'), ...hiddenCodeFindings(text, rel));
-      facts = isJs ? javascriptFacts(text) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
+      facts = isJs ? javascriptFacts(text, { typescript: TS_FILE.test(rel) }) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;
     }
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));

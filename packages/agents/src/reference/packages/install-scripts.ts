@@ -36,6 +36,11 @@ export function parseScript(command: string): ParsedScript {
     while (i < t.length && /^[A-Z_][A-Z0-9_]*=/.test(t[i]!)) i++;
     // `start /B node x.js` (Windows), `cmd /c x.bat`, `exec node x.js`, `nohup …`.
     while (i < t.length && /^(start|cmd|cmd\.exe|exec|nohup|call|\/[a-zA-Z])$/i.test(t[i]!)) i++;
+    // `npx tsx x.ts`, `npx -y ts-node x.ts`, `pnpm exec tsx x.ts`: a runner fetched or found by the package manager.
+    if (/^(npx|bunx|pnpx)$/.test(t[i] ?? '') || (/^(npm|pnpm|yarn)$/.test(t[i] ?? '') && /^(exec|dlx)$/.test(t[i + 1] ?? ''))) {
+      i += /^(npx|bunx|pnpx)$/.test(t[i] ?? '') ? 1 : 2;
+      while (i < t.length && /^-/.test(t[i]!)) i++;
+    }
     const cmd = t[i];
     if (cmd === undefined) continue;
     const base = posix.basename(cmd.replace(/\\/g, '/'));
@@ -79,6 +84,8 @@ function normalize(path: string): string {
 export function resolveModulePath(spec: string, fromDir: string, exists: (path: string) => boolean): string | null {
   const joined = posix.normalize(posix.join(fromDir, spec)).replace(/^\.\//, '');
   if (joined.startsWith('..')) return null;
-  for (const candidate of [joined, `${joined}.js`, `${joined}.cjs`, `${joined}.mjs`, `${joined}/index.js`]) if (exists(candidate)) return candidate;
+  // TypeScript sources import `./x.js` for the file `./x.ts`.
+  const typescript = joined.replace(/\.([cm]?)js$/, '.$1ts');
+  for (const candidate of [joined, `${joined}.js`, `${joined}.cjs`, `${joined}.mjs`, `${joined}/index.js`, typescript, `${joined}.ts`, `${joined}/index.ts`]) if (exists(candidate)) return candidate;
   return null;
 }

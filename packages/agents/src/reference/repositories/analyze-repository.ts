@@ -12,7 +12,7 @@ import { hiddenTextFindings } from './hidden-text-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
-import { JS_CODE, PY_CODE, runCodeFindings, type RunReason } from './run-code-findings.js';
+import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { editorExecutableFinding } from './editor-executable-finding.js';
 import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
@@ -130,12 +130,19 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
   };
 }
 
+// Files pulled in by the imports of files that run by themselves, at most (each within the byte budgets too).
+const MAX_IMPORTED_RUN_FILES = 50;
+
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
   const rank: Record<RunReason, number> = { automatic: 0, action: 1, config: 2, test: 2 };
   let total = 0;
-  for (const [path, reason] of [...runs].sort((a, b) => rank[a[1]] - rank[b[1]])) {
+  // What these files import from the repository runs with them: it joins the queue with the same reason.
+  const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
+  const queued = new Set(queue.map(([p]) => p));
+  for (let i = 0; i < queue.length; i++) {
+    const [path, reason] = queue[i]!;
     const file = byPath.get(path)!;
     const extensionless = !/\.[\w]+$/.test(path.slice(path.lastIndexOf('/') + 1));
     if (!extensionless && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
@@ -147,6 +154,12 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     if (extensionless && language === null) continue;
     total += file.size;
     out.push(...runCodeFindings(path, text, reason, language ?? undefined));
+    if (reason === 'action') continue;
+    for (const imported of localImports(path, text, (p) => byPath.has(p))) {
+      if (queued.size >= MAX_IMPORTED_RUN_FILES + runs.size || queued.has(imported)) continue;
+      queued.add(imported);
+      queue.push([imported, reason]);
+    }
   }
   return out;
 }

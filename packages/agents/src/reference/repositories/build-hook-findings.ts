@@ -1,7 +1,8 @@
 import type { AgentFinding } from '@vigil/core';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { referenceFinding } from '../common/reference-finding.js';
 import { lineOfText } from './parse-jsonc.js';
-import { shellCommandFindings } from './shell-command-findings.js';
+import { shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
 
 /** Lifecycle scripts npm, pnpm and Yarn run in a checkout by themselves (`npm install` runs them for the root and every workspace). */
 const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'] as const;
@@ -106,6 +107,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command));
     return { findings, runs };
   }
+  if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text));
   if (kind === 'ide-build-script' || kind === 'configure-script') {
     // Commands sit in string literals (`Command::new("sh").args(["-c", "…"])`, `commandLine 'sh', '-c', '…'`,
     // `execute_process(COMMAND sh -c "…")`): each line naming a downloader or a shell gets the checks.
@@ -117,9 +119,37 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     return { findings, runs };
   }
   const where = kind === 'git-hook' ? 'git hook' : kind === 'makefile' ? 'Makefile' : 'shell script';
+  if (kind !== 'makefile') findings.push(...shellScriptFindings(text, { file: path, where, automatic: kind === 'git-hook' }));
   for (const { line, number } of shellLines(text)) {
     if (kind === 'makefile' && !/^\t/.test(line) && !/\$\(shell\b/.test(line)) continue;
     check(line, where, kind === 'git-hook', number);
   }
   return { findings, runs };
+}
+
+// A Cargo build script's own network I/O: std::net sockets and the HTTP client crates.
+const RUST_NETWORK = /\b(?:TcpStream|UdpSocket)::(?:connect|bind)\b|\b(?:reqwest|ureq|attohttpc|minreq|isahc|surf)::|\bcurl::easy\b|\bhyper::Client\b|\bToSocketAddrs\b/;
+// What a build script could send: the whole build environment (CI secrets, tokens) or files of the user's home.
+const RUST_SECRET_SOURCE = /\benv::vars(?:_os)?\s*\(|\bdirs(?:_next)?::home_dir\b|\benv::var\(\s*"(?:HOME|USERPROFILE)"|\.ssh\b|\.aws\b|\.cargo\/credentials|\.npmrc|\.git-credentials|\bgit-credentials\b/;
+
+/**
+ * A build.rs that talks to the network itself: cargo (and rust-analyzer, on opening the project)
+ * runs it with the user's environment, and a build needs nothing from the network that Cargo does
+ * not fetch. With the whole environment or home-directory files in reach it is exfiltration.
+ */
+function buildRsNetworkFindings(path: string, text: string): AgentFinding[] {
+  const net = RUST_NETWORK.exec(text);
+  if (!net) return [];
+  const line = text.slice(0, net.index).split('\n').length;
+  const source = RUST_SECRET_SOURCE.exec(text);
+  return [
+    referenceFinding({
+      category: source ? 'exfiltration' : 'network_access',
+      severity: source ? 'HIGH' : 'MED',
+      title: source ? 'build script sends the build environment or home files over the network' : 'build script opens network connections',
+      file: path,
+      line,
+      evidence: source ? `${source[0]} … ${net[0]}` : net[0],
+    }),
+  ];
 }

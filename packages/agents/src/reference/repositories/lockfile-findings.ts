@@ -3,6 +3,7 @@ import { LockfileError, parseLockfile, SKIP_REASONS } from '@vigil/lockfiles';
 import { knownCompromisedVersion } from '../known/known-compromised.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineOfPackage } from './package-line.js';
+import { imitatedRegistry } from './lookalike-host.js';
 import { POPULAR_NPM } from '../known/popular-names.js';
 import { typosquatOf, type TyposquatMatch } from '../known/typosquat.js';
 
@@ -196,6 +197,33 @@ function sourceFindings(path: string, parsed: ParsedLockfile, lines: readonly st
   return findings;
 }
 
+/**
+ * Entries resolved from a host that imitates a registry (`https://registry.npmjsjs.org/lodash/-/…`):
+ * the lockfile keeps the registry's path layout so the diff reads as ordinary, and `npm ci`
+ * downloads from wherever `resolved` points (Snyk, "lockfile injection", 2019).
+ */
+function lookalikeHostFindings(path: string, lines: readonly string[]): AgentFinding[] {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!/https?:\/\//.test(line)) continue;
+    const url = urlIn(line);
+    if (url === null) continue;
+    const imitated = imitatedRegistry(url.hostname);
+    if (imitated === null) continue;
+    return [
+      referenceFinding({
+        category: 'dependency_confusion',
+        severity: 'HIGH',
+        title: 'dependencies resolved from a host that imitates a package registry',
+        file: path,
+        line: i + 1,
+        evidence: `${url.host} (imitates ${imitated}): ${line.trim().slice(0, 200)}`,
+      }),
+    ];
+  }
+  return [];
+}
+
 function installScriptFindings(path: string, packages: readonly { name: string; line: number }[]): AgentFinding[] {
   if (packages.length === 0) return [];
   return [
@@ -243,6 +271,7 @@ export function lockfileFindings(path: string, content: string, known?: KnownPac
     ...typosquatFindings(path, parsed, lines, new Set(scripts.map((p) => p.name))),
     ...confusionVersionFindings(path, parsed, lines, new Set(scripts.map((p) => p.name))),
     ...sourceFindings(path, parsed, lines),
+    ...lookalikeHostFindings(path, lines),
     ...installScriptFindings(path, scripts),
   ];
 }

@@ -4,7 +4,7 @@ import { javascriptFacts } from '../code/javascript-facts.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { codeFindings } from '../packages/code-findings.js';
-import { PROCESS_MEMORY_DUMP, shellCommandFindings } from './shell-command-findings.js';
+import { PROCESS_MEMORY_DUMP, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
@@ -45,6 +45,7 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
     text.split('\n').forEach((line, i) => {
       if (line.length <= 4000 && !/^\s*#/.test(line)) out.push(...shellCommandFindings(line, { file: path, line: i + 1, where: 'script run automatically', automatic: reason === 'automatic' }));
     });
+    out.push(...shellScriptFindings(text, { file: path, where: 'script run automatically', automatic: reason === 'automatic' }));
     return out;
   }
   const js = language === undefined ? JS_CODE.test(path) : language === 'javascript';
@@ -54,7 +55,7 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
   const pieces = big ? suspiciousChunks(text) : [{ code: text, firstLine: 1 }];
   if (big) out.push(...bundleStringFindings(path, text, install));
   for (const { code, firstLine } of pieces) {
-    const facts = js ? javascriptFacts(code) : pythonFacts(code);
+    const facts = js ? javascriptFacts(code, { typescript: !big && /\.[cm]?tsx?$/i.test(path) }) : pythonFacts(code);
     const shift = (line: number | undefined) => (line === undefined ? undefined : line + firstLine - 1);
     for (const f of codeFindings(facts, { file: path, installTime: install, reparse })) {
       const noise = (reason === 'action' && BUNDLE_NOISE.test(f.title)) || (reason === 'test' && TEST_HARNESS.test(f.title));
@@ -137,4 +138,69 @@ function bundleStringFindings(path: string, text: string, automatic: boolean): A
     if (out.length >= 20) break;
   }
   return out;
+}
+
+const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w, \t]+)/gm;
+const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
+const JS_RELATIVE = /\b(?:require|import)\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]|\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
+
+function joinPath(dir: string, rel: string): string | null {
+  const parts = dir === '' ? [] : dir.split('/');
+  for (const p of rel.split('/')) {
+    if (p === '' || p === '.') continue;
+    if (p === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(p);
+  }
+  return parts.join('/');
+}
+
+/**
+ * The repository's own files a file imports: Python modules (`from tests.support import x`,
+ * `from .helpers import y`, `import pkg.mod`, looked up from the repository root, the file's
+ * directory and its parents) and relative JavaScript/TypeScript imports. A conftest.py or a setup
+ * file runs everything it imports, so a payload one import away runs just the same.
+ */
+export function localImports(path: string, text: string, exists: (path: string) => boolean): string[] {
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+  const out = new Set<string>();
+  const firstOf = (candidates: Array<string | null>) => {
+    const hit = candidates.find((c): c is string => c !== null && exists(c));
+    if (hit !== undefined && hit !== path) out.add(hit);
+  };
+  if (PY_CODE.test(path)) {
+    // Roots a module name is looked up from: the repository root, `src/`, and the directories above the file.
+    const roots = new Set<string>(['', 'src']);
+    for (let d = dir; d !== ''; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') roots.add(d);
+    const module = (base: string, name: string) => {
+      const p = [base, name.replace(/\./g, '/')].filter((x) => x !== '').join('/');
+      return [`${p}.py`, `${p}/__init__.py`];
+    };
+    for (const m of text.matchAll(PY_FROM_IMPORT)) {
+      const dots = (m[1] as string).length;
+      const name = m[2] as string;
+      const names = (m[3] as string).split(',').map((n) => n.trim().split(/\s+/)[0] as string).filter((n) => /^\w+$/.test(n));
+      let bases: string[];
+      if (dots > 0) {
+        let base: string | null = dir;
+        for (let i = 1; i < dots && base !== null; i++) base = base === '' ? null : base.includes('/') ? base.slice(0, base.lastIndexOf('/')) : '';
+        bases = base === null ? [] : [base];
+      } else bases = [...roots];
+      for (const base of bases) {
+        if (name !== '') firstOf(module(base, name));
+        // `from pkg import mod`: mod may be a module of the package.
+        for (const n of names.slice(0, 10)) firstOf(module(base, name === '' ? n : `${name}.${n}`));
+      }
+    }
+    for (const m of text.matchAll(PY_IMPORT)) for (const name of (m[1] as string).split(',').map((n) => n.trim())) for (const base of roots) firstOf(module(base, name));
+  } else if (JS_CODE.test(path)) {
+    for (const m of text.matchAll(JS_RELATIVE)) {
+      const joined = joinPath(dir, (m[1] ?? m[2] ?? m[3]) as string);
+      if (joined === null) continue;
+      const ts = joined.replace(/\.([cm]?)js$/, '.$1ts');
+      firstOf([joined, `${joined}.js`, `${joined}.ts`, `${joined}.mjs`, `${joined}.cjs`, ts, `${joined}/index.js`, `${joined}/index.ts`]);
+    }
+  }
+  return [...out];
 }

@@ -31,8 +31,16 @@ export const PROCESS_MEMORY_DUMP = /\/proc\/(?:\$\{?\w+\}?|\d+|\*|self)\/(?:mem|
 // `env | base64 | curl --data-binary @-`, `curl -d "$(printenv)"`: every variable, secrets included, leaves.
 const SENDS_ENVIRONMENT = /(?:^|[|;&(]\s*)(?:env|printenv|set)\s*(?:\|[^|\n]*)*\|\s*(?:curl|wget|nc|ncat)\b|\b(?:curl|wget)\b[^\n]*\$\(\s*(?:env|printenv)\b/;
 // `curl -d @~/.npmrc`, `cat ~/.ssh/id_rsa | curl`, `curl -F f=@$HOME/.aws/credentials`.
-const CREDENTIAL_FILE = String.raw`(?:~|\$HOME|\$\{HOME\})\/(?:\.ssh\/\S*|\.npmrc|\.pypirc|\.netrc|\.aws\/credentials|\.git-credentials|\.docker\/config\.json|\.kube\/config)`;
-const SENDS_CREDENTIAL_FILE = new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*@["']?${CREDENTIAL_FILE}|\bcat\s+["']?${CREDENTIAL_FILE}[^\n|]*\|\s*(?:base64[^|\n]*\|\s*)?(?:curl|wget|nc)\b`);
+const CREDENTIAL_FILE = String.raw`(?:~|\$HOME|\$\{HOME\})\/(?:\.ssh\b\S*|\.npmrc|\.pypirc|\.netrc|\.aws\/credentials|\.aws\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\.config\/gh\b\S*|\.gnupg\b\S*)`;
+// A credential file read, copied or archived and piped to a network tool: `cat`, `tar czf -`, `zip -`, `base64`, `gpg`.
+const SENDS_CREDENTIAL_FILE = new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*@["']?${CREDENTIAL_FILE}|\b(?:cat|tar|zip|7z|base64|gzip|gpg|openssl)\b[^\n|]*${CREDENTIAL_FILE}[^\n|]*\|\s*(?:(?:base64|gzip|xxd|openssl)[^|\n]*\|\s*)?(?:curl|wget|nc|ncat|socat)\b`);
+// Commands that print a secret: CLI tokens, git's stored credentials, cloud access tokens, keychain entries.
+const SECRET_OUTPUT = String.raw`(?:gh\s+auth\s+token|gh\s+auth\s+status\s+(?:-t|--show-token)|git\s+config\s+(?:--\w+\s+)*--get(?:-regexp|-all)?\s+\S*credential|git\s+credential\s+fill|aws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)|aws\s+sts\s+get-session-token|gcloud\s+auth\s+print-(?:access|identity)-token|az\s+account\s+get-access-token|npm\s+token\s+(?:list|create)|op\s+read|security\s+find-(?:generic|internet)-password|vault\s+(?:read|kv\s+get|token\s+lookup)|kubectl\s+config\s+view\s+--raw|heroku\s+auth:token|doctl\s+auth\s+token)`;
+// …piped to, or substituted into, a network tool: `gh auth token | curl --data-binary @-`, `curl -d "$(gcloud auth print-access-token)"`.
+const SENDS_SECRET_OUTPUT = new RegExp(String.raw`${SECRET_OUTPUT}[^\n;&]*\|\s*(?:[^|\n]*\|\s*)?(?:curl|wget|nc|ncat|socat)\b|\b(?:curl|wget)\b[^\n]*\$\(\s*${SECRET_OUTPUT}`, 'i');
+// Whole-script shapes: a credential path archived or copied on one line, a file uploaded on another.
+const COLLECTS_CREDENTIALS = new RegExp(String.raw`\b(?:tar|zip|7z|cp|cat|base64|rsync|gpg)\b[^\n]*${CREDENTIAL_FILE}`);
+const UPLOADS_FILE = /\bcurl\b[^\n]*(?:\s-F\s*["']?[\w-]+=@|\s-T\s|--upload-file\b|--data-binary\s+["']?@|\s-d\s+["']?@)|\bwget\b[^\n]*--post-file\b|\bscp\s+\S+\s+\S+@[\w.-]+:|\bnc\b[^\n]*<\s*\S+/;
 
 /** How far a download-and-run command deserves trust, from where it downloads. */
 export type DownloadSource = 'official' | 'named' | 'anonymous';
@@ -92,5 +100,21 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
   if (PROCESS_MEMORY_DUMP.test(command)) push('credential_access', 'CRIT', 'reads another process’s memory for secrets');
   if (SENDS_ENVIRONMENT.test(command)) push('exfiltration', ctx.automatic ? 'CRIT' : 'HIGH', 'sends the whole environment over the network');
   if (SENDS_CREDENTIAL_FILE.test(command)) push('exfiltration', 'CRIT', 'sends a credential file over the network');
+  if (SENDS_SECRET_OUTPUT.test(command)) push('exfiltration', ctx.automatic ? 'CRIT' : 'HIGH', 'sends a token or stored credential over the network');
   return out;
+}
+
+/**
+ * Findings of a whole shell script (a git hook, a dev container or lifecycle script) beyond its
+ * lines one by one: credential files archived or copied on one line and a file uploaded on
+ * another (`tar czf /tmp/x.tgz ~/.ssh` … `curl -F f=@/tmp/x.tgz https://…`).
+ */
+export function shellScriptFindings(text: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
+  const collect = COLLECTS_CREDENTIALS.exec(text);
+  const upload = collect ? UPLOADS_FILE.exec(text.slice(collect.index)) : null;
+  if (!collect || !upload) return [];
+  const line = text.slice(0, collect.index).split('\n').length;
+  const evidence = `${collect[0].trim().slice(0, 140)} … ${upload[0].trim().slice(0, 140)}`;
+  // A backup script someone runs by hand (a dotfiles repository) may do this; one that runs by itself is theft.
+  return [referenceFinding({ category: 'exfiltration', severity: ctx.automatic ? 'CRIT' : 'MED', title: `${ctx.where}: collects credential files and uploads them`, file: ctx.file, line, evidence })];
 }

@@ -21,7 +21,7 @@ const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 const CONFIG = /\.(?:json|ya?ml|toml|ini|cfg|conf|env|properties)$|(?:^|\/)\.env(?:\.[\w-]+)?$/i;
 // What a skill says when it does talk to the network: then a request in its scripts is expected.
 const DECLARES_NETWORK =
-  /https?:\/\/|\b(?:api|apis|http|https|url|urls|web|website|fetch|download|upload|network|online|internet|server|endpoint|webhook|slack|github|gitlab|jira|notion|s3|cloud|remote|sync|email|e-mail|request|requests|publish|deploy|search|webfetch|websearch)\b/i;
+  /https?:\/\/|\b(?:api|apis|http|https|url|urls|web|website|fetch|download|upload|network|online|internet|server|endpoint|webhook|slack|github|gitlab|jira|notion|s3|cloud|remote|sync|email|e-mail|request|requests|publish|deploy|search|webfetch|websearch|dns|resolves?|resolution|lookups?|hostnames?|mirrors?|domains?|ping|latency|connectivity)\b/i;
 // File reads in a script: Node fs reads, Python open() for reading, pathlib reads.
 const READS_FILES = /\breadFileSync\s*\(|\breadFile\s*\(|\bcreateReadStream\s*\(|\bopen\s*\([^)\n]*\)\s*(?:as\s+\w+\s*:|\.read)|\.read_(?:text|bytes)\s*\(/;
 const LOOPBACK = /\blocalhost\b|\b127\.0\.0\.1\b|\[::1\]|\b0\.0\.0\.0\b/;
@@ -142,7 +142,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       declaration = `${front.fields.get('name') ?? ''}\n${front.fields.get('description') ?? ''}\n${front.fields.get('allowed-tools') ?? ''}\n${text}`;
     }
     if (DOCUMENT.test(file.path)) {
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true }));
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true }));
       findings.push(...skillDocumentFindings(text, file.path));
       findings.push(...agentActionFindings(text, file.path));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));

@@ -1,5 +1,5 @@
 import { walkJs, type JsNode, type JsScope } from './js-source.js';
-import { persistenceKind, type ScriptFact } from './script-fact.js';
+import { COVERT_STANDING_RULE, persistenceKind, type ScriptFact } from './script-fact.js';
 import { isExecutableMode, runsWrittenFile, type WrittenFile } from './written-file.js';
 
 const WRITE = /^(?:fs|fs-extra|graceful-fs)(?:\.promises)?\.(?:writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|outputFile|outputFileSync|outputJson|outputJsonSync|writeJson|writeJsonSync)$|^(?:Bun\.write|fs\.promises\.(?:writeFile|appendFile))$/;
@@ -21,8 +21,16 @@ export interface JsCallKinds {
  */
 export function jsFlowFacts(root: JsNode, scope: JsScope, text: string, kinds: JsCallKinds, lineAt: (offset: number) => number): ScriptFact[] {
   const declared = new Map<string, JsNode>();
+  // `for (const f of ['CLAUDE.md', 'AGENTS.md'])`: each value the loop variable takes.
+  const loopValues = new Map<string, JsNode[]>();
   const calls: Array<{ node: JsNode; name: string }> = [];
   walkJs(root, (node) => {
+    if (node.type === 'ForOfStatement' && (node.left as JsNode).type === 'VariableDeclaration') {
+      const id = (((node.left as JsNode).declarations as JsNode[])[0] as JsNode | undefined)?.id as JsNode | undefined;
+      let right = node.right as JsNode;
+      if (right.type === 'Identifier' && scope.constantInit(right.name as string)) right = scope.constantInit(right.name as string) as JsNode;
+      if (id?.type === 'Identifier' && right.type === 'ArrayExpression') loopValues.set(id.name as string, ((right.elements as Array<JsNode | null>) ?? []).filter((e): e is JsNode => e !== null).slice(0, 20));
+    }
     if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && node.init) {
       const name = (node.id as JsNode).name as string;
       if (!declared.has(name)) declared.set(name, node.init as JsNode);
@@ -32,6 +40,23 @@ export function jsFlowFacts(root: JsNode, scope: JsScope, text: string, kinds: J
     }
   });
   const looseOf = (node: JsNode | undefined, depth = 0): string => loose(scope, declared, text, node, depth);
+  // The path a write names, once per value of each loop variable in it.
+  const pathsOf = (target: JsNode): string[] => {
+    const used = new Set<string>();
+    walkJs(target, (n) => {
+      if (n.type === 'Identifier' && loopValues.has(n.name as string)) used.add(n.name as string);
+    });
+    const [loopName] = [...used];
+    if (loopName === undefined) return [looseOf(target)];
+    const saved = declared.get(loopName);
+    const paths = (loopValues.get(loopName) ?? []).map((value) => {
+      declared.set(loopName, value);
+      return looseOf(target);
+    });
+    if (saved) declared.set(loopName, saved);
+    else declared.delete(loopName);
+    return paths;
+  };
   const word = (node: JsNode | undefined) => (node?.type === 'Identifier' ? `{${node.name as string}}${looseOf(node)}` : looseOf(node));
   const evidence = (node: JsNode) => text.slice(node.start, Math.min(node.end, node.start + 200));
   const facts: ScriptFact[] = [];
@@ -42,12 +67,15 @@ export function jsFlowFacts(root: JsNode, scope: JsScope, text: string, kinds: J
     const args = (node.arguments as JsNode[]) ?? [];
     const target = WRITE.test(name) ? args[0] : COPY.test(name) ? args[1] : undefined;
     if (!target) continue;
-    const path = looseOf(target);
-    const home = /~|\{[^}]*home[^}]*\}|\$HOME|USERPROFILE/i.test(path);
-    writes.push({ path, variable: target.type === 'Identifier' ? (target.name as string) : null, downloaded: false, line: lineAt(node.start), evidence: evidence(node) });
-    const kind = persistenceKind(path, home);
-    if (kind === 'persistence' || kind === 'shell-startup') facts.push({ kind: 'persistence-write', line: lineAt(node.start), evidence: `${path} ← ${evidence(node)}` });
-    else if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineAt(node.start), evidence: `${path} ← ${evidence(node)}` });
+    for (const path of pathsOf(target)) {
+      const home = /~|\{[^}]*home[^}]*\}|\$HOME|USERPROFILE/i.test(path);
+      writes.push({ path, variable: target.type === 'Identifier' ? (target.name as string) : null, downloaded: false, line: lineAt(node.start), evidence: evidence(node) });
+      const kind = persistenceKind(path, home);
+      // A project memory file given a covert standing rule persists like the agent's own settings.
+      const covert = kind === 'memory' && WRITE.test(name) && args[1] !== undefined && COVERT_STANDING_RULE.test(looseOf(args[1]));
+      if (kind === 'persistence' || kind === 'shell-startup' || covert) facts.push({ kind: 'persistence-write', line: lineAt(node.start), evidence: `${path} ← ${evidence(node)}` });
+      else if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineAt(node.start), evidence: `${path} ← ${evidence(node)}` });
+    }
   }
   if (!network || writes.length === 0) return facts;
   for (const { node, name } of calls) {

@@ -1,5 +1,6 @@
 import { parse, type Options } from 'acorn';
 import { parse as parseLoose } from 'acorn-loose';
+import { stripTypeScript } from '../code/strip-typescript.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
 export interface JsNode {
@@ -39,16 +40,19 @@ export function scopeOf(root: JsNode): JsScope {
 }
 
 function parseUncached(text: string, typescript: boolean): JsNode {
-  if (!typescript) {
+  // TypeScript with its types blanked (same offsets) is JavaScript; when the TypeScript parse
+  // fails too, the few type-only forms that confuse acorn-loose most are blanked by pattern.
+  const stripped = typescript ? (stripTypeScript(text) ?? stripTypeScript(text, true)) : text;
+  if (stripped !== null) {
     for (const sourceType of ['module', 'script'] as const) {
       try {
-        return parse(text, { ...BASE, sourceType }) as unknown as JsNode;
+        return parse(stripped, { ...BASE, sourceType }) as unknown as JsNode;
       } catch {
         // fall through to the next, more tolerant attempt
       }
     }
   }
-  return parseLoose(stripTypeOnlySyntax(text), { ...BASE, sourceType: 'module' }) as unknown as JsNode;
+  return parseLoose(stripped ?? stripTypeOnlySyntax(text), { ...BASE, sourceType: 'module' }) as unknown as JsNode;
 }
 
 // `import type`, `export type`, `interface` blocks and `as Type` casts confuse the loose parser the

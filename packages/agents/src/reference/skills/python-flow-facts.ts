@@ -1,5 +1,5 @@
 import type { PythonSource, SyntaxNode } from './python-source.js';
-import { persistenceKind, type ScriptFact } from './script-fact.js';
+import { COVERT_STANDING_RULE, persistenceKind, type ScriptFact } from './script-fact.js';
 import { isExecutableMode, runsWrittenFile, type WrittenFile } from './written-file.js';
 
 const OPEN = /^(?:open|io\.open|codecs\.open|builtins\.open)$/;
@@ -61,7 +61,9 @@ export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineA
       const home = /~|\{[^}]*home[^}]*\}|\$HOME|USERPROFILE/i.test(path);
       writes.push({ path, variable: target.name === 'VariableName' ? src.slice(target) : null, downloaded, line: lineAt(node.from), evidence: evidence(node) });
       const kind = persistenceKind(path, home);
-      if (kind === 'persistence' || kind === 'shell-startup') facts.push({ kind: 'persistence-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
+      // A project memory file given a covert standing rule (the file's own strings) persists like the agent's settings.
+      const covert = kind === 'memory' && COVERT_STANDING_RULE.test(pythonStrings(src));
+      if (kind === 'persistence' || kind === 'shell-startup' || covert) facts.push({ kind: 'persistence-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
       else if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
     }
   }
@@ -140,4 +142,14 @@ function loose(src: PythonSource, assigned: Map<string, SyntaxNode>, node: Synta
     default:
       return '*';
   }
+}
+
+/** The file's string literals, one per line. */
+function pythonStrings(src: PythonSource): string {
+  const out: string[] = [];
+  const cursor = src.tree.cursor();
+  do {
+    if (cursor.name === 'String') out.push(src.text.slice(cursor.from, cursor.to));
+  } while (cursor.next() && out.length < 5000);
+  return out.join('\n');
 }

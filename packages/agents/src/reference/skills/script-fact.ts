@@ -61,6 +61,14 @@ export const DOTENV_PATH_PATTERN = /(?:^|[/\\])\.env(?:\.[\w-]+)?$/;
 /** An agent's settings, hooks or MCP configuration: code there runs on the agent's next start or tool call. */
 export const AGENT_SETTINGS_PATH =
   /(?:^|[/\\])\.claude[/\\](?:settings(?:\.local)?\.json|hooks(?:[/\\]|$))|(?:^|[/\\])\.(?:cursor|windsurf|codeium|gemini|codex|continue|kiro|amazonq)[/\\](?:hooks|settings\.json|config\.(?:json|toml|ya?ml)|mcp\.json|mcp_config\.json)|claude_desktop_config\.json|(?:^|[/\\])\.mcp\.json$|(?:^|[/\\])\.vscode[/\\](?:settings|tasks)\.json/i;
+/**
+ * A standing rule an agent would obey in every later session that no maintainer writes into its
+ * own project memory: act without asking, keep something from the user, send data out.
+ * ("Always run `npm test` before committing" is an ordinary project rule.)
+ */
+export const COVERT_STANDING_RULE =
+  /\bwithout\s+(?:asking|confirm\w*|prompt\w*|approval|telling|mentioning)|\b(?:do\s+not|don['’]t|never)\s+(?:ask|tell|mention|show|confirm|prompt|inform)\b|\b(?:curl|wget)\b[^\n]{0,80}https?:|\s--upload\b|\b(?:upload|send|post)\s+(?:the\s+|all\s+)?(?:env\w*|secrets?|tokens?|keys?|credentials?)\b/i;
+
 /** Agent memory and rules files: what they say steers every later session. */
 export const AGENT_MEMORY_PATH =
   /(?:^|[/\\])(?:CLAUDE|AGENTS|GEMINI|CLAUDE\.local)\.md$|(?:^|[/\\])\.claude[/\\](?:CLAUDE\.md|memory|commands|agents)\b|(?:^|[/\\])\.cursor[/\\]rules|(?:^|[/\\])\.(?:cursorrules|windsurfrules|clinerules)$|(?:^|[/\\])\.windsurf[/\\]rules|copilot-instructions\.md$|(?:^|[/\\])\.github[/\\]instructions[/\\]/i;

@@ -17,9 +17,9 @@ export interface PhraseHit {
 
 // Credential files a model is told to read: each also names the file in the evidence.
 const SECRET_FILE =
-  String.raw`(?:~\/|\$HOME\/|%USERPROFILE%\\)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube\/config|\.docker\/config\.json|(?:\.cursor|\.codeium|\.continue|\.claude)\/[\w./-]*|\bmcp\.json\b|claude_desktop_config\.json|(?:^|[\s'"\x60(])\.env\b|\/etc\/(?:passwd|shadow)|\bwallet\.dat\b`;
+  String.raw`(?:~\/|\$HOME\/|%USERPROFILE%\\)?\.ssh\b|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\.aws\/credentials|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube\/config|\.docker\/config\.json|(?:\.cursor|\.codeium|\.continue|\.claude)\/[\w./-]*|\bmcp\.json\b|claude_desktop_config\.json|(?:^|[\s'"\x60(])\.env\b|\/etc\/(?:passwd|shadow)|\bwallet\.dat\b|\.(?:bash|zsh|sh|fish|python|psql|mysql|node_repl)_history\b|\.config\/gh\/hosts\.yml\b`;
 // Where the model is told to put what it read: an argument, a note, a request.
-const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+)?(?:['"\x60](?!\w*_(?:KEY|TOKEN|SECRET|PASSWORD)['"\x60])\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message)\b|https?:\/\/)`;
+const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+|your\s+(?:next\s+)?)?(?:['"\x60](?!\w*_(?:KEY|TOKEN|SECRET|PASSWORD)['"\x60])\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message|answer|reply|response)\b|https?:\/\/)`;
 
 /**
  * Instruction phrasing that targets the model rather than informs the user. Patterns are phrased
@@ -78,7 +78,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'CRIT',
     title: 'instruction to read secrets and pass them on',
-    pattern: new RegExp(String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put|extract)\b[^.\n]{0,80}?(?:${SECRET_FILE})[^\n]{0,120}?${INTO_TARGET}`, 'i'),
+    pattern: new RegExp(String.raw`\b(?:read|cat|open|load|get|fetch|include|attach|pass|send|append|copy|paste|upload|put|extract|take|gather|grab|collect|dump|zip|archive|encode)\b[^.\n]{0,80}?(?:${SECRET_FILE})[^\n]{0,120}?${INTO_TARGET}`, 'i'),
   },
   {
     id: 'harvest-secrets',
@@ -86,7 +86,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     severity: 'CRIT',
     title: 'instruction to collect secrets and pass them on',
     pattern:
-      /\b(?:read|collect|extract|gather|harvest|search\s+for|find|look\s+for|list)\b[^.\n]{0,60}\b(?:all\s+)?(?:the\s+user['’]s\s+)?(?:api[ _-]?keys|tokens|passwords|credentials|secrets|private\s+keys|seed\s+phrases?|environment\s+variables)\b[^.\n]{0,100}\b(?:and|then)\s+(?:pass|send|include|append|put|add|post|upload)\b/i,
+      /\b(?:read|collect|extract|gather|harvest|search\s+for|find|look\s+for|list)\b[^.\n]{0,60}\b(?:(?:all\s+)?(?:the\s+user['’]s\s+)?(?:api[ _-]?keys|tokens|passwords|credentials|secrets|private\s+keys|seed\s+phrases?|environment\s+variables)|(?:every|each|any)\s+(?:[\w-]+\s+){0,2}(?:api[ _-]?key|token|password|credential|secret|private\s+key|environment\s+variable))\b[^.\n]{0,100}\b(?:and|then)\s+(?:pass|send|include|append|put|add|post|upload)\s+(?:them|it|those|these|all|each|every\s*one|the\s+(?:values?|keys?|results?|contents?|list|lot))\b/i,
   },
   {
     id: 'send-private-to-url',

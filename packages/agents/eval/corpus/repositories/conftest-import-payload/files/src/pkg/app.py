@@ -1,0 +1,1 @@
+def create_app():\n    return None

@@ -1,0 +1,170 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
+import type { SyntaxNode } from '../skills/python-source.js';
+import type { ScriptLanguage } from '../skills/script-fact.js';
+import { lineLocator } from '../text/line-locator.js';
+import { codeStrings } from './code-strings.js';
+import { pythonSourceOf } from './python-source-cache.js';
+
+// A server-initiated sampling request: the server writes a prompt the client's model answers.
+const SAMPLING_CALL = /\b(?:createMessage|create_message)\s*\(|['"`]sampling\/createMessage['"`]|\bctx\.sample\s*\(/g;
+// What a sampling prompt has no business asking the client's model for: secrets it has seen, or its own instructions.
+const ASKS_FOR_SECRETS =
+  /\b(?:list|repeat|output|print|include|reveal|extract|collect|give|return|write\s+(?:out|down)|find|recall|quote|copy|tell\s+me|share)\b[^.\n]{0,80}?\b(?:api[ _-]?keys?|(?:access|auth|api|bearer|session|secret|github|npm|aws)\s+tokens?|passwords?|credentials?|secrets?|private\s+keys?|seed\s+phrases?|mnemonics?|environment\s+variables?|system\s+prompt|(?:your|hidden)\s+instructions)\b/i;
+
+const NEGATED = /\b(?:not|never|no|without|avoid|don['’]t|nor)\s+(?:\w+\s+){0,2}$/i;
+
+/**
+ * Sampling requests (`sampling/createMessage`) whose prompt asks the client's model for the secrets
+ * or instructions in its context. The server, not the user, writes that prompt; the answer comes
+ * back to the server (Unit 42, "MCP sampling attack vectors", 2025).
+ */
+export function samplingFindings(file: string, text: string, language: ScriptLanguage): AgentFinding[] {
+  if (!/createMessage|create_message|ctx\.sample/.test(text)) return [];
+  const strings = language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : text;
+  const lineAt = lineLocator(text);
+  for (const m of text.matchAll(SAMPLING_CALL)) {
+    const window = strings.slice(m.index, m.index + 2000).replace(/['"`]\s*\+?\s*['"`]/g, '').replace(/\s+/g, ' ');
+    const hit = ASKS_FOR_SECRETS.exec(window);
+    // "Do not include any API keys": the prompt keeps secrets out.
+    if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
+    if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
+  }
+  return [];
+}
+
+// A condition on the clock or on how often something ran: what a rug pull waits for.
+const TIME_TEST = /\bDate\b|\bnow\s*\(|\bgetTime\b|\bget(?:UTC)?(?:FullYear|Month|Date|Day|Hours)\b|\bdate(?:time)?\b|\btoday\s*\(|\btime\s*\(|\bperf_counter\b|\btimestamp\b/;
+
+const RUG_PULL_TITLE = 'tool description changes after approval (rug pull)';
+
+function rugPull(file: string, line: number, evidence: string): AgentFinding {
+  return referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: RUG_PULL_TITLE, file, line, evidence });
+}
+
+/**
+ * A tool description that is not fixed: chosen by the date or the number of calls, or replaced
+ * from inside the server once it runs (`tool.update({ description })`, an assignment to a tool's
+ * description or docstring under such a condition). The client approved the first text; the model
+ * reads the second ("MCP rug pull", Invariant Labs, 2025). Descriptions chosen by configuration
+ * (an environment variable, a flag) are not this.
+ */
+export function rugPullFindings(file: string, text: string, language: ScriptLanguage): AgentFinding[] {
+  if (!/description|__doc__/.test(text)) return [];
+  if (language === 'python') return pythonRugPull(file, text);
+  if (language === 'javascript' || language === 'typescript') return jsRugPull(file, text, language === 'typescript');
+  return [];
+}
+
+function jsRugPull(file: string, text: string, typescript: boolean): AgentFinding[] {
+  const root = parseJs(text, typescript);
+  const scope = scopeOf(root);
+  const lineAt = lineLocator(text);
+  const src = (n: JsNode) => text.slice(n.start, n.end);
+  // Names the code counts with: `calls++`, `uses += 1` (not the index of a `for` loop).
+  const counters = new Set<string>();
+  const loopIndexes = new Set<string>();
+  const parents = new Map<JsNode, JsNode>();
+  walkJs(root, (n, parent) => {
+    if (parent) parents.set(n, parent);
+    if (n.type === 'ForStatement' && (n.update as JsNode | null)?.type === 'UpdateExpression') loopIndexes.add(String(((n.update as JsNode).argument as JsNode).name));
+    if (n.type === 'UpdateExpression' && (n.argument as JsNode).type === 'Identifier') counters.add((n.argument as JsNode).name as string);
+    if (n.type === 'AssignmentExpression' && (n.operator === '+=' || n.operator === '-=') && (n.left as JsNode).type === 'Identifier') counters.add((n.left as JsNode).name as string);
+  });
+  for (const i of loopIndexes) counters.delete(i);
+  // The test compares the clock or a counter: `uses === 3`, `calls++ > 0`, `Date.now() > T`.
+  const timed = (test: JsNode): boolean => {
+    let found = false;
+    walkJs(test, (n) => {
+      if (found || n.type !== 'BinaryExpression' || !/^(?:[<>]=?|===?|!==?|%)$/.test(String(n.operator))) return;
+      for (const side of [n.left as JsNode, n.right as JsNode]) {
+        if (TIME_TEST.test(src(side)) || side.type === 'UpdateExpression' || (side.type === 'Identifier' && counters.has(side.name as string))) found = true;
+      }
+    });
+    return found;
+  };
+  const textual = (n: JsNode) => /[A-Za-z]{3,}(?:\s+\S+){3,}/.test(scope.foldLoose(n));
+  const conditionalText = (n: JsNode | undefined): JsNode | null => {
+    if (!n) return null;
+    const value = n.type === 'Identifier' ? scope.constantInit(n.name as string) : n;
+    return value?.type === 'ConditionalExpression' && timed(value.test as JsNode) && (textual(value.consequent as JsNode) || textual(value.alternate as JsNode)) ? value : null;
+  };
+  // Within the function the node is in.
+  const underTimedCondition = (n: JsNode): boolean => {
+    for (let p = parents.get(n); p; p = parents.get(p)) {
+      if ((p.type === 'IfStatement' || p.type === 'ConditionalExpression') && timed(p.test as JsNode)) return true;
+      if (/Function/.test(p.type)) return false;
+    }
+    return false;
+  };
+  const out: AgentFinding[] = [];
+  walkJs(root, (n) => {
+    if (out.length > 0) return;
+    // server.tool('name', <description>, …) and { description: <description> }.
+    if (n.type === 'CallExpression' && (n.callee as JsNode).type === 'MemberExpression' && /^(?:tool|registerTool|prompt|registerPrompt)$/.test(String(((n.callee as JsNode).property as JsNode).name))) {
+      const hit = conditionalText((n.arguments as JsNode[])[1]);
+      if (hit) out.push(rugPull(file, lineAt(hit.start), src(hit)));
+    }
+    if (n.type === 'Property' && scope.propertyName(n.key as JsNode, Boolean(n.computed)) === 'description') {
+      const hit = conditionalText(n.value as JsNode);
+      if (hit) out.push(rugPull(file, lineAt(hit.start), src(hit)));
+      // tool.update({ description }) under a condition on time or a counter.
+      const object = parents.get(n);
+      const call = object ? parents.get(object) : undefined;
+      if (!hit && call?.type === 'CallExpression' && (call.callee as JsNode).type === 'MemberExpression' && ((call.callee as JsNode).property as JsNode).name === 'update' && textual(n.value as JsNode) && underTimedCondition(call)) out.push(rugPull(file, lineAt(call.start), src(call)));
+    }
+    // `tool.description = '…'`: a text of the server's own, not a copy of another schema's description.
+    if (n.type === 'AssignmentExpression' && (n.left as JsNode).type === 'MemberExpression' && scope.propertyName((n.left as JsNode).property as JsNode, Boolean((n.left as JsNode).computed)) === 'description' && textual(n.right as JsNode) && underTimedCondition(n)) out.push(rugPull(file, lineAt(n.start), src(n)));
+  });
+  return out.map((f) => ({ ...f, evidence: (f.evidence ?? '').slice(0, 300) }));
+}
+
+function pythonRugPull(file: string, text: string): AgentFinding[] {
+  const src = pythonSourceOf(text);
+  const lineAt = lineLocator(text);
+  const counters = new Set<string>();
+  for (const m of text.matchAll(/\b([A-Za-z_]\w*)\s*(?:\+|-)=\s*\d/g)) counters.add(m[1] as string);
+  // The test compares the clock or a counter (`date.today() >= date(2026, 3, 1)`, `calls > 2`).
+  const timed = (test: SyntaxNode | null | undefined): boolean => {
+    if (!test) return false;
+    const t = src.slice(test);
+    if (!/[<>]=?|[!=]=|%/.test(t)) return false;
+    return TIME_TEST.test(t) || [...counters].some((c) => new RegExp(`\\b${c}\\b`).test(t));
+  };
+  const conditionalOf = (n: SyntaxNode | null | undefined): SyntaxNode | null => {
+    if (!n) return null;
+    const value = n.name === 'VariableName' ? src.assignment(src.slice(n)) : n;
+    if (value?.name !== 'ConditionalExpression') return null;
+    // a if test else b: the test sits between `if` and `else`.
+    let test: SyntaxNode | null = null;
+    for (let c = value.firstChild, seenIf = false; c; c = c.nextSibling) {
+      if (c.name === 'if') seenIf = true;
+      else if (c.name === 'else') break;
+      else if (seenIf) test = c;
+    }
+    return timed(test) ? value : null;
+  };
+  const out: AgentFinding[] = [];
+  const cursor = src.tree.cursor();
+  do {
+    const n = cursor.node;
+    // `server.add_tool(f, description=…)` and `@mcp.tool(description=…)` (a decorator's arguments are not a call node).
+    if (n.name === 'CallExpression' || n.name === 'Decorator') {
+      for (const a of src.args(n)) {
+        if (a.keyword !== 'description') continue;
+        const hit = conditionalOf(a.value);
+        if (hit) out.push(rugPull(file, lineAt(hit.from), src.slice(hit)));
+      }
+    }
+    if (n.name === 'AssignStatement' && /\.(?:description|__doc__)\s*=/.test(src.slice(n).split('\n')[0] ?? '') && /[A-Za-z]{3,}(?:\s+\S+){3,}/.test(src.fold(n.lastChild) ?? '')) {
+      for (let p = n.parent; p; p = p.parent) {
+        if (p.name === 'IfStatement' && timed(p.getChild('Body')?.prevSibling ?? p.firstChild?.nextSibling)) {
+          out.push(rugPull(file, lineAt(n.from), src.slice(n)));
+          break;
+        }
+      }
+    }
+  } while (out.length === 0 && cursor.next());
+  return out.map((f) => ({ ...f, evidence: (f.evidence ?? '').slice(0, 300) }));
+}

@@ -1,0 +1,64 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
+
+// Configuration files in which MCP clients list the servers they start (Claude Desktop, Claude
+// Code, Cursor, Windsurf, VS Code, Cline, Gemini CLI, Continue, Zed), as a whole path or as the
+// pieces a path.join is built from.
+export const CLIENT_CONFIG_NAME =
+  /claude_desktop_config\.json|['"`/\\]\.claude\.json['"`]|\.cursor['"`]?\s*[,/\\]\s*['"`]?mcp\.json|['"`]mcp\.json['"`]|windsurf['"`]?\s*[,/\\]\s*['"`]?mcp_config\.json|mcp_config\.json|cline_mcp_settings\.json|\.gemini['"`]?\s*[,/\\]\s*['"`]?settings\.json|\.vscode['"`]?\s*[,/\\]\s*['"`]?mcp\.json|['"`]Code['"`]?\s*[,/\\]\s*['"`]?User['"`]?\s*[,/\\]\s*['"`]?(?:settings|mcp)\.json|\.continue['"`]?\s*[,/\\]\s*['"`]?config\.(?:json|yaml)|['"`]zed['"`]?\s*[,/\\]\s*['"`]?settings\.json/g;
+const WRITES = /\b(?:writeFileSync|writeFile|outputJson(?:Sync)?|writeJson(?:Sync)?|appendFileSync|appendFile)\s*\(|\.write_text\s*\(|\bjson\.dump\s*\(|\bopen\([^)]*['"][wa]\+?['"]/;
+const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
+
+/** The MCP client configuration files a source names, distinct, in order. */
+export function clientConfigsNamed(text: string): string[] {
+  const names = new Set<string>();
+  for (const m of text.matchAll(CLIENT_CONFIG_NAME)) names.add(m[0].replace(/['"`\s]/g, '').replace(/,/g, '/'));
+  return [...names];
+}
+
+/** The source writes files and names an MCP client's configuration file. */
+export function editsClientConfig(text: string): boolean {
+  return WRITES.test(text) && clientConfigsNamed(text).length > 0;
+}
+
+/** Files a package.json's install-time scripts run with node or python (`node scripts/setup.js`). */
+export function lifecycleScriptFiles(packageJson: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let scripts: unknown;
+  try {
+    scripts = (JSON.parse(packageJson) as { scripts?: unknown }).scripts;
+  } catch {
+    return out;
+  }
+  if (typeof scripts !== 'object' || scripts === null) return out;
+  for (const hook of LIFECYCLE) {
+    const command = (scripts as Record<string, unknown>)[hook];
+    if (typeof command !== 'string') continue;
+    for (const m of command.matchAll(/\b(?:node|python3?|tsx|ts-node|bun)\s+(?:-[\w-]+\s+)*(?:\.\/)?([\w./-]+\.(?:c?js|mjs|ts|py))/g)) out.set((m[1] as string).replace(/^\.\//, ''), hook);
+  }
+  return out;
+}
+
+/**
+ * An MCP server that writes itself into other clients' configuration without being asked: from
+ * an install-time script of its package, or from a tool's handler at run time. A user adds a
+ * server to a client; a server that adds itself spreads to every client on the machine, and
+ * stays when it is removed from the one that approved it. An installer command the user runs
+ * (`npx server install`) is not reported.
+ */
+export function selfRegistrationFinding(file: string, text: string, via: { lifecycle?: string; tool?: string }): AgentFinding | null {
+  if (!editsClientConfig(text)) return null;
+  const configs = clientConfigsNamed(text);
+  const lineAt = lineLocator(text);
+  const first = text.search(CLIENT_CONFIG_NAME);
+  const how = via.lifecycle !== undefined ? `${via.lifecycle} script` : `tool ${via.tool ?? ''}`;
+  return referenceFinding({
+    category: 'persistence',
+    severity: 'HIGH',
+    title: via.lifecycle !== undefined ? 'install script writes the server into MCP clients\' configuration' : 'tool handler writes the server into MCP clients\' configuration',
+    file,
+    line: first >= 0 ? lineAt(first) : 1,
+    evidence: `${how}: ${configs.join(', ')}`,
+  });
+}
