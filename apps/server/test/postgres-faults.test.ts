@@ -29,6 +29,20 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>, target = url): 
   }
 }
 
+/**
+ * Migrates a test schema straight to PostgreSQL with the ordinary timeouts. The tests then open it
+ * through a fault proxy with a 500 ms statement timeout, which is about the server's requests: on a
+ * loaded machine one DDL statement of the migration has taken longer than that.
+ */
+async function migrateDirectly(schema: string): Promise<void> {
+  const direct = await openDatabase({ url: withSearchPath(url!, schema) });
+  try {
+    await migrateToLatest(direct.db);
+  } finally {
+    await direct.close();
+  }
+}
+
 /** An uncached read that runs SQL on every request. */
 const agentPath = `/v1/agents/${newKey().hotkey}`;
 
@@ -53,13 +67,13 @@ describePg('PostgreSQL faults: the process lives, the request answers 502', () =
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(withSearchPath(url!, schema));
     viaProxy.host = proxy.address;
+    await migrateDirectly(schema);
     database = await openDatabase({
       url: viaProxy.toString(),
       connectTimeoutMs: 500,
       statementTimeoutMs: 500,
       onConnectionError: (error) => connectionErrors.push(error),
     });
-    await migrateToLatest(database.db);
     server = await startServer({ database });
   });
 
@@ -133,8 +147,8 @@ describePg('PostgreSQL failing while an upload is written', () => {
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(withSearchPath(url!, schema));
     viaProxy.host = proxy.address;
+    await migrateDirectly(schema);
     database = await openDatabase({ url: viaProxy.toString(), connectTimeoutMs: 500, statementTimeoutMs: 500, onConnectionError: () => {} });
-    await migrateToLatest(database.db);
     server = await startNetworkApp({ snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] }, database });
   });
 
@@ -350,8 +364,8 @@ describePg('PostgreSQL faults under signed writes', () => {
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const viaProxy = new URL(withSearchPath(url!, schema));
     viaProxy.host = proxy.address;
+    await migrateDirectly(schema);
     database = await openDatabase({ url: viaProxy.toString(), connectTimeoutMs: 500, statementTimeoutMs: 500, onConnectionError: () => {} });
-    await migrateToLatest(database.db);
     server = await startNetworkApp({
       snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] },
       database,
