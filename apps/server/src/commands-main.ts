@@ -20,6 +20,7 @@ import { createSecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
 import { createPublicReadService } from './features/network/index.js';
+import { checkTransparencyLog } from './features/log/index.js';
 
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
 
@@ -111,6 +112,12 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
   try {
     for (const line of await migrateAndRebuild(database, config)) log(line);
+    // Refuse to serve a log whose stored tree no longer matches its entries or its last checkpoint.
+    const logCheck = await checkTransparencyLog(database.db);
+    if (logCheck.problem !== null) throw new Error(`transparency log check failed: ${logCheck.problem}`);
+    log(
+      `transparency log: ${logCheck.size} entries, consistent with ${logCheck.checkpointSize === null ? 'its entries (no checkpoint signed yet)' : `the checkpoint of ${logCheck.checkpointSize} entries`}`,
+    );
     if (seed) {
       if ((await countRounds(database)) === 0) await seedDemo(database, config);
       else log('the database already has rounds; not loading the demo data');

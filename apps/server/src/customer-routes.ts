@@ -21,6 +21,7 @@ import { webhookRoutes } from './features/webhooks/index.js';
 import type { WebhookSettings } from './features/webhooks/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 import type { PolicyInputSources } from './features/policies/index.js';
+import type { TransparencyLog } from './features/log/index.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
@@ -74,8 +75,10 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     /** Seals webhook secrets (and the stored answers that show them) with the server key. */
     secrets: SecretBox;
     webhooks: WebhookSettings;
+    /** The transparency log `?proof=true` reads proofs from; absent, `log_proof` is null. */
+    log?: TransparencyLog;
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, log }) => {
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
   app.addHook('onRequest', async (request: FastifyRequest) => {
@@ -86,7 +89,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
   await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs, secrets });
   await app.register(keyRoutes, { db, now });
-  await app.register(customerAttestationRoutes, { db, metagraph });
+  await app.register(customerAttestationRoutes, { db, metagraph, now, ...(log ? { log } : {}) });
   await app.register(searchRoutes, { db });
   if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes });
   if (policySources) await app.register(policyRoutes, { db, now, sources: policySources });

@@ -330,6 +330,7 @@ export {
   SignedAttestationEnvelope,
   CheckedAgainst,
   AttestationDetail,
+  AttestationDetailQuery,
   AttestationVerifyResult,
   SEARCH_KINDS,
   SearchKind,

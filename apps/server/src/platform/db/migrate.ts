@@ -16,6 +16,7 @@ import { referenceTrustMigration } from './migrations/0015-reference-trust.js';
 import { searchAudiencesMigration } from './migrations/0016-search-audiences.js';
 import { webhooksMigration } from './migrations/0017-webhooks.js';
 import { purlColonsMigration } from './migrations/0018-purl-colons.js';
+import { transparencyLogMigration } from './migrations/0019-transparency-log.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -38,6 +39,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016-search-audiences': searchAudiencesMigration,
   '0017-webhooks': webhooksMigration,
   '0018-purl-colons': purlColonsMigration,
+  '0019-transparency-log': transparencyLogMigration,
 };
 
 const provider: MigrationProvider = {

@@ -13,11 +13,13 @@ import {
   attestationRow,
   type CheckedSnapshot,
   checkAgainstTask,
+  loggedAttestation,
   selectAttestationTasks,
   type AttestationArtifactRow,
   type AttestationTaskRow,
 } from './attestations.js';
 import { VigilError } from '../../../platform/errors.js';
+import { appendLogEntries } from '../../log/index.js';
 
 /** Envelopes recorded per transaction; longer inputs are split into consecutive transactions. */
 export const MAX_ATTESTATION_BATCH = 500;
@@ -216,7 +218,7 @@ function checkValidator(payload: AttestationPayload, task: AttestationTaskRow, s
 /** When each accepted envelope is recorded: the call's `now`, or its own time when history is replayed. */
 type RecordedAt = (a: Accepted) => number;
 
-/** What recording the accepted envelopes implies beyond their rows: aggregates, last-seen times, events. */
+/** What recording the accepted envelopes implies beyond their rows: aggregates, last-seen times, events, log entries. */
 async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readonly Accepted[], at: RecordedAt): Promise<void> {
   const facts: AttestationFacts[] = accepted.map((a) => ({
     artifactId: a.artifact.id,
@@ -229,6 +231,12 @@ async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readon
   await applyAttestationAggregatesBatch(trx, facts);
   await markValidatorsSeen(trx, accepted, at);
   await enqueueCreatedEvents(trx, accepted, at);
+  // Last, in input order (the order recording them one by one gives their entries).
+  await appendLogEntries(
+    trx,
+    accepted.map((a) => loggedAttestation(a.parsed.payload, a.parsed.canonicalHash, a.parsed.signature, a.artifact, at(a))),
+    at(accepted.at(-1)!),
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import { enqueueOutboxEvent } from '../../../platform/outbox.js';
 import { indexAttestations } from '../../../platform/search-index.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { VigilError } from '../../../platform/errors.js';
+import { appendLogEntries, attestationLogEntry } from '../../log/index.js';
 
 export interface RecordedAttestation {
   id: number;
@@ -183,12 +184,30 @@ export function attestationCreatedEvent(
   };
 }
 
+/** An accepted attestation's transparency-log entry (docs/log.md), the same from both write paths. */
+export function loggedAttestation(
+  payload: AttestationPayload,
+  canonicalHash: string,
+  signature: string,
+  artifact: AttestationArtifactRow,
+  recordedAt: number,
+) {
+  return attestationLogEntry({
+    canonicalHash,
+    signature,
+    validatorHotkey: payload.validator_hotkey,
+    bundleHash: artifact.bundle_hash,
+    verdict: payload.verdict,
+    recordedAt,
+  });
+}
+
 /**
  * Records an attestation whose hash, signature and validator permit the caller has already
  * verified (@vigil/crypto). Checks it against the task it claims — round open in evaluation, miner,
  * track, artifact identity and content, frozen agent hash — and that the validator is registered and
- * active. In one transaction: the attestation row, every aggregate, and an `attestation.created`
- * outbox event. Re-recording the same envelope is idempotent; a second, different attestation of the
+ * active. In one transaction: the attestation row, every aggregate, an `attestation.created`
+ * outbox event and its transparency-log entry. Re-recording the same envelope is idempotent; a second, different attestation of the
  * same task by the same validator is refused.
  */
 export async function recordAttestation(
@@ -275,6 +294,8 @@ export async function recordAttestation(
       now,
       { resource: `attestation:${canonicalHash}`, accountId: null },
     );
+    // Last: the log's append lock is then held only until this transaction commits.
+    await appendLogEntries(trx, [loggedAttestation(payload, canonicalHash, signature, artifact, now)], now);
     return { id: inserted.id, created: true, isRerun };
   });
 }

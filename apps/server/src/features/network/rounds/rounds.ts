@@ -5,6 +5,7 @@ import { lockForUpdate } from '../../../platform/db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
+import { appendLogEntries, verdictLogEntry, type LogEntryInput } from '../../log/index.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
@@ -356,6 +357,7 @@ async function publishVerdicts(
     votes.set(a.artifact_id, entry);
   }
   let changes = 0;
+  const logged: LogEntryInput[] = [];
   for (const [artifactId, entry] of votes) {
     const next = publishedVerdict(entry.votes);
     const current = await trx
@@ -369,9 +371,21 @@ async function publishVerdicts(
     } else {
       await trx.updateTable('published_verdicts').set(row).where('artifact_id', '=', artifactId).execute();
     }
+    const previous = current?.verdict ?? null;
+    // Every publication is logged, a verdict the round confirms (a new risk score and round) too.
+    logged.push(
+      verdictLogEntry({
+        bundleHash: entry.bundleHash,
+        track: round.track,
+        verdict: next.verdict,
+        previousVerdict: previous,
+        riskScore: next.riskScore,
+        roundId: round.round_id,
+        publishedAt: now,
+      }),
+    );
     if (current?.verdict === next.verdict) continue;
     changes += 1;
-    const previous = current?.verdict ?? null;
     await trx
       .insertInto('verdict_history')
       .values({
@@ -399,6 +413,7 @@ async function publishVerdicts(
       { resource: `artifact:${entry.bundleHash}`, accountId: null },
     );
   }
+  await appendLogEntries(trx, logged, now);
   return changes;
 }
 
