@@ -119,10 +119,12 @@ export const AttestationDetail = z.object({
    * the attestation has no entry (recorded before the log existed).
    */
   log_proof: z.string().nullable().optional(),
+  /** Only with `?proof=true`: the entry `log_proof` proves, as logged (its UTF-8 bytes are the leaf); null with it. */
+  log_entry: z.string().nullable().optional(),
 });
 export type AttestationDetail = z.infer<typeof AttestationDetail>;
 
-/** `GET /v1/attestations/{canonical_hash}`: `proof=true` adds `log_proof`; absent or `false`, the answer is unchanged. */
+/** `GET /v1/attestations/{canonical_hash}`: `proof=true` adds `log_proof` and `log_entry`; absent or `false`, the answer is unchanged. */
 export const AttestationDetailQuery = z.object({ proof: z.enum(['true', 'false']).optional() });
 export type AttestationDetailQuery = z.infer<typeof AttestationDetailQuery>;
 

@@ -118,9 +118,9 @@ describeEachDialect('transparency log', (ctx) => {
       expect((error as VigilError).code, path).toBe('log_tile_malformed');
     }
 
-    const text = await log.proofFor(all[300]!.subject, T0 + 2);
-    expect(text).not.toBeNull();
-    const verified = verifyTlogProof(text!, { leafHash: leafHash(bytes(all[300]!.entry)), origin: ORIGIN, logVerifier: verifier });
+    const found = await log.proofFor(all[300]!.subject, T0 + 2);
+    expect(found?.entry).toBe(all[300]!.entry);
+    const verified = verifyTlogProof(found!.proof, { leafHash: leafHash(bytes(all[300]!.entry)), origin: ORIGIN, logVerifier: verifier });
     expect(verified.index).toBe(300);
     expect(verified.checkpoint.size).toBe(600);
     expect(await log.proofFor('attestation:sha256:none', T0)).toBeNull();

@@ -40,8 +40,8 @@ export interface TransparencyLog {
   checkpoint(now: number): Promise<SignedCheckpoint>;
   /** A tile or entry bundle's bytes; `path` is `tile/…` as C2SP writes it. */
   tile(path: string): Promise<Uint8Array>;
-  /** The tlog-proof text of the newest entry about `subject`, against a fresh checkpoint; null when none. */
-  proofFor(subject: string, now: number): Promise<string | null>;
+  /** The newest entry about `subject` and its tlog-proof text, against a fresh checkpoint; null when none. */
+  proofFor(subject: string, now: number): Promise<{ entry: string; proof: string } | null>;
 }
 
 export interface TransparencyLogOptions {
@@ -111,7 +111,7 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
     async proofFor(subject, now) {
       const row = await db
         .selectFrom('log_entries')
-        .select('idx')
+        .select(['idx', 'entry'])
         .where('subject', '=', subject)
         .orderBy('idx', 'desc')
         .limit(1)
@@ -120,7 +120,7 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
       const signed = await checkpoint(now);
       const index = Number(row.idx);
       const proof = await proveInclusion(signed.size, index, reader);
-      return formatTlogProof({ index, proof, checkpoint: signed.note });
+      return { entry: row.entry, proof: formatTlogProof({ index, proof, checkpoint: signed.note }) };
     },
   };
 }

@@ -84,8 +84,8 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
       const detail = await getAttestation(db, { canonicalHash: request.params.canonical_hash, showFindings: showsFindings(request) });
       if (request.query.proof !== 'true') return detail;
       // After the read: an attestation is logged in the transaction that stores it.
-      const proof = log === undefined ? null : await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
-      return { ...detail, log_proof: proof };
+      const logged = log === undefined ? null : await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
+      return { ...detail, log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
     },
   );
 
