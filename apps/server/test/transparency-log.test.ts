@@ -166,6 +166,13 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
     const verified = verifyTlogProof(withProof.log_proof, { leafHash: leafHash(new TextEncoder().encode(rebuilt)), origin: 'vigil.test/log', logVerifier: verifier });
     expect(verified.checkpoint.size).toBe(13);
     expect(entries[verified.index]!.canonical_hash).toBe(hash);
+    const badValue = await fetch(`${server.url}/v1/attestations/${hash}?proof=yes`, { headers: { authorization: `Bearer ${key}` } });
+    expect(badValue.status).toBe(422);
+    expect(((await badValue.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(['query.proof']);
+    // A free plan, whose envelope is withheld (not here: no findings), gets the entry and proof alike.
+    const free = await readKey(ctx.db(), 'free');
+    const freeBody = (await (await fetch(`${server.url}/v1/attestations/${hash}?proof=true`, { headers: { authorization: `Bearer ${free}` } })).json()) as { log_entry: string };
+    expect(freeBody.log_entry).toBe(rebuilt);
     const unknown = await (await fetch(`${server.url}/v1/attestations/sha256:${'0'.repeat(64)}?proof=true`, { headers: { authorization: `Bearer ${key}` } })).json();
     expect(unknown).toEqual({ detail: 'attestation not found', code: 'attestation_not_found' });
   });
