@@ -22,7 +22,7 @@ import { afterEach, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { closeRound, createPublicReadService } from '../src/features/network/index.js';
+import { closeRound, createPublicReadService, recordAttestations } from '../src/features/network/index.js';
 import type { Database } from '../src/platform/db/schema.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { attest, bundle, HOUR, newKey, seedRound, signedEnvelope, findTask, T0 } from '../src/test-support/fixtures.js';
@@ -175,6 +175,25 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
     expect(freeBody.log_entry).toBe(rebuilt);
     const unknown = await (await fetch(`${server.url}/v1/attestations/sha256:${'0'.repeat(64)}?proof=true`, { headers: { authorization: `Bearer ${key}` } })).json();
     expect(unknown).toEqual({ detail: 'attestation not found', code: 'attestation_not_found' });
+  });
+
+  it('the batch path logs the envelopes it creates, in input order, and nothing for duplicates and refusals', async () => {
+    const db = ctx.db();
+    const seeded = await seedRound(db, { now: T0, miners, validators, artifacts: ARTIFACTS });
+    const at = T0 + HOUR;
+    const envelopes = ARTIFACTS.map((spec) => signedEnvelope(seeded, findTask(seeded, miners[1]!, bundle('skills', spec)), validators[0]!, { verdict: 'ALLOW', createdAt: at }));
+    const stranger = newKey();
+    const refused = signedEnvelope(seeded, findTask(seeded, miners[0]!, bundle('skills', ARTIFACTS[0]!)), stranger, { verdict: 'ALLOW', createdAt: at });
+    const results = await recordAttestations(db, [envelopes[2]!, refused, envelopes[0]!, envelopes[2]!, envelopes[1]!], { now: at });
+    expect(results.map((r) => r.outcome)).toEqual(['created', 'refused', 'created', 'duplicate', 'created']);
+    const logged = await db.selectFrom('log_entries').select(['idx', 'subject', 'entry']).orderBy('idx').execute();
+    expect(logged.map((r) => [Number(r.idx), r.subject])).toEqual(
+      [envelopes[2]!, envelopes[0]!, envelopes[1]!].map((e, i) => [i, `attestation:${e.canonical_hash}`]),
+    );
+    expect(JSON.parse(logged[0]!.entry)).toMatchObject({ type: 'vigil.attestation/v1', signature: envelopes[2]!.signature, recorded_at: '2026-11-21T11:00:00.000+00:00' });
+    // Recorded again: already stored, nothing appended.
+    await recordAttestations(db, envelopes, { now: at + 1 });
+    expect(await db.selectFrom('log_entries').select('idx').execute()).toHaveLength(3);
   });
 
   it('answers a tile beyond the tree with 404 and a malformed tile path with 400, from the catalogue', async () => {
