@@ -162,7 +162,8 @@ function failureReason(attestations: number): string {
  * Closes a round in its evaluation phase: per-validator scores on the labeled artifacts, the median
  * across validators, ranks (ties go to the earlier submission of the frozen version), the winners
  * (the five best ranks among scores above 0), and published verdicts for live artifacts from the winners' attestations, each change
- * recorded in verdict_history with a `verdict.changed` outbox event. All in one transaction.
+ * recorded in verdict_history with a `verdict.changed` outbox event, and every published verdict
+ * appended to the transparency log. All in one transaction.
  */
 export async function closeRound(
   db: Kysely<Database>,
@@ -185,7 +186,7 @@ export async function closeRound(
     for (const chunk of chunkRows(results.map((r) => r.row), 12)) await trx.insertInto('round_results').values(chunk).execute();
 
     const winners = winnerResults.map((r) => r.agent.hotkey);
-    const verdictChanges = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
+    const { changes: verdictChanges, logged } = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
 
     await trx
       .updateTable('rounds')
@@ -196,6 +197,8 @@ export async function closeRound(
       resource: `round:${round.round_id}`,
       accountId: null,
     });
+    // Last: the log's append lock is then held only until this transaction commits.
+    await appendLogEntries(trx, logged, input.now);
     return { scored: ranked.length, winners, verdictChanges };
   });
 }
@@ -348,7 +351,7 @@ async function publishVerdicts(
   attestations: readonly AttestationForScoring[],
   winners: ReadonlySet<string>,
   now: number,
-): Promise<number> {
+): Promise<{ changes: number; logged: LogEntryInput[] }> {
   const votes = new Map<number, { bundleHash: string; votes: { verdict: VerdictName; riskScore: number }[] }>();
   for (const a of attestations) {
     if (a.kind !== 'live' || !winners.has(a.miner_hotkey)) continue;
@@ -413,8 +416,7 @@ async function publishVerdicts(
       { resource: `artifact:${entry.bundleHash}`, accountId: null },
     );
   }
-  await appendLogEntries(trx, logged, now);
-  return changes;
+  return { changes, logged };
 }
 
 /**
