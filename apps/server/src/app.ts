@@ -27,6 +27,7 @@ import { responseCachePlugin } from './platform/http/plugins/response-cache.js';
 import { networkRoutesPlugin, type NetworkOptions } from './features/network/index.js';
 import { customerRoutesPlugin, type CustomerOptions } from './customer-routes.js';
 import { publicRoutesPlugin } from './features/network/index.js';
+import { createTransparencyLog, logRoutesPlugin, type TransparencyLog } from './features/log/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
 
 export interface BuildAppOptions {
@@ -55,6 +56,11 @@ function serverVersion(): string {
 /** A hop count trusts that many proxies nearest the server (proxy-addr's reading of a number). */
 function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
+}
+
+/** The log origin when VIGIL_LOG_ORIGIN is unset: names the server's key, so two servers never share one. */
+export function defaultLogOrigin(serverPublicKeyHex: string): string {
+  return `vigil/${serverPublicKeyHex}`;
 }
 
 /** The Vigil HTTP API, not yet listening: register extra routes or call `listen`/`inject`. */
@@ -164,6 +170,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
+  // The transparency log (docs/log.md), served wherever the app has the database.
+  const logDb = options.customers?.db ?? options.network?.db;
+  let log: TransparencyLog | undefined;
+  if (logDb !== undefined) {
+    log = createTransparencyLog({ db: logDb, secretKey: identity.secretKey, origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex) });
+    await app.register(logRoutesPlugin, { log, now });
+  }
   if (options.customers) {
     await app.register(customerRoutesPlugin, {
       ...options.customers,
@@ -174,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       artifactLimitBytes: config.artifactLimitBytes,
       secrets: createSecretBox(identity.secretKey),
       webhooks: config.webhooks,
+      ...(log ? { log } : {}),
     });
   }
   if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });

@@ -21,6 +21,7 @@ import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
 import { createFetchWorker, createReferenceFetches, createRegistryConnectors } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
+import { checkTransparencyLog } from './features/log/index.js';
 
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
 
@@ -112,6 +113,12 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
   try {
     for (const line of await migrateAndRebuild(database, config)) log(line);
+    // Refuse to serve a log whose stored tree no longer matches its entries or its last checkpoint.
+    const logCheck = await checkTransparencyLog(database.db);
+    if (logCheck.problem !== null) throw new Error(`transparency log check failed: ${logCheck.problem}`);
+    log(
+      `transparency log: ${logCheck.size} entries, consistent with ${logCheck.checkpointSize === null ? 'its entries (no checkpoint signed yet)' : `the checkpoint of ${logCheck.checkpointSize} entries`}`,
+    );
     if (seed) {
       if ((await countRounds(database)) === 0) await seedDemo(database, config);
       else log('the database already has rounds; not loading the demo data');

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
+import { isValidKeyName } from '@vigil/tlog';
 import { z } from 'zod';
 import { ConfigError } from './platform/config/config-error.js';
 import { envText } from './platform/config/env.js';
@@ -59,6 +60,8 @@ export interface Config {
   migrationLockTimeoutMs: number;
   corsOrigins: string[];
   trustProxy: TrustProxy;
+  /** VIGIL_LOG_ORIGIN: the transparency log's origin line and key name; undefined means `vigil/<server_hotkey>` (docs/log.md). */
+  logOrigin: string | undefined;
   /** VIGIL_ADMIN_ALLOWLIST: IPs and CIDRs that may call /v1/admin/*; empty means the admin API is not served. */
   adminAllowlist: string[];
   debug: boolean;
@@ -136,6 +139,11 @@ export const CONFIG_VARIABLES = [
   },
   { name: 'VIGIL_CORS_ORIGINS', default: 'none', accepts: 'comma-separated origins, e.g. https://a.example' },
   { name: 'VIGIL_TRUST_PROXY', default: 'false', accepts: 'false, true, a hop count, or comma-separated IPs/CIDRs' },
+  {
+    name: 'VIGIL_LOG_ORIGIN',
+    default: 'vigil/<server_hotkey>',
+    accepts: 'the transparency log origin and key name: no +, no whitespace, e.g. vigil.example.com/log',
+  },
   {
     name: 'VIGIL_ADMIN_ALLOWLIST',
     default: 'empty (admin API not served)',
@@ -260,6 +268,7 @@ const VARIABLES = {
         (commaList(text).length > 0 && commaList(text).every(isIpOrCidr)),
       'expected false, true, a hop count, or comma-separated IP addresses/CIDRs',
     ),
+  VIGIL_LOG_ORIGIN: z.string().refine(isValidKeyName, 'expected a key name: no +, no whitespace (a schema-less URL such as vigil.example.com/log)'),
   VIGIL_ADMIN_ALLOWLIST: z
     .string()
     .refine((text) => commaList(text).every(isIpOrCidr), 'expected comma-separated IP addresses/CIDRs'),
@@ -324,6 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     corsOrigins: commaList(read('VIGIL_CORS_ORIGINS') ?? ''),
     trustProxy: parseTrustProxy(read('VIGIL_TRUST_PROXY')),
     adminAllowlist: commaList(read('VIGIL_ADMIN_ALLOWLIST') ?? ''),
+    logOrigin: read('VIGIL_LOG_ORIGIN'),
     debug,
     logLevel: (read('LOG_LEVEL') ?? 'info') as LogLevel,
     production,

@@ -22,6 +22,7 @@ import type { WebhookSettings } from './features/webhooks/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 import type { PolicyInputSources } from './features/policies/index.js';
 import type { ReferenceFetches } from './features/artifacts/index.js';
+import type { TransparencyLog } from './features/log/index.js';
 
 export interface CustomerOptions {
   db: Kysely<Database>;
@@ -77,8 +78,10 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     /** Seals webhook secrets (and the stored answers that show them) with the server key. */
     secrets: SecretBox;
     webhooks: WebhookSettings;
+    /** The transparency log `?proof=true` reads proofs from; absent, `log_proof` is null. */
+    log?: TransparencyLog;
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches, log }) => {
   const fetches = referenceFetches ? { fetches: referenceFetches } : {};
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
@@ -90,7 +93,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
   await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs, secrets });
   await app.register(keyRoutes, { db, now });
-  await app.register(customerAttestationRoutes, { db, metagraph });
+  await app.register(customerAttestationRoutes, { db, metagraph, now, ...(log ? { log } : {}) });
   await app.register(searchRoutes, { db });
   if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches });
   if (policySources) await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });

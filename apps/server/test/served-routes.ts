@@ -2,11 +2,13 @@ import type { FastifyInstance } from 'fastify';
 
 /**
  * Every route under /v1 of a server, as `METHOD /path` with `{param}`s. Read from fastify's own route
- * tree (`printRoutes`), so a route added anywhere is seen without being listed by hand. HEAD is left
+ * tree (`printRoutes`, each line's path the concatenation of its ancestors'), so a route added anywhere is seen without being listed by hand. HEAD is left
  * out: fastify adds it to every GET.
  */
 export function servedRoutes(app: FastifyInstance): string[] {
-  const tree = app.printRoutes({ commonPrefix: false });
+  // With the common prefixes shown: without them, find-my-way prints a wildcard route (`/v1/log/tile/*`)
+  // as a bare `*` at the root, its path lost.
+  const tree = app.printRoutes({ commonPrefix: true });
   const paths: string[] = [];
   const routes: string[] = [];
   for (const line of tree.split('\n')) {

@@ -152,6 +152,11 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     const detail = await vigil.attestations.get(record.canonical_hash);
     expect(detail.attestation.canonical_hash).toBe(record.canonical_hash);
     expect(detail.envelope).not.toBeNull();
+    expect('log_proof' in detail).toBe(false);
+    const proven = await vigil.attestations.getWithProof(record.canonical_hash);
+    expect(proven.attestation).toEqual(detail.attestation);
+    expect(proven.log_proof).toMatch(/^c2sp\.org\/tlog-proof@v1\nindex \d+\n/);
+    expect(JSON.parse(proven.log_entry!)).toMatchObject({ type: 'vigil.attestation/v1', canonical_hash: record.canonical_hash, signature: detail.envelope!.signature });
     const checked = await vigil.attestations.verify(detail.envelope!);
     expect(checked.checks.hash).toBe(true);
     expect(checked.checks.signature).toBe(true);

@@ -73,6 +73,9 @@ export const ERROR_DETAILS = {
   webhookNotActive: 'webhook is paused or disabled',
   webhookLimitReached: 'webhook endpoint limit reached: delete an endpoint to add another',
   eventsCursorExpired: 'events cursor expired: older than the retention period',
+  // The transparency log (docs/log.md).
+  logTileMalformed: 'malformed log tile path',
+  logTileNotFound: 'log tile not found',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -202,6 +205,8 @@ export const ERROR_CATALOGUE = {
   webhook_limit_reached: { status: 409, detail: ERROR_DETAILS.webhookLimitReached },
   webhook_url_refused: { status: 422, detail: refusalDetail },
   events_cursor_expired: { status: 410, detail: ERROR_DETAILS.eventsCursorExpired },
+  log_tile_malformed: { status: 400, detail: ERROR_DETAILS.logTileMalformed },
+  log_tile_not_found: { status: 404, detail: ERROR_DETAILS.logTileNotFound },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

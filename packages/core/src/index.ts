@@ -333,6 +333,7 @@ export {
   SignedAttestationEnvelope,
   CheckedAgainst,
   AttestationDetail,
+  AttestationDetailQuery,
   AttestationVerifyResult,
   SEARCH_KINDS,
   SearchKind,

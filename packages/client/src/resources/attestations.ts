@@ -74,6 +74,19 @@ export class Attestations {
   }
 
   /**
+   * The same answer with the attestation's transparency-log entry (`log_entry`) and its C2SP
+   * tlog-proof (`log_proof`), both null when it has no entry (`?proof=true`; docs/log.md). Check the
+   * proof offline with `verifyTlogProof` of `@vigil/tlog` and the log's pinned key.
+   */
+  getWithProof(canonicalHash: string, options?: CallOptions): Promise<Dated<typeof AttestationDetail>> {
+    return call(
+      this.transport,
+      { method: 'GET', path: `/v1/attestations/${segment(canonicalHash, 'canonicalHash')}`, query: { proof: 'true' }, schema: AttestationDetail, repeatable: 'safe' },
+      options,
+    );
+  }
+
+  /**
    * The server runs the three checks against its current snapshot (scope `verify`, paid plan).
    * Any envelope: the payload is checked as sent, fields beyond the schema included.
    */

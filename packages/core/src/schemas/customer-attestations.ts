@@ -113,8 +113,20 @@ export const AttestationDetail = z.object({
   envelope_withheld: z.boolean(),
   /** The snapshot the server checked the permit against when it accepted the attestation. */
   checked_against: CheckedAgainst,
+  /**
+   * Only with `?proof=true`: the C2SP tlog-proof text of the attestation's entry in the server's
+   * transparency log (docs/log.md), against a checkpoint signed at the time of the read; null when
+   * the attestation has no entry (recorded before the log existed).
+   */
+  log_proof: z.string().nullable().optional(),
+  /** Only with `?proof=true`: the entry `log_proof` proves, as logged (its UTF-8 bytes are the leaf); null with it. */
+  log_entry: z.string().nullable().optional(),
 });
 export type AttestationDetail = z.infer<typeof AttestationDetail>;
+
+/** `GET /v1/attestations/{canonical_hash}`: `proof=true` adds `log_proof` and `log_entry`; absent or `false`, the answer is unchanged. */
+export const AttestationDetailQuery = z.object({ proof: z.enum(['true', 'false']).optional() });
+export type AttestationDetailQuery = z.infer<typeof AttestationDetailQuery>;
 
 /** `POST /v1/attestations/verify`: what `verifyAttestation` of @vigil/crypto answers, plus the snapshot used. */
 export const AttestationVerifyResult = z.object({

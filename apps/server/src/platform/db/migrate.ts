@@ -18,6 +18,7 @@ import { webhooksMigration } from './migrations/0017-webhooks.js';
 import { purlColonsMigration } from './migrations/0018-purl-colons.js';
 import { registryFetchesMigration } from './migrations/0019-registry-fetches.js';
 import { fastTasksMigration } from './migrations/0020-fast-tasks.js';
+import { transparencyLogMigration } from './migrations/0021-transparency-log.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -42,6 +43,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018-purl-colons': purlColonsMigration,
   '0019-registry-fetches': registryFetchesMigration,
   '0020-fast-tasks': fastTasksMigration,
+  '0021-transparency-log': transparencyLogMigration,
 };
 
 const provider: MigrationProvider = {

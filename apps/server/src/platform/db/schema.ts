@@ -756,6 +756,38 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   registry_fetches: RegistryFetchesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  log_entries: LogEntriesTable;
+  log_hashes: LogHashesTable;
+  log_checkpoints: LogCheckpointsTable;
+}
+
+/** One entry of the transparency log (docs/log.md, "Entries"). */
+export interface LogEntriesTable {
+  /** The entry's index in the log: 0, 1, 2, … with no gap. */
+  idx: number;
+  /** `vigil.attestation/v1` or `vigil.verdict/v1`: the entry's own `type` field. */
+  type: string;
+  /** What the entry is about, to find its proof: `attestation:<canonical_hash>` or `artifact:<bundle_hash>`. */
+  subject: string;
+  /** The entry, as logged: canonical JSON text (its UTF-8 bytes are the leaf). */
+  entry: string;
+  created_at: number;
+}
+
+/** A stored hash of the log's tree (storedHashIndex numbering), 64 lowercase hex. */
+export interface LogHashesTable {
+  hash_index: number;
+  hash: string;
+}
+
+/** A checkpoint the server signed and served. */
+export interface LogCheckpointsTable {
+  size: number;
+  /** The tree's root hash, 64 lowercase hex. */
+  root: string;
+  /** The signed note, verbatim. */
+  note: string;
+  created_at: number;
 }
 
 export type RegistryFetchStateName = 'queued' | 'running' | 'stored' | 'failed';
@@ -784,6 +816,9 @@ export interface RegistryFetchesTable {
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
   'registry_fetches',
+  'log_checkpoints',
+  'log_hashes',
+  'log_entries',
   'webhook_delivery_attempts',
   'webhook_deliveries',
   'webhook_secrets',

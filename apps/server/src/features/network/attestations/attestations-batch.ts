@@ -13,12 +13,14 @@ import {
   attestationRow,
   type CheckedSnapshot,
   checkAgainstTask,
+  loggedAttestation,
   selectAttestationTasks,
   type AttestationArtifactRow,
   type AttestationTaskRow,
 } from './attestations.js';
 import { settleFastVerdict } from '../tasks/fast-tasks.js';
 import { VigilError } from '../../../platform/errors.js';
+import { appendLogEntries } from '../../log/index.js';
 
 /** Envelopes recorded per transaction; longer inputs are split into consecutive transactions. */
 export const MAX_ATTESTATION_BATCH = 500;
@@ -217,7 +219,7 @@ function checkValidator(payload: AttestationPayload, task: AttestationTaskRow, s
 /** When each accepted envelope is recorded: the call's `now`, or its own time when history is replayed. */
 type RecordedAt = (a: Accepted) => number;
 
-/** What recording the accepted envelopes implies beyond their rows: aggregates, last-seen times, events. */
+/** What recording the accepted envelopes implies beyond their rows: aggregates, last-seen times, events, log entries. */
 async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readonly Accepted[], at: RecordedAt): Promise<void> {
   const facts: AttestationFacts[] = accepted.map((a) => ({
     artifactId: a.artifact.id,
@@ -230,6 +232,7 @@ async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readon
   await applyAttestationAggregatesBatch(trx, facts);
   await markValidatorsSeen(trx, accepted, at);
   await enqueueCreatedEvents(trx, accepted, at);
+<<<<<<< HEAD
   // Each artifact whose fast tasks were attested may now be decided (docs/rounds.md), once per
   // artifact, after all of the batch's attestations of it are in, at the time of the last of them.
   const fast = new Map<string, { artifactId: number; roundId: string; now: number }>();
@@ -237,6 +240,14 @@ async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readon
     if (a.task.fast === 1) fast.set(`${a.artifact.id} ${a.task.round_id}`, { artifactId: a.artifact.id, roundId: a.task.round_id, now: at(a) });
   }
   for (const settle of fast.values()) await settleFastVerdict(trx, settle);
+=======
+  // Last, in input order (the order recording them one by one gives their entries).
+  await appendLogEntries(
+    trx,
+    accepted.map((a) => loggedAttestation(a.parsed.payload, a.parsed.canonicalHash, a.parsed.signature, a.artifact, at(a))),
+    at(accepted.at(-1)!),
+  );
+>>>>>>> log
 }
 
 /**

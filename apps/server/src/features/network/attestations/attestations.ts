@@ -8,6 +8,7 @@ import { indexAttestations } from '../../../platform/search-index.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { settleFastVerdict } from '../tasks/fast-tasks.js';
 import { VigilError } from '../../../platform/errors.js';
+import { appendLogEntries, attestationLogEntry } from '../../log/index.js';
 
 export interface RecordedAttestation {
   id: number;
@@ -189,12 +190,30 @@ export function attestationCreatedEvent(
   };
 }
 
+/** An accepted attestation's transparency-log entry (docs/log.md), the same from both write paths. */
+export function loggedAttestation(
+  payload: AttestationPayload,
+  canonicalHash: string,
+  signature: string,
+  artifact: AttestationArtifactRow,
+  recordedAt: number,
+) {
+  return attestationLogEntry({
+    canonicalHash,
+    signature,
+    validatorHotkey: payload.validator_hotkey,
+    bundleHash: artifact.bundle_hash,
+    verdict: payload.verdict,
+    recordedAt,
+  });
+}
+
 /**
  * Records an attestation whose hash, signature and validator permit the caller has already
  * verified (@vigil/crypto). Checks it against the task it claims — round open in evaluation, miner,
  * track, artifact identity and content, frozen agent hash — and that the validator is registered and
- * active. In one transaction: the attestation row, every aggregate, and an `attestation.created`
- * outbox event. Re-recording the same envelope is idempotent; a second, different attestation of the
+ * active. In one transaction: the attestation row, every aggregate, an `attestation.created`
+ * outbox event and its transparency-log entry. Re-recording the same envelope is idempotent; a second, different attestation of the
  * same task by the same validator is refused.
  */
 export async function recordAttestation(
@@ -281,7 +300,12 @@ export async function recordAttestation(
       now,
       { resource: `attestation:${canonicalHash}`, accountId: null },
     );
+<<<<<<< HEAD
     if (task.fast === 1) await settleFastVerdict(trx, { artifactId: artifact.id, roundId: task.round_id, now });
+=======
+    // Last: the log's append lock is then held only until this transaction commits.
+    await appendLogEntries(trx, [loggedAttestation(payload, canonicalHash, signature, artifact, now)], now);
+>>>>>>> log
     return { id: inserted.id, created: true, isRerun };
   });
 }

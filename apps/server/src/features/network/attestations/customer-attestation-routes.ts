@@ -1,5 +1,6 @@
 import {
   AttestationDetail,
+  AttestationDetailQuery,
   AttestationEnvelope,
   AttestationHashParams,
   AttestationList,
@@ -22,11 +23,15 @@ import '../../../platform/http/route-config.js';
 import { notFoundWhenInvalid } from '../../../platform/http/zod-compilers.js';
 import { showsFindings } from '../../accounts/index.js';
 import { ATTESTATION_BODY_LIMIT } from './validator-attestation-routes.js';
+import type { TransparencyLog } from '../../log/index.js';
 
 export interface CustomerAttestationRoutesOptions {
   db: Kysely<Database>;
   /** The snapshot `POST /v1/attestations/verify` checks permits against; absent, that route is not served. */
   metagraph?: Pick<CachedMetagraph, 'current'> | undefined;
+  /** Where `?proof=true` reads the attestation's inclusion proof (docs/log.md); absent, `log_proof` is null. */
+  log?: Pick<TransparencyLog, 'proofFor'> | undefined;
+  now?: () => Date;
 }
 
 // A malformed hash names no attestation: the same 404 as an unknown one.
@@ -45,7 +50,7 @@ const keepReceivedBody = async (request: FastifyRequest) => {
 };
 
 /** Attestation reads and verification of the customer API (docs/customer-attestations.md). */
-export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestationRoutesOptions> = async (app, { db, metagraph }) => {
+export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestationRoutesOptions> = async (app, { db, metagraph, log, now = () => new Date() }) => {
   app.get(
     '/v1/attestations',
     {
@@ -70,11 +75,18 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
       schema: {
         summary: 'One attestation: its record, the envelope as signed, and the metagraph snapshot it was checked against',
         params: AttestationHashParams,
+        querystring: AttestationDetailQuery,
         response: { 200: AttestationDetail },
       },
       config: { apiKey: { scope: 'read' } },
     },
-    async (request) => getAttestation(db, { canonicalHash: request.params.canonical_hash, showFindings: showsFindings(request) }),
+    async (request) => {
+      const detail = await getAttestation(db, { canonicalHash: request.params.canonical_hash, showFindings: showsFindings(request) });
+      if (request.query.proof !== 'true') return detail;
+      // After the read: an attestation is logged in the transaction that stores it.
+      const logged = log === undefined ? null : await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
+      return { ...detail, log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
+    },
   );
 
   if (metagraph !== undefined) {

@@ -5,6 +5,7 @@ import { lockForUpdate } from '../../../platform/db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
+import { appendLogEntries, verdictLogEntry, type LogEntryInput } from '../../log/index.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { publishArtifactVerdict } from './publish-verdict.js';
@@ -162,7 +163,8 @@ function failureReason(attestations: number): string {
  * Closes a round in its evaluation phase: per-validator scores on the labeled artifacts, the median
  * across validators, ranks (ties go to the earlier submission of the frozen version), the winners
  * (the five best ranks among scores above 0), and published verdicts for live artifacts from the winners' attestations, each change
- * recorded in verdict_history with a `verdict.changed` outbox event. All in one transaction.
+ * recorded in verdict_history with a `verdict.changed` outbox event, and every published verdict
+ * appended to the transparency log. All in one transaction.
  */
 export async function closeRound(
   db: Kysely<Database>,
@@ -185,7 +187,7 @@ export async function closeRound(
     for (const chunk of chunkRows(results.map((r) => r.row), 12)) await trx.insertInto('round_results').values(chunk).execute();
 
     const winners = winnerResults.map((r) => r.agent.hotkey);
-    const verdictChanges = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
+    const { changes: verdictChanges, logged } = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
 
     await trx
       .updateTable('rounds')
@@ -196,6 +198,8 @@ export async function closeRound(
       resource: `round:${round.round_id}`,
       accountId: null,
     });
+    // Last: the log's append lock is then held only until this transaction commits.
+    await appendLogEntries(trx, logged, input.now);
     return { scored: ranked.length, winners, verdictChanges };
   });
 }
@@ -352,7 +356,7 @@ async function publishVerdicts(
   attestations: readonly AttestationForScoring[],
   winners: ReadonlySet<string>,
   now: number,
-): Promise<number> {
+): Promise<{ changes: number; logged: LogEntryInput[] }> {
   const votes = new Map<number, { bundleHash: string; votes: { verdict: VerdictName; riskScore: number }[] }>();
   for (const a of attestations) {
     if (a.kind !== 'live' || !winners.has(a.miner_hotkey)) continue;
@@ -361,8 +365,10 @@ async function publishVerdicts(
     votes.set(a.artifact_id, entry);
   }
   let changes = 0;
+  const logged: LogEntryInput[] = [];
   for (const [artifactId, entry] of votes) {
     const next = publishedVerdict(entry.votes);
+<<<<<<< HEAD
     const changed = await publishArtifactVerdict(trx, {
       artifactId,
       bundleHash: entry.bundleHash,
@@ -370,11 +376,62 @@ async function publishVerdicts(
       roundId: round.round_id,
       verdict: next.verdict,
       riskScore: next.riskScore,
+=======
+    const current = await trx
+      .selectFrom('published_verdicts')
+      .select('verdict')
+      .where('artifact_id', '=', artifactId)
+      .executeTakeFirst();
+    const row = { verdict: next.verdict, risk_score: next.riskScore, round_id: round.round_id, updated_at: now };
+    if (current === undefined) {
+      await trx.insertInto('published_verdicts').values({ artifact_id: artifactId, ...row }).execute();
+    } else {
+      await trx.updateTable('published_verdicts').set(row).where('artifact_id', '=', artifactId).execute();
+    }
+    const previous = current?.verdict ?? null;
+    // Every publication is logged, a verdict the round confirms (a new risk score and round) too.
+    logged.push(
+      verdictLogEntry({
+        bundleHash: entry.bundleHash,
+        track: round.track,
+        verdict: next.verdict,
+        previousVerdict: previous,
+        riskScore: next.riskScore,
+        roundId: round.round_id,
+        publishedAt: now,
+      }),
+    );
+    if (current?.verdict === next.verdict) continue;
+    changes += 1;
+    await trx
+      .insertInto('verdict_history')
+      .values({
+        artifact_id: artifactId,
+        verdict: next.verdict,
+        previous_verdict: previous,
+        risk_score: next.riskScore,
+        round_id: round.round_id,
+        changed_at: now,
+      })
+      .execute();
+    await enqueueOutboxEvent(
+      trx,
+      'verdict.changed',
+      {
+        bundle_hash: entry.bundleHash,
+        track: round.track,
+        verdict: next.verdict,
+        previous_verdict: previous,
+        risk_score: next.riskScore,
+        round_id: round.round_id,
+        changed_at: formatOffsetTimestamp(now),
+      },
+>>>>>>> log
       now,
     });
     if (changed) changes += 1;
   }
-  return changes;
+  return { changes, logged };
 }
 
 /**

@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canonicalJson } from '@vigil/core';
+import { fromHex } from '@vigil/crypto';
+import {
+  formatVerifierKey,
+  leafHash,
+  noteVerifier,
+  openCheckpoint,
+  parseEntryBundle,
+  proveInclusion,
+  tileHashReader,
+  tilePath,
+  verifyInclusion,
+  verifyTlogProof,
+  type Tile,
+} from '@vigil/tlog';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
+import { closeRound, createPublicReadService, recordAttestations } from '../src/features/network/index.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
+import { attest, bundle, HOUR, newKey, seedRound, signedEnvelope, findTask, T0 } from '../src/test-support/fixtures.js';
+
+interface Server {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+const servers: Server[] = [];
+
+async function start(ctx: DialectContext, env: Record<string, string> = {}): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-log-'));
+  const app = await buildApp({
+    config: { ...loadConfig({ LOG_LEVEL: 'warn', ...env }, dataDir), dataDir },
+    readService: createPublicReadService(ctx.db()),
+    customers: { db: ctx.db() },
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const server = {
+    app,
+    url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  servers.push(server);
+  return server;
+}
+
+async function readKey(db: Kysely<Database>, plan: 'paid' | 'free'): Promise<string> {
+  const lines = await runKeysCommand(db, 'keys', ['create', '--org', `org-${plan}`, '--plan', plan, '--scopes', 'read'], Date.now());
+  return lines.find((line) => line.startsWith('vgl_'))!;
+}
+
+const miners = [newKey(), newKey()];
+const validators = [newKey(), newKey()];
+const ARTIFACTS = [
+  { label: 'bad', sourceId: 'gh', kind: 'labeled' as const, groundTruth: 'BLOCK' as const },
+  { label: 'ok', sourceId: 'gh', kind: 'labeled' as const, groundTruth: 'ALLOW' as const },
+  { label: 'live-tool', sourceId: 'gh', kind: 'live' as const },
+];
+
+/** A round where miner 0 judges right and wins, its live verdict published when the round closes. */
+async function seed(db: Kysely<Database>) {
+  const seeded = await seedRound(db, { now: T0, miners, validators, artifacts: ARTIFACTS });
+  const hashes: string[] = [];
+  const at = T0 + HOUR;
+  for (const v of validators) {
+    for (const spec of ARTIFACTS) {
+      const b = bundle('skills', spec);
+      const verdict = spec.kind === 'live' ? 'WARN' : spec.groundTruth!;
+      await attest(db, seeded, miners[0]!, b, v, { verdict, now: at });
+      hashes.push(signedEnvelope(seeded, findTask(seeded, miners[0]!, b), v, { verdict, createdAt: at }).canonical_hash);
+      await attest(db, seeded, miners[1]!, b, v, { verdict: 'ALLOW', now: at });
+    }
+  }
+  await closeRound(db, { roundId: seeded.round.round_id, now: T0 + 3 * HOUR });
+  return { seeded, hashes };
+}
+
+describeEachDialect('transparency log over HTTP', (ctx) => {
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+  });
+
+  it('logs every accepted attestation and published verdict; a tile client verifies the checkpoint, tiles, bundles and an attestation proof end to end', async () => {
+    const { hashes } = await seed(ctx.db());
+    const server = await start(ctx, { VIGIL_LOG_ORIGIN: 'vigil.test/log' });
+    // The verifier key, built from the documented parts: origin and /v1/server-identity's key.
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const vkey = formatVerifierKey('vigil.test/log', fromHex(identity.server_hotkey));
+    const verifier = noteVerifier(vkey);
+
+    const answer = await fetch(`${server.url}/v1/log/checkpoint`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=5');
+    const { checkpoint } = openCheckpoint(await answer.text(), 'vigil.test/log', verifier);
+    // 12 attestations (2 miners × 3 artifacts × 2 validators), then 1 published verdict.
+    expect(checkpoint.size).toBe(13);
+
+    const tiles = tileHashReader(checkpoint, {
+      readTiles: (wanted: readonly Tile[]) =>
+        Promise.all(
+          wanted.map(async (t) => {
+            const response = await fetch(`${server.url}/v1/log/${tilePath(t)}`);
+            expect(response.status).toBe(200);
+            expect(response.headers.get('content-type')).toBe('application/octet-stream');
+            expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+            return new Uint8Array(await response.arrayBuffer());
+          }),
+        ),
+    });
+    const bundleResponse = await fetch(`${server.url}/v1/log/tile/entries/000.p/13`);
+    const entries = parseEntryBundle(new Uint8Array(await bundleResponse.arrayBuffer())).map((e) => JSON.parse(new TextDecoder().decode(e)) as Record<string, unknown>);
+    expect(entries.map((e) => e.type)).toEqual([...Array(12).fill('vigil.attestation/v1'), 'vigil.verdict/v1']);
+    expect(entries[12]).toEqual({
+      type: 'vigil.verdict/v1',
+      bundle_hash: bundle('skills', ARTIFACTS[2]!),
+      track: 'skills',
+      verdict: 'WARN',
+      previous_verdict: null,
+      risk_score: 55,
+      round_id: expect.any(String),
+      published_at: '2026-11-21T13:00:00.000+00:00',
+    });
+    // Each leaf the tile client reads (checked against the signed root) is the bundle's entry.
+    for (const [i, e] of entries.entries()) {
+      const proof = await proveInclusion(13, i, tiles);
+      expect(verifyInclusion(proof, 13, checkpoint.root, i, leafHash(new TextEncoder().encode(canonicalJson(e))))).toBe(true);
+    }
+
+    // An attestation read with ?proof=true: the proof verifies offline against the pinned key, and
+    // the entry is rebuilt from the documented fields of the answer itself.
+    const key = await readKey(ctx.db(), 'paid');
+    const hash = hashes[5]!;
+    const plain = await fetch(`${server.url}/v1/attestations/${hash}`, { headers: { authorization: `Bearer ${key}` } });
+    const plainBody = (await plain.json()) as Record<string, unknown>;
+    expect(Object.keys(plainBody)).toEqual(['attestation', 'envelope', 'envelope_withheld', 'checked_against']);
+    const falseBody = await (await fetch(`${server.url}/v1/attestations/${hash}?proof=false`, { headers: { authorization: `Bearer ${key}` } })).json();
+    expect(falseBody).toEqual(plainBody);
+    const withProof = (await (await fetch(`${server.url}/v1/attestations/${hash}?proof=true`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      attestation: { canonical_hash: string; validator_hotkey: string; verdict: string; recorded_at: string; artifact: { bundle_hash: string } };
+      envelope: { signature: string };
+      log_proof: string;
+      log_entry: string;
+    };
+    const rebuilt = canonicalJson({
+      type: 'vigil.attestation/v1',
+      canonical_hash: withProof.attestation.canonical_hash,
+      signature: withProof.envelope.signature,
+      validator_hotkey: withProof.attestation.validator_hotkey,
+      bundle_hash: withProof.attestation.artifact.bundle_hash,
+      verdict: withProof.attestation.verdict,
+      recorded_at: withProof.attestation.recorded_at,
+    });
+    expect(withProof.log_entry).toBe(rebuilt);
+    const verified = verifyTlogProof(withProof.log_proof, { leafHash: leafHash(new TextEncoder().encode(rebuilt)), origin: 'vigil.test/log', logVerifier: verifier });
+    expect(verified.checkpoint.size).toBe(13);
+    expect(entries[verified.index]!.canonical_hash).toBe(hash);
+    const badValue = await fetch(`${server.url}/v1/attestations/${hash}?proof=yes`, { headers: { authorization: `Bearer ${key}` } });
+    expect(badValue.status).toBe(422);
+    expect(((await badValue.json()) as { errors: { path: string }[] }).errors.map((e) => e.path)).toEqual(['query.proof']);
+    // A free plan, whose envelope is withheld (not here: no findings), gets the entry and proof alike.
+    const free = await readKey(ctx.db(), 'free');
+    const freeBody = (await (await fetch(`${server.url}/v1/attestations/${hash}?proof=true`, { headers: { authorization: `Bearer ${free}` } })).json()) as { log_entry: string };
+    expect(freeBody.log_entry).toBe(rebuilt);
+    const unknown = await (await fetch(`${server.url}/v1/attestations/sha256:${'0'.repeat(64)}?proof=true`, { headers: { authorization: `Bearer ${key}` } })).json();
+    expect(unknown).toEqual({ detail: 'attestation not found', code: 'attestation_not_found' });
+  });
+
+  it('the batch path logs the envelopes it creates, in input order, and nothing for duplicates and refusals', async () => {
+    const db = ctx.db();
+    const seeded = await seedRound(db, { now: T0, miners, validators, artifacts: ARTIFACTS });
+    const at = T0 + HOUR;
+    const envelopes = ARTIFACTS.map((spec) => signedEnvelope(seeded, findTask(seeded, miners[1]!, bundle('skills', spec)), validators[0]!, { verdict: 'ALLOW', createdAt: at }));
+    const stranger = newKey();
+    const refused = signedEnvelope(seeded, findTask(seeded, miners[0]!, bundle('skills', ARTIFACTS[0]!)), stranger, { verdict: 'ALLOW', createdAt: at });
+    const results = await recordAttestations(db, [envelopes[2]!, refused, envelopes[0]!, envelopes[2]!, envelopes[1]!], { now: at });
+    expect(results.map((r) => r.outcome)).toEqual(['created', 'refused', 'created', 'duplicate', 'created']);
+    const logged = await db.selectFrom('log_entries').select(['idx', 'subject', 'entry']).orderBy('idx').execute();
+    expect(logged.map((r) => [Number(r.idx), r.subject])).toEqual(
+      [envelopes[2]!, envelopes[0]!, envelopes[1]!].map((e, i) => [i, `attestation:${e.canonical_hash}`]),
+    );
+    expect(JSON.parse(logged[0]!.entry)).toMatchObject({ type: 'vigil.attestation/v1', signature: envelopes[2]!.signature, recorded_at: '2026-11-21T11:00:00.000+00:00' });
+    // Recorded again: already stored, nothing appended.
+    await recordAttestations(db, envelopes, { now: at + 1 });
+    expect(await db.selectFrom('log_entries').select('idx').execute()).toHaveLength(3);
+  });
+
+  it('answers a tile beyond the tree with 404 and a malformed tile path with 400, from the catalogue', async () => {
+    await seed(ctx.db());
+    const server = await start(ctx);
+    for (const path of ['tile/0/000', 'tile/0/000.p/14', 'tile/entries/000', 'tile/entries/001.p/1', 'tile/1/000.p/1']) {
+      const response = await fetch(`${server.url}/v1/log/${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toEqual({ detail: 'log tile not found', code: 'log_tile_not_found' });
+    }
+    for (const path of ['tile/0/0', 'tile/0/000.p/0', 'tile/0/000.p/256', 'tile/x/000', 'tile/entries']) {
+      const response = await fetch(`${server.url}/v1/log/${path}`);
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toEqual({ detail: 'malformed log tile path', code: 'log_tile_malformed' });
+    }
+    // Without VIGIL_LOG_ORIGIN the origin names the server's key.
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const note = await (await fetch(`${server.url}/v1/log/checkpoint`)).text();
+    expect(note.split('\n')[0]).toBe(`vigil/${identity.server_hotkey}`);
+    openCheckpoint(note, `vigil/${identity.server_hotkey}`, noteVerifier(formatVerifierKey(`vigil/${identity.server_hotkey}`, fromHex(identity.server_hotkey))));
+  });
+});
