@@ -232,22 +232,24 @@ async function applyAcceptedEffects(trx: Transaction<Database>, accepted: readon
   await applyAttestationAggregatesBatch(trx, facts);
   await markValidatorsSeen(trx, accepted, at);
   await enqueueCreatedEvents(trx, accepted, at);
-<<<<<<< HEAD
   // Each artifact whose fast tasks were attested may now be decided (docs/rounds.md), once per
   // artifact, after all of the batch's attestations of it are in, at the time of the last of them.
   const fast = new Map<string, { artifactId: number; roundId: string; now: number }>();
   for (const a of accepted) {
     if (a.task.fast === 1) fast.set(`${a.artifact.id} ${a.task.round_id}`, { artifactId: a.artifact.id, roundId: a.task.round_id, now: at(a) });
   }
-  for (const settle of fast.values()) await settleFastVerdict(trx, settle);
-=======
-  // Last, in input order (the order recording them one by one gives their entries).
+  const published = [];
+  for (const settle of fast.values()) {
+    const settled = await settleFastVerdict(trx, settle);
+    if (settled.logEntry !== null) published.push(settled.logEntry);
+  }
+  // Last, the attestations in input order (the order recording them one by one gives their entries),
+  // then the verdicts they decided.
   await appendLogEntries(
     trx,
-    accepted.map((a) => loggedAttestation(a.parsed.payload, a.parsed.canonicalHash, a.parsed.signature, a.artifact, at(a))),
+    [...accepted.map((a) => loggedAttestation(a.parsed.payload, a.parsed.canonicalHash, a.parsed.signature, a.artifact, at(a))), ...published],
     at(accepted.at(-1)!),
   );
->>>>>>> log
 }
 
 /**

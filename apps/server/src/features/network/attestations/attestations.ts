@@ -300,12 +300,14 @@ export async function recordAttestation(
       now,
       { resource: `attestation:${canonicalHash}`, accountId: null },
     );
-<<<<<<< HEAD
-    if (task.fast === 1) await settleFastVerdict(trx, { artifactId: artifact.id, roundId: task.round_id, now });
-=======
+    // A fast task's attestation may decide its artifact (docs/rounds.md): that publication is logged too.
+    const logged = [loggedAttestation(payload, canonicalHash, signature, artifact, now)];
+    if (task.fast === 1) {
+      const settled = await settleFastVerdict(trx, { artifactId: artifact.id, roundId: task.round_id, now });
+      if (settled.logEntry !== null) logged.push(settled.logEntry);
+    }
     // Last: the log's append lock is then held only until this transaction commits.
-    await appendLogEntries(trx, [loggedAttestation(payload, canonicalHash, signature, artifact, now)], now);
->>>>>>> log
+    await appendLogEntries(trx, logged, now);
     return { id: inserted.id, created: true, isRerun };
   });
 }

@@ -5,7 +5,7 @@ import { lockForUpdate } from '../../../platform/db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
-import { appendLogEntries, verdictLogEntry, type LogEntryInput } from '../../log/index.js';
+import { appendLogEntries, type LogEntryInput } from '../../log/index.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { publishArtifactVerdict } from './publish-verdict.js';
@@ -368,68 +368,17 @@ async function publishVerdicts(
   const logged: LogEntryInput[] = [];
   for (const [artifactId, entry] of votes) {
     const next = publishedVerdict(entry.votes);
-<<<<<<< HEAD
-    const changed = await publishArtifactVerdict(trx, {
+    const published = await publishArtifactVerdict(trx, {
       artifactId,
       bundleHash: entry.bundleHash,
       track: round.track,
       roundId: round.round_id,
       verdict: next.verdict,
       riskScore: next.riskScore,
-=======
-    const current = await trx
-      .selectFrom('published_verdicts')
-      .select('verdict')
-      .where('artifact_id', '=', artifactId)
-      .executeTakeFirst();
-    const row = { verdict: next.verdict, risk_score: next.riskScore, round_id: round.round_id, updated_at: now };
-    if (current === undefined) {
-      await trx.insertInto('published_verdicts').values({ artifact_id: artifactId, ...row }).execute();
-    } else {
-      await trx.updateTable('published_verdicts').set(row).where('artifact_id', '=', artifactId).execute();
-    }
-    const previous = current?.verdict ?? null;
-    // Every publication is logged, a verdict the round confirms (a new risk score and round) too.
-    logged.push(
-      verdictLogEntry({
-        bundleHash: entry.bundleHash,
-        track: round.track,
-        verdict: next.verdict,
-        previousVerdict: previous,
-        riskScore: next.riskScore,
-        roundId: round.round_id,
-        publishedAt: now,
-      }),
-    );
-    if (current?.verdict === next.verdict) continue;
-    changes += 1;
-    await trx
-      .insertInto('verdict_history')
-      .values({
-        artifact_id: artifactId,
-        verdict: next.verdict,
-        previous_verdict: previous,
-        risk_score: next.riskScore,
-        round_id: round.round_id,
-        changed_at: now,
-      })
-      .execute();
-    await enqueueOutboxEvent(
-      trx,
-      'verdict.changed',
-      {
-        bundle_hash: entry.bundleHash,
-        track: round.track,
-        verdict: next.verdict,
-        previous_verdict: previous,
-        risk_score: next.riskScore,
-        round_id: round.round_id,
-        changed_at: formatOffsetTimestamp(now),
-      },
->>>>>>> log
       now,
     });
-    if (changed) changes += 1;
+    logged.push(published.logEntry);
+    if (published.changed) changes += 1;
   }
   return { changes, logged };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database, TrackName } from '../../../platform/db/schema.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import type { LogEntryInput } from '../../log/index.js';
 import { publishArtifactVerdict } from '../rounds/publish-verdict.js';
 import { decideFastVerdict, planFastTasks, type FastDecision, type FastTaskPlan, type IncumbentRound } from './fast-task-plan.js';
 import { REPLICAS } from './replicas.js';
@@ -87,20 +88,21 @@ export async function artifactStored(db: Kysely<Database>, input: { artifactId: 
  * artifact now decide it (decideFastVerdict), publishes the verdict under the incumbents' round
  * with the same rule and effects as a round's close. Nothing for a labeled artifact, nor when a
  * newer round of the track has closed since the task was made (its winners are the incumbents now,
- * and that round or their fast tasks speak for the artifact).
+ * and that round or their fast tasks speak for the artifact). Returns the decision and, when a
+ * verdict was published, its transparency-log entry for the caller to append last.
  */
 export async function settleFastVerdict(
   db: Kysely<Database>,
   input: { artifactId: number; roundId: string; now: number },
-): Promise<FastDecision | null> {
+): Promise<{ decision: FastDecision | null; logEntry: LogEntryInput | null }> {
   const artifact = await db
     .selectFrom('artifacts')
     .select(['id', 'bundle_hash', 'track', 'kind'])
     .where('id', '=', input.artifactId)
     .executeTakeFirstOrThrow();
-  if (artifact.kind !== 'live') return null;
+  if (artifact.kind !== 'live') return { decision: null, logEntry: null };
   const [incumbents] = await incumbentRounds(db, artifact.track);
-  if (incumbents === undefined || incumbents.roundId !== input.roundId) return null;
+  if (incumbents === undefined || incumbents.roundId !== input.roundId) return { decision: null, logEntry: null };
   const votes = await db
     .selectFrom('attestations')
     .innerJoin('tasks', 'tasks.task_id', 'attestations.task_id')
@@ -121,16 +123,15 @@ export async function settleFastVerdict(
     votes: votes.map((v) => ({ minerHotkey: v.miner_hotkey, validatorHotkey: v.validator_hotkey, verdict: v.verdict, riskScore: Number(v.risk_score) })),
     quorum,
   });
-  if (decision.decided) {
-    await publishArtifactVerdict(db, {
-      artifactId: artifact.id,
-      bundleHash: artifact.bundle_hash,
-      track: artifact.track,
-      roundId: input.roundId,
-      verdict: decision.verdict,
-      riskScore: decision.riskScore,
-      now: input.now,
-    });
-  }
-  return decision;
+  if (!decision.decided) return { decision, logEntry: null };
+  const published = await publishArtifactVerdict(db, {
+    artifactId: artifact.id,
+    bundleHash: artifact.bundle_hash,
+    track: artifact.track,
+    roundId: input.roundId,
+    verdict: decision.verdict,
+    riskScore: decision.riskScore,
+    now: input.now,
+  });
+  return { decision, logEntry: published.logEntry };
 }
