@@ -225,6 +225,22 @@ describeEachDialect('a verdict between rounds', (ctx) => {
       },
     ]);
 
+    // The transparency log holds the publication too, right after the attestation that decided it
+    // (docs/log.md: every verdict Vigil publishes is logged).
+    const logged = await db.selectFrom('log_entries').select(['type', 'subject', 'entry']).orderBy('idx', 'desc').limit(2).execute();
+    expect(logged.map((l) => l.type)).toEqual(['vigil.verdict/v1', 'vigil.attestation/v1']);
+    expect(logged[0]!.subject).toBe(`artifact:${fresh.bundle_hash}`);
+    expect(JSON.parse(logged[0]!.entry)).toEqual({
+      type: 'vigil.verdict/v1',
+      bundle_hash: fresh.bundle_hash,
+      track: 'packages',
+      verdict: 'BLOCK',
+      previous_verdict: null,
+      risk_score: 95,
+      round_id: round1.round_id,
+      published_at: formatOffsetTimestamp(decidedAt),
+    });
+
     // Round 1's record and scores stay as they were; threat intel still speaks from rounds alone.
     expect(await call(e, 'GET', `/v1/rounds/${round1.round_id}/attestations?miner=${GOOD_MINER.hotkey}`, '')).toMatchObject({ body: roundAttestationsBefore.body });
     const intel = await client(e, V1).request('GET', `/v1/validators/threat-intel/${fresh.content_hash}`, undefined, { schema: ThreatIntel });
