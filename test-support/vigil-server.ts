@@ -83,7 +83,8 @@ function tokenOf(output: string): string {
 export async function startVigilServer(options: { corsOrigins?: string[]; env?: Record<string, string>; demo?: boolean } = {}): Promise<VigilServer> {
   const cwd = mkdtempSync(join(tmpdir(), 'vigil-server-'));
   const dataDir = join(cwd, '.vigil');
-  const env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  // No test reaches the public registries: a suite that tests fetching turns it on with `env`.
+  const env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', VIGIL_REGISTRY_FETCH: 'false' };
   const paidKey = tokenOf(await run(['keys', 'create', '--org', 'acme', '--plan', 'paid', '--scopes', 'read,upload,verify,policies,repositories,keys,admin'], cwd, env));
   const freeKey = tokenOf(await run(['keys', 'create', '--personal', 'bob', '--plan', 'free', '--scopes', 'read,verify'], cwd, env));
   const port = await freePort();

@@ -76,6 +76,7 @@ describe('loadConfig', () => {
         pollMs: 2_000,
         retryBaseMs: 30_000,
         maxAttempts: 8,
+        concurrency: 4,
       },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);

@@ -38,7 +38,7 @@ function workDir(): string {
 
 function run(args: string[], env: Record<string, string> = {}, cwd = workDir(), nodeArgs: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -192,7 +192,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const created = await run(['keys', 'create', '--personal', 'alice', '--plan', 'paid', '--scopes', 'policies'], {}, cwd);
     const token = created.stdout.split('\n').find((line) => line.startsWith('vgl_'))!;
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve'], { cwd, env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, [BIN, 'serve'], { cwd, env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let answer: Response | undefined;
@@ -223,7 +223,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve'], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
@@ -252,7 +252,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const child = spawn(process.execPath, [BIN, 'serve'], {
       cwd,
       env: {
-        PATH: process.env.PATH ?? '',
+        PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false',
         PORT: String(port),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'warn',
@@ -346,7 +346,7 @@ describe.skipIf(!built)('vigil-server command', () => {
     const cwd = workDir();
     const child = spawn(process.execPath, [BIN, 'worker'], {
       cwd,
-      env: { PATH: process.env.PATH ?? '', VIGIL_SCHEDULER_INTERVAL_S: '1' },
+      env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', VIGIL_SCHEDULER_INTERVAL_S: '1' },
     });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

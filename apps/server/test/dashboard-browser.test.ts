@@ -54,7 +54,7 @@ function freePort(): Promise<number> {
 
 function runBin(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -145,7 +145,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
     apiKey = /vgl_[0-9a-f]+_[0-9a-f]+/.exec(await runBin(['keys', 'create', '--org', 'e2e', '--plan', 'paid', '--scopes', 'read'], env))![0];
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    server = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
+    server = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'ignore' });
     for (let i = 0; ; i++) {
       const up = await fetch(`${base}/v1/health`).then((r) => r.ok, () => false);
       if (up) break;

@@ -72,7 +72,7 @@ describe.skipIf(!hasValidatorRun)(hasValidatorRun ? 'pnpm demo --quick --exit' :
     // The demo's data, served again (no scheduler: nothing may change while it is read).
     server = spawn(process.execPath, [SERVER_BIN, 'serve'], {
       cwd: ROOT,
-      env: { ...process.env, VIGIL_DATA_DIR: join(dir, 'demo', 'data'), PORT: String(port), HOST: '127.0.0.1', VIGIL_SCHEDULER: 'false', LOG_LEVEL: 'warn' },
+      env: { ...process.env, VIGIL_DATA_DIR: join(dir, 'demo', 'data'), PORT: String(port), HOST: '127.0.0.1', VIGIL_SCHEDULER: 'false', VIGIL_REGISTRY_FETCH: 'false', LOG_LEVEL: 'warn' },
       stdio: 'ignore',
     });
     const base = `http://127.0.0.1:${port}`;

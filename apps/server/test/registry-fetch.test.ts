@@ -274,6 +274,30 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     expect(await row('pkg:npm/old-pkg@2.0.0')).toMatchObject({ state: 'stored', attempts: 2 });
   });
 
+  // Outsider findings: one hanging registry answer held up every other fetch for minutes, and a
+  // stopped worker left its fetch `running` for the whole lease.
+  it('a registry answer that hangs holds up no other fetch; stopping gives the hung fetch back at once, its attempt not counted', async () => {
+    const setup = await start();
+    proxy.setFault({ kind: 'hang' }, { match: (path) => path.includes('old-pkg') });
+    await verify(setup, 'npm:old-pkg@2.0.0');
+    await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0');
+    const draining = setup.worker.drain();
+    let other = await row('pkg:npm/%40vigil-test/scoped@2.0.0');
+    for (let i = 0; i < 600 && other.state !== 'stored'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      other = await row('pkg:npm/%40vigil-test/scoped@2.0.0');
+    }
+    expect(other.state).toBe('stored');
+    expect(await row('pkg:npm/old-pkg@2.0.0')).toMatchObject({ state: 'running', attempts: 1 });
+    await setup.worker.stop();
+    expect(await row('pkg:npm/old-pkg@2.0.0')).toMatchObject({ state: 'queued', attempts: 0, lease_owner: null, lease_expires_at: null, next_attempt_at: setup.clock.now });
+    // The hung request ends when the connectors close; its late answer is dropped.
+    proxy.setFault(null);
+    setup.connectors.close();
+    await draining;
+    expect(await row('pkg:npm/old-pkg@2.0.0')).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+
   it('fetches a PyPI release (its pure-Python wheel) from the index', async () => {
     const setup = await start();
     expect((await verify(setup, 'pkg:pypi/demo-pkg@1.0.0')).fetch?.state).toBe('fetching');

@@ -92,3 +92,18 @@ export async function finishFetch(db: Kysely<Database>, claim: ClaimedFetch, out
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Gives back a fetch this worker holds but will not finish (it is stopping): due again at once, its
+ * interrupted attempt not counted. Refused, like finishing, once another worker took the row.
+ */
+export async function releaseFetch(db: Kysely<Database>, claim: ClaimedFetch, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('registry_fetches')
+    .set({ state: 'queued', lease_owner: null, lease_expires_at: null, next_attempt_at: now, attempts: Math.max(0, claim.row.attempts - 1), updated_at: now })
+    .where('purl', '=', claim.row.purl)
+    .where('state', '=', 'running')
+    .where('lease_owner', '=', claim.owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -15,6 +15,7 @@ describe('registry fetch settings', () => {
         VIGIL_REGISTRY_POLL_S: '5',
         VIGIL_REGISTRY_RETRY_S: '10',
         VIGIL_REGISTRY_MAX_ATTEMPTS: '3',
+        VIGIL_REGISTRY_CONCURRENCY: '2',
       }),
     ).toEqual({
       enabled: false,
@@ -24,6 +25,7 @@ describe('registry fetch settings', () => {
       pollMs: 5_000,
       retryBaseMs: 10_000,
       maxAttempts: 3,
+      concurrency: 2,
     });
   });
 
@@ -35,6 +37,11 @@ describe('registry fetch settings', () => {
     [{ VIGIL_PYPI_URL: 'https://pypi.example/?x=1' }, 'VIGIL_PYPI_URL'],
     [{ VIGIL_REGISTRY_POLL_S: '0' }, 'VIGIL_REGISTRY_POLL_S'],
     [{ VIGIL_REGISTRY_MAX_ATTEMPTS: '101' }, 'VIGIL_REGISTRY_MAX_ATTEMPTS'],
+    [{ VIGIL_REGISTRY_CONCURRENCY: '0' }, 'VIGIL_REGISTRY_CONCURRENCY'],
+    // Hosts the connectors refuse are refused with the variable's name, before anything else starts.
+    [{ VIGIL_NPM_REGISTRY_URL: 'http://169.254.169.254' }, 'VIGIL_NPM_REGISTRY_URL'],
+    [{ VIGIL_PYPI_URL: 'http://metadata.google.internal' }, 'VIGIL_PYPI_URL'],
+    [{ VIGIL_NPM_REGISTRY_TOKEN: 'a\r\nb' }, 'VIGIL_NPM_REGISTRY_TOKEN'],
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => registryFetchSettingsFromEnv(env)).toThrow(ConfigError);
     expect(() => registryFetchSettingsFromEnv(env)).toThrow(name);

@@ -1,4 +1,5 @@
 import { ConfigError } from '../../platform/config/config-error.js';
+import { createNpmRegistry, createPypiRegistry } from '@vigil/registries';
 import { envInteger, envText, type Env } from '../../platform/config/env.js';
 
 /** On-demand registry fetching (docs/registries.md, "In the server"; docs/configuration.md). */
@@ -15,6 +16,8 @@ export interface RegistryFetchSettings {
   retryBaseMs: number;
   /** VIGIL_REGISTRY_MAX_ATTEMPTS: attempts before a fetch the registry never answered is `failed`. */
   maxAttempts: number;
+  /** VIGIL_REGISTRY_CONCURRENCY: fetches one worker runs at once, so one slow registry answer holds up no other fetch. */
+  concurrency: number;
 }
 
 export const DEFAULT_NPM_REGISTRY_URL = 'https://registry.npmjs.org';
@@ -22,6 +25,7 @@ export const DEFAULT_PYPI_URL = 'https://pypi.org';
 export const DEFAULT_REGISTRY_POLL_S = 2;
 export const DEFAULT_REGISTRY_RETRY_S = 30;
 export const DEFAULT_REGISTRY_MAX_ATTEMPTS = 8;
+export const DEFAULT_REGISTRY_CONCURRENCY = 4;
 /** The longest wait between two attempts of one fetch. */
 export const MAX_REGISTRY_RETRY_MS = 3_600_000;
 
@@ -36,6 +40,7 @@ export const REGISTRY_FETCH_VARIABLES = [
   { name: 'VIGIL_REGISTRY_POLL_S', default: String(DEFAULT_REGISTRY_POLL_S), accepts: 'integer seconds 1-3600 between an idle fetch worker\u2019s looks for due fetches' },
   { name: 'VIGIL_REGISTRY_RETRY_S', default: String(DEFAULT_REGISTRY_RETRY_S), accepts: 'integer seconds 1-3600 before the first retry of a fetch whose registry did not answer (doubled per attempt, at most 1 h)' },
   { name: 'VIGIL_REGISTRY_MAX_ATTEMPTS', default: String(DEFAULT_REGISTRY_MAX_ATTEMPTS), accepts: 'integer 1-100: attempts before such a fetch is failed' },
+  { name: 'VIGIL_REGISTRY_CONCURRENCY', default: String(DEFAULT_REGISTRY_CONCURRENCY), accepts: 'integer 1-64: fetches one worker process runs at once' },
 ] as const;
 
 function flag(env: Env, name: string): boolean {
@@ -59,14 +64,33 @@ function url(env: Env, name: string, fallback: string): string {
   return text;
 }
 
+/**
+ * Refuses, naming the variable, a registry URL or token the connectors would refuse when created
+ * (a link-local or cloud-metadata host, a token that cannot go into a header): checked with the
+ * connectors' own rules, at startup, before the database is touched.
+ */
+function connectorAccepts(create: typeof createNpmRegistry | typeof createPypiRegistry, registry: { url: string; token: string | null }, urlName: string, tokenName: string): void {
+  try {
+    create({ url: registry.url, ...(registry.token === null ? {} : { token: registry.token }) }).close();
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new ConfigError(/token/i.test(message) ? tokenName : urlName, message);
+  }
+}
+
 export function registryFetchSettingsFromEnv(env: Env = process.env): RegistryFetchSettings {
+  const npm = { url: url(env, 'VIGIL_NPM_REGISTRY_URL', DEFAULT_NPM_REGISTRY_URL), token: envText(env, 'VIGIL_NPM_REGISTRY_TOKEN') ?? null };
+  const pypi = { url: url(env, 'VIGIL_PYPI_URL', DEFAULT_PYPI_URL), token: envText(env, 'VIGIL_PYPI_TOKEN') ?? null };
+  connectorAccepts(createNpmRegistry, npm, 'VIGIL_NPM_REGISTRY_URL', 'VIGIL_NPM_REGISTRY_TOKEN');
+  connectorAccepts(createPypiRegistry, pypi, 'VIGIL_PYPI_URL', 'VIGIL_PYPI_TOKEN');
   return {
     enabled: flag(env, 'VIGIL_REGISTRY_FETCH'),
     runInServe: flag(env, 'VIGIL_REGISTRY_WORKER'),
-    npm: { url: url(env, 'VIGIL_NPM_REGISTRY_URL', DEFAULT_NPM_REGISTRY_URL), token: envText(env, 'VIGIL_NPM_REGISTRY_TOKEN') ?? null },
-    pypi: { url: url(env, 'VIGIL_PYPI_URL', DEFAULT_PYPI_URL), token: envText(env, 'VIGIL_PYPI_TOKEN') ?? null },
+    npm,
+    pypi,
     pollMs: envInteger(env, 'VIGIL_REGISTRY_POLL_S', DEFAULT_REGISTRY_POLL_S, { min: 1, max: 3600, expected: 'an integer 1-3600' }) * 1000,
     retryBaseMs: envInteger(env, 'VIGIL_REGISTRY_RETRY_S', DEFAULT_REGISTRY_RETRY_S, { min: 1, max: 3600, expected: 'an integer 1-3600' }) * 1000,
     maxAttempts: envInteger(env, 'VIGIL_REGISTRY_MAX_ATTEMPTS', DEFAULT_REGISTRY_MAX_ATTEMPTS, { min: 1, max: 100, expected: 'an integer 1-100' }),
+    concurrency: envInteger(env, 'VIGIL_REGISTRY_CONCURRENCY', DEFAULT_REGISTRY_CONCURRENCY, { min: 1, max: 64, expected: 'an integer 1-64' }),
   };
 }

@@ -7,7 +7,7 @@ import type { BlobStore } from '../../platform/blobs/index.js';
 import type { Database } from '../../platform/db/schema.js';
 import { VigilError } from '../../platform/errors.js';
 import { pollEvery } from '../../platform/jobs/poll-every.js';
-import { claimDueFetch, finishFetch, type ClaimedFetch } from './fetch-queue.js';
+import { claimDueFetch, finishFetch, releaseFetch, type ClaimedFetch } from './fetch-queue.js';
 import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
 import { ensureRegistryAccount, REGISTRY_ACCOUNT_ID } from './registry-account.js';
 
@@ -55,7 +55,12 @@ export interface CreateFetchWorkerOptions {
 
 export interface FetchWorker {
   start(): void;
-  /** No more work; resolves once the fetch in hand is finished. Closes nothing (the connectors are the caller's). */
+  /**
+   * No more work: the fetches in hand are given back, due again at once and their interrupted
+   * attempt not counted, so a restart (of this or another process) takes them without waiting for
+   * a lease; an answer that still arrives is dropped. Resolves without waiting for the registry.
+   * Closes nothing (the connectors are the caller's).
+   */
   stop(): Promise<void>;
   /** Claims and runs due fetches until none is left; resolves to how many it ran. A call while one runs joins it. */
   drain(): Promise<number>;
@@ -103,34 +108,45 @@ async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, 
 }
 
 /**
- * The registry fetch worker: claims due fetches one at a time (durably, in the database: any number
- * of processes may run one) and runs them. A fetch whose worker died is taken again when its lease
- * (FETCH_LEASE_MS) runs out.
+ * The registry fetch worker: claims due fetches (durably, in the database: any number of processes
+ * may run one) and runs up to `settings.concurrency` of them at once, so one registry that hangs holds
+ * up no other fetch. A fetch whose worker died is taken again when its lease (FETCH_LEASE_MS) runs out.
  */
 export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorker {
   const now = options.now ?? Date.now;
   let stopped = false;
   let inFlight: Promise<number> | undefined;
   let again = false;
+  const inHand = new Set<ClaimedFetch>();
 
-  async function drainOnce(): Promise<number> {
+  /** One lane: claims and runs due fetches one after another until none is due. */
+  async function lane(): Promise<number> {
     let processed = 0;
     for (;;) {
       if (stopped) break;
       const claim = await claimDueFetch(options.db, now());
       if (claim === undefined) break;
       processed += 1;
+      inHand.add(claim);
       try {
         const outcome = await runFetch(options, claim, now);
+        if (stopped && !inHand.has(claim)) break; // given back by stop(): its outcome is dropped
         const kept = await finishFetch(options.db, claim, outcome, now());
         if (!kept) options.logger?.info({ purl: claim.row.purl }, 'registry fetch: lease lost to another worker; its outcome stands');
         else if (outcome.state !== 'stored') options.logger?.info({ purl: claim.row.purl, outcome: outcome.state, reason: outcome.reason }, 'registry fetch not stored');
       } catch (error) {
         // Left `running`: the lease runs out and the fetch is taken again, by this process or another.
-        options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
+        if (!stopped) options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
+      } finally {
+        inHand.delete(claim);
       }
     }
     return processed;
+  }
+
+  async function drainOnce(): Promise<number> {
+    const lanes = await Promise.all(Array.from({ length: Math.max(1, options.settings.concurrency) }, () => lane()));
+    return lanes.reduce((a, b) => a + b, 0);
   }
 
   function drain(): Promise<number> {
@@ -162,7 +178,17 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
     async stop() {
       stopped = true;
       loop.stop();
-      await inFlight?.catch(() => undefined);
+      const held = [...inHand];
+      inHand.clear();
+      await Promise.all(
+        held.map((claim) =>
+          releaseFetch(options.db, claim, now()).catch((error: unknown) => {
+            // Left `running`: its lease runs out and it is taken again then.
+            options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch: could not give back a fetch at stop');
+          }),
+        ),
+      );
+      if (held.length > 0) options.logger?.info({ fetches: held.map((c) => c.row.purl) }, 'registry fetch worker stopped: fetches in hand given back');
     },
     drain,
     nudge() {

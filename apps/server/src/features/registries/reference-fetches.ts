@@ -1,4 +1,5 @@
 import { formatOffsetTimestamp, parsePackageRef, type ReferenceFetch } from '@vigil/core';
+import { isNpmName, isPypiName } from '@vigil/registries';
 import type { Kysely } from 'kysely';
 import type { PendingReference, ReferenceFetches } from '../artifacts/index.js';
 import type { Database, TrackName } from '../../platform/db/schema.js';
@@ -14,16 +15,32 @@ export interface CreateReferenceFetchesOptions {
   onQueued?: () => void;
 }
 
-/** The registry ecosystem a pending reference is fetched from, or undefined when Vigil does not fetch it. */
-function fetchableEcosystem(purl: string): 'npm' | 'pypi' | undefined {
+/**
+ * The registry ecosystem a pending reference is fetched from, or undefined when Vigil does not fetch
+ * it (docs/registries.md, "What queues a fetch"): an npm or PyPI reference with a version, a name the
+ * registry could hold, no subpath, and no qualifier but PyPI's `file_name`. Anything else a caller
+ * adds to a purl (made-up qualifiers, a subpath, an encoded slash in a name) would otherwise make
+ * a fetch, and a trusted claim, per spelling of the same release.
+ */
+export function fetchableEcosystem(purl: string): 'npm' | 'pypi' | undefined {
   let ref;
   try {
     ref = parsePackageRef(purl);
   } catch {
     return undefined;
   }
-  if (ref.version === null) return undefined;
-  return ref.type === 'npm' || ref.type === 'pypi' ? ref.type : undefined;
+  if (ref.version === null || purl.includes('#')) return undefined;
+  const qualifiers = Object.keys(ref.qualifiers);
+  if (ref.type === 'npm') {
+    // The scope is the purl's namespace: a name segment holding `@` or `/` itself was encoded into one.
+    if (ref.name.includes('/') || ref.name.includes('@')) return undefined;
+    const name = ref.namespace === null ? ref.name : `${ref.namespace}/${ref.name}`;
+    return qualifiers.length === 0 && isNpmName(name) ? 'npm' : undefined;
+  }
+  if (ref.type === 'pypi') {
+    return ref.namespace === null && isPypiName(ref.name) && qualifiers.every((q) => q === 'file_name') ? 'pypi' : undefined;
+  }
+  return undefined;
 }
 
 /**
