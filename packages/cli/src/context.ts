@@ -15,10 +15,13 @@ import { Output, Progress } from './output.js';
  */
 class AnswerRecorder {
   last: unknown = undefined;
+  /** The last successful answer's `Retry-After` in ms (seconds or an HTTP date), null without one: `--wait` honours it. */
+  retryAfterMs: number | null = null;
 
   wrap(inner: typeof globalThis.fetch): typeof globalThis.fetch {
     return async (input, init) => {
       const response = await inner(input, init);
+      if (response.ok) this.retryAfterMs = retryAfterMs(response.headers.get('retry-after'));
       if (response.ok && (response.headers.get('content-type') ?? '').includes('json')) {
         const text = await response.clone().text();
         try {
@@ -30,6 +33,13 @@ class AnswerRecorder {
       return response;
     };
   }
+}
+
+function retryAfterMs(header: string | null): number | null {
+  if (header === null || header.trim() === '') return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1_000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
 /** What a command's action gets: the output, the connection and clients, made on first use. */

@@ -18,7 +18,13 @@ export const EXIT = {
   warn: 4,
   /** The worst verdict is BLOCK. */
   block: 5,
-  /** Ctrl-C: `scan` stopped its agent, or a second one ended `validator run` at once (128 + SIGINT, as a shell reports it). */
+  /** `attestation verify --log`: the server's log has no entry for the attestation. */
+  notInLog: 6,
+  /** `attestation verify --log`: the inclusion proof (or the entry it proves) does not hold. */
+  badLogProof: 7,
+  /** `attestation verify --log`: the proof's checkpoint is not signed by the log key for its origin. */
+  badCheckpointSignature: 8,
+  /** Ctrl-C: `scan` stopped its agent, `--wait` stopped waiting, or a second one ended `validator run` at once (128 + SIGINT, as a shell reports it). */
   interrupted: 130,
 } as const;
 

@@ -60,7 +60,8 @@ Configuration (first found wins): --base-url, --url, VIGIL_BASE_URL, VIGIL_URL, 
 --token, --api-key, VIGIL_API_TOKEN, VIGIL_API_KEY, the profile. Profiles: vigil login (file ~/.config/vigil/config.json).
 
 Exit status: 0 success (ALLOW); 1 error (the server answered an error or could not be reached, a file could not be read);
-2 usage error; 3 attestation not genuine; 4 WARN (with --fail-on warn, the default); 5 BLOCK.
+2 usage error; 3 attestation not genuine; 4 WARN (with --fail-on warn, the default); 5 BLOCK;
+attestation verify --log: 6 not in the log, 7 bad proof, 8 bad checkpoint signature; 130 Ctrl-C (scan, --wait).
 
 Examples:
   $ vigil login --base-url https://api.vigil.example --token vgl_…

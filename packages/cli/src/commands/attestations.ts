@@ -1,11 +1,72 @@
 import { canonicalHash, MetagraphSnapshot, SEARCH_KINDS, VERDICTS, type SearchKind, type Verdict } from '@vigil/core';
-import { verifyAttestation } from '@vigil/crypto';
+import { fromHex, verifyAttestation } from '@vigil/crypto';
+import { formatVerifierKey, noteVerifier, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { choiceArg, readJson, type Context } from '../context.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { short, when } from '../output.js';
+import { checkLogInclusion, proofOrigin, type LogCheck, type LogFailure } from '../log-inclusion.js';
 import { pageOptions, readPages, sdkPageOptions, type PageFlags } from '../pages.js';
+
+interface OfflineFlags {
+  metagraph?: string;
+  log?: boolean;
+  logKey?: string;
+}
+
+/** `--log-key <vkey>`: a C2SP Ed25519 verifier key, checked before anything is sent. */
+function logKeyArg(value: string): string {
+  try {
+    noteVerifier(value);
+  } catch (err) {
+    if (err instanceof TlogError) throw new UsageError(`--log-key: ${err.message}`);
+    throw err;
+  }
+  return value;
+}
+
+const LOG_EXIT: Record<LogFailure, number> = { not_in_log: EXIT.notInLog, bad_proof: EXIT.badLogProof, bad_checkpoint_signature: EXIT.badCheckpointSignature };
+
+/**
+ * The attestation's entry in the server's log (GET /v1/attestations/{hash}?proof=true), checked
+ * offline against the pinned key, or the one derived from GET /v1/server-identity.
+ */
+async function checkLog(ctx: Context, envelope: unknown, pinnedKey: string | undefined): Promise<LogCheck> {
+  const env = (typeof envelope === 'object' && envelope !== null ? envelope : {}) as { canonical_hash?: unknown };
+  if (typeof env.canonical_hash !== 'string') throw new CliError('envelope: no canonical_hash to look up in the log');
+  const vigil = await ctx.customer();
+  let answer: { log_proof?: string | null | undefined; log_entry?: string | null | undefined };
+  try {
+    answer = await vigil.attestations.getWithProof(env.canonical_hash);
+  } catch (err) {
+    // The server knows no such attestation: nothing of it is in its log.
+    if ((err as { status?: unknown }).status === 404) {
+      return { ok: false, failure: 'not_in_log', reason: `the server has no attestation ${env.canonical_hash}`, index: null, tree_size: null, root: null, origin: null, log_key: pinnedKey ?? null, log_key_source: pinnedKey ? 'pinned' : 'server-identity' };
+    }
+    throw err;
+  }
+  let logKey = pinnedKey;
+  if (logKey === undefined) {
+    // Not pinned: the server's own identity key, under the origin the checkpoint names. Proves the
+    // proof is the server's and consistent, not that the server shows everyone the same log.
+    const identity = await vigil.network.identity();
+    const origin = typeof answer.log_proof === 'string' ? proofOrigin(answer.log_proof) : null;
+    if (origin !== null) {
+      try {
+        logKey = formatVerifierKey(origin, fromHex(identity.server_hotkey));
+      } catch {
+        return { ok: false, failure: 'bad_checkpoint_signature', reason: `the checkpoint's origin ${JSON.stringify(origin)} is not a valid key name`, index: null, tree_size: null, root: null, origin: null, log_key: null, log_key_source: 'server-identity' };
+      }
+    }
+  }
+  if (logKey === undefined) {
+    // No origin to derive the key under: no proof at all (not in the log), or one that does not parse.
+    const notInLog = typeof answer.log_proof !== 'string';
+    return { ok: false, failure: notInLog ? 'not_in_log' : 'bad_proof', reason: notInLog ? 'the server has no log entry for this attestation (recorded before its log existed)' : 'log_proof is not a tlog-proof', index: null, tree_size: null, root: null, origin: null, log_key: null, log_key_source: 'server-identity' };
+  }
+  return checkLogInclusion({ envelope: envelope as never, logProof: answer.log_proof, logEntry: answer.log_entry, logKey, logKeySource: pinnedKey ? 'pinned' : 'server-identity' });
+}
 
 interface ListFlags extends PageFlags {
   artifact?: number;
@@ -27,7 +88,9 @@ function artifactIdArg(value: string): number {
 }
 
 /** The three offline checks of an envelope against a snapshot file; exit 3 when not genuine. */
-async function verifyOffline(ctx: Context, file: string, metagraph: string | undefined): Promise<number> {
+async function verifyOffline(ctx: Context, file: string, flags: OfflineFlags): Promise<number> {
+  const { metagraph } = flags;
+  if (flags.logKey !== undefined && flags.log !== true) throw new UsageError('--log-key: only with --log');
   const envelope = await readJson(ctx.io, file, 'envelope');
   if (!metagraph) throw new UsageError('--metagraph: required (a metagraph snapshot file)');
   const snapshot = MetagraphSnapshot.safeParse(await readJson(ctx.io, metagraph, '--metagraph'));
@@ -37,17 +100,31 @@ async function verifyOffline(ctx: Context, file: string, metagraph: string | und
     throw new CliError(`--metagraph: ${metagraph === '-' ? 'standard input' : metagraph} is not a metagraph snapshot (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''})`);
   }
   const result = verifyAttestation(envelope, snapshot.data);
-  ctx.emit(() => {
-    const mark = (ok: boolean) => (ok ? ctx.out.c.green('ok') : ctx.out.c.red('FAILED'));
-    ctx.out.line(result.ok ? ctx.out.c.green('genuine') : ctx.out.c.red('NOT genuine'));
-    ctx.out.fields([
-      ['canonical hash', mark(result.checks.hash)],
-      ['signature', mark(result.checks.signature)],
-      ['validator permit', mark(result.checks.permit)],
-      ...(result.reason ? ([['reason', result.reason]] as [string, string][]) : []),
-    ]);
-  }, result);
-  return result.ok ? EXIT.ok : EXIT.notGenuine;
+  const log = flags.log === true ? await checkLog(ctx, envelope, flags.logKey) : null;
+  ctx.emit(
+    () => {
+      const mark = (ok: boolean) => (ok ? ctx.out.c.green('ok') : ctx.out.c.red('FAILED'));
+      ctx.out.line(result.ok ? ctx.out.c.green('genuine') : ctx.out.c.red('NOT genuine'));
+      ctx.out.fields([
+        ['canonical hash', mark(result.checks.hash)],
+        ['signature', mark(result.checks.signature)],
+        ['validator permit', mark(result.checks.permit)],
+        ...(result.reason ? ([['reason', result.reason]] as [string, string][]) : []),
+        ...(log === null
+          ? []
+          : ([
+              ['log inclusion', log.ok ? mark(true) : `${mark(false)} (${log.failure!.replace(/_/g, ' ')})`],
+              ...(log.ok ? ([['log entry', `index ${log.index} in the tree of ${log.tree_size} (${log.origin}, root ${log.root})`]] as [string, string][]) : []),
+              ['log key', log.log_key ? `${log.log_key} (${log.log_key_source === 'pinned' ? 'pinned with --log-key' : 'from GET /v1/server-identity: not pinned'})` : '-'],
+              ...(log.reason ? ([['log reason', log.reason]] as [string, string][]) : []),
+            ] as [string, string][])),
+      ]);
+    },
+    log === null ? result : { ...result, log },
+  );
+  if (!result.ok) return EXIT.notGenuine;
+  if (log !== null && !log.ok) return LOG_EXIT[log.failure!];
+  return EXIT.ok;
 }
 
 /** Recorded attestations (docs/customer-attestations.md), offline verification, canonical hashes. */
@@ -152,15 +229,23 @@ export function registerAttestations(program: Command, kit: Kit): void {
       .command('verify <file>')
       .description('the three checks of an envelope with no network: canonical hash, ed25519 signature, validator permit in a metagraph snapshot; "-" reads standard input')
       .option('--metagraph <file>', 'the metagraph snapshot (JSON) to check the permit against')
-      .action(action(kit, async (ctx, file: string, opts: { metagraph?: string }) => verifyOffline(ctx, file, opts.metagraph))),
-    ['vigil attestation verify envelope.json --metagraph metagraph.json', 'vigil attestations get sha256:3f9a… --json | jq .envelope | vigil attestation verify - --metagraph metagraph.json'],
+      .option('--log', "also check the attestation is in the server's transparency log: its inclusion proof (GET /v1/attestations/{hash}?proof=true) verified offline; needs a token")
+      .option('--log-key <vkey>', "with --log: the log's verifier key to trust (vigil/<hotkey>+<id>+<key>); without it, the key derived from GET /v1/server-identity", logKeyArg)
+      .action(action(kit, async (ctx, file: string, opts: OfflineFlags) => verifyOffline(ctx, file, opts))),
+    [
+      'vigil attestation verify envelope.json --metagraph metagraph.json',
+      'vigil attestations get sha256:3f9a… --json | jq .envelope | vigil attestation verify - --metagraph metagraph.json',
+      'vigil attestation verify envelope.json --metagraph metagraph.json --log --log-key "$VIGIL_LOG_KEY"',
+    ],
   );
   examples(
     program
       .command('verify-attestation <file>')
       .description('the same as "vigil attestation verify" (kept from earlier versions)')
       .option('--metagraph <file>', 'the metagraph snapshot (JSON)')
-      .action(action(kit, async (ctx, file: string, opts: { metagraph?: string }) => verifyOffline(ctx, file, opts.metagraph))),
+      .option('--log', 'as for "vigil attestation verify"')
+      .option('--log-key <vkey>', 'as for "vigil attestation verify"', logKeyArg)
+      .action(action(kit, async (ctx, file: string, opts: OfflineFlags) => verifyOffline(ctx, file, opts))),
     ['vigil verify-attestation envelope.json --metagraph metagraph.json'],
   );
   examples(
