@@ -87,7 +87,7 @@ describe.skipIf(!serverBuilt)('vigil --wait and attestation verify --log against
     registry = createServer((_req, res) => res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"Not found"}'));
     await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
     const port = (registry.address() as { port: number }).port;
-    server = await startVigilServer({ env: { VIGIL_NPM_REGISTRY_URL: `http://127.0.0.1:${port}` } });
+    server = await startVigilServer({ env: { VIGIL_REGISTRY_FETCH: 'true', VIGIL_NPM_REGISTRY_URL: `http://127.0.0.1:${port}` } });
     env = { VIGIL_BASE_URL: server.baseUrl, VIGIL_API_TOKEN: server.paidKey };
     // Three validators of our own, with permits, registered: enough for a fast task's quorum.
     const snapshot = server.metagraph() as MetagraphSnapshot;
