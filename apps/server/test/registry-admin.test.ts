@@ -264,9 +264,15 @@ describeEachDialect('operating the registry fetch queue', (ctx) => {
     expect(malformed.status).toBe(422);
     expect(malformed.body).toMatchObject({ detail: 'Validation error', code: 'validation_error' });
     expect(malformed.body.errors.map((e: { path: string }) => e.path)).toEqual(['body.purl']);
-    for (const body of [{}, { purl: PLAIN, state: 'failed' }, { state: 'queued' }, { purl: PLAIN, extra: 1 }]) {
+    for (const [body, path] of [
+      [{}, 'body'],
+      [{ purl: PLAIN, state: 'failed' }, 'body'],
+      [{ state: 'queued' }, 'body.state'],
+      [{ purl: PLAIN, extra: 1 }, 'body'],
+    ] as const) {
       const answer = await retry(body);
       expect(answer.status, JSON.stringify(body)).toBe(422);
+      expect(answer.body.errors[0].path, JSON.stringify(body)).toBe(path);
     }
     expect((await retry({ purl: 'npm:never-asked@1.0.0' })).body).toEqual({ detail: 'registry fetch not found', code: 'registry_fetch_not_found' });
     expect((await retry({ purl: 'npm:never-asked@1.0.0' })).status).toBe(404);
@@ -280,8 +286,20 @@ describeEachDialect('operating the registry fetch queue', (ctx) => {
     const badFilter = await call(setup, 'GET', '/v1/admin/registries/fetches?state=fetching', setup.admin);
     expect(badFilter.status).toBe(422);
     expect(badFilter.body.errors[0].path).toBe('query.state');
+    for (const [query, path] of [
+      ['ecosystem=cargo', 'query.ecosystem'],
+      ['purl=x', 'query'],
+    ] as const) {
+      const answer = await call(setup, 'GET', `/v1/admin/registries/fetches?${query}`, setup.admin);
+      expect(answer.status, query).toBe(422);
+      expect(answer.body.errors[0].path, query).toBe(path);
+    }
     // Nothing was changed by any refusal.
     expect(await row(PLAIN)).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(await ctx.db().selectFrom('audit_log').select('entry_id').where('action', '=', 'registry_fetch.retry').execute()).toEqual([]);
+    // No failed fetch left: nothing to retry, and that is no error.
+    await ctx.db().updateTable('registry_fetches').set({ state: 'stored' }).execute();
+    expect((await retry({ state: 'failed' })).body).toEqual({ retried: 0, purls: [] });
   });
 
   it('vigil-server registries status and retry: the same queue, the same rules, audited as operator', async () => {
