@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accountAdminRoutes, type KeyRoutesOptions } from './features/accounts/index.js';
 import { networkAdminRoutes, type NetworkAdminRoutesOptions } from './features/network/index.js';
 import { policyAdminRoutes } from './features/policies/index.js';
+import { registryAdminRoutes } from './features/registries/index.js';
 import { repositoryAdminRoutes } from './features/repositories/index.js';
 import { webhookAdminRoutes } from './features/webhooks/index.js';
 
@@ -22,4 +23,5 @@ export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app
   await app.register(repositoryAdminRoutes, { db });
   await app.register(policyAdminRoutes, { db });
   await app.register(webhookAdminRoutes, { db });
+  await app.register(registryAdminRoutes, { db, now });
 };

@@ -19,7 +19,7 @@ import { createScheduler } from './features/network/index.js';
 import { createSecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
-import { createFetchWorker, createReferenceFetches, createRegistryConnectors } from './features/registries/index.js';
+import { createFetchWorker, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 import { checkTransparencyLog } from './features/log/index.js';
 
@@ -322,6 +322,20 @@ async function main(argv: string[]): Promise<void> {
       log(lines.join('\n'));
       return;
     }
+    case 'registries': {
+      const config = loadConfig();
+      const lines = await withDatabase(config, async (database) => {
+        await migrate(database, config);
+        try {
+          return await runRegistriesCommand(database.db, flags, Date.now());
+        } catch (error) {
+          if (error instanceof RegistriesCommandError && error.usage) throw new UsageError(`registries: ${error.message}`);
+          throw error;
+        }
+      });
+      log(lines.join('\n'));
+      return;
+    }
     case 'search': {
       if (flags.length !== 1 || flags[0] !== 'reindex') throw new UsageError('search: expected reindex');
       const config = loadConfig();
@@ -416,6 +430,7 @@ export function runCommand(argv: string[]): Promise<void> {
       [FactsCommandError, 'facts'],
       [ArtifactsCommandError, 'artifacts'],
       [KeysCommandError, 'keys'],
+      [RegistriesCommandError, 'registries'],
     ];
     const prefix = prefixes.find(([type]) => error instanceof type)?.[1];
     const text = error instanceof Error ? error.message : String(error);

@@ -43,6 +43,13 @@ Commands:
   accounts (trust | untrust) <name>
                                 Whether an account's package references count for every account's
                                 verification (trust) or for its own only (untrust, the default).
+  registries status [--json]    The registry fetch queue: fetches per state (queued, running, stored,
+                                failed), how many are due and how far behind the workers are, and the
+                                newest running, queued and failed fetches with their last error.
+  registries retry (<purl> | --failed)
+                                Put one failed (or backing-off queued) fetch, or every failed fetch,
+                                back to be fetched now, attempts reset (after fixing a registry token,
+                                say). Audited as operator.
   search reindex                Rebuild the search index from the artifacts and attestations (migrate
                                 and serve do it once by themselves after migration 0016).
   advisories import <directory|zip>

@@ -73,6 +73,8 @@ export const ERROR_DETAILS = {
   webhookNotActive: 'webhook is paused or disabled',
   webhookLimitReached: 'webhook endpoint limit reached: delete an endpoint to add another',
   eventsCursorExpired: 'events cursor expired: older than the retention period',
+  // Registry fetches in the admin API (docs/registries.md, "Operating the fetch queue").
+  registryFetchNotFound: 'registry fetch not found',
   // The transparency log (docs/log.md).
   logTileMalformed: 'malformed log tile path',
   logTileNotFound: 'log tile not found',
@@ -205,6 +207,9 @@ export const ERROR_CATALOGUE = {
   webhook_limit_reached: { status: 409, detail: ERROR_DETAILS.webhookLimitReached },
   webhook_url_refused: { status: 422, detail: refusalDetail },
   events_cursor_expired: { status: 410, detail: ERROR_DETAILS.eventsCursorExpired },
+  // Registry fetches in the admin API (docs/registries.md); the 409's detail names the purl and its state.
+  registry_fetch_not_found: { status: 404, detail: ERROR_DETAILS.registryFetchNotFound },
+  registry_fetch_not_retryable: { status: 409, detail: refusalDetail },
   log_tile_malformed: { status: 400, detail: ERROR_DETAILS.logTileMalformed },
   log_tile_not_found: { status: 404, detail: ERROR_DETAILS.logTileNotFound },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -405,3 +405,15 @@ export {
   IDEMPOTENCY_KEY_TTL_MS,
   IdempotencyKey,
 } from './schemas/admin.js';
+export {
+  REGISTRY_FETCH_STATES,
+  RegistryFetchState,
+  REGISTRY_FETCH_ECOSYSTEMS,
+  RegistryFetchEcosystem,
+  RegistryFetchListQuery,
+  RegistryFetch,
+  RegistryFetchSummary,
+  RegistryFetchList,
+  RegistryFetchRetryRequest,
+  RegistryFetchRetried,
+} from './schemas/registry-admin.js';

@@ -6,3 +6,5 @@ export { createFetchWorker, createRegistryConnectors, retryDelay, type CreateFet
 export { FETCH_LEASE_MS } from './fetch-queue.js';
 export { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFetchSettings } from './fetch-settings.js';
 export { REGISTRY_ACCOUNT_ID, REGISTRY_ACCOUNT_NAME } from './registry-account.js';
+export { registryAdminRoutes, type RegistryAdminRoutesOptions } from './registry-admin-routes.js';
+export { REGISTRIES_USAGE, RegistriesCommandError, runRegistriesCommand } from './registries-command.js';
