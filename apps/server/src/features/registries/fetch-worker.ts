@@ -7,6 +7,7 @@ import type { BlobStore } from '../../platform/blobs/index.js';
 import type { Database } from '../../platform/db/schema.js';
 import { VigilError } from '../../platform/errors.js';
 import { pollEvery } from '../../platform/jobs/poll-every.js';
+import { singleFlightDrain } from '../../platform/jobs/single-flight-drain.js';
 import { claimDueFetch, finishFetch, releaseFetch, type ClaimedFetch } from './fetch-queue.js';
 import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
 import { ensureRegistryAccount, REGISTRY_ACCOUNT_ID } from './registry-account.js';
@@ -115,8 +116,6 @@ async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, 
 export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorker {
   const now = options.now ?? Date.now;
   let stopped = false;
-  let inFlight: Promise<number> | undefined;
-  let again = false;
   const inHand = new Set<ClaimedFetch>();
 
   /** One lane: claims and runs due fetches one after another until none is due. */
@@ -149,23 +148,7 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
     return lanes.reduce((a, b) => a + b, 0);
   }
 
-  function drain(): Promise<number> {
-    if (inFlight !== undefined) {
-      again = true;
-      return inFlight;
-    }
-    inFlight = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await drainOnce();
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      inFlight = undefined;
-    });
-    return inFlight;
-  }
+  const { drain } = singleFlightDrain(drainOnce, () => stopped);
 
   const logError = (error: unknown) => options.logger?.error({ err: error }, 'registry fetch worker: could not claim fetches');
   const loop = pollEvery(options.settings.pollMs, drain, logError);

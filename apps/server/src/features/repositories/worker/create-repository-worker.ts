@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { claimDueJob, type ClaimedJob } from '../repository-jobs.js';
 import { pollEvery } from '../../../platform/jobs/poll-every.js';
+import { singleFlightDrain } from '../../../platform/jobs/single-flight-drain.js';
 
 /** The part of a pino / fastify logger the worker writes to. */
 export interface RepositoryWorkerLogger {
@@ -41,8 +42,6 @@ export function createRepositoryWorker(options: CreateRepositoryWorkerOptions): 
   const now = options.now ?? Date.now;
   // Set by stop(): a drain in progress finishes its job in hand and claims no more.
   let stopped = false;
-  let inFlight: Promise<number> | undefined;
-  let again = false;
 
   async function drainOnce(): Promise<number> {
     let processed = 0;
@@ -61,24 +60,8 @@ export function createRepositoryWorker(options: CreateRepositoryWorkerOptions): 
     return processed;
   }
 
-  function drain(): Promise<number> {
-    if (inFlight !== undefined) {
-      // Work queued while a drain runs is picked up by one more pass of it.
-      again = true;
-      return inFlight;
-    }
-    inFlight = (async () => {
-      let total = 0;
-      do {
-        again = false;
-        total += await drainOnce();
-      } while (again && !stopped);
-      return total;
-    })().finally(() => {
-      inFlight = undefined;
-    });
-    return inFlight;
-  }
+  const drains = singleFlightDrain(drainOnce, () => stopped);
+  const drain = drains.drain;
 
   const logError = (error: unknown) => options.logger?.error({ err: error }, 'repository worker: could not claim jobs');
   const loop = pollEvery(options.pollMs, drain, logError);
@@ -92,7 +75,7 @@ export function createRepositoryWorker(options: CreateRepositoryWorkerOptions): 
     async stop() {
       stopped = true;
       loop.stop();
-      await inFlight?.catch(() => undefined);
+      await drains.inFlight?.catch(() => undefined);
     },
     drain,
     nudge() {
