@@ -1,6 +1,7 @@
 import { VigilRateLimitError } from '@vigil/client';
 import type { Context } from './context.js';
 import { formatElapsed, nextDelayMs, waitStage, waitSummary, type PendingShape } from './wait-plan.js';
+import { abortableSleep } from './abortable-sleep.js';
 
 export type WaitOutcome<T> = { kind: 'settled'; answer: T } | { kind: 'timeout'; answer: T; summary: string } | { kind: 'interrupted' };
 
@@ -53,7 +54,7 @@ export async function waitForVerdicts<T>(options: WaitOptions<T>): Promise<WaitO
       if (remainingMs <= 0) return { kind: 'timeout', answer, summary };
       const delay = nextDelayMs({ previousMs, changed, retryAfterMs: retryAfterMs ?? ctx.recorder.retryAfterMs, remainingMs });
       previousMs = delay;
-      await sleep(delay, stop.signal);
+      await abortableSleep(delay, stop.signal);
       if (stop.signal.aborted) return { kind: 'interrupted' };
       retryAfterMs = null;
       try {
@@ -81,15 +82,3 @@ export async function waitForVerdicts<T>(options: WaitOptions<T>): Promise<WaitO
   }
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

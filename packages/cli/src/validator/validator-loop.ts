@@ -21,6 +21,7 @@ import { attestationPayload } from './attestation-payload.js';
 import { sweepStaleRuns } from './sweep-stale-runs.js';
 import { artifactFile, bundleDir, IntegrityError } from './task-inputs.js';
 import { isTransient, reasonOf } from './transient.js';
+import { abortableSleep } from '../abortable-sleep.js';
 
 /** One line of `vigil validator run --json` (docs/cli.md, "vigil validator run"). */
 export type LoopEvent =
@@ -76,7 +77,7 @@ export interface LoopSummary {
 async function within(work: Promise<unknown>, ms: number, signal: AbortSignal): Promise<void> {
   const done = new AbortController();
   try {
-    await Promise.race([work, sleep(ms, AbortSignal.any([signal, done.signal]))]);
+    await Promise.race([work, abortableSleep(ms, AbortSignal.any([signal, done.signal]))]);
   } finally {
     done.abort();
   }
@@ -87,17 +88,6 @@ interface Pending {
   since: number;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * The validator's run loop (docs/cli.md, "vigil validator run"): claims tasks up to `concurrency`,
@@ -147,7 +137,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
         return value;
       } catch (error) {
         if (!isTransient(error) || signal.aborted || options.kill.aborted) throw error;
-        await sleep(unreachable(during, error), signal);
+        await abortableSleep(unreachable(during, error), signal);
         if (signal.aborted) throw error;
       }
     }
@@ -284,7 +274,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
   while (!options.stop.aborted && !options.kill.aborted) {
     if (flushDue()) {
       if (!(await flushOnce())) {
-        await sleep(backoffMs, options.stop);
+        await abortableSleep(backoffMs, options.stop);
         continue;
       }
     }
@@ -347,7 +337,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
     for (let attempt = 0; queued() > 0 && attempt < 5 && !options.kill.aborted; ) {
       if (await flushOnce()) continue;
       attempt += 1;
-      await sleep(backoffMs, options.kill);
+      await abortableSleep(backoffMs, options.kill);
     }
   }
   if (options.kill.aborted) {
