@@ -8,6 +8,7 @@ export type { AttestationListParams, OfflineVerifier, SnapshotSource } from './r
 export type { SearchParams, SearchResultItem } from './resources/search.js';
 export { EventPage } from './resources/events.js';
 export type { EventListParams, FeedEvent } from './resources/events.js';
+export type { RegistryFetchListParams } from './resources/admin.js';
 export {
   VigilError,
   VigilApiError,

@@ -250,6 +250,14 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     expect((await vigil.admin.outbox.get()).total).toBeGreaterThanOrEqual(0);
     expect((await vigil.admin.advisories.status()).last_import).toBeNull();
     expect(Array.isArray((await vigil.admin.packageRequests.list()).items)).toBe(true);
+    // This server fetches nothing (VIGIL_REGISTRY_FETCH=false): an empty queue, every state counted.
+    const queue = await vigil.admin.registries.fetches.queue({ state: 'failed' });
+    expect([queue.counts, queue.due, queue.oldest_due_at, queue.fetches]).toEqual([{ queued: 0, running: 0, stored: 0, failed: 0 }, 0, null, []]);
+    expect(queue.server_time).toBeInstanceOf(Date);
+    expect((await vigil.admin.registries.fetches.list({ ecosystem: 'npm' })).items).toEqual([]);
+    expect(await vigil.admin.registries.fetches.retry({ state: 'failed' })).toEqual({ retried: 0, purls: [] });
+    const noFetch = await refusal(vigil.admin.registries.fetches.retry({ purl: 'npm:left-pad@1.3.0' }), VigilNotFoundError);
+    expect([noFetch.status, noFetch.code, noFetch.detail]).toEqual([404, 'registry_fetch_not_found', 'registry fetch not found']);
   });
 
   it('refusals are typed: 401, 403, 404, 422, 409, each with status, catalogue code, detail, request id and attempts', async () => {

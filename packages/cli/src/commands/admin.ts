@@ -1,8 +1,8 @@
 import type { Dated } from '@vigil/client';
-import { ACCOUNT_KINDS, API_KEY_SCOPES, PLANS, VALIDATOR_ADMIN_ACTIONS, type AccountKind, type AdminValidator, type ApiKeyScope, type MetagraphSnapshot, type Plan } from '@vigil/core';
+import { ACCOUNT_KINDS, API_KEY_SCOPES, PLANS, REGISTRY_FETCH_ECOSYSTEMS, REGISTRY_FETCH_STATES, VALIDATOR_ADMIN_ACTIONS, type AccountKind, type AdminValidator, type ApiKeyScope, type MetagraphSnapshot, type Plan } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
-import { choiceArg, readJson } from '../context.js';
+import { choiceArg, packageRefArg, readJson } from '../context.js';
 import { UsageError } from '../exit-codes.js';
 import { short, when } from '../output.js';
 import { pageOptions, readPages, sdkPageOptions, type PageFlags } from '../pages.js';
@@ -52,6 +52,7 @@ export function registerAdmin(program: Command, kit: Kit): void {
   registerValidators(admin, kit);
   registerRounds(admin, kit);
   registerReads(admin, kit);
+  registerRegistries(admin, kit);
 }
 
 function registerAccounts(admin: Command, kit: Kit): void {
@@ -343,5 +344,63 @@ function registerReads(admin: Command, kit: Kit): void {
         }),
       ),
     ['vigil admin advisories'],
+  );
+}
+
+/** Whole seconds from `from` to `to`, at least 0. */
+function secondsBehind(from: Date, to: Date): number {
+  return Math.max(0, Math.floor((to.getTime() - from.getTime()) / 1000));
+}
+
+function registerRegistries(admin: Command, kit: Kit): void {
+  const registries = admin.command('registries').description("the server's registry fetch queue: its state, and retrying failed fetches");
+  examples(
+    pageOptions(
+      registries
+        .command('fetches')
+        .description('counts by state, how far behind the workers are, and fetches newest first (GET /v1/admin/registries/fetches, paginated)')
+        .addOption(new Option('--state <state>', `only fetches in this state: ${REGISTRY_FETCH_STATES.join(', ')}`).argParser(choiceArg('--state', REGISTRY_FETCH_STATES)))
+        .addOption(new Option('--ecosystem <ecosystem>', `only this ecosystem: ${REGISTRY_FETCH_ECOSYSTEMS.join(' or ')}`).argParser(choiceArg('--ecosystem', REGISTRY_FETCH_ECOSYSTEMS))),
+    ).action(
+      action(kit, async (ctx, flags: PageFlags & { state?: (typeof REGISTRY_FETCH_STATES)[number]; ecosystem?: (typeof REGISTRY_FETCH_ECOSYSTEMS)[number] }) => {
+        const filters = { ...(flags.state ? { state: flags.state } : {}), ...(flags.ecosystem ? { ecosystem: flags.ecosystem } : {}) };
+        const sdk = await ctx.customer();
+        // The summary rides on every page of the list: the first page's, as the server counted it.
+        const { items, raw } = await readPages(ctx, sdk.admin.registries.fetches.list(filters, sdkPageOptions(flags)), 'fetches', flags);
+        const summary = raw as { server_time: string; counts: Record<string, number>; due: number; oldest_due_at: string | null };
+        ctx.emit(() => {
+          const now = new Date(summary.server_time);
+          const c = summary.counts;
+          ctx.out.fields([
+            ['server time', when(now)],
+            ['fetches', `${c.queued ?? 0} queued, ${c.running ?? 0} running, ${c.stored ?? 0} stored, ${c.failed ?? 0} failed`],
+            ['due now', summary.oldest_due_at === null ? '0 (the workers are keeping up)' : `${summary.due}, the oldest since ${when(new Date(summary.oldest_due_at))} (${secondsBehind(new Date(summary.oldest_due_at), now)} s behind)`],
+          ]);
+          ctx.out.table(
+            ['purl', 'state', 'attempts', 'next attempt', 'artifact', 'last error', 'updated'],
+            items.map((f) => [f.purl, f.state, f.attempts, when(f.next_attempt_at), f.artifact_id ?? '-', short(f.last_error ?? '-', 60), when(f.updated_at)]),
+          );
+        }, raw);
+      }),
+    ),
+    ['vigil admin registries fetches', 'vigil admin registries fetches --state failed --all --json | jq -r ".fetches[].purl"'],
+  );
+  examples(
+    registries
+      .command('retry [purl]')
+      .description('puts a failed (or backing-off) fetch, or with --failed every failed fetch, back to be fetched now, attempts reset (POST /v1/admin/registries/fetches/retry)')
+      .option('--failed', 'every failed fetch instead of one purl')
+      .action(
+        action(kit, async (ctx, purl: string | undefined, opts: { failed?: boolean }) => {
+          if ((purl === undefined) === (opts.failed !== true)) throw new UsageError('registries retry: expected a purl or --failed, not both');
+          const target = purl === undefined ? { state: 'failed' as const } : { purl: packageRefArg('purl', purl) };
+          const r = await (await ctx.customer()).admin.registries.fetches.retry(target);
+          ctx.emit(() => {
+            ctx.out.line(`Retried ${r.retried} fetch(es): queued to be fetched now, attempts reset.`);
+            for (const p of r.purls) ctx.out.line(`  ${p}`);
+          });
+        }),
+      ),
+    ['vigil admin registries retry npm:left-pad@1.3.0', 'vigil admin registries retry --failed'],
   );
 }

@@ -13,8 +13,10 @@ import {
   MetagraphUploaded,
   OutboxBacklog,
   PackageRequestList,
+  RegistryFetchList,
+  RegistryFetchRetried,
 } from '@vigil/core';
-import type { AccountKind, ApiKeyScope, MetagraphSnapshot, Plan, ValidatorAdminAction } from '@vigil/core';
+import type { AccountKind, ApiKeyScope, MetagraphSnapshot, Plan, RegistryFetchEcosystem, RegistryFetchState, ValidatorAdminAction } from '@vigil/core';
 import type { Dated } from '../dates.js';
 import type { PagePromise } from '../pagination.js';
 import type { CallOptions, PageOptions, Transport } from '../transport.js';
@@ -121,11 +123,44 @@ export class AdminRounds {
   }
 }
 
+/** Filters of the registry fetch list; both optional. */
+export interface RegistryFetchListParams {
+  state?: RegistryFetchState;
+  ecosystem?: RegistryFetchEcosystem;
+}
+
+/** `/v1/admin/registries/fetches*` (docs/registries.md, "Operating the fetch queue"). */
+export class AdminRegistryFetches {
+  constructor(private readonly transport: Transport) {}
+
+  /**
+   * Counts by state, how many are due and since when (how far behind the workers are), with the
+   * first page of fetches, newest first: the answer of one `GET`, filters applied to `fetches` only.
+   */
+  queue(params: RegistryFetchListParams = {}, options?: CallOptions): Promise<Dated<typeof RegistryFetchList>> {
+    return call(this.transport, { method: 'GET', path: '/v1/admin/registries/fetches', query: { ...params }, schema: RegistryFetchList, repeatable: 'safe' }, options);
+  }
+
+  /** Every fetch matching the filters, newest first (keyset pages). */
+  list(params: RegistryFetchListParams = {}, options?: PageOptions): PagePromise<Dated<typeof RegistryFetchList>['fetches'][number]> {
+    return paginate(this.transport, { path: '/v1/admin/registries/fetches', query: { ...params }, schema: RegistryFetchList }, (body) => body.fetches, options);
+  }
+
+  /**
+   * Puts one fetch (`{ purl }`: failed, or queued and backing off) or every failed fetch
+   * (`{ state: 'failed' }`) back to be fetched now, attempts reset. A stored or running fetch: 409.
+   */
+  retry(target: { purl: string } | { state: 'failed' }, options?: CallOptions): Promise<Dated<typeof RegistryFetchRetried>> {
+    return call(this.transport, { method: 'POST', path: '/v1/admin/registries/fetches/retry', body: { json: target }, schema: RegistryFetchRetried, repeatable: 'keyed' }, options);
+  }
+}
+
 /** `/v1/admin/*` (docs/accounts.md, "Admin API"): a key with the `admin` scope from an allowlisted address. */
 export class Admin {
   readonly accounts: AdminAccounts;
   readonly validators: AdminValidators;
   readonly rounds: AdminRounds;
+  readonly registries: { readonly fetches: AdminRegistryFetches };
   readonly keys: { revoke(keyId: string, options?: CallOptions): Promise<Dated<typeof ApiKey>> };
   readonly auditLog: { list(options?: PageOptions): PagePromise<Dated<typeof AuditLogPage>['entries'][number]> };
   readonly packageRequests: { list(options?: PageOptions): PagePromise<Dated<typeof PackageRequestList>['package_requests'][number]> };
@@ -137,6 +172,7 @@ export class Admin {
     this.accounts = new AdminAccounts(transport);
     this.validators = new AdminValidators(transport);
     this.rounds = new AdminRounds(transport);
+    this.registries = { fetches: new AdminRegistryFetches(transport) };
     this.keys = {
       /** Revokes any account's key (not the one in use). */
       revoke: (keyId, options) =>
