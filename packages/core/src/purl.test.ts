@@ -19,6 +19,25 @@ describe('parsePackageRef', () => {
     expect(normalizePackageRef(input)).toBe(expected.purl);
   });
 
+  it('keeps the case of npm names and scopes (purl-spec#872: npm is case-sensitive), in both forms, and only there', () => {
+    for (const [input, purl] of [
+      ['npm:JSONStream@1.3.5', 'pkg:npm/JSONStream@1.3.5'],
+      ['pkg:npm/JSONStream@1.3.5', 'pkg:npm/JSONStream@1.3.5'],
+      ['pkg:NPM/JSONStream@1.3.5', 'pkg:npm/JSONStream@1.3.5'],
+      ['npm:jsonstream@1.0.3', 'pkg:npm/jsonstream@1.0.3'],
+      ['npm:@Legacy/Base64@1.0.0', 'pkg:npm/%40Legacy/Base64@1.0.0'],
+      ['pkg:npm/@Legacy/Base64@1.0.0?checksum=sha256:ab#lib/X', 'pkg:npm/%40Legacy/Base64@1.0.0?checksum=sha256:ab#lib/X'],
+      ['pkg:npm/%40Legacy/Base64', 'pkg:npm/%40Legacy/Base64'],
+      ['pypi:Django@5.0', 'pkg:pypi/django@5.0'],
+    ] as const) {
+      expect(normalizePackageRef(input), input).toBe(purl);
+      expect(normalizePackageRef(purl), purl).toBe(purl);
+    }
+    expect(parsePackageRef('npm:@Legacy/Base64@1.0.0')).toMatchObject({ namespace: '@Legacy', name: 'Base64' });
+    // Two packages of the registry, two references.
+    expect(normalizePackageRef('npm:JSONStream@1.0.3')).not.toBe(normalizePackageRef('npm:jsonstream@1.0.3'));
+  });
+
   it('is idempotent: a canonical purl normalizes to itself', () => {
     const names = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789-'.split('')), minLength: 1, maxLength: 20 });
     const versions = fc.tuple(fc.nat(99), fc.nat(99), fc.nat(99)).map(([a, b, c]) => `${a}.${b}.${c}`);

@@ -108,9 +108,33 @@ function canonicalPurlText(purl: PackageURL): string {
 }
 
 /**
+ * npm names are case-sensitive: a few legacy packages have capitals (`JSONStream`, `Base64`), and
+ * the registry holds other packages under their lowercased names (`jsonstream`, `base64`). The purl
+ * spec says so since package-url/purl-spec#872 (2026-05-22: npm namespace and name
+ * `case_sensitive`); packageurl-js 2.0.1 still lowercases them. The namespace and name are put back
+ * as written, so `npm:JSONStream@1.3.5` is `pkg:npm/JSONStream@1.3.5` and never the other package.
+ */
+function keepNpmCase(purl: PackageURL, text: string): void {
+  let written: { namespace: string | null; name: string };
+  if (text.toLowerCase().startsWith('pkg:')) {
+    // The same text read as a type without case rules (`generic`) gives the parts as written.
+    const generic = PackageURL.fromString(text.replace(/^pkg:(\/*)npm\//i, 'pkg:$1generic/'));
+    written = { namespace: generic.namespace ?? null, name: generic.name };
+  } else {
+    const parts = splitShort('npm', SHORT_RE.exec(text)![2]!);
+    written = { namespace: parts.namespace ?? null, name: parts.name };
+  }
+  // Only letter case may differ from the library's reading; anything else keeps the library's.
+  if (written.name.toLowerCase() !== purl.name || (written.namespace ?? '').toLowerCase() !== (purl.namespace ?? '')) return;
+  purl.name = written.name;
+  if (written.namespace !== null && purl.namespace) purl.namespace = written.namespace;
+}
+
+/**
  * Parses a package reference. purl (`pkg:npm/lodash@4.17.21`) is canonical; the short form
  * `npm:lodash@4.17.21` (also `pypi:requests@2.31.0`, `npm:@scope/name@1.0.0`) is accepted and
- * normalized to purl by the purl library's own type rules (pypi names lowercased, and so on).
+ * normalized to purl by the purl library's own type rules (pypi names lowercased, and so on), npm
+ * names keeping their case (keepNpmCase).
  */
 export function parsePackageRef(input: string): PackageRef {
   if (typeof input !== 'string' || input.trim() === '') {
@@ -139,6 +163,7 @@ export function parsePackageRef(input: string): PackageRef {
     if (err instanceof PackageRefError) throw err;
     throw new PackageRefError(`input: ${(err as Error).message}`);
   }
+  if (purl.type === 'npm') keepNpmCase(purl, text);
   refuseControlCharacters(purl, input);
   const ref: PackageRef = {
     purl: canonicalPurlText(purl),

@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createNpmRegistry } from './npm-registry.js';
+import { createNpmRegistry, npmPurl } from './npm-registry.js';
 
 /**
  * The one test against the public npm registry. It runs when the registry answers and is skipped
@@ -35,6 +35,13 @@ describe.skipIf(!live)('npm connector against the public registry', () => {
     expect(result.sha1).toBe('7535345b896734d5f80c4d06c50955527a14f12b');
     expect(result.bytes.length).toBe(3_730);
     expect(result.track.track).toBe('packages');
+  });
+
+  it('tells the legacy JSONStream from the other package the registry holds as jsonstream', async () => {
+    const [upper, lower] = await Promise.all([npm.fetch('JSONStream', '1.3.5'), npm.fetch('jsonstream', '1.0.3')]);
+    if (upper.state !== 'fetched' || lower.state !== 'fetched') throw new Error(JSON.stringify([upper.state, lower.state]));
+    expect(upper.sha1).not.toBe(lower.sha1);
+    expect(npmPurl('JSONStream', '1.3.5')).toBe('pkg:npm/JSONStream@1.3.5');
   });
 });
 

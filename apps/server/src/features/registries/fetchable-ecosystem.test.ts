@@ -8,6 +8,7 @@ describe('fetchableEcosystem', () => {
   it.each([
     ['npm:left-pad@1.3.0', 'npm'],
     ['npm:@scope/name@1.0.0', 'npm'],
+    ['npm:JSONStream@1.3.5', 'npm'],
     ['pypi:requests@2.31.0', 'pypi'],
     ['pkg:pypi/demo-pkg@1.0.0?file_name=demo_pkg-1.0.0.tar.gz', 'pypi'],
   ])('%s is fetched from %s', (ref, ecosystem) => {
