@@ -7,10 +7,10 @@
 // every verdict comes from an attestation a demo validator signed after running an agent.
 /* global fetch */
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import process from 'node:process';
@@ -22,21 +22,25 @@ const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
 const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
 const BUNDLES = join(ROOT, 'packages/agents/dist/bundles');
 const WEAK_AGENT = join(ROOT, 'scripts/fixtures/demo-agents/ioc-strings');
+// Verdaccio as @vigil/registries' tests start it (a devDependency there, resolved from that file).
+const VERDACCIO_CHILD = join(ROOT, 'packages/registries/src/test-support/verdaccio-child.mjs');
 const FIXTURE_SAMPLES = join(ROOT, 'scripts/fixtures/demo-samples');
 const TRACKS = ['skills', 'mcp_servers', 'packages', 'repositories'];
 const VALIDATORS = ['validator-a', 'validator-b'];
 
-const USAGE = `Usage: pnpm demo [--quick] [--exit] [--port N] [--dir DIR] [--corpus DIR]
+const USAGE = `Usage: pnpm demo [--quick] [--exit] [--port N] [--dir DIR] [--corpus DIR] [--between N]
 
   --quick       a small network: 3 malicious and 3 benign samples per track, 6 live packages
   --exit        stop the server once every track has closed a round (default: keep serving until Ctrl-C)
   --port N      the server's port (default 8080, or a free one when 8080 is taken)
   --dir DIR     where the demo keeps everything, emptied first (default .demo in the repository)
   --corpus DIR  the labeled samples, <DIR>/<track>/<id>/{sample.json,files/} (default packages/agents/eval/corpus)
+  --between N   after the rounds close, ask for N more packages one after another and time each
+                verdict arriving between rounds (default 1, 0 to skip; the latency benchmark uses it)
 `;
 
 function parseArgs(argv) {
-  const options = { quick: false, exit: false, port: undefined, dir: join(ROOT, '.demo'), corpus: join(ROOT, 'packages/agents/eval/corpus') };
+  const options = { quick: false, exit: false, port: undefined, dir: join(ROOT, '.demo'), corpus: join(ROOT, 'packages/agents/eval/corpus'), between: 1 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -44,6 +48,7 @@ function parseArgs(argv) {
     else if (arg === '--port' && /^\d+$/.test(argv[i + 1] ?? '')) options.port = Number(argv[++i]);
     else if (arg === '--corpus' && argv[i + 1] !== undefined) options.corpus = resolve(argv[++i]);
     else if (arg === '--dir' && argv[i + 1] !== undefined) options.dir = resolve(argv[++i]);
+    else if (arg === '--between' && /^\d+$/.test(argv[i + 1] ?? '') && Number(argv[i + 1]) <= 50) options.between = Number(argv[++i]);
     else if (arg === '--help' || arg === '-h') {
       process.stdout.write(USAGE);
       process.exit(0);
@@ -196,18 +201,23 @@ const PREFERRED = ['esbuild', 'better-sqlite3', 'fastify', 'kysely', 'zod', 'pg'
 /**
  * Live packages: real npm packages from this machine, no network. The npm cache's registry tarballs
  * (`~/.npm/_cacache`, stored byte for byte) and the workspace's installed dependencies
- * (`node_modules/.pnpm/<name>@<version>/node_modules/<name>`, packed as npm packs them).
+ * (`node_modules/.pnpm/<name>@<version>/node_modules/<name>`, packed as npm packs them). Each is
+ * published into the demo's local registry, and Vigil fetches it from there as it fetches from
+ * npmjs.org (docs/registries.md).
  */
 async function liveEntries(count) {
   const entries = [];
   const tarballs = join(DEMO, 'tarballs');
   await mkdir(tarballs, { recursive: true });
+  const seen = new Set();
   if (!options.quick) {
     const cache = join(process.env.HOME ?? '', '.npm/_cacache');
-    for (const { name, file } of npmCacheTarballs(cache)) {
-      const out = join(tarballs, name);
+    for (const { name, version, file } of npmCacheTarballs(cache)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const out = join(tarballs, `${name.replace('/', '+')}-${version}.tgz`);
       await copyFile(file, out);
-      entries.push({ path: out, track: 'packages', kind: 'live' });
+      entries.push({ name, version, tgz: out });
     }
   }
   const store = join(ROOT, 'node_modules/.pnpm');
@@ -226,8 +236,18 @@ async function liveEntries(count) {
   const others = [...byName.values()].filter((p) => !PREFERRED.includes(p.name)).sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const p of [...preferred, ...others]) {
     if (entries.length >= count) break;
+    if (seen.has(p.name)) continue;
     if (directorySize(p.dir, 4000) > 8 * 1024 * 1024) continue; // keep the demo's analysis quick
-    entries.push({ path: p.dir, track: 'packages', kind: 'live' });
+    let manifest;
+    try {
+      manifest = JSON.parse(readFileSync(join(p.dir, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    // A private package is never published; a package that names another registry to publish to would go there.
+    if (manifest.private === true || manifest.publishConfig?.registry !== undefined || manifest.name !== p.name || typeof manifest.version !== 'string') continue;
+    seen.add(p.name);
+    entries.push({ name: p.name, version: manifest.version, dir: p.dir });
   }
   return entries.slice(0, count);
 }
@@ -279,7 +299,12 @@ function npmCacheTarballs(cache) {
           if (url === undefined || integrity === undefined || record.size > 16 * 1024 * 1024) continue;
           const hex = Buffer.from(integrity, 'base64').toString('hex');
           const file = join(cache, 'content-v2', 'sha512', hex.slice(0, 2), hex.slice(2, 4), hex.slice(4));
-          if (existsSync(file)) found.set(url, { name: url.split('/').pop(), file });
+          // https://registry.npmjs.org/<name>/-/<basename>-<version>.tgz (a scope's slash written %2f or /)
+          const m = /^https:\/\/registry\.npmjs\.org\/(.+)\/-\/([^/]+)\.tgz$/.exec(url);
+          const name = m ? decodeURIComponent(m[1]) : '';
+          const base = name.split('/').pop();
+          if (!m || !m[2].startsWith(`${base}-`)) continue;
+          if (existsSync(file)) found.set(url, { name, version: m[2].slice(base.length + 1), file });
         }
       }
     }
@@ -290,21 +315,140 @@ function npmCacheTarballs(cache) {
 
 async function loadArtifacts() {
   const labeled = labeledEntries(options.corpus, SIZE.perLabel);
-  const live = await liveEntries(SIZE.live);
   const manifest = join(DEMO, 'manifest.json');
-  await writeFile(manifest, `${JSON.stringify({ artifacts: [...labeled, ...live] }, null, 2)}\n`);
-  say(`loading ${labeled.length} labeled samples and ${live.length} live npm packages: vigil-server artifacts load ${shown(manifest)}`);
+  await writeFile(manifest, `${JSON.stringify({ artifacts: labeled }, null, 2)}\n`);
+  say(`loading ${labeled.length} labeled samples: vigil-server artifacts load ${shown(manifest)}`);
   const { code, stdout } = await vigilServer(['artifacts', 'load', manifest], { allowFailure: true });
   await writeFile(join(DEMO, 'artifacts-load.log'), stdout);
   const lines = stdout.trim().split('\n');
   say(lines.at(-1));
   for (const line of lines.filter((l) => l.startsWith('failed '))) say(`  ${line}`);
   if (code !== 0 && !lines.some((l) => l.startsWith('added '))) throw new DemoError('no artifact could be loaded');
-  const loaded = lines
-    .map((l) => /^(?:added|unchanged|existing) (\S+) \((labeled|live), (sha256:[0-9a-f]{64}),/.exec(l))
-    .filter((m) => m !== null)
-    .map((m) => ({ bundle_hash: m[1], kind: m[2], sha256: m[3] }));
-  return { loaded };
+}
+
+// ---------------------------------------------------------------- the local registry
+
+let registry;
+
+/**
+ * A real npm registry on a loopback port (Verdaccio, no uplinks: it serves only what the demo
+ * publishes into it with the real `npm publish`). Vigil's server is pointed at it with
+ * VIGIL_NPM_REGISTRY_URL, so every live package reaches Vigil the way a package of npmjs.org does.
+ */
+async function startRegistry() {
+  const root = join(DEMO, 'registry');
+  await mkdir(join(root, 'storage'), { recursive: true });
+  const config = {
+    self_path: root,
+    storage: join(root, 'storage'),
+    auth: { htpasswd: { file: join(root, 'htpasswd'), max_users: 10 } },
+    uplinks: {},
+    packages: { '@*/*': { access: '$all', publish: '$authenticated' }, '**': { access: '$all', publish: '$authenticated' } },
+    max_body_size: '200mb',
+    web: { enable: false },
+    log: { type: 'stdout', format: 'json', level: 'error' },
+  };
+  registry = fork(VERDACCIO_CHILD, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  registry.stderr.on('data', (chunk) => (stderr += chunk));
+  const port = await new Promise((resolve, reject) => {
+    registry.once('message', (message) => resolve(message.port));
+    registry.once('exit', (code) => reject(new DemoError(`the local registry (Verdaccio) exited ${code}: ${stderr}`)));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const answer = await fetch(`${url}/-/user/org.couchdb.user:demo`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'demo', password: 'vigil-demo-password', type: 'user', roles: [], date: new Date().toISOString() }),
+  });
+  if (!answer.ok) throw new DemoError(`the local registry refused its demo user: ${answer.status} ${await answer.text()}`);
+  const { token } = await answer.json();
+  const npmrc = join(root, '.npmrc');
+  await writeFile(npmrc, `registry=${url}/\n//127.0.0.1:${port}/:_authToken=${token}\n`);
+  const npmEnv = { npm_config_userconfig: npmrc, npm_config_registry: `${url}/`, npm_config_cache: join(root, 'npm-cache'), npm_config_update_notifier: 'false', npm_config_audit: 'false', npm_config_fund: 'false' };
+  say(`local npm registry (Verdaccio) at ${url}`);
+  return { url, npmEnv };
+}
+
+function stopRegistry() {
+  if (registry && registry.exitCode === null) registry.kill('SIGTERM');
+}
+
+/** Runs npm with the local registry's settings; resolves with stdout. */
+function npm(args, env, cwd = DEMO) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new DemoError(`npm ${args.join(' ')} exited ${code}: ${stderr.trim().split('\n').slice(-3).join(' ')}`))));
+  });
+}
+
+/**
+ * Publishes each live package into the local registry (a directory packed first with `npm pack`,
+ * no scripts run), two at a time; answers those published, each with its purl and the sha256 of the
+ * tarball the registry serves (what Vigil stores once the bytes match the registry's integrity).
+ */
+async function publishLive(local, entries) {
+  const tarballs = join(DEMO, 'tarballs');
+  const published = [];
+  const queue = [...entries];
+  const work = async () => {
+    for (let entry = queue.shift(); entry !== undefined; entry = queue.shift()) {
+      try {
+        let tgz = entry.tgz;
+        if (tgz === undefined) {
+          const packed = JSON.parse(await npm(['pack', entry.dir, '--pack-destination', tarballs, '--ignore-scripts', '--json'], local.npmEnv));
+          tgz = join(tarballs, packed[0].filename);
+        }
+        // A tag of its own: npm refuses a prerelease without one, and `latest` is not the point here.
+        await npm(['publish', tgz, '--ignore-scripts', '--tag', 'demo', '--provenance=false'], local.npmEnv);
+        const sha256 = `sha256:${createHash('sha256').update(await readFile(tgz)).digest('hex')}`;
+        published.push({ ...entry, tgz, sha256, purl: `npm:${entry.name}@${entry.version}` });
+      } catch (error) {
+        say(`  not published: ${entry.name}@${entry.version}: ${error.message}`);
+      }
+    }
+  };
+  await Promise.all([work(), work()]);
+  // In the order asked for, whatever order the two workers finished in.
+  return entries.flatMap((e) => published.filter((p) => p.name === e.name && p.version === e.version));
+}
+
+async function postJson(path, token, body) {
+  const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!response.ok) throw new DemoError(`POST ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/**
+ * Asks Vigil about the live packages (`POST /v1/artifacts/verify/batch`): each is unseen, so Vigil
+ * queues a fetch from the local registry, checks the bytes against the packument's integrity and
+ * stores them as a live artifact. Waits until every one is stored (`fetch.state`
+ * `queued_for_evaluation`) or has failed, at most 2 minutes.
+ */
+async function fetchLive(token, live) {
+  const refs = live.map((p) => p.purl);
+  say(`asking Vigil about ${refs.length} live packages: POST /v1/artifacts/verify/batch; it fetches each from the local registry`);
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const { results } = await postJson('/v1/artifacts/verify/batch', token, { artifacts: refs });
+    const states = results.map((r) => r.fetch?.state ?? r.state);
+    const failed = results.filter((r) => r.fetch?.state === 'failed');
+    if (states.every((s) => s === 'queued_for_evaluation' || s === 'failed' || s === 'decided')) {
+      for (const r of failed) say(`  fetch failed: ${r.artifact}: ${r.fetch.reason}`);
+      // Each under the canonical purl Vigil answers with (`pkg:npm/%40scope/name@…`).
+      const stored = live.flatMap((p, i) => (states[i] === 'failed' ? [] : [{ ...p, purl: results[i].artifact }]));
+      say(`${stored.length} of ${live.length} live packages fetched and stored`);
+      if (stored.length === 0) throw new DemoError('no live package could be fetched from the local registry: see server.log');
+      return stored;
+    }
+    if (Date.now() > deadline) throw new DemoError(`the live packages were not all fetched within 2 minutes (${states.join(', ')}): see server.log`);
+    await sleep(500);
+  }
 }
 
 // ---------------------------------------------------------------- keys, miners, validators
@@ -345,35 +489,84 @@ async function registerMiners(miners) {
  * downloads artifacts and agents, runs each agent in the sandbox and submits signed attestations,
  * until nothing is left to claim.
  */
-async function runValidators(validators) {
+async function runValidators(validators, { untilStopped = false } = {}) {
   const help = await runNode(CLI_BIN, ['validator', 'run', '--help'], { allowFailure: true });
   if (help.code !== 0 || !help.stdout.includes('--exit-when-idle')) {
     throw new DemoError('this build of the vigil CLI has no `vigil validator run --exit-when-idle`: the demo needs it to produce verdicts (build the workspace from a branch that has it)');
   }
-  await Promise.all(validators.map((v) => vigil(['validator', 'register', '--allowed-ip', '127.0.0.1', '--keyfile', v.keyfile])));
-  say(`validators ${validators.map((v) => v.name).join(' and ')} registered; running every task (logs in ${shown(join(DEMO, validators[0].name))}.log, …)`);
-  await Promise.all(
+  if (!untilStopped) {
+    await Promise.all(validators.map((v) => vigil(['validator', 'register', '--allowed-ip', '127.0.0.1', '--keyfile', v.keyfile])));
+    say(`validators ${validators.map((v) => v.name).join(' and ')} registered; running every task (logs in ${shown(join(DEMO, validators[0].name))}.log, …)`);
+  }
+  const children = [];
+  const done = Promise.all(
     validators.map(
       (v) =>
         new Promise((resolve, reject) => {
-          const log = createWriteStream(join(DEMO, `${v.name}.log`));
-          const child = spawn(process.execPath, [CLI_BIN, 'validator', 'run', '--exit-when-idle', '--concurrency', '2', '--poll-interval', '1', '--work-dir', join(DEMO, 'work', v.name), '--keyfile', v.keyfile], {
+          const log = createWriteStream(join(DEMO, `${v.name}.log`), { flags: 'a' });
+          const idle = untilStopped ? [] : ['--exit-when-idle'];
+          const child = spawn(process.execPath, [CLI_BIN, 'validator', 'run', ...idle, '--concurrency', '2', '--poll-interval', '1', '--work-dir', join(DEMO, 'work', v.name), '--keyfile', v.keyfile], {
             cwd: ROOT,
             env: { ...process.env, VIGIL_URL: baseUrl, NO_COLOR: '1' },
             stdio: ['ignore', 'pipe', 'pipe'],
           });
+          children.push(child);
           child.stdout.pipe(log, { end: false });
           child.stderr.pipe(log, { end: false });
           child.on('error', reject);
           child.on('close', (code) => {
             log.end();
             // What it attested before it stopped stands; the rounds still close and say what they got.
-            if (code !== 0) say(`warning: vigil validator run (${v.name}) exited ${code}: see ${shown(join(DEMO, v.name))}.log`);
+            if (code !== 0 && !(untilStopped && code === null)) say(`warning: vigil validator run (${v.name}) exited ${code}: see ${shown(join(DEMO, v.name))}.log`);
             resolve();
           });
         }),
     ),
   );
+  if (!untilStopped) return done;
+  // Running until told: SIGTERM makes each finish or release what it holds and send what it signed.
+  return { stop: () => (children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')), done) };
+}
+
+/**
+ * Verdicts between rounds (docs/rounds.md): the rounds are closed and the next opens a day later.
+ * Each held-back package is asked for once it is alone: Vigil fetches it from the local registry,
+ * the last rounds' winners get fast tasks for it, the validators (running, polling every second)
+ * run them, and the verdict is published with no round closing. Times each, from the first
+ * `POST /v1/artifacts/verify` to the answer that is `decided`.
+ */
+async function betweenRounds(token, validators, packages) {
+  if (packages.length === 0) return [];
+  const roundsBefore = (await getJson('/v1/rounds?limit=20')).rounds.length;
+  say(`between rounds: the validators keep running; asking for ${packages.length} package(s) Vigil has never seen, one at a time`);
+  const running = await runValidators(validators, { untilStopped: true });
+  const timed = [];
+  try {
+    for (const p of packages) {
+      const asked = Date.now();
+      let fetchedAt = null;
+      let answer;
+      for (;;) {
+        answer = await postJson('/v1/artifacts/verify', token, { artifact: p.purl });
+        if (fetchedAt === null && (answer.fetch?.state === 'queued_for_evaluation' || answer.state === 'decided')) fetchedAt = Date.now();
+        if (answer.state === 'decided' || answer.fetch?.state === 'failed') break;
+        if (Date.now() - asked > 600_000) throw new DemoError(`${p.purl}: no verdict within 10 minutes of asking: see server.log and the validators' logs`);
+        await sleep(500);
+      }
+      if (answer.state !== 'decided') {
+        say(`  ${p.purl}: fetch failed: ${answer.fetch.reason}`);
+        continue;
+      }
+      const seconds = (Date.now() - asked) / 1000;
+      timed.push({ purl: answer.artifact, sha256: answer.sha256, tarball: p.tgz, verdict: answer.verdict, round_id: answer.round_id, fetched_s: (fetchedAt - asked) / 1000, decided_s: seconds });
+      say(`  ${answer.artifact}: ${answer.verdict} ${seconds.toFixed(1)} s after it was asked for (stored ${((fetchedAt - asked) / 1000).toFixed(1)} s in; decided by the winners of round ${answer.round_id})`);
+    }
+  } finally {
+    await running.stop();
+  }
+  const roundsAfter = (await getJson('/v1/rounds?limit=20')).rounds.length;
+  say(`between rounds: ${timed.length} verdict(s) published, ${roundsAfter - roundsBefore} round(s) closed meanwhile`);
+  return timed;
 }
 
 // ---------------------------------------------------------------- the server and its rounds
@@ -449,13 +642,13 @@ async function closeRounds(rounds, adminToken) {
   return closed;
 }
 
-async function summarize(token, artifacts, validators, miners) {
+async function summarize(token, live0, between, validators, miners) {
   const rounds = (await getJson('/v1/rounds?limit=20')).rounds;
   const leaderboard = await getJson('/v1/leaderboard');
   const live = [];
-  for (const artifact of artifacts.loaded.filter((a) => a.kind === 'live')) {
+  for (const artifact of live0) {
     const found = (await getJson(`/v1/artifacts?sha256=${artifact.sha256}`, token)).artifacts[0];
-    live.push({ ...artifact, id: found?.id ?? null, state: found?.state ?? null, verdict: found?.verdict?.verdict ?? null, risk_score: found?.verdict?.risk_score ?? null });
+    live.push({ purl: artifact.purl, sha256: artifact.sha256, id: found?.id ?? null, state: found?.state ?? null, verdict: found?.verdict?.verdict ?? null, risk_score: found?.verdict?.risk_score ?? null });
   }
   say('');
   for (const track of TRACKS) {
@@ -467,7 +660,19 @@ async function summarize(token, artifacts, validators, miners) {
   const decided = live.filter((a) => a.verdict !== null);
   const mix = ['ALLOW', 'WARN', 'BLOCK'].map((v) => `${decided.filter((a) => a.verdict === v).length} ${v}`).join(', ');
   say(`live packages: ${decided.length} of ${live.length} have a published verdict (${mix})`);
-  const summary = { base_url: baseUrl, token, validators, miners, rounds, leaderboard: leaderboard.rows, live };
+  const latency = between.map((b) => b.decided_s).sort((a, b) => a - b);
+  const pick = (q) => (latency.length === 0 ? null : latency[Math.min(latency.length - 1, Math.ceil(q * latency.length) - 1)]);
+  if (latency.length > 0) say(`between rounds: ${latency.length} verdict(s), ask to verdict median ${pick(0.5).toFixed(1)} s, p95 ${pick(0.95).toFixed(1)} s`);
+  const summary = {
+    base_url: baseUrl,
+    token,
+    validators,
+    miners,
+    rounds,
+    leaderboard: leaderboard.rows,
+    live,
+    between_rounds: { packages: between, median_s: pick(0.5), p95_s: pick(0.95) },
+  };
   await writeFile(join(DEMO, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const example = decided.find((a) => a.verdict !== 'ALLOW') ?? decided[0];
   const packagesRound = rounds.find((r) => r.track === 'packages');
@@ -536,7 +741,17 @@ async function main() {
     VIGIL_RATE_LIMIT_PER_MINUTE: '100000',
     VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '10000',
   };
-  const artifacts = await loadArtifacts();
+  await loadArtifacts();
+  const local = await startRegistry();
+  serverEnv.VIGIL_REGISTRY_FETCH = 'true';
+  serverEnv.VIGIL_NPM_REGISTRY_URL = local.url;
+  serverEnv.VIGIL_REGISTRY_POLL_S = '1';
+  // A few more than needed: `npm pack` fails on some installed directories ("Exit handler never called").
+  const candidates = await liveEntries(SIZE.live + options.between + 4);
+  const published = await publishLive(local, candidates);
+  const heldBack = published.slice(Math.max(1, published.length - options.between));
+  const live = published.slice(0, Math.min(SIZE.live, published.length - heldBack.length));
+  say(`published ${published.length} npm packages into the local registry: ${live.length} for the rounds, ${heldBack.length} held back to be asked for between rounds`);
   const keyLines = (await vigilServer(['keys', 'create', '--org', 'vigil-demo', '--scopes', 'read,verify,admin', '--plan', 'paid', '--name', 'demo'])).stdout;
   const token = keyLines.split('\n').find((l) => l.startsWith('vgl_'));
   if (!token) throw new DemoError(`vigil-server keys create printed no token:\n${keyLines}`);
@@ -546,6 +761,7 @@ async function main() {
   // round of every track freezes their agents: the scheduler starts with the second serve.
   await startServer(port, false);
   const miners = await registerMiners(minerKeys);
+  const stored = await fetchLive(token, live);
   await stopServer();
   say(`restarting vigil-server serve with the scheduler: rounds of ${SIZE.submissionS} s of submissions`);
   await startServer(port, true);
@@ -554,16 +770,18 @@ async function main() {
   await runValidators(validators);
   say(`validators idle after ${((Date.now() - validatorStart) / 1000).toFixed(0)} s`);
   await closeRounds(rounds, token);
-  await summarize(token, artifacts, validators.map(({ name, hotkey }) => ({ name, hotkey })), miners);
+  const between = await betweenRounds(token, validators, heldBack);
+  await summarize(token, stored, between, validators.map(({ name, hotkey }) => ({ name, hotkey })), miners);
 
   if (options.exit) {
     await stopServer();
+    stopRegistry();
     say('stopped (--exit)');
     return;
   }
   say('serving until Ctrl-C');
   await new Promise((resolve) => {
-    const stop = () => void stopServer().then(resolve);
+    const stop = () => void stopServer().then(() => (stopRegistry(), resolve()));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
@@ -573,5 +791,6 @@ async function main() {
 main().catch(async (error) => {
   process.stderr.write(`demo: ${error instanceof DemoError ? error.message : error.stack}\n`);
   await stopServer().catch(() => {});
+  stopRegistry();
   process.exit(1);
 });

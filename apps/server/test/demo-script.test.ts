@@ -25,7 +25,9 @@ interface Summary {
   token: string;
   validators: { name: string; hotkey: string }[];
   miners: { track: string; name: string; hotkey: string }[];
-  live: { sha256: string; bundle_hash: string }[];
+  live: { sha256: string; purl: string }[];
+  rounds: { round_id: string; track: string }[];
+  between_rounds: { packages: { purl: string; sha256: string; verdict: string; round_id: string; decided_s: number }[]; median_s: number | null; p95_s: number | null };
 }
 
 function freePort(): Promise<number> {
@@ -112,13 +114,32 @@ describe.skipIf(!hasValidatorRun)(hasValidatorRun ? 'pnpm demo --quick --exit' :
         verdict: { verdict: string } | null;
         attestations: { validator_hotkey: string }[];
       }[];
-      expect(artifact?.state, live.bundle_hash).toBe('decided');
+      expect(artifact?.state, live.purl).toBe('decided');
       // The live set is this workspace's own dependencies (esbuild, with its postinstall, first):
       // benign, so ALLOW. A weaker miner that warned on every install script would tie the
       // reference agent, and a tie publishes the more severe verdict.
-      expect(artifact!.verdict!.verdict, live.bundle_hash).toBe('ALLOW');
+      expect(artifact!.verdict!.verdict, live.purl).toBe('ALLOW');
       expect(artifact!.attestations.length).toBeGreaterThan(0);
       for (const a of artifact!.attestations) expect(demoValidators.has(a.validator_hotkey)).toBe(true);
+    }
+
+    // Between rounds: a package nobody had asked for was fetched from the demo's local registry and
+    // decided by the closed packages round's winners, with no round closing meanwhile.
+    const packagesRound = rounds.find((r) => r.track === 'packages')!;
+    expect(summary.between_rounds.packages).toHaveLength(1);
+    const late = summary.between_rounds.packages[0]!;
+    expect(late.round_id).toBe(packagesRound.round_id);
+    expect(summary.between_rounds.median_s).toBe(late.decided_s);
+    expect(rounds.filter((r) => r.track === 'packages')).toHaveLength(1);
+    const [lateArtifact] = (await get(`/v1/artifacts?sha256=${late.sha256}`, auth)).body.artifacts as { state: string; verdict: { verdict: string }; attestations: { validator_hotkey: string }[] }[];
+    expect(lateArtifact?.state, late.purl).toBe('decided');
+    expect(lateArtifact!.verdict.verdict).toBe(late.verdict);
+    for (const a of lateArtifact!.attestations) expect(demoValidators.has(a.validator_hotkey)).toBe(true);
+    // Every live package came through the npm connector: the demo account never claimed it, so the
+    // reference it is listed under is the trusted claim of Vigil's registry fetch.
+    for (const live of [...summary.live, late]) {
+      const [claimed] = (await get(`/v1/artifacts?sha256=${live.sha256}`, auth)).body.artifacts as { packages: { purl: string }[] }[];
+      expect(claimed!.packages.map((p) => p.purl), live.purl).toContain(live.purl);
     }
 
     // No attestation at all came from anything but the two demo validators.

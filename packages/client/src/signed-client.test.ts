@@ -180,6 +180,35 @@ describe('SignedVigilClient.request against a verifying server', () => {
     expect(Math.max(...stamps) - pinned / 1000).toBeLessThan(120);
   });
 
+  it('signs again, a second later, a request another process with the same hotkey signed this second (a restarted validator), retries off', async () => {
+    const pinned = 1_795_000_000_000;
+    const s = await start({ nowSeconds: () => pinned / 1000 });
+    // The process before: it claimed three times, so it signed seconds 0, 1 and 2.
+    const before = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, now: () => pinned });
+    for (let i = 0; i < 3; i++) await before.request('POST', '/v1/validators/tasks/claim', { max: 10 }, { schema: Echo });
+    const after = new SignedVigilClient({ baseUrl: s.baseUrl, keypair, now: () => pinned });
+    const answer = await after.request('POST', '/v1/validators/tasks/claim', { max: 10 }, { schema: Echo });
+    expect(answer.ok).toBe(true);
+    const stamps = s.received.map((r) => Number(r.headers['x-vigil-signed-at']) - pinned / 1000);
+    // Refused at 0, 1 and 2 (replays), accepted at 3.
+    expect(stamps).toEqual([0, 1, 2, 0, 1, 2, 3]);
+    // Anything else refused with 401 is not signed again.
+    const other = await startSignatureServer({
+      override: (_index, _request, res) => {
+        res.writeHead(401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ detail: 'invalid request signature', code: 'invalid_signature' }));
+        return true;
+      },
+    });
+    try {
+      const refused = await new SignedVigilClient({ baseUrl: other.baseUrl, keypair }).request('POST', '/v1/x', {}).catch((e: unknown) => e);
+      expect((refused as VigilApiError).status).toBe(401);
+      expect(other.received).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('waits rather than sign a repeated request more than 30 s ahead of its clock (a validator claiming in a loop)', async () => {
     let clock = 1_795_000_000_000;
     const s = await start({ nowSeconds: () => clock / 1000 });

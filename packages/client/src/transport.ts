@@ -261,6 +261,7 @@ export class Transport {
     // reading per attempt, which tests that script the clock rely on).
     const started = maxRetries > 0 ? this.#o.now() : 0;
 
+    let resigned = 0;
     for (let attempt = 1; ; attempt++) {
       const requestId = options.requestId ?? randomUuid();
       headers[HEADERS.requestId] = requestId;
@@ -282,9 +283,16 @@ export class Transport {
         // not running: said at once instead of after the retries (docs/client.md, "Retries").
         if (attempt === 1 && !this.#answered && refused(outcome.error)) throw error;
       }
-      if (attempt > maxRetries || !this.#mayRetry(spec.repeatable, error)) throw error;
+      // Another process holding this hotkey (a validator restarted within the second, a second
+      // worker) signed this same request at this same second: the server refused it before running
+      // it, so it is signed again a second later whatever the request, up to the signer's 30 s lead.
+      if (signer !== undefined && replayed(error) && resigned < MAX_REPLAY_RESIGNS) {
+        resigned++;
+        continue;
+      }
+      if (attempt - resigned > maxRetries || !this.#mayRetry(spec.repeatable, error)) throw error;
       const retryAfter = error instanceof VigilApiError && error.status === 429 ? error.retryAfterSeconds : null;
-      const delay = retryDelayMs(this.#o.retry, attempt, retryAfter, this.#o.random);
+      const delay = retryDelayMs(this.#o.retry, attempt - resigned, retryAfter, this.#o.random);
       if (this.#o.now() - started + delay > this.#o.retry.retryBudgetMs) throw error;
       await this.#o.sleep(delay, options.signal);
       if (options.signal?.aborted) throw options.signal.reason;
@@ -380,4 +388,12 @@ export class Transport {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** How many times one signed request is signed again after replay refusals (the signer signs at most 30 s ahead). */
+const MAX_REPLAY_RESIGNS = 32;
+
+/** The server's `signature already used (replay)` (docs/protocol.md, check 6). */
+function replayed(error: VigilError): boolean {
+  return error instanceof VigilApiError && error.status === 401 && (error.code === 'signature_replayed' || error.detail === 'signature already used (replay)');
 }

@@ -85,7 +85,7 @@ export async function startSignatureServer(options: SignatureServerOptions = {})
         return answer(res, 401, { detail: 'signature timestamp outside freshness window' }, requestId);
       }
       const triple = `${hotkey} ${timestamp} ${signature}`;
-      if (used.has(triple)) return answer(res, 401, { detail: 'signature already used (replay)' }, requestId);
+      if (used.has(triple)) return answer(res, 401, { detail: 'signature already used (replay)', code: 'signature_replayed' }, requestId);
       used.add(triple);
       let json: unknown = null;
       if (body.length > 0) json = JSON.parse(body.toString('utf8'));
