@@ -7,6 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -278,8 +279,18 @@ describe.skipIf(!serverBuilt)('vigil mcp against a real server', () => {
   it('the HTTP transport refuses other Host headers, other methods and other paths', async () => {
     const port = new URL(httpUrl).port;
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
-    const rebinding = await fetch(httpUrl, { method: 'POST', headers: { host: `evil.example:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
-    expect(rebinding.status).toBe(403);
+    // fetch cannot set Host: node:http can, as a browser does for a name that resolves to 127.0.0.1.
+    const rebinding = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(httpUrl, { method: 'POST', headers: { host: `evil.example:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(init));
+    });
+    expect(rebinding).toBe(403);
+    const loopbackName = await fetch(httpUrl.replace('127.0.0.1', 'localhost'), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(init) });
+    expect(loopbackName.status).toBe(200);
     expect((await fetch(httpUrl, { method: 'GET' })).status).toBe(405);
     expect((await fetch(httpUrl.replace(/\/mcp$/, '/other'), { method: 'POST', body: '{}' })).status).toBe(404);
     const notJson = await fetch(httpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{' });

@@ -1,5 +1,5 @@
 // @vigil/mcp: Vigil's MCP server (docs/mcp.md).
-export { createVigilMcpServer } from './vigil-mcp-server.js';
+export { createVigilMcpServer, API_ATTEMPT_TIMEOUT_MS, API_MAX_RETRIES, API_RETRY_BUDGET_MS } from './vigil-mcp-server.js';
 export type { VigilMcpOptions } from './vigil-mcp-server.js';
 export { serveStdio } from './serve-stdio.js';
 export { serveHttp, isLoopbackHost, DEFAULT_MCP_HTTP_PORT, MCP_HTTP_PATH } from './serve-http.js';
