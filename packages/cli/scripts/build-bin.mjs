@@ -12,7 +12,8 @@
 //
 // @vigil/agents stays an import of the installed package: it finds its own files (the reference
 // agents' bundles, the sandbox preload) next to its module (`import.meta.url`), which a bundle
-// would move. The code is not minified and keeps its names; the source maps (`.map`, without the
+// would move. So does @vigil/mcp (`vigil mcp`), which reads its package.json and loads @vigil/agents.
+// The code is not minified and keeps its names; the source maps (`.map`, without the
 // sources' text) give the original files and lines with `node --enable-source-maps`.
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -57,7 +58,7 @@ export async function buildBin() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['@vigil/agents'],
+    external: ['@vigil/agents', '@vigil/mcp'],
     // The workspace's tsconfig paths point `#ed25519-*` at src/ for the type checker; an installed
     // package has none, so resolve through package.json alone, as the published packages do.
     tsconfigRaw: {},

@@ -17,6 +17,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['attestations', 'attestation', 'verify-attestation', 'canonical-hash', 'search'], load: async () => (await import('./commands/attestations.js')).registerAttestations },
   { names: ['verify', 'verify-repo'], load: async () => (await import('./commands/verify.js')).registerVerify },
   { names: ['scan'], load: async () => (await import('./commands/scan.js')).registerScan },
+  { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcp },
   { names: ['policy', 'policies'], load: async () => (await import('./commands/policy.js')).registerPolicy },
   { names: ['artifacts', 'artifact'], load: async () => (await import('./commands/artifacts.js')).registerArtifacts },
   { names: ['repositories', 'repository'], load: async () => (await import('./commands/repositories.js')).registerRepositories },

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, realpath, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Track } from '@vigil/core';
+import { adviceOf } from './package-check.js';
+import type { LocalScan } from './schemas.js';
+import { ToolInputError } from './tool-result.js';
+
+/**
+ * @vigil/agents (the sandbox, the unpacker, the reference agents) is imported when a scan runs,
+ * not with this module: a server that only answers verdicts never loads it.
+ */
+const loadAgents = () => import('@vigil/agents');
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** At most this many characters of a finding's text field. */
+const MAX_FINDING_TEXT = 500;
+
+export interface LocalScanOptions {
+  /** The argument name for error messages (`path`). */
+  argument: string;
+  /** What relative paths resolve against. */
+  cwd: string;
+  track: Track;
+  signal?: AbortSignal;
+}
+
+/**
+ * The reference agent of `track` run on a local directory or archive in the agent sandbox, exactly
+ * as `vigil scan --track <track>` runs it (docs/cli.md, "Local analysis"): an archive is unpacked by
+ * `unpackArchive` into a scratch directory, and everything written is removed afterwards.
+ */
+export async function scanLocal(given: string, options: LocalScanOptions): Promise<LocalScan> {
+  const path = resolve(options.cwd, given);
+  const info = await stat(path).catch(() => null);
+  if (info === null) throw new ToolInputError(`${options.argument}: ${path} does not exist`);
+  if (!info.isDirectory() && !info.isFile()) throw new ToolInputError(`${options.argument}: ${path} is neither a directory nor a file`);
+  const { materializeBundle, printableText, referenceAgent, removeTree, runAgent, unpackArchive, UnpackError } = await loadAgents();
+  // Findings quote the artifact (file names, evidence): unprintable characters out, bounded length.
+  const text = (value: string) => printableText(value, MAX_FINDING_TEXT);
+  const work = await mkdtemp(join(tmpdir(), 'vigil-mcp-scan-'));
+  try {
+    let root: string;
+    let sha256: string | null = null;
+    if (info.isDirectory()) root = await realpath(path);
+    else {
+      try {
+        root = (await unpackArchive(path, join(work, 'artifact'))).root;
+      } catch (err) {
+        if (err instanceof UnpackError) throw new ToolInputError(`${options.argument}: ${path}: ${err.message} (${err.code})`);
+        throw err;
+      }
+      sha256 = await sha256File(path);
+    }
+    const agent = await referenceAgent(options.track);
+    const bundleDir = await materializeBundle(agent.bundle, join(work, 'agent'));
+    const outcome = await runAgent({
+      bundleDir,
+      entrypoint: agent.bundle.entrypoint,
+      artifactDir: root,
+      metadata: { track: options.track, sha256, bundleHash: null },
+      workDir: work,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const verdict = outcome.ok ? outcome.result.verdict : null;
+    return {
+      path,
+      track: options.track,
+      verdict,
+      advice: adviceOf(verdict),
+      risk_score: outcome.ok ? outcome.result.risk_score : null,
+      findings: outcome.ok ? outcome.result.findings.map((f) => ({ severity: f.severity, category: text(f.category), title: text(f.title), file: text(f.file), line: f.line ?? null, evidence: f.evidence === undefined ? null : text(f.evidence) })) : [],
+      agent: { name: agent.name, version: agent.version, agent_hash: agent.agent_hash },
+      elapsed_ms: Math.max(0, Math.round(outcome.elapsedMs)),
+      failure_reason: outcome.ok ? null : `${outcome.failureReason}: ${outcome.detail}`,
+    };
+  } finally {
+    await removeTree(work);
+  }
+}
+
+/** A local scan's text for people and models: verdict line, then each finding on its own line. */
+export function scanText(scan: LocalScan, what: string): string {
+  const by = `${scan.agent.name}${scan.agent.version ? ` ${scan.agent.version}` : ''}`;
+  if (scan.verdict === null) return `No verdict for ${what} ${scan.path}: the reference agent's run failed (${scan.failure_reason}). Not known to be safe.`;
+  const lines = [`${scan.verdict} ${what} ${scan.path} (risk ${scan.risk_score}, ${scan.track}, scanned locally by ${by} in ${(scan.elapsed_ms / 1000).toFixed(1)} s): ${scan.findings.length} finding${scan.findings.length === 1 ? '' : 's'}.`];
+  for (const f of scan.findings) lines.push(`- ${f.severity} ${f.category}: ${f.title} (${f.line === null ? f.file : `${f.file}:${f.line}`})`);
+  return lines.join('\n');
+}

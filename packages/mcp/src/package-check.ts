@@ -1,0 +1,79 @@
+import type { Dated } from '@vigil/client';
+import { formatOffsetTimestamp, PackageRefError, parsePackageRef, type Verdict, type VerifyResult } from '@vigil/core';
+import type { Advice, PackageCheck } from './schemas.js';
+import { ToolInputError } from './tool-result.js';
+
+/** What an agent should do with a verdict (docs/mcp.md, "Advice"); no verdict is never `proceed`. */
+export function adviceOf(verdict: Verdict | null): Advice {
+  if (verdict === 'ALLOW') return 'proceed';
+  if (verdict === 'WARN') return 'review';
+  if (verdict === 'BLOCK') return 'do_not_install';
+  return 'unknown';
+}
+
+/**
+ * A package reference checked as the server checks it (`parsePackageRef` of @vigil/core), so a
+ * malformed one is a tool error naming the argument before anything is sent.
+ */
+export function checkReference(argument: string, value: string): string {
+  try {
+    parsePackageRef(value);
+  } catch (err) {
+    if (err instanceof PackageRefError) throw new ToolInputError(`${argument}: ${err.message.replace(/^input: /, '')}`);
+    throw err;
+  }
+  return value;
+}
+
+const stamp = (value: Date | null): string | null => (value === null ? null : formatOffsetTimestamp(value));
+
+/** A verification as the tools answer it: the wire's field names and timestamps, plus `advice`. */
+export function packageCheck(asked: string, result: Dated<typeof VerifyResult>): PackageCheck {
+  const verdict = result.state === 'decided' ? result.verdict : null;
+  return {
+    package: asked,
+    artifact: result.artifact,
+    state: result.state,
+    verdict,
+    advice: adviceOf(verdict),
+    risk_score: result.risk_score,
+    decided_at: stamp(result.decided_at),
+    artifact_id: result.artifact_id,
+    queued: result.queued,
+    findings_summary: result.findings_summary,
+    attestations: result.attestations.length,
+    fetch: result.fetch ? { state: result.fetch.state, reason: result.fetch.reason, expected_by: stamp(result.fetch.expected_by) } : null,
+  };
+}
+
+/** Why a pending package has no verdict yet, in words. */
+export function pendingWhy(check: PackageCheck): string {
+  if (check.fetch?.state === 'failed') return `Vigil could not fetch it from its registry (${check.fetch.reason ?? 'no reason given'})`;
+  if (check.fetch?.state === 'fetching') return 'Vigil is fetching it from its registry';
+  if (check.fetch?.state === 'queued_for_evaluation') return `fetched, waiting for evaluation${check.fetch.expected_by ? ` (expected by ${check.fetch.expected_by})` : ''}`;
+  if (check.queued) return 'Vigil holds it and will evaluate it';
+  return 'Vigil has never seen it';
+}
+
+/** One line for people: `BLOCK pkg:npm/x@1 (risk 91): 3 findings (1 CRIT, 2 HIGH); top: install_script`. */
+export function packageLine(check: PackageCheck): string {
+  if (check.state === 'pending') return `PENDING ${check.artifact}: no verdict yet; ${pendingWhy(check)}. Not known to be safe.`;
+  const s = check.findings_summary;
+  const severities = s ? Object.entries(s.by_severity).filter(([, n]) => n > 0).map(([k, n]) => `${n} ${k}`).join(', ') : '';
+  const findings = s === null ? 'no findings summary' : `${s.total} finding${s.total === 1 ? '' : 's'}${severities ? ` (${severities})` : ''}${s.by_category.length > 0 ? `; categories: ${s.by_category.slice(0, 5).map((c) => c.category).join(', ')}` : ''}`;
+  return `${check.verdict} ${check.artifact} (risk ${check.risk_score}): ${findings}; ${check.attestations} attestation${check.attestations === 1 ? '' : 's'}.`;
+}
+
+/** The advice as a sentence for the text of a result. */
+export function adviceSentence(advice: Advice): string {
+  switch (advice) {
+    case 'proceed':
+      return 'Advice: proceed (Vigil allows it).';
+    case 'review':
+      return 'Advice: review the findings before installing (Vigil warns).';
+    case 'do_not_install':
+      return 'Advice: do not install (Vigil blocks it); pick another package or version.';
+    case 'unknown':
+      return 'Advice: unknown; there is no verdict yet, so do not treat it as safe. Ask again later, or scan it locally.';
+  }
+}
