@@ -111,6 +111,8 @@ export function createS3BlobStore(settings: S3Settings, localRoot: string, optio
     requestHandler: new NodeHttpHandler({
       connectionTimeout: timeoutMs,
       requestTimeout: timeoutMs,
+      // Without it a silent store only logs a warning and the request waits on.
+      throwOnRequestTimeout: true,
       httpAgent: new Agent(agentOptions),
       httpsAgent: new HttpsAgent(agentOptions),
     }),
