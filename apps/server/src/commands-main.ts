@@ -138,8 +138,12 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     }
     let logRefreshError: (error: unknown) => void = () => {};
     // Uploads a previous process never finished (killed, or stopped mid-upload) leave staging files.
-    const swept = await blobs.sweep(Date.now());
-    if (swept > 0) log(`removed ${swept} unfinished upload(s) from the blob store's staging directory`);
+    // An object store that is down now does not keep the instance from serving (its requests get 502).
+    const swept = await blobs.sweep(Date.now()).catch((error: unknown) => {
+      process.stderr.write(`could not sweep unfinished uploads from the blob store: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 0;
+    });
+    if (swept > 0) log(`removed ${swept} unfinished upload(s) from the blob store's staging area`);
     const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
     // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
     metagraph.startRefreshing();

@@ -8,6 +8,7 @@ import { ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/clien
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlobIntegrityError, BlobStoreUnavailableError } from './blob-store.js';
 import { createS3BlobStore, S3_PART_SIZE, type S3BlobStore } from './s3-blob-store.js';
+import { STAGING_ORPHAN_AGE_MS } from './sweep-staging.js';
 import type { S3Settings } from './blob-store-settings.js';
 import { toVigilError } from '../http/plugins/errors.js';
 import { describeBlobStoreContract } from '../../test-support/blob-store-contract.js';
@@ -93,6 +94,15 @@ describe('s3 blob store', () => {
     expect(await store.withLocalFile(result.hash, async (file) => sha(await (await import('node:fs/promises')).readFile(file.path)))).toBe(result.hash);
     expect(await store.check(result.hash)).toBe('verified');
     expect(await localFiles(local)).toEqual([]);
+  });
+
+  it('sweeps staging objects a killed upload left, once older than the orphan age', async () => {
+    const store = make(s3.endpoint, {}, 'sweep/');
+    await raw.send(new PutObjectCommand({ Bucket: s3.bucket, Key: 'sweep/staging/killed-upload', Body: Buffer.from('partial') }));
+    const blob = await store.put(Buffer.from('a blob, not staging'));
+    expect(await store.sweep(Date.now())).toBe(0);
+    expect(await store.sweep(Date.now() + STAGING_ORPHAN_AGE_MS + 60_000)).toBe(1);
+    expect(await keysUnder('sweep/')).toEqual([store.keyOf(blob).slice('sweep/'.length)]);
   });
 
   it('serves bytes that are not their name as an integrity error, never as the blob', async () => {

@@ -6,12 +6,12 @@ import { Agent as HttpsAgent } from 'node:https';
 import { join } from 'node:path';
 import { Transform, Writable, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { BlobIntegrityError, BlobStoreUnavailableError, HashingLimit, hexOf, ignoreError, type BlobStore } from './blob-store.js';
 import type { S3Settings } from './blob-store-settings.js';
-import { sweepStagingFiles } from './sweep-staging.js';
+import { STAGING_ORPHAN_AGE_MS, sweepStagingFiles } from './sweep-staging.js';
 
 /**
  * Objects up to this size go up in one PutObject carrying their SHA-256 (the store checks it);
@@ -84,9 +84,11 @@ function idleLimit(ms: number, key: string): Transform {
 
 /**
  * Content-addressed blobs in an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Ceph) under
- * `<prefix>sha256/<2 hex>/<62 hex>`, the file store's layout. A put is spooled to a local file while
- * it is hashed (and inspected), then uploaded straight under its name: S3 shows an object only once
- * its PutObject or multipart upload completes, so no key ever names bytes other than its own.
+ * `<prefix>sha256/<2 hex>/<62 hex>`, the file store's layout. A streamed put is spooled to a local
+ * file while it is hashed, uploaded to a staging key `<prefix>staging/<random>`, inspected, and only
+ * then copied (server-side) under its name and the staging object deleted; `put` of known bytes
+ * goes straight under its name. S3 shows an object only once its PutObject, multipart upload or
+ * copy completes, so no key under `sha256/` ever names bytes other than its own.
  * Every read is hashed and a mismatch is an error, never served. Requests time out and are retried
  * (`maxAttempts`); a store that still fails throws BlobStoreUnavailableError, which the HTTP layer
  * answers 502 `upstream_unavailable`.
@@ -197,6 +199,11 @@ export function createS3BlobStore(settings: S3Settings, localRoot: string, optio
     if (stored !== size) throw new BlobIntegrityError(`object store: PUT ${key}: stored ${stored ?? 'nothing'} bytes of ${size}`);
   }
 
+  /** Deletes a staging object; one that cannot be deleted now is left to `sweep`. */
+  async function deleteQuietly(key: string): Promise<void> {
+    await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch(ignoreError);
+  }
+
   /** Hashes a local file (and counts it), rejecting past `maxBytes`. */
   async function spool(source: Readable, path: string, maxBytes: number): Promise<HashingLimit> {
     const limit = new HashingLimit(maxBytes);
@@ -231,18 +238,31 @@ export function createS3BlobStore(settings: S3Settings, localRoot: string, optio
       source.on('error', ignoreError);
       await mkdir(spoolDir, { recursive: true });
       const temp = spoolPath();
+      let staged: string | undefined;
       try {
         const limit = await spool(source, temp, options.maxBytes);
         source.off('error', ignoreError);
         const hex = limit.hash.digest('hex');
         const hash = `sha256:${hex}`;
-        if (options.inspect) await options.inspect({ path: temp, hash, size: limit.size });
         const key = keyOf(hash);
-        if ((await sizeOf(key)) === limit.size) return { hash, size: limit.size, created: false };
-        await upload(key, temp, limit.size, hex);
+        const present = (await sizeOf(key)) === limit.size;
+        // The transfer, the slow part that fails most, happens before `inspect`, which may commit
+        // what refers to the blob (an artifact row): after it only a copy inside the store is left.
+        if (!present) {
+          staged = `${prefix}staging/${randomBytes(12).toString('hex')}`;
+          await upload(staged, temp, limit.size, hex);
+        }
+        if (options.inspect) await options.inspect({ path: temp, hash, size: limit.size });
+        if (present || staged === undefined) return { hash, size: limit.size, created: false };
+        try {
+          await client.send(new CopyObjectCommand({ Bucket: bucket, Key: key, CopySource: `${bucket}/${encodeURIComponent(staged).replaceAll('%2F', '/')}` }));
+        } catch (error) {
+          throw unavailable('COPY', key, error);
+        }
         return { hash, size: limit.size, created: true };
       } finally {
         await rm(temp, { force: true });
+        if (staged !== undefined) await deleteQuietly(staged);
       }
     },
     async putFile(path, hash) {
@@ -299,10 +319,27 @@ export function createS3BlobStore(settings: S3Settings, localRoot: string, optio
         await rm(temp, { force: true });
       }
     },
-    async sweep(now, olderThanMs) {
+    async sweep(now, olderThanMs = STAGING_ORPHAN_AGE_MS) {
       // Multipart uploads a killed process never completed are the bucket's to expire (a lifecycle
-      // rule, docs/storage.md); the local spool is ours.
-      return sweepStagingFiles(localRoot, now, olderThanMs);
+      // rule, docs/storage.md); staging objects and the local spool are ours. Objects written
+      // within `olderThanMs` may be another instance's upload in progress and are kept.
+      let removed = await sweepStagingFiles(localRoot, now, olderThanMs);
+      let token: string | undefined;
+      do {
+        let page;
+        try {
+          page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: `${prefix}staging/`, ...(token ? { ContinuationToken: token } : {}) }));
+        } catch (error) {
+          throw unavailable('LIST', `${prefix}staging/`, error);
+        }
+        for (const object of page.Contents ?? []) {
+          if (object.Key === undefined || object.LastModified === undefined || now - object.LastModified.getTime() < olderThanMs) continue;
+          await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: object.Key })).catch((error: unknown) => Promise.reject(unavailable('DELETE', object.Key!, error)));
+          removed += 1;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token !== undefined);
+      return removed;
     },
     close() {
       client.destroy();
