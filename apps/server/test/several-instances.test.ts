@@ -128,7 +128,7 @@ describeEachDialect('several instances over one database and one S3 bucket', (ct
         { path: 'package/index.js', content: 'module.exports = (s, n) => s.padStart(n);\n' },
       ]),
     );
-    const upload = (server: TestServer, body: Uint8Array, name: string) =>
+    const upload = (server: TestServer, body: Uint8Array<ArrayBuffer>, name: string) =>
       fetch(`${server.url}/v1/artifacts?track=packages&package=npm:${name}@1.3.0`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
