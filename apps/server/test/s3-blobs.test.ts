@@ -138,7 +138,10 @@ describe.skipIf(!built)('vigil-server blobs migrate', () => {
     expect(down.stderr).toMatch(/vigil-server: object store: GET x\/sha256\/.*ECONNREFUSED/);
   }, 60_000);
 
-  it('VIGIL_BLOB_STORE=s3: the commands put artifact bytes in the bucket, none on local disk', async () => {
+});
+
+describe.skipIf(!built)('vigil-server with VIGIL_BLOB_STORE=s3', () => {
+  it('the commands put artifact bytes in the bucket, none on local disk', async () => {
     const cwd = workDir();
     const dir = join(cwd, 'left-pad');
     mkdirSync(dir);
@@ -152,4 +155,67 @@ describe.skipIf(!built)('vigil-server blobs migrate', () => {
     const facts = await run(['facts', 'backfill'], cwd, env);
     expect(facts).toMatchObject({ code: 0, stdout: 'computed the facts of 1 artifact(s): 1 package archive(s), 0 other\n' });
   }, 60_000);
+
+  it('two `serve` processes with data directories of their own share artifacts through the bucket; SIGTERM exits 0', async () => {
+    const shared = workDir();
+    const env = {
+      VIGIL_BLOB_STORE: 's3',
+      VIGIL_S3_BUCKET: s3.bucket,
+      VIGIL_S3_PREFIX: 'deploy-3/',
+      VIGIL_S3_ENDPOINT: s3.endpoint,
+      DATABASE_URL: `sqlite:${join(shared, 'vigil.db')}`,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      VIGIL_SCHEDULER: 'false',
+      VIGIL_WEBHOOK_WORKER: 'false',
+      VIGIL_REPOSITORY_WORKER: 'false',
+    };
+    const keys = await run(['keys', 'create', '--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read'], workDir(), env);
+    expect(keys.code).toBe(0);
+    const token = keys.stdout.split('\n').find((line) => line.startsWith('vgl_'))!;
+    const serve = async () => {
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = probe.address() as { port: number };
+          probe.close(() => resolve(port));
+        });
+      });
+      const child = spawn(process.execPath, [BIN, 'serve'], {
+        cwd: workDir(),
+        env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', VIGIL_S3_FORCE_PATH_STYLE: 'true', PORT: String(port), ...env },
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      let health: Response | undefined;
+      for (let i = 0; i < 200 && !health; i++) {
+        health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(async () => {
+          await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        });
+      }
+      expect(health?.status).toBe(200);
+      return { url: `http://127.0.0.1:${port}`, child, exited };
+    };
+    const a = await serve();
+    const b = await serve();
+    try {
+      const { tarGz } = await import('../src/features/artifacts/archive/tar-gz.js');
+      const bytes = tarGz([{ path: 'package/package.json', content: '{"name":"left-pad","version":"1.3.0","license":"MIT"}' }]);
+      const uploaded = await fetch(`${a.url}/v1/artifacts?track=packages&package=npm:left-pad@1.3.0`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        body: new Uint8Array(bytes),
+      });
+      expect(uploaded.status).toBe(201);
+      const { id } = (await uploaded.json()) as { id: string };
+      expect(await keysUnder('deploy-3/')).toHaveLength(1);
+      const throughB = await fetch(`${b.url}/v1/artifacts/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await throughB.json()).toMatchObject({ size: bytes.length, archive: { status: 'ok', files: [{ name: 'package/package.json' }] } });
+      a.child.kill('SIGTERM');
+      b.child.kill('SIGTERM');
+      expect([await a.exited, await b.exited]).toEqual([0, 0]);
+    } finally {
+      a.child.kill('SIGKILL');
+      b.child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
