@@ -164,5 +164,20 @@ describeEachDialect('several instances over one database and one S3 bucket', (ct
     proxy.mode = 'pass';
     expect(await get(a, `/v1/artifacts?purl=${encodeURIComponent('pkg:npm/right-pad@1.3.0')}`)).toEqual({ status: 200, body: { artifacts: [] } });
     expect(await get(a, `/v1/artifacts?purl=${encodeURIComponent('pkg:npm/left-pad@1.3.0')}`)).toMatchObject({ status: 200, body: { artifacts: [{ id }] } });
+
+    // The one window (docs/storage.md, "Consistency"): the row commits, then the copy under the
+    // name fails. 502; the artifact reads as unavailable until the client's retry copies the bytes.
+    proxy.mode = 'error500OnCopy';
+    const halfway = await upload(b, new Uint8Array(other), 'right-pad');
+    expect(halfway.status).toBe(502);
+    const missing = await get(a, `/v1/artifacts?purl=${encodeURIComponent('pkg:npm/right-pad@1.3.0')}`);
+    expect(missing).toMatchObject({ status: 200, body: { artifacts: [{ size: null, archive: { status: 'unavailable' } }] } });
+    proxy.mode = 'pass';
+    const retried = await upload(b, new Uint8Array(other), 'right-pad');
+    expect(retried.status).toBe(200);
+    expect(await get(a, `/v1/artifacts?purl=${encodeURIComponent('pkg:npm/right-pad@1.3.0')}`)).toMatchObject({
+      status: 200,
+      body: { artifacts: [{ size: other.length, archive: { status: 'ok' } }] },
+    });
   });
 });

@@ -6,9 +6,10 @@ import type { AddressInfo, Socket } from 'node:net';
  * server (`error500`), forward but cut each answer's body in half and then the connection, its
  * Content-Length still announcing the whole (`truncate`), or forward but replace the body's bytes
  * by others of the same length (`corrupt`, a store that serves rotten bytes with a 200), or
- * forward the headers and the first chunk of a GET's body and then nothing (`stallBody`).
+ * forward the headers and the first chunk of a GET's body and then nothing (`stallBody`), or answer
+ * 500 to server-side copies (`CopyObject`, the `x-amz-copy-source` header) only (`error500OnCopy`).
  */
-export type HttpFaultMode = 'pass' | 'error500' | 'truncate' | 'corrupt' | 'stallBody';
+export type HttpFaultMode = 'pass' | 'error500' | 'truncate' | 'corrupt' | 'stallBody' | 'error500OnCopy';
 
 export interface HttpFaultProxy {
   /** `http://127.0.0.1:<port>`. */
@@ -26,7 +27,7 @@ export async function startHttpFaultProxy(target: { host: string; port: number }
   const server: Server = createServer((incoming, outgoing) => {
     state.requests.push({ method: incoming.method ?? '', url: incoming.url ?? '' });
     const mode = state.mode;
-    if (mode === 'error500') {
+    if (mode === 'error500' || (mode === 'error500OnCopy' && incoming.headers['x-amz-copy-source'] !== undefined)) {
       incoming.resume();
       outgoing.writeHead(500, { 'content-type': 'application/xml' });
       outgoing.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>InternalError</Code><Message>injected by the fault proxy</Message></Error>');
