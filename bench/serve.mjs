@@ -2,8 +2,7 @@
 // `node serve.mjs hello` — a bare fastify hello-world, the baseline.
 // `node serve.mjs vigil <dataDir>` — Vigil on the SQLite database in <dataDir>, rate limits raised.
 import Fastify from 'fastify';
-import { join } from 'node:path';
-import { buildApp, createFileBlobStore, createPolicyInputSources, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
+import { buildApp, createBlobStore, createPolicyInputSources, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
 
 const [kind, dataDir] = process.argv.slice(2);
 let app;
@@ -29,7 +28,7 @@ if (kind === 'hello') {
   const database = await openDatabase({ dataDir: config.dataDir });
   // The customer API too (API keys, artifacts: bench/verify.mjs; repositories: bench/repository-verify.mjs);
   // its hooks run on its own routes only.
-  const blobs = createFileBlobStore(join(config.dataDir, 'blobs'));
+  const blobs = await createBlobStore(config.blobs);
   app = await buildApp({
     config,
     readService: createPublicReadService(database.db),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { createFileBlobStore, sweepStagingFiles } from './platform/blobs/index.js';
+import { BlobsCommandError, runBlobsCommand } from './platform/blobs/blobs-command.js';
+import { createBlobStore, type BlobStore } from './platform/blobs/index.js';
 import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 import { usageText } from './usage.js';
 import { openDatabase, type VigilDatabase } from './platform/db/database.js';
@@ -53,6 +54,16 @@ async function withDatabase<T>(config: Config, work: (database: VigilDatabase) =
   }
 }
 
+/** A one-off command's blob store, closed (its sockets released) when `work` ends. */
+async function withBlobStore<T>(config: Config, work: (blobs: BlobStore) => Promise<T>): Promise<T> {
+  const blobs = await createBlobStore(config.blobs);
+  try {
+    return await work(blobs);
+  } finally {
+    blobs.close();
+  }
+}
+
 async function migrate(database: VigilDatabase, config: Config): Promise<string[]> {
   const results = await migrateToLatest(database.db, { lockTimeoutMs: config.migrationLockTimeoutMs });
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -87,12 +98,12 @@ async function loadDemoSeed(): Promise<DemoSeed> {
   }
 }
 
-async function seedDemo(database: VigilDatabase, config: Config): Promise<void> {
+async function seedDemo(database: VigilDatabase, config: Config, blobs: BlobStore): Promise<void> {
   const demo = await loadDemoSeed();
   const result = await demo.seedDemo(database.db, {
     now: new Date(),
     historyDays: config.demoHistoryDays,
-    blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+    blobs,
     schedule: { submissionMs: config.scheduler.submissionMs, evaluationMs: config.scheduler.evaluationMs, gapMs: config.scheduler.gapMs },
     progress: (message) => log(`demo: ${message}`),
     // The demo's validators get permits in a snapshot where the server looks by default, unless
@@ -111,6 +122,8 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
   let onConnectionError: (error: Error) => void = (error) => process.stderr.write(`database connection error: ${error.message}\n`);
   const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
+  // The process's one blob store (local disk or S3, VIGIL_BLOB_STORE), handed to everything below.
+  const blobs = await createBlobStore(config.blobs);
   try {
     for (const line of await migrateAndRebuild(database, config)) log(line);
     // Refuse to serve a log whose stored tree no longer matches its entries or its last checkpoint.
@@ -120,18 +133,21 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       `transparency log: ${logCheck.size} entries, consistent with ${logCheck.checkpointSize === null ? 'its entries (no checkpoint signed yet)' : `the checkpoint of ${logCheck.checkpointSize} entries`}`,
     );
     if (seed) {
-      if ((await countRounds(database)) === 0) await seedDemo(database, config);
+      if ((await countRounds(database)) === 0) await seedDemo(database, config, blobs);
       else log('the database already has rounds; not loading the demo data');
     }
     let logRefreshError: (error: unknown) => void = () => {};
     // Uploads a previous process never finished (killed, or stopped mid-upload) leave staging files.
-    const swept = await sweepStagingFiles(join(config.dataDir, 'blobs'), Date.now());
-    if (swept > 0) log(`removed ${swept} unfinished upload(s) from the blob store's staging directory`);
+    // An object store that is down now does not keep the instance from serving (its requests get 502).
+    const swept = await blobs.sweep(Date.now()).catch((error: unknown) => {
+      process.stderr.write(`could not sweep unfinished uploads from the blob store: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 0;
+    });
+    if (swept > 0) log(`removed ${swept} unfinished upload(s) from the blob store's staging area`);
     const metagraph = createMetagraph(config.metagraph, { onRefreshError: (error) => logRefreshError(error) });
     // Renewed before it expires: a validator request never waits on the chain for a routine refresh.
     metagraph.startRefreshing();
-    const customerBlobs = createFileBlobStore(join(config.dataDir, 'blobs'));
-    const policySources = createPolicyInputSources(database.db, customerBlobs);
+    const policySources = createPolicyInputSources(database.db, blobs);
     let workerLogger: { info(obj: object, msg: string): void; error(obj: object, msg: string): void } = {
       info: (obj, message) => log(`${message} ${JSON.stringify(obj)}`),
       error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
@@ -152,7 +168,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const registries = config.registries;
     const connectors = registries.enabled && registries.runInServe ? createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => workerLogger.error({ refused: event }, 'registry fetch refused') }) : undefined;
     const fetchWorker = connectors
-      ? createFetchWorker({ db: database.db, blobs: customerBlobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      ? createFetchWorker({ db: database.db, blobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
       : undefined;
     const referenceFetches = registries.enabled
       ? createReferenceFetches({ db: database.db, timings: config.scheduler, now: Date.now, ...(fetchWorker ? { onQueued: () => fetchWorker.nudge() } : {}) })
@@ -163,14 +179,14 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       customers: {
         db: database.db,
         metagraph,
-        blobs: customerBlobs,
+        blobs,
         policySources,
         ...(pushWorker ? { onRepositoryPushQueued: () => pushWorker.nudge() } : {}),
         ...(referenceFetches ? { referenceFetches } : {}),
       },
       network: {
         db: database.db,
-        blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
+        blobs,
         metagraph,
         signedAuth: config.signedAuth,
         bundleLimitBytes: config.bundleLimitBytes,
@@ -192,6 +208,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         await fetchWorker?.stop();
         connectors?.close();
         await database.close();
+        blobs.close();
       },
       exit: (code) => process.exit(code),
       // In-flight requests end within the handler timeout (504), so that bounds the drain.
@@ -205,6 +222,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     fetchWorker?.start();
   } catch (error) {
     await database.close();
+    blobs.close();
     throw error;
   }
 }
@@ -212,6 +230,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
 async function worker(config: Config): Promise<void> {
   const database = await openConfiguredDatabase(config);
   for (const name of await migrate(database, config)) log(`migrated: ${name}`);
+  const blobs = await createBlobStore(config.blobs);
   const logger = {
     info: (obj: object, message: string) => log(`${message} ${JSON.stringify(obj)}`),
     error: (obj: object, message: string) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
@@ -220,7 +239,7 @@ async function worker(config: Config): Promise<void> {
   const pushWorker = createPushWorker({
     db: database.db,
     settings: config.repositories,
-    sources: createPolicyInputSources(database.db, createFileBlobStore(join(config.dataDir, 'blobs'))),
+    sources: createPolicyInputSources(database.db, blobs),
     logger,
   });
   const webhookWorker = createWebhookWorker({
@@ -231,7 +250,7 @@ async function worker(config: Config): Promise<void> {
   });
   const connectors = config.registries.enabled ? createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => logger.error({ refused: event }, 'registry fetch refused') }) : undefined;
   const fetchWorker = connectors
-    ? createFetchWorker({ db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger })
+    ? createFetchWorker({ db: database.db, blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger })
     : undefined;
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
@@ -248,6 +267,7 @@ async function worker(config: Config): Promise<void> {
     await fetchWorker?.stop();
     connectors?.close();
     await database.close();
+    blobs.close();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
@@ -292,7 +312,7 @@ async function main(argv: string[]): Promise<void> {
         await migrate(database, config);
         const rounds = await countRounds(database);
         if (rounds > 0) throw new Error(`seed --demo: the database already has ${rounds} round(s); the demo needs an empty one`);
-        await seedDemo(database, config);
+        await withBlobStore(config, (blobs) => seedDemo(database, config, blobs));
       });
       return;
     }
@@ -366,7 +386,7 @@ async function main(argv: string[]): Promise<void> {
       const lines = await withDatabase(config, async (database) => {
         await migrate(database, config);
         try {
-          return await runFactsCommand(database.db, createFileBlobStore(join(config.dataDir, 'blobs')), flags, Date.now);
+          return await withBlobStore(config, (blobs) => runFactsCommand(database.db, blobs, flags, Date.now));
         } catch (error) {
           if (error instanceof FactsCommandError && error.usage) throw new UsageError(`facts: ${error.message}`);
           throw error;
@@ -380,14 +400,25 @@ async function main(argv: string[]): Promise<void> {
       const code = await withDatabase(config, async (database) => {
         await migrate(database, config);
         try {
-          return await runArtifactsCommand(
-            { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), maxBytes: config.artifactLimitBytes, now: Date.now, log },
-            flags,
+          return await withBlobStore(config, (blobs) =>
+            runArtifactsCommand({ db: database.db, blobs, maxBytes: config.artifactLimitBytes, now: Date.now, log }, flags),
           );
         } catch (error) {
           if (error instanceof ArtifactsCommandError && error.usage) throw new UsageError(`artifacts: ${error.message}`);
           throw error;
         }
+      });
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
+    case 'blobs': {
+      // Only VIGIL_DATA_DIR of the configuration matters; the target is on the command line.
+      const config = loadConfig();
+      const code = await runBlobsCommand(flags, {
+        dataDir: config.dataDir,
+        env: process.env,
+        progress: (line) => process.stderr.write(`${line}\n`),
+        log,
       });
       if (code !== 0) process.exitCode = code;
       return;
@@ -415,6 +446,7 @@ async function main(argv: string[]): Promise<void> {
 /** Runs one `vigil-server` command line (bin.ts imports this module for every command but help). */
 export function runCommand(argv: string[]): Promise<void> {
   return main(argv).catch((error: unknown) => {
+    if (error instanceof BlobsCommandError && error.usage) error = new UsageError(`blobs: ${error.message}`);
     if (error instanceof UsageError) {
       process.stderr.write(`vigil-server: ${error.message}\n\n${USAGE}`);
       process.exit(2);
@@ -431,6 +463,7 @@ export function runCommand(argv: string[]): Promise<void> {
       [ArtifactsCommandError, 'artifacts'],
       [KeysCommandError, 'keys'],
       [RegistriesCommandError, 'registries'],
+      [BlobsCommandError, 'blobs'],
     ];
     const prefix = prefixes.find(([type]) => error instanceof type)?.[1];
     const text = error instanceof Error ? error.message : String(error);

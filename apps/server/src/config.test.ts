@@ -78,8 +78,47 @@ describe('loadConfig', () => {
         maxAttempts: 8,
         concurrency: 4,
       },
+      blobs: { kind: 'file', root: resolve(CWD, '.vigil', 'blobs') },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
+  });
+
+  it('reads the S3 blob store variables and names a bad one', () => {
+    const config = loadConfig(
+      {
+        VIGIL_BLOB_STORE: 's3',
+        VIGIL_S3_BUCKET: 'vigil-blobs',
+        VIGIL_S3_PREFIX: 'prod/eu',
+        VIGIL_S3_ENDPOINT: 'https://minio.internal:9000',
+        VIGIL_S3_FORCE_PATH_STYLE: 'true',
+        AWS_REGION: 'eu-west-1',
+        VIGIL_S3_TIMEOUT_MS: '2500',
+        VIGIL_S3_MAX_ATTEMPTS: '5',
+      },
+      CWD,
+    );
+    expect(config.blobs).toEqual({
+      kind: 's3',
+      localRoot: resolve(CWD, '.vigil', 'blobs'),
+      s3: { bucket: 'vigil-blobs', prefix: 'prod/eu/', endpoint: 'https://minio.internal:9000', region: 'eu-west-1', forcePathStyle: true, timeoutMs: 2500, maxAttempts: 5 },
+    });
+    expect(loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_REGION: 'auto', AWS_REGION: 'eu-west-1' }, CWD).blobs).toEqual({
+      kind: 's3',
+      localRoot: resolve(CWD, '.vigil', 'blobs'),
+      s3: { bucket: 'b12', prefix: '', endpoint: undefined, region: 'auto', forcePathStyle: false, timeoutMs: 10_000, maxAttempts: 3 },
+    });
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 'gcs' }, CWD)).toThrow('VIGIL_BLOB_STORE: expected file or s3, got "gcs"');
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3' }, CWD)).toThrow('VIGIL_S3_BUCKET: is required when VIGIL_BLOB_STORE=s3');
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'My_Bucket' }, CWD)).toThrow(/^VIGIL_S3_BUCKET: expected a bucket name .*, got "My_Bucket"$/);
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_PREFIX: '/abs' }, CWD)).toThrow(/^VIGIL_S3_PREFIX: expected a key prefix/);
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_PREFIX: 'a/../b' }, CWD)).toThrow(/^VIGIL_S3_PREFIX: /);
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_ENDPOINT: 'ftp://x' }, CWD)).toThrow(/^VIGIL_S3_ENDPOINT: expected an http/);
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_ENDPOINT: 'https://key:secret@x' }, CWD)).toThrow(/^VIGIL_S3_ENDPOINT: /);
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_FORCE_PATH_STYLE: 'yes' }, CWD)).toThrow('VIGIL_S3_FORCE_PATH_STYLE: expected true or false, got "yes"');
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_TIMEOUT_MS: '50' }, CWD)).toThrow('VIGIL_S3_TIMEOUT_MS: expected an integer 100-600000, got "50"');
+    expect(() => loadConfig({ VIGIL_BLOB_STORE: 's3', VIGIL_S3_BUCKET: 'b12', VIGIL_S3_MAX_ATTEMPTS: '0' }, CWD)).toThrow('VIGIL_S3_MAX_ATTEMPTS: expected an integer 1-10, got "0"');
+    // A bucket with the file store would be a deployment that believes it shares blobs it does not.
+    expect(() => loadConfig({ VIGIL_S3_BUCKET: 'b12' }, CWD)).toThrow('VIGIL_S3_BUCKET: is set but VIGIL_BLOB_STORE is file (the default); set VIGIL_BLOB_STORE=s3 to use S3');
   });
 
   it('reads the repository worker variables and names a bad one', () => {

@@ -16,6 +16,7 @@ import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from 
 import { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFetchSettings } from './features/registries/index.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './features/network/index.js';
 import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './features/dashboard/index.js';
+import { BLOB_STORE_VARIABLES, blobStoreSettingsFromEnv, type BlobStoreSettings } from './platform/blobs/blob-store-settings.js';
 
 export { ConfigError };
 
@@ -86,6 +87,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** On-demand registry fetching: registries, tokens, the fetch worker (docs/registries.md). */
   registries: RegistryFetchSettings;
+  /** Where artifact files and agent bundles live: local disk or an S3 bucket (docs/storage.md). */
+  blobs: BlobStoreSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -172,6 +175,7 @@ export const ALL_CONFIG_VARIABLES = [
   ...DASHBOARD_VARIABLES,
   ...WEBHOOK_VARIABLES,
   ...REGISTRY_FETCH_VARIABLES,
+  ...BLOB_STORE_VARIABLES,
 ];
 
 const INT_RE = /^\d+$/;
@@ -348,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dashboard: dashboardSettingsFromEnv(env),
     webhooks: webhookSettingsFromEnv(env),
     registries: registryFetchSettingsFromEnv(env),
+    blobs: blobStoreSettingsFromEnv(env, dataDir),
   };
 }
 

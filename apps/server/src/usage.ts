@@ -68,6 +68,12 @@ Commands:
                                 ground_truth?, label?, source_id?}]} (paths relative to the manifest).
   facts backfill                Compute the package facts (license, install scripts) of every artifact
                                 that has none yet (they are otherwise computed on first use).
+  blobs migrate --to s3://<bucket>[/<prefix>] [--endpoint <url>]
+                                Copy every blob of the file store (<VIGIL_DATA_DIR>/blobs) to an S3
+                                bucket, each read back and hashed; blobs already there with their bytes
+                                are skipped, so running it again resumes. Region, path style, timeouts
+                                from VIGIL_S3_*, credentials from the AWS chain. Progress on stderr;
+                                exits 1 when a blob could not be copied or the store is down.
   help, --help, -h              Show this help.
 
 `;

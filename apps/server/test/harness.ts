@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
@@ -34,6 +34,8 @@ export interface StartOptions {
   dataDir?: string;
   /** Also serve the customer API (API keys, artifacts), artifact bytes under `<dataDir>/blobs` as `serve` keeps them. */
   customers?: boolean;
+  /** The customer API's blob store instead of the file store under `<dataDir>/blobs` (an S3 store, say); not closed at close. */
+  blobs?: BlobStore;
 }
 
 /** A real Vigil server listening on 127.0.0.1 with an ephemeral port, over a migrated in-memory SQLite. */
@@ -57,7 +59,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     readService: createPublicReadService(database.db),
     ...(options.now ? { now: options.now } : {}),
     ...(options.redis ? { redis: options.redis } : {}),
-    ...(options.customers ? { customers: { db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')) } } : {}),
+    ...(options.customers ? { customers: { db: database.db, blobs: options.blobs ?? createFileBlobStore(join(config.dataDir, 'blobs')) } } : {}),
     logStream: stream,
   });
   options.register?.(app);

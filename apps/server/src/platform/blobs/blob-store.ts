@@ -5,9 +5,23 @@ import { join } from 'node:path';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SHA256_HASH_RE } from '@vigil/core';
+import { sweepStagingFiles } from './sweep-staging.js';
 
 export class BlobStoreError extends Error {
   override name = 'BlobStoreError';
+}
+
+/**
+ * The store did not answer, failed, or answered wrongly (after its bounded retries): the HTTP layer
+ * answers 502 `upstream_unavailable`, retryable, never 500.
+ */
+export class BlobStoreUnavailableError extends BlobStoreError {
+  override name = 'BlobStoreUnavailableError';
+}
+
+/** Bytes read back do not hash to their name (a truncated or corrupted object): never served. */
+export class BlobIntegrityError extends BlobStoreUnavailableError {
+  override name = 'BlobIntegrityError';
 }
 
 /** The source of a streaming put sent more than `maxBytes`; nothing was stored. */
@@ -55,12 +69,19 @@ export interface BlobStore {
   putStream(source: Readable, options: PutStreamOptions): Promise<PutStreamResult>;
   /** Runs `use` with the blob as a local file (read-only), or answers undefined when absent. */
   withLocalFile<T>(hash: string, use: (file: { path: string; size: number }) => Promise<T>): Promise<T | undefined>;
+  /**
+   * Removes what puts that never finished left behind (a process killed mid-upload) and is older
+   * than `olderThanMs`; returns how many. `serve` calls it at start.
+   */
+  sweep(now: number, olderThanMs?: number): Promise<number>;
+  /** Releases connections (the S3 client's sockets); the store is not used afterwards. */
+  close(): void;
 }
 
-function ignoreError(): void {}
+export function ignoreError(): void {}
 
 /** Hashes and counts what passes, failing once more than `maxBytes` went through. */
-class HashingLimit extends Transform {
+export class HashingLimit extends Transform {
   readonly hash = createHash('sha256');
   size = 0;
   constructor(private readonly maxBytes: number) {
@@ -74,7 +95,7 @@ class HashingLimit extends Transform {
   }
 }
 
-function hexOf(hash: string, argument: string): string {
+export function hexOf(hash: string, argument: string): string {
   if (typeof hash !== 'string' || !SHA256_HASH_RE.test(hash)) {
     throw new BlobStoreError(`${argument}: expected sha256:<64 lowercase hex>`);
   }
@@ -166,5 +187,9 @@ export function createFileBlobStore(root: string): BlobStore {
       const hex = hexOf(hash, 'hash');
       return (await stat(pathOf(hex)).catch(() => undefined)) !== undefined;
     },
+    sweep(now, olderThanMs) {
+      return sweepStagingFiles(root, now, olderThanMs);
+    },
+    close() {},
   };
 }
