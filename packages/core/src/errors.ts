@@ -78,6 +78,8 @@ export const ERROR_DETAILS = {
   // The transparency log (docs/log.md).
   logTileMalformed: 'malformed log tile path',
   logTileNotFound: 'log tile not found',
+  logConsistencyRange: 'invalid log consistency range: need 1 <= from <= to',
+  logSizeNotReached: 'the log has not reached that tree size',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -212,6 +214,10 @@ export const ERROR_CATALOGUE = {
   registry_fetch_not_retryable: { status: 409, detail: refusalDetail },
   log_tile_malformed: { status: 400, detail: ERROR_DETAILS.logTileMalformed },
   log_tile_not_found: { status: 404, detail: ERROR_DETAILS.logTileNotFound },
+  log_consistency_range: { status: 400, detail: ERROR_DETAILS.logConsistencyRange },
+  log_size_not_reached: { status: 404, detail: ERROR_DETAILS.logSizeNotReached },
+  // A witness cosignature the server does not keep; the detail says why (docs/log.md, "Witnesses").
+  log_cosignature_refused: { status: 422, detail: refusalDetail },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
