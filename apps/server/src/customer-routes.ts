@@ -95,7 +95,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph, now, ...(log ? { log } : {}) });
   await app.register(searchRoutes, { db });
-  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches });
+  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches, ...(log ? { log } : {}) });
   if (policySources) await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });
   await app.register(repositoryRoutes, {
     db,

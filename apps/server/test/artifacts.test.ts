@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { fromHex } from '@vigil/crypto';
+import { canonicalJson } from '@vigil/core';
+import { formatVerifierKey, leafHash, noteVerifier, verifyTlogProof } from '@vigil/tlog';
 import { afterEach, expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
@@ -704,6 +707,57 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const canonical = await db.selectFrom('attestations').select(['id', 'canonical_hash']).where('id', 'in', [a1.id, a2.id]).orderBy('id').execute();
     return { artifactId, canonical: canonical.map((r) => r.canonical_hash), validators: [v1.hotkey, v2.hotkey] };
   }
+
+  it('?proof=true adds the verdict entry and its tlog-proof to GET /v1/artifacts/{id} and POST /v1/artifacts/verify', async () => {
+    const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const { artifactId } = await publishVerdict('pkg:npm/evil@1.0.0');
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const origin = `vigil/${identity.server_hotkey}`;
+    const logVerifier = noteVerifier(formatVerifierKey(origin, fromHex(identity.server_hotkey)));
+    const id = `art_${artifactId}`;
+
+    const plain = await send(server, 'GET', `/v1/artifacts/${id}`, { token: paid });
+    expect(plain.status).toBe(200);
+    expect('log_proof' in plain.body!).toBe(false);
+    expect((await send(server, 'GET', `/v1/artifacts/${id}?proof=false`, { token: paid })).body).toEqual(plain.body);
+    const detail = await send(server, 'GET', `/v1/artifacts/${id}?proof=true`, { token: paid });
+    expect(detail.status).toBe(200);
+    const { log_proof: proof, log_entry: entry, ...rest } = detail.body!;
+    expect(rest).toEqual(plain.body);
+    // The entry is rebuilt from the answer's own fields (bundle_hash from the round's public record).
+    const logged = JSON.parse(entry as string) as Record<string, unknown>;
+    expect(entry).toBe(
+      canonicalJson({
+        type: 'vigil.verdict/v1',
+        bundle_hash: bundle('packages', { label: 'npm', sourceId: 'pkg:npm/evil@1.0.0' }),
+        track: rest.track,
+        verdict: rest.verdict.verdict,
+        previous_verdict: null,
+        risk_score: rest.verdict.risk_score,
+        round_id: rest.verdict.round_id,
+        published_at: rest.verdict.decided_at,
+      }),
+    );
+    expect(logged.verdict).toBe('BLOCK');
+    const verified = verifyTlogProof(proof as string, { leafHash: leafHash(new TextEncoder().encode(entry as string)), origin, logVerifier });
+    const size = Number((await (await fetch(`${server.url}/v1/log/checkpoint`)).text()).split('\n')[1]);
+    expect(verified.checkpoint.size).toBe(size);
+
+    const verify = await send(server, 'POST', '/v1/artifacts/verify?proof=true', { token: paid, body: JSON.stringify({ artifact: 'npm:evil@1.0.0' }), type: 'application/json' });
+    expect(verify.status).toBe(200);
+    expect(verify.body).toMatchObject({ state: 'decided', verdict: 'BLOCK', artifact_id: id, log_entry: entry });
+    expect(verifyTlogProof(verify.body!.log_proof as string, { leafHash: leafHash(new TextEncoder().encode(entry as string)), origin, logVerifier }).index).toBe(verified.index);
+    const withoutProof = await json(server, '/v1/artifacts/verify', paid, { artifact: 'npm:evil@1.0.0' });
+    expect('log_proof' in withoutProof.body!).toBe(false);
+
+    // Pending: nothing to prove, both null.
+    const pending = await send(server, 'POST', '/v1/artifacts/verify?proof=true', { token: paid, body: JSON.stringify({ artifact: 'npm:never-seen@1.0.0' }), type: 'application/json' });
+    expect(pending.body).toMatchObject({ state: 'pending', log_proof: null, log_entry: null });
+    const bad = await send(server, 'GET', `/v1/artifacts/${id}?proof=yes`, { token: paid });
+    expect(bad.status).toBe(422);
+    expect(bad.body!.errors.map((e: { path: string }) => e.path)).toEqual(['query.proof']);
+  });
 
   it('verifies: decided with what backs it, pending when unseen or undecided, in order for a batch of 100', async () => {
     const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);

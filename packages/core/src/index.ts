@@ -292,6 +292,7 @@ export {
   BackingAttestation,
   ArtifactFinding,
   ArtifactDetail,
+  LogProofQuery,
   ArtifactLookupResult,
   VerifyRequest,
   VerifyBatchRequest,
