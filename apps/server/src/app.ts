@@ -192,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       artifactLimitBytes: config.artifactLimitBytes,
       secrets: createSecretBox(identity.secretKey),
       webhooks: config.webhooks,
+      serverKey: identity.secretKey,
       ...(log ? { log } : {}),
     });
   }

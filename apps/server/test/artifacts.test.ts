@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
+import { dsse } from '@sigstore/core';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -757,6 +758,48 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const bad = await send(server, 'GET', `/v1/artifacts/${id}?proof=yes`, { token: paid });
     expect(bad.status).toBe(422);
     expect(bad.body!.errors.map((e: { path: string }) => e.path)).toEqual(['query.proof']);
+  });
+
+  it('GET /v1/artifacts/{id}/vsa: the verdict as a SLSA VSA in a DSSE envelope, verified with @sigstore/core\'s PAE and node:crypto', async () => {
+    const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const { artifactId, canonical } = await publishVerdict('pkg:npm/evil@1.0.0');
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const detail = (await send(server, 'GET', `/v1/artifacts/art_${artifactId}`, { token: paid })).body!;
+    const answer = await send(server, 'GET', `/v1/artifacts/art_${artifactId}/vsa`, { token: paid });
+    expect(answer.status).toBe(200);
+    const envelope = answer.body as { payloadType: string; payload: string; signatures: { keyid: string; sig: string }[] };
+    expect(envelope.payloadType).toBe('application/vnd.in-toto+json');
+    expect(envelope.signatures).toHaveLength(1);
+    expect(envelope.signatures[0]!.keyid).toBe(identity.server_hotkey);
+    // Independently: sigstore's DSSE pre-authentication encoding, node's Ed25519, the key from /v1/server-identity.
+    const payload = Buffer.from(envelope.payload, 'base64');
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(identity.server_hotkey, 'hex').toString('base64url') }, format: 'jwk' });
+    const pae = dsse.preAuthEncoding(envelope.payloadType, payload);
+    expect(verifySignature(null, pae, publicKey, Buffer.from(envelope.signatures[0]!.sig, 'base64'))).toBe(true);
+    const tampered = Buffer.from(payload.toString().replace('"FAILED"', '"PASSED"'));
+    expect(verifySignature(null, dsse.preAuthEncoding(envelope.payloadType, tampered), publicKey, Buffer.from(envelope.signatures[0]!.sig, 'base64'))).toBe(false);
+    expect(JSON.parse(payload.toString())).toEqual({
+      _type: 'https://in-toto.io/Statement/v1',
+      subject: [{ name: 'pkg:npm/evil@1.0.0', digest: { sha256: detail.sha256.slice('sha256:'.length) } }],
+      predicateType: 'https://slsa.dev/verification_summary/v1',
+      predicate: {
+        verifier: { id: `urn:vigil:server:${identity.server_hotkey}` },
+        timeVerified: new Date(detail.verdict.decided_at).toISOString(),
+        resourceUri: 'pkg:npm/evil@1.0.0',
+        policy: { uri: `urn:vigil:round:${detail.verdict.round_id}` },
+        inputAttestations: canonical.map((hash) => ({ uri: `urn:vigil:attestation:${hash}`, digest: { sha256: hash.slice('sha256:'.length) } })),
+        verificationResult: 'FAILED',
+        verifiedLevels: ['VIGIL_VERDICT_BLOCK'],
+      },
+    });
+    // No published verdict: 404 from the catalogue; an unknown id as for the artifact.
+    const uploaded = await uploadRaw(server, paid, npmTarball(), 'track=packages&package=npm:left-pad@1.3.0');
+    const none = await send(server, 'GET', `/v1/artifacts/${uploaded.body!.id}/vsa`, { token: paid });
+    expect(none.status).toBe(404);
+    expect(none.body).toEqual({ detail: 'artifact has no published verdict', code: 'artifact_verdict_not_published' });
+    expect((await send(server, 'GET', '/v1/artifacts/art_999999/vsa', { token: paid })).body).toEqual({ detail: 'artifact not found', code: 'artifact_unknown' });
+    expect((await send(server, 'GET', `/v1/artifacts/art_${artifactId}/vsa`)).status).toBe(401);
   });
 
   it('verifies: decided with what backs it, pending when unseen or undecided, in order for a batch of 100', async () => {

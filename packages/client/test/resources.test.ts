@@ -1,3 +1,4 @@
+import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { MetagraphSnapshot } from '@vigil/core';
 import { fromHex } from '@vigil/crypto';
@@ -216,6 +217,14 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     expect(entry).toMatchObject({ type: 'vigil.verdict/v1', track: found!.track, verdict: found!.verdict!.verdict, risk_score: found!.verdict!.risk_score, round_id: found!.verdict!.round_id });
     const verified = verifyTlogProof(proven.log_proof!, { leafHash: leafHash(new TextEncoder().encode(proven.log_entry!)), origin, logVerifier });
     expect(verified.checkpoint.size).toBeGreaterThanOrEqual(checkpoint.size);
+    // The same verdict as a SLSA VSA in a DSSE envelope, its signature checked with node:crypto over the DSSE PAE.
+    const vsa = await vigil.artifacts.vsa(found!.id);
+    expect(vsa.signatures[0]!.keyid).toBe(hotkey);
+    const payload = Buffer.from(vsa.payload, 'base64');
+    const pae = Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(vsa.payloadType)} ${vsa.payloadType} ${payload.length} `), payload]);
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hotkey, 'hex').toString('base64url') }, format: 'jwk' });
+    expect(verifySignature(null, pae, publicKey, Buffer.from(vsa.signatures[0]!.sig, 'base64'))).toBe(true);
+    expect(JSON.parse(payload.toString())).toMatchObject({ predicateType: 'https://slsa.dev/verification_summary/v1', predicate: { verifiedLevels: [`VIGIL_VERDICT_${found!.verdict!.verdict}`] } });
     // A reference nobody uploaded: pending, nothing to prove.
     const pending = await vigil.artifacts.verifyWithProof('npm:never-uploaded-proof@0.0.1');
     expect(pending).toMatchObject({ state: 'pending', log_proof: null, log_entry: null });

@@ -53,6 +53,7 @@ export const ERROR_DETAILS = {
   idempotencyKeyMismatch: 'this idempotency key was used with a different request',
   attestationNotFound: 'attestation not found',
   artifactUnknown: 'artifact not found',
+  artifactVerdictNotPublished: 'artifact has no published verdict',
   archiveCorrupt: 'corrupt archive',
   // Source-code repositories and their push hook (docs/repositories.md).
   repositoryNotFound: 'repository not found',
@@ -131,6 +132,7 @@ export const ERROR_CATALOGUE = {
   idempotency_key_mismatch: { status: 422, detail: ERROR_DETAILS.idempotencyKeyMismatch },
   // The customer artifact API (docs/artifacts.md); `artifact_not_found` below is the validators' own.
   artifact_unknown: { status: 404, detail: ERROR_DETAILS.artifactUnknown },
+  artifact_verdict_not_published: { status: 404, detail: ERROR_DETAILS.artifactVerdictNotPublished },
   archive_corrupt: { status: 422, detail: ERROR_DETAILS.archiveCorrupt },
   // The detail names the checksum and the bytes' own: `package: checksum sha256:00 does not match …`.
   checksum_mismatch: { status: 422, detail: refusalDetail },

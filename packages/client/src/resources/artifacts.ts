@@ -1,4 +1,4 @@
-import { ArtifactDetail, ArtifactFacts, ArtifactLookupResult, ArtifactProvenance, VerifyBatchResult, VerifyResult } from '@vigil/core';
+import { ArtifactDetail, ArtifactFacts, ArtifactLookupResult, ArtifactProvenance, DsseEnvelope, VerifyBatchResult, VerifyResult } from '@vigil/core';
 import type { ProvenanceUpload, Track } from '@vigil/core';
 import type { Dated } from '../dates.js';
 import type { PagePromise } from '../pagination.js';
@@ -76,6 +76,14 @@ export class Artifacts {
    */
   getWithProof(id: string, options?: CallOptions): Promise<Dated<typeof ArtifactDetail>> {
     return call(this.transport, { method: 'GET', path: `/v1/artifacts/${segment(id, 'id')}`, query: { proof: 'true' }, schema: ArtifactDetail, repeatable: 'safe' }, options);
+  }
+
+  /**
+   * `GET /v1/artifacts/{id}/vsa`: the published verdict as a SLSA Verification Summary Attestation,
+   * an in-toto Statement in a DSSE envelope signed by the server identity key (docs/artifacts.md).
+   */
+  vsa(id: string, options?: CallOptions): Promise<Dated<typeof DsseEnvelope>> {
+    return call(this.transport, { method: 'GET', path: `/v1/artifacts/${segment(id, 'id')}/vsa`, schema: DsseEnvelope, repeatable: 'safe', dates: false }, options);
   }
 
   /** Every artifact uploaded under a package reference (paginated). */

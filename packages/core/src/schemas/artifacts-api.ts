@@ -245,3 +245,19 @@ export type VerifyResult = z.infer<typeof VerifyResult>;
 
 export const VerifyBatchResult = z.object({ results: z.array(VerifyResult) });
 export type VerifyBatchResult = z.infer<typeof VerifyBatchResult>;
+
+/**
+ * A DSSE envelope (github.com/secure-systems-lab/dsse, protocol v1): `payload` is the base64 of the
+ * payload bytes, each `sig` the base64 of a signature over PAE(payloadType, payload bytes).
+ */
+export const DsseEnvelope = z.object({
+  payloadType: z.string(),
+  payload: z.string(),
+  signatures: z.array(z.object({ keyid: z.string(), sig: z.string() })).min(1),
+});
+export type DsseEnvelope = z.infer<typeof DsseEnvelope>;
+
+/** The `payloadType` of an in-toto Statement in a DSSE envelope. */
+export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+/** The `predicateType` of a SLSA Verification Summary Attestation, v1. */
+export const SLSA_VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';

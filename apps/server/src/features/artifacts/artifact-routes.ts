@@ -3,6 +3,7 @@ import multipart from '@fastify/multipart';
 import {
   ArtifactDetail,
   ArtifactFacts,
+  DsseEnvelope,
   ArtifactIdParams,
   ArtifactProvenance,
   ArtifactLookupQuery,
@@ -35,6 +36,8 @@ import { notFoundWhenInvalid } from '../../platform/http/zod-compilers.js';
 import { principalOf } from '../accounts/index.js';
 import type { ReferenceFetches } from './references/reference-fetches.js';
 import type { TransparencyLog } from '../log/index.js';
+import { getPublicKey } from '@vigil/crypto';
+import { signedStatement, verificationSummaryStatement } from './verification-summary.js';
 
 export interface ArtifactRoutesOptions {
   db: Kysely<Database>;
@@ -46,6 +49,8 @@ export interface ArtifactRoutesOptions {
   fetches?: ReferenceFetches;
   /** Where `?proof=true` reads the verdict's inclusion proof (docs/log.md); absent, `log_proof` is null. */
   log?: Pick<TransparencyLog, 'proofFor'> | undefined;
+  /** The server identity's ed25519 seed: signs verification summaries (`GET /v1/artifacts/{id}/vsa`); absent, that route is not served. */
+  serverKey?: Uint8Array | undefined;
 }
 
 /** A provenance bundle is tens of kilobytes; the npm attestations document holds two. */
@@ -105,7 +110,7 @@ function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
  * The customer artifact API (docs/artifacts.md): streaming uploads, reads and lookups, and
  * verification (paid plans). Encapsulated, so the raw and multipart body parsers apply here only.
  */
-export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches, log }) => {
+export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches, log, serverKey }) => {
   /** The newest verdict entry of an artifact and its tlog-proof; both null without a published verdict or a log. */
   async function verdictProof(bundleHash: string | null, hasVerdict: boolean): Promise<{ log_proof: string | null; log_entry: string | null }> {
     const logged = log === undefined || bundleHash === null || !hasVerdict ? null : await log.proofFor(`artifact:${bundleHash}`, now().getTime());
@@ -227,6 +232,28 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       return { ...detail, ...(await verdictProof(artifact.bundle_hash, detail.verdict !== null)) };
     },
   );
+
+  if (serverKey !== undefined) {
+    const serverHotkey = Buffer.from(getPublicKey(serverKey)).toString('hex');
+    app.get(
+      '/v1/artifacts/:id/vsa',
+      {
+        schema: {
+          summary: "An artifact's published verdict as a SLSA Verification Summary Attestation: an in-toto Statement in a DSSE envelope signed by the server identity",
+          params: ArtifactIdParams,
+          response: { 200: DsseEnvelope },
+        },
+        config: { apiKey: { scope: 'read' } },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const view = referenceViewOf(principal);
+        const artifact = await findArtifactById(db, request.params.id, view);
+        const detail = await artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
+        return signedStatement(verificationSummaryStatement(detail, serverHotkey), serverKey);
+      },
+    );
+  }
 
   app.get(
     '/v1/artifacts/:id/facts',
