@@ -123,6 +123,14 @@ async function checkEntries(source: LogSource, checkpoint: Checkpoint, from: num
   }
 }
 
+/**
+ * Thrown by a LogSource when the server answers that its log has not reached a size (404
+ * `log_size_not_reached`): after it signed a checkpoint of that size, a contradiction of its own.
+ */
+export class SizeNotReachedError extends Error {
+  override name = 'SizeNotReachedError';
+}
+
 /** The state file and the command line disagree: the user's to resolve (exit 1). */
 export class MonitorStateError extends Error {
   override name = 'MonitorStateError';
@@ -175,7 +183,23 @@ export async function monitorLog(input: MonitorInput): Promise<MonitorResult> {
     const old: Checkpoint = { origin: previous.origin, size: previous.size, root: parseHash(previous.root), extensions: [] };
     // The proof is asked for only when the new tree is larger; checkCheckpointUpdate judges sizes and roots first.
     const claimedSize = Number(note.split('\n', 2)[1]);
-    const proof = Number.isSafeInteger(claimedSize) && claimedSize > previous.size && previous.size > 0 ? await source.consistency(previous.size, claimedSize) : [];
+    let proof: Uint8Array[] = [];
+    if (Number.isSafeInteger(claimedSize) && claimedSize > previous.size && previous.size > 0) {
+      try {
+        proof = await source.consistency(previous.size, claimedSize);
+      } catch (err) {
+        if (!(err instanceof SizeNotReachedError)) throw err;
+        // Only a contradiction if the checkpoint is really the log's: a forged note is a bad signature.
+        const verdict = checkCheckpointUpdate({ previous: old, next: note, proof: [], origin, logVerifier: verifier });
+        if (verdict.verdict === 'bad_signature') return { ...result, failure: 'bad_checkpoint_signature', reason: `the checkpoint is not signed by ${logKey}: ${verdict.reason}` };
+        return {
+          ...result,
+          checkpoint: 'checkpoint' in verdict ? { size: verdict.checkpoint.size, root: formatHash(verdict.checkpoint.root) } : null,
+          failure: 'log_inconsistent',
+          reason: `the log signed a checkpoint of ${claimedSize} entries but answers that it has not reached that size (GET /v1/log/consistency: log_size_not_reached)`,
+        };
+      }
+    }
     const verdict = checkCheckpointUpdate({ previous: old, next: note, proof, origin, logVerifier: verifier });
     if (verdict.verdict === 'bad_signature') return { ...result, failure: 'bad_checkpoint_signature', reason: `the checkpoint is not signed by ${logKey}: ${verdict.reason}` };
     if (verdict.verdict !== 'consistent') {

@@ -339,13 +339,13 @@ describe.skipIf(!serverBuilt)('vigil --wait and attestation verify --log against
       const olderSize = (JSON.parse(firstState) as { logs: Record<string, { size: number }> }).logs[origin]!.size;
       expect(olderSize).toBeLessThan(kept.size);
       const signer = operatorSigner();
-      let forge: 'split' | 'rewrite' = 'split';
+      let forge: 'split' | 'rewrite' | 'ahead' = 'split';
       const forked = await proxy((path, body) => {
         if (!path.startsWith('/v1/log/checkpoint')) return body;
         const checkpoint = parseCheckpoint(body.toString().slice(0, body.toString().indexOf('\n\n') + 1));
         // Another tree, signed with the real key: what a log shows one client and not another. The
         // split view has the size the monitor kept (the scheduler may have grown the log since).
-        const size = forge === 'split' ? kept.size : checkpoint.size;
+        const size = forge === 'split' ? kept.size : forge === 'ahead' ? checkpoint.size + 1_000 : checkpoint.size;
         return Buffer.from(signCheckpoint({ ...checkpoint, size, root: new Uint8Array(32).fill(7) }, [signer]));
       });
       try {
@@ -359,6 +359,11 @@ describe.skipIf(!serverBuilt)('vigil --wait and attestation verify --log against
         expect(rewritten.stdout).toMatch(/^LOG INCONSISTENT$/m);
         expect(rewritten.stdout).toMatch(new RegExp(`^reason +the consistency proof from size ${olderSize} to size \\d+ does not verify`, 'm'));
         expect(rewritten.stdout).toContain(`${older} (unchanged)`);
+        // A signed checkpoint of a size the server then says its log has not reached.
+        forge = 'ahead';
+        const ahead = await run(['log', 'monitor', '--state', older, '--json'], forked.env);
+        expect(ahead.code, ahead.stderr).toBe(9);
+        expect(json<Monitored>(ahead).reason).toMatch(/^the log signed a checkpoint of \d+ entries but answers that it has not reached that size/);
       } finally {
         forked.close();
       }

@@ -6,7 +6,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import { configDir } from '../config.js';
 import type { Context } from '../context.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
-import { monitorLog, MonitorStateError, type LogState, type MonitorFailure } from '../log-monitor.js';
+import { monitorLog, MonitorStateError, SizeNotReachedError, type LogState, type MonitorFailure } from '../log-monitor.js';
 
 /** The monitor's state: the last verified checkpoint of each log it follows, by origin. */
 interface StateFile {
@@ -84,7 +84,10 @@ async function monitor(ctx: Context, flags: { logKey?: string; state?: string })
     result = await monitorLog({
       source: {
         checkpoint: () => vigil.log.checkpoint(),
-        consistency: (from, to) => vigil.log.consistency(from, to),
+        consistency: (from, to) =>
+          vigil.log.consistency(from, to).catch((err: unknown) => {
+            throw (err as { code?: unknown }).code === 'log_size_not_reached' ? new SizeNotReachedError((err as Error).message) : err;
+          }),
         tile: (tilePath) => vigil.log.tile(tilePath),
         serverHotkey: async () => (await vigil.network.identity()).server_hotkey,
       },
