@@ -30,6 +30,8 @@ export const EXIT = {
    * signed checkpoint.
    */
   logInconsistent: 9,
+  /** `log monitor --witness`: fewer of the given witnesses cosigned the checkpoint than `--min-witnesses`. */
+  notWitnessed: 10,
   /** Ctrl-C: `scan` stopped its agent, `--wait` stopped waiting, or a second one ended `validator run` at once (128 + SIGINT, as a shell reports it). */
   interrupted: 130,
 } as const;

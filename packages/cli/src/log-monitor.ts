@@ -1,6 +1,7 @@
 import { fromHex } from '@vigil/crypto';
 import {
   checkCheckpointUpdate,
+  cosignatureVerifier,
   ENTRIES_LEVEL,
   formatVerifierKey,
   formatHash,
@@ -49,7 +50,7 @@ export interface LogState {
 }
 
 /** Why the monitor failed; each has its exit status (docs/cli.md, "Exit status"). */
-export type MonitorFailure = 'bad_checkpoint_signature' | 'log_inconsistent';
+export type MonitorFailure = 'bad_checkpoint_signature' | 'log_inconsistent' | 'not_witnessed';
 
 export interface MonitorResult {
   ok: boolean;
@@ -65,6 +66,8 @@ export interface MonitorResult {
   new_entries: number;
   /** The new entries by their `type` field. */
   entry_types: Record<string, number>;
+  /** With `--witness`: the names of the given witnesses whose cosignature of the checkpoint verified; null without. */
+  witness_cosignatures: string[] | null;
   /** The state to keep: the new checkpoint when ok, else null (the previous state stays). */
   state: LogState | null;
 }
@@ -72,7 +75,7 @@ export interface MonitorResult {
 const TILE_WIDTH = 256;
 
 function emptyResult(keySource: MonitorResult['log_key_source']): MonitorResult {
-  return { ok: false, failure: null, reason: null, origin: null, log_key: null, log_key_source: keySource, previous: null, checkpoint: null, new_entries: 0, entry_types: {}, state: null };
+  return { ok: false, failure: null, reason: null, origin: null, log_key: null, log_key_source: keySource, previous: null, checkpoint: null, new_entries: 0, entry_types: {}, witness_cosignatures: null, state: null };
 }
 
 /** The origin line of a note, unauthenticated: to find the state and name a derived key. */
@@ -142,6 +145,9 @@ export interface MonitorInput {
   previous: (origin: string) => LogState | undefined;
   /** `--log-key`. */
   pinnedKey?: string;
+  /** `--witness`: witness verifier keys (type 0x04), and how many of them must have cosigned (`--min-witnesses`). */
+  witnesses?: readonly string[];
+  minWitnesses?: number;
   now: Date;
 }
 
@@ -213,6 +219,25 @@ export async function monitorLog(input: MonitorInput): Promise<MonitorResult> {
     checkpoint = verdict.checkpoint;
   }
   result.checkpoint = { size: checkpoint.size, root: formatHash(checkpoint.root) };
+
+  const witnessKeys = input.witnesses ?? [];
+  if (witnessKeys.length > 0) {
+    const witnesses = witnessKeys.map((vkey) => cosignatureVerifier(vkey));
+    let cosigned: string[];
+    try {
+      const { note: opened } = openCheckpoint(note, origin, verifier, witnesses);
+      cosigned = opened.sigs.filter((sig) => witnesses.some((w) => w.name === sig.name && w.keyId === sig.keyId)).map((sig) => sig.name);
+    } catch (err) {
+      if (!(err instanceof TlogError)) throw err;
+      // The log's signature verified above: what fails now is a given witness's line.
+      return { ...result, failure: 'bad_checkpoint_signature', reason: `a witness cosignature of the checkpoint does not verify: ${err.message}` };
+    }
+    result.witness_cosignatures = cosigned;
+    const required = input.minWitnesses ?? 1;
+    if (cosigned.length < required) {
+      return { ...result, failure: 'not_witnessed', reason: `the checkpoint has ${cosigned.length} cosignature(s) of the given witnesses, ${required} required` };
+    }
+  }
 
   const from = previous?.size ?? 0;
   try {

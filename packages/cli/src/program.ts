@@ -63,7 +63,8 @@ Configuration (first found wins): --base-url, --url, VIGIL_BASE_URL, VIGIL_URL, 
 Exit status: 0 success (ALLOW); 1 error (the server answered an error or could not be reached, a file could not be read);
 2 usage error; 3 attestation not genuine; 4 WARN (with --fail-on warn, the default); 5 BLOCK;
 attestation verify --log: 6 not in the log, 7 bad proof, 8 bad checkpoint signature (also log monitor);
-log monitor: 9 log inconsistent (a fork, a rewritten history, tiles that do not match the signed checkpoint); 130 Ctrl-C (scan, --wait).
+log monitor: 9 log inconsistent (a fork, a rewritten history, tiles that do not match the signed checkpoint), 10 not witnessed;
+130 Ctrl-C (scan, --wait).
 
 Examples:
   $ vigil login --base-url https://api.vigil.example --token vgl_…

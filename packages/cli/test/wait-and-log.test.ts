@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignedVigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import { AttestationReceipt, TaskClaim, ValidatorRegistration, formatOffsetTimestamp, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
-import { fromHex, signAttestation } from '@vigil/crypto';
-import { formatVerifierKey, noteSigner, parseCheckpoint, signCheckpoint } from '@vigil/tlog';
+import { fromHex, getPublicKey, signAttestation } from '@vigil/crypto';
+import { cosigner, formatVerifierKey, noteSigner, parseCheckpoint, signCheckpoint, signNote, SIGNATURE_TYPE_COSIGNATURE_V1 } from '@vigil/tlog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBuilt, startVigilServer, type VigilServer } from '../../../test-support/vigil-server.js';
 import { CLI_BIN, json, vigil, type CliResult } from './support/cli.js';
@@ -414,6 +414,40 @@ describe.skipIf(!serverBuilt)('vigil --wait and attestation verify --log against
       }
       // Nothing was kept from the failed runs.
       expect(() => readFileSync(fresh, 'utf8')).toThrow();
+    });
+
+    it('--witness: passes when the checkpoint carries the witness cosignature, exits 10 without it and 8 for a forged one', async () => {
+      const seed = new Uint8Array(32).fill(5);
+      const witness = formatVerifierKey('witness.test/w1', getPublicKey(seed), SIGNATURE_TYPE_COSIGNATURE_V1);
+      let mode: 'cosigned' | 'plain' | 'forged' = 'cosigned';
+      // The served checkpoint with a cosignature line added, as a server with this witness configured serves it.
+      const cosigning = await proxy((path, body) => {
+        if (mode === 'plain' || !path.startsWith('/v1/log/checkpoint')) return body;
+        const note = body.toString();
+        const text = note.slice(0, note.indexOf('\n\n') + 1);
+        let line = signNote(text, [cosigner('witness.test/w1', seed)]).split('\n').at(-2)!;
+        if (mode === 'forged') line = `${line.slice(0, -4)}${line.at(-4) === 'A' ? 'B' : 'A'}${line.slice(-3)}`;
+        return Buffer.from(`${note}${line}\n`);
+      });
+      try {
+        const ok = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--witness', witness, '--json'], cosigning.env);
+        expect(ok.code, ok.stderr).toBe(0);
+        expect(json<Monitored & { witness_cosignatures: string[] }>(ok).witness_cosignatures).toEqual(['witness.test/w1']);
+        mode = 'plain';
+        const missing = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--witness', witness], cosigning.env);
+        expect(missing.code, missing.stderr).toBe(10);
+        expect(missing.stdout).toMatch(/^NOT WITNESSED$/m);
+        expect(missing.stdout).toMatch(/^reason +the checkpoint has 0 cosignature\(s\) of the given witnesses, 1 required$/m);
+        mode = 'forged';
+        const forged = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--witness', witness, '--json'], cosigning.env);
+        expect(forged.code, forged.stderr).toBe(8);
+        expect(json<Monitored>(forged).reason).toMatch(/^a witness cosignature of the checkpoint does not verify: /);
+      } finally {
+        cosigning.close();
+      }
+      expect(await run(['log', 'monitor', '--min-witnesses', '1'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--min-witnesses: only with --witness/) });
+      expect(await run(['log', 'monitor', '--witness', witness, '--min-witnesses', '2'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--min-witnesses: 2 is more than the 1 --witness key\(s\) given/) });
+      expect(await run(['log', 'monitor', '--witness', pinned])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --witness: .*not a cosignature\/v1 \(type 0x04\) key/m) });
     });
 
     it('usage and state errors', async () => {

@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { noteVerifier, TlogError } from '@vigil/tlog';
+import { cosignatureVerifier, noteVerifier, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { configDir } from '../config.js';
@@ -13,7 +13,7 @@ interface StateFile {
   logs: Record<string, LogState>;
 }
 
-const MONITOR_EXIT: Record<MonitorFailure, number> = { bad_checkpoint_signature: EXIT.badCheckpointSignature, log_inconsistent: EXIT.logInconsistent };
+const MONITOR_EXIT: Record<MonitorFailure, number> = { bad_checkpoint_signature: EXIT.badCheckpointSignature, log_inconsistent: EXIT.logInconsistent, not_witnessed: EXIT.notWitnessed };
 
 /** `--log-key <vkey>`: a C2SP Ed25519 verifier key, checked before anything is sent. */
 function logKeyArg(value: string): string {
@@ -24,6 +24,22 @@ function logKeyArg(value: string): string {
     throw err;
   }
   return value;
+}
+
+/** `--witness <vkey>`, repeatable: a witness's cosignature/v1 verifier key (type 0x04). */
+function witnessArg(value: string, previous: string[] = []): string[] {
+  try {
+    cosignatureVerifier(value);
+  } catch (err) {
+    if (err instanceof TlogError) throw new UsageError(`--witness: ${err.message}`);
+    throw err;
+  }
+  return [...previous, value];
+}
+
+function minWitnessesArg(value: string): number {
+  if (!/^[1-9][0-9]{0,3}$/.test(value)) throw new UsageError(`--min-witnesses: expected an integer of at least 1, got ${JSON.stringify(value)}`);
+  return Number(value);
 }
 
 function isLogState(value: unknown, origin: string): value is LogState {
@@ -75,7 +91,19 @@ async function writeState(path: string, state: StateFile): Promise<void> {
 
 const KEY_SOURCE = { pinned: 'pinned with --log-key', state: 'pinned in the state file (first run)', 'server-identity': 'from GET /v1/server-identity: not pinned' } as const;
 
-async function monitor(ctx: Context, flags: { logKey?: string; state?: string }): Promise<number> {
+interface MonitorFlags {
+  logKey?: string;
+  state?: string;
+  witness?: string[];
+  minWitnesses?: number;
+}
+
+async function monitor(ctx: Context, flags: MonitorFlags): Promise<number> {
+  const witnesses = flags.witness ?? [];
+  if (flags.minWitnesses !== undefined && witnesses.length === 0) throw new UsageError('--min-witnesses: only with --witness');
+  if (flags.minWitnesses !== undefined && flags.minWitnesses > witnesses.length) {
+    throw new UsageError(`--min-witnesses: ${flags.minWitnesses} is more than the ${witnesses.length} --witness key(s) given`);
+  }
   const path = flags.state ?? join(configDir(ctx.io), 'log-monitor.json');
   const state = await readState(path);
   const vigil = await ctx.vigil();
@@ -93,6 +121,8 @@ async function monitor(ctx: Context, flags: { logKey?: string; state?: string })
       },
       previous: (origin) => state.logs[origin],
       ...(flags.logKey !== undefined ? { pinnedKey: flags.logKey } : {}),
+      witnesses,
+      ...(flags.minWitnesses !== undefined ? { minWitnesses: flags.minWitnesses } : {}),
       now: new Date(),
     });
   } catch (err) {
@@ -107,13 +137,17 @@ async function monitor(ctx: Context, flags: { logKey?: string; state?: string })
   ctx.emit(
     () => {
       const c = ctx.out.c;
-      ctx.out.line(result.ok ? c.green('consistent') : c.red(result.failure === 'log_inconsistent' ? 'LOG INCONSISTENT' : 'BAD CHECKPOINT SIGNATURE'));
+      const failed = { log_inconsistent: 'LOG INCONSISTENT', bad_checkpoint_signature: 'BAD CHECKPOINT SIGNATURE', not_witnessed: 'NOT WITNESSED' } as const;
+      ctx.out.line(result.ok ? c.green('consistent') : c.red(failed[result.failure!]));
       const types = Object.entries(result.entry_types).map(([type, n]) => `${type}: ${n}`);
       ctx.out.fields([
         ['log', result.origin],
         ['log key', result.log_key ? `${result.log_key} (${KEY_SOURCE[result.log_key_source]})` : '-'],
         ['previous', result.previous ? `${result.previous.size} entries (root ${result.previous.root})` : 'none: first run, every entry read'],
         ['checkpoint', result.checkpoint ? `${result.checkpoint.size} entries (root ${result.checkpoint.root})` : '-'],
+        ...(result.witness_cosignatures === null
+          ? []
+          : ([['witnesses', `${result.witness_cosignatures.length} of ${witnesses.length} cosigned${result.witness_cosignatures.length > 0 ? ` (${result.witness_cosignatures.join(', ')})` : ''}`]] as [string, string][])),
         ...(result.ok ? ([['new entries', `${result.new_entries}${types.length > 0 ? ` (${types.join(', ')})` : ''}`]] as [string, string][]) : []),
         ...(result.reason ? ([['reason', result.reason]] as [string, string][]) : []),
         ['state', result.ok ? path : `${path} (unchanged)`],
@@ -135,7 +169,9 @@ export function registerLog(program: Command, kit: Kit): void {
       )
       .option('--log-key <vkey>', "the log's verifier key to trust (<origin>+<id>+<key>); without it, the key kept in the state file, else the one derived from GET /v1/server-identity", logKeyArg)
       .option('--state <file>', 'where the last verified checkpoint of each log is kept (default: log-monitor.json in the configuration directory)')
-      .action(action(kit, async (ctx, opts: { logKey?: string; state?: string }) => monitor(ctx, opts))),
-    ['vigil log monitor --log-key "$VIGIL_LOG_KEY"', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --state ./vigil-log.json --json'],
+      .option('--witness <vkey>', "a witness's cosignature key (<name>+<id>+<key>, type 0x04) whose cosignature the checkpoint must carry; repeatable", witnessArg)
+      .option('--min-witnesses <n>', 'with --witness: how many of the given witnesses must have cosigned (default 1)', minWitnessesArg)
+      .action(action(kit, async (ctx, opts: MonitorFlags) => monitor(ctx, opts))),
+    ['vigil log monitor --log-key "$VIGIL_LOG_KEY"', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --state ./vigil-log.json --json', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --witness "$WITNESS_KEY"'],
   );
 }
