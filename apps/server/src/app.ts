@@ -174,7 +174,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const logDb = options.customers?.db ?? options.network?.db;
   let log: TransparencyLog | undefined;
   if (logDb !== undefined) {
-    log = createTransparencyLog({ db: logDb, secretKey: identity.secretKey, origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex) });
+    log = createTransparencyLog({
+      db: logDb,
+      secretKey: identity.secretKey,
+      origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex),
+      witnesses: config.logWitnesses,
+    });
     await app.register(logRoutesPlugin, { log, now });
   }
   if (options.customers) {
@@ -187,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       artifactLimitBytes: config.artifactLimitBytes,
       secrets: createSecretBox(identity.secretKey),
       webhooks: config.webhooks,
+      serverKey: identity.secretKey,
       ...(log ? { log } : {}),
     });
   }

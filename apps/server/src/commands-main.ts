@@ -5,7 +5,7 @@ import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './co
 import { usageText } from './usage.js';
 import { openDatabase, type VigilDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
-import { buildApp } from './app.js';
+import { buildApp, defaultLogOrigin } from './app.js';
 import { installGracefulShutdown } from './platform/http/shutdown.js';
 import { createMetagraph, createMetagraphSource, exportMetagraphSnapshot } from './features/network/index.js';
 import { createPolicyInputSources } from './features/policies/index.js';
@@ -22,7 +22,7 @@ import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
 import { createFetchWorker, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
-import { checkTransparencyLog } from './features/log/index.js';
+import { checkpointEvery, checkTransparencyLog, createTransparencyLog } from './features/log/index.js';
 
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
 
@@ -198,9 +198,18 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const scheduler = config.runScheduler
       ? createScheduler({ db: database.db, settings: config.scheduler, logger: app.log })
       : undefined;
+    // Checkpoints at a fixed interval as well as on demand (docs/log.md): witnesses and the startup
+    // check have a kept checkpoint at most one interval behind the tree.
+    const identity = await loadServerIdentity(config.dataDir);
+    const checkpoints = checkpointEvery(
+      createTransparencyLog({ db: database.db, secretKey: identity.secretKey, origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex) }),
+      config.logCheckpointIntervalMs,
+      (error) => app.log.warn({ err: error }, 'signing the periodic log checkpoint failed; retried at the next interval'),
+    );
     installGracefulShutdown({
       app,
       cleanup: async () => {
+        checkpoints.stop();
         metagraph.stopRefreshing();
         await scheduler?.stop();
         await pushWorker?.stop();
@@ -216,6 +225,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       drainIdleMs: config.drainIdleMs,
     });
     await app.listen({ port: config.port, host: config.host });
+    checkpoints.start();
     scheduler?.start();
     pushWorker?.start();
     webhookWorker?.start();

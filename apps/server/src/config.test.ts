@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
+import { generateSecretKey, getPublicKey } from '@vigil/crypto';
+import { formatVerifierKey, SIGNATURE_TYPE_COSIGNATURE_V1 } from '@vigil/tlog';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -36,6 +38,8 @@ describe('loadConfig', () => {
       corsOrigins: [],
       trustProxy: false,
       adminAllowlist: [],
+      logWitnesses: [],
+      logCheckpointIntervalMs: 60_000,
       debug: false,
       logLevel: 'info',
       production: false,
@@ -290,6 +294,22 @@ describe('loadConfig', () => {
       'VIGIL_ADMIN_ALLOWLIST: expected comma-separated IP addresses/CIDRs, got "10.0.0.0/40"',
     );
     expect(configError({ VIGIL_ADMIN_ALLOWLIST: 'admin.local' }).variable).toBe('VIGIL_ADMIN_ALLOWLIST');
+  });
+
+  it('reads the log witnesses (type 0x04 verifier keys only) and the checkpoint interval', () => {
+    const witness = formatVerifierKey('witness.example/w1', getPublicKey(generateSecretKey()), SIGNATURE_TYPE_COSIGNATURE_V1);
+    const other = formatVerifierKey('witness.example/w2', getPublicKey(generateSecretKey()), SIGNATURE_TYPE_COSIGNATURE_V1);
+    expect(loadConfig({}, CWD)).toMatchObject({ logWitnesses: [], logCheckpointIntervalMs: 60_000 });
+    expect(loadConfig({ VIGIL_LOG_WITNESSES: ` ${witness}, ${other}` }, CWD).logWitnesses).toEqual([witness, other]);
+    // A log's own key type (0x01) is not a witness key.
+    const logKey = formatVerifierKey('vigil.example/log', getPublicKey(generateSecretKey()));
+    expect(configError({ VIGIL_LOG_WITNESSES: logKey }).message).toBe(
+      `VIGIL_LOG_WITNESSES: expected comma-separated witness verifier keys of type 0x04 (<name>+<8 hex key id>+<base64 of 0x04 and the 32-byte key>), got ${JSON.stringify(logKey)}`,
+    );
+    expect(configError({ VIGIL_LOG_WITNESSES: witness.replace(/\+[0-9a-f]{8}\+/, '+00000000+') }).variable).toBe('VIGIL_LOG_WITNESSES');
+    expect(loadConfig({ VIGIL_LOG_CHECKPOINT_INTERVAL_MS: '5000' }, CWD).logCheckpointIntervalMs).toBe(5000);
+    expect(configError({ VIGIL_LOG_CHECKPOINT_INTERVAL_MS: '999' }).variable).toBe('VIGIL_LOG_CHECKPOINT_INTERVAL_MS');
+    expect(configError({ VIGIL_LOG_CHECKPOINT_INTERVAL_MS: '86400001' }).variable).toBe('VIGIL_LOG_CHECKPOINT_INTERVAL_MS');
   });
 
   it('refuses debug mode in production', () => {

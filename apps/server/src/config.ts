@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { LIMITS } from '@vigil/core';
-import { isValidKeyName } from '@vigil/tlog';
+import { isValidKeyName, parseVerifierKey, SIGNATURE_TYPE_COSIGNATURE_V1 } from '@vigil/tlog';
 import { z } from 'zod';
 import { ConfigError } from './platform/config/config-error.js';
 import { envText } from './platform/config/env.js';
@@ -19,6 +19,10 @@ import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings }
 import { BLOB_STORE_VARIABLES, blobStoreSettingsFromEnv, type BlobStoreSettings } from './platform/blobs/blob-store-settings.js';
 
 export { ConfigError };
+
+/** How often `serve` signs a checkpoint when VIGIL_LOG_CHECKPOINT_INTERVAL_MS is unset: one minute. */
+export const DEFAULT_LOG_CHECKPOINT_INTERVAL_MS = 60_000;
+
 
 /** 16 MiB: ample for an agent's source, small enough that a bundle never strains memory. */
 export const DEFAULT_BUNDLE_LIMIT_BYTES = 16 * 1024 * 1024;
@@ -63,6 +67,10 @@ export interface Config {
   trustProxy: TrustProxy;
   /** VIGIL_LOG_ORIGIN: the transparency log's origin line and key name; undefined means `vigil/<server_hotkey>` (docs/log.md). */
   logOrigin: string | undefined;
+  /** VIGIL_LOG_WITNESSES: witness verifier keys (type 0x04) whose checkpoint cosignatures the server keeps and serves. */
+  logWitnesses: string[];
+  /** VIGIL_LOG_CHECKPOINT_INTERVAL_MS: `serve` signs and keeps a checkpoint this often (docs/log.md). */
+  logCheckpointIntervalMs: number;
   /** VIGIL_ADMIN_ALLOWLIST: IPs and CIDRs that may call /v1/admin/*; empty means the admin API is not served. */
   adminAllowlist: string[];
   debug: boolean;
@@ -148,6 +156,16 @@ export const CONFIG_VARIABLES = [
     accepts: 'the transparency log origin and key name: no +, no whitespace, e.g. vigil.example.com/log',
   },
   {
+    name: 'VIGIL_LOG_WITNESSES',
+    default: 'none (cosignatures refused)',
+    accepts: 'comma-separated witness verifier keys of type 0x04 (C2SP tlog-cosignature): <name>+<key id>+<base64>',
+  },
+  {
+    name: 'VIGIL_LOG_CHECKPOINT_INTERVAL_MS',
+    default: String(DEFAULT_LOG_CHECKPOINT_INTERVAL_MS),
+    accepts: 'integer 1000-86400000: how often `serve` signs and keeps a checkpoint of the log',
+  },
+  {
     name: 'VIGIL_ADMIN_ALLOWLIST',
     default: 'empty (admin API not served)',
     accepts: 'comma-separated IPs/CIDRs allowed to call /v1/admin/* (with an admin-scoped key)',
@@ -179,6 +197,15 @@ export const ALL_CONFIG_VARIABLES = [
 ];
 
 const INT_RE = /^\d+$/;
+
+/** A witness's verifier key: a valid vkey of type 0x04 (a log's 0x01 key is never a witness). */
+function isWitnessKey(text: string): boolean {
+  try {
+    return parseVerifierKey(text).type === SIGNATURE_TYPE_COSIGNATURE_V1;
+  } catch {
+    return false;
+  }
+}
 
 function intIn(min: number, max: number) {
   return z.string().refine((text) => {
@@ -273,6 +300,11 @@ const VARIABLES = {
       'expected false, true, a hop count, or comma-separated IP addresses/CIDRs',
     ),
   VIGIL_LOG_ORIGIN: z.string().refine(isValidKeyName, 'expected a key name: no +, no whitespace (a schema-less URL such as vigil.example.com/log)'),
+  VIGIL_LOG_WITNESSES: z.string().refine(
+    (text) => commaList(text).length > 0 && commaList(text).every(isWitnessKey),
+    'expected comma-separated witness verifier keys of type 0x04 (<name>+<8 hex key id>+<base64 of 0x04 and the 32-byte key>)',
+  ),
+  VIGIL_LOG_CHECKPOINT_INTERVAL_MS: intIn(1000, 86_400_000),
   VIGIL_ADMIN_ALLOWLIST: z
     .string()
     .refine((text) => commaList(text).every(isIpOrCidr), 'expected comma-separated IP addresses/CIDRs'),
@@ -338,6 +370,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     trustProxy: parseTrustProxy(read('VIGIL_TRUST_PROXY')),
     adminAllowlist: commaList(read('VIGIL_ADMIN_ALLOWLIST') ?? ''),
     logOrigin: read('VIGIL_LOG_ORIGIN'),
+    logWitnesses: commaList(read('VIGIL_LOG_WITNESSES') ?? ''),
+    logCheckpointIntervalMs: int('VIGIL_LOG_CHECKPOINT_INTERVAL_MS', DEFAULT_LOG_CHECKPOINT_INTERVAL_MS),
     debug,
     logLevel: (read('LOG_LEVEL') ?? 'info') as LogLevel,
     production,

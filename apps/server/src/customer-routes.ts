@@ -80,8 +80,10 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     webhooks: WebhookSettings;
     /** The transparency log `?proof=true` reads proofs from; absent, `log_proof` is null. */
     log?: TransparencyLog;
+    /** The server identity's seed, for the verification summaries it signs (GET /v1/artifacts/{id}/vsa). */
+    serverKey?: Uint8Array;
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches, log }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches, log, serverKey }) => {
   const fetches = referenceFetches ? { fetches: referenceFetches } : {};
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
@@ -95,7 +97,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(keyRoutes, { db, now });
   await app.register(customerAttestationRoutes, { db, metagraph, now, ...(log ? { log } : {}) });
   await app.register(searchRoutes, { db });
-  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches });
+  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches, ...(log ? { log } : {}), ...(serverKey ? { serverKey } : {}) });
   if (policySources) await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });
   await app.register(repositoryRoutes, {
     db,

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
+import { dsse } from '@sigstore/core';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
@@ -7,6 +8,9 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely } from 'kysely';
+import { fromHex } from '@vigil/crypto';
+import { canonicalJson } from '@vigil/core';
+import { formatVerifierKey, leafHash, noteVerifier, verifyTlogProof } from '@vigil/tlog';
 import { afterEach, expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
@@ -704,6 +708,99 @@ describeEachDialect('customer API: artifacts', (ctx) => {
     const canonical = await db.selectFrom('attestations').select(['id', 'canonical_hash']).where('id', 'in', [a1.id, a2.id]).orderBy('id').execute();
     return { artifactId, canonical: canonical.map((r) => r.canonical_hash), validators: [v1.hotkey, v2.hotkey] };
   }
+
+  it('?proof=true adds the verdict entry and its tlog-proof to GET /v1/artifacts/{id} and POST /v1/artifacts/verify', async () => {
+    const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const { artifactId } = await publishVerdict('pkg:npm/evil@1.0.0');
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const origin = `vigil/${identity.server_hotkey}`;
+    const logVerifier = noteVerifier(formatVerifierKey(origin, fromHex(identity.server_hotkey)));
+    const id = `art_${artifactId}`;
+
+    const plain = await send(server, 'GET', `/v1/artifacts/${id}`, { token: paid });
+    expect(plain.status).toBe(200);
+    expect('log_proof' in plain.body!).toBe(false);
+    expect((await send(server, 'GET', `/v1/artifacts/${id}?proof=false`, { token: paid })).body).toEqual(plain.body);
+    const detail = await send(server, 'GET', `/v1/artifacts/${id}?proof=true`, { token: paid });
+    expect(detail.status).toBe(200);
+    const { log_proof: proof, log_entry: entry, ...rest } = detail.body!;
+    expect(rest).toEqual(plain.body);
+    // The entry is rebuilt from the answer's own fields (bundle_hash from the round's public record).
+    const logged = JSON.parse(entry as string) as Record<string, unknown>;
+    expect(entry).toBe(
+      canonicalJson({
+        type: 'vigil.verdict/v1',
+        bundle_hash: bundle('packages', { label: 'npm', sourceId: 'pkg:npm/evil@1.0.0' }),
+        track: rest.track,
+        verdict: rest.verdict.verdict,
+        previous_verdict: null,
+        risk_score: rest.verdict.risk_score,
+        round_id: rest.verdict.round_id,
+        published_at: rest.verdict.decided_at,
+      }),
+    );
+    expect(logged.verdict).toBe('BLOCK');
+    const verified = verifyTlogProof(proof as string, { leafHash: leafHash(new TextEncoder().encode(entry as string)), origin, logVerifier });
+    const size = Number((await (await fetch(`${server.url}/v1/log/checkpoint`)).text()).split('\n')[1]);
+    expect(verified.checkpoint.size).toBe(size);
+
+    const verify = await send(server, 'POST', '/v1/artifacts/verify?proof=true', { token: paid, body: JSON.stringify({ artifact: 'npm:evil@1.0.0' }), type: 'application/json' });
+    expect(verify.status).toBe(200);
+    expect(verify.body).toMatchObject({ state: 'decided', verdict: 'BLOCK', artifact_id: id, log_entry: entry });
+    expect(verifyTlogProof(verify.body!.log_proof as string, { leafHash: leafHash(new TextEncoder().encode(entry as string)), origin, logVerifier }).index).toBe(verified.index);
+    const withoutProof = await json(server, '/v1/artifacts/verify', paid, { artifact: 'npm:evil@1.0.0' });
+    expect('log_proof' in withoutProof.body!).toBe(false);
+
+    // Pending: nothing to prove, both null.
+    const pending = await send(server, 'POST', '/v1/artifacts/verify?proof=true', { token: paid, body: JSON.stringify({ artifact: 'npm:never-seen@1.0.0' }), type: 'application/json' });
+    expect(pending.body).toMatchObject({ state: 'pending', log_proof: null, log_entry: null });
+    const bad = await send(server, 'GET', `/v1/artifacts/${id}?proof=yes`, { token: paid });
+    expect(bad.status).toBe(422);
+    expect(bad.body!.errors.map((e: { path: string }) => e.path)).toEqual(['query.proof']);
+  });
+
+  it('GET /v1/artifacts/{id}/vsa: the verdict as a SLSA VSA in a DSSE envelope, verified with @sigstore/core\'s PAE and node:crypto', async () => {
+    const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);
+    const server = await start();
+    const { artifactId, canonical } = await publishVerdict('pkg:npm/evil@1.0.0');
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const detail = (await send(server, 'GET', `/v1/artifacts/art_${artifactId}`, { token: paid })).body!;
+    const answer = await send(server, 'GET', `/v1/artifacts/art_${artifactId}/vsa`, { token: paid });
+    expect(answer.status).toBe(200);
+    const envelope = answer.body as { payloadType: string; payload: string; signatures: { keyid: string; sig: string }[] };
+    expect(envelope.payloadType).toBe('application/vnd.in-toto+json');
+    expect(envelope.signatures).toHaveLength(1);
+    expect(envelope.signatures[0]!.keyid).toBe(identity.server_hotkey);
+    // Independently: sigstore's DSSE pre-authentication encoding, node's Ed25519, the key from /v1/server-identity.
+    const payload = Buffer.from(envelope.payload, 'base64');
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(identity.server_hotkey, 'hex').toString('base64url') }, format: 'jwk' });
+    const pae = dsse.preAuthEncoding(envelope.payloadType, payload);
+    expect(verifySignature(null, pae, publicKey, Buffer.from(envelope.signatures[0]!.sig, 'base64'))).toBe(true);
+    const tampered = Buffer.from(payload.toString().replace('"FAILED"', '"PASSED"'));
+    expect(verifySignature(null, dsse.preAuthEncoding(envelope.payloadType, tampered), publicKey, Buffer.from(envelope.signatures[0]!.sig, 'base64'))).toBe(false);
+    expect(JSON.parse(payload.toString())).toEqual({
+      _type: 'https://in-toto.io/Statement/v1',
+      subject: [{ name: 'pkg:npm/evil@1.0.0', digest: { sha256: detail.sha256.slice('sha256:'.length) } }],
+      predicateType: 'https://slsa.dev/verification_summary/v1',
+      predicate: {
+        verifier: { id: `urn:vigil:server:${identity.server_hotkey}` },
+        timeVerified: new Date(detail.verdict.decided_at).toISOString(),
+        resourceUri: 'pkg:npm/evil@1.0.0',
+        policy: { uri: `urn:vigil:round:${detail.verdict.round_id}` },
+        inputAttestations: canonical.map((hash) => ({ uri: `urn:vigil:attestation:${hash}`, digest: { sha256: hash.slice('sha256:'.length) } })),
+        verificationResult: 'FAILED',
+        verifiedLevels: ['VIGIL_VERDICT_BLOCK'],
+      },
+    });
+    // No published verdict: 404 from the catalogue; an unknown id as for the artifact.
+    const uploaded = await uploadRaw(server, paid, npmTarball(), 'track=packages&package=npm:left-pad@1.3.0');
+    const none = await send(server, 'GET', `/v1/artifacts/${uploaded.body!.id}/vsa`, { token: paid });
+    expect(none.status).toBe(404);
+    expect(none.body).toEqual({ detail: 'artifact has no published verdict', code: 'artifact_verdict_not_published' });
+    expect((await send(server, 'GET', '/v1/artifacts/art_999999/vsa', { token: paid })).body).toEqual({ detail: 'artifact not found', code: 'artifact_unknown' });
+    expect((await send(server, 'GET', `/v1/artifacts/art_${artifactId}/vsa`)).status).toBe(401);
+  });
 
   it('verifies: decided with what backs it, pending when unseen or undecided, in order for a batch of 100', async () => {
     const paid = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'upload,read,verify']);

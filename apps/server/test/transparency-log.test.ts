@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalJson } from '@vigil/core';
 import { fromHex } from '@vigil/crypto';
+import { generateSecretKey, getPublicKey } from '@vigil/crypto';
 import {
+  cosignatureVerifier,
+  cosigner,
   formatVerifierKey,
+  parseHash,
+  signNote,
+  SIGNATURE_TYPE_COSIGNATURE_V1,
+  verifyConsistency,
   leafHash,
   noteVerifier,
   openCheckpoint,
@@ -214,5 +221,120 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
     const note = await (await fetch(`${server.url}/v1/log/checkpoint`)).text();
     expect(note.split('\n')[0]).toBe(`vigil/${identity.server_hotkey}`);
     openCheckpoint(note, `vigil/${identity.server_hotkey}`, noteVerifier(formatVerifierKey(`vigil/${identity.server_hotkey}`, fromHex(identity.server_hotkey))));
+  });
+
+  it('serves consistency proofs between any two sizes, one base64 hash per line, that @vigil/tlog verifies; refuses a bad range', async () => {
+    const db = ctx.db();
+    const server = await start(ctx, { VIGIL_LOG_ORIGIN: 'vigil.test/log' });
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const verifier = noteVerifier(formatVerifierKey('vigil.test/log', fromHex(identity.server_hotkey)));
+    const roots: Record<number, Uint8Array> = {};
+    // Checkpoints at each size the seed passes through: 12 attestations then the verdict, in steps.
+    await seed(db);
+    const at13 = openCheckpoint(await (await fetch(`${server.url}/v1/log/checkpoint`)).text(), 'vigil.test/log', verifier).checkpoint;
+    roots[13] = at13.root;
+    const entries = parseEntryBundle(new Uint8Array(await (await fetch(`${server.url}/v1/log/tile/entries/000.p/13`)).arrayBuffer()));
+    const leaves = entries.map((e) => leafHash(e));
+    const { rootFromLeafHashes } = await import('@vigil/tlog');
+    for (let from = 1; from <= 13; from++) {
+      const response = await fetch(`${server.url}/v1/log/consistency?from=${from}&to=13`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const text = await response.text();
+      const proof = text === '' ? [] : text.split('\n').slice(0, -1).map(parseHash);
+      if (from === 13) expect(text).toBe('');
+      else expect(text.endsWith('\n')).toBe(true);
+      const oldRoot = rootFromLeafHashes(leaves.slice(0, from));
+      expect(verifyConsistency(proof, 13, at13.root, from, oldRoot), `from ${from}`).toBe(true);
+      // Any other old root (a rewritten history) fails against the same proof.
+      expect(verifyConsistency(proof, 13, at13.root, from, leafHash(new Uint8Array([from])))).toBe(false);
+    }
+    // Between two earlier sizes too.
+    const mid = await (await fetch(`${server.url}/v1/log/consistency?from=5&to=9`)).text();
+    expect(verifyConsistency(mid.split('\n').slice(0, -1).map(parseHash), 9, rootFromLeafHashes(leaves.slice(0, 9)), 5, rootFromLeafHashes(leaves.slice(0, 5)))).toBe(true);
+
+    for (const query of ['from=0&to=13', 'from=5&to=4', 'from=1', 'to=3', 'from=01&to=3', 'from=-1&to=3', 'from=1.5&to=3', 'from=a&to=3', '']) {
+      const response = await fetch(`${server.url}/v1/log/consistency?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(await response.json(), query).toEqual({ detail: 'invalid log consistency range: need 1 <= from <= to', code: 'log_consistency_range' });
+    }
+    const beyond = await fetch(`${server.url}/v1/log/consistency?from=1&to=14`);
+    expect(beyond.status).toBe(404);
+    expect(await beyond.json()).toEqual({ detail: 'the log has not reached that tree size', code: 'log_size_not_reached' });
+  });
+
+  it('keeps the cosignatures of configured witnesses on checkpoints it signed, serves them on the checkpoint, and refuses anything else', async () => {
+    const db = ctx.db();
+    await seed(db);
+    const witnessSeed = generateSecretKey();
+    const witnessKey = formatVerifierKey('witness.test/w1', getPublicKey(witnessSeed), SIGNATURE_TYPE_COSIGNATURE_V1);
+    const otherSeed = generateSecretKey();
+    const server = await start(ctx, { VIGIL_LOG_ORIGIN: 'vigil.test/log', VIGIL_LOG_WITNESSES: witnessKey });
+    const identity = (await (await fetch(`${server.url}/v1/server-identity`)).json()) as { server_hotkey: string };
+    const verifier = noteVerifier(formatVerifierKey('vigil.test/log', fromHex(identity.server_hotkey)));
+    const note = await (await fetch(`${server.url}/v1/log/checkpoint`)).text();
+    const text = note.slice(0, note.indexOf('\n\n') + 1);
+    const { sigs } = openCheckpoint(note, 'vigil.test/log', verifier).note;
+    const post = (body: string, type = 'text/plain') => fetch(`${server.url}/v1/log/cosignature`, { method: 'POST', headers: { 'content-type': type }, body });
+
+    // The witness cosigns the note as served and posts it back.
+    const cosigned = signNote(text, [cosigner('witness.test/w1', witnessSeed, () => 1_800_000_000)], sigs);
+    const answer = await post(cosigned);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const answered = await answer.text();
+    const witnessVerifier = cosignatureVerifier(witnessKey);
+    const opened = openCheckpoint(answered, 'vigil.test/log', verifier, [witnessVerifier]);
+    expect(opened.note.sigs.map((s) => s.name)).toEqual(['vigil.test/log', 'witness.test/w1']);
+    // The checkpoint endpoint now carries the cosignature, while the tree stays at that size.
+    const served = await (await fetch(`${server.url}/v1/log/checkpoint`)).text();
+    expect(served).toBe(answered);
+    // A tlog-proof of an entry against it satisfies a client that requires one witness.
+    const key = await readKey(db, 'paid');
+    const hashes = (await db.selectFrom('log_entries').select(['subject', 'entry']).where('idx', '=', 0).executeTakeFirstOrThrow());
+    const withProof = (await (await fetch(`${server.url}/v1/attestations/${hashes.subject.slice('attestation:'.length)}?proof=true`, { headers: { authorization: `Bearer ${key}` } })).json()) as { log_proof: string };
+    const verified = verifyTlogProof(withProof.log_proof, { leafHash: leafHash(new TextEncoder().encode(hashes.entry)), origin: 'vigil.test/log', logVerifier: verifier, witnesses: [witnessVerifier], minWitnesses: 1 });
+    expect(verified.witnessSignatures).toHaveLength(1);
+    // An older cosignature of the same checkpoint does not replace the newer one; a newer does.
+    expect(await (await post(signNote(text, [cosigner('witness.test/w1', witnessSeed, () => 1_700_000_000)], sigs))).text()).toBe(answered);
+    const newer = await (await post(signNote(text, [cosigner('witness.test/w1', witnessSeed, () => 1_900_000_000)], sigs))).text();
+    expect(newer).not.toBe(answered);
+    openCheckpoint(newer, 'vigil.test/log', verifier, [witnessVerifier]);
+    expect(await db.selectFrom('log_cosignatures').selectAll().execute()).toHaveLength(1);
+
+    const refusals: [string, string, string?][] = [
+      // Not a configured witness.
+      [signNote(text, [cosigner('witness.test/other', otherSeed)], sigs), 'body: no cosignature by a configured witness (VIGIL_LOG_WITNESSES)'],
+      // The log's signature dropped: not a checkpoint this log signed.
+      [signNote(text, [cosigner('witness.test/w1', witnessSeed)]), 'body: not a checkpoint of vigil.test/log signed by this log'],
+      // A checkpoint of another size, signed by someone else with the log's name.
+      [signNote(text.replace(/\n13\n/, '\n14\n'), [cosigner('witness.test/w1', witnessSeed)], sigs), 'body: a signature does not verify'],
+      ['not a note', 'body: not a checkpoint of vigil.test/log signed by this log'],
+    ];
+    for (const [body, detail] of refusals) {
+      const response = await post(body);
+      expect(response.status, detail).toBe(422);
+      const error = (await response.json()) as { code: string; detail: string };
+      expect(error.code).toBe('log_cosignature_refused');
+      expect(error.detail.startsWith(detail), error.detail).toBe(true);
+    }
+    // A witness line whose signature is bad (a flipped byte): refused.
+    const line = cosigned.trimEnd().split('\n').at(-1)!;
+    const flipped = line.slice(0, -3) + (line.at(-3) === 'A' ? 'B' : 'A') + line.slice(-2);
+    const bad = await post(cosigned.replace(line, flipped));
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { detail: string }).detail).toMatch(/^body: a signature does not verify/);
+    const json = await post(JSON.stringify({ note: cosigned }), 'application/json');
+    expect(json.status).toBe(415);
+
+    // Without witnesses configured nothing is accepted, and kept lines of unconfigured witnesses are not served.
+    const plain = await start(ctx, { VIGIL_LOG_ORIGIN: 'vigil.test/log' });
+    const none = await fetch(`${plain.url}/v1/log/cosignature`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: cosigned });
+    expect(none.status).toBe(422);
+    expect(((await none.json()) as { detail: string }).detail).toBe('this log accepts no cosignatures: no witness is configured (VIGIL_LOG_WITNESSES)');
+    const plainNote = await (await fetch(`${plain.url}/v1/log/checkpoint`)).text();
+    expect(plainNote.startsWith(text)).toBe(true);
+    expect(plainNote.split('\n— ')).toHaveLength(2);
   });
 });

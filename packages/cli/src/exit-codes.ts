@@ -22,8 +22,16 @@ export const EXIT = {
   notInLog: 6,
   /** `attestation verify --log`: the inclusion proof (or the entry it proves) does not hold. */
   badLogProof: 7,
-  /** `attestation verify --log`: the proof's checkpoint is not signed by the log key for its origin. */
+  /** `attestation verify --log`, `log monitor`: the checkpoint is not signed by the log key for its origin. */
   badCheckpointSignature: 8,
+  /**
+   * `log monitor`: the log does not extend the last checkpoint seen (a different root at the same
+   * size, a consistency proof that fails, a smaller tree), or its tiles and entries do not match the
+   * signed checkpoint.
+   */
+  logInconsistent: 9,
+  /** `log monitor --witness`: fewer of the given witnesses cosigned the checkpoint than `--min-witnesses`. */
+  notWitnessed: 10,
   /** Ctrl-C: `scan` stopped its agent, `--wait` stopped waiting, or a second one ended `validator run` at once (128 + SIGINT, as a shell reports it). */
   interrupted: 130,
 } as const;

@@ -24,6 +24,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['webhooks', 'webhook'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { names: ['events'], load: async () => (await import('./commands/events.js')).registerEvents },
   { names: ['keygen', 'miner', 'validator'], load: async () => (await import('./commands/operator.js')).registerOperator },
+  { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
   { names: ['admin'], load: async () => (await import('./commands/admin.js')).registerAdmin },
   { names: ['completion'], load: async () => (await import('./commands/completion.js')).registerCompletion },
 ];
@@ -62,7 +63,9 @@ Configuration (first found wins): --base-url, --url, VIGIL_BASE_URL, VIGIL_URL, 
 
 Exit status: 0 success (ALLOW); 1 error (the server answered an error or could not be reached, a file could not be read);
 2 usage error; 3 attestation not genuine; 4 WARN (with --fail-on warn, the default); 5 BLOCK;
-attestation verify --log: 6 not in the log, 7 bad proof, 8 bad checkpoint signature; 130 Ctrl-C (scan, --wait).
+attestation verify --log: 6 not in the log, 7 bad proof, 8 bad checkpoint signature (also log monitor);
+log monitor: 9 log inconsistent (a fork, a rewritten history, tiles that do not match the signed checkpoint), 10 not witnessed;
+130 Ctrl-C (scan, --wait).
 
 Examples:
   $ vigil login --base-url https://api.vigil.example --token vgl_…

@@ -5,14 +5,14 @@
  * fails `not_found`) and a proxy that alters the proofs the server sends.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignedVigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import { AttestationReceipt, TaskClaim, ValidatorRegistration, formatOffsetTimestamp, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
-import { fromHex, signAttestation } from '@vigil/crypto';
-import { formatVerifierKey } from '@vigil/tlog';
+import { fromHex, getPublicKey, signAttestation } from '@vigil/crypto';
+import { cosigner, formatVerifierKey, noteSigner, parseCheckpoint, signCheckpoint, signNote, SIGNATURE_TYPE_COSIGNATURE_V1 } from '@vigil/tlog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBuilt, startVigilServer, type VigilServer } from '../../../test-support/vigil-server.js';
 import { CLI_BIN, json, vigil, type CliResult } from './support/cli.js';
@@ -247,6 +247,216 @@ describe.skipIf(!serverBuilt)('vigil --wait and attestation verify --log against
     it('usage: --log-key needs --log and a verifier key', async () => {
       expect(await run(['attestation', 'verify', envelopeFile, '--metagraph', metagraphFile, '--log-key', pinned])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--log-key: only with --log/) });
       expect(await run(['attestation', 'verify', envelopeFile, '--metagraph', metagraphFile, '--log', '--log-key', 'nope'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --log-key: malformed verifier key/m) });
+    });
+  });
+
+  describe('log monitor', () => {
+    let pinned: string;
+    let origin: string;
+    const stateFile = join(dir, 'log-state.json');
+    /** The state after the first run, before the log grew. */
+    let firstState = '';
+
+    /** A proxy in front of the server whose `rewrite` may replace an answer's body by path. */
+    async function proxy(rewrite: (path: string, body: Buffer) => Buffer): Promise<{ env: Record<string, string>; close: () => void }> {
+      const target = new URL(server.baseUrl);
+      const listener = createServer((req, res) => {
+        const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (c: Buffer) => chunks.push(c));
+          answer.on('end', () => {
+            const body = answer.statusCode === 200 ? rewrite(req.url ?? '', Buffer.concat(chunks)) : Buffer.concat(chunks);
+            res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'content-length': String(body.length) }).end(body);
+          });
+        });
+        req.pipe(upstream);
+      });
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      return { env: { VIGIL_BASE_URL: `http://127.0.0.1:${(listener.address() as { port: number }).port}` }, close: () => listener.close() };
+    }
+
+    /** The server's own checkpoint key (its identity seed, in its data directory): what a dishonest operator holds. */
+    function operatorSigner() {
+      const seed = Uint8Array.from(Buffer.from(readFileSync(join(server.dataDir, 'server-key'), 'utf8').trim(), 'hex'));
+      return noteSigner(origin, seed);
+    }
+
+    interface Monitored {
+      ok: boolean;
+      failure: string | null;
+      reason: string | null;
+      previous: { size: number; root: string } | null;
+      checkpoint: { size: number; root: string } | null;
+      new_entries: number;
+      entry_types: Record<string, number>;
+      log_key_source: string;
+    }
+
+    beforeAll(async () => {
+      const hotkey = (await run(['identity'])).stdout.trim();
+      origin = `vigil/${hotkey}`;
+      pinned = formatVerifierKey(origin, fromHex(hotkey));
+    });
+
+    it('reads the whole log on the first run, nothing new on the next, then only the entries appended since', async () => {
+      const first = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      const body = json<Monitored>(first);
+      expect(body).toMatchObject({ ok: true, failure: null, previous: null, log_key_source: 'pinned' });
+      expect(body.new_entries).toBe(body.checkpoint!.size);
+      expect(body.entry_types['vigil.attestation/v1']).toBeGreaterThan(0);
+      const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as { logs: Record<string, { size: number; root: string; log_key: string }> };
+      expect(kept.logs[origin]).toMatchObject({ size: body.checkpoint!.size, root: body.checkpoint!.root, log_key: pinned });
+      firstState = readFileSync(stateFile, 'utf8');
+
+      const again = await run(['log', 'monitor', '--state', stateFile]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/^consistent$/m);
+      expect(again.stdout).toMatch(/^new entries +0$/m);
+      expect(again.stdout).toContain(`${pinned} (pinned in the state file (first run))`);
+
+      // New attestations and the verdict they decide are appended; the monitor checks the consistency
+      // proof from the size it kept and reads only the new entries.
+      const purl = await upload('cli-log-monitor');
+      const sha256 = ((await run(['artifacts', 'list', '--purl', purl, '--json']).then((r) => json<{ artifacts: { sha256: string }[] }>(r))).artifacts[0]!).sha256;
+      const attested = await attestAll(sha256);
+      expect(attested).toBeGreaterThan(0);
+      const grown = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--json']);
+      expect(grown.code, grown.stderr).toBe(0);
+      const after = json<Monitored>(grown);
+      expect(after.previous).toEqual({ size: body.checkpoint!.size, root: body.checkpoint!.root });
+      expect(after.checkpoint!.size).toBeGreaterThanOrEqual(body.checkpoint!.size + attested);
+      expect(after.new_entries).toBe(after.checkpoint!.size - body.checkpoint!.size);
+      expect(after.entry_types['vigil.attestation/v1']).toBeGreaterThanOrEqual(attested);
+    });
+
+    it('exits 9 on a split view or a rewritten history signed with the log key, and keeps its state', async () => {
+      const before = readFileSync(stateFile, 'utf8');
+      const kept = (JSON.parse(before) as { logs: Record<string, { size: number }> }).logs[origin]!;
+      // The state of the first run, from before the log grew.
+      const older = join(dir, 'log-state-older.json');
+      writeFileSync(older, firstState);
+      const olderSize = (JSON.parse(firstState) as { logs: Record<string, { size: number }> }).logs[origin]!.size;
+      expect(olderSize).toBeLessThan(kept.size);
+      const signer = operatorSigner();
+      let forge: 'split' | 'rewrite' | 'ahead' = 'split';
+      const forked = await proxy((path, body) => {
+        if (!path.startsWith('/v1/log/checkpoint')) return body;
+        const checkpoint = parseCheckpoint(body.toString().slice(0, body.toString().indexOf('\n\n') + 1));
+        // Another tree, signed with the real key: what a log shows one client and not another. The
+        // split view has the size the monitor kept (the scheduler may have grown the log since).
+        const size = forge === 'split' ? kept.size : forge === 'ahead' ? checkpoint.size + 1_000 : checkpoint.size;
+        return Buffer.from(signCheckpoint({ ...checkpoint, size, root: new Uint8Array(32).fill(7) }, [signer]));
+      });
+      try {
+        const split = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--json'], forked.env);
+        expect(split.code, split.stderr).toBe(9);
+        expect(json<Monitored>(split)).toMatchObject({ ok: false, failure: 'log_inconsistent', reason: expect.stringMatching(new RegExp(`^two signed checkpoints of size ${kept.size} with different roots`)) });
+        // From the older state, the server's (honest) consistency proof does not lead to the forged root.
+        forge = 'rewrite';
+        const rewritten = await run(['log', 'monitor', '--state', older], forked.env);
+        expect(rewritten.code, rewritten.stderr).toBe(9);
+        expect(rewritten.stdout).toMatch(/^LOG INCONSISTENT$/m);
+        expect(rewritten.stdout).toMatch(new RegExp(`^reason +the consistency proof from size ${olderSize} to size \\d+ does not verify`, 'm'));
+        expect(rewritten.stdout).toContain(`${older} (unchanged)`);
+        // A signed checkpoint of a size the server then says its log has not reached.
+        forge = 'ahead';
+        const ahead = await run(['log', 'monitor', '--state', older, '--json'], forked.env);
+        expect(ahead.code, ahead.stderr).toBe(9);
+        expect(json<Monitored>(ahead).reason).toMatch(/^the log signed a checkpoint of \d+ entries but answers that it has not reached that size/);
+      } finally {
+        forked.close();
+      }
+      expect(readFileSync(stateFile, 'utf8')).toBe(before);
+      expect(readFileSync(older, 'utf8')).toBe(firstState);
+      // The honest server still agrees with both.
+      expect((await run(['log', 'monitor', '--state', stateFile])).code).toBe(0);
+      expect((await run(['log', 'monitor', '--state', older])).code).toBe(0);
+    });
+
+    it('exits 9 when a tile or an entry is altered on the way, and 8 for a checkpoint signed by another key', async () => {
+      const fresh = join(dir, 'log-state-fresh.json');
+      let target: 'entry' | 'tile' | 'key' = 'entry';
+      const other = noteSigner(origin, new Uint8Array(32).fill(9));
+      const altered = await proxy((path, body) => {
+        if (target === 'entry' && path === '/v1/log/tile/entries/000') {
+          // One byte of the first entry's JSON: it still parses, it is no longer what was logged.
+          const copy = Buffer.from(body);
+          const at = copy.indexOf('"verdict":"') + '"verdict":"'.length;
+          copy[at] = copy[at] === 0x41 ? 0x42 : 0x41;
+          return copy;
+        }
+        if (target === 'tile' && path === '/v1/log/tile/0/000') {
+          const copy = Buffer.from(body);
+          copy[5] = copy[5]! ^ 0xff;
+          return copy;
+        }
+        if (target === 'key' && path.startsWith('/v1/log/checkpoint')) {
+          const text = body.toString().slice(0, body.toString().indexOf('\n\n') + 1);
+          return Buffer.from(signCheckpoint(parseCheckpoint(text), [other]));
+        }
+        return body;
+      });
+      try {
+        const entry = await run(['log', 'monitor', '--log-key', pinned, '--state', fresh, '--json'], altered.env);
+        expect(entry.code, entry.stderr).toBe(9);
+        expect(json<Monitored>(entry)).toMatchObject({ ok: false, failure: 'log_inconsistent', reason: expect.stringMatching(/: entry 0 of tile\/entries\/000 is not the entry the signed tree holds at that index/) });
+        target = 'tile';
+        const tile = await run(['log', 'monitor', '--log-key', pinned, '--state', fresh, '--json'], altered.env);
+        expect(tile.code, tile.stderr).toBe(9);
+        expect(json<Monitored>(tile).reason).toMatch(/^the tiles do not match the signed checkpoint of \d+ entries: /);
+        target = 'key';
+        const key = await run(['log', 'monitor', '--log-key', pinned, '--state', fresh], altered.env);
+        expect(key.code, key.stderr).toBe(8);
+        expect(key.stdout).toMatch(/^BAD CHECKPOINT SIGNATURE$/m);
+      } finally {
+        altered.close();
+      }
+      // Nothing was kept from the failed runs.
+      expect(() => readFileSync(fresh, 'utf8')).toThrow();
+    });
+
+    it('--witness: passes when the checkpoint carries the witness cosignature, exits 10 without it and 8 for a forged one', async () => {
+      const seed = new Uint8Array(32).fill(5);
+      const witness = formatVerifierKey('witness.test/w1', getPublicKey(seed), SIGNATURE_TYPE_COSIGNATURE_V1);
+      let mode: 'cosigned' | 'plain' | 'forged' = 'cosigned';
+      // The served checkpoint with a cosignature line added, as a server with this witness configured serves it.
+      const cosigning = await proxy((path, body) => {
+        if (mode === 'plain' || !path.startsWith('/v1/log/checkpoint')) return body;
+        const note = body.toString();
+        const text = note.slice(0, note.indexOf('\n\n') + 1);
+        let line = signNote(text, [cosigner('witness.test/w1', seed)]).split('\n').at(-2)!;
+        if (mode === 'forged') line = `${line.slice(0, -4)}${line.at(-4) === 'A' ? 'B' : 'A'}${line.slice(-3)}`;
+        return Buffer.from(`${note}${line}\n`);
+      });
+      try {
+        const ok = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--witness', witness, '--json'], cosigning.env);
+        expect(ok.code, ok.stderr).toBe(0);
+        expect(json<Monitored & { witness_cosignatures: string[] }>(ok).witness_cosignatures).toEqual(['witness.test/w1']);
+        mode = 'plain';
+        const missing = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--witness', witness], cosigning.env);
+        expect(missing.code, missing.stderr).toBe(10);
+        expect(missing.stdout).toMatch(/^NOT WITNESSED$/m);
+        expect(missing.stdout).toMatch(/^reason +the checkpoint has 0 cosignature\(s\) of the given witnesses, 1 required$/m);
+        mode = 'forged';
+        const forged = await run(['log', 'monitor', '--log-key', pinned, '--state', stateFile, '--witness', witness, '--json'], cosigning.env);
+        expect(forged.code, forged.stderr).toBe(8);
+        expect(json<Monitored>(forged).reason).toMatch(/^a witness cosignature of the checkpoint does not verify: /);
+      } finally {
+        cosigning.close();
+      }
+      expect(await run(['log', 'monitor', '--min-witnesses', '1'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--min-witnesses: only with --witness/) });
+      expect(await run(['log', 'monitor', '--witness', witness, '--min-witnesses', '2'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--min-witnesses: 2 is more than the 1 --witness key\(s\) given/) });
+      expect(await run(['log', 'monitor', '--witness', pinned])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --witness: .*not a cosignature\/v1 \(type 0x04\) key/m) });
+    });
+
+    it('usage and state errors', async () => {
+      expect(await run(['log', 'monitor', '--log-key', 'nope'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --log-key: malformed verifier key/m) });
+      const broken = join(dir, 'broken-state.json');
+      writeFileSync(broken, '{"logs": {"x": {"origin": "y"}}}');
+      expect(await run(['log', 'monitor', '--state', broken])).toMatchObject({ code: 1, stderr: expect.stringMatching(/--state: .*broken-state\.json: the state of "x" is not a checkpoint the monitor wrote/) });
+      const other = formatVerifierKey(origin, new Uint8Array(32).fill(3));
+      expect(await run(['log', 'monitor', '--log-key', other, '--state', stateFile])).toMatchObject({ code: 1, stderr: expect.stringMatching(/the state file pins another key for vigil\/[0-9a-f]{64} \(.*\) than --log-key/) });
     });
   });
 });

@@ -7,6 +7,7 @@ export type { ArtifactUpload, UploadBody } from './resources/artifacts.js';
 export type { AttestationListParams, OfflineVerifier, SnapshotSource } from './resources/attestations.js';
 export type { SearchParams, SearchResultItem } from './resources/search.js';
 export { EventPage } from './resources/events.js';
+export { Log } from './resources/log.js';
 export type { EventListParams, FeedEvent } from './resources/events.js';
 export type { RegistryFetchListParams } from './resources/admin.js';
 export {

@@ -3,6 +3,7 @@ import { Admin } from './resources/admin.js';
 import { Artifacts } from './resources/artifacts.js';
 import { Attestations } from './resources/attestations.js';
 import { Events } from './resources/events.js';
+import { Log } from './resources/log.js';
 import { AccountResource, Keys } from './resources/keys.js';
 import { Policies } from './resources/policies.js';
 import { Agents, LeaderboardResource, Network, Rounds, Trends } from './resources/public-reads.js';
@@ -38,6 +39,7 @@ export class Vigil {
   readonly admin: Admin;
   readonly webhooks: Webhooks;
   readonly events: Events;
+  readonly log: Log;
   /** `GET /v1/search`: artifacts and attestations matching every word of `q`, best first (paginated). */
   readonly search: (params: SearchParams, options?: PageOptions) => PagePromise<SearchResultItem>;
 
@@ -58,6 +60,7 @@ export class Vigil {
     this.admin = new Admin(transport);
     this.webhooks = new Webhooks(transport);
     this.events = new Events(transport);
+    this.log = new Log(transport);
     this.search = searchWith(transport);
   }
 

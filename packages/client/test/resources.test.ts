@@ -1,5 +1,8 @@
+import { createPublicKey, verify as verifySignature } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { MetagraphSnapshot } from '@vigil/core';
+import { fromHex } from '@vigil/crypto';
+import { formatVerifierKey, leafHash, noteVerifier, openCheckpoint, tileHashReader, tilePath, treeHash, verifyConsistency, verifyTlogProof } from '@vigil/tlog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Vigil,
@@ -172,6 +175,59 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
 
     const results = await vigil.search({ q: record.canonical_hash.slice(7, 20), kind: 'attestation' });
     expect(results.items[0]?.id).toBe(record.canonical_hash);
+  });
+
+  it('log: checkpoint, tiles, consistency proofs and cosign (public), and verdict proofs on artifacts', async () => {
+    const open = Vigil.public({ baseUrl: server.baseUrl });
+    const hotkey = (await open.network.identity()).server_hotkey;
+    const origin = `vigil/${hotkey}`;
+    const logVerifier = noteVerifier(formatVerifierKey(origin, fromHex(hotkey)));
+    const { checkpoint } = openCheckpoint(await open.log.checkpoint(), origin, logVerifier);
+    expect(checkpoint.size).toBeGreaterThan(300);
+    // Tiles through the SDK, each checked against the signed root by @vigil/tlog's tile reader.
+    const tiles = tileHashReader(checkpoint, { readTiles: (wanted) => Promise.all(wanted.map((t) => open.log.tile(tilePath(t)))) });
+    const oldRoot = await treeHash(300, tiles);
+    const proof = await open.log.consistency(300, checkpoint.size);
+    expect(proof.every((h) => h.length === 32)).toBe(true);
+    expect(verifyConsistency(proof, checkpoint.size, checkpoint.root, 300, oldRoot)).toBe(true);
+    expect(await open.log.consistency(checkpoint.size, checkpoint.size)).toEqual([]);
+    const beyond = await refusal(open.log.consistency(1, checkpoint.size + 1_000_000), VigilNotFoundError);
+    expect(beyond.code).toBe('log_size_not_reached');
+    expect((await refusal(open.log.consistency(0, 1), VigilValidationError)).code).toBe('log_consistency_range');
+    expect(() => open.log.tile('../v1/health')).toThrow(TypeError);
+    await expect(open.log.consistency(1.5, 3)).rejects.toThrow(TypeError);
+    // This server has no witness configured: a cosignature is refused with the reason.
+    const cosign = await refusal(open.log.cosign(await open.log.checkpoint()), VigilValidationError);
+    expect(cosign.status).toBe(422);
+    expect(cosign.detail).toBe('this log accepts no cosignatures: no witness is configured (VIGIL_LOG_WITNESSES)');
+
+    // A demo artifact with a published verdict: its newest verdict entry, proven against a fresh checkpoint.
+    const records = await vigil.attestations.list({}, { pageSize: 100 });
+    let found: Awaited<ReturnType<typeof vigil.artifacts.get>> | undefined;
+    for (const id of [...new Set(records.items.map((r) => `art_${r.artifact.id}`))]) {
+      const artifact = await vigil.artifacts.get(id);
+      if (artifact.verdict !== null) {
+        found = artifact;
+        break;
+      }
+    }
+    expect(found).toBeDefined();
+    const proven = await vigil.artifacts.getWithProof(found!.id);
+    const entry = JSON.parse(proven.log_entry!) as Record<string, unknown>;
+    expect(entry).toMatchObject({ type: 'vigil.verdict/v1', track: found!.track, verdict: found!.verdict!.verdict, risk_score: found!.verdict!.risk_score, round_id: found!.verdict!.round_id });
+    const verified = verifyTlogProof(proven.log_proof!, { leafHash: leafHash(new TextEncoder().encode(proven.log_entry!)), origin, logVerifier });
+    expect(verified.checkpoint.size).toBeGreaterThanOrEqual(checkpoint.size);
+    // The same verdict as a SLSA VSA in a DSSE envelope, its signature checked with node:crypto over the DSSE PAE.
+    const vsa = await vigil.artifacts.vsa(found!.id);
+    expect(vsa.signatures[0]!.keyid).toBe(hotkey);
+    const payload = Buffer.from(vsa.payload, 'base64');
+    const pae = Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(vsa.payloadType)} ${vsa.payloadType} ${payload.length} `), payload]);
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hotkey, 'hex').toString('base64url') }, format: 'jwk' });
+    expect(verifySignature(null, pae, publicKey, Buffer.from(vsa.signatures[0]!.sig, 'base64'))).toBe(true);
+    expect(JSON.parse(payload.toString())).toMatchObject({ predicateType: 'https://slsa.dev/verification_summary/v1', predicate: { verifiedLevels: [`VIGIL_VERDICT_${found!.verdict!.verdict}`] } });
+    // A reference nobody uploaded: pending, nothing to prove.
+    const pending = await vigil.artifacts.verifyWithProof('npm:never-uploaded-proof@0.0.1');
+    expect(pending).toMatchObject({ state: 'pending', log_proof: null, log_entry: null });
   });
 
   it('policies: create, list, get, update, versions, evaluate, evaluations, delete', async () => {

@@ -53,6 +53,7 @@ export const ERROR_DETAILS = {
   idempotencyKeyMismatch: 'this idempotency key was used with a different request',
   attestationNotFound: 'attestation not found',
   artifactUnknown: 'artifact not found',
+  artifactVerdictNotPublished: 'artifact has no published verdict',
   archiveCorrupt: 'corrupt archive',
   // Source-code repositories and their push hook (docs/repositories.md).
   repositoryNotFound: 'repository not found',
@@ -78,6 +79,8 @@ export const ERROR_DETAILS = {
   // The transparency log (docs/log.md).
   logTileMalformed: 'malformed log tile path',
   logTileNotFound: 'log tile not found',
+  logConsistencyRange: 'invalid log consistency range: need 1 <= from <= to',
+  logSizeNotReached: 'the log has not reached that tree size',
 } as const;
 
 /** `403 api key lacks '<scope>' scope` */
@@ -129,6 +132,7 @@ export const ERROR_CATALOGUE = {
   idempotency_key_mismatch: { status: 422, detail: ERROR_DETAILS.idempotencyKeyMismatch },
   // The customer artifact API (docs/artifacts.md); `artifact_not_found` below is the validators' own.
   artifact_unknown: { status: 404, detail: ERROR_DETAILS.artifactUnknown },
+  artifact_verdict_not_published: { status: 404, detail: ERROR_DETAILS.artifactVerdictNotPublished },
   archive_corrupt: { status: 422, detail: ERROR_DETAILS.archiveCorrupt },
   // The detail names the checksum and the bytes' own: `package: checksum sha256:00 does not match …`.
   checksum_mismatch: { status: 422, detail: refusalDetail },
@@ -212,6 +216,10 @@ export const ERROR_CATALOGUE = {
   registry_fetch_not_retryable: { status: 409, detail: refusalDetail },
   log_tile_malformed: { status: 400, detail: ERROR_DETAILS.logTileMalformed },
   log_tile_not_found: { status: 404, detail: ERROR_DETAILS.logTileNotFound },
+  log_consistency_range: { status: 400, detail: ERROR_DETAILS.logConsistencyRange },
+  log_size_not_reached: { status: 404, detail: ERROR_DETAILS.logSizeNotReached },
+  // A witness cosignature the server does not keep; the detail says why (docs/log.md, "Witnesses").
+  log_cosignature_refused: { status: 422, detail: refusalDetail },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,4 +1,4 @@
-import { ArtifactDetail, ArtifactFacts, ArtifactLookupResult, ArtifactProvenance, VerifyBatchResult, VerifyResult } from '@vigil/core';
+import { ArtifactDetail, ArtifactFacts, ArtifactLookupResult, ArtifactProvenance, DsseEnvelope, VerifyBatchResult, VerifyResult } from '@vigil/core';
 import type { ProvenanceUpload, Track } from '@vigil/core';
 import type { Dated } from '../dates.js';
 import type { PagePromise } from '../pagination.js';
@@ -68,6 +68,24 @@ export class Artifacts {
     return call(this.transport, { method: 'GET', path: `/v1/artifacts/${segment(id, 'id')}`, schema: ArtifactDetail, repeatable: 'safe' }, options);
   }
 
+  /**
+   * `GET /v1/artifacts/{id}?proof=true`: the artifact with `log_entry` and `log_proof`, its published
+   * verdict's entry in the server's transparency log and the C2SP tlog-proof of it (both null without
+   * a logged verdict). Check the entry against the answer's `verdict`, then the proof offline with
+   * `verifyTlogProof` of `@vigil/tlog` and the log's pinned key (docs/log.md).
+   */
+  getWithProof(id: string, options?: CallOptions): Promise<Dated<typeof ArtifactDetail>> {
+    return call(this.transport, { method: 'GET', path: `/v1/artifacts/${segment(id, 'id')}`, query: { proof: 'true' }, schema: ArtifactDetail, repeatable: 'safe' }, options);
+  }
+
+  /**
+   * `GET /v1/artifacts/{id}/vsa`: the published verdict as a SLSA Verification Summary Attestation,
+   * an in-toto Statement in a DSSE envelope signed by the server identity key (docs/artifacts.md).
+   */
+  vsa(id: string, options?: CallOptions): Promise<Dated<typeof DsseEnvelope>> {
+    return call(this.transport, { method: 'GET', path: `/v1/artifacts/${segment(id, 'id')}/vsa`, schema: DsseEnvelope, repeatable: 'safe', dates: false }, options);
+  }
+
   /** Every artifact uploaded under a package reference (paginated). */
   getByPurl(purl: string, options?: PageOptions): PagePromise<Dated<typeof ArtifactDetail>> {
     return paginate(this.transport, { path: '/v1/artifacts', query: { purl }, schema: ArtifactLookupResult }, (body) => body.artifacts, options);
@@ -95,6 +113,15 @@ export class Artifacts {
   /** The published verdict of a package reference, or pending (scope `verify`, paid plan). */
   verify(artifact: string, options?: CallOptions): Promise<Dated<typeof VerifyResult>> {
     return call(this.transport, { method: 'POST', path: '/v1/artifacts/verify', body: { json: { artifact } }, schema: VerifyResult, repeatable: 'safe' }, options);
+  }
+
+  /** `POST /v1/artifacts/verify?proof=true`: as `verify`, with the verdict's `log_entry` and `log_proof` (both null while pending). */
+  verifyWithProof(artifact: string, options?: CallOptions): Promise<Dated<typeof VerifyResult>> {
+    return call(
+      this.transport,
+      { method: 'POST', path: '/v1/artifacts/verify', query: { proof: 'true' }, body: { json: { artifact } }, schema: VerifyResult, repeatable: 'safe' },
+      options,
+    );
   }
 
   /** Up to 100 references, one result each, in order (scope `verify`, paid plan). */

@@ -157,8 +157,24 @@ export const ArtifactDetail = z.object({
   /** Paid plans: the findings of the attestations above. Free plans: null, and `findings_withheld` true. */
   findings: z.array(ArtifactFinding).nullable(),
   findings_withheld: z.boolean(),
+  /**
+   * Only with `?proof=true`: the C2SP tlog-proof text of the newest `vigil.verdict/v1` entry of this
+   * artifact in the server's transparency log (docs/log.md), against a checkpoint signed at the time
+   * of the read; null when the artifact has no published verdict, or only one published before the
+   * log existed.
+   */
+  log_proof: z.string().nullable().optional(),
+  /** Only with `?proof=true`: the entry `log_proof` proves, as logged (its UTF-8 bytes are the leaf); null with it. */
+  log_entry: z.string().nullable().optional(),
 });
 export type ArtifactDetail = z.infer<typeof ArtifactDetail>;
+
+/**
+ * `GET /v1/artifacts/{id}` and `POST /v1/artifacts/verify`: `proof=true` adds `log_proof` and
+ * `log_entry` (the verdict's transparency-log entry); absent or `false`, the answer is unchanged.
+ */
+export const LogProofQuery = z.object({ proof: z.enum(['true', 'false']).optional() });
+export type LogProofQuery = z.infer<typeof LogProofQuery>;
 
 /** `GET /v1/artifacts?purl=…|sha256=…` */
 export const ArtifactLookupResult = z.object({ artifacts: z.array(ArtifactDetail) });
@@ -215,8 +231,33 @@ export const VerifyResult = z.object({
   attestations: z.array(z.object({ canonical_hash: Sha256Hash, validator_hotkey: Hotkey })),
   /** Present only while pending on a registry fetch Vigil made (absent for every other answer). */
   fetch: ReferenceFetch.optional(),
+  /**
+   * Only with `?proof=true`: the C2SP tlog-proof text of the newest `vigil.verdict/v1` entry of this
+   * artifact in the server's transparency log (docs/log.md), against a checkpoint signed at the time
+   * of the read; null when the artifact has no published verdict, or only one published before the
+   * log existed.
+   */
+  log_proof: z.string().nullable().optional(),
+  /** Only with `?proof=true`: the entry `log_proof` proves, as logged (its UTF-8 bytes are the leaf); null with it. */
+  log_entry: z.string().nullable().optional(),
 });
 export type VerifyResult = z.infer<typeof VerifyResult>;
 
 export const VerifyBatchResult = z.object({ results: z.array(VerifyResult) });
 export type VerifyBatchResult = z.infer<typeof VerifyBatchResult>;
+
+/**
+ * A DSSE envelope (github.com/secure-systems-lab/dsse, protocol v1): `payload` is the base64 of the
+ * payload bytes, each `sig` the base64 of a signature over PAE(payloadType, payload bytes).
+ */
+export const DsseEnvelope = z.object({
+  payloadType: z.string(),
+  payload: z.string(),
+  signatures: z.array(z.object({ keyid: z.string(), sig: z.string() })).min(1),
+});
+export type DsseEnvelope = z.infer<typeof DsseEnvelope>;
+
+/** The `payloadType` of an in-toto Statement in a DSSE envelope. */
+export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+/** The `predicateType` of a SLSA Verification Summary Attestation, v1. */
+export const SLSA_VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';

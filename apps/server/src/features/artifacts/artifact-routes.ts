@@ -3,12 +3,14 @@ import multipart from '@fastify/multipart';
 import {
   ArtifactDetail,
   ArtifactFacts,
+  DsseEnvelope,
   ArtifactIdParams,
   ArtifactProvenance,
   ArtifactLookupQuery,
   ArtifactLookupResult,
   ArtifactUploadFields,
   ArtifactUploadQuery,
+  LogProofQuery,
   parsePackageRef,
   ProvenanceUpload,
   VerifyBatchRequest,
@@ -33,6 +35,9 @@ import '../../platform/http/route-config.js';
 import { notFoundWhenInvalid } from '../../platform/http/zod-compilers.js';
 import { principalOf } from '../accounts/index.js';
 import type { ReferenceFetches } from './references/reference-fetches.js';
+import type { TransparencyLog } from '../log/index.js';
+import { getPublicKey } from '@vigil/crypto';
+import { signedStatement, verificationSummaryStatement } from './verification-summary.js';
 
 export interface ArtifactRoutesOptions {
   db: Kysely<Database>;
@@ -42,6 +47,10 @@ export interface ArtifactRoutesOptions {
   artifactLimitBytes: number;
   /** On-demand registry fetching of unseen references (features/registries); absent, none. */
   fetches?: ReferenceFetches;
+  /** Where `?proof=true` reads the verdict's inclusion proof (docs/log.md); absent, `log_proof` is null. */
+  log?: Pick<TransparencyLog, 'proofFor'> | undefined;
+  /** The server identity's ed25519 seed: signs verification summaries (`GET /v1/artifacts/{id}/vsa`); absent, that route is not served. */
+  serverKey?: Uint8Array | undefined;
 }
 
 /** A provenance bundle is tens of kilobytes; the npm attestations document holds two. */
@@ -101,7 +110,12 @@ function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
  * The customer artifact API (docs/artifacts.md): streaming uploads, reads and lookups, and
  * verification (paid plans). Encapsulated, so the raw and multipart body parsers apply here only.
  */
-export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches }) => {
+export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches, log, serverKey }) => {
+  /** The newest verdict entry of an artifact and its tlog-proof; both null without a published verdict or a log. */
+  async function verdictProof(bundleHash: string | null, hasVerdict: boolean): Promise<{ log_proof: string | null; log_entry: string | null }> {
+    const logged = log === undefined || bundleHash === null || !hasVerdict ? null : await log.proofFor(`artifact:${bundleHash}`, now().getTime());
+    return { log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
+  }
   const verifyCache = createVerifyCache(db, { now: () => now().getTime(), ...(fetches ? { fetches } : {}) });
   // The body reaches the handler as the request stream: it goes to the blob store, never into memory.
   app.addContentTypeParser(RAW, (_request, payload, done) => done(null, payload));
@@ -200,16 +214,46 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
   app.get(
     '/v1/artifacts/:id',
     {
-      schema: { summary: 'An artifact: metadata, archive listing, published verdict, history, attestations', params: ArtifactIdParams, response: { 200: ArtifactDetail } },
+      schema: {
+        summary: 'An artifact: metadata, archive listing, published verdict, history, attestations; ?proof=true adds the verdict\'s transparency-log proof',
+        params: ArtifactIdParams,
+        querystring: LogProofQuery,
+        response: { 200: ArtifactDetail },
+      },
       config: { apiKey: { scope: 'read' } },
     },
     async (request) => {
       const principal = principalOf(request);
       const view = referenceViewOf(principal);
       const artifact = await findArtifactById(db, request.params.id, view);
-      return artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
+      const detail = await artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
+      if (request.query.proof !== 'true') return detail;
+      // After the read: a verdict is logged in the transaction that publishes it.
+      return { ...detail, ...(await verdictProof(artifact.bundle_hash, detail.verdict !== null)) };
     },
   );
+
+  if (serverKey !== undefined) {
+    const serverHotkey = Buffer.from(getPublicKey(serverKey)).toString('hex');
+    app.get(
+      '/v1/artifacts/:id/vsa',
+      {
+        schema: {
+          summary: "An artifact's published verdict as a SLSA Verification Summary Attestation: an in-toto Statement in a DSSE envelope signed by the server identity",
+          params: ArtifactIdParams,
+          response: { 200: DsseEnvelope },
+        },
+        config: { apiKey: { scope: 'read' } },
+      },
+      async (request) => {
+        const principal = principalOf(request);
+        const view = referenceViewOf(principal);
+        const artifact = await findArtifactById(db, request.params.id, view);
+        const detail = await artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
+        return signedStatement(verificationSummaryStatement(detail, serverHotkey), serverKey);
+      },
+    );
+  }
 
   app.get(
     '/v1/artifacts/:id/facts',
@@ -254,12 +298,25 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
   app.post(
     '/v1/artifacts/verify',
     {
-      schema: { summary: 'The published verdict of a package reference, or pending', body: VerifyRequest, response: { 200: VerifyResult } },
+      schema: {
+        summary: "The published verdict of a package reference, or pending; ?proof=true adds the verdict's transparency-log proof",
+        querystring: LogProofQuery,
+        body: VerifyRequest,
+        response: { 200: VerifyResult },
+      },
       config: { apiKey: { scope: 'verify', plan: 'paid' }, bodyLimitBytes: VERIFY_BODY_LIMIT_BYTES },
     },
-    // Sent as the cached JSON text: serialized through VerifyResult once per answer, not per request.
-    async (request, reply) =>
-      reply.type('application/json; charset=utf-8').send((await verifyCache.verifyJson(referenceViewOf(principalOf(request)), request.body.artifact)) as never),
+    async (request, reply) => {
+      const view = referenceViewOf(principalOf(request));
+      if (request.query.proof !== 'true') {
+        // Sent as the cached JSON text: serialized through VerifyResult once per answer, not per request.
+        return reply.type('application/json; charset=utf-8').send((await verifyCache.verifyJson(view, request.body.artifact)) as never);
+      }
+      const [result] = await verifyCache.verify(view, [request.body.artifact]);
+      const decided = result!.state === 'decided' && result!.artifact_id !== null;
+      const row = decided ? await db.selectFrom('artifacts').select('bundle_hash').where('id', '=', Number(result!.artifact_id!.slice('art_'.length))).executeTakeFirst() : undefined;
+      return { ...result!, ...(await verdictProof(row?.bundle_hash ?? null, decided)) };
+    },
   );
 
   app.post(

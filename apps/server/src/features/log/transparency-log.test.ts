@@ -20,6 +20,7 @@ import { describeEachDialect } from '../../test-support/databases.js';
 import { VigilError } from '../../platform/errors.js';
 import { appendLogEntries, logSize } from './append-log-entries.js';
 import { checkTransparencyLog } from './check-log.js';
+import { checkpointEvery } from './checkpoint-every.js';
 import { dbHashReader } from './db-hash-reader.js';
 import { verdictLogEntry, type LogEntryInput } from './log-entry.js';
 import { createTransparencyLog, tileHashesAvailable } from './transparency-log.js';
@@ -167,5 +168,56 @@ describeEachDialect('transparency log', (ctx) => {
     const rows = await db.selectFrom('log_entries').select('idx').orderBy('idx').execute();
     expect(rows.map((r) => Number(r.idx))).toEqual(Array.from({ length: 2 * n }, (_, i) => i));
     expect((await checkTransparencyLog(db)).problem).toBeNull();
+  });
+
+  it('checkpointEvery signs and keeps a checkpoint at each interval, one per size, and reports a failed pass', async () => {
+    const db = ctx.db();
+    const log = createTransparencyLog({ db, secretKey: generateSecretKey(), origin: ORIGIN });
+    const errors: unknown[] = [];
+    const kept = async () => (await db.selectFrom('log_checkpoints').select('size').orderBy('size').execute()).map((r) => Number(r.size));
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    };
+    const loop = checkpointEvery(log, 20, (error) => errors.push(error), () => T0);
+    loop.start();
+    try {
+      // The first pass runs at once: the empty tree.
+      await until(async () => (await kept()).length === 1);
+      expect(await kept()).toEqual([0]);
+      await inTransaction(db, (trx) => appendLogEntries(trx, [entry(0), entry(1), entry(2)], T0));
+      await until(async () => (await kept()).includes(3));
+      await inTransaction(db, (trx) => appendLogEntries(trx, [entry(3)], T0));
+      await until(async () => (await kept()).includes(4));
+      // Further passes over a tree that did not grow add nothing.
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await kept()).toEqual([0, 3, 4]);
+      expect(errors).toEqual([]);
+    } finally {
+      loop.stop();
+    }
+    const failing = checkpointEvery({ checkpoint: () => Promise.reject(new Error('database down')) }, 10, (error) => errors.push(error));
+    failing.start();
+    await until(async () => errors.length >= 2);
+    failing.stop();
+    expect((errors[0] as Error).message).toBe('database down');
+  });
+
+  it('consistency proofs: every pair of sizes of a 300-entry log verifies; a range outside 1 ≤ from ≤ to ≤ size is refused', async () => {
+    const db = ctx.db();
+    const log = createTransparencyLog({ db, secretKey: generateSecretKey(), origin: ORIGIN });
+    const all = Array.from({ length: 300 }, (_, i) => entry(i));
+    await inTransaction(db, (trx) => appendLogEntries(trx, all, T0));
+    const leaves = all.map((e) => leafHash(bytes(e.entry)));
+    const roots = leaves.map((_, i) => rootFromLeafHashes(leaves.slice(0, i + 1)));
+    for (const to of [1, 2, 7, 255, 256, 257, 300]) {
+      for (const from of [1, 2, 3, 128, 255, 256, 257, 299, 300].filter((f) => f <= to)) {
+        const proof = await log.consistency(from, to);
+        expect(verifyConsistency(proof, to, roots[to - 1]!, from, roots[from - 1]!), `${from}..${to}`).toBe(true);
+      }
+    }
+    for (const [from, to] of [[0, 3], [4, 3], [1.5, 3], [-1, 3], [Number.NaN, 3]] as const) {
+      await expect(log.consistency(from, to)).rejects.toMatchObject({ code: 'log_consistency_range' });
+    }
+    await expect(log.consistency(1, 301)).rejects.toMatchObject({ code: 'log_size_not_reached' });
   });
 });

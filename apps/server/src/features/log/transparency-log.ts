@@ -1,6 +1,15 @@
 import { getPublicKey } from '@vigil/crypto';
 import {
   EMPTY_TREE_HASH,
+  TlogError,
+  cosignatureTimestamp,
+  cosignatureVerifier,
+  formatKeyId,
+  noteVerifier,
+  openCheckpoint,
+  proveConsistency,
+  type Hash,
+  type NoteVerifier,
   ENTRIES_LEVEL,
   TILE_HEIGHT,
   encodeEntryBundle,
@@ -42,6 +51,13 @@ export interface TransparencyLog {
   tile(path: string): Promise<Uint8Array>;
   /** The newest entry about `subject` and its tlog-proof text, against a fresh checkpoint; null when none. */
   proofFor(subject: string, now: number): Promise<{ entry: string; proof: string } | null>;
+  /** The RFC 6962 consistency proof from tree size `from` to tree size `to` (1 ≤ from ≤ to ≤ size). */
+  consistency(from: number, to: number): Promise<Hash[]>;
+  /**
+   * Keeps the cosignatures of configured witnesses found on `note`, a checkpoint this log signed;
+   * answers the checkpoint with every cosignature kept for it. Refuses (log_cosignature_refused) anything else.
+   */
+  addCosignatures(note: string, now: number): Promise<SignedCheckpoint>;
 }
 
 export interface TransparencyLogOptions {
@@ -49,6 +65,8 @@ export interface TransparencyLogOptions {
   /** The server identity's ed25519 seed (docs/crypto.md): checkpoints are signed with it. */
   secretKey: Uint8Array;
   origin: string;
+  /** Witness verifier keys (type 0x04, C2SP tlog-cosignature) whose cosignatures are kept and served. */
+  witnesses?: readonly string[];
 }
 
 /** How many hashes the tile `n` at `level` holds in a tree of `size` entries (0 to 256). */
@@ -61,7 +79,19 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
   const { db, secretKey, origin } = options;
   const signer = noteSigner(origin, secretKey);
   const verifierKey = formatVerifierKey(origin, getPublicKey(secretKey));
+  const logVerifier = noteVerifier(verifierKey);
+  const witnesses: NoteVerifier[] = (options.witnesses ?? []).map((vkey) => cosignatureVerifier(vkey));
   const reader = dbHashReader(db);
+
+  /** The cosignature lines kept for the checkpoint of `size`, by witnesses configured now. */
+  async function cosignatureLines(size: number): Promise<string> {
+    if (witnesses.length === 0) return '';
+    const rows = await db.selectFrom('log_cosignatures').select(['key_name', 'key_id', 'signature']).where('size', '=', size).orderBy('key_name').orderBy('key_id').execute();
+    return rows
+      .filter((r) => witnesses.some((w) => w.name === r.key_name && w.keyId === Number(r.key_id)))
+      .map((r) => `\u2014 ${r.key_name} ${r.signature}\n`)
+      .join('');
+  }
 
   async function checkpoint(now: number): Promise<SignedCheckpoint> {
     // Stored hashes never change once written, so the hashes of `size` entries are all there
@@ -75,7 +105,53 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
       .values({ ...signed, created_at: now })
       .onConflict((oc) => oc.column('size').doNothing())
       .execute();
-    return signed;
+    // The note of a size is always the same text (no extension line, deterministic Ed25519), so
+    // every witness line kept for that size verifies on it.
+    return { ...signed, note: note + (await cosignatureLines(size)) };
+  }
+
+  async function consistency(from: number, to: number): Promise<Hash[]> {
+    if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 1 || from > to) throw new VigilError('log_consistency_range');
+    if (to > (await logSize(db))) throw new VigilError('log_size_not_reached');
+    return proveConsistency(to, from, reader);
+  }
+
+  async function addCosignatures(note: string, now: number): Promise<SignedCheckpoint> {
+    const refuse = (why: string): never => {
+      throw new VigilError('log_cosignature_refused', why);
+    };
+    if (witnesses.length === 0) refuse('this log accepts no cosignatures: no witness is configured (VIGIL_LOG_WITNESSES)');
+    let opened: ReturnType<typeof openCheckpoint>;
+    try {
+      opened = openCheckpoint(note, origin, logVerifier, witnesses);
+    } catch (error) {
+      if (!(error instanceof TlogError)) throw error;
+      if (error.code === 'invalid_signature') refuse(`body: a signature does not verify (${error.message})`);
+      refuse(`body: not a checkpoint of ${origin} signed by this log (${error.message})`);
+    }
+    const { checkpoint: cp, note: opened_ } = opened!;
+    const kept = await db.selectFrom('log_checkpoints').select(['root']).where('size', '=', cp.size).executeTakeFirst();
+    // Signed by this log's key, so it is one of its checkpoints; the row says it is one of this database's.
+    if (kept === undefined || kept.root !== bytesToHex(cp.root)) refuse(`body: the checkpoint of size ${cp.size} is not one this log served`);
+    const cosignatures = opened_.sigs.filter((sig) => witnesses.some((w) => w.name === sig.name && w.keyId === sig.keyId));
+    if (cosignatures.length === 0) refuse('body: no cosignature by a configured witness (VIGIL_LOG_WITNESSES)');
+    for (const sig of cosignatures) {
+      const timestamp = cosignatureTimestamp(sig);
+      if (timestamp === undefined) refuse(`body: the cosignature of ${sig.name}+${formatKeyId(sig.keyId)} has a timestamp beyond 2^53 - 1`);
+    }
+    for (const sig of cosignatures) {
+      const timestamp = cosignatureTimestamp(sig)!;
+      // A witness cosigning the same checkpoint again replaces its line only with a newer one.
+      await db
+        .insertInto('log_cosignatures')
+        .values({ size: cp.size, key_name: sig.name, key_id: sig.keyId, signature: sig.base64, timestamp, created_at: now })
+        .onConflict((oc) =>
+          oc.columns(['size', 'key_name', 'key_id']).doUpdateSet({ signature: sig.base64, timestamp, created_at: now }).where('log_cosignatures.timestamp', '<', timestamp),
+        )
+        .execute();
+    }
+    const signed = signCheckpoint({ origin, size: cp.size, root: cp.root, extensions: [] }, [signer]);
+    return { size: cp.size, root: bytesToHex(cp.root), note: signed + (await cosignatureLines(cp.size)) };
   }
 
   async function entryBundle(tile: Tile): Promise<Uint8Array> {
@@ -96,6 +172,8 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
     origin,
     verifierKey,
     checkpoint,
+    consistency,
+    addCosignatures,
     async tile(path) {
       let tile: Tile;
       try {

@@ -759,6 +759,7 @@ export interface Database {
   log_entries: LogEntriesTable;
   log_hashes: LogHashesTable;
   log_checkpoints: LogCheckpointsTable;
+  log_cosignatures: LogCosignaturesTable;
 }
 
 /** One entry of the transparency log (docs/log.md, "Entries"). */
@@ -790,6 +791,20 @@ export interface LogCheckpointsTable {
   created_at: number;
 }
 
+/** A witness's cosignature of a checkpoint the server signed (migration 0022, docs/log.md "Witnesses"). */
+export interface LogCosignaturesTable {
+  /** The size of the cosigned checkpoint (a row of log_checkpoints). */
+  size: number;
+  /** The witness key's name and key ID (uint32), as in its signature line. */
+  key_name: string;
+  key_id: number;
+  /** The signature line's base64 (key ID || timestamp || Ed25519 signature), verbatim. */
+  signature: string;
+  /** The cosignature's timestamp, POSIX seconds. */
+  timestamp: number;
+  created_at: number;
+}
+
 export type RegistryFetchStateName = 'queued' | 'running' | 'stored' | 'failed';
 
 /** One on-demand registry fetch per package reference (migration 0019, docs/registries.md "In the server"). */
@@ -816,6 +831,7 @@ export interface RegistryFetchesTable {
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
   'registry_fetches',
+  'log_cosignatures',
   'log_checkpoints',
   'log_hashes',
   'log_entries',

@@ -1,0 +1,177 @@
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { cosignatureVerifier, noteVerifier, TlogError } from '@vigil/tlog';
+import type { Command } from 'commander';
+import { action, examples, type Kit } from '../command-kit.js';
+import { configDir } from '../config.js';
+import type { Context } from '../context.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
+import { monitorLog, MonitorStateError, SizeNotReachedError, type LogState, type MonitorFailure } from '../log-monitor.js';
+
+/** The monitor's state: the last verified checkpoint of each log it follows, by origin. */
+interface StateFile {
+  logs: Record<string, LogState>;
+}
+
+const MONITOR_EXIT: Record<MonitorFailure, number> = { bad_checkpoint_signature: EXIT.badCheckpointSignature, log_inconsistent: EXIT.logInconsistent, not_witnessed: EXIT.notWitnessed };
+
+/** `--log-key <vkey>`: a C2SP Ed25519 verifier key, checked before anything is sent. */
+function logKeyArg(value: string): string {
+  try {
+    noteVerifier(value);
+  } catch (err) {
+    if (err instanceof TlogError) throw new UsageError(`--log-key: ${err.message}`);
+    throw err;
+  }
+  return value;
+}
+
+/** `--witness <vkey>`, repeatable: a witness's cosignature/v1 verifier key (type 0x04). */
+function witnessArg(value: string, previous: string[] = []): string[] {
+  try {
+    cosignatureVerifier(value);
+  } catch (err) {
+    if (err instanceof TlogError) throw new UsageError(`--witness: ${err.message}`);
+    throw err;
+  }
+  return [...previous, value];
+}
+
+function minWitnessesArg(value: string): number {
+  if (!/^[1-9][0-9]{0,3}$/.test(value)) throw new UsageError(`--min-witnesses: expected an integer of at least 1, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function isLogState(value: unknown, origin: string): value is LogState {
+  const s = value as Partial<LogState> | null;
+  return (
+    typeof s === 'object' &&
+    s !== null &&
+    s.origin === origin &&
+    typeof s.log_key === 'string' &&
+    Number.isSafeInteger(s.size) &&
+    (s.size ?? -1) >= 0 &&
+    typeof s.root === 'string' &&
+    /^[A-Za-z0-9+/]{43}=$/.test(s.root) &&
+    typeof s.checkpoint === 'string' &&
+    typeof s.checked_at === 'string'
+  );
+}
+
+async function readState(path: string): Promise<StateFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { logs: {} };
+    throw new CliError(`--state: ${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new CliError(`--state: ${path}: not JSON: ${(err as Error).message}`);
+  }
+  const logs = (parsed as { logs?: unknown } | null)?.logs;
+  if (typeof logs !== 'object' || logs === null || Array.isArray(logs)) throw new CliError(`--state: ${path}: not a log monitor state file (expected {"logs": {"<origin>": {…}}})`);
+  for (const [origin, state] of Object.entries(logs)) {
+    if (!isLogState(state, origin)) throw new CliError(`--state: ${path}: the state of ${JSON.stringify(origin)} is not a checkpoint the monitor wrote (origin, log_key, size, root, checkpoint, checked_at)`);
+  }
+  return { logs: logs as Record<string, LogState> };
+}
+
+/** Replaces the file in one step: a monitor stopped mid-write keeps its previous state. */
+async function writeState(path: string, state: StateFile): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await chmod(temporary, 0o600);
+  await rename(temporary, path);
+}
+
+const KEY_SOURCE = { pinned: 'pinned with --log-key', state: 'pinned in the state file (first run)', 'server-identity': 'from GET /v1/server-identity: not pinned' } as const;
+
+interface MonitorFlags {
+  logKey?: string;
+  state?: string;
+  witness?: string[];
+  minWitnesses?: number;
+}
+
+async function monitor(ctx: Context, flags: MonitorFlags): Promise<number> {
+  const witnesses = flags.witness ?? [];
+  if (flags.minWitnesses !== undefined && witnesses.length === 0) throw new UsageError('--min-witnesses: only with --witness');
+  if (flags.minWitnesses !== undefined && flags.minWitnesses > witnesses.length) {
+    throw new UsageError(`--min-witnesses: ${flags.minWitnesses} is more than the ${witnesses.length} --witness key(s) given`);
+  }
+  const path = flags.state ?? join(configDir(ctx.io), 'log-monitor.json');
+  const state = await readState(path);
+  const vigil = await ctx.vigil();
+  let result;
+  try {
+    result = await monitorLog({
+      source: {
+        checkpoint: () => vigil.log.checkpoint(),
+        consistency: (from, to) =>
+          vigil.log.consistency(from, to).catch((err: unknown) => {
+            throw (err as { code?: unknown }).code === 'log_size_not_reached' ? new SizeNotReachedError((err as Error).message) : err;
+          }),
+        tile: (tilePath) => vigil.log.tile(tilePath),
+        serverHotkey: async () => (await vigil.network.identity()).server_hotkey,
+      },
+      previous: (origin) => state.logs[origin],
+      ...(flags.logKey !== undefined ? { pinnedKey: flags.logKey } : {}),
+      witnesses,
+      ...(flags.minWitnesses !== undefined ? { minWitnesses: flags.minWitnesses } : {}),
+      now: new Date(),
+    });
+  } catch (err) {
+    if (err instanceof MonitorStateError) throw new CliError(`--state: ${path}: ${err.message}`);
+    throw err;
+  }
+  if (result.ok && result.state !== null) {
+    state.logs[result.state.origin] = result.state;
+    await writeState(path, state);
+  }
+  const { state: _kept, ...shown } = result;
+  ctx.emit(
+    () => {
+      const c = ctx.out.c;
+      const failed = { log_inconsistent: 'LOG INCONSISTENT', bad_checkpoint_signature: 'BAD CHECKPOINT SIGNATURE', not_witnessed: 'NOT WITNESSED' } as const;
+      ctx.out.line(result.ok ? c.green('consistent') : c.red(failed[result.failure!]));
+      const types = Object.entries(result.entry_types).map(([type, n]) => `${type}: ${n}`);
+      ctx.out.fields([
+        ['log', result.origin],
+        ['log key', result.log_key ? `${result.log_key} (${KEY_SOURCE[result.log_key_source]})` : '-'],
+        ['previous', result.previous ? `${result.previous.size} entries (root ${result.previous.root})` : 'none: first run, every entry read'],
+        ['checkpoint', result.checkpoint ? `${result.checkpoint.size} entries (root ${result.checkpoint.root})` : '-'],
+        ...(result.witness_cosignatures === null
+          ? []
+          : ([['witnesses', `${result.witness_cosignatures.length} of ${witnesses.length} cosigned${result.witness_cosignatures.length > 0 ? ` (${result.witness_cosignatures.join(', ')})` : ''}`]] as [string, string][])),
+        ...(result.ok ? ([['new entries', `${result.new_entries}${types.length > 0 ? ` (${types.join(', ')})` : ''}`]] as [string, string][]) : []),
+        ...(result.reason ? ([['reason', result.reason]] as [string, string][]) : []),
+        ['state', result.ok ? path : `${path} (unchanged)`],
+      ]);
+    },
+    { ...shown, state_file: path },
+  );
+  return result.ok ? EXIT.ok : MONITOR_EXIT[result.failure!];
+}
+
+/** The server's transparency log, checked from the outside (docs/log.md, docs/cli.md "The log"). */
+export function registerLog(program: Command, kit: Kit): void {
+  const log = program.command('log').description("the server's transparency log, checked against a pinned key");
+  examples(
+    log
+      .command('monitor')
+      .description(
+        'fetch the latest checkpoint, verify its signature and its consistency with the last one seen (kept in the state file), and check every new entry through the tiles; exit 9 on a fork or a rewritten history',
+      )
+      .option('--log-key <vkey>', "the log's verifier key to trust (<origin>+<id>+<key>); without it, the key kept in the state file, else the one derived from GET /v1/server-identity", logKeyArg)
+      .option('--state <file>', 'where the last verified checkpoint of each log is kept (default: log-monitor.json in the configuration directory)')
+      .option('--witness <vkey>', "a witness's cosignature key (<name>+<id>+<key>, type 0x04) whose cosignature the checkpoint must carry; repeatable", witnessArg)
+      .option('--min-witnesses <n>', 'with --witness: how many of the given witnesses must have cosigned (default 1)', minWitnessesArg)
+      .action(action(kit, async (ctx, opts: MonitorFlags) => monitor(ctx, opts))),
+    ['vigil log monitor --log-key "$VIGIL_LOG_KEY"', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --state ./vigil-log.json --json', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --witness "$WITNESS_KEY"'],
+  );
+}
