@@ -22,6 +22,7 @@ import { createWebhookWorker } from './features/webhooks/index.js';
 import { createFetchWorker, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 import { checkTransparencyLog } from './features/log/index.js';
+import { databaseInstrumentation, startMetricsServer, type MetricsServer } from './platform/metrics/index.js';
 
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
 
@@ -33,9 +34,13 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** Opens the configured database; connection failures go to `onConnectionError` instead of ending the process. */
-function openConfiguredDatabase(config: Config, onConnectionError?: (error: Error) => void): Promise<VigilDatabase> {
+/**
+ * Opens the configured database; connection failures go to `onConnectionError` instead of ending the
+ * process. `serve` and `worker` time its statements when they open a metrics listener.
+ */
+function openConfiguredDatabase(config: Config, onConnectionError?: (error: Error) => void, instrumented = false): Promise<VigilDatabase> {
   return openDatabase({
+    ...(instrumented ? { instrument: databaseInstrumentation } : {}),
     url: config.databaseUrl,
     dataDir: config.dataDir,
     connectTimeoutMs: config.dbConnectTimeoutMs,
@@ -110,7 +115,9 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   const seed = flags.includes('--seed-demo-if-empty');
   // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
   let onConnectionError: (error: Error) => void = (error) => process.stderr.write(`database connection error: ${error.message}\n`);
-  const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
+  const metricsPort = config.metrics.port;
+  const database = await openConfiguredDatabase(config, (error) => onConnectionError(error), metricsPort !== undefined);
+  let metricsServer: MetricsServer | undefined;
   try {
     for (const line of await migrateAndRebuild(database, config)) log(line);
     // Refuse to serve a log whose stored tree no longer matches its entries or its last checkpoint.
@@ -168,6 +175,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         ...(pushWorker ? { onRepositoryPushQueued: () => pushWorker.nudge() } : {}),
         ...(referenceFetches ? { referenceFetches } : {}),
       },
+      metrics: metricsPort !== undefined,
       network: {
         db: database.db,
         blobs: createFileBlobStore(join(config.dataDir, 'blobs')),
@@ -191,6 +199,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         await webhookWorker?.stop();
         await fetchWorker?.stop();
         connectors?.close();
+        await metricsServer?.close();
         await database.close();
       },
       exit: (code) => process.exit(code),
@@ -199,18 +208,24 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       drainIdleMs: config.drainIdleMs,
     });
     await app.listen({ port: config.port, host: config.host });
+    if (metricsPort !== undefined) {
+      metricsServer = await startMetricsServer({ settings: { ...config.metrics, port: metricsPort }, db: database.db, logger: app.log });
+      log(`metrics: http://${formatHost(config.metrics.host)}:${metricsServer.address.port}/metrics and /ready`);
+    }
     scheduler?.start();
     pushWorker?.start();
     webhookWorker?.start();
     fetchWorker?.start();
   } catch (error) {
+    await metricsServer?.close();
     await database.close();
     throw error;
   }
 }
 
 async function worker(config: Config): Promise<void> {
-  const database = await openConfiguredDatabase(config);
+  const metricsPort = config.metrics.port;
+  const database = await openConfiguredDatabase(config, undefined, metricsPort !== undefined);
   for (const name of await migrate(database, config)) log(`migrated: ${name}`);
   const logger = {
     info: (obj: object, message: string) => log(`${message} ${JSON.stringify(obj)}`),
@@ -233,6 +248,19 @@ async function worker(config: Config): Promise<void> {
   const fetchWorker = connectors
     ? createFetchWorker({ db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger })
     : undefined;
+  // Before any work starts: a port already taken ends the worker here, with nothing half-done.
+  const metricsServer =
+    metricsPort === undefined
+      ? undefined
+      : await startMetricsServer({
+          settings: { ...config.metrics, port: metricsPort },
+          db: database.db,
+          logger: { warn: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj, errorFields)}\n`) },
+        }).catch(async (error: unknown) => {
+          await database.close();
+          throw new Error(`metrics listener: cannot listen on ${config.metrics.host}:${metricsPort}: ${(error as Error).message}`, { cause: error });
+        });
+  if (metricsServer) log(`metrics: http://${formatHost(config.metrics.host)}:${metricsServer.address.port}/metrics and /ready`);
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -247,6 +275,7 @@ async function worker(config: Config): Promise<void> {
     await webhookWorker.stop();
     await fetchWorker?.stop();
     connectors?.close();
+    await metricsServer?.close();
     await database.close();
     process.exit(0);
   };
@@ -259,6 +288,16 @@ async function worker(config: Config): Promise<void> {
   log(
     `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s)` : ''}`,
   );
+}
+
+/** An IPv6 address in a URL goes in brackets. */
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** An Error's message survives JSON.stringify (its own properties are not enumerable). */
+function errorFields(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { message: value.message } : value;
 }
 
 function expectFlags(command: string, flags: string[], allowed: string[]): void {

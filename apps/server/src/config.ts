@@ -15,6 +15,7 @@ import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type Repo
 import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './features/webhooks/index.js';
 import { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFetchSettings } from './features/registries/index.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './features/network/index.js';
+import { METRICS_VARIABLES, metricsSettingsFromEnv, type MetricsSettings } from './platform/metrics/index.js';
 import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './features/dashboard/index.js';
 
 export { ConfigError };
@@ -86,6 +87,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** On-demand registry fetching: registries, tokens, the fetch worker (docs/registries.md). */
   registries: RegistryFetchSettings;
+  /** The metrics listener and readiness checks (docs/operations.md). */
+  metrics: MetricsSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -172,6 +175,7 @@ export const ALL_CONFIG_VARIABLES = [
   ...DASHBOARD_VARIABLES,
   ...WEBHOOK_VARIABLES,
   ...REGISTRY_FETCH_VARIABLES,
+  ...METRICS_VARIABLES,
 ];
 
 const INT_RE = /^\d+$/;
@@ -348,6 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     dashboard: dashboardSettingsFromEnv(env),
     webhooks: webhookSettingsFromEnv(env),
     registries: registryFetchSettingsFromEnv(env),
+    metrics: metricsSettingsFromEnv(env),
   };
 }
 
