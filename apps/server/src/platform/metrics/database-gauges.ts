@@ -1,6 +1,6 @@
 import { TRACKS } from '@vigil/core';
 import type { Kysely } from 'kysely';
-import { Gauge } from 'prom-client';
+import { Gauge, Registry } from 'prom-client';
 import type { Database } from '../db/schema.js';
 import { metricsRegistry } from './metrics.js';
 
@@ -12,6 +12,12 @@ export const METRIC_COUNT_CAP = 100_000;
 
 const ROUND_PHASES = ['submission', 'evaluation', 'between'] as const;
 
+/**
+ * The gauges read from the database, apart from the rest: a scrape whose reads failed leaves them
+ * out (prom-client would print a label-less gauge as 0, which reads as "no backlog").
+ */
+export const databaseRegistry = new Registry();
+
 export const databaseUp = new Gauge({
   name: 'vigil_metrics_database_up',
   help: '1 when the database reads of the last scrape succeeded within VIGIL_METRICS_QUERY_TIMEOUT_MS; 0 otherwise (the gauges read from the database are then absent).',
@@ -20,46 +26,46 @@ export const databaseUp = new Gauge({
 const outboxBacklog = new Gauge({
   name: 'vigil_outbox_backlog_events',
   help: `Events in the outbox not yet fanned out into webhook deliveries (capped at ${METRIC_COUNT_CAP}).`,
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const outboxOldestAge = new Gauge({
   name: 'vigil_outbox_oldest_age_seconds',
   help: 'Age of the oldest event not yet fanned out into deliveries; 0 when none.',
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const deliveries = new Gauge({
   name: 'vigil_webhook_deliveries',
   help: `Webhook deliveries by state: pending (waiting for an attempt or a retry) and delivering (an attempt in flight); each capped at ${METRIC_COUNT_CAP}.`,
   labelNames: ['state'] as const,
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const deliveryOverdue = new Gauge({
   name: 'vigil_webhook_delivery_overdue_seconds',
   help: 'How long the most overdue pending delivery has been due; 0 when none is due.',
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const roundPhase = new Gauge({
   name: 'vigil_round_phase',
   help: 'Phase of each track: 1 for its current phase (submission, evaluation, or between: no round open), 0 for the others.',
   labelNames: ['track', 'phase'] as const,
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const roundOverdue = new Gauge({
   name: 'vigil_round_overdue_seconds',
   help: "How far past its planned time the track's next scheduler transition is (submission close, round close, next round open); 0 when on time.",
   labelNames: ['track'] as const,
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const registryFetches = new Gauge({
   name: 'vigil_registry_fetches',
   help: `Registry fetches by state: queued (waiting for a worker or a retry) and running; each capped at ${METRIC_COUNT_CAP}.`,
   labelNames: ['state'] as const,
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 const registryFetchOverdue = new Gauge({
   name: 'vigil_registry_fetch_overdue_seconds',
   help: 'How long the most overdue queued registry fetch has been due; 0 when none is due.',
-  registers: [metricsRegistry],
+  registers: [databaseRegistry],
 });
 
 const READ_GAUGES = [outboxBacklog, outboxOldestAge, deliveries, deliveryOverdue, roundPhase, roundOverdue, registryFetches, registryFetchOverdue];

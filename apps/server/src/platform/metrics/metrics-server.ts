@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
 import { checkReadiness } from '../db/readiness.js';
 import type { Database } from '../db/schema.js';
-import { refreshDatabaseGauges } from './database-gauges.js';
+import { databaseRegistry, refreshDatabaseGauges } from './database-gauges.js';
 import { metricsRegistry, startProcessMetrics } from './metrics.js';
 import type { MetricsSettings } from './metrics-settings.js';
 
@@ -57,7 +57,8 @@ export async function startMetricsServer(options: StartMetricsServerOptions): Pr
           lastWarned = Date.now();
           logger.warn({ err: failed }, 'metrics: database reads failed; vigil_metrics_database_up is 0');
         }
-        send(200, metricsRegistry.contentType, await metricsRegistry.metrics());
+        const read = failed === null ? await databaseRegistry.metrics() : '';
+        send(200, metricsRegistry.contentType, `${await metricsRegistry.metrics()}\n${read}`);
       })().catch((error: unknown) => send(500, 'text/plain; charset=utf-8', `metrics failed: ${(error as Error).message}\n`));
       return;
     }
