@@ -208,10 +208,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       drainIdleMs: config.drainIdleMs,
     });
     await app.listen({ port: config.port, host: config.host });
-    if (metricsPort !== undefined) {
-      metricsServer = await startMetricsServer({ settings: { ...config.metrics, port: metricsPort }, db: database.db, logger: app.log });
-      log(`metrics: http://${formatHost(config.metrics.host)}:${metricsServer.address.port}/metrics and /ready`);
-    }
+    if (metricsPort !== undefined) metricsServer = await openMetricsListener(config, metricsPort, database, app.log);
     scheduler?.start();
     pushWorker?.start();
     webhookWorker?.start();
@@ -252,15 +249,12 @@ async function worker(config: Config): Promise<void> {
   const metricsServer =
     metricsPort === undefined
       ? undefined
-      : await startMetricsServer({
-          settings: { ...config.metrics, port: metricsPort },
-          db: database.db,
-          logger: { warn: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj, errorFields)}\n`) },
+      : await openMetricsListener(config, metricsPort, database, {
+          warn: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj, errorFields)}\n`),
         }).catch(async (error: unknown) => {
           await database.close();
-          throw new Error(`metrics listener: cannot listen on ${config.metrics.host}:${metricsPort}: ${(error as Error).message}`, { cause: error });
+          throw error;
         });
-  if (metricsServer) log(`metrics: http://${formatHost(config.metrics.host)}:${metricsServer.address.port}/metrics and /ready`);
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -288,6 +282,15 @@ async function worker(config: Config): Promise<void> {
   log(
     `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s)` : ''}`,
   );
+}
+
+/** The metrics listener of `serve` and `worker` (docs/operations.md); a port it cannot take is named in the error. */
+async function openMetricsListener(config: Config, port: number, database: VigilDatabase, logger: { warn(obj: object, msg: string): void }): Promise<MetricsServer> {
+  const server = await startMetricsServer({ settings: { ...config.metrics, port }, db: database.db, logger }).catch((error: unknown) => {
+    throw new Error(`metrics listener: cannot listen on ${config.metrics.host}:${port}: ${(error as Error).message}`, { cause: error });
+  });
+  log(`metrics: http://${formatHost(config.metrics.host)}:${server.address.port}/metrics and /ready`);
+  return server;
 }
 
 /** An IPv6 address in a URL goes in brackets. */

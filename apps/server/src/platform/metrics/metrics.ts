@@ -119,7 +119,7 @@ export const registryFetchAttempts = new Counter({
 
 export const verifyCacheLookups = new Counter({
   name: 'vigil_verify_cache_lookups_total',
-  help: 'References looked up in the verify cache (POST /v1/artifacts/verify and the lockfile and repository verifications), by result: hit or miss.',
+  help: 'References looked up in the verify cache of POST /v1/artifacts/verify and its batch, by result: hit or miss.',
   labelNames: ['result'] as const,
   registers: [metricsRegistry],
 });
