@@ -29,7 +29,7 @@ import { customerRoutesPlugin, type CustomerOptions } from './customer-routes.js
 import { publicRoutesPlugin } from './features/network/index.js';
 import { createTransparencyLog, logRoutesPlugin, type TransparencyLog } from './features/log/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
-import { readinessRoute } from './platform/http/readiness-route.js';
+import { readinessRoute } from './platform/readiness/index.js';
 import { httpMetricsPlugin } from './platform/metrics/index.js';
 
 export interface BuildAppOptions {

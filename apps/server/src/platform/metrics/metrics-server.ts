@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { checkReadiness } from '../db/readiness.js';
+import { checkReadiness } from '../readiness/index.js';
 import type { Database } from '../db/schema.js';
 import { databaseRegistry, refreshDatabaseGauges } from './database-gauges.js';
 import { metricsRegistry, startProcessMetrics } from './metrics.js';

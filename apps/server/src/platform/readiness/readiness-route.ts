@@ -1,10 +1,10 @@
 import { ReadyStatus } from '@vigil/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { checkReadiness, type Readiness } from '../db/readiness.js';
+import { checkReadiness, type Readiness } from './check-readiness.js';
 import type { Database } from '../db/schema.js';
 import { VigilError } from '../errors.js';
-import './route-config.js';
+import '../http/route-config.js';
 
 export interface ReadinessRouteOptions {
   db: Kysely<Database>;

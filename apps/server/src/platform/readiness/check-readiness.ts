@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { pendingMigrations } from './migrate.js';
-import type { Database } from './schema.js';
+import { pendingMigrations } from '../db/migrate.js';
+import type { Database } from '../db/schema.js';
 
 export type Readiness = { ready: true } | { ready: false; reason: string };
 
