@@ -97,34 +97,28 @@ async function earliestDue(db: Kysely<Database>, table: 'webhook_deliveries' | '
 
 async function readOutbox(db: Kysely<Database>, now: number): Promise<void> {
   // Both read outbox_pending_idx, the partial index on seq of the rows not yet fanned out.
-  const [count, oldest] = await Promise.all([
-    db
-      .selectFrom((eb) => eb.selectFrom('outbox_events').select('seq').where('delivered_at', 'is', null).limit(METRIC_COUNT_CAP).as('capped'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst(),
-    db.selectFrom('outbox_events').select('created_at').where('delivered_at', 'is', null).orderBy('seq').limit(1).executeTakeFirst(),
-  ]);
+  const count = await db
+    .selectFrom((eb) => eb.selectFrom('outbox_events').select('seq').where('delivered_at', 'is', null).limit(METRIC_COUNT_CAP).as('capped'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  const oldest = await db.selectFrom('outbox_events').select('created_at').where('delivered_at', 'is', null).orderBy('seq').limit(1).executeTakeFirst();
   outboxBacklog.set(Number(count?.n ?? 0));
   outboxOldestAge.set(oldest === undefined ? 0 : seconds(now - Number(oldest.created_at)));
 }
 
 async function readDeliveries(db: Kysely<Database>, now: number): Promise<void> {
-  const [pending, delivering, due] = await Promise.all([
-    cappedCount(db, 'webhook_deliveries', 'pending'),
-    cappedCount(db, 'webhook_deliveries', 'delivering'),
-    earliestDue(db, 'webhook_deliveries', 'pending', now),
-  ]);
+  const pending = await cappedCount(db, 'webhook_deliveries', 'pending');
+  const delivering = await cappedCount(db, 'webhook_deliveries', 'delivering');
+  const due = await earliestDue(db, 'webhook_deliveries', 'pending', now);
   deliveries.set({ state: 'pending' }, pending);
   deliveries.set({ state: 'delivering' }, delivering);
   deliveryOverdue.set(due === null ? 0 : seconds(now - due));
 }
 
 async function readRegistryFetches(db: Kysely<Database>, now: number): Promise<void> {
-  const [queued, running, due] = await Promise.all([
-    cappedCount(db, 'registry_fetches', 'queued'),
-    cappedCount(db, 'registry_fetches', 'running'),
-    earliestDue(db, 'registry_fetches', 'queued', now),
-  ]);
+  const queued = await cappedCount(db, 'registry_fetches', 'queued');
+  const running = await cappedCount(db, 'registry_fetches', 'running');
+  const due = await earliestDue(db, 'registry_fetches', 'queued', now);
   registryFetches.set({ state: 'queued' }, queued);
   registryFetches.set({ state: 'running' }, running);
   registryFetchOverdue.set(due === null ? 0 : seconds(now - due));
@@ -173,7 +167,13 @@ export async function refreshDatabaseGauges(db: Kysely<Database>, options: { now
   const bound = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new ScrapeTimeout(`database reads took longer than ${timeoutMs} ms`)), timeoutMs);
   });
-  const reads = Promise.all([readOutbox(db, now), readDeliveries(db, now), readRegistryFetches(db, now), readRounds(db, now)]);
+  // One statement at a time: a scrape holds at most one pooled connection, never the API's share.
+  const reads = (async () => {
+    await readOutbox(db, now);
+    await readDeliveries(db, now);
+    await readRegistryFetches(db, now);
+    await readRounds(db, now);
+  })();
   try {
     await Promise.race([reads, bound]);
     databaseUp.set(1);
