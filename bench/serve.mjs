@@ -1,8 +1,9 @@
 // One server per process, so the load generator (the parent) and the server use different cores.
 // `node serve.mjs hello` — a bare fastify hello-world, the baseline.
 // `node serve.mjs vigil <dataDir>` — Vigil on the SQLite database in <dataDir>, rate limits raised.
+// `node serve.mjs vigil-metrics <dataDir>` — the same with metrics on, as VIGIL_METRICS_PORT turns them on.
 import Fastify from 'fastify';
-import { buildApp, createBlobStore, createPolicyInputSources, createPublicReadService, loadConfig, openDatabase } from '@vigil/server';
+import { buildApp, createBlobStore, createPolicyInputSources, createPublicReadService, databaseInstrumentation, loadConfig, openDatabase } from '@vigil/server';
 
 const [kind, dataDir] = process.argv.slice(2);
 let app;
@@ -17,7 +18,8 @@ if (kind === 'hello') {
     if (!sized.has(bytes)) sized.set(bytes, JSON.stringify({ pad: 'x'.repeat(Math.max(0, bytes - 10)) }));
     return reply.type('application/json; charset=utf-8').send(sized.get(bytes));
   });
-} else if (kind === 'vigil') {
+} else if (kind === 'vigil' || kind === 'vigil-metrics') {
+  const metrics = kind === 'vigil-metrics';
   const config = loadConfig({
     VIGIL_DATA_DIR: dataDir,
     // The benchmark measures throughput, not the per-IP budget all its requests would share.
@@ -25,7 +27,7 @@ if (kind === 'hello') {
     VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '1000000000',
     LOG_LEVEL: 'warn',
   });
-  const database = await openDatabase({ dataDir: config.dataDir });
+  const database = await openDatabase({ dataDir: config.dataDir, ...(metrics ? { instrument: databaseInstrumentation } : {}) });
   // The customer API too (API keys, artifacts: bench/verify.mjs; repositories: bench/repository-verify.mjs);
   // its hooks run on its own routes only.
   const blobs = await createBlobStore(config.blobs);
@@ -33,10 +35,11 @@ if (kind === 'hello') {
     config,
     readService: createPublicReadService(database.db),
     customers: { db: database.db, blobs, policySources: createPolicyInputSources(database.db, blobs) },
+    metrics,
   });
   app.addHook('onClose', () => database.close());
 } else {
-  console.error('usage: node serve.mjs hello | vigil <dataDir>');
+  console.error('usage: node serve.mjs hello | vigil <dataDir> | vigil-metrics <dataDir>');
   process.exit(2);
 }
 await app.listen({ host: '127.0.0.1', port: 0 });

@@ -29,6 +29,8 @@ import { customerRoutesPlugin, type CustomerOptions } from './customer-routes.js
 import { publicRoutesPlugin } from './features/network/index.js';
 import { createTransparencyLog, logRoutesPlugin, type TransparencyLog } from './features/log/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
+import { readinessRoute } from './platform/readiness/index.js';
+import { httpMetricsPlugin } from './platform/metrics/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -46,6 +48,8 @@ export interface BuildAppOptions {
   network?: NetworkOptions;
   /** The customer API (API keys, accounts, admin); absent, it is not served. */
   customers?: CustomerOptions;
+  /** Count and time every request in the process's metrics (VIGIL_METRICS_PORT set; docs/operations.md). */
+  metrics?: boolean;
 }
 
 function serverVersion(): string {
@@ -151,6 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('serverIdentity', { publicKeyHex: identity.publicKeyHex });
 
   await app.register(requestIdPlugin);
+  if (options.metrics === true) await app.register(httpMetricsPlugin);
   // First of the hooks that can wait (rate limits and the cache may wait on Redis): the timeout
   // covers them as well as the handler.
   await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs, fromRequestStart: redis !== undefined });
@@ -174,6 +179,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const logDb = options.customers?.db ?? options.network?.db;
   let log: TransparencyLog | undefined;
   if (logDb !== undefined) {
+    await app.register(readinessRoute, { db: logDb, timeoutMs: config.metrics.queryTimeoutMs });
     log = createTransparencyLog({
       db: logDb,
       secretKey: identity.secretKey,

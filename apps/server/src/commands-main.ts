@@ -23,6 +23,7 @@ import { createWebhookWorker } from './features/webhooks/index.js';
 import { createFetchWorker, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 import { checkpointEvery, checkTransparencyLog, createTransparencyLog } from './features/log/index.js';
+import { databaseInstrumentation, startMetricsServer, type MetricsServer } from './platform/metrics/index.js';
 
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
 
@@ -34,9 +35,13 @@ function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** Opens the configured database; connection failures go to `onConnectionError` instead of ending the process. */
-function openConfiguredDatabase(config: Config, onConnectionError?: (error: Error) => void): Promise<VigilDatabase> {
+/**
+ * Opens the configured database; connection failures go to `onConnectionError` instead of ending the
+ * process. `serve` and `worker` time its statements when they open a metrics listener.
+ */
+function openConfiguredDatabase(config: Config, onConnectionError?: (error: Error) => void, instrumented = false): Promise<VigilDatabase> {
   return openDatabase({
+    ...(instrumented ? { instrument: databaseInstrumentation } : {}),
     url: config.databaseUrl,
     dataDir: config.dataDir,
     connectTimeoutMs: config.dbConnectTimeoutMs,
@@ -121,9 +126,11 @@ async function serve(config: Config, flags: string[]): Promise<void> {
   const seed = flags.includes('--seed-demo-if-empty');
   // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
   let onConnectionError: (error: Error) => void = (error) => process.stderr.write(`database connection error: ${error.message}\n`);
-  const database = await openConfiguredDatabase(config, (error) => onConnectionError(error));
+  const metricsPort = config.metrics.port;
+  const database = await openConfiguredDatabase(config, (error) => onConnectionError(error), metricsPort !== undefined);
   // The process's one blob store (local disk or S3, VIGIL_BLOB_STORE), handed to everything below.
   const blobs = await createBlobStore(config.blobs);
+  let metricsServer: MetricsServer | undefined;
   try {
     for (const line of await migrateAndRebuild(database, config)) log(line);
     // Refuse to serve a log whose stored tree no longer matches its entries or its last checkpoint.
@@ -184,6 +191,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         ...(pushWorker ? { onRepositoryPushQueued: () => pushWorker.nudge() } : {}),
         ...(referenceFetches ? { referenceFetches } : {}),
       },
+      metrics: metricsPort !== undefined,
       network: {
         db: database.db,
         blobs,
@@ -216,6 +224,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         await webhookWorker?.stop();
         await fetchWorker?.stop();
         connectors?.close();
+        await metricsServer?.close();
         await database.close();
         blobs.close();
       },
@@ -226,11 +235,13 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     });
     await app.listen({ port: config.port, host: config.host });
     checkpoints.start();
+    if (metricsPort !== undefined) metricsServer = await openMetricsListener(config, metricsPort, database, app.log);
     scheduler?.start();
     pushWorker?.start();
     webhookWorker?.start();
     fetchWorker?.start();
   } catch (error) {
+    await metricsServer?.close();
     await database.close();
     blobs.close();
     throw error;
@@ -238,7 +249,8 @@ async function serve(config: Config, flags: string[]): Promise<void> {
 }
 
 async function worker(config: Config): Promise<void> {
-  const database = await openConfiguredDatabase(config);
+  const metricsPort = config.metrics.port;
+  const database = await openConfiguredDatabase(config, undefined, metricsPort !== undefined);
   for (const name of await migrate(database, config)) log(`migrated: ${name}`);
   const blobs = await createBlobStore(config.blobs);
   const logger = {
@@ -262,6 +274,16 @@ async function worker(config: Config): Promise<void> {
   const fetchWorker = connectors
     ? createFetchWorker({ db: database.db, blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger })
     : undefined;
+  // Before any work starts: a port already taken ends the worker here, with nothing half-done.
+  const metricsServer =
+    metricsPort === undefined
+      ? undefined
+      : await openMetricsListener(config, metricsPort, database, {
+          warn: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj, errorFields)}\n`),
+        }).catch(async (error: unknown) => {
+          await database.close();
+          throw error;
+        });
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -276,6 +298,7 @@ async function worker(config: Config): Promise<void> {
     await webhookWorker.stop();
     await fetchWorker?.stop();
     connectors?.close();
+    await metricsServer?.close();
     await database.close();
     blobs.close();
     process.exit(0);
@@ -289,6 +312,25 @@ async function worker(config: Config): Promise<void> {
   log(
     `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s)` : ''}`,
   );
+}
+
+/** The metrics listener of `serve` and `worker` (docs/operations.md); a port it cannot take is named in the error. */
+async function openMetricsListener(config: Config, port: number, database: VigilDatabase, logger: { warn(obj: object, msg: string): void }): Promise<MetricsServer> {
+  const server = await startMetricsServer({ settings: { ...config.metrics, port }, db: database.db, logger }).catch((error: unknown) => {
+    throw new Error(`metrics listener: cannot listen on ${config.metrics.host}:${port}: ${(error as Error).message}`, { cause: error });
+  });
+  log(`metrics: http://${formatHost(config.metrics.host)}:${server.address.port}/metrics and /ready`);
+  return server;
+}
+
+/** An IPv6 address in a URL goes in brackets. */
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** An Error's message survives JSON.stringify (its own properties are not enumerable). */
+function errorFields(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { message: value.message } : value;
 }
 
 function expectFlags(command: string, flags: string[], allowed: string[]): void {

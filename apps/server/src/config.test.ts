@@ -83,6 +83,7 @@ describe('loadConfig', () => {
         concurrency: 4,
       },
       blobs: { kind: 'file', root: resolve(CWD, '.vigil', 'blobs') },
+      metrics: { port: undefined, host: '127.0.0.1', queryTimeoutMs: 2_000 },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
   });
@@ -355,6 +356,17 @@ describe('one rule for every setting', () => {
     expect(config.signedAuth).toEqual({ freshnessSeconds: 60, failureLimitPerMinute: 7, validatorRegistration: 'open' });
     expect(config.production).toBe(true);
     expect(config.scheduler).toEqual(loadConfig({ VIGIL_ROUND_SUBMISSION_S: '90' }, '/tmp').scheduler);
+  });
+
+  it('reads the metrics settings and names a bad one', () => {
+    expect(loadConfig({ VIGIL_METRICS_PORT: '9464', VIGIL_METRICS_HOST: '0.0.0.0', VIGIL_METRICS_QUERY_TIMEOUT_MS: '500' }, CWD).metrics).toEqual({
+      port: 9464,
+      host: '0.0.0.0',
+      queryTimeoutMs: 500,
+    });
+    expect(() => loadConfig({ VIGIL_METRICS_PORT: '0' }, CWD)).toThrow('VIGIL_METRICS_PORT: expected an integer 1-65535, got "0"');
+    expect(() => loadConfig({ VIGIL_METRICS_HOST: 'metrics.local' }, CWD)).toThrow('VIGIL_METRICS_HOST: expected an IP address, got "metrics.local"');
+    expect(() => loadConfig({ VIGIL_METRICS_QUERY_TIMEOUT_MS: '50' }, CWD)).toThrow('VIGIL_METRICS_QUERY_TIMEOUT_MS: expected an integer 100-60000, got "50"');
   });
 
   it('treats a blank value as unset everywhere', () => {

@@ -15,6 +15,7 @@ import { REPOSITORY_WORKER_VARIABLES, repositoryWorkerSettingsFromEnv, type Repo
 import { WEBHOOK_VARIABLES, webhookSettingsFromEnv, type WebhookSettings } from './features/webhooks/index.js';
 import { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFetchSettings } from './features/registries/index.js';
 import { SCHEDULER_VARIABLES, schedulerSettingsFromEnv, type SchedulerSettings } from './features/network/index.js';
+import { METRICS_VARIABLES, metricsSettingsFromEnv, type MetricsSettings } from './platform/metrics/index.js';
 import { DASHBOARD_VARIABLES, dashboardSettingsFromEnv, type DashboardSettings } from './features/dashboard/index.js';
 import { BLOB_STORE_VARIABLES, blobStoreSettingsFromEnv, type BlobStoreSettings } from './platform/blobs/blob-store-settings.js';
 
@@ -97,6 +98,8 @@ export interface Config {
   registries: RegistryFetchSettings;
   /** Where artifact files and agent bundles live: local disk or an S3 bucket (docs/storage.md). */
   blobs: BlobStoreSettings;
+  /** The metrics listener and readiness checks (docs/operations.md). */
+  metrics: MetricsSettings;
 }
 
 /** Every variable `loadConfig` reads, with its default and what it accepts (also shown by `vigil-server help`). */
@@ -194,6 +197,7 @@ export const ALL_CONFIG_VARIABLES = [
   ...WEBHOOK_VARIABLES,
   ...REGISTRY_FETCH_VARIABLES,
   ...BLOB_STORE_VARIABLES,
+  ...METRICS_VARIABLES,
 ];
 
 const INT_RE = /^\d+$/;
@@ -387,6 +391,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     webhooks: webhookSettingsFromEnv(env),
     registries: registryFetchSettingsFromEnv(env),
     blobs: blobStoreSettingsFromEnv(env, dataDir),
+    metrics: metricsSettingsFromEnv(env),
   };
 }
 

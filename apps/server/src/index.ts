@@ -39,3 +39,5 @@ export type { WebhookWorker, CreateWebhookWorkerOptions } from './features/webho
 export { createSecretBox } from './platform/secrets/secret-box.js';
 export { enqueueOutboxEvent } from './platform/outbox.js';
 export { OPERATOR } from './platform/audit-log.js';
+// Metrics (docs/operations.md), for the overhead benchmark: the statement timing openDatabase takes, the registry a scrape reads.
+export { databaseInstrumentation, metricsRegistry } from './platform/metrics/index.js';

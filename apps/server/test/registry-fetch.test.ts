@@ -16,6 +16,9 @@ import { createPolicyInputSources } from '../src/features/policies/index.js';
 import { createFetchWorker, createReferenceFetches, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
 import { claimDueFetch } from '../src/features/registries/fetch-queue.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
+import { databaseRegistry, refreshDatabaseGauges } from '../src/platform/metrics/database-gauges.js';
+import { metricsRegistry } from '../src/platform/metrics/index.js';
+import { parsePrometheusText, sampleValue } from '../src/test-support/prometheus-text.js';
 import { T0 } from '../src/test-support/fixtures.js';
 // The registries package's test support (a real Verdaccio, the fault proxy, the PyPI stand-in):
 // read from its sources, never published (packages/registries/package.json `files`).
@@ -240,7 +243,9 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     expect(blobFiles(setup)).toEqual([]);
   });
 
-  it('retries with backoff while the registry is down, then stores', async () => {
+  it('retries with backoff while the registry is down, then stores (and the metrics say so)', async () => {
+    const attempts = async (outcome: string) => sampleValue(parsePrometheusText(await metricsRegistry.metrics()), 'vigil_registry_fetch_attempts_total', { outcome }) ?? 0;
+    const before = { retry: await attempts('retry'), stored: await attempts('stored') };
     const setup = await start();
     proxy.setFault({ kind: 'status', status: 500 });
     await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0');
@@ -248,6 +253,11 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     const waiting = await row('pkg:npm/%40vigil-test/scoped@2.0.0');
     expect(waiting).toMatchObject({ state: 'queued', attempts: 1, next_attempt_at: setup.clock.now + 30_000, lease_owner: null });
     expect(waiting.last_error).toMatch(/^registry_unavailable: /);
+    // On scrape: one fetch queued, due 5 s ago when read 5 s after its retry time.
+    expect(await refreshDatabaseGauges(ctx.db(), { now: waiting.next_attempt_at + 5_000, timeoutMs: 2_000 })).toBeNull();
+    const gauges = parsePrometheusText(await databaseRegistry.metrics());
+    expect(sampleValue(gauges, 'vigil_registry_fetches', { state: 'queued' })).toBe(1);
+    expect(sampleValue(gauges, 'vigil_registry_fetch_overdue_seconds')).toBe(5);
     const answer = await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0');
     expect(answer).toMatchObject({ state: 'pending', queued: true, fetch: { state: 'fetching', reason: waiting.last_error, expected_by: null } });
     // Not due yet: nothing is tried. The second failure doubles the wait.
@@ -259,6 +269,7 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     setup.clock.now += 60_000;
     expect(await setup.worker.drain()).toBe(1);
     expect(await row('pkg:npm/%40vigil-test/scoped@2.0.0')).toMatchObject({ state: 'stored', attempts: 3, last_error: null });
+    expect({ retry: await attempts('retry'), stored: await attempts('stored') }).toEqual({ retry: before.retry + 2, stored: before.stored + 1 });
     expect((await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0')).fetch?.state).toBe('queued_for_evaluation');
   });
 

@@ -171,6 +171,8 @@ export const ERROR_CATALOGUE = {
   upstream_unavailable: { status: 502, detail: ERROR_DETAILS.upstreamUnavailable },
   service_unavailable: { status: 503, detail: ERROR_DETAILS.serviceUnavailable },
   handler_timeout: { status: 504, detail: ERROR_DETAILS.handlerTimedOut },
+  // Readiness (GET /v1/ready): the detail says why this instance should not take traffic yet.
+  not_ready: { status: 503, detail: refusalDetail },
   // Refusals of the miner and validator endpoints (docs/protocol.md); the detail names the argument.
   invalid_argument: { status: 422, detail: refusalDetail },
   attestation_invalid: { status: 422, detail: refusalDetail },

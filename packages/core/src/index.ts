@@ -87,6 +87,7 @@ export { MAX_JSON_DEPTH, jsonTextDepthExceeds } from './json-depth.js';
 export { LabelValue } from './schemas/common.js';
 export {
   HealthStatus,
+  ReadyStatus,
   ServerIdentity,
   VerdictCounts,
   SeverityCounts,

@@ -6,6 +6,10 @@ import { LabelValue, NonNegativeInt } from './common.js';
 export const HealthStatus = z.object({ status: z.literal('ok') });
 export type HealthStatus = z.infer<typeof HealthStatus>;
 
+/** `GET /v1/ready` when the instance can take traffic (its database answers, its migrations are applied). */
+export const ReadyStatus = z.object({ status: z.literal('ready') });
+export type ReadyStatus = z.infer<typeof ReadyStatus>;
+
 export const ServerIdentity = z.object({ server_hotkey: Ed25519PublicKeyHex });
 export type ServerIdentity = z.infer<typeof ServerIdentity>;
 

@@ -10,6 +10,7 @@ import { pollEvery } from '../../platform/jobs/poll-every.js';
 import { singleFlightDrain } from '../../platform/jobs/single-flight-drain.js';
 import { claimDueFetch, finishFetch, releaseFetch, type ClaimedFetch } from './fetch-queue.js';
 import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
+import { registryFetchAttempts } from '../../platform/metrics/index.js';
 import { ensureRegistryAccount, REGISTRY_ACCOUNT_ID } from './registry-account.js';
 
 export interface RegistryConnectors {
@@ -131,6 +132,7 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
         const outcome = await runFetch(options, claim, now);
         if (stopped && !inHand.has(claim)) break; // given back by stop(): its outcome is dropped
         const kept = await finishFetch(options.db, claim, outcome, now());
+        if (kept) registryFetchAttempts.inc({ outcome: outcome.state });
         if (!kept) options.logger?.info({ purl: claim.row.purl }, 'registry fetch: lease lost to another worker; its outcome stands');
         else if (outcome.state !== 'stored') options.logger?.info({ purl: claim.row.purl, outcome: outcome.state, reason: outcome.reason }, 'registry fetch not stored');
       } catch (error) {

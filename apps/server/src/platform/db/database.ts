@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../log/redact-url.js';
 import type { DialectName } from './dialect.js';
@@ -39,6 +39,24 @@ export interface OpenDatabaseOptions {
    * for a server that stops answering, by the client a second later (VIGIL_DB_STATEMENT_TIMEOUT_MS).
    */
   statementTimeoutMs?: number;
+  /** Metrics hooks (platform/metrics); absent, nothing is timed. */
+  instrument?: DatabaseInstrumentation;
+}
+
+/** What `openDatabase` reports when asked to: each statement, each wait for a pooled connection, the pool. */
+export interface DatabaseInstrumentation {
+  /** One statement: kysely's node kind (`SelectQueryNode`, `RawNode`, …), whether it failed, its time. */
+  query(nodeKind: string, failed: boolean, seconds: number): void;
+  /** PostgreSQL: how long a connection took to come from the pool. */
+  acquire(seconds: number): void;
+  /** PostgreSQL: reports the pool's counters until the returned function is called. */
+  watchPool(pool: { totalCount: number; idleCount: number; waitingCount: number }): () => void;
+}
+
+/** kysely's `log` option timing every statement, or nothing. */
+function queryLog(instrument: DatabaseInstrumentation | undefined): { log?: (event: LogEvent) => void } {
+  if (instrument === undefined) return {};
+  return { log: (event) => instrument.query(event.query.query.kind, event.level === 'error', event.queryDurationMillis / 1000) };
 }
 
 export const DEFAULT_DB_CONNECT_TIMEOUT_MS = 5_000;
@@ -96,8 +114,15 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
       });
     });
     client.release();
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: droppingBrokenConnections(pool) }), plugins: [new EmptyListPlugin()] });
+    const instrument = options.instrument;
+    const unwatch = instrument?.watchPool(pool);
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: droppingBrokenConnections(pool, instrument) }),
+      plugins: [new EmptyListPlugin()],
+      ...queryLog(instrument),
+    });
     const close = async () => {
+      unwatch?.();
       let bound: NodeJS.Timeout | undefined;
       const abandoned = new Promise<void>((resolve) => {
         bound = setTimeout(resolve, POSTGRES_CLOSE_BOUND_MS);
@@ -108,7 +133,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
   }
 
   const sqlite = new BetterSqlite3(sqliteFile(options));
-  return openSqlite(sqlite);
+  return openSqlite(sqlite, options.instrument);
 }
 
 /**
@@ -121,10 +146,12 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
  * rollback included) at once rather than waiting out another timeout. An error PostgreSQL itself
  * reported (a constraint, a statement timeout) leaves the connection usable.
  */
-function droppingBrokenConnections(pool: pg.Pool): PostgresPool {
+function droppingBrokenConnections(pool: pg.Pool, instrument: DatabaseInstrumentation | undefined): PostgresPool {
   return {
     async connect(): Promise<PostgresPoolClient> {
+      const started = instrument ? performance.now() : 0;
       const client = await pool.connect();
+      instrument?.acquire((performance.now() - started) / 1000);
       let broken: Error | undefined;
       const query = async (text: string, parameters: readonly unknown[]) => {
         if (broken !== undefined) throw broken;
@@ -167,12 +194,12 @@ function sqliteFile(options: OpenDatabaseOptions): string {
   return join(dataDir, 'vigil.db');
 }
 
-function openSqlite(sqlite: BetterSqlite3.Database): VigilDatabase {
+function openSqlite(sqlite: BetterSqlite3.Database, instrument: DatabaseInstrumentation | undefined): VigilDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), plugins: [new EmptyListPlugin()] });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), plugins: [new EmptyListPlugin()], ...queryLog(instrument) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

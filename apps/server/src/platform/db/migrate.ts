@@ -129,6 +129,19 @@ async function upToDate(conn: Kysely<any>, schema: string | undefined): Promise<
   return applied.size === known.length && known.every((name) => applied.has(name));
 }
 
+/**
+ * The migrations this code knows that the database has not applied, in order (readiness). A
+ * database newer than the code (a later release migrated it) is not behind: what it applied beyond
+ * these is ignored, as an instance of the previous release keeps serving while the next migrates.
+ * Throws when the migration table cannot be read (no migration ever ran, or the database failed).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const rows: { name: string }[] = await db.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute();
+  const applied = new Set(rows.map((row) => row.name));
+  return Object.keys(MIGRATIONS).filter((name) => !applied.has(name));
+}
+
 /** Carries kysely's failed outcome out of the lock, so the lock's transaction rolls back. */
 class MigrationOutcome extends Error {
   constructor(readonly outcome: MigrationResultSet) {

@@ -18,7 +18,7 @@ declare module 'fastify' {
     cache?: RouteCacheConfig;
     /** Overrides VIGIL_HANDLER_TIMEOUT_MS for this route (504 beyond it). */
     timeoutMs?: number;
-    /** `false` exempts the route from the global budget (only /v1/health). */
+    /** `false` exempts the route from the global budget (only /v1/health and /v1/ready, probed by load balancers). */
     rateLimit?: boolean;
     /** An `/v1/admin/*` route: the source IP must be in VIGIL_ADMIN_ALLOWLIST (checked before the key). */
     admin?: boolean;

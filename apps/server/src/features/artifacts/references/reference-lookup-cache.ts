@@ -1,6 +1,7 @@
 import { VerifyResult } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
+import { verifyCacheLookups } from '../../../platform/metrics/index.js';
 import { verifyReferences } from '../customer-artifacts.js';
 import { referenceViewKey, type ReferenceView } from './reference-claims.js';
 import type { ReferenceFetches } from './reference-fetches.js';
@@ -16,6 +17,12 @@ export interface VerifyCache {
   verifyJson(view: ReferenceView, purl: string): Promise<string>;
   /** Drops every view's answer for a reference (an upload on this instance changes them at once). */
   forget(purl: string): void;
+}
+
+/** Per reference: a repeated reference within one request counts as one miss, like the one read it costs. */
+function countVerifyCacheLookups(hits: number, misses: number): void {
+  if (hits > 0) verifyCacheLookups.inc({ result: 'hit' }, hits);
+  if (misses > 0) verifyCacheLookups.inc({ result: 'miss' }, misses);
 }
 
 type Entry = { result: VerifyResult; until: number; json?: string };
@@ -43,6 +50,7 @@ export function createVerifyCache(db: Kysely<Database>, options: { ttlMs?: numbe
         return hit !== undefined && hit.until > now ? hit.result : undefined;
       });
       const missing = [...new Set(purls.filter((_purl, i) => results[i] === undefined))];
+      countVerifyCacheLookups(results.filter((r) => r !== undefined).length, missing.length);
       if (missing.length === 0) return results as VerifyResult[];
       const fresh = new Map((await verifyReferences(db, missing, view, options.fetches)).map((result, i) => [missing[i]!, result]));
       if (size + fresh.size > MAX_ENTRIES) {

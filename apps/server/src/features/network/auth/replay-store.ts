@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
+import { countRedisFailure } from '../../../platform/metrics/index.js';
 import type { Database } from '../../../platform/db/schema.js';
 
 /**
@@ -65,8 +66,14 @@ export function createRedisReplayStore(redis: Redis): ReplayStore {
     async claim(hotkey, timestamp, signature, ttlSeconds) {
       assertTtl(ttlSeconds);
       const key = `${REDIS_REPLAY_PREFIX}${hotkey}:${timestamp}:${signature}`;
-      const reply = await redis.set(key, '1', 'PX', Math.ceil(ttlSeconds * 1000), 'NX');
-      return reply === 'OK';
+      try {
+        const reply = await redis.set(key, '1', 'PX', Math.ceil(ttlSeconds * 1000), 'NX');
+        return reply === 'OK';
+      } catch (error) {
+        // No fallback here: a replay check not made is a refusal (502), counted for the alert.
+        countRedisFailure('replay_store');
+        throw error;
+      }
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@vigil/core';
 import type { FastifyRequest } from 'fastify';
 import { VigilError } from '../../../platform/errors.js';
+import { countRedisFailure } from '../../../platform/metrics/index.js';
 import { SIGNATURE_FAILURE_WINDOW_MS, type SignatureFailureStore } from './signature-failure-store.js';
 import { signedHeaders } from './signed-headers.js';
 
@@ -56,6 +57,7 @@ export function createSignatureFailureGate(store: SignatureFailureStore, limit: 
       try {
         counts = await Promise.all([store.failures(window, keys.pair), store.failures(window, keys.ip)]);
       } catch (error) {
+        countRedisFailure('signature_failures');
         logOutage(request, error);
         counts = [0, 0];
       }
@@ -68,6 +70,7 @@ export function createSignatureFailureGate(store: SignatureFailureStore, limit: 
         const counts = await Promise.all([store.record(window, keys.pair), store.record(window, keys.ip)]);
         if (counts[0] > limit || counts[1] > limit * FAILURE_CEILING_FACTOR) return tooMany(window);
       } catch (error) {
+        countRedisFailure('signature_failures');
         logOutage(request, error);
       }
       return new VigilError(code);

@@ -10,6 +10,7 @@ import { systemResolver, type HostResolver } from './address-policy.js';
 import { sendDelivery, type DeliveryOutcome, type DeliveryRequest } from './send-delivery.js';
 import type { WebhookSettings } from '../webhook-settings.js';
 import { pollEvery } from '../../../platform/jobs/poll-every.js';
+import { countWebhookAttempt } from '../../../platform/metrics/index.js';
 
 /** The part of a pino / fastify logger the worker writes to. */
 export interface WebhookWorkerLogger {
@@ -102,6 +103,7 @@ export function createWebhookWorker(options: CreateWebhookWorkerOptions): Webhoo
       });
     }
     attemptsMade += 1;
+    countWebhookAttempt(outcome.status, outcome.latencyMs);
     await recordAttempt(options.db, { deliveryId: claim.deliveryId, owner: holderId }, outcome, {
       now: now(),
       ...(options.random ? { random: options.random } : {}),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { VigilError } from '../../errors.js';
+import { countRedisFailure } from '../../metrics/index.js';
 import { createMemoryRateLimitStore, createRedisRateLimitStore, RATE_WINDOW_MS } from './rate-limit-store.js';
 import '../route-config.js';
 
@@ -58,6 +59,7 @@ const rateLimit: FastifyPluginAsync<RateLimitPluginOptions> = async (app, option
       (counts) => done(verdict(request, counts, endpointKey, window)),
       (error: unknown) => {
         // A Redis outage must not take the API down with it: serve uncounted, and say so in the log.
+        countRedisFailure('rate_limit');
         if (now() - lastOutageLog > OUTAGE_LOG_INTERVAL_MS) {
           lastOutageLog = now();
           request.log.warn({ err: error }, 'rate-limit store unavailable; serving uncounted');

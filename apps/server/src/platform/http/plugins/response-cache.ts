@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { countRedisFailure } from '../../metrics/index.js';
 import type { CachedBody, ResponseCacheStore } from './cache-store.js';
 import '../route-config.js';
 
@@ -44,7 +45,8 @@ const responseCache: FastifyPluginAsync<ResponseCachePluginOptions> = async (app
     try {
       found = store.get(key);
     } catch (error) {
-      request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
+      countRedisFailure('response_cache');
+        request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
       return done();
     }
     if (!(found instanceof Promise)) {
@@ -59,6 +61,7 @@ const responseCache: FastifyPluginAsync<ResponseCachePluginOptions> = async (app
         done();
       },
       (error: unknown) => {
+        countRedisFailure('response_cache');
         request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
         done();
       },
@@ -82,7 +85,8 @@ const responseCache: FastifyPluginAsync<ResponseCachePluginOptions> = async (app
           done(null, entry.body);
         },
         (error: unknown) => {
-          request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
+          countRedisFailure('response_cache');
+        request.log.warn({ err: error }, 'response cache unavailable; answering uncached');
           reply.header('cache-control', 'no-store');
           done(null, payload);
         },
