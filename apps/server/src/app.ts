@@ -187,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       artifactLimitBytes: config.artifactLimitBytes,
       secrets: createSecretBox(identity.secretKey),
       webhooks: config.webhooks,
+      watches: { enabled: config.registries.enabled, maxPerAccount: config.registries.watch.maxPerAccount },
       ...(log ? { log } : {}),
     });
   }

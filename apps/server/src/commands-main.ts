@@ -19,7 +19,7 @@ import { createScheduler } from './features/network/index.js';
 import { createSecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
-import { createFetchWorker, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
+import { createFetchWorker, createWatcher, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 import { checkTransparencyLog } from './features/log/index.js';
 
@@ -154,6 +154,12 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const fetchWorker = connectors
       ? createFetchWorker({ db: database.db, blobs: customerBlobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
       : undefined;
+    // The release watcher (docs/watches.md) runs where the fetch worker runs, with its own connectors:
+    // it keeps ETags in the database, so they hold no packuments in memory.
+    const watchConnectors = fetchWorker ? createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0 } }) : undefined;
+    const watcher = watchConnectors
+      ? createWatcher({ db: database.db, settings: registries, connectors: watchConnectors, onQueued: () => fetchWorker?.nudge(), logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      : undefined;
     const referenceFetches = registries.enabled
       ? createReferenceFetches({ db: database.db, timings: config.scheduler, now: Date.now, ...(fetchWorker ? { onQueued: () => fetchWorker.nudge() } : {}) })
       : undefined;
@@ -189,8 +195,10 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         await scheduler?.stop();
         await pushWorker?.stop();
         await webhookWorker?.stop();
+        await watcher?.stop();
         await fetchWorker?.stop();
         connectors?.close();
+        watchConnectors?.close();
         await database.close();
       },
       exit: (code) => process.exit(code),
@@ -203,6 +211,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     pushWorker?.start();
     webhookWorker?.start();
     fetchWorker?.start();
+    watcher?.start();
   } catch (error) {
     await database.close();
     throw error;
@@ -233,6 +242,8 @@ async function worker(config: Config): Promise<void> {
   const fetchWorker = connectors
     ? createFetchWorker({ db: database.db, blobs: createFileBlobStore(join(config.dataDir, 'blobs')), settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger })
     : undefined;
+  const watchConnectors = connectors ? createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0 } }) : undefined;
+  const watcher = watchConnectors ? createWatcher({ db: database.db, settings: config.registries, connectors: watchConnectors, onQueued: () => fetchWorker?.nudge(), logger }) : undefined;
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -245,8 +256,10 @@ async function worker(config: Config): Promise<void> {
     await scheduler.stop();
     await pushWorker.stop();
     await webhookWorker.stop();
+    await watcher?.stop();
     await fetchWorker?.stop();
     connectors?.close();
+    watchConnectors?.close();
     await database.close();
     process.exit(0);
   };
@@ -256,8 +269,9 @@ async function worker(config: Config): Promise<void> {
   pushWorker.start();
   webhookWorker.start();
   fetchWorker?.start();
+  watcher?.start();
   log(
-    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s)` : ''}`,
+    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s) and following watched releases (every ${config.registries.watch.intervalMs / 1000} s per name)` : ''}`,
   );
 }
 

@@ -19,6 +19,7 @@ import { purlColonsMigration } from './migrations/0018-purl-colons.js';
 import { registryFetchesMigration } from './migrations/0019-registry-fetches.js';
 import { fastTasksMigration } from './migrations/0020-fast-tasks.js';
 import { transparencyLogMigration } from './migrations/0021-transparency-log.js';
+import { watchesMigration } from './migrations/0022-watches.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -44,6 +45,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019-registry-fetches': registryFetchesMigration,
   '0020-fast-tasks': fastTasksMigration,
   '0021-transparency-log': transparencyLogMigration,
+  '0022-watches': watchesMigration,
 };
 
 const provider: MigrationProvider = {
