@@ -857,6 +857,8 @@ export interface RegistryFetchesTable {
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'watched_packages',
+  'watches',
   'registry_fetches',
   'log_checkpoints',
   'log_hashes',
