@@ -147,6 +147,7 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect(again.status).toBe(200);
     expect(again.body!.data.id).toBe(watch.id);
     // Legacy capitals are the registry's spelling and are kept; PyPI names are PEP 503-normalised.
+    setup.clock.now += 1000;
     expect((await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:JSONStream' })).body!.data).toMatchObject({ package: 'npm:JSONStream', name: 'JSONStream' });
     const over = await call(setup, 'POST', '/v1/watches', setup.token, { package: 'pypi:Demo_Pkg' });
     expect(over).toMatchObject({ status: 409, body: { code: 'watch_limit_reached', detail: 'watch limit reached: remove a watch to add another' } });
@@ -198,50 +199,54 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect((await call(setup, 'GET', '/v1/watches', setup.token)).body).toEqual({ data: [] });
   });
 
+  // One Verdaccio serves both dialects' blocks, and a version is published once: each block has its own names.
+  const follow = `follow-${ctx.dialect}`;
+  const flaky = `flaky-${ctx.dialect}`;
+
   it('takes the first answer as the baseline (latest only), revalidates with the stored ETag, and queues every new release at once', async () => {
     const setup = await start();
-    await publish('follow-pkg', '1.0.0');
-    await publish('follow-pkg', '1.1.0');
-    await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:follow-pkg' });
+    await publish(follow, '1.0.0');
+    await publish(follow, '1.1.0');
+    await call(setup, 'POST', '/v1/watches', setup.token, { package: `npm:${follow}` });
     const watcher = setup.watcher();
     expect(await watcher.drain()).toBe(1);
-    expect(await fetches()).toEqual(['pkg:npm/follow-pkg@1.1.0']);
-    const first = await watched('npm:follow-pkg');
+    expect(await fetches()).toEqual([`pkg:npm/${follow}@1.1.0`]);
+    const first = await watched(`npm:${follow}`);
     expect(first).toMatchObject({ latest: '1.1.0', failures: 0, last_error: null, last_polled_at: T0, last_changed_at: null, lease_owner: null, versions_queued: 1 });
     expect(JSON.parse(first.versions_seen!)).toEqual(['1.0.0', '1.1.0']);
     expect(first.etag).not.toBeNull();
     // Jitter drawn at its middle: exactly the interval.
     expect(Number(first.next_poll_at)).toBe(T0 + INTERVAL_MS);
     // Not due yet: nothing is asked.
-    const asked = packumentRequests('follow-pkg');
+    const asked = packumentRequests(follow);
     expect(await watcher.drain()).toBe(0);
-    expect(packumentRequests('follow-pkg')).toBe(asked);
+    expect(packumentRequests(follow)).toBe(asked);
 
     // Due, unchanged: a 304 to the stored ETag, by a watcher that never saw the packument (a restart).
     setup.clock.now += INTERVAL_MS;
     const restarted = setup.watcher();
     expect(await restarted.drain()).toBe(1);
     expect(setup.watchConnectors[1]!.npm.counters.notModified).toBe(1);
-    expect(await fetches()).toEqual(['pkg:npm/follow-pkg@1.1.0']);
-    expect(await watched('npm:follow-pkg')).toMatchObject({ last_polled_at: setup.clock.now, next_poll_at: setup.clock.now + INTERVAL_MS });
+    expect(await fetches()).toEqual([`pkg:npm/${follow}@1.1.0`]);
+    expect(await watched(`npm:${follow}`)).toMatchObject({ last_polled_at: setup.clock.now, next_poll_at: setup.clock.now + INTERVAL_MS });
 
     // Two releases: both queued at the next poll, fetched and stored by the fetch worker.
-    await publish('follow-pkg', '1.2.0');
-    await publish('follow-pkg', '2.0.0-beta.1', 'beta');
+    await publish(follow, '1.2.0');
+    await publish(follow, '2.0.0-beta.1', 'beta');
     setup.clock.now += INTERVAL_MS;
     expect(await restarted.drain()).toBe(1);
-    expect(await fetches()).toEqual(['pkg:npm/follow-pkg@1.1.0', 'pkg:npm/follow-pkg@1.2.0', 'pkg:npm/follow-pkg@2.0.0-beta.1']);
-    expect(await watched('npm:follow-pkg')).toMatchObject({ latest: '1.2.0', last_changed_at: setup.clock.now, versions_queued: 3 });
+    expect(await fetches()).toEqual([`pkg:npm/${follow}@1.1.0`, `pkg:npm/${follow}@1.2.0`, `pkg:npm/${follow}@2.0.0-beta.1`]);
+    expect(await watched(`npm:${follow}`)).toMatchObject({ latest: '1.2.0', last_changed_at: setup.clock.now, versions_queued: 3 });
     expect(await setup.worker.drain()).toBe(3);
     expect(await ctx.db().selectFrom('registry_fetches').select(['purl', 'state']).where('state', '!=', 'stored').execute()).toEqual([]);
 
     // A baseline `latest` Vigil already holds bytes for (a claim names it) is not queued again.
-    await ctx.db().deleteFrom('registry_fetches').where('purl', '=', 'pkg:npm/follow-pkg@1.2.0').execute();
+    await ctx.db().deleteFrom('registry_fetches').where('purl', '=', `pkg:npm/${follow}@1.2.0`).execute();
     await ctx.db().deleteFrom('watched_packages').execute();
-    await call(setup, 'POST', '/v1/watches', setup.other, { package: 'npm:follow-pkg' });
+    await call(setup, 'POST', '/v1/watches', setup.other, { package: `npm:${follow}` });
     expect(await watcher.drain()).toBe(1);
-    expect(await ctx.db().selectFrom('registry_fetches').select('purl').where('purl', '=', 'pkg:npm/follow-pkg@1.2.0').execute()).toEqual([]);
-    expect(await watched('npm:follow-pkg')).toMatchObject({ latest: '1.2.0', versions_queued: 0 });
+    expect(await ctx.db().selectFrom('registry_fetches').select('purl').where('purl', '=', `pkg:npm/${follow}@1.2.0`).execute()).toEqual([]);
+    expect(await watched(`npm:${follow}`)).toMatchObject({ latest: '1.2.0', versions_queued: 0 });
 
     // The answer a customer sees.
     const list = await call(setup, 'GET', '/v1/watches', setup.other);
@@ -257,18 +262,18 @@ describeEachDialect('following releases (watches)', (ctx) => {
 
   it('backs off a name whose registry fails, and recovers', async () => {
     const setup = await start();
-    await publish('flaky-pkg', '1.0.0');
-    await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:flaky-pkg' });
+    await publish(flaky, '1.0.0');
+    await call(setup, 'POST', '/v1/watches', setup.token, { package: `npm:${flaky}` });
     const watcher = setup.watcher();
-    proxy.setFault({ kind: 'status', status: 500 }, { match: (path) => path === '/flaky-pkg' });
+    proxy.setFault({ kind: 'status', status: 500 }, { match: (path) => path === `/${flaky}` });
     expect(await watcher.drain()).toBe(1);
-    let row = await watched('npm:flaky-pkg');
+    let row = await watched(`npm:${flaky}`);
     expect(row).toMatchObject({ failures: 1, versions_seen: null, lease_owner: null });
     expect(row.last_error).toMatch(/^registry_unavailable: /);
     expect(Number(row.next_poll_at)).toBe(T0 + 2 * INTERVAL_MS);
     setup.clock.now = Number(row.next_poll_at);
     expect(await watcher.drain()).toBe(1);
-    row = await watched('npm:flaky-pkg');
+    row = await watched(`npm:${flaky}`);
     expect(row.failures).toBe(2);
     expect(Number(row.next_poll_at)).toBe(setup.clock.now + 4 * INTERVAL_MS);
     const failing = WatcherSummary.parse(JSON.parse((await runRegistriesCommand(ctx.db(), ['status', '--json'], setup.clock.now))[0]!).watcher);
@@ -279,8 +284,8 @@ describeEachDialect('following releases (watches)', (ctx) => {
     proxy.setFault(null);
     setup.clock.now = Number(row.next_poll_at);
     expect(await watcher.drain()).toBe(1);
-    expect(await watched('npm:flaky-pkg')).toMatchObject({ failures: 0, last_error: null, latest: '1.0.0', next_poll_at: setup.clock.now + INTERVAL_MS });
-    expect(await fetches()).toEqual(['pkg:npm/flaky-pkg@1.0.0']);
+    expect(await watched(`npm:${flaky}`)).toMatchObject({ failures: 0, last_error: null, latest: '1.0.0', next_poll_at: setup.clock.now + INTERVAL_MS });
+    expect(await fetches()).toEqual([`pkg:npm/${flaky}@1.0.0`]);
   });
 
   it('never lets two watchers poll one name at once, and takes a dead watcher\'s names after the lease', async () => {
