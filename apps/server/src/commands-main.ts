@@ -19,7 +19,7 @@ import { createScheduler } from './features/network/index.js';
 import { createSecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
-import { createFetchWorker, createWatcher, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
+import { createFetchWorker, createWatcher, watchRepositoryDependencies, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 import { checkTransparencyLog } from './features/log/index.js';
 
@@ -106,6 +106,24 @@ async function seedDemo(database: VigilDatabase, config: Config): Promise<void> 
   );
 }
 
+/**
+ * A verified push's dependencies are watched for the repository's account (docs/watches.md), when
+ * registry fetching is on; a failure to add them is logged and leaves the push verified.
+ */
+function repositoryWatches(db: VigilDatabase['db'], config: Config, logError: (obj: object, msg: string) => void): { onVerified?: NonNullable<Parameters<typeof createPushWorker>[0]['onVerified']> } {
+  if (!config.registries.enabled) return {};
+  return {
+    onVerified: async (accountId, dependencies, now) => {
+      try {
+        const result = await watchRepositoryDependencies(db, accountId, dependencies, { now, limit: config.registries.watch.maxPerAccount });
+        if (result.overLimit.length > 0) logError({ account: accountId, left_out: result.overLimit.length }, 'repository watches: the account reached VIGIL_WATCH_MAX_PER_ACCOUNT; dependencies left unwatched');
+      } catch (error) {
+        logError({ err: error, account: accountId }, 'repository watches: could not add the dependencies');
+      }
+    },
+  };
+}
+
 async function serve(config: Config, flags: string[]): Promise<void> {
   const seed = flags.includes('--seed-demo-if-empty');
   // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
@@ -137,7 +155,13 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
     };
     const pushWorker = config.repositories.runInServe
-      ? createPushWorker({ db: database.db, settings: config.repositories, sources: policySources, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      ? createPushWorker({
+          db: database.db,
+          settings: config.repositories,
+          sources: policySources,
+          logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) },
+          ...repositoryWatches(database.db, config, (o, m) => workerLogger.error(o, m)),
+        })
       : undefined;
     const webhookWorker = config.webhooks.runInServe
       ? createWebhookWorker({
@@ -231,6 +255,7 @@ async function worker(config: Config): Promise<void> {
     settings: config.repositories,
     sources: createPolicyInputSources(database.db, createFileBlobStore(join(config.dataDir, 'blobs'))),
     logger,
+    ...repositoryWatches(database.db, config, (o, m) => logger.error(o, m)),
   });
   const webhookWorker = createWebhookWorker({
     db: database.db,

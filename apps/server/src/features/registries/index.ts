@@ -10,4 +10,4 @@ export { registryAdminRoutes, type RegistryAdminRoutesOptions } from './registry
 export { REGISTRIES_USAGE, RegistriesCommandError, runRegistriesCommand } from './registries-command.js';
 export { createWatcher, nextPollDelay, WATCH_LEASE_MS, type CreateWatcherOptions, type Watcher } from './watcher.js';
 export { watchRoutes, type WatchRoutesOptions } from './watch-routes.js';
-export { addWatches, OPERATOR_OWNER } from './watch-store.js';
+export { addWatches, OPERATOR_OWNER, watchRepositoryDependencies } from './watch-store.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { formatOffsetTimestamp, WATCH_SOURCES, watchRefText, type Watch, type WatcherSummary, type WatchSource, type WatchTarget } from '@vigil/core';
+import { formatOffsetTimestamp, parseWatchRef, WATCH_SOURCES, watchRefText, type Watch, type WatcherSummary, type WatchSource, type WatchTarget } from '@vigil/core';
 import type { Kysely, Selectable } from 'kysely';
 import { takeTurnsOn } from '../../platform/db/dialect.js';
 import type { Database, WatchedPackagesTable, WatchesTable } from '../../platform/db/schema.js';
@@ -170,4 +170,29 @@ export async function watcherSummary(db: Kysely<Database>, now: number): Promise
     oldest_due_at: due.oldest === null || due.oldest === undefined ? null : formatOffsetTimestamp(Number(due.oldest)),
     failing: Number(failing.n),
   };
+}
+
+/**
+ * A verified repository push's dependencies, watched for its account (source `repository`): npm and
+ * PyPI names only, direct dependencies first, then the others, each by name; names the account
+ * already watches are kept as they are. Bounded by the account's limit: names beyond it are left
+ * out (returned as `overLimit`), never an error, so a push never fails for it.
+ */
+export async function watchRepositoryDependencies(
+  db: Kysely<Database>,
+  accountId: string,
+  dependencies: readonly { ecosystem: string; name: string; direct: boolean | null }[],
+  options: { now: number; limit: number },
+): Promise<AddWatchesResult> {
+  const ordered = [...dependencies].sort((a, b) => Number(b.direct === true) - Number(a.direct === true) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const targets: WatchTarget[] = [];
+  for (const dep of ordered) {
+    if (dep.ecosystem !== 'npm' && dep.ecosystem !== 'pypi') continue;
+    try {
+      targets.push(parseWatchRef(`${dep.ecosystem}:${dep.name}`));
+    } catch {
+      // A name the registry could not hold (a lockfile entry of another kind): nothing to poll.
+    }
+  }
+  return addWatches(db, accountId, targets, { source: 'repository', now: options.now, limit: options.limit });
 }
