@@ -39,3 +39,6 @@ export type { WebhookWorker, CreateWebhookWorkerOptions } from './features/webho
 export { createSecretBox } from './platform/secrets/secret-box.js';
 export { enqueueOutboxEvent } from './platform/outbox.js';
 export { OPERATOR } from './platform/audit-log.js';
+// The release watcher, for its benchmark (bench/watch-poll.mjs): watches, connectors and the watcher itself.
+export { addWatches, createRegistryConnectors, createWatcher, OPERATOR_OWNER, registryFetchSettingsFromEnv } from './features/registries/index.js';
+export type { Watcher } from './features/registries/index.js';
