@@ -102,7 +102,7 @@ async function rawPass(url, names, etags) {
 }
 
 /** The watcher: every name due, one drain polls them all (claims in batches under leases, conditional GETs, poll state written). */
-async function watcherPass(watcher, db, clock) {
+async function watcherPass(watcher, db) {
   const started = performance.now();
   const cpu = process.cpuUsage();
   const polled = await watcher.drain();
@@ -132,7 +132,7 @@ try {
   const etags = new Map();
   // First passes: every answer a 200 (the watcher's is the baseline; it queues each name's latest).
   const rawFirst = await rawPass(registry.url, names, etags);
-  const watchFirst = await watcherPass(watcher, database.db, clock);
+  const watchFirst = await watcherPass(watcher, database.db);
   // Steady passes: every name due again, every answer a 304. Alternating, three each; medians compared.
   const raw = [];
   const watch = [];
@@ -141,7 +141,7 @@ try {
     if (raw.at(-1).notModified !== NAMES) throw new Error(`raw pass: ${raw.at(-1).notModified} of ${NAMES} answered 304`);
     clock.now += 2 * settings.watch.intervalMs;
     const before = connectors.npm.counters.notModified;
-    watch.push(await watcherPass(watcher, database.db, clock));
+    watch.push(await watcherPass(watcher, database.db));
     if (connectors.npm.counters.notModified - before !== NAMES) throw new Error(`watcher pass: ${connectors.npm.counters.notModified - before} of ${NAMES} answered 304`);
   }
   const med = (xs, key) => [...xs.map((x) => x[key])].sort((a, b) => a - b)[1];
