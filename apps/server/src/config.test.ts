@@ -77,6 +77,7 @@ describe('loadConfig', () => {
         retryBaseMs: 30_000,
         maxAttempts: 8,
         concurrency: 4,
+        watch: { intervalMs: 300_000, concurrency: 8, maxPerAccount: 1000 },
       },
     });
     expect(loadConfig({}, CWD).bodyLimitBytes).toBe(LIMITS.bodyLimitBytes);
