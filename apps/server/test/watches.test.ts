@@ -18,10 +18,14 @@ import { T0 } from '../src/test-support/fixtures.js';
 // The registries package's test support (a real Verdaccio, the fault proxy): read from its sources, never published.
 import { startFaultProxy, type FaultProxy } from '../../../packages/registries/src/test-support/fault-proxy.js';
 import { publishNpmFixtures } from '../../../packages/registries/src/test-support/npm-fixtures.js';
+import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../packages/registries/src/test-support/pypi-stand-in.js';
 import { startVerdaccio, writePackage, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
+import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
 
 let verdaccio: Verdaccio;
 let proxy: FaultProxy;
+let standIn: PypiStandIn;
+const wheelOf = (version: string) => zipOf({ 'demo_pkg/__init__.py': `x = ${JSON.stringify(version)}\n`, [`demo_pkg-${version}.dist-info/METADATA`]: `Metadata-Version: 2.1\nName: demo-pkg\nVersion: ${version}\n\nA demo.\n` });
 const work = mkdtempSync(join(tmpdir(), 'vigil-watches-'));
 let published = 0;
 
@@ -35,9 +39,11 @@ beforeAll(async () => {
   verdaccio = await startVerdaccio();
   await publishNpmFixtures(verdaccio, join(work, 'npm'));
   proxy = await startFaultProxy(verdaccio.url);
+  standIn = await startPypiStandIn(join(work, 'pypi'));
 }, 180_000);
 
 afterAll(async () => {
+  await standIn?.close();
   await proxy?.close();
   await verdaccio?.stop();
   rmSync(work, { recursive: true, force: true });
@@ -258,6 +264,28 @@ describeEachDialect('following releases (watches)', (ctx) => {
       last_error: null,
       failures: 0,
     });
+  });
+
+  it('follows a PyPI project through the JSON API: the baseline, a 304, then a new release queued', async () => {
+    const setup = await start({ VIGIL_PYPI_URL: standIn.url });
+    const project = `Watched_${ctx.dialect}`;
+    const normalised = `watched-${ctx.dialect}`;
+    const files: Record<string, Record<string, Buffer>> = { '1.0.0': { [`watched_${ctx.dialect}-1.0.0-py3-none-any.whl`]: wheelOf('1.0.0') } };
+    await writePypiProject(join(work, 'pypi'), { name: project, files });
+    expect((await call(setup, 'POST', '/v1/watches', setup.token, { package: `pypi:${project}` })).body!.data.package).toBe(`pypi:${normalised}`);
+    const watcher = setup.watcher();
+    expect(await watcher.drain()).toBe(1);
+    expect(await fetches()).toEqual([`pkg:pypi/${normalised}@1.0.0`]);
+    expect(await watched(`pypi:${normalised}`)).toMatchObject({ latest: '1.0.0', failures: 0, last_error: null });
+    setup.clock.now += INTERVAL_MS;
+    expect(await setup.watcher().drain()).toBe(1);
+    expect(setup.watchConnectors[1]!.pypi.counters.notModified).toBe(1);
+    files['1.1.0'] = { [`watched_${ctx.dialect}-1.1.0-py3-none-any.whl`]: wheelOf('1.1.0') };
+    await writePypiProject(join(work, 'pypi'), { name: project, files });
+    setup.clock.now += INTERVAL_MS;
+    expect(await watcher.drain()).toBe(1);
+    expect(await fetches()).toEqual([`pkg:pypi/${normalised}@1.0.0`, `pkg:pypi/${normalised}@1.1.0`]);
+    expect(await watched(`pypi:${normalised}`)).toMatchObject({ latest: '1.1.0', versions_queued: 2, last_changed_at: setup.clock.now });
   });
 
   it('backs off a name whose registry fails, and recovers', async () => {
