@@ -199,6 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       secrets: createSecretBox(identity.secretKey),
       webhooks: config.webhooks,
       serverKey: identity.secretKey,
+      watches: { enabled: config.registries.enabled, maxPerAccount: config.registries.watch.maxPerAccount },
       ...(log ? { log } : {}),
     });
   }

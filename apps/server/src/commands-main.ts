@@ -20,7 +20,7 @@ import { createScheduler } from './features/network/index.js';
 import { createSecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity } from './platform/secrets/server-identity.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
-import { createFetchWorker, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
+import { createFetchWorker, createWatcher, watchRepositoryDependencies, createReferenceFetches, createRegistryConnectors, RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
 import { createPublicReadService } from './features/network/index.js';
 import { checkpointEvery, checkTransparencyLog, createTransparencyLog } from './features/log/index.js';
 import { databaseInstrumentation, startMetricsServer, type MetricsServer } from './platform/metrics/index.js';
@@ -122,6 +122,24 @@ async function seedDemo(database: VigilDatabase, config: Config, blobs: BlobStor
   );
 }
 
+/**
+ * A verified push's dependencies are watched for the repository's account (docs/watches.md), when
+ * registry fetching is on; a failure to add them is logged and leaves the push verified.
+ */
+function repositoryWatches(db: VigilDatabase['db'], config: Config, logError: (obj: object, msg: string) => void): { onVerified?: NonNullable<Parameters<typeof createPushWorker>[0]['onVerified']> } {
+  if (!config.registries.enabled) return {};
+  return {
+    onVerified: async (accountId, dependencies, now) => {
+      try {
+        const result = await watchRepositoryDependencies(db, accountId, dependencies, { now, limit: config.registries.watch.maxPerAccount });
+        if (result.overLimit.length > 0) logError({ account: accountId, left_out: result.overLimit.length }, 'repository watches: the account reached VIGIL_WATCH_MAX_PER_ACCOUNT; dependencies left unwatched');
+      } catch (error) {
+        logError({ err: error, account: accountId }, 'repository watches: could not add the dependencies');
+      }
+    },
+  };
+}
+
 async function serve(config: Config, flags: string[]): Promise<void> {
   const seed = flags.includes('--seed-demo-if-empty');
   // Until the app's logger exists, connection errors go to stderr; the request that hit one answers 502.
@@ -160,7 +178,13 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       error: (obj, message) => process.stderr.write(`${message} ${JSON.stringify(obj)}\n`),
     };
     const pushWorker = config.repositories.runInServe
-      ? createPushWorker({ db: database.db, settings: config.repositories, sources: policySources, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      ? createPushWorker({
+          db: database.db,
+          settings: config.repositories,
+          sources: policySources,
+          logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) },
+          ...repositoryWatches(database.db, config, (o, m) => workerLogger.error(o, m)),
+        })
       : undefined;
     const webhookWorker = config.webhooks.runInServe
       ? createWebhookWorker({
@@ -176,6 +200,12 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     const connectors = registries.enabled && registries.runInServe ? createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => workerLogger.error({ refused: event }, 'registry fetch refused') }) : undefined;
     const fetchWorker = connectors
       ? createFetchWorker({ db: database.db, blobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
+      : undefined;
+    // The release watcher (docs/watches.md) runs where the fetch worker runs, with its own connectors:
+    // it keeps ETags in the database, so they hold no packuments in memory.
+    const watchConnectors = fetchWorker ? createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0 } }) : undefined;
+    const watcher = watchConnectors
+      ? createWatcher({ db: database.db, settings: registries, connectors: watchConnectors, onQueued: () => fetchWorker?.nudge(), logger: { info: (o, m) => workerLogger.info(o, m), error: (o, m) => workerLogger.error(o, m) } })
       : undefined;
     const referenceFetches = registries.enabled
       ? createReferenceFetches({ db: database.db, timings: config.scheduler, now: Date.now, ...(fetchWorker ? { onQueued: () => fetchWorker.nudge() } : {}) })
@@ -222,9 +252,11 @@ async function serve(config: Config, flags: string[]): Promise<void> {
         await scheduler?.stop();
         await pushWorker?.stop();
         await webhookWorker?.stop();
+        await watcher?.stop();
         await fetchWorker?.stop();
         connectors?.close();
         await metricsServer?.close();
+        watchConnectors?.close();
         await database.close();
         blobs.close();
       },
@@ -240,6 +272,7 @@ async function serve(config: Config, flags: string[]): Promise<void> {
     pushWorker?.start();
     webhookWorker?.start();
     fetchWorker?.start();
+    watcher?.start();
   } catch (error) {
     await metricsServer?.close();
     await database.close();
@@ -263,6 +296,7 @@ async function worker(config: Config): Promise<void> {
     settings: config.repositories,
     sources: createPolicyInputSources(database.db, blobs),
     logger,
+    ...repositoryWatches(database.db, config, (o, m) => logger.error(o, m)),
   });
   const webhookWorker = createWebhookWorker({
     db: database.db,
@@ -284,6 +318,8 @@ async function worker(config: Config): Promise<void> {
           await database.close();
           throw error;
         });
+  const watchConnectors = connectors ? createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0 } }) : undefined;
+  const watcher = watchConnectors ? createWatcher({ db: database.db, settings: config.registries, connectors: watchConnectors, onQueued: () => fetchWorker?.nudge(), logger }) : undefined;
   // The scheduler's timer never holds a process open (inside `serve` the HTTP server does); a
   // worker has nothing else, so it holds itself open until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -296,9 +332,11 @@ async function worker(config: Config): Promise<void> {
     await scheduler.stop();
     await pushWorker.stop();
     await webhookWorker.stop();
+    await watcher?.stop();
     await fetchWorker?.stop();
     connectors?.close();
     await metricsServer?.close();
+    watchConnectors?.close();
     await database.close();
     blobs.close();
     process.exit(0);
@@ -309,8 +347,9 @@ async function worker(config: Config): Promise<void> {
   pushWorker.start();
   webhookWorker.start();
   fetchWorker?.start();
+  watcher?.start();
   log(
-    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s)` : ''}`,
+    `worker ${scheduler.holderId}: advancing rounds every ${config.scheduler.intervalMs / 1000} s, verifying repository pushes (polling every ${config.repositories.pollMs / 1000} s), delivering webhooks (${webhookWorker.holderId})${fetchWorker ? `, fetching from registries (polling every ${config.registries.pollMs / 1000} s) and following watched releases (every ${config.registries.watch.intervalMs / 1000} s per name)` : ''}`,
   );
 }
 

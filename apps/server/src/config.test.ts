@@ -81,6 +81,7 @@ describe('loadConfig', () => {
         retryBaseMs: 30_000,
         maxAttempts: 8,
         concurrency: 4,
+        watch: { intervalMs: 300_000, concurrency: 8, maxPerAccount: 1000 },
       },
       blobs: { kind: 'file', root: resolve(CWD, '.vigil', 'blobs') },
       metrics: { port: undefined, host: '127.0.0.1', queryTimeoutMs: 2_000 },

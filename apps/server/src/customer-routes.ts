@@ -18,6 +18,7 @@ import { keyRoutes } from './features/accounts/index.js';
 import { repositoryRoutes } from './features/repositories/index.js';
 import { policyRoutes } from './features/policies/index.js';
 import { webhookRoutes } from './features/webhooks/index.js';
+import { watchRoutes } from './features/registries/index.js';
 import type { WebhookSettings } from './features/webhooks/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 import type { PolicyInputSources } from './features/policies/index.js';
@@ -82,8 +83,10 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     log?: TransparencyLog;
     /** The server identity's seed, for the verification summaries it signs (GET /v1/artifacts/{id}/vsa). */
     serverKey?: Uint8Array;
+    /** Following releases (docs/watches.md): whether registry fetching is on, and the per-account limit. */
+    watches: { enabled: boolean; maxPerAccount: number };
   }
-> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches, log, serverKey }) => {
+> = async (app, { db, blobs, policySources, now, adminAllowlist, metagraph, scheduler, handlerTimeoutMs, artifactLimitBytes, secrets, onRepositoryPushQueued, webhooks, webhookResolver, referenceFetches, log, serverKey, watches }) => {
   const fetches = referenceFetches ? { fetches: referenceFetches } : {};
   const adminAllowed = createAllowlist(adminAllowlist);
   // Before the key check (registered first): an address outside the allowlist learns nothing about keys.
@@ -108,5 +111,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
   });
   await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
+  await app.register(watchRoutes, { db, now, ...watches });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

@@ -41,3 +41,6 @@ export { enqueueOutboxEvent } from './platform/outbox.js';
 export { OPERATOR } from './platform/audit-log.js';
 // Metrics (docs/operations.md), for the overhead benchmark: the statement timing openDatabase takes, the registry a scrape reads.
 export { databaseInstrumentation, metricsRegistry } from './platform/metrics/index.js';
+// The release watcher, for its benchmark (bench/watch-poll.mjs): watches, connectors and the watcher itself.
+export { addWatches, createRegistryConnectors, createWatcher, OPERATOR_OWNER, registryFetchSettingsFromEnv } from './features/registries/index.js';
+export type { Watcher } from './features/registries/index.js';

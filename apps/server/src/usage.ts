@@ -49,7 +49,12 @@ Commands:
   registries retry (<purl> | --failed)
                                 Put one failed (or backing-off queued) fetch, or every failed fetch,
                                 back to be fetched now, attempts reset (after fixing a registry token,
-                                say). Audited as operator.
+                                say). Audited as operator. status also shows the release watcher.
+  registries watch add <package…>
+                                Add names to the deployment's own watch list (npm:left-pad,
+                                npm:@scope/x, pypi:requests, or a purl without version).
+  registries watch seed <file>  The same for a file of names, one a line (a bare name is npm; # comments).
+  registries watch list         The deployment's watch list, with where the watcher stands on each name.
   search reindex                Rebuild the search index from the artifacts and attestations (migrate
                                 and serve do it once by themselves after migration 0016).
   advisories import <directory|zip>

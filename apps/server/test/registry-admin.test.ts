@@ -320,6 +320,9 @@ describeEachDialect('operating the registry fetch queue', (ctx) => {
       'failed (2):',
       `  ${TAMPERED}  attempts 1  integrity_mismatch: tampered-pkg@1.0.0: the tarball's sha512 does not match dist.integrity`,
       expect.stringMatching(new RegExp(`^  ${PLAIN.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}  attempts 1  registry_unavailable: `)),
+      // The release watcher's two lines close the status (docs/watches.md, "Operator").
+      'release watcher: 0 name(s) watched (0 by the operator, 0 by accounts, 0 from repositories), 0 failing',
+      'watcher due now: 0 (keeping up)',
     ]);
     const json = JSON.parse((await runRegistriesCommand(ctx.db(), ['status', '--json'], setup.clock.now)).join('\n'));
     const api = (await call(setup, 'GET', '/v1/admin/registries/fetches', setup.admin)).body;
@@ -331,6 +334,7 @@ describeEachDialect('operating the registry fetch queue', (ctx) => {
       running: [],
       queued: [api.fetches[0]],
       failed: [api.fetches[1], api.fetches[2]],
+      watcher: { server_time: api.server_time, names: 0, watches: { api: 0, repository: 0, operator: 0 }, due: 0, oldest_due_at: null, failing: 0 },
     });
 
     expect(await runRegistriesCommand(ctx.db(), ['retry', 'npm:tampered-pkg@1.0.0'], setup.clock.now)).toEqual([`retried ${TAMPERED}: queued to be fetched now, attempts reset`]);

@@ -21,6 +21,7 @@ import { githubSettingsFromEnv } from '../src/features/repositories/providers/gi
 import { startStandInGithub, type StandInGithub } from '../src/features/repositories/providers/test-support/stand-in-github.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { DAY, publishLiveVerdicts, T0 } from '../src/test-support/fixtures.js';
+import { watchRepositoryDependencies } from '../src/features/registries/index.js';
 import { lockfileFormatOf } from '@vigil/lockfiles';
 
 const FIXTURES = new URL('../../../packages/lockfiles/test/fixtures/', import.meta.url).pathname;
@@ -208,6 +209,34 @@ describeEachDialect('continuous verification: GitHub pushes', (ctx) => {
     expect(await restarted.drain()).toBe(1);
     expect((await api('GET', `/v1/repositories/${id}`)).body.last_push).toMatchObject({ state: 'done', attempts: 2, last_error: null });
     expect(await verificationsStored()).toBe(1);
+  });
+
+  it("watches a verified push's dependencies for the account (direct ones first), bounded by its watch limit", async () => {
+    await worker.stop();
+    const limit = 3;
+    const watching = createPushWorker({
+      db: ctx.db(),
+      settings: repositoryWorkerSettingsFromEnv({ VIGIL_GITHUB_API_URL: github.url }),
+      sources: createPolicyInputSources(ctx.db(), createFileBlobStore(join(dataDir, 'blobs')), () => clock),
+      now: () => clock,
+      onVerified: async (accountId, dependencies, now) => void (await watchRepositoryDependencies(ctx.db(), accountId, dependencies, { now, limit })),
+    });
+    github.commit('acme', 'widgets', { 'package-lock.json': fixture('npm-v3/package-lock.json') });
+    const { id } = await register();
+    expect(await watching.drain()).toBe(1);
+    expect(await verificationsStored()).toBe(1);
+    const watches = await ctx.db().selectFrom('watches').select(['owner', 'package_key', 'source']).orderBy('package_key').execute();
+    const account = (await ctx.db().selectFrom('accounts').select('account_id').where('name', '=', 'acme').executeTakeFirstOrThrow()).account_id;
+    expect(watches).toHaveLength(limit);
+    expect(watches.every((w) => w.owner === account && w.source === 'repository')).toBe(true);
+    // Direct dependencies first (then the others by name), as many as the limit leaves room for.
+    const deps = (await api('GET', `/v1/repositories/${id}/verification`)).body.dependencies as { name: string; direct: boolean | null }[];
+    const names = (direct: boolean) => [...new Set(deps.filter((d) => (d.direct === true) === direct).map((d) => d.name))].sort();
+    expect(names(true).length).toBeGreaterThan(0);
+    const expected = [...names(true), ...names(false).filter((n) => !names(true).includes(n))].slice(0, limit);
+    expect(watches.map((w) => w.package_key)).toEqual(expected.map((name) => `npm:${name}`).sort());
+    expect(await ctx.db().selectFrom('watched_packages').select('package_key').orderBy('package_key').execute()).toEqual(watches.map((w) => ({ package_key: w.package_key })));
+    await watching.stop();
   });
 
   it('a push whose lockfiles install no registry package is done with ALLOW; an attempt that fails inside Vigil ends retrying, never stays running', async () => {

@@ -22,6 +22,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['artifacts', 'artifact'], load: async () => (await import('./commands/artifacts.js')).registerArtifacts },
   { names: ['repositories', 'repository'], load: async () => (await import('./commands/repositories.js')).registerRepositories },
   { names: ['webhooks', 'webhook'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
+  { names: ['watch', 'watches'], load: async () => (await import('./commands/watches.js')).registerWatches },
   { names: ['events'], load: async () => (await import('./commands/events.js')).registerEvents },
   { names: ['keygen', 'miner', 'validator'], load: async () => (await import('./commands/operator.js')).registerOperator },
   { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },

@@ -8,6 +8,7 @@ import { AccountResource, Keys } from './resources/keys.js';
 import { Policies } from './resources/policies.js';
 import { Agents, LeaderboardResource, Network, Rounds, Trends } from './resources/public-reads.js';
 import { Repositories } from './resources/repositories.js';
+import { Watches } from './resources/watches.js';
 import { Webhooks } from './resources/webhooks.js';
 import { searchWith } from './resources/search.js';
 import type { SearchParams, SearchResultItem } from './resources/search.js';
@@ -38,6 +39,7 @@ export class Vigil {
   readonly agents: Agents;
   readonly admin: Admin;
   readonly webhooks: Webhooks;
+  readonly watches: Watches;
   readonly events: Events;
   readonly log: Log;
   /** `GET /v1/search`: artifacts and attestations matching every word of `q`, best first (paginated). */
@@ -59,6 +61,7 @@ export class Vigil {
     this.repositories = new Repositories(transport);
     this.admin = new Admin(transport);
     this.webhooks = new Webhooks(transport);
+    this.watches = new Watches(transport);
     this.events = new Events(transport);
     this.log = new Log(transport);
     this.search = searchWith(transport);

@@ -314,6 +314,19 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     expect(await vigil.admin.registries.fetches.retry({ state: 'failed' })).toEqual({ retried: 0, purls: [] });
     const noFetch = await refusal(vigil.admin.registries.fetches.retry({ purl: 'npm:left-pad@1.3.0' }), VigilNotFoundError);
     expect([noFetch.status, noFetch.code, noFetch.detail]).toEqual([404, 'registry_fetch_not_found', 'registry fetch not found']);
+    const watcher = await vigil.admin.registries.watcher();
+    expect([watcher.names, watcher.watches, watcher.due, watcher.oldest_due_at, watcher.failing]).toEqual([0, { api: 0, repository: 0, operator: 0 }, 0, null, 0]);
+    expect(watcher.server_time).toBeInstanceOf(Date);
+  });
+
+  it('watches: create, list, delete (this server fetches nothing, so a new watch is the documented 409)', async () => {
+    const off = await refusal(vigil.watches.create({ package: 'npm:left-pad' }), VigilConflictError);
+    expect([off.status, off.code, off.detail]).toEqual([409, 'watching_off', 'registry fetching is off on this server: packages cannot be watched']);
+    const bad = await refusal(vigil.watches.create({ package: 'npm:left-pad@1.3.0' }), VigilValidationError);
+    expect(bad.status).toBe(422);
+    expect((await vigil.watches.list()).items).toEqual([]);
+    const gone = await refusal(vigil.watches.delete('wat_000000000000000000000000'), VigilNotFoundError);
+    expect([gone.code, gone.detail]).toEqual(['watch_not_found', 'watch not found']);
   });
 
   it('refusals are typed: 401, 403, 404, 422, 409, each with status, catalogue code, detail, request id and attempts', async () => {

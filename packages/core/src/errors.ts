@@ -76,6 +76,10 @@ export const ERROR_DETAILS = {
   eventsCursorExpired: 'events cursor expired: older than the retention period',
   // Registry fetches in the admin API (docs/registries.md, "Operating the fetch queue").
   registryFetchNotFound: 'registry fetch not found',
+  // Following releases (docs/watches.md).
+  watchNotFound: 'watch not found',
+  watchLimitReached: 'watch limit reached: remove a watch to add another',
+  watchingOff: 'registry fetching is off on this server: packages cannot be watched',
   // The transparency log (docs/log.md).
   logTileMalformed: 'malformed log tile path',
   logTileNotFound: 'log tile not found',
@@ -216,6 +220,9 @@ export const ERROR_CATALOGUE = {
   // Registry fetches in the admin API (docs/registries.md); the 409's detail names the purl and its state.
   registry_fetch_not_found: { status: 404, detail: ERROR_DETAILS.registryFetchNotFound },
   registry_fetch_not_retryable: { status: 409, detail: refusalDetail },
+  watch_not_found: { status: 404, detail: ERROR_DETAILS.watchNotFound },
+  watch_limit_reached: { status: 409, detail: ERROR_DETAILS.watchLimitReached },
+  watching_off: { status: 409, detail: ERROR_DETAILS.watchingOff },
   log_tile_malformed: { status: 400, detail: ERROR_DETAILS.logTileMalformed },
   log_tile_not_found: { status: 404, detail: ERROR_DETAILS.logTileNotFound },
   log_consistency_range: { status: 400, detail: ERROR_DETAILS.logConsistencyRange },

@@ -422,3 +422,22 @@ export {
   RegistryFetchRetryRequest,
   RegistryFetchRetried,
 } from './schemas/registry-admin.js';
+export {
+  WATCH_ECOSYSTEMS,
+  WatchEcosystem,
+  WATCH_SOURCES,
+  WatchSource,
+  WatchRefError,
+  parseWatchRef,
+  watchRefText,
+  WatchRefString,
+  WatchId,
+  WatchIdParams,
+  WatchCreateRequest,
+  WatchPoll,
+  Watch,
+  WatchResponse,
+  WatchList,
+  WatcherSummary,
+} from './schemas/watches.js';
+export type { WatchTarget } from './schemas/watches.js';

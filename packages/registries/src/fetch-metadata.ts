@@ -1,4 +1,4 @@
-import type { MetadataCache } from './metadata-cache.js';
+import type { CachedMetadata, MetadataCache } from './metadata-cache.js';
 import type { HttpResult, RegistryHttp } from './registry-http.js';
 import type { RegistryFailure } from './registry-states.js';
 
@@ -10,9 +10,16 @@ export type MetadataResult =
  * A JSON metadata document, revalidated with `If-None-Match` when an earlier answer carried an
  * ETag: a 304 answers from the cache and costs the registry no body.
  */
-export async function fetchMetadata(http: RegistryHttp, cache: MetadataCache, url: string, accept: string, options: { requireType?: string } = {}): Promise<MetadataResult> {
+export async function fetchMetadata(
+  http: RegistryHttp,
+  cache: MetadataCache,
+  url: string,
+  accept: string,
+  options: { requireType?: string; revalidate?: CachedMetadata } = {},
+): Promise<MetadataResult> {
   const key = `${accept} ${url}`;
-  const remembered = cache.get(key);
+  // A caller that keeps its own last answer (a watcher's stored ETag) revalidates that one instead of the cache's.
+  const remembered = options.revalidate ?? cache.get(key);
   // A cache that answers something else (a Promise from an async store) is treated as a miss.
   const cached = remembered !== null && typeof remembered === 'object' && typeof remembered.etag === 'string' && validEtag(remembered.etag) ? remembered : undefined;
   const headers: Record<string, string> = { accept };

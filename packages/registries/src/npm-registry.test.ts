@@ -133,6 +133,25 @@ describe('npm connector against a real Verdaccio', () => {
     expect(fresh.state === 'ok' && Object.keys(fresh.packument.versions)).toContain('1.2.0');
   });
 
+  it('revalidates an answer the caller kept (revalidate), not the cache: a 304 answers the kept document', async () => {
+    const first = await npm.packument('old-pkg', { form: 'abbreviated' });
+    if (first.state !== 'ok' || first.etag === null) throw new Error(JSON.stringify(first));
+    // A fresh connector has an empty cache: only the kept ETag can make the registry answer 304.
+    const other = createNpmRegistry({ url: verdaccio.url, metadataCacheEntries: 0 });
+    try {
+      const kept = { etag: first.etag, document: { name: 'old-pkg', versions: { '1.0.0': {} } } };
+      const again = await other.packument('old-pkg', { form: 'abbreviated', revalidate: kept });
+      expect(again.state === 'ok' && again.not_modified).toBe(true);
+      expect(again.state === 'ok' && Object.keys(again.packument.versions)).toEqual(['1.0.0']);
+      expect(other.counters.notModified).toBe(1);
+      const stale = await other.packument('old-pkg', { form: 'abbreviated', revalidate: { etag: '"not-the-current-etag"', document: {} } });
+      expect(stale.state === 'ok' && stale.not_modified).toBe(false);
+      expect(stale.state === 'ok' && Object.keys(stale.packument.versions).length).toBeGreaterThan(0);
+    } finally {
+      other.close();
+    }
+  });
+
   it('reads the abbreviated packument form', async () => {
     const result = await npm.packument('plain-pkg', { form: 'abbreviated' });
     expect(result.state).toBe('ok');

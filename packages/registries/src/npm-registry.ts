@@ -2,7 +2,7 @@ import { parsePackageRef } from '@vigil/core';
 import { chooseTrack, type TrackChoice } from './choose-track.js';
 import { tarGzEntries } from './archive-entries.js';
 import { failureOf, fetchMetadata, type MetadataResult } from './fetch-metadata.js';
-import { LruMetadataCache, type MetadataCache } from './metadata-cache.js';
+import { LruMetadataCache, type CachedMetadata, type MetadataCache } from './metadata-cache.js';
 import { isNpmName, npmPackumentPath } from './npm-name.js';
 import { refusedTarget } from './refused-target.js';
 import { RegistryHttp, type RegistryCounters } from './registry-http.js';
@@ -68,7 +68,11 @@ export type NpmFetchResult = NpmArtifact | RegistryFailure;
 export interface NpmRegistry {
   readonly settings: RegistrySettings;
   readonly counters: RegistryCounters;
-  packument(name: string, options?: { form?: 'full' | 'abbreviated' }): Promise<NpmPackumentResult>;
+  /**
+   * `revalidate`: an answer the caller kept (its ETag and document), revalidated with
+   * `If-None-Match` instead of the connector's cache; a 304 answers that document.
+   */
+  packument(name: string, options?: { form?: 'full' | 'abbreviated'; revalidate?: CachedMetadata }): Promise<NpmPackumentResult>;
   resolve(name: string, versionOrTag: string): Promise<NpmResolution>;
   fetch(name: string, versionOrTag: string): Promise<NpmFetchResult>;
   close(): void;
@@ -101,10 +105,10 @@ export function createNpmRegistry(settings: RegistrySettings, options: NpmRegist
     while (history.size > Math.max(1, resolved.metadataCacheEntries)) history.delete(history.keys().next().value!);
   }
 
-  async function packument(name: string, { form = 'full' }: { form?: 'full' | 'abbreviated' } = {}): Promise<NpmPackumentResult> {
+  async function packument(name: string, { form = 'full', revalidate }: { form?: 'full' | 'abbreviated'; revalidate?: CachedMetadata } = {}): Promise<NpmPackumentResult> {
     if (!isNpmName(name)) return { state: 'not_found', detail: `not an npm package name: ${JSON.stringify(name)}` };
     const url = http.url(npmPackumentPath(name));
-    const result: MetadataResult = await fetchMetadata(http, cache, url, form === 'full' ? FULL_ACCEPT : NPM_ABBREVIATED_ACCEPT);
+    const result: MetadataResult = await fetchMetadata(http, cache, url, form === 'full' ? FULL_ACCEPT : NPM_ABBREVIATED_ACCEPT, revalidate === undefined ? {} : { revalidate });
     if (result.state !== 'ok') return result;
     const doc = result.document as Partial<NpmPackument>;
     const time = doc.time;

@@ -2,7 +2,7 @@ import { parsePackageRef } from '@vigil/core';
 import { chooseTrack, type TrackChoice } from './choose-track.js';
 import { tarGzEntries, zipEntries, type ArchiveEntry } from './archive-entries.js';
 import { failureOf, fetchMetadata } from './fetch-metadata.js';
-import { LruMetadataCache, type MetadataCache } from './metadata-cache.js';
+import { LruMetadataCache, type CachedMetadata, type MetadataCache } from './metadata-cache.js';
 import { isPypiName, normalizePypiName, parsePypiFilename } from './pypi-name.js';
 import { refusedTarget } from './refused-target.js';
 import { RegistryHttp, type RegistryCounters } from './registry-http.js';
@@ -52,8 +52,11 @@ export type PypiFetchResult = PypiArtifact | RegistryFailure;
 export interface PypiRegistry {
   readonly settings: RegistrySettings;
   readonly counters: RegistryCounters;
-  /** The project's JSON API document (`/pypi/<name>/json`), revalidated with ETags. */
-  project(name: string): Promise<{ state: 'ok'; document: Record<string, unknown>; not_modified: boolean } | RegistryFailure>;
+  /**
+   * The project's JSON API document (`/pypi/<name>/json`), revalidated with ETags: the connector's
+   * cache, or `revalidate` (an answer the caller kept), whose document a 304 answers.
+   */
+  project(name: string, options?: { revalidate?: CachedMetadata }): Promise<{ state: 'ok'; document: Record<string, unknown>; etag: string | null; not_modified: boolean } | RegistryFailure>;
   /** Every file of the project from the simple API, PEP 691 JSON form. */
   simpleFiles(name: string): Promise<{ state: 'ok'; files: PypiFile[]; not_modified: boolean } | RegistryFailure>;
   release(name: string, version: string): Promise<PypiReleaseResult>;
@@ -71,11 +74,11 @@ export function createPypiRegistry(settings: RegistrySettings, options: PypiRegi
   const http = new RegistryHttp(resolved);
   const cache = options.cache ?? new LruMetadataCache(resolved.metadataCacheEntries);
 
-  async function project(name: string) {
+  async function project(name: string, { revalidate }: { revalidate?: CachedMetadata } = {}) {
     if (!isPypiName(name)) return { state: 'not_found', detail: `not a PyPI project name: ${JSON.stringify(name)}` } as const;
-    const result = await fetchMetadata(http, cache, http.url(`/pypi/${normalizePypiName(name)}/json`), 'application/json');
+    const result = await fetchMetadata(http, cache, http.url(`/pypi/${normalizePypiName(name)}/json`), 'application/json', revalidate === undefined ? {} : { revalidate });
     if (result.state !== 'ok') return result;
-    return { state: 'ok', document: result.document as Record<string, unknown>, not_modified: result.not_modified } as const;
+    return { state: 'ok', document: result.document as Record<string, unknown>, etag: result.etag, not_modified: result.not_modified } as const;
   }
 
   async function simpleFiles(name: string) {

@@ -353,7 +353,7 @@ function secondsBehind(from: Date, to: Date): number {
 }
 
 function registerRegistries(admin: Command, kit: Kit): void {
-  const registries = admin.command('registries').description("the server's registry fetch queue: its state, and retrying failed fetches");
+  const registries = admin.command('registries').description("the server's registry fetch queue (its state, retrying failed fetches) and its release watcher");
   examples(
     pageOptions(
       registries
@@ -402,5 +402,24 @@ function registerRegistries(admin: Command, kit: Kit): void {
         }),
       ),
     ['vigil admin registries retry npm:left-pad@1.3.0', 'vigil admin registries retry --failed'],
+  );
+  examples(
+    registries
+      .command('watcher')
+      .description('the release watcher: names watched, watches by source, names due now and how far behind, names failing (GET /v1/admin/registries/watcher)')
+      .action(
+        action(kit, async (ctx) => {
+          const w = await (await ctx.customer()).admin.registries.watcher();
+          ctx.emit(() =>
+            ctx.out.fields([
+              ['server time', when(w.server_time)],
+              ['names watched', `${w.names} (watches: ${w.watches.operator} by the operator, ${w.watches.api} by accounts, ${w.watches.repository} from repositories)`],
+              ['due now', w.oldest_due_at === null ? '0 (the watcher is keeping up)' : `${w.due}, the oldest since ${when(w.oldest_due_at)} (${secondsBehind(w.oldest_due_at, w.server_time)} s behind)`],
+              ['failing', w.failing],
+            ]),
+          );
+        }),
+      ),
+    ['vigil admin registries watcher', 'vigil admin registries watcher --json | jq .due'],
   );
 }

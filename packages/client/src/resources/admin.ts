@@ -15,6 +15,7 @@ import {
   PackageRequestList,
   RegistryFetchList,
   RegistryFetchRetried,
+  WatcherSummary,
 } from '@vigil/core';
 import type { AccountKind, ApiKeyScope, MetagraphSnapshot, Plan, RegistryFetchEcosystem, RegistryFetchState, ValidatorAdminAction } from '@vigil/core';
 import type { Dated } from '../dates.js';
@@ -160,7 +161,11 @@ export class Admin {
   readonly accounts: AdminAccounts;
   readonly validators: AdminValidators;
   readonly rounds: AdminRounds;
-  readonly registries: { readonly fetches: AdminRegistryFetches };
+  readonly registries: {
+    readonly fetches: AdminRegistryFetches;
+    /** `GET /v1/admin/registries/watcher`: the release watcher's names, watches by source, what is due and how far behind (docs/watches.md). */
+    watcher(options?: CallOptions): Promise<Dated<typeof WatcherSummary>>;
+  };
   readonly keys: { revoke(keyId: string, options?: CallOptions): Promise<Dated<typeof ApiKey>> };
   readonly auditLog: { list(options?: PageOptions): PagePromise<Dated<typeof AuditLogPage>['entries'][number]> };
   readonly packageRequests: { list(options?: PageOptions): PagePromise<Dated<typeof PackageRequestList>['package_requests'][number]> };
@@ -172,7 +177,10 @@ export class Admin {
     this.accounts = new AdminAccounts(transport);
     this.validators = new AdminValidators(transport);
     this.rounds = new AdminRounds(transport);
-    this.registries = { fetches: new AdminRegistryFetches(transport) };
+    this.registries = {
+      fetches: new AdminRegistryFetches(transport),
+      watcher: (options) => call(transport, { method: 'GET', path: '/v1/admin/registries/watcher', schema: WatcherSummary, repeatable: 'safe' }, options),
+    };
     this.keys = {
       /** Revokes any account's key (not the one in use). */
       revoke: (keyId, options) =>

@@ -16,6 +16,9 @@ describe('registry fetch settings', () => {
         VIGIL_REGISTRY_RETRY_S: '10',
         VIGIL_REGISTRY_MAX_ATTEMPTS: '3',
         VIGIL_REGISTRY_CONCURRENCY: '2',
+        VIGIL_WATCH_INTERVAL_S: ' 60 ',
+        VIGIL_WATCH_CONCURRENCY: '16',
+        VIGIL_WATCH_MAX_PER_ACCOUNT: '50',
       }),
     ).toEqual({
       enabled: false,
@@ -26,6 +29,7 @@ describe('registry fetch settings', () => {
       retryBaseMs: 10_000,
       maxAttempts: 3,
       concurrency: 2,
+      watch: { intervalMs: 60_000, concurrency: 16, maxPerAccount: 50 },
     });
   });
 
@@ -34,6 +38,9 @@ describe('registry fetch settings', () => {
     [{ VIGIL_NPM_REGISTRY_URL: 'ftp://mirror.example' }, 'VIGIL_NPM_REGISTRY_URL'],
     [{ VIGIL_NPM_REGISTRY_URL: 'https://user:pass@mirror.example' }, 'VIGIL_NPM_REGISTRY_URL'],
     [{ VIGIL_PYPI_URL: 'not a url' }, 'VIGIL_PYPI_URL'],
+    [{ VIGIL_WATCH_INTERVAL_S: '5' }, 'VIGIL_WATCH_INTERVAL_S'],
+    [{ VIGIL_WATCH_CONCURRENCY: '0' }, 'VIGIL_WATCH_CONCURRENCY'],
+    [{ VIGIL_WATCH_MAX_PER_ACCOUNT: 'many' }, 'VIGIL_WATCH_MAX_PER_ACCOUNT'],
     [{ VIGIL_PYPI_URL: 'https://pypi.example/?x=1' }, 'VIGIL_PYPI_URL'],
     [{ VIGIL_REGISTRY_POLL_S: '0' }, 'VIGIL_REGISTRY_POLL_S'],
     [{ VIGIL_REGISTRY_MAX_ATTEMPTS: '101' }, 'VIGIL_REGISTRY_MAX_ATTEMPTS'],

@@ -18,6 +18,15 @@ export interface RegistryFetchSettings {
   maxAttempts: number;
   /** VIGIL_REGISTRY_CONCURRENCY: fetches one worker runs at once, so one slow registry answer holds up no other fetch. */
   concurrency: number;
+  /** Following releases (docs/watches.md): the watcher runs wherever the fetch worker runs. */
+  watch: {
+    /** VIGIL_WATCH_INTERVAL_S, in ms: the time between two polls of one watched name (before jitter). */
+    intervalMs: number;
+    /** VIGIL_WATCH_CONCURRENCY: polls one watcher has in flight at once. */
+    concurrency: number;
+    /** VIGIL_WATCH_MAX_PER_ACCOUNT: watches one account may have (those from its repositories included). */
+    maxPerAccount: number;
+  };
 }
 
 export const DEFAULT_NPM_REGISTRY_URL = 'https://registry.npmjs.org';
@@ -26,6 +35,9 @@ export const DEFAULT_REGISTRY_POLL_S = 2;
 export const DEFAULT_REGISTRY_RETRY_S = 30;
 export const DEFAULT_REGISTRY_MAX_ATTEMPTS = 8;
 export const DEFAULT_REGISTRY_CONCURRENCY = 4;
+export const DEFAULT_WATCH_INTERVAL_S = 300;
+export const DEFAULT_WATCH_CONCURRENCY = 8;
+export const DEFAULT_WATCH_MAX_PER_ACCOUNT = 1000;
 /** The longest wait between two attempts of one fetch. */
 export const MAX_REGISTRY_RETRY_MS = 3_600_000;
 
@@ -41,6 +53,9 @@ export const REGISTRY_FETCH_VARIABLES = [
   { name: 'VIGIL_REGISTRY_RETRY_S', default: String(DEFAULT_REGISTRY_RETRY_S), accepts: 'integer seconds 1-3600 before the first retry of a fetch whose registry did not answer (doubled per attempt, at most 1 h)' },
   { name: 'VIGIL_REGISTRY_MAX_ATTEMPTS', default: String(DEFAULT_REGISTRY_MAX_ATTEMPTS), accepts: 'integer 1-100: attempts before such a fetch is failed' },
   { name: 'VIGIL_REGISTRY_CONCURRENCY', default: String(DEFAULT_REGISTRY_CONCURRENCY), accepts: 'integer 1-64: fetches one worker process runs at once' },
+  { name: 'VIGIL_WATCH_INTERVAL_S', default: String(DEFAULT_WATCH_INTERVAL_S), accepts: 'integer seconds 10-86400 between two polls of one watched package name (each poll time jittered by \u00b120%)' },
+  { name: 'VIGIL_WATCH_CONCURRENCY', default: String(DEFAULT_WATCH_CONCURRENCY), accepts: 'integer 1-256: registry polls one watcher process has in flight at once' },
+  { name: 'VIGIL_WATCH_MAX_PER_ACCOUNT', default: String(DEFAULT_WATCH_MAX_PER_ACCOUNT), accepts: 'integer 1-100000: watches one account may have (those made from its repositories included)' },
 ] as const;
 
 function flag(env: Env, name: string): boolean {
@@ -92,5 +107,10 @@ export function registryFetchSettingsFromEnv(env: Env = process.env): RegistryFe
     retryBaseMs: envInteger(env, 'VIGIL_REGISTRY_RETRY_S', DEFAULT_REGISTRY_RETRY_S, { min: 1, max: 3600, expected: 'an integer 1-3600' }) * 1000,
     maxAttempts: envInteger(env, 'VIGIL_REGISTRY_MAX_ATTEMPTS', DEFAULT_REGISTRY_MAX_ATTEMPTS, { min: 1, max: 100, expected: 'an integer 1-100' }),
     concurrency: envInteger(env, 'VIGIL_REGISTRY_CONCURRENCY', DEFAULT_REGISTRY_CONCURRENCY, { min: 1, max: 64, expected: 'an integer 1-64' }),
+    watch: {
+      intervalMs: envInteger(env, 'VIGIL_WATCH_INTERVAL_S', DEFAULT_WATCH_INTERVAL_S, { min: 10, max: 86_400, expected: 'an integer 10-86400' }) * 1000,
+      concurrency: envInteger(env, 'VIGIL_WATCH_CONCURRENCY', DEFAULT_WATCH_CONCURRENCY, { min: 1, max: 256, expected: 'an integer 1-256' }),
+      maxPerAccount: envInteger(env, 'VIGIL_WATCH_MAX_PER_ACCOUNT', DEFAULT_WATCH_MAX_PER_ACCOUNT, { min: 1, max: 100_000, expected: 'an integer 1-100000' }),
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { RegistryFetchList, RegistryFetchListQuery, RegistryFetchRetried, RegistryFetchRetryRequest } from '@vigil/core';
+import { RegistryFetchList, RegistryFetchListQuery, RegistryFetchRetried, RegistryFetchRetryRequest, WatcherSummary } from '@vigil/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
@@ -6,6 +6,7 @@ import { queryFingerprint, readKeysetPage, sendKeysetPageHeaders } from '../../p
 import '../../platform/http/route-config.js';
 import { actorOf, ADMIN, ADMIN_CHANGE } from '../accounts/index.js';
 import { fetchBody, fetchSummary, listFetches, retryFetches, type FetchListKey } from './fetch-admin.js';
+import { watcherSummary } from './watch-store.js';
 
 export interface RegistryAdminRoutesOptions {
   db: Kysely<Database>;
@@ -55,5 +56,14 @@ export const registryAdminRoutes: FastifyPluginAsyncZod<RegistryAdminRoutesOptio
       const purls = await retryFetches(db, target, { now: now().getTime(), actor: actorOf(request) });
       return { retried: purls.length, purls };
     },
+  );
+
+  app.get(
+    '/v1/admin/registries/watcher',
+    {
+      schema: { summary: 'The release watcher: names watched, watches by source, names due now and how far behind, names failing', response: { 200: WatcherSummary } },
+      config: ADMIN,
+    },
+    async () => watcherSummary(db, now().getTime()),
   );
 };

@@ -22,6 +22,11 @@ export interface PushProcessingDeps extends RepositoryVerificationDeps {
   /** Whether a path names a lockfile Vigil reads. */
   isLockfile: (path: string) => boolean;
   now: () => number;
+  /**
+   * Told of each stored verification's dependencies, after it is stored (the release watcher watches
+   * them for the account: docs/watches.md). Its failure is its own: the push stays verified.
+   */
+  onVerified?: (accountId: string, dependencies: RepositoryVerification['dependencies'], now: number) => Promise<void>;
 }
 
 /** Files fetched from the provider at once for one push. */
@@ -139,6 +144,7 @@ export async function processRepositoryJob(deps: PushProcessingDeps, claim: Clai
       now,
     });
     await inTransaction(db, (trx) => storeVerification(trx, claim, repository, verification.result, { files, requested: verification.requested, now, head }));
+    await deps.onVerified?.(account.account_id, verification.result.dependencies, now).catch(() => undefined);
   } catch (error) {
     if (error instanceof JobClaimLostError) return;
     if (error instanceof SourceProviderError) {

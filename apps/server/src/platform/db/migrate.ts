@@ -20,6 +20,7 @@ import { registryFetchesMigration } from './migrations/0019-registry-fetches.js'
 import { fastTasksMigration } from './migrations/0020-fast-tasks.js';
 import { transparencyLogMigration } from './migrations/0021-transparency-log.js';
 import { logCosignaturesMigration } from './migrations/0022-log-cosignatures.js';
+import { watchesMigration } from './migrations/0023-watches.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -46,6 +47,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020-fast-tasks': fastTasksMigration,
   '0021-transparency-log': transparencyLogMigration,
   '0022-log-cosignatures': logCosignaturesMigration,
+  '0023-watches': watchesMigration,
 };
 
 const provider: MigrationProvider = {

@@ -760,6 +760,48 @@ export interface Database {
   log_hashes: LogHashesTable;
   log_checkpoints: LogCheckpointsTable;
   log_cosignatures: LogCosignaturesTable;
+  watches: WatchesTable;
+  watched_packages: WatchedPackagesTable;
+}
+
+/** Who watches which package name (migration 0023; docs/watches.md). */
+export interface WatchesTable {
+  /** `wat_<24 hex>`. */
+  watch_id: string;
+  /** The account id, or `operator` for the deployment's own list. */
+  owner: string;
+  /** `<ecosystem>:<registry name>`. */
+  package_key: string;
+  ecosystem: string;
+  name: string;
+  source: 'api' | 'repository' | 'operator';
+  created_at: number;
+}
+
+/** The watcher's state per watched name (migration 0023; docs/watches.md, "The watcher"). */
+export interface WatchedPackagesTable {
+  package_key: string;
+  ecosystem: string;
+  /** The registry's spelling (npm capitals kept; PyPI PEP 503-normalised). */
+  name: string;
+  etag: string | null;
+  /** JSON array of version strings; null before the first answer. */
+  versions_seen: string | null;
+  /** The `latest` dist-tag (npm) or `info.version` (PyPI) of the last answer. */
+  latest: string | null;
+  next_poll_at: number;
+  last_polled_at: number | null;
+  /** When an answer last listed a version not seen before. */
+  last_changed_at: number | null;
+  /** `<state>: <detail>` of the last poll that failed; null after a successful one. */
+  last_error: string | null;
+  /** Polls failed in a row (the backoff's exponent). */
+  failures: Generated<number>;
+  /** Fetches queued for new versions, since the watch began. */
+  versions_queued: Generated<number>;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  created_at: number;
 }
 
 /** One entry of the transparency log (docs/log.md, "Entries"). */
@@ -830,6 +872,8 @@ export interface RegistryFetchesTable {
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'watched_packages',
+  'watches',
   'registry_fetches',
   'log_cosignatures',
   'log_checkpoints',

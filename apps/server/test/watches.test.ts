@@ -1,0 +1,369 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { Watch, WatcherSummary } from '@vigil/core';
+import { createFileBlobStore } from '../src/platform/blobs/index.js';
+import { runKeysCommand } from '../src/features/accounts/keys-command.js';
+import { loadConfig } from '../src/config.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { buildApp } from '../src/app.js';
+import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
+import { createPolicyInputSources } from '../src/features/policies/index.js';
+import { createFetchWorker, createRegistryConnectors, createWatcher, runRegistriesCommand, RegistriesCommandError, WATCH_LEASE_MS, type FetchWorker, type RegistryConnectors, type Watcher } from '../src/features/registries/index.js';
+import { describeEachDialect } from '../src/test-support/databases.js';
+import { T0 } from '../src/test-support/fixtures.js';
+// The registries package's test support (a real Verdaccio, the fault proxy): read from its sources, never published.
+import { startFaultProxy, type FaultProxy } from '../../../packages/registries/src/test-support/fault-proxy.js';
+import { publishNpmFixtures } from '../../../packages/registries/src/test-support/npm-fixtures.js';
+import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../packages/registries/src/test-support/pypi-stand-in.js';
+import { startVerdaccio, writePackage, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
+import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
+
+let verdaccio: Verdaccio;
+let proxy: FaultProxy;
+let standIn: PypiStandIn;
+const wheelOf = (version: string) => zipOf({ 'demo_pkg/__init__.py': `x = ${JSON.stringify(version)}\n`, [`demo_pkg-${version}.dist-info/METADATA`]: `Metadata-Version: 2.1\nName: demo-pkg\nVersion: ${version}\n\nA demo.\n` });
+const work = mkdtempSync(join(tmpdir(), 'vigil-watches-'));
+let published = 0;
+
+/** Publishes `name@version` into the Verdaccio with the real npm (a fresh directory each time). */
+async function publish(name: string, version: string, tag?: string): Promise<void> {
+  published += 1;
+  await verdaccio.publish(await writePackage(join(work, `pub-${published}`), { name, version }, { 'index.js': `module.exports = ${JSON.stringify(version)};\n` }), tag === undefined ? [] : ['--tag', tag]);
+}
+
+beforeAll(async () => {
+  verdaccio = await startVerdaccio();
+  await publishNpmFixtures(verdaccio, join(work, 'npm'));
+  proxy = await startFaultProxy(verdaccio.url);
+  standIn = await startPypiStandIn(join(work, 'pypi'));
+}, 180_000);
+
+afterAll(async () => {
+  await standIn?.close();
+  await proxy?.close();
+  await verdaccio?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const INTERVAL_MS = 60_000;
+
+interface Setup {
+  app: FastifyInstance;
+  url: string;
+  clock: { now: number };
+  worker: FetchWorker;
+  fetchConnectors: RegistryConnectors;
+  watchConnectors: RegistryConnectors[];
+  watcher(): Watcher;
+  token: string;
+  other: string;
+  free: string;
+  admin: string;
+  close(): Promise<void>;
+}
+
+const setups: Setup[] = [];
+afterEach(async () => {
+  proxy.setFault(null);
+  for (const setup of setups.splice(0)) await setup.close();
+});
+
+async function key(db: Kysely<Database>, args: string[]): Promise<string> {
+  const lines = await runKeysCommand(db, 'keys', ['create', ...args], T0);
+  const token = lines.find((line) => line.startsWith('vgl_'));
+  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
+  return token;
+}
+
+describeEachDialect('following releases (watches)', (ctx) => {
+  async function start(env: Record<string, string> = {}): Promise<Setup> {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-watch-data-'));
+    const blobs = createFileBlobStore(join(dataDir, 'blobs'));
+    const clock = { now: T0 };
+    const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_PYPI_URL: proxy.url, VIGIL_WATCH_INTERVAL_S: String(INTERVAL_MS / 1000), VIGIL_ADMIN_ALLOWLIST: '127.0.0.1', ...env }, dataDir);
+    const fetchConnectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0 } });
+    const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors: fetchConnectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now });
+    const watchConnectors: RegistryConnectors[] = [];
+    const app = await buildApp({
+      config: { ...config, dataDir },
+      readService: createPublicReadService(ctx.db()),
+      now: () => new Date(clock.now),
+      customers: { db: ctx.db(), blobs, policySources: createPolicyInputSources(ctx.db(), blobs) },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const watchers: Watcher[] = [];
+    const setup: Setup = {
+      app,
+      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+      clock,
+      worker,
+      fetchConnectors,
+      watchConnectors,
+      watcher() {
+        // As the server makes it: its own connectors, no packument kept in memory (the ETags are in the database).
+        const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0, metadataCacheEntries: 0 } });
+        watchConnectors.push(connectors);
+        const watcher = createWatcher({ db: ctx.db(), settings: config.registries, connectors, now: () => clock.now, random: () => 0.5 });
+        watchers.push(watcher);
+        return watcher;
+      },
+      token: await key(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read']),
+      other: await key(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify']),
+      free: await key(ctx.db(), ['--org', 'freeloader', '--scopes', 'verify']),
+      admin: await key(ctx.db(), ['--org', 'vigil-ops', '--scopes', 'admin']),
+      close: async () => {
+        for (const watcher of watchers) await watcher.stop();
+        await worker.stop();
+        fetchConnectors.close();
+        for (const connectors of watchConnectors) connectors.close();
+        await app.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+    setups.push(setup);
+    return setup;
+  }
+
+  const call = async (setup: Setup, method: string, path: string, token: string, body?: unknown) => {
+    const response = await fetch(setup.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text === '' ? null : (JSON.parse(text) as Record<string, any>) };
+  };
+  const watched = (name: string) => ctx.db().selectFrom('watched_packages').selectAll().where('package_key', '=', name).executeTakeFirstOrThrow();
+  const fetches = async () => (await ctx.db().selectFrom('registry_fetches').select('purl').orderBy('purl').execute()).map((r) => r.purl);
+  const packumentRequests = (name: string) => proxy.seen.filter((s) => s.path === `/${name.replace('/', '%2f')}`).length;
+
+  it('creates, lists and removes an account\'s watches, with every refusal', async () => {
+    const setup = await start({ VIGIL_WATCH_MAX_PER_ACCOUNT: '2' });
+    const created = await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:plain-pkg' });
+    expect(created.status).toBe(201);
+    const watch = Watch.parse(created.body!.data);
+    expect(watch).toMatchObject({ package: 'npm:plain-pkg', ecosystem: 'npm', name: 'plain-pkg', source: 'api', poll: { last_polled_at: null, latest: null, versions: null, last_error: null, failures: 0 } });
+    expect(watch.id).toMatch(/^wat_[0-9a-f]{24}$/);
+    // The same name again, in purl form: the watch the account already has (200).
+    const again = await call(setup, 'POST', '/v1/watches', setup.token, { package: 'pkg:npm/plain-pkg' });
+    expect(again.status).toBe(200);
+    expect(again.body!.data.id).toBe(watch.id);
+    // Legacy capitals are the registry's spelling and are kept; PyPI names are PEP 503-normalised.
+    setup.clock.now += 1000;
+    expect((await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:JSONStream' })).body!.data).toMatchObject({ package: 'npm:JSONStream', name: 'JSONStream' });
+    const over = await call(setup, 'POST', '/v1/watches', setup.token, { package: 'pypi:Demo_Pkg' });
+    expect(over).toMatchObject({ status: 409, body: { code: 'watch_limit_reached', detail: 'watch limit reached: remove a watch to add another' } });
+    // Another account has its own list and its own limit; one name watched by both is polled once.
+    expect((await call(setup, 'POST', '/v1/watches', setup.other, { package: 'pypi:Demo_Pkg' })).body!.data).toMatchObject({ package: 'pypi:demo-pkg', name: 'demo-pkg' });
+    expect((await call(setup, 'POST', '/v1/watches', setup.other, { package: 'npm:plain-pkg' })).status).toBe(201);
+    expect(await ctx.db().selectFrom('watched_packages').select('package_key').orderBy('package_key').execute()).toEqual([{ package_key: 'npm:JSONStream' }, { package_key: 'npm:plain-pkg' }, { package_key: 'pypi:demo-pkg' }]);
+
+    const list = await call(setup, 'GET', '/v1/watches', setup.token);
+    expect(list.status).toBe(200);
+    expect(list.body!.data.map((w: Watch) => w.package)).toEqual(['npm:plain-pkg', 'npm:JSONStream']);
+    const paged = await fetch(`${setup.url}/v1/watches`, { headers: { authorization: `Bearer ${setup.token}`, 'x-vigil-page-size': '1' } });
+    expect(((await paged.json()) as { data: Watch[] }).data.map((w) => w.package)).toEqual(['npm:plain-pkg']);
+    expect(paged.headers.get('x-vigil-next-page')).toBe('2');
+
+    for (const [bad, message] of [
+      ['npm:plain-pkg@1.0.0', 'names a version'],
+      ['pkg:npm/plain-pkg@1.0.0', 'names a version'],
+      ['pkg:github/acme/x', 'only npm and pypi packages are watched'],
+      ['npm:not a name', 'is not an npm package name'],
+      ['left-pad', 'expected npm:<name>'],
+    ] as const) {
+      const refused = await call(setup, 'POST', '/v1/watches', setup.other, { package: bad });
+      expect(refused.status, bad).toBe(422);
+      expect(refused.body!.errors[0].path).toBe('body.package');
+      expect(refused.body!.errors[0].message).toContain(message);
+    }
+    expect((await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:x', extra: 1 })).status).toBe(422);
+    expect(await call(setup, 'POST', '/v1/watches', setup.free, { package: 'npm:x' })).toMatchObject({ status: 403, body: { code: 'paid_plan_required' } });
+    expect(await call(setup, 'GET', '/v1/watches', setup.admin)).toMatchObject({ status: 403, body: { detail: "api key lacks 'verify' scope" } });
+
+    // Removal: another account's watch and a malformed id are not found; the last watch of a name takes its poll state with it.
+    expect(await call(setup, 'DELETE', `/v1/watches/${watch.id}`, setup.other)).toMatchObject({ status: 404, body: { code: 'watch_not_found' } });
+    expect(await call(setup, 'DELETE', '/v1/watches/wat_nope', setup.token)).toMatchObject({ status: 404, body: { code: 'watch_not_found' } });
+    expect((await call(setup, 'DELETE', `/v1/watches/${watch.id}`, setup.token)).status).toBe(204);
+    expect((await call(setup, 'DELETE', `/v1/watches/${watch.id}`, setup.token)).status).toBe(404);
+    expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:plain-pkg').execute()).toHaveLength(1); // globex still watches it
+    const jsonstream = (await call(setup, 'GET', '/v1/watches', setup.token)).body!.data[0] as Watch;
+    expect((await call(setup, 'DELETE', `/v1/watches/${jsonstream.id}`, setup.token)).status).toBe(204);
+    expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:JSONStream').execute()).toEqual([]);
+  });
+
+  it('refuses new watches when registry fetching is off', async () => {
+    const setup = await start({ VIGIL_REGISTRY_FETCH: 'false' });
+    expect(await call(setup, 'POST', '/v1/watches', setup.token, { package: 'npm:plain-pkg' })).toMatchObject({
+      status: 409,
+      body: { code: 'watching_off', detail: 'registry fetching is off on this server: packages cannot be watched' },
+    });
+    expect((await call(setup, 'GET', '/v1/watches', setup.token)).body).toEqual({ data: [] });
+  });
+
+  // One Verdaccio serves both dialects' blocks, and a version is published once: each block has its own names.
+  const follow = `follow-${ctx.dialect}`;
+  const flaky = `flaky-${ctx.dialect}`;
+
+  it('takes the first answer as the baseline (latest only), revalidates with the stored ETag, and queues every new release at once', async () => {
+    const setup = await start();
+    await publish(follow, '1.0.0');
+    await publish(follow, '1.1.0');
+    await call(setup, 'POST', '/v1/watches', setup.token, { package: `npm:${follow}` });
+    const watcher = setup.watcher();
+    expect(await watcher.drain()).toBe(1);
+    expect(await fetches()).toEqual([`pkg:npm/${follow}@1.1.0`]);
+    const first = await watched(`npm:${follow}`);
+    expect(first).toMatchObject({ latest: '1.1.0', failures: 0, last_error: null, last_polled_at: T0, last_changed_at: null, lease_owner: null, versions_queued: 1 });
+    expect(JSON.parse(first.versions_seen!)).toEqual(['1.0.0', '1.1.0']);
+    expect(first.etag).not.toBeNull();
+    // Jitter drawn at its middle: exactly the interval.
+    expect(Number(first.next_poll_at)).toBe(T0 + INTERVAL_MS);
+    // Not due yet: nothing is asked.
+    const asked = packumentRequests(follow);
+    expect(await watcher.drain()).toBe(0);
+    expect(packumentRequests(follow)).toBe(asked);
+
+    // Due, unchanged: a 304 to the stored ETag, by a watcher that never saw the packument (a restart).
+    setup.clock.now += INTERVAL_MS;
+    const restarted = setup.watcher();
+    expect(await restarted.drain()).toBe(1);
+    expect(setup.watchConnectors[1]!.npm.counters.notModified).toBe(1);
+    expect(await fetches()).toEqual([`pkg:npm/${follow}@1.1.0`]);
+    expect(await watched(`npm:${follow}`)).toMatchObject({ last_polled_at: setup.clock.now, next_poll_at: setup.clock.now + INTERVAL_MS });
+
+    // Two releases: both queued at the next poll, fetched and stored by the fetch worker.
+    await publish(follow, '1.2.0');
+    await publish(follow, '2.0.0-beta.1', 'beta');
+    setup.clock.now += INTERVAL_MS;
+    expect(await restarted.drain()).toBe(1);
+    expect(await fetches()).toEqual([`pkg:npm/${follow}@1.1.0`, `pkg:npm/${follow}@1.2.0`, `pkg:npm/${follow}@2.0.0-beta.1`]);
+    expect(await watched(`npm:${follow}`)).toMatchObject({ latest: '1.2.0', last_changed_at: setup.clock.now, versions_queued: 3 });
+    expect(await setup.worker.drain()).toBe(3);
+    expect(await ctx.db().selectFrom('registry_fetches').select(['purl', 'state']).where('state', '!=', 'stored').execute()).toEqual([]);
+
+    // A baseline `latest` Vigil already holds bytes for (a claim names it) is not queued again.
+    await ctx.db().deleteFrom('registry_fetches').where('purl', '=', `pkg:npm/${follow}@1.2.0`).execute();
+    await ctx.db().deleteFrom('watched_packages').execute();
+    await call(setup, 'POST', '/v1/watches', setup.other, { package: `npm:${follow}` });
+    expect(await watcher.drain()).toBe(1);
+    expect(await ctx.db().selectFrom('registry_fetches').select('purl').where('purl', '=', `pkg:npm/${follow}@1.2.0`).execute()).toEqual([]);
+    expect(await watched(`npm:${follow}`)).toMatchObject({ latest: '1.2.0', versions_queued: 0 });
+
+    // The answer a customer sees.
+    const list = await call(setup, 'GET', '/v1/watches', setup.other);
+    expect(list.body!.data[0].poll).toEqual({
+      last_polled_at: expect.any(String),
+      next_poll_at: expect.any(String),
+      latest: '1.2.0',
+      versions: 4,
+      last_error: null,
+      failures: 0,
+    });
+  });
+
+  it('follows a PyPI project through the JSON API: the baseline, a 304, then a new release queued', async () => {
+    const setup = await start({ VIGIL_PYPI_URL: standIn.url });
+    const project = `Watched_${ctx.dialect}`;
+    const normalised = `watched-${ctx.dialect}`;
+    const files: Record<string, Record<string, Buffer>> = { '1.0.0': { [`watched_${ctx.dialect}-1.0.0-py3-none-any.whl`]: wheelOf('1.0.0') } };
+    await writePypiProject(join(work, 'pypi'), { name: project, files });
+    expect((await call(setup, 'POST', '/v1/watches', setup.token, { package: `pypi:${project}` })).body!.data.package).toBe(`pypi:${normalised}`);
+    const watcher = setup.watcher();
+    expect(await watcher.drain()).toBe(1);
+    expect(await fetches()).toEqual([`pkg:pypi/${normalised}@1.0.0`]);
+    expect(await watched(`pypi:${normalised}`)).toMatchObject({ latest: '1.0.0', failures: 0, last_error: null });
+    setup.clock.now += INTERVAL_MS;
+    expect(await setup.watcher().drain()).toBe(1);
+    expect(setup.watchConnectors[1]!.pypi.counters.notModified).toBe(1);
+    files['1.1.0'] = { [`watched_${ctx.dialect}-1.1.0-py3-none-any.whl`]: wheelOf('1.1.0') };
+    await writePypiProject(join(work, 'pypi'), { name: project, files });
+    setup.clock.now += INTERVAL_MS;
+    expect(await watcher.drain()).toBe(1);
+    expect(await fetches()).toEqual([`pkg:pypi/${normalised}@1.0.0`, `pkg:pypi/${normalised}@1.1.0`]);
+    expect(await watched(`pypi:${normalised}`)).toMatchObject({ latest: '1.1.0', versions_queued: 2, last_changed_at: setup.clock.now });
+  });
+
+  it('backs off a name whose registry fails, and recovers', async () => {
+    const setup = await start();
+    await publish(flaky, '1.0.0');
+    await call(setup, 'POST', '/v1/watches', setup.token, { package: `npm:${flaky}` });
+    const watcher = setup.watcher();
+    proxy.setFault({ kind: 'status', status: 500 }, { match: (path) => path === `/${flaky}` });
+    expect(await watcher.drain()).toBe(1);
+    let row = await watched(`npm:${flaky}`);
+    expect(row).toMatchObject({ failures: 1, versions_seen: null, lease_owner: null });
+    expect(row.last_error).toMatch(/^registry_unavailable: /);
+    expect(Number(row.next_poll_at)).toBe(T0 + 2 * INTERVAL_MS);
+    setup.clock.now = Number(row.next_poll_at);
+    expect(await watcher.drain()).toBe(1);
+    row = await watched(`npm:${flaky}`);
+    expect(row.failures).toBe(2);
+    expect(Number(row.next_poll_at)).toBe(setup.clock.now + 4 * INTERVAL_MS);
+    const failing = WatcherSummary.parse(JSON.parse((await runRegistriesCommand(ctx.db(), ['status', '--json'], setup.clock.now))[0]!).watcher);
+    expect(failing).toMatchObject({ names: 1, failing: 1, due: 0, oldest_due_at: null });
+    // A customer sees it too.
+    expect((await call(setup, 'GET', '/v1/watches', setup.token)).body!.data[0].poll).toMatchObject({ failures: 2, last_error: expect.stringMatching(/^registry_unavailable: /) });
+
+    proxy.setFault(null);
+    setup.clock.now = Number(row.next_poll_at);
+    expect(await watcher.drain()).toBe(1);
+    expect(await watched(`npm:${flaky}`)).toMatchObject({ failures: 0, last_error: null, latest: '1.0.0', next_poll_at: setup.clock.now + INTERVAL_MS });
+    expect(await fetches()).toEqual([`pkg:npm/${flaky}@1.0.0`]);
+  });
+
+  it('never lets two watchers poll one name at once, and takes a dead watcher\'s names after the lease', async () => {
+    const setup = await start();
+    const names = ['plain-pkg', 'old-pkg', '@vigil-test/scoped', 'weather-mcp', 'pdf-skill', 'tampered-pkg', 'gone-pkg'];
+    await runRegistriesCommand(ctx.db(), ['watch', 'add', ...names.map((n) => `npm:${n}`)], T0);
+    const before = Object.fromEntries(names.map((n) => [n, packumentRequests(n)]));
+    // Slow answers, so both watchers are claiming while the other polls.
+    proxy.setFault({ kind: 'delay', ms: 150 });
+    const [a, b] = [setup.watcher(), setup.watcher()];
+    const polled = await Promise.all([a.drain(), b.drain()]);
+    expect(polled[0] + polled[1]).toBe(names.length);
+    for (const name of names) expect(packumentRequests(name) - before[name]!, name).toBe(1);
+    proxy.setFault(null);
+
+    // A watcher that died holding a name (its lease still running): nobody polls it until the lease runs out.
+    setup.clock.now += INTERVAL_MS;
+    await ctx.db().updateTable('watched_packages').set({ lease_owner: 'dead-watcher', lease_expires_at: setup.clock.now + WATCH_LEASE_MS }).where('package_key', '=', 'npm:plain-pkg').execute();
+    expect(await a.drain()).toBe(names.length - 1);
+    const summary = WatcherSummary.parse((await call(setup, 'GET', '/v1/admin/registries/watcher', setup.admin)).body);
+    expect(summary).toMatchObject({ names: names.length, watches: { operator: names.length, api: 0, repository: 0 }, due: 0, oldest_due_at: null });
+    setup.clock.now += WATCH_LEASE_MS;
+    expect(await b.drain()).toBe(names.length); // the lease ran out (and the others are due again by now)
+    expect(await watched('npm:plain-pkg')).toMatchObject({ lease_owner: null, last_polled_at: setup.clock.now });
+  });
+
+  it('keeps the operator\'s list with vigil-server registries watch, and shows the watcher in status', async () => {
+    const setup = await start();
+    const seed = join(work, 'top-packages.txt');
+    writeFileSync(seed, '# the most depended-upon\nplain-pkg\nnpm:@vigil-test/scoped\n\npypi:Demo.Pkg\nJSONStream\n');
+    expect(await runRegistriesCommand(ctx.db(), ['watch', 'seed', seed], T0)).toEqual(["watching 4 more name(s) (0 already on the operator's list); new names are polled at once"]);
+    expect(await runRegistriesCommand(ctx.db(), ['watch', 'add', 'npm:plain-pkg', 'npm:old-pkg'], T0)).toEqual(["watching 1 more name(s) (1 already on the operator's list); new names are polled at once"]);
+    writeFileSync(seed, 'plain-pkg\nnpm:x@1.0.0\nnot a name\n');
+    await expect(runRegistriesCommand(ctx.db(), ['watch', 'seed', seed], T0)).rejects.toThrow(/^watch: line 2: package: "npm:x@1.0.0" names a version.*; line 3: package: /);
+    await expect(runRegistriesCommand(ctx.db(), ['watch', 'seed', join(work, 'missing.txt')], T0)).rejects.toThrow('watch seed: cannot read');
+    await expect(runRegistriesCommand(ctx.db(), ['watch', 'frobnicate'], T0)).rejects.toBeInstanceOf(RegistriesCommandError);
+
+    setup.clock.now = T0 + 30_000;
+    const status = await runRegistriesCommand(ctx.db(), ['status'], setup.clock.now);
+    expect(status.slice(-2)).toEqual([
+      'release watcher: 5 name(s) watched (5 by the operator, 0 by accounts, 0 from repositories), 0 failing',
+      `watcher due now: 5, the oldest due since ${new Date(T0).toISOString().replace('Z', '+00:00')} (30 s behind)`,
+    ]);
+    await setup.watcher().drain();
+    const list = await runRegistriesCommand(ctx.db(), ['watch', 'list'], setup.clock.now);
+    expect(list[0]).toBe("5 name(s) on the operator's watch list");
+    expect(list.find((line) => line.startsWith('npm:plain-pkg '))).toMatch(/latest 1\.0\.0, 2 version\(s\)/);
+    expect(list.find((line) => line.startsWith('npm:JSONStream '))).toMatch(/failing \(1\): not_found: /);
+    // A capitalised name is polled under its own spelling, never as the lowercased other package
+    // (this registry has neither: failing above, and nothing queued under either spelling).
+    expect((await fetches()).filter((purl) => purl.toLowerCase().includes('jsonstream'))).toEqual([]);
+  });
+});
