@@ -23,6 +23,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['webhooks', 'webhook'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { names: ['events'], load: async () => (await import('./commands/events.js')).registerEvents },
   { names: ['keygen', 'miner', 'validator'], load: async () => (await import('./commands/operator.js')).registerOperator },
+  { names: ['firewall', 'npm', 'pnpm', 'yarn'], load: async () => (await import('./commands/firewall.js')).registerFirewall },
   { names: ['admin'], load: async () => (await import('./commands/admin.js')).registerAdmin },
   { names: ['completion'], load: async () => (await import('./commands/completion.js')).registerCompletion },
 ];

@@ -137,8 +137,9 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const lock = readFileSync(join(dir, 'pnpm-lock.yaml'), 'utf8');
     expect(lock).toContain(`${ROLL}@1.0.0:\n    resolution: {integrity: ${await net.integrity(ROLL, '1.0.0')}}`);
-    const bad = await pnpm(['add', BAD], dir, fw.url);
+    const bad = await pnpm(['add', BAD], project(net.dir, 'pnpm-bad'), fw.url);
     expect(bad.code).not.toBe(0);
+    console.log(bad.stdout + bad.stderr);
     expect(bad.stdout + bad.stderr).toContain('403');
   });
 

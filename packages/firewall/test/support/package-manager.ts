@@ -36,15 +36,11 @@ export function npm(args: string[], cwd: string, registry: string, extra: Record
   });
 }
 
-/** The real pnpm (10.34.8, the workspace's) pointed at `registry`, with a store of its own. */
+/**
+ * The real pnpm (10.34.8, the workspace's) pointed at `registry` by its flags (npx itself must keep
+ * fetching pnpm from the machine's npm registry and cache), with a store of its own.
+ */
 export function pnpm(args: string[], cwd: string, registry: string): Promise<Run> {
-  return runCommand('npx', ['-y', 'pnpm@10.34.8', ...args], cwd, {
-    npm_config_registry: `${registry}/`,
-    npm_config_store_dir: mkdtempSync(join(tmpdir(), 'vigil-fw-pnpm-store-')),
-    npm_config_cache_dir: mkdtempSync(join(tmpdir(), 'vigil-fw-pnpm-cache-')),
-    npm_config_fetch_retries: '0',
-    npm_config_update_notifier: 'false',
-    // npx itself fetches pnpm from the machine's npm cache, not from the registry under test.
-    npm_config_cache: join(process.env.HOME ?? tmpdir(), '.npm'),
-  });
+  const own = [`--registry=${registry}/`, `--store-dir=${mkdtempSync(join(tmpdir(), 'vigil-fw-pnpm-store-'))}`, `--cache-dir=${mkdtempSync(join(tmpdir(), 'vigil-fw-pnpm-cache-'))}`, '--config.fetch-retries=0'];
+  return runCommand('npx', ['-y', 'pnpm@10.34.8', ...args, ...own], cwd, { npm_config_update_notifier: 'false' });
 }
