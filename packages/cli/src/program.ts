@@ -31,6 +31,27 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
 /** Global options that take a value (`--base-url <url>`): the word after them is not the command. */
 const VALUE_OPTIONS = new Set(['--base-url', '--url', '--token', '--api-key', '--profile']);
 
+/** The commands that run a package manager: every word after theirs is the package manager's (src/commands/firewall.ts). */
+const WRAPPERS = new Set(['npm', 'pnpm', 'yarn']);
+
+/**
+ * Where a wrapper command (`vigil [global options] npm …`) stands in `argv`, or null: the words
+ * after it go to the package manager untouched, never through vigil's option parsing
+ * (`vigil npm ls --json` is npm's --json).
+ */
+export function wrapperIndex(argv: readonly string[]): number | null {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return null;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    return WRAPPERS.has(arg) ? i : null;
+  }
+  return null;
+}
+
 /**
  * The modules a command line needs: the one of its command, none for a bare `--version`, every one
  * where the whole tree is shown or searched (help of the program, an unknown command, `completion`).

@@ -25,7 +25,7 @@ export function upstreamRequest(
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const req = send(url, { method: init.method, headers: init.headers, signal: init.signal });
     const timer = setTimeout(() => {
-      req.destroy(new UpstreamError(504, `the upstream registry gave no answer within ${Math.round(init.timeoutMs / 1000)} s`));
+      req.destroy(new UpstreamError(504, `the upstream registry gave no answer within ${init.timeoutMs / 1000} s`));
     }, init.timeoutMs);
     req.once('response', (res) => {
       clearTimeout(timer);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { DecisionLogEntry, FirewallMode, FirewallOptions, WarnAction } from '@vigil/firewall';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -128,22 +129,43 @@ function runTool(tool: string, args: string[], env: Record<string, string | unde
   });
 }
 
+/** The lockfiles that record tarball URLs (npm's, and Yarn 1's), relative to the directory the tool ran in. */
+const URL_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', join('node_modules', '.package-lock.json'), 'yarn.lock'];
+
+/**
+ * The private firewall's address is gone once the command ends: tarball URLs recorded through it
+ * are written back to the upstream's, so the lockfile is the one a direct install writes.
+ */
+export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string): string[] {
+  const changed: string[] = [];
+  for (const name of URL_LOCKFILES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes(`${firewallUrl}/`)) continue;
+    writeFileSync(path, text.split(`${firewallUrl}/`).join(upstream.endsWith('/') ? upstream : `${upstream}/`));
+    changed.push(name);
+  }
+  return changed;
+}
+
 function registerWrapper(program: Command, kit: Kit, tool: 'npm' | 'pnpm' | 'yarn'): void {
   examples(
     program
       .command(tool)
       .description(`runs ${tool} with its registry pointed at a private firewall on a loopback port, for this one command; exits with ${tool}'s exit status`)
-      .argument('[args...]', `the arguments of ${tool}, passed as they are`)
-      .allowUnknownOption()
+      .usage('[args...]: the arguments of the package manager, passed as they are')
       .helpOption(false)
-      .passThroughOptions()
       .action(
-        action(kit, async (ctx, args: string[]) => {
+        action(kit, async (ctx) => {
+          const args = kit.state.toolArgs ?? [];
           const { firewall, settings: chosen } = await start(ctx, {}, (line) => ctx.io.stderr(`vigil: firewall: ${line}`));
           try {
             ctx.io.stderr(`vigil: ${tool} through the Vigil firewall at ${firewall.url} (upstream ${chosen.options.npmUpstream})\n`);
             const env = { ...ctx.io.env, ...registryEnvironment(tool, firewall.url) };
-            return await runTool(tool, args, env);
+            const code = await runTool(tool, args, env);
+            restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream);
+            return code;
           } finally {
             await firewall.close();
           }
