@@ -47,7 +47,10 @@ export function wrapperIndex(argv: readonly string[]): number | null {
       if (VALUE_OPTIONS.has(arg)) i++;
       continue;
     }
-    return WRAPPERS.has(arg) ? i : null;
+    if (!WRAPPERS.has(arg)) return null;
+    // `vigil npm --help` alone is vigil's help for the wrapper (`vigil npm help` is npm's).
+    const rest = argv.slice(i + 1);
+    return rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h') ? null : i;
   }
   return null;
 }

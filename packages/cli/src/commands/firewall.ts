@@ -153,9 +153,8 @@ function registerWrapper(program: Command, kit: Kit, tool: 'npm' | 'pnpm' | 'yar
   examples(
     program
       .command(tool)
-      .description(`runs ${tool} with its registry pointed at a private firewall on a loopback port, for this one command; exits with ${tool}'s exit status`)
-      .usage('[args...]: the arguments of the package manager, passed as they are')
-      .helpOption(false)
+      .description(`runs ${tool} with every argument after "${tool}" passed as it is, its registry pointed at a private firewall on a loopback port for this one command; exits with ${tool}'s exit status (settings: the VIGIL_FIREWALL_* variables)`)
+      .usage('[args...]')
       .action(
         action(kit, async (ctx) => {
           const args = kit.state.toolArgs ?? [];
@@ -171,7 +170,7 @@ function registerWrapper(program: Command, kit: Kit, tool: 'npm' | 'pnpm' | 'yar
           }
         }),
       ),
-    [`$ vigil ${tool} ${tool === 'npm' ? 'install left-pad' : tool === 'pnpm' ? 'add left-pad' : 'add left-pad'}`, `$ VIGIL_FIREWALL_MODE=wait vigil ${tool} install`],
+    [`vigil ${tool} ${tool === 'npm' ? 'install left-pad' : 'add left-pad'}`, `VIGIL_FIREWALL_MODE=wait vigil ${tool} install`],
   );
 }
 
@@ -199,7 +198,7 @@ export function registerFirewall(program: Command, kit: Kit): void {
           ctx.io.stderr('vigil: firewall stopped\n');
         }),
       ),
-    ['$ vigil firewall --port 4873 --mode wait --wait-seconds 60', '$ vigil firewall --npm-upstream https://npm.internal.example --cooldown-hours 48 --log decisions.jsonl'],
+    ['vigil firewall --port 4873 --mode wait --wait-seconds 60', 'vigil firewall --npm-upstream https://npm.internal.example --cooldown-hours 48 --log decisions.jsonl'],
   );
   registerWrapper(program, kit, 'npm');
   registerWrapper(program, kit, 'pnpm');
