@@ -11,6 +11,8 @@ export type WarnAction = (typeof WARN_ACTIONS)[number];
 export interface FirewallOptions {
   /** The npm registry the firewall stands in front of: `http(s)://host[:port][/path]`. */
   npmUpstream: string;
+  /** A PyPI simple index (PEP 503/691) the firewall also stands in front of, under `/pypi/simple/`: `https://pypi.org/simple`. Default: none (no PyPI side). */
+  pypiUpstream?: string;
   /** Vigil's API base URL. */
   vigilUrl: string;
   /** The API key whose account's answers decide (a `verify`-scoped key of a paid plan). */
@@ -41,7 +43,7 @@ export interface FirewallOptions {
 export interface DecisionLogEntry {
   time: string;
   client: string;
-  ecosystem: 'npm';
+  ecosystem: 'npm' | 'pypi';
   package: string;
   version: string | null;
   decision: 'allow' | 'block' | 'filter';
@@ -55,6 +57,7 @@ export interface DecisionLogEntry {
 
 export interface ResolvedOptions {
   npmUpstream: URL;
+  pypiUpstream: URL | null;
   vigilUrl: string;
   apiKey: string;
   mode: FirewallMode;
@@ -91,6 +94,8 @@ export function resolveOptions(options: FirewallOptions): ResolvedOptions {
   const upstream = httpUrl('npmUpstream', options.npmUpstream);
   // The upstream is a base: `/name` is appended to its path.
   if (!upstream.pathname.endsWith('/')) upstream.pathname += '/';
+  const pypi = options.pypiUpstream === undefined ? null : httpUrl('pypiUpstream', options.pypiUpstream);
+  if (pypi && !pypi.pathname.endsWith('/')) pypi.pathname += '/';
   const vigil = httpUrl('vigilUrl', options.vigilUrl);
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('apiKey: required (a vgl_… token of a paid plan with the verify scope)');
   const mode = options.mode ?? 'fail-closed';
@@ -100,6 +105,7 @@ export function resolveOptions(options: FirewallOptions): ResolvedOptions {
   const dashboard = options.dashboardUrl === undefined ? vigil : httpUrl('dashboardUrl', options.dashboardUrl);
   return {
     npmUpstream: upstream,
+    pypiUpstream: pypi,
     vigilUrl: vigil.href.replace(/\/$/, ''),
     apiKey: options.apiKey,
     mode,

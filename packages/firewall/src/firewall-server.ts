@@ -6,6 +6,7 @@ import { decide, type Decision } from './decide.js';
 import { resolveOptions, type DecisionLogEntry, type FirewallOptions, type ResolvedOptions } from './firewall-options.js';
 import { npmReference, packumentPath, readNpmPath } from './npm-paths.js';
 import { filterPackument, type VersionJudgement } from './packument-filter.js';
+import { normalizePypiName, pypiFileVersion, pypiReference, readSimplePage, simpleHtml, simpleJson, type SimplePage } from './pypi-simple.js';
 import { UpstreamError, upstreamRequest } from './upstream.js';
 import { VerdictSource, VigilUnavailable, type Lookup } from './verdict-source.js';
 
@@ -64,9 +65,12 @@ class FirewallHandler {
     this.verdicts = new VerdictSource({ vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs }, o.cacheSeconds * 1000, o.now);
   }
 
-  private log(entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>): void {
-    this.o.onDecision({ time: new Date(this.o.now()).toISOString(), ecosystem: 'npm', policy: policyName, mode: this.o.mode, ...entry } as DecisionLogEntry);
+  private log(entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>, ecosystem: DecisionLogEntry['ecosystem'] = 'npm'): void {
+    this.o.onDecision({ time: new Date(this.o.now()).toISOString(), ecosystem, policy: policyName, mode: this.o.mode, ...entry } as DecisionLogEntry);
   }
+
+  /** Upstream simple pages read for downloads, by project: a file's upstream URL is looked up here, never taken from the client. */
+  private readonly pages = new Map<string, { page: SimplePage; until: number }>();
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const requestId = `fw_${randomBytes(12).toString('base64url')}`;
@@ -81,7 +85,13 @@ class FirewallHandler {
     const target = readNpmPath(url.pathname);
     const read = req.method === 'GET' || req.method === 'HEAD';
     try {
-      if (read && target.kind === 'packument') await this.packument(req, res, target.name, { requestId, client, signal: aborted.signal });
+      const pypi = this.o.pypiUpstream !== null && read ? /^\/pypi\/(simple|files)\/([^/]+)\/([^/]*)$/.exec(url.pathname) : null;
+      if (pypi) {
+        const ctx = { requestId, client, signal: aborted.signal };
+        if (pypi[1] === 'simple' && pypi[3] === '') await this.simplePage(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), ctx);
+        else if (pypi[1] === 'files' && pypi[3] !== '') await this.pypiFile(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), decodeURIComponent(pypi[3]!), ctx);
+        else sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
+      } else if (read && target.kind === 'packument') await this.packument(req, res, target.name, { requestId, client, signal: aborted.signal });
       else if (read && target.kind === 'tarball') await this.tarball(req, res, target, { requestId, client, signal: aborted.signal });
       else await this.passThrough(req, res, url, aborted.signal);
     } catch (error) {
@@ -198,6 +208,128 @@ class FirewallHandler {
     });
     res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
     // Byte for byte: the package manager checks dist.integrity against exactly these bytes.
+    answer.pipe(res);
+    answer.once('error', () => res.destroy());
+  }
+
+  /** The upstream's simple page of `project` (JSON when the upstream speaks PEP 691), or the upstream's answer when it is not 200. */
+  private async fetchPage(project: string, ctx: { signal: AbortSignal }): Promise<{ page: SimplePage } | { answer: import('node:http').IncomingMessage }> {
+    const url = new URL(`${normalizePypiName(project)}/`, this.o.pypiUpstream!);
+    const answer = await upstreamRequest(url, {
+      method: 'GET',
+      headers: { accept: 'application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1', 'accept-encoding': 'identity', 'user-agent': 'vigil-firewall' },
+      timeoutMs: this.o.upstreamTimeoutMs,
+      signal: ctx.signal,
+    });
+    if (answer.statusCode !== 200) return { answer };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_PACKUMENT_BYTES) throw new UpstreamError(502, `the upstream simple page of ${project} is larger than ${MAX_PACKUMENT_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    const json = (answer.headers['content-type'] ?? '').includes('json');
+    let page: SimplePage;
+    try {
+      page = readSimplePage(project, Buffer.concat(chunks).toString('utf8'), json, url.href);
+    } catch {
+      throw new UpstreamError(502, `the upstream answered the simple page of ${project} with something that is not a PEP 691 or PEP 503 page`);
+    }
+    this.pages.set(project, { page, until: this.o.now() + Math.max(this.o.cacheSeconds, 60) * 1000 });
+    return { page };
+  }
+
+  private async simplePage(req: IncomingMessage, res: ServerResponse, project: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+    const fetched = await this.fetchPage(project, ctx);
+    if ('answer' in fetched) {
+      res.writeHead(fetched.answer.statusCode ?? 502, pick(fetched.answer.headers, RETURNED));
+      fetched.answer.pipe(res);
+      return;
+    }
+    const page = fetched.page;
+    const versions = page.files.map((f) => pypiFileVersion(project, f.filename));
+    const references = page.files.map((f, i) => (versions[i] === null ? null : pypiReference(project, versions[i]!, f.filename)));
+    const asked = references.filter((r): r is string => r !== null);
+    const answers = await this.verdicts.lookup(asked);
+    const byReference = new Map(asked.map((r, i) => [r, answers[i]!]));
+    const cutoff = this.o.now() - this.o.cooldownHours * 3_600_000;
+    const hidden: { version: string; reason: string }[] = [];
+    const kept = page.files.filter((file, i) => {
+      const lookup = references[i] === null ? undefined : byReference.get(references[i]!);
+      let reason: string | null = null;
+      if (lookup && !(lookup instanceof VigilUnavailable) && lookup.state === 'decided') {
+        if (lookup.verdict === 'BLOCK') reason = 'verdict BLOCK';
+        else if (lookup.verdict === 'WARN' && this.o.warn === 'block') reason = 'verdict WARN (warn: block)';
+      }
+      const uploaded = typeof file['upload-time'] === 'string' ? Date.parse(file['upload-time']) : NaN;
+      if (reason === null && this.o.cooldownHours > 0 && Number.isFinite(uploaded) && uploaded > cutoff) reason = `cooldown: published ${String(file['upload-time'])}, less than ${this.o.cooldownHours} h ago`;
+      if (reason !== null) hidden.push({ version: file.filename, reason });
+      return reason === null;
+    });
+    if (hidden.length > 0) this.log({ client: ctx.client, package: project, version: null, decision: 'filter', reason: `${hidden.length} of ${page.files.length} files hidden`, verdict: null, request_id: ctx.requestId, hidden }, 'pypi');
+    if (hidden.length > 0 && kept.length === 0) {
+      const reasons = [...new Set(hidden.map((h) => h.reason.replace(/^cooldown: .*/, `cooldown ${this.o.cooldownHours} h`)))].join(', ');
+      const reason = `every file is hidden (${reasons})`;
+      this.log({ client: ctx.client, package: project, version: null, decision: 'block', reason, verdict: null, request_id: ctx.requestId }, 'pypi');
+      const last = asked.at(-1);
+      const lookup = last === undefined ? undefined : byReference.get(last);
+      const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
+      sendJson(res, 403, blockBody({ name: project, version: null, purl: verdict?.purl ?? `pkg:pypi/${project}`, reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+      return;
+    }
+    const host = req.headers.host ?? `127.0.0.1:${(req.socket.address() as AddressInfo).port}`;
+    const keptVersions = new Set(kept.map((f) => pypiFileVersion(project, f.filename)));
+    const out: SimplePage = {
+      name: page.name,
+      files: kept.map((f) => ({ ...f, url: `http://${host}/pypi/files/${project}/${encodeURIComponent(f.filename)}` })),
+      rest: Array.isArray(page.rest.versions) ? { ...page.rest, versions: (page.rest.versions as string[]).filter((v) => keptVersions.has(v)) } : page.rest,
+    };
+    const json = (req.headers.accept ?? '').includes('application/vnd.pypi.simple.v1+json');
+    const text = json ? simpleJson(out) : simpleHtml(out);
+    res.writeHead(200, { 'content-type': json ? 'application/vnd.pypi.simple.v1+json' : 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  private async pypiFile(req: IncomingMessage, res: ServerResponse, project: string, filename: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+    // `<file>.metadata` (PEP 658): the file's metadata, passed through undecided like any metadata.
+    const metadata = filename.endsWith('.metadata');
+    const distribution = metadata ? filename.slice(0, -'.metadata'.length) : filename;
+    const cached = this.pages.get(project);
+    let page = cached && cached.until > this.o.now() ? cached.page : null;
+    if (page === null || !page.files.some((f) => f.filename === distribution)) {
+      const fetched = await this.fetchPage(project, ctx);
+      if ('page' in fetched) page = fetched.page;
+      else {
+        fetched.answer.resume();
+        page = null;
+      }
+    }
+    const file = page?.files.find((f) => f.filename === distribution);
+    if (!file) {
+      sendJson(res, 404, { error: `Vigil firewall: ${project} has no file ${distribution} upstream (request ${ctx.requestId})` });
+      return;
+    }
+    if (!metadata) {
+      const version = pypiFileVersion(project, filename);
+      const reference = version === null ? `pkg:pypi/${project}` : pypiReference(project, version, filename);
+      const decision: Decision =
+        version === null ? decide({ reference, purl: reference, state: 'pending', verdict: null, riskScore: null, findings: null, fetch: null, refused: 'no version in the file name' }, this.o, false) : await this.decision(reference, ctx.signal);
+      if (ctx.signal.aborted) return;
+      const verdict = decision.verdict;
+      this.log({ client: ctx.client, package: project, version: version ?? filename, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId }, 'pypi');
+      if (!decision.allow) {
+        sendJson(res, 403, blockBody({ name: project, version: version ?? filename, purl: verdict?.purl ?? reference, reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+        return;
+      }
+    }
+    const answer = await upstreamRequest(new URL(metadata ? `${file.url}.metadata` : file.url), {
+      method: req.method!,
+      headers: { ...pick(req.headers, ['user-agent', 'if-none-match']), 'accept-encoding': 'identity' },
+      timeoutMs: this.o.upstreamTimeoutMs,
+      signal: ctx.signal,
+    });
+    res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
     answer.pipe(res);
     answer.once('error', () => res.destroy());
   }

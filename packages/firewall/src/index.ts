@@ -6,5 +6,6 @@ export type { DecisionLogEntry, FirewallMode, FirewallOptions, WarnAction } from
 export { filterPackument } from './packument-filter.js';
 export type { Hidden, VersionJudgement } from './packument-filter.js';
 export { readNpmPath, npmReference } from './npm-paths.js';
+export { normalizePypiName, pypiFileVersion, pypiReference } from './pypi-simple.js';
 export type { NpmRequest } from './npm-paths.js';
 export type { BlockBody } from './block-body.js';

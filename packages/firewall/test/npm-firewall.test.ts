@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFirewall, type DecisionLogEntry, type Firewall, type FirewallOptions } from '../src/index.js';
 import { VerdictSource, VigilUnavailable } from '../src/verdict-source.js';
 import { project, serverBuilt, startNetwork, type Network } from './support/network.js';
-import { npm, pnpm } from './support/package-manager.js';
+import { writeFileSync } from 'node:fs';
+import { npm, pnpm, yarnBerry, yarnClassic } from './support/package-manager.js';
 
 const u = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const CLEAN = `fw-clean-${u}`;
@@ -141,6 +142,35 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     expect(bad.code).not.toBe(0);
     // pnpm prints the status and the URL, not the body (docs/firewall.md "The 403").
     expect(bad.stdout + bad.stderr).toContain(`ERR_PNPM_FETCH_403  GET ${fw.url}/${BAD}: Forbidden - 403`);
+  });
+
+  it('Yarn 1: resolves to the allowed version with the upstream integrity; the blocked package fails', async () => {
+    const { fw } = await firewall();
+    const dir = project(net.dir, 'yarn1', { [ROLL]: '^1.0.0' });
+    const run = await yarnClassic(['install'], dir, fw.url);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const lock = readFileSync(join(dir, 'yarn.lock'), 'utf8');
+    expect(lock).toContain(`${ROLL}@^1.0.0:\n  version "1.0.0"\n  resolved "${fw.url}/${ROLL}/-/${ROLL}-1.0.0.tgz#`);
+    expect(lock).toContain(`integrity ${await net.integrity(ROLL, '1.0.0')}`);
+    const bad = await yarnClassic(['add', BAD], project(net.dir, 'yarn1-bad'), fw.url);
+    expect(bad.code).not.toBe(0);
+    // Yarn 1 prints the body's `error`.
+    expect(bad.stdout + bad.stderr).toContain(`error Error: ${fw.url}/${BAD}: Vigil firewall refused ${BAD}: every version is hidden (verdict BLOCK)`);
+  });
+
+  it('Yarn 4: resolves to the allowed version; the blocked package fails', async () => {
+    const { fw } = await firewall();
+    const dir = project(net.dir, 'yarn4', { [ROLL]: '^1.0.0' });
+    writeFileSync(join(dir, 'yarn.lock'), '');
+    const run = await yarnBerry(['install'], dir, fw.url);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'yarn.lock'), 'utf8')).toContain(`resolution: "${ROLL}@npm:1.0.0"`);
+    expect(JSON.parse(readFileSync(join(dir, 'node_modules', ROLL, 'package.json'), 'utf8')).version).toBe('1.0.0');
+    const badDir = project(net.dir, 'yarn4-bad', { [BAD]: '^1.0.0' });
+    writeFileSync(join(badDir, 'yarn.lock'), '');
+    const bad = await yarnBerry(['install'], badDir, fw.url);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout + bad.stderr).toContain('403');
   });
 
   it('batches: a packument costs at most one call, many references one call per 100, answers are reused', async () => {

@@ -44,3 +44,31 @@ export function pnpm(args: string[], cwd: string, registry: string): Promise<Run
   const own = [`--registry=${registry}/`, `--store-dir=${mkdtempSync(join(tmpdir(), 'vigil-fw-pnpm-store-'))}`, `--cache-dir=${mkdtempSync(join(tmpdir(), 'vigil-fw-pnpm-cache-'))}`, '--config.fetch-retries=0'];
   return runCommand('npx', ['-y', 'pnpm@10.34.8', ...args, ...own], cwd, { npm_config_update_notifier: 'false' });
 }
+
+/** The real Yarn 1 (1.22.22, from npm through npx) pointed at `registry`, with a cache of its own. */
+export function yarnClassic(args: string[], cwd: string, registry: string): Promise<Run> {
+  return runCommand('npx', ['-y', 'yarn@1.22.22', ...args, `--registry=${registry}/`, `--cache-folder=${mkdtempSync(join(tmpdir(), 'vigil-fw-yarn1-cache-'))}`, '--non-interactive', '--no-progress'], cwd, {
+    npm_config_update_notifier: 'false',
+  });
+}
+
+/**
+ * The real Yarn 4 (`@yarnpkg/cli-dist` 4.18.1, from npm through npx) pointed at `registry` by its
+ * own settings (`npmRegistryServer`, `unsafeHttpWhitelist`) from the environment, as `vigil yarn`
+ * sets them, with a cache of its own and a node_modules layout.
+ */
+export function yarnBerry(args: string[], cwd: string, registry: string): Promise<Run> {
+  return runCommand('npx', ['-y', '-p', '@yarnpkg/cli-dist@4.18.1', 'yarn', ...args], cwd, {
+    npm_config_update_notifier: 'false',
+    YARN_NPM_REGISTRY_SERVER: registry,
+    YARN_UNSAFE_HTTP_WHITELIST: new URL(registry).hostname,
+    YARN_ENABLE_GLOBAL_CACHE: 'false',
+    YARN_CACHE_FOLDER: mkdtempSync(join(tmpdir(), 'vigil-fw-yarn4-cache-')),
+    YARN_NODE_LINKER: 'node-modules',
+    YARN_ENABLE_TELEMETRY: '0',
+    YARN_ENABLE_IMMUTABLE_INSTALLS: 'false',
+    YARN_ENABLE_PROGRESS_BARS: 'false',
+    // Yarn 4's own cooldown ("quarantined" versions younger than a day): the test publishes just now.
+    YARN_NPM_MINIMAL_AGE_GATE: '0',
+  });
+}
