@@ -23,7 +23,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['webhooks', 'webhook'], load: async () => (await import('./commands/webhooks.js')).registerWebhooks },
   { names: ['events'], load: async () => (await import('./commands/events.js')).registerEvents },
   { names: ['keygen', 'miner', 'validator'], load: async () => (await import('./commands/operator.js')).registerOperator },
-  { names: ['firewall', 'npm', 'pnpm', 'yarn'], load: async () => (await import('./commands/firewall.js')).registerFirewall },
+  { names: ['firewall', 'npm', 'pnpm', 'yarn', 'pip'], load: async () => (await import('./commands/firewall.js')).registerFirewall },
   { names: ['admin'], load: async () => (await import('./commands/admin.js')).registerAdmin },
   { names: ['completion'], load: async () => (await import('./commands/completion.js')).registerCompletion },
 ];
@@ -32,7 +32,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
 const VALUE_OPTIONS = new Set(['--base-url', '--url', '--token', '--api-key', '--profile']);
 
 /** The commands that run a package manager: every word after theirs is the package manager's (src/commands/firewall.ts). */
-const WRAPPERS = new Set(['npm', 'pnpm', 'yarn']);
+const WRAPPERS = new Set(['npm', 'pnpm', 'yarn', 'pip']);
 
 /**
  * Where a wrapper command (`vigil [global options] npm …`) stands in `argv`, or null: the words

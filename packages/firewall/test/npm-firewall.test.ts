@@ -9,20 +9,22 @@ import { startFirewall, type DecisionLogEntry, type Firewall, type FirewallOptio
 import { VerdictSource, VigilUnavailable } from '../src/verdict-source.js';
 import { project, serverBuilt, startNetwork, type Network } from './support/network.js';
 import { writeFileSync } from 'node:fs';
-import { npm, pnpm, yarnBerry, yarnClassic } from './support/package-manager.js';
+import { npm, pip, pnpm, yarnBerry, yarnClassic } from './support/package-manager.js';
 
 const u = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const CLEAN = `fw-clean-${u}`;
 const BAD = `fw-bad-${u}`;
 const ROLL = `fw-roll-${u}`;
 const NEW = `fw-new-${u}`;
+const PY = `fwpy-roll-${u}`;
+let wheels: Record<string, string>;
 
 let net: Network;
 const started: Firewall[] = [];
 
 async function firewall(options: Partial<FirewallOptions> = {}): Promise<{ fw: Firewall; log: DecisionLogEntry[] }> {
   const log: DecisionLogEntry[] = [];
-  const fw = await startFirewall({ npmUpstream: net.verdaccio.url, vigilUrl: net.server.baseUrl, apiKey: net.server.paidKey, onDecision: (e) => log.push(e), ...options });
+  const fw = await startFirewall({ npmUpstream: net.verdaccio.url, pypiUpstream: `${net.pypi.url}/simple`, vigilUrl: net.server.baseUrl, apiKey: net.server.paidKey, onDecision: (e) => log.push(e), ...options });
   started.push(fw);
   return { fw, log };
 }
@@ -35,7 +37,9 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     await net.publish(ROLL, '1.0.0');
     await net.publish(ROLL, '1.1.0');
     await net.publish(NEW, '1.0.0');
-    await net.judge({ [`npm:${CLEAN}@1.0.0`]: 'ALLOW', [`npm:${BAD}@1.0.0`]: 'BLOCK', [`npm:${ROLL}@1.0.0`]: 'ALLOW', [`npm:${ROLL}@1.1.0`]: 'BLOCK' });
+    wheels = await net.publishPypi(PY, ['1.0.0', '1.1.0']);
+    const wheel = (v: string) => `pkg:pypi/${PY}@${v}?file_name=${encodeURIComponent(wheels[v]!)}`;
+    await net.judge({ [wheel('1.0.0')]: 'ALLOW', [wheel('1.1.0')]: 'BLOCK', [`npm:${CLEAN}@1.0.0`]: 'ALLOW', [`npm:${BAD}@1.0.0`]: 'BLOCK', [`npm:${ROLL}@1.0.0`]: 'ALLOW', [`npm:${ROLL}@1.1.0`]: 'BLOCK' });
   }, 660_000);
   afterAll(async () => {
     for (const fw of started) await fw.close();
@@ -171,6 +175,32 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     const bad = await yarnBerry(['install'], badDir, fw.url);
     expect(bad.code).not.toBe(0);
     expect(bad.stdout + bad.stderr).toContain('403');
+  });
+
+  it('pip: the simple page drops the blocked file, pip installs the allowed version, the blocked file is refused', async () => {
+    const { fw, log } = await firewall();
+    const index = `${fw.url}/pypi/simple/`;
+    const page = (await (await fetch(`${index}${PY}/`, { headers: { accept: 'application/vnd.pypi.simple.v1+json' } })).json()) as { files: { filename: string; url: string; hashes: { sha256: string } }[]; versions: string[] };
+    expect(page.files.map((f) => f.filename)).toEqual([wheels['1.0.0']]);
+    expect(page.versions).toEqual(['1.0.0']);
+    const upstreamPage = (await (await fetch(`${net.pypi.url}/simple/${PY}/`, { headers: { accept: 'application/vnd.pypi.simple.v1+json' } })).json()) as { files: { filename: string; hashes: { sha256: string } }[] };
+    expect(page.files[0]!.hashes.sha256).toBe(upstreamPage.files.find((f) => f.filename === wheels['1.0.0'])!.hashes.sha256);
+    expect(page.files[0]!.url).toBe(`${fw.url}/pypi/files/${PY}/${wheels['1.0.0']}`);
+    const html = await (await fetch(`${index}${PY}/`)).text();
+    expect(html).toContain(`<a href="${fw.url}/pypi/files/${PY}/${wheels['1.0.0']}#sha256=${page.files[0]!.hashes.sha256}">${wheels['1.0.0']}</a>`);
+    expect(html).not.toContain(wheels['1.1.0']);
+
+    const run = await pip(['install', '--no-deps', `${PY}<2`], net.dir, index);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Successfully installed ${PY}-1.0.0`);
+    expect(log).toContainEqual(expect.objectContaining({ ecosystem: 'pypi', package: PY, version: '1.0.0', decision: 'allow', reason: 'verdict ALLOW' }));
+    expect(log).toContainEqual(expect.objectContaining({ ecosystem: 'pypi', package: PY, decision: 'filter', hidden: [{ version: wheels['1.1.0'], reason: 'verdict BLOCK' }] }));
+    const pinned = await pip(['install', '--no-deps', `${PY}==1.1.0`], net.dir, index);
+    expect(pinned.code).not.toBe(0);
+    expect(pinned.stderr).toContain(`No matching distribution found for ${PY}==1.1.0`);
+    const direct = await fetch(`${fw.url}/pypi/files/${PY}/${wheels['1.1.0']}`);
+    expect(direct.status).toBe(403);
+    expect(await direct.json()).toMatchObject({ package: PY, version: '1.1.0', verdict: 'BLOCK', purl: `pkg:pypi/${PY}@1.1.0?file_name=${wheels['1.1.0']}` });
   });
 
   it('batches: a packument costs at most one call, many references one call per 100, answers are reused', async () => {

@@ -10,12 +10,15 @@ import { CliError, UsageError } from '../exit-codes.js';
 const MODES: readonly FirewallMode[] = ['fail-open', 'fail-closed', 'wait'];
 const WARNS: readonly WarnAction[] = ['allow', 'block'];
 const DEFAULT_UPSTREAM = 'https://registry.npmjs.org';
+const DEFAULT_PYPI_UPSTREAM = 'https://pypi.org/simple';
+type Tool = 'npm' | 'pnpm' | 'yarn' | 'pip';
 
 /** The firewall settings of a command line, each falling back to its VIGIL_FIREWALL_* variable (docs/firewall.md). */
 interface FirewallFlags {
   port?: string;
   host?: string;
   npmUpstream?: string;
+  pypiUpstream?: string;
   mode?: string;
   waitSeconds?: string;
   warn?: string;
@@ -56,11 +59,14 @@ function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallO
   const cooldownHours = numberSetting(flags.cooldownHours !== undefined ? '--cooldown-hours' : 'VIGIL_FIREWALL_COOLDOWN_HOURS', pick(flags.cooldownHours, 'VIGIL_FIREWALL_COOLDOWN_HOURS'), 0, 8760);
   const upstreamName = flags.npmUpstream !== undefined ? '--npm-upstream' : 'VIGIL_FIREWALL_NPM_UPSTREAM';
   const npmUpstream = upstreamSetting(upstreamName, pick(flags.npmUpstream, 'VIGIL_FIREWALL_NPM_UPSTREAM') ?? DEFAULT_UPSTREAM);
+  const pypiName = flags.pypiUpstream !== undefined ? '--pypi-upstream' : 'VIGIL_FIREWALL_PYPI_UPSTREAM';
+  const pypiUpstream = upstreamSetting(pypiName, pick(flags.pypiUpstream, 'VIGIL_FIREWALL_PYPI_UPSTREAM') ?? DEFAULT_PYPI_UPSTREAM);
   const port = numberSetting('--port', flags.port, 0, 65535) ?? 0;
   if (!Number.isInteger(port)) throw new UsageError(`--port: expected an integer from 0 to 65535, got ${JSON.stringify(flags.port)}`);
   return {
     options: {
       npmUpstream,
+      pypiUpstream,
       ...(mode ? { mode } : {}),
       ...(warn ? { warn } : {}),
       ...(waitSeconds !== undefined ? { waitSeconds } : {}),
@@ -102,8 +108,9 @@ async function start(ctx: Context, flags: FirewallFlags, writeLog: (line: string
 }
 
 /** The environment that points each package manager at `registry` (docs/firewall.md "Pointing package managers at it"). */
-export function registryEnvironment(tool: 'npm' | 'pnpm' | 'yarn', registry: string): Record<string, string> {
+export function registryEnvironment(tool: Tool, registry: string): Record<string, string> {
   const slash = `${registry}/`;
+  if (tool === 'pip') return { PIP_INDEX_URL: `${registry}/pypi/simple/` };
   const host = new URL(registry).hostname;
   const common = { npm_config_registry: slash };
   if (tool === 'npm') return { ...common, npm_config_replace_registry_host: 'always' };
@@ -149,7 +156,7 @@ export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: 
   return changed;
 }
 
-function registerWrapper(program: Command, kit: Kit, tool: 'npm' | 'pnpm' | 'yarn'): void {
+function registerWrapper(program: Command, kit: Kit, tool: Tool): void {
   examples(
     program
       .command(tool)
@@ -160,7 +167,7 @@ function registerWrapper(program: Command, kit: Kit, tool: 'npm' | 'pnpm' | 'yar
           const args = kit.state.toolArgs ?? [];
           const { firewall, settings: chosen } = await start(ctx, {}, (line) => ctx.io.stderr(`vigil: firewall: ${line}`));
           try {
-            ctx.io.stderr(`vigil: ${tool} through the Vigil firewall at ${firewall.url} (upstream ${chosen.options.npmUpstream})\n`);
+            ctx.io.stderr(`vigil: ${tool} through the Vigil firewall at ${firewall.url} (upstream ${tool === 'pip' ? chosen.options.pypiUpstream : chosen.options.npmUpstream})\n`);
             const env = { ...ctx.io.env, ...registryEnvironment(tool, firewall.url) };
             const code = await runTool(tool, args, env);
             restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream);
@@ -170,7 +177,9 @@ function registerWrapper(program: Command, kit: Kit, tool: 'npm' | 'pnpm' | 'yar
           }
         }),
       ),
-    [`vigil ${tool} ${tool === 'npm' ? 'install left-pad' : 'add left-pad'}`, `VIGIL_FIREWALL_MODE=wait vigil ${tool} install`],
+    tool === 'pip'
+      ? ['vigil pip install requests', 'VIGIL_FIREWALL_MODE=wait vigil pip install -r requirements.txt']
+      : [`vigil ${tool} ${tool === 'npm' ? 'install left-pad' : 'add left-pad'}`, `VIGIL_FIREWALL_MODE=wait vigil ${tool} install`],
   );
 }
 
@@ -179,10 +188,11 @@ export function registerFirewall(program: Command, kit: Kit): void {
   examples(
     program
       .command('firewall')
-      .description('runs the registry firewall: an npm registry that hides and refuses the versions Vigil blocks, in front of --npm-upstream, until Ctrl-C')
+      .description('runs the registry firewall until Ctrl-C: an npm registry (in front of --npm-upstream) and a PyPI simple index (/pypi/simple/, in front of --pypi-upstream) that hide and refuse the versions Vigil blocks')
       .option('--port <n>', 'port to listen on (0: one the system chooses; default 0)')
       .option('--host <address>', 'address to listen on (default 127.0.0.1)')
       .option('--npm-upstream <url>', `the npm registry in front of which it stands (env VIGIL_FIREWALL_NPM_UPSTREAM; default ${DEFAULT_UPSTREAM})`)
+      .option('--pypi-upstream <url>', `the PyPI simple index in front of which it stands, served under /pypi/simple/ (env VIGIL_FIREWALL_PYPI_UPSTREAM; default ${DEFAULT_PYPI_UPSTREAM})`)
       .option('--mode <mode>', 'undecided versions, and every version while Vigil cannot be asked: fail-open, fail-closed or wait (env VIGIL_FIREWALL_MODE; default fail-closed)')
       .option('--wait-seconds <n>', 'with --mode wait: how long a download waits for a verdict, 0-3600 (env VIGIL_FIREWALL_WAIT_SECONDS; default 30)')
       .option('--warn <action>', 'versions whose verdict is WARN: allow or block (env VIGIL_FIREWALL_WARN; default allow)')
@@ -193,6 +203,7 @@ export function registerFirewall(program: Command, kit: Kit): void {
           const { firewall, settings: chosen } = await start(ctx, flags, (line) => ctx.io.stdout(line));
           const mode = chosen.options.mode ?? 'fail-closed';
           ctx.io.stderr(`vigil: firewall listening on ${firewall.url} (upstream ${chosen.options.npmUpstream}, mode ${mode}); point npm at it: npm config set registry ${firewall.url}/\n`);
+          ctx.io.stderr(`vigil: PyPI simple index at ${firewall.url}/pypi/simple/ (upstream ${chosen.options.pypiUpstream}); point pip at it: pip config set global.index-url ${firewall.url}/pypi/simple/\n`);
           await (ctx.io.interrupted ? ctx.io.interrupted() : new Promise<void>(() => {}));
           await firewall.close();
           ctx.io.stderr('vigil: firewall stopped\n');
@@ -203,4 +214,5 @@ export function registerFirewall(program: Command, kit: Kit): void {
   registerWrapper(program, kit, 'npm');
   registerWrapper(program, kit, 'pnpm');
   registerWrapper(program, kit, 'yarn');
+  registerWrapper(program, kit, 'pip');
 }

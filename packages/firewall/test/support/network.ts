@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { SignedVigilClient, Vigil, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import { AttestationReceipt, TaskClaim, ValidatorRegistration, formatOffsetTimestamp, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
 import { signAttestation } from '@vigil/crypto';
+import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../registries/src/test-support/pypi-stand-in.js';
 import { startVerdaccio, writePackage, type Verdaccio } from '../../../registries/src/test-support/verdaccio.js';
+import { zipOf } from '../../../registries/src/test-support/zip.js';
 import { startVigilServer, type VigilServer } from '../../../../test-support/vigil-server.js';
 
 export { serverBuilt } from '../../../../test-support/vigil-server.js';
@@ -21,11 +23,15 @@ const VALIDATORS: VigilKeypair[] = ['f1', 'f2', 'f3'].map((b) => keypairFromSeed
 
 export interface Network {
   verdaccio: Verdaccio;
+  /** The PyPI stand-in (simple API, PEP 691 JSON and PEP 503 HTML); its simple index is `${pypi.url}/simple`. */
+  pypi: PypiStandIn;
   server: VigilServer;
   vigil: Vigil;
   dir: string;
   /** Publishes `name@version` (a small package with one file) to Verdaccio with the real npm. */
   publish(name: string, version: string): Promise<void>;
+  /** Writes a PyPI project with one pure-Python wheel per version (a real wheel pip installs); the wheels' file names. */
+  publishPypi(name: string, versions: string[]): Promise<Record<string, string>>;
   /** The upstream's `dist.integrity` of a version. */
   integrity(name: string, version: string): Promise<string>;
   /** Has the server fetch each version, then has the validators attest the given verdicts; resolves once every one is published. */
@@ -48,7 +54,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 
 export async function startNetwork(): Promise<Network> {
   const dir = mkdtempSync(join(tmpdir(), 'vigil-firewall-'));
   const verdaccio = await startVerdaccio();
-  const server = await startVigilServer({ env: { VIGIL_REGISTRY_FETCH: 'true', VIGIL_NPM_REGISTRY_URL: verdaccio.url, VIGIL_REGISTRY_POLL_S: '1' } });
+  const pypiRoot = mkdtempSync(join(tmpdir(), 'vigil-firewall-pypi-'));
+  const pypi = await startPypiStandIn(pypiRoot);
+  const server = await startVigilServer({ env: { VIGIL_REGISTRY_FETCH: 'true', VIGIL_NPM_REGISTRY_URL: verdaccio.url, VIGIL_PYPI_URL: pypi.url, VIGIL_REGISTRY_POLL_S: '1' } });
   const vigil = new Vigil({ baseUrl: server.baseUrl, apiKey: server.paidKey });
   // Three validators of our own, with permits, registered: enough for a fast task's quorum.
   const snapshot = server.metagraph() as MetagraphSnapshot;
@@ -67,12 +75,33 @@ export async function startNetwork(): Promise<Network> {
 
   return {
     verdaccio,
+    pypi,
     server,
     vigil,
     dir,
     publish: async (name, version) => {
       const pkg = await writePackage(join(dir, 'src', `${name}-${version}`), { name, version, main: 'index.js', license: 'MIT' }, { 'index.js': `module.exports = ${JSON.stringify(`${name}@${version}`)};\n` });
       await verdaccio.publish(pkg);
+    },
+    publishPypi: async (name, versions) => {
+      const module = name.replace(/[-.]/g, '_');
+      const names: Record<string, string> = {};
+      const files: Record<string, Record<string, Buffer>> = {};
+      for (const version of versions) {
+        const info = `${module}-${version}.dist-info`;
+        const filename = `${module}-${version}-py3-none-any.whl`;
+        names[version] = filename;
+        files[version] = {
+          [filename]: zipOf({
+            [`${module}/__init__.py`]: `VERSION = ${JSON.stringify(version)}\n`,
+            [`${info}/METADATA`]: `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\n\nA package of the firewall's tests.\n`,
+            [`${info}/WHEEL`]: 'Wheel-Version: 1.0\nGenerator: vigil-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n',
+            [`${info}/RECORD`]: `${module}/__init__.py,,\n${info}/METADATA,,\n${info}/WHEEL,,\n${info}/RECORD,,\n`,
+          }),
+        };
+      }
+      await writePypiProject(pypiRoot, { name, files });
+      return names;
     },
     integrity: async (name, version) => {
       const doc = (await (await fetch(`${verdaccio.url}/${name.replace('/', '%2f')}`)).json()) as { versions: Record<string, { dist: { integrity: string } }> };
@@ -117,6 +146,7 @@ export async function startNetwork(): Promise<Network> {
     stop: async () => {
       await server.stop();
       await verdaccio.stop();
+      await pypi.close();
     },
   };
 }

@@ -72,3 +72,10 @@ export function yarnBerry(args: string[], cwd: string, registry: string): Promis
     YARN_NPM_MINIMAL_AGE_GATE: '0',
   });
 }
+
+/** The real pip (`python3 -m pip`) installing into a directory of its own from `index` only, without its cache. */
+export function pip(args: string[], cwd: string, index: string): Promise<Run> {
+  return runCommand('python3', ['-m', 'pip', ...args, '--index-url', index, '--no-cache-dir', '--disable-pip-version-check', '--no-input', '--retries', '0', '--target', mkdtempSync(join(tmpdir(), 'vigil-fw-pip-target-'))], cwd, {
+    PIP_CONFIG_FILE: '/dev/null',
+  });
+}
