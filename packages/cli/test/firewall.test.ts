@@ -3,7 +3,7 @@
  * run as a user runs it, against a real Verdaccio and a real Vigil server whose verdicts the
  * network published (packages/firewall/test/support/network.ts).
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { CLI_BIN, type CliResult } from './support/cli.js';
 const u = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const ROLL = `cli-fw-roll-${u}`;
 const BAD = `cli-fw-bad-${u}`;
+const PY = `cli-fwpy-${u}`;
+let wheels: Record<string, string>;
 let net: Network;
 let bin: string;
 
@@ -25,7 +27,7 @@ function npmEnv(): Record<string, string> {
 function vigil(args: string[], cwd: string, env: Record<string, string> = {}): { child: ReturnType<typeof spawn>; out: { stdout: string; stderr: string }; exited: Promise<CliResult> } {
   const child = spawn(process.execPath, [CLI_BIN, ...args], {
     cwd,
-    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: mkdtempSync(join(tmpdir(), 'vigil-cli-fw-home-')), VIGIL_BASE_URL: net.server.baseUrl, VIGIL_API_TOKEN: net.server.paidKey, VIGIL_FIREWALL_NPM_UPSTREAM: net.verdaccio.url, ...npmEnv(), ...env },
+    env: { PATH: `${bin}:${process.env.PATH ?? ''}`, HOME: mkdtempSync(join(tmpdir(), 'vigil-cli-fw-home-')), VIGIL_BASE_URL: net.server.baseUrl, VIGIL_API_TOKEN: net.server.paidKey, VIGIL_FIREWALL_NPM_UPSTREAM: net.verdaccio.url, VIGIL_FIREWALL_PYPI_UPSTREAM: `${net.pypi.url}/simple`, PIP_CONFIG_FILE: '/dev/null', ...npmEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const out = { stdout: '', stderr: '' };
@@ -53,10 +55,16 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     });
     writeFileSync(join(bin, 'pnpm'), `#!/bin/sh\nexec "${process.execPath}" "${pnpmScript}" "$@"\n`);
     chmodSync(join(bin, 'pnpm'), 0o755);
+    // pip as a user has it: the machine's Python (its real executable: a version manager's shim reads HOME, which each run replaces).
+    const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'pip'), `#!/bin/sh\nexec "${python}" -m pip "$@"\n`);
+    chmodSync(join(bin, 'pip'), 0o755);
     await net.publish(ROLL, '1.0.0');
     await net.publish(ROLL, '1.1.0');
     await net.publish(BAD, '1.0.0');
-    await net.judge({ [`npm:${ROLL}@1.0.0`]: 'ALLOW', [`npm:${ROLL}@1.1.0`]: 'BLOCK', [`npm:${BAD}@1.0.0`]: 'BLOCK' });
+    wheels = await net.publishPypi(PY, ['1.0.0', '1.1.0']);
+    const wheel = (v: string) => `pkg:pypi/${PY}@${v}?file_name=${encodeURIComponent(wheels[v]!)}`;
+    await net.judge({ [wheel('1.0.0')]: 'ALLOW', [wheel('1.1.0')]: 'BLOCK', [`npm:${ROLL}@1.0.0`]: 'ALLOW', [`npm:${ROLL}@1.1.0`]: 'BLOCK', [`npm:${BAD}@1.0.0`]: 'BLOCK' });
   }, 660_000);
   afterAll(async () => {
     await net?.stop();
@@ -94,6 +102,18 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     const bad = await vigil(['pnpm', 'add', BAD, ...store], dir).exited;
     expect(bad.code).toBe(1);
     expect(bad.stdout).toContain('ERR_PNPM_FETCH_403');
+  });
+
+  it('vigil pip install: the allowed version; the blocked one is not offered', async () => {
+    const dir = mkdtempSync(join(net.dir, 'cli-pip-'));
+    const target = ['--target', join(dir, 'site'), '--no-deps', '--no-cache-dir', '--disable-pip-version-check'];
+    const run = await vigil(['pip', 'install', `${PY}<2`, ...target], dir).exited;
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(run.stderr).toMatch(new RegExp(`^vigil: pip through the Vigil firewall at http://127\\.0\\.0\\.1:\\d+ \\(upstream ${net.pypi.url}/simple/\\)$`, 'm'));
+    expect(run.stdout).toContain(`Successfully installed ${PY}-1.0.0`);
+    const pinned = await vigil(['pip', 'install', `${PY}==1.1.0`, ...target], dir).exited;
+    expect(pinned.code).toBe(1);
+    expect(pinned.stderr).toContain(`No matching distribution found for ${PY}==1.1.0`);
   });
 
   it('usage errors: no token, a bad setting (exit 2, nothing run)', async () => {
