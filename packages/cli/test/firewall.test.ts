@@ -109,7 +109,7 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     const target = ['--target', join(dir, 'site'), '--no-deps', '--no-cache-dir', '--disable-pip-version-check'];
     const run = await vigil(['pip', 'install', `${PY}<2`, ...target], dir).exited;
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.stderr).toMatch(new RegExp(`^vigil: pip through the Vigil firewall at http://127\\.0\\.0\\.1:\\d+ \\(upstream ${net.pypi.url}/simple/\\)$`, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^vigil: pip through the Vigil firewall at http://127\\.0\\.0\\.1:\\d+ \\(upstream ${net.pypi.url}/simple\\)$`, 'm'));
     expect(run.stdout).toContain(`Successfully installed ${PY}-1.0.0`);
     const pinned = await vigil(['pip', 'install', `${PY}==1.1.0`, ...target], dir).exited;
     expect(pinned.code).toBe(1);

@@ -27,6 +27,8 @@ export interface FirewallOptions {
   cooldownHours?: number;
   /** How long a decided answer is reused, in seconds. Default 30. */
   cacheSeconds?: number;
+  /** How long an undecided answer is reused, in seconds. Default 2: a verdict is published in seconds between rounds. */
+  pendingCacheSeconds?: number;
   /** Where the 403 body's link points: the dashboard's base URL. Default: `vigilUrl` (the server serves the dashboard). */
   dashboardUrl?: string;
   /** Milliseconds the upstream has to start answering (and, once answering, may stay silent). Default 30000. */
@@ -65,6 +67,7 @@ export interface ResolvedOptions {
   warn: WarnAction;
   cooldownHours: number;
   cacheSeconds: number;
+  pendingCacheSeconds: number;
   dashboardUrl: string;
   upstreamTimeoutMs: number;
   vigilTimeoutMs: number;
@@ -113,6 +116,7 @@ export function resolveOptions(options: FirewallOptions): ResolvedOptions {
     warn,
     cooldownHours: number('cooldownHours', options.cooldownHours, 0, 0, 24 * 365),
     cacheSeconds: number('cacheSeconds', options.cacheSeconds, 30, 0, 3600),
+    pendingCacheSeconds: number('pendingCacheSeconds', options.pendingCacheSeconds, 2, 0, 3600),
     dashboardUrl: dashboard.href.replace(/\/$/, ''),
     upstreamTimeoutMs: number('upstreamTimeoutMs', options.upstreamTimeoutMs, 30_000, 1, 600_000),
     vigilTimeoutMs: number('vigilTimeoutMs', options.vigilTimeoutMs, 10_000, 1, 600_000),

@@ -62,7 +62,7 @@ class FirewallHandler {
   readonly verdicts: VerdictSource;
 
   constructor(readonly o: ResolvedOptions) {
-    this.verdicts = new VerdictSource({ vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs }, o.cacheSeconds * 1000, o.now);
+    this.verdicts = new VerdictSource({ vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs }, o.cacheSeconds * 1000, o.now, o.pendingCacheSeconds * 1000);
   }
 
   private log(entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>, ecosystem: DecisionLogEntry['ecosystem'] = 'npm'): void {

@@ -20,8 +20,6 @@ export type Lookup = Verdict | VigilUnavailable;
 
 /** References per call: the batch endpoint's maximum (docs/artifacts.md). */
 const BATCH = 100;
-/** Pending answers are reused this long at most: a verdict is published between rounds in seconds. */
-const PENDING_TTL_MS = 2_000;
 
 interface Cached {
   value: Verdict;
@@ -33,7 +31,7 @@ interface Cached {
  * call is being prepared (the same tick, or up to 100 references) joins one batch call, so an
  * install of many packages costs a few calls, never one sequential call per package; a reference
  * already being asked about waits for that call instead of asking again; answers are reused for
- * `cacheSeconds` (pending ones for at most 2 s).
+ * `cacheSeconds` (undecided ones for `pendingCacheSeconds`, 2 s by default).
  */
 export class VerdictSource {
   private readonly client: Vigil;
@@ -48,6 +46,8 @@ export class VerdictSource {
     options: { vigilUrl: string; apiKey: string; timeoutMs: number },
     private readonly ttlMs: number,
     private readonly now: () => number,
+    /** Undecided answers are reused this long: short, a verdict is published between rounds in seconds. */
+    private readonly pendingTtlMs = 2_000,
   ) {
     // One retry: a package manager waits on this, and the firewall's mode decides what a failure means.
     this.client = new Vigil({ baseUrl: options.vigilUrl, apiKey: options.apiKey, timeout: options.timeoutMs, maxRetries: 1, retryBudget: options.timeoutMs * 2 });
@@ -103,7 +103,7 @@ export class VerdictSource {
           findings: r.findings_summary ? { total: r.findings_summary.total, bySeverity: { ...r.findings_summary.by_severity }, byCategory: r.findings_summary.by_category } : null,
           fetch: r.fetch ? { state: r.fetch.state, reason: r.fetch.reason } : null,
         };
-        const ttl = value.state === 'decided' ? this.ttlMs : Math.min(this.ttlMs, PENDING_TTL_MS);
+        const ttl = value.state === 'decided' ? this.ttlMs : this.pendingTtlMs;
         if (ttl > 0) this.cache.set(entry.reference, { value, until: this.now() + ttl });
         entry.resolve(value);
       });

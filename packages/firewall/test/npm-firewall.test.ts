@@ -145,7 +145,8 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     const bad = await pnpm(['add', BAD], project(net.dir, 'pnpm-bad'), fw.url);
     expect(bad.code).not.toBe(0);
     // pnpm prints the status and the URL, not the body (docs/firewall.md "The 403").
-    expect(bad.stdout + bad.stderr).toContain(`ERR_PNPM_FETCH_403  GET ${fw.url}/${BAD}: Forbidden - 403`);
+    expect(bad.stdout + bad.stderr).toContain(`GET ${fw.url}/${BAD}: Forbidden - 403`);
+    expect(bad.stdout + bad.stderr).toMatch(/ERR_PNPM_FETCH_403\s+GET /);
   });
 
   it('Yarn 1: resolves to the allowed version with the upstream integrity; the blocked package fails', async () => {
