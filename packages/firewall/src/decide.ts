@@ -1,4 +1,5 @@
 import type { ResolvedOptions } from './firewall-options.js';
+import type { PolicyAnswer } from './policy-source.js';
 import { VigilUnavailable, type Lookup, type Verdict } from './verdict-source.js';
 
 /** The firewall's answer for one version, with the reason the decision log and the 403 give. */
@@ -32,4 +33,24 @@ export function decide(lookup: Lookup, options: Pick<ResolvedOptions, 'mode' | '
     return { allow: true, reason: 'verdict ALLOW', verdict: lookup };
   }
   return { allow: open, reason: `${undecidedWhy(lookup)}; ${modeNote}`, verdict: lookup };
+}
+
+/** Whether a policy's answer leaves the version undecided (the mode applies, `wait` keeps asking). */
+export function policyUndecided(answer: PolicyAnswer | VigilUnavailable): boolean {
+  return answer instanceof VigilUnavailable || (answer.state === 'pending' && answer.verdict !== 'block');
+}
+
+/**
+ * The decision from a named policy's evaluation (`policy` set): `block` refused whatever the state;
+ * a pending evaluation otherwise undecided (the mode); `warn` per `warn`; `allow` let through.
+ */
+export function decideByPolicy(answer: PolicyAnswer | VigilUnavailable, policy: string, options: Pick<ResolvedOptions, 'mode' | 'warn' | 'waitSeconds'>, waited: boolean): Decision {
+  if (answer instanceof VigilUnavailable) return decide(answer, options, waited);
+  const open = options.mode === 'fail-open';
+  const modeNote = waited ? `still so after waiting ${options.waitSeconds} s (mode wait)` : `mode ${options.mode}`;
+  const verdict: Verdict = { reference: answer.reference, purl: answer.purl, state: answer.state, verdict: null, riskScore: answer.score, findings: null, fetch: answer.fetch };
+  if (answer.verdict === 'block') return { allow: false, reason: `policy ${policy}: block (${answer.failed.join(', ')})`, verdict };
+  if (answer.state === 'pending') return { allow: open, reason: `${undecidedWhy(verdict)}; ${modeNote}`, verdict };
+  if (answer.verdict === 'warn') return { allow: options.warn === 'allow', reason: `policy ${policy}: warn (${answer.warnings.join(', ')}) (warn: ${options.warn})`, verdict };
+  return { allow: true, reason: `policy ${policy}: allow`, verdict };
 }

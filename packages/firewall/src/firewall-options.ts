@@ -1,3 +1,5 @@
+import { PolicyName } from '@vigil/core';
+
 /**
  * The firewall's settings (docs/firewall.md "Settings"). Every one is checked when the firewall is
  * made, so a bad value fails at start, never on the first install.
@@ -17,6 +19,12 @@ export interface FirewallOptions {
   vigilUrl: string;
   /** The API key whose account's answers decide (a `verify`-scoped key of a paid plan). */
   apiKey: string;
+  /**
+   * A policy of the key's organization (docs/policies.md) that decides each download through
+   * `POST /v1/policies/evaluate` (the key needs the `policies` scope). Default: none, Vigil's
+   * published verdict decides. Packuments are filtered by the published verdict either way.
+   */
+  policy?: string;
   /** What an undecided version (no verdict yet), or any version while Vigil cannot be asked, gets. Default `fail-closed`. */
   mode?: FirewallMode;
   /** `wait` only: how long a tarball request waits for a verdict before it is refused. Default 30. */
@@ -62,6 +70,7 @@ export interface ResolvedOptions {
   pypiUpstream: URL | null;
   vigilUrl: string;
   apiKey: string;
+  policy: string | null;
   mode: FirewallMode;
   waitSeconds: number;
   warn: WarnAction;
@@ -93,6 +102,14 @@ function number(name: string, value: number | undefined, fallback: number, min: 
   return value;
 }
 
+function policyName(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  // The server's rule for a policy name (`PolicyName` of @vigil/core): a bad one fails at start, not on every download.
+  const parsed = PolicyName.safeParse(value);
+  if (!parsed.success) throw new TypeError(`policy: expected a policy name of letters, digits, ".", "_" or "-" (1 to 100 characters), got ${JSON.stringify(value)}`);
+  return parsed.data;
+}
+
 export function resolveOptions(options: FirewallOptions): ResolvedOptions {
   const upstream = httpUrl('npmUpstream', options.npmUpstream);
   // The upstream is a base: `/name` is appended to its path.
@@ -111,6 +128,7 @@ export function resolveOptions(options: FirewallOptions): ResolvedOptions {
     pypiUpstream: pypi,
     vigilUrl: vigil.href.replace(/\/$/, ''),
     apiKey: options.apiKey,
+    policy: policyName(options.policy),
     mode,
     waitSeconds: number('waitSeconds', options.waitSeconds, 30, 0, 3600),
     warn,

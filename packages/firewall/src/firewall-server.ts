@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blockBody } from './block-body.js';
-import { decide, type Decision } from './decide.js';
+import { decide, decideByPolicy, policyUndecided, type Decision } from './decide.js';
+import { PolicySource } from './policy-source.js';
 import { resolveOptions, type DecisionLogEntry, type FirewallOptions, type ResolvedOptions } from './firewall-options.js';
 import { npmReference, packumentPath, readNpmPath } from './npm-paths.js';
 import { filterPackument, type VersionJudgement } from './packument-filter.js';
@@ -30,7 +31,6 @@ const FORWARDED = ['accept', 'authorization', 'user-agent', 'npm-command', 'npm-
 /** Headers of the upstream's answer that reach the client for a tarball or a passed-through request. */
 const RETURNED = ['content-type', 'content-length', 'content-encoding', 'etag', 'last-modified', 'cache-control', 'www-authenticate', 'location', 'npm-notice'];
 
-const policyName = 'vigil-verdict';
 
 function pick(headers: IncomingMessage['headers'], names: string[]): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
@@ -60,13 +60,16 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
 
 class FirewallHandler {
   readonly verdicts: VerdictSource;
+  private readonly policies: PolicySource | null;
 
   constructor(readonly o: ResolvedOptions) {
-    this.verdicts = new VerdictSource({ vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs }, o.cacheSeconds * 1000, o.now, o.pendingCacheSeconds * 1000);
+    const connection = { vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs };
+    this.verdicts = new VerdictSource(connection, o.cacheSeconds * 1000, o.now, o.pendingCacheSeconds * 1000);
+    this.policies = o.policy === null ? null : new PolicySource(connection, o.policy, o.cacheSeconds * 1000, o.pendingCacheSeconds * 1000, o.now);
   }
 
   private log(entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>, ecosystem: DecisionLogEntry['ecosystem'] = 'npm'): void {
-    this.o.onDecision({ time: new Date(this.o.now()).toISOString(), ecosystem, policy: policyName, mode: this.o.mode, ...entry } as DecisionLogEntry);
+    this.o.onDecision({ time: new Date(this.o.now()).toISOString(), ecosystem, policy: this.o.policy ?? 'vigil-verdict', mode: this.o.mode, ...entry } as DecisionLogEntry);
   }
 
   /** Upstream simple pages read for downloads, by project: a file's upstream URL is looked up here, never taken from the client. */
@@ -178,6 +181,7 @@ class FirewallHandler {
 
   /** Asks Vigil about one version, and with mode `wait` keeps asking (fresh, every second) while it is undecided. */
   private async decision(reference: string, signal: AbortSignal): Promise<Decision> {
+    if (this.policies) return this.policyDecision(this.policies, reference, signal);
     let lookup = (await this.verdicts.lookup([reference]))[0]!;
     const undecided = (l: Lookup) => l instanceof VigilUnavailable || l.state === 'pending';
     if (this.o.mode !== 'wait' || !undecided(lookup)) return decide(lookup, this.o, false);
@@ -188,6 +192,19 @@ class FirewallHandler {
       lookup = (await this.verdicts.lookup([reference], true))[0]!;
     }
     return decide(lookup, this.o, undecided(lookup));
+  }
+
+  /** `decision` with a named policy: the same waiting, over `POST /v1/policies/evaluate`. */
+  private async policyDecision(policies: PolicySource, reference: string, signal: AbortSignal): Promise<Decision> {
+    let answer = await policies.evaluate(reference);
+    if (this.o.mode !== 'wait' || !policyUndecided(answer)) return decideByPolicy(answer, policies.policy, this.o, false);
+    const deadline = this.o.now() + this.o.waitSeconds * 1000;
+    while (policyUndecided(answer) && this.o.now() < deadline && !signal.aborted) {
+      await abortable(Math.min(WAIT_POLL_MS, Math.max(0, deadline - this.o.now())), signal);
+      if (signal.aborted) break;
+      answer = await policies.evaluate(reference, true);
+    }
+    return decideByPolicy(answer, policies.policy, this.o, policyUndecided(answer));
   }
 
   private async tarball(req: IncomingMessage, res: ServerResponse, target: { name: string; version: string; file: string }, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {

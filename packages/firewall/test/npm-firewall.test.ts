@@ -204,6 +204,18 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     expect(await direct.json()).toMatchObject({ package: PY, version: '1.1.0', verdict: 'BLOCK', purl: `pkg:pypi/${PY}@1.1.0?file_name=${wheels['1.1.0']}` });
   });
 
+  it('a named policy decides downloads: its block refuses a package Vigil allows', async () => {
+    await net.vigil.policies.create({ name: `no-clean-${u}`, rules: [{ name: 'not-clean', expression: `pkg.name != "${CLEAN}"`, action: 'block' }] });
+    const { fw, log } = await firewall({ policy: `no-clean-${u}` });
+    const refused = await npm(['install', CLEAN], project(net.dir, 'policy-clean'), fw.url);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`Vigil firewall refused ${CLEAN}@1.0.0: policy no-clean-${u}: block (not-clean)`);
+    const allowed = await npm(['install', `${ROLL}@^1`], project(net.dir, 'policy-roll'), fw.url);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(log).toContainEqual(expect.objectContaining({ package: ROLL, version: '1.0.0', decision: 'allow', reason: `policy no-clean-${u}: allow`, policy: `no-clean-${u}` }));
+    await expect(startFirewall({ npmUpstream: net.verdaccio.url, vigilUrl: net.server.baseUrl, apiKey: net.server.paidKey, policy: 'no spaces' })).rejects.toThrow(/^policy: expected a policy name/);
+  });
+
   it('batches: a packument costs at most one call, many references one call per 100, answers are reused', async () => {
     const { fw } = await firewall();
     const before = fw.vigilCalls();

@@ -19,6 +19,7 @@ interface FirewallFlags {
   host?: string;
   npmUpstream?: string;
   pypiUpstream?: string;
+  policy?: string;
   mode?: string;
   waitSeconds?: string;
   warn?: string;
@@ -61,12 +62,14 @@ function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallO
   const npmUpstream = upstreamSetting(upstreamName, pick(flags.npmUpstream, 'VIGIL_FIREWALL_NPM_UPSTREAM') ?? DEFAULT_UPSTREAM);
   const pypiName = flags.pypiUpstream !== undefined ? '--pypi-upstream' : 'VIGIL_FIREWALL_PYPI_UPSTREAM';
   const pypiUpstream = upstreamSetting(pypiName, pick(flags.pypiUpstream, 'VIGIL_FIREWALL_PYPI_UPSTREAM') ?? DEFAULT_PYPI_UPSTREAM);
+  const policy = pick(flags.policy, 'VIGIL_FIREWALL_POLICY');
   const port = numberSetting('--port', flags.port, 0, 65535) ?? 0;
   if (!Number.isInteger(port)) throw new UsageError(`--port: expected an integer from 0 to 65535, got ${JSON.stringify(flags.port)}`);
   return {
     options: {
       npmUpstream,
       pypiUpstream,
+      ...(policy !== undefined ? { policy } : {}),
       ...(mode ? { mode } : {}),
       ...(warn ? { warn } : {}),
       ...(waitSeconds !== undefined ? { waitSeconds } : {}),
@@ -101,7 +104,7 @@ async function start(ctx: Context, flags: FirewallFlags, writeLog: (line: string
     );
     return { firewall, settings: chosen };
   } catch (err) {
-    if (err instanceof TypeError) throw new UsageError(err.message);
+    if (err instanceof TypeError) throw new UsageError(err.message.replace(/^policy:/, flags.policy !== undefined ? '--policy:' : 'VIGIL_FIREWALL_POLICY:'));
     const code = (err as NodeJS.ErrnoException).code;
     throw new CliError(`cannot listen on ${chosen.host}:${chosen.port}: ${code ?? (err as Error).message}`);
   }
@@ -193,6 +196,7 @@ export function registerFirewall(program: Command, kit: Kit): void {
       .option('--host <address>', 'address to listen on (default 127.0.0.1)')
       .option('--npm-upstream <url>', `the npm registry in front of which it stands (env VIGIL_FIREWALL_NPM_UPSTREAM; default ${DEFAULT_UPSTREAM})`)
       .option('--pypi-upstream <url>', `the PyPI simple index in front of which it stands, served under /pypi/simple/ (env VIGIL_FIREWALL_PYPI_UPSTREAM; default ${DEFAULT_PYPI_UPSTREAM})`)
+      .option('--policy <name>', "a policy of the key's organization that decides each download (POST /v1/policies/evaluate; the key needs the policies scope) (env VIGIL_FIREWALL_POLICY; default: Vigil's published verdict)")
       .option('--mode <mode>', 'undecided versions, and every version while Vigil cannot be asked: fail-open, fail-closed or wait (env VIGIL_FIREWALL_MODE; default fail-closed)')
       .option('--wait-seconds <n>', 'with --mode wait: how long a download waits for a verdict, 0-3600 (env VIGIL_FIREWALL_WAIT_SECONDS; default 30)')
       .option('--warn <action>', 'versions whose verdict is WARN: allow or block (env VIGIL_FIREWALL_WARN; default allow)')
