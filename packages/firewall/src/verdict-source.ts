@@ -20,6 +20,12 @@ export type Lookup = Verdict | VigilUnavailable;
 
 /** References per call: the batch endpoint's maximum (docs/artifacts.md). */
 const BATCH = 100;
+/**
+ * Batch calls in flight at once. Lookups that arrive while these are answered wait and go together
+ * in the next call: under a big install's burst of packuments the calls grow instead of multiplying,
+ * and a lone lookup still goes at once.
+ */
+const MAX_IN_FLIGHT = 2;
 
 interface Cached {
   value: Verdict;
@@ -28,7 +34,8 @@ interface Cached {
 
 /**
  * Verdicts from `POST /v1/artifacts/verify/batch`, batched and cached. Every `lookup` made while a
- * call is being prepared (the same tick, or up to 100 references) joins one batch call, so an
+ * call is being prepared (the same tick, or while two calls are already being answered; up to 100
+ * references a call) joins one batch call, so an
  * install of many packages costs a few calls, never one sequential call per package; a reference
  * already being asked about waits for that call instead of asking again; answers are reused for
  * `cacheSeconds` (undecided ones for `pendingCacheSeconds`, 2 s by default).
@@ -39,6 +46,7 @@ export class VerdictSource {
   private readonly inFlight = new Map<string, Promise<Lookup>>();
   private queue: { reference: string; resolve: (value: Lookup) => void }[] = [];
   private scheduled = false;
+  private inFlightCalls = 0;
   /** Calls made to Vigil, for the tests and the bench. */
   calls = 0;
 
@@ -82,9 +90,16 @@ export class VerdictSource {
 
   private flush(): void {
     this.scheduled = false;
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 && this.inFlightCalls < MAX_IN_FLIGHT) {
       const batch = this.queue.splice(0, BATCH);
-      void this.ask(batch);
+      this.inFlightCalls++;
+      void this.ask(batch).finally(() => {
+        this.inFlightCalls--;
+        if (this.queue.length > 0 && !this.scheduled) {
+          this.scheduled = true;
+          setImmediate(() => this.flush());
+        }
+      });
     }
   }
 
