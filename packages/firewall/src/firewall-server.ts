@@ -88,8 +88,10 @@ class FirewallHandler {
     const target = readNpmPath(url.pathname);
     const read = req.method === 'GET' || req.method === 'HEAD';
     try {
-      const pypi = this.o.pypiUpstream !== null && read ? /^\/pypi\/(simple|files)\/([^/]+)\/([^/]*)$/.exec(url.pathname) : null;
-      if (pypi) {
+      const pypiPath = this.o.pypiUpstream !== null && /^\/pypi\/(simple|files)\//.test(url.pathname);
+      const pypi = pypiPath && read ? /^\/pypi\/(simple|files)\/([^/]+)\/([^/]*)$/.exec(url.pathname) : null;
+      if (pypiPath && !pypi) sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
+      else if (pypi) {
         const ctx = { requestId, client, signal: aborted.signal };
         if (pypi[1] === 'simple' && pypi[3] === '') await this.simplePage(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), ctx);
         else if (pypi[1] === 'files' && pypi[3] !== '') await this.pypiFile(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), decodeURIComponent(pypi[3]!), ctx);

@@ -106,3 +106,16 @@ describe('the firewall when the upstream or the client fails', () => {
     await expect(startFirewall({ npmUpstream: url, vigilUrl: VIGIL_DOWN, apiKey: KEY, cooldownHours: -1 })).rejects.toThrow(/^cooldownHours: expected a number from 0 to 8760/);
   });
 });
+
+describe('the PyPI side’s paths', () => {
+  it('answers 404 for a path under /pypi/simple/ or /pypi/files/ that is not a page or a file', async () => {
+    const { url } = await upstream((_req, res) => res.writeHead(500).end());
+    const fw = await startFirewall({ npmUpstream: url, pypiUpstream: `${url}/simple`, vigilUrl: VIGIL_DOWN, apiKey: KEY });
+    closers.push(() => fw.close());
+    for (const [method, path] of [['GET', '/pypi/simple/'], ['GET', '/pypi/files/x/'], ['POST', '/pypi/simple/x/']] as const) {
+      const answer = await fetch(`${fw.url}${path}`, { method });
+      expect(answer.status, `${method} ${path}`).toBe(404);
+      expect(((await answer.json()) as { error: string }).error).toMatch(new RegExp(`^Vigil firewall: not a simple page or file path: ${path.replace(/\//g, '\\/')} \\(request fw_`));
+    }
+  });
+});
