@@ -5,6 +5,8 @@ import type { Io } from './io.js';
 /** The exit status the running command sets (docs/cli.md, "Exit status"). */
 export interface RunState {
   exitCode: number;
+  /** `vigil npm …` (and pnpm, yarn): the words after the wrapper's name, for the package manager. */
+  toolArgs?: string[];
 }
 
 export interface Kit {

@@ -26,12 +26,37 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['events'], load: async () => (await import('./commands/events.js')).registerEvents },
   { names: ['keygen', 'miner', 'validator'], load: async () => (await import('./commands/operator.js')).registerOperator },
   { names: ['log'], load: async () => (await import('./commands/log.js')).registerLog },
+  { names: ['firewall', 'npm', 'pnpm', 'yarn', 'pip'], load: async () => (await import('./commands/firewall.js')).registerFirewall },
   { names: ['admin'], load: async () => (await import('./commands/admin.js')).registerAdmin },
   { names: ['completion'], load: async () => (await import('./commands/completion.js')).registerCompletion },
 ];
 
 /** Global options that take a value (`--base-url <url>`): the word after them is not the command. */
 const VALUE_OPTIONS = new Set(['--base-url', '--url', '--token', '--api-key', '--profile']);
+
+/** The commands that run a package manager: every word after theirs is the package manager's (src/commands/firewall.ts). */
+const WRAPPERS = new Set(['npm', 'pnpm', 'yarn', 'pip']);
+
+/**
+ * Where a wrapper command (`vigil [global options] npm …`) stands in `argv`, or null: the words
+ * after it go to the package manager untouched, never through vigil's option parsing
+ * (`vigil npm ls --json` is npm's --json).
+ */
+export function wrapperIndex(argv: readonly string[]): number | null {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return null;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    if (!WRAPPERS.has(arg)) return null;
+    // `vigil npm --help` alone is vigil's help for the wrapper (`vigil npm help` is npm's).
+    const rest = argv.slice(i + 1);
+    return rest.length === 1 && (rest[0] === '--help' || rest[0] === '-h') ? null : i;
+  }
+  return null;
+}
 
 /**
  * The modules a command line needs: the one of its command, none for a bare `--version`, every one

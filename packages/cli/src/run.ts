@@ -1,7 +1,7 @@
 import { CommanderError } from 'commander';
 import { EXIT } from './exit-codes.js';
 import type { Io } from './io.js';
-import { buildProgram } from './program.js';
+import { buildProgram, wrapperIndex } from './program.js';
 
 /**
  * Runs one `vigil` command line (without the program name) and returns its exit status
@@ -10,10 +10,14 @@ import { buildProgram } from './program.js';
  * there is an error to describe.
  */
 export async function run(argv: string[], io: Io): Promise<number> {
-  const state = { exitCode: EXIT.ok as number };
+  const state: { exitCode: number; toolArgs?: string[] } = { exitCode: EXIT.ok };
+  // `vigil npm …`: vigil parses up to the wrapper's name; the rest is npm's, passed as it is.
+  const wrapper = wrapperIndex(argv);
+  const own = wrapper === null ? argv : argv.slice(0, wrapper + 1);
+  if (wrapper !== null) state.toolArgs = argv.slice(wrapper + 1);
   try {
-    const program = await buildProgram(io, state, argv);
-    await program.parseAsync(argv, { from: 'user' });
+    const program = await buildProgram(io, state, own);
+    await program.parseAsync(own, { from: 'user' });
     return state.exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -1,0 +1,397 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { blockBody } from './block-body.js';
+import { decide, decideByPolicy, policyUndecided, type Decision } from './decide.js';
+import { PolicySource } from './policy-source.js';
+import { resolveOptions, type DecisionLogEntry, type FirewallOptions, type ResolvedOptions } from './firewall-options.js';
+import { npmReference, packumentPath, readNpmPath } from './npm-paths.js';
+import { filterPackument, type VersionJudgement } from './packument-filter.js';
+import { normalizePypiName, pypiFileVersion, pypiReference, readSimplePage, simpleHtml, simpleJson, type SimplePage } from './pypi-simple.js';
+import { UpstreamError, upstreamRequest } from './upstream.js';
+import { VerdictSource, VigilUnavailable, type Lookup } from './verdict-source.js';
+
+/** A running firewall. */
+export interface Firewall {
+  /** `http://host:port`, what a package manager's registry setting points at. */
+  readonly url: string;
+  readonly port: number;
+  /** Calls made to Vigil's batch endpoint so far (each answers up to 100 versions). */
+  vigilCalls(): number;
+  /** Stops listening and ends every open connection. */
+  close(): Promise<void>;
+}
+
+/** Packuments larger than this are refused (502): npm's largest are tens of MiB. */
+const MAX_PACKUMENT_BYTES = 256 * 1024 * 1024;
+/** `wait` asks Vigil again this often. */
+const WAIT_POLL_MS = 1_000;
+/** Headers of the client's request that reach the upstream (the client's token included: a private upstream needs it). */
+const FORWARDED = ['accept', 'authorization', 'user-agent', 'npm-command', 'npm-session', 'npm-auth-type', 'pnpm-version', 'referer', 'if-none-match', 'if-modified-since', 'content-type', 'content-length'];
+/** Headers of the upstream's answer that reach the client for a tarball or a passed-through request. */
+const RETURNED = ['content-type', 'content-length', 'content-encoding', 'etag', 'last-modified', 'cache-control', 'www-authenticate', 'location', 'npm-notice'];
+
+
+function pick(headers: IncomingMessage['headers'], names: string[]): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const name of names) if (headers[name] !== undefined) out[name] = headers[name];
+  return out;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
+  res.end(res.req.method === 'HEAD' ? undefined : text);
+}
+
+function abortable(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+class FirewallHandler {
+  readonly verdicts: VerdictSource;
+  private readonly policies: PolicySource | null;
+
+  constructor(readonly o: ResolvedOptions) {
+    const connection = { vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs };
+    this.verdicts = new VerdictSource(connection, o.cacheSeconds * 1000, o.now, o.pendingCacheSeconds * 1000);
+    this.policies = o.policy === null ? null : new PolicySource(connection, o.policy, o.cacheSeconds * 1000, o.pendingCacheSeconds * 1000, o.now);
+  }
+
+  private log(entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>, ecosystem: DecisionLogEntry['ecosystem'] = 'npm'): void {
+    this.o.onDecision({ time: new Date(this.o.now()).toISOString(), ecosystem, policy: this.o.policy ?? 'vigil-verdict', mode: this.o.mode, ...entry } as DecisionLogEntry);
+  }
+
+  /** Upstream simple pages read for downloads, by project: a file's upstream URL is looked up here, never taken from the client. */
+  private readonly pages = new Map<string, { page: SimplePage; until: number }>();
+
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = `fw_${randomBytes(12).toString('base64url')}`;
+    res.setHeader('x-request-id', requestId);
+    // The client going away (Ctrl-C, a timeout of its own) aborts what is under way for it upstream.
+    const aborted = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const url = new URL(req.url ?? '/', 'http://firewall.invalid');
+    const target = readNpmPath(url.pathname);
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    try {
+      const pypiPath = this.o.pypiUpstream !== null && /^\/pypi\/(simple|files)\//.test(url.pathname);
+      const pypi = pypiPath && read ? /^\/pypi\/(simple|files)\/([^/]+)\/([^/]*)$/.exec(url.pathname) : null;
+      if (pypiPath && !pypi) sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
+      else if (pypi) {
+        const ctx = { requestId, client, signal: aborted.signal };
+        if (pypi[1] === 'simple' && pypi[3] === '') await this.simplePage(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), ctx);
+        else if (pypi[1] === 'files' && pypi[3] !== '') await this.pypiFile(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), decodeURIComponent(pypi[3]!), ctx);
+        else sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
+      } else if (read && target.kind === 'packument') await this.packument(req, res, target.name, { requestId, client, signal: aborted.signal });
+      else if (read && target.kind === 'tarball') await this.tarball(req, res, target, { requestId, client, signal: aborted.signal });
+      else await this.passThrough(req, res, url, aborted.signal);
+    } catch (error) {
+      if (aborted.signal.aborted) return;
+      if (error instanceof UpstreamError) sendJson(res, error.status, { error: `Vigil firewall: ${error.message} (request ${requestId})` });
+      else sendJson(res, 500, { error: `Vigil firewall: internal error: ${(error as Error).message} (request ${requestId})` });
+    }
+  }
+
+  private upstreamUrl(path: string, search = ''): URL {
+    const url = new URL(this.o.npmUpstream.href);
+    url.pathname = `${url.pathname.replace(/\/$/, '')}${path}`;
+    url.search = search;
+    return url;
+  }
+
+  private async packument(req: IncomingMessage, res: ServerResponse, name: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+    const headers = pick(req.headers, ['accept', 'authorization', 'user-agent', 'npm-command', 'npm-session']);
+    // The cooldown reads `time`, which only the full document has.
+    if (this.o.cooldownHours > 0 || headers.accept === undefined) headers.accept = 'application/json';
+    headers['accept-encoding'] = 'identity';
+    const answer = await upstreamRequest(this.upstreamUrl(packumentPath(name)), { method: 'GET', headers, timeoutMs: this.o.upstreamTimeoutMs, signal: ctx.signal });
+    if (answer.statusCode !== 200) {
+      res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
+      answer.pipe(res);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_PACKUMENT_BYTES) throw new UpstreamError(502, `the upstream packument of ${name} is larger than ${MAX_PACKUMENT_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    let doc: Record<string, unknown>;
+    try {
+      doc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+      if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('not an object');
+    } catch {
+      throw new UpstreamError(502, `the upstream answered the packument of ${name} with something that is not a JSON object`);
+    }
+    const versions = doc.versions && typeof doc.versions === 'object' ? Object.keys(doc.versions) : [];
+    // Every version in one go: the source batches them (100 a call) and reuses what it knows.
+    const lookups = new Map<string, Lookup>();
+    const answers = await this.verdicts.lookup(versions.map((v) => npmReference(name, v)));
+    versions.forEach((v, i) => lookups.set(v, answers[i]!));
+    const time = doc.time && typeof doc.time === 'object' ? (doc.time as Record<string, unknown>) : {};
+    const cutoff = this.o.now() - this.o.cooldownHours * 3_600_000;
+    const judge = (version: string): VersionJudgement => {
+      const lookup = lookups.get(version);
+      if (lookup && !(lookup instanceof VigilUnavailable) && lookup.state === 'decided') {
+        if (lookup.verdict === 'BLOCK') return { hide: true, reason: 'verdict BLOCK' };
+        if (lookup.verdict === 'WARN' && this.o.warn === 'block') return { hide: true, reason: 'verdict WARN (warn: block)' };
+      }
+      if (this.o.cooldownHours > 0 && typeof time[version] === 'string') {
+        const published = Date.parse(time[version]);
+        if (Number.isFinite(published) && published > cutoff) return { hide: true, reason: `cooldown: published ${time[version]}, less than ${this.o.cooldownHours} h ago` };
+      }
+      return { hide: false };
+    };
+    const host = req.headers.host ?? `127.0.0.1:${(req.socket.address() as AddressInfo).port}`;
+    const { hidden } = filterPackument(doc, judge, `http://${host}`);
+    if (hidden.length > 0) this.log({ client: ctx.client, package: name, version: null, decision: 'filter', reason: `${hidden.length} of ${versions.length} versions hidden`, verdict: null, request_id: ctx.requestId, hidden });
+    if (hidden.length > 0 && hidden.length === versions.length) {
+      // Nothing left to offer: say why, in the package manager's words, rather than "no matching version".
+      const newest = hidden.at(-1)!;
+      const lookup = lookups.get(newest.version);
+      const reasons = [...new Set(hidden.map((h) => h.reason.replace(/^cooldown: .*/, `cooldown ${this.o.cooldownHours} h`)))].join(', ');
+      const reason = `every version is hidden (${reasons})`;
+      this.log({ client: ctx.client, package: name, version: null, decision: 'block', reason, verdict: null, request_id: ctx.requestId });
+      const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
+      sendJson(res, 403, blockBody({ name, version: null, purl: verdict?.purl ?? `pkg:npm/${name}`, reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+      return;
+    }
+    const text = JSON.stringify(doc);
+    res.writeHead(200, {
+      'content-type': answer.headers['content-type'] ?? 'application/json',
+      'content-length': Buffer.byteLength(text),
+      // The document depends on verdicts that change: never reused without asking again.
+      'cache-control': 'no-cache',
+    });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  /** Asks Vigil about one version, and with mode `wait` keeps asking (fresh, every second) while it is undecided. */
+  private async decision(reference: string, signal: AbortSignal): Promise<Decision> {
+    if (this.policies) return this.policyDecision(this.policies, reference, signal);
+    let lookup = (await this.verdicts.lookup([reference]))[0]!;
+    const undecided = (l: Lookup) => l instanceof VigilUnavailable || l.state === 'pending';
+    if (this.o.mode !== 'wait' || !undecided(lookup)) return decide(lookup, this.o, false);
+    const deadline = this.o.now() + this.o.waitSeconds * 1000;
+    while (undecided(lookup) && this.o.now() < deadline && !signal.aborted) {
+      await abortable(Math.min(WAIT_POLL_MS, Math.max(0, deadline - this.o.now())), signal);
+      if (signal.aborted) break;
+      lookup = (await this.verdicts.lookup([reference], true))[0]!;
+    }
+    return decide(lookup, this.o, undecided(lookup));
+  }
+
+  /** `decision` with a named policy: the same waiting, over `POST /v1/policies/evaluate`. */
+  private async policyDecision(policies: PolicySource, reference: string, signal: AbortSignal): Promise<Decision> {
+    let answer = await policies.evaluate(reference);
+    if (this.o.mode !== 'wait' || !policyUndecided(answer)) return decideByPolicy(answer, policies.policy, this.o, false);
+    const deadline = this.o.now() + this.o.waitSeconds * 1000;
+    while (policyUndecided(answer) && this.o.now() < deadline && !signal.aborted) {
+      await abortable(Math.min(WAIT_POLL_MS, Math.max(0, deadline - this.o.now())), signal);
+      if (signal.aborted) break;
+      answer = await policies.evaluate(reference, true);
+    }
+    return decideByPolicy(answer, policies.policy, this.o, policyUndecided(answer));
+  }
+
+  private async tarball(req: IncomingMessage, res: ServerResponse, target: { name: string; version: string; file: string }, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+    const reference = npmReference(target.name, target.version);
+    const decision = await this.decision(reference, ctx.signal);
+    if (ctx.signal.aborted) return;
+    const verdict = decision.verdict;
+    this.log({ client: ctx.client, package: target.name, version: target.version, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId });
+    if (!decision.allow) {
+      sendJson(res, 403, blockBody({ name: target.name, version: target.version, purl: verdict?.purl ?? reference, reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+      return;
+    }
+    const answer = await upstreamRequest(this.upstreamUrl(`/${target.name}/-/${encodeURIComponent(target.file)}`), {
+      method: req.method!,
+      headers: { ...pick(req.headers, ['authorization', 'user-agent', 'if-none-match']), 'accept-encoding': 'identity' },
+      timeoutMs: this.o.upstreamTimeoutMs,
+      signal: ctx.signal,
+    });
+    res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
+    // Byte for byte: the package manager checks dist.integrity against exactly these bytes.
+    answer.pipe(res);
+    answer.once('error', () => res.destroy());
+  }
+
+  /** The upstream's simple page of `project` (JSON when the upstream speaks PEP 691), or the upstream's answer when it is not 200. */
+  private async fetchPage(project: string, ctx: { signal: AbortSignal }): Promise<{ page: SimplePage } | { answer: import('node:http').IncomingMessage }> {
+    const url = new URL(`${normalizePypiName(project)}/`, this.o.pypiUpstream!);
+    const answer = await upstreamRequest(url, {
+      method: 'GET',
+      headers: { accept: 'application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1', 'accept-encoding': 'identity', 'user-agent': 'vigil-firewall' },
+      timeoutMs: this.o.upstreamTimeoutMs,
+      signal: ctx.signal,
+    });
+    if (answer.statusCode !== 200) return { answer };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of answer as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_PACKUMENT_BYTES) throw new UpstreamError(502, `the upstream simple page of ${project} is larger than ${MAX_PACKUMENT_BYTES} bytes`);
+      chunks.push(chunk);
+    }
+    const json = (answer.headers['content-type'] ?? '').includes('json');
+    let page: SimplePage;
+    try {
+      page = readSimplePage(project, Buffer.concat(chunks).toString('utf8'), json, url.href);
+    } catch {
+      throw new UpstreamError(502, `the upstream answered the simple page of ${project} with something that is not a PEP 691 or PEP 503 page`);
+    }
+    this.pages.set(project, { page, until: this.o.now() + Math.max(this.o.cacheSeconds, 60) * 1000 });
+    return { page };
+  }
+
+  private async simplePage(req: IncomingMessage, res: ServerResponse, project: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+    const fetched = await this.fetchPage(project, ctx);
+    if ('answer' in fetched) {
+      res.writeHead(fetched.answer.statusCode ?? 502, pick(fetched.answer.headers, RETURNED));
+      fetched.answer.pipe(res);
+      return;
+    }
+    const page = fetched.page;
+    const versions = page.files.map((f) => pypiFileVersion(project, f.filename));
+    const references = page.files.map((f, i) => (versions[i] === null ? null : pypiReference(project, versions[i]!, f.filename)));
+    const asked = references.filter((r): r is string => r !== null);
+    const answers = await this.verdicts.lookup(asked);
+    const byReference = new Map(asked.map((r, i) => [r, answers[i]!]));
+    const cutoff = this.o.now() - this.o.cooldownHours * 3_600_000;
+    const hidden: { version: string; reason: string }[] = [];
+    const kept = page.files.filter((file, i) => {
+      const lookup = references[i] === null ? undefined : byReference.get(references[i]!);
+      let reason: string | null = null;
+      if (lookup && !(lookup instanceof VigilUnavailable) && lookup.state === 'decided') {
+        if (lookup.verdict === 'BLOCK') reason = 'verdict BLOCK';
+        else if (lookup.verdict === 'WARN' && this.o.warn === 'block') reason = 'verdict WARN (warn: block)';
+      }
+      const uploaded = typeof file['upload-time'] === 'string' ? Date.parse(file['upload-time']) : NaN;
+      if (reason === null && this.o.cooldownHours > 0 && Number.isFinite(uploaded) && uploaded > cutoff) reason = `cooldown: published ${String(file['upload-time'])}, less than ${this.o.cooldownHours} h ago`;
+      if (reason !== null) hidden.push({ version: file.filename, reason });
+      return reason === null;
+    });
+    if (hidden.length > 0) this.log({ client: ctx.client, package: project, version: null, decision: 'filter', reason: `${hidden.length} of ${page.files.length} files hidden`, verdict: null, request_id: ctx.requestId, hidden }, 'pypi');
+    if (hidden.length > 0 && kept.length === 0) {
+      const reasons = [...new Set(hidden.map((h) => h.reason.replace(/^cooldown: .*/, `cooldown ${this.o.cooldownHours} h`)))].join(', ');
+      const reason = `every file is hidden (${reasons})`;
+      this.log({ client: ctx.client, package: project, version: null, decision: 'block', reason, verdict: null, request_id: ctx.requestId }, 'pypi');
+      const last = asked.at(-1);
+      const lookup = last === undefined ? undefined : byReference.get(last);
+      const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
+      sendJson(res, 403, blockBody({ name: project, version: null, purl: verdict?.purl ?? `pkg:pypi/${project}`, reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+      return;
+    }
+    const host = req.headers.host ?? `127.0.0.1:${(req.socket.address() as AddressInfo).port}`;
+    const keptVersions = new Set(kept.map((f) => pypiFileVersion(project, f.filename)));
+    const out: SimplePage = {
+      name: page.name,
+      files: kept.map((f) => ({ ...f, url: `http://${host}/pypi/files/${project}/${encodeURIComponent(f.filename)}` })),
+      rest: Array.isArray(page.rest.versions) ? { ...page.rest, versions: (page.rest.versions as string[]).filter((v) => keptVersions.has(v)) } : page.rest,
+    };
+    const json = (req.headers.accept ?? '').includes('application/vnd.pypi.simple.v1+json');
+    const text = json ? simpleJson(out) : simpleHtml(out);
+    res.writeHead(200, { 'content-type': json ? 'application/vnd.pypi.simple.v1+json' : 'text/html; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-cache' });
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  private async pypiFile(req: IncomingMessage, res: ServerResponse, project: string, filename: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+    // `<file>.metadata` (PEP 658): the file's metadata, passed through undecided like any metadata.
+    const metadata = filename.endsWith('.metadata');
+    const distribution = metadata ? filename.slice(0, -'.metadata'.length) : filename;
+    const cached = this.pages.get(project);
+    let page = cached && cached.until > this.o.now() ? cached.page : null;
+    if (page === null || !page.files.some((f) => f.filename === distribution)) {
+      const fetched = await this.fetchPage(project, ctx);
+      if ('page' in fetched) page = fetched.page;
+      else {
+        fetched.answer.resume();
+        page = null;
+      }
+    }
+    const file = page?.files.find((f) => f.filename === distribution);
+    if (!file) {
+      sendJson(res, 404, { error: `Vigil firewall: ${project} has no file ${distribution} upstream (request ${ctx.requestId})` });
+      return;
+    }
+    if (!metadata) {
+      const version = pypiFileVersion(project, filename);
+      const reference = version === null ? `pkg:pypi/${project}` : pypiReference(project, version, filename);
+      const decision: Decision =
+        version === null ? decide({ reference, purl: reference, state: 'pending', verdict: null, riskScore: null, findings: null, fetch: null, refused: 'no version in the file name' }, this.o, false) : await this.decision(reference, ctx.signal);
+      if (ctx.signal.aborted) return;
+      const verdict = decision.verdict;
+      this.log({ client: ctx.client, package: project, version: version ?? filename, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId }, 'pypi');
+      if (!decision.allow) {
+        sendJson(res, 403, blockBody({ name: project, version: version ?? filename, purl: verdict?.purl ?? reference, reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+        return;
+      }
+    }
+    const answer = await upstreamRequest(new URL(metadata ? `${file.url}.metadata` : file.url), {
+      method: req.method!,
+      headers: { ...pick(req.headers, ['user-agent', 'if-none-match']), 'accept-encoding': 'identity' },
+      timeoutMs: this.o.upstreamTimeoutMs,
+      signal: ctx.signal,
+    });
+    res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
+    answer.pipe(res);
+    answer.once('error', () => res.destroy());
+  }
+
+  private async passThrough(req: IncomingMessage, res: ServerResponse, url: URL, signal: AbortSignal): Promise<void> {
+    const answer = await upstreamRequest(this.upstreamUrl(url.pathname, url.search), {
+      method: req.method ?? 'GET',
+      headers: pick(req.headers, [...FORWARDED, 'accept-encoding']),
+      timeoutMs: this.o.upstreamTimeoutMs,
+      signal,
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body: req }),
+    });
+    res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
+    answer.pipe(res);
+    answer.once('error', () => res.destroy());
+  }
+}
+
+/**
+ * Starts the npm registry firewall (docs/firewall.md): a server on `host:port` (default
+ * 127.0.0.1, a port the system chooses) in front of `npmUpstream`.
+ */
+export async function startFirewall(options: FirewallOptions, listen: { port?: number; host?: string } = {}): Promise<Firewall> {
+  const resolved = resolveOptions(options);
+  const handler = new FirewallHandler(resolved);
+  const server: Server = createServer((req, res) => void handler.handle(req, res));
+  const host = listen.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    vigilCalls: () => handler.verdicts.calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

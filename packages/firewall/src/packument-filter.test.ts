@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { readNpmPath } from './npm-paths.js';
+import { filterPackument, type VersionJudgement } from './packument-filter.js';
+
+const dist = (name: string, v: string) => ({ tarball: `https://registry.example/${name}/-/${name.split('/').pop()}-${v}.tgz`, integrity: `sha512-${v}`, shasum: `sha1-${v}` });
+const doc = (name: string, versions: string[], tags: Record<string, string>) => ({
+  name,
+  'dist-tags': { ...tags },
+  versions: Object.fromEntries(versions.map((v) => [v, { name, version: v, dist: dist(name, v) }])),
+  time: Object.fromEntries(versions.map((v) => [v, '2026-01-01T00:00:00.000Z'])),
+});
+const hide = (...versions: string[]) => (v: string): VersionJudgement => (versions.includes(v) ? { hide: true, reason: 'verdict BLOCK' } : { hide: false });
+
+describe('filterPackument', () => {
+  it('removes hidden versions, rolls latest back, keeps dist but the tarball URL', () => {
+    const { doc: out, hidden } = filterPackument(doc('a', ['1.0.0', '1.1.0', '2.0.0-beta.1'], { latest: '1.1.0', next: '2.0.0-beta.1' }), hide('1.1.0'), 'http://fw');
+    expect(hidden).toEqual([{ version: '1.1.0', reason: 'verdict BLOCK' }]);
+    expect(Object.keys(out.versions)).toEqual(['1.0.0', '2.0.0-beta.1']);
+    expect(Object.keys(out.time)).toEqual(['1.0.0', '2.0.0-beta.1']);
+    expect(out['dist-tags']).toEqual({ latest: '1.0.0', next: '2.0.0-beta.1' });
+    expect(out.versions['1.0.0'].dist).toEqual({ ...dist('a', '1.0.0'), tarball: 'http://fw/a/-/a-1.0.0.tgz' });
+  });
+
+  it('latest with nothing older allowed takes the newest release; other tags on hidden versions go; nothing left, no tags', () => {
+    expect(filterPackument(doc('b', ['1.0.0', '2.0.0', '3.0.0-rc.1'], { latest: '1.0.0', beta: '3.0.0-rc.1' }), hide('1.0.0', '3.0.0-rc.1'), 'http://fw').doc['dist-tags']).toEqual({ latest: '2.0.0' });
+    expect(filterPackument(doc('c', ['1.0.0-rc.1', '1.0.0'], { latest: '1.0.0' }), hide('1.0.0'), 'http://fw').doc['dist-tags']).toEqual({ latest: '1.0.0-rc.1' });
+    expect(filterPackument(doc('d', ['1.0.0'], { latest: '1.0.0' }), hide('1.0.0'), 'http://fw').doc['dist-tags']).toEqual({});
+  });
+
+  it('scoped names keep their scope in the tarball URL', () => {
+    const { doc: out } = filterPackument(doc('@s/e', ['1.0.0'], { latest: '1.0.0' }), hide(), 'http://127.0.0.1:4873');
+    expect(out.versions['1.0.0'].dist.tarball).toBe('http://127.0.0.1:4873/@s/e/-/e-1.0.0.tgz');
+  });
+});
+
+describe('readNpmPath', () => {
+  it.each([
+    ['/left-pad', { kind: 'packument', name: 'left-pad' }],
+    ['/@scope%2fname', { kind: 'packument', name: '@scope/name' }],
+    ['/@scope%2Fname', { kind: 'packument', name: '@scope/name' }],
+    ['/@scope/name', { kind: 'packument', name: '@scope/name' }],
+    ['/left-pad/-/left-pad-1.3.0.tgz', { kind: 'tarball', name: 'left-pad', version: '1.3.0', file: 'left-pad-1.3.0.tgz' }],
+    ['/@scope/name/-/name-2.0.0-beta.1.tgz', { kind: 'tarball', name: '@scope/name', version: '2.0.0-beta.1', file: 'name-2.0.0-beta.1.tgz' }],
+    ['/@scope%2fname/-/name-1.0.0.tgz', { kind: 'tarball', name: '@scope/name', version: '1.0.0', file: 'name-1.0.0.tgz' }],
+  ])('%s', (path, expected) => expect(readNpmPath(path)).toEqual(expected));
+
+  it.each(['/', '/-/whoami', '/-/npm/v1/security/advisories/bulk', '/left-pad/1.3.0', '/left-pad/-/other-1.0.0.tgz', '/left-pad/-/left-pad-.tgz', '/.hidden', '/a%zz', '/@/x', '/a//b'])('%s is passed through', (path) =>
+    expect(readNpmPath(path)).toEqual({ kind: 'other' }),
+  );
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // A hang guard, not a speed target: the suites against a real server start one with the demo
+    // seed and run the real npm and pnpm through the firewall.
+    testTimeout: 180_000,
+    hookTimeout: 660_000,
+    // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.test-results/vitest.json' },
+  },
+});
