@@ -15,3 +15,4 @@ export { storeArtifact } from './store-artifact.js';
 export { uploadArtifact } from './customer-artifacts.js';
 export { type ReferenceFetches } from './references/reference-fetches.js';
 export { type PendingReference } from './references/reference-fetches.js';
+export { keepRegistryProvenance, type RegistryProvenanceOutcome } from './provenance/artifact-provenance.js';

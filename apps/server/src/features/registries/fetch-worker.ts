@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parsePackageRef } from '@vigil/core';
 import { createNpmRegistry, createPypiRegistry, fetchPackageRef, type NpmRegistry, type PypiRegistry, type RegistrySettings } from '@vigil/registries';
 import type { Kysely } from 'kysely';
-import { uploadArtifact } from '../artifacts/index.js';
+import { keepRegistryProvenance, uploadArtifact } from '../artifacts/index.js';
 import type { BlobStore } from '../../platform/blobs/index.js';
 import type { Database } from '../../platform/db/schema.js';
 import { VigilError } from '../../platform/errors.js';
@@ -77,6 +77,22 @@ export function retryDelay(settings: Pick<RegistryFetchSettings, 'retryBaseMs'>,
 
 type Outcome = Parameters<typeof finishFetch>[2];
 
+/**
+ * The npm registry's provenance of a stored version (its attestations document), checked and kept
+ * when it verifies (docs/package-facts.md, "Provenance of fetched packages"). Whatever happens here,
+ * the stored artifact stands: a document that is not JSON, does not verify, or cannot be kept now is
+ * logged, and the artifact reads `registry_provenance: absent`.
+ */
+async function keepOfferedProvenance(options: CreateFetchWorkerOptions, artifactId: number, purl: string, document: Buffer, sha512Hex: string, at: number): Promise<void> {
+  try {
+    const outcome = await keepRegistryProvenance(options.db, { artifactId, document: JSON.parse(document.toString('utf8')), sha512Hex, purl, accountId: REGISTRY_ACCOUNT_ID, now: at });
+    if (outcome.kept) options.logger?.info({ purl, artifact: artifactId, subject: outcome.provenance.subject, source_repository: outcome.provenance.source_repository }, 'registry provenance verified and kept');
+    else options.logger?.info({ purl, artifact: artifactId, reason: outcome.reason }, 'registry provenance not kept: it does not verify');
+  } catch (error) {
+    options.logger?.error({ err: error, purl, artifact: artifactId }, 'registry provenance not kept: it could not be checked');
+  }
+}
+
 /** Fetches one claimed reference and stores it as a live artifact claimed by Vigil's registry account. */
 async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, now: () => number): Promise<Outcome> {
   const { row } = claim;
@@ -100,6 +116,7 @@ async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, 
       now: now(),
     });
     options.logger?.info({ purl: row.purl, artifact: Number(stored.artifact.id), track: result.track.track, created: stored.created }, 'registry fetch stored');
+    if ('attestations' in result && result.attestations !== null) await keepOfferedProvenance(options, Number(stored.artifact.id), row.purl, result.attestations, result.sha512, now());
     return { state: 'stored', artifactId: Number(stored.artifact.id), track: result.track.track };
   } catch (error) {
     // Refused by the store (an archive that cannot be read, a checksum qualifier the bytes do not match): nothing was stored, and trying again changes nothing.

@@ -90,6 +90,41 @@ export async function attachProvenance(
   });
 }
 
+/** What became of the provenance a registry offered with a fetched version. */
+export type RegistryProvenanceOutcome = { kept: true; provenance: ArtifactProvenance } | { kept: false; reason: string };
+
+/**
+ * The npm registry's attestations document of a version Vigil fetched (docs/package-facts.md,
+ * "Provenance of fetched packages"): checked exactly as an attached bundle is, against the sha512 of
+ * the bytes the registry served (checked against `dist.integrity` before they were stored) and the
+ * purl they were fetched as, and kept when it verifies, attached by `accountId` (Vigil's registry
+ * account). One that does not verify is not kept; the reason is answered for the worker's log.
+ */
+export async function keepRegistryProvenance(
+  db: Kysely<Database>,
+  input: { artifactId: number; document: unknown; sha512Hex: string; purl: string; accountId: string; now: number },
+): Promise<RegistryProvenanceOutcome> {
+  let bundle;
+  try {
+    bundle = provenanceBundle(input.document);
+  } catch (error) {
+    if (error instanceof NotABundleError) return { kept: false, reason: error.message };
+    throw error;
+  }
+  const check = checkProvenance(bundle, { sha512Hex: input.sha512Hex, purls: [input.purl] });
+  if (!check.verified) return { kept: false, reason: check.reason };
+  const provenance = await keepVerifiedProvenance(db, {
+    artifact_id: input.artifactId,
+    subject: check.subject,
+    source_repository: check.source_repository,
+    logged_at: check.logged_at,
+    bundle: JSON.stringify(input.document),
+    uploaded_by: input.accountId,
+    created_at: input.now,
+  });
+  return { kept: true, provenance };
+}
+
 export interface VerifiedBundleRow {
   artifact_id: number;
   subject: string;
