@@ -35,6 +35,8 @@ describe('isTransient', () => {
         'handler_timeout',
         'internal_error',
         'metagraph_unavailable',
+        // 503 while an instance's database is unreachable or behind (GET /v1/ready): another try, or instance, answers.
+        'not_ready',
         'rate_limited',
         'service_unavailable',
         'too_many_signature_failures',

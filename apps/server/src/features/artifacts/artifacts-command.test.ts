@@ -90,7 +90,7 @@ describeEachDialect('vigil-server artifacts', (ctx) => {
     const result = await run(['add', '--track', 'packages', '--kind', 'live', join(dir, 'widget.tgz'), join(dir, 'django_rest-3.15.1-py3-none-any.whl')]);
     expect(result.code).toBe(0);
     expect(await artifacts()).toEqual([
-      { bundle_hash: 'packages/npm/pkg:npm/%40acme/widget@2.0.0-rc.1', kind: 'live', ground_truth: null, content_hash: sha256(tgz), label: 'npm', source_id: 'pkg:npm/%40acme/widget@2.0.0-rc.1' },
+      { bundle_hash: 'packages/npm/pkg:npm/%40acme/Widget@2.0.0-rc.1', kind: 'live', ground_truth: null, content_hash: sha256(tgz), label: 'npm', source_id: 'pkg:npm/%40acme/Widget@2.0.0-rc.1' },
       { bundle_hash: 'packages/pypi/pkg:pypi/django-rest@3.15.1', kind: 'live', ground_truth: null, content_hash: sha256(wheel), label: 'pypi', source_id: 'pkg:pypi/django-rest@3.15.1' },
     ]);
     expect(await blobs.get(sha256(tgz))).toEqual(new Uint8Array(tgz));
