@@ -7,8 +7,8 @@
 
 /** CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ESC \`) and other two-character escape sequences. */
 const ANSI_RE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
-/** Line breaks and tabs: a space each. */
-const BREAKS_RE = /[\r\n\t\u0085\u2028\u2029]+/g;
+/** Line breaks and tabs, with the spaces around them: one space. */
+const BREAKS_RE = / *[\r\n\t\u0085\u2028\u2029][ \r\n\t\u0085\u2028\u2029]*/g;
 /** C0 and C1 controls, DEL, bidi marks, embeddings, overrides and isolates, zero-width characters, BOM. */
 const INVISIBLE_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 

@@ -117,7 +117,7 @@ export function createVigilMcpServer(options: VigilMcpOptions): McpServer {
     try {
       result = await Promise.race([work(call), expired]);
     } catch (err) {
-      result = toolError(faultMessage(err, options.baseUrl));
+      result = toolError(faultMessage(err, options.baseUrl, (text) => redactKey(text, pattern)));
     } finally {
       clearTimeout(timer);
     }
