@@ -185,7 +185,7 @@ describe('vigil mcp refuses malformed options at start (F3)', () => {
 describe('vigil mcp stopped during a local scan (F5)', () => {
   const scanDirs = (tmp: string) => readdirSync(tmp).filter((n) => n.startsWith('vigil-mcp-scan-'));
 
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, code] of [['SIGTERM', 130], ['SIGINT', 130]] as const) {
     it(`${signal} stops the scan, removes its temporary directory and exits ${code}`, async () => {
       const tmp = mkdtempSync(join(dir, 'tmp-'));
       const raw = new RawMcp({ TMPDIR: tmp });

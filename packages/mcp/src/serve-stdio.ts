@@ -17,7 +17,7 @@ export interface StdioServeOptions extends VigilMcpOptions {
  * Nothing else may write to stdout: it carries the protocol.
  * On SIGTERM or SIGINT (how clients stop a stdio server) the calls in flight are aborted, running
  * scans stop their agent and remove their temporary directory (at most SHUTDOWN_GRACE_MS), and the
- * process exits 143 or 130. Scan directories a killed server left (SIGKILL) are swept at start.
+ * process exits 130 (as `vigil scan` on Ctrl-C). Scan directories a killed server left (SIGKILL) are swept at start.
  */
 export async function serveStdio(options: StdioServeOptions): Promise<void> {
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
@@ -36,7 +36,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<void> {
   const onSignal = (signal: NodeJS.Signals) => {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
-    void stopScans().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void stopScans().finally(() => process.exit(130));
   };
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);

@@ -76,10 +76,11 @@ export async function explainVerdict(vigil: Vigil, input: { package?: string | u
     attestations_total: artifact.attestations.length,
     verify_offline: artifact.attestations.length > 0 ? offlineSteps(attestations.map((a) => a.canonical_hash)) : [],
   };
-  const name = structured.purls[0] ?? artifact.id;
+  // `<purl> (art_<n>, sha256:…)`, or `art_<n> (sha256:…)` for an artifact uploaded without a package reference.
+  const name = structured.purls[0] === undefined ? `${artifact.id} (${artifact.sha256})` : `${structured.purls[0]} (${artifact.id}, ${artifact.sha256})`;
   const lines: string[] = [];
-  if (verdict === null) lines.push(`${name} (${artifact.id}, ${artifact.sha256}): no published verdict yet.`);
-  else lines.push(`${verdict.verdict} ${name} (${artifact.id}, ${artifact.sha256}): risk ${verdict.risk_score}, decided ${structured.decided_at} in round ${verdict.round_id}.`);
+  if (verdict === null) lines.push(`${name}: no published verdict yet.`);
+  else lines.push(`${verdict.verdict} ${name}: risk ${verdict.risk_score}, decided ${structured.decided_at} in round ${verdict.round_id}.`);
   if (structured.verdict_history.length > 1) lines.push(`History: ${structured.verdict_history.map((h) => `${h.previous_verdict ?? '-'} -> ${h.verdict} (${h.changed_at})`).join('; ')}.`);
   if (findings === null) lines.push('Findings: withheld on the free plan.');
   else if (findings.length === 0) lines.push('Findings: none.');
