@@ -5,12 +5,16 @@
  * line that looks like this server's own advice; and at most `max` characters, cut with a marker.
  */
 
+/* eslint-disable no-control-regex -- matching control characters is the point of this file */
+
 /** CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ESC \`) and other two-character escape sequences. */
 const ANSI_RE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
 /** Line breaks and tabs, with the spaces around them: one space. */
 const BREAKS_RE = / *[\r\n\t\u0085\u2028\u2029][ \r\n\t\u0085\u2028\u2029]*/g;
 /** C0 and C1 controls, DEL, bidi marks, embeddings, overrides and isolates, zero-width characters, BOM. */
 const INVISIBLE_RE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/* eslint-enable no-control-regex */
 
 export const MAX_DETAIL_CHARS = 500;
 

@@ -86,7 +86,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
   const loopback = isLoopbackHost(host);
   if (!loopback && token === null) throw new Error(`--host ${host}: not a loopback address; set VIGIL_MCP_HTTP_TOKEN so that only clients sending it (Authorization: Bearer …) can use this server's Vigil API key`);
 
+  /** Responses not yet finished: on close, told to close their connection once answered. */
+  const inFlight = new Set<ServerResponse>();
   const http = createServer((req, res) => {
+    inFlight.add(res);
+    res.on('close', () => inFlight.delete(res));
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== MCP_HTTP_PATH) return jsonRpcError(res, 404, `not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
@@ -131,6 +135,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
     // Requests in flight get their answer (at most HTTP_CLOSE_GRACE_MS); idle connections close at once.
     close: () =>
       new Promise<void>((resolve) => {
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
         const cut = setTimeout(() => http.closeAllConnections(), HTTP_CLOSE_GRACE_MS);
         http.close(() => {
           clearTimeout(cut);

@@ -33,7 +33,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<void> {
     while (scansRunning() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     removeRunningScanDirs();
   };
-  const onSignal = (signal: NodeJS.Signals) => {
+  const onSignal = () => {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     void stopScans().finally(() => process.exit(130));
