@@ -8,7 +8,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -247,6 +247,17 @@ describe('vigil mcp --http (F9)', () => {
       for (const auth of ['Basic tok-123', 'Bearer tok-12', 'Bearertok-123', undefined]) {
         expect((await fetch(server.url, { method: 'POST', headers: headers(auth), body: JSON.stringify(init) })).status, String(auth)).toBe(401);
       }
+      // A declared Content-Length over 16 MiB is refused before the body is sent.
+      const declared = await new Promise<number>((resolve, reject) => {
+        const req = httpRequest(server.url, { method: 'POST', headers: { ...headers('Bearer tok-123'), 'content-length': String(17 * 1024 * 1024) } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', reject);
+        req.write('{');
+      });
+      expect(declared).toBe(413);
       const notJson = await fetch(server.url, { method: 'POST', headers: headers('Bearer tok-123'), body: '{' });
       expect(notJson.status).toBe(400);
       expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error: /) } });

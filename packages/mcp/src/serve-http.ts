@@ -59,6 +59,8 @@ function sameToken(given: string, expected: string): boolean {
 
 /** The body as JSON, at most MAX_MESSAGE_BYTES; a `Error` with the status to answer otherwise. */
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  // A declared length over the limit is refused before a byte of the body is read.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_MESSAGE_BYTES) throw Object.assign(new Error(`request body larger than ${MAX_MESSAGE_BYTES} bytes`), { status: 413 });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
