@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { rmSync } from 'node:fs';
-import { lstat, mkdtemp, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Track } from '@vigil/core';
@@ -52,7 +52,6 @@ export function removeRunningScanDirs(): void {
  * cannot be caught) left behind. Returns how many were removed; never throws.
  */
 export async function sweepStaleScanDirs(now = Date.now()): Promise<number> {
-  const { removeTree } = await loadAgents();
   const base = tmpdir();
   const names = await readdir(base).catch(() => [] as string[]);
   let removed = 0;
@@ -62,7 +61,13 @@ export async function sweepStaleScanDirs(now = Date.now()): Promise<number> {
     const info = await lstat(dir).catch(() => null);
     if (info === null || !info.isDirectory() || (process.getuid && info.uid !== process.getuid())) continue;
     if (now - info.mtimeMs < STALE_SCAN_DIR_MS || running.has(dir)) continue;
-    if (await removeTree(dir)) removed++;
+    // @vigil/agents (its removeTree chmods what the agent made read-only) only when a plain rm fails:
+    // a server that never scans does not load it.
+    const gone = await rm(dir, { recursive: true, force: true }).then(
+      () => true,
+      async () => (await loadAgents()).removeTree(dir),
+    );
+    if (gone) removed++;
   }
   return removed;
 }

@@ -86,6 +86,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
   const port = options.port ?? DEFAULT_MCP_HTTP_PORT;
   const token = options.token ?? null;
   const loopback = isLoopbackHost(host);
+  // Malformed options (key, base URL) are refused now, not answered as an error on every request.
+  createVigilMcpServer(options);
   if (!loopback && token === null) throw new Error(`--host ${host}: not a loopback address; set VIGIL_MCP_HTTP_TOKEN so that only clients sending it (Authorization: Bearer …) can use this server's Vigil API key`);
 
   /** Responses not yet finished: on close, told to close their connection once answered. */
