@@ -223,6 +223,19 @@ describe.skipIf(!serverBuilt)('vigil mcp against a real server', () => {
 
     const byId = await call(http, 'explain_verdict', { artifact_id: e.artifact_id });
     expect(byId.structuredContent).toMatchObject({ artifact_id: e.artifact_id, verdict: 'BLOCK', package: null });
+    // An artifact held without a package reference is named by its id once, with its full hash.
+    const sdk = new Vigil({ baseUrl: server.baseUrl, apiKey: server.paidKey });
+    let bare: { id: string; sha256: string } | null = null;
+    for await (const attestation of sdk.attestations.list({}, { pageSize: 100 })) {
+      const artifact = await sdk.artifacts.get(`art_${attestation.artifact.id}`);
+      if (artifact.packages.length === 0 && artifact.verdict !== null) {
+        bare = { id: artifact.id, sha256: artifact.sha256 };
+        break;
+      }
+    }
+    expect(bare).not.toBeNull();
+    const byBareId = await call(stdio, 'explain_verdict', { artifact_id: bare!.id });
+    expect(text(byBareId)).toMatch(new RegExp(`^(ALLOW|WARN|BLOCK) ${bare!.id} \\(${bare!.sha256}\\): risk \\d+, decided `));
     const unknown = await call(http, 'explain_verdict', { package: 'npm:left-pad@1.3.0' });
     expect(unknown.structuredContent).toMatchObject({ state: 'pending', artifact_id: null, advice: 'unknown', attestations: [] });
   });

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, realpath, stat } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { lstat, mkdtemp, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Track } from '@vigil/core';
 import { adviceOf } from './package-check.js';
+import { hasUnprintable } from './printable.js';
 import type { LocalScan } from './schemas.js';
 import { ToolInputError } from './tool-result.js';
 
@@ -18,6 +20,56 @@ async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** The prefix of every scan's temporary directory, in the OS temporary directory. */
+export const SCAN_DIR_PREFIX = 'vigil-mcp-scan-';
+/** A scan directory this old is left over from a server that was killed (SIGKILL): `sweepStaleScanDirs` removes it. */
+export const STALE_SCAN_DIR_MS = 60 * 60 * 1000;
+
+/** The temporary directories of the scans running in this process (removed by each scan when it ends). */
+const running = new Set<string>();
+
+/** How many local scans are running in this process. */
+export function scansRunning(): number {
+  return running.size;
+}
+
+/** Removes the temporary directories of the scans still running (the process is about to exit). */
+export function removeRunningScanDirs(): void {
+  for (const dir of running) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+      running.delete(dir);
+    } catch {
+      // Best effort at exit: sweepStaleScanDirs removes it at a later start.
+    }
+  }
+}
+
+/**
+ * Removes this user's scan directories older than STALE_SCAN_DIR_MS: what a killed server (SIGKILL
+ * cannot be caught) left behind. Returns how many were removed; never throws.
+ */
+export async function sweepStaleScanDirs(now = Date.now()): Promise<number> {
+  const base = tmpdir();
+  const names = await readdir(base).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(SCAN_DIR_PREFIX)) continue;
+    const dir = join(base, name);
+    const info = await lstat(dir).catch(() => null);
+    if (info === null || !info.isDirectory() || (process.getuid && info.uid !== process.getuid())) continue;
+    if (now - info.mtimeMs < STALE_SCAN_DIR_MS || running.has(dir)) continue;
+    // @vigil/agents (its removeTree chmods what the agent made read-only) only when a plain rm fails:
+    // a server that never scans does not load it.
+    const gone = await rm(dir, { recursive: true, force: true }).then(
+      () => true,
+      async () => (await loadAgents()).removeTree(dir),
+    );
+    if (gone) removed++;
+  }
+  return removed;
 }
 
 /** At most this many characters of a finding's text field. */
@@ -40,12 +92,15 @@ export interface LocalScanOptions {
 export async function scanLocal(given: string, options: LocalScanOptions): Promise<LocalScan> {
   const path = resolve(options.cwd, given);
   const info = await stat(path).catch(() => null);
-  if (info === null) throw new ToolInputError(`${options.argument}: ${path} does not exist`);
-  if (!info.isDirectory() && !info.isFile()) throw new ToolInputError(`${options.argument}: ${path} is neither a directory nor a file`);
+  // A path with control or bidi characters is quoted (escaped), so it cannot rewrite the answer around it.
+  const shown = hasUnprintable(path) ? JSON.stringify(path) : path;
+  if (info === null) throw new ToolInputError(`${options.argument}: ${shown} does not exist`);
+  if (!info.isDirectory() && !info.isFile()) throw new ToolInputError(`${options.argument}: ${shown} is neither a directory nor a file`);
   const { materializeBundle, printableText, referenceAgent, removeTree, runAgent, unpackArchive, UnpackError } = await loadAgents();
   // Findings quote the artifact (file names, evidence): unprintable characters out, bounded length.
   const text = (value: string) => printableText(value, MAX_FINDING_TEXT);
-  const work = await mkdtemp(join(tmpdir(), 'vigil-mcp-scan-'));
+  const work = await mkdtemp(join(tmpdir(), SCAN_DIR_PREFIX));
+  running.add(work);
   try {
     let root: string;
     let sha256: string | null = null;
@@ -54,7 +109,7 @@ export async function scanLocal(given: string, options: LocalScanOptions): Promi
       try {
         root = (await unpackArchive(path, join(work, 'artifact'))).root;
       } catch (err) {
-        if (err instanceof UnpackError) throw new ToolInputError(`${options.argument}: ${path}: ${err.message} (${err.code})`);
+        if (err instanceof UnpackError) throw new ToolInputError(`${options.argument}: ${shown}: ${err.message} (${err.code})`);
         throw err;
       }
       sha256 = await sha256File(path);
@@ -82,7 +137,7 @@ export async function scanLocal(given: string, options: LocalScanOptions): Promi
       failure_reason: outcome.ok ? null : `${outcome.failureReason}: ${outcome.detail}`,
     };
   } finally {
-    await removeTree(work);
+    if (await removeTree(work)) running.delete(work);
   }
 }
 

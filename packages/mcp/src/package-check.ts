@@ -11,11 +11,17 @@ export function adviceOf(verdict: Verdict | null): Advice {
   return 'unknown';
 }
 
+/** A UTF-16 surrogate without its pair. */
+const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /**
  * A package reference checked as the server checks it (`parsePackageRef` of @vigil/core), so a
  * malformed one is a tool error naming the argument before anything is sent.
  */
 export function checkReference(argument: string, value: string): string {
+  // A lone surrogate cannot be encoded (UTF-8, a URL): said here rather than failing in the request.
+  const lone = LONE_SURROGATE_RE.exec(value);
+  if (lone) throw new ToolInputError(`${argument}: contains a lone surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()} at index ${lone.index}), which cannot be encoded: expected pkg:<type>/<name>[@version] or <type>:<name>[@version] in well-formed Unicode`);
   try {
     parsePackageRef(value);
   } catch (err) {

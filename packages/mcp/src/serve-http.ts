@@ -34,10 +34,22 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host) || (isIP(host) === 4 && host.startsWith('127.'));
 }
 
-function jsonRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+/** JSON-RPC's code for a body that is not JSON; every other refusal of this server uses -32000. */
+const PARSE_ERROR = -32700;
+
+function jsonRpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
+
+/** The credentials of `Authorization: Bearer <token>`; the scheme in any letter case (RFC 9110, 11.1). */
+function bearerToken(header: string): string | null {
+  const match = /^bearer +(\S+) *$/i.exec(header);
+  return match ? match[1]! : null;
+}
+
+/** How long `close()` lets requests in flight finish before it cuts their connections. */
+export const HTTP_CLOSE_GRACE_MS = 5_000;
 
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -47,6 +59,8 @@ function sameToken(given: string, expected: string): boolean {
 
 /** The body as JSON, at most MAX_MESSAGE_BYTES; a `Error` with the status to answer otherwise. */
 async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  // A declared length over the limit is refused before a byte of the body is read.
+  if (Number(req.headers['content-length'] ?? 0) > MAX_MESSAGE_BYTES) throw Object.assign(new Error(`request body larger than ${MAX_MESSAGE_BYTES} bytes`), { status: 413 });
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -57,7 +71,7 @@ async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch (err) {
-    throw Object.assign(new Error(`Parse error: ${(err as Error).message}`), { status: 400 });
+    throw Object.assign(new Error(`Parse error: ${(err as Error).message}`), { status: 400, code: PARSE_ERROR });
   }
 }
 
@@ -72,9 +86,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
   const port = options.port ?? DEFAULT_MCP_HTTP_PORT;
   const token = options.token ?? null;
   const loopback = isLoopbackHost(host);
+  // Malformed options (key, base URL) are refused now, not answered as an error on every request.
+  createVigilMcpServer(options);
   if (!loopback && token === null) throw new Error(`--host ${host}: not a loopback address; set VIGIL_MCP_HTTP_TOKEN so that only clients sending it (Authorization: Bearer …) can use this server's Vigil API key`);
 
+  /** Responses not yet finished: on close, told to close their connection once answered. */
+  const inFlight = new Set<ServerResponse>();
   const http = createServer((req, res) => {
+    inFlight.add(res);
+    res.on('close', () => inFlight.delete(res));
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       if (url.pathname !== MCP_HTTP_PATH) return jsonRpcError(res, 404, `not found: the MCP endpoint is ${MCP_HTTP_PATH}`);
@@ -83,8 +103,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
         if (!isLoopbackHost(hostname)) return jsonRpcError(res, 403, `forbidden: Host ${JSON.stringify(req.headers.host ?? '')} is not a loopback host`);
       }
       if (token !== null) {
-        const auth = req.headers.authorization ?? '';
-        if (!auth.startsWith('Bearer ') || !sameToken(auth.slice('Bearer '.length), token)) return jsonRpcError(res, 401, 'unauthorized: send Authorization: Bearer <VIGIL_MCP_HTTP_TOKEN>', { 'www-authenticate': 'Bearer' });
+        const given = bearerToken(req.headers.authorization ?? '');
+        if (given === null || !sameToken(given, token)) return jsonRpcError(res, 401, 'unauthorized: send Authorization: Bearer <VIGIL_MCP_HTTP_TOKEN>', { 'www-authenticate': 'Bearer' });
       }
       // Stateless: no session to resume with GET (server-sent events) or end with DELETE.
       if (req.method !== 'POST') return jsonRpcError(res, 405, 'method not allowed: this server is stateless; send JSON-RPC with POST', { allow: 'POST' });
@@ -92,7 +112,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
       try {
         body = await readJsonBody(req);
       } catch (err) {
-        return jsonRpcError(res, (err as { status?: number }).status ?? 400, (err as Error).message);
+        const { status, code } = err as { status?: number; code?: number };
+        return jsonRpcError(res, status ?? 400, (err as Error).message, {}, code);
       }
       const server = createVigilMcpServer(options);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -115,10 +136,16 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpServe
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}${MCP_HTTP_PATH}`,
     port: bound,
+    // Requests in flight get their answer (at most HTTP_CLOSE_GRACE_MS); idle connections close at once.
     close: () =>
       new Promise<void>((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+        const cut = setTimeout(() => http.closeAllConnections(), HTTP_CLOSE_GRACE_MS);
+        http.close(() => {
+          clearTimeout(cut);
+          resolve();
+        });
+        http.closeIdleConnections();
       }),
   };
 }

@@ -17,13 +17,8 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-/**
- * Replaces every secret (the API key) in `text` with `[redacted]`. Nothing this server writes
- * quotes the key, but an error from below (a proxy echoing a header, a URL with a password) could:
- * every text an agent sees passes through here.
- */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join('[redacted]');
-  return out;
+/** What a tool body gets: the call's signal (client cancellation, deadline, shutdown) and where to say how far it got. */
+export interface ToolCall {
+  signal: AbortSignal;
+  progress(text: string): void;
 }

@@ -25,6 +25,14 @@ export function registerMcp(program: Command, kit: Kit): void {
         action(kit, async (ctx, opts: McpOptions) => {
           if (opts.http !== true && (opts.port !== undefined || opts.host !== undefined)) throw new UsageError(`${opts.port !== undefined ? '--port' : '--host'}: only with --http`);
           const { baseUrl, token } = await ctx.connect();
+          // A malformed token or base URL is refused now, exit 2, as every other command refuses it,
+          // not answered as an error on each tool call. A base URL with credentials would be
+          // quoted in the tools' fault messages: refused without echoing it.
+          if (URL.canParse(baseUrl)) {
+            const url = new URL(baseUrl);
+            if (url.username !== '' || url.password !== '') throw new UsageError('base URL (--base-url, VIGIL_BASE_URL): must not carry credentials (user:password@)');
+          }
+          await ctx.vigil();
           const mcp = await loadMcp();
           const options = { baseUrl, apiKey: token, userAgent: 'vigil-cli-mcp' };
           if (token === null) ctx.io.stderr('vigil: warning: no API token (--token, VIGIL_API_TOKEN, VIGIL_API_KEY or vigil login): only check_skill and check_mcp_server with a path will work\n');

@@ -3,23 +3,28 @@ import { MAX_VERIFY_BATCH, type Verdict } from '@vigil/core';
 import { LockfileError, parseLockfile } from '@vigil/lockfiles';
 import { adviceOf, adviceSentence, checkReference, packageCheck, packageLine } from '../package-check.js';
 import { MAX_CHECK_PACKAGES, type CheckPackagesOutput, type PackageCheck } from '../schemas.js';
-import { ToolInputError } from '../tool-result.js';
+import { ToolInputError, type ToolCall } from '../tool-result.js';
 
 /** At most this many batch requests in flight at once: a lockfile of 1,000 packages is 10 requests, 4 at a time. */
 const PARALLEL_BATCHES = 4;
 
 /** Every reference verified with `POST /v1/artifacts/verify/batch`, 100 to a request, answers in order. */
-export async function verifyMany(vigil: Vigil, references: readonly string[], signal?: AbortSignal): Promise<PackageCheck[]> {
+export async function verifyMany(vigil: Vigil, references: readonly string[], call: ToolCall): Promise<PackageCheck[]> {
   const chunks: string[][] = [];
   for (let i = 0; i < references.length; i += MAX_VERIFY_BATCH) chunks.push(references.slice(i, i + MAX_VERIFY_BATCH));
   const answers: PackageCheck[][] = new Array(chunks.length);
   let next = 0;
+  let done = 0;
+  const said = () => call.progress(`${done} of ${chunks.length} batch request${chunks.length === 1 ? '' : 's'} (${MAX_VERIFY_BATCH} packages each) answered`);
+  said();
   const worker = async () => {
     while (next < chunks.length) {
       const index = next++;
       const chunk = chunks[index]!;
-      const batch = await vigil.artifacts.verifyBatch(chunk, signal ? { signal } : undefined);
+      const batch = await vigil.artifacts.verifyBatch(chunk, { signal: call.signal });
       answers[index] = batch.results.map((result, i) => packageCheck(chunk[i]!, result));
+      done++;
+      said();
     }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_BATCHES, chunks.length) }, worker));
@@ -29,7 +34,7 @@ export async function verifyMany(vigil: Vigil, references: readonly string[], si
 const RANK: Record<Verdict, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };
 
 /** `check_packages`: a list of references, or the registry packages of a lockfile's content. */
-export async function checkPackages(vigil: Vigil, input: { packages?: string[] | undefined; lockfile?: { file_name: string; content: string } | undefined }, signal?: AbortSignal): Promise<{ text: string; structured: CheckPackagesOutput }> {
+export async function checkPackages(vigil: Vigil, input: { packages?: string[] | undefined; lockfile?: { file_name: string; content: string } | undefined }, call: ToolCall): Promise<{ text: string; structured: CheckPackagesOutput }> {
   if ((input.packages === undefined) === (input.lockfile === undefined)) throw new ToolInputError('expected exactly one of packages (a list of package references) and lockfile ({file_name, content})');
   let references: string[];
   let lockfile: CheckPackagesOutput['lockfile'] = null;
@@ -49,7 +54,7 @@ export async function checkPackages(vigil: Vigil, input: { packages?: string[] |
     references = parsed.packages.map((p) => p.purl);
     lockfile = { format: parsed.format, format_version: parsed.format_version, packages: parsed.packages.length, skipped: parsed.skipped };
   }
-  const results = await verifyMany(vigil, references, signal);
+  const results = await verifyMany(vigil, references, call);
   const summary = { total: results.length, blocked: 0, warned: 0, pending: 0, allowed: 0 };
   let worst: Verdict = 'ALLOW';
   for (const r of results) {

@@ -2,7 +2,7 @@ import type { Vigil } from '@vigil/client';
 import { formatOffsetTimestamp } from '@vigil/core';
 import { adviceOf, adviceSentence, checkReference, pendingWhy, packageCheck } from '../package-check.js';
 import { MAX_EXPLAINED_ATTESTATIONS, MAX_EXPLAINED_FINDINGS, type ExplainVerdictOutput } from '../schemas.js';
-import { ToolInputError } from '../tool-result.js';
+import { ToolInputError, type ToolCall } from '../tool-result.js';
 
 /** How to check the attestations without trusting this answer (docs/cli.md, "Attestations and search"). */
 function offlineSteps(hashes: readonly string[]): string[] {
@@ -16,11 +16,12 @@ function offlineSteps(hashes: readonly string[]): string[] {
 }
 
 /** `explain_verdict`: the findings, the attestations behind the verdict with their log proofs, how to verify them offline. */
-export async function explainVerdict(vigil: Vigil, input: { package?: string | undefined; artifact_id?: string | undefined }, signal?: AbortSignal): Promise<{ text: string; structured: ExplainVerdictOutput }> {
+export async function explainVerdict(vigil: Vigil, input: { package?: string | undefined; artifact_id?: string | undefined }, toolCall: ToolCall): Promise<{ text: string; structured: ExplainVerdictOutput }> {
   if ((input.package === undefined) === (input.artifact_id === undefined)) throw new ToolInputError('expected exactly one of package (a package reference) and artifact_id (art_<n>)');
-  const call = signal ? { signal } : undefined;
+  const call = { signal: toolCall.signal };
   let artifactId = input.artifact_id ?? null;
   if (input.package !== undefined) {
+    toolCall.progress('the verdict lookup (POST /v1/artifacts/verify) had no answer yet');
     const check = packageCheck(input.package, await vigil.artifacts.verify(checkReference('package', input.package), call));
     artifactId = check.artifact_id;
     if (artifactId === null) {
@@ -34,7 +35,9 @@ export async function explainVerdict(vigil: Vigil, input: { package?: string | u
       };
     }
   }
+  toolCall.progress(`${input.package !== undefined ? 'the verdict lookup answered; ' : ''}the artifact (GET /v1/artifacts/${artifactId}) had no answer yet`);
   const artifact = await vigil.artifacts.get(artifactId!, call);
+  toolCall.progress(`the artifact ${artifactId} answered; its attestations' log proofs had no answer yet`);
   const backing = artifact.attestations.slice(0, MAX_EXPLAINED_ATTESTATIONS);
   const details = await Promise.all(backing.map((a) => vigil.attestations.getWithProof(a.canonical_hash, call)));
   const attestations = backing.map((a, i) => {
@@ -73,10 +76,11 @@ export async function explainVerdict(vigil: Vigil, input: { package?: string | u
     attestations_total: artifact.attestations.length,
     verify_offline: artifact.attestations.length > 0 ? offlineSteps(attestations.map((a) => a.canonical_hash)) : [],
   };
-  const name = structured.purls[0] ?? artifact.id;
+  // `<purl> (art_<n>, sha256:…)`, or `art_<n> (sha256:…)` for an artifact uploaded without a package reference.
+  const name = structured.purls[0] === undefined ? `${artifact.id} (${artifact.sha256})` : `${structured.purls[0]} (${artifact.id}, ${artifact.sha256})`;
   const lines: string[] = [];
-  if (verdict === null) lines.push(`${name} (${artifact.id}, ${artifact.sha256}): no published verdict yet.`);
-  else lines.push(`${verdict.verdict} ${name} (${artifact.id}, ${artifact.sha256}): risk ${verdict.risk_score}, decided ${structured.decided_at} in round ${verdict.round_id}.`);
+  if (verdict === null) lines.push(`${name}: no published verdict yet.`);
+  else lines.push(`${verdict.verdict} ${name}: risk ${verdict.risk_score}, decided ${structured.decided_at} in round ${verdict.round_id}.`);
   if (structured.verdict_history.length > 1) lines.push(`History: ${structured.verdict_history.map((h) => `${h.previous_verdict ?? '-'} -> ${h.verdict} (${h.changed_at})`).join('; ')}.`);
   if (findings === null) lines.push('Findings: withheld on the free plan.');
   else if (findings.length === 0) lines.push('Findings: none.');
