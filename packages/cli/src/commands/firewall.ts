@@ -153,14 +153,15 @@ const URL_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', join('node_mo
  * The private firewall's address is gone once the command ends: tarball URLs recorded through it
  * are written back to the upstream's, so the lockfile is the one a direct install writes.
  */
-export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string): string[] {
+export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string, yarnUpstream: string = upstream): string[] {
   const changed: string[] = [];
   for (const name of URL_LOCKFILES) {
     const path = join(dir, name);
     if (!existsSync(path)) continue;
     const text = readFileSync(path, 'utf8');
     if (!text.includes(`${firewallUrl}/`)) continue;
-    writeFileSync(path, text.split(`${firewallUrl}/`).join(upstream.endsWith('/') ? upstream : `${upstream}/`));
+    const to = name === 'yarn.lock' ? yarnUpstream : upstream;
+    writeFileSync(path, text.split(`${firewallUrl}/`).join(to.endsWith('/') ? to : `${to}/`));
     changed.push(name);
   }
   return changed;
@@ -172,20 +173,20 @@ const PUBLIC_NPM = ['https://registry.npmjs.org/', 'https://registry.yarnpkg.com
 /**
  * Yarn 1 fetches a yarn.lock's `resolved` URL as written, whatever registry is configured: before
  * `vigil yarn` runs, the upstream's tarball URLs in ./yarn.lock are pointed at the firewall (and
- * written back afterwards by restoreLockfileUrls), so a locked install is decided like a fresh one
+ * written back afterwards by restoreLockfileUrls, to the host this answers), so a locked install is decided like a fresh one
  * instead of fetching from the upstream directly (outsider F2). Yarn 2+ lockfiles record no URLs.
  */
-export function pointYarnLockAtFirewall(dir: string, firewallUrl: string, upstream: string): boolean {
+export function pointYarnLockAtFirewall(dir: string, firewallUrl: string, upstream: string): string {
   const path = join(dir, 'yarn.lock');
-  if (!existsSync(path)) return false;
-  const text = readFileSync(path, 'utf8');
   const base = upstream.endsWith('/') ? upstream : `${upstream}/`;
+  if (!existsSync(path)) return base;
+  const text = readFileSync(path, 'utf8');
   const hosts = PUBLIC_NPM.includes(base) ? PUBLIC_NPM : [base];
   let changed = text;
   for (const host of hosts) changed = changed.split(`resolved "${host}`).join(`resolved "${firewallUrl}/`);
-  if (changed === text) return false;
-  writeFileSync(path, changed);
-  return true;
+  if (changed !== text) writeFileSync(path, changed);
+  // Written back with the host the lockfile used: Yarn 1 records the public registry as registry.yarnpkg.com.
+  return hosts.length > 1 && text.includes(`resolved "${PUBLIC_NPM[1]}`) ? PUBLIC_NPM[1]! : base;
 }
 
 function registerWrapper(program: Command, kit: Kit, tool: Tool): void {
@@ -201,12 +202,12 @@ function registerWrapper(program: Command, kit: Kit, tool: Tool): void {
           try {
             ctx.io.stderr(`vigil: ${tool} through the Vigil firewall at ${firewall.url} (upstream ${shown(tool === 'pip' ? chosen.options.pypiUpstream : chosen.options.npmUpstream)})\n`);
             const env = { ...ctx.io.env, ...registryEnvironment(tool, firewall.url) };
-            if (tool === 'yarn') pointYarnLockAtFirewall(process.cwd(), firewall.url, chosen.options.npmUpstream);
+            const yarnUpstream = tool === 'yarn' ? pointYarnLockAtFirewall(process.cwd(), firewall.url, chosen.options.npmUpstream) : chosen.options.npmUpstream;
             try {
               return await runTool(tool, args, env);
             } finally {
               // Also when the tool could not be run: the lockfile never keeps the private port.
-              restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream);
+              restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream, yarnUpstream);
             }
           } finally {
             await firewall.close();
