@@ -59,6 +59,11 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
     writeFileSync(join(bin, 'pip'), `#!/bin/sh\nexec "${python}" -m pip "$@"\n`);
     chmodSync(join(bin, 'pip'), 0o755);
+    // Yarn 1 as a user has it on PATH: 1.22.22 from npx's cache.
+    execFileSync('npx', ['-y', 'yarn@1.22.22', '--version'], { stdio: 'ignore' });
+    const yarnScript = execFileSync('sh', ['-c', 'grep -l \'"version": "1.22.22"\' "$HOME"/.npm/_npx/*/node_modules/yarn/package.json | head -1'], { encoding: 'utf8' }).trim().replace(/package\.json$/, 'bin/yarn.js');
+    writeFileSync(join(bin, 'yarn'), `#!/bin/sh\nexec "${process.execPath}" "${yarnScript}" "$@"\n`);
+    chmodSync(join(bin, 'yarn'), 0o755);
     await net.publish(ROLL, '1.0.0');
     await net.publish(ROLL, '1.1.0');
     await net.publish(BAD, '1.0.0');
@@ -74,7 +79,7 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     const dir = project(net.dir, 'cli-npm', { [ROLL]: '^1.0.0' });
     const run = await vigil(['npm', 'install'], dir).exited;
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/^vigil: npm through the Vigil firewall at http:\/\/127\.0\.0\.1:\d+ \(upstream http:\/\/127\.0\.0\.1:\d+\/\)$/m);
+    expect(run.stderr).toMatch(/^vigil: npm through the Vigil firewall at http:\/\/127\.0\.0\.1:\d+ \(upstream http:\/\/127\.0\.0\.1:\d+\)$/m);
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('vigil: firewall: ')).map((l) => JSON.parse(l.slice('vigil: firewall: '.length)) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ package: ROLL, decision: 'filter', hidden: [{ version: '1.1.0', reason: 'verdict BLOCK' }] }));
     expect(lines).toContainEqual(expect.objectContaining({ package: ROLL, version: '1.0.0', decision: 'allow', reason: 'verdict ALLOW' }));
@@ -91,6 +96,35 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     expect(JSON.parse(run.stdout)).toMatchObject({ error: { code: 'E403' } });
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0', scripts: { fail: 'exit 7' } }));
     expect((await vigil(['npm', 'run', 'fail'], dir).exited).code).toBe(7);
+  });
+
+  it('vigil yarn (Yarn 1): a yarn.lock at the upstream is installed through the firewall, a pinned BLOCK version refused (outsider F2)', async () => {
+    const decisions = (stderr: string) => stderr.split('\n').filter((l) => l.startsWith('vigil: firewall: ')).map((l) => JSON.parse(l.slice('vigil: firewall: '.length)) as Record<string, unknown>);
+    const yarnEnv = () => ({ YARN_CACHE_FOLDER: mkdtempSync(join(tmpdir(), 'vigil-cli-fw-yarn1-')) });
+    const dir = project(net.dir, 'cli-yarn1', { [ROLL]: '^1.0.0' });
+    const first = await vigil(['yarn', 'install', '--ignore-scripts', '--non-interactive'], dir, yarnEnv()).exited;
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    const lock = readFileSync(join(dir, 'yarn.lock'), 'utf8');
+    expect(lock).toContain(`resolved "${net.verdaccio.url}/${ROLL}/-/${ROLL}-1.0.0.tgz#`);
+    // A second, locked install with an empty cache: the tarball is decided again, not fetched from the upstream directly.
+    const again = await vigil(['yarn', 'install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive'], dir, yarnEnv()).exited;
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(decisions(again.stderr)).toContainEqual(expect.objectContaining({ package: ROLL, version: '1.0.0', decision: 'allow' }));
+    expect(readFileSync(join(dir, 'yarn.lock'), 'utf8')).toBe(lock);
+
+    // A yarn.lock pinning the BLOCK version at the upstream's URL (written by a plain yarn straight at the upstream).
+    const pinned = project(net.dir, 'cli-yarn1-pinned', { [ROLL]: '1.1.0' });
+    const direct = spawn(join(bin, 'yarn'), ['install', '--ignore-scripts', '--non-interactive', `--registry=${net.verdaccio.url}/`], { cwd: pinned, env: { ...process.env, ...yarnEnv() }, stdio: 'ignore' });
+    expect(await new Promise((r) => direct.on('close', r))).toBe(0);
+    const pinnedLock = readFileSync(join(pinned, 'yarn.lock'), 'utf8');
+    expect(pinnedLock).toContain(`resolved "${net.verdaccio.url}/${ROLL}/-/${ROLL}-1.1.0.tgz#`);
+    execFileSync('rm', ['-rf', join(pinned, 'node_modules')]);
+    const refused = await vigil(['yarn', 'install', '--frozen-lockfile', '--ignore-scripts', '--non-interactive'], pinned, yarnEnv()).exited;
+    expect(refused.code).not.toBe(0);
+    // Yarn 1 prints a refused tarball's status, not its body; the reason is in the decision log.
+    expect(refused.stdout + refused.stderr).toMatch(new RegExp(`error Error: http://127\\.0\\.0\\.1:\\d+/${ROLL}/-/${ROLL}-1\\.1\\.0\\.tgz: Request failed "403 Forbidden"`));
+    expect(decisions(refused.stderr)).toContainEqual(expect.objectContaining({ package: ROLL, version: '1.1.0', decision: 'block', verdict: 'BLOCK' }));
+    expect(readFileSync(join(pinned, 'yarn.lock'), 'utf8')).toBe(pinnedLock);
   });
 
   it('vigil pnpm add: the allowed version; the blocked package fails', async () => {
@@ -124,6 +158,11 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     expect(badMode).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: VIGIL_FIREWALL_MODE: expected one of fail-open, fail-closed, wait, got "maybe"$/m) });
     const badFlag = await vigil(['firewall', '--wait-seconds', 'soon'], dir).exited;
     expect(badFlag).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --wait-seconds: expected a number from 0 to 3600, got "soon"$/m) });
+    // Outsider F7/F8: whitespace only is unset (npm runs: its --version, exit 0); a bad log file is named by its variable.
+    const blank = await vigil(['npm', '--version'], dir, { VIGIL_FIREWALL_WAIT_SECONDS: ' ', VIGIL_FIREWALL_MODE: '\t' }).exited;
+    expect(blank.code, blank.stderr).toBe(0);
+    const badLog = await vigil(['npm', '--version'], dir, { VIGIL_FIREWALL_LOG: '/nonexistent/x' }).exited;
+    expect(badLog).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: VIGIL_FIREWALL_LOG: cannot write \/nonexistent\/x: ENOENT$/m) });
   });
 
   it('vigil firewall: serves until Ctrl-C, writing the decision log to --log', async () => {
@@ -137,7 +176,7 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
       tick();
     });
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+) /.exec(running.out.stderr)![1]!;
-    expect(running.out.stderr).toContain(`(upstream ${net.verdaccio.url}/, mode fail-open); point npm at it: npm config set registry ${url}/`);
+    expect(running.out.stderr).toContain(`(upstream ${net.verdaccio.url}, mode fail-open); point npm at it: npm config set registry ${url}/`);
     const doc = (await (await fetch(`${url}/${ROLL}`)).json()) as { 'dist-tags': { latest: string } };
     expect(doc['dist-tags'].latest).toBe('1.0.0');
     running.child.kill('SIGINT');

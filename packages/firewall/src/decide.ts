@@ -18,12 +18,12 @@ function undecidedWhy(v: Verdict): string {
 
 /**
  * The decision for a version from what Vigil answered (docs/firewall.md "Decisions"): BLOCK refused,
- * WARN per `warn`, ALLOW let through; undecided, or Vigil unavailable, per the mode (`waited` is
- * how long `wait` waited before giving up, and refuses).
+ * WARN per `warn`, ALLOW let through; undecided, or Vigil unavailable, per the mode (`waitedSeconds`
+ * is how long `wait` really waited before giving up, and refuses; null when it did not wait).
  */
-export function decide(lookup: Lookup, options: Pick<ResolvedOptions, 'mode' | 'warn' | 'waitSeconds'>, waited: boolean): Decision {
+export function decide(lookup: Lookup, options: Pick<ResolvedOptions, 'mode' | 'warn'>, waitedSeconds: number | null): Decision {
   const open = options.mode === 'fail-open';
-  const modeNote = waited ? `still so after waiting ${options.waitSeconds} s (mode wait)` : `mode ${options.mode}`;
+  const modeNote = waitedSeconds !== null ? `still so after waiting ${waitedSeconds} s (mode wait)` : `mode ${options.mode}`;
   if (lookup instanceof VigilUnavailable) {
     return { allow: open, reason: `Vigil unavailable: ${lookup.message}; ${modeNote}`, verdict: null };
   }
@@ -44,10 +44,10 @@ export function policyUndecided(answer: PolicyAnswer | VigilUnavailable): boolea
  * The decision from a named policy's evaluation (`policy` set): `block` refused whatever the state;
  * a pending evaluation otherwise undecided (the mode); `warn` per `warn`; `allow` let through.
  */
-export function decideByPolicy(answer: PolicyAnswer | VigilUnavailable, policy: string, options: Pick<ResolvedOptions, 'mode' | 'warn' | 'waitSeconds'>, waited: boolean): Decision {
-  if (answer instanceof VigilUnavailable) return decide(answer, options, waited);
+export function decideByPolicy(answer: PolicyAnswer | VigilUnavailable, policy: string, options: Pick<ResolvedOptions, 'mode' | 'warn'>, waitedSeconds: number | null): Decision {
+  if (answer instanceof VigilUnavailable) return decide(answer, options, waitedSeconds);
   const open = options.mode === 'fail-open';
-  const modeNote = waited ? `still so after waiting ${options.waitSeconds} s (mode wait)` : `mode ${options.mode}`;
+  const modeNote = waitedSeconds !== null ? `still so after waiting ${waitedSeconds} s (mode wait)` : `mode ${options.mode}`;
   const verdict: Verdict = { reference: answer.reference, purl: answer.purl, state: answer.state, verdict: null, riskScore: answer.score, findings: null, fetch: answer.fetch };
   if (answer.verdict === 'block') return { allow: false, reason: `policy ${policy}: block (${answer.failed.join(', ')})`, verdict };
   if (answer.state === 'pending') return { allow: open, reason: `${undecidedWhy(verdict)}; ${modeNote}`, verdict };

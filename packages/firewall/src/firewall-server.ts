@@ -5,7 +5,7 @@ import { blockBody } from './block-body.js';
 import { decide, decideByPolicy, policyUndecided, type Decision } from './decide.js';
 import { PolicySource } from './policy-source.js';
 import { resolveOptions, type DecisionLogEntry, type FirewallOptions, type ResolvedOptions } from './firewall-options.js';
-import { npmReference, packumentPath, readNpmPath } from './npm-paths.js';
+import { canonicalPurl, npmReference, packumentPath, pathSegments, readNpmPath } from './npm-paths.js';
 import { filterPackument, type VersionJudgement } from './packument-filter.js';
 import { normalizePypiName, pypiFileVersion, pypiReference, readSimplePage, simpleHtml, simpleJson, type SimplePage } from './pypi-simple.js';
 import { UpstreamError, upstreamRequest } from './upstream.js';
@@ -84,21 +84,31 @@ class FirewallHandler {
       if (!res.writableFinished) aborted.abort();
     });
     const client = req.socket.remoteAddress ?? 'unknown';
-    const url = new URL(req.url ?? '/', 'http://firewall.invalid');
+    // Read by hand, not with `new URL`: `//host/…` would be taken for a host, and `..` resolved before the decision sees it.
+    const raw = (req.url ?? '/').replace(/#.*$/, '');
+    const query = raw.indexOf('?');
+    const url = {
+      pathname: raw.startsWith('/') ? (query < 0 ? raw : raw.slice(0, query)) : new URL(raw, 'http://firewall.invalid').pathname,
+      search: query < 0 ? '' : raw.slice(query),
+    };
     const target = readNpmPath(url.pathname);
     const read = req.method === 'GET' || req.method === 'HEAD';
     try {
-      const pypiPath = this.o.pypiUpstream !== null && /^\/pypi\/(simple|files)\//.test(url.pathname);
-      const pypi = pypiPath && read ? /^\/pypi\/(simple|files)\/([^/]+)\/([^/]*)$/.exec(url.pathname) : null;
-      if (pypiPath && !pypi) sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
-      else if (pypi) {
-        const ctx = { requestId, client, signal: aborted.signal };
-        if (pypi[1] === 'simple' && pypi[3] === '') await this.simplePage(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), ctx);
-        else if (pypi[1] === 'files' && pypi[3] !== '') await this.pypiFile(req, res, normalizePypiName(decodeURIComponent(pypi[2]!)), decodeURIComponent(pypi[3]!), ctx);
+      const ctx = { requestId, client, signal: aborted.signal };
+      const segments = pathSegments(url.pathname);
+      // Normalised like the npm side (duplicate and trailing slashes, escapes), so no spelling of a file path escapes the decision.
+      if (this.o.pypiUpstream !== null && segments?.[0] === 'pypi') {
+        if (read && segments.length === 3 && segments[1] === 'simple') await this.simplePage(req, res, normalizePypiName(segments[2]!), ctx);
+        else if (read && segments.length === 4 && segments[1] === 'files') await this.pypiFile(req, res, normalizePypiName(segments[2]!), segments[3]!, ctx);
         else sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
-      } else if (read && target.kind === 'packument') await this.packument(req, res, target.name, { requestId, client, signal: aborted.signal });
-      else if (read && target.kind === 'tarball') await this.tarball(req, res, target, { requestId, client, signal: aborted.signal });
-      else await this.passThrough(req, res, url, aborted.signal);
+      } else if (read && target.kind === 'packument') await this.packument(req, res, target.name, ctx);
+      else if (read && target.kind === 'tarball') await this.tarball(req, res, target, ctx);
+      else if (target.kind === 'api') await this.passThrough(req, res, target.path, url.search, aborted.signal);
+      else {
+        // Never passed on: a lenient upstream may serve a tarball for a path the firewall does not decide.
+        const why = target.kind === 'refused' ? target.why : `${req.method} of a package path (only GET and HEAD are served)`;
+        sendJson(res, 404, { error: `Vigil firewall: not passed through: ${req.method} ${url.pathname} is ${why} (request ${requestId})` });
+      }
     } catch (error) {
       if (aborted.signal.aborted) return;
       if (error instanceof UpstreamError) sendJson(res, error.status, { error: `Vigil firewall: ${error.message} (request ${requestId})` });
@@ -159,16 +169,17 @@ class FirewallHandler {
     };
     const host = req.headers.host ?? `127.0.0.1:${(req.socket.address() as AddressInfo).port}`;
     const { hidden } = filterPackument(doc, judge, `http://${host}`);
-    if (hidden.length > 0) this.log({ client: ctx.client, package: name, version: null, decision: 'filter', reason: `${hidden.length} of ${versions.length} versions hidden`, verdict: null, request_id: ctx.requestId, hidden });
+    if (hidden.length > 0 && hidden.length < versions.length) this.log({ client: ctx.client, package: name, version: null, decision: 'filter', reason: `${hidden.length} of ${versions.length} versions hidden`, verdict: null, request_id: ctx.requestId, hidden });
     if (hidden.length > 0 && hidden.length === versions.length) {
       // Nothing left to offer: say why, in the package manager's words, rather than "no matching version".
       const newest = hidden.at(-1)!;
       const lookup = lookups.get(newest.version);
       const reasons = [...new Set(hidden.map((h) => h.reason.replace(/^cooldown: .*/, `cooldown ${this.o.cooldownHours} h`)))].join(', ');
       const reason = `every version is hidden (${reasons})`;
-      this.log({ client: ctx.client, package: name, version: null, decision: 'block', reason, verdict: null, request_id: ctx.requestId });
       const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
-      sendJson(res, 403, blockBody({ name, version: null, purl: verdict?.purl ?? `pkg:npm/${name}`, reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+      // One line per decision: the refusal (with what was hidden), never also a `filter` line.
+      this.log({ client: ctx.client, package: name, version: null, decision: 'block', reason, verdict: verdict?.verdict ?? null, request_id: ctx.requestId, hidden });
+      sendJson(res, 403, blockBody({ name, version: null, purl: verdict?.purl ?? canonicalPurl(`pkg:npm/${name.replace(/^@/, '%40')}`), reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
       return;
     }
     const text = JSON.stringify(doc);
@@ -181,32 +192,54 @@ class FirewallHandler {
     res.end(req.method === 'HEAD' ? undefined : text);
   }
 
-  /** Asks Vigil about one version, and with mode `wait` keeps asking (fresh, every second) while it is undecided. */
+  /**
+   * Asks Vigil about one version, and with mode `wait` keeps asking (fresh, every second) while it is
+   * undecided, bounded by the wall clock: an ask still unanswered at `waitSeconds` (Vigil hanging,
+   * its own timeout and retry not yet spent) is abandoned, and the reason says how long it waited.
+   */
   private async decision(reference: string, signal: AbortSignal): Promise<Decision> {
-    if (this.policies) return this.policyDecision(this.policies, reference, signal);
-    let lookup = (await this.verdicts.lookup([reference]))[0]!;
-    const undecided = (l: Lookup) => l instanceof VigilUnavailable || l.state === 'pending';
-    if (this.o.mode !== 'wait' || !undecided(lookup)) return decide(lookup, this.o, false);
-    const deadline = this.o.now() + this.o.waitSeconds * 1000;
-    while (undecided(lookup) && this.o.now() < deadline && !signal.aborted) {
-      await abortable(Math.min(WAIT_POLL_MS, Math.max(0, deadline - this.o.now())), signal);
-      if (signal.aborted) break;
-      lookup = (await this.verdicts.lookup([reference], true))[0]!;
+    if (this.policies) {
+      const policies = this.policies;
+      return this.waitFor(
+        (fresh) => policies.evaluate(reference, fresh),
+        policyUndecided,
+        (answer, waited) => decideByPolicy(answer, policies.policy, this.o, waited),
+        signal,
+      );
     }
-    return decide(lookup, this.o, undecided(lookup));
+    return this.waitFor(
+      async (fresh) => (await this.verdicts.lookup([reference], fresh))[0]!,
+      (l: Lookup) => l instanceof VigilUnavailable || l.state === 'pending',
+      (lookup, waited) => decide(lookup, this.o, waited),
+      signal,
+    );
   }
 
-  /** `decision` with a named policy: the same waiting, over `POST /v1/policies/evaluate`. */
-  private async policyDecision(policies: PolicySource, reference: string, signal: AbortSignal): Promise<Decision> {
-    let answer = await policies.evaluate(reference);
-    if (this.o.mode !== 'wait' || !policyUndecided(answer)) return decideByPolicy(answer, policies.policy, this.o, false);
-    const deadline = this.o.now() + this.o.waitSeconds * 1000;
-    while (policyUndecided(answer) && this.o.now() < deadline && !signal.aborted) {
-      await abortable(Math.min(WAIT_POLL_MS, Math.max(0, deadline - this.o.now())), signal);
-      if (signal.aborted) break;
-      answer = await policies.evaluate(reference, true);
+  private async waitFor<T>(ask: (fresh: boolean) => Promise<T>, undecided: (answer: T) => boolean, judge: (answer: T | VigilUnavailable, waitedSeconds: number | null) => Decision, signal: AbortSignal): Promise<Decision> {
+    if (this.o.mode !== 'wait' || this.o.waitSeconds === 0) {
+      const answer = await ask(false);
+      return judge(answer, this.o.mode === 'wait' && undecided(answer) ? 0 : null);
     }
-    return decideByPolicy(answer, policies.policy, this.o, policyUndecided(answer));
+    const started = Date.now();
+    const deadline = started + this.o.waitSeconds * 1000;
+    const cutOff = Symbol('cut off');
+    /** `promise`, or `cutOff` once the deadline (or the client going away) comes first. */
+    const bounded = (promise: Promise<T>): Promise<T | typeof cutOff> =>
+      Promise.race([promise, abortable(Math.max(0, deadline - Date.now()), signal).then((): typeof cutOff => cutOff)]);
+    let answer: T | VigilUnavailable;
+    const first = await bounded(ask(false));
+    answer = first === cutOff ? new VigilUnavailable(`no answer within ${this.o.waitSeconds} s`) : first;
+    if (first !== cutOff && !undecided(first)) return judge(first, null);
+    while (Date.now() < deadline && !signal.aborted) {
+      await abortable(Math.min(WAIT_POLL_MS, Math.max(0, deadline - Date.now())), signal);
+      if (signal.aborted || Date.now() >= deadline) break;
+      const next = await bounded(ask(true));
+      // An ask cut off by the deadline keeps the last answer (a pending verdict says more than a timeout).
+      if (next === cutOff) break;
+      answer = next;
+      if (!undecided(next)) return judge(next, null);
+    }
+    return judge(answer, Math.round((Date.now() - started) / 1000));
   }
 
   private async tarball(req: IncomingMessage, res: ServerResponse, target: { name: string; version: string; file: string }, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
@@ -216,7 +249,7 @@ class FirewallHandler {
     const verdict = decision.verdict;
     this.log({ client: ctx.client, package: target.name, version: target.version, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId });
     if (!decision.allow) {
-      sendJson(res, 403, blockBody({ name: target.name, version: target.version, purl: verdict?.purl ?? reference, reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+      sendJson(res, 403, blockBody({ name: target.name, version: target.version, purl: verdict?.purl ?? canonicalPurl(reference), reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
       return;
     }
     const answer = await upstreamRequest(this.upstreamUrl(`/${target.name}/-/${encodeURIComponent(target.file)}`), {
@@ -286,14 +319,14 @@ class FirewallHandler {
       if (reason !== null) hidden.push({ version: file.filename, reason });
       return reason === null;
     });
-    if (hidden.length > 0) this.log({ client: ctx.client, package: project, version: null, decision: 'filter', reason: `${hidden.length} of ${page.files.length} files hidden`, verdict: null, request_id: ctx.requestId, hidden }, 'pypi');
+    if (hidden.length > 0 && kept.length > 0) this.log({ client: ctx.client, package: project, version: null, decision: 'filter', reason: `${hidden.length} of ${page.files.length} files hidden`, verdict: null, request_id: ctx.requestId, hidden }, 'pypi');
     if (hidden.length > 0 && kept.length === 0) {
       const reasons = [...new Set(hidden.map((h) => h.reason.replace(/^cooldown: .*/, `cooldown ${this.o.cooldownHours} h`)))].join(', ');
       const reason = `every file is hidden (${reasons})`;
-      this.log({ client: ctx.client, package: project, version: null, decision: 'block', reason, verdict: null, request_id: ctx.requestId }, 'pypi');
       const last = asked.at(-1);
       const lookup = last === undefined ? undefined : byReference.get(last);
       const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
+      this.log({ client: ctx.client, package: project, version: null, decision: 'block', reason, verdict: verdict?.verdict ?? null, request_id: ctx.requestId, hidden }, 'pypi');
       sendJson(res, 403, blockBody({ name: project, version: null, purl: verdict?.purl ?? `pkg:pypi/${project}`, reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
       return;
     }
@@ -333,12 +366,12 @@ class FirewallHandler {
       const version = pypiFileVersion(project, filename);
       const reference = version === null ? `pkg:pypi/${project}` : pypiReference(project, version, filename);
       const decision: Decision =
-        version === null ? decide({ reference, purl: reference, state: 'pending', verdict: null, riskScore: null, findings: null, fetch: null, refused: 'no version in the file name' }, this.o, false) : await this.decision(reference, ctx.signal);
+        version === null ? decide({ reference, purl: reference, state: 'pending', verdict: null, riskScore: null, findings: null, fetch: null, refused: 'no version in the file name' }, this.o, null) : await this.decision(reference, ctx.signal);
       if (ctx.signal.aborted) return;
       const verdict = decision.verdict;
       this.log({ client: ctx.client, package: project, version: version ?? filename, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId }, 'pypi');
       if (!decision.allow) {
-        sendJson(res, 403, blockBody({ name: project, version: version ?? filename, purl: verdict?.purl ?? reference, reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
+        sendJson(res, 403, blockBody({ name: project, version: version ?? filename, purl: verdict?.purl ?? canonicalPurl(reference), reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
         return;
       }
     }
@@ -353,8 +386,8 @@ class FirewallHandler {
     answer.once('error', () => res.destroy());
   }
 
-  private async passThrough(req: IncomingMessage, res: ServerResponse, url: URL, signal: AbortSignal): Promise<void> {
-    const answer = await upstreamRequest(this.upstreamUrl(url.pathname, url.search), {
+  private async passThrough(req: IncomingMessage, res: ServerResponse, path: string, search: string, signal: AbortSignal): Promise<void> {
+    const answer = await upstreamRequest(this.upstreamUrl(path, search), {
       method: req.method ?? 'GET',
       headers: pick(req.headers, [...FORWARDED, 'accept-encoding']),
       timeoutMs: this.o.upstreamTimeoutMs,

@@ -72,11 +72,17 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
   });
 
   it('a package whose every version is blocked fails npm install with Vigil’s message', async () => {
-    const { fw } = await firewall();
+    const { fw, log } = await firewall();
     const run = await npm(['install', BAD], project(net.dir, 'bad'), fw.url);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(new RegExp(`403 Forbidden - GET ${fw.url}/${BAD} - Vigil firewall refused ${BAD}: every version is hidden \\(verdict BLOCK\\)`));
     expect(run.stderr).toContain(`${net.server.baseUrl}/artifacts?purl=pkg%3Anpm%2F${BAD}%401.0.0`);
+    // One line per refused packument (outsider F4), its verdict the 403 body's (F5).
+    const lines = log.filter((e) => e.package === BAD);
+    expect(new Set(lines.map((e) => e.request_id)).size).toBe(lines.length);
+    expect(lines.every((e) => e.decision === 'block' && e.verdict === 'BLOCK')).toBe(true);
+    const body = (await (await fetch(`${fw.url}/${BAD}`)).json()) as { verdict: string; request_id: string };
+    expect(log.filter((e) => e.request_id === body.request_id)).toEqual([expect.objectContaining({ decision: 'block', verdict: body.verdict, hidden: [{ version: '1.0.0', reason: 'verdict BLOCK' }] })]);
   });
 
   it('a lockfile pinning a blocked version: the tarball is refused with a 403 npm prints', async () => {
@@ -93,6 +99,24 @@ describe.skipIf(!serverBuilt)('the npm firewall with real npm, pnpm, Verdaccio a
     const direct = await fetch(`${fw.url}/${ROLL}/-/${ROLL}-1.1.0.tgz`);
     expect(direct.status).toBe(403);
     expect(await direct.json()).toMatchObject({ package: ROLL, version: '1.1.0', purl: `pkg:npm/${ROLL}@1.1.0`, decision: 'block', verdict: 'BLOCK', risk_score: 91, findings: { total: 1, by_severity: { CRIT: 1 }, top_categories: [{ category: 'install_script', count: 1 }] } });
+  });
+
+  it('a lockfile whose tarball URL has a trailing slash is decided too (outsider F1)', async () => {
+    const dir = project(net.dir, 'pinned-slash', { [ROLL]: '1.1.0' });
+    expect((await npm(['install', '--package-lock-only'], dir, net.verdaccio.url)).code).toBe(0);
+    const lockPath = join(dir, 'package-lock.json');
+    const lock = readFileSync(lockPath, 'utf8');
+    expect(lock).toContain(`${ROLL}-1.1.0.tgz"`);
+    writeFileSync(lockPath, lock.replace(`${ROLL}-1.1.0.tgz"`, `${ROLL}-1.1.0.tgz/"`));
+    const { fw, log } = await firewall();
+    const run = await npm(['ci', '--ignore-scripts'], dir, fw.url, { npm_config_replace_registry_host: 'always' });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(`Vigil firewall refused ${ROLL}@1.1.0: verdict BLOCK`);
+    expect(log).toContainEqual(expect.objectContaining({ package: ROLL, version: '1.1.0', decision: 'block', verdict: 'BLOCK' }));
+    const slashed = await fetch(`${fw.url}/${ROLL}/-/${ROLL}-1.1.0.tgz/`);
+    expect(slashed.status).toBe(403);
+    // Paths of the package that are not its tarballs are refused, never fetched from the upstream.
+    for (const path of [`/${ROLL}/-/other-1.1.0.tgz`, `/${ROLL}/-/rev/1/${ROLL}-1.1.0.tgz`]) expect((await fetch(`${fw.url}${path}`)).status, path).toBe(404);
   });
 
   it('an undecided version: fail-closed refuses, fail-open allows, wait refuses after its wait', async () => {

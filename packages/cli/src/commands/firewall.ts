@@ -51,9 +51,10 @@ function upstreamSetting(name: string, value: string): string {
 }
 
 /** The flags, else the environment (`VIGIL_FIREWALL_MODE`, …), else the defaults; checked before anything starts. */
-function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallOptions, 'vigilUrl' | 'apiKey'>; port: number; host: string; log: string | undefined } {
+function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallOptions, 'vigilUrl' | 'apiKey'>; port: number; host: string; log: string | undefined; logName: string } {
   const env = ctx.io.env;
-  const pick = (flag: string | undefined, variable: string) => flag ?? (env[variable] || undefined);
+  // A variable that is empty or only whitespace counts as unset (docs/cli.md).
+  const pick = (flag: string | undefined, variable: string) => flag ?? (env[variable]?.trim() ? env[variable] : undefined);
   const mode = choiceSetting(flags.mode !== undefined ? '--mode' : 'VIGIL_FIREWALL_MODE', pick(flags.mode, 'VIGIL_FIREWALL_MODE'), MODES);
   const warn = choiceSetting(flags.warn !== undefined ? '--warn' : 'VIGIL_FIREWALL_WARN', pick(flags.warn, 'VIGIL_FIREWALL_WARN'), WARNS);
   const waitSeconds = numberSetting(flags.waitSeconds !== undefined ? '--wait-seconds' : 'VIGIL_FIREWALL_WAIT_SECONDS', pick(flags.waitSeconds, 'VIGIL_FIREWALL_WAIT_SECONDS'), 0, 3600);
@@ -78,6 +79,7 @@ function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallO
     port,
     host: flags.host ?? '127.0.0.1',
     log: pick(flags.log, 'VIGIL_FIREWALL_LOG'),
+    logName: flags.log !== undefined ? '--log' : 'VIGIL_FIREWALL_LOG',
   };
 }
 
@@ -92,7 +94,7 @@ async function start(ctx: Context, flags: FirewallFlags, writeLog: (line: string
     try {
       appendFileSync(log, '');
     } catch (err) {
-      throw new CliError(`--log: cannot write ${log}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new CliError(`${chosen.logName}: cannot write ${log}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
   }
   // Imported here: the firewall's code loads only for these commands.
@@ -108,6 +110,11 @@ async function start(ctx: Context, flags: FirewallFlags, writeLog: (line: string
     const code = (err as NodeJS.ErrnoException).code;
     throw new CliError(`cannot listen on ${chosen.host}:${chosen.port}: ${code ?? (err as Error).message}`);
   }
+}
+
+/** An upstream as the banners print it: without the `/` URL parsing adds to a bare host. */
+function shown(upstream: string | null | undefined): string {
+  return String(upstream).replace(/\/$/, '');
 }
 
 /** The environment that points each package manager at `registry` (docs/firewall.md "Pointing package managers at it"). */
@@ -146,17 +153,40 @@ const URL_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', join('node_mo
  * The private firewall's address is gone once the command ends: tarball URLs recorded through it
  * are written back to the upstream's, so the lockfile is the one a direct install writes.
  */
-export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string): string[] {
+export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string, yarnUpstream: string = upstream): string[] {
   const changed: string[] = [];
   for (const name of URL_LOCKFILES) {
     const path = join(dir, name);
     if (!existsSync(path)) continue;
     const text = readFileSync(path, 'utf8');
     if (!text.includes(`${firewallUrl}/`)) continue;
-    writeFileSync(path, text.split(`${firewallUrl}/`).join(upstream.endsWith('/') ? upstream : `${upstream}/`));
+    const to = name === 'yarn.lock' ? yarnUpstream : upstream;
+    writeFileSync(path, text.split(`${firewallUrl}/`).join(to.endsWith('/') ? to : `${to}/`));
     changed.push(name);
   }
   return changed;
+}
+
+/** Hosts Yarn 1 writes for the public registry: with it as the upstream, both are the upstream. */
+const PUBLIC_NPM = ['https://registry.npmjs.org/', 'https://registry.yarnpkg.com/'];
+
+/**
+ * Yarn 1 fetches a yarn.lock's `resolved` URL as written, whatever registry is configured: before
+ * `vigil yarn` runs, the upstream's tarball URLs in ./yarn.lock are pointed at the firewall (and
+ * written back afterwards by restoreLockfileUrls, to the host this answers), so a locked install is decided like a fresh one
+ * instead of fetching from the upstream directly (outsider F2). Yarn 2+ lockfiles record no URLs.
+ */
+export function pointYarnLockAtFirewall(dir: string, firewallUrl: string, upstream: string): string {
+  const path = join(dir, 'yarn.lock');
+  const base = upstream.endsWith('/') ? upstream : `${upstream}/`;
+  if (!existsSync(path)) return base;
+  const text = readFileSync(path, 'utf8');
+  const hosts = PUBLIC_NPM.includes(base) ? PUBLIC_NPM : [base];
+  let changed = text;
+  for (const host of hosts) changed = changed.split(`resolved "${host}`).join(`resolved "${firewallUrl}/`);
+  if (changed !== text) writeFileSync(path, changed);
+  // Written back with the host the lockfile used: Yarn 1 records the public registry as registry.yarnpkg.com.
+  return hosts.length > 1 && text.includes(`resolved "${PUBLIC_NPM[1]}`) ? PUBLIC_NPM[1]! : base;
 }
 
 function registerWrapper(program: Command, kit: Kit, tool: Tool): void {
@@ -170,11 +200,15 @@ function registerWrapper(program: Command, kit: Kit, tool: Tool): void {
           const args = kit.state.toolArgs ?? [];
           const { firewall, settings: chosen } = await start(ctx, {}, (line) => ctx.io.stderr(`vigil: firewall: ${line}`));
           try {
-            ctx.io.stderr(`vigil: ${tool} through the Vigil firewall at ${firewall.url} (upstream ${tool === 'pip' ? chosen.options.pypiUpstream : chosen.options.npmUpstream})\n`);
+            ctx.io.stderr(`vigil: ${tool} through the Vigil firewall at ${firewall.url} (upstream ${shown(tool === 'pip' ? chosen.options.pypiUpstream : chosen.options.npmUpstream)})\n`);
             const env = { ...ctx.io.env, ...registryEnvironment(tool, firewall.url) };
-            const code = await runTool(tool, args, env);
-            restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream);
-            return code;
+            const yarnUpstream = tool === 'yarn' ? pointYarnLockAtFirewall(process.cwd(), firewall.url, chosen.options.npmUpstream) : chosen.options.npmUpstream;
+            try {
+              return await runTool(tool, args, env);
+            } finally {
+              // Also when the tool could not be run: the lockfile never keeps the private port.
+              restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream, yarnUpstream);
+            }
           } finally {
             await firewall.close();
           }
@@ -206,8 +240,8 @@ export function registerFirewall(program: Command, kit: Kit): void {
         action(kit, async (ctx, flags: FirewallFlags) => {
           const { firewall, settings: chosen } = await start(ctx, flags, (line) => ctx.io.stdout(line));
           const mode = chosen.options.mode ?? 'fail-closed';
-          ctx.io.stderr(`vigil: firewall listening on ${firewall.url} (upstream ${chosen.options.npmUpstream}, mode ${mode}); point npm at it: npm config set registry ${firewall.url}/\n`);
-          ctx.io.stderr(`vigil: PyPI simple index at ${firewall.url}/pypi/simple/ (upstream ${chosen.options.pypiUpstream}); point pip at it: pip config set global.index-url ${firewall.url}/pypi/simple/\n`);
+          ctx.io.stderr(`vigil: firewall listening on ${firewall.url} (upstream ${shown(chosen.options.npmUpstream)}, mode ${mode}); point npm at it: npm config set registry ${firewall.url}/\n`);
+          ctx.io.stderr(`vigil: PyPI simple index at ${firewall.url}/pypi/simple/ (upstream ${shown(chosen.options.pypiUpstream)}); point pip at it: pip config set global.index-url ${firewall.url}/pypi/simple/\n`);
           await (ctx.io.interrupted ? ctx.io.interrupted() : new Promise<void>(() => {}));
           await firewall.close();
           ctx.io.stderr('vigil: firewall stopped\n');
