@@ -165,4 +165,33 @@ describePg('readiness and scrape reads when PostgreSQL stops answering', () => {
     const failedQueries = parsePrometheusText(await metricsRegistry.metrics());
     expect(sampleValue(failedQueries, 'vigil_db_query_duration_seconds_count', { kind: 'raw', outcome: 'error' })).toBeGreaterThan(0);
   });
+
+  it('concurrent probes of either readiness endpoint during a stall share one check: one statement, not one per probe', async () => {
+    // The real database through the proxy, with a plugin that counts the statements sent to it.
+    let statements = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const probed = await startMetricsServer({ settings: { host: '127.0.0.1', port: 0, queryTimeoutMs: 300 }, db: counted, logger: silentLogger });
+    const probedApi = await startServer({ database: { ...database, db: counted }, customers: true, config: { metrics: { ...loadConfig({}, '/tmp').metrics, queryTimeoutMs: 300 } } });
+    proxy.stall();
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => metricsReady(probed)));
+      for (const answer of answers) expect(answer).toEqual({ status: 503, text: 'not ready: database unreachable (no answer within 300 ms)\n' });
+      expect(statements).toBeLessThanOrEqual(2);
+      statements = 0;
+      const apiAnswers = await Promise.all(Array.from({ length: 20 }, () => ready(probedApi)));
+      for (const answer of apiAnswers) expect(answer.status).toBe(503);
+      expect(statements).toBeLessThanOrEqual(2);
+    } finally {
+      proxy.resume();
+      proxy.resetAll();
+      await probed.close();
+      await probedApi.close();
+    }
+  });
 });
