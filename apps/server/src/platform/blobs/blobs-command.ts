@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import type { Env } from '../config/env.js';
-import { isBucketName, isEndpointUrl, normalisePrefix, s3ConnectionFromEnv, type S3Settings } from './blob-store-settings.js';
+import { isBucketName, isEndpointUrl, normalisePrefix, redactEndpoint, s3ConnectionFromEnv, type S3Settings } from './blob-store-settings.js';
 import type { MigrateBlobsProgress } from './migrate-blobs.js';
 
 export class BlobsCommandError extends Error {
@@ -42,7 +42,7 @@ function parseMigrateFlags(flags: readonly string[]): { to: string; endpoint: st
     i += 1;
   }
   if (to === undefined) throw new BlobsCommandError('migrate: expected --to s3://<bucket>[/<prefix>]', true);
-  if (endpoint !== undefined && !isEndpointUrl(endpoint)) throw new BlobsCommandError(`migrate: --endpoint: expected an http:// or https:// URL, got ${JSON.stringify(endpoint)}`, true);
+  if (endpoint !== undefined && !isEndpointUrl(endpoint)) throw new BlobsCommandError(`migrate: --endpoint: expected an http:// or https:// URL without credentials, query or fragment, got ${JSON.stringify(redactEndpoint(endpoint))}`, true);
   return { to, endpoint };
 }
 
