@@ -53,11 +53,17 @@ describe('readiness: migrations', () => {
       expect(answer).toMatchObject({ status: 503, body: { code: 'not_ready', detail: `not ready: ${reason}` } });
       expect(answer.requestId).toBeTruthy();
       expect(await metricsReady(metrics)).toEqual({ status: 503, text: `not ready: ${reason}\n` });
+      // The scrape says so too, for the VigilNotReady alert: the reads succeed, a migration is pending.
+      const behind = parsePrometheusText(await (await fetch(`http://127.0.0.1:${metrics.address.port}/metrics`)).text());
+      expect(sampleValue(behind, 'vigil_metrics_database_up')).toBe(1);
+      expect(sampleValue(behind, 'vigil_migrations_pending')).toBe(1);
       // /v1/health is liveness: the process is alive whatever its database says.
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
     } finally {
       await sql`insert into kysely_migration (name, timestamp) values (${row!.name}, ${row!.timestamp})`.execute(db);
     }
+    const current = parsePrometheusText(await (await fetch(`http://127.0.0.1:${metrics.address.port}/metrics`)).text());
+    expect(sampleValue(current, 'vigil_migrations_pending')).toBe(0);
     // The next release migrated the database (expand/contract): this instance keeps serving.
     await sql`insert into kysely_migration (name, timestamp) values ('9999-next-release', ${new Date().toISOString()})`.execute(db);
     try {
