@@ -30,7 +30,7 @@ import { publicRoutesPlugin } from './features/network/index.js';
 import { createTransparencyLog, logRoutesPlugin, type TransparencyLog } from './features/log/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
 import { readinessRoute } from './platform/readiness/index.js';
-import { httpMetricsPlugin } from './platform/metrics/index.js';
+import { countRefusedBeforeRouting, httpMetricsPlugin } from './platform/metrics/index.js';
 
 export interface BuildAppOptions {
   config: Config;
@@ -88,7 +88,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       if (config.trustProxy === false && socket.remoteAddress !== undefined && app.hasDecorator('countParserRefusal')) {
         app.countParserRefusal(socket.remoteAddress);
       }
-      clientErrorHandler(error, socket, requestsInFlight.get(socket));
+      const status = clientErrorHandler(error, socket, requestsInFlight.get(socket));
+      if (status !== undefined && options.metrics === true) countRefusedBeforeRouting(status);
     },
     requestIdHeader: false,
     // A client must deliver its whole request in time (a body that stalls is cut off with 408); Node
@@ -125,7 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // CONNECT never reaches a route (Node hands it to a 'connect' listener or drops the socket with
   // no answer): refuse it like any request, with a catalogue body and an x-request-id.
-  app.server.on('connect', (_request: unknown, socket: Socket) => endSocketWithError(socket, 'method_not_allowed'));
+  app.server.on('connect', (_request: unknown, socket: Socket) => {
+    const status = endSocketWithError(socket, 'method_not_allowed');
+    if (options.metrics === true) countRefusedBeforeRouting(status, 'CONNECT');
+  });
   // An Expect other than 100-continue: Node would answer a bare 417. RFC 9110 lets a server ignore
   // an expectation it does not support, so the request is served like any other.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));

@@ -266,8 +266,11 @@ async function serve(config: Config, flags: string[]): Promise<void> {
       drainIdleMs: config.drainIdleMs,
     });
     await app.listen({ port: config.port, host: config.host });
-    checkpoints.start();
+    // The metrics port before any background pass: a port already taken ends the start-up here, and
+    // a checkpoint pass started first would race the database being closed below (a misleading
+    // "TlogError: … driver has already been destroyed" in the log of a failed start).
     if (metricsPort !== undefined) metricsServer = await openMetricsListener(config, metricsPort, database, app.log);
+    checkpoints.start();
     scheduler?.start();
     pushWorker?.start();
     webhookWorker?.start();

@@ -78,7 +78,8 @@ Commands:
                                 bucket, each read back and hashed; blobs already there with their bytes
                                 are skipped, so running it again resumes. Region, path style, timeouts
                                 from VIGIL_S3_*, credentials from the AWS chain. Progress on stderr;
-                                exits 1 when a blob could not be copied or the store is down.
+                                exits 1 when a blob could not be copied, the store is down, or
+                                <VIGIL_DATA_DIR>/blobs/sha256 does not exist.
   help, --help, -h              Show this help.
 
 `;

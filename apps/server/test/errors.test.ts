@@ -18,6 +18,10 @@ beforeAll(async () => {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         return { late: true };
       });
+      app.get('/test/slow-then-answers', { config: { timeoutMs: 50 } }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        return { late: true };
+      });
       // Answers at once; storing the answer (as the idempotency plugin does) outlasts the timeout.
       app.get(
         '/test/slow-store',
@@ -180,6 +184,14 @@ describe('error responses', () => {
     expect(body).toEqual({ detail: 'request handler timed out', code: 'handler_timeout' });
     expect(response.headers.get('x-request-id')).toMatch(UUID_RE);
     expect(Date.now() - started).toBeLessThan(900);
+  });
+
+  it('a handler that answers after its 504 is dropped without a "Reply was already sent" warning in the log', async () => {
+    const { response } = await send('/test/slow-then-answers');
+    expect(response.status).toBe(504);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(server.logs()).not.toContain('Reply was already sent');
+    expect(server.logs()).not.toContain('FST_ERR_REP_ALREADY_SENT');
   });
 
   it('an answer given in time is not replaced by a 504 while its onSend hooks still wait', async () => {

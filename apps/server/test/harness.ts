@@ -36,6 +36,8 @@ export interface StartOptions {
   customers?: boolean;
   /** The customer API's blob store instead of the file store under `<dataDir>/blobs` (an S3 store, say); not closed at close. */
   blobs?: BlobStore;
+  /** Count and time requests in the process's metrics (vigil_http_*), as `serve` does with VIGIL_METRICS_PORT set. */
+  metrics?: boolean;
 }
 
 /** A real Vigil server listening on 127.0.0.1 with an ephemeral port, over a migrated in-memory SQLite. */
@@ -61,6 +63,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     ...(options.redis ? { redis: options.redis } : {}),
     ...(options.customers ? { customers: { db: database.db, blobs: options.blobs ?? createFileBlobStore(join(config.dataDir, 'blobs')) } } : {}),
     logStream: stream,
+    ...(options.metrics ? { metrics: true } : {}),
   });
   options.register?.(app);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -6,7 +6,7 @@ import { metricsRegistry } from '../src/platform/metrics/index.js';
 import { parsePrometheusText, sampleValue } from '../src/test-support/prometheus-text.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../src/test-support/webhook-receiver.js';
-import { startServer } from './harness.js';
+import { rawRequest, startServer } from './harness.js';
 import { emit, startHarness, type Harness } from './webhooks-support.js';
 
 /** This process's counter, read as a scrape would show it (counters are per process: tests compare before and after). */
@@ -94,6 +94,27 @@ describeRedis('Redis failures are counted by use', () => {
       expect(await counter('vigil_redis_failures_total', { use: 'response_cache' })).toBeGreaterThanOrEqual(before.cache + 1);
     } finally {
       proxy.resume();
+      await server.close();
+    }
+  });
+});
+
+describe('vigil_http_requests_total counts requests refused before routing', () => {
+  it('a method the parser refuses (BREW) and CONNECT are counted under route unmatched', async () => {
+    const server = await startServer({ metrics: true });
+    try {
+      const labels = { method: 'unparsed', route: 'unmatched', status: '400' };
+      const connectLabels = { method: 'CONNECT', route: 'unmatched', status: '405' };
+      const before = await counter('vigil_http_requests_total', labels);
+      const connectBefore = await counter('vigil_http_requests_total', connectLabels);
+      const brew = await rawRequest(server.port, 'BREW /v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(brew.status).toBe(400);
+      expect(brew.headers['x-request-id']).toBeTruthy();
+      const connect = await rawRequest(server.port, 'CONNECT 127.0.0.1:5432 HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(connect.status).toBe(405);
+      expect(await counter('vigil_http_requests_total', labels)).toBe(before + 1);
+      expect(await counter('vigil_http_requests_total', connectLabels)).toBe(connectBefore + 1);
+    } finally {
       await server.close();
     }
   });

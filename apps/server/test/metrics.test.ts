@@ -214,4 +214,23 @@ describe.skipIf(!built || process.platform !== 'linux')('the metrics listener of
       blocker.close();
     }
   }, 60_000);
+
+  it('a metrics port already taken ends serve with exit 1, naming the port, and nothing else goes wrong on the way out', async () => {
+    const cwd = workDir();
+    // A log with entries: the periodic checkpoint has something to read.
+    await run(['seed', '--demo'], cwd);
+    const blocker = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => blocker.once('listening', r));
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const server = start(['serve'], cwd, { PORT: String(await freePort()), HOST: '127.0.0.1', VIGIL_METRICS_PORT: String(taken) });
+      expect(await server.exited).toBe(1);
+      expect(server.stdout()).toContain(`metrics listener: cannot listen on 127.0.0.1:${taken}`);
+      // The checkpoint pass does not start before the metrics port is taken, so it cannot race the shutdown.
+      expect(server.stdout()).not.toContain('TlogError');
+      expect(server.stdout()).not.toContain('checkpoint failed');
+    } finally {
+      blocker.close();
+    }
+  }, 120_000);
 });

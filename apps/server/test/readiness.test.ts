@@ -53,11 +53,17 @@ describe('readiness: migrations', () => {
       expect(answer).toMatchObject({ status: 503, body: { code: 'not_ready', detail: `not ready: ${reason}` } });
       expect(answer.requestId).toBeTruthy();
       expect(await metricsReady(metrics)).toEqual({ status: 503, text: `not ready: ${reason}\n` });
+      // The scrape says so too, for the VigilNotReady alert: the reads succeed, a migration is pending.
+      const behind = parsePrometheusText(await (await fetch(`http://127.0.0.1:${metrics.address.port}/metrics`)).text());
+      expect(sampleValue(behind, 'vigil_metrics_database_up')).toBe(1);
+      expect(sampleValue(behind, 'vigil_migrations_pending')).toBe(1);
       // /v1/health is liveness: the process is alive whatever its database says.
       expect((await fetch(`${server.url}/v1/health`)).status).toBe(200);
     } finally {
       await sql`insert into kysely_migration (name, timestamp) values (${row!.name}, ${row!.timestamp})`.execute(db);
     }
+    const current = parsePrometheusText(await (await fetch(`http://127.0.0.1:${metrics.address.port}/metrics`)).text());
+    expect(sampleValue(current, 'vigil_migrations_pending')).toBe(0);
     // The next release migrated the database (expand/contract): this instance keeps serving.
     await sql`insert into kysely_migration (name, timestamp) values ('9999-next-release', ${new Date().toISOString()})`.execute(db);
     try {
@@ -164,5 +170,34 @@ describePg('readiness and scrape reads when PostgreSQL stops answering', () => {
     // The checks cut off by the reset failed, and the statement metrics say so.
     const failedQueries = parsePrometheusText(await metricsRegistry.metrics());
     expect(sampleValue(failedQueries, 'vigil_db_query_duration_seconds_count', { kind: 'raw', outcome: 'error' })).toBeGreaterThan(0);
+  });
+
+  it('concurrent probes of either readiness endpoint during a stall share one check: one statement, not one per probe', async () => {
+    // The real database through the proxy, with a plugin that counts the statements sent to it.
+    let statements = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    const probed = await startMetricsServer({ settings: { host: '127.0.0.1', port: 0, queryTimeoutMs: 300 }, db: counted, logger: silentLogger });
+    const probedApi = await startServer({ database: { ...database, db: counted }, customers: true, config: { metrics: { ...loadConfig({}, '/tmp').metrics, queryTimeoutMs: 300 } } });
+    proxy.stall();
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => metricsReady(probed)));
+      for (const answer of answers) expect(answer).toEqual({ status: 503, text: 'not ready: database unreachable (no answer within 300 ms)\n' });
+      expect(statements).toBeLessThanOrEqual(2);
+      statements = 0;
+      const apiAnswers = await Promise.all(Array.from({ length: 20 }, () => ready(probedApi)));
+      for (const answer of apiAnswers) expect(answer.status).toBe(503);
+      expect(statements).toBeLessThanOrEqual(2);
+    } finally {
+      proxy.resume();
+      proxy.resetAll();
+      await probed.close();
+      await probedApi.close();
+    }
   });
 });

@@ -138,6 +138,24 @@ describe.skipIf(!built)('vigil-server blobs migrate', () => {
     expect(down.stderr).toMatch(/vigil-server: object store: GET x\/sha256\/.*ECONNREFUSED/);
   }, 60_000);
 
+  it('refuses (exit 1, nothing copied) a data directory that does not exist or holds no file-store blobs', async () => {
+    const cwd = workDir();
+    const to = ['blobs', 'migrate', '--to', `s3://${s3.bucket}/absent`, '--endpoint', s3.endpoint];
+    // VIGIL_DATA_DIR unset: ./.vigil under the working directory, which is not there.
+    const unset = await run(to, cwd);
+    expect(unset.code).toBe(1);
+    expect(unset.stdout).toBe('');
+    expect(unset.stderr).toBe(`vigil-server: blobs: migrate: the data directory ${join(cwd, '.vigil')} does not exist (VIGIL_DATA_DIR; nothing was copied)\n`);
+    const typo = await run(to, cwd, { VIGIL_DATA_DIR: join(cwd, 'typo') });
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain(`the data directory ${join(cwd, 'typo')} does not exist`);
+    // A directory that exists but is not a file store's data directory (no blobs/sha256/).
+    mkdirSync(join(cwd, 'other', 'blobs', 'staging'), { recursive: true });
+    const other = await run(to, cwd, { VIGIL_DATA_DIR: join(cwd, 'other') });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toBe(`vigil-server: blobs: migrate: ${join(cwd, 'other', 'blobs', 'sha256')} does not exist: ${join(cwd, 'other')} holds no file-store blobs (VIGIL_DATA_DIR; nothing was copied)\n`);
+    expect(await keysUnder('absent/')).toEqual([]);
+  }, 60_000);
 });
 
 describe.skipIf(!built)('vigil-server with VIGIL_BLOB_STORE=s3', () => {

@@ -75,6 +75,15 @@ export function isEndpointUrl(text: string): boolean {
   }
 }
 
+/**
+ * An endpoint as it may be shown in an error: the user information (`user:password@`) and the
+ * query and fragment, where credentials and signatures travel, become `***`. Works on text that is
+ * not a valid URL too, since that is when it is shown.
+ */
+export function redactEndpoint(text: string): string {
+  return text.replace(/^([^/?#]*\/\/)[^/?#]*@/, '$1***@').replace(/([?#]).*$/s, '$1***');
+}
+
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const text = envText(env, name);
   if (text === undefined) return fallback;
@@ -90,7 +99,7 @@ function flag(env: Env, name: string, fallback: boolean): boolean {
 export function s3ConnectionFromEnv(env: Env): Omit<S3Settings, 'bucket' | 'prefix'> {
   const endpoint = envText(env, 'VIGIL_S3_ENDPOINT');
   if (endpoint !== undefined && !isEndpointUrl(endpoint)) {
-    throw new ConfigError('VIGIL_S3_ENDPOINT', `expected an http:// or https:// URL without credentials, query or fragment, got ${JSON.stringify(endpoint)}`);
+    throw new ConfigError('VIGIL_S3_ENDPOINT', `expected an http:// or https:// URL without credentials, query or fragment, got ${JSON.stringify(redactEndpoint(endpoint))}`);
   }
   const region = envText(env, 'VIGIL_S3_REGION') ?? envText(env, 'AWS_REGION') ?? DEFAULT_S3_REGION;
   if (!/^[a-z0-9-]{1,64}$/.test(region)) {

@@ -1,7 +1,8 @@
-import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../config/config-error.js';
 import type { Env } from '../config/env.js';
-import { isBucketName, isEndpointUrl, normalisePrefix, s3ConnectionFromEnv, type S3Settings } from './blob-store-settings.js';
+import { isBucketName, isEndpointUrl, normalisePrefix, redactEndpoint, s3ConnectionFromEnv, type S3Settings } from './blob-store-settings.js';
 import type { MigrateBlobsProgress } from './migrate-blobs.js';
 
 export class BlobsCommandError extends Error {
@@ -41,12 +42,34 @@ function parseMigrateFlags(flags: readonly string[]): { to: string; endpoint: st
     i += 1;
   }
   if (to === undefined) throw new BlobsCommandError('migrate: expected --to s3://<bucket>[/<prefix>]', true);
-  if (endpoint !== undefined && !isEndpointUrl(endpoint)) throw new BlobsCommandError(`migrate: --endpoint: expected an http:// or https:// URL, got ${JSON.stringify(endpoint)}`, true);
+  if (endpoint !== undefined && !isEndpointUrl(endpoint)) throw new BlobsCommandError(`migrate: --endpoint: expected an http:// or https:// URL without credentials, query or fragment, got ${JSON.stringify(redactEndpoint(endpoint))}`, true);
   return { to, endpoint };
 }
 
 function progressLine(p: MigrateBlobsProgress): string {
   return `blobs migrate: ${p.done}/${p.total} blobs (${p.copied} copied, ${p.present} already there, ${p.failed} failed)`;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (found) => found.isDirectory(),
+    (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' || error.code === 'ENOTDIR' ? false : Promise.reject(error)),
+  );
+}
+
+/**
+ * A source that is not there is refused before anything is copied: "0 of 0, exit 0" for a mistyped
+ * or unset VIGIL_DATA_DIR would tell the operator that the real `blobs/sha256/` may be removed.
+ */
+async function checkSource(dataDir: string): Promise<void> {
+  const absolute = resolve(dataDir);
+  if (!(await isDirectory(absolute))) {
+    throw new BlobsCommandError(`migrate: the data directory ${absolute} does not exist (VIGIL_DATA_DIR; nothing was copied)`);
+  }
+  const blobs = join(absolute, 'blobs', 'sha256');
+  if (!(await isDirectory(blobs))) {
+    throw new BlobsCommandError(`migrate: ${blobs} does not exist: ${absolute} holds no file-store blobs (VIGIL_DATA_DIR; nothing was copied)`);
+  }
 }
 
 /**
@@ -55,6 +78,7 @@ function progressLine(p: MigrateBlobsProgress): string {
  * style, timeouts and credentials come from the environment as for VIGIL_BLOB_STORE=s3. Progress
  * goes to `progress` (stderr) at most once a second and at the end; the result lines are returned.
  * Resolves to the exit code: 0 when every blob is in the bucket, verified; 1 when some could not be.
+ * A data directory without `blobs/sha256/` is refused (BlobsCommandError, exit 1) before the store is opened.
  */
 export async function runBlobsCommand(
   args: readonly string[],
@@ -71,6 +95,7 @@ export async function runBlobsCommand(
     if (error instanceof ConfigError) throw new BlobsCommandError(`migrate: ${error.message}`);
     throw error;
   }
+  await checkSource(context.dataDir);
   const settings: S3Settings = { ...connection, bucket, prefix, ...(endpoint === undefined ? {} : { endpoint }) };
   // Loaded here, not at the top: the AWS SDK is only needed by this command and the S3 store.
   const [{ createS3BlobStore }, { migrateBlobs }] = await Promise.all([import('./s3-blob-store.js'), import('./migrate-blobs.js')]);

@@ -160,7 +160,10 @@ describe('s3 blob store', () => {
     const before = proxy.requests.length;
     const error = await store.get(hash).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BlobStoreUnavailableError);
-    expect((error as Error).message).toMatch(/HTTP 500/);
+    expect((error as Error).message).toMatch(/^object store: GET \S*sha256\/[0-9a-f]{2}\/[0-9a-f]{62}: HTTP 500 /);
+    // The log line says what the store answered once: pino's error serializer appends the message of
+    // a `cause` to the error's own, and this message already names it, so there is no cause.
+    expect((error as Error).cause).toBeUndefined();
     expect(proxy.requests.length - before).toBe(3);
     // Healthy again: the same store serves it.
     proxy.mode = 'pass';
@@ -174,7 +177,11 @@ describe('s3 blob store', () => {
     const bytes = randomBytes(256 * 1024);
     const hash = await store.put(bytes);
     proxy.mode = 'truncate';
-    await expect(store.get(hash)).rejects.toBeInstanceOf(BlobStoreUnavailableError);
+    const cut = await store.get(hash).catch((e: unknown) => e);
+    expect(cut).toBeInstanceOf(BlobStoreUnavailableError);
+    // Named as what it is, with how much arrived, not as the SDK's TimeoutError.
+    expect((cut as Error).message).toMatch(/^object store: GET \S*sha256\/\S+: the (body broke off|body ended) after \d+ of 262144 bytes/);
+    expect((cut as Error).message).not.toContain('TimeoutError');
     await expect(store.withLocalFile(hash, async () => 'served')).rejects.toBeInstanceOf(BlobStoreUnavailableError);
     proxy.mode = 'corrupt';
     await expect(store.get(hash)).rejects.toBeInstanceOf(BlobIntegrityError);
@@ -192,6 +199,7 @@ describe('s3 blob store', () => {
     const started = Date.now();
     const error = await store.get(hash).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BlobStoreUnavailableError);
+    expect((error as Error).message).toMatch(/^object store: GET \S*sha256\/\S+: no bytes for 400 ms$/);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(await localFiles(local)).toEqual([]);
   });

@@ -51,7 +51,19 @@ function unavailable(operation: string, key: string, error: unknown): BlobStoreU
   const name = (error as { name?: string } | undefined)?.name ?? 'Error';
   const message = (error as { message?: string } | undefined)?.message ?? String(error);
   const what = status === undefined ? `${name}: ${message}` : `HTTP ${status} ${name}: ${message}`;
-  return new BlobStoreUnavailableError(`object store: ${operation} ${key}: ${what}`, { cause: error });
+  // No `cause`: the text already names it, and the logger appends a cause's message to the error's
+  // own ("… InternalError: injected: injected").
+  return new BlobStoreUnavailableError(`object store: ${operation} ${key}: ${what}`);
+}
+
+/**
+ * A body that broke off part-way, named as what it is rather than by the SDK's error class (a
+ * connection cut mid-body surfaces as a `TimeoutError: socket hang up`).
+ */
+function bodyBrokeOff(key: string, received: number, expected: number | undefined, error: unknown): BlobStoreUnavailableError {
+  if (error instanceof BlobStoreUnavailableError) return error;
+  const message = (error as { message?: string } | undefined)?.message ?? String(error);
+  return new BlobStoreUnavailableError(`object store: GET ${key}: the body broke off after ${received} of ${expected ?? 'an unknown number of'} bytes (${message})`);
 }
 
 /**
@@ -76,7 +88,7 @@ function idleLimit(ms: number, key: string): Transform {
   });
   const arm = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => stream.destroy(new BlobStoreUnavailableError(`object store: read ${key}: no bytes for ${ms} ms`)), ms);
+    timer = setTimeout(() => stream.destroy(new BlobStoreUnavailableError(`object store: GET ${key}: no bytes for ${ms} ms`)), ms);
   };
   arm();
   return stream;
@@ -145,17 +157,21 @@ export function createS3BlobStore(settings: S3Settings, localRoot: string, optio
     let last: unknown;
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
       let body: Readable;
+      let expected: number | undefined;
       try {
         const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
         body = object.Body as Readable;
+        expected = object.ContentLength;
       } catch (error) {
         if (isNotFound(error)) return false;
         throw unavailable('GET', key, error);
       }
       const hash = createHash('sha256');
+      let received = 0;
       const hasher = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           hash.update(chunk);
+          received += chunk.length;
           done(null, chunk);
         },
       });
@@ -163,9 +179,12 @@ export function createS3BlobStore(settings: S3Settings, localRoot: string, optio
         await pipeline(body, idleLimit(timeoutMs, key), hasher, sink());
         const got = hash.digest('hex');
         if (got === hex) return true;
-        last = new BlobIntegrityError(`object store: GET ${key}: the bytes hash to sha256:${got}`);
+        last =
+          expected !== undefined && received !== expected
+            ? new BlobIntegrityError(`object store: GET ${key}: the body ended after ${received} of ${expected} bytes`)
+            : new BlobIntegrityError(`object store: GET ${key}: the bytes hash to sha256:${got}`);
       } catch (error) {
-        last = unavailable('GET', key, error);
+        last = bodyBrokeOff(key, received, expected, error);
       }
     }
     throw last;

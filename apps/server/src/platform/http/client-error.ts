@@ -17,8 +17,11 @@ const REASONS: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
-/** Writes a catalogue error straight to the socket and closes it (no route or hook can run). */
-export function endSocketWithError(socket: Socket, code: 'malformed_request' | 'bad_request' | 'headers_too_large' | 'request_timeout' | 'method_not_allowed'): void {
+/**
+ * Writes a catalogue error straight to the socket and closes it (no route or hook can run).
+ * Returns the status sent, for the caller to count (vigil_http_requests_total, route `unmatched`).
+ */
+export function endSocketWithError(socket: Socket, code: 'malformed_request' | 'bad_request' | 'headers_too_large' | 'request_timeout' | 'method_not_allowed'): number {
   const { status, detail } = describeError(code);
   const body = JSON.stringify({ detail, code });
   const reason = REASONS[status] ?? 'Bad Request';
@@ -31,6 +34,7 @@ export function endSocketWithError(socket: Socket, code: 'malformed_request' | '
       'connection: close\r\n\r\n' +
       body,
   );
+  return status;
 }
 
 /**
@@ -49,20 +53,21 @@ export function trackRequestsInFlight(server: Server, inFlight: WeakMap<Socket, 
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 
-export function clientErrorHandler(error: Error & { code?: string }, socket: Socket, inFlight?: ServerResponse): void {
+/** Answers a parser refusal; returns the status sent, or undefined when the socket was only closed. */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket, inFlight?: ServerResponse): number | undefined {
   if (!socket.writable) {
     socket.destroy();
-    return;
+    return undefined;
   }
   // A client that went away mid-request needs no answer.
   if (error.code === 'ECONNRESET') {
     socket.destroy();
-    return;
+    return undefined;
   }
   // The request was answered already (a refusal before its body was read): nothing more to say.
   if (inFlight?.headersSent) {
     socket.destroy();
-    return;
+    return undefined;
   }
   // The connection ended inside a JSON body (shorter than its Content-Length, then a half-close):
   // what errors.md names for a body that cannot be read as JSON. Other bodies (an upload) keep
@@ -76,5 +81,5 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
         : cutJsonBody
           ? 'bad_request'
           : 'malformed_request';
-  endSocketWithError(socket, code);
+  return endSocketWithError(socket, code);
 }

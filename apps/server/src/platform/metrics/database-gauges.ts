@@ -1,6 +1,7 @@
 import { TRACKS } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import { Gauge, Registry } from 'prom-client';
+import { pendingMigrations } from '../db/migrate.js';
 import type { Database } from '../db/schema.js';
 import { metricsRegistry } from './metrics.js';
 
@@ -68,7 +69,15 @@ const registryFetchOverdue = new Gauge({
   registers: [databaseRegistry],
 });
 
-const READ_GAUGES = [outboxBacklog, outboxOldestAge, deliveries, deliveryOverdue, roundPhase, roundOverdue, registryFetches, registryFetchOverdue];
+// Readiness's other reason (docs/operations.md, "Probes"): the VigilNotReady alert reads it
+// alongside vigil_metrics_database_up. A migration table that cannot be read fails the reads (up 0).
+const migrationsPending = new Gauge({
+  name: 'vigil_migrations_pending',
+  help: 'Migrations this release knows that the database has not applied (then /ready answers 503 "migrations behind"); 0 when up to date.',
+  registers: [databaseRegistry],
+});
+
+const READ_GAUGES = [migrationsPending, outboxBacklog, outboxOldestAge, deliveries, deliveryOverdue, roundPhase, roundOverdue, registryFetches, registryFetchOverdue];
 
 const seconds = (ms: number) => Math.max(0, ms) / 1000;
 
@@ -173,6 +182,7 @@ export async function refreshDatabaseGauges(db: Kysely<Database>, options: { now
     await readDeliveries(db, now);
     await readRegistryFetches(db, now);
     await readRounds(db, now);
+    migrationsPending.set((await pendingMigrations(db)).length);
   })();
   try {
     await Promise.race([reads, bound]);

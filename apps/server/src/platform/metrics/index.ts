@@ -1,5 +1,5 @@
 // Prometheus metrics and the metrics listener (docs/operations.md).
-export { countRedisFailure, countWebhookAttempt, dbPoolAcquireDuration, dbQueryDuration, metricsRegistry, registryFetchAttempts, verifyCacheLookups, watchPool, type RedisUse } from './metrics.js';
+export { countRedisFailure, countRefusedBeforeRouting, countWebhookAttempt, dbPoolAcquireDuration, dbQueryDuration, metricsRegistry, registryFetchAttempts, verifyCacheLookups, watchPool, type RedisUse } from './metrics.js';
 export { METRIC_COUNT_CAP } from './database-gauges.js';
 export { httpMetricsPlugin } from './http-metrics-plugin.js';
 export { startMetricsServer, type MetricsServer } from './metrics-server.js';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Kysely } from 'kysely';
-import { checkReadiness } from '../readiness/index.js';
+import { sharedReadinessCheck } from '../readiness/index.js';
 import type { Database } from '../db/schema.js';
 import { databaseRegistry, refreshDatabaseGauges } from './database-gauges.js';
 import { metricsRegistry, startProcessMetrics } from './metrics.js';
@@ -33,6 +33,8 @@ export async function startMetricsServer(options: StartMetricsServerOptions): Pr
   // One set of database reads at a time: scrapes that arrive together share it.
   let refreshing: Promise<Error | null> | undefined;
   let lastWarned = 0;
+  // Probes that arrive together share one check, as on GET /v1/ready.
+  const checkReady = sharedReadinessCheck(db, settings.queryTimeoutMs);
   const refresh = () => {
     refreshing ??= refreshDatabaseGauges(db, { now: now(), timeoutMs: settings.queryTimeoutMs }).finally(() => {
       refreshing = undefined;
@@ -63,7 +65,7 @@ export async function startMetricsServer(options: StartMetricsServerOptions): Pr
       return;
     }
     if (path === '/ready') {
-      void checkReadiness(db, settings.queryTimeoutMs).then((readiness) =>
+      void checkReady().then((readiness) =>
         readiness.ready ? send(200, 'text/plain; charset=utf-8', 'ready\n') : send(503, 'text/plain; charset=utf-8', `not ready: ${readiness.reason}\n`),
       );
       return;

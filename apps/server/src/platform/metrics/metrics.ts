@@ -18,6 +18,15 @@ export const httpRequests = new Counter({
   registers: [metricsRegistry],
 });
 
+/**
+ * A request refused on its socket before fastify saw it (Node's parser refused it, or CONNECT):
+ * counted under route `unmatched`, with method `unparsed` when the parser could not read one. No
+ * duration is observed: the request never had a start the server could time.
+ */
+export function countRefusedBeforeRouting(status: number, method = 'unparsed'): void {
+  httpRequests.inc({ method, route: 'unmatched', status: String(status) });
+}
+
 export const httpRequestDuration = new Histogram({
   name: 'vigil_http_request_duration_seconds',
   help: 'Time from request received to response sent, by method, route pattern and status class (2xx, 4xx, 5xx).',

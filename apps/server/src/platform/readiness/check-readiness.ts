@@ -39,3 +39,19 @@ export async function checkReadiness(db: Kysely<Database>, timeoutMs = DEFAULT_R
   }
   return { ready: true };
 }
+
+/**
+ * One readiness check at a time for `db`: probes that arrive while a check runs share its answer,
+ * so a flood of probes (load balancers, kubelets, a database stall that makes each check slow)
+ * costs the database one check at a time instead of one per probe. Both `GET /v1/ready` and the
+ * metrics port's `GET /ready` answer through one of these (docs/operations.md, "Probes").
+ */
+export function sharedReadinessCheck(db: Kysely<Database>, timeoutMs = DEFAULT_READINESS_TIMEOUT_MS): () => Promise<Readiness> {
+  let inFlight: Promise<Readiness> | undefined;
+  return () => {
+    inFlight ??= checkReadiness(db, timeoutMs).finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+}

@@ -1,7 +1,7 @@
 import { ReadyStatus } from '@vigil/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
-import { checkReadiness, type Readiness } from './check-readiness.js';
+import { sharedReadinessCheck } from './check-readiness.js';
 import type { Database } from '../db/schema.js';
 import { VigilError } from '../errors.js';
 import '../http/route-config.js';
@@ -19,15 +19,12 @@ export interface ReadinessRouteOptions {
  * flood costs the database one pair of reads at a time.
  */
 export const readinessRoute: FastifyPluginAsyncZod<ReadinessRouteOptions> = async (app, { db, timeoutMs }) => {
-  let inFlight: Promise<Readiness> | undefined;
+  const check = sharedReadinessCheck(db, timeoutMs);
   app.get(
     '/v1/ready',
     { schema: { summary: 'Readiness: the database answers and its migrations are applied', response: { 200: ReadyStatus } }, config: { rateLimit: false } },
     async () => {
-      inFlight ??= checkReadiness(db, timeoutMs).finally(() => {
-        inFlight = undefined;
-      });
-      const readiness = await inFlight;
+      const readiness = await check();
       if (!readiness.ready) throw new VigilError('not_ready', `not ready: ${readiness.reason}`);
       return { status: 'ready' as const };
     },

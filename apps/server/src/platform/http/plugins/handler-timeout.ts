@@ -52,11 +52,15 @@ const handlerTimeout: FastifyPluginAsync<HandlerTimeoutOptions> = async (app, { 
         keep.push(entry);
         continue;
       }
-      // The handler may still finish later: its answer, or its error, is dropped (fastify logs it)
-      // because this one is fully written before anything else can run. That holds only while no
-      // onSend hook waits on I/O for a 504: a hook that did would leave the reply open, and the
+      // The handler may still finish later: its answer, or its error, is dropped (fastify logs an
+      // error) because this one is fully written before anything else can run. That holds only while
+      // no onSend hook waits on I/O for a 504: a hook that did would leave the reply open, and the
       // handler's late error would then be answered by fastify's own error format.
       entry.reply.send(new VigilError('handler_timeout'));
+      // A late answer is expected after a 504, not a bug: once the 504 is written, the reply is
+      // marked hijacked so fastify drops the handler's value silently instead of warning
+      // "Reply was already sent, did you forget to return reply".
+      if (entry.reply.raw.writableEnded) entry.reply.hijack();
     }
     pending = keep;
   };
