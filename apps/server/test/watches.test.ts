@@ -340,6 +340,38 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect(await watched('npm:plain-pkg')).toMatchObject({ lease_owner: null, last_polled_at: setup.clock.now });
   });
 
+  it('keeps polling every other name while one registry answer hangs', async () => {
+    const setup = await start({ VIGIL_WATCH_CONCURRENCY: '2' });
+    const others = ['plain-pkg', '@vigil-test/scoped', 'weather-mcp', 'pdf-skill', 'tampered-pkg'];
+    await runRegistriesCommand(ctx.db(), ['watch', 'add', 'npm:old-pkg', ...others.map((n) => `npm:${n}`)], T0);
+    proxy.setFault({ kind: 'hang' }, { match: (path) => path === '/old-pkg' });
+    // Its own connectors with a response timeout long enough that everything below happens while the one answer hangs.
+    const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_PYPI_URL: proxy.url, VIGIL_WATCH_INTERVAL_S: String(INTERVAL_MS / 1000), VIGIL_WATCH_CONCURRENCY: '2' }, work);
+    const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0, metadataCacheEntries: 0, responseTimeoutMs: 15_000 } });
+    setup.watchConnectors.push(connectors);
+    const watcher = createWatcher({ db: ctx.db(), settings: config.registries, connectors, now: () => setup.clock.now, random: () => 0.5 });
+    const polledAt = async (at: number) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const rows = await ctx.db().selectFrom('watched_packages').select(['package_key', 'last_polled_at']).where('package_key', 'in', others.map((n) => `npm:${n}`)).execute();
+        if (rows.every((r) => Number(r.last_polled_at) === at) || Date.now() > deadline) return rows.filter((r) => Number(r.last_polled_at) !== at).map((r) => r.package_key);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const draining = watcher.drain();
+    // Every other name is polled while one lane waits on old-pkg (it is the oldest due, so it is claimed first).
+    expect(await polledAt(T0)).toEqual([]);
+    expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: watcher.holderId, last_polled_at: null });
+    // And again when they fall due again, the hang still going on.
+    setup.clock.now = T0 + INTERVAL_MS * 2;
+    void watcher.drain();
+    expect(await polledAt(setup.clock.now)).toEqual([]);
+    expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: watcher.holderId, last_polled_at: null });
+    // The hung answer times out: a failed poll like any other, and the drain ends.
+    expect(await draining).toBe(others.length * 2 + 1);
+    expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: null, failures: 1, last_error: expect.stringMatching(/^registry_unavailable: /) });
+  }, 60_000);
+
   it('keeps the operator\'s list with vigil-server registries watch, and shows the watcher in status', async () => {
     const setup = await start();
     const seed = join(work, 'top-packages.txt');
