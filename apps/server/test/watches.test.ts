@@ -192,7 +192,13 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect((await call(setup, 'DELETE', `/v1/watches/${watch.id}`, setup.token)).status).toBe(404);
     expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:plain-pkg').execute()).toHaveLength(1); // globex still watches it
     const jsonstream = (await call(setup, 'GET', '/v1/watches', setup.token)).body!.data[0] as Watch;
-    expect((await call(setup, 'DELETE', `/v1/watches/${jsonstream.id}`, setup.token)).status).toBe(204);
+    // With an Idempotency-Key: the repeat (a client whose first answer was lost) is the stored 204, replayed.
+    const remove = () => fetch(`${setup.url}/v1/watches/${jsonstream.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${setup.token}`, 'idempotency-key': 'rm-jsonstream' } });
+    const first = await remove();
+    expect([first.status, first.headers.get('idempotent-replayed'), await first.text()]).toEqual([204, null, '']);
+    const replayed = await remove();
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), await replayed.text()]).toEqual([204, 'true', '']);
+    expect((await call(setup, 'DELETE', `/v1/watches/${jsonstream.id}`, setup.token)).status).toBe(404); // without the key: gone
     expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:JSONStream').execute()).toEqual([]);
   });
 
