@@ -209,6 +209,11 @@ describeEachDialect('following releases (watches)', (ctx) => {
       body: { code: 'watching_off', detail: 'registry fetching is off on this server: packages cannot be watched' },
     });
     expect((await call(setup, 'GET', '/v1/watches', setup.token)).body).toEqual({ data: [] });
+    // The operator's list refuses too (vigil-server passes VIGIL_REGISTRY_FETCH as `watching`): nothing would poll it.
+    for (const args of [['watch', 'add', 'npm:plain-pkg'], ['watch', 'seed', join(work, 'never-read.txt')]]) {
+      await expect(runRegistriesCommand(ctx.db(), args, T0, { watching: false })).rejects.toThrow('watch: registry fetching is off (VIGIL_REGISTRY_FETCH=false): no watcher runs, so nothing is added');
+    }
+    expect(await runRegistriesCommand(ctx.db(), ['watch', 'list'], T0, { watching: false })).toEqual(["0 name(s) on the operator's watch list"]);
   });
 
   // One Verdaccio serves both dialects' blocks, and a version is published once: each block has its own names.
