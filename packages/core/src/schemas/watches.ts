@@ -36,7 +36,8 @@ function npmTarget(name: string, input: string): WatchTarget {
 }
 
 function pypiTarget(name: string, input: string): WatchTarget {
-  if (/[@=<>!~ ]/.test(name)) throw new WatchRefError(`package: ${JSON.stringify(input)} names a version; a watch names a package (drop the version)`);
+  // `requests==2.0`, `requests @ 2.0`, `requests 2.0`: a version; any other space (`Bad Name`) is just not a project name.
+  if (/[@=<>!~]/.test(name) || /^\S+\s+v?\d\S*$/.test(name)) throw new WatchRefError(`package: ${JSON.stringify(input)} names a version; a watch names a package (drop the version)`);
   if (name.length > 200 || !PYPI_NAME.test(name)) throw new WatchRefError(`package: ${JSON.stringify(name)} is not a PyPI project name`);
   return { ecosystem: 'pypi', name: name.toLowerCase().replace(/[-_.]+/g, '-') };
 }
