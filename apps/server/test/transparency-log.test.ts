@@ -327,6 +327,9 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
     expect(((await bad.json()) as { detail: string }).detail).toMatch(/^body: a signature does not verify/);
     const json = await post(JSON.stringify({ note: cosigned }), 'application/json');
     expect(json.status).toBe(415);
+    // The note itself sent as application/json (not JSON at all): the same 415, not a 400 for malformed JSON.
+    const mislabelled = await post(cosigned, 'application/json');
+    expect([mislabelled.status, ((await mislabelled.json()) as { code: string }).code]).toEqual([415, 'unsupported_media_type']);
 
     // Without witnesses configured nothing is accepted, and kept lines of unconfigured witnesses are not served.
     const plain = await start(ctx, { VIGIL_LOG_ORIGIN: 'vigil.test/log' });
