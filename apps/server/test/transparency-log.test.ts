@@ -311,6 +311,8 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
       // A checkpoint of another size, signed by someone else with the log's name.
       [signNote(text.replace(/\n13\n/, '\n14\n'), [cosigner('witness.test/w1', witnessSeed)], sigs), 'body: a signature does not verify'],
       ['not a note', 'body: not a checkpoint of vigil.test/log signed by this log'],
+      // A second w1 line (timestamp 2^53, a bigint: the cosigner's clock is typed as a number) after w1's kept valid one: refused as that line alone is.
+      [`${newer}${signNote(text, [cosigner('witness.test/w1', witnessSeed, () => (2n ** 53n) as unknown as number)]).trimEnd().split('\n').at(-1)}\n`, 'body: the cosignature of witness.test/w1+'],
     ];
     for (const [body, detail] of refusals) {
       const response = await post(body);
