@@ -192,6 +192,10 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect((await call(setup, 'DELETE', `/v1/watches/${watch.id}`, setup.token)).status).toBe(404);
     expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:plain-pkg').execute()).toHaveLength(1); // globex still watches it
     const jsonstream = (await call(setup, 'GET', '/v1/watches', setup.token)).body!.data[0] as Watch;
+    // No query parameter: pagination is by headers, so a guessed `?page_size` is refused, not ignored.
+    const guessed = await call(setup, 'GET', '/v1/watches?page_size=2', setup.token);
+    expect(guessed.status).toBe(422);
+    expect(guessed.body!.errors[0].path).toBe('query');
     // With an Idempotency-Key: the repeat (a client whose first answer was lost) is the stored 204, replayed.
     const remove = () => fetch(`${setup.url}/v1/watches/${jsonstream.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${setup.token}`, 'idempotency-key': 'rm-jsonstream' } });
     const first = await remove();

@@ -131,6 +131,10 @@ export type Watch = z.infer<typeof Watch>;
 export const WatchResponse = z.object({ data: Watch });
 export type WatchResponse = z.infer<typeof WatchResponse>;
 
+/** `GET /v1/watches` takes no query parameter (pagination is by headers): any one is a 422, not silently ignored. */
+export const WatchListQuery = z.strictObject({});
+export type WatchListQuery = z.infer<typeof WatchListQuery>;
+
 export const WatchList = z.object({ data: z.array(Watch) });
 export type WatchList = z.infer<typeof WatchList>;
 
