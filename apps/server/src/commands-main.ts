@@ -441,7 +441,7 @@ async function main(argv: string[]): Promise<void> {
       const lines = await withDatabase(config, async (database) => {
         await migrate(database, config);
         try {
-          return await runRegistriesCommand(database.db, flags, Date.now());
+          return await runRegistriesCommand(database.db, flags, Date.now(), { watching: config.registries.enabled });
         } catch (error) {
           if (error instanceof RegistriesCommandError && error.usage) throw new UsageError(`registries: ${error.message}`);
           throw error;

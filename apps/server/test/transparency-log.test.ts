@@ -311,6 +311,8 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
       // A checkpoint of another size, signed by someone else with the log's name.
       [signNote(text.replace(/\n13\n/, '\n14\n'), [cosigner('witness.test/w1', witnessSeed)], sigs), 'body: a signature does not verify'],
       ['not a note', 'body: not a checkpoint of vigil.test/log signed by this log'],
+      // A second w1 line (timestamp 2^53, a bigint: the cosigner's clock is typed as a number) after w1's kept valid one: refused as that line alone is.
+      [`${newer}${signNote(text, [cosigner('witness.test/w1', witnessSeed, () => (2n ** 53n) as unknown as number)]).trimEnd().split('\n').at(-1)}\n`, 'body: the cosignature of witness.test/w1+'],
     ];
     for (const [body, detail] of refusals) {
       const response = await post(body);
@@ -327,6 +329,9 @@ describeEachDialect('transparency log over HTTP', (ctx) => {
     expect(((await bad.json()) as { detail: string }).detail).toMatch(/^body: a signature does not verify/);
     const json = await post(JSON.stringify({ note: cosigned }), 'application/json');
     expect(json.status).toBe(415);
+    // The note itself sent as application/json (not JSON at all): the same 415, not a 400 for malformed JSON.
+    const mislabelled = await post(cosigned, 'application/json');
+    expect([mislabelled.status, ((await mislabelled.json()) as { code: string }).code]).toEqual([415, 'unsupported_media_type']);
 
     // Without witnesses configured nothing is accepted, and kept lines of unconfigured witnesses are not served.
     const plain = await start(ctx, { VIGIL_LOG_ORIGIN: 'vigil.test/log' });

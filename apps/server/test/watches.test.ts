@@ -192,7 +192,17 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect((await call(setup, 'DELETE', `/v1/watches/${watch.id}`, setup.token)).status).toBe(404);
     expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:plain-pkg').execute()).toHaveLength(1); // globex still watches it
     const jsonstream = (await call(setup, 'GET', '/v1/watches', setup.token)).body!.data[0] as Watch;
-    expect((await call(setup, 'DELETE', `/v1/watches/${jsonstream.id}`, setup.token)).status).toBe(204);
+    // No query parameter: pagination is by headers, so a guessed `?page_size` is refused, not ignored.
+    const guessed = await call(setup, 'GET', '/v1/watches?page_size=2', setup.token);
+    expect(guessed.status).toBe(422);
+    expect(guessed.body!.errors[0].path).toBe('query');
+    // With an Idempotency-Key: the repeat (a client whose first answer was lost) is the stored 204, replayed.
+    const remove = () => fetch(`${setup.url}/v1/watches/${jsonstream.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${setup.token}`, 'idempotency-key': 'rm-jsonstream' } });
+    const first = await remove();
+    expect([first.status, first.headers.get('idempotent-replayed'), await first.text()]).toEqual([204, null, '']);
+    const replayed = await remove();
+    expect([replayed.status, replayed.headers.get('idempotent-replayed'), await replayed.text()]).toEqual([204, 'true', '']);
+    expect((await call(setup, 'DELETE', `/v1/watches/${jsonstream.id}`, setup.token)).status).toBe(404); // without the key: gone
     expect(await ctx.db().selectFrom('watched_packages').select('package_key').where('package_key', '=', 'npm:JSONStream').execute()).toEqual([]);
   });
 
@@ -203,6 +213,11 @@ describeEachDialect('following releases (watches)', (ctx) => {
       body: { code: 'watching_off', detail: 'registry fetching is off on this server: packages cannot be watched' },
     });
     expect((await call(setup, 'GET', '/v1/watches', setup.token)).body).toEqual({ data: [] });
+    // The operator's list refuses too (vigil-server passes VIGIL_REGISTRY_FETCH as `watching`): nothing would poll it.
+    for (const args of [['watch', 'add', 'npm:plain-pkg'], ['watch', 'seed', join(work, 'never-read.txt')]]) {
+      await expect(runRegistriesCommand(ctx.db(), args, T0, { watching: false })).rejects.toThrow('watch: registry fetching is off (VIGIL_REGISTRY_FETCH=false): no watcher runs, so nothing is added');
+    }
+    expect(await runRegistriesCommand(ctx.db(), ['watch', 'list'], T0, { watching: false })).toEqual(["0 name(s) on the operator's watch list"]);
   });
 
   // One Verdaccio serves both dialects' blocks, and a version is published once: each block has its own names.
@@ -339,6 +354,38 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect(await b.drain()).toBe(names.length); // the lease ran out (and the others are due again by now)
     expect(await watched('npm:plain-pkg')).toMatchObject({ lease_owner: null, last_polled_at: setup.clock.now });
   });
+
+  it('keeps polling every other name while one registry answer hangs', async () => {
+    const setup = await start({ VIGIL_WATCH_CONCURRENCY: '2' });
+    const others = ['plain-pkg', '@vigil-test/scoped', 'weather-mcp', 'pdf-skill', 'tampered-pkg'];
+    await runRegistriesCommand(ctx.db(), ['watch', 'add', 'npm:old-pkg', ...others.map((n) => `npm:${n}`)], T0);
+    proxy.setFault({ kind: 'hang' }, { match: (path) => path === '/old-pkg' });
+    // Its own connectors with a response timeout long enough that everything below happens while the one answer hangs.
+    const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_PYPI_URL: proxy.url, VIGIL_WATCH_INTERVAL_S: String(INTERVAL_MS / 1000), VIGIL_WATCH_CONCURRENCY: '2' }, work);
+    const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0, metadataCacheEntries: 0, responseTimeoutMs: 15_000 } });
+    setup.watchConnectors.push(connectors);
+    const watcher = createWatcher({ db: ctx.db(), settings: config.registries, connectors, now: () => setup.clock.now, random: () => 0.5 });
+    const polledAt = async (at: number) => {
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const rows = await ctx.db().selectFrom('watched_packages').select(['package_key', 'last_polled_at']).where('package_key', 'in', others.map((n) => `npm:${n}`)).execute();
+        if (rows.every((r) => Number(r.last_polled_at) === at) || Date.now() > deadline) return rows.filter((r) => Number(r.last_polled_at) !== at).map((r) => r.package_key);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    const draining = watcher.drain();
+    // Every other name is polled while one lane waits on old-pkg (it is the oldest due, so it is claimed first).
+    expect(await polledAt(T0)).toEqual([]);
+    expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: watcher.holderId, last_polled_at: null });
+    // And again when they fall due again, the hang still going on.
+    setup.clock.now = T0 + INTERVAL_MS * 2;
+    void watcher.drain();
+    expect(await polledAt(setup.clock.now)).toEqual([]);
+    expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: watcher.holderId, last_polled_at: null });
+    // The hung answer times out: a failed poll like any other, and the drain ends.
+    expect(await draining).toBe(others.length * 2 + 1);
+    expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: null, failures: 1, last_error: expect.stringMatching(/^registry_unavailable: /) });
+  }, 60_000);
 
   it('keeps the operator\'s list with vigil-server registries watch, and shows the watcher in status', async () => {
     const setup = await start();

@@ -454,6 +454,9 @@ describe.skipIf(!serverBuilt)('vigil --wait and attestation verify --log against
       expect(await run(['log', 'monitor', '--log-key', 'nope'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --log-key: malformed verifier key/m) });
       const broken = join(dir, 'broken-state.json');
       writeFileSync(broken, '{"logs": {"x": {"origin": "y"}}}');
+      // A state file that cannot be written (nothing can be created in /proc): said at once, naming --state, before the log is read.
+      const unwritable = await run(['log', 'monitor', '--state', `/proc/vigil-state-${process.pid}.json`]);
+      expect(unwritable).toMatchObject({ code: 1, stdout: '', stderr: expect.stringMatching(new RegExp(`^vigil: --state: /proc/vigil-state-${process.pid}\\.json: cannot write: ENOENT`, 'm')) });
       expect(await run(['log', 'monitor', '--state', broken])).toMatchObject({ code: 1, stderr: expect.stringMatching(/--state: .*broken-state\.json: the state of "x" is not a checkpoint the monitor wrote/) });
       const other = formatVerifierKey(origin, new Uint8Array(32).fill(3));
       expect(await run(['log', 'monitor', '--log-key', other, '--state', stateFile])).toMatchObject({ code: 1, stderr: expect.stringMatching(/the state file pins another key for vigil\/[0-9a-f]{64} \(.*\) than --log-key/) });

@@ -48,7 +48,7 @@ describe.skipIf(!serverBuilt)('vigil watch against a real server', () => {
     await new Promise<void>((resolve) => registry.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`;
     server = await startVigilServer({
-      env: { VIGIL_REGISTRY_FETCH: 'true', VIGIL_NPM_REGISTRY_URL: url, VIGIL_PYPI_URL: url, VIGIL_REGISTRY_POLL_S: '1', VIGIL_REGISTRY_MAX_ATTEMPTS: '1', VIGIL_WATCH_INTERVAL_S: '10' },
+      env: { VIGIL_REGISTRY_FETCH: 'true', VIGIL_NPM_REGISTRY_URL: url, VIGIL_PYPI_URL: url, VIGIL_REGISTRY_POLL_S: '1', VIGIL_REGISTRY_MAX_ATTEMPTS: '1', VIGIL_WATCH_INTERVAL_S: '10', VIGIL_WATCH_MAX_PER_ACCOUNT: '3' },
     });
     env = { VIGIL_BASE_URL: server.baseUrl, VIGIL_API_TOKEN: server.paidKey };
   }, 660_000);
@@ -96,6 +96,15 @@ describe.skipIf(!serverBuilt)('vigil watch against a real server', () => {
     const gone = await run(['watch', 'rm', rows[0]!.id]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/^vigil: 404 watch not found \(request id [0-9a-f-]+\)$/m);
+  });
+
+  it('prints the watches it added before one over the limit fails (exit 1)', async () => {
+    const names = ['a', 'b', 'c', 'd'].map((n) => `npm:limit-${n}-${unique}`);
+    const r = await run(['watch', 'add', ...names]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^vigil: 409 watch limit reached/m);
+    for (const name of names.slice(0, 3)) expect(r.stdout).toContain(name);
+    expect(r.stdout).not.toContain(names[3]);
   });
 
   it('refuses a name with a version before sending (exit 2)', async () => {

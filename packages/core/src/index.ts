@@ -438,6 +438,7 @@ export {
   Watch,
   WatchResponse,
   WatchList,
+  WatchListQuery,
   WatcherSummary,
 } from './schemas/watches.js';
 export type { WatchTarget } from './schemas/watches.js';

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { cosignatureVerifier, noteVerifier, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
@@ -80,13 +80,35 @@ async function readState(path: string): Promise<StateFile> {
   return { logs: logs as Record<string, LogState> };
 }
 
+const cannotWrite = (path: string, err: unknown) => new CliError(`--state: ${path}: cannot write: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+
+/**
+ * Before the log is read (which may take minutes on a first run): the state file's directory can
+ * hold the temporary file writeState renames into place, so a run never checks the whole log only
+ * to fail at the end.
+ */
+async function checkStateWritable(path: string): Promise<void> {
+  const probe = `${path}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(probe, '', { mode: 0o600 });
+    await unlink(probe);
+  } catch (err) {
+    throw cannotWrite(path, err);
+  }
+}
+
 /** Replaces the file in one step: a monitor stopped mid-write keeps its previous state. */
 async function writeState(path: string, state: StateFile): Promise<void> {
-  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  await chmod(temporary, 0o600);
-  await rename(temporary, path);
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(temporary, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+    await chmod(temporary, 0o600);
+    await rename(temporary, path);
+  } catch (err) {
+    throw cannotWrite(path, err);
+  }
 }
 
 const KEY_SOURCE = { pinned: 'pinned with --log-key', state: 'pinned in the state file (first run)', 'server-identity': 'from GET /v1/server-identity: not pinned' } as const;
@@ -106,6 +128,7 @@ async function monitor(ctx: Context, flags: MonitorFlags): Promise<number> {
   }
   const path = flags.state ?? join(configDir(ctx.io), 'log-monitor.json');
   const state = await readState(path);
+  await checkStateWritable(path);
   const vigil = await ctx.vigil();
   let result;
   try {

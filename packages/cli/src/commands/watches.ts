@@ -42,8 +42,17 @@ export function registerWatches(program: Command, kit: Kit): void {
           const names = packages.map(watchArg);
           const vigil = await ctx.customer();
           const added: WatchLike[] = [];
-          for (const name of names) added.push(await vigil.watches.create({ package: name }));
-          ctx.emit(() => ctx.out.table(['watch', 'package', 'source', 'created'], added.map((w) => [w.id, w.package, w.source, when(w.created_at)])), { data: added });
+          const show = () => ctx.emit(() => ctx.out.table(['watch', 'package', 'source', 'created'], added.map((w) => [w.id, w.package, w.source, when(w.created_at)])), { data: added });
+          for (const name of names) {
+            try {
+              added.push(await vigil.watches.create({ package: name }));
+            } catch (error) {
+              // The names before it stay watched: show them before the failure, so the user knows which.
+              if (added.length > 0) show();
+              throw error;
+            }
+          }
+          show();
         }),
       ),
     ['vigil watch add npm:left-pad npm:@types/node pypi:requests'],

@@ -30,6 +30,8 @@ describe('parseWatchRef', () => {
     expect(refusal('pkg:npm/left-pad?repository_url=x')).toBe('package: a watched purl takes no qualifiers or subpath');
     expect(refusal('npm:has space')).toMatch(/is not an npm package name/);
     expect(refusal('pypi:-bad-')).toMatch(/is not a PyPI project name/);
+    expect(refusal('pypi:Bad Name')).toBe('package: "Bad Name" is not a PyPI project name');
+    expect(refusal('pypi:requests 2.0')).toMatch(/names a version/);
     expect(refusal('left-pad')).toMatch(/^package: expected npm:<name>, pypi:<name> or a purl/);
     expect(refusal('')).toMatch(/^package: expected a package name/);
   });

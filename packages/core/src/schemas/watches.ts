@@ -36,7 +36,8 @@ function npmTarget(name: string, input: string): WatchTarget {
 }
 
 function pypiTarget(name: string, input: string): WatchTarget {
-  if (/[@=<>!~ ]/.test(name)) throw new WatchRefError(`package: ${JSON.stringify(input)} names a version; a watch names a package (drop the version)`);
+  // `requests==2.0`, `requests @ 2.0`, `requests 2.0`: a version; any other space (`Bad Name`) is just not a project name.
+  if (/[@=<>!~]/.test(name) || /^\S+\s+v?\d\S*$/.test(name)) throw new WatchRefError(`package: ${JSON.stringify(input)} names a version; a watch names a package (drop the version)`);
   if (name.length > 200 || !PYPI_NAME.test(name)) throw new WatchRefError(`package: ${JSON.stringify(name)} is not a PyPI project name`);
   return { ecosystem: 'pypi', name: name.toLowerCase().replace(/[-_.]+/g, '-') };
 }
@@ -129,6 +130,10 @@ export type Watch = z.infer<typeof Watch>;
 
 export const WatchResponse = z.object({ data: Watch });
 export type WatchResponse = z.infer<typeof WatchResponse>;
+
+/** `GET /v1/watches` takes no query parameter (pagination is by headers): any one is a 422, not silently ignored. */
+export const WatchListQuery = z.strictObject({});
+export type WatchListQuery = z.infer<typeof WatchListQuery>;
 
 export const WatchList = z.object({ data: z.array(Watch) });
 export type WatchList = z.infer<typeof WatchList>;

@@ -58,6 +58,12 @@ export const logRoutesPlugin: FastifyPluginAsync<LogRoutesOptions> = async (app,
     {
       schema: { summary: "A witness's cosignature (C2SP tlog-cosignature) of a checkpoint this log signed; answers the checkpoint with every cosignature kept (text/plain)" },
       bodyLimit: COSIGNATURE_BODY_LIMIT,
+      // Before any body parser: a note sent under another type (application/json included, which would
+      // otherwise fail as malformed JSON, 400) is the documented 415, unread.
+      onRequest: async (request) => {
+        const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (type !== 'text/plain') throw new VigilError('unsupported_media_type', { headers: { connection: 'close' } });
+      },
     },
     async (request, reply) => {
       if (typeof request.body !== 'string') throw new VigilError('unsupported_media_type');

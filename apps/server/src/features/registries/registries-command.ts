@@ -15,6 +15,11 @@ export const MAX_SEED_NAMES = 1_000_000;
 /** How many fetches of each state `registries status` lists, newest first (the admin API pages through all). */
 export const STATUS_LIST_LIMIT = 20;
 
+export interface RegistriesCommandOptions {
+  /** VIGIL_REGISTRY_FETCH: off, no watcher runs, so `watch add|seed` refuse (true by default). */
+  watching?: boolean;
+}
+
 export class RegistriesCommandError extends Error {
   override name = 'RegistriesCommandError';
   /** True when the arguments themselves are wrong (print the usage, exit 2), not the queue's state. */
@@ -40,7 +45,7 @@ function secondsBetween(from: string, to: string): number {
  * (`status`, as text or `--json`) and `retry`, with the rules and audit entry of the admin API
  * (`POST /v1/admin/registries/fetches/retry`), as `operator`. Returns the lines to print.
  */
-export async function runRegistriesCommand(db: Kysely<Database>, args: readonly string[], now: number): Promise<string[]> {
+export async function runRegistriesCommand(db: Kysely<Database>, args: readonly string[], now: number, options: RegistriesCommandOptions = {}): Promise<string[]> {
   const [action, ...rest] = args;
   if (action === 'status' && (rest.length === 0 || (rest.length === 1 && rest[0] === '--json'))) {
     const [summary, watcher] = await Promise.all([fetchSummary(db, now), watcherSummary(db, now)]);
@@ -64,7 +69,7 @@ export async function runRegistriesCommand(db: Kysely<Database>, args: readonly 
     lines.push(...watcherLines(watcher));
     return lines;
   }
-  if (action === 'watch') return runWatchCommand(db, rest, now);
+  if (action === 'watch') return runWatchCommand(db, rest, now, options.watching ?? true);
   if (action !== 'retry' || rest.length !== 1) throw new RegistriesCommandError(`expected ${REGISTRIES_USAGE}`, true);
   const arg = rest[0]!;
   if (arg === '--failed') {
@@ -113,7 +118,7 @@ function readTargets(names: readonly { text: string; where: string }[]): WatchTa
 }
 
 /** `registries watch add|seed|list`: the deployment's own watch list (owner `operator`, no limit). */
-async function runWatchCommand(db: Kysely<Database>, args: readonly string[], now: number): Promise<string[]> {
+async function runWatchCommand(db: Kysely<Database>, args: readonly string[], now: number, watching: boolean): Promise<string[]> {
   const [verb, ...rest] = args;
   if (verb === 'list' && rest.length === 0) {
     const lines: string[] = [];
@@ -127,6 +132,10 @@ async function runWatchCommand(db: Kysely<Database>, args: readonly string[], no
       if (page.length < 500) break;
     }
     return [`${lines.length} name(s) on the operator's watch list`, ...lines];
+  }
+  // As the API's `watching_off`: with fetching off no watcher runs, so a name added would never be polled.
+  if (!watching && (verb === 'add' || verb === 'seed')) {
+    throw new RegistriesCommandError('watch: registry fetching is off (VIGIL_REGISTRY_FETCH=false): no watcher runs, so nothing is added');
   }
   let targets: WatchTarget[];
   if (verb === 'add' && rest.length > 0) {

@@ -1,4 +1,4 @@
-import { WatchCreateRequest, WatchIdParams, WatchList, WatchResponse } from '@vigil/core';
+import { WatchCreateRequest, WatchIdParams, WatchList, WatchListQuery, WatchResponse } from '@vigil/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
@@ -44,7 +44,7 @@ export const watchRoutes: FastifyPluginAsyncZod<WatchRoutesOptions> = async (app
 
   app.get(
     '/v1/watches',
-    { schema: { summary: "The account's watches, oldest first, with where the watcher stands on each name (paginated)", response: { 200: WatchList } }, config: WATCHES },
+    { schema: { summary: "The account's watches, oldest first, with where the watcher stands on each name (paginated)", querystring: WatchListQuery, response: { 200: WatchList } }, config: WATCHES },
     async (request, reply) => {
       const page = readPage(request);
       const rows = await listWatches(db, principalOf(request).accountId, { offset: (page.page - 1) * page.size, limit: page.size + 1 });

@@ -106,24 +106,39 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const holderId = randomUUID();
-  const batchSize = Math.max(1, options.settings.watch.concurrency * 4);
+  const lanes = Math.max(1, options.settings.watch.concurrency);
   let stopped = false;
   const inHand = new Set<string>();
 
   const dueNow = (at: number) => (eb: ExpressionBuilder<Database, 'watched_packages'>) => eb.and([eb('next_poll_at', '<=', at), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', at)])]);
 
-  /** Claims up to `batchSize` due names, oldest due first; the update re-checks dueness, so a name two watchers race for goes to one. */
-  async function claim(): Promise<WatchedPackageRow[]> {
-    const at = now();
-    const candidates = await db.selectFrom('watched_packages').select('package_key').where(dueNow(at)).orderBy('next_poll_at').limit(batchSize).execute();
-    if (candidates.length === 0) return [];
-    return db
-      .updateTable('watched_packages')
-      .set({ lease_owner: holderId, lease_expires_at: at + WATCH_LEASE_MS })
-      .where('package_key', 'in', candidates.map((c) => c.package_key))
-      .where(dueNow(at))
-      .returningAll()
-      .execute();
+  /**
+   * Claims one due name, oldest due first, for one lane. The update re-checks dueness, so a name two
+   * lanes (or two watchers) race for goes to one; the loser tries the next candidate, then looks again.
+   */
+  async function claimOne(): Promise<WatchedPackageRow | undefined> {
+    while (!stopped) {
+      const at = now();
+      const candidates = await db.selectFrom('watched_packages').select('package_key').where(dueNow(at)).orderBy('next_poll_at').limit(lanes).execute();
+      if (candidates.length === 0) return undefined;
+      for (const candidate of candidates) {
+        const [row] = await db
+          .updateTable('watched_packages')
+          .set({ lease_owner: holderId, lease_expires_at: at + WATCH_LEASE_MS })
+          .where('package_key', '=', candidate.package_key)
+          .where(dueNow(at))
+          .returningAll()
+          .execute();
+        if (row !== undefined) return row;
+      }
+    }
+    return undefined;
+  }
+
+  /** Gives names back due as they were, so the next lane or watcher takes them without waiting for the lease. */
+  async function giveBack(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await db.updateTable('watched_packages').set({ lease_owner: null, lease_expires_at: null }).where('package_key', 'in', keys).where('lease_owner', '=', holderId).execute();
   }
 
   /** Which of these purls need a fetch: not queued before and named by no stored claim. */
@@ -183,33 +198,73 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
       .execute();
   }
 
-  async function drainOnce(): Promise<number> {
+  /** Lanes waiting for a name to fall due while another lane's poll is still in flight; woken by a poll ending, drain() or stop(). */
+  let idlers: (() => void)[] = [];
+  const wakeIdlers = () => {
+    const woken = idlers;
+    idlers = [];
+    for (const wake of woken) wake();
+  };
+  const idle = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, options.settings.pollMs);
+      timer.unref();
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      idlers.push(done);
+    });
+  let busy = 0;
+
+  /**
+   * One lane: claims and polls one name at a time, independently of the other lanes (as the fetch
+   * worker's lanes do), so one slow or hanging registry answer holds up no other name. While any
+   * lane still has a poll in flight an idle lane keeps looking for due names (every
+   * VIGIL_REGISTRY_POLL_S); the drain ends when nothing is due and no poll is in flight.
+   */
+  async function lane(): Promise<number> {
     let polled = 0;
     while (!stopped) {
-      const batch = await claim();
-      if (batch.length === 0) break;
-      for (const row of batch) inHand.add(row.package_key);
-      let next = 0;
-      const lane = async () => {
-        while (!stopped && next < batch.length) {
-          const row = batch[next++]!;
-          try {
-            await pollOne(row);
-            polled += 1;
-          } catch (error) {
-            // Left leased: the lease runs out and the name is polled again, by this process or another.
-            if (!stopped) options.logger?.error({ err: error, package: row.package_key }, 'release watcher: poll failed unexpectedly');
-          } finally {
-            inHand.delete(row.package_key);
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(options.settings.watch.concurrency, batch.length) }, lane));
+      const row = await claimOne();
+      if (row === undefined) {
+        if (busy === 0 || stopped) break;
+        await idle();
+        continue;
+      }
+      if (stopped) {
+        // Claimed while stop() ran: it could not see this name, so it goes back here.
+        await giveBack([row.package_key]).catch((error: unknown) => options.logger?.error({ err: error }, 'release watcher: could not give back names at stop'));
+        break;
+      }
+      busy += 1;
+      inHand.add(row.package_key);
+      try {
+        await pollOne(row);
+        polled += 1;
+      } catch (error) {
+        // Left leased: the lease runs out and the name is polled again, by this process or another.
+        if (!stopped) options.logger?.error({ err: error, package: row.package_key }, 'release watcher: poll failed unexpectedly');
+      } finally {
+        inHand.delete(row.package_key);
+        busy -= 1;
+        wakeIdlers();
+      }
     }
     return polled;
   }
 
-  const { drain } = singleFlightDrain(drainOnce, () => stopped);
+  async function drainOnce(): Promise<number> {
+    const counts = await Promise.all(Array.from({ length: lanes }, () => lane()));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  const flight = singleFlightDrain(drainOnce, () => stopped);
+  // A call while lanes idle beside a slow poll wakes them at once (names may have fallen due).
+  const drain = () => {
+    wakeIdlers();
+    return flight.drain();
+  };
   const loop = pollEvery(options.settings.pollMs, drain, (error) => options.logger?.error({ err: error }, 'release watcher: could not claim names'));
 
   return {
@@ -222,17 +277,10 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
     async stop() {
       stopped = true;
       loop.stop();
+      wakeIdlers();
       const held = [...inHand];
       inHand.clear();
-      if (held.length === 0) return;
-      // Given back due as they were, so the next watcher takes them without waiting for the lease.
-      await db
-        .updateTable('watched_packages')
-        .set({ lease_owner: null, lease_expires_at: null })
-        .where('package_key', 'in', held)
-        .where('lease_owner', '=', holderId)
-        .execute()
-        .catch((error: unknown) => options.logger?.error({ err: error }, 'release watcher: could not give back names at stop'));
+      await giveBack(held).catch((error: unknown) => options.logger?.error({ err: error }, 'release watcher: could not give back names at stop'));
     },
     drain,
   };

@@ -139,10 +139,12 @@ const idempotency: FastifyPluginAsync<IdempotencyPluginOptions> = async (app, op
     // is stale. Nothing is written for a 504: it must leave at once (plugins/handler-timeout.ts).
     if (status === 504) return payload;
     try {
-      if (status >= 500 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      // An answer without a body (204 No Content: a DELETE) is stored as the empty body, so its replay is that 204.
+      const empty = payload === undefined || payload === null;
+      if (status >= 500 || !(empty || typeof payload === 'string' || Buffer.isBuffer(payload))) {
         await releaseIdempotencyKey(db, identity, token);
       } else {
-        const text = typeof payload === 'string' ? payload : payload.toString('utf8');
+        const text = empty ? '' : typeof payload === 'string' ? payload : payload.toString('utf8');
         const body = request.routeOptions.config.idempotent === 'sealed' ? options.secrets!.seal(text, sealContext(identity)) : text;
         await completeIdempotencyKey(db, identity, token, { status, headers: storedHeaders(reply), body });
       }
