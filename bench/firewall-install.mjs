@@ -18,7 +18,7 @@
 // The server fetches nothing (VIGIL_REGISTRY_FETCH=false), so every answer is `pending` and the
 // firewall runs `fail-open`; a lookup costs the same whatever the answer, and `pendingCacheSeconds`
 // keeps the cached side's answers for the whole run.
-import { execFile, fork, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -26,65 +26,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { startFirewall } from '@vigil/firewall';
+import { median, startVerdaccio, tarGz } from './local-registry.mjs';
 
 const PACKAGES = Number(process.env.BENCH_PACKAGES ?? 300);
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const run = promisify(execFile);
 const SERVER_BIN = fileURLToPath(new URL('../apps/server/dist/bin.js', import.meta.url));
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function tarGz(files) {
-  const blocks = [];
-  for (const [path, content] of Object.entries(files)) {
-    const body = Buffer.from(content);
-    const header = Buffer.alloc(512);
-    header.write(path, 0, 100);
-    header.write('0000644\0', 100);
-    header.write('0000000\0', 108);
-    header.write('0000000\0', 116);
-    header.write(body.length.toString(8).padStart(11, '0') + '\0', 124);
-    header.write('00000000000\0', 136);
-    header.write('        ', 148);
-    header.write('0', 156);
-    header.write('ustar\0', 257);
-    header.write('00', 263);
-    let sum = 0;
-    for (const byte of header) sum += byte;
-    header.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
-    blocks.push(header, body, Buffer.alloc((512 - (body.length % 512)) % 512));
-  }
-  blocks.push(Buffer.alloc(1024));
-  return gzipSync(Buffer.concat(blocks));
-}
-
-async function startVerdaccio(root) {
-  const storage = join(root, 'storage');
-  await mkdir(storage, { recursive: true });
-  const config = {
-    self_path: root,
-    storage,
-    auth: { htpasswd: { file: join(root, 'htpasswd'), max_users: 10 } },
-    uplinks: {},
-    packages: { '**': { access: '$all', publish: '$authenticated' } },
-    max_body_size: '200mb',
-    web: { enable: false },
-    log: { type: 'stdout', format: 'json', level: 'error' },
-  };
-  const runner = fileURLToPath(new URL('../packages/registries/src/test-support/verdaccio-child.mjs', import.meta.url));
-  const child = fork(runner, [JSON.stringify(config)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const port = await new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve(message.port));
-    child.once('exit', (code) => reject(new Error(`verdaccio exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) };
-}
 
 /** Publishes bench-fw-<i>@1.0.0 (two versions each, so packuments are lists) through Verdaccio's publish API. */
 async function publishAll(url) {

@@ -172,6 +172,14 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
   );
 
   /** Fields first (`track`, `package`), then the one `file` part, and nothing after it. */
+  /** The artifact `{id}` names and its detail, as the calling account may read it (docs/artifacts.md, "Who can read an artifact"). */
+  async function readableDetail(request: FastifyRequest, id: string) {
+    const principal = principalOf(request);
+    const view = referenceViewOf(principal);
+    const artifact = await findArtifactById(db, id, view);
+    return { artifact, detail: await artifactDetail(db, blobs, artifact, { plan: principal.plan, view }) };
+  }
+
   async function uploadMultipart(request: FastifyRequest, base: { accountId: string; maxBytes: number; now: number }) {
     const parts = request.parts()[Symbol.asyncIterator]();
     const fields: Record<string, unknown> = {};
@@ -223,10 +231,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       config: { apiKey: { scope: 'read' } },
     },
     async (request) => {
-      const principal = principalOf(request);
-      const view = referenceViewOf(principal);
-      const artifact = await findArtifactById(db, request.params.id, view);
-      const detail = await artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
+      const { artifact, detail } = await readableDetail(request, request.params.id);
       if (request.query.proof !== 'true') return detail;
       // After the read: a verdict is logged in the transaction that publishes it.
       return { ...detail, ...(await verdictProof(artifact.bundle_hash, detail.verdict !== null)) };
@@ -245,13 +250,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
         },
         config: { apiKey: { scope: 'read' } },
       },
-      async (request) => {
-        const principal = principalOf(request);
-        const view = referenceViewOf(principal);
-        const artifact = await findArtifactById(db, request.params.id, view);
-        const detail = await artifactDetail(db, blobs, artifact, { plan: principal.plan, view });
-        return signedStatement(verificationSummaryStatement(detail, serverHotkey), serverKey);
-      },
+      async (request) => signedStatement(verificationSummaryStatement((await readableDetail(request, request.params.id)).detail, serverHotkey), serverKey),
     );
   }
 
