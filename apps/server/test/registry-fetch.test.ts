@@ -3,13 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatOffsetTimestamp, PolicyEvaluation, VerifyResult } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
-import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/platform/db/schema.js';
 import { buildApp } from '../src/app.js';
 import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { createPolicyInputSources } from '../src/features/policies/index.js';
@@ -27,6 +24,7 @@ import { publishNpmFixtures } from '../../../packages/registries/src/test-suppor
 import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../packages/registries/src/test-support/pypi-stand-in.js';
 import { editStoredPackument, startVerdaccio, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
 import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
+import { operatorKey } from './admin-support.js';
 
 let verdaccio: Verdaccio;
 let proxy: FaultProxy;
@@ -74,12 +72,6 @@ afterEach(async () => {
   for (const setup of setups.splice(0)) await setup.close();
 });
 
-async function key(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], T0);
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
 
 describeEachDialect('on-demand registry fetching', (ctx) => {
   async function start(): Promise<Setup> {
@@ -103,8 +95,8 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
       },
     });
     await app.listen({ host: '127.0.0.1', port: 0 });
-    const token = await key(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read,policies,repositories']);
-    const other = await key(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify,read']);
+    const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read,policies,repositories'], T0);
+    const other = await operatorKey(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify,read'], T0);
     const setup: Setup = {
       app,
       url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,

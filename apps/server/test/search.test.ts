@@ -3,17 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/platform/db/schema.js';
 import { buildApp } from '../src/app.js';
 import { listAttestations } from '../src/features/network/attestations/attestations-read.js';
 import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { attest, bundle, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
+import { operatorKey } from './admin-support.js';
 
 interface Server {
   app: FastifyInstance;
@@ -26,12 +25,6 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function key(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
 
 interface Body {
   id?: string;
@@ -82,9 +75,9 @@ describeEachDialect('customer API: search visibility', (ctx) => {
 
   it("finds an upload's package reference only for the accounts its claim counts for, and reads another account's private upload as an unknown id", async () => {
     const db = ctx.db();
-    const alice = await key(db, ['--org', 'alice', '--plan', 'paid', '--scopes', 'read,upload']);
-    const bob = await key(db, ['--org', 'bob', '--plan', 'paid', '--scopes', 'read,upload']);
-    const ops = await key(db, ['--org', 'vigil-ops', '--plan', 'paid', '--scopes', 'read,upload']);
+    const alice = await operatorKey(db, ['--org', 'alice', '--plan', 'paid', '--scopes', 'read,upload']);
+    const bob = await operatorKey(db, ['--org', 'bob', '--plan', 'paid', '--scopes', 'read,upload']);
+    const ops = await operatorKey(db, ['--org', 'vigil-ops', '--plan', 'paid', '--scopes', 'read,upload']);
     const server = await start();
     const bytes = randomBytes(512);
     const sha256 = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
@@ -147,7 +140,7 @@ describeEachDialect('customer API: search visibility', (ctx) => {
 
   it('answers hostile queries as plain words: long, operators only, quotes, stars, column filters, unicode; refuses a NUL', async () => {
     const db = ctx.db();
-    const alice = await key(db, ['--org', 'alice', '--scopes', 'read,upload']);
+    const alice = await operatorKey(db, ['--org', 'alice', '--scopes', 'read,upload']);
     const server = await start();
     const id = (await upload(server, alice, 'npm:café-crème@1.0.0', randomBytes(64))).body.id!;
     const status = async (q: string) => (await call(server, 'GET', `/v1/search?q=${encodeURIComponent(q)}`, alice)).status;

@@ -2,13 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Watch, WatcherSummary } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
-import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { loadConfig } from '../src/config.js';
-import type { Database } from '../src/platform/db/schema.js';
 import { buildApp } from '../src/app.js';
 import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { createPolicyInputSources } from '../src/features/policies/index.js';
@@ -21,6 +18,7 @@ import { publishNpmFixtures } from '../../../packages/registries/src/test-suppor
 import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../packages/registries/src/test-support/pypi-stand-in.js';
 import { startVerdaccio, writePackage, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
 import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
+import { operatorKey } from './admin-support.js';
 
 let verdaccio: Verdaccio;
 let proxy: FaultProxy;
@@ -72,12 +70,6 @@ afterEach(async () => {
   for (const setup of setups.splice(0)) await setup.close();
 });
 
-async function key(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], T0);
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
 
 describeEachDialect('following releases (watches)', (ctx) => {
   async function start(env: Record<string, string> = {}): Promise<Setup> {
@@ -111,10 +103,10 @@ describeEachDialect('following releases (watches)', (ctx) => {
         watchers.push(watcher);
         return watcher;
       },
-      token: await key(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read']),
-      other: await key(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify']),
-      free: await key(ctx.db(), ['--org', 'freeloader', '--scopes', 'verify']),
-      admin: await key(ctx.db(), ['--org', 'vigil-ops', '--scopes', 'admin']),
+      token: await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read'], T0),
+      other: await operatorKey(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify'], T0),
+      free: await operatorKey(ctx.db(), ['--org', 'freeloader', '--scopes', 'verify'], T0),
+      admin: await operatorKey(ctx.db(), ['--org', 'vigil-ops', '--scopes', 'admin'], T0),
       close: async () => {
         for (const watcher of watchers) await watcher.stop();
         await worker.stop();
