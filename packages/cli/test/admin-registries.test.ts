@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBuilt, startVigilServer, type VigilServer } from '../../../test-support/vigil-server.js';
-import { json, vigil, type CliResult } from './support/cli.js';
+import { json, until, vigil, type CliResult } from './support/cli.js';
 
 let server: VigilServer;
 let registry: Server;
@@ -29,15 +29,6 @@ interface FetchList {
   fetches: FetchRow[];
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!serverBuilt)('vigil admin registries against a real server', () => {
   beforeAll(async () => {

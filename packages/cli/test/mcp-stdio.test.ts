@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, vigil } from './support/cli.js';
+import { CLI_BIN, until, vigil } from './support/cli.js';
 
 const KEY = `vgl_12345678_${'ab'.repeat(24)}`;
 let dir: string;
@@ -25,13 +25,6 @@ let slowUrl: string;
 
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** `vigil mcp` over stdio with raw JSON-RPC lines: what it answers, by id, and how it ends. */
 class RawMcp {

@@ -17,7 +17,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { Vigil } from '@vigil/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBuilt, startVigilServer, type VigilServer } from '../../../test-support/vigil-server.js';
-import { CLI_BIN } from './support/cli.js';
+import { CLI_BIN, until } from './support/cli.js';
 
 let server: VigilServer;
 let dir: string;
@@ -79,13 +79,6 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
 
 const text = (result: CallToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe.skipIf(!serverBuilt)('vigil mcp against a real server', () => {
   beforeAll(async () => {

@@ -15,7 +15,7 @@ import { fromHex, getPublicKey, signAttestation } from '@vigil/crypto';
 import { cosigner, formatVerifierKey, noteSigner, parseCheckpoint, signCheckpoint, signNote, SIGNATURE_TYPE_COSIGNATURE_V1 } from '@vigil/tlog';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBuilt, startVigilServer, type VigilServer } from '../../../test-support/vigil-server.js';
-import { CLI_BIN, json, vigil, type CliResult } from './support/cli.js';
+import { CLI_BIN, json, until, vigil, type CliResult } from './support/cli.js';
 
 let server: VigilServer;
 let registry: Server;
@@ -35,13 +35,6 @@ function background(args: string[]) {
   return { child, out, exited };
 }
 
-async function until(what: string, check: () => boolean, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function upload(name: string): Promise<string> {
   const file = join(dir, `${name}.bin`);

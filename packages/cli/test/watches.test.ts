@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverBuilt, startVigilServer, type VigilServer } from '../../../test-support/vigil-server.js';
-import { json, vigil, type CliResult } from './support/cli.js';
+import { json, until, vigil, type CliResult } from './support/cli.js';
 
 let server: VigilServer;
 let registry: Server;
@@ -24,15 +24,6 @@ interface WatchRow {
   poll: { last_polled_at: string | null; latest: string | null; versions: number | null; last_error: string | null };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!serverBuilt)('vigil watch against a real server', () => {
   beforeAll(async () => {

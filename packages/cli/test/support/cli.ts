@@ -45,3 +45,17 @@ export function json<T = Record<string, unknown>>(result: CliResult): T {
     throw new Error(`not JSON (exit ${result.code}):\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
   }
 }
+
+/**
+ * Asks `check` every 50 ms until it answers something other than `undefined` or `false`, and
+ * answers that; after `ms` an error naming `what`. Not a speed check: a hang guard.
+ */
+export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
