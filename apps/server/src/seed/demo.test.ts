@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
 import { createFileBlobStore } from '../platform/blobs/index.js';
+import { openDatabase } from '../platform/db/database.js';
+import { migrateToLatest } from '../platform/db/migrate.js';
 import { createPublicReadService } from '../features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../test-support/databases.js';
 import { DemoSeedError, seedDemo } from './demo.js';
@@ -128,4 +130,36 @@ describeEachDialect('seedDemo', ({ db }) => {
     expect(dashboard.validators).toEqual({ active: 5, total: 6 });
     expect(dashboard.reruns_24h).toBeGreaterThan(0);
   });
+});
+
+// Suites against a real server (the CLI's and the SDK's) pick demo packages by their published
+// verdicts at whatever time they run. With one random stream for all tracks, the packages track's
+// closed rounds depended on the minute of `now` (at 22:00:30 it published no BLOCK; CI failed on it).
+it('publishes the same verdicts, every one of ALLOW, WARN and BLOCK on every track, at any time of day', { timeout: 600_000 }, async () => {
+  const published = async (now: Date): Promise<string[]> => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-demo-time-'));
+    const database = await openDatabase({ dataDir: dir });
+    try {
+      await migrateToLatest(database.db);
+      await seedDemo(database.db, { now, blobs: createFileBlobStore(join(dir, 'blobs')), historyDays: 9 });
+      const rows = await database.db
+        .selectFrom('published_verdicts')
+        .innerJoin('artifacts', 'artifacts.id', 'published_verdicts.artifact_id')
+        .select(['artifacts.bundle_hash', 'published_verdicts.verdict'])
+        .orderBy('artifacts.bundle_hash')
+        .execute();
+      return rows.map((r) => `${r.bundle_hash} ${r.verdict}`);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const before = await published(new Date(Date.UTC(2026, 10, 29, 21, 59, 30)));
+  const after = await published(new Date(Date.UTC(2026, 10, 29, 22, 0, 30)));
+  expect(after).toEqual(before);
+  for (const track of TRACKS) {
+    for (const verdict of ['ALLOW', 'WARN', 'BLOCK']) {
+      expect(before.some((row) => row.startsWith(`${track}/`) && row.endsWith(` ${verdict}`)), `${track} ${verdict}`).toBe(true);
+    }
+  }
 });

@@ -270,7 +270,8 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
   if (!Number.isInteger(historyDays) || historyDays < MIN_DEMO_HISTORY_DAYS) {
     throw new DemoSeedError(`historyDays: expected an integer ≥ ${MIN_DEMO_HISTORY_DAYS}, got ${historyDays}`);
   }
-  const random = prng(options.seed ?? 76);
+  const seed = options.seed ?? 76;
+  const random = prng(seed);
   const now = options.now.getTime();
   const anchor = Math.floor(now / HOUR) * HOUR;
   const historyStart = anchor - historyDays * DAY;
@@ -287,7 +288,12 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
   };
 
   const tally: DemoTally = { rounds: 0, attestations: 0, miners: 0, artifacts: 0 };
-  for (const [trackIndex, track] of TRACKS.entries()) await seedTrack(ctx, track, trackIndex, tally);
+  // Each track draws from a stream of its own. With one shared stream, a track's closed rounds
+  // depended on how many draws the tracks before it had spent on their open rounds, which depends on
+  // the minute of `now`: at some hours the packages track published no BLOCK at all.
+  for (const [trackIndex, track] of TRACKS.entries()) {
+    await seedTrack({ ...ctx, random: prng(seed ^ Math.imul(trackIndex + 1, 0x9e3779b9)) }, track, trackIndex, tally);
+  }
   if (options.schedule !== undefined) await shortenSchedule(db, { now, ...options.schedule });
   if (options.metagraphFile !== undefined) await writeDemoMetagraph(ctx, validators, options.metagraphFile);
   ctx.progress(`seeded ${tally.rounds} rounds, ${tally.attestations} attestations`);
