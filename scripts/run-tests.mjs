@@ -28,16 +28,19 @@ for (const ws of workspaces) {
     continue;
   }
   const report = JSON.parse(readFileSync(file, 'utf8'));
+  // Errors of suites and files (a throwing beforeAll), which the JSON report leaves out.
+  const suiteErrorsFile = join(ws, '.test-results', 'suite-errors.json');
+  const suiteErrors = existsSync(suiteErrorsFile) ? JSON.parse(readFileSync(suiteErrorsFile, 'utf8')) : {};
   passed += report.numPassedTests ?? 0;
   failed += report.numFailedTests ?? 0;
-  // A test file that fails to load reports no tests at all: count it as one failure.
-  failed += (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+  // A test file that fails to load, or whose beforeAll threw, reports no failed test: count it as one failure.
+  failed += (report.testResults ?? []).filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed')).length;
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   for (const file of report.testResults ?? []) {
     const where = file.name.startsWith(root) ? file.name.slice(root.length) : file.name;
     const failedTests = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
     for (const a of failedTests) failures.push(`${where} > ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
-    if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message)}`);
+    if (file.status === 'failed' && failedTests.length === 0) failures.push(`${where}: ${firstLine(file.message || suiteErrors[file.name]?.join('\n'))}`);
   }
 }
 if (missing.length > 0) console.log(`no test report from: ${missing.join(', ')}`);

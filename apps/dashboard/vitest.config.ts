@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });

@@ -7,7 +7,7 @@ export default defineConfig({
     exclude: ['eval/**', 'node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });

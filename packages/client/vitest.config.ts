@@ -8,7 +8,7 @@ export default defineConfig({
     // file at a time, so on CI's two cores they do not starve each other and the server suite.
     fileParallelism: false,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });

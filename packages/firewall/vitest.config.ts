@@ -8,7 +8,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 660_000,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });

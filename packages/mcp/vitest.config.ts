@@ -9,7 +9,7 @@ export default defineConfig({
     // Each file starts a real server (CPU-heavy for a minute or more): one file at a time.
     fileParallelism: false,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });

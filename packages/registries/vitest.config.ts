@@ -7,7 +7,7 @@ export default defineConfig({
     // ran past 30 s in CI beside the server's suite on 2 cores. A quadratic reader still takes minutes.
     testTimeout: 120_000,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });

@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
-    reporters: ['default', 'json'],
+    reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
   },
 });
