@@ -19,6 +19,7 @@ import { DEMO_HISTORY_DAYS, MIN_DEMO_HISTORY_DAYS } from './demo-history.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema.js';
 import type { BlobStore } from '../platform/blobs/index.js';
+import { inTransaction } from '../platform/db/transaction.js';
 import { storeAgentBundle } from '../features/network/index.js';
 import { submitAgent } from '../features/network/index.js';
 import { storeArtifact } from '../features/artifacts/index.js';
@@ -261,11 +262,14 @@ interface DemoRun {
   verdict: Verdict;
 }
 
-/** Fills an empty database with the demo network. Refuses a database that already has rounds. */
+/**
+ * Fills an empty database with the demo network. Refuses a database that already has rounds.
+ *
+ * One transaction: every service joins it (inTransaction), so the thousands of writes are committed
+ * once instead of some six hundred times (each commit flushed the full-text index and the WAL), and a
+ * seed that fails leaves the database empty rather than half filled.
+ */
 export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): Promise<SeedDemoResult> {
-  const existing = await db.selectFrom('rounds').select('round_id').limit(1).executeTakeFirst();
-  if (existing !== undefined) throw new DemoSeedError('database: already holds rounds; the demo seed fills an empty database only');
-
   const historyDays = options.historyDays ?? DEMO_HISTORY_DAYS;
   if (!Number.isInteger(historyDays) || historyDays < MIN_DEMO_HISTORY_DAYS) {
     throw new DemoSeedError(`historyDays: expected an integer ≥ ${MIN_DEMO_HISTORY_DAYS}, got ${historyDays}`);
@@ -275,28 +279,33 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
   const now = options.now.getTime();
   const anchor = Math.floor(now / HOUR) * HOUR;
   const historyStart = anchor - historyDays * DAY;
-  const validators = await seedValidators(db, random, historyStart);
-  const ctx: DemoContext = {
-    db,
-    blobs: options.blobs,
-    random,
-    progress: options.progress ?? (() => {}),
-    now,
-    anchor,
-    historyStart,
-    activeValidators: validators.slice(0, 5),
-  };
-
-  const tally: DemoTally = { rounds: 0, attestations: 0, miners: 0, artifacts: 0 };
-  // Each track draws from a stream of its own. With one shared stream, a track's closed rounds
-  // depended on how many draws the tracks before it had spent on their open rounds, which depends on
-  // the minute of `now`: at some hours the packages track published no BLOCK at all.
-  for (const [trackIndex, track] of TRACKS.entries()) {
-    await seedTrack({ ...ctx, random: prng(seed ^ Math.imul(trackIndex + 1, 0x9e3779b9)) }, track, trackIndex, tally);
-  }
-  if (options.schedule !== undefined) await shortenSchedule(db, { now, ...options.schedule });
+  const progress = options.progress ?? (() => {});
+  const { validators, tally, ctx } = await inTransaction(db, async (trx) => {
+    const existing = await trx.selectFrom('rounds').select('round_id').limit(1).executeTakeFirst();
+    if (existing !== undefined) throw new DemoSeedError('database: already holds rounds; the demo seed fills an empty database only');
+    const validators = await seedValidators(trx, random, historyStart);
+    const ctx: DemoContext = {
+      db: trx,
+      blobs: options.blobs,
+      random,
+      progress,
+      now,
+      anchor,
+      historyStart,
+      activeValidators: validators.slice(0, 5),
+    };
+    const tally: DemoTally = { rounds: 0, attestations: 0, miners: 0, artifacts: 0 };
+    // Each track draws from a stream of its own. With one shared stream, a track's closed rounds
+    // depended on how many draws the tracks before it had spent on their open rounds, which depends on
+    // the minute of `now`: at some hours the packages track published no BLOCK at all.
+    for (const [trackIndex, track] of TRACKS.entries()) {
+      await seedTrack({ ...ctx, random: prng(seed ^ Math.imul(trackIndex + 1, 0x9e3779b9)) }, track, trackIndex, tally);
+    }
+    if (options.schedule !== undefined) await shortenSchedule(trx, { now, ...options.schedule });
+    return { validators, tally, ctx };
+  });
   if (options.metagraphFile !== undefined) await writeDemoMetagraph(ctx, validators, options.metagraphFile);
-  ctx.progress(`seeded ${tally.rounds} rounds, ${tally.attestations} attestations`);
+  progress(`seeded ${tally.rounds} rounds, ${tally.attestations} attestations`);
   return { validators: validators.length, miners: tally.miners, rounds: tally.rounds, attestations: tally.attestations };
 }
 
@@ -382,13 +391,19 @@ async function storeDemoArtifacts(ctx: DemoContext, track: Track, tally: DemoTal
     const categories = truth === 'ALLOW' ? [] : sample(random, FINDING_CATEGORIES, 2);
     return { kind, truth, categories };
   });
-  const artifacts: ArtifactSpec[] = new Array<ArtifactSpec>(64);
-  for (const i of registrationOrder(track)) {
-    const { kind, truth, categories } = drawn[i]!;
+  const order = registrationOrder(track);
+  // One label, one byte generator for both kinds: nothing a validator sees says which is which.
+  const made = order.map((i) => {
     const n = tally.artifacts++;
-    const sourceId = source.source(n);
-    // One label, one byte generator for both kinds: nothing a validator sees says which is which.
-    const bytes = demoArtifactBytes(track, `${source.label}-${n.toString(36)}`, categories);
+    return { i, sourceId: source.source(n), bytes: demoArtifactBytes(track, `${source.label}-${n.toString(36)}`, drawn[i]!.categories) };
+  });
+  // The blobs are written all at once, so their fsyncs overlap instead of queueing one by one;
+  // storeArtifact then finds each in place (a put of stored bytes writes nothing) and registers
+  // the artifacts in their order.
+  await Promise.all(made.map(({ bytes }) => ctx.blobs.put(bytes)));
+  const artifacts: ArtifactSpec[] = new Array<ArtifactSpec>(64);
+  for (const { i, sourceId, bytes } of made) {
+    const { kind, truth, categories } = drawn[i]!;
     const base = { track, label: source.label, sourceId, bytes, now: ctx.historyStart };
     const row = await storeArtifact(ctx.db, ctx.blobs, kind === 'labeled' ? { ...base, kind, groundTruth: truth } : { ...base, kind });
     artifacts[i] = { bundleHash: row.bundle_hash, contentHash: row.content_hash, truth, kind, categories };
@@ -396,14 +411,18 @@ async function storeDemoArtifacts(ctx: DemoContext, track: Track, tally: DemoTal
   return artifacts;
 }
 
-/** The agent hash of each version is that of a real bundle in the blob store, stored once. */
+/**
+ * The agent hash of each version is that of a real bundle in the blob store, stored once. The cache
+ * holds the stores in flight, so the versions a step needs can be stored at once (their fsyncs
+ * overlap) and then read in order.
+ */
 function agentHashes(blobs: BlobStore): (agent: AgentModel, version: number) => Promise<string> {
-  const hashes = new Map<string, string>();
-  return async (agent, version) => {
+  const hashes = new Map<string, Promise<string>>();
+  return (agent, version) => {
     const key = `${agent.key.hotkey} ${version}`;
     let hash = hashes.get(key);
     if (hash === undefined) {
-      hash = (await storeAgentBundle(blobs, demoAgentBundle(agent.name, version, agent.key.hotkey))).agentHash;
+      hash = storeAgentBundle(blobs, demoAgentBundle(agent.name, version, agent.key.hotkey)).then((stored) => stored.agentHash);
       hashes.set(key, hash);
     }
     return hash;
@@ -411,6 +430,7 @@ function agentHashes(blobs: BlobStore): (agent: AgentModel, version: number) => 
 }
 
 async function registerDemoMiners(ctx: DemoContext, state: DemoTrack, at: number): Promise<void> {
+  await Promise.all(state.agents.map((agent) => state.agentHash(agent, 1)));
   for (const agent of state.agents) {
     await registerMiner(ctx.db, { hotkey: agent.key.hotkey, track: state.track, now: at });
     await submitAgent(ctx.db, {
@@ -512,6 +532,7 @@ function planRuns(
 }
 
 async function resubmitAgents(ctx: DemoContext, state: DemoTrack, agents: readonly AgentModel[], at: number): Promise<void> {
+  await Promise.all(agents.map((agent) => state.agentHash(agent, agent.version + 1)));
   for (const agent of agents) {
     agent.version += 1;
     await submitAgent(ctx.db, {
