@@ -11,11 +11,12 @@ import {
   type Track,
   type Verdict,
 } from '@vigil/core';
-import { getPublicKey, signAttestation, ss58Encode } from '@vigil/crypto';
+import { getPublicKey, ss58Encode } from '@vigil/crypto';
 import { createHash } from 'node:crypto';
 import { writeSnapshotFile } from '../features/network/index.js';
 import { demoAgentBundle, demoArtifactBytes } from './demo-content.js';
 import { DEMO_HISTORY_DAYS, MIN_DEMO_HISTORY_DAYS } from './demo-history.js';
+import { createDemoSigner, type DemoSigner } from './demo-signer.js';
 import type { Kysely } from 'kysely';
 import type { Database } from '../platform/db/schema.js';
 import type { BlobStore } from '../platform/blobs/index.js';
@@ -232,6 +233,8 @@ interface DemoContext {
   anchor: number;
   historyStart: number;
   activeValidators: Key[];
+  /** Signs each round's attestations (on a second core where there is one). */
+  signer: DemoSigner;
 }
 
 /** One track being seeded: its agents, its artifacts and the bundle hash of each agent version. */
@@ -280,6 +283,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
   const anchor = Math.floor(now / HOUR) * HOUR;
   const historyStart = anchor - historyDays * DAY;
   const progress = options.progress ?? (() => {});
+  const signer = createDemoSigner();
   const { validators, tally, ctx } = await inTransaction(db, async (trx) => {
     const existing = await trx.selectFrom('rounds').select('round_id').limit(1).executeTakeFirst();
     if (existing !== undefined) throw new DemoSeedError('database: already holds rounds; the demo seed fills an empty database only');
@@ -293,6 +297,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
       anchor,
       historyStart,
       activeValidators: validators.slice(0, 5),
+      signer,
     };
     const tally: DemoTally = { rounds: 0, attestations: 0, miners: 0, artifacts: 0 };
     // Each track draws from a stream of its own. With one shared stream, a track's closed rounds
@@ -303,7 +308,7 @@ export async function seedDemo(db: Kysely<Database>, options: SeedDemoOptions): 
     }
     if (options.schedule !== undefined) await shortenSchedule(trx, { now, ...options.schedule });
     return { validators, tally, ctx };
-  });
+  }).finally(() => signer.close());
   if (options.metagraphFile !== undefined) await writeDemoMetagraph(ctx, validators, options.metagraphFile);
   progress(`seeded ${tally.rounds} rounds, ${tally.attestations} attestations`);
   return { validators: validators.length, miners: tally.miners, rounds: tally.rounds, attestations: tally.attestations };
@@ -479,7 +484,9 @@ async function seedRound(ctx: DemoContext, state: DemoTrack, opensAt: number, ro
   const runs = planRuns(ctx, state, tasks, roundArtifacts, evaluationStart).filter((run) => run.at <= now);
   // Each validator signs what it ran; the service records them in batches, each at its own time, as
   // if each had arrived alone then (recordAttestations' `recordedAt`).
-  const envelopes = runs.map((run) => signAttestation(demoAttestation(random, state, round.round_id, run, frozen.get(run.miner.key.hotkey)!), run.validator.secretKey));
+  const envelopes = await ctx.signer.sign(
+    runs.map((run) => ({ payload: demoAttestation(random, state, round.round_id, run, frozen.get(run.miner.key.hotkey)!), secretKey: run.validator.secretKey })),
+  );
   const firstAfterResubmit = runs.findIndex((run) => run.at >= resubmitAt);
   if (firstAfterResubmit === -1) {
     await recordDemoAttestations(ctx, runs, envelopes);
