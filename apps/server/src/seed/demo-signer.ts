@@ -32,9 +32,9 @@ const INLINE_MAX = 64;
  * seed running from its TypeScript sources (vitest: a thread cannot load them), signs inline: the
  * same function, the same envelopes.
  */
-export function createDemoSigner(): DemoSigner {
-  const workerUrl = new URL('./demo-sign-worker.js', import.meta.url);
-  const threaded = availableParallelism() > 1 && !import.meta.url.endsWith('.ts');
+export function createDemoSigner(options: { workerUrl?: URL; threaded?: boolean } = {}): DemoSigner {
+  const workerUrl = options.workerUrl ?? new URL('./demo-sign-worker.js', import.meta.url);
+  const threaded = options.threaded ?? (availableParallelism() > 1 && !import.meta.url.endsWith('.ts'));
   let worker: Worker | undefined;
   let failure: Error | undefined;
   let nextId = 1;
