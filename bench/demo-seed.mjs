@@ -2,8 +2,10 @@
 // database, beside `vigil-server migrate` (start-up and migrations alone, the floor every command
 // pays) and the 9-day demo the SDK and CLI suites seed (VIGIL_DEMO_HISTORY_DAYS=9); docs/benchmarks.md,
 // "Demo seed". Cases run in turn, round after round, so each sees the same load; medians are printed
-// with the load average before and after. On a busy machine the wall time grows with the load and
-// the CPU time much less: the CPU time is what the command costs on idle cores.
+// with the load average before and after, and each case's ratio to `migrate` measured in the same
+// rounds (the reference that moves with the load as the seed does). On a busy machine the wall
+// time grows with the load and the CPU time much less. The CPU time counts every thread of the
+// process: the seed signs on a second thread, so on 2 idle cores its wall time is below its CPU time.
 //
 // BENCH_REPEATS (default 3) rounds. BENCH_BEFORE_BIN=<path to another build's apps/server/dist/bin.js>
 // adds that build's `seed --demo` to every round (before/after). BENCH_DATABASE_URL=postgres://… also
@@ -96,9 +98,15 @@ for (let round = 0; round < repeats; round++) {
 }
 const loadAfter = loadavg();
 console.log(`\nnode ${process.version}, ${repeats} rounds, load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(1)).join(' ')} after`);
-console.log(`${'case'.padEnd(58)}${'wall (median)'.padStart(14)}${'CPU (median)'.padStart(14)}`);
+console.log(`${'case'.padEnd(58)}${'wall (median)'.padStart(14)}${'CPU (median)'.padStart(14)}${'wall / migrate'.padStart(16)}${'CPU / migrate'.padStart(15)}`);
+const medians = new Map();
 for (const [key, results] of samples) {
-  const wall = median(results.map((r) => r.wall)) / 1000;
-  const cpu = median(results.map((r) => r.cpu)) / 1000;
-  console.log(`${key.padEnd(58)}${`${wall.toFixed(1)} s`.padStart(14)}${`${cpu.toFixed(1)} s`.padStart(14)}`);
+  medians.set(key, { wall: median(results.map((r) => r.wall)) / 1000, cpu: median(results.map((r) => r.cpu)) / 1000 });
+}
+for (const [key, { wall, cpu }] of medians) {
+  const reference = medians.get(`${key.split(':')[0]}: ${cases[0].name}`);
+  console.log(
+    `${key.padEnd(58)}${`${wall.toFixed(1)} s`.padStart(14)}${`${cpu.toFixed(1)} s`.padStart(14)}` +
+      `${`${(wall / reference.wall).toFixed(1)}×`.padStart(16)}${`${(cpu / reference.cpu).toFixed(1)}×`.padStart(15)}`,
+  );
 }
