@@ -130,6 +130,20 @@ describeEachDialect('seedDemo', ({ db }) => {
     expect(dashboard.validators).toEqual({ active: 5, total: 6 });
     expect(dashboard.reruns_24h).toBeGreaterThan(0);
   });
+
+  it('leaves the database empty when it fails part way, so the seed can be run again', { timeout: 600_000 }, async () => {
+    const store = createFileBlobStore(join(blobDir, String(Math.random()).slice(2)));
+    let puts = 0;
+    // Fails in the second track, after the first track's rounds, attestations and closes were written.
+    const failing = { ...store, put: async (bytes: Uint8Array) => (++puts > 100 ? Promise.reject(new Error('disk full')) : store.put(bytes)) };
+    await expect(seedDemo(db(), { now: NOW, blobs: failing, historyDays: 8 })).rejects.toThrow('disk full');
+    for (const table of ['validators', 'miners', 'artifacts', 'rounds', 'attestations', 'log_entries', 'outbox_events', 'search_entries'] as const) {
+      const { n } = await db().selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      expect(Number(n), table).toBe(0);
+    }
+    const result = await seedDemo(db(), { now: NOW, blobs: store, historyDays: 8 });
+    expect(result.validators).toBe(6);
+  });
 });
 
 // Suites against a real server (the CLI's and the SDK's) pick demo packages by their published
