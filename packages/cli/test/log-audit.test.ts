@@ -34,6 +34,7 @@ interface Audited {
   entries: number;
   entry_types: Record<string, number>;
   checked: { attestations: number; verdicts: number; verdict_history: number };
+  changed_since_checkpoint: number;
   not_checkable: Record<string, number>;
   mismatch_count: number;
   mismatches: { index: number; type: string; subject: string; reason: string }[];
@@ -77,7 +78,8 @@ describe.skipIf(!serverBuilt)('vigil log audit against a real server whose datab
     expect(body.state).toMatchObject({ agrees: true });
     expect(body.checked.attestations).toBe(body.entry_types['vigil.attestation/v1']);
     expect(body.checked.verdicts).toBeGreaterThan(0);
-    expect(body.checked.verdicts + body.checked.verdict_history + Object.values(body.not_checkable).reduce((a, b) => a + b, 0)).toBe(body.entry_types['vigil.verdict/v1']);
+    // Every verdict entry is accounted for: compared (the latest of its artifact), history, published anew since, or not checkable.
+    expect(body.checked.verdicts + body.checked.verdict_history + body.changed_since_checkpoint + Object.values(body.not_checkable).reduce((a, b) => a + b, 0)).toBe(body.entry_types['vigil.verdict/v1']);
     expect(result.stderr).toMatch(/^vigil: log audit: 1000 of \d+ entries read$/m);
 
     // For people: the same verdict, one line per fact.
