@@ -278,31 +278,32 @@ export async function auditLog(input: AuditInput): Promise<AuditResult> {
     if (served === null) return notCheckable(NOT_CHECKABLE.unreadableArtifact);
     const e = last.entry;
     const says = `${show(e.verdict)} (risk ${show(e.risk_score)}, round ${show(e.round_id)}, published ${show(e.published_at)})`;
-    const differs = (artifact: ServedArtifact): string | null => {
-      if (artifact.track !== e.track) return `track ${artifact.track}`;
+    /** What the artifact serves, when it is not `entry`'s verdict; null when it is. */
+    const differs = (artifact: ServedArtifact, entry: Entry): string | null => {
+      if (artifact.track !== entry.track) return `track ${artifact.track}`;
       const v = artifact.verdict;
       if (v === null) return 'no published verdict';
-      const fields: [string, unknown, unknown][] = [
-        ['verdict', v.verdict, e.verdict],
-        ['risk_score', v.risk_score, e.risk_score],
-        ['round_id', v.round_id, e.round_id],
-        ['decided_at', formatOffsetTimestamp(v.decided_at), e.published_at],
+      const fields: [unknown, unknown][] = [
+        [v.verdict, entry.verdict],
+        [v.risk_score, entry.risk_score],
+        [v.round_id, entry.round_id],
+        [formatOffsetTimestamp(v.decided_at), entry.published_at],
       ];
-      const bad = fields.find(([, a, b]) => a !== b);
-      return bad === undefined ? null : `${v.verdict} (risk ${v.risk_score}, round ${v.round_id}, decided ${formatOffsetTimestamp(v.decided_at)})`;
+      return fields.every(([a, b]) => a === b) ? null : `${v.verdict} (risk ${v.risk_score}, round ${v.round_id}, decided ${formatOffsetTimestamp(v.decided_at)})`;
     };
-    const served1 = differs(served);
-    if (served1 === null) {
+    const servedNow = differs(served, e);
+    if (servedNow === null) {
       result.checked.verdicts++;
       return;
     }
-    // Published after the checkpoint? Then the server's own proof names a later entry, signed by the log key.
+    // Published after the checkpoint? Then the server proves, with the log key, a later entry of
+    // this artifact that is the verdict it serves.
     const proven = await source.artifact!(`art_${id}`, true);
-    if (proven !== null && differs(proven) === null && typeof proven.log_entry === 'string' && typeof proven.log_proof === 'string') {
+    if (proven !== null && typeof proven.log_entry === 'string' && typeof proven.log_proof === 'string') {
       try {
         const later = verifyTlogProof(proven.log_proof, { leafHash: leafHash(new TextEncoder().encode(proven.log_entry)), origin, logVerifier: verifier });
         const entry = JSON.parse(proven.log_entry) as Entry;
-        if (later.index >= checkpoint.size && entry.bundle_hash === bundleHash && entry.type === 'vigil.verdict/v1') {
+        if (later.index >= checkpoint.size && entry.type === 'vigil.verdict/v1' && entry.bundle_hash === bundleHash && differs(proven, entry) === null) {
           result.changed_since_checkpoint++;
           return;
         }
@@ -314,7 +315,7 @@ export async function auditLog(input: AuditInput): Promise<AuditResult> {
       index: last.index,
       type: 'vigil.verdict/v1',
       subject: bundleHash,
-      reason: `entry ${last.index}, the latest verdict logged for ${bundleHash}, says ${says}; the server publishes ${served1} for art_${id}`,
+      reason: `entry ${last.index}, the latest verdict logged for ${bundleHash}, says ${says}; the server publishes ${servedNow} for art_${id}`,
     });
   };
 
