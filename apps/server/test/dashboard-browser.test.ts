@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTimestamp, TRACKS } from '@vigil/core';
+import { fromHex, getPublicKey } from '@vigil/crypto';
 import { dashboardIsBuilt } from '@vigil/dashboard';
+import { formatVerifierKey, parseTlogProof } from '@vigil/tlog';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -498,6 +500,51 @@ describe.skipIf(!haveChromium && !required)('the dashboard in a browser', () => 
       expect.stringMatching(/^Validator permit: pass \(.*gives validator_hotkey a validator permit\)$/),
     ]);
     await snap(page, 'verify-tampered');
+    expect(sent).toEqual([]);
+    await page.close();
+  }, TEST_TIMEOUT_MS);
+
+  it('Verify shows the attestation’s inclusion in the log and the checkpoint it was checked against, with the pinned key only', async () => {
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const listed = await api<{ attestations: { canonical_hash: string }[] }>('/v1/attestations', { ...auth, 'x-vigil-page-size': '1' });
+    const answer = await api<{ envelope: unknown; log_proof: string; log_entry: string }>(`/v1/attestations/${listed.attestations[0]!.canonical_hash}?proof=true`, auth);
+    const { server_hotkey: hotkey } = await api<{ server_hotkey: string }>('/v1/server-identity');
+    const logKey = formatVerifierKey(`vigil/${hotkey}`, fromHex(hotkey));
+    const proven = parseTlogProof(answer.log_proof);
+    const [origin, size, root] = proven.checkpoint.split('\n');
+    const page = await openPage();
+    await page.goto('/verify');
+    await page.getByLabel('Attestation envelope (JSON)').waitFor();
+    const sent: string[] = [];
+    page.on('request', (request) => sent.push(request.url()));
+
+    await page.getByLabel('Attestation envelope (JSON)').fill(JSON.stringify(answer.envelope));
+    await page.getByLabel('Metagraph snapshot (JSON)').fill(readFileSync(join(dataDir, 'metagraph.json'), 'utf8'));
+    await page.getByLabel('Log proof (optional, JSON)').fill(JSON.stringify(answer, null, 2));
+    // A proof without a key is the reader's input to complete, not a failed check.
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Genuine: all three checks pass' }).waitFor();
+    expect(await page.locator('#log-key-error').textContent()).toMatch(/^Give the log key/);
+    expect(await page.locator('#log-result').count()).toBe(0);
+
+    await page.getByLabel('Log key (with a log proof)').fill(logKey);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'In the transparency log' }).waitFor();
+    expect((await page.locator('.log-checks li').allTextContents()).map(plain)).toEqual([
+      `Log inclusion: pass (entry ${count.format(proven.index)} of the tree of ${count.format(Number(size))} entries)`,
+      `Checkpoint: ${origin}, ${count.format(Number(size))} entries, root ${root}`,
+      `Signed by: ${logKey}`,
+    ]);
+    expect(await axeViolations(page)).toEqual([]);
+    await snap(page, 'verify-log-included');
+
+    // Another key (same origin, another secret): the server's checkpoint is not signed by it.
+    const otherKey = formatVerifierKey(`vigil/${hotkey}`, getPublicKey(new Uint8Array(32).fill(7)));
+    await page.getByLabel('Log key (with a log proof)').fill(otherKey);
+    expect(await page.locator('#log-result').count()).toBe(0);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Log inclusion not proven' }).waitFor();
+    expect(await page.locator('[aria-labelledby="log-result"] .reason').textContent()).toMatch(/signature|signed|known key/i);
     expect(sent).toEqual([]);
     await page.close();
   }, TEST_TIMEOUT_MS);

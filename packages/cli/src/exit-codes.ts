@@ -32,6 +32,8 @@ export const EXIT = {
   logInconsistent: 9,
   /** `log monitor --witness`: fewer of the given witnesses cosigned the checkpoint than `--min-witnesses`. */
   notWitnessed: 10,
+  /** `log audit`: the server serves something its log does not say (an attestation gone or changed, a published verdict that is not the latest logged). */
+  servedMismatch: 11,
   /** Ctrl-C: `scan` stopped its agent, `--wait` stopped waiting, or a second one ended `validator run` at once (128 + SIGINT, as a shell reports it). */
   interrupted: 130,
 } as const;

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { Time } from '../components/time.js';
 import { formatCount } from '../lib/format.js';
+import { checkLogInclusion, type LogInclusionOutcome } from '../lib/log-inclusion.js';
 import { verifyPasted, type VerifyOutcome } from '../lib/verify.js';
 import { FullKey } from '../components/copy.js';
 import { PageHeading } from './page.js';
@@ -98,17 +99,46 @@ function Result({ outcome }: { outcome: Extract<VerifyOutcome, { kind: 'checked'
   );
 }
 
+/** The log check's answer: inclusion and the checkpoint it was proven against, or why not. */
+function LogResult({ outcome }: { outcome: Exclude<LogInclusionOutcome, { kind: 'input_error' }> }) {
+  return (
+    <section aria-labelledby="log-result" class={`verify-result ${outcome.kind === 'included' ? 'genuine' : 'not-genuine'}`}>
+      <h2 id="log-result">{outcome.kind === 'included' ? 'In the transparency log' : 'Log inclusion not proven'}</h2>
+      {outcome.kind === 'included' ? (
+        <ul class="checks log-checks">
+          <li class="pass">
+            <strong>Log inclusion: pass</strong> <span class="muted">(entry {formatCount(outcome.index)} of the tree of {formatCount(outcome.treeSize)} entries)</span>
+          </li>
+          <li class="pass">
+            <strong>Checkpoint:</strong> <span class="muted">{outcome.origin}, {formatCount(outcome.treeSize)} entries, root</span> <code>{outcome.root}</code>
+          </li>
+          <li class="pass">
+            <strong>Signed by:</strong> <code class="log-key">{outcome.logKey}</code>
+          </li>
+        </ul>
+      ) : (
+        <p class="reason">{outcome.reason}</p>
+      )}
+    </section>
+  );
+}
+
 export function VerifyPage() {
   const [envelope, setEnvelope] = useState('');
   const [snapshot, setSnapshot] = useState('');
+  const [proof, setProof] = useState('');
+  const [logKey, setLogKey] = useState('');
   const [outcome, setOutcome] = useState<VerifyOutcome | null>(null);
+  const [log, setLog] = useState<LogInclusionOutcome | null>(null);
   // A result is about the inputs it was computed from: any change to either clears it, so an edited
   // envelope never sits under the previous envelope's "Genuine".
   const change = (set: (text: string) => void) => (text: string) => {
     set(text);
     setOutcome(null);
+    setLog(null);
   };
   const fieldError = (field: 'envelope' | 'snapshot') => (outcome?.kind === 'input_error' && outcome.field === field ? outcome.message : null);
+  const logError = (field: 'proof' | 'log-key') => (log?.kind === 'input_error' && log.field === field ? log.message : null);
   return (
     <>
       <PageHeading title="Verify an attestation" />
@@ -121,20 +151,61 @@ export function VerifyPage() {
         <code>GET /v1/attestations/&#123;canonical_hash&#125;</code>). A snapshot is a metagraph file of netuid 76 (
         <code>vigil-server metagraph export</code>); the API does not publish one, so bring your own.
       </p>
+      <p class="muted">
+        Optionally, also check that the server's transparency log holds it: the answer of{' '}
+        <code>GET /v1/attestations/&#123;canonical_hash&#125;?proof=true</code> (its <code>log_proof</code> and <code>log_entry</code>) and the
+        log's verifier key, pinned out of band (<code>&lt;origin&gt;+&lt;key ID&gt;+&lt;key&gt;</code>).
+      </p>
       <form
         class="verify-form"
         onSubmit={(event) => {
           event.preventDefault();
-          setOutcome(verifyPasted(envelope, snapshot));
+          const checked = verifyPasted(envelope, snapshot);
+          setOutcome(checked);
+          // The log is checked only for an envelope that parsed; without a proof, not at all.
+          setLog(checked.kind === 'checked' && proof.trim() !== '' ? checkLogInclusion(JSON.parse(envelope), proof, logKey) : null);
         }}
       >
         <div class="columns">
           <JsonInput id="envelope" label="Attestation envelope (JSON)" hint="Paste it, drop a file here, or choose one." value={envelope} onChange={change(setEnvelope)} error={fieldError('envelope')} />
           <JsonInput id="snapshot" label="Metagraph snapshot (JSON)" hint="Paste it, drop a file here, or choose one." value={snapshot} onChange={change(setSnapshot)} error={fieldError('snapshot')} />
         </div>
+        <div class="columns">
+          <JsonInput
+            id="log-proof"
+            label="Log proof (optional, JSON)"
+            hint="The ?proof=true answer of the attestation: paste it, drop a file here, or choose one."
+            value={proof}
+            onChange={change(setProof)}
+            error={logError('proof')}
+          />
+          <div class="drop">
+            <label for="log-key">Log key (with a log proof)</label>
+            <p id="log-key-hint" class="hint">
+              The log's verifier key, as docs/log.md gives it; a checkpoint signed by any other key is refused.
+            </p>
+            <input
+              id="log-key"
+              type="text"
+              spellcheck={false}
+              value={logKey}
+              aria-describedby={`log-key-hint${logError('log-key') ? ' log-key-error' : ''}`}
+              aria-invalid={logError('log-key') ? 'true' : undefined}
+              onInput={(event) => change(setLogKey)((event.target as HTMLInputElement).value)}
+            />
+            {logError('log-key') ? (
+              <p id="log-key-error" class="field-error">
+                {logError('log-key')}
+              </p>
+            ) : null}
+          </div>
+        </div>
         <button type="submit">Verify</button>
       </form>
-      <div aria-live="polite">{outcome?.kind === 'checked' ? <Result outcome={outcome} /> : null}</div>
+      <div aria-live="polite">
+        {outcome?.kind === 'checked' ? <Result outcome={outcome} /> : null}
+        {log !== null && log.kind !== 'input_error' ? <LogResult outcome={log} /> : null}
+      </div>
     </>
   );
 }

@@ -1,11 +1,13 @@
 import { chmod, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { cosignatureVerifier, noteVerifier, TlogError } from '@vigil/tlog';
+import { cosignatureVerifier, noteVerifier, parseVerifierKey, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { configDir } from '../config.js';
-import type { Context } from '../context.js';
+import { intArg, type Context } from '../context.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
+import { VigilNotFoundError } from '@vigil/client';
+import { auditLog, AuditInterrupted, type AuditFailure, type AuditSource } from '../log-audit.js';
 import { monitorLog, MonitorStateError, SizeNotReachedError, type LogState, type MonitorFailure } from '../log-monitor.js';
 
 /** The monitor's state: the last verified checkpoint of each log it follows, by origin. */
@@ -181,6 +183,100 @@ async function monitor(ctx: Context, flags: MonitorFlags): Promise<number> {
   return result.ok ? EXIT.ok : MONITOR_EXIT[result.failure!];
 }
 
+const AUDIT_EXIT: Record<AuditFailure, number> = { bad_checkpoint_signature: EXIT.badCheckpointSignature, log_inconsistent: EXIT.logInconsistent, served_mismatch: EXIT.servedMismatch };
+
+interface AuditFlags {
+  logKey?: string;
+  state?: string;
+  concurrency: number;
+  progressEvery: number;
+}
+
+/** A 404 as null: for the audit an attestation the server no longer knows is a finding, not an error. */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof VigilNotFoundError) return null;
+    throw err;
+  }
+}
+
+async function audit(ctx: Context, flags: AuditFlags): Promise<number> {
+  // Read only: the audit compares with the monitor's state but never writes it.
+  const state = flags.state !== undefined ? await readState(flags.state) : { logs: {} };
+  const { token } = await ctx.connect();
+  const vigil = await ctx.vigil();
+  const stop = new AbortController();
+  if (ctx.io.interrupted) void ctx.io.interrupted().then(() => stop.abort(new AuditInterrupted('interrupted')));
+  const call = { signal: stop.signal };
+  const source: AuditSource = {
+    checkpoint: () => vigil.log.checkpoint(call),
+    tile: (path) => vigil.log.tile(path, call),
+    serverHotkey: async () => (await vigil.network.identity(call)).server_hotkey,
+    ...(token === null
+      ? {}
+      : {
+          attestation: (hash: string) => orNull(vigil.attestations.get(hash, call)),
+          artifact: (id: string, proof: boolean) => orNull(proof ? vigil.artifacts.getWithProof(id, call) : vigil.artifacts.get(id, call)),
+        }),
+  };
+  const pinned = flags.logKey;
+  if (pinned !== undefined) {
+    const kept = state.logs[parseVerifierKey(pinned).name];
+    if (kept !== undefined && kept.log_key !== pinned) {
+      throw new CliError(`--state: ${flags.state}: the state file pins another key for ${kept.origin} (${kept.log_key}) than --log-key`);
+    }
+  }
+  let result;
+  try {
+    result = await auditLog({
+      source,
+      previous: (origin) => state.logs[origin],
+      ...(pinned !== undefined ? { pinnedKey: pinned } : {}),
+      concurrency: flags.concurrency,
+      progressEvery: flags.progressEvery,
+      onProgress: (read, size) => {
+        if (flags.progressEvery > 0) ctx.io.stderr(`vigil: log audit: ${read} of ${size} entries read\n`);
+      },
+      signal: stop.signal,
+    });
+  } catch (err) {
+    if (stop.signal.aborted) {
+      ctx.io.stderr('vigil: interrupted: log audit stopped; nothing printed\n');
+      return EXIT.interrupted;
+    }
+    throw err;
+  }
+  ctx.emit(
+    () => {
+      const c = ctx.out.c;
+      const failed = { log_inconsistent: 'LOG INCONSISTENT', bad_checkpoint_signature: 'BAD CHECKPOINT SIGNATURE', served_mismatch: 'SERVED DIFFERS FROM LOG' } as const;
+      ctx.out.line(result.ok ? c.green('audited') : c.red(failed[result.failure!]));
+      const types = Object.entries(result.entry_types).map(([type, n]) => `${type}: ${n}`);
+      const skipped = Object.entries(result.not_checkable).map(([why, n]) => `${n} (${why})`);
+      const rows: [string, string][] = [
+        ['log', result.origin ?? '-'],
+        ['log key', result.log_key ? `${result.log_key} (${KEY_SOURCE[result.log_key_source]})` : '-'],
+        ['checkpoint', result.checkpoint ? `${result.checkpoint.size} entries (root ${result.checkpoint.root})` : '-'],
+      ];
+      if (result.state !== null) rows.push(['state', `${result.state.size} entries (root ${result.state.root}): ${result.state.agrees ? 'a prefix of this log' : 'not confirmed'}`]);
+      rows.push(['entries read', `${result.entries}${types.length > 0 ? ` (${types.join(', ')})` : ''}`]);
+      if (result.checkpoint !== null && result.entries === result.checkpoint.size) {
+        rows.push(['checked', `${result.checked.attestations} attestations, ${result.checked.verdicts} artifacts' latest verdicts (${result.checked.verdict_history} earlier verdict entries are history)`]);
+        if (result.changed_since_checkpoint > 0) rows.push(['changed since', `${result.changed_since_checkpoint} artifacts' verdicts were published after this checkpoint (proven later in the log)`]);
+        rows.push(['not checkable', skipped.length > 0 ? skipped.join('; ') : '0']);
+      }
+      if (result.reason) rows.push(['reason', result.reason]);
+      ctx.out.fields(rows);
+      for (const m of result.mismatches) ctx.out.line(`  ${c.red('differs')} ${m.reason}`);
+      if (result.mismatch_count > result.mismatches.length) ctx.out.line(`  … and ${result.mismatch_count - result.mismatches.length} more`);
+    },
+    result,
+  );
+  return result.ok ? EXIT.ok : AUDIT_EXIT[result.failure!];
+}
+
 /** The server's transparency log, checked from the outside (docs/log.md, docs/cli.md "The log"). */
 export function registerLog(program: Command, kit: Kit): void {
   const log = program.command('log').description("the server's transparency log, checked against a pinned key");
@@ -196,5 +292,18 @@ export function registerLog(program: Command, kit: Kit): void {
       .option('--min-witnesses <n>', 'with --witness: how many of the given witnesses must have cosigned (default 1)', minWitnessesArg)
       .action(action(kit, async (ctx, opts: MonitorFlags) => monitor(ctx, opts))),
     ['vigil log monitor --log-key "$VIGIL_LOG_KEY"', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --state ./vigil-log.json --json', 'vigil log monitor --log-key "$VIGIL_LOG_KEY" --witness "$WITNESS_KEY"'],
+  );
+  examples(
+    log
+      .command('audit')
+      .description(
+        "read every entry of the log, recompute the root and compare it with the signed checkpoint (and --state's), then check each entry against what the server serves today; exit 11 when it serves something the log does not say",
+      )
+      .option('--log-key <vkey>', "the log's verifier key to trust (<origin>+<id>+<key>); without it, the key in --state, else the one derived from GET /v1/server-identity", logKeyArg)
+      .option('--state <file>', "a `vigil log monitor` state file: its checkpoint of this log must be a prefix of the audited one (read, never written)")
+      .option('--concurrency <n>', 'reads of attestations, artifacts and entry bundles at once (1-32, default 4)', intArg('--concurrency', 1, 32), 4)
+      .option('--progress-every <n>', 'a progress line on stderr every n entries read (0: none; default 10000)', intArg('--progress-every', 0, 1_000_000_000), 10_000)
+      .action(action(kit, async (ctx, opts: AuditFlags) => audit(ctx, opts))),
+    ['vigil log audit --log-key "$VIGIL_LOG_KEY"', 'vigil log audit --log-key "$VIGIL_LOG_KEY" --state ./vigil-log.json --json'],
   );
 }
