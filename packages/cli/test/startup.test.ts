@@ -85,16 +85,16 @@ describe('vigil start-up', () => {
     expect(packages.has('@vigil/client')).toBe(true);
     // Every module comes from the bundle: none is read from node_modules at run time.
     expect(r.files.filter((url) => !url.startsWith(pathToFileURL(CLI_DIST).href))).toEqual([]);
-    for (const heavy of ['@vigil/agents', '@vigil/lockfiles', '@vigil/webhooks', 'yaml', 'js-yaml', 'smol-toml', 'acorn', 'tar-stream', 'yauzl', 'node:undici']) expect(packages.has(heavy), heavy).toBe(false);
+    for (const heavy of ['@vigil/sandbox', '@vigil/reference-agents', '@vigil/lockfiles', '@vigil/webhooks', 'yaml', 'js-yaml', 'smol-toml', 'acorn', 'tar-stream', 'yauzl', 'node:undici']) expect(packages.has(heavy), heavy).toBe(false);
     expect(r.loaded.filter((url) => url.includes('/commands/')).map((url) => url.replace(/^.*\/commands\//, ''))).toEqual(['public-reads.ts']);
   });
 
-  it("the program's help loads every command module but not @vigil/agents, which only a scan and the operator commands import when they run", async () => {
+  it("the program's help loads every command module but neither @vigil/sandbox nor @vigil/reference-agents, which only a scan, the operator commands and the validator loop import when they run", async () => {
     const r = await loadedBy(['--help']);
     expect(r.code).toBe(0);
     const commands = new Set(r.loaded.filter((url) => url.includes('/commands/')).map((url) => url.replace(/^.*\/commands\//, '')));
     for (const name of ['public-reads.ts', 'scan.ts', 'operator.ts', 'validator-run.ts', 'admin.ts']) expect(commands.has(name), name).toBe(true);
-    expect(packagesOf(r.loaded).has('@vigil/agents')).toBe(false);
+    for (const heavy of ['@vigil/sandbox', '@vigil/reference-agents']) expect(packagesOf(r.loaded).has(heavy), heavy).toBe(false);
   });
 });
 

@@ -9,7 +9,7 @@ afterAll(async () => {
 });
 
 /** A fresh directory removed after the test file. */
-export async function tempDir(prefix = 'vigil-agents-test-'): Promise<string> {
+export async function tempDir(prefix = 'vigil-sandbox-test-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   made.push(dir);
   return dir;

@@ -22,7 +22,7 @@ export function formatExternalReport(report: ExternalReport): string {
   const lines: string[] = [];
   lines.push('# External eval of the reference agents');
   lines.push('');
-  lines.push(`Generated ${report.generatedAt} with Node ${report.node} by \`pnpm --filter @vigil/agents eval:external\` (in-process analyzers).`);
+  lines.push(`Generated ${report.generatedAt} with Node ${report.node} by \`pnpm --filter @vigil/reference-agents eval:external\` (in-process analyzers).`);
   lines.push(
     `Targets per track: ≥ ${pct(report.targets.minPublicDetectionRate)} of the public corpora's malicious samples flagged (clear labels; doubtful labels and out-of-scope samples apart), ≤ ${pct(report.targets.maxBenignBlockRate)} of the real benign set BLOCKed, ≤ ${pct(report.targets.maxBenignWarnRate)} WARNed or BLOCKed.`,
   );

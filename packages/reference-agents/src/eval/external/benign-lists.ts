@@ -31,7 +31,7 @@ export interface BenignLists {
   repositories: PinnedRepository[];
 }
 
-/** The committed lists: `packages/agents/eval/external/{npm-top,mcp-servers-npm,skills,repositories}.json`. */
+/** The committed lists: `packages/reference-agents/eval/external/{npm-top,mcp-servers-npm,skills,repositories}.json`. */
 export const BENIGN_LIST_FILES = { npm: 'npm-top.json', mcpNpm: 'mcp-servers-npm.json', skills: 'skills.json', repositories: 'repositories.json' } as const;
 
 interface ListFile<T> {

@@ -3,7 +3,7 @@ import type { EvalReport, RateCounts } from './run-eval.js';
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const rate = (r: RateCounts) => `${pct(r.blockRate)} / ${pct(r.warnRate)} (n=${r.samples})`;
 
-/** The eval report as the table `pnpm --filter @vigil/agents eval` prints. */
+/** The eval report as the table `pnpm --filter @vigil/reference-agents eval` prints. */
 export function formatReport(report: EvalReport): string {
   const lines: string[] = [];
   for (const t of report.tracks) {

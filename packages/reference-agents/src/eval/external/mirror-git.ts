@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { unpackArchive, type UnpackLimits, type UnpackResult } from '../../unpack-archive.js';
+import { unpackArchive, type UnpackLimits, type UnpackResult } from '@vigil/sandbox';
 
 const run = promisify(execFile);
 const BIG = 512 * 1024 * 1024;

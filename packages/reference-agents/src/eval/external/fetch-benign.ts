@@ -4,7 +4,7 @@ import { access, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Track } from '@vigil/core';
-import { unpackArchive } from '../../unpack-archive.js';
+import { unpackArchive } from '@vigil/sandbox';
 import type { BenignLists, PinnedNpmPackage } from './benign-lists.js';
 import { detectLicence, rootOf, sampleDir, writeSampleMeta } from './external-sample.js';
 import { mirrorOf } from './build-public-corpora.js';

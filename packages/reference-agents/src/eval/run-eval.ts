@@ -2,9 +2,8 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AgentBundle, TRACKS, type AgentResult, type Track, type Verdict } from '@vigil/core';
+import { runAgent, UnpackError, unpackArchive } from '@vigil/sandbox';
 import { analyzerForTrack } from '../reference/analyzer-for-track.js';
-import { runAgent } from '../run-agent.js';
-import { UnpackError, unpackArchive } from '../unpack-archive.js';
 import { loadCorpus, type CorpusSample } from './corpus.js';
 import { realBenignPackages, type RealPackage } from './real-packages.js';
 
@@ -12,7 +11,7 @@ import { realBenignPackages, type RealPackage } from './real-packages.js';
 export const EVAL_TARGETS = { minDetectionRate: 0.95, maxBenignBlockRate: 0.02, maxBenignWarnRate: 0.1 } as const;
 
 export interface EvalOptions {
-  /** `packages/agents/eval/corpus`. */
+  /** `packages/reference-agents/eval/corpus`. */
   corpusRoot: string;
   /** The workspace root whose `node_modules/.pnpm` holds the real benign packages. */
   repoRoot: string;

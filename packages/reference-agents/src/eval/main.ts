@@ -10,12 +10,12 @@ import { runEval } from './run-eval.js';
 // dist/eval/main.js → the package directory two levels up.
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-const USAGE = `usage: pnpm --filter @vigil/agents eval [--check] [--sandbox] [--track <track>]... [--no-real] [--out <file>]
+const USAGE = `usage: pnpm --filter @vigil/reference-agents eval [--check] [--sandbox] [--track <track>]... [--no-real] [--out <file>]
   --check       exit 1 when a target is missed (≥95% detection, ≤2% benign BLOCK, ≤10% benign WARN or BLOCK)
   --sandbox     run dist/bundles/<track>.bundle.json in the sandbox instead of the analyzer in-process
   --track       only these tracks (packages, skills, mcp_servers, repositories)
   --no-real     leave out the real benign npm packages
-  --out         where the JSON report goes (default packages/agents/eval/report.json)`;
+  --out         where the JSON report goes (default packages/reference-agents/eval/report.json)`;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({

@@ -15,7 +15,7 @@ import { runExternalEval, type ExternalReport } from './run-external-eval.js';
 // dist/eval/external/external-main.js → the package directory three levels up.
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
-const USAGE = `usage: pnpm --filter @vigil/agents eval:external [build|fetch|run|all|pin] [options]
+const USAGE = `usage: pnpm --filter @vigil/reference-agents eval:external [build|fetch|run|all|pin] [options]
   build         build the public corpora's samples from the fetched snapshots into the cache
   fetch         fetch the pinned real benign set into the cache (npm pack; skills and repositories from snapshots)
   run           run the reference agents over what the cache holds and write the report (default)

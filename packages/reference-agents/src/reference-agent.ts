@@ -5,7 +5,7 @@ import { AgentBundle, agentHash, type Track } from '@vigil/core';
 /** A reference agent as `vigil miner submit --reference` sends it and `vigil scan` runs it. */
 export interface ReferenceAgent {
   name: `vigil-reference-${Track}`;
-  /** The version of `@vigil/agents` it was built from. */
+  /** The version of `@vigil/reference-agents` it was built from. */
   version: string;
   /** `sha256:<hex>` of the normalized bundle: what the server computes on submission. */
   agent_hash: string;
@@ -31,7 +31,7 @@ export async function referenceAgentBundle(track: Track): Promise<AgentBundle> {
   try {
     text = await readFile(path, 'utf8');
   } catch {
-    throw new Error(`no reference agent bundle for track ${track}: ${path} does not exist (build @vigil/agents with pnpm build)`);
+    throw new Error(`no reference agent bundle for track ${track}: ${path} does not exist (build @vigil/reference-agents with pnpm build)`);
   }
   const parsed = AgentBundle.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`the reference agent bundle for track ${track} (${path}) is not a vigil-agent-bundle/1`);
