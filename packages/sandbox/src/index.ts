@@ -13,3 +13,5 @@ export { DEFAULT_UNPACK_LIMITS, UnpackError, unpackArchive } from './unpack-arch
 export type { UnpackErrorCode, UnpackLimits, UnpackResult } from './unpack-archive.js';
 export { detectTrack } from './detect-track.js';
 export { materializeBundle } from './materialize-bundle.js';
+export { ArchiveStreamLimitError, readArchiveEntries } from './archive-entries.js';
+export type { ArchiveEntry, ArchiveEntryKind, ReadArchiveEntriesOptions, ReadArchiveEntriesResult } from './archive-entries.js';

@@ -1,11 +1,9 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { Transform, type TransformCallback, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
-import { extract } from 'tar-stream';
-import yauzl from 'yauzl';
+import { ArchiveStreamLimitError, ByteCap, readArchiveEntries, type ArchiveEntry } from './archive-entries.js';
 
 /** Bounds of one unpacking (docs/agents.md, "Unpacking archives"). */
 export interface UnpackLimits {
@@ -101,22 +99,6 @@ class Budget {
   }
 }
 
-/** Stops a stream after `max` bytes: a gzip is read only as far as its bounded content needs. */
-class ByteCap extends Transform {
-  private seen = 0;
-  constructor(
-    private readonly max: number,
-    private readonly refusal: () => UnpackError,
-  ) {
-    super();
-  }
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.seen += chunk.byteLength;
-    if (this.seen > this.max) return done(this.refusal());
-    done(null, chunk);
-  }
-}
-
 /**
  * Writes one entry. `content` is opened only once the directory exists and is piped at once: a
  * zip entry's stream starts inflating as soon as it is open, and its size check must meet a listener.
@@ -137,127 +119,33 @@ function asUnpackError(error: unknown, format: 'tgz' | 'zip'): UnpackError {
   return new UnpackError('corrupt', `${format === 'tgz' ? 'gzip/tar' : 'zip'} archive is corrupt: ${message.slice(0, 200)}`);
 }
 
-async function unpackTarGz(archive: string, dir: string, budget: Budget, skipped: UnpackResult['skipped']): Promise<void> {
-  const tar = extract();
-  // Headers and padding take at most 1.5 KiB per entry beyond the content; a pax header a little
-  // more. Anything past this is a bomb hiding in padding or after the end-of-archive marker.
-  const maxStreamBytes = budget.limits.maxTotalBytes + budget.limits.maxFiles * 4096 + 1024 * 1024;
-  // The entry being written. When the gzip stream fails (a truncated archive), tar-stream is
-  // destroyed but the entry it was feeding may never end, and its write would wait forever: the
-  // feeding error is passed on to it.
-  let current: Readable | undefined;
-  const unpacking = (async () => {
-    for await (const entry of tar) {
-      const { header } = entry;
-      current = entry as unknown as Readable;
-      try {
-        budget.entry();
-        if (header.type === 'file' || header.type === 'contiguous-file') {
-          const size = header.size ?? 0;
-          budget.file(header.name, size);
-          await writeEntry(entryPath(dir, header.name), () => Promise.resolve(entry as unknown as Readable), size, header.name, budget.limits);
-        } else if (header.type === 'directory') {
-          await mkdir(entryPath(dir, header.name), { recursive: true });
-          entry.resume();
-        } else {
-          entryPath(dir, header.name);
-          skipped.push({ name: header.name, reason: header.type === 'symlink' || header.type === 'link' ? 'link' : 'special' });
-          entry.resume();
-        }
-      } catch (error) {
-        tar.destroy(error as Error);
-        throw error;
-      }
-    }
-  })();
-  const feeding = pipeline(
-    createReadStream(archive),
-    createGunzip(),
-    new ByteCap(maxStreamBytes, () => new UnpackError('too_large', `archive unpacks to more than ${budget.limits.maxTotalBytes} bytes (maxTotalBytes)`)),
-    tar,
-  );
-  // A failed feed (a truncated gzip stream, a bomb) answers at once: the entry loop may never end
-  // after tar-stream is destroyed mid-entry, so it is not waited for. The loop's own refusal, when
-  // it failed first (and so destroyed the feed), is the better answer.
-  let unpackFailure: { error: unknown } | undefined;
-  unpacking.catch((error: unknown) => {
-    unpackFailure = { error };
-  });
-  const fedError = await feeding.then(
-    () => undefined,
-    (error: unknown) => error ?? new Error('archive stream failed'),
-  );
-  if (fedError !== undefined) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (unpackFailure !== undefined) throw asUnpackError(unpackFailure.error, 'tgz');
-    current?.destroy(fedError instanceof Error ? fedError : new Error(String(fedError)));
-    throw asUnpackError(fedError, 'tgz');
-  }
-  try {
-    await unpacking;
-  } catch (error) {
-    throw asUnpackError(error, 'tgz');
-  }
+/** Writes one entry under `dir`, or records it as skipped, within the budget. */
+async function unpackEntry(entry: ArchiveEntry, dir: string, budget: Budget, skipped: UnpackResult['skipped']): Promise<boolean> {
+  budget.entry();
+  const path = entryPath(dir, entry.name);
+  if (entry.kind === 'file') {
+    budget.file(entry.name, entry.size);
+    await writeEntry(path, entry.open, entry.size, entry.name, budget.limits);
+  } else if (entry.kind === 'directory') await mkdir(path, { recursive: true });
+  else skipped.push({ name: entry.name, reason: entry.kind });
+  return true;
 }
 
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-const S_IFDIR = 0o040000;
-const S_IFLNK = 0o120000;
-
-/** What a zip entry is: only an entry made on Unix (version made by, high byte 3) says, in the high 16 bits of its external attributes. */
-function zipEntryKind(entry: yauzl.Entry, name: string): 'file' | 'directory' | 'link' | 'special' {
-  const type = entry.versionMadeBy >> 8 === 3 ? (entry.externalFileAttributes >>> 16) & S_IFMT : 0;
-  if (type === S_IFLNK) return 'link';
-  if (type === S_IFDIR || name.endsWith('/')) return 'directory';
-  if (type === 0 || type === S_IFREG) return 'file';
-  return 'special';
-}
-
-function openZip(archive: string): Promise<yauzl.ZipFile> {
-  return new Promise((resolvePromise, reject) => {
-    // decodeStrings off: yauzl's own refusal of `../` names would not say which limit or rule; the
-    // names are checked here instead, the same way as tar's.
-    yauzl.open(archive, { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: true, strictFileNames: false }, (error, zip) => {
-      if (error || !zip) reject(error ?? new Error('unreadable zip'));
-      else resolvePromise(zip);
-    });
-  });
-}
-
-async function unpackZip(archive: string, dir: string, budget: Budget, skipped: UnpackResult['skipped']): Promise<void> {
-  let zip: yauzl.ZipFile;
+async function unpackEntries(archive: string, format: 'tgz' | 'zip', dir: string, budget: Budget, skipped: UnpackResult['skipped']): Promise<void> {
+  const { limits } = budget;
   try {
-    zip = await openZip(archive);
-  } catch (error) {
-    throw asUnpackError(error, 'zip');
-  }
-  try {
-    // The central directory says how many entries there are before a byte is inflated.
-    if (zip.entryCount > budget.limits.maxFiles) throw new UnpackError('too_many_files', `archive holds more than ${budget.limits.maxFiles} entries (maxFiles)`);
-    await new Promise<void>((resolvePromise, reject) => {
-      zip.on('error', reject);
-      zip.on('end', () => resolvePromise());
-      zip.on('entry', (entry: yauzl.Entry) => {
-        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
-        void (async () => {
-          budget.entry();
-          const kind = zipEntryKind(entry, name);
-          const path = entryPath(dir, name);
-          if (kind === 'directory') await mkdir(path, { recursive: true });
-          else if (kind === 'file') {
-            budget.file(name, entry.uncompressedSize);
-            const content = () => new Promise<Readable>((ok, fail) => zip.openReadStream(entry, (error, stream) => (error || !stream ? fail(error ?? new Error(`${name}: unreadable`)) : ok(stream))));
-            await writeEntry(path, content, entry.uncompressedSize, name, budget.limits);
-          } else skipped.push({ name, reason: kind });
-        })().then(() => zip.readEntry(), reject);
-      });
-      zip.readEntry();
+    await readArchiveEntries(archive, format, (entry) => unpackEntry(entry, dir, budget, skipped), {
+      // Headers and padding take at most 1.5 KiB per entry beyond the content; a pax header a little
+      // more. Anything past this is a bomb hiding in padding or after the end-of-archive marker.
+      maxStreamBytes: limits.maxTotalBytes + limits.maxFiles * 4096 + 1024 * 1024,
+      // The central directory says how many entries there are before a byte is inflated.
+      onZipEntryCount: (count) => {
+        if (count > limits.maxFiles) throw new UnpackError('too_many_files', `archive holds more than ${limits.maxFiles} entries (maxFiles)`);
+      },
     });
   } catch (error) {
-    throw asUnpackError(error, 'zip');
-  } finally {
-    zip.close();
+    if (error instanceof ArchiveStreamLimitError) throw new UnpackError('too_large', `archive unpacks to more than ${limits.maxTotalBytes} bytes (maxTotalBytes)`);
+    throw asUnpackError(error, format);
   }
 }
 
@@ -290,8 +178,7 @@ export async function unpackArchive(archive: string, dir: string, limits: Partia
   if ((await readdir(target)).length > 0) throw new TypeError(`dir: ${dir} is not empty`);
   const budget = new Budget(resolvedLimits);
   const skipped: UnpackResult['skipped'] = [];
-  if (format === 'tgz') await unpackTarGz(archive, target, budget, skipped);
-  else await unpackZip(archive, target, budget, skipped);
+  await unpackEntries(archive, format, target, budget, skipped);
   const top = await readdir(target, { withFileTypes: true });
   const root = top.length === 1 && top[0]!.isDirectory() ? join(target, top[0]!.name) : target;
   return { format, dir: target, root, files: budget.files, bytes: budget.bytes, skipped };
