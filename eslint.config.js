@@ -44,8 +44,8 @@ const featureBoundaries = {
 const THROUGH_ENTRY_POINTS = { group: ['@vigil/*/src/*', '@vigil/*/dist/*', '**/apps/server/**'], message: 'import a package through its entry point' };
 
 export default tseslint.config(
-  // packages/agents/eval/corpus holds defanged malware samples: data, never linted.
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'packages/agents/eval/**'] },
+  // packages/reference-agents/eval/corpus holds defanged malware samples: data, never linted.
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'packages/reference-agents/eval/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -75,6 +75,22 @@ export default tseslint.config(
           patterns: [
             THROUGH_ENTRY_POINTS,
             { group: ['**/dialect', '**/dialect.js'], importNames: ['dialectOf'], message: 'use the intent-named helpers of platform/db/dialect.ts; dialectOf stays in platform/db/' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // @vigil/sandbox is all a validator installs to run any miner's agent: it never reaches for the
+    // reference agents (or @vigil/agents, which re-exports them), their parsers or their corpus.
+    files: ['packages/sandbox/**/*.{ts,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            THROUGH_ENTRY_POINTS,
+            { group: ['@vigil/reference-agents', '@vigil/reference-agents/*', '@vigil/agents', '@vigil/agents/*', '**/reference-agents/**'], message: '@vigil/sandbox does not depend on the reference agents' },
           ],
         },
       ],

@@ -20,7 +20,7 @@ import { URL } from 'node:url';
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
 const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
-const BUNDLES = join(ROOT, 'packages/agents/dist/bundles');
+const BUNDLES = join(ROOT, 'packages/reference-agents/dist/bundles');
 const WEAK_AGENT = join(ROOT, 'scripts/fixtures/demo-agents/ioc-strings');
 // Verdaccio as @vigil/registries' tests start it (a devDependency there, resolved from that file).
 const VERDACCIO_CHILD = join(ROOT, 'packages/registries/src/test-support/verdaccio-child.mjs');
@@ -34,13 +34,13 @@ const USAGE = `Usage: pnpm demo [--quick] [--exit] [--port N] [--dir DIR] [--cor
   --exit        stop the server once every track has closed a round (default: keep serving until Ctrl-C)
   --port N      the server's port (default 8080, or a free one when 8080 is taken)
   --dir DIR     where the demo keeps everything, emptied first (default .demo in the repository)
-  --corpus DIR  the labeled samples, <DIR>/<track>/<id>/{sample.json,files/} (default packages/agents/eval/corpus)
+  --corpus DIR  the labeled samples, <DIR>/<track>/<id>/{sample.json,files/} (default packages/reference-agents/eval/corpus)
   --between N   after the rounds close, ask for N more packages one after another and time each
                 verdict arriving between rounds (default 1, 0 to skip; the latency benchmark uses it)
 `;
 
 function parseArgs(argv) {
-  const options = { quick: false, exit: false, port: undefined, dir: join(ROOT, '.demo'), corpus: join(ROOT, 'packages/agents/eval/corpus'), between: 1 };
+  const options = { quick: false, exit: false, port: undefined, dir: join(ROOT, '.demo'), corpus: join(ROOT, 'packages/reference-agents/eval/corpus'), between: 1 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--quick') options.quick = true;
@@ -463,13 +463,13 @@ async function registerMiners(miners) {
   const agents = [];
   await Promise.all(
     TRACKS.map(async (track) => {
-      // The reference agent as @vigil/agents built it (`miner submit --reference`), and the weaker ioc-strings agent's directory.
+      // The reference agent as @vigil/reference-agents built it (`miner submit --reference`), and the weaker ioc-strings agent's directory.
       const reference = existsSync(join(BUNDLES, `${track}.bundle.json`));
       const plan = [
         reference && { key: miners[`reference-${track}`], name: `vigil-reference-${track}`, submit: ['--reference', track, '--provider', 'vigil'] },
         { key: miners[`ioc-strings-${track}`], name: 'ioc-strings', submit: [WEAK_AGENT, '--track', track, '--entrypoint', 'agent.mjs', '--provider', 'none'] },
       ].filter(Boolean);
-      if (!reference) say(`${track}: no reference agent bundle (${shown(BUNDLES)}/${track}.bundle.json); build @vigil/agents to add it`);
+      if (!reference) say(`${track}: no reference agent bundle (${shown(BUNDLES)}/${track}.bundle.json); build @vigil/reference-agents to add it`);
       await Promise.all(
         plan.map(async (agent) => {
           const signed = ['--keyfile', agent.key.keyfile];

@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 const DEMO = join(ROOT, 'scripts/demo.mjs');
 const SERVER_BIN = join(ROOT, 'apps/server/dist/bin.js');
 const CLI_BIN = join(ROOT, 'packages/cli/dist/bin.js');
-const BUNDLES = join(ROOT, 'packages/agents/dist/bundles');
+const BUNDLES = join(ROOT, 'packages/reference-agents/dist/bundles');
 const TRACKS = ['skills', 'mcp_servers', 'packages', 'repositories'] as const;
 
 const help = spawnSync(process.execPath, [CLI_BIN, 'validator', 'run', '--help'], { encoding: 'utf8' });
@@ -99,7 +99,7 @@ describe.skipIf(!hasValidatorRun)(hasValidatorRun ? 'pnpm demo --quick --exit' :
       expect(scores.every((s) => s.validators === 2), track).toBe(true);
     }
 
-    // The leaderboard lists each reference agent that @vigil/agents built.
+    // The leaderboard lists each reference agent that @vigil/reference-agents built.
     const board = (await get('/v1/leaderboard')).body.rows as { track: string; name: string }[];
     const built = TRACKS.filter((t) => existsSync(join(BUNDLES, `${t}.bundle.json`)));
     expect(built.length).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ import { startNetworkApp, type NetworkApp } from '../src/test-support/network-ap
 // installed package) against a real server, and compares what it prints with the README.
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const PACKAGES = ['core', 'crypto', 'webhooks', 'lockfiles', 'tlog', 'client', 'cli', 'mcp'] as const;
+const PACKAGES = ['core', 'crypto', 'webhooks', 'lockfiles', 'tlog', 'client', 'cli', 'mcp', 'sandbox', 'reference-agents', 'agents'] as const;
 const run = promisify(execFile);
 
 /** The validator key the client README signs with; the server's metagraph gives it a permit. */

@@ -1,28 +1,5 @@
-// @vigil/agents: everything another package may use is named here.
-export { DEFAULT_AGENT_BUDGET, MIN_AGENT_BUDGET, resolveAgentBudget } from './budget.js';
-export type { AgentBudget } from './budget.js';
-export { FORBIDDEN_KINDS, runAgent } from './run-agent.js';
-export { printableText } from './printable-text.js';
-export { removeTree } from './remove-tree.js';
-export type { AgentRunMetadata, AgentRunOutcome, EnforcedLayers, RunAgentOptions } from './run-agent.js';
-export { detectSandboxLayers } from './sandbox-layers.js';
-export type { SandboxLayers } from './sandbox-layers.js';
-export { DEFAULT_UNPACK_LIMITS, UnpackError, unpackArchive } from './unpack-archive.js';
-export type { UnpackErrorCode, UnpackLimits, UnpackResult } from './unpack-archive.js';
-export { detectTrack } from './detect-track.js';
-export { materializeBundle } from './materialize-bundle.js';
-export { referenceAgent, referenceAgentBundle, referenceBundlePath } from './reference-agent.js';
-export type { ReferenceAgent } from './reference-agent.js';
-export { analyzeSkill } from './reference/skills/analyze-skill.js';
-export { analyzeMcpServer } from './reference/mcp-servers/analyze-mcp-server.js';
-export { analyzeRepository, createRepositoryAnalyzer } from './reference/repositories/analyze-repository.js';
-export type { RepositoryAnalyzerOptions } from './reference/repositories/analyze-repository.js';
-export type { KnownPackageLookup, KnownPackageVerdict } from './reference/repositories/lockfile-findings.js';
-export { KNOWN_COMPROMISED, knownCompromisedVersion } from './reference/known/known-compromised.js';
-export type { KnownCompromisedPackage } from './reference/known/known-compromised.js';
-export { analyzePackage } from './reference/packages/analyze-package.js';
-export { analyzerForTrack } from './reference/analyzer-for-track.js';
-export type { AnalyzeInput, TrackAnalyzer } from './reference/common/analyzer.js';
-export { javascriptFacts } from './reference/code/javascript-facts.js';
-export { pythonFacts } from './reference/code/python-facts.js';
-export type { CallFact, CodeFacts, DataLabel } from './reference/code/code-facts.js';
+// @vigil/agents: kept for the users of the package it was before it split in two. It adds nothing:
+// the sandbox (runAgent, unpackArchive, detectTrack, …) is @vigil/sandbox, the reference agents
+// (referenceAgent, analyzePackage, …) are @vigil/reference-agents, and new code imports those.
+export * from '@vigil/sandbox';
+export * from '@vigil/reference-agents';

@@ -10,9 +10,10 @@
 // that loads only when its command runs, with the code several commands share in shared chunks.
 // So `vigil --version` loads no SDK, a public read loads neither the scanner nor the webhooks.
 //
-// @vigil/agents stays an import of the installed package: it finds its own files (the reference
-// agents' bundles, the sandbox preload) next to its module (`import.meta.url`), which a bundle
-// would move. So does @vigil/mcp (`vigil mcp`), which reads its package.json and loads @vigil/agents.
+// @vigil/sandbox and @vigil/reference-agents stay imports of the installed packages: they find their
+// own files (the sandbox preload, the reference agents' bundles) next to their modules
+// (`import.meta.url`), which a bundle would move. So does @vigil/mcp (`vigil mcp`), which reads its
+// package.json and loads both.
 // The code is not minified and keeps its names; the source maps (`.map`, without the
 // sources' text) give the original files and lines with `node --enable-source-maps`.
 import { readFileSync } from 'node:fs';
@@ -58,7 +59,7 @@ export async function buildBin() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['@vigil/agents', '@vigil/mcp'],
+    external: ['@vigil/sandbox', '@vigil/reference-agents', '@vigil/mcp'],
     // The workspace's tsconfig paths point `#ed25519-*` at src/ for the type checker; an installed
     // package has none, so resolve through package.json alone, as the published packages do.
     tsconfigRaw: {},

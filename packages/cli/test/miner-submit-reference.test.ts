@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { referenceBundlePath } from '@vigil/agents';
+import { referenceBundlePath } from '@vigil/reference-agents';
 import { describe, expect, it } from 'vitest';
 import { vigil } from './support/cli.js';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { detectSandboxLayers } from '@vigil/agents';
+import { detectSandboxLayers } from '@vigil/sandbox';
 import { AGENT_BUNDLE_FORMAT } from '@vigil/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI_BIN } from './support/cli.js';

@@ -3,13 +3,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AGENT_BUNDLE_FORMAT, agentHash, type AgentBundle, type Track } from '@vigil/core';
-import { referenceBundlePath } from '@vigil/agents';
+import { referenceBundlePath } from '@vigil/reference-agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tgz, zip } from './support/archives.js';
 import { json, vigil } from './support/cli.js';
 
-// The echo agent of @vigil/agents (shipped in its `examples/`): it reports install-time scripts.
-const ECHO = join(dirname(createRequire(import.meta.url).resolve('@vigil/agents/package.json')), 'examples', 'echo-agent', 'agent.mjs');
+// The echo agent of @vigil/sandbox (shipped in its `examples/`): it reports install-time scripts.
+const ECHO = join(dirname(createRequire(import.meta.url).resolve('@vigil/sandbox/package.json')), 'examples', 'echo-agent', 'agent.mjs');
 
 let dir: string;
 let echoBundle: string;

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -85,16 +86,36 @@ describe('vigil start-up', () => {
     expect(packages.has('@vigil/client')).toBe(true);
     // Every module comes from the bundle: none is read from node_modules at run time.
     expect(r.files.filter((url) => !url.startsWith(pathToFileURL(CLI_DIST).href))).toEqual([]);
-    for (const heavy of ['@vigil/agents', '@vigil/lockfiles', '@vigil/webhooks', 'yaml', 'js-yaml', 'smol-toml', 'acorn', 'tar-stream', 'yauzl', 'node:undici']) expect(packages.has(heavy), heavy).toBe(false);
+    for (const heavy of ['@vigil/sandbox', '@vigil/reference-agents', '@vigil/lockfiles', '@vigil/webhooks', 'yaml', 'js-yaml', 'smol-toml', 'acorn', 'tar-stream', 'yauzl', 'node:undici']) expect(packages.has(heavy), heavy).toBe(false);
     expect(r.loaded.filter((url) => url.includes('/commands/')).map((url) => url.replace(/^.*\/commands\//, ''))).toEqual(['public-reads.ts']);
   });
 
-  it("the program's help loads every command module but not @vigil/agents, which only a scan and the operator commands import when they run", async () => {
+  it("the program's help loads every command module but neither @vigil/sandbox nor @vigil/reference-agents, which only a scan, the operator commands and the validator loop import when they run", async () => {
     const r = await loadedBy(['--help']);
     expect(r.code).toBe(0);
     const commands = new Set(r.loaded.filter((url) => url.includes('/commands/')).map((url) => url.replace(/^.*\/commands\//, '')));
     for (const name of ['public-reads.ts', 'scan.ts', 'operator.ts', 'validator-run.ts', 'admin.ts']) expect(commands.has(name), name).toBe(true);
-    expect(packagesOf(r.loaded).has('@vigil/agents')).toBe(false);
+    for (const heavy of ['@vigil/sandbox', '@vigil/reference-agents']) expect(packagesOf(r.loaded).has(heavy), heavy).toBe(false);
+  });
+
+  it('a scan with --agent loads the sandbox but not the reference agents or their parsers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vigil-cli-startup-scan-'));
+    try {
+      // The echo agent of @vigil/sandbox as a one-file bundle, and a package with nothing to report.
+      const echo = readFileSync(join(dirname(createRequire(import.meta.url).resolve('@vigil/sandbox/package.json')), 'examples/echo-agent/agent.mjs'));
+      const bundle = { format: 'vigil-agent-bundle/1', entrypoint: 'agent.mjs', files: [{ path: 'agent.mjs', mode: '0644', content_base64: echo.toString('base64') }] };
+      writeFileSync(join(dir, 'agent.json'), JSON.stringify(bundle));
+      mkdirSync(join(dir, 'pkg'));
+      writeFileSync(join(dir, 'pkg', 'package.json'), JSON.stringify({ name: 'plain', version: '1.0.0' }));
+      const r = await loadedBy(['scan', join(dir, 'pkg'), '--agent', join(dir, 'agent.json'), '--json']);
+      expect(r.code, r.stdout).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ track: 'packages', verdict: 'ALLOW' });
+      const packages = packagesOf(r.loaded);
+      expect(packages.has('@vigil/sandbox')).toBe(true);
+      for (const heavy of ['@vigil/reference-agents', '@vigil/lockfiles', 'acorn', 'yaml']) expect(packages.has(heavy), heavy).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,10 +11,11 @@ import type { LocalScan } from './schemas.js';
 import { ToolInputError } from './tool-result.js';
 
 /**
- * @vigil/agents (the sandbox, the unpacker, the reference agents) is imported when a scan runs,
- * not with this module: a server that only answers verdicts never loads it.
+ * @vigil/sandbox (the runner, the unpacker) and @vigil/reference-agents are imported when a scan
+ * runs, not with this module: a server that only answers verdicts never loads them.
  */
-const loadAgents = () => import('@vigil/agents');
+const loadSandbox = () => import('@vigil/sandbox');
+const loadReferenceAgents = () => import('@vigil/reference-agents');
 
 async function sha256File(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -61,11 +62,11 @@ export async function sweepStaleScanDirs(now = Date.now()): Promise<number> {
     const info = await lstat(dir).catch(() => null);
     if (info === null || !info.isDirectory() || (process.getuid && info.uid !== process.getuid())) continue;
     if (now - info.mtimeMs < STALE_SCAN_DIR_MS || running.has(dir)) continue;
-    // @vigil/agents (its removeTree chmods what the agent made read-only) only when a plain rm fails:
+    // @vigil/sandbox (its removeTree chmods what the agent made read-only) only when a plain rm fails:
     // a server that never scans does not load it.
     const gone = await rm(dir, { recursive: true, force: true }).then(
       () => true,
-      async () => (await loadAgents()).removeTree(dir),
+      async () => (await loadSandbox()).removeTree(dir),
     );
     if (gone) removed++;
   }
@@ -96,7 +97,7 @@ export async function scanLocal(given: string, options: LocalScanOptions): Promi
   const shown = hasUnprintable(path) ? JSON.stringify(path) : path;
   if (info === null) throw new ToolInputError(`${options.argument}: ${shown} does not exist`);
   if (!info.isDirectory() && !info.isFile()) throw new ToolInputError(`${options.argument}: ${shown} is neither a directory nor a file`);
-  const { materializeBundle, printableText, referenceAgent, removeTree, runAgent, unpackArchive, UnpackError } = await loadAgents();
+  const [{ materializeBundle, printableText, removeTree, runAgent, unpackArchive, UnpackError }, { referenceAgent }] = await Promise.all([loadSandbox(), loadReferenceAgents()]);
   // Findings quote the artifact (file names, evidence): unprintable characters out, bounded length.
   const text = (value: string) => printableText(value, MAX_FINDING_TEXT);
   const work = await mkdtemp(join(tmpdir(), SCAN_DIR_PREFIX));

@@ -137,8 +137,8 @@ export function registerOperator(program: Command, kit: Kit): void {
           const client = await ctx.signed(keyfileOf(ctx, opts.keyfile));
           let bundle: { format: string; entrypoint: string; files: unknown[] };
           if (opts.reference !== undefined) {
-            // Imported here: @vigil/agents stays off the start-up of every other command (src/commands/scan.ts).
-            const { referenceAgentBundle } = await import('@vigil/agents');
+            // Imported here: @vigil/reference-agents stays off the start-up of every other command (src/commands/scan.ts).
+            const { referenceAgentBundle } = await import('@vigil/reference-agents');
             try {
               bundle = await referenceAgentBundle(opts.reference);
             } catch (err) {

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, realpath, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { AgentBudget } from '@vigil/agents';
+import type { AgentBudget } from '@vigil/sandbox';
 import { AgentBundle, agentHash, TRACKS, type AgentFinding, type Track, type Verdict } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -43,16 +43,18 @@ async function sha256File(path: string): Promise<string> {
 }
 
 /**
- * @vigil/agents (the sandbox, the unpacker, the reference agents and their parsers) is imported when
- * a scan runs, not with this module: `vigil --help` loads every command module, and importing
- * @vigil/agents costs about seven times a bare `node -e 0` (docs/benchmarks.md, "Command-line start-up").
+ * @vigil/sandbox (the runner, the unpacker) and @vigil/reference-agents (the reference agents and
+ * their parsers) are imported when a scan runs, not with this module: `vigil --help` loads every
+ * command module, and importing them costs about seven times a bare `node -e 0` (docs/benchmarks.md,
+ * "Command-line start-up"). A scan with `--agent` never loads the reference agents.
  */
-const loadAgents = () => import('@vigil/agents');
+const loadSandbox = () => import('@vigil/sandbox');
+const loadReferenceAgents = () => import('@vigil/reference-agents');
 
 /** A bundle file given with `--agent`, or the track's reference agent. */
 async function agentFor(track: Track, file: string | undefined): Promise<{ name: string; version: string | null; agent_hash: string; bundle: AgentBundle }> {
   if (file === undefined) {
-    const { referenceAgent } = await loadAgents();
+    const { referenceAgent } = await loadReferenceAgents();
     try {
       const reference = await referenceAgent(track);
       return { name: reference.name, version: reference.version, agent_hash: reference.agent_hash, bundle: reference.bundle };
@@ -94,7 +96,7 @@ export function registerScan(program: Command, kit: Kit): void {
       .addOption(new Option('--budget-memory-mb <mb>', 'memory budget of the run in MiB (default 512)').argParser(intArg('--budget-memory-mb', 64, 65_536)))
       .action(
         action(kit, async (ctx, path: string, opts: ScanOptions) => {
-          const { detectTrack, materializeBundle, printableText, removeTree, runAgent, unpackArchive, UnpackError } = await loadAgents();
+          const { detectTrack, materializeBundle, printableText, removeTree, runAgent, unpackArchive, UnpackError } = await loadSandbox();
           const info = await stat(path).catch(() => null);
           if (info === null) throw new CliError(`${path}: does not exist`);
           if (!info.isDirectory() && !info.isFile()) throw new CliError(`${path}: is neither a directory nor a file`);

@@ -82,7 +82,7 @@ export function registerValidatorRun(validator: Command, kit: Kit): void {
               if (text !== null) ctx.io.stderr(`${text}\n`);
             }
           };
-          // Imported here: the loop needs @vigil/agents, which stays off the start-up of every other command (src/commands/scan.ts).
+          // Imported here: the loop needs @vigil/sandbox, which stays off the start-up of every other command (src/commands/scan.ts).
           const { runValidatorLoop } = await import('../validator/validator-loop.js');
           const summary = await runValidatorLoop({
             client,

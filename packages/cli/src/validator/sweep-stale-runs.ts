@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeTree } from '@vigil/agents';
+import { removeTree } from '@vigil/sandbox';
 
 /** Longer than any run can last (the largest wall budget is one hour), with room to spare. */
 export const STALE_RUN_MS = 2 * 60 * 60 * 1000;

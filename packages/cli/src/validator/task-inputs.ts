@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { materializeBundle } from '@vigil/agents';
+import { materializeBundle } from '@vigil/sandbox';
 import type { SignedVigilClient } from '@vigil/client';
 import { AgentBundle, agentHash, contentHash, type AgentBundle as AgentBundleType } from '@vigil/core';
 

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/agents';
+import { removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } from '@vigil/sandbox';
 import type { Dated, SignedVigilClient, VigilKeypair } from '@vigil/client';
 import {
   MAX_PROGRESS_DETAIL_LENGTH,

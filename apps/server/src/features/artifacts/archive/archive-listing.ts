@@ -1,10 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { Transform, type TransformCallback } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { buffer } from 'node:stream/consumers';
 import { MAX_ARCHIVE_ENTRIES, MAX_ARCHIVE_LISTING_BYTES, MAX_ARCHIVE_NAME_BYTES, type ArchiveEntry, type ArchiveFormat, type ArchiveListing } from '@vigil/core';
-import { extract } from 'tar-stream';
-import yauzl from 'yauzl';
+import { ArchiveStreamLimitError, readArchiveEntries } from '@vigil/sandbox';
 
 /**
  * A gzip stream is read up to this many decompressed bytes; beyond, the listing stops with
@@ -124,10 +121,7 @@ export async function readArchive(path: string, options: ReadArchiveOptions = {}
   }
   const format = archiveFormatOf(head);
   const capture = new Capture(options.capture);
-  let listing: ArchiveListing;
-  if (format === 'tgz') listing = await listTarGz(path, capture);
-  else if (format === 'zip') listing = await listZip(path, capture);
-  else listing = ok('none', null, false);
+  const listing = format === 'none' ? ok('none', null, false) : await listEntries(path, format, capture);
   return { listing, files: listing.status === 'ok' ? capture.files : new Map() };
 }
 
@@ -140,138 +134,48 @@ class Capture {
   }
 }
 
-class ByteBudget extends Transform {
-  seen = 0;
-  exceeded = false;
-  constructor(private readonly max: number) {
-    super();
-  }
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    this.seen += chunk.byteLength;
-    if (this.seen > this.max) {
-      this.exceeded = true;
-      return done(new Error('decompressed size budget reached'));
-    }
-    done(null, chunk);
-  }
-}
-
-function listTarGz(path: string, capture: Capture): Promise<ArchiveListing> {
-  return new Promise((resolve) => {
-    const list = new FileList();
-    const source = createReadStream(path);
-    const gunzip = createGunzip();
-    const budget = new ByteBudget(MAX_DECOMPRESSED_BYTES);
-    const tar = extract();
-    const streams: { on(event: 'error', listener: (error: unknown) => void): unknown; destroy(): void }[] = [source, gunzip, budget, tar];
-    let settled = false;
-    const finish = (listing: ArchiveListing) => {
-      if (settled) return;
-      settled = true;
-      for (const stream of streams) stream.destroy();
-      resolve(listing);
-    };
-    const fail = (error: unknown) => finish(budget.exceeded ? ok('tgz', list, true) : corrupt('tgz', error));
-    tar.on('entry', (header, stream, next) => {
-      const listed = header.type === 'file' || header.type === 'contiguous-file' ? list.add(header.name, header.size ?? 0) : true;
-      if (!listed || list.full) {
-        finish(ok('tgz', list, true));
-        return;
-      }
-      // An entry that claims more bytes than the archive holds fails on its own stream: without this
-      // listener that error would have no handler and end the process.
-      stream.on('error', fail);
-      const isFile = header.type === 'file' || header.type === 'contiguous-file';
-      if (isFile && capture.wants(header.name, header.size ?? 0)) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: unknown) => chunks.push(chunk as Buffer));
-        stream.on('end', () => {
-          capture.files.set(header.name, Buffer.concat(chunks));
-          next();
-        });
-        return;
-      }
-      stream.on('end', next);
-      stream.resume();
-    });
-    tar.on('finish', () => finish(ok('tgz', list, false)));
-    // Closed without finishing or failing (a stream torn down early): whatever ended it, not a listing.
-    tar.on('close', () => finish(corrupt('tgz', new Error('the archive ended before its last entry'))));
-    for (const stream of streams) stream.on('error', fail);
-    source.pipe(gunzip).pipe(budget).pipe(tar);
-  });
-}
-
-const S_IFMT = 0o170000;
-const S_IFREG = 0o100000;
-
 /**
- * A zip entry made on Unix (version made by, high byte 3) carries its st_mode in the high 16 bits of
- * the external attributes: a symbolic link (S_IFLNK, its target as content), a directory without a
- * trailing slash, a device are not regular files and are left out, as tgz listings leave out links.
- * Entries from other systems (or with no type bits) are files unless named with a trailing slash.
+ * Lists through the sandbox's reader (@vigil/sandbox `readArchiveEntries`), so the listing shows the
+ * entries the sandbox would unpack, named and typed the same way: regular files are listed, with
+ * their declared sizes (a zip's from its central directory: no entry's bytes are read unless
+ * captured); directories, links and special files are not.
  */
-function isRegularZipEntry(entry: yauzl.Entry): boolean {
-  if (entry.versionMadeBy >> 8 !== 3) return true;
-  const type = (entry.externalFileAttributes >>> 16) & S_IFMT;
-  return type === 0 || type === S_IFREG;
-}
-
-function listZip(path: string, capture: Capture): Promise<ArchiveListing> {
-  return new Promise((resolve) => {
-    // decodeStrings off: yauzl would refuse the whole archive on a `../` or absolute entry name, and
-    // such a name is exactly what an analyst needs to see. Names are listed as declared, never used
-    // as paths, the same as tgz listings.
-    yauzl.open(path, { lazyEntries: true, autoClose: true, decodeStrings: false, validateEntrySizes: true }, (openError, zip) => {
-      if (openError || !zip) {
-        resolve(corrupt('zip', openError ?? new Error('unreadable zip')));
-        return;
-      }
-      const list = new FileList();
-      let settled = false;
-      const finish = (listing: ArchiveListing) => {
-        if (settled) return;
-        settled = true;
-        zip.close();
-        resolve(listing);
-      };
-      let read = 0;
-      const nextEntry = () => {
-        if (list.full) finish(ok('zip', list, zip.entryCount > read));
-        else zip.readEntry();
-      };
-      zip.on('entry', (entry: yauzl.Entry) => {
-        const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileName as unknown as Buffer, entry.extraFields, false);
-        const isFile = !name.endsWith('/') && isRegularZipEntry(entry);
-        read += 1;
-        // The central directory's declared size: the listing reads no entry's bytes.
-        if (isFile && !list.add(name, entry.uncompressedSize)) {
-          finish(ok('zip', list, true));
-          return;
+async function listEntries(path: string, format: 'tgz' | 'zip', capture: Capture): Promise<ArchiveListing> {
+  const list = new FileList();
+  let truncated = false;
+  // Entries seen, against what a zip's central directory declares.
+  const read = { visited: 0, declaredEntries: 0 };
+  try {
+    await readArchiveEntries(
+      path,
+      format,
+      async (entry) => {
+        read.visited += 1;
+        if (entry.kind !== 'file') return true;
+        // A file the listing has no room for: stop, truncated.
+        if (!list.add(entry.name, entry.size)) {
+          truncated = true;
+          return false;
         }
-        if (!isFile || !capture.wants(name, entry.uncompressedSize)) {
-          nextEntry();
-          return;
+        // A tgz stops as soon as the listing is full; a zip keeps the file that filled it (its
+        // central directory says whether any entry is left out).
+        if (list.full && format === 'tgz') {
+          truncated = true;
+          return false;
         }
-        // validateEntrySizes makes the stream fail when the bytes disagree with the declared size, so
-        // a deflate bomb claiming a small size is cut at that size.
-        zip.openReadStream(entry, (error, stream) => {
-          if (error || !stream) {
-            finish(corrupt('zip', error ?? new Error(`${name}: unreadable`)));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('error', (streamError: unknown) => finish(corrupt('zip', streamError)));
-          stream.on('end', () => {
-            capture.files.set(name, Buffer.concat(chunks));
-            nextEntry();
-          });
-        });
-      });
-      zip.on('end', () => finish(ok('zip', list, false)));
-      zip.on('error', (error: unknown) => finish(corrupt('zip', error)));
-      zip.readEntry();
-    });
-  });
+        if (capture.wants(entry.name, entry.size)) capture.files.set(entry.name, await buffer(await entry.open()));
+        if (list.full) {
+          truncated = read.declaredEntries > read.visited;
+          return false;
+        }
+        return true;
+      },
+      { maxStreamBytes: MAX_DECOMPRESSED_BYTES, onZipEntryCount: (count) => (read.declaredEntries = count) },
+    );
+    return ok(format, list, truncated);
+  } catch (error) {
+    // The decompressed budget reached: what was listed so far stands, marked truncated.
+    if (error instanceof ArchiveStreamLimitError) return ok(format, list, true);
+    return corrupt(format, error);
+  }
 }
