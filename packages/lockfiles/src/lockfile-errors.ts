@@ -15,8 +15,24 @@ export function lockfileUnsupported(path: string, message: string): LockfileErro
   return new LockfileError('lockfile_unsupported', `${path}: ${message}`);
 }
 
-export function lockfileVersionUnsupported(path: string, line: number, version: string, read: string): LockfileError {
-  return new LockfileError('lockfile_version_unsupported', `${path}: line ${line}: lockfile version ${version} is not read (Vigil reads ${read})`);
+export function lockfileVersionUnsupported(path: string, line: number, version: unknown, read: string): LockfileError {
+  return new LockfileError('lockfile_version_unsupported', `${path}: line ${line}: lockfile version ${describeVersion(version)} is not read (Vigil reads ${read})`);
+}
+
+/**
+ * A version value as the message shows it. Not `String(value)`: TOML tables are objects without a
+ * prototype, which `String` cannot convert (a uv.lock whose `version` is an array of inline tables
+ * threw a TypeError instead of this refusal).
+ */
+function describeVersion(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? typeof value;
+  } catch {
+    text = Array.isArray(value) ? 'an array' : 'a table';
+  }
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 export function lockfileTooLargeBytes(path: string, bytes: number): LockfileError {

@@ -84,6 +84,8 @@ describe('versions that are not read are refused, never read as empty', () => {
     [variant('poetry-1.0/poetry.lock', 'lock-version = "1.0"', 'lock-version = "3.0"'), 'poetry-1.0/poetry.lock: line 104: lockfile version 3.0 is not read (Vigil reads 1.x and 2.x)'],
     [variant('pipfile/Pipfile.lock', '"pipfile-spec": 6', '"pipfile-spec": 5'), 'pipfile/Pipfile.lock: line 6: lockfile version 5 is not read (Vigil reads pipfile-spec 6)'],
     [variant('uv-virtual/uv.lock', 'version = 1\n', 'version = 2\n'), 'uv-virtual/uv.lock: line 1: lockfile version 2 is not read (Vigil reads 1)'],
+    // TOML tables have no prototype: String() of one threw a TypeError (found by the property below).
+    [variant('uv-virtual/uv.lock', 'version = 1\n', 'version = [{ a = 1 }, [{ b = 2 }]]\n'), 'uv-virtual/uv.lock: line 1: lockfile version [{"a":1},[{"b":2}]] is not read (Vigil reads 1)'],
   ])('$0.path', (file, detail) => {
     expect(refusal(file)).toEqual({ code: 'lockfile_version_unsupported', status: 422, detail });
   });

@@ -32,7 +32,7 @@ export function readBunLock(path: string, content: string, collector: LockfileCo
   const raw = own(root, 'lockfileVersion');
   if (raw === undefined) throw lockfileVersionUnsupported(path, 1, '(none)', '0 and 1');
   if (typeof raw !== 'number') throw doc.malformed(['lockfileVersion'], 'lockfileVersion must be a number');
-  if (raw !== 0 && raw !== 1) throw lockfileVersionUnsupported(path, doc.lineAt(['lockfileVersion']), String(raw), '0 and 1');
+  if (raw !== 0 && raw !== 1) throw lockfileVersionUnsupported(path, doc.lineAt(['lockfileVersion']), raw, '0 and 1');
 
   const workspacesValue = own(root, 'workspaces') ?? {};
   const packagesValue = own(root, 'packages') ?? {};

@@ -22,7 +22,7 @@ export function readPackageLock(path: string, content: string, collector: Lockfi
   if (typeof version !== 'number') throw doc.malformed(['lockfileVersion'], 'lockfileVersion must be a number');
   if (version === 1) readVersion1(doc, root, collector);
   else if (version === 2 || version === 3) readPackages(doc, root, collector);
-  else throw lockfileVersionUnsupported(path, doc.lineAt(['lockfileVersion']), String(version), '1, 2 and 3');
+  else throw lockfileVersionUnsupported(path, doc.lineAt(['lockfileVersion']), version, '1, 2 and 3');
   return String(version);
 }
 

@@ -23,7 +23,7 @@ export function readPipfileLock(path: string, content: string, collector: Lockfi
   if (!isRecord(meta)) throw doc.malformed(['_meta'], '_meta is missing');
   const spec = own(meta, 'pipfile-spec');
   if (spec === undefined) throw lockfileVersionUnsupported(path, doc.lineAt(['_meta']), '(none)', 'pipfile-spec 6');
-  if (spec !== 6) throw lockfileVersionUnsupported(path, doc.lineAt(['_meta', 'pipfile-spec']), String(spec), 'pipfile-spec 6');
+  if (spec !== 6) throw lockfileVersionUnsupported(path, doc.lineAt(['_meta', 'pipfile-spec']), spec, 'pipfile-spec 6');
 
   for (const [section, dev] of SECTIONS) {
     const entries = own(root, section) ?? {};

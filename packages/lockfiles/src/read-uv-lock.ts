@@ -33,7 +33,7 @@ export function readUvLock(path: string, content: string, collector: LockfileCol
   const doc = TomlDocument.parse(path, content);
   const raw = own(doc.value, 'version');
   if (raw === undefined) throw lockfileVersionUnsupported(path, 1, '(none)', '1');
-  if (raw !== 1) throw lockfileVersionUnsupported(path, doc.keyLine('version'), String(raw), '1');
+  if (raw !== 1) throw lockfileVersionUnsupported(path, doc.keyLine('version'), raw, '1');
 
   const list = own(doc.value, 'package') ?? [];
   if (!Array.isArray(list)) throw doc.malformedKey('package', 'package must be an array of tables');

@@ -200,7 +200,10 @@ describeEachDialect('public read service', (ctx) => {
     expect(RoundAttestations.parse(malformedMiner)).toMatchObject({ round_id: played.roundId, miner_hotkey: '', round_status: 'unknown', tasks: [] });
   });
 
-  it('round attestations cap tasks at 500 and findings at 50 per task', async () => {
+  // A hang guard, not a speed check: 501 tasks with their signed attestations take over 30 s on
+  // PostgreSQL when the machine is loaded (and a timed-out test's queries then deadlock the next
+  // test's TRUNCATE).
+  it('round attestations cap tasks at 500 and findings at 50 per task', { timeout: 180_000 }, async () => {
     const db = ctx.db();
     const miner = newKey();
     const validator = newKey();
