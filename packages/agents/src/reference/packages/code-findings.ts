@@ -49,6 +49,21 @@ const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;
 const SUSPICIOUS_DECODED = /(child_process|require\s*\(|\beval\b|\bexec\b|https?:\/\/|powershell|\/bin\/(ba)?sh|\bcurl\b|\bwget\b|process\.env|os\.environ|subprocess|socket|__import__|\.npmrc|\.ssh)/i;
 
+const DIGEST_CALLEE = /^(crypto\.createHash|hashlib\.(sha256|sha384|sha512|new)|hashlib\.file_digest)$/;
+const PINNED_DIGEST = /^(?:[a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128}|(?:sha256|sha384|sha512)-[A-Za-z0-9+/]{43,86}={0,2})$/i;
+const CHECKSUM_FILE = /(^|[\/.])(checksums?|SHASUMS\d*|sha256sums?|hashes|integrity)(\.(json|txt|sha256))?$|\.sha(256|512)$/i;
+
+/**
+ * Evidence that what the file downloads is checked against a digest it carries: a SHA-2 hash is
+ * computed and a digest literal or a checksums file of the package is there to compare with.
+ */
+function verifiesPinnedDigest(facts: CodeFacts): string | null {
+  const hash = facts.calls.find((c) => DIGEST_CALLEE.test(c.callee) && (c.callee !== 'crypto.createHash' && c.callee !== 'hashlib.new' ? true : c.args.some((a) => a !== null && /^sha(256|384|512)$/i.test(a))));
+  if (hash === undefined) return null;
+  const pinned = facts.strings.find((s) => PINNED_DIGEST.test(s.value.trim()) || CHECKSUM_FILE.test(s.value.trim()));
+  return pinned === undefined ? null : `${hash.callee}(…) against ${pinned.value.slice(0, 80)}`;
+}
+
 /** Raises a finding's severity one step for code that runs at install time. */
 function atInstall(severity: Severity, installTime: boolean): Severity {
   if (!installTime) return severity;
@@ -245,7 +260,13 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const vendorUrl = urlStrings.find((u) => urlHosts(u).some((h) => ownHost(h, ctx.identity)));
   const writes = facts.calls.filter((c) => WRITE_CALLEE.test(c.callee));
   const chmods = facts.calls.filter((c) => CHMOD_CALLEE.test(c.callee) || c.argStrings.some((a) => /chmod\s+\+?[0-7]*x|\b755\b|0o755/.test(a)));
-  if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
+  // A download checked against a digest the package itself ships (a 64-, 96- or 128-hex literal, or a
+  // checksums file it names) runs only the bytes the publisher pinned: the chromedriver/edgedriver and
+  // esbuild installers. That is not an open channel for whatever a server returns later.
+  const verified = verifiesPinnedDigest(facts);
+  if (verified !== null && (execCalls.length > 0 || chmods.length > 0) && writes.length > 0 && (untrustedUrl !== undefined || facts.calls.some((c) => c.argLabels.includes('remote')))) {
+    push('remote_code_execution', 'MED', 'Downloads a binary, checks it against a digest the package ships and makes it executable', (execCalls[0] ?? chmods[0])?.line, `${verified}${untrustedUrl !== undefined ? ` … ${untrustedUrl.slice(0, 160)}` : ''}`);
+  } else if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
   } else if (hasNetwork && vendorUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', 'LOW', 'Downloads and runs a file from the vendor’s own site (named in its metadata)', (execCalls[0] ?? chmods[0])?.line, vendorUrl.slice(0, 200));
