@@ -64,6 +64,29 @@ function verifiesPinnedDigest(facts: CodeFacts): string | null {
   return pinned === undefined ? null : `${hash.callee}(…) against ${pinned.value.slice(0, 80)}`;
 }
 
+/**
+ * Where a path built from the file's directory (`$DIR/../../other/x.js`) lands outside the package:
+ * the name of the directory it enters there (an installed package beside this one, the project),
+ * or null when it stays inside (`scripts/` → `../dist`) or cannot be told.
+ */
+export function outsidePackage(path: string | undefined, file: string, ownName: string): string | null {
+  if (path === undefined || !path.startsWith('$DIR')) return null;
+  let level = file.split('/').length - 1;
+  const segments = path.slice(4).split('/').filter((x) => x !== '' && x !== '.');
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (seg === '..') level--;
+    else if (level < 0) {
+      // Out of the package: one level up is node_modules, and the next name a sibling package (or a
+      // scope holding one); further up is the project, which other rules judge.
+      if (level !== -1 || seg === '?' || seg.includes('?')) return null;
+      const name = seg.startsWith('@') && segments[i + 1] !== undefined ? `${seg}/${segments[i + 1]}` : seg;
+      return name === ownName || name === ownName.split('/').pop() ? null : name;
+    } else level++;
+  }
+  return null;
+}
+
 /** Raises a finding's severity one step for code that runs at install time. */
 function atInstall(severity: Severity, installTime: boolean): Severity {
   if (!installTime) return severity;
@@ -398,9 +421,12 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
-    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a));
+    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own) !== null;
   });
-  if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argStrings.slice(0, 3).join(', ')})`);
+  if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')})`);
+  // An install script that deletes its own file leaves nothing for a later look at node_modules.
+  const selfDelete = install ? facts.calls.find((c) => DESTRUCTIVE_CALLEE.test(c.callee) && c.argPath === '$FILE') : undefined;
+  if (selfDelete !== undefined) push('obfuscation', 'MED', 'Install script deletes its own file after running', selfDelete.line, `${selfDelete.callee}(__filename)`);
 
   // Code injected into other processes.
   const inject = facts.calls.find((c) => INJECTION_CALL.test(c.callee));
