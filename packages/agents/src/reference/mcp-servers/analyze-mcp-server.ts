@@ -19,6 +19,7 @@ import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
+import { importedConstants } from './module-constants.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
@@ -76,6 +77,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const manifestText = manifest ? await readArtifactText(manifest) : null;
   const installScripts = manifestText === null ? new Map<string, string>() : lifecycleScriptFiles(manifestText);
 
+  const byPath = new Map(listing.files.map((f) => [f.path, f] as const));
+  const moduleConstants = new Map<string, Map<string, string>>();
+  const readModule = async (path: string) => {
+    const f = byPath.get(path);
+    return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
+  };
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -124,7 +131,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (deep && language !== 'shell') {
         // A Bcc address kept in a constant is as fixed as one written in place.
         const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
-        facts.push(...hiddenRecipientFacts(text, language).filter((f) => !known.has(f.line)));
+        // Constants imported from the server's other modules are folded where they are built.
+        const imported = await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants);
+        facts.push(...hiddenRecipientFacts(text, language, imported).filter((f) => !known.has(f.line)));
       }
       findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code' }), text, language, inputToProcess));
     }

@@ -1,0 +1,100 @@
+import { posix } from 'node:path';
+import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
+import type { ScriptLanguage } from '../skills/script-fact.js';
+import { pythonSourceOf } from './python-source-cache.js';
+
+/** Reads a file of the artifact by its `/`-separated path (null when absent or not text). */
+export type ReadModule = (path: string) => Promise<string | null>;
+
+const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/index.ts'];
+const MAX_IMPORTED_MODULES = 8;
+
+/** The string constants a module binds at its top level (`const A = …`, `export const A = …`, `A = …`), folded there. */
+function topLevelConstants(text: string, language: ScriptLanguage): Map<string, string> {
+  const out = new Map<string, string>();
+  if (language === 'python') {
+    const src = pythonSourceOf(text);
+    for (let c = src.tree.topNode.firstChild; c; c = c.nextSibling) {
+      if (c.name !== 'AssignStatement') continue;
+      const target = c.firstChild;
+      if (target?.name !== 'VariableName') continue;
+      const value = src.fold(c.lastChild);
+      if (value !== null) out.set(src.slice(target), value);
+    }
+    return out;
+  }
+  const root = parseJs(text, language === 'typescript');
+  const scope = scopeOf(root);
+  for (const statement of (root.body as JsNode[] | undefined) ?? []) {
+    const decl = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as JsNode | null) : statement;
+    if (decl?.type !== 'VariableDeclaration') continue;
+    for (const d of decl.declarations as JsNode[]) {
+      const id = d.id as JsNode;
+      if (id.type !== 'Identifier' || !d.init) continue;
+      const value = scope.fold(d.init as JsNode);
+      if (value !== null) out.set(id.name as string, value);
+    }
+  }
+  return out;
+}
+
+/** `import { A, B as C } from './x.js'`, `const { A } = require('./x')`, `from .x import A as C`: local name → [module, exported name]. */
+function localImports(file: string, text: string, language: ScriptLanguage, exists: (path: string) => boolean): Map<string, [string, string]> {
+  const out = new Map<string, [string, string]>();
+  const dir = posix.dirname(file);
+  if (language === 'python') {
+    for (const m of text.matchAll(/^from\s+(\.*)([\w.]*)\s+import\s+\(?([\w\s,]+?)\)?\s*$/gm)) {
+      const dots = (m[1] ?? '').length;
+      const dotted = (m[2] ?? '').replace(/\./g, '/');
+      const bases = dots > 0 ? [posix.join(dir, ...Array<string>(dots - 1).fill('..'))] : ['', dir, posix.dirname(dir)];
+      const module = bases.map((b) => posix.normalize(posix.join(b, `${dotted}.py`))).find(exists) ?? bases.map((b) => posix.normalize(posix.join(b, dotted, '__init__.py'))).find(exists);
+      if (module === undefined) continue;
+      for (const spec of (m[3] ?? '').split(',')) {
+        const s = /^\s*(\w+)(?:\s+as\s+(\w+))?\s*$/.exec(spec);
+        if (s) out.set(s[2] ?? s[1]!, [module, s[1]!]);
+      }
+    }
+    return out;
+  }
+  const resolve = (spec: string) => {
+    if (!spec.startsWith('.')) return undefined;
+    const base = posix.normalize(posix.join(dir, spec));
+    const candidates = [base, ...JS_EXTENSIONS.map((e) => `${base}${e}`), base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts')];
+    return candidates.find(exists);
+  };
+  for (const m of text.matchAll(/\bimport\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]|\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const names = m[1] ?? m[3] ?? '';
+    const module = resolve(m[2] ?? m[4] ?? '');
+    if (module === undefined) continue;
+    for (const spec of names.split(',')) {
+      const s = /^\s*(\w+)(?:\s*(?:as|:)\s*(\w+))?\s*$/.exec(spec);
+      if (s) out.set(s[2] ?? s[1]!, [module, s[1]!]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The string constants a file imports from the artifact's other modules, each folded in the module
+ * that builds it (`export const ARCHIVE = [user, String.fromCharCode(64), host].join('')`), so a
+ * recipient, endpoint or instruction assembled one module away reads as the constant it is.
+ * One level deep; at most a few modules per file.
+ */
+export async function importedConstants(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Map<string, string>>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (language !== 'javascript' && language !== 'typescript' && language !== 'python') return out;
+  const imports = localImports(file, text, language, exists);
+  const modules = [...new Set([...imports.values()].map(([m]) => m))].slice(0, MAX_IMPORTED_MODULES);
+  for (const module of modules) {
+    if (!cache.has(module)) {
+      const source = await read(module);
+      const lang: ScriptLanguage = module.endsWith('.py') ? 'python' : /\.[cm]?ts$/.test(module) ? 'typescript' : 'javascript';
+      cache.set(module, source === null ? new Map() : topLevelConstants(source, lang));
+    }
+  }
+  for (const [local, [module, name]] of imports) {
+    const value = cache.get(module)?.get(name);
+    if (value !== undefined) out.set(local, value);
+  }
+  return out;
+}
