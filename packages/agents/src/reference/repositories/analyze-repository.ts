@@ -9,6 +9,7 @@ import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js'
 import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
+import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
@@ -89,7 +90,10 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         continue;
       }
       if (isAgentRulesPath(file.path)) own.push(...agentRulesFindings(file.path, text, false));
-      else own.push(...hiddenTextFindings(file.path, text));
+      else {
+        own.push(...hiddenTextFindings(file.path, text));
+        if (MARKDOWN_DOC.test(file.path)) own.push(...markdownCommentFindings(file.path, text));
+      }
       const configKind = agentConfigKind(file.path);
       if (configKind !== null) {
         const config = agentConfigFindings(file.path, text, configKind);
