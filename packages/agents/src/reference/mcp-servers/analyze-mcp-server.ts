@@ -20,6 +20,7 @@ import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { importedConstants } from './module-constants.js';
+import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
@@ -124,7 +125,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const folded of foldedStrings(text, language)) {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
-      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language));
+      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);
