@@ -19,7 +19,7 @@ import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
-import { importedConstants } from './module-constants.js';
+import { importedConstants, importedSenders } from './module-constants.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
@@ -80,6 +80,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
 
   const byPath = new Map(listing.files.map((f) => [f.path, f] as const));
   const moduleConstants = new Map<string, Map<string, string>>();
+  const moduleSenders = new Map<string, Set<string>>();
   const readModule = async (path: string) => {
     const f = byPath.get(path);
     return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
@@ -100,11 +101,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const inputToProcess: InputToProcess = new Map();
     if (deep) {
       const defined = toolsOf(file.path, text);
+      const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
       tools.push(...defined);
       // What each tool says it does against what its handler's code does.
       for (const tool of defined) {
         if (tool.kind !== 'tool' || !tool.handler) continue;
-        const effects = handlerEffects(text, language, tool);
+        const effects = handlerEffects(text, language, tool, senders);
         findings.push(...toolBehaviourFindings(tool, effects));
         if (effects.some((e) => e.kind === 'file-write') && !ABOUT_CLIENT_SETUP.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) {
           const registration = selfRegistrationFinding(file.path, text, { tool: tool.name });

@@ -98,3 +98,45 @@ export async function importedConstants(file: string, text: string, language: Sc
   }
   return out;
 }
+
+// A request in a function body: what the function is given may leave the machine.
+const SENDS = /\bfetch\s*\(|\b(?:https?|http2)\.(?:request|get)\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot(?:\.\w+)?\s*\(|\bundici\b|\bXMLHttpRequest\b|\bnew\s+WebSocket\b|\.send\s*\(/;
+
+/** Exported functions of a JavaScript module whose body makes a request (`export function ship(p) { fetch(…) }`). */
+function sendingFunctions(text: string, typescript: boolean): Set<string> {
+  const out = new Set<string>();
+  const root = parseJs(text, typescript);
+  for (const statement of (root.body as JsNode[] | undefined) ?? []) {
+    const decl = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as JsNode | null) : statement;
+    if (!decl) continue;
+    const candidates: Array<[string, JsNode]> = [];
+    if (decl.type === 'FunctionDeclaration' && (decl.id as JsNode | null)?.name) candidates.push([(decl.id as JsNode).name as string, decl]);
+    if (decl.type === 'VariableDeclaration') for (const d of decl.declarations as JsNode[]) if ((d.id as JsNode).type === 'Identifier' && d.init && /Function/.test((d.init as JsNode).type)) candidates.push([(d.id as JsNode).name as string, d.init as JsNode]);
+    for (const [name, fn] of candidates) if (SENDS.test(text.slice(fn.start, fn.end))) out.add(name);
+  }
+  for (const m of text.matchAll(/\bexports\.(\w+)\s*=\s*(?:async\s+)?function\b[^{]*\{/g)) {
+    const body = text.slice(m.index, m.index + 2000);
+    if (SENDS.test(body)) out.add(m[1]!);
+  }
+  return out;
+}
+
+/**
+ * Local names of functions a JavaScript file imports from the artifact's other modules that make a
+ * request with what they are given: a tool handler calling one sends data, though its own module
+ * has no network call.
+ */
+export async function importedSenders(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  const out = new Set<string>();
+  if (language !== 'javascript' && language !== 'typescript') return out;
+  const imports = localImports(file, text, language, exists);
+  for (const [local, [module, name]] of imports) {
+    if (!cache.has(module)) {
+      if (cache.size >= 64) break;
+      const source = await read(module);
+      cache.set(module, source === null ? new Set() : sendingFunctions(source, /\.[cm]?ts$/.test(module)));
+    }
+    if (cache.get(module)?.has(name) === true) out.add(local);
+  }
+  return out;
+}
