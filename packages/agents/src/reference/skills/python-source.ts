@@ -142,6 +142,14 @@ export class PythonSource {
       if (callee?.name === 'MemberExpression' && callee.lastChild && this.slice(callee.lastChild) === 'join' && items.length === 1) {
         const sep = this.fold(callee.firstChild);
         const list = items[0]!;
+        // "".join(map(chr, [101, 120, 101, 99])): characters from their codes.
+        if (sep !== null && list.name === 'CallExpression' && this.slice(list.firstChild ?? list) === 'map') {
+          const mapArgs: SyntaxNode[] = [];
+          for (let c = list.getChild('ArgList')?.firstChild ?? null; c; c = c.nextSibling) if (!['(', ')', ','].includes(c.name)) mapArgs.push(c);
+          const codes = mapArgs[1]?.name === 'ArrayExpression' || mapArgs[1]?.name === 'TupleExpression' ? this.numbers(mapArgs[1]) : null;
+          if (mapArgs[0] && this.slice(mapArgs[0]) === 'chr' && codes !== null) return codes.map((c) => String.fromCodePoint(c)).join(sep);
+          return null;
+        }
         if (sep === null || (list.name !== 'ArrayExpression' && list.name !== 'TupleExpression')) return null;
         const parts: string[] = [];
         for (let c = list.firstChild; c; c = c.nextSibling) {
@@ -167,6 +175,18 @@ export class PythonSource {
       }
     }
     return null;
+  }
+
+  /** The integers of a list or tuple literal of character codes, or null. */
+  private numbers(list: SyntaxNode): number[] | null {
+    const out: number[] = [];
+    for (let c = list.firstChild; c; c = c.nextSibling) {
+      if (['[', ']', '(', ')', ','].includes(c.name)) continue;
+      const n = c.name === 'Number' ? Number(this.slice(c)) : NaN;
+      if (!Number.isInteger(n) || n < 0 || n >= 0x110000 || out.length >= 256) return null;
+      out.push(n);
+    }
+    return out;
   }
 
   /** Positional and keyword arguments of a call. */
