@@ -401,6 +401,8 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
           out.add('channel');
         }
         if (q !== undefined && CLIPBOARD_READ.test(q)) out.add('clipboard');
+        // `buf.subarray(buf.lastIndexOf('IEND') + 8)`: bytes cut out after a marker ride inside an asset.
+        if (callee?.type === 'MemberExpression' && /^(slice|subarray)$/.test(propertyName(callee) ?? '') && /\b(?:lastIndexOf|indexOf)\(\s*(?:['"`]|Buffer\.from\()/.test(text.slice(expr.start as number, expr.end as number))) out.add('imagedata');
         if (q !== undefined && (/^(steggy|stegcloak)(\.|$)/.test(q) || (IMAGE_READ.test(q) && argStrings(args).some((s) => IMAGE_PATH.test(s.trim()))))) out.add('imagedata');
         // `require.resolve('other/lib')`, `path.join(root, 'node_modules', 'other')`: a file of another installed package.
         if (q === 'require.resolve' && /^[^./]/.test(fold(args[0]) ?? '.')) out.add('pkgpath');

@@ -285,6 +285,9 @@ export function pythonFacts(text: string): CodeFacts {
         // `self.secret = os.environ.get(…)` in one method, `self.secret` sent in another.
         if (/^self\.\w+$/.test(src(n))) add(labels.get(src(n)) ?? []);
         const q = qualify(n);
+        // `data[data.rfind(b"IEND") + 8:]`: bytes cut out after a marker (an image's end chunk, a
+        // separator) are how a payload rides inside an asset.
+        if (n.getChild('[') !== null && /\.(?:r?find|r?index)\(\s*b['"]/.test(src(n))) out.add('imagedata');
         if (q === 'os.environ') out.add('env');
         else if (q?.startsWith('os.environ.[') === true) {
           if (SECRET_ENV_NAME.test(q)) out.add('envtoken');
@@ -312,6 +315,7 @@ export function pythonFacts(text: string): CodeFacts {
           out.add('channel');
         }
         if (DECODERS.test(q)) out.add('decoded');
+        if (/(^|\.)(split|rsplit|partition|rpartition)$/.test(q) && args.some((a) => /^b['"]/.test(src(a)))) out.add('imagedata');
         if (CLIPBOARD_READ.test(q)) out.add('clipboard');
         if (PACKAGE_PATH.test(q)) out.add('pkgpath');
         if (IMAGE_READ.test(q) && (/^(stegano|judyb|lsb|steggy|stegpy|steganography)(\.|$)/i.test(q) || stringsIn(n).some((s) => IMAGE_PATH.test(s.trim())))) out.add('imagedata');

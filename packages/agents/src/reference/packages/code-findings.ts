@@ -390,7 +390,14 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const writeCall = (c: CallFact) => WRITE_CALLEE.test(c.callee) || /(^|\.)(write|write_bytes|appendFileSync|appendFile)$/.test(c.callee);
   const imageOut = facts.calls.find((c) => writeCall(c) && c.argLabels.includes('imagedata'));
   const runs = execCalls.length > 0 || facts.calls.some((c) => CHMOD_CALLEE.test(c.callee) || /(^|\.)(LoadLibrary\w*|CDLL|WinDLL|startfile)$/.test(c.callee));
-  if (imageOut !== undefined && runs) push('malware', atInstall('HIGH', install), 'Cuts a file out of an image, writes it and runs it', imageOut.line, imageOut.callee);
+  // Running the written file: a process started on a computed path (no constant program name), a
+  // library loaded, or the file made executable (0o7xx, 0o5xx, S_IRWXU/S_IXUSR, a write with mode 0o755).
+  const execMode = (v: string | null | undefined) => v != null && /^(?:0o?[57][0-7]{2}|493|448|365|509|511)$|S_IRWXU|S_IXUSR|S_IEXEC|\+x/.test(v);
+  const runsWritten =
+    execCalls.some((c) => c.argStrings.length === 0 || c.argStrings[0]!.startsWith('-')) ||
+    facts.calls.some((c) => /(^|\.)(LoadLibrary\w*|CDLL|WinDLL|startfile)$/.test(c.callee) || (CHMOD_CALLEE.test(c.callee) && (execMode(c.args[1]) || c.args[1] === null)) || (writeCall(c) && execMode(c.options.mode)));
+  // Writing out what was cut from a carried file and running it is running code the package hides.
+  if (imageOut !== undefined && runs && runsWritten) push('remote_code_execution', side ? 'HIGH' : 'CRIT', 'Cuts a file out of an image or data file, writes it and runs it', imageOut.line, imageOut.callee);
 
   // Clipboard: clippers swap copied crypto addresses; stealers send what was copied.
   const clipRead = facts.calls.find((c) => c.argLabels.includes('clipboard')) ?? facts.calls.find((c) => /paste|read_clipboard|readText|clipboard_get|GetClipboardData|clipboardy\.read/.test(c.callee));
