@@ -91,6 +91,12 @@ export interface AssignmentHookFact {
   /** Resolved target replaced by the code: `fetch`, `XMLHttpRequest.prototype.send`, `ethereum.request`. */
   target: string;
   line: number;
+  /**
+   * Python: the replacement is a function of the file that sends data over the network itself, from
+   * a thread it starts or through another function of the file (the arguments the patched method
+   * receives, secrets passed to a client's constructor, leave with it).
+   */
+  sends?: boolean;
 }
 
 export interface ImportFact {

@@ -414,7 +414,9 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
 
   // Monkey-patching (Python): replacing a library function intercepts everything that calls it.
   if (facts.language === 'python') {
-    for (const h of facts.hooks.slice(0, 1)) {
+    const capture = facts.hooks.find((h) => h.sends === true);
+    if (capture !== undefined) push('exfiltration', side ? 'MED' : atInstall('HIGH', install), 'Replaces a library method with a function that sends data over the network (the arguments it receives leave)', capture.line, capture.target);
+    for (const h of capture === undefined ? facts.hooks.slice(0, 1) : []) {
       const sendsOut = hasNetwork && urlStrings.some((u) => urlHosts(u).some((x) => !ownHost(x, ctx.identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x)));
       push('malware', side ? 'LOW' : atInstall(sendsOut ? 'HIGH' : 'MED', install), sendsOut ? 'Replaces a library function at run time in code that sends data to a hard-coded host' : 'Replaces a library function at run time (monkey-patching)', h.line, h.target);
     }
