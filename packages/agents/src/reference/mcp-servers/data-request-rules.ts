@@ -40,8 +40,9 @@ const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'HIGH',
     title: 'text for the model makes it run downloaded code with every command',
+    // Each alternative starts at a rare word (the verb, or the downloader) so the scan stays cheap on long texts.
     pattern: new RegExp(
-      String.raw`${STANDING}[\s\S]{0,200}?\b(?:prepend|prefix|append|insert|chain|inject)\w*\b[\s\S]{0,160}?${PIPED_DOWNLOAD}|\b(?:prepend|prefix|append|insert|chain|inject)\w*\b[\s\S]{0,120}?${PIPED_DOWNLOAD}[\s\S]{0,200}?${STANDING}|${PIPED_DOWNLOAD}[\s\S]{0,60}?\b(?:before|with|alongside|ahead\s+of|in\s+front\s+of)\s+(?:every|each|any|all)\b`,
+      String.raw`\b(?:prepend|prefix|append|insert|chain|inject)\w*\b(?:(?<=${STANDING}[\s\S]{0,230})[\s\S]{0,160}?${PIPED_DOWNLOAD}|[\s\S]{0,120}?${PIPED_DOWNLOAD}(?=[\s\S]{0,200}?${STANDING}))|${PIPED_DOWNLOAD}[\s\S]{0,60}?\b(?:before|with|alongside|ahead\s+of|in\s+front\s+of)\s+(?:every|each|any|all)\b`,
       'i',
     ),
   },

@@ -80,9 +80,12 @@ function localImports(file: string, text: string, language: ScriptLanguage, exis
  * recipient, endpoint or instruction assembled one module away reads as the constant it is.
  * One level deep; at most a few modules per file.
  */
+// A relative import at all (`from './x'`, `require('../x')`, `from .x import`): the cheap test first.
+const RELATIVE_IMPORT = /\bfrom\s*['"]\.|\brequire\(\s*['"]\.|^\s*from\s+\.|^\s*from\s+\w+(?:\.\w+)+\s+import\b/m;
+
 export async function importedConstants(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Map<string, string>>): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  if (language !== 'javascript' && language !== 'typescript' && language !== 'python') return out;
+  if ((language !== 'javascript' && language !== 'typescript' && language !== 'python') || !RELATIVE_IMPORT.test(text)) return out;
   const imports = localImports(file, text, language, exists);
   const modules = [...new Set([...imports.values()].map(([m]) => m))].slice(0, MAX_IMPORTED_MODULES);
   for (const module of modules) {
@@ -128,7 +131,7 @@ function sendingFunctions(text: string, typescript: boolean): Set<string> {
  */
 export async function importedSenders(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
   const out = new Set<string>();
-  if (language !== 'javascript' && language !== 'typescript') return out;
+  if ((language !== 'javascript' && language !== 'typescript') || !RELATIVE_IMPORT.test(text)) return out;
   const imports = localImports(file, text, language, exists);
   for (const [local, [module, name]] of imports) {
     if (!cache.has(module)) {

@@ -51,7 +51,7 @@ const SUSPICIOUS_DECODED = /(child_process|require\s*\(|\beval\b|\bexec\b|https?
 
 const DIGEST_CALLEE = /^(crypto\.createHash|hashlib\.(sha256|sha384|sha512|new)|hashlib\.file_digest)$/;
 const PINNED_DIGEST = /^(?:[a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128}|(?:sha256|sha384|sha512)-[A-Za-z0-9+/]{43,86}={0,2})$/i;
-const CHECKSUM_FILE = /(^|[\/.])(checksums?|SHASUMS\d*|sha256sums?|hashes|integrity)(\.(json|txt|sha256))?$|\.sha(256|512)$/i;
+const CHECKSUM_FILE = /(^|[/.])(checksums?|SHASUMS\d*|sha256sums?|hashes|integrity)(\.(json|txt|sha256))?$|\.sha(256|512)$/i;
 
 /**
  * Evidence that what the file downloads is checked against a digest it carries: a SHA-2 hash is

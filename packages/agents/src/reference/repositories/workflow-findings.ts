@@ -85,7 +85,7 @@ export interface SecretHandoff {
 }
 
 // `node scripts/x.js`, `python3 tools/x.py`, `bash ./ci/x.sh`, `./scripts/x.sh`, `npm run x`, `yarn x`, `pnpm run x`.
-const REPO_PROGRAM = /(?:^|[\s;&|(])(?:(?:node|python3?|bash|sh|zsh|deno\s+run(?:\s+-A)?|bun|npx\s+tsx|tsx|ts-node)\s+)?((?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:[cm]?js|ts|py|sh))\b|(?:^|[\s;&|(])(\.\/[\w.\/-]+)(?=\s|$)|\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+([\w:.-]+)/gm;
+const REPO_PROGRAM = /(?:^|[\s;&|(])(?:(?:node|python3?|bash|sh|zsh|deno\s+run(?:\s+-A)?|bun|npx\s+tsx|tsx|ts-node)\s+)?((?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:[cm]?js|ts|py|sh))\b|(?:^|[\s;&|(])(\.\/[\w./-]+)(?=\s|$)|\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+([\w:.-]+)/gm;
 
 class WorkflowScan {
   readonly findings: AgentFinding[] = [];

@@ -212,7 +212,7 @@ export class JsScope {
         }
         // String.fromCharCode(64) and 'a'.concat(b): the '@' or dot an address is hidden behind.
         const args = node.arguments as JsNode[];
-        if (this.qualify(callee) === 'String.fromCharCode' && args.length > 0 && args.length <= 64) {
+        if (callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'fromCharCode' && args.length > 0 && args.length <= 64 && this.qualify(callee) === 'String.fromCharCode') {
           const codes = args.map((a) => (a.type === 'Literal' && typeof a.value === 'number' ? a.value : null));
           return codes.every((c): c is number => c !== null && c >= 0 && c < 0x110000) ? String.fromCodePoint(...codes) : null;
         }
