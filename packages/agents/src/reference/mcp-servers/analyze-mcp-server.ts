@@ -13,7 +13,7 @@ import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, privateParameterFindings } from './data-request-rules.js';
+import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
@@ -151,7 +151,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
-    findings.push(...privateParameterFindings(tool));
+    findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');
     if (schemaText !== '') {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });
