@@ -52,6 +52,12 @@ export interface CallFact {
   topLevel: boolean;
   /** A `write`/`send`/`end`… method of a request or socket object: its arguments go out on the network. */
   onChannel: boolean;
+  /**
+   * For file-writing and -removing calls: the first argument as a path relative to the file's own
+   * directory when it is built from `__dirname`/`__filename` (`$DIR/../../other/index.js`,
+   * `$FILE` for the file itself), followed through variables and `path.join`/`path.resolve`.
+   */
+  argPath?: string;
   /** The first argument is itself a decoding call (`eval(atob(x))`, `exec(base64.b64decode(x))`). */
   directDecode: boolean;
 }
@@ -85,6 +91,12 @@ export interface AssignmentHookFact {
   /** Resolved target replaced by the code: `fetch`, `XMLHttpRequest.prototype.send`, `ethereum.request`. */
   target: string;
   line: number;
+  /**
+   * Python: the replacement is a function of the file that sends data over the network itself, from
+   * a thread it starts or through another function of the file (the arguments the patched method
+   * receives, secrets passed to a client's constructor, leave with it).
+   */
+  sends?: boolean;
 }
 
 export interface ImportFact {

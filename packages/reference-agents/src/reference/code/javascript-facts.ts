@@ -22,6 +22,13 @@ const NETWORK_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'naviga
 const CHANNEL_METHODS = new Set(['write', 'end', 'send', 'post', 'put', 'emit', 'open', 'sendto', 'sendMail', 'push', 'set', 'update']);
 
 /** True when the resolved callee sends or receives over the network. */
+// File writes and removals whose target path is worth following from the file's own location.
+const FILE_PATH_CALLEE = /^(fs|fs\.promises)\.(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|unlinkSync|unlink|rmSync|rm)$/;
+
+function withPath(path: string | undefined): { argPath?: string } {
+  return path === undefined ? {} : { argPath: path };
+}
+
 export function isNetworkCallee(callee: string): boolean {
   if (NETWORK_GLOBALS.has(callee)) return true;
   return NETWORK_MODULES.some((m) => callee === m || callee.startsWith(`${m}.`));
@@ -394,6 +401,8 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
           out.add('channel');
         }
         if (q !== undefined && CLIPBOARD_READ.test(q)) out.add('clipboard');
+        // `buf.subarray(buf.lastIndexOf('IEND') + 8)`: bytes cut out after a marker ride inside an asset.
+        if (callee?.type === 'MemberExpression' && /^(slice|subarray)$/.test(propertyName(callee) ?? '') && /\b(?:lastIndexOf|indexOf)\(\s*(?:['"`]|Buffer\.from\()/.test(text.slice(expr.start as number, expr.end as number))) out.add('imagedata');
         if (q !== undefined && (/^(steggy|stegcloak)(\.|$)/.test(q) || (IMAGE_READ.test(q) && argStrings(args).some((s) => IMAGE_PATH.test(s.trim()))))) out.add('imagedata');
         // `require.resolve('other/lib')`, `path.join(root, 'node_modules', 'other')`: a file of another installed package.
         if (q === 'require.resolve' && /^[^./]/.test(fold(args[0]) ?? '.')) out.add('pkgpath');
@@ -453,6 +462,43 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
         break;
     }
     return out;
+  }
+
+  /**
+   * A path built from the file's own location, as `$DIR/…` or `$FILE`: `__dirname`, `__filename`,
+   * `path.join`/`path.resolve` of those and constants, template literals and `+`, through variables.
+   */
+  function dirPath(expr: N | undefined, depth = 0): string | undefined {
+    if (expr === undefined || depth > 6) return undefined;
+    if (expr.type === 'Identifier') {
+      if (expr.name === '__dirname') return '$DIR';
+      if (expr.name === '__filename') return '$FILE';
+      return dirPath(valueBoundTo(expr.name as string), depth + 1);
+    }
+    if (expr.type === 'MemberExpression' && qualify(expr) === 'import.meta.dirname') return '$DIR';
+    if (expr.type === 'CallExpression') {
+      const q = qualify(node(expr.callee));
+      if (q === undefined || !/^path\.(join|resolve|posix\.join|normalize)$/.test(q)) return undefined;
+      const parts = nodes(expr.arguments);
+      const base = dirPath(parts[0], depth + 1);
+      if (base === undefined) return undefined;
+      const rest: string[] = [];
+      for (const p of parts.slice(1)) {
+        const v = fold(p);
+        if (v === undefined) rest.push('?');
+        else if (v.startsWith('/')) return undefined;
+        else rest.push(v);
+      }
+      return [base, ...rest].join('/');
+    }
+    if (expr.type === 'TemplateLiteral' || (expr.type === 'BinaryExpression' && expr.operator === '+')) {
+      const first = expr.type === 'TemplateLiteral' ? nodes(expr.expressions)[0] : node(expr.left);
+      const base = dirPath(first, depth + 1);
+      if (base === undefined) return undefined;
+      const tail = expr.type === 'TemplateLiteral' ? nodes(expr.quasis).slice(1).map((q) => String((q.value as { cooked?: string }).cooked ?? '')).join('?') : fold(node(expr.right)) ?? '?';
+      return `${base}${tail}`;
+    }
+    return undefined;
   }
 
   function argStrings(args: N[]): string[] {
@@ -795,6 +841,7 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
       argLabels: [...argLabels],
       // Constant strings inside the arguments matter for commands, files and requests only.
       argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(args) : [],
+      ...(FILE_PATH_CALLEE.test(q) && args[0] !== undefined ? withPath(dirPath(args[0])) : {}),
       options,
       unref: unrefd,
       isNew: call.type === 'NewExpression',

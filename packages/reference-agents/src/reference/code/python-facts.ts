@@ -285,6 +285,9 @@ export function pythonFacts(text: string): CodeFacts {
         // `self.secret = os.environ.get(…)` in one method, `self.secret` sent in another.
         if (/^self\.\w+$/.test(src(n))) add(labels.get(src(n)) ?? []);
         const q = qualify(n);
+        // `data[data.rfind(b"IEND") + 8:]`: bytes cut out after a marker (an image's end chunk, a
+        // separator) are how a payload rides inside an asset.
+        if (n.getChild('[') !== null && /\.(?:r?find|r?index)\(\s*b['"]/.test(src(n))) out.add('imagedata');
         if (q === 'os.environ') out.add('env');
         else if (q?.startsWith('os.environ.[') === true) {
           if (SECRET_ENV_NAME.test(q)) out.add('envtoken');
@@ -312,6 +315,7 @@ export function pythonFacts(text: string): CodeFacts {
           out.add('channel');
         }
         if (DECODERS.test(q)) out.add('decoded');
+        if (/(^|\.)(split|rsplit|partition|rpartition)$/.test(q) && args.some((a) => /^b['"]/.test(src(a)))) out.add('imagedata');
         if (CLIPBOARD_READ.test(q)) out.add('clipboard');
         if (PACKAGE_PATH.test(q)) out.add('pkgpath');
         if (IMAGE_READ.test(q) && (/^(stegano|judyb|lsb|steggy|stegpy|steganography)(\.|$)/i.test(q) || stringsIn(n).some((s) => IMAGE_PATH.test(s.trim())))) out.add('imagedata');
@@ -500,10 +504,37 @@ export function pythonFacts(text: string): CodeFacts {
   }
   const subscript = /os\.environ\s*\[\s*(?:f?["']([A-Za-z_][A-Za-z0-9_]*)["'])\s*\]/g;
   for (let m = subscript.exec(text); m !== null; m = subscript.exec(text)) if (SECRET_ENV_NAME.test(m[1]!)) facts.secretEnvNames.push({ name: m[1]!, line: lineOf(m.index) });
+  // Functions defined in the file, by name, with their source (for what a replacement does).
+  // Read only when a library's class attribute is assigned a name (most files assign none).
+  let defsRead: Map<string, string> | null = null;
+  const localDefs = (): Map<string, string> => {
+    if (defsRead !== null) return defsRead;
+    defsRead = new Map();
+    for (const m of text.matchAll(/^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\([^\n]*\n((?:\1[ \t]+[^\n]*\n|[ \t]*\n)*)/gm)) if (!defsRead.has(m[2]!)) defsRead.set(m[2]!, m[3]!);
+    return defsRead;
+  };
+  const PY_SEND = /\b(?:urlopen|urllib\.request|requests\.(?:post|get|put|request|Session)|httpx\.|http\.client|HTTPS?Connection|aiohttp|socket\.(?:socket|create_connection)|smtplib|\.sendall?\()/;
+  const defSends = (name: string, depth = 0, seen = new Set<string>()): boolean => {
+    const body = localDefs().get(name);
+    if (body === undefined || depth > 2 || seen.has(name)) return false;
+    seen.add(name);
+    if (PY_SEND.test(body)) return true;
+    // Functions it calls or hands to a thread (`Thread(target=_send, …)`).
+    for (const m of body.matchAll(/\b(?:target\s*=\s*)?(\w+)\s*[(,)]/g)) if (m[1] !== name && localDefs().has(m[1]!) && defSends(m[1]!, depth + 1, seen)) return true;
+    return false;
+  };
   // Monkey-patching: `requests.Session.send = spy`, `setattr(builtins, 'input', spy)`.
+  // Beyond the listed modules: a method of a class of any imported library (`lib.Client.__init__ = f`,
+  // `lib.api.Session.request = f`) replaced by a function of this file.
   for (const a of memberAssigns) {
     const target = qualify(namedChildren(a)[0]);
-    if (target !== undefined && PATCHABLE.test(target) && target.includes('.') && aliases.has(target.split('.')[0]!)) facts.hooks.push({ target, line: lineOf(a.from) });
+    if (target === undefined || !target.includes('.') || !aliases.has(target.split('.')[0]!)) continue;
+    const value = namedChildren(a).at(-1);
+    const replacement = value?.name === 'VariableName' ? src(value) : null;
+    const classMethod = /\.[A-Z]\w*\.(?:__\w+__|\w+)$/.test(target);
+    if (!PATCHABLE.test(target) && !(classMethod && replacement !== null && localDefs().has(replacement))) continue;
+    // A network method wrapped (retries, timeouts) sends by nature: judged by the rules for those.
+    facts.hooks.push({ target, line: lineOf(a.from), ...(replacement !== null && !PY_SEND.test(`${target}(`) && localDefs().has(replacement) && defSends(replacement) ? { sends: true } : {}) });
   }
   for (const c of facts.calls) {
     if (c.callee !== 'setattr') continue;

@@ -13,12 +13,14 @@ import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, privateParameterFindings } from './data-request-rules.js';
+import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
+import { importedConstants, importedSenders } from './module-constants.js';
+import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
@@ -76,6 +78,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const manifestText = manifest ? await readArtifactText(manifest) : null;
   const installScripts = manifestText === null ? new Map<string, string>() : lifecycleScriptFiles(manifestText);
 
+  const byPath = new Map(listing.files.map((f) => [f.path, f] as const));
+  const moduleConstants = new Map<string, Map<string, string>>();
+  const moduleSenders = new Map<string, Set<string>>();
+  const readModule = async (path: string) => {
+    const f = byPath.get(path);
+    return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
+  };
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -92,11 +101,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const inputToProcess: InputToProcess = new Map();
     if (deep) {
       const defined = toolsOf(file.path, text);
+      const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
       tools.push(...defined);
       // What each tool says it does against what its handler's code does.
       for (const tool of defined) {
         if (tool.kind !== 'tool' || !tool.handler) continue;
-        const effects = handlerEffects(text, language, tool);
+        const effects = handlerEffects(text, language, tool, senders);
         findings.push(...toolBehaviourFindings(tool, effects));
         if (effects.some((e) => e.kind === 'file-write') && !ABOUT_CLIENT_SETUP.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) {
           const registration = selfRegistrationFinding(file.path, text, { tool: tool.name });
@@ -117,14 +127,16 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const folded of foldedStrings(text, language)) {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
-      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language));
+      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);
       if (deep && language !== 'shell') {
         // A Bcc address kept in a constant is as fixed as one written in place.
         const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
-        facts.push(...hiddenRecipientFacts(text, language).filter((f) => !known.has(f.line)));
+        // Constants imported from the server's other modules are folded where they are built.
+        const imported = await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants);
+        facts.push(...hiddenRecipientFacts(text, language, imported).filter((f) => !known.has(f.line)));
       }
       findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code' }), text, language, inputToProcess));
     }
@@ -139,7 +151,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
-    findings.push(...privateParameterFindings(tool));
+    findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');
     if (schemaText !== '') {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });

@@ -63,7 +63,13 @@ function schemaKeys(value: unknown, depth = 0, out: string[] = []): string[] {
 
 /** The capabilities a tool discloses to the model and the user. */
 export function descriptionClaims(tool: McpTool): DescriptionClaims {
-  const words = [splitIdentifier(tool.name), tool.description, ...schemaKeys(tool.inputSchema).map(splitIdentifier), ...(tool.inputNames ?? []).map(splitIdentifier)].join(' ').slice(0, 8000);
+  // A parameter name of five or more words is a sentence, not a name: it discloses nothing (an
+  // instruction smuggled in a name would otherwise "declare" the network use it asks for).
+  const keys = schemaKeys(tool.inputSchema).map(splitIdentifier).filter((k) => k.trim().split(/\s+/).length < 5);
+  // With a schema, the handler's own parameter names (`request` of a CallTool handler) are plumbing.
+  const schemaNames = new Set(schemaKeys(tool.inputSchema));
+  const inputs = (tool.inputNames ?? []).filter((n) => schemaNames.size === 0 || schemaNames.has(n));
+  const words = [splitIdentifier(tool.name), tool.description, ...keys, ...inputs.map(splitIdentifier)].join(' ').slice(0, 8000);
   const claims = { words } as DescriptionClaims;
   for (const [key, pattern] of Object.entries(VOCABULARY)) (claims as unknown as Record<string, boolean>)[key] = pattern.test(words);
   return claims;

@@ -38,6 +38,17 @@ function jsFolded(text: string, typescript: boolean): FoldedString[] {
     // Only the outermost piece of a `+` chain.
     if (parent?.type === 'BinaryExpression' && parent.operator === '+') return;
     if (parent?.type === 'TemplateLiteral') return;
+    // `['line one', 'line two'].join('\n')`: a text written as a list of lines.
+    if (node.type === 'CallExpression' && (node.callee as JsNode).type === 'MemberExpression' && ((node.callee as JsNode).property as JsNode).name === 'join' && ((node.callee as JsNode).object as JsNode).type === 'ArrayExpression') {
+      const items = (((node.callee as JsNode).object as JsNode).elements as Array<JsNode | null>).filter((e): e is JsNode => e !== null);
+      const args = node.arguments as JsNode[];
+      const sep = args.length > 0 ? scope.fold(args[0]) : ',';
+      if (items.length >= 2 && sep !== null && items.every(isStringy)) {
+        const value = items.map((e) => scope.foldLoose(e)).join(sep);
+        if (/[A-Za-z]{3}/.test(value)) out.push({ line: lineAt(node.start), value });
+      }
+      return;
+    }
     const chain = node.type === 'BinaryExpression' && node.operator === '+' && isStringy(node);
     const template = node.type === 'TemplateLiteral' && ((node.expressions as JsNode[]).length > 0 || (node.quasis as JsNode[]).some((q) => /\n/.test(String((q.value as { cooked?: string }).cooked ?? ''))));
     if (!chain && !template) return;
@@ -83,6 +94,19 @@ function pythonFolded(text: string): FoldedString[] {
   do {
     if (out.length >= MAX_STRINGS) break;
     const node = cursor.node;
+    if (node.name === 'CallExpression') {
+      // "\n".join([...]): a text written as a list of lines.
+      const callee = node.firstChild;
+      const list = node.getChild('ArgList')?.firstChild?.nextSibling;
+      if (callee?.name === 'MemberExpression' && callee.lastChild && src.slice(callee.lastChild) === 'join' && (list?.name === 'ArrayExpression' || list?.name === 'TupleExpression')) {
+        const sep = src.fold(callee.firstChild);
+        const parts: string[] = [];
+        for (let c = list.firstChild; c; c = c.nextSibling) if (!['[', ']', '(', ')', ','].includes(c.name)) parts.push(pythonLoose(src, c));
+        const value = sep === null ? '' : parts.join(sep);
+        if (parts.length >= 2 && /[A-Za-z]{3}/.test(value)) out.push({ line: lineAt(node.from), value });
+      }
+      continue;
+    }
     const plus = node.name === 'BinaryExpression' && src.slice(node.getChild('ArithOp') ?? node).trim() === '+';
     if (node.name !== 'ContinuedString' && node.name !== 'FormatString' && !plus) continue;
     const parent = node.parent;

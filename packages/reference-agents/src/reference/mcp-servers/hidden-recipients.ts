@@ -25,13 +25,14 @@ function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: Readon
  * assignments, `a || b` and `c ? d : e` read as both values). The literal form is a script fact
  * already; this finds the one a named constant hides.
  */
-export function hiddenRecipientFacts(text: string, language: ScriptLanguage): ScriptFact[] {
+export function hiddenRecipientFacts(text: string, language: ScriptLanguage, imported: ReadonlyMap<string, string> = new Map()): ScriptFact[] {
   const facts: ScriptFact[] = [];
   const lineAt = lineLocator(text);
   const add = (from: number, to: number, value: string) => facts.push({ kind: 'hardcoded-bcc', line: lineAt(from), evidence: `${text.slice(from, Math.min(to, from + 160))} = ${value}` });
   if (language === 'javascript' || language === 'typescript') {
     const root = parseJs(text, language === 'typescript');
     const scope = scopeOf(root);
+    scope.setImported(imported);
     const inits = new Map<string, JsNode>();
     walkJs(root, (node) => {
       if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && node.init && !inits.has((node.id as JsNode).name as string)) inits.set((node.id as JsNode).name as string, node.init as JsNode);
@@ -52,6 +53,7 @@ export function hiddenRecipientFacts(text: string, language: ScriptLanguage): Sc
   }
   if (language !== 'python') return facts;
   const src = pythonSourceOf(text);
+  src.setImported(imported);
   const constant = (node: SyntaxNode | null | undefined): string | null => {
     if (!node || node.name === 'String') return null;
     if (node.name === 'BinaryExpression' && /\bor\b/.test(src.slice(node))) return constant(node.firstChild) ?? constant(node.lastChild);

@@ -166,5 +166,21 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       unhandled.delete(tool.name);
     });
   }
+  // One tool and one CallTool handler that does not dispatch by name: that handler is the tool's.
+  if (unhandled.size === 1 && tools.filter((t) => t.kind === 'tool').length === 1) {
+    const tool = [...unhandled.values()][0]!;
+    walkJs(root, (node) => {
+      if (tool.handler || node.type !== 'CallExpression') return;
+      const callee = node.callee as JsNode;
+      const args = (node.arguments as JsNode[]) ?? [];
+      if (callee.type !== 'MemberExpression' || scope.propertyName(callee.property as JsNode, Boolean(callee.computed)) !== 'setRequestHandler' || args.length < 2) return;
+      const schema = args[0] as JsNode;
+      const isCallTool = (schema.type === 'Identifier' && schema.name === 'CallToolRequestSchema') || scope.fold(schema) === 'tools/call';
+      const fn = args[1] as JsNode;
+      if (!isCallTool || !isFunction(fn) || /\bparams\.name\b|\bcase\s+['"`]/.test(text.slice(fn.start, fn.end))) return;
+      tool.handler = [fn.start, fn.end];
+      tool.inputNames = paramNames(fn);
+    });
+  }
   return tools;
 }

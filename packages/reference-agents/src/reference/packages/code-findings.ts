@@ -49,6 +49,44 @@ const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;
 const SUSPICIOUS_DECODED = /(child_process|require\s*\(|\beval\b|\bexec\b|https?:\/\/|powershell|\/bin\/(ba)?sh|\bcurl\b|\bwget\b|process\.env|os\.environ|subprocess|socket|__import__|\.npmrc|\.ssh)/i;
 
+const DIGEST_CALLEE = /^(crypto\.createHash|hashlib\.(sha256|sha384|sha512|new)|hashlib\.file_digest)$/;
+const PINNED_DIGEST = /^(?:[a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128}|(?:sha256|sha384|sha512)-[A-Za-z0-9+/]{43,86}={0,2})$/i;
+const CHECKSUM_FILE = /(^|[/.])(checksums?|SHASUMS\d*|sha256sums?|hashes|integrity)(\.(json|txt|sha256))?$|\.sha(256|512)$/i;
+
+/**
+ * Evidence that what the file downloads is checked against a digest it carries: a SHA-2 hash is
+ * computed and a digest literal or a checksums file of the package is there to compare with.
+ */
+function verifiesPinnedDigest(facts: CodeFacts): string | null {
+  const hash = facts.calls.find((c) => DIGEST_CALLEE.test(c.callee) && (c.callee !== 'crypto.createHash' && c.callee !== 'hashlib.new' ? true : c.args.some((a) => a !== null && /^sha(256|384|512)$/i.test(a))));
+  if (hash === undefined) return null;
+  const pinned = facts.strings.find((s) => PINNED_DIGEST.test(s.value.trim()) || CHECKSUM_FILE.test(s.value.trim()));
+  return pinned === undefined ? null : `${hash.callee}(…) against ${pinned.value.slice(0, 80)}`;
+}
+
+/**
+ * Where a path built from the file's directory (`$DIR/../../other/x.js`) lands outside the package:
+ * the name of the directory it enters there (an installed package beside this one, the project),
+ * or null when it stays inside (`scripts/` → `../dist`) or cannot be told.
+ */
+export function outsidePackage(path: string | undefined, file: string, ownName: string): string | null {
+  if (path === undefined || !path.startsWith('$DIR')) return null;
+  let level = file.split('/').length - 1;
+  const segments = path.slice(4).split('/').filter((x) => x !== '' && x !== '.');
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    if (seg === '..') level--;
+    else if (level < 0) {
+      // Out of the package: one level up is node_modules, and the next name a sibling package (or a
+      // scope holding one); further up is the project, which other rules judge.
+      if (level !== -1 || seg === '?' || seg.includes('?')) return null;
+      const name = seg.startsWith('@') && segments[i + 1] !== undefined ? `${seg}/${segments[i + 1]}` : seg;
+      return name === ownName || name === ownName.split('/').pop() ? null : name;
+    } else level++;
+  }
+  return null;
+}
+
 /** Raises a finding's severity one step for code that runs at install time. */
 function atInstall(severity: Severity, installTime: boolean): Severity {
   if (!installTime) return severity;
@@ -245,7 +283,13 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const vendorUrl = urlStrings.find((u) => urlHosts(u).some((h) => ownHost(h, ctx.identity)));
   const writes = facts.calls.filter((c) => WRITE_CALLEE.test(c.callee));
   const chmods = facts.calls.filter((c) => CHMOD_CALLEE.test(c.callee) || c.argStrings.some((a) => /chmod\s+\+?[0-7]*x|\b755\b|0o755/.test(a)));
-  if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
+  // A download checked against a digest the package itself ships (a 64-, 96- or 128-hex literal, or a
+  // checksums file it names) runs only the bytes the publisher pinned: the chromedriver/edgedriver and
+  // esbuild installers. That is not an open channel for whatever a server returns later.
+  const verified = verifiesPinnedDigest(facts);
+  if (verified !== null && (execCalls.length > 0 || chmods.length > 0) && writes.length > 0 && (untrustedUrl !== undefined || facts.calls.some((c) => c.argLabels.includes('remote')))) {
+    push('remote_code_execution', 'MED', 'Downloads a binary, checks it against a digest the package ships and makes it executable', (execCalls[0] ?? chmods[0])?.line, `${verified}${untrustedUrl !== undefined ? ` … ${untrustedUrl.slice(0, 160)}` : ''}`);
+  } else if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
   } else if (hasNetwork && vendorUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', 'LOW', 'Downloads and runs a file from the vendor’s own site (named in its metadata)', (execCalls[0] ?? chmods[0])?.line, vendorUrl.slice(0, 200));
@@ -346,7 +390,14 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const writeCall = (c: CallFact) => WRITE_CALLEE.test(c.callee) || /(^|\.)(write|write_bytes|appendFileSync|appendFile)$/.test(c.callee);
   const imageOut = facts.calls.find((c) => writeCall(c) && c.argLabels.includes('imagedata'));
   const runs = execCalls.length > 0 || facts.calls.some((c) => CHMOD_CALLEE.test(c.callee) || /(^|\.)(LoadLibrary\w*|CDLL|WinDLL|startfile)$/.test(c.callee));
-  if (imageOut !== undefined && runs) push('malware', atInstall('HIGH', install), 'Cuts a file out of an image, writes it and runs it', imageOut.line, imageOut.callee);
+  // Running the written file: a process started on a computed path (no constant program name), a
+  // library loaded, or the file made executable (0o7xx, 0o5xx, S_IRWXU/S_IXUSR, a write with mode 0o755).
+  const execMode = (v: string | null | undefined) => v != null && /^(?:0o?[57][0-7]{2}|493|448|365|509|511)$|S_IRWXU|S_IXUSR|S_IEXEC|\+x/.test(v);
+  const runsWritten =
+    execCalls.some((c) => c.argStrings.length === 0 || c.argStrings[0]!.startsWith('-')) ||
+    facts.calls.some((c) => /(^|\.)(LoadLibrary\w*|CDLL|WinDLL|startfile)$/.test(c.callee) || (CHMOD_CALLEE.test(c.callee) && (execMode(c.args[1]) || c.args[1] === null)) || (writeCall(c) && execMode(c.options.mode)));
+  // Writing out what was cut from a carried file and running it is running code the package hides.
+  if (imageOut !== undefined && runs && runsWritten) push('remote_code_execution', side ? 'HIGH' : 'CRIT', 'Cuts a file out of an image or data file, writes it and runs it', imageOut.line, imageOut.callee);
 
   // Clipboard: clippers swap copied crypto addresses; stealers send what was copied.
   const clipRead = facts.calls.find((c) => c.argLabels.includes('clipboard')) ?? facts.calls.find((c) => /paste|read_clipboard|readText|clipboard_get|GetClipboardData|clipboardy\.read/.test(c.callee));
@@ -363,7 +414,9 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
 
   // Monkey-patching (Python): replacing a library function intercepts everything that calls it.
   if (facts.language === 'python') {
-    for (const h of facts.hooks.slice(0, 1)) {
+    const capture = facts.hooks.find((h) => h.sends === true);
+    if (capture !== undefined) push('exfiltration', side ? 'MED' : atInstall('HIGH', install), 'Replaces a library method with a function that sends data over the network (the arguments it receives leave)', capture.line, capture.target);
+    for (const h of capture === undefined ? facts.hooks.slice(0, 1) : []) {
       const sendsOut = hasNetwork && urlStrings.some((u) => urlHosts(u).some((x) => !ownHost(x, ctx.identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x)));
       push('malware', side ? 'LOW' : atInstall(sendsOut ? 'HIGH' : 'MED', install), sendsOut ? 'Replaces a library function at run time in code that sends data to a hard-coded host' : 'Replaces a library function at run time (monkey-patching)', h.line, h.target);
     }
@@ -377,9 +430,12 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
-    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a));
+    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own) !== null;
   });
-  if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argStrings.slice(0, 3).join(', ')})`);
+  if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')})`);
+  // An install script that deletes its own file leaves nothing for a later look at node_modules.
+  const selfDelete = install ? facts.calls.find((c) => DESTRUCTIVE_CALLEE.test(c.callee) && c.argPath === '$FILE') : undefined;
+  if (selfDelete !== undefined) push('obfuscation', 'MED', 'Install script deletes its own file after running', selfDelete.line, `${selfDelete.callee}(__filename)`);
 
   // Code injected into other processes.
   const inject = facts.calls.find((c) => INJECTION_CALL.test(c.callee));

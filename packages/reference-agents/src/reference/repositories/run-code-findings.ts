@@ -4,7 +4,7 @@ import { javascriptFacts } from '../code/javascript-facts.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { codeFindings } from '../packages/code-findings.js';
-import { PROCESS_MEMORY_DUMP, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
+import { PROCESS_MEMORY_DUMP, expandShellVariables, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
@@ -42,6 +42,7 @@ const TEST_HARNESS = /^(Serializes the whole environment|Replaces the browser’
 export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage): AgentFinding[] {
   const out: AgentFinding[] = [];
   if (language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path))) {
+    text = expandShellVariables(text);
     text.split('\n').forEach((line, i) => {
       if (line.length <= 4000 && !/^\s*#/.test(line)) out.push(...shellCommandFindings(line, { file: path, line: i + 1, where: 'script run automatically', automatic: reason === 'automatic' }));
     });

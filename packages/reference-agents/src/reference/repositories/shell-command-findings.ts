@@ -33,7 +33,7 @@ const SENDS_ENVIRONMENT = /(?:^|[|;&(]\s*)(?:env|printenv|set)\s*(?:\|[^|\n]*)*\
 // `curl -d @~/.npmrc`, `cat ~/.ssh/id_rsa | curl`, `curl -F f=@$HOME/.aws/credentials`.
 const CREDENTIAL_FILE = String.raw`(?:~|\$HOME|\$\{HOME\})\/(?:\.ssh\b\S*|\.npmrc|\.pypirc|\.netrc|\.aws\/credentials|\.aws\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\.config\/gh\b\S*|\.gnupg\b\S*)`;
 // A credential file read, copied or archived and piped to a network tool: `cat`, `tar czf -`, `zip -`, `base64`, `gpg`.
-const SENDS_CREDENTIAL_FILE = new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*@["']?${CREDENTIAL_FILE}|\b(?:cat|tar|zip|7z|base64|gzip|gpg|openssl)\b[^\n|]*${CREDENTIAL_FILE}[^\n|]*\|\s*(?:(?:base64|gzip|xxd|openssl)[^|\n]*\|\s*)?(?:curl|wget|nc|ncat|socat)\b`);
+const SENDS_CREDENTIAL_FILE = new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*(?:@|--post-file[= ]|--body-file[= ]|--upload-file\s|\s-T\s*)["']?${CREDENTIAL_FILE}|\b(?:cat|tar|zip|7z|base64|gzip|gpg|openssl)\b[^\n|]*${CREDENTIAL_FILE}[^\n|]*\|\s*(?:(?:base64|gzip|xxd|openssl)[^|\n]*\|\s*)?(?:curl|wget|nc|ncat|socat)\b`);
 // Commands that print a secret: CLI tokens, git's stored credentials, cloud access tokens, keychain entries.
 const SECRET_OUTPUT = String.raw`(?:gh\s+auth\s+token|gh\s+auth\s+status\s+(?:-t|--show-token)|git\s+config\s+(?:--\w+\s+)*--get(?:-regexp|-all)?\s+\S*credential|git\s+credential\s+fill|aws\s+configure\s+(?:export-credentials|get\s+aws_secret_access_key)|aws\s+sts\s+get-session-token|gcloud\s+auth\s+print-(?:access|identity)-token|az\s+account\s+get-access-token|npm\s+token\s+(?:list|create)|op\s+read|security\s+find-(?:generic|internet)-password|vault\s+(?:read|kv\s+get|token\s+lookup)|kubectl\s+config\s+view\s+--raw|heroku\s+auth:token|doctl\s+auth\s+token)`;
 // …piped to, or substituted into, a network tool: `gh auth token | curl --data-binary @-`, `curl -d "$(gcloud auth print-access-token)"`.
@@ -41,6 +41,27 @@ const SENDS_SECRET_OUTPUT = new RegExp(String.raw`${SECRET_OUTPUT}[^\n;&]*\|\s*(
 // Whole-script shapes: a credential path archived or copied on one line, a file uploaded on another.
 const COLLECTS_CREDENTIALS = new RegExp(String.raw`\b(?:tar|zip|7z|cp|cat|base64|rsync|gpg)\b[^\n]*${CREDENTIAL_FILE}`);
 const UPLOADS_FILE = /\bcurl\b[^\n]*(?:\s-F\s*["']?[\w-]+=@|\s-T\s|--upload-file\b|--data-binary\s+["']?@|\s-d\s+["']?@)|\bwget\b[^\n]*--post-file\b|\bscp\s+\S+\s+\S+@[\w.-]+:|\bnc\b[^\n]*<\s*\S+/;
+
+/**
+ * The script with `$NAME` / `${NAME}` replaced by the constant it was assigned on an earlier line
+ * (`CRED="$HOME/.git-credentials"` … `wget --post-file="$CRED" …`), so a command reads as what it
+ * runs. Line numbers are kept; a name assigned twice keeps its first value.
+ */
+export function expandShellVariables(text: string): string {
+  const values = new Map<string, string>();
+  return text
+    .split('\n')
+    .map((line) => {
+      let expanded = line;
+      if (values.size > 0 && line.includes('$')) {
+        expanded = line.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (m, name: string) => values.get(name) ?? m);
+      }
+      const assign = /^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"`$]*(?:\$\{?HOME\}?[^"`$]*)?)"|'([^']*)'|([^\s;&|`$'"]*(?:\$\{?HOME\}?[^\s;&|`'"]*)?))\s*(?:;|$)/.exec(line);
+      if (assign && !values.has(assign[1]!)) values.set(assign[1]!, assign[2] ?? assign[3] ?? assign[4] ?? '');
+      return expanded;
+    })
+    .join('\n');
+}
 
 /** How far a download-and-run command deserves trust, from where it downloads. */
 export type DownloadSource = 'official' | 'named' | 'anonymous';

@@ -17,7 +17,7 @@ const PR_HEAD_REF =
   /github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\/|github\.event\.workflow_run\.head_(sha|branch)|github\.event\.issue\.number|github\.event\.pull_request\.number|github\.event\.number|pull_request\.head\.repo\.full_name|workflow_run\.head_repository\.full_name/;
 
 // Services a workflow legitimately sends its tokens to (registries, code hosts, coverage, chat).
-const FAMILIAR_API_HOSTS =
+export const FAMILIAR_API_HOSTS =
   /(^|\.)(github\.com|githubusercontent\.com|npmjs\.org|npmjs\.com|pypi\.org|codecov\.io|coveralls\.io|sonarcloud\.io|slack\.com|docker\.io|docker\.com|amazonaws\.com|googleapis\.com|azure\.com|vercel\.com|netlify\.com|cloudflare\.com|sentry\.io|gitlab\.com)$/i;
 
 const FIRST_PARTY_OWNERS = new Set(['actions', 'github']);
@@ -73,8 +73,23 @@ function triggersOf(on: Node | null): Set<string> {
   return triggers;
 }
 
+/** A run step that hands named secrets (through `env:`) to a program of the repository. */
+export interface SecretHandoff {
+  /** The workflow file. */
+  workflow: string;
+  line: number | undefined;
+  /** What the step runs: a repository path (`scripts/notify.js`) or `npm:<script name>`. */
+  target: string;
+  /** Environment variable name → secret name. */
+  secrets: ReadonlyMap<string, string>;
+}
+
+// `node scripts/x.js`, `python3 tools/x.py`, `bash ./ci/x.sh`, `./scripts/x.sh`, `npm run x`, `yarn x`, `pnpm run x`.
+const REPO_PROGRAM = /(?:^|[\s;&|(])(?:(?:node|python3?|bash|sh|zsh|deno\s+run(?:\s+-A)?|bun|npx\s+tsx|tsx|ts-node)\s+)?((?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\.(?:[cm]?js|ts|py|sh))\b|(?:^|[\s;&|(])(\.\/[\w./-]+)(?=\s|$)|\b(?:npm\s+run(?:-script)?|pnpm(?:\s+run)?|yarn(?:\s+run)?)\s+([\w:.-]+)/gm;
+
 class WorkflowScan {
   readonly findings: AgentFinding[] = [];
+  readonly handoffs: SecretHandoff[] = [];
   readonly privileged: string[];
   workflowEnv: Node | null = null;
 
@@ -257,7 +272,20 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
       );
       headCheckout = null;
     }
-    if (runNode !== null) checkRun(scan, runNode, secretEnvNames(scan.workflowEnv, jobEnv, get(step, 'env')));
+    if (runNode !== null) {
+      const secretEnv = secretEnvNames(scan.workflowEnv, jobEnv, get(step, 'env'));
+      checkRun(scan, runNode, secretEnv);
+      if (secretEnv.size > 0) {
+        // The secrets go to whatever the step runs; where that is a program of the repository, it is
+        // read too (analyze-repository): neither file alone shows the secrets leaving.
+        for (const { match, line } of scan.sourceMatches(runNode, REPO_PROGRAM)) {
+          const path = match[1] ?? match[2];
+          const npmScript = match[3];
+          if (path !== undefined) scan.handoffs.push({ workflow: scan.path, line, target: path.replace(/^\.\//, ''), secrets: secretEnv });
+          else if (npmScript !== undefined && !/^(install|ci|test|build|lint|publish|add)$/.test(npmScript)) scan.handoffs.push({ workflow: scan.path, line, target: `npm:${npmScript}`, secrets: secretEnv });
+        }
+      }
+    }
     if (isMap(withNode) && uses.startsWith('actions/github-script@')) checkScript(scan, get(withNode, 'script'));
     if (/^actions\/checkout@/i.test(uses) && isMap(withNode) && scan.privileged.length > 0) {
       const refNode = get(withNode, 'ref') ?? get(withNode, 'repository');
@@ -281,11 +309,16 @@ function writeAll(node: Node | null): boolean {
  * reported at LOW (GitHub would refuse it too).
  */
 export function workflowFindings(path: string, source: string): AgentFinding[] {
+  return scanWorkflow(path, source).findings;
+}
+
+/** The findings of a workflow and the run steps that hand named secrets to programs of the repository. */
+export function scanWorkflow(path: string, source: string): { findings: AgentFinding[]; handoffs: SecretHandoff[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: false });
   if (doc.errors.length > 0) {
     const error = doc.errors[0]!;
-    return [
+    const findings = [
       referenceFinding({
         category: 'ci_workflow',
         severity: 'LOW',
@@ -295,9 +328,10 @@ export function workflowFindings(path: string, source: string): AgentFinding[] {
         evidence: error.message.split('\n')[0],
       }),
     ];
+    return { findings, handoffs: [] };
   }
   const root = doc.contents;
-  if (!isMap(root)) return [];
+  if (!isMap(root)) return { findings: [], handoffs: [] };
   const scan = new WorkflowScan(path, source, lineCounter, triggersOf(get(root, 'on')));
   scan.workflowEnv = get(root, 'env');
   const jobs = get(root, 'jobs');
@@ -316,5 +350,5 @@ export function workflowFindings(path: string, source: string): AgentFinding[] {
     const node = writeAll(top) ? top : (jobWriteAll ?? null);
     if (node) scan.add('MED', 'excessive_permissions', 'pull_request_target workflow grants a write-all token', scan.nodeLine(node), 'permissions: write-all');
   }
-  return scan.findings;
+  return { findings: scan.findings, handoffs: scan.handoffs };
 }

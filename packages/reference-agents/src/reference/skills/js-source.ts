@@ -100,6 +100,10 @@ export function walkJs(root: JsNode, visit: (node: JsNode, parent: JsNode | null
  */
 export class JsScope {
   private readonly constants = new Map<string, JsNode>();
+  // Names bound to a call that may fold (`[a, '@', b].join('')`, `String.fromCharCode(64)`).
+  private readonly callInits = new Map<string, JsNode>();
+  // Constants imported from the artifact's other modules (set by the caller that resolved them).
+  private readonly imported = new Map<string, string>();
   private readonly aliases = new Map<string, string>();
   private readonly folding = new Set<string>();
 
@@ -130,6 +134,7 @@ export class JsScope {
       }
       // An identifier is both: `const run = eval` is an alias, `const b = a` (a a string) a constant.
       if (init.type !== 'CallExpression' && init.type !== 'MemberExpression' && !this.constants.has(name)) this.constants.set(name, init);
+      if (init.type === 'CallExpression' && !this.callInits.has(name)) this.callInits.set(name, init);
     } else if (id.type === 'ObjectPattern') {
       const base = this.qualify(init);
       if (base === null) return;
@@ -141,6 +146,11 @@ export class JsScope {
         if (key !== null && local.type === 'Identifier') this.aliases.set(local.name as string, `${base}.${key}`);
       }
     }
+  }
+
+  /** Values of names this module imports from the artifact's other modules, folded there. */
+  setImported(values: ReadonlyMap<string, string>): void {
+    for (const [k, v] of values) if (!this.constants.has(k) && !this.callInits.has(k)) this.imported.set(k, v);
   }
 
   /** The expression a name was declared with when it is not a call or member (a literal, a template, a `+` chain). */
@@ -182,8 +192,9 @@ export class JsScope {
       }
       case 'Identifier': {
         const name = node.name as string;
-        const init = this.constants.get(name);
-        if (!init || this.folding.has(name)) return null;
+        const init = this.constants.get(name) ?? this.callInits.get(name);
+        if (!init) return this.imported.get(name) ?? null;
+        if (this.folding.has(name)) return null;
         this.folding.add(name);
         try {
           return this.fold(init);
@@ -198,6 +209,17 @@ export class JsScope {
           const parts = ((callee.object as JsNode).elements as JsNode[]).map((e) => this.fold(e));
           const sep = (node.arguments as JsNode[]).length > 0 ? this.fold((node.arguments as JsNode[])[0]) : ',';
           return parts.every((p) => p !== null) && sep !== null ? parts.join(sep) : null;
+        }
+        // String.fromCharCode(64) and 'a'.concat(b): the '@' or dot an address is hidden behind.
+        const args = node.arguments as JsNode[];
+        if (callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'fromCharCode' && args.length > 0 && args.length <= 64 && this.qualify(callee) === 'String.fromCharCode') {
+          const codes = args.map((a) => (a.type === 'Literal' && typeof a.value === 'number' ? a.value : null));
+          return codes.every((c): c is number => c !== null && c >= 0 && c < 0x110000) ? String.fromCodePoint(...codes) : null;
+        }
+        if (callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'concat' && args.length <= 16) {
+          const base = this.fold(callee.object as JsNode);
+          const parts = args.map((a) => this.fold(a));
+          return base !== null && parts.every((p) => p !== null) ? base + parts.join('') : null;
         }
         return null;
       }

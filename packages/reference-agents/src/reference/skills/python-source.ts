@@ -10,6 +10,13 @@ export class PythonSource {
   private readonly constants = new Map<string, SyntaxNode>();
   private readonly folding = new Set<string>();
   private readonly assignments = new Map<string, SyntaxNode>();
+  // Constants imported from the artifact's other modules (set by the caller that resolved them).
+  private readonly imported = new Map<string, string>();
+
+  /** Values of names this module imports from the artifact's other modules, folded there. */
+  setImported(values: ReadonlyMap<string, string>): void {
+    for (const [k, v] of values) if (!this.assignments.has(k)) this.imported.set(k, v);
+  }
 
   constructor(readonly text: string) {
     this.tree = parser.parse(text);
@@ -122,10 +129,44 @@ export class PythonSource {
       const right = left === null ? null : this.fold(node.lastChild);
       return left === null || right === null ? null : left + right;
     }
+    if (node.name === 'CallExpression') {
+      // "".join([...]) and chr(64): how an address or a host is assembled from pieces.
+      const callee = node.firstChild;
+      const argList = node.getChild('ArgList');
+      const items: SyntaxNode[] = [];
+      for (let c = argList?.firstChild ?? null; c; c = c.nextSibling) if (!['(', ')', ','].includes(c.name)) items.push(c);
+      if (callee?.name === 'VariableName' && this.slice(callee) === 'chr' && items.length === 1 && items[0]!.name === 'Number') {
+        const code = Number(this.slice(items[0]!));
+        return Number.isInteger(code) && code >= 0 && code < 0x110000 ? String.fromCodePoint(code) : null;
+      }
+      if (callee?.name === 'MemberExpression' && callee.lastChild && this.slice(callee.lastChild) === 'join' && items.length === 1) {
+        const sep = this.fold(callee.firstChild);
+        const list = items[0]!;
+        // "".join(map(chr, [101, 120, 101, 99])): characters from their codes.
+        if (sep !== null && list.name === 'CallExpression' && this.slice(list.firstChild ?? list) === 'map') {
+          const mapArgs: SyntaxNode[] = [];
+          for (let c = list.getChild('ArgList')?.firstChild ?? null; c; c = c.nextSibling) if (!['(', ')', ','].includes(c.name)) mapArgs.push(c);
+          const codes = mapArgs[1]?.name === 'ArrayExpression' || mapArgs[1]?.name === 'TupleExpression' ? this.numbers(mapArgs[1]) : null;
+          if (mapArgs[0] && this.slice(mapArgs[0]) === 'chr' && codes !== null) return codes.map((c) => String.fromCodePoint(c)).join(sep);
+          return null;
+        }
+        if (sep === null || (list.name !== 'ArrayExpression' && list.name !== 'TupleExpression')) return null;
+        const parts: string[] = [];
+        for (let c = list.firstChild; c; c = c.nextSibling) {
+          if (['[', ']', '(', ')', ','].includes(c.name)) continue;
+          const v = this.fold(c);
+          if (v === null) return null;
+          parts.push(v);
+        }
+        return parts.join(sep);
+      }
+      return null;
+    }
     if (node.name === 'VariableName') {
       const name = this.slice(node);
-      const value = this.constants.get(name);
-      if (!value || this.folding.has(name)) return null;
+      const value = this.constants.get(name) ?? this.assignments.get(name);
+      if (!value) return this.imported.get(name) ?? null;
+      if (this.folding.has(name)) return null;
       this.folding.add(name);
       try {
         return this.fold(value);
@@ -134,6 +175,18 @@ export class PythonSource {
       }
     }
     return null;
+  }
+
+  /** The integers of a list or tuple literal of character codes, or null. */
+  private numbers(list: SyntaxNode): number[] | null {
+    const out: number[] = [];
+    for (let c = list.firstChild; c; c = c.nextSibling) {
+      if (['[', ']', '(', ')', ','].includes(c.name)) continue;
+      const n = c.name === 'Number' ? Number(this.slice(c)) : NaN;
+      if (!Number.isInteger(n) || n < 0 || n >= 0x110000 || out.length >= 256) return null;
+      out.push(n);
+    }
+    return out;
   }
 
   /** Positional and keyword arguments of a call. */

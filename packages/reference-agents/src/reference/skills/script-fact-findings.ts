@@ -1,5 +1,6 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
+import { downloadSource } from '../repositories/shell-command-findings.js';
 import type { ScriptFact } from './script-fact.js';
 
 /** How a script's facts read in one track: a skill's helper script or an MCP server's tool handler. */
@@ -68,7 +69,12 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
     else if (fact.kind === 'secret-env-dns' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: `${s} puts a secret environment variable into a DNS lookup`, ...at }));
     else if (fact.kind === 'dynamic-eval' || fact.kind === 'input-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
     else if (fact.kind === 'decoded-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decodes a hidden payload and runs it`, ...at }));
-    else if (fact.kind === 'download-exec') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} downloads code and runs it`, ...at }));
+    else if (fact.kind === 'download-exec') {
+      // A skill's own script that runs code from a host no official installer lives on runs whatever
+      // that host serves next time: as clear as a download-and-run gets (an official installer stays HIGH).
+      const severity = wording.inputFlows === true && downloadSource(fact.evidence) !== 'official' ? 'CRIT' : 'HIGH';
+      findings.push(referenceFinding({ category: 'remote_code_execution', severity, title: `${s} downloads code and runs it`, ...at }));
+    }
     else if (fact.kind === 'reverse-shell') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${s} opens a reverse shell`, ...at }));
     else if (fact.kind === 'persistence-write' && wording.persistence === true) findings.push(referenceFinding({ category: 'persistence', severity: 'HIGH', title: `${s} writes an agent's settings or memory, a shell startup file or an autostart entry`, ...at }));
     else if (fact.kind === 'agent-memory-write' && wording.persistence === true) findings.push(referenceFinding({ category: 'persistence', severity: 'MED', title: `${s} writes a project's agent memory or rules file`, ...at }));

@@ -51,6 +51,7 @@ export function scriptFacts(path: string, text: string, language: ScriptLanguage
     // like "ssh" or "env" in its strings mean nothing.
     facts = shellFacts(text, { longLines: true }).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
   } else facts = language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
+  if (language === 'javascript' || language === 'typescript') facts = withoutReverseShellText(text, facts, worthParsing(text));
   const lineAt = lineLocator(text);
   for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(m.index), evidence: m[0] });
   return facts;
@@ -58,3 +59,30 @@ export function scriptFacts(path: string, text: string, language: ScriptLanguage
 
 // `bcc: 'someone@host'`, `msg["Bcc"] = "…"`, `bcc="…"`: a fixed hidden recipient in code that sends mail.
 const HARDCODED_BCC = /\bbcc['"]?\s*(?:\]\s*)?[:=]\s*\[?\s*['"`][^'"`\s]+@[\w-]+(?:\.[\w-]+)+['"`]/gi;
+
+// A process runner called in JavaScript: the only way a reverse-shell command line in a string runs.
+const JS_PROCESS_CALL = /\b(?:execSync|execFileSync|spawnSync|execFile|spawn|exec|execa|fork)\s*\(/;
+const CHILD_PROCESS_NAMED = /['"`](?:node:)?child_process['"`]/;
+const REVERSE_SHELL_TEXT = /\/dev\/(?:tcp|udp)\/|\bn(?:c|cat)\b[^\n]{0,80}\s-e\s|\bmkfifo\b[^\n]{0,80}\bn(?:c|cat)\b|\bsocat\b[^\n]{0,80}exec:/gi;
+
+/**
+ * A reverse-shell command line in a JavaScript string is a reverse shell only where something can
+ * run it: a parsed file that starts processes, or a minified bundle that loads child_process and
+ * calls a process runner within a few hundred characters before the string. A UI bundle's help text
+ * or autocomplete list that describes `/dev/tcp` runs nothing (a browser bundle cannot start a
+ * process at all).
+ */
+function withoutReverseShellText(text: string, facts: ScriptFact[], parsed: boolean): ScriptFact[] {
+  if (!facts.some((f) => f.kind === 'reverse-shell')) return facts;
+  let runnable = false;
+  if (parsed) runnable = facts.some((f) => f.kind === 'process') || CHILD_PROCESS_NAMED.test(text);
+  else if (CHILD_PROCESS_NAMED.test(text)) {
+    for (const m of text.matchAll(REVERSE_SHELL_TEXT)) {
+      if (JS_PROCESS_CALL.test(text.slice(Math.max(0, m.index - 400), m.index))) {
+        runnable = true;
+        break;
+      }
+    }
+  }
+  return runnable ? facts : facts.filter((f) => f.kind !== 'reverse-shell');
+}

@@ -12,6 +12,8 @@ import type { PythonSource, SyntaxNode } from './python-source.js';
 export type ShellCommandShape = 'template' | 'quoted' | 'passthrough';
 
 const PY_QUOTE = /^(?:shlex\.quote|pipes\.quote|quote|shlex\.join|mslex\.quote)$/;
+/** Conversions to a number: what they return cannot carry shell syntax. */
+const PY_NUMBER = /^(?:int|float|len|round|abs)$/;
 const JS_QUOTE = /^(?:JSON\.stringify|shellQuote\.quote|shell-quote\.quote|quote|shellEscape|escapeShellArg|shellescape)$|(?:^|\.)(?:quote|escape|escapeShellArg)$/;
 
 /** The shape of a Python shell command (the first argument of os.system, subprocess.run(…, shell=True), …). */
@@ -19,10 +21,40 @@ export function pythonCommandShape(src: PythonSource, node: SyntaxNode): ShellCo
   let value: SyntaxNode | undefined = node;
   for (let i = 0; i < 3 && value?.name === 'VariableName'; i++) value = src.assignment(src.slice(value));
   if (!value) return 'passthrough';
-  const quoted = (part: SyntaxNode | null | undefined): boolean => {
+  // A value is safe for the shell when it is a constant, quoted for the shell, a number, or made only
+  // of such values: a name assigned one (`q = shlex.quote(p)` then `f"… {q}"`), a tuple of them, or
+  // a join of quoted items (`" ".join(map(shlex.quote, xs))`, `" ".join(shlex.quote(a) for a in xs)`).
+  const quoted = (part: SyntaxNode | null | undefined, depth = 0): boolean => {
     if (!part) return true;
+    if (depth > 4) return false;
     if (src.fold(part) !== null) return true;
-    if (part.name === 'CallExpression') return PY_QUOTE.test(src.qualify(part.firstChild) ?? '');
+    if (part.name === 'VariableName') {
+      const assigned = src.assignment(src.slice(part));
+      return assigned !== undefined && assigned !== part && quoted(assigned, depth + 1);
+    }
+    if (part.name === 'ParenthesizedExpression' || part.name === 'TupleExpression') {
+      const items: SyntaxNode[] = [];
+      for (let c = part.firstChild; c; c = c.nextSibling) if (!['(', ')', ','].includes(c.name)) items.push(c);
+      return items.length > 0 && items.every((item) => quoted(item, depth + 1));
+    }
+    if (part.name === 'CallExpression') {
+      const callee = src.qualify(part.firstChild) ?? '';
+      if (PY_QUOTE.test(callee) || PY_NUMBER.test(callee)) return true;
+      if (callee === 'str') return src.args(part).every((a) => quoted(a.value, depth + 1));
+      const member = part.firstChild;
+      if (member?.name === 'MemberExpression' && src.slice(member.lastChild ?? member) === 'join' && src.fold(member.firstChild) !== null) {
+        const argList = part.getChild('ArgList');
+        const first = argList?.firstChild?.nextSibling;
+        if (!first) return false;
+        // A generator argument: its element expression is what each item is.
+        if (first.nextSibling?.name === 'for') return quoted(first, depth + 1) || PY_QUOTE.test(src.qualify(first.firstChild) ?? '');
+        if (first.name === 'CallExpression' && src.qualify(first.firstChild) === 'map') {
+          const fn = first.getChild('ArgList')?.firstChild?.nextSibling;
+          return PY_QUOTE.test(src.qualify(fn ?? null) ?? '');
+        }
+        if (first.name === 'ArrayComprehensionExpression') return PY_QUOTE.test(src.qualify(first.firstChild?.nextSibling?.firstChild ?? null) ?? '');
+      }
+    }
     return false;
   };
   if (value.name === 'FormatString') {
@@ -42,7 +74,18 @@ export function pythonCommandShape(src: PythonSource, node: SyntaxNode): ShellCo
     };
     collect(value);
     const head = src.fold(leaves[0]);
-    if (op === '%') return head === null ? 'passthrough' : quoted(leaves[1]) ? 'quoted' : 'template';
+    if (op === '%') {
+      if (head === null) return 'passthrough';
+      // `"… %s … %d" % (path, width)`: values formatted as numbers cannot carry shell syntax.
+      const conversions = [...head.replace(/%%/g, '').matchAll(/%[-#0 +]*\d*(?:\.\d+)?([a-zA-Z])/g)].map((m) => m[1]);
+      const tuple = leaves[1]?.name === 'TupleExpression' ? leaves[1] : null;
+      if (tuple) {
+        const items: SyntaxNode[] = [];
+        for (let c = tuple.firstChild; c; c = c.nextSibling) if (!['(', ')', ','].includes(c.name)) items.push(c);
+        return items.every((item, i) => /^[difeEgGxXo]$/.test(conversions[i] ?? '') || quoted(item)) ? 'quoted' : 'template';
+      }
+      return quoted(leaves[1]) ? 'quoted' : 'template';
+    }
     if (op !== '+' || head === null || head.trim() === '') return 'passthrough';
     return leaves.every(quoted) ? 'quoted' : 'template';
   }
@@ -61,7 +104,16 @@ export function jsCommandShape(scope: JsScope, node: JsNode): ShellCommandShape 
   let value: JsNode | undefined = node;
   for (let i = 0; i < 3 && value?.type === 'Identifier'; i++) value = scope.constantInit(value.name as string);
   if (!value) return 'passthrough';
-  const quoted = (part: JsNode): boolean => scope.fold(part) !== null || (part.type === 'CallExpression' && JS_QUOTE.test(scope.qualify(part.callee as JsNode) ?? ''));
+  // A name bound once to a quoted value (`const q = shellQuote.quote([p])`) is as safe as the value.
+  const quoted = (part: JsNode, depth = 0): boolean => {
+    if (scope.fold(part) !== null) return true;
+    if (part.type === 'CallExpression') return JS_QUOTE.test(scope.qualify(part.callee as JsNode) ?? '') || /^(?:Number|parseInt|parseFloat|Math\.\w+)$/.test(scope.qualify(part.callee as JsNode) ?? '');
+    if (part.type === 'Identifier' && depth < 4) {
+      const init = scope.constantInit(part.name as string);
+      return init !== undefined && init !== part && quoted(init, depth + 1);
+    }
+    return false;
+  };
   if (value.type === 'TemplateLiteral') {
     const head = String((((value.quasis as JsNode[])[0] as JsNode).value as { cooked?: string }).cooked ?? '');
     const exprs = value.expressions as JsNode[];

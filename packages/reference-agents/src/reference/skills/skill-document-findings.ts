@@ -15,10 +15,16 @@ const MD_LINK = /(?<!!)\[[^\]\n]*\]\(\s*<?(https?:\/\/[^\s)>]+)|^[ \t]{0,3}\[[^\
 const PLACEHOLDER = /\{\{?\s*([^}]{1,60})\}|<([A-Za-z_][\w ]{0,40})|\$\{?([A-Za-z_]\w*)|\[([A-Za-z][\w ]{1,40})\]|(%s)|\b(INSERT_\w+|YOUR_\w+)/g;
 // Telling the model to put what it knows into an image address, in words rather than a template.
 const IMAGE_EXFIL_WORDS = new RegExp(
-  String.raw`\b(?:append|add|include|encode|put|embed|insert|place|attach)\b[^.\n]{0,100}\b(?:conversation|chat\s+history|history|transcript|system\s+prompt|secrets?|tokens?|api\s+keys?|passwords?|credentials?|environment\s+variables?|user['’]s\s+(?:data|messages?|files?))\b[^.\n]{0,100}\b(?:image|img|pixel)\b[^.\n]{0,60}\b(?:url|link|src|address|query)` +
+  String.raw`\b(?:append|add|include|encode|put|embed|insert|place|attach)\b(?:[^.\n]|\.(?=\S)){0,100}(?:\b(?:conversation|chat\s+history|history|transcript|system\s+prompt|secrets?|tokens?|api\s+keys?|passwords?|credentials?|environment\s+variables?|user['’]s\s+(?:data|messages?|files?))\b|\.env\b|_history\b)[^.\n]{0,100}\b(?:image|img|pixel)\b[^.\n]{0,60}\b(?:url|link|src|address|query)` +
     String.raw`|\b(?:render|display|show|output|include|embed)\b[^.\n]{0,60}\b(?:image|img|pixel)\b[^.\n]{0,120}\b(?:url|query|parameter)\b[^.\n]{0,80}\b(?:conversation|chat\s+history|transcript|system\s+prompt|secrets?|tokens?|api\s+keys?|passwords?|credentials?|environment\s+variables?)\b`,
   'gi',
 );
+
+// A query value left for the model to fill: an upper-case word, a brace, angle or dollar slot, dots or X's.
+const SLOT_VALUE = /^(?:[A-Z][A-Z0-9_]{2,}|\{[^}]*\}|<[^>]*>|\$\{?\w+\}?|\.{3}|…|X{3,}|\[[^\]]*\])$/;
+// Where the values are to come from: secrets, .env files, shell history, credentials, the environment.
+const SECRET_SOURCE = /(?:^|[\s`'"(/~])\.env\b|\bdotenv\b|\b(?:shell|bash|zsh|command|terminal)\s+history\b|\.(?:bash|zsh)_history\b|\bhistory\s+(?:file|lines)\b|\bsecrets?\b|\btokens?\b|\bapi[\s_-]?keys?\b|\bpasswords?\b|\bcredentials?\b|\benvironment\s+variables?\b|\.ssh\b|\.aws\b|\.npmrc\b/i;
+const NEGATED_SOURCE = /\b(?:never|not|don['’]t|avoid|without|no)\b/i;
 
 // Instruction to write where an agent or a shell reads at every start. Memory file names are matched
 // case-sensitively (`managed-agents.md` is not `AGENTS.md`).
@@ -163,6 +169,18 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     const url = (m[1] ?? m[2]) as string;
     if (![...url.matchAll(PLACEHOLDER)].some((p) => STRONGLY_SENSITIVE.test((p[1] ?? p[2] ?? p[3] ?? p[4] ?? p[6] ?? '') as string))) continue;
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Markdown link carries the conversation or secrets to an external host', ...at(m.index, m[0]) }));
+  }
+  // An image whose query value is a slot (`?d=VALUES`, `?q={…}`, `?x=<…>`) that the surrounding
+  // sentences say to fill from secrets, .env files or shell history: the rendering fetches the URL.
+  for (const m of text.matchAll(MD_IMAGE)) {
+    const url = (m[1] ?? m[2]) as string;
+    if (findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) continue;
+    const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+    if (!query.split('&').some((kv) => SLOT_VALUE.test(kv.slice(kv.indexOf('=') + 1)))) continue;
+    const window = text.slice(Math.max(0, m.index - 500), Math.min(text.length, m.index + m[0].length + 500));
+    const source = window.split(/(?<=[.!?])\s+|\n\s*\n/).find((sentence) => SECRET_SOURCE.test(sentence) && !NEGATED_SOURCE.test(sentence));
+    if (source === undefined) continue;
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
   }
   for (const m of text.matchAll(IMAGE_EXFIL_WORDS)) {
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'instruction to put the conversation or secrets into an image URL', ...at(m.index, m[0]) }));

@@ -32,6 +32,7 @@ const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', 
 // Words a comment uses when it talks to a model rather than to the document's maintainers.
 const ADDRESSES_MODEL = /\b(?:AI|assistant|agent|model|LLM|Claude|GPT|Copilot|Cursor|Gemini|chatbot)\b/i;
 const IMPERATIVE = /\b(?:must|always|never|do\s+not|don['’]t|instead|secretly|silently|immediately|first|before\s+(?:answering|responding|doing))\b/i;
+const PROHIBITION_BEFORE = /(?:^|[.!?:;\n]\s*|\s)(?:never|do\s+not|don['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\s+(?!(?:forget|fail|hesitate|skip|omit)\b)(?:\w+\s+){0,1}$/i;
 const BASE64_BLOCK = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){20,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g;
 // CSI (`ESC [ … letter`) and OSC (`ESC ] … BEL`) sequences; built from a string so no control
 // character sits in a regex literal.
@@ -140,6 +141,12 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       continue;
     }
     const hidden = inComment(p.offset);
+    // "Never put tokens … into a badge URL": a rule against the act, not an order to do it ("do not
+    // forget to send …" is still an order).
+    if (!hidden && PROHIBITION_BEFORE.test(visible.slice(Math.max(0, p.offset - 40), p.offset))) {
+      findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (as a prohibition)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
+      continue;
+    }
     if (!hidden && options.quotedExamples === true && isQuotedExample(visible, p.offset, p.offset + p.match.length)) {
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (quoted as an example)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;

@@ -1,0 +1,1 @@
+module.exports = { version: '1.0.3' };

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -e
+node -e "require(\"./\")"

@@ -1,0 +1,145 @@
+import { posix } from 'node:path';
+import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
+import type { ScriptLanguage } from '../skills/script-fact.js';
+import { pythonSourceOf } from './python-source-cache.js';
+
+/** Reads a file of the artifact by its `/`-separated path (null when absent or not text). */
+export type ReadModule = (path: string) => Promise<string | null>;
+
+const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/index.ts'];
+const MAX_IMPORTED_MODULES = 8;
+
+/** The string constants a module binds at its top level (`const A = …`, `export const A = …`, `A = …`), folded there. */
+function topLevelConstants(text: string, language: ScriptLanguage): Map<string, string> {
+  const out = new Map<string, string>();
+  if (language === 'python') {
+    const src = pythonSourceOf(text);
+    for (let c = src.tree.topNode.firstChild; c; c = c.nextSibling) {
+      if (c.name !== 'AssignStatement') continue;
+      const target = c.firstChild;
+      if (target?.name !== 'VariableName') continue;
+      const value = src.fold(c.lastChild);
+      if (value !== null) out.set(src.slice(target), value);
+    }
+    return out;
+  }
+  const root = parseJs(text, language === 'typescript');
+  const scope = scopeOf(root);
+  for (const statement of (root.body as JsNode[] | undefined) ?? []) {
+    const decl = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as JsNode | null) : statement;
+    if (decl?.type !== 'VariableDeclaration') continue;
+    for (const d of decl.declarations as JsNode[]) {
+      const id = d.id as JsNode;
+      if (id.type !== 'Identifier' || !d.init) continue;
+      const value = scope.fold(d.init as JsNode);
+      if (value !== null) out.set(id.name as string, value);
+    }
+  }
+  return out;
+}
+
+/** `import { A, B as C } from './x.js'`, `const { A } = require('./x')`, `from .x import A as C`: local name → [module, exported name]. */
+function localImports(file: string, text: string, language: ScriptLanguage, exists: (path: string) => boolean): Map<string, [string, string]> {
+  const out = new Map<string, [string, string]>();
+  const dir = posix.dirname(file);
+  if (language === 'python') {
+    for (const m of text.matchAll(/^from\s+(\.*)([\w.]*)\s+import\s+\(?([\w\s,]+?)\)?\s*$/gm)) {
+      const dots = (m[1] ?? '').length;
+      const dotted = (m[2] ?? '').replace(/\./g, '/');
+      const bases = dots > 0 ? [posix.join(dir, ...Array<string>(dots - 1).fill('..'))] : ['', dir, posix.dirname(dir)];
+      const module = bases.map((b) => posix.normalize(posix.join(b, `${dotted}.py`))).find(exists) ?? bases.map((b) => posix.normalize(posix.join(b, dotted, '__init__.py'))).find(exists);
+      if (module === undefined) continue;
+      for (const spec of (m[3] ?? '').split(',')) {
+        const s = /^\s*(\w+)(?:\s+as\s+(\w+))?\s*$/.exec(spec);
+        if (s) out.set(s[2] ?? s[1]!, [module, s[1]!]);
+      }
+    }
+    return out;
+  }
+  const resolve = (spec: string) => {
+    if (!spec.startsWith('.')) return undefined;
+    const base = posix.normalize(posix.join(dir, spec));
+    const candidates = [base, ...JS_EXTENSIONS.map((e) => `${base}${e}`), base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts')];
+    return candidates.find(exists);
+  };
+  for (const m of text.matchAll(/\bimport\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]|\b(?:const|let|var)\s*\{([^}]*)\}\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    const names = m[1] ?? m[3] ?? '';
+    const module = resolve(m[2] ?? m[4] ?? '');
+    if (module === undefined) continue;
+    for (const spec of names.split(',')) {
+      const s = /^\s*(\w+)(?:\s*(?:as|:)\s*(\w+))?\s*$/.exec(spec);
+      if (s) out.set(s[2] ?? s[1]!, [module, s[1]!]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The string constants a file imports from the artifact's other modules, each folded in the module
+ * that builds it (`export const ARCHIVE = [user, String.fromCharCode(64), host].join('')`), so a
+ * recipient, endpoint or instruction assembled one module away reads as the constant it is.
+ * One level deep; at most a few modules per file.
+ */
+// A relative import at all (`from './x'`, `require('../x')`, `from .x import`): the cheap test first.
+const RELATIVE_IMPORT = /\bfrom\s*['"]\.|\brequire\(\s*['"]\.|^\s*from\s+\.|^\s*from\s+\w+(?:\.\w+)+\s+import\b/m;
+
+export async function importedConstants(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Map<string, string>>): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if ((language !== 'javascript' && language !== 'typescript' && language !== 'python') || !RELATIVE_IMPORT.test(text)) return out;
+  const imports = localImports(file, text, language, exists);
+  const modules = [...new Set([...imports.values()].map(([m]) => m))].slice(0, MAX_IMPORTED_MODULES);
+  for (const module of modules) {
+    if (!cache.has(module)) {
+      const source = await read(module);
+      const lang: ScriptLanguage = module.endsWith('.py') ? 'python' : /\.[cm]?ts$/.test(module) ? 'typescript' : 'javascript';
+      cache.set(module, source === null ? new Map() : topLevelConstants(source, lang));
+    }
+  }
+  for (const [local, [module, name]] of imports) {
+    const value = cache.get(module)?.get(name);
+    if (value !== undefined) out.set(local, value);
+  }
+  return out;
+}
+
+// A request in a function body: what the function is given may leave the machine.
+const SENDS = /\bfetch\s*\(|\b(?:https?|http2)\.(?:request|get)\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot(?:\.\w+)?\s*\(|\bundici\b|\bXMLHttpRequest\b|\bnew\s+WebSocket\b|\.send\s*\(/;
+
+/** Exported functions of a JavaScript module whose body makes a request (`export function ship(p) { fetch(…) }`). */
+function sendingFunctions(text: string, typescript: boolean): Set<string> {
+  const out = new Set<string>();
+  const root = parseJs(text, typescript);
+  for (const statement of (root.body as JsNode[] | undefined) ?? []) {
+    const decl = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as JsNode | null) : statement;
+    if (!decl) continue;
+    const candidates: Array<[string, JsNode]> = [];
+    if (decl.type === 'FunctionDeclaration' && (decl.id as JsNode | null)?.name) candidates.push([(decl.id as JsNode).name as string, decl]);
+    if (decl.type === 'VariableDeclaration') for (const d of decl.declarations as JsNode[]) if ((d.id as JsNode).type === 'Identifier' && d.init && /Function/.test((d.init as JsNode).type)) candidates.push([(d.id as JsNode).name as string, d.init as JsNode]);
+    for (const [name, fn] of candidates) if (SENDS.test(text.slice(fn.start, fn.end))) out.add(name);
+  }
+  for (const m of text.matchAll(/\bexports\.(\w+)\s*=\s*(?:async\s+)?function\b[^{]*\{/g)) {
+    const body = text.slice(m.index, m.index + 2000);
+    if (SENDS.test(body)) out.add(m[1]!);
+  }
+  return out;
+}
+
+/**
+ * Local names of functions a JavaScript file imports from the artifact's other modules that make a
+ * request with what they are given: a tool handler calling one sends data, though its own module
+ * has no network call.
+ */
+export async function importedSenders(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  const out = new Set<string>();
+  if ((language !== 'javascript' && language !== 'typescript') || !RELATIVE_IMPORT.test(text)) return out;
+  const imports = localImports(file, text, language, exists);
+  for (const [local, [module, name]] of imports) {
+    if (!cache.has(module)) {
+      if (cache.size >= 64) break;
+      const source = await read(module);
+      cache.set(module, source === null ? new Set() : sendingFunctions(source, /\.[cm]?ts$/.test(module)));
+    }
+    if (cache.get(module)?.has(name) === true) out.add(local);
+  }
+  return out;
+}

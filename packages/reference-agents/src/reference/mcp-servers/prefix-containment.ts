@@ -1,0 +1,51 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import type { ScriptLanguage } from '../skills/script-fact.js';
+import { lineLocator } from '../text/line-locator.js';
+
+// `a.startsWith(b)` / `a.startswith(b)` with a non-literal prefix.
+const JS_PREFIX_TEST = /([\w$.]+)\.startsWith\(\s*([^()'"`,]+?)\s*\)/g;
+const PY_PREFIX_TEST = /([\w.]+)\.startswith\(\s*([^()'",]+?)\s*\)/g;
+// Names of what a containment check compares: directories and paths.
+const PATHISH = /dir|root|base|allow|path|folder|workspace|sandbox|home|cwd|target|resolved|abs|full|real/i;
+// A separator appended to the prefix, or the prefix compared component-wise: the check is sound.
+const SEPARATED = /\bsep\b|['"`]\/['"`]|\\\\|\/\s*$|\bcommonpath\b|\bis_relative_to\b|\brelative_to\b|\bpath\.relative\b/;
+const JS_FS = /\b(?:readFile|readFileSync|writeFile|writeFileSync|appendFile|createReadStream|createWriteStream|readdir|unlink|rm|mkdir|copyFile|rename)\w*\s*\(/;
+const PY_FS = /\bopen\s*\(|\.(?:read_text|read_bytes|write_text|write_bytes|unlink|rmdir|mkdir)\s*\(|\bshutil\.|\bos\.(?:remove|unlink|listdir|makedirs)\s*\(/;
+// Symbolic links resolved, or the path compared by component, somewhere in the file.
+const RESOLVES_LINKS = /\brealpath\w*\b|\bcommonpath\b|\bis_relative_to\b|\bpath\.relative\s*\(|\bPath\([^)]*\)\.resolve\(\)\.relative_to\b/;
+
+/**
+ * Path containment done with a bare string-prefix test (`resolved.startsWith(allowedDir)`) with no
+ * separator after the prefix and no symbolic-link resolution in the file: `/srv/data_evil` passes a
+ * check for `/srv/data`, and a link inside the directory points anywhere (the "EscapeRoute" flaw of
+ * the reference filesystem server, CVE-2025-53109/53110). Reported where the file also reads or
+ * writes files, or exports the check for tools that do.
+ */
+export function prefixContainmentFindings(file: string, text: string, language: ScriptLanguage): AgentFinding[] {
+  if (language !== 'javascript' && language !== 'typescript' && language !== 'python') return [];
+  const py = language === 'python';
+  if (RESOLVES_LINKS.test(text)) return [];
+  if (!(py ? PY_FS : JS_FS).test(text) && !/\bexport\b|module\.exports|__all__/.test(text)) return [];
+  const lineAt = lineLocator(text);
+  for (const m of text.matchAll(py ? PY_PREFIX_TEST : JS_PREFIX_TEST)) {
+    const [whole, subject = '', prefix = ''] = m;
+    if (SEPARATED.test(prefix) || /^\d/.test(prefix.trim())) continue;
+    if (!PATHISH.test(subject) && !PATHISH.test(prefix)) continue;
+    // The prefix itself built with a separator on an earlier line (`const root = dir + path.sep`).
+    const name = prefix.trim().replace(/^.*\./, '');
+    const assigned = new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]+)`).exec(text)?.[1] ?? '';
+    if (SEPARATED.test(assigned)) continue;
+    return [
+      referenceFinding({
+        category: 'vulnerability',
+        severity: 'HIGH',
+        title: 'path containment is a bare string-prefix test (no separator, no realpath): sibling directories and links escape it',
+        file,
+        line: lineAt(m.index),
+        evidence: whole.slice(0, 200),
+      }),
+    ];
+  }
+  return [];
+}
