@@ -64,7 +64,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-test-'));
   // Registry fetching off unless a test turns it on: a test server never reaches the public
   // registries (the registry tests point it at a local Verdaccio and PyPI stand-in).
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', VIGIL_REGISTRY_FETCH: 'false', ...options.env }, dataDir), dataDir, ...options.config };
+  // Everything under the data directory (blobs/, metagraph.json), as `serve` keeps it with VIGIL_DATA_DIR set.
+  const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', VIGIL_REGISTRY_FETCH: 'false', VIGIL_DATA_DIR: dataDir, ...options.env }, dataDir), ...options.config };
   const given = options.database;
   const ownsDatabase = given === undefined;
   const database = given === undefined ? await openDatabase({ url: ':memory:' }) : borrowed(given);
