@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { contentHash, MAX_SEARCH_CANDIDATES } from '@vigil/core';
-import { buildApp, createPublicReadService, loadConfig, migrateToLatest, openDatabase, registerArtifact, runKeysCommand } from '@vigil/server';
+import { buildApp, createRuntime, loadConfig, migrateToLatest, openDatabase, registerArtifact, runKeysCommand } from '@vigil/server';
 import { median, percentile, prng } from './lib.mjs';
 
 const ARTIFACTS = Number(process.env.BENCH_ARTIFACTS ?? 20_000);
@@ -31,11 +31,13 @@ async function build(db) {
   }
 }
 
-async function measure(label, db) {
+async function measure(label, database) {
+  const { db } = database;
   const token = (await runKeysCommand(db, 'keys', ['create', '--org', `bench-${randomBytes(3).toString('hex')}`, '--plan', 'paid', '--scopes', 'read'], Date.now())).find((l) =>
     l.startsWith('vgl_'),
   );
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), readService: createPublicReadService(db), customers: { db } });
+  const runtime = await createRuntime(loadConfig({ LOG_LEVEL: 'silent' }), { database });
+  const app = await buildApp(runtime);
   const get = async (q) => {
     const start = process.hrtime.bigint();
     const response = await app.inject({ method: 'GET', url: `/v1/search?q=${encodeURIComponent(q)}`, headers: { authorization: `Bearer ${token}` } });
@@ -55,6 +57,7 @@ async function measure(label, db) {
   for (const [, q] of queries) await get(q);
   for (let r = 0; r < REPEATS; r++) for (const [name, q] of queries) times.get(name).push((await get(q)).ms);
   await app.close();
+  await runtime.close();
   const baseline = median(times.get(queries[0][0]));
   console.log(`\n${label}: ${ARTIFACTS} artifacts indexed, at most ${MAX_SEARCH_CANDIDATES} candidates per search`);
   for (const [name] of queries) {
@@ -74,7 +77,7 @@ if (process.env.BENCH_REBUILD === '1' || !existsSync(`${dataDir}vigil.db`)) {
 }
 const sqlite = await openDatabase({ dataDir });
 await migrateToLatest(sqlite.db);
-await measure('SQLite', sqlite.db);
+await measure('SQLite', sqlite);
 await sqlite.close();
 
 const url = process.env.TEST_DATABASE_URL;
@@ -88,7 +91,7 @@ if (url) {
     const postgres = await openDatabase({ url: scoped.toString() });
     console.log(`\nbuilding ${ARTIFACTS} artifacts on PostgreSQL (schema ${schema}, dropped at the end)`);
     await build(postgres.db);
-    await measure('PostgreSQL', postgres.db);
+    await measure('PostgreSQL', postgres);
     await postgres.close();
   } finally {
     await admin.db.schema.dropSchema(schema).cascade().execute();

@@ -3,7 +3,7 @@
 // `node serve.mjs vigil <dataDir>` — Vigil on the SQLite database in <dataDir>, rate limits raised.
 // `node serve.mjs vigil-metrics <dataDir>` — the same with metrics on, as VIGIL_METRICS_PORT turns them on.
 import Fastify from 'fastify';
-import { buildApp, createBlobStore, createPolicyInputSources, createPublicReadService, databaseInstrumentation, loadConfig, openDatabase } from '@vigil/server';
+import { buildApp, createRuntime, databaseInstrumentation, loadConfig, openDatabase } from '@vigil/server';
 
 const [kind, dataDir] = process.argv.slice(2);
 let app;
@@ -28,16 +28,14 @@ if (kind === 'hello') {
     LOG_LEVEL: 'warn',
   });
   const database = await openDatabase({ dataDir: config.dataDir, ...(metrics ? { instrument: databaseInstrumentation } : {}) });
-  // The customer API too (API keys, artifacts: bench/verify.mjs; repositories: bench/repository-verify.mjs);
-  // its hooks run on its own routes only.
-  const blobs = await createBlobStore(config.blobs);
-  app = await buildApp({
-    config,
-    readService: createPublicReadService(database.db),
-    customers: { db: database.db, blobs, policySources: createPolicyInputSources(database.db, blobs) },
-    metrics,
+  // The production app: every feature (API keys, artifacts: bench/verify.mjs; repositories:
+  // bench/repository-verify.mjs), each feature's hooks on its own routes only.
+  const runtime = await createRuntime(config, { database, metrics });
+  app = await buildApp(runtime);
+  app.addHook('onClose', async () => {
+    await runtime.close();
+    await database.close();
   });
-  app.addHook('onClose', () => database.close());
 } else {
   console.error('usage: node serve.mjs hello | vigil <dataDir> | vigil-metrics <dataDir>');
   process.exit(2);

@@ -14,6 +14,7 @@ import {
   buildApp,
   closeRound,
   createPublicReadService,
+  createRuntime,
   createTasks,
   loadConfig,
   migrateToLatest,
@@ -153,7 +154,8 @@ const dashboard = await time(() => read.networkDashboard(now), 200);
 
 // And over HTTP: each distinct `days` is a cache miss the first time it is asked.
 const config = loadConfig({ VIGIL_DATA_DIR: dataDir, VIGIL_RATE_LIMIT_PER_MINUTE: '1000000', VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' });
-const app = await buildApp({ config, readService: read, now: () => now });
+const runtime = await createRuntime(config, { database, clock: () => now.getTime() });
+const app = await buildApp(runtime);
 await app.listen({ host: '127.0.0.1', port: 0 });
 const url = `http://127.0.0.1:${app.server.address().port}`;
 const httpMiss = [];
@@ -164,6 +166,7 @@ for (let days = 180; days > 100; days--) {
   httpMiss.push(Number(process.hrtime.bigint() - t) / 1e6);
 }
 await app.close();
+await runtime.close();
 await database.close();
 
 const line = (name, s) =>

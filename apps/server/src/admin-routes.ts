@@ -7,7 +7,7 @@ import { repositoryAdminRoutes } from './features/repositories/index.js';
 import { webhookAdminRoutes } from './features/webhooks/index.js';
 
 export interface AdminRoutesOptions extends KeyRoutesOptions {
-  metagraph?: NetworkAdminRoutesOptions['metagraph'];
+  metagraph: NetworkAdminRoutesOptions['metagraph'];
   scheduler: NetworkAdminRoutesOptions['scheduler'];
 }
 

@@ -2,13 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Config, TrustProxy } from './config.js';
 import { redactSecrets } from './platform/log/redact-secrets.js';
-import { createSecretBox } from './platform/secrets/secret-box.js';
-import { loadServerIdentity } from './platform/secrets/server-identity.js';
-import type { PublicReadService } from './features/network/index.js';
-import { connectRedis } from './platform/http/connect-redis.js';
 import { bodyGuardPlugin } from './platform/http/plugins/body-guard.js';
 import { createMemoryCacheStore, createRedisCacheStore } from './platform/http/plugins/cache-store.js';
 import { connectionDrainPlugin } from './platform/http/plugins/connection-drain.js';
@@ -24,33 +19,15 @@ import { depthBoundedJsonParser } from './platform/http/json-body.js';
 import { lazyChildLoggerFactory } from './platform/http/lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './platform/http/plugins/request-id.js';
 import { responseCachePlugin } from './platform/http/plugins/response-cache.js';
-import { networkRoutesPlugin, type NetworkOptions } from './features/network/index.js';
-import { customerRoutesPlugin, type CustomerOptions } from './customer-routes.js';
-import { publicRoutesPlugin } from './features/network/index.js';
-import { createTransparencyLog, logRoutesPlugin, type TransparencyLog } from './features/log/index.js';
+import { createPublicReadService, networkRoutesPlugin, publicRoutesPlugin } from './features/network/index.js';
+import { customerRoutesPlugin } from './customer-routes.js';
+import { createTransparencyLog, logRoutesPlugin } from './features/log/index.js';
+import { createPolicyInputSources } from './features/policies/index.js';
+import { createReferenceFetches } from './features/registries/index.js';
+import type { Runtime } from './runtime.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
 import { readinessRoute } from './platform/readiness/index.js';
 import { countRefusedBeforeRouting, httpMetricsPlugin } from './platform/metrics/index.js';
-
-export interface BuildAppOptions {
-  config: Config;
-  readService: PublicReadService;
-  /** Server time handed to the read service (24 h windows, countdowns); tests pin it. */
-  now?: () => Date;
-  /**
-   * Shared state for rate-limit counters and the response cache. When absent and `config.redisUrl`
-   * is set, the app opens its own client and closes it with the app.
-   */
-  redis?: Redis;
-  /** Where logs go (default stdout); tests capture them here. */
-  logStream?: NodeJS.WritableStream;
-  /** The signed miner and validator endpoints; absent, only the public API is served. */
-  network?: NetworkOptions;
-  /** The customer API (API keys, accounts, admin); absent, it is not served. */
-  customers?: CustomerOptions;
-  /** Count and time every request in the process's metrics (VIGIL_METRICS_PORT set; docs/operations.md). */
-  metrics?: boolean;
-}
 
 function serverVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -67,11 +44,17 @@ export function defaultLogOrigin(serverPublicKeyHex: string): string {
   return `vigil/${serverPublicKeyHex}`;
 }
 
-/** The Vigil HTTP API, not yet listening: register extra routes or call `listen`/`inject`. */
-export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
-  const { config, readService } = options;
-  const now = options.now ?? (() => new Date());
-  const identity = await loadServerIdentity(config.dataDir);
+/**
+ * The Vigil HTTP API over a runtime, not yet listening: register extra routes or call `listen`/`inject`.
+ * Every feature is registered, always; only a setting turns one off (VIGIL_ADMIN_ALLOWLIST empty,
+ * VIGIL_DASHBOARD, VIGIL_DEBUG, VIGIL_REGISTRY_FETCH). Closing the app leaves the runtime open.
+ */
+export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
+  const { config, identity, redis, metrics } = runtime;
+  const db = runtime.database.db;
+  const clock = runtime.clock;
+  // Routes take a Date clock; it reads the runtime's one clock.
+  const now = () => new Date(clock());
 
   const requestsInFlight = new WeakMap<Socket, ServerResponse>();
   const app = Fastify({
@@ -79,7 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       level: config.logLevel,
       // Every line, as written: the request's url and host, bindings, error messages alike.
       hooks: { streamWrite: redactSecrets },
-      ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(runtime.logStream ? { stream: runtime.logStream } : {}),
     },
     genReqId: genRequestId,
     childLoggerFactory: lazyChildLoggerFactory,
@@ -89,7 +72,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
         app.countParserRefusal(socket.remoteAddress);
       }
       const status = clientErrorHandler(error, socket, requestsInFlight.get(socket));
-      if (status !== undefined && options.metrics === true) countRefusedBeforeRouting(status);
+      if (status !== undefined && metrics) countRefusedBeforeRouting(status);
     },
     requestIdHeader: false,
     // A client must deliver its whole request in time (a body that stalls is cut off with 408); Node
@@ -128,27 +111,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // no answer): refuse it like any request, with a catalogue body and an x-request-id.
   app.server.on('connect', (_request: unknown, socket: Socket) => {
     const status = endSocketWithError(socket, 'method_not_allowed');
-    if (options.metrics === true) countRefusedBeforeRouting(status, 'CONNECT');
+    if (metrics) countRefusedBeforeRouting(status, 'CONNECT');
   });
   // An Expect other than 100-continue: Node would answer a bare 417. RFC 9110 lets a server ignore
   // an expectation it does not support, so the request is served like any other.
   app.server.on('checkExpectation', (request, response) => app.server.emit('request', request, response));
-
-  let redis = options.redis;
-  if (!redis && config.redisUrl) {
-    const owned = connectRedis(config.redisUrl, config.redisTimeoutMs);
-    redis = owned;
-    // Without a listener ioredis prints every reconnect failure; one line per 10 s says enough.
-    let lastLogged = 0;
-    owned.on('error', (error: Error) => {
-      if (Date.now() - lastLogged < 10_000) return;
-      lastLogged = Date.now();
-      app.log.warn({ err: error }, 'redis connection error; shared state falls back (see docs/configuration.md)');
-    });
-    app.addHook('onClose', async () => {
-      await owned.quit().catch(() => owned.disconnect());
-    });
-  }
 
   // Every route declares its params, query, body and responses with @vigil/core's zod schemas:
   // they validate the input, serialize the output and describe the route in /openapi.json.
@@ -157,9 +124,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorate('vigilConfig', config);
   app.decorate('serverIdentity', { publicKeyHex: identity.publicKeyHex });
+  // The process's log (Redis and database connection errors, workers) goes where the app's goes.
+  if (!runtime.log.attached) runtime.log.attach(app.log);
 
   await app.register(requestIdPlugin);
-  if (options.metrics === true) await app.register(httpMetricsPlugin);
+  if (metrics) await app.register(httpMetricsPlugin);
   // First of the hooks that can wait (rate limits and the cache may wait on Redis): the timeout
   // covers them as well as the handler.
   await app.register(handlerTimeoutPlugin, { defaultMs: config.handlerTimeoutMs, fromRequestStart: redis !== undefined });
@@ -173,41 +142,54 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   // The in-process store ages entries on the app's clock; Redis expires them on its own.
   await app.register(responseCachePlugin, {
-    store: redis ? createRedisCacheStore(redis) : createMemoryCacheStore(() => now().getTime()),
+    store: redis ? createRedisCacheStore(redis) : createMemoryCacheStore(clock),
   });
   await app.register(errorsPlugin);
   await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
-  await app.register(publicRoutesPlugin, { readService, now, serverPublicKeyHex: identity.publicKeyHex });
-  // The transparency log (docs/log.md), served wherever the app has the database.
-  const logDb = options.customers?.db ?? options.network?.db;
-  let log: TransparencyLog | undefined;
-  if (logDb !== undefined) {
-    await app.register(readinessRoute, { db: logDb, timeoutMs: config.metrics.queryTimeoutMs });
-    log = createTransparencyLog({
-      db: logDb,
-      secretKey: identity.secretKey,
-      origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex),
-      witnesses: config.logWitnesses,
-    });
-    await app.register(logRoutesPlugin, { log, now });
-  }
-  if (options.customers) {
-    await app.register(customerRoutesPlugin, {
-      ...options.customers,
-      now,
-      adminAllowlist: config.adminAllowlist,
-      scheduler: config.scheduler,
-      handlerTimeoutMs: config.handlerTimeoutMs,
-      artifactLimitBytes: config.artifactLimitBytes,
-      secrets: createSecretBox(identity.secretKey),
-      webhooks: config.webhooks,
-      serverKey: identity.secretKey,
-      watches: { enabled: config.registries.enabled, maxPerAccount: config.registries.watch.maxPerAccount },
-      ...(log ? { log } : {}),
-    });
-  }
-  if (options.network) await app.register(networkRoutesPlugin, { ...options.network, redis: options.network.redis ?? redis, now });
+  await app.register(publicRoutesPlugin, { readService: createPublicReadService(db), now, serverPublicKeyHex: identity.publicKeyHex });
+  await app.register(readinessRoute, { db, timeoutMs: config.metrics.queryTimeoutMs });
+  // The transparency log (docs/log.md).
+  const log = createTransparencyLog({
+    db,
+    secretKey: identity.secretKey,
+    origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex),
+    witnesses: config.logWitnesses,
+  });
+  await app.register(logRoutesPlugin, { log, now });
+  // On-demand registry fetching (docs/registries.md): verification queues fetches whenever it is on,
+  // and wakes this process's fetch worker when it runs one.
+  const referenceFetches = config.registries.enabled
+    ? createReferenceFetches({ db, timings: config.scheduler, now: clock, onQueued: () => runtime.signals.registryFetchQueued.notify() })
+    : undefined;
+  await app.register(customerRoutesPlugin, {
+    db,
+    metagraph: runtime.metagraph,
+    blobs: runtime.blobs,
+    policySources: createPolicyInputSources(db, runtime.blobs, clock),
+    onRepositoryPushQueued: () => runtime.signals.repositoryPushQueued.notify(),
+    ...(runtime.webhookResolver ? { webhookResolver: runtime.webhookResolver } : {}),
+    ...(referenceFetches ? { referenceFetches } : {}),
+    now,
+    adminAllowlist: config.adminAllowlist,
+    scheduler: config.scheduler,
+    handlerTimeoutMs: config.handlerTimeoutMs,
+    artifactLimitBytes: config.artifactLimitBytes,
+    secrets: runtime.secrets,
+    webhooks: config.webhooks,
+    serverKey: identity.secretKey,
+    watches: { enabled: config.registries.enabled, maxPerAccount: config.registries.watch.maxPerAccount },
+    log,
+  });
+  await app.register(networkRoutesPlugin, {
+    db,
+    blobs: runtime.blobs,
+    metagraph: runtime.metagraph,
+    signedAuth: config.signedAuth,
+    bundleLimitBytes: config.bundleLimitBytes,
+    redis,
+    now,
+  });
   if (config.dashboard.enabled) await app.register(dashboardPlugin, { settings: config.dashboard });
   return app;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `vigil-server`: the usage text is read from the file the build wrote (dist/usage.txt), so help
-// loads none of the server; every other command imports commands-main.js (docs/benchmarks.md).
+// loads none of the server; every other command imports main.js (docs/benchmarks.md).
 import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -19,5 +19,5 @@ async function usage(): Promise<string> {
 if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
   process.stdout.write(await usage());
 } else {
-  await (await import('./commands-main.js')).runCommand(argv);
+  await (await import('./main.js')).runCommand(argv);
 }

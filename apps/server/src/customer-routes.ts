@@ -28,16 +28,16 @@ import type { TransparencyLog } from './features/log/index.js';
 export interface CustomerOptions {
   db: Kysely<Database>;
   /**
-   * The metagraph permit checks use: `POST /v1/attestations/verify` checks against it (absent, that
-   * route is not served) and the admin API uploads snapshots into it (file sources only).
+   * The metagraph permit checks use: `POST /v1/attestations/verify` checks against it and the admin
+   * API uploads snapshots into it (file sources only).
    */
-  metagraph?: CachedMetagraph;
-  /** Where uploaded artifacts go; absent, the artifact API (docs/artifacts.md) is not served. */
-  blobs?: BlobStore;
+  metagraph: CachedMetagraph;
+  /** Where uploaded artifacts go (docs/artifacts.md). */
+  blobs: BlobStore;
   /** Told when a repository push is queued, so the process's repository worker starts it at once. */
-  onRepositoryPushQueued?: () => void;
-  /** What policy evaluation reads beyond verdicts (advisories, artifact facts); absent, the policy API (docs/policies.md) is not served. */
-  policySources?: PolicyInputSources;
+  onRepositoryPushQueued: () => void;
+  /** What policy evaluation reads beyond verdicts (advisories, artifact facts) (docs/policies.md). */
+  policySources: PolicyInputSources;
   /** How webhook endpoint host names resolve for the URL check (tests hand in their own). */
   webhookResolver?: HostResolver;
   /** On-demand registry fetching of unseen npm and PyPI references (features/registries); absent, nothing is fetched. */
@@ -79,10 +79,10 @@ export const customerRoutesPlugin: FastifyPluginAsync<
     /** Seals webhook secrets (and the stored answers that show them) with the server key. */
     secrets: SecretBox;
     webhooks: WebhookSettings;
-    /** The transparency log `?proof=true` reads proofs from; absent, `log_proof` is null. */
-    log?: TransparencyLog;
+    /** The transparency log `?proof=true` reads proofs from. */
+    log: TransparencyLog;
     /** The server identity's seed, for the verification summaries it signs (GET /v1/artifacts/{id}/vsa). */
-    serverKey?: Uint8Array;
+    serverKey: Uint8Array;
     /** Following releases (docs/watches.md): whether registry fetching is on, and the per-account limit. */
     watches: { enabled: boolean; maxPerAccount: number };
   }
@@ -98,18 +98,11 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   // `config.idempotent` registered in this context, now or by a later plugin, honours the header.
   await app.register(idempotencyPlugin, { db, now: () => now().getTime(), handlerTimeoutMs, secrets });
   await app.register(keyRoutes, { db, now });
-  await app.register(customerAttestationRoutes, { db, metagraph, now, ...(log ? { log } : {}) });
+  await app.register(customerAttestationRoutes, { db, metagraph, now, log });
   await app.register(searchRoutes, { db });
-  if (blobs) await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches, ...(log ? { log } : {}), ...(serverKey ? { serverKey } : {}) });
-  if (policySources) await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });
-  await app.register(repositoryRoutes, {
-    db,
-    secrets,
-    now,
-    ...(policySources ? { policySources } : {}),
-    ...fetches,
-    ...(onRepositoryPushQueued ? { onPushQueued: onRepositoryPushQueued } : {}),
-  });
+  await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches, log, serverKey });
+  await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });
+  await app.register(repositoryRoutes, { db, secrets, now, policySources, ...fetches, onPushQueued: onRepositoryPushQueued });
   await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
   await app.register(watchRoutes, { db, now, ...watches });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });

@@ -1,7 +1,8 @@
 // @vigil/server: the API server. The `vigil-server` command (bin.ts) is built from these.
 export { buildApp } from './app.js';
 export { connectRedis } from './platform/http/connect-redis.js';
-export type { BuildAppOptions } from './app.js';
+export { createRuntime } from './runtime.js';
+export type { Runtime, RuntimeOverrides } from './runtime.js';
 export { installGracefulShutdown } from './platform/http/shutdown.js';
 export type { GracefulShutdownOptions } from './platform/http/shutdown.js';
 export { CONFIG_VARIABLES, ConfigError, LOG_LEVELS, loadConfig } from './config.js';

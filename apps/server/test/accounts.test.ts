@@ -1,13 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startTestApp } from '../src/test-support/test-app.js';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
 interface Server {
@@ -32,27 +27,16 @@ async function operatorKey(db: Parameters<typeof runKeysCommand>[0], args: strin
 
 describeEachDialect('customer API: accounts and keys', (ctx) => {
   async function start(config: { adminAllowlist?: string[] } = {}): Promise<Server> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-accounts-'));
     const stream = new PassThrough();
     let logText = '';
     stream.on('data', (chunk: Buffer) => (logText += chunk.toString('utf8')));
-    const app = await buildApp({
-      config: { ...loadConfig({ LOG_LEVEL: 'debug' }, dataDir), dataDir, adminAllowlist: config.adminAllowlist ?? [] },
-      readService: createPublicReadService(ctx.db()),
-      customers: { db: ctx.db() },
-      logStream: stream,
+    const { app, url, close } = await startTestApp({
+      env: { LOG_LEVEL: 'debug' },
+      database: ctx,
+      config: { adminAllowlist: config.adminAllowlist ?? [] },
+      overrides: { logStream: stream },
     });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const address = app.server.address() as { port: number };
-    const server = {
-      app,
-      url: `http://127.0.0.1:${address.port}`,
-      logs: () => logText,
-      close: async () => {
-        await app.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    const server = { app, url, logs: () => logText, close };
     servers.push(server);
     return server;
   }

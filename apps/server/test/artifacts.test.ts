@@ -1,3 +1,4 @@
+import { startTestApp } from '../src/test-support/test-app.js';
 import { createHash, createPublicKey, verify as verifySignature } from 'node:crypto';
 import { dsse } from '@sigstore/core';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,14 +15,11 @@ import { formatVerifierKey, leafHash, noteVerifier, verifyTlogProof } from '@vig
 import { afterEach, expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/platform/db/schema.js';
-import { buildApp } from '../src/app.js';
 import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
 import { paxTarGz } from '../src/test-support/pax-tar.js';
 import { keepVerifiedProvenance } from '../src/features/artifacts/provenance/artifact-provenance.js';
 import { closeRound, openRound } from '../src/features/network/rounds/rounds.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { zipOf } from '../src/test-support/stored-zip.js';
 import { attest, bundle, DAY, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
@@ -87,14 +85,13 @@ describeEachDialect('customer API: artifacts', (ctx) => {
         return files.putStream(source.pipe(counter), putOptions).finally(() => (settled += 1));
       },
     };
-    const base = loadConfig({ LOG_LEVEL: 'silent' }, dataDir);
-    const app = await buildApp({
-      config: { ...base, dataDir, artifactLimitBytes: options.artifactLimitBytes ?? 1024 * 1024 },
-      readService: createPublicReadService(ctx.db()),
-      customers: { db: ctx.db(), blobs },
+    const started = await startTestApp({
+      dataDir,
+      database: ctx,
+      config: { artifactLimitBytes: options.artifactLimitBytes ?? 1024 * 1024 },
+      overrides: { blobs },
     });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const port = (app.server.address() as { port: number }).port;
+    const { app, port } = started;
     const server: Server = {
       app,
       port,
@@ -103,7 +100,7 @@ describeEachDialect('customer API: artifacts', (ctx) => {
       streamed: () => streamed,
       settled: () => settled,
       close: async () => {
-        await app.close();
+        await started.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

@@ -1,20 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startTestApp } from '../src/test-support/test-app.js';
 import { formatOffsetTimestamp, type MetagraphSnapshot } from '@vigil/core';
 import { verifyAttestation } from '@vigil/crypto';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/platform/db/schema.js';
-import { buildApp } from '../src/app.js';
 import { CachedMetagraph } from '../src/features/network/metagraph/index.js';
 import { attestationPageQuery } from '../src/features/network/attestations/attestations-read.js';
 import { claimTasks, recordLeasedAttestation, recordLeasedAttestations } from '../src/features/network/tasks/leases.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { attest, bundle, finding, findTask, HOUR, newKey, seedRound, signedEnvelope, T0, type TestKey } from '../src/test-support/fixtures.js';
 
@@ -52,27 +46,12 @@ function snapshotOf(withPermit: readonly TestKey[], withoutPermit: readonly Test
 }
 
 async function start(ctx: DialectContext, snapshot: MetagraphSnapshot): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-attest-'));
-  const app = await buildApp({
-    config: { ...loadConfig({ LOG_LEVEL: 'warn' }, dataDir), dataDir },
-    readService: createPublicReadService(ctx.db()),
-    customers: {
-      db: ctx.db(),
-      // Search results link to artifact reads: those routes are served too.
-      blobs: createFileBlobStore(join(dataDir, 'blobs')),
-      metagraph: new CachedMetagraph({ source: { description: 'test snapshot', snapshot: async () => snapshot } }),
-    },
+  const { app, url, close } = await startTestApp({
+    env: { LOG_LEVEL: 'warn' },
+    database: ctx,
+    overrides: { metagraph: new CachedMetagraph({ source: { description: 'test snapshot', snapshot: async () => snapshot } }) },
   });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address() as { port: number };
-  const server = {
-    app,
-    url: `http://127.0.0.1:${address.port}`,
-    close: async () => {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const server = { app, url, close };
   servers.push(server);
   return server;
 }

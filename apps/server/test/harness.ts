@@ -1,19 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
-import { loadConfig, type Config } from '../src/config.js';
-import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
-import { migrateToLatest } from '../src/platform/db/migrate.js';
-import { buildApp } from '../src/app.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
+import type { BlobStore } from '../src/platform/blobs/index.js';
+import type { Config } from '../src/config.js';
+import type { VigilDatabase } from '../src/platform/db/database.js';
+import type { Runtime } from '../src/runtime.js';
+import { startTestApp } from '../src/test-support/test-app.js';
 
 export interface TestServer {
   app: FastifyInstance;
+  runtime: Runtime;
   url: string;
   port: number;
   database: VigilDatabase;
@@ -32,56 +29,38 @@ export interface StartOptions {
   database?: VigilDatabase;
   /** The data directory (server-key, blobs/) instead of a fresh one; left in place at close. Share one to run several instances. */
   dataDir?: string;
-  /** Also serve the customer API (API keys, artifacts), artifact bytes under `<dataDir>/blobs` as `serve` keeps them. */
-  customers?: boolean;
-  /** The customer API's blob store instead of the file store under `<dataDir>/blobs` (an S3 store, say); not closed at close. */
+  /** The blob store instead of the file store under `<dataDir>/blobs` (an S3 store, say); not closed at close. */
   blobs?: BlobStore;
   /** Count and time requests in the process's metrics (vigil_http_*), as `serve` does with VIGIL_METRICS_PORT set. */
   metrics?: boolean;
 }
 
-/** A real Vigil server listening on 127.0.0.1 with an ephemeral port, over a migrated in-memory SQLite. */
+/**
+ * A real Vigil server listening on 127.0.0.1 with an ephemeral port, over a migrated in-memory SQLite
+ * (startTestApp with the app's log kept for `logs()`).
+ */
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const ownsDataDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-http-'));
-  // Registry fetching off: a test server never reaches the public registries, and the tests of
-  // unseen references pin today's `queued: false` answer. The registry tests turn it on against a
-  // local Verdaccio and PyPI stand-in (test/registry-fetch.test.ts).
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'info', VIGIL_REGISTRY_FETCH: 'false' }, dataDir), dataDir, ...options.config };
-  const ownsDatabase = options.database === undefined;
-  const database = options.database ?? (await openDatabase({ url: ':memory:' }));
-  if (ownsDatabase) await migrateToLatest(database.db);
   const stream = new PassThrough();
   let logText = '';
   stream.on('data', (chunk: Buffer) => {
     logText += chunk.toString('utf8');
   });
-  const app = await buildApp({
-    config,
-    readService: createPublicReadService(database.db),
-    ...(options.now ? { now: options.now } : {}),
-    ...(options.redis ? { redis: options.redis } : {}),
-    ...(options.customers ? { customers: { db: database.db, blobs: options.blobs ?? createFileBlobStore(join(config.dataDir, 'blobs')) } } : {}),
-    logStream: stream,
-    ...(options.metrics ? { metrics: true } : {}),
-  });
-  options.register?.(app);
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
-  return {
-    app,
-    url: `http://127.0.0.1:${address.port}`,
-    port: address.port,
-    database,
-    config,
-    logs: () => logText,
-    close: async () => {
-      await app.close();
-      if (ownsDatabase) await database.close();
-      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+  const now = options.now;
+  const server = await startTestApp({
+    env: { LOG_LEVEL: 'info' },
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.register ? { register: options.register } : {}),
+    overrides: {
+      logStream: stream,
+      ...(now ? { clock: () => now().getTime() } : {}),
+      ...(options.redis ? { redis: options.redis } : {}),
+      ...(options.blobs ? { blobs: options.blobs } : {}),
+      ...(options.metrics ? { metrics: true } : {}),
     },
-  };
+  });
+  return { ...server, logs: () => logText };
 }
 
 export interface RawResponse {

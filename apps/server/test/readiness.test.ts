@@ -29,7 +29,7 @@ describe('readiness: migrations', () => {
   let metrics: MetricsServer;
 
   beforeAll(async () => {
-    server = await startServer({ customers: true });
+    server = await startServer();
     metrics = await startMetricsServer({ settings: { host: '127.0.0.1', port: 0, queryTimeoutMs: 2_000 }, db: server.database.db, logger: silentLogger });
   });
   afterAll(async () => {
@@ -75,7 +75,7 @@ describe('readiness: migrations', () => {
 
   it('a database never migrated is not ready', async () => {
     const empty = await openDatabase({ url: ':memory:' });
-    const emptyServer = await startServer({ database: empty, customers: true });
+    const emptyServer = await startServer({ database: empty });
     try {
       const answer = await ready(emptyServer);
       expect(answer.status).toBe(503);
@@ -122,7 +122,7 @@ describePg('readiness and scrape reads when PostgreSQL stops answering', () => {
     viaProxy.host = proxy.address;
     database = await openDatabase({ url: viaProxy.toString(), connectTimeoutMs: 500, statementTimeoutMs: 500, onConnectionError: () => undefined, instrument: databaseInstrumentation });
     const config = loadConfig({}, '/tmp');
-    server = await startServer({ database, customers: true, config: { metrics: { ...config.metrics, queryTimeoutMs: 300 } } });
+    server = await startServer({ database, config: { metrics: { ...config.metrics, queryTimeoutMs: 300 } } });
     metrics = await startMetricsServer({ settings: { host: '127.0.0.1', port: 0, queryTimeoutMs: 300 }, db: database.db, logger: silentLogger });
   });
 
@@ -188,7 +188,7 @@ describePg('readiness and scrape reads when PostgreSQL stops answering', () => {
       transformResult: async (args) => args.result,
     });
     const probed = await startMetricsServer({ settings: { host: '127.0.0.1', port: 0, queryTimeoutMs: 300 }, db: counted, logger: silentLogger });
-    const probedApi = await startServer({ database: { ...database, db: counted }, customers: true, config: { metrics: { ...loadConfig({}, '/tmp').metrics, queryTimeoutMs: 300 } } });
+    const probedApi = await startServer({ database: { ...database, db: counted }, config: { metrics: { ...loadConfig({}, '/tmp').metrics, queryTimeoutMs: 300 } } });
     proxy.stall();
     try {
       const answers = await Promise.all(Array.from({ length: 20 }, () => metricsReady(probed)));

@@ -6,12 +6,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatOffsetTimestamp, RegistryFetchList, VerifyResult } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
-import { createPolicyInputSources } from '../src/features/policies/index.js';
+import { startTestApp } from '../src/test-support/test-app.js';
 import {
   createFetchWorker,
-  createReferenceFetches,
   createRegistryConnectors,
   RegistriesCommandError,
   runRegistriesCommand,
@@ -80,21 +77,11 @@ describeEachDialect('operating the registry fetch queue', (ctx) => {
     const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_REGISTRY_MAX_ATTEMPTS: '1', VIGIL_ADMIN_ALLOWLIST: '127.0.0.1' }, dataDir);
     const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0 } });
     const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now });
-    const app = await buildApp({
-      config: { ...config, dataDir },
-      readService: createPublicReadService(ctx.db()),
-      now: () => new Date(clock.now),
-      customers: {
-        db: ctx.db(),
-        blobs,
-        policySources: createPolicyInputSources(ctx.db(), blobs),
-        referenceFetches: createReferenceFetches({ db: ctx.db(), timings: config.scheduler, now: () => clock.now }),
-      },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    const started = await startTestApp({ dataDir, config, database: ctx, overrides: { clock: () => clock.now, blobs } });
+    const { app } = started;
     const setup: Setup = {
       app,
-      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+      url: started.url,
       worker,
       connectors,
       clock,
@@ -103,7 +90,7 @@ describeEachDialect('operating the registry fetch queue', (ctx) => {
       close: async () => {
         await worker.stop();
         connectors.close();
-        await app.close();
+        await started.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

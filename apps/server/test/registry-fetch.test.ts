@@ -7,10 +7,8 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatOffsetTimestamp, PolicyEvaluation, VerifyResult } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
-import { createPolicyInputSources } from '../src/features/policies/index.js';
-import { createFetchWorker, createReferenceFetches, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
+import { startTestApp } from '../src/test-support/test-app.js';
+import { createFetchWorker, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
 import { claimDueFetch } from '../src/features/registries/fetch-queue.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { databaseRegistry, refreshDatabaseGauges } from '../src/platform/metrics/database-gauges.js';
@@ -83,23 +81,13 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     // No retries inside the connector: the queue's own retry is what these tests look at.
     const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0 } });
     const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now });
-    const app = await buildApp({
-      config: { ...config, dataDir },
-      readService: createPublicReadService(ctx.db()),
-      now: () => new Date(clock.now),
-      customers: {
-        db: ctx.db(),
-        blobs,
-        policySources: createPolicyInputSources(ctx.db(), blobs),
-        referenceFetches: createReferenceFetches({ db: ctx.db(), timings: config.scheduler, now: () => clock.now }),
-      },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    const started = await startTestApp({ dataDir, config, database: ctx, overrides: { clock: () => clock.now, blobs } });
+    const { app } = started;
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read,policies,repositories'], T0);
     const other = await operatorKey(ctx.db(), ['--org', 'globex', '--plan', 'paid', '--scopes', 'verify,read'], T0);
     const setup: Setup = {
       app,
-      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+      url: started.url,
       worker,
       connectors,
       blobRoot,
@@ -109,7 +97,7 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
       close: async () => {
         await worker.stop();
         connectors.close();
-        await app.close();
+        await started.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

@@ -1,16 +1,11 @@
+import { startTestApp } from '../src/test-support/test-app.js';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/platform/db/schema.js';
-import { buildApp } from '../src/app.js';
 import { createPolicy } from '../src/features/policies/stored-policies.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
 interface Server {
@@ -51,21 +46,8 @@ function pushPayload(overrides: Record<string, unknown> = {}) {
 
 describeEachDialect('customer API: repositories', (ctx) => {
   async function start(): Promise<Server> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-repositories-'));
-    const app = await buildApp({
-      config: { ...loadConfig({ LOG_LEVEL: 'silent' }, dataDir), dataDir },
-      readService: createPublicReadService(ctx.db()),
-      customers: { db: ctx.db() },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const server: Server = {
-      app,
-      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
-      close: async () => {
-        await app.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    const { app, url, close } = await startTestApp({ database: ctx });
+    const server: Server = { app, url, close };
     servers.push(server);
     return server;
   }

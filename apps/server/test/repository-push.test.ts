@@ -1,19 +1,16 @@
+import { startTestApp, type TestApp } from '../src/test-support/test-app.js';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RepositoryVerification, RepositoryVerifiedEvent } from '@vigil/core';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
 import { createPolicyInputSources } from '../src/features/policies/create-input-sources.js';
 import type { RepositoryWorker } from '../src/features/repositories/worker/create-repository-worker.js';
 import { repositoryWorkerSettingsFromEnv } from '../src/features/repositories/worker/settings.js';
 import { createPushWorker } from '../src/features/repositories/worker/start-push-worker.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { claimDueJob, JOB_LEASE_MS } from '../src/features/repositories/repository-jobs.js';
 import { processRepositoryJob } from '../src/features/repositories/repository-push.js';
 import { createGithubProvider } from '../src/features/repositories/providers/github-provider.js';
@@ -39,7 +36,7 @@ const NPM_PACKAGES = [
 
 describeEachDialect('continuous verification: GitHub pushes', (ctx) => {
   let github: StandInGithub;
-  let app: FastifyInstance;
+  let started: TestApp;
   let url: string;
   let dataDir: string;
   let clock: number;
@@ -54,21 +51,15 @@ describeEachDialect('continuous verification: GitHub pushes', (ctx) => {
     const sources = createPolicyInputSources(ctx.db(), blobs, () => clock);
     const settings = repositoryWorkerSettingsFromEnv({ VIGIL_GITHUB_API_URL: github.url });
     worker = createPushWorker({ db: ctx.db(), settings, sources, now: () => clock });
-    app = await buildApp({
-      config: { ...loadConfig({ LOG_LEVEL: 'silent' }, dataDir), dataDir },
-      readService: createPublicReadService(ctx.db()),
-      now: () => new Date(clock),
-      customers: { db: ctx.db(), blobs, policySources: sources },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    started = await startTestApp({ dataDir, database: ctx, overrides: { clock: () => clock, blobs } });
+    url = started.url;
     const lines = await runKeysCommand(ctx.db(), 'keys', ['create', '--org', 'acme', '--plan', 'paid', '--scopes', 'repositories'], T0);
     token = lines.find((line) => line.startsWith('vgl_'))!;
   });
 
   afterEach(async () => {
     await worker.stop();
-    await app.close();
+    await started.close();
     await github.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -1,16 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { startTestApp } from '../src/test-support/test-app.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/platform/db/schema.js';
-import { buildApp } from '../src/app.js';
-import { createPolicyInputSources } from '../src/features/policies/create-input-sources.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { publishLiveVerdicts } from '../src/test-support/fixtures.js';
 
@@ -44,22 +39,8 @@ const NPM_PACKAGES = [
 
 describeEachDialect('POST /v1/repositories/verify', (ctx) => {
   async function start(): Promise<Server> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-repository-verify-'));
-    const blobs = createFileBlobStore(join(dataDir, 'blobs'));
-    const app = await buildApp({
-      config: { ...loadConfig({ LOG_LEVEL: 'silent' }, dataDir), dataDir, adminAllowlist: ['127.0.0.1'] },
-      readService: createPublicReadService(ctx.db()),
-      customers: { db: ctx.db(), blobs, policySources: createPolicyInputSources(ctx.db(), blobs) },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const server: Server = {
-      app,
-      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
-      close: async () => {
-        await app.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    const { app, url, close } = await startTestApp({ database: ctx, config: { adminAllowlist: ['127.0.0.1'] } });
+    const server: Server = { app, url, close };
     servers.push(server);
     return server;
   }

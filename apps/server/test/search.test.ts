@@ -1,15 +1,9 @@
+import { startTestApp } from '../src/test-support/test-app.js';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, expect, it } from 'vitest';
-import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
 import { listAttestations } from '../src/features/network/attestations/attestations-read.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { attest, bundle, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
 import { operatorKey } from './admin-support.js';
@@ -39,21 +33,8 @@ type Result = { type: string; kind: string; id: string; title: string; snippet: 
 
 describeEachDialect('customer API: search visibility', (ctx) => {
   async function start(): Promise<Server> {
-    const dataDir = mkdtempSync(join(tmpdir(), 'vigil-search-'));
-    const app = await buildApp({
-      config: { ...loadConfig({ LOG_LEVEL: 'silent' }, dataDir), dataDir },
-      readService: createPublicReadService(ctx.db()),
-      customers: { db: ctx.db(), blobs: createFileBlobStore(join(dataDir, 'blobs')) },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const server = {
-      app,
-      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
-      close: async () => {
-        await app.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    const { app, url, close } = await startTestApp({ database: ctx });
+    const server = { app, url, close };
     servers.push(server);
     return server;
   }

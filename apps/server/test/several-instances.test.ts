@@ -24,7 +24,7 @@ describeEachDialect('several instances over one database', (ctx) => {
   async function instance(dataDir: string): Promise<TestServer> {
     // Both instances use the test's one database, as two processes with one DATABASE_URL do.
     const database: VigilDatabase = { db: ctx.db(), dialect: ctx.dialect, close: async () => {} };
-    const server = await startServer({ database, dataDir, customers: true, config: { artifactLimitBytes: 1024 * 1024 } });
+    const server = await startServer({ database, dataDir, config: { artifactLimitBytes: 1024 * 1024 } });
     servers.push(server);
     return server;
   }
@@ -107,7 +107,7 @@ describeEachDialect('several instances over one database and one S3 bucket', (ct
     );
     closers.push(() => blobs.close());
     const database: VigilDatabase = { db: ctx.db(), dialect: ctx.dialect, close: async () => {} };
-    const server = await startServer({ database, dataDir, customers: true, blobs, config: { artifactLimitBytes: 1024 * 1024 } });
+    const server = await startServer({ database, dataDir, blobs, config: { artifactLimitBytes: 1024 * 1024 } });
     servers.push(server);
     return server;
   }

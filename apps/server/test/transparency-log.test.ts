@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { startTestApp } from '../src/test-support/test-app.js';
 import { canonicalJson } from '@vigil/core';
 import { fromHex } from '@vigil/crypto';
 import { generateSecretKey, getPublicKey } from '@vigil/crypto';
@@ -26,10 +24,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { closeRound, createPublicReadService, recordAttestations } from '../src/features/network/index.js';
+import { closeRound, recordAttestations } from '../src/features/network/index.js';
 import type { Database } from '../src/platform/db/schema.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { attest, bundle, HOUR, newKey, seedRound, signedEnvelope, findTask, T0 } from '../src/test-support/fixtures.js';
@@ -43,21 +39,8 @@ interface Server {
 const servers: Server[] = [];
 
 async function start(ctx: DialectContext, env: Record<string, string> = {}): Promise<Server> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'vigil-log-'));
-  const app = await buildApp({
-    config: { ...loadConfig({ LOG_LEVEL: 'warn', ...env }, dataDir), dataDir },
-    readService: createPublicReadService(ctx.db()),
-    customers: { db: ctx.db() },
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const server = {
-    app,
-    url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
-    close: async () => {
-      await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  const { app, url, close } = await startTestApp({ env: { LOG_LEVEL: 'warn', ...env }, database: ctx });
+  const server = { app, url, close };
   servers.push(server);
   return server;
 }

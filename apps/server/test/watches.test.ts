@@ -6,9 +6,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Watch, WatcherSummary } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig } from '../src/config.js';
-import { buildApp } from '../src/app.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
-import { createPolicyInputSources } from '../src/features/policies/index.js';
+import { startTestApp } from '../src/test-support/test-app.js';
 import { createFetchWorker, createRegistryConnectors, createWatcher, runRegistriesCommand, RegistriesCommandError, WATCH_LEASE_MS, type FetchWorker, type RegistryConnectors, type Watcher } from '../src/features/registries/index.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0 } from '../src/test-support/fixtures.js';
@@ -80,17 +78,12 @@ describeEachDialect('following releases (watches)', (ctx) => {
     const fetchConnectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0 } });
     const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors: fetchConnectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now });
     const watchConnectors: RegistryConnectors[] = [];
-    const app = await buildApp({
-      config: { ...config, dataDir },
-      readService: createPublicReadService(ctx.db()),
-      now: () => new Date(clock.now),
-      customers: { db: ctx.db(), blobs, policySources: createPolicyInputSources(ctx.db(), blobs) },
-    });
-    await app.listen({ host: '127.0.0.1', port: 0 });
+    const started = await startTestApp({ dataDir, config, database: ctx, overrides: { clock: () => clock.now, blobs } });
+    const { app } = started;
     const watchers: Watcher[] = [];
     const setup: Setup = {
       app,
-      url: `http://127.0.0.1:${(app.server.address() as { port: number }).port}`,
+      url: started.url,
       clock,
       worker,
       fetchConnectors,
@@ -112,7 +105,7 @@ describeEachDialect('following releases (watches)', (ctx) => {
         await worker.stop();
         fetchConnectors.close();
         for (const connectors of watchConnectors) connectors.close();
-        await app.close();
+        await started.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };

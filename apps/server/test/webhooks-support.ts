@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import { loadConfig, type Config } from '../src/config.js';
+import type { Config } from '../src/config.js';
 import type { Database, OutboxKind } from '../src/platform/db/schema.js';
-import { buildApp } from '../src/app.js';
+import { startTestApp } from '../src/test-support/test-app.js';
 import { enqueueOutboxEvent } from '../src/platform/outbox.js';
 import { inTransaction } from '../src/platform/db/transaction.js';
-import { createSecretBox } from '../src/platform/secrets/secret-box.js';
-import { loadServerIdentity } from '../src/platform/secrets/server-identity.js';
-import { createPublicReadService } from '../src/features/network/public-reads/public-read-service.js';
 import type { HostResolver } from '../src/features/webhooks/dispatch/address-policy.js';
 import { createWebhookWorker, type CreateWebhookWorkerOptions, type WebhookWorker } from '../src/features/webhooks/dispatch/create-webhook-worker.js';
 
@@ -36,19 +30,17 @@ export async function startHarness(
   env: Record<string, string> = {},
   options: { resolver?: HostResolver; /** Another harness's data directory: the same server key (left in place at close). */ dataDir?: string } = {},
 ): Promise<Harness> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'vigil-webhooks-'));
-  const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', VIGIL_WEBHOOK_ALLOW_HTTP: 'true', VIGIL_WEBHOOK_ALLOW_PRIVATE: 'true', VIGIL_WEBHOOK_TIMEOUT_MS: '400', ...env }, dataDir),
-    dataDir,
-  };
   const clock = { t: Date.now() };
-  const app = await buildApp({
-    config,
-    readService: createPublicReadService(db),
-    now: () => new Date(clock.t),
-    customers: { db, ...(options.resolver ? { webhookResolver: options.resolver } : {}) },
+  const server = await startTestApp({
+    env: { VIGIL_WEBHOOK_ALLOW_HTTP: 'true', VIGIL_WEBHOOK_ALLOW_PRIVATE: 'true', VIGIL_WEBHOOK_TIMEOUT_MS: '400', ...env },
+    database: db,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    listen: false,
+    overrides: { clock: () => clock.t, ...(options.resolver ? { webhookResolver: options.resolver } : {}) },
   });
-  const secrets = createSecretBox((await loadServerIdentity(dataDir)).secretKey);
+  const { app, config } = server;
+  // Workers seal and open secrets with the server's own key, as `serve` and `worker` do.
+  const secrets = server.runtime.secrets;
   const workers: WebhookWorker[] = [];
   return {
     app,
@@ -82,8 +74,7 @@ export async function startHarness(
     },
     async close() {
       for (const w of workers) await w.stop();
-      await app.close();
-      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+      await server.close();
     },
   };
 }

@@ -3,17 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MetagraphSnapshot } from '@vigil/core';
 import type { FastifyInstance } from 'fastify';
-import { createFileBlobStore, type BlobStore } from '../platform/blobs/index.js';
+import type { BlobStore } from '../platform/blobs/index.js';
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type VigilDatabase } from '../platform/db/database.js';
-import { migrateToLatest } from '../platform/db/migrate.js';
-import { buildApp } from '../app.js';
+import type { VigilDatabase } from '../platform/db/database.js';
 import { CachedMetagraph, FileMetagraphSource } from '../features/network/metagraph/index.js';
-import { createPolicyInputSources } from '../features/policies/create-input-sources.js';
-import { createPublicReadService } from '../features/network/public-reads/public-read-service.js';
+import type { Runtime } from '../runtime.js';
+import { startTestApp } from './test-app.js';
 
 export interface NetworkApp {
   dir: string;
+  runtime: Runtime;
   database: VigilDatabase;
   blobs: BlobStore;
   app: FastifyInstance;
@@ -59,38 +58,30 @@ export async function startNetworkApp(options: {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'vigil-network-')));
   const metagraphFile = join(dir, 'metagraph.json');
   await writeFile(metagraphFile, JSON.stringify(options.snapshot));
-  const config: Config = { ...loadConfig({ LOG_LEVEL: 'warn' }, dir), dataDir: dir, ...options.config };
-  const ownDatabase = options.database === undefined;
-  const database = options.database ?? (await openDatabase({ url: ':memory:' }));
-  if (ownDatabase) await migrateToLatest(database.db);
-  const blobs = createFileBlobStore(join(dir, 'blobs'));
-  const env = { dir, database, blobs, metagraphFile, clock: options.clock ?? null } as NetworkApp;
+  const signedAuth = options.config?.signedAuth ?? loadConfig({}, dir).signedAuth;
+  const config: Partial<Config> = {
+    bundleLimitBytes: options.bundleLimitBytes ?? 1 << 20,
+    ...options.config,
+    signedAuth: { ...signedAuth, ...(options.validatorRegistration ? { validatorRegistration: options.validatorRegistration } : {}) },
+  };
+  const env = { dir, metagraphFile, clock: options.clock ?? null } as NetworkApp;
   const now = () => env.clock ?? Date.now();
   const metagraph = new CachedMetagraph({
     source: new FileMetagraphSource(metagraphFile),
     ...(options.maxStalenessSeconds !== undefined ? { ttlSeconds: 60, maxStalenessSeconds: options.maxStalenessSeconds, retryIntervalSeconds: 1 } : {}),
     now,
   });
-  env.app = await buildApp({
+  const server = await startTestApp({
+    env: { LOG_LEVEL: 'warn' },
     config,
-    readService: createPublicReadService(database.db),
-    now: () => new Date(now()),
-    customers: { db: database.db, metagraph, blobs, policySources: createPolicyInputSources(database.db, blobs, now) },
-    network: {
-      db: database.db,
-      blobs,
-      metagraph,
-      signedAuth: { ...config.signedAuth, ...(options.validatorRegistration ? { validatorRegistration: options.validatorRegistration } : {}) },
-      bundleLimitBytes: options.bundleLimitBytes ?? 1 << 20,
-    },
+    dataDir: dir,
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+    overrides: { clock: now, metagraph },
   });
-  await env.app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
-  const address = env.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('server did not bind a TCP port');
-  env.baseUrl = `http://127.0.0.1:${address.port}`;
+  Object.assign(env, { runtime: server.runtime, database: server.database, blobs: server.runtime.blobs, app: server.app, baseUrl: server.url });
   env.close = async () => {
-    await env.app.close();
-    if (ownDatabase) await database.close();
+    await server.close();
     if (ownDir) await rm(dir, { recursive: true, force: true });
   };
   return env;

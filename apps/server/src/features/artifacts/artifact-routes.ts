@@ -47,10 +47,10 @@ export interface ArtifactRoutesOptions {
   artifactLimitBytes: number;
   /** On-demand registry fetching of unseen references (features/registries); absent, none. */
   fetches?: ReferenceFetches;
-  /** Where `?proof=true` reads the verdict's inclusion proof (docs/log.md); absent, `log_proof` is null. */
-  log?: Pick<TransparencyLog, 'proofFor'> | undefined;
-  /** The server identity's ed25519 seed: signs verification summaries (`GET /v1/artifacts/{id}/vsa`); absent, that route is not served. */
-  serverKey?: Uint8Array | undefined;
+  /** Where `?proof=true` reads the verdict's inclusion proof (docs/log.md). */
+  log: Pick<TransparencyLog, 'proofFor'>;
+  /** The server identity's ed25519 seed: signs verification summaries (`GET /v1/artifacts/{id}/vsa`). */
+  serverKey: Uint8Array;
 }
 
 /** A provenance bundle is tens of kilobytes; the npm attestations document holds two. */
@@ -113,7 +113,7 @@ function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
 export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches, log, serverKey }) => {
   /** The newest verdict entry of an artifact and its tlog-proof; both null without a published verdict or a log. */
   async function verdictProof(bundleHash: string | null, hasVerdict: boolean): Promise<{ log_proof: string | null; log_entry: string | null }> {
-    const logged = log === undefined || bundleHash === null || !hasVerdict ? null : await log.proofFor(`artifact:${bundleHash}`, now().getTime());
+    const logged = bundleHash === null || !hasVerdict ? null : await log.proofFor(`artifact:${bundleHash}`, now().getTime());
     return { log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
   }
   const verifyCache = createVerifyCache(db, { now: () => now().getTime(), ...(fetches ? { fetches } : {}) });
@@ -238,21 +238,19 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
     },
   );
 
-  if (serverKey !== undefined) {
-    const serverHotkey = Buffer.from(getPublicKey(serverKey)).toString('hex');
-    app.get(
-      '/v1/artifacts/:id/vsa',
-      {
-        schema: {
-          summary: "An artifact's published verdict as a SLSA Verification Summary Attestation: an in-toto Statement in a DSSE envelope signed by the server identity",
-          params: ArtifactIdParams,
-          response: { 200: DsseEnvelope },
-        },
-        config: { apiKey: { scope: 'read' } },
+  const serverHotkey = Buffer.from(getPublicKey(serverKey)).toString('hex');
+  app.get(
+    '/v1/artifacts/:id/vsa',
+    {
+      schema: {
+        summary: "An artifact's published verdict as a SLSA Verification Summary Attestation: an in-toto Statement in a DSSE envelope signed by the server identity",
+        params: ArtifactIdParams,
+        response: { 200: DsseEnvelope },
       },
-      async (request) => signedStatement(verificationSummaryStatement((await readableDetail(request, request.params.id)).detail, serverHotkey), serverKey),
-    );
-  }
+      config: { apiKey: { scope: 'read' } },
+    },
+    async (request) => signedStatement(verificationSummaryStatement((await readableDetail(request, request.params.id)).detail, serverHotkey), serverKey),
+  );
 
   app.get(
     '/v1/artifacts/:id/facts',

@@ -26,8 +26,8 @@ notFoundWhenInvalid.add(ValidatorHotkeyParams, { code: 'unknown_validator' });
 notFoundWhenInvalid.add(AdminRoundParams, { code: 'round_not_found' });
 
 export interface NetworkAdminRoutesOptions extends KeyRoutesOptions {
-  /** The metagraph permit checks use; without it `POST /v1/admin/metagraph` is not served. */
-  metagraph?: CachedMetagraph | undefined;
+  /** The metagraph permit checks use (`POST /v1/admin/metagraph` replaces its snapshot file). */
+  metagraph: CachedMetagraph;
   /** The round timings the scheduler runs with: the schedule view and a forced close use them. */
   scheduler: SchedulerSettings;
 }
@@ -77,16 +77,14 @@ export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions
       ),
   );
 
-  if (metagraph !== undefined) {
-    app.post(
-      '/v1/admin/metagraph',
-      {
-        schema: { summary: 'Replace the metagraph snapshot file permit checks read', body: MetagraphSnapshot, response: { 200: MetagraphUploaded } },
-        config: ADMIN_CHANGE,
-      },
-      async (request) => uploadMetagraphSnapshot(db, metagraph, { snapshot: request.body, now: now().getTime(), actor: actorOf(request) }),
-    );
-  }
+  app.post(
+    '/v1/admin/metagraph',
+    {
+      schema: { summary: 'Replace the metagraph snapshot file permit checks read', body: MetagraphSnapshot, response: { 200: MetagraphUploaded } },
+      config: ADMIN_CHANGE,
+    },
+    async (request) => uploadMetagraphSnapshot(db, metagraph, { snapshot: request.body, now: now().getTime(), actor: actorOf(request) }),
+  );
 
   app.get(
     '/v1/admin/rounds',

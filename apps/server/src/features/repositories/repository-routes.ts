@@ -27,9 +27,9 @@ export interface RepositoryRoutesOptions {
   secrets: SecretBox;
   now: () => Date;
   /** Called once a push is queued, so this process's worker picks it up without waiting for its next poll. */
-  onPushQueued?: () => void;
-  /** What policy evaluation reads beyond verdicts; absent, `POST /v1/repositories/verify` is not served. */
-  policySources?: PolicyInputSources;
+  onPushQueued: () => void;
+  /** What policy evaluation reads beyond verdicts (`POST /v1/repositories/verify`). */
+  policySources: PolicyInputSources;
   /** On-demand registry fetching of unseen references (features/registries); absent, none. */
   fetches?: ReferenceFetches;
 }
@@ -68,7 +68,7 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
         policy: request.body.policy ?? null,
         now: now().getTime(),
       });
-      onPushQueued?.();
+      onPushQueued();
       return reply.code(201).send({ data: { ...registered.repository, webhook: registered.webhook } });
     },
   );
@@ -102,21 +102,19 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
     async (request) => lastRepositoryVerification(db, principalOf(request).accountId, request.params.id),
   );
 
-  if (policySources) {
-    app.post(
-      '/v1/repositories/verify',
-      {
-        schema: {
-          summary: 'Verify what lockfiles install (posted, or a registered repository’s last push) under a policy',
-          body: RepositoryVerifyRequest,
-          response: { 200: RepositoryVerification },
-        },
-        // Changes nothing a repeat could double (it answers, and records which packages were asked for).
-        config: READ,
+  app.post(
+    '/v1/repositories/verify',
+    {
+      schema: {
+        summary: 'Verify what lockfiles install (posted, or a registered repository’s last push) under a policy',
+        body: RepositoryVerifyRequest,
+        response: { 200: RepositoryVerification },
       },
-      async (request) => verifyRepositoryRequest({ db, sources: policySources, ...(fetches ? { fetches } : {}) }, principalOf(request), request.body, now().getTime()),
-    );
-  }
+      // Changes nothing a repeat could double (it answers, and records which packages were asked for).
+      config: READ,
+    },
+    async (request) => verifyRepositoryRequest({ db, sources: policySources, ...(fetches ? { fetches } : {}) }, principalOf(request), request.body, now().getTime()),
+  );
 
   app.delete(
     '/v1/repositories/:id',
@@ -151,7 +149,7 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
           rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
           now: now().getTime(),
         });
-        if (outcome.status === 202) onPushQueued?.();
+        if (outcome.status === 202) onPushQueued();
         return reply.code(outcome.status).send(outcome.answer);
       },
     );

@@ -27,10 +27,10 @@ import type { TransparencyLog } from '../../log/index.js';
 
 export interface CustomerAttestationRoutesOptions {
   db: Kysely<Database>;
-  /** The snapshot `POST /v1/attestations/verify` checks permits against; absent, that route is not served. */
-  metagraph?: Pick<CachedMetagraph, 'current'> | undefined;
-  /** Where `?proof=true` reads the attestation's inclusion proof (docs/log.md); absent, `log_proof` is null. */
-  log?: Pick<TransparencyLog, 'proofFor'> | undefined;
+  /** The snapshot `POST /v1/attestations/verify` checks permits against. */
+  metagraph: Pick<CachedMetagraph, 'current'>;
+  /** Where `?proof=true` reads the attestation's inclusion proof (docs/log.md). */
+  log: Pick<TransparencyLog, 'proofFor'>;
   now?: () => Date;
 }
 
@@ -84,37 +84,35 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
       const detail = await getAttestation(db, { canonicalHash: request.params.canonical_hash, showFindings: showsFindings(request) });
       if (request.query.proof !== 'true') return detail;
       // After the read: an attestation is logged in the transaction that stores it.
-      const logged = log === undefined ? null : await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
+      const logged = await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
       return { ...detail, log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
     },
   );
 
-  if (metagraph !== undefined) {
-    app.post(
-      '/v1/attestations/verify',
-      {
-        schema: {
-          summary: "Run the three checks of an attestation (hash, signature, permit) against the server's current metagraph snapshot",
-          body: AttestationEnvelope,
-          response: { 200: AttestationVerifyResult },
-        },
-        // Attestation verification is a paid-plan operation (docs/accounts.md, "Scopes").
-        config: { apiKey: { scope: 'verify', plan: 'paid' } },
-        bodyLimit: ATTESTATION_BODY_LIMIT,
-        preValidation: keepReceivedBody,
+  app.post(
+    '/v1/attestations/verify',
+    {
+      schema: {
+        summary: "Run the three checks of an attestation (hash, signature, permit) against the server's current metagraph snapshot",
+        body: AttestationEnvelope,
+        response: { 200: AttestationVerifyResult },
       },
-      async (request) => {
-        const current = await metagraph.current();
-        if ('reason' in current) throw new VigilError('metagraph_unavailable');
-        const { snapshot } = current;
-        const verification = verifyAttestation(receivedBodies.get(request), snapshot);
-        return {
-          ok: verification.ok,
-          checks: verification.checks,
-          reason: verification.reason,
-          checked_against: { netuid: NETUID, block: snapshot.block, taken_at: formatOffsetTimestamp(parseTimestamp(snapshot.taken_at).getTime()) },
-        };
-      },
-    );
-  }
+      // Attestation verification is a paid-plan operation (docs/accounts.md, "Scopes").
+      config: { apiKey: { scope: 'verify', plan: 'paid' } },
+      bodyLimit: ATTESTATION_BODY_LIMIT,
+      preValidation: keepReceivedBody,
+    },
+    async (request) => {
+      const current = await metagraph.current();
+      if ('reason' in current) throw new VigilError('metagraph_unavailable');
+      const { snapshot } = current;
+      const verification = verifyAttestation(receivedBodies.get(request), snapshot);
+      return {
+        ok: verification.ok,
+        checks: verification.checks,
+        reason: verification.reason,
+        checked_against: { netuid: NETUID, block: snapshot.block, taken_at: formatOffsetTimestamp(parseTimestamp(snapshot.taken_at).getTime()) },
+      };
+    },
+  );
 };
