@@ -81,7 +81,9 @@ export async function until200(url, timeoutMs, isAlive = () => true) {
       const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       await response.arrayBuffer();
       if (response.ok) return;
-    } catch {}
+    } catch {
+      // Not listening yet: ask again.
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);

@@ -48,7 +48,9 @@ export function send(baseUrl, { from = '127.0.0.1', method = 'GET', path, header
         let parsed = text;
         try {
           parsed = text.length > 0 ? JSON.parse(text) : null;
-        } catch {}
+        } catch {
+          // Not JSON (nginx's own error pages): kept as text.
+        }
         done({ status: response.statusCode, body: parsed, headers: response.headers });
       });
       response.on('error', (error) => {

@@ -31,7 +31,7 @@ export function startReaders({ baseUrl, addresses, stats, pauseMs = 400, timeout
  * minute's turn, so the whole burst fits in it): exactly `budget` must be answered 200 and the rest 429,
  * whichever instance nginx sent each to.
  */
-export async function budgetBurst({ baseUrl, from, budget, extra = 25, concurrency = 8 }) {
+export async function budgetBurst({ baseUrl, from, budget, extra = 25, concurrency = 16 }) {
   const intoMinute = Date.now() % 60_000;
   if (intoMinute > 20_000) await sleep(60_000 - intoMinute + 500);
   const window = Math.floor(Date.now() / 60_000);

@@ -16,7 +16,9 @@ export async function startFlakyReceiver({ failRate = 0.1, dropRate = 0.05 } = {
       let event = null;
       try {
         event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {}
+      } catch {
+        // Not an event: noted without an id (the invariants then find its event missing).
+      }
       const entry = { delivery: request.headers['x-vigil-delivery'], event: event?.id, type: event?.type, at: Date.now() };
       const roll = random();
       if (roll < dropRate) {

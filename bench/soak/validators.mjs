@@ -26,7 +26,7 @@ export function startValidators({ baseUrl, keypairs, stats, claimMax = 5, pauseM
       try {
         await client.request('POST', '/v1/validators/registration', { allowed_ips: ['127.0.0.1'] });
         break;
-      } catch (error) {
+      } catch {
         if (stopping) return;
         await sleep(500);
       }
