@@ -138,7 +138,7 @@ async function run(nginxPath, dir, cleanups) {
   cleanups.push(() => s3rver.close());
 
   // Every dependency behind a fault proxy the run controls.
-  const { startTcpProxy, startHttpFaultProxy } = await loadFaultProxies();
+  const { startTcpProxy, startHttpFaultProxy } = await loadFaultProxies(dir);
   const pgProxy = await startTcpProxy({ host: directUrl.hostname, port: Number(directUrl.port || 5432) });
   const redisProxy = await startTcpProxy({ host: REDIS_URL.hostname, port: Number(REDIS_URL.port || 6379) });
   const s3Proxy = await startHttpFaultProxy({ host: '127.0.0.1', port: s3Port });
@@ -220,7 +220,16 @@ async function run(nginxPath, dir, cleanups) {
     }
     return sum;
   };
-  const workerEnv = {};
+  const workerPorts = await Promise.all(Array.from({ length: WORKERS }, freePort));
+  const workerEnv = (w) => ({ VIGIL_METRICS_PORT: String(workerPorts[w]) });
+  // A worker is up once its metrics listener says ready (the database answers, migrations current):
+  // the next fault waits for that, so no fault hits a process still starting (a process that cannot
+  // reach PostgreSQL at start-up exits 1 by design, docs/storage.md, for its supervisor to restart).
+  const startWorker = async (w) => {
+    const entry = fleet.start(`worker-${w}`, 'worker', workerEnv(w));
+    await until200(`http://127.0.0.1:${workerPorts[w]}/ready`, 90_000, () => entry.child.exitCode === null);
+    return entry;
+  };
   const startApi = async (i) => {
     const entry = fleet.start(`api-${i}`, 'serve', apiEnv(i));
     await until200(`http://127.0.0.1:${apiPorts[i]}/v1/health`, 90_000, () => entry.child.exitCode === null);
@@ -229,7 +238,7 @@ async function run(nginxPath, dir, cleanups) {
   log(`starting ${API_INSTANCES} API instances and ${WORKERS} workers`);
   await startApi(0); // migrates first, alone
   await Promise.all(Array.from({ length: API_INSTANCES - 1 }, (_, i) => startApi(i + 1)));
-  for (let w = 0; w < WORKERS; w++) fleet.start(`worker-${w}`, 'worker', workerEnv);
+  await Promise.all(Array.from({ length: WORKERS }, (_, w) => startWorker(w)));
   const nginx = await startNginx({ nginx: nginxPath, dir, port: await freePort(), upstreams: apiPorts });
   cleanups.push(() => nginx.stop());
   await until200(`${nginx.url}/v1/health`, 10_000, () => !nginx.exited);
@@ -273,7 +282,14 @@ async function run(nginxPath, dir, cleanups) {
         log(`restart of ${name} failed`);
       }
     },
-    restartWorker: (name) => fleet.start(name, 'worker', workerEnv),
+    restartWorker: async (name) => {
+      try {
+        await startWorker(Number(name.split('-')[1]));
+      } catch (error) {
+        restartFailures.push(`${name}: ${error.message}`);
+        log(`restart of ${name} failed`);
+      }
+    },
   });
   const quietMs = Math.round(totalMs * 0.2);
   const recoveryMs = Math.round(totalMs * 0.15);
@@ -332,7 +348,7 @@ async function run(nginxPath, dir, cleanups) {
     await checkRounds(direct, since),
     await checkLog(directUrl.toString()),
     {
-      name: 'killed instance restarts (start-up log check)',
+      name: 'killed API instance and worker restart',
       ok: restartedLog !== null && restartFailures.length === 0,
       detail: restartFailures.length > 0 ? restartFailures.join('; ') : (restartedLog ?? "no start-up check line in api-2's output"),
     },

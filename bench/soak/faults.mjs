@@ -22,7 +22,7 @@ export function faultPhases(ctx) {
       async inject() {
         await ctx.fleet.kill('worker-1');
         await sleep(2_000);
-        ctx.restartWorker('worker-1');
+        await ctx.restartWorker('worker-1');
       },
     },
     {

@@ -1,8 +1,7 @@
 // The fault proxies of the server's own fault tests (apps/server/src/test-support/tcp-proxy.ts and
 // http-fault-proxy.ts), reused as they are: they are TypeScript outside the build, so they are
-// transpiled once with esbuild (a bench dependency) into a temporary directory and imported.
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// transpiled once with esbuild (a bench dependency) into the run's directory and imported.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
@@ -17,9 +16,10 @@ async function importTs(dir, name) {
   return import(pathToFileURL(file).href);
 }
 
-/** `{ startTcpProxy, startHttpFaultProxy }` as the server's tests use them. */
-export async function loadFaultProxies() {
-  const dir = await mkdtemp(join(tmpdir(), 'vigil-soak-proxies-'));
+/** `{ startTcpProxy, startHttpFaultProxy }` as the server's tests use them, transpiled under `runDir`. */
+export async function loadFaultProxies(runDir) {
+  const dir = join(runDir, 'proxies');
+  await mkdir(dir, { recursive: true });
   const { startTcpProxy } = await importTs(dir, 'tcp-proxy');
   const { startHttpFaultProxy } = await importTs(dir, 'http-fault-proxy');
   return { startTcpProxy, startHttpFaultProxy };
