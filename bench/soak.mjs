@@ -87,6 +87,19 @@ async function freePort() {
   return port;
 }
 
+// s3rver (the stand-in, not the product) can throw from a file stream of its own when an object is
+// deleted while another is written in its directory (ENOENT under s3/<bucket>/staging): the request
+// fails, the SDK retries, the run goes on. Such errors are counted and printed; anything else ends the run.
+const standInErrors = [];
+process.on('uncaughtException', (error) => {
+  if (String(error?.path ?? '').includes('/s3/') && error?.code === 'ENOENT') {
+    standInErrors.push(error.message);
+    return;
+  }
+  console.error(`soak: uncaught: ${error?.stack ?? error}`);
+  process.exit(2);
+});
+
 async function main() {
   const nginx = findNginx();
   if (nginx === null) {
@@ -382,6 +395,7 @@ async function run(nginxPath, dir, cleanups) {
     detail: fleet.unexpectedExits.length === 0 && nginxAlive ? `${API_INSTANCES} API instances, ${WORKERS} workers and nginx ran to the end (api-2 and worker-1 killed and restarted once)` : `${nginxAlive ? '' : 'nginx exited; '}${fleet.unexpectedExits.map((e) => `${e.name} code ${e.code} signal ${e.signal} at ${e.at}`).join('; ')}`,
   });
 
+  if (standInErrors.length > 0) log(`the S3 stand-in (s3rver) threw ${standInErrors.length} file error(s) of its own, e.g. ${standInErrors[0]}`);
   const failed = printReport({ rows, invariants, validators, customers, receiver, windows, minutes: MINUTES });
   const jsonFile = option('--json');
   if (jsonFile) await writeFile(jsonFile, JSON.stringify({ minutes: MINUTES, rows, invariants, windows, burst }, null, 2));

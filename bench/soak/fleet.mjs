@@ -9,13 +9,25 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../apps/server/dist/bin.js', import.meta.url));
 
+// Every child this script started: killed when the script exits, however it exits, so a crash of the
+// script never leaves servers, workers or nginx running.
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+function adopt(child) {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 export function createFleet({ dir, env }) {
   const processes = new Map();
   const unexpectedExits = [];
 
   function start(name, command, extraEnv = {}) {
     const log = createWriteStream(join(dir, `${name}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, [BIN, ...[command].flat()], { env: { ...process.env, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = adopt(spawn(process.execPath, [BIN, ...[command].flat()], { env: { ...process.env, ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] }));
     const entry = { name, command, extraEnv, child, expectExit: false, output: '' };
     const keep = (chunk) => {
       log.write(chunk);
@@ -145,7 +157,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=3 fail_timeout=2s;`)
 `;
   const file = join(prefix, 'nginx.conf');
   await writeFile(file, conf);
-  const child = spawn(nginx, ['-p', prefix, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = adopt(spawn(nginx, ['-p', prefix, '-c', file, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] }));
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   let exited = false;
