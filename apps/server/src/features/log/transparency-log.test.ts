@@ -14,6 +14,7 @@ import {
   type Tile,
   tilePath,
 } from '@vigil/tlog';
+import type { KyselyPlugin } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { describeEachDialect } from '../../test-support/databases.js';
@@ -158,6 +159,34 @@ describeEachDialect('transparency log', (ctx) => {
     expect((await checkTransparencyLog(db)).problem).toBe('the log holds 39 entries but a checkpoint of 40 was signed: entries are missing');
     await db.deleteFrom('log_entries').where('idx', '=', 3).execute();
     expect((await checkTransparencyLog(db)).problem).toMatch(/^the log holds 39 entries|entries 0 to 38: 1 missing/);
+  });
+
+  // Several instances share one PostgreSQL: one starting (a restart under load) checks the log while
+  // the others append and sign. SQLite is one process with no other appender (and its one connection
+  // stays held while a plugin's transformResult runs, so the race cannot be staged there).
+  it.skipIf(ctx.dialect === 'sqlite')('the startup check judges the tree as of its first reads while another instance appends and signs a checkpoint', async () => {
+    const db = ctx.db();
+    const log = createTransparencyLog({ db, secretKey: generateSecretKey(), origin: ORIGIN });
+    await inTransaction(db, (trx) => appendLogEntries(trx, Array.from({ length: 40 }, (_, i) => entry(i)), T0));
+    await log.checkpoint(T0);
+    // Right after the check has read the log's size (logSize's `last`), another instance appends 5
+    // entries and signs a checkpoint over 45.
+    let appended = false;
+    const racing: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      async transformResult(args) {
+        const row = args.result.rows[0];
+        if (!appended && typeof row === 'object' && row !== null && 'last' in row) {
+          appended = true;
+          await inTransaction(db, (trx) => appendLogEntries(trx, Array.from({ length: 5 }, (_, i) => entry(40 + i)), T0));
+          await log.checkpoint(T0);
+        }
+        return args.result;
+      },
+    };
+    expect(await checkTransparencyLog(db.withPlugin(racing))).toEqual({ size: 40, checkpointSize: 40, problem: null });
+    expect(appended).toBe(true);
+    expect(await checkTransparencyLog(db)).toEqual({ size: 45, checkpointSize: 45, problem: null });
   });
 
   it('parallel appends give one sequence 0..N-1 with no gap (PostgreSQL: the advisory lock)', async () => {
