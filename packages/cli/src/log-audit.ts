@@ -1,9 +1,7 @@
 import { formatOffsetTimestamp } from '@vigil/core';
-import { createAttestationVerifier, fromHex, type AttestationVerifier } from '@vigil/crypto';
+import { createAttestationVerifier, type AttestationVerifier } from '@vigil/crypto';
 import {
-  ENTRIES_LEVEL,
   formatHash,
-  formatVerifierKey,
   leafHash,
   noteVerifier,
   openCheckpoint,
@@ -13,9 +11,9 @@ import {
   TlogError,
   verifyTlogProof,
   type Checkpoint,
-  type Tile,
 } from '@vigil/tlog';
 import type { LogState } from './log-monitor.js';
+import { badOriginReason, chooseLog, entryBundleTiles, resolveLogKey } from './log-key.js';
 import { RootAccumulator } from './root-accumulator.js';
 
 /**
@@ -82,7 +80,6 @@ export interface AuditResult {
   mismatches: AuditMismatch[];
 }
 
-const TILE_WIDTH = 256;
 const MAX_LISTED = 100;
 
 export const NOT_CHECKABLE = {
@@ -139,16 +136,6 @@ class Pool {
   }
 }
 
-/** The origin line of a note, unauthenticated: to find the state and name a derived key. */
-function firstLine(note: string): string {
-  return note.split('\n', 1)[0] ?? '';
-}
-
-function bundles(size: number): Tile[] {
-  const tiles: Tile[] = [];
-  for (let n = 0; n * TILE_WIDTH < size; n++) tiles.push({ level: ENTRIES_LEVEL, n, width: Math.min(TILE_WIDTH, size - n * TILE_WIDTH) });
-  return tiles;
-}
 
 type Entry = Record<string, unknown>;
 
@@ -167,9 +154,8 @@ export async function auditLog(input: AuditInput): Promise<AuditResult> {
     if (signal?.aborted) throw new AuditInterrupted('interrupted');
   };
   const note = await source.checkpoint();
-  const claimedOrigin = input.pinnedKey !== undefined ? parseVerifierKey(input.pinnedKey).name : firstLine(note);
-  const previous = input.previous(claimedOrigin);
-  const keySource: AuditResult['log_key_source'] = input.pinnedKey !== undefined ? 'pinned' : previous !== undefined ? 'state' : 'server-identity';
+  const chosen = chooseLog(note, input.pinnedKey, input.previous);
+  const { claimedOrigin, previous, keySource } = chosen;
   const result: AuditResult = {
     ok: false,
     failure: null,
@@ -187,14 +173,8 @@ export async function auditLog(input: AuditInput): Promise<AuditResult> {
     mismatch_count: 0,
     mismatches: [],
   };
-  let logKey = input.pinnedKey ?? previous?.log_key;
-  if (logKey === undefined) {
-    try {
-      logKey = formatVerifierKey(claimedOrigin, fromHex(await source.serverHotkey()));
-    } catch {
-      return { ...result, failure: 'bad_checkpoint_signature', reason: `the checkpoint's origin ${JSON.stringify(claimedOrigin)} is not a valid key name` };
-    }
-  }
+  const logKey = await resolveLogKey(chosen, input.pinnedKey, () => source.serverHotkey());
+  if (logKey === null) return { ...result, failure: 'bad_checkpoint_signature', reason: badOriginReason(claimedOrigin) };
   result.log_key = logKey;
   const origin = parseVerifierKey(logKey).name;
   result.origin = origin;
@@ -321,7 +301,7 @@ export async function auditLog(input: AuditInput): Promise<AuditResult> {
 
   const acc = new RootAccumulator();
   const decoder = new TextDecoder();
-  const all = bundles(checkpoint.size);
+  const all = entryBundleTiles(0, checkpoint.size, checkpoint.size);
   // Bundles are read ahead, `concurrency` at a time, and consumed in order.
   const ahead: Promise<Uint8Array>[] = [];
   let next = 0;

@@ -1,9 +1,6 @@
-import { fromHex } from '@vigil/crypto';
 import {
   checkCheckpointUpdate,
   cosignatureVerifier,
-  ENTRIES_LEVEL,
-  formatVerifierKey,
   formatHash,
   leafHash,
   noteVerifier,
@@ -16,8 +13,8 @@ import {
   tilePath,
   TlogError,
   type Checkpoint,
-  type Tile,
 } from '@vigil/tlog';
+import { badOriginReason, chooseLog, entryBundleTiles, resolveLogKey, TILE_WIDTH } from './log-key.js';
 
 /**
  * `vigil log monitor` (docs/cli.md, "The log"): follows the server's transparency log from the last
@@ -72,26 +69,10 @@ export interface MonitorResult {
   state: LogState | null;
 }
 
-const TILE_WIDTH = 256;
-
 function emptyResult(keySource: MonitorResult['log_key_source']): MonitorResult {
   return { ok: false, failure: null, reason: null, origin: null, log_key: null, log_key_source: keySource, previous: null, checkpoint: null, new_entries: 0, entry_types: {}, witness_cosignatures: null, state: null };
 }
 
-/** The origin line of a note, unauthenticated: to find the state and name a derived key. */
-function firstLine(note: string): string {
-  return note.split('\n', 1)[0] ?? '';
-}
-
-/** The entry bundles (tile/entries/…) that hold entries [from, to) of a tree of `size` entries. */
-function bundleTiles(from: number, to: number, size: number): Tile[] {
-  const tiles: Tile[] = [];
-  for (let n = Math.floor(from / TILE_WIDTH); n * TILE_WIDTH < to; n++) {
-    const width = Math.min(TILE_WIDTH, size - n * TILE_WIDTH);
-    tiles.push({ level: ENTRIES_LEVEL, n, width });
-  }
-  return tiles;
-}
 
 /**
  * Reads entries [from, to) of the tree `checkpoint` through the tiles: each leaf hash through a
@@ -102,7 +83,7 @@ function bundleTiles(from: number, to: number, size: number): Tile[] {
 async function checkEntries(source: LogSource, checkpoint: Checkpoint, from: number, to: number, types: Record<string, number>): Promise<void> {
   const reader = tileHashReader(checkpoint, { readTiles: (tiles) => Promise.all(tiles.map((t) => source.tile(tilePath(t)))) });
   const decoder = new TextDecoder();
-  for (const bundle of bundleTiles(from, to, checkpoint.size)) {
+  for (const bundle of entryBundleTiles(from, to, checkpoint.size)) {
     const entries = parseEntryBundle(await source.tile(tilePath(bundle)));
     if (entries.length !== bundle.width) throw new Error(`${tilePath(bundle)} holds ${entries.length} entries, not ${bundle.width}`);
     const first = Math.max(from, bundle.n * TILE_WIDTH);
@@ -154,23 +135,14 @@ export interface MonitorInput {
 export async function monitorLog(input: MonitorInput): Promise<MonitorResult> {
   const { source } = input;
   const note = await source.checkpoint();
-  // A pinned key names the log (its name is the origin); otherwise the checkpoint's own first line
-  // finds the state, whose key then decides.
-  const claimedOrigin = input.pinnedKey !== undefined ? parseVerifierKey(input.pinnedKey).name : firstLine(note);
-  const previous = input.previous(claimedOrigin);
+  const chosen = chooseLog(note, input.pinnedKey, input.previous);
+  const { claimedOrigin, previous } = chosen;
   if (input.pinnedKey !== undefined && previous !== undefined && previous.log_key !== input.pinnedKey) {
     throw new MonitorStateError(`the state file pins another key for ${claimedOrigin} (${previous.log_key}) than --log-key`);
   }
-  const keySource: MonitorResult['log_key_source'] = input.pinnedKey !== undefined ? 'pinned' : previous !== undefined ? 'state' : 'server-identity';
-  const result = emptyResult(keySource);
-  let logKey = input.pinnedKey ?? previous?.log_key;
-  if (logKey === undefined) {
-    try {
-      logKey = formatVerifierKey(claimedOrigin, fromHex(await source.serverHotkey()));
-    } catch {
-      return { ...result, failure: 'bad_checkpoint_signature', reason: `the checkpoint's origin ${JSON.stringify(claimedOrigin)} is not a valid key name` };
-    }
-  }
+  const result = emptyResult(chosen.keySource);
+  const logKey = await resolveLogKey(chosen, input.pinnedKey, () => source.serverHotkey());
+  if (logKey === null) return { ...result, failure: 'bad_checkpoint_signature', reason: badOriginReason(claimedOrigin) };
   result.log_key = logKey;
   const origin = parseVerifierKey(logKey).name;
   result.origin = origin;
