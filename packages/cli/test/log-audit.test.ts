@@ -6,6 +6,8 @@
  * clean run must pass. Each tamper is undone before the next, so each test sees one change.
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -216,6 +218,52 @@ describe.skipIf(!serverBuilt)('vigil log audit against a real server whose datab
     expect(await exited).toBe(130);
     expect(out.stdout).toBe('');
     expect(out.stderr).toMatch(/vigil: interrupted: log audit stopped; nothing printed/);
+  });
+
+  // Outsider finding: against the default per-IP budget (300 a minute) a whole-log audit ended in
+  // exit 1 on a 429 after ten minutes. A proxy refuses the first attestation read with 429 more times
+  // than the SDK retries: the audit waits what Retry-After says, says so, and goes on.
+  it('waits out a spent rate limit (429 with Retry-After) and goes on instead of failing', { timeout: WHOLE_LOG_MS }, async () => {
+    let refused = 0;
+    let refusedPath: string | undefined;
+    const proxy = createServer((request, response) => {
+      const path = request.url ?? '/';
+      if (path.startsWith('/v1/attestations/') && (refusedPath === undefined || refusedPath === path) && refused < 5) {
+        refusedPath = path;
+        refused++;
+        response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        response.end(JSON.stringify({ detail: 'rate limit exceeded', code: 'rate_limited' }));
+        return;
+      }
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== 'host' && name !== 'connection')) as Record<string, string>;
+      fetch(`${server.baseUrl}${path}`, { method: request.method ?? 'GET', headers })
+        .then(async (upstream) => {
+          const body = Buffer.from(await upstream.arrayBuffer());
+          const kept: Record<string, string> = {};
+          upstream.headers.forEach((value, name) => {
+            if (name !== 'content-encoding' && name !== 'content-length' && name !== 'transfer-encoding' && name !== 'connection') kept[name] = value;
+          });
+          response.writeHead(upstream.status, kept);
+          response.end(body);
+        })
+        .catch(() => response.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (proxy.address() as AddressInfo).port;
+      const result = await audit([], { VIGIL_BASE_URL: `http://127.0.0.1:${port}` });
+      expect(result.code, result.stderr).toBe(0);
+      expect(json<Audited>(result)).toMatchObject({ ok: true, mismatch_count: 0 });
+      expect(refused).toBe(5);
+      expect(result.stderr).toMatch(/^vigil: log audit: the server's rate limit is spent; waiting 1 s \(Retry-After\) and going on$/m);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
+  });
+
+  it('a --state file that does not exist is exit 1, not a silent audit without the history check', async () => {
+    const missing = join(dir, 'no-such-state.json');
+    expect(await audit(['--state', missing])).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: --state: .*no-such-state\.json: no such file/m) });
   });
 
   it('usage: a malformed --log-key or --concurrency is exit 2', async () => {

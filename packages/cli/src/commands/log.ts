@@ -6,7 +6,7 @@ import { action, examples, type Kit } from '../command-kit.js';
 import { configDir } from '../config.js';
 import { intArg, type Context } from '../context.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
-import { VigilNotFoundError } from '@vigil/client';
+import { VigilApiError, VigilNotFoundError } from '@vigil/client';
 import { auditLog, AuditInterrupted, type AuditFailure, type AuditSource } from '../log-audit.js';
 import { monitorLog, MonitorStateError, SizeNotReachedError, type LogState, type MonitorFailure } from '../log-monitor.js';
 
@@ -60,12 +60,14 @@ function isLogState(value: unknown, origin: string): value is LogState {
   );
 }
 
-async function readState(path: string): Promise<StateFile> {
+/** `missing`: what a state file that does not exist is — the monitor's first run (`empty`), or, for the read-only audit, a mistyped path (`error`). */
+async function readState(path: string, missing: 'empty' | 'error' = 'empty'): Promise<StateFile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { logs: {} };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && missing === 'empty') return { logs: {} };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new CliError(`--state: ${path}: no such file (the audit only reads a state file that \`vigil log monitor\` wrote)`);
     throw new CliError(`--state: ${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
   let parsed: unknown;
@@ -192,6 +194,20 @@ interface AuditFlags {
   progressEvery: number;
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts (the caller then sees the abort on its next read). */
+function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 /** A 404 as null: for the audit an attestation the server no longer knows is a finding, not an error. */
 async function orNull<T>(read: Promise<T>): Promise<T | null> {
   try {
@@ -204,21 +220,38 @@ async function orNull<T>(read: Promise<T>): Promise<T | null> {
 
 async function audit(ctx: Context, flags: AuditFlags): Promise<number> {
   // Read only: the audit compares with the monitor's state but never writes it.
-  const state = flags.state !== undefined ? await readState(flags.state) : { logs: {} };
+  const state = flags.state !== undefined ? await readState(flags.state, 'error') : { logs: {} };
   const { token } = await ctx.connect();
   const vigil = await ctx.vigil();
   const stop = new AbortController();
   if (ctx.io.interrupted) void ctx.io.interrupted().then(() => stop.abort(new AuditInterrupted('interrupted')));
   const call = { signal: stop.signal };
+  // The audit reads one attestation or artifact per entry: a log of some thousands of entries spends
+  // a server's per-IP budget (300 a minute by default) many times over. On a 429 it waits what
+  // Retry-After says and goes on, saying so, instead of failing a long run (docs/cli.md).
+  let waitingUntil = 0;
+  const admitted = async <T>(read: () => Promise<T>): Promise<T> => {
+    for (;;) {
+      try {
+        return await read();
+      } catch (err) {
+        if (!(err instanceof VigilApiError) || err.status !== 429 || stop.signal.aborted) throw err;
+        const seconds = Math.max(1, err.retryAfterSeconds ?? 1);
+        if (Date.now() >= waitingUntil) ctx.io.stderr(`vigil: log audit: the server's rate limit is spent; waiting ${seconds} s (Retry-After) and going on\n`);
+        waitingUntil = Math.max(waitingUntil, Date.now() + seconds * 1000);
+        await sleepUnlessAborted(seconds * 1000, stop.signal);
+      }
+    }
+  };
   const source: AuditSource = {
-    checkpoint: () => vigil.log.checkpoint(call),
-    tile: (path) => vigil.log.tile(path, call),
-    serverHotkey: async () => (await vigil.network.identity(call)).server_hotkey,
+    checkpoint: () => admitted(() => vigil.log.checkpoint(call)),
+    tile: (path) => admitted(() => vigil.log.tile(path, call)),
+    serverHotkey: async () => (await admitted(() => vigil.network.identity(call))).server_hotkey,
     ...(token === null
       ? {}
       : {
-          attestation: (hash: string) => orNull(vigil.attestations.get(hash, call)),
-          artifact: (id: string, proof: boolean) => orNull(proof ? vigil.artifacts.getWithProof(id, call) : vigil.artifacts.get(id, call)),
+          attestation: (hash: string) => admitted(() => orNull(vigil.attestations.get(hash, call))),
+          artifact: (id: string, proof: boolean) => admitted(() => orNull(proof ? vigil.artifacts.getWithProof(id, call) : vigil.artifacts.get(id, call))),
         }),
   };
   const pinned = flags.logKey;
