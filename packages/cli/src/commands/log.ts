@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { cosignatureVerifier, noteVerifier, parseVerifierKey, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
+import { abortableSleep } from '../abortable-sleep.js';
 import { configDir } from '../config.js';
 import { intArg, type Context } from '../context.js';
 import { CliError, EXIT, UsageError } from '../exit-codes.js';
@@ -194,20 +195,6 @@ interface AuditFlags {
   progressEvery: number;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts (the caller then sees the abort on its next read). */
-function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 /** A 404 as null: for the audit an attestation the server no longer knows is a finding, not an error. */
 async function orNull<T>(read: Promise<T>): Promise<T | null> {
   try {
@@ -239,7 +226,7 @@ async function audit(ctx: Context, flags: AuditFlags): Promise<number> {
         const seconds = Math.max(1, err.retryAfterSeconds ?? 1);
         if (Date.now() >= waitingUntil) ctx.io.stderr(`vigil: log audit: the server's rate limit is spent; waiting ${seconds} s (Retry-After) and going on\n`);
         waitingUntil = Math.max(waitingUntil, Date.now() + seconds * 1000);
-        await sleepUnlessAborted(seconds * 1000, stop.signal);
+        await abortableSleep(seconds * 1000, stop.signal);
       }
     }
   };
