@@ -16,6 +16,7 @@ import { searchRoutes } from './features/search/index.js';
 import { artifactRoutes } from './features/artifacts/index.js';
 import { keyRoutes } from './features/accounts/index.js';
 import { repositoryRoutes } from './features/repositories/index.js';
+import { sbomRoutes } from './features/sboms/index.js';
 import { policyRoutes } from './features/policies/index.js';
 import { webhookRoutes } from './features/webhooks/index.js';
 import { watchRoutes } from './features/registries/index.js';
@@ -103,6 +104,7 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(artifactRoutes, { db, blobs, now, artifactLimitBytes, ...fetches, log, serverKey });
   await app.register(policyRoutes, { db, now, sources: policySources, ...fetches });
   await app.register(repositoryRoutes, { db, secrets, now, policySources, ...fetches, onPushQueued: onRepositoryPushQueued });
+  await app.register(sbomRoutes, { db, now, policySources, ...fetches });
   await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
   await app.register(watchRoutes, { db, now, ...watches });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });

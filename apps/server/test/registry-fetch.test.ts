@@ -197,6 +197,30 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     expect(await row('pkg:npm/weather-mcp@0.1.0')).toMatchObject({ state: 'stored', track: 'mcp_servers' });
   });
 
+  it('an SBOM verification queues the fetch of unseen npm and PyPI components and answers where each stands, as a lockfile verification does', async () => {
+    const setup = await start();
+    const sbom = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      components: [
+        { type: 'library', name: 'plain-pkg', version: '1.0.0', purl: 'pkg:npm/plain-pkg@1.0.0' },
+        { type: 'library', name: 'Demo_Pkg', version: '1.0.0', purl: 'pkg:pypi/Demo_Pkg@1.0.0' },
+      ],
+    };
+    const first = await post(setup, '/v1/sboms/verify', setup.token, sbom);
+    expect(first.status).toBe(200);
+    const fetching = new Map((first.body.dependencies as { purl: string }[]).map((d) => [d.purl, d]));
+    expect(fetching.get('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'fetching', reason: null, expected_by: null } });
+    expect(fetching.get('pkg:pypi/demo-pkg@1.0.0')).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'fetching', reason: null, expected_by: null } });
+    expect(await setup.worker.drain()).toBe(2);
+    setup.clock.now += 6_000;
+    const second = await post(setup, '/v1/sboms/verify', setup.token, sbom);
+    for (const dependency of second.body.dependencies as { fetch: unknown }[]) {
+      expect(dependency).toMatchObject({ state: 'pending', queued: 'evaluating', fetch: { state: 'queued_for_evaluation', reason: null } });
+    }
+    expect(second.body).toMatchObject({ verdict: 'WARN', complete: false, summary: { packages: 2, pending: 2 } });
+  });
+
   it('refuses a tarball whose bytes do not match the packument: failed with the reason, nothing stored', async () => {
     const setup = await start();
     expect((await verify(setup, 'npm:tampered-pkg@1.0.0')).fetch).toEqual({ state: 'fetching', reason: null, expected_by: null });

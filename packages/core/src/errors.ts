@@ -210,6 +210,11 @@ export const ERROR_CATALOGUE = {
   lockfile_version_unsupported: { status: 422, detail: refusalDetail },
   lockfile_malformed: { status: 422, detail: refusalDetail },
   lockfile_too_large: { status: 422, detail: refusalDetail },
+  // SBOMs (docs/sbom.md): the detail names the field at fault (`components[3].purl: expected a string`).
+  sbom_unsupported: { status: 422, detail: refusalDetail },
+  sbom_version_unsupported: { status: 422, detail: refusalDetail },
+  sbom_malformed: { status: 422, detail: refusalDetail },
+  sbom_too_large: { status: 422, detail: refusalDetail },
   // Webhooks and the events feed (docs/webhooks.md); `webhook_url_refused` names the URL's fault.
   webhook_not_found: { status: 404, detail: ERROR_DETAILS.webhookNotFound },
   webhook_delivery_not_found: { status: 404, detail: ERROR_DETAILS.webhookDeliveryNotFound },

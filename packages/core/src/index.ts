@@ -231,6 +231,26 @@ export {
   PackageRequest,
   PackageRequestList,
 } from './schemas/repositories.js';
+export {
+  CYCLONEDX_VERSIONS_READ,
+  MAX_SBOM_COMPONENTS,
+  SBOM_OUTPUT_FORMATS,
+  SBOM_OUTPUT_MEDIA_TYPES,
+  SBOM_SPECS,
+  SBOM_UNVERIFIED_REASONS,
+  SBOM_VERDICT_HEADER,
+  SPDX_VERSIONS_READ,
+  SbomDependency,
+  SbomDocument,
+  SbomDocumentInfo,
+  SbomOutputFormat,
+  SbomSpec,
+  SbomUnverifiedComponent,
+  SbomUnverifiedReason,
+  SbomVerification,
+  SbomVerificationSummary,
+  SbomVerifyQuery,
+} from './schemas/sboms.js';
 export { ValidationIssue, ErrorBody } from './schemas/error.js';
 export {
   API_KEY_SCOPES,

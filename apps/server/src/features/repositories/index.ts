@@ -5,3 +5,15 @@ export { repositoryRoutes } from './repository-routes.js';
 export { REPOSITORY_WORKER_VARIABLES, type RepositoryWorkerSettings, repositoryWorkerSettingsFromEnv } from './worker/settings.js';
 export { createPushWorker } from './worker/start-push-worker.js';
 export { repositoryAdminRoutes } from './repository-admin-routes.js';
+// Lockfile and SBOM verification (features/sboms) answer a package the same way: one evaluation, one sort, one request record.
+export {
+  bucketOf,
+  recordPackageRequests,
+  sortDependencies,
+  verifyDependencies,
+  type Bucket,
+  type DependencyToVerify,
+  type DependencyVerdict,
+  type EvaluationPolicy,
+  type RepositoryVerificationDeps,
+} from './lockfile-verification.js';

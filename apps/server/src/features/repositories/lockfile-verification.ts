@@ -70,9 +70,9 @@ export function effectiveVerdict(dependency: Pick<VerifiedDependency, 'state' | 
 }
 
 const BUCKET_ORDER = { blocked: 0, warned: 1, pending: 2, allowed: 3 } as const;
-type Bucket = keyof typeof BUCKET_ORDER;
+export type Bucket = keyof typeof BUCKET_ORDER;
 
-function bucketOf(dependency: Pick<VerifiedDependency, 'state' | 'verdict'>): Bucket {
+export function bucketOf(dependency: Pick<VerifiedDependency, 'state' | 'verdict'>): Bucket {
   if (dependency.verdict === 'BLOCK') return 'blocked';
   if (dependency.state === 'pending') return 'pending';
   return dependency.verdict === 'WARN' ? 'warned' : 'allowed';
@@ -154,40 +154,9 @@ export async function verifyLockfiles(deps: RepositoryVerificationDeps, input: V
     }
   }
   const packages = [...merged.values()];
-  const evaluation = await evaluatePackages(
-    deps,
-    policy,
-    packages.map((p) => ({ coordinates: p.coordinates, direct: p.direct, dev: p.dev })),
-    // The verdicts come from the account's own and trusted package references (docs/artifacts.md).
-    { now: input.now, view: referenceViewOf(input.principal) },
-  );
-
-  const requested: RequestedPackage[] = [];
-  const dependencies: VerifiedDependency[] = packages.map((pkg, index) => {
-    const evaluated = evaluation.packages[index]!;
-    const verification = evaluated.verification;
-    const pending = evaluated.state === 'pending';
-    if (pending && !verification.queued) {
-      requested.push({ purl: pkg.coordinates.purl, ecosystem: pkg.coordinates.ecosystem, name: pkg.coordinates.name, version: pkg.coordinates.version });
-    }
-    return {
-      purl: pkg.coordinates.purl,
-      ecosystem: pkg.coordinates.ecosystem,
-      name: pkg.coordinates.name,
-      version: pkg.coordinates.version,
-      direct: pkg.direct,
-      dev: pkg.dev,
-      files: pkg.files,
-      state: evaluated.state,
-      queued: pending ? (verification.queued ? 'evaluating' : 'requested') : null,
-      verdict: UPPER[evaluated.verdict],
-      published_verdict: verification.verdict,
-      failed: evaluated.failed,
-      warnings: evaluated.warnings,
-      ...(pending && verification.fetch !== undefined ? { fetch: verification.fetch } : {}),
-    };
-  });
-  dependencies.sort((a, b) => BUCKET_ORDER[bucketOf(a)] - BUCKET_ORDER[bucketOf(b)] || (a.purl < b.purl ? -1 : a.purl > b.purl ? 1 : 0));
+  const { dependencies: verdicts, requested } = await verifyDependencies(deps, policy, packages, input);
+  const dependencies: VerifiedDependency[] = verdicts.map((verdict, index) => withFiles(verdict, packages[index]!.files));
+  sortDependencies(dependencies);
 
   const summary: VerificationSummary = {
     packages: dependencies.length,
@@ -219,6 +188,76 @@ export async function verifyLockfiles(deps: RepositoryVerificationDeps, input: V
     },
     requested,
   };
+}
+
+/** A package to verify, whatever listed it (a lockfile, an SBOM's component). */
+export interface DependencyToVerify {
+  coordinates: PolicyPackage['coordinates'];
+  direct: boolean | null;
+  dev: boolean | null;
+}
+
+/** A dependency's verdict under the policy, before saying where it was listed (`files`, `components`). */
+export type DependencyVerdict = Omit<VerifiedDependency, 'files'>;
+
+export type EvaluationPolicy = Awaited<ReturnType<typeof policyForEvaluation>>;
+
+/** The dependency with `files` placed where the schema's field order puts it (after `dev`). */
+function withFiles(verdict: DependencyVerdict, files: string[]): VerifiedDependency {
+  const { purl, ecosystem, name, version, direct, dev, ...rest } = verdict;
+  return { purl, ecosystem, name, version, direct, dev, files, ...rest };
+}
+
+/**
+ * Evaluates packages under an already resolved policy in one batch (features/policies/evaluate-packages.ts:
+ * one verification query set, one advisory lookup and one facts lookup for all of them, however many),
+ * in the order given. What a pending package without bytes Vigil holds is returned in `requested`,
+ * for the caller to record in its own transaction. Lockfile and SBOM verification share it, so both
+ * answer a package the same way.
+ */
+export async function verifyDependencies(
+  deps: RepositoryVerificationDeps,
+  policy: EvaluationPolicy,
+  packages: readonly DependencyToVerify[],
+  input: Pick<VerifyLockfilesInput, 'principal' | 'now'>,
+): Promise<{ dependencies: DependencyVerdict[]; requested: RequestedPackage[] }> {
+  const evaluation = await evaluatePackages(
+    deps,
+    policy,
+    packages.map((p) => ({ coordinates: p.coordinates, direct: p.direct, dev: p.dev })),
+    // The verdicts come from the account's own and trusted package references (docs/artifacts.md).
+    { now: input.now, view: referenceViewOf(input.principal) },
+  );
+  const requested: RequestedPackage[] = [];
+  const dependencies = packages.map((pkg, index): DependencyVerdict => {
+    const evaluated = evaluation.packages[index]!;
+    const verification = evaluated.verification;
+    const pending = evaluated.state === 'pending';
+    if (pending && !verification.queued) {
+      requested.push({ purl: pkg.coordinates.purl, ecosystem: pkg.coordinates.ecosystem, name: pkg.coordinates.name, version: pkg.coordinates.version });
+    }
+    return {
+      purl: pkg.coordinates.purl,
+      ecosystem: pkg.coordinates.ecosystem,
+      name: pkg.coordinates.name,
+      version: pkg.coordinates.version,
+      direct: pkg.direct,
+      dev: pkg.dev,
+      state: evaluated.state,
+      queued: pending ? (verification.queued ? 'evaluating' : 'requested') : null,
+      verdict: UPPER[evaluated.verdict],
+      published_verdict: verification.verdict,
+      failed: evaluated.failed,
+      warnings: evaluated.warnings,
+      ...(pending && verification.fetch !== undefined ? { fetch: verification.fetch } : {}),
+    };
+  });
+  return { dependencies, requested };
+}
+
+/** Blocked first, then warned, pending, allowed; by purl (byte order) within each. In place. */
+export function sortDependencies<T extends Pick<VerifiedDependency, 'state' | 'verdict' | 'purl'>>(dependencies: T[]): T[] {
+  return dependencies.sort((a, b) => BUCKET_ORDER[bucketOf(a)] - BUCKET_ORDER[bucketOf(b)] || (a.purl < b.purl ? -1 : a.purl > b.purl ? 1 : 0));
 }
 
 /**
