@@ -16,6 +16,7 @@ export const COMMAND_MODULES: { names: readonly string[]; load: () => Promise<Re
   { names: ['login', 'logout', 'whoami', 'keys'], load: async () => (await import('./commands/account.js')).registerAccount },
   { names: ['attestations', 'attestation', 'verify-attestation', 'canonical-hash', 'search'], load: async () => (await import('./commands/attestations.js')).registerAttestations },
   { names: ['verify', 'verify-repo'], load: async () => (await import('./commands/verify.js')).registerVerify },
+  { names: ['sbom'], load: async () => (await import('./commands/sbom.js')).registerSbom },
   { names: ['scan'], load: async () => (await import('./commands/scan.js')).registerScan },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.js')).registerMcp },
   { names: ['policy', 'policies'], load: async () => (await import('./commands/policy.js')).registerPolicy },

@@ -222,6 +222,75 @@ describe.skipIf(!serverBuilt)('vigil against a real server', () => {
     expect(await run(['verify-repo', project({ 'README.md': '# no lockfile' })])).toMatchObject({ code: 1, stderr: expect.stringMatching(/no lockfile found/) });
   });
 
+  it('sbom verifies a CycloneDX or SPDX file (or stdin) like verify-repo: exit 5 on BLOCK, 0 when allowed; --format sarif is valid SARIF, cyclonedx a VEX', async () => {
+    const cyclonedx = (deps: Claimed[], extra: object[] = []) =>
+      JSON.stringify({
+        bomFormat: 'CycloneDX',
+        specVersion: '1.6',
+        metadata: { component: { type: 'application', name: 'app', version: '1.0.0', 'bom-ref': 'app' } },
+        components: [...deps.map((d) => ({ type: 'library', name: d.name, version: d.version, 'bom-ref': d.purl, purl: d.purl })), ...extra],
+        dependencies: [{ ref: 'app', dependsOn: deps.map((d) => d.purl) }],
+      });
+    const dir = project({ 'bom.json': cyclonedx([allowed, blocked], [{ type: 'library', name: 'guava', 'bom-ref': 'guava', purl: 'pkg:maven/com.google.guava/guava@33.0.0' }]) });
+    const file = join(dir, 'bom.json');
+    const table = await run(['sbom', file]);
+    expect(table.code, table.stderr).toBe(5);
+    expect(table.stdout).toMatch(/^BLOCK under policy default v1\nCycloneDX 1\.6 of app@1\.0\.0\n3 components: 2 verified, 0 without purl, 1 unsupported\n/);
+    expect(table.stdout).toContain(blocked.purl);
+    expect(table.stdout).toContain('purl type maven is not verified');
+    const asJson = json<{ verdict: string; summary: { packages: number }; dependencies: { purl: string; direct: boolean }[] }>(await run(['sbom', file, '--json']));
+    expect(asJson).toMatchObject({ verdict: 'BLOCK', summary: { packages: 2 } });
+    expect(asJson.dependencies.map((d) => [d.purl, d.direct])).toEqual([[blocked.purl, true], [allowed.purl, true]]);
+    // --format json prints the same answer as --json (the server's body as sent).
+    expect(json(await run(['sbom', file, '--format', 'json']))).toMatchObject({ verdict: 'BLOCK', summary: { packages: 2 }, unverified: [{ ref: 'guava', reason: 'unsupported_type' }] });
+
+    const sarifRun = await run(['sbom', file, '--format', 'sarif', '--sbom-path', 'dist/bom.json']);
+    expect(sarifRun.code).toBe(5);
+    const sarif = json<{ runs: { results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }[] }[] }>(sarifRun);
+    const require = createRequire(import.meta.url);
+    const schema = JSON.parse(readFileSync(require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+    const Ajv = (AjvDraft04 as unknown as { default: typeof AjvDraft04.default }).default;
+    const addFormats = (ajvFormats as unknown as { default: typeof ajvFormats.default }).default;
+    const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    expect(validate(sarif), JSON.stringify(validate.errors)).toBe(true);
+    expect(sarif.runs[0]!.results.map((r) => [r.ruleId, r.level, r.locations[0]!.physicalLocation.artifactLocation.uri])).toEqual([
+      ['vigil/blocked-dependency', 'error', 'dist/bom.json'],
+      ['vigil/unverified-component', 'note', 'dist/bom.json'],
+    ]);
+
+    const vexRun = await run(['sbom', file, '--format', 'cyclonedx', '--fail-on', 'block']);
+    expect(vexRun.code).toBe(5);
+    const vex = json<{ specVersion: string; vulnerabilities: { id: string; affects: { ref: string }[] }[] }>(vexRun);
+    expect(vex.specVersion).toBe('1.6');
+    expect(vex.vulnerabilities.map((v) => [v.id, v.affects[0]!.ref])).toEqual([['VIGIL-BLOCK', blocked.purl]]);
+
+    // SPDX 2.3 from standard input; only allowed packages: exit 0.
+    const spdx = JSON.stringify({
+      spdxVersion: 'SPDX-2.3',
+      SPDXID: 'SPDXRef-DOCUMENT',
+      name: 'app',
+      documentNamespace: 'https://example.com/spdx/app-1.0.0',
+      documentDescribes: ['SPDXRef-app'],
+      packages: [
+        { SPDXID: 'SPDXRef-app', name: 'app', versionInfo: '1.0.0' },
+        { SPDXID: 'SPDXRef-dep', name: allowed.name, versionInfo: allowed.version, externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: allowed.purl }] },
+      ],
+      relationships: [{ spdxElementId: 'SPDXRef-dep', relationshipType: 'DEPENDENCY_OF', relatedSpdxElement: 'SPDXRef-app' }],
+    });
+    const clean = await run(['sbom', '-'], {}, spdx);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stdout).toMatch(/^ALLOW under policy default v1\nSPDX 2\.3 of app@1\.0\.0\n/);
+
+    // A file that is not JSON never reaches the server; an SBOM the server refuses exits 1 with its detail.
+    writeFileSync(join(dir, 'broken.json'), '{"bomFormat": ');
+    expect(await run(['sbom', join(dir, 'broken.json')])).toMatchObject({ code: 1, stderr: expect.stringContaining('is not JSON') });
+    writeFileSync(join(dir, 'old.json'), JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.4', components: [] }));
+    expect(await run(['sbom', join(dir, 'old.json')])).toMatchObject({ code: 1, stderr: expect.stringContaining('specVersion: CycloneDX 1.4 is not read (Vigil reads 1.5 and 1.6)') });
+    expect(await run(['sbom', file, '--format', 'xml'])).toMatchObject({ code: 2 });
+  });
+
   it('creates, lists, reads and evaluates policies', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'vigil-policy-')), 'prod.json');
     writeFileSync(file, JSON.stringify({ name: 'cli-prod', rules: [{ name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block' }] }));

@@ -6,6 +6,7 @@ export type { Dated } from './dates.js';
 export type { ArtifactUpload, UploadBody } from './resources/artifacts.js';
 export type { AttestationListParams, OfflineVerifier, SnapshotSource } from './resources/attestations.js';
 export type { SearchParams, SearchResultItem } from './resources/search.js';
+export type { SbomVerificationDocument, SbomVerifyOptions } from './resources/sboms.js';
 export { EventPage } from './resources/events.js';
 export { Log } from './resources/log.js';
 export type { EventListParams, FeedEvent } from './resources/events.js';

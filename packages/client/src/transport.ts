@@ -103,6 +103,8 @@ export interface Answer<T> {
   data: T;
   /** `X-Vigil-Next-Page`, or null on the last page. */
   nextPage: string | null;
+  /** The answer's headers (a resource reads one the body does not carry, as `sboms.verifyAs` reads `X-Vigil-Verdict`). */
+  headers: Headers;
 }
 
 interface Resolved {
@@ -233,7 +235,7 @@ export class Transport {
     const answerContext = { ...context, requestId: response.headers.get(HEADERS.requestId) ?? context.requestId };
     const parsed = parseAnswer(response.status, utf8.decode(bytes), spec.schema, answerContext);
     const data = spec.dates === false ? (parsed as Dated<S>) : withDates(spec.schema, parsed);
-    return { data, nextPage: response.headers.get(HEADERS.nextPage) };
+    return { data, nextPage: response.headers.get(HEADERS.nextPage), headers: response.headers };
   }
 
   /** One call answered with something other than JSON (a validator's downloads): the body's bytes, untouched. */

@@ -8,6 +8,7 @@ import { AccountResource, Keys } from './resources/keys.js';
 import { Policies } from './resources/policies.js';
 import { Agents, LeaderboardResource, Network, Rounds, Trends } from './resources/public-reads.js';
 import { Repositories } from './resources/repositories.js';
+import { Sboms } from './resources/sboms.js';
 import { Watches } from './resources/watches.js';
 import { Webhooks } from './resources/webhooks.js';
 import { searchWith } from './resources/search.js';
@@ -32,6 +33,7 @@ export class Vigil {
   readonly account: AccountResource;
   readonly policies: Policies;
   readonly repositories: Repositories;
+  readonly sboms: Sboms;
   readonly network: Network;
   readonly trends: Trends;
   readonly rounds: Rounds;
@@ -59,6 +61,7 @@ export class Vigil {
     this.account = new AccountResource(transport);
     this.policies = new Policies(transport);
     this.repositories = new Repositories(transport);
+    this.sboms = new Sboms(transport);
     this.admin = new Admin(transport);
     this.webhooks = new Webhooks(transport);
     this.watches = new Watches(transport);
