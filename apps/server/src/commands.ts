@@ -3,6 +3,7 @@ import { createBlobStore, type BlobStore } from './platform/blobs/index.js';
 import type { Config } from './config.js';
 import type { VigilDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
+import { ensureAttestationPartitions } from './platform/db/attestation-partitions.js';
 import { reindexSearchIfNeeded } from './features/search/index.js';
 import { startMetricsServer, type MetricsServer } from './platform/metrics/index.js';
 import { openConfiguredDatabase } from './runtime.js';
@@ -41,9 +42,19 @@ export async function migrate(database: VigilDatabase, config: Config): Promise<
   return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
+/**
+ * After migrations, at every start of `migrate`, `serve` and `worker`: the attestation partitions
+ * of this month and the next ones (PostgreSQL; nothing, and no query, on SQLite).
+ */
+export async function ensurePartitions(database: VigilDatabase): Promise<string[]> {
+  const { created } = await ensureAttestationPartitions(database.db, Date.now());
+  return created.map((name) => `created attestation partition: ${name}`);
+}
+
 /** Migrations, then the one-off search rebuild a migration may ask for (docs/search.md): `migrate` and `serve`. */
 export async function migrateAndRebuild(database: VigilDatabase, config: Config): Promise<string[]> {
   const applied = (await migrate(database, config)).map((name) => `migrated: ${name}`);
+  applied.push(...(await ensurePartitions(database)));
   const rebuilt = await reindexSearchIfNeeded(database.db, Date.now);
   if (rebuilt !== null) applied.push(`rebuilt the search index: ${rebuilt.artifacts} artifacts and ${rebuilt.attestations} attestations`);
   return applied;

@@ -45,3 +45,10 @@ export { databaseInstrumentation, metricsRegistry } from './platform/metrics/ind
 // The release watcher, for its benchmark (bench/watch-poll.mjs): watches, connectors and the watcher itself.
 export { addWatches, createRegistryConnectors, createWatcher, OPERATOR_OWNER, registryFetchSettingsFromEnv } from './features/registries/index.js';
 export type { Watcher } from './features/registries/index.js';
+// Attestations at scale (bench/aggregates-at-scale.mjs): rows generated inside PostgreSQL, a
+// database left at an older migration for comparing layouts, and the partition upkeep.
+export { generateAttestations } from './seed/attestations-at-scale.js';
+export { getAttestation, listAttestations } from './features/network/index.js';
+export type { GenerateAttestationsOptions, GeneratedAttestations } from './seed/attestations-at-scale.js';
+export { migrateUpTo } from './platform/db/migrate.js';
+export { ensureAttestationPartitions } from './platform/db/attestation-partitions.js';

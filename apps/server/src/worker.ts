@@ -1,4 +1,4 @@
-import { log, migrate, openMetricsListener } from './commands.js';
+import { ensurePartitions, log, migrate, openMetricsListener } from './commands.js';
 import type { Runtime } from './runtime.js';
 import { createWorkers, stopWorkers } from './workers.js';
 
@@ -16,6 +16,7 @@ export async function worker(runtime: Runtime): Promise<void> {
   const metricsPort = config.metrics.port;
   try {
     for (const name of await migrate(database, config)) log(`migrated: ${name}`);
+    for (const line of await ensurePartitions(database)) log(line);
   } catch (error) {
     await runtime.close();
     throw error;

@@ -5,6 +5,12 @@ import { createFetchWorker, createRegistryConnectors, createWatcher, watchReposi
 import { createPushWorker } from './features/repositories/index.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
 import { defaultLogOrigin } from './app.js';
+import {
+  ATTESTATION_PARTITION_CHECK_INTERVAL_MS,
+  ATTESTATION_PARTITION_MONTHS_AHEAD,
+  hasAttestationPartitions,
+  partitionUpkeepEvery,
+} from './platform/db/attestation-partitions.js';
 import type { Runtime } from './runtime.js';
 
 /** `serve` runs the workers its settings keep in it; `worker` runs all of them. */
@@ -12,7 +18,7 @@ export type WorkerPlace = 'serve' | 'worker';
 
 /** One background loop of the process, started after the app listens and stopped before the runtime closes. */
 export interface BackgroundWorker {
-  name: 'checkpoints' | 'scheduler' | 'repository-pushes' | 'webhooks' | 'registries';
+  name: 'checkpoints' | 'scheduler' | 'repository-pushes' | 'webhooks' | 'registries' | 'partitions';
   /** What it does, as the `worker` command's start line says it. */
   summary: string;
   /** The lease holder id it claims work under, where it has one. */
@@ -132,7 +138,26 @@ const registryFetches: WorkerEntry = (runtime, place) => {
 };
 
 /** Every feature's background work, in start order (stopped in the same order). */
-const WORKERS: readonly WorkerEntry[] = [logCheckpoints, roundScheduler, repositoryPushes, webhookDeliveries, registryFetches];
+/**
+ * PostgreSQL: keeps the attestation partitions of the coming months created (docs/storage.md,
+ * "Attestation partitions"); every serve and worker process runs it, taking turns on a lock.
+ */
+const attestationPartitions: WorkerEntry = (runtime) => {
+  const { database, log } = runtime;
+  if (!hasAttestationPartitions(database.db)) return undefined;
+  const loop = partitionUpkeepEvery(database.db, ATTESTATION_PARTITION_CHECK_INTERVAL_MS, {
+    created: (names) => log.info({ partitions: names }, 'created attestation partitions'),
+    failed: (error) => log.warn({ err: error }, 'creating attestation partitions failed; retried at the next check'),
+  });
+  return {
+    name: 'partitions',
+    summary: `creating attestation partitions ${ATTESTATION_PARTITION_MONTHS_AHEAD} months ahead, checked every ${ATTESTATION_PARTITION_CHECK_INTERVAL_MS / 3_600_000} h`,
+    start: () => loop.start(),
+    stop: async () => loop.stop(),
+  };
+};
+
+const WORKERS: readonly WorkerEntry[] = [logCheckpoints, roundScheduler, repositoryPushes, webhookDeliveries, registryFetches, attestationPartitions];
 
 /** The workers `place` runs under the runtime's settings. */
 export function createWorkers(runtime: Runtime, place: WorkerPlace): BackgroundWorker[] {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../platform/db/database.js';
 import type { DialectName } from '../platform/db/dialect.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
-import { APPLICATION_TABLES, type Database } from '../platform/db/schema.js';
+import { APPLICATION_TABLES, POSTGRES_ONLY_TABLES, type Database } from '../platform/db/schema.js';
 
 export interface DialectContext {
   readonly dialect: DialectName;
@@ -75,7 +75,7 @@ export function describeEachDialect(title: string, body: (ctx: DialectContext) =
     });
     beforeEach(async () => {
       if (!current) throw new Error('PostgreSQL test database did not open');
-      await sql`TRUNCATE ${sql.join(APPLICATION_TABLES.map((t) => sql.table(t)))} RESTART IDENTITY CASCADE`.execute(
+      await sql`TRUNCATE ${sql.join([...APPLICATION_TABLES, ...POSTGRES_ONLY_TABLES].map((t) => sql.table(t)))} RESTART IDENTITY CASCADE`.execute(
         current.db,
       );
     });

@@ -3,6 +3,7 @@
 // The rest of the server imports this feature through this file only (docs/contributing.md).
 export { type AttestationBatchResult, MAX_ATTESTATION_BATCH, recordAttestations } from './attestations/attestations-batch.js';
 export { recordAttestation } from './attestations/attestations.js';
+export { getAttestation, listAttestations } from './attestations/attestations-read.js';
 export { customerAttestationRoutes } from './attestations/customer-attestation-routes.js';
 export { SIGNED_AUTH_VARIABLES, type SignedAuthSettings, signedAuthSettingsFromEnv } from './auth/signed-auth-settings.js';
 export { type CachedMetagraph } from './metagraph/cached-metagraph.js';

@@ -927,3 +927,10 @@ export const APPLICATION_TABLES = [
   'agents',
   'miners',
 ] as const satisfies readonly (keyof Database)[];
+
+/**
+ * Tables that exist on PostgreSQL only: `attestation_keys` (migration 0024) holds the unique keys of
+ * the partitioned `attestations` and is written by its trigger, never by a service.
+ */
+export const POSTGRES_ONLY_TABLES = ['attestation_keys'] as const;
+

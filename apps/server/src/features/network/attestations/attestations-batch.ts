@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AttestationEnvelope, type AttestationPayload, type ErrorCode } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
+import { partitionKeysOfHashes } from '../../../platform/db/attestation-partitions.js';
 import { lockForUpdate } from '../../../platform/db/dialect.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
@@ -147,11 +148,17 @@ async function readStoredState(trx: Transaction<Database>, parsedList: readonly 
   const hashes = [...new Set(known.map((p) => p.canonicalHash))];
   const validatorKeys = [...new Set(known.map((p) => p.payload.validator_hotkey))];
   const taskIds = [...new Set(known.map((p) => p.payload.task_id))];
-  const duplicates = await trx
-    .selectFrom('attestations')
-    .select(['id', 'is_rerun', 'canonical_hash'])
-    .where('canonical_hash', 'in', hashes)
-    .execute();
+  // PostgreSQL: the months holding any of these hashes, so the lookup reads those partitions only.
+  const keys = await partitionKeysOfHashes(trx, hashes);
+  const duplicates =
+    keys !== undefined && keys.length === 0
+      ? []
+      : await trx
+          .selectFrom('attestations')
+          .select(['id', 'is_rerun', 'canonical_hash'])
+          .where('canonical_hash', 'in', hashes)
+          .$if(keys !== undefined, (q) => q.where('recorded_at', 'in', keys!))
+          .execute();
   const validators = await trx.selectFrom('validators').select(['hotkey', 'status']).where('hotkey', 'in', validatorKeys).execute();
   const earlier = await trx.selectFrom('attestations').select(['task_id', 'validator_hotkey']).where('task_id', 'in', taskIds).execute();
   for (const d of duplicates) state.stored.set(d.canonical_hash, { id: d.id, isRerun: d.is_rerun === 1 });

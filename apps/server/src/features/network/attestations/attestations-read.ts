@@ -1,5 +1,6 @@
 import { formatOffsetTimestamp, NETUID, type AttestationListQuery, type AttestationRecord, type Finding } from '@vigil/core';
 import type { Kysely } from 'kysely';
+import { partitionKeysOfHashes } from '../../../platform/db/attestation-partitions.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 
@@ -36,9 +37,16 @@ const COLUMNS = [
 
 /**
  * The page query: filters, keyset bound, order and limit. Exported so tests can read its plan;
- * the read below runs exactly this.
+ * the read below runs exactly this. `hashKeys`: the partition keys of `filters.canonical_hash`
+ * (`partitionKeysOfHashes`), so PostgreSQL reads the one month holding it.
  */
-export function attestationPageQuery(db: Kysely<Database>, filters: AttestationListQuery, after: AttestationKey | null, limit: number) {
+export function attestationPageQuery(
+  db: Kysely<Database>,
+  filters: AttestationListQuery,
+  after: AttestationKey | null,
+  limit: number,
+  hashKeys?: readonly number[],
+) {
   return db
     .selectFrom('attestations as a')
     .innerJoin('artifacts as r', 'r.id', 'a.artifact_id')
@@ -48,6 +56,7 @@ export function attestationPageQuery(db: Kysely<Database>, filters: AttestationL
       q.where('a.artifact_id', 'in', db.selectFrom('artifacts').select('id').where('content_hash', '=', filters.sha256!)),
     )
     .$if(filters.canonical_hash !== undefined, (q) => q.where('a.canonical_hash', '=', filters.canonical_hash!))
+    .$if(hashKeys !== undefined && hashKeys.length > 0, (q) => q.where('a.recorded_at', 'in', [...hashKeys!]))
     .$if(filters.validator !== undefined, (q) => q.where('a.validator_hotkey', '=', filters.validator!))
     .$if(filters.miner !== undefined, (q) => q.where('a.miner_hotkey', '=', filters.miner!))
     .$if(filters.round_id !== undefined, (q) => q.where('a.round_id', '=', filters.round_id!))
@@ -55,7 +64,10 @@ export function attestationPageQuery(db: Kysely<Database>, filters: AttestationL
     .$if(filters.since !== undefined, (q) => q.where('a.recorded_at', '>=', filters.since!))
     .$if(filters.until !== undefined, (q) => q.where('a.recorded_at', '<', filters.until!))
     .$if(after !== null, (q) =>
-      q.where((eb) => eb(eb.refTuple('a.recorded_at', 'a.id'), '<', eb.tuple(after!.recordedAt, after!.id))),
+      q
+        // Implied by the tuple bound, said plainly: PostgreSQL prunes the months after it only on a plain comparison.
+        .where('a.recorded_at', '<=', after!.recordedAt)
+        .where((eb) => eb(eb.refTuple('a.recorded_at', 'a.id'), '<', eb.tuple(after!.recordedAt, after!.id))),
     )
     .orderBy('a.recorded_at', 'desc')
     .orderBy('a.id', 'desc')
@@ -117,8 +129,10 @@ export async function listAttestations(
   // One equality filter has its own (filter, recorded_at, id) index: every row it reads is a result.
   // A canonical hash names one attestation at most.
   if (given.length < 2 || given[0] === 'canonical_hash') {
+    const hashKeys = input.filters.canonical_hash === undefined ? undefined : await partitionKeysOfHashes(db, [input.filters.canonical_hash]);
+    if (hashKeys !== undefined && hashKeys.length === 0) return { attestations: [], next: null };
     // One row more than the page: whether it exists is whether a next page does.
-    const rows = await attestationPageQuery(db, input.filters, input.after, input.size + 1).execute();
+    const rows = await attestationPageQuery(db, input.filters, input.after, input.size + 1, hashKeys).execute();
     const page = rows.slice(0, input.size);
     const last = page.at(-1);
     return {
@@ -141,6 +155,9 @@ export async function listAttestations(
       ? []
       : await attestationPageQuery(db, input.filters, input.after, input.size + 1)
           .where('a.id', 'in', ids)
+          // The examined rows' time span: the months outside it are not read.
+          .where('a.recorded_at', '>=', Math.min(...examined.map((row) => Number(row.recorded_at))))
+          .where('a.recorded_at', '<=', Math.max(...examined.map((row) => Number(row.recorded_at))))
           .execute();
   const page = rows.slice(0, input.size);
   const last = page.at(-1);
@@ -158,11 +175,14 @@ export async function listAttestations(
  * The envelope carries the findings, so on a `free` plan it is withheld when there are any.
  */
 export async function getAttestation(db: Kysely<Database>, input: { canonicalHash: string; showFindings: boolean }) {
+  const keys = await partitionKeysOfHashes(db, [input.canonicalHash]);
+  if (keys !== undefined && keys.length === 0) throw new VigilError('attestation_not_found');
   const row = await db
     .selectFrom('attestations as a')
     .innerJoin('artifacts as r', 'r.id', 'a.artifact_id')
     .select([...COLUMNS, 'a.payload', 'a.signature', 'a.metagraph_block', 'a.metagraph_taken_at'])
     .where('a.canonical_hash', '=', input.canonicalHash)
+    .$if(keys !== undefined, (q) => q.where('a.recorded_at', 'in', keys!))
     .executeTakeFirst();
   if (row === undefined) throw new VigilError('attestation_not_found');
   const attestation = recordBody(row, input.showFindings);

@@ -1,5 +1,6 @@
 import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
 import type { Kysely } from 'kysely';
+import { partitionKeysOfHashes } from '../../../platform/db/attestation-partitions.js';
 import { lockForUpdate, shareLock } from '../../../platform/db/dialect.js';
 import type { Database, TrackName } from '../../../platform/db/schema.js';
 import { applyAttestationAggregates } from './aggregates.js';
@@ -245,11 +246,16 @@ export async function recordAttestation(
       .executeTakeFirstOrThrow();
 
     // A retried submission returns the stored attestation, even after the round has closed.
-    const duplicate = await trx
-      .selectFrom('attestations')
-      .select(['id', 'is_rerun'])
-      .where('canonical_hash', '=', canonicalHash)
-      .executeTakeFirst();
+    const keys = await partitionKeysOfHashes(trx, [canonicalHash]);
+    const duplicate =
+      keys !== undefined && keys.length === 0
+        ? undefined
+        : await trx
+            .selectFrom('attestations')
+            .select(['id', 'is_rerun'])
+            .where('canonical_hash', '=', canonicalHash)
+            .$if(keys !== undefined, (q) => q.where('recorded_at', 'in', keys!))
+            .executeTakeFirst();
     if (duplicate !== undefined) return { id: duplicate.id, created: false, isRerun: duplicate.is_rerun === 1 };
 
     const problem = checkAgainstTask(payload, task, artifact);

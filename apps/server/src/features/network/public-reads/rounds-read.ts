@@ -14,6 +14,7 @@ import {
   type ScoreEntry,
 } from '@vigil/core';
 import type { Kysely } from 'kysely';
+import { ROUND_RECORDED_MARGIN_MS } from '../../../platform/db/attestation-partitions.js';
 import type { Database } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 
@@ -193,7 +194,7 @@ export async function readRoundAttestations(
   }
   const round = await db
     .selectFrom('rounds')
-    .select(['round_id', 'track', 'status', 'policy_version'])
+    .select(['round_id', 'track', 'status', 'policy_version', 'opened_at'])
     .where('round_id', '=', roundId)
     .executeTakeFirst();
   if (round === undefined) return emptyRoundAttestations({ roundId, miner, roundStatus: 'unknown' });
@@ -212,6 +213,8 @@ export async function readRoundAttestations(
       .select(['attestations.verdict', 'attestations.risk_score', 'attestations.canonical_hash', 'attestations.findings'])
       .where('attestations.round_id', '=', round.round_id)
       .where('attestations.miner_hotkey', '=', miner)
+      // Only the months since the round opened (PostgreSQL reads those partitions only).
+      .where('attestations.recorded_at', '>=', Number(round.opened_at) - ROUND_RECORDED_MARGIN_MS)
       // The tasks the round scored: the fast tasks its winners ran after the close are not part of its record.
       .where('tasks.fast', '=', 0)
       .orderBy('attestations.id')

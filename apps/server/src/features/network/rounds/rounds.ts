@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS, formatOffsetTimestamp, type RoundClosedData } from '@vigil/core';
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { ROUND_RECORDED_MARGIN_MS } from '../../../platform/db/attestation-partitions.js';
 import { lockForUpdate } from '../../../platform/db/dialect.js';
 import type { Database, RoundsTable, TrackName, VerdictName } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
@@ -176,7 +177,7 @@ export async function closeRound(
       throw new VigilError('round_wrong_phase', `roundId: round ${round.round_id} is not in its evaluation phase`);
     }
     const agents = await frozenAgents(trx, round.round_id);
-    const attestations = await attestationsForScoring(trx, round.round_id);
+    const attestations = await attestationsForScoring(trx, round.round_id, Number(round.opened_at));
     const { results, validatorScores } = scoreAgents(round.round_id, agents, attestations);
     const ranked = rankScored(results);
     // A score of 0 is what a constant answer earns: ranked, but never a winner.
@@ -247,7 +248,7 @@ function frozenAgents(trx: Transaction<Database>, roundId: string): Promise<Froz
     .execute();
 }
 
-function attestationsForScoring(trx: Transaction<Database>, roundId: string): Promise<AttestationForScoring[]> {
+function attestationsForScoring(trx: Transaction<Database>, roundId: string, openedAt: number): Promise<AttestationForScoring[]> {
   return trx
     .selectFrom('attestations')
     .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
@@ -263,6 +264,8 @@ function attestationsForScoring(trx: Transaction<Database>, roundId: string): Pr
       'artifacts.bundle_hash',
     ])
     .where('attestations.round_id', '=', roundId)
+    // Only the months since the round opened (PostgreSQL reads those partitions only).
+    .where('attestations.recorded_at', '>=', openedAt - ROUND_RECORDED_MARGIN_MS)
     // Fast tasks never sit in a round being closed (they are made for closed rounds); said here so
     // that scoring reads round tasks only, whatever happens to a round later.
     .where('tasks.fast', '=', 0)
