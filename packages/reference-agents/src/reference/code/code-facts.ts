@@ -58,6 +58,12 @@ export interface CallFact {
    * `$FILE` for the file itself), followed through variables and `path.join`/`path.resolve`.
    */
   argPath?: string;
+  /**
+   * The call runs only when a condition reads the calendar against a constant (`getMonth() === 11`,
+   * `Date.now() > 1767225600000`, `datetime.now() > datetime(2026, 1, 1)`) — `date` — or draws a
+   * random number (`Math.random() < 0.05`, `random.randint(1, 20) == 7`) — `chance`.
+   */
+  gate?: 'date' | 'chance';
   /** The first argument is itself a decoding call (`eval(atob(x))`, `exec(base64.b64decode(x))`). */
   directDecode: boolean;
 }
@@ -144,6 +150,8 @@ export interface CodeFacts {
   commandOverrides: { base: string; name: string; line: number }[];
   /** Lines of `require(x)` whose module name is not a constant. */
   dynamicRequires: number[];
+  /** Python: imported modules whose `__file__`/`__path__` the file takes (where another installed package lives). */
+  locatedModules?: string[];
   /** Secret-named environment variables read one by one (`process.env.NPM_TOKEN`, `os.getenv('AWS_SECRET_ACCESS_KEY')`). */
   secretEnvNames: { name: string; line: number }[];
 }
@@ -206,3 +214,20 @@ export const CLIPBOARD_WRITE = /(^|\.)(to_clipboard|clipboard_append)$|^(pypercl
 export const IMAGE_PATH = /\.(png|jpe?g|gif|bmp|ico|webp|tiff?)$/i;
 /** Calls that read an image or reveal what is hidden in one (steganography libraries: stegano, judyb/lsb, steggy, stegpy). */
 export const IMAGE_READ = /(^|\.)(open|read|read_bytes|readFileSync|readFile|imread|load|fromfile|reveal|decode|extract_message|decode_image)$|^(stegano|judyb|lsb|steggy|stegpy|steganography|stegcloak)(\.|$)/;
+
+/** A clock read: `Date.now()`, `new Date`, a calendar getter, Python's `datetime.now()`/`date.today()`/`time.time()`. */
+const CLOCK_READ = /\bDate\.now\(\)|\bnew Date\b|\.get(?:UTC)?(?:Date|Day|Month|FullYear|Hours)\(\)|\b(?:datetime\.)?(?:datetime|date)\.(?:now|today|utcnow)\(|\btime\.time\(\)|\blocaltime\(/;
+/** A constant point in time: an epoch in seconds or milliseconds, a date literal, a year, a day or month compared to a number. */
+const CONSTANT_TIME = /\b1[5-9]\d{8}(?:\d{3})?\b|['"`]20\d\d-\d\d|\b20[2-4]\d\b|(?:Date|Day|Month|Hours)\(\)\s*[=!<>]=*\s*\d|\d\s*[=!<>]=*\s*[\w$.]*\.get(?:UTC)?(?:Date|Day|Month|Hours)\(\)|\.(?:day|month|hour|weekday\(\)|tm_mday|tm_mon|tm_wday)\s*[=!<>]=*\s*\d/;
+/** A random draw compared to a constant. */
+const CHANCE = /\b(?:Math\.random|random\.random|secrets\.randbelow|random\.randint|random\.randrange|random\.choice|crypto\.randomInt)\s*\(/;
+
+/**
+ * What a condition's source text gates a call on: the calendar against a constant (a time bomb;
+ * an expiry check compares with a variable such as a file's age, not with a constant), or chance.
+ */
+export function clockOrChanceGate(code: string): 'date' | 'chance' | undefined {
+  if (CLOCK_READ.test(code) && CONSTANT_TIME.test(code)) return 'date';
+  if (CHANCE.test(code) && /[<>]=?\s*\d|\d\s*[<>]=?|===?\s*\d|\d\s*===?/.test(code)) return 'chance';
+  return undefined;
+}

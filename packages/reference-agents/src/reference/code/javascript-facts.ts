@@ -1,6 +1,6 @@
 import { fullAncestor } from 'acorn-walk';
 import type { Node as AcornNode } from 'acorn';
-import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, clockOrChanceGate, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { lineIndex } from './line-index.js';
 import { parseJavaScript } from './parse-javascript.js';
 
@@ -35,6 +35,10 @@ export function isNetworkCallee(callee: string): boolean {
 }
 
 const MAX_FOLD = 64 * 1024;
+/** A clock read or a random draw anywhere in the text: the only files where a call can be gated on one. */
+const CLOCK_OR_CHANCE_HINT = /\bDate\b|\bget(?:UTC)?(?:Date|Day|Month|FullYear|Hours)\(|\brandom(?:Int)?\(/;
+/** Calls a time bomb or a sabotage by chance makes: file deletion, truncation and writes, processes, exits. */
+const GATED_SINK = /^(fs|fs\.promises)\.(rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncate|truncateSync|writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|copyFileSync|renameSync)$|^rimraf|^(child_process\.|execa|cross-spawn|shelljs\.exec|spawn|spawnSync|execSync|execFile|execFileSync)|^process\.(kill|exit)$/;
 const STRING_ARG_CALLEE = /^(child_process|fs|path|os|shelljs|execa|cross-spawn|Bun|require|module)(\.|$)|spawn|exec|write|append|copy|unlink|chmod|createElement|\brm/;
 
 /**
@@ -420,6 +424,8 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
         const argLabelSet = new Set<DataLabel>();
         for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labelsOf(a, depth + 1)) argLabelSet.add(l);
         // Reading from a credential path yields the credential; joining onto one stays a path.
+        // A file's content is not a path: reading another package's manifest does not make its text a place to write.
+        if (reads) argLabelSet.delete('pkgpath');
         if (argLabelSet.delete('credpath')) {
           if (reads) out.add('secret');
           else if (q !== undefined && /^path\./.test(q)) out.add('credpath');
@@ -476,11 +482,21 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
       return dirPath(valueBoundTo(expr.name as string), depth + 1);
     }
     if (expr.type === 'MemberExpression' && qualify(expr) === 'import.meta.dirname') return '$DIR';
+    // A relative path climbing up (`'../axios/index.js'`) resolves against the working directory:
+    // at install time npm runs scripts in the package's own directory.
+    if (expr.type === 'Literal' && typeof expr.value === 'string' && /^\.\.([\\/]|$)/.test(expr.value)) return `$CWD/${expr.value.replace(/\\/g, '/')}`;
     if (expr.type === 'CallExpression') {
       const q = qualify(node(expr.callee));
+      if (q === 'process.cwd') return '$CWD';
+      if (q === 'path.dirname') {
+        const inner = dirPath(nodes(expr.arguments)[0], depth + 1);
+        return inner === undefined ? undefined : inner === '$FILE' ? '$DIR' : `${inner}/..`;
+      }
       if (q === undefined || !/^path\.(join|resolve|posix\.join|normalize)$/.test(q)) return undefined;
       const parts = nodes(expr.arguments);
-      const base = dirPath(parts[0], depth + 1);
+      const head = fold(parts[0]);
+      // An unknown base (`process.env.INIT_CWD`, a parameter) keeps the constant parts after it: `?/node_modules/x/…`.
+      const base = q === 'path.resolve' && head !== undefined && !head.startsWith('/') && !/^[A-Za-z]:/.test(head) ? `$CWD/${head}` : (dirPath(parts[0], depth + 1) ?? (head === undefined ? '?' : undefined));
       if (base === undefined) return undefined;
       const rest: string[] = [];
       for (const p of parts.slice(1)) {
@@ -544,7 +560,16 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
   const mangled = new Set<string>();
   let firstMangled = Number.MAX_SAFE_INTEGER;
   const unrefTargets = new Set<string>();
-  const callNodes: { call: N; topLevel: boolean; unref: boolean; chain: number[] }[] = [];
+  const callNodes: { call: N; topLevel: boolean; unref: boolean; chain: number[]; guards: N[]; inFunctions: number[] }[] = [];
+  // Gates need a clock or a random draw somewhere in the file: most files have neither, and skip the work.
+  const gatesPossible = CLOCK_OR_CHANCE_HINT.test(text);
+  let initTexts: Map<string, string> | undefined;
+  const NO_GUARDS: N[] = [];
+  const NO_STARTS: number[] = [];
+  /** Per block, its `if (…) return|throw` statements: found once, not once per call (bundles have huge blocks). */
+  const exitIfs = new Map<number, N[]>();
+  /** Names of local functions called only under a clock or chance condition (`if (Math.random() < .1) wipe()`). */
+  const gatedCallees = new Map<string, 'date' | 'chance'>();
   const computedMembers: { n: N; chain: number[] }[] = [];
   const assignments: { n: N; chain: number[] }[] = [];
   const forIns: { n: N; chain: number[] }[] = [];
@@ -618,7 +643,7 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
         const parent = parents[parents.length - 2];
         const unref = parent?.type === 'MemberExpression' && parent.object === raw && propertyName(parent) === 'unref';
         const scopes = scopesOf(parents);
-        callNodes.push({ call: n, topLevel: !parents.some(isFunctionLike), unref, chain: scopes });
+        callNodes.push({ call: n, topLevel: !parents.some(isFunctionLike), unref, chain: scopes, guards: gatesPossible ? guardTests(parents) : NO_GUARDS, inFunctions: gatesPossible ? parents.filter(isFunctionLike).map((p) => p.start) : NO_STARTS });
         const member = node(n.callee);
         if (member?.type === 'MemberExpression' && /^(fromCharCode|fromCodePoint|charCodeAt|codePointAt)$/.test(String(node(member.property)?.name ?? ''))) {
           for (const p of parents) if (p.type === 'FunctionDeclaration' || p.type === 'FunctionExpression' || p.type === 'ArrowFunctionExpression') decoderStarts.add(p.start);
@@ -803,10 +828,19 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
   }
 
   // Pass 2: calls, hidden names, hooks, environment dumps, strings.
-  for (const { call, topLevel, unref, chain: at } of callNodes) {
+  for (const c of callNodes) {
+    if (c.guards.length === 0 || node(c.call.callee)?.type !== 'Identifier') continue;
+    chain = c.chain;
+    const callee = node(c.call.callee);
+    const g = gateOf(c.guards);
+    if (g !== undefined && callee?.type === 'Identifier') gatedCallees.set(callee.name as string, g);
+  }
+  for (const { call, topLevel, unref, chain: at, guards, inFunctions } of callNodes) {
     chain = at;
     const callee = node(call.callee);
     const q = qualify(callee) ?? '?';
+    // Only calls a time bomb would make are judged (deleting, writing, running, exiting).
+    const gate = guards.length + inFunctions.length > 0 && GATED_SINK.test(q) ? (gateOf(guards) ?? inFunctions.map((start) => gatedCallees.get(functions.get(start)?.name ?? '')).find((g) => g !== undefined)) : undefined;
     const args = nodes(call.arguments);
     const argLabels = new Set<DataLabel>();
     for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labelsOf(a)) argLabels.add(l);
@@ -848,6 +882,7 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
       topLevel,
       onChannel,
       directDecode,
+      ...(gate === undefined ? {} : { gate }),
     };
     facts.calls.push(fact);
     if ((q === 'JSON.stringify' || q === 'Object.keys' || q === 'Object.entries' || q === 'Object.values') && args[0] !== undefined && qualify(args[0]) === 'process.env') {
@@ -873,6 +908,59 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
     }
   }
   /** The expression a name was first bound to in the current scope chain. */
+  /**
+   * The conditions a call runs under: the tests of enclosing `if`/`?:`/`&&` (the branch the call is
+   * in, not the test itself) and of earlier `if (…) return|throw` statements of enclosing blocks.
+   */
+  function guardTests(parents: N[]): N[] {
+    const out: N[] = [];
+    for (let i = parents.length - 2; i >= 0 && out.length < 8; i--) {
+      const p = parents[i]!;
+      const child = parents[i + 1]!;
+      if ((p.type === 'IfStatement' || p.type === 'ConditionalExpression') && child !== p.test) out.push(node(p.test)!);
+      else if (p.type === 'LogicalExpression' && p.operator === '&&' && child === p.right) out.push(node(p.left)!);
+      else if (p.type === 'BlockStatement' || p.type === 'Program') {
+        let exits = exitIfs.get(p.start);
+        if (exits === undefined) {
+          exits = nodes(p.body).filter((st) => {
+            const then = node(st.consequent);
+            return st.type === 'IfStatement' && then !== undefined && (then.type === 'ReturnStatement' || then.type === 'ThrowStatement' || (then.type === 'BlockStatement' && nodes(then.body).some((b) => b.type === 'ReturnStatement' || b.type === 'ThrowStatement')));
+          });
+          exitIfs.set(p.start, exits);
+        }
+        for (const st of exits) {
+          if (st.start >= child.start) break;
+          out.push(node(st.test)!);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Whether one of a call's conditions reads the calendar against a constant or draws a random number. */
+  function gateOf(guards: N[]): 'date' | 'chance' | undefined {
+    for (const t of guards) {
+      let code = text.slice(t.start, t.end);
+      if (code.length > 400) continue;
+      // One level of names: `const due = Date.now() > 1767225600000; if (due) …` (first binding of each
+      // name, found once per file: looking each name up in every binding made big files quadratic).
+      if (initTexts === undefined) {
+        initTexts = new Map();
+        for (const b of bindings) {
+          if (b.kind !== 'value' || b.target.type !== 'Identifier' || b.init === undefined || b.init.end - b.init.start >= 300) continue;
+          if (!initTexts.has(b.target.name as string)) initTexts.set(b.target.name as string, text.slice(b.init.start, b.init.end));
+        }
+      }
+      for (const m of code.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+        const v = initTexts.get(m);
+        if (v !== undefined) code += ` ${v}`;
+      }
+      const g = clockOrChanceGate(code);
+      if (g !== undefined) return g;
+    }
+    return undefined;
+  }
+
   function valueBoundTo(name: string): N | undefined {
     const key = scopeKey(name);
     const saved = chain;
@@ -901,6 +989,31 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
     if (fn.params.some((p) => used.has(p))) wrappers.add(fn.name);
   });
   if (wrappers.size > 0) for (const c of facts.calls) if (wrappers.has(c.callee) && c.argLabels.length > 0) c.onChannel = true;
+
+  // The same for files: `function inject(file, code) { fs.writeFileSync(file, …) }` writes wherever
+  // its callers point it, so each call of it is a write to the path its caller builds.
+  const writers = new Map<string, { callee: string; param: number }>();
+  callNodes.forEach(({ call, chain: at }, i) => {
+    const fact = facts.calls[i]!;
+    if (!FILE_PATH_CALLEE.test(fact.callee)) return;
+    const fn = functions.get(at[0] ?? 0);
+    const first = nodes(call.arguments)[0];
+    if (fn === undefined || first?.type !== 'Identifier') return;
+    const k = fn.params.indexOf(first.name as string);
+    if (k >= 0 && !writers.has(fn.name)) writers.set(fn.name, { callee: fact.callee, param: k });
+  });
+  const viaWriters: CallFact[] = [];
+  if (writers.size > 0) {
+    callNodes.forEach(({ call, chain: at }, i) => {
+      const fact = facts.calls[i]!;
+      const w = writers.get(fact.callee);
+      const arg = w === undefined ? undefined : nodes(call.arguments)[w.param];
+      if (w === undefined || arg === undefined) return;
+      chain = at;
+      viaWriters.push({ ...fact, callee: w.callee, args: [fold(arg) ?? null], argLabels: [...labelsOf(arg)], argStrings: argStrings([arg]), ...withPath(dirPath(arg)) });
+    });
+  }
+  facts.calls.push(...viaWriters);
 
   for (const { n: m, name, chain: at } of envMembers) {
     chain = at;

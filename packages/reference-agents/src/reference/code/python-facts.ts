@@ -1,5 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
-import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -36,6 +36,11 @@ export function pythonFacts(text: string): CodeFacts {
   const importRe = /^\s*(?:from\s+([\w.]+)\s+)?import\s+([^#\n]+)/;
   const assigns: SyntaxNode[] = [];
   const calls: SyntaxNode[] = [];
+  /** Text and node of the first value bound to each name (conditions read through one name; indirections kept by a name). */
+  const valueTexts = new Map<string, string>();
+  const assignedValues = new Map<string, SyntaxNode>();
+  /** Imported modules whose `__file__`/`__path__` is taken: where those packages are installed. */
+  const located = new Set<string>();
   const strings: SyntaxNode[] = [];
   const classes: SyntaxNode[] = [];
   /** Local functions and lambdas by name, to see through `_ = lambda x: b64decode(x); exec(_(…))`. */
@@ -220,7 +225,8 @@ export function pythonFacts(text: string): CodeFacts {
       if (last.name === 'PropertyName' && src(last) === '__call__' && base !== undefined) return base;
       if (last.name !== 'PropertyName' && base !== undefined && (base === '__dict__' || base.endsWith('.__dict__'))) {
         const key = fold(last);
-        if (key !== undefined) return base === '__dict__' ? key : `${base.slice(0, -'.__dict__'.length)}.${key}`;
+        const owner = base.slice(0, -'.__dict__'.length);
+        if (key !== undefined) return base === '__dict__' || owner === 'builtins' || owner === '__builtins__' ? key : `${owner}.${key}`;
       }
       const prop = last.name === 'PropertyName' ? src(last) : `[${fold(last) ?? '?'}]`;
       // `__builtins__.exec`, `builtins.getattr` are the built-ins themselves.
@@ -237,6 +243,11 @@ export function pythonFacts(text: string): CodeFacts {
         return name === undefined ? undefined : `${base ?? '?'}.${name}`;
       }
       if ((q === '__import__' || q === 'importlib.import_module') && args[0] !== undefined) return fold(args[0]);
+      // `vars(m)` is `m.__dict__`: `vars(__import__('builtins'))['exec']` is `exec`.
+      if (q === 'vars' && args.length === 1) {
+        const base = qualify(args[0], depth + 1);
+        return base === undefined ? undefined : `${base}.__dict__`;
+      }
       if (q !== undefined && RESOLVER_CLASS.test(q)) return q;
       // `os.__getattribute__('system')` is `os.system`.
       if (q?.endsWith('.__getattribute__') === true && args[0] !== undefined) {
@@ -255,6 +266,11 @@ export function pythonFacts(text: string): CodeFacts {
   function indirection(callee: SyntaxNode | null | undefined, depth = 0): string | undefined {
     if (callee === null || callee === undefined || depth > 8) return undefined;
     if (callee.name === 'ParenthesizedExpression') return indirection(namedChildren(callee)[0], depth + 1);
+    // `runner = vars(__import__('builtins'))['exec']; runner(x)`: the name keeps the indirection it was bound to.
+    if (callee.name === 'VariableName') {
+      const bound = assignedValues.get(src(callee));
+      return bound === undefined || bound.name === 'VariableName' ? undefined : indirection(bound, depth + 1);
+    }
     if (callee.name === 'CallExpression') {
       const q = qualify(namedChildren(callee)[0]);
       if (q === 'getattr') return 'getattr';
@@ -265,7 +281,7 @@ export function pythonFacts(text: string): CodeFacts {
     const parts = namedChildren(callee);
     const last = parts[parts.length - 1];
     if (last?.name === 'PropertyName' && src(last) === '__call__') return indirection(parts[0], depth + 1);
-    if (last?.name !== 'PropertyName' && /\.?__dict__$/.test(src(parts[0]!))) return '__dict__';
+    if (last?.name !== 'PropertyName' && (/\.?__dict__$/.test(src(parts[0]!)) || (parts[0]?.name === 'CallExpression' && qualify(namedChildren(parts[0])[0]) === 'vars'))) return '__dict__';
     const obj = parts[0];
     if (obj?.name === 'CallExpression' && /^(__import__|importlib\.import_module)$/.test(qualify(namedChildren(obj)[0]) ?? '')) return '__import__';
     return indirection(obj, depth + 1);
@@ -296,7 +312,10 @@ export function pythonFacts(text: string): CodeFacts {
           const last = parts[parts.length - 1];
           if (last?.name === 'PropertyName' && KEY_MATERIAL_NAME.test(src(last))) out.add('keymaterial');
           // `requests.__file__`, `find_spec('x').origin`: where another installed package lives.
-          if (last?.name === 'PropertyName' && (src(last) === '__file__' || src(last) === '__path__') && parts[0]?.name === 'VariableName' && aliases.has(src(parts[0]))) out.add('pkgpath');
+          if (last?.name === 'PropertyName' && (src(last) === '__file__' || src(last) === '__path__') && parts[0]?.name === 'VariableName' && aliases.has(src(parts[0]))) {
+            out.add('pkgpath');
+            located.add(aliases.get(src(parts[0]))!.split('.')[0]!);
+          }
           for (const l of labelsOf(parts[0], depth + 1)) if (l !== 'channel') out.add(l);
         }
         break;
@@ -438,9 +457,70 @@ export function pythonFacts(text: string): CodeFacts {
     if (!changed) break;
   }
 
+  // Conditions on the calendar or on chance that calls run under (time bombs, sabotage by chance).
+  const guardTexts = (c: SyntaxNode): string[] => {
+    const out: string[] = [];
+    let child: SyntaxNode = c;
+    for (let p = c.parent; p !== null && out.length < 8; child = p, p = p.parent) {
+      if (p.name === 'IfStatement') {
+        const head = src(p).slice(0, 400);
+        const colon = head.indexOf(':');
+        if (colon !== -1 && c.from > p.from + colon) out.push(head.slice(0, colon));
+      } else if (p.name === 'Body' || p.name === 'Script') {
+        for (let st = p.firstChild; st !== null && st.from < child.from; st = st.nextSibling) {
+          if (st.name !== 'IfStatement') continue;
+          const body = st.getChild('Body');
+          if (body !== null && /^\s*:?\s*(return|raise|sys\.exit)\b/.test(src(body))) out.push(src(st).slice(0, Math.max(0, src(st).indexOf(':'))));
+        }
+      }
+    }
+    return out;
+  };
+  const gateOfTexts = (texts: string[]): 'date' | 'chance' | undefined => {
+    for (const t of texts) {
+      let code = t;
+      for (const m of t.match(/[A-Za-z_]\w*/g) ?? []) {
+        const v = valueTexts.get(m);
+        if (v !== undefined) code += ` ${v}`;
+      }
+      const g = clockOrChanceGate(code);
+      if (g !== undefined) return g;
+    }
+    return undefined;
+  };
+  for (const a of assigns) {
+    const { targets, value } = assignParts(a);
+    if (value === undefined) continue;
+    for (const t of targets) {
+      if (t.name !== 'VariableName') continue;
+      if (value.to - value.from < 300) valueTexts.set(src(t), src(value));
+      if (!assignedValues.has(src(t))) assignedValues.set(src(t), value);
+    }
+  }
+  const gatedDefs = new Map<string, 'date' | 'chance'>();
+  const directGates = new Map<SyntaxNode, 'date' | 'chance'>();
+  const gatesPossible = /\b(?:datetime|date\.today|time\.time|localtime|random|randint|randrange|randbelow)\b/.test(text);
+  const PY_GATED_SINK = /^(?:os\.(?:remove|unlink|rmdir|removedirs|system|popen|kill|truncate|_exit)|shutil\.(?:rmtree|move)|subprocess\.\w+|open|sys\.exit|\?\.(?:unlink|rmdir|write_text|write_bytes|truncate))$/;
+  for (const c of gatesPossible ? calls : []) {
+    const head = namedChildren(c)[0];
+    if (head?.name !== 'VariableName' && !PY_GATED_SINK.test(qualify(head) ?? '')) continue;
+    const texts = guardTexts(c);
+    if (texts.length === 0) continue;
+    const g = gateOfTexts(texts);
+    if (g === undefined) continue;
+    directGates.set(c, g);
+    const callee = namedChildren(c)[0];
+    if (callee?.name === 'VariableName') gatedDefs.set(src(callee), g);
+  }
+  const enclosingDef = (c: SyntaxNode): string | undefined => {
+    for (let p = c.parent; p !== null; p = p.parent) if (p.name === 'FunctionDefinition') return p.getChild('VariableName') === null ? undefined : src(p.getChild('VariableName')!);
+    return undefined;
+  };
+
   for (const c of calls) {
     const [callee, argList] = namedChildren(c);
     const q = qualify(callee) ?? '?';
+    const gate = gatesPossible ? (directGates.get(c) ?? (gatedDefs.size > 0 ? gatedDefs.get(enclosingDef(c) ?? '') : undefined)) : undefined;
     const args = argList === undefined ? [] : namedChildren(argList);
     const positional: (string | null)[] = [];
     const options: Record<string, string> = {};
@@ -481,6 +561,7 @@ export function pythonFacts(text: string): CodeFacts {
       topLevel: !insideDefinition(c),
       onChannel,
       directDecode,
+      ...(gate === undefined ? {} : { gate }),
     };
     facts.calls.push(fact);
     if (REFLECTED_API.test(q) || (q.includes('.') && isPythonNetworkCallee(q))) {
@@ -568,6 +649,7 @@ export function pythonFacts(text: string): CodeFacts {
       if (COMMAND_BASES.has(last) || COMMAND_BASES.has(last.replace(/^_/, ''))) facts.commandOverrides.push({ base: last, name: src(name), line: lineOf(cls.from) });
     }
   }
+  if (located.size > 0) facts.locatedModules = [...located];
   return facts;
 }
 

@@ -24,7 +24,9 @@ import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
-import { lifecycleScriptFiles, selfRegistrationFinding } from './self-registration.js';
+import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
+import { remoteDescriptionFindings } from './remote-descriptions.js';
+import { analyzePackage } from '../packages/analyze-package.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
@@ -120,6 +122,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (hook !== undefined) {
       const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
       if (registration) findings.push(registration);
+    } else if (language === 'javascript' || language === 'typescript' || language === 'python') {
+      const registration = startupRegistrationFinding(file.path, text);
+      if (registration && !findings.some((f) => f.file === file.path && f.category === 'persistence')) findings.push(registration);
     }
     if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
@@ -127,7 +132,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const folded of foldedStrings(text, language)) {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
-      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
+      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
       const facts = scriptFacts(file.path, text, language);
@@ -158,6 +163,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
   }
   findings.push(...crossToolFindings(tools));
+
+  // npm runs an MCP server package's install scripts like any package's: read them as the packages agent does.
+  if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py')) {
+    const install = await analyzePackage(input, { installTimeOnly: true });
+    findings.push(...install.findings.filter((f) => f.severity !== 'LOW'));
+  }
 
   if (tools.length > 0) {
     const files = [...new Set(tools.map((t) => t.file))];

@@ -8,6 +8,18 @@ const ADDRESS = /^[^@\s'"`]+@[\w-]+(?:\.[\w-]+)+$/;
 const BCC_KEY = /^bcc$/i;
 
 /** Every constant a JavaScript value can be: both sides of `a || b` and `c ? d : e`, each element of an array. */
+/** `a.b.c` for a chain of plain names, else null. */
+function dottedPath(node: JsNode): string | null {
+  if (node.type === 'Identifier') return node.name as string;
+  if (node.type === 'MemberExpression' && !node.computed && (node.property as JsNode).type === 'Identifier') {
+    const base = dottedPath(node.object as JsNode);
+    return base === null ? null : `${base}.${(node.property as JsNode).name as string}`;
+  }
+  return null;
+}
+
+let imported: ReadonlyMap<string, string> = new Map();
+
 function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: ReadonlyMap<string, JsNode>, depth = 0): string[] {
   if (!node || depth > 6) return [];
   // A name bound to a call the scope does not treat as a constant (`[a, b].join('@')`): fold its initializer.
@@ -15,6 +27,18 @@ function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: Readon
   if (node.type === 'LogicalExpression') return [...jsValues(node.left as JsNode, scope, inits, depth + 1), ...jsValues(node.right as JsNode, scope, inits, depth + 1)];
   if (node.type === 'ConditionalExpression') return [...jsValues(node.consequent as JsNode, scope, inits, depth + 1), ...jsValues(node.alternate as JsNode, scope, inits, depth + 1)];
   if (node.type === 'ArrayExpression') return (node.elements as Array<JsNode | null>).flatMap((e) => jsValues(e, scope, inits, depth + 1));
+  // `list.join(', ')`: the values of the list; `archive()`: what an imported function returns;
+  // `settings.retention.copies`: a field of an imported object.
+  if (node.type === 'CallExpression') {
+    const callee = node.callee as JsNode;
+    if (callee.type === 'MemberExpression' && scope.propertyName(callee.property as JsNode, Boolean(callee.computed)) === 'join') return jsValues(callee.object as JsNode, scope, inits, depth + 1);
+    const path = dottedPath(callee);
+    if (path !== null && imported.has(`${path}()`)) return imported.get(`${path}()`)!.split(/[,;]\s*/);
+  }
+  if (node.type === 'MemberExpression') {
+    const path = dottedPath(node);
+    if (path !== null && imported.has(path)) return imported.get(path)!.split(/[,;]\s*/);
+  }
   const folded = scope.fold(node);
   return folded === null ? [] : folded.split(/[,;]\s*/);
 }
@@ -25,14 +49,15 @@ function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: Readon
  * assignments, `a || b` and `c ? d : e` read as both values). The literal form is a script fact
  * already; this finds the one a named constant hides.
  */
-export function hiddenRecipientFacts(text: string, language: ScriptLanguage, imported: ReadonlyMap<string, string> = new Map()): ScriptFact[] {
+export function hiddenRecipientFacts(text: string, language: ScriptLanguage, importedValues: ReadonlyMap<string, string> = new Map()): ScriptFact[] {
   const facts: ScriptFact[] = [];
   const lineAt = lineLocator(text);
   const add = (from: number, to: number, value: string) => facts.push({ kind: 'hardcoded-bcc', line: lineAt(from), evidence: `${text.slice(from, Math.min(to, from + 160))} = ${value}` });
   if (language === 'javascript' || language === 'typescript') {
     const root = parseJs(text, language === 'typescript');
     const scope = scopeOf(root);
-    scope.setImported(imported);
+    scope.setImported(importedValues);
+    imported = importedValues;
     const inits = new Map<string, JsNode>();
     walkJs(root, (node) => {
       if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && node.init && !inits.has((node.id as JsNode).name as string)) inits.set((node.id as JsNode).name as string, node.init as JsNode);
@@ -53,7 +78,7 @@ export function hiddenRecipientFacts(text: string, language: ScriptLanguage, imp
   }
   if (language !== 'python') return facts;
   const src = pythonSourceOf(text);
-  src.setImported(imported);
+  src.setImported(importedValues);
   const constant = (node: SyntaxNode | null | undefined): string | null => {
     if (!node || node.name === 'String') return null;
     if (node.name === 'BinaryExpression' && /\bor\b/.test(src.slice(node))) return constant(node.firstChild) ?? constant(node.lastChild);
@@ -73,6 +98,15 @@ export function hiddenRecipientFacts(text: string, language: ScriptLanguage, imp
       if (key !== null && BCC_KEY.test(key) && value !== null) add(node.from, node.to, value);
     } else if (node.name === 'CallExpression') {
       for (const arg of src.args(node)) {
+        // `send_message(msg, to_addrs=[to, ARCHIVE])`: an envelope recipient the headers never show,
+        // next to the ones the caller chose (a list of fixed addresses alone is a fixed destination).
+        if (arg.keyword !== null && /^to_addrs$/.test(arg.keyword) && arg.value?.name === 'ArrayExpression') {
+          const items: SyntaxNode[] = [];
+          for (let c = arg.value.firstChild; c; c = c.nextSibling) if (/^[A-Z]/.test(c.name)) items.push(c);
+          const fixed = items.map((i) => constant(i)).find((v) => v !== null);
+          if (fixed && items.some((i) => constant(i) === null && src.fold(i) === null)) add(node.from, node.to, fixed);
+          continue;
+        }
         if (arg.keyword === null || !BCC_KEY.test(arg.keyword)) continue;
         const value = constant(arg.value);
         if (value !== null) add(node.from, node.to, value);

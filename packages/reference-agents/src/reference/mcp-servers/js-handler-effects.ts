@@ -177,10 +177,8 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
           if (HIDDEN_SHARED_TEMP.test(value)) add('hidden-temp', n, false);
         }
       }
-      if (n.type === 'BinaryExpression' && n.operator === '*') {
-        for (const side of [n.left as JsNode, n.right as JsNode]) if (side.type === 'Literal' && typeof side.value === 'number' && side.value >= HUGE) add('unbounded', n, false);
-        return;
-      }
+      // A huge factor is work only when it sizes an allocation (below); `days * 86400000` converts units.
+      if (n.type === 'BinaryExpression' && n.operator === '*') return;
       if ((n.type === 'WhileStatement' || n.type === 'ForStatement' || n.type === 'DoWhileStatement') && loopUnbounded(n, new Set())) {
         const inner = text.slice(n.start, n.end);
         if (!/\b(?:break|return|throw|await|yield)\b/.test(inner)) add('unbounded', n, false);
@@ -199,7 +197,8 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
       const anyInput = args.some((a) => mentions(a, tainted));
       const name = q ?? '';
       if (q !== null && /^(?:JSON\.stringify|Object\.(?:entries|keys|values))$/.test(q) && first && scope.qualify(first) === 'process.env') add('env-enumeration', n, false);
-      if ((q === 'Array' || q === 'Buffer.alloc' || q === 'Buffer.allocUnsafe' || method === 'repeat') && first?.type === 'Literal' && typeof first.value === 'number' && first.value >= HUGE) add('unbounded', n, false);
+      const hugeFactor = (a: JsNode | undefined): boolean => a !== undefined && ((a.type === 'Literal' && typeof a.value === 'number' && a.value >= HUGE) || (a.type === 'BinaryExpression' && a.operator === '*' && (hugeFactor(a.left as JsNode) || hugeFactor(a.right as JsNode))));
+      if ((q === 'Array' || q === 'Buffer.alloc' || q === 'Buffer.allocUnsafe' || q === 'ArrayBuffer' || method === 'repeat') && hugeFactor(first)) add('unbounded', n, false);
       if (SPAWN_IN_LOOP.test(name)) {
         const loop = loopOf(n, fn);
         if (loop && loopUnbounded(loop, tainted)) add('unbounded', n, true);

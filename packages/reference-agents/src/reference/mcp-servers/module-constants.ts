@@ -25,14 +25,44 @@ function topLevelConstants(text: string, language: ScriptLanguage): Map<string, 
   }
   const root = parseJs(text, language === 'typescript');
   const scope = scopeOf(root);
+  // Values inside objects and arrays are kept under their path (`settings.retention.copies`, an
+  // array's elements joined by commas), and what a function returns under `name()`, so a value
+  // built one module away reads the same whether it is a constant, a field or a getter.
+  const nested = (prefix: string, node: JsNode | null | undefined, depth: number): void => {
+    if (!node || depth > 4) return;
+    if (node.type === 'ObjectExpression') {
+      for (const p of node.properties as JsNode[]) {
+        if (p.type !== 'Property') continue;
+        const key = scope.propertyName(p.key as JsNode, Boolean(p.computed));
+        if (key !== null) nested(`${prefix}.${key}`, p.value as JsNode, depth + 1);
+      }
+      return;
+    }
+    if (node.type === 'ArrayExpression') {
+      const items = (node.elements as Array<JsNode | null>).map((e) => (e ? scope.fold(e) : null));
+      if (items.length > 0 && items.every((v) => v !== null)) out.set(prefix, items.join(', '));
+      return;
+    }
+    if (/Function/.test(node.type)) {
+      const body = node.body as JsNode;
+      const returned = body.type !== 'BlockStatement' ? body : ((body.body as JsNode[]).length === 1 && (body.body as JsNode[])[0]!.type === 'ReturnStatement' ? ((body.body as JsNode[])[0]!.argument as JsNode | null) : null);
+      const value = returned ? scope.fold(returned) : null;
+      if (value !== null) out.set(`${prefix}()`, value);
+      return;
+    }
+    const value = scope.fold(node);
+    if (value !== null) out.set(prefix, value);
+  };
   for (const statement of (root.body as JsNode[] | undefined) ?? []) {
     const decl = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as JsNode | null) : statement;
+    if (decl?.type === 'FunctionDeclaration' && (decl.id as JsNode | null)?.name) nested((decl.id as JsNode).name as string, decl, 0);
     if (decl?.type !== 'VariableDeclaration') continue;
     for (const d of decl.declarations as JsNode[]) {
       const id = d.id as JsNode;
       if (id.type !== 'Identifier' || !d.init) continue;
       const value = scope.fold(d.init as JsNode);
       if (value !== null) out.set(id.name as string, value);
+      else nested(id.name as string, d.init as JsNode, 0);
     }
   }
   return out;
@@ -96,8 +126,10 @@ export async function importedConstants(file: string, text: string, language: Sc
     }
   }
   for (const [local, [module, name]] of imports) {
-    const value = cache.get(module)?.get(name);
-    if (value !== undefined) out.set(local, value);
+    for (const [key, value] of cache.get(module) ?? []) {
+      if (key === name) out.set(local, value);
+      else if (key.startsWith(`${name}.`) || key === `${name}()`) out.set(`${local}${key.slice(name.length)}`, value);
+    }
   }
   return out;
 }

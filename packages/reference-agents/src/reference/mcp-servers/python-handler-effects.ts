@@ -306,7 +306,10 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
           // bytes or text repeated a number of times the tool's input chooses.
           const literal = n.firstChild?.name === 'String' || n.firstChild?.name === 'ArrayExpression';
           if (literal && mentions(n.lastChild, tainted) && !/\bmin\(/.test(src.slice(n))) add('unbounded', n, true);
-          for (let c = n.firstChild; c; c = c.nextSibling) {
+          // A huge factor makes work only when it sizes something: a repeated string, bytes or list
+          // (`b'x' * 10**9`), not a unit conversion (`days * 86_400_000`, `s * 1_000_000_000`).
+          const sized = literal || /^(?:bytes|bytearray|range|list)\b/.test(src.slice(n.parent ?? n).replace(/^\s+/, '')) || (n.parent?.parent?.name === 'CallExpression' && /^(?:bytes|bytearray|range|b?'|")/.test(src.slice(n.parent.parent)));
+          for (let c = n.firstChild; c && sized; c = c.nextSibling) {
             if (c.name === 'Number' && numberValue(src.slice(c)) >= HUGE) add('unbounded', n, false);
             if (c.name === 'BinaryExpression' && /^\d+\s*\*\*\s*\d+$/.test(src.slice(c)) && numberValue(src.slice(c)) >= HUGE) add('unbounded', n, false);
           }

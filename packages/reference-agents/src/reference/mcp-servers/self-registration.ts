@@ -62,3 +62,31 @@ export function selfRegistrationFinding(file: string, text: string, via: { lifec
     evidence: `${how}: ${configs.join(', ')}`,
   });
 }
+
+/** A command the user runs to set the server up: argv dispatch, a CLI framework's subcommand, an explicit setup entry point. */
+const USER_COMMAND = /process\.argv|\bsys\.argv|\bargparse\b|\bclick\.(?:command|group)|\btyper\b|\.command\(\s*['"`]|\byargs\b|\bcommander\b|\bcac\(|\bmeow\(|\bparseArgs\(|\bdef\s+(?:install|setup|configure|register)\w*\s*\(|\bfunction\s+(?:install|setup|configure|register)\w*\s*\(|\b(?:const|let)\s+(?:install|setup|configure|register)\w*\s*=/;
+const SETUP_FILE = /(?:^|[/_.-])(?:un)?(?:install(?:er)?|setup|configure|config|register|init|cli|add-to-\w+)(?:[._-][\w.-]*)?\.[cm]?[jt]s$|(?:^|[/_.-])(?:un)?(?:install(?:er)?|setup|configure|register|init|cli)\w*\.py$/i;
+/** Code that rewrites the entries of the servers already configured (not only adds its own). */
+const REWRITES_OTHERS = /(?:Object\.(?:entries|keys|values)\(\s*[\w.?]*(?:mcpServers|servers)|for\s+\w+\s*(?:,\s*\w+\s*)?in\s+[\w.]*\[?['"]?(?:mcpServers|servers)['"]?\]?\.(?:items|keys|values)\(\))/;
+
+/**
+ * A server that writes MCP clients' configuration by itself — when it starts or when a module it
+ * loads runs — rather than from a command the user runs to set it up: it adds servers the user
+ * never approved, or rewrites the ones they did (CRIT when it rewrites other servers' entries).
+ */
+export function startupRegistrationFinding(file: string, text: string): AgentFinding | null {
+  // A file named for setting up or removing the server is what the user runs to do that.
+  if (!editsClientConfig(text) || USER_COMMAND.test(text) || SETUP_FILE.test(file)) return null;
+  const configs = clientConfigsNamed(text);
+  const lineAt = lineLocator(text);
+  const first = text.search(CLIENT_CONFIG_NAME);
+  const others = REWRITES_OTHERS.test(text);
+  return referenceFinding({
+    category: 'persistence',
+    severity: others ? 'CRIT' : 'HIGH',
+    title: others ? 'server rewrites the other servers of MCP clients\' configuration' : 'server writes MCP clients\' configuration by itself (no setup command)',
+    file,
+    line: first >= 0 ? lineAt(first) : 1,
+    evidence: configs.join(', '),
+  });
+}

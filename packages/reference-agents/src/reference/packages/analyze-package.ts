@@ -8,7 +8,7 @@ import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { codeFindings } from './code-findings.js';
+import { EVAL_CALLEE, codeFindings } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
@@ -44,7 +44,7 @@ const TEXTUAL = /\.(js|cjs|mjs|jsx|ts|tsx|mts|cts|json|md|markdown|txt|map|css|s
  * The reference analysis of a package: an npm tarball's content (`package.json` at the root), a
  * PyPI sdist or a wheel. Reads files only; never runs, imports or requires the package.
  */
-export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> {
+export async function analyzePackage(input: AnalyzeInput, options: { installTimeOnly?: boolean } = {}): Promise<AgentResult> {
   const { files } = await listArtifactFiles(input.dir);
   const layout = packageLayout(files);
   const byPath = new Map(files.map((f) => [f.path.slice(layout.prefix.length), f] as const));
@@ -130,7 +130,12 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
   };
   let scannedBytes = 0;
   let unread = 0;
+  /** JavaScript files that read an image file and cut bytes out of it after a marker. */
+  const imageCarvers = new Set<string>();
+  const evaluators: { rel: string; line: number; callee: string; local: string[] }[] = [];
   for (const [rel, file] of order) {
+    // Another track's agent asks only what runs at install (an MCP server's package scripts).
+    if (options.installTimeOnly === true && !installTime.has(rel)) continue;
     const isJs = JS_FILE.test(rel) && !DECLARATION_FILE.test(rel);
     const isPy = PY_FILE.test(rel);
     if (rel.endsWith('.pth') && layout.ecosystem === 'pypi') {
@@ -187,6 +192,7 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
         continue;
       }
       findings.push(...unicodeFindings(text, rel, isJs ? 'javascript' : 'python'), ...hiddenCodeFindings(text, rel));
+      if (isJs && IMAGE_NAME.test(text) && MARKER_CUT.test(text)) imageCarvers.add(rel);
       facts = isJs ? javascriptFacts(text, { typescript: TS_FILE.test(rel) }) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;
     }
@@ -197,13 +203,31 @@ export async function analyzePackage(input: AnalyzeInput): Promise<AgentResult> 
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
     }
     findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py'), reparse, identity }));
+    if (isJs) {
+      // Code evaluated from a value that is not a constant, in a file that requires other files of the package.
+      const evaluates = facts.calls.find((c) => EVAL_CALLEE.test(c.callee) && c.args[0] === null);
+      if (evaluates !== undefined) {
+        const local = facts.imports.filter((i) => i.module.startsWith('.')).map((i) => resolveModulePath(i.module, posix.dirname(rel), (p) => byPath.has(p))).filter((p): p is string => p !== null);
+        if (local.length > 0) evaluators.push({ rel, line: evaluates.line, callee: evaluates.callee, local });
+      }
+    }
     if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
   }
 
+  // A payload cut out of an image in one module and evaluated in the module that requires it.
+  for (const e of evaluators) {
+    const carver = e.local.find((p) => imageCarvers.has(p));
+    if (carver !== undefined) findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: 'Executes code cut out of an image by a module it requires', file: e.rel, line: e.line, evidence: `${e.callee}(…) of what ${carver} cuts out of an image` }));
+  }
   if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
-  findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
+  if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
   return resultFromFindings(findings);
 }
+
+/** An image file named in code. */
+const IMAGE_NAME = /\.(png|jpe?g|gif|bmp|ico|webp|tiff?)['"`]/i;
+/** Bytes cut out after a marker the code searches for: `buf.subarray(buf.lastIndexOf('IEND') + 8)`. */
+const MARKER_CUT = /\.(?:slice|subarray)\(\s*[\w$.]+\.(?:lastIndexOf|indexOf)\(/;
 
 /** Generated code of many modules: bundler markers, or minified lines, in a file over 100 KiB. */
 export function isVendorBundle(text: string, size: number): boolean {

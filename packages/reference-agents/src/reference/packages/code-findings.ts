@@ -34,7 +34,7 @@ const CRYPTO_ADDRESS_PATTERN = /\[13\]\[a-km-zA-HJ-NP|\^?\(?bc1|0x\[a-fA-F0-9\]\
 // Bare `spawn`/`Popen`… that no import resolves are still process runners (their import is out of
 // reach: a dynamic require, a star import, a snippet); no other API has these names.
 const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|spawn|spawnSync|execSync|execFile|execFileSync|Popen|check_output|check_call)$/;
-const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
+export const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
 const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|promises\.writeFile|copyFileSync|renameSync)|fs\.promises\.writeFile|open|urllib\.request\.urlretrieve|shutil\.copyfileobj|pathlib\.Path\.write_bytes|\?\.write_bytes)$/;
 const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
 const DESTRUCTIVE_CALLEE = /^(fs\.(rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|promises\.rm)|rimraf(\.sync)?|shutil\.rmtree|os\.remove|os\.unlink)$/;
@@ -44,6 +44,16 @@ const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Loca
 const CREDENTIAL_DESTINATIONS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|upload\.pypi\.org|pypi\.org|test\.pypi\.org|localhost|127\.0\.0\.1)$/i;
 /** Name lookups: what is in the name reaches the domain's DNS server. */
 const DNS_LOOKUP = /^(socket\.(gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(query|resolve)|dns\.resolver\.Resolver\.(query|resolve)|aiodns\.DNSResolver\.(query|gethostbyname)|dns\.(lookup|resolve\w*|promises\.(lookup|resolve\w*)|Resolver\.resolve\w*))$/;
+/** A shell program started as a process. */
+const SHELL_PROGRAM = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-i)?$|^(?:cmd|cmd\.exe|powershell|powershell\.exe|pwsh)$/i;
+/** Opening a network connection from the code itself. */
+const SOCKET_OPEN = /^(net\.(connect|createConnection|Socket)|tls\.connect|socket\.socket|socket\.create_connection|\?\.connect)$/;
+/** The instance metadata services of AWS/Azure/OpenStack (169.254.169.254), ECS tasks, GCP and Alibaba Cloud. */
+const METADATA_SERVICE = /(^|[/@.]|\b)(169\.254\.169\.254|169\.254\.170\.2|fd00:ec2::254|metadata\.google\.internal|100\.100\.100\.200)\b/i;
+/** Where they serve credentials: role credentials, service-account and managed-identity tokens. */
+const METADATA_CREDENTIAL_PATH = /security-credentials|service-accounts\/[^/]*\/(token|identity)|identity\/oauth2\/token|\/latest\/api\/token|AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|ram\/security-credentials/i;
+/** A cloud provider's own API hosts: where an SDK legitimately uses the instance's credentials. */
+const CLOUD_API_HOST = /(^|\.)(amazonaws\.com(\.cn)?|aws\.amazon\.com|googleapis\.com|google\.com|azure\.com|azure\.net|windows\.net|microsoftonline\.com|microsoft\.com|aliyuncs\.com|oraclecloud\.com)$/i;
 const GEO_IP = /(ipgeolocation|ip-api\.|ipinfo\.|ipapi\.|geoip|freegeoip|ip2location)/i;
 const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;
@@ -69,22 +79,27 @@ function verifiesPinnedDigest(facts: CodeFacts): string | null {
  * the name of the directory it enters there (an installed package beside this one, the project),
  * or null when it stays inside (`scripts/` → `../dist`) or cannot be told.
  */
-export function outsidePackage(path: string | undefined, file: string, ownName: string): string | null {
-  if (path === undefined || !path.startsWith('$DIR')) return null;
-  let level = file.split('/').length - 1;
-  const segments = path.slice(4).split('/').filter((x) => x !== '' && x !== '.');
-  for (let i = 0; i < segments.length; i++) {
-    const seg = segments[i]!;
-    if (seg === '..') level--;
-    else if (level < 0) {
-      // Out of the package: one level up is node_modules, and the next name a sibling package (or a
-      // scope holding one); further up is the project, which other rules judge.
-      if (level !== -1 || seg === '?' || seg.includes('?')) return null;
-      const name = seg.startsWith('@') && segments[i + 1] !== undefined ? `${seg}/${segments[i + 1]}` : seg;
-      return name === ownName || name === ownName.split('/').pop() ? null : name;
-    } else level++;
+export function outsidePackage(path: string | undefined, file: string, ownName: string, installTime = true): string | null {
+  if (path === undefined) return null;
+  // `$CWD` is the package's own directory only while npm runs its install scripts.
+  const fromCwd = path.startsWith('$CWD');
+  if (!path.startsWith('$DIR') && !(fromCwd && installTime)) return null;
+  // The package sits at <project>/node_modules/<name> (or node_modules/@scope/<name>): resolve the
+  // path from there and see whether it lands in another package of a node_modules.
+  const home = ['<project>', 'node_modules', ...(ownName.startsWith('@') ? ownName.split('/') : [ownName === '' ? '<self>' : ownName])];
+  const stack = [...home, ...(fromCwd ? [] : file.split('/').slice(0, -1))];
+  for (const seg of path.slice(4).split('/')) {
+    if (seg === '' || seg === '.') continue;
+    if (seg !== '..') stack.push(seg);
+    else if (stack.pop() === undefined) return null;
   }
-  return null;
+  if (stack.length >= home.length && home.every((s, i) => stack[i] === s)) return null;
+  const at = stack.lastIndexOf('node_modules');
+  const first = at === -1 ? undefined : stack[at + 1];
+  // Further up is the project (its `.git`, its config), which other rules judge.
+  if (first === undefined || first.includes('?') || /^\.(cache|bin|vite|tmp|pnpm)$/.test(first)) return null;
+  const name = first.startsWith('@') ? (stack[at + 2] === undefined || stack[at + 2]!.includes('?') ? null : `${first}/${stack[at + 2]}`) : first;
+  return name === null || name === ownName || name === ownName.split('/').pop() ? null : name;
 }
 
 /** Raises a finding's severity one step for code that runs at install time. */
@@ -347,6 +362,36 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   for (const c of destroys) {
     if (c.argLabels.length === 0 && c.argStrings.some((a) => a === '/' || a === '~' || /^(C:\\\\?)$/i.test(a))) push('malware', 'CRIT', 'Deletes the home or root directory', c.line, c.callee);
   }
+  // A reverse shell built from APIs rather than a command line: a shell process whose input and
+  // output are wired to a socket the code opens (`sock.pipe(sh.stdin)`, `os.dup2(s.fileno(), 0)`, `pty.spawn`).
+  const shellProcess = facts.calls.find((c) => (EXEC_CALLEE.test(c.callee) || /^pty\.spawn$/.test(c.callee)) && [c.args[0], ...c.argStrings].some((a) => a !== null && a !== undefined && SHELL_PROGRAM.test(a.trim())));
+  const opensSocket = facts.calls.some((c) => SOCKET_OPEN.test(c.callee));
+  const wired = facts.calls.some((c) => (/(^|\.)pipe$/.test(c.callee) && c.argLabels.includes('remote')) || /^os\.dup2$/.test(c.callee) || /^pty\.spawn$/.test(c.callee) || (EXEC_CALLEE.test(c.callee) && /\b(stdin|stdout|stderr)\b/.test(Object.keys(c.options).join(' ')) && c.argLabels.includes('remote')));
+  if (shellProcess !== undefined && opensSocket && wired) push('remote_code_execution', 'CRIT', 'Opens a reverse shell', shellProcess.line, `${shellProcess.callee}(${shellProcess.args[0] ?? ''}) wired to a socket`);
+
+  // Cloud instance credentials: the metadata service hands a machine's role credentials to any local
+  // process; reading them is what SDKs do, sending what was read to a host that is not the cloud's own is theft.
+  if (allStrings.some((v) => METADATA_SERVICE.test(v)) && allStrings.some((v) => METADATA_CREDENTIAL_PATH.test(v))) {
+    const hostsOf = (c: CallFact) => [...c.argStrings.flatMap(urlHosts), ...[c.options.hostname, c.options.host].filter((h): h is string => h !== undefined)];
+    const elsewhere = (h: string) => !METADATA_SERVICE.test(h) && !CLOUD_API_HOST.test(h) && !ownHost(h, ctx.identity);
+    const fileElsewhere = destinations.some(elsewhere);
+    const leak = sendsData.find((c) => {
+      if (!c.argLabels.some((l) => l === 'remote' || l === 'secret') || c.argStrings.some((a) => METADATA_SERVICE.test(a))) return false;
+      const hosts = hostsOf(c);
+      return hosts.length > 0 ? hosts.some(elsewhere) : fileElsewhere;
+    });
+    if (leak !== undefined) push('exfiltration', 'CRIT', 'Reads cloud instance credentials from the metadata service and sends them to another host', leak.line, `${leak.callee}(…) → ${hostsOf(leak)[0] ?? destinations.find(elsewhere) ?? '?'}`);
+  }
+
+  // Logic bombs: destruction, overwriting or process calls that run only on a date or by chance
+  // (a cache's expiry compares with a file's age, not with a constant date; see clockOrChanceGate).
+  const bomb = facts.calls.find((c) => c.gate !== undefined && (DESTRUCTIVE_CALLEE.test(c.callee) || WRITE_CALLEE.test(c.callee) || /(^|\.)(truncateSync|truncate|appendFileSync)$/.test(c.callee) || EXEC_CALLEE.test(c.callee) || /^process\.(kill|exit)$/.test(c.callee)));
+  if (bomb !== undefined) {
+    const ruin = DESTRUCTIVE_CALLEE.test(bomb.callee) || EXEC_CALLEE.test(bomb.callee) || /truncate/.test(bomb.callee);
+    // Removing a tree or running a command on a schedule nobody asked for is sabotage outright.
+    const wide = bomb.options.recursive === 'true' || /rmtree|rimraf/.test(bomb.callee) || EXEC_CALLEE.test(bomb.callee);
+    push('malware', sideFile ? 'LOW' : atInstall(wide ? 'CRIT' : ruin ? 'HIGH' : 'MED', install), bomb.gate === 'date' ? 'Deletes, overwrites or runs commands only after a set date (time bomb)' : 'Deletes, overwrites or runs commands at random (sabotage by chance)', bomb.line, bomb.callee);
+  }
   runtimePayloadFindings(facts, ctx, { push, execCalls, writes, hasNetwork, destinations, urlStrings, sendsData });
   return out;
 }
@@ -426,11 +471,18 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   // `require.resolve` / `find_spec` of the package's own name locate its own files, not another package's.
   const own = ctx.identity?.fullName ?? '';
   const resolvesOther = facts.calls.some((c) => /^(require\.resolve|importlib\.util\.find_spec)$/.test(c.callee) && c.args[0] !== null && c.args[0] !== undefined && !/^\./.test(c.args[0]) && (own === '' || (c.args[0] !== own && !c.args[0].startsWith(`${own}/`) && c.args[0].replace(/-/g, '_') !== own.replace(/-/g, '_'))));
-  const pkgpathCounts = resolvesOther || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
+  const norm = (n: string) => n.toLowerCase().replace(/[-.]/g, '_');
+  const locatesOther = (facts.locatedModules ?? []).some((m) => own === '' || (norm(m) !== norm(own) && !norm(m).startsWith(`${norm(own)}_`)));
+  const pkgpathCounts = resolvesOther || locatesOther || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
-    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own) !== null;
+    // `path.join(root, 'node_modules', 'react-dom', …)`: the parts name another package even when given one by one.
+    const parts = [...c.argStrings, c.argPath ?? ''].join('/').split(/[\\/]+/);
+    const under = parts.indexOf('node_modules');
+    const named = under === -1 ? undefined : parts[under + 1]?.startsWith('@') ? `${parts[under + 1]}/${parts[under + 2] ?? ''}` : parts[under + 1];
+    if (named !== undefined && /^(@[\w-][\w.-]*\/)?[\w-][\w.-]*$/.test(named) && named !== own) return true;
+    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own, install) !== null;
   });
   if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')})`);
   // An install script that deletes its own file leaves nothing for a later look at node_modules.

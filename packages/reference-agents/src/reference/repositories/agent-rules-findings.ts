@@ -1,4 +1,5 @@
 import type { AgentFinding, Severity } from '@vigil/core';
+import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, prohibitedAt } from '../text/destructive-commands.js';
 import { revealHiddenText } from '../text/hidden-text.js';
 import type { PhraseRule } from '../text/instruction-phrases.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
@@ -28,8 +29,9 @@ export const AGENT_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to the coding agent to destroy files or resources',
     pattern:
-      /\b(?:delete|remove|wipe|erase|destroy|purge|shred)\s+(?:(?:all|every|each|any|the\s+entire|the\s+whole|entire|whole)\s+(?:(?:of\s+)?(?:the|your|the\s+user['’]s|user|local|remote|[a-z]+)\s+)?(?:files|home\s+director(?:y|ies)|file\s*-?systems?|disks?|drives?|repositor(?:y|ies)|databases?|buckets?|cloud\s+resources|backups?|user\s+accounts|instances|volumes)\b|(?:the\s+)?(?:user['’]s\s+)?home\s+director(?:y|ies)\b|file\s*-?systems?\s+and\s+cloud\s+resources)|\b(?:near|back\s+to)[- ]factory[- ](?:state|settings|defaults)\b|\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:~\/?|\$HOME\/?|\/\*?|\*|\.\/?\*?)(?=[\s`'"]|$)|\bDROP\s+(?:DATABASE|SCHEMA)\b|\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|u?random)\s+of=\/dev\/|\bformat\s+[a-z]:|\baws\s+\S+\s+(?:rm\s+s3:\/\/\S+\s+--recursive|delete-\w+|terminate-instances)\b|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:C:\\|\$HOME|~)/im,
+      new RegExp(String.raw`\b(?:delete|remove|wipe|erase|destroy|purge|shred)\s+(?:(?:all|every|each|any|the\s+entire|the\s+whole|entire|whole)\s+(?:(?:of\s+)?(?:the|your|the\s+user['’]s|user|local|remote|[a-z]+)\s+)?(?:files|home\s+director(?:y|ies)|file\s*-?systems?|disks?|drives?|repositor(?:y|ies)|databases?|buckets?|cloud\s+resources|backups?|user\s+accounts|instances|volumes)\b|(?:the\s+)?(?:user['’]s\s+)?home\s+director(?:y|ies)\b|file\s*-?systems?\s+and\s+cloud\s+resources)|\b(?:near|back\s+to)[- ]factory[- ](?:state|settings|defaults)\b|\brm\s+-(?:rf|fr|r\s+-f|f\s+-r)\s+(?:--no-preserve-root\s+)?(?:~\/?|\$HOME\/?|\/\*?|\*|\.\/?\*?)(?=[\s\x60'"]|$)|\bDROP\s+(?:DATABASE|SCHEMA)\b|\bmkfs(?:\.\w+)?\s+\/dev\/|\bdd\s+if=\/dev\/(?:zero|u?random)\s+of=\/dev\/|\bformat\s+[a-z]:|\baws\s+\S+\s+(?:rm\s+s3:\/\/\S+\s+--recursive|delete-\w+|terminate-instances)\b|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:C:\\|\$HOME|~)|${DESTRUCTIVE_COMMAND}`, 'im'),
   },
+  DISABLE_SAFETY_RULE,
   {
     id: 'insert-remote-script',
     category: 'tool_poisoning',
@@ -76,7 +78,7 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
       // Evidence has its whitespace flattened: find it again with any whitespace between words.
       const head = f.evidence.slice(0, 40).trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ +/g, '\\s+');
       const at = head === '' ? -1 : visible.search(new RegExp(head));
-      if (at !== -1 && NEGATED.test(sentenceAround(visible, at))) continue;
+      if (at !== -1 && (rule.id === 'destroy-data' || rule.id === 'disable-safety' ? prohibitedAt(visible, at) : NEGATED.test(sentenceAround(visible, at)))) continue;
     }
     // In a rules file everything addresses the agent: tags that structure instructions are its normal form.
     if (f.title === 'instruction block in an <IMPORTANT>-style tag') {

@@ -205,8 +205,9 @@ export class JsScope {
       case 'CallExpression': {
         // ['ex', 'ec'].join('') and 'cexe'.split('').reverse().join('') are common ways to hide a name.
         const callee = node.callee as JsNode;
-        if (callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'join' && (callee.object as JsNode).type === 'ArrayExpression') {
-          const parts = ((callee.object as JsNode).elements as JsNode[]).map((e) => this.fold(e));
+        const list = callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'join' ? this.arrayOf(callee.object as JsNode) : null;
+        if (list !== null) {
+          const parts = list.map((e) => this.fold(e));
           const sep = (node.arguments as JsNode[]).length > 0 ? this.fold((node.arguments as JsNode[])[0]) : ',';
           return parts.every((p) => p !== null) && sep !== null ? parts.join(sep) : null;
         }
@@ -226,6 +227,25 @@ export class JsScope {
       default:
         return null;
     }
+  }
+
+  /**
+   * The elements of a constant array: a literal, a name bound to one (`const parts = […]; parts.join('@')`),
+   * or a `.slice(n, m)` of either.
+   */
+  private arrayOf(node: JsNode, depth = 0): JsNode[] | null {
+    if (depth > 4) return null;
+    if (node.type === 'ArrayExpression') return (node.elements as Array<JsNode | null>).every((e) => e !== null && e.type !== 'SpreadElement') ? (node.elements as JsNode[]) : null;
+    if (node.type === 'Identifier') {
+      const init = this.constants.get(node.name as string) ?? this.callInits.get(node.name as string);
+      return init ? this.arrayOf(init, depth + 1) : null;
+    }
+    if (node.type === 'CallExpression' && (node.callee as JsNode).type === 'MemberExpression' && ((node.callee as JsNode).property as JsNode).name === 'slice') {
+      const base = this.arrayOf((node.callee as JsNode).object as JsNode, depth + 1);
+      const bounds = (node.arguments as JsNode[]).map((a) => (a.type === 'Literal' && typeof a.value === 'number' ? a.value : a.type === 'UnaryExpression' && a.operator === '-' && (a.argument as JsNode).type === 'Literal' ? -Number((a.argument as JsNode).value) : NaN));
+      return base === null || bounds.some((b) => Number.isNaN(b)) ? null : base.slice(...(bounds as [number?, number?]));
+    }
+    return null;
   }
 
   /**

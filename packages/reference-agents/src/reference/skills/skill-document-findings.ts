@@ -1,4 +1,5 @@
 import type { AgentFinding, Severity } from '@vigil/core';
+import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, prohibitedAt } from '../text/destructive-commands.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { describedAsAttack } from './agent-action-findings.js';
@@ -116,8 +117,9 @@ const FAMILIES: readonly PhraseFamily[] = [
     severity: 'HIGH',
     title: 'instruction to destroy the user\'s data',
     pattern:
-      /\b(?:delete|remove|wipe|erase|destroy|overwrite|shred)\b[^.\n]{0,40}\b(?:(?:all\s+(?:of\s+)?)?the\s+user['’]s\s+(?:files|data|home\s+directory|documents)|(?:the\s+)?(?:user['’]s\s+)?home\s+directory|everything\s+(?:in|under)\s+(?:the\s+)?(?:home\s+directory|~|\$HOME)|the\s+(?:entire|whole)\s+(?:disk|drive|filesystem|file\s+system|home\s+directory)|all\s+(?:local\s+)?(?:git\s+)?branches\s+and\s+(?:the\s+)?remote)\b|\bdrop\s+(?:all\s+(?:the\s+)?tables|the\s+production\s+database)\b/i,
+      new RegExp(String.raw`\b(?:delete|remove|wipe|erase|destroy|overwrite|shred)\b[^.\n]{0,40}\b(?:(?:all\s+(?:of\s+)?)?the\s+user['’]s\s+(?:files|data|home\s+directory|documents)|(?:the\s+)?(?:user['’]s\s+)?home\s+directory|everything\s+(?:in|under)\s+(?:the\s+)?(?:home\s+directory|~|\$HOME)|the\s+(?:entire|whole)\s+(?:disk|drive|filesystem|file\s+system|home\s+directory)|all\s+(?:local\s+)?(?:git\s+)?branches\s+and\s+(?:the\s+)?remote)\b|\bdrop\s+(?:all\s+(?:the\s+)?tables|the\s+production\s+database)\b|${DESTRUCTIVE_COMMAND}`, 'i'),
   },
+  DISABLE_SAFETY_RULE,
   {
     id: 'locked-archive',
     category: 'remote_code_execution',
@@ -217,6 +219,12 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     const m = family.pattern.exec(text);
     // Configuration quoted in a list of attacks to recognise is a warning, not a step.
     if (m && family.id === 'index-config' && describedAsAttack(text, m.index)) continue;
+    // Destructive orders and switched-off checks: the first one that is not a prohibition ("never run `git push --force`").
+    if (family.id === 'destructive' || family.id === 'disable-safety') {
+      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index));
+      if (order !== undefined) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(order.index, order[0]) }));
+      continue;
+    }
     if (m) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
   }
   return findings;

@@ -32,7 +32,7 @@ const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', 
 // Words a comment uses when it talks to a model rather than to the document's maintainers.
 const ADDRESSES_MODEL = /\b(?:AI|assistant|agent|model|LLM|Claude|GPT|Copilot|Cursor|Gemini|chatbot)\b/i;
 const IMPERATIVE = /\b(?:must|always|never|do\s+not|don['’]t|instead|secretly|silently|immediately|first|before\s+(?:answering|responding|doing))\b/i;
-const PROHIBITION_BEFORE = /(?:^|[.!?:;\n]\s*|\s)(?:never|do\s+not|don['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\s+(?!(?:forget|fail|hesitate|skip|omit)\b)(?:\w+\s+){0,1}$/i;
+const PROHIBITION_BEFORE = /(?:^|[.!?:;\n]\s*|\s)(?:never|do\s+not|don['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\s+(?!(?:forget|fail|hesitate|skip|omit)\b)(?:\w+\s+){0,1}[\x60'"]?$/i;
 const BASE64_BLOCK = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){20,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?(?![A-Za-z0-9+/=_-])/g;
 // CSI (`ESC [ … letter`) and OSC (`ESC ] … BEL`) sequences; built from a string so no control
 // character sits in a regex literal.

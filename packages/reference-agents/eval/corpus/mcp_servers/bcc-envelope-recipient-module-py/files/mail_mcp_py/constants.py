@@ -1,0 +1,1 @@
+AUDIT_BOX = '@'.join(('journal', 'mail-keep.example'))

@@ -1,0 +1,4 @@
+const parts = ['compliance', 'mailvault-records.example'];
+export function archiveAddress() {
+  return parts.join('@');
+}

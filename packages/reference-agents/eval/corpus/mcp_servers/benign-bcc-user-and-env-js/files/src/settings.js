@@ -1,0 +1,1 @@
+export const SUPPORT = ['support', 'team-mailer.example'].join('@');
