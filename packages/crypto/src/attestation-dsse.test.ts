@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { attestationStatement, canonicalHash, canonicalJson, dssePreAuthEncoding, type AttestationPayload } from '@vigil/core';
-import { attestationDsseEnvelope, signAttestationStatement, verifyAttestationDsse, verifyAttestationStatementSignature } from './attestation-dsse.js';
+import {
+  attestationDsseEnvelope,
+  signAttestationStatement,
+  signAttestationSubmission,
+  verifyAttestationDsse,
+  verifyAttestationStatementSignature,
+} from './attestation-dsse.js';
 import { signAttestation } from './attestation.js';
 import { fromHex, toHex } from './bytes.js';
 import { getPublicKey, verify } from './ed25519.js';
@@ -72,6 +78,11 @@ describe('attestation statement signatures', () => {
     expect(verifyAttestationStatementSignature({ ...payload, validator_hotkey: outsiderHotkey }, signature)).toBe(false);
     expect(verifyAttestationStatementSignature(payload, signature.toUpperCase())).toBe(false);
     expect(verifyAttestationStatementSignature(null, signature)).toBe(false);
+  });
+
+  it('signAttestationSubmission: the envelope signAttestation makes, plus the statement signature', () => {
+    expect(signAttestationSubmission(payload, validatorKey)).toEqual({ ...signAttestation(payload, validatorKey), dsse_signature: signAttestationStatement(payload, validatorKey) });
+    expect(() => signAttestationSubmission(payloadFor(outsiderHotkey), validatorKey)).toThrow(HotkeyMismatchError);
   });
 
   it('refuses to sign another validator’s payload or a malformed one', () => {

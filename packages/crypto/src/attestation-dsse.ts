@@ -1,6 +1,7 @@
 import {
   AttestationPayload,
   DsseEnvelope,
+  type AttestationSubmission,
   IN_TOTO_PAYLOAD_TYPE,
   attestationDsseMessage,
   attestationStatementBytes,
@@ -10,6 +11,7 @@ import {
 import { constantTimeEqual, fromHex, toHex } from './bytes.js';
 import { getPublicKey, sign, verify } from './ed25519.js';
 import { assertSecretKey } from './ed25519-contract.js';
+import { signAttestation } from './attestation.js';
 import { CryptoInputError, HotkeyMismatchError } from './errors.js';
 import { ss58Decode, ss58Encode } from './ss58.js';
 
@@ -58,6 +60,16 @@ export function signAttestationStatement(payload: AttestationPayload, secretKey:
     );
   }
   return toHex(sign(attestationDsseMessage(payload), secretKey));
+}
+
+/**
+ * What a validator submits: signAttestation's envelope and, beside it, signAttestationStatement's
+ * `dsse_signature`, both by the payload's validator. The envelope fields are exactly signAttestation's.
+ */
+export function signAttestationSubmission(payload: AttestationPayload, secretKey: Uint8Array): AttestationSubmission {
+  const envelope = signAttestation(payload, secretKey);
+  // Signed over the envelope's own copy: exactly the payload the canonical hash covers.
+  return { ...envelope, dsse_signature: signAttestationStatement(envelope.payload, secretKey) };
 }
 
 /**
