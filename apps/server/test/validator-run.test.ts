@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { run, type Io } from '@vigil/cli';
 import { SignedVigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/client';
 import { AGENT_BUNDLE_FORMAT, MinerAgent, ValidatorRegistration, type AgentBundle, type MetagraphSnapshot } from '@vigil/core';
-import { toHex } from '@vigil/crypto';
+import { attestationDsseEnvelope, toHex, verifyAttestationDsse } from '@vigil/crypto';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
@@ -225,6 +225,11 @@ describe.each([
     const verdicts = rows.map((r) => r.verdict).sort();
     expect(verdicts).toEqual(['ALLOW', 'ALLOW', 'BLOCK']);
     expect(new Set(rows.map((r) => r.validator_hotkey))).toEqual(new Set([VALIDATOR.hotkey]));
+    // Every attestation came with the validator's DSSE signature of its in-toto statement, verified and kept.
+    for (const row of rows) {
+      expect(row.dsse_signature).toMatch(/^[0-9a-f]{128}$/);
+      expect(verifyAttestationDsse(attestationDsseEnvelope(JSON.parse(row.payload), row.dsse_signature!))).toMatchObject({ ok: true, canonical_hash: row.canonical_hash });
+    }
     // Batches of at most 2: never more envelopes in one submission.
     const batches = events.filter((e) => e.event === 'batch_submitted');
     expect(batches.every((b) => (b.attestations as number) <= 2)).toBe(true);

@@ -99,6 +99,20 @@ describe.skipIf(!serverBuilt)('vigil against a real server', () => {
     expect(json(await run(['agent', agent.hotkey, '--track', 'packages', '--json'], publicEnv))).toMatchObject({ hotkey: agent.hotkey, track: 'packages' });
   });
 
+  it('attestations dsse: the validator-signed DSSE envelope, checked offline; --json prints it as served', async () => {
+    const listed = json<{ attestations: { canonical_hash: string; validator_hotkey: string }[] }>(await run(['attestations', 'list', '--verdict', 'BLOCK', '--json']));
+    const { canonical_hash: hash, validator_hotkey: validator } = listed.attestations[0]!;
+    const human = await run(['attestations', 'dsse', hash]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain('signed by its validator');
+    expect(human.stdout).toContain(validator);
+    const envelope = json<{ payloadType: string; payload: string; signatures: { keyid: string; sig: string }[] }>(await run(['attestations', 'dsse', hash, '--json']));
+    expect(envelope.payloadType).toBe('application/vnd.in-toto+json');
+    expect(JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'))).toMatchObject({ predicateType: 'https://vigil.dev/attestation/v1', predicate: { validator_hotkey: validator } });
+    const unknown = await run(['attestations', 'dsse', `sha256:${'0'.repeat(64)}`]);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: 404 attestation not found /) });
+  });
+
   it('prints tables for people, in colour only when asked for a terminal and never with NO_COLOR', async () => {
     const plain = await run(['leaderboard', '--track', 'skills']);
     expect(plain.stdout).toMatch(/^\+-+/);

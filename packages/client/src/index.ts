@@ -26,8 +26,8 @@ export {
   VigilResponseError,
 } from './errors.js';
 // Offline attestation verification needs no server (docs/attestations.md).
-export { verifyAttestation, createAttestationVerifier } from '@vigil/crypto';
-export type { AttestationVerification, AttestationChecks, AttestationVerifier } from '@vigil/crypto';
+export { verifyAttestation, createAttestationVerifier, verifyAttestationDsse } from '@vigil/crypto';
+export type { AttestationVerification, AttestationChecks, AttestationVerifier, AttestationDsseVerification } from '@vigil/crypto';
 // The signed client of miners and validators: Vigil's public reads plus `miners.*` and `validators.*`.
 export { SignedVigilClient } from './signed-client.js';
 export { Miners } from './resources/miners.js';

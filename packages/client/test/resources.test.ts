@@ -12,6 +12,7 @@ import {
   VigilNotFoundError,
   VigilPermissionError,
   VigilValidationError,
+  verifyAttestationDsse,
 } from '../src/index.js';
 import { fileFromPath } from '../src/node/index.js';
 import { startLossyProxy } from './support/stand-in.js';
@@ -139,7 +140,7 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     expect(refused.errors[0]?.path).toBe('body');
   });
 
-  it('attestations: list across pages, get, server verify, offline verifier, search', async () => {
+  it('attestations: list across pages, get, server verify, offline verifier, DSSE form, search', async () => {
     const first = await vigil.attestations.list({ verdict: 'BLOCK' }, { pageSize: 3 });
     expect(first.items).toHaveLength(3);
     expect(first.nextPage).toMatch(/^c1\./);
@@ -172,6 +173,13 @@ describe.skipIf(!serverBuilt)('Vigil against a real server', () => {
     const tampered = { ...detail.envelope!, payload: { ...(detail.envelope!.payload as Record<string, unknown>), risk_score: 1 } };
     expect(verifier.verifyMany([detail.envelope, tampered]).map((v) => v.checks.hash)).toEqual([true, false]);
     expect((await verifier.verifyRecorded(record.canonical_hash))?.checks.signature).toBe(true);
+
+    // The demo's validators sign the in-toto statement too: the DSSE envelope, checked offline by the SDK's helper.
+    const dsse = await vigil.attestations.dsse(record.canonical_hash);
+    expect(dsse.payloadType).toBe('application/vnd.in-toto+json');
+    expect(verifyAttestationDsse(dsse)).toMatchObject({ ok: true, reason: null, canonical_hash: record.canonical_hash, payload: detail.envelope!.payload });
+    expect(verifyAttestationDsse({ ...dsse, signatures: [{ ...dsse.signatures[0]!, sig: Buffer.from(detail.envelope!.signature, 'hex').toString('base64') }] }).ok).toBe(false);
+    expect((await refusal(vigil.attestations.dsse(`sha256:${'0'.repeat(64)}`), VigilNotFoundError)).code).toBe('attestation_not_found');
 
     const results = await vigil.search({ q: record.canonical_hash.slice(7, 20), kind: 'attestation' });
     expect(results.items[0]?.id).toBe(record.canonical_hash);

@@ -52,6 +52,8 @@ export const ERROR_DETAILS = {
   idempotencyKeyInProgress: 'a request with this idempotency key is in progress',
   idempotencyKeyMismatch: 'this idempotency key was used with a different request',
   attestationNotFound: 'attestation not found',
+  attestationDsseUnavailable: 'attestation has no DSSE signature',
+  attestationDsseWithheld: 'attestation carries findings, which a free plan cannot read',
   artifactUnknown: 'artifact not found',
   artifactVerdictNotPublished: 'artifact has no published verdict',
   archiveCorrupt: 'corrupt archive',
@@ -128,6 +130,9 @@ export const ERROR_CATALOGUE = {
   scope_not_grantable: { status: 403, detail: ERROR_DETAILS.scopeNotGrantable },
   account_not_found: { status: 404, detail: ERROR_DETAILS.accountNotFound },
   attestation_not_found: { status: 404, detail: ERROR_DETAILS.attestationNotFound },
+  // GET /v1/attestations/{canonical_hash}/dsse (docs/attestations.md, "In-toto statement and DSSE envelope").
+  attestation_dsse_unavailable: { status: 404, detail: ERROR_DETAILS.attestationDsseUnavailable },
+  attestation_dsse_withheld: { status: 403, detail: ERROR_DETAILS.attestationDsseWithheld },
   account_name_taken: { status: 409, detail: ERROR_DETAILS.accountNameTaken },
   unknown_validator: { status: 404, detail: ERROR_DETAILS.validatorNotFound },
   round_scheduler_busy: { status: 409, detail: ERROR_DETAILS.roundSchedulerBusy },

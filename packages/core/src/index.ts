@@ -336,7 +336,15 @@ export {
   ArtifactFacts,
   ProvenanceUpload,
 } from './schemas/package-facts.js';
-export { AttestationPayload, AttestationEnvelope } from './schemas/attestation.js';
+export { AttestationPayload, AttestationEnvelope, AttestationSubmission } from './schemas/attestation.js';
+export {
+  IN_TOTO_STATEMENT_TYPE,
+  VIGIL_ATTESTATION_PREDICATE_TYPE,
+  attestationStatement,
+  attestationStatementBytes,
+  attestationDsseMessage,
+  dssePreAuthEncoding,
+} from './attestation-statement.js';
 export { AGENT_INPUT_FORMAT, AgentInput, AgentFinding, AgentResult } from './schemas/agent-run.js';
 export {
   LOCKFILE_FORMATS,

@@ -11,6 +11,14 @@ export type { Ss58DecodeOptions } from './ss58.js';
 export { createAttestationVerifier, signAttestation, verifyAttestation } from './attestation.js';
 export type { AttestationChecks, AttestationVerification, AttestationVerifier } from './attestation.js';
 export {
+  attestationDsseEnvelope,
+  signAttestationStatement,
+  signAttestationSubmission,
+  verifyAttestationDsse,
+  verifyAttestationStatementSignature,
+} from './attestation-dsse.js';
+export type { AttestationDsseVerification } from './attestation-dsse.js';
+export {
   API_KEY_PREFIX,
   generateApiKey,
   parseApiKey,

@@ -1,5 +1,5 @@
 import { TRACKS, formatOffsetTimestamp, type AttestationPayload } from '@vigil/core';
-import { getPublicKey, signAttestation, ss58Encode, verifyAttestation } from '@vigil/crypto';
+import { getPublicKey, signAttestationSubmission, ss58Encode, verifyAttestation, verifyAttestationStatementSignature } from '@vigil/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDemoSigner, type DemoSigner, type SignItem } from './demo-signer.js';
 
@@ -34,18 +34,21 @@ describe('createDemoSigner', () => {
     signer = undefined;
   });
 
-  it('signs on its thread and inline exactly what signAttestation signs, in order, and the envelopes verify', async () => {
+  it('signs on its thread and inline exactly what signAttestationSubmission signs, in order, and the envelopes and their DSSE signatures verify', async () => {
     signer = createDemoSigner({ workerUrl: SHIM, threaded: true });
     const batch = items(301);
     const envelopes = await signer.sign(batch);
-    expect(envelopes).toEqual(batch.map((item) => signAttestation(item.payload, item.secretKey)));
+    expect(envelopes).toEqual(batch.map((item) => signAttestationSubmission(item.payload, item.secretKey)));
     const snapshot = {
       netuid: 76,
       block: 1,
       taken_at: '2026-11-01T00:00:00Z',
       neurons: [1, 2, 3].map((k, uid) => ({ uid, hotkey: ss58Encode(getPublicKey(new Uint8Array(32).fill(k))), validator_permit: true })),
     };
-    for (const envelope of envelopes) expect(verifyAttestation(envelope, snapshot).ok).toBe(true);
+    for (const envelope of envelopes) {
+      expect(verifyAttestation(envelope, snapshot).ok).toBe(true);
+      expect(verifyAttestationStatementSignature(envelope.payload, envelope.dsse_signature!)).toBe(true);
+    }
     // A second batch on the same thread.
     expect(await signer.sign(batch.slice(0, 100))).toEqual(envelopes.slice(0, 100));
   });

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { AttestationEnvelope, AttestationPayload } from '@vigil/core';
-import { signAttestation } from '@vigil/crypto';
+import type { AttestationPayload, AttestationSubmission } from '@vigil/core';
+import { signAttestationSubmission } from '@vigil/crypto';
 
 /** A payload and the secret key of the validator it names. */
 export interface SignItem {
@@ -14,11 +14,14 @@ export interface SignRequest {
   id: number;
   items: SignItem[];
 }
-export type SignResponse = { id: number; envelopes: AttestationEnvelope[] } | { id: number; error: string };
+export type SignResponse = { id: number; envelopes: AttestationSubmission[] } | { id: number; error: string };
 
 export interface DemoSigner {
-  /** The envelopes of `items`, in order: exactly what signAttestation returns for each (ed25519 signatures are deterministic). */
-  sign(items: readonly SignItem[]): Promise<AttestationEnvelope[]>;
+  /**
+   * The envelopes of `items`, in order, each with its DSSE signature as every Vigil validator sends it:
+   * exactly what signAttestationSubmission returns for each (ed25519 signatures are deterministic).
+   */
+  sign(items: readonly SignItem[]): Promise<AttestationSubmission[]>;
   /** Ends the thread, if one was started. */
   close(): Promise<void>;
 }
@@ -38,7 +41,7 @@ export function createDemoSigner(options: { workerUrl?: URL; threaded?: boolean 
   let worker: Worker | undefined;
   let failure: Error | undefined;
   let nextId = 1;
-  const pending = new Map<number, { resolve: (envelopes: AttestationEnvelope[]) => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (envelopes: AttestationSubmission[]) => void; reject: (error: Error) => void }>();
 
   function fail(error: Error): void {
     failure ??= error;
@@ -61,7 +64,7 @@ export function createDemoSigner(options: { workerUrl?: URL; threaded?: boolean 
     return worker;
   }
 
-  function post(items: SignItem[]): Promise<AttestationEnvelope[]> {
+  function post(items: SignItem[]): Promise<AttestationSubmission[]> {
     if (failure !== undefined) return Promise.reject(failure);
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -70,7 +73,7 @@ export function createDemoSigner(options: { workerUrl?: URL; threaded?: boolean 
     });
   }
 
-  const inline = (items: readonly SignItem[]) => items.map((item) => signAttestation(item.payload, item.secretKey));
+  const inline = (items: readonly SignItem[]) => items.map((item) => signAttestationSubmission(item.payload, item.secretKey));
 
   return {
     async sign(items) {

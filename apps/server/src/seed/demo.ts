@@ -3,7 +3,7 @@ import {
   NETUID,
   TRACKS,
   formatOffsetTimestamp,
-  type AttestationEnvelope,
+  type AttestationSubmission,
   type AttestationPayload,
   type Finding,
   type FindingCategory,
@@ -503,7 +503,7 @@ async function seedRound(ctx: DemoContext, state: DemoTrack, opensAt: number, ro
 }
 
 /** Records the envelopes of `runs` at the runs' times; every one must be accepted, or the demo is wrong. */
-async function recordDemoAttestations(ctx: DemoContext, runs: readonly DemoRun[], envelopes: readonly AttestationEnvelope[]): Promise<void> {
+async function recordDemoAttestations(ctx: DemoContext, runs: readonly DemoRun[], envelopes: readonly AttestationSubmission[]): Promise<void> {
   if (envelopes.length === 0) return;
   const results = await recordAttestations(ctx.db, envelopes, { now: runs.at(-1)!.at, recordedAt: runs.map((run) => run.at) });
   const refused = results.find((r) => r.outcome !== 'created');

@@ -1,5 +1,5 @@
 import { canonicalHash, MetagraphSnapshot, SEARCH_KINDS, VERDICTS, type SearchKind, type Verdict } from '@vigil/core';
-import { fromHex, verifyAttestation } from '@vigil/crypto';
+import { fromHex, verifyAttestation, verifyAttestationDsse } from '@vigil/crypto';
 import { formatVerifierKey, noteVerifier, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -198,6 +198,32 @@ export function registerAttestations(program: Command, kit: Kit): void {
         }),
       ),
     ['vigil attestations get sha256:3f9a…', 'vigil attestations get sha256:3f9a… --json | jq .envelope > envelope.json'],
+  );
+  examples(
+    attestations
+      .command('dsse <canonical_hash>')
+      .description("the attestation as an in-toto Statement in a DSSE envelope signed by its validator (GET /v1/attestations/{canonical_hash}/dsse), checked offline before it is shown; --json prints the envelope for in-toto and DSSE tools")
+      .action(
+        action(kit, async (ctx, hash: string) => {
+          const envelope = await (await ctx.customer()).attestations.dsse(hash);
+          // Checked here too, so a pipeline that keeps the envelope never keeps one that does not verify.
+          const check = verifyAttestationDsse(envelope);
+          const genuine = check.ok && check.canonical_hash === hash;
+          ctx.emit(() => {
+            ctx.out.line(genuine ? ctx.out.c.green('signed by its validator') : ctx.out.c.red('NOT genuine'));
+            ctx.out.fields([
+              ['canonical hash', check.canonical_hash ?? '-'],
+              ['validator', check.payload?.validator_hotkey ?? '-'],
+              ['subject', check.payload ? `${check.payload.artifact.bundle_hash} (${check.payload.artifact.sha256})` : '-'],
+              ['payload type', envelope.payloadType],
+              ['reason', genuine ? null : (check.reason ?? `the envelope carries attestation ${check.canonical_hash}, not ${hash}`)],
+              ['envelope', '--json prints it'],
+            ]);
+          }, envelope);
+          return genuine ? EXIT.ok : EXIT.notGenuine;
+        }),
+      ),
+    ['vigil attestations dsse sha256:3f9a…', 'vigil attestations dsse sha256:3f9a… --json > attestation.dsse.json'],
   );
   examples(
     attestations

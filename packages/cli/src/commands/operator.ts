@@ -1,7 +1,7 @@
 import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { keypairFromSeed } from '@vigil/client';
-import { AGENT_BUNDLE_FORMAT, AttestationEnvelope, Sha256Hash, TRACKS, type AgentSubmissionRequest, type Track } from '@vigil/core';
+import { AGENT_BUNDLE_FORMAT, AttestationSubmission, Sha256Hash, TRACKS, type AgentSubmissionRequest, type Track } from '@vigil/core';
 import { generateSecretKey, toHex } from '@vigil/crypto';
 import { Option, type Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
@@ -212,12 +212,12 @@ export function registerOperator(program: Command, kit: Kit): void {
   examples(
     validator
       .command('attest')
-      .argument('<file>', 'a signed AttestationEnvelope as JSON (from signAttestation of @vigil/crypto); - reads standard input')
+      .argument('<file>', 'a signed attestation envelope as JSON, with its dsse_signature when it has one (from signAttestationSubmission of @vigil/crypto); - reads standard input')
       .description('submits one signed attestation (POST /v1/validators/attestations); validator run submits in batches instead')
       .option(keyfileOption, keyfileHelp)
       .action(
         action(kit, async (ctx, file: string, opts: { keyfile?: string }) => {
-          const parsed = AttestationEnvelope.safeParse(await readJson(ctx.io, file, 'file'));
+          const parsed = AttestationSubmission.safeParse(await readJson(ctx.io, file, 'file'));
           if (!parsed.success) {
             const issue = parsed.error.issues[0];
             throw new CliError(`file: ${file === '-' ? 'standard input' : file} is not an attestation envelope (${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''})`);

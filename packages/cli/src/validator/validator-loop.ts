@@ -4,7 +4,7 @@ import { removeTree, runAgent, unpackArchive, UnpackError, type AgentBudget } fr
 import type { Dated, SignedVigilClient, VigilKeypair } from '@vigil/client';
 import {
   MAX_PROGRESS_DETAIL_LENGTH,
-  type AttestationEnvelope,
+  type AttestationSubmission,
   type BatchAttestationReceipt,
   type ClaimedRound as ClaimedRoundSchema,
   type LeasedTask as LeasedTaskSchema,
@@ -16,7 +16,7 @@ import {
 type ClaimedRound = Dated<typeof ClaimedRoundSchema>;
 type LeasedTask = Dated<typeof LeasedTaskSchema>;
 type TaskClaim = Dated<typeof TaskClaimSchema>;
-import { signAttestation } from '@vigil/crypto';
+import { signAttestationSubmission } from '@vigil/crypto';
 import { attestationPayload } from './attestation-payload.js';
 import { sweepStaleRuns } from './sweep-stale-runs.js';
 import { artifactFile, bundleDir, IntegrityError } from './task-inputs.js';
@@ -84,7 +84,7 @@ async function within(work: Promise<unknown>, ms: number, signal: AbortSignal): 
 }
 
 interface Pending {
-  envelope: AttestationEnvelope;
+  envelope: AttestationSubmission;
   since: number;
 }
 
@@ -206,7 +206,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
       });
       if (options.kill.aborted) return;
       if (!outcome.ok) return await release(task, round.track, outcome.failureReason, outcome.detail);
-      const envelope = signAttestation(attestationPayload(round, task, outcome.result, keypair.hotkey, new Date()), keypair.secretKey);
+      const envelope = signAttestationSubmission(attestationPayload(round, task, outcome.result, keypair.hotkey, new Date()), keypair.secretKey);
       pending.push({ envelope, since: Date.now() });
       emit({
         event: 'task_done',

@@ -1,4 +1,4 @@
-import { AttestationDetail, AttestationList, AttestationVerifyResult, formatOffsetTimestamp, MetagraphSnapshot } from '@vigil/core';
+import { AttestationDetail, AttestationList, AttestationVerifyResult, DsseEnvelope, formatOffsetTimestamp, MetagraphSnapshot } from '@vigil/core';
 import type { AttestationEnvelope, Verdict } from '@vigil/core';
 import { createAttestationVerifier } from '@vigil/crypto';
 import type { AttestationVerification } from '@vigil/crypto';
@@ -84,6 +84,16 @@ export class Attestations {
       { method: 'GET', path: `/v1/attestations/${segment(canonicalHash, 'canonicalHash')}`, query: { proof: 'true' }, schema: AttestationDetail, repeatable: 'safe' },
       options,
     );
+  }
+
+  /**
+   * The attestation as an in-toto Statement v1 (predicate type `https://vigil.dev/attestation/v1`,
+   * the predicate the payload as signed) in a DSSE envelope signed by its validator's hotkey
+   * (`GET /v1/attestations/{canonical_hash}/dsse`, scope `read`; docs/attestations.md). Check it
+   * offline with `verifyAttestationDsse`, or with any DSSE implementation and the validator's key.
+   */
+  dsse(canonicalHash: string, options?: CallOptions): Promise<Dated<typeof DsseEnvelope>> {
+    return call(this.transport, { method: 'GET', path: `/v1/attestations/${segment(canonicalHash, 'canonicalHash')}/dsse`, schema: DsseEnvelope, repeatable: 'safe', dates: false }, options);
   }
 
   /**

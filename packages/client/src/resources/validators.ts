@@ -6,7 +6,7 @@ import {
   ThreatIntel,
   ValidatorRegistration,
 } from '@vigil/core';
-import type { AttestationEnvelope, TaskClaimRequest, TaskProgressRequest } from '@vigil/core';
+import type { AttestationSubmission, TaskClaimRequest, TaskProgressRequest } from '@vigil/core';
 import type * as z from 'zod';
 import type { Dated } from '../dates.js';
 import type { CallOptions, Transport } from '../transport.js';
@@ -44,13 +44,16 @@ export class Validators {
     return this.transport.bytes({ method: 'GET', path: `/v1/validators/agents/${segment(agentHash, 'agentHash')}/bundle`, repeatable: 'safe', signed: true }, options);
   }
 
-  /** `POST /v1/validators/attestations`: one signed envelope; the same envelope again is answered `duplicate`. */
-  attest(envelope: z.input<typeof AttestationEnvelope>, options?: CallOptions): Promise<Dated<typeof AttestationReceipt>> {
+  /**
+   * `POST /v1/validators/attestations`: one signed envelope, with `dsse_signature` when it has one
+   * (signAttestationSubmission of @vigil/crypto); the same envelope again is answered `duplicate`.
+   */
+  attest(envelope: z.input<typeof AttestationSubmission>, options?: CallOptions): Promise<Dated<typeof AttestationReceipt>> {
     return call(this.transport, { method: 'POST', path: '/v1/validators/attestations', body: { json: envelope }, schema: AttestationReceipt, repeatable: 'safe', signed: true }, options);
   }
 
   /** `POST /v1/validators/attestations/batch`: up to 500 envelopes in one transaction, an outcome per envelope. */
-  attestBatch(attestations: z.input<typeof AttestationEnvelope>[], options?: CallOptions): Promise<Dated<typeof BatchAttestationReceipt>> {
+  attestBatch(attestations: z.input<typeof AttestationSubmission>[], options?: CallOptions): Promise<Dated<typeof BatchAttestationReceipt>> {
     return call(this.transport, { method: 'POST', path: '/v1/validators/attestations/batch', body: { json: { attestations } }, schema: BatchAttestationReceipt, repeatable: 'safe', signed: true }, options);
   }
 

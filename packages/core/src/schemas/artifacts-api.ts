@@ -257,7 +257,7 @@ export const DsseEnvelope = z.object({
 });
 export type DsseEnvelope = z.infer<typeof DsseEnvelope>;
 
-/** The `payloadType` of an in-toto Statement in a DSSE envelope. */
-export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
+/** The `payloadType` of an in-toto Statement in a DSSE envelope (defined beside the attestation statement). */
+export { IN_TOTO_PAYLOAD_TYPE } from '../attestation-statement.js';
 /** The `predicateType` of a SLSA Verification Summary Attestation, v1. */
 export const SLSA_VSA_PREDICATE_TYPE = 'https://slsa.dev/verification_summary/v1';

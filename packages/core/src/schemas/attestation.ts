@@ -35,3 +35,14 @@ export const AttestationEnvelope = z.object({
   signature: Ed25519SignatureHex,
 });
 export type AttestationEnvelope = z.infer<typeof AttestationEnvelope>;
+
+/**
+ * What a validator submits (`POST /v1/validators/attestations` and each item of the batch): the
+ * envelope, and optionally `dsse_signature`, the validator's ed25519 signature (128 hex) over the DSSE
+ * pre-authentication encoding of the attestation's in-toto statement (`attestationDsseMessage`,
+ * docs/attestations.md). It is not part of the payload: the canonical hash and `signature` are unchanged.
+ */
+export const AttestationSubmission = AttestationEnvelope.extend({
+  dsse_signature: Ed25519SignatureHex.optional(),
+});
+export type AttestationSubmission = z.infer<typeof AttestationSubmission>;

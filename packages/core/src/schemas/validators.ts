@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { Track, Verdict } from '../enums.js';
 import { BundleHash, Hotkey, RoundId, Sha256Hash } from '../ids.js';
 import { OffsetTimestamp } from '../timestamps.js';
-import { AttestationEnvelope } from './attestation.js';
+import { AttestationSubmission } from './attestation.js';
 import { NonNegativeInt } from './common.js';
 import { Finding } from './rounds.js';
 
@@ -97,7 +97,7 @@ export type AttestationReceipt = z.infer<typeof AttestationReceipt>;
 export const MAX_ATTESTATIONS_PER_BATCH = 500;
 
 export const BatchAttestationSubmission = z.strictObject({
-  attestations: z.array(AttestationEnvelope).min(1).max(MAX_ATTESTATIONS_PER_BATCH),
+  attestations: z.array(AttestationSubmission).min(1).max(MAX_ATTESTATIONS_PER_BATCH),
 });
 export type BatchAttestationSubmission = z.infer<typeof BatchAttestationSubmission>;
 

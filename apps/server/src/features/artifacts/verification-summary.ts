@@ -1,4 +1,12 @@
-import { canonicalJson, IN_TOTO_PAYLOAD_TYPE, SLSA_VSA_PREDICATE_TYPE, type ArtifactDetail, type DsseEnvelope } from '@vigil/core';
+import {
+  canonicalJson,
+  dssePreAuthEncoding,
+  IN_TOTO_PAYLOAD_TYPE,
+  IN_TOTO_STATEMENT_TYPE,
+  SLSA_VSA_PREDICATE_TYPE,
+  type ArtifactDetail,
+  type DsseEnvelope,
+} from '@vigil/core';
 import { getPublicKey, sign } from '@vigil/crypto';
 import { VigilError } from '../../platform/errors.js';
 
@@ -9,21 +17,7 @@ import { VigilError } from '../../platform/errors.js';
  * verdict without Vigil's SDK.
  */
 
-const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 const encoder = new TextEncoder();
-
-/** DSSE v1 pre-authentication encoding: `DSSEv1 <len(type)> <type> <len(body)> <body>`, lengths in bytes. */
-export function preAuthEncoding(payloadType: string, payload: Uint8Array): Uint8Array {
-  const type = encoder.encode(payloadType);
-  const head = encoder.encode(`DSSEv1 ${type.length} `);
-  const middle = encoder.encode(` ${payload.length} `);
-  const out = new Uint8Array(head.length + type.length + middle.length + payload.length);
-  out.set(head, 0);
-  out.set(type, head.length);
-  out.set(middle, head.length + type.length);
-  out.set(payload, head.length + type.length + middle.length);
-  return out;
-}
 
 /** The statement of an artifact's published verdict, as the reader sees the artifact. */
 export function verificationSummaryStatement(detail: ArtifactDetail, serverHotkey: string): Record<string, unknown> {
@@ -32,7 +26,7 @@ export function verificationSummaryStatement(detail: ArtifactDetail, serverHotke
   // The reader's first counted package reference names the artifact; without one, its Vigil id.
   const resourceUri = detail.packages[0]?.purl ?? `urn:vigil:artifact:${detail.id}`;
   return {
-    _type: STATEMENT_TYPE,
+    _type: IN_TOTO_STATEMENT_TYPE,
     subject: [{ name: resourceUri, digest: { sha256: detail.sha256.slice('sha256:'.length) } }],
     predicateType: SLSA_VSA_PREDICATE_TYPE,
     predicate: {
@@ -50,7 +44,7 @@ export function verificationSummaryStatement(detail: ArtifactDetail, serverHotke
 /** The statement as a DSSE envelope: canonical JSON (RFC 8785) payload, one Ed25519 signature over its PAE. */
 export function signedStatement(statement: Record<string, unknown>, secretKey: Uint8Array): DsseEnvelope {
   const payload = encoder.encode(canonicalJson(statement));
-  const signature = sign(preAuthEncoding(IN_TOTO_PAYLOAD_TYPE, payload), secretKey);
+  const signature = sign(dssePreAuthEncoding(IN_TOTO_PAYLOAD_TYPE, payload), secretKey);
   return {
     payloadType: IN_TOTO_PAYLOAD_TYPE,
     payload: Buffer.from(payload).toString('base64'),

@@ -22,6 +22,7 @@ import { transparencyLogMigration } from './migrations/0021-transparency-log.js'
 import { logCosignaturesMigration } from './migrations/0022-log-cosignatures.js';
 import { watchesMigration } from './migrations/0023-watches.js';
 import { attestationPartitionsMigration } from './migrations/0024-attestation-partitions.js';
+import { attestationDsseMigration } from './migrations/0025-attestation-dsse.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -50,6 +51,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0022-log-cosignatures': logCosignaturesMigration,
   '0023-watches': watchesMigration,
   '0024-attestation-partitions': attestationPartitionsMigration,
+  '0025-attestation-dsse': attestationDsseMigration,
 };
 
 const provider: MigrationProvider = {

@@ -1,5 +1,5 @@
 import type { AccountKind, Plan, PolicyVerdict, RepositoryProvider, Track, Verdict, WebhookEventKind } from '@vigil/core';
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * The storage model (docs/storage.md explains each table). Times are epoch milliseconds
@@ -139,6 +139,12 @@ export interface AttestationsTable {
   metagraph_block: number | null;
   /** That snapshot's `taken_at`, epoch ms; null before migration 0007 or when not checked. */
   metagraph_taken_at: number | null;
+  /**
+   * The validator's DSSE signature (128 hex) of the attestation's in-toto statement (migration 0025),
+   * verified at submission; null when the validator sent none. Optional on insert: the previous
+   * release's writes leave it null.
+   */
+  dsse_signature: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ValidatorScoresTable {

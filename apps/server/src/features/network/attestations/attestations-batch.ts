@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AttestationEnvelope, type AttestationPayload, type ErrorCode } from '@vigil/core';
+import { AttestationSubmission, type AttestationPayload, type ErrorCode } from '@vigil/core';
 import type { Kysely, Transaction } from 'kysely';
 import { partitionKeysOfHashes } from '../../../platform/db/attestation-partitions.js';
 import { lockForUpdate } from '../../../platform/db/dialect.js';
@@ -44,6 +44,8 @@ interface Parsed {
   payload: AttestationPayload;
   canonicalHash: string;
   signature: string;
+  /** The DSSE signature of the statement, verified by the caller; null when none was sent. */
+  dsseSignature: string | null;
 }
 
 interface Accepted {
@@ -114,7 +116,7 @@ async function recordChunk(
 function parseEnvelopes(envelopes: readonly unknown[], results: AttestationBatchResult[]): Parsed[] {
   const parsedList: Parsed[] = [];
   for (const [index, envelope] of envelopes.entries()) {
-    const parsed = AttestationEnvelope.safeParse(envelope);
+    const parsed = AttestationSubmission.safeParse(envelope);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       results[index] = refused(
@@ -123,7 +125,7 @@ function parseEnvelopes(envelopes: readonly unknown[], results: AttestationBatch
       );
       continue;
     }
-    parsedList.push({ index, received: (envelope as { payload: unknown }).payload, payload: parsed.data.payload, canonicalHash: parsed.data.canonical_hash, signature: parsed.data.signature });
+    parsedList.push({ index, received: (envelope as { payload: unknown }).payload, payload: parsed.data.payload, canonicalHash: parsed.data.canonical_hash, signature: parsed.data.signature, dsseSignature: parsed.data.dsse_signature ?? null });
   }
   return parsedList;
 }
@@ -288,7 +290,7 @@ async function lockArtifacts(trx: Transaction<Database>, ids: readonly number[],
   for (const r of rows) into.set(r.id, r);
 }
 
-const ATTESTATION_COLUMNS = 18;
+const ATTESTATION_COLUMNS = 19;
 
 async function insertAttestations(
   trx: Transaction<Database>,
@@ -297,8 +299,8 @@ async function insertAttestations(
   checkedAgainst: CheckedSnapshot | null,
 ): Promise<Map<string, number>> {
   const rows = accepted.map((a) => {
-    const { parsed: { payload, canonicalHash, signature, received }, task, artifact, isRerun } = a;
-    return attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, at(a), received, checkedAgainst);
+    const { parsed: { payload, canonicalHash, signature, received, dsseSignature }, task, artifact, isRerun } = a;
+    return attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, at(a), received, checkedAgainst, dsseSignature);
   });
   const ids = new Map<string, number>();
   // Rows go in input order, so ids ascend in the order recordAttestation would have assigned them;
@@ -352,7 +354,7 @@ async function enqueueCreatedEvents(trx: Transaction<Database>, accepted: readon
  */
 export async function recordAttestations(
   db: Kysely<Database>,
-  envelopes: readonly AttestationEnvelope[],
+  envelopes: readonly AttestationSubmission[],
   options: { now: number; checkedAgainst?: CheckedSnapshot | null; recordedAt?: readonly number[] },
 ): Promise<AttestationBatchResult[]> {
   if (!Array.isArray(envelopes)) throw new VigilError('invalid_argument', 'envelopes: expected an array');

@@ -1,4 +1,5 @@
-import { formatOffsetTimestamp, NETUID, type AttestationListQuery, type AttestationRecord, type Finding } from '@vigil/core';
+import { formatOffsetTimestamp, NETUID, type AttestationListQuery, type AttestationPayload, type AttestationRecord, type DsseEnvelope, type Finding } from '@vigil/core';
+import { attestationDsseEnvelope } from '@vigil/crypto';
 import type { Kysely } from 'kysely';
 import { partitionKeysOfHashes } from '../../../platform/db/attestation-partitions.js';
 import type { Database } from '../../../platform/db/schema.js';
@@ -199,4 +200,22 @@ export async function getAttestation(db: Kysely<Database>, input: { canonicalHas
       taken_at: row.metagraph_taken_at === null ? null : formatOffsetTimestamp(Number(row.metagraph_taken_at)),
     },
   };
+}
+
+/**
+ * The attestation's in-toto statement in a DSSE envelope signed by its validator
+ * (docs/attestations.md, "In-toto statement and DSSE envelope"): rebuilt from the payload as signed
+ * and the DSSE signature verified at submission, so it verifies exactly as the validator signed it.
+ * The predicate is the whole payload, so a free plan cannot read one that carries findings.
+ */
+export async function getAttestationDsse(db: Kysely<Database>, input: { canonicalHash: string; showFindings: boolean }): Promise<DsseEnvelope> {
+  const row = await db
+    .selectFrom('attestations')
+    .select(['payload', 'findings', 'dsse_signature'])
+    .where('canonical_hash', '=', input.canonicalHash)
+    .executeTakeFirst();
+  if (row === undefined) throw new VigilError('attestation_not_found');
+  if (!input.showFindings && (JSON.parse(row.findings) as unknown[]).length > 0) throw new VigilError('attestation_dsse_withheld');
+  if (row.dsse_signature === null) throw new VigilError('attestation_dsse_unavailable');
+  return attestationDsseEnvelope(JSON.parse(row.payload) as AttestationPayload, row.dsse_signature);
 }

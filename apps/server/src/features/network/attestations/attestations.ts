@@ -1,4 +1,4 @@
-import { AttestationEnvelope, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
+import { AttestationSubmission, formatOffsetTimestamp, parseTimestamp, type AttestationPayload } from '@vigil/core';
 import type { Kysely } from 'kysely';
 import { partitionKeysOfHashes } from '../../../platform/db/attestation-partitions.js';
 import { lockForUpdate, shareLock } from '../../../platform/db/dialect.js';
@@ -119,6 +119,7 @@ export function attestationRow(
   recordedAt: number,
   signedPayload: unknown,
   checkedAgainst: CheckedSnapshot | null,
+  dsseSignature: string | null,
 ) {
   return {
     canonical_hash: canonicalHash,
@@ -139,6 +140,7 @@ export function attestationRow(
     is_rerun: isRerun ? 1 : 0,
     metagraph_block: checkedAgainst?.block ?? null,
     metagraph_taken_at: checkedAgainst?.takenAt ?? null,
+    dsse_signature: dsseSignature,
   };
 }
 
@@ -210,8 +212,8 @@ export function loggedAttestation(
 }
 
 /**
- * Records an attestation whose hash, signature and validator permit the caller has already
- * verified (@vigil/crypto). Checks it against the task it claims — round open in evaluation, miner,
+ * Records an attestation whose hash, signature, validator permit and (when sent) DSSE signature the
+ * caller has already verified (@vigil/crypto). Checks it against the task it claims — round open in evaluation, miner,
  * track, artifact identity and content, frozen agent hash — and that the validator is registered and
  * active. In one transaction: the attestation row, every aggregate, an `attestation.created`
  * outbox event and its transparency-log entry. Re-recording the same envelope is idempotent; a second, different attestation of the
@@ -219,15 +221,15 @@ export function loggedAttestation(
  */
 export async function recordAttestation(
   db: Kysely<Database>,
-  envelope: AttestationEnvelope,
+  envelope: AttestationSubmission,
   options: { now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<RecordedAttestation> {
-  const parsed = AttestationEnvelope.safeParse(envelope);
+  const parsed = AttestationSubmission.safeParse(envelope);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new VigilError('invalid_argument', `envelope.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
   }
-  const { payload, canonical_hash: canonicalHash, signature } = parsed.data;
+  const { payload, canonical_hash: canonicalHash, signature, dsse_signature: dsseSignature } = parsed.data;
   const now = options.now;
 
   return inTransaction(db, async (trx) => {
@@ -285,7 +287,7 @@ export async function recordAttestation(
 
     const inserted = await trx
       .insertInto('attestations')
-      .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now, envelope.payload, options.checkedAgainst ?? null))
+      .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now, envelope.payload, options.checkedAgainst ?? null, dsseSignature ?? null))
       .returning('id')
       .executeTakeFirstOrThrow();
     await indexAttestations(trx, [attestationDocument(Number(inserted.id), payload, canonicalHash, task, artifact)], now);

@@ -6,6 +6,7 @@ import {
   AttestationList,
   AttestationListQuery,
   AttestationVerifyResult,
+  DsseEnvelope,
   formatOffsetTimestamp,
   NETUID,
   parseTimestamp,
@@ -17,7 +18,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 import type { CachedMetagraph } from '../metagraph/index.js';
-import { getAttestation, listAttestations, type AttestationKey } from './attestations-read.js';
+import { getAttestation, getAttestationDsse, listAttestations, type AttestationKey } from './attestations-read.js';
 import { queryFingerprint, readKeysetPage, sendKeysetPageHeaders } from '../../../platform/http/pagination.js';
 import '../../../platform/http/route-config.js';
 import { notFoundWhenInvalid } from '../../../platform/http/zod-compilers.js';
@@ -87,6 +88,19 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
       const logged = await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
       return { ...detail, log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
     },
+  );
+
+  app.get(
+    '/v1/attestations/:canonical_hash/dsse',
+    {
+      schema: {
+        summary: "One attestation as an in-toto Statement in a DSSE envelope signed by its validator's hotkey",
+        params: AttestationHashParams,
+        response: { 200: DsseEnvelope },
+      },
+      config: { apiKey: { scope: 'read' } },
+    },
+    async (request) => getAttestationDsse(db, { canonicalHash: request.params.canonical_hash, showFindings: showsFindings(request) }),
   );
 
   app.post(

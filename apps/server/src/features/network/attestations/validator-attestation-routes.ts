@@ -1,18 +1,18 @@
 import {
-  AttestationEnvelope,
   AttestationReceipt,
+  AttestationSubmission,
   BatchAttestationReceipt,
   BatchAttestationSubmission,
   MAX_ATTESTATIONS_PER_BATCH,
   type BatchAttestationResult,
 } from '@vigil/core';
-import { verifyAttestation, type AttestationVerification } from '@vigil/crypto';
+import { verifyAttestation } from '@vigil/crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { VigilError } from '../../../platform/errors.js';
 import { checkedSnapshot, type CheckedSnapshot } from './attestations.js';
 import { recordLeasedAttestation, recordLeasedAttestations } from '../tasks/leases.js';
-import { createVerifyPool, verifyEnvelopes } from './signature-pool/index.js';
+import { checkSubmission, createVerifyPool, verifyEnvelopes, type SubmissionVerification } from './signature-pool/index.js';
 import '../auth/signed-auth-plugin.js';
 import '../../../platform/http/route-config.js';
 import type { NetworkRouteOptions } from '../signed-route-options.js';
@@ -38,10 +38,16 @@ function notLeased(taskId: string): VigilError {
   return new VigilError('not_leased', `envelope.payload.task_id: task ${taskId} is not leased to this validator`);
 }
 
-/** Names the field of the envelope the first failed offline check is about, with the reason. */
-function failedCheck(verification: AttestationVerification): VigilError {
+/** Names the field of the envelope the first failed check is about, with the reason. */
+function failedCheck(verification: SubmissionVerification): VigilError {
   const { checks } = verification;
-  const field = !checks.hash ? 'envelope.canonical_hash' : !checks.signature ? 'envelope.signature' : 'envelope.payload.validator_hotkey';
+  const field = !checks.hash
+    ? 'envelope.canonical_hash'
+    : !checks.signature
+      ? 'envelope.signature'
+      : !checks.permit
+        ? 'envelope.payload.validator_hotkey'
+        : 'envelope.dsse_signature';
   return new VigilError('attestation_invalid', `${field}: ${verification.reason ?? 'invalid'}`);
 }
 
@@ -65,8 +71,8 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
     '/v1/validators/attestations',
     {
       schema: {
-        summary: 'Submit one signed attestation for a leased task',
-        body: AttestationEnvelope,
+        summary: 'Submit one signed attestation for a leased task, optionally with the DSSE signature of its in-toto statement',
+        body: AttestationSubmission,
         response: { 200: AttestationReceipt, 201: AttestationReceipt },
       },
       config: { signedBy: 'validator' },
@@ -79,10 +85,10 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
       if (envelope.payload.validator_hotkey !== signer.hotkey) throw wrongSigner();
       const current = await metagraph.current();
       if ('reason' in current) throw new VigilError('metagraph_unavailable');
-      const verification = verifyAttestation(receivedBodies.get(request), current.snapshot);
+      const verification = checkSubmission((e) => verifyAttestation(e, current.snapshot), receivedBodies.get(request));
       if (!verification.ok) throw failedCheck(verification);
       // The envelope as received (what was verified), and the snapshot it was verified against.
-      const submitted = await recordLeasedAttestation(db, receivedBodies.get(request) as AttestationEnvelope, {
+      const submitted = await recordLeasedAttestation(db, receivedBodies.get(request) as AttestationSubmission, {
         validatorHotkey: signer.hotkey,
         now: nowMs(),
         checkedAgainst: checkedSnapshot(current.snapshot),
@@ -142,7 +148,7 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
         const recorded = await recordLeasedAttestations(
           db,
           // As received, like the single endpoint.
-          pending.map((index) => received[index] as AttestationEnvelope),
+          pending.map((index) => received[index] as AttestationSubmission),
           { validatorHotkey: signer.hotkey, now: nowMs(), checkedAgainst },
         );
         for (const [i, index] of pending.entries()) {

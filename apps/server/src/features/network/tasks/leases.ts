@@ -1,4 +1,4 @@
-import type { AttestationEnvelope } from '@vigil/core';
+import type { AttestationSubmission } from '@vigil/core';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { skipLockedClause } from '../../../platform/db/dialect.js';
 import type { Database, RoundsTable, TaskLeasesTable, TrackName } from '../../../platform/db/schema.js';
@@ -339,7 +339,7 @@ export async function completeLeases(
  */
 export async function recordLeasedAttestation(
   db: Kysely<Database>,
-  envelope: AttestationEnvelope,
+  envelope: AttestationSubmission,
   input: { validatorHotkey: string; now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<LeasedSubmission> {
   const taskIds = [envelope.payload.task_id];
@@ -360,7 +360,7 @@ export async function recordLeasedAttestation(
  */
 export async function recordLeasedAttestations(
   db: Kysely<Database>,
-  envelopes: readonly AttestationEnvelope[],
+  envelopes: readonly AttestationSubmission[],
   input: { validatorHotkey: string; now: number; checkedAgainst?: CheckedSnapshot | null },
 ): Promise<Array<{ status: 'not_leased' } | ({ status: 'submitted' } & AttestationBatchResult)>> {
   return inTransaction(db, async (trx) => {

@@ -1,5 +1,5 @@
 import type { MetagraphSnapshot } from '@vigil/core';
-import type { AttestationVerification } from '@vigil/crypto';
+import type { SubmissionVerification } from './submission-check.js';
 
 /** What the pool posts to a verify worker. A worker keeps the last snapshot it was sent. */
 export type VerifyRequest =
@@ -7,4 +7,4 @@ export type VerifyRequest =
   | { kind: 'verify'; id: number; key: string; envelopes: unknown[] };
 
 /** A worker's answer to one `verify` request, matched by id. */
-export type VerifyResponse = { id: number; results: AttestationVerification[] } | { id: number; error: string };
+export type VerifyResponse = { id: number; results: SubmissionVerification[] } | { id: number; error: string };

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { keypairFromSeed } from '@vigil/client';
 import { canonicalBytes, canonicalHash, type AttestationPayload, type MetagraphSnapshot } from '@vigil/core';
-import { sign, signAttestation, toHex, verifyAttestation } from '@vigil/crypto';
+import { sign, signAttestation, signAttestationStatement, toHex, verifyAttestation } from '@vigil/crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createVerifyPool, verifyEnvelopes, type VerifyPool } from './index.js';
+import { DSSE_SIGNATURE_REASON, createVerifyPool, verifyEnvelopes, type VerifyPool } from './index.js';
 
 // Worker threads cannot load the TypeScript sources vitest runs: the pool is tested with the
 // compiled worker, through a .mjs entry that imports it.
@@ -134,6 +134,31 @@ describe.skipIf(!built)('verify pool threads', () => {
     pool = dist.createVerifyPool({ size: 1 });
     const envelopes = mixedEnvelopes(35);
     expect(await dist.verifyEnvelopes(pool, envelopes, SNAPSHOT)).toEqual(envelopes.map((e) => verifyAttestation(e, SNAPSHOT)));
+  });
+
+  it('checks a sent dsse_signature after the three checks, on the threads as inline', async () => {
+    pool = createVerifyPool({ size: 2, workerUrl: SHIM });
+    const envelopes: unknown[] = [];
+    for (let n = 0; n < 40; n++) {
+      const p = payload(V1.hotkey, n);
+      const valid = signAttestation(p, V1.secretKey);
+      envelopes.push(
+        { ...valid, dsse_signature: signAttestationStatement(p, V1.secretKey) },
+        { ...valid, dsse_signature: valid.signature },
+        valid,
+        { ...signAttestation(payload(NO_PERMIT.hotkey, n), NO_PERMIT.secretKey), dsse_signature: valid.signature },
+      );
+    }
+    const threaded = await verifyEnvelopes(pool, envelopes, SNAPSHOT, 0);
+    expect(threaded).toEqual(await verifyEnvelopes(pool, envelopes, SNAPSHOT, envelopes.length));
+    const ok = { ok: true, checks: { hash: true, signature: true, permit: true }, reason: null };
+    expect(threaded.slice(0, 4)).toEqual([
+      { ...ok, dsse: true },
+      { ...ok, ok: false, reason: DSSE_SIGNATURE_REASON, dsse: false },
+      ok,
+      // A refused envelope is refused for its first failure; its dsse_signature is not checked.
+      verifyAttestation(envelopes[3], SNAPSHOT),
+    ]);
   });
 
   it('verifyEnvelopes gives the same answers inline and on the pool', async () => {

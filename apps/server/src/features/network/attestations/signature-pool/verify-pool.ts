@@ -1,7 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { MetagraphSnapshot } from '@vigil/core';
-import { verifyAttestation, type AttestationVerification } from '@vigil/crypto';
+import { verifyAttestation } from '@vigil/crypto';
+import { checkSubmission, type SubmissionVerification } from './submission-check.js';
 import type { VerifyRequest, VerifyResponse } from './messages.js';
 
 /** Batches up to this many envelopes are verified on the calling thread: a worker round trip costs more. */
@@ -16,14 +17,14 @@ export interface VerifyPoolOptions {
 
 export interface VerifyPool {
   readonly size: number;
-  /** The offline checks (hash, signature, permit) of each envelope against the snapshot, in input order. */
-  verify(envelopes: readonly unknown[], snapshot: MetagraphSnapshot): Promise<AttestationVerification[]>;
+  /** The offline checks (hash, signature, permit, then a sent dsse_signature) of each envelope against the snapshot, in input order. */
+  verify(envelopes: readonly unknown[], snapshot: MetagraphSnapshot): Promise<SubmissionVerification[]>;
   /** Terminates the threads; pending and later calls are rejected. */
   close(): Promise<void>;
 }
 
 interface Pending {
-  resolve: (results: AttestationVerification[]) => void;
+  resolve: (results: SubmissionVerification[]) => void;
   reject: (error: Error) => void;
 }
 
@@ -87,7 +88,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
     return slot;
   }
 
-  function post(index: number, key: string, snapshot: MetagraphSnapshot, envelopes: unknown[]): Promise<AttestationVerification[]> {
+  function post(index: number, key: string, snapshot: MetagraphSnapshot, envelopes: unknown[]): Promise<SubmissionVerification[]> {
     const slot = slotAt(index);
     if (slot.snapshotKey !== key) {
       slot.worker.postMessage({ kind: 'snapshot', key, snapshot } satisfies VerifyRequest);
@@ -110,7 +111,7 @@ export function createVerifyPool(options: VerifyPoolOptions = {}): VerifyPool {
       const key = snapshotKey(snapshot);
       const shares = Math.min(size, envelopes.length);
       const per = Math.ceil(envelopes.length / shares);
-      const calls: Promise<AttestationVerification[]>[] = [];
+      const calls: Promise<SubmissionVerification[]>[] = [];
       for (let i = 0, start = 0; start < envelopes.length; i++, start += per) {
         calls.push(post(i, key, snapshot, envelopes.slice(start, start + per)));
       }
@@ -140,7 +141,7 @@ export async function verifyEnvelopes(
   envelopes: readonly unknown[],
   snapshot: MetagraphSnapshot,
   inlineMax = INLINE_VERIFY_MAX,
-): Promise<AttestationVerification[]> {
-  if (envelopes.length <= inlineMax) return envelopes.map((envelope) => verifyAttestation(envelope, snapshot));
+): Promise<SubmissionVerification[]> {
+  if (envelopes.length <= inlineMax) return envelopes.map((envelope) => checkSubmission((e) => verifyAttestation(e, snapshot), envelope));
   return pool.verify(envelopes, snapshot);
 }

@@ -1,9 +1,10 @@
 import { parentPort } from 'node:worker_threads';
 import { createAttestationVerifier, type AttestationVerifier } from '@vigil/crypto';
 import type { VerifyRequest, VerifyResponse } from './messages.js';
+import { checkSubmission } from './submission-check.js';
 
 // The entry of a verify-pool thread (see verify-pool.ts): prepares each snapshot once, then checks
-// envelopes against it exactly as verifyAttestation does on the main thread.
+// envelopes against it exactly as checkSubmission does on the main thread.
 const port = parentPort;
 if (port === null) throw new Error('verify-worker.js runs as a worker thread of the verify pool, not on its own');
 
@@ -20,7 +21,7 @@ port.on('message', (message: VerifyRequest) => {
   } else {
     const verifier = current.verifier;
     try {
-      response = { id: message.id, results: message.envelopes.map((envelope) => verifier.verify(envelope)) };
+      response = { id: message.id, results: message.envelopes.map((envelope) => checkSubmission((e) => verifier.verify(e), envelope)) };
     } catch (error) {
       response = { id: message.id, error: error instanceof Error ? error.message : String(error) };
     }
