@@ -383,4 +383,79 @@ describe.skipIf(!existsSync(CLI_BIN))('vigil validator run, stopped with Ctrl-C'
     // Not released: still held until LEASE_MS runs out.
     expect((await leaseStates(server)).every((state) => state === 'leased' || state === 'running')).toBe(true);
   }, 60_000);
+
+  it('--metrics-port serves Prometheus metrics: claims, sandbox runs by outcome and duration, failures by reason, attestations, process metrics', async () => {
+    const server = await serverWithRound([
+      { miner: MINERS.good, code: SCANNER.replace('DELAY', '0') },
+      { miner: MINERS.crash, code: "throw new Error('agent bug: cannot parse the manifest');\n" },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [CLI_BIN, '--base-url', server.e.baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), '--concurrency', '3', '--poll-interval', '1', '--metrics-port', '0'],
+      { env: { PATH: process.env.PATH ?? '', HOME: server.dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    cleanups.push(async () => void child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const events: Event[] = [];
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) events.push(JSON.parse(line) as Event);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    const settled = () =>
+      events.filter((e) => e.event === 'task_failed').length === 3 && events.filter((e) => e.event === 'batch_submitted').reduce((n, b) => n + (b.created as number), 0) === 3;
+    for (const started = Date.now(); !settled(); ) {
+      if (Date.now() - started > 90_000 || child.exitCode !== null) throw new Error(`the validator did not finish its tasks: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const url = /vigil: validator metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(stderr)?.[1];
+    expect(url, stderr).toBeDefined();
+    const scrape = await fetch(url!);
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await scrape.text();
+    const value = (series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    expect(value('vigil_validator_tasks_claimed_total{track="packages"}')).toBe(6);
+    expect(value('vigil_validator_sandbox_runs_total{track="packages",outcome="ok"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_runs_total{track="packages",outcome="crashed"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_run_duration_seconds_count{track="packages",result="ok"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_run_duration_seconds_count{track="packages",result="failed"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_run_duration_seconds_sum{track="packages",result="ok"}')).toBeGreaterThan(0);
+    expect(value('vigil_validator_tasks_failed_total{track="packages",reason="crashed"}')).toBe(3);
+    expect(value('vigil_validator_attestations_total{outcome="created"}')).toBe(3);
+    expect(value('vigil_validator_attestations_total{outcome="duplicate"}')).toBe(0);
+    expect(value('vigil_validator_attestations_total{outcome="refused"}')).toBe(0);
+    expect(value('process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+    expect((await fetch(url!.replace(/\/metrics$/, '/other'))).status).toBe(404);
+    const post = await fetch(url!, { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(0);
+    // The listener closed with the command.
+    await expect(fetch(url!)).rejects.toThrow();
+  }, 120_000);
+
+  it('refuses a metrics host that is not an IP address, or one without a port, as usage errors', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--metrics-host', '127.0.0.1'], {}, /--metrics-host: only with --metrics-port \(or VIGIL_VALIDATOR_METRICS_PORT\)/],
+      [['--metrics-port', '0', '--metrics-host', 'localhost'], {}, /--metrics-host: expected an IP address, got "localhost"/],
+      [['--metrics-port', '70000'], {}, /--metrics-port: expected an integer from 0 to 65535, got "70000"/],
+      [[], { VIGIL_VALIDATOR_METRICS_PORT: 'x' }, /VIGIL_VALIDATOR_METRICS_PORT: expected an integer from 0 to 65535, got "x"/],
+    ];
+    for (const [args, env, message] of cases) {
+      let stderr = '';
+      const io: Io = { stdout: () => {}, stderr: (t) => (stderr += t), env, home: tmpdir() };
+      const code = await run(['--base-url', 'http://127.0.0.1:9', 'validator', 'run', '--keyfile', '/nonexistent/validator.json', ...args], io);
+      expect([code, stderr]).toEqual([2, expect.stringMatching(message)]);
+    }
+  });
 });
