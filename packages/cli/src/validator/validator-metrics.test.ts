@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createValidatorMetrics, reasonLabel } from './validator-metrics.js';
 
@@ -45,5 +46,21 @@ describe('validator metrics', () => {
     expect(series(text, 'vigil_validator_attestations_refused_total{status="none"}')).toBe(1);
     expect(series(text, 'vigil_validator_server_unreachable_total{during="claim"}')).toBe(1);
     expect(series(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+  });
+
+  it('docs/operations.md "Validator metrics" lists every metric with its type and labels, and nothing else', () => {
+    const text = readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+    const start = text.indexOf('\n## Validator metrics\n');
+    const section = text.slice(start, text.indexOf('\n## ', start + 1));
+    const rows = [...section.matchAll(/^\| `(vigil_[a-z_]+)` \| ([a-z]+) \| ([^|]+) \|/gm)].map((m) => ({
+      name: m[1]!,
+      type: m[2]!,
+      labels: m[3]!.trim() === 'none' ? [] : [...m[3]!.matchAll(/`([a-z_]+)`/g)].map((l) => l[1]!).sort(),
+    }));
+    const own = createValidatorMetrics()
+      .registry.getMetricsAsArray()
+      .filter((m) => m.name.startsWith('vigil_'))
+      .map((m) => ({ name: m.name, type: (m as unknown as { type: string }).type, labels: [...((m as unknown as { labelNames?: string[] }).labelNames ?? [])].sort() }));
+    expect(rows.sort((a, b) => a.name.localeCompare(b.name))).toEqual(own.sort((a, b) => a.name.localeCompare(b.name)));
   });
 });
