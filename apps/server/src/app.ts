@@ -28,6 +28,7 @@ import type { Runtime } from './runtime.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
 import { readinessRoute } from './platform/readiness/index.js';
 import { countRefusedBeforeRouting, httpMetricsPlugin } from './platform/metrics/index.js';
+import { activeTracer, tracingPlugin } from './platform/tracing/index.js';
 
 function serverVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -128,6 +129,9 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   if (!runtime.log.attached) runtime.log.attach(app.log);
 
   await app.register(requestIdPlugin);
+  // Only with a tracer provider registered (a preloaded OpenTelemetry SDK): otherwise no hook at all.
+  const tracer = activeTracer();
+  if (tracer) await app.register(tracingPlugin, { tracer });
   if (metrics) await app.register(httpMetricsPlugin);
   // First of the hooks that can wait (rate limits and the cache may wait on Redis): the timeout
   // covers them as well as the handler.

@@ -5,6 +5,7 @@ import { installGracefulShutdown } from './platform/http/shutdown.js';
 import type { MetricsServer } from './platform/metrics/index.js';
 import type { Runtime } from './runtime.js';
 import { createWorkers, stopWorkers, type BackgroundWorker } from './workers.js';
+import { flushTracing } from './platform/tracing/index.js';
 
 /**
  * `vigil-server serve`: migrations and the startup checks, the app on the runtime, then the workers
@@ -44,6 +45,7 @@ export async function serve(runtime: Runtime, options: { seedDemoIfEmpty: boolea
         await stopWorkers(workers);
         await metricsServer?.close();
         await runtime.close();
+        await flushTracing();
       },
       exit: (code) => process.exit(code),
       // In-flight requests end within the handler timeout (504), so that bounds the drain.

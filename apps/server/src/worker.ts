@@ -1,5 +1,6 @@
 import { ensurePartitions, log, migrate, openMetricsListener } from './commands.js';
 import type { Runtime } from './runtime.js';
+import { flushTracing } from './platform/tracing/index.js';
 import { createWorkers, stopWorkers } from './workers.js';
 
 /** An Error's message survives JSON.stringify (its own properties are not enumerable). */
@@ -44,6 +45,7 @@ export async function worker(runtime: Runtime): Promise<void> {
     await stopWorkers(workers);
     await metricsServer?.close();
     await runtime.close();
+    await flushTracing();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

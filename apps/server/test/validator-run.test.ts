@@ -16,13 +16,18 @@ import { SignedVigilClient, keypairFromSeed, type VigilKeypair } from '@vigil/cl
 import { AGENT_BUNDLE_FORMAT, MinerAgent, ValidatorRegistration, type AgentBundle, type MetagraphSnapshot } from '@vigil/core';
 import { attestationDsseEnvelope, toHex, verifyAttestationDsse } from '@vigil/crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { context, ProxyTracer, ProxyTracerProvider, SpanKind, trace, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrate.js';
 import { advanceRounds, type SchedulerSettings } from '../src/features/network/rounds/scheduler/index.js';
 import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
 import { storeArtifact } from '../src/features/artifacts/store-artifact.js';
 import { withSearchPath } from '../src/test-support/databases.js';
+import { sendDelivery } from '../src/features/webhooks/dispatch/send-delivery.js';
+import { activeTracer } from '../src/platform/tracing/index.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 
 const VALIDATOR = keypairFromSeed('f1'.repeat(32));
@@ -388,4 +393,153 @@ describe.skipIf(!existsSync(CLI_BIN))('vigil validator run, stopped with Ctrl-C'
     // Not released: still held until LEASE_MS runs out.
     expect((await leaseStates(server)).every((state) => state === 'leased' || state === 'running')).toBe(true);
   }, 60_000);
+
+  it('--metrics-port serves Prometheus metrics: claims, sandbox runs by outcome and duration, failures by reason, attestations, process metrics', async () => {
+    const server = await serverWithRound([
+      { miner: MINERS.good, code: SCANNER.replace('DELAY', '0') },
+      { miner: MINERS.crash, code: "throw new Error('agent bug: cannot parse the manifest');\n" },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [CLI_BIN, '--base-url', server.e.baseUrl, '--json', 'validator', 'run', '--keyfile', await keyfile(server.dir), '--work-dir', join(server.dir, 'work'), '--concurrency', '3', '--poll-interval', '1', '--metrics-port', '0'],
+      { env: { PATH: process.env.PATH ?? '', HOME: server.dir }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    cleanups.push(async () => void child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const events: Event[] = [];
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) events.push(JSON.parse(line) as Event);
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    const settled = () =>
+      events.filter((e) => e.event === 'task_failed').length === 3 && events.filter((e) => e.event === 'batch_submitted').reduce((n, b) => n + (b.created as number), 0) === 3;
+    for (const started = Date.now(); !settled(); ) {
+      if (Date.now() - started > 90_000 || child.exitCode !== null) throw new Error(`the validator did not finish its tasks: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const url = /vigil: validator metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)/.exec(stderr)?.[1];
+    expect(url, stderr).toBeDefined();
+    const scrape = await fetch(url!);
+    expect(scrape.status).toBe(200);
+    expect(scrape.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await scrape.text();
+    const value = (series: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    };
+    expect(value('vigil_validator_tasks_claimed_total{track="packages"}')).toBe(6);
+    expect(value('vigil_validator_sandbox_runs_total{track="packages",outcome="ok"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_runs_total{track="packages",outcome="crashed"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_run_duration_seconds_count{track="packages",result="ok"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_run_duration_seconds_count{track="packages",result="failed"}')).toBe(3);
+    expect(value('vigil_validator_sandbox_run_duration_seconds_sum{track="packages",result="ok"}')).toBeGreaterThan(0);
+    expect(value('vigil_validator_tasks_failed_total{track="packages",reason="crashed"}')).toBe(3);
+    expect(value('vigil_validator_attestations_total{outcome="created"}')).toBe(3);
+    expect(value('vigil_validator_attestations_total{outcome="duplicate"}')).toBe(0);
+    expect(value('vigil_validator_attestations_total{outcome="refused"}')).toBe(0);
+    expect(value('process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(text).toContain('nodejs_eventloop_lag_seconds');
+    expect((await fetch(url!.replace(/\/metrics$/, '/other'))).status).toBe(404);
+    const post = await fetch(url!, { method: 'POST' });
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+
+    child.kill('SIGINT');
+    expect(await exited, stderr).toBe(0);
+    // The listener closed with the command.
+    await expect(fetch(url!)).rejects.toThrow();
+  }, 120_000);
+
+  it('refuses a metrics host that is not an IP address, or one without a port, as usage errors', async () => {
+    const cases: [string[], Record<string, string>, RegExp][] = [
+      [['--metrics-host', '127.0.0.1'], {}, /--metrics-host: only with --metrics-port \(or VIGIL_VALIDATOR_METRICS_PORT\)/],
+      [['--metrics-port', '0', '--metrics-host', 'localhost'], {}, /--metrics-host: expected an IP address, got "localhost"/],
+      [['--metrics-port', '70000'], {}, /--metrics-port: expected an integer from 0 to 65535, got "70000"/],
+      [[], { VIGIL_VALIDATOR_METRICS_PORT: 'x' }, /VIGIL_VALIDATOR_METRICS_PORT: expected an integer from 0 to 65535, got "x"/],
+    ];
+    for (const [args, env, message] of cases) {
+      let stderr = '';
+      const io: Io = { stdout: () => {}, stderr: (t) => (stderr += t), env, home: tmpdir() };
+      const code = await run(['--base-url', 'http://127.0.0.1:9', 'validator', 'run', '--keyfile', '/nonexistent/validator.json', ...args], io);
+      expect([code, stderr]).toEqual([2, expect.stringMatching(message)]);
+    }
+  });
+});
+
+/**
+ * OpenTelemetry tracing (docs/operations.md, "Tracing"): with no tracer provider registered,
+ * nothing is created; with one (an SDK's BasicTracerProvider and the AsyncLocalStorage context
+ * manager, as a preloaded Node SDK registers them), the server's spans: a SERVER span per request
+ * with its request id, the attestation ingest transaction as its child, outbound webhook attempts.
+ */
+describe('tracing', () => {
+  const exporter = new InMemorySpanExporter();
+  afterAll(() => {
+    trace.disable();
+    context.disable();
+  });
+
+  it('with no tracer provider registered, the server creates no span and registers no hook', async () => {
+    // Both tracers the API hands out while no SDK is registered: its proxy, and the no-op behind it.
+    const noopTracer = Object.getPrototypeOf(new ProxyTracerProvider().getDelegate().getTracer('probe')) as Tracer;
+    const spies = [vi.spyOn(ProxyTracer.prototype, 'startSpan'), vi.spyOn(ProxyTracer.prototype, 'startActiveSpan'), vi.spyOn(noopTracer, 'startSpan'), vi.spyOn(noopTracer, 'startActiveSpan')];
+    try {
+      expect(activeTracer()).toBeNull();
+      const server = await serverWithRound([{ miner: MINERS.good, code: SCANNER.replace('DELAY', '0') }]);
+      expect(server.e.app.hasPlugin('vigil-tracing')).toBe(false);
+      const { code, stderr } = await validatorRun(server, ['--exit-when-idle', '--poll-interval', '1', '--concurrency', '3']);
+      expect(code, stderr).toBe(0);
+      expect(await attestations(server)).toHaveLength(3);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+  }, 120_000);
+
+  it('with a provider registered: request spans with their request ids, the ingest transaction as a child, webhook attempts', async () => {
+    expect(context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())).toBe(true);
+    expect(trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))).toBe(true);
+    expect(activeTracer()).not.toBeNull();
+    const server = await serverWithRound([{ miner: MINERS.good, code: SCANNER.replace('DELAY', '0') }]);
+    expect(server.e.app.hasPlugin('vigil-tracing')).toBe(true);
+    const { code, stderr } = await validatorRun(server, ['--exit-when-idle', '--poll-interval', '1', '--concurrency', '3']);
+    expect(code, stderr).toBe(0);
+
+    const spans = exporter.getFinishedSpans();
+    const requests = spans.filter((s) => s.kind === SpanKind.SERVER);
+    const batches = requests.filter((s) => s.name === 'POST /v1/validators/attestations/batch');
+    expect(batches.length).toBeGreaterThan(0);
+    for (const b of batches) {
+      expect(b.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v1/validators/attestations/batch', 'url.path': '/v1/validators/attestations/batch', 'http.response.status_code': 200 });
+      expect(b.attributes['vigil.request_id']).toEqual(expect.any(String));
+    }
+    // Each ingest transaction is a child of the request that carried the batch.
+    const ingests = spans.filter((s) => s.name === 'vigil.attestations.record_batch');
+    expect(ingests.map((s) => s.attributes['vigil.attestations.envelopes']).reduce((a, b) => Number(a) + Number(b), 0)).toBe(3);
+    for (const ingest of ingests) {
+      const parent = batches.find((b) => b.spanContext().spanId === ingest.parentSpanContext?.spanId);
+      expect(parent, 'the ingest span has the batch request as its parent').toBeDefined();
+      expect(ingest.spanContext().traceId).toBe(parent!.spanContext().traceId);
+    }
+    // A request's span carries the id its response names in x-request-id; a 404 is `unmatched`.
+    const answer = await fetch(`${server.e.baseUrl}/v1/no-such-route?token=secret`);
+    const id = answer.headers.get('x-request-id');
+    const unmatched = exporter.getFinishedSpans().find((s) => s.attributes['vigil.request_id'] === id);
+    expect(unmatched).toMatchObject({ name: 'GET unmatched', attributes: { 'http.route': 'unmatched', 'url.path': '/v1/no-such-route', 'http.response.status_code': 404 } });
+
+    // An outbound webhook attempt is a CLIENT span: host and port, never the path or query.
+    const receiver = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => receiver.close(() => resolve())));
+    const port = (receiver.address() as { port: number }).port;
+    const outcome = await sendDelivery({ url: `http://127.0.0.1:${port}/hook/s3cret?t=1`, body: Buffer.from('{}'), headers: { 'content-type': 'application/json' }, timeoutMs: 5_000, allowPrivate: true, resolver: async () => [] });
+    expect(outcome.status).toBe(204);
+    const hook = exporter.getFinishedSpans().find((s) => s.name === 'webhook POST');
+    expect(hook).toMatchObject({ kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': '127.0.0.1', 'server.port': port, 'http.response.status_code': 204 } });
+    expect(JSON.stringify(hook!.attributes)).not.toContain('s3cret');
+  }, 120_000);
 });

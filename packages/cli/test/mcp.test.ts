@@ -254,6 +254,80 @@ describe.skipIf(!serverBuilt)('vigil mcp against a real server', () => {
     }
   });
 
+  it('lists the resources and templates, and reads the guide, a verdict and the policies over both transports', async () => {
+    const sdk = new Vigil({ baseUrl: server.baseUrl, apiKey: server.paidKey });
+    await sdk.policies.create({ name: 'strict', description: 'no BLOCK', rules: [{ name: 'vigil-block', expression: 'artifact.verdict != "BLOCK"', action: 'block' }] });
+    const read = async (client: Client, uri: string) => {
+      const result = await client.readResource({ uri });
+      for (const c of result.contents) if ('text' in c) texts.push(c.text);
+      expect(result.contents.every((c) => c.uri === uri)).toBe(true);
+      return result.contents as { uri: string; mimeType: string; text: string }[];
+    };
+    for (const client of [stdio, http]) {
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => [r.uri, r.name, r.mimeType])).toEqual([
+        ['vigil://guide/reading-verdicts', 'reading_verdicts', 'text/markdown'],
+        ['vigil://policies', 'policies', 'application/json'],
+      ]);
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => [t.uriTemplate, t.name])).toEqual([
+        ['vigil://verdict/{purl}', 'verdict'],
+        ['vigil://policy/{name}', 'policy'],
+      ]);
+
+      const [guide] = await read(client, 'vigil://guide/reading-verdicts');
+      expect(guide!.mimeType).toBe('text/markdown');
+      expect(guide!.text).toContain('## What ALLOW does not prove');
+
+      const uri = `vigil://verdict/${encodeURIComponent(blocked.purl)}`;
+      const [text, json] = await read(client, uri);
+      expect(text!.mimeType).toBe('text/plain');
+      expect(text!.text).toMatch(/^BLOCK pkg:npm\//);
+      const verdict = JSON.parse(json!.text) as { verdict: string; advice: string; findings: unknown[]; attestations: unknown[]; purls: string[] };
+      expect(json!.mimeType).toBe('application/json');
+      expect(verdict).toMatchObject({ verdict: 'BLOCK', advice: 'do_not_install', package: blocked.purl });
+      expect(verdict.findings.length).toBeGreaterThan(0);
+      expect(verdict.attestations.length).toBeGreaterThan(0);
+      const [, shortForm] = await read(client, `vigil://verdict/${encodeURIComponent(`npm:${allowed.name}@${allowed.version}`)}`);
+      expect(JSON.parse(shortForm!.text)).toMatchObject({ verdict: 'ALLOW', advice: 'proceed', purls: expect.arrayContaining([allowed.purl]) });
+      const [, pending] = await read(client, `vigil://verdict/${encodeURIComponent('pkg:npm/left-pad@1.3.0')}`);
+      expect(JSON.parse(pending!.text)).toMatchObject({ state: 'pending', verdict: null, advice: 'unknown' });
+
+      const [list, listJson] = await read(client, 'vigil://policies');
+      expect(list!.text).toMatch(/^Policies \(2\)/);
+      expect(JSON.parse(listJson!.text)).toMatchObject({ policies: [{ name: 'default', id: 'pol_default', builtin: true }, { name: 'strict', builtin: false, rules: 1, uri: 'vigil://policy/strict' }] });
+      const [strictText, strict] = await read(client, 'vigil://policy/strict');
+      expect(strictText!.text).toContain('- vigil-block [block]: artifact.verdict != "BLOCK"');
+      expect(JSON.parse(strict!.text)).toMatchObject({ name: 'strict', version: 1, builtin: false, rules: [{ name: 'vigil-block', action: 'block' }], created_at: expect.stringMatching(/\+00:00$/) });
+      const [, builtin] = await read(client, 'vigil://policy/default');
+      expect(JSON.parse(builtin!.text)).toMatchObject({ id: 'pol_default', builtin: true });
+    }
+  });
+
+  it('answers a bad resource URI with an MCP error that says what is wrong', async () => {
+    const cases: [string, number, RegExp][] = [
+      ['not a uri', -32602, /resources\/read: not a uri is not a URI; Vigil's resources are vigil:\/\/guide\/reading-verdicts, /],
+      ['vigil://nothing/here', -32002, /Resource vigil:\/\/nothing\/here not found; Vigil's resources are /],
+      ['vigil://verdict/pkg:npm/left-pad@1.3.0', -32602, /vigil:\/\/verdict\/pkg:npm\/left-pad@1\.3\.0: expected vigil:\/\/verdict\/\{purl\} with one path segment after vigil:\/\/verdict\/: percent-encode it/],
+      ['vigil://verdict/left-pad', -32602, /\{purl\}: expected pkg:<type>\/<name>\[@version\] or <type>:<name>\[@version\], got "left-pad"/],
+      ['vigil://verdict/%E0%A4%A', -32602, /vigil:\/\/verdict\/\{purl\}: \{purl\} is not valid percent-encoding/],
+      ['vigil://policy/nope', -32002, /vigil:\/\/policy\/\{name\}: the account has no policy named "nope"/],
+      ['vigil://policy/%20bad', -32602, /vigil:\/\/policy\/\{name\}: " bad" is not a policy name: expected a policy name of letters/],
+      [`vigil://policy/${server.paidKey}`, -32002, /the account has no policy named "\[redacted\]"/],
+    ];
+    for (const client of [stdio, http]) {
+      for (const [uri, code, message] of cases) {
+        const error = await client.readResource({ uri }).then(() => null, (e: unknown) => e as { code: number; message: string });
+        expect(error, uri).not.toBeNull();
+        texts.push(error!.message);
+        expect(error!.code, uri).toBe(code);
+        expect(error!.message, uri).toMatch(message);
+      }
+    }
+    // Still serving after the errors.
+    expect((await stdio.listResources()).resources).toHaveLength(2);
+  });
+
   it('never echoes the API key; a refused key is a tool error without it', async () => {
     const wrongKey = `vgl_00000000_${'0'.repeat(48)}`;
     const child = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'mcp'], env: { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), VIGIL_BASE_URL: server.baseUrl, VIGIL_API_KEY: wrongKey }, stderr: 'pipe' });
@@ -311,6 +385,9 @@ describe.skipIf(!serverBuilt)('vigil mcp against a real server', () => {
       expect(text(down)).toMatch(new RegExp(`^The Vigil API at ${server.baseUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} cannot be reached \\(connection failed: .*\\)\\. No verdict is known: treat the package as unchecked, not as safe\\.$`));
       expect((await call(client, 'explain_verdict', { package: blocked.purl })).isError).toBe(true);
       expect((await call(client, 'check_packages', { packages: [blocked.purl] })).isError).toBe(true);
+      const unreadable = await client.readResource({ uri: `vigil://verdict/${encodeURIComponent(blocked.purl)}` }).then(() => null, (e: unknown) => e as { code: number; message: string });
+      expect(unreadable).toMatchObject({ code: -32603, message: expect.stringMatching(/The Vigil API at .* cannot be reached \(connection failed: .*\)\. No verdict is known/) });
+      expect((await client.readResource({ uri: 'vigil://guide/reading-verdicts' })).contents).toHaveLength(1);
       // Still serving: the tool list, and a local scan that needs no API.
       expect((await client.listTools()).tools).toHaveLength(5);
       expect((await call(client, 'check_skill', { path: join(dir, 'evil-skill') })).structuredContent).toMatchObject({ verdict: 'BLOCK' });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseKeypairFile } from '@vigil/client';
@@ -5,8 +6,9 @@ import type { Track } from '@vigil/core';
 import type { Command } from 'commander';
 import { action, examples, type Kit } from '../command-kit.js';
 import { intArg, readText } from '../context.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { CliError, EXIT, UsageError } from '../exit-codes.js';
 import { keyfileOf } from '../keyfile.js';
+import type { MetricsListener } from '../validator/metrics-listener.js';
 import type { LoopEvent } from '../validator/validator-loop.js';
 import { trackOption } from './public-reads.js';
 
@@ -43,6 +45,25 @@ interface RunOptions {
   exitWhenIdle?: boolean;
   workDir?: string;
   grace: number;
+  metricsPort?: number;
+  metricsHost?: string;
+}
+
+/**
+ * `--metrics-port`/`--metrics-host`, else `VIGIL_VALIDATOR_METRICS_PORT`/`_HOST`: where the
+ * Prometheus listener binds, or null for none (docs/operations.md, "Validator metrics").
+ */
+function metricsAddress(opts: RunOptions, env: Record<string, string | undefined>): { host: string; port: number } | null {
+  const envPort = env.VIGIL_VALIDATOR_METRICS_PORT?.trim() || undefined;
+  const port = opts.metricsPort ?? (envPort === undefined ? undefined : intArg('VIGIL_VALIDATOR_METRICS_PORT', 0, 65_535)(envPort));
+  const host = opts.metricsHost ?? (env.VIGIL_VALIDATOR_METRICS_HOST?.trim() || undefined);
+  const hostFrom = opts.metricsHost !== undefined ? '--metrics-host' : 'VIGIL_VALIDATOR_METRICS_HOST';
+  if (host !== undefined && isIP(host) === 0) throw new UsageError(`${hostFrom}: expected an IP address, got ${JSON.stringify(host)}`);
+  if (port === undefined) {
+    if (host !== undefined) throw new UsageError(`${hostFrom}: only with --metrics-port (or VIGIL_VALIDATOR_METRICS_PORT)`);
+    return null;
+  }
+  return { host: host ?? '127.0.0.1', port };
 }
 
 /** `vigil validator run`: the validator's work loop (docs/cli.md, "vigil validator run"). */
@@ -59,8 +80,11 @@ export function registerValidatorRun(validator: Command, kit: Kit): void {
       .option('--exit-when-idle', 'exit 0 once a claim returns no task and nothing runs or waits to be sent')
       .option('--work-dir <dir>', 'where artifacts and agent bundles are cached and runs unpacked (default <tmp>/vigil-validator-<hotkey>)')
       .option('--grace <s>', 'seconds running agents may finish after Ctrl-C before they are aborted (0-600)', intArg('--grace', 0, 600), 10)
+      .option('--metrics-port <n>', 'serve Prometheus metrics on http://<metrics host>:<n>/metrics (0-65535; 0 picks a free port); default VIGIL_VALIDATOR_METRICS_PORT, else none', intArg('--metrics-port', 0, 65_535))
+      .option('--metrics-host <ip>', 'the IP address the metrics listener binds; default VIGIL_VALIDATOR_METRICS_HOST, else 127.0.0.1')
       .action(
         action(kit, async (ctx, opts: RunOptions) => {
+          const metricsAt = metricsAddress(opts, ctx.io.env);
           const path = keyfileOf(ctx, opts.keyfile);
           const client = await ctx.signed(path);
           const keypair = parseKeypairFile(await readText(ctx.io, path, '--keyfile'));
@@ -75,7 +99,22 @@ export function registerValidatorRun(validator: Command, kit: Kit): void {
               void interrupted().then(() => kill.abort());
             });
           }
+          // Imported only with a listener: prom-client stays off the start-up of a validator without one.
+          const metrics = metricsAt === null ? null : (await import('../validator/validator-metrics.js')).createValidatorMetrics();
+          let listener: MetricsListener | null = null;
+          if (metrics !== null && metricsAt !== null) {
+            const { startMetricsListener } = await import('../validator/metrics-listener.js');
+            try {
+              listener = await startMetricsListener(metrics.registry, metricsAt.host, metricsAt.port);
+            } catch (err) {
+              const code = (err as NodeJS.ErrnoException).code;
+              if (code === 'EADDRINUSE') throw new CliError(`--metrics-port: ${metricsAt.port} is in use on ${metricsAt.host} (pass another, or 0 for a free one)`);
+              throw new CliError(`--metrics-host: cannot listen on ${metricsAt.host}:${metricsAt.port}: ${code ?? (err as Error).message}`);
+            }
+            ctx.io.stderr(`vigil: validator metrics on ${listener.url}\n`);
+          }
           const emit = (event: LoopEvent) => {
+            metrics?.observe(event);
             if (ctx.json) ctx.io.stdout(`${JSON.stringify(event)}\n`);
             else {
               const text = line(event);
@@ -84,20 +123,26 @@ export function registerValidatorRun(validator: Command, kit: Kit): void {
           };
           // Imported here: the loop needs @vigil/sandbox, which stays off the start-up of every other command (src/commands/scan.ts).
           const { runValidatorLoop } = await import('../validator/validator-loop.js');
-          const summary = await runValidatorLoop({
-            client,
-            keypair,
-            ...(opts.track ? { track: opts.track } : {}),
-            concurrency: opts.concurrency,
-            batchSize: opts.batchSize,
-            pollIntervalMs: opts.pollInterval * 1000,
-            exitWhenIdle: opts.exitWhenIdle === true,
-            workDir: opts.workDir ?? join(tmpdir(), `vigil-validator-${keypair.hotkey.slice(0, 12)}`),
-            graceMs: opts.grace * 1000,
-            emit,
-            stop: stop.signal,
-            kill: kill.signal,
-          });
+          let summary;
+          try {
+            summary = await runValidatorLoop({
+              client,
+              keypair,
+              ...(opts.track ? { track: opts.track } : {}),
+              concurrency: opts.concurrency,
+              batchSize: opts.batchSize,
+              pollIntervalMs: opts.pollInterval * 1000,
+              exitWhenIdle: opts.exitWhenIdle === true,
+              workDir: opts.workDir ?? join(tmpdir(), `vigil-validator-${keypair.hotkey.slice(0, 12)}`),
+              graceMs: opts.grace * 1000,
+              emit,
+              stop: stop.signal,
+              kill: kill.signal,
+              ...(metrics ? { onSandboxRun: metrics.sandboxRun } : {}),
+            });
+          } finally {
+            await listener?.close();
+          }
           if (summary.killed) return EXIT.interrupted;
           return summary.unsent > 0 ? EXIT.error : EXIT.ok;
         }),
@@ -106,6 +151,7 @@ export function registerValidatorRun(validator: Command, kit: Kit): void {
       'vigil validator run --keyfile validator.json',
       'vigil validator run --track packages --concurrency 4 --exit-when-idle',
       'vigil validator run --json > events.jsonl',
+      'vigil validator run --metrics-port 9465',
     ],
   );
 }

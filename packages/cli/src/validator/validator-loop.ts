@@ -34,6 +34,13 @@ export type LoopEvent =
   | { event: 'stopping'; running: number; pending: number }
   | { event: 'summary'; claimed: number; attested: number; duplicate: number; refused: number; failed: number; unsent: number; elapsed_ms: number };
 
+/** One agent run in the sandbox as it ended: `failureReason` null for a valid result. */
+export interface SandboxRun {
+  track: Track;
+  failureReason: string | null;
+  seconds: number;
+}
+
 export interface ValidatorLoopOptions {
   client: SignedVigilClient;
   keypair: VigilKeypair;
@@ -59,6 +66,8 @@ export interface ValidatorLoopOptions {
   maxBackoffMs?: number;
   /** Per-request timeout (default 60 s). */
   requestTimeoutMs?: number;
+  /** Told of every agent run in the sandbox (the metrics listener counts and times them). */
+  onSandboxRun?: (run: SandboxRun) => void;
 }
 
 export interface LoopSummary {
@@ -195,6 +204,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
         if (error instanceof UnpackError) return await release(task, round.track, `unpack_refused: ${error.code}`, error.message);
         throw error;
       }
+      const runStarted = performance.now();
       const outcome = await runAgent({
         bundleDir: agent.dir,
         entrypoint: agent.bundle.entrypoint,
@@ -204,6 +214,7 @@ export async function runValidatorLoop(options: ValidatorLoopOptions): Promise<L
         workDir: scratch,
         ...(options.budget ? { budget: options.budget } : {}),
       });
+      options.onSandboxRun?.({ track: round.track, failureReason: outcome.ok ? null : outcome.failureReason, seconds: (performance.now() - runStarted) / 1000 });
       if (options.kill.aborted) return;
       if (!outcome.ok) return await release(task, round.track, outcome.failureReason, outcome.detail);
       const envelope = signAttestationSubmission(attestationPayload(round, task, outcome.result, keypair.hotkey, new Date()), keypair.secretKey);

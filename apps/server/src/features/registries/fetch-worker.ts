@@ -12,6 +12,7 @@ import { claimDueFetch, finishFetch, releaseFetch, type ClaimedFetch } from './f
 import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
 import { registryFetchAttempts } from '../../platform/metrics/index.js';
 import { ensureRegistryAccount, REGISTRY_ACCOUNT_ID } from './registry-account.js';
+import { SpanKind, SpanStatusCode, withSpan } from '../../platform/tracing/index.js';
 
 export interface RegistryConnectors {
   npm: NpmRegistry;
@@ -98,7 +99,13 @@ async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, 
   const { row } = claim;
   const retryOrFail = (reason: string): Outcome =>
     row.attempts >= options.settings.maxAttempts ? { state: 'failed', reason: `${reason} (gave up after ${row.attempts} attempts)` } : { state: 'retry', reason, at: now() + retryDelay(options.settings, row.attempts) };
-  const result = await fetchPackageRef(options.connectors, row.purl);
+  // A CLIENT span around the registry calls of one fetch (docs/operations.md, "Tracing").
+  const result = await withSpan('registry fetch', SpanKind.CLIENT, () => ({ 'vigil.purl': row.purl, 'vigil.fetch.attempt': row.attempts }), async (span) => {
+    const fetched = await fetchPackageRef(options.connectors, row.purl);
+    span?.setAttribute('vigil.fetch.result', fetched.state);
+    if (fetched.state === 'registry_unavailable') span?.setStatus({ code: SpanStatusCode.ERROR, message: fetched.detail });
+    return fetched;
+  });
   if (result.state === 'registry_unavailable') return retryOrFail(`registry_unavailable: ${result.detail}`);
   if (result.state !== 'fetched') return { state: 'failed', reason: `${result.state}: ${result.detail}` };
   const ref = parsePackageRef(row.purl);

@@ -7,6 +7,7 @@ import type { Database } from '../../../platform/db/schema.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
 import { applyAttestationAggregatesBatch, type AttestationFacts } from './aggregates.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { SpanKind, withSpan } from '../../../platform/tracing/index.js';
 import { indexAttestations } from '../../../platform/search-index.js';
 import {
   attestationCreatedEvent,
@@ -93,23 +94,25 @@ async function recordChunk(
   const parsedList = parseEnvelopes(envelopes, results);
   if (parsedList.length === 0) return results;
 
-  return inTransaction(db, async (trx) => {
-    const state = await readStoredState(trx, parsedList);
-    const { accepted, duplicatesOfBatch } = decide(parsedList, state, results);
-    // A duplicate within the batch always follows an accepted envelope, so none are pending here.
-    if (accepted.length === 0) return results;
+  return withSpan('vigil.attestations.record_batch', SpanKind.INTERNAL, () => ({ 'vigil.attestations.envelopes': parsedList.length }), () =>
+    inTransaction(db, async (trx) => {
+      const state = await readStoredState(trx, parsedList);
+      const { accepted, duplicatesOfBatch } = decide(parsedList, state, results);
+      // A duplicate within the batch always follows an accepted envelope, so none are pending here.
+      if (accepted.length === 0) return results;
 
-    const at = (a: Accepted) => recordedAt[a.index]!;
-    const ids = await insertAttestations(trx, accepted, at, checkedAgainst);
-    for (const a of accepted) {
-      results[a.index] = { canonical_hash: a.parsed.canonicalHash, outcome: 'created', id: ids.get(a.parsed.canonicalHash)!, isRerun: a.isRerun };
-    }
-    for (const d of duplicatesOfBatch) {
-      results[d.index] = { canonical_hash: d.of.parsed.canonicalHash, outcome: 'duplicate', id: ids.get(d.of.parsed.canonicalHash)!, isRerun: d.of.isRerun };
-    }
-    await applyAcceptedEffects(trx, accepted, at);
-    return results;
-  });
+      const at = (a: Accepted) => recordedAt[a.index]!;
+      const ids = await insertAttestations(trx, accepted, at, checkedAgainst);
+      for (const a of accepted) {
+        results[a.index] = { canonical_hash: a.parsed.canonicalHash, outcome: 'created', id: ids.get(a.parsed.canonicalHash)!, isRerun: a.isRerun };
+      }
+      for (const d of duplicatesOfBatch) {
+        results[d.index] = { canonical_hash: d.of.parsed.canonicalHash, outcome: 'duplicate', id: ids.get(d.of.parsed.canonicalHash)!, isRerun: d.of.isRerun };
+      }
+      await applyAcceptedEffects(trx, accepted, at);
+      return results;
+    }),
+  );
 }
 
 /** The envelopes that parse; each one that does not gets its `invalid_argument` refusal in `results`. */

@@ -7,6 +7,7 @@ import { applyAttestationAggregates } from './aggregates.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
 import { indexAttestations } from '../../../platform/search-index.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
+import { SpanKind, withSpan } from '../../../platform/tracing/index.js';
 import { settleFastVerdict } from '../tasks/fast-tasks.js';
 import { VigilError } from '../../../platform/errors.js';
 import { appendLogEntries, attestationLogEntry } from '../../log/index.js';
@@ -232,90 +233,92 @@ export async function recordAttestation(
   const { payload, canonical_hash: canonicalHash, signature, dsse_signature: dsseSignature } = parsed.data;
   const now = options.now;
 
-  return inTransaction(db, async (trx) => {
-    const task = await selectAttestationTasks(trx)
-      .where('tasks.task_id', '=', payload.task_id)
-      .executeTakeFirst();
-    if (task === undefined) throw new VigilError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`);
+  return withSpan('vigil.attestations.record', SpanKind.INTERNAL, () => ({ 'vigil.task_id': payload.task_id }), () =>
+    inTransaction(db, async (trx) => {
+      const task = await selectAttestationTasks(trx)
+        .where('tasks.task_id', '=', payload.task_id)
+        .executeTakeFirst();
+      if (task === undefined) throw new VigilError('task_not_found', `envelope.payload.task_id: no task ${payload.task_id}`);
 
-    // Serialises attestations of one artifact (PostgreSQL), so the duplicate check, the
-    // first-vs-rerun decision and the per-artifact aggregate state see one writer at a time.
-    const artifact = await trx
-      .selectFrom('artifacts')
-      .select(['id', 'bundle_hash', 'content_hash', 'kind', 'track'])
-      .where('id', '=', task.artifact_id)
-      .$call(lockForUpdate(trx))
-      .executeTakeFirstOrThrow();
+      // Serialises attestations of one artifact (PostgreSQL), so the duplicate check, the
+      // first-vs-rerun decision and the per-artifact aggregate state see one writer at a time.
+      const artifact = await trx
+        .selectFrom('artifacts')
+        .select(['id', 'bundle_hash', 'content_hash', 'kind', 'track'])
+        .where('id', '=', task.artifact_id)
+        .$call(lockForUpdate(trx))
+        .executeTakeFirstOrThrow();
 
-    // A retried submission returns the stored attestation, even after the round has closed.
-    const keys = await partitionKeysOfHashes(trx, [canonicalHash]);
-    const duplicate =
-      keys !== undefined && keys.length === 0
-        ? undefined
-        : await trx
-            .selectFrom('attestations')
-            .select(['id', 'is_rerun'])
-            .where('canonical_hash', '=', canonicalHash)
-            .$if(keys !== undefined, (q) => q.where('recorded_at', 'in', keys!))
-            .executeTakeFirst();
-    if (duplicate !== undefined) return { id: duplicate.id, created: false, isRerun: duplicate.is_rerun === 1 };
+      // A retried submission returns the stored attestation, even after the round has closed.
+      const keys = await partitionKeysOfHashes(trx, [canonicalHash]);
+      const duplicate =
+        keys !== undefined && keys.length === 0
+          ? undefined
+          : await trx
+              .selectFrom('attestations')
+              .select(['id', 'is_rerun'])
+              .where('canonical_hash', '=', canonicalHash)
+              .$if(keys !== undefined, (q) => q.where('recorded_at', 'in', keys!))
+              .executeTakeFirst();
+      if (duplicate !== undefined) return { id: duplicate.id, created: false, isRerun: duplicate.is_rerun === 1 };
 
-    const problem = checkAgainstTask(payload, task, artifact);
-    if (problem !== null) throw problem;
+      const problem = checkAgainstTask(payload, task, artifact);
+      if (problem !== null) throw problem;
 
-    const validator = await trx
-      .selectFrom('validators')
-      .select('status')
-      .where('hotkey', '=', payload.validator_hotkey)
-      .executeTakeFirst();
-    if (validator === undefined) {
-      throw new VigilError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`);
-    }
-    if (validator.status !== 'active') {
-      throw new VigilError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${validator.status}`);
-    }
+      const validator = await trx
+        .selectFrom('validators')
+        .select('status')
+        .where('hotkey', '=', payload.validator_hotkey)
+        .executeTakeFirst();
+      if (validator === undefined) {
+        throw new VigilError('validator_not_found', `envelope.payload.validator_hotkey: ${payload.validator_hotkey} is not a registered validator`);
+      }
+      if (validator.status !== 'active') {
+        throw new VigilError('validator_not_active', `envelope.payload.validator_hotkey: validator is ${validator.status}`);
+      }
 
-    const earlier = await trx
-      .selectFrom('attestations')
-      .select(['validator_hotkey'])
-      .where('task_id', '=', task.task_id)
-      .execute();
-    if (earlier.some((e) => e.validator_hotkey === payload.validator_hotkey)) {
-      throw new VigilError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task');
-    }
-    const isRerun = earlier.length > 0;
+      const earlier = await trx
+        .selectFrom('attestations')
+        .select(['validator_hotkey'])
+        .where('task_id', '=', task.task_id)
+        .execute();
+      if (earlier.some((e) => e.validator_hotkey === payload.validator_hotkey)) {
+        throw new VigilError('attestation_conflict', 'envelope.payload.task_id: this validator already attested the task');
+      }
+      const isRerun = earlier.length > 0;
 
-    const inserted = await trx
-      .insertInto('attestations')
-      .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now, envelope.payload, options.checkedAgainst ?? null, dsseSignature ?? null))
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await indexAttestations(trx, [attestationDocument(Number(inserted.id), payload, canonicalHash, task, artifact)], now);
+      const inserted = await trx
+        .insertInto('attestations')
+        .values(attestationRow(payload, canonicalHash, signature, task, artifact, isRerun, now, envelope.payload, options.checkedAgainst ?? null, dsseSignature ?? null))
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await indexAttestations(trx, [attestationDocument(Number(inserted.id), payload, canonicalHash, task, artifact)], now);
 
-    await applyAttestationAggregates(trx, {
-      artifactId: artifact.id,
-      track: task.track,
-      verdict: payload.verdict,
-      findings: payload.findings,
-      recordedAt: now,
-      isRerun,
-    });
-    await trx.updateTable('validators').set({ last_seen_at: now }).where('hotkey', '=', payload.validator_hotkey).execute();
-    await enqueueOutboxEvent(
-      trx,
-      'attestation.created',
-      attestationCreatedEvent(payload, canonicalHash, task, artifact, now),
-      now,
-      { resource: `attestation:${canonicalHash}`, accountId: null },
-    );
-    // A fast task's attestation may decide its artifact (docs/rounds.md): that publication is logged too.
-    const logged = [loggedAttestation(payload, canonicalHash, signature, artifact, now)];
-    if (task.fast === 1) {
-      const settled = await settleFastVerdict(trx, { artifactId: artifact.id, roundId: task.round_id, now });
-      if (settled.logEntry !== null) logged.push(settled.logEntry);
-    }
-    // Last: the log's append lock is then held only until this transaction commits.
-    await appendLogEntries(trx, logged, now);
-    return { id: inserted.id, created: true, isRerun };
-  });
+      await applyAttestationAggregates(trx, {
+        artifactId: artifact.id,
+        track: task.track,
+        verdict: payload.verdict,
+        findings: payload.findings,
+        recordedAt: now,
+        isRerun,
+      });
+      await trx.updateTable('validators').set({ last_seen_at: now }).where('hotkey', '=', payload.validator_hotkey).execute();
+      await enqueueOutboxEvent(
+        trx,
+        'attestation.created',
+        attestationCreatedEvent(payload, canonicalHash, task, artifact, now),
+        now,
+        { resource: `attestation:${canonicalHash}`, accountId: null },
+      );
+      // A fast task's attestation may decide its artifact (docs/rounds.md): that publication is logged too.
+      const logged = [loggedAttestation(payload, canonicalHash, signature, artifact, now)];
+      if (task.fast === 1) {
+        const settled = await settleFastVerdict(trx, { artifactId: artifact.id, roundId: task.round_id, now });
+        if (settled.logEntry !== null) logged.push(settled.logEntry);
+      }
+      // Last: the log's append lock is then held only until this transaction commits.
+      await appendLogEntries(trx, logged, now);
+      return { id: inserted.id, created: true, isRerun };
+    }),
+  );
 }

@@ -4,6 +4,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { AddressRefusedError, checkedAddresses, type HostResolver } from './address-policy.js';
+import { SpanKind, SpanStatusCode, withSpan } from '../../../platform/tracing/index.js';
 
 /** Bytes of an answer's body kept with the attempt. */
 export const RESPONSE_EXCERPT_BYTES = 1024;
@@ -143,7 +144,29 @@ const BROKEN_CONNECTION = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
  * POSTs one attempt: no redirects followed (a 3xx is a failed attempt), the whole exchange within
  * `timeoutMs`, and only the first KiB of the answer kept. Never throws: every failure is an outcome.
  */
-export async function sendDelivery(request: DeliveryRequest): Promise<DeliveryOutcome> {
+export function sendDelivery(request: DeliveryRequest): Promise<DeliveryOutcome> {
+  // A CLIENT span per attempt (docs/operations.md, "Tracing"): host and port only, since a
+  // receiver's URL may carry a token in its path or query.
+  return withSpan(
+    'webhook POST',
+    SpanKind.CLIENT,
+    () => {
+      const url = URL.canParse(request.url) ? new URL(request.url) : null;
+      return { 'http.request.method': 'POST', 'server.address': url?.hostname ?? '', 'server.port': Number(url?.port || (url?.protocol === 'https:' ? 443 : 80)) };
+    },
+    async (span) => {
+      const outcome = await attempt(request);
+      if (span) {
+        if (outcome.status !== null) span.setAttribute('http.response.status_code', outcome.status);
+        if (outcome.error !== null) span.setAttribute('error.type', outcome.error.slice(0, 200));
+        if (outcome.status === null || outcome.status < 200 || outcome.status > 299) span.setStatus({ code: SpanStatusCode.ERROR });
+      }
+      return outcome;
+    },
+  );
+}
+
+async function attempt(request: DeliveryRequest): Promise<DeliveryOutcome> {
   const started = performance.now();
   const elapsed = () => Math.max(0, Math.round(performance.now() - started));
   const url = new URL(request.url);
