@@ -1,10 +1,9 @@
-import { checkpointEvery, createTransparencyLog } from './features/log/index.js';
+import { checkpointEvery } from './features/log/index.js';
 import { createScheduler } from './features/network/index.js';
 import { createPolicyInputSources } from './features/policies/index.js';
 import { createFetchWorker, createRegistryConnectors, createWatcher, watchRepositoryDependencies } from './features/registries/index.js';
 import { createPushWorker } from './features/repositories/index.js';
 import { createWebhookWorker } from './features/webhooks/index.js';
-import { defaultLogOrigin } from './app.js';
 import type { Runtime } from './runtime.js';
 
 /** `serve` runs the workers its settings keep in it; `worker` runs all of them. */
@@ -29,10 +28,9 @@ type WorkerEntry = (runtime: Runtime, place: WorkerPlace) => BackgroundWorker | 
  */
 const logCheckpoints: WorkerEntry = (runtime, place) => {
   if (place !== 'serve') return undefined;
-  const { config, identity } = runtime;
   const loop = checkpointEvery(
-    createTransparencyLog({ db: runtime.database.db, secretKey: identity.secretKey, origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex) }),
-    config.logCheckpointIntervalMs,
+    runtime.transparencyLog,
+    runtime.config.logCheckpointIntervalMs,
     (error) => runtime.log.warn({ err: error }, 'signing the periodic log checkpoint failed; retried at the next interval'),
   );
   return { name: 'checkpoints', summary: 'signing log checkpoints', start: () => loop.start(), stop: async () => loop.stop() };

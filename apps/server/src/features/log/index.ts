@@ -2,7 +2,7 @@
 export { appendLogEntries, logSize } from './append-log-entries.js';
 export { attestationLogEntry, verdictLogEntry, ATTESTATION_ENTRY_TYPE, VERDICT_ENTRY_TYPE } from './log-entry.js';
 export type { LogEntryInput, LoggedAttestation, LoggedVerdict } from './log-entry.js';
-export { createTransparencyLog } from './transparency-log.js';
+export { createTransparencyLog, defaultLogOrigin } from './transparency-log.js';
 export { checkpointEvery } from './checkpoint-every.js';
 export type { TransparencyLog, SignedCheckpoint } from './transparency-log.js';
 export { checkTransparencyLog } from './check-log.js';
