@@ -5,3 +5,4 @@ export { repositoryRoutes } from './repository-routes.js';
 export { REPOSITORY_WORKER_VARIABLES, type RepositoryWorkerSettings, repositoryWorkerSettingsFromEnv } from './worker/settings.js';
 export { createPushWorker } from './worker/start-push-worker.js';
 export { repositoryAdminRoutes } from './repository-admin-routes.js';
+export { repositoriesWorkers as workers } from './repositories-workers.js';
