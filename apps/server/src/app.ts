@@ -21,7 +21,7 @@ import { genRequestId, requestIdPlugin } from './platform/http/plugins/request-i
 import { responseCachePlugin } from './platform/http/plugins/response-cache.js';
 import { createPublicReadService, networkRoutesPlugin, publicRoutesPlugin } from './features/network/index.js';
 import { customerRoutesPlugin } from './customer-routes.js';
-import { createTransparencyLog, logRoutesPlugin } from './features/log/index.js';
+import { logRoutesPlugin } from './features/log/index.js';
 import { createPolicyInputSources } from './features/policies/index.js';
 import { createReferenceFetches } from './features/registries/index.js';
 import type { Runtime } from './runtime.js';
@@ -38,11 +38,6 @@ function serverVersion(): string {
 /** A hop count trusts that many proxies nearest the server (proxy-addr's reading of a number). */
 function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof value === 'number' ? (_address, hop) => hop < value : value;
-}
-
-/** The log origin when VIGIL_LOG_ORIGIN is unset: names the server's key, so two servers never share one. */
-export function defaultLogOrigin(serverPublicKeyHex: string): string {
-  return `vigil/${serverPublicKeyHex}`;
 }
 
 /**
@@ -153,13 +148,8 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
   await app.register(publicRoutesPlugin, { readService: createPublicReadService(db), now, serverPublicKeyHex: identity.publicKeyHex });
   await app.register(readinessRoute, { db, timeoutMs: config.metrics.queryTimeoutMs });
-  // The transparency log (docs/log.md).
-  const log = createTransparencyLog({
-    db,
-    secretKey: identity.secretKey,
-    origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex),
-    witnesses: config.logWitnesses,
-  });
+  // The transparency log (docs/log.md), the runtime's one instance.
+  const log = runtime.transparencyLog;
   await app.register(logRoutesPlugin, { log, now });
   // On-demand registry fetching (docs/registries.md): verification queues fetches whenever it is on,
   // and wakes this process's fetch worker when it runs one.

@@ -13,10 +13,7 @@ export function log(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-/** A command line that does not parse: `vigil-server` prints the usage and exits 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError } from './platform/commands/feature-command.js';
 
 export async function withDatabase<T>(config: Config, work: (database: VigilDatabase) => Promise<T>): Promise<T> {
   const database = await openConfiguredDatabase(config);

@@ -1,14 +1,13 @@
 import { BlobsCommandError, runBlobsCommand } from './platform/blobs/blobs-command.js';
-import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+import type { CommandContext, FeatureCommand } from './platform/commands/feature-command.js';
+import { ALL_CONFIG_VARIABLES, ConfigError, loadConfig, type Config } from './config.js';
 import { usageText } from './usage.js';
-import { createMetagraphSource, exportMetagraphSnapshot } from './features/network/index.js';
-import { runValidatorsCommand, ValidatorsCommandError } from './features/network/index.js';
-import { KeysCommandError, runKeysCommand } from './features/accounts/index.js';
-import { AdvisoriesCommandError, runAdvisoriesCommand } from './features/policies/index.js';
-import { FactsCommandError, runFactsCommand } from './features/artifacts/index.js';
-import { ArtifactsCommandError, runArtifactsCommand } from './features/artifacts/index.js';
-import { reindexSearch } from './features/search/index.js';
-import { RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
+import { commands as accountsCommands } from './features/accounts/index.js';
+import { commands as artifactsCommands } from './features/artifacts/index.js';
+import { commands as networkCommands } from './features/network/index.js';
+import { commands as policiesCommands } from './features/policies/index.js';
+import { commands as registriesCommands } from './features/registries/index.js';
+import { commands as searchCommands } from './features/search/index.js';
 import { countRounds, log, migrate, migrateAndRebuild, seedDemo, UsageError, withBlobStore, withDatabase } from './commands.js';
 import { createRuntime } from './runtime.js';
 import { serve } from './serve.js';
@@ -16,6 +15,35 @@ import { worker } from './worker.js';
 
 // argv → command: the usage and the dispatch; `serve` and `worker` build the process's one runtime.
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
+
+/** The commands features own (`keys`, `validators`, `facts`, …); `serve`, `worker`, `migrate`, `seed` and `blobs` are the process's own. */
+const FEATURE_COMMANDS: readonly FeatureCommand<Config>[] = [
+  ...networkCommands,
+  ...registriesCommands,
+  ...searchCommands,
+  ...policiesCommands,
+  ...artifactsCommands,
+  ...accountsCommands,
+];
+
+/** What a feature's command runs with: the configuration read once, on first use. */
+function commandContext(): CommandContext<Config> {
+  let loaded: Config | undefined;
+  const config = () => (loaded ??= loadConfig());
+  return {
+    config,
+    withMigratedDatabase: (work) =>
+      withDatabase(config(), async (database) => {
+        await migrate(database, config());
+        return work(database.db);
+      }),
+    withBlobStore: (work) => withBlobStore(config(), work),
+    log,
+    setExitCode: (code) => {
+      process.exitCode = code;
+    },
+  };
+}
 
 function expectFlags(command: string, flags: string[], allowed: string[]): void {
   const unknown = flags.filter((f) => !allowed.includes(f));
@@ -57,96 +85,6 @@ async function main(argv: string[]): Promise<void> {
       await worker(await createRuntime(loadConfig()));
       return;
     }
-    case 'metagraph': {
-      if (flags[0] !== 'export' || flags.length !== 2) throw new UsageError('metagraph: expected export <file>');
-      const config = loadConfig();
-      const snapshot = await exportMetagraphSnapshot(createMetagraphSource(config.metagraph), flags[1]!);
-      log(`saved netuid ${snapshot.netuid} at block ${snapshot.block}: ${snapshot.neurons.length} neurons to ${flags[1]}`);
-      return;
-    }
-    case 'validators': {
-      const config = loadConfig();
-      const lines = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        try {
-          return await runValidatorsCommand(database.db, flags, Date.now());
-        } catch (error) {
-          if (error instanceof ValidatorsCommandError && error.usage) throw new UsageError(`validators: ${error.message}`);
-          throw error;
-        }
-      });
-      log(lines.join('\n'));
-      return;
-    }
-    case 'registries': {
-      const config = loadConfig();
-      const lines = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        try {
-          return await runRegistriesCommand(database.db, flags, Date.now(), { watching: config.registries.enabled });
-        } catch (error) {
-          if (error instanceof RegistriesCommandError && error.usage) throw new UsageError(`registries: ${error.message}`);
-          throw error;
-        }
-      });
-      log(lines.join('\n'));
-      return;
-    }
-    case 'search': {
-      if (flags.length !== 1 || flags[0] !== 'reindex') throw new UsageError('search: expected reindex');
-      const config = loadConfig();
-      const result = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        return reindexSearch(database.db, Date.now());
-      });
-      log(`indexed ${result.artifacts} artifacts and ${result.attestations} attestations`);
-      return;
-    }
-    case 'advisories': {
-      const config = loadConfig();
-      const output = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        try {
-          return await runAdvisoriesCommand(database.db, flags, Date.now);
-        } catch (error) {
-          if (error instanceof AdvisoriesCommandError && error.usage) throw new UsageError(`advisories: ${error.message}`);
-          throw error;
-        }
-      });
-      log(output.lines.join('\n'));
-      if (output.exitCode !== 0) process.exitCode = output.exitCode;
-      return;
-    }
-    case 'facts': {
-      const config = loadConfig();
-      const lines = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        try {
-          return await withBlobStore(config, (blobs) => runFactsCommand(database.db, blobs, flags, Date.now));
-        } catch (error) {
-          if (error instanceof FactsCommandError && error.usage) throw new UsageError(`facts: ${error.message}`);
-          throw error;
-        }
-      });
-      log(lines.join('\n'));
-      return;
-    }
-    case 'artifacts': {
-      const config = loadConfig();
-      const code = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        try {
-          return await withBlobStore(config, (blobs) =>
-            runArtifactsCommand({ db: database.db, blobs, maxBytes: config.artifactLimitBytes, now: Date.now, log }, flags),
-          );
-        } catch (error) {
-          if (error instanceof ArtifactsCommandError && error.usage) throw new UsageError(`artifacts: ${error.message}`);
-          throw error;
-        }
-      });
-      if (code !== 0) process.exitCode = code;
-      return;
-    }
     case 'blobs': {
       // Only VIGIL_DATA_DIR of the configuration matters; the target is on the command line.
       const config = loadConfig();
@@ -159,23 +97,12 @@ async function main(argv: string[]): Promise<void> {
       if (code !== 0) process.exitCode = code;
       return;
     }
-    case 'keys':
-    case 'accounts': {
-      const config = loadConfig();
-      const lines = await withDatabase(config, async (database) => {
-        await migrate(database, config);
-        try {
-          return await runKeysCommand(database.db, command, flags, Date.now());
-        } catch (error) {
-          if (error instanceof KeysCommandError && error.usage) throw new UsageError(`${command}: ${error.message}`);
-          throw error;
-        }
-      });
-      log(lines.join('\n'));
+    default: {
+      const owned = FEATURE_COMMANDS.find((c) => c.names.includes(command));
+      if (owned === undefined) throw new UsageError(`unknown command: ${command}`);
+      await owned.run(flags, commandContext(), command);
       return;
     }
-    default:
-      throw new UsageError(`unknown command: ${command}`);
   }
 }
 
@@ -193,12 +120,7 @@ export function runCommand(argv: string[]): Promise<void> {
     }
     // A command's own error class names the command in front of its message.
     const prefixes: [new (...args: never[]) => Error, string][] = [
-      [ValidatorsCommandError, 'validators'],
-      [AdvisoriesCommandError, 'advisories'],
-      [FactsCommandError, 'facts'],
-      [ArtifactsCommandError, 'artifacts'],
-      [KeysCommandError, 'keys'],
-      [RegistriesCommandError, 'registries'],
+      ...FEATURE_COMMANDS.flatMap((c) => (c.error ? [[c.error.type, c.error.prefix] as [new (...args: never[]) => Error, string]] : [])),
       [BlobsCommandError, 'blobs'],
     ];
     const prefix = prefixes.find(([type]) => error instanceof type)?.[1];

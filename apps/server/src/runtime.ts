@@ -8,6 +8,7 @@ import { databaseInstrumentation } from './platform/metrics/index.js';
 import { createSecretBox, type SecretBox } from './platform/secrets/secret-box.js';
 import { loadServerIdentity, type ServerIdentity } from './platform/secrets/server-identity.js';
 import { createSignal, type Signal } from './platform/signal.js';
+import { createTransparencyLog, defaultLogOrigin, type TransparencyLog } from './features/log/index.js';
 import { createMetagraph, type CachedMetagraph } from './features/network/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 
@@ -42,6 +43,11 @@ export interface Runtime {
   readonly identity: ServerIdentity;
   /** Seals webhook secrets (and the stored answers that show them) with the server key. */
   readonly secrets: SecretBox;
+  /**
+   * The transparency log (docs/log.md), signed with the server key under VIGIL_LOG_ORIGIN and keeping
+   * VIGIL_LOG_WITNESSES' cosignatures: the one its routes serve and the periodic checkpoints sign.
+   */
+  readonly transparencyLog: TransparencyLog;
   /** The permit checks' metagraph; `serve` keeps it refreshed (`startRefreshing`). */
   readonly metagraph: CachedMetagraph;
   /** Shared state for rate limits, the response cache and signed-request replays; absent without VIGIL_REDIS_URL. */
@@ -127,6 +133,12 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       blobs,
       identity,
       secrets: createSecretBox(identity.secretKey),
+      transparencyLog: createTransparencyLog({
+        db: database.db,
+        secretKey: identity.secretKey,
+        origin: config.logOrigin ?? defaultLogOrigin(identity.publicKeyHex),
+        witnesses: config.logWitnesses,
+      }),
       metagraph,
       redis,
       clock,

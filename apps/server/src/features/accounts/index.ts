@@ -5,6 +5,7 @@ export { type KeyPrincipal } from './accounts.js';
 export { apiKeyPlugin } from './api-key-plugin.js';
 export { idempotencyPlugin } from './idempotency/idempotency-plugin.js';
 export { actorOf, keyRoutes, type KeyRoutesOptions, principalOf, showsFindings } from './key-routes.js';
-export { KeysCommandError, runKeysCommand } from './keys-command.js';
+export { runKeysCommand } from './keys-command.js';
 export { accountAdminRoutes } from './account-admin-routes.js';
 export { ADMIN, ADMIN_CHANGE } from './admin-route-config.js';
+export { accountsCommands as commands } from './accounts-commands.js';

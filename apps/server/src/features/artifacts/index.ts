@@ -4,9 +4,7 @@
 export { archiveFormatOf } from './archive/archive-listing.js';
 export { type TarEntry, tarGz } from './archive/tar-gz.js';
 export { artifactRoutes } from './artifact-routes.js';
-export { ArtifactsCommandError, runArtifactsCommand } from './artifacts-command.js';
 export { artifactPublicId, artifactRowId, verifyReferencesWithFindings } from './customer-artifacts.js';
-export { FactsCommandError, runFactsCommand } from './facts/facts-command.js';
 export { type PackageFacts, type RegistryProvenance } from './facts/package-facts.js';
 export { artifactFacts } from './facts/stored-package-facts.js';
 export { countedClaims, type ReferenceView, referenceViewOf, TRUSTED_CLAIMS_ONLY, visibleArtifact } from './references/reference-claims.js';
@@ -16,3 +14,4 @@ export { uploadArtifact } from './customer-artifacts.js';
 export { type ReferenceFetches } from './references/reference-fetches.js';
 export { type PendingReference } from './references/reference-fetches.js';
 export { keepRegistryProvenance, type RegistryProvenanceOutcome } from './provenance/artifact-provenance.js';
+export { artifactsCommands as commands } from './artifacts-commands.js';

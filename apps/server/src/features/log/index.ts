@@ -2,9 +2,9 @@
 export { appendLogEntries, logSize } from './append-log-entries.js';
 export { attestationLogEntry, verdictLogEntry, ATTESTATION_ENTRY_TYPE, VERDICT_ENTRY_TYPE } from './log-entry.js';
 export type { LogEntryInput, LoggedAttestation, LoggedVerdict } from './log-entry.js';
-export { createTransparencyLog } from './transparency-log.js';
-export { checkpointEvery } from './checkpoint-every.js';
+export { createTransparencyLog, defaultLogOrigin } from './transparency-log.js';
 export type { TransparencyLog, SignedCheckpoint } from './transparency-log.js';
 export { checkTransparencyLog } from './check-log.js';
 export type { LogCheck } from './check-log.js';
 export { logRoutesPlugin } from './log-routes.js';
+export { logWorkers as workers } from './log-workers.js';

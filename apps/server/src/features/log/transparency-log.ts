@@ -69,6 +69,11 @@ export interface TransparencyLogOptions {
   witnesses?: readonly string[];
 }
 
+/** The log origin when VIGIL_LOG_ORIGIN is unset: names the server's key, so two servers never share one. */
+export function defaultLogOrigin(serverPublicKeyHex: string): string {
+  return `vigil/${serverPublicKeyHex}`;
+}
+
 /** How many hashes the tile `n` at `level` holds in a tree of `size` entries (0 to 256). */
 export function tileHashesAvailable(size: number, level: number, n: number): number {
   const below = Math.floor(size / TILE_WIDTH ** Math.max(level, 0));

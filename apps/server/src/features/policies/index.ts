@@ -1,10 +1,11 @@
 // Policies: CEL rules, their evaluation on worker threads, what rules read (advisories, package
 // facts) and the policy routes (docs/policies.md, docs/advisories.md).
 // The rest of the server imports this feature through this file only (docs/contributing.md).
-export { AdvisoriesCommandError, runAdvisoriesCommand } from './advisories/advisories-command.js';
+export { runAdvisoriesCommand } from './advisories/advisories-command.js';
 export { createPolicyInputSources } from './create-input-sources.js';
 export { evaluatePackages, type PolicyPackage } from './evaluate-packages.js';
 export { type PolicyInputSources } from './input-sources.js';
 export { policyRoutes } from './policy-routes.js';
 export { policyForEvaluation } from './stored-policies.js';
 export { policyAdminRoutes } from './policy-admin-routes.js';
+export { policiesCommands as commands } from './policies-commands.js';

@@ -11,3 +11,5 @@ export { REGISTRIES_USAGE, RegistriesCommandError, runRegistriesCommand } from '
 export { createWatcher, nextPollDelay, WATCH_LEASE_MS, type CreateWatcherOptions, type Watcher } from './watcher.js';
 export { watchRoutes, type WatchRoutesOptions } from './watch-routes.js';
 export { addWatches, OPERATOR_OWNER, watchRepositoryDependencies } from './watch-store.js';
+export { registriesCommands as commands } from './registries-commands.js';
+export { registriesWorkers as workers } from './registries-workers.js';

@@ -17,3 +17,4 @@ export {
   type EvaluationPolicy,
   type RepositoryVerificationDeps,
 } from './lockfile-verification.js';
+export { repositoriesWorkers as workers } from './repositories-workers.js';

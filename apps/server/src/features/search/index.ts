@@ -2,3 +2,4 @@
 // The rest of the server imports this feature through this file only (docs/contributing.md).
 export { reindexSearch, reindexSearchIfNeeded } from './reindex-search.js';
 export { searchRoutes } from './search-routes.js';
+export { searchCommands as commands } from './search-commands.js';

@@ -7,3 +7,4 @@ export { createWebhook } from './webhook-endpoints.js';
 export { webhookRoutes } from './webhook-routes.js';
 export { WEBHOOK_VARIABLES, type WebhookSettings, webhookSettingsFromEnv } from './webhook-settings.js';
 export { webhookAdminRoutes } from './webhook-admin-routes.js';
+export { webhooksWorkers as workers } from './webhooks-workers.js';

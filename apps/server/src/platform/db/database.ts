@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, type LogEvent, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { redactUrl } from '../log/redact-url.js';
-import type { DialectName } from './dialect.js';
+import { chooseDialect, type DialectName } from './dialect.js';
 import { EmptyListPlugin } from './empty-list-plugin.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
 import type { Database } from './schema.js';
@@ -129,6 +129,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
       });
       await Promise.race([db.destroy(), abandoned]).finally(() => clearTimeout(bound));
     };
+    chooseDialect(db, 'postgres');
     return { db, dialect: 'postgres', close };
   }
 
@@ -201,5 +202,6 @@ function openSqlite(sqlite: BetterSqlite3.Database, instrument: DatabaseInstrume
   // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), plugins: [new EmptyListPlugin()], ...queryLog(instrument) });
+  chooseDialect(db, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

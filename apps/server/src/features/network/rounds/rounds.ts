@@ -3,18 +3,16 @@ import { LIMITS, formatOffsetTimestamp, type RoundClosedData } from '@vigil/core
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { ROUND_RECORDED_MARGIN_MS } from '../../../platform/db/attestation-partitions.js';
 import { lockForUpdate } from '../../../platform/db/dialect.js';
-import type { Database, RoundsTable, TrackName, VerdictName } from '../../../platform/db/schema.js';
+import type { Database, RoundsTable, TrackName } from '../../../platform/db/schema.js';
 import { VigilError } from '../../../platform/errors.js';
 import { enqueueOutboxEvent } from '../../../platform/outbox.js';
 import { appendLogEntries, type LogEntryInput } from '../../log/index.js';
 import { chunkRows } from '../../../platform/db/chunk-rows.js';
 import { inTransaction } from '../../../platform/db/transaction.js';
 import { publishArtifactVerdict } from './publish-verdict.js';
-import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict, type LabeledTally } from './scoring.js';
+import { scoreRound, verdictsToPublish, type RoundAttestation, type VerdictToPublish } from './round-scoring.js';
 
 export type RoundRow = Selectable<RoundsTable>;
-
-export const WINNERS_PER_ROUND = 5;
 
 export interface OpenRoundInput {
   track: TrackName;
@@ -143,29 +141,12 @@ export interface CloseRoundResult {
   verdictChanges: number;
 }
 
-interface AttestationForScoring {
-  miner_hotkey: string;
-  validator_hotkey: string;
-  verdict: VerdictName;
-  risk_score: number;
-  artifact_id: number;
-  kind: 'labeled' | 'live';
-  ground_truth: VerdictName | null;
-  bundle_hash: string;
-}
-
-function failureReason(attestations: number): string {
-  return attestations === 0
-    ? 'no attestations were recorded for this agent'
-    : 'no validator attested both malicious and benign labeled artifacts for this agent';
-}
-
 /**
- * Closes a round in its evaluation phase: per-validator scores on the labeled artifacts, the median
- * across validators, ranks (ties go to the earlier submission of the frozen version), the winners
- * (the five best ranks among scores above 0), and published verdicts for live artifacts from the winners' attestations, each change
- * recorded in verdict_history with a `verdict.changed` outbox event, and every published verdict
- * appended to the transparency log. All in one transaction.
+ * Closes a round in its evaluation phase: scores it (`scoreRound`: per-validator scores on the
+ * labeled artifacts, the median across validators, ranks, the winners), writes the scores and
+ * results, and publishes verdicts for live artifacts from the winners' attestations
+ * (`verdictsToPublish`), each change recorded in verdict_history with a `verdict.changed` outbox
+ * event, and every published verdict appended to the transparency log. All in one transaction.
  */
 export async function closeRound(
   db: Kysely<Database>,
@@ -178,30 +159,49 @@ export async function closeRound(
     }
     const agents = await frozenAgents(trx, round.round_id);
     const attestations = await attestationsForScoring(trx, round.round_id, Number(round.opened_at));
-    const { results, validatorScores } = scoreAgents(round.round_id, agents, attestations);
-    const ranked = rankScored(results);
-    // A score of 0 is what a constant answer earns: ranked, but never a winner.
-    const winnerResults = ranked.filter((r) => r.row.score! > 0).slice(0, WINNERS_PER_ROUND);
-    for (const r of winnerResults) r.row.winner = 1;
+    const scores = scoreRound(
+      agents.map((a) => ({ hotkey: a.hotkey, submittedAt: Number(a.submitted_at) })),
+      attestations,
+    );
+    const validatorScores: Database['validator_scores'][] = scores.validatorScores.map((s) => ({
+      round_id: round.round_id,
+      hotkey: s.hotkey,
+      validator_hotkey: s.validatorHotkey,
+      score: s.score,
+      labeled_tasks: s.labeledTasks,
+    }));
+    const results: Database['round_results'][] = scores.agents.map((s, i) => ({
+      round_id: round.round_id,
+      hotkey: s.hotkey,
+      name: agents[i]!.name,
+      version: agents[i]!.version,
+      code_hash: agents[i]!.code_hash,
+      score: s.score,
+      validators: s.validators,
+      rank: s.rank,
+      winner: s.winner ? 1 : 0,
+      attestations: s.attestations,
+      failure_reason: s.failureReason,
+    }));
     // Chunked: a large round's rows would exceed SQLite's bound-parameter limit in one statement.
     for (const chunk of chunkRows(validatorScores, 6)) await trx.insertInto('validator_scores').values(chunk).execute();
-    for (const chunk of chunkRows(results.map((r) => r.row), 12)) await trx.insertInto('round_results').values(chunk).execute();
+    for (const chunk of chunkRows(results, 12)) await trx.insertInto('round_results').values(chunk).execute();
 
-    const winners = winnerResults.map((r) => r.agent.hotkey);
-    const { changes: verdictChanges, logged } = await publishVerdicts(trx, round, attestations, new Set(winners), input.now);
+    const { winners } = scores;
+    const { changes: verdictChanges, logged } = await publishVerdicts(trx, round, verdictsToPublish(attestations, new Set(winners)), input.now);
 
     await trx
       .updateTable('rounds')
       .set({ status: 'closed', phase: 'complete', closed_at: input.now, next_round_opens_at: input.nextRoundOpensAt ?? input.now })
       .where('round_id', '=', round.round_id)
       .execute();
-    await enqueueOutboxEvent(trx, 'round.closed', roundClosedEvent(round, ranked.length, winners, verdictChanges, input.now), input.now, {
+    await enqueueOutboxEvent(trx, 'round.closed', roundClosedEvent(round, scores.ranked.length, winners, verdictChanges, input.now), input.now, {
       resource: `round:${round.round_id}`,
       accountId: null,
     });
     // Last: the log's append lock is then held only until this transaction commits.
     await appendLogEntries(trx, logged, input.now);
-    return { scored: ranked.length, winners, verdictChanges };
+    return { scored: scores.ranked.length, winners, verdictChanges };
   });
 }
 
@@ -219,22 +219,8 @@ function roundClosedEvent(round: RoundRow, scored: number, winners: readonly str
   };
 }
 
-interface FrozenAgent {
-  hotkey: string;
-  name: string;
-  version: number;
-  code_hash: string;
-  /** When the frozen version was submitted: the tie-breaker between equal scores. */
-  submitted_at: number;
-}
-
-interface AgentResult {
-  agent: FrozenAgent;
-  row: Database['round_results'];
-}
-
 /** The agent versions frozen into the round, with their submission times. */
-function frozenAgents(trx: Transaction<Database>, roundId: string): Promise<FrozenAgent[]> {
+function frozenAgents(trx: Transaction<Database>, roundId: string) {
   return trx
     .selectFrom('round_agents')
     .innerJoin('agent_versions', (j) =>
@@ -248,8 +234,9 @@ function frozenAgents(trx: Transaction<Database>, roundId: string): Promise<Froz
     .execute();
 }
 
-function attestationsForScoring(trx: Transaction<Database>, roundId: string, openedAt: number): Promise<AttestationForScoring[]> {
-  return trx
+/** The round's attestations of round tasks, as `scoreRound` reads them. */
+async function attestationsForScoring(trx: Transaction<Database>, roundId: string, openedAt: number): Promise<RoundAttestation[]> {
+  const rows = await trx
     .selectFrom('attestations')
     .innerJoin('artifacts', 'artifacts.id', 'attestations.artifact_id')
     .innerJoin('tasks', 'tasks.task_id', 'attestations.task_id')
@@ -270,114 +257,35 @@ function attestationsForScoring(trx: Transaction<Database>, roundId: string, ope
     // that scoring reads round tasks only, whatever happens to a round later.
     .where('tasks.fast', '=', 0)
     .execute();
+  return rows.map((a) => ({
+    minerHotkey: a.miner_hotkey,
+    validatorHotkey: a.validator_hotkey,
+    verdict: a.verdict,
+    riskScore: a.risk_score,
+    artifactId: a.artifact_id,
+    bundleHash: a.bundle_hash,
+    kind: a.kind,
+    groundTruth: a.ground_truth,
+  }));
 }
 
-/** Attestations per miner, and per miner and validator the tally of its labeled verdicts. */
-function tallyAttestations(attestations: readonly AttestationForScoring[]) {
-  const counts = new Map<string, number>();
-  const tallies = new Map<string, Map<string, LabeledTally>>();
-  for (const a of attestations) {
-    counts.set(a.miner_hotkey, (counts.get(a.miner_hotkey) ?? 0) + 1);
-    if (a.kind !== 'labeled' || a.ground_truth === null) continue;
-    const perValidator = tallies.get(a.miner_hotkey) ?? new Map<string, LabeledTally>();
-    tallies.set(a.miner_hotkey, perValidator);
-    const tally = perValidator.get(a.validator_hotkey) ?? emptyTally();
-    perValidator.set(a.validator_hotkey, tally);
-    addToTally(tally, a.ground_truth, a.verdict);
-  }
-  return { counts, tallies };
-}
-
-/**
- * Each agent's score from every validator that could score it, and its result row: the median of
- * those scores (or why there is none), not yet ranked.
- */
-function scoreAgents(
-  roundId: string,
-  agents: readonly FrozenAgent[],
-  attestations: readonly AttestationForScoring[],
-): { results: AgentResult[]; validatorScores: Database['validator_scores'][] } {
-  const { counts, tallies } = tallyAttestations(attestations);
-  const validatorScores: Database['validator_scores'][] = [];
-  const results = agents.map((agent): AgentResult => {
-    const scores: number[] = [];
-    for (const [validator, tally] of tallies.get(agent.hotkey) ?? []) {
-      const score = balancedAccuracyScore(tally);
-      if (score === null) continue;
-      scores.push(score);
-      validatorScores.push({
-        round_id: roundId,
-        hotkey: agent.hotkey,
-        validator_hotkey: validator,
-        score,
-        labeled_tasks: tally.malicious + tally.benign,
-      });
-    }
-    const attestationCount = counts.get(agent.hotkey) ?? 0;
-    return {
-      agent,
-      row: {
-        round_id: roundId,
-        hotkey: agent.hotkey,
-        name: agent.name,
-        version: agent.version,
-        code_hash: agent.code_hash,
-        score: scores.length > 0 ? median(scores) : null,
-        validators: scores.length,
-        rank: null,
-        winner: 0,
-        attestations: attestationCount,
-        failure_reason: scores.length > 0 ? null : failureReason(attestationCount),
-      },
-    };
-  });
-  return { results, validatorScores };
-}
-
-/**
- * The scored results, best first, with their ranks set: ties go to the earlier submission of the
- * frozen version, then to the lower hotkey, so the order never depends on the database's.
- */
-function rankScored(results: readonly AgentResult[]): AgentResult[] {
-  const ranked = results
-    .filter((r) => r.row.score !== null)
-    .sort(
-      (a, b) =>
-        b.row.score! - a.row.score! ||
-        a.agent.submitted_at - b.agent.submitted_at ||
-        (a.agent.hotkey < b.agent.hotkey ? -1 : a.agent.hotkey > b.agent.hotkey ? 1 : 0),
-    );
-  ranked.forEach((r, i) => {
-    r.row.rank = i + 1;
-  });
-  return ranked;
-}
-
+/** Writes each verdict the round publishes; returns how many changed and their log entries. */
 async function publishVerdicts(
   trx: Transaction<Database>,
   round: RoundRow,
-  attestations: readonly AttestationForScoring[],
-  winners: ReadonlySet<string>,
+  verdicts: readonly VerdictToPublish[],
   now: number,
 ): Promise<{ changes: number; logged: LogEntryInput[] }> {
-  const votes = new Map<number, { bundleHash: string; votes: { verdict: VerdictName; riskScore: number }[] }>();
-  for (const a of attestations) {
-    if (a.kind !== 'live' || !winners.has(a.miner_hotkey)) continue;
-    const entry = votes.get(a.artifact_id) ?? { bundleHash: a.bundle_hash, votes: [] };
-    entry.votes.push({ verdict: a.verdict, riskScore: a.risk_score });
-    votes.set(a.artifact_id, entry);
-  }
   let changes = 0;
   const logged: LogEntryInput[] = [];
-  for (const [artifactId, entry] of votes) {
-    const next = publishedVerdict(entry.votes);
+  for (const v of verdicts) {
     const published = await publishArtifactVerdict(trx, {
-      artifactId,
-      bundleHash: entry.bundleHash,
+      artifactId: v.artifactId,
+      bundleHash: v.bundleHash,
       track: round.track,
       roundId: round.round_id,
-      verdict: next.verdict,
-      riskScore: next.riskScore,
+      verdict: v.verdict,
+      riskScore: v.riskScore,
       now,
     });
     logged.push(published.logEntry);

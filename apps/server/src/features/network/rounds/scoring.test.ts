@@ -1,18 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { VerdictName } from '../../../platform/db/schema.js';
+import type { Verdict } from '@vigil/core';
 import { addToTally, balancedAccuracyScore, emptyTally, median, publishedVerdict } from './scoring.js';
 
-const VERDICTS: VerdictName[] = ['ALLOW', 'WARN', 'BLOCK'];
+const VERDICTS: Verdict[] = ['ALLOW', 'WARN', 'BLOCK'];
 
-function scoreOf(pairs: [VerdictName, VerdictName][]): number | null {
+function scoreOf(pairs: [Verdict, Verdict][]): number | null {
   const tally = emptyTally();
   for (const [truth, verdict] of pairs) addToTally(tally, truth, verdict);
   return balancedAccuracyScore(tally);
 }
 
 describe('balancedAccuracyScore', () => {
-  const labeled: VerdictName[] = ['BLOCK', 'WARN', 'WARN', 'ALLOW', 'ALLOW', 'ALLOW', 'ALLOW'];
+  const labeled: Verdict[] = ['BLOCK', 'WARN', 'WARN', 'ALLOW', 'ALLOW', 'ALLOW', 'ALLOW'];
 
   it('gives 0 to every constant answer and 1 to a perfect agent', () => {
     for (const constant of VERDICTS) expect(scoreOf(labeled.map((t) => [t, constant]))).toBe(0);
@@ -25,7 +25,7 @@ describe('balancedAccuracyScore', () => {
 
   it('is 2 × balanced accuracy − 1, floored at 0', () => {
     // malicious recall 2/3, benign recall 3/4 → BA 17/24 → 10/24.
-    const pairs: [VerdictName, VerdictName][] = [
+    const pairs: [Verdict, Verdict][] = [
       ['BLOCK', 'BLOCK'], ['WARN', 'WARN'], ['WARN', 'ALLOW'],
       ['ALLOW', 'ALLOW'], ['ALLOW', 'ALLOW'], ['ALLOW', 'ALLOW'], ['ALLOW', 'BLOCK'],
     ];
@@ -41,7 +41,7 @@ describe('balancedAccuracyScore', () => {
   });
 
   it('always lies in [0, 1]', () => {
-    const verdict = fc.constantFrom<VerdictName>(...VERDICTS);
+    const verdict = fc.constantFrom<Verdict>(...VERDICTS);
     fc.assert(
       fc.property(fc.array(fc.tuple(verdict, verdict), { minLength: 1, maxLength: 60 }), (pairs) => {
         const score = scoreOf(pairs);

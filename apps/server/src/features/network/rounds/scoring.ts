@@ -1,4 +1,4 @@
-import type { VerdictName } from '../../../platform/db/schema.js';
+import type { Verdict } from '@vigil/core';
 
 /** One validator's tallies of an agent's verdicts on labeled artifacts. */
 export interface LabeledTally {
@@ -16,11 +16,11 @@ export function emptyTally(): LabeledTally {
   return { malicious: 0, maliciousFlagged: 0, benign: 0, benignAllowed: 0 };
 }
 
-export function isFlagged(verdict: VerdictName): boolean {
+export function isFlagged(verdict: Verdict): boolean {
   return verdict !== 'ALLOW';
 }
 
-export function addToTally(tally: LabeledTally, groundTruth: VerdictName, verdict: VerdictName): void {
+export function addToTally(tally: LabeledTally, groundTruth: Verdict, verdict: Verdict): void {
   if (isFlagged(groundTruth)) {
     tally.malicious += 1;
     if (isFlagged(verdict)) tally.maliciousFlagged += 1;
@@ -49,21 +49,21 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-const SEVERITY_ORDER: Record<VerdictName, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };
+const SEVERITY_ORDER: Record<Verdict, number> = { ALLOW: 0, WARN: 1, BLOCK: 2 };
 
 /**
  * The verdict published for a live artifact from the winners' attestations: the most frequent
  * verdict, a tie going to the more severe one; its risk score is the rounded median of the risk
  * scores of the attestations that gave it.
  */
-export function publishedVerdict(votes: readonly { verdict: VerdictName; riskScore: number }[]): {
-  verdict: VerdictName;
+export function publishedVerdict(votes: readonly { verdict: Verdict; riskScore: number }[]): {
+  verdict: Verdict;
   riskScore: number;
 } {
   if (votes.length === 0) throw new RangeError('votes: no attestations to publish from');
-  const counts = new Map<VerdictName, number>();
+  const counts = new Map<Verdict, number>();
   for (const v of votes) counts.set(v.verdict, (counts.get(v.verdict) ?? 0) + 1);
-  let best: VerdictName = 'ALLOW';
+  let best: Verdict = 'ALLOW';
   let bestCount = -1;
   for (const [verdict, count] of counts) {
     if (count > bestCount || (count === bestCount && SEVERITY_ORDER[verdict] > SEVERITY_ORDER[best])) {
