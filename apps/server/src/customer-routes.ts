@@ -19,6 +19,7 @@ import { repositoryRoutes } from './features/repositories/index.js';
 import { policyRoutes } from './features/policies/index.js';
 import { webhookRoutes } from './features/webhooks/index.js';
 import { watchRoutes } from './features/registries/index.js';
+import { firewallRoutes } from './features/firewall/index.js';
 import type { WebhookSettings } from './features/webhooks/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 import type { PolicyInputSources } from './features/policies/index.js';
@@ -105,5 +106,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(repositoryRoutes, { db, secrets, now, policySources, ...fetches, onPushQueued: onRepositoryPushQueued });
   await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
   await app.register(watchRoutes, { db, now, ...watches });
+  await app.register(firewallRoutes, { db, now });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

@@ -9,6 +9,7 @@ import { FactsCommandError, runFactsCommand } from './features/artifacts/index.j
 import { ArtifactsCommandError, runArtifactsCommand } from './features/artifacts/index.js';
 import { reindexSearch } from './features/search/index.js';
 import { RegistriesCommandError, runRegistriesCommand } from './features/registries/index.js';
+import { FirewallCommandError, runFirewallCommand } from './features/firewall/index.js';
 import { countRounds, log, migrate, migrateAndRebuild, seedDemo, UsageError, withBlobStore, withDatabase } from './commands.js';
 import { createRuntime } from './runtime.js';
 import { serve } from './serve.js';
@@ -157,6 +158,16 @@ async function main(argv: string[]): Promise<void> {
         log,
       });
       if (code !== 0) process.exitCode = code;
+      return;
+    }
+    case 'firewall': {
+      // No database: the firewall asks the deployment's API with each caller's key (docs/operations.md).
+      try {
+        await runFirewallCommand(flags, process.env, { stdout: (line) => process.stdout.write(line), stderr: (line) => process.stderr.write(line) });
+      } catch (error) {
+        if (error instanceof FirewallCommandError) throw new UsageError(`firewall: ${error.message}`);
+        throw error;
+      }
       return;
     }
     case 'keys':

@@ -9,6 +9,7 @@ import { Policies } from './resources/policies.js';
 import { Agents, LeaderboardResource, Network, Rounds, Trends } from './resources/public-reads.js';
 import { Repositories } from './resources/repositories.js';
 import { Watches } from './resources/watches.js';
+import { FirewallResource } from './resources/firewall.js';
 import { Webhooks } from './resources/webhooks.js';
 import { searchWith } from './resources/search.js';
 import type { SearchParams, SearchResultItem } from './resources/search.js';
@@ -40,6 +41,8 @@ export class Vigil {
   readonly admin: Admin;
   readonly webhooks: Webhooks;
   readonly watches: Watches;
+  /** The registry firewall's decision counts (docs/firewall.md). */
+  readonly firewall: FirewallResource;
   readonly events: Events;
   readonly log: Log;
   /** `GET /v1/search`: artifacts and attestations matching every word of `q`, best first (paginated). */
@@ -62,6 +65,7 @@ export class Vigil {
     this.admin = new Admin(transport);
     this.webhooks = new Webhooks(transport);
     this.watches = new Watches(transport);
+    this.firewall = new FirewallResource(transport);
     this.events = new Events(transport);
     this.log = new Log(transport);
     this.search = searchWith(transport);

@@ -21,6 +21,7 @@ import { fastTasksMigration } from './migrations/0020-fast-tasks.js';
 import { transparencyLogMigration } from './migrations/0021-transparency-log.js';
 import { logCosignaturesMigration } from './migrations/0022-log-cosignatures.js';
 import { watchesMigration } from './migrations/0023-watches.js';
+import { firewallDecisionsMigration } from './migrations/0024-firewall-decisions.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -48,6 +49,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021-transparency-log': transparencyLogMigration,
   '0022-log-cosignatures': logCosignaturesMigration,
   '0023-watches': watchesMigration,
+  '0024-firewall-decisions': firewallDecisionsMigration,
 };
 
 const provider: MigrationProvider = {
