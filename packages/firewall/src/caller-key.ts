@@ -55,8 +55,15 @@ export class KeyChecker {
 
   private async ask(key: string): Promise<KeyCheck> {
     let value: KeyCheck;
+    let client: Vigil;
     try {
-      const self = await new Vigil({ baseUrl: this.vigilUrl, apiKey: key, timeout: this.timeoutMs, maxRetries: 1, retryBudget: this.timeoutMs * 2 }).account.get();
+      client = new Vigil({ baseUrl: this.vigilUrl, apiKey: key, timeout: this.timeoutMs, maxRetries: 1, retryBudget: this.timeoutMs * 2 });
+    } catch {
+      // Not even of a key's form: refused without asking Vigil.
+      return { ok: false, status: 401, why: 'not a Vigil API key (expected vgl_<8 hex>_<48 hex>)' };
+    }
+    try {
+      const self = await client.account.get();
       const missing = ['verify', ...(this.needsPolicies ? ['policies'] : [])].filter((s) => !(self.key.scopes as string[]).includes(s));
       if (self.account.plan !== 'paid') value = { ok: false, status: 403, why: `the key's account ${self.account.name} is on the ${self.account.plan} plan; the firewall needs a paid plan` };
       else if (missing.length > 0) value = { ok: false, status: 403, why: `the key lacks the ${missing.join(' and ')} scope${missing.length > 1 ? 's' : ''}` };

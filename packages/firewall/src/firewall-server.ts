@@ -119,8 +119,9 @@ class FirewallHandler {
     const key = callerKey(req.headers.authorization);
     // The caller's Vigil key is never passed on to an upstream registry.
     delete req.headers.authorization;
+    // No WWW-Authenticate on a 401: npm would print its own "Incorrect or missing password" for it
+    // instead of this body's `error`.
     const refuse = (status: 401 | 403 | 503, why: string) => {
-      if (status === 401) res.setHeader('www-authenticate', 'Basic realm="Vigil firewall"');
       sendJson(res, status, { error: `Vigil firewall: ${why} (request ${requestId})` });
       return null;
     };

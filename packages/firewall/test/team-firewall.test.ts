@@ -129,9 +129,11 @@ describe.skipIf(!serverBuilt)('the team firewall and several upstreams', () => {
       expect(bad.stderr).toContain(`Vigil firewall refused ${BAD}: every version is hidden (verdict BLOCK)`);
       expect(fw.log.filter((e) => e.package === CLEAN || e.package === BAD).every((e) => e.caller === acmeId)).toBe(true);
 
-      const wrong = await npm(['install', CLEAN], projectWithToken('team-wrong', fw.url, 'vgl_not_a_key'), fw.url);
+      const wrong = await npm(['install', CLEAN], projectWithToken('team-wrong', fw.url, `vgl_00000000_${'0'.repeat(48)}`), fw.url);
       expect(wrong.code).not.toBe(0);
-      expect(wrong.stderr).toMatch(/401 Unauthorized - GET http:\/\/127\.0\.0\.1:\d+\/fwt-clean-\S+ - Vigil firewall: Vigil refused the key: /);
+      expect(wrong.stderr).toMatch(/401 Unauthorized - GET http:\/\/127\.0\.0\.1:\d+\/fwt-clean-\S+ - Vigil firewall: Vigil refused the key: invalid or revoked api key \(request fw_/);
+      const malformed = await npm(['install', CLEAN], projectWithToken('team-malformed', fw.url, 'vgl_not_a_key'), fw.url);
+      expect(malformed.stderr).toMatch(/401 Unauthorized - GET \S+ - Vigil firewall: not a Vigil API key \(expected vgl_<8 hex>_<48 hex>\)/);
       const free = await npm(['install', CLEAN], projectWithToken('team-free', fw.url, net.server.freeKey), fw.url);
       expect(free.code).not.toBe(0);
       expect(free.stderr).toMatch(/403 Forbidden - GET \S+ - Vigil firewall: the key's account bob is on the free plan; the firewall needs a paid plan/);
@@ -148,7 +150,7 @@ describe.skipIf(!serverBuilt)('the team firewall and several upstreams', () => {
       expect(installed.stdout).toContain(`Successfully installed ${PY}-1.0.0`);
       const pinned = await pip(['install', '--no-deps', `${PY}==1.1.0`], net.dir, index);
       expect(pinned.code).not.toBe(0);
-      const wrongPip = await pip(['install', '--no-deps', PY], net.dir, `http://key:vgl_not_a_key@${new URL(fw.url).host}/pypi/simple/`);
+      const wrongPip = await pip(['install', '--no-deps', PY], net.dir, `http://key:vgl_00000000_${'0'.repeat(48)}@${new URL(fw.url).host}/pypi/simple/`);
       expect(wrongPip.code).not.toBe(0);
       expect(`${wrongPip.stdout}${wrongPip.stderr}`).toMatch(/401/);
 
