@@ -137,7 +137,7 @@ describe.skipIf(!haveChromium && !required)('the dashboard’s Firewall page in 
     await page.locator('main .stat').first().waitFor();
     const figures = await page.$$eval('main .stat', (nodes) => Object.fromEntries(nodes.map((n) => [n.querySelector('dt')!.textContent!.trim(), n.querySelector('.stat-value')!.textContent!.trim()])));
     expect(figures).toEqual({ Allowed: '2', Refused: '2', Filtered: '1' });
-    const rows = async (name: string) => page.getByRole('region', { name }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent!.trim())));
+    const rows = async (name: string) => page.getByRole('region', { name }).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.children, (td) => td.textContent!.trim())));
     expect(await rows('Most refused packages')).toEqual([['npm:fw-bad', '2', '0', '0']]);
     const refusals = await rows('Recent refusals');
     expect(refusals.map((r) => [r[1], r[2], r[3], r[4], r[5]])).toEqual([

@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 let seq = 0;
-function decision(fields: Partial<FirewallDecisionReport> & { time: number }): FirewallDecisionReport {
+function decision(fields: Partial<Omit<FirewallDecisionReport, 'time'>> & { time: number }): FirewallDecisionReport {
   seq += 1;
   return {
     ecosystem: 'npm',

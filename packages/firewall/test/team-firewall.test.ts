@@ -151,8 +151,10 @@ describe.skipIf(!serverBuilt)('the team firewall and several upstreams', () => {
       const pinned = await pip(['install', '--no-deps', `${PY}==1.1.0`], net.dir, index);
       expect(pinned.code).not.toBe(0);
       const wrongPip = await pip(['install', '--no-deps', PY], net.dir, `http://key:vgl_00000000_${'0'.repeat(48)}@${new URL(fw.url).host}/pypi/simple/`);
+      // pip does not print the 401 of an index page it cannot read: the project just has no version.
       expect(wrongPip.code).not.toBe(0);
-      expect(`${wrongPip.stdout}${wrongPip.stderr}`).toMatch(/401/);
+      expect(wrongPip.stderr).toContain(`No matching distribution found for ${PY}`);
+      expect(fw.log.some((e) => e.package === PY && e.caller !== acmeId)).toBe(false);
 
       expect(await fw.stop()).toBe(0);
       // Reported with acme's key, counted for acme only.
