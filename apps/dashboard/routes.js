@@ -12,4 +12,5 @@ export const DASHBOARD_ROUTES = Object.freeze([
   '/agents/:hotkey',
   '/verify',
   '/artifacts',
+  '/firewall',
 ]);

@@ -7,6 +7,7 @@ import {
   type AgentEligibility as AgentEligibilitySchema,
   type AgentsResponse as AgentsResponseSchema,
   type ArtifactDetail,
+  type FirewallStats as FirewallStatsSchema,
   type Leaderboard as LeaderboardSchema,
   type NetworkDashboard as NetworkDashboardSchema,
   type RoundAttestations as RoundAttestationsSchema,
@@ -36,6 +37,8 @@ export type RoundScores = Dated<typeof RoundScoresSchema>;
 export type RoundsListResponse = Dated<typeof RoundsListResponseSchema>;
 export type RoundsStatusResponse = Dated<typeof RoundsStatusResponseSchema>;
 export type ThreatTrends = Dated<typeof ThreatTrendsSchema>;
+/** `GET /v1/firewall/stats`'s `data`, as the SDK returns it. */
+export type FirewallStats = Dated<typeof FirewallStatsSchema.shape.data>;
 export type { Track };
 
 /** Each read with the server's cache lifetime (spec part 8): polling faster only re-reads the same body. */
@@ -65,6 +68,8 @@ export interface DashboardApi {
   artifactsByPurl(apiKey: string, purl: string, signal: AbortSignal): Promise<ArtifactLookup>;
   /** `GET /v1/artifacts?sha256=` with the reader's API key (scope `read`): the first page, oldest first. */
   artifactsByHash(apiKey: string, sha256: string, signal: AbortSignal): Promise<ArtifactLookup>;
+  /** `GET /v1/firewall/stats?days=` with the reader's API key (scope `read`): the account's registry firewall decisions. */
+  firewallStats(apiKey: string, days: number, signal: AbortSignal): Promise<FirewallStats>;
 }
 
 /** The artifact endpoints are customer endpoints: the key the reader typed, never stored. */
@@ -106,6 +111,7 @@ export function createApi(baseUrl: string): DashboardApi {
       const page = await vigil.artifacts.getByHash(sha256, { signal });
       return { artifacts: page.items, more: page.hasNextPage() };
     },
+    firewallStats: (apiKey, days, signal) => new Vigil({ baseUrl, apiKey, fetch, maxRetries: 0 }).firewall.stats({ days }, { signal }),
   };
 }
 

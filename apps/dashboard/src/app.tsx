@@ -13,6 +13,7 @@ import { RoundPage } from './pages/round.js';
 import { RoundsPage } from './pages/rounds.js';
 import { ThreatsPage } from './pages/threats.js';
 import { VerifyPage } from './pages/verify.js';
+import { FirewallPage } from './pages/firewall.js';
 
 const NAV = [
   { href: '/', label: 'Network', pages: ['network'] },
@@ -22,6 +23,7 @@ const NAV = [
   { href: '/agents', label: 'Agents', pages: ['agents', 'agent'] },
   { href: '/verify', label: 'Verify', pages: ['verify'] },
   { href: '/artifacts', label: 'Artifact', pages: ['artifact'] },
+  { href: '/firewall', label: 'Firewall', pages: ['firewall'] },
 ] as const;
 
 /** The shield of favicon.svg, drawn inline: the browser already fetches the file once, as the tab's icon. */
@@ -56,6 +58,8 @@ function Page({ route }: { route: Route }) {
       return <VerifyPage />;
     case 'artifact':
       return <ArtifactPage purl={route.purl} sha256={route.sha256} />;
+    case 'firewall':
+      return <FirewallPage days={route.days} />;
     case 'not_found':
       return (
         <>

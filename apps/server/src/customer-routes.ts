@@ -20,6 +20,7 @@ import { sbomRoutes } from './features/sboms/index.js';
 import { policyRoutes } from './features/policies/index.js';
 import { webhookRoutes } from './features/webhooks/index.js';
 import { watchRoutes } from './features/registries/index.js';
+import { firewallRoutes } from './features/firewall/index.js';
 import type { WebhookSettings } from './features/webhooks/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
 import type { PolicyInputSources } from './features/policies/index.js';
@@ -107,5 +108,6 @@ export const customerRoutesPlugin: FastifyPluginAsync<
   await app.register(sbomRoutes, { db, now, policySources, ...fetches });
   await app.register(webhookRoutes, { db, secrets, now, settings: webhooks, ...(webhookResolver ? { resolver: webhookResolver } : {}) });
   await app.register(watchRoutes, { db, now, ...watches });
+  await app.register(firewallRoutes, { db, now });
   if (adminAllowlist.length > 0) await app.register(adminRoutes, { db, now, metagraph, scheduler });
 };

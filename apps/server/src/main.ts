@@ -8,6 +8,7 @@ import { commands as networkCommands } from './features/network/index.js';
 import { commands as policiesCommands } from './features/policies/index.js';
 import { commands as registriesCommands } from './features/registries/index.js';
 import { commands as searchCommands } from './features/search/index.js';
+import { commands as firewallCommands } from './features/firewall/index.js';
 import { countRounds, log, migrate, migrateAndRebuild, seedDemo, UsageError, withBlobStore, withDatabase } from './commands.js';
 import { createRuntime } from './runtime.js';
 import { serve } from './serve.js';
@@ -19,6 +20,7 @@ const USAGE = usageText(ALL_CONFIG_VARIABLES);
 /** The commands features own (`keys`, `validators`, `facts`, …); `serve`, `worker`, `migrate`, `seed` and `blobs` are the process's own. */
 const FEATURE_COMMANDS: readonly FeatureCommand<Config>[] = [
   ...networkCommands,
+  ...firewallCommands,
   ...registriesCommands,
   ...searchCommands,
   ...policiesCommands,

@@ -55,6 +55,15 @@ Commands:
                                 npm:@scope/x, pypi:requests, or a purl without version).
   registries watch seed <file>  The same for a file of names, one a line (a bare name is npm; # comments).
   registries watch list         The deployment's watch list, with where the watcher stands on each name.
+  firewall [--port <n>] [--host <address>] [--vigil-url <url>] [--npm-upstream <url>]
+           [--npm-scope @scope=<url>]… [--pypi-upstream <url>]… [--policy <name>]
+           [--mode fail-open|fail-closed|wait] [--wait-seconds <n>] [--warn allow|block]
+           [--cooldown-hours <n>] [--dashboard-url <url>] [--log <file>]
+                                Run the registry firewall for a team (docs/firewall.md): each caller
+                                authenticates with its own Vigil API key and is decided by its account;
+                                callers without a key use VIGIL_FIREWALL_ANONYMOUS_KEY, or get 401 when it
+                                is unset. Decision log on stdout (or --log); decisions are reported to
+                                each account. SIGTERM/SIGINT stop it (exit 0).
   search reindex                Rebuild the search index from the artifacts and attestations (migrate
                                 and serve do it once by themselves after migration 0016).
   advisories import <directory|zip>

@@ -163,13 +163,19 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     expect(blank.code, blank.stderr).toBe(0);
     const badLog = await vigil(['npm', '--version'], dir, { VIGIL_FIREWALL_LOG: '/nonexistent/x' }).exited;
     expect(badLog).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: VIGIL_FIREWALL_LOG: cannot write \/nonexistent\/x: ENOENT$/m) });
+    const badScope = await vigil(['firewall', '--npm-scope', 'corp'], dir).exited;
+    expect(badScope).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: --npm-scope: expected @scope=<registry url>, got "corp"$/m) });
+    const badScopeVariable = await vigil(['npm', '--version'], dir, { VIGIL_FIREWALL_NPM_SCOPES: '@a=http://x, @a=http://y' }).exited;
+    expect(badScopeVariable).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: VIGIL_FIREWALL_NPM_SCOPES: @a given twice$/m) });
+    const badReport = await vigil(['npm', '--version'], dir, { VIGIL_FIREWALL_REPORT: 'yes' }).exited;
+    expect(badReport).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: VIGIL_FIREWALL_REPORT: expected true or false, got "yes"$/m) });
   });
 
   it('vigil firewall: serves until Ctrl-C, writing the decision log to --log', async () => {
     const dir = mkdtempSync(join(net.dir, 'cli-serve-'));
     mkdirSync(join(dir, 'logs'));
     const log = join(dir, 'logs', 'decisions.jsonl');
-    const running = vigil(['firewall', '--log', log, '--mode', 'fail-open'], dir);
+    const running = vigil(['firewall', '--log', log, '--mode', 'fail-open', '--report', '--pypi-upstream', `${net.pypi.url}/simple`, '--pypi-upstream', `${net.pypi.url}/simple/`], dir);
     await new Promise<void>((resolve, reject) => {
       const deadline = Date.now() + 30_000;
       const tick = () => (running.out.stderr.includes('listening on') ? resolve() : Date.now() > deadline ? reject(new Error(running.out.stderr)) : setTimeout(tick, 100));
@@ -185,5 +191,11 @@ describe.skipIf(!serverBuilt)('vigil firewall, vigil npm and vigil pnpm', () => 
     expect(done.stderr).toMatch(/^vigil: firewall stopped$/m);
     const entries = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(entries).toEqual([expect.objectContaining({ package: ROLL, decision: 'filter', mode: 'fail-open', policy: 'vigil-verdict' })]);
+    expect(running.out.stderr).toContain(`(upstream ${net.pypi.url}/simple, then ${net.pypi.url}/simple)`);
+    // --report: the decision was counted for the key's account before the firewall stopped.
+    const stats = await net.vigil.firewall.stats({ days: 1 });
+    expect(stats.recent_refusals).toEqual(expect.any(Array));
+    expect(stats.reasons).toContainEqual({ decision: 'filter', reason_kind: 'filtered', count: expect.any(Number) });
+    expect(stats.days.at(-1)!.filter).toBeGreaterThanOrEqual(1);
   });
 });

@@ -10,6 +10,7 @@ import { Agents, LeaderboardResource, Network, Rounds, Trends } from './resource
 import { Repositories } from './resources/repositories.js';
 import { Sboms } from './resources/sboms.js';
 import { Watches } from './resources/watches.js';
+import { FirewallResource } from './resources/firewall.js';
 import { Webhooks } from './resources/webhooks.js';
 import { searchWith } from './resources/search.js';
 import type { SearchParams, SearchResultItem } from './resources/search.js';
@@ -42,6 +43,8 @@ export class Vigil {
   readonly admin: Admin;
   readonly webhooks: Webhooks;
   readonly watches: Watches;
+  /** The registry firewall's decision counts (docs/firewall.md). */
+  readonly firewall: FirewallResource;
   readonly events: Events;
   readonly log: Log;
   /** `GET /v1/search`: artifacts and attestations matching every word of `q`, best first (paginated). */
@@ -65,6 +68,7 @@ export class Vigil {
     this.admin = new Admin(transport);
     this.webhooks = new Webhooks(transport);
     this.watches = new Watches(transport);
+    this.firewall = new FirewallResource(transport);
     this.events = new Events(transport);
     this.log = new Log(transport);
     this.search = searchWith(transport);

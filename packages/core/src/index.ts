@@ -470,3 +470,15 @@ export {
   WatcherSummary,
 } from './schemas/watches.js';
 export type { WatchTarget } from './schemas/watches.js';
+export {
+  FIREWALL_DECISIONS,
+  FirewallDecisionKind,
+  FIREWALL_REASON_KINDS,
+  FirewallReasonKind,
+  firewallReasonKind,
+  FirewallDecisionReport,
+  FirewallDecisionsRequest,
+  FirewallDecisionsRecorded,
+  FirewallStatsQuery,
+  FirewallStats,
+} from './schemas/firewall.js';

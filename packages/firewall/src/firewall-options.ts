@@ -13,12 +13,32 @@ export type WarnAction = (typeof WARN_ACTIONS)[number];
 export interface FirewallOptions {
   /** The npm registry the firewall stands in front of: `http(s)://host[:port][/path]`. */
   npmUpstream: string;
-  /** A PyPI simple index (PEP 503/691) the firewall also stands in front of, under `/pypi/simple/`: `https://pypi.org/simple`. Default: none (no PyPI side). */
-  pypiUpstream?: string;
+  /**
+   * npm registries for scopes: `{ '@corp': 'https://npm.corp.example' }` reads (and downloads)
+   * every `@corp/*` package from that registry, every other package from `npmUpstream`.
+   */
+  npmScopes?: Record<string, string>;
+  /**
+   * The PyPI simple indexes (PEP 503/691) the firewall also stands in front of, under `/pypi/simple/`:
+   * `https://pypi.org/simple`, or several in order: a project's page comes from the first index
+   * that has the project (answers other than 404). Default: none (no PyPI side).
+   */
+  pypiUpstream?: string | string[];
   /** Vigil's API base URL. */
   vigilUrl: string;
-  /** The API key whose account's answers decide (a `verify`-scoped key of a paid plan). */
-  apiKey: string;
+  /**
+   * The API key whose account's answers decide (a `verify`-scoped key of a paid plan). With
+   * `callerKeys`, the key of callers that send none (none: such callers are refused with 401).
+   */
+  apiKey?: string;
+  /**
+   * Each caller authenticates with its own Vigil API key (Bearer token, or the password of Basic
+   * auth) and its downloads are decided by its account's verdicts and policy (docs/firewall.md
+   * "Per-caller keys"). The caller's `Authorization` is then never passed to an upstream.
+   */
+  callerKeys?: boolean;
+  /** Report each decision to `POST /v1/firewall/decisions` with the key that decided it (the account's Firewall page). Default false. */
+  reportDecisions?: boolean;
   /**
    * A policy of the key's organization (docs/policies.md) that decides each download through
    * `POST /v1/policies/evaluate` (the key needs the `policies` scope). Default: none, Vigil's
@@ -45,6 +65,8 @@ export interface FirewallOptions {
   vigilTimeoutMs?: number;
   /** Receives each decision, one object per line of the decision log. */
   onDecision?: (entry: DecisionLogEntry) => void;
+  /** Told when a batch of decision reports could not be delivered (`reportDecisions`). */
+  onReportDropped?: (why: string, count: number) => void;
   /** The clock (milliseconds), for the cooldown and the log's time. */
   now?: () => number;
 }
@@ -63,13 +85,21 @@ export interface DecisionLogEntry {
   mode: FirewallMode;
   request_id: string;
   hidden?: { version: string; reason: string }[];
+  /** `callerKeys` only: the account of the key that decided (`acc_…`), or `anonymous` (the default key). */
+  caller?: string;
 }
 
 export interface ResolvedOptions {
   npmUpstream: URL;
-  pypiUpstream: URL | null;
+  /** Scope (`@corp`) → its registry. */
+  npmScopes: Map<string, URL>;
+  /** In order; empty: no PyPI side. */
+  pypiUpstreams: URL[];
   vigilUrl: string;
-  apiKey: string;
+  apiKey: string | null;
+  callerKeys: boolean;
+  reportDecisions: boolean;
+  onReportDropped: (why: string, count: number) => void;
   policy: string | null;
   mode: FirewallMode;
   waitSeconds: number;
@@ -114,10 +144,23 @@ export function resolveOptions(options: FirewallOptions): ResolvedOptions {
   const upstream = httpUrl('npmUpstream', options.npmUpstream);
   // The upstream is a base: `/name` is appended to its path.
   if (!upstream.pathname.endsWith('/')) upstream.pathname += '/';
-  const pypi = options.pypiUpstream === undefined ? null : httpUrl('pypiUpstream', options.pypiUpstream);
-  if (pypi && !pypi.pathname.endsWith('/')) pypi.pathname += '/';
+  const pypiList = options.pypiUpstream === undefined ? [] : Array.isArray(options.pypiUpstream) ? options.pypiUpstream : [options.pypiUpstream];
+  const pypi = pypiList.map((value, i) => {
+    const url = httpUrl(pypiList.length > 1 ? `pypiUpstream[${i}]` : 'pypiUpstream', value);
+    if (!url.pathname.endsWith('/')) url.pathname += '/';
+    return url;
+  });
+  const scopes = new Map<string, URL>();
+  for (const [scope, value] of Object.entries(options.npmScopes ?? {})) {
+    if (!/^@[a-z0-9~-][a-z0-9._~-]*$/i.test(scope)) throw new TypeError(`npmScopes: expected a scope such as @corp, got ${JSON.stringify(scope)}`);
+    const url = httpUrl(`npmScopes[${scope}]`, value);
+    if (!url.pathname.endsWith('/')) url.pathname += '/';
+    scopes.set(scope.toLowerCase(), url);
+  }
   const vigil = httpUrl('vigilUrl', options.vigilUrl);
-  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new TypeError('apiKey: required (a vgl_… token of a paid plan with the verify scope)');
+  const callerKeys = options.callerKeys === true;
+  if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || options.apiKey === '')) throw new TypeError('apiKey: expected a vgl_… token of a paid plan with the verify scope');
+  if (options.apiKey === undefined && !callerKeys) throw new TypeError('apiKey: required (a vgl_… token of a paid plan with the verify scope) unless callerKeys is set');
   const mode = options.mode ?? 'fail-closed';
   if (!FIREWALL_MODES.includes(mode)) throw new TypeError(`mode: expected one of ${FIREWALL_MODES.join(', ')}, got ${JSON.stringify(mode)}`);
   const warn = options.warn ?? 'allow';
@@ -125,9 +168,13 @@ export function resolveOptions(options: FirewallOptions): ResolvedOptions {
   const dashboard = options.dashboardUrl === undefined ? vigil : httpUrl('dashboardUrl', options.dashboardUrl);
   return {
     npmUpstream: upstream,
-    pypiUpstream: pypi,
+    npmScopes: scopes,
+    pypiUpstreams: pypi,
     vigilUrl: vigil.href.replace(/\/$/, ''),
-    apiKey: options.apiKey,
+    apiKey: options.apiKey ?? null,
+    callerKeys,
+    reportDecisions: options.reportDecisions === true,
+    onReportDropped: options.onReportDropped ?? (() => {}),
     policy: policyName(options.policy),
     mode,
     waitSeconds: number('waitSeconds', options.waitSeconds, 30, 0, 3600),

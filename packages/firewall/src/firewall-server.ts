@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blockBody } from './block-body.js';
+import { callerKey, KeyChecker } from './caller-key.js';
+import { DecisionReporter } from './decision-reporter.js';
 import { decide, decideByPolicy, policyUndecided, type Decision } from './decide.js';
 import { PolicySource } from './policy-source.js';
 import { resolveOptions, type DecisionLogEntry, type FirewallOptions, type ResolvedOptions } from './firewall-options.js';
@@ -58,18 +60,96 @@ function abortable(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** What decides for one key: its verdicts, its policy's evaluations, where its decisions are reported. */
+interface Sources {
+  verdicts: VerdictSource;
+  policies: PolicySource | null;
+  reporter: DecisionReporter | null;
+  /** `callerKeys`: the key's account, or `anonymous`. */
+  caller: string | undefined;
+}
+
+type Ctx = { requestId: string; client: string; signal: AbortSignal; sources: Sources };
+
+/** Callers' keys whose sources (caches) are kept at once; the least recently added goes first. */
+const MAX_CALLERS = 1_000;
+
 class FirewallHandler {
-  readonly verdicts: VerdictSource;
-  private readonly policies: PolicySource | null;
+  /** The key of callers without one (or of everyone without `callerKeys`); null: such callers are refused. */
+  private readonly anonymous: Sources | null;
+  private readonly callers = new Map<string, Sources>();
+  private readonly keys: KeyChecker | null;
+  /** Batch calls of the sources of callers no longer kept. */
+  private retiredCalls = 0;
 
   constructor(readonly o: ResolvedOptions) {
-    const connection = { vigilUrl: o.vigilUrl, apiKey: o.apiKey, timeoutMs: o.vigilTimeoutMs };
-    this.verdicts = new VerdictSource(connection, o.cacheSeconds * 1000, o.now, o.pendingCacheSeconds * 1000);
-    this.policies = o.policy === null ? null : new PolicySource(connection, o.policy, o.cacheSeconds * 1000, o.pendingCacheSeconds * 1000, o.now);
+    this.anonymous = o.apiKey === null ? null : this.sources(o.apiKey, o.callerKeys ? 'anonymous' : undefined);
+    this.keys = o.callerKeys ? new KeyChecker(o.vigilUrl, o.vigilTimeoutMs, o.cacheSeconds * 1000, o.policy !== null, o.now) : null;
   }
 
-  private log(entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>, ecosystem: DecisionLogEntry['ecosystem'] = 'npm'): void {
-    this.o.onDecision({ time: new Date(this.o.now()).toISOString(), ecosystem, policy: this.o.policy ?? 'vigil-verdict', mode: this.o.mode, ...entry } as DecisionLogEntry);
+  private sources(apiKey: string, caller: string | undefined): Sources {
+    const connection = { vigilUrl: this.o.vigilUrl, apiKey, timeoutMs: this.o.vigilTimeoutMs };
+    const o = this.o;
+    return {
+      verdicts: new VerdictSource(connection, o.cacheSeconds * 1000, o.now, o.pendingCacheSeconds * 1000),
+      policies: o.policy === null ? null : new PolicySource(connection, o.policy, o.cacheSeconds * 1000, o.pendingCacheSeconds * 1000, o.now),
+      reporter: o.reportDecisions ? new DecisionReporter(connection, o.onReportDropped) : null,
+      caller,
+    };
+  }
+
+  /** Calls made to Vigil's batch endpoint, by every key. */
+  calls(): number {
+    let n = this.retiredCalls + (this.anonymous?.verdicts.calls ?? 0);
+    for (const s of this.callers.values()) n += s.verdicts.calls;
+    return n;
+  }
+
+  /** Reports still queued, sent (the firewall closing). */
+  async flush(): Promise<void> {
+    await Promise.all([this.anonymous, ...this.callers.values()].map((s) => s?.reporter?.close()));
+  }
+
+  /**
+   * Whose key decides this request (docs/firewall.md "Per-caller keys"); null once it has been
+   * answered 401, 403 or 503 because the caller's key cannot decide.
+   */
+  private async authenticate(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<Sources | null> {
+    if (this.keys === null) return this.anonymous!;
+    const key = callerKey(req.headers.authorization);
+    // The caller's Vigil key is never passed on to an upstream registry.
+    delete req.headers.authorization;
+    // No WWW-Authenticate on a 401: npm would print its own "Incorrect or missing password" for it
+    // instead of this body's `error`.
+    const refuse = (status: 401 | 403 | 503, why: string) => {
+      sendJson(res, status, { error: `Vigil firewall: ${why} (request ${requestId})` });
+      return null;
+    };
+    if (key === null) {
+      if (this.anonymous) return this.anonymous;
+      return refuse(401, 'this firewall needs your Vigil API key (npm, pnpm, Yarn: a registry token; pip, uv: the password of the index URL)');
+    }
+    const check = await this.keys.check(key);
+    if (!check.ok) return refuse(check.status, check.why);
+    let sources = this.callers.get(key);
+    if (sources === undefined) {
+      sources = this.sources(key, check.accountId);
+      this.callers.set(key, sources);
+      if (this.callers.size > MAX_CALLERS) {
+        const [oldest, retired] = this.callers.entries().next().value as [string, Sources];
+        this.callers.delete(oldest);
+        this.retiredCalls += retired.verdicts.calls;
+        void retired.reporter?.close();
+      }
+    }
+    return sources;
+  }
+
+  private log(ctx: Ctx, entry: Omit<DecisionLogEntry, 'time' | 'ecosystem' | 'policy' | 'mode'>, ecosystem: DecisionLogEntry['ecosystem'] = 'npm'): void {
+    const line = { time: new Date(this.o.now()).toISOString(), ecosystem, policy: this.o.policy ?? 'vigil-verdict', mode: this.o.mode, ...entry } as DecisionLogEntry;
+    if (ctx.sources.caller !== undefined) line.caller = ctx.sources.caller;
+    this.o.onDecision(line);
+    ctx.sources.reporter?.add(line);
   }
 
   /** Upstream simple pages read for downloads, by project: a file's upstream URL is looked up here, never taken from the client. */
@@ -94,10 +174,12 @@ class FirewallHandler {
     const target = readNpmPath(url.pathname);
     const read = req.method === 'GET' || req.method === 'HEAD';
     try {
-      const ctx = { requestId, client, signal: aborted.signal };
+      const sources = await this.authenticate(req, res, requestId);
+      if (sources === null) return;
+      const ctx: Ctx = { requestId, client, signal: aborted.signal, sources };
       const segments = pathSegments(url.pathname);
       // Normalised like the npm side (duplicate and trailing slashes, escapes), so no spelling of a file path escapes the decision.
-      if (this.o.pypiUpstream !== null && segments?.[0] === 'pypi') {
+      if (this.o.pypiUpstreams.length > 0 && segments?.[0] === 'pypi') {
         if (read && segments.length === 3 && segments[1] === 'simple') await this.simplePage(req, res, normalizePypiName(segments[2]!), ctx);
         else if (read && segments.length === 4 && segments[1] === 'files') await this.pypiFile(req, res, normalizePypiName(segments[2]!), segments[3]!, ctx);
         else sendJson(res, 404, { error: `Vigil firewall: not a simple page or file path: ${url.pathname} (request ${requestId})` });
@@ -116,19 +198,25 @@ class FirewallHandler {
     }
   }
 
-  private upstreamUrl(path: string, search = ''): URL {
-    const url = new URL(this.o.npmUpstream.href);
+  /** The registry of a package: its scope's (`npmScopes`), else `npmUpstream`. */
+  private upstreamOf(name: string): URL {
+    if (!name.startsWith('@')) return this.o.npmUpstream;
+    return this.o.npmScopes.get(name.slice(0, name.indexOf('/')).toLowerCase()) ?? this.o.npmUpstream;
+  }
+
+  private upstreamUrl(path: string, search = '', base: URL = this.o.npmUpstream): URL {
+    const url = new URL(base.href);
     url.pathname = `${url.pathname.replace(/\/$/, '')}${path}`;
     url.search = search;
     return url;
   }
 
-  private async packument(req: IncomingMessage, res: ServerResponse, name: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+  private async packument(req: IncomingMessage, res: ServerResponse, name: string, ctx: Ctx): Promise<void> {
     const headers = pick(req.headers, ['accept', 'authorization', 'user-agent', 'npm-command', 'npm-session']);
     // The cooldown reads `time`, which only the full document has.
     if (this.o.cooldownHours > 0 || headers.accept === undefined) headers.accept = 'application/json';
     headers['accept-encoding'] = 'identity';
-    const answer = await upstreamRequest(this.upstreamUrl(packumentPath(name)), { method: 'GET', headers, timeoutMs: this.o.upstreamTimeoutMs, signal: ctx.signal });
+    const answer = await upstreamRequest(this.upstreamUrl(packumentPath(name), '', this.upstreamOf(name)), { method: 'GET', headers, timeoutMs: this.o.upstreamTimeoutMs, signal: ctx.signal });
     if (answer.statusCode !== 200) {
       res.writeHead(answer.statusCode ?? 502, pick(answer.headers, RETURNED));
       answer.pipe(res);
@@ -151,7 +239,7 @@ class FirewallHandler {
     const versions = doc.versions && typeof doc.versions === 'object' ? Object.keys(doc.versions) : [];
     // Every version in one go: the source batches them (100 a call) and reuses what it knows.
     const lookups = new Map<string, Lookup>();
-    const answers = await this.verdicts.lookup(versions.map((v) => npmReference(name, v)));
+    const answers = await ctx.sources.verdicts.lookup(versions.map((v) => npmReference(name, v)));
     versions.forEach((v, i) => lookups.set(v, answers[i]!));
     const time = doc.time && typeof doc.time === 'object' ? (doc.time as Record<string, unknown>) : {};
     const cutoff = this.o.now() - this.o.cooldownHours * 3_600_000;
@@ -169,7 +257,7 @@ class FirewallHandler {
     };
     const host = req.headers.host ?? `127.0.0.1:${(req.socket.address() as AddressInfo).port}`;
     const { hidden } = filterPackument(doc, judge, `http://${host}`);
-    if (hidden.length > 0 && hidden.length < versions.length) this.log({ client: ctx.client, package: name, version: null, decision: 'filter', reason: `${hidden.length} of ${versions.length} versions hidden`, verdict: null, request_id: ctx.requestId, hidden });
+    if (hidden.length > 0 && hidden.length < versions.length) this.log(ctx, { client: ctx.client, package: name, version: null, decision: 'filter', reason: `${hidden.length} of ${versions.length} versions hidden`, verdict: null, request_id: ctx.requestId, hidden });
     if (hidden.length > 0 && hidden.length === versions.length) {
       // Nothing left to offer: say why, in the package manager's words, rather than "no matching version".
       const newest = hidden.at(-1)!;
@@ -178,7 +266,7 @@ class FirewallHandler {
       const reason = `every version is hidden (${reasons})`;
       const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
       // One line per decision: the refusal (with what was hidden), never also a `filter` line.
-      this.log({ client: ctx.client, package: name, version: null, decision: 'block', reason, verdict: verdict?.verdict ?? null, request_id: ctx.requestId, hidden });
+      this.log(ctx, { client: ctx.client, package: name, version: null, decision: 'block', reason, verdict: verdict?.verdict ?? null, request_id: ctx.requestId, hidden });
       sendJson(res, 403, blockBody({ name, version: null, purl: verdict?.purl ?? canonicalPurl(`pkg:npm/${name.replace(/^@/, '%40')}`), reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
       return;
     }
@@ -197,9 +285,9 @@ class FirewallHandler {
    * undecided, bounded by the wall clock: an ask still unanswered at `waitSeconds` (Vigil hanging,
    * its own timeout and retry not yet spent) is abandoned, and the reason says how long it waited.
    */
-  private async decision(reference: string, signal: AbortSignal): Promise<Decision> {
-    if (this.policies) {
-      const policies = this.policies;
+  private async decision(reference: string, sources: Sources, signal: AbortSignal): Promise<Decision> {
+    if (sources.policies) {
+      const policies = sources.policies;
       return this.waitFor(
         (fresh) => policies.evaluate(reference, fresh),
         policyUndecided,
@@ -208,7 +296,7 @@ class FirewallHandler {
       );
     }
     return this.waitFor(
-      async (fresh) => (await this.verdicts.lookup([reference], fresh))[0]!,
+      async (fresh) => (await sources.verdicts.lookup([reference], fresh))[0]!,
       (l: Lookup) => l instanceof VigilUnavailable || l.state === 'pending',
       (lookup, waited) => decide(lookup, this.o, waited),
       signal,
@@ -242,17 +330,17 @@ class FirewallHandler {
     return judge(answer, Math.round((Date.now() - started) / 1000));
   }
 
-  private async tarball(req: IncomingMessage, res: ServerResponse, target: { name: string; version: string; file: string }, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+  private async tarball(req: IncomingMessage, res: ServerResponse, target: { name: string; version: string; file: string }, ctx: Ctx): Promise<void> {
     const reference = npmReference(target.name, target.version);
-    const decision = await this.decision(reference, ctx.signal);
+    const decision = await this.decision(reference, ctx.sources, ctx.signal);
     if (ctx.signal.aborted) return;
     const verdict = decision.verdict;
-    this.log({ client: ctx.client, package: target.name, version: target.version, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId });
+    this.log(ctx, { client: ctx.client, package: target.name, version: target.version, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId });
     if (!decision.allow) {
       sendJson(res, 403, blockBody({ name: target.name, version: target.version, purl: verdict?.purl ?? canonicalPurl(reference), reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
       return;
     }
-    const answer = await upstreamRequest(this.upstreamUrl(`/${target.name}/-/${encodeURIComponent(target.file)}`), {
+    const answer = await upstreamRequest(this.upstreamUrl(`/${target.name}/-/${encodeURIComponent(target.file)}`, '', this.upstreamOf(target.name)), {
       method: req.method!,
       headers: { ...pick(req.headers, ['authorization', 'user-agent', 'if-none-match']), 'accept-encoding': 'identity' },
       timeoutMs: this.o.upstreamTimeoutMs,
@@ -265,14 +353,22 @@ class FirewallHandler {
   }
 
   /** The upstream's simple page of `project` (JSON when the upstream speaks PEP 691), or the upstream's answer when it is not 200. */
-  private async fetchPage(project: string, ctx: { signal: AbortSignal }): Promise<{ page: SimplePage } | { answer: import('node:http').IncomingMessage }> {
-    const url = new URL(`${normalizePypiName(project)}/`, this.o.pypiUpstream!);
-    const answer = await upstreamRequest(url, {
-      method: 'GET',
-      headers: { accept: 'application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1', 'accept-encoding': 'identity', 'user-agent': 'vigil-firewall' },
-      timeoutMs: this.o.upstreamTimeoutMs,
-      signal: ctx.signal,
-    });
+  private async fetchPage(project: string, ctx: { signal: AbortSignal }): Promise<{ page: SimplePage } | { answer: IncomingMessage }> {
+    // Several indexes: the first that has the project (answers other than 404) serves it, as uv's
+    // `first-index` does, so a private project cannot be shadowed by a later index's namesake.
+    let url!: URL;
+    let answer!: IncomingMessage;
+    for (const [i, base] of this.o.pypiUpstreams.entries()) {
+      url = new URL(`${normalizePypiName(project)}/`, base);
+      answer = await upstreamRequest(url, {
+        method: 'GET',
+        headers: { accept: 'application/vnd.pypi.simple.v1+json, application/vnd.pypi.simple.v1+html;q=0.2, text/html;q=0.1', 'accept-encoding': 'identity', 'user-agent': 'vigil-firewall' },
+        timeoutMs: this.o.upstreamTimeoutMs,
+        signal: ctx.signal,
+      });
+      if (answer.statusCode !== 404 || i === this.o.pypiUpstreams.length - 1) break;
+      answer.resume();
+    }
     if (answer.statusCode !== 200) return { answer };
     const chunks: Buffer[] = [];
     let size = 0;
@@ -292,7 +388,7 @@ class FirewallHandler {
     return { page };
   }
 
-  private async simplePage(req: IncomingMessage, res: ServerResponse, project: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+  private async simplePage(req: IncomingMessage, res: ServerResponse, project: string, ctx: Ctx): Promise<void> {
     const fetched = await this.fetchPage(project, ctx);
     if ('answer' in fetched) {
       res.writeHead(fetched.answer.statusCode ?? 502, pick(fetched.answer.headers, RETURNED));
@@ -303,7 +399,7 @@ class FirewallHandler {
     const versions = page.files.map((f) => pypiFileVersion(project, f.filename));
     const references = page.files.map((f, i) => (versions[i] === null ? null : pypiReference(project, versions[i]!, f.filename)));
     const asked = references.filter((r): r is string => r !== null);
-    const answers = await this.verdicts.lookup(asked);
+    const answers = await ctx.sources.verdicts.lookup(asked);
     const byReference = new Map(asked.map((r, i) => [r, answers[i]!]));
     const cutoff = this.o.now() - this.o.cooldownHours * 3_600_000;
     const hidden: { version: string; reason: string }[] = [];
@@ -319,14 +415,14 @@ class FirewallHandler {
       if (reason !== null) hidden.push({ version: file.filename, reason });
       return reason === null;
     });
-    if (hidden.length > 0 && kept.length > 0) this.log({ client: ctx.client, package: project, version: null, decision: 'filter', reason: `${hidden.length} of ${page.files.length} files hidden`, verdict: null, request_id: ctx.requestId, hidden }, 'pypi');
+    if (hidden.length > 0 && kept.length > 0) this.log(ctx, { client: ctx.client, package: project, version: null, decision: 'filter', reason: `${hidden.length} of ${page.files.length} files hidden`, verdict: null, request_id: ctx.requestId, hidden }, 'pypi');
     if (hidden.length > 0 && kept.length === 0) {
       const reasons = [...new Set(hidden.map((h) => h.reason.replace(/^cooldown: .*/, `cooldown ${this.o.cooldownHours} h`)))].join(', ');
       const reason = `every file is hidden (${reasons})`;
       const last = asked.at(-1);
       const lookup = last === undefined ? undefined : byReference.get(last);
       const verdict = lookup && !(lookup instanceof VigilUnavailable) ? lookup : null;
-      this.log({ client: ctx.client, package: project, version: null, decision: 'block', reason, verdict: verdict?.verdict ?? null, request_id: ctx.requestId, hidden }, 'pypi');
+      this.log(ctx, { client: ctx.client, package: project, version: null, decision: 'block', reason, verdict: verdict?.verdict ?? null, request_id: ctx.requestId, hidden }, 'pypi');
       sendJson(res, 403, blockBody({ name: project, version: null, purl: verdict?.purl ?? `pkg:pypi/${project}`, reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
       return;
     }
@@ -343,7 +439,7 @@ class FirewallHandler {
     res.end(req.method === 'HEAD' ? undefined : text);
   }
 
-  private async pypiFile(req: IncomingMessage, res: ServerResponse, project: string, filename: string, ctx: { requestId: string; client: string; signal: AbortSignal }): Promise<void> {
+  private async pypiFile(req: IncomingMessage, res: ServerResponse, project: string, filename: string, ctx: Ctx): Promise<void> {
     // `<file>.metadata` (PEP 658): the file's metadata, passed through undecided like any metadata.
     const metadata = filename.endsWith('.metadata');
     const distribution = metadata ? filename.slice(0, -'.metadata'.length) : filename;
@@ -366,10 +462,10 @@ class FirewallHandler {
       const version = pypiFileVersion(project, filename);
       const reference = version === null ? `pkg:pypi/${project}` : pypiReference(project, version, filename);
       const decision: Decision =
-        version === null ? decide({ reference, purl: reference, state: 'pending', verdict: null, riskScore: null, findings: null, fetch: null, refused: 'no version in the file name' }, this.o, null) : await this.decision(reference, ctx.signal);
+        version === null ? decide({ reference, purl: reference, state: 'pending', verdict: null, riskScore: null, findings: null, fetch: null, refused: 'no version in the file name' }, this.o, null) : await this.decision(reference, ctx.sources, ctx.signal);
       if (ctx.signal.aborted) return;
       const verdict = decision.verdict;
-      this.log({ client: ctx.client, package: project, version: version ?? filename, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId }, 'pypi');
+      this.log(ctx, { client: ctx.client, package: project, version: version ?? filename, decision: decision.allow ? 'allow' : 'block', reason: decision.reason, verdict: verdict?.state === 'decided' ? verdict.verdict : null, request_id: ctx.requestId }, 'pypi');
       if (!decision.allow) {
         sendJson(res, 403, blockBody({ name: project, version: version ?? filename, purl: verdict?.purl ?? canonicalPurl(reference), reason: decision.reason, verdict, dashboardUrl: this.o.dashboardUrl, requestId: ctx.requestId }));
         return;
@@ -420,11 +516,14 @@ export async function startFirewall(options: FirewallOptions, listen: { port?: n
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
-    vigilCalls: () => handler.verdicts.calls,
-    close: () =>
-      new Promise<void>((resolve) => {
+    vigilCalls: () => handler.calls(),
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      // What was decided before closing is still counted.
+      await handler.flush();
+    },
   };
 }

@@ -15,6 +15,8 @@ export type Route =
   | { page: 'verify' }
   /** By package reference (`?purl=`) or, when that is absent, by content hash (`?sha256=`). */
   | { page: 'artifact'; purl: string; sha256: string }
+  /** The account's registry firewall decisions over the last `days` (1–90, default 30). */
+  | { page: 'firewall'; days: number }
   | { page: 'not_found'; path: string };
 
 export const DEFAULT_DAYS = 30;
@@ -52,6 +54,7 @@ const PAGES: Record<string, Builder> = {
   '/agents': (_p, q) => ({ page: 'agents', track: trackFrom(q.get('track')) }),
   '/agents/:hotkey': (p, q) => ({ page: 'agent', hotkey: p.hotkey!, track: trackFrom(q.get('track')) }),
   '/verify': () => ({ page: 'verify' }),
+  '/firewall': (_p, q) => ({ page: 'firewall', days: Math.min(90, daysFrom(q.get('days'))) }),
   '/artifacts': (_p, q) => ({ page: 'artifact', purl: q.get('purl') ?? '', sha256: q.has('purl') ? '' : (q.get('sha256') ?? '') }),
 };
 

@@ -8,12 +8,10 @@ import { groupFindings } from '../lib/findings.js';
 import { formatCount, trackLabel } from '../lib/format.js';
 import { ShortKey } from '../components/copy.js';
 import { navigate } from '../lib/router.js';
+import { rememberedKey } from '../lib/remembered-key.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
 
-// The key the reader typed, for this tab's life only: a module variable, so it survives moving
-// between pages but not a reload. Never written to localStorage, sessionStorage, a cookie or the URL.
-let rememberedKey = '';
 
 function Verdict({ verdict }: { verdict: string }) {
   return <span class={`badge verdict-${verdict.toLowerCase()}`}>{verdict}</span>;
@@ -293,10 +291,10 @@ function Results({ apiKey, purl, sha256 }: { apiKey: string; purl: string; sha25
 
 /** An artifact by package reference: its verdict, history, attestations, findings and files. */
 export function ArtifactPage({ purl, sha256 }: { purl: string; sha256: string }) {
-  const [apiKey, setApiKey] = useState(rememberedKey);
+  const [apiKey, setApiKey] = useState(rememberedKey.value);
   const reference = purl || sha256;
   const remember = (key: string) => {
-    rememberedKey = key;
+    rememberedKey.value = key;
     setApiKey(key);
   };
   return (

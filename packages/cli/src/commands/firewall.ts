@@ -7,6 +7,9 @@ import { action, examples, type Kit } from '../command-kit.js';
 import type { Context } from '../context.js';
 import { CliError, UsageError } from '../exit-codes.js';
 
+/** A repeatable option's values, in order. */
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
 const MODES: readonly FirewallMode[] = ['fail-open', 'fail-closed', 'wait'];
 const WARNS: readonly WarnAction[] = ['allow', 'block'];
 const DEFAULT_UPSTREAM = 'https://registry.npmjs.org';
@@ -18,7 +21,9 @@ interface FirewallFlags {
   port?: string;
   host?: string;
   npmUpstream?: string;
-  pypiUpstream?: string;
+  npmScope?: string[];
+  pypiUpstream?: string[];
+  report?: boolean;
   policy?: string;
   mode?: string;
   waitSeconds?: string;
@@ -50,6 +55,22 @@ function upstreamSetting(name: string, value: string): string {
   return url.href;
 }
 
+/** `@corp=https://npm.corp.example` entries (flags, or the comma-separated variable) as the firewall's `npmScopes`. */
+function scopeSetting(name: string, entries: string[]): Record<string, string> {
+  const scopes: Record<string, string> = {};
+  for (const entry of entries) {
+    const at = entry.indexOf('=');
+    const scope = entry.slice(0, at).trim();
+    if (at < 0 || !/^@[a-z0-9~-][a-z0-9._~-]*$/i.test(scope)) throw new UsageError(`${name}: expected @scope=<registry url>, got ${JSON.stringify(entry)}`);
+    if (scope in scopes) throw new UsageError(`${name}: ${scope} given twice`);
+    scopes[scope] = upstreamSetting(name, entry.slice(at + 1).trim());
+  }
+  return scopes;
+}
+
+/** A comma-separated variable's entries, blanks dropped. */
+const listOf = (text: string | undefined): string[] | undefined => (text === undefined ? undefined : text.split(',').map((e) => e.trim()).filter((e) => e !== ''));
+
 /** The flags, else the environment (`VIGIL_FIREWALL_MODE`, …), else the defaults; checked before anything starts. */
 function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallOptions, 'vigilUrl' | 'apiKey'>; port: number; host: string; log: string | undefined; logName: string } {
   const env = ctx.io.env;
@@ -62,14 +83,21 @@ function settings(ctx: Context, flags: FirewallFlags): { options: Omit<FirewallO
   const upstreamName = flags.npmUpstream !== undefined ? '--npm-upstream' : 'VIGIL_FIREWALL_NPM_UPSTREAM';
   const npmUpstream = upstreamSetting(upstreamName, pick(flags.npmUpstream, 'VIGIL_FIREWALL_NPM_UPSTREAM') ?? DEFAULT_UPSTREAM);
   const pypiName = flags.pypiUpstream !== undefined ? '--pypi-upstream' : 'VIGIL_FIREWALL_PYPI_UPSTREAM';
-  const pypiUpstream = upstreamSetting(pypiName, pick(flags.pypiUpstream, 'VIGIL_FIREWALL_PYPI_UPSTREAM') ?? DEFAULT_PYPI_UPSTREAM);
+  const pypiUpstream = (flags.pypiUpstream ?? listOf(pick(undefined, 'VIGIL_FIREWALL_PYPI_UPSTREAM')) ?? [DEFAULT_PYPI_UPSTREAM]).map((u) => upstreamSetting(pypiName, u));
+  const scopeName = flags.npmScope !== undefined ? '--npm-scope' : 'VIGIL_FIREWALL_NPM_SCOPES';
+  const npmScopes = scopeSetting(scopeName, flags.npmScope ?? listOf(pick(undefined, 'VIGIL_FIREWALL_NPM_SCOPES')) ?? []);
+  const reportText = pick(undefined, 'VIGIL_FIREWALL_REPORT');
+  if (reportText !== undefined && reportText !== 'true' && reportText !== 'false') throw new UsageError(`VIGIL_FIREWALL_REPORT: expected true or false, got ${JSON.stringify(reportText)}`);
+  const reportDecisions = flags.report === true || reportText === 'true';
   const policy = pick(flags.policy, 'VIGIL_FIREWALL_POLICY');
   const port = numberSetting('--port', flags.port, 0, 65535) ?? 0;
   if (!Number.isInteger(port)) throw new UsageError(`--port: expected an integer from 0 to 65535, got ${JSON.stringify(flags.port)}`);
   return {
     options: {
       npmUpstream,
-      pypiUpstream,
+      npmScopes,
+      pypiUpstream: pypiUpstream.length === 1 ? pypiUpstream[0]! : pypiUpstream,
+      reportDecisions,
       ...(policy !== undefined ? { policy } : {}),
       ...(mode ? { mode } : {}),
       ...(warn ? { warn } : {}),
@@ -101,7 +129,13 @@ async function start(ctx: Context, flags: FirewallFlags, writeLog: (line: string
   const { startFirewall } = await import('@vigil/firewall');
   try {
     const firewall = await startFirewall(
-      { ...chosen.options, vigilUrl: baseUrl, apiKey: token, onDecision: (entry: DecisionLogEntry) => sink(`${JSON.stringify(entry)}\n`) },
+      {
+        ...chosen.options,
+        vigilUrl: baseUrl,
+        apiKey: token,
+        onDecision: (entry: DecisionLogEntry) => sink(`${JSON.stringify(entry)}\n`),
+        onReportDropped: (why: string, count: number) => ctx.io.stderr(`vigil: firewall: ${count} decision(s) not reported to Vigil: ${why}\n`),
+      },
       { port: chosen.port, host: chosen.host },
     );
     return { firewall, settings: chosen };
@@ -113,8 +147,8 @@ async function start(ctx: Context, flags: FirewallFlags, writeLog: (line: string
 }
 
 /** An upstream as the banners print it: without the `/` URL parsing adds to a bare host. */
-function shown(upstream: string | null | undefined): string {
-  return String(upstream).replace(/\/$/, '');
+function shown(upstream: string | string[] | null | undefined): string {
+  return (Array.isArray(upstream) ? upstream : [String(upstream)]).map((u) => u.replace(/\/$/, '')).join(', then ');
 }
 
 /** The environment that points each package manager at `registry` (docs/firewall.md "Pointing package managers at it"). */
@@ -153,7 +187,7 @@ const URL_LOCKFILES = ['package-lock.json', 'npm-shrinkwrap.json', join('node_mo
  * The private firewall's address is gone once the command ends: tarball URLs recorded through it
  * are written back to the upstream's, so the lockfile is the one a direct install writes.
  */
-export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string, yarnUpstream: string = upstream): string[] {
+export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: string, yarnUpstream: string = upstream, scopes: Record<string, string> = {}): string[] {
   const changed: string[] = [];
   for (const name of URL_LOCKFILES) {
     const path = join(dir, name);
@@ -161,7 +195,11 @@ export function restoreLockfileUrls(dir: string, firewallUrl: string, upstream: 
     const text = readFileSync(path, 'utf8');
     if (!text.includes(`${firewallUrl}/`)) continue;
     const to = name === 'yarn.lock' ? yarnUpstream : upstream;
-    writeFileSync(path, text.split(`${firewallUrl}/`).join(to.endsWith('/') ? to : `${to}/`));
+    const slash = (url: string) => (url.endsWith('/') ? url : `${url}/`);
+    // A scope's packages came from the scope's registry (`--npm-scope`), the rest from the upstream.
+    let restored = text;
+    for (const [scope, registry] of Object.entries(scopes)) restored = restored.split(`${firewallUrl}/${scope}/`).join(`${slash(registry)}${scope}/`);
+    writeFileSync(path, restored.split(`${firewallUrl}/`).join(slash(to)));
     changed.push(name);
   }
   return changed;
@@ -207,7 +245,7 @@ function registerWrapper(program: Command, kit: Kit, tool: Tool): void {
               return await runTool(tool, args, env);
             } finally {
               // Also when the tool could not be run: the lockfile never keeps the private port.
-              restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream, yarnUpstream);
+              restoreLockfileUrls(process.cwd(), firewall.url, chosen.options.npmUpstream, yarnUpstream, chosen.options.npmScopes);
             }
           } finally {
             await firewall.close();
@@ -229,7 +267,9 @@ export function registerFirewall(program: Command, kit: Kit): void {
       .option('--port <n>', 'port to listen on (0: one the system chooses; default 0)')
       .option('--host <address>', 'address to listen on (default 127.0.0.1)')
       .option('--npm-upstream <url>', `the npm registry in front of which it stands (env VIGIL_FIREWALL_NPM_UPSTREAM; default ${DEFAULT_UPSTREAM})`)
-      .option('--pypi-upstream <url>', `the PyPI simple index in front of which it stands, served under /pypi/simple/ (env VIGIL_FIREWALL_PYPI_UPSTREAM; default ${DEFAULT_PYPI_UPSTREAM})`)
+      .option('--npm-scope <@scope=url>', 'read the packages of a scope from another npm registry (repeatable; env VIGIL_FIREWALL_NPM_SCOPES, comma-separated)', collect)
+      .option('--pypi-upstream <url>', `a PyPI simple index in front of which it stands, served under /pypi/simple/; repeat it for several, asked in order: a project comes from the first that has it (env VIGIL_FIREWALL_PYPI_UPSTREAM, comma-separated; default ${DEFAULT_PYPI_UPSTREAM})`, collect)
+      .option('--report', "report each decision to the key's account (POST /v1/firewall/decisions), counted on the dashboard's Firewall page (env VIGIL_FIREWALL_REPORT=true)")
       .option('--policy <name>', "a policy of the key's organization that decides each download (POST /v1/policies/evaluate; the key needs the policies scope) (env VIGIL_FIREWALL_POLICY; default: Vigil's published verdict)")
       .option('--mode <mode>', 'undecided versions, and every version while Vigil cannot be asked: fail-open, fail-closed or wait (env VIGIL_FIREWALL_MODE; default fail-closed)')
       .option('--wait-seconds <n>', 'with --mode wait: how long a download waits for a verdict, 0-3600 (env VIGIL_FIREWALL_WAIT_SECONDS; default 30)')

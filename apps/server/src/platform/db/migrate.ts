@@ -23,6 +23,7 @@ import { logCosignaturesMigration } from './migrations/0022-log-cosignatures.js'
 import { watchesMigration } from './migrations/0023-watches.js';
 import { attestationPartitionsMigration } from './migrations/0024-attestation-partitions.js';
 import { attestationDsseMigration } from './migrations/0025-attestation-dsse.js';
+import { firewallDecisionsMigration } from './migrations/0026-firewall-decisions.js';
 
 /**
  * Migrations live in code (not a folder scanned at runtime) so they ship inside dist and run from
@@ -52,6 +53,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0023-watches': watchesMigration,
   '0024-attestation-partitions': attestationPartitionsMigration,
   '0025-attestation-dsse': attestationDsseMigration,
+  '0026-firewall-decisions': firewallDecisionsMigration,
 };
 
 const provider: MigrationProvider = {

@@ -768,6 +768,28 @@ export interface Database {
   log_cosignatures: LogCosignaturesTable;
   watches: WatchesTable;
   watched_packages: WatchedPackagesTable;
+  firewall_decisions: FirewallDecisionsTable;
+}
+
+/** One decision a registry firewall reported with the account's key (migration 0026; docs/firewall.md "Decision counts"). */
+export interface FirewallDecisionsTable {
+  account_id: string;
+  /** The firewall's `fw_…` request id. */
+  request_id: string;
+  /** When the firewall decided (its clock), ms. */
+  decided_at: number;
+  /** UTC `YYYY-MM-DD` of decided_at. */
+  day: string;
+  ecosystem: 'npm' | 'pypi';
+  package: string;
+  version: string | null;
+  decision: 'allow' | 'block' | 'filter';
+  reason: string;
+  reason_kind: string;
+  verdict: 'ALLOW' | 'WARN' | 'BLOCK' | null;
+  policy: string;
+  mode: string;
+  created_at: number;
 }
 
 /** Who watches which package name (migration 0023; docs/watches.md). */
@@ -878,6 +900,7 @@ export interface RegistryFetchesTable {
 
 /** Every application table, in an order that respects foreign keys when deleting (children first). */
 export const APPLICATION_TABLES = [
+  'firewall_decisions',
   'watched_packages',
   'watches',
   'registry_fetches',
