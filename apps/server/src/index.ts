@@ -33,6 +33,9 @@ export { createTasks } from './features/network/index.js';
 export { recordAttestation } from './features/network/index.js';
 export { recordAttestations, MAX_ATTESTATION_BATCH } from './features/network/index.js';
 export type { AttestationBatchResult } from './features/network/index.js';
+// The transparency log's append on its own, for the ingest benchmark's share of the log (bench/ingest.mjs).
+export { appendLogEntries, attestationLogEntry } from './features/log/index.js';
+export { inTransaction } from './platform/db/transaction.js';
 // Webhooks, for the delivery benchmark: endpoints, the worker, and the outbox a committing service writes.
 export { createWebhook } from './features/webhooks/index.js';
 export { createWebhookWorker } from './features/webhooks/index.js';

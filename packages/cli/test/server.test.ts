@@ -111,6 +111,8 @@ describe.skipIf(!serverBuilt)('vigil against a real server', () => {
     expect(JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8'))).toMatchObject({ predicateType: 'https://vigil.dev/attestation/v1', predicate: { validator_hotkey: validator } });
     const unknown = await run(['attestations', 'dsse', `sha256:${'0'.repeat(64)}`]);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^vigil: 404 attestation not found /) });
+    // A malformed hash is a usage error, nothing sent (outsider finding).
+    expect(await run(['attestations', 'dsse', 'notahash'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^vigil: canonical_hash: expected sha256:<64 lowercase hex>/) });
   });
 
   it('prints tables for people, in colour only when asked for a terminal and never with NO_COLOR', async () => {

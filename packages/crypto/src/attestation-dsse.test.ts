@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { attestationStatement, canonicalHash, canonicalJson, dssePreAuthEncoding, type AttestationPayload } from '@vigil/core';
 import {
+  MAX_DSSE_SIGNATURES,
   attestationDsseEnvelope,
   signAttestationStatement,
   signAttestationSubmission,
@@ -111,6 +112,16 @@ describe('attestation DSSE envelopes', () => {
   it('verifies offline and names the attestation it carries', () => {
     expect(verifyAttestationDsse(envelope)).toEqual({ ok: true, reason: null, payload, canonical_hash: canonicalHash(payload) });
     expect(verifyAttestationDsse(JSON.parse(JSON.stringify(envelope)))).toMatchObject({ ok: true });
+  });
+
+  it('reads keyid as the optional hint DSSE makes it, and at most MAX_DSSE_SIGNATURES signatures (outsider finding)', () => {
+    const sig = envelope.signatures[0]!.sig;
+    expect(verifyAttestationDsse({ ...envelope, signatures: [{ sig }] })).toMatchObject({ ok: true });
+    const forged = { keyid: '', sig: btoa(String.fromCharCode(...new Uint8Array(64))) };
+    const many = (n: number) => ({ ...envelope, signatures: [...Array.from({ length: n - 1 }, () => forged), { sig }] });
+    expect(verifyAttestationDsse(many(MAX_DSSE_SIGNATURES))).toMatchObject({ ok: true });
+    expect(verifyAttestationDsse(many(MAX_DSSE_SIGNATURES + 1))).toMatchObject({ ok: false, reason: 'malformed DSSE envelope' });
+    expect(verifyAttestationDsse({ ...envelope, signatures: [{ keyid: 7, sig }] })).toMatchObject({ ok: false, reason: 'malformed DSSE envelope' });
   });
 
   it('names the first failing check', () => {

@@ -15,6 +15,7 @@ export {
   signAttestationStatement,
   signAttestationSubmission,
   verifyAttestationDsse,
+  MAX_DSSE_SIGNATURES,
   verifyAttestationStatementSignature,
 } from './attestation-dsse.js';
 export type { AttestationDsseVerification } from './attestation-dsse.js';

@@ -1,4 +1,4 @@
-import { canonicalHash, MetagraphSnapshot, SEARCH_KINDS, VERDICTS, type SearchKind, type Verdict } from '@vigil/core';
+import { canonicalHash, MetagraphSnapshot, Sha256Hash, SEARCH_KINDS, VERDICTS, type SearchKind, type Verdict } from '@vigil/core';
 import { fromHex, verifyAttestation, verifyAttestationDsse } from '@vigil/crypto';
 import { formatVerifierKey, noteVerifier, TlogError } from '@vigil/tlog';
 import type { Command } from 'commander';
@@ -205,6 +205,8 @@ export function registerAttestations(program: Command, kit: Kit): void {
       .description("the attestation as an in-toto Statement in a DSSE envelope signed by its validator (GET /v1/attestations/{canonical_hash}/dsse), checked offline before it is shown; --json prints the envelope for in-toto and DSSE tools")
       .action(
         action(kit, async (ctx, hash: string) => {
+          // A canonical hash is sha256:<64 lowercase hex>; anything else is a usage error, nothing sent.
+          if (!Sha256Hash.safeParse(hash).success) throw new UsageError(`canonical_hash: expected sha256:<64 lowercase hex>, got ${JSON.stringify(hash)}`);
           const envelope = await (await ctx.customer()).attestations.dsse(hash);
           // Checked here too, so a pipeline that keeps the envelope never keeps one that does not verify.
           const check = verifyAttestationDsse(envelope);
