@@ -170,6 +170,97 @@ describeEachDialect('POST /v1/sboms/verify', (ctx) => {
     expect(run.properties).toMatchObject({ verdict: 'BLOCK', complete: false, summary: { components: 5, unsupported: 1 } });
   });
 
+  it('reports a pending dependency in SARIF and VEX even when the policy gives it ALLOW (it is never allowed: the verdict is WARN)', async () => {
+    const server = await start();
+    // Under this policy no rule fails, so a pending package's own verdict is ALLOW.
+    const admin = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'policies']);
+    const created = await fetch(`${server.url}/v1/policies`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'lenient', rules: [{ name: 'always', expression: 'true', action: 'block' }] }),
+    });
+    expect(created.status, await created.text()).toBe(201);
+    const json = await post(server, real.cyclonedx, '?policy=lenient');
+    expect(json.status, json.text).toBe(200);
+    expect(json.verdict).toBe('WARN');
+    const pending = (json.body.dependencies as { purl: string; verdict: string; state: string }[]).filter((d) => d.state === 'pending');
+    expect(pending.length).toBe(4);
+    expect(pending.every((d) => d.verdict === 'ALLOW')).toBe(true);
+
+    const sarif = await post(server, real.cyclonedx, '?policy=lenient&format=sarif');
+    expect(sarif.verdict).toBe('WARN');
+    const results = sarif.body.runs[0].results as { ruleId: string; properties: { purl: string; state: string } }[];
+    expect(results.map((r) => [r.ruleId, r.properties.state]).sort()).toEqual(pending.map(() => ['vigil/warned-dependency', 'pending']));
+    expect(results.map((r) => r.properties.purl).sort()).toEqual(pending.map((d) => d.purl).sort());
+
+    const vex = await post(server, real.cyclonedx, '?policy=lenient&format=cyclonedx');
+    expect(vex.verdict).toBe('WARN');
+    expect((vex.body.vulnerabilities as { id: string; 'bom-ref': string }[]).map((v) => [v.id, v['bom-ref']]).sort()).toEqual(pending.map((d) => ['VIGIL-WARN', `vigil-verdict:${d.purl}`]).sort());
+  });
+
+  it('merges duplicates: development-only only if every component says so; npm names npm refuses and PyPI names per PEP 503', async () => {
+    const server = await start();
+    const dev = [{ name: 'cdx:npm:package:development', value: 'true' }];
+    const answer = await post(server, {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      components: [
+        { 'bom-ref': 'a', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0' },
+        { 'bom-ref': 'b', name: 'left-pad', purl: 'pkg:npm/left-pad@1.3.0', properties: dev },
+        { 'bom-ref': 'c', purl: 'pkg:npm/is-odd@3.0.1', properties: dev },
+        { 'bom-ref': 'd', purl: 'pkg:npm/is-odd@3.0.1', properties: dev },
+        { 'bom-ref': 'e', purl: 'pkg:npm/is-even@1.0.0', properties: [{ name: 'cdx:npm:package:development', value: 'false' }] },
+        { 'bom-ref': 'f', purl: 'pkg:npm/is-even@1.0.0' },
+        { 'bom-ref': 'g', purl: 'pkg:npm/../../etc@1.0.0' },
+        { 'bom-ref': 'h', purl: 'pkg:npm/a/b/c@1.0.0' },
+        { 'bom-ref': 'i', purl: 'pkg:npm/left-pad@1.3.0@2' },
+        { 'bom-ref': 'j', purl: 'pkg:npm/%3Cscript%3Ealert(1)%3C%2Fscript%3E@1.0.0' },
+        { 'bom-ref': 'k', purl: 'pkg:PYPI/Django_REST.framework@3.0.0' },
+        { 'bom-ref': 'l', purl: 'pkg:pypi/django-rest-framework@3.0.0' },
+        { 'bom-ref': 'm', purl: 'pkg:npm/@types/node@20.0.0' },
+      ],
+    });
+    expect(answer.status, answer.text).toBe(200);
+    const byPurl = new Map((answer.body.dependencies as { purl: string; dev: boolean | null; components: string[] }[]).map((d) => [d.purl, d]));
+    expect(byPurl.get('pkg:npm/left-pad@1.3.0')).toMatchObject({ dev: null, components: ['a', 'b'] });
+    expect(byPurl.get('pkg:npm/is-odd@3.0.1')).toMatchObject({ dev: true });
+    expect(byPurl.get('pkg:npm/is-even@1.0.0')).toMatchObject({ dev: false });
+    expect(byPurl.get('pkg:pypi/django-rest-framework@3.0.0')).toMatchObject({ components: ['k', 'l'] });
+    expect(byPurl.has('pkg:npm/%40types/node@20.0.0')).toBe(true);
+    expect(byPurl.size).toBe(5);
+    const unverified = answer.body.unverified as { ref: string; reason: string; detail: string }[];
+    expect(unverified.map((u) => [u.ref, u.reason])).toEqual([
+      ['g', 'invalid_purl'],
+      ['h', 'invalid_purl'],
+      ['i', 'invalid_purl'],
+      ['j', 'invalid_purl'],
+    ]);
+    expect(unverified[0]!.detail).toBe('purl: "../../etc" is not an npm package name (at most 214 characters of letters, digits, -, ., _ and ~, not starting with . or _, optionally after one @scope/)');
+    // Nothing is requested for a name npm cannot have.
+    expect((await ctx.db().selectFrom('package_requests').select('purl').execute()).map((r) => r.purl).sort()).toEqual([...byPurl.keys()].sort());
+  });
+
+  it('keeps the VEX and SARIF identities distinct when a hand-made SBOM repeats a bom-ref, and gives the subject a fixed bom-ref', async () => {
+    const server = await start();
+    const sbom = {
+      bomFormat: 'CycloneDX',
+      specVersion: '1.6',
+      metadata: { component: { name: 'app', version: '1.0.0' } },
+      components: [
+        { 'bom-ref': 'x', name: 'one' },
+        { 'bom-ref': 'x', name: 'two' },
+      ],
+    };
+    const vex = await post(server, sbom, '?format=cyclonedx');
+    expect(vex.status, vex.text).toBe(200);
+    expect(vex.body.metadata.component['bom-ref']).toBe('vigil:subject');
+    expect((vex.body.components as { 'bom-ref': string }[]).map((c) => c['bom-ref'])).toEqual(['unverified:x', 'unverified:x#2']);
+    expect(vex.body.dependencies).toEqual([{ ref: 'vigil:subject' }, { ref: 'unverified:x' }, { ref: 'unverified:x#2' }]);
+    expect(await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(vex.text)).toBeNull();
+    const sarif = await post(server, sbom, '?format=sarif');
+    expect((sarif.body.runs[0].results as { partialFingerprints: Record<string, string> }[]).map((r) => r.partialFingerprints['vigilComponent/v1'])).toEqual(['x', 'x#2']);
+  });
+
   it('reports components without a purl and purls it does not verify, per component, without refusing the SBOM', async () => {
     const server = await start();
     const answer = await post(server, {
@@ -224,6 +315,13 @@ describeEachDialect('POST /v1/sboms/verify', (ctx) => {
     expect(await refusal({ '@context': 'https://spdx.org/rdf/3.0.1/spdx-context.jsonld', '@graph': [] })).toEqual([422, 'sbom_version_unsupported', '@context: SPDX 3 is not read (Vigil reads SPDX-2.3 JSON)']);
     expect(await refusal({ bomFormat: 'SPDX', specVersion: '1.6' })).toEqual([422, 'sbom_unsupported', 'bomFormat: expected "CycloneDX", got "SPDX"']);
     expect(await refusal({ bomFormat: 'CycloneDX', specVersion: '1.6', components: {} })).toEqual([422, 'sbom_malformed', 'components: expected an array']);
+    // A version that is not a string, or none, is a malformed document, not a version Vigil does not read.
+    expect(await refusal({ bomFormat: 'CycloneDX', specVersion: 1.5, components: [] })).toEqual([422, 'sbom_malformed', 'specVersion: expected a string']);
+    expect(await refusal({ bomFormat: 'CycloneDX', components: [] })).toEqual([422, 'sbom_malformed', 'specVersion: expected a string']);
+    expect(await refusal({ spdxVersion: 2.3, packages: [] })).toEqual([422, 'sbom_malformed', 'spdxVersion: expected a string']);
+    // null is read as absent, for every optional field read (documented): components null is no components.
+    const nullComponents = await post(server, { bomFormat: 'CycloneDX', specVersion: '1.6', components: null });
+    expect([nullComponents.status, nullComponents.body.summary?.components]).toEqual([200, 0]);
     expect(await refusal({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [{ name: 'a', purl: 7 }] })).toEqual([422, 'sbom_malformed', 'components[0].purl: expected a string']);
     expect(await refusal({ spdxVersion: 'SPDX-2.3', packages: [{ SPDXID: 'SPDXRef-a', externalRefs: [{ referenceType: 'purl' }] }] })).toEqual([
       422,
@@ -238,6 +336,8 @@ describeEachDialect('POST /v1/sboms/verify', (ctx) => {
     ]);
     const array = await post(server, [{ bomFormat: 'CycloneDX' }]);
     expect([array.status, array.body.code, array.body.errors[0].path]).toEqual([422, 'validation_error', 'body']);
+    const nullBody = await post(server, 'null');
+    expect([nullBody.status, nullBody.body.code, nullBody.body.errors[0].path, nullBody.body.errors[0].message]).toEqual([422, 'validation_error', 'body', 'Invalid input: expected object, received undefined']);
     const format = await post(server, real.cyclonedx, '?format=xml');
     expect([format.status, format.body.errors[0].path]).toEqual([422, 'query.format']);
     const unknown = await post(server, real.cyclonedx, '?fromat=sarif');

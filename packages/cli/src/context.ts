@@ -158,7 +158,8 @@ export async function readText(io: Io, path: string, argument: string): Promise<
 export async function readJson(io: Io, path: string, argument: string): Promise<unknown> {
   const text = await readText(io, path, argument);
   try {
-    return JSON.parse(text);
+    // A leading UTF-8 byte order mark (PowerShell's Out-File writes one) is not JSON, but the server accepts it, so the CLI does too.
+    return JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch (err) {
     throw new CliError(`${argument}: ${path === '-' ? 'standard input' : path} is not JSON: ${(err as Error).message}`);
   }

@@ -9,6 +9,14 @@ import { CliError, verdictExit, type FailOn } from '../exit-codes.js';
 import { pendingState } from '../pending-state.js';
 import { failOnOption } from './verify.js';
 
+/**
+ * A dependency the table lists by default: one the policy warns about or blocks, or one still
+ * pending, which is never allowed (it makes the verdict WARN) even when the policy's rules give it ALLOW.
+ */
+export function notAllowed(dependency: { verdict: string; state: string }): boolean {
+  return dependency.verdict !== 'ALLOW' || dependency.state === 'pending';
+}
+
 /** An SBOM verification for people: verdict, summary, the dependencies not allowed (all with `allDependencies`), the components not verified. */
 export function printSbomVerification(ctx: Context, verification: Dated<typeof SbomVerification>, allDependencies: boolean): void {
   const s = verification.summary;
@@ -17,7 +25,7 @@ export function printSbomVerification(ctx: Context, verification: Dated<typeof S
   ctx.out.line(`${sbom.spec === 'cyclonedx' ? 'CycloneDX' : 'SPDX'} ${sbom.spec_version}${sbom.name === null ? '' : ` of ${sbom.name}${sbom.version === null ? '' : `@${sbom.version}`}`}`);
   ctx.out.line(`${s.components} components: ${s.verified} verified, ${s.without_purl} without purl, ${s.unsupported} unsupported`);
   ctx.out.line(`${s.packages} packages (${s.direct} direct): ${s.blocked} blocked, ${s.warned} warned, ${s.pending} pending, ${s.allowed} allowed`);
-  const shown = verification.dependencies.filter((d) => allDependencies || d.verdict !== 'ALLOW');
+  const shown = verification.dependencies.filter((d) => allDependencies || notAllowed(d));
   if (shown.length > 0) {
     ctx.out.table(
       ['verdict', 'package', 'state', 'why', 'components'],

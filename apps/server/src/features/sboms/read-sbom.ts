@@ -69,11 +69,10 @@ export function readSbom(document: Json): ReadSbom {
 function readCycloneDx(document: Json): ReadSbom {
   if (document.bomFormat !== 'CycloneDX') throw new VigilError('sbom_unsupported', `bomFormat: expected "CycloneDX", got ${JSON.stringify(document.bomFormat)}`);
   const specVersion = document.specVersion;
-  if (typeof specVersion !== 'string' || !(CYCLONEDX_VERSIONS_READ as readonly string[]).includes(specVersion)) {
-    throw new VigilError(
-      'sbom_version_unsupported',
-      `specVersion: CycloneDX ${typeof specVersion === 'string' ? specVersion : JSON.stringify(specVersion ?? null)} is not read (Vigil reads ${CYCLONEDX_VERSIONS_READ.join(' and ')})`,
-    );
+  // A missing or non-string version is a malformed document, not a version Vigil does not read (`1.5` as a number names no version).
+  if (typeof specVersion !== 'string') throw malformed('specVersion', 'expected a string');
+  if (!(CYCLONEDX_VERSIONS_READ as readonly string[]).includes(specVersion)) {
+    throw new VigilError('sbom_version_unsupported', `specVersion: CycloneDX ${specVersion} is not read (Vigil reads ${CYCLONEDX_VERSIONS_READ.join(' and ')})`);
   }
   const metadata = document.metadata;
   if (metadata !== undefined && metadata !== null && !isObject(metadata)) throw malformed('metadata', 'expected an object');
@@ -145,8 +144,9 @@ const DEVELOPMENT_ONLY = new Set(['DEV_DEPENDENCY_OF', 'TEST_DEPENDENCY_OF']);
 
 function readSpdx(document: Json): ReadSbom {
   const version = document.spdxVersion;
-  if (typeof version !== 'string' || !(SPDX_VERSIONS_READ as readonly string[]).includes(version)) {
-    throw new VigilError('sbom_version_unsupported', `spdxVersion: ${typeof version === 'string' ? version : JSON.stringify(version ?? null)} is not read (Vigil reads ${SPDX_VERSIONS_READ.join(', ')})`);
+  if (typeof version !== 'string') throw malformed('spdxVersion', 'expected a string');
+  if (!(SPDX_VERSIONS_READ as readonly string[]).includes(version)) {
+    throw new VigilError('sbom_version_unsupported', `spdxVersion: ${version} is not read (Vigil reads ${SPDX_VERSIONS_READ.join(', ')})`);
   }
   const described = new Set<string>();
   optionalArray(document, 'documentDescribes', '').forEach((id, index) => {

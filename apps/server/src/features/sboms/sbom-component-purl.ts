@@ -37,7 +37,12 @@ export function classifyPurl(text: string): PurlClassification {
   if (ref.version === null || ref.version === '') {
     return { unverified: { reason: 'no_version', detail: 'purl has no version: Vigil verifies a package at a pinned version' } };
   }
-  const name = ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+  let name = ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+  if (ref.type === 'npm' && !isNpmName(name)) {
+    return { unverified: { reason: 'invalid_purl', detail: `purl: ${JSON.stringify(name.slice(0, 200))} is not an npm package name (${NPM_NAME_RULE})` } };
+  }
+  // PEP 503: runs of -, _ and . are one -, so `Django_REST.framework` is the project the registry serves as `django-rest-framework`.
+  if (ref.type === 'pypi') name = pep503(name);
   try {
     const canonical = parsePackageRef(`${ref.type}:${name}@${ref.version}`);
     return { verified: { ecosystem: ref.type, name, version: ref.version, purl: canonical.purl } };
@@ -45,4 +50,17 @@ export function classifyPurl(text: string): PurlClassification {
     if (!(error instanceof PackageRefError)) throw error;
     return { unverified: { reason: 'invalid_purl', detail: error.message.replace(/^input: /, 'purl: ') } };
   }
+}
+
+/** What npm accepts as a package name (validate-npm-package-name), with the case of old packages kept. */
+export const NPM_NAME_RULE = 'at most 214 characters of letters, digits, -, ., _ and ~, not starting with . or _, optionally after one @scope/';
+const NPM_NAME = /^(?:@[A-Za-z0-9~-][A-Za-z0-9._~-]*\/)?[A-Za-z0-9~-][A-Za-z0-9._~-]*$/;
+
+function isNpmName(name: string): boolean {
+  return name.length <= 214 && NPM_NAME.test(name);
+}
+
+/** A PyPI project name normalised as PEP 503 says: lower case, each run of -, _ and . one -. */
+export function pep503(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Enums, Models, Serialize, Spec } from '@cyclonedx/cyclonedx-library';
 import type { SbomDependency, SbomVerification } from '@vigil/core';
+import { notAllowed } from './not-allowed.js';
+import { UniqueRefs } from './unique-refs.js';
 
 const { Severity, AnalysisState, RatingMethod } = Enums.Vulnerability;
 
@@ -25,6 +27,9 @@ export const VIGIL_PROPERTY = {
 /** The vulnerability id of a dependency the policy blocks, and of one it warns about or that is pending. */
 export const VIGIL_BLOCKED_ID = 'VIGIL-BLOCK';
 export const VIGIL_WARNED_ID = 'VIGIL-WARN';
+
+/** The bom-ref of `metadata.component`, the posted SBOM's subject. */
+export const SUBJECT_BOM_REF = 'vigil:subject';
 
 const SOURCE = () => new Models.Vulnerability.Source({ name: 'Vigil' });
 
@@ -58,8 +63,10 @@ export function toCycloneDxVex(verification: SbomVerification): string {
   bom.metadata.timestamp = new Date(verification.verified_at);
   bom.metadata.tools.components.add(new Models.Component(Enums.ComponentType.Application, 'vigil', { description: 'Vigil package verification' }));
   if (verification.sbom.name !== null) {
+    // A fixed bom-ref: without one the library invents a random one, and the same verification would give two VEX documents.
     bom.metadata.component = new Models.Component(Enums.ComponentType.Application, verification.sbom.name, {
       ...(verification.sbom.version !== null ? { version: verification.sbom.version } : {}),
+      bomRef: SUBJECT_BOM_REF,
     });
   }
   const meta = bom.metadata.properties;
@@ -82,7 +89,7 @@ export function toCycloneDxVex(verification: SbomVerification): string {
     for (const name of dependency.warnings) props.add(new Models.Property(VIGIL_PROPERTY.warning, name));
     for (const ref of dependency.components) props.add(new Models.Property(VIGIL_PROPERTY.component, ref));
     bom.components.add(component);
-    if (dependency.verdict === 'ALLOW') continue;
+    if (!notAllowed(dependency)) continue;
 
     const blocked = dependency.verdict === 'BLOCK';
     const text = why(dependency, verification.policy);
@@ -97,10 +104,11 @@ export function toCycloneDxVex(verification: SbomVerification): string {
     vulnerability.affects.add(new Models.Vulnerability.Affect(component.bomRef));
     bom.vulnerabilities.add(vulnerability);
   }
+  const refs = new UniqueRefs();
   for (const unverified of verification.unverified) {
     const component = new Models.Component(Enums.ComponentType.Library, unverified.name ?? unverified.ref, {
       ...(unverified.version !== null ? { version: unverified.version } : {}),
-      bomRef: `unverified:${unverified.ref}`,
+      bomRef: `unverified:${refs.next(unverified.ref)}`,
     });
     if (unverified.purl !== null) component.purl = unverified.purl;
     component.properties.add(new Models.Property(VIGIL_PROPERTY.unverified, unverified.reason));

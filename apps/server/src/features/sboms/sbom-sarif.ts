@@ -1,4 +1,6 @@
 import type { SbomVerification } from '@vigil/core';
+import { notAllowed } from './not-allowed.js';
+import { UniqueRefs } from './unique-refs.js';
 
 export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -39,7 +41,8 @@ const RULES = [
 ];
 
 /**
- * The verification as a SARIF 2.1.0 log: one result per package that is not allowed (rule 0 or 1)
+ * The verification as a SARIF 2.1.0 log: one result per package that is not allowed (rule 0 or 1;
+ * a pending package is never allowed, whatever verdict the policy gives it)
  * and one note per component not verified (rule 2), each located in the SBOM file (`sbomPath`, no
  * line: an SBOM's components are found by their purl, given as the logical location).
  */
@@ -51,7 +54,7 @@ export function toSarif(verification: SbomVerification, sbomPath: string): objec
     },
   ];
   const dependencyResults = verification.dependencies
-    .filter((d) => d.verdict !== 'ALLOW')
+    .filter(notAllowed)
     .map((d) => {
       const ruleIndex = d.verdict === 'BLOCK' ? 0 : 1;
       const why = [
@@ -69,13 +72,14 @@ export function toSarif(verification: SbomVerification, sbomPath: string): objec
         properties: { purl: d.purl, ecosystem: d.ecosystem, direct: d.direct, dev: d.dev, state: d.state, verdict: d.verdict, components: d.components },
       };
     });
+  const refs = new UniqueRefs();
   const unverifiedResults = verification.unverified.map((u) => ({
     ruleId: RULES[2]!.id,
     ruleIndex: 2,
     level: 'note' as const,
     message: { text: `${u.purl ?? u.name ?? u.ref}: not verified: ${u.detail}` },
     locations: at(u.purl ?? u.name ?? u.ref, u.ref),
-    partialFingerprints: { 'vigilComponent/v1': u.ref },
+    partialFingerprints: { 'vigilComponent/v1': refs.next(u.ref) },
     properties: { ref: u.ref, purl: u.purl, reason: u.reason },
   }));
   return {

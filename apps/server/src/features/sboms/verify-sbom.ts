@@ -3,18 +3,12 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { KeyPrincipal } from '../accounts/index.js';
 import { policyForEvaluation } from '../policies/index.js';
 import { bucketOf, recordPackageRequests, sortDependencies, verifyDependencies, type DependencyToVerify, type RepositoryVerificationDeps } from '../repositories/index.js';
+import { mergeDev, mergeDirect } from './merge-flags.js';
 import { classifyPurl } from './sbom-component-purl.js';
 import { readSbom } from './read-sbom.js';
 
 interface MergedComponent extends DependencyToVerify {
   components: string[];
-}
-
-/** A package named by several components: direct if any says so; development-only only if every one says so. */
-function mergeFlag(current: boolean | null, next: boolean | null, any: boolean): boolean | null {
-  if (current === null) return next;
-  if (next === null) return current;
-  return any ? current || next : current && next;
 }
 
 /**
@@ -55,8 +49,8 @@ export async function verifySbom(
       merged.set(coordinates.purl, { coordinates, direct: component.direct, dev: component.dev, components: [component.ref] });
       continue;
     }
-    known.direct = mergeFlag(known.direct, component.direct, true);
-    known.dev = mergeFlag(known.dev, component.dev, false);
+    known.direct = mergeDirect(known.direct, component.direct);
+    known.dev = mergeDev(known.dev, component.dev);
     if (!known.components.includes(component.ref)) known.components.push(component.ref);
   }
 
