@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { chunkRows } from '../../platform/db/chunk-rows.js';
 import type { Database, RegistryFetchesTable, TrackName } from '../../platform/db/schema.js';
 
 export type FetchRow = Selectable<RegistryFetchesTable>;
@@ -10,18 +11,23 @@ export const FETCH_LEASE_MS = 10 * 60_000;
 /** The rows of these purls, by purl. */
 export async function fetchRows(db: Kysely<Database>, purls: readonly string[]): Promise<Map<string, FetchRow>> {
   if (purls.length === 0) return new Map();
-  const rows = await db.selectFrom('registry_fetches').selectAll().where('purl', 'in', [...new Set(purls)]).execute();
-  return new Map(rows.map((row) => [row.purl, row]));
+  // In chunks: a 20,000-entry lockfile names more purls than one statement may bind.
+  const found = new Map<string, FetchRow>();
+  for (const chunk of chunkRows([...new Set(purls)].map((purl) => ({ purl })), 1)) {
+    const rows = await db.selectFrom('registry_fetches').selectAll().where('purl', 'in', chunk.map((c) => c.purl)).execute();
+    for (const row of rows) found.set(row.purl, row);
+  }
+  return found;
 }
 
 /** Queues one fetch per purl not queued before (the purl is the key: concurrent requests queue one). */
 export async function queueFetches(db: Kysely<Database>, refs: readonly { purl: string; ecosystem: string }[], now: number): Promise<void> {
   if (refs.length === 0) return;
-  await db
-    .insertInto('registry_fetches')
-    .values(refs.map((ref) => ({ purl: ref.purl, ecosystem: ref.ecosystem, state: 'queued' as const, next_attempt_at: now, created_at: now, updated_at: now })))
-    .onConflict((oc) => oc.column('purl').doNothing())
-    .execute();
+  const rows = refs.map((ref) => ({ purl: ref.purl, ecosystem: ref.ecosystem, state: 'queued' as const, next_attempt_at: now, created_at: now, updated_at: now }));
+  // In chunks: a 20,000-entry lockfile queues more rows than one statement may bind (it was a 500 on SQLite).
+  for (const chunk of chunkRows(rows, 6)) {
+    await db.insertInto('registry_fetches').values(chunk).onConflict((oc) => oc.column('purl').doNothing()).execute();
+  }
 }
 
 export interface ClaimedFetch {
