@@ -127,9 +127,10 @@ describe.skipIf(url === undefined || url === '')('attestations partitioned by mo
       const before = await fingerprint();
       expect(before.n).toBe(3000);
 
-      await migrateToLatest(db);
-
+      // The conversion alone: later migrations add columns (0025's dsse_signature), which change every row's text.
+      await migrateUpTo(db, '0024-attestation-partitions');
       expect(await fingerprint()).toEqual(before);
+      await migrateToLatest(db);
       const placement = await sql<{ partition: string; first: number; last: number }>`
         select tableoid::regclass::text as partition, min(recorded_at) as first, max(recorded_at) as last from attestations group by 1`.execute(db);
       expect(placement.rows.length).toBeGreaterThanOrEqual(4);
