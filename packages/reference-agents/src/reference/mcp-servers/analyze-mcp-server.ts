@@ -19,6 +19,7 @@ import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
+import { socketShellFinding } from './socket-shell.js';
 import { importedConstants, importedSenders } from './module-constants.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
@@ -132,6 +133,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const folded of foldedStrings(text, language)) {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
+      const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
+      if (shell !== null) findings.push(shell);
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
@@ -153,7 +156,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
+    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
     findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));
