@@ -20,6 +20,7 @@ import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
+import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { importedConstants, importedSenders } from './module-constants.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
@@ -59,6 +60,15 @@ function toolsOf(path: string, text: string): McpTool[] {
   return [];
 }
 
+function parsedManifest(text: string): Record<string, unknown> {
+  try {
+    const m = JSON.parse(text) as unknown;
+    return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 function schemaStrings(value: unknown, depth = 0): string[] {
   if (depth > 12) return [];
   if (typeof value === 'string') return [value];
@@ -80,6 +90,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const manifest = listing.files.find((f) => f.path === 'package.json');
   const manifestText = manifest ? await readArtifactText(manifest) : null;
   const installScripts = manifestText === null ? new Map<string, string>() : lifecycleScriptFiles(manifestText);
+  // A dependency from a URL on a foreign host installs code the registry never saw (PhantomRaven); git and code-host URLs are forks.
+  if (manifestText !== null) findings.push(...urlDependencyFindings(parsedManifest(manifestText), manifestText, 'package.json').filter((f) => f.severity !== 'MED'));
 
   const byPath = new Map(listing.files.map((f) => [f.path, f] as const));
   const moduleConstants = new Map<string, Map<string, string>>();
