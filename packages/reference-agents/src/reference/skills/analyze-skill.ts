@@ -6,6 +6,7 @@ import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { scriptFactFindings } from './script-fact-findings.js';
+import { dnsExfiltrationFinding } from '../text/dns-exfiltration.js';
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
 import { isTestOrExample, languageOf, scriptFacts, worthParsing } from './script-facts.js';
@@ -163,6 +164,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const secret = facts.find((f) => f.kind === 'secret-path' || f.kind === 'env-dump');
       if (secret) secretReads.push({ file: file.path, fact: secret });
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }));
+      const dns = dnsExfiltrationFinding(file.path, text, 'script');
+      if (dns !== null) findings.push(dns);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     if (shipped && (language !== null || CONFIG.test(file.path))) {
