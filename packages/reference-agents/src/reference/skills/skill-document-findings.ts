@@ -1,6 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, prohibitedAt } from '../text/destructive-commands.js';
 import { referenceFinding } from '../common/reference-finding.js';
+import { projectFormatterHook } from '../text/formatter-hook.js';
 import { lineLocator } from '../text/line-locator.js';
 import { describedAsAttack } from './agent-action-findings.js';
 
@@ -207,6 +208,8 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     if (/settings(?:\.local)?\.json|\/hooks|mcp\.json|authorized_keys|LaunchAgents/i.test(path)) severity = HOOK_COMMAND.test(window) || /authorized_keys|LaunchAgents/i.test(path) ? 'HIGH' : 'MED';
     else if (/\.bashrc|\.zshrc|\.bash_profile|\.zprofile|crontab/i.test(path)) severity = /\b(?:curl|wget|nc|base64|nohup)\b|\/dev\/tcp/.test(text.slice(m.index, m.index + sentence.length + 200)) ? 'HIGH' : null;
     else severity = STEERING.test(near) ? 'HIGH' : 'MED';
+    // The project's own settings given a formatter hook (format on save, at the user's request) is configuration.
+    if (severity === 'HIGH' && /^\.claude\/settings/.test(path) && projectFormatterHook(window)) severity = 'LOW';
     if (severity === null) continue;
     findings.push(referenceFinding({ category: 'persistence', severity, title: 'instruction to write the agent\'s settings, hooks or memory, or a startup file', ...at(m.index, sentence) }));
   }
