@@ -54,7 +54,7 @@ export function urlDependencyFindings(manifest: Record<string, unknown>, manifes
       const host = /^https?:/i.test(spec) ? hostOf(spec) : null;
       const foreign = host !== null && !CODE_HOSTS.test(host) && !own.has(host.split('.').slice(-2).join('.')) && !/^(localhost|127\.0\.0\.1)$/.test(host);
       const plain = /^http:/i.test(spec);
-      const title = foreign ? 'Dependency downloaded from a URL on a foreign host' : plain ? 'Dependency fetched over plain http' : 'Dependency installed from a URL or git, outside the registry';
+      const title = plain ? 'Dependency fetched over plain http' : foreign ? 'Dependency downloaded from a URL on a foreign host' : 'Dependency installed from a URL or git, outside the registry';
       out.push(referenceFinding({ category: 'dependency_confusion', severity: foreign || plain ? 'HIGH' : 'MED', title: options.subject ? `${options.subject}: ${title}` : title, file, ...lineOf(dep), evidence: `${dep}: ${spec}`.slice(0, 300) }));
     }
   }
