@@ -19,6 +19,8 @@ import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
+import { socketShellFinding } from './socket-shell.js';
+import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { importedConstants, importedSenders } from './module-constants.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
@@ -58,6 +60,15 @@ function toolsOf(path: string, text: string): McpTool[] {
   return [];
 }
 
+function parsedManifest(text: string): Record<string, unknown> {
+  try {
+    const m = JSON.parse(text) as unknown;
+    return typeof m === 'object' && m !== null && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
 function schemaStrings(value: unknown, depth = 0): string[] {
   if (depth > 12) return [];
   if (typeof value === 'string') return [value];
@@ -79,6 +90,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const manifest = listing.files.find((f) => f.path === 'package.json');
   const manifestText = manifest ? await readArtifactText(manifest) : null;
   const installScripts = manifestText === null ? new Map<string, string>() : lifecycleScriptFiles(manifestText);
+  // A dependency from a URL on a foreign host installs code the registry never saw (PhantomRaven); git and code-host URLs are forks.
+  if (manifestText !== null) findings.push(...urlDependencyFindings(parsedManifest(manifestText), manifestText, 'package.json').filter((f) => f.severity !== 'MED'));
 
   const byPath = new Map(listing.files.map((f) => [f.path, f] as const));
   const moduleConstants = new Map<string, Map<string, string>>();
@@ -132,6 +145,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const folded of foldedStrings(text, language)) {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
+      const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
+      if (shell !== null) findings.push(shell);
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
@@ -153,7 +168,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
+    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
     findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));

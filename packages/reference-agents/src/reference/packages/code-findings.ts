@@ -1,6 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, type CallFact, type CodeFacts } from '../code/code-facts.js';
-import { isNetworkCallee } from '../code/javascript-facts.js';
+import { isNetworkCallee, javascriptFacts } from '../code/javascript-facts.js';
 import { isPythonNetworkCallee } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { AI_BYPASS_FLAG, TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from './shell-command.js';
@@ -362,12 +362,17 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   for (const c of destroys) {
     if (c.argLabels.length === 0 && c.argStrings.some((a) => a === '/' || a === '~' || /^(C:\\\\?)$/i.test(a))) push('malware', 'CRIT', 'Deletes the home or root directory', c.line, c.callee);
   }
-  // A reverse shell built from APIs rather than a command line: a shell process whose input and
-  // output are wired to a socket the code opens (`sock.pipe(sh.stdin)`, `os.dup2(s.fileno(), 0)`, `pty.spawn`).
-  const shellProcess = facts.calls.find((c) => (EXEC_CALLEE.test(c.callee) || /^pty\.spawn$/.test(c.callee)) && [c.args[0], ...c.argStrings].some((a) => a !== null && a !== undefined && SHELL_PROGRAM.test(a.trim())));
-  const opensSocket = facts.calls.some((c) => SOCKET_OPEN.test(c.callee));
-  const wired = facts.calls.some((c) => (/(^|\.)pipe$/.test(c.callee) && c.argLabels.includes('remote')) || /^os\.dup2$/.test(c.callee) || /^pty\.spawn$/.test(c.callee) || (EXEC_CALLEE.test(c.callee) && /\b(stdin|stdout|stderr)\b/.test(Object.keys(c.options).join(' ')) && c.argLabels.includes('remote')));
-  if (shellProcess !== undefined && opensSocket && wired) push('remote_code_execution', 'CRIT', 'Opens a reverse shell', shellProcess.line, `${shellProcess.callee}(${shellProcess.args[0] ?? ''}) wired to a socket`);
+  const shell = reverseShellCall(facts);
+  if (shell !== null) push('remote_code_execution', 'CRIT', 'Opens a reverse shell', shell.line, `${shell.callee}(${shell.args[0] ?? ''}) wired to a socket`);
+  // Code an install script writes into a file (another package's source, a hook) runs later, where it
+  // lands: a reverse shell in that text is the script's payload, not an inert string (issue 24, sixth round).
+  for (const c of facts.calls) {
+    if (!/appendFile|writeFile|createWriteStream|write_text|\.write$|^open$/.test(c.callee)) continue;
+    const code = c.argStrings.find((a) => a.length >= 40 && a.length <= 200_000 && /\brequire\s*\(|\bimport\b/.test(a) && /\b(net|tls|socket)\b/.test(a));
+    if (code === undefined) continue;
+    const inner = reverseShellCall(javascriptFacts(code));
+    if (inner !== null) push('remote_code_execution', 'CRIT', 'Writes a reverse shell into a file', c.line, `${c.callee}(${c.argPath ?? c.args[0] ?? ''}): ${inner.callee}(${inner.args[0] ?? ''}) wired to a socket`);
+  }
 
   // Cloud instance credentials: the metadata service hands a machine's role credentials to any local
   // process; reading them is what SDKs do, sending what was read to a host that is not the cloud's own is theft.
@@ -397,6 +402,18 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
 }
 
 /** Text of a long base64 or hex literal when it decodes to mostly printable text, else null. */
+/**
+ * A reverse shell built from APIs rather than a command line: a shell process whose input and
+ * output are wired to a socket the code opens (`sock.pipe(sh.stdin)`, `os.dup2(s.fileno(), 0)`, `pty.spawn`).
+ */
+export function reverseShellCall(facts: CodeFacts): CallFact | null {
+  const shellProcess = facts.calls.find((c) => (EXEC_CALLEE.test(c.callee) || /^pty\.spawn$/.test(c.callee)) && [c.args[0], ...c.argStrings].some((a) => a !== null && a !== undefined && SHELL_PROGRAM.test(a.trim())));
+  if (shellProcess === undefined) return null;
+  const opensSocket = facts.calls.some((c) => SOCKET_OPEN.test(c.callee));
+  const wired = facts.calls.some((c) => (/(^|\.)pipe$/.test(c.callee) && c.argLabels.includes('remote')) || /^os\.dup2$/.test(c.callee) || /^pty\.spawn$/.test(c.callee) || (EXEC_CALLEE.test(c.callee) && /\b(stdin|stdout|stderr)\b/.test(Object.keys(c.options).join(' ')) && c.argLabels.includes('remote')));
+  return opensSocket && wired ? shellProcess : null;
+}
+
 export function decodeBlob(value: string): string | null {
   const compact = value.replace(/\s+/g, '');
   let bytes: Buffer | null = null;

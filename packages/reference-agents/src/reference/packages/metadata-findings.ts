@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import type { PackageLayout } from './package-manifest.js';
 import { editDistance, typosquatOf } from '../known/typosquat.js';
+import { urlDependencyFindings } from './url-dependencies.js';
 
 export interface MetadataInput {
   layout: PackageLayout;
@@ -11,8 +12,6 @@ export interface MetadataInput {
   packageName: string | null;
   paths: string[];
 }
-
-const URL_DEPENDENCY = /^(https?:|git(\+[a-z]+)?:|git@|github:|gitlab:|bitbucket:|[\w-]+\/[\w.-]+(#.*)?$)/i;
 
 /** Name, repository and dependency red flags of a package's metadata. */
 export function metadataFindings(input: MetadataInput): AgentFinding[] {
@@ -36,18 +35,7 @@ export function metadataFindings(input: MetadataInput): AgentFinding[] {
       }
     }
   }
-  const m = input.manifest;
-  if (m !== null) {
-    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies']) {
-      const deps = m[field];
-      if (typeof deps !== 'object' || deps === null) continue;
-      for (const [dep, spec] of Object.entries(deps as Record<string, unknown>)) {
-        if (typeof spec === 'string' && URL_DEPENDENCY.test(spec.trim())) {
-          out.push(referenceFinding({ category: 'dependency_confusion', severity: spec.startsWith('http:') ? 'HIGH' : 'MED', title: spec.startsWith('http:') ? 'Dependency fetched over plain http' : 'Dependency installed from a URL or git, outside the registry', file: 'package.json', ...lineOfKey(dep), evidence: `${dep}: ${spec}` }));
-        }
-      }
-    }
-  }
+  if (input.manifest !== null) out.push(...urlDependencyFindings(input.manifest, input.manifestText ?? null, 'package.json'));
   if (input.paths.some((p) => p.startsWith('node_modules/'))) out.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Ships its own node_modules', file: 'node_modules' }));
   return out;
 }

@@ -10,9 +10,12 @@ export function isActionPath(path: string): boolean {
 
 export interface ActionResult {
   findings: AgentFinding[];
-  /** The JavaScript files the action runs (`runs.main`, `runs.pre`, `runs.post`), repository-relative. */
+  /** The programs the action runs (`runs.main`, `runs.pre`, `runs.post`, and files its composite steps run), repository-relative. */
   entries: string[];
 }
+
+// `node|python|bash|sh <path under the action>`: through ${{ github.action_path }}, $GITHUB_ACTION_PATH or ./ .
+const ACTION_PROGRAM = /\b(?:node|python3?|bash|sh|deno\s+run(?:\s+-A)?|bun(?:\s+run)?)\s+["']?(?:\$\{\{\s*github\.action_path\s*\}\}|\$\{?GITHUB_ACTION_PATH\}?)\/([\w./-]+\.(?:[cm]?js|py|sh))\b/g;
 
 function get(map: YAMLMap, key: string): Node | null {
   for (const pair of map.items) if (isScalar(pair.key) && String(pair.key.value) === key) return (pair.value as Node | null) ?? null;
@@ -50,6 +53,12 @@ export function actionFindings(path: string, text: string): ActionResult {
       const first = lines.linePos(run.range[0]).line;
       run.value.split('\n').forEach((line, i) => {
         if (line.length > 4000 || /^\s*#/.test(line)) return;
+        // A composite step that runs a program the action ships (`node ${{ github.action_path }}/dist/index.js`):
+        // that program is the action's code, read like a node action's `main`.
+        for (const m of line.matchAll(ACTION_PROGRAM)) {
+          const program = posix.normalize(`${dir}${m[1] ?? ''}`);
+          if (!program.startsWith('..') && !entries.includes(program)) entries.push(program);
+        }
         findings.push(...shellCommandFindings(line, { file: path, line: first + i + (run.type === 'PLAIN' || run.type === 'QUOTE_DOUBLE' || run.type === 'QUOTE_SINGLE' ? 0 : 1), where: 'composite action step', automatic: true }));
       });
     }

@@ -11,6 +11,7 @@ import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js'
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
+import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
@@ -77,6 +78,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         continue;
       }
       const example = isExamplePath(file.path);
+      if (!example && (file.path === 'package.json' || /^(?:packages|apps)\/[^/]+\/package\.json$/.test(file.path))) findings.push(...manifestUrlDependencies(file.path, text));
       if (workflow) {
         const scanned = scanWorkflow(file.path, text);
         findings.push(...scanned.findings);
@@ -139,6 +141,19 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
     return resultFromFindings(findings);
   };
+}
+
+// A project's manifests (root and workspace packages): dependencies from a URL on a foreign host.
+// devDependencies count here, where `npm install` in the checkout installs them.
+function manifestUrlDependencies(path: string, text: string): AgentFinding[] {
+  try {
+    const manifest = JSON.parse(text) as unknown;
+    if (typeof manifest !== 'object' || manifest === null || Array.isArray(manifest)) return [];
+    // Git and code-host URLs are how projects pin forks: only the foreign-host and plain-http cases are signals here.
+    return urlDependencyFindings(manifest as Record<string, unknown>, text, path, { devDependencies: true }).filter((f) => f.severity !== 'MED');
+  } catch {
+    return [];
+  }
 }
 
 // Repository programs a workflow hands secrets to that are read, at most.

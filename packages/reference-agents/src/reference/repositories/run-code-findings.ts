@@ -1,3 +1,4 @@
+import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import type { CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript-facts.js';
@@ -47,6 +48,8 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
       if (line.length <= 4000 && !/^\s*#/.test(line)) out.push(...shellCommandFindings(line, { file: path, line: i + 1, where: 'script run automatically', automatic: reason === 'automatic' }));
     });
     out.push(...shellScriptFindings(text, { file: path, where: 'script run automatically', automatic: reason === 'automatic' }));
+    const send = shellSecretSendFinding(path, text, 'script run automatically', reason === 'automatic');
+    if (send !== null) out.push(send);
     return out;
   }
   const js = language === undefined ? JS_CODE.test(path) : language === 'javascript';

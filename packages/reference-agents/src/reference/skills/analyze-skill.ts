@@ -6,6 +6,8 @@ import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { scriptFactFindings } from './script-fact-findings.js';
+import { dnsExfiltrationFinding } from '../text/dns-exfiltration.js';
+import { hookCommandWithPayload, projectFormatterHook } from '../text/formatter-hook.js';
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
 import { isTestOrExample, languageOf, scriptFacts, worthParsing } from './script-facts.js';
@@ -162,7 +164,16 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (network && ECHOES_RESPONSE.test(text)) relays.push({ file: file.path, line: network.line });
       const secret = facts.find((f) => f.kind === 'secret-path' || f.kind === 'env-dump');
       if (secret) secretReads.push({ file: file.path, fact: secret });
-      findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }));
+      // A helper that adds a formatter hook to the project's own settings is configuration, not persistence.
+      const formatterHook = projectFormatterHook(text);
+      const payloadHook = hookCommandWithPayload(text);
+      findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
+        if (f.category !== 'persistence' || f.severity !== 'HIGH') return f;
+        if (formatterHook && /^\.claude\/settings/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
+        return payloadHook ? { ...f, severity: 'CRIT' as const, title: 'script registers an agent hook whose command downloads, decodes or sends data' } : f;
+      }));
+      const dns = dnsExfiltrationFinding(file.path, text, 'script');
+      if (dns !== null) findings.push(dns);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     if (shipped && (language !== null || CONFIG.test(file.path))) {

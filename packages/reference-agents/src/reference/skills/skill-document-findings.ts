@@ -1,6 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, prohibitedAt } from '../text/destructive-commands.js';
 import { referenceFinding } from '../common/reference-finding.js';
+import { projectFormatterHook } from '../text/formatter-hook.js';
 import { lineLocator } from '../text/line-locator.js';
 import { describedAsAttack } from './agent-action-findings.js';
 
@@ -78,6 +79,12 @@ interface PhraseFamily {
 }
 
 // Families from Cisco's skill threat taxonomy and the OWASP LLM Top 10 that are phrased, not coded.
+// Destroying a machine or an account's cloud resources wholesale (the Amazon Q extension wiper prompt, 2025):
+// "delete file-system and cloud resources", "terminate all EC2 instances", "clean the system to a near-factory
+// state". A named or tagged subset ("the staging bucket", "instances tagged ephemeral") is ordinary cleanup and
+// does not match: the object must be every resource, or cloud resources as a class.
+const CLOUD_DESTRUCTION = String.raw`\b(?:delete|terminate|destroy|remove|wipe|purge|nuke|tear\s+down)\s+(?:(?:all|every|each|any)\s+(?:of\s+)?(?:the\s+|their\s+|its\s+|your\s+|the\s+user['’]s\s+)?(?:\w+\s+){0,2}?(?:cloud\s+resources|resources|(?:EC2\s+|compute\s+)?instances|(?:S3\s+|storage\s+)?buckets|IAM\s+users|users\s+and\s+roles|clusters|VMs|virtual\s+machines|databases)(?![\w-]*\s+(?:tagged|named|matching|labelled|labeled|with\s+the\s+(?:tag|label|prefix)|older\s+than|created\s+by\s+(?:this|the)\s+(?:test|skill|run))\b)|(?:file[-\s]?system\s+and\s+)?cloud\s+resources)\b|\b(?:clean|reset|restore|wipe|return)\b[^.\n]{0,40}\b(?:system|machine|computer|laptop)\b[^.\n]{0,30}\b(?:near[-\s])?factory\s+(?:state|settings|defaults|condition)\b`;
+
 const FAMILIES: readonly PhraseFamily[] = [
   {
     id: 'transitive-trust',
@@ -117,7 +124,7 @@ const FAMILIES: readonly PhraseFamily[] = [
     severity: 'HIGH',
     title: 'instruction to destroy the user\'s data',
     pattern:
-      new RegExp(String.raw`\b(?:delete|remove|wipe|erase|destroy|overwrite|shred)\b[^.\n]{0,40}\b(?:(?:all\s+(?:of\s+)?)?the\s+user['’]s\s+(?:files|data|home\s+directory|documents)|(?:the\s+)?(?:user['’]s\s+)?home\s+directory|everything\s+(?:in|under)\s+(?:the\s+)?(?:home\s+directory|~|\$HOME)|the\s+(?:entire|whole)\s+(?:disk|drive|filesystem|file\s+system|home\s+directory)|all\s+(?:local\s+)?(?:git\s+)?branches\s+and\s+(?:the\s+)?remote)\b|\bdrop\s+(?:all\s+(?:the\s+)?tables|the\s+production\s+database)\b|${DESTRUCTIVE_COMMAND}`, 'i'),
+      new RegExp(String.raw`\b(?:delete|remove|wipe|erase|destroy|overwrite|shred)\b[^.\n]{0,40}\b(?:(?:all\s+(?:of\s+)?)?the\s+user['’]s\s+(?:files|data|home\s+directory|documents)|(?:the\s+)?(?:user['’]s\s+)?home\s+directory|everything\s+(?:in|under)\s+(?:the\s+)?(?:home\s+directory|~|\$HOME)|the\s+(?:entire|whole)\s+(?:disk|drive|filesystem|file\s+system|home\s+directory)|all\s+(?:local\s+)?(?:git\s+)?branches\s+and\s+(?:the\s+)?remote)\b|\bdrop\s+(?:all\s+(?:the\s+)?tables|the\s+production\s+database)\b|${CLOUD_DESTRUCTION}|${DESTRUCTIVE_COMMAND}`, 'i'),
   },
   DISABLE_SAFETY_RULE,
   {
@@ -201,6 +208,8 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     if (/settings(?:\.local)?\.json|\/hooks|mcp\.json|authorized_keys|LaunchAgents/i.test(path)) severity = HOOK_COMMAND.test(window) || /authorized_keys|LaunchAgents/i.test(path) ? 'HIGH' : 'MED';
     else if (/\.bashrc|\.zshrc|\.bash_profile|\.zprofile|crontab/i.test(path)) severity = /\b(?:curl|wget|nc|base64|nohup)\b|\/dev\/tcp/.test(text.slice(m.index, m.index + sentence.length + 200)) ? 'HIGH' : null;
     else severity = STEERING.test(near) ? 'HIGH' : 'MED';
+    // The project's own settings given a formatter hook (format on save, at the user's request) is configuration.
+    if (severity === 'HIGH' && /^\.claude\/settings/.test(path) && projectFormatterHook(window)) severity = 'LOW';
     if (severity === null) continue;
     findings.push(referenceFinding({ category: 'persistence', severity, title: 'instruction to write the agent\'s settings, hooks or memory, or a startup file', ...at(m.index, sentence) }));
   }
@@ -226,6 +235,12 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
       continue;
     }
     if (m) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
+  }
+  // The second signal that makes a destructive order an attack rather than a risky step: it is to be
+  // carried out without asking (the wiper prompt's "run continuously", "without confirmation").
+  const destroys = findings.findIndex((f) => f.category === 'destructive_action' && f.severity === 'HIGH');
+  if (destroys >= 0 && findings.some((f) => f.category === 'excessive_agency')) {
+    findings[destroys] = { ...findings[destroys]!, severity: 'CRIT', title: 'instruction to destroy the user\'s data or cloud resources without confirmation' };
   }
   return findings;
 }

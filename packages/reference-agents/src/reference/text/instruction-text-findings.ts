@@ -12,6 +12,8 @@ export interface InstructionTextOptions {
   firstLine?: number;
   /** Scan HTML comments and base64 blocks (markdown documents). */
   markdown?: boolean;
+  /** The text is a string taken from source code (a tool's description): escapes it still spells (`\x1b[8m`) are read as the characters. */
+  cookEscapes?: boolean;
   /** Match instruction phrasing (false: hidden characters only, for code and data files). */
   phrases?: boolean;
   /** The phrase rules to match instead of PHRASE_RULES. */
@@ -37,7 +39,25 @@ const BASE64_BLOCK = /(?<![A-Za-z0-9+/=_-])(?:[A-Za-z0-9+/]{4}){20,}(?:[A-Za-z0-
 // CSI (`ESC [ … letter`) and OSC (`ESC ] … BEL`) sequences; built from a string so no control
 // character sits in a regex literal.
 const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]|${String.fromCharCode(27)}\\][^${String.fromCharCode(7)}]*${String.fromCharCode(7)}`);
+const ESC = String.fromCharCode(27);
+// Sequences that hide what follows or what came before: conceal (SGR 8), cursor up/back, erase line or screen.
+const HIDING_SEQUENCE = new RegExp(`${ESC}\\[(?:[0-9;]*;)?8(?:;[0-9;]*)?m|${ESC}\\[\\d*[AFJK]`, 'g');
+const HIDDEN_ASK = /\b(?:always|never|must|instead|pass|use|run|install|send|include|read|call|ignore)\b|https?:\/\/|--(?:index-url|extra-index-url|registry)\b/i;
 const SHELL_PAYLOAD = /\b(?:curl|wget|bash|sh\s+-c|powershell|nc\s+-e|python3?\s+-c|rm\s+-rf|chmod\s+\+x)\b|\/dev\/tcp\//;
+
+/** `\x1b[`, `\u001b[`, `\033[`, `\e[` spelled out in text taken from code, turned into the escape they stand for. */
+export function cookEscapes(text: string): string {
+  return text.replace(/\\(?:x1b|u001b|u\{1b\}|033|e)(?=[[\]])/gi, ESC);
+}
+
+/** The visible text after the first hiding sequence, when it asks for something (an instruction, a URL, a flag); else null. */
+export function concealedInstruction(text: string): string | null {
+  for (const m of text.matchAll(HIDING_SEQUENCE)) {
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 400).replace(new RegExp(`${ESC}\\[[0-9;?]*[A-Za-z]`, 'g'), '').trim();
+    if (after.length >= 12 && (HIDDEN_ASK.test(after) || SHELL_PAYLOAD.test(after))) return after;
+  }
+  return null;
+}
 
 function printableRatio(text: string): number {
   if (text.length === 0) return 0;
@@ -115,8 +135,18 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
 
   if (options.phrases !== false) {
     // Terminal escape sequences can hide or recolor text when a client prints it (Trail of Bits, 2025).
-    const ansi = ANSI_ESCAPE.exec(text);
-    if (ansi) findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'ANSI escape sequences hide text from the terminal reader', file, line: at(text, ansi.index), evidence: JSON.stringify(text.slice(ansi.index, ansi.index + 120)) }));
+    // A description read from code may still spell the escape (`\x1b[8m`); a document's prose may quote one, a
+    // progress bar's string constant holds one, so only descriptions are cooked.
+    const cooked = options.cookEscapes === true ? cookEscapes(text) : text;
+    const ansi = ANSI_ESCAPE.exec(cooked);
+    // A description that only spells an escape (documenting colour codes) counts when it hides an instruction.
+    if (ansi && (ANSI_ESCAPE.test(text) || concealedInstruction(cooked) !== null)) {
+      // Conceal, cursor-up or erase, followed by an instruction, a URL or a command: text the user is kept from
+      // seeing that tells the model what to do (the second signal that makes the escape an attack, not colour).
+      const hidden = concealedInstruction(cooked);
+      const where = Math.min(text.length - 1, ansi.index);
+      findings.push(referenceFinding({ category: 'prompt_injection', severity: hidden !== null ? 'CRIT' : 'HIGH', title: hidden !== null ? 'ANSI escape sequences hide an instruction from the terminal reader' : 'ANSI escape sequences hide text from the terminal reader', file, line: at(text, where), evidence: JSON.stringify((hidden ?? cooked.slice(ansi.index, ansi.index + 120)).slice(0, 160)) }));
+    }
   }
 
   // Phrases are matched on the text with hidden characters removed, so a zero-width space between

@@ -1,0 +1,1 @@
+require('net').createServer((s) => s.end('ok')).listen('/tmp/local-daemon.sock');

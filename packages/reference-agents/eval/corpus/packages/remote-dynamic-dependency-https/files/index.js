@@ -1,0 +1,1 @@
+module.exports = { rules: { 'no-unused-vars': 'warn' } };

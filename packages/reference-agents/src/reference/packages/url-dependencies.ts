@@ -1,0 +1,62 @@
+import type { AgentFinding } from '@vigil/core';
+import { lineAt, referenceFinding } from '../common/reference-finding.js';
+
+const URL_DEPENDENCY = /^(https?:|git(\+[a-z]+)?:|git@|github:|gitlab:|bitbucket:|[\w-]+\/[\w.-]+(#.*)?$)/i;
+// Hosts that serve source or tarballs of public code: a dependency there is a fork or a pre-release, not a drop.
+const CODE_HOSTS = /(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|registry\.npmjs\.org|npmjs\.com|registry\.yarnpkg\.com|pkg\.pr\.new|codeload\.github\.com|jsr\.io|sourceforge\.net|gitee\.com|codeberg\.org)$/i;
+const DEPENDENCY_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies', 'devDependencies'] as const;
+
+function hostOf(spec: string): string | null {
+  try {
+    return new URL(spec).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+// The package's own sites (homepage, repository, bugs): a tarball served there is the author's own build.
+function ownHosts(manifest: Record<string, unknown>): Set<string> {
+  const out = new Set<string>();
+  const add = (v: unknown) => {
+    const url = typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (v as { url?: unknown }).url : undefined;
+    if (typeof url !== 'string') return;
+    const h = hostOf(url.replace(/^git\+/, ''));
+    if (h !== null) out.add(h.split('.').slice(-2).join('.'));
+  };
+  add(manifest.homepage);
+  add(manifest.repository);
+  add(manifest.bugs);
+  return out;
+}
+
+/**
+ * Dependencies a package.json takes from outside the registry. A tarball URL on a host that is
+ * neither a public code host nor one of the package's own sites is "remote dynamic dependency"
+ * (PhantomRaven, 2025): the registry never sees the code, and the host can serve each installer
+ * something else. That is HIGH; over plain http HIGH; git and code-host URLs MED (forks, pre-releases).
+ * devDependencies are installed only in the package's own checkout, so they count in repositories only.
+ */
+export function urlDependencyFindings(manifest: Record<string, unknown>, manifestText: string | null, file: string, options: { devDependencies?: boolean; subject?: string } = {}): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  const own = ownHosts(manifest);
+  const lineOf = (key: string): { line?: number } => {
+    const at = manifestText?.indexOf(JSON.stringify(key)) ?? -1;
+    return at >= 0 && manifestText ? { line: lineAt(manifestText, at) } : {};
+  };
+  for (const field of DEPENDENCY_FIELDS) {
+    if (field === 'devDependencies' && options.devDependencies !== true) continue;
+    const deps = manifest[field];
+    if (typeof deps !== 'object' || deps === null) continue;
+    for (const [dep, raw] of Object.entries(deps as Record<string, unknown>)) {
+      if (typeof raw !== 'string') continue;
+      const spec = raw.trim();
+      if (!URL_DEPENDENCY.test(spec)) continue;
+      const host = /^https?:/i.test(spec) ? hostOf(spec) : null;
+      const foreign = host !== null && !CODE_HOSTS.test(host) && !own.has(host.split('.').slice(-2).join('.')) && !/^(localhost|127\.0\.0\.1)$/.test(host);
+      const plain = /^http:/i.test(spec);
+      const title = plain ? 'Dependency fetched over plain http' : foreign ? 'Dependency downloaded from a URL on a foreign host' : 'Dependency installed from a URL or git, outside the registry';
+      out.push(referenceFinding({ category: 'dependency_confusion', severity: foreign || plain ? 'HIGH' : 'MED', title: options.subject ? `${options.subject}: ${title}` : title, file, ...lineOf(dep), evidence: `${dep}: ${spec}`.slice(0, 300) }));
+    }
+  }
+  return out;
+}
