@@ -322,6 +322,8 @@ describe.skipIf(!serverBuilt)('vigil mcp against a real server', () => {
         texts.push(error!.message);
         expect(error!.code, uri).toBe(code);
         expect(error!.message, uri).toMatch(message);
+        // The SDK client adds `MCP error <code>: ` once; the wire message carries no prefix of its own.
+        expect(error!.message.match(/MCP error/g), uri).toHaveLength(1);
       }
     }
     // Still serving after the errors.

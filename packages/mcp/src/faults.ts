@@ -20,14 +20,13 @@ export class CallDeadlineError extends Error {
  * unreachable, 5xx, an answer off the contract) says that it is the service's fault and that the
  * package is NOT known to be safe, so an agent does not read an outage as a clean bill; a refusal
  * (401, 403, 404, 422, 429) gives the server's status and detail; anything else is reported as an
- * internal error of this server. Never throws: one bad call must not stop the MCP server.
+ * internal error of this server (`unknownVerdict`: that sentence for what is not a verdict, a policy read). Never throws: one bad call must not stop the MCP server.
  * Whatever the API (or a proxy before it) wrote is redacted, then passed through `printable`: no control or bidi
  * characters, at most 500 characters, so an upstream cannot write text that reads as Vigil's advice.
  */
-export function faultMessage(err: unknown, baseUrl: string, redact: (text: string) => string = (text) => text): string {
+export function faultMessage(err: unknown, baseUrl: string, redact: (text: string) => string = (text) => text, unknownVerdict = 'No verdict is known: treat the package as unchecked, not as safe.'): string {
   // Redacted before it is cut: a cut must not leave half a key behind.
   const printable = (text: string, max?: number) => cut(redact(text), max);
-  const unknownVerdict = 'No verdict is known: treat the package as unchecked, not as safe.';
   if (err instanceof ToolInputError) return err.message;
   if (err instanceof CallDeadlineError) return `The Vigil MCP server gave up on this call after ${err.deadlineMs / 1000} s (its deadline for a tool call); ${err.progress}. No verdict is known: treat it as unchecked, not as safe.`;
   if (err instanceof VigilConnectionError) return `The Vigil API at ${baseUrl} cannot be reached (${printable(err.detail)}). ${unknownVerdict}`;

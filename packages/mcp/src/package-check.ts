@@ -1,5 +1,5 @@
 import type { Dated } from '@vigil/client';
-import { formatOffsetTimestamp, PackageRefError, parsePackageRef, type Verdict, type VerifyResult } from '@vigil/core';
+import { formatOffsetTimestamp, PackageRefError, parsePackageRef, type PackageRef, type Verdict, type VerifyResult } from '@vigil/core';
 import type { Advice, PackageCheck } from './schemas.js';
 import { ToolInputError } from './tool-result.js';
 
@@ -22,13 +22,36 @@ export function checkReference(argument: string, value: string): string {
   // A lone surrogate cannot be encoded (UTF-8, a URL): said here rather than failing in the request.
   const lone = LONE_SURROGATE_RE.exec(value);
   if (lone) throw new ToolInputError(`${argument}: contains a lone surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()} at index ${lone.index}), which cannot be encoded: expected pkg:<type>/<name>[@version] or <type>:<name>[@version] in well-formed Unicode`);
+  // The purl library drops some of them (`pkg:npm/a@1%00` parses as `pkg:npm/a@1`), so the text is checked as given.
+  const control = CONTROL_RE.exec(value);
+  if (control) throw new ToolInputError(`${argument}: contains a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at index ${control.index}): ${EXPECTED_REF}`);
+  let ref: PackageRef;
   try {
-    parsePackageRef(value);
+    ref = parsePackageRef(value);
   } catch (err) {
     if (err instanceof PackageRefError) throw new ToolInputError(`${argument}: ${err.message.replace(/^input: /, '')}`);
     throw err;
   }
+  const npmProblem = ref.type === 'npm' ? npmNameProblem(ref) : null;
+  if (npmProblem) throw new ToolInputError(`${argument}: ${JSON.stringify(ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name)} is not an npm package name (${npmProblem}): expected pkg:npm/[@scope/]name[@version] or npm:[@scope/]name[@version]`);
   return value;
+}
+
+const EXPECTED_REF = 'expected pkg:<type>/<name>[@version] or <type>:<name>[@version]';
+
+/** C0 and C1 controls and DEL but the whitespace ones (@vigil/core refuses those by name): no registry names a package or version with one. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_RE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * Why an npm reference cannot name an npm package (the registry's name rules, as npm's
+ * validate-npm-package-name has them): a namespace is one `@scope`, and neither it nor the name
+ * starts with "." or "_", so `pkg:npm/../../etc/passwd@1.0.0` is refused here, not looked up.
+ */
+function npmNameProblem(ref: PackageRef): string | null {
+  if (ref.namespace !== null && !/^@[^./_@][^/]*$/.test(ref.namespace)) return 'a namespace is one @scope, not starting with "." or "_"';
+  if (/^[._]/.test(ref.name)) return 'a name cannot start with "." or "_"';
+  return null;
 }
 
 const stamp = (value: Date | null): string | null => (value === null ? null : formatOffsetTimestamp(value));

@@ -1,6 +1,7 @@
 import { McpServer, ResourceTemplate, type RegisteredResource, type RegisteredResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, ReadResourceRequestSchema, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { VigilApiError, type Dated, type Vigil } from '@vigil/client';
+import * as z from 'zod';
 import { DEFAULT_POLICY_ID, DEFAULT_POLICY_NAME, formatOffsetTimestamp, PolicyName, type Policy } from '@vigil/core';
 import { faultMessage } from './faults.js';
 import { checkReference } from './package-check.js';
@@ -16,6 +17,15 @@ export const GUIDE_URI = 'vigil://guide/reading-verdicts';
 export const POLICIES_URI = 'vigil://policies';
 export const VERDICT_URI_TEMPLATE = 'vigil://verdict/{purl}';
 export const POLICY_URI_TEMPLATE = 'vigil://policy/{name}';
+
+/** PolicyName's limit (@vigil/core). */
+const MAX_POLICY_NAME_CHARS = 100;
+
+/** What a template's one-segment error gives as an example. */
+const TEMPLATE_EXAMPLE: Record<string, string> = {
+  [VERDICT_URI_TEMPLATE]: 'vigil://verdict/pkg%3Anpm%2Fleft-pad%401.3.0',
+  [POLICY_URI_TEMPLATE]: 'vigil://policy/default',
+};
 
 const EVERY_RESOURCE = `${GUIDE_URI}, ${POLICIES_URI}, ${VERDICT_URI_TEMPLATE} (the purl percent-encoded) and ${POLICY_URI_TEMPLATE}`;
 
@@ -41,6 +51,16 @@ function shown(ctx: ResourceContext, uri: string): string {
   const cut = chars.length > MAX_DETAIL_CHARS ? chars.slice(0, MAX_DETAIL_CHARS).join('') : redacted;
   // JSON.stringify escapes C0 controls; C1, bidi and zero-width characters are escaped here.
   return JSON.stringify(cut).replace(/[\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The SDK's McpError with `message` as written: its constructor prefixes `MCP error <code>: `, and
+ * the SDK puts `error.message` on the wire, where a client prefixes it again.
+ */
+export function mcpError(code: number, message: string): McpError {
+  const error = new McpError(code, message);
+  error.message = message;
+  return error;
 }
 
 /** One percent-encoded path segment of a URI template, decoded; malformed encoding is a bad argument. */
@@ -69,11 +89,21 @@ function policyText(policy: Dated<typeof Policy>): string {
   return lines.join('\n');
 }
 
+/**
+ * Why `name` is not a policy name, quoting it: redacted before it is cut to 100 characters (a cut
+ * first could leave part of the key behind); a name too long says the limit, not zod's wording.
+ */
+function policyNameProblem(ctx: ResourceContext, name: string, issue: { code: string }): string {
+  const quoted = JSON.stringify(printable(ctx.redact(name), MAX_POLICY_NAME_CHARS));
+  if (issue.code === 'too_big') return `${quoted} is not a policy name: expected at most ${MAX_POLICY_NAME_CHARS} characters, got ${[...name].length}`;
+  return `${quoted} is not a policy name: expected a policy name of letters, digits, ".", "_" or "-"`;
+}
+
 /** The calling account's policy of that name: `default` is the built-in one; others are the organization's. */
 async function policyNamed(vigil: Vigil, name: string, signal: AbortSignal): Promise<Dated<typeof Policy>> {
   if (name === DEFAULT_POLICY_NAME) return vigil.policies.get(DEFAULT_POLICY_ID, { signal });
   for await (const policy of vigil.policies.list({ signal, pageSize: 100 })) if (policy.name === name) return policy;
-  throw new McpError(RESOURCE_NOT_FOUND, `${POLICY_URI_TEMPLATE}: the account has no policy named "${name}" (${POLICIES_URI} lists them; "default" is the built-in policy)`);
+  throw mcpError(RESOURCE_NOT_FOUND, `${POLICY_URI_TEMPLATE}: the account has no policy named "${name}" (${POLICIES_URI} lists them; "default" is the built-in policy)`);
 }
 
 /** The JSON and the text of one resource, both under its URI. */
@@ -85,6 +115,12 @@ function contents(uri: string, text: string, json: unknown): ReadResourceResult 
     ],
   };
 }
+
+/**
+ * resources/read as the SDK routes it, with `params` checked by the handler: a missing or
+ * non-string `uri` is -32602 with a sentence, as JSON-RPC has it for invalid params.
+ */
+const ReadRequestSchema = z.object({ method: z.literal(ReadResourceRequestSchema.shape.method.value), params: z.looseObject({ uri: z.unknown().optional() }).optional() });
 
 /**
  * Vigil's resources (docs/mcp.md, "Resources"): the verdict guide, the account's policies, and the
@@ -153,7 +189,7 @@ export function registerResources(server: McpServer, ctx: ResourceContext): void
       ctx.run(extra.signal, async ({ signal }) => {
         const name = segment(variables, 'name', POLICY_URI_TEMPLATE);
         const parsed = PolicyName.safeParse(name);
-        if (!parsed.success) throw new ToolInputError(`${POLICY_URI_TEMPLATE}: ${JSON.stringify(printable(name, 100))} is not a policy name: ${parsed.error.issues[0]!.message}`);
+        if (!parsed.success) throw new ToolInputError(`${POLICY_URI_TEMPLATE}: ${policyNameProblem(ctx, name, parsed.error.issues[0]!)}`);
         const found = await policyNamed(ctx.vigil(), name, signal);
         return contents(uri.href, policyText(found), policyJson(found));
       }),
@@ -168,38 +204,58 @@ export function registerResources(server: McpServer, ctx: ResourceContext): void
     [POLICY_URI_TEMPLATE, policy],
   ];
 
-  server.server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const asked = request.params.uri;
+  server.server.setRequestHandler(ReadRequestSchema, async (request, extra) => {
+    const asked = request.params?.uri;
+    // Which resource a fault of the API is about, for the message (docs/mcp.md, "Resources").
+    const about = typeof asked === 'string' && matchable(asked).startsWith('vigil://polic') ? 'policy' : 'verdict';
     try {
-      if (!URL.canParse(asked)) throw new McpError(ErrorCode.InvalidParams, `resources/read: ${shown(ctx, asked)} is not a URI; Vigil's resources are ${EVERY_RESOURCE}`);
-      const uri = new URL(asked);
-      const resource = fixed.get(uri.href);
+      // The SDK's own schema would fail a non-string `uri` with a raw zod dump as -32603.
+      if (typeof asked !== 'string') throw mcpError(ErrorCode.InvalidParams, `resources/read: params.uri must be a string (a URI), got ${asked === undefined ? 'none' : typeof asked}; Vigil's resources are ${EVERY_RESOURCE}`);
+      if (!URL.canParse(asked)) throw mcpError(ErrorCode.InvalidParams, `resources/read: ${shown(ctx, asked)} is not a URI; Vigil's resources are ${EVERY_RESOURCE}`);
+      const raw = matchable(asked);
+      const uri = new URL(raw);
+      const resource = fixed.get(raw);
       if (resource) return await resource.readCallback(uri, extra);
       for (const [template, registered] of templates) {
-        const variables = registered.resourceTemplate.uriTemplate.match(uri.href);
+        const prefix = template.slice(0, template.indexOf('{'));
+        const variables = registered.resourceTemplate.uriTemplate.match(raw);
         if (variables) return await registered.readCallback(uri, variables, extra);
         // `vigil://verdict/pkg:npm/a@1`: the purl's slash makes it two segments.
-        const prefix = template.slice(0, template.indexOf('{'));
-        if (uri.href.startsWith(prefix)) throw new McpError(ErrorCode.InvalidParams, `${shown(ctx, asked)}: expected ${template} with one path segment after ${prefix}: percent-encode it with encodeURIComponent (e.g. vigil://verdict/pkg%3Anpm%2Fleft-pad%401.3.0)`);
+        if (raw.startsWith(prefix)) throw mcpError(ErrorCode.InvalidParams, `${shown(ctx, asked)}: expected ${template} with one path segment after ${prefix}: percent-encode it with encodeURIComponent (e.g. ${TEMPLATE_EXAMPLE[template]})`);
       }
-      throw new McpError(RESOURCE_NOT_FOUND, `Resource ${shown(ctx, asked)} not found; Vigil's resources are ${EVERY_RESOURCE}`);
+      throw mcpError(RESOURCE_NOT_FOUND, `Resource ${shown(ctx, asked)} not found; Vigil's resources are ${EVERY_RESOURCE}`);
     } catch (err) {
-      throw resourceError(err, ctx);
+      throw resourceError(err, ctx, about);
     }
   });
 }
 
 /**
+ * The URI as it is matched: scheme and host in lower case (RFC 3986: both are case-insensitive),
+ * the path as written. `new URL` would also remove dot segments, turning `vigil://verdict/..` (or
+ * `%2E%2E`) into `vigil://verdict/`; kept, `..` is the purl or policy name that gets refused.
+ */
+function matchable(asked: string): string {
+  return asked.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)([^/?#]*)/, (_, scheme: string, host: string) => `${scheme.toLowerCase()}${host.toLowerCase()}`);
+}
+
+/** What an API fault means for the resource read (a verdict's wording is that of the tools). */
+const UNKNOWN: Record<'verdict' | 'policy', string | undefined> = {
+  verdict: undefined,
+  policy: 'No policy could be read; read it again later.',
+};
+
+/**
  * Any failure of a read as an MCP error (JSON-RPC error of resources/read, not a result): a bad
  * URI or argument is -32602, a resource that does not exist -32002 (an API 404 too), anything else
  * -32603 with the message a tool error would give (docs/mcp.md, "Errors"). Never with the key.
+ * Each message is the bare one: McpError's own `MCP error <code>: ` prefix is the client's to add.
  */
-function resourceError(err: unknown, ctx: ResourceContext): McpError {
-  // McpError prefixes "MCP error <code>: " to its message; the wire carries the message without it.
+function resourceError(err: unknown, ctx: ResourceContext, about: 'verdict' | 'policy'): McpError {
   const bare = (e: McpError) => e.message.replace(/^MCP error -?\d+: /, '');
-  if (err instanceof McpError) return new McpError(err.code, ctx.redact(bare(err)));
-  if (err instanceof ToolInputError) return new McpError(ErrorCode.InvalidParams, ctx.redact(err.message));
-  const message = faultMessage(err, ctx.baseUrl, ctx.redact);
-  if (err instanceof VigilApiError && err.status === 404) return new McpError(RESOURCE_NOT_FOUND, ctx.redact(message));
-  return new McpError(ErrorCode.InternalError, ctx.redact(message));
+  if (err instanceof McpError) return mcpError(err.code, ctx.redact(bare(err)));
+  if (err instanceof ToolInputError) return mcpError(ErrorCode.InvalidParams, ctx.redact(err.message));
+  const message = faultMessage(err, ctx.baseUrl, ctx.redact, UNKNOWN[about]);
+  if (err instanceof VigilApiError && err.status === 404) return mcpError(RESOURCE_NOT_FOUND, ctx.redact(message));
+  return mcpError(ErrorCode.InternalError, ctx.redact(message));
 }
