@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `vigil-server`: the usage text is read from the file the build wrote (dist/usage.txt), so help
-// loads none of the server; every other command imports main.js (docs/benchmarks.md).
+// loads none of the server, nor does `firewall`; every other command imports main.js (docs/benchmarks.md).
 import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -18,6 +18,21 @@ async function usage(): Promise<string> {
 
 if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
   process.stdout.write(await usage());
+} else if (command === 'firewall') {
+  // The firewall needs none of the server (no database, routes or workers) and main.js loads all of
+  // it: seconds before the firewall listened (outsider finding). Loaded alone, with main.js's exits:
+  // a setting that does not parse 2 with the usage, anything else 1.
+  const { FirewallCommandError, runFirewallCommand } = await import('./features/firewall/index.js');
+  try {
+    await runFirewallCommand(argv.slice(1), process.env, { stdout: (line) => process.stdout.write(line), stderr: (line) => process.stderr.write(line) });
+  } catch (error) {
+    if (error instanceof FirewallCommandError) {
+      process.stderr.write(`vigil-server: firewall: ${error.message}\n\n${await usage()}`);
+      process.exit(2);
+    }
+    process.stderr.write(`vigil-server: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
 } else {
   await (await import('./main.js')).runCommand(argv);
 }

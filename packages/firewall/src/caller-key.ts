@@ -1,16 +1,23 @@
 import { Vigil, VigilApiError, VigilError } from '@vigil/client';
 
 /**
+ * What a request's `Authorization` header gives the firewall: a key, no credentials at all (no
+ * header, or an empty one: decided with the anonymous key if there is one), or a header it cannot
+ * read (another scheme, an empty token or user): refused 401, never decided as anonymous, so a
+ * member whose tool sends the key another way gets an error instead of the default account's answers.
+ */
+export type CallerCredential = { kind: 'key'; key: string } | { kind: 'none' } | { kind: 'unreadable' };
+
+/**
  * The Vigil API key a package manager sent (docs/firewall.md "Per-caller keys"), as each sends
  * registry credentials: npm, pnpm and Yarn a token (`//host/:_authToken=`, `npmAuthToken`) as
  * `Authorization: Bearer <key>`; pip and uv the user and password of the index URL as
- * `Authorization: Basic`, the key being the password (or, with no password, the user). Null when
- * the request carries none.
+ * `Authorization: Basic`, the key being the password (or, with no password, the user).
  */
-export function callerKey(authorization: string | undefined): string | null {
-  if (authorization === undefined) return null;
+export function callerKey(authorization: string | undefined): CallerCredential {
+  if (authorization === undefined || authorization.trim() === '') return { kind: 'none' };
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (bearer) return bearer[1]!;
+  if (bearer) return { kind: 'key', key: bearer[1]! };
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
   if (basic) {
     const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
@@ -18,9 +25,9 @@ export function callerKey(authorization: string | undefined): string | null {
     const user = colon < 0 ? decoded : decoded.slice(0, colon);
     const password = colon < 0 ? '' : decoded.slice(colon + 1);
     const key = password !== '' ? password : user;
-    return key === '' ? null : key;
+    if (key !== '') return { kind: 'key', key };
   }
-  return null;
+  return { kind: 'unreadable' };
 }
 
 /** What checking a caller's key found: usable (with its account), or refused with the status to answer. */

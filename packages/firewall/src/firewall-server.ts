@@ -74,6 +74,9 @@ type Ctx = { requestId: string; client: string; signal: AbortSignal; sources: So
 /** Callers' keys whose sources (caches) are kept at once; the least recently added goes first. */
 const MAX_CALLERS = 1_000;
 
+/** The 401 for an `Authorization` header that carries no key the firewall can read (docs/firewall.md "Per-caller keys"). */
+const UNREADABLE = 'an Authorization header the firewall cannot read (expected Bearer <key>, or Basic with the key as the password or the user name)';
+
 class FirewallHandler {
   /** The key of callers without one (or of everyone without `callerKeys`); null: such callers are refused. */
   private readonly anonymous: Sources | null;
@@ -116,7 +119,7 @@ class FirewallHandler {
    */
   private async authenticate(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<Sources | null> {
     if (this.keys === null) return this.anonymous!;
-    const key = callerKey(req.headers.authorization);
+    const credential = callerKey(req.headers.authorization);
     // The caller's Vigil key is never passed on to an upstream registry.
     delete req.headers.authorization;
     // No WWW-Authenticate on a 401: npm would print its own "Incorrect or missing password" for it
@@ -125,10 +128,12 @@ class FirewallHandler {
       sendJson(res, status, { error: `Vigil firewall: ${why} (request ${requestId})` });
       return null;
     };
-    if (key === null) {
+    if (credential.kind === 'none') {
       if (this.anonymous) return this.anonymous;
       return refuse(401, 'this firewall needs your Vigil API key (npm, pnpm, Yarn: a registry token; pip, uv: the password of the index URL)');
     }
+    if (credential.kind === 'unreadable') return refuse(401, UNREADABLE);
+    const key = credential.key;
     const check = await this.keys.check(key);
     if (!check.ok) return refuse(check.status, check.why);
     let sources = this.callers.get(key);

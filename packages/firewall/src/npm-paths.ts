@@ -81,6 +81,11 @@ export function readNpmPath(pathname: string): NpmRequest {
   if (segments.length < nameParts) return { kind: 'refused', why: 'a scope without a package name' };
   const name = packageName(scoped ? segments[0]! : null, segments[nameParts - 1]!);
   if (name === null) return { kind: 'refused', why: 'not a package name npm could hold' };
+  // npm has never allowed upper case in a scoped name, and Vigil keeps a name's case in its purl,
+  // while scopes route without regard to case: `@Corp/lib` would be fetched from @corp's registry
+  // yet decided as another package than `@corp/lib`. Refused, so nothing is judged under a purl
+  // other than the one fetched.
+  if (scoped && name !== name.toLowerCase()) return { kind: 'refused', why: 'a scoped name with upper case (npm scoped names are lower case)' };
   const rest = segments.slice(nameParts);
   if (rest.length === 0) return { kind: 'packument', name };
   if (rest.length === 2 && rest[0] === '-' && rest[1]!.endsWith('.tgz')) {

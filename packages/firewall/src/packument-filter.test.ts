@@ -54,6 +54,8 @@ describe('readNpmPath', () => {
     ['/-/npm/v1/security/advisories/bulk', { kind: 'api', path: '/-/npm/v1/security/advisories/bulk' }],
     ['/-/npm/v1/security/audits/quick', { kind: 'api', path: '/-/npm/v1/security/audits/quick' }],
     ['/-/user/org.couchdb.user:ofw', { kind: 'api', path: '/-/user/org.couchdb.user:ofw' }],
+    // Unscoped names keep their case (legacy npm names such as `JSONStream`).
+    ['/JSONStream/-/JSONStream-1.3.5.tgz', { kind: 'tarball', name: 'JSONStream', version: '1.3.5', file: 'JSONStream-1.3.5.tgz' }],
   ])('%s', (path, expected) => expect(readNpmPath(path)).toEqual(expected));
 
   it.each([
@@ -73,4 +75,10 @@ describe('readNpmPath', () => {
     '/-/ping/x',
     '/-/user/a/b/c',
   ])('%s is refused, never passed through', (path) => expect(readNpmPath(path)).toMatchObject({ kind: 'refused' }));
+
+  // Outsider M1: scopes route without regard to case but Vigil's purl keeps it, so `@Corp/lib` would be
+  // fetched from @corp's registry and decided as a package without @corp/lib's verdict.
+  it.each(['/@Corp%2Flib/-/lib-1.0.0.tgz', '/@Corp/lib', '/@corp/Lib/-/Lib-1.0.0.tgz', '/%40CORP%2flib'])('%s (a scoped name with upper case) is refused', (path) =>
+    expect(readNpmPath(path)).toEqual({ kind: 'refused', why: 'a scoped name with upper case (npm scoped names are lower case)' }),
+  );
 });

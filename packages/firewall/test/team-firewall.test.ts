@@ -185,6 +185,16 @@ describe.skipIf(!serverBuilt)('the team firewall and several upstreams', () => {
       expect(anonymous.code, anonymous.stderr).toBe(0);
       expect(fw.log).toContainEqual(expect.objectContaining({ package: CLEAN, version: '1.0.0', decision: 'allow', reason: `policy ${policy}: allow`, caller: 'anonymous' }));
       expect(fw.stderr()).toContain('callers without a key: decided with VIGIL_FIREWALL_ANONYMOUS_KEY');
+      // Outsider M2: a header the firewall cannot read is refused, never decided with the anonymous key.
+      const decided = fw.log.length;
+      for (const authorization of [`token ${globexKey}`, 'Bearer ', `Basic ${Buffer.from(':').toString('base64')}`, 'Negotiate abc']) {
+        const answer = await fetch(`${fw.url}/${CLEAN}/-/${CLEAN}-1.0.0.tgz`, { headers: { authorization } });
+        expect(answer.status, authorization).toBe(401);
+        expect(((await answer.json()) as { error: string }).error).toMatch(
+          /^Vigil firewall: an Authorization header the firewall cannot read \(expected Bearer <key>, or Basic with the key as the password or the user name\) \(request fw_/,
+        );
+      }
+      expect(fw.log).toHaveLength(decided);
     } finally {
       await fw.stop();
     }
@@ -214,6 +224,12 @@ describe.skipIf(!serverBuilt)('the team firewall and several upstreams', () => {
       expect(lock.packages[`node_modules/${SCOPED}`]).toMatchObject({ integrity: privateIntegrity });
       expect(readFileSync(join(dir, 'node_modules', SCOPED, 'index.js'), 'utf8')).toContain('"private"');
       expect(lock.packages[`node_modules/${CLEAN}`]).toMatchObject({ integrity: await net.integrity(CLEAN, '1.0.0') });
+      // Outsider M1: the scope in upper case would be fetched from @corp's registry but decided as another purl: refused.
+      const decided = log.length;
+      const upper = await fetch(`${fw.url}/${SCOPED.replace('@corp/', '@Corp%2F')}/-/${SCOPED.split('/')[1]}-1.0.0.tgz`);
+      expect(upper.status).toBe(404);
+      expect(((await upper.json()) as { error: string }).error).toContain('is a scoped name with upper case (npm scoped names are lower case)');
+      expect(log).toHaveLength(decided);
 
       const index = `${fw.url}/pypi/simple/`;
       const corp = await pip(['install', '--no-deps', CORP_PY], net.dir, index);
