@@ -3,7 +3,7 @@ import { createBlobStore, type BlobStore } from './platform/blobs/index.js';
 import type { Config } from './config.js';
 import type { VigilDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrate.js';
-import { ensureAttestationPartitions } from './platform/db/attestation-partitions.js';
+import { attestationPartitionUpkeepAtStart } from './platform/db/attestation-partitions.js';
 import { reindexSearchIfNeeded } from './features/search/index.js';
 import { startMetricsServer, type MetricsServer } from './platform/metrics/index.js';
 import { openConfiguredDatabase } from './runtime.js';
@@ -41,11 +41,11 @@ export async function migrate(database: VigilDatabase, config: Config): Promise<
 
 /**
  * After migrations, at every start of `migrate`, `serve` and `worker`: the attestation partitions
- * of this month and the next ones (PostgreSQL; nothing, and no query, on SQLite).
+ * of this month and the next ones (PostgreSQL; nothing, and no query, on SQLite). A lock not had in
+ * time is one output line, not a failed start: the next check retries.
  */
 export async function ensurePartitions(database: VigilDatabase): Promise<string[]> {
-  const { created } = await ensureAttestationPartitions(database.db, Date.now());
-  return created.map((name) => `created attestation partition: ${name}`);
+  return attestationPartitionUpkeepAtStart(database.db, Date.now());
 }
 
 /** Migrations, then the one-off search rebuild a migration may ask for (docs/search.md): `migrate` and `serve`. */
@@ -95,6 +95,9 @@ export async function seedDemo(database: VigilDatabase, config: Config, blobs: B
   log(
     `loaded the demo data: ${result.validators} validators, ${result.miners} miners, ${result.rounds} rounds, ${result.attestations} attestations`,
   );
+  // The demo's history reaches into past months with no partition: create them now, moving those
+  // rows out of the default partition (PostgreSQL).
+  for (const line of await ensurePartitions(database)) log(line);
 }
 
 /** The metrics listener of `serve` and `worker` (docs/operations.md); a port it cannot take is named in the error. */

@@ -9,6 +9,7 @@ import { describeEachDialect, withSearchPath } from '../../test-support/database
 import {
   addMonths,
   attestationPartitionName,
+  attestationPartitionUpkeepAtStart,
   ensureAttestationPartitions,
   monthStartMs,
   partitionKeysOfHashes,
@@ -131,6 +132,7 @@ describe.skipIf(url === undefined || url === '')('attestations partitioned by mo
       await migrateUpTo(db, '0024-attestation-partitions');
       expect(await fingerprint()).toEqual(before);
       await migrateToLatest(db);
+
       const placement = await sql<{ partition: string; first: number; last: number }>`
         select tableoid::regclass::text as partition, min(recorded_at) as first, max(recorded_at) as last from attestations group by 1`.execute(db);
       expect(placement.rows.length).toBeGreaterThanOrEqual(4);
@@ -183,6 +185,57 @@ describe.skipIf(url === undefined || url === '')('attestations partitioned by mo
       expect(await inDefault()).toBe(0);
       const total = await sql<{ n: number }>`select count(*)::int as n from attestations`.execute(db);
       expect(total.rows[0]!.n).toBe(1000);
+    });
+  });
+
+  describe('the upkeep at start (migrate, serve, worker)', () => {
+    let scratch: Awaited<ReturnType<typeof scratchSchema>>;
+    let schema: string;
+    beforeAll(async () => {
+      scratch = await scratchSchema();
+      await migrateToLatest(scratch.db);
+      schema = (await sql<{ s: string }>`select current_schema() as s`.execute(scratch.db)).rows[0]!.s;
+    });
+    afterAll(async () => scratch?.drop());
+    const inDefault = async () => (await sql<{ n: number }>`select count(*)::int as n from attestations_default`.execute(scratch.db)).rows[0]!.n;
+
+    it('is not fatal when a reader (pg_dump) holds attestations past the lock timeout: one line, then the next check creates the month', async () => {
+      const { db } = scratch;
+      const due = attestationPartitionName(addMonths(monthStartMs(Date.now()), 3));
+      await sql`drop table ${sql.id(due)}`.execute(db);
+      // What pg_dump holds for its whole run: ACCESS SHARE on the table.
+      const reader = new pg.Client({ connectionString: withSearchPath(url!, schema) });
+      await reader.connect();
+      try {
+        await reader.query('begin');
+        await reader.query('lock table attestations in access share mode');
+        const lines = await attestationPartitionUpkeepAtStart(db, Date.now(), { lockTimeoutMs: 200 });
+        expect(lines).toEqual([expect.stringMatching(/^attestation partition upkeep skipped, retried at the next check: .*lock timeout/)]);
+      } finally {
+        await reader.query('rollback');
+        await reader.end();
+      }
+      expect(await attestationPartitionUpkeepAtStart(db, Date.now(), { lockTimeoutMs: 200 })).toEqual([`created attestation partition: ${due}`]);
+    });
+
+    it('creates the past months that rows in the default partition fall in (a demo seed) and moves those rows out', async () => {
+      const { db } = scratch;
+      // Rows received in the months before the current one, whose partitions nothing made.
+      const endMs = monthStartMs(Date.now()) - 1;
+      await generateAttestations(db, { rows: 300, months: 2, endMs, validators: 10, miners: 40, artifacts: 40, createPartitions: false });
+      expect(await inDefault()).toBe(300);
+      const months = (
+        await sql<{ m: number }>`select distinct recorded_at as m from attestations_default`.execute(db)
+      ).rows.map((r) => attestationPartitionName(monthStartMs(Number(r.m))));
+      const expected = [...new Set(months)].sort();
+      expect(expected.length).toBeGreaterThanOrEqual(1);
+      const lines = await attestationPartitionUpkeepAtStart(db, Date.now());
+      expect(lines).toEqual(expected.map((name) => `created attestation partition: ${name}`));
+      expect(await inDefault()).toBe(0);
+      const placed = await sql<{ n: number }>`select count(*)::int as n from attestations where tableoid::regclass::text = any(${expected}::text[])`.execute(db);
+      expect(placed.rows[0]!.n).toBe(300);
+      // Nothing left to do: the next check creates nothing.
+      expect(await attestationPartitionUpkeepAtStart(db, Date.now())).toEqual([]);
     });
   });
 

@@ -87,6 +87,18 @@ export async function createAttestationPartition(trx: AnyDb, startMs: number): P
   await sql`alter table attestations attach partition ${name} for values from (${sql.lit(startMs)}) to (${sql.lit(endMs)})`.execute(trx);
 }
 
+/**
+ * The months (first ms, UTC) that rows in the default partition fall in: rows written for a month
+ * with no partition (the demo seed's past days, a backfill, a process whose upkeep was refused its
+ * lock). The default partition stays small, so reading it whole is cheap.
+ */
+async function monthsInDefaultPartition(db: AnyDb): Promise<number[]> {
+  const { rows } = await sql<{ month: string | number }>`
+    select distinct (extract(epoch from date_trunc('month', to_timestamp(recorded_at / 1000.0) at time zone 'UTC')) * 1000)::bigint as month
+    from ${sql.id(ATTESTATION_DEFAULT_PARTITION)}`.execute(db);
+  return rows.map((r) => monthStartMs(Number(r.month)));
+}
+
 export interface PartitionUpkeep {
   /** Partitions created by this call, by name, oldest first. */
   created: string[];
@@ -95,7 +107,8 @@ export interface PartitionUpkeep {
 /**
  * Makes sure the partitions of the current month and the `monthsAhead` after it exist, so no
  * attestation lands in the default partition (and, with `since`, every month from that one on:
- * rows loaded with past receive times, as the benchmark's generator writes). Nothing on SQLite (and no query: starting on SQLite
+ * rows loaded with past receive times, as the benchmark's generator writes), plus the month of every
+ * row found in the default partition (which is then moved into it). Nothing on SQLite (and no query: starting on SQLite
  * costs nothing), nor on a PostgreSQL database not yet partitioned. Processes doing it at once take
  * turns on an advisory lock; DDL waits at most `lockTimeoutMs` for the table (a long read holding
  * it), and a call that timed out is simply repeated at the next check.
@@ -110,6 +123,9 @@ export async function ensureAttestationPartitions(
   const last = addMonths(monthStartMs(nowMs), ahead);
   const wanted: number[] = [];
   for (let start = monthStartMs(Math.min(options.since ?? nowMs, nowMs)); start <= last; start = addMonths(start, 1)) wanted.push(start);
+  // Months already holding rows in the default partition are created too, so their rows move out.
+  for (const start of await monthsInDefaultPartition(db)) if (!wanted.includes(start)) wanted.push(start);
+  wanted.sort((a, b) => a - b);
   const present = await existingPartitions(db);
   if (wanted.every((start) => present.has(attestationPartitionName(start)))) return { created: [] };
   return db.transaction().execute(async (trx) => {
@@ -125,6 +141,38 @@ export async function ensureAttestationPartitions(
     }
     return { created };
   });
+}
+
+/** PostgreSQL's codes for a lock not had within `lock_timeout` and a statement cancelled by a timeout. */
+const LOCK_OR_TIMEOUT_CODES = new Set(['55P03', '57014']);
+
+/** Whether `error` is the upkeep giving up on its lock (a long transaction holds `attestations`). */
+export function isPartitionLockTimeout(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && LOCK_OR_TIMEOUT_CODES.has(code);
+}
+
+/**
+ * The upkeep as `migrate`, `serve` and `worker` run it at start: one output line per partition
+ * created. Not having the lock in time (a `pg_dump` or other long reader holding `attestations`
+ * near a month's rollover) is not fatal: the process goes on, rows of a missing month land in the
+ * default partition, and the next check or start creates the month and moves them. Any other error
+ * is thrown.
+ */
+export async function attestationPartitionUpkeepAtStart(
+  db: AnyDb,
+  nowMs: number,
+  options: { lockTimeoutMs?: number } = {},
+): Promise<string[]> {
+  try {
+    const { created } = await ensureAttestationPartitions(db, nowMs, options);
+    return created.map((name) => `created attestation partition: ${name}`);
+  } catch (error) {
+    if (!isPartitionLockTimeout(error)) throw error;
+    return [
+      `attestation partition upkeep skipped, retried at the next check: ${(error as Error).message} (a transaction holds attestations; rows of a month without a partition go to ${ATTESTATION_DEFAULT_PARTITION} meanwhile)`,
+    ];
+  }
 }
 
 /**
