@@ -1,11 +1,41 @@
-import { sql, type SqlBool } from 'kysely';
-import { EXACT_MATCH_BOOST, FIELD_WEIGHTS, MIN_PREFIX_WORD_LENGTH, migrationLockWaiter, type SqlDialect } from './sql-dialect.js';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import { EXACT_MATCH_BOOST, FIELD_WEIGHTS, MIN_PREFIX_WORD_LENGTH, migrationLockWaiter, type AnyDb, type FullTextIndex, type SqlDialect } from './sql-dialect.js';
 
 // SQLite's side of SqlDialect. Its locks are no-ops: a write transaction already excludes every
 // other writer, so a row it read cannot change under it (and SQLite has no FOR UPDATE).
 
 function ftsTableName(index: { table: string }): string {
   return `${index.table}_fts`;
+}
+
+const FTS_TRIGGER_SUFFIXES = ['ai', 'ad', 'au'] as const;
+
+/**
+ * An FTS5 table over some columns of `index.table` (its external content, rowid the table's `id`),
+ * kept in step by an insert, a delete and an update trigger (SQLite's external-content recipe).
+ * `options` are more FTS5 table options, each after a comma. One template for both index kinds,
+ * so their triggers cannot drift apart.
+ */
+async function createFts5Index(db: AnyDb, index: FullTextIndex, options: RawBuilder<unknown>): Promise<void> {
+  const table = sql.table(index.table);
+  const fts = sql.table(ftsTableName(index));
+  const columns = sql.join(index.columns.map((c) => sql.ref(c)));
+  const newValues = sql.join(index.columns.map((c) => sql`new.${sql.ref(c)}`));
+  const oldValues = sql.join(index.columns.map((c) => sql`old.${sql.ref(c)}`));
+  await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id'${options})`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_ai`)} after insert on ${table} begin
+    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_ad`)} after delete on ${table} begin
+    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues}); end`.execute(db);
+  await sql`create trigger ${sql.ref(`${index.table}_fts_au`)} after update on ${table} begin
+    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues});
+    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
+}
+
+/** Undoes createFts5Index. */
+async function dropFts5Index(db: AnyDb, index: FullTextIndex): Promise<void> {
+  for (const suffix of FTS_TRIGGER_SUFFIXES) await sql`drop trigger ${sql.ref(`${index.table}_fts_${suffix}`)}`.execute(db);
+  await sql`drop table ${sql.table(ftsTableName(index))}`.execute(db);
 }
 
 export const sqliteDialect: SqlDialect = {
@@ -50,47 +80,14 @@ export const sqliteDialect: SqlDialect = {
   },
   migrationTableSchema: async () => undefined,
   addIdColumn: (table, column) => table.addColumn(column, 'integer', (c) => c.primaryKey()),
-  async createFullTextIndex(db, index) {
-    const table = sql.table(index.table);
-    const fts = sql.table(ftsTableName(index));
-    const columns = sql.join(index.columns.map((c) => sql.ref(c)));
-    const newValues = sql.join(index.columns.map((c) => sql`new.${sql.ref(c)}`));
-    const oldValues = sql.join(index.columns.map((c) => sql`old.${sql.ref(c)}`));
-    await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id')`.execute(db);
-    await sql`create trigger ${sql.ref(`${index.table}_fts_ai`)} after insert on ${table} begin
-    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
-    await sql`create trigger ${sql.ref(`${index.table}_fts_ad`)} after delete on ${table} begin
-    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues}); end`.execute(db);
-    await sql`create trigger ${sql.ref(`${index.table}_fts_au`)} after update on ${table} begin
-    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues});
-    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
-  },
-  async dropFullTextIndex(db, index) {
-    for (const suffix of ['ai', 'ad', 'au']) await sql`drop trigger ${sql.ref(`${index.table}_fts_${suffix}`)}`.execute(db);
-    await sql`drop table ${sql.table(ftsTableName(index))}`.execute(db);
-  },
-  async createFieldedTextIndex(db, index) {
-    const table = sql.table(index.table);
-    const fts = sql.table(`${index.table}_fts`);
-    const columns = sql.join(index.columns.map((c) => sql.ref(c)));
-    const newValues = sql.join(index.columns.map((c) => sql`new.${sql.ref(c)}`));
-    const oldValues = sql.join(index.columns.map((c) => sql`old.${sql.ref(c)}`));
-    await sql`create virtual table ${fts} using fts5(${columns}, content=${sql.lit(index.table)}, content_rowid='id', prefix='1 2 3')`.execute(db);
-    await sql`create trigger ${sql.ref(`${index.table}_fts_ai`)} after insert on ${table} begin
-    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
-    await sql`create trigger ${sql.ref(`${index.table}_fts_ad`)} after delete on ${table} begin
-    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues}); end`.execute(db);
-    await sql`create trigger ${sql.ref(`${index.table}_fts_au`)} after update on ${table} begin
-    insert into ${fts}(${fts}, rowid, ${columns}) values ('delete', old.id, ${oldValues});
-    insert into ${fts}(rowid, ${columns}) values (new.id, ${newValues}); end`.execute(db);
-  },
-  async dropFieldedTextIndex(db, index) {
-    for (const suffix of ['ai', 'ad', 'au']) await sql`drop trigger ${sql.ref(`${index.table}_fts_${suffix}`)}`.execute(db);
-    await sql`drop table ${sql.table(`${index.table}_fts`)}`.execute(db);
-  },
+  createFullTextIndex: (db, index) => createFts5Index(db, index, sql``),
+  dropFullTextIndex: dropFts5Index,
+  // Prefix indexes of 1 to 3 characters (why: createFieldedTextIndex in dialect.ts).
+  createFieldedTextIndex: (db, index) => createFts5Index(db, index, sql`, prefix='1 2 3'`),
+  dropFieldedTextIndex: dropFts5Index,
   rankedTextMatches(index, words, options) {
     const prefix = (w: string) => w.length >= MIN_PREFIX_WORD_LENGTH;
-    const fts = sql.table(`${index.table}_fts`);
+    const fts = sql.table(ftsTableName(index));
     const phrases = words.map((w) => (prefix(w) ? `"${w}"*` : `"${w}"`)).join(' AND ');
     const query = options.restricted ? `{${index.columns.slice(0, index.restrictedColumns).join(' ')}} : (${phrases})` : phrases;
     const exact = `{${index.columns[0]!}} : "${words.join(' ')}"`;
