@@ -7,7 +7,7 @@ import { materializeBundle, runAgent } from '@vigil/sandbox';
 import { describe, expect, it } from 'vitest';
 import { buildReferenceBundles, bundleAgentEntry } from '../scripts/build-bundles.mjs';
 import { referenceAgent, referenceBundlePath } from './reference-agent.js';
-import { dirWith, tempDir } from './test-support/temp-dirs.js';
+import { dirWith, tempDir } from '../../sandbox/src/test-support/temp-dirs.js';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const RUN_REFERENCE_AGENT = join(PACKAGE_DIR, 'src/reference/common/run-reference-agent.ts');

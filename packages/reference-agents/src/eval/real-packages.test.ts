@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tarGz } from '../test-support/tar-writer.js';
-import { dirWith, tempDir } from '../test-support/temp-dirs.js';
+import { tarGz } from '../../../sandbox/src/test-support/tar-writer.js';
+import { dirWith, tempDir } from '../../../sandbox/src/test-support/temp-dirs.js';
 import { loadCorpus } from './corpus.js';
 import { npmCacheTarballs, realBenignPackages, workspacePackages } from './real-packages.js';
 

@@ -2,6 +2,9 @@ import { createGzip } from 'node:zlib';
 import type { Writable } from 'node:stream';
 import { pack, type Header } from 'tar-stream';
 
+// Shared with @vigil/reference-agents' tests, which import it by relative path (as the server's tests
+// import @vigil/registries' test-support): one copy for the workspace. Never published.
+
 export interface TarEntryInput {
   header: Partial<Header> & { name: string };
   content?: Buffer | string;

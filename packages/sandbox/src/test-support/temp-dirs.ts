@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
 
+// Shared with @vigil/reference-agents' tests, which import it by relative path (as the server's tests
+// import @vigil/registries' test-support): one copy for the workspace. Never published.
+
 const made: string[] = [];
 afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 /** A fresh directory removed after the test file. */
-export async function tempDir(prefix = 'vigil-sandbox-test-'): Promise<string> {
+export async function tempDir(prefix = 'vigil-package-test-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   made.push(dir);
   return dir;

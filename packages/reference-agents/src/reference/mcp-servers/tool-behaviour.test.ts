@@ -1,6 +1,6 @@
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
-import { dirWith } from '../../test-support/temp-dirs.js';
+import { dirWith } from '../../../../sandbox/src/test-support/temp-dirs.js';
 import { analyzeMcpServer } from './analyze-mcp-server.js';
 
 async function scan(files: Record<string, string>): Promise<AgentResult> {

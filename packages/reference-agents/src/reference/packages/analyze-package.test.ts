@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dirWith } from '../../test-support/temp-dirs.js';
+import { dirWith } from '../../../../sandbox/src/test-support/temp-dirs.js';
 import { analyzePackage } from './analyze-package.js';
 
 const analyze = async (files: Record<string, string | Buffer>) => analyzePackage({ dir: await dirWith(files), track: 'packages', bundleHash: null });

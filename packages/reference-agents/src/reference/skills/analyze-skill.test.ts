@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
-import { dirWith, tempDir } from '../../test-support/temp-dirs.js';
+import { dirWith, tempDir } from '../../../../sandbox/src/test-support/temp-dirs.js';
 import { analyzeSkill } from './analyze-skill.js';
 
 async function scan(files: Record<string, string>): Promise<AgentResult> {

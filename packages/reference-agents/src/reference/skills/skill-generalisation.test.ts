@@ -1,6 +1,6 @@
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
-import { dirWith } from '../../test-support/temp-dirs.js';
+import { dirWith } from '../../../../sandbox/src/test-support/temp-dirs.js';
 import { analyzeSkill } from './analyze-skill.js';
 import { downloadHostKind } from './download-host.js';
 import { shellFacts } from './shell-facts.js';
