@@ -13,6 +13,6 @@ export type { KnownCompromisedPackage } from './reference/known/known-compromise
 export { analyzePackage } from './reference/packages/analyze-package.js';
 export { analyzerForTrack } from './reference/analyzer-for-track.js';
 export type { AnalyzeInput, TrackAnalyzer } from './reference/common/analyzer.js';
-export { javascriptFacts } from './reference/code/javascript-facts.js';
+export { javascriptFacts } from './reference/code/javascript/index.js';
 export { pythonFacts } from './reference/code/python-facts.js';
 export type { CallFact, CodeFacts, DataLabel } from './reference/code/code-facts.js';

@@ -7,7 +7,7 @@ import { prefixContainmentFindings } from './mcp-servers/prefix-containment.js';
 import { foldedStrings } from './mcp-servers/folded-strings.js';
 import { instructionParameterFindings } from './mcp-servers/data-request-rules.js';
 import { scriptFacts } from './skills/script-facts.js';
-import { javascriptFacts } from './code/javascript-facts.js';
+import { javascriptFacts } from './code/javascript/index.js';
 import { pythonFacts } from './code/python-facts.js';
 
 // The classes a third held-out set found missed, each checked on its general shape and on a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockOrChanceGate } from './code/code-facts.js';
-import { javascriptFacts } from './code/javascript-facts.js';
+import { javascriptFacts } from './code/javascript/index.js';
 import { pythonFacts } from './code/python-facts.js';
 import { outsidePackage } from './packages/code-findings.js';
 import { decodeInvisible, hiddenCodeFindings } from './packages/hidden-code-findings.js';

@@ -1,6 +1,6 @@
 import { Parser } from 'acorn';
 import { describe, expect, it } from 'vitest';
-import { javascriptFacts } from './javascript-facts.js';
+import { javascriptFacts } from './javascript/index.js';
 import { stripTypeScript } from './strip-typescript.js';
 
 const SOURCE = `import type { Options } from './options.js';

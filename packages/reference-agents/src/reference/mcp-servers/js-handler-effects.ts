@@ -1,4 +1,4 @@
-import { isNetworkCallee } from '../code/javascript-facts.js';
+import { isNetworkCallee } from '../code/javascript/index.js';
 import { SECRET_PATH_PATTERN } from '../skills/script-fact.js';
 import { parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
 import { lineLocator } from '../text/line-locator.js';

@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import type { CallFact, CodeFacts } from '../code/code-facts.js';
-import { javascriptFacts } from '../code/javascript-facts.js';
+import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';

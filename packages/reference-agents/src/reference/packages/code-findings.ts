@@ -1,6 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, type CallFact, type CodeFacts } from '../code/code-facts.js';
-import { isNetworkCallee, javascriptFacts } from '../code/javascript-facts.js';
+import { isNetworkCallee, javascriptFacts } from '../code/javascript/index.js';
 import { isPythonNetworkCallee } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { AI_BYPASS_FLAG, TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from './shell-command.js';

@@ -1,7 +1,7 @@
 import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import type { CodeFacts } from '../code/code-facts.js';
-import { javascriptFacts } from '../code/javascript-facts.js';
+import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { codeFindings } from '../packages/code-findings.js';

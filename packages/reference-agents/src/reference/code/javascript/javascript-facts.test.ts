@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { javascriptFacts } from './javascript-facts.js';
+import { javascriptFacts } from './index.js';
 
 describe('javascriptFacts', () => {
   it('resolves callees through require, destructuring, aliases and concatenated names', () => {

@@ -1,0 +1,151 @@
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, SECRET_ENV_NAME, type DataLabel } from '../code-facts.js';
+import { isNetworkCallee } from './callee-kinds.js';
+import { node, nodes, type N } from './estree.js';
+import { argStrings } from './fold.js';
+import type { Resolve } from './resolve.js';
+import type { Scopes } from './scopes.js';
+
+/**
+ * What data an expression carries (see `DataLabel`: environment, secrets, host information, network
+ * channels, decoded text, …), from the labels its names were given and the calls that produce it.
+ */
+export class DataLabels {
+  private readonly labels = new Map<string, Set<DataLabel>>();
+  /** Keys (`Scopes.key`) of local functions that work character by character: hand-written decoders. */
+  decoderNames = new Set<string>();
+
+  constructor(
+    private readonly text: string,
+    private readonly r: Resolve,
+    private readonly scopes: Scopes,
+  ) {}
+
+  /** Adds labels to a name's binding; true when it gained one. */
+  add(name: string, s: Set<DataLabel>): boolean {
+    if (s.size === 0) return false;
+    const key = this.scopes.key(name);
+    const cur = this.labels.get(key) ?? new Set<DataLabel>();
+    const before = cur.size;
+    for (const l of s) cur.add(l);
+    this.labels.set(key, cur);
+    return cur.size !== before;
+  }
+
+  of(expr: N | undefined, depth = 0): Set<DataLabel> {
+    const r = this.r;
+    const out = new Set<DataLabel>();
+    if (expr === undefined || depth > 20) return out;
+    const add = (s: Iterable<DataLabel>) => {
+      for (const l of s) out.add(l);
+    };
+    switch (expr.type) {
+      case 'Identifier':
+        add(this.labels.get(this.scopes.key(expr.name as string)) ?? []);
+        if (r.qualify(expr) === 'process.env') out.add('env');
+        // A variable or parameter named for key material (xrpl.js 2025 sent `privateKey` itself).
+        if (KEY_MATERIAL_NAME.test(expr.name as string)) out.add('keymaterial');
+        break;
+      case 'MemberExpression': {
+        const q = r.qualify(expr);
+        if (q === 'process.env') out.add('env');
+        else if (q?.startsWith('process.env.') === true) {
+          if (SECRET_ENV_NAME.test(q.slice('process.env.'.length))) out.add('envtoken');
+        } else {
+          const prop = r.propertyName(expr);
+          if (prop !== undefined && KEY_MATERIAL_NAME.test(prop)) out.add('keymaterial');
+          for (const l of this.of(node(expr.object), depth + 1)) if (l !== 'env' && l !== 'channel') out.add(l);
+          if (q === 'process.env.?') out.add('env');
+        }
+        break;
+      }
+      case 'CallExpression':
+      case 'NewExpression':
+        add(this.ofCall(expr, depth));
+        break;
+      case 'AwaitExpression':
+      case 'SpreadElement':
+      case 'ChainExpression':
+      case 'ParenthesizedExpression':
+      case 'UnaryExpression':
+        add(this.of(node(expr.argument ?? expr.expression), depth + 1));
+        break;
+      case 'TemplateLiteral':
+        for (const e of nodes(expr.expressions)) add(this.of(e, depth + 1));
+        break;
+      case 'BinaryExpression':
+      case 'LogicalExpression':
+        add(this.of(node(expr.left), depth + 1));
+        add(this.of(node(expr.right), depth + 1));
+        break;
+      case 'ConditionalExpression':
+        add(this.of(node(expr.consequent), depth + 1));
+        add(this.of(node(expr.alternate), depth + 1));
+        break;
+      case 'ArrayExpression':
+        for (const e of nodes(expr.elements)) add(this.of(e, depth + 1));
+        break;
+      case 'ObjectExpression':
+        for (const p of nodes(expr.properties)) add(this.of(p.type === 'SpreadElement' ? p : node(p.value), depth + 1));
+        break;
+      case 'AssignmentExpression':
+        add(this.of(node(expr.right), depth + 1));
+        break;
+      case 'SequenceExpression':
+        for (const e of nodes(expr.expressions)) add(this.of(e, depth + 1));
+        break;
+      default:
+        break;
+    }
+    return out;
+  }
+
+  /** The labels of what a call returns: its source (a network call, a credential read, …) and what its receiver and arguments carry. */
+  private ofCall(expr: N, depth: number): Set<DataLabel> {
+    const r = this.r;
+    const out = new Set<DataLabel>();
+    const add = (s: Iterable<DataLabel>) => {
+      for (const l of s) out.add(l);
+    };
+    const callee = node(expr.callee);
+    const q = r.qualify(callee);
+    const args = nodes(expr.arguments);
+    if (q !== undefined && /^os\.(hostname|userInfo|networkInterfaces)$/.test(q)) out.add('hostinfo');
+    // A local character decoder applied to constants yields decoded text (`rot13('…')`, `g('72657175697265')`).
+    if (callee?.type === 'Identifier' && this.decoderNames.has(this.scopes.key(callee.name as string)) && args.length > 0 && args.every((a) => r.fold(a) !== undefined || (a.type === 'ArrayExpression' && nodes(a.elements).every((e) => e.type === 'Literal')))) out.add('decoded');
+    const reads = q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream|readdirSync|readdir|copyFileSync)$/.test(q);
+    if (reads && argStrings(r, args).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
+    if (q !== undefined && /^path\.(join|resolve|posix\.join|win32\.join)$/.test(q) && (argStrings(r, args).some((s) => CREDENTIAL_PATH.test(s) || /^(Local Storage|leveldb|Login Data|Cookies|Local Extension Settings)$/.test(s)) || CREDENTIAL_PATH.test(argStrings(r, args).join('/')))) out.add('credpath');
+    if (q !== undefined && isNetworkCallee(q)) {
+      out.add('remote');
+      out.add('channel');
+    }
+    if (q !== undefined && CLIPBOARD_READ.test(q)) out.add('clipboard');
+    // `buf.subarray(buf.lastIndexOf('IEND') + 8)`: bytes cut out after a marker ride inside an asset.
+    if (callee?.type === 'MemberExpression' && /^(slice|subarray)$/.test(r.propertyName(callee) ?? '') && /\b(?:lastIndexOf|indexOf)\(\s*(?:['"`]|Buffer\.from\()/.test(this.text.slice(expr.start as number, expr.end as number))) out.add('imagedata');
+    if (q !== undefined && (/^(steggy|stegcloak)(\.|$)/.test(q) || (IMAGE_READ.test(q) && argStrings(r, args).some((s) => IMAGE_PATH.test(s.trim()))))) out.add('imagedata');
+    // `require.resolve('other/lib')`, `path.join(root, 'node_modules', 'other')`: a file of another installed package.
+    if (q === 'require.resolve' && /^[^./]/.test(r.fold(args[0]) ?? '.')) out.add('pkgpath');
+    if (q !== undefined && /^path\.(join|resolve)$/.test(q) && argStrings(r, args).some((s) => /(^|[\\/])node_modules([\\/]|$)/.test(s)) && !argStrings(r, args).some((s) => /(^|[\\/])\.(cache|bin|vite|tmp)([\\/]|$)/.test(s))) out.add('pkgpath');
+    if (q === 'atob' || q === 'String.fromCharCode' || q === 'Buffer.from' || q === 'decodeURIComponent') {
+      const enc = args[1] === undefined ? undefined : r.fold(args[1]);
+      if (q !== 'Buffer.from' || enc === 'base64' || enc === 'hex') out.add('decoded');
+    }
+    if (callee?.type === 'MemberExpression') {
+      const objLabels = this.of(node(callee.object), depth + 1);
+      // A database reference's child (`ref.child('x')`, `db.collection('y').doc()`) writes to the same remote store.
+      for (const l of objLabels) if (l !== 'channel' || /^(then|child|ref|collection|doc)$/.test(r.propertyName(callee) ?? '')) out.add(l);
+      if (objLabels.has('channel')) out.add('remote');
+    }
+    const argLabelSet = new Set<DataLabel>();
+    for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of this.of(a, depth + 1)) argLabelSet.add(l);
+    // Reading from a credential path yields the credential; joining onto one stays a path.
+    // A file's content is not a path: reading another package's manifest does not make its text a place to write.
+    if (reads) argLabelSet.delete('pkgpath');
+    if (argLabelSet.delete('credpath')) {
+      if (reads) out.add('secret');
+      else if (q !== undefined && /^path\./.test(q)) out.add('credpath');
+    }
+    add(argLabelSet);
+    return out;
+  }
+}

@@ -1,0 +1,50 @@
+import type { CodeFacts } from '../code-facts.js';
+import { SENSITIVE_NAMES } from '../code-facts.js';
+import type { FileSyntax } from './collect-syntax.js';
+import { node } from './estree.js';
+import type { FileContext } from './file-context.js';
+
+/** Assignments that replace a network or wallet function: `fetch = …`, `XMLHttpRequest.prototype.send = …`. */
+const HOOKED = /^(fetch|XMLHttpRequest\.prototype\.(open|send|setRequestHeader)|ethereum(\.request|\.send|\.sendAsync|\.enable)?|solana\.(signTransaction|signAndSendTransaction))$/;
+
+/**
+ * The facts of nodes the walk kept until names were resolved: secret environment names read off
+ * `process.env`, `for … in process.env` dumps, sensitive names behind computed members, hooks of
+ * network and wallet functions, and the string constants only folding reveals.
+ */
+export function addDeferredFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFacts): void {
+  const { text, scopes, r, lineOf } = ctx;
+  for (const { n: m, name, chain: at } of syntax.envMembers) {
+    scopes.chain = at;
+    if (r.qualify(node(m.object)) === 'process.env') facts.secretEnvNames.push({ name, line: lineOf(m.start) });
+  }
+  for (const { n: f, chain: at } of syntax.forIns) {
+    scopes.chain = at;
+    if (r.qualify(node(f.right)) === 'process.env') facts.envDumps.push({ line: lineOf(f.start), expression: text.slice(f.start, Math.min(f.end, f.start + 80)) });
+  }
+  for (const { n: m, chain: at } of syntax.computedMembers) {
+    scopes.chain = at;
+    const prop = node(m.property);
+    if (prop === undefined || prop.type === 'Identifier') continue;
+    const name = r.fold(prop);
+    if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: lineOf(m.start), expression: text.slice(m.start, Math.min(m.end, m.start + 120)) });
+  }
+  for (const { n: a, chain: at } of syntax.assignments) {
+    scopes.chain = at;
+    const left = node(a.left);
+    if (left?.type !== 'MemberExpression' && left?.type !== 'Identifier') continue;
+    const target = r.qualify(left);
+    if (target === undefined) continue;
+    if (HOOKED.test(target)) {
+      if (left.type === 'Identifier' && target === 'fetch') continue;
+      facts.hooks.push({ target, line: lineOf(a.start) });
+    }
+  }
+  // String constants, including ones only visible after folding (concatenations, char codes, base64).
+  for (const { n, chain: at } of syntax.foldCandidates) {
+    scopes.chain = at;
+    const st = { decoded: false };
+    const v = r.fold(n, st);
+    if (v !== undefined && v.length >= 4 && (st.decoded || n.type !== 'CallExpression')) facts.strings.push({ value: v, line: lineOf(n.start), decoded: st.decoded });
+  }
+}

@@ -1,0 +1,87 @@
+import { callsThrough, GLOBAL_ROOTS, moduleName } from './callee-kinds.js';
+import { node, nodes, type N } from './estree.js';
+import type { Resolve } from './resolve.js';
+
+/** See `Resolve.propertyName`. */
+export function propertyName(r: Resolve, member: N): string | undefined {
+  const prop = node(member.property);
+  if (prop === undefined) return undefined;
+  if (member.computed !== true) return prop.type === 'Identifier' ? (prop.name as string) : prop.type === 'PrivateIdentifier' ? `#${prop.name as string}` : undefined;
+  return r.fold(prop);
+}
+
+/** See `Resolve.qualify`. */
+export function qualifyExpression(r: Resolve, expr: N | undefined, depth: number): string | undefined {
+  if (expr === undefined || depth > 16) return undefined;
+  switch (expr.type) {
+    case 'Identifier': {
+      const name = expr.name as string;
+      return r.aliasOf(name) ?? name;
+    }
+    case 'ThisExpression':
+      return 'this';
+    case 'ParenthesizedExpression':
+      return qualifyExpression(r, node(expr.expression), depth + 1);
+    case 'ChainExpression':
+      return qualifyExpression(r, node(expr.expression), depth + 1);
+    case 'MemberExpression':
+      return qualifyMember(r, expr, depth);
+    case 'CallExpression': {
+      const callee = qualifyExpression(r, node(expr.callee), depth + 1);
+      // `Reflect.get(cp, 'spawn')` is `cp.spawn`.
+      if (callee === 'Reflect.get') {
+        const [obj, key] = nodes(expr.arguments);
+        const base = qualifyExpression(r, obj, depth + 1);
+        const name = r.fold(key);
+        return base === undefined || name === undefined ? undefined : `${base}.${name}`;
+      }
+      // `cp.spawn.bind(null, …)` is `cp.spawn` (called later as `….bind(…)()`).
+      const fn = node(expr.callee);
+      if (fn?.type === 'MemberExpression' && propertyName(r, fn) === 'bind') {
+        const bound = qualifyExpression(r, node(fn.object), depth + 1);
+        if (bound !== undefined && callsThrough(bound)) return bound;
+      }
+      if (callee === 'require' || callee === 'module.require') {
+        const spec = r.fold(nodes(expr.arguments)[0]);
+        return spec === undefined ? undefined : moduleName(spec);
+      }
+      return undefined;
+    }
+    case 'ImportExpression': {
+      const spec = r.fold(node(expr.source));
+      return spec === undefined ? undefined : moduleName(spec);
+    }
+    case 'AwaitExpression':
+      return qualifyExpression(r, node(expr.argument), depth + 1);
+    default:
+      return undefined;
+  }
+}
+
+function qualifyMember(r: Resolve, expr: N, depth: number): string {
+  const base = qualifyExpression(r, node(expr.object), depth + 1);
+  const prop = propertyName(r, expr) ?? '?';
+  // `Object.getOwnPropertyDescriptor(cp, 'spawn').value` is `cp.spawn`; `cp.spawn.call(…)`/`.apply(…)` call `cp.spawn`.
+  const obj = node(expr.object);
+  if (prop === 'value' && obj?.type === 'CallExpression' && qualifyExpression(r, node(obj.callee), depth + 1) === 'Object.getOwnPropertyDescriptor') {
+    const [o, key] = nodes(obj.arguments);
+    const b = qualifyExpression(r, o, depth + 1);
+    const name = r.fold(key);
+    if (b !== undefined && name !== undefined) return `${b}.${name}`;
+  }
+  // `Object.entries(cp).find(([k]) => k === 'spawn')[1]`, `….filter(([k]) => k === 'spawn')[0][1]` are `cp.spawn`.
+  if (prop === '1' && obj !== undefined) {
+    const found = obj.type === 'CallExpression' ? r.keySearch(obj) : obj.type === 'MemberExpression' && propertyName(r, obj) === '0' && node(obj.object)?.type === 'CallExpression' ? r.keySearch(node(obj.object)!) : undefined;
+    if (found !== undefined && found.source === 'entries' && (found.method === 'find') === (obj.type === 'CallExpression')) {
+      const b = qualifyExpression(r, found.target, depth + 1);
+      if (b !== undefined) return `${b}.${found.name}`;
+    }
+  }
+  if (base === undefined) return `?.${prop}`;
+  if (GLOBAL_ROOTS.has(base)) return r.moduleAliasOf(prop) ?? prop;
+  if (prop === 'constructor' && (base.endsWith('.constructor') || base === 'Function')) return 'Function';
+  if (base === 'process.mainModule' && prop === 'require') return 'require';
+  if (base === 'module' && prop === 'require') return 'require';
+  if ((prop === 'call' || prop === 'apply') && callsThrough(base)) return base;
+  return `${base}.${prop}`;
+}

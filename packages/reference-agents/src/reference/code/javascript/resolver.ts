@@ -1,0 +1,56 @@
+import type { N } from './estree.js';
+import { foldArray, foldExpression } from './fold.js';
+import { propertyName, qualifyExpression } from './qualify.js';
+import { keySearch } from './reflection.js';
+import type { FoldState, KeySearch, Resolve } from './resolve.js';
+import { Scopes } from './scopes.js';
+
+/**
+ * The names and constants of one file, keyed by `Scopes.key`: filled by the walk (imports) and the
+ * binding fixpoint, read by everything that resolves an expression.
+ */
+export class Resolver implements Resolve {
+  /** What a binding stands for: `const cp = require('child_process')` makes `cp` → `child_process`. */
+  readonly aliases = new Map<string, string>();
+  /** The constant string a binding holds. */
+  readonly constants = new Map<string, string>();
+  /** Bindings whose constant took decoding to get. */
+  readonly decodedConstants = new Set<string>();
+
+  constructor(private readonly scopes: Scopes) {}
+
+  fold(expr: N | undefined, state: FoldState = { decoded: false }, depth = 0): string | undefined {
+    return foldExpression(this, expr, state, depth);
+  }
+
+  foldArray(expr: N | undefined, state: FoldState, depth: number): string[] | undefined {
+    return foldArray(this, expr, state, depth);
+  }
+
+  qualify(expr: N | undefined, depth = 0): string | undefined {
+    return qualifyExpression(this, expr, depth);
+  }
+
+  propertyName(member: N): string | undefined {
+    return propertyName(this, member);
+  }
+
+  keySearch(call: N): KeySearch | undefined {
+    return keySearch(this, call);
+  }
+
+  constantOf(name: string, state: FoldState): string | undefined {
+    const key = this.scopes.key(name);
+    const value = this.constants.get(key);
+    if (value !== undefined && this.decodedConstants.has(key)) state.decoded = true;
+    return value;
+  }
+
+  aliasOf(name: string): string | undefined {
+    return this.aliases.get(this.scopes.key(name));
+  }
+
+  moduleAliasOf(name: string): string | undefined {
+    return this.aliases.get(Scopes.moduleKey(name));
+  }
+}
