@@ -1,15 +1,19 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accountAdminRoutes, type KeyRoutesOptions } from './features/accounts/index.js';
-import { networkAdminRoutes, type NetworkAdminRoutesOptions } from './features/network/index.js';
-import { policyAdminRoutes } from './features/policies/index.js';
-import { registryAdminRoutes } from './features/registries/index.js';
-import { repositoryAdminRoutes } from './features/repositories/index.js';
-import { webhookAdminRoutes } from './features/webhooks/index.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { routes as accountsRoutes } from './features/accounts/index.js';
+import { routes as networkRoutes } from './features/network/index.js';
+import { routes as policiesRoutes } from './features/policies/index.js';
+import { routes as registriesRoutes } from './features/registries/index.js';
+import { routes as repositoriesRoutes } from './features/repositories/index.js';
+import { routes as webhooksRoutes } from './features/webhooks/index.js';
+import { registerRoutes, type RouteEntry } from './platform/http/route-entry.js';
+import type { Runtime } from './runtime.js';
 
-export interface AdminRoutesOptions extends KeyRoutesOptions {
-  metagraph: NetworkAdminRoutesOptions['metagraph'];
-  scheduler: NetworkAdminRoutesOptions['scheduler'];
-}
+/**
+ * Every feature's admin routes, in registration order (the order the router and /openapi.json
+ * keep): accounts, keys and the audit log; validators, the metagraph and rounds; repositories;
+ * policies; webhook deliveries; registry fetches and watches.
+ */
+const ADMIN_ROUTES: readonly (readonly RouteEntry<Runtime>[])[] = [accountsRoutes, networkRoutes, repositoriesRoutes, policiesRoutes, webhooksRoutes, registriesRoutes];
 
 /**
  * `/v1/admin/*` (docs/accounts.md, "Admin API"): each feature's admin routes. Served only when
@@ -17,11 +21,6 @@ export interface AdminRoutesOptions extends KeyRoutesOptions {
  * with a key holding the `admin` scope. Every change is written to the audit log in the transaction
  * that makes it.
  */
-export const adminRoutes: FastifyPluginAsyncZod<AdminRoutesOptions> = async (app, { db, now, metagraph, scheduler }) => {
-  await app.register(accountAdminRoutes, { db, now });
-  await app.register(networkAdminRoutes, { db, now, metagraph, scheduler });
-  await app.register(repositoryAdminRoutes, { db });
-  await app.register(policyAdminRoutes, { db });
-  await app.register(webhookAdminRoutes, { db });
-  await app.register(registryAdminRoutes, { db, now });
+export const adminRoutes: FastifyPluginAsync<{ runtime: Runtime }> = async (app, { runtime }) => {
+  await registerRoutes(app, runtime, 'admin', ADMIN_ROUTES);
 };

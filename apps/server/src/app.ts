@@ -8,7 +8,7 @@ import { bodyGuardPlugin } from './platform/http/plugins/body-guard.js';
 import { createMemoryCacheStore, createRedisCacheStore } from './platform/http/plugins/cache-store.js';
 import { connectionDrainPlugin } from './platform/http/plugins/connection-drain.js';
 import { corsPlugin } from './platform/http/plugins/cors.js';
-import { dashboardPlugin } from './features/dashboard/index.js';
+import { routes as dashboardRoutes } from './features/dashboard/index.js';
 import { debugDocsPlugin } from './platform/http/plugins/debug-docs.js';
 import { earlyRefusalsPlugin, frameworkErrors, rewriteRefusedUrl } from './platform/http/plugins/early-refusals.js';
 import { errorsPlugin } from './platform/http/plugins/errors.js';
@@ -19,14 +19,13 @@ import { depthBoundedJsonParser } from './platform/http/json-body.js';
 import { lazyChildLoggerFactory } from './platform/http/lazy-child-logger.js';
 import { genRequestId, requestIdPlugin } from './platform/http/plugins/request-id.js';
 import { responseCachePlugin } from './platform/http/plugins/response-cache.js';
-import { createPublicReadService, networkRoutesPlugin, publicRoutesPlugin } from './features/network/index.js';
+import { routes as networkRoutes } from './features/network/index.js';
 import { customerRoutesPlugin } from './customer-routes.js';
-import { logRoutesPlugin } from './features/log/index.js';
-import { createPolicyInputSources } from './features/policies/index.js';
-import { createReferenceFetches } from './features/registries/index.js';
+import { routes as logRoutes } from './features/log/index.js';
 import type { Runtime } from './runtime.js';
+import { registerRoutes } from './platform/http/route-entry.js';
 import { zodSerializerCompiler, zodValidatorCompiler } from './platform/http/zod-compilers.js';
-import { readinessRoute } from './platform/readiness/index.js';
+import { routes as readinessRoutes } from './platform/readiness/index.js';
 import { countRefusedBeforeRouting, httpMetricsPlugin } from './platform/metrics/index.js';
 import { activeTracer, tracingPlugin } from './platform/tracing/index.js';
 
@@ -46,11 +45,7 @@ function trustProxyOption(value: TrustProxy): boolean | string[] | ((address: st
  * VIGIL_DASHBOARD, VIGIL_DEBUG, VIGIL_REGISTRY_FETCH). Closing the app leaves the runtime open.
  */
 export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
-  const { config, identity, redis, metrics } = runtime;
-  const db = runtime.database.db;
-  const clock = runtime.clock;
-  // Routes take a Date clock; it reads the runtime's one clock.
-  const now = () => new Date(clock());
+  const { config, identity, redis, metrics, clock } = runtime;
 
   const requestsInFlight = new WeakMap<Socket, ServerResponse>();
   const app = Fastify({
@@ -146,45 +141,13 @@ export async function buildApp(runtime: Runtime): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(earlyRefusalsPlugin);
   if (config.debug) await app.register(debugDocsPlugin, { production: config.production, version: serverVersion() });
-  await app.register(publicRoutesPlugin, { readService: createPublicReadService(db), now, serverPublicKeyHex: identity.publicKeyHex });
-  await app.register(readinessRoute, { db, timeoutMs: config.metrics.queryTimeoutMs });
-  // The transparency log (docs/log.md), the runtime's one instance.
-  const log = runtime.transparencyLog;
-  await app.register(logRoutesPlugin, { log, now });
-  // On-demand registry fetching (docs/registries.md): verification queues fetches whenever it is on,
-  // and wakes this process's fetch worker when it runs one.
-  const referenceFetches = config.registries.enabled
-    ? createReferenceFetches({ db, timings: config.scheduler, now: clock, onQueued: () => runtime.signals.registryFetchQueued.notify() })
-    : undefined;
-  await app.register(customerRoutesPlugin, {
-    db,
-    metagraph: runtime.metagraph,
-    blobs: runtime.blobs,
-    policySources: createPolicyInputSources(db, runtime.blobs, clock),
-    onRepositoryPushQueued: () => runtime.signals.repositoryPushQueued.notify(),
-    ...(runtime.webhookResolver ? { webhookResolver: runtime.webhookResolver } : {}),
-    ...(referenceFetches ? { referenceFetches } : {}),
-    now,
-    adminAllowlist: config.adminAllowlist,
-    scheduler: config.scheduler,
-    handlerTimeoutMs: config.handlerTimeoutMs,
-    artifactLimitBytes: config.artifactLimitBytes,
-    secrets: runtime.secrets,
-    webhooks: config.webhooks,
-    serverKey: identity.secretKey,
-    watches: { enabled: config.registries.enabled, maxPerAccount: config.registries.watch.maxPerAccount },
-    log,
-  });
-  await app.register(networkRoutesPlugin, {
-    db,
-    blobs: runtime.blobs,
-    metagraph: runtime.metagraph,
-    signedAuth: config.signedAuth,
-    bundleLimitBytes: config.bundleLimitBytes,
-    redis,
-    now,
-  });
-  if (config.dashboard.enabled) await app.register(dashboardPlugin, { settings: config.dashboard });
+  // The routes, in registration order (the order the router and /openapi.json keep): the public
+  // reads, readiness and the log; the customer scope (customer-routes.ts, the admin API inside it);
+  // the signed network API; the dashboard's pages.
+  await registerRoutes(app, runtime, 'public', [networkRoutes, readinessRoutes, logRoutes]);
+  await app.register(customerRoutesPlugin, { runtime });
+  await registerRoutes(app, runtime, 'network', [networkRoutes]);
+  await registerRoutes(app, runtime, 'public', [dashboardRoutes]);
   return app;
 }
 

@@ -20,8 +20,8 @@ if (command === undefined || command === 'help' || command === '--help' || comma
   process.stdout.write(await usage());
 } else if (command === 'firewall') {
   // The firewall needs none of the server (no database, routes or workers) and main.js loads all of
-  // it: seconds before the firewall listened (outsider finding). Loaded alone, with main.js's exits:
-  // a setting that does not parse 2 with the usage, anything else 1.
+  // it: seconds before the firewall listened (outsider finding). So this is its one dispatch (main.ts
+  // does not list it), with main.js's exits: a setting that does not parse 2 with the usage, anything else 1.
   const { FirewallCommandError, runFirewallCommand } = await import('./features/firewall/index.js');
   try {
     await runFirewallCommand(argv.slice(1), process.env, { stdout: (line) => process.stdout.write(line), stderr: (line) => process.stderr.write(line) });

@@ -8,7 +8,6 @@ import { commands as networkCommands } from './features/network/index.js';
 import { commands as policiesCommands } from './features/policies/index.js';
 import { commands as registriesCommands } from './features/registries/index.js';
 import { commands as searchCommands } from './features/search/index.js';
-import { commands as firewallCommands } from './features/firewall/index.js';
 import { countRounds, log, migrate, migrateAndRebuild, seedDemo, UsageError, withBlobStore, withDatabase } from './commands.js';
 import { createRuntime } from './runtime.js';
 import { serve } from './serve.js';
@@ -17,10 +16,13 @@ import { worker } from './worker.js';
 // argv → command: the usage and the dispatch; `serve` and `worker` build the process's one runtime.
 const USAGE = usageText(ALL_CONFIG_VARIABLES);
 
-/** The commands features own (`keys`, `validators`, `facts`, …); `serve`, `worker`, `migrate`, `seed` and `blobs` are the process's own. */
+/**
+ * The commands features own (`keys`, `validators`, `facts`, …); `serve`, `worker`, `migrate`, `seed`
+ * and `blobs` are the process's own. `firewall` is not here: bin.ts runs it without importing this
+ * module, which loads the whole server (docs/benchmarks.md).
+ */
 const FEATURE_COMMANDS: readonly FeatureCommand<Config>[] = [
   ...networkCommands,
-  ...firewallCommands,
   ...registriesCommands,
   ...searchCommands,
   ...policiesCommands,

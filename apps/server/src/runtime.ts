@@ -11,6 +11,9 @@ import { createSignal, type Signal } from './platform/signal.js';
 import { createTransparencyLog, defaultLogOrigin, type TransparencyLog } from './features/log/index.js';
 import { createMetagraph, type CachedMetagraph } from './features/network/index.js';
 import type { HostResolver } from './features/webhooks/index.js';
+import { createPolicyInputSources, type PolicyInputSources } from './features/policies/index.js';
+import { createReferenceFetches } from './features/registries/index.js';
+import type { ReferenceFetches } from './features/artifacts/index.js';
 
 /**
  * What a test may put in place of the runtime's own (everything else is built from the config, as
@@ -63,6 +66,13 @@ export interface Runtime {
   readonly webhookResolver: HostResolver | undefined;
   /** Wake-ups from routes to this process's workers. */
   readonly signals: { repositoryPushQueued: Signal; registryFetchQueued: Signal };
+  /** What policy evaluation in a request reads beyond verdicts (advisories, artifact facts), on the runtime's clock. */
+  readonly policySources: PolicyInputSources;
+  /**
+   * On-demand registry fetching (docs/registries.md) when VIGIL_REGISTRY_FETCH is on: verification
+   * queues fetches of unseen references and wakes this process's fetch worker; absent, nothing is fetched.
+   */
+  readonly referenceFetches: ReferenceFetches | undefined;
   /** Releases what the runtime opened, in order: metagraph refresh, Redis, database, blob store. */
   close(): Promise<void>;
 }
@@ -127,6 +137,7 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       });
     // Stopping refreshes is harmless when they never started (`worker`, tests).
     closers.push(() => metagraph.stopRefreshing());
+    const signals = { repositoryPushQueued: createSignal(), registryFetchQueued: createSignal() };
     return {
       config,
       database,
@@ -146,7 +157,11 @@ export async function createRuntime(config: Config, overrides: RuntimeOverrides 
       log,
       metrics,
       webhookResolver: overrides.webhookResolver,
-      signals: { repositoryPushQueued: createSignal(), registryFetchQueued: createSignal() },
+      signals,
+      policySources: createPolicyInputSources(database.db, blobs, clock),
+      referenceFetches: config.registries.enabled
+        ? createReferenceFetches({ db: database.db, timings: config.scheduler, now: clock, onQueued: () => signals.registryFetchQueued.notify() })
+        : undefined,
       close: closeAll,
     };
   } catch (error) {

@@ -48,6 +48,19 @@ function run(args: string[], env: Record<string, string> = {}, cwd = workDir(), 
   });
 }
 
+/**
+ * Runs the command with a module loader hook that names every file loaded (no timing: the module
+ * graph): `loaded` lists them under apps/server/, in load order; `stderr` is the command's own.
+ */
+async function runListingModules(args: string[]): Promise<Run & { loaded: string[] }> {
+  const hook = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) console.error('LOADED ' + r.url); return r; }`;
+  const listModules = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`)}`;
+  const result = await run(args, {}, workDir(), ['--import', listModules]);
+  const lines = result.stderr.split('\n');
+  const loaded = [...new Set(lines.filter((l) => l.startsWith('LOADED ')).map((l) => l.slice('LOADED '.length).replace(/^.*\/apps\/server\//, '')))];
+  return { ...result, stderr: lines.filter((l) => !l.startsWith('LOADED ')).join('\n'), loaded };
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -68,14 +81,19 @@ describe.skipIf(!built)('vigil-server command', () => {
   });
 
   it('help loads no module of the server but bin.js, and prints the usage of the configuration as it is', async () => {
-    // A module loader hook names every file loaded on stderr (no timing: the module graph).
-    const hook = `export async function resolve(s, c, next) { const r = await next(s, c); if (r.url.startsWith('file:')) console.error('LOADED ' + r.url); return r; }`;
-    const listModules = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`)}`;
-    const { code, stdout, stderr } = await run(['help'], {}, workDir(), ['--import', listModules]);
+    const { code, stdout, loaded } = await runListingModules(['help']);
     expect(code).toBe(0);
-    const loaded = [...new Set(stderr.split('\n').filter((l) => l.startsWith('LOADED ')).map((l) => l.slice('LOADED '.length)))];
-    expect(loaded.map((url) => url.replace(/^.*\/apps\/server\//, ''))).toEqual(['dist/bin.js']);
+    expect(loaded).toEqual(['dist/bin.js']);
     expect(stdout).toBe(usageText(ALL_CONFIG_VARIABLES));
+  });
+
+  it('firewall is dispatched by bin.js alone: main.js and the server it loads stay unloaded, and a bad flag exits 2 with the usage', async () => {
+    const { code, stdout, stderr, loaded } = await runListingModules(['firewall', '--wait-seconds', 'soon']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(loaded).toContain('dist/features/firewall/firewall-command.js');
+    for (const module of ['dist/main.js', 'dist/app.js', 'dist/runtime.js', 'dist/serve.js', 'dist/workers.js']) expect(loaded).not.toContain(module);
+    expect(stderr).toMatch(/^vigil-server: firewall: --wait-seconds: expected a number from 0 to 3600, got "soon"\n\nUsage: vigil-server/);
   });
 
   it('an unknown command prints the usage on stderr and exits 2', async () => {

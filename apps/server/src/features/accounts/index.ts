@@ -4,8 +4,8 @@
 export { type KeyPrincipal } from './accounts.js';
 export { apiKeyPlugin } from './api-key-plugin.js';
 export { idempotencyPlugin } from './idempotency/idempotency-plugin.js';
-export { actorOf, keyRoutes, type KeyRoutesOptions, principalOf, showsFindings } from './key-routes.js';
+export { actorOf, type KeyRoutesOptions, principalOf, showsFindings } from './key-routes.js';
 export { runKeysCommand } from './keys-command.js';
-export { accountAdminRoutes } from './account-admin-routes.js';
 export { ADMIN, ADMIN_CHANGE } from './admin-route-config.js';
 export { accountsCommands as commands } from './accounts-commands.js';
+export { accountsRouteEntries as routes } from './accounts-route-entries.js';

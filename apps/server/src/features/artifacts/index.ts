@@ -3,7 +3,6 @@
 // The rest of the server imports this feature through this file only (docs/contributing.md).
 export { archiveFormatOf } from './archive/archive-listing.js';
 export { type TarEntry, tarGz } from './archive/tar-gz.js';
-export { artifactRoutes } from './artifact-routes.js';
 export { artifactPublicId, artifactRowId, verifyReferencesWithFindings } from './customer-artifacts.js';
 export { type PackageFacts, type RegistryProvenance } from './facts/package-facts.js';
 export { artifactFacts } from './facts/stored-package-facts.js';
@@ -15,3 +14,4 @@ export { type ReferenceFetches } from './references/reference-fetches.js';
 export { type PendingReference } from './references/reference-fetches.js';
 export { keepRegistryProvenance, type RegistryProvenanceOutcome } from './provenance/artifact-provenance.js';
 export { artifactsCommands as commands } from './artifacts-commands.js';
+export { artifactsRouteEntries as routes } from './artifacts-route-entries.js';

@@ -1,6 +1,6 @@
 // The registry firewall's server side (docs/firewall.md): decision counts per account and the
-// operator's `vigil-server firewall` command.
-export { firewallRoutes, type FirewallRoutesOptions } from './firewall-routes.js';
+// operator's `vigil-server firewall` command, which bin.ts runs without loading the rest of the
+// server: so the feature exports no `commands` for main.ts.
 export { runFirewallCommand } from './firewall-command.js';
 export { FirewallCommandError, readFirewallFlags } from './firewall-flags.js';
-export { firewallCommands as commands } from './firewall-commands.js';
+export { firewallRouteEntries as routes } from './firewall-route-entries.js';

@@ -6,5 +6,5 @@ export { createTransparencyLog, defaultLogOrigin } from './transparency-log.js';
 export type { TransparencyLog, SignedCheckpoint } from './transparency-log.js';
 export { checkTransparencyLog } from './check-log.js';
 export type { LogCheck } from './check-log.js';
-export { logRoutesPlugin } from './log-routes.js';
 export { logWorkers as workers } from './log-workers.js';
+export { logRouteEntries as routes } from './log-route-entries.js';

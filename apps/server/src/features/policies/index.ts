@@ -5,7 +5,6 @@ export { runAdvisoriesCommand } from './advisories/advisories-command.js';
 export { createPolicyInputSources } from './create-input-sources.js';
 export { evaluatePackages, type PolicyPackage } from './evaluate-packages.js';
 export { type PolicyInputSources } from './input-sources.js';
-export { policyRoutes } from './policy-routes.js';
 export { policyForEvaluation } from './stored-policies.js';
-export { policyAdminRoutes } from './policy-admin-routes.js';
 export { policiesCommands as commands } from './policies-commands.js';
+export { policiesRouteEntries as routes } from './policies-route-entries.js';

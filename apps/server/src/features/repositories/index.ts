@@ -1,10 +1,8 @@
 // Source repositories: registration, the GitHub hook, push jobs and their worker, lockfile
 // verification (docs/repositories.md).
 // The rest of the server imports this feature through this file only (docs/contributing.md).
-export { repositoryRoutes } from './repository-routes.js';
 export { REPOSITORY_WORKER_VARIABLES, type RepositoryWorkerSettings, repositoryWorkerSettingsFromEnv } from './worker/settings.js';
 export { createPushWorker } from './worker/start-push-worker.js';
-export { repositoryAdminRoutes } from './repository-admin-routes.js';
 // Lockfile and SBOM verification (features/sboms) answer a package the same way: one evaluation, one sort, one request record.
 export {
   bucketOf,
@@ -18,3 +16,4 @@ export {
   type RepositoryVerificationDeps,
 } from './lockfile-verification.js';
 export { repositoriesWorkers as workers } from './repositories-workers.js';
+export { repositoriesRouteEntries as routes } from './repositories-route-entries.js';

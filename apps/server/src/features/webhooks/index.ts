@@ -4,7 +4,6 @@
 export { type HostResolver } from './dispatch/address-policy.js';
 export { createWebhookWorker, type CreateWebhookWorkerOptions, type WebhookWorker } from './dispatch/create-webhook-worker.js';
 export { createWebhook } from './webhook-endpoints.js';
-export { webhookRoutes } from './webhook-routes.js';
 export { WEBHOOK_VARIABLES, type WebhookSettings, webhookSettingsFromEnv } from './webhook-settings.js';
-export { webhookAdminRoutes } from './webhook-admin-routes.js';
 export { webhooksWorkers as workers } from './webhooks-workers.js';
+export { webhooksRouteEntries as routes } from './webhooks-route-entries.js';
