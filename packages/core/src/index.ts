@@ -223,6 +223,7 @@ export {
   DEPENDENCY_QUEUES,
   DependencyQueue,
   VerifiedDependency,
+  VerdictBucketCounts,
   VerificationSummary,
   DependencyChange,
   VerificationChanges,
