@@ -1,8 +1,10 @@
 import { startTestApp } from '../src/test-support/test-app.js';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
+import { closedAfterEach } from '../src/test-support/closed-after-each.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
 interface Server {
@@ -12,18 +14,7 @@ interface Server {
   close(): Promise<void>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-/** Issues a key the way an operator does (`vigil-server keys create …`) and returns its token. */
-async function operatorKey(db: Parameters<typeof runKeysCommand>[0], args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
+const servers = closedAfterEach<Server>();
 
 describeEachDialect('customer API: accounts and keys', (ctx) => {
   async function start(config: { adminAllowlist?: string[] } = {}): Promise<Server> {

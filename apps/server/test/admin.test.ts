@@ -9,7 +9,8 @@ import { enqueueOutboxEvent } from '../src/platform/outbox.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { HOUR, T0, attest, bundle, newKey, seedRound } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
-import { call, operatorKey, shared, type Answer } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
+import { call, shared, type Answer } from './admin-support.js';
 
 const VALIDATOR = keypairFromSeed('c3'.repeat(32));
 const OTHER = keypairFromSeed('d4'.repeat(32));

@@ -8,18 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { fromHex } from '@vigil/crypto';
 import { canonicalJson } from '@vigil/core';
 import { formatVerifierKey, leafHash, noteVerifier, verifyTlogProof } from '@vigil/tlog';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createFileBlobStore, type BlobStore } from '../src/platform/blobs/index.js';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import type { Database } from '../src/platform/db/schema.js';
 import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
 import { paxTarGz } from '../src/test-support/pax-tar.js';
 import { keepVerifiedProvenance } from '../src/features/artifacts/provenance/artifact-provenance.js';
 import { closeRound, openRound } from '../src/features/network/rounds/rounds.js';
+import { closedAfterEach } from '../src/test-support/closed-after-each.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { zipOf } from '../src/test-support/stored-zip.js';
 import { attest, bundle, DAY, finding, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
@@ -36,17 +37,7 @@ interface Server {
   close(): Promise<void>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
+const servers = closedAfterEach<Server>();
 
 function multipartBody(fields: [string, string][], file?: { name: string; type: string; bytes: Buffer }, boundary = 'vigil-test-boundary') {
   const parts: Buffer[] = [];

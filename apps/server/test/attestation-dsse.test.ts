@@ -28,7 +28,8 @@ import { createTasks } from '../src/features/network/tasks/tasks.js';
 import { registerValidator } from '../src/features/network/validators/validators.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
-import { call, operatorKey, shared } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
+import { call, shared } from './admin-support.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 11, 3, 0, 0, 0);

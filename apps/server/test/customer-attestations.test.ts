@@ -4,11 +4,11 @@ import { verifyAttestation } from '@vigil/crypto';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
-import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import type { Database } from '../src/platform/db/schema.js';
 import { CachedMetagraph } from '../src/features/network/metagraph/index.js';
 import { attestationPageQuery } from '../src/features/network/attestations/attestations-read.js';
 import { claimTasks, recordLeasedAttestation, recordLeasedAttestations } from '../src/features/network/tasks/leases.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { describeEachDialect, type DialectContext } from '../src/test-support/databases.js';
 import { attest, bundle, finding, findTask, HOUR, newKey, seedRound, signedEnvelope, T0, type TestKey } from '../src/test-support/fixtures.js';
 
@@ -24,13 +24,6 @@ function closeServersAfterEach(): void {
   afterEach(async () => {
     for (const server of servers.splice(0)) await server.close();
   });
-}
-
-async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
 }
 
 function snapshotOf(withPermit: readonly TestKey[], withoutPermit: readonly TestKey[] = []): MetagraphSnapshot {

@@ -27,7 +27,8 @@ import { storeArtifact } from '../src/features/artifacts/store-artifact.js';
 import { tarGz } from '../src/features/artifacts/archive/tar-gz.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
-import { call, operatorKey, shared } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
+import { call, shared } from './admin-support.js';
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 11, 2, 0, 0, 0);

@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { startTestApp, type TestApp } from '../src/test-support/test-app.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { DAY, HOUR, T0 } from '../src/test-support/fixtures.js';
-import { operatorKey } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 
 const opened: { app: TestApp; dir: string }[] = [];
 afterEach(async () => {

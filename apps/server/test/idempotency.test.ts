@@ -3,7 +3,8 @@ import { afterEach, expect, it } from 'vitest';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0 } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
-import { call, operatorKey, shared, type Answer } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
+import { call, shared, type Answer } from './admin-support.js';
 
 const SNAPSHOT = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] };
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpointTable } from '../../../test-support/endpoint-tables.js';
 import { NUL_MESSAGE } from '../src/platform/http/zod-compilers.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
-import { operatorKey } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { servedRoutes } from './served-routes.js';
 
 const VALIDATOR = keypairFromSeed('b7'.repeat(32));

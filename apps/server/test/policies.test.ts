@@ -13,7 +13,8 @@ import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0, finding, publishLiveVerdict } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { doublingRule, HOSTILE_RULES } from '../src/features/policies/test-support/hostile-rules.js';
-import { call, operatorKey, shared } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
+import { call, shared } from './admin-support.js';
 
 const SNAPSHOT = { netuid: 76, block: 1, taken_at: '2026-11-21T00:00:00Z', neurons: [] };
 const OSV = join(import.meta.dirname, 'fixtures/osv');

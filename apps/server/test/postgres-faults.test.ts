@@ -12,7 +12,7 @@ import { withSearchPath } from '../src/test-support/databases.js';
 import { newKey } from '../src/test-support/fixtures.js';
 import { startNetworkApp, type NetworkApp } from '../src/test-support/network-app.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
-import { operatorKey } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { startServer, type TestServer } from './harness.js';
 
 const url = process.env.TEST_DATABASE_URL;

@@ -17,7 +17,7 @@ import {
 } from '../src/features/registries/index.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0 } from '../src/test-support/fixtures.js';
-import { operatorKey } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 // The registries package's test support (a real Verdaccio and the fault proxy), read from its sources.
 import { startFaultProxy, type FaultProxy } from '../../../packages/registries/src/test-support/fault-proxy.js';
 import { publishNpmFixtures } from '../../../packages/registries/src/test-support/npm-fixtures.js';

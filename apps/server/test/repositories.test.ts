@@ -1,11 +1,10 @@
 import { startTestApp } from '../src/test-support/test-app.js';
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import type { Database } from '../src/platform/db/schema.js';
+import { describe, expect, it } from 'vitest';
 import { createPolicy } from '../src/features/policies/stored-policies.js';
+import { closedAfterEach } from '../src/test-support/closed-after-each.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 
 interface Server {
@@ -14,17 +13,7 @@ interface Server {
   close(): Promise<void>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
+const servers = closedAfterEach<Server>();
 
 const WIDGETS = 'https://github.com/Acme/widgets.git';
 const sign = (secret: string, body: string) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;

@@ -2,10 +2,10 @@ import { startTestApp } from '../src/test-support/test-app.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import type { Database } from '../src/platform/db/schema.js';
+import { closedAfterEach } from '../src/test-support/closed-after-each.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { publishLiveVerdicts } from '../src/test-support/fixtures.js';
 
@@ -18,17 +18,7 @@ interface Server {
   close(): Promise<void>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
+const servers = closedAfterEach<Server>();
 
 /** The eight packages the npm fixtures (package-lock v3, pnpm 9) install. */
 const NPM_PACKAGES = [

@@ -1,9 +1,8 @@
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { SbomVerification } from '@vigil/core';
-import type { Kysely } from 'kysely';
-import { afterEach, beforeAll, expect, it } from 'vitest';
-import { runKeysCommand } from '../src/features/accounts/keys-command.js';
-import type { Database } from '../src/platform/db/schema.js';
+import { beforeAll, expect, it } from 'vitest';
+import { closedAfterEach } from '../src/test-support/closed-after-each.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { publishLiveVerdicts } from '../src/test-support/fixtures.js';
 import { startTestApp } from '../src/test-support/test-app.js';
@@ -14,17 +13,7 @@ beforeAll(() => {
   real = generateRealSboms();
 }, 180_000);
 
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function operatorKey(db: Kysely<Database>, args: string[]): Promise<string> {
-  const lines = await runKeysCommand(db, 'keys', ['create', ...args], Date.now());
-  const token = lines.find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`no token in ${lines.join('\n')}`);
-  return token;
-}
+const servers = closedAfterEach<{ close(): Promise<void> }>();
 
 interface Answer {
   status: number;

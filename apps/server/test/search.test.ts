@@ -1,12 +1,13 @@
 import { startTestApp } from '../src/test-support/test-app.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runKeysCommand } from '../src/features/accounts/keys-command.js';
 import { listAttestations } from '../src/features/network/attestations/attestations-read.js';
+import { closedAfterEach } from '../src/test-support/closed-after-each.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { attest, bundle, HOUR, newKey, seedRound, T0 } from '../src/test-support/fixtures.js';
-import { operatorKey } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 
 interface Server {
   app: FastifyInstance;
@@ -14,10 +15,7 @@ interface Server {
   close(): Promise<void>;
 }
 
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
+const servers = closedAfterEach<Server>();
 
 
 interface Body {

@@ -16,7 +16,7 @@ import { publishNpmFixtures } from '../../../packages/registries/src/test-suppor
 import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../packages/registries/src/test-support/pypi-stand-in.js';
 import { startVerdaccio, writePackage, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
 import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
-import { operatorKey } from './admin-support.js';
+import { operatorKey } from '../src/test-support/operator-key.js';
 
 let verdaccio: Verdaccio;
 let proxy: FaultProxy;

@@ -1,3 +1,4 @@
+import { dependencyResult, dependencyRules, sarifLog } from '@vigil/core';
 import type { FoundLockfile } from './lockfiles.js';
 
 /** What SARIF output needs of a repository verification (docs/repositories.md, "The verification"). */
@@ -21,30 +22,12 @@ export interface VerificationForSarif {
   }[];
 }
 
-export const SARIF_SCHEMA_URI = 'https://json.schemastore.org/sarif-2.1.0.json';
-
-// One rule per verdict: GitHub code scanning groups alerts by rule and ranks them by
-// `security-severity` (a CVSS-like score: 9.0 is "critical", 5.0 "medium").
-const RULES = [
-  {
-    id: 'vigil/blocked-dependency',
-    name: 'BlockedDependency',
-    shortDescription: { text: 'A dependency the Vigil policy blocks' },
-    fullDescription: { text: 'The lockfile installs a package that the applied Vigil policy blocks: Vigil published a BLOCK verdict for it, or a blocking check of the policy failed.' },
-    help: { text: 'Remove the dependency or move to a version Vigil allows; `vigil verify <purl>` shows the verdict and its attestations.', markdown: 'Remove the dependency or move to a version Vigil allows; `vigil verify <purl>` shows the verdict and its attestations.' },
-    defaultConfiguration: { level: 'error' as const },
-    properties: { tags: ['security', 'supply-chain'], precision: 'high', 'security-severity': '9.0' },
-  },
-  {
-    id: 'vigil/warned-dependency',
-    name: 'WarnedDependency',
-    shortDescription: { text: 'A dependency the Vigil policy warns about, or not yet evaluated' },
-    fullDescription: { text: 'The applied Vigil policy warns about this package, or Vigil has no published verdict for it yet (pending packages are never counted as allowed).' },
-    help: { text: 'Review the warning; a pending package gets a verdict once a round has evaluated it.', markdown: 'Review the warning; a pending package gets a verdict once a round has evaluated it.' },
-    defaultConfiguration: { level: 'warning' as const },
-    properties: { tags: ['security', 'supply-chain'], precision: 'medium', 'security-severity': '5.0' },
-  },
-];
+// The rules of `POST /v1/sboms/verify?format=sarif` (@vigil/core builds both), so a package blocked
+// in a lockfile and in an SBOM is one rule in code scanning.
+const RULES = dependencyRules({
+  blockedDescription: 'The lockfile installs a package that the applied Vigil policy blocks: Vigil published a BLOCK verdict for it, or a blocking check of the policy failed.',
+  helpMarkdown: true,
+});
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -106,38 +89,23 @@ export function toSarif(verification: VerificationForSarif, lockfiles: FoundLock
   const contents = new Map(lockfiles.map((f) => [f.path, f.content]));
   const results = verification.dependencies
     .filter((d) => d.verdict !== 'ALLOW')
-    .map((d) => {
-      const ruleIndex = d.verdict === 'BLOCK' ? 0 : 1;
-      const why = [
-        d.state === 'pending' ? `pending: Vigil has no published verdict yet (${d.queued === 'evaluating' ? 'its bytes are queued for evaluation' : 'requested'})` : `Vigil's verdict ${d.published_verdict ?? '-'}`,
-        d.failed.length > 0 ? `failed: ${d.failed.join(', ')}` : null,
-        d.warnings.length > 0 ? `warnings: ${d.warnings.join(', ')}` : null,
-      ].filter((x) => x !== null);
-      return {
-        ruleId: RULES[ruleIndex]!.id,
-        ruleIndex,
-        level: d.verdict === 'BLOCK' ? ('error' as const) : ('warning' as const),
-        message: { text: `${d.purl}: ${d.verdict} under policy ${verification.policy.name} v${verification.policy.version}; ${why.join('; ')}` },
-        locations: d.files.map((file) => ({
+    .map((d) =>
+      dependencyResult(
+        d,
+        verification.policy,
+        d.files.map((file) => ({
           physicalLocation: {
             artifactLocation: { uri: file, uriBaseId: '%SRCROOT%' },
             region: { startLine: lineOf(contents.get(file) ?? '', d.name, d.version) },
           },
         })),
-        partialFingerprints: { 'vigilDependency/v1': `${d.purl}` },
-        properties: { purl: d.purl, ecosystem: d.ecosystem, direct: d.direct, dev: d.dev, state: d.state, verdict: d.verdict },
-      };
-    });
-  return {
-    $schema: SARIF_SCHEMA_URI,
-    version: '2.1.0',
-    runs: [
-      {
-        tool: { driver: { name: 'vigil', semanticVersion: tool.version, rules: RULES } },
-        originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The directory vigil verify-repo scanned' } } },
-        results,
-        properties: { verdict: verification.verdict, policy: verification.policy },
-      },
-    ],
-  };
+      ),
+    );
+  return sarifLog({
+    semanticVersion: tool.version,
+    rules: RULES,
+    sourceRoot: 'The directory vigil verify-repo scanned',
+    results,
+    properties: { verdict: verification.verdict, policy: verification.policy },
+  });
 }

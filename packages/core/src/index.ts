@@ -223,6 +223,7 @@ export {
   DEPENDENCY_QUEUES,
   DependencyQueue,
   VerifiedDependency,
+  VerdictBucketCounts,
   VerificationSummary,
   DependencyChange,
   VerificationChanges,
@@ -482,3 +483,5 @@ export {
   FirewallStatsQuery,
   FirewallStats,
 } from './schemas/firewall.js';
+export { SARIF_SCHEMA_URI, dependencyRules, dependencyResult, sarifLog } from './sarif.js';
+export type { SarifRule, DependencyRuleTexts, SarifDependency, SarifLogInput } from './sarif.js';

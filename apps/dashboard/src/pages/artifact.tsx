@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { isApiKey, isContentHash, type Artifact } from '../api.js';
+import { isContentHash, type Artifact } from '../api.js';
+import { KeyForm } from '../components/key-form.js';
 import { Empty, Show } from '../components/status.js';
 import { Stat, TableRegion } from '../components/table.js';
 import { Time } from '../components/time.js';
@@ -8,47 +9,29 @@ import { groupFindings } from '../lib/findings.js';
 import { formatCount, trackLabel } from '../lib/format.js';
 import { ShortKey } from '../components/copy.js';
 import { navigate } from '../lib/router.js';
-import { rememberedKey } from '../lib/remembered-key.js';
+import { useRememberedKey } from '../lib/remembered-key.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
-
 
 function Verdict({ verdict }: { verdict: string }) {
   return <span class={`badge verdict-${verdict.toLowerCase()}`}>{verdict}</span>;
 }
 
 function Lookup({ purl, apiKey, onKey }: { purl: string; apiKey: string; onKey: (key: string) => void }) {
-  const [keyText, setKeyText] = useState(apiKey);
   const [purlText, setPurlText] = useState(purl);
-  const [error, setError] = useState<string | null>(null);
   return (
-    <form
-      class="artifact-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const key = keyText.trim();
-        if (!isApiKey(key)) return setError('Enter an API key of the form vgl_<8 hex>_<48 hex>.');
-        if (purlText === '') return setError('Enter a package reference, e.g. pkg:npm/left-pad@1.3.0, or a content hash, sha256:<64 hex>.');
-        setError(null);
+    <KeyForm
+      name="artifact"
+      apiKey={apiKey}
+      submit="Look up"
+      onSubmit={(key) => {
+        if (purlText === '') return 'Enter a package reference, e.g. pkg:npm/left-pad@1.3.0, or a content hash, sha256:<64 hex>.';
         onKey(key);
         // The reference is sent exactly as typed (the server trims nothing); only the key stays out of the URL.
         navigate(isContentHash(purlText) ? `/artifacts?sha256=${encodeURIComponent(purlText)}` : `/artifacts?purl=${encodeURIComponent(purlText)}`);
+        return null;
       }}
     >
-      <label for="artifact-key">API key (scope read)</label>
-      <p id="artifact-key-hint" class="hint">
-        Kept in this tab's memory only, never stored (no localStorage, no cookie, not in the address): a reload forgets it. It is sent only to
-        this dashboard's API server, as <code>Authorization: Bearer</code>.
-      </p>
-      <input
-        id="artifact-key"
-        type="password"
-        autoComplete="off"
-        spellcheck={false}
-        aria-describedby="artifact-key-hint"
-        value={keyText}
-        onInput={(e) => setKeyText((e.target as HTMLInputElement).value)}
-      />
       <label for="artifact-purl">Package reference (purl or short form) or content hash</label>
       <p id="artifact-purl-hint" class="hint">
         A content hash, <code>sha256:</code> and 64 lowercase hex digits, finds the artifacts with exactly those bytes.
@@ -63,13 +46,7 @@ function Lookup({ purl, apiKey, onKey }: { purl: string; apiKey: string; onKey: 
         value={purlText}
         onInput={(e) => setPurlText((e.target as HTMLInputElement).value)}
       />
-      <button type="submit">Look up</button>
-      {error ? (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </form>
+    </KeyForm>
   );
 }
 
@@ -291,12 +268,8 @@ function Results({ apiKey, purl, sha256 }: { apiKey: string; purl: string; sha25
 
 /** An artifact by package reference: its verdict, history, attestations, findings and files. */
 export function ArtifactPage({ purl, sha256 }: { purl: string; sha256: string }) {
-  const [apiKey, setApiKey] = useState(rememberedKey.value);
+  const [apiKey, remember] = useRememberedKey();
   const reference = purl || sha256;
-  const remember = (key: string) => {
-    rememberedKey.value = key;
-    setApiKey(key);
-  };
   return (
     <>
       <PageHeading title="Artifact" />

@@ -1,11 +1,11 @@
-import { useState } from 'preact/hooks';
-import { isApiKey, type FirewallStats } from '../api.js';
+import type { FirewallStats } from '../api.js';
+import { KeyForm } from '../components/key-form.js';
 import { Empty, Show } from '../components/status.js';
 import { Stat, TableRegion } from '../components/table.js';
 import { Day, Time } from '../components/time.js';
 import { useApi } from '../lib/context.js';
 import { formatCount } from '../lib/format.js';
-import { rememberedKey } from '../lib/remembered-key.js';
+import { useRememberedKey } from '../lib/remembered-key.js';
 import { navigate } from '../lib/router.js';
 import { useResource } from '../lib/use-resource.js';
 import { PageHeading } from './page.js';
@@ -22,34 +22,9 @@ const REASON_KINDS: Record<string, string> = {
 
 const DECISIONS: Record<string, string> = { allow: 'allowed', block: 'refused', filter: 'filtered' };
 
-function KeyForm({ apiKey, days, onKey }: { apiKey: string; days: number; onKey: (key: string) => void }) {
-  const [keyText, setKeyText] = useState(apiKey);
-  const [error, setError] = useState<string | null>(null);
+function DaysField({ days }: { days: number }) {
   return (
-    <form
-      class="artifact-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const key = keyText.trim();
-        if (!isApiKey(key)) return setError('Enter an API key of the form vgl_<8 hex>_<48 hex>.');
-        setError(null);
-        onKey(key);
-      }}
-    >
-      <label for="firewall-key">API key (scope read)</label>
-      <p id="firewall-key-hint" class="hint">
-        Kept in this tab's memory only, never stored (no localStorage, no cookie, not in the address): a reload forgets it. It is sent only to
-        this dashboard's API server, as <code>Authorization: Bearer</code>.
-      </p>
-      <input
-        id="firewall-key"
-        type="password"
-        autoComplete="off"
-        spellcheck={false}
-        aria-describedby="firewall-key-hint"
-        value={keyText}
-        onInput={(e) => setKeyText((e.target as HTMLInputElement).value)}
-      />
+    <>
       <label for="firewall-days">Days</label>
       <select id="firewall-days" value={String(days)} onChange={(e) => navigate(`/firewall?days=${(e.target as HTMLSelectElement).value}`)}>
         {[1, 7, 30, 90].map((d) => (
@@ -58,13 +33,7 @@ function KeyForm({ apiKey, days, onKey }: { apiKey: string; days: number; onKey:
           </option>
         ))}
       </select>
-      <button type="submit">Show</button>
-      {error ? (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </form>
+    </>
   );
 }
 
@@ -210,11 +179,7 @@ function Results({ apiKey, days }: { apiKey: string; days: number }) {
 
 /** The account's registry firewall decisions (docs/firewall.md "Decision counts"). */
 export function FirewallPage({ days }: { days: number }) {
-  const [apiKey, setApiKey] = useState(rememberedKey.value);
-  const remember = (key: string) => {
-    rememberedKey.value = key;
-    setApiKey(key);
-  };
+  const [apiKey, remember] = useRememberedKey();
   return (
     <>
       <PageHeading title="Firewall" />
@@ -222,7 +187,17 @@ export function FirewallPage({ days }: { days: number }) {
         What the registry firewall decided for your account's installs (<code>GET /v1/firewall/stats</code>, which needs an API key with the{' '}
         <code>read</code> scope): downloads allowed and refused, metadata filtered, by day and reason, the most refused packages and the newest refusals.
       </p>
-      <KeyForm apiKey={apiKey} days={days} onKey={remember} />
+      <KeyForm
+        name="firewall"
+        apiKey={apiKey}
+        submit="Show"
+        onSubmit={(key) => {
+          remember(key);
+          return null;
+        }}
+      >
+        <DaysField days={days} />
+      </KeyForm>
       {apiKey === '' ? <Empty>Enter an API key to see its account's firewall decisions.</Empty> : <Results apiKey={apiKey} days={days} />}
     </>
   );

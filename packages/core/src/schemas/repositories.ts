@@ -214,13 +214,23 @@ export const VerifiedDependency = z.object({
 export type VerifiedDependency = z.infer<typeof VerifiedDependency>;
 
 /** Every dependency in exactly one bucket: blocked, warned, pending (not yet decided, nothing blocks it), allowed. */
-export const VerificationSummary = z.object({
+/**
+ * The packages a verification met, in one verdict bucket each (a pending package is counted as
+ * pending, never as allowed): the lockfile summary below and the SBOM summary both extend it.
+ */
+export const VerdictBucketCounts = z.object({
+  /** Distinct packages (purls) verified: the `dependencies`. */
   packages: z.int().min(0),
+  /** Of those, direct dependencies, where the lockfile or SBOM records it. */
   direct: z.int().min(0),
   allowed: z.int().min(0),
   warned: z.int().min(0),
   blocked: z.int().min(0),
   pending: z.int().min(0),
+});
+export type VerdictBucketCounts = z.infer<typeof VerdictBucketCounts>;
+
+export const VerificationSummary = VerdictBucketCounts.extend({
   /** Lockfile entries not read as registry packages, over all files. */
   skipped: z.int().min(0),
   /** Files that could not be read at all (each with its `error`). */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { Verdict } from '../enums.js';
 import { OffsetTimestamp } from '../timestamps.js';
-import { VerifiedDependency } from './repositories.js';
+import { VerdictBucketCounts, VerifiedDependency } from './repositories.js';
 
 // SBOM verification (docs/sbom.md): a CycloneDX 1.5/1.6 or SPDX 2.3 JSON document, every component
 // with a purl verified as `POST /v1/repositories/verify` verifies a lockfile's packages.
@@ -96,14 +96,9 @@ export const SbomVerificationSummary = z.object({
   without_purl: z.int().min(0),
   /** Of those, with a purl Vigil does not verify (another type, no version, unparseable). */
   unsupported: z.int().min(0),
-  /** Distinct packages (purls) verified: the `dependencies`. */
-  packages: z.int().min(0),
-  /** Of those, direct dependencies of the subject, where the SBOM records its dependency graph. */
-  direct: z.int().min(0),
-  allowed: z.int().min(0),
-  warned: z.int().min(0),
-  blocked: z.int().min(0),
-  pending: z.int().min(0),
+  // Then the packages by verdict, as a lockfile verification counts them; `direct` where the SBOM
+  // records its dependency graph.
+  ...VerdictBucketCounts.shape,
 });
 export type SbomVerificationSummary = z.infer<typeof SbomVerificationSummary>;
 

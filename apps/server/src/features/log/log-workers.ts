@@ -4,7 +4,7 @@ import type { TransparencyLog } from './transparency-log.js';
 
 interface LogWorkerHost extends WorkerHost {
   readonly config: { readonly logCheckpointIntervalMs: number };
-  readonly transparencyLog: Pick<TransparencyLog, 'checkpoint'>;
+  readonly transparencyLog: Pick<TransparencyLog, 'keepCheckpoint'>;
 }
 
 /**

@@ -1,5 +1,7 @@
-import { generateSecretKey } from '@vigil/crypto';
+import { generateSecretKey, getPublicKey } from '@vigil/crypto';
 import {
+  SIGNATURE_TYPE_COSIGNATURE_V1,
+  formatVerifierKey,
   leafHash,
   noteVerifier,
   openCheckpoint,
@@ -199,9 +201,19 @@ describeEachDialect('transparency log', (ctx) => {
     expect((await checkTransparencyLog(db)).problem).toBeNull();
   });
 
-  it('checkpointEvery signs and keeps a checkpoint at each interval, one per size, and reports a failed pass', async () => {
+  it('checkpointEvery signs and keeps a checkpoint at each interval, one per size, reads no cosignature, and reports a failed pass', async () => {
     const db = ctx.db();
-    const log = createTransparencyLog({ db, secretKey: generateSecretKey(), origin: ORIGIN });
+    // Every statement the log runs, as text: the periodic pass must not read the witnesses' lines it would discard.
+    const statements: string[] = [];
+    const recording: KyselyPlugin = {
+      transformQuery: (args) => {
+        statements.push(JSON.stringify(args.node));
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const witness = formatVerifierKey('witness.test/w1', getPublicKey(generateSecretKey()), SIGNATURE_TYPE_COSIGNATURE_V1);
+    const log = createTransparencyLog({ db: db.withPlugin(recording), secretKey: generateSecretKey(), origin: ORIGIN, witnesses: [witness] });
     const errors: unknown[] = [];
     const kept = async () => (await db.selectFrom('log_checkpoints').select('size').orderBy('size').execute()).map((r) => Number(r.size));
     const until = async (check: () => Promise<boolean>) => {
@@ -224,7 +236,12 @@ describeEachDialect('transparency log', (ctx) => {
     } finally {
       loop.stop();
     }
-    const failing = checkpointEvery({ checkpoint: () => Promise.reject(new Error('database down')) }, 10, (error) => errors.push(error));
+    expect(statements.some((statement) => statement.includes('log_checkpoints'))).toBe(true);
+    expect(statements.filter((statement) => statement.includes('log_cosignatures'))).toEqual([]);
+    // Served, the checkpoint does read them: the recording would see a read if the pass made one.
+    await log.checkpoint(T0);
+    expect(statements.filter((statement) => statement.includes('log_cosignatures'))).toHaveLength(1);
+    const failing = checkpointEvery({ keepCheckpoint: () => Promise.reject(new Error('database down')) }, 10, (error) => errors.push(error));
     failing.start();
     await until(async () => errors.length >= 2);
     failing.stop();

@@ -45,8 +45,13 @@ export interface TransparencyLog {
   readonly origin: string;
   /** The log's verifier key: `<origin>+<key ID>+<base64(0x01 || public key)>`. */
   readonly verifierKey: string;
-  /** Signs a checkpoint of the tree as committed now, and keeps it (log_checkpoints). */
+  /** Signs a checkpoint of the tree as committed now, keeps it (log_checkpoints), and adds the cosignatures kept for its size. */
   checkpoint(now: number): Promise<SignedCheckpoint>;
+  /**
+   * Signs and keeps a checkpoint as `checkpoint` does, but answers the log's signature only: for
+   * a caller that only keeps checkpoints (the periodic checkpointer), which then reads no cosignature.
+   */
+  keepCheckpoint(now: number): Promise<SignedCheckpoint>;
   /** A tile or entry bundle's bytes; `path` is `tile/…` as C2SP writes it. */
   tile(path: string): Promise<Uint8Array>;
   /** The newest entry about `subject` and its tlog-proof text, against a fresh checkpoint; null when none. */
@@ -98,7 +103,7 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
       .join('');
   }
 
-  async function checkpoint(now: number): Promise<SignedCheckpoint> {
+  async function keepCheckpoint(now: number): Promise<SignedCheckpoint> {
     // Stored hashes never change once written, so the hashes of `size` entries are all there
     // however many entries commit after this read.
     const size = await logSize(db);
@@ -110,9 +115,14 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
       .values({ ...signed, created_at: now })
       .onConflict((oc) => oc.column('size').doNothing())
       .execute();
+    return signed;
+  }
+
+  async function checkpoint(now: number): Promise<SignedCheckpoint> {
+    const signed = await keepCheckpoint(now);
     // The note of a size is always the same text (no extension line, deterministic Ed25519), so
     // every witness line kept for that size verifies on it.
-    return { ...signed, note: note + (await cosignatureLines(size)) };
+    return { ...signed, note: signed.note + (await cosignatureLines(signed.size)) };
   }
 
   async function consistency(from: number, to: number): Promise<Hash[]> {
@@ -192,6 +202,7 @@ export function createTransparencyLog(options: TransparencyLogOptions): Transpar
     origin,
     verifierKey,
     checkpoint,
+    keepCheckpoint,
     consistency,
     addCosignatures,
     async tile(path) {
