@@ -1,4 +1,4 @@
-import { dependencyResult, dependencyRules, sarifLog } from '@vigil/core';
+import { dependencyResult, dependencyRules, notAllowed, sarifLog } from '@vigil/core';
 import type { FoundLockfile } from './lockfiles.js';
 
 /** What SARIF output needs of a repository verification (docs/repositories.md, "The verification"). */
@@ -82,13 +82,14 @@ export function lineOf(content: string, name: string, version: string): number {
 }
 
 /**
- * A SARIF 2.1.0 log of a repository verification: one result per dependency that is not allowed,
+ * A SARIF 2.1.0 log of a repository verification: one result per dependency that is not allowed
+ * (warned, blocked, or pending whatever its verdict),
  * located in each lockfile that installs it, for GitHub code scanning (`upload-sarif`).
  */
 export function toSarif(verification: VerificationForSarif, lockfiles: FoundLockfile[], tool: { version: string }): object {
   const contents = new Map(lockfiles.map((f) => [f.path, f.content]));
   const results = verification.dependencies
-    .filter((d) => d.verdict !== 'ALLOW')
+    .filter(notAllowed)
     .map((d) =>
       dependencyResult(
         d,

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { notAllowed } from './commands/sbom.js';
+import { notAllowed } from '@vigil/core';
 import { readJson } from './context.js';
 
 describe('vigil sbom', () => {

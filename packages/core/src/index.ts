@@ -483,5 +483,5 @@ export {
   FirewallStatsQuery,
   FirewallStats,
 } from './schemas/firewall.js';
-export { SARIF_SCHEMA_URI, dependencyRules, dependencyResult, sarifLog } from './sarif.js';
+export { SARIF_SCHEMA_URI, dependencyRules, dependencyResult, notAllowed, sarifLog } from './sarif.js';
 export type { SarifRule, DependencyRuleTexts, SarifDependency, SarifLogInput } from './sarif.js';

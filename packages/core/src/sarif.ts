@@ -72,6 +72,16 @@ export interface SarifDependency {
 }
 
 /**
+ * A dependency the SARIF, VEX and table reports show: one the policy warns about or blocks, or one
+ * still pending. A pending package's own verdict is whatever the policy's rules give it (ALLOW under
+ * a policy none of whose rules fail), but it is never counted as allowed: it makes the overall
+ * verdict WARN, so a report that left it out would show no finding under a WARN gate.
+ */
+export function notAllowed(dependency: Pick<SarifDependency, 'verdict' | 'state'>): boolean {
+  return dependency.verdict !== 'ALLOW' || dependency.state === 'pending';
+}
+
+/**
  * The result for a dependency the caller reports (the caller chooses which): the blocked rule for a
  * BLOCK, else the warned one. The fingerprint is the purl, so one package is one alert however often
  * and wherever it is found. `properties` are added after the dependency's own.

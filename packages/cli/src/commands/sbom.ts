@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { SBOM_OUTPUT_FORMATS, type SbomOutputFormat } from '@vigil/core';
+import { notAllowed, SBOM_OUTPUT_FORMATS, type SbomOutputFormat } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import type { Dated } from '@vigil/client';
 import type { SbomVerification } from '@vigil/core';
@@ -8,14 +8,6 @@ import { choiceArg, readJson, type Context } from '../context.js';
 import { CliError, verdictExit, type FailOn } from '../exit-codes.js';
 import { pendingState } from '../pending-state.js';
 import { failOnOption } from './verify.js';
-
-/**
- * A dependency the table lists by default: one the policy warns about or blocks, or one still
- * pending, which is never allowed (it makes the verdict WARN) even when the policy's rules give it ALLOW.
- */
-export function notAllowed(dependency: { verdict: string; state: string }): boolean {
-  return dependency.verdict !== 'ALLOW' || dependency.state === 'pending';
-}
 
 /** An SBOM verification for people: verdict, summary, the dependencies not allowed (all with `allDependencies`), the components not verified. */
 export function printSbomVerification(ctx: Context, verification: Dated<typeof SbomVerification>, allDependencies: boolean): void {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { MAX_VERIFY_BATCH } from '@vigil/core';
+import { MAX_VERIFY_BATCH, notAllowed } from '@vigil/core';
 import { Option, type Command } from 'commander';
 import type { Dated } from '@vigil/client';
 import type { RepositoryVerification } from '@vigil/core';
@@ -49,7 +49,7 @@ export function printVerification(ctx: Context, verification: Dated<typeof Repos
   ctx.out.line(`${ctx.out.verdict(verification.verdict)} under policy ${verification.policy.name} v${verification.policy.version}${verification.complete ? '' : ctx.out.c.yellow(' (incomplete: pending dependencies)')}`);
   ctx.out.line(`${s.packages} packages (${s.direct} direct): ${s.blocked} blocked, ${s.warned} warned, ${s.pending} pending, ${s.allowed} allowed; ${s.skipped} entries skipped`);
   ctx.out.table(['lockfile', 'format', 'packages', 'direct', 'dev', 'skipped'], verification.files.map((f) => [f.path, `${f.format}${f.format_version ? ` ${f.format_version}` : ''}`, f.packages, f.direct, f.dev, f.skipped.length]));
-  const shown = verification.dependencies.filter((d) => allDependencies || d.verdict !== 'ALLOW');
+  const shown = verification.dependencies.filter((d) => allDependencies || notAllowed(d));
   if (shown.length > 0) {
     ctx.out.table(
       ['verdict', 'package', 'state', 'why', 'lockfiles'],

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Enums, Models, Serialize, Spec } from '@cyclonedx/cyclonedx-library';
-import type { SbomDependency, SbomVerification } from '@vigil/core';
-import { notAllowed } from './not-allowed.js';
+import { notAllowed, type SbomDependency, type SbomVerification } from '@vigil/core';
 import { UniqueRefs } from './unique-refs.js';
 
 const { Severity, AnalysisState, RatingMethod } = Enums.Vulnerability;

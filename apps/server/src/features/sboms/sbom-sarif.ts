@@ -1,5 +1,4 @@
-import { dependencyResult, dependencyRules, sarifLog, type SarifRule, type SbomVerification } from '@vigil/core';
-import { notAllowed } from './not-allowed.js';
+import { dependencyResult, dependencyRules, notAllowed, sarifLog, type SarifRule, type SbomVerification } from '@vigil/core';
 import { UniqueRefs } from './unique-refs.js';
 
 /** Where results point when the caller does not say where the SBOM lives in its repository. */
