@@ -45,6 +45,14 @@ const STRING_ARG_CALLEE = /^(child_process|fs|path|os|shelljs|execa|cross-spawn|
  * The facts of one JavaScript or TypeScript file (see code-facts.ts). Never executes anything: it parses with
  * acorn (loose as a fallback) and walks the tree.
  */
+/**
+ * Node APIs whose replacement (monkey-patching) intercepts what other code sends, reads or runs:
+ * request functions of the network modules, process spawning, credential-bearing crypto, and the
+ * prototype methods of their request classes (`http.ClientRequest.prototype.write`).
+ */
+const NODE_HOOKABLE = /^(?:(?:node:)?(?:https?|http2|net|tls|dns|child_process)\.(?:request|get|connect|createConnection|lookup|resolve\w*|exec|execSync|execFile|spawn|spawnSync|fork)|(?:node:)?https?\.(?:ClientRequest|Agent)\.prototype\.\w+|(?:node:)?crypto\.(?:createCipheriv|createSign|privateDecrypt|createPrivateKey))$/;
+const FUNCTION_VALUE = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'Identifier', 'CallExpression']);
+
 export function javascriptFacts(text: string, options: { typescript?: boolean } = {}): CodeFacts {
   const facts = emptyFacts('javascript');
   const parsed = parseJavaScript(text, options.typescript === true);
@@ -304,6 +312,11 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
         return qualify(node(expr.expression), depth + 1);
       case 'ChainExpression':
         return qualify(node(expr.expression), depth + 1);
+      // `(0, Function)(…)`, `(0, eval)(…)`: the comma operator yields its last operand (minifiers' indirect call).
+      case 'SequenceExpression': {
+        const last = nodes(expr.expressions).at(-1);
+        return last === undefined ? undefined : qualify(last, depth + 1);
+      }
       case 'MemberExpression': {
         const base = qualify(node(expr.object), depth + 1);
         const prop = propertyName(expr) ?? '?';
@@ -1038,6 +1051,10 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
     if (target === undefined) continue;
     if (/^(fetch|XMLHttpRequest\.prototype\.(open|send|setRequestHeader)|ethereum(\.request|\.send|\.sendAsync|\.enable)?|solana\.(signTransaction|signAndSendTransaction))$/.test(target)) {
       if (left.type === 'Identifier' && target === 'fetch') continue;
+      facts.hooks.push({ target, line: lineOf(a.start) });
+    } else if (left.type === 'MemberExpression' && NODE_HOOKABLE.test(target) && FUNCTION_VALUE.has(node(a.right)?.type ?? '')) {
+      // A Node API that carries requests, credentials or commands replaced by a function: everything
+      // any module of the process sends or runs through it passes the replacement first.
       facts.hooks.push({ target, line: lineOf(a.start) });
     }
   }
