@@ -21,8 +21,9 @@ const DOWNLOAD_TOOL = /\b(curl|wget|iwr|invoke-webrequest|bitsadmin|certutil)\b/
 /** The hosts of the URLs in a text. */
 export function urlHosts(text: string): string[] {
   const out: string[] = [];
-  const re = /\b(?:https?|ftp|wss?):\/\/([^/\s"'`:?#)]+)/gi;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push((m[1] ?? '').toLowerCase());
+  // An IPv6 literal is bracketed (`http://[fd00:ec2::254]/`): its colons are not a port's.
+  const re = /\b(?:https?|ftp|wss?):\/\/(\[[0-9a-f:.]+\]|[^/\s"'`:?#)]+)/gi;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push((m[1] ?? '').toLowerCase().replace(/^\[(.*)\]$/, '$1'));
   return out;
 }
 
