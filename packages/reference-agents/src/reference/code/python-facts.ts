@@ -14,6 +14,8 @@ const RESOLVER_CLASS = /^(dns\.resolver\.Resolver|aiodns\.DNSResolver)$/;
 const PACKAGE_PATH = /^(importlib\.util\.find_spec|site\.getsitepackages|site\.getusersitepackages|sysconfig\.get_paths|sysconfig\.get_path|distutils\.sysconfig\.get_python_lib|pkg_resources\.get_distribution|importlib\.metadata\.(files|distribution))$/;
 /** Module attributes whose replacement at run time (monkey-patching) intercepts what other code sends, reads or runs. */
 const PATCHABLE = /^(requests|urllib3?|http|httpx|aiohttp|socket|ssl|subprocess|os|builtins|getpass|smtplib|ftplib|paramiko|boto3|botocore|keyring|hashlib|hmac|json|pickle|sys|importlib|pip|setuptools|cryptography|web3|eth_account|solana|bitcoinlib)(\.|$)/;
+/** A literal http(s) URL in code. */
+const HARD_CODED_URL = /["']https?:\/\/[\w.-]+/;
 const DECODERS = /^(base64\.(b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes)|codecs\.decode|bytes\.fromhex|binascii\.(unhexlify|a2b_base64)|zlib\.decompress|marshal\.loads|lzma\.decompress|bz2\.decompress|gzip\.decompress)$/;
 
 export function isPythonNetworkCallee(callee: string): boolean {
@@ -607,15 +609,19 @@ export function pythonFacts(text: string): CodeFacts {
   // Monkey-patching: `requests.Session.send = spy`, `setattr(builtins, 'input', spy)`.
   // Beyond the listed modules: a method of a class of any imported library (`lib.Client.__init__ = f`,
   // `lib.api.Session.request = f`) replaced by a function of this file.
+  // Imported under its own root or through an alias (`import requests.sessions as _s` makes `_s.Session` `requests.sessions.Session`).
+  const importedRoots = new Set([...aliases.keys(), ...[...aliases.values()].map((v) => v.split('.')[0]!)]);
   for (const a of memberAssigns) {
     const target = qualify(namedChildren(a)[0]);
-    if (target === undefined || !target.includes('.') || !aliases.has(target.split('.')[0]!)) continue;
+    if (target === undefined || !target.includes('.') || !importedRoots.has(target.split('.')[0]!)) continue;
     const value = namedChildren(a).at(-1);
     const replacement = value?.name === 'VariableName' ? src(value) : null;
     const classMethod = /\.[A-Z]\w*\.(?:__\w+__|\w+)$/.test(target);
     if (!PATCHABLE.test(target) && !(classMethod && replacement !== null && localDefs().has(replacement))) continue;
     // A network method wrapped (retries, timeouts) sends by nature: judged by the rules for those.
-    facts.hooks.push({ target, line: lineOf(a.from), ...(replacement !== null && !PY_SEND.test(`${target}(`) && localDefs().has(replacement) && defSends(replacement) ? { sends: true } : {}) });
+    // A wrapper of a network method that also posts to a fixed address of its own sends what it intercepts.
+    const elsewhere = replacement !== null && HARD_CODED_URL.test(localDefs().get(replacement) ?? '');
+    facts.hooks.push({ target, line: lineOf(a.from), ...(replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement) ? { sends: true } : {}) });
   }
   for (const c of facts.calls) {
     if (c.callee !== 'setattr') continue;
@@ -623,7 +629,7 @@ export function pythonFacts(text: string): CodeFacts {
     const args = call === undefined ? [] : namedChildren(namedChildren(call)[1] ?? call);
     const base = qualify(args[0]);
     const name = fold(args[1]);
-    if (base !== undefined && name !== undefined && PATCHABLE.test(base) && aliases.has(base.split('.')[0]!)) facts.hooks.push({ target: `${base}.${name}`, line: c.line });
+    if (base !== undefined && name !== undefined && PATCHABLE.test(base) && importedRoots.has(base.split('.')[0]!)) facts.hooks.push({ target: `${base}.${name}`, line: c.line });
   }
   for (const s of strings) {
     if (s.parent?.name === 'ContinuedString') continue;

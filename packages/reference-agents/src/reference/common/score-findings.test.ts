@@ -34,6 +34,19 @@ describe('resultFromFindings', () => {
   });
 });
 
+describe('resultFromFindings corroboration', () => {
+  const g = (category: string, severity: 'HIGH' | 'MED' | 'LOW', title: string) => referenceFinding({ category, severity, title, file: 'f' });
+  it('blocks one HIGH finding with a MED step of an attack of another category', () => {
+    expect(resultFromFindings([g('malware', 'HIGH', 'a'), g('obfuscation', 'MED', 'b')])).toMatchObject({ verdict: 'BLOCK', risk_score: 70 });
+    expect(resultFromFindings([g('tool_poisoning', 'HIGH', 'a'), g('exfiltration', 'MED', 'b')]).verdict).toBe('BLOCK');
+  });
+  it('leaves it at WARN when the second finding is of the same category, not a step of an attack, or only LOW', () => {
+    expect(resultFromFindings([g('exfiltration', 'HIGH', 'a'), g('exfiltration', 'MED', 'b')]).verdict).toBe('WARN');
+    expect(resultFromFindings([g('malware', 'HIGH', 'a'), g('metadata', 'MED', 'b')]).verdict).toBe('WARN');
+    expect(resultFromFindings([g('malware', 'HIGH', 'a'), g('credential_access', 'LOW', 'b')]).verdict).toBe('WARN');
+  });
+});
+
 describe('resultFromFindings rounding', () => {
   it('does not let a low finding tip two medium ones into WARN', () => {
     const r = resultFromFindings([

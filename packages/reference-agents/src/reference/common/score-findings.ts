@@ -9,6 +9,14 @@ export const WARN_AT = 40;
 
 const SEVERITY_RANK: Readonly<Record<Severity, number>> = { CRIT: 0, HIGH: 1, MED: 2, LOW: 3 };
 
+/**
+ * Categories that are one step of a theft or an intrusion: data leaving (network send), code run from
+ * derived data, credentials read, writes outside the artifact that persist, hidden code. A HIGH finding
+ * is one suspicion; a second step of another kind in the same artifact is what an attack needs and a
+ * benign tool rarely has, so the two together block (docs/agents.md, "How a verdict is computed").
+ */
+export const CORROBORATING_CATEGORIES: ReadonlySet<string> = new Set(['exfiltration', 'remote_code_execution', 'credential_access', 'obfuscation', 'persistence']);
+
 export function verdictForRisk(risk: number): Verdict {
   if (risk >= BLOCK_AT) return 'BLOCK';
   if (risk >= WARN_AT) return 'WARN';
@@ -21,6 +29,8 @@ export function verdictForRisk(risk: number): Verdict {
  * matches of one pattern are one signal — sorted by weight, the k-th counting 1/2^k of its weight:
  * one CRIT (85) blocks, two HIGH (50 + 25) block, one HIGH warns, three MED (25 + 12.5 + 6.25)
  * warn, LOW findings alone never do. Rounded down, so LOW findings never tip two MED into WARN.
+ * One HIGH finding corroborated by a MED-or-worse finding of another category that is a step of an
+ * attack (`CORROBORATING_CATEGORIES`) scores BLOCK_AT.
  */
 export function resultFromFindings(findings: readonly AgentFinding[]): AgentResult {
   const seen = new Set<string>();
@@ -42,6 +52,14 @@ export function resultFromFindings(findings: readonly AgentFinding[]): AgentResu
   weights.forEach((w, k) => {
     risk += w / 2 ** k;
   });
-  const riskScore = Math.min(100, Math.floor(risk));
+  let riskScore = Math.min(100, Math.floor(risk));
+  if (riskScore >= WARN_AT && riskScore < BLOCK_AT && corroborated(unique)) riskScore = BLOCK_AT;
   return { verdict: verdictForRisk(riskScore), risk_score: riskScore, findings: unique.slice(0, LIMITS.maxFindingsPerAttestation) };
+}
+
+/** A HIGH finding and, in another category, a MED-or-worse step of an attack (network send, run of derived data, credential read, persistence, obfuscation). */
+function corroborated(findings: readonly AgentFinding[]): boolean {
+  const high = findings.filter((f) => f.severity === 'HIGH');
+  if (high.length === 0) return false;
+  return findings.some((c) => (c.severity === 'HIGH' || c.severity === 'MED') && CORROBORATING_CATEGORIES.has(c.category) && high.some((h) => h.category !== c.category));
 }

@@ -21,7 +21,9 @@ import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
-import { importedConstants, importedSenders } from './module-constants.js';
+import { importedConstants, importedReaders, importedSenders } from './module-constants.js';
+import { libraryPatchFinding } from './library-patch.js';
+import { oauthMetadataFindings } from './oauth-metadata.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
@@ -96,6 +98,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const byPath = new Map(listing.files.map((f) => [f.path, f] as const));
   const moduleConstants = new Map<string, Map<string, string>>();
   const moduleSenders = new Map<string, Set<string>>();
+  const moduleReaders = new Map<string, Set<string>>();
   const readModule = async (path: string) => {
     const f = byPath.get(path);
     return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
@@ -117,11 +120,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (deep) {
       const defined = toolsOf(file.path, text);
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
+      const readers = defined.length > 0 && language !== null ? await importedReaders(file.path, text, language, readModule, (p) => byPath.has(p), moduleReaders) : new Set<string>();
       tools.push(...defined);
       // What each tool says it does against what its handler's code does.
       for (const tool of defined) {
         if (tool.kind !== 'tool' || !tool.handler) continue;
-        const effects = handlerEffects(text, language, tool, senders);
+        const effects = handlerEffects(text, language, tool, senders, readers);
         findings.push(...toolBehaviourFindings(tool, effects));
         if (effects.some((e) => e.kind === 'file-write') && !ABOUT_CLIENT_SETUP.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) {
           const registration = selfRegistrationFinding(file.path, text, { tool: tool.name });
@@ -147,6 +151,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
+      const patch = libraryPatchFinding(file.path, text, language);
+      if (patch !== null) findings.push(patch);
+      findings.push(...oauthMetadataFindings(file.path, text));
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {

@@ -6,7 +6,7 @@ import { SHADOWING_RULES } from './tool-shadowing.js';
 
 // What the model holds that a tool has no business asking for: the conversation, its own
 // instructions, what other tools returned.
-const PRIVATE_CONTEXT = String.raw`(?:(?:the\s+)?(?:entire|full|whole|complete)\s+(?:conversation|chat|history|transcript|context(?:\s+window)?)|(?:previous|prior|earlier|preceding|past)\s+(?:conversations?|chats?|(?:user\s+)?messages|exchanges|turns)|(?:conversation|chat|message|dialog(?:ue)?)\s+(?:history|log|transcript)|system\s+(?:prompt|message|instructions)|(?:your|the\s+assistant['’]s|the\s+model['’]s)\s+(?:instructions|system\s+prompt|guidelines|rules)|(?:results?|outputs?)\s+of\s+(?:other|previous|all)\s+tool(?:\s+call)?s|(?:other|all)\s+tools['’]\s+(?:results?|outputs?))`;
+const PRIVATE_CONTEXT = String.raw`(?:(?:the\s+)?(?:entire|full|whole|complete)\s+(?:conversation|chat|history|transcript|context(?:\s+window)?)|(?:previous|prior|earlier|preceding|past)\s+(?:conversations?|chats?|(?:user\s+)?messages|exchanges|turns)|(?:conversation|chat|message|dialog(?:ue)?)\s+(?:history|log|transcript)|system\s+(?:prompt|message|instructions)|(?:your|the\s+assistant['’]s|the\s+model['’]s)\s+(?:instructions|system\s+prompt|guidelines|rules)|(?:results?|outputs?)\s+of\s+(?:other|previous|all)\s+tool(?:\s+call)?s|(?:other|all)\s+tools['’]\s+(?:results?|outputs?)|(?:earlier|previous|prior)\s+tool\s+(?:results?|outputs?|calls)|(?:conversation|chat|discussion|session)\s+(?:so\s+far|up\s+to\s+(?:now|this\s+point)|until\s+now)|(?:everything|every\s+(?:message|thing|prompt|question))\s+(?:that\s+)?(?:the\s+user|you\s+and\s+the\s+user|they)\s+(?:has\s+|have\s+)?(?:said|typed|written|wrote|asked|sent|shared|pasted|told\s+you)(?:\s+(?:so\s+far|earlier|before|previously|in\s+this\s+(?:chat|conversation|session|thread)))?|(?:messages?|prompts?|questions?)\s+the\s+user\s+(?:has\s+)?(?:sent|typed|written|asked)(?:\s+(?:so\s+far|earlier|before|previously|in\s+this\s+(?:chat|conversation|session)))|(?:the\s+)?user['’]s\s+(?:earlier|previous|prior|past|other)\s+(?:messages|prompts|questions|requests|turns))`;
 
 /**
  * Rules for descriptions (and string constants) of an MCP server beyond the shared instruction
@@ -20,7 +20,24 @@ export const DATA_REQUEST_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'HIGH',
     title: 'description asks for the conversation, the model\'s instructions or other tools\' output',
-    pattern: new RegExp(String.raw`\b(?:include|pass|provide|send|put|add|append|copy|paste|attach|share|fill|insert|supply|forward|summari[sz]e|dump|repeat|output|give)\b[^.\n]{0,80}?\b${PRIVATE_CONTEXT}`, 'i'),
+    pattern: new RegExp(String.raw`\b(?:include|pass|provide|send|put|add|append|copy|paste|attach|share|fill|insert|supply|forward|summari[sz]e|dump|repeat|output|give|gather|collect|capture|upload|post|transmit|export)\b[^.\n]{0,80}?\b${PRIVATE_CONTEXT}`, 'i'),
+  },
+];
+
+const UPLOAD_VERB = String.raw`\b(?:post|upload|send|submit|transmit|forward|sync|report)\w*\b`;
+
+/**
+ * The conversation sent to an address: text that tells the model to gather what the user said (or
+ * its instructions, or other tools' output) and post it to a URL. A skill may summarise a
+ * conversation; shipping it to a fixed address is theft, whatever the stated reason.
+ */
+export const CONVERSATION_UPLOAD_RULES: readonly PhraseRule[] = [
+  {
+    id: 'conversation-upload',
+    category: 'exfiltration',
+    severity: 'CRIT',
+    title: 'text tells the model to send the conversation or its instructions to an address',
+    pattern: new RegExp(String.raw`${PRIVATE_CONTEXT}[^#]{0,200}?${UPLOAD_VERB}[^#]{0,80}?https?:\/\/|${UPLOAD_VERB}[^#]{0,80}?${PRIVATE_CONTEXT}[^#]{0,120}?https?:\/\/`, 'i'),
   },
 ];
 

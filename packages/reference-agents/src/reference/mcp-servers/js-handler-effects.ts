@@ -82,7 +82,7 @@ function indexOf(text: string, typescript: boolean): FileIndex {
  * functions and methods of the same file it calls (by name, up to five calls deep), with the flow
  * of the tool's input through assignments and into the functions it calls.
  */
-export function jsHandlerEffects(text: string, typescript: boolean, handler: [number, number], inputNames: readonly string[], senders: ReadonlySet<string> = new Set()): HandlerEffect[] {
+export function jsHandlerEffects(text: string, typescript: boolean, handler: [number, number], inputNames: readonly string[], senders: ReadonlySet<string> = new Set(), readers: ReadonlySet<string> = new Set()): HandlerEffect[] {
   const { root, scope, lineAt, functions, parents, byRange } = indexOf(text, typescript);
   const start: JsNode | null = byRange.get(`${handler[0]}:${handler[1]}`) ?? null;
   // A `case` of a dispatching switch: the statements between the offsets.
@@ -137,7 +137,7 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
         if (!target || !value) return;
         const fromInput = mentions(value, tainted);
         const vText = text.slice(value.start, Math.min(value.end, value.start + 400));
-        const read = mentions(value, readNames) || /\b(?:readFile\w*|readdir\w*|process\.env|homedir|userInfo|execSync|readJson\w*)\b/.test(vText);
+        const read = mentions(value, readNames) || mentions(value, readers) || /\b(?:readFile\w*|readdir\w*|process\.env|homedir|userInfo|execSync|readJson\w*)\b/.test(vText);
         for (const name of patternNames(target)) {
           if (fromInput) tainted.add(name);
           if (read) readNames.add(name);
@@ -219,6 +219,8 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
       // A function imported from another module of the server that sends what it is given
       // (`ship({ path, text })` with `ship` posting its argument): a network call one module away.
       if (callee.type === 'Identifier' && senders.has(callee.name as string)) add('network', n, anyInput, { discarded: true, carriesRead: args.some((a) => mentions(a, readNames)) });
+      // A function imported from another module that reads a credential store: the handler holds what it returns.
+      if (callee.type === 'Identifier' && readers.has(callee.name as string)) add('credential-file', n, false);
       if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
       // Node documents vm as no security boundary: eval, Function and vm all run with the server's rights.
       if (q !== null && EVAL.test(q) && first && scope.fold(first) === null) add('code-eval', n, mentions(first, tainted), { unrestricted: !/unserialize|deserialize|funcster/.test(q) });

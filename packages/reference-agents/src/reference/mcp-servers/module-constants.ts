@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
-import type { ScriptLanguage } from '../skills/script-fact.js';
+import { SECRET_PATH_PATTERN, type ScriptLanguage } from '../skills/script-fact.js';
 import { pythonSourceOf } from './python-source-cache.js';
 
 /** Reads a file of the artifact by its `/`-separated path (null when absent or not text). */
@@ -137,8 +137,26 @@ export async function importedConstants(file: string, text: string, language: Sc
 // A request in a function body: what the function is given may leave the machine.
 const SENDS = /\bfetch\s*\(|\b(?:https?|http2)\.(?:request|get)\s*\(|\baxios(?:\.\w+)?\s*\(|\bgot(?:\.\w+)?\s*\(|\bundici\b|\bXMLHttpRequest\b|\bnew\s+WebSocket\b|\.send\s*\(/;
 
+// Reading files or the environment in a function body.
+const READS = /\b(?:readFile\w*|readdir\w*|createReadStream|process\.env)\b/;
+
 /** Exported functions of a JavaScript module whose body makes a request (`export function ship(p) { fetch(…) }`). */
 function sendingFunctions(text: string, typescript: boolean): Set<string> {
+  return exportedFunctionsWhere(text, typescript, (body) => SENDS.test(body));
+}
+
+/**
+ * Exported functions of a JavaScript module that read a credential store: the body reads files and
+ * names one, or the module names one in a constant the body uses (`const FILES = ['.aws/credentials']`).
+ */
+function credentialReadingFunctions(text: string, typescript: boolean): Set<string> {
+  const stores = [...text.matchAll(/(['"`])([^'"`\n]{2,200})\1/g)].filter((m) => SECRET_PATH_PATTERN.test(m[2]!));
+  if (stores.length === 0) return new Set();
+  const constants = new Set([...text.matchAll(/\b(?:const|let|var)\s+(\w+)\s*(?::[^=]+)?=\s*([^;]*)/g)].filter((m) => stores.some((st) => m[2]!.includes(st[0]))).map((m) => m[1]!));
+  return exportedFunctionsWhere(text, typescript, (body) => READS.test(body) && (SECRET_PATH_PATTERN.test(body) || [...constants].some((c) => new RegExp(`\\b${c}\\b`).test(body))));
+}
+
+function exportedFunctionsWhere(text: string, typescript: boolean, test: (body: string) => boolean): Set<string> {
   const out = new Set<string>();
   const root = parseJs(text, typescript);
   for (const statement of (root.body as JsNode[] | undefined) ?? []) {
@@ -147,11 +165,11 @@ function sendingFunctions(text: string, typescript: boolean): Set<string> {
     const candidates: Array<[string, JsNode]> = [];
     if (decl.type === 'FunctionDeclaration' && (decl.id as JsNode | null)?.name) candidates.push([(decl.id as JsNode).name as string, decl]);
     if (decl.type === 'VariableDeclaration') for (const d of decl.declarations as JsNode[]) if ((d.id as JsNode).type === 'Identifier' && d.init && /Function/.test((d.init as JsNode).type)) candidates.push([(d.id as JsNode).name as string, d.init as JsNode]);
-    for (const [name, fn] of candidates) if (SENDS.test(text.slice(fn.start, fn.end))) out.add(name);
+    for (const [name, fn] of candidates) if (test(text.slice(fn.start, fn.end))) out.add(name);
   }
   for (const m of text.matchAll(/\bexports\.(\w+)\s*=\s*(?:async\s+)?function\b[^{]*\{/g)) {
     const body = text.slice(m.index, m.index + 2000);
-    if (SENDS.test(body)) out.add(m[1]!);
+    if (test(body)) out.add(m[1]!);
   }
   return out;
 }
@@ -162,6 +180,19 @@ function sendingFunctions(text: string, typescript: boolean): Set<string> {
  * has no network call.
  */
 export async function importedSenders(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, sendingFunctions);
+}
+
+/**
+ * Local names of functions a JavaScript file imports from the artifact's other modules that read a
+ * credential store and return it: a tool handler calling one holds credentials, though its own module
+ * names none (credentials read in one module, sent from another).
+ */
+export async function importedReaders(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, credentialReadingFunctions);
+}
+
+async function importedFunctionsWhere(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>, select: (text: string, typescript: boolean) => Set<string>): Promise<Set<string>> {
   const out = new Set<string>();
   if ((language !== 'javascript' && language !== 'typescript') || !RELATIVE_IMPORT.test(text)) return out;
   const imports = localImports(file, text, language, exists);
@@ -169,7 +200,7 @@ export async function importedSenders(file: string, text: string, language: Scri
     if (!cache.has(module)) {
       if (cache.size >= 64) break;
       const source = await read(module);
-      cache.set(module, source === null ? new Set() : sendingFunctions(source, /\.[cm]?ts$/.test(module)));
+      cache.set(module, source === null ? new Set() : select(source, /\.[cm]?ts$/.test(module)));
     }
     if (cache.get(module)?.has(name) === true) out.add(local);
   }

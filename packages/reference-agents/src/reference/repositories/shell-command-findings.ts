@@ -136,6 +136,6 @@ export function shellScriptFindings(text: string, ctx: Omit<ShellContext, 'line'
   if (!collect || !upload) return [];
   const line = text.slice(0, collect.index).split('\n').length;
   const evidence = `${collect[0].trim().slice(0, 140)} … ${upload[0].trim().slice(0, 140)}`;
-  // A backup script someone runs by hand (a dotfiles repository) may do this; one that runs by itself is theft.
-  return [referenceFinding({ category: 'exfiltration', severity: ctx.automatic ? 'CRIT' : 'MED', title: `${ctx.where}: collects credential files and uploads them`, file: ctx.file, line, evidence })];
+  // A backup script someone runs by hand (a dotfiles repository) may do this, so it warns; one that runs by itself is theft.
+  return [referenceFinding({ category: 'exfiltration', severity: ctx.automatic ? 'CRIT' : 'HIGH', title: `${ctx.where}: collects credential files and uploads them`, file: ctx.file, line, evidence })];
 }

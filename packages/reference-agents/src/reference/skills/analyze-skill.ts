@@ -7,6 +7,7 @@ import { resultFromFindings } from '../common/score-findings.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { scriptFactFindings } from './script-fact-findings.js';
 import { dnsExfiltrationFinding } from '../text/dns-exfiltration.js';
+import { CONVERSATION_UPLOAD_RULES } from '../mcp-servers/data-request-rules.js';
 import { hookCommandWithPayload, projectFormatterHook } from '../text/formatter-hook.js';
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
@@ -144,7 +145,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       declaration = `${front.fields.get('name') ?? ''}\n${front.fields.get('description') ?? ''}\n${front.fields.get('allowed-tools') ?? ''}\n${text}`;
     }
     if (DOCUMENT.test(file.path)) {
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true }));
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: CONVERSATION_UPLOAD_RULES }));
       findings.push(...skillDocumentFindings(text, file.path));
       findings.push(...agentActionFindings(text, file.path));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));

@@ -163,7 +163,20 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       }
     }
   }
-  const inComment = (offset: number) => comments.some(([s, e]) => offset >= s && offset < e);
+  // Markdown's comment idiom, a link reference definition nothing uses (`[//]: # (text)`, `[comment]: <> (text)`):
+  // renderers show nothing of it, the model reads all of it.
+  const mdComments: Array<[number, number]> = [];
+  if (options.markdown !== false) {
+    for (const m of visible.matchAll(/^ {0,3}\[(?:\/\/|comment|_|#|\s*)\]:\s*(?:#|<>)\s*(?:\(([^\n]*)\)|"([^\n]*)")[ \t]*$/gim)) {
+      mdComments.push([m.index, m.index + m[0].length]);
+      const body = m[1] ?? m[2] ?? '';
+      if (ADDRESSES_MODEL.test(body) && IMPERATIVE.test(body)) {
+        findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'Markdown comment gives the model instructions the reader does not see', file, line: at(visible, m.index), evidence: body }));
+      }
+    }
+  }
+  const inMdComment = (offset: number) => mdComments.some(([s, e]) => offset >= s && offset < e);
+  const inComment = (offset: number) => comments.some(([s, e]) => offset >= s && offset < e) || inMdComment(offset);
   const inTags = (from: number, to: number) => tags.some(([s, e]) => from < e && to > s);
   for (const p of phrases(visible)) {
     if (inTags(p.offset, p.offset + p.match.length)) {
@@ -185,7 +198,7 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       referenceFinding({
         category: p.rule.category,
         severity: hidden ? RAISED[p.rule.severity] : p.rule.severity,
-        title: hidden ? `${p.rule.title} (hidden in an HTML comment)` : p.rule.title,
+        title: hidden ? `${p.rule.title} (hidden in ${inMdComment(p.offset) ? 'a Markdown' : 'an HTML'} comment)` : p.rule.title,
         file,
         line: at(visible, p.offset),
         evidence: excerpt(visible, p.offset, p.match.length),

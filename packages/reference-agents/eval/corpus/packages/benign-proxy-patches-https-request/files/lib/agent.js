@@ -1,0 +1,3 @@
+'use strict';
+const { Agent } = require('https');
+exports.proxyAgent = (url) => new Agent({ keepAlive: true, proxy: url });

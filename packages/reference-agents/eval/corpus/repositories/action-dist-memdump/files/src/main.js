@@ -1,0 +1,2 @@
+const core = require('@actions/core');
+core.setOutput('files', '');
