@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { javascriptFacts } from './code/javascript-facts.js';
+import { javascriptFacts } from './code/javascript/index.js';
 import { pythonFacts } from './code/python-facts.js';
 import { libraryPatchFinding } from './mcp-servers/library-patch.js';
 import { oauthMetadataFindings } from './mcp-servers/oauth-metadata.js';

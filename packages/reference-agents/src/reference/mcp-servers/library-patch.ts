@@ -1,5 +1,5 @@
 import type { AgentFinding } from '@vigil/core';
-import { javascriptFacts } from '../code/javascript-facts.js';
+import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { sendsToFixedHost } from '../packages/code-findings.js';

@@ -8,6 +8,14 @@ import type { FileContext } from './file-context.js';
 const HOOKED = /^(fetch|XMLHttpRequest\.prototype\.(open|send|setRequestHeader)|ethereum(\.request|\.send|\.sendAsync|\.enable)?|solana\.(signTransaction|signAndSendTransaction))$/;
 
 /**
+ * Node APIs whose replacement (monkey-patching) intercepts what other code sends, reads or runs:
+ * request functions of the network modules, process spawning, credential-bearing crypto, and the
+ * prototype methods of their request classes (`http.ClientRequest.prototype.write`).
+ */
+const NODE_HOOKABLE = /^(?:(?:node:)?(?:https?|http2|net|tls|dns|child_process)\.(?:request|get|connect|createConnection|lookup|resolve\w*|exec|execSync|execFile|spawn|spawnSync|fork)|(?:node:)?https?\.(?:ClientRequest|Agent)\.prototype\.\w+|(?:node:)?crypto\.(?:createCipheriv|createSign|privateDecrypt|createPrivateKey))$/;
+const FUNCTION_VALUE = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'Identifier', 'CallExpression']);
+
+/**
  * The facts of nodes the walk kept until names were resolved: secret environment names read off
  * `process.env`, `for … in process.env` dumps, sensitive names behind computed members, hooks of
  * network and wallet functions, and the string constants only folding reveals.
@@ -37,6 +45,10 @@ export function addDeferredFacts(ctx: FileContext, syntax: FileSyntax, facts: Co
     if (target === undefined) continue;
     if (HOOKED.test(target)) {
       if (left.type === 'Identifier' && target === 'fetch') continue;
+      facts.hooks.push({ target, line: lineOf(a.start) });
+    } else if (left.type === 'MemberExpression' && NODE_HOOKABLE.test(target) && FUNCTION_VALUE.has(node(a.right)?.type ?? '')) {
+      // A Node API that carries requests, credentials or commands replaced by a function: everything
+      // any module of the process sends or runs through it passes the replacement first.
       facts.hooks.push({ target, line: lineOf(a.start) });
     }
   }

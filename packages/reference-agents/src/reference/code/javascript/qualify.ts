@@ -24,6 +24,11 @@ export function qualifyExpression(r: Resolve, expr: N | undefined, depth: number
       return qualifyExpression(r, node(expr.expression), depth + 1);
     case 'ChainExpression':
       return qualifyExpression(r, node(expr.expression), depth + 1);
+    // `(0, Function)(…)`, `(0, eval)(…)`: the comma operator yields its last operand (minifiers' indirect call).
+    case 'SequenceExpression': {
+      const last = nodes(expr.expressions).at(-1);
+      return last === undefined ? undefined : qualifyExpression(r, last, depth + 1);
+    }
     case 'MemberExpression':
       return qualifyMember(r, expr, depth);
     case 'CallExpression': {
