@@ -128,7 +128,7 @@ export async function checkWatcher(pg, { registry, names, baselineLatest, baseli
   const fetchDeadline = Date.now() + 90_000;
   let fetches = [];
   for (;;) {
-    fetches = (await pg.query('select purl, state, attempts, last_error, lease_expires_at from registry_fetches where purl like any($1::text[])', [names.map((n) => `pkg:npm/${n}@%`)])).rows;
+    fetches = (await pg.query('select purl, state, attempts, last_error, lease_expires_at, created_at, stored_at from registry_fetches where purl like any($1::text[])', [names.map((n) => `pkg:npm/${n}@%`)])).rows;
     const unsettled = fetches.filter((f) => f.state === 'queued' || (f.state === 'running' && !heldByFault(f, windows)));
     if (unsettled.length === 0 || Date.now() > fetchDeadline) break;
     await sleep(1_000);
@@ -141,6 +141,10 @@ export async function checkWatcher(pg, { registry, names, baselineLatest, baseli
   const held = fetches.filter((f) => f.state === 'running' && heldByFault(f, windows));
   const notStored = fetches.filter((f) => expected.has(f.purl) && f.state !== 'stored' && !held.includes(f));
   const retried = fetches.filter((f) => f.attempts > 1).length;
+  // How soon after its publish each release was queued and stored (printed, not asserted): the
+  // interval (10 s × 0.8–1.2) bounds the first, retries and faults stretch the second.
+  const delays = (column) => registry.published.map((p) => queued.get(purlOf(p.name, p.version))?.[column]).map((v, i) => (v == null ? NaN : Number(v) - registry.published[i].at)).filter(Number.isFinite).sort((a, b) => a - b);
+  const spread = (xs) => (xs.length ? `median ${(xs[Math.floor(xs.length / 2)] / 1000).toFixed(1)} s, max ${(xs.at(-1) / 1000).toFixed(1)} s` : 'none');
   // Fetched once: the bytes of each version are one artifact, even when a fetch ran twice.
   const artifacts = (await pg.query('select purl, count(distinct artifact_id)::int as n from artifact_packages where purl like any($1::text[]) group by 1', [names.map((n) => `pkg:npm/${n}@%`)])).rows;
   const twice = artifacts.filter((a) => a.n > 1);
@@ -152,6 +156,7 @@ export async function checkWatcher(pg, { registry, names, baselineLatest, baseli
       `${names.length} names watched on Verdaccio, ${registry.published.length} versions published during the run (${registry.uncertain.length} publishes failed); ` +
       `queued: ${expected.size - missing.length}/${expected.size} expected (each baseline latest + every published version), ${missing.length} missing${missing.length ? ` (${missing.slice(0, 3).join(', ')})` : ''}, ` +
       `${unexpected.length} unexpected${unexpected.length ? ` (${unexpected.slice(0, 3).map((f) => f.purl).join(', ')})` : ''}, ${older.length} of the baselines' older versions; ` +
+      `publish → queued ${spread(delays('created_at'))}, → stored ${spread(delays('stored_at'))}; ` +
       `${behind.length} names not polled after their last publish (waited ${(pollWaitMs / 1000).toFixed(0)} s); ` +
       `fetches: ${fetches.filter((f) => f.state === 'stored').length} stored (${retried} after a retry), ${failed.length} failed${failed.length ? ` (${failed[0].purl}: ${failed[0].last_error})` : ''}, ${notStored.length} not stored${notStored.length ? ` (${notStored.slice(0, 2).map((f) => `${f.purl} ${f.state} ${f.last_error ?? ''}`).join(', ')})` : ''}, ` +
       `${held.length} held under a lease a fault left behind${held.length ? ` (${held.map((f) => f.purl).join(', ')})` : ''}; ` +
