@@ -49,7 +49,8 @@ export async function startWatchedRegistry(root) {
       if (!answer.ok) throw new Error(`${answer.status}`);
       published.push({ name, version, at: Date.now() });
       return true;
-    } catch (error) {
+    } catch {
+      // No answer or an error: the version may or may not be stored; it is neither expected nor refused.
       uncertain.push(`${name}@${version}`);
       return false;
     }
