@@ -114,6 +114,7 @@ export async function checkWatcher(pg, { registry, names, baselineLatest, baseli
   // interval × 1.2 (plus a backoff if a poll failed): 4 intervals are plenty. A name leased when a
   // fault cut its watcher off waits for its lease (5 min) first.
   let behind = [];
+  let announced = 0;
   for (;;) {
     const { rows } = await pg.query("select name, last_polled_at, failures, lease_expires_at from watched_packages where ecosystem = 'npm' and name = any($1)", [names]);
     behind = rows.filter((r) => !(Number(r.last_polled_at) > (lastPublish.get(r.name) ?? 0) && r.failures === 0));
@@ -121,7 +122,10 @@ export async function checkWatcher(pg, { registry, names, baselineLatest, baseli
     const leaseEnd = Math.max(0, ...behind.map((r) => Number(r.lease_expires_at ?? 0)));
     const deadline = Math.max(started + 4 * intervalMs, leaseEnd + 2 * intervalMs);
     if (Date.now() > deadline) break;
-    if (leaseEnd > Date.now()) log?.(`watcher: ${behind.length} name(s) under a lease until ${new Date(leaseEnd).toISOString().slice(11, 19)}; waiting for it to run out`);
+    if (leaseEnd > Date.now() && leaseEnd !== announced) {
+      announced = leaseEnd;
+      log?.(`watcher: ${behind.map((r) => r.name).join(', ')} under a lease until ${new Date(leaseEnd).toISOString().slice(11, 19)} (a fault cut their poll off); waiting for it to run out`);
+    }
     await sleep(leaseEnd > Date.now() ? 5_000 : 1_000);
   }
   const pollWaitMs = Date.now() - started;
