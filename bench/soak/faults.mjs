@@ -5,15 +5,18 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `ctx`: { fleet, restartApi(name), restartWorker(name), pg, redis, s3 } (the proxies); `windows` collects
- * { name, from, to } of every fault (duplicate deliveries are judged against them).
+ * { name, from, to } of every fault (duplicate deliveries are judged against them). `durations`: how
+ * long each outage lasts (the CI form shortens them; every fault is still injected).
  */
-export function faultPhases(ctx) {
+export function faultPhases(ctx, durations = { restartAfterMs: 2_000, pgStallMs: 5_000, redisStallMs: 10_000, storeDownMs: 10_000 }) {
+  const { restartAfterMs, pgStallMs, redisStallMs, storeDownMs } = durations;
+  const s = (ms) => `${ms / 1000} s`;
   return [
     {
       name: 'kill API instance',
       async inject() {
         await ctx.fleet.kill('api-2');
-        await sleep(2_000);
+        await sleep(restartAfterMs);
         await ctx.restartApi('api-2');
       },
     },
@@ -21,7 +24,7 @@ export function faultPhases(ctx) {
       name: 'kill worker',
       async inject() {
         await ctx.fleet.kill('worker-1');
-        await sleep(2_000);
+        await sleep(restartAfterMs);
         await ctx.restartWorker('worker-1');
       },
     },
@@ -34,29 +37,29 @@ export function faultPhases(ctx) {
       },
     },
     {
-      name: 'PostgreSQL stall 5 s',
+      name: `PostgreSQL stall ${s(pgStallMs)}`,
       async inject() {
         ctx.pg.stall();
-        await sleep(5_000);
+        await sleep(pgStallMs);
         ctx.pg.resume();
         // Connections that were stalled stay silent: cut them, as a restarted server or network would.
         ctx.pg.resetAll();
       },
     },
     {
-      name: 'Redis stall 10 s',
+      name: `Redis stall ${s(redisStallMs)}`,
       async inject() {
         ctx.redis.stall();
-        await sleep(10_000);
+        await sleep(redisStallMs);
         ctx.redis.resume();
         ctx.redis.resetAll();
       },
     },
     {
-      name: 'object store down 10 s',
+      name: `object store down ${s(storeDownMs)}`,
       async inject() {
         ctx.s3.mode = 'error500';
-        await sleep(10_000);
+        await sleep(storeDownMs);
         ctx.s3.mode = 'pass';
       },
     },

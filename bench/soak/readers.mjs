@@ -27,13 +27,13 @@ export function startReaders({ baseUrl, addresses, stats, pauseMs = 400, timeout
 }
 
 /**
- * `budget + extra` requests from one fresh address within one fixed window (started just after a
- * minute's turn, so the whole burst fits in it): exactly `budget` must be answered 200 and the rest 429,
- * whichever instance nginx sent each to.
+ * `budget + extra` requests from one fresh address within one fixed window (started no later than
+ * `latestStartMs` into a minute, else just after the minute's turn, so the whole burst fits in it):
+ * exactly `budget` must be answered 200 and the rest 429, whichever instance nginx sent each to.
  */
-export async function budgetBurst({ baseUrl, from, budget, extra = 25, concurrency = 16 }) {
+export async function budgetBurst({ baseUrl, from, budget, extra = 25, concurrency = 16, latestStartMs = 20_000 }) {
   const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 20_000) await sleep(60_000 - intoMinute + 500);
+  if (intoMinute > latestStartMs) await sleep(60_000 - intoMinute + 500);
   const window = Math.floor(Date.now() / 60_000);
   const counts = { ok: 0, limited: 0, other: 0 };
   let next = 0;
