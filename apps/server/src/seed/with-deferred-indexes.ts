@@ -14,8 +14,8 @@ interface Saved {
  * foreign keys of `tables` dropped, then recreates them exactly as they were (their definitions read
  * back from the catalog, names kept). Why: generateAttestations writes millions of rows, and
  * maintaining a dozen B-trees row by row (random canonical_hash inserts) plus a foreign-key check
- * per row made 1 million rows take 11 minutes; one sort per index after the load is several times
- * faster. Recreating the constraints validates every row, so the generated data is still checked.
+ * per row made 1 million rows take 11 minutes; one sort per index after the load halves that
+ * (docs/benchmarks.md, "Attestations at scale"). Recreating the constraints validates every row, so the generated data is still checked.
  * `db` should be one connection (Kysely's `connection()`): the catalog reads and drops run on it.
  * Tables that do not exist (attestation_keys before migration 0024) are skipped.
  */
