@@ -7,7 +7,7 @@
 // over single table at the same size. Finally the single table is converted by migration 0024 and
 // the conversion timed (rows/s). Everything is made in a database of its own, dropped at the end.
 //
-//   node bench/aggregates-at-scale.mjs [--rows 1000000[,10000000]] [--months 12] [--runs 15] [--no-plain]
+//   node bench/aggregates-at-scale.mjs [--rows 1000000[,10000000]] [--months 12] [--runs 15] [--no-plain | --no-partitioned]
 //   BENCH_DATABASE_URL: a PostgreSQL server to create the scratch database on (default postgres://postgres@127.0.0.1:5432/postgres)
 import { parseArgs } from 'node:util';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -20,8 +20,10 @@ const { values } = parseArgs({
     months: { type: 'string', default: '12' },
     runs: { type: 'string', default: '15' },
     'no-plain': { type: 'boolean', default: false },
+    'no-partitioned': { type: 'boolean', default: false },
   },
 });
+if (values['no-plain'] && values['no-partitioned']) throw new Error('--no-plain and --no-partitioned: nothing left to measure');
 const SIZES = values.rows.split(',').map((n) => Number(n.replaceAll('_', '')));
 const MONTHS = Number(values.months);
 const RUNS = Number(values.runs);
@@ -134,7 +136,7 @@ const endMs = Date.now();
 const report = [];
 try {
   for (const rows of SIZES) {
-    const layouts = values['no-plain'] ? ['partitioned'] : ['partitioned', 'single table'];
+    const layouts = ['partitioned', 'single table'].filter((l) => !(l === 'partitioned' ? values['no-partitioned'] : values['no-plain']));
     const bySize = {};
     for (const layout of layouts) {
       const schema = `s_${layout === 'partitioned' ? 'part' : 'plain'}_${rows}`;
@@ -177,13 +179,20 @@ try {
 function print(entry) {
   const part = entry.partitioned;
   const plain = entry['single table'];
+  const generated = [];
+  if (part) generated.push(`partitioned ${part.generatedS.toFixed(0)} s (${gb(part.size.attestations)} + attestation_keys ${gb(part.size.keys)})`);
+  if (plain) generated.push(`single table ${plain.generatedS.toFixed(0)} s (${gb(plain.size.attestations)}); migration 0024 converted it in ${plain.convertS.toFixed(1)} s (${Math.round(entry.rows / plain.convertS).toLocaleString('en')} rows/s)`);
   console.log(`\n## ${entry.rows.toLocaleString('en')} attestations over ${MONTHS} months`);
-  console.log(`generated: partitioned ${part.generatedS.toFixed(0)} s (${gb(part.size.attestations)} + attestation_keys ${gb(part.size.keys)})` +
-    (plain ? `; single table ${plain.generatedS.toFixed(0)} s (${gb(plain.size.attestations)}); migration 0024 converted it in ${plain.convertS.toFixed(1)} s (${Math.round(entry.rows / plain.convertS).toLocaleString('en')} rows/s)` : ''));
-  console.log('\n| read | statements | partitioned ms (p50) | buffers hit+read | ' + (plain ? 'single table ms | buffers | time ratio (partitioned / single) |' : ''));
-  console.log('|---|---|---|---|' + (plain ? '---|---|---|' : ''));
-  for (const [i, m] of part.measured.entries()) {
-    const p = plain?.measured[i];
-    console.log(`| ${m.name} | ${m.statements} | ${m.ms.toFixed(2)} | ${m.hit}+${m.read} |` + (p ? ` ${p.ms.toFixed(2)} | ${p.hit}+${p.read} | ${(m.ms / p.ms).toFixed(2)} |` : ''));
+  console.log(`generated: ${generated.join('; ')}`);
+  // One layout alone (--no-plain, --no-partitioned): its columns only; both: the ratio too.
+  const columns = [part && 'partitioned ms (p50) | buffers hit+read', plain && 'single table ms | buffers', part && plain && 'time ratio (partitioned / single)'].filter(Boolean);
+  console.log(`\n| read | statements | ${columns.join(' | ')} |`);
+  console.log(`|---|---|${columns.map((c) => (c.includes('|') ? '---|---|' : '---|')).join('')}`);
+  const names = (part ?? plain).measured;
+  for (const [i, first] of names.entries()) {
+    const cells = [];
+    for (const m of [part?.measured[i], plain?.measured[i]]) if (m) cells.push(`${m.ms.toFixed(2)} | ${m.hit}+${m.read}`);
+    if (part && plain) cells.push((part.measured[i].ms / plain.measured[i].ms).toFixed(2));
+    console.log(`| ${first.name} | ${first.statements} | ${cells.join(' | ')} |`);
   }
 }

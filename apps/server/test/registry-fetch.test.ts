@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatOffsetTimestamp, PolicyEvaluation, VerifyResult } from '@vigil/core';
@@ -275,6 +277,38 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     expect(await row('pkg:npm/%40vigil-test/scoped@2.0.0')).toMatchObject({ state: 'stored', attempts: 3, last_error: null });
     expect({ retry: await attempts('retry'), stored: await attempts('stored') }).toEqual({ retry: before.retry + 2, stored: before.stored + 1 });
     expect((await verify(setup, 'pkg:npm/%40vigil-test/scoped@2.0.0')).fetch?.state).toBe('queued_for_evaluation');
+  });
+
+  // docs/operations.md, "Tracing": one CLIENT span per fetch attempt, its outcome as an attribute,
+  // marked failed only when the registry did not answer.
+  it('traces each fetch attempt with a registry fetch span when a tracer provider is registered', async () => {
+    const exporter = new InMemorySpanExporter();
+    expect(trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }))).toBe(true);
+    try {
+      const setup = await start();
+      await verify(setup, 'npm:plain-pkg@1.0.0');
+      await verify(setup, 'npm:no-such-pkg@1.0.0');
+      expect(await setup.worker.drain()).toBe(2);
+      proxy.setFault({ kind: 'status', status: 500 });
+      await verify(setup, 'npm:old-pkg@2.0.0');
+      expect(await setup.worker.drain()).toBe(1);
+
+      const fetches = exporter.getFinishedSpans().filter((s) => s.name === 'registry fetch');
+      const of = (purl: string) => fetches.filter((s) => s.attributes['vigil.purl'] === purl);
+      expect(fetches).toHaveLength(3);
+      expect(of('pkg:npm/plain-pkg@1.0.0')).toEqual([
+        expect.objectContaining({ kind: SpanKind.CLIENT, attributes: { 'vigil.purl': 'pkg:npm/plain-pkg@1.0.0', 'vigil.fetch.attempt': 1, 'vigil.fetch.result': 'fetched' }, status: { code: SpanStatusCode.UNSET } }),
+      ]);
+      // A registry answer that is final (no such package) is not a failure of the call.
+      expect(of('pkg:npm/no-such-pkg@1.0.0')).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ 'vigil.fetch.result': 'not_found' }), status: { code: SpanStatusCode.UNSET } })]);
+      const down = of('pkg:npm/old-pkg@2.0.0');
+      expect(down).toEqual([expect.objectContaining({ kind: SpanKind.CLIENT, attributes: expect.objectContaining({ 'vigil.fetch.attempt': 1, 'vigil.fetch.result': 'registry_unavailable' }) })]);
+      expect(down[0]!.status.code).toBe(SpanStatusCode.ERROR);
+      expect(down[0]!.status.message).toEqual(expect.any(String));
+      expect(down[0]!.status.message).not.toBe('');
+    } finally {
+      trace.disable();
+    }
   });
 
   it('takes a fetch again once the lease of a worker that died runs out', async () => {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { ensureAttestationPartitions } from '../platform/db/attestation-partitions.js';
+import { withDeferredIndexes } from './with-deferred-indexes.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
@@ -16,6 +17,10 @@ type AnyDb = Kysely<any>;
  * ending at `endMs`. The rollups the public aggregates read (stat_counters, attestation_hours,
  * trend_days, trend_last_days) are then computed from the rows, so the dashboard and trends read
  * what they would after ingesting them one by one.
+ *
+ * The attestations are written with the indexes and constraints of `attestations` and
+ * `attestation_keys` dropped, and those rebuilt afterwards (withDeferredIndexes), on one connection
+ * with a larger maintenance_work_mem and work_mem for the index sorts and the rollups.
  */
 export interface GenerateAttestationsOptions {
   rows: number;
@@ -58,6 +63,20 @@ function roundIdOf(track: RawBuilder<unknown>, week: RawBuilder<unknown>): RawBu
 }
 
 export async function generateAttestations(db: AnyDb, options: GenerateAttestationsOptions): Promise<GeneratedAttestations> {
+  return db.connection().execute(async (conn) => {
+    // Session settings, undone before the connection returns to the pool.
+    await sql`set maintenance_work_mem = '256MB'`.execute(conn);
+    await sql`set work_mem = '64MB'`.execute(conn);
+    try {
+      return await generate(conn, options);
+    } finally {
+      await sql`reset maintenance_work_mem`.execute(conn);
+      await sql`reset work_mem`.execute(conn);
+    }
+  });
+}
+
+async function generate(db: AnyDb, options: GenerateAttestationsOptions): Promise<GeneratedAttestations> {
   const rows = options.rows;
   const validators = Math.max(REPLICAS, options.validators ?? 64);
   const miners = options.miners ?? 256;
@@ -105,34 +124,36 @@ export async function generateAttestations(db: AnyDb, options: GenerateAttestati
 
   // Partitioned (PostgreSQL after migration 0024): a partition for every month the rows fall in.
   if (options.createPartitions !== false) await ensureAttestationPartitions(db, endMs, { since: startMs, monthsAhead: 0 });
-  for (let from = 0; from < rows; from += chunk) {
-    const to = Math.min(rows, from + chunk) - 1;
-    await sql`insert into attestations (canonical_hash, task_id, round_id, track, miner_hotkey, validator_hotkey, artifact_id,
-        agent_hash, verdict, risk_score, findings, payload, signature, created_at, recorded_at, is_rerun, metagraph_block, metagraph_taken_at)
-      select 'sha256:' || encode(sha256(('bench-attestation-' || i)::bytea), 'hex'), tk.task_id, tk.round_id, ${tracks}[(t % 4)::int + 1], tk.hotkey,
-        ${hotkeyOf('v', sql`(((t % ${validators}) + k * ${stride}) % ${validators})`)}, tk.artifact_id,
-        'sha256:' || encode(sha256(('bench-agent-' || (t % ${miners}))::bytea), 'hex'), v.verdict, v.risk,
-        case when v.verdict = 'ALLOW' then '[]'
-          else json_build_array(json_build_object('type', 'static', 'category', f.category, 'severity', f.severity,
-            'title', f.category || ' found near ' || md5(i::text), 'file', 'src/' || (i % 400) || '.js'))::text end,
-        json_build_object('task_id', tk.task_id, 'round_id', tk.round_id, 'validator_hotkey',
-          ${hotkeyOf('v', sql`(((t % ${validators}) + k * ${stride}) % ${validators})`)}, 'miner_hotkey', tk.hotkey,
-          'artifact', 'sha256:' || md5(tk.artifact_id::text), 'agent_hash', 'sha256:' || md5('agent-' || (t % ${miners})),
-          'verdict', v.verdict, 'risk_score', v.risk, 'created_at', ${startMs}::bigint + i * ${span}::bigint / ${rows} - 2000,
-          'sandbox', json_build_object('image', 'vigil-sandbox:1', 'duration_ms', 1000 + i % 9000, 'network', 'none'))::text,
-        repeat(md5('sig-' || i), 4),
-        ${startMs}::bigint + i * ${span}::bigint / ${rows} - 2000,
-        ${startMs}::bigint + i * ${span}::bigint / ${rows},
-        (k > 0)::int, 4000000 + i / 1000, ${startMs}::bigint + i * ${span}::bigint / ${rows} - 12000
-      from generate_series(${from}::bigint, ${to}::bigint) i
-      cross join lateral (select i / ${REPLICAS} as t, i % ${REPLICAS} as k) tt
-      join tasks tk on tk.task_id = 'bench-t-' || tt.t
-      cross join lateral (select case when (i * 2654435761) % 100 < 80 then 'ALLOW' when (i * 2654435761) % 100 < 92 then 'WARN' else 'BLOCK' end as verdict,
-        ((i * 2654435761) % 100)::int as risk) v
-      cross join lateral (select (array['prompt_injection','install_script','typosquat','malware','exfiltration','credential_access','obfuscation'])[(i % 7)::int + 1] as category,
-        (array['CRIT','HIGH','MED','LOW'])[(i % 4)::int + 1] as severity) f`.execute(db);
-    options.progress?.(to + 1);
-  }
+  await withDeferredIndexes(db, ['attestations', 'attestation_keys'], async () => {
+    for (let from = 0; from < rows; from += chunk) {
+      const to = Math.min(rows, from + chunk) - 1;
+      await sql`insert into attestations (canonical_hash, task_id, round_id, track, miner_hotkey, validator_hotkey, artifact_id,
+          agent_hash, verdict, risk_score, findings, payload, signature, created_at, recorded_at, is_rerun, metagraph_block, metagraph_taken_at)
+        select 'sha256:' || encode(sha256(('bench-attestation-' || i)::bytea), 'hex'), tk.task_id, tk.round_id, ${tracks}[(t % 4)::int + 1], tk.hotkey,
+          ${hotkeyOf('v', sql`(((t % ${validators}) + k * ${stride}) % ${validators})`)}, tk.artifact_id,
+          'sha256:' || encode(sha256(('bench-agent-' || (t % ${miners}))::bytea), 'hex'), v.verdict, v.risk,
+          case when v.verdict = 'ALLOW' then '[]'
+            else json_build_array(json_build_object('type', 'static', 'category', f.category, 'severity', f.severity,
+              'title', f.category || ' found near ' || md5(i::text), 'file', 'src/' || (i % 400) || '.js'))::text end,
+          json_build_object('task_id', tk.task_id, 'round_id', tk.round_id, 'validator_hotkey',
+            ${hotkeyOf('v', sql`(((t % ${validators}) + k * ${stride}) % ${validators})`)}, 'miner_hotkey', tk.hotkey,
+            'artifact', 'sha256:' || md5(tk.artifact_id::text), 'agent_hash', 'sha256:' || md5('agent-' || (t % ${miners})),
+            'verdict', v.verdict, 'risk_score', v.risk, 'created_at', ${startMs}::bigint + i * ${span}::bigint / ${rows} - 2000,
+            'sandbox', json_build_object('image', 'vigil-sandbox:1', 'duration_ms', 1000 + i % 9000, 'network', 'none'))::text,
+          repeat(md5('sig-' || i), 4),
+          ${startMs}::bigint + i * ${span}::bigint / ${rows} - 2000,
+          ${startMs}::bigint + i * ${span}::bigint / ${rows},
+          (k > 0)::int, 4000000 + i / 1000, ${startMs}::bigint + i * ${span}::bigint / ${rows} - 12000
+        from generate_series(${from}::bigint, ${to}::bigint) i
+        cross join lateral (select i / ${REPLICAS} as t, i % ${REPLICAS} as k) tt
+        join tasks tk on tk.task_id = 'bench-t-' || tt.t
+        cross join lateral (select case when (i * 2654435761) % 100 < 80 then 'ALLOW' when (i * 2654435761) % 100 < 92 then 'WARN' else 'BLOCK' end as verdict,
+          ((i * 2654435761) % 100)::int as risk) v
+        cross join lateral (select (array['prompt_injection','install_script','typosquat','malware','exfiltration','credential_access','obfuscation'])[(i % 7)::int + 1] as category,
+          (array['CRIT','HIGH','MED','LOW'])[(i % 4)::int + 1] as severity) f`.execute(db);
+      options.progress?.(to + 1);
+    }
+  });
 
   await rebuildRollups(db);
   return { rows, tasks, rounds: weeks * TRACKS.length, startMs, endMs };

@@ -344,3 +344,48 @@ describe.skipIf(url === undefined || url === '')('attestations partitioned by mo
     });
   });
 });
+
+/**
+ * generateAttestations (the benchmarks' generator) drops the indexes and constraints of
+ * attestations and attestation_keys while it writes and rebuilds them after: what it leaves must be
+ * the schema the migrations made, or the benchmark measures plans the server never runs.
+ */
+describe.skipIf(url === undefined || url === '')('generated attestations [PostgreSQL]', () => {
+  it('leave the indexes and constraints of attestations (every partition) and attestation_keys as the migrations made them', async () => {
+    const scratch = await scratchSchema();
+    try {
+      const { db } = scratch;
+      await migrateToLatest(db);
+      const months = 3;
+      const since = NOW - months * 30 * 86_400_000;
+      // The partitions the generator makes, made first, so both catalogs have the same tables.
+      await ensureAttestationPartitions(db, NOW, { since, monthsAhead: 0 });
+      const catalog = async () =>
+        (
+          await sql<{ line: string }>`
+            select c.relname || ' index ' || pg_get_indexdef(i.indexrelid) || ' valid=' || i.indisvalid as line
+            from pg_index i join pg_class c on c.oid = i.indrelid
+            where c.relnamespace = current_schema()::regnamespace and c.relname like 'attestation%'
+            union all
+            select conrelid::regclass::text || ' constraint ' || conname || ' ' || pg_get_constraintdef(oid) || ' validated=' || convalidated
+            from pg_constraint
+            where connamespace = current_schema()::regnamespace and conrelid::regclass::text like 'attestation%'
+            order by 1`.execute(db)
+        ).rows.map((r) => r.line);
+      const before = await catalog();
+      // Every month's partition carries the parent's ten indexes and its primary key.
+      expect(before.filter((l) => l.startsWith(`${attestationPartitionName(monthStartMs(NOW))} index `))).toHaveLength(11);
+      expect(before.filter((l) => l.startsWith('attestation_keys '))).toHaveLength(4);
+      await generateAttestations(db, { rows: 2000, months, endMs: NOW, validators: 10, miners: 12, artifacts: 40 });
+      expect(await catalog()).toEqual(before);
+      // The keys are unique again: a second copy of a stored attestation is refused.
+      const copy = sql`insert into attestations (canonical_hash, task_id, round_id, track, miner_hotkey, validator_hotkey, artifact_id, agent_hash,
+          verdict, risk_score, findings, payload, signature, created_at, recorded_at, is_rerun)
+        select canonical_hash, task_id, round_id, track, miner_hotkey, validator_hotkey, artifact_id, agent_hash,
+          verdict, risk_score, findings, payload, signature, created_at, recorded_at, is_rerun from attestations limit 1`;
+      await expect(copy.execute(db)).rejects.toMatchObject({ code: '23505' });
+    } finally {
+      await scratch.drop();
+    }
+  });
+});
