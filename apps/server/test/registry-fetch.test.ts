@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely, KyselyPlugin } from 'kysely';
+import { sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatOffsetTimestamp, PolicyEvaluation, VerifyResult } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
@@ -11,7 +11,9 @@ import { loadConfig } from '../src/config.js';
 import { startTestApp } from '../src/test-support/test-app.js';
 import { createFetchWorker, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type CreateFetchWorkerOptions, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
 import { claimDueFetch } from '../src/features/registries/fetch-queue.js';
-import { describeEachDialect } from '../src/test-support/databases.js';
+import { describeEachDialect, withSearchPath } from '../src/test-support/databases.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { startTcpProxy } from '../src/test-support/tcp-proxy.js';
 import { databaseRegistry, refreshDatabaseGauges } from '../src/platform/metrics/database-gauges.js';
 import { metricsRegistry } from '../src/platform/metrics/index.js';
 import { parsePrometheusText, sampleValue } from '../src/test-support/prometheus-text.js';
@@ -411,6 +413,55 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     expect(await draining).toBe(1);
     expect(Date.now() - stopping).toBeLessThan(5_000);
     expect(await row('pkg:npm/%40vigil-test/scoped@2.0.0')).toMatchObject({ state: 'queued', attempts: 0, lease_owner: null });
+  });
+
+  // The soak run's fault itself: the worker's connection to PostgreSQL is reset (RST through the TCP
+  // fault proxy) while its `stored` write is on the wire, so the write never reaches the server.
+  (ctx.dialect === 'postgres' ? it : it.skip)('PostgreSQL resets the connection while the worker writes `stored`: the write is tried again on a new connection', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.db());
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    const viaProxy = new URL(withSearchPath(url.toString(), rows[0]!.schema));
+    viaProxy.host = proxy.address;
+    const connectionErrors: Error[] = [];
+    const database = await openDatabase({ url: viaProxy.toString(), onConnectionError: (error) => connectionErrors.push(error) });
+    let resets = 0;
+    // When the `stored` write is compiled, swallow what is sent from then on, and once it has been
+    // swallowed reset every connection and let new ones through.
+    const resetOnOutcome: KyselyPlugin = {
+      transformQuery(args) {
+        const { sql: text } = database.db.getExecutor().compileQuery(args.node, args.queryId);
+        if (resets === 0 && /^update "registry_fetches" set .*"stored_at"/.test(text)) {
+          resets += 1;
+          proxy.stall();
+          void proxy.untilSwallowed().then(() => {
+            proxy.resetAll();
+            proxy.resume();
+          });
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    try {
+      const logs: Logged[] = [];
+      const setup = await start({ db: database.db.withPlugin(resetOnOutcome), logger: loggingTo(logs), outcomeRetryDelaysMs: [100, 200] });
+      await verify(setup, 'npm:plain-pkg@1.0.0');
+      // Settled first, judged after the row: what matters most is where the fetch stands.
+      const drained = await setup.worker.drain().then(
+        (count) => count,
+        (error: unknown) => error,
+      );
+      expect(resets).toBe(1);
+      expect(await row('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'stored', attempts: 1, lease_owner: null });
+      expect(drained).toBe(1);
+      const failed = logs.filter((l) => l.level === 'error');
+      expect(failed.map((l) => [l.msg, l.obj.attempt])).toEqual([['registry fetch: its outcome could not be written; retried', 1]]);
+      await setup.worker.stop();
+    } finally {
+      await database.close();
+      await proxy.close();
+    }
   });
 
   it('fetches a PyPI release (its pure-Python wheel) from the index', async () => {
