@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { FastifyInstance } from 'fastify';
+import { sql, type Kysely, type KyselyPlugin } from 'kysely';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { formatOffsetTimestamp, PolicyEvaluation, VerifyResult } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig } from '../src/config.js';
 import { startTestApp } from '../src/test-support/test-app.js';
-import { createFetchWorker, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
+import { createFetchWorker, createRegistryConnectors, FETCH_LEASE_MS, REGISTRY_ACCOUNT_ID, type CreateFetchWorkerOptions, type FetchWorker, type RegistryConnectors } from '../src/features/registries/index.js';
 import { claimDueFetch } from '../src/features/registries/fetch-queue.js';
-import { describeEachDialect } from '../src/test-support/databases.js';
+import { describeEachDialect, withSearchPath } from '../src/test-support/databases.js';
+import { openDatabase } from '../src/platform/db/database.js';
+import { startTcpProxy } from '../src/test-support/tcp-proxy.js';
 import { databaseRegistry, refreshDatabaseGauges } from '../src/platform/metrics/database-gauges.js';
 import { metricsRegistry } from '../src/platform/metrics/index.js';
 import { parsePrometheusText, sampleValue } from '../src/test-support/prometheus-text.js';
@@ -25,6 +28,7 @@ import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../p
 import { editStoredPackument, startVerdaccio, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
 import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
 import { operatorKey } from '../src/test-support/operator-key.js';
+import type { Database } from '../src/platform/db/schema.js';
 
 let verdaccio: Verdaccio;
 let proxy: FaultProxy;
@@ -66,6 +70,45 @@ interface Setup {
   close(): Promise<void>;
 }
 
+/**
+ * Fails the worker's writes of a `stored` outcome as a connection reset does (the soak run's
+ * ECONNRESET): the first `before` of them never reach the database, the next `after` are committed
+ * and their answer is lost. Everything else goes through to the real database.
+ */
+function outcomeWriteFaults(db: Kysely<Database>, plan: { before: number; after: number }): KyselyPlugin {
+  const reset = () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  const answerLost = new Set<unknown>();
+  return {
+    transformQuery(args) {
+      const { sql } = db.getExecutor().compileQuery(args.node, args.queryId);
+      if (!/^update "registry_fetches" set .*"stored_at"/.test(sql)) return args.node;
+      if (plan.before > 0) {
+        plan.before -= 1;
+        throw reset();
+      }
+      if (plan.after > 0) {
+        plan.after -= 1;
+        answerLost.add(args.queryId);
+      }
+      return args.node;
+    },
+    async transformResult(args) {
+      if (answerLost.delete(args.queryId)) throw reset();
+      return args.result;
+    },
+  };
+}
+
+interface Logged {
+  level: 'info' | 'error';
+  msg: string;
+  obj: Record<string, unknown>;
+}
+const loggingTo = (logs: Logged[]) => ({
+  info: (obj: object, msg: string) => logs.push({ level: 'info', msg, obj: obj as Record<string, unknown> }),
+  error: (obj: object, msg: string) => logs.push({ level: 'error', msg, obj: obj as Record<string, unknown> }),
+});
+
 const setups: Setup[] = [];
 afterEach(async () => {
   proxy.setFault(null);
@@ -74,7 +117,7 @@ afterEach(async () => {
 
 
 describeEachDialect('on-demand registry fetching', (ctx) => {
-  async function start(): Promise<Setup> {
+  async function start(workerOptions: Partial<CreateFetchWorkerOptions> = {}): Promise<Setup> {
     const dataDir = mkdtempSync(join(tmpdir(), 'vigil-fetch-data-'));
     const blobRoot = join(dataDir, 'blobs');
     const blobs = createFileBlobStore(blobRoot);
@@ -82,7 +125,7 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_PYPI_URL: standIn.url, VIGIL_REGISTRY_RETRY_S: '30' }, dataDir);
     // No retries inside the connector: the queue's own retry is what these tests look at.
     const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0 } });
-    const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now });
+    const worker = createFetchWorker({ db: ctx.db(), blobs, settings: config.registries, connectors, maxArtifactBytes: config.artifactLimitBytes, now: () => clock.now, ...workerOptions });
     const started = await startTestApp({ dataDir, config, database: ctx, overrides: { clock: () => clock.now, blobs } });
     const { app } = started;
     const token = await operatorKey(ctx.db(), ['--org', 'acme', '--plan', 'paid', '--scopes', 'verify,read,policies,repositories'], T0);
@@ -345,6 +388,114 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     setup.connectors.close();
     await draining;
     expect(await row('pkg:npm/old-pkg@2.0.0')).toMatchObject({ state: 'queued', attempts: 0 });
+  });
+
+  // Soak finding (issue 29): the database reset the connection while the worker wrote `stored`; the
+  // fetch stayed `running` for its 10-minute lease, its bytes stored, and verifications said `fetching`.
+  it('an outcome write that fails is tried again: stored at once, not left running under its lease', async () => {
+    const logs: Logged[] = [];
+    const setup = await start({ db: ctx.db().withPlugin(outcomeWriteFaults(ctx.db(), { before: 2, after: 0 })), logger: loggingTo(logs), outcomeRetryDelaysMs: [20, 40] });
+    await verify(setup, 'npm:plain-pkg@1.0.0');
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'stored', attempts: 1, lease_owner: null, lease_expires_at: null });
+    expect((await verify(setup, 'npm:plain-pkg@1.0.0')).fetch?.state).toBe('queued_for_evaluation');
+    const failed = logs.filter((l) => l.level === 'error');
+    expect(failed.map((l) => [l.msg, l.obj.attempt, l.obj.retry_in_ms, (l.obj.err as { code?: string }).code])).toEqual([
+      ['registry fetch: its outcome could not be written; retried', 1, 20, 'ECONNRESET'],
+      ['registry fetch: its outcome could not be written; retried', 2, 40, 'ECONNRESET'],
+    ]);
+  });
+
+  it('an outcome write that committed but whose answer was lost is retried harmlessly: stored, counted once, no lease lost', async () => {
+    const stored = async () => sampleValue(parsePrometheusText(await metricsRegistry.metrics()), 'vigil_registry_fetch_attempts_total', { outcome: 'stored' }) ?? 0;
+    const before = await stored();
+    const logs: Logged[] = [];
+    const setup = await start({ db: ctx.db().withPlugin(outcomeWriteFaults(ctx.db(), { before: 0, after: 1 })), logger: loggingTo(logs), outcomeRetryDelaysMs: [20, 40] });
+    await verify(setup, 'npm:plain-pkg@1.0.0');
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'stored', attempts: 1, lease_owner: null });
+    expect(await stored()).toBe(before + 1);
+    expect(logs.map((l) => l.msg)).toEqual(['registry fetch stored', 'registry fetch: its outcome could not be written; retried']);
+  });
+
+  it('an outcome that cannot be written in 3 attempts is left to its lease, each attempt logged; stopping ends the wait at once', async () => {
+    const logs: Logged[] = [];
+    const setup = await start({ db: ctx.db().withPlugin(outcomeWriteFaults(ctx.db(), { before: 3, after: 0 })), logger: loggingTo(logs), outcomeRetryDelaysMs: [20, 40] });
+    await verify(setup, 'npm:plain-pkg@1.0.0');
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'running', attempts: 1 });
+    expect(logs.filter((l) => l.level === 'error').map((l) => [l.msg, l.obj.attempt])).toEqual([
+      ['registry fetch: its outcome could not be written; retried', 1],
+      ['registry fetch: its outcome could not be written; retried', 2],
+      ['registry fetch: its outcome could not be written; left running until its lease runs out', 3],
+    ]);
+    // The lease runs out: another attempt finds the bytes already stored and records them.
+    setup.clock.now += FETCH_LEASE_MS;
+    expect(await setup.worker.drain()).toBe(1);
+    expect(await row('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'stored', attempts: 2 });
+
+    // A worker waiting a minute to retry: stop() ends the wait and gives the fetch back.
+    const waitLogs: Logged[] = [];
+    const waiting = await start({ db: ctx.db().withPlugin(outcomeWriteFaults(ctx.db(), { before: 1, after: 0 })), logger: loggingTo(waitLogs), outcomeRetryDelaysMs: [60_000] });
+    await verify(waiting, 'pkg:npm/%40vigil-test/scoped@2.0.0');
+    const draining = waiting.worker.drain();
+    const retrying = () => waitLogs.some((l) => l.obj.retry_in_ms === 60_000);
+    for (let i = 0; i < 400 && !retrying(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(retrying()).toBe(true);
+    const stopping = Date.now();
+    await waiting.worker.stop();
+    expect(await draining).toBe(1);
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(await row('pkg:npm/%40vigil-test/scoped@2.0.0')).toMatchObject({ state: 'queued', attempts: 0, lease_owner: null });
+  });
+
+  // The soak run's fault itself: the worker's connection to PostgreSQL is reset (RST through the TCP
+  // fault proxy) while its `stored` write is on the wire, so the write never reaches the server.
+  (ctx.dialect === 'postgres' ? it : it.skip)('PostgreSQL resets the connection while the worker writes `stored`: the write is tried again on a new connection', async () => {
+    const url = new URL(process.env.TEST_DATABASE_URL!);
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(ctx.db());
+    const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    const viaProxy = new URL(withSearchPath(url.toString(), rows[0]!.schema));
+    viaProxy.host = proxy.address;
+    const connectionErrors: Error[] = [];
+    const database = await openDatabase({ url: viaProxy.toString(), onConnectionError: (error) => connectionErrors.push(error) });
+    let resets = 0;
+    // When the `stored` write is compiled, swallow what is sent from then on, and once it has been
+    // swallowed reset every connection and let new ones through.
+    const resetOnOutcome: KyselyPlugin = {
+      transformQuery(args) {
+        const { sql: text } = database.db.getExecutor().compileQuery(args.node, args.queryId);
+        if (resets === 0 && /^update "registry_fetches" set .*"stored_at"/.test(text)) {
+          resets += 1;
+          proxy.stall();
+          void proxy.untilSwallowed().then(() => {
+            proxy.resetAll();
+            proxy.resume();
+          });
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    try {
+      const logs: Logged[] = [];
+      const setup = await start({ db: database.db.withPlugin(resetOnOutcome), logger: loggingTo(logs), outcomeRetryDelaysMs: [100, 200] });
+      await verify(setup, 'npm:plain-pkg@1.0.0');
+      // Settled first, judged after the row: what matters most is where the fetch stands.
+      const drained = await setup.worker.drain().then(
+        (count) => count,
+        (error: unknown) => error,
+      );
+      expect(resets).toBe(1);
+      expect(await row('pkg:npm/plain-pkg@1.0.0')).toMatchObject({ state: 'stored', attempts: 1, lease_owner: null });
+      expect(drained).toBe(1);
+      const failed = logs.filter((l) => l.level === 'error');
+      expect(failed.map((l) => [l.msg, l.obj.attempt])).toEqual([['registry fetch: its outcome could not be written; retried', 1]]);
+      await setup.worker.stop();
+    } finally {
+      await database.close();
+      await proxy.close();
+    }
   });
 
   it('fetches a PyPI release (its pure-Python wheel) from the index', async () => {

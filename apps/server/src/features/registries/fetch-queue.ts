@@ -75,7 +75,7 @@ export async function claimDueFetch(db: Kysely<Database>, now: number): Promise<
   return undefined;
 }
 
-type Outcome =
+export type Outcome =
   | { state: 'stored'; artifactId: number; track: TrackName }
   | { state: 'failed'; reason: string }
   | { state: 'retry'; reason: string; at: number };
@@ -97,6 +97,20 @@ export async function finishFetch(db: Kysely<Database>, claim: ClaimedFetch, out
     .where('lease_owner', '=', claim.owner)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Whether the row already holds `outcome` as written by `finishFetch` at `now`: a write that
+ * committed though its answer was lost (the connection reset after the commit), so the retry that
+ * followed found the lease released. Another worker's outcome differs at least in its time: it could
+ * take the row only after this claim's 10-minute lease ran out.
+ */
+export async function holdsOutcome(db: Kysely<Database>, claim: ClaimedFetch, outcome: Outcome, now: number): Promise<boolean> {
+  const row = await db.selectFrom('registry_fetches').selectAll().where('purl', '=', claim.row.purl).executeTakeFirst();
+  if (row === undefined || row.lease_owner !== null || Number(row.updated_at) !== now) return false;
+  if (outcome.state === 'stored') return row.state === 'stored' && Number(row.artifact_id) === outcome.artifactId;
+  if (outcome.state === 'failed') return row.state === 'failed' && row.last_error === outcome.reason;
+  return row.state === 'queued' && row.last_error === outcome.reason && Number(row.next_attempt_at) === outcome.at;
 }
 
 /**

@@ -8,9 +8,10 @@ import type { Database } from '../../platform/db/schema.js';
 import { VigilError } from '../../platform/errors.js';
 import { pollEvery } from '../../platform/jobs/poll-every.js';
 import { singleFlightDrain } from '../../platform/jobs/single-flight-drain.js';
-import { claimDueFetch, finishFetch, releaseFetch, type ClaimedFetch } from './fetch-queue.js';
+import { claimDueFetch, releaseFetch, type ClaimedFetch, type Outcome } from './fetch-queue.js';
 import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
 import { registryFetchAttempts } from '../../platform/metrics/index.js';
+import { OUTCOME_WRITE_RETRY_MS, recordOutcome } from './record-outcome.js';
 import { ensureRegistryAccount, REGISTRY_ACCOUNT_ID } from './registry-account.js';
 import { SpanKind, SpanStatusCode, withSpan } from '../../platform/tracing/index.js';
 
@@ -54,6 +55,8 @@ export interface CreateFetchWorkerOptions {
   maxArtifactBytes: number;
   now?: () => number;
   logger?: FetchWorkerLogger;
+  /** The waits between attempts to write a fetch's outcome (OUTCOME_WRITE_RETRY_MS; tests shorten them). */
+  outcomeRetryDelaysMs?: readonly number[];
 }
 
 export interface FetchWorker {
@@ -75,8 +78,6 @@ export interface FetchWorker {
 export function retryDelay(settings: Pick<RegistryFetchSettings, 'retryBaseMs'>, attempts: number): number {
   return Math.min(MAX_REGISTRY_RETRY_MS, settings.retryBaseMs * 2 ** Math.max(0, attempts - 1));
 }
-
-type Outcome = Parameters<typeof finishFetch>[2];
 
 /**
  * The npm registry's provenance of a stored version (its attestations document), checked and kept
@@ -141,6 +142,8 @@ async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, 
 export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorker {
   const now = options.now ?? Date.now;
   let stopped = false;
+  // Aborted by stop(): a wait before retrying an outcome write ends at once.
+  let halt = new AbortController();
   const inHand = new Set<ClaimedFetch>();
 
   /** One lane: claims and runs due fetches one after another until none is due. */
@@ -152,16 +155,29 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
       if (claim === undefined) break;
       processed += 1;
       inHand.add(claim);
+      let writingOutcome = false;
       try {
         const outcome = await runFetch(options, claim, now);
         if (stopped && !inHand.has(claim)) break; // given back by stop(): its outcome is dropped
-        const kept = await finishFetch(options.db, claim, outcome, now());
+        writingOutcome = true; // until recordOutcome resolves
+        const kept = await recordOutcome(options.db, claim, outcome, now(), {
+          retryDelaysMs: options.outcomeRetryDelaysMs ?? OUTCOME_WRITE_RETRY_MS,
+          signal: halt.signal,
+          onFailedAttempt: (error, attempt, retryInMs) => {
+            if (stopped) return;
+            const fields = { err: error, purl: claim.row.purl, outcome: outcome.state, attempt };
+            if (retryInMs === null) options.logger?.error(fields, 'registry fetch: its outcome could not be written; left running until its lease runs out');
+            else options.logger?.error({ ...fields, retry_in_ms: retryInMs }, 'registry fetch: its outcome could not be written; retried');
+          },
+        });
+        writingOutcome = false;
         if (kept) registryFetchAttempts.inc({ outcome: outcome.state });
         if (!kept) options.logger?.info({ purl: claim.row.purl }, 'registry fetch: lease lost to another worker; its outcome stands');
         else if (outcome.state !== 'stored') options.logger?.info({ purl: claim.row.purl, outcome: outcome.state, reason: outcome.reason }, 'registry fetch not stored');
       } catch (error) {
         // Left `running`: the lease runs out and the fetch is taken again, by this process or another.
-        if (!stopped) options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
+        // (A failed outcome write was logged attempt by attempt.)
+        if (!stopped && !writingOutcome) options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
       } finally {
         inHand.delete(claim);
       }
@@ -182,10 +198,12 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
     start() {
       if (loop.running) return;
       stopped = false;
+      if (halt.signal.aborted) halt = new AbortController();
       loop.start();
     },
     async stop() {
       stopped = true;
+      halt.abort();
       loop.stop();
       const held = [...inHand];
       inHand.clear();
