@@ -8,7 +8,7 @@ export { REGISTRY_FETCH_VARIABLES, registryFetchSettingsFromEnv, type RegistryFe
 export { REGISTRY_ACCOUNT_ID, REGISTRY_ACCOUNT_NAME } from './registry-account.js';
 export { registryAdminRoutes, type RegistryAdminRoutesOptions } from './registry-admin-routes.js';
 export { REGISTRIES_USAGE, RegistriesCommandError, runRegistriesCommand } from './registries-command.js';
-export { createWatcher, nextPollDelay, WATCH_LEASE_MS, type CreateWatcherOptions, type Watcher } from './watcher.js';
+export { createWatcher, nextPollDelay, WATCH_LEASE_MS, WATCH_WRITE_RETRY_MS, type CreateWatcherOptions, type Watcher } from './watcher.js';
 export { watchRoutes, type WatchRoutesOptions } from './watch-routes.js';
 export { addWatches, OPERATOR_OWNER, watchRepositoryDependencies } from './watch-store.js';
 export { registriesCommands as commands } from './registries-commands.js';
