@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { ColumnNode, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { Watch, WatcherSummary } from '@vigil/core';
 import { createFileBlobStore } from '../src/platform/blobs/index.js';
 import { loadConfig } from '../src/config.js';
 import { startTestApp } from '../src/test-support/test-app.js';
-import { createFetchWorker, createRegistryConnectors, createWatcher, runRegistriesCommand, RegistriesCommandError, WATCH_LEASE_MS, type FetchWorker, type RegistryConnectors, type Watcher } from '../src/features/registries/index.js';
+import { createFetchWorker, createRegistryConnectors, createWatcher, runRegistriesCommand, WATCH_WRITE_RETRY_MS, type CreateWatcherOptions, RegistriesCommandError, WATCH_LEASE_MS, type FetchWorker, type RegistryConnectors, type Watcher } from '../src/features/registries/index.js';
 import { describeEachDialect } from '../src/test-support/databases.js';
 import { T0 } from '../src/test-support/fixtures.js';
 // The registries package's test support (a real Verdaccio, the fault proxy): read from its sources, never published.
@@ -17,6 +18,7 @@ import { startPypiStandIn, writePypiProject, type PypiStandIn } from '../../../p
 import { startVerdaccio, writePackage, type Verdaccio } from '../../../packages/registries/src/test-support/verdaccio.js';
 import { zipOf } from '../../../packages/registries/src/test-support/zip.js';
 import { operatorKey } from '../src/test-support/operator-key.js';
+import type { Database } from '../src/platform/db/schema.js';
 
 let verdaccio: Verdaccio;
 let proxy: FaultProxy;
@@ -47,6 +49,32 @@ afterAll(async () => {
 
 const INTERVAL_MS = 60_000;
 
+/**
+ * The soak run's fault, on the one statement it hit: the watcher's final write of a poll (the only
+ * update that sets last_polled_at) fails as a dropped connection fails it, either before the
+ * statement reached the database ('before': nothing written) or after it committed ('after': the
+ * row changed, the answer lost).
+ */
+function dropFinalWrites(db: Kysely<Database>) {
+  const pending: ('before' | 'after')[] = [];
+  const lostAnswers = new Set<string>();
+  const connectionReset = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+  const plugin: KyselyPlugin = {
+    transformQuery({ node, queryId }: PluginTransformQueryArgs): RootOperationNode {
+      const finalWrite = node.kind === 'UpdateQueryNode' && (node.updates ?? []).some((u) => ColumnNode.is(u.column) && u.column.column.name === 'last_polled_at');
+      const fault = finalWrite ? pending.shift() : undefined;
+      if (fault === 'before') throw connectionReset();
+      if (fault === 'after') lostAnswers.add(queryId.queryId);
+      return node;
+    },
+    async transformResult({ result, queryId }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+      if (lostAnswers.delete(queryId.queryId)) throw connectionReset();
+      return result;
+    },
+  };
+  return { db: db.withPlugin(plugin), drop: (...faults: ('before' | 'after')[]) => pending.push(...faults), pending };
+}
+
 interface Setup {
   app: FastifyInstance;
   url: string;
@@ -54,7 +82,8 @@ interface Setup {
   worker: FetchWorker;
   fetchConnectors: RegistryConnectors;
   watchConnectors: RegistryConnectors[];
-  watcher(): Watcher;
+  /** A watcher as the server makes it; `db` and `logger` stand in for the test's fault injection. */
+  watcher(overrides?: Partial<Pick<CreateWatcherOptions, 'db' | 'logger'>>): Watcher;
   token: string;
   other: string;
   free: string;
@@ -88,11 +117,11 @@ describeEachDialect('following releases (watches)', (ctx) => {
       worker,
       fetchConnectors,
       watchConnectors,
-      watcher() {
+      watcher(overrides = {}) {
         // As the server makes it: its own connectors, no packument kept in memory (the ETags are in the database).
         const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0, metadataCacheEntries: 0 } });
         watchConnectors.push(connectors);
-        const watcher = createWatcher({ db: ctx.db(), settings: config.registries, connectors, now: () => clock.now, random: () => 0.5 });
+        const watcher = createWatcher({ db: ctx.db(), settings: config.registries, connectors, now: () => clock.now, random: () => 0.5, ...overrides });
         watchers.push(watcher);
         return watcher;
       },
@@ -314,6 +343,46 @@ describeEachDialect('following releases (watches)', (ctx) => {
     expect(await watcher.drain()).toBe(1);
     expect(await watched(`npm:${flaky}`)).toMatchObject({ failures: 0, last_error: null, latest: '1.0.0', next_poll_at: setup.clock.now + INTERVAL_MS });
     expect(await fetches()).toEqual([`pkg:npm/${flaky}@1.0.0`]);
+  });
+
+  it('retries the final write of a poll the database dropped, so the name is not left leased, and counts nothing twice', async () => {
+    const setup = await start();
+    const retried = `retried-${ctx.dialect}`;
+    await publish(retried, '1.0.0');
+    await runRegistriesCommand(ctx.db(), ['watch', 'add', `npm:${retried}`], T0);
+    const faults = dropFinalWrites(ctx.db());
+    const logged: string[] = [];
+    const logger = { info: () => {}, error: (_obj: object, msg: string) => logged.push(msg) };
+    const watcher = setup.watcher({ db: faults.db, logger });
+
+    // Lost before it reached the database: written by the retry, not left to the lease.
+    faults.drop('before');
+    expect(await watcher.drain()).toBe(1);
+    expect(faults.pending).toEqual([]);
+    expect(await watched(`npm:${retried}`)).toMatchObject({ lease_owner: null, lease_expires_at: null, last_polled_at: T0, next_poll_at: T0 + INTERVAL_MS, latest: '1.0.0', versions_queued: 1, failures: 0 });
+    expect(logged).toEqual(['release watcher: could not record a poll; retrying']);
+
+    // Committed, then the answer lost: the retry matches no row (the name is no longer leased to this poll), so the new release is counted once.
+    await publish(retried, '1.1.0');
+    setup.clock.now += INTERVAL_MS;
+    faults.drop('after');
+    expect(await watcher.drain()).toBe(1);
+    expect(faults.pending).toEqual([]);
+    expect(await watched(`npm:${retried}`)).toMatchObject({ lease_owner: null, last_polled_at: setup.clock.now, latest: '1.1.0', last_changed_at: setup.clock.now, versions_queued: 2 });
+    expect(logged).toHaveLength(2);
+    expect(await fetches()).toEqual([`pkg:npm/${retried}@1.0.0`, `pkg:npm/${retried}@1.1.0`]);
+
+    // A database that stays away: stop() ends the backoff at once and gives the name back, due as it was.
+    setup.clock.now += INTERVAL_MS;
+    faults.drop(...WATCH_WRITE_RETRY_MS.map(() => 'before' as const), 'before');
+    const draining = watcher.drain();
+    while (logged.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stopping = Date.now();
+    await watcher.stop();
+    await draining;
+    expect(Date.now() - stopping).toBeLessThan(WATCH_WRITE_RETRY_MS[2]!);
+    expect(logged).toHaveLength(3);
+    expect(await watched(`npm:${retried}`)).toMatchObject({ lease_owner: null, lease_expires_at: null, next_poll_at: setup.clock.now });
   });
 
   it('never lets two watchers poll one name at once, and takes a dead watcher\'s names after the lease', async () => {

@@ -4,6 +4,7 @@ import type { CachedMetadata } from '@vigil/registries';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { pollEvery } from '../../platform/jobs/poll-every.js';
+import { retryWrite } from '../../platform/jobs/retry-write.js';
 import { singleFlightDrain } from '../../platform/jobs/single-flight-drain.js';
 import { queueFetches } from './fetch-queue.js';
 import type { RegistryConnectors } from './fetch-worker.js';
@@ -12,6 +13,11 @@ import type { WatchedPackageRow } from './watch-store.js';
 
 /** How long a watcher holds the names it claimed; a watcher that died leaves them to be taken again after this. */
 export const WATCH_LEASE_MS = 5 * 60_000;
+/**
+ * The waits before each retry of a poll's final write (recording the poll, releasing the name) that
+ * failed, as a dropped database connection fails it: a few seconds in all, then the lease is left to run out.
+ */
+export const WATCH_WRITE_RETRY_MS: readonly number[] = [250, 500, 1_000, 2_000];
 /** The longest wait between two polls of a name whose polls keep failing. */
 export const MAX_WATCH_BACKOFF_MS = 6 * 3_600_000;
 /** Each poll time is the interval times a factor drawn uniformly from [1 − JITTER, 1 + JITTER]. */
@@ -108,6 +114,8 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
   const holderId = randomUUID();
   const lanes = Math.max(1, options.settings.watch.concurrency);
   let stopped = false;
+  /** Aborted by stop(): ends a retry's backoff at once. A new one per start(). */
+  let stopping = new AbortController();
   const inHand = new Set<string>();
 
   const dueNow = (at: number) => (eb: ExpressionBuilder<Database, 'watched_packages'>) => eb.and([eb('next_poll_at', '<=', at), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', at)])]);
@@ -157,19 +165,41 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
     const answer = await ask(options.connectors, row, seen);
     if (stopped) return; // given back by stop(): the answer is dropped
     const at = now();
-    const mine = () => db.updateTable('watched_packages').where('package_key', '=', row.package_key).where('lease_owner', '=', holderId);
+    /**
+     * The final write of this poll, which also releases the name: only while this claim's lease is
+     * still on the row, so a retry after an attempt that committed (its answer lost with the
+     * connection) matches no row and counts nothing twice, and a name the lease lost to another poll
+     * is not overwritten.
+     */
+    const mine = () =>
+      db
+        .updateTable('watched_packages')
+        .where('package_key', '=', row.package_key)
+        .where('lease_owner', '=', holderId)
+        .where('lease_expires_at', '=', Number(row.lease_expires_at));
+    // One dropped connection would otherwise leave the name leased, its new releases waiting out WATCH_LEASE_MS.
+    const record = (write: () => Promise<unknown>) =>
+      retryWrite(write, {
+        delaysMs: WATCH_WRITE_RETRY_MS,
+        signal: stopping.signal,
+        onFailure: (error, attempt, willRetry) => {
+          if (!stopped) options.logger?.error({ err: error, package: row.package_key, attempt }, willRetry ? 'release watcher: could not record a poll; retrying' : 'release watcher: could not record a poll; the lease will free the name');
+        },
+      });
     const release = { lease_owner: null, lease_expires_at: null, last_polled_at: at };
     if (!answer.ok) {
       const failures = Number(row.failures) + 1;
-      await mine()
-        .set({ ...release, failures, last_error: answer.error, next_poll_at: at + nextPollDelay(options.settings.watch.intervalMs, failures, random) })
-        .execute();
+      await record(() =>
+        mine()
+          .set({ ...release, failures, last_error: answer.error, next_poll_at: at + nextPollDelay(options.settings.watch.intervalMs, failures, random) })
+          .execute(),
+      );
       options.logger?.info({ package: row.package_key, failures, error: answer.error }, 'release watcher: poll failed; backing off');
       return;
     }
     const next = at + nextPollDelay(options.settings.watch.intervalMs, 0, random);
     if (answer.notModified) {
-      await mine().set({ ...release, failures: 0, last_error: null, next_poll_at: next }).execute();
+      await record(() => mine().set({ ...release, failures: 0, last_error: null, next_poll_at: next }).execute());
       return;
     }
     const before = new Set(seen);
@@ -183,19 +213,21 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
       options.logger?.info({ package: row.package_key, queued: purls }, 'release watcher: new versions queued for fetching');
     }
     const changed = row.versions_seen !== null && fresh.length > 0;
-    await mine()
-      .set((eb) => ({
-        ...release,
-        etag: answer.etag,
-        versions_seen: JSON.stringify(answer.versions),
-        latest: answer.latest,
-        failures: 0,
-        last_error: null,
-        next_poll_at: next,
-        versions_queued: eb('versions_queued', '+', purls.length),
-        ...(changed ? { last_changed_at: at } : {}),
-      }))
-      .execute();
+    await record(() =>
+      mine()
+        .set((eb) => ({
+          ...release,
+          etag: answer.etag,
+          versions_seen: JSON.stringify(answer.versions),
+          latest: answer.latest,
+          failures: 0,
+          last_error: null,
+          next_poll_at: next,
+          versions_queued: eb('versions_queued', '+', purls.length),
+          ...(changed ? { last_changed_at: at } : {}),
+        }))
+        .execute(),
+    );
   }
 
   /** Lanes waiting for a name to fall due while another lane's poll is still in flight; woken by a poll ending, drain() or stop(). */
@@ -243,7 +275,7 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
         await pollOne(row);
         polled += 1;
       } catch (error) {
-        // Left leased: the lease runs out and the name is polled again, by this process or another.
+        // Left leased (its final write retried first: record()): the lease runs out and the name is polled again, by this process or another.
         if (!stopped) options.logger?.error({ err: error, package: row.package_key }, 'release watcher: poll failed unexpectedly');
       } finally {
         inHand.delete(row.package_key);
@@ -272,10 +304,12 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
     start() {
       if (loop.running) return;
       stopped = false;
+      if (stopping.signal.aborted) stopping = new AbortController();
       loop.start();
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       loop.stop();
       wakeIdlers();
       const held = [...inHand];
