@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import { retryWrite } from '../../platform/jobs/retry-write.js';
 import { finishFetch, holdsOutcome, type ClaimedFetch, type Outcome } from './fetch-queue.js';
 
 /**
@@ -26,20 +26,18 @@ export interface RecordOutcomeOptions {
  * last error when every attempt failed or the wait was aborted; the fetch is then left to its lease.
  */
 export async function recordOutcome(db: Kysely<Database>, claim: ClaimedFetch, outcome: Outcome, now: number, options: RecordOutcomeOptions): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    try {
+  let attempts = 0;
+  return retryWrite(
+    async () => {
+      attempts += 1;
       if (await finishFetch(db, claim, outcome, now)) return true;
       // Nothing was updated: either another worker holds the row, or an earlier attempt did commit.
-      return attempt > 1 && (await holdsOutcome(db, claim, outcome, now));
-    } catch (error) {
-      const retryInMs = options.signal.aborted ? null : (options.retryDelaysMs[attempt - 1] ?? null);
-      options.onFailedAttempt(error, attempt, retryInMs);
-      if (retryInMs === null) throw error;
-      try {
-        await sleep(retryInMs, undefined, { signal: options.signal });
-      } catch {
-        throw error;
-      }
-    }
-  }
+      return attempts > 1 && (await holdsOutcome(db, claim, outcome, now));
+    },
+    {
+      delaysMs: options.retryDelaysMs,
+      signal: options.signal,
+      onFailure: (error, attempt, willRetry) => options.onFailedAttempt(error, attempt, willRetry ? (options.retryDelaysMs[attempt - 1] ?? null) : null),
+    },
+  );
 }
