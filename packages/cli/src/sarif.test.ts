@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineOf } from './sarif.js';
+import { lineOf, toSarif, type VerificationForSarif } from './sarif.js';
 
 describe('lineOf (SARIF startLine)', () => {
   it("points at a transitive npm package's own entry, not another package's requirement of it", () => {
@@ -37,5 +37,38 @@ describe('lineOf (SARIF startLine)', () => {
     expect(lineOf('flask==3.0.0\nrequests==2.32.3\n', 'requests', '2.32.3')).toBe(2);
     expect(lineOf('a\nrequests\n', 'requests', '9.9.9')).toBe(2);
     expect(lineOf('a\nb\n', 'requests', '1.0.0')).toBe(1);
+  });
+});
+
+describe('toSarif (vigil verify-repo --sarif)', () => {
+  const dependency = (over: Partial<VerificationForSarif['dependencies'][number]>): VerificationForSarif['dependencies'][number] => ({
+    purl: 'pkg:npm/left-pad@1.3.0',
+    name: 'left-pad',
+    version: '1.3.0',
+    ecosystem: 'npm',
+    direct: true,
+    dev: false,
+    files: ['package-lock.json'],
+    state: 'decided',
+    queued: null,
+    verdict: 'ALLOW',
+    published_verdict: 'ALLOW',
+    failed: [],
+    warnings: [],
+    ...over,
+  });
+
+  it('reports a pending dependency the policy allows (the verdict is WARN for it), not a decided ALLOW', () => {
+    const verification: VerificationForSarif = {
+      policy: { name: 'permissive', version: 1 },
+      verdict: 'WARN',
+      dependencies: [
+        dependency({}),
+        dependency({ purl: 'pkg:npm/new-thing@0.0.1', name: 'new-thing', version: '0.0.1', state: 'pending', queued: 'requested', published_verdict: null }),
+      ],
+    };
+    const log = toSarif(verification, [{ path: 'package-lock.json', content: '{}' }], { version: '0.0.0' }) as { runs: { results: { ruleId: string; properties: { purl: string; state: string } }[] }[] };
+    const results = log.runs[0]!.results;
+    expect(results.map((r) => [r.properties.purl, r.ruleId, r.properties.state])).toEqual([['pkg:npm/new-thing@0.0.1', 'vigil/warned-dependency', 'pending']]);
   });
 });
