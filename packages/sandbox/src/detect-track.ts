@@ -1,9 +1,16 @@
+import type { Dirent } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Track } from '@vigil/core';
 
-/** Files whose presence at the root makes an MCP server (registry `server.json`, Smithery, client configs). */
-const MCP_MANIFESTS = ['server.json', 'smithery.yaml', 'smithery.yml', 'mcp.json', '.mcp.json'];
+/** Files whose presence at the root makes an MCP server (registry `server.json`, Smithery, a tool manifest). */
+const MCP_MANIFESTS = ['server.json', 'smithery.yaml', 'smithery.yml', 'mcp.json'];
+/**
+ * An MCP client's project configuration (Claude Code's `.mcp.json`): the servers a checkout starts for
+ * whoever works in it. Committed beside a lockfile or workflows it is part of a repository (whose
+ * agent reads it as an agent configuration); alone it is taken for an MCP server's own files.
+ */
+const MCP_CLIENT_CONFIG = '.mcp.json';
 /** Dependency declarations that mean "this is an MCP server" (the official SDKs and FastMCP). */
 const MCP_DEPENDENCY = /(^|["'\s,[])(@modelcontextprotocol\/sdk|fastmcp|mcp)(["'\s,<>=~!\];]|\[|$)/m;
 const PYTHON_DECLARATIONS = ['pyproject.toml', 'requirements.txt', 'setup.py', 'setup.cfg', 'PKG-INFO'];
@@ -48,11 +55,19 @@ function declaresMcpInPython(name: string, content: string | null): boolean {
   return MCP_DEPENDENCY.test(requires);
 }
 
+/** A lockfile, or workflows under `.github/workflows`: what a checkout has and a published package does not. */
+async function isRepository(root: string, entries: Dirent[]): Promise<boolean> {
+  if (entries.some((entry) => LOCKFILES.includes(entry.name))) return true;
+  if (!entries.some((entry) => entry.name === '.github' && entry.isDirectory())) return false;
+  const workflows = await readdir(join(root, '.github'), { withFileTypes: true }).catch(() => []);
+  return workflows.some((entry) => entry.name === 'workflows' && entry.isDirectory());
+}
+
 /**
  * The track an unpacked artifact belongs to, from what its root holds, or null when nothing
  * says (then the caller names the track). Rules, first match wins (docs/agents.md, "Track detection"):
  * `SKILL.md` → skills; an MCP manifest or an MCP SDK dependency → mcp_servers; a lockfile or
- * `.github/workflows` → repositories; `package.json`, `PKG-INFO`, `setup.py`, `pyproject.toml` or a
+ * `.github/workflows` → repositories; `.mcp.json` (an MCP client's config) → mcp_servers; `package.json`, `PKG-INFO`, `setup.py`, `pyproject.toml` or a
  * `*.dist-info/METADATA` → packages.
  */
 export async function detectTrack(root: string): Promise<Track | null> {
@@ -68,11 +83,8 @@ export async function detectTrack(root: string): Promise<Track | null> {
   for (const name of metadataFiles) {
     if (declaresMcpInPython(name, await text(join(root, name)))) return 'mcp_servers';
   }
-  if (LOCKFILES.some((name) => names.has(name))) return 'repositories';
-  if (entries.some((entry) => entry.name === '.github' && entry.isDirectory())) {
-    const workflows = await readdir(join(root, '.github'), { withFileTypes: true }).catch(() => []);
-    if (workflows.some((entry) => entry.name === 'workflows' && entry.isDirectory())) return 'repositories';
-  }
+  if (await isRepository(root, entries)) return 'repositories';
+  if (names.has(MCP_CLIENT_CONFIG)) return 'mcp_servers';
   if (['package.json', 'PKG-INFO', 'setup.py', 'pyproject.toml'].some((name) => names.has(name))) return 'packages';
   if (metadataFiles.some((name) => name.endsWith('/METADATA'))) {
     for (const name of metadataFiles) if (name.endsWith('/METADATA') && (await text(join(root, name))) !== null) return 'packages';

@@ -166,6 +166,10 @@ describe('detectTrack', () => {
     ['an MCP registry manifest', { 'server.json': '{}', 'package.json': '{}' }, 'mcp_servers'],
     ['a repository with a lockfile', { 'package.json': '{}', 'pnpm-lock.yaml': '' }, 'repositories'],
     ['a repository with workflows', { '.github/workflows/ci.yml': 'on: push\n', 'README.md': '' }, 'repositories'],
+    ['a repository committing an MCP client config', { '.mcp.json': '{"mcpServers":{}}', 'package.json': '{}', 'pnpm-lock.yaml': '' }, 'repositories'],
+    ['a repository with workflows and an MCP client config', { '.mcp.json': '{}', '.github/workflows/ci.yml': 'on: push\n' }, 'repositories'],
+    ['an MCP server repository committing a client config', { '.mcp.json': '{}', 'package.json': '{"dependencies":{"@modelcontextprotocol/sdk":"^1.0.0"}}', 'package-lock.json': '{}' }, 'mcp_servers'],
+    ['an MCP client config alone', { '.mcp.json': '{}', 'index.js': '' }, 'mcp_servers'],
     ['nothing known', { 'README.md': '' }, null],
   ])('%s', async (_what, files, track) => {
     expect(await detectTrack(await dirWith(files))).toBe(track);

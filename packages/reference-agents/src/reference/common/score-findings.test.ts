@@ -45,6 +45,13 @@ describe('resultFromFindings corroboration', () => {
     expect(resultFromFindings([g('malware', 'HIGH', 'a'), g('metadata', 'MED', 'b')]).verdict).toBe('WARN');
     expect(resultFromFindings([g('malware', 'HIGH', 'a'), g('credential_access', 'LOW', 'b')]).verdict).toBe('WARN');
   });
+  it('leaves it at WARN when the HIGH is a flaw (a vulnerability), not a step the artifact takes', () => {
+    // An SQLite server: "writes its input into a database query (injection)" beside a MED network step.
+    const injection = g('vulnerability', 'HIGH', 'tool writes its input into the text of a database, directory or XPath query (injection)');
+    expect(resultFromFindings([injection, g('exfiltration', 'MED', 'tool makes network calls its description does not mention')])).toMatchObject({ verdict: 'WARN', risk_score: 62 });
+    // The flaw still counts as the MED step of another HIGH's attack.
+    expect(resultFromFindings([g('malware', 'HIGH', 'a'), g('vulnerability', 'HIGH', 'b')]).verdict).toBe('BLOCK');
+  });
 });
 
 describe('resultFromFindings rounding', () => {

@@ -30,7 +30,7 @@ export function verdictForRisk(risk: number): Verdict {
  * one CRIT (85) blocks, two HIGH (50 + 25) block, one HIGH warns, three MED (25 + 12.5 + 6.25)
  * warn, LOW findings alone never do. Rounded down, so LOW findings never tip two MED into WARN.
  * One HIGH finding corroborated by a MED-or-worse finding of another category that is a step of an
- * attack (`CORROBORATING_CATEGORIES`) scores BLOCK_AT.
+ * attack (`CORROBORATING_CATEGORIES`) scores BLOCK_AT, unless the HIGH is a flaw (`FLAW_CATEGORIES`).
  */
 export function resultFromFindings(findings: readonly AgentFinding[]): AgentResult {
   const seen = new Set<string>();
@@ -57,9 +57,15 @@ export function resultFromFindings(findings: readonly AgentFinding[]): AgentResu
   return { verdict: verdictForRisk(riskScore), risk_score: riskScore, findings: unique.slice(0, LIMITS.maxFindingsPerAttestation) };
 }
 
-/** A HIGH finding and, in another category, a MED-or-worse step of an attack (network send, run of derived data, credential read, persistence, obfuscation). */
+/**
+ * Categories of a flaw an attacker could use, not of a step the artifact takes: a tool that writes its
+ * input into a SQL query is exploitable, not hostile, so such a HIGH is not one of the two steps.
+ */
+export const FLAW_CATEGORIES: ReadonlySet<string> = new Set(['vulnerability']);
+
+/** A HIGH finding that is itself an attack step and, in another category, a MED-or-worse step of an attack (network send, run of derived data, credential read, persistence, obfuscation). */
 function corroborated(findings: readonly AgentFinding[]): boolean {
-  const high = findings.filter((f) => f.severity === 'HIGH');
+  const high = findings.filter((f) => f.severity === 'HIGH' && !FLAW_CATEGORIES.has(f.category));
   if (high.length === 0) return false;
   return findings.some((c) => (c.severity === 'HIGH' || c.severity === 'MED') && CORROBORATING_CATEGORIES.has(c.category) && high.some((h) => h.category !== c.category));
 }

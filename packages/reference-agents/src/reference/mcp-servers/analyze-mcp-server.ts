@@ -31,6 +31,7 @@ import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
 import { analyzePackage } from '../packages/analyze-package.js';
+import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
@@ -107,6 +108,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
     if (text === null) continue;
+    // A committed MCP client config (`.mcp.json`, `.cursor/mcp.json`) starts its servers for whoever
+    // opens the checkout with a coding agent: its entries are commands, read as a repository's are.
+    if (agentConfigKind(file.path) === 'mcp') findings.push(...agentConfigFindings(file.path, text, 'mcp').findings);
     if (DOCUMENT.test(file.path)) {
       // Documentation a docs server ships as data quotes attacks and example prompts; it is read for hidden text only.
       const served = SERVED_DOCUMENTS.test(file.path);

@@ -18,8 +18,9 @@ export interface DescriptionClaims {
   words: string;
 }
 
-// Each capability and the words a description uses when it discloses it. A word is matched at the
-// start of a word of the text ("upload" matches "uploads", "api" matches "APIs").
+// Each capability and the words a description uses when it discloses it. In the description a word
+// is matched at the start of a word of the text ("upload" matches "uploads", "api" matches "APIs");
+// in the tool's and its parameters' names see IDENTIFIER_ENDING.
 const VOCABULARY: Record<Exclude<keyof DescriptionClaims, 'words'>, RegExp> = {
   network:
     /\b(?:https?|urls?|uris?|links?|web|website|internet|online|remote|api|apis|endpoints?|servers?|services?|cloud|fetch|download|upload|request|http|post|send|sends|sent|notify|notification|webhook|sync|email|e-mail|mail|sms|slack|discord|github|gitlab|jira|notion|search|crawl|scrap|browse|browser|connect|network|socket|ping|dns|host|domain|publish|share|subscribe|stream|proxy|oauth|token|account|report\w* to|third[- ]party|analytics|telemetry|track|monitor)/i,
@@ -36,6 +37,14 @@ const VOCABULARY: Record<Exclude<keyof DescriptionClaims, 'words'>, RegExp> = {
   templates: /\b(?:templates?|render|jinja|mustache|handlebars|mako|format string)/i,
   patterns: /\b(?:regex|regexp|regular expression|patterns?|match|grep)/i,
 };
+
+// A name is chosen by the server's author, so a prefix match would let any name "declare" a
+// capability: `sentences` begins with "sent", `apiary` with "api", `weburl_ignore` with "web".
+// In names a vocabulary word must be the whole word, or the word with an inflection.
+const IDENTIFIER_ENDING = '(?:s|es|e|ed|d|ing|er|ers|ion|ions|or|ors|tic|tics|able)?\\b';
+const IDENTIFIER_VOCABULARY = Object.fromEntries(
+  Object.entries(VOCABULARY).map(([key, pattern]) => [key, new RegExp(pattern.source + IDENTIFIER_ENDING, 'i')]),
+) as Record<keyof typeof VOCABULARY, RegExp>;
 
 function splitIdentifier(name: string): string {
   return name
@@ -69,8 +78,13 @@ export function descriptionClaims(tool: McpTool): DescriptionClaims {
   // With a schema, the handler's own parameter names (`request` of a CallTool handler) are plumbing.
   const schemaNames = new Set(schemaKeys(tool.inputSchema));
   const inputs = (tool.inputNames ?? []).filter((n) => schemaNames.size === 0 || schemaNames.has(n));
+  const names = [splitIdentifier(tool.name), ...keys, ...inputs.map(splitIdentifier)].join(' ').slice(0, 8000);
+  const description = tool.description.slice(0, 8000);
   const words = [splitIdentifier(tool.name), tool.description, ...keys, ...inputs.map(splitIdentifier)].join(' ').slice(0, 8000);
   const claims = { words } as DescriptionClaims;
-  for (const [key, pattern] of Object.entries(VOCABULARY)) (claims as unknown as Record<string, boolean>)[key] = pattern.test(words);
+  for (const [key, pattern] of Object.entries(VOCABULARY)) {
+    const named = IDENTIFIER_VOCABULARY[key as keyof typeof VOCABULARY].test(names);
+    (claims as unknown as Record<string, boolean>)[key] = pattern.test(description) || named;
+  }
   return claims;
 }

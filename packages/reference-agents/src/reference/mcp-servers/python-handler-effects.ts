@@ -6,6 +6,8 @@ import { HIDDEN_SHARED_TEMP, HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FI
 import { handlerEffectList, type HandlerEffect, type HandlerEffectKind } from './handler-effect.js';
 
 const NETWORK = /^(?:requests|httpx|urllib\.request|urllib3|http\.client|aiohttp|smtplib|ftplib|socket|websocket|websockets|paramiko|pycurl)\.|^(?:urlopen|urlretrieve)$/;
+// Database modules whose `connect` opens a local file (`sqlite3.connect('notes.db')`), not a connection.
+const LOCAL_DATABASE = /^(?:sqlite3|aiosqlite|duckdb|dbm|shelve|apsw|sqlcipher3|pysqlite2\.dbapi2)\./;
 const NETWORK_SKIP = /\.(?:exceptions?|codes|utils|adapters|structures|Timeout|HTTPError|RequestException|ConnectionError|status_codes|AF_INET|SOCK_STREAM|gethostname|getfqdn|inet_\w+|htons|ntohs|error|timeout)$/;
 const PROCESS = /^(?:subprocess\.\w+|os\.(?:system|popen|exec\w*|spawn\w*|posix_spawn\w*|startfile)|pty\.spawn|asyncio\.create_subprocess_\w+|commands\.\w+|sh\.\w+|pexpect\.\w+)$/;
 const EVAL = /^(?:eval|exec|compile|builtins\.(?:eval|exec)|execfile)$/;
@@ -166,6 +168,12 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
       if (prop?.name === 'PropertyName') method = src.slice(prop);
     } else if (callee?.name === 'VariableName') method = src.slice(callee);
     return { q, method };
+  };
+  // The object a method is called on (`sock` of `sock.connect(…)`), not the whole callee: the
+  // callee `sqlite3.connect` contains "conn" though it opens a local file.
+  const receiverText = (call: SyntaxNode): string => {
+    const callee = call.firstChild;
+    return callee?.name === 'MemberExpression' ? src.slice(callee.firstChild ?? callee) : '';
   };
   // A mode chosen at run time (a parameter): the file is written when the handle it gives is.
   const writtenThroughHandle = (open: SyntaxNode): boolean => {
@@ -345,7 +353,7 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
           const loop = inLoop(n, fn);
           if (loop) add('port-scan', n, anyInput);
         }
-      } else if (method !== null && /^(?:send|sendall|sendto|connect)$/.test(method) && /sock|conn|client|smtp|server/i.test(src.slice(n.firstChild ?? n))) {
+      } else if (method !== null && /^(?:send|sendall|sendto|connect)$/.test(method) && /sock|conn|client|smtp|server/i.test(receiverText(n)) && !(q !== null && LOCAL_DATABASE.test(q))) {
         add('network', n, anyInput, { discarded: true, carriesRead: args.some((a) => mentions(a.value, readNames)) });
       }
       if (q !== null && PROCESS.test(q)) add('process', n, anyInput);

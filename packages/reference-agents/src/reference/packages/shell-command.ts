@@ -18,6 +18,19 @@ const ENCODED_POWERSHELL = /powershell(\.exe)?\b[^\n]*\s-(e|enc|encodedcommand)\
 const LOLBIN = /\b(rundll32|regsvr32|mshta|certutil\s+-urlcache|bitsadmin\s+\/transfer|wscript|cscript)\b/i;
 const DOWNLOAD_TOOL = /\b(curl|wget|iwr|invoke-webrequest|bitsadmin|certutil)\b/i;
 
+// Decoded into a file (`base64 -d > /tmp/x.sh`), the file run next (`&& bash /tmp/x.sh`, `; . /tmp/x.sh`,
+// `&& chmod +x /tmp/x.sh && /tmp/x.sh`): the pipe form's payload with one step between.
+const DECODE_TO_FILE = /base64\s+(?:-d|--decode|-D)\b[^\n|;&>]*>\s*["']?([^\s"';&|]+)/gi;
+function decodesToFileThenRuns(command: string): boolean {
+  for (const m of command.matchAll(DECODE_TO_FILE)) {
+    const file = (m[1] ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    if (file === '') continue;
+    const rest = command.slice((m.index ?? 0) + m[0].length);
+    if (new RegExp(`(?:;|&&|\\|\\||\\n)\\s*(?:sudo\\s+)?(?:(?:ba|z|da)?sh\\s+|python3?\\s+|node\\s+|source\\s+|\\.\\s+)?["']?${file}(?:["'\\s;&|]|$)`).test(rest)) return true;
+  }
+  return false;
+}
+
 /** The hosts of the URLs in a text. */
 export function urlHosts(text: string): string[] {
   const out: string[] = [];
@@ -47,7 +60,7 @@ export function commandSignals(command: string, own?: (host: string) => boolean)
     command = command.replace(/\b(curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b/gi, 'download');
   }
   if (PIPE_TO_SHELL.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a script and pipes it to a shell' });
-  if (DECODE_TO_SHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Decodes base64 and runs it in a shell' });
+  if (DECODE_TO_SHELL.test(command) || decodesToFileThenRuns(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Decodes base64 and runs it in a shell' });
   if (ENCODED_POWERSHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Runs an encoded or hidden PowerShell command' });
   if (LOLBIN.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Runs a Windows system binary used to load payloads (rundll32, mshta, certutil…)' });
   if (AI_BYPASS_FLAG.test(command)) out.push({ category: 'excessive_permissions', severity: 'CRIT', title: 'Runs an AI coding CLI with its permission checks bypassed' });

@@ -14,8 +14,10 @@ export interface ActionResult {
   entries: string[];
 }
 
-// `node|python|bash|sh <path under the action>`: through ${{ github.action_path }}, $GITHUB_ACTION_PATH or ./ .
-const ACTION_PROGRAM = /\b(?:node|python3?|bash|sh|deno\s+run(?:\s+-A)?|bun(?:\s+run)?)\s+["']?(?:\$\{\{\s*github\.action_path\s*\}\}|\$\{?GITHUB_ACTION_PATH\}?)\/([\w./-]+\.(?:[cm]?js|py|sh))\b/g;
+// `node|python|bash|sh <path under the action>`: through ${{ github.action_path }}, $GITHUB_ACTION_PATH or ./ ;
+// or the path itself as the command (`"$GITHUB_ACTION_PATH/install.sh" -b …`, `. $GITHUB_ACTION_PATH/env.sh`):
+// an executable script runs through its shebang.
+const ACTION_PROGRAM = /(?:\b(?:node|python3?|bash|sh|deno\s+run(?:\s+-A)?|bun(?:\s+run)?|source)\s+|(?:^|[;&|(]|\b(?:then|do|exec)\s)\s*(?:\.\s+)?)["']?(?:\$\{\{\s*github\.action_path\s*\}\}|\$\{?GITHUB_ACTION_PATH\}?)\/([\w./-]+\.(?:[cm]?js|py|sh))\b/g;
 
 function get(map: YAMLMap, key: string): Node | null {
   for (const pair of map.items) if (isScalar(pair.key) && String(pair.key.value) === key) return (pair.value as Node | null) ?? null;

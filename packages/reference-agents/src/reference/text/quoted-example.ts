@@ -36,14 +36,25 @@ function quotedOnLine(text: string, from: number, to: number): boolean {
 }
 
 /**
+ * True when `from` is on a Markdown table row that quotes something: a guidance table names the
+ * technique in one cell ("Jailbreak") and quotes its specimen in the next, and the row is one example.
+ */
+function onQuotingTableRow(text: string, from: number): boolean {
+  const lineStart = text.lastIndexOf('\n', from - 1) + 1;
+  const lineEndAt = text.indexOf('\n', from);
+  const line = text.slice(lineStart, lineEndAt < 0 ? text.length : lineEndAt);
+  return /^\s*\|.*\|\s*$/.test(line) && /"[^"|]+"|“[^”|]+”|`[^`|]+`/.test(line);
+}
+
+/**
  * True when a phrase found at `[from, to)` is quoted as an example in a text about attacks on
- * models: it sits inside quotes or a code block, and the sentence before it introduces a specimen
+ * models: it sits inside quotes or a code block or on a table row that quotes its specimen, and the sentence before it introduces a specimen
  * ("avoid language like", "attacks such as") or the whole text is about prompt injection. A skill
  * that teaches how to recognise injected instructions has to quote them; an attack gains nothing
  * from being quoted, as the model still reads the words.
  */
 export function isQuotedExample(text: string, from: number, to: number): boolean {
-  const quoted = quotedOnLine(text, from, to) || inFence(text, from);
+  const quoted = quotedOnLine(text, from, to) || inFence(text, from) || onQuotingTableRow(text, from);
   if (!quoted) return false;
   const context = text.slice(Math.max(0, from - 160), from);
   return EXAMPLE_MARKER.test(context) || SECURITY_TOPIC.test(text);

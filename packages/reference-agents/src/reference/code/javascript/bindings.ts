@@ -11,6 +11,17 @@ export interface Binding {
   chain: number[];
 }
 
+/** A value a named function returns (`return out;`, an arrow's expression body). */
+export interface FunctionReturn {
+  /** The function's name. */
+  name: string;
+  /** The scope chain the function's name is declared in (outside the function). */
+  outer: number[];
+  value: N;
+  /** The scope chain inside the function, where `value` is resolved. */
+  chain: number[];
+}
+
 /** The expression a name was first bound to, as seen from the current scope chain. */
 export function valueBoundTo(bindings: readonly Binding[], scopes: Scopes, name: string): N | undefined {
   const key = scopes.key(name);

@@ -92,6 +92,20 @@ export function collectSyntax(ctx: FileContext, program: N, facts: CodeFacts): F
       const holder = parents[parents.length - 2];
       const fname = id?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : holder?.type === 'AssignmentExpression' ? node(holder.left)?.name : undefined);
       if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)), scope: scopes.of(parents, parents.length - 1)[0] ?? 0 });
+      const body = node(n.body);
+      if (typeof fname === 'string' && n.type === 'ArrowFunctionExpression' && body !== undefined && body.type !== 'BlockStatement') {
+        ctx.returns.push({ name: fname, outer: scopes.of(parents, parents.length - 1), value: body, chain: scopes.of([...parents]) });
+      }
+    }
+    // `return out;` of a named function: what its callers receive (a decoder in one function, the
+    // eval of its result in another).
+    if (n.type === 'ReturnStatement' && node(n.argument) !== undefined) {
+      let i = parents.length - 2;
+      while (i >= 0 && !(isFunctionLike(parents[i]!) && parents[i]!.type !== 'ClassBody')) i--;
+      const fn = i >= 0 ? parents[i]! : undefined;
+      const holder = i >= 1 ? parents[i - 1] : undefined;
+      const fname = fn === undefined ? undefined : (node(fn.id)?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : undefined));
+      if (fn !== undefined && typeof fname === 'string') ctx.returns.push({ name: fname, outer: scopes.of(parents, i), value: node(n.argument)!, chain: scopes.of(parents, i + 1) });
     }
     switch (n.type) {
       case 'ImportDeclaration': {

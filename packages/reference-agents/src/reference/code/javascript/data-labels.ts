@@ -5,6 +5,9 @@ import { argStrings } from './fold.js';
 import type { Resolve } from './resolve.js';
 import type { Scopes } from './scopes.js';
 
+/** The labels a call of a local function takes from what the function returns. */
+const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded']);
+
 /**
  * What data an expression carries (see `DataLabel`: environment, secrets, host information, network
  * channels, decoded text, …), from the labels its names were given and the calls that produce it.
@@ -29,6 +32,21 @@ export class DataLabels {
     for (const l of s) cur.add(l);
     this.labels.set(key, cur);
     return cur.size !== before;
+  }
+
+  /** Adds labels under a key (`returnKey`); true when it gained one. */
+  addKey(key: string, s: Set<DataLabel>): boolean {
+    if (s.size === 0) return false;
+    const cur = this.labels.get(key) ?? new Set<DataLabel>();
+    const before = cur.size;
+    for (const l of s) cur.add(l);
+    this.labels.set(key, cur);
+    return cur.size !== before;
+  }
+
+  /** The key under which the labels of what a named function (its binding key) returns are kept. */
+  returnKey(functionKey: string): string {
+    return `return\u0000${functionKey}`;
   }
 
   of(expr: N | undefined, depth = 0): Set<DataLabel> {
@@ -110,6 +128,11 @@ export class DataLabels {
     const q = r.qualify(callee);
     const args = nodes(expr.arguments);
     if (q !== undefined && /^os\.(hostname|userInfo|networkInterfaces)$/.test(q)) out.add('hostinfo');
+    // A local function's call carries what the function returns (read by `resolveBindings`): of its
+    // labels, only what the content is (decoded text, bytes revealed from an image). Channels and
+    // sources are kept to the function, since a returned object mixes them with plain values
+    // (`return { socketPath, server }` would make the path a channel).
+    if (callee?.type === 'Identifier') for (const l of this.labels.get(this.returnKey(this.scopes.key(callee.name as string))) ?? []) if (RETURNED_LABELS.has(l)) out.add(l);
     // A local character decoder applied to constants yields decoded text (`rot13('…')`, `g('72657175697265')`).
     if (callee?.type === 'Identifier' && this.decoderNames.has(this.scopes.key(callee.name as string)) && args.length > 0 && args.every((a) => r.fold(a) !== undefined || (a.type === 'ArrayExpression' && nodes(a.elements).every((e) => e.type === 'Literal')))) out.add('decoded');
     const reads = q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream|readdirSync|readdir|copyFileSync)$/.test(q);

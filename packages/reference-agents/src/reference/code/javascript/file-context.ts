@@ -1,5 +1,5 @@
 import { lineIndex } from '../line-index.js';
-import { valueBoundTo, type Binding } from './bindings.js';
+import { valueBoundTo, type Binding, type FunctionReturn } from './bindings.js';
 import { DataLabels } from './data-labels.js';
 import type { N } from './estree.js';
 import { Gates } from './gates.js';
@@ -15,6 +15,8 @@ export interface FileContext {
   labels: DataLabels;
   /** Filled by the walk, in source order. */
   bindings: Binding[];
+  /** What named functions return (filled by the walk): a call of the function carries its labels. */
+  returns: FunctionReturn[];
   gates: Gates;
   /** The expression a name was first bound to, as seen from the current scope chain. */
   boundTo: (name: string) => N | undefined;
@@ -31,6 +33,7 @@ export function fileContext(text: string): FileContext {
     r,
     labels: new DataLabels(text, r, scopes),
     bindings,
+    returns: [],
     gates: new Gates(text, bindings),
     boundTo: (name) => valueBoundTo(bindings, scopes, name),
   };

@@ -86,6 +86,10 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
         }
       }
     }
+    for (const ret of ctx.returns) {
+      scopes.chain = ret.chain;
+      changed = labels.addKey(labels.returnKey(scopes.key(ret.name, ret.outer)), labels.of(ret.value)) || changed;
+    }
     if (!changed) break;
   }
 }
