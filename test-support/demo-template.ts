@@ -61,9 +61,10 @@ export async function createServerKeys(cwd: string, env: Record<string, string>)
 /**
  * A test server's data, made once per test run and shared by every file of the run through a
  * directory the run's globalSetup (demo-template-setup.ts) makes: the two keys (createServerKeys),
- * then the demo seeded by the real `vigil-server seed --demo` (the SQLite database, the metagraph
- * snapshot, the blobs), in the order a server without a template makes them (keys, then the demo
- * when `serve --seed-demo-if-empty` starts). Every server of the run then starts on a copy.
+ * `vigil-server migrate` (the search index built, as `serve` builds it before seeding), then the
+ * demo seeded by the real `vigil-server seed --demo` (the SQLite database, the metagraph snapshot,
+ * the blobs), in the order a server without a template makes them (keys, then the demo when
+ * `serve --seed-demo-if-empty` starts). Every server of the run then starts on a copy.
  * The seed was the costliest step of a start, and each of the three commands a process that loads
  * the server and migrates; every suite got the same rows anyway (round boundaries are whole hours
  * and days from `now`, so a template made during a run reads the same for the rest of it). Made on
@@ -88,6 +89,10 @@ export async function demoTemplate(shared: string, timeoutMs: number): Promise<{
     try {
       const env = demoSeedEnv(join(staging, '.vigil'));
       const keys = await createServerKeys(shared, env);
+      // `serve` builds the search index (empty here) before it seeds, and `seed --demo` does not:
+      // without this, the index would be left "needed" and every server started on a copy would
+      // rebuild it over the whole demo.
+      await serverCommand(['migrate'], shared, env);
       await serverCommand(['seed', '--demo'], shared, env);
       writeFileSync(join(staging, 'keys.json'), JSON.stringify(keys));
       renameSync(staging, ready);
