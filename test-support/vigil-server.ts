@@ -4,6 +4,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+import { copyDemoTemplate, createServerKeys, demoSeedEnv, demoTemplate, serverCommand, type ServerKeys } from './demo-template.js';
 
 /**
  * A real Vigil server for the tests of the SDK and the CLI: the built `vigil-server` command
@@ -11,7 +13,9 @@ import { fileURLToPath } from 'node:url';
  * database with the demo data, its keys made with `vigil-server keys create`, as an operator would.
  * The demo is the real seed over 9 days (VIGIL_DEMO_HISTORY_DAYS) instead of 36: every kind of row
  * the tests read (closed rounds with winners, an open round in each phase, resubmissions,
- * attestations, verdicts, events) in about a quarter of the rows.
+ * attestations, verdicts, events) in about a quarter of the rows. Where the package's vitest
+ * config has the demo-template globalSetup, the keys and the demo are made once per run and each
+ * server with the demo starts on a copy (demo-template.ts); elsewhere each server makes its own.
  * No dependency on the server package: the command is run as a program. Shared from the repository
  * root so that each package's tests start the same server the same way.
  */
@@ -32,9 +36,6 @@ export function checkServerBuilt(bin: string, env: Readonly<Record<string, strin
 }
 export const serverBuilt = checkServerBuilt(SERVER_BIN, process.env);
 
-/** Days of demo rounds these servers seed: enough for every kind of row (see above), few enough to be quick. */
-export const DEMO_HISTORY_DAYS = 9;
-
 /** How long a start (with the demo seed) may take; the callers' beforeAll hooks allow a little more. */
 export const START_TIMEOUT_MS = 600_000;
 
@@ -53,18 +54,6 @@ export interface VigilServer {
   stop(): Promise<void>;
 }
 
-function run(args: string[], cwd: string, env: Record<string, string>): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SERVER_BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`vigil-server ${args.join(' ')} exited ${code}: ${stderr}`))));
-  });
-}
-
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -74,19 +63,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-function tokenOf(output: string): string {
-  const token = output.split('\n').find((line) => line.startsWith('vgl_'));
-  if (!token) throw new Error(`keys create printed no token: ${output}`);
-  return token.trim();
-}
-
 export async function startVigilServer(options: { corsOrigins?: string[]; env?: Record<string, string>; demo?: boolean } = {}): Promise<VigilServer> {
   const cwd = mkdtempSync(join(tmpdir(), 'vigil-server-'));
   const dataDir = join(cwd, '.vigil');
   // No test reaches the public registries: a suite that tests fetching turns it on with `env`.
-  const env = { VIGIL_DATA_DIR: dataDir, LOG_LEVEL: 'warn', VIGIL_REGISTRY_FETCH: 'false' };
-  const paidKey = tokenOf(await run(['keys', 'create', '--org', 'acme', '--plan', 'paid', '--scopes', 'read,upload,verify,policies,repositories,keys,admin'], cwd, env));
-  const freeKey = tokenOf(await run(['keys', 'create', '--personal', 'bob', '--plan', 'free', '--scopes', 'read,verify'], cwd, env));
+  const env = demoSeedEnv(dataDir);
+  // The run's template, when there is one, becomes this server's data, its keys included:
+  // `--seed-demo-if-empty` below then finds rounds and seeds nothing (and still seeds, as before,
+  // where there is no template).
+  const templateDir = options.demo === false ? undefined : inject('vigilDemoTemplateDir');
+  let keys: ServerKeys;
+  if (templateDir === undefined) keys = await createServerKeys(cwd, env);
+  else {
+    const template = await demoTemplate(templateDir, START_TIMEOUT_MS);
+    copyDemoTemplate(template.dataDir, dataDir);
+    keys = template.keys;
+  }
+  const { paidKey, freeKey } = keys;
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [SERVER_BIN, 'serve', ...(options.demo === false ? [] : ['--seed-demo-if-empty'])], {
     cwd,
@@ -98,7 +91,6 @@ export async function startVigilServer(options: { corsOrigins?: string[]; env?: 
       VIGIL_ADMIN_ALLOWLIST: '127.0.0.1,::1',
       VIGIL_RATE_LIMIT_PER_MINUTE: '1000000',
       VIGIL_ENDPOINT_RATE_LIMIT_PER_MINUTE: '1000000',
-      VIGIL_DEMO_HISTORY_DAYS: String(DEMO_HISTORY_DAYS),
       ...(options.corsOrigins ? { VIGIL_CORS_ORIGINS: options.corsOrigins.join(',') } : {}),
       ...options.env,
     },
@@ -128,7 +120,7 @@ export async function startVigilServer(options: { corsOrigins?: string[]; env?: 
     paidKey,
     freeKey,
     metagraph: () => JSON.parse(readFileSync(join(dataDir, 'metagraph.json'), 'utf8')) as unknown,
-    command: (args) => run(args, cwd, env),
+    command: (args) => serverCommand(args, cwd, env),
     stop: async () => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

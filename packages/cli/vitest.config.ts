@@ -9,6 +9,8 @@ export default defineConfig({
     // Several files start a real server with the demo seed (CPU-heavy for a minute or more): one
     // file at a time, so on CI's two cores they do not starve each other and the server suite.
     fileParallelism: false,
+    // Seeds the demo once for the run; each file's server starts on a copy (test-support/demo-template.ts).
+    globalSetup: ['../../test-support/demo-template-setup.ts'],
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
     reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },

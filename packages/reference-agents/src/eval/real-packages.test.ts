@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { tarGz } from '../../../sandbox/src/test-support/tar-writer.js';
 import { dirWith, tempDir } from '../../../sandbox/src/test-support/temp-dirs.js';
 import { loadCorpus } from './corpus.js';
-import { npmCacheTarballs, realBenignPackages, workspacePackages } from './real-packages.js';
+import { npmCacheTarballs, realBenignPackages, sampleEvenly, workspacePackages, type RealPackage } from './real-packages.js';
 
 /** Writes one cacache entry the way npm does: an index bucket line and the content by integrity. */
 async function cacheEntry(cache: string, url: string, content: Buffer, bucket: string): Promise<void> {
@@ -46,6 +46,33 @@ describe('the real benign set', () => {
     expect((await workspacePackages(root)).map((p) => p.name)).toEqual(['@babel/core', '@vigil/core', 'acorn', 'acorn']);
     const set = await realBenignPackages({ npmCacheDir: join(root, 'no-cache'), repoRoot: root });
     expect(set.map((p) => `${p.name}@${p.version}`)).toEqual(['@babel/core@7.0.0', 'acorn@8.15.0']);
+  });
+});
+
+describe('the npm-cache sample', () => {
+  const cached = (names: string[]): RealPackage[] => names.map((name) => ({ name, version: '1.0.0', origin: 'npm-cache', path: `/c/${name}` }));
+
+  it('keeps at most the bound, evenly spaced over name order, the same whatever order the cache lists them in', () => {
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    expect(sampleEvenly(cached(names), 4).map((p) => p.name)).toEqual(['a', 'c', 'f', 'h']);
+    expect(sampleEvenly(cached([...names].reverse()), 4).map((p) => p.name)).toEqual(['a', 'c', 'f', 'h']);
+    expect(sampleEvenly(cached(names), 20)).toHaveLength(10);
+    expect(sampleEvenly(cached(names), undefined)).toHaveLength(10);
+  });
+
+  it('bounds only the cache part of the real set, never the workspace part', async () => {
+    const cache = await tempDir();
+    const tgz = await tarGz([{ header: { name: 'package/package.json' }, content: '{"name":"x","version":"1.0.0"}' }]);
+    for (const [i, name] of ['alpha', 'beta', 'gamma', 'delta'].entries()) {
+      await cacheEntry(cache, `https://registry.npmjs.org/${name}/-/${name}-1.0.0.tgz`, tgz, `a${i}00`);
+    }
+    const root = await dirWith({
+      'node_modules/.pnpm/acorn@8.15.0/node_modules/acorn/package.json': '{"name":"acorn","version":"8.15.0"}',
+      'node_modules/.pnpm/zod@3.0.0/node_modules/zod/package.json': '{"name":"zod","version":"3.0.0"}',
+    });
+    const set = await realBenignPackages({ npmCacheDir: cache, repoRoot: root, maxNpmCacheTarballs: 2 });
+    expect(set.map((p) => `${p.origin} ${p.name}`)).toEqual(['workspace acorn', 'npm-cache alpha', 'npm-cache delta', 'workspace zod']);
+    expect(await realBenignPackages({ npmCacheDir: cache, repoRoot: root })).toHaveLength(6);
   });
 });
 

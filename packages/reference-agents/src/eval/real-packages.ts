@@ -84,16 +84,43 @@ export async function workspacePackages(repoRoot: string): Promise<RealPackage[]
   return out;
 }
 
+/** `name@version` order: the order of the real set and of the npm-cache sample. */
+function byNameVersion(a: RealPackage, b: RealPackage): number {
+  return a.name === b.name ? (a.version < b.version ? -1 : a.version > b.version ? 1 : 0) : a.name < b.name ? -1 : 1;
+}
+
+/**
+ * At most `max` of the cache's tarballs, evenly spaced over their `name@version` order: the same
+ * cache gives the same sample, and a sample of a large cache spans the alphabet instead of
+ * stopping at `a…`. `undefined` keeps them all.
+ */
+export function sampleEvenly(tarballs: readonly RealPackage[], max: number | undefined): RealPackage[] {
+  const sorted = [...tarballs].sort(byNameVersion);
+  if (max === undefined || sorted.length <= max) return sorted;
+  return Array.from({ length: max }, (_, i) => sorted[Math.floor((i * sorted.length) / max)]!);
+}
+
 /**
  * The real benign set: npm-cache tarballs and workspace dependencies, deduplicated by
  * name@version (the cache's copy first), the workspace's own `@vigil/*` packages left out, sorted.
+ * `maxNpmCacheTarballs` bounds the part that depends on this machine's npm cache (which grows
+ * with everything it ever installed); the workspace part is fixed by the lockfile.
  */
-export async function realBenignPackages(options: { npmCacheDir: string; repoRoot: string }): Promise<RealPackage[]> {
+export async function realBenignPackages(options: { npmCacheDir: string; repoRoot: string; maxNpmCacheTarballs?: number }): Promise<RealPackage[]> {
   const seen = new Map<string, RealPackage>();
-  for (const p of [...(await npmCacheTarballs(options.npmCacheDir)), ...(await workspacePackages(options.repoRoot))]) {
+  const cached = (await npmCacheTarballs(options.npmCacheDir)).filter((p) => !p.name.startsWith('@vigil/'));
+  const fromCache = sampleEvenly(dedupe(cached), options.maxNpmCacheTarballs);
+  for (const p of [...fromCache, ...(await workspacePackages(options.repoRoot))]) {
     if (p.name.startsWith('@vigil/')) continue;
     const key = `${p.name}@${p.version}`;
     if (!seen.has(key)) seen.set(key, p);
   }
-  return [...seen.values()].sort((a, b) => (a.name === b.name ? (a.version < b.version ? -1 : 1) : a.name < b.name ? -1 : 1));
+  return [...seen.values()].sort(byNameVersion);
+}
+
+/** The first entry of each `name@version` (a tarball can sit in the cache under two keys). */
+function dedupe(packages: readonly RealPackage[]): RealPackage[] {
+  const seen = new Map<string, RealPackage>();
+  for (const p of packages) if (!seen.has(`${p.name}@${p.version}`)) seen.set(`${p.name}@${p.version}`, p);
+  return [...seen.values()];
 }

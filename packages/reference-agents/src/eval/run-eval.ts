@@ -22,6 +22,8 @@ export interface EvalOptions {
   sandboxBundlesDir?: string | null;
   /** Include the real benign packages (packages track). Default true. */
   real?: boolean;
+  /** At most this many of the npm cache's tarballs in the real set, evenly spaced by name (default: all). */
+  maxNpmCacheTarballs?: number;
   log?: (line: string) => void;
 }
 
@@ -231,7 +233,11 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       for (const s of samples) outcomes.push(await measure(run, s.dir, track, { id: s.id, group: 'corpus', label: s.label, technique: s.technique, expected: s.expected }));
       log(`${track}: ${samples.length} corpus samples`);
       if (track === 'packages' && options.real !== false) {
-        const real = await realBenignPackages({ npmCacheDir: options.npmCacheDir, repoRoot: options.repoRoot });
+        const real = await realBenignPackages({
+          npmCacheDir: options.npmCacheDir,
+          repoRoot: options.repoRoot,
+          ...(options.maxNpmCacheTarballs === undefined ? {} : { maxNpmCacheTarballs: options.maxNpmCacheTarballs }),
+        });
         log(`${track}: ${real.length} real packages`);
         for (const pkg of real) {
           const outcome = await runReal(run, pkg);
