@@ -19,7 +19,7 @@ describeRedis('a Redis that accepts connections and never answers', () => {
   afterAll(async () => proxy?.close());
 
   it('public reads are answered within VIGIL_REDIS_TIMEOUT_MS by the documented fallback (uncounted, uncached)', async () => {
-    const server = await startServer({ config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 200 } });
+    const server = await startServer({ config: { redisUrl: `redis://${proxy.address}${new URL(redisUrl!).pathname}`, redisTimeoutMs: 200 } });
     try {
       expect((await fetch(`${server.url}/v1/leaderboard`)).status).toBe(200);
       proxy.stall();
@@ -37,7 +37,7 @@ describeRedis('a Redis that accepts connections and never answers', () => {
   });
 
   it('a connection that went silent is replaced: once Redis answers again, rate limits count again (probe finding)', async () => {
-    const server = await startServer({ config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 200, rateLimitPerMinute: 5, trustProxy: true } });
+    const server = await startServer({ config: { redisUrl: `redis://${proxy.address}${new URL(redisUrl!).pathname}`, redisTimeoutMs: 200, rateLimitPerMinute: 5, trustProxy: true } });
     // A fresh client address per run: Redis counters outlive the test process and are shared.
     const headers = { 'x-forwarded-for': `10.${randomInt(0, 255)}.${randomInt(0, 255)}.${randomInt(1, 254)}` };
     const leaderboard = async () => (await fetch(`${server.url}/v1/leaderboard`, { headers })).status;
@@ -67,7 +67,7 @@ describeRedis('a Redis that accepts connections and never answers', () => {
   it('a Redis client without a command timeout cannot hold a request past the handler timeout', async () => {
     // The client the app is handed has no timeouts: only the handler timeout, which now starts
     // before the rate-limit hook, bounds the request.
-    const redis = new Redis(`redis://${proxy.address}`, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+    const redis = new Redis(`redis://${proxy.address}${new URL(redisUrl!).pathname}`, { maxRetriesPerRequest: null, enableOfflineQueue: true });
     redis.on('error', () => {});
     await redis.ping();
     const server = await startServer({ redis, config: { handlerTimeoutMs: 300 } });
@@ -102,7 +102,7 @@ describeRedis('a slow but live Redis (answers 100–900 ms late)', () => {
 
   it('each request is counted at most once: a command that timed out is never sent again (probe finding: 120 requests, up to 363 increments)', async () => {
     const server = await startServer({
-      config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 500, rateLimitPerMinute: 10_000, trustProxy: true },
+      config: { redisUrl: `redis://${proxy.address}${new URL(redisUrl!).pathname}`, redisTimeoutMs: 500, rateLimitPerMinute: 10_000, trustProxy: true },
     });
     // A fresh client address per run: Redis counters outlive the test process and are shared.
     const ip = `10.${randomInt(0, 255)}.${randomInt(0, 255)}.${randomInt(1, 254)}`;
@@ -152,7 +152,7 @@ describeRedis('signed requests while Redis hangs', () => {
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     server = await startNetworkApp({
       snapshot: { netuid: 76, block: 1, taken_at: '2026-01-01T00:00:00.000+00:00', neurons: [] },
-      config: { redisUrl: `redis://${proxy.address}`, redisTimeoutMs: 200, handlerTimeoutMs: 5_000 },
+      config: { redisUrl: `redis://${proxy.address}${new URL(redisUrl!).pathname}`, redisTimeoutMs: 200, handlerTimeoutMs: 5_000 },
     });
   });
   afterAll(async () => {

@@ -238,7 +238,7 @@ describe.skipIf(!redisUp)('the Redis claim store example (SET NX EX)', () => {
       for (const s of [client, upstream]) s.on('error', () => {}).on('close', () => (client.destroy(), upstream.destroy()));
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const viaProxy = new Redis({ host: '127.0.0.1', port: (proxy.address() as AddressInfo).port, commandTimeout: 2000, maxRetriesPerRequest: 1 }); // the doc's client options
+    const viaProxy = new Redis({ host: '127.0.0.1', port: (proxy.address() as AddressInfo).port, db: Number(new URL(REDIS_URL).pathname.slice(1) || 0), commandTimeout: 2000, maxRetriesPerRequest: 1 }); // the doc's client options (and TEST_REDIS_URL's database)
     viaProxy.on('error', () => {});
     try {
       const d = delivery();

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withSearchPath } from '../../test-support/databases.js';
 import { openDatabase, type VigilDatabase } from './database.js';
-import { MIGRATIONS, MigrationError, migrateToLatest } from './migrate.js';
+import { MIGRATIONS, MigrationError, migrateToLatest, pendingMigrations } from './migrate.js';
 
 const require = createRequire(import.meta.url);
 const ALL = Object.keys(MIGRATIONS);
@@ -195,6 +195,35 @@ describePostgres('migrations of one fresh PostgreSQL schema by several connectio
     await isLocked;
     return { released };
   }
+
+  it('succeeds while other schemas of the database are created and dropped (found by test files running in parallel: "schema vigil_t_… does not exist")', async () => {
+    // Another session keeps creating a schema with tables and dropping it, as the afterAll of a
+    // test file running beside this one does; kysely's migrator lists every schema's tables first.
+    let churning = true;
+    const churn = (async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        for (let i = 0; churning; i++) {
+          const other = `vigil_churn_${randomBytes(4).toString('hex')}_${i}`;
+          await client.query(`CREATE SCHEMA ${other}; ${Array.from({ length: 20 }, (_, t) => `CREATE TABLE ${other}.t${t} (id int, a text, b text)`).join('; ')}`);
+          await client.query(`DROP SCHEMA ${other} CASCADE`);
+        }
+      } finally {
+        await client.end();
+      }
+    })();
+    try {
+      for (let round = 0; round < 8; round++) {
+        const [database] = await openFresh(1, 30_000);
+        await migrateToLatest(database!.db);
+        expect(await pendingMigrations(database!.db)).toEqual([]);
+      }
+    } finally {
+      churning = false;
+      await churn;
+    }
+  });
 
   it('a migration waiting for the lock longer than VIGIL_DB_STATEMENT_TIMEOUT_MS still succeeds (probe finding: "canceling statement due to statement timeout")', async () => {
     const databases = await openFresh(2, 1_000);

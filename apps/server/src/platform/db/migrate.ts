@@ -90,6 +90,35 @@ export interface MigrateOptions {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrationResult[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await migrateOnce(db, options);
+    } catch (error) {
+      if (attempt < SCHEMA_DROPPED_ATTEMPTS && schemaDroppedMeanwhile(error)) continue;
+      throw error;
+    }
+  }
+}
+
+/** Attempts when another schema of the database is dropped while kysely lists every schema's tables. */
+const SCHEMA_DROPPED_ATTEMPTS = 5;
+
+/**
+ * Before it applies anything, kysely's migrator lists the tables of every schema of the database
+ * (to find its own two); a schema that another session drops during that listing fails it with
+ * PostgreSQL's 3F000 (invalid_schema_name), naming that other schema. Nothing was applied (no
+ * migration ran, succeeded or failed), so migrating again is safe; the next listing no longer
+ * sees the dropped schema. Seen where several schemas share a database and come and go: test
+ * files running in parallel, one schema per tenant.
+ */
+function schemaDroppedMeanwhile(error: unknown): boolean {
+  if (!(error instanceof MigrationError)) return false;
+  if (error.results.some((r) => r.status === 'Success' || r.status === 'Error')) return false;
+  return (error.cause as { code?: unknown } | undefined)?.code === '3F000';
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function migrateOnce(db: Kysely<any>, options: MigrateOptions): Promise<MigrationResult[]> {
   const lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_MIGRATION_LOCK_TIMEOUT_MS;
   const { error, results = [] } = await withMigrationLock(db, lockTimeoutMs, async (conn) => {
     const schema = await migrationTableSchema(conn);

@@ -48,7 +48,7 @@ describeRedis('connectRedis: each command is sent at most once', () => {
   });
 
   it('on a slow Redis, a command that timed out is never sent again, on its connection or the next', async () => {
-    const redis = connectRedis(`redis://${proxy.address}`, 300);
+    const redis = connectRedis(`redis://${proxy.address}${new URL(redisUrl!).pathname}`, 300);
     client = redis;
     redis.on('error', () => {});
     await redis.ping();
@@ -75,7 +75,7 @@ describeRedis('connectRedis: each command is sent at most once', () => {
   });
 
   it('a command whose connection closed before its answer is not sent again on the next connection: it fails at its timeout', async () => {
-    const redis = connectRedis(`redis://${proxy.address}`, 2_000);
+    const redis = connectRedis(`redis://${proxy.address}${new URL(redisUrl!).pathname}`, 2_000);
     client = redis;
     redis.on('error', () => {});
     await redis.ping();
@@ -98,7 +98,7 @@ describeRedis('connectRedis: each command is sent at most once', () => {
   });
 
   it('a command that timed out while waiting for a connection is not sent once one is ready', async () => {
-    const redis = connectRedis(`redis://${proxy.address}`, 300);
+    const redis = connectRedis(`redis://${proxy.address}${new URL(redisUrl!).pathname}`, 300);
     client = redis;
     redis.on('error', () => {});
     await redis.ping();
