@@ -81,6 +81,7 @@ describe('loadConfig', () => {
         retryBaseMs: 30_000,
         maxAttempts: 8,
         concurrency: 4,
+        rate: { requestsPerSecond: 20, burst: 40 },
         watch: { intervalMs: 300_000, concurrency: 8, maxPerAccount: 1000 },
       },
       blobs: { kind: 'file', root: resolve(CWD, '.vigil', 'blobs') },

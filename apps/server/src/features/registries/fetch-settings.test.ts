@@ -16,6 +16,8 @@ describe('registry fetch settings', () => {
         VIGIL_REGISTRY_RETRY_S: '10',
         VIGIL_REGISTRY_MAX_ATTEMPTS: '3',
         VIGIL_REGISTRY_CONCURRENCY: '2',
+        VIGIL_REGISTRY_REQUESTS_PER_SECOND: '500',
+        VIGIL_REGISTRY_BURST: ' 1000 ',
         VIGIL_WATCH_INTERVAL_S: ' 60 ',
         VIGIL_WATCH_CONCURRENCY: '16',
         VIGIL_WATCH_MAX_PER_ACCOUNT: '50',
@@ -29,6 +31,7 @@ describe('registry fetch settings', () => {
       retryBaseMs: 10_000,
       maxAttempts: 3,
       concurrency: 2,
+      rate: { requestsPerSecond: 500, burst: 1000 },
       watch: { intervalMs: 60_000, concurrency: 16, maxPerAccount: 50 },
     });
   });
@@ -45,6 +48,9 @@ describe('registry fetch settings', () => {
     [{ VIGIL_REGISTRY_POLL_S: '0' }, 'VIGIL_REGISTRY_POLL_S'],
     [{ VIGIL_REGISTRY_MAX_ATTEMPTS: '101' }, 'VIGIL_REGISTRY_MAX_ATTEMPTS'],
     [{ VIGIL_REGISTRY_CONCURRENCY: '0' }, 'VIGIL_REGISTRY_CONCURRENCY'],
+    [{ VIGIL_REGISTRY_REQUESTS_PER_SECOND: '0' }, 'VIGIL_REGISTRY_REQUESTS_PER_SECOND'],
+    [{ VIGIL_REGISTRY_REQUESTS_PER_SECOND: '2.5' }, 'VIGIL_REGISTRY_REQUESTS_PER_SECOND'],
+    [{ VIGIL_REGISTRY_BURST: '10001' }, 'VIGIL_REGISTRY_BURST'],
     // Hosts the connectors refuse are refused with the variable's name, before anything else starts.
     [{ VIGIL_NPM_REGISTRY_URL: 'http://169.254.169.254' }, 'VIGIL_NPM_REGISTRY_URL'],
     [{ VIGIL_PYPI_URL: 'http://metadata.google.internal' }, 'VIGIL_PYPI_URL'],
@@ -52,5 +58,9 @@ describe('registry fetch settings', () => {
   ])('refuses %j naming the variable', (env, name) => {
     expect(() => registryFetchSettingsFromEnv(env)).toThrow(ConfigError);
     expect(() => registryFetchSettingsFromEnv(env)).toThrow(name);
+  });
+
+  it('defaults to the connectors\' polite rate: 20 requests per second, bursts of 40', () => {
+    expect(registryFetchSettingsFromEnv({}).rate).toEqual({ requestsPerSecond: 20, burst: 40 });
   });
 });

@@ -18,6 +18,12 @@ export interface RegistryFetchSettings {
   maxAttempts: number;
   /** VIGIL_REGISTRY_CONCURRENCY: fetches one worker runs at once, so one slow registry answer holds up no other fetch. */
   concurrency: number;
+  /**
+   * VIGIL_REGISTRY_REQUESTS_PER_SECOND and VIGIL_REGISTRY_BURST: the token bucket of each of the
+   * process's connectors to one registry (the fetch worker's and the watcher's are two), so a
+   * deployment on its own mirror can go past the public registries' polite default.
+   */
+  rate: { requestsPerSecond: number; burst: number };
   /** Following releases (docs/watches.md): the watcher runs wherever the fetch worker runs. */
   watch: {
     /** VIGIL_WATCH_INTERVAL_S, in ms: the time between two polls of one watched name (before jitter). */
@@ -35,6 +41,8 @@ export const DEFAULT_REGISTRY_POLL_S = 2;
 export const DEFAULT_REGISTRY_RETRY_S = 30;
 export const DEFAULT_REGISTRY_MAX_ATTEMPTS = 8;
 export const DEFAULT_REGISTRY_CONCURRENCY = 4;
+export const DEFAULT_REGISTRY_REQUESTS_PER_SECOND = 20;
+export const DEFAULT_REGISTRY_BURST = 40;
 export const DEFAULT_WATCH_INTERVAL_S = 300;
 export const DEFAULT_WATCH_CONCURRENCY = 8;
 export const DEFAULT_WATCH_MAX_PER_ACCOUNT = 1000;
@@ -53,6 +61,8 @@ export const REGISTRY_FETCH_VARIABLES = [
   { name: 'VIGIL_REGISTRY_RETRY_S', default: String(DEFAULT_REGISTRY_RETRY_S), accepts: 'integer seconds 1-3600 before the first retry of a fetch whose registry did not answer (doubled per attempt, at most 1 h)' },
   { name: 'VIGIL_REGISTRY_MAX_ATTEMPTS', default: String(DEFAULT_REGISTRY_MAX_ATTEMPTS), accepts: 'integer 1-100: attempts before such a fetch is failed' },
   { name: 'VIGIL_REGISTRY_CONCURRENCY', default: String(DEFAULT_REGISTRY_CONCURRENCY), accepts: 'integer 1-64: fetches one worker process runs at once' },
+  { name: 'VIGIL_REGISTRY_REQUESTS_PER_SECOND', default: String(DEFAULT_REGISTRY_REQUESTS_PER_SECOND), accepts: 'integer 1-10000: requests per second each connector of a process sends to one registry (the fetch worker and the watcher have one each)' },
+  { name: 'VIGIL_REGISTRY_BURST', default: String(DEFAULT_REGISTRY_BURST), accepts: 'integer 1-10000: requests such a connector may send at once before the rate applies' },
   { name: 'VIGIL_WATCH_INTERVAL_S', default: String(DEFAULT_WATCH_INTERVAL_S), accepts: 'integer seconds 10-86400 between two polls of one watched package name (each poll time jittered by \u00b120%)' },
   { name: 'VIGIL_WATCH_CONCURRENCY', default: String(DEFAULT_WATCH_CONCURRENCY), accepts: 'integer 1-256: registry polls one watcher process has in flight at once' },
   { name: 'VIGIL_WATCH_MAX_PER_ACCOUNT', default: String(DEFAULT_WATCH_MAX_PER_ACCOUNT), accepts: 'integer 1-100000: watches one account may have (those made from its repositories included)' },
@@ -107,6 +117,10 @@ export function registryFetchSettingsFromEnv(env: Env = process.env): RegistryFe
     retryBaseMs: envInteger(env, 'VIGIL_REGISTRY_RETRY_S', DEFAULT_REGISTRY_RETRY_S, { min: 1, max: 3600, expected: 'an integer 1-3600' }) * 1000,
     maxAttempts: envInteger(env, 'VIGIL_REGISTRY_MAX_ATTEMPTS', DEFAULT_REGISTRY_MAX_ATTEMPTS, { min: 1, max: 100, expected: 'an integer 1-100' }),
     concurrency: envInteger(env, 'VIGIL_REGISTRY_CONCURRENCY', DEFAULT_REGISTRY_CONCURRENCY, { min: 1, max: 64, expected: 'an integer 1-64' }),
+    rate: {
+      requestsPerSecond: envInteger(env, 'VIGIL_REGISTRY_REQUESTS_PER_SECOND', DEFAULT_REGISTRY_REQUESTS_PER_SECOND, { min: 1, max: 10_000, expected: 'an integer 1-10000' }),
+      burst: envInteger(env, 'VIGIL_REGISTRY_BURST', DEFAULT_REGISTRY_BURST, { min: 1, max: 10_000, expected: 'an integer 1-10000' }),
+    },
     watch: {
       intervalMs: envInteger(env, 'VIGIL_WATCH_INTERVAL_S', DEFAULT_WATCH_INTERVAL_S, { min: 10, max: 86_400, expected: 'an integer 10-86400' }) * 1000,
       concurrency: envInteger(env, 'VIGIL_WATCH_CONCURRENCY', DEFAULT_WATCH_CONCURRENCY, { min: 1, max: 256, expected: 'an integer 1-256' }),

@@ -26,7 +26,8 @@ export interface RegistryConnectors {
  * laid over both registries' settings; the artifact limit is the server's.
  */
 export function createRegistryConnectors(settings: RegistryFetchSettings, options: { maxArtifactBytes: number; overrides?: Partial<RegistrySettings>; onRefused?: (event: unknown) => void }): RegistryConnectors {
-  const common = { maxArtifactBytes: options.maxArtifactBytes, ...options.overrides };
+  // The bucket from the settings; the sockets at least as many as the fetches the worker runs at once.
+  const common = { maxArtifactBytes: options.maxArtifactBytes, ...settings.rate, concurrency: Math.max(8, settings.concurrency), ...options.overrides };
   const of = (registry: { url: string; token: string | null }): RegistrySettings => ({ url: registry.url, ...(registry.token === null ? {} : { token: registry.token }), ...common });
   const refused = options.onRefused === undefined ? {} : { onRefused: options.onRefused };
   const npm = createNpmRegistry(of(settings.npm), refused);

@@ -22,7 +22,7 @@ const registryFetches: WorkerEntry<RegistriesWorkerHost> = (host, place) => {
   if (!registries.enabled || (place === 'serve' && !registries.runInServe)) return undefined;
   const connectors = createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => log.error({ refused: event }, 'registry fetch refused') });
   const fetchWorker = createFetchWorker({ db: database.db, blobs: host.blobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: log });
-  const watchConnectors = createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0 } });
+  const watchConnectors = createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0, concurrency: Math.max(8, registries.watch.concurrency) } });
   const watcher = createWatcher({ db: database.db, settings: registries, connectors: watchConnectors, onQueued: () => fetchWorker.nudge(), logger: log });
   const unlisten = host.signals.registryFetchQueued.listen(() => fetchWorker.nudge());
   return {
