@@ -381,3 +381,17 @@ describe('one rule for every setting', () => {
     });
   });
 });
+
+describe('docs/configuration.md', () => {
+  it('has a row for every variable the server reads, with its default', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { ALL_CONFIG_VARIABLES } = await import('./config.js');
+    const text = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const missing = ALL_CONFIG_VARIABLES.filter((variable) => !text.includes(`| \`${variable.name}\` |`)).map((variable) => variable.name);
+    expect(missing).toEqual([]);
+    // A default of a number or word is written in the row as code: `20`.
+    const rows = new Map(text.split('\n').filter((line) => line.startsWith('| `')).map((line) => [line.split('`')[1]!, line]));
+    const wrongDefault = ALL_CONFIG_VARIABLES.filter((v) => /^[0-9]+$/.test(String(v.default)) && !rows.get(v.name)?.includes(`\`${v.default}\``)).map((v) => `${v.name}=${v.default}`);
+    expect(wrongDefault).toEqual([]);
+  });
+});
