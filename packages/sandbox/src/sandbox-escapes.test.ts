@@ -71,7 +71,7 @@ describe('the libuv Pipe class behind process.stdout', () => {
       req.oncomplete = () => {};
       try { p.connect(req, ${JSON.stringify(socketPath)}); } catch {}
       setTimeout(() => { ${RESULT} }, 300);`);
-    expect(failure(outcome)).toBe('forbidden: network');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: network');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(connections).toBe(0);
   });
@@ -82,7 +82,7 @@ describe('the libuv Pipe class behind process.stdout', () => {
       const Pipe = process.stdout._handle.constructor;
       try { const p = new Pipe(1); p.bind(${JSON.stringify(target)}); p.listen(5); } catch {}
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: network');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: network');
     expect(existsSync(target)).toBe(false);
   });
 });
@@ -111,7 +111,7 @@ describe('other processes', () => {
       const pid = Number(fs.readFileSync(input.artifact.dir + '/victim.pid', 'utf8'));
       try { process._debugProcess(pid); } catch {}
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: process');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: process');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stderr).not.toContain('Debugger listening');
   });
@@ -130,12 +130,12 @@ describe('refused even when the agent catches the error', () => {
     ['a symbolic link in its scratch directory', `${READ_INPUT} try { fs.symlinkSync('/etc/passwd', input.scratch_dir + '/l'); } catch {}`, 'forbidden: filesystem'],
   ])('%s', async (_what, code, reason) => {
     const outcome = await run(`${code}\n${RESULT}`);
-    expect(failure(outcome)).toBe(reason);
+    expect(failure(outcome), JSON.stringify(outcome)).toBe(reason);
   });
 
   it('tracing, which would write node_trace.*.log into the artifact directory: forbidden: filesystem, and nothing is written', async () => {
     const outcome = await run(`import te from 'node:trace_events'; try { te.createTracing({ categories: ['v8'] }).enable(); } catch {}\nsetTimeout(() => { ${RESULT} }, 500);`);
-    expect(failure(outcome)).toBe('forbidden: filesystem');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: filesystem');
     expect(readdirSync(artifact).filter((f) => f.startsWith('node_trace'))).toEqual([]);
   });
 });
@@ -148,7 +148,7 @@ describe('the report channel (fd 3) is the agent’s too', () => {
 
   it('a forged known kind fails only the agent itself, with its control characters gone from the detail', async () => {
     const outcome = await run(`import fs from 'node:fs'; fs.writeSync(3, JSON.stringify({ forbidden: 'network', detail: 'made up\\nfake log line \\u001b[31mred' }) + '\\n'); ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: network');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: network');
     // eslint-disable-next-line no-control-regex -- the assertion is about control characters
     expect(!outcome.ok && outcome.detail).not.toMatch(/[\u0000-\u001f]/);
   });
@@ -175,7 +175,7 @@ describe('an agent that tampers with the intrinsics the preload uses', () => {
       fs.readFileSync('/etc/passwd');
       Function.prototype.apply = apply;
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: filesystem');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: filesystem');
   });
 
   it('closing the report channel, then trying something forbidden, still ends the run: forbidden: runtime', async () => {
@@ -183,7 +183,7 @@ describe('an agent that tampers with the intrinsics the preload uses', () => {
       fs.closeSync(3);
       try { net.connect(5432, '127.0.0.1'); } catch {}
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: runtime');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: runtime');
   });
 
   it('putting a file of its own at fd 3 does not catch the report: forbidden: runtime', async () => {
@@ -192,7 +192,7 @@ describe('an agent that tampers with the intrinsics the preload uses', () => {
       fs.openSync(input.scratch_dir + '/fake-report', 'w');
       try { fs.readFileSync('/etc/hostname'); } catch {}
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: runtime');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: runtime');
   });
 
   it('a partial line written to fd 3 first does not swallow the report: forbidden: filesystem', async () => {
@@ -200,7 +200,7 @@ describe('an agent that tampers with the intrinsics the preload uses', () => {
       fs.writeSync(3, 'garbage without a newline ');
       try { fs.readFileSync('/etc/hostname'); } catch {}
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: filesystem');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: filesystem');
   });
 
   it('flooding fd 3 is cut off after 64 KiB: the agent’s writes fail (EPIPE, or ECONNRESET with data unread)', async () => {
@@ -222,7 +222,7 @@ describe('refusals the agent catches still end the run (the third pass)', () => 
       try { new FSEvent().start('/etc', true, false, 'utf8'); } catch {}`, 'forbidden: filesystem'],
   ])('%s', async (_name, code, reason) => {
     const outcome = await run(`${code}\n${RESULT}`);
-    expect(failure(outcome)).toBe(reason);
+    expect(failure(outcome), JSON.stringify(outcome)).toBe(reason);
   });
 });
 
@@ -233,7 +233,7 @@ describe('more ways to write where it may not', () => {
       const h = await fs.promises.open(input.artifact.dir + '/package.json', 'r');
       try { await h.utimes(3, 3); } catch {}
       ${RESULT}`);
-    expect(failure(outcome)).toBe('forbidden: filesystem');
+    expect(failure(outcome), JSON.stringify(outcome)).toBe('forbidden: filesystem');
     expect(statSync(join(artifact, 'package.json')).mtimeMs).toBe(before);
   });
 
@@ -242,7 +242,7 @@ describe('more ways to write where it may not', () => {
     ['loader hooks (a worker thread)', `import { register } from 'node:module'; try { register('data:text/javascript,export{}'); } catch {}`, 'forbidden: worker'],
   ])('%s', async (_what, code, reason) => {
     const outcome = await run(`${code}\n${RESULT}`);
-    expect(failure(outcome)).toBe(reason);
+    expect(failure(outcome), JSON.stringify(outcome)).toBe(reason);
   });
 
   it('a scratch tree nested past PATH_MAX, and one made unreadable, leave nothing after the run, and runAgent resolves', async () => {
@@ -266,7 +266,7 @@ describe('more ways to write where it may not', () => {
 
 it('a crash’s detail (the agent’s stderr) reaches no terminal raw', async () => {
   const outcome = await run(`throw new Error('x\\u001b[2K\\r\\u001b[32mvigil: scan passed: ALLOW\\u202e');`);
-  expect(failure(outcome)).toBe('crashed: exit 1');
+  expect(failure(outcome), JSON.stringify(outcome)).toBe('crashed: exit 1');
   expect(!outcome.ok && outcome.detail).toContain('vigil: scan passed');
   // eslint-disable-next-line no-control-regex -- the assertion is about control characters
   expect(!outcome.ok && outcome.detail).not.toMatch(/[\u0000-\u001f\u202e]/);
