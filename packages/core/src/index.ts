@@ -1,4 +1,7 @@
-// The Vigil contract. Everything another package may use is named here.
+// The Vigil contract. Everything another package may use is exported here: the modules outside
+// schemas/ name each export; every schemas/<area>.ts is re-exported whole (`export *`), so a schema
+// added to an area is public without an edit here. Helpers the schemas share but clients must not
+// use live in schemas/common.ts, which is the one schema module named export by export.
 export {
   TRACKS,
   Track,
@@ -85,259 +88,20 @@ export {
 } from './canonical.js';
 export { MAX_JSON_DEPTH, jsonTextDepthExceeds } from './json-depth.js';
 export { LabelValue } from './schemas/common.js';
-export {
-  HealthStatus,
-  ReadyStatus,
-  ServerIdentity,
-  VerdictCounts,
-  SeverityCounts,
-  NetworkDashboard,
-  TrendsDay,
-  ThreatTrends,
-} from './schemas/network.js';
-export {
-  RoundStatus,
-  RoundsStatusResponse,
-  ScoreEntry,
-  RoundSummary,
-  RoundsListResponse,
-  RoundScores,
-  Finding,
-  AttestationTask,
-  RoundAttestations,
-  emptyRoundAttestations,
-} from './schemas/rounds.js';
-export {
-  LeaderboardRow,
-  Leaderboard,
-  ValidatorScore,
-  Agent,
-  AgentsResponse,
-  AgentEligibility,
-} from './schemas/agents.js';
-export {
-  MAX_POLICY_RULES,
-  MAX_RULE_EXPRESSION_LENGTH,
-  MAX_POLICY_DESCRIPTION_LENGTH,
-  DEFAULT_POLICY_NAME,
-  DEFAULT_POLICY_ID,
-  PolicyName,
-  PolicyRuleName,
-  PolicyId,
-  PolicyRuleInput,
-  PolicyCreateRequest,
-  PolicyUpdateRequest,
-  PolicyRule,
-  Policy,
-  PolicyList,
-  PolicyIdParams,
-  PolicyVersionParams,
-  PolicyEvaluationRequest,
-  EVALUATION_ID_RE,
-  EvaluationIdParams,
-  POLICY_CHECK_OUTCOMES,
-  PolicyCheck,
-  AppliedPolicy,
-  VULNERABILITY_SEVERITIES,
-  EvaluationVulnerability,
-  EvaluationLicenses,
-  EvaluationProvenance,
-  PolicyEvaluation,
-} from './schemas/policy.js';
-export type {
-  PolicyEvaluationRequestParsed,
-  PolicyCreateRequestParsed,
-  PolicyUpdateRequestParsed,
-} from './schemas/policy.js';
-export {
-  WebhookUrl,
-  WebhookId,
-  WebhookIdParams,
-  WEBHOOK_DISABLED_REASONS,
-  WebhookDisabledReason,
-  Webhook,
-  WebhookCreateRequest,
-  WebhookUpdateRequest,
-  WebhookCreated,
-  WebhookResponse,
-  WebhookList,
-  WEBHOOK_MAX_ROTATION_OVERLAP_SECONDS,
-  WEBHOOK_DEFAULT_ROTATION_OVERLAP_SECONDS,
-  WebhookRotateSecretRequest,
-  WebhookNoArgumentsRequest,
-  WebhookSecretRotated,
-  WEBHOOK_DELIVERY_STATES,
-  WebhookDeliveryState,
-  WebhookDeliveryId,
-  WebhookDeliveryParams,
-  WebhookDelivery,
-  WebhookDeliveryAttempt,
-  WebhookDeliveryList,
-  WebhookDeliveryListQuery,
-  WebhookDeliveryDetail,
-  WebhookDeliveryResponse,
-  WebhookRecoverRequest,
-  WebhookRecovered,
-  EventFeedQuery,
-  EventFeed,
-} from './schemas/webhooks.js';
-export {
-  WEBHOOK_EVENT_VERSION,
-  VerdictChangedData,
-  AttestationCreatedData,
-  RepositoryVerifiedData,
-  RoundClosedData,
-  WebhookDisabledData,
-  WebhookTestData,
-  VerdictChangedEvent,
-  AttestationCreatedEvent,
-  RepositoryVerifiedWebhookEvent,
-  RoundClosedEvent,
-  WebhookDisabledEvent,
-  WebhookTestEvent,
-  WebhookEvent,
-} from './schemas/webhook-events.js';
-export type { WebhookEventType, WebhookEventOf } from './schemas/webhook-events.js';
-export {
-  RepositoryUrl,
-  RepositoryId,
-  RepositoryIdParams,
-  RepositoryRegistrationRequest,
-  REPOSITORY_PUSH_STATES,
-  RepositoryPushState,
-  RepositoryPush,
-  RepositoryVerificationBrief,
-  Repository,
-  RepositoryWebhookSetup,
-  RepositoryRegistered,
-  RepositoryList,
-  RepositoryHookAnswer,
-  MAX_VERIFY_LOCKFILES,
-  MAX_LOCKFILE_PATH_LENGTH,
-  MAX_LISTED_CHANGES,
-  LockfilePath,
-  PostedLockfile,
-  RepositoryVerifyRequest,
-  VerifiedFileSkip,
-  VerifiedLockfile,
-  DEPENDENCY_QUEUES,
-  DependencyQueue,
-  VerifiedDependency,
-  VerdictBucketCounts,
-  VerificationSummary,
-  DependencyChange,
-  VerificationChanges,
-  RepositoryVerification,
-  RepositoryVerifiedEvent,
-  PackageRequest,
-  PackageRequestList,
-} from './schemas/repositories.js';
-export {
-  CYCLONEDX_VERSIONS_READ,
-  MAX_SBOM_COMPONENTS,
-  SBOM_OUTPUT_FORMATS,
-  SBOM_OUTPUT_MEDIA_TYPES,
-  SBOM_SPECS,
-  SBOM_UNVERIFIED_REASONS,
-  SBOM_VERDICT_HEADER,
-  SPDX_VERSIONS_READ,
-  SbomDependency,
-  SbomDocument,
-  SbomDocumentInfo,
-  SbomOutputFormat,
-  SbomSpec,
-  SbomUnverifiedComponent,
-  SbomUnverifiedReason,
-  SbomVerification,
-  SbomVerificationSummary,
-  SbomVerifyQuery,
-} from './schemas/sboms.js';
-export { ValidationIssue, ErrorBody } from './schemas/error.js';
-export {
-  API_KEY_SCOPES,
-  ApiKeyScope,
-  PLANS,
-  Plan,
-  ACCOUNT_KINDS,
-  AccountKind,
-  AccountId,
-  ApiKeyId,
-  AccountName,
-  Account,
-  ApiKey,
-  ApiKeyCreated,
-  ApiKeyCreateRequest,
-  ApiKeyList,
-  ApiKeyIdParams,
-  AccountSelf,
-  AccountCreateRequest,
-  AccountUpdateRequest,
-  AccountList,
-  AccountIdParams,
-  AuditLogEntry,
-  AuditLogPage,
-} from './schemas/accounts.js';
-export {
-  TrendsQuery,
-  RoundsQuery,
-  AgentsQuery,
-  AgentEligibilityQuery,
-  RoundAttestationsQuery,
-  RoundIdParams,
-  AnyRoundIdParams,
-  HotkeyParams,
-  Sha256Params,
-  AgentHashParams,
-  TaskIdParams,
-} from './schemas/queries.js';
-export {
-  MAX_VERIFY_BATCH,
-  MAX_ARCHIVE_ENTRIES,
-  MAX_ARCHIVE_NAME_BYTES,
-  MAX_ARCHIVE_LISTING_BYTES,
-  MAX_LOOKUP_LISTING_BYTES,
-  MAX_ARTIFACT_FINDINGS_PER_ATTESTATION,
-  ARCHIVE_FORMATS,
-  ARCHIVE_LISTING_FORMATS,
-  ArchiveFormat,
-  ArchiveListingFormat,
-  ArchiveEntry,
-  ArchiveListing,
-  ArtifactId,
-  ArtifactIdParams,
-  ArtifactUploadFields,
-  ArtifactUploadQuery,
-  ArtifactLookupQuery,
-  ArtifactPackage,
-  PublishedVerdict,
-  VerdictChange,
-  BackingAttestation,
-  ArtifactFinding,
-  ArtifactDetail,
-  LogProofQuery,
-  DsseEnvelope,
-  IN_TOTO_PAYLOAD_TYPE,
-  SLSA_VSA_PREDICATE_TYPE,
-  ArtifactLookupResult,
-  VerifyRequest,
-  VerifyBatchRequest,
-  FindingsSummary,
-  VerifyResult,
-  VerifyBatchResult,
-  REFERENCE_FETCH_STATES,
-  ReferenceFetchState,
-  ReferenceFetch,
-} from './schemas/artifacts-api.js';
-export {
-  PACKAGE_KINDS,
-  PackageKind,
-  REGISTRY_PROVENANCE_STATES,
-  RegistryProvenanceState,
-  ArtifactProvenance,
-  ArtifactFacts,
-  ProvenanceUpload,
-} from './schemas/package-facts.js';
-export { AttestationPayload, AttestationEnvelope, AttestationSubmission } from './schemas/attestation.js';
+export * from './schemas/network.js';
+export * from './schemas/rounds.js';
+export * from './schemas/agents.js';
+export * from './schemas/policy.js';
+export * from './schemas/webhooks.js';
+export * from './schemas/webhook-events.js';
+export * from './schemas/repositories.js';
+export * from './schemas/sboms.js';
+export * from './schemas/error.js';
+export * from './schemas/accounts.js';
+export * from './schemas/queries.js';
+export * from './schemas/artifacts-api.js';
+export * from './schemas/package-facts.js';
+export * from './schemas/attestation.js';
 export {
   IN_TOTO_STATEMENT_TYPE,
   VIGIL_ATTESTATION_PREDICATE_TYPE,
@@ -346,142 +110,17 @@ export {
   attestationDsseMessage,
   dssePreAuthEncoding,
 } from './attestation-statement.js';
-export { AGENT_INPUT_FORMAT, AgentInput, AgentFinding, AgentResult } from './schemas/agent-run.js';
-export {
-  LOCKFILE_FORMATS,
-  LockfileFormat,
-  LOCKFILE_ECOSYSTEMS,
-  LockfileEcosystem,
-  MAX_LOCKFILE_BYTES,
-  MAX_LOCKFILE_ENTRIES,
-  LockfileDependency,
-  LockfileSkip,
-  ParsedLockfile,
-} from './schemas/lockfiles.js';
-export {
-  AttestationListQuery,
-  AttestedArtifact,
-  AttestationRecord,
-  AttestationList,
-  AttestationHashParams,
-  SignedAttestationEnvelope,
-  CheckedAgainst,
-  AttestationDetail,
-  AttestationDetailQuery,
-  AttestationVerifyResult,
-  SEARCH_KINDS,
-  SearchKind,
-  MAX_SEARCH_QUERY_LENGTH,
-  MAX_SEARCH_CANDIDATES,
-  SearchQuery,
-  SearchResult,
-  ArtifactSearchResult,
-  AttestationSearchResult,
-  SearchResults,
-} from './schemas/customer-attestations.js';
-export { MetagraphNeuron, MetagraphSnapshot } from './schemas/metagraph.js';
-export {
-  AGENT_BUNDLE_FORMAT,
-  AGENT_BUNDLE_LIMITS,
-  AGENT_FILE_MODES,
-  AgentBundlePath,
-  AgentBundleFile,
-  AgentBundle,
-  MinerRegistrationRequest,
-  MinerRegistration,
-  AgentSubmissionRequest,
-  MinerAgent,
-  MinerTrackParams,
-} from './schemas/miners.js';
+export * from './schemas/agent-run.js';
+export * from './schemas/lockfiles.js';
+export * from './schemas/customer-attestations.js';
+export * from './schemas/metagraph.js';
+export * from './schemas/miners.js';
 export { agentHash, base64DecodedLength, normalizeAgentBundle } from './agent-hash.js';
 export type { AgentFileMode, NormalizedAgentBundle } from './agent-hash.js';
-export {
-  MAX_ALLOWED_IPS,
-  MAX_TASKS_PER_CLAIM,
-  MAX_PROGRESS_DETAIL_LENGTH,
-  MAX_THREAT_INTEL_FINDINGS,
-  ValidatorRegistrationRequest,
-  ValidatorRegistration,
-  TaskClaimRequest,
-  ClaimedRound,
-  LeasedTask,
-  TaskClaim,
-  TaskProgressRequest,
-  TaskProgress,
-  AttestationReceipt,
-  MAX_ATTESTATIONS_PER_BATCH,
-  BatchAttestationSubmission,
-  BatchAttestationResult,
-  BatchAttestationReceipt,
-  ThreatIntel,
-} from './schemas/validators.js';
-export {
-  VALIDATOR_ADMIN_ACTIONS,
-  ValidatorAdminAction,
-  VALIDATOR_STATUSES,
-  ValidatorStatusValue,
-  AdminValidator,
-  AdminValidatorList,
-  ValidatorHotkeyParams,
-  IpAddress,
-  ValidatorAllowlistRequest,
-  MetagraphUploaded,
-  AdminRoundView,
-  AdminTrackSchedule,
-  AdminRoundSchedule,
-  AdminRoundParams,
-  AdminRoundCloseRequest,
-  AdminRoundClosed,
-  OutboxBacklog,
-  AdvisoryImportCounts,
-  AdminAdvisoryStatus,
-  IDEMPOTENCY_HEADERS,
-  IDEMPOTENCY_KEY_TTL_MS,
-  IdempotencyKey,
-} from './schemas/admin.js';
-export {
-  REGISTRY_FETCH_STATES,
-  RegistryFetchState,
-  REGISTRY_FETCH_ECOSYSTEMS,
-  RegistryFetchEcosystem,
-  RegistryFetchListQuery,
-  RegistryFetch,
-  RegistryFetchSummary,
-  RegistryFetchList,
-  RegistryFetchRetryRequest,
-  RegistryFetchRetried,
-} from './schemas/registry-admin.js';
-export {
-  WATCH_ECOSYSTEMS,
-  WatchEcosystem,
-  WATCH_SOURCES,
-  WatchSource,
-  WatchRefError,
-  parseWatchRef,
-  watchRefText,
-  WatchRefString,
-  WatchId,
-  WatchIdParams,
-  WatchCreateRequest,
-  WatchPoll,
-  Watch,
-  WatchResponse,
-  WatchList,
-  WatchListQuery,
-  WatcherSummary,
-} from './schemas/watches.js';
-export type { WatchTarget } from './schemas/watches.js';
-export {
-  FIREWALL_DECISIONS,
-  FirewallDecisionKind,
-  FIREWALL_REASON_KINDS,
-  FirewallReasonKind,
-  firewallReasonKind,
-  FirewallDecisionReport,
-  FirewallDecisionsRequest,
-  FirewallDecisionsRecorded,
-  FirewallStatsQuery,
-  FirewallStats,
-} from './schemas/firewall.js';
+export * from './schemas/validators.js';
+export * from './schemas/admin.js';
+export * from './schemas/registry-admin.js';
+export * from './schemas/watches.js';
+export * from './schemas/firewall.js';
 export { SARIF_SCHEMA_URI, dependencyRules, dependencyResult, notAllowed, sarifLog } from './sarif.js';
 export type { SarifRule, DependencyRuleTexts, SarifDependency, SarifLogInput } from './sarif.js';
