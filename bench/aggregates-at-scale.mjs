@@ -10,9 +10,9 @@
 //   node bench/aggregates-at-scale.mjs [--rows 1000000[,10000000]] [--months 12] [--runs 15] [--no-plain | --no-partitioned]
 //   BENCH_DATABASE_URL: a PostgreSQL server to create the scratch database on (default postgres://postgres@127.0.0.1:5432/postgres)
 import { parseArgs } from 'node:util';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { createPublicReadService, generateAttestations, getAttestation, listAttestations, migrateToLatest, migrateUpTo } from '@vigil/server';
+import { withScratchDatabase } from './lib.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -29,35 +29,16 @@ const MONTHS = Number(values.months);
 const RUNS = Number(values.runs);
 if (SIZES.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error('--rows: integers of at least 1000, comma-separated');
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `vigil_bench_scale_${process.pid}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${database}`);
-await admin.end();
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${database}`;
-
-const NUMERIC = new Set([20, 1700]);
-function open(schema) {
-  const url = new URL(dbUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+/** A fresh schema of the scratch database whose Kysely keeps every statement it sends (for buffersOf). */
+async function open(openSchema, schema) {
   const statements = [];
-  const pool = new pg.Pool({
-    connectionString: url.toString(),
+  const handle = await openSchema(schema, {
     max: 2,
-    // As the server's pool: epoch-millisecond bigints as numbers.
-    types: { getTypeParser: (oid, format) => (NUMERIC.has(oid) ? Number : pg.types.getTypeParser(oid, format)) },
-  });
-  // The scratch database is dropped at the end with its connections: not a crash.
-  pool.on('error', () => {});
-  const db = new Kysely({
-    dialect: new PostgresDialect({ pool }),
     log: (event) => {
       if (event.level === 'query') statements.push(event.query);
     },
   });
-  return { db, statements };
+  return { ...handle, statements };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -134,14 +115,13 @@ async function sizeOf(db) {
 
 const endMs = Date.now();
 const report = [];
-try {
+await withScratchDatabase('vigil_bench_scale', async ({ openSchema }) => {
   for (const rows of SIZES) {
     const layouts = ['partitioned', 'single table'].filter((l) => !(l === 'partitioned' ? values['no-partitioned'] : values['no-plain']));
     const bySize = {};
     for (const layout of layouts) {
       const schema = `s_${layout === 'partitioned' ? 'part' : 'plain'}_${rows}`;
-      const handle = open(schema);
-      await sql`create schema ${sql.id(schema)}`.execute(handle.db);
+      const handle = await open(openSchema, schema);
       if (layout === 'partitioned') await migrateToLatest(handle.db);
       else await migrateUpTo(handle.db, '0023-watches');
       let started = Date.now();
@@ -163,18 +143,12 @@ try {
         await migrateToLatest(handle.db);
         bySize[layout].convertS = (Date.now() - started) / 1000;
       }
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(handle.db);
-      await handle.db.destroy();
+      await handle.close();
     }
     report.push({ rows, ...bySize });
     print(report.at(-1));
   }
-} finally {
-  const cleanup = new pg.Client({ connectionString: serverUrl });
-  await cleanup.connect();
-  await cleanup.query(`drop database if exists ${database} with (force)`);
-  await cleanup.end();
-}
+});
 
 function print(entry) {
   const part = entry.partitioned;

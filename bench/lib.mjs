@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { getPublicKey, ss58Encode } from '@vigil/crypto';
 
 /** Starts `node serve.mjs …args` and resolves with its port and a stop function. */
@@ -76,4 +78,59 @@ export function prng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+// bigint (20) and numeric (1700) as numbers, as the server's pool reads epoch milliseconds.
+const NUMERIC_OIDS = new Set([20, 1700]);
+
+async function adminQuery(serverUrl, text) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(text);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * Runs `work` with a PostgreSQL database of its own, `<prefix>_<pid>`, created on BENCH_DATABASE_URL's
+ * server (default postgres://postgres@127.0.0.1:5432/postgres) and dropped at the end, whatever
+ * `work` did. `work` gets `openSchema(name, { max, log })`: a fresh, empty schema in that database,
+ * with a pg pool (`max` connections, default 1) whose search_path is that
+ * schema and a Kysely over it (`log`: Kysely's log option); its `close()` drops the schema and ends
+ * the pool.
+ */
+export async function withScratchDatabase(prefix, work) {
+  const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const database = `${prefix}_${process.pid}`;
+  await adminQuery(serverUrl, `create database ${database}`);
+  const databaseUrl = new URL(serverUrl);
+  databaseUrl.pathname = `/${database}`;
+  async function openSchema(schema, { max = 1, log } = {}) {
+    const url = new URL(databaseUrl);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const pool = new pg.Pool({
+      connectionString: url.toString(),
+      max,
+      types: { getTypeParser: (oid, format) => (NUMERIC_OIDS.has(oid) ? Number : pg.types.getTypeParser(oid, format)) },
+    });
+    // The scratch database is dropped at the end with its connections: not a crash.
+    pool.on('error', () => {});
+    const db = new Kysely({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+    await sql`create schema ${sql.id(schema)}`.execute(db);
+    return {
+      db,
+      pool,
+      async close() {
+        await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
+        await db.destroy();
+      },
+    };
+  }
+  try {
+    return await work({ openSchema });
+  } finally {
+    await adminQuery(serverUrl, `drop database if exists ${database} with (force)`);
+  }
 }

@@ -12,27 +12,16 @@
 //   node bench/log-at-scale.mjs [--entries 1000000[,10000000]] [--runs 30]
 //   BENCH_DATABASE_URL: a PostgreSQL server to create the scratch database on (default postgres://postgres@127.0.0.1:5432/postgres)
 import { parseArgs } from 'node:util';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
 import { migrateToLatest } from '@vigil/server';
 import { proveInclusion, readTileData, storedHashCount, storedHashIndex } from '@vigil/tlog';
+import { withScratchDatabase } from './lib.mjs';
 
 const { values } = parseArgs({ options: { entries: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '30' } } });
 const SIZES = values.entries.split(',').map((n) => Number(n.replaceAll('_', '')));
 const RUNS = Number(values.runs);
 if (SIZES.some((n) => !Number.isInteger(n) || n < 1000)) throw new Error('--entries: integers of at least 1000, comma-separated');
 
-const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const database = `vigil_bench_log_${process.pid}`;
-const admin = new pg.Client({ connectionString: serverUrl });
-await admin.connect();
-await admin.query(`create database ${database}`);
-await admin.end();
-const dbUrl = new URL(serverUrl);
-dbUrl.pathname = `/${database}`;
-
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const NUMERIC = new Set([20, 1700]);
 
 /** A HashReader that records the stored-hash indexes a proof or tile asks for and answers filler. */
 function recordingReader() {
@@ -60,15 +49,9 @@ async function measure(db, name, text, parameters) {
 }
 
 const report = [];
-try {
+await withScratchDatabase('vigil_bench_log', async ({ openSchema }) => {
   for (const n of SIZES) {
-    const schema = `s_log_${n}`;
-    const url = new URL(dbUrl);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 1, types: { getTypeParser: (oid, format) => (NUMERIC.has(oid) ? Number : pg.types.getTypeParser(oid, format)) } });
-    pool.on('error', () => {});
-    const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-    await sql`create schema ${sql.id(schema)}`.execute(db);
+    const { db, pool, close } = await openSchema(`s_log_${n}`);
     await migrateToLatest(db);
     const client = await pool.connect();
     try {
@@ -119,16 +102,10 @@ try {
       print(report.at(-1));
     } finally {
       client.release();
-      await sql`drop schema ${sql.id(schema)} cascade`.execute(db);
-      await db.destroy();
+      await close();
     }
   }
-} finally {
-  const cleanup = new pg.Client({ connectionString: serverUrl });
-  await cleanup.connect();
-  await cleanup.query(`drop database if exists ${database} with (force)`);
-  await cleanup.end();
-}
+});
 
 function print(r) {
   const gb = (b) => `${(b / 1024 ** 3).toFixed(2)} GB`;

@@ -88,8 +88,8 @@ async function answers(server: TestServer, token: string): Promise<Record<string
 }
 
 async function expectSameAnswers(original: { database: VigilDatabase; dataDir: string }, restored: { database: VigilDatabase; dataDir: string }, token: string): Promise<void> {
-  const a = await startServer({ database: original.database, dataDir: original.dataDir, now: () => NOW });
-  const b = await startServer({ database: restored.database, dataDir: restored.dataDir, now: () => NOW });
+  const a = await startServer({ database: original.database, dataDir: original.dataDir, clock: () => NOW.getTime() });
+  const b = await startServer({ database: restored.database, dataDir: restored.dataDir, clock: () => NOW.getTime() });
   try {
     const before = await answers(a, token);
     const after = await answers(b, token);

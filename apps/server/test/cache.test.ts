@@ -5,7 +5,7 @@ import { startServer, tickingClock, type TestServer } from './harness.js';
 let server: TestServer;
 beforeAll(async () => {
   // Every uncached answer sees a later server time, so equal bodies can only come from the cache.
-  server = await startServer({ now: tickingClock() });
+  server = await startServer({ clock: tickingClock() });
 });
 afterAll(async () => {
   await server.close();
@@ -93,8 +93,8 @@ describe.skipIf(!REDIS_URL)('response cache shared through Redis', () => {
     const stale = await redis.keys('vigil:cache:/v1/rounds/status|*');
     if (stale.length > 0) await redis.del(...stale);
     // Different clocks: computed bodies would differ in server_time.
-    const a = await startServer({ redis, now: tickingClock(Date.UTC(2026, 0, 1)) });
-    const b = await startServer({ redis, now: tickingClock(Date.UTC(2027, 0, 1)) });
+    const a = await startServer({ redis, clock: tickingClock(Date.UTC(2026, 0, 1)) });
+    const b = await startServer({ redis, clock: tickingClock(Date.UTC(2027, 0, 1)) });
     try {
       const fromA = await fetch(`${a.url}/v1/rounds/status`);
       const textA = await fromA.text();

@@ -25,7 +25,7 @@ const NOW = new Date('2026-11-21T10:00:00.000Z');
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ now: () => NOW });
+  server = await startServer({ clock: () => NOW.getTime() });
 });
 afterAll(async () => {
   await server.close();

@@ -59,7 +59,7 @@ beforeAll(async () => {
     policyVersion: POLICY_VERSION,
   });
   openRoundId = open.round_id;
-  server = await startServer({ database, now: () => new Date(T0 + 5 * HOUR) });
+  server = await startServer({ database, clock: () => T0 + 5 * HOUR });
 });
 afterAll(async () => {
   await server.close();

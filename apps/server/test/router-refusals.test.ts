@@ -128,7 +128,7 @@ describe('HEAD on a cached route', () => {
   // The in-process response cache ages entries on the app's clock: the test moves it.
   let clock = Date.UTC(2026, 10, 21, 10, 0, 0);
   beforeAll(async () => {
-    server = await startServer({ now: () => new Date(clock) });
+    server = await startServer({ clock: () => clock });
   });
   afterAll(async () => server?.close());
 

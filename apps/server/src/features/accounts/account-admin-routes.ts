@@ -25,7 +25,7 @@ import { actorOf, principalOf, type KeyRoutesOptions } from './key-routes.js';
 notFoundWhenInvalid.add(AccountIdParams, { code: 'account_not_found' });
 
 /** The admin API's accounts, their plans and keys, and the audit log (docs/accounts.md, "Admin API"). */
-export const accountAdminRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { db, now }) => {
+export const accountAdminRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { db, clock }) => {
   app.get(
     '/v1/admin/accounts',
     { schema: { summary: 'Every account, oldest first', response: { 200: AccountList } }, config: ADMIN },
@@ -36,7 +36,7 @@ export const accountAdminRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async
     '/v1/admin/accounts',
     { schema: { summary: 'Create an organization or a personal account', body: AccountCreateRequest, response: { 201: Account } }, config: ADMIN_CHANGE },
     async (request, reply) => {
-      const row = await createAccount(db, { ...request.body, now: now().getTime(), actor: actorOf(request) });
+      const row = await createAccount(db, { ...request.body, now: clock(), actor: actorOf(request) });
       return reply.code(201).send(accountBody(row));
     },
   );
@@ -51,7 +51,7 @@ export const accountAdminRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async
     '/v1/admin/accounts/:account_id',
     { schema: { summary: "Change an account's plan or whether its package references are trusted", params: AccountIdParams, body: AccountUpdateRequest, response: { 200: Account } }, config: ADMIN_CHANGE },
     async (request) => {
-      const row = await updateAccount(db, { accountId: request.params.account_id, ...request.body, now: now().getTime(), actor: actorOf(request) });
+      const row = await updateAccount(db, { accountId: request.params.account_id, ...request.body, now: clock(), actor: actorOf(request) });
       // Keys of the account carry the plan and the trust in this instance's key cache.
       app.apiKeyCache.forget();
       return accountBody(row);
@@ -79,7 +79,7 @@ export const accountAdminRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async
         accountId: request.params.account_id,
         name: request.body.name,
         scopes: request.body.scopes,
-        now: now().getTime(),
+        now: clock(),
         actor: actorOf(request),
       });
       // An attempt with this id before it existed is remembered as unknown here: not any more.
@@ -96,7 +96,7 @@ export const accountAdminRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async
         accountId: null,
         keyId: request.params.key_id,
         currentKeyId: principalOf(request).keyId,
-        now: now().getTime(),
+        now: clock(),
         actor: actorOf(request),
       });
       app.apiKeyCache.forget(revoked.key_id);

@@ -7,13 +7,13 @@ export const accountsRouteEntries: readonly RouteEntry[] = [
   {
     scope: 'customer',
     register: async (app, { database, clock }) => {
-      await app.register(keyRoutes, { db: database.db, now: () => new Date(clock()) });
+      await app.register(keyRoutes, { db: database.db, clock });
     },
   },
   {
     scope: 'admin',
     register: async (app, { database, clock }) => {
-      await app.register(accountAdminRoutes, { db: database.db, now: () => new Date(clock()) });
+      await app.register(accountAdminRoutes, { db: database.db, clock });
     },
   },
 ];

@@ -27,7 +27,8 @@ import { notFoundWhenInvalid } from '../../platform/http/zod-compilers.js';
 
 export interface KeyRoutesOptions {
   db: Kysely<Database>;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
 }
 
 // A key id that is not 8 hex names no key: the same 404 as an unknown one.
@@ -52,7 +53,7 @@ export function actorOf(request: FastifyRequest): AuditActor {
  * An account's own keys (docs/accounts.md): who am I, list, create (scopes at most the caller's),
  * revoke (never the key in use; another account's key is `key not found`).
  */
-export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { db, now }) => {
+export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { db, clock }) => {
   app.get(
     '/v1/account',
     { schema: { summary: 'The account and key the presented token belongs to', response: { 200: AccountSelf } }, config: { apiKey: { scope: null } } },
@@ -88,7 +89,7 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
         accountId: principal.accountId,
         name: request.body.name,
         scopes: request.body.scopes,
-        now: now().getTime(),
+        now: clock(),
         actor: actorOf(request),
       });
       // An attempt with this id before it existed is remembered as unknown here: not any more.
@@ -109,7 +110,7 @@ export const keyRoutes: FastifyPluginAsyncZod<KeyRoutesOptions> = async (app, { 
         accountId: principal.accountId,
         keyId: request.params.key_id,
         currentKeyId: principal.keyId,
-        now: now().getTime(),
+        now: clock(),
         actor: actorOf(request),
       });
       app.apiKeyCache.forget(revoked.key_id);

@@ -42,7 +42,8 @@ import { signedStatement, verificationSummaryStatement } from './verification-su
 export interface ArtifactRoutesOptions {
   db: Kysely<Database>;
   blobs: BlobStore;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   /** VIGIL_ARTIFACT_LIMIT_BYTES. */
   artifactLimitBytes: number;
   /** On-demand registry fetching of unseen references (features/registries); absent, none. */
@@ -110,13 +111,13 @@ function isClientStreamError(request: FastifyRequest, error: unknown): boolean {
  * The customer artifact API (docs/artifacts.md): streaming uploads, reads and lookups, and
  * verification (paid plans). Encapsulated, so the raw and multipart body parsers apply here only.
  */
-export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, now, artifactLimitBytes, fetches, log, serverKey }) => {
+export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = async (app, { db, blobs, clock, artifactLimitBytes, fetches, log, serverKey }) => {
   /** The newest verdict entry of an artifact and its tlog-proof; both null without a published verdict or a log. */
   async function verdictProof(bundleHash: string | null, hasVerdict: boolean): Promise<{ log_proof: string | null; log_entry: string | null }> {
-    const logged = bundleHash === null || !hasVerdict ? null : await log.proofFor(`artifact:${bundleHash}`, now().getTime());
+    const logged = bundleHash === null || !hasVerdict ? null : await log.proofFor(`artifact:${bundleHash}`, clock());
     return { log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
   }
-  const verifyCache = createVerifyCache(db, { now: () => now().getTime(), ...(fetches ? { fetches } : {}) });
+  const verifyCache = createVerifyCache(db, { now: clock, ...(fetches ? { fetches } : {}) });
   // The body reaches the handler as the request stream: it goes to the blob store, never into memory.
   app.addContentTypeParser(RAW, (_request, payload, done) => done(null, payload));
   await app.register(multipart, {
@@ -149,7 +150,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
     },
     async (request, reply) => {
       const principal = principalOf(request);
-      const base = { accountId: principal.accountId, maxBytes: artifactLimitBytes, now: now().getTime() };
+      const base = { accountId: principal.accountId, maxBytes: artifactLimitBytes, now: clock() };
       let uploaded;
       try {
         if (mediaTypeOf(request) === RAW) {
@@ -258,7 +259,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       schema: { summary: "An artifact's package facts: declared license, install scripts, registry provenance", params: ArtifactIdParams, response: { 200: ArtifactFacts } },
       config: { apiKey: { scope: 'read' } },
     },
-    async (request) => artifactFactsDetail(db, blobs, request.params.id, referenceViewOf(principalOf(request)), now().getTime()),
+    async (request) => artifactFactsDetail(db, blobs, request.params.id, referenceViewOf(principalOf(request)), clock()),
   );
 
   app.post(
@@ -272,7 +273,7 @@ export const artifactRoutes: FastifyPluginAsyncZod<ArtifactRoutesOptions> = asyn
       },
       config: { apiKey: { scope: 'upload' }, bodyLimitBytes: PROVENANCE_BODY_LIMIT_BYTES },
     },
-    async (request) => attachProvenance(db, blobs, { artifactId: request.params.id, document: request.body, accountId: principalOf(request).accountId, now: now().getTime() }),
+    async (request) => attachProvenance(db, blobs, { artifactId: request.params.id, document: request.body, accountId: principalOf(request).accountId, now: clock() }),
   );
 
   app.get(

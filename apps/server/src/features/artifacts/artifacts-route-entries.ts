@@ -21,7 +21,7 @@ export const artifactsRouteEntries: readonly RouteEntry<ArtifactsRouteHost>[] = 
       await app.register(artifactRoutes, {
         db: host.database.db,
         blobs: host.blobs,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         artifactLimitBytes: host.config.artifactLimitBytes,
         ...(host.referenceFetches ? { fetches: host.referenceFetches } : {}),
         log: host.transparencyLog,

@@ -6,7 +6,7 @@ export const firewallRouteEntries: readonly RouteEntry[] = [
   {
     scope: 'customer',
     register: async (app, { database, clock }) => {
-      await app.register(firewallRoutes, { db: database.db, now: () => new Date(clock()) });
+      await app.register(firewallRoutes, { db: database.db, clock });
     },
   },
 ];

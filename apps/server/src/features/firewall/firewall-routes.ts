@@ -9,7 +9,8 @@ import { decisionStats, recordDecisions, RETENTION_DAYS } from './decision-store
 
 export interface FirewallRoutesOptions {
   db: Kysely<Database>;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
 }
 
 /** A firewall's clock may run a little ahead of the server's; a decision further in the future is refused. */
@@ -20,7 +21,7 @@ const FUTURE_SLACK_MS = 5 * 60_000;
  * reports with the key that decided (the firewall's key needs `verify` on a paid plan anyway); the
  * counts are read with any key that can read.
  */
-export const firewallRoutes: FastifyPluginAsyncZod<FirewallRoutesOptions> = async (app, { db, now }) => {
+export const firewallRoutes: FastifyPluginAsyncZod<FirewallRoutesOptions> = async (app, { db, clock }) => {
   app.post(
     '/v1/firewall/decisions',
     {
@@ -28,7 +29,7 @@ export const firewallRoutes: FastifyPluginAsyncZod<FirewallRoutesOptions> = asyn
       config: { apiKey: { scope: 'verify', plan: 'paid' } },
     },
     async (request) => {
-      const at = now().getTime();
+      const at = clock();
       const issues = request.body.decisions.flatMap((d, i) => {
         const time = Date.parse(d.time);
         if (time > at + FUTURE_SLACK_MS) return [{ path: `body.decisions.${i}.time`, message: 'is more than 5 minutes ahead of the server clock' }];
@@ -46,6 +47,6 @@ export const firewallRoutes: FastifyPluginAsyncZod<FirewallRoutesOptions> = asyn
       schema: { summary: "The account's registry firewall decisions: counts per day, decision and reason class, the most refused packages, the newest refusals", querystring: FirewallStatsQuery, response: { 200: FirewallStats } },
       config: { apiKey: { scope: 'read' } },
     },
-    async (request) => ({ data: await decisionStats(db, principalOf(request).accountId, request.query.days, now().getTime()) }),
+    async (request) => ({ data: await decisionStats(db, principalOf(request).accountId, request.query.days, clock()) }),
   );
 };

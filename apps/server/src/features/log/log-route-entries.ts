@@ -12,7 +12,7 @@ export const logRouteEntries: readonly RouteEntry<LogRouteHost>[] = [
   {
     scope: 'public',
     register: async (app, { transparencyLog, clock }) => {
-      await app.register(logRoutesPlugin, { log: transparencyLog, now: () => new Date(clock()) });
+      await app.register(logRoutesPlugin, { log: transparencyLog, clock });
     },
   },
 ];

@@ -19,7 +19,8 @@ function treeSize(value: unknown): number {
 
 export interface LogRoutesOptions {
   log: TransparencyLog;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
 }
 
 /**
@@ -27,12 +28,12 @@ export interface LogRoutesOptions {
  * A checkpoint is signed on each request, of the tree as committed then; tiles and entry bundles
  * are read from the stored hashes and entries.
  */
-export const logRoutesPlugin: FastifyPluginAsync<LogRoutesOptions> = async (app, { log, now }) => {
+export const logRoutesPlugin: FastifyPluginAsync<LogRoutesOptions> = async (app, { log, clock }) => {
   app.get(
     '/v1/log/checkpoint',
     { schema: { summary: "The transparency log's current checkpoint: a C2SP signed note (text/plain)" } },
     async (_request, reply) => {
-      const signed = await log.checkpoint(now().getTime());
+      const signed = await log.checkpoint(clock());
       return reply.header('cache-control', CHECKPOINT_MAX_AGE).type('text/plain; charset=utf-8').send(signed.note);
     },
   );
@@ -67,7 +68,7 @@ export const logRoutesPlugin: FastifyPluginAsync<LogRoutesOptions> = async (app,
     },
     async (request, reply) => {
       if (typeof request.body !== 'string') throw new VigilError('unsupported_media_type');
-      const signed = await log.addCosignatures(request.body, now().getTime());
+      const signed = await log.addCosignatures(request.body, clock());
       return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(signed.note);
     },
   );

@@ -44,7 +44,7 @@ function validatorBody(record: ValidatorRecord): AdminValidator {
 }
 
 /** The admin API's validators, metagraph upload and rounds (docs/accounts.md, "Admin API"). */
-export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions> = async (app, { db, now, metagraph, scheduler }) => {
+export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions> = async (app, { db, clock, metagraph, scheduler }) => {
   app.get(
     '/v1/admin/validators',
     { schema: { summary: 'Every validator record, oldest registration first', response: { 200: AdminValidatorList } }, config: ADMIN },
@@ -59,7 +59,7 @@ export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions
         config: ADMIN_CHANGE,
       },
       async (request) => {
-        const { record } = await applyValidatorAction(db, { hotkey: request.params.hotkey, action, now: now().getTime(), actor: actorOf(request) });
+        const { record } = await applyValidatorAction(db, { hotkey: request.params.hotkey, action, now: clock(), actor: actorOf(request) });
         return validatorBody(record);
       },
     );
@@ -73,7 +73,7 @@ export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions
     },
     async (request) =>
       validatorBody(
-        await setValidatorAllowlist(db, { hotkey: request.params.hotkey, allowedIps: request.body.allowed_ips, now: now().getTime(), actor: actorOf(request) }),
+        await setValidatorAllowlist(db, { hotkey: request.params.hotkey, allowedIps: request.body.allowed_ips, now: clock(), actor: actorOf(request) }),
       ),
   );
 
@@ -83,13 +83,13 @@ export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions
       schema: { summary: 'Replace the metagraph snapshot file permit checks read', body: MetagraphSnapshot, response: { 200: MetagraphUploaded } },
       config: ADMIN_CHANGE,
     },
-    async (request) => uploadMetagraphSnapshot(db, metagraph, { snapshot: request.body, now: now().getTime(), actor: actorOf(request) }),
+    async (request) => uploadMetagraphSnapshot(db, metagraph, { snapshot: request.body, now: clock(), actor: actorOf(request) }),
   );
 
   app.get(
     '/v1/admin/rounds',
     { schema: { summary: "Every track's latest round, its deadlines and the next opening", response: { 200: AdminRoundSchedule } }, config: ADMIN },
-    async () => readRoundSchedule(db, { now: now().getTime(), settings: scheduler }),
+    async () => readRoundSchedule(db, { now: clock(), settings: scheduler }),
   );
 
   app.post(
@@ -107,7 +107,7 @@ export const networkAdminRoutes: FastifyPluginAsyncZod<NetworkAdminRoutesOptions
       closeRoundNow(db, {
         roundId: request.params.round_id,
         force: request.body.force,
-        now: now().getTime(),
+        now: clock(),
         settings: scheduler,
         actor: actorOf(request),
       }),

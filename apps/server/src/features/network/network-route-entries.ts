@@ -35,7 +35,7 @@ export const networkRouteEntries: readonly RouteEntry<NetworkRouteHost>[] = [
     register: async (app, host) => {
       await app.register(publicRoutesPlugin, {
         readService: createPublicReadService(host.database.db),
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         serverPublicKeyHex: host.identity.publicKeyHex,
       });
     },
@@ -46,7 +46,7 @@ export const networkRouteEntries: readonly RouteEntry<NetworkRouteHost>[] = [
       await app.register(customerAttestationRoutes, {
         db: host.database.db,
         metagraph: host.metagraph,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         log: host.transparencyLog,
       });
     },
@@ -56,7 +56,7 @@ export const networkRouteEntries: readonly RouteEntry<NetworkRouteHost>[] = [
     register: async (app, host) => {
       await app.register(networkAdminRoutes, {
         db: host.database.db,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         metagraph: host.metagraph,
         scheduler: host.config.scheduler,
       });
@@ -72,7 +72,7 @@ export const networkRouteEntries: readonly RouteEntry<NetworkRouteHost>[] = [
         signedAuth: host.config.signedAuth,
         bundleLimitBytes: host.config.bundleLimitBytes,
         redis: host.redis,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
       });
     },
   },

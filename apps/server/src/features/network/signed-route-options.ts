@@ -12,7 +12,8 @@ import type { CachedMetagraph } from './metagraph/index.js';
 export interface NetworkRouteOptions {
   db: Kysely<Database>;
   blobs: BlobStore;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   /** VIGIL_BUNDLE_LIMIT_BYTES: the largest agent bundle a miner may upload. */
   bundleLimitBytes: number;
   /** Permit checks, and the snapshot attestation permits are verified against. */

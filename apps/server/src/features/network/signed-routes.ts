@@ -15,7 +15,7 @@ import { validatorRoutesPlugin } from './validators/validator-routes.js';
 
 export type { NetworkRouteOptions };
 
-export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
+export interface NetworkOptions extends NetworkRouteOptions {
   signedAuth: SignedAuthSettings;
   redis?: Redis | undefined;
 }
@@ -24,7 +24,7 @@ export interface NetworkOptions extends Omit<NetworkRouteOptions, 'now'> {
  * The non-public, signed endpoints of spec part 4 (miners and validators), in one encapsulated
  * scope: the signed-request check and its raw-body JSON parser apply here and nowhere else.
  */
-export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () => Date }> = async (app, options) => {
+export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions> = async (app, options) => {
   const { signedAuth, redis, ...routeOptions } = options;
   // Bodies here are JSON only: the signature covers the raw bytes, which only the signed-auth JSON
   // parser keeps. Any other content type is 415 rather than a body the signature did not cover.
@@ -37,7 +37,7 @@ export const networkRoutesPlugin: FastifyPluginAsync<NetworkOptions & { now: () 
     failureStore: redis ? createRedisSignatureFailureStore(redis) : createMemorySignatureFailureStore(),
     freshnessSeconds: signedAuth.freshnessSeconds,
     failureLimitPerMinute: signedAuth.failureLimitPerMinute,
-    now: () => routeOptions.now().getTime(),
+    now: routeOptions.clock,
   });
   // Route plugins of the network, each in its own file (routes/miners.ts, routes/validators.ts):
   await app.register(minerRoutesPlugin, routeOptions);

@@ -16,7 +16,7 @@ export const policiesRouteEntries: readonly RouteEntry<PoliciesRouteHost>[] = [
     register: async (app, host) => {
       await app.register(policyRoutes, {
         db: host.database.db,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         sources: host.policySources,
         ...(host.referenceFetches ? { fetches: host.referenceFetches } : {}),
       });

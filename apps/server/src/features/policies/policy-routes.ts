@@ -24,7 +24,8 @@ import type { ReferenceFetches } from '../artifacts/index.js';
 
 export interface PolicyRoutesOptions {
   db: Kysely<Database>;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   /** Advisories and artifact facts for evaluation (features/policies/input-sources.ts). */
   sources: PolicyInputSources;
   /** On-demand registry fetching of unseen references (features/registries); absent, none. */
@@ -42,8 +43,8 @@ const POLICIES = { scope: 'policies' } as const;
  * Policies (docs/policies.md): an organization's named CEL rules, versioned on every update, and
  * their evaluation against a package reference (paid plans), stored and readable by id.
  */
-export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (app, { db, now, sources, fetches }) => {
-  const writer = (request: FastifyRequest) => ({ principal: principalOf(request), actor: actorOf(request), now: now().getTime() });
+export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (app, { db, clock, sources, fetches }) => {
+  const writer = (request: FastifyRequest) => ({ principal: principalOf(request), actor: actorOf(request), now: clock() });
 
   app.post(
     '/v1/policies',
@@ -71,7 +72,7 @@ export const policyRoutes: FastifyPluginAsyncZod<PolicyRoutesOptions> = async (a
       schema: { summary: 'Evaluate a package reference against a policy (spec part 4)', body: PolicyEvaluationRequest, response: { 200: PolicyEvaluation } },
       config: { apiKey: { scope: 'policies', plan: 'paid' }, idempotent: true },
     },
-    async (request) => evaluateArtifact({ db, sources, ...(fetches ? { fetches } : {}) }, request.body, { principal: principalOf(request), now: now().getTime() }),
+    async (request) => evaluateArtifact({ db, sources, ...(fetches ? { fetches } : {}) }, request.body, { principal: principalOf(request), now: clock() }),
   );
 
   app.get(

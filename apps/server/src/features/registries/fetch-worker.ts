@@ -7,6 +7,7 @@ import type { BlobStore } from '../../platform/blobs/index.js';
 import type { Database } from '../../platform/db/schema.js';
 import { VigilError } from '../../platform/errors.js';
 import { pollEvery } from '../../platform/jobs/poll-every.js';
+import { createStopSwitch } from '../../platform/jobs/retry-write.js';
 import { singleFlightDrain } from '../../platform/jobs/single-flight-drain.js';
 import { claimDueFetch, releaseFetch, type ClaimedFetch, type Outcome } from './fetch-queue.js';
 import { MAX_REGISTRY_RETRY_MS, type RegistryFetchSettings } from './fetch-settings.js';
@@ -142,16 +143,15 @@ async function runFetch(options: CreateFetchWorkerOptions, claim: ClaimedFetch, 
  */
 export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorker {
   const now = options.now ?? Date.now;
-  let stopped = false;
-  // Aborted by stop(): a wait before retrying an outcome write ends at once.
-  let halt = new AbortController();
+  // Stopped from stop() to the next start(); its signal ends a wait before retrying an outcome write at once.
+  const halt = createStopSwitch();
   const inHand = new Set<ClaimedFetch>();
 
   /** One lane: claims and runs due fetches one after another until none is due. */
   async function lane(): Promise<number> {
     let processed = 0;
     for (;;) {
-      if (stopped) break;
+      if (halt.stopped) break;
       const claim = await claimDueFetch(options.db, now());
       if (claim === undefined) break;
       processed += 1;
@@ -159,13 +159,13 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
       let writingOutcome = false;
       try {
         const outcome = await runFetch(options, claim, now);
-        if (stopped && !inHand.has(claim)) break; // given back by stop(): its outcome is dropped
+        if (halt.stopped && !inHand.has(claim)) break; // given back by stop(): its outcome is dropped
         writingOutcome = true; // until recordOutcome resolves
         const kept = await recordOutcome(options.db, claim, outcome, now(), {
           retryDelaysMs: options.outcomeRetryDelaysMs ?? OUTCOME_WRITE_RETRY_MS,
           signal: halt.signal,
           onFailedAttempt: (error, attempt, retryInMs) => {
-            if (stopped) return;
+            if (halt.stopped) return;
             const fields = { err: error, purl: claim.row.purl, outcome: outcome.state, attempt };
             if (retryInMs === null) options.logger?.error(fields, 'registry fetch: its outcome could not be written; left running until its lease runs out');
             else options.logger?.error({ ...fields, retry_in_ms: retryInMs }, 'registry fetch: its outcome could not be written; retried');
@@ -178,7 +178,7 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
       } catch (error) {
         // Left `running`: the lease runs out and the fetch is taken again, by this process or another.
         // (A failed outcome write was logged attempt by attempt.)
-        if (!stopped && !writingOutcome) options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
+        if (!halt.stopped && !writingOutcome) options.logger?.error({ err: error, purl: claim.row.purl }, 'registry fetch failed unexpectedly');
       } finally {
         inHand.delete(claim);
       }
@@ -191,20 +191,18 @@ export function createFetchWorker(options: CreateFetchWorkerOptions): FetchWorke
     return lanes.reduce((a, b) => a + b, 0);
   }
 
-  const { drain } = singleFlightDrain(drainOnce, () => stopped);
+  const { drain } = singleFlightDrain(drainOnce, () => halt.stopped);
 
   const logError = (error: unknown) => options.logger?.error({ err: error }, 'registry fetch worker: could not claim fetches');
   const loop = pollEvery(options.settings.pollMs, drain, logError);
   return {
     start() {
       if (loop.running) return;
-      stopped = false;
-      if (halt.signal.aborted) halt = new AbortController();
+      halt.start();
       loop.start();
     },
     async stop() {
-      stopped = true;
-      halt.abort();
+      halt.stop();
       loop.stop();
       const held = [...inHand];
       inHand.clear();

@@ -14,7 +14,7 @@ export const registriesRouteEntries: readonly RouteEntry<RegistriesRouteHost>[] 
     register: async (app, { database, clock, config }) => {
       await app.register(watchRoutes, {
         db: database.db,
-        now: () => new Date(clock()),
+        clock,
         enabled: config.registries.enabled,
         maxPerAccount: config.registries.watch.maxPerAccount,
       });
@@ -23,7 +23,7 @@ export const registriesRouteEntries: readonly RouteEntry<RegistriesRouteHost>[] 
   {
     scope: 'admin',
     register: async (app, { database, clock }) => {
-      await app.register(registryAdminRoutes, { db: database.db, now: () => new Date(clock()) });
+      await app.register(registryAdminRoutes, { db: database.db, clock });
     },
   },
 ];

@@ -10,7 +10,8 @@ import { watcherSummary } from './watch-store.js';
 
 export interface RegistryAdminRoutesOptions {
   db: Kysely<Database>;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
 }
 
 /** A page token's key of the fetch list: `[created_at, purl]`. */
@@ -20,7 +21,7 @@ function fetchListKey(key: unknown): FetchListKey | null {
 }
 
 /** The admin API's registry fetch queue (docs/accounts.md, "Admin API"; docs/registries.md, "Operating the fetch queue"). */
-export const registryAdminRoutes: FastifyPluginAsyncZod<RegistryAdminRoutesOptions> = async (app, { db, now }) => {
+export const registryAdminRoutes: FastifyPluginAsyncZod<RegistryAdminRoutesOptions> = async (app, { db, clock }) => {
   app.get(
     '/v1/admin/registries/fetches',
     {
@@ -33,7 +34,7 @@ export const registryAdminRoutes: FastifyPluginAsyncZod<RegistryAdminRoutesOptio
     },
     async (request, reply) => {
       const page = readKeysetPage(request, queryFingerprint('registry-fetches', request.query), fetchListKey);
-      const at = now().getTime();
+      const at = clock();
       const [summary, result] = await Promise.all([fetchSummary(db, at), listFetches(db, { filters: request.query, after: page.after, size: page.size })]);
       sendKeysetPageHeaders(reply, page, result.next === null ? null : [result.next.createdAt, result.next.purl]);
       return { ...summary, fetches: result.rows.map(fetchBody) };
@@ -53,7 +54,7 @@ export const registryAdminRoutes: FastifyPluginAsyncZod<RegistryAdminRoutesOptio
     async (request) => {
       const { purl } = request.body;
       const target = purl === undefined ? { state: 'failed' as const } : { purl };
-      const purls = await retryFetches(db, target, { now: now().getTime(), actor: actorOf(request) });
+      const purls = await retryFetches(db, target, { now: clock(), actor: actorOf(request) });
       return { retried: purls.length, purls };
     },
   );
@@ -64,6 +65,6 @@ export const registryAdminRoutes: FastifyPluginAsyncZod<RegistryAdminRoutesOptio
       schema: { summary: 'The release watcher: names watched, watches by source, names due now and how far behind, names failing', response: { 200: WatcherSummary } },
       config: ADMIN,
     },
-    async () => watcherSummary(db, now().getTime()),
+    async () => watcherSummary(db, clock()),
   );
 };

@@ -11,7 +11,8 @@ import { createWatch, deleteWatch, listWatches } from './watch-store.js';
 
 export interface WatchRoutesOptions {
   db: Kysely<Database>;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   /** VIGIL_REGISTRY_FETCH: off, nothing is polled, so new watches are refused (`watching_off`). */
   enabled: boolean;
   /** VIGIL_WATCH_MAX_PER_ACCOUNT. */
@@ -28,7 +29,7 @@ notFoundWhenInvalid.add(WatchIdParams, { code: 'watch_not_found' });
 const WATCHES = { apiKey: { scope: 'verify', plan: 'paid' } } as const;
 
 /** Following releases (docs/watches.md): an account's own watch list. */
-export const watchRoutes: FastifyPluginAsyncZod<WatchRoutesOptions> = async (app, { db, now, enabled, maxPerAccount }) => {
+export const watchRoutes: FastifyPluginAsyncZod<WatchRoutesOptions> = async (app, { db, clock, enabled, maxPerAccount }) => {
   app.post(
     '/v1/watches',
     {
@@ -37,7 +38,7 @@ export const watchRoutes: FastifyPluginAsyncZod<WatchRoutesOptions> = async (app
     },
     async (request, reply) => {
       if (!enabled) throw new VigilError('watching_off');
-      const { watch, created } = await createWatch(db, principalOf(request).accountId, request.body.package, { now: now().getTime(), limit: maxPerAccount });
+      const { watch, created } = await createWatch(db, principalOf(request).accountId, request.body.package, { now: clock(), limit: maxPerAccount });
       return reply.code(created ? 201 : 200).send({ data: watch });
     },
   );

@@ -4,7 +4,7 @@ import type { CachedMetadata } from '@vigil/registries';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import { pollEvery } from '../../platform/jobs/poll-every.js';
-import { retryWrite } from '../../platform/jobs/retry-write.js';
+import { createStopSwitch, retryWrite } from '../../platform/jobs/retry-write.js';
 import { singleFlightDrain } from '../../platform/jobs/single-flight-drain.js';
 import { queueFetches } from './fetch-queue.js';
 import type { RegistryConnectors } from './fetch-worker.js';
@@ -113,9 +113,8 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
   const random = options.random ?? Math.random;
   const holderId = randomUUID();
   const lanes = Math.max(1, options.settings.watch.concurrency);
-  let stopped = false;
-  /** Aborted by stop(): ends a retry's backoff at once. A new one per start(). */
-  let stopping = new AbortController();
+  /** Stopped from stop() to the next start(); its signal ends a retry's backoff at once. */
+  const halt = createStopSwitch();
   const inHand = new Set<string>();
 
   const dueNow = (at: number) => (eb: ExpressionBuilder<Database, 'watched_packages'>) => eb.and([eb('next_poll_at', '<=', at), eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', at)])]);
@@ -125,7 +124,7 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
    * lanes (or two watchers) race for goes to one; the loser tries the next candidate, then looks again.
    */
   async function claimOne(): Promise<WatchedPackageRow | undefined> {
-    while (!stopped) {
+    while (!halt.stopped) {
       const at = now();
       const candidates = await db.selectFrom('watched_packages').select('package_key').where(dueNow(at)).orderBy('next_poll_at').limit(lanes).execute();
       if (candidates.length === 0) return undefined;
@@ -163,7 +162,7 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
   async function pollOne(row: WatchedPackageRow): Promise<void> {
     const seen: string[] = row.versions_seen === null ? [] : (JSON.parse(row.versions_seen) as string[]);
     const answer = await ask(options.connectors, row, seen);
-    if (stopped) return; // given back by stop(): the answer is dropped
+    if (halt.stopped) return; // given back by stop(): the answer is dropped
     const at = now();
     /**
      * The final write of this poll, which also releases the name: only while this claim's lease is
@@ -181,9 +180,9 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
     const record = (write: () => Promise<unknown>) =>
       retryWrite(write, {
         delaysMs: WATCH_WRITE_RETRY_MS,
-        signal: stopping.signal,
+        signal: halt.signal,
         onFailure: (error, attempt, willRetry) => {
-          if (!stopped) options.logger?.error({ err: error, package: row.package_key, attempt }, willRetry ? 'release watcher: could not record a poll; retrying' : 'release watcher: could not record a poll; the lease will free the name');
+          if (!halt.stopped) options.logger?.error({ err: error, package: row.package_key, attempt }, willRetry ? 'release watcher: could not record a poll; retrying' : 'release watcher: could not record a poll; the lease will free the name');
         },
       });
     const release = { lease_owner: null, lease_expires_at: null, last_polled_at: at };
@@ -257,14 +256,14 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
    */
   async function lane(): Promise<number> {
     let polled = 0;
-    while (!stopped) {
+    while (!halt.stopped) {
       const row = await claimOne();
       if (row === undefined) {
-        if (busy === 0 || stopped) break;
+        if (busy === 0 || halt.stopped) break;
         await idle();
         continue;
       }
-      if (stopped) {
+      if (halt.stopped) {
         // Claimed while stop() ran: it could not see this name, so it goes back here.
         await giveBack([row.package_key]).catch((error: unknown) => options.logger?.error({ err: error }, 'release watcher: could not give back names at stop'));
         break;
@@ -276,7 +275,7 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
         polled += 1;
       } catch (error) {
         // Left leased (its final write retried first: record()): the lease runs out and the name is polled again, by this process or another.
-        if (!stopped) options.logger?.error({ err: error, package: row.package_key }, 'release watcher: poll failed unexpectedly');
+        if (!halt.stopped) options.logger?.error({ err: error, package: row.package_key }, 'release watcher: poll failed unexpectedly');
       } finally {
         inHand.delete(row.package_key);
         busy -= 1;
@@ -291,7 +290,7 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
     return counts.reduce((a, b) => a + b, 0);
   }
 
-  const flight = singleFlightDrain(drainOnce, () => stopped);
+  const flight = singleFlightDrain(drainOnce, () => halt.stopped);
   // A call while lanes idle beside a slow poll wakes them at once (names may have fallen due).
   const drain = () => {
     wakeIdlers();
@@ -303,13 +302,11 @@ export function createWatcher(options: CreateWatcherOptions): Watcher {
     holderId,
     start() {
       if (loop.running) return;
-      stopped = false;
-      if (stopping.signal.aborted) stopping = new AbortController();
+      halt.start();
       loop.start();
     },
     async stop() {
-      stopped = true;
-      stopping.abort();
+      halt.stop();
       loop.stop();
       wakeIdlers();
       const held = [...inHand];

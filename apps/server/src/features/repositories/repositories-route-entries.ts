@@ -22,7 +22,7 @@ export const repositoriesRouteEntries: readonly RouteEntry<RepositoriesRouteHost
       await app.register(repositoryRoutes, {
         db: host.database.db,
         secrets: host.secrets,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         policySources: host.policySources,
         ...(host.referenceFetches ? { fetches: host.referenceFetches } : {}),
         onPushQueued: () => host.signals.repositoryPushQueued.notify(),

@@ -25,7 +25,8 @@ import type { ReferenceFetches } from '../artifacts/index.js';
 export interface RepositoryRoutesOptions {
   db: Kysely<Database>;
   secrets: SecretBox;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   /** Called once a push is queued, so this process's worker picks it up without waiting for its next poll. */
   onPushQueued: () => void;
   /** What policy evaluation reads beyond verdicts (`POST /v1/repositories/verify`). */
@@ -46,7 +47,7 @@ const READ = { apiKey: { scope: 'repositories', plan: 'paid' } } as const;
  * Source-code repositories (docs/repositories.md): registration for continuous verification, reads,
  * deletion, and GitHub's push hook, which authenticates by its signature rather than an API key.
  */
-export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = async (app, { db, secrets, now, onPushQueued, policySources, fetches }) => {
+export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = async (app, { db, secrets, clock, onPushQueued, policySources, fetches }) => {
   app.post(
     '/v1/repositories',
     {
@@ -66,7 +67,7 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
         url: request.body.url,
         provider: request.body.provider,
         policy: request.body.policy ?? null,
-        now: now().getTime(),
+        now: clock(),
       });
       onPushQueued();
       return reply.code(201).send({ data: { ...registered.repository, webhook: registered.webhook } });
@@ -113,7 +114,7 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
       // Changes nothing a repeat could double (it answers, and records which packages were asked for).
       config: READ,
     },
-    async (request) => verifyRepositoryRequest({ db, sources: policySources, ...(fetches ? { fetches } : {}) }, principalOf(request), request.body, now().getTime()),
+    async (request) => verifyRepositoryRequest({ db, sources: policySources, ...(fetches ? { fetches } : {}) }, principalOf(request), request.body, clock()),
   );
 
   app.delete(
@@ -147,7 +148,7 @@ export const repositoryRoutes: FastifyPluginAsyncZod<RepositoryRoutesOptions> = 
           delivery: header('x-github-delivery'),
           signature: header('x-hub-signature-256'),
           rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          now: now().getTime(),
+          now: clock(),
         });
         if (outcome.status === 202) onPushQueued();
         return reply.code(outcome.status).send(outcome.answer);

@@ -13,7 +13,8 @@ import { verifySbom } from './verify-sbom.js';
 
 export interface SbomRoutesOptions {
   db: Kysely<Database>;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   /** What policy evaluation reads beyond verdicts. */
   policySources: PolicyInputSources;
   /** On-demand registry fetching of unseen references (features/registries); absent, none. */
@@ -28,7 +29,7 @@ export const SBOM_REQUEST_MEDIA_TYPES = ['application/vnd.cyclonedx+json', 'appl
  * output is posted as it is (`curl --data-binary @bom.json`); the answer's form is `?format=`, and
  * every form carries the verdict in `X-Vigil-Verdict` so a caller gates on it without reading the body.
  */
-export const sbomRoutes: FastifyPluginAsyncZod<SbomRoutesOptions> = async (app, { db, now, policySources, fetches }) => {
+export const sbomRoutes: FastifyPluginAsyncZod<SbomRoutesOptions> = async (app, { db, clock, policySources, fetches }) => {
   for (const type of SBOM_REQUEST_MEDIA_TYPES) app.addContentTypeParser(type, { parseAs: 'string' }, depthBoundedJsonParser(app));
 
   app.post(
@@ -48,7 +49,7 @@ export const sbomRoutes: FastifyPluginAsyncZod<SbomRoutesOptions> = async (app, 
       const { format, policy, sbom_path: sbomPath } = request.query;
       const verification = await verifySbom({ db, sources: policySources, ...(fetches ? { fetches } : {}) }, principalOf(request), request.body, {
         policy: policy ?? null,
-        now: now().getTime(),
+        now: clock(),
       });
       reply.header(SBOM_VERDICT_HEADER, verification.verdict);
       if (format === 'json') return verification;

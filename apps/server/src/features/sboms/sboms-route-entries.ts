@@ -15,7 +15,7 @@ export const sbomsRouteEntries: readonly RouteEntry<SbomsRouteHost>[] = [
     register: async (app, host) => {
       await app.register(sbomRoutes, {
         db: host.database.db,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         policySources: host.policySources,
         ...(host.referenceFetches ? { fetches: host.referenceFetches } : {}),
       });

@@ -48,7 +48,8 @@ import { actorOf, principalOf } from '../accounts/index.js';
 export interface WebhookRoutesOptions {
   db: Kysely<Database>;
   secrets: SecretBox;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   settings: Pick<WebhookSettings, 'allowHttp' | 'allowPrivate' | 'retentionDays' | 'maxEndpointsPerAccount'>;
   /** How endpoint host names resolve for the URL check (the system resolver by default). */
   resolver?: HostResolver;
@@ -66,9 +67,9 @@ const RotateBody = WebhookRotateSecretRequest.optional();
  * Webhook endpoints and their deliveries (docs/webhooks.md), and the events feed: an account's own
  * endpoints only (another account's id is `webhook not found`), with a `webhooks`-scoped key.
  */
-export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, { db, secrets, now, settings, resolver }) => {
+export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, { db, secrets, clock, settings, resolver }) => {
   const policy: WebhookUrlPolicy = { allowHttp: settings.allowHttp, allowPrivate: settings.allowPrivate, resolver: resolver ?? systemResolver };
-  const writer = (request: FastifyRequest) => ({ accountId: principalOf(request).accountId, actor: actorOf(request), now: now().getTime() });
+  const writer = (request: FastifyRequest) => ({ accountId: principalOf(request).accountId, actor: actorOf(request), now: clock() });
   const account = (request: FastifyRequest) => principalOf(request).accountId;
 
   app.post(
@@ -86,7 +87,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     { schema: { summary: "The account's webhook endpoints, oldest first (paginated)", response: { 200: WebhookList } }, config: WEBHOOKS },
     async (request, reply) => {
       const page = readPage(request);
-      const rows = await listWebhooks(db, account(request), { offset: (page.page - 1) * page.size, limit: page.size + 1 }, now().getTime());
+      const rows = await listWebhooks(db, account(request), { offset: (page.page - 1) * page.size, limit: page.size + 1 }, clock());
       sendPageHeaders(reply, page, rows.length > page.size);
       return { data: rows.slice(0, page.size) };
     },
@@ -95,7 +96,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.get(
     '/v1/webhooks/:id',
     { schema: { summary: 'A webhook endpoint', params: WebhookIdParams, response: { 200: WebhookResponse } }, config: WEBHOOKS },
-    async (request) => ({ data: await getWebhook(db, account(request), request.params.id, now().getTime()) }),
+    async (request) => ({ data: await getWebhook(db, account(request), request.params.id, clock()) }),
   );
 
   const update = {
@@ -138,7 +139,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.post(
     '/v1/webhooks/:id/test',
     { schema: { summary: 'Send a webhook.test event to this endpoint', params: WebhookIdParams, body: WebhookNoArgumentsRequest, response: { 202: WebhookDeliveryResponse } }, config: { ...WEBHOOKS, idempotent: true } },
-    async (request, reply) => reply.code(202).send({ data: await sendTestEvent(db, account(request), request.params.id, now().getTime()) }),
+    async (request, reply) => reply.code(202).send({ data: await sendTestEvent(db, account(request), request.params.id, clock()) }),
   );
 
   app.get(
@@ -164,7 +165,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.post(
     '/v1/webhooks/:id/deliveries/:delivery_id/redeliver',
     { schema: { summary: 'Send a delivery again now (same delivery id)', params: WebhookDeliveryParams, body: WebhookNoArgumentsRequest, response: { 202: WebhookDeliveryResponse } }, config: { ...WEBHOOKS, idempotent: true } },
-    async (request, reply) => reply.code(202).send({ data: await redeliver(db, account(request), request.params.id, request.params.delivery_id, now().getTime()) }),
+    async (request, reply) => reply.code(202).send({ data: await redeliver(db, account(request), request.params.id, request.params.delivery_id, clock()) }),
   );
 
   app.post(
@@ -174,7 +175,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       config: { ...WEBHOOKS, idempotent: true },
     },
     async (request, reply) =>
-      reply.code(202).send({ data: { requeued: await recoverDeliveries(db, account(request), request.params.id, parseTimestamp(request.body.since).getTime(), now().getTime()) } }),
+      reply.code(202).send({ data: { requeued: await recoverDeliveries(db, account(request), request.params.id, parseTimestamp(request.body.since).getTime(), clock()) } }),
   );
 
   app.get(
@@ -190,7 +191,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
           throw new VigilError('validation_error', { issues: [{ path: 'query.from', message: `not with ${HEADERS.page} (both say where to start)` }] });
         }
         reply.header(HEADERS.pageSize, String(limit));
-        return { data: [], next_cursor: await newestEventCursor(db, secrets, now().getTime()) };
+        return { data: [], next_cursor: await newestEventCursor(db, secrets, clock()) };
       }
       const after =
         request.query.after !== undefined
@@ -202,7 +203,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         after,
         types: request.query.types,
         limit,
-        now: now().getTime(),
+        now: clock(),
         retentionMs: settings.retentionDays * 24 * 3600 * 1000,
       });
       reply.header(HEADERS.pageSize, String(limit));

@@ -20,7 +20,7 @@ export const webhooksRouteEntries: readonly RouteEntry<WebhooksRouteHost>[] = [
       await app.register(webhookRoutes, {
         db: host.database.db,
         secrets: host.secrets,
-        now: () => new Date(host.clock()),
+        clock: host.clock,
         settings: host.config.webhooks,
         ...(host.webhookResolver ? { resolver: host.webhookResolver } : {}),
       });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retryWrite } from './retry-write.js';
+import { createStopSwitch, retryWrite } from './retry-write.js';
 
 describe('retryWrite', () => {
   it('retries a failing write after each delay and returns its first success', async () => {
@@ -51,5 +51,50 @@ describe('retryWrite', () => {
     await expect(attempt).rejects.toThrow('reset');
     expect(calls).toBe(1);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('createStopSwitch', () => {
+  it('stop() ends a retry wait at once and says stopped; start() arms a fresh signal, the old one stays aborted', async () => {
+    const halt = createStopSwitch();
+    expect(halt.stopped).toBe(false);
+    const first = halt.signal;
+    halt.start(); // running already: the same signal
+    expect(halt.signal).toBe(first);
+
+    let calls = 0;
+    const started = Date.now();
+    const attempt = retryWrite(
+      async () => {
+        calls += 1;
+        throw new Error('reset');
+      },
+      { delaysMs: [60_000], onFailure: () => {}, signal: halt.signal },
+    );
+    setTimeout(() => halt.stop(), 20);
+    await expect(attempt).rejects.toThrow('reset');
+    expect(calls).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(halt.stopped).toBe(true);
+    expect(first.aborted).toBe(true);
+
+    halt.start();
+    expect(halt.stopped).toBe(false);
+    expect(halt.signal).not.toBe(first);
+    expect(halt.signal.aborted).toBe(false);
+    expect(first.aborted).toBe(true);
+
+    // After a restart, retries wait again.
+    let again = 0;
+    await expect(
+      retryWrite(
+        async () => {
+          again += 1;
+          if (again < 2) throw new Error('reset');
+          return 'written';
+        },
+        { delaysMs: [1], onFailure: () => {}, signal: halt.signal },
+      ),
+    ).resolves.toBe('written');
   });
 });

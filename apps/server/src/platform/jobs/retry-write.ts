@@ -43,3 +43,34 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
     }
   });
 }
+
+/**
+ * A restartable worker's stop state and the signal its retryWrite calls take: stop() aborts the
+ * signal, so a retry waiting out a backoff gives up at once, and start() after a stop arms a fresh
+ * one (an aborted signal stays aborted). `stopped` is true from stop() until the next start().
+ */
+export interface StopSwitch {
+  readonly stopped: boolean;
+  /** Read when a retryWrite starts: a later start() does not revive a wait stop() ended. */
+  readonly signal: AbortSignal;
+  start(): void;
+  stop(): void;
+}
+
+export function createStopSwitch(): StopSwitch {
+  let controller = new AbortController();
+  return {
+    get stopped() {
+      return controller.signal.aborted;
+    },
+    get signal() {
+      return controller.signal;
+    },
+    start() {
+      if (controller.signal.aborted) controller = new AbortController();
+    },
+    stop() {
+      controller.abort();
+    },
+  };
+}

@@ -32,7 +32,8 @@ export interface CustomerAttestationRoutesOptions {
   metagraph: Pick<CachedMetagraph, 'current'>;
   /** Where `?proof=true` reads the attestation's inclusion proof (docs/log.md). */
   log: Pick<TransparencyLog, 'proofFor'>;
-  now?: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
 }
 
 // A malformed hash names no attestation: the same 404 as an unknown one.
@@ -51,7 +52,7 @@ const keepReceivedBody = async (request: FastifyRequest) => {
 };
 
 /** Attestation reads and verification of the customer API (docs/customer-attestations.md). */
-export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestationRoutesOptions> = async (app, { db, metagraph, log, now = () => new Date() }) => {
+export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestationRoutesOptions> = async (app, { db, metagraph, log, clock }) => {
   app.get(
     '/v1/attestations',
     {
@@ -85,7 +86,7 @@ export const customerAttestationRoutes: FastifyPluginAsyncZod<CustomerAttestatio
       const detail = await getAttestation(db, { canonicalHash: request.params.canonical_hash, showFindings: showsFindings(request) });
       if (request.query.proof !== 'true') return detail;
       // After the read: an attestation is logged in the transaction that stores it.
-      const logged = await log.proofFor(`attestation:${request.params.canonical_hash}`, now().getTime());
+      const logged = await log.proofFor(`attestation:${request.params.canonical_hash}`, clock());
       return { ...detail, log_proof: logged?.proof ?? null, log_entry: logged?.entry ?? null };
     },
   );

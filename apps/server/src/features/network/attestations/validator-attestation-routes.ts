@@ -61,8 +61,7 @@ const keepReceivedBody = async (request: FastifyRequest) => {
 };
 
 /** Attestation submission, one envelope or a batch (docs/protocol.md, "Submit attestations"). */
-export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, { db, now, metagraph }) => {
-  const nowMs = () => now().getTime();
+export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, { db, clock, metagraph }) => {
   // Large batches verify off the event loop; the threads start on the first such batch.
   const verifyPool = createVerifyPool();
   app.addHook('onClose', async () => verifyPool.close());
@@ -90,7 +89,7 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
       // The envelope as received (what was verified), and the snapshot it was verified against.
       const submitted = await recordLeasedAttestation(db, receivedBodies.get(request) as AttestationSubmission, {
         validatorHotkey: signer.hotkey,
-        now: nowMs(),
+        now: clock(),
         checkedAgainst: checkedSnapshot(current.snapshot),
       });
       if (submitted.status === 'not_leased') throw notLeased(envelope.payload.task_id);
@@ -149,7 +148,7 @@ export const validatorAttestationRoutes: FastifyPluginAsyncZod<NetworkRouteOptio
           db,
           // As received, like the single endpoint.
           pending.map((index) => received[index] as AttestationSubmission),
-          { validatorHotkey: signer.hotkey, now: nowMs(), checkedAgainst },
+          { validatorHotkey: signer.hotkey, now: clock(), checkedAgainst },
         );
         for (const [i, index] of pending.entries()) {
           const result = recorded[i]!;

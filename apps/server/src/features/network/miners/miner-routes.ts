@@ -44,7 +44,7 @@ function notRegistered(hotkey: string, track: string): VigilError {
  * submission as a JSON bundle (src/bundles), agent and registration deletion, and a miner's view of
  * its own agent. Every route acts on the signing hotkey; the only way agent code enters the system.
  */
-export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, { db, blobs, now, bundleLimitBytes }) => {
+export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, { db, blobs, clock, bundleLimitBytes }) => {
   const bodyLimit = bundleBodyLimit(bundleLimitBytes);
 
   const registered = { 200: MinerRegistration, 201: MinerRegistration };
@@ -59,7 +59,7 @@ export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = asy
       const existing = await findRegistration(db, hotkey, track);
       // Idempotent: registering again changes nothing and says so with 200.
       if (existing?.status === 'registered') return reply.code(200).send(registrationBody(existing));
-      const row = await registerMiner(db, { hotkey, track, now: now().getTime() });
+      const row = await registerMiner(db, { hotkey, track, now: clock() });
       return reply.code(201).send(registrationBody(row));
     },
   );
@@ -70,7 +70,7 @@ export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = asy
     async (request, reply) => {
     const hotkey = signerHotkey(request);
     const { track } = request.params;
-    if (!(await deregisterMiner(db, { hotkey, track, now: now().getTime() }))) {
+    if (!(await deregisterMiner(db, { hotkey, track, now: clock() }))) {
       throw new VigilError('registration_not_found', `track: ${hotkey} has no registration on track ${track}`);
     }
     return reply.code(204).send();
@@ -105,7 +105,7 @@ export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = asy
       name: input.name,
       provider: input.provider,
       codeHash: agentHash,
-      now: now().getTime(),
+      now: clock(),
     });
     const answer = {
       hotkey: submitted.hotkey,
@@ -135,7 +135,7 @@ export const minerRoutesPlugin: FastifyPluginAsyncZod<NetworkRouteOptions> = asy
     '/v1/miners/agents/:track',
     { schema: { summary: "Withdraw the signing miner's agent from a track", params: MinerTrackParams }, config: SIGNED_BY_MINER },
     async (request, reply) => {
-      await deleteAgent(db, { hotkey: signerHotkey(request), track: request.params.track, now: now().getTime() });
+      await deleteAgent(db, { hotkey: signerHotkey(request), track: request.params.track, now: clock() });
       return reply.code(204).send();
     },
   );

@@ -32,7 +32,8 @@ import { answeredByHandler, notFoundWhenInvalid } from '../../../platform/http/z
 
 export interface PublicRoutesOptions {
   readService: PublicReadService;
-  now: () => Date;
+  /** The runtime's one clock, epoch ms. */
+  clock: () => number;
   serverPublicKeyHex: string;
 }
 
@@ -50,7 +51,7 @@ notFoundWhenInvalid.add(HotkeyParams, { code: 'agent_not_found' });
 answeredByHandler.add(AnyRoundIdParams, { reason: 'spec rule 3: a malformed round id is the empty shell' });
 answeredByHandler.add(RoundAttestationsQuery, { reason: 'spec rule 3: a malformed miner is the empty shell' });
 
-const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { readService, now, serverPublicKeyHex }) => {
+const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { readService, clock, serverPublicKeyHex }) => {
   const identity = ServerIdentity.parse({ server_hotkey: serverPublicKeyHex });
 
   app.get(
@@ -71,7 +72,7 @@ const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { r
       schema: { summary: 'Network telemetry (cached 60 s)', response: { 200: NetworkDashboard } },
       config: { endpointRateLimit: true, cache: { ttlSeconds: CACHE_TTL_SECONDS.dashboardNetwork } },
     },
-    async () => readService.networkDashboard(now()),
+    async () => readService.networkDashboard(new Date(clock())),
   );
 
   app.get(
@@ -83,7 +84,7 @@ const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { r
         cache: { ttlSeconds: CACHE_TTL_SECONDS.threatTrends, key: queryKey<TrendsQuery>((q) => q.days) },
       },
     },
-    async (request) => readService.threatTrends(request.query.days, now()),
+    async (request) => readService.threatTrends(request.query.days, new Date(clock())),
   );
 
   app.get(
@@ -92,7 +93,7 @@ const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { r
       schema: { summary: 'Current round per track (cached 30 s)', response: { 200: RoundsStatusResponse } },
       config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.roundsStatus } },
     },
-    async () => readService.roundsStatus(now()),
+    async () => readService.roundsStatus(new Date(clock())),
   );
 
   app.get(
@@ -150,7 +151,7 @@ const publicRoutes: FastifyPluginAsyncZod<PublicRoutesOptions> = async (app, { r
       schema: { summary: 'Current standings per track (cached 30 s)', response: { 200: Leaderboard } },
       config: { cache: { ttlSeconds: CACHE_TTL_SECONDS.leaderboard } },
     },
-    async () => readService.leaderboard(now()),
+    async () => readService.leaderboard(new Date(clock())),
   );
 
   app.get(

@@ -36,8 +36,7 @@ export const DEFAULT_CLAIM_MAX = 10;
 const SIGNED_BY_VALIDATOR = { signedBy: 'validator' } as const;
 
 const validatorRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, options) => {
-  const { db, blobs, now, validatorRegistration } = options;
-  const nowMs = () => now().getTime();
+  const { db, blobs, clock, validatorRegistration } = options;
 
   app.post(
     '/v1/validators/registration',
@@ -64,7 +63,7 @@ const validatorRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, 
         hotkey: signer.hotkey,
         uid: signer.uid,
         allowedIps: body.allowed_ips,
-        now: nowMs(),
+        now: clock(),
         mustBeNew: !signer.hadRecord,
         initialStatus: validatorRegistration === 'approval' ? 'pending' : 'active',
       });
@@ -91,7 +90,7 @@ const validatorRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, 
         validatorHotkey: signerOf(request).hotkey,
         track: body.track,
         max: body.max ?? DEFAULT_CLAIM_MAX,
-        now: nowMs(),
+        now: clock(),
       });
       return {
         round:
@@ -121,7 +120,7 @@ const validatorRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, 
     async (request, reply) => {
       const { sha256 } = request.params;
       // Only what the caller is running right now: the benchmark set cannot be crawled by hash.
-      if (!(await hasLeasedArtifact(db, { validatorHotkey: signerOf(request).hotkey, sha256, now: nowMs() }))) {
+      if (!(await hasLeasedArtifact(db, { validatorHotkey: signerOf(request).hotkey, sha256, now: clock() }))) {
         throw new VigilError('not_leased', `sha256: ${sha256} is not an artifact of a task leased to this validator`);
       }
       const bytes = await blobs.get(sha256);
@@ -135,7 +134,7 @@ const validatorRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, 
     { schema: { summary: 'The normalized bundle (JSON) of the agent of a task leased to the caller', params: AgentHashParams }, config: SIGNED_BY_VALIDATOR },
     async (request, reply) => {
       const { agent_hash: agentHash } = request.params;
-      if (!(await hasLeasedAgent(db, { validatorHotkey: signerOf(request).hotkey, agentHash, now: nowMs() }))) {
+      if (!(await hasLeasedAgent(db, { validatorHotkey: signerOf(request).hotkey, agentHash, now: clock() }))) {
         throw new VigilError('not_leased', `agent_hash: ${agentHash} is not the agent of a task leased to this validator`);
       }
       const stored = await loadBundle(blobs, agentHash);
@@ -157,7 +156,7 @@ const validatorRoutes: FastifyPluginAsyncZod<NetworkRouteOptions> = async (app, 
         taskId: request.params.task_id,
         state: request.body.state,
         detail: request.body.detail,
-        now: nowMs(),
+        now: clock(),
       });
       return { task_id: result.taskId, state: result.state, lease_expires_at: formatOffsetTimestamp(result.leaseExpiresAt) };
     },
