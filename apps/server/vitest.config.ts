@@ -1,13 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
-    // vitest's default number of workers (one on CI's two cores). Two files at a time was tried
-    // (docs/benchmarks.md, "Test suite time"): the added load on CI's two cores made
-    // @vigil/sandbox's escape tests, which run beside this suite, end an agent with `crashed: exit 1`
-    // in two fresh-clone runs out of two; back to one until that is understood.
+    // Two test files at a time at least. vitest's default is one fewer worker than cores: one on
+    // CI's two, where this suite (146 files, the most of any package) then ran them one by one and,
+    // once the other packages were done, left a core idle; and many of its files wait on child
+    // processes, sockets and timers rather than on the CPU. Every file already runs beside
+    // others on a machine with more cores (own PostgreSQL schema, own data directories). (Tried
+    // once before and taken back when @vigil/sandbox's escape tests, running beside, saw agents end
+    // `crashed: exit 1`: the sandbox's stdin was non-blocking, fixed; docs/benchmarks.md.)
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // A hang guard like testTimeout: a PostgreSQL file's beforeAll migrates a fresh schema, which
     // passed vitest's default 10 s on a loaded two-core machine running two files at once.
     hookTimeout: 30_000,

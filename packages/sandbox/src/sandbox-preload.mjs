@@ -128,6 +128,11 @@ const BLOCKED_MODULES = [
 void process.stdin;
 void process.stdout;
 void process.stderr;
+// Made as a net.Socket over a pipe, stdin is now non-blocking (libuv sets O_NONBLOCK on fd 0): an
+// agent reading its input with `fs.readFileSync(0)` (the documented way) before the runner's write
+// reached the pipe got EAGAIN and ended `crashed: exit 1`, which a loaded machine made happen. Back
+// in blocking mode, that read waits for the input; reading process.stdin as a stream still works.
+/** @type {{ _handle?: { setBlocking?: (blocking: boolean) => number } }} */ (/** @type {unknown} */ (process.stdin))._handle?.setBlocking?.(true);
 
 {
   // The originals stay reachable through the stdio streams (`process.stdout.constructor` is
