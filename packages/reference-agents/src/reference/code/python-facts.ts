@@ -1,5 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
-import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -154,9 +155,17 @@ export function pythonFacts(text: string): CodeFacts {
           st.decoded = true;
           if (/b64decode|decodebytes|a2b_base64/.test(q)) return Buffer.from(v, 'base64').toString('latin1');
           if (/fromhex|unhexlify/.test(q)) return Buffer.from(v.replace(/\s+/g, ''), 'hex').toString('latin1');
+          if (/b85decode/.test(q)) return b85decode(v);
+          if (/a85decode/.test(q)) return a85decode(v);
+          if (/b32decode/.test(q)) return b32decode(v);
+          if (/^(zlib|gzip)\.decompress$/.test(q)) return decompress(Buffer.from(v, 'latin1'), q === 'gzip.decompress' ? 'gzip' : 'any');
+          if (q === 'codecs.decode' && /^(base64|b64|base_64)(_codec)?$/i.test(fold(args[1]) ?? '')) return Buffer.from(v, 'base64').toString('latin1');
+          if (q === 'codecs.decode' && /^(zlib|zip)(_codec)?$/i.test(fold(args[1]) ?? '')) return decompress(Buffer.from(v, 'latin1'));
           if (q === 'codecs.decode' && /rot.?13/i.test(fold(args[1]) ?? '')) return v.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
           return undefined;
         }
+        // `str(4444)`: a number's text.
+        if (q === 'str' && args.length === 1 && args[0]!.name === 'Number') return src(args[0]!);
         if (q === 'chr') {
           const v = Number(fold(args[0], st, depth + 1));
           if (!Number.isInteger(v)) return undefined;
@@ -185,6 +194,22 @@ export function pythonFacts(text: string): CodeFacts {
             return items.join(sep);
           }
           if (m === 'decode' || m === 'strip' || m === 'lower') return fold(obj, st, depth + 1);
+          // `"/dev/{}/{}/{}".format(proto, host, port)`: positional fields filled with constants.
+          if (m === 'format' && args.every((a) => a.name !== 'KeywordArgument' && !src(a).startsWith('*'))) {
+            const template = fold(obj, st, depth + 1);
+            const values = args.map((a) => fold(a, st, depth + 1));
+            if (template === undefined || values.some((v) => v === undefined)) return undefined;
+            let next = 0;
+            let bad = false;
+            const out = template.replace(/\{\{|\}\}|\{(\d*)\}/g, (all, index: string | undefined) => {
+              if (all === '{{') return '{';
+              if (all === '}}') return '}';
+              const v = values[index === undefined || index === '' ? next++ : Number(index)];
+              if (v === undefined) bad = true;
+              return v ?? '';
+            });
+            return bad || /\{[^}]*\}/.test(out) ? undefined : out;
+          }
         }
         return undefined;
       }
@@ -309,6 +334,7 @@ export function pythonFacts(text: string): CodeFacts {
         if (q === 'os.environ') out.add('env');
         else if (q?.startsWith('os.environ.[') === true) {
           if (SECRET_ENV_NAME.test(q)) out.add('envtoken');
+          if (SIGNING_SECRET_ENV_NAME.test(q)) out.add('keymaterial');
         } else {
           const parts = namedChildren(n);
           const last = parts[parts.length - 1];
@@ -329,6 +355,7 @@ export function pythonFacts(text: string): CodeFacts {
         if (HOSTINFO.test(q)) out.add('hostinfo');
         if (/(^|\.)(execute|executemany)$/.test(q) && args.some((a) => CREDENTIAL_QUERY.test(fold(a) ?? ''))) out.add('secret');
         if ((q === 'os.getenv' || q === 'os.environ.get') && SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('envtoken');
+        if ((q === 'os.getenv' || q === 'os.environ.get') && SIGNING_SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('keymaterial');
         if (q === 'os.environ.copy' || q === 'os.environ.items') out.add('env');
         if ((q === 'open' || q.endsWith('.read_text') || q.endsWith('.open')) && stringsIn(n).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
         if (isPythonNetworkCallee(q)) {
@@ -348,6 +375,9 @@ export function pythonFacts(text: string): CodeFacts {
         const oneVariable = /^os\.environ\.(get|setdefault|pop|__getitem__)$/.test(q);
         if (callee?.name === 'MemberExpression' && !oneVariable) add(labelsOf(namedChildren(callee)[0], depth + 1));
         for (const a of args) add(labelsOf(a, depth + 1));
+        // A signature or digest of a key (`hmac.new(key, msg, sha256).hexdigest()`, `jwt.encode`) is not the key.
+        const called = q.split('.').pop() ?? '';
+        if ((SIGNATURE_CALL.test(called) && !/^(?:assign|design|consign|resign|signal)/i.test(called)) || /^(jwt\.encode|hmac\.new|hmac\.digest|hashlib\.\w+)$/.test(q)) for (const l of SIGNED_AWAY_LABELS) out.delete(l);
         break;
       }
       default:
@@ -596,7 +626,8 @@ export function pythonFacts(text: string): CodeFacts {
     for (const m of text.matchAll(/^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\([^\n]*\n((?:\1[ \t]+[^\n]*\n|[ \t]*\n)*)/gm)) if (!defsRead.has(m[2]!)) defsRead.set(m[2]!, m[3]!);
     return defsRead;
   };
-  const PY_SEND = /\b(?:urlopen|urllib\.request|requests\.(?:post|get|put|request|Session)|httpx\.|http\.client|HTTPS?Connection|aiohttp|socket\.(?:socket|create_connection)|smtplib|\.sendall?\()/;
+  // Network calls, and calls that put data on a chain through a blockchain client (`w3.eth.send_transaction(…)`).
+  const PY_SEND = /\b(?:urlopen|urllib\.request|requests\.(?:post|get|put|request|Session)|httpx\.|http\.client|HTTPS?Connection|aiohttp|socket\.(?:socket|create_connection)|smtplib|\.sendall?\()|\.(?:send_transaction|send_raw_transaction|sendTransaction|submit_and_wait|make_request)\(/;
   const defSends = (name: string, depth = 0, seen = new Set<string>()): boolean => {
     const body = localDefs().get(name);
     if (body === undefined || depth > 2 || seen.has(name)) return false;
@@ -621,7 +652,11 @@ export function pythonFacts(text: string): CodeFacts {
     // A network method wrapped (retries, timeouts) sends by nature: judged by the rules for those.
     // A wrapper of a network method that also posts to a fixed address of its own sends what it intercepts.
     const elsewhere = replacement !== null && HARD_CODED_URL.test(localDefs().get(replacement) ?? '');
-    facts.hooks.push({ target, line: lineOf(a.from), ...(replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement) ? { sends: true } : {}) });
+    const sends = replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement);
+    // What it forwards is a key or a secret when the patched method or the replacement's parameters say so.
+    const params = replacement === null ? '' : (new RegExp(`^[ \\t]*(?:async\\s+)?def\\s+${replacement}\\s*\\(([^)]*)\\)`, 'm').exec(text)?.[1] ?? '');
+    const secretArgs = sends && (SECRET_ARGUMENT_NAME.test(target.split('.').pop() ?? '') || params.split(',').some((p) => SECRET_ARGUMENT_NAME.test(p.split(/[:=]/)[0]!.replace(/\*/g, '').trim())));
+    facts.hooks.push({ target, line: lineOf(a.from), ...(sends ? { sends: true } : {}), ...(secretArgs ? { secretArgs: true } : {}) });
   }
   for (const c of facts.calls) {
     if (c.callee !== 'setattr') continue;

@@ -12,6 +12,7 @@ import { EVAL_CALLEE, codeFindings, readsInstanceCredentials, sendsToFixedHost }
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
+import { expandShellVariables } from '../repositories/shell-command-findings.js';
 import { commandSignals } from './shell-command.js';
 import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
@@ -348,7 +349,8 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         const file = byPath.get(resolved);
         const body = file === undefined ? null : await readArtifactText(file);
         if (body === null) continue;
-        body.split('\n').forEach((l, i) => {
+        // Constant shell variables expanded (`d=/dev; p=tcp; … "$d/$p/$h/$n"`): a command reads as what it runs.
+        expandShellVariables(body).split('\n').forEach((l, i) => {
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
         });
       }
@@ -374,7 +376,7 @@ async function scriptsRunBy(facts: CodeFacts, from: string, byPath: Map<string, 
       seen.add(rel);
       const body = await readArtifactText(file);
       if (body === null) continue;
-      body.split('\n').forEach((l, i) => {
+      expandShellVariables(body).split('\n').forEach((l, i) => {
         for (const s of commandSignals(l)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: rel, line: i + 1, evidence: l }));
       });
     }

@@ -1,4 +1,4 @@
-import { CREDENTIAL_PATH, SECRET_ENV_NAME, type CodeFacts, type DataLabel } from '../code-facts.js';
+import { CREDENTIAL_PATH, SECRET_ENV_NAME, SIGNING_SECRET_ENV_NAME, type CodeFacts, type DataLabel } from '../code-facts.js';
 import { GLOBAL_ROOTS, isNetworkCallee } from './callee-kinds.js';
 import { node, nodes } from './estree.js';
 import type { FileContext } from './file-context.js';
@@ -79,6 +79,7 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
             sub.delete('env');
             if (key !== undefined && SECRET_ENV_NAME.test(key)) {
               sub.add('envtoken');
+              if (SIGNING_SECRET_ENV_NAME.test(key)) sub.add('keymaterial');
               if (!facts.secretEnvNames.some((e) => e.name === key)) facts.secretEnvNames.push({ name: key, line: lineOf(b.target.start) });
             }
           }
