@@ -30,7 +30,7 @@ import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
-import { analyzePackage } from '../packages/analyze-package.js';
+import { STARTUP_SPLIT_TITLE, analyzePackage } from '../packages/analyze-package.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
@@ -194,6 +194,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py')) {
     const install = await analyzePackage(input, { installTimeOnly: true });
     findings.push(...install.findings.filter((f) => f.severity !== 'LOW'));
+  }
+  // Credentials read by one module of the server and handed, when it starts, to another module that
+  // sends to a fixed host: the packages agent's cross-module reading, asked only when some module
+  // reads credential files or gathers the environment (most servers do neither).
+  if (findings.some((f) => f.category === 'credential_access' && /^server code (reads credential files|collects the whole environment)/.test(f.title))) {
+    const split = await analyzePackage(input, { startupSplitOnly: true });
+    findings.push(...split.findings.filter((f) => f.title === STARTUP_SPLIT_TITLE));
   }
 
   if (tools.length > 0) {

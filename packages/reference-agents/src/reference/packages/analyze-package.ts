@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
-import type { CallFact, CodeFacts } from '../code/code-facts.js';
+import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import type { AnalyzeInput } from '../common/analyzer.js';
@@ -46,7 +46,10 @@ const TEXTUAL = /\.(js|cjs|mjs|jsx|ts|tsx|mts|cts|json|md|markdown|txt|map|css|s
  * The reference analysis of a package: an npm tarball's content (`package.json` at the root), a
  * PyPI sdist or a wheel. Reads files only; never runs, imports or requires the package.
  */
-export async function analyzePackage(input: AnalyzeInput, options: { installTimeOnly?: boolean } = {}): Promise<AgentResult> {
+/** The title of the cross-module startup theft finding (read in one module, sent from another at load). */
+export const STARTUP_SPLIT_TITLE = 'Reads credentials in one module and sends them from another when the package loads';
+
+export async function analyzePackage(input: AnalyzeInput, options: { installTimeOnly?: boolean; startupSplitOnly?: boolean } = {}): Promise<AgentResult> {
   const { files } = await listArtifactFiles(input.dir);
   const layout = packageLayout(files);
   const byPath = new Map(files.map((f) => [f.path.slice(layout.prefix.length), f] as const));
@@ -142,6 +145,10 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   const anySenders = new Set<string>();
   /** Files that read instance credentials from a cloud metadata service, with the package's modules they import. */
   const metadataReaders: { rel: string; line: number; local: string[] }[] = [];
+  /** Files that read credential files or gather the environment (or secret-named variables) as they run. */
+  const secretCollectors = new Set<string>();
+  /** Files that call a function of another module of the package when they load, with the modules they import. */
+  const loaders: { rel: string; file: ArtifactFile; isPy: boolean; calls: CallFact[]; imports: Map<string, string> }[] = [];
   for (const [rel, file] of order) {
     // Another track's agent asks only what runs at install (an MCP server's package scripts).
     if (options.installTimeOnly === true && !installTime.has(rel)) continue;
@@ -233,6 +240,16 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     if (sendsToFixedHost(facts, undefined)) anySenders.add(rel);
     const hook = facts.hooks.find((h) => !/^(fetch|XMLHttpRequest\.|ethereum|solana)/.test(h.target) && h.sends !== true);
     if (hook !== undefined) patchers.push({ rel, line: hook.line, target: hook.target, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
+    if (collectsSecrets(facts)) secretCollectors.add(rel);
+    const loadCalls = facts.calls.filter((c) => c.topLevel && c.callee.startsWith('.'));
+    if (loadCalls.length > 0) {
+      const imports = new Map<string, string>();
+      for (const i of facts.imports) {
+        const target = i.module.startsWith('.') ? resolveLocal(i.module, rel, isPy, (p) => byPath.has(p)) : null;
+        if (target !== null) imports.set(i.module, target);
+      }
+      loaders.push({ rel, file, isPy, calls: loadCalls, imports });
+    }
     if (readsInstanceCredentials(facts) && !anySenders.has(rel)) metadataReaders.push({ rel, line: facts.strings.find((x) => /169\.254|metadata\.|100\.100\.100\.200|fd00:ec2/.test(x.value))?.line ?? 1, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
   }
 
@@ -249,6 +266,28 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     if (sender !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: installTime.has(p.rel) ? 'CRIT' : 'HIGH', title: 'Replaces a library function in a module that imports a module sending data to a fixed host', file: p.rel, line: p.line, evidence: `${p.target} replaced; ${sender} sends` }));
   }
 
+  // Credentials gathered by one module and handed, when the package loads, to a function of another
+  // module that sends to a fixed host: `report(collect())`, `ship(SNAPSHOT)` (startup theft split so
+  // that no file both reads and sends).
+  for (const l of loaders) {
+    let text: string | null | undefined;
+    for (const c of l.calls) {
+      const spec = [...l.imports.keys()].filter((m) => c.callee === m || c.callee.startsWith(`${m}.`)).sort((a, b) => b.length - a.length)[0];
+      const sender = spec === undefined ? undefined : l.imports.get(spec);
+      if (sender === undefined || sender === l.rel || !fixedSenders.has(sender)) continue;
+      text ??= await readArtifactText(l.file);
+      if (text === null) break;
+      const line = text.split('\n')[c.line - 1] ?? '';
+      // What is sent comes from a module that collects secrets (a name it exports, or a call of it, on the line), or from this file itself.
+      const source = secretCollectors.has(l.rel) ? l.rel : [...l.imports].find(([m, target]) => target !== sender && secretCollectors.has(target) && importedNames(text!, m, l.isPy).some((n) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(line.replace(/^[^(]*\(/, ''))))?.[1];
+      const sameLine = source === undefined ? l.calls.find((o) => o !== c && o.line === c.line && [...l.imports].some(([m, target]) => target !== sender && secretCollectors.has(target) && (o.callee === m || o.callee.startsWith(`${m}.`)))) : undefined;
+      const from = source ?? (sameLine === undefined ? undefined : l.imports.get([...l.imports.keys()].find((m) => sameLine.callee === m || sameLine.callee.startsWith(`${m}.`))!));
+      if (from === undefined) continue;
+      findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: STARTUP_SPLIT_TITLE, file: l.rel, line: c.line, evidence: `${line.trim().slice(0, 120)} — ${from} reads, ${sender} sends to a fixed host` }));
+      break;
+    }
+  }
+
   // A payload cut out of an image in one module and evaluated in the module that requires it.
   for (const e of evaluators) {
     const carver = e.local.find((p) => imageCarvers.has(p));
@@ -256,6 +295,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   }
   if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
   if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
+  // Another track's agent asks only for the startup theft split across modules (an MCP server's code).
+  if (options.startupSplitOnly === true) return resultFromFindings(findings.filter((f) => f.title === STARTUP_SPLIT_TITLE));
   return resultFromFindings(findings);
 }
 
@@ -501,6 +542,39 @@ function nativeFindings(rel: string, kind: string): AgentFinding[] {
 }
 
 /** The package's own modules a file imports (`./x`, `../y` in JavaScript; `.x`, `..y.z` in Python). */
+/**
+ * The file reads credentials as it runs: a credential path (`.npmrc`, `.ssh/…`, `.git-credentials`…)
+ * named beside a file read, the whole environment gathered, or a signing secret read from it.
+ */
+function collectsSecrets(facts: CodeFacts): boolean {
+  const reads = facts.calls.some((c) => /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open|load)$/.test(c.callee));
+  if (reads && facts.strings.some((s) => CREDENTIAL_PATH.test(s.value))) return true;
+  if (facts.envDumps.length > 0 || facts.calls.some((c) => /^(os\.environ\.(items|copy|keys|values)|Object\.(entries|keys|values)|JSON\.stringify)$/.test(c.callee) && (c.callee.startsWith('os.') || c.argLabels.includes('env')))) return true;
+  return facts.calls.some((c) => c.argLabels.includes('keymaterial') || c.argLabels.includes('secret'));
+}
+
+/** The names a file binds from a relative module: `const x = require(m)`, `const { a, b } = require(m)`, `import x, { a } from m`, `from m import a, b`. */
+function importedNames(text: string, spec: string, isPy: boolean): string[] {
+  const q = spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const out: string[] = [];
+  const patterns = isPy
+    ? [new RegExp(`^\\s*from\\s+${q}\\s+import\\s+\\(?([\\w\\s,]+)`, 'gm')]
+    : [new RegExp(`(?:const|let|var)\\s+(\\{[^}]*\\}|[\\w$]+)\\s*=\\s*require\\(\\s*['"\`]${q}['"\`]\\s*\\)`, 'g'), new RegExp(`import\\s+([^;]*?)\\s+from\\s+['"]${q}['"]`, 'g')];
+  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...m[1]!.replace(/[{}]/g, ' ').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
+  return out;
+}
+
+/** The file of the package a relative import names (JavaScript `./x` resolution, Python `.x` / `..x`), or null. */
+function resolveLocal(spec: string, rel: string, isPy: boolean, exists: (path: string) => boolean): string | null {
+  const dir = posix.dirname(rel);
+  if (!isPy) return resolveModulePath(spec, dir, exists);
+  const dots = /^\.+/.exec(spec)![0].length;
+  let base = dir === '.' ? '' : dir;
+  for (let k = 1; k < dots; k++) base = posix.dirname(base) === '.' ? '' : posix.dirname(base);
+  const stem = [base, spec.slice(dots).replace(/\./g, '/')].filter((x) => x !== '').join('/');
+  return [`${stem}.py`, `${stem}/__init__.py`].find(exists) ?? null;
+}
+
 function localModules(facts: CodeFacts, rel: string, isPy: boolean, exists: (path: string) => boolean): string[] {
   const dir = posix.dirname(rel);
   const out: string[] = [];

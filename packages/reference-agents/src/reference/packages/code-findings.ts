@@ -136,7 +136,10 @@ export function readsInstanceCredentials(facts: CodeFacts): boolean {
 export function sendsToFixedHost(facts: CodeFacts, identity: PackageIdentity | undefined): boolean {
   if (!facts.calls.some((c) => networkCallee(facts, c.callee) || c.onChannel)) return false;
   // The metadata service is on the machine's own link: asking it is a read, not a send; a cloud's own APIs are where its credentials belong.
-  return facts.strings.some((s) => /^(https?|wss?):\/\//i.test(s.value.trim()) && urlHosts(s.value).slice(0, 1).some((x) => !ownHost(x, identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x) && !METADATA_SERVICE.test(x) && !CLOUD_API_HOST.test(x)));
+  const fixed = (x: string) => !ownHost(x, identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x) && !METADATA_SERVICE.test(x) && !CLOUD_API_HOST.test(x) && !/^(localhost|127\.0\.0\.1|::1|0\.0\.0\.0)$/i.test(x);
+  // A request's `hostname`/`host` option names its destination as surely as a URL does.
+  const optionHosts = facts.calls.filter((c) => networkCallee(facts, c.callee)).flatMap((c) => [c.options.hostname, c.options.host].filter((h): h is string => h !== undefined && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(h)));
+  return optionHosts.some(fixed) || facts.strings.some((s) => /^(https?|wss?):\/\//i.test(s.value.trim()) && urlHosts(s.value).slice(0, 1).some(fixed));
 }
 
 /** Findings from the facts of one code file of a package. */
