@@ -17,6 +17,7 @@ import { commandSignals } from './shell-command.js';
 import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
+import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
@@ -221,6 +222,12 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     }
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
     analyzed.add(rel);
+    // A file named like sudo written ahead of the real one on PATH (read only where the code names such a program).
+    if (facts.strings.some((x) => /(?:^|[\\/])(?:sudo|su|doas|pkexec)$/.test(x.value))) {
+      const text = await readArtifactText(file);
+      const shim = text === null ? null : privilegedShimFinding(rel, text, isInstall ? 'install-time code' : 'package code');
+      if (shim !== null) findings.push(shim);
+    }
     if (isPy && rel === 'setup.py' && packageName === null) {
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
@@ -390,6 +397,8 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         const file = byPath.get(resolved);
         const body = file === undefined ? null : await readArtifactText(file);
         if (body === null) continue;
+        const shim = privilegedShimFinding(resolved, body, 'install script');
+        if (shim !== null) out.push(shim);
         // Constant shell variables expanded (`d=/dev; p=tcp; … "$d/$p/$h/$n"`): a command reads as what it runs.
         expandShellVariables(body).split('\n').forEach((l, i) => {
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
