@@ -90,6 +90,8 @@ export function pythonFacts(text: string): CodeFacts {
         // `msg.set_content(data)`, `parts.append(data)`: the receiver now carries the data.
         const callee = n.firstChild;
         if (callee?.name === 'MemberExpression' && callee.firstChild?.name === 'VariableName' && /^\.?(set_content|set_payload|attach|add_attachment|append|extend|update|add_header|write|writelines|insert)$/.test(text.slice(callee.lastChild?.from ?? 0, callee.to))) containerCalls.push(n);
+        // `s.headers.update({...})`, `s.cookies.update(…)`: the client owning them carries the data.
+        else if (callee?.name === 'MemberExpression' && /^[A-Za-z_]\w*\.(?:headers|cookies|params|auth)\.update$/.test(text.slice(callee.from, callee.to))) containerCalls.push(n);
         break;
       }
       case 'String':
@@ -444,6 +446,16 @@ export function pythonFacts(text: string): CodeFacts {
       const { targets, value } = assignParts(a);
       if (value === undefined) continue;
       for (const t of targets) {
+        const owner = t.name === 'MemberExpression' ? /^([A-Za-z_]\w*)\.(?:headers|cookies|params)\s*\[/.exec(src(t)) : null;
+        if (owner !== null) {
+          // `s.headers["X-Key"] = key`: the client owning the headers carries it.
+          const cur = labels.get(owner[1]!) ?? new Set<DataLabel>();
+          const before = cur.size;
+          for (const x of labelsOf(value)) if (x !== 'channel') cur.add(x);
+          labels.set(owner[1]!, cur);
+          if (cur.size !== before) changed = true;
+          continue;
+        }
         if (t.name === 'MemberExpression' && /^self\.\w+$/.test(src(t))) {
           const cur = labels.get(src(t)) ?? new Set<DataLabel>();
           const before = cur.size;
@@ -478,7 +490,8 @@ export function pythonFacts(text: string): CodeFacts {
     }
     for (const call of containerCalls) {
       const [callee, argList] = namedChildren(call);
-      const name = callee?.firstChild === null || callee?.firstChild === undefined ? undefined : src(callee.firstChild);
+      const root = callee?.firstChild?.name === 'MemberExpression' ? callee.firstChild.firstChild : callee?.firstChild;
+      const name = root === null || root === undefined ? undefined : src(root);
       if (name === undefined || argList === undefined) continue;
       const cur = labels.get(name) ?? new Set<DataLabel>();
       const before = cur.size;
@@ -549,6 +562,13 @@ export function pythonFacts(text: string): CodeFacts {
     return undefined;
   };
 
+  // Names bound to an HTTP client object: `s = requests.Session()`, `c = httpx.Client(…)`.
+  const httpClients = new Set<string>();
+  for (const a of assigns) {
+    const { targets, value } = assignParts(a);
+    if (value?.name !== 'CallExpression' || !/^(requests\.(Session|session)|httpx\.(Client|AsyncClient)|aiohttp\.ClientSession|urllib3\.PoolManager)$/.test(qualify(namedChildren(value)[0]) ?? '')) continue;
+    for (const t of targets) if (t.name === 'VariableName') httpClients.add(src(t));
+  }
   for (const c of calls) {
     const [callee, argList] = namedChildren(c);
     const q = qualify(callee) ?? '?';
@@ -571,7 +591,12 @@ export function pythonFacts(text: string): CodeFacts {
       for (const l of labelsOf(a)) argLabels.add(l);
     }
     argLabels.delete('channel');
-    const onChannel = callee?.name === 'MemberExpression' && labelsOf(namedChildren(callee)[0]).has('channel') && /\.(send|sendall|sendto|write|post|put|request|connect|sendmail|send_message|storbinary|storlines)$/.test(q);
+    const receiverLabels = callee?.name === 'MemberExpression' ? labelsOf(namedChildren(callee)[0]) : new Set<DataLabel>();
+    // HTTP verbs count on a client object the file made (`s = requests.Session()`), not on any value that came from the network.
+    const receiverName = callee?.name === 'MemberExpression' && namedChildren(callee)[0]?.name === 'VariableName' ? src(namedChildren(callee)[0]!) : undefined;
+    const onChannel = receiverLabels.has('channel') && (/\.(send|sendall|sendto|write|post|put|request|connect|sendmail|send_message|storbinary|storlines)$/.test(q) || (receiverName !== undefined && httpClients.has(receiverName) && /\.(get|patch|delete|head|options)$/.test(q)));
+    // A client's headers, cookies or auth set earlier (`s.headers.update({...})`) travel with every request it makes.
+    if (onChannel) for (const l of receiverLabels) if (l === 'keymaterial' || l === 'secret' || l === 'env' || l === 'envtoken' || l === 'hostinfo') argLabels.add(l);
     let first = args[0];
     // exec(compile(b64decode(…), '<string>', 'exec')) decodes as directly as exec(b64decode(…)).
     if (first?.name === 'CallExpression' && /^(builtins\.)?compile$/.test(qualify(namedChildren(first)[0]) ?? '')) first = namedChildren(namedChildren(first)[1] ?? first)[0];

@@ -55,6 +55,15 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
         }
         changed = labels.add(name, labels.of(init)) || changed;
       } else if (b.target.type === 'MemberExpression') {
+        // `axios.defaults.headers.common['X-Key'] = key`, `client.headers['X'] = key`: the client whose
+        // headers these are carries the value to every request it makes.
+        let root = b.target;
+        let headers = false;
+        while (root.type === 'MemberExpression') {
+          if (!root.computed && node(root.property)?.name === 'headers') headers = true;
+          root = node(root.object)!;
+        }
+        if (headers && root.type === 'Identifier') changed = labels.add(root.name as string, new Set([...labels.of(init)].filter((l) => l !== 'channel' && l !== 'remote'))) || changed;
         // `global.r = require` makes `global.r(…)` (and a bare `r(…)`) a require.
         const target = r.qualify(b.target);
         const q = r.qualify(init);
