@@ -108,6 +108,7 @@ export function descriptionClaims(tool: McpTool): DescriptionClaims {
     const named = IDENTIFIER_VOCABULARY[key as keyof typeof VOCABULARY].test(names);
     (claims as unknown as Record<string, boolean>)[key] = pattern.test(description) || named;
   }
-  claims.offline = offline && !excepted && !NETWORK_ACTION.test(description);
+  // The `openWorldHint: false` annotation says the same to clients: the tool touches nothing outside the host.
+  claims.offline = (offline && !excepted && !NETWORK_ACTION.test(description)) || (tool.closedWorldHint === true && !NETWORK_ACTION.test(full));
   return claims;
 }

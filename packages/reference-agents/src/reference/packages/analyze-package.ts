@@ -223,7 +223,7 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
     analyzed.add(rel);
     // A file named like sudo written ahead of the real one on PATH (read only where the code names such a program).
-    if (facts.strings.some((x) => /(?:^|[\\/])(?:sudo|su|doas|pkexec)$/.test(x.value))) {
+    if (facts.strings.some((x) => /(?:^|[\\/])(?:sudo|su|doas|pkexec)$|\balias\s+(?:sudo|su|doas|pkexec)\s*=|\b(?:sudo|doas)\s*\(\s*\)\s*\{/.test(x.value))) {
       const text = await readArtifactText(file);
       const shim = text === null ? null : privilegedShimFinding(rel, text, isInstall ? 'install-time code' : 'package code');
       if (shim !== null) findings.push(shim);

@@ -16,6 +16,9 @@ const ENDS_IN_PRIVILEGED = new RegExp(String.raw`(?:[\/\\]|,\s*f?['"\`]|\/\s*f?[
 // The directory is put ahead of the system's on PATH, or is one that login shells already put first.
 const PATH_FIRST = /\bPATH\s*=\s*["']?[^"'\n:$]*[^:\n]*:\s*\$\{?PATH\b|\bexport\s+PATH\s*=\s*["']?(?!\$\{?PATH\b)[^\n]*:\$\{?PATH|(?:process\.env|os\.environ)\s*(?:\.PATH|\[\s*["']PATH["']\s*\])\s*=\s*(?![^\n]*?\bPATH\b\s*[+,]\s*\w*\s*$)[^\n]*?(?:\+|,|`)[^\n]*?\bPATH\b|\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b[^\n]*|\bfish_add_path\b/;
 const USER_BIN = /(?:~|\$\{?HOME\}?|homedir\(\)|Path\.home\(\)|expanduser\(\s*["']~)[^\n]{0,40}?(?:\.local[\\/'",\s]+bin|[\\/'",\s]bin)\b|\.local\/bin\b|['"]\.local['"]\s*,\s*['"]bin['"]/;
+// Shell startup files, and a write that appends to one (shell `>>`/`tee -a`, an append or write call).
+const STARTUP_FILE = /\.(?:bashrc|zshrc|bash_profile|zprofile|profile|bash_login|zshenv)\b|config\.fish\b/;
+const STARTUP_WRITE = />>|\btee\s+-a\b|\bappendFile(?:Sync)?\s*\(|\bwriteFile(?:Sync)?\s*\(|\bopen\s*\([^)\n]*,\s*f?["'][aw]|\.write_text\s*\(|\.open\s*\(\s*["'][aw]/;
 // The shim asks for the password itself: silent reads, turned-off echo, getpass, a copied sudo prompt.
 const CAPTURES_PASSWORD = /\bread\s+(?:-\w+\s+)*-\w*s\w*\b|\bstty\s+-echo\b|\bgetpass\b|\[sudo\]\s+password\b|\bpassword\s+for\b/i;
 
@@ -47,15 +50,23 @@ export function privilegedShimFinding(file: string, text: string, subject: strin
       }
     }
   }
+  // The same shim as an alias or a shell function written into a shell startup file:
+  // `echo "alias sudo='~/.x/s'" >> ~/.bashrc`, `sudo() { read -s p; … }` appended to `.zshrc`.
+  const redefined = new RegExp(String.raw`\balias\s+${PRIVILEGED}\s*=|(?:^|[\s;'"])(?:function\s+${PRIVILEGED}\b|${PRIVILEGED}\s*\(\s*\)\s*\{)`, 'm').exec(text);
+  if (target === undefined && redefined !== null && STARTUP_FILE.test(text) && STARTUP_WRITE.test(text)) return finding(file, text, subject, redefined.index, redefined[0].trim());
   if (target === undefined) return null;
   if (!PATH_FIRST.test(text) && !USER_BIN.test(text)) return null;
+  return finding(file, text, subject, target.index, target.path);
+}
+
+function finding(file: string, text: string, subject: string, index: number, evidence: string): AgentFinding {
   const captures = CAPTURES_PASSWORD.test(text);
   return referenceFinding({
     category: 'credential_access',
     severity: captures ? 'CRIT' : 'HIGH',
-    title: captures ? `${subject} installs a fake sudo ahead of the real one on PATH that captures the password` : `${subject} installs a program named like sudo ahead of the real one on PATH`,
+    title: captures ? `${subject} installs a fake sudo that runs instead of the real one and captures the password` : `${subject} installs a program named like sudo that runs instead of the real one`,
     file,
-    line: lineLocator(text)(target.index),
-    evidence: target.path.slice(0, 200),
+    line: lineLocator(text)(index),
+    evidence: evidence.slice(0, 200),
   });
 }
