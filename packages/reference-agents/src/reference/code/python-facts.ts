@@ -670,7 +670,9 @@ export function pythonFacts(text: string): CodeFacts {
   for (const a of memberAssigns) {
     const target = qualify(namedChildren(a)[0]);
     if (target === undefined || !target.includes('.') || !importedRoots.has(target.split('.')[0]!)) continue;
-    const value = namedChildren(a).at(-1);
+    let value = namedChildren(a).at(-1);
+    // `staticmethod(f)`, `classmethod(f)`: the function they wrap is the replacement.
+    if (value?.name === 'CallExpression' && /^(staticmethod|classmethod)$/.test(src(namedChildren(value)[0]!))) value = namedChildren(namedChildren(value)[1] ?? value)[0];
     const replacement = value?.name === 'VariableName' ? src(value) : null;
     const classMethod = /\.[A-Z]\w*\.(?:__\w+__|\w+)$/.test(target);
     if (!PATCHABLE.test(target) && !(classMethod && replacement !== null && localDefs().has(replacement))) continue;
@@ -689,7 +691,17 @@ export function pythonFacts(text: string): CodeFacts {
     const args = call === undefined ? [] : namedChildren(namedChildren(call)[1] ?? call);
     const base = qualify(args[0]);
     const name = fold(args[1]);
-    if (base !== undefined && name !== undefined && PATCHABLE.test(base) && importedRoots.has(base.split('.')[0]!)) facts.hooks.push({ target: `${base}.${name}`, line: c.line });
+    if (base === undefined || name === undefined || !importedRoots.has(base.split('.')[0]!)) continue;
+    // `setattr(lib.Class, "method", f)` is the assignment `lib.Class.method = f`, judged the same way.
+    const replacement = args[2]?.name === 'VariableName' ? src(args[2]) : null;
+    const target = `${base}.${name}`;
+    const classMethod = /\.[A-Z]\w*$/.test(base);
+    if (!PATCHABLE.test(base) && !(classMethod && replacement !== null && localDefs().has(replacement))) continue;
+    const elsewhere = replacement !== null && HARD_CODED_URL.test(localDefs().get(replacement) ?? '');
+    const sends = replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement);
+    const params = replacement === null ? '' : (new RegExp(`^[ \\t]*(?:async\\s+)?def\\s+${replacement}\\s*\\(([^)]*)\\)`, 'm').exec(text)?.[1] ?? '');
+    const secretArgs = sends && (SECRET_ARGUMENT_NAME.test(name) || params.split(',').some((p) => SECRET_ARGUMENT_NAME.test(p.split(/[:=]/)[0]!.replace(/\*/g, '').trim())));
+    facts.hooks.push({ target, line: c.line, ...(sends ? { sends: true } : {}), ...(secretArgs ? { secretArgs: true } : {}) });
   }
   for (const s of strings) {
     if (s.parent?.name === 'ContinuedString') continue;

@@ -558,6 +558,8 @@ function nativeFindings(rel: string, kind: string): AgentFinding[] {
 function collectsSecrets(facts: CodeFacts): boolean {
   const reads = facts.calls.some((c) => /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open|load)$/.test(c.callee));
   if (reads && facts.strings.some((s) => CREDENTIAL_PATH.test(s.value))) return true;
+  // Parts joined into the path (`join(homedir(), '.aws', 'credentials')`).
+  if (facts.calls.some((c) => /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open)$/.test(c.callee) && CREDENTIAL_PATH.test(c.argStrings.join('/')))) return true;
   if (facts.envDumps.length > 0 || facts.calls.some((c) => /^(os\.environ\.(items|copy|keys|values)|Object\.(entries|keys|values)|JSON\.stringify)$/.test(c.callee) && (c.callee.startsWith('os.') || c.argLabels.includes('env')))) return true;
   return facts.calls.some((c) => c.argLabels.includes('keymaterial') || c.argLabels.includes('secret'));
 }

@@ -51,16 +51,20 @@ export function addDeferredFacts(ctx: FileContext, syntax: FileSyntax, facts: Co
       // A Node API that carries requests, credentials or commands replaced by a function: everything
       // any module of the process sends or runs through it passes the replacement first.
       facts.hooks.push({ target, line: lineOf(a.start) });
-    } else if (left.type === 'MemberExpression' && (node(a.right)?.type === 'FunctionExpression' || node(a.right)?.type === 'ArrowFunctionExpression')) {
+    } else if (left.type === 'MemberExpression' && (node(a.right)?.type === 'FunctionExpression' || node(a.right)?.type === 'ArrowFunctionExpression' || node(a.right)?.type === 'Identifier')) {
       // A function of an imported library (not a relative module, not a Node built-in listed above)
       // replaced by one that itself makes a network call or puts data on a chain: every caller's
       // arguments (a mnemonic given to `bip39.mnemonicToSeedSync`, a key to `Keypair.fromSecretKey`) pass it first.
       const library = facts.imports.find((i) => !/^[./]/.test(i.module) && (target === i.module || target.startsWith(`${i.module}.`)));
       if (library === undefined || target === library.module) continue;
-      const fn = node(a.right)!;
+      // A function written in place, or a function of the file named by the value (`bip39.x = patched`).
+      const right = node(a.right)!;
+      const named = right.type === 'Identifier' ? [...syntax.functions].find(([, f]) => f.name === right.name) : undefined;
+      if (right.type === 'Identifier' && named === undefined) continue;
+      const fn = named === undefined ? { start: right.start, end: right.end, params: nodes(right.params).map((p: N) => (p.type === 'Identifier' ? (p.name as string) : p.type === 'AssignmentPattern' ? ((node(p.left)?.name as string | undefined) ?? '') : '')) } : { start: named[0], end: named[1].end, params: named[1].params };
       const sends = syntax.callSites.some((site, i) => site.call.start >= fn.start && site.call.end <= fn.end && (isNetworkCallee(facts.calls[i]?.callee ?? '') || facts.calls[i]?.onChannel === true || CHAIN_SEND.test(facts.calls[i]?.callee ?? '')));
       if (!sends) continue;
-      const params = nodes(fn.params).map((p: N) => (p.type === 'Identifier' ? (p.name as string) : p.type === 'AssignmentPattern' ? ((node(p.left)?.name as string | undefined) ?? '') : ''));
+      const params = fn.params;
       const secretArgs = SECRET_ARGUMENT_NAME.test(target.slice(library.module.length + 1)) || params.some((p) => SECRET_ARGUMENT_NAME.test(p));
       facts.hooks.push({ target, line: lineOf(a.start), sends: true, ...(secretArgs ? { secretArgs: true } : {}) });
     }
