@@ -23,7 +23,7 @@ import { regradeServerCodeFindings, type InputToProcess } from './server-code-fi
 import { socketShellFinding } from './socket-shell.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { importedConstants, importedReaders, importedSenders, localImports } from './module-constants.js';
-import { OUTPUT_RULES } from './tool-behaviour-findings.js';
+import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
 import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { oauthMetadataFindings } from './oauth-metadata.js';
@@ -116,7 +116,7 @@ async function importedOutputFindings(file: string, text: string, language: Scri
       const value = piece.value.replace(/\\n/g, '\n').replace(/\s*\n\s*/g, ' ');
       const hit = findInstructionPhrases(value, OUTPUT_RULES)[0];
       if (hit === undefined) continue;
-      out.push(referenceFinding({ category: hit.rule.category, severity: hit.rule.severity, title: hit.rule.title, file: module, line: piece.line, evidence: `${user.tool.name} returns text from ${module}: ${value.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80)}` }));
+      out.push(referenceFinding({ category: hit.rule.category, severity: outputSeverity(value.slice(hit.offset, hit.offset + hit.match.length + 80), hit.rule.severity), title: hit.rule.title, file: module, line: piece.line, evidence: `${user.tool.name} returns text from ${module}: ${value.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80)}` }));
       break;
     }
   }

@@ -29,6 +29,14 @@ const WELL_KNOWN_TOOLS = new Set([
  * A tool result that tells the model to call tools with the user's private data: an injection the
  * server itself returns, in words that need none of the shared rules' trigger phrases.
  */
+// What a steering instruction asks to hand over: secrets make it CRIT (as `instruction to read secrets and pass them on`).
+const OUTPUT_SECRET = /\b(?:credentials?|passwords?|api\s+keys?|tokens?|secrets?|private\s+keys?|ssh|environment\s+variables?|seed\s+phrases?|mnemonics?)\b|\.(?:ssh|aws|env|npmrc|netrc|pypirc|git-credentials|kube|docker)\b/i;
+
+/** The severity of a tool-output steering finding: CRIT when what it asks the model to pass on (the match and the 80 characters after it) is a secret. */
+export function outputSeverity(match: string, base: Severity): Severity {
+  return OUTPUT_SECRET.test(match) ? 'CRIT' : base;
+}
+
 export const OUTPUT_RULES: readonly PhraseRule[] = [
   {
     id: 'output-steers-tools',
@@ -202,7 +210,7 @@ export function toolBehaviourFindings(tool: McpTool, effects: readonly HandlerEf
   for (const text of of('returned-text')) {
     const hit = findInstructionPhrases(text.evidence, OUTPUT_RULES)[0];
     if (!hit) continue;
-    emit(T('returned-text', hit.rule.category, hit.rule.severity, hit.rule.title), text, text.evidence.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80));
+    emit(T('returned-text', hit.rule.category, outputSeverity(text.evidence.slice(hit.offset, hit.offset + hit.match.length + 80), hit.rule.severity), hit.rule.title), text, text.evidence.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80));
     break;
   }
 
