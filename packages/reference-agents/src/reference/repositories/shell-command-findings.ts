@@ -1,5 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
+import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from '../packages/shell-command.js';
 
 /**
@@ -139,6 +140,12 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
  * another (`tar czf /tmp/x.tgz ~/.ssh` … `curl -F f=@/tmp/x.tgz https://…`).
  */
 export function shellScriptFindings(text: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
+  // A `sudo` shim written ahead of the real one (a file on PATH, an alias or function in a shell profile).
+  const shim = privilegedShimFinding(ctx.file, text, ctx.where);
+  return shim === null ? credentialUploadFindings(text, ctx) : [shim, ...credentialUploadFindings(text, ctx)];
+}
+
+function credentialUploadFindings(text: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
   const collect = COLLECTS_CREDENTIALS.exec(text);
   const upload = collect ? UPLOADS_FILE.exec(text.slice(collect.index)) : null;
   if (!collect || !upload) return [];
