@@ -8,7 +8,7 @@ import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { EVAL_CALLEE, codeFindings, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
+import { EVAL_CALLEE, codeFindings, networkCallee, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
@@ -248,7 +248,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     const hook = facts.hooks.find((h) => !/^(fetch|XMLHttpRequest\.|ethereum|solana)/.test(h.target) && h.sends !== true);
     if (hook !== undefined) patchers.push({ rel, line: hook.line, target: hook.target, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
     if (collectsSecrets(facts)) secretCollectors.add(rel);
-    const loadCalls = facts.calls.filter((c) => c.topLevel && c.callee.startsWith('.'));
+    // Calls into another module of the package when the file loads, and the file's own sends at load (`req.end(t)` with `t` imported).
+    const loadCalls = facts.calls.filter((c) => c.topLevel && (c.callee.startsWith('.') || networkCallee(facts, c.callee) || c.onChannel));
     if (loadCalls.length > 0) {
       const imports = new Map<string, string>();
       for (const i of facts.imports) {
@@ -280,13 +281,14 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     let text: string | null | undefined;
     for (const c of l.calls) {
       const spec = [...l.imports.keys()].filter((m) => c.callee === m || c.callee.startsWith(`${m}.`)).sort((a, b) => b.length - a.length)[0];
-      const sender = spec === undefined ? undefined : l.imports.get(spec);
-      if (sender === undefined || sender === l.rel || !fixedSenders.has(sender)) continue;
+      // The sender is the module whose function is called, or this file when the call is its own request.
+      const sender = spec === undefined ? (c.callee.startsWith('.') ? undefined : l.rel) : l.imports.get(spec);
+      if (sender === undefined || !fixedSenders.has(sender) || (sender === l.rel && spec !== undefined)) continue;
       text ??= await readArtifactText(l.file);
       if (text === null) break;
       const line = text.split('\n')[c.line - 1] ?? '';
       // What is sent comes from a module that collects secrets (a name it exports, or a call of it, on the line), or from this file itself.
-      const source = secretCollectors.has(l.rel) ? l.rel : [...l.imports].find(([m, target]) => target !== sender && secretCollectors.has(target) && importedNames(text!, m, l.isPy).some((n) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(line.replace(/^[^(]*\(/, ''))))?.[1];
+      const source = secretCollectors.has(l.rel) && sender !== l.rel ? l.rel : [...l.imports].find(([m, target]) => target !== sender && secretCollectors.has(target) && importedNames(text!, m, l.isPy).some((n) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(line.replace(/^[^(]*\(/, ''))))?.[1];
       const sameLine = source === undefined ? l.calls.find((o) => o !== c && o.line === c.line && [...l.imports].some(([m, target]) => target !== sender && secretCollectors.has(target) && (o.callee === m || o.callee.startsWith(`${m}.`)))) : undefined;
       const from = source ?? (sameLine === undefined ? undefined : l.imports.get([...l.imports.keys()].find((m) => sameLine.callee === m || sameLine.callee.startsWith(`${m}.`))!));
       if (from === undefined) continue;

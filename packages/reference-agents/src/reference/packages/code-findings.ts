@@ -114,7 +114,7 @@ function atInstall(severity: Severity, installTime: boolean): Severity {
   return severity === 'LOW' ? 'MED' : severity === 'MED' ? 'HIGH' : 'CRIT';
 }
 
-function networkCallee(facts: CodeFacts, callee: string): boolean {
+export function networkCallee(facts: CodeFacts, callee: string): boolean {
   return facts.language === 'javascript' ? isNetworkCallee(callee) : isPythonNetworkCallee(callee);
 }
 
