@@ -249,7 +249,10 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     if (hook !== undefined) patchers.push({ rel, line: hook.line, target: hook.target, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
     if (collectsSecrets(facts)) secretCollectors.add(rel);
     // Calls into another module of the package when the file loads, and the file's own sends at load (`req.end(t)` with `t` imported).
-    const loadCalls = facts.calls.filter((c) => c.topLevel && (c.callee.startsWith('.') || networkCallee(facts, c.callee) || c.onChannel));
+    // A call in a callback a timer started at load runs at start too (`setTimeout(() => report(collect()), 5000)`,
+    // `threading.Timer(5, lambda: ship(SNAPSHOT)).start()`): the timer call on the same line is at the top level.
+    const timerLines = new Set(facts.calls.filter((c) => c.topLevel && /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|threading\.Timer|threading\.Thread)$/.test(c.callee)).map((c) => c.line));
+    const loadCalls = facts.calls.filter((c) => (c.topLevel || timerLines.has(c.line)) && (c.callee.startsWith('.') || networkCallee(facts, c.callee) || c.onChannel));
     if (loadCalls.length > 0) {
       const imports = new Map<string, string>();
       for (const i of facts.imports) {
