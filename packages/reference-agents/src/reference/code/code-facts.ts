@@ -103,7 +103,19 @@ export interface AssignmentHookFact {
    * receives, secrets passed to a client's constructor, leave with it).
    */
   sends?: boolean;
+  /**
+   * The replaced function takes keys or secrets (its name or the replacement's parameters say so:
+   * `Account.from_key`, `mnemonicToSeedSync`, `fromSecretKey`, `(private_key, …)`) and the replacement
+   * sends: what it forwards is a key, a wallet or a token.
+   */
+  secretArgs?: boolean;
 }
+
+/** Words of a function or parameter name that say it receives a key or a secret. */
+export const SECRET_ARGUMENT_NAME = /(?:key|secret|mnemonic|seed|phrase|password|passwd|token|wallet|credential|private)/i;
+
+/** Calls of a blockchain client that put data on the chain (the chain is then a channel anyone can read). */
+export const CHAIN_SEND = /(?:^|\.)(?:sendTransaction|sendRawTransaction|sendAndConfirmTransaction|sendAndConfirmRawTransaction|broadcastTransaction|_rpcRequest|send_transaction|send_raw_transaction|submit_and_wait|submitAndWait)$/;
 
 export interface ImportFact {
   module: string;
@@ -192,8 +204,25 @@ export const SECRET_ENV_NAME = /(TOKEN|SECRET|PASSW|PASSWD|API_?KEY|ACCESS_?KEY|
 /** Paths of credential, browser-profile and wallet stores. */
 export const CREDENTIAL_PATH = /(\/etc\/(passwd|shadow)$|\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;
 
-/** Property names of private key material. */
-export const KEY_MATERIAL_NAME = /^(secretKey|privateKey|private_key|secret_key|mnemonic|seedPhrase|seed_phrase)$/;
+/** Property names of private key material (and of an exchange API's signing secret: `apiSecret`). */
+export const KEY_MATERIAL_NAME = /^(secretKey|privateKey|private_key|secret_key|mnemonic|seedPhrase|seed_phrase|apiSecret|api_secret|privKey|priv_key|walletKey|wallet_key|recoveryPhrase|recovery_phrase)$/;
+
+/**
+ * Environment variable names of secrets that sign rather than travel: a private key, a wallet's seed or
+ * mnemonic, AWS's secret access key. Honest code signs with them and never sends them anywhere (an API
+ * key or bearer token is sent to its service, so those stay `envtoken`).
+ */
+export const SIGNING_SECRET_ENV_NAME = /(PRIVATE_?KEY|MNEMONIC|SEED_?PHRASE|SECRET_?PHRASE|RECOVERY_?PHRASE|AWS_SECRET_ACCESS_KEY|WALLET_?(?:KEY|SECRET|SEED))/i;
+
+/**
+ * Calls that derive a signature or a digest from a key (`createHmac(…).digest()`, `jwt.sign`,
+ * `hmac.new(…).hexdigest()`, a local `sign(secret, payload)`): what they return reveals nothing of
+ * the key, so it carries no secret label. Matched on the method or function name.
+ */
+export const SIGNATURE_CALL = /^(?:digest|hexdigest|sign|signSync|signAsync|signMessage|signTransaction|hash|hashSync|hmac|\w*(?:[Ss]ign(?:ature)?|[Hh]mac|HMAC|[Dd]igest)\w*)$/;
+
+/** Labels a signature or digest leaves out (SIGNATURE_CALL). */
+export const SIGNED_AWAY_LABELS: readonly DataLabel[] = ['keymaterial', 'secret', 'envtoken', 'env'];
 
 /** Labels that make data worth reporting when they reach the network. */
 export const SENSITIVE_LABELS: readonly DataLabel[] = ['env', 'secret', 'hostinfo', 'keymaterial'];

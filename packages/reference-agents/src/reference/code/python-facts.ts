@@ -1,5 +1,6 @@
 import type { SyntaxNode } from '@lezer/common';
-import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
+import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -89,6 +90,8 @@ export function pythonFacts(text: string): CodeFacts {
         // `msg.set_content(data)`, `parts.append(data)`: the receiver now carries the data.
         const callee = n.firstChild;
         if (callee?.name === 'MemberExpression' && callee.firstChild?.name === 'VariableName' && /^\.?(set_content|set_payload|attach|add_attachment|append|extend|update|add_header|write|writelines|insert)$/.test(text.slice(callee.lastChild?.from ?? 0, callee.to))) containerCalls.push(n);
+        // `s.headers.update({...})`, `s.cookies.update(…)`: the client owning them carries the data.
+        else if (callee?.name === 'MemberExpression' && /^[A-Za-z_]\w*\.(?:headers|cookies|params|auth)\.update$/.test(text.slice(callee.from, callee.to))) containerCalls.push(n);
         break;
       }
       case 'String':
@@ -154,9 +157,17 @@ export function pythonFacts(text: string): CodeFacts {
           st.decoded = true;
           if (/b64decode|decodebytes|a2b_base64/.test(q)) return Buffer.from(v, 'base64').toString('latin1');
           if (/fromhex|unhexlify/.test(q)) return Buffer.from(v.replace(/\s+/g, ''), 'hex').toString('latin1');
+          if (/b85decode/.test(q)) return b85decode(v);
+          if (/a85decode/.test(q)) return a85decode(v);
+          if (/b32decode/.test(q)) return b32decode(v);
+          if (/^(zlib|gzip)\.decompress$/.test(q)) return decompress(Buffer.from(v, 'latin1'), q === 'gzip.decompress' ? 'gzip' : 'any');
+          if (q === 'codecs.decode' && /^(base64|b64|base_64)(_codec)?$/i.test(fold(args[1]) ?? '')) return Buffer.from(v, 'base64').toString('latin1');
+          if (q === 'codecs.decode' && /^(zlib|zip)(_codec)?$/i.test(fold(args[1]) ?? '')) return decompress(Buffer.from(v, 'latin1'));
           if (q === 'codecs.decode' && /rot.?13/i.test(fold(args[1]) ?? '')) return v.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
           return undefined;
         }
+        // `str(4444)`: a number's text.
+        if (q === 'str' && args.length === 1 && args[0]!.name === 'Number') return src(args[0]!);
         if (q === 'chr') {
           const v = Number(fold(args[0], st, depth + 1));
           if (!Number.isInteger(v)) return undefined;
@@ -185,6 +196,22 @@ export function pythonFacts(text: string): CodeFacts {
             return items.join(sep);
           }
           if (m === 'decode' || m === 'strip' || m === 'lower') return fold(obj, st, depth + 1);
+          // `"/dev/{}/{}/{}".format(proto, host, port)`: positional fields filled with constants.
+          if (m === 'format' && args.every((a) => a.name !== 'KeywordArgument' && !src(a).startsWith('*'))) {
+            const template = fold(obj, st, depth + 1);
+            const values = args.map((a) => fold(a, st, depth + 1));
+            if (template === undefined || values.some((v) => v === undefined)) return undefined;
+            let next = 0;
+            let bad = false;
+            const out = template.replace(/\{\{|\}\}|\{(\d*)\}/g, (all, index: string | undefined) => {
+              if (all === '{{') return '{';
+              if (all === '}}') return '}';
+              const v = values[index === undefined || index === '' ? next++ : Number(index)];
+              if (v === undefined) bad = true;
+              return v ?? '';
+            });
+            return bad || /\{[^}]*\}/.test(out) ? undefined : out;
+          }
         }
         return undefined;
       }
@@ -309,6 +336,7 @@ export function pythonFacts(text: string): CodeFacts {
         if (q === 'os.environ') out.add('env');
         else if (q?.startsWith('os.environ.[') === true) {
           if (SECRET_ENV_NAME.test(q)) out.add('envtoken');
+          if (SIGNING_SECRET_ENV_NAME.test(q)) out.add('keymaterial');
         } else {
           const parts = namedChildren(n);
           const last = parts[parts.length - 1];
@@ -329,6 +357,7 @@ export function pythonFacts(text: string): CodeFacts {
         if (HOSTINFO.test(q)) out.add('hostinfo');
         if (/(^|\.)(execute|executemany)$/.test(q) && args.some((a) => CREDENTIAL_QUERY.test(fold(a) ?? ''))) out.add('secret');
         if ((q === 'os.getenv' || q === 'os.environ.get') && SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('envtoken');
+        if ((q === 'os.getenv' || q === 'os.environ.get') && SIGNING_SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('keymaterial');
         if (q === 'os.environ.copy' || q === 'os.environ.items') out.add('env');
         if ((q === 'open' || q.endsWith('.read_text') || q.endsWith('.open')) && stringsIn(n).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
         if (isPythonNetworkCallee(q)) {
@@ -348,6 +377,9 @@ export function pythonFacts(text: string): CodeFacts {
         const oneVariable = /^os\.environ\.(get|setdefault|pop|__getitem__)$/.test(q);
         if (callee?.name === 'MemberExpression' && !oneVariable) add(labelsOf(namedChildren(callee)[0], depth + 1));
         for (const a of args) add(labelsOf(a, depth + 1));
+        // A signature or digest of a key (`hmac.new(key, msg, sha256).hexdigest()`, `jwt.encode`) is not the key.
+        const called = q.split('.').pop() ?? '';
+        if ((SIGNATURE_CALL.test(called) && !/^(?:assign|design|consign|resign|signal)/i.test(called)) || /^(jwt\.encode|hmac\.new|hmac\.digest|hashlib\.\w+)$/.test(q)) for (const l of SIGNED_AWAY_LABELS) out.delete(l);
         break;
       }
       default:
@@ -414,6 +446,16 @@ export function pythonFacts(text: string): CodeFacts {
       const { targets, value } = assignParts(a);
       if (value === undefined) continue;
       for (const t of targets) {
+        const owner = t.name === 'MemberExpression' ? /^([A-Za-z_]\w*)\.(?:headers|cookies|params)\s*\[/.exec(src(t)) : null;
+        if (owner !== null) {
+          // `s.headers["X-Key"] = key`: the client owning the headers carries it.
+          const cur = labels.get(owner[1]!) ?? new Set<DataLabel>();
+          const before = cur.size;
+          for (const x of labelsOf(value)) if (x !== 'channel') cur.add(x);
+          labels.set(owner[1]!, cur);
+          if (cur.size !== before) changed = true;
+          continue;
+        }
         if (t.name === 'MemberExpression' && /^self\.\w+$/.test(src(t))) {
           const cur = labels.get(src(t)) ?? new Set<DataLabel>();
           const before = cur.size;
@@ -448,7 +490,8 @@ export function pythonFacts(text: string): CodeFacts {
     }
     for (const call of containerCalls) {
       const [callee, argList] = namedChildren(call);
-      const name = callee?.firstChild === null || callee?.firstChild === undefined ? undefined : src(callee.firstChild);
+      const root = callee?.firstChild?.name === 'MemberExpression' ? callee.firstChild.firstChild : callee?.firstChild;
+      const name = root === null || root === undefined ? undefined : src(root);
       if (name === undefined || argList === undefined) continue;
       const cur = labels.get(name) ?? new Set<DataLabel>();
       const before = cur.size;
@@ -519,6 +562,13 @@ export function pythonFacts(text: string): CodeFacts {
     return undefined;
   };
 
+  // Names bound to an HTTP client object: `s = requests.Session()`, `c = httpx.Client(…)`.
+  const httpClients = new Set<string>();
+  for (const a of assigns) {
+    const { targets, value } = assignParts(a);
+    if (value?.name !== 'CallExpression' || !/^(requests\.(Session|session)|httpx\.(Client|AsyncClient)|aiohttp\.ClientSession|urllib3\.PoolManager)$/.test(qualify(namedChildren(value)[0]) ?? '')) continue;
+    for (const t of targets) if (t.name === 'VariableName') httpClients.add(src(t));
+  }
   for (const c of calls) {
     const [callee, argList] = namedChildren(c);
     const q = qualify(callee) ?? '?';
@@ -541,7 +591,12 @@ export function pythonFacts(text: string): CodeFacts {
       for (const l of labelsOf(a)) argLabels.add(l);
     }
     argLabels.delete('channel');
-    const onChannel = callee?.name === 'MemberExpression' && labelsOf(namedChildren(callee)[0]).has('channel') && /\.(send|sendall|sendto|write|post|put|request|connect|sendmail|send_message|storbinary|storlines)$/.test(q);
+    const receiverLabels = callee?.name === 'MemberExpression' ? labelsOf(namedChildren(callee)[0]) : new Set<DataLabel>();
+    // HTTP verbs count on a client object the file made (`s = requests.Session()`), not on any value that came from the network.
+    const receiverName = callee?.name === 'MemberExpression' && namedChildren(callee)[0]?.name === 'VariableName' ? src(namedChildren(callee)[0]!) : undefined;
+    const onChannel = receiverLabels.has('channel') && (/\.(send|sendall|sendto|write|post|put|request|connect|sendmail|send_message|storbinary|storlines)$/.test(q) || (receiverName !== undefined && httpClients.has(receiverName) && /\.(get|patch|delete|head|options)$/.test(q)));
+    // A client's headers, cookies or auth set earlier (`s.headers.update({...})`) travel with every request it makes.
+    if (onChannel) for (const l of receiverLabels) if (l === 'keymaterial' || l === 'secret' || l === 'env' || l === 'envtoken' || l === 'hostinfo') argLabels.add(l);
     let first = args[0];
     // exec(compile(b64decode(…), '<string>', 'exec')) decodes as directly as exec(b64decode(…)).
     if (first?.name === 'CallExpression' && /^(builtins\.)?compile$/.test(qualify(namedChildren(first)[0]) ?? '')) first = namedChildren(namedChildren(first)[1] ?? first)[0];
@@ -596,7 +651,8 @@ export function pythonFacts(text: string): CodeFacts {
     for (const m of text.matchAll(/^([ \t]*)(?:async\s+)?def\s+(\w+)\s*\([^\n]*\n((?:\1[ \t]+[^\n]*\n|[ \t]*\n)*)/gm)) if (!defsRead.has(m[2]!)) defsRead.set(m[2]!, m[3]!);
     return defsRead;
   };
-  const PY_SEND = /\b(?:urlopen|urllib\.request|requests\.(?:post|get|put|request|Session)|httpx\.|http\.client|HTTPS?Connection|aiohttp|socket\.(?:socket|create_connection)|smtplib|\.sendall?\()/;
+  // Network calls, and calls that put data on a chain through a blockchain client (`w3.eth.send_transaction(…)`).
+  const PY_SEND = /\b(?:urlopen|urllib\.request|requests\.(?:post|get|put|request|Session)|httpx\.|http\.client|HTTPS?Connection|aiohttp|socket\.(?:socket|create_connection)|smtplib|\.sendall?\()|\.(?:send_transaction|send_raw_transaction|sendTransaction|submit_and_wait|make_request)\(/;
   const defSends = (name: string, depth = 0, seen = new Set<string>()): boolean => {
     const body = localDefs().get(name);
     if (body === undefined || depth > 2 || seen.has(name)) return false;
@@ -614,14 +670,20 @@ export function pythonFacts(text: string): CodeFacts {
   for (const a of memberAssigns) {
     const target = qualify(namedChildren(a)[0]);
     if (target === undefined || !target.includes('.') || !importedRoots.has(target.split('.')[0]!)) continue;
-    const value = namedChildren(a).at(-1);
+    let value = namedChildren(a).at(-1);
+    // `staticmethod(f)`, `classmethod(f)`: the function they wrap is the replacement.
+    if (value?.name === 'CallExpression' && /^(staticmethod|classmethod)$/.test(src(namedChildren(value)[0]!))) value = namedChildren(namedChildren(value)[1] ?? value)[0];
     const replacement = value?.name === 'VariableName' ? src(value) : null;
     const classMethod = /\.[A-Z]\w*\.(?:__\w+__|\w+)$/.test(target);
     if (!PATCHABLE.test(target) && !(classMethod && replacement !== null && localDefs().has(replacement))) continue;
     // A network method wrapped (retries, timeouts) sends by nature: judged by the rules for those.
     // A wrapper of a network method that also posts to a fixed address of its own sends what it intercepts.
     const elsewhere = replacement !== null && HARD_CODED_URL.test(localDefs().get(replacement) ?? '');
-    facts.hooks.push({ target, line: lineOf(a.from), ...(replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement) ? { sends: true } : {}) });
+    const sends = replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement);
+    // What it forwards is a key or a secret when the patched method or the replacement's parameters say so.
+    const params = replacement === null ? '' : (new RegExp(`^[ \\t]*(?:async\\s+)?def\\s+${replacement}\\s*\\(([^)]*)\\)`, 'm').exec(text)?.[1] ?? '');
+    const secretArgs = sends && (SECRET_ARGUMENT_NAME.test(target.split('.').pop() ?? '') || params.split(',').some((p) => SECRET_ARGUMENT_NAME.test(p.split(/[:=]/)[0]!.replace(/\*/g, '').trim())));
+    facts.hooks.push({ target, line: lineOf(a.from), ...(sends ? { sends: true } : {}), ...(secretArgs ? { secretArgs: true } : {}) });
   }
   for (const c of facts.calls) {
     if (c.callee !== 'setattr') continue;
@@ -629,7 +691,17 @@ export function pythonFacts(text: string): CodeFacts {
     const args = call === undefined ? [] : namedChildren(namedChildren(call)[1] ?? call);
     const base = qualify(args[0]);
     const name = fold(args[1]);
-    if (base !== undefined && name !== undefined && PATCHABLE.test(base) && importedRoots.has(base.split('.')[0]!)) facts.hooks.push({ target: `${base}.${name}`, line: c.line });
+    if (base === undefined || name === undefined || !importedRoots.has(base.split('.')[0]!)) continue;
+    // `setattr(lib.Class, "method", f)` is the assignment `lib.Class.method = f`, judged the same way.
+    const replacement = args[2]?.name === 'VariableName' ? src(args[2]) : null;
+    const target = `${base}.${name}`;
+    const classMethod = /\.[A-Z]\w*$/.test(base);
+    if (!PATCHABLE.test(base) && !(classMethod && replacement !== null && localDefs().has(replacement))) continue;
+    const elsewhere = replacement !== null && HARD_CODED_URL.test(localDefs().get(replacement) ?? '');
+    const sends = replacement !== null && (!PY_SEND.test(`${target}(`) || elsewhere) && localDefs().has(replacement) && defSends(replacement);
+    const params = replacement === null ? '' : (new RegExp(`^[ \\t]*(?:async\\s+)?def\\s+${replacement}\\s*\\(([^)]*)\\)`, 'm').exec(text)?.[1] ?? '');
+    const secretArgs = sends && (SECRET_ARGUMENT_NAME.test(name) || params.split(',').some((p) => SECRET_ARGUMENT_NAME.test(p.split(/[:=]/)[0]!.replace(/\*/g, '').trim())));
+    facts.hooks.push({ target, line: c.line, ...(sends ? { sends: true } : {}), ...(secretArgs ? { secretArgs: true } : {}) });
   }
   for (const s of strings) {
     if (s.parent?.name === 'ContinuedString') continue;

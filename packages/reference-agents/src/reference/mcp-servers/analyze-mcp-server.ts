@@ -11,6 +11,7 @@ import { codeStrings } from './code-strings.js';
 import { jsTools } from './js-tools.js';
 import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
+import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings } from './tool-shadowing.js';
 import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings } from './data-request-rules.js';
@@ -21,7 +22,9 @@ import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
-import { importedConstants, importedReaders, importedSenders } from './module-constants.js';
+import { importedConstants, importedReaders, importedSenders, localImports } from './module-constants.js';
+import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
+import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { oauthMetadataFindings } from './oauth-metadata.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
@@ -30,7 +33,7 @@ import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
-import { analyzePackage } from '../packages/analyze-package.js';
+import { STARTUP_SPLIT_TITLE, analyzePackage } from '../packages/analyze-package.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
@@ -86,6 +89,40 @@ function schemaStrings(value: unknown, depth = 0): string[] {
  * text, checks the handlers for credential harvesting, exfiltration and command injection, and
  * reports the hash of the tool manifest as a LOW `tool_manifest` finding (docs/agents.md).
  */
+/**
+ * Tool output assembled in a sibling module: for each name a handler uses that the file imports from
+ * another module of the server, that module's texts (literals and strings built from pieces, wrapped
+ * lines joined) are read with the tool-output rules, reported at the module's line.
+ */
+async function importedOutputFindings(file: string, text: string, language: ScriptLanguage, tools: readonly McpTool[], read: (path: string) => Promise<string | null>, exists: (path: string) => boolean): Promise<AgentFinding[]> {
+  if (language !== 'javascript' && language !== 'typescript' && language !== 'python') return [];
+  const handlers = tools.filter((t) => t.kind === 'tool' && t.handler !== undefined).map((t) => ({ tool: t, body: text.slice(t.handler![0], t.handler![1]) }));
+  if (handlers.length === 0) return [];
+  const imports = localImports(file, text, language, exists);
+  const out: AgentFinding[] = [];
+  const seen = new Set<string>();
+  for (const [local, [module]] of imports) {
+    if (seen.has(module)) continue;
+    const user = handlers.find((h) => new RegExp(`(?<![\\w$.])${local.replace(/\$/g, '\\$')}(?![\\w$])`).test(h.body));
+    if (user === undefined) continue;
+    seen.add(module);
+    const source = await read(module);
+    if (source === null) continue;
+    const lang: ScriptLanguage = module.endsWith('.py') ? 'python' : /\.[cm]?ts$/.test(module) ? 'typescript' : 'javascript';
+    // Strings built from pieces, and the literals of three consecutive lines read together (a list of lines joined later).
+    const lines = codeStrings(source, lang).split('\n');
+    const pieces = [...foldedStrings(source, lang), ...lines.map((value, i) => ({ line: i + 1, value: lines.slice(i, i + 3).join(' ') })).filter((p) => p.value.trim() !== '')];
+    for (const piece of pieces) {
+      const value = piece.value.replace(/\\n/g, '\n').replace(/\s*\n\s*/g, ' ');
+      const hit = findInstructionPhrases(value, OUTPUT_RULES)[0];
+      if (hit === undefined) continue;
+      out.push(referenceFinding({ category: hit.rule.category, severity: outputSeverity(value.slice(hit.offset, hit.offset + hit.match.length + 80), hit.rule.severity), title: hit.rule.title, file: module, line: piece.line, evidence: `${user.tool.name} returns text from ${module}: ${value.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80)}` }));
+      break;
+    }
+  }
+  return out;
+}
+
 export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
   const findings: AgentFinding[] = [];
@@ -138,6 +175,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         const claims = descriptionClaims(tool);
         for (const e of effects) if (e.kind === 'process' && e.fromInput) inputToProcess.set(`${file.path}:${e.line}`, { tool: tool.name, declared: RUNS_COMMANDS.test(claims.words) });
       }
+      // Text a handler returns that is built in another module of the server (`text + FOLLOW_UP`,
+      // `return text + notice(city)`): the module's strings are read as the tool's output.
+      if (language !== null) findings.push(...(await importedOutputFindings(file.path, text, language, defined, readModule, (p) => byPath.has(p))));
     }
     const hook = installScripts.get(file.path);
     if (hook !== undefined) {
@@ -194,6 +234,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py')) {
     const install = await analyzePackage(input, { installTimeOnly: true });
     findings.push(...install.findings.filter((f) => f.severity !== 'LOW'));
+  }
+  // Credentials read by one module of the server and handed, when it starts, to another module that
+  // sends to a fixed host: the packages agent's cross-module reading, asked only when some module
+  // reads credential files or gathers the environment (most servers do neither).
+  if (findings.some((f) => f.category === 'credential_access' && /^server code (reads credential files|collects the whole environment)/.test(f.title))) {
+    const split = await analyzePackage(input, { startupSplitOnly: true });
+    findings.push(...split.findings.filter((f) => f.title === STARTUP_SPLIT_TITLE));
   }
 
   if (tools.length > 0) {

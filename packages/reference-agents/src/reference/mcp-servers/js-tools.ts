@@ -124,11 +124,14 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       let description: { description: string; line: number } | null = null;
       let schema: unknown = null;
       let readOnlyHint = false;
+      let closedWorldHint = false;
       for (const arg of rest) {
         if (arg.type === 'ObjectExpression') {
           seen.add(arg.start);
           const hint = property(property(arg, 'annotations', scope) ?? arg, 'readOnlyHint', scope);
           if (hint?.type === 'Literal' && hint.value === true) readOnlyHint = true;
+          const world = property(property(arg, 'annotations', scope) ?? arg, 'openWorldHint', scope);
+          if (world?.type === 'Literal' && world.value === false) closedWorldHint = true;
           const desc = describe(property(arg, 'description', scope));
           const inner = [...SCHEMA_KEYS].map((k) => property(arg, k, scope)).find((v) => v !== undefined);
           if (desc !== null || inner !== undefined) {
@@ -143,7 +146,7 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       }
       const line = lineAt(node.start);
       const fn = args.find((a) => isFunction(a));
-      tools.push({ kind, name, description: description?.description ?? '', inputSchema: schema, file, line, descriptionLine: description?.line ?? line, ...(fn ? { handler: [fn.start, fn.end] as [number, number], inputNames: paramNames(fn) } : {}), ...(readOnlyHint ? { readOnlyHint } : {}) });
+      tools.push({ kind, name, description: description?.description ?? '', inputSchema: schema, file, line, descriptionLine: description?.line ?? line, ...(fn ? { handler: [fn.start, fn.end] as [number, number], inputNames: paramNames(fn) } : {}), ...(readOnlyHint ? { readOnlyHint } : {}), ...(closedWorldHint ? { closedWorldHint } : {}) });
       return;
     }
     if (node.type === 'ObjectExpression' && !seen.has(node.start)) {

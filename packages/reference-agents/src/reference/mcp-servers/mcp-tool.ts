@@ -24,4 +24,6 @@ export interface McpTool {
   inputNames?: string[];
   /** Registered with the MCP annotation `readOnlyHint: true`: clients may run it without asking. */
   readOnlyHint?: boolean;
+  /** Registered with the MCP annotation `openWorldHint: false`: the tool says it touches nothing outside the host. */
+  closedWorldHint?: boolean;
 }

@@ -69,7 +69,7 @@ function topLevelConstants(text: string, language: ScriptLanguage): Map<string, 
 }
 
 /** `import { A, B as C } from './x.js'`, `const { A } = require('./x')`, `from .x import A as C`: local name → [module, exported name]. */
-function localImports(file: string, text: string, language: ScriptLanguage, exists: (path: string) => boolean): Map<string, [string, string]> {
+export function localImports(file: string, text: string, language: ScriptLanguage, exists: (path: string) => boolean): Map<string, [string, string]> {
   const out = new Map<string, [string, string]>();
   const dir = posix.dirname(file);
   if (language === 'python') {

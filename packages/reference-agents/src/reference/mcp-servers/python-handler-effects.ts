@@ -435,7 +435,8 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
         for (const target of functions.get(method) ?? []) {
           if (target.from <= n.from && target.to >= n.to) {
             // A direct self-call with no condition anywhere in the function never stops.
-            if (target === fn && !/\b(?:if|while|for|return\s+\w+\s+if)\b/.test(src.slice(fn.getChild('Body') ?? fn))) add('unbounded', n, false);
+            // `hashlib.sha256(…)` in a tool named `sha256` calls the library, not itself: only a bare name or `self.`/`cls.` is a self-call.
+            if (target === fn && /^(?:(?:self|cls)\s*\.\s*)?\w+$/.test(n.firstChild === null ? '' : src.slice(n.firstChild)) && !/\b(?:if|while|for|return\s+\w+\s+if)\b/.test(src.slice(fn.getChild('Body') ?? fn))) add('unbounded', n, false);
             continue;
           }
           const params = paramNames(src, target);

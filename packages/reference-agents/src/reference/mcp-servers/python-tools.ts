@@ -79,7 +79,8 @@ export function pythonTools(file: string, text: string): McpTool[] {
         const line = lineAt(node.from);
         const inputNames = parameters(src, fn).map((p) => (p.split(/[:= ]/)[0] ?? '').replace(/^\*+/, '').trim()).filter((p) => p !== '');
         const readOnlyHint = call !== null && /\breadOnlyHint['"]?\s*[:=]\s*True\b/.test(src.slice(decorator));
-        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line, handler: [fn.from, fn.to], inputNames, ...(readOnlyHint ? { readOnlyHint } : {}) });
+        const closedWorldHint = call !== null && /\bopenWorldHint['"]?\s*[:=]\s*False\b/.test(src.slice(decorator));
+        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line, handler: [fn.from, fn.to], inputNames, ...(readOnlyHint ? { readOnlyHint } : {}), ...(closedWorldHint ? { closedWorldHint } : {}) });
       }
       continue;
     }

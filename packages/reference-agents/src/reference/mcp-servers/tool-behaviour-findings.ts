@@ -29,7 +29,15 @@ const WELL_KNOWN_TOOLS = new Set([
  * A tool result that tells the model to call tools with the user's private data: an injection the
  * server itself returns, in words that need none of the shared rules' trigger phrases.
  */
-const OUTPUT_RULES: readonly PhraseRule[] = [
+// What a steering instruction asks to hand over: secrets make it CRIT (as `instruction to read secrets and pass them on`).
+const OUTPUT_SECRET = /\b(?:credentials?|passwords?|api\s+keys?|tokens?|secrets?|private\s+keys?|ssh|environment\s+variables?|seed\s+phrases?|mnemonics?)\b|\.(?:ssh|aws|env|npmrc|netrc|pypirc|git-credentials|kube|docker)\b/i;
+
+/** The severity of a tool-output steering finding: CRIT when what it asks the model to pass on (the match and the 80 characters after it) is a secret. */
+export function outputSeverity(match: string, base: Severity): Severity {
+  return OUTPUT_SECRET.test(match) ? 'CRIT' : base;
+}
+
+export const OUTPUT_RULES: readonly PhraseRule[] = [
   {
     id: 'output-steers-tools',
     category: 'tool_poisoning',
@@ -37,6 +45,16 @@ const OUTPUT_RULES: readonly PhraseRule[] = [
     title: 'tool output tells the model to call tools with private data',
     pattern:
       /\b(?:call|invoke|use|run|execute)\s+(?:the\s+)?['"`]?[\w.-]+['"`]?(?:\s+tool)?\b[^.\n]{0,100}?\b(?:with|passing|including|to\s+(?:send|upload|forward|share|post)|and\s+(?:send|include|pass|attach|forward|upload))\b[^.\n]{0,80}?\b(?:(?:the\s+)?user['’]s\s+\w+|contents?\s+of|credentials?|passwords?|api\s+keys?|tokens?|secrets?|private\s+keys?|ssh|emails?|messages?|conversation|chat\s+history|files?\s+in|environment\s+variables?)\b/i,
+  },
+  {
+    // A credential file named between the tool to call and what to do with it: a path has dots
+    // (`~/.aws/credentials`), so the sentence rule above stops at it.
+    id: 'output-steers-tools-credential-file',
+    category: 'tool_poisoning',
+    severity: 'HIGH',
+    title: 'tool output tells the model to call tools with private data',
+    pattern:
+      /\b(?:call|invoke|use|run|execute)\s+(?:the\s+)?['"`]?[\w.-]+['"`]?\s+tool\b[^\n]{0,160}?(?:~|\$HOME|\/home\/[\w.-]+|\/Users\/[\w.-]+|%USERPROFILE%)?\/?\.(?:ssh\/[\w.-]+|aws\/credentials|npmrc|netrc|pypirc|git-credentials|kube\/config|docker\/config\.json|env)\b[^\n]{0,160}?\b(?:include|pass|send|attach|upload|forward|post|share|paste)\w*\b|\b(?:call|invoke|use|run|execute)\s+(?:the\s+)?['"`]?[\w.-]+['"`]?\s+tool\b[^\n]{0,160}?\b(?:include|pass|send|attach|upload|forward|post|share|paste)\w*\b[^\n]{0,160}?(?:~|\$HOME)?\/?\.(?:ssh\/[\w.-]+|aws\/credentials|npmrc|netrc|pypirc|git-credentials|kube\/config|docker\/config\.json|env)\b/i,
   },
 ];
 
@@ -48,7 +66,7 @@ const READ_ONLY = /\bread[- ]?only\b|\bnever\s+(?:modif|writ|delet|chang|remov|a
 const NOT_READ_ONLY = /\bnot\s+(?:a\s+)?read[- ]?only\b|\bread[- ]?only\s*(?::\s*)?(?:false|no)\b/i;
 
 interface Rule {
-  kind: HandlerEffectKind | 'env-enumeration' | 'mismatch-network' | 'mismatch-write' | 'collision-upload' | 'secret-system-file' | 'system-write';
+  kind: HandlerEffectKind | 'env-enumeration' | 'mismatch-network' | 'mismatch-write' | 'collision-upload' | 'offline-claim' | 'secret-system-file' | 'system-write';
   category: string;
   severity: Severity;
   title: string;
@@ -75,6 +93,14 @@ export function toolBehaviourFindings(tool: McpTool, effects: readonly HandlerEf
   const leak = undisclosed.find((e) => e.fromInput || e.carriesRead === true);
   if (leak) emit(T('mismatch-network', 'exfiltration', 'HIGH', 'tool sends its input or what it read to the network though its description does not say so'), leak);
   else if (undisclosed[0]) emit(T('mismatch-network', 'exfiltration', 'MED', 'tool makes network calls its description does not mention'), undisclosed[0]);
+  // A tool that promises to stay offline and sends anyway: what it says is false, whatever its
+  // parameters are called (a `webhook_url` or `api_base` it never uses does not disclose the send).
+  // Only a call to a named host off this machine counts: a local model server (`localhost:11434`) is how "runs locally" works.
+  const offMachine = network.filter((e) => e.host !== undefined && !/^(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[?::1\]?|host\.docker\.internal)$/i.test(e.host));
+  if (claims.offline && offMachine.length > 0) {
+    const sends = offMachine.find((e) => e.fromInput || e.carriesRead === true);
+    emit(T('offline-claim', 'exfiltration', sends ? 'CRIT' : 'HIGH', sends ? 'tool says it works offline but sends its input or what it read to the network' : 'tool says it works offline but makes network calls'), sends ?? offMachine[0]!, `${(sends ?? offMachine[0]!).host}: ${(sends ?? offMachine[0]!).evidence}`);
+  }
   const trackers = network.filter((e) => e.discarded === true && e.host !== undefined && TRACKING_HOST.test(e.host));
   const tracking = trackers.find((e) => e.fromInput || e.carriesRead === true) ?? trackers[0];
   if (tracking && claims.network) {
@@ -184,7 +210,7 @@ export function toolBehaviourFindings(tool: McpTool, effects: readonly HandlerEf
   for (const text of of('returned-text')) {
     const hit = findInstructionPhrases(text.evidence, OUTPUT_RULES)[0];
     if (!hit) continue;
-    emit(T('returned-text', hit.rule.category, hit.rule.severity, hit.rule.title), text, text.evidence.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80));
+    emit(T('returned-text', hit.rule.category, outputSeverity(text.evidence.slice(hit.offset, hit.offset + hit.match.length + 80), hit.rule.severity), hit.rule.title), text, text.evidence.slice(Math.max(0, hit.offset - 40), hit.offset + hit.match.length + 80));
     break;
   }
 

@@ -1,21 +1,23 @@
 import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
-import type { CallFact, CodeFacts } from '../code/code-facts.js';
+import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { EVAL_CALLEE, codeFindings, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
+import { EVAL_CALLEE, codeFindings, networkCallee, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
+import { expandShellVariables } from '../repositories/shell-command-findings.js';
 import { commandSignals } from './shell-command.js';
 import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
+import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
@@ -45,7 +47,10 @@ const TEXTUAL = /\.(js|cjs|mjs|jsx|ts|tsx|mts|cts|json|md|markdown|txt|map|css|s
  * The reference analysis of a package: an npm tarball's content (`package.json` at the root), a
  * PyPI sdist or a wheel. Reads files only; never runs, imports or requires the package.
  */
-export async function analyzePackage(input: AnalyzeInput, options: { installTimeOnly?: boolean } = {}): Promise<AgentResult> {
+/** The title of the cross-module startup theft finding (read in one module, sent from another at load). */
+export const STARTUP_SPLIT_TITLE = 'Reads credentials in one module and sends them from another when the package loads';
+
+export async function analyzePackage(input: AnalyzeInput, options: { installTimeOnly?: boolean; startupSplitOnly?: boolean } = {}): Promise<AgentResult> {
   const { files } = await listArtifactFiles(input.dir);
   const layout = packageLayout(files);
   const byPath = new Map(files.map((f) => [f.path.slice(layout.prefix.length), f] as const));
@@ -141,6 +146,10 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   const anySenders = new Set<string>();
   /** Files that read instance credentials from a cloud metadata service, with the package's modules they import. */
   const metadataReaders: { rel: string; line: number; local: string[] }[] = [];
+  /** Files that read credential files or gather the environment (or secret-named variables) as they run. */
+  const secretCollectors = new Set<string>();
+  /** Files that call a function of another module of the package when they load, with the modules they import. */
+  const loaders: { rel: string; file: ArtifactFile; isPy: boolean; calls: CallFact[]; imports: Map<string, string> }[] = [];
   for (const [rel, file] of order) {
     // Another track's agent asks only what runs at install (an MCP server's package scripts).
     if (options.installTimeOnly === true && !installTime.has(rel)) continue;
@@ -213,6 +222,12 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     }
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
     analyzed.add(rel);
+    // A file named like sudo written ahead of the real one on PATH (read only where the code names such a program).
+    if (facts.strings.some((x) => /(?:^|[\\/])(?:sudo|su|doas|pkexec)$|\balias\s+(?:sudo|su|doas|pkexec)\s*=|\b(?:sudo|doas)\s*\(\s*\)\s*\{/.test(x.value))) {
+      const text = await readArtifactText(file);
+      const shim = text === null ? null : privilegedShimFinding(rel, text, isInstall ? 'install-time code' : 'package code');
+      if (shim !== null) findings.push(shim);
+    }
     if (isPy && rel === 'setup.py' && packageName === null) {
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
@@ -232,6 +247,20 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     if (sendsToFixedHost(facts, undefined)) anySenders.add(rel);
     const hook = facts.hooks.find((h) => !/^(fetch|XMLHttpRequest\.|ethereum|solana)/.test(h.target) && h.sends !== true);
     if (hook !== undefined) patchers.push({ rel, line: hook.line, target: hook.target, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
+    if (collectsSecrets(facts)) secretCollectors.add(rel);
+    // Calls into another module of the package when the file loads, and the file's own sends at load (`req.end(t)` with `t` imported).
+    // A call in a callback a timer started at load runs at start too (`setTimeout(() => report(collect()), 5000)`,
+    // `threading.Timer(5, lambda: ship(SNAPSHOT)).start()`): the timer call on the same line is at the top level.
+    const timerLines = new Set(facts.calls.filter((c) => c.topLevel && /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|threading\.Timer|threading\.Thread)$/.test(c.callee)).map((c) => c.line));
+    const loadCalls = facts.calls.filter((c) => (c.topLevel || timerLines.has(c.line)) && (c.callee.startsWith('.') || networkCallee(facts, c.callee) || c.onChannel));
+    if (loadCalls.length > 0) {
+      const imports = new Map<string, string>();
+      for (const i of facts.imports) {
+        const target = i.module.startsWith('.') ? resolveLocal(i.module, rel, isPy, (p) => byPath.has(p)) : null;
+        if (target !== null) imports.set(i.module, target);
+      }
+      loaders.push({ rel, file, isPy, calls: loadCalls, imports });
+    }
     if (readsInstanceCredentials(facts) && !anySenders.has(rel)) metadataReaders.push({ rel, line: facts.strings.find((x) => /169\.254|metadata\.|100\.100\.100\.200|fd00:ec2/.test(x.value))?.line ?? 1, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
   }
 
@@ -248,6 +277,29 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     if (sender !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: installTime.has(p.rel) ? 'CRIT' : 'HIGH', title: 'Replaces a library function in a module that imports a module sending data to a fixed host', file: p.rel, line: p.line, evidence: `${p.target} replaced; ${sender} sends` }));
   }
 
+  // Credentials gathered by one module and handed, when the package loads, to a function of another
+  // module that sends to a fixed host: `report(collect())`, `ship(SNAPSHOT)` (startup theft split so
+  // that no file both reads and sends).
+  for (const l of loaders) {
+    let text: string | null | undefined;
+    for (const c of l.calls) {
+      const spec = [...l.imports.keys()].filter((m) => c.callee === m || c.callee.startsWith(`${m}.`)).sort((a, b) => b.length - a.length)[0];
+      // The sender is the module whose function is called, or this file when the call is its own request.
+      const sender = spec === undefined ? (c.callee.startsWith('.') ? undefined : l.rel) : l.imports.get(spec);
+      if (sender === undefined || !fixedSenders.has(sender) || (sender === l.rel && spec !== undefined)) continue;
+      text ??= await readArtifactText(l.file);
+      if (text === null) break;
+      const line = text.split('\n')[c.line - 1] ?? '';
+      // What is sent comes from a module that collects secrets (a name it exports, or a call of it, on the line), or from this file itself.
+      const source = secretCollectors.has(l.rel) && sender !== l.rel ? l.rel : [...l.imports].find(([m, target]) => target !== sender && secretCollectors.has(target) && importedNames(text!, m, l.isPy).some((n) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(line.replace(/^[^(]*\(/, ''))))?.[1];
+      const sameLine = source === undefined ? l.calls.find((o) => o !== c && o.line === c.line && [...l.imports].some(([m, target]) => target !== sender && secretCollectors.has(target) && (o.callee === m || o.callee.startsWith(`${m}.`)))) : undefined;
+      const from = source ?? (sameLine === undefined ? undefined : l.imports.get([...l.imports.keys()].find((m) => sameLine.callee === m || sameLine.callee.startsWith(`${m}.`))!));
+      if (from === undefined) continue;
+      findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: STARTUP_SPLIT_TITLE, file: l.rel, line: c.line, evidence: `${line.trim().slice(0, 120)} — ${from} reads, ${sender} sends to a fixed host` }));
+      break;
+    }
+  }
+
   // A payload cut out of an image in one module and evaluated in the module that requires it.
   for (const e of evaluators) {
     const carver = e.local.find((p) => imageCarvers.has(p));
@@ -255,6 +307,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   }
   if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
   if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
+  // Another track's agent asks only for the startup theft split across modules (an MCP server's code).
+  if (options.startupSplitOnly === true) return resultFromFindings(findings.filter((f) => f.title === STARTUP_SPLIT_TITLE));
   return resultFromFindings(findings);
 }
 
@@ -348,7 +402,10 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         const file = byPath.get(resolved);
         const body = file === undefined ? null : await readArtifactText(file);
         if (body === null) continue;
-        body.split('\n').forEach((l, i) => {
+        const shim = privilegedShimFinding(resolved, body, 'install script');
+        if (shim !== null) out.push(shim);
+        // Constant shell variables expanded (`d=/dev; p=tcp; … "$d/$p/$h/$n"`): a command reads as what it runs.
+        expandShellVariables(body).split('\n').forEach((l, i) => {
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
         });
       }
@@ -374,7 +431,7 @@ async function scriptsRunBy(facts: CodeFacts, from: string, byPath: Map<string, 
       seen.add(rel);
       const body = await readArtifactText(file);
       if (body === null) continue;
-      body.split('\n').forEach((l, i) => {
+      expandShellVariables(body).split('\n').forEach((l, i) => {
         for (const s of commandSignals(l)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: rel, line: i + 1, evidence: l }));
       });
     }
@@ -499,6 +556,41 @@ function nativeFindings(rel: string, kind: string): AgentFinding[] {
 }
 
 /** The package's own modules a file imports (`./x`, `../y` in JavaScript; `.x`, `..y.z` in Python). */
+/**
+ * The file reads credentials as it runs: a credential path (`.npmrc`, `.ssh/…`, `.git-credentials`…)
+ * named beside a file read, the whole environment gathered, or a signing secret read from it.
+ */
+function collectsSecrets(facts: CodeFacts): boolean {
+  const reads = facts.calls.some((c) => /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open|load)$/.test(c.callee));
+  if (reads && facts.strings.some((s) => CREDENTIAL_PATH.test(s.value))) return true;
+  // Parts joined into the path (`join(homedir(), '.aws', 'credentials')`).
+  if (facts.calls.some((c) => /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open)$/.test(c.callee) && CREDENTIAL_PATH.test(c.argStrings.join('/')))) return true;
+  if (facts.envDumps.length > 0 || facts.calls.some((c) => /^(os\.environ\.(items|copy|keys|values)|Object\.(entries|keys|values)|JSON\.stringify)$/.test(c.callee) && (c.callee.startsWith('os.') || c.argLabels.includes('env')))) return true;
+  return facts.calls.some((c) => c.argLabels.includes('keymaterial') || c.argLabels.includes('secret'));
+}
+
+/** The names a file binds from a relative module: `const x = require(m)`, `const { a, b } = require(m)`, `import x, { a } from m`, `from m import a, b`. */
+function importedNames(text: string, spec: string, isPy: boolean): string[] {
+  const q = spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const out: string[] = [];
+  const patterns = isPy
+    ? [new RegExp(`^\\s*from\\s+${q}\\s+import\\s+\\(?([\\w\\s,]+)`, 'gm')]
+    : [new RegExp(`(?:const|let|var)\\s+(\\{[^}]*\\}|[\\w$]+)\\s*=\\s*require\\(\\s*['"\`]${q}['"\`]\\s*\\)`, 'g'), new RegExp(`import\\s+([^;]*?)\\s+from\\s+['"]${q}['"]`, 'g')];
+  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...m[1]!.replace(/[{}]/g, ' ').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
+  return out;
+}
+
+/** The file of the package a relative import names (JavaScript `./x` resolution, Python `.x` / `..x`), or null. */
+function resolveLocal(spec: string, rel: string, isPy: boolean, exists: (path: string) => boolean): string | null {
+  const dir = posix.dirname(rel);
+  if (!isPy) return resolveModulePath(spec, dir, exists);
+  const dots = /^\.+/.exec(spec)![0].length;
+  let base = dir === '.' ? '' : dir;
+  for (let k = 1; k < dots; k++) base = posix.dirname(base) === '.' ? '' : posix.dirname(base);
+  const stem = [base, spec.slice(dots).replace(/\./g, '/')].filter((x) => x !== '').join('/');
+  return [`${stem}.py`, `${stem}/__init__.py`].find(exists) ?? null;
+}
+
 function localModules(facts: CodeFacts, rel: string, isPy: boolean, exists: (path: string) => boolean): string[] {
   const dir = posix.dirname(rel);
   const out: string[] = [];

@@ -63,7 +63,7 @@ const CLOUD_API_HOST = /(^|\.)(amazonaws\.com(\.cn)?|aws\.amazon\.com|googleapis
 const GEO_IP = /(ipgeolocation|ip-api\.|ipinfo\.|ipapi\.|geoip|freegeoip|ip2location)/i;
 const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;
-const SUSPICIOUS_DECODED = /(child_process|require\s*\(|\beval\b|\bexec\b|https?:\/\/|powershell|\/bin\/(ba)?sh|\bcurl\b|\bwget\b|process\.env|os\.environ|subprocess|socket|__import__|\.npmrc|\.ssh)/i;
+const SUSPICIOUS_DECODED = /(child_process|require\s*\(|\beval\b|\bexec\b|https?:\/\/|powershell|\/bin\/(ba)?sh|\bcurl\b|\bwget\b|process\.env|os\.environ|subprocess|socket|__import__|\.npmrc|\.ssh|os\.(?:system|popen|dup2)|pty\.spawn|\/dev\/tcp\/|\bbash\s+-i\b|\bnc\s+-e\b)/i;
 
 const DIGEST_CALLEE = /^(crypto\.createHash|hashlib\.(sha256|sha384|sha512|new)|hashlib\.file_digest)$/;
 const PINNED_DIGEST = /^(?:[a-f0-9]{64}|[a-f0-9]{96}|[a-f0-9]{128}|(?:sha256|sha384|sha512)-[A-Za-z0-9+/]{43,86}={0,2})$/i;
@@ -114,7 +114,7 @@ function atInstall(severity: Severity, installTime: boolean): Severity {
   return severity === 'LOW' ? 'MED' : severity === 'MED' ? 'HIGH' : 'CRIT';
 }
 
-function networkCallee(facts: CodeFacts, callee: string): boolean {
+export function networkCallee(facts: CodeFacts, callee: string): boolean {
   return facts.language === 'javascript' ? isNetworkCallee(callee) : isPythonNetworkCallee(callee);
 }
 
@@ -136,7 +136,10 @@ export function readsInstanceCredentials(facts: CodeFacts): boolean {
 export function sendsToFixedHost(facts: CodeFacts, identity: PackageIdentity | undefined): boolean {
   if (!facts.calls.some((c) => networkCallee(facts, c.callee) || c.onChannel)) return false;
   // The metadata service is on the machine's own link: asking it is a read, not a send; a cloud's own APIs are where its credentials belong.
-  return facts.strings.some((s) => /^(https?|wss?):\/\//i.test(s.value.trim()) && urlHosts(s.value).slice(0, 1).some((x) => !ownHost(x, identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x) && !METADATA_SERVICE.test(x) && !CLOUD_API_HOST.test(x)));
+  const fixed = (x: string) => !ownHost(x, identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x) && !METADATA_SERVICE.test(x) && !CLOUD_API_HOST.test(x) && !/^(localhost|127\.0\.0\.1|::1|0\.0\.0\.0)$/i.test(x);
+  // A request's `hostname`/`host` option names its destination as surely as a URL does.
+  const optionHosts = facts.calls.filter((c) => networkCallee(facts, c.callee)).flatMap((c) => [c.options.hostname, c.options.host].filter((h): h is string => h !== undefined && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(h)));
+  return optionHosts.some(fixed) || facts.strings.some((s) => /^(https?|wss?):\/\//i.test(s.value.trim()) && urlHosts(s.value).slice(0, 1).some(fixed));
 }
 
 /** Findings from the facts of one code file of a package. */
@@ -501,8 +504,9 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   // Monkey-patching (Python, Node APIs): replacing a library function intercepts everything that calls it.
   const libraryHooks = facts.hooks.filter((h) => facts.language === 'python' || !BROWSER_HOOK.test(h.target));
   if (libraryHooks.length > 0) {
-    const capture = libraryHooks.find((h) => h.sends === true);
-    if (capture !== undefined) push('exfiltration', side ? 'MED' : atInstall('HIGH', install), 'Replaces a library method with a function that sends data over the network (the arguments it receives leave)', capture.line, capture.target);
+    const capture = libraryHooks.find((h) => h.sends === true && h.secretArgs === true) ?? libraryHooks.find((h) => h.sends === true);
+    if (capture?.secretArgs === true) push('exfiltration', side ? 'MED' : 'CRIT', 'Replaces a library function that receives keys or secrets with one that sends them over the network', capture.line, capture.target);
+    else if (capture !== undefined) push('exfiltration', side ? 'MED' : atInstall('HIGH', install), 'Replaces a library method with a function that sends data over the network (the arguments it receives leave)', capture.line, capture.target);
     for (const h of capture === undefined ? libraryHooks.slice(0, 1) : []) {
       const sendsOut = hasNetwork && urlStrings.some((u) => urlHosts(u).some((x) => !ownHost(x, ctx.identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x)));
       push('malware', side ? 'LOW' : atInstall(sendsOut ? 'HIGH' : 'MED', install), sendsOut ? 'Replaces a library function at run time in code that sends data to a hard-coded host' : 'Replaces a library function at run time (monkey-patching)', h.line, h.target);

@@ -51,6 +51,13 @@ const SECRET_DATA = /\b(cat|env|printenv)\b|\$[A-Z_]*(TOKEN|KEY|SECRET|PASSWORD)
  * `own` tells hosts the package itself names in its metadata (a driver fetching from its vendor's
  * download site): downloads from them alone are reported low.
  */
+/**
+ * A read-write descriptor opened on a path (`exec 3<>"$target"`) and then a shell reading its
+ * commands from that descriptor (`sh <&3 >&3`) or a loop running what it reads (`while read l <&3; do
+ * $l …`): bash's socket redirection whatever the path is spelled as (`/dev/tcp/…` built from pieces).
+ */
+export const SHELL_ON_DESCRIPTOR = /\b([3-9])<>[^;&|\n]*[;&|\n][\s\S]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/;
+
 export function commandSignals(command: string, own?: (host: string) => boolean): CommandSignal[] {
   const out: CommandSignal[] = [];
   const hosts = urlHosts(command);
@@ -73,7 +80,7 @@ export function commandSignals(command: string, own?: (host: string) => boolean)
       out.push({ category: 'remote_code_execution', severity: 'HIGH', title: 'Downloads from a host that is not a package registry' });
     }
   }
-  if (/\/dev\/tcp\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Opens a reverse shell' });
+  if (/\/dev\/(?:tcp|udp)\/|\bnc(at)?\b[^\n]*\s-e\s|\bbash\s+-i\s*>&|\bsocat\b[^\n]*exec:/i.test(command) || SHELL_ON_DESCRIPTOR.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Opens a reverse shell' });
   if (/\b4[0-9AB][1-9A-HJ-NP-Za-km-z]{93}\b/.test(command) || /\bxmrig\b|stratum\+tcp:\/\/|--donate-level|\bminexmr\b|\bsupportxmr\b|\bnanopool\b|--rig-id\b/i.test(command)) out.push({ category: 'malware', severity: 'CRIT', title: 'Runs a cryptocurrency miner' });
   if (DOWNLOAD_TOOL.test(command) && /\s(-o|-O|--output)\s*\S+|>\s*\S+/.test(command) && /chmod\s+(\+x|[0-7]*[157]\b)|\.\/\S+/.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a binary, makes it executable and runs it' });
   // DNS as a channel: the output of a command substituted into a name that is looked up reaches the name's server.

@@ -1,3 +1,4 @@
+import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import type { CodeFacts } from '../code/code-facts.js';
@@ -54,6 +55,8 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
   }
   const js = language === undefined ? JS_CODE.test(path) : language === 'javascript';
   if (!js && language !== 'python' && !PY_CODE.test(path)) return out;
+  const shim = privilegedShimFinding(path, text, 'script run automatically');
+  if (shim !== null) out.push(shim);
   const install = reason === 'automatic';
   const big = js && text.length > WHOLE_PARSE_BYTES;
   const pieces = big ? suspiciousChunks(text) : [{ code: text, firstLine: 1 }];

@@ -1,5 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
+import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from '../packages/shell-command.js';
 
 /**
@@ -8,7 +9,11 @@ import { TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from '../packages/sh
  * GitHub, golangci-lint, Node's NodeSource repositories, Homebrew, Nix, Helm, SDKMAN, Foundry, Solana.
  */
 export const OFFICIAL_INSTALLER_HOSTS =
-  /^(sh\.rustup\.rs|static\.rust-lang\.org|get\.docker\.com|test\.docker\.com|bun\.sh|deno\.land|deno\.com|get\.pnpm\.io|yarnpkg\.com|classic\.yarnpkg\.com|astral\.sh|install\.python-poetry\.org|golangci-lint\.run|deb\.nodesource\.com|rpm\.nodesource\.com|install\.determinate\.systems|nixos\.org|releases\.nixos\.org|get\.helm\.sh|get\.sdkman\.io|foundry\.paradigm\.xyz|release\.solana\.com|release\.anza\.xyz|fnm\.vercel\.app|pyenv\.run|get\.rvm\.io|dot\.net|dotnet\.microsoft\.com|starship\.rs|sdk\.cloud\.google\.com|cli\.github\.com|claude\.ai|gh\.io|opencode\.ai|ollama\.com|tailscale\.com|get\.k3s\.io|min\.io|dl\.min\.io|sh\.vector\.dev|install\.ohmyz\.sh|ohmyz\.sh)$/i;
+  /^(sh\.rustup\.rs|rustwasm\.github\.io|static\.rust-lang\.org|get\.docker\.com|test\.docker\.com|bun\.sh|deno\.land|deno\.com|get\.pnpm\.io|yarnpkg\.com|classic\.yarnpkg\.com|astral\.sh|install\.python-poetry\.org|golangci-lint\.run|deb\.nodesource\.com|rpm\.nodesource\.com|install\.determinate\.systems|nixos\.org|releases\.nixos\.org|get\.helm\.sh|get\.sdkman\.io|foundry\.paradigm\.xyz|release\.solana\.com|release\.anza\.xyz|fnm\.vercel\.app|pyenv\.run|get\.rvm\.io|dot\.net|dotnet\.microsoft\.com|starship\.rs|sdk\.cloud\.google\.com|cli\.github\.com|claude\.ai|gh\.io|opencode\.ai|ollama\.com|tailscale\.com|get\.k3s\.io|min\.io|dl\.min\.io|sh\.vector\.dev|install\.ohmyz\.sh|ohmyz\.sh)$/i;
+
+/** Owners and repositories on GitHub whose install scripts are the documented official installers. */
+export const OFFICIAL_CODE_HOST_OWNER =
+  /^(?:Homebrew\/install|nvm-sh\/nvm|ohmyzsh\/ohmyzsh|pyenv\/pyenv-installer|rbenv\/rbenv-installer|tj\/n|helm\/helm|rust-lang\/rustup|rustwasm\/wasm-pack|denoland\/deno_install|oven-sh\/bun|astral-sh\/(?:uv|ruff)|pnpm\/get|volta-cli\/volta|golangci\/golangci-lint|nodesource\/distributions|Schniz\/fnm|foundry-rs\/foundry|creationix\/nvm|devcontainers\/\w[\w.-]*|microsoft\/\w[\w.-]*|actions\/\w[\w.-]*)$/i;
 
 // Hosts nobody is accountable for: paste sites, URL shorteners, tunnels and request catchers.
 const ANONYMOUS_HOSTS =
@@ -20,7 +25,7 @@ const DOWNLOADER = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-rest
 const PIPE_TO_INTERPRETER = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:(?:ba|z|da|k|fi)?sh|cmd(?:\.exe)?|node|python[0-9.]*|perl|ruby|php|iex|pwsh|powershell)\b`, 'i');
 // `bash <(curl …)`, `eval "$(curl …)"`, `node -e "$(curl …)"`, `source <(wget -qO- …)`, `iex (iwr …)`.
 const SUBSTITUTED_INTO_INTERPRETER = new RegExp(
-  String.raw`(?<![\w./-])(?:(?:ba|z|da)?sh|source|eval|node|python[0-9.]*|perl|ruby)(?:\s+-[a-z]+)*\s*["']?(?:<\(|\$\()\s*${DOWNLOADER}\b|(?<![\w./-])(?:iex|invoke-expression)\b\s*\(?\s*\(?\s*(?:${DOWNLOADER}|new-object\s+net\.webclient)`,
+  String.raw`(?<![\w./-])(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:(?:ba|z|da)?sh|source|eval|node|python[0-9.]*|perl|ruby)(?:\s+-[a-z]+)*\s*["']?(?:<\(|\$\()\s*${DOWNLOADER}\b|(?<![\w./-])(?:iex|invoke-expression)\b\s*\(?\s*\(?\s*(?:${DOWNLOADER}|new-object\s+net\.webclient)`,
   'i',
 );
 // `curl -o x … && chmod +x x && ./x`, `wget … ; bash x.sh`.
@@ -75,6 +80,10 @@ export function downloadSource(command: string, ownHosts: ReadonlySet<string> = 
   if (plainHttp || bareIp || hosts.some((h) => IP_HOST.test(h) || ANONYMOUS_HOSTS.test(h))) return 'anonymous';
   if (hosts.length === 0) return 'named';
   const own = (h: string) => ownHosts.has(h) || [...ownHosts].some((o) => h.endsWith(`.${o}`));
+  // On a code host anyone can publish to, the owner is the publisher: a script from an owner that is
+  // neither an official installer's (nvm-sh, Homebrew…) nor the repository's own is not the vendor's.
+  const codeHostScripts = [...command.matchAll(/https:\/\/(?:raw\.githubusercontent\.com|gist\.githubusercontent\.com|github\.com)\/([\w.-]+)\/([\w.-]+)/gi)];
+  if (codeHostScripts.some((m) => !OFFICIAL_CODE_HOST_OWNER.test(`${m[1]}/${m[2]}`) && !ownHosts.has(`github.com/${m[1]!.toLowerCase()}`))) return 'named';
   return hosts.every((h) => OFFICIAL_INSTALLER_HOSTS.test(h) || TRUSTED_DOWNLOAD_HOSTS.test(h) || own(h)) ? 'official' : 'named';
 }
 
@@ -131,6 +140,12 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
  * another (`tar czf /tmp/x.tgz ~/.ssh` … `curl -F f=@/tmp/x.tgz https://…`).
  */
 export function shellScriptFindings(text: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
+  // A `sudo` shim written ahead of the real one (a file on PATH, an alias or function in a shell profile).
+  const shim = privilegedShimFinding(ctx.file, text, ctx.where);
+  return shim === null ? credentialUploadFindings(text, ctx) : [shim, ...credentialUploadFindings(text, ctx)];
+}
+
+function credentialUploadFindings(text: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
   const collect = COLLECTS_CREDENTIALS.exec(text);
   const upload = collect ? UPLOADS_FILE.exec(text.slice(collect.index)) : null;
   if (!collect || !upload) return [];

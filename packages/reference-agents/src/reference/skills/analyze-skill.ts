@@ -18,6 +18,7 @@ import { downloadHostKind, firstUrl } from './download-host.js';
 import { skillDocumentFindings } from './skill-document-findings.js';
 import { agentActionFindings, describedAsAttack } from './agent-action-findings.js';
 import { skillFileFindings } from './skill-file-findings.js';
+import { privilegedShimFinding } from '../text/privileged-shim.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -99,12 +100,12 @@ function jsonCommandFacts(text: string): ScriptFact[] {
  * official site of a tool the document itself runs makes it LOW (an installer one-liner quoted in
  * setup instructions).
  */
-function documentCommandFindings(file: string, text: string): AgentFinding[] {
+function documentCommandFindings(file: string, text: string, skillText = ''): AgentFinding[] {
   const findings: AgentFinding[] = [];
   const kept: ScriptFact[] = [];
   for (const fact of documentCommandFacts(text)) {
     const url = fact.kind === 'download-exec' ? firstUrl(fact.evidence) : null;
-    const host = url ? downloadHostKind(url, text) : null;
+    const host = url ? downloadHostKind(url, skillText === '' ? text : `${text}\n${skillText}`) : null;
     if (url && host === 'anonymous') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'documented command downloads code from an anonymous host and runs it', file, line: fact.line, evidence: fact.evidence }));
     else if (url && host === 'placeholder') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: 'documented command downloads from a placeholder address and runs it', file, line: fact.line, evidence: fact.evidence }));
     else if (url && host === 'tool-site') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: `documented command installs a tool the document uses from ${url.hostname}`, file, line: fact.line, evidence: fact.evidence }));
@@ -135,6 +136,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const relays: Array<{ file: string; line: number }> = [];
   let skillFile: string | null = null;
 
+  // The skill's own text (its SKILL.md), read first: tools it uses name their installers in its other documents.
+  const skillMd = listing.files.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path)).sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
+  const skillText = skillMd === undefined ? '' : ((await readArtifactText(skillMd)) ?? '');
   for (const file of [...listing.files, ...linked.files]) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -149,7 +153,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       findings.push(...skillDocumentFindings(text, file.path));
       findings.push(...agentActionFindings(text, file.path));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
-      findings.push(...documentCommandFindings(file.path, text));
+      // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
+      findings.push(...documentCommandFindings(file.path, text, skillText));
       const obey: RegExpExecArray | null = obeysOutput === null ? OBEY_OUTPUT.exec(text) : null;
       if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
         obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
@@ -175,6 +180,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       }));
       const dns = dnsExfiltrationFinding(file.path, text, 'script');
       if (dns !== null) findings.push(dns);
+      const shim = privilegedShimFinding(file.path, text, 'script');
+      if (shim !== null) findings.push(shim);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     if (shipped && (language !== null || CONFIG.test(file.path))) {

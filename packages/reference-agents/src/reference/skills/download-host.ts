@@ -8,7 +8,7 @@ const GENERIC = new Set(['www', 'get', 'install', 'installer', 'setup', 'script'
 // Official installers quoted in countless setup guides, whose host or path names the project rather
 // than the command it installs (`brew` from Homebrew/install, `cargo` from sh.rustup.rs).
 const OFFICIAL_INSTALLER =
-  /^(?:raw\.githubusercontent\.com\/(?:Homebrew\/install|nvm-sh\/nvm|ohmyzsh\/ohmyzsh|pyenv\/pyenv-installer|rbenv\/rbenv-installer|tj\/n)\/|sh\.rustup\.rs\/|get\.docker\.com\/|deno\.land\/install|bun\.sh\/install|astral\.sh\/(?:uv|ruff)\/|get\.pnpm\.io\/|get\.volta\.sh\/|get\.sdkman\.io\/|install\.python-poetry\.org\/|pyenv\.run\/|ollama\.com\/install\.sh|claude\.ai\/install\.sh|starship\.rs\/install\.sh|fnm\.vercel\.app\/install|foundry\.paradigm\.xyz|deb\.nodesource\.com\/|rpm\.nodesource\.com\/|cli\.github\.com\/|sh\.flutter\.dev|dot\.net\/v1\/dotnet-install|get\.helm\.sh\/|raw\.githubusercontent\.com\/helm\/helm\/)/i;
+  /^(?:raw\.githubusercontent\.com\/(?:Homebrew\/install|nvm-sh\/nvm|ohmyzsh\/ohmyzsh|pyenv\/pyenv-installer|rbenv\/rbenv-installer|tj\/n)\/|sh\.rustup\.rs\/|get\.docker\.com\/|deno\.land\/install|bun\.sh\/install|astral\.sh\/(?:uv|ruff)\/|get\.pnpm\.io\/|get\.volta\.sh\/|get\.sdkman\.io\/|install\.python-poetry\.org\/|pyenv\.run\/|ollama\.com\/install\.sh|claude\.ai\/install\.sh|starship\.rs\/install\.sh|fnm\.vercel\.app\/install|foundry\.paradigm\.xyz|deb\.nodesource\.com\/|rpm\.nodesource\.com\/|cli\.github\.com\/|sh\.flutter\.dev|dot\.net\/v1\/dotnet-install|get\.helm\.sh\/|raw\.githubusercontent\.com\/helm\/helm\/|rustwasm\.github\.io\/wasm-pack\/)/i;
 
 export type DownloadHostKind = 'anonymous' | 'unnamed' | 'tool-site' | 'placeholder';
 

@@ -54,6 +54,8 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
     const argLabels = new Set<DataLabel>();
     for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labels.of(a)) argLabels.add(l);
     argLabels.delete('channel');
+    // A client whose default headers carry a secret (`axios.defaults.headers.common['X'] = key`) sends it with every request.
+    if (callee?.type === 'MemberExpression' && isNetworkCallee(q)) for (const l of labels.of(node(callee.object))) if (l === 'keymaterial' || l === 'secret' || l === 'env' || l === 'envtoken' || l === 'hostinfo') argLabels.add(l);
     const onChannel = callee?.type === 'MemberExpression' && CHANNEL_METHODS.has(r.propertyName(callee) ?? '') && labels.of(node(callee.object)).has('channel');
     const first = args[0];
     const firstState = { decoded: false };

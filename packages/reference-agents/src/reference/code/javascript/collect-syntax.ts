@@ -32,6 +32,8 @@ export interface NamedFunction {
   name: string;
   params: string[];
   scope: number;
+  /** End offset of the function's node (its start is the map's key). */
+  end: number;
 }
 
 /** What one walk of the tree collects for the passes after it. */
@@ -91,7 +93,7 @@ export function collectSyntax(ctx: FileContext, program: N, facts: CodeFacts): F
       if (id !== undefined && n.type === 'FunctionDeclaration') scopes.declare(scopes.of(parents, parents.length - 1)[0]!, id.name as string);
       const holder = parents[parents.length - 2];
       const fname = id?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : holder?.type === 'AssignmentExpression' ? node(holder.left)?.name : undefined);
-      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)), scope: scopes.of(parents, parents.length - 1)[0] ?? 0 });
+      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)), scope: scopes.of(parents, parents.length - 1)[0] ?? 0, end: n.end });
       const body = node(n.body);
       if (typeof fname === 'string' && n.type === 'ArrowFunctionExpression' && body !== undefined && body.type !== 'BlockStatement') {
         ctx.returns.push({ name: fname, outer: scopes.of(parents, parents.length - 1), value: body, chain: scopes.of([...parents]) });

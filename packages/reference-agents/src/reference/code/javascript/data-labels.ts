@@ -1,4 +1,4 @@
-import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, SECRET_ENV_NAME, type DataLabel } from '../code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, type DataLabel } from '../code-facts.js';
 import { isNetworkCallee } from './callee-kinds.js';
 import { node, nodes, type N } from './estree.js';
 import { argStrings } from './fold.js';
@@ -68,6 +68,8 @@ export class DataLabels {
         if (q === 'process.env') out.add('env');
         else if (q?.startsWith('process.env.') === true) {
           if (SECRET_ENV_NAME.test(q.slice('process.env.'.length))) out.add('envtoken');
+          // A signing secret (`process.env.PRIVATE_KEY`, `AWS_SECRET_ACCESS_KEY`) is key material: it never travels.
+          if (SIGNING_SECRET_ENV_NAME.test(q.slice('process.env.'.length))) out.add('keymaterial');
         } else {
           const prop = r.propertyName(expr);
           if (prop !== undefined && KEY_MATERIAL_NAME.test(prop)) out.add('keymaterial');
@@ -169,6 +171,9 @@ export class DataLabels {
       else if (q !== undefined && /^path\./.test(q)) out.add('credpath');
     }
     add(argLabelSet);
+    // A signature or digest of a key (`createHmac('sha256', secret).update(p).digest('hex')`, `sign(secret, p)`) is not the key.
+    const called = callee?.type === 'Identifier' ? (callee.name as string) : callee?.type === 'MemberExpression' ? r.propertyName(callee) : undefined;
+    if (called !== undefined && SIGNATURE_CALL.test(called) && !/^(?:assign|design|consign|resign|signal)/i.test(called)) for (const l of SIGNED_AWAY_LABELS) out.delete(l);
     return out;
   }
 }

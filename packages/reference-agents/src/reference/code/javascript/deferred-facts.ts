@@ -1,7 +1,8 @@
 import type { CodeFacts } from '../code-facts.js';
-import { SENSITIVE_NAMES } from '../code-facts.js';
+import { CHAIN_SEND, SECRET_ARGUMENT_NAME, SENSITIVE_NAMES } from '../code-facts.js';
+import { isNetworkCallee } from './callee-kinds.js';
 import type { FileSyntax } from './collect-syntax.js';
-import { node } from './estree.js';
+import { node, nodes, type N } from './estree.js';
 import type { FileContext } from './file-context.js';
 
 /** Assignments that replace a network or wallet function: `fetch = …`, `XMLHttpRequest.prototype.send = …`. */
@@ -13,6 +14,8 @@ const HOOKED = /^(fetch|XMLHttpRequest\.prototype\.(open|send|setRequestHeader)|
  * prototype methods of their request classes (`http.ClientRequest.prototype.write`).
  */
 const NODE_HOOKABLE = /^(?:(?:node:)?(?:https?|http2|net|tls|dns|child_process)\.(?:request|get|connect|createConnection|lookup|resolve\w*|exec|execSync|execFile|spawn|spawnSync|fork)|(?:node:)?https?\.(?:ClientRequest|Agent)\.prototype\.\w+|(?:node:)?crypto\.(?:createCipheriv|createSign|privateDecrypt|createPrivateKey))$/;
+/** Node's built-in modules (`node:` or bare). */
+const NODE_BUILTIN = /^(?:node:)?(?:assert|async_hooks|buffer|child_process|cluster|console|constants|crypto|dgram|diagnostics_channel|dns|domain|events|fs|http|http2|https|inspector|module|net|os|path|perf_hooks|process|punycode|querystring|readline|repl|stream|string_decoder|sys|timers|tls|trace_events|tty|url|util|v8|vm|wasi|worker_threads|zlib)(?:\/[\w/]+)?$/;
 const FUNCTION_VALUE = new Set(['FunctionExpression', 'ArrowFunctionExpression', 'Identifier', 'CallExpression']);
 
 /**
@@ -50,6 +53,25 @@ export function addDeferredFacts(ctx: FileContext, syntax: FileSyntax, facts: Co
       // A Node API that carries requests, credentials or commands replaced by a function: everything
       // any module of the process sends or runs through it passes the replacement first.
       facts.hooks.push({ target, line: lineOf(a.start) });
+    } else if (left.type === 'MemberExpression' && (node(a.right)?.type === 'FunctionExpression' || node(a.right)?.type === 'ArrowFunctionExpression' || node(a.right)?.type === 'Identifier')) {
+      // A function of an imported library (not a relative module, not a Node built-in listed above)
+      // replaced by one that itself makes a network call or puts data on a chain: every caller's
+      // arguments (a mnemonic given to `bip39.mnemonicToSeedSync`, a key to `Keypair.fromSecretKey`) pass it first.
+      // Node's own modules are judged by the rows above (an HTTP mocking library replaces `http.ClientRequest` by design).
+      const library = facts.imports.find((i) => !/^[./]/.test(i.module) && !NODE_BUILTIN.test(i.module) && (target === i.module || target.startsWith(`${i.module}.`)));
+      if (library === undefined || target === library.module) continue;
+      // A function written in place, or a function of the file named by the value (`bip39.x = patched`).
+      const right = node(a.right)!;
+      const named = right.type === 'Identifier' ? [...syntax.functions].find(([, f]) => f.name === right.name) : undefined;
+      if (right.type === 'Identifier' && named === undefined) continue;
+      const fn = named === undefined ? { start: right.start, end: right.end, params: nodes(right.params).map((p: N) => (p.type === 'Identifier' ? (p.name as string) : p.type === 'AssignmentPattern' ? ((node(p.left)?.name as string | undefined) ?? '') : '')) } : { start: named[0], end: named[1].end, params: named[1].params };
+      const sends = syntax.callSites.some((site, i) => site.call.start >= fn.start && site.call.end <= fn.end && (isNetworkCallee(facts.calls[i]?.callee ?? '') || facts.calls[i]?.onChannel === true || CHAIN_SEND.test(facts.calls[i]?.callee ?? '')));
+      if (!sends) continue;
+      // A wrapper of a request function (retries, timeouts, logging) sends by nature: only one that also names a fixed address of its own counts.
+      if (isNetworkCallee(target) && !/['"`]https?:\/\/[\w.-]+/.test(ctx.text.slice(fn.start, fn.end))) continue;
+      const params = fn.params;
+      const secretArgs = SECRET_ARGUMENT_NAME.test(target.slice(library.module.length + 1)) || params.some((p) => SECRET_ARGUMENT_NAME.test(p));
+      facts.hooks.push({ target, line: lineOf(a.start), sends: true, ...(secretArgs ? { secretArgs: true } : {}) });
     }
   }
   // String constants, including ones only visible after folding (concatenations, char codes, base64).

@@ -1,5 +1,6 @@
 import { childNodes, node, nodes, type N } from './estree.js';
 import type { FoldState, Resolve } from './resolve.js';
+import { decompress } from '../decode-bytes.js';
 
 /** The longest string a concatenation folds to: past it the constant is not worth the memory. */
 const MAX_FOLD = 64 * 1024;
@@ -76,6 +77,20 @@ export function foldArray(r: Resolve, expr: N | undefined, state: FoldState, dep
   return undefined;
 }
 
+/** The bytes a constant expression stands for: `Buffer.from(s, 'base64'|'hex')` decoded exactly, else a folded string's latin1 bytes. */
+function constantBytes(r: Resolve, expr: N | undefined, state: FoldState, depth: number): Buffer | undefined {
+  if (expr === undefined) return undefined;
+  if (expr.type === 'CallExpression' && r.qualify(node(expr.callee)) === 'Buffer.from') {
+    const inner = nodes(expr.arguments);
+    const data = foldExpression(r, inner[0], state, depth + 1);
+    const encoding = inner[1] === undefined ? 'utf8' : foldExpression(r, inner[1], state, depth + 1);
+    if (data === undefined || (encoding !== 'base64' && encoding !== 'hex' && encoding !== 'base64url' && encoding !== 'utf8' && encoding !== 'latin1')) return undefined;
+    return Buffer.from(data, encoding);
+  }
+  const v = foldExpression(r, expr, state, depth + 1);
+  return v === undefined ? undefined : Buffer.from(v, 'latin1');
+}
+
 /** Decoders and string methods applied to constants: what `atob('…')` or `[…].join('')` evaluates to. */
 function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string | undefined {
   const callee = node(expr.callee);
@@ -115,6 +130,16 @@ function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string 
     if (data === undefined || (encoding !== 'base64' && encoding !== 'hex' && encoding !== 'base64url')) return undefined;
     state.decoded = true;
     return Buffer.from(data, encoding).toString('utf8');
+  }
+  // `zlib.gunzipSync(Buffer.from(blob, 'base64'))`, `zlib.inflateSync(…)`: decompressed constants are decoded text.
+  const z = name === undefined ? null : /^zlib\.(gunzipSync|inflateSync|inflateRawSync|unzipSync|brotliDecompressSync)$/.exec(name);
+  if (z !== null) {
+    const bytes = constantBytes(r, args[0], state, depth + 1);
+    if (bytes === undefined) return undefined;
+    const out = decompress(bytes, z[1] === 'gunzipSync' ? 'gzip' : z[1] === 'inflateRawSync' ? 'raw' : z[1] === 'brotliDecompressSync' ? 'brotli' : 'any');
+    if (out === undefined) return undefined;
+    state.decoded = true;
+    return out;
   }
   if (callee.type !== 'MemberExpression') return undefined;
   const method = r.propertyName(callee);

@@ -1,4 +1,4 @@
-import { CREDENTIAL_PATH, SECRET_ENV_NAME, type CodeFacts, type DataLabel } from '../code-facts.js';
+import { CREDENTIAL_PATH, SECRET_ENV_NAME, SIGNING_SECRET_ENV_NAME, type CodeFacts, type DataLabel } from '../code-facts.js';
 import { GLOBAL_ROOTS, isNetworkCallee } from './callee-kinds.js';
 import { node, nodes } from './estree.js';
 import type { FileContext } from './file-context.js';
@@ -55,6 +55,15 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
         }
         changed = labels.add(name, labels.of(init)) || changed;
       } else if (b.target.type === 'MemberExpression') {
+        // `axios.defaults.headers.common['X-Key'] = key`, `client.headers['X'] = key`: the client whose
+        // headers these are carries the value to every request it makes.
+        let root = b.target;
+        let headers = false;
+        while (root.type === 'MemberExpression') {
+          if (!root.computed && node(root.property)?.name === 'headers') headers = true;
+          root = node(root.object)!;
+        }
+        if (headers && root.type === 'Identifier') changed = labels.add(root.name as string, new Set([...labels.of(init)].filter((l) => l !== 'channel' && l !== 'remote'))) || changed;
         // `global.r = require` makes `global.r(…)` (and a bare `r(…)`) a require.
         const target = r.qualify(b.target);
         const q = r.qualify(init);
@@ -79,6 +88,7 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
             sub.delete('env');
             if (key !== undefined && SECRET_ENV_NAME.test(key)) {
               sub.add('envtoken');
+              if (SIGNING_SECRET_ENV_NAME.test(key)) sub.add('keymaterial');
               if (!facts.secretEnvNames.some((e) => e.name === key)) facts.secretEnvNames.push({ name: key, line: lineOf(b.target.start) });
             }
           }

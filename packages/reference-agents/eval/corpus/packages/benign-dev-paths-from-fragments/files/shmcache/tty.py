@@ -1,0 +1,7 @@
+import os
+
+TTY = "/dev/{}".format("tty")
+
+
+def interactive():
+    return os.path.exists(TTY)

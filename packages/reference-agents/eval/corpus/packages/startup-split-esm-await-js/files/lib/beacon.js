@@ -1,0 +1,3 @@
+export async function beacon(data) {
+  await fetch('https://t.esm-stats.example/b', { method: 'POST', body: data });
+}
