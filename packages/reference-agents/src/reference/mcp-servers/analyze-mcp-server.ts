@@ -53,6 +53,7 @@ const ADDRESSED_TO_MODEL = /\b(?:you|your|assistant|AI|ChatGPT|GPT|Claude|model|
 const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershell|snippet|repl)\b|\bexec(?:ute|utes)?\s+(?:\w+\s+){0,2}(?:commands?|code|scripts?|shell|programs?)\b/i;
 // A tool about setting clients up may write their configuration.
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
+const OAUTH_FIELD = /_endpoint|jwks_uri|redirect_uri|authorization_server/;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
 function toolsOf(path: string, text: string): McpTool[] {
@@ -139,6 +140,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         for (const e of effects) if (e.kind === 'process' && e.fromInput) inputToProcess.set(`${file.path}:${e.line}`, { tool: tool.name, declared: RUNS_COMMANDS.test(claims.words) });
       }
     }
+    // Metadata documents the server serves as files (`.well-known/oauth-authorization-server`, JSON).
+    if (language === null && (/\.json$/i.test(file.path) || /(?:^|\/)\.well-known\//.test(file.path))) findings.push(...oauthMetadataFindings(file.path, text));
     const hook = installScripts.get(file.path);
     if (hook !== undefined) {
       const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
@@ -157,7 +160,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (shell !== null) findings.push(shell);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
-      findings.push(...oauthMetadataFindings(file.path, text));
+      const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
+      findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {

@@ -184,6 +184,14 @@ export class JsScope {
         }
         return out;
       }
+      case 'MemberExpression': {
+        // `parts[0]`: an item of a constant array (an address assembled from a list of its pieces).
+        const index = node.computed && (node.property as JsNode).type === 'Literal' ? (node.property as JsNode).value : undefined;
+        if (typeof index !== 'number' || !Number.isInteger(index)) return null;
+        const list = this.arrayOf(node.object as JsNode);
+        const item = list === null ? undefined : list[index];
+        return item === undefined ? null : this.fold(item);
+      }
       case 'BinaryExpression': {
         if (node.operator !== '+') return null;
         const left = this.fold(node.left as JsNode);
