@@ -12,7 +12,7 @@ import { jsTools } from './js-tools.js';
 import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import { pythonTools } from './python-tools.js';
-import { crossToolFindings } from './tool-shadowing.js';
+import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
 import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
@@ -192,7 +192,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });
     }
   }
-  findings.push(...crossToolFindings(tools));
+  findings.push(...crossToolFindings(tools), ...fixedParameterFindings(tools));
 
   // npm runs an MCP server package's install scripts like any package's: read them as the packages agent does.
   if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py')) {
