@@ -24,6 +24,7 @@ import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { importedConstants, importedReaders, importedSenders } from './module-constants.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { oauthMetadataFindings } from './oauth-metadata.js';
+import { logicBombFinding } from '../skills/logic-bomb.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
@@ -158,6 +159,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
+      const bomb = logicBombFinding(file.path, text, language, 'server code');
+      if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();

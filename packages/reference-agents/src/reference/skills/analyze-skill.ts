@@ -18,6 +18,7 @@ import { downloadHostKind, firstUrl } from './download-host.js';
 import { skillDocumentFindings } from './skill-document-findings.js';
 import { agentActionFindings, describedAsAttack } from './agent-action-findings.js';
 import { skillFileFindings } from './skill-file-findings.js';
+import { logicBombFinding } from './logic-bomb.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -175,6 +176,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       }));
       const dns = dnsExfiltrationFinding(file.path, text, 'script');
       if (dns !== null) findings.push(dns);
+      const bomb = logicBombFinding(file.path, text, language, 'script');
+      if (bomb !== null) findings.push(bomb);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     if (shipped && (language !== null || CONFIG.test(file.path))) {
