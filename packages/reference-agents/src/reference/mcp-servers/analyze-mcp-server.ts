@@ -25,6 +25,7 @@ import { importedConstants, importedReaders, importedSenders } from './module-co
 import { libraryPatchFinding } from './library-patch.js';
 import { oauthMetadataFindings } from './oauth-metadata.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
+import { blankPatternLiterals } from './pattern-literals.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
@@ -123,6 +124,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const language = languageOf(file.path);
     const deep = worthParsing(text);
     const inputToProcess: InputToProcess = new Map();
+    // A detector's pattern table quotes what it detects: its literals are not instructions or paths it opens.
+    const codeText = deep && (language === 'javascript' || language === 'typescript' || language === 'python') ? blankPatternLiterals(text, language) : text;
     if (deep) {
       const defined = toolsOf(file.path, text);
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
@@ -154,8 +157,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
-      for (const folded of foldedStrings(text, language)) {
-        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
+      for (const folded of foldedStrings(codeText, language)) {
+        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
@@ -168,7 +171,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
-      const facts = scriptFacts(file.path, text, language);
+      const facts = scriptFacts(file.path, codeText, language);
       if (deep && language !== 'shell') {
         // A Bcc address kept in a constant is as fixed as one written in place.
         const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
@@ -181,12 +184,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
-    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : MANIFEST_FILE.test(file.path) ? text : null;
-    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES }));
+    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(codeText, language) : MANIFEST_FILE.test(file.path) ? text : null;
+    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected' }));
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
+    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
     findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));

@@ -3,7 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from './line-locator.js';
 import { findHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
-import { isQuotedExample } from './quoted-example.js';
+import { isDetectedSpecimen, isQuotedExample } from './quoted-example.js';
 
 export interface InstructionTextOptions {
   /** `/`-separated path of the file the text is in. */
@@ -26,7 +26,8 @@ export interface InstructionTextOptions {
    */
   joinWrappedLines?: boolean;
   /** Report a phrase quoted as an example in a text about attacks on models (isQuotedExample) as LOW. */
-  quotedExamples?: boolean;
+  /** `true`: skills' reading (quoted and introduced, or a text about attacks); `'detected'`: quoted and framed as what a tool detects (MCP descriptions). */
+  quotedExamples?: boolean | 'detected';
 }
 
 const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
@@ -190,7 +191,7 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (as a prohibition)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;
     }
-    if (!hidden && options.quotedExamples === true && isQuotedExample(visible, p.offset, p.offset + p.match.length)) {
+    if (!hidden && (options.quotedExamples === true ? isQuotedExample(visible, p.offset, p.offset + p.match.length) : options.quotedExamples === 'detected' && isDetectedSpecimen(visible, p.offset, p.offset + p.match.length))) {
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (quoted as an example)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;
     }
