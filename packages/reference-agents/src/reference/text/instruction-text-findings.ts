@@ -26,8 +26,8 @@ export interface InstructionTextOptions {
    */
   joinWrappedLines?: boolean;
   /** Report a phrase quoted as an example in a text about attacks on models (isQuotedExample) as LOW. */
-  /** `true`: skills' reading (quoted and introduced, or a text about attacks); `'detected'`: quoted and framed as what a tool detects (MCP descriptions). */
-  quotedExamples?: boolean | 'detected';
+  /** `true`: skills' reading (quoted and introduced, or a text about attacks); `'detected'`: quoted and framed as what a tool detects, or in a sentence that says what it detects (MCP descriptions); `'detected-sentence'`: the sentence reading only (code, whose literals keep their own quotes). */
+  quotedExamples?: boolean | 'detected' | 'detected-sentence';
 }
 
 const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
@@ -191,7 +191,7 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (as a prohibition)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;
     }
-    if (!hidden && (options.quotedExamples === true ? isQuotedExample(visible, p.offset, p.offset + p.match.length) : options.quotedExamples === 'detected' && isDetectedSpecimen(visible, p.offset, p.offset + p.match.length))) {
+    if (!hidden && (options.quotedExamples === true ? isQuotedExample(visible, p.offset, p.offset + p.match.length) : (options.quotedExamples === 'detected' || options.quotedExamples === 'detected-sentence') && isDetectedSpecimen(visible, p.offset, p.offset + p.match.length, options.quotedExamples === 'detected'))) {
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (quoted as an example)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;
     }

@@ -95,15 +95,18 @@ const DETECTION_MARKER = /\b(?:detect\w*|flag\w*|scan\w*|match\w*|catch\w*|recog
  * The stricter reading for an MCP tool's description (which the model reads as the tool's own
  * words): a phrase counts as quoted only between quotes on its line, with the 160 characters before
  * it framing it as what the tool detects ("Detects phrases such as \"ignore previous instructions\"").
- * A text merely about prompt injection does not lower anything here.
+ * A text merely about prompt injection does not lower anything here. `quotesCount` false: in a
+ * view of code where every string keeps its own delimiters, quotes mark nothing, and only the
+ * sentence reading below applies.
  */
-export function isDetectedSpecimen(text: string, from: number, to: number): boolean {
-  if (quotedOnLine(text, from, to) && DETECTION_MARKER.test(text.slice(Math.max(0, from - 160), from))) return true;
+export function isDetectedSpecimen(text: string, from: number, to: number, quotesCount = true): boolean {
+  if (quotesCount && quotedOnLine(text, from, to) && DETECTION_MARKER.test(text.slice(Math.max(0, from - 160), from))) return true;
   // Unquoted, the sentence itself must say what the tool detects: "Detects <IMPORTANT> blocks and
   // references to credential files like ~/.ssh/id_rsa." (a sentence ends at . ; ! ? or a blank line).
   const before = text.slice(Math.max(0, from - 400), from);
   let start = 0;
-  for (const m of before.matchAll(/[.;!?](?=\s)|\n\s*\n/g)) start = m.index + m[0].length;
+  // In code, one literal ending and another starting on the next line also starts a sentence.
+  for (const m of before.matchAll(/[.;!?](?=\s)|\n\s*\n|['"`][\s,+]*\n\s*[+,]?\s*(?=['"`])/g)) start = m.index + m[0].length;
   return DETECTS_SENTENCE.test(before.slice(Math.max(0, start)));
 }
 const DETECTS_SENTENCE = /^\s*["'`(]*\s*(?:it\s+|this\s+tool\s+|the\s+tool\s+)?(?:detects|flags|scans\s+for|finds|catches|matches|looks\s+for|checks\s+for|recogni[sz]es|blocks|rejects)\b/i;
