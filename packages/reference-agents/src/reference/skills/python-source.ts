@@ -164,9 +164,9 @@ export class PythonSource {
     }
     // `parts[0]`: an item of a constant list (an address assembled from a list of its pieces).
     if (node.name === 'MemberExpression' && node.getChild('[') && !node.getChild(':')) {
-      const index = node.getChild('Number');
-      const items = index ? this.listItems(node.firstChild!) : null;
-      const i = index ? Number(this.slice(index)) : NaN;
+      const index = node.getChild('[')?.nextSibling ?? null;
+      const i = index && index.name !== ']' ? Number(this.slice(index).replace(/\s+/g, '')) : NaN;
+      const items = Number.isInteger(i) ? this.listItems(node.firstChild!) : null;
       const item = items && Number.isInteger(i) ? items.at(i) : undefined;
       return item ? this.fold(item) : null;
     }
