@@ -55,6 +55,7 @@ const ADDRESSED_TO_MODEL = /\b(?:you|your|assistant|AI|ChatGPT|GPT|Claude|model|
 const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershell|snippet|repl)\b|\bexec(?:ute|utes)?\s+(?:\w+\s+){0,2}(?:commands?|code|scripts?|shell|programs?)\b/i;
 // A tool about setting clients up may write their configuration.
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
+const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
 const OAUTH_FIELD = /_endpoint|jwks_uri|redirect_uri|authorization_server/;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
@@ -158,7 +159,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
       for (const folded of foldedStrings(codeText, language)) {
-        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence' }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
@@ -185,11 +186,11 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
     const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(codeText, language) : MANIFEST_FILE.test(file.path) ? text : null;
-    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence' }));
+    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence', htmlComments: true }));
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence' }));
+    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
     findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));
