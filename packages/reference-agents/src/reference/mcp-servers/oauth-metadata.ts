@@ -11,12 +11,12 @@ const CHAIN = /\$\{[^}]*\}|\|\s*[a-z]|;\s*[a-z]|&&|\|\|/i;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/;
 // A placeholder of the program's own (a template literal's `${…}`, an f-string's `{…}`, a name it
 // cannot resolve) stands for a value the server chose, not for shell syntax.
-const OWN_VALUE = '\u0000';
+const OWN_VALUE = '\uE000';
 
-// A placeholder that is a bare name is kept by name (`\u0001NAME\u0002`) so its value can be looked up.
+// A placeholder that is a bare name is kept by name (`\uE001NAME\uE002`) so its value can be looked up.
 function placeholder(expression: string): string {
   const name = expression.trim();
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `\u0001${name}\u0002` : OWN_VALUE;
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `\uE001${name}\uE002` : OWN_VALUE;
 }
 
 /** A string literal at `at` (JS quotes and template literals, Python prefixes and triple quotes): its text and end, or null. */
@@ -79,7 +79,7 @@ function valueAt(text: string, at: number, imported: ReadonlyMap<string, string>
     while (/[ \t(]/.test(text[i] ?? '')) i++;
     const literal = stringAt(text, i);
     if (literal !== null) {
-      out += literal.value.replace(/\u0001([\w$]+)\u0002/g, (_, name: string) => (imported === null ? null : boundValue(text, name, imported, depth)) ?? OWN_VALUE);
+      out += literal.value.replace(/\uE001([\w$]+)\uE002/g, (_, name: string) => (imported === null ? null : boundValue(text, name, imported, depth)) ?? OWN_VALUE);
       i = literal.end;
     } else {
       const name = IDENTIFIER.exec(text.slice(i, i + 200))?.[0];
@@ -122,9 +122,9 @@ export function oauthMetadataFindings(file: string, text: string, imported: Read
   for (const m of text.matchAll(FIELD)) {
     const raw = valueAt(text, m.index + m[0].length, imported);
     if (raw === null) continue;
-    const value = raw.replace(/\u0000/g, 'x').trim();
+    const value = raw.replace(/\uE000/g, 'x').trim();
     // Another scheme is judged where it is written in place; shell syntax wherever it comes from.
-    const written = valueAt(text, m.index + m[0].length, null)?.replace(/\u0000/g, 'x').trim() ?? '';
+    const written = valueAt(text, m.index + m[0].length, null)?.replace(/\uE000/g, 'x').trim() ?? '';
     if (value === '' || value === 'x') continue;
     const plainUrl = /^(?:https?:\/\/|x\/|x$)[^\s]*$/.test(value);
     const shell = SUBSTITUTION.test(value) || (!plainUrl && CHAIN.test(value));
