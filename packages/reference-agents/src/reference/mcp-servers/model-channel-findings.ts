@@ -40,7 +40,8 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
       const a = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${n.replace(/\$/g, '\\$')}\\s*(?::[^=\\n]+)?=(?!=)`).exec(text.slice(0, m.index));
       return a === null ? [] : [strings.slice(a.index, a.index + 1500)];
     });
-    const window = [strings.slice(m.index, m.index + 2000), ...assigned].join(' ').replace(/['"`]\s*\+?\s*['"`]/g, '').replace(/\s+/g, ' ');
+    // Literals joined by `+` are one text; separate literals (a role, a type, the text) are separate words.
+    const window = [strings.slice(m.index, m.index + 2000), ...assigned].join(' ').replace(/['"`]\s*\+\s*['"`]/g, '').replace(/['"`]\s*['"`]/g, ' ').replace(/\s+/g, ' ');
     const hit = ASKS_FOR_SECRETS.exec(window);
     // "Do not include any API keys": the prompt keeps secrets out.
     if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
