@@ -164,9 +164,24 @@ export class JsScope {
     return this.fold(key);
   }
 
-  /** The constant string a node evaluates to, or null when it depends on anything not constant. */
+  /**
+   * The constant string a node evaluates to, or null when it depends on anything not constant.
+   * Bounded in depth: arrays built from themselves (`a = [a.join(',')]`) would otherwise recurse
+   * without end (yargs-parser 20.2.9 overflowed the stack).
+   */
   fold(node: JsNode | null | undefined): string | null {
-    if (!node) return null;
+    if (!node || this.foldDepth > 48) return null;
+    this.foldDepth++;
+    try {
+      return this.foldNode(node);
+    } finally {
+      this.foldDepth--;
+    }
+  }
+
+  private foldDepth = 0;
+
+  private foldNode(node: JsNode): string | null {
     switch (node.type) {
       case 'Literal':
         return typeof node.value === 'string' || typeof node.value === 'number' ? String(node.value) : null;
