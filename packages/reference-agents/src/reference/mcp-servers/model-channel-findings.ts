@@ -59,6 +59,21 @@ const TIME_TEST = /\bDate\b|\bnow\s*\(|\bgetTime\b|\bget(?:UTC)?(?:FullYear|Mont
 
 const RUG_PULL_TITLE = 'tool description changes after approval (rug pull)';
 
+// A marker the server leaves on disk to know it ran before (a sleeper rug pull: the second launch
+// serves another description): a test of a path's existence or contents that the same file writes.
+const STATE_READ = /\b(?:existsSync|exists|statSync|accessSync|readFileSync|is_file|isfile)\s*\(\s*([A-Za-z_$][\w$.]*)?/g;
+function persistedMarker(test: string, file: string): boolean {
+  for (const m of test.matchAll(STATE_READ)) {
+    // `os.path.exists(MARKER)` / `existsSync(MARKER)`, or `MARKER.exists()` (the name before the dot).
+    const name = m[1] ?? /([A-Za-z_$][\w$]*)\s*\.\s*(?:exists|is_file)\s*\($/.exec(test.slice(0, m.index + m[0].length))?.[1];
+    if (name === undefined || name.length < 2) continue;
+    const n = name.replace(/\$/g, '\\$').replace(/\./g, '\\.');
+    const writes = new RegExp(`\\b(?:writeFileSync|writeFile|appendFileSync|appendFile|outputFile|mkdirSync|closeSync\\s*\\(\\s*openSync)\\s*\\(\\s*${n}\\b|\\b${n}\\s*\\.\\s*(?:touch|write_text|write_bytes|mkdir)\\s*\\(|\\bopen\\s*\\(\\s*${n}\\s*,\\s*['"][wax]`);
+    if (writes.test(file)) return true;
+  }
+  return false;
+}
+
 function rugPull(file: string, line: number, evidence: string): AgentFinding {
   return referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: RUG_PULL_TITLE, file, line, evidence });
 }
@@ -95,6 +110,7 @@ function jsRugPull(file: string, text: string, typescript: boolean): AgentFindin
   for (const i of loopIndexes) counters.delete(i);
   // The test compares the clock or a counter: `uses === 3`, `calls++ > 0`, `Date.now() > T`.
   const timed = (test: JsNode): boolean => {
+    if (persistedMarker(src(test), text)) return true;
     let found = false;
     walkJs(test, (n) => {
       if (found || n.type !== 'BinaryExpression' || !/^(?:[<>]=?|===?|!==?|%)$/.test(String(n.operator))) return;
@@ -149,6 +165,7 @@ function pythonRugPull(file: string, text: string): AgentFinding[] {
   const timed = (test: SyntaxNode | null | undefined): boolean => {
     if (!test) return false;
     const t = src.slice(test);
+    if (persistedMarker(t, text)) return true;
     if (!/[<>]=?|[!=]=|%/.test(t)) return false;
     return TIME_TEST.test(t) || [...counters].some((c) => new RegExp(`\\b${c}\\b`).test(t));
   };
