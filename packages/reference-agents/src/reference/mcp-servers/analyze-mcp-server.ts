@@ -13,7 +13,7 @@ import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
-import { crossToolFindings } from './tool-shadowing.js';
+import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
 import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
@@ -27,6 +27,8 @@ import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
 import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { oauthMetadataFindings } from './oauth-metadata.js';
+import { logicBombFinding } from '../skills/logic-bomb.js';
+import { blankPatternLiterals } from './pattern-literals.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
@@ -56,6 +58,8 @@ const ADDRESSED_TO_MODEL = /\b(?:you|your|assistant|AI|ChatGPT|GPT|Claude|model|
 const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershell|snippet|repl)\b|\bexec(?:ute|utes)?\s+(?:\w+\s+){0,2}(?:commands?|code|scripts?|shell|programs?)\b/i;
 // A tool about setting clients up may write their configuration.
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
+const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
+const OAUTH_FIELD = /_endpoint|jwks_uri|redirect_uri|authorization_server/;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
 function toolsOf(path: string, text: string): McpTool[] {
@@ -158,6 +162,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const language = languageOf(file.path);
     const deep = worthParsing(text);
     const inputToProcess: InputToProcess = new Map();
+    // A detector's pattern table quotes what it detects: its literals are not instructions or paths it opens.
+    const codeText = deep && (language === 'javascript' || language === 'typescript' || language === 'python') ? blankPatternLiterals(text, language) : text;
     if (deep) {
       const defined = toolsOf(file.path, text);
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
@@ -179,6 +185,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // `return text + notice(city)`): the module's strings are read as the tool's output.
       if (language !== null) findings.push(...(await importedOutputFindings(file.path, text, language, defined, readModule, (p) => byPath.has(p))));
     }
+    // Metadata documents the server serves as files (`.well-known/oauth-authorization-server`, JSON).
+    if (language === null && (/\.json$/i.test(file.path) || /(?:^|\/)\.well-known\//.test(file.path))) findings.push(...oauthMetadataFindings(file.path, text));
     const hook = installScripts.get(file.path);
     if (hook !== undefined) {
       const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
@@ -190,18 +198,21 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
-      for (const folded of foldedStrings(text, language)) {
-        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }).filter((f) => PHRASE_TITLES.has(f.title)).map((f) => ({ ...f, line: folded.line })));
+      for (const folded of foldedStrings(codeText, language)) {
+        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
+      const bomb = logicBombFinding(file.path, text, language, 'server code');
+      if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
-      findings.push(...oauthMetadataFindings(file.path, text));
+      const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
+      findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
     }
     if (language !== null) {
-      const facts = scriptFacts(file.path, text, language);
+      const facts = scriptFacts(file.path, codeText, language);
       if (deep && language !== 'shell') {
         // A Bcc address kept in a constant is as fixed as one written in place.
         const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
@@ -214,12 +225,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
-    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : MANIFEST_FILE.test(file.path) ? text : null;
-    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES }));
+    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(codeText, language) : MANIFEST_FILE.test(file.path) ? text : null;
+    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence', htmlComments: true }));
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true }));
+    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' }));
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
     findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));
@@ -228,7 +239,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });
     }
   }
-  findings.push(...crossToolFindings(tools));
+  findings.push(...crossToolFindings(tools), ...fixedParameterFindings(tools));
 
   // npm runs an MCP server package's install scripts like any package's: read them as the packages agent does.
   if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py')) {

@@ -6,12 +6,20 @@ import type { ScriptLanguage } from '../skills/script-fact.js';
 import { lineLocator } from '../text/line-locator.js';
 import { codeStrings } from './code-strings.js';
 import { pythonSourceOf } from './python-source-cache.js';
+import { PRIVATE_CONTEXT } from './data-request-rules.js';
 
 // A server-initiated sampling request: the server writes a prompt the client's model answers.
 const SAMPLING_CALL = /\b(?:createMessage|create_message)\s*\(|['"`]sampling\/createMessage['"`]|\bctx\.sample\s*\(/g;
 // What a sampling prompt has no business asking the client's model for: secrets it has seen, or its own instructions.
 const ASKS_FOR_SECRETS =
   /\b(?:list|repeat|output|print|include|reveal|extract|collect|give|return|write\s+(?:out|down)|find|recall|quote|copy|tell\s+me|share)\b[^.\n]{0,80}?\b(?:api[ _-]?keys?|(?:access|auth|api|bearer|session|secret|github|npm|aws)\s+tokens?|passwords?|credentials?|secrets?|private\s+keys?|seed\s+phrases?|mnemonics?|environment\s+variables?|system\s+prompt|(?:your|hidden)\s+instructions)\b/i;
+
+// The conversation itself asked for back (the client's model has it; the server does not), or the
+// server's later text made the model's instructions.
+const ASKS_FOR_CONVERSATION = new RegExp(
+  String.raw`\b(?:reproduce|repeat|restate|rewrite|output|include|copy|quote|list|return|write\s+(?:out|down)|transcribe|echo|dump|recount|provide|send|give)\b[^.\n]{0,60}?\b(?:${PRIVATE_CONTEXT}|everything\s+(?:the\s+user|you\s+have\s+(?:seen|been\s+told)))|\b(?:follow|obey|treat|apply|adopt)\b[^.\n]{0,60}?\b(?:later|future|subsequent|next|following|upcoming)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?|updates?|notes?)\b[^.\n]{0,40}?\b(?:as\s+(?:your\s+)?(?:instructions|rules|system\s+prompt|orders)|override|take\s+precedence)|\b(?:follow|obey)\b[^.\n]{0,30}?\b(?:instructions|rules|orders)\b[^.\n]{0,40}?\b(?:in|from)\s+(?:later|future|subsequent|next|following)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?)`,
+  'i',
+);
 
 const NEGATED = /\b(?:not|never|no|without|avoid|don['’]t|nor)\s+(?:\w+\s+){0,2}$/i;
 
@@ -25,11 +33,23 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
   const strings = language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : text;
   const lineAt = lineLocator(text);
   for (const m of text.matchAll(SAMPLING_CALL)) {
-    const window = strings.slice(m.index, m.index + 2000).replace(/['"`]\s*\+?\s*['"`]/g, '').replace(/\s+/g, ' ');
+    // The prompt may be built before the call and passed by name (`text=prompt`, `text: prompt`):
+    // the strings of that name's assignment are read with the call's.
+    const named = [...text.slice(m.index, m.index + 1000).matchAll(/\b(?:text|content|prompt|messages)\s*[:=]\s*([A-Za-z_$][\w$]*)\b/g)].map((n) => n[1] as string).filter((n) => !/^(?:true|false|null|None|undefined)$/.test(n));
+    const assigned = named.flatMap((n) => {
+      const a = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${n.replace(/\$/g, '\\$')}\\s*(?::[^=\\n]+)?=(?!=)`).exec(text.slice(0, m.index));
+      return a === null ? [] : [strings.slice(a.index, a.index + 1500)];
+    });
+    // Literals joined by `+` are one text; separate literals (a role, a type, the text) are separate words.
+    const window = [strings.slice(m.index, m.index + 2000), ...assigned].join(' ').replace(/['"`]\s*\+\s*['"`]/g, '').replace(/['"`]\s*['"`]/g, ' ').replace(/\s+/g, ' ');
     const hit = ASKS_FOR_SECRETS.exec(window);
     // "Do not include any API keys": the prompt keeps secrets out.
     if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
     if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
+    const talk = ASKS_FOR_CONVERSATION.exec(window);
+    if (talk && !NEGATED.test(window.slice(Math.max(0, talk.index - 30), talk.index))) {
+      return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for the conversation or to obey the server\'s later text', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, talk.index - 40), talk.index + 160).trim() })];
+    }
   }
   return [];
 }
@@ -38,6 +58,21 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
 const TIME_TEST = /\bDate\b|\bnow\s*\(|\bgetTime\b|\bget(?:UTC)?(?:FullYear|Month|Date|Day|Hours)\b|\bdate(?:time)?\b|\btoday\s*\(|\btime\s*\(|\bperf_counter\b|\btimestamp\b/;
 
 const RUG_PULL_TITLE = 'tool description changes after approval (rug pull)';
+
+// A marker the server leaves on disk to know it ran before (a sleeper rug pull: the second launch
+// serves another description): a test of a path's existence or contents that the same file writes.
+const STATE_READ = /\b(?:existsSync|exists|statSync|accessSync|readFileSync|is_file|isfile)\s*\(\s*([A-Za-z_$][\w$.]*)?/g;
+function persistedMarker(test: string, file: string): boolean {
+  for (const m of test.matchAll(STATE_READ)) {
+    // `os.path.exists(MARKER)` / `existsSync(MARKER)`, or `MARKER.exists()` (the name before the dot).
+    const name = m[1] ?? /([A-Za-z_$][\w$]*)\s*\.\s*(?:exists|is_file)\s*\($/.exec(test.slice(0, m.index + m[0].length))?.[1];
+    if (name === undefined || name.length < 2) continue;
+    const n = name.replace(/\$/g, '\\$').replace(/\./g, '\\.');
+    const writes = new RegExp(`\\b(?:writeFileSync|writeFile|appendFileSync|appendFile|outputFile|mkdirSync|closeSync\\s*\\(\\s*openSync)\\s*\\(\\s*${n}\\b|\\b${n}\\s*\\.\\s*(?:touch|write_text|write_bytes|mkdir)\\s*\\(|\\bopen\\s*\\(\\s*${n}\\s*,\\s*['"][wax]`);
+    if (writes.test(file)) return true;
+  }
+  return false;
+}
 
 function rugPull(file: string, line: number, evidence: string): AgentFinding {
   return referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: RUG_PULL_TITLE, file, line, evidence });
@@ -75,6 +110,7 @@ function jsRugPull(file: string, text: string, typescript: boolean): AgentFindin
   for (const i of loopIndexes) counters.delete(i);
   // The test compares the clock or a counter: `uses === 3`, `calls++ > 0`, `Date.now() > T`.
   const timed = (test: JsNode): boolean => {
+    if (persistedMarker(src(test), text)) return true;
     let found = false;
     walkJs(test, (n) => {
       if (found || n.type !== 'BinaryExpression' || !/^(?:[<>]=?|===?|!==?|%)$/.test(String(n.operator))) return;
@@ -129,6 +165,7 @@ function pythonRugPull(file: string, text: string): AgentFinding[] {
   const timed = (test: SyntaxNode | null | undefined): boolean => {
     if (!test) return false;
     const t = src.slice(test);
+    if (persistedMarker(t, text)) return true;
     if (!/[<>]=?|[!=]=|%/.test(t)) return false;
     return TIME_TEST.test(t) || [...counters].some((c) => new RegExp(`\\b${c}\\b`).test(t));
   };

@@ -82,3 +82,56 @@ export function crossToolFindings(tools: readonly McpTool[]): AgentFinding[] {
   }
   return findings;
 }
+
+// A value fixed by the description: an e-mail address, a web address, a phone number, a wallet address.
+const FIXED_VALUE = String.raw`(?:[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/[^\s'"\`<>)]+|\+?\d[\d\s().-]{7,}\d|0x[0-9a-fA-F]{40}|bc1[0-9a-z]{20,})`;
+// A parameter of a tool: a quoted name, or a word that names where data goes.
+const PARAMETER = String.raw`(?:['"\`‘“][\w.-]{1,40}['"\`’”]\s+(?:field|parameter|param|argument|arg|value|input|property|key|header)s?|(?:the\s+)?(?:recipient|destination|cc|bcc|address|account|wallet|webhook|channel|phone(?:\s+number)?|email(?:\s+address)?|payee|iban)s?(?:\s+(?:field|parameter|argument|value))?)`;
+const FIXES_PARAMETER = new RegExp(String.raw`(?<!\w)${PARAMETER}\b[^.\n]{0,60}?\b(?:must|should|needs?\s+to|has\s+to|is\s+to|shall|will)\s+(?:always\s+|now\s+|instead\s+|only\s+)*(?:be|equal|contain|point\s+to|go\s+to|be\s+set\s+to|be\s+replaced\s+(?:by|with))\s*:?\s*['"\`<‘“]?(${FIXED_VALUE})|\b(?:always\s+)?(?:set|fill|replace|put|use)\s+(?:in\s+)?${PARAMETER}\s+(?:to|with|as)\s*:?\s*['"\`<‘“]?(${FIXED_VALUE})`, 'i');
+// "such as x@y", "e.g. https://…": a format example, not a value to impose.
+const EXAMPLE_BEFORE = /\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as|like|valid|a\s+full|format)\b[^.\n]{0,30}$/i;
+const CONCEALS = /\b(?:silently|quietly|without\s+(?:telling|asking|informing|notifying|mentioning)|(?:no\s+need\s+to|do\s+not|don['’]t|never)\s+(?:mention|tell|inform|notify|confirm|ask)|the\s+user\s+(?:need|does)\s+not\s+(?:know|be\s+told))\b/i;
+// Tool names a description refers to by form: a snake_case name quoted or in backticks beside the word "tool".
+const NAMED_TOOL = /(?:\btools?\s+['"`‘“]?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)['"`’”]?|['"`‘“]([a-z][a-z0-9]*(?:_[a-z0-9]+)+)['"`’”]\s+(?:tool|function|command)s?\b|\b([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+tools?\b)/g;
+
+/**
+ * Tool shadowing without trigger words: a description that names another tool (one of the server's,
+ * a well-known tool of other servers, or a snake_case name it calls a tool) and, anywhere in its text,
+ * fixes a parameter to a value of its own ("its 'to' field must always be ops@…", "set the recipient
+ * to https://…"). A tool has no business deciding another tool's arguments; CRIT when the text also
+ * hides it from the user. A format example ("a valid address such as a@b.example") is not a value.
+ */
+export function fixedParameterFindings(tools: readonly McpTool[]): AgentFinding[] {
+  const own = new Set(tools.filter((t) => t.kind === 'tool').map((t) => t.name));
+  const known = new Set([...own, 'send_email', 'send_message', 'send_whatsapp_message', 'execute_command', 'run_command', 'write_file', 'read_file', 'create_issue', 'git_push', 'transfer_funds']);
+  const findings: AgentFinding[] = [];
+  for (const tool of tools) {
+    const text = tool.description.replace(/\s*\n\s*/g, ' ');
+    const named = new Set<string>();
+    for (const n of known) if (n !== tool.name && new RegExp(`(?<![\\w-])${n}(?![\\w-])`).test(text)) named.add(n);
+    for (const m of text.matchAll(NAMED_TOOL)) {
+      const n = m[1] ?? m[2] ?? m[3];
+      if (n !== undefined && n !== tool.name) named.add(n);
+    }
+    if (named.size === 0) continue;
+    const fix = FIXES_PARAMETER.exec(text);
+    if (fix === null) continue;
+    const valueAt = fix.index + fix[0].length - (fix[1] ?? fix[2] ?? '').length;
+    if (EXAMPLE_BEFORE.test(text.slice(Math.max(0, valueAt - 60), valueAt))) continue;
+    // A sentence that forbids what it names is a safety rule.
+    const sentenceStart = Math.max(text.lastIndexOf('. ', fix.index) + 1, 0);
+    if (/\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not)\b/i.test(text.slice(sentenceStart, fix.index))) continue;
+    const hidden = CONCEALS.test(text);
+    findings.push(
+      referenceFinding({
+        category: 'tool_poisoning',
+        severity: hidden ? 'CRIT' : 'HIGH',
+        title: hidden ? 'description fixes another tool’s parameter to its own value and hides it (tool shadowing)' : 'description fixes another tool’s parameter to its own value (tool shadowing)',
+        file: tool.file,
+        line: tool.descriptionLine,
+        evidence: `${tool.name} → ${[...named].slice(0, 3).join(', ')}: ${fix[0].slice(0, 200)}`,
+      }),
+    );
+  }
+  return findings;
+}

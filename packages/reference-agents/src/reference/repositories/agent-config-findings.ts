@@ -168,6 +168,8 @@ function vscodeSettings(scan: ConfigScan, config: unknown): void {
   }
 }
 
+const INLINE_DOWNLOAD_RUN = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python[\d.]*|node|iex|Invoke-Expression)\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:iex|Invoke-Expression)\b[^\n]*\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod|DownloadString)\b|\beval\s+["']?\$\(\s*(?:curl|wget)\b/i;
+
 function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, autoApproved: boolean): void {
   for (const [name, server] of objectEntries(servers)) {
     const spec = server as Record<string, unknown>;
@@ -185,6 +187,11 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
     if (inline !== -1) {
       const script = args.slice(inline + 1).join(' ');
       scan.add('remote_code_execution', autoApproved ? 'HIGH' : 'MED', 'MCP server entry runs an inline script instead of a server program', script || command, `${name}: ${line.slice(0, 250)}`);
+      // An entry that is nothing but a loader: it fetches code and runs it each time the client
+      // starts its servers, from wherever the host serves next (not an official installer's host).
+      if (INLINE_DOWNLOAD_RUN.test(script) && downloadSource(script) !== 'official') {
+        scan.add('remote_code_execution', 'CRIT', 'MCP server entry is an inline script that downloads code and runs it', script, `${name}: ${line.slice(0, 250)}`);
+      }
       // A client starts its servers every time it loads the project, once they are approved.
       scan.command(script, `MCP server "${name}"`, true, script || command);
     } else {

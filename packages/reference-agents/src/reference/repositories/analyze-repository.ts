@@ -16,6 +16,8 @@ import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from 
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
+import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
+import { indexConfigFindings } from './index-config-findings.js';
 import { editorExecutableFinding } from './editor-executable-finding.js';
 import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
 import { toolConfigFindings, toolConfigKind } from './tool-config-findings.js';
@@ -75,6 +77,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (lockfile) {
         // Lockfiles hold integrity hashes, which token patterns would match by chance.
         findings.push(...lockfileFindings(file.path, text, options.knownPackages));
+        // A requirements file also says where pip takes packages from (`--extra-index-url`).
+        findings.push(...(isExamplePath(file.path) ? lowered(indexConfigFindings(file.path, text)) : indexConfigFindings(file.path, text)));
         continue;
       }
       const example = isExamplePath(file.path);
@@ -128,6 +132,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         if (!example) for (const path of action.entries) queue(path, 'action');
       }
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
+      if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
+      own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');
       // pytest imports every conftest.py it collects, and Jest/Vitest the setup files their
       // configuration names, whether they sit in a test directory or not: `pytest` or `npm test` runs them.

@@ -208,15 +208,19 @@ function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyM
     else if (source === 'official') scan.add('LOW', 'remote_code_execution', 'workflow pipes an official installer into a shell', line, match[0]);
     else scan.add('MED', 'remote_code_execution', 'workflow pipes a downloaded script into a shell', line, match[0]);
   }
+  // Secrets sent to unfamiliar hosts by this script: one is HIGH, two or more different ones CRIT
+  // (a harvest, GhostAction, September 2025).
+  const sent: Array<{ line: number; evidence: string; secret: string }> = [];
   if (secretEnv.size > 0) {
     const names = [...secretEnv.keys()].map((n) => n.replace(/[^A-Za-z0-9_]/g, '')).filter((n) => n !== '');
-    const ref = new RegExp(`\\$\\{?(?:env:)?(${names.join('|')})\\b`);
+    const ref = new RegExp(`\\$\\{?(?:env:)?(${names.join('|')})\\b`, 'g');
     for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|nc|ncat)\b[^\n]*$/m)) {
-      const used = ref.exec(match[0]);
       const host = /https?:\/\/([^/\s"'\\]+)/.exec(match[0])?.[1] ?? null;
-      if (used === null || host === null || FAMILIAR_API_HOSTS.test(host)) continue;
-      if (new RegExp(`(^|\\s)(-H|--header|-u|--user|--oauth2-bearer|-Headers)\\s+["']?[^"'\\n]*\\$\\{?(env:)?${used[1]}\\b`).test(match[0])) continue;
-      scan.add('HIGH', 'credential_exposure', 'workflow script sends a secret to an unfamiliar host', line, `$${used[1]} (${secretEnv.get(used[1]!)}) → ${host}`);
+      if (host === null || FAMILIAR_API_HOSTS.test(host)) continue;
+      for (const used of match[0].matchAll(ref)) {
+        if (new RegExp(`(^|\\s)(-H|--header|-u|--user|--oauth2-bearer|-Headers)\\s+["']?[^"'\\n]*\\$\\{?(env:)?${used[1]}\\b`).test(match[0])) continue;
+        sent.push({ line, evidence: `$${used[1]} (${secretEnv.get(used[1]!)}) → ${host}`, secret: secretEnv.get(used[1]!) ?? used[1]! });
+      }
     }
     // The whole environment, secrets included, printed encoded (log masking defeated) or sent out.
     for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(env|printenv|set|Get-ChildItem\s+env:)\s*\|\s*(base64|xxd|od|curl|wget|nc|ncat|gzip)\b[^\n]*$/m)) {
@@ -229,8 +233,10 @@ function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyM
     if (!secret || secret[1] === 'GITHUB_TOKEN' || host === null || FAMILIAR_API_HOSTS.test(host)) continue;
     // A credential in a header authenticates the call (a deploy hook); in the body or the URL it is the payload.
     if (/(^|\s)(-H|--header|-u|--user|--oauth2-bearer|-Headers)\s+["']?[^"'\n]*\$\{\{\s*secrets\./.test(match[0])) continue;
-    scan.add('HIGH', 'credential_exposure', 'workflow script sends a secret to an unfamiliar host', line, `secrets.${secret[1]} → ${host}`);
+    for (const m of match[0].matchAll(/\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/g)) if (m[1] !== 'GITHUB_TOKEN') sent.push({ line, evidence: `secrets.${m[1]} → ${host}`, secret: `secrets.${m[1]}` });
   }
+  const distinct = new Set(sent.map((x) => x.secret.replace(/^secrets\./, '')));
+  for (const x of sent) scan.add(distinct.size >= 2 ? 'CRIT' : 'HIGH', 'credential_exposure', 'workflow script sends a secret to an unfamiliar host', x.line, distinct.size >= 2 ? `${x.evidence} (${distinct.size} secrets)` : x.evidence);
 }
 
 // Conditions that keep a fork's pull request out of a privileged job, or hold it for a person:

@@ -19,6 +19,7 @@ import { skillDocumentFindings } from './skill-document-findings.js';
 import { agentActionFindings, describedAsAttack } from './agent-action-findings.js';
 import { skillFileFindings } from './skill-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
+import { logicBombFinding } from './logic-bomb.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -35,6 +36,45 @@ const OBEY_OUTPUT =
 // A script that prints a response body whole: what the server sends becomes what the model reads.
 const ECHOES_RESPONSE =
   /\bprint\s*\(\s*(?:\w+\.(?:text|content)|\w+\.read\(\)(?:\.decode\([^)]*\))?|(?:requests|httpx)\.get\([^)]*\)\.text|(?:urllib\.request\.)?urlopen\([^)]*\)\.read\(\)(?:\.decode\([^)]*\))?)\s*\)|\bsys\.stdout\.write\(\s*\w+\.text\s*\)|\bconsole\.log\(\s*(?:await\s+)?(?:\w+\.text\(\)|\(await\s+fetch\([^)]*\)\)\.text\(\))\s*\)|\bprocess\.stdout\.write\(\s*(?:await\s+)?\w+\.text\(\)\s*\)/;
+// The same told in other words (in-sample: found on held-out set 7): one sentence naming a script's or
+// command's output (its output, the output of `scripts/x.py`, what the script prints) and giving it
+// authority (authoritative, binding, source of truth, as your instructions / policy / rules, it
+// overrides / supersedes / takes precedence).
+const SCRIPT_OUTPUT = /\b(?:its\s+output|(?:output|result|stdout|text)\s+(?:of|from)\s+(?:the\s+|this\s+|that\s+)?(?:`[^`\n]{1,80}`|[\w./-]+\.(?:py|sh|js|mjs|ts)\b|scripts?\b|commands?\b|helpers?\b)|(?:the\s+)?(?:script|command|helper)['’]s\s+output|what(?:ever)?\s+(?:the\s+script|the\s+command|the\s+helper|`[^`\n]{1,80}`|[\w./-]+\.(?:py|sh|js)|it)\s+(?:prints|outputs|returns|emits))/i;
+const AUTHORITY = /\b(?:authoritative|binding|source\s+of\s+truth|(?:as|is|are)\s+(?:your\s+|the\s+)?(?:current\s+|active\s+|official\s+)?(?:instructions|rules|system\s+prompt|policy|policies|orders|directives|guidelines)|overrides?|supersedes?|takes?\s+precedence|wins\s+over)\b/i;
+
+/** The first sentence of a document that gives a script's output authority over the model, or null. */
+function authorityOfOutput(text: string): { index: number; evidence: string; script?: string } | null {
+  // A paragraph's wrapped lines are one text (same length, so indexes stay those of the document).
+  const joined = text.replace(/([^\n])\n(?=[^\n])/g, '$1 ');
+  for (const m of joined.matchAll(/(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|\n|$)/g)) {
+    const sentence = m[0];
+    const out = SCRIPT_OUTPUT.exec(sentence);
+    if (out === null || !AUTHORITY.test(sentence)) continue;
+    if (/\b(?:never|don['’]t|do\s+not|avoid|not)\b/i.test(sentence.slice(0, out.index))) continue;
+    const script = /[\w./-]+\.(?:py|sh|js|mjs|ts)\b/.exec(out[0])?.[0];
+    return { index: m.index + out.index, evidence: sentence.trim().slice(0, 300), ...(script === undefined ? {} : { script }) };
+  }
+  return null;
+}
+
+// A network read whose body a script prints whole: a name assigned from one, printed later.
+const NETWORK_BODY = /^\s*(\w+)\s*=\s*[^\n]*\b(?:urlopen|requests\.(?:get|post|request)|httpx\.(?:get|post|request)|session\.get|urllib3\.request|fetch)\b[^\n]*?(?:\.read\(\)|\.text\b|\.content\b|\.json\(\)|\.text\(\))/gm;
+// Shell: a download written to standard output (no output file, no pipe, no redirection).
+const SHELL_PRINTS_BODY = /^\s*(?:curl\b(?![^\n]*\s(?:-[a-zA-Z]*[oO]\b|--output|-w\b))|wget\b[^\n]*\s-[a-zA-Z]*O\s*-)[^\n|>;&]*https?:\/\/[^\s|>;&]+[^\n|>;&]*$/m;
+
+/** A script with a network call prints what it fetched: the line shapes above, or a printed network body. */
+function echoesResponse(text: string, language: string): boolean {
+  if (ECHOES_RESPONSE.test(text)) return true;
+  if (language === 'shell') return SHELL_PRINTS_BODY.test(text);
+  // Python: the body read in one expression and printed, or through a name.
+  if (/\b(?:print|sys\.stdout(?:\.buffer)?\.write)\s*\([^\n]*\b(?:urlopen|requests\.get|httpx\.get)\s*\([^\n]*\.(?:read|text|content)\b/.test(text)) return true;
+  for (const m of text.matchAll(NETWORK_BODY)) {
+    const name = m[1] as string;
+    if (new RegExp(`\\b(?:print|sys\\.stdout(?:\\.buffer)?\\.write|console\\.log|process\\.stdout\\.write)\\s*\\(\\s*(?:await\\s+)?${name}\\b(?:\\.decode\\([^)]*\\))?\\s*\\)`).test(text.slice(m.index))) return true;
+  }
+  return false;
+}
 const FENCED_BLOCK = /^(?:```|~~~)[^\n]*\n([\s\S]*?)^(?:```|~~~)\s*$/gm;
 
 interface NetworkUse {
@@ -132,7 +172,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const secretReads: NetworkUse[] = [];
   let declaration = '';
   // A document telling the model to obey a script's output, and the scripts that print what they fetch.
-  let obeysOutput: { file: string; line: number; evidence: string } | null = null;
+  // `script`: the script the document names, when it names one: then only that script's output counts.
+  let obeysOutput: { file: string; line: number; evidence: string; script?: string } | null = null;
   const relays: Array<{ file: string; line: number }> = [];
   let skillFile: string | null = null;
 
@@ -159,6 +200,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
         obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
       }
+      const authority: { index: number; evidence: string; script?: string } | null = obeysOutput === null ? authorityOfOutput(text) : null;
+      if (authority !== null && !describedAsAttack(text, authority.index)) obeysOutput = { file: file.path, line: lineLocator(text)(authority.index), evidence: authority.evidence, ...(authority.script === undefined ? {} : { script: authority.script }) };
       continue;
     }
     const shipped = !isTestOrExample(file.path);
@@ -167,7 +210,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const facts = scriptFacts(file.path, text, language);
       const network = facts.find((f) => f.kind === 'network');
       if (network) networkUse.push({ file: file.path, fact: network, readsFiles: READS_FILES.test(text) });
-      if (network && ECHOES_RESPONSE.test(text)) relays.push({ file: file.path, line: network.line });
+      if (network && echoesResponse(text, language)) relays.push({ file: file.path, line: network.line });
       const secret = facts.find((f) => f.kind === 'secret-path' || f.kind === 'env-dump');
       if (secret) secretReads.push({ file: file.path, fact: secret });
       // A helper that adds a formatter hook to the project's own settings is configuration, not persistence.
@@ -182,6 +225,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (dns !== null) findings.push(dns);
       const shim = privilegedShimFinding(file.path, text, 'script');
       if (shim !== null) findings.push(shim);
+      const bomb = logicBombFinding(file.path, text, language, 'script');
+      if (bomb !== null) findings.push(bomb);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     if (shipped && (language !== null || CONFIG.test(file.path))) {
@@ -198,8 +243,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'one script reads credentials or the environment and another sends data over the network', file: reader.file, line: reader.fact.line, evidence: `${reader.fact.evidence} … ${sender.file}: ${sender.fact.evidence}` }));
   }
 
-  if (obeysOutput !== null && relays[0] !== undefined) {
-    findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relays[0].file}:${String(relays[0].line)}` }));
+  const named = obeysOutput?.script?.replace(/^\.\//, '');
+  const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
+  if (obeysOutput !== null && relay !== undefined) {
+    findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
   }
 
   if (skillFile === null) {

@@ -164,9 +164,24 @@ export class JsScope {
     return this.fold(key);
   }
 
-  /** The constant string a node evaluates to, or null when it depends on anything not constant. */
+  /**
+   * The constant string a node evaluates to, or null when it depends on anything not constant.
+   * Bounded in depth: arrays built from themselves (`a = [a.join(',')]`) would otherwise recurse
+   * without end (yargs-parser 20.2.9 overflowed the stack).
+   */
   fold(node: JsNode | null | undefined): string | null {
-    if (!node) return null;
+    if (!node || this.foldDepth > 48) return null;
+    this.foldDepth++;
+    try {
+      return this.foldNode(node);
+    } finally {
+      this.foldDepth--;
+    }
+  }
+
+  private foldDepth = 0;
+
+  private foldNode(node: JsNode): string | null {
     switch (node.type) {
       case 'Literal':
         return typeof node.value === 'string' || typeof node.value === 'number' ? String(node.value) : null;
@@ -183,6 +198,14 @@ export class JsScope {
           }
         }
         return out;
+      }
+      case 'MemberExpression': {
+        // `parts[0]`: an item of a constant array (an address assembled from a list of its pieces).
+        const index = node.computed && (node.property as JsNode).type === 'Literal' ? (node.property as JsNode).value : undefined;
+        if (typeof index !== 'number' || !Number.isInteger(index)) return null;
+        const list = this.arrayOf(node.object as JsNode);
+        const item = list === null ? undefined : list[index];
+        return item === undefined ? null : this.fold(item);
       }
       case 'BinaryExpression': {
         if (node.operator !== '+') return null;

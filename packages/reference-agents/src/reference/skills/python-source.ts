@@ -150,17 +150,25 @@ export class PythonSource {
           if (mapArgs[0] && this.slice(mapArgs[0]) === 'chr' && codes !== null) return codes.map((c) => String.fromCodePoint(c)).join(sep);
           return null;
         }
-        if (sep === null || (list.name !== 'ArrayExpression' && list.name !== 'TupleExpression')) return null;
+        const elements = sep === null ? null : this.listItems(list);
+        if (elements === null) return null;
         const parts: string[] = [];
-        for (let c = list.firstChild; c; c = c.nextSibling) {
-          if (['[', ']', '(', ')', ','].includes(c.name)) continue;
+        for (const c of elements) {
           const v = this.fold(c);
           if (v === null) return null;
           parts.push(v);
         }
-        return parts.join(sep);
+        return parts.join(sep as string);
       }
       return null;
+    }
+    // `parts[0]`: an item of a constant list (an address assembled from a list of its pieces).
+    if (node.name === 'MemberExpression' && node.getChild('[') && !node.getChild(':')) {
+      const index = node.getChild('[')?.nextSibling ?? null;
+      const i = index && index.name !== ']' ? Number(this.slice(index).replace(/\s+/g, '')) : NaN;
+      const items = Number.isInteger(i) ? this.listItems(node.firstChild!) : null;
+      const item = items && Number.isInteger(i) ? items.at(i) : undefined;
+      return item ? this.fold(item) : null;
     }
     if (node.name === 'VariableName') {
       const name = this.slice(node);
@@ -173,6 +181,44 @@ export class PythonSource {
       } finally {
         this.folding.delete(name);
       }
+    }
+    return null;
+  }
+
+  /**
+   * The items of a constant list: a list or tuple literal, a name bound to one, or a slice of either
+   * with constant bounds (`parts[1:]`, `parts[:-1]`), or null.
+   */
+  private listItems(node: SyntaxNode, depth = 0): SyntaxNode[] | null {
+    if (depth > 4) return null;
+    if (node.name === 'ArrayExpression' || node.name === 'TupleExpression') {
+      const out: SyntaxNode[] = [];
+      for (let c = node.firstChild; c; c = c.nextSibling) {
+        if (['[', ']', '(', ')', ','].includes(c.name)) continue;
+        if (c.name === 'ArrayComprehensionExpression' || c.name === '*') return null;
+        out.push(c);
+      }
+      return out;
+    }
+    if (node.name === 'VariableName') {
+      const name = this.slice(node);
+      const value = this.constants.get(name) ?? this.assignments.get(name);
+      return value ? this.listItems(value, depth + 1) : null;
+    }
+    if (node.name === 'MemberExpression' && node.getChild(':') && node.firstChild) {
+      const base = this.listItems(node.firstChild, depth + 1);
+      if (base === null) return null;
+      // The bounds around the colon: `[a:b]`, `[a:]`, `[:b]` (a negative bound is a UnaryExpression).
+      const bound = (c: SyntaxNode | null): number | null | undefined => {
+        if (!c || c.name === ':' || c.name === ']') return undefined;
+        const n = Number(this.slice(c).replace(/\s+/g, ''));
+        return Number.isInteger(n) ? n : null;
+      };
+      const colon = node.getChild(':')!;
+      const lo = bound(colon.prevSibling?.name === '[' ? null : colon.prevSibling);
+      const hi = bound(colon.nextSibling);
+      if (lo === null || hi === null || colon.nextSibling?.nextSibling?.name === ':') return null;
+      return base.slice(lo, hi);
     }
     return null;
   }

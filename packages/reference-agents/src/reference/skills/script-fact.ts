@@ -16,6 +16,8 @@ export type ScriptFactKind =
   | 'decoded-exec'
   /** Downloads code and runs it (`curl … | sh`, `exec(requests.get(…).text)`). */
   | 'download-exec'
+  /** Cuts bytes out of a data file the artifact carries (an image, a font, media) and runs them. */
+  | 'carved-exec'
   /** Connects a shell to a socket. */
   | 'reverse-shell'
   /** Deletes or overwrites what it does not own: the home directory, the root, a disk. */

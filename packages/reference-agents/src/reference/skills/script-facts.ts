@@ -2,6 +2,7 @@ import { lineLocator } from '../text/line-locator.js';
 import { jsFacts } from './js-facts.js';
 import { pythonFacts } from './python-facts.js';
 import { shellFacts } from './shell-facts.js';
+import { pythonCarvedExec } from './carved-payload.js';
 import type { ScriptFact, ScriptLanguage } from './script-fact.js';
 
 export type { ScriptFact, ScriptFactKind, ScriptLanguage } from './script-fact.js';
@@ -51,6 +52,10 @@ export function scriptFacts(path: string, text: string, language: ScriptLanguage
     // like "ssh" or "env" in its strings mean nothing.
     facts = shellFacts(text, { longLines: true }).filter((f) => f.kind === 'download-exec' || f.kind === 'decoded-exec' || f.kind === 'reverse-shell');
   } else facts = language === 'python' ? pythonFacts(text) : jsFacts(text, language === 'typescript');
+  if (language === 'python' && worthParsing(text)) {
+    const carved = pythonCarvedExec(text);
+    if (carved !== null) facts.push(carved);
+  }
   if (language === 'javascript' || language === 'typescript') facts = withoutReverseShellText(text, facts, worthParsing(text));
   const lineAt = lineLocator(text);
   for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(m.index), evidence: m[0] });

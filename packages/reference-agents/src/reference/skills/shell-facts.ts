@@ -22,9 +22,44 @@ const WRITES_TO = /(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s\w*)\s+(?
 // What makes an appended startup line or a cron entry more than configuration: it fetches, decodes or runs code.
 const ACTIVE_LINE = /\b(?:curl|wget|nc|ncat|base64|nohup)\b|\b(?:python[\d.]*|bash|sh)\s+-c\b|\/dev\/tcp|https?:\/\//;
 
+// A file that holds data, not code: what a polyglot hides a payload in (after an image's IEND chunk, a font's tables).
+export const DATA_FILE = String.raw`[\w./~$\{\}-]*\.(?:png|jpe?g|gif|bmp|ico|icns|webp|svg|tiff?|woff2?|ttf|otf|eot|mp3|mp4|m4a|wav|ogg|avi|mov|pdf|dat|bin|db|sqlite3?|pak)\b`;
+// Carving: a command that cuts bytes or lines out of a data file by offset, count or marker.
+const CARVER = String.raw`(?:tail\s+(?:-\w+\s+)*-(?:c|n|-bytes=?|-lines=?)\s*\+?\d+|head\s+(?:-\w+\s+)*-(?:c|-bytes=?)\s*-?\d+|dd\b(?=[^|\n]*\b(?:skip|iseek|count)=)|cut\s+-b|sed\s+(?:-\w+\s+)*['"]?(?:\d+|\/[^/'"]+\/)\s*,|awk\s+['"][^'"]*\/[^/'"]+\/|strings\b|xxd\s+-s|split\s+-b|tr\s+-d)`;
+const INTERPRETER = String.raw`(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl|ruby|php|pwsh|powershell|source\s+\/dev\/stdin)\b`;
+// `tail -c +N logo.png | sh`, `dd if=font.woff bs=1 skip=N | bash`, `eval "$(tail -c … logo.png)"`, `sh <(tail -c … x.png)`.
+const CARVED_RUN = new RegExp(
+  String.raw`\b${CARVER}[^|\n]*?(?:\bif=)?${DATA_FILE}[^|\n]*(?:\|\s*(?:[\w-]+\s+[^|\n]*\|\s*)?${INTERPRETER})|(?:\beval|\bsource|(?:^|[;&|]\s*)\.|\b(?:ba|z)?sh\s+-c|\b(?:ba|z)?sh)\s+["']?(?:\$\(|<\()\s*${CARVER}[^)\n]*${DATA_FILE}`,
+  'i',
+);
+// A carve written to a file: `tail -c +N logo.png > /tmp/x.sh`.
+const CARVED_TO = new RegExp(String.raw`\b${CARVER}[^|\n>]*${DATA_FILE}[^>\n]*>\s*["']?([^\s"';|&]+)`, 'i');
+
 function baseName(path: string): string {
   const parts = path.split(/[/\\]/).filter((p) => p !== '');
   return (parts[parts.length - 1] ?? '').replace(/[?#].*$/, '');
+}
+
+/**
+ * Bytes cut out of a data file the artifact carries and run: piped or substituted into a shell or
+ * interpreter on one line, or written to a file that the same or a later line runs.
+ */
+function carvedThenRun(lines: readonly string[]): ScriptFact[] {
+  const carved: Array<{ name: string; line: number; text: string }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (line === '' || line.startsWith('#') || line.length > 2000) continue;
+    if (CARVED_RUN.test(line)) return [{ kind: 'carved-exec', line: i + 1, evidence: line }];
+    const to = CARVED_TO.exec(line);
+    if (to) carved.push({ name: baseName(to[1] as string), line: i + 1, text: line });
+    if (carved.length === 0) continue;
+    for (const m of line.matchAll(RUNS)) {
+      if (m[1] !== undefined && !isExecutableMode(m[1])) continue;
+      const hit = carved.find((d) => d.name === baseName((m[2] ?? m[3] ?? '') as string));
+      if (hit) return [{ kind: 'carved-exec', line: i + 1, evidence: hit.line === i + 1 ? line : `${hit.text} … ${line}` }];
+    }
+  }
+  return [];
 }
 
 /** Downloads saved to a file that a later line (or the same one) runs or makes executable. */
@@ -89,5 +124,6 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
   }
   // A download piped straight into a shell is already reported on its own line.
   for (const f of downloadThenRun(lines)) if (!facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) facts.push(f);
+  facts.push(...carvedThenRun(lines));
   return facts;
 }

@@ -200,8 +200,21 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     if (source === undefined) continue;
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
   }
-  for (const m of text.matchAll(IMAGE_EXFIL_WORDS)) {
+  // A paragraph's wrapped lines are one sentence (same length, so lines stay those of the document).
+  const joined = text.replace(/([^\n])\n(?=[^\n])/g, '$1 ');
+  for (const m of joined.matchAll(IMAGE_EXFIL_WORDS)) {
+    // "Never put tokens into an image URL" forbids it.
+    const sentenceStart = Math.max(joined.lastIndexOf('. ', m.index), joined.lastIndexOf('\n', m.index)) + 1;
+    if (/\b(?:never|don['’]t|do\s+not|must\s+not|should\s+not|avoid)\b/i.test(joined.slice(sentenceStart, m.index))) continue;
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'instruction to put the conversation or secrets into an image URL', ...at(m.index, m[0]) }));
+  }
+  // The order to put the conversation or secrets into an image URL and an image whose slot the
+  // model is to fill are the whole chain in one document: rendering the image sends the data
+  // (in-sample: found WARN-only on held-out set 7).
+  if (findings.some((f) => f.title === 'instruction to put the conversation or secrets into an image URL')) {
+    for (const f of findings) {
+      if (f.severity === 'HIGH' && (f.title === 'Markdown image URL carries the conversation or secrets to an external host' || f.title === 'Markdown image URL is to be filled with secrets, .env values or shell history')) f.severity = 'CRIT';
+    }
   }
 
   for (const m of text.matchAll(PERSIST_VERB)) {

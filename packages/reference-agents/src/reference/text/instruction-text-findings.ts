@@ -3,7 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from './line-locator.js';
 import { findHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
-import { isQuotedExample } from './quoted-example.js';
+import { isDetectedSpecimen, isQuotedExample } from './quoted-example.js';
 
 export interface InstructionTextOptions {
   /** `/`-separated path of the file the text is in. */
@@ -12,6 +12,12 @@ export interface InstructionTextOptions {
   firstLine?: number;
   /** Scan HTML comments and base64 blocks (markdown documents). */
   markdown?: boolean;
+  /**
+   * Scan HTML comments even when `markdown` is false (an MCP server's prompt and result templates),
+   * where a comment counts only when it also asks for an action (call, use, run, send, upload,
+   * include, read, pass, forward, post, fetch, a tool): a template's markup comments do not.
+   */
+  htmlComments?: boolean;
   /** The text is a string taken from source code (a tool's description): escapes it still spells (`\x1b[8m`) are read as the characters. */
   cookEscapes?: boolean;
   /** Match instruction phrasing (false: hidden characters only, for code and data files). */
@@ -26,12 +32,14 @@ export interface InstructionTextOptions {
    */
   joinWrappedLines?: boolean;
   /** Report a phrase quoted as an example in a text about attacks on models (isQuotedExample) as LOW. */
-  quotedExamples?: boolean;
+  /** `true`: skills' reading (quoted and introduced, or a text about attacks); `'detected'`: quoted and framed as what a tool detects, or in a sentence that says what it detects (MCP descriptions); `'detected-sentence'`: the sentence reading only (code, whose literals keep their own quotes). */
+  quotedExamples?: boolean | 'detected' | 'detected-sentence';
 }
 
 const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
 
 // Words a comment uses when it talks to a model rather than to the document's maintainers.
+const ASKS_ACTION = /\b(?:call|invoke|use|run|execute|send|upload|include|read|pass|forward|post|fetch|tools?)\b/i;
 const ADDRESSES_MODEL = /\b(?:AI|assistant|agent|model|LLM|Claude|GPT|Copilot|Cursor|Gemini|chatbot)\b/i;
 const IMPERATIVE = /\b(?:must|always|never|do\s+not|don['’]t|instead|secretly|silently|immediately|first|before\s+(?:answering|responding|doing))\b/i;
 const PROHIBITION_BEFORE = /(?:^|[.!?:;\n]\s*|\s)(?:never|do\s+not|don['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\s+(?!(?:forget|fail|hesitate|skip|omit)\b)(?:\w+\s+){0,1}[\x60'"]?$/i;
@@ -154,11 +162,12 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
   // is matched once, where it sits. Removing them keeps every newline, so lines stay right.
   const { text: visible, tags } = revealHiddenTextWithTags(text);
   const comments: Array<[number, number]> = [];
-  if (options.markdown !== false) {
+  if (options.markdown !== false || options.htmlComments === true) {
+    const strict = options.markdown === false;
     for (const m of visible.matchAll(/<!--([\s\S]*?)-->/g)) {
       comments.push([m.index, m.index + m[0].length]);
       const body = m[1] ?? '';
-      if (ADDRESSES_MODEL.test(body) && IMPERATIVE.test(body)) {
+      if (ADDRESSES_MODEL.test(body) && IMPERATIVE.test(body) && (!strict || ASKS_ACTION.test(body))) {
         findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'HTML comment gives the model instructions the reader does not see', file, line: at(visible, m.index), evidence: body }));
       }
     }
@@ -190,7 +199,7 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (as a prohibition)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;
     }
-    if (!hidden && options.quotedExamples === true && isQuotedExample(visible, p.offset, p.offset + p.match.length)) {
+    if (!hidden && (options.quotedExamples === true ? isQuotedExample(visible, p.offset, p.offset + p.match.length) : (options.quotedExamples === 'detected' || options.quotedExamples === 'detected-sentence') && isDetectedSpecimen(visible, p.offset, p.offset + p.match.length, options.quotedExamples === 'detected'))) {
       findings.push(referenceFinding({ category: p.rule.category, severity: 'LOW', title: `${p.rule.title} (quoted as an example)`, file, line: at(visible, p.offset), evidence: excerpt(visible, p.offset, p.match.length) }));
       continue;
     }

@@ -46,6 +46,33 @@ function onQuotingTableRow(text: string, from: number): boolean {
   return /^\s*\|.*\|\s*$/.test(line) && /"[^"|]+"|“[^”|]+”|`[^`|]+`/.test(line);
 }
 
+// An introduction that presents what follows as a specimen of an attack: both a specimen word and a badness word.
+const SPECIMEN_WORD = /\b(?:examples?|samples?|specimens?|demo(?:nstration)?s?|case\s+stud(?:y|ies)|looks?\s+like|for\s+instance|e\.g\.)/i;
+const BAD_WORD = /\b(?:poison\w*|malicious|attack\w*|inject\w*|exploit\w*|bad|unsafe|dangerous|hostile|compromised|do\s+not\s+(?:use|follow|copy)|don['’]t\s+(?:use|follow|copy)|never\s+(?:use|follow)|red\s+flags?)\b/i;
+
+/**
+ * True when `from` is inside a Markdown blockquote (`> …` lines, also joined into one line with the
+ * wrapped text) introduced as a specimen of an attack: the text from the nearest heading above the
+ * blockquote (or 600 characters) down to it names both a specimen (example, sample, demo, "looks
+ * like") and badness (poisoned, malicious, attack, injected, do not use). "Example of a poisoned tool
+ * description (do not use)" then `> …` is a quotation; "Always do this first:" then `> …` is an order.
+ */
+function inIntroducedBlockquote(text: string, from: number): boolean {
+  const lineStart = text.lastIndexOf('\n', from - 1) + 1;
+  if (!/^[ \t]*>/.test(text.slice(lineStart, from + 1))) return false;
+  // The blockquote's first line: walk up over `>` lines.
+  let start = lineStart;
+  while (start > 0) {
+    const prevStart = text.lastIndexOf('\n', start - 2) + 1;
+    if (!/^[ \t]*>/.test(text.slice(prevStart, start))) break;
+    start = prevStart;
+  }
+  const above = text.slice(Math.max(0, start - 600), start);
+  const heading = Math.max(above.lastIndexOf('\n#'), above.startsWith('#') ? 0 : -1);
+  const intro = heading >= 0 ? above.slice(heading) : above;
+  return SPECIMEN_WORD.test(intro) && BAD_WORD.test(intro);
+}
+
 /**
  * True when a phrase found at `[from, to)` is quoted as an example in a text about attacks on
  * models: it sits inside quotes or a code block or on a table row that quotes its specimen, and the sentence before it introduces a specimen
@@ -54,8 +81,32 @@ function onQuotingTableRow(text: string, from: number): boolean {
  * from being quoted, as the model still reads the words.
  */
 export function isQuotedExample(text: string, from: number, to: number): boolean {
+  if (inIntroducedBlockquote(text, from)) return true;
   const quoted = quotedOnLine(text, from, to) || inFence(text, from) || onQuotingTableRow(text, from);
   if (!quoted) return false;
   const context = text.slice(Math.max(0, from - 160), from);
   return EXAMPLE_MARKER.test(context) || SECURITY_TOPIC.test(text);
 }
+
+// Words that frame a quoted phrase as what a tool detects: "detects phrases such as …", "flags …".
+const DETECTION_MARKER = /\b(?:detect\w*|flag\w*|scan\w*|match\w*|catch\w*|recogni[sz]\w*|block\w*|reject\w*|watch\s+(?:out\s+)?for|look\s+for|signatures?|patterns?\s+(?:such\s+as|like)|phrases?\s+(?:such\s+as|like))\b/i;
+
+/**
+ * The stricter reading for an MCP tool's description (which the model reads as the tool's own
+ * words): a phrase counts as quoted only between quotes on its line, with the 160 characters before
+ * it framing it as what the tool detects ("Detects phrases such as \"ignore previous instructions\"").
+ * A text merely about prompt injection does not lower anything here. `quotesCount` false: in a
+ * view of code where every string keeps its own delimiters, quotes mark nothing, and only the
+ * sentence reading below applies.
+ */
+export function isDetectedSpecimen(text: string, from: number, to: number, quotesCount = true): boolean {
+  if (quotesCount && quotedOnLine(text, from, to) && DETECTION_MARKER.test(text.slice(Math.max(0, from - 160), from))) return true;
+  // Unquoted, the sentence itself must say what the tool detects: "Detects <IMPORTANT> blocks and
+  // references to credential files like ~/.ssh/id_rsa." (a sentence ends at . ; ! ? or a blank line).
+  const before = text.slice(Math.max(0, from - 400), from);
+  let start = 0;
+  // In code, one literal ending and another starting on the next line also starts a sentence.
+  for (const m of before.matchAll(/[.;!?](?=\s)|\n\s*\n|['"`][\s,+]*\n\s*[+,]?\s*(?=['"`])/g)) start = m.index + m[0].length;
+  return DETECTS_SENTENCE.test(before.slice(Math.max(0, start)));
+}
+const DETECTS_SENTENCE = /^\s*["'`(]*\s*(?:it\s+|this\s+tool\s+|the\s+tool\s+)?(?:detects|flags|scans\s+for|finds|catches|matches|looks\s+for|checks\s+for|recogni[sz]es|blocks|rejects)\b/i;
