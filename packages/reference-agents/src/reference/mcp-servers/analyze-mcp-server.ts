@@ -155,7 +155,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (DOCUMENT.test(file.path)) {
       // Documentation a docs server ships as data quotes attacks and example prompts; it is read for hidden text only.
       const served = SERVED_DOCUMENTS.test(file.path);
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, ...(served ? { phrases: false } : {}) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
+      // Attack phrases quoted as examples in a security document (a fenced block or quotes introduced as a
+      // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : {}) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       continue;
     }
     if (isTestOrExample(file.path)) continue;
@@ -225,8 +227,17 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
-    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(codeText, language) : MANIFEST_FILE.test(file.path) ? text : null;
-    if (strings !== null) findings.push(...instructionTextFindings(strings, { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence', htmlComments: true }));
+    const code = language === 'javascript' || language === 'typescript' || language === 'python' ? language : null;
+    const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : code !== null ? codeStrings(codeText, code, 'exclude', file.path) : MANIFEST_FILE.test(file.path) ? text : null;
+    const stringOptions = { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence', htmlComments: true } as const;
+    if (strings !== null) findings.push(...instructionTextFindings(strings, stringOptions));
+    // A detector's pattern tables (`INJECTION_PATTERNS = [...]`, `re.compile("…")`) spell what it
+    // looks for: read apart and reported LOW, as a phrase quoted as an example is.
+    if (strings !== null && code !== null) {
+      for (const f of instructionTextFindings(codeStrings(codeText, code, 'only', file.path), stringOptions)) {
+        findings.push(f.severity === 'LOW' ? f : { ...f, severity: 'LOW', title: `${f.title} (a detection pattern)` });
+      }
+    }
   }
 
   for (const tool of tools) {

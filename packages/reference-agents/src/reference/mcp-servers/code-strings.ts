@@ -1,5 +1,7 @@
 import { pythonSourceOf } from './python-source-cache.js';
 import { parseJs, walkJs } from '../skills/js-source.js';
+import type { JsNode } from '../skills/js-source.js';
+import type { SyntaxNode } from '../skills/python-source.js';
 
 import type { ScriptLanguage } from '../skills/script-fact.js';
 
@@ -8,19 +10,26 @@ import type { ScriptLanguage } from '../skills/script-fact.js';
  * stay those of the file): what a model can be shown from the code — descriptions picked at run
  * time, prompt templates — without comments and identifiers that only people read.
  */
-export function codeStrings(text: string, language: ScriptLanguage): string {
+export function codeStrings(text: string, language: ScriptLanguage, specimens: 'all' | 'exclude' | 'only' = 'all', path = ''): string {
+  // A module named for what it holds (`patterns.py`, `signatures.ts`, `detectors/rules.js`): its tables are all patterns.
+  const detectorFile = DETECTOR_FILE.test(path);
   const ranges: Array<[number, number]> = [];
+  const keep = (specimen: boolean) => specimens === 'all' || (specimens === 'only') === specimen;
   if (language === 'python') {
     const src = pythonSourceOf(text);
     const cursor = src.tree.cursor();
     do {
-      if (cursor.name === 'String' || cursor.name === 'FormatString') ranges.push([cursor.from, cursor.to]);
+      if ((cursor.name === 'String' || cursor.name === 'FormatString') && keep(specimens !== 'all' && pythonSpecimen(text, cursor.node, detectorFile))) ranges.push([cursor.from, cursor.to]);
     } while (cursor.next());
   } else if (language === 'javascript' || language === 'typescript') {
-    walkJs(parseJs(text, language === 'typescript'), (node) => {
-      if ((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateElement') ranges.push([node.start, node.end]);
+    const parents = new Map<JsNode, JsNode | null>();
+    walkJs(parseJs(text, language === 'typescript'), (node, parent) => {
+      parents.set(node, parent);
+      if ((node.type === 'Literal' && typeof node.value === 'string') || node.type === 'TemplateElement') {
+        if (keep(specimens !== 'all' && jsSpecimen(text, node, parents, detectorFile))) ranges.push([node.start, node.end]);
+      }
     });
-  } else return text;
+  } else return specimens === 'only' ? text.replace(/[^\n]/g, ' ') : text;
   ranges.sort((a, b) => a[0] - b[0]);
   const blank = (from: number, to: number) => text.slice(from, to).replace(/[^\n]/g, ' ');
   const parts: string[] = [];
@@ -32,4 +41,57 @@ export function codeStrings(text: string, language: ScriptLanguage): string {
   }
   parts.push(blank(at, text.length));
   return parts.join('');
+}
+
+// What a detector's tables are called: the strings in them are what it looks for, not what it says.
+const DETECTOR_NAME = /pattern|signature|indicator|heuristic|keyword|marker|phrase|regex|red_?flag|suspicious|malicious|dangerous|injection|poison|attack|threat|blocklist|denylist|blacklist|(?:^|_)(?:rules?|re)(?:_|$)/i;
+const DETECTOR_FILE = /(?:^|\/)(?:[\w-]*[_-])?(?:patterns?|signatures?|detectors?|detections?|heuristics?|indicators?|rules?)\.(?:py|[cm]?[jt]s)$|(?:^|\/)(?:detectors?|signatures|patterns)\//i;
+// Calls whose string argument is a pattern to match (`re.compile`, `new RegExp`).
+const PY_REGEX_CALL = /^(?:re|regex)\.(?:compile|search|match|fullmatch|findall|finditer|sub|subn|split)$/;
+
+/**
+ * A string that is a detection pattern: an item (at any depth) of a list, tuple, set or dict
+ * assigned to a name that says it holds patterns (`INJECTION_PATTERNS = [...]`,
+ * `SIGNATURES = {...}`), or a pattern handed to `re.compile`/`re.search`. A security scanner
+ * must spell what it detects; its tables are matched against text, not shown to the model as the
+ * server's words.
+ */
+function pythonSpecimen(text: string, node: SyntaxNode, detectorFile: boolean): boolean {
+  let inCollection = false;
+  for (let p: SyntaxNode | null = node.parent; p; p = p.parent) {
+    if (['ArrayExpression', 'TupleExpression', 'SetExpression', 'DictionaryExpression', 'ParenthesizedExpression', 'ArgList', 'CallExpression'].includes(p.name)) {
+      if (p.name !== 'ParenthesizedExpression' && p.name !== 'ArgList' && p.name !== 'CallExpression') inCollection = true;
+      if (p.name === 'CallExpression' && PY_REGEX_CALL.test(text.slice(p.firstChild?.from ?? 0, p.firstChild?.to ?? 0).replace(/\s/g, ''))) return true;
+      continue;
+    }
+    if (p.name === 'AssignStatement') {
+      const target = p.firstChild;
+      const name = target ? text.slice(target.from, target.to) : '';
+      return inCollection && detectorFile || ((inCollection || /pattern|regex|signature/i.test(name)) && DETECTOR_NAME.test(name));
+    }
+    return false;
+  }
+  return false;
+}
+
+function jsSpecimen(text: string, node: JsNode, parents: ReadonlyMap<JsNode, JsNode | null>, detectorFile: boolean): boolean {
+  let inCollection = false;
+  for (let p = parents.get(node) ?? null, child: JsNode = node; p; child = p, p = parents.get(p) ?? null) {
+    if (p.type === 'ArrayExpression' || p.type === 'ObjectExpression' || p.type === 'Property' || p.type === 'TemplateLiteral') {
+      if (p.type !== 'TemplateLiteral') inCollection = true;
+      continue;
+    }
+    if (p.type === 'NewExpression' || p.type === 'CallExpression') {
+      const callee = p.callee as JsNode;
+      return callee.type === 'Identifier' && callee.name === 'RegExp' && (p.arguments as JsNode[])[0] === child;
+    }
+    if (p.type === 'VariableDeclarator' || p.type === 'PropertyDefinition' || p.type === 'AssignmentExpression') {
+      const id = (p.type === 'AssignmentExpression' ? p.left : p.type === 'VariableDeclarator' ? p.id : p.key) as JsNode;
+      const name = text.slice(id.start as number, id.end as number);
+      return inCollection && detectorFile || ((inCollection || /pattern|regex|signature/i.test(name)) && DETECTOR_NAME.test(name));
+    }
+    if (p.type === 'TSAsExpression' || p.type === 'TSSatisfiesExpression') continue;
+    return false;
+  }
+  return false;
 }

@@ -13,7 +13,7 @@ import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findin
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
-import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath } from './repository-paths.js';
+import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnReleasePath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
@@ -70,6 +70,13 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     for (const file of files) {
       const lockfile = lockfileFormatOf(file.path) !== null || file.path.endsWith('bun.lockb');
       const workflow = isWorkflowPath(file.path);
+      // A committed Yarn release (a bundle of a few MB, the vendor's code) is read for one thing only:
+      // code appended after a long run of whitespace, which every `yarn` command would run.
+      if (isYarnReleasePath(file.path)) {
+        const release = /\.c?js$/.test(file.path) ? await readArtifactText(file) : null;
+        if (release !== null) findings.push(...hiddenCodeFindings(file.path, release, false));
+        continue;
+      }
       if (!lockfile && !workflow && file.size > MAX_SECRET_SCAN_BYTES) continue;
       // Texts are read one at a time and dropped: a large checkout never sits in memory whole.
       const text = await readArtifactText(file);

@@ -24,7 +24,18 @@ const SKIPPED_DIRECTORIES = new Set([
 
 /** True for a directory (`/`-separated relative path) the analysis does not descend into. */
 export function isSkippedRepositoryDirectory(path: string): boolean {
-  return SKIPPED_DIRECTORIES.has(path.slice(path.lastIndexOf('/') + 1));
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  // Of `.yarn`, only `.yarn/releases` is entered: the committed Yarn release is the program every
+  // `yarn` command runs (read for code hidden in it, isYarnReleasePath); cache and unplugged
+  // packages are other projects' files.
+  if (base === '.yarn') return false;
+  if (/(?:^|\/)\.yarn\/[^/]+$/.test(path)) return base !== 'releases';
+  return SKIPPED_DIRECTORIES.has(base);
+}
+
+/** A file of a committed Yarn release directory (`.yarn/releases/yarn-4.1.0.cjs`). */
+export function isYarnReleasePath(path: string): boolean {
+  return /(?:^|\/)\.yarn\/releases\/[^/]+$/.test(path);
 }
 
 // Path segments of test data and documentation: credentials there are fixtures or examples far more

@@ -191,6 +191,55 @@ function secretEnvNames(...envs: (Node | null)[]): Map<string, string> {
   return out;
 }
 
+// A command that prints the whole environment: `env`, `printenv`, `export -p`, `declare -x`,
+// `set`, `/proc/self/environ`, PowerShell's env: drive, `os.environ` / `process.env` printed whole.
+const ENV_DUMP_COMMAND = /(?:^|[\s;&|(`]|\$\()(?:env|printenv|export\s+-p|declare\s+-x|set|compgen\s+-e)(?=\s*(?:$|[|>;&)`]))|\/proc\/(?:self|\$\$|1)\/environ\b|Get-ChildItem\s+env:|\bdict\(\s*os\.environ\s*\)|json\.dumps\(\s*(?:dict\()?os\.environ|JSON\.stringify\(\s*process\.env\s*\)/;
+const SENDER = /\b(?:curl|wget|nc|ncat|Invoke-WebRequest|iwr|Invoke-RestMethod|irm)\b/;
+
+/** Lines of a run script where the environment dump reaches a request to a host that is not a familiar API. */
+function environmentSent(scan: WorkflowScan, runNode: Node | null): Array<{ line: number; evidence: string }> {
+  // Logical lines: a command continued with a trailing backslash is one command.
+  const lines: Array<{ match: [string]; line: number }> = [];
+  let continues = false;
+  for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]+$/m)) {
+    const last = lines[lines.length - 1];
+    if (continues && last) last.match[0] = `${last.match[0].replace(/\\\s*$/, ' ')}${match[0].trim()}`;
+    else lines.push({ match: [match[0]], line });
+    continues = /\\\s*$/.test(match[0]);
+  }
+  const files = new Set<string>();
+  const vars = new Set<string>();
+  const out: Array<{ line: number; evidence: string }> = [];
+  let carried = false; // a line continued with `\` or a pipe at its end carries the dump on
+  for (const { match, line } of lines) {
+    const l = match[0];
+    const dumps = ENV_DUMP_COMMAND.test(l);
+    const usesCaptured: boolean = [...files].some((f) => new RegExp(`(?:^|[\\s"'@=<])(?:\\./)?${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=$|[\\s"'/;|&)])`).test(l)) || [...vars].some((v) => new RegExp(`\\$\\{?${v}\\b`).test(l));
+    const tainted: boolean = dumps || carried || usesCaptured;
+    const host = /https?:\/\/([^/\s"'\\]+)/.exec(l)?.[1] ?? null;
+    if (tainted && SENDER.test(l) && host !== null && !FAMILIAR_API_HOSTS.test(host)) {
+      out.push({ line, evidence: l.trim().slice(0, 200) });
+      carried = false;
+      continue;
+    }
+    carried = tainted && /(?:\\|\||&&)\s*$/.test(l);
+    if (!tainted) continue;
+    // Where the dump goes next: a file written (`> f`, `>> f`, `tee f`, `-o f`) or a variable assigned.
+    // A file written (`> f`, `tee f`, `-o f`) and the directory it sits in, or an archive or copy made of
+    // what the line read (`tar czf out.tgz dir`, `zip out.zip …`, `cp f g`).
+    const written = [...l.matchAll(/(?:>{1,2}|\btee\s+(?:-a\s+)?|\s-o\s+)\s*["']?([^\s"'|;&)]+)/g), ...l.matchAll(/\btar\s+-?[a-zA-Z]*f\s+["']?([^\s"'|;&)]+)|\b(?:zip|7z\s+a)\s+(?:-\w+\s+)*["']?([^\s"'|;&)]+)|\b(?:cp|mv)\s+(?:-\w+\s+)*\S+\s+["']?([^\s"'|;&)]+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+    for (const f of written) {
+      if (f === undefined || /^&?\d$|^\/dev\/null$|^-$/.test(f)) continue;
+      files.add(f.replace(/^\.\//, ''));
+      const dir = f.replace(/^\.\//, '').split('/').slice(0, -1).join('/');
+      if (dir !== '' && dir !== '~' && !dir.startsWith('$') && dir !== '/tmp') files.add(dir);
+    }
+    const assigned = /^\s*(?:export\s+|local\s+)?([A-Za-z_][A-Za-z0-9_]*)=["']?\$\(/.exec(l);
+    if (assigned && dumps) vars.add(assigned[1]!);
+  }
+  return out;
+}
+
 function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyMap<string, string> = new Map()): void {
   checkScript(scan, runNode);
   for (const { match, line } of scan.sourceMatches(runNode, /toJSON\(\s*secrets\s*\)/i)) {
@@ -225,6 +274,13 @@ function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyM
     // The whole environment, secrets included, printed encoded (log masking defeated) or sent out.
     for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(env|printenv|set|Get-ChildItem\s+env:)\s*\|\s*(base64|xxd|od|curl|wget|nc|ncat|gzip)\b[^\n]*$/m)) {
       scan.add('HIGH', 'credential_exposure', 'workflow script prints encoded or sends the whole environment (with its secrets)', line, match[0].trim());
+    }
+    // The environment dump followed to a request to an unfamiliar host: through the pipe, a file it
+    // was written to (`env > e.txt` … `curl --data-binary @e.txt`) or a variable that captured it
+    // (`E=$(printenv | base64)` … `curl -d "$E"`). The step's `env:` put the secrets in that
+    // environment: with two or more of them it is a harvest (GhostAction), CRIT.
+    for (const flow of environmentSent(scan, runNode)) {
+      scan.add(secretEnv.size >= 2 ? 'CRIT' : 'HIGH', 'credential_exposure', 'workflow script sends the whole environment, with the secrets mapped into it, to an unfamiliar host', flow.line, `${flow.evidence} (${[...secretEnv.values()].join(', ')})`);
     }
   }
   for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr)\b[^\n]*$/m)) {

@@ -1,7 +1,9 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
-import { isQuotedExample } from '../text/quoted-example.js';
+import { describedAsAttack, isQuotedExample } from '../text/quoted-example.js';
+
+export { describedAsAttack };
 
 /**
  * Instructions read by what they make the agent DO (an action, a sensitive object, a destination)
@@ -68,34 +70,6 @@ const STORE_VERB = /\b(?:write|add|save|store|append|update|insert|put|record|ed
 // home directory, drops the user's approvals, or sends data out. (A build command or a docs link is what memory is for.)
 const STANDING_PAYLOAD =
   /\b(?:curl|wget|iwr|Invoke-WebRequest)\b|\bbase64\b|\/dev\/tcp\/|\b(?:ba|z)?sh\s+(?:~|\$HOME)\/|\bapprove\s+(?:all|every|any)\b|\bauto-?approv|\bskip\w*\s+(?:\w+\s+){0,3}(?:review|confirmation|permission|approval)s?\b|\bwithout\s+(?:asking|confirmation|approval)\b|\bnever\s+ask\b|\b(?:send|upload|post|forward|copy)\b[^.\n]{0,60}\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.)/i;
-
-const LIST_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])\s/;
-// A heading or list introduction that presents what follows as attacks to recognise, not steps to take.
-const ATTACK_TOPIC =
-  /\b(?:malicious|attackers?|attacks?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|threats?|anti-?patterns?|suspicious|dangerous|unsafe|watch\s+(?:out\s+)?for|look\s+(?:out\s+)?for|flag|detect\w*|refuse|reject)\b/i;
-// An introduction may also forbid what follows ("Never do the following:"), though not "don't forget to:".
-const FORBIDS = /\b(?:never|avoid|don['’]t|do\s+not)\b(?!\s+forget)/i;
-
-/**
- * True when the line at `offset` is an item of a list introduced as attacks to recognise or forbidden
- * ("Malicious skills often:", "Never do the following:"), or of a list under a heading that names attacks
- * ("## Red flags"): a security guide lists what it warns of.
- */
-export function describedAsAttack(text: string, offset: number): boolean {
-  const lines = text.slice(0, offset).split('\n');
-  let i = lines.length - 1;
-  if (!LIST_ITEM.test(lines[i] ?? '')) return false;
-  while (i > 0 && (LIST_ITEM.test(lines[i - 1] ?? '') || /^[ \t]{2,}\S/.test(lines[i - 1] ?? ''))) i--;
-  let intro = i - 1;
-  while (intro >= 0 && (lines[intro] ?? '').trim() === '') intro--;
-  const introLine = lines[intro] ?? '';
-  if (intro >= 0 && !/^#{1,6}\s/.test(introLine) && (ATTACK_TOPIC.test(introLine) || FORBIDS.test(introLine))) return true;
-  for (let h = intro; h >= 0; h--) {
-    const line = lines[h] ?? '';
-    if (/^#{1,6}\s/.test(line)) return ATTACK_TOPIC.test(line);
-  }
-  return false;
-}
 
 /** The sentence around `offset`: from the previous sentence end to the next (dots inside paths do not end it). */
 function sentenceAt(text: string, offset: number): { from: number; to: number } {

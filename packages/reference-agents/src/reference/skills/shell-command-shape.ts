@@ -30,7 +30,8 @@ export function pythonCommandShape(src: PythonSource, node: SyntaxNode): ShellCo
     if (src.fold(part) !== null) return true;
     if (part.name === 'VariableName') {
       const assigned = src.assignment(src.slice(part));
-      return assigned !== undefined && assigned !== part && quoted(assigned, depth + 1);
+      if (assigned === undefined) return numericParameter(src, part);
+      return assigned !== part && quoted(assigned, depth + 1);
     }
     if (part.name === 'ParenthesizedExpression' || part.name === 'TupleExpression') {
       const items: SyntaxNode[] = [];
@@ -60,8 +61,11 @@ export function pythonCommandShape(src: PythonSource, node: SyntaxNode): ShellCo
   if (value.name === 'FormatString') {
     const parts: SyntaxNode[] = [];
     for (let c = value.firstChild; c; c = c.nextSibling) if (c.name === 'FormatReplacement') parts.push(c);
-    if (/^[rRbBuUfF]*(['"]{1,3})\s*\{/.test(src.slice(value))) return parts.length > 0 && parts.every((p) => quoted(p.firstChild?.nextSibling)) ? 'quoted' : 'passthrough';
-    return parts.every((p) => quoted(p.firstChild?.nextSibling)) ? 'quoted' : 'template';
+    // `{start:.2f}`, `{n:d}`, `{w:05x}`: a numeric presentation type raises on anything but a number,
+    // so what it prints cannot carry shell syntax (`!r`/`!s` conversions first make a string: not safe).
+    const safe = (p: SyntaxNode) => numericSpec(src, p) || quoted(p.firstChild?.nextSibling);
+    if (/^[rRbBuUfF]*(['"]{1,3})\s*\{/.test(src.slice(value))) return parts.length > 0 && parts.every(safe) ? 'quoted' : 'passthrough';
+    return parts.every(safe) ? 'quoted' : 'template';
   }
   if (value.name === 'BinaryExpression') {
     const op = src.slice(value.firstChild?.nextSibling ?? value).trim();
@@ -97,6 +101,32 @@ export function pythonCommandShape(src: PythonSource, node: SyntaxNode): ShellCo
     }
   }
   return 'passthrough';
+}
+
+/** An f-string replacement formatted with a numeric presentation type (`{x:.2f}`, `{n:d}`) and no conversion. */
+function numericSpec(src: PythonSource, replacement: SyntaxNode): boolean {
+  if (replacement.getChild('FormatConversion')) return false;
+  const spec = replacement.getChild('FormatSpec');
+  return spec !== null && /^:[^{}]*[bdoxXneEfFgG%]$/.test(src.slice(spec));
+}
+
+/**
+ * A name that is a parameter of the enclosing function declared as a number (`start: float`,
+ * `n: int`, `flag: bool`): the author's declared type, the `(or is an int)` of a quoted command.
+ */
+function numericParameter(src: PythonSource, name: SyntaxNode): boolean {
+  const wanted = src.slice(name);
+  for (let fn: SyntaxNode | null = name.parent; fn; fn = fn.parent) {
+    if (fn.name !== 'FunctionDefinition' && fn.name !== 'LambdaExpression') continue;
+    const params = fn.getChild('ParamList');
+    for (let c = params?.firstChild ?? null; c; c = c.nextSibling) {
+      if (c.name !== 'VariableName' || src.slice(c) !== wanted) continue;
+      const type = c.nextSibling?.name === 'TypeDef' ? c.nextSibling.lastChild : null;
+      return type !== null && /^(['"]?)(?:int|float|bool)\1$/.test(src.slice(type));
+    }
+    return false;
+  }
+  return false;
 }
 
 /** The shape of a JavaScript shell command (the first argument of exec, execSync, …). */

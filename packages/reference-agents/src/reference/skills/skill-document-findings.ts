@@ -93,7 +93,7 @@ const FAMILIES: readonly PhraseFamily[] = [
     severity: 'HIGH',
     title: 'instruction to obey instructions found in fetched or external content',
     pattern:
-      /\b(?:follow|obey|execute|carry\s+out|comply\s+with|act\s+on|do\s+whatever)\b[^.\n]{0,30}\b(?:any|all|every|whatever)\s+(?:\w+\s+)?(?:instructions?|commands?|directions?|directives?)\b[^.\n]{0,40}\b(?:in|from|inside|within|on)\s+(?:the\s+|any\s+)?(?:fetched|downloaded|remote|external|retrieved|returned|web\s*pages?|webpages?|websites?|pages?\s+you\s+(?:fetch|visit|read)|urls?|emails?|issues?|comments?|responses?|tool\s+(?:output|results?)|search\s+results?|gists?)\b|\btreat\s+(?:the\s+)?(?:content|contents|text|output|body|response)\s+(?:of|from)\s+[^.\n]{0,60}\bas\s+(?:trusted\s+)?(?:instructions|commands|system\s+(?:prompt|instructions))\b/i,
+      /\b(?:follow|obey|execute|carry\s+out|comply\s+with|act\s+on|do\s+whatever)\b[^.\n]{0,30}\b(?:any|all|every|whatever)\s+(?:\w+\s+)?(?:instructions?|commands?|directions?|directives?)\b[^.\n]{0,40}\b(?:in|from|inside|within|on)\s+(?:the\s+|any\s+)?(?:fetched|downloaded|remote|external|retrieved|returned|web\s*pages?|webpages?|websites?|pages?\s+you\s+(?:fetch|visit|read)|urls?|emails?|issues?|comments?|responses?|tool\s+(?:output|results?)|search\s+results?|gists?)\b|\btreat\s+(?:the\s+)?(?:content|contents|text|output|body|response)\s+(?:of|from)\s+(?:(?!\b(?:never|not|rather\s+than|instead\s+of)\b)[^.\n]){0,60}\bas\s+(?:trusted\s+)?(?:instructions|commands|system\s+(?:prompt|instructions))\b/i,
   },
   {
     id: 'autonomy-abuse',
@@ -221,7 +221,7 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     // A sentence ends at a full stop followed by a space: the dots of `~/.claude/CLAUDE.md` do not end it.
     const sentence = /^(?:[^.\n]|\.(?=[^\s]))*/.exec(text.slice(m.index, m.index + 160))?.[0] ?? '';
     const target = PERSIST_TARGET.exec(sentence) ?? MEMORY_FILE.exec(sentence);
-    if (!target) continue;
+    if (!target || describedAsAttack(text, m.index)) continue;
     const path = target[1] as string;
     const window = text.slice(Math.max(0, m.index - 200), m.index + sentence.length + 500);
     // What is to be written follows the instruction closely: the sentence and the lines after it.
@@ -256,7 +256,8 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
       if (order !== undefined) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(order.index, order[0]) }));
       continue;
     }
-    if (m) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
+    // So is any other phrase family's match on an item of a list of red flags (a security guide lists what it warns of).
+    if (m && !describedAsAttack(text, m.index)) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
   }
   // The second signal that makes a destructive order an attack rather than a risky step: it is to be
   // carried out without asking (the wiper prompt's "run continuously", "without confirmation").

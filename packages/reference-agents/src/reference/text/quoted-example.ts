@@ -73,6 +73,35 @@ function inIntroducedBlockquote(text: string, from: number): boolean {
   return SPECIMEN_WORD.test(intro) && BAD_WORD.test(intro);
 }
 
+const LIST_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])\s/;
+// A heading or list introduction that presents what follows as attacks to recognise, not steps to take.
+const ATTACK_TOPIC =
+  /\b(?:malicious|attackers?|attacks?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|threats?|anti-?patterns?|suspicious|dangerous|unsafe|watch\s+(?:out\s+)?for|look\s+(?:out\s+)?for|flag|detect\w*|refuse|reject)\b/i;
+// An introduction ending in a colon may also forbid what follows ("Never do the following:"), though not
+// "don't forget to:" ("… do not ask for confirmation at any step." forbids the asking, not the list).
+const FORBIDS = /\b(?:never|avoid|don['’]t|do\s+not)\b(?!\s+forget)/i;
+
+/**
+ * True when the line at `offset` is an item of a list introduced as attacks to recognise or forbidden
+ * ("Malicious skills often:", "Never do the following:"), or of a list under a heading that names attacks
+ * ("## Red flags"): a security guide lists what it warns of.
+ */
+export function describedAsAttack(text: string, offset: number): boolean {
+  const lines = text.slice(0, offset).split('\n');
+  let i = lines.length - 1;
+  if (!LIST_ITEM.test(lines[i] ?? '')) return false;
+  while (i > 0 && (LIST_ITEM.test(lines[i - 1] ?? '') || /^[ \t]{2,}\S/.test(lines[i - 1] ?? ''))) i--;
+  let intro = i - 1;
+  while (intro >= 0 && (lines[intro] ?? '').trim() === '') intro--;
+  const introLine = lines[intro] ?? '';
+  if (intro >= 0 && !/^#{1,6}\s/.test(introLine) && (ATTACK_TOPIC.test(introLine) || (FORBIDS.test(introLine) && /:\s*$/.test(introLine)))) return true;
+  for (let h = intro; h >= 0; h--) {
+    const line = lines[h] ?? '';
+    if (/^#{1,6}\s/.test(line)) return ATTACK_TOPIC.test(line);
+  }
+  return false;
+}
+
 /**
  * True when a phrase found at `[from, to)` is quoted as an example in a text about attacks on
  * models: it sits inside quotes or a code block or on a table row that quotes its specimen, and the sentence before it introduces a specimen
@@ -81,7 +110,8 @@ function inIntroducedBlockquote(text: string, from: number): boolean {
  * from being quoted, as the model still reads the words.
  */
 export function isQuotedExample(text: string, from: number, to: number): boolean {
-  if (inIntroducedBlockquote(text, from)) return true;
+  // An item of a list of red flags ("## Red flags", "Malicious skills often:") names what to recognise.
+  if (inIntroducedBlockquote(text, from) || describedAsAttack(text, from)) return true;
   const quoted = quotedOnLine(text, from, to) || inFence(text, from) || onQuotingTableRow(text, from);
   if (!quoted) return false;
   const context = text.slice(Math.max(0, from - 160), from);
