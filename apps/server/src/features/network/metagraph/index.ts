@@ -8,7 +8,6 @@ export {
   SUBTENSOR_DEFAULTS,
   type SubtensorMetagraphSourceOptions,
 } from './subtensor-metagraph-source.js';
-export { subtensorStorageKey, SUBTENSOR_PALLET, BITTENSOR_SS58_PREFIX } from './subtensor-storage.js';
 export {
   CachedMetagraph,
   METAGRAPH_DEFAULTS,

@@ -1,4 +1,3 @@
-import { HttpProvider, WsProvider } from '@polkadot/rpc-provider';
 import type { ProviderInterface } from '@polkadot/rpc-provider/types';
 
 /** One JSON-RPC connection to a subtensor node, opened per metagraph read. */
@@ -35,6 +34,9 @@ export async function openRpcTransport(url: string, timeoutMs: number): Promise<
   if (typeof url !== 'string' || !isSubtensorUrl(url)) {
     throw new TypeError(`url: expected an http(s):// or ws(s):// subtensor endpoint, got ${JSON.stringify(url)}`);
   }
+  // Loaded on the first chain read, not with the server: polkadot-js is about 600 modules (seconds
+  // of start-up on a busy two-core machine) that a server reading its metagraph from a file never uses.
+  const { HttpProvider, WsProvider } = await import('@polkadot/rpc-provider');
   let provider: ProviderInterface;
   if (/^https?:/i.test(url)) {
     provider = new HttpProvider(url, {}, 0);

@@ -1,14 +1,7 @@
 import { NETUID, formatOffsetTimestamp, type MetagraphNeuron, type MetagraphSnapshot } from '@vigil/core';
 import { MetagraphError, errorSummary } from './metagraph-error.js';
 import { validateMetagraphSnapshot, type MetagraphSource } from './metagraph-source.js';
-import {
-  BITTENSOR_SS58_PREFIX,
-  StorageDecodeError,
-  decodeAccountId,
-  decodeBoolVec,
-  decodeU16,
-  subtensorStorageKey,
-} from './subtensor-storage.js';
+import { StorageDecodeError } from './storage-decode-error.js';
 import {
   JSON_RPC_METHOD_NOT_FOUND,
   isSubtensorUrl,
@@ -94,6 +87,8 @@ export class SubtensorMetagraphSource implements MetagraphSource {
   }
 
   async #read(rpc: RpcTransport): Promise<MetagraphSnapshot> {
+    // polkadot-js's SCALE codecs, loaded with the first chain read (see openRpcTransport).
+    const { BITTENSOR_SS58_PREFIX, decodeAccountId, decodeBoolVec, decodeU16, subtensorStorageKey } = await import('./subtensor-storage.js');
     const header = await rpc.send<unknown>('chain_getHeader', []);
     const block = parseBlockNumber((header as { number?: unknown } | null)?.number);
     if (block === null) throw this.#invalid(`chain_getHeader returned no hex block number: ${JSON.stringify(header)}`);

@@ -1,6 +1,7 @@
 import { TypeRegistry } from '@polkadot/types';
 import { u8aConcat, u8aToHex, hexToU8a, isHex } from '@polkadot/util';
 import { encodeAddress, xxhashAsU8a } from '@polkadot/util-crypto';
+import { StorageDecodeError } from './storage-decode-error.js';
 
 /**
  * Storage layout of the subtensor pallet items Vigil reads (opentensor/subtensor,
@@ -37,10 +38,7 @@ export function subtensorStorageKey(item: SubtensorItem, ...keys: number[]): `0x
   return u8aToHex(u8aConcat(...parts)) as `0x${string}`;
 }
 
-/** Why a storage value could not be decoded; the caller adds which endpoint said it. */
-export class StorageDecodeError extends Error {
-  override name = 'StorageDecodeError';
-}
+export { StorageDecodeError };
 
 function bytesOf(value: unknown, what: string): Uint8Array {
   if (typeof value !== 'string' || !isHex(value)) {
