@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { openDatabase, type VigilDatabase } from '../platform/db/database.js';
 import type { DialectName } from '../platform/db/dialect.js';
 import { migrateToLatest } from '../platform/db/migrate.js';
+import { openMigratedSqlite } from './migrated-sqlite.js';
 import { APPLICATION_TABLES, POSTGRES_ONLY_TABLES, type Database } from '../platform/db/schema.js';
 
 export interface DialectContext {
@@ -30,8 +31,7 @@ export function describeEachDialect(title: string, body: (ctx: DialectContext) =
   describe(`${title} [SQLite]`, () => {
     let current: VigilDatabase | undefined;
     beforeEach(async () => {
-      current = await openDatabase({ url: ':memory:' });
-      await migrateToLatest(current.db);
+      current = await openMigratedSqlite();
     });
     afterEach(async () => {
       await current?.close();

@@ -5,11 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { buildApp } from '../app.js';
 import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type VigilDatabase } from '../platform/db/database.js';
+import type { VigilDatabase } from '../platform/db/database.js';
 // eslint-disable-next-line no-restricted-imports -- a test may hand in a bare Kysely; the runtime's VigilDatabase names its dialect
 import { dialectOf } from '../platform/db/dialect.js';
 import type { Database } from '../platform/db/schema.js';
-import { migrateToLatest } from '../platform/db/migrate.js';
+import { openMigratedSqlite } from './migrated-sqlite.js';
 import { createRuntime, type Runtime, type RuntimeOverrides } from '../runtime.js';
 import type { DialectContext } from './databases.js';
 
@@ -68,9 +68,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config: Config = { ...loadConfig({ LOG_LEVEL: 'silent', VIGIL_REGISTRY_FETCH: 'false', VIGIL_DATA_DIR: dataDir, ...options.env }, dataDir), ...options.config };
   const given = options.database;
   const ownsDatabase = given === undefined;
-  const database = given === undefined ? await openDatabase({ url: ':memory:' }) : borrowed(given);
+  const database = given === undefined ? await openMigratedSqlite() : borrowed(given);
   try {
-    if (ownsDatabase) await migrateToLatest(database.db);
     const runtime = await createRuntime(config, { ...options.overrides, database });
     const app = await buildApp(runtime).catch(async (error: unknown) => {
       await runtime.close();

@@ -134,7 +134,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<V
   }
 
   const sqlite = new BetterSqlite3(sqliteFile(options));
-  return openSqlite(sqlite, options.instrument);
+  return openSqliteHandle(sqlite, options.instrument);
 }
 
 /**
@@ -195,7 +195,12 @@ function sqliteFile(options: OpenDatabaseOptions): string {
   return join(dataDir, 'vigil.db');
 }
 
-function openSqlite(sqlite: BetterSqlite3.Database, instrument: DatabaseInstrumentation | undefined): VigilDatabase {
+/**
+ * A Vigil database over a better-sqlite3 connection already open: a file, `:memory:`, or a
+ * serialized image (`new BetterSqlite3(buffer)`, which the tests use to start each test from one
+ * migrated copy instead of migrating again). Closing the database closes the connection.
+ */
+export function openSqliteHandle(sqlite: BetterSqlite3.Database, instrument?: DatabaseInstrumentation): VigilDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
