@@ -214,8 +214,9 @@ describe.skipIf(!built)('vigil-server command', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let answer: Response | undefined;
-      // Polls (real time) until the child process listens: no clock reaches another process.
-      for (let i = 0; i < 100 && !answer; i++) {
+      // Polls (real time, up to about 25 s: a loaded two-core machine has taken over 10 s to start the
+      // server) until the child process listens: no clock reaches another process.
+      for (let i = 0; i < 250 && !answer; i++) {
         answer = await fetch(`http://127.0.0.1:${port}/v1/policies/evaluate`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -246,8 +247,9 @@ describe.skipIf(!built)('vigil-server command', () => {
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       let health: Response | undefined;
-      // Polls (real time) until the child process listens: no clock reaches another process.
-      for (let i = 0; i < 100 && !health; i++) {
+      // Polls (real time, up to about 25 s: a loaded two-core machine has taken over 10 s to start the
+      // server) until the child process listens: no clock reaches another process.
+      for (let i = 0; i < 250 && !health; i++) {
         health = await fetch(`http://127.0.0.1:${port}/v1/health`).catch(async () => {
           await new Promise((r) => setTimeout(r, 100));
           return undefined;
@@ -284,8 +286,9 @@ describe.skipIf(!built)('vigil-server command', () => {
     const base = `http://127.0.0.1:${port}`;
     try {
       let up = false;
-      // Polls (real time) until the child process listens: no clock reaches another process.
-      for (let i = 0; i < 100 && !up; i++) {
+      // Polls (real time, up to about 25 s: a loaded two-core machine has taken over 10 s to start the
+      // server) until the child process listens: no clock reaches another process.
+      for (let i = 0; i < 250 && !up; i++) {
         up = await fetch(`${base}/v1/leaderboard`).then(
           (r) => r.ok,
           async () => {
