@@ -1,6 +1,7 @@
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
+import { modelFileFindings } from '../common/model-file-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { scriptFactFindings } from '../skills/script-fact-findings.js';
@@ -129,7 +130,8 @@ async function importedOutputFindings(file: string, text: string, language: Scri
 
 export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
-  const findings: AgentFinding[] = [];
+  // Pickles and model checkpoints the server ships run code when it loads them (dependencies aside).
+  const findings: AgentFinding[] = await modelFileFindings(listing.files.filter((f) => !DEPENDENCIES.test(f.path) && !isTestOrExample(f.path)));
   const tools: McpTool[] = [];
   const manifest = listing.files.find((f) => f.path === 'package.json');
   const manifestText = manifest ? await readArtifactText(manifest) : null;

@@ -8,6 +8,7 @@ import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js
 import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
 import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
+import { modelFileFindings } from '../common/model-file-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
@@ -61,6 +62,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const skillDirs = projectSkillDirectories(byPath.keys());
     const skillSet = new Set(skillDirs);
     const findings: AgentFinding[] = [];
+    // Pickles and model checkpoints run code when loaded; under test, fixture and example paths (a scanner's samples) they are reported LOW.
+    for (const f of await modelFileFindings(files)) findings.push(...(isExamplePath(f.file) ? lowered([f]) : [f]));
     // Files that run without anyone reading them, with the reason; analyzed as code after the walk.
     const runsByItself = new Map<string, RunReason>();
     const handoffs: SecretHandoff[] = [];
