@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
+import { pushInvisiblePayloads } from './invisible-payload.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -706,7 +707,10 @@ export function pythonFacts(text: string): CodeFacts {
   for (const s of strings) {
     if (s.parent?.name === 'ContinuedString') continue;
     const value = pythonStringValue(src(s));
-    if (value.length >= 4) facts.strings.push({ value, line: lineOf(s.from), decoded: false });
+    if (value.length >= 4) {
+      facts.strings.push({ value, line: lineOf(s.from), decoded: false });
+      pushInvisiblePayloads(facts.strings, value, lineOf(s.from));
+    }
   }
   // Folded expressions (concatenations, decoders) add the strings they produce.
   for (const c of [...calls, ...assigns.map((a) => assignParts(a).value).filter((v): v is SyntaxNode => v !== undefined)]) {

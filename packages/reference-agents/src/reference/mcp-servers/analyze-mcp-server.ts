@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
+import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { scriptFactFindings } from '../skills/script-fact-findings.js';
@@ -227,6 +228,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code' }), text, language, inputToProcess));
     }
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
+    // A program in invisible or Private Use Area characters that the server's code decodes and runs.
+    if (language === 'javascript' || language === 'typescript' || language === 'python') findings.push(...invisibleCodeFindings(text, file.path));
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
     const code = language === 'javascript' || language === 'typescript' || language === 'python' ? language : null;

@@ -9,6 +9,7 @@ import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js'
 import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
+import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
@@ -48,6 +49,9 @@ const BUILD_CONFIG = /(^|\/)([\w-]+\.config|\.[\w-]+rc|gulpfile|Gruntfile|webpac
 const CONFTEST = /(^|\/)conftest\.py$/;
 
 const LOWERED = ' (in a test, fixture or example path)';
+
+/** Source files a program hidden in invisible characters is decoded and run from. */
+const CODE_FILE = /\.(?:m?[jt]sx?|c[jt]s|pyw?)$/i;
 
 function lowered(findings: AgentFinding[]): AgentFinding[] {
   return findings.map((f) => (f.severity === 'LOW' ? f : { ...f, severity: 'LOW' as Severity, title: `${f.title}${LOWERED}` }));
@@ -142,6 +146,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         if (!example) for (const path of action.entries) queue(path, 'action');
       }
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
+      // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
+      if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
       if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');

@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
+import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
@@ -234,6 +235,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (shipped && (language !== null || CONFIG.test(file.path))) {
       findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
     }
+    // A program in invisible or Private Use Area characters that a script decodes and runs.
+    if (language !== null && language !== 'shell') findings.push(...invisibleCodeFindings(text, file.path));
     // Hidden characters in code or data files (Trojan Source bidi, smuggled tags) without phrase rules.
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
   }
