@@ -140,6 +140,14 @@ export function pythonFacts(text: string): CodeFacts {
       }
       case 'ParenthesizedExpression':
         return fold(namedChildren(n)[0], st, depth + 1);
+      case 'MemberExpression': {
+        // `'metsys'[::-1]`: a reversed constant.
+        if (!/\[\s*:\s*:\s*-\s*1\s*\]$/.test(src(n))) return undefined;
+        const v = fold(namedChildren(n)[0], st, depth + 1);
+        if (v === undefined) return undefined;
+        st.decoded = true;
+        return [...v].reverse().join('');
+      }
       case 'BinaryExpression': {
         const [l, r] = namedChildren(n).filter((c) => c.name !== 'ArithOp');
         if (!/\+/.test(namedChildren(n).find((c) => c.name === 'ArithOp') ? src(namedChildren(n).find((c) => c.name === 'ArithOp')!) : '')) return undefined;
@@ -188,6 +196,14 @@ export function pythonFacts(text: string): CodeFacts {
               st.decoded = true;
               return charCodes.join(sep);
             }
+          }
+          // `''.join(reversed('metsys'))`.
+          if (m === 'join' && args.length === 1 && args[0]!.name === 'CallExpression' && qualify(namedChildren(args[0]!)[0]) === 'reversed') {
+            const sep = fold(obj, st, depth + 1);
+            const v = fold(namedChildren(namedChildren(args[0]!)[1] ?? args[0]!)[0], st, depth + 1);
+            if (sep === undefined || v === undefined) return undefined;
+            st.decoded = true;
+            return [...v].reverse().join(sep);
           }
           if (m === 'join' && args[0] !== undefined && (args[0].name === 'ArrayExpression' || args[0].name === 'TupleExpression')) {
             const sep = fold(obj, st, depth + 1);
