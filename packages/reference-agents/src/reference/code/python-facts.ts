@@ -1,6 +1,7 @@
 import type { SyntaxNode } from '@lezer/common';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
+import { pushInvisiblePayloads } from './invisible-payload.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -139,6 +140,14 @@ export function pythonFacts(text: string): CodeFacts {
       }
       case 'ParenthesizedExpression':
         return fold(namedChildren(n)[0], st, depth + 1);
+      case 'MemberExpression': {
+        // `'metsys'[::-1]`: a reversed constant.
+        if (!/\[\s*:\s*:\s*-\s*1\s*\]$/.test(src(n))) return undefined;
+        const v = fold(namedChildren(n)[0], st, depth + 1);
+        if (v === undefined) return undefined;
+        st.decoded = true;
+        return [...v].reverse().join('');
+      }
       case 'BinaryExpression': {
         const [l, r] = namedChildren(n).filter((c) => c.name !== 'ArithOp');
         if (!/\+/.test(namedChildren(n).find((c) => c.name === 'ArithOp') ? src(namedChildren(n).find((c) => c.name === 'ArithOp')!) : '')) return undefined;
@@ -187,6 +196,14 @@ export function pythonFacts(text: string): CodeFacts {
               st.decoded = true;
               return charCodes.join(sep);
             }
+          }
+          // `''.join(reversed('metsys'))`.
+          if (m === 'join' && args.length === 1 && args[0]!.name === 'CallExpression' && qualify(namedChildren(args[0]!)[0]) === 'reversed') {
+            const sep = fold(obj, st, depth + 1);
+            const v = fold(namedChildren(namedChildren(args[0]!)[1] ?? args[0]!)[0], st, depth + 1);
+            if (sep === undefined || v === undefined) return undefined;
+            st.decoded = true;
+            return [...v].reverse().join(sep);
           }
           if (m === 'join' && args[0] !== undefined && (args[0].name === 'ArrayExpression' || args[0].name === 'TupleExpression')) {
             const sep = fold(obj, st, depth + 1);
@@ -706,7 +723,10 @@ export function pythonFacts(text: string): CodeFacts {
   for (const s of strings) {
     if (s.parent?.name === 'ContinuedString') continue;
     const value = pythonStringValue(src(s));
-    if (value.length >= 4) facts.strings.push({ value, line: lineOf(s.from), decoded: false });
+    if (value.length >= 4) {
+      facts.strings.push({ value, line: lineOf(s.from), decoded: false });
+      pushInvisiblePayloads(facts.strings, value, lineOf(s.from));
+    }
   }
   // Folded expressions (concatenations, decoders) add the strings they produce.
   for (const c of [...calls, ...assigns.map((a) => assignParts(a).value).filter((v): v is SyntaxNode => v !== undefined)]) {

@@ -1,6 +1,8 @@
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
+import { modelFileFindings } from '../common/model-file-findings.js';
+import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { scriptFactFindings } from '../skills/script-fact-findings.js';
@@ -129,7 +131,8 @@ async function importedOutputFindings(file: string, text: string, language: Scri
 
 export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
-  const findings: AgentFinding[] = [];
+  // Pickles and model checkpoints the server ships run code when it loads them (dependencies aside).
+  const findings: AgentFinding[] = await modelFileFindings(listing.files.filter((f) => !DEPENDENCIES.test(f.path) && !isTestOrExample(f.path)));
   const tools: McpTool[] = [];
   const manifest = listing.files.find((f) => f.path === 'package.json');
   const manifestText = manifest ? await readArtifactText(manifest) : null;
@@ -225,6 +228,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code' }), text, language, inputToProcess));
     }
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
+    // A program in invisible or Private Use Area characters that the server's code decodes and runs.
+    if (language === 'javascript' || language === 'typescript' || language === 'python') findings.push(...invisibleCodeFindings(text, file.path));
     // The string constants of the code are read like descriptions: one chosen at run time (a rug
     // pull that swaps it after the first call) is still a string somewhere in the code.
     const code = language === 'javascript' || language === 'typescript' || language === 'python' ? language : null;

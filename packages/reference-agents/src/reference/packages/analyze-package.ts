@@ -17,6 +17,7 @@ import { commandSignals } from './shell-command.js';
 import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
+import { modelFileFindings } from '../common/model-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
 
@@ -54,7 +55,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   const { files } = await listArtifactFiles(input.dir);
   const layout = packageLayout(files);
   const byPath = new Map(files.map((f) => [f.path.slice(layout.prefix.length), f] as const));
-  const findings: AgentFinding[] = [];
+  // Pickles and model checkpoints run code when the package loads them: their imports are read without unpickling.
+  const findings: AgentFinding[] = await modelFileFindings(files);
   const installTime = new Set<string>();
   let manifest: Record<string, unknown> | null = null;
   let manifestText: string | null = null;

@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import { SENSITIVE_NAMES } from '../code/code-facts.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { SECRET_PATH_PATTERN } from '../skills/script-fact.js';
+import { decodeInvisibleRun, findInvisiblePayloads, hasCodeSink, hasInvisibleDecoder } from '../code/invisible-payload.js';
 
 /** A string literal written entirely as escape codes (`"\x65\x76\x61\x6c"`, `"\145\166\141\154"`). */
 const ESCAPED_LITERAL = /(["'])((?:\\(?:x[0-9a-fA-F]{2}|[0-7]{3}|u[0-9a-fA-F]{4})){3,400})\1/g;
@@ -13,14 +14,6 @@ const OFFSCREEN_CODE = /[^\s][ \t]{180,}(?:[\w$.]+\s*\(|import\s|exec\s*\(|eval\
 const EXOTIC_CODEC = /\.decode\(\s*["'](cp(?:037|273|277|278|280|284|285|290|297|420|423|424|500|833|838|870|871|875|880|905|1025|1026|1047|114\d)|ebcdic[\w-]*)["']/i;
 const CODE_LIKE = /(\bimport\b|\bexec\b|\beval\b|require\(|child_process|subprocess|os\.system|https?:\/\/|powershell|\/bin\/(ba)?sh)/;
 
-/**
- * A run of characters that render as nothing: variation selectors (U+FE00–FE0F, U+E0100–E01EF),
- * tag characters (U+E0000–E007F), zero-width spaces and joiners, invisible operators, Hangul
- * fillers. An emoji or a flag holds a few; sixteen in a row carry data (GlassWorm, 2025: each
- * selector one byte of a script the file decodes and evaluates).
- */
-const INVISIBLE_RUN = /(?:[\u200B\u200C\u2060-\u2064\uFEFF\u3164\u115F\u1160\u180E\u{E0000}-\u{E007F}]|[\uFE00-\uFE0F]|[\u{E0100}-\u{E01EF}]|\u200D){16,}/u;
-const INVISIBLE_HINT = /[\uFE00-\uFE0F\u200B-\u200D\u2060-\u2064\u3164\u115F\u1160\u180E\uDB40]/;
 /** Code evaluation in the same file: what turns the decoded characters into a program. */
 const EVALUATES = /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.(runIn\w*|Script|compileFunction)\b|\b(?:exec|compile)\s*\(|__import__\(|\bimportlib\b/;
 
@@ -31,17 +24,7 @@ const NETWORK_NAME = /^(request|get|post|fetch|connect|createConnection|send|sen
 
 /** The bytes an invisible run stands for: selectors as byte values, tags as ASCII, zero-width pairs as bits. */
 export function decodeInvisible(run: string): string {
-  const cps = [...run].map((c) => c.codePointAt(0)!);
-  if (cps.every((c) => (c >= 0xfe00 && c <= 0xfe0f) || (c >= 0xe0100 && c <= 0xe01ef))) return String.fromCharCode(...cps.map((c) => (c <= 0xfe0f ? c - 0xfe00 : c - 0xe0100 + 16)));
-  if (cps.every((c) => c >= 0xe0000 && c <= 0xe007f)) return String.fromCharCode(...cps.map((c) => c - 0xe0000));
-  const kinds = [...new Set(cps)];
-  if (kinds.length === 2) {
-    const bits = cps.map((c) => (c === kinds[0] ? '0' : '1')).join('');
-    let out = '';
-    for (let i = 0; i + 8 <= bits.length; i += 8) out += String.fromCharCode(parseInt(bits.slice(i, i + 8), 2));
-    return out;
-  }
-  return '';
+  return decodeInvisibleRun(run).decoded;
 }
 
 function unescape(body: string): string {
@@ -71,14 +54,7 @@ export function hiddenCodeFindings(text: string, file: string): AgentFinding[] {
       spelled = true;
     }
   }
-  const invisible = INVISIBLE_HINT.test(text) ? INVISIBLE_RUN.exec(text) : null;
-  if (invisible !== null) {
-    const decoded = decodeInvisible(invisible[0]);
-    const shown = /^[\x20-\x7e\n\t]+$/.test(decoded) ? ` → ${decoded.slice(0, 100)}` : '';
-    // With code evaluation in the file, the invisible text is a program the file runs.
-    const runs = EVALUATES.test(text);
-    out.push(referenceFinding({ category: 'obfuscation', severity: runs ? 'CRIT' : 'HIGH', title: runs ? 'Runs code hidden in invisible Unicode characters' : 'Carries data hidden in invisible Unicode characters', file, line: lineAt(text, invisible.index), evidence: `${[...invisible[0]].length}+ invisible characters${shown}` }));
-  }
+  out.push(...invisibleCodeFindings(text, file));
   // A string table of an obfuscated stealer: the credential store it reads and the channel it sends
   // through, both spelled as escape codes. No program hides the name of a key file from its reader for a good reason.
   if (store.length > 0 && channel.length > 0) {
@@ -89,4 +65,24 @@ export function hiddenCodeFindings(text: string, file: string): AgentFinding[] {
   const codec = text.includes('.decode(') ? EXOTIC_CODEC.exec(text) : null;
   if (codec !== null) out.push(referenceFinding({ category: 'obfuscation', severity: /getattr|exec|eval|__import__/.test(text) ? 'HIGH' : 'MED', title: 'Text hidden in an EBCDIC code page', file, line: lineAt(text, codec.index), evidence: codec[0] }));
   return out;
+}
+
+/**
+ * Programs hidden in characters that render as nothing (GlassWorm, 2025) or as blank glyphs: a run
+ * of 16 or more variation selectors, tag characters or zero-width characters is CRIT in a file that
+ * evaluates code, HIGH otherwise; a run of 24 or more Private Use Area characters that decodes (low
+ * byte) to printable text counts only where the file has the arithmetic that decodes it
+ * (`codePointAt`/`charCodeAt`/`ord` with the block's base): CRIT with a code or process sink, HIGH
+ * without. One finding per file, at the first run.
+ */
+export function invisibleCodeFindings(text: string, file: string): AgentFinding[] {
+  const payloads = findInvisiblePayloads(text, 4);
+  if (payloads.length === 0) return [];
+  const decoder = hasInvisibleDecoder(text);
+  const first = payloads.find((p) => p.kind !== 'private-use') ?? (decoder ? payloads[0]! : undefined);
+  if (first === undefined) return [];
+  const shown = /^[\x20-\x7e\n\t]+$/.test(first.decoded) ? ` → ${first.decoded.slice(0, 100)}` : '';
+  // With code evaluation in the file, the invisible text is a program the file runs.
+  const runs = first.kind === 'private-use' ? hasCodeSink(text) : EVALUATES.test(text) || (decoder && hasCodeSink(text));
+  return [referenceFinding({ category: 'obfuscation', severity: runs ? 'CRIT' : 'HIGH', title: runs ? 'Runs code hidden in invisible Unicode characters' : 'Carries data hidden in invisible Unicode characters', file, line: lineAt(text, first.index), evidence: `${first.length}+ ${first.kind === 'private-use' ? 'Private Use Area' : 'invisible'} characters${shown}` })];
 }

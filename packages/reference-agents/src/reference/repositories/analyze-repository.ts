@@ -8,6 +8,9 @@ import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js
 import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
 import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
+import { modelFileFindings } from '../common/model-file-findings.js';
+import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
+import { goInitFindings } from './go-init-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
@@ -48,6 +51,9 @@ const CONFTEST = /(^|\/)conftest\.py$/;
 
 const LOWERED = ' (in a test, fixture or example path)';
 
+/** Source files a program hidden in invisible characters is decoded and run from. */
+const CODE_FILE = /\.(?:m?[jt]sx?|c[jt]s|pyw?)$/i;
+
 function lowered(findings: AgentFinding[]): AgentFinding[] {
   return findings.map((f) => (f.severity === 'LOW' ? f : { ...f, severity: 'LOW' as Severity, title: `${f.title}${LOWERED}` }));
 }
@@ -61,6 +67,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const skillDirs = projectSkillDirectories(byPath.keys());
     const skillSet = new Set(skillDirs);
     const findings: AgentFinding[] = [];
+    // Pickles and model checkpoints run code when loaded; under test, fixture and example paths (a scanner's samples) they are reported LOW.
+    for (const f of await modelFileFindings(files)) findings.push(...(isExamplePath(f.file) ? lowered([f]) : [f]));
     // Files that run without anyone reading them, with the reason; analyzed as code after the walk.
     const runsByItself = new Map<string, RunReason>();
     const handoffs: SecretHandoff[] = [];
@@ -139,7 +147,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         if (!example) for (const path of action.entries) queue(path, 'action');
       }
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
+      // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
+      if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
       if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
+      // Go init functions run in every program and test binary that imports the package.
+      if (file.path.endsWith('.go')) own.push(...goInitFindings(file.path, text));
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');
       // pytest imports every conftest.py it collects, and Jest/Vitest the setup files their

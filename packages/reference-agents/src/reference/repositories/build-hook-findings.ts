@@ -134,9 +134,11 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
 }
 
 // A Cargo build script's own network I/O: std::net sockets and the HTTP client crates.
-const RUST_NETWORK = /\b(?:TcpStream|UdpSocket)::(?:connect|bind)\b|\b(?:reqwest|ureq|attohttpc|minreq|isahc|surf)::|\bcurl::easy\b|\bhyper::Client\b|\bToSocketAddrs\b/;
+const RUST_NETWORK = /\b(?:TcpStream|UdpSocket)::(?:connect|bind)\b|\b(?:reqwest|ureq|attohttpc|minreq|isahc|surf)::|\bcurl::easy\b|\bhyper::Client\b|\bToSocketAddrs\b|\bCommand::new\(\s*"(?:curl|wget|iwr|Invoke-WebRequest)"/;
+// A program run after the download: a shell or script host (a compiler named by a variable, `Command::new(&cc)`, is not).
+const RUST_RUNS = /\bCommand::new\(\s*"(?:[\w/.-]*\/)?(?:sh|bash|zsh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|python3?|perl|chmod)"/;
 // What a build script could send: the whole build environment (CI secrets, tokens) or files of the user's home.
-const RUST_SECRET_SOURCE = /\benv::vars(?:_os)?\s*\(|\bdirs(?:_next)?::home_dir\b|\benv::var\(\s*"(?:HOME|USERPROFILE)"|\.ssh\b|\.aws\b|\.cargo\/credentials|\.npmrc|\.git-credentials|\bgit-credentials\b/;
+const RUST_SECRET_SOURCE = /\benv::vars(?:_os)?\s*\(|\benv::var(?:_os)?\(\s*"[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|CREDENTIALS?|API_KEY|ACCESS_KEY)[A-Z0-9_]*"|\bdirs(?:_next)?::home_dir\b|\benv::var\(\s*"(?:HOME|USERPROFILE)"|\.ssh\b|\.aws\b|\.cargo\/credentials|\.npmrc|\.git-credentials|\bgit-credentials\b/;
 
 /**
  * A build.rs that talks to the network itself: cargo (and rust-analyzer, on opening the project)
@@ -148,6 +150,9 @@ function buildRsNetworkFindings(path: string, text: string): AgentFinding[] {
   if (!net) return [];
   const line = text.slice(0, net.index).split('\n').length;
   const source = RUST_SECRET_SOURCE.exec(text);
+  const runs = RUST_RUNS.exec(text);
+  // Fetched, then run: the build executes a program it did not ship.
+  if (runs !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'build script downloads a program and runs it', file: path, line: text.slice(0, runs.index).split('\n').length, evidence: `${net[0]} … ${runs[0]}` })];
   return [
     referenceFinding({
       category: source ? 'exfiltration' : 'network_access',

@@ -1,6 +1,8 @@
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
+import { modelFileFindings } from '../common/model-file-findings.js';
+import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
@@ -164,7 +166,8 @@ function documentCommandFindings(file: string, text: string, skillText = ''): Ag
 export const analyzeSkill: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
   const linked = await skillLinkFiles(input.dir, listing.links);
-  const findings: AgentFinding[] = [...linked.findings];
+  // Pickles and model checkpoints run code when loaded: their imports are read without unpickling.
+  const findings: AgentFinding[] = [...linked.findings, ...(await modelFileFindings([...listing.files, ...linked.files]))];
   // Only each script's first network call is kept until the declaration is known: memory stays
   // bounded by the number of scripts, not by what they contain.
   const networkUse: NetworkUse[] = [];
@@ -232,6 +235,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (shipped && (language !== null || CONFIG.test(file.path))) {
       findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
     }
+    // A program in invisible or Private Use Area characters that a script decodes and runs.
+    if (language !== null && language !== 'shell') findings.push(...invisibleCodeFindings(text, file.path));
     // Hidden characters in code or data files (Trojan Source bidi, smuggled tags) without phrase rules.
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
   }

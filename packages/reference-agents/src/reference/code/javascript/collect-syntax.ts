@@ -1,6 +1,7 @@
 import { fullAncestor } from 'acorn-walk';
 import type { Node as AcornNode } from 'acorn';
 import { SECRET_ENV_NAME, type CodeFacts } from '../code-facts.js';
+import { pushInvisiblePayloads } from '../invisible-payload.js';
 import { moduleName } from './callee-kinds.js';
 import { node, nodes, type N } from './estree.js';
 import type { FileContext } from './file-context.js';
@@ -191,13 +192,19 @@ export function collectSyntax(ctx: FileContext, program: N, facts: CodeFacts): F
         }
         break;
       case 'Literal':
-        if (typeof n.value === 'string' && n.value.length >= 4) facts.strings.push({ value: n.value, line: lineOf(n.start), decoded: false });
+        if (typeof n.value === 'string' && n.value.length >= 4) {
+          facts.strings.push({ value: n.value, line: lineOf(n.start), decoded: false });
+          pushInvisiblePayloads(facts.strings, n.value, lineOf(n.start));
+        }
         break;
       case 'TemplateLiteral':
         if (nodes(n.expressions).length === 0) {
           // A template without substitutions is a string literal written with backquotes (often a whole script).
           const only = (nodes(n.quasis)[0]?.value as { cooked?: string | null } | undefined)?.cooked;
-          if (typeof only === 'string' && only.length >= 4) facts.strings.push({ value: only, line: lineOf(n.start), decoded: false });
+          if (typeof only === 'string' && only.length >= 4) {
+            facts.strings.push({ value: only, line: lineOf(n.start), decoded: false });
+            pushInvisiblePayloads(facts.strings, only, lineOf(n.start));
+          }
         } else {
           foldCandidates.push({ n, chain: scopes.of(parents) });
           // `https://registry.npmjs.org/${pkg}/…`: the host is constant even when the path is not.

@@ -45,34 +45,115 @@ export function foldExpression(r: Resolve, expr: N | undefined, state: FoldState
   }
 }
 
+/** Elements of a folded array at most: string tables of obfuscators have hundreds, not millions. */
+const MAX_ARRAY = 10_000;
+
 /** See `Resolve.foldArray`. */
 export function foldArray(r: Resolve, expr: N | undefined, state: FoldState, depth: number): string[] | undefined {
   if (expr === undefined || depth > 24) return undefined;
+  if (expr.type === 'Identifier') return r.arrayOf(expr.name as string, state)?.slice();
+  if (expr.type === 'ParenthesizedExpression') return foldArray(r, node(expr.expression), state, depth + 1);
   if (expr.type === 'ArrayExpression') {
     const out: string[] = [];
     for (const el of nodes(expr.elements)) {
-      const v = foldExpression(r, el, state, depth + 1);
-      if (v === undefined) return undefined;
-      out.push(v);
+      // `[...'metsys']` is the string's characters, `[...parts]` the array's elements.
+      if (el.type === 'SpreadElement') {
+        const spread = spreadItems(r, node(el.argument), state, depth + 1);
+        if (spread === undefined) return undefined;
+        out.push(...spread);
+      } else {
+        const v = foldExpression(r, el, state, depth + 1);
+        if (v === undefined) return undefined;
+        out.push(v);
+      }
+      if (out.length > MAX_ARRAY) return undefined;
     }
     return out;
   }
   if (expr.type === 'CallExpression') {
     const callee = node(expr.callee);
+    const args = nodes(expr.arguments);
+    // `Array.from('metsys')`: the characters.
+    if (r.qualify(callee) === 'Array.from' && args.length === 1) return spreadItems(r, args[0], state, depth + 1);
     if (callee?.type !== 'MemberExpression') return undefined;
     const method = r.propertyName(callee);
-    const args = nodes(expr.arguments);
+    if (method === 'map' && args.length === 1) return mapArray(r, node(callee.object), args[0]!, state, depth + 1);
+    if ((method === 'slice' || method === 'concat') && args.length === 0) return foldArray(r, node(callee.object), state, depth + 1);
     if (method === 'split') {
       const s = foldExpression(r, node(callee.object), state, depth + 1);
       const sep = args[0] === undefined ? undefined : foldExpression(r, args[0], state, depth + 1);
       if (s === undefined || sep === undefined) return undefined;
-      return s.split(sep);
+      const parts = s.split(sep);
+      return parts.length > MAX_ARRAY ? undefined : parts;
     }
     if (method === 'reverse') {
       const a = foldArray(r, node(callee.object), state, depth + 1);
       state.decoded = true;
       return a?.reverse();
     }
+  }
+  return undefined;
+}
+
+/** What `...x` spreads into an array: a folded array's elements or a folded string's characters. */
+function spreadItems(r: Resolve, expr: N | undefined, state: FoldState, depth: number): string[] | undefined {
+  const a = foldArray(r, expr, state, depth);
+  if (a !== undefined) return a;
+  const s = foldExpression(r, expr, state, depth);
+  return s === undefined || s.length > MAX_ARRAY ? undefined : [...s];
+}
+
+/**
+ * `order.map((i) => parts[i])` (a shuffled string table put back in order) and
+ * `codes.map((c) => String.fromCharCode(c))` (with `c + k`, `c - k` or `c ^ k`): the two shapes of a
+ * callback obfuscators map constant arrays with. Any other callback is not folded.
+ */
+function mapArray(r: Resolve, target: N | undefined, fn: N, state: FoldState, depth: number): string[] | undefined {
+  if ((fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression') || nodes(fn.params).length < 1) return undefined;
+  const param = nodes(fn.params)[0]!;
+  if (param.type !== 'Identifier') return undefined;
+  let body = node(fn.body);
+  if (body?.type === 'BlockStatement') {
+    const stmts = nodes(body.body);
+    body = stmts.length === 1 && stmts[0]!.type === 'ReturnStatement' ? node(stmts[0]!.argument) : undefined;
+  }
+  if (body === undefined) return undefined;
+  const items = foldArray(r, target, state, depth + 1);
+  if (items === undefined) return undefined;
+  const isParam = (n: N | undefined) => n?.type === 'Identifier' && n.name === param.name;
+  if (body.type === 'MemberExpression' && body.computed === true && isParam(node(body.property))) {
+    const table = foldArray(r, node(body.object), state, depth + 1);
+    if (table === undefined) return undefined;
+    const out: string[] = [];
+    for (const i of items) {
+      const v = table[Number(i)];
+      if (!/^\d+$/.test(i) || v === undefined) return undefined;
+      out.push(v);
+    }
+    state.decoded = true;
+    return out;
+  }
+  if (body.type === 'CallExpression' && r.qualify(node(body.callee)) === 'String.fromCharCode' && nodes(body.arguments).length === 1) {
+    const arg = nodes(body.arguments)[0]!;
+    let op = '';
+    let k = 0;
+    if (!isParam(arg)) {
+      const right = node(arg.right);
+      if (arg.type !== 'BinaryExpression' || !isParam(node(arg.left)) || !['+', '-', '^'].includes(arg.operator as string)) return undefined;
+      const kv = Number(foldExpression(r, right, state, depth + 1));
+      if (!Number.isInteger(kv)) return undefined;
+      op = arg.operator as string;
+      k = kv;
+    }
+    const out: string[] = [];
+    for (const c of items) {
+      const n = Number(c);
+      const code = op === '+' ? n + k : op === '-' ? n - k : op === '^' ? n ^ k : n;
+      if (!Number.isInteger(n) || c.trim() === '' || code < 0 || code > 0x10ffff) return undefined;
+      out.push(String.fromCodePoint(code));
+    }
+    state.decoded = true;
+    return out;
   }
   return undefined;
 }
@@ -99,6 +180,18 @@ function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string 
   const name = r.qualify(callee);
   if (name === 'String.fromCharCode') {
     let out = '';
+    // `String.fromCharCode(...codes)`: the spread array's numbers.
+    if (args.length === 1 && args[0]!.type === 'SpreadElement') {
+      const codes = foldArray(r, node(args[0]!.argument), state, depth + 1);
+      if (codes === undefined) return undefined;
+      for (const c of codes) {
+        const n = Number(c);
+        if (!Number.isInteger(n) || c.trim() === '' || n < 0 || n > 0x10ffff) return undefined;
+        out += String.fromCodePoint(n);
+      }
+      state.decoded = true;
+      return out;
+    }
     for (const a of args) {
       const v = foldExpression(r, a, state, depth + 1);
       const n = v === undefined ? NaN : Number(v);

@@ -51,6 +51,14 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
             r.constants.set(key, v);
             if (st.decoded) r.decodedConstants.add(key);
             changed = true;
+          } else if (!r.arrays.has(key) && (init.type === 'ArrayExpression' || init.type === 'CallExpression')) {
+            // `const parts = ['ch', 'ild_pro', 'cess']`, `const order = [2, 0, 1]`: arrays that folding indexes, maps and joins.
+            const a = r.foldArray(init, st, 0);
+            if (a !== undefined) {
+              r.arrays.set(key, a);
+              if (st.decoded) r.decodedConstants.add(key);
+              changed = true;
+            }
           }
         }
         changed = labels.add(name, labels.of(init)) || changed;

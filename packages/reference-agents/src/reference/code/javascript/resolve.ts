@@ -28,6 +28,8 @@ export interface Resolve {
   /** A member's property name: the identifier, `#private`, or the folded computed key. */
   propertyName(member: N): string | undefined;
   keySearch(call: N): KeySearch | undefined;
+  /** The constant array of strings a name is bound to (`const parts = ['ev', 'al']`). */
+  arrayOf(name: string, state: FoldState): string[] | undefined;
   /** The constant a name is bound to; sets `state.decoded` when it took decoding to get it. */
   constantOf(name: string, state: FoldState): string | undefined;
   /** What a name stands for (`cp` → `child_process`), when bound to something with a name. */

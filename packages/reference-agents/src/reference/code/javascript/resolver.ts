@@ -14,6 +14,8 @@ export class Resolver implements Resolve {
   readonly aliases = new Map<string, string>();
   /** The constant string a binding holds. */
   readonly constants = new Map<string, string>();
+  /** The constant array a binding holds (strings; numbers as their text). */
+  readonly arrays = new Map<string, string[]>();
   /** Bindings whose constant took decoding to get. */
   readonly decodedConstants = new Set<string>();
 
@@ -42,6 +44,13 @@ export class Resolver implements Resolve {
   constantOf(name: string, state: FoldState): string | undefined {
     const key = this.scopes.key(name);
     const value = this.constants.get(key);
+    if (value !== undefined && this.decodedConstants.has(key)) state.decoded = true;
+    return value;
+  }
+
+  arrayOf(name: string, state: FoldState): string[] | undefined {
+    const key = this.scopes.key(name);
+    const value = this.arrays.get(key);
     if (value !== undefined && this.decodedConstants.has(key)) state.decoded = true;
     return value;
   }

@@ -1,0 +1,2 @@
+def fmt(value, unit):
+    return f"{value:g} {unit}"

@@ -1,0 +1,4 @@
+'use strict';
+module.exports = function table(rows) {
+  return rows.map((r) => r.join(' | ')).join('\n');
+};

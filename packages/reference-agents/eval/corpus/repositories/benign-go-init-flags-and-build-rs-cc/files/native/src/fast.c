@@ -1,0 +1,1 @@
+int tally_add(int a, int b) { return a + b; }

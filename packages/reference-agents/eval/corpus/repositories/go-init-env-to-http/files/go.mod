@@ -1,0 +1,3 @@
+module github.com/acme-tools/envconf
+
+go 1.22

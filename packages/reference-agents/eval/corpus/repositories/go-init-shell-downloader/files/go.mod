@@ -1,0 +1,3 @@
+module github.com/acme-tools/bolt-cache
+
+go 1.22

@@ -1,0 +1,6 @@
+import sys
+
+import torch
+
+model = torch.load("models/ranker.ckpt")
+print(sys.stdin.read())

@@ -1,0 +1,95 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+
+/** Bytes of one `init` body read at most (a registration block is a few hundred). */
+const MAX_BODY = 64 * 1024;
+/** `init` functions read per file at most (Go allows several). */
+const MAX_INITS = 8;
+
+/** A process started from Go: os/exec, os.StartProcess, syscall.Exec/ForkExec. */
+const GO_PROCESS = /\bexec\.Command(?:Context)?\s*\(|\bos\.StartProcess\s*\(|\bsyscall\.(?:Exec|ForkExec|StartProcess)\s*\(/;
+/** A shell, downloader or script host as the program: `exec.Command("sh", "-c", …)`, `exec.Command("curl", …)`. */
+const GO_SHELL_OR_DOWNLOADER = /\bexec\.Command(?:Context)?\s*\(\s*(?:ctx\s*,\s*)?"(?:[\w/.-]*\/)?(?:sh|bash|zsh|dash|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|curl|wget|python3?|perl|nc|ncat)"/;
+/** Network I/O in Go: net/http, net.Dial, a TLS or UDP connection, a DNS lookup. */
+const GO_NETWORK = /\bhttp\.(?:Get|Post|PostForm|Head|NewRequest(?:WithContext)?)\s*\(|\b(?:http\.DefaultClient|client)\.(?:Do|Get|Post)\s*\(|\bnet\.(?:Dial(?:Timeout|TCP|UDP)?|LookupHost|LookupTXT|LookupIP)\s*\(|\btls\.Dial\s*\(/;
+/** What an init could send: the whole environment, secret-named variables, files of the home directory. */
+const GO_SECRET_SOURCE = /\bos\.Environ\s*\(|\bos\.Getenv\s*\(\s*"[A-Z0-9_]*(?:TOKEN|SECRET|KEY|PASS(?:WORD)?|CREDENTIALS?|AUTH)[A-Z0-9_]*"|\bos\.UserHomeDir\s*\(|\.ssh\/|\.aws\/|\.npmrc|\.git-credentials|\.docker\/config\.json|\.kube\/config/;
+/** A script fetched and run: a URL or a download in the command, or a pipe into a shell. */
+const GO_DOWNLOAD_RUN = /"(?:https?|ftp):\/\/|\|\s*(?:ba)?sh\b|\b(?:curl|wget)\b/;
+
+function lineOf(text: string, index: number): number {
+  let line = 1;
+  for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The bodies of `func init() { … }` with their start offsets: braces counted outside strings, runes and comments. */
+export function goInitBodies(text: string): { open: number; body: string }[] {
+  const out: { open: number; body: string }[] = [];
+  const re = /^func\s+init\s*\(\s*\)\s*\{/gm;
+  for (let m = re.exec(text); m !== null && out.length < MAX_INITS; m = re.exec(text)) {
+    const open = m.index + m[0].length;
+    let depth = 1;
+    let i = open;
+    const end = Math.min(text.length, open + MAX_BODY);
+    while (i < end && depth > 0) {
+      const c = text[i]!;
+      if (c === '/' && text[i + 1] === '/') {
+        const nl = text.indexOf('\n', i);
+        i = nl < 0 ? end : nl;
+        continue;
+      }
+      if (c === '/' && text[i + 1] === '*') {
+        const close = text.indexOf('*/', i + 2);
+        i = close < 0 ? end : close + 2;
+        continue;
+      }
+      if (c === '"' || c === "'") {
+        i++;
+        while (i < end && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
+      } else if (c === '`') {
+        const close = text.indexOf('`', i + 1);
+        i = close < 0 ? end : close;
+      } else if (c === '{') depth++;
+      else if (c === '}') depth--;
+      i++;
+    }
+    out.push({ open, body: text.slice(open, i - 1) });
+  }
+  return out;
+}
+
+/**
+ * What a Go package's `init` functions do: they run at the start of every program and test binary
+ * that imports the package (`go run`, `go test`, a dependent's binary), before its `main`. A registration (`flag.StringVar`, `sql.Register`, `prometheus.MustRegister`)
+ * is nothing to report; a process, a download or the environment sent over the network is.
+ */
+export function goInitFindings(path: string, text: string): AgentFinding[] {
+  if (!/\.go$/.test(path) || /_test\.go$/.test(path) || !text.includes('func init')) return [];
+  const findings: AgentFinding[] = [];
+  for (const { open, body } of goInitBodies(text)) {
+    const at = (re: RegExp) => {
+      const m = re.exec(body);
+      if (m === null) return null;
+      const eol = body.indexOf('\n', m.index);
+      return { line: lineOf(text, open + m.index), excerpt: body.slice(m.index, eol < 0 ? undefined : eol).trim().slice(0, 200) };
+    };
+    const process = at(GO_PROCESS);
+    const network = at(GO_NETWORK);
+    const secret = at(GO_SECRET_SOURCE);
+    if (process !== null) {
+      const shell = GO_SHELL_OR_DOWNLOADER.test(body);
+      const downloads = network !== null || GO_DOWNLOAD_RUN.test(body);
+      if (shell || downloads) {
+        findings.push(referenceFinding({ category: 'remote_code_execution', severity: downloads ? 'CRIT' : 'HIGH', title: downloads ? 'Go init() downloads and runs code when the package is imported' : 'Go init() runs a shell or downloader when the package is imported', file: path, line: process.line, evidence: process.excerpt }));
+      } else {
+        findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: 'Go init() starts a process when the package is imported', file: path, line: process.line, evidence: process.excerpt }));
+      }
+    }
+    if (network !== null) {
+      if (secret !== null) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Go init() sends the environment, secrets or home files over the network', file: path, line: network.line, evidence: `${secret.excerpt} … ${network.excerpt}`.slice(0, 300) }));
+      else if (process === null) findings.push(referenceFinding({ category: 'network_access', severity: 'MED', title: 'Go init() opens network connections when the package is imported', file: path, line: network.line, evidence: network.excerpt }));
+    }
+  }
+  return findings;
+}
