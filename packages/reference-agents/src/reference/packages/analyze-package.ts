@@ -342,7 +342,9 @@ async function documentedHosts(byPath: Map<string, ArtifactFile>): Promise<Set<s
 /** Runs the capability judge over the parsed modules the automatically run entries reach. */
 async function capabilityJudgement(parsed: Map<string, { file: ArtifactFile; facts: CodeFacts; isPy: boolean }>, entries: AutoRunEntry[], identity: PackageIdentity, readmeHosts: ReadonlySet<string>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const exists = (p: string) => byPath.has(p);
-  const resolve = (spec: string, from: string, language: CodeFacts['language']) => resolveLocal(spec, from, language === 'python', exists);
+  // Python's absolute imports of the package's own modules (`from mypkg._probe import probe`) resolve from the top or `src/`.
+  const resolve = (spec: string, from: string, language: CodeFacts['language']) =>
+    language === 'python' && !spec.startsWith('.') ? (/^[A-Za-z_][\w.]*$/.test(spec) ? ['', 'src/'].flatMap((root) => [`${root}${spec.replace(/\./g, '/')}.py`, `${root}${spec.replace(/\./g, '/')}/__init__.py`]).find(exists) ?? null : null) : resolveLocal(spec, from, language === 'python', exists);
   const modules = new Map<string, CapabilityModule>();
   const queue = entries.map((e) => e.rel).filter((r) => parsed.has(r));
   while (queue.length > 0) {

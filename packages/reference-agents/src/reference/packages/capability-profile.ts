@@ -51,6 +51,8 @@ const KEYCHAIN = /\bsecurity\s+(find-generic-password|find-internet-password|dum
 const AGENT_SETTINGS = /(^|[\\/])\.(claude|cursor|codeium|continue|gemini|codex|windsurf|vscode)[\\/][^'"`]*(settings|config|mcp|hooks|rules)[^'"`]*$|(^|[\\/])(CLAUDE|AGENTS|GEMINI)\.md$|claude_desktop_config\.json$/i;
 /** Directories of credentials under the home directory. */
 const CREDENTIAL_DIR = /^\.(aws|ssh|gnupg|kube|docker|azure|gcloud)$|^\.config[\\/]gcloud$/;
+/** Commands that send data: curl/wget uploads, netcat, PowerShell web requests, scp. */
+const NETWORK_COMMAND = /\b(?:curl|wget|nc|ncat|scp|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^|;&]*?(?:\s-(?:d|F|T|-data(?:-\w+)?|-upload-file|-form|-post-(?:file|data))\b|\s\d{2,5}\b|\s-Body\b|@)/i;
 const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$/i;
 const HOST_LIKE = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
 
@@ -113,7 +115,14 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
       const carries = c.argLabels.filter((l) => l === 'env' || l === 'secret' || l === 'keymaterial' || l === 'clipboard');
       add('network-send', c, c.callee, { hosts: hostsOfCall(c), carries });
     }
-    if (EXEC_CALLEE.test(c.callee) && KEYCHAIN.test(joined)) add('secret-read', c, `${c.callee}(${KEYCHAIN.exec(joined)![0]})`);
+    // A command that uploads (`curl -d @…`, `wget --post-file`, `nc host port`) is a network send like a request.
+    const command = [...c.args.filter((a): a is string => a !== null), ...c.argStrings].join(' ');
+    if (EXEC_CALLEE.test(c.callee) && NETWORK_COMMAND.test(command)) {
+      const hosts = [...new Set([...command.matchAll(/\b(?:https?|ftp):\/\/[^\s'"]+/gi)].flatMap((m) => urlHosts(m[0]).slice(0, 1)).map((h) => h.toLowerCase()))].filter((h) => !LOCAL_HOST.test(h));
+      add('network-send', c, `${c.callee} ${NETWORK_COMMAND.exec(command)![0].trim().slice(0, 80)}`, { hosts, carries: c.argLabels.filter((l) => l === 'env' || l === 'secret' || l === 'keymaterial') });
+    }
+    const spaced = command;
+    if (EXEC_CALLEE.test(c.callee) && KEYCHAIN.test(spaced)) add('secret-read', c, `${c.callee}(${KEYCHAIN.exec(spaced)![0]})`);
     else if (EXEC_CALLEE.test(c.callee) && c.args[0] === null) add('exec', c, `${c.callee}(…)`);
     else if (EVAL_CALLEE.test(c.callee) && c.args[0] === null && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee))) add('exec', c, `${c.callee}(…)`);
     if (WRITE_CALLEE.test(c.callee) || /(^|\.)(appendFileSync|appendFile|write_text|symlinkSync)$/.test(c.callee)) {
