@@ -12,7 +12,7 @@ import type { AgentFinding, Severity } from '@vigil/core';
 import type { CodeFacts } from '../code/code-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { capabilityProfile, type Capability, type CapabilityProfile } from './capability-profile.js';
-import { CLOUD_API_HOST, METADATA_SERVICE, SIDE_FILE } from './code-findings.js';
+import { CLOUD_API_HOST, METADATA_SERVICE } from './code-findings.js';
 import { ownHost, type PackageIdentity } from './package-identity.js';
 import { TRUSTED_DOWNLOAD_HOSTS } from './shell-command.js';
 
@@ -55,14 +55,14 @@ export function capabilityModule(rel: string, facts: CodeFacts, text: string, re
     const target = link(m[1]!);
     if (target !== null) reexports.add(target);
   }
-  if (isPy) for (const m of text.matchAll(/^\s*from\s+(\.+)\s+import\s+\(?([\w\s,]+)/gm)) for (const name of m[2]!.split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(`${m[1]}${name}`);
+  if (isPy) for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))/gm)) for (const name of (m[2] ?? m[3]!).split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(`${m[1]}${name}`);
   return { rel, language: facts.language, facts, profile: capabilityProfile(facts, text), lines: text.split('\n'), imports, reexports };
 }
 
 export interface AutoRunEntry {
   rel: string;
-  /** When the entry runs: `install` (lifecycle scripts, setup.py), `load` (a consumer's import), `start` (a server's start). */
-  when: 'install' | 'load' | 'start';
+  /** When the entry runs: `install` (lifecycle scripts, setup.py), `load` (a consumer's import), `start` (a server's start), `agent` (a script a skill tells the agent to run). */
+  when: 'install' | 'load' | 'start' | 'agent';
 }
 
 export interface CapabilityContext {
@@ -73,6 +73,12 @@ export interface CapabilityContext {
 
 /** Calls that run the function they are given: timers, exit hooks, threads. */
 const RUNS_CALLBACK = /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|process\.on|process\.once|atexit\.register|threading\.Timer|threading\.Thread)$/;
+/**
+ * Tests, examples, benchmarks, documentation and vendored code: a load entry found by convention
+ * there (`tests/__init__.py`) is not what a consumer loads, and third-party code reached there is
+ * not the package's own. `scripts/` is not among them: install scripts and a skill's scripts live there.
+ */
+const SIDE = /(^|\/)(node_modules|tests?|__tests__|testing|spec|bench|benchmarks?|examples?|samples?|demos?|docs?|vendor(ed)?|third_party)\/|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|\.(test|spec)\.[cm]?[jt]s$/;
 const SENSITIVE = new Set(['env', 'secret', 'keymaterial']);
 const LOCAL = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$/i;
 /** Documented opt-out of telemetry: a file that honours one is a telemetry module its users can switch off. */
@@ -107,10 +113,10 @@ function importedNames(mod: CapabilityModule, spec: string): string[] {
   const text = mod.lines.join('\n');
   const patterns =
     mod.language === 'python'
-      ? [new RegExp(`^\\s*from\\s+${q}\\s+import\\s+\\(?([\\w\\s,]+)`, 'gm'), new RegExp(`^\\s*import\\s+${q}\\s+as\\s+(\\w+)`, 'gm')]
+      ? [new RegExp(`^[ \\t]*from[ \\t]+${q}[ \\t]+import[ \\t]+(?:\\(([^)]*)\\)|([\\w \\t,]+))`, 'gm'), new RegExp(`^\\s*import\\s+${q}\\s+as\\s+(\\w+)`, 'gm')]
       : [new RegExp(`(?:const|let|var)\\s+(\\{[^}]*\\}|[\\w$]+)\\s*=\\s*(?:await\\s+)?(?:require|import)\\(\\s*['"\`]${q}(?:\\.[cm]?[jt]s)?['"\`]\\s*\\)`, 'g'), new RegExp(`import\\s+([^;]*?)\\s+from\\s+['"]${q}(?:\\.[cm]?[jt]s)?['"]`, 'g')];
   const out: string[] = [];
-  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...m[1]!.replace(/[{}*]/g, ' ').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
+  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...(m[1] ?? m[2] ?? '').replace(/[{}*]/g, ' ').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
   return out;
 }
 
@@ -122,7 +128,7 @@ function importedNames(mod: CapabilityModule, spec: string): string[] {
 /** The module reads secrets or user data, itself or through the modules it re-exports (a barrel `index.js`), three levels at most. */
 function readsThrough(modules: ReadonlyMap<string, CapabilityModule>, rel: string, depth: number): boolean {
   const mod = modules.get(rel);
-  if (mod === undefined || SIDE_FILE.test(rel)) return false;
+  if (mod === undefined || SIDE.test(rel)) return false;
   if (mod.profile.capabilities.some((k) => k.kind === 'secret-read' || k.kind === 'user-data')) return true;
   return depth < 3 && [...(mod.reexports ?? [])].some((r) => r !== rel && readsThrough(modules, r, depth + 1));
 }
@@ -139,7 +145,7 @@ function argumentText(text: string, callee: string): string {
 }
 
 function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string): string | null {
-  const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE_FILE.test(target) && readsSomething(target));
+  const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && readsSomething(target));
   if (readers.length === 0) return null;
   const args = argumentText(mod.lines[line - 1] ?? '', callee);
   // A call of a reading module inside the arguments (`send(gather())`), not merely elsewhere on the line.
@@ -182,7 +188,8 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
   const reported = new Set<string>();
   const outside = (h: string) => foreign(h, ctx) && !ctx.documentedHosts.has(h);
   for (const entry of entries) {
-    if (!modules.has(entry.rel) || SIDE_FILE.test(entry.rel)) continue;
+    // An entry named by an install script, a server's start or a skill runs wherever it lives; a load entry found by convention under tests does not.
+    if (!modules.has(entry.rel) || (entry.when === 'load' && SIDE.test(entry.rel))) continue;
     // What runs when the entry runs: each reached module's top level, and whole modules whose functions are called there.
     const active: Active[] = [];
     const whole = new Set<string>();
@@ -191,7 +198,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
     while (queue.length > 0) {
       const [rel, mode, via] = queue.shift()!;
       const mod = modules.get(rel);
-      if (mod === undefined || SIDE_FILE.test(rel) || whole.has(rel) || (mode === 'top' && topRun.has(rel))) continue;
+      if (mod === undefined || (rel !== entry.rel && SIDE.test(rel)) || whole.has(rel) || (mode === 'top' && topRun.has(rel))) continue;
       // Code written in functions that still runs at load makes the whole module run: a function of the module's own
       // called there (`main()`, `install()`), a function expression invoked in place (`(async () => {…})()`, a UMD
       // wrapper), a callback a timer or exit hook registered there, setuptools command classes (run at install).
@@ -208,7 +215,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (target !== null && !whole.has(target)) queue.push([target, 'whole', `${rel}:${c.line} calls ${c.callee.split('.').pop()}()`]);
       }
     }
-    const when = entry.when === 'install' ? 'at install' : entry.when === 'start' ? 'when the server starts' : 'when the package loads';
+    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says' }[entry.when];
 
     // Proven flow (a): data carrying secrets, or what a reading module returns, handed on the path to a function of a module that sends.
     for (const rel of topRun) {
@@ -217,7 +224,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (!(c.topLevel || whole.has(rel))) continue;
         const target = calledModule(mod, c.callee, resolve);
         const sender = target === null ? undefined : modules.get(target);
-        if (sender === undefined || SIDE_FILE.test(sender.rel)) continue;
+        if (sender === undefined || SIDE.test(sender.rel)) continue;
         const sends = sender.profile.capabilities.filter((k) => k.kind === 'network-send');
         if (sends.length === 0) continue;
         const hosts = [...new Set([...sends.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])];

@@ -131,6 +131,14 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
     }
     if (DESTRUCTIVE_CALLEE.test(c.callee) && sameLineHome(c)) add('destructive', c, `${c.callee}(home directory)`);
   }
+  if (credentialDir === undefined && namesHome && fileReads.length > 0 && !caps.some((k) => k.kind === 'secret-read' || k.kind === 'user-data')) {
+    // Names of credential or history files listed apart from the read (`for name in (".bash_history", ".zsh_history"): open(join(home, name))`).
+    const named = pathStrings.find((x) => CREDENTIAL_PATH.test(x.value) || HISTORY.test(x.value));
+    if (named !== undefined) {
+      const read = fileReads.find((c) => c.line >= named.line) ?? fileReads[0]!;
+      caps.push({ kind: CREDENTIAL_PATH.test(named.value) ? 'secret-read' : 'user-data', line: read.line, atLoad: atLoad(read), detail: `${read.callee}(~/${named.value})` });
+    }
+  }
   for (const d of facts.envDumps) caps.push({ kind: 'secret-read', line: d.line, atLoad: facts.calls.some((c) => c.line === d.line && atLoad(c)), detail: `the whole environment (${d.expression.slice(0, 60)})` });
   if (readsInstanceCredentials(facts)) {
     const s = facts.strings.find((x) => /security-credentials|service-accounts|oauth2\/token|api\/token/.test(x.value));
