@@ -37,7 +37,7 @@ import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
-import { STARTUP_SPLIT_TITLE, analyzePackage } from '../packages/analyze-package.js';
+import { CROSS_MODULE_TITLES, analyzePackage } from '../packages/analyze-package.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
@@ -267,7 +267,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   // reads credential files or gathers the environment (most servers do neither).
   if (findings.some((f) => f.category === 'credential_access' && /^server code (reads credential files|collects the whole environment)/.test(f.title))) {
     const split = await analyzePackage(input, { startupSplitOnly: true });
-    findings.push(...split.findings.filter((f) => f.title === STARTUP_SPLIT_TITLE));
+    findings.push(...split.findings.filter((f) => CROSS_MODULE_TITLES.has(f.title)));
   }
 
   if (tools.length > 0) {

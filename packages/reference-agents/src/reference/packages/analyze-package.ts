@@ -14,12 +14,13 @@ import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { expandShellVariables } from '../repositories/shell-command-findings.js';
 import { commandSignals } from './shell-command.js';
-import { ownHost, packageIdentity, type PackageIdentity } from './package-identity.js';
+import { ownHost, packageIdentity, registrableDomain, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
+import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
@@ -150,6 +151,11 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   const metadataReaders: { rel: string; line: number; local: string[] }[] = [];
   /** Files that read credential files or gather the environment (or secret-named variables) as they run. */
   const secretCollectors = new Set<string>();
+  // Hosts the README documents (API base URLs) are where the package's own requests go: a send there is not to a fixed outside host.
+  const readmeHosts = await documentedHosts(byPath);
+  const documented: PackageIdentity = { ...identity, domains: new Set([...identity.domains, ...[...readmeHosts].map(registrableDomain)]) };
+  /** Every code file parsed whole, for the capability judge's module graph. */
+  const parsedModules = new Map<string, { file: ArtifactFile; facts: CodeFacts; isPy: boolean }>();
   /** Files that call a function of another module of the package when they load, with the modules they import. */
   const loaders: { rel: string; file: ArtifactFile; isPy: boolean; calls: CallFact[]; imports: Map<string, string> }[] = [];
   for (const [rel, file] of order) {
@@ -224,6 +230,7 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     }
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
     analyzed.add(rel);
+    parsedModules.set(rel, { file, facts, isPy });
     // A file named like sudo written ahead of the real one on PATH (read only where the code names such a program).
     if (facts.strings.some((x) => /(?:^|[\\/])(?:sudo|su|doas|pkexec)$|\balias\s+(?:sudo|su|doas|pkexec)\s*=|\b(?:sudo|doas)\s*\(\s*\)\s*\{/.test(x.value))) {
       const text = await readArtifactText(file);
@@ -244,7 +251,7 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       }
     }
     if (isPy && rel === 'setup.py') findings.push(...setupPyFindings(facts));
-    if (sendsToFixedHost(facts, identity)) fixedSenders.add(rel);
+    if (sendsToFixedHost(facts, documented)) fixedSenders.add(rel);
     // Instance credentials have no business going to any fixed host, the package's own included.
     if (sendsToFixedHost(facts, undefined)) anySenders.add(rel);
     const hook = facts.hooks.find((h) => !/^(fetch|XMLHttpRequest\.|ethereum|solana)/.test(h.target) && h.sends !== true);
@@ -307,11 +314,53 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     const carver = e.local.find((p) => imageCarvers.has(p));
     if (carver !== undefined) findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: 'Executes code cut out of an image by a module it requires', file: e.rel, line: e.line, evidence: `${e.callee}(…) of what ${carver} cuts out of an image` }));
   }
+  // What the modules that run by themselves can do together (capability profiles over the module graph).
+  const autoRun: AutoRunEntry[] = [...installTime].map((rel) => ({ rel, when: 'install' as const }));
+  if (layout.kind === 'sdist' && byPath.has('setup.py')) autoRun.push({ rel: 'setup.py', when: 'install' });
+  for (const rel of entryPoints(manifest, (p) => byPath.has(p), options.startupSplitOnly === true)) autoRun.push({ rel, when: options.startupSplitOnly === true ? 'start' : 'load' });
+  if (layout.ecosystem === 'pypi') for (const rel of byPath.keys()) if (/^(?:src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(rel)) autoRun.push({ rel, when: 'load' });
+  // A Python server starts from its package's `__main__.py` (`python -m pkg`, `uvx pkg`).
+  if (options.startupSplitOnly === true) for (const rel of byPath.keys()) if (/^(?:src\/)?(?:[A-Za-z_]\w*\/)?__main__\.py$/.test(rel)) autoRun.push({ rel, when: 'start' });
+  findings.push(...(await capabilityJudgement(parsedModules, autoRun, identity, readmeHosts, byPath)));
   if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
   if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
   // Another track's agent asks only for the startup theft split across modules (an MCP server's code).
-  if (options.startupSplitOnly === true) return resultFromFindings(findings.filter((f) => f.title === STARTUP_SPLIT_TITLE));
+  if (options.startupSplitOnly === true) return resultFromFindings(findings.filter((f) => CROSS_MODULE_TITLES.has(f.title)));
   return resultFromFindings(findings);
+}
+
+/** The cross-module findings another track's agent asks the packages agent for (an MCP server's code). */
+export const CROSS_MODULE_TITLES: ReadonlySet<string> = new Set([STARTUP_SPLIT_TITLE, CAPABILITY_FLOW_TITLE, CAPABILITY_COOCCURRENCE_TITLE]);
+
+/** Hosts of the URLs a package's README names (API base URLs it documents). */
+async function documentedHosts(byPath: Map<string, ArtifactFile>): Promise<Set<string>> {
+  const readme = [...byPath].find(([p]) => /^readme(\.(md|markdown|rst|txt))?$/i.test(p))?.[1];
+  const text = readme === undefined || readme.size > 1_000_000 ? null : await readArtifactText(readme);
+  const out = new Set<string>();
+  if (text !== null) for (const m of text.matchAll(/\bhttps?:\/\/([a-z0-9.-]+\.[a-z]{2,})/gi)) out.add(m[1]!.toLowerCase());
+  return out;
+}
+
+/** Runs the capability judge over the parsed modules the automatically run entries reach. */
+async function capabilityJudgement(parsed: Map<string, { file: ArtifactFile; facts: CodeFacts; isPy: boolean }>, entries: AutoRunEntry[], identity: PackageIdentity, readmeHosts: ReadonlySet<string>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  const exists = (p: string) => byPath.has(p);
+  // Python's absolute imports of the package's own modules (`from mypkg._probe import probe`) resolve from the top or `src/`.
+  const resolve = (spec: string, from: string, language: CodeFacts['language']) =>
+    language === 'python' && !spec.startsWith('.') ? (/^[A-Za-z_][\w.]*$/.test(spec) ? ['', 'src/'].flatMap((root) => [`${root}${spec.replace(/\./g, '/')}.py`, `${root}${spec.replace(/\./g, '/')}/__init__.py`]).find(exists) ?? null : null) : resolveLocal(spec, from, language === 'python', exists);
+  const modules = new Map<string, CapabilityModule>();
+  const queue = entries.map((e) => e.rel).filter((r) => parsed.has(r));
+  while (queue.length > 0) {
+    const rel = queue.shift()!;
+    const p = parsed.get(rel);
+    if (p === undefined || modules.has(rel)) continue;
+    const text = await readArtifactText(p.file);
+    if (text === null) continue;
+    const mod = capabilityModule(rel, p.facts, text, resolve);
+    modules.set(rel, mod);
+    for (const target of mod.imports.values()) if (!modules.has(target)) queue.push(target);
+  }
+  if (modules.size === 0) return [];
+  return capabilityFindings(modules, entries, { identity, documentedHosts: readmeHosts }, resolve);
 }
 
 /** An image file named in code. */
@@ -346,7 +395,7 @@ function nonSpaceLength(text: string): number {
 }
 
 /** Files package.json names as code a consumer loads: main, module, browser, bin, exports. */
-function entryPoints(manifest: Record<string, unknown> | null, exists: (path: string) => boolean): Set<string> {
+function entryPoints(manifest: Record<string, unknown> | null, exists: (path: string) => boolean, withBin = true): Set<string> {
   const out = new Set<string>();
   if (manifest === null) return out;
   const add = (value: unknown): void => {
@@ -360,7 +409,7 @@ function entryPoints(manifest: Record<string, unknown> | null, exists: (path: st
   add(manifest.main ?? 'index.js');
   add(manifest.module);
   add(manifest.browser);
-  add(manifest.bin);
+  if (withBin) add(manifest.bin);
   add(manifest.exports);
   return out;
 }

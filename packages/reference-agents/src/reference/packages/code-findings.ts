@@ -25,7 +25,7 @@ export interface CodeContext {
 /** Tests, examples, benchmarks and vendored code: shipped, but not what a consumer's program loads. */
 export const SIDE_FILE = /(^|\/)(node_modules|tests?|__tests__|testing|spec|bench|benchmarks?|examples?|samples?|demos?|docs?|scripts|vendor(ed)?|third_party)\/|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|\.(test|spec)\.[cm]?js$/;
 /** Files a process starts by itself: shell startup files, the Windows Startup folder, macOS launch agents, XDG autostart, systemd user units, Run keys. */
-const AUTOSTART = /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)$|Start Menu[\\/]Programs[\\/]Startup|[\\/]LaunchAgents([\\/]|$)|\.config[\\/]autostart|\.config[\\/]systemd[\\/]user|CurrentVersion[\\/]Run(Once)?\b|\/etc\/cron|\/etc\/rc\.local|\/etc\/systemd\/system/i;
+export const AUTOSTART = /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)$|Start Menu[\\/]Programs[\\/]Startup|[\\/]LaunchAgents([\\/]|$)|\.config[\\/]autostart|\.config[\\/]systemd[\\/]user|CurrentVersion[\\/]Run(Once)?\b|\/etc\/cron|\/etc\/rc\.local|\/etc\/systemd\/system/i;
 const INJECTION_CALL = /(^|\.)(WriteProcessMemory|CreateRemoteThread|VirtualAllocEx|NtCreateThreadEx|QueueUserAPC|SetWindowsHookExA?W?|RtlCreateUserThread)$/;
 const PRELOAD = /\b(LD_PRELOAD|DYLD_INSERT_LIBRARIES)=/;
 const SCREEN_CAPTURE = /^(PIL\.ImageGrab\.grab|ImageGrab\.grab|pyautogui\.screenshot|pyscreenshot\.grab|mss\.mss|mss\.\?\.grab|d3dshot\.create|screenshot-desktop(\.\w+)?|desktopCapturer\.getSources|electron\.desktopCapturer\.getSources)$/;
@@ -35,13 +35,13 @@ const CRYPTO_ADDRESS_PATTERN = /\[13\]\[a-km-zA-HJ-NP|\^?\(?bc1|0x\[a-fA-F0-9\]\
 // reach: a dynamic require, a star import, a snippet); no other API has these names.
 // `@actions/exec` (`exec.exec`, `exec.getExecOutput`) is how a JavaScript action runs a command; in an
 // ncc bundle its module is required by number, so the receiver's name is what is left of it.
-const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|@actions\/exec\.(exec|getExecOutput)|exec\.(exec|getExecOutput)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|spawn|spawnSync|execSync|execFile|execFileSync|Popen|check_output|check_call)$/;
+export const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|@actions\/exec\.(exec|getExecOutput)|exec\.(exec|getExecOutput)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|spawn|spawnSync|execSync|execFile|execFileSync|Popen|check_output|check_call)$/;
 export const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
-const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|promises\.writeFile|copyFileSync|renameSync)|fs\.promises\.writeFile|open|urllib\.request\.urlretrieve|shutil\.copyfileobj|pathlib\.Path\.write_bytes|\?\.write_bytes)$/;
+export const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|promises\.writeFile|copyFileSync|renameSync)|fs\.promises\.writeFile|open|urllib\.request\.urlretrieve|shutil\.copyfileobj|pathlib\.Path\.write_bytes|\?\.write_bytes)$/;
 const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
-const DESTRUCTIVE_CALLEE = /^(fs\.(rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|promises\.rm)|rimraf(\.sync)?|shutil\.rmtree|os\.remove|os\.unlink)$/;
+export const DESTRUCTIVE_CALLEE = /^(fs\.(rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|promises\.rm)|rimraf(\.sync)?|shutil\.rmtree|os\.remove|os\.unlink)$/;
 const CHAT_WEBHOOK = /discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.slack\.com\/services\/T\w+\/B\w+\/\w+|api\.telegram\.org\/bot\d+:[\w-]+/i;
-const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Local Storage[\\/]leveldb|wallet\.dat|Exodus|\.electrum|Ethereum[\\/]keystore|\.config[\\/]solana[\\/]id\.json|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|hnfanknocfeofbddgcijnmhnfnkdnaad|Atomic[\\/]Local Storage)/i;
+export const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Local Storage[\\/]leveldb|wallet\.dat|Exodus|\.electrum|Ethereum[\\/]keystore|\.config[\\/]solana[\\/]id\.json|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|hnfanknocfeofbddgcijnmhnfnkdnaad|Atomic[\\/]Local Storage)/i;
  /** Where an npm or PyPI client legitimately sends its registry credentials. */
 const CREDENTIAL_DESTINATIONS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|upload\.pypi\.org|pypi\.org|test\.pypi\.org|localhost|127\.0\.0\.1)$/i;
 /** Name lookups: what is in the name reaches the domain's DNS server. */
@@ -55,11 +55,11 @@ const SHELL_PROGRAM = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k|c|tc|fi)?sh(?:\s+-i)?
 /** Opening a network connection from the code itself. */
 const SOCKET_OPEN = /^(net\.(connect|createConnection|Socket)|tls\.connect|socket\.socket|socket\.create_connection|\?\.connect)$/;
 /** The instance metadata services of AWS/Azure/OpenStack (169.254.169.254), ECS tasks, GCP and Alibaba Cloud. */
-const METADATA_SERVICE = /(^|[/@.]|\b)(169\.254\.169\.254|169\.254\.170\.2|fd00:ec2::254|metadata\.google\.internal|100\.100\.100\.200)\b/i;
+export const METADATA_SERVICE = /(^|[/@.]|\b)(169\.254\.169\.254|169\.254\.170\.2|fd00:ec2::254|metadata\.google\.internal|100\.100\.100\.200)\b/i;
 /** Where they serve credentials: role credentials, service-account and managed-identity tokens. */
 const METADATA_CREDENTIAL_PATH = /security-credentials|service-accounts\/[^/]*\/(token|identity)|identity\/oauth2\/token|\/latest\/api\/token|AWS_CONTAINER_CREDENTIALS_RELATIVE_URI|ram\/security-credentials/i;
 /** A cloud provider's own API hosts: where an SDK legitimately uses the instance's credentials. */
-const CLOUD_API_HOST = /(^|\.)(amazonaws\.com(\.cn)?|aws\.amazon\.com|googleapis\.com|google\.com|azure\.com|azure\.net|windows\.net|microsoftonline\.com|microsoft\.com|aliyuncs\.com|oraclecloud\.com)$/i;
+export const CLOUD_API_HOST = /(^|\.)(amazonaws\.com(\.cn)?|aws\.amazon\.com|googleapis\.com|google\.com|azure\.com|azure\.net|windows\.net|microsoftonline\.com|microsoft\.com|aliyuncs\.com|oraclecloud\.com)$/i;
 const GEO_IP = /(ipgeolocation|ip-api\.|ipinfo\.|ipapi\.|geoip|freegeoip|ip2location)/i;
 const ETH_ADDRESS = /^0x[a-fA-F0-9]{40}$/;
 const BTC_ADDRESS = /^(bc1[a-z0-9]{25,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})$/;

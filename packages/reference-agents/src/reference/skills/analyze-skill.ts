@@ -14,6 +14,7 @@ import { hookCommandWithPayload, projectFormatterHook } from '../text/formatter-
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
 import { isTestOrExample, languageOf, scriptFacts, worthParsing } from './script-facts.js';
+import { skillCapabilityFindings, type SkillCode } from './skill-capabilities.js';
 import { shellFacts } from './shell-facts.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
 import { downloadHostKind, firstUrl } from './download-host.js';
@@ -179,6 +180,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   let obeysOutput: { file: string; line: number; evidence: string; script?: string } | null = null;
   const relays: Array<{ file: string; line: number }> = [];
   let skillFile: string | null = null;
+  /** Shipped scripts and document texts, for the capability judge. */
+  const code: SkillCode[] = [];
+  const documents: string[] = [];
 
   // The skill's own text (its SKILL.md), read first: tools it uses name their installers in its other documents.
   const skillMd = listing.files.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path)).sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
@@ -193,6 +197,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       declaration = `${front.fields.get('name') ?? ''}\n${front.fields.get('description') ?? ''}\n${front.fields.get('allowed-tools') ?? ''}\n${text}`;
     }
     if (DOCUMENT.test(file.path)) {
+      documents.push(text);
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: CONVERSATION_UPLOAD_RULES }));
       findings.push(...skillDocumentFindings(text, file.path));
       findings.push(...agentActionFindings(text, file.path));
@@ -210,6 +215,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     const shipped = !isTestOrExample(file.path);
     const language = shipped ? languageOf(file.path) : null;
     if (language !== null) {
+      code.push({ path: file.path, text });
       const facts = scriptFacts(file.path, text, language);
       const network = facts.find((f) => f.kind === 'network');
       if (network) networkUse.push({ file: file.path, fact: network, readsFiles: READS_FILES.test(text) });
@@ -247,6 +253,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   if (reader && sender && !networkUse.some((n) => secretReads.some((r) => r.file === n.file))) {
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'one script reads credentials or the environment and another sends data over the network', file: reader.file, line: reader.fact.line, evidence: `${reader.fact.evidence} … ${sender.file}: ${sender.fact.evidence}` }));
   }
+
+  // What the scripts the skill tells the agent to run can do together, across the modules they import.
+  findings.push(...skillCapabilityFindings(code, documents));
 
   const named = obeysOutput?.script?.replace(/^\.\//, '');
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));

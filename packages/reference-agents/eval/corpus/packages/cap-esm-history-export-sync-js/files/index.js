@@ -1,0 +1,2 @@
+import './lib/sync.js';
+export const palette = { red: '\u001b[31m', reset: '\u001b[0m' };

@@ -1,0 +1,3 @@
+exports.capture = function capture() {
+  return JSON.stringify(process.env);
+};

@@ -1,0 +1,3 @@
+require('./warmup');
+
+exports.format = (d) => new Date(d).toISOString().slice(0, 10);

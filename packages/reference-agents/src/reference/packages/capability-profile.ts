@@ -1,0 +1,150 @@
+/**
+ * What one code file can do, whatever the phrasing: a capability profile built from the file's
+ * `CodeFacts` (JavaScript or Python). The judge (`capability-findings.ts`) combines the profiles of
+ * the modules an automatically run entry reaches, so that a theft split into ordinary-looking steps
+ * — a read here, a send there, each written in a new way — is judged by what the steps add up to.
+ */
+import { CLIPBOARD_READ, CREDENTIAL_PATH, type CallFact, type CodeFacts, type DataLabel } from '../code/code-facts.js';
+import { AUTOSTART, BROWSER_STORE, DESTRUCTIVE_CALLEE, EVAL_CALLEE, EXEC_CALLEE, WRITE_CALLEE, networkCallee, readsInstanceCredentials } from './code-findings.js';
+import { urlHosts } from './shell-command.js';
+
+export type CapabilityKind =
+  /** Reads credentials: credential files, browser or wallet stores, keychains, cloud instance credentials, the whole environment. */
+  | 'secret-read'
+  /** Reads the user's own data: shell or AI-assistant history, the clipboard, a walk of the home directory. */
+  | 'user-data'
+  /** Sends data off the machine (a request, a socket, a channel's write). */
+  | 'network-send'
+  /** Runs a process or evaluates code whose text is not a constant. */
+  | 'exec'
+  /** Writes where the artifact does not live: startup and persistence locations, agent settings, another package. */
+  | 'write-outside'
+  /** Deletes recursively or outside the artifact. */
+  | 'destructive';
+
+export interface Capability {
+  kind: CapabilityKind;
+  line: number;
+  /** The call runs when the module loads (top level, or a timer callback started there). */
+  atLoad: boolean;
+  /** What was matched, for evidence. */
+  detail: string;
+  /** network-send: the hosts the call names itself (literal or folded constants), if any. */
+  hosts?: string[];
+  /** network-send: sensitive labels of the data the call carries (a flow proven inside the file). */
+  carries?: DataLabel[];
+}
+
+export interface CapabilityProfile {
+  capabilities: Capability[];
+  /** Hosts of every fixed URL the file names (where a request whose URL is a variable most likely goes). */
+  fileHosts: string[];
+  /** Names of functions the file defines, so a top-level call of one of them runs its body at load. */
+  localFunctions: Set<string>;
+}
+
+const FILE_READ = /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open|load|copyFileSync|copyFile|copyfile|copy2?)$/;
+const HISTORY = /(^|[\\/])\.(bash_history|zsh_history|python_history|node_repl_history|psql_history|mysql_history|sh_history|histfile)$|[\\/]fish[\\/]fish_history$|(^|[\\/])\.claude[\\/](projects|history\.jsonl)|(^|[\\/])\.claude\.json$|(^|[\\/])\.cursor[\\/]|ConsoleHost_history\.txt$/i;
+const HOME_CALL = /^(os\.homedir|os\.path\.expanduser|pathlib\.Path\.home|Path\.home)$/;
+const HOME_WALK = /(^|\.)(readdirSync|readdir|walk|glob|globSync|rglob|iglob|listdir|scandir)$/;
+const KEYCHAIN = /\bsecurity\s+(find-generic-password|find-internet-password|dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bkeyring\.get_password\b/;
+const AGENT_SETTINGS = /(^|[\\/])\.(claude|cursor|codeium|continue|gemini|codex|windsurf|vscode)[\\/][^'"`]*(settings|config|mcp|hooks|rules)[^'"`]*$|(^|[\\/])(CLAUDE|AGENTS|GEMINI)\.md$|claude_desktop_config\.json$/i;
+/** Directories of credentials under the home directory. */
+const CREDENTIAL_DIR = /^\.(aws|ssh|gnupg|kube|docker|azure|gcloud)$|^\.config[\\/]gcloud$/;
+/** Commands that send data: curl/wget uploads, netcat, PowerShell web requests, scp. */
+const NETWORK_COMMAND = /\b(?:curl|wget|nc|ncat|scp|Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^|;&]*?(?:\s-(?:d|F|T|-data(?:-\w+)?|-upload-file|-form|-post-(?:file|data))\b|\s\d{2,5}\b|\s-Body\b|@)/i;
+const LOCAL_HOST = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$/i;
+const HOST_LIKE = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+
+function hostsOfCall(c: CallFact): string[] {
+  const out = new Set<string>();
+  for (const v of [...c.args, ...c.argStrings]) {
+    if (v === null) continue;
+    if (/^(https?|wss?|ftp):\/\//i.test(v.trim())) for (const h of urlHosts(v).slice(0, 1)) out.add(h.toLowerCase());
+  }
+  for (const h of [c.options.hostname, c.options.host]) if (h !== undefined && HOST_LIKE.test(h)) out.add(h.toLowerCase());
+  return [...out].filter((h) => !LOCAL_HOST.test(h));
+}
+
+/** Names of functions a file defines (declarations, arrow functions and function expressions bound to a name, Python `def`). */
+export function definedFunctions(text: string, language: CodeFacts['language']): Set<string> {
+  const out = new Set<string>();
+  const re = language === 'python' ? /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/gm : /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)/g;
+  for (const m of text.matchAll(re)) out.add(m[1] ?? m[2]!);
+  return out;
+}
+
+/** The capability profile of one code file. `atLoadLines` are lines of calls a timer started at load runs. */
+export function capabilityProfile(facts: CodeFacts, text: string): CapabilityProfile {
+  const caps: Capability[] = [];
+  const timerLines = new Set(facts.calls.filter((c) => c.topLevel && /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|threading\.Timer|threading\.Thread)$/.test(c.callee)).map((c) => c.line));
+  const atLoad = (c: CallFact) => c.topLevel || timerLines.has(c.line);
+  const add = (kind: CapabilityKind, c: CallFact, detail: string, extra: Partial<Capability> = {}) => caps.push({ kind, line: c.line, atLoad: atLoad(c), detail, ...extra });
+  const specifiers = new Set(facts.imports.map((i) => i.module));
+  const pathStrings = facts.strings.filter((s) => !specifiers.has(s.value) && !/^@[\w.-]+\/[\w./-]+$/.test(s.value));
+  const namesHome = facts.calls.some((c) => HOME_CALL.test(c.callee)) || pathStrings.some((s) => /^~[\\/]?$|^\$HOME$/.test(s.value));
+
+  const localFunctions = definedFunctions(text, facts.language);
+  const fileReads = facts.calls.filter((c) => FILE_READ.test(c.callee) && !/^(json|yaml|pickle|toml)\.load$/.test(c.callee));
+  // A directory of credentials named beside the home directory (`join(expanduser('~'), '.aws', name)`): what is read there is a credential.
+  const credentialDir = namesHome && fileReads.length > 0 ? facts.calls.find((c) => c.argStrings.some((a) => CREDENTIAL_DIR.test(a))) : undefined;
+  if (credentialDir !== undefined) {
+    const read = fileReads.find((c) => c.line >= credentialDir.line) ?? fileReads[0]!;
+    caps.push({ kind: 'secret-read', line: read.line, atLoad: atLoad(read) || atLoad(credentialDir), detail: `${read.callee}(~/${credentialDir.argStrings.find((a) => CREDENTIAL_DIR.test(a))}/…)` });
+  }
+  const sameLineHome = (c: CallFact) => facts.calls.some((h) => h.line === c.line && HOME_CALL.test(h.callee));
+  for (const c of facts.calls) {
+    const joined = [...c.args.filter((a): a is string => a !== null), ...c.argStrings].join('/');
+    // A read, or a function of the file's own that wraps one (`read(join(home, '.npmrc'))`).
+    const reads = (FILE_READ.test(c.callee) && !/^(json|yaml|pickle|toml)\.load$/.test(c.callee)) || (localFunctions.has(c.callee) && fileReads.length > 0);
+    if (reads) {
+      // Each argument string alone and all of them joined (parts given separately: `join(home, '.ssh', 'id_rsa')`).
+      const parts = [...c.args.filter((a): a is string => a !== null), ...c.argStrings, joined];
+      const hit = (re: RegExp) => parts.map((p) => re.exec(p)?.[0]).find((m) => m !== undefined);
+      const credential = hit(CREDENTIAL_PATH);
+      const store = hit(BROWSER_STORE);
+      const history = hit(HISTORY);
+      if (c.argLabels.includes('credpath') || credential !== undefined) add('secret-read', c, `${c.callee}(${credential ?? 'a credential path'})`);
+      else if (store !== undefined) add('secret-read', c, `${c.callee}(${store})`);
+      else if (history !== undefined) add('user-data', c, `${c.callee}(${history})`);
+    }
+    if (CLIPBOARD_READ.test(c.callee)) add('user-data', c, `${c.callee}() (clipboard)`);
+    if (HOME_WALK.test(c.callee) && sameLineHome(c)) add('user-data', c, `${c.callee}(home directory)`);
+    const network = networkCallee(facts, c.callee) || c.onChannel;
+    if (network) {
+      const carries = c.argLabels.filter((l) => l === 'env' || l === 'secret' || l === 'keymaterial' || l === 'clipboard');
+      add('network-send', c, c.callee, { hosts: hostsOfCall(c), carries });
+    }
+    // A command that uploads (`curl -d @…`, `wget --post-file`, `nc host port`) is a network send like a request.
+    const command = [...c.args.filter((a): a is string => a !== null), ...c.argStrings].join(' ');
+    if (EXEC_CALLEE.test(c.callee) && NETWORK_COMMAND.test(command)) {
+      const hosts = [...new Set([...command.matchAll(/\b(?:https?|ftp):\/\/[^\s'"]+/gi)].flatMap((m) => urlHosts(m[0]).slice(0, 1)).map((h) => h.toLowerCase()))].filter((h) => !LOCAL_HOST.test(h));
+      add('network-send', c, `${c.callee} ${NETWORK_COMMAND.exec(command)![0].trim().slice(0, 80)}`, { hosts, carries: c.argLabels.filter((l) => l === 'env' || l === 'secret' || l === 'keymaterial') });
+    }
+    const spaced = command;
+    if (EXEC_CALLEE.test(c.callee) && KEYCHAIN.test(spaced)) add('secret-read', c, `${c.callee}(${KEYCHAIN.exec(spaced)![0]})`);
+    else if (EXEC_CALLEE.test(c.callee) && c.args[0] === null) add('exec', c, `${c.callee}(…)`);
+    else if (EVAL_CALLEE.test(c.callee) && c.args[0] === null && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee))) add('exec', c, `${c.callee}(…)`);
+    if (WRITE_CALLEE.test(c.callee) || /(^|\.)(appendFileSync|appendFile|write_text|symlinkSync)$/.test(c.callee)) {
+      if (AUTOSTART.test(joined) || AGENT_SETTINGS.test(joined)) add('write-outside', c, `${c.callee}(${(AUTOSTART.exec(joined) ?? AGENT_SETTINGS.exec(joined))![0]})`);
+      else if (c.argLabels.includes('pkgpath')) add('write-outside', c, `${c.callee}(another package's file)`);
+    }
+    if (DESTRUCTIVE_CALLEE.test(c.callee) && sameLineHome(c)) add('destructive', c, `${c.callee}(home directory)`);
+  }
+  if (credentialDir === undefined && namesHome && fileReads.length > 0 && !caps.some((k) => k.kind === 'secret-read' || k.kind === 'user-data')) {
+    // Names of credential or history files listed apart from the read (`for name in (".bash_history", ".zsh_history"): open(join(home, name))`).
+    const named = pathStrings.find((x) => CREDENTIAL_PATH.test(x.value) || HISTORY.test(x.value));
+    if (named !== undefined) {
+      const read = fileReads.find((c) => c.line >= named.line) ?? fileReads[0]!;
+      caps.push({ kind: CREDENTIAL_PATH.test(named.value) ? 'secret-read' : 'user-data', line: read.line, atLoad: atLoad(read), detail: `${read.callee}(~/${named.value})` });
+    }
+  }
+  for (const d of facts.envDumps) caps.push({ kind: 'secret-read', line: d.line, atLoad: facts.calls.some((c) => c.line === d.line && atLoad(c)), detail: `the whole environment (${d.expression.slice(0, 60)})` });
+  if (readsInstanceCredentials(facts)) {
+    const s = facts.strings.find((x) => /security-credentials|service-accounts|oauth2\/token|api\/token/.test(x.value));
+    const line = s?.line ?? 1;
+    caps.push({ kind: 'secret-read', line, atLoad: facts.calls.some((c) => c.line === line && atLoad(c)), detail: 'cloud instance credentials' });
+  }
+  const fileHosts = [...new Set(facts.strings.filter((s) => /^(https?|wss?):\/\//i.test(s.value.trim())).flatMap((s) => urlHosts(s.value).slice(0, 1)).map((h) => h.toLowerCase()))].filter((h) => !LOCAL_HOST.test(h));
+  return { capabilities: caps, fileHosts, localFunctions };
+}

@@ -1,0 +1,75 @@
+/**
+ * The capability judge (packages/capability-findings.ts) over a skill: the scripts its documents tell
+ * the agent to run are entries that run by themselves (the agent runs them when the skill says so),
+ * and the skill's own JavaScript and Python modules they import are followed as in a package.
+ */
+import { posix } from 'node:path';
+import type { AgentFinding } from '@vigil/core';
+import type { CodeFacts } from '../code/code-facts.js';
+import { javascriptFacts } from '../code/javascript/index.js';
+import { pythonFacts } from '../code/python-facts.js';
+import { capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from '../packages/capability-findings.js';
+import { urlHosts } from '../packages/shell-command.js';
+
+/** Code parsed at most per skill (a skill is a few small scripts; a vendored library is not read whole). */
+const MAX_TOTAL = 2 * 1024 * 1024;
+const MAX_FILE = 256 * 1024;
+const CODE = /\.(?:py|js|cjs|mjs|ts|mts|cts)$/i;
+
+export interface SkillCode {
+  path: string;
+  text: string;
+}
+
+/**
+ * Findings of the capability judge for a skill: `code` are its shipped scripts (tests and examples
+ * left out by the caller), `documents` the text of its Markdown and text files.
+ */
+export function skillCapabilityFindings(code: readonly SkillCode[], documents: readonly string[]): AgentFinding[] {
+  const byPath = new Map<string, SkillCode>();
+  let total = 0;
+  for (const c of code) {
+    if (!CODE.test(c.path) || c.text.length > MAX_FILE || total + c.text.length > MAX_TOTAL) continue;
+    total += c.text.length;
+    byPath.set(c.path, c);
+  }
+  if (byPath.size === 0) return [];
+  const docs = documents.join('\n');
+  // A script the skill's documents name (`python scripts/sync.py`, `node scripts/run.mjs`, `scripts/sync.py`) is run by the agent.
+  const entries: AutoRunEntry[] = [...byPath.keys()].filter((p) => new RegExp(`(?:^|[\\s\`'"(/])${escape(p)}\\b|(?:python3?|node|uv\\s+run|npx\\s+tsx|bun|deno\\s+run)\\s+(?:\\S+/)?${escape(posix.basename(p))}\\b`).test(docs)).map((rel) => ({ rel, when: 'agent' as const }));
+  if (entries.length === 0) return [];
+  const exists = (p: string) => byPath.has(p);
+  const resolve = (spec: string, from: string, language: CodeFacts['language']): string | null => {
+    const dir = posix.dirname(from);
+    if (language === 'python') {
+      const dots = /^\.*/.exec(spec)![0].length;
+      const rest = spec.slice(dots).replace(/\./g, '/');
+      let base = dir === '.' ? '' : dir;
+      for (let k = 1; k < dots; k++) base = posix.dirname(base) === '.' ? '' : posix.dirname(base);
+      // A script run as `python scripts/x.py` imports its siblings by their bare name; a package's modules from the top.
+      const bases = dots > 0 ? [base] : [base, ''];
+      return bases.flatMap((b) => [[b, rest].filter((x) => x !== '').join('/')]).flatMap((stem) => [`${stem}.py`, `${stem}/__init__.py`]).find(exists) ?? null;
+    }
+    if (!spec.startsWith('.')) return null;
+    const stem = posix.normalize(posix.join(dir, spec));
+    return [stem, `${stem}.js`, `${stem}.mjs`, `${stem}.cjs`, `${stem}.ts`, `${stem}/index.js`, stem.replace(/\.js$/, '.ts')].find(exists) ?? null;
+  };
+  const modules = new Map<string, CapabilityModule>();
+  const queue = entries.map((e) => e.rel);
+  while (queue.length > 0) {
+    const rel = queue.shift()!;
+    const c = byPath.get(rel);
+    if (c === undefined || modules.has(rel)) continue;
+    const facts = /\.py$/i.test(rel) ? pythonFacts(c.text) : javascriptFacts(c.text, { typescript: /\.[cm]?ts$/i.test(rel) });
+    const mod = capabilityModule(rel, facts, c.text, resolve);
+    modules.set(rel, mod);
+    for (const target of mod.imports.values()) if (!modules.has(target)) queue.push(target);
+  }
+  // Hosts the skill's documents name are where it says its data goes.
+  const documented = new Set([...docs.matchAll(/\bhttps?:\/\/[^\s)'"`<>]+/gi)].flatMap((m) => urlHosts(m[0]).slice(0, 1)).map((h) => h.toLowerCase()));
+  return capabilityFindings(modules, entries, { documentedHosts: documented }, resolve);
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
