@@ -10,10 +10,31 @@ export const CLIENT_CONFIG_NAME =
 const WRITES = /\b(?:writeFileSync|writeFile|outputJson(?:Sync)?|writeJson(?:Sync)?|appendFileSync|appendFile)\s*\(|\.write_text\s*\(|\bjson\.dump\s*\(|\bopen\([^)]*['"][wa]\+?['"]/;
 const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepare'] as const;
 
-/** The MCP client configuration files a source names, distinct, in order. */
+// The dot directories of the clients whose configuration is a bare `mcp.json` inside them.
+const CLIENT_DOT_DIRECTORY = /^\.(?:cursor|vscode|claude|gemini|codeium|windsurf|continue|roo|kiro|amazonq|junie|zed)$/i;
+
+/**
+ * The dot directory a bare `'mcp.json'` is joined to (`path.join(home, '.sentry', 'mcp.json')`),
+ * when the argument right before it names one.
+ */
+function joinedDotDirectory(text: string, at: number): string | undefined {
+  return /['"`](\.[\w.-]+)['"`]\s*,\s*$/.exec(text.slice(Math.max(0, at - 80), at))?.[1];
+}
+
+/**
+ * The MCP client configuration files a source names, distinct, in order. A bare `mcp.json` inside
+ * a dot directory no client uses is a tool's own file (Sentry's token cache is `~/.sentry/mcp.json`),
+ * not a client's list of servers.
+ */
 export function clientConfigsNamed(text: string): string[] {
   const names = new Set<string>();
-  for (const m of text.matchAll(CLIENT_CONFIG_NAME)) names.add(m[0].replace(/['"`\s]/g, '').replace(/,/g, '/'));
+  for (const m of text.matchAll(CLIENT_CONFIG_NAME)) {
+    if (/^['"`]mcp\.json['"`]$/.test(m[0])) {
+      const directory = joinedDotDirectory(text, m.index);
+      if (directory !== undefined && !CLIENT_DOT_DIRECTORY.test(directory)) continue;
+    }
+    names.add(m[0].replace(/['"`\s]/g, '').replace(/,/g, '/'));
+  }
   return [...names];
 }
 
