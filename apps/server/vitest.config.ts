@@ -13,7 +13,7 @@ export default defineConfig({
     // once before and taken back when @vigil/sandbox's escape tests, running beside, saw agents end
     // `crashed: exit 1`: the sandbox's stdin was non-blocking, fixed; docs/benchmarks.md.)
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // Test files share each worker's module cache: the server's modules (about 1,300 files with its
+    // Test files share each worker's module cache: the server's modules (about 1,400 files with its
     // dependencies) load once per worker, not once per file. Importing them was most of a file's
     // CPU (ten files alone: 63 s of CPU isolated, 19 s shared; docs/benchmarks.md). Safe because
     // no test file changes module-level state for the next: each builds its own runtime, app and
