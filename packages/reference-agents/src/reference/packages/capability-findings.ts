@@ -144,12 +144,15 @@ function argumentText(text: string, callee: string): string {
   return m === null ? text.replace(/^.*?\(/, '') : text.slice(m.index + m[0].length);
 }
 
-function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string): string | null {
+function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string, resolve: Resolve): string | null {
   const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && readsSomething(target));
   if (readers.length === 0) return null;
+  const readerTargets = new Set(readers.map(([, target]) => target));
+  // A call reaches a reading module by the module it resolves to (a Python `from . import collect` call `..collect.recent` reaches `.collect`).
+  const callsReader = (o: { callee: string }) => readerTargets.has(calledModule(mod, o.callee, resolve) ?? '');
   const args = argumentText(mod.lines[line - 1] ?? '', callee);
   // A call of a reading module inside the arguments (`send(gather())`), not merely elsewhere on the line.
-  const direct = mod.facts.calls.find((o) => o.line === line && readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
+  const direct = mod.facts.calls.find((o) => o.line === line && callsReader(o) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
   if (direct !== undefined) return `what ${direct.callee}() returns`;
   const word = (n: string) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`);
   for (const [spec, target] of readers) {
@@ -157,7 +160,7 @@ function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: Capabi
     if (named !== undefined) return `${named} from ${target}`;
   }
   // A variable assigned from a call of a reading module (`const data = gather.collect()`, `_state = gather()`).
-  const readerCalls = mod.facts.calls.filter((o) => readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)));
+  const readerCalls = mod.facts.calls.filter(callsReader);
   for (const m of new Set([...args.matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]))) {
     const name = m.replace(/\$/g, '\\$');
     const from = readerCalls.find((o) => new RegExp(`(?<![\\w.$])${name}\\s*=(?![=>])[^;]*\\b${lastName(o.callee)}\\s*\\(`).test(mod.lines[o.line - 1] ?? ''));
@@ -230,7 +233,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         const hosts = [...new Set([...sends.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])];
         if (hosts.length > 0 && !hosts.some(outside)) continue;
         const labels = c.argLabels.filter((l) => SENSITIVE.has(l));
-        const source = labels.length > 0 ? `${labels.join(', ')} data` : readerValue(modules, mod, c.line, c.callee, target!);
+        const source = labels.length > 0 ? `${labels.join(', ')} data` : readerValue(modules, mod, c.line, c.callee, target!, resolve);
         if (source === null) continue;
         const severity: Severity = hosts.length > 0 ? 'CRIT' : 'HIGH';
         push(severity, CAPABILITY_FLOW_TITLE, rel, c.line, `${c.callee}(…) carries ${source} ${when}; ${sender.rel} sends to ${hosts.filter(outside).slice(0, 2).join(', ') || 'an address it computes'} (${entry.rel})`);
