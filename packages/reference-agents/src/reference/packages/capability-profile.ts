@@ -69,6 +69,8 @@ export const SECRET_OR_USER_DATA_SOURCE = new RegExp(
   ].join('|'),
   'i',
 );
+/** Files that grant access or schedule commands: SSH authorized keys (the name is only ever SSH's), user crontabs. */
+const ACCESS_FILE = /(^|[\\/])authorized_keys2?\b|[\\/]var[\\/]spool[\\/]cron(?:[\\/]|$)/;
 /** Directories of credentials under the home directory. */
 const CREDENTIAL_DIR = /^\.(aws|ssh|gnupg|kube|docker|azure|gcloud)$|^\.config[\\/]gcloud$/;
 /** Commands that send data: curl/wget uploads, netcat, PowerShell web requests, scp. */
@@ -150,10 +152,14 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
     else if (EXEC_CALLEE.test(c.callee) && CLIPBOARD_COMMAND.test(spaced)) add('user-data', c, `${c.callee}(${CLIPBOARD_COMMAND.exec(spaced)![0]}) (clipboard)`);
     else if (EXEC_CALLEE.test(c.callee) && c.args[0] === null) add('exec', c, `${c.callee}(…)`);
     else if (EVAL_CALLEE.test(c.callee) && c.args[0] === null && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee))) add('exec', c, `${c.callee}(…)`);
-    if (WRITE_CALLEE.test(c.callee) || /(^|\.)(appendFileSync|appendFile|write_text|symlinkSync)$/.test(c.callee)) {
-      if (AUTOSTART.test(joined) || AGENT_SETTINGS.test(joined)) add('write-outside', c, `${c.callee}(${(AUTOSTART.exec(joined) ?? AGENT_SETTINGS.exec(joined))![0]})`);
+    // Python's `open` writes only with a mode that says so (`"a"`, `"w"`, `"x"`, `"r+"`).
+    const opensToRead = c.callee === 'open' && !c.args.slice(1).some((m) => m !== null && /^[rwaxbt+]{1,3}$/.test(m) && /[wax+]/.test(m));
+    if ((WRITE_CALLEE.test(c.callee) && !opensToRead) || /(^|\.)(appendFileSync|appendFile|write_text|symlinkSync)$/.test(c.callee)) {
+      if (AUTOSTART.test(joined) || AGENT_SETTINGS.test(joined) || ACCESS_FILE.test(joined)) add('write-outside', c, `${c.callee}(${(AUTOSTART.exec(joined) ?? AGENT_SETTINGS.exec(joined) ?? ACCESS_FILE.exec(joined))![0]})`);
       else if (c.argLabels.includes('pkgpath')) add('write-outside', c, `${c.callee}(another package's file)`);
     }
+    // A crontab installed by a command (`(crontab -l; echo "…") | crontab -`, `crontab file`) schedules commands like a cron file.
+    if (EXEC_CALLEE.test(c.callee) && /\|\s*crontab\s+-\s*$|\|\s*crontab\s+-[^lre]|\bcrontab\s+(?!-[lre])[\w./~-]+/.test(command)) add('write-outside', c, `${c.callee}(crontab)`);
     if (DESTRUCTIVE_CALLEE.test(c.callee) && sameLineHome(c)) add('destructive', c, `${c.callee}(home directory)`);
   }
   if (credentialDir === undefined && namesHome && fileReads.length > 0 && !caps.some((k) => k.kind === 'secret-read' || k.kind === 'user-data')) {

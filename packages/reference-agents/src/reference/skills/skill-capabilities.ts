@@ -8,7 +8,7 @@ import type { AgentFinding } from '@vigil/core';
 import type { CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
-import { capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from '../packages/capability-findings.js';
+import { CAPABILITY_PLANT_TITLE, CAPABILITY_REMOTE_EXEC_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from '../packages/capability-findings.js';
 import { urlHosts } from '../packages/shell-command.js';
 
 /** Code parsed at most per skill (a skill is a few small scripts; a vendored library is not read whole). */
@@ -67,7 +67,8 @@ export function skillCapabilityFindings(code: readonly SkillCode[], documents: r
   }
   // Hosts the skill's documents name are where it says its data goes.
   const documented = new Set([...docs.matchAll(/\bhttps?:\/\/[^\s)'"`<>]+/gi)].flatMap((m) => urlHosts(m[0]).slice(0, 1)).map((h) => h.toLowerCase()));
-  return capabilityFindings(modules, entries, { documentedHosts: documented }, resolve);
+  // The skill's own rows judge what a script it runs writes and executes (persistence writes, download-and-run); the judge's reads against sends are what it adds here.
+  return capabilityFindings(modules, entries, { documentedHosts: documented }, resolve).filter((f) => f.title !== CAPABILITY_REMOTE_EXEC_TITLE && f.title !== CAPABILITY_PLANT_TITLE);
 }
 
 function escape(s: string): string {
