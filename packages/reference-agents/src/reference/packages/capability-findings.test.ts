@@ -205,6 +205,12 @@ setup(name="helper", cmdclass={"install": Post})
     // Parsing what was fetched is no execution.
     const parsed = { ...files, 'install.js': files['install.js'].replace('vm.runInThisContext(src)', 'JSON.parse(src)') };
     expect(judge(parsed, [{ rel: 'install.js', when: 'install' }])).toEqual([]);
+    // A bundle's code generator (Ajv) builds a function from a name a chunk that also makes requests exports: no fetched text.
+    const bundle = {
+      'index.js': 'import { n as Hi, $ as ei } from "./chunk.js";\nconst code = ei.scope + Hi.body;\nconst f = new Function(`${ei.self}`, code)(1);\n',
+      'chunk.js': 'export const $ = { self: "self", scope: "" };\nexport const n = { body: "return 1" };\nexport const get = (u) => fetch("https://api.example/" + u);\n',
+    };
+    expect(judge(bundle, [{ rel: 'index.js', when: 'load' }])).toEqual([]);
   });
 
   it('writes that plant access or persistence on an automatic path: authorized_keys CRIT, a crontab or shell startup file HIGH', () => {

@@ -120,7 +120,8 @@ function importedNames(mod: CapabilityModule, spec: string): string[] {
       ? [new RegExp(`^[ \\t]*from[ \\t]+${q}[ \\t]+import[ \\t]+(?:\\(([^)]*)\\)|([\\w \\t,]+))`, 'gm'), new RegExp(`^\\s*import\\s+${q}\\s+as\\s+(\\w+)`, 'gm')]
       : [new RegExp(`(?:const|let|var)\\s+(\\{[^}]*\\}|[\\w$]+)\\s*=\\s*(?:await\\s+)?(?:require|import)\\(\\s*['"\`]${q}(?:\\.[cm]?[jt]s)?['"\`]\\s*\\)`, 'g'), new RegExp(`import\\s+([^;]*?)\\s+from\\s+['"]${q}(?:\\.[cm]?[jt]s)?['"]`, 'g')];
   const out: string[] = [];
-  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...(m[1] ?? m[2] ?? '').replace(/[{}*]/g, ' ').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
+  // `{ a as b }`, `{ a: b }`, `from .m import a as b`: the local name `b` is what the module's code uses.
+  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...(m[1] ?? m[2] ?? '').replace(/[{}*]/g, ' ').replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$2').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
   return out;
 }
 
@@ -148,7 +149,7 @@ function argumentText(text: string, callee: string): string {
   return m === null ? text.replace(/^.*?\(/, '') : text.slice(m.index + m[0].length);
 }
 
-function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string, resolve: Resolve, isSource: (target: string) => boolean = (t) => readsThrough(modules, t, 0)): string | null {
+function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string, resolve: Resolve, isSource: (target: string) => boolean = (t) => readsThrough(modules, t, 0), bindings = true): string | null {
   const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && isSource(target));
   if (readers.length === 0) return null;
   const readerTargets = new Set(readers.map(([, target]) => target));
@@ -159,7 +160,8 @@ function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: Capabi
   const direct = mod.facts.calls.find((o) => o.line === line && callsReader(o) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
   if (direct !== undefined) return `what ${direct.callee}() returns`;
   const word = (n: string) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`);
-  for (const [spec, target] of readers) {
+  // A name bound from the module (a value it exports); not for fetched text, which only a call returns.
+  if (bindings) for (const [spec, target] of readers) {
     const named = importedNames(mod, spec).find((n) => word(n).test(args));
     if (named !== undefined) return `${named} from ${target}`;
   }
@@ -263,7 +265,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
     for (const a of active) {
       if (a.cap.kind !== 'exec') continue;
       const mod = modules.get(a.rel)!;
-      const fetched = readerValue(modules, mod, a.cap.line, a.cap.detail.replace(/\(.*$/, ''), a.rel, resolve, (t) => fetches(t));
+      const fetched = readerValue(modules, mod, a.cap.line, a.cap.detail.replace(/\(.*$/, ''), a.rel, resolve, (t) => fetches(t), false);
       if (fetched === null) continue;
       const sender = modules.get([...mod.imports.values()].find((t) => fetched.includes(t) || fetches(t)) ?? '');
       push('CRIT', CAPABILITY_REMOTE_EXEC_TITLE, a.rel, a.cap.line, `${a.cap.detail} runs ${fetched} ${when}${sender === undefined ? '' : `; ${sender.rel} receives it from ${[...new Set([...sender.profile.capabilities.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])].slice(0, 2).join(', ') || 'an address it computes'}`} (${entry.rel})`, 'remote_code_execution');
