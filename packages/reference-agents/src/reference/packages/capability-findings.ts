@@ -57,14 +57,15 @@ export function capabilityModule(rel: string, facts: CodeFacts, text: string, re
     const target = link(m[1]!);
     if (target !== null) reexports.add(target);
   }
-  if (isPy) for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))/gm)) for (const name of (m[2] ?? m[3]!).split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(`${m[1]}${name}`);
+  // `from . import a, b` and `from pkg import a, b` name submodules when such files exist (`pkg/a.py`).
+  if (isPy) for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.+|\.*[A-Za-z_][\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))/gm)) for (const name of (m[2] ?? m[3]!).split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(/^\.+$/.test(m[1]!) ? `${m[1]}${name}` : `${m[1]}.${name}`);
   return { rel, language: facts.language, facts, profile: capabilityProfile(facts, text), lines: text.split('\n'), imports, reexports };
 }
 
 export interface AutoRunEntry {
   rel: string;
-  /** When the entry runs: `install` (lifecycle scripts, setup.py), `load` (a consumer's import), `start` (a server's start), `agent` (a script a skill tells the agent to run). */
-  when: 'install' | 'load' | 'start' | 'agent';
+  /** When the entry runs: `install` (lifecycle scripts, setup.py), `load` (a consumer's import), `start` (a server's start), `agent` (a script a skill tells the agent to run), `checkout` (a repository's code its build, tests, hooks or editor run), `readme` (a script a repository's README tells its reader to run). */
+  when: 'install' | 'load' | 'start' | 'agent' | 'checkout' | 'readme';
 }
 
 export interface CapabilityContext {
@@ -220,7 +221,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (target !== null && !whole.has(target)) queue.push([target, 'whole', `${rel}:${c.line} calls ${c.callee.split('.').pop()}()`]);
       }
     }
-    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says' }[entry.when];
+    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says', checkout: 'when the checkout is built, tested or opened', readme: 'when run as the README says' }[entry.when];
 
     // Proven flow (a): data carrying secrets, or what a reading module returns, handed on the path to a function of a module that sends.
     for (const rel of topRun) {
