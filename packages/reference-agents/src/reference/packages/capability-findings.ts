@@ -141,7 +141,7 @@ function readsThrough(modules: ReadonlyMap<string, CapabilityModule>, rel: strin
 
 /** The last name of a callee (`./send.report` → `report`), escaped for a regular expression. */
 function lastName(callee: string): string {
-  return (callee.split('.').pop() ?? '').replace(/\$/g, '\\$');
+  return (callee.split('.').pop() ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** What follows the call's own opening parenthesis on its line (the whole line after the first one when the name is not found). */
@@ -155,7 +155,7 @@ function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: Capabi
   if (readers.length === 0) return null;
   const readerTargets = new Set(readers.map(([, target]) => target));
   // A call reaches a reading module by the module it resolves to (a Python `from . import collect` call `..collect.recent` reaches `.collect`).
-  const callsReader = (o: { callee: string }) => readerTargets.has(calledModule(mod, o.callee, resolve) ?? '');
+  const callsReader = (o: { callee: string }) => /[\w$]$/.test(o.callee) && readerTargets.has(calledModule(mod, o.callee, resolve) ?? '');
   const args = argumentText(mod.lines[line - 1] ?? '', callee);
   // A call of a reading module inside the arguments (`send(gather())`), not merely elsewhere on the line.
   const direct = mod.facts.calls.find((o) => o.line === line && callsReader(o) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
