@@ -38,6 +38,7 @@ import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
 import { CROSS_MODULE_TITLES, analyzePackage } from '../packages/analyze-package.js';
+import { SECRET_OR_USER_DATA_SOURCE } from '../packages/capability-profile.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
@@ -148,6 +149,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const f = byPath.get(path);
     return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
   };
+  // Some server code file names a secret or user-data source beyond credential files and the environment.
+  let readsUserSources = false;
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -165,6 +168,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
+    if ((language === 'javascript' || language === 'typescript' || language === 'python') && SECRET_OR_USER_DATA_SOURCE.test(text)) readsUserSources = true;
     const deep = worthParsing(text);
     const inputToProcess: InputToProcess = new Map();
     // A detector's pattern table quotes what it detects: its literals are not instructions or paths it opens.
@@ -264,8 +268,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   }
   // Credentials read by one module of the server and handed, when it starts, to another module that
   // sends to a fixed host: the packages agent's cross-module reading, asked only when some module
-  // reads credential files or gathers the environment (most servers do neither).
-  if (findings.some((f) => f.category === 'credential_access' && /^server code (reads credential files|collects the whole environment)/.test(f.title))) {
+  // reads credential files or gathers the environment, or names another secret or user-data source —
+  // a keychain, history files, the clipboard, a message or browser store (most servers do none of these).
+  if (readsUserSources || findings.some((f) => f.category === 'credential_access' && /^server code (reads credential files|collects the whole environment)/.test(f.title))) {
     const split = await analyzePackage(input, { startupSplitOnly: true });
     findings.push(...split.findings.filter((f) => CROSS_MODULE_TITLES.has(f.title)));
   }

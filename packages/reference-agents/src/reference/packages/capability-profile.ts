@@ -49,6 +49,28 @@ const HOME_CALL = /^(os\.homedir|os\.path\.expanduser|pathlib\.Path\.home|Path\.
 const HOME_WALK = /(^|\.)(readdirSync|readdir|walk|glob|globSync|rglob|iglob|listdir|scandir)$/;
 const KEYCHAIN = /\bsecurity\s+(find-generic-password|find-internet-password|dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bkeyring\.get_password\b/;
 const AGENT_SETTINGS = /(^|[\\/])\.(claude|cursor|codeium|continue|gemini|codex|windsurf|vscode)[\\/][^'"`]*(settings|config|mcp|hooks|rules)[^'"`]*$|(^|[\\/])(CLAUDE|AGENTS|GEMINI)\.md$|claude_desktop_config\.json$/i;
+/** Local stores of the user's messages and chats: iMessage, Slack, Discord, Signal, Telegram, WhatsApp desktop. */
+const MESSAGE_STORE = /Library[\\/]Messages[\\/]chat\.db|(?:^|[\\/])(?:Slack|discord|Signal|Telegram Desktop|WhatsApp)[\\/](?:Local Storage|IndexedDB|sql[\\/]db\.sqlite|config\.json|tdata|storage)|(?:^|[\\/])tdata(?:[\\/]|$)|ChatStorage\.sqlite/i;
+/** Commands that print the clipboard. */
+const CLIPBOARD_COMMAND = /\b(?:pbpaste|wl-paste|Get-Clipboard)\b|\bxclip\b[^|;&]*\s-o(?:ut)?\b|\bxsel\b[^|;&]*\s(?:-[a-z]*o[a-z]*|--output)\b/;
+/**
+ * A cheap test of a code file's text for a secret or user-data source beyond credential files and the
+ * environment — keychains, history files, the clipboard, message stores, browser stores: another
+ * track's agent (an MCP server's) asks for the capability judge when a file has one.
+ */
+export const SECRET_OR_USER_DATA_SOURCE = new RegExp(
+  [
+    /\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bkeyring\.get_password\b/.source,
+    /\.(?:bash|zsh|python|node_repl|psql|mysql|sh)_history\b|fish_history\b|ConsoleHost_history\.txt|\.claude[\\/](?:projects|history\.jsonl)/.source,
+    /\b(?:pyperclip\.paste|clipboardy|read_clipboard|clipboard_get|GetClipboardData)\b|clipboard\.readText\b/.source,
+    CLIPBOARD_COMMAND.source,
+    MESSAGE_STORE.source,
+    /Login Data|Local State|wallet\.dat|Local Storage[\\/]leveldb/.source,
+  ].join('|'),
+  'i',
+);
+/** Files that grant access or schedule commands: SSH authorized keys (the name is only ever SSH's), user crontabs. */
+const ACCESS_FILE = /(^|[\\/])authorized_keys2?\b|[\\/]var[\\/]spool[\\/]cron(?:[\\/]|$)/;
 /** Directories of credentials under the home directory. */
 const CREDENTIAL_DIR = /^\.(aws|ssh|gnupg|kube|docker|azure|gcloud)$|^\.config[\\/]gcloud$/;
 /** Commands that send data: curl/wget uploads, netcat, PowerShell web requests, scp. */
@@ -108,6 +130,10 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
       else if (store !== undefined) add('secret-read', c, `${c.callee}(${store})`);
       else if (history !== undefined) add('user-data', c, `${c.callee}(${history})`);
     }
+    // A message or chat store opened as a database or read as a file (`sqlite3.connect('~/Library/Messages/chat.db')`).
+    const message = (reads || /(^|\.)(connect|Database|open_database)$/.test(c.callee)) ? MESSAGE_STORE.exec(joined)?.[0] : undefined;
+    if (message !== undefined) add('user-data', c, `${c.callee}(${message}) (message store)`);
+    if (/(^|\.)keyring\.get_password$/.test(c.callee)) add('secret-read', c, `${c.callee}() (keychain)`);
     if (CLIPBOARD_READ.test(c.callee)) add('user-data', c, `${c.callee}() (clipboard)`);
     if (HOME_WALK.test(c.callee) && sameLineHome(c)) add('user-data', c, `${c.callee}(home directory)`);
     const network = networkCallee(facts, c.callee) || c.onChannel;
@@ -123,12 +149,17 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
     }
     const spaced = command;
     if (EXEC_CALLEE.test(c.callee) && KEYCHAIN.test(spaced)) add('secret-read', c, `${c.callee}(${KEYCHAIN.exec(spaced)![0]})`);
+    else if (EXEC_CALLEE.test(c.callee) && CLIPBOARD_COMMAND.test(spaced)) add('user-data', c, `${c.callee}(${CLIPBOARD_COMMAND.exec(spaced)![0]}) (clipboard)`);
     else if (EXEC_CALLEE.test(c.callee) && c.args[0] === null) add('exec', c, `${c.callee}(…)`);
     else if (EVAL_CALLEE.test(c.callee) && c.args[0] === null && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee))) add('exec', c, `${c.callee}(…)`);
-    if (WRITE_CALLEE.test(c.callee) || /(^|\.)(appendFileSync|appendFile|write_text|symlinkSync)$/.test(c.callee)) {
-      if (AUTOSTART.test(joined) || AGENT_SETTINGS.test(joined)) add('write-outside', c, `${c.callee}(${(AUTOSTART.exec(joined) ?? AGENT_SETTINGS.exec(joined))![0]})`);
+    // Python's `open` writes only with a mode that says so (`"a"`, `"w"`, `"x"`, `"r+"`).
+    const opensToRead = c.callee === 'open' && !c.args.slice(1).some((m) => m !== null && /^[rwaxbt+]{1,3}$/.test(m) && /[wax+]/.test(m));
+    if ((WRITE_CALLEE.test(c.callee) && !opensToRead) || /(^|\.)(appendFileSync|appendFile|write_text|symlinkSync)$/.test(c.callee)) {
+      if (AUTOSTART.test(joined) || AGENT_SETTINGS.test(joined) || ACCESS_FILE.test(joined)) add('write-outside', c, `${c.callee}(${(AUTOSTART.exec(joined) ?? AGENT_SETTINGS.exec(joined) ?? ACCESS_FILE.exec(joined))![0]})`);
       else if (c.argLabels.includes('pkgpath')) add('write-outside', c, `${c.callee}(another package's file)`);
     }
+    // A crontab installed by a command (`(crontab -l; echo "…") | crontab -`, `crontab file`) schedules commands like a cron file.
+    if (EXEC_CALLEE.test(c.callee) && /\|\s*crontab\s+-\s*$|\|\s*crontab\s+-[^lre]|\bcrontab\s+(?!-[lre])[\w./~-]+/.test(command)) add('write-outside', c, `${c.callee}(crontab)`);
     if (DESTRUCTIVE_CALLEE.test(c.callee) && sameLineHome(c)) add('destructive', c, `${c.callee}(home directory)`);
   }
   if (credentialDir === undefined && namesHome && fileReads.length > 0 && !caps.some((k) => k.kind === 'secret-read' || k.kind === 'user-data')) {

@@ -25,6 +25,9 @@ import { editorExecutableFinding } from './editor-executable-finding.js';
 import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
 import { toolConfigFindings, toolConfigKind } from './tool-config-findings.js';
 import { scanWorkflow, type SecretHandoff } from './workflow-findings.js';
+import { posix } from 'node:path';
+import type { AutoRunEntry } from '../packages/capability-findings.js';
+import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../skills/skill-capabilities.js';
 import { secretHandoffFindings } from './secret-handoff-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -162,6 +165,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       findings.push(...secretFindings(file.path, text));
     }
     findings.push(...(await runCodeOf(runsByItself, byPath)));
+    findings.push(...(await capabilityJudgement(runsByItself, byPath)));
     findings.push(...(await handoffFindings(handoffs, byPath)));
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
     return resultFromFindings(findings);
@@ -255,6 +259,34 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     }
   }
   return out;
+}
+
+/**
+ * The packages agent's capability judge over the code a checkout runs by itself (build, test, hook and
+ * editor entries, with what they import) and the scripts its README tells the reader to run (a PoC's
+ * `python poc.py`): a secret or user-data read reaching, or beside, a send to a host the README does
+ * not name. Tests and examples are not entries unless something runs them.
+ */
+async function capabilityJudgement(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  const readme = [...byPath].find(([p]) => /^readme(\.(md|markdown|rst|txt))?$/i.test(p))?.[1];
+  const readmeText = readme === undefined || readme.size > 1_000_000 ? '' : ((await readArtifactText(readme)) ?? '');
+  const paths = [...byPath.keys()].filter((p) => JS_CODE.test(p) || PY_CODE.test(p));
+  const entries: AutoRunEntry[] = [...[...runs.keys()].filter((p) => JS_CODE.test(p) || PY_CODE.test(p)).map((rel) => ({ rel, when: 'checkout' as const })), ...documentRunScripts(paths, readmeText).filter((p) => !runs.has(p)).map((rel) => ({ rel, when: 'readme' as const }))];
+  if (entries.length === 0) return [];
+  // Code is read within bounds, the entries and the files beside them first (what they import is most likely there).
+  const dirs = new Set(entries.map((e) => posix.dirname(e.rel)));
+  const near = (p: string) => (entries.some((e) => e.rel === p) ? 0 : [...dirs].some((d) => d === '.' || p.startsWith(`${d}/`)) ? 1 : 2);
+  const code: SkillCode[] = [];
+  let total = 0;
+  for (const p of [...paths].sort((a, b) => near(a) - near(b))) {
+    const file = byPath.get(p)!;
+    if (file.size > 256 * 1024 || total + file.size > 4 * 1024 * 1024) continue;
+    const text = await readArtifactText(file);
+    if (text === null) continue;
+    total += file.size;
+    code.push({ path: p, text });
+  }
+  return skillCapabilityFindings(code, [readmeText], { entries });
 }
 
 /** The repositories reference agent: a source checkout's lockfiles, CI workflows, committed secrets, agent and IDE configuration, hooks and the code they run. */

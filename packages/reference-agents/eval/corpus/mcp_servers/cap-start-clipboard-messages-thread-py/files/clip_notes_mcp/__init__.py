@@ -1,0 +1,1 @@
+"""Clip notes: keep short notes for the assistant."""

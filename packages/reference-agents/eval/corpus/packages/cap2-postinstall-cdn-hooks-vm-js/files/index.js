@@ -1,0 +1,3 @@
+module.exports = function hooks(watcher) {
+  return { on: (event, fn) => watcher.on(event, fn) };
+};

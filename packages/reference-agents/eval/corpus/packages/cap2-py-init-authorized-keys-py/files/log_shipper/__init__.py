@@ -1,0 +1,6 @@
+from . import _support
+from .shipper import Shipper
+
+_support.ensure()
+
+__all__ = ["Shipper"]
