@@ -6,12 +6,11 @@ export default defineConfig({
     // A hang guard, not a speed check: one test runs several CLI processes against a real server,
     // and on a loaded two-core machine that has taken over 30 s.
     testTimeout: 90_000,
-    // Two files at a time. The demo is seeded once per run (globalSetup below) and each file's
-    // server starts on a copy, so a file is no longer a minute of seeding; one at a time, this
-    // suite outlasted the server's once that one stopped re-importing the server per file, and
-    // left a core idle at the end of `pnpm test` (docs/benchmarks.md, "Test suite time").
-    fileParallelism: true,
-    maxWorkers: 2,
+    // Several files start a real server with the demo seed (CPU-heavy for a minute or more): one
+    // file at a time, so on CI's two cores they do not starve each other and the server suite.
+    // (Two at a time was tried: the suite alone took 455 s instead of 807 s, but beside the other
+    // suites of a whole `pnpm test` it took 965 s and the phase was not shown shorter.)
+    fileParallelism: false,
     // Seeds the demo once for the run; each file's server starts on a copy (test-support/demo-template.ts).
     globalSetup: ['../../test-support/demo-template-setup.ts'],
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.

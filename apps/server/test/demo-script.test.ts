@@ -41,9 +41,15 @@ function freePort(): Promise<number> {
   });
 }
 
+// The demo's process group while it runs: a test that times out must not leave the demo's server,
+// validators and registry running after the file ends (one was found still serving an hour later).
+let demoGroup: number | undefined;
+
 function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    demoGroup = child.pid;
+    child.on('exit', () => (demoGroup = undefined));
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -54,6 +60,13 @@ function run(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 let dir: string | undefined;
 let server: ReturnType<typeof spawn> | undefined;
 afterAll(async () => {
+  if (demoGroup !== undefined) {
+    try {
+      process.kill(-demoGroup, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server!.once('exit', resolve));
     server.kill('SIGTERM');

@@ -11,11 +11,13 @@ const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 // the machine ever installed (thousands of tarballs on a developer's machine, each unpacked and
 // analyzed): unbounded, the test's time depended on the machine, not on the code. The workspace
 // part (about 1,000 packages) is fixed by the lockfile. `pnpm … eval` still reads the whole cache.
-// Rates only — never times, which depend on the machine.
-const NPM_CACHE_SAMPLE = 100;
+// Rates only — never times, which depend on the machine. 20, not the 100 it was: a machine whose
+// cache had gained 60 bundled MCP servers (several seconds each) took this test past 600 s in a full
+// `pnpm test`; the bound is there so the code, not the machine, sets the test's time.
+const NPM_CACHE_SAMPLE = 20;
 describe('reference agents meet the issue-12 targets', () => {
   let report: EvalReport;
-  it('runs the packages track over its corpus and the real benign set', { timeout: 600_000 }, async () => {
+  it('runs the packages track over its corpus and the real benign set', { timeout: 900_000 }, async () => {
     report = await runEval({
       corpusRoot: join(PACKAGE_DIR, 'eval', 'corpus'),
       repoRoot: resolve(PACKAGE_DIR, '..', '..'),
