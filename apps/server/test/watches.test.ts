@@ -238,7 +238,9 @@ describeEachDialect('following releases (watches)', (ctx) => {
   const follow = `follow-${ctx.dialect}`;
   const flaky = `flaky-${ctx.dialect}`;
 
-  it('takes the first answer as the baseline (latest only), revalidates with the stored ETag, and queues every new release at once', async () => {
+  // Four publishes to Verdaccio and three polls: 5 to 9 s alone, 22 s and more beside a whole
+  // `pnpm test` on two cores; the default 30 s is too close for a hang guard.
+  it('takes the first answer as the baseline (latest only), revalidates with the stored ETag, and queues every new release at once', { timeout: 90_000 }, async () => {
     const setup = await start();
     await publish(follow, '1.0.0');
     await publish(follow, '1.1.0');
