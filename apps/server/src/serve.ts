@@ -30,7 +30,7 @@ export async function serve(runtime: Runtime, options: { seedDemoIfEmpty: boolea
     }
     // Uploads a previous process never finished (killed, or stopped mid-upload) leave staging files.
     // An object store that is down now does not keep the instance from serving (its requests get 502).
-    const swept = await blobs.sweep(Date.now()).catch((error: unknown) => {
+    const swept = await blobs.sweep(runtime.clock()).catch((error: unknown) => {
       process.stderr.write(`could not sweep unfinished uploads from the blob store: ${error instanceof Error ? error.message : String(error)}\n`);
       return 0;
     });

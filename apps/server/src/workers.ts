@@ -19,12 +19,12 @@ export type { BackgroundWorker, WorkerPlace } from './platform/jobs/background-w
  * "Attestation partitions"); every serve and worker process runs it, taking turns on a lock. It is
  * the storage's upkeep, not a feature's, so it lives here beside the features' lists.
  */
-const attestationPartitions: WorkerEntry = ({ database, log }) => {
+const attestationPartitions: WorkerEntry = ({ database, log, clock }) => {
   if (!hasAttestationPartitions(database.db)) return undefined;
   const loop = partitionUpkeepEvery(database.db, ATTESTATION_PARTITION_CHECK_INTERVAL_MS, {
     created: (names) => log.info({ partitions: names }, 'created attestation partitions'),
     failed: (error) => log.warn({ err: error }, 'creating attestation partitions failed; retried at the next check'),
-  });
+  }, clock);
   return {
     name: 'partitions',
     summary: `creating attestation partitions ${ATTESTATION_PARTITION_MONTHS_AHEAD} months ahead, checked every ${ATTESTATION_PARTITION_CHECK_INTERVAL_MS / 3_600_000} h`,

@@ -15,6 +15,7 @@ const logCheckpoints: WorkerEntry<LogWorkerHost> = (host, place) => {
   if (place !== 'serve') return undefined;
   const loop = checkpointEvery(host.transparencyLog, host.config.logCheckpointIntervalMs, (error) =>
     host.log.warn({ err: error }, 'signing the periodic log checkpoint failed; retried at the next interval'),
+    host.clock,
   );
   return { name: 'checkpoints', summary: 'signing log checkpoints', start: () => loop.start(), stop: async () => loop.stop() };
 };

@@ -10,7 +10,7 @@ interface NetworkWorkerHost extends WorkerHost {
 const roundScheduler: WorkerEntry<NetworkWorkerHost> = (host, place) => {
   const { config } = host;
   if (place === 'serve' && !config.runScheduler) return undefined;
-  const scheduler = createScheduler({ db: host.database.db, settings: config.scheduler, logger: host.log });
+  const scheduler = createScheduler({ db: host.database.db, settings: config.scheduler, logger: host.log, now: host.clock });
   return {
     name: 'scheduler',
     summary: `advancing rounds every ${config.scheduler.intervalMs / 1000} s`,

@@ -21,9 +21,9 @@ const registryFetches: WorkerEntry<RegistriesWorkerHost> = (host, place) => {
   const registries = config.registries;
   if (!registries.enabled || (place === 'serve' && !registries.runInServe)) return undefined;
   const connectors = createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, onRefused: (event) => log.error({ refused: event }, 'registry fetch refused') });
-  const fetchWorker = createFetchWorker({ db: database.db, blobs: host.blobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: log });
+  const fetchWorker = createFetchWorker({ db: database.db, blobs: host.blobs, settings: registries, connectors, maxArtifactBytes: config.artifactLimitBytes, logger: log, now: host.clock });
   const watchConnectors = createRegistryConnectors(registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { metadataCacheEntries: 0, concurrency: Math.max(8, registries.watch.concurrency) } });
-  const watcher = createWatcher({ db: database.db, settings: registries, connectors: watchConnectors, onQueued: () => fetchWorker.nudge(), logger: log });
+  const watcher = createWatcher({ db: database.db, settings: registries, connectors: watchConnectors, onQueued: () => fetchWorker.nudge(), logger: log, now: host.clock });
   const unlisten = host.signals.registryFetchQueued.listen(() => fetchWorker.nudge());
   return {
     name: 'registries',

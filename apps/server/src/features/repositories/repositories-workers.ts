@@ -41,8 +41,9 @@ const repositoryPushes: WorkerEntry<RepositoriesWorkerHost> = (host, place) => {
   const worker = createPushWorker({
     db: database.db,
     settings: config.repositories,
-    sources: createPolicyInputSources(database.db, host.blobs),
+    sources: createPolicyInputSources(database.db, host.blobs, host.clock),
     logger: host.log,
+    now: host.clock,
     ...repositoryWatches(host),
   });
   // A push queued through this process's API starts at once rather than at the next poll.

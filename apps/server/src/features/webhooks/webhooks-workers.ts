@@ -12,7 +12,7 @@ interface WebhooksWorkerHost extends WorkerHost {
 const webhookDeliveries: WorkerEntry<WebhooksWorkerHost> = (host, place) => {
   const { config } = host;
   if (place === 'serve' && !config.webhooks.runInServe) return undefined;
-  const worker = createWebhookWorker({ db: host.database.db, secrets: host.secrets, settings: config.webhooks, logger: host.log });
+  const worker = createWebhookWorker({ db: host.database.db, secrets: host.secrets, settings: config.webhooks, logger: host.log, now: host.clock });
   return { name: 'webhooks', summary: `delivering webhooks (${worker.holderId})`, holderId: worker.holderId, start: () => worker.start(), stop: () => worker.stop() };
 };
 

@@ -24,6 +24,8 @@ export interface BackgroundWorker {
 export interface WorkerHost {
   readonly database: { readonly db: Kysely<Database> };
   readonly log: ProcessLog;
+  /** The runtime's one clock (epoch ms): every worker's leases, retries and timestamps read it. */
+  readonly clock: () => number;
 }
 
 /**
