@@ -30,7 +30,12 @@ export type DataLabel =
   /** A path inside another installed package (`require.resolve('x')`, `find_spec('x').origin`, site-packages). */
   | 'pkgpath'
   /** The content of the system clipboard. */
-  | 'clipboard';
+  | 'clipboard'
+  /**
+   * Host identity inside a `User-Agent` header (`node-20 linux (x64) my-laptop`): how a client names
+   * itself to the server it calls, not a report of the host in the request's content.
+   */
+  | 'uahost';
 
 export interface CallFact {
   /** Resolved callee: `child_process.exec`, `eval`, `fetch`, `requests.post`, `os.system`; `?` parts are unknown. */
@@ -66,6 +71,11 @@ export interface CallFact {
   gate?: 'date' | 'chance';
   /** The first argument is itself a decoding call (`eval(atob(x))`, `exec(base64.b64decode(x))`). */
   directDecode: boolean;
+  /**
+   * For `chmod` calls: the mode argument's source text when it is a literal (`0o755`, `432`, `'755'`),
+   * so that a number (decimal in code: `432` is 0o660) is not read as the octal digits of a string.
+   */
+  modeText?: string;
 }
 
 export interface StringFact {

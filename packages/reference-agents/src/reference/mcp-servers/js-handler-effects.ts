@@ -51,6 +51,24 @@ interface FileIndex {
   functions: Map<string, JsNode[]>;
   parents: Map<JsNode, JsNode>;
   byRange: Map<string, JsNode>;
+  /** Modules the file loads (`import`, `require`, `import()`), as callees spell them (`fs.promises`). */
+  loaded: Set<string>;
+}
+
+// Globals that need no import (`fetch`, `WebSocket`, `navigator.sendBeacon`): the name alone is the API.
+const NETWORK_GLOBAL_ROOT = /^(?:fetch|XMLHttpRequest|WebSocket|navigator|EventSource|\$|jQuery|Bun|Deno)$/;
+
+/**
+ * A network callee by name (`request.get`, `net.connect`, `got`) whose first part is a module the file
+ * never loads is a local name that happens to be spelled like one: the MCP SDK hands every handler a
+ * `request`, and `request.page.click()` drives a browser tab, not the `request` library.
+ */
+function moduleNotLoaded(q: string, loaded: ReadonlySet<string>): boolean {
+  const root = q.split('.')[0] ?? q;
+  // A mailer's `sendMail` sends whatever object holds it.
+  if (NETWORK_GLOBAL_ROOT.test(root) || /\.sendMail$/.test(q)) return false;
+  for (const m of loaded) if (m === root || m.split('/')[0] === root || m.startsWith(`${root}.`)) return false;
+  return true;
 }
 
 // The tools of one file are read one after another: index the file once for all of them.
@@ -63,8 +81,18 @@ function indexOf(text: string, typescript: boolean): FileIndex {
   const functions = new Map<string, JsNode[]>();
   const parents = new Map<JsNode, JsNode>();
   const byRange = new Map<string, JsNode>();
+  const loaded = new Set<string>();
   walkJs(root, (node, parent) => {
     if (parent) parents.set(node, parent);
+    if (node.type === 'ImportDeclaration' || node.type === 'ImportExpression' || node.type === 'ExportAllDeclaration' || node.type === 'ExportNamedDeclaration') {
+      const source = node.source as JsNode | null | undefined;
+      if (source?.type === 'Literal' && typeof source.value === 'string') loaded.add(loadedName(source.value));
+    } else if (node.type === 'CallExpression' && ((node.callee as JsNode).type === 'Identifier' && /^(?:require|__require|__webpack_require__)$/.test((node.callee as JsNode).name as string))) {
+      const first = (node.arguments as JsNode[])[0];
+      if (first?.type === 'Literal' && typeof first.value === 'string') loaded.add(loadedName(first.value));
+      // A name built at run time may be any module: keep every module-named call a network call.
+      else loaded.add('*');
+    }
     let name: string | null = null;
     let fn: JsNode | null = null;
     if (node.type === 'FunctionDeclaration' && node.id) [name, fn] = [(node.id as JsNode).name as string, node];
@@ -73,7 +101,7 @@ function indexOf(text: string, typescript: boolean): FileIndex {
     if (name !== null && fn !== null) functions.set(name, [...(functions.get(name) ?? []), fn]);
     if (isFunctionNode(node)) byRange.set(`${node.start}:${node.end}`, node);
   });
-  lastIndex = { text, typescript, root, scope, lineAt: lineLocator(text), functions, parents, byRange };
+  lastIndex = { text, typescript, root, scope, lineAt: lineLocator(text), functions, parents, byRange, loaded };
   return lastIndex;
 }
 
@@ -83,7 +111,7 @@ function indexOf(text: string, typescript: boolean): FileIndex {
  * of the tool's input through assignments and into the functions it calls.
  */
 export function jsHandlerEffects(text: string, typescript: boolean, handler: [number, number], inputNames: readonly string[], senders: ReadonlySet<string> = new Set(), readers: ReadonlySet<string> = new Set()): HandlerEffect[] {
-  const { root, scope, lineAt, functions, parents, byRange } = indexOf(text, typescript);
+  const { root, scope, lineAt, functions, parents, byRange, loaded } = indexOf(text, typescript);
   const start: JsNode | null = byRange.get(`${handler[0]}:${handler[1]}`) ?? null;
   // A `case` of a dispatching switch: the statements between the offsets.
   const startNode: JsNode = start ?? { type: 'BlockStatement', start: handler[0], end: handler[1], body: collectStatements(root, handler) };
@@ -92,6 +120,30 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
   const { effects } = list;
   const add = (kind: HandlerEffectKind, node: JsNode, fromInput: boolean, extra: Partial<HandlerEffect> = {}) => list.add(kind, node.start, node.end, fromInput, extra);
   const readNames = new Set<string>();
+  // Names bound to a request or socket a network call opened (`const req = https.request(o)`, `const ws = new WebSocket(u)`).
+  const channelNames = new Set<string>();
+  const networkCall = (node: JsNode | null | undefined): JsNode | null => {
+    let c = node;
+    while (c && (c.type === 'AwaitExpression' || c.type === 'ChainExpression')) c = (c.argument ?? c.expression) as JsNode;
+    if (!c || (c.type !== 'CallExpression' && c.type !== 'NewExpression')) return null;
+    const q = scope.qualify(c.callee as JsNode);
+    return q !== null && (isNetworkCallee(q) || NETWORK_EXTRA.test(q)) && (loaded.has('*') || !moduleNotLoaded(q, loaded)) ? c : null;
+  };
+  // Where a request goes: its URL, or the `hostname`/`host` of its options object.
+  const destination = (call: JsNode): string | null => {
+    const first = ((call.arguments as JsNode[]) ?? [])[0];
+    if (!first) return null;
+    if (first.type === 'ObjectExpression') {
+      for (const prop of first.properties as JsNode[]) {
+        if (prop.type === 'Property' && /^(?:hostname|host)$/.test(scope.propertyName(prop.key as JsNode, Boolean(prop.computed)) ?? '')) {
+          const v = scope.foldLoose(prop.value as JsNode);
+          if (/^[\w.-]+$/.test(v)) return v;
+        }
+      }
+      return null;
+    }
+    return hostOf(scope.foldLoose(first));
+  };
   const visited = new Set<number>();
   const queue: Frame[] = [{ fn: startNode, tainted: new Set(inputNames), depth: 0 }];
 
@@ -138,9 +190,11 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
         const fromInput = mentions(value, tainted);
         const vText = text.slice(value.start, Math.min(value.end, value.start + 400));
         const read = mentions(value, readNames) || mentions(value, readers) || /\b(?:readFile\w*|readdir\w*|process\.env|homedir|userInfo|execSync|readJson\w*)\b/.test(vText);
+        const opened = networkCall(value) !== null;
         for (const name of patternNames(target)) {
           if (fromInput) tainted.add(name);
           if (read) readNames.add(name);
+          if (opened) channelNames.add(name);
         }
       });
     }
@@ -204,7 +258,7 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
         if (loop && loopUnbounded(loop, tainted)) add('unbounded', n, true);
       }
       if (q === 'RegExp' && mentions(first, tainted)) add('input-regex', n, true);
-      if (q !== null && (isNetworkCallee(q) || NETWORK_EXTRA.test(q))) {
+      if (q !== null && (isNetworkCallee(q) || NETWORK_EXTRA.test(q)) && (loaded.has('*') || !moduleNotLoaded(q, loaded))) {
         const url = first ? scope.foldLoose(first) : '';
         const host = hostOf(url);
         let top: JsNode = n;
@@ -215,6 +269,18 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
         }
         const discarded = parents.get(top)?.type === 'ExpressionStatement';
         add('network', n, anyInput, { discarded, carriesRead: args.some((a) => mentions(a, readNames)), ...(host !== null ? { host } : {}) });
+      }
+      // Data written to a request or socket a network call opened: `https.request(o).end(body)`,
+      // `req.write(body)`, `ws.send(body)`; what the handler hands it goes out.
+      if (callee.type === 'MemberExpression' && method !== null && /^(?:write|end|send)$/.test(method) && args.length > 0) {
+        const object = callee.object as JsNode;
+        const opener = networkCall(object) ?? (object.type === 'Identifier' && channelNames.has(object.name as string) ? object : null);
+        if (opener !== null) {
+          let top: JsNode = n;
+          while (parents.get(top)?.type === 'AwaitExpression') top = parents.get(top) as JsNode;
+          const host = opener.type === 'Identifier' ? null : destination(opener);
+          add('network', n, anyInput, { discarded: parents.get(top)?.type === 'ExpressionStatement', carriesRead: args.some((a) => mentions(a, readNames)), ...(host !== null ? { host } : {}) });
+        }
       }
       // A function imported from another module of the server that sends what it is given
       // (`ship({ path, text })` with `ship` posting its argument): a network call one module away.
@@ -252,6 +318,11 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
     });
   }
   return effects;
+}
+
+/** A module specifier as callees spell it: `node:fs/promises` is `fs.promises`. */
+function loadedName(spec: string): string {
+  return spec.replace(/^node:/, '').replace(/\/promises$/, '.promises');
 }
 
 /** The statements of the tree lying wholly inside `[from, to)`, outermost first. */

@@ -12,8 +12,35 @@ const PATHISH = /dir|root|base|allow|path|folder|workspace|sandbox|home|cwd|targ
 const SEPARATED = /\bsep\b|['"`]\/['"`]|\\\\|\/\s*$|\bcommonpath\b|\bis_relative_to\b|\brelative_to\b|\bpath\.relative\b/;
 const JS_FS = /\b(?:readFile|readFileSync|writeFile|writeFileSync|appendFile|createReadStream|createWriteStream|readdir|unlink|rm|mkdir|copyFile|rename)\w*\s*\(/;
 const PY_FS = /\bopen\s*\(|\.(?:read_text|read_bytes|write_text|write_bytes|unlink|rmdir|mkdir)\s*\(|\bshutil\.|\bos\.(?:remove|unlink|listdir|makedirs)\s*\(/;
+// Names and values of web addresses: a URL or URI prefix test routes or checks an address, not a
+// directory on disk (no sibling directory, no symbolic link to escape through).
+const URLISH_WORD = /^(?:urls?|uris?|href|origin|endpoint|scheme)$/i;
+
+/** True when a name has a word that names a web address (`resolvedUrl`, `base_uri`, `href`; not `originalPath`). */
+function urlishName(name: string): boolean {
+  return name.split(/[_$]+|(?<=[a-z0-9])(?=[A-Z])/).some((w) => URLISH_WORD.test(w));
+}
+
+/**
+ * True when a value is itself a web address: `new URL(…)`, `….href`, a literal or template that starts
+ * with a scheme or with an address-named value (`${CDN_URL}/v1/`). A path merely built from one
+ * (`path.resolve(root, uri.slice(7))`) is still a path.
+ */
+function urlishValue(value: string): boolean {
+  const v = value.trim();
+  if (/^new\s+URL\s*\(|\.href\s*$|^[`'"][a-z][\w+.-]*:\/\//i.test(v)) return true;
+  const lead = /^`\$\{\s*([\w$.]+)\s*\}/.exec(v)?.[1];
+  return lead !== undefined && urlishName(lead.replace(/^.*\./, ''));
+}
+
 // Symbolic links resolved, or the path compared by component, somewhere in the file.
 const RESOLVES_LINKS = /\brealpath\w*\b|\bcommonpath\b|\bis_relative_to\b|\bpath\.relative\s*\(|\bPath\([^)]*\)\.resolve\(\)\.relative_to\b/;
+
+/** The text a name was last given by `name = …` (a declaration or an assignment), up to the end of the statement. */
+function assignedValue(text: string, name: string): string {
+  if (!/^[\w$]+$/.test(name)) return '';
+  return new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=(?!=)\\s*([^;]+)`).exec(text)?.[1]?.slice(0, 300) ?? '';
+}
 
 /**
  * Path containment done with a bare string-prefix test (`resolved.startsWith(allowedDir)`) with no
@@ -36,6 +63,9 @@ export function prefixContainmentFindings(file: string, text: string, language: 
     const name = prefix.trim().replace(/^.*\./, '');
     const assigned = new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]+)`).exec(text)?.[1] ?? '';
     if (SEPARATED.test(assigned)) continue;
+    // An address compared with an address (`resolvedUrl.startsWith(base)`, `uri.startsWith(resource.uri)`).
+    const subjectName = subject.replace(/^.*\./, '');
+    if (urlishName(subjectName) || urlishName(name) || urlishValue(assignedValue(text, subjectName)) || urlishValue(assignedValue(text, name))) continue;
     return [
       referenceFinding({
         category: 'vulnerability',

@@ -3,6 +3,7 @@ import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, type CallFact, type
 import { isNetworkCallee, javascriptFacts } from '../code/javascript/index.js';
 import { isPythonNetworkCallee } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
+import { isExecutableMode } from '../skills/written-file.js';
 import { AI_BYPASS_FLAG, TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from './shell-command.js';
 import { isShadyHost, ownHost, vendorOfEnvName, type PackageIdentity } from './package-identity.js';
 
@@ -159,9 +160,16 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const hostArgs = sendsData.flatMap((c) => c.args.filter((a): a is string => a !== null && /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(a) && !/\.(js|json|py|txt|html?)$/i.test(a)));
   const destinations = [...urlStrings.flatMap(urlHosts), ...hostArgs, ...facts.calls.flatMap((c) => [c.options.hostname, c.options.host].filter((h): h is string => h !== undefined && /^[\w.-]+$/.test(h)))];
   const onlyRegistries = destinations.length > 0 && destinations.every((h) => CREDENTIAL_DESTINATIONS.test(h));
+  // The host name in a User-Agent header is how a client names itself to the API it calls (`@vercel/oidc
+  // node-20 linux (x64) my-laptop`); at install time or towards a shady host it is reported as host identity.
+  const shadyDestination = destinations.some((h) => isShadyHost(h)) || urlStrings.some((u) => CHAT_WEBHOOK.test(u));
   for (const c of sendsData) {
-    const sensitive = c.argLabels.filter((l) => SENSITIVE_LABELS.includes(l));
-    if (sensitive.length === 0) continue;
+    const inUserAgent = c.argLabels.includes('uahost');
+    const sensitive = [...c.argLabels.filter((l) => SENSITIVE_LABELS.includes(l)), ...(inUserAgent && (install || shadyDestination) && !c.argLabels.includes('hostinfo') ? (['hostinfo'] as const) : [])];
+    if (sensitive.length === 0) {
+      if (inUserAgent) push('exfiltration', 'LOW', 'Names the host in the User-Agent header of its requests', c.line, `${c.callee}(…) sends the host name in its User-Agent header`);
+      continue;
+    }
     const credentials = sensitive.some((l) => l !== 'hostinfo');
     if (onlyRegistries) {
       push('exfiltration', 'LOW', 'Sends credentials to a package registry', c.line, `${c.callee}(…) sends ${sensitive.join(', ')} data`);
@@ -324,7 +332,8 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const untrustedUrl = urlStrings.find((u) => urlHosts(u).some((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h) && !ownHost(h, ctx.identity))) ?? allStrings.find((s) => /^https?:\/\/\d{1,3}(\.\d{1,3}){3}/.test(s));
   const vendorUrl = urlStrings.find((u) => urlHosts(u).some((h) => ownHost(h, ctx.identity)));
   const writes = facts.calls.filter((c) => WRITE_CALLEE.test(c.callee));
-  const chmods = facts.calls.filter((c) => CHMOD_CALLEE.test(c.callee) || c.argStrings.some((a) => /chmod\s+\+?[0-7]*x|\b755\b|0o755/.test(a)));
+  // A chmod whose literal mode sets no execute bit (a token file's `0o600`, `432` = 0o660) keeps the file data, not a program.
+  const chmods = facts.calls.filter((c) => (CHMOD_CALLEE.test(c.callee) && (c.modeText === undefined || !/^\s*(?:['"]0?o?[0-7]{3,4}['"]|0o?[0-7]{3,4}|\d+)\s*$/.test(c.modeText) || isExecutableMode(c.modeText, 'decimal'))) || c.argStrings.some((a) => /chmod\s+\+?[0-7]*x|\b755\b|0o755/.test(a)));
   // A download checked against a digest the package itself ships (a 64-, 96- or 128-hex literal, or a
   // checksums file it names) runs only the bytes the publisher pinned: the chromedriver/edgedriver and
   // esbuild installers. That is not an open channel for whatever a server returns later.

@@ -8,6 +8,9 @@ import { argStrings } from './fold.js';
 import type { Resolve } from './resolve.js';
 import { indirection } from './reflection.js';
 
+// `fs.chmod(path, mode)` and its kin: the mode is the second argument.
+const CHMOD_MODE_CALLEE = /^(?:fs|fs-extra|graceful-fs)(?:\.promises)?\.(?:chmod|chmodSync|lchmod|lchmodSync)$/;
+
 /** Names reached through reflection that are reported as hidden (`Reflect.get(cp, 'spawn')`). */
 const REFLECTED_SENSITIVE = /^(exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|eval|Function|mainModule|binding|dlopen)$/;
 
@@ -94,6 +97,7 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       onChannel,
       directDecode,
       ...(gate === undefined ? {} : { gate }),
+      ...(CHMOD_MODE_CALLEE.test(q) && args[1]?.type === 'Literal' ? { modeText: text.slice(args[1].start as number, args[1].end as number) } : {}),
     };
     facts.calls.push(fact);
     const excerpt = () => text.slice(call.start, Math.min(call.end, call.start + 120));

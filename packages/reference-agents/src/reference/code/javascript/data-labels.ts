@@ -5,6 +5,16 @@ import { argStrings } from './fold.js';
 import type { Resolve } from './resolve.js';
 import type { Scopes } from './scopes.js';
 
+// The header a client names itself with.
+const USER_AGENT_KEY = /^user[-_]?agent$/i;
+
+/** The name of an object property's key (`'user-agent': …`, `userAgent: …`), or ''. */
+function keyName(p: N): string {
+  const key = node(p.key);
+  if (key === undefined || p.computed === true) return '';
+  return key.type === 'Identifier' ? String(key.name) : key.type === 'Literal' ? String(key.value) : '';
+}
+
 /** The labels a call of a local function takes from what the function returns. */
 const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded']);
 
@@ -105,7 +115,12 @@ export class DataLabels {
         for (const e of nodes(expr.elements)) add(this.of(e, depth + 1));
         break;
       case 'ObjectExpression':
-        for (const p of nodes(expr.properties)) add(this.of(p.type === 'SpreadElement' ? p : node(p.value), depth + 1));
+        for (const p of nodes(expr.properties)) {
+          const labels = this.of(p.type === 'SpreadElement' ? p : node(p.value), depth + 1);
+          // `headers: { 'user-agent': ua }`: the host name a client puts in the header it names itself with.
+          if (p.type === 'Property' && USER_AGENT_KEY.test(keyName(p)) && labels.delete('hostinfo')) labels.add('uahost');
+          add(labels);
+        }
         break;
       case 'AssignmentExpression':
         add(this.of(node(expr.right), depth + 1));

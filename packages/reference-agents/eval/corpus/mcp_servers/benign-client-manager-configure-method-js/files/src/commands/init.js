@@ -1,0 +1,5 @@
+import { VSCodeClientManager } from '../clients/vscode.js';
+
+export async function init(options) {
+  await new VSCodeClientManager().configure(options);
+}
