@@ -14,6 +14,7 @@ import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { expandShellVariables } from '../repositories/shell-command-findings.js';
 import { commandSignals } from './shell-command.js';
+import { gypCommands } from '../code/self-run-surfaces.js';
 import { ownHost, packageIdentity, registrableDomain, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
@@ -89,6 +90,16 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     [...manifestUrls(manifest), ...(metadataText === null ? [] : [...metadataText.matchAll(/^(?:Home-page|Download-URL|Project-URL):\s*(?:[^,\n]*,\s*)?(\S+)/gim)].map((m) => m[1]!))],
   );
   if (manifest !== null && manifestText !== null) findings.push(...(await installScriptFindings(manifest, manifestText, byPath, installTime, identity)));
+  // Files the ecosystem runs by itself besides install scripts: node-gyp's binding.gyp commands
+  // (npm builds a package that ships one at install) and Python's sitecustomize/usercustomize modules.
+  if (layout.kind === 'npm') findings.push(...(await gypInstallFindings(byPath, installTime, identity)));
+  if (layout.ecosystem === 'pypi') {
+    for (const rel of byPath.keys()) {
+      if (!STARTUP_MODULE.test(rel)) continue;
+      installTime.add(rel);
+      findings.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: 'Installs a module Python runs at every start (sitecustomize/usercustomize)', file: rel, line: 1, evidence: rel }));
+    }
+  }
 
   // Install-time JavaScript pulls in its relative requires: they run at install too.
   let parsedBytes = 0;
@@ -460,6 +471,44 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
         });
       }
+    }
+  }
+  return out;
+}
+
+// A top-level sitecustomize.py or usercustomize.py (of a wheel, its purelib/platlib data, or an sdist's
+// top or src/ layout): the site module imports it at every interpreter start once installed.
+const STARTUP_MODULE = /^(?:src\/|[^/]+\.data\/(?:purelib|platlib)\/)?(?:site|user)customize\.py$/;
+
+/**
+ * node-gyp's binding.gyp at the package root: npm runs `node-gyp rebuild` at install when a package
+ * ships one (its default `install` script), which runs the file's command expansions (`<!(…)`) and
+ * build actions. Each command gets the install-script command checks; a program one runs from the
+ * package (`node tools/gen.js`) is install-time code.
+ */
+async function gypInstallFindings(byPath: Map<string, ArtifactFile>, installTime: Set<string>, identity: PackageIdentity): Promise<AgentFinding[]> {
+  const file = byPath.get('binding.gyp');
+  const text = file === undefined || file.size > 1_000_000 ? null : await readArtifactText(file);
+  if (text === null) return [];
+  const commands = gypCommands(text);
+  if (commands.length === 0) return [];
+  const own = (h: string): boolean => ownHost(h, identity);
+  const out: AgentFinding[] = [referenceFinding({ category: 'install_script', severity: 'LOW', title: 'binding.gyp runs commands when npm builds the addon at install', file: 'binding.gyp', line: commands[0]!.line, evidence: commands[0]!.command.slice(0, 200) })];
+  const seen = new Set<string>();
+  for (const { command, line } of commands) {
+    for (const s of commandSignals(command, own)) if (!seen.has(`${s.title}\u0000${line}`) && seen.add(`${s.title}\u0000${line}`)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'binding.gyp', line, evidence: `binding.gyp: ${command}`.slice(0, 300) }));
+    const parsed = parseScript(command);
+    // `<!(node -e "…")`: inline code, judged as install-time code like an install script's.
+    // The whole quoted argument of `node -e "…"` (a script's `;` inside the quotes is not a command separator).
+    const whole = /^\s*node(?:\.exe)?\s+(?:--?[\w-]+\s+)*?(?:-e|--eval|-p|--print)\s+(["'])([\s\S]*)\1\s*$/.exec(command)?.[2];
+    const inline = whole === undefined ? parsed.inlineJavaScript : [whole];
+    for (const code of inline) {
+      if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process|node:https?)['"]/.test(code) && /\beval\s*\(|\bnew\s+Function\b|\b(exec|execSync|spawn)\s*\(/.test(code)) out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'binding.gyp', line, evidence: code.slice(0, 300) }));
+    }
+    for (const code of inline) for (const f of codeFindings(javascriptFacts(code), { file: 'binding.gyp', installTime: true, reparse, identity })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
+    for (const target of parsed.targets) {
+      const resolved = target.interpreter === 'node' ? resolveModulePath(target.path, '', (p) => byPath.has(p)) : byPath.has(target.path) ? target.path : null;
+      if (resolved !== null) installTime.add(resolved);
     }
   }
   return out;

@@ -16,7 +16,7 @@ import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findin
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
-import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnReleasePath } from './repository-paths.js';
+import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
@@ -29,6 +29,9 @@ import { posix } from 'node:path';
 import type { AutoRunEntry } from '../packages/capability-findings.js';
 import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../skills/skill-capabilities.js';
 import { secretHandoffFindings } from './secret-handoff-findings.js';
+import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
+import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { pythonBuildHooks } from '../packages/analyze-package.js';
 
 export interface RepositoryAnalyzerOptions {
   /**
@@ -83,7 +86,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       const workflow = isWorkflowPath(file.path);
       // A committed Yarn release (a bundle of a few MB, the vendor's code) is read for one thing only:
       // code appended after a long run of whitespace, which every `yarn` command would run.
-      if (isYarnReleasePath(file.path)) {
+      if (isYarnReleasePath(file.path) || isYarnPluginPath(file.path)) {
         const release = /\.c?js$/.test(file.path) ? await readArtifactText(file) : null;
         if (release !== null) findings.push(...hiddenCodeFindings(file.path, release, false));
         continue;
@@ -148,6 +151,19 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         const action = actionFindings(file.path, text);
         own.push(...action.findings);
         if (!example) for (const path of action.entries) queue(path, 'action');
+      }
+      // Files whose commands an ecosystem runs by itself (binding.gyp, .envrc, a dev container's Dockerfile,
+      // an MCP server's declared start command), and configuration that makes a tool load a committed program.
+      const surfaceKind = selfRunSurfaceKind(file.path);
+      if (surfaceKind !== null) {
+        const surface = selfRunSurfaceFindings(file.path, text, surfaceKind);
+        own.push(...surface.findings);
+        if (!example) for (const path of surface.runs) queue(path, 'automatic');
+      }
+      if (!example) {
+        const loaded = selfRunCodeFiles(file.path, text, (p) => byPath.has(p), pythonBuildHooks);
+        own.push(...loaded.findings);
+        for (const run of loaded.runs) queue(run.path, run.reason);
       }
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
       // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
@@ -233,7 +249,7 @@ const MAX_IMPORTED_RUN_FILES = 50;
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
-  const rank: Record<RunReason, number> = { automatic: 0, action: 1, config: 2, test: 2 };
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
@@ -251,7 +267,7 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     if (extensionless && language === null) continue;
     total += file.size;
     out.push(...runCodeFindings(path, text, reason, language ?? undefined));
-    if (reason === 'action') continue;
+    if (reason === 'action' || reason === 'plugin') continue;
     for (const imported of localImports(path, text, (p) => byPath.has(p))) {
       if (queued.size >= MAX_IMPORTED_RUN_FILES + runs.size || queued.has(imported)) continue;
       queued.add(imported);
