@@ -6,7 +6,7 @@ import { resultFromFindings } from '../common/score-findings.js';
 import { actionFindings, isActionPath } from './action-findings.js';
 import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js';
 import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
-import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
+import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
@@ -78,6 +78,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     // Files that run without anyone reading them, with the reason; analyzed as code after the walk.
     const runsByItself = new Map<string, RunReason>();
     const handoffs: SecretHandoff[] = [];
+    const procMacros: string[] = [];
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -160,6 +161,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...surface.findings);
         if (!example) for (const path of surface.runs) queue(path, 'automatic');
       }
+      // A Cargo proc-macro crate's library runs in the compiler and in rust-analyzer when the project is opened.
+      if (!example && file.path.endsWith('Cargo.toml')) {
+        const lib = procMacroLibrary(text);
+        if (lib !== null) procMacros.push(`${file.path.slice(0, file.path.lastIndexOf('/') + 1)}${lib}`);
+      }
       if (!example) {
         const loaded = selfRunCodeFiles(file.path, text, (p) => byPath.has(p), pythonBuildHooks);
         own.push(...loaded.findings);
@@ -179,6 +185,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (!example && BUILD_CONFIG.test(file.path)) for (const path of testSetupFiles(file.path, text)) queue(path, 'test');
       findings.push(...(example ? lowered(own) : own));
       findings.push(...secretFindings(file.path, text));
+    }
+    for (const path of procMacros.slice(0, 20)) {
+      const file = byPath.get(path);
+      const text = file === undefined || file.size > MAX_SECRET_SCAN_BYTES ? null : await readArtifactText(file);
+      if (text !== null) findings.push(...procMacroFindings(path, text));
     }
     findings.push(...(await runCodeOf(runsByItself, byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
