@@ -478,6 +478,8 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
 
 // A top-level sitecustomize.py or usercustomize.py (of a wheel, its purelib/platlib data, or an sdist's
 // top or src/ layout): the site module imports it at every interpreter start once installed.
+// .gyp/.gypi files read per package, at most.
+const MAX_GYP_FILES = 20;
 const STARTUP_MODULE = /^(?:src\/|[^/]+\.data\/(?:purelib|platlib)\/)?(?:site|user)customize\.py$/;
 
 /**
@@ -487,28 +489,36 @@ const STARTUP_MODULE = /^(?:src\/|[^/]+\.data\/(?:purelib|platlib)\/)?(?:site|us
  * package (`node tools/gen.js`) is install-time code.
  */
 async function gypInstallFindings(byPath: Map<string, ArtifactFile>, installTime: Set<string>, identity: PackageIdentity): Promise<AgentFinding[]> {
-  const file = byPath.get('binding.gyp');
-  const text = file === undefined || file.size > 1_000_000 ? null : await readArtifactText(file);
-  if (text === null) return [];
-  const commands = gypCommands(text);
-  if (commands.length === 0) return [];
+  if (!byPath.has('binding.gyp')) return [];
+  // binding.gyp and the .gyp/.gypi files it can include or depend on (`deps/sqlite3.gyp`), root first.
+  const gypFiles = [...byPath.keys()].filter((p) => /\.gypi?$/.test(p) && !/(^|\/)node_modules\//.test(p)).sort((a, b) => (a === 'binding.gyp' ? -1 : b === 'binding.gyp' ? 1 : a.length - b.length)).slice(0, MAX_GYP_FILES);
   const own = (h: string): boolean => ownHost(h, identity);
-  const out: AgentFinding[] = [referenceFinding({ category: 'install_script', severity: 'LOW', title: 'binding.gyp runs commands when npm builds the addon at install', file: 'binding.gyp', line: commands[0]!.line, evidence: commands[0]!.command.slice(0, 200) })];
+  const out: AgentFinding[] = [];
   const seen = new Set<string>();
-  for (const { command, line } of commands) {
-    for (const s of commandSignals(command, own)) if (!seen.has(`${s.title}\u0000${line}`) && seen.add(`${s.title}\u0000${line}`)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'binding.gyp', line, evidence: `binding.gyp: ${command}`.slice(0, 300) }));
-    const parsed = parseScript(command);
-    // `<!(node -e "…")`: inline code, judged as install-time code like an install script's.
-    // The whole quoted argument of `node -e "…"` (a script's `;` inside the quotes is not a command separator).
-    const whole = /^\s*node(?:\.exe)?\s+(?:--?[\w-]+\s+)*?(?:-e|--eval|-p|--print)\s+(["'])([\s\S]*)\1\s*$/.exec(command)?.[2];
-    const inline = whole === undefined ? parsed.inlineJavaScript : [whole];
-    for (const code of inline) {
-      if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process|node:https?)['"]/.test(code) && /\beval\s*\(|\bnew\s+Function\b|\b(exec|execSync|spawn)\s*\(/.test(code)) out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: 'binding.gyp', line, evidence: code.slice(0, 300) }));
-    }
-    for (const code of inline) for (const f of codeFindings(javascriptFacts(code), { file: 'binding.gyp', installTime: true, reparse, identity })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
-    for (const target of parsed.targets) {
-      const resolved = target.interpreter === 'node' ? resolveModulePath(target.path, '', (p) => byPath.has(p)) : byPath.has(target.path) ? target.path : null;
-      if (resolved !== null) installTime.add(resolved);
+  for (const rel of gypFiles) {
+    const file = byPath.get(rel)!;
+    const text = file.size > 1_000_000 ? null : await readArtifactText(file);
+    if (text === null) continue;
+    const commands = gypCommands(text);
+    if (commands.length === 0) continue;
+    // gyp runs actions and expansions in the directory of the file that holds them.
+    const dir = posix.dirname(rel) === '.' ? '' : `${posix.dirname(rel)}/`;
+    out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: 'binding.gyp runs commands when npm builds the addon at install', file: rel, line: commands[0]!.line, evidence: commands[0]!.command.slice(0, 200) }));
+    for (const { command, line } of commands) {
+      for (const s of commandSignals(command, own)) if (!seen.has(`${s.title}\u0000${rel}:${line}`) && seen.add(`${s.title}\u0000${rel}:${line}`)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: rel, line, evidence: `${rel}: ${command}`.slice(0, 300) }));
+      const parsed = parseScript(command);
+      // The whole quoted argument of `node -e "…"` (a script's `;` inside the quotes is not a command separator).
+      const whole = /^\s*node(?:\.exe)?\s+(?:--?[\w-]+\s+)*?(?:-e|--eval|-p|--print)\s+(["'])([\s\S]*)\1\s*$/.exec(command)?.[2];
+      const inline = whole === undefined ? parsed.inlineJavaScript : [whole];
+      for (const code of inline) {
+        if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process|node:https?)['"]/.test(code) && /\beval\s*\(|\bnew\s+Function\b|\b(exec|execSync|spawn)\s*\(/.test(code)) out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: rel, line, evidence: code.slice(0, 300) }));
+        for (const f of codeFindings(javascriptFacts(code), { file: rel, installTime: true, reparse, identity })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
+      }
+      for (const target of parsed.targets) {
+        const path = posix.normalize(`${dir}${target.path}`);
+        const resolved = target.interpreter === 'node' ? resolveModulePath(`./${path}`, '', (p) => byPath.has(p)) : byPath.has(path) ? path : null;
+        if (resolved !== null) installTime.add(resolved);
+      }
     }
   }
   return out;
