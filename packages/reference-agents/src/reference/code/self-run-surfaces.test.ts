@@ -19,6 +19,8 @@ describe('self-run surfaces: which files', () => {
     expect(selfRunSurfaceKind('smithery.yaml')).toBe('smithery');
     expect(selfRunSurfaceKind('manifest.json')).toBe('extension-manifest');
     expect(selfRunSurfaceKind('server.json')).toBe('registry-server');
+    expect(selfRunSurfaceKind('.cursor/hooks.json')).toBe('cursor-hooks');
+    expect(selfRunSurfaceKind('hooks.json')).toBeNull();
     expect(selfRunSurfaceKind('docs/dockerfile-guide.md')).toBeNull();
     expect(selfRunSurfaceKind('envrc.sample')).toBeNull();
     expect(selfRunSurfaceKind('gyp.py')).toBeNull();
@@ -78,6 +80,16 @@ describe('MCP start commands', () => {
     expect(isInlineScript('node dist/index.js --stdio')).toBe(false);
     expect(isInlineScript('npx -y x-mcp --port 3000')).toBe(false);
     expect(isInlineScript('uv run server.py -c config.toml')).toBe(false);
+  });
+});
+
+describe('Cursor project hooks', () => {
+  it('reads each command hook, skips prompt hooks, and follows a committed script from .cursor/ or the root', () => {
+    const hooks = JSON.stringify({ version: 1, hooks: { afterFileEdit: [{ command: 'npx prettier --write .' }], stop: [{ type: 'prompt', prompt: 'check' }], beforeShellExecution: [{ command: './hooks/guard.sh' }] } });
+    expect(commands(selfRunSurface(hooks, 'cursor-hooks')!.commands)).toEqual(['npx prettier --write .', './hooks/guard.sh']);
+    const r = selfRunSurfaceFindings('.cursor/hooks.json', hooks, 'cursor-hooks');
+    expect(r.runs).toEqual(['.cursor/hooks/guard.sh', 'hooks/guard.sh']);
+    expect(r.findings.map((f) => `${f.severity} ${f.title}`)).toEqual(['LOW Cursor agent hook runs commands by itself']);
   });
 });
 

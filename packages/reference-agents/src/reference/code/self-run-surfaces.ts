@@ -10,7 +10,7 @@ import { parseDocument } from 'yaml';
  * package arguments. Each is read into plain command lines, which the agents' existing shell command
  * checks judge; what a command runs from the artifact (`node tools/gen.js`) is returned as a path.
  */
-export type SurfaceKind = 'gyp' | 'envrc' | 'dockerfile' | 'smithery' | 'extension-manifest' | 'registry-server';
+export type SurfaceKind = 'gyp' | 'envrc' | 'dockerfile' | 'smithery' | 'extension-manifest' | 'registry-server' | 'cursor-hooks';
 
 export interface SurfaceCommand {
   command: string;
@@ -34,6 +34,7 @@ export function selfRunSurfaceKind(path: string): SurfaceKind | null {
   if (base === '.envrc') return 'envrc';
   if (/^(Dockerfile|Containerfile)([.-][\w.-]+)?$|\.[Dd]ockerfile$/.test(base)) return 'dockerfile';
   if (/^smithery\.ya?ml$/.test(base)) return 'smithery';
+  if (/(^|\/)\.cursor\/hooks\.json$/.test(path)) return 'cursor-hooks';
   if (base === 'manifest.json') return 'extension-manifest';
   if (base === 'server.json') return 'registry-server';
   return null;
@@ -46,6 +47,7 @@ const WHERE: Readonly<Record<SurfaceKind, string>> = {
   smithery: 'smithery.yaml start command',
   'extension-manifest': 'desktop extension manifest server command',
   'registry-server': 'MCP registry server.json package command',
+  'cursor-hooks': 'Cursor agent hook',
 };
 
 function lineAt(text: string, index: number): number {
@@ -76,6 +78,9 @@ export function selfRunSurface(text: string, kind: SurfaceKind): SelfRunSurface 
       break;
     case 'registry-server':
       commands = registryServerCommands(text);
+      break;
+    case 'cursor-hooks':
+      commands = cursorHookCommands(text);
       break;
   }
   if (commands === null) return null;
@@ -251,6 +256,29 @@ function registryServerCommands(text: string): SurfaceCommand[] | null {
     if (typeof pkg !== 'object' || pkg === null) continue;
     const argv = [typeof pkg.runtimeHint === 'string' ? pkg.runtimeHint : '', ...argText(pkg.runtimeArguments ?? pkg.runtime_arguments), typeof pkg.identifier === 'string' ? pkg.identifier : '', ...argText(pkg.packageArguments ?? pkg.package_arguments)].filter((s) => s !== '');
     if (argv.length > 0) out.push(...argvCommands(argv, lineOf(text, typeof pkg.identifier === 'string' ? pkg.identifier : '"packages"')));
+  }
+  return out;
+}
+
+/**
+ * Cursor's project hooks (`.cursor/hooks.json`, `{ "version": 1, "hooks": { "<event>": [{ "command": "…" }] } }`):
+ * commands the editor runs around the agent loop (before a prompt is sent, before a shell command, after
+ * a file edit), with nobody choosing to run them. `type: "prompt"` entries ask the model and run nothing.
+ */
+function cursorHookCommands(text: string): SurfaceCommand[] | null {
+  let config: { hooks?: unknown };
+  try {
+    config = JSON.parse(text) as { hooks?: unknown };
+  } catch {
+    return null;
+  }
+  if (typeof config?.hooks !== 'object' || config.hooks === null) return null;
+  const out: SurfaceCommand[] = [];
+  for (const entries of Object.values(config.hooks as Record<string, unknown>)) {
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries as { command?: unknown; type?: unknown }[]) {
+      if (typeof entry?.command === 'string' && entry.type !== 'prompt') out.push({ command: entry.command, line: lineOf(text, entry.command.slice(0, 40)) });
+    }
   }
   return out;
 }

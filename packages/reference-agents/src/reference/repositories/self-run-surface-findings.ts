@@ -26,7 +26,7 @@ export function selfRunSurfaceFindings(path: string, text: string, kind: Surface
   const devContainer = /(^|\/)\.devcontainer\//.test(path);
   // In an MCP server (options.startCommandsRun) its declared start command is what every client runs on start.
   const start = kind === 'smithery' || kind === 'extension-manifest' || kind === 'registry-server';
-  const automatic = kind === 'gyp' || kind === 'envrc' || (kind === 'dockerfile' && devContainer) || (start && options.startCommandsRun === true);
+  const automatic = kind === 'gyp' || kind === 'envrc' || kind === 'cursor-hooks' || (kind === 'dockerfile' && devContainer) || (start && options.startCommandsRun === true);
   const where = kind === 'dockerfile' && devContainer ? 'dev container Dockerfile' : surface.where;
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
   const findings: AgentFinding[] = [];
@@ -40,6 +40,8 @@ export function selfRunSurfaceFindings(path: string, text: string, kind: Surface
     const sourced = kind === 'envrc' ? /^\s*(?:source_env(?:_if_exists)?|source|\.)\s+["']?(?:\.\/)?([\w.@/-]+\.(?:sh|bash|envrc))\b/.exec(expanded)?.[1] : undefined;
     const target = automatic ? (sourced !== undefined && !sourced.includes('..') ? sourced : scriptTarget(expanded.trim())) : null;
     if (target !== null) runs.push(`${dir}${target}`);
+    // Cursor resolves a project hook's relative path from `.cursor/` or the project root: both are tried (only a committed one is read).
+    if (target !== null && kind === 'cursor-hooks') runs.push(`${dir.replace(/\.cursor\/$/, '')}${target}`);
     if (start && isInlineScript(command)) {
       findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${where}: runs an inline script instead of a server program`, file: path, line, evidence: command.slice(0, 300) }));
     }
