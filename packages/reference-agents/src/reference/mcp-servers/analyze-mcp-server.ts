@@ -38,6 +38,8 @@ import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
 import { CROSS_MODULE_TITLES, analyzePackage } from '../packages/analyze-package.js';
+import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { selfRunSurfaceFindings } from '../repositories/self-run-surface-findings.js';
 import { SECRET_OR_USER_DATA_SOURCE } from '../packages/capability-profile.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
@@ -158,6 +160,11 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // A committed MCP client config (`.mcp.json`, `.cursor/mcp.json`) starts its servers for whoever
     // opens the checkout with a coding agent: its entries are commands, read as a repository's are.
     if (agentConfigKind(file.path) === 'mcp') findings.push(...agentConfigFindings(file.path, text, 'mcp').findings);
+    // Files whose commands run by themselves: the server's declared start command (smithery.yaml,
+    // a desktop extension's manifest.json, a registry server.json), its Dockerfile, an .envrc
+    // (binding.gyp is the packages agent's, asked below with the install scripts).
+    const surfaceKind = selfRunSurfaceKind(file.path);
+    if (surfaceKind !== null && surfaceKind !== 'gyp' && !isTestOrExample(file.path)) findings.push(...selfRunSurfaceFindings(file.path, text, surfaceKind, { startCommandsRun: true }).findings);
     if (DOCUMENT.test(file.path)) {
       // Documentation a docs server ships as data quotes attacks and example prompts; it is read for hidden text only.
       const served = SERVED_DOCUMENTS.test(file.path);
@@ -262,7 +269,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   findings.push(...crossToolFindings(tools), ...fixedParameterFindings(tools));
 
   // npm runs an MCP server package's install scripts like any package's: read them as the packages agent does.
-  if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py')) {
+  if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py') || (manifestText !== null && byPath.has('binding.gyp'))) {
     const install = await analyzePackage(input, { installTimeOnly: true });
     findings.push(...install.findings.filter((f) => f.severity !== 'LOW'));
   }

@@ -14,6 +14,7 @@ import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { expandShellVariables } from '../repositories/shell-command-findings.js';
 import { commandSignals } from './shell-command.js';
+import { gypCommands } from '../code/self-run-surfaces.js';
 import { ownHost, packageIdentity, registrableDomain, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
@@ -89,6 +90,16 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     [...manifestUrls(manifest), ...(metadataText === null ? [] : [...metadataText.matchAll(/^(?:Home-page|Download-URL|Project-URL):\s*(?:[^,\n]*,\s*)?(\S+)/gim)].map((m) => m[1]!))],
   );
   if (manifest !== null && manifestText !== null) findings.push(...(await installScriptFindings(manifest, manifestText, byPath, installTime, identity)));
+  // Files the ecosystem runs by itself besides install scripts: node-gyp's binding.gyp commands
+  // (npm builds a package that ships one at install) and Python's sitecustomize/usercustomize modules.
+  if (layout.kind === 'npm') findings.push(...(await gypInstallFindings(byPath, installTime, identity)));
+  if (layout.ecosystem === 'pypi') {
+    for (const rel of byPath.keys()) {
+      if (!STARTUP_MODULE.test(rel)) continue;
+      installTime.add(rel);
+      findings.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: 'Installs a module Python runs at every start (sitecustomize/usercustomize)', file: rel, line: 1, evidence: rel }));
+    }
+  }
 
   // Install-time JavaScript pulls in its relative requires: they run at install too.
   let parsedBytes = 0;
@@ -459,6 +470,54 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         expandShellVariables(body).split('\n').forEach((l, i) => {
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
         });
+      }
+    }
+  }
+  return out;
+}
+
+// A top-level sitecustomize.py or usercustomize.py (of a wheel, its purelib/platlib data, or an sdist's
+// top or src/ layout): the site module imports it at every interpreter start once installed.
+// .gyp/.gypi files read per package, at most.
+const MAX_GYP_FILES = 20;
+const STARTUP_MODULE = /^(?:src\/|[^/]+\.data\/(?:purelib|platlib)\/)?(?:site|user)customize\.py$/;
+
+/**
+ * node-gyp's binding.gyp at the package root: npm runs `node-gyp rebuild` at install when a package
+ * ships one (its default `install` script), which runs the file's command expansions (`<!(…)`) and
+ * build actions. Each command gets the install-script command checks; a program one runs from the
+ * package (`node tools/gen.js`) is install-time code.
+ */
+async function gypInstallFindings(byPath: Map<string, ArtifactFile>, installTime: Set<string>, identity: PackageIdentity): Promise<AgentFinding[]> {
+  if (!byPath.has('binding.gyp')) return [];
+  // binding.gyp and the .gyp/.gypi files it can include or depend on (`deps/sqlite3.gyp`), root first.
+  const gypFiles = [...byPath.keys()].filter((p) => /\.gypi?$/.test(p) && !/(^|\/)node_modules\//.test(p)).sort((a, b) => (a === 'binding.gyp' ? -1 : b === 'binding.gyp' ? 1 : a.length - b.length)).slice(0, MAX_GYP_FILES);
+  const own = (h: string): boolean => ownHost(h, identity);
+  const out: AgentFinding[] = [];
+  const seen = new Set<string>();
+  for (const rel of gypFiles) {
+    const file = byPath.get(rel)!;
+    const text = file.size > 1_000_000 ? null : await readArtifactText(file);
+    if (text === null) continue;
+    const commands = gypCommands(text);
+    if (commands.length === 0) continue;
+    // gyp runs actions and expansions in the directory of the file that holds them.
+    const dir = posix.dirname(rel) === '.' ? '' : `${posix.dirname(rel)}/`;
+    out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: 'binding.gyp runs commands when npm builds the addon at install', file: rel, line: commands[0]!.line, evidence: commands[0]!.command.slice(0, 200) }));
+    for (const { command, line } of commands) {
+      for (const s of commandSignals(command, own)) if (!seen.has(`${s.title}\u0000${rel}:${line}`) && seen.add(`${s.title}\u0000${rel}:${line}`)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: rel, line, evidence: `${rel}: ${command}`.slice(0, 300) }));
+      const parsed = parseScript(command);
+      // The whole quoted argument of `node -e "…"` (a script's `;` inside the quotes is not a command separator).
+      const whole = /^\s*node(?:\.exe)?\s+(?:--?[\w-]+\s+)*?(?:-e|--eval|-p|--print)\s+(["'])([\s\S]*)\1\s*$/.exec(command)?.[2];
+      const inline = whole === undefined ? parsed.inlineJavaScript : [whole];
+      for (const code of inline) {
+        if (/\b(require|import)\s*\(\s*['"](https?|child_process|node:child_process|node:https?)['"]/.test(code) && /\beval\s*\(|\bnew\s+Function\b|\b(exec|execSync|spawn)\s*\(/.test(code)) out.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install script runs inline code that spawns processes or evaluates code', file: rel, line, evidence: code.slice(0, 300) }));
+        for (const f of codeFindings(javascriptFacts(code), { file: rel, installTime: true, reparse, identity })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
+      }
+      for (const target of parsed.targets) {
+        const path = posix.normalize(`${dir}${target.path}`);
+        const resolved = target.interpreter === 'node' ? resolveModulePath(`./${path}`, '', (p) => byPath.has(p)) : byPath.has(path) ? path : null;
+        if (resolved !== null) installTime.add(resolved);
       }
     }
   }

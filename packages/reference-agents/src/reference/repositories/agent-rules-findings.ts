@@ -5,6 +5,7 @@ import type { PhraseRule } from '../text/instruction-phrases.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { LineIndex } from './line-index.js';
 import { shellCommandFindings } from './shell-command-findings.js';
+import { CONTEXT_INJECTION } from '../text/context-injection.js';
 
 /**
  * Files a coding agent reads as standing instructions when it works in the repository: Cursor,
@@ -93,6 +94,9 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
     const line = raw.replace(/^\s*(?:[-*>]|\d+\.)\s*/, '');
     const here = offset;
     offset += raw.length + 1;
+    // `!`command`` (Claude Code commands and skills): run when the command is invoked, its output put in
+    // the prompt; nobody reads it first, so it is judged on its own as an automatic command.
+    for (const m of raw.matchAll(CONTEXT_INJECTION)) findings.push(...shellCommandFindings(m[1] ?? '', { file: path, line: index.lineOf(here), where: 'command context injection (!`…`)', automatic: true }));
     if (line.length > 2000 || !/\b(curl|wget|iwr|irm|invoke-\w+|nc|ncat|socat|bash|sh|powershell|python3?|node|rm|base64|claude|codex|gemini|cursor-agent|copilot)\b|\/dev\/tcp/i.test(line)) continue;
     const sentence = sentenceAround(visible, here + raw.length);
     if (NEGATED.test(line.replace(/`[^`]*`/g, ''))) continue;

@@ -6,7 +6,7 @@ import { resultFromFindings } from '../common/score-findings.js';
 import { actionFindings, isActionPath } from './action-findings.js';
 import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js';
 import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
-import { buildFileFindings, buildFileKind } from './build-hook-findings.js';
+import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
@@ -16,7 +16,7 @@ import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findin
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
-import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnReleasePath } from './repository-paths.js';
+import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
@@ -29,6 +29,9 @@ import { posix } from 'node:path';
 import type { AutoRunEntry } from '../packages/capability-findings.js';
 import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../skills/skill-capabilities.js';
 import { secretHandoffFindings } from './secret-handoff-findings.js';
+import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
+import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { pythonBuildHooks } from '../packages/analyze-package.js';
 
 export interface RepositoryAnalyzerOptions {
   /**
@@ -75,6 +78,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     // Files that run without anyone reading them, with the reason; analyzed as code after the walk.
     const runsByItself = new Map<string, RunReason>();
     const handoffs: SecretHandoff[] = [];
+    const procMacros: string[] = [];
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -83,7 +87,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       const workflow = isWorkflowPath(file.path);
       // A committed Yarn release (a bundle of a few MB, the vendor's code) is read for one thing only:
       // code appended after a long run of whitespace, which every `yarn` command would run.
-      if (isYarnReleasePath(file.path)) {
+      if (isYarnReleasePath(file.path) || isYarnPluginPath(file.path)) {
         const release = /\.c?js$/.test(file.path) ? await readArtifactText(file) : null;
         if (release !== null) findings.push(...hiddenCodeFindings(file.path, release, false));
         continue;
@@ -149,6 +153,24 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...action.findings);
         if (!example) for (const path of action.entries) queue(path, 'action');
       }
+      // Files whose commands an ecosystem runs by itself (binding.gyp, .envrc, a dev container's Dockerfile,
+      // an MCP server's declared start command), and configuration that makes a tool load a committed program.
+      const surfaceKind = selfRunSurfaceKind(file.path);
+      if (surfaceKind !== null) {
+        const surface = selfRunSurfaceFindings(file.path, text, surfaceKind);
+        own.push(...surface.findings);
+        if (!example) for (const path of surface.runs) queue(path, 'automatic');
+      }
+      // A Cargo proc-macro crate's library runs in the compiler and in rust-analyzer when the project is opened.
+      if (!example && file.path.endsWith('Cargo.toml')) {
+        const lib = procMacroLibrary(text);
+        if (lib !== null) procMacros.push(`${file.path.slice(0, file.path.lastIndexOf('/') + 1)}${lib}`);
+      }
+      if (!example) {
+        const loaded = selfRunCodeFiles(file.path, text, (p) => byPath.has(p), pythonBuildHooks);
+        own.push(...loaded.findings);
+        for (const run of loaded.runs) queue(run.path, run.reason);
+      }
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
       // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
       if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
@@ -163,6 +185,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (!example && BUILD_CONFIG.test(file.path)) for (const path of testSetupFiles(file.path, text)) queue(path, 'test');
       findings.push(...(example ? lowered(own) : own));
       findings.push(...secretFindings(file.path, text));
+    }
+    for (const path of procMacros.slice(0, 20)) {
+      const file = byPath.get(path);
+      const text = file === undefined || file.size > MAX_SECRET_SCAN_BYTES ? null : await readArtifactText(file);
+      if (text !== null) findings.push(...procMacroFindings(path, text));
     }
     findings.push(...(await runCodeOf(runsByItself, byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
@@ -233,7 +260,7 @@ const MAX_IMPORTED_RUN_FILES = 50;
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
-  const rank: Record<RunReason, number> = { automatic: 0, action: 1, config: 2, test: 2 };
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
@@ -251,7 +278,7 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     if (extensionless && language === null) continue;
     total += file.size;
     out.push(...runCodeFindings(path, text, reason, language ?? undefined));
-    if (reason === 'action') continue;
+    if (reason === 'action' || reason === 'plugin') continue;
     for (const imported of localImports(path, text, (p) => byPath.has(p))) {
       if (queued.size >= MAX_IMPORTED_RUN_FILES + runs.size || queued.has(imported)) continue;
       queued.add(imported);

@@ -108,7 +108,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command));
     return { findings, runs };
   }
-  if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text));
+  if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text, 'build script'));
   if (kind === 'configure-script' || kind === 'makefile') {
     const backdoor = buildDecodeRunFinding(path, text, kind === 'makefile' ? 'Makefile' : 'build macro or configure script');
     if (backdoor !== null) findings.push(backdoor);
@@ -145,22 +145,44 @@ const RUST_SECRET_SOURCE = /\benv::vars(?:_os)?\s*\(|\benv::var(?:_os)?\(\s*"[A-
  * runs it with the user's environment, and a build needs nothing from the network that Cargo does
  * not fetch. With the whole environment or home-directory files in reach it is exfiltration.
  */
-function buildRsNetworkFindings(path: string, text: string): AgentFinding[] {
+function buildRsNetworkFindings(path: string, text: string, subject: 'build script' | 'proc macro'): AgentFinding[] {
   const net = RUST_NETWORK.exec(text);
   if (!net) return [];
   const line = text.slice(0, net.index).split('\n').length;
   const source = RUST_SECRET_SOURCE.exec(text);
   const runs = RUST_RUNS.exec(text);
   // Fetched, then run: the build executes a program it did not ship.
-  if (runs !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'build script downloads a program and runs it', file: path, line: text.slice(0, runs.index).split('\n').length, evidence: `${net[0]} … ${runs[0]}` })];
+  if (runs !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${subject} downloads a program and runs it`, file: path, line: text.slice(0, runs.index).split('\n').length, evidence: `${net[0]} … ${runs[0]}` })];
   return [
     referenceFinding({
       category: source ? 'exfiltration' : 'network_access',
       severity: source ? 'HIGH' : 'MED',
-      title: source ? 'build script sends the build environment or home files over the network' : 'build script opens network connections',
+      title: source ? `${subject} sends the build environment or home files over the network` : `${subject} opens network connections`,
       file: path,
       line,
       evidence: source ? `${source[0]} … ${net[0]}` : net[0],
     }),
   ];
+}
+
+/**
+ * The library file of a Cargo proc-macro crate (`[lib] proc-macro = true`; `path`, else `src/lib.rs`),
+ * relative to the Cargo.toml's directory, or null. The compiler runs a proc macro while building every
+ * crate that uses it, and rust-analyzer expands proc macros when a project is opened.
+ */
+export function procMacroLibrary(cargoToml: string): string | null {
+  const lib = /^\s*\[lib\]\s*$([\s\S]*?)(?=^\s*\[|(?![\s\S]))/m.exec(cargoToml)?.[1];
+  if (lib === undefined || !/^\s*proc[-_]macro\s*=\s*true\b/m.test(lib)) return null;
+  const path = /^\s*path\s*=\s*["']([^"']+)["']/m.exec(lib)?.[1] ?? 'src/lib.rs';
+  return path.includes('..') || path.startsWith('/') ? null : path.replace(/^\.\//, '');
+}
+
+/** A proc macro's source read as a build script run on IDE import: its own network I/O and the command lines it holds. */
+export function procMacroFindings(path: string, text: string): AgentFinding[] {
+  const findings = [referenceFinding({ category: 'install_script', severity: 'LOW', title: 'proc macro runs when the project is built or opened in an IDE', file: path, line: 1, evidence: path }), ...buildRsNetworkFindings(path, text, 'proc macro')];
+  for (const { line, number } of shellLines(text)) {
+    if (/^\s*(\/\/|\/\*|\*)/.test(line) || !/\b(curl|wget|iwr|irm|sh|bash|powershell|pwsh|nc|base64)\b|\/dev\/tcp/.test(line)) continue;
+    findings.push(...shellCommandFindings(line, { file: path, line: number, where: 'proc macro run on IDE import', automatic: true }));
+  }
+  return findings;
 }

@@ -29,8 +29,13 @@ export function isSkippedRepositoryDirectory(path: string): boolean {
   // `yarn` command runs (read for code hidden in it, isYarnReleasePath); cache and unplugged
   // packages are other projects' files.
   if (base === '.yarn') return false;
-  if (/(?:^|\/)\.yarn\/[^/]+$/.test(path)) return base !== 'releases';
+  if (/(?:^|\/)\.yarn\/[^/]+$/.test(path)) return base !== 'releases' && base !== 'plugins';
   return SKIPPED_DIRECTORIES.has(base);
+}
+
+/** A file of a committed Yarn plugin directory (`.yarn/plugins/@yarnpkg/plugin-x.cjs`): read like a release, and as code when `.yarnrc.yml` loads it. */
+export function isYarnPluginPath(path: string): boolean {
+  return /(?:^|\/)\.yarn\/plugins\//.test(path);
 }
 
 /** A file of a committed Yarn release directory (`.yarn/releases/yarn-4.1.0.cjs`). */

@@ -17,12 +17,13 @@ export const PY_CODE = /\.py$/i;
 export type CodeLanguage = 'shell' | 'javascript' | 'python';
 
 /** Why a file's code runs without anyone reading it first. */
-export type RunReason = 'action' | 'automatic' | 'config' | 'test';
+export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test';
 
 const WHY: Readonly<Record<RunReason, string>> = {
   action: 'code of a GitHub Action this repository publishes (runs in CI with the caller’s secrets)',
   automatic: 'code run automatically (install script, git hook, agent hook, folder-open task, MCP server)',
   config: 'build tool configuration (runs whenever the project is built)',
+  plugin: 'a Yarn plugin .yarnrc.yml loads (runs in every yarn command)',
   test: 'test setup code (runs whenever the tests run: conftest.py, Jest/Vitest setup files)',
 };
 
@@ -65,7 +66,7 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
     const facts = js ? javascriptFacts(code, { typescript: !big && /\.[cm]?tsx?$/i.test(path) }) : pythonFacts(code);
     const shift = (line: number | undefined) => (line === undefined ? undefined : line + firstLine - 1);
     for (const f of codeFindings(facts, { file: path, installTime: install, reparse })) {
-      const noise = (reason === 'action' && BUNDLE_NOISE.test(f.title)) || (reason === 'test' && TEST_HARNESS.test(f.title));
+      const noise = ((reason === 'action' || reason === 'plugin') && BUNDLE_NOISE.test(f.title)) || (reason === 'test' && TEST_HARNESS.test(f.title));
       out.push({ ...f, line: shift(f.line), severity: noise ? ('LOW' as Severity) : f.severity, evidence: `${f.evidence ?? ''} [${WHY[reason]}]`.trim() });
     }
     const dump = facts.strings.find((s) => PROCESS_MEMORY_DUMP.test(s.value));

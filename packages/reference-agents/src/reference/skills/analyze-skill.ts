@@ -3,6 +3,7 @@ import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
+import { CONTEXT_INJECTION } from '../text/context-injection.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
@@ -100,6 +101,13 @@ function documentCommandFacts(text: string): ScriptFact[] {
     fenced.push([offsetLine, offsetLine + body.split('\n').length]);
     for (const f of shellFacts(body)) facts.push({ ...f, line: f.line + offsetLine });
   }
+  // `!`command`` outside code blocks: Claude Code runs it when the slash command or skill is invoked
+  // and puts its output in the prompt, before the model reads anything: read whole, as a code block is.
+  for (const m of text.matchAll(CONTEXT_INJECTION)) {
+    const line = locate(m.index) - 1;
+    if (fenced.some(([from, to]) => line >= from && line < to)) continue;
+    for (const f of shellFacts(m[1] ?? '')) facts.push({ ...f, line: line + 1 });
+  }
   // Outside code blocks, prose and inline code (`Run: curl … | bash`) are read for the shapes that are
   // unmistakable on one line, and only on lines that name a downloader, a decoder or a socket.
   if (!PROSE_CANDIDATE.test(text)) return facts;
@@ -155,6 +163,8 @@ function documentCommandFindings(file: string, text: string, skillText = ''): Ag
     else kept.push(fact);
   }
   findings.push(...scriptFactFindings(file, kept, { subject: 'documented command', commandShapes: true, persistence: true }));
+  const injected = [...text.matchAll(CONTEXT_INJECTION)][0];
+  if (injected !== undefined) findings.push(referenceFinding({ category: 'agent_config', severity: 'LOW', title: 'document runs shell commands when invoked (!`…` context injection)', file, line: text.slice(0, injected.index).split('\n').length, evidence: injected[0].slice(0, 200) }));
   return findings;
 }
 

@@ -1,0 +1,7 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+
+const server = new McpServer({ name: 'notes-search', version: '1.0.0' });
+server.tool('search_notes', 'Search notes for a phrase.', { text: z.string() }, async ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }));
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,1 @@
+module.exports = require('./build/Release/bcrypt_turbo.node');

@@ -1,0 +1,2 @@
+def enable():
+    return True

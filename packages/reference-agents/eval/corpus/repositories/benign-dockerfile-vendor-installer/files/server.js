@@ -1,0 +1,1 @@
+require('http').createServer((q, r) => r.end('ok')).listen(8080);

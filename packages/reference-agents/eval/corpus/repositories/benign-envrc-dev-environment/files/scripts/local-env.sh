@@ -1,0 +1,3 @@
+#!/usr/bin/env bash
+export AWS_PROFILE=dev
+export PYTHONPATH="$PWD/src"

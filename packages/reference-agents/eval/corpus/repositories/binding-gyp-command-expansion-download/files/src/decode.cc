@@ -1,0 +1,2 @@
+#include <napi.h>
+// decoder

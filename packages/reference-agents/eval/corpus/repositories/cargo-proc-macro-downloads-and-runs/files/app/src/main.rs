@@ -1,0 +1,5 @@
+use model_derive::Model;
+#[derive(Model)]
+struct User;
+trait Model {}
+fn main() {}
