@@ -160,7 +160,9 @@ export async function runAgent(options: RunAgentOptions): Promise<AgentRunOutcom
       `--max-old-space-size=${Math.floor(budget.memoryBytes / (1024 * 1024))}`,
       ...(flags.has('--no-experimental-fetch') ? ['--no-experimental-fetch'] : []),
       ...(flags.has('--disable-warning') ? ['--disable-warning=ExperimentalWarning'] : []),
-      ...(enforced.preload ? [`--import=${pathToFileURL(PRELOAD).href}`] : []),
+      // The runner's pid rides in the preload's URL (not the agent's environment): the preload
+      // ends an agent whose runner died before the parent-death signal was set.
+      ...(enforced.preload ? [`--import=${pathToFileURL(PRELOAD).href}?runner=${process.pid}`] : []),
       entry,
     ];
     let command = process.execPath;

@@ -26,6 +26,14 @@ const killSelf = () => (killRaw !== null ? killRaw(process, pid, 9) : process.ki
 const reallyExit = /** @type {{ reallyExit?: (code: number) => never }} */ (/** @type {unknown} */ (process)).reallyExit;
 const exitRaw = typeof reallyExit === 'function' ? Function.prototype.call.bind(reallyExit) : null;
 const resourceUsage = process.resourceUsage.bind(process);
+// The runner (run-agent.ts puts its pid in this module's URL) execs prlimit, unshare and setpriv
+// into the agent, so the agent's parent is the runner. `setpriv --pdeathsig` has the kernel kill the
+// agent when the runner dies, but only from the moment setpriv sets it: a runner killed before that
+// (SIGKILL right after the spawn, seen on a loaded machine) left the agent reparented and idling with
+// no wall clock over it. By now the signal is set, so a parent other than the runner means the runner
+// is gone: end here, before the agent's code.
+const RUNNER_PID = Number(new URL(import.meta.url).searchParams.get('runner'));
+if (Number.isSafeInteger(RUNNER_PID) && RUNNER_PID > 0 && process.ppid !== RUNNER_PID) killSelf();
 /** The runner's report channel (stdio index 3). */
 const REPORT_FD = 3;
 /** This file: the one path outside bundle, artifact and scratch the agent's process may read. */
