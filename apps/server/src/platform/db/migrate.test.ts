@@ -226,6 +226,50 @@ describePostgres('migrations of one fresh PostgreSQL schema by several connectio
     }
   });
 
+  // Found with two test files migrating fresh schemas at once: `column "purl" of relation
+  // "artifact_packages" does not exist` while the other schema's migration 0015 altered that table.
+  it('succeeds while tables and columns of another schema are renamed and dropped', { timeout: 120_000 }, async () => {
+    let churning = true;
+    const churn = (async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const other = `vigil_alter_${randomBytes(4).toString('hex')}`;
+      try {
+        await client.query(`CREATE SCHEMA ${other}; ${Array.from({ length: 20 }, (_, t) => `CREATE TABLE ${other}.t${t} (id serial, purl text, b text)`).join('; ')}`);
+        for (let i = 0; churning; i++) {
+          const t = `${other}.t${i % 20}`;
+          // One statement per query: each commits, so a listing can see any step between them.
+          for (const step of [
+            `ALTER TABLE ${t} RENAME COLUMN purl TO purl_v2`,
+            `ALTER TABLE ${t} RENAME COLUMN purl_v2 TO purl`,
+            `ALTER TABLE ${t} DROP COLUMN b`,
+            `ALTER TABLE ${t} ADD COLUMN b text`,
+            `ALTER TABLE ${t} RENAME TO t_v2`,
+            `ALTER TABLE ${other}.t_v2 RENAME TO t${i % 20}`,
+          ])
+            await client.query(step);
+          // Bursts of DDL with pauses, as another schema's migrations are: some listings overlap a
+          // burst (without the retry the first such overlap failed the migration, in every run
+          // tried), and the retry, a little later each time, finds a pause.
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      } finally {
+        await client.query(`DROP SCHEMA IF EXISTS ${other} CASCADE`);
+        await client.end();
+      }
+    })();
+    try {
+      for (let round = 0; round < 8; round++) {
+        const [database] = await openFresh(1, 30_000);
+        await migrateToLatest(database!.db);
+        expect(await pendingMigrations(database!.db)).toEqual([]);
+      }
+    } finally {
+      churning = false;
+      await churn;
+    }
+  });
+
   it('a migration waiting for the lock longer than VIGIL_DB_STATEMENT_TIMEOUT_MS still succeeds (probe finding: "canceling statement due to statement timeout")', async () => {
     const databases = await openFresh(2, 1_000);
     const { released } = await holdMigrationLock(2_500);

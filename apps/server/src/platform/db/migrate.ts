@@ -94,27 +94,41 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
     try {
       return await migrateOnce(db, options);
     } catch (error) {
-      if (attempt < SCHEMA_DROPPED_ATTEMPTS && schemaDroppedMeanwhile(error)) continue;
+      if (attempt < CATALOG_CHANGED_ATTEMPTS && catalogChangedMeanwhile(error)) {
+        // A little later each time: another session's migration is a burst of DDL.
+        await new Promise((resolve) => setTimeout(resolve, attempt * 50));
+        continue;
+      }
       throw error;
     }
   }
 }
 
-/** Attempts when another schema of the database is dropped while kysely lists every schema's tables. */
-const SCHEMA_DROPPED_ATTEMPTS = 5;
+/** Attempts when another session changes the catalogue while kysely lists every schema's tables. */
+const CATALOG_CHANGED_ATTEMPTS = 10;
 
 /**
- * Before it applies anything, kysely's migrator lists the tables of every schema of the database
- * (to find its own two); a schema that another session drops during that listing fails it with
- * PostgreSQL's 3F000 (invalid_schema_name), naming that other schema. Nothing was applied (no
- * migration ran, succeeded or failed), so migrating again is safe; the next listing no longer
- * sees the dropped schema. Seen where several schemas share a database and come and go: test
- * files running in parallel, one schema per tenant.
+ * PostgreSQL errors of that listing when another session changes what it lists: 3F000
+ * (invalid_schema_name: a schema dropped), 42P01 (undefined_table: a table dropped or renamed) and
+ * 42703 (undefined_column: a column dropped or renamed; `pg_get_serial_sequence` looks each column
+ * up again by name, seen as `column "purl" of relation "artifact_packages" does not exist` while
+ * another schema ran migration 0015).
  */
-function schemaDroppedMeanwhile(error: unknown): boolean {
+const CATALOG_CHANGED_CODES = new Set(['3F000', '42P01', '42703']);
+
+/**
+ * Before it applies anything, kysely's migrator lists the tables and columns of every schema of the
+ * database (to find its own two); another session dropping a schema, or altering or renaming its
+ * tables, during that listing fails it with an error naming that other schema's objects. Nothing was
+ * applied (no migration ran, succeeded or failed), so migrating again is safe; the next listing sees
+ * the catalogue as it is then. Seen where several schemas share a database and come and go or
+ * migrate: test files running in parallel, one schema per tenant.
+ */
+function catalogChangedMeanwhile(error: unknown): boolean {
   if (!(error instanceof MigrationError)) return false;
   if (error.results.some((r) => r.status === 'Success' || r.status === 'Error')) return false;
-  return (error.cause as { code?: unknown } | undefined)?.code === '3F000';
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && CATALOG_CHANGED_CODES.has(code);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
