@@ -13,10 +13,16 @@ export default defineConfig({
     // once before and taken back when @vigil/sandbox's escape tests, running beside, saw agents end
     // `crashed: exit 1`: the sandbox's stdin was non-blocking, fixed; docs/benchmarks.md.)
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // Each file in its own process (vitest's default isolation). `isolate: false` (files sharing a
-    // worker's module cache) cut ten files' CPU from 63 s to 19 s, but in whole `pnpm test` runs on
-    // two cores it showed no shorter wall time and more tests past their hang guards; kept off
-    // until a clean A/B says otherwise (docs/benchmarks.md, "Test suite time").
+    // Test files share each worker's module cache: the server's modules (about 1,400 files with its
+    // dependencies) load once per worker, not once per file. Importing them was most of a file's
+    // CPU (ten files alone: 63 s of CPU isolated, 19 s shared), and a whole `pnpm test` on a quiet
+    // two-core machine took 10 min 54 s this way against 19 min 39 s before issue 25
+    // (docs/benchmarks.md, "Test suite time"). Safe because no test file changes module-level state
+    // for the next: each builds its own runtime, app and database (startTestApp,
+    // describeEachDialect), none calls vi.mock, vi.stubEnv or vi.stubGlobal, and the three that spy
+    // or fake timers restore them. A file that needs a fresh module graph must say so in a project
+    // of its own with isolate: true.
+    isolate: false,
     // A hang guard like testTimeout: a PostgreSQL file's beforeAll migrates a fresh schema, which
     // passed vitest's default 10 s on a loaded two-core machine running two files at once.
     hookTimeout: 30_000,
