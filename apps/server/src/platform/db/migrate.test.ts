@@ -196,21 +196,20 @@ describePostgres('migrations of one fresh PostgreSQL schema by several connectio
     return { released };
   }
 
-  // Eight whole migrations against a churning catalogue: 35 s beside a whole `pnpm test` on two cores.
-  it('succeeds while other schemas of the database are created and dropped (found by test files running in parallel: "schema vigil_t_… does not exist")', { timeout: 120_000 }, async () => {
-    // Another session keeps creating a schema with tables and dropping it, as the afterAll of a
-    // test file running beside this one does; kysely's migrator lists every schema's tables first.
+  /**
+   * Eight whole migrations of fresh schemas while another session runs `step` over and over (until
+   * told to stop) on a client of its own; kysely's migrator lists every schema's tables first.
+   */
+  async function migrateEightTimesBeside(setUp: (client: pg.Client) => Promise<void>, step: (client: pg.Client, i: number) => Promise<void>, tearDown: (client: pg.Client) => Promise<void>): Promise<void> {
     let churning = true;
     const churn = (async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
-        for (let i = 0; churning; i++) {
-          const other = `vigil_churn_${randomBytes(4).toString('hex')}_${i}`;
-          await client.query(`CREATE SCHEMA ${other}; ${Array.from({ length: 20 }, (_, t) => `CREATE TABLE ${other}.t${t} (id int, a text, b text)`).join('; ')}`);
-          await client.query(`DROP SCHEMA ${other} CASCADE`);
-        }
+        await setUp(client);
+        for (let i = 0; churning; i++) await step(client, i);
       } finally {
+        await tearDown(client);
         await client.end();
       }
     })();
@@ -224,50 +223,45 @@ describePostgres('migrations of one fresh PostgreSQL schema by several connectio
       churning = false;
       await churn;
     }
+  }
+  const nothing = async () => {};
+
+  // 35 s beside a whole `pnpm test` on two cores.
+  it('succeeds while other schemas of the database are created and dropped (found by test files running in parallel: "schema vigil_t_… does not exist")', { timeout: 120_000 }, async () => {
+    // Another session keeps creating a schema with tables and dropping it, as the afterAll of a
+    // test file running beside this one does.
+    await migrateEightTimesBeside(nothing, async (client, i) => {
+      const other = `vigil_churn_${randomBytes(4).toString('hex')}_${i}`;
+      await client.query(`CREATE SCHEMA ${other}; ${Array.from({ length: 20 }, (_, t) => `CREATE TABLE ${other}.t${t} (id int, a text, b text)`).join('; ')}`);
+      await client.query(`DROP SCHEMA ${other} CASCADE`);
+    }, nothing);
   });
 
   // Found with two test files migrating fresh schemas at once: `column "purl" of relation
   // "artifact_packages" does not exist` while the other schema's migration 0015 altered that table.
   it('succeeds while tables and columns of another schema are renamed and dropped', { timeout: 120_000 }, async () => {
-    let churning = true;
-    const churn = (async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      const other = `vigil_alter_${randomBytes(4).toString('hex')}`;
-      try {
-        await client.query(`CREATE SCHEMA ${other}; ${Array.from({ length: 20 }, (_, t) => `CREATE TABLE ${other}.t${t} (id serial, purl text, b text)`).join('; ')}`);
-        for (let i = 0; churning; i++) {
-          const t = `${other}.t${i % 20}`;
-          // One statement per query: each commits, so a listing can see any step between them.
-          for (const step of [
-            `ALTER TABLE ${t} RENAME COLUMN purl TO purl_v2`,
-            `ALTER TABLE ${t} RENAME COLUMN purl_v2 TO purl`,
-            `ALTER TABLE ${t} DROP COLUMN b`,
-            `ALTER TABLE ${t} ADD COLUMN b text`,
-            `ALTER TABLE ${t} RENAME TO t_v2`,
-            `ALTER TABLE ${other}.t_v2 RENAME TO t${i % 20}`,
-          ])
-            await client.query(step);
-          // Bursts of DDL with pauses, as another schema's migrations are: some listings overlap a
-          // burst (without the retry the first such overlap failed the migration, in every run
-          // tried), and the retry, a little later each time, finds a pause.
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-      } finally {
-        await client.query(`DROP SCHEMA IF EXISTS ${other} CASCADE`);
-        await client.end();
-      }
-    })();
-    try {
-      for (let round = 0; round < 8; round++) {
-        const [database] = await openFresh(1, 30_000);
-        await migrateToLatest(database!.db);
-        expect(await pendingMigrations(database!.db)).toEqual([]);
-      }
-    } finally {
-      churning = false;
-      await churn;
-    }
+    const other = `vigil_alter_${randomBytes(4).toString('hex')}`;
+    await migrateEightTimesBeside(
+      (client) => client.query(`CREATE SCHEMA ${other}; ${Array.from({ length: 20 }, (_, t) => `CREATE TABLE ${other}.t${t} (id serial, purl text, b text)`).join('; ')}`).then(nothing),
+      async (client, i) => {
+        const t = `${other}.t${i % 20}`;
+        // One statement per query: each commits, so a listing can see any step between them.
+        for (const ddl of [
+          `ALTER TABLE ${t} RENAME COLUMN purl TO purl_v2`,
+          `ALTER TABLE ${t} RENAME COLUMN purl_v2 TO purl`,
+          `ALTER TABLE ${t} DROP COLUMN b`,
+          `ALTER TABLE ${t} ADD COLUMN b text`,
+          `ALTER TABLE ${t} RENAME TO t_v2`,
+          `ALTER TABLE ${other}.t_v2 RENAME TO t${i % 20}`,
+        ])
+          await client.query(ddl);
+        // Bursts of DDL with pauses, as another schema's migrations are: some listings overlap a
+        // burst (without the retry the first such overlap failed the migration, in every run
+        // tried), and the retry, a little later each time, finds a pause.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      },
+      (client) => client.query(`DROP SCHEMA IF EXISTS ${other} CASCADE`).then(nothing),
+    );
   });
 
   it('a migration waiting for the lock longer than VIGIL_DB_STATEMENT_TIMEOUT_MS still succeeds (probe finding: "canceling statement due to statement timeout")', async () => {
