@@ -15,8 +15,8 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Test files share each worker's module cache: the server's modules (about 1,400 files with its
     // dependencies) load once per worker, not once per file. Importing them was most of a file's
-    // CPU (ten files alone: 63 s of CPU isolated, 19 s shared), and a whole `pnpm test` on a quiet
-    // two-core machine took 10 min 54 s this way against 19 min 39 s before issue 25
+    // CPU (ten files alone: 63 s of CPU isolated, 19 s shared), and a whole `pnpm test` from a new
+    // clone on a quiet two-core machine took 9 min 51 s with it against 14 min 04 s before issue 25
     // (docs/benchmarks.md, "Test suite time"). Safe because no test file changes module-level state
     // for the next: each builds its own runtime, app and database (startTestApp,
     // describeEachDialect), none calls vi.mock, vi.stubEnv or vi.stubGlobal, and the three that spy
