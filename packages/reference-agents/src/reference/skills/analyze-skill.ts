@@ -24,6 +24,7 @@ import { agentActionFindings, describedAsAttack } from './agent-action-findings.
 import { skillFileFindings } from './skill-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { logicBombFinding } from './logic-bomb.js';
+import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -193,6 +194,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   /** Shipped scripts and document texts, for the capability judge. */
   const code: SkillCode[] = [];
   const documents: string[] = [];
+  /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
+  const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined }> = [];
 
   // The skill's own text (its SKILL.md), read first: tools it uses name their installers in its other documents.
   const skillMd = listing.files.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path)).sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
@@ -248,6 +251,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
+    // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
+    // enabled: the repository track's rules for agent configuration judge them (packages they launch, their env).
+    const configKind = shipped ? agentConfigKind(file.path) : null;
+    if (configKind === 'mcp') {
+      const config = agentConfigFindings(file.path, text, configKind);
+      findings.push(...config.findings.filter((f) => f.category !== 'agent_config'));
+      for (const u of config.unpinnedCredentials ?? []) unpinnedCredentials.push({ file: file.path, ...u });
+    }
     if (shipped && (language !== null || CONFIG.test(file.path))) {
       findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
     }
@@ -271,6 +282,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
   if (obeysOutput !== null && relay !== undefined) {
     findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
+  }
+
+  // Credentials a plugin hands to an unpinned server that none of its documents names: the user was never
+  // told which secrets the server gets (a documented token is the setup step the README asks for).
+  for (const u of unpinnedCredentials) {
+    const undocumented = u.names.filter((n) => !documents.some((d) => new RegExp(`\\b${n}\\b`).test(d)));
+    if (undocumented.length === 0) continue;
+    findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: 'plugin passes credentials its documents never mention to an MCP server', file: u.file, ...(u.line === undefined ? {} : { line: u.line }), evidence: `${u.server}: ${undocumented.join(', ')}` }));
   }
 
   if (skillFile === null) {
