@@ -25,6 +25,7 @@ import { skillFileFindings } from './skill-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
+import { startupSnippets } from './startup-snippets.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -200,7 +201,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // The skill's own text (its SKILL.md), read first: tools it uses name their installers in its other documents.
   const skillMd = listing.files.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path)).sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
   const skillText = skillMd === undefined ? '' : ((await readArtifactText(skillMd)) ?? '');
-  for (const file of [...listing.files, ...linked.files]) {
+  const allFiles = [...listing.files, ...linked.files];
+  /** The skill's files its documents say to append to a shell startup file. */
+  const startupFiles = new Set<string>();
+  for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
     const isSkillMd = /(?:^|\/)SKILL\.md$/i.test(file.path);
@@ -217,6 +221,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
+      // Text the document says to append to a shell startup file runs in every new shell: a block is judged
+      // here, a named file of the skill after the walk.
+      const snippets = startupSnippets(text, allFiles.map((f) => f.path));
+      for (const block of snippets.blocks) {
+        const shim = privilegedShimFinding(file.path, block.body, 'document snippet for a shell startup file', { appendedToStartup: true });
+        if (shim !== null) findings.push({ ...shim, line: (shim.line ?? 1) + block.line - 1 });
+      }
+      for (const p of snippets.files) startupFiles.add(p);
       const obey: RegExpExecArray | null = obeysOutput === null ? OBEY_OUTPUT.exec(text) : null;
       if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
         obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
@@ -282,6 +294,13 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
   if (obeysOutput !== null && relay !== undefined) {
     findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
+  }
+
+  for (const path of startupFiles) {
+    const file = allFiles.find((f) => f.path === path);
+    const text = file === undefined ? null : await readArtifactText(file);
+    const shim = text === null ? null : privilegedShimFinding(path, text, 'file the skill says to append to a shell startup file', { appendedToStartup: true });
+    if (shim !== null) findings.push(shim);
   }
 
   // Credentials a plugin hands to an unpinned server that none of its documents names: the user was never
