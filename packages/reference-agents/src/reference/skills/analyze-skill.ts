@@ -14,7 +14,7 @@ import { CONVERSATION_UPLOAD_RULES } from '../mcp-servers/data-request-rules.js'
 import { hookCommandWithPayload, projectFormatterHook } from '../text/formatter-hook.js';
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
-import { isTestOrExample, languageOf, scriptFacts, worthParsing } from './script-facts.js';
+import { isTestOrExample, languageOf, scriptFacts, shebangLanguage, worthParsing } from './script-facts.js';
 import { skillCapabilityFindings, type SkillCode } from './skill-capabilities.js';
 import { shellFacts } from './shell-facts.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
@@ -238,7 +238,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       continue;
     }
     const shipped = !isTestOrExample(file.path);
-    const language = shipped ? languageOf(file.path) : null;
+    const language = shipped ? (languageOf(file.path) ?? shebangLanguage(file.path, text)) : null;
     if (language !== null) {
       code.push({ path: file.path, text });
       const facts = scriptFacts(file.path, text, language);
