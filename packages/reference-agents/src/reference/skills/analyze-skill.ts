@@ -26,6 +26,7 @@ import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
+import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -204,6 +205,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const allFiles = [...listing.files, ...linked.files];
   /** The skill's files its documents say to append to a shell startup file. */
   const startupFiles = new Set<string>();
+  /** Scripts that set a global git hooks directory: judged once the hooks the skill ships are known. */
+  const globalHooks: AgentFinding[] = [];
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -261,6 +264,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (shim !== null) findings.push(shim);
       const bomb = logicBombFinding(file.path, text, language, 'script');
       if (bomb !== null) findings.push(bomb);
+      const hooks = globalGitHooksFinding(file.path, text, 'script');
+      if (hooks !== null) globalHooks.push(hooks);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
@@ -294,6 +299,13 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
   if (obeysOutput !== null && relay !== undefined) {
     findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
+  }
+
+  // A global hooks directory whose hooks (shipped as files, or written by the script that sets it) send data:
+  // every push or commit in any repository of the user runs the upload.
+  for (const f of globalHooks) {
+    const sender = networkUse.find((n) => GIT_HOOK_NAME.test(n.file) || n.file === f.file);
+    findings.push(sender === undefined ? f : { ...f, severity: 'CRIT', title: 'script points git hooks of every repository at a directory whose hooks send data over the network', evidence: `${f.evidence ?? ''} … ${sender.file}: ${sender.fact.evidence}`.slice(0, 300) });
   }
 
   for (const path of startupFiles) {
