@@ -4,6 +4,7 @@ import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
+import { quotedAsPattern } from '../text/quoted-example.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
@@ -157,7 +158,13 @@ function jsonCommandFacts(text: string): ScriptFact[] {
 function documentCommandFindings(file: string, text: string, skillText = ''): AgentFinding[] {
   const findings: AgentFinding[] = [];
   const kept: ScriptFact[] = [];
+  const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
   for (const fact of documentCommandFacts(text)) {
+    // A command quoted in a review skill's list of patterns to detect is named, not run.
+    if (quotedAsPattern(text, lineStarts[fact.line - 1] ?? 0)) {
+      findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: 'document quotes a dangerous command as a pattern to detect', file, line: fact.line, evidence: fact.evidence }));
+      continue;
+    }
     const url = fact.kind === 'download-exec' ? firstUrl(fact.evidence) : null;
     const host = url ? downloadHostKind(url, skillText === '' ? text : `${text}\n${skillText}`) : null;
     if (url && host === 'anonymous') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'documented command downloads code from an anonymous host and runs it', file, line: fact.line, evidence: fact.evidence }));
