@@ -206,7 +206,8 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     // The prose around the image, without the image itself (its own `?token=…` names no source).
     const before = text.slice(Math.max(0, m.index - 500), m.index);
     const after = text.slice(m.index + m[0].length, Math.min(text.length, m.index + m[0].length + 500));
-    const prose = `${before} ${after}`;
+    // Addresses are left out too: another badge's `?token=…` is not a sentence about secrets.
+    const prose = `${before} ${after}`.replace(/\bhttps?:\/\/[^\s)>\]]+/g, ' ');
     // A slot: a placeholder-shaped value, an empty value, or a value or parameter the prose talks about
     // ("replacing conversation_so_far with …", "its `v` parameter is the contents of …").
     const slot = query.split('&').some((kv) => {

@@ -41,7 +41,11 @@ export function startupSnippets(text: string, paths: readonly string[]): Startup
     }
     // The block the instruction introduces: the next fence within a few lines, before any other prose paragraph ends.
     for (let j = i + 1; j < Math.min(lines.length, i + 5); j++) {
-      if (!FENCE.test(lines[j] as string)) continue;
+      if (!FENCE.test(lines[j] as string)) {
+        // Another paragraph of prose first: the block belongs to it, not to this instruction.
+        if ((lines[j] as string).trim() !== '') break;
+        continue;
+      }
       const body: string[] = [];
       let k = j + 1;
       for (; k < lines.length && !FENCE.test(lines[k] as string); k++) body.push(lines[k] as string);
