@@ -12,6 +12,8 @@ export function agentConfigKind(path: string): AgentConfigKind | null {
   if (/(^|\/)\.vscode\/settings\.json$/.test(path)) return 'vscode-settings';
   if (/(^|\/)\.vscode\/tasks\.json$/.test(path)) return 'vscode-tasks';
   if (/(^|\/)\.gemini\/settings\.json$/.test(path)) return 'gemini-settings';
+  // A Claude Code plugin's manifest declares the MCP servers the plugin starts (`mcpServers`), as `.mcp.json` does.
+  if (/(^|\/)\.claude-plugin\/plugin\.json$/.test(path)) return 'mcp';
   if (/(^|\/)(\.mcp\.json|\.(cursor|vscode|roo|amazonq|windsurf|kiro\/settings|junie|continue)\/mcp(_config)?\.json)$/.test(path)) return 'mcp';
   if (/(^|\/)(\.devcontainer\/([^/]+\/)?devcontainer\.json|\.devcontainer\.json)$/.test(path)) return 'devcontainer';
   if (/(^|\/)\.codex\/config\.toml$/.test(path)) return 'codex-config';
@@ -24,6 +26,8 @@ export interface AgentConfigResult {
   runs: string[];
   /** Files (relative to the workspace folder) an editor setting names as a program to run: judged once the walk knows they are committed. */
   executables: EditorExecutable[];
+  /** MCP servers started from unpinned packages with credentials in `env`: the variables' names, for a caller that knows what the artifact documents. */
+  unpinnedCredentials?: Array<{ server: string; names: string[]; line: number | undefined }>;
 }
 
 /** A workspace setting that names a program the editor or one of its extensions runs by itself. */
@@ -73,6 +77,7 @@ class ConfigScan {
   readonly findings: AgentFinding[] = [];
   readonly runs: string[] = [];
   readonly executables: EditorExecutable[] = [];
+  readonly unpinnedCredentials: Array<{ server: string; names: string[]; line: number | undefined }> = [];
 
   constructor(
     readonly path: string,
@@ -205,8 +210,36 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
       if (squat !== null && bare !== undefined) {
         scan.add('typosquat', 'HIGH', 'MCP server started from a package named like a popular one (likely typosquat)', pkg!, `${bare} (like ${squat.imitates})`);
       }
+      // Whatever the name resolves to at the next start gets the credentials: an unpinned package
+      // (no version, or a tag such as `latest`) handed tokens or cloud keys in `env`.
+      const secrets = credentialVariables(objectAt(server, 'env'));
+      if (pkg !== undefined && secrets.length > 0 && !pinnedPackage(pkg, ecosystem, args)) {
+        scan.add('supply_chain', 'HIGH', UNPINNED_MCP_CREDENTIALS_TITLE, pkg, `${name}: ${line.slice(0, 200)} (env: ${secrets.join(', ')})`);
+        scan.unpinnedCredentials.push({ server: name, names: secrets, line: lineOfText(scan.text, pkg) });
+      }
     }
   }
+}
+
+export const UNPINNED_MCP_CREDENTIALS_TITLE = 'MCP server started from an unpinned package is handed credentials in its environment';
+// Environment variable names that carry a credential, and values that point at a credentials file.
+const CREDENTIAL_NAME = /(?:^|_)(?:TOKEN|SECRET|PASSWORD|PASSWD|PAT|API_?KEY|ACCESS_KEY(?:_ID)?|SECRET_ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?|AUTH)(?:_|$)|^(?:AWS|AZURE|GOOGLE|GCP|GH|GITHUB|GITLAB|NPM|OPENAI|ANTHROPIC)_[A-Z_]*(?:KEY|TOKEN|SECRET|CREDENTIALS)/i;
+const CREDENTIAL_FILE = /(?:^|[\\/])(?:\.aws|\.ssh|\.config[\\/]gcloud|\.kube|\.docker|\.npmrc|\.netrc|\.git-credentials)(?:[\\/]|$)|application_default_credentials\.json/i;
+
+/** Names of the `env` entries of a server that carry credentials. */
+export function credentialVariables(env: Record<string, unknown> | null): string[] {
+  return objectEntries(env).filter(([k, v]) => typeof v === 'string' && v.trim() !== '' && (CREDENTIAL_NAME.test(k) || CREDENTIAL_FILE.test(v))).map(([k]) => k);
+}
+
+/** An exact version: `name@1.2.3` (npm), `name==1.2.3` / `name@1.2.3` / `--from name==1.2.3` (PyPI). Tags and ranges are not. */
+export function pinnedPackage(pkg: string, ecosystem: 'npm' | 'pypi', args: readonly string[]): boolean {
+  const exact = /^v?\d+(?:\.\d+)*(?:[-+.][\w.]+)?$/;
+  if (ecosystem === 'npm') {
+    const at = pkg.lastIndexOf('@');
+    return at > 0 && exact.test(pkg.slice(at + 1));
+  }
+  const spec = [pkg, ...args.filter((a, i) => args[i - 1] === '--from')];
+  return spec.some((s) => { const m = /(?:==|@)\s*([^\s,;]+)$/.exec(s); return m !== null && exact.test(m[1]!); });
 }
 
 const TASK_FETCHES = /https?:\/\/|\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|urlopen|urlretrieve|requests\.get|bitsadmin|certutil)\b/i;

@@ -4,6 +4,7 @@ import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
+import { quotedAsPattern } from '../text/quoted-example.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
@@ -14,7 +15,7 @@ import { CONVERSATION_UPLOAD_RULES } from '../mcp-servers/data-request-rules.js'
 import { hookCommandWithPayload, projectFormatterHook } from '../text/formatter-hook.js';
 import { skillLinkFiles } from './skill-link-files.js';
 import type { ScriptFact } from './script-fact.js';
-import { isTestOrExample, languageOf, scriptFacts, worthParsing } from './script-facts.js';
+import { isTestOrExample, languageOf, scriptFacts, shebangLanguage, worthParsing } from './script-facts.js';
 import { skillCapabilityFindings, type SkillCode } from './skill-capabilities.js';
 import { shellFacts } from './shell-facts.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
@@ -24,6 +25,9 @@ import { agentActionFindings, describedAsAttack } from './agent-action-findings.
 import { skillFileFindings } from './skill-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { logicBombFinding } from './logic-bomb.js';
+import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
+import { startupSnippets } from './startup-snippets.js';
+import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -154,7 +158,13 @@ function jsonCommandFacts(text: string): ScriptFact[] {
 function documentCommandFindings(file: string, text: string, skillText = ''): AgentFinding[] {
   const findings: AgentFinding[] = [];
   const kept: ScriptFact[] = [];
+  const lineStarts = [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
   for (const fact of documentCommandFacts(text)) {
+    // A command quoted in a review skill's list of patterns to detect is named, not run.
+    if (quotedAsPattern(text, lineStarts[fact.line - 1] ?? 0)) {
+      findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: 'document quotes a dangerous command as a pattern to detect', file, line: fact.line, evidence: fact.evidence }));
+      continue;
+    }
     const url = fact.kind === 'download-exec' ? firstUrl(fact.evidence) : null;
     const host = url ? downloadHostKind(url, skillText === '' ? text : `${text}\n${skillText}`) : null;
     if (url && host === 'anonymous') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'documented command downloads code from an anonymous host and runs it', file, line: fact.line, evidence: fact.evidence }));
@@ -193,11 +203,18 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   /** Shipped scripts and document texts, for the capability judge. */
   const code: SkillCode[] = [];
   const documents: string[] = [];
+  /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
+  const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined }> = [];
 
   // The skill's own text (its SKILL.md), read first: tools it uses name their installers in its other documents.
   const skillMd = listing.files.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path)).sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
   const skillText = skillMd === undefined ? '' : ((await readArtifactText(skillMd)) ?? '');
-  for (const file of [...listing.files, ...linked.files]) {
+  const allFiles = [...listing.files, ...linked.files];
+  /** The skill's files its documents say to append to a shell startup file. */
+  const startupFiles = new Set<string>();
+  /** Scripts that set a global git hooks directory: judged once the hooks the skill ships are known. */
+  const globalHooks: AgentFinding[] = [];
+  for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
     const isSkillMd = /(?:^|\/)SKILL\.md$/i.test(file.path);
@@ -214,6 +231,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
+      // Text the document says to append to a shell startup file runs in every new shell: a block is judged
+      // here, a named file of the skill after the walk.
+      const snippets = startupSnippets(text, allFiles.map((f) => f.path));
+      for (const block of snippets.blocks) {
+        const shim = privilegedShimFinding(file.path, block.body, 'document snippet for a shell startup file', { appendedToStartup: true });
+        if (shim !== null) findings.push({ ...shim, line: (shim.line ?? 1) + block.line - 1 });
+      }
+      for (const p of snippets.files) startupFiles.add(p);
       const obey: RegExpExecArray | null = obeysOutput === null ? OBEY_OUTPUT.exec(text) : null;
       if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
         obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
@@ -223,7 +248,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       continue;
     }
     const shipped = !isTestOrExample(file.path);
-    const language = shipped ? languageOf(file.path) : null;
+    const language = shipped ? (languageOf(file.path) ?? shebangLanguage(file.path, text)) : null;
     if (language !== null) {
       code.push({ path: file.path, text });
       const facts = scriptFacts(file.path, text, language);
@@ -246,8 +271,18 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (shim !== null) findings.push(shim);
       const bomb = logicBombFinding(file.path, text, language, 'script');
       if (bomb !== null) findings.push(bomb);
+      const hooks = globalGitHooksFinding(file.path, text, 'script');
+      if (hooks !== null) globalHooks.push(hooks);
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
+    // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
+    // enabled: the repository track's rules for agent configuration judge them (packages they launch, their env).
+    const configKind = shipped ? agentConfigKind(file.path) : null;
+    if (configKind === 'mcp') {
+      const config = agentConfigFindings(file.path, text, configKind);
+      findings.push(...config.findings.filter((f) => f.category !== 'agent_config'));
+      for (const u of config.unpinnedCredentials ?? []) unpinnedCredentials.push({ file: file.path, ...u });
+    }
     if (shipped && (language !== null || CONFIG.test(file.path))) {
       findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
     }
@@ -271,6 +306,28 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
   if (obeysOutput !== null && relay !== undefined) {
     findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
+  }
+
+  // A global hooks directory whose hooks (shipped as files, or written by the script that sets it) send data:
+  // every push or commit in any repository of the user runs the upload.
+  for (const f of globalHooks) {
+    const sender = networkUse.find((n) => GIT_HOOK_NAME.test(n.file) || n.file === f.file);
+    findings.push(sender === undefined ? f : { ...f, severity: 'CRIT', title: 'script points git hooks of every repository at a directory whose hooks send data over the network', evidence: `${f.evidence ?? ''} … ${sender.file}: ${sender.fact.evidence}`.slice(0, 300) });
+  }
+
+  for (const path of startupFiles) {
+    const file = allFiles.find((f) => f.path === path);
+    const text = file === undefined ? null : await readArtifactText(file);
+    const shim = text === null ? null : privilegedShimFinding(path, text, 'file the skill says to append to a shell startup file', { appendedToStartup: true });
+    if (shim !== null) findings.push(shim);
+  }
+
+  // Credentials a plugin hands to an unpinned server that none of its documents names: the user was never
+  // told which secrets the server gets (a documented token is the setup step the README asks for).
+  for (const u of unpinnedCredentials) {
+    const undocumented = u.names.filter((n) => !documents.some((d) => new RegExp(`\\b${n}\\b`).test(d)));
+    if (undocumented.length === 0) continue;
+    findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: 'plugin passes credentials its documents never mention to an MCP server', file: u.file, ...(u.line === undefined ? {} : { line: u.line }), evidence: `${u.server}: ${undocumented.join(', ')}` }));
   }
 
   if (skillFile === null) {

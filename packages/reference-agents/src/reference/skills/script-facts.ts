@@ -18,6 +18,19 @@ export function languageOf(path: string): ScriptLanguage | null {
   return null;
 }
 
+/**
+ * The language of a file without an extension by its `#!` line (`bin/setup`, `hooks/pre-push`): such
+ * files are run as programs (git hooks, `./setup`) and are read like any script.
+ */
+export function shebangLanguage(path: string, text: string): ScriptLanguage | null {
+  if ((path.split('/').pop() ?? '').includes('.')) return null;
+  const interpreter = /^#!\s*(?:\/usr)?(?:\/local)?\/bin\/(?:env\s+(?:-S\s+)?)?([\w.-]+)/.exec(text)?.[1] ?? '';
+  if (/^(?:ba|z|da|k)?sh$/.test(interpreter)) return 'shell';
+  if (/^python[\d.]*$/.test(interpreter)) return 'python';
+  if (/^(?:node|nodejs|bun|deno)$/.test(interpreter)) return 'javascript';
+  return null;
+}
+
 // Tests, examples and benchmarks are not what a skill or server runs; security tools keep attack
 // samples there as fixtures.
 const NOT_SHIPPED_CODE = /(?:^|\/)(?:test|tests|__tests__|spec|specs|examples?|fixtures?|benchmarks?|bench)\/|\.(?:test|spec|bench)\.[cm]?[jt]sx?$|(?:^|\/)(?:test_[^/]*|[^/]*_test|conftest)\.py$/i;

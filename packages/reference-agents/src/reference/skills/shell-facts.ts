@@ -3,7 +3,7 @@ import { isExecutableMode } from './written-file.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['download-exec', /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/],
-  ['decoded-exec', /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|\beval\s+["']?\$\([^)]*base64\s+(?:-d|--decode)|\bxxd\s+-r[^\n]*\|\s*(?:ba)?sh\b/],
+  ['decoded-exec', /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|\b(?:ba|z|da)?sh\s+-c\s+["']?\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b|\beval\s+["']?\$\([^)]*base64\s+(?:-d|--decode)|\bxxd\s+-r[^\n]*\|\s*(?:ba)?sh\b/],
   ['reverse-shell', /\/dev\/(?:tcp|udp)\/|\bn(?:c|cat)\b[^\n]*\s-e\s|\bmkfifo\b[^\n]*\bn(?:c|cat)\b|\bsocat\b[^\n]*exec:|\b([3-9])<>[^;&|\n]*[;&|\n][^\n]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/i],
   ['shell-injection', /(?<![\w-])eval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
   ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],

@@ -27,6 +27,15 @@ const IMAGE_EXFIL_WORDS = new RegExp(
 const SLOT_VALUE = /^(?:[A-Z][A-Z0-9_]{2,}|\{[^}]*\}|<[^>]*>|\$\{?\w+\}?|\.{3}|…|X{3,}|\[[^\]]*\])$/;
 // Where the values are to come from: secrets, .env files, shell history, credentials, the environment.
 const SECRET_SOURCE = /(?:^|[\s`'"(/~])\.env\b|\bdotenv\b|\b(?:shell|bash|zsh|command|terminal)\s+history\b|\.(?:bash|zsh)_history\b|\bhistory\s+(?:file|lines)\b|\bsecrets?\b|\btokens?\b|\bapi[\s_-]?keys?\b|\bpasswords?\b|\bcredentials?\b|\benvironment\s+variables?\b|\.ssh\b|\.aws\b|\.npmrc\b/i;
+// The conversation itself as what a slot is filled with.
+const CONVERSATION_SOURCE = /\b(?:(?:whole|full|entire)\s+)?(?:conversation|chat\s+history|transcript)\b|\b(?:user['’]s|previous|earlier)\s+(?:messages|prompts|turns)\b/i;
+// Every answer the model gives from now on.
+const EVERY_REPLY = /\b(?:every|each|all(?:\s+of\s+your)?|any)\s+(?:of\s+your\s+)?(?:reply|replies|response|responses|answer|answers|message|messages|turn|turns|output)\b/i;
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 const NEGATED_SOURCE = /\b(?:never|not|don['’]t|avoid|without|no)\b/i;
 
 // Instruction to write where an agent or a shell reads at every start. Memory file names are matched
@@ -194,11 +203,26 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     const url = (m[1] ?? m[2]) as string;
     if (findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) continue;
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-    if (!query.split('&').some((kv) => SLOT_VALUE.test(kv.slice(kv.indexOf('=') + 1)))) continue;
-    const window = text.slice(Math.max(0, m.index - 500), Math.min(text.length, m.index + m[0].length + 500));
-    const source = window.split(/(?<=[.!?])\s+|\n\s*\n/).find((sentence) => SECRET_SOURCE.test(sentence) && !NEGATED_SOURCE.test(sentence));
+    // The prose around the image, without the image itself (its own `?token=…` names no source).
+    const before = text.slice(Math.max(0, m.index - 500), m.index);
+    const after = text.slice(m.index + m[0].length, Math.min(text.length, m.index + m[0].length + 500));
+    // Addresses are left out too: another badge's `?token=…` is not a sentence about secrets.
+    const prose = `${before} ${after}`.replace(/\bhttps?:\/\/[^\s)>\]]+/g, ' ');
+    // A slot: a placeholder-shaped value, an empty value, or a value or parameter the prose talks about
+    // ("replacing conversation_so_far with …", "its `v` parameter is the contents of …").
+    const slot = query.split('&').some((kv) => {
+      const key = kv.includes('=') ? kv.slice(0, kv.indexOf('=')) : kv;
+      const value = kv.includes('=') ? kv.slice(kv.indexOf('=') + 1) : '';
+      if (SLOT_VALUE.test(value) || (kv.includes('=') && value === '')) return true;
+      if (/^[A-Za-z_][\w-]{2,}$/.test(value) && new RegExp(`(?:^|[^\\w/?=&-])${escapeRe(value)}(?![\\w-])`).test(prose)) return true;
+      return key !== '' && new RegExp(`[\`'"]${escapeRe(key)}[\`'"]\\s+(?:query\\s+)?(?:parameter|param|value|field)|\\b(?:parameter|param)\\s+[\`'"]?${escapeRe(key)}\\b`, 'i').test(prose);
+    });
+    if (!slot) continue;
+    const source = prose.split(/(?<=[.!?])\s+|\n\s*\n/).find((sentence) => (SECRET_SOURCE.test(sentence) || CONVERSATION_SOURCE.test(sentence)) && !NEGATED_SOURCE.test(sentence));
     if (source === undefined) continue;
-    findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
+    // Rendered with every reply: each answer carries the data out, with no step the user sees.
+    const standing = EVERY_REPLY.test(prose);
+    findings.push(referenceFinding({ category: 'exfiltration', severity: standing ? 'CRIT' : 'HIGH', title: standing ? 'Markdown image rendered with every reply is to be filled with secrets, .env values or the conversation' : 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
   }
   // A paragraph's wrapped lines are one sentence (same length, so lines stay those of the document).
   const joined = text.replace(/([^\n])\n(?=[^\n])/g, '$1 ');

@@ -28,7 +28,7 @@ const CAPTURES_PASSWORD = /\bread\s+(?:-\w+\s+)*-\w*s\w*\b|\bstty\s+-echo\b|\bge
  * user types runs it. CRIT when the text also reads a password silently (`read -s`, `stty -echo`,
  * `getpass`, a `[sudo] password for` prompt), else HIGH.
  */
-export function privilegedShimFinding(file: string, text: string, subject: string): AgentFinding | null {
+export function privilegedShimFinding(file: string, text: string, subject: string, options: { appendedToStartup?: boolean } = {}): AgentFinding | null {
   if (!new RegExp(String.raw`\b${PRIVILEGED}\b`).test(text)) return null;
   let target: { index: number; path: string } | undefined;
   for (const m of text.matchAll(SHELL_WRITE_TARGET)) {
@@ -53,7 +53,8 @@ export function privilegedShimFinding(file: string, text: string, subject: strin
   // The same shim as an alias or a shell function written into a shell startup file:
   // `echo "alias sudo='~/.x/s'" >> ~/.bashrc`, `sudo() { read -s p; … }` appended to `.zshrc`.
   const redefined = new RegExp(String.raw`\balias\s+${PRIVILEGED}\s*=|(?:^|[\s;'"])(?:function\s+${PRIVILEGED}\b|${PRIVILEGED}\s*\(\s*\)\s*\{)`, 'm').exec(text);
-  if (target === undefined && redefined !== null && STARTUP_FILE.test(text) && STARTUP_WRITE.test(text)) return finding(file, text, subject, redefined.index, redefined[0].trim());
+  // `appendedToStartup`: the text is itself what goes into a startup file (a snippet a skill's document says to append).
+  if (target === undefined && redefined !== null && (options.appendedToStartup === true || (STARTUP_FILE.test(text) && STARTUP_WRITE.test(text)))) return finding(file, text, subject, redefined.index + redefined[0].length - redefined[0].trimStart().length, redefined[0].trim());
   if (target === undefined) return null;
   if (!PATH_FIRST.test(text) && !USER_BIN.test(text)) return null;
   return finding(file, text, subject, target.index, target.path);

@@ -140,3 +140,35 @@ export function isDetectedSpecimen(text: string, from: number, to: number, quote
   return DETECTS_SENTENCE.test(before.slice(Math.max(0, start)));
 }
 const DETECTS_SENTENCE = /^\s*["'`(]*\s*(?:it\s+|this\s+tool\s+|the\s+tool\s+)?(?:detects|flags|scans\s+for|finds|catches|matches|looks\s+for|checks\s+for|recogni[sz]es|blocks|rejects)\b/i;
+
+// Words that introduce what follows as something to find, not to do.
+const DETECT_INTRO = /\b(?:detect\w*|flag\w*|red[\s-]flags?|look\s+(?:out\s+)?for|watch\s+(?:out\s+)?for|recogni[sz]e\w*|report\s+(?:each|any|every|all)|(?:never|do\s+not|don['’]t)\s+run)\b/i;
+// A document whose subject is finding such things: a review, an audit, a scanner.
+const REVIEW_SUBJECT = /\b(?:security[\s-]review\w*|review\w*|audit\w*|scan\w*|detect\w*|vet\w*|inspect\w*|triag\w*)\b/i;
+const LIST_OR_TABLE_LINE = /^\s*(?:[-*+]|\d+[.)]|\|)\s*/;
+
+/**
+ * True when the command at `[from, to)` is quoted as a pattern to find: it sits in a fenced block, a
+ * table or a list, the lines introducing that block say what follows is to be detected, flagged or
+ * never run ("Red flags in scripts (detect these, never run them):", "Flag a script when it contains
+ * any of the following:", a table column "Pattern to detect"), and the document is itself about
+ * reviewing or auditing (its front matter or first heading). A security-review skill has to quote
+ * `curl … | bash` to say what to look for; a setup step under "Run this first:" is not lowered.
+ */
+export function quotedAsPattern(text: string, from: number): boolean {
+  const head = text.slice(0, 600);
+  if (!REVIEW_SUBJECT.test(head)) return false;
+  const lineEnd = text.indexOf('\n', from);
+  const lines = text.slice(0, lineEnd < 0 ? text.length : lineEnd).split('\n');
+  let i = lines.length - 1;
+  const current = lines[i] ?? '';
+  if (inFence(text, from)) {
+    while (i > 0 && !/^\s*(?:```|~~~)/.test(lines[i] ?? '')) i--;
+  } else if (LIST_OR_TABLE_LINE.test(current)) {
+    while (i > 0 && (LIST_OR_TABLE_LINE.test(lines[i - 1] ?? '') || /^[ \t]{2,}\S/.test(lines[i - 1] ?? ''))) i--;
+    // A table's header row names its columns ("Pattern to detect"): it is part of the introduction.
+    if (/^\s*\|/.test(current) && DETECT_INTRO.test(lines[i] ?? '')) return true;
+  } else return false;
+  const intro = lines.slice(Math.max(0, i - 3), i).join('\n');
+  return DETECT_INTRO.test(intro);
+}
