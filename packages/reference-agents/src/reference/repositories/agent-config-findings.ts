@@ -27,7 +27,7 @@ export interface AgentConfigResult {
   /** Files (relative to the workspace folder) an editor setting names as a program to run: judged once the walk knows they are committed. */
   executables: EditorExecutable[];
   /** MCP servers started from unpinned packages with credentials in `env`: the variables' names, for a caller that knows what the artifact documents. */
-  unpinnedCredentials?: Array<{ server: string; names: string[]; line: number | undefined }>;
+  unpinnedCredentials?: Array<{ server: string; names: string[]; line: number | undefined; evidence: string }>;
 }
 
 /** A workspace setting that names a program the editor or one of its extensions runs by itself. */
@@ -77,7 +77,7 @@ class ConfigScan {
   readonly findings: AgentFinding[] = [];
   readonly runs: string[] = [];
   readonly executables: EditorExecutable[] = [];
-  readonly unpinnedCredentials: Array<{ server: string; names: string[]; line: number | undefined }> = [];
+  readonly unpinnedCredentials: Array<{ server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
   constructor(
     readonly path: string,
@@ -211,11 +211,13 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
         scan.add('typosquat', 'HIGH', 'MCP server started from a package named like a popular one (likely typosquat)', pkg!, `${bare} (like ${squat.imitates})`);
       }
       // Whatever the name resolves to at the next start gets the credentials: an unpinned package
-      // (no version, or a tag such as `latest`) handed tokens or cloud keys in `env`.
+      // (no version, or a tag such as `latest`) handed tokens or cloud keys in `env`. Listed, not
+      // judged here: a committed `.mcp.json` starting an official server with `npx -y` and a token
+      // is the usual setup, so only a caller that can tell documented from undocumented credentials
+      // (the skills agent, for a plugin) makes a finding of it.
       const secrets = credentialVariables(objectAt(server, 'env'));
       if (pkg !== undefined && secrets.length > 0 && !pinnedPackage(pkg, ecosystem, args)) {
-        scan.add('supply_chain', 'HIGH', UNPINNED_MCP_CREDENTIALS_TITLE, pkg, `${name}: ${line.slice(0, 200)} (env: ${secrets.join(', ')})`);
-        scan.unpinnedCredentials.push({ server: name, names: secrets, line: lineOfText(scan.text, pkg) });
+        scan.unpinnedCredentials.push({ server: name, names: secrets, line: lineOfText(scan.text, pkg), evidence: `${name}: ${line.slice(0, 200)} (env: ${secrets.join(', ')})` });
       }
     }
   }

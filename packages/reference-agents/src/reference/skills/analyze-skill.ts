@@ -25,7 +25,7 @@ import { agentActionFindings, describedAsAttack } from './agent-action-findings.
 import { skillFileFindings } from './skill-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { logicBombFinding } from './logic-bomb.js';
-import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
+import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 
@@ -204,7 +204,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const code: SkillCode[] = [];
   const documents: string[] = [];
   /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
-  const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined }> = [];
+  const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
   // The skill's own text (its SKILL.md), read first: tools it uses name their installers in its other documents.
   const skillMd = listing.files.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path)).sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0];
@@ -322,10 +322,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (shim !== null) findings.push(shim);
   }
 
-  // Credentials a plugin hands to an unpinned server that none of its documents names: the user was never
-  // told which secrets the server gets (a documented token is the setup step the README asks for).
+  // A plugin's server started from an unpinned package with credentials in its environment: whatever the
+  // name resolves to at the next start gets them. MED where the plugin's documents name every credential
+  // (the setup step a README asks for, common with official servers); HIGH, with a MED for the
+  // undocumented ones, where the user was never told which secrets the server gets.
   for (const u of unpinnedCredentials) {
     const undocumented = u.names.filter((n) => !documents.some((d) => new RegExp(`\\b${n}\\b`).test(d)));
+    const at = { file: u.file, ...(u.line === undefined ? {} : { line: u.line }) };
+    findings.push(referenceFinding({ category: 'supply_chain', severity: undocumented.length === 0 ? 'MED' : 'HIGH', title: UNPINNED_MCP_CREDENTIALS_TITLE, ...at, evidence: u.evidence }));
     if (undocumented.length === 0) continue;
     findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: 'plugin passes credentials its documents never mention to an MCP server', file: u.file, ...(u.line === undefined ? {} : { line: u.line }), evidence: `${u.server}: ${undocumented.join(', ')}` }));
   }

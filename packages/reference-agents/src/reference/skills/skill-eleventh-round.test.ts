@@ -22,11 +22,12 @@ describe('plugin MCP configuration', () => {
     expect(r.verdict).toBe('BLOCK');
     expect(titles(r)).toContain('HIGH MCP server started from an unpinned package is handed credentials in its environment');
   });
-  it('leaves a pinned package alone, and a documented token on an unpinned one is HIGH only', async () => {
+  it('leaves a pinned package alone, and a documented token on an unpinned one is MED only (the usual setup of an official server)', async () => {
     const pinned = await scan({ '.mcp.json': server(['npx', '-y', '@acme-x/mcp@1.4.2'], { GITHUB_TOKEN: '${GITHUB_TOKEN}' }), 'SKILL.md': skillMd('Issues.', 'Use the tools.\n') });
     expect(pinned.verdict).toBe('ALLOW');
     const documented = await scan({ '.mcp.json': server(['uvx', 'acme-mcp'], { GITHUB_TOKEN: '${GITHUB_TOKEN}' }), 'SKILL.md': skillMd('Issues.', 'Set GITHUB_TOKEN to a read-only token.\n') });
-    expect(documented.verdict).toBe('WARN');
+    expect(documented.verdict).toBe('ALLOW');
+    expect(titles(documented)).toContain('MED MCP server started from an unpinned package is handed credentials in its environment');
   });
   it('knows pins and credentials by their shapes', () => {
     expect(pinnedPackage('@a/b@1.2.3', 'npm', [])).toBe(true);
