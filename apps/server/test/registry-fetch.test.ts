@@ -479,7 +479,9 @@ describeEachDialect('on-demand registry fetching', (ctx) => {
     };
     try {
       const logs: Logged[] = [];
-      const setup = await start({ db: database.db.withPlugin(resetOnOutcome), logger: loggingTo(logs), outcomeRetryDelaysMs: [100, 200] });
+      // The production waits (1 s, then 2 s): with 100 and 200 ms both retries failed once on a
+      // loaded machine (a whole server suite beside other work) and the fetch was left `running`.
+      const setup = await start({ db: database.db.withPlugin(resetOnOutcome), logger: loggingTo(logs), outcomeRetryDelaysMs: [1_000, 2_000] });
       await verify(setup, 'npm:plain-pkg@1.0.0');
       // Settled first, judged after the row: what matters most is where the fetch stands.
       const drained = await setup.worker.drain().then(

@@ -169,7 +169,12 @@ async function authenticate(ctx: SignedAuthContext, request: FastifyRequest): Pr
     request.log.error({ err: error }, 'replay store unavailable');
     throw new VigilError('upstream_unavailable', { cause: error });
   }
-  if (!firstUse) throw await ctx.failures.failure(request, 'signature_replayed');
+  // Refused, but not counted against the failure limit: the signature verified, so the key's
+  // holder signed it. An honest signer meets replays when it restarts within the lead its
+  // predecessor signed ahead (docs/protocol.md, "Signature-failure limit"), and counting them locked
+  // a restarted validator out for a minute; a captured request replayed in a flood costs what any
+  // correctly signed request costs, which the rate limits bound.
+  if (!firstUse) throw new VigilError('signature_replayed');
   return hotkey;
 }
 
