@@ -416,9 +416,11 @@ describeEachDialect('following releases (watches)', (ctx) => {
     const others = ['plain-pkg', '@vigil-test/scoped', 'weather-mcp', 'pdf-skill', 'tampered-pkg'];
     await runRegistriesCommand(ctx.db(), ['watch', 'add', 'npm:old-pkg', ...others.map((n) => `npm:${n}`)], T0);
     proxy.setFault({ kind: 'hang' }, { match: (path) => path === '/old-pkg' });
-    // Its own connectors with a response timeout long enough that everything below happens while the one answer hangs.
+    // Its own connectors with a response timeout long enough that everything below happens while the
+    // one answer hangs; the hang is then ended by a reset rather than waited out (the connectors'
+    // own tests time hung answers out).
     const config = loadConfig({ LOG_LEVEL: 'silent', VIGIL_NPM_REGISTRY_URL: proxy.url, VIGIL_PYPI_URL: proxy.url, VIGIL_WATCH_INTERVAL_S: String(INTERVAL_MS / 1000), VIGIL_WATCH_CONCURRENCY: '2' }, work);
-    const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0, metadataCacheEntries: 0, responseTimeoutMs: 15_000 } });
+    const connectors = createRegistryConnectors(config.registries, { maxArtifactBytes: config.artifactLimitBytes, overrides: { retries: 0, metadataCacheEntries: 0, responseTimeoutMs: 60_000 } });
     setup.watchConnectors.push(connectors);
     const watcher = createWatcher({ db: ctx.db(), settings: config.registries, connectors, now: () => setup.clock.now, random: () => 0.5 });
     const polledAt = async (at: number) => {
@@ -438,7 +440,8 @@ describeEachDialect('following releases (watches)', (ctx) => {
     void watcher.drain();
     expect(await polledAt(setup.clock.now)).toEqual([]);
     expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: watcher.holderId, last_polled_at: null });
-    // The hung answer times out: a failed poll like any other, and the drain ends.
+    // The hung answer ends in a reset: a failed poll like any other, and the drain ends.
+    proxy.releaseHung();
     expect(await draining).toBe(others.length * 2 + 1);
     expect(await watched('npm:old-pkg')).toMatchObject({ lease_owner: null, failures: 1, last_error: expect.stringMatching(/^registry_unavailable: /) });
   }, 60_000);

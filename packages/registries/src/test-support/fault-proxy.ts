@@ -28,6 +28,8 @@ export interface FaultProxy {
   /** The most requests that were open at once since the last `resetPeak`. */
   readonly peakInFlight: number;
   resetPeak(): void;
+  /** Ends every request a `hang` fault is holding by resetting its connection (RST). */
+  releaseHung(): void;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   let remaining = Infinity;
   let inFlight = 0;
   let peakInFlight = 0;
+  const hung = new Set<Socket>();
 
   const forward = (req: IncomingMessage): Promise<{ status: number; headers: IncomingMessage['headers']; body: Buffer }> =>
     new Promise((resolve, reject) => {
@@ -76,7 +79,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       active = fault;
       remaining -= 1;
     }
-    if (active?.kind === 'hang') return;
+    if (active?.kind === 'hang') {
+      const socket = req.socket;
+      hung.add(socket);
+      socket.once('close', () => hung.delete(socket));
+      return;
+    }
     const delay = active?.kind === 'delay' ? active.ms : 0;
     if (active?.kind === 'delay') active = null;
     if (active?.kind === 'status') {
@@ -154,6 +162,10 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     resetPeak() {
       peakInFlight = inFlight;
+    },
+    releaseHung() {
+      for (const socket of hung) socket.resetAndDestroy();
+      hung.clear();
     },
     setFault(next, options = {}) {
       fault = next;
