@@ -115,6 +115,10 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     const facts = javascriptFacts(text, { typescript: TS_FILE.test(rel) });
     parsedBytes += file.size;
     factsCache.set(rel, facts);
+    // The walk below skips what it finds parsed here: the text-level checks (invisible-character
+    // payloads, escape-coded names, code after a run of whitespace) must run on install-time code too,
+    // where they matter most. They were skipped for every install script and what it requires.
+    findings.push(...unicodeFindings(text, rel, 'javascript'), ...hiddenCodeFindings(text, rel));
     for (const imp of facts.imports) {
       if (!imp.module.startsWith('.')) continue;
       const target = resolveModulePath(imp.module, posix.dirname(rel), (p) => byPath.has(p));

@@ -221,7 +221,7 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (target !== null && !whole.has(target)) queue.push([target, 'whole', `${rel}:${c.line} calls ${c.callee.split('.').pop()}()`]);
       }
     }
-    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says', checkout: 'when the checkout is built, tested or opened', readme: 'when run as the README says' }[entry.when];
+    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says', checkout: 'when the checkout is built, tested or opened', readme: 'when run as the project says (its README, or its start, dev or test script)' }[entry.when];
 
     // Proven flow (a): data carrying secrets, or what a reading module returns, handed on the path to a function of a module that sends.
     for (const rel of topRun) {

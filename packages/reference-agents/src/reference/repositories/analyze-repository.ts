@@ -147,6 +147,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...build.findings);
         const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/') + 1) : '';
         if (!example) for (const path of build.runs) queue(`${dir}${path}`, 'automatic');
+        // Only the checkout's own manifests: a workspace package's start script is its own business.
+        if (!example && (file.path === 'package.json' || /^(?:packages|apps)\/[^/]+\/package\.json$/.test(file.path))) for (const path of build.userRuns) queue(`${dir}${path}`, 'script');
       }
       if (isActionPath(file.path)) {
         const action = actionFindings(file.path, text);
@@ -191,6 +193,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       const text = file === undefined || file.size > MAX_SECRET_SCAN_BYTES ? null : await readArtifactText(file);
       if (text !== null) findings.push(...procMacroFindings(path, text));
     }
+    // Scripts the README tells its reader to run (`python3 exploit.py -u …`, `node scripts/setup.js`):
+    // a proof of concept or a take-home project is cloned to be run this way.
+    for (const path of await readmeRunScripts(byPath)) queue(path, 'script');
     findings.push(...(await runCodeOf(runsByItself, byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
     findings.push(...(await handoffFindings(handoffs, byPath)));
@@ -260,7 +265,7 @@ const MAX_IMPORTED_RUN_FILES = 50;
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
-  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2 };
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
@@ -288,6 +293,20 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
   return out;
 }
 
+/** The root README's text ('' when there is none or it is too large to be a README). */
+async function rootReadme(byPath: Map<string, ArtifactFile>): Promise<string> {
+  const readme = [...byPath].find(([p]) => /^readme(\.(md|markdown|rst|txt))?$/i.test(p))?.[1];
+  return readme === undefined || readme.size > 1_000_000 ? '' : ((await readArtifactText(readme)) ?? '');
+}
+
+/** The checkout's scripts its root README tells the reader to run, outside test and example paths. */
+async function readmeRunScripts(byPath: Map<string, ArtifactFile>): Promise<string[]> {
+  const readmeText = await rootReadme(byPath);
+  if (readmeText === '') return [];
+  const paths = [...byPath.keys()].filter((p) => (JS_CODE.test(p) || PY_CODE.test(p)) && !isExamplePath(p));
+  return documentRunScripts(paths, readmeText);
+}
+
 /**
  * The packages agent's capability judge over the code a checkout runs by itself (build, test, hook and
  * editor entries, with what they import) and the scripts its README tells the reader to run (a PoC's
@@ -295,10 +314,12 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
  * not name. Tests and examples are not entries unless something runs them.
  */
 async function capabilityJudgement(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
-  const readme = [...byPath].find(([p]) => /^readme(\.(md|markdown|rst|txt))?$/i.test(p))?.[1];
-  const readmeText = readme === undefined || readme.size > 1_000_000 ? '' : ((await readArtifactText(readme)) ?? '');
+  const readmeText = await rootReadme(byPath);
   const paths = [...byPath.keys()].filter((p) => JS_CODE.test(p) || PY_CODE.test(p));
-  const entries: AutoRunEntry[] = [...[...runs.keys()].filter((p) => JS_CODE.test(p) || PY_CODE.test(p)).map((rel) => ({ rel, when: 'checkout' as const })), ...documentRunScripts(paths, readmeText).filter((p) => !runs.has(p)).map((rel) => ({ rel, when: 'readme' as const }))];
+  const entries: AutoRunEntry[] = [
+    ...[...runs].filter(([p]) => JS_CODE.test(p) || PY_CODE.test(p)).map(([rel, reason]) => ({ rel, when: reason === 'script' ? ('readme' as const) : ('checkout' as const) })),
+    ...documentRunScripts(paths, readmeText).filter((p) => !runs.has(p)).map((rel) => ({ rel, when: 'readme' as const })),
+  ];
   if (entries.length === 0) return [];
   // Code is read within bounds, the entries and the files beside them first (what they import is most likely there).
   const dirs = new Set(entries.map((e) => posix.dirname(e.rel)));

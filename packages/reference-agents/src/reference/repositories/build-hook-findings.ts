@@ -7,6 +7,12 @@ import { expandShellVariables, shellCommandFindings, shellScriptFindings } from 
 
 /** Lifecycle scripts npm, pnpm and Yarn run in a checkout by themselves (`npm install` runs them for the root and every workspace). */
 const LIFECYCLE = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'] as const;
+/**
+ * Scripts a checkout's user runs as the project's first step (`npm start`, `npm run dev`, `npm test`):
+ * not by themselves, but a take-home assignment or a cloned demo is cloned to be run this way, and
+ * the fake job-interview repositories put their loaders behind exactly these.
+ */
+const USER_RUN = ['start', 'prestart', 'poststart', 'dev', 'serve', 'test', 'pretest'] as const;
 const GIT_HOOK_NAME = /^(pre-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|post-rewrite|pre-auto-gc|post-update|pre-receive|update|reference-transaction)$/;
 
 /** What kind of build or hook file a path is, or null. */
@@ -31,6 +37,8 @@ export interface BuildFileResult {
   findings: AgentFinding[];
   /** Repository files an automatic command runs (`node scripts/postinstall.js`), to analyze as code. */
   runs: string[];
+  /** Repository files the project's start, dev, serve or test script runs (`node server/index.js`), to analyze as code. */
+  userRuns: string[];
 }
 
 /** `node x.js`, `python x.py`, `sh x.sh`, `./x.sh`: the repository file a command runs, if any. */
@@ -80,6 +88,7 @@ function yamlCommands(text: string, keys: readonly string[]): string[] {
 export function buildFileFindings(path: string, text: string, kind: BuildFileKind): BuildFileResult {
   const findings: AgentFinding[] = [];
   const runs: string[] = [];
+  const userRuns: string[] = [];
   const check = (command: string, where: string, automatic: boolean, line: number | undefined) => {
     findings.push(...shellCommandFindings(command, { file: path, line, where, automatic }));
     const target = automatic ? scriptTarget(command) : null;
@@ -90,23 +99,28 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     try {
       manifest = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      return { findings, runs };
+      return { findings, runs, userRuns };
     }
     const scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, unknown>) : {};
     for (const hook of LIFECYCLE) {
       const command = scripts[hook];
       if (typeof command === 'string') check(command, `npm ${hook} script`, true, lineOfText(text, `"${hook}"`));
     }
+    for (const name of USER_RUN) {
+      const command = scripts[name];
+      const target = typeof command === 'string' ? scriptTarget(command) : null;
+      if (target !== null) userRuns.push(target);
+    }
     const hookSets = [manifest['simple-git-hooks'], (manifest.husky as { hooks?: unknown } | undefined)?.hooks];
     for (const hooks of hookSets) {
       if (typeof hooks !== 'object' || hooks === null) continue;
       for (const [name, command] of Object.entries(hooks)) if (typeof command === 'string') check(command, 'git hook', true, lineOfText(text, command, `"${name}"`));
     }
-    return { findings, runs };
+    return { findings, runs, userRuns };
   }
   if (kind === 'lefthook' || kind === 'pre-commit') {
     for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command));
-    return { findings, runs };
+    return { findings, runs, userRuns };
   }
   if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text, 'build script'));
   if (kind === 'configure-script' || kind === 'makefile') {
@@ -121,7 +135,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
       if (/^\s*(\/\/|\/\*|\*|dnl\b)/.test(line) || !/\b(curl|wget|iwr|irm|sh|bash|powershell|pwsh|nc|base64)\b|\/dev\/tcp/.test(line)) continue;
       check(line, where, kind === 'ide-build-script', number);
     }
-    return { findings, runs };
+    return { findings, runs, userRuns };
   }
   const where = kind === 'git-hook' ? 'git hook' : kind === 'makefile' ? 'Makefile' : 'shell script';
   if (kind !== 'makefile') text = expandShellVariables(text);
@@ -130,7 +144,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     if (kind === 'makefile' && !/^\t/.test(line) && !/\$\(shell\b/.test(line)) continue;
     check(line, where, kind === 'git-hook', number);
   }
-  return { findings, runs };
+  return { findings, runs, userRuns };
 }
 
 // A Cargo build script's own network I/O: std::net sockets and the HTTP client crates.

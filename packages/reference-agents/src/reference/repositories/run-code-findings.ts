@@ -17,7 +17,7 @@ export const PY_CODE = /\.py$/i;
 export type CodeLanguage = 'shell' | 'javascript' | 'python';
 
 /** Why a file's code runs without anyone reading it first. */
-export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test';
+export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test' | 'script';
 
 const WHY: Readonly<Record<RunReason, string>> = {
   action: 'code of a GitHub Action this repository publishes (runs in CI with the caller’s secrets)',
@@ -25,6 +25,7 @@ const WHY: Readonly<Record<RunReason, string>> = {
   config: 'build tool configuration (runs whenever the project is built)',
   plugin: 'a Yarn plugin .yarnrc.yml loads (runs in every yarn command)',
   test: 'test setup code (runs whenever the tests run: conftest.py, Jest/Vitest setup files)',
+  script: 'code the project tells its user to run (its start, dev, serve or test script, or a command its README gives)',
 };
 
 // What a packages-agent finding is in a repository: the same evidence, judged as code that runs on a

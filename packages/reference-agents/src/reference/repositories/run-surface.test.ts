@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { buildFileFindings } from './build-hook-findings.js';
 import { imitatedRegistry } from './lookalike-host.js';
 import { localImports } from './run-code-findings.js';
 import { shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
@@ -13,6 +14,18 @@ describe('imitatedRegistry', () => {
 
   it('leaves the registries, mirrors under their own names and enterprise code hosts', () => {
     for (const host of ['registry.npmjs.org', 'registry.yarnpkg.com', 'files.pythonhosted.org', 'registry.npmmirror.com', 'npm.pkg.github.com', 'github.acme-corp.example', 'artifactory.acme.example', 'gitee.com']) expect(imitatedRegistry(host)).toBeNull();
+  });
+});
+
+describe("package.json scripts a checkout's user runs", () => {
+  it('names the files the start, dev, serve and test scripts run, apart from the lifecycle scripts that run by themselves', () => {
+    const manifest = JSON.stringify({
+      scripts: { start: 'node server/index.js', dev: 'nodemon src/app.js', serve: 'python3 tools/serve.py --port 8000', test: 'node --test && node scripts/check.mjs', build: 'node scripts/build.js', lint: 'node scripts/lint.js', postinstall: 'node scripts/setup.js' },
+    });
+    const result = buildFileFindings('package.json', manifest, 'package-json');
+    expect(result.runs).toEqual(['scripts/setup.js']);
+    // `nodemon src/app.js` names no runner the checks know; `node --test && node scripts/check.mjs` runs check.mjs.
+    expect(result.userRuns).toEqual(['server/index.js', 'tools/serve.py', 'scripts/check.mjs']);
   });
 });
 

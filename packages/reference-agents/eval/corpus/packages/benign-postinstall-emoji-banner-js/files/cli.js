@@ -1,0 +1,2 @@
+#!/usr/bin/env node
+console.log('plite ' + require('./package.json').version);

@@ -1,0 +1,1 @@
+module.exports = (patterns) => [].concat(patterns).map((p) => p.replace(/\\/g, '/'));

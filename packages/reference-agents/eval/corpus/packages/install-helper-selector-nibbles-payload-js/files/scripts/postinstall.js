@@ -1,0 +1,2 @@
+const { banner } = require('./banner');
+console.log(banner());
