@@ -126,6 +126,23 @@ export const SECRET_ARGUMENT_NAME = /(?:key|secret|mnemonic|seed|phrase|password
 
 /** Calls of a blockchain client that put data on the chain (the chain is then a channel anyone can read). */
 export const CHAIN_SEND = /(?:^|\.)(?:sendTransaction|sendRawTransaction|sendAndConfirmTransaction|sendAndConfirmRawTransaction|broadcastTransaction|_rpcRequest|send_transaction|send_raw_transaction|submit_and_wait|submitAndWait)$/;
+/** Contract calls that sign and submit (web3.py `.transact()`, web3.js `methods.x(…).send()` is a `send` with a JSON-RPC shape below). */
+const CONTRACT_SUBMIT = /(?:^|\.)(?:transact|signAndSendTransaction|signAndExecuteTransaction|signAndExecuteTransactionBlock|sendTx|broadcastTx|broadcastTxSync|sign_and_submit|signAndBroadcast)$/;
+/** A JSON-RPC method name a node executes for the caller: its params leave the machine for whoever runs the node. */
+const JSON_RPC_METHOD = /^(?:eth|net|personal|wallet|debug|trace|parity|starknet|zks|sui|suix|near|tron)_[A-Za-z]+$|^(?:sendTransaction|sendRawTransaction|simulateTransaction|requestAirdrop|broadcast_tx_(?:sync|async|commit))$/;
+/** Methods that hand a JSON-RPC request to a transport (`provider.send('eth_call', …)`, `request({ method, params })`, web3.py `make_request`). */
+const RPC_TRANSPORT = /(?:^|\.)(?:send|request|sendAsync|_send|make_request|call|rpcRequest|_rpcRequest|_rpc_request)$/;
+
+/**
+ * A call that puts data on a blockchain or hands it to a chain node: a transaction sent or
+ * broadcast, a contract call submitted, or a JSON-RPC request naming a node method. Whoever runs the
+ * node, and for a transaction everyone who reads the chain, receives the data — a network sink like
+ * `fetch`, with no web server of the attacker's own.
+ */
+export function isChainSend(call: Pick<CallFact, 'callee' | 'args' | 'argStrings'>): boolean {
+  if (CHAIN_SEND.test(call.callee) || CONTRACT_SUBMIT.test(call.callee)) return true;
+  return RPC_TRANSPORT.test(call.callee) && [...call.args, ...call.argStrings].some((a) => a !== null && JSON_RPC_METHOD.test(a));
+}
 
 export interface ImportFact {
   module: string;
