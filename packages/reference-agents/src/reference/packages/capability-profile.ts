@@ -4,7 +4,7 @@
  * the modules an automatically run entry reaches, so that a theft split into ordinary-looking steps
  * — a read here, a send there, each written in a new way — is judged by what the steps add up to.
  */
-import { CLIPBOARD_READ, CREDENTIAL_PATH, SIGNING_SECRET_ENV_NAME, isChainSend, type CallFact, type CodeFacts, type DataLabel } from '../code/code-facts.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, SIGNING_SECRET_ENV_NAME, contractCallees, isChainSend, type CallFact, type CodeFacts, type DataLabel } from '../code/code-facts.js';
 import { AUTOSTART, BROWSER_STORE, DESTRUCTIVE_CALLEE, EVAL_CALLEE, EXEC_CALLEE, WRITE_CALLEE, networkCall, networkCallee, readsInstanceCredentials } from './code-findings.js';
 import { urlHosts } from './shell-command.js';
 import { spelledPath } from '../code/spelled-path.js';
@@ -114,6 +114,8 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
   const namesHome = facts.calls.some((c) => HOME_CALL.test(c.callee)) || pathStrings.some((s) => /^~[\\/]?$|^\$HOME$/.test(s.value));
 
   const localFunctions = definedFunctions(text, facts.language);
+  // Calls of a contract instance the file binds are chain sends too (code-facts.ts, contractCallees).
+  const contractCall = contractCallees(text);
   const fileReads = facts.calls.filter((c) => FILE_READ.test(c.callee) && !/^(json|yaml|pickle|toml)\.load$/.test(c.callee));
   // A directory of credentials named beside the home directory (`join(expanduser('~'), '.aws', name)`): what is read there is a credential.
   const credentialDir = namesHome && fileReads.length > 0 ? facts.calls.find((c) => c.argStrings.some((a) => CREDENTIAL_DIR.test(a))) : undefined;
@@ -143,12 +145,12 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
     if (/(^|\.)keyring\.get_password$/.test(c.callee)) add('secret-read', c, `${c.callee}() (keychain)`);
     if (CLIPBOARD_READ.test(c.callee)) add('user-data', c, `${c.callee}() (clipboard)`);
     if (HOME_WALK.test(c.callee) && sameLineHome(c)) add('user-data', c, `${c.callee}(home directory)`);
-    const network = networkCall(facts, c);
+    const network = networkCall(facts, c) || contractCall(c.callee);
     if (network) {
       const carries = c.argLabels.filter((l) => l === 'env' || l === 'secret' || l === 'keymaterial' || l === 'clipboard');
       // What a transaction carries is published to everyone who reads the chain, whichever node relays it:
       // the destination is the chain, never a host that could be the package's own.
-      const chain = isChainSend(c) && !networkCallee(facts, c.callee);
+      const chain = (isChainSend(c) || contractCall(c.callee)) && !networkCallee(facts, c.callee);
       add('network-send', c, c.callee, { hosts: chain ? [CHAIN_DESTINATION] : hostsOfCall(c), carries });
     }
     // A command that uploads (`curl -d @…`, `wget --post-file`, `nc host port`) is a network send like a request.

@@ -11,6 +11,8 @@ import { spelledPath } from '../code/spelled-path.js';
 
 /** An editor's directory of installed extensions (VS Code and its forks, their remote servers). */
 const EDITOR_EXTENSIONS = /\.(?:vscode(?:-insiders|-server|-server-insiders|-oss)?|cursor(?:-server)?|windsurf(?:-server)?|vscodium|positron|kiro|trae)[\\/]extensions\b/i;
+/** A browser's or a JetBrains IDE's installed extensions or plugins. */
+const BROWSER_OR_IDE_EXTENSIONS = /(?:Chrome|Chromium|Edge|Brave[\w-]*|Vivaldi|Opera[\w ]*)[\\/](?:User Data[\\/])?[\w ]+[\\/]Extensions\b|JetBrains[\\/][\w.]+[\\/]plugins\b/i;
 /** Files of an installed application bundle: an Electron archive, a macOS bundle's contents, an Electron app's code folder. */
 const APP_BUNDLE = /\.asar\b|\.app[\\/]Contents[\\/](?:Resources|MacOS|Frameworks)\b|[\\/]resources[\\/]app[\\/]/i;
 /** Where a package manager keeps globally installed tools, or the command that prints it. */
@@ -30,6 +32,7 @@ export interface ForeignProgramWrite {
 
 function kindOf(text: string): string | null {
   if (EDITOR_EXTENSIONS.test(text)) return 'an editor\'s installed extensions';
+  if (BROWSER_OR_IDE_EXTENSIONS.test(text)) return 'a browser\'s or IDE\'s installed extensions';
   if (GLOBAL_PACKAGES.test(text)) return 'globally installed packages';
   if (APP_BUNDLE.test(text)) return 'an installed application bundle';
   return null;
