@@ -9,6 +9,7 @@ import { assembledImageUrlFindings, imageTemplateScriptFinding, inlineImageRefer
 import { DESTRUCTIVE_COMMAND, describedAt } from './text/destructive-commands.js';
 import { decodedTexts, encodedCommandPayload } from './text/encoded-command.js';
 import { findInstructionPhrases } from './text/instruction-phrases.js';
+import { commandSignals } from './packages/shell-command.js';
 import { MCP_DESCRIPTION_RULES } from './mcp-servers/data-request-rules.js';
 
 // In-sample for the classes the tenth and eleventh held-out sets found missed (issue 24, gen12); no held-out sample was read.
@@ -23,6 +24,11 @@ describe('encoded commands are judged by what they decode to', () => {
     expect(decodedTexts(Buffer.from(payload).toString('hex'))).toContain(payload);
     expect(decodedTexts(Buffer.from(payload).toString('hex').replace(/(..)/g, '\\x$1'))).toContain(payload);
     expect(decodedTexts(Buffer.from(payload, 'utf16le').toString('base64'))).toContain(payload);
+  });
+  it('is a command signal of every track (lifecycle scripts, hooks, start commands)', () => {
+    const titles = commandSignals(`python3 -c "import base64;exec(base64.b64decode('${b64(`import os;os.system("${payload}")`)}'))"`).map((x) => x.title);
+    expect(titles).toContain('Runs an encoded command that decodes to a download, a shell or code');
+    expect(commandSignals(`node -e "console.log(Buffer.from('${b64('hello world, plain text')}','base64').toString())"`)).toEqual([]);
   });
   it('needs an execution sink and a payload in the decoded text', () => {
     expect(encodedCommandPayload(`python3 -c "import base64;exec(base64.b64decode('${b64(`import os;os.system("${payload}")`)}'))"`)).toContain('curl');

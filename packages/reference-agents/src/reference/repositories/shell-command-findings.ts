@@ -1,4 +1,3 @@
-import { encodedCommandPayload } from '../text/encoded-command.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
@@ -127,12 +126,6 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
   for (const s of commandSignals(command)) {
     if (HOST_JUDGED.has(s.title)) continue;
     push(s.category, s.severity, s.title.charAt(0).toLowerCase() + s.title.slice(1));
-  }
-  // An encoded literal handed to an interpreter (`python -c "exec(zlib.decompress(b64decode('…')))"`,
-  // `node -e "eval(Buffer.from('…','hex')…)"`, base64 layers piped to a shell) is judged by what it decodes to.
-  if (!out.some((f) => f.category === 'obfuscation')) {
-    const payload = encodedCommandPayload(command);
-    if (payload !== null) out.push(referenceFinding({ category: 'obfuscation', severity: ctx.automatic ? 'CRIT' : 'HIGH', title: `${ctx.where}: runs an encoded command that decodes to a download, a shell or code`, file: ctx.file, line: ctx.line, evidence: `${command.trim().slice(0, 160)} → runs: ${payload}` }));
   }
   if (PROCESS_MEMORY_DUMP.test(command)) push('credential_access', 'CRIT', 'reads another process’s memory for secrets');
   if (SENDS_ENVIRONMENT.test(command)) push('exfiltration', ctx.automatic ? 'CRIT' : 'HIGH', 'sends the whole environment over the network');
