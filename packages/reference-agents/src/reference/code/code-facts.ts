@@ -126,6 +126,47 @@ export const SECRET_ARGUMENT_NAME = /(?:key|secret|mnemonic|seed|phrase|password
 
 /** Calls of a blockchain client that put data on the chain (the chain is then a channel anyone can read). */
 export const CHAIN_SEND = /(?:^|\.)(?:sendTransaction|sendRawTransaction|sendAndConfirmTransaction|sendAndConfirmRawTransaction|broadcastTransaction|_rpcRequest|send_transaction|send_raw_transaction|submit_and_wait|submitAndWait)$/;
+/** Contract calls that sign and submit (web3.py `.transact()`, viem `writeContract`; an ethers contract instance's methods: `contractCallees`). */
+const CONTRACT_SUBMIT = /(?:^|\.)(?:transact|writeContract|sendCalls|signAndSendTransaction|signAndExecuteTransaction|signAndExecuteTransactionBlock|sendTx|broadcastTx|broadcastTxSync|sign_and_submit|signAndBroadcast)$/;
+/** A JSON-RPC method name a node executes for the caller: its params leave the machine for whoever runs the node. */
+const JSON_RPC_METHOD = /^(?:eth|net|personal|wallet|debug|trace|parity|starknet|zks|sui|suix|near|tron)_[A-Za-z]+$|^(?:sendTransaction|sendRawTransaction|simulateTransaction|requestAirdrop|broadcast_tx_(?:sync|async|commit))$/;
+/** Methods that hand a JSON-RPC request to a transport (`provider.send('eth_call', …)`, `request({ method, params })`, web3.py `make_request`). */
+const RPC_TRANSPORT = /(?:^|\.)(?:send|request|sendAsync|_send|make_request|call|rpcRequest|_rpcRequest|_rpc_request)$/;
+
+// Names bound to a contract instance: `const c = new ethers.Contract(addr, abi, wallet)`, `c2 = c.connect(signer)`,
+// `await ethers.getContractAt(…)`, viem `getContract(…)`, web3.py `w3.eth.contract(…)`.
+const CONTRACT_BINDING = /\b(?:const|let|var)?\s*([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?(?:new\s+(?:[\w$]+\.)*Contract\s*\(|(?:[\w$]+\.)*(?:getContractAt|getContract|contract)\s*\(|[\w$]+\.connect\s*\(\s*(?:signer|wallet|account)\b)/g;
+// Members of a contract instance that do not call the contract.
+const CONTRACT_PLUMBING = /^(?:connect|attach|interface|getAddress|target|address|on|once|off|filters|queryFilter|removeAllListeners|runner|waitForDeployment|deploymentTransaction|getFunction|getEvent|functions|methods|read|estimateGas|simulate|events|abi)$/;
+
+/**
+ * Callees that call a method of a contract instance the file binds (`token.store(secret)`,
+ * `c.write.store([secret])`): a contract call goes to the chain node, and a state-changing one onto
+ * the chain, with its arguments.
+ */
+export function contractCallees(text: string): (callee: string) => boolean {
+  if (!/Contract|contract\s*\(/.test(text)) return () => false;
+  const names = new Set<string>();
+  for (const m of text.matchAll(CONTRACT_BINDING)) names.add(m[1]!);
+  if (names.size === 0) return () => false;
+  return (callee) => {
+    const parts = callee.split('.');
+    if (!names.has(parts[0]!) || parts.length < 2) return false;
+    const member = parts[1] === 'write' && parts.length > 2 ? parts[2]! : parts[1]!;
+    return parts.length <= 3 && !CONTRACT_PLUMBING.test(member);
+  };
+}
+
+/**
+ * A call that puts data on a blockchain or hands it to a chain node: a transaction sent or
+ * broadcast, a contract call submitted, or a JSON-RPC request naming a node method. Whoever runs the
+ * node, and for a transaction everyone who reads the chain, receives the data — a network sink like
+ * `fetch`, with no web server of the attacker's own.
+ */
+export function isChainSend(call: Pick<CallFact, 'callee' | 'args' | 'argStrings'>): boolean {
+  if (CHAIN_SEND.test(call.callee) || CONTRACT_SUBMIT.test(call.callee)) return true;
+  return RPC_TRANSPORT.test(call.callee) && [...call.args, ...call.argStrings].some((a) => a !== null && JSON_RPC_METHOD.test(a));
+}
 
 export interface ImportFact {
   module: string;

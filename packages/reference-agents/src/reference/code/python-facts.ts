@@ -657,6 +657,12 @@ export function pythonFacts(text: string): CodeFacts {
     const name = /^os\.(getenv|environ\.get|environ\.setdefault|environ\.pop)$/.test(c.callee) ? c.args[0] : /^os\.environ\.\[(.+)\]$/.exec(c.callee)?.[1];
     if (typeof name === 'string' && SECRET_ENV_NAME.test(name)) facts.secretEnvNames.push({ name, line: c.line });
   }
+  // Names read through a variable (`for k in ("ETH_PRIVATE_KEY", "MNEMONIC"): os.environ.get(k)`): the
+  // file's own literal names of secret variables are what the getter is handed.
+  const getters = facts.calls.filter((c) => /^os\.(getenv|environ\.get)$/.test(c.callee) && c.args[0] === null);
+  if (getters.length > 0) {
+    for (const s of facts.strings) if (/^[A-Z][A-Z0-9_]{2,}$/.test(s.value) && SECRET_ENV_NAME.test(s.value) && !facts.secretEnvNames.some((e) => e.name === s.value)) facts.secretEnvNames.push({ name: s.value, line: s.line });
+  }
   const subscript = /os\.environ\s*\[\s*(?:f?["']([A-Za-z_][A-Za-z0-9_]*)["'])\s*\]/g;
   for (let m = subscript.exec(text); m !== null; m = subscript.exec(text)) if (SECRET_ENV_NAME.test(m[1]!)) facts.secretEnvNames.push({ name: m[1]!, line: lineOf(m.index) });
   // Functions defined in the file, by name, with their source (for what a replacement does).

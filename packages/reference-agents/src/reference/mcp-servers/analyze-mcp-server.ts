@@ -170,7 +170,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const served = SERVED_DOCUMENTS.test(file.path);
       // Attack phrases quoted as examples in a security document (a fenced block or quotes introduced as a
       // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : {}) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       continue;
     }
     if (isTestOrExample(file.path)) continue;

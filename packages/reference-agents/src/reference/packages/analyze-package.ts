@@ -8,7 +8,7 @@ import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { EVAL_CALLEE, codeFindings, networkCallee, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
+import { EVAL_CALLEE, TELEMETRY_OPT_OUT, codeFindings, networkCall, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
@@ -256,7 +256,7 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
     }
-    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py'), reparse, identity }));
+    findings.push(...codeFindings(facts, { file: rel, installTime: isInstall || (layout.kind === 'sdist' && rel === 'setup.py'), reparse, identity, telemetrySwitch: await namesTelemetrySwitch(facts, file) }));
     if (isJs) {
       // Code evaluated from a value that is not a constant, in a file that requires other files of the package.
       const evaluates = facts.calls.find((c) => EVAL_CALLEE.test(c.callee) && c.args[0] === null);
@@ -276,7 +276,7 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     // A call in a callback a timer started at load runs at start too (`setTimeout(() => report(collect()), 5000)`,
     // `threading.Timer(5, lambda: ship(SNAPSHOT)).start()`): the timer call on the same line is at the top level.
     const timerLines = new Set(facts.calls.filter((c) => c.topLevel && /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|threading\.Timer|threading\.Thread)$/.test(c.callee)).map((c) => c.line));
-    const loadCalls = facts.calls.filter((c) => (c.topLevel || timerLines.has(c.line)) && (c.callee.startsWith('.') || networkCallee(facts, c.callee) || c.onChannel));
+    const loadCalls = facts.calls.filter((c) => (c.topLevel || timerLines.has(c.line)) && (c.callee.startsWith('.') || networkCall(facts, c)));
     if (loadCalls.length > 0) {
       const imports = new Map<string, string>();
       for (const i of facts.imports) {
@@ -724,4 +724,11 @@ function localModules(facts: CodeFacts, rel: string, isPy: boolean, exists: (pat
     if (found !== undefined) out.push(found);
   }
   return out;
+}
+
+/** A file that sends host identity names a telemetry opt-out in its text (read only for such files). */
+async function namesTelemetrySwitch(facts: CodeFacts, file: Parameters<typeof readArtifactText>[0]): Promise<boolean> {
+  if (!facts.calls.some((c) => c.argLabels.includes('hostinfo'))) return false;
+  const text = await readArtifactText(file);
+  return text !== null && TELEMETRY_OPT_OUT.test(text);
 }

@@ -11,8 +11,8 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import type { CodeFacts } from '../code/code-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
-import { capabilityProfile, type Capability, type CapabilityProfile } from './capability-profile.js';
-import { CLOUD_API_HOST, METADATA_SERVICE } from './code-findings.js';
+import { CHAIN_DESTINATION, capabilityProfile, type Capability, type CapabilityProfile } from './capability-profile.js';
+import { CLOUD_API_HOST, METADATA_SERVICE, TELEMETRY_OPT_OUT } from './code-findings.js';
 import { ownHost, type PackageIdentity } from './package-identity.js';
 import { TRUSTED_DOWNLOAD_HOSTS } from './shell-command.js';
 
@@ -85,7 +85,6 @@ const SIDE = /(^|\/)(node_modules|tests?|__tests__|testing|spec|bench|benchmarks
 const SENSITIVE = new Set(['env', 'secret', 'keymaterial']);
 const LOCAL = /^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\]|0\.0\.0\.0)$/i;
 /** Documented opt-out of telemetry: a file that honours one is a telemetry module its users can switch off. */
-const TELEMETRY_OPT_OUT = /DO_NOT_TRACK|TELEMETRY_(?:DISABLED?|OPT_?OUT)|(?:NO|DISABLE)_TELEMETRY|\w+_TELEMETRY\b|telemetry\s*[:=]\s*false|opt[\s_-]?out/i;
 
 /** A host nothing in the package vouches for: not its own, not a registry or code host, not a cloud's API, not this machine. */
 function foreign(host: string, ctx: CapabilityContext): boolean {
@@ -275,7 +274,8 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
     // startup files, cron, launch agents, autostart entries, another tool's settings or MCP configuration (HIGH).
     for (const a of active) {
       if (a.cap.kind !== 'write-outside' || /another package/.test(a.cap.detail)) continue;
-      const access = /authorized_keys/.test(a.cap.detail);
+      // SSH authorized keys grant a login; code written into another program runs with its trust and data.
+      const access = /authorized_keys/.test(a.cap.detail) || a.cap.foreignProgram === true;
       push(access ? 'CRIT' : 'HIGH', CAPABILITY_PLANT_TITLE, a.rel, a.cap.line, `${when}: ${a.cap.detail} (${a.via}; ${entry.rel})`, 'persistence');
     }
     // Co-occurrence: a read and a send to a fixed outside host on the same path, no flow proven.
@@ -290,11 +290,16 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
       const optOut = TELEMETRY_OPT_OUT.test(modules.get(a.rel)!.lines.join('\n'));
       return !(optOut && reads.every((r) => /environment|history|clipboard/.test(r.cap.detail)));
     });
-    const send = sends[0];
+    // A transaction sent by code that runs by itself, beside a read of keys: no library signs and sends
+    // on its own at load or install, and what the transaction carries is public for good.
+    const chainSend = sends.find((a) => a.cap.hosts?.includes(CHAIN_DESTINATION) === true);
+    const secretRead = reads.find((a) => a.cap.kind === 'secret-read');
+    const send = (secretRead !== undefined ? chainSend : undefined) ?? sends[0];
     if (send !== undefined) {
-      const read = reads[0]!;
+      const onChain = send === chainSend && secretRead !== undefined;
+      const read = onChain ? secretRead : reads[0]!;
       const hosts = ((send.cap.hosts ?? []).length > 0 ? send.cap.hosts! : modules.get(send.rel)!.profile.fileHosts).filter(outside);
-      push('HIGH', CAPABILITY_COOCCURRENCE_TITLE, send.rel, send.cap.line, `${when}: ${read.rel}:${read.cap.line} reads ${read.cap.detail} (${read.via}); ${send.rel}:${send.cap.line} ${send.cap.detail}(…) to ${hosts.slice(0, 2).join(', ')} (${send.via})`);
+      push(onChain ? 'CRIT' : 'HIGH', CAPABILITY_COOCCURRENCE_TITLE, send.rel, send.cap.line, `${when}: ${read.rel}:${read.cap.line} reads ${read.cap.detail} (${read.via}); ${send.rel}:${send.cap.line} ${send.cap.detail}(…) to ${hosts.slice(0, 2).join(', ')} (${send.via})`);
     }
   }
   return out;

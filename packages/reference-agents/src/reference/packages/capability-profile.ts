@@ -4,9 +4,11 @@
  * the modules an automatically run entry reaches, so that a theft split into ordinary-looking steps
  * — a read here, a send there, each written in a new way — is judged by what the steps add up to.
  */
-import { CLIPBOARD_READ, CREDENTIAL_PATH, type CallFact, type CodeFacts, type DataLabel } from '../code/code-facts.js';
-import { AUTOSTART, BROWSER_STORE, DESTRUCTIVE_CALLEE, EVAL_CALLEE, EXEC_CALLEE, WRITE_CALLEE, networkCallee, readsInstanceCredentials } from './code-findings.js';
+import { CLIPBOARD_READ, CREDENTIAL_PATH, SIGNING_SECRET_ENV_NAME, contractCallees, isChainSend, type CallFact, type CodeFacts, type DataLabel } from '../code/code-facts.js';
+import { AUTOSTART, BROWSER_STORE, DESTRUCTIVE_CALLEE, EVAL_CALLEE, EXEC_CALLEE, WRITE_CALLEE, networkCall, networkCallee, readsInstanceCredentials } from './code-findings.js';
 import { urlHosts } from './shell-command.js';
+import { spelledPath } from '../code/spelled-path.js';
+import { foreignProgramWrite } from './foreign-program-write.js';
 
 export type CapabilityKind =
   /** Reads credentials: credential files, browser or wallet stores, keychains, cloud instance credentials, the whole environment. */
@@ -33,6 +35,8 @@ export interface Capability {
   hosts?: string[];
   /** network-send: sensitive labels of the data the call carries (a flow proven inside the file). */
   carries?: DataLabel[];
+  /** write-outside: the write puts code into another installed program (foreign-program-write.ts). */
+  foreignProgram?: boolean;
 }
 
 export interface CapabilityProfile {
@@ -42,6 +46,9 @@ export interface CapabilityProfile {
   /** Names of functions the file defines, so a top-level call of one of them runs its body at load. */
   localFunctions: Set<string>;
 }
+
+/** The destination of a blockchain send, in evidence: the public chain, through whichever node relays it. */
+export const CHAIN_DESTINATION = 'a public blockchain (transaction data)';
 
 const FILE_READ = /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open|load|copyFileSync|copyFile|copyfile|copy2?)$/;
 const HISTORY = /(^|[\\/])\.(bash_history|zsh_history|python_history|node_repl_history|psql_history|mysql_history|sh_history|histfile)$|[\\/]fish[\\/]fish_history$|(^|[\\/])\.claude[\\/](projects|history\.jsonl)|(^|[\\/])\.claude\.json$|(^|[\\/])\.cursor[\\/]|ConsoleHost_history\.txt$/i;
@@ -107,6 +114,8 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
   const namesHome = facts.calls.some((c) => HOME_CALL.test(c.callee)) || pathStrings.some((s) => /^~[\\/]?$|^\$HOME$/.test(s.value));
 
   const localFunctions = definedFunctions(text, facts.language);
+  // Calls of a contract instance the file binds are chain sends too (code-facts.ts, contractCallees).
+  const contractCall = contractCallees(text);
   const fileReads = facts.calls.filter((c) => FILE_READ.test(c.callee) && !/^(json|yaml|pickle|toml)\.load$/.test(c.callee));
   // A directory of credentials named beside the home directory (`join(expanduser('~'), '.aws', name)`): what is read there is a credential.
   const credentialDir = namesHome && fileReads.length > 0 ? facts.calls.find((c) => c.argStrings.some((a) => CREDENTIAL_DIR.test(a))) : undefined;
@@ -136,10 +145,13 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
     if (/(^|\.)keyring\.get_password$/.test(c.callee)) add('secret-read', c, `${c.callee}() (keychain)`);
     if (CLIPBOARD_READ.test(c.callee)) add('user-data', c, `${c.callee}() (clipboard)`);
     if (HOME_WALK.test(c.callee) && sameLineHome(c)) add('user-data', c, `${c.callee}(home directory)`);
-    const network = networkCallee(facts, c.callee) || c.onChannel;
+    const network = networkCall(facts, c) || contractCall(c.callee);
     if (network) {
       const carries = c.argLabels.filter((l) => l === 'env' || l === 'secret' || l === 'keymaterial' || l === 'clipboard');
-      add('network-send', c, c.callee, { hosts: hostsOfCall(c), carries });
+      // What a transaction carries is published to everyone who reads the chain, whichever node relays it:
+      // the destination is the chain, never a host that could be the package's own.
+      const chain = (isChainSend(c) || contractCall(c.callee)) && !networkCallee(facts, c.callee);
+      add('network-send', c, c.callee, { hosts: chain ? [CHAIN_DESTINATION] : hostsOfCall(c), carries });
     }
     // A command that uploads (`curl -d @…`, `wget --post-file`, `nc host port`) is a network send like a request.
     const command = [...c.args.filter((a): a is string => a !== null), ...c.argStrings].join(' ');
@@ -169,6 +181,28 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
       const read = fileReads.find((c) => c.line >= named.line) ?? fileReads[0]!;
       caps.push({ kind: CREDENTIAL_PATH.test(named.value) ? 'secret-read' : 'user-data', line: read.line, atLoad: atLoad(read), detail: `${read.callee}(~/${named.value})` });
     }
+  }
+  if (credentialDir === undefined && namesHome && fileReads.length > 0 && !caps.some((k) => k.kind === 'secret-read')) {
+    // A credential path spelled in pieces the reader cannot fold: a template (`${homedir()}/.config/solana/id.json`),
+    // path operators (`Path.home() / ".config" / "solana" / "id.json"`), joined arguments.
+    const flat = spelledPath(text);
+    const named = CREDENTIAL_PATH.exec(flat)?.[0];
+    if (named !== undefined) {
+      const read = fileReads[0]!;
+      caps.push({ kind: 'secret-read', line: read.line, atLoad: atLoad(read), detail: `${read.callee}(${named})` });
+    }
+  }
+  // A wallet's signing key or seed phrase taken from the environment: no library sends its user's
+  // signing key anywhere (it signs locally), so the key reaching a send is theft like a keystore read.
+  for (const e of facts.secretEnvNames) {
+    if (!SIGNING_SECRET_ENV_NAME.test(e.name) || caps.some((k) => k.kind === 'secret-read' && k.line === e.line)) continue;
+    caps.push({ kind: 'secret-read', line: e.line, atLoad: facts.calls.some((c) => c.line === e.line && atLoad(c)), detail: `signing secret from the environment (${e.name})` });
+  }
+  // Code written into another installed program (an app bundle, an editor's extensions, global packages).
+  const foreign = foreignProgramWrite(facts, text, '');
+  if (foreign !== null) {
+    const call = facts.calls.find((c) => c.line === foreign.line);
+    caps.push({ kind: 'write-outside', line: foreign.line, atLoad: call !== undefined && atLoad(call), detail: foreign.detail, foreignProgram: true });
   }
   for (const d of facts.envDumps) caps.push({ kind: 'secret-read', line: d.line, atLoad: facts.calls.some((c) => c.line === d.line && atLoad(c)), detail: `the whole environment (${d.expression.slice(0, 60)})` });
   if (readsInstanceCredentials(facts)) {

@@ -1,5 +1,5 @@
 import type { AgentFinding, Severity } from '@vigil/core';
-import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, type CallFact, type CodeFacts } from '../code/code-facts.js';
+import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, isChainSend, type CallFact, type CodeFacts } from '../code/code-facts.js';
 import { isNetworkCallee, javascriptFacts } from '../code/javascript/index.js';
 import { isPythonNetworkCallee } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
@@ -21,6 +21,8 @@ export interface CodeContext {
   reparse?: (code: string, language: CodeFacts['language']) => CodeFacts;
   /** The package's name and the sites its own metadata names (a vendor downloading from its own site). */
   identity?: PackageIdentity;
+  /** The file's text names a telemetry opt-out (`DO_NOT_TRACK`, `<TOOL>_TELEMETRY`, "opt out"). */
+  telemetrySwitch?: boolean;
 }
 
 /** Tests, examples, benchmarks and vendored code: shipped, but not what a consumer's program loads. */
@@ -119,6 +121,16 @@ export function networkCallee(facts: CodeFacts, callee: string): boolean {
   return facts.language === 'javascript' ? isNetworkCallee(callee) : isPythonNetworkCallee(callee);
 }
 
+/** One-way digests (a value hashed is no longer readable as what it was). */
+const IDENTITY_DIGEST = /^hashlib\.|(?:^|\.)(?:createHash|sha1|sha224|sha256|sha384|sha512|md5|blake2[bs]|hexdigest|digest)$/;
+/** A telemetry switch: the variables and settings CLIs honour to turn telemetry off. */
+export const TELEMETRY_OPT_OUT = /DO_NOT_TRACK|TELEMETRY_(?:DISABLED?|OPT_?OUT)|(?:NO|DISABLE)_TELEMETRY|\w+_TELEMETRY\b|telemetry\s*[:=]\s*false|opt[\s_-]?out/i;
+
+/** The call sends over the network: a network API, a write on a network channel, or a blockchain send or node request. */
+export function networkCall(facts: CodeFacts, c: CallFact): boolean {
+  return networkCallee(facts, c.callee) || c.onChannel || isChainSend(c);
+}
+
 function commandText(call: CallFact): string {
   // A literal argument is also among the argument strings: each once, so evidence never repeats.
   return [...new Set([...call.args.filter((a): a is string => a !== null), ...call.argStrings])].join(' ');
@@ -135,7 +147,7 @@ export function readsInstanceCredentials(facts: CodeFacts): boolean {
  * nor a registry or code host: where what it is handed ends up is fixed by the code.
  */
 export function sendsToFixedHost(facts: CodeFacts, identity: PackageIdentity | undefined): boolean {
-  if (!facts.calls.some((c) => networkCallee(facts, c.callee) || c.onChannel)) return false;
+  if (!facts.calls.some((c) => networkCall(facts, c))) return false;
   // The metadata service is on the machine's own link: asking it is a read, not a send; a cloud's own APIs are where its credentials belong.
   const fixed = (x: string) => !ownHost(x, identity) && !TRUSTED_DOWNLOAD_HOSTS.test(x) && !METADATA_SERVICE.test(x) && !CLOUD_API_HOST.test(x) && !/^(localhost|127\.0\.0\.1|::1|0\.0\.0\.0)$/i.test(x);
   // A request's `hostname`/`host` option names its destination as surely as a URL does.
@@ -150,7 +162,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     out.push(referenceFinding({ category, severity, title, file: ctx.file, line, evidence }));
   const install = ctx.installTime;
 
-  const sendsData = facts.calls.filter((c) => networkCallee(facts, c.callee) || c.onChannel);
+  const sendsData = facts.calls.filter((c) => networkCall(facts, c));
   const hasNetwork = sendsData.length > 0 || facts.imports.some((i) => networkCallee(facts, i.module));
   const allStrings = facts.strings.map((s) => s.value);
   const urlStrings = allStrings.filter((s) => /^(https?|wss?|ftp):\/\//i.test(s.trim()));
@@ -163,8 +175,16 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   // The host name in a User-Agent header is how a client names itself to the API it calls (`@vercel/oidc
   // node-20 linux (x64) my-laptop`); at install time or towards a shady host it is reported as host identity.
   const shadyDestination = destinations.some((h) => isShadyHost(h)) || urlStrings.some((u) => CHAT_WEBHOOK.test(u));
+  // Opt-out telemetry that counts installs by a one-way digest of the host and user names, sent only to
+  // the package's own hosts: an identifier of the package's own, not the machine's identity sent away.
+  const hashesIdentity = facts.calls.some((c) => c.argLabels.includes('hostinfo') && (IDENTITY_DIGEST.test(c.callee) || (/(^|\.)update$/.test(c.callee) && facts.calls.some((h) => h.line === c.line && /(^|\.)createHash$/.test(h.callee)))));
+  const ownTelemetry = hashesIdentity && (ctx.telemetrySwitch === true || TELEMETRY_OPT_OUT.test(facts.strings.map((s) => s.value).join('\n'))) && destinations.length > 0 && destinations.every((h) => ownHost(h, ctx.identity));
   for (const c of sendsData) {
     const inUserAgent = c.argLabels.includes('uahost');
+    if (ownTelemetry && c.argLabels.every((l) => l === 'hostinfo' || !SENSITIVE_LABELS.includes(l))) {
+      push('exfiltration', 'LOW', 'Sends a hashed host and user identifier to its own telemetry host (opt-out in the code)', c.line, `${c.callee}(…) to ${destinations.slice(0, 2).join(', ')}`);
+      continue;
+    }
     const sensitive = [...c.argLabels.filter((l) => SENSITIVE_LABELS.includes(l)), ...(inUserAgent && (install || shadyDestination) && !c.argLabels.includes('hostinfo') ? (['hostinfo'] as const) : [])];
     if (sensitive.length === 0) {
       if (inUserAgent) push('exfiltration', 'LOW', 'Names the host in the User-Agent header of its requests', c.line, `${c.callee}(…) sends the host name in its User-Agent header`);

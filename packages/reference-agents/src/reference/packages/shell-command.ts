@@ -1,4 +1,5 @@
 import type { Severity } from '@vigil/core';
+import { encodedCommandPayload } from '../text/encoded-command.js';
 
 export interface CommandSignal {
   category: string;
@@ -69,6 +70,12 @@ export function commandSignals(command: string, own?: (host: string) => boolean)
   if (PIPE_TO_SHELL.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Downloads a script and pipes it to a shell' });
   if (DECODE_TO_SHELL.test(command) || decodesToFileThenRuns(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Decodes base64 and runs it in a shell' });
   if (ENCODED_POWERSHELL.test(command)) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Runs an encoded or hidden PowerShell command' });
+  // Any other encoded literal handed to an interpreter (`python -c "exec(b64decode('…'))"`, `node -e`, layers of
+  // base64, hex, gzip, zlib) is judged by the text it decodes to (encoded-command.ts).
+  if (!out.some((o) => o.category === 'obfuscation')) {
+    const payload = encodedCommandPayload(command);
+    if (payload !== null) out.push({ category: 'obfuscation', severity: 'CRIT', title: 'Runs an encoded command that decodes to a download, a shell or code' });
+  }
   if (LOLBIN.test(command)) out.push({ category: 'remote_code_execution', severity: 'CRIT', title: 'Runs a Windows system binary used to load payloads (rundll32, mshta, certutil…)' });
   if (AI_BYPASS_FLAG.test(command)) out.push({ category: 'excessive_permissions', severity: 'CRIT', title: 'Runs an AI coding CLI with its permission checks bypassed' });
   if (/\bnpm\s+publish\b/.test(command) && /(_authToken|NPM_TOKEN|npm\s+whoami|version)/i.test(command)) {

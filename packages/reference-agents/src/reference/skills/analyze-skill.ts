@@ -1,3 +1,4 @@
+import { SHOWS_SCRIPT_OUTPUT, imageTemplateScriptFinding } from './image-exfiltration.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
@@ -125,8 +126,9 @@ function documentCommandFacts(text: string): ScriptFact[] {
   return facts;
 }
 const PROSE_SHAPES = new Set<ScriptFact['kind']>(['download-exec', 'decoded-exec', 'reverse-shell']);
-const PROSE_CANDIDATE = /\b(?:curl|wget|iwr|Invoke-WebRequest|base64|xxd|nc|ncat|socat|mkfifo)\b|\/dev\/tcp/;
-const HAS_SOURCE = /https?:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|[A-Za-z0-9+/]{24,}={0,2}/;
+// Interpreters given inline code (`python -c`, `node -e`, `powershell -EncodedCommand`) carry encoded payloads too.
+const PROSE_CANDIDATE = /\b(?:curl|wget|iwr|Invoke-WebRequest|base64|xxd|nc|ncat|socat|mkfifo|EncodedCommand|enc)\b|\/dev\/tcp|\b(?:python[\d.]*|node|perl|ruby)\s+-[ce]\b/;
+const HAS_SOURCE = /https?:\/\/|\b\d{1,3}(?:\.\d{1,3}){3}\b|[A-Za-z0-9+/]{24,}={0,2}|(?:[0-9a-fA-F]{2}){16,}/;
 
 // `"command": "…"` in JSON configuration: hooks (`hooks/hooks.json`, `.claude/settings.json`) and MCP
 // server entries a skill or plugin ships run these through a shell.
@@ -203,6 +205,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   /** Shipped scripts and document texts, for the capability judge. */
   const code: SkillCode[] = [];
   const documents: string[] = [];
+  const imageScripts: Array<{ path: string; text: string }> = [];
   /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
   const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
@@ -265,6 +268,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         if (formatterHook && /^\.claude\/settings/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
         return payloadHook ? { ...f, severity: 'CRIT' as const, title: 'script registers an agent hook whose command downloads, decodes or sends data' } : f;
       }));
+      imageScripts.push({ path: file.path, text });
       const dns = dnsExfiltrationFinding(file.path, text, 'script');
       if (dns !== null) findings.push(dns);
       const shim = privilegedShimFinding(file.path, text, 'script');
@@ -292,6 +296,12 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
   }
 
+  // A script printing an image it fills with secrets; CRIT when a document says to show what it prints.
+  const showsOutput = documents.some((d) => SHOWS_SCRIPT_OUTPUT.test(d));
+  for (const s of imageScripts) {
+    const f = imageTemplateScriptFinding(s.path, s.text, showsOutput);
+    if (f !== null) findings.push(f);
+  }
   // A skill's scripts import one another: one collecting credentials and another posting is one flow.
   const reader = secretReads.find((r) => networkUse.some((n) => n.file !== r.file));
   const sender = reader ? networkUse.find((n) => n.file !== reader.file) : undefined;

@@ -8,8 +8,9 @@ import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './scr
 export const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
 export const SPAWN = /^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/;
 const EVAL = /^(?:eval|Function|vm\.runInThisContext|vm\.runInNewContext|vm\.runInContext|vm\.Script|vm\.compileFunction)$/;
+// A blockchain transaction sent or submitted is a send too: the node relays it and the chain publishes it.
 export const NETWORK =
-  /^(?:fetch|node-fetch|axios|axios\.\w+|got|got\.\w+|request|undici\.(?:request|fetch)|http\.(?:request|get)|https\.(?:request|get)|http2\.connect|net\.(?:connect|createConnection|Socket)|tls\.connect|dgram\.createSocket|dns\.(?:resolve\w*|lookup)|dns\.promises\.\w+|WebSocket|ws|XMLHttpRequest|navigator\.sendBeacon|superagent\.\w+|nodemailer\.createTransport)$/;
+  /^(?:fetch|node-fetch|axios|axios\.\w+|got|got\.\w+|request|undici\.(?:request|fetch)|http\.(?:request|get)|https\.(?:request|get)|http2\.connect|net\.(?:connect|createConnection|Socket)|tls\.connect|dgram\.createSocket|dns\.(?:resolve\w*|lookup)|dns\.promises\.\w+|WebSocket|ws|XMLHttpRequest|navigator\.sendBeacon|superagent\.\w+|nodemailer\.createTransport|(?:[\w$@/.-]+\.)?(?:sendTransaction|sendRawTransaction|sendAndConfirmTransaction|sendAndConfirmRawTransaction|broadcastTransaction|signAndSendTransaction|send_transaction|send_raw_transaction|transact))$/;
 const DECODE = /^(?:atob|Buffer\.from|zlib\.\w+Sync|zlib\.\w+|String\.fromCharCode|decodeURIComponent|unescape|TextDecoder)$/;
 const DNS_LOOKUP = /^(?:dns\.(?:resolve\w*|lookup)|dns\.promises\.(?:resolve\w*|lookup))$/;
 // `process.env.GITHUB_TOKEN`, `process.env['NPM_TOKEN']`: one secret-named variable.

@@ -10,8 +10,9 @@ export const SUBPROCESS = /^(?:subprocess\.(?:run|call|Popen|check_output|check_
 const EVAL = /^(?:eval|exec|compile|(?:builtins|__builtins__)\.(?:eval|exec))$/;
 // Deserializers that run code while loading: fed a download, they run it.
 const CODE_LOADER = /^(?:pickle|cPickle|_pickle|dill|joblib|marshal|cloudpickle|torch)\.loads?$|^(?:yaml\.unsafe_load|yaml\.load)$/;
+// A blockchain transaction sent or submitted is a send too: the node relays it and the chain publishes it.
 export const NETWORK =
-  /^(?:requests\.\w+|requests\.Session|httpx\.\w+|urllib\.request\.(?:urlopen|Request|urlretrieve)|urllib2\.urlopen|urlopen|http\.client\.HTTPS?Connection|socket\.socket|socket\.create_connection|socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|aiohttp\.ClientSession|aiohttp\.request|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP|paramiko\.SSHClient|websocket\.create_connection|websockets\.connect|dns\.resolver\.(?:resolve|query))$/;
+  /^(?:requests\.\w+|requests\.Session|httpx\.\w+|urllib\.request\.(?:urlopen|Request|urlretrieve)|urllib2\.urlopen|urlopen|http\.client\.HTTPS?Connection|socket\.socket|socket\.create_connection|socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|aiohttp\.ClientSession|aiohttp\.request|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP|paramiko\.SSHClient|websocket\.create_connection|websockets\.connect|dns\.resolver\.(?:resolve|query)|(?:[\w$@/.-]+\.)?(?:sendTransaction|sendRawTransaction|sendAndConfirmTransaction|sendAndConfirmRawTransaction|broadcastTransaction|signAndSendTransaction|send_transaction|send_raw_transaction|transact))$/;
 const DECODE = /(?:^|\.)(?:b64decode|b32decode|b16decode|a85decode|decodebytes|decompress|loads|unhexlify|fromhex|decode)$/;
 // Lookups whose name is the data: what the name holds reaches the name's authoritative server.
 const DNS_LOOKUP = /^(?:socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|dns\.resolver\.(?:resolve|query))$/;

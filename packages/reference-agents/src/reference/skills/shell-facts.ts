@@ -1,5 +1,6 @@
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, persistenceKind, type ScriptFact } from './script-fact.js';
 import { isExecutableMode } from './written-file.js';
+import { encodedCommandPayload } from '../text/encoded-command.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['download-exec', /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/],
@@ -115,6 +116,11 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
     for (const [kind, pattern] of RULES) {
       const m = pattern.exec(line);
       if (m) facts.push({ kind, line: i + 1, evidence: line.length > 2000 ? line.slice(Math.max(0, m.index - 100), m.index + 300) : line });
+    }
+    // An encoded literal handed to an interpreter is judged by what it decodes to (encoded-command.ts).
+    if (!facts.some((f) => f.line === i + 1 && f.kind === 'decoded-exec')) {
+      const payload = encodedCommandPayload(line);
+      if (payload !== null) facts.push({ kind: 'decoded-exec', line: i + 1, evidence: `${line.slice(0, 160)} → runs: ${payload}` });
     }
     if (line.length > 2000) continue;
     const words = line.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');

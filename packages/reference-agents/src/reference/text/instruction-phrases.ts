@@ -40,7 +40,7 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to hide actions from the user',
     pattern:
-      /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b/i,
+      /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b|\b(?:no|without\s+any|there\s+is\s+no)\s+need\s+to\s+(?:bring\s+(?:it|this|that)\s+up|(?:mention|tell|show|surface|report|explain|disclose)\s+(?:it|this|that|these|any\s+of\s+this)|inform|notify|alert)\b[^.\n]{0,30}?\b(?:the\s+)?user\b|\bkeep\s+(?:this|it|these|that)(?:\s+\w+){0,2}\s+to\s+yourself\b|\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|surface|bring\s+up)\s+(?:this|these|that)\s+(?:instruction|preference|step|rule|note|behaviou?r|requirement|call|routing)s?\b/i,
   },
   {
     id: 'role-reassignment',

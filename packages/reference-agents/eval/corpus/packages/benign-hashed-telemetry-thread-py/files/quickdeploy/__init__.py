@@ -1,0 +1,2 @@
+from ._telemetry import send_event
+send_event("import")

@@ -1,0 +1,1 @@
+module.exports.gasPrice = async (p) => (await p.getFeeData()).gasPrice;
