@@ -55,6 +55,9 @@ const BUILD_CONFIG = /(^|\/)([\w-]+\.config|\.[\w-]+rc|gulpfile|Gruntfile|webpac
 
 const CONFTEST = /(^|\/)conftest\.py$/;
 
+/** The checkout's own npm manifests: the root one and those of its workspace packages (`packages/*`, `apps/*`). */
+const OWN_MANIFEST = /^(?:(?:packages|apps)\/[^/]+\/)?package\.json$/;
+
 const LOWERED = ' (in a test, fixture or example path)';
 
 /** Source files a program hidden in invisible characters is decoded and run from. */
@@ -104,7 +107,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         continue;
       }
       const example = isExamplePath(file.path);
-      if (!example && (file.path === 'package.json' || /^(?:packages|apps)\/[^/]+\/package\.json$/.test(file.path))) findings.push(...manifestUrlDependencies(file.path, text));
+      const ownManifest = !example && OWN_MANIFEST.test(file.path);
+      if (ownManifest) findings.push(...manifestUrlDependencies(file.path, text));
       if (workflow) {
         const scanned = scanWorkflow(file.path, text);
         findings.push(...scanned.findings);
@@ -147,8 +151,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...build.findings);
         const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/') + 1) : '';
         if (!example) for (const path of build.runs) queue(`${dir}${path}`, 'automatic');
-        // Only the checkout's own manifests: a workspace package's start script is its own business.
-        if (!example && (file.path === 'package.json' || /^(?:packages|apps)\/[^/]+\/package\.json$/.test(file.path))) for (const path of build.userRuns) queue(`${dir}${path}`, 'script');
+        // The checkout's own manifests only (root and workspace packages), not a vendored or nested project's.
+        if (ownManifest) for (const path of build.userRuns) queue(`${dir}${path}`, 'script');
       }
       if (isActionPath(file.path)) {
         const action = actionFindings(file.path, text);

@@ -1,6 +1,5 @@
+import { STARTUP_FILE } from '../text/privileged-shim.js';
 
-// Shell startup files: what is appended to one runs in every new shell.
-const STARTUP_FILE = /\.(?:bashrc|zshrc|bash_profile|zprofile|profile|bash_login|zshenv)\b|config\.fish\b/;
 // Telling someone to put text into a file.
 const PUT = /\b(?:append|add|paste|copy|insert|put|write|include|concatenate|source|merge)\b/i;
 const NEGATED = /\b(?:never|don['’]t|do\s+not|avoid|must\s+not|should\s+not)\b/i;

@@ -1,4 +1,4 @@
-import { gunzipSync, inflateSync } from 'node:zlib';
+import { decompress } from '../code/decode-bytes.js';
 
 /**
  * A command line that hands an encoded literal to an interpreter — `echo <b64> | base64 -d | sh`,
@@ -31,11 +31,10 @@ function printable(s: string): boolean {
 
 /** Bytes (latin1) that are compressed, decompressed; UTF-16LE text read as text; otherwise unchanged. */
 function unwrap(bytes: Buffer): Buffer | null {
-  try {
-    if (bytes[0] === 0x1f && bytes[1] === 0x8b) return gunzipSync(bytes, { maxOutputLength: 1 << 20 });
-    if (bytes[0] === 0x78 && [0x01, 0x5e, 0x9c, 0xda].includes(bytes[1] ?? -1)) return inflateSync(bytes, { maxOutputLength: 1 << 20 });
-  } catch {
-    return null;
+  const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  if (gzip || (bytes[0] === 0x78 && [0x01, 0x5e, 0x9c, 0xda].includes(bytes[1] ?? -1))) {
+    const text = decompress(bytes, gzip ? 'gzip' : 'any');
+    return text === undefined ? null : Buffer.from(text, 'latin1');
   }
   // PowerShell's -EncodedCommand is UTF-16LE: every other byte zero.
   if (bytes.length >= 8 && bytes.length % 2 === 0) {

@@ -17,7 +17,7 @@ const ENDS_IN_PRIVILEGED = new RegExp(String.raw`(?:[\/\\]|,\s*f?['"\`]|\/\s*f?[
 const PATH_FIRST = /\bPATH\s*=\s*["']?[^"'\n:$]*[^:\n]*:\s*\$\{?PATH\b|\bexport\s+PATH\s*=\s*["']?(?!\$\{?PATH\b)[^\n]*:\$\{?PATH|(?:process\.env|os\.environ)\s*(?:\.PATH|\[\s*["']PATH["']\s*\])\s*=\s*(?![^\n]*?\bPATH\b\s*[+,]\s*\w*\s*$)[^\n]*?(?:\+|,|`)[^\n]*?\bPATH\b|\.(?:bashrc|zshrc|profile|bash_profile|zprofile)\b[^\n]*|\bfish_add_path\b/;
 const USER_BIN = /(?:~|\$\{?HOME\}?|homedir\(\)|Path\.home\(\)|expanduser\(\s*["']~)[^\n]{0,40}?(?:\.local[\\/'",\s]+bin|[\\/'",\s]bin)\b|\.local\/bin\b|['"]\.local['"]\s*,\s*['"]bin['"]/;
 // Shell startup files, and a write that appends to one (shell `>>`/`tee -a`, an append or write call).
-const STARTUP_FILE = /\.(?:bashrc|zshrc|bash_profile|zprofile|profile|bash_login|zshenv)\b|config\.fish\b/;
+export const STARTUP_FILE = /\.(?:bashrc|zshrc|bash_profile|zprofile|profile|bash_login|zshenv)\b|config\.fish\b/;
 const STARTUP_WRITE = />>|\btee\s+-a\b|\bappendFile(?:Sync)?\s*\(|\bwriteFile(?:Sync)?\s*\(|\bopen\s*\([^)\n]*,\s*f?["'][aw]|\.write_text\s*\(|\.open\s*\(\s*["'][aw]/;
 // The shim asks for the password itself: silent reads, turned-off echo, getpass, a copied sudo prompt.
 const CAPTURES_PASSWORD = /\bread\s+(?:-\w+\s+)*-\w*s\w*\b|\bstty\s+-echo\b|\bgetpass\b|\[sudo\]\s+password\b|\bpassword\s+for\b/i;
