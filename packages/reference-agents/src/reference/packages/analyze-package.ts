@@ -8,12 +8,12 @@ import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { EVAL_CALLEE, TELEMETRY_OPT_OUT, codeFindings, networkCall, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
+import { EVAL_CALLEE, PLANTED_CODE, TELEMETRY_OPT_OUT, codeFindings, networkCall, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { expandShellVariables } from '../repositories/shell-command-findings.js';
-import { commandSignals } from './shell-command.js';
+import { commandSignals, shellPackagePatch } from './shell-command.js';
 import { gypCommands } from '../code/self-run-surfaces.js';
 import { ownHost, packageIdentity, registrableDomain, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
@@ -370,7 +370,7 @@ async function capabilityJudgement(parsed: Map<string, { file: ArtifactFile; fac
     if (p === undefined || modules.has(rel)) continue;
     const text = await readArtifactText(p.file);
     if (text === null) continue;
-    const mod = capabilityModule(rel, p.facts, text, resolve);
+    const mod = capabilityModule(rel, p.facts, text, resolve, identity.fullName);
     modules.set(rel, mod);
     for (const target of mod.imports.values()) if (!modules.has(target)) queue.push(target);
   }
@@ -441,6 +441,12 @@ function manifestUrls(manifest: Record<string, unknown> | null): string[] {
   return out;
 }
 
+/** A lifecycle command writing into another installed package: CRIT when what it writes is code or a check turned off (code-findings.ts' PLANTED_CODE). */
+function packagePatchFinding(command: string, file: string, line: number, evidence: string): AgentFinding {
+  const planted = PLANTED_CODE.test(command);
+  return referenceFinding({ category: 'malware', severity: planted ? 'CRIT' : 'HIGH', title: planted ? 'Install-time code plants code in another installed package' : 'Install-time code modifies another installed package', file, line, evidence: evidence.slice(0, 300) });
+}
+
 async function installScriptFindings(manifest: Record<string, unknown>, text: string, byPath: Map<string, ArtifactFile>, installTime: Set<string>, identity: PackageIdentity): Promise<AgentFinding[]> {
   const own = (h: string): boolean => ownHost(h, identity);
   const out: AgentFinding[] = [];
@@ -452,6 +458,8 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
     const atInstall = (INSTALL_HOOKS as readonly string[]).includes(hook);
     if (atInstall) out.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: `Runs ${hook === 'install' ? 'an' : 'a'} ${hook} script at install`, file: 'package.json', line, evidence: command }));
     for (const s of commandSignals(command, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: 'package.json', line, evidence: `${hook}: ${command}` }));
+    const patched = atInstall ? shellPackagePatch(command, identity.fullName) : null;
+    if (patched !== null) out.push(packagePatchFinding(command, 'package.json', line, `${hook}: ${command}`));
     if (!atInstall) continue;
     const parsed = parseScript(command);
     for (const code of parsed.inlineJavaScript) {
@@ -473,6 +481,7 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         // Constant shell variables expanded (`d=/dev; p=tcp; … "$d/$p/$h/$n"`): a command reads as what it runs.
         expandShellVariables(body).split('\n').forEach((l, i) => {
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));
+          if (atInstall && shellPackagePatch(l, identity.fullName) !== null) out.push(packagePatchFinding(l, resolved, i + 1, l));
         });
       }
     }

@@ -41,7 +41,8 @@ type Resolve = (spec: string, from: string, language: CodeFacts['language']) => 
  * imports, re-exports (`export * from './x.js'`, `export { a } from './b'`, `from .x import *`) and
  * the submodules a Python `from . import a, b` names.
  */
-export function capabilityModule(rel: string, facts: CodeFacts, text: string, resolve: Resolve): CapabilityModule {
+/** `ownName`: the artifact's own name, so that its own folder under application data is not another program's. */
+export function capabilityModule(rel: string, facts: CodeFacts, text: string, resolve: Resolve, ownName = ''): CapabilityModule {
   const isPy = facts.language === 'python';
   const imports = new Map<string, string>();
   const link = (spec: string): string | null => {
@@ -59,7 +60,7 @@ export function capabilityModule(rel: string, facts: CodeFacts, text: string, re
   }
   // `from . import a, b` and `from pkg import a, b` name submodules when such files exist (`pkg/a.py`).
   if (isPy) for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.+|\.*[A-Za-z_][\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]+))/gm)) for (const name of (m[2] ?? m[3]!).split(/[\s,]+/).filter((n) => /^[A-Za-z_]\w*$/.test(n) && n !== 'as')) link(/^\.+$/.test(m[1]!) ? `${m[1]}${name}` : `${m[1]}.${name}`);
-  return { rel, language: facts.language, facts, profile: capabilityProfile(facts, text), lines: text.split('\n'), imports, reexports };
+  return { rel, language: facts.language, facts, profile: capabilityProfile(facts, text, ownName), lines: text.split('\n'), imports, reexports };
 }
 
 export interface AutoRunEntry {

@@ -104,7 +104,7 @@ export function definedFunctions(text: string, language: CodeFacts['language']):
 }
 
 /** The capability profile of one code file. `atLoadLines` are lines of calls a timer started at load runs. */
-export function capabilityProfile(facts: CodeFacts, text: string): CapabilityProfile {
+export function capabilityProfile(facts: CodeFacts, text: string, ownName = ''): CapabilityProfile {
   const caps: Capability[] = [];
   const timerLines = new Set(facts.calls.filter((c) => c.topLevel && /^(setTimeout|setImmediate|setInterval|queueMicrotask|process\.nextTick|threading\.Timer|threading\.Thread)$/.test(c.callee)).map((c) => c.line));
   const atLoad = (c: CallFact) => c.topLevel || timerLines.has(c.line);
@@ -199,7 +199,7 @@ export function capabilityProfile(facts: CodeFacts, text: string): CapabilityPro
     caps.push({ kind: 'secret-read', line: e.line, atLoad: facts.calls.some((c) => c.line === e.line && atLoad(c)), detail: `signing secret from the environment (${e.name})` });
   }
   // Code written into another installed program (an app bundle, an editor's extensions, global packages).
-  const foreign = foreignProgramWrite(facts, text, '');
+  const foreign = foreignProgramWrite(facts, text, ownName);
   if (foreign !== null) {
     const call = facts.calls.find((c) => c.line === foreign.line);
     caps.push({ kind: 'write-outside', line: foreign.line, atLoad: call !== undefined && atLoad(call), detail: foreign.detail, foreignProgram: true });

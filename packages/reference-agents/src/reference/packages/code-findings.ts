@@ -106,10 +106,18 @@ export function outsidePackage(path: string | undefined, file: string, ownName: 
   const at = stack.lastIndexOf('node_modules');
   const first = at === -1 ? undefined : stack[at + 1];
   // Further up is the project (its `.git`, its config), which other rules judge.
-  if (first === undefined || first.includes('?') || /^\.(cache|bin|vite|tmp|pnpm)$/.test(first)) return null;
+  if (first === undefined || /^\.(cache|bin|vite|tmp|pnpm)$/.test(first)) return null;
+  // A name found at run time (`for (const name of readdirSync(dir)) … join(dir, name, 'index.js')`): every sibling in turn.
+  if (first.includes('?')) return stack.length > at + 2 ? 'the packages beside it (names found at run time)' : null;
   const name = first.startsWith('@') ? (stack[at + 2] === undefined || stack[at + 2]!.includes('?') ? null : `${first}/${stack[at + 2]}`) : first;
   return name === null || name === ownName || name === ownName.split('/').pop() ? null : name;
 }
+
+/**
+ * A string that is code meant to run inside another package once written there: a module load, a
+ * request, a process, an evaluation, or a security check turned off.
+ */
+export const PLANTED_CODE = /\brequire\s*\(\s*['"`]|^\s*import\s+[\w{*]|\bimport\s+(?:urllib|requests|socket|subprocess|os|base64)\b|\bchild_process\b|\b(?:https?\.(?:get|request)|fetch|urlopen|eval|exec|execSync|spawn|system|popen)\s*\(|\brejectUnauthorized\s*:\s*false|\bverify\s*=\s*False|\{\s*return\s+true\s*;?\s*\}/m;
 
 /** Raises a finding's severity one step for code that runs at install time. */
 function atInstall(severity: Severity, installTime: boolean): Severity {
@@ -559,7 +567,14 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
     if (named !== undefined && /^(@[\w-][\w.-]*\/)?[\w-][\w.-]*$/.test(named) && named !== own) return true;
     return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own, install) !== null;
   });
-  if (patches !== undefined) push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')})`);
+  if (patches !== undefined) {
+    // What is written decides how bad the patch is: code that loads, sends or runs something, or a check
+    // turned off (`rejectUnauthorized: false`, a verifier that returns true), planted in a package the
+    // project trusts runs with that package's trust every time it is used, and outlives the installer.
+    const planted = install && facts.strings.find((s) => s.value.length >= 12 && /[(;=]/.test(s.value) && PLANTED_CODE.test(s.value));
+    if (planted) push('malware', 'CRIT', 'Install-time code plants code in another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')}) writes ${JSON.stringify(planted.value.trim().slice(0, 120))}`);
+    else push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')})`);
+  }
   // An install script that deletes its own file leaves nothing for a later look at node_modules.
   const selfDelete = install ? facts.calls.find((c) => DESTRUCTIVE_CALLEE.test(c.callee) && c.argPath === '$FILE') : undefined;
   if (selfDelete !== undefined) push('obfuscation', 'MED', 'Install script deletes its own file after running', selfDelete.line, `${selfDelete.callee}(__filename)`);

@@ -101,3 +101,49 @@ export function commandSignals(command: string, own?: (host: string) => boolean)
   if (/\brm\s+-rf?\s+(--no-preserve-root\s+)?(~|\$HOME|\/)(\s|$|\*)/.test(command)) out.push({ category: 'malware', severity: 'CRIT', title: 'Deletes the home or root directory' });
   return out;
 }
+
+/** Commands that write the file they are given, and where their target is. */
+const SHELL_WRITERS = /^(?:sudo\s+)?(sed|perl|cp|mv|install|ln|tee|patch|cat|echo|printf)\b/;
+
+/**
+ * The other installed package a lifecycle command writes into, or null: `sed -i … ../express/lib/x.js`,
+ * `cp hook.js ../axios/index.js`, `echo … >> node_modules/lodash/index.js`, `tee -a $(npm root -g)/x/cli.js`.
+ * npm runs a lifecycle script in the package's own folder, so `..` is the `node_modules` that holds
+ * the others (`../..` for a scoped package). `ownName` is the package's name (its own files are its own).
+ */
+export function shellPackagePatch(command: string, ownName: string): string | null {
+  const own = ownName.toLowerCase();
+  const depth = own.startsWith('@') ? 2 : 1;
+  const other = (path: string): string | null => {
+    const p = path.replace(/^['"]|['"]$/g, '');
+    if (/\$\(npm root(?: -g)?\)\//.test(p)) return p;
+    const under = /(?:^|\/)node_modules\/((?:@[\w.-]+\/)?[\w.-]+)\/\S/.exec(p);
+    if (under !== null) return under[1]!.toLowerCase() === own || under[1]!.startsWith('.') ? null : p;
+    const up = /^((?:\.\.\/)+)((?:@[\w.-]+\/)?[\w.-]+)\/\S/.exec(p);
+    if (up === null || up[1]!.length / 3 !== depth) return null;
+    const name = up[2]!.toLowerCase();
+    return name === own || name === own.split('/').pop() || name.startsWith('.') ? null : p;
+  };
+  // `$(npm root -g)` names where packages live; kept one word so that splitting on spaces does not cut it.
+  const roots: string[] = [];
+  command = command.replace(/\$\(\s*npm\s+root(?:\s+-g)?\s*\)/g, (m) => `\u0000${roots.push(m.replace(/\s+/g, ' ')) - 1}\u0000`);
+  const unroot = (p: string) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => roots[Number(i)]!);
+  for (const segment of command.split(/;|&&|\|\||\n/)) {
+    const targets: string[] = [];
+    for (const m of segment.matchAll(/>>?\s*(['"]?[^\s'";|&<>]+)/g)) targets.push(m[1]!);
+    for (const part of segment.split('|')) {
+      const words = part.trim().split(/\s+/).filter((w) => w !== '');
+      const tool = SHELL_WRITERS.exec(part.trim())?.[1];
+      if (tool === undefined) continue;
+      const args = words.slice(words[0] === 'sudo' ? 2 : 1).filter((w) => !w.startsWith('-') && !/^>/.test(w));
+      if (tool === 'tee' || tool === 'patch') targets.push(...args);
+      else if ((tool === 'sed' || tool === 'perl') && /\s-[a-zA-Z]*i/.test(part)) targets.push(...args.slice(1));
+      else if (tool === 'cp' || tool === 'mv' || tool === 'install' || tool === 'ln') targets.push(...args.slice(-1));
+    }
+    for (const t of targets) {
+      const hit = other(unroot(t));
+      if (hit !== null) return hit;
+    }
+  }
+  return null;
+}

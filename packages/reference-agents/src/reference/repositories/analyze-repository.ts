@@ -82,6 +82,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const runsByItself = new Map<string, RunReason>();
     const handoffs: SecretHandoff[] = [];
     const procMacros: string[] = [];
+    const loaders: string[] = [];
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -177,6 +178,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...loaded.findings);
         for (const run of loaded.runs) queue(run.path, run.reason);
       }
+      if (!example && CODE_FILE.test(file.path) && file.size <= MAX_LOADER_BYTES && loaders.length < MAX_LOADER_FILES && LOADER_RUNS.test(text) && LOADER_SOURCE.test(text)) loaders.push(file.path);
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
       // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
       if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
@@ -201,6 +203,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     // a proof of concept or a take-home project is cloned to be run this way.
     for (const path of await readmeRunScripts(byPath)) queue(path, 'script');
     findings.push(...(await runCodeOf(runsByItself, byPath)));
+    findings.push(...(await loaderFindings(loaders.filter((p) => !runsByItself.has(p)), byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
     findings.push(...(await handoffFindings(handoffs, byPath)));
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
@@ -263,13 +266,42 @@ async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<s
   return out;
 }
 
+/**
+ * A loader's shape: code that evaluates or runs something, and a source that something could come
+ * from (a request, a decoder). The fake job-interview repositories (Contagious Interview, 2024-2026)
+ * hide theirs in a middleware or config module; one no entry requires is still what a reviewer
+ * would call the repository's malware, and a later commit or a test wires it in.
+ */
+const LOADER_RUNS = /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`a-z]|\bvm\.(?:runIn\w+|Script)\b|\bexec\s*\(|\bchild_process\b/;
+const LOADER_SOURCE = /\b(?:axios|fetch|https?\.(?:get|request)|got|request|urlopen|requests\.(?:get|post))\s*[.(]|\bBuffer\.from\s*\([^)]*['"](?:base64|hex)['"]|\batob\s*\(|\bb64decode\b/;
+/** What a loader does: runs what it fetched or decoded, steals, plants; not a risky setting a maintainer script may use on purpose. */
+const LOADER_CATEGORY = /^(?:remote_code_execution|obfuscation|credential_access|exfiltration|malware)$/;
+const MAX_LOADER_FILES = 40;
+const MAX_LOADER_BYTES = 256 * 1024;
+
+/**
+ * The code nothing runs by itself that has a loader's shape: analyzed as code the project's user
+ * runs, and only its CRIT findings kept (a download run, a decoded payload run, a memory dump):
+ * what is weaker in a file that does not run is not worth a reader's time.
+ */
+async function loaderFindings(paths: readonly string[], byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  for (const path of paths) {
+    const file = byPath.get(path);
+    const text = file === undefined ? null : await readArtifactText(file);
+    if (text === null) continue;
+    for (const f of runCodeFindings(path, text, 'present')) if (f.severity === 'CRIT' && LOADER_CATEGORY.test(f.category)) out.push(f);
+  }
+  return out;
+}
+
 // Files pulled in by the imports of files that run by themselves, at most (each within the byte budgets too).
 const MAX_IMPORTED_RUN_FILES = 50;
 
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
-  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3 };
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, present: 4 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);

@@ -16,7 +16,7 @@ const USER_RUN = ['start', 'prestart', 'poststart', 'dev', 'serve', 'test', 'pre
 const GIT_HOOK_NAME = /^(pre-commit|prepare-commit-msg|commit-msg|post-commit|pre-rebase|post-checkout|post-merge|pre-push|post-rewrite|pre-auto-gc|post-update|pre-receive|update|reference-transaction)$/;
 
 /** What kind of build or hook file a path is, or null. */
-export type BuildFileKind = 'package-json' | 'git-hook' | 'makefile' | 'lefthook' | 'pre-commit' | 'shell-script' | 'ide-build-script' | 'configure-script';
+export type BuildFileKind = 'package-json' | 'git-hook' | 'makefile' | 'lefthook' | 'pre-commit' | 'shell-script' | 'ide-build-script' | 'configure-script' | 'msbuild';
 
 export function buildFileKind(path: string): BuildFileKind | null {
   const base = path.slice(path.lastIndexOf('/') + 1);
@@ -29,6 +29,9 @@ export function buildFileKind(path: string): BuildFileKind | null {
   // Cargo build scripts and Gradle scripts run when an IDE opens the project (rust-analyzer builds
   // build.rs by default; IntelliJ and VS Code sync Gradle projects on import), not only on a build.
   if (base === 'build.rs' || /^(build|settings)\.gradle(\.kts)?$|\.gradle(\.kts)?$/.test(base)) return 'ide-build-script';
+  // MSBuild project files and the Directory.Build.props/targets every project below imports: their build
+  // events and Exec tasks run on every build, and Visual Studio and Rider build (design-time) when a solution opens.
+  if (/\.(?:cs|vb|fs|vcx)proj$|\.(?:props|targets)$/i.test(base)) return 'msbuild';
   if (base === 'CMakeLists.txt' || /\.cmake$|^configure(\.(ac|in))?$|\.m4$|^meson\.build$/.test(base)) return 'configure-script';
   return null;
 }
@@ -122,6 +125,10 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command));
     return { findings, runs, userRuns };
   }
+  if (kind === 'msbuild') {
+    findings.push(...msbuildFindings(path, text, check));
+    return { findings, runs, userRuns };
+  }
   if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text, 'build script'));
   if (kind === 'configure-script' || kind === 'makefile') {
     const backdoor = buildDecodeRunFinding(path, text, kind === 'makefile' ? 'Makefile' : 'build macro or configure script');
@@ -145,6 +152,43 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     check(line, where, kind === 'git-hook', number);
   }
   return { findings, runs, userRuns };
+}
+
+const XML_ENTITY: Record<string, string> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
+function xmlText(value: string): string {
+  return value.replace(/&(?:#x([0-9a-f]+)|#(\d+)|(quot|apos|amp|lt|gt));/gi, (_, hex: string | undefined, dec: string | undefined, name: string | undefined) => (hex !== undefined ? String.fromCodePoint(parseInt(hex, 16)) : dec !== undefined ? String.fromCodePoint(Number(dec)) : XML_ENTITY[name!.toLowerCase()]!));
+}
+
+// What an inline task's C# does: downloads, runs processes, loads assemblies from bytes, decodes.
+const CS_NETWORK = /\b(?:WebClient|HttpClient|WebRequest|HttpWebRequest|TcpClient|Socket)\b|\.Download(?:String|File|Data)\b|\.GetAsync\s*\(|\.PostAsync\s*\(/;
+const CS_RUNS = /\bProcess\.Start\b|\bnew\s+ProcessStartInfo\b|\bAssembly\.Load(?:From|File)?\s*\(|\bMarshal\.GetDelegateForFunctionPointer\b|\bVirtualAlloc\b/;
+const CS_DECODES = /\bConvert\.FromBase64String\b|\bGZipStream\b|\bDeflateStream\b/;
+
+/**
+ * An MSBuild project's build steps: `<Exec Command="…">`, `<PreBuildEvent>` and `<PostBuildEvent>`
+ * get the shell checks as automatic commands (XML entities decoded: `&quot;`, `&#xA;`); an inline
+ * task's C# (`UsingTask` with a code task factory) is judged by what it does.
+ */
+function msbuildFindings(path: string, text: string, check: (command: string, where: string, automatic: boolean, line: number | undefined) => void): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  const lineAt = (index: number) => text.slice(0, index).split('\n').length;
+  const where = 'MSBuild build step (runs on every build; IDEs build when the project opens)';
+  for (const m of text.matchAll(/<Exec\b[^>]*?\bCommand\s*=\s*(["'])([\s\S]*?)\1/gi)) {
+    for (const command of xmlText(m[2]!).split(/\r?\n/)) if (command.trim() !== '') check(command.trim(), where, true, lineAt(m.index!));
+  }
+  for (const m of text.matchAll(/<(PreBuildEvent|PostBuildEvent|PreLinkEvent)>([\s\S]*?)<\/\1>/gi)) {
+    for (const command of xmlText(m[2]!).split(/\r?\n/)) if (command.trim() !== '') check(command.trim(), where, true, lineAt(m.index!));
+  }
+  for (const m of text.matchAll(/<UsingTask\b[^>]*TaskFactory\s*=\s*["'](?:Roslyn)?CodeTaskFactory["'][\s\S]*?<\/UsingTask>/gi)) {
+    const code = xmlText(m[0].replace(/<!\[CDATA\[|\]\]>/g, ''));
+    const net = CS_NETWORK.exec(code);
+    const runs = CS_RUNS.exec(code);
+    const decodes = CS_DECODES.exec(code);
+    const line = lineAt(m.index!);
+    if (runs !== null && (net !== null || decodes !== null)) out.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `MSBuild inline task ${net !== null ? 'downloads' : 'decodes'} code and runs it on build`, file: path, line, evidence: `${(net ?? decodes)![0]} … ${runs[0]}` }));
+    else if (runs !== null || net !== null) out.push(referenceFinding({ category: runs !== null ? 'install_script' : 'network_access', severity: 'MED', title: runs !== null ? 'MSBuild inline task starts processes on build' : 'MSBuild inline task opens network connections on build', file: path, line, evidence: (runs ?? net)![0] }));
+  }
+  return out;
 }
 
 // A Cargo build script's own network I/O: std::net sockets and the HTTP client crates.

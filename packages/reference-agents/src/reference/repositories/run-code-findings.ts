@@ -1,3 +1,4 @@
+import { decodedTexts } from '../text/encoded-command.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import type { AgentFinding, Severity } from '@vigil/core';
@@ -17,7 +18,7 @@ export const PY_CODE = /\.py$/i;
 export type CodeLanguage = 'shell' | 'javascript' | 'python';
 
 /** Why a file's code runs without anyone reading it first. */
-export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test' | 'script';
+export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test' | 'script' | 'present';
 
 const WHY: Readonly<Record<RunReason, string>> = {
   action: 'code of a GitHub Action this repository publishes (runs in CI with the caller’s secrets)',
@@ -26,6 +27,7 @@ const WHY: Readonly<Record<RunReason, string>> = {
   plugin: 'a Yarn plugin .yarnrc.yml loads (runs in every yarn command)',
   test: 'test setup code (runs whenever the tests run: conftest.py, Jest/Vitest setup files)',
   script: 'code the project tells its user to run (its start, dev, serve or test script, or a command its README gives)',
+  present: 'code in the checkout that nothing runs by itself yet, with a loader\'s shape',
 };
 
 // What a packages-agent finding is in a repository: the same evidence, judged as code that runs on a
@@ -73,6 +75,15 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
     const dump = facts.strings.find((s) => PROCESS_MEMORY_DUMP.test(s.value));
     if (dump !== undefined) {
       out.push(referenceFinding({ category: 'credential_access', severity: 'CRIT', title: 'reads another process’s memory for secrets', file: path, line: shift(dump.line), evidence: dump.value.slice(0, 240) }));
+    } else {
+      // The same stage shipped encoded (the tj-actions payload was a base64 blob decoded and run): what it decodes to.
+      for (const s of facts.strings) {
+        if (s.value.length < 40 || /\s/.test(s.value.trim())) continue;
+        const decoded = decodedTexts(s.value.trim()).find((t) => PROCESS_MEMORY_DUMP.test(t));
+        if (decoded === undefined) continue;
+        out.push(referenceFinding({ category: 'credential_access', severity: 'CRIT', title: 'reads another process’s memory for secrets', file: path, line: shift(s.line), evidence: `encoded: ${decoded.slice(0, 200)}` }));
+        break;
+      }
     }
   }
   return out;

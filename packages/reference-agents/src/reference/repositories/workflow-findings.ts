@@ -317,6 +317,7 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
   const steps = get(job, 'steps');
   if (!isSeq(steps)) return;
   let headCheckout: { line: number | undefined; ref: string } | null = null;
+  let artifact: TriggeringArtifact | null = null;
   for (const step of steps.items) {
     if (!isMap(step)) continue;
     const usesNode = get(step, 'uses');
@@ -324,6 +325,16 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
     const runNode = get(step, 'run');
     const uses = text(usesNode) ?? '';
     const withNode = get(step, 'with');
+    if (artifact !== null && gate === null) {
+      const use = artifactUse(artifact, text(runNode), uses);
+      if (use !== null) {
+        // Running the artifact's files is running the pull request's code; its text in $GITHUB_ENV can set any variable of later steps (a newline in it).
+        const env = use.startsWith('writes');
+        scan.add(env ? 'HIGH' : 'CRIT', 'remote_code_execution', env ? 'privileged workflow feeds an artifact uploaded by the run that triggered it to later steps\' environment (artifact poisoning)' : 'privileged workflow runs an artifact uploaded by the run that triggered it (artifact poisoning)', scan.nodeLine(runNode ?? usesNode), `${artifact.evidence} (line ${artifact.line ?? '?'}), then ${use}`);
+        artifact = null;
+      }
+    }
+    if (scan.triggers.has('workflow_run')) artifact = triggeringArtifact(scan, step, uses, withNode, text(runNode)) ?? artifact;
     if (headCheckout && scan.privileged.length > 0 && (runNode !== null || uses.startsWith('./'))) {
       scan.add(
         gate === null ? 'CRIT' : 'MED',
@@ -358,6 +369,54 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
       }
     }
   }
+}
+
+/**
+ * Artifacts of the run that triggered a `workflow_run` workflow: that run built a pull request, so
+ * whoever wrote the pull request wrote the artifact, and the privileged run that downloads it holds
+ * the secrets and a write token (GitHub Security Lab, "Keeping your GitHub Actions and workflows
+ * secure Part 1"; the 2024-2025 artifact-poisoning reports against large projects).
+ */
+interface TriggeringArtifact {
+  /** Where the files land: the step's `path`, or the workspace. */
+  path: string | null;
+  line: number | undefined;
+  evidence: string;
+}
+
+const TRIGGERING_RUN = /github\.event\.workflow_run\.(?:id|run_id|artifacts_url|workflow_id)|workflow_run\.id/;
+const ARTIFACT_ACTION = /^(?:actions\/download-artifact|dawidd6\/action-download-artifact|bettermarks\/action-artifact-download|aochmann\/actions-download-artifact)@/i;
+
+function triggeringArtifact(scan: WorkflowScan, step: YAMLMap, uses: string, withNode: Node | null, run: string | null): TriggeringArtifact | null {
+  const line = scan.nodeLine(get(step, 'uses') ?? get(step, 'run'));
+  if (ARTIFACT_ACTION.test(uses) && isMap(withNode)) {
+    const values = withNode.items.map((p) => `${isScalar(p.key) ? String(p.key.value) : ''}: ${text(p.value as Node | null) ?? ''}`).join('\n');
+    // dawidd6's action defaults to the triggering run under workflow_run; download-artifact needs a run id.
+    if (!TRIGGERING_RUN.test(values) && !/^dawidd6\//i.test(uses)) return null;
+    return { path: text(get(withNode, 'path')), line, evidence: `${uses} of the triggering run` };
+  }
+  const script = run ?? (isMap(withNode) && uses.startsWith('actions/github-script@') ? text(get(withNode, 'script')) : null);
+  if (script === null || !TRIGGERING_RUN.test(script)) return null;
+  if (/\bgh\s+run\s+download\b|listWorkflowRunArtifacts|downloadArtifact|\/artifacts\b/.test(script)) {
+    const into = /\s(?:-D|--dir)\s+["']?([^\s"']+)/.exec(script)?.[1] ?? null;
+    return { path: into, line, evidence: 'downloads the triggering run\'s artifacts' };
+  }
+  return null;
+}
+
+/** How a later step uses the artifact's files: runs one, builds or installs in them, or feeds them to later steps' environment. */
+function artifactUse(artifact: TriggeringArtifact, run: string | null, uses: string): string | null {
+  if (uses.startsWith('./')) return `the local action ${uses} (its files may be the artifact's)`;
+  if (run === null) return null;
+  if (/>>\s*["']?\$\{?GITHUB_(?:ENV|PATH)\b/.test(run) && /\bcat\b|\$\(|<\s*\S|\bread\b|unzip/.test(run)) return 'writes the artifact\'s content to $GITHUB_ENV or $GITHUB_PATH';
+  const dir = (artifact.path ?? '').replace(/^\.\//, '').replace(/\/$/, '');
+  const esc = dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const inArtifact = dir === '' || dir === '.' ? '\\.\\/[\\w./-]+|[\\w-]+\\.(?:sh|py|js|mjs|cjs|ps1)\\b' : `(?:\\.\\/)?${esc}\\/[\\w./-]+|\\bcd\\s+["']?(?:\\.\\/)?${esc}\\b`;
+  const runs = new RegExp(`(?:^|[\\s;&|(])(?:(?:bash|sh|source|\\.|node|python3?|pwsh|chmod\\s+\\+x)\\s+)?["']?(?:${inArtifact})`, 'm');
+  const build = /\b(?:npm\s+(?:ci|install|run|test)|yarn|pnpm|make|pip\s+install|python3?\s+setup\.py|\.\/gradlew|mvn)\b/;
+  const m = runs.exec(run);
+  if (m !== null && (/\b(?:bash|sh|source|node|python3?|pwsh|chmod)\b|^\s*\.\/|[\s;&|(]\.\//.test(m[0]) || (/\bcd\b/.test(m[0]) && build.test(run)))) return `runs ${m[0].trim().slice(0, 80)}`;
+  return null;
 }
 
 function writeAll(node: Node | null): boolean {
