@@ -16,6 +16,7 @@ import { CLOUD_API_HOST, METADATA_SERVICE, TELEMETRY_OPT_OUT } from './code-find
 import { ownHost, type PackageIdentity } from './package-identity.js';
 import { TRUSTED_DOWNLOAD_HOSTS } from './shell-command.js';
 
+export const CAPABILITY_KEY_HANDOFF_TITLE = 'Hands private key material to a module that sends to a foreign host';
 export const CAPABILITY_FLOW_TITLE = 'Secrets read in one module reach a network send in another on code that runs by itself';
 export const CAPABILITY_COOCCURRENCE_TITLE = 'Code that runs by itself both reads secrets or user data and sends to a fixed outside host';
 export const CAPABILITY_REMOTE_EXEC_TITLE = 'Code received from the network in one module is run by another on code that runs by itself';
@@ -240,6 +241,23 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (source === null) continue;
         const severity: Severity = hosts.length > 0 ? 'CRIT' : 'HIGH';
         push(severity, CAPABILITY_FLOW_TITLE, rel, c.line, `${c.callee}(…) carries ${source} ${when}; ${sender.rel} sends to ${hosts.filter(outside).slice(0, 2).join(', ') || 'an address it computes'} (${entry.rel})`);
+      }
+    }
+    // Key material handed to a module that sends, whenever the call runs (a constructor, a method): no library
+    // passes its user's private key or seed to code that talks to a foreign host — it signs locally (the
+    // @solana/web3.js 1.95.6/1.95.7 backdoor, December 2024: `addToQueue(secretKey)` in the Keypair
+    // constructor, sent in request headers from a helper module).
+    for (const rel of topRun) {
+      const mod = modules.get(rel)!;
+      for (const c of mod.facts.calls) {
+        if (c.topLevel || whole.has(rel) || !c.argLabels.includes('keymaterial')) continue;
+        const target = calledModule(mod, c.callee, resolve);
+        const sender = target === null ? undefined : modules.get(target);
+        if (sender === undefined || SIDE.test(sender.rel)) continue;
+        const sends = sender.profile.capabilities.filter((k) => k.kind === 'network-send');
+        const hosts = [...new Set([...sends.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])].filter(outside);
+        if (sends.length === 0 || hosts.length === 0) continue;
+        push('CRIT', CAPABILITY_KEY_HANDOFF_TITLE, rel, c.line, `${c.callee}(…) carries key material whenever it runs; ${sender.rel} sends to ${hosts.slice(0, 2).join(', ')} (${entry.rel})`);
       }
     }
     // Proven flow (b): a send on the path whose arguments name a value, or call a function, of a module that reads secrets.

@@ -6,6 +6,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { isExecutableMode } from '../skills/written-file.js';
 import { AI_BYPASS_FLAG, TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from './shell-command.js';
 import { isShadyHost, ownHost, vendorOfEnvName, type PackageIdentity } from './package-identity.js';
+import { decodedTexts } from '../text/encoded-command.js';
 
 export interface CodeContext {
   /** `/`-separated path in the artifact. */
@@ -316,7 +317,10 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     if (s.decoded || s.value.length < 400) continue;
     const decoded = decodeBlob(s.value);
     if (decoded !== null && SUSPICIOUS_DECODED.test(decoded) && /[;(){}=]/.test(decoded)) {
-      push('obfuscation', atInstall('HIGH', install), 'Long encoded blob that decodes to code', s.line, decoded.slice(0, 200));
+      // The same file evaluating what it decodes runs that code: the blob is its payload, not a fixture.
+      const runs = facts.calls.find((c) => EVAL_CALLEE.test(c.callee) && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee)) && (c.directDecode === true || c.argLabels.includes('decoded')));
+      if (runs !== undefined) push('obfuscation', 'CRIT', 'Runs code hidden in an encoded blob', runs.line, `${runs.callee}(…) of: ${decoded.slice(0, 200)}`);
+      else push('obfuscation', atInstall('HIGH', install), 'Long encoded blob that decodes to code', s.line, decoded.slice(0, 200));
       break;
     }
   }
@@ -487,7 +491,11 @@ export function decodeBlob(value: string): string | null {
   const sample = bytes.subarray(0, 4096);
   let printable = 0;
   for (const b of sample) if ((b >= 32 && b < 127) || b === 9 || b === 10 || b === 13) printable++;
-  return printable / sample.length > 0.95 ? bytes.toString('utf8') : null;
+  if (printable / sample.length > 0.95) return bytes.toString('utf8');
+  // Layers (zlib or gzip inside base64, base64 again inside, up to five: `for _ in range(3): d =
+  // zlib.decompress(b64decode(d))`): the deepest readable text.
+  if (compact.length > 200_000) return null;
+  return decodedTexts(compact).at(-1) ?? null;
 }
 
 interface PayloadScope {

@@ -258,12 +258,13 @@ function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyM
     else scan.add('MED', 'remote_code_execution', 'workflow pipes a downloaded script into a shell', line, match[0]);
   }
   // Secrets sent to unfamiliar hosts by this script: one is HIGH, two or more different ones CRIT
-  // (a harvest, GhostAction, September 2025).
+  // (a harvest, GhostAction, September 2025). A command continued over lines (`\` in shell, a backtick
+  // in PowerShell) is read whole: its URL is often on the last line.
   const sent: Array<{ line: number; evidence: string; secret: string }> = [];
   if (secretEnv.size > 0) {
     const names = [...secretEnv.keys()].map((n) => n.replace(/[^A-Za-z0-9_]/g, '')).filter((n) => n !== '');
     const ref = new RegExp(`\\$\\{?(?:env:)?(${names.join('|')})\\b`, 'g');
-    for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|nc|ncat)\b[^\n]*$/m)) {
+    for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr|Invoke-RestMethod|irm|nc|ncat)\b(?:[^\n]*(?:\\|`)\r?\n)*[^\n]*$/m)) {
       const host = /https?:\/\/([^/\s"'\\]+)/.exec(match[0])?.[1] ?? null;
       if (host === null || FAMILIAR_API_HOSTS.test(host)) continue;
       for (const used of match[0].matchAll(ref)) {
@@ -283,7 +284,7 @@ function checkRun(scan: WorkflowScan, runNode: Node | null, secretEnv: ReadonlyM
       scan.add(secretEnv.size >= 2 ? 'CRIT' : 'HIGH', 'credential_exposure', 'workflow script sends the whole environment, with the secrets mapped into it, to an unfamiliar host', flow.line, `${flow.evidence} (${[...secretEnv.values()].join(', ')})`);
     }
   }
-  for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr)\b[^\n]*$/m)) {
+  for (const { match, line } of scan.sourceMatches(runNode, /^[^\n]*\b(curl|wget|Invoke-WebRequest|iwr)\b(?:[^\n]*(?:\\|`)\r?\n)*[^\n]*$/m)) {
     const secret = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)\s*\}\}/.exec(match[0]);
     const host = /https?:\/\/([^/\s"'\\]+)/.exec(match[0])?.[1] ?? null;
     if (!secret || secret[1] === 'GITHUB_TOKEN' || host === null || FAMILIAR_API_HOSTS.test(host)) continue;

@@ -67,6 +67,12 @@ export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineA
       else if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
     }
   }
+  // `fd, tmp = tempfile.mkstemp(…)` then `os.write(fd, data)`: the file at `tmp` is written through its descriptor.
+  for (const m of src.text.matchAll(/^[ \t]*\(?\s*([A-Za-z_]\w*)\s*,\s*([A-Za-z_]\w*)\s*\)?\s*=\s*(?:tempfile\.)?mkstemp\s*\(/gm)) {
+    const write = new RegExp(`\\bos\\.write\\(\\s*${m[1]}\\b`).exec(src.text);
+    if (write === null) continue;
+    writes.push({ path: `{${m[2]}}`, variable: m[2]!, downloaded: false, line: lineAt(write.index), evidence: src.text.slice(m.index, m.index + 120).trim() });
+  }
   // A file the script wrote counts as downloaded when the script also talks to the network.
   const fetched = writes.filter((w) => w.downloaded || network);
   if (fetched.length === 0) return facts;

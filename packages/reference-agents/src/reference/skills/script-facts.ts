@@ -14,8 +14,27 @@ export function languageOf(path: string): ScriptLanguage | null {
   if (/\.(?:js|mjs|cjs|jsx)$/.test(lower)) return 'javascript';
   if (/\.(?:ts|mts|cts|tsx)$/.test(lower)) return 'typescript';
   if (/\.(?:py|pyw)$/.test(lower)) return 'python';
-  if (/\.(?:sh|bash|zsh|command)$/.test(lower)) return 'shell';
+  // PowerShell is read by the shell-line rules, its string variables expanded first (powershellExpanded).
+  if (/\.(?:sh|bash|zsh|command|ps1|psm1)$/.test(lower)) return 'shell';
   return null;
+}
+
+/**
+ * A PowerShell script with its single-line string variables (`$p = "-nop -w hidden -EncodedCommand …"`)
+ * written out where they are used (`Start-Process powershell.exe -ArgumentList $p`), so that a command
+ * split across a variable reads as the command it runs.
+ */
+export function powershellExpanded(text: string): string {
+  const values = new Map<string, string>();
+  return text
+    .split('\n')
+    .map((line) => {
+      const assign = /^\s*\$([A-Za-z_]\w*)\s*=\s*(?:"([^"`$]*)"|'([^']*)')\s*;?\s*$/.exec(line);
+      const expanded = values.size === 0 ? line : line.replace(/\$([A-Za-z_]\w*)\b/g, (m, name: string) => values.get(name.toLowerCase()) ?? m);
+      if (assign) values.set(assign[1]!.toLowerCase(), assign[2] ?? assign[3] ?? '');
+      return expanded;
+    })
+    .join('\n');
 }
 
 /**
@@ -59,7 +78,7 @@ export function worthParsing(text: string): boolean {
 export function scriptFacts(path: string, text: string, language: ScriptLanguage | null = languageOf(path)): ScriptFact[] {
   if (language === null) return [];
   let facts: ScriptFact[];
-  if (language === 'shell') facts = shellFacts(text);
+  if (language === 'shell') facts = shellFacts(/\.psm?1$/i.test(path) ? powershellExpanded(text) : text);
   else if (!worthParsing(text)) {
     // A large bundle read by lines: only the shapes that are unmistakable on one line count; words
     // like "ssh" or "env" in its strings mean nothing.
@@ -70,9 +89,46 @@ export function scriptFacts(path: string, text: string, language: ScriptLanguage
     if (carved !== null) facts.push(carved);
   }
   if (language === 'javascript' || language === 'typescript') facts = withoutReverseShellText(text, facts, worthParsing(text));
+  if (language !== 'shell' && worthParsing(text)) facts.push(...fetchedThenRun(text, facts));
   const lineAt = lineLocator(text);
   for (const m of text.matchAll(HARDCODED_BCC)) facts.push({ kind: 'hardcoded-bcc', line: lineAt(m.index), evidence: m[0] });
   return facts;
+}
+
+/**
+ * A command or code that arrived over the network, run: a name assigned on a line that makes a request
+ * (`meta = json.load(urlopen(…))`, `const { data } = await axios.get(…)`), or from such a name
+ * (`cmd = meta["post"]`), handed whole to a shell or an evaluator (`os.system(meta["post"])`,
+ * `exec(code)`, `execSync(data.cmd)`). A self-updating skill that runs what its server says runs
+ * whatever that server says next.
+ */
+function fetchedThenRun(text: string, facts: readonly ScriptFact[]): ScriptFact[] {
+  const networkLines = new Set(facts.filter((f) => f.kind === 'network').map((f) => f.line));
+  if (networkLines.size === 0) return [];
+  const lines = text.split('\n');
+  const tainted = new Set<string>();
+  const ASSIGN = /^\s*(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*(?:\s*,\s*[A-Za-z_$][\w$]*)*|\{[^}]*\}|\[[^\]]*\])\s*(?::\s*[\w<>[\], ]+)?=(?!=)\s*(.+)$/;
+  lines.forEach((line, i) => {
+    const m = ASSIGN.exec(line);
+    if (m === null) return;
+    const rhs = m[2]!;
+    const fromNetwork = networkLines.has(i + 1) || [...tainted].some((t) => new RegExp(`(?<![\\w$.])${t.replace(/\$/g, '\\$')}\\b`).test(rhs));
+    if (!fromNetwork) return;
+    for (const name of m[1]!.replace(/[{}[\]]/g, '').split(',')) {
+      const n = name.split(':').pop()!.trim();
+      if (/^[A-Za-z_$][\w$]*$/.test(n)) tainted.add(n);
+    }
+  });
+  if (tainted.size === 0) return [];
+  const out: ScriptFact[] = [];
+  for (const f of facts) {
+    if (f.kind !== 'shell-passthrough' && f.kind !== 'dynamic-eval' && f.kind !== 'input-eval') continue;
+    if (facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) continue;
+    const args = f.evidence.slice(f.evidence.indexOf('(') + 1);
+    const name = [...tainted].find((t) => new RegExp(`(?<![\\w$.])${t.replace(/\$/g, '\\$')}\\b`).test(args));
+    if (name !== undefined) out.push({ kind: 'download-exec', line: f.line, evidence: `${f.evidence} (${name} came from a request)` });
+  }
+  return out;
 }
 
 // `bcc: 'someone@host'`, `msg["Bcc"] = "…"`, `bcc="…"`: a fixed hidden recipient in code that sends mail.

@@ -10,7 +10,7 @@ import { decompress } from '../code/decode-bytes.js';
 
 /** The line runs something: a pipe into an interpreter, an eval/exec call, an interpreter's inline-code flag, a process substitution given to a shell, a command substitution run as the command. */
 const EXEC_SINK =
-  /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl|ruby|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:eval|exec|execSync|system|popen|Function|iex|Invoke-Expression|runInThisContext)\b|(?:^|[\s;&|(])(?:(?:ba|z|da)?sh|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\.exe)?)\s+(?:-\w+\s+)*(?:-c|-e|--eval|-p|-enc|-en|-ec|-EncodedCommand|-Command)\b|\b(?:(?:ba|z|da)?sh|source|\.)\s+<\(|^\s*(?:\$\(|`)/i;
+  /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl|ruby|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:eval|exec|execSync|system|popen|Function|iex|Invoke-Expression|runInThisContext)\b|(?:^|[\s;&|(])(?:(?:ba|z|da)?sh|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\.exe)?)\s+(?:-\w+(?:\s+(?!-)[\w.]+)?\s+)*(?:-c|-e|--eval|-p|-enc|-en|-ec|-EncodedCommand|-Command)\b|\b(?:(?:ba|z|da)?sh|source|\.)\s+<\(|^\s*(?:\$\(|`)/i;
 /** Encoded literals worth decoding: base64 (standard or URL-safe), hex, `\x` escapes. */
 const ENCODED = /(?:\\x[0-9a-fA-F]{2}){8,}|[A-Za-z0-9+/_-]{16,}={0,2}/g;
 /** What makes decoded text a payload: a download, a socket or reverse shell, a process or code run, an address. */
