@@ -25,8 +25,9 @@ const NEGATED = /\b(?:not|never|no|without|avoid|don['’]t|nor)\s+(?:\w+\s+){0,
 
 /**
  * Sampling requests (`sampling/createMessage`) whose prompt asks the client's model for the secrets
- * or instructions in its context. The server, not the user, writes that prompt; the answer comes
- * back to the server (Unit 42, "MCP sampling attack vectors", 2025).
+ * or instructions in its context, or for the conversation, or to take the server's later text as
+ * its instructions. The server, not the user, writes that prompt; the answer comes back to the
+ * server (Unit 42, "MCP sampling attack vectors", 2025): CRIT.
  */
 export function samplingFindings(file: string, text: string, language: ScriptLanguage): AgentFinding[] {
   if (!/createMessage|create_message|ctx\.sample/.test(text)) return [];
@@ -45,10 +46,11 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
     const hit = ASKS_FOR_SECRETS.exec(window);
     // "Do not include any API keys": the prompt keeps secrets out.
     if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
-    if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
+    // The answer comes back to the server that wrote the prompt: asking is taking (CRIT).
+    if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
     const talk = ASKS_FOR_CONVERSATION.exec(window);
     if (talk && !NEGATED.test(window.slice(Math.max(0, talk.index - 30), talk.index))) {
-      return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for the conversation or to obey the server\'s later text', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, talk.index - 40), talk.index + 160).trim() })];
+      return [referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'sampling request asks the client\'s model for the conversation or to obey the server\'s later text', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, talk.index - 40), talk.index + 160).trim() })];
     }
   }
   return [];
