@@ -212,6 +212,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // Metadata documents the server serves as files (`.well-known/oauth-authorization-server`, JSON,
     // a YAML or TOML configuration it loads and serves).
     if (language === null && (/\.(?:json|ya?ml|toml)$/i.test(file.path) || /(?:^|\/)\.well-known\//.test(file.path))) findings.push(...oauthMetadataFindings(file.path, text, new Map(), !/\.json$/i.test(file.path)));
+    // Resources and prompts the server ships as plain text or data files reach the model as they are.
+    if (language === null && MODEL_DOCUMENT.test(file.path) && /\.(?:txt|json|ya?ml|toml|html?|xml|csv)$/i.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
     const hook = installScripts.get(file.path);
     if (hook !== undefined) {
       const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
