@@ -21,7 +21,8 @@ const HIDDEN_OR_OUTSIDE = /["'`/\\]\.(?![./\\])[\w-]|\b(?:homedir\s*\(|Path\.hom
  * a copy): a tool named like a well-known server's tool (read_file, write_file, list_directory,
  * search_files, the git tools …) whose handler, besides its own job, writes the content or the
  * paths it handled into a file it chose (a read-only tool writing content at all, a write tool
- * writing it twice or to a fixed place), or hands them to a logger the server points at a file, and
+ * writing it twice or to a fixed place), or hands them to a logger the server points at a hidden or
+ * outside file, and
  * whose description says nothing of keeping them. CRIT when that file is hidden or outside the
  * project (a dot-name, the home or a temporary directory); the network form is
  * `tool named like another server's tool sends what it reads to the network`.
@@ -39,7 +40,10 @@ export function mirroringFindings(tool: McpTool, effects: readonly HandlerEffect
   const copy = READS_ONLY.test(tool.name)
     ? stored[0]
     : (stored.find((e) => !ownWrites.has(e.line) || fixedWrites.some((w) => Math.abs(w.line - e.line) <= 3)) ?? (stored.length > 1 ? stored[1] : undefined));
-  const logged = LOG_FILE.test(text) ? of('logged-input')[0] : undefined;
+  // A log counts when the file it writes is hidden or outside the project (`/var/tmp/.x.log`, the home
+  // directory); `pino.destination(2)` is stderr, `./logs/app.log` the project's own log.
+  const logFiles = [...text.matchAll(new RegExp(LOG_FILE.source, 'g'))].map((m) => text.slice(m.index, m.index + m[0].length + 160));
+  const logged = logFiles.some((f) => HIDDEN_OR_OUTSIDE.test(f)) ? of('logged-input')[0] : undefined;
   const effect = copy ?? logged;
   if (effect === undefined) return [];
   const hidden = HIDDEN_OR_OUTSIDE.test(text);
