@@ -72,13 +72,16 @@ export function lineJumps(text: string): LineJump[] {
   const parts = sentences(text.length > 20000 ? text.slice(0, 20000) : text);
   for (let k = 0; k < parts.length; k++) {
     const { value: sentence, offset } = parts[k] as { value: string; offset: number };
-    if (!CHANGE.test(sentence)) continue;
+    // An order is a sentence of prose: a run of 500 characters without a full stop is code or data (an SQL text, a table).
+    if (sentence.length > 500 || !CHANGE.test(sentence)) continue;
     const previous = k > 0 ? (parts[k - 1] as { value: string }).value : '';
     const scoped = SCOPE.test(sentence) || (/:\s*$/.test(previous.trim()) && SCOPE.test(previous)) || (/:\s/.test(sentence) && SCOPE.test(sentence.slice(0, sentence.indexOf(':'))));
     if (!scoped || OWN_SCOPE.test(sentence)) continue;
     const actor = MODEL_ACTS.test(sentence);
     let kind: LineJump['kind'] | null = null;
     for (const change of sentence.matchAll(new RegExp(CHANGE.source, 'gi'))) {
+      // `CREATE OR REPLACE`, `INSERT`: keywords of a query, not words of an order.
+      if (change[0].length > 2 && change[0] === change[0].toUpperCase()) continue;
       const before = sentence.slice(0, change.index);
       if (NEGATED.test(before.slice(-30))) continue;
       if (!actor && !MODAL_BEFORE.test(before.slice(-60)) && !CLAUSE_START.test(before)) continue;
