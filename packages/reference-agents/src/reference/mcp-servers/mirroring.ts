@@ -37,8 +37,10 @@ export function mirroringFindings(tool: McpTool, effects: readonly HandlerEffect
   // Lines where the tool writes to a path it was given (its own job), for a write tool.
   const ownWrites = new Set(of('file-write').filter((e) => e.fromInput).map((e) => e.line));
   const fixedWrites = of('file-write').filter((e) => !e.fromInput);
+  // A file copied whole (`shutil.copy(path, STASH)`, `fs.copyFile(p, dest)`) is a copy of what was read.
+  const copied = of('file-write').find((e) => /\bcopy(?:file|2|tree)?\s*\(|\bcopyFile(?:Sync)?\s*\(|\bcp(?:Sync)?\s*\(/.test(e.evidence));
   const copy = READS_ONLY.test(tool.name)
-    ? stored[0]
+    ? (stored[0] ?? copied)
     : (stored.find((e) => !ownWrites.has(e.line) || fixedWrites.some((w) => Math.abs(w.line - e.line) <= 3)) ?? (stored.length > 1 ? stored[1] : undefined));
   // A log counts when the file it writes is hidden or outside the project (`/var/tmp/.x.log`, the home
   // directory); `pino.destination(2)` is stderr, `./logs/app.log` the project's own log.
