@@ -16,7 +16,7 @@ import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings } from './data-request-rules.js';
+import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
@@ -24,11 +24,14 @@ import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
-import { importedConstants, importedReaders, importedSenders, localImports } from './module-constants.js';
+import { importedConstants, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
 import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
 import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
-import { oauthMetadataFindings } from './oauth-metadata.js';
+import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
+import { lineJumpingFindings } from './line-jumping.js';
+import { mirroringFindings } from './mirroring.js';
+import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
 import { blankPatternLiterals } from './pattern-literals.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
@@ -64,7 +67,8 @@ const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershe
 // A tool about setting clients up may write their configuration.
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
 const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
-const OAUTH_FIELD = /_endpoint|jwks_uri|redirect_uri|authorization_server/;
+// Documents a server hands the model as resources or prompts.
+const MODEL_DOCUMENT = /(?:^|\/)(?:resources?|prompts?)\//i;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
 function toolsOf(path: string, text: string): McpTool[] {
@@ -147,6 +151,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const moduleConstants = new Map<string, Map<string, string>>();
   const moduleSenders = new Map<string, Set<string>>();
   const moduleReaders = new Map<string, Set<string>>();
+  const moduleRunners = new Map<string, Set<string>>();
   const readModule = async (path: string) => {
     const f = byPath.get(path);
     return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
@@ -171,6 +176,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Attack phrases quoted as examples in a security document (a fenced block or quotes introduced as a
       // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
+      // Resources and prompts the server ships as documents reach the model as they are.
+      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
       continue;
     }
     if (isTestOrExample(file.path)) continue;
@@ -184,12 +191,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const defined = toolsOf(file.path, text);
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
       const readers = defined.length > 0 && language !== null ? await importedReaders(file.path, text, language, readModule, (p) => byPath.has(p), moduleReaders) : new Set<string>();
+      const runners = defined.length > 0 && language !== null ? await importedShellRunners(file.path, text, language, readModule, (p) => byPath.has(p), moduleRunners) : new Set<string>();
       tools.push(...defined);
       // What each tool says it does against what its handler's code does.
       for (const tool of defined) {
         if (tool.kind !== 'tool' || !tool.handler) continue;
-        const effects = handlerEffects(text, language, tool, senders, readers);
-        findings.push(...toolBehaviourFindings(tool, effects));
+        const effects = handlerEffects(text, language, tool, senders, readers, runners);
+        findings.push(...toolBehaviourFindings(tool, effects), ...mirroringFindings(tool, effects, text));
         if (effects.some((e) => e.kind === 'file-write') && !ABOUT_CLIENT_SETUP.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) {
           const registration = selfRegistrationFinding(file.path, text, { tool: tool.name });
           if (registration) findings.push(registration);
@@ -201,8 +209,11 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // `return text + notice(city)`): the module's strings are read as the tool's output.
       if (language !== null) findings.push(...(await importedOutputFindings(file.path, text, language, defined, readModule, (p) => byPath.has(p))));
     }
-    // Metadata documents the server serves as files (`.well-known/oauth-authorization-server`, JSON).
-    if (language === null && (/\.json$/i.test(file.path) || /(?:^|\/)\.well-known\//.test(file.path))) findings.push(...oauthMetadataFindings(file.path, text));
+    // Metadata documents the server serves as files (`.well-known/oauth-authorization-server`, JSON,
+    // a YAML or TOML configuration it loads and serves).
+    if (language === null && (/\.(?:json|ya?ml|toml)$/i.test(file.path) || /(?:^|\/)\.well-known\//.test(file.path))) findings.push(...oauthMetadataFindings(file.path, text, new Map(), !/\.json$/i.test(file.path)));
+    // Resources and prompts the server ships as plain text or data files reach the model as they are.
+    if (language === null && MODEL_DOCUMENT.test(file.path) && /\.(?:txt|json|ya?ml|toml|html?|xml|csv)$/i.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
     const hook = installScripts.get(file.path);
     if (hook !== undefined) {
       const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
@@ -216,6 +227,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
       for (const folded of foldedStrings(codeText, language)) {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
@@ -236,7 +248,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         const imported = await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants);
         facts.push(...hiddenRecipientFacts(text, language, imported).filter((f) => !known.has(f.line)));
       }
-      findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code' }), text, language, inputToProcess));
+      findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code', quotedShellSafe: true }), text, language, inputToProcess));
     }
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
     // A program in invisible or Private Use Area characters that the server's code decodes and runs.
@@ -247,6 +259,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : code !== null ? codeStrings(codeText, code, 'exclude', file.path) : MANIFEST_FILE.test(file.path) ? text : null;
     const stringOptions = { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence', htmlComments: true } as const;
     if (strings !== null) findings.push(...instructionTextFindings(strings, stringOptions));
+    // Standing orders about other calls in the code's texts (server instructions, prompts, resources, results).
+    if (strings !== null && code !== null) findings.push(...lineJumpingFindings(strings, file.path, (o) => lineAt(strings, o)));
     // A detector's pattern tables (`INJECTION_PATTERNS = [...]`, `re.compile("…")`) spell what it
     // looks for: read apart and reported LOW, as a phrase quoted as an example is.
     if (strings !== null && code !== null) {
@@ -257,13 +271,16 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   }
 
   for (const tool of tools) {
-    findings.push(...instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' }));
+    const described = instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' });
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
-    findings.push(...privateParameterFindings(tool), ...instructionParameterFindings(tool));
+    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool)];
+    findings.push(...described, ...parameters, ...receivedContextFindings(tool, [...described, ...parameters]));
+    findings.push(...lineJumpingFindings(tool.description.replace(/\s*\n\s*/g, ' '), tool.file, tool.descriptionLine));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');
     if (schemaText !== '') {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });
+      findings.push(...lineJumpingFindings(schemaText, tool.file, tool.line));
     }
   }
   findings.push(...crossToolFindings(tools), ...fixedParameterFindings(tools));

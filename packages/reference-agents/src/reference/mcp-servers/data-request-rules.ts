@@ -117,3 +117,24 @@ export function instructionParameterFindings(tool: McpTool): AgentFinding[] {
   }
   return [];
 }
+
+const ASKS_FOR_CONTEXT_TITLES: ReadonlySet<string> = new Set([DATA_REQUEST_RULES[0]!.title, 'parameter asks the model for the conversation or its instructions']);
+
+/**
+ * Conversation theft through a tool's description or parameters (Trail of Bits, "How MCP servers
+ * can steal your conversation history", 2025): the model fills the argument and the server that
+ * wrote the request receives it with the call, whatever the handler then does. Where a tool that is
+ * not about conversations (its name and the rest of its description) asks for the conversation, the
+ * model's instructions or other tools' output, the receipt is a second step (MED exfiltration), so
+ * the request and the receipt together block.
+ */
+export function receivedContextFindings(tool: McpTool, found: readonly AgentFinding[]): AgentFinding[] {
+  if (tool.kind !== 'tool') return [];
+  const ask = found.find((f) => ASKS_FOR_CONTEXT_TITLES.has(f.title));
+  if (ask === undefined) return [];
+  // What the tool is about, without the sentence that asks.
+  const sentences = tool.description.split(/(?<=[.!?])\s+/);
+  const rest = sentences.filter((x) => !x.includes((ask.evidence ?? '').split(': ').pop()!.slice(0, 40)) && !new RegExp(PRIVATE_CONTEXT, 'i').test(x)).join(' ');
+  if (ABOUT_CONVERSATIONS.test(`${tool.name.replace(/[_-]/g, ' ')} ${rest}`)) return [];
+  return [referenceFinding({ category: 'exfiltration', severity: 'MED', title: 'the server receives the conversation or the model\'s instructions in a tool argument', file: tool.file, line: tool.line, evidence: `${tool.name}: ${ask.evidence ?? ''}`.slice(0, 300) })];
+}

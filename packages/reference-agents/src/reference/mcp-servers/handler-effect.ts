@@ -44,6 +44,8 @@ export type HandlerEffectKind =
   | 'hidden-temp'
   /** Writes the tool's input into the content of a file (json.dump, a handle's write, writeFile's data). */
   | 'stored-input'
+  /** Hands the tool's input, or what it read, to a logger (`log.info(…)`, `logger.debug(…)`; not the console). */
+  | 'logged-input'
   /** The input joined onto a fixed base directory with no check that the result stays inside it (path traversal). */
   | 'path-traversal'
   /** Fixed links of the server's own put into a collection of results, where the input's words decide (result poisoning). */
@@ -71,6 +73,8 @@ export interface HandlerEffect {
    * normalise-then-compare check of member paths: absolute names, `..` and links land anywhere.
    */
   unfiltered?: boolean;
+  /** `process`: a shell line handed to a function of another module that runs it in a shell. */
+  shellLine?: boolean;
   /** `code-eval`: what runs was decoded first (base64, hex, zlib, marshal). */
   decoded?: boolean;
   /**

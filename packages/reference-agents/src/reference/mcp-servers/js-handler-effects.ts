@@ -110,7 +110,7 @@ function indexOf(text: string, typescript: boolean): FileIndex {
  * functions and methods of the same file it calls (by name, up to five calls deep), with the flow
  * of the tool's input through assignments and into the functions it calls.
  */
-export function jsHandlerEffects(text: string, typescript: boolean, handler: [number, number], inputNames: readonly string[], senders: ReadonlySet<string> = new Set(), readers: ReadonlySet<string> = new Set()): HandlerEffect[] {
+export function jsHandlerEffects(text: string, typescript: boolean, handler: [number, number], inputNames: readonly string[], senders: ReadonlySet<string> = new Set(), readers: ReadonlySet<string> = new Set(), runners: ReadonlySet<string> = new Set()): HandlerEffect[] {
   const { root, scope, lineAt, functions, parents, byRange, loaded } = indexOf(text, typescript);
   const start: JsNode | null = byRange.get(`${handler[0]}:${handler[1]}`) ?? null;
   // A `case` of a dispatching switch: the statements between the offsets.
@@ -288,12 +288,17 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
       // A function imported from another module that reads a credential store: the handler holds what it returns.
       if (callee.type === 'Identifier' && readers.has(callee.name as string)) add('credential-file', n, false);
       if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
+      // A function imported from another module that runs what it is given in a shell: the line the
+      // handler hands it is a shell command (`run(\`git blame ${file}\`)`).
+      if (callee.type === 'Identifier' && runners.has(callee.name as string)) add('process', n, anyInput, { shellLine: true });
       // Node documents vm as no security boundary: eval, Function and vm all run with the server's rights.
       if (q !== null && EVAL.test(q) && first && scope.fold(first) === null) add('code-eval', n, mentions(first, tainted), { unrestricted: !/unserialize|deserialize|funcster/.test(q) });
       if (q === 'require' && first && scope.fold(first) === null) add('code-eval', n, mentions(first, tainted), { unrestricted: true });
       if (q !== null && TEMPLATE.test(q) && first && first.type !== 'Literal' && mentions(first, tainted)) add('template-injection', n, true);
       if (q !== null && HOST_ENUM.test(q)) add('host-enumeration', n, false);
       if (q !== null && EXTRACT.test(q)) add('extract', n, anyInput || (callee.type === 'MemberExpression' && mentions(callee.object as JsNode, tainted)));
+      // A logger (not the console) given the input or what the handler read.
+      if (method !== null && /^(?:debug|info|warn|warning|error|log|fatal|trace|verbose|silly)$/.test(method) && callee.type === 'MemberExpression' && /log/i.test(text.slice((callee.object as JsNode).start, (callee.object as JsNode).end)) && !/^console$/.test(q?.split('.')[0] ?? '') && anyInput) add('logged-input', n, true);
       const fsOp = q === null ? null : (FS.exec(q)?.[1] ?? null);
       if (fsOp !== null) {
         const pathInput = mentions(first, tainted);

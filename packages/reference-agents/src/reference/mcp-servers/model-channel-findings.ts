@@ -23,10 +23,17 @@ const ASKS_FOR_CONVERSATION = new RegExp(
 
 const NEGATED = /\b(?:not|never|no|without|avoid|don['’]t|nor)\s+(?:\w+\s+){0,2}$/i;
 
+// A sampling prompt that has the client's model call tools or run commands (covert tool invocation:
+// the client's model acts with the user's tools on the server's word).
+const ASKS_FOR_TOOL_CALL =
+  /\b(?:call|invoke|use|run|execute|trigger)\s+(?:the\s+|your\s+)?['"`]?[a-z][\w.-]*['"`]?\s+(?:tool|function)\b|\b(?:call|invoke|run|execute)\s+(?:the\s+)?(?:tool|function)\s+['"`]?[a-z][\w.-]*|\b(?:run|execute)\s+(?:the\s+|this\s+)?(?:following\s+)?(?:shell\s+|terminal\s+)?command\b/i;
+const HIDES = /\bwithout\s+(?:telling|informing|asking|notifying|mentioning)|\b(?:do\s+not|don['’]t|never)\s+(?:tell|mention|inform|show|reveal)\b|\bsilently\b|\bquietly\b/i;
+
 /**
  * Sampling requests (`sampling/createMessage`) whose prompt asks the client's model for the secrets
- * or instructions in its context. The server, not the user, writes that prompt; the answer comes
- * back to the server (Unit 42, "MCP sampling attack vectors", 2025).
+ * or instructions in its context, or for the conversation, or to take the server's later text as
+ * its instructions. The server, not the user, writes that prompt; the answer comes back to the
+ * server (Unit 42, "MCP sampling attack vectors", 2025): CRIT.
  */
 export function samplingFindings(file: string, text: string, language: ScriptLanguage): AgentFinding[] {
   if (!/createMessage|create_message|ctx\.sample/.test(text)) return [];
@@ -45,10 +52,16 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
     const hit = ASKS_FOR_SECRETS.exec(window);
     // "Do not include any API keys": the prompt keeps secrets out.
     if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
-    if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
+    // The answer comes back to the server that wrote the prompt: asking is taking (CRIT).
+    if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
     const talk = ASKS_FOR_CONVERSATION.exec(window);
     if (talk && !NEGATED.test(window.slice(Math.max(0, talk.index - 30), talk.index))) {
-      return [referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'sampling request asks the client\'s model for the conversation or to obey the server\'s later text', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, talk.index - 40), talk.index + 160).trim() })];
+      return [referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'sampling request asks the client\'s model for the conversation or to obey the server\'s later text', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, talk.index - 40), talk.index + 160).trim() })];
+    }
+    const act = ASKS_FOR_TOOL_CALL.exec(window);
+    if (act && !NEGATED.test(window.slice(Math.max(0, act.index - 30), act.index))) {
+      const hidden = HIDES.test(window);
+      return [referenceFinding({ category: 'prompt_injection', severity: hidden ? 'CRIT' : 'HIGH', title: hidden ? 'sampling request has the client\'s model call tools and hide it' : 'sampling request has the client\'s model call tools', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, act.index - 40), act.index + 160).trim() })];
     }
   }
   return [];

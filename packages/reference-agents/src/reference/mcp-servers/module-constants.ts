@@ -175,6 +175,31 @@ function exportedFunctionsWhere(text: string, typescript: boolean, test: (body: 
 }
 
 /**
+ * Exported functions of a JavaScript module that run their first parameter as a shell line
+ * (`exec(cmd, …)`, `execSync(\`… ${cmd}\`)`, `spawn(cmd, { shell: true })`), also from a callback
+ * inside them (`new Promise((resolve) => exec(cmd, …))`).
+ */
+function shellRunningFunctions(text: string, typescript: boolean): Set<string> {
+  if (!/child_process|\bexeca\b|\bshelljs\b/.test(text) || !/\bexec(?:Sync)?\s*\(|shell\s*:\s*true/.test(text)) return new Set();
+  return exportedFunctionsWhere(text, typescript, (body) => {
+    const param = /^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*)?\(\s*([A-Za-z_$][\w$]*)/.exec(body)?.[1];
+    if (param === undefined) return false;
+    const p = param.replace(/\$/g, '\\$');
+    // The parameter, or a local built from it (`const line = isWindows ? \`cmd /c ${command}\` : command`).
+    const names = [p, ...[...body.matchAll(new RegExp(`\\b(?:const|let|var)\\s+([\\w$]+)\\s*=[^;\\n]*(?<![\\w$])${p}(?![\\w$])`, 'g'))].map((m) => m[1]!.replace(/\$/g, '\\$'))].join('|');
+    return new RegExp(`(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*(?:${names})\\b|(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*\`[^\`]*\\$\\{\\s*(?:${names})\\s*\\}|\\b(?:spawn|spawnSync|execa)\\s*\\(\\s*(?:${names})\\b[^)]*shell\\s*:\\s*true`).test(body);
+  });
+}
+
+/**
+ * Local names of functions a JavaScript file imports from the artifact's other modules that run
+ * what they are given in a shell: a tool handler calling one with its input builds a shell line.
+ */
+export async function importedShellRunners(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, shellRunningFunctions);
+}
+
+/**
  * Local names of functions a JavaScript file imports from the artifact's other modules that make a
  * request with what they are given: a tool handler calling one sends data, though its own module
  * has no network call.

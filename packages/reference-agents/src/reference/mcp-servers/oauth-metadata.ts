@@ -2,8 +2,13 @@ import type { AgentFinding } from '@vigil/core';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 
 // A URL-valued field of OAuth authorization-server or protected-resource metadata (RFC 8414, RFC 9728)
-// or of a client registration, as a key in code, JSON or configuration, followed by its value.
-const FIELD = /["']?\b(authorization_endpoint|token_endpoint|registration_endpoint|userinfo_endpoint|revocation_endpoint|introspection_endpoint|end_session_endpoint|jwks_uri|issuer|redirect_uris?|authorization_servers?|resource)["']?\s*[:=]\s*\[?\s*/g;
+// or of a client registration, as a key in code, JSON or configuration (snake_case as served, or the
+// camelCase a server converts on the way out; `meta["authorization_endpoint"] =` too), followed by its
+// value; a quoted name may also be followed by a comma (`params.set('authorization_endpoint', …)`).
+const FIELD_NAMES = String.raw`authorization_endpoint|token_endpoint|registration_endpoint|userinfo_endpoint|revocation_endpoint|introspection_endpoint|end_session_endpoint|jwks_uri|issuer|redirect_uris?|authorization_servers?|resource|authorizationEndpoint|tokenEndpoint|registrationEndpoint|userinfoEndpoint|revocationEndpoint|introspectionEndpoint|endSessionEndpoint|jwksUri|redirectUris?|authorizationServers?`;
+const FIELD = new RegExp(String.raw`["']?\b(${FIELD_NAMES})(?:["']\]?\s*(?::(?!:)|=(?!=)|,)|\s*(?::(?!:)|=(?!=)))\s*\[?\s*`, 'g');
+/** Text that may hold OAuth metadata: a field name of it. */
+export const OAUTH_FIELD = /_endpoint|[a-z]Endpoint\b|jwks_?[uU]ri|redirect_?[uU]ri|authorization_?[sS]erver/;
 // Command substitution runs wherever the text reaches a shell, URL or not.
 const SUBSTITUTION = /\$\(|`/;
 // A pipe or a chain into a command: shell syntax outside a plain URL.
@@ -66,10 +71,37 @@ function stringAt(text: string, at: number): { value: string; end: number } | nu
   return null;
 }
 
+/** The index just past the bracket that closes the one at `open` (strings skipped), or -1. */
+function closing(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length && i < open + 2000; i++) {
+    const literal = /["'`]/.test(text[i] ?? '') ? stringAt(text, i) : null;
+    if (literal !== null) {
+      i = literal.end - 1;
+      continue;
+    }
+    const c = text[i];
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+// Calls whose value is their first argument's (`new URL('…')`, `String(x)`, `str(x)`), and lookups
+// whose value, when the setting is absent, is their second (`os.environ.get('X', '…')`, `getenv`).
+const WRAPPER = /^(?:new\s+)?(?:URL|String|str|encodeURI|urljoin|AnyHttpUrl|AnyUrl|HttpUrl)\s*\(/;
+const LOOKUP = /^(?:[A-Za-z_$][\w$]*\.)*(?:get|getenv|setdefault)\s*\(/;
+
 /**
  * The text an expression evaluates to, read lexically: string literals (with the program's own
- * placeholders kept as such), `+` chains, and names bound to such a value in the same file (`AUTH =
- * …`, `const AUTH = …`) or imported from another module of the server (folded there).
+ * placeholders kept as such), `+` chains, names bound to such a value in the same file (`AUTH =
+ * …`, `const AUTH = …`) or imported from another module of the server (folded there), wrappers
+ * (`new URL('…')`, `str(…)`) by their first argument, a setting's default (`os.environ.get('X',
+ * '…')`), and a fallback (`process.env.X || '…'`, `A ?? '…'`, `a or '…'`) when what comes before
+ * it is a value the server cannot know (the setting is usually unset; the fallback is served).
  */
 function valueAt(text: string, at: number, imported: ReadonlyMap<string, string> | null, depth = 0): string | null {
   let i = at;
@@ -78,22 +110,52 @@ function valueAt(text: string, at: number, imported: ReadonlyMap<string, string>
   for (;;) {
     while (/[ \t(]/.test(text[i] ?? '')) i++;
     const literal = stringAt(text, i);
+    const head = text.slice(i, i + 200);
+    const wrapper = WRAPPER.exec(head);
+    const lookup = wrapper === null ? LOOKUP.exec(head) : null;
     if (literal !== null) {
       out += literal.value.replace(/\uE001([\w$]+)\uE002/g, (_, name: string) => (imported === null ? null : boundValue(text, name, imported, depth)) ?? OWN_VALUE);
       i = literal.end;
+    } else if ((wrapper !== null || lookup !== null) && depth < 4) {
+      const open = i + (wrapper ?? lookup)![0].length - 1;
+      const end = closing(text, open);
+      if (end < 0) break;
+      let from = open + 1;
+      if (lookup !== null) {
+        // The default: what follows the first argument's comma.
+        const first = stringAt(text, from + (/^\s*/.exec(text.slice(from))?.[0].length ?? 0));
+        const comma = first === null ? -1 : text.slice(first.end, end).search(/^\s*,/);
+        from = first === null || comma < 0 ? -1 : first.end + text.slice(first.end).indexOf(',') + 1;
+      }
+      out += (from < 0 ? null : valueAt(text, from, imported, depth + 1)) ?? OWN_VALUE;
+      i = end;
+      // `.href`, `.toString()` of the URL is the URL.
+      i += /^(?:\.href\b|\.toString\(\))?/.exec(text.slice(i))?.[0].length ?? 0;
     } else {
-      const name = IDENTIFIER.exec(text.slice(i, i + 200))?.[0];
+      let name = IDENTIFIER.exec(head)?.[0];
       if (name === undefined) break;
       i += name.length;
       // A call (`buildUrl(x)`) is a value the server computes; its arguments are not read here.
       if (/^\s*\(/.test(text.slice(i, i + 20))) {
-        out += OWN_VALUE;
-        break;
+        if (/^\s*\(\s*\)/.test(text.slice(i, i + 20)) && /\.toString$/.test(name)) {
+          name = name.slice(0, -'.toString'.length);
+          i = text.indexOf(')', i) + 1;
+        } else {
+          out += OWN_VALUE;
+          break;
+        }
       }
-      out += (imported === null ? null : boundValue(text, name, imported, depth)) ?? OWN_VALUE;
+      out += (imported === null ? null : boundValue(text, name.replace(/\.href$/, ''), imported, depth)) ?? OWN_VALUE;
     }
     parts++;
     while (/[ \t)]/.test(text[i] ?? '')) i++;
+    const fallback = /^(?:\|\||\?\?|or\b)/.exec(text.slice(i, i + 3));
+    if (fallback !== null && out.replace(/\uE000/g, '').trim() === '') {
+      // What came before is unknown: the fallback is the value.
+      out = '';
+      i += fallback[0].length;
+      continue;
+    }
     if (text[i] !== '+' || parts > 32) break;
     i++;
   }
@@ -108,30 +170,55 @@ function boundValue(text: string, name: string, imported: ReadonlyMap<string, st
   return binding === null ? null : valueAt(text, binding.index + binding[0].length, new Map(), depth + 1);
 }
 
+// Schemes whose URL opens a local file or program, or runs script, where the client hands it to the
+// desktop's opener (`file:/c:/windows/system32/calc.exe`, `search-ms:`, `ms-msdt:`, `javascript:`).
+const RUNNING_SCHEME = /^(?:file|javascript|vbscript|data|search-ms|search|ms-[\w-]+|smb|cifs|nfs|jar|shell)$/;
+// A command line or a program rather than an address: a shell or launcher named first, a Windows
+// or UNC path, a file with a program's extension.
+const COMMAND_VALUE = /^(?:(?:cmd|powershell|pwsh|bash|sh|zsh|calc|open|xdg-open|start|rundll32|mshta|wscript|cscript|regsvr32|curl|wget|python3?|node|osascript)(?:\.exe)?(?:\s|$)|[a-z]:\\|\\\\)|\.(?:exe|bat|cmd|com|ps1|vbs|scr|lnk|hta|msi|jar|sh|app|command)(?:\s|$)/i;
+
 /**
  * OAuth metadata whose endpoints are not web addresses: a client opens the authorization endpoint
  * in a browser or with the platform's `open` command, so a value like `a:$(curl …|sh)` runs on the
  * user's machine (mcp-remote, CVE-2025-6514). The value is followed through `+` chains, template
- * literals, f-strings and named constants (also imported ones), and read in the server's code and in
- * the metadata documents it serves (`.well-known/…`, JSON). Shell syntax there is an attack (CRIT);
- * another scheme than http(s) is HIGH.
+ * literals, f-strings, named constants (also imported ones), `new URL(…)`, a setting's default and a
+ * fallback after `||`/`??`/`or`, and read in the server's code and in the metadata documents it
+ * serves (`.well-known/…`, JSON, YAML: `plain` reads an unquoted value to the end of its line).
+ * Shell syntax, a command line or a program, or a scheme that opens a local file or runs script is
+ * an attack (CRIT); another scheme than http(s) is HIGH.
  */
-export function oauthMetadataFindings(file: string, text: string, imported: ReadonlyMap<string, string> = new Map()): AgentFinding[] {
-  if (!/_endpoint|jwks_uri|redirect_uri|authorization_server/.test(text)) return [];
+export function oauthMetadataFindings(file: string, text: string, imported: ReadonlyMap<string, string> = new Map(), plain = false): AgentFinding[] {
+  if (!OAUTH_FIELD.test(text)) return [];
   const out: AgentFinding[] = [];
+  // `resource` is a protected-resource field only beside the rest of that document (an MCP resource is another thing).
+  const protectedResource = /authorization_?[sS]ervers|oauth-protected-resource/.test(text);
   for (const m of text.matchAll(FIELD)) {
-    const raw = valueAt(text, m.index + m[0].length, imported);
+    if (m[1] === 'resource' && !protectedResource) continue;
+    const at = m.index + m[0].length;
+    // A YAML or TOML scalar written without quotes: the rest of the line.
+    // `${AUTH_BASE}` there is the loader's placeholder for a setting, not shell syntax.
+    const scalar = plain && !/["'`]/.test(text[at] ?? '') ? (/^[^\n#]*/.exec(text.slice(at))?.[0] ?? '').trim().replace(/\$\{\w+\}/g, OWN_VALUE) : null;
+    const raw = scalar !== null && scalar !== '' ? scalar : valueAt(text, at, imported);
     if (raw === null) continue;
     const value = raw.replace(/\uE000/g, 'x').trim();
     // Another scheme is judged where it is written in place; shell syntax wherever it comes from.
-    const written = valueAt(text, m.index + m[0].length, null)?.replace(/\uE000/g, 'x').trim() ?? '';
+    const written = scalar !== null && scalar !== '' ? scalar : (valueAt(text, at, null)?.replace(/\uE000/g, 'x').trim() ?? '');
     if (value === '' || value === 'x') continue;
     const plainUrl = /^(?:https?:\/\/|x\/|x$)[^\s]*$/.test(value);
+    const command = !plainUrl && !value.startsWith('/') && COMMAND_VALUE.test(value);
     const shell = SUBSTITUTION.test(value) || (!plainUrl && CHAIN.test(value));
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(written)?.[1]?.toLowerCase();
     const foreign = scheme !== undefined && scheme !== 'http' && scheme !== 'https' && !/^(urn|com\.|app\.)/.test(written) && !written.includes('://localhost');
-    if (!shell && !foreign) continue;
-    out.push(referenceFinding({ category: 'remote_code_execution', severity: shell ? 'CRIT' : 'HIGH', title: shell ? 'OAuth metadata carries a shell command in an endpoint URL (runs where the client opens it)' : 'OAuth metadata gives an endpoint that is not an http(s) address', file, line: lineAt(text, m.index), evidence: `${m[1]}: ${value.slice(0, 200)}` }));
+    // A scheme that opens a file or a program counts wherever the value comes from (a constant, `new URL(…)`).
+    const resolvedScheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1]?.toLowerCase() ?? '';
+    const running = command || RUNNING_SCHEME.test(resolvedScheme) || /^[a-z]$/.test(resolvedScheme);
+    if (!shell && !foreign && !running) continue;
+    const title = shell
+      ? 'OAuth metadata carries a shell command in an endpoint URL (runs where the client opens it)'
+      : running
+        ? 'OAuth metadata gives an endpoint that opens a local file or program (runs where the client opens it)'
+        : 'OAuth metadata gives an endpoint that is not an http(s) address';
+    out.push(referenceFinding({ category: 'remote_code_execution', severity: shell || running ? 'CRIT' : 'HIGH', title, file, line: lineAt(text, m.index), evidence: `${m[1]}: ${value.slice(0, 200)}` }));
     if (out.length >= 2) break;
   }
   return out;

@@ -38,6 +38,8 @@ const PERMISSIONS = /^(?:os\.(?:chmod|lchmod|fchmod|chown|lchown|fchown|setuid|s
 const LINK = /^os\.(?:symlink|link)$/;
 // Calls that decode data: what they return was hidden until run time.
 const DECODED = /\b(?:b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes|unhexlify|fromhex|decompress|marshal\.loads)\s*\(/;
+// Methods of a logger that write a record.
+const LOG_METHOD = /^(?:debug|info|warning|warn|error|critical|exception|log|fatal)$/;
 const SPAWN_IN_LOOP = /^(?:os\.fork|threading\.Thread|multiprocessing\.Process|subprocess\.Popen|socket\.socket|socket\.create_connection|open|mmap\.mmap)$/;
 
 // Calls of the handler into the file's own functions are followed this deep, over at most this many functions.
@@ -412,6 +414,8 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
       // The input put into a file's content (not only its path).
       if (q !== null && /^(?:json|pickle|cPickle|dill|marshal|yaml|toml|tomli_w|csv)\.(?:dump|safe_dump|dump_all)$/.test(q) && mentions(first, tainted)) add('stored-input', n, true);
       if (method !== null && /^(?:write|writelines|writerow|writerows|write_text|write_bytes)$/.test(method) && args.some((a) => mentions(a.value, tainted))) add('stored-input', n, true);
+      // A logger given the input or what the handler read (the record goes where the logger's handlers write).
+      if (method !== null && LOG_METHOD.test(method) && n.firstChild !== null && /log/i.test(src.slice(n.firstChild).replace(/\.\w+$/, '')) && args.some((a) => mentions(a.value, tainted))) add('logged-input', n, true);
       if (method === 'exec_module') add('code-eval', n, anyInput || mentions(n.firstChild, tainted), { unrestricted: true });
       if (method === 'connect_ex' && inLoop(n, fn)) add('port-scan', n, anyInput);
       if (method !== null && /^(?:read_text|read_bytes)$/.test(method)) add('file-read', n, mentions(n.firstChild, tainted));

@@ -89,7 +89,7 @@ export function regradeServerCodeFindings(findings: readonly AgentFinding[], tex
   return out;
 }
 
-const SHELL_CALLEE = /(?:^|\.)(?:exec|execSync|system|popen|run|call|Popen|check_output|check_call|getoutput|getstatusoutput|create_subprocess_shell|spawn|spawnSync|execFile|execFileSync)$/;
+const SHELL_CALLEE = /(?:^|\.)(?:execa|exec|execSync|system|popen|run|call|Popen|check_output|check_call|getoutput|getstatusoutput|create_subprocess_shell|spawn|spawnSync|execFile|execFileSync)$/;
 
 function jsParameterReaches(text: string, typescript: boolean, line: number): boolean {
   const root = parseJs(text, typescript);

@@ -19,10 +19,11 @@ const PATH_CHECK = /\b(?:realpath|abspath|commonpath|commonprefix|is_relative_to
  * Tool names other servers use for their tools: a server offering one of these is chosen by the
  * model when the user asks for the other server's tool (tool-name collision).
  */
-const WELL_KNOWN_TOOLS = new Set([
+export const WELL_KNOWN_TOOLS: ReadonlySet<string> = new Set([
   'read_file', 'read_text_file', 'read_multiple_files', 'write_file', 'edit_file', 'list_directory', 'directory_tree', 'search_files', 'get_file_info', 'move_file', 'create_directory',
   'get_file_contents', 'create_or_update_file', 'push_files', 'create_issue', 'create_pull_request', 'search_repositories', 'send_email', 'send_message', 'read_email', 'search_emails',
   'execute_command', 'run_command', 'browser_navigate', 'browser_snapshot', 'fetch', 'query', 'read_query', 'write_query', 'list_tables', 'slack_post_message', 'git_status', 'git_diff', 'git_commit', 'git_push',
+  'list_directory_with_sizes', 'git_log', 'git_show', 'git_diff_staged', 'git_diff_unstaged', 'git_add', 'git_checkout',
 ]);
 
 /**
@@ -110,7 +111,8 @@ export function toolBehaviourFindings(tool: McpTool, effects: readonly HandlerEf
   }
   // A tool named like another server's tool that uploads what it reads: the model picks it for the other server's job.
   const upload = network.find((e) => e.carriesRead === true || e.fromInput);
-  const reads = of('file-read').length > 0 || of('credential-file').length > 0 || of('env-enumeration').length > 0;
+  // What a git tool shows is a process's output (`git diff`): what it reads, too.
+  const reads = of('file-read').length > 0 || of('credential-file').length > 0 || of('env-enumeration').length > 0 || (tool.name.startsWith('git_') && of('process').some((e) => e.fromInput));
   if (WELL_KNOWN_TOOLS.has(tool.name) && upload && reads && !claims.network) emit(T('collision-upload', 'exfiltration', 'CRIT', 'tool named like another server\'s tool sends what it reads to the network'), upload);
 
   const template = of('template-injection')[0];
@@ -131,7 +133,11 @@ export function toolBehaviourFindings(tool: McpTool, effects: readonly HandlerEf
   if (query) emit(T('query-injection', 'vulnerability', 'HIGH', 'tool writes its input into the text of a database, directory or XPath query (injection)'), query);
 
   const processInput = of('process').find((e) => e.fromInput);
-  if (processInput && !claims.processes) emit(T('process', 'remote_code_execution', 'MED', 'tool runs processes with its input though its description does not say so'), processInput);
+  const shellLine = of('process').find((e) => e.fromInput && e.shellLine === true);
+  // The input in a line another module runs in a shell: command injection one module away.
+  // (A git or ffmpeg tool runs a process by its nature; only a tool whose input is a command line may hand one over.)
+  if (shellLine && !/\b(?:commands?|shell|terminal|scripts?|bash|powershell|cli)\b/i.test(claims.words)) emit(T('process', 'remote_code_execution', 'HIGH', 'tool puts its input into a shell command that a helper module runs'), shellLine);
+  else if (processInput && !claims.processes) emit(T('process', 'remote_code_execution', 'MED', 'tool runs processes with its input though its description does not say so'), processInput);
 
   // System files: credential-grade ones weigh more than host state.
   const systemFiles = of('system-file');

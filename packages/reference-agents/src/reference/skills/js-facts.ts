@@ -6,7 +6,8 @@ import { jsCommandShape } from './shell-command-shape.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 export const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
-export const SPAWN = /^child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)$/;
+// execa runs a file with an argument list, as spawn does; with `shell: true` it runs a shell line.
+export const SPAWN = /^(?:child_process\.(?:spawn|spawnSync|execFile|execFileSync|fork)|execa(?:\.execa|\.execaSync|\.sync)?)$/;
 const EVAL = /^(?:eval|Function|vm\.runInThisContext|vm\.runInNewContext|vm\.runInContext|vm\.Script|vm\.compileFunction)$/;
 // A blockchain transaction sent or submitted is a send too: the node relays it and the chain publishes it.
 export const NETWORK =

@@ -315,6 +315,8 @@ export class JsScope {
           const name = this.fold(args[0]);
           return name === null ? null : moduleName(name);
         }
+        // `util.promisify(cp.exec)` runs what it wraps: the promise form is the same sink.
+        if (args.length === 1 && this.qualify(callee) === 'util.promisify') return this.qualify(args[0]);
         // `await import('child_process')` is handled as ImportExpression; `cp.promises` chains stay names.
         return null;
       }

@@ -13,6 +13,12 @@ export interface FactWording {
    * three read as command injection.
    */
   commandShapes?: boolean;
+  /**
+   * Only tell apart a command whose values are quoted for the shell (`shlex.quote`, a shell-quote
+   * library: LOW) from one built from raw input (HIGH); `JSON.stringify` is not a shell quote
+   * (`"$(id)"` still runs in double quotes).
+   */
+  quotedShellSafe?: boolean;
   /** Report writes to agent settings, memory, shell startup and autostart (MCP installers write client configs by design). */
   persistence?: boolean;
   /**
@@ -62,7 +68,7 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
   for (const fact of facts) {
     const at = { file, line: fact.line, evidence: fact.evidence };
     if (fact.kind === 'shell-passthrough' && wording.commandShapes === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} runs a shell command it is handed whole`, ...at }));
-    else if (fact.kind === 'shell-quoted' && wording.commandShapes === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: `${s} runs a shell command with quoted variable input`, ...at }));
+    else if (fact.kind === 'shell-quoted' && (wording.commandShapes === true || (wording.quotedShellSafe === true && !/JSON\.stringify/.test(fact.evidence)))) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: `${s} runs a shell command with quoted variable input`, ...at }));
     else if (fact.kind === 'shell-injection' || fact.kind === 'shell-passthrough' || fact.kind === 'shell-quoted') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} runs a shell command built from variable input`, ...at }));
     else if (fact.kind === 'input-eval' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'HIGH', title: `${s} evaluates its input as code`, ...at }));
     else if (fact.kind === 'secret-env-sent' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: `${s} puts a secret environment variable into a request body`, ...at }));
