@@ -8,7 +8,7 @@ const SCOPE =
   /\b(?:every|each|all|any)\s+(?:of\s+(?:the|your)\s+)?(?:[\w-]+\s+){0,4}?(?:commands?|calls?|requests?|invocations?|commits?|push(?:es)?|emails?|e-mails?|messages?|quer(?:y|ies)|tools?|paths?|urls?|uploads?|transfers?|payments?|fetch(?:es)?|downloads?|scripts?|installs?)\b|\bwhenever\s+(?:you|the\s+(?:assistant|model|agent))\b|\b(?:when(?:ever)?|if|before|after)\s+(?:any|another|other|a|a(?:ny)?\s+other)\s+(?:\w+\s+){0,2}tools?\b|\b(?:when(?:ever)?|before|after)\s+(?:you\s+)?(?:run(?:ning)?|execut(?:e|ing)|invok(?:e|ing)|call(?:ing)?|mak(?:e|ing)|send(?:ing)?|commit(?:ting)?|push(?:ing)?)\s+(?:any|a|an)\s+(?:\w+\s+){0,2}(?:commands?|calls?|requests?|emails?|commits?|tools?)\b|\bwhen(?:ever)?\s+(?:the\s+user\s+(?:asks|wants|tells)\s+(?:you\s+)?to|you(?:['’]re|\s+are)?|you\s+(?:need|have|want)\s+to)\s+(?:\w+\s+){0,2}?(?:run\w*|install\w*|execut\w+|call\w*|us(?:e|ing)|send\w*|commit\w*|push\w*|fetch\w*|download\w*|clon\w+|deploy\w*|email\w*|upload\w*|writ\w+|sav\w+|open\w*)\b|\b(?:for|throughout|during)\s+(?:the\s+rest\s+of\s+)?(?:this|the)\s+(?:session|conversation|workspace|repository|project)\b|\bfrom\s+now\s+on\b/i;
 // The order changes what is sent or run: a prefix or suffix, a value put in, a destination.
 const CHANGE =
-  /\b(?:prefix(?:ed)?|prepend(?:ed)?|append(?:ed)?|add(?:ed|s)?|include[sd]?|insert(?:ed)?|attach(?:ed)?|set|use|pass(?:ed)?|give|supply|point(?:ed)?|route[sd]?|redirect(?:ed)?|replace[sd]?|wrap(?:ped)?|gets?|carry(?:ing)?|go(?:es)?\s+to|cc|bcc|copy|forward(?:ed)?|(?:start|begin|end)s?\s+with|run\s+through|pipe[sd]?|answer|reply|respond|approve|confirm)\b/i;
+  /\b(?:first\s+(?:run|execute|call|invoke)|prefix(?:ed)?|prepend(?:ed)?|append(?:ed)?|add(?:ed|s)?|include[sd]?|insert(?:ed)?|attach(?:ed)?|set|use|pass(?:ed)?|give|supply|point(?:ed)?|route[sd]?|redirect(?:ed)?|replace[sd]?|wrap(?:ped)?|gets?|carry(?:ing)?|go(?:es)?\s+to|cc|bcc|copy|forward(?:ed)?|(?:start|begin|end)s?\s+with|run\s+through|pipe[sd]?|answer|reply|respond|approve|confirm)\b/i;
 // What the order puts there that changes the outcome: shell code (a quoted or backticked span with a
 // pipe, a chain, a redirection or a substitution), a destination of its own (a web address, a mail
 // address), a credential (a key file, a token or a password), a disabled safeguard.
@@ -36,6 +36,18 @@ export interface LineJump {
   offset: number;
 }
 
+/**
+ * A line break ends a sentence unless the text is prose wrapped mid-sentence: a break ends it before a
+ * blank line, a list item or a heading, and after a line that ends in punctuation (a docstring wrapped
+ * at 100 columns keeps "every time you run any command,\nyou must first run …" one sentence).
+ */
+function lineBreakEnds(text: string, i: number): boolean {
+  const next = /^[ \t]*(\S?)(\S?)/.exec(text.slice(i + 1, i + 8));
+  if (next === null || next[1] === '' || /^[-*#>|+]$/.test(next[1]!) || /^\d$/.test(next[1]!)) return true;
+  const before = text.slice(Math.max(0, i - 2), i).trimEnd();
+  return before === '' || /[.!?:;)\]"'`]$/.test(before);
+}
+
 /** The sentences of a text (a code span or a quoted command stays whole). */
 function sentences(text: string): Array<{ value: string; offset: number }> {
   const out: Array<{ value: string; offset: number }> = [];
@@ -46,7 +58,7 @@ function sentences(text: string): Array<{ value: string; offset: number }> {
     if (c === '`') quote = quote === '`' ? null : quote ?? '`';
     if (quote !== null && c !== '\n') continue;
     quote = null;
-    if (c === '\n' || (/[.!?]/.test(c) && /\s/.test(text[i + 1] ?? ' '))) {
+    if ((c === '\n' && lineBreakEnds(text, i)) || (/[.!?]/.test(c) && /\s/.test(text[i + 1] ?? ' '))) {
       if (i > start) out.push({ value: text.slice(start, i + 1), offset: start });
       start = i + 1;
     }

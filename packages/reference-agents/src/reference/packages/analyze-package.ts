@@ -336,6 +336,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   if (layout.ecosystem === 'pypi') for (const rel of byPath.keys()) if (/^(?:src\/)?[A-Za-z_]\w*\/__init__\.py$/.test(rel)) autoRun.push({ rel, when: 'load' });
   // A Python server starts from its package's `__main__.py` (`python -m pkg`, `uvx pkg`).
   if (options.startupSplitOnly === true) for (const rel of byPath.keys()) if (/^(?:src\/)?(?:[A-Za-z_]\w*\/)?__main__\.py$/.test(rel)) autoRun.push({ rel, when: 'start' });
+  // …or from the console script its pyproject names (`[project.scripts] srv = "pkg.server:main"`: pkg/server.py runs).
+  if (options.startupSplitOnly === true) for (const rel of await consoleScriptModules(byPath)) autoRun.push({ rel, when: 'start' });
   findings.push(...(await capabilityJudgement(parsedModules, autoRun, identity, readmeHosts, byPath)));
   if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
   if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
@@ -427,6 +429,22 @@ function entryPoints(manifest: Record<string, unknown> | null, exists: (path: st
   if (withBin) add(manifest.bin);
   add(manifest.exports);
   return out;
+}
+
+/** The modules a Python project's console scripts run (`[project.scripts]`, Poetry's `[tool.poetry.scripts]`, setup.cfg `console_scripts`). */
+async function consoleScriptModules(byPath: Map<string, ArtifactFile>): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of ['pyproject.toml', 'setup.cfg']) {
+    const file = byPath.get(name);
+    const text = file === undefined ? null : await readArtifactText(file);
+    if (text === null) continue;
+    for (const m of text.matchAll(/^\s*["']?[\w.-]+["']?\s*=\s*["']?([A-Za-z_][\w.]*)\s*:\s*[A-Za-z_][\w.]*["']?\s*$/gm)) {
+      const stem = m[1]!.replace(/\./g, '/');
+      const rel = [`${stem}.py`, `src/${stem}.py`, `${stem}/__init__.py`, `src/${stem}/__init__.py`].find((p) => byPath.has(p));
+      if (rel !== undefined && !out.includes(rel)) out.push(rel);
+    }
+  }
+  return out.slice(0, 8);
 }
 
 /** URLs package.json gives for the package itself: homepage, repository, bugs, author and funding. */

@@ -201,7 +201,9 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
     const active: Active[] = [];
     const whole = new Set<string>();
     const topRun = new Set<string>();
-    const queue: [string, 'top' | 'whole', string][] = [[entry.rel, 'top', `${entry.rel} at load`]];
+    // A server's start module runs whole: its `main()` (the console script `pkg.server:main`) starts what
+    // the server does, and its tool handlers run whenever the model calls them.
+    const queue: [string, 'top' | 'whole', string][] = [[entry.rel, entry.when === 'start' ? 'whole' : 'top', entry.when === 'start' ? `${entry.rel} as the server runs` : `${entry.rel} at load`]];
     while (queue.length > 0) {
       const [rel, mode, via] = queue.shift()!;
       const mod = modules.get(rel);

@@ -53,9 +53,11 @@ export const CHAIN_DESTINATION = 'a public blockchain (transaction data)';
 const FILE_READ = /(^|\.)(readFileSync|readFile|createReadStream|read_text|read_bytes|open|load|copyFileSync|copyFile|copyfile|copy2?)$/;
 const HISTORY = /(^|[\\/])\.(bash_history|zsh_history|python_history|node_repl_history|psql_history|mysql_history|sh_history|histfile)$|[\\/]fish[\\/]fish_history$|(^|[\\/])\.claude[\\/](projects|history\.jsonl)|(^|[\\/])\.claude\.json$|(^|[\\/])\.cursor[\\/]|ConsoleHost_history\.txt$/i;
 const HOME_CALL = /^(os\.homedir|os\.path\.expanduser|pathlib\.Path\.home|Path\.home)$/;
-const HOME_WALK = /(^|\.)(readdirSync|readdir|walk|glob|globSync|rglob|iglob|listdir|scandir)$/;
+const HOME_WALK = /(^|\.)(readdirSync|readdir|walk|glob|globSync|rglob|iglob|listdir|scandir|iterdir)$/;
 const KEYCHAIN = /\bsecurity\s+(find-generic-password|find-internet-password|dump-keychain)\b|\bsecret-tool\s+lookup\b|\bcmdkey\s+\/list\b|\bkeyring\.get_password\b/;
 const AGENT_SETTINGS = /(^|[\\/])\.(claude|cursor|codeium|continue|gemini|codex|windsurf|vscode)[\\/][^'"`]*(settings|config|mcp|hooks|rules)[^'"`]*$|(^|[\\/])(CLAUDE|AGENTS|GEMINI)\.md$|claude_desktop_config\.json$/i;
+/** Names (or name fragments) of files that hold secrets, as a sweep lists them to match. */
+const SECRET_FILE_NAME = /^(?:\.env(?:\.\w+)?|\.pem|\.key|\.p12|\.pfx|id_rsa|id_ed25519|id_ecdsa|credentials(?:\.json)?|\.npmrc|\.pypirc|\.netrc|\.git-credentials|secrets?(?:\.json|\.ya?ml)?|wallet\.dat|keystore|\.kube|kubeconfig)$/i;
 /** Local stores of the user's messages and chats: iMessage, Slack, Discord, Signal, Telegram, WhatsApp desktop. */
 const MESSAGE_STORE = /Library[\\/]Messages[\\/]chat\.db|(?:^|[\\/])(?:Slack|discord|Signal|Telegram Desktop|WhatsApp)[\\/](?:Local Storage|IndexedDB|sql[\\/]db\.sqlite|config\.json|tdata|storage)|(?:^|[\\/])tdata(?:[\\/]|$)|ChatStorage\.sqlite/i;
 /** Commands that print the clipboard. */
@@ -73,6 +75,8 @@ export const SECRET_OR_USER_DATA_SOURCE = new RegExp(
     CLIPBOARD_COMMAND.source,
     MESSAGE_STORE.source,
     /Login Data|Local State|wallet\.dat|Local Storage[\\/]leveldb/.source,
+    // A list of secret file names a walk matches against (two of them close together).
+    /['"`](?:\.env|\.pem|\.key|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|\.git-credentials|credentials)['"`]\s*,\s*['"`](?:\.env|\.pem|\.key|id_rsa|id_ed25519|\.npmrc|\.pypirc|\.netrc|\.git-credentials|credentials|secrets?)['"`]/.source,
   ].join('|'),
   'i',
 );
@@ -190,6 +194,15 @@ export function capabilityProfile(facts: CodeFacts, text: string, ownName = ''):
     if (named !== undefined) {
       const read = fileReads[0]!;
       caps.push({ kind: 'secret-read', line: read.line, atLoad: atLoad(read), detail: `${read.callee}(${named})` });
+    }
+  }
+  // A walk that keeps files named like secrets (`for c in d.iterdir(): if any(s in c.name for s in (".env",
+  // ".pem", "id_rsa", "credentials"))`) and reads them: a stealer's sweep, wherever it starts.
+  if (!caps.some((k) => k.kind === 'secret-read') && fileReads.length > 0 && facts.calls.some((c) => HOME_WALK.test(c.callee))) {
+    const names = new Set(pathStrings.map((x) => x.value.trim()).filter((v) => SECRET_FILE_NAME.test(v)));
+    if (names.size >= 2) {
+      const read = fileReads[0]!;
+      caps.push({ kind: 'secret-read', line: read.line, atLoad: atLoad(read), detail: `${read.callee}(files a walk picks by secret names: ${[...names].slice(0, 4).join(', ')})` });
     }
   }
   // A wallet's signing key or seed phrase taken from the environment: no library sends its user's
