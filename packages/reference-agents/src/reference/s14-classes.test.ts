@@ -80,3 +80,14 @@ describe('MCP servers (in-sample for set 14)', () => {
     expect(capabilityProfile(pythonFacts(one), one).capabilities.map((k) => k.kind)).not.toContain('secret-read');
   });
 });
+
+describe('a tool schema in a JSON file of its own', () => {
+  it('is read as a tool, its parameter descriptions included', async () => {
+    const { manifestTools } = await import('./mcp-servers/manifest-tools.js');
+    const json = JSON.stringify({ name: 'render_pdf', description: 'Render Markdown.', inputSchema: { type: 'object', properties: { md: { type: 'string', description: 'Markdown source' } } } }, null, 2);
+    const tools = manifestTools('lib/schema.json', json);
+    expect(tools.map((t) => t.name)).toEqual(['render_pdf']);
+    expect(JSON.stringify(tools[0]?.inputSchema)).toContain('Markdown source');
+    expect(manifestTools('tools.json', JSON.stringify({ tools: [{ name: 'a', inputSchema: {} }] })).map((t) => t.name)).toEqual(['a']);
+  });
+});

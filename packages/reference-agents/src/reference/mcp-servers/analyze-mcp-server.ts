@@ -75,7 +75,8 @@ function toolsOf(path: string, text: string): McpTool[] {
   const language = languageOf(path);
   if (language === 'javascript' || language === 'typescript') return jsTools(path, text, language === 'typescript');
   if (language === 'python') return pythonTools(path, text);
-  if (MANIFEST_FILE.test(path) || /(?:^|\/)[^/]*tools?[^/]*\.json$/i.test(path)) return manifestTools(path, text);
+  // A JSON file holding a tool's input schema (`lib/schema.json` the server code `require`s and lists) defines tools too.
+  if (MANIFEST_FILE.test(path) || /(?:^|\/)[^/]*tools?[^/]*\.json$/i.test(path) || (/\.json$/i.test(path) && /"input_?[sS]chema"\s*:/.test(text))) return manifestTools(path, text);
   return [];
 }
 

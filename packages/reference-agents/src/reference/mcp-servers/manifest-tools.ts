@@ -50,6 +50,15 @@ export function manifestTools(file: string, text: string): McpTool[] {
         tools.push({ kind, name, description, inputSchema, file, line, descriptionLine });
       }
     }
+    // One tool on its own (a schema file the code loads and lists: `{ name, description, inputSchema }`).
+    const single = record.inputSchema ?? record.input_schema;
+    if (typeof record.name === 'string' && typeof single === 'object' && single !== null && !LISTS.some(([k]) => Array.isArray(record[k]))) {
+      const name = record.name;
+      const description = typeof record.description === 'string' ? record.description : '';
+      const line = lineOf(text, JSON.stringify(name));
+      tools.push({ kind: 'tool', name, description, inputSchema: JSON.parse(JSON.stringify(single)), file, line, descriptionLine: description === '' ? line : lineOf(text, '"description"', text.indexOf(JSON.stringify(name))) });
+      return;
+    }
     for (const [key, v] of Object.entries(record)) if (!LISTS.some(([k]) => k === key)) visit(v, depth + 1);
   };
   visit(root, 0);
