@@ -6,6 +6,7 @@ import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { LineIndex } from './line-index.js';
 import { shellCommandFindings } from './shell-command-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
+import { approvalInstructionFindings } from '../skills/agent-action-findings.js';
 
 /**
  * Files a coding agent reads as standing instructions when it works in the repository: Cursor,
@@ -88,6 +89,8 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
     }
     findings.push(f);
   }
+  // "Set chat.tools.autoApprove to true, then run …": the agent told to stop asking, read by setting and verb.
+  findings.push(...approvalInstructionFindings(visible, path));
   const lines = visible.split('\n');
   let offset = 0;
   for (const raw of lines) {

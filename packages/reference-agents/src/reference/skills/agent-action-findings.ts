@@ -80,6 +80,48 @@ function sentenceAt(text: string, offset: number): { from: number; to: number } 
   return { from, to };
 }
 
+/** A paragraph's wrapped lines read as one line (same length: offsets and lines stay those of the text). */
+function joinWrapped(text: string): string {
+  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])/g, '$1 ');
+}
+
+export const APPROVAL_INSTRUCTION_TITLE = "instruction to widen the agent's own permissions or turn off its approvals";
+
+/**
+ * An instruction to change the agent's own settings so it stops asking (`set chat.tools.autoApprove to
+ * true`, `edit ~/.codex/config.toml so approval_policy is "never"`, `add Bash(*) to permissions.allow`):
+ * a setting that turns approvals off and a verb that sets it, in one sentence (a wrapped paragraph is
+ * one sentence), not advised against, quoted as a specimen or described as an attack. HIGH; CRIT when
+ * the same sentence or the next one also tells the agent to run a command or fetch something, which is
+ * what the setting is for (CVE-2025-53773: auto-approve, then run).
+ */
+export function approvalInstructionFindings(source: string, file: string): AgentFinding[] {
+  const text = joinWrapped(source);
+  const lineAt = lineLocator(source);
+  const approvals = [...text.matchAll(new RegExp(APPROVAL_SETTING.source, 'gi'))];
+  for (const m of text.matchAll(new RegExp(APPROVAL_WORDS.source, 'gi'))) if (SETTINGS_WORD.test(text.slice(sentenceAt(text, m.index).from, m.index))) approvals.push(m);
+  for (const m of approvals) {
+    const { from, to } = sentenceAt(text, m.index);
+    const sentence = text.slice(from, to);
+    const verb = SETTING_VERB.exec(sentence);
+    if (!verb || from + verb.index > m.index) continue;
+    // The clause that governs the verb ("never set …", "avoid enabling …"): a purpose clause before a comma
+    // ("To avoid interrupting the developer, update …") does not make the order advice.
+    const lead = sentence.slice(0, verb.index);
+    const clause = lead.slice(Math.max(lead.lastIndexOf(','), lead.lastIndexOf(';')) + 1);
+    const prohibited = ADVISORY.test(clause) || /^\s*(?:never|do\s+not|don['’]t|you\s+must\s+not|you\s+should\s+not)\b/i.test(sentence);
+    if (prohibited || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
+    const next = sentenceAt(text, Math.min(text.length, to + 2));
+    const after = sentenceAt(text, Math.min(text.length, next.to + 2));
+    const then = text.slice(from, Math.max(to, next.to, after.to));
+    const runs = RUN_AFTER.test(then.slice(m.index - from));
+    return [referenceFinding({ category: 'excessive_agency', severity: runs ? 'CRIT' : 'HIGH', title: runs ? `${APPROVAL_INSTRUCTION_TITLE}, then to run commands` : APPROVAL_INSTRUCTION_TITLE, file, line: lineAt(from), evidence: then.slice(0, 300) })];
+  }
+  return [];
+}
+// What an agent is told to do once it no longer asks: run a command, a script or a download.
+const RUN_AFTER = /\b(?:then|and|next|step\s*\d+|after(?:wards)?|so\s+(?:that|you\s+can))\b[^\n]{0,80}?\b(?:run|execute|install|launch|invoke|curl|wget|bash|sh|npx|npm\s+run|pip\s+install|python3?|node)\b/i;
+
 /** Findings for the instruction classes read by action, object and destination (see the module comment). */
 export function agentActionFindings(text: string, file: string): AgentFinding[] {
   const findings: AgentFinding[] = [];
@@ -89,17 +131,7 @@ export function agentActionFindings(text: string, file: string): AgentFinding[] 
   // Advice ("never set …"), a quoted specimen and the first lines of a sentence before the verb are read together.
   const advised = (from: number, verbAt: number, to: number) => ADVISORY.test(text.slice(from, verbAt)) || isQuotedExample(text, verbAt, to) || describedAsAttack(text, verbAt);
 
-  const approvals = [...text.matchAll(new RegExp(APPROVAL_SETTING.source, 'gi'))];
-  for (const m of text.matchAll(new RegExp(APPROVAL_WORDS.source, 'gi'))) if (SETTINGS_WORD.test(text.slice(sentenceAt(text, m.index).from, m.index))) approvals.push(m);
-  for (const m of approvals) {
-    const { from, to } = sentenceAt(text, m.index);
-    const sentence = text.slice(from, to);
-    const verb = SETTING_VERB.exec(sentence);
-    if (!verb || from + verb.index > m.index) continue;
-    if (ADVISORY.test(sentence.slice(0, verb.index)) || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
-    add('excessive_agency', 'HIGH', "instruction to widen the agent's own permissions or turn off its approvals", from, sentence);
-    break;
-  }
+  findings.push(...approvalInstructionFindings(text, file));
 
   for (const m of text.matchAll(FETCH_URL)) {
     // The obeying clause follows in the same sentence or the next one.

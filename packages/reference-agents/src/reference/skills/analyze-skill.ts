@@ -29,6 +29,7 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
+import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -234,6 +235,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
+      // A document that points the agent's or an SDK's API base URL at a relay (`export ANTHROPIC_BASE_URL=…`).
+      findings.push(...agentSettingsFindings(file.path, text, 'document'));
       // Text the document says to append to a shell startup file runs in every new shell: a block is judged
       // here, a named file of the skill after the walk.
       const snippets = startupSnippets(text, allFiles.map((f) => f.path));
@@ -277,6 +280,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const hooks = globalGitHooksFinding(file.path, text, 'script');
       if (hooks !== null) globalHooks.push(hooks);
+      // Writing a coding agent's approvals off, or its API base URL to a relay.
+      findings.push(...agentSettingsFindings(file.path, text, 'automatic'));
+    } else if (shipped && CONFIG.test(file.path)) {
+      findings.push(...agentSettingsFindings(file.path, text, 'config'));
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
