@@ -30,6 +30,7 @@ import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } 
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { destructiveOrder } from '../text/destructive-orders.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -230,7 +231,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (DOCUMENT.test(file.path)) {
       documents.push(text);
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: CONVERSATION_UPLOAD_RULES }));
-      findings.push(...skillDocumentFindings(text, file.path));
+      const documentFindings = skillDocumentFindings(text, file.path);
+      findings.push(...documentFindings);
+      // Destruction of the machine or the cloud account in the document's own words; CRIT with a second signal of a wiper.
+      const order = destructiveOrder(text);
+      const said = documentFindings.find((f) => f.category === 'destructive_action');
+      if (order !== null && (said === undefined || (order.severity === 'CRIT' && said.severity !== 'CRIT'))) {
+        findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
+      }
       findings.push(...agentActionFindings(text, file.path));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
