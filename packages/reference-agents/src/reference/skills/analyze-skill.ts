@@ -1,7 +1,7 @@
 import { SHOWS_SCRIPT_OUTPUT, imageTemplateScriptFinding } from './image-exfiltration.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
-import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
+import { listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
@@ -123,7 +123,14 @@ function documentCommandFacts(text: string): ScriptFact[] {
     const line = lines[i] as string;
     if (!PROSE_CANDIDATE.test(line) || fenced.some(([from, to]) => i >= from && i < to)) continue;
     // A shape named without a source ("never pipe `curl … | bash`") is advice, not a command to run.
-    for (const f of shellFacts(line.replace(/`/g, ' '))) if (PROSE_SHAPES.has(f.kind) && HAS_SOURCE.test(f.evidence)) facts.push({ ...f, line: i + 1 });
+    const lineFacts = shellFacts(line.replace(/`/g, ' '));
+    for (const f of lineFacts) if (PROSE_SHAPES.has(f.kind) && HAS_SOURCE.test(f.evidence)) facts.push({ ...f, line: i + 1 });
+    // One command line that reads a credential file and hands it to a network tool (`cat ~/.ssh/id_rsa | curl --data-binary @- …`).
+    const secret = lineFacts.find((f) => f.kind === 'secret-path');
+    const network = lineFacts.find((f) => f.kind === 'network');
+    if (secret !== undefined && network !== undefined && HAS_SOURCE.test(line) && /\|\s*(?:curl|wget|nc|ncat)\b|\s(?:-d|--data(?:-binary|-raw)?|-F|--form|-T|--upload-file)\s*=?\s*["']?@/.test(line) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(line)) {
+      facts.push({ ...secret, line: i + 1 }, { ...network, line: i + 1 });
+    }
   }
   return facts;
 }
@@ -183,6 +190,32 @@ function documentCommandFindings(file: string, text: string, skillText = ''): Ag
 }
 
 /**
+ * The skill's text files that are neither documents by extension nor code, which a document names as
+ * something to read or follow: their path (from the skill's root or from SKILL.md's folder) written
+ * in a document as a link, in backticks or bare. Scripts are judged as code whatever names them.
+ */
+async function referencedInstructionFiles(files: readonly ArtifactFile[], skillMdPath: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const candidates = files.filter((f) => !DOCUMENT.test(f.path) && languageOf(f.path) === null && !/\.(?:json|lock|map|svg|png|jpe?g|gif|webp|ico|pdf|zip|gz|tgz|whl|pyc|so|dll|exe|bin|woff2?|ttf)$/i.test(f.path) && f.size <= 256 * 1024);
+  if (candidates.length === 0) return out;
+  const base = skillMdPath.includes('/') ? skillMdPath.slice(0, skillMdPath.lastIndexOf('/') + 1) : '';
+  let said = '';
+  for (const f of files) {
+    if (!DOCUMENT.test(f.path) || f.size > 512 * 1024) continue;
+    said += `\n${(await readArtifactText(f)) ?? ''}`;
+  }
+  for (const f of candidates) {
+    const rel = base !== '' && f.path.startsWith(base) ? f.path.slice(base.length) : f.path;
+    const escaped = [f.path, rel].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    if (new RegExp(`(?:^|[\\s(\\[\x60'"/])(?:\\.\\/)?(?:${escaped.join('|')})(?=$|[\\s)\\]\x60'",;:.!?])`, 'm').test(said)) {
+      const text = await readArtifactText(f);
+      if (text !== null && shebangLanguage(f.path, text) === null) out.add(f.path);
+    }
+  }
+  return out;
+}
+
+/**
  * The skills reference agent: a folder with SKILL.md (front matter + instructions) and scripts.
  * Instructions are checked for override, concealment and jailbreak phrasing and for hidden text;
  * scripts (and commands in the documents' code blocks) for exfiltration, command injection and
@@ -219,6 +252,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const startupFiles = new Set<string>();
   /** Scripts that set a global git hooks directory: judged once the hooks the skill ships are known. */
   const globalHooks: AgentFinding[] = [];
+  // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
+  // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
+  const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -228,7 +264,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const front = parseSkillFrontMatter(text);
       declaration = `${front.fields.get('name') ?? ''}\n${front.fields.get('description') ?? ''}\n${front.fields.get('allowed-tools') ?? ''}\n${text}`;
     }
-    if (DOCUMENT.test(file.path)) {
+    const referenced = instructionFiles.has(file.path);
+    if (DOCUMENT.test(file.path) || referenced) {
       documents.push(text);
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: CONVERSATION_UPLOAD_RULES }));
       const documentFindings = skillDocumentFindings(text, file.path);
@@ -259,7 +296,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       }
       const authority: { index: number; evidence: string; script?: string } | null = obeysOutput === null ? authorityOfOutput(text) : null;
       if (authority !== null && !describedAsAttack(text, authority.index)) obeysOutput = { file: file.path, line: lineLocator(text)(authority.index), evidence: authority.evidence, ...(authority.script === undefined ? {} : { script: authority.script }) };
-      continue;
+      // A configuration file the documents name is read as configuration too.
+      if (!(referenced && CONFIG.test(file.path))) continue;
     }
     const shipped = !isTestOrExample(file.path);
     const language = shipped ? (languageOf(file.path) ?? shebangLanguage(file.path, text)) : null;
