@@ -160,17 +160,21 @@ const LOOKS_LIKE_CODE = /\.(?:[cm]?[jt]sx?|py[w]?|sh|bash|zsh|ps1|rb|go|rs|java|
  * (HIGH; where a program sets it for the agent's own process or writes it to a settings or startup
  * file, it is the agent's traffic and key that go there).
  */
-export function agentSettingsFindings(file: string, text: string, kind: SettingsTextKind): AgentFinding[] {
+export function agentSettingsFindings(file: string, text: string, kind: SettingsTextKind, options: { devContainer?: boolean } = {}): AgentFinding[] {
   const out: AgentFinding[] = [];
   const lineAt = lineLocator(text);
   if (kind === 'script' || kind === 'automatic') {
     const write = approvalSettingsWrite(text);
+    // A dev container's setup that lets the agent run unasked inside the container, which is its sandbox (the
+    // reference devcontainer of Claude Code does this): the setup script sits in `.devcontainer/`, or says it
+    // runs in the container the artifact ships.
+    const contained = /(?:^|\/)\.devcontainer\//.test(file) || (options.devContainer === true && /\b(?:dev\s*container|container)\b/i.test(text));
     if (write !== null) {
       out.push(
         referenceFinding({
           category: 'excessive_permissions',
-          severity: kind === 'automatic' ? 'CRIT' : 'HIGH',
-          title: 'code writes a setting that turns off a coding agent’s approval prompts or sandbox',
+          severity: contained ? 'MED' : kind === 'automatic' ? 'CRIT' : 'HIGH',
+          title: contained ? 'dev container setup turns off the coding agent’s approval prompts inside the container' : 'code writes a setting that turns off a coding agent’s approval prompts or sandbox',
           file,
           line: lineAt(write.offset),
           evidence: `${write.target}: ${write.setting}`,

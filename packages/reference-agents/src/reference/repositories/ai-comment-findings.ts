@@ -9,8 +9,20 @@ import { agentRulesFindings } from './agent-rules-findings.js';
  */
 
 // A comment that addresses an AI: by name, as "AI assistant" / "coding agent", or as a note to it.
-const ADDRESSES_AI =
-  /\b(?:AI|LLM)[\s-]+(?:assistants?|agents?|models?|coding|tools?|helpers?)\b|\b(?:GitHub\s+)?Copilot\b|\bClaude(?:\s+Code)?\b|\bCursor\s+(?:agent|AI)\b|\bCodex\b|\bGemini(?:\s+CLI)?\b|\bChatGPT\b|\bWindsurf\b|\bCline\b|\bAmazon\s+Q\b|\b(?:coding|code)\s+(?:agents?|assistants?)\b|\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:AI|agents?|assistants?|LLMs?|models?)\b|^\s*(?:AI|agents?|assistants?|LLMs?)\s*:/im;
+// Names of an AI a comment may speak to.
+const AI_NAME = String.raw`(?:AI|LLMs?|(?:AI\s+|coding\s+|code\s+)?(?:assistants?|agents?)|models?|Claude(?:\s+Code)?|(?:GitHub\s+)?Copilot|Cursor|Codex|Gemini(?:\s+CLI)?|ChatGPT|Windsurf|Cline|Amazon\s+Q)`;
+// A comment that speaks TO an AI (a note for it, a vocative, "if you are an AI"), not one that mentions it
+// ("give a custom prompt to Claude" in a workflow's comments is documentation).
+const ADDRESSES_AI = new RegExp(
+  [
+    String.raw`\b(?:note|notes|message|instructions?|reminder|attention|hint|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:AI|LLM|language\s+model)?\s*${AI_NAME}`,
+    String.raw`^[ \t]*(?:\/\/+|#+|\*|\/\*+)?[ \t]*(?:hey\s+|dear\s+|attention\s+)?${AI_NAME}(?:\s+(?:coding\s+)?(?:assistants?|agents?))?\s*[:,]`,
+    String.raw`\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|coding\s+(?:agent|assistant)|assistant|agent|automated\s+(?:agent|assistant))\b`,
+    String.raw`\b(?:hey|dear|attention)\s+${AI_NAME}\b`,
+    String.raw`\b${AI_NAME}\s+(?:reading|editing|processing|working\s+on)\s+this\b`,
+  ].join('|'),
+  'im',
+);
 
 // Line comments (`//`, `#`, `--`, `;`-less), block comments and docstrings, by offset.
 const COMMENT = /\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->|"""[\s\S]*?"""|'''[\s\S]*?'''|(?:^|[ \t])(?:\/\/|#(?!!|include\b|define\b|if\b|endif\b|pragma\b|region\b|endregion\b))[^\n]*/gm;

@@ -92,6 +92,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const procMacros: string[] = [];
     /** Findings of code that writes an agent's approvals off: CRIT once the walk knows the file runs by itself. */
     const settingsWrites: AgentFinding[] = [];
+    const hasDevContainer = files.some((f) => /(?:^|\/)\.devcontainer(?:\/[^/]+)?\/devcontainer\.json$|(?:^|\/)\.devcontainer\.json$/.test(f.path));
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -144,7 +145,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // (agent configuration files have their own reading of `env`).
       if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
       if (SETTINGS_WRITER.test(file.path)) {
-        const settings = agentSettingsFindings(file.path, text, 'script');
+        const settings = agentSettingsFindings(file.path, text, 'script', { devContainer: hasDevContainer });
         if (example) own.push(...settings);
         else settingsWrites.push(...settings);
       } else if (configKind === null && ENDPOINT_CONFIG.test(file.path)) own.push(...agentSettingsFindings(file.path, text, 'config'));
@@ -216,7 +217,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     // A program that turns an agent's approvals off when installing, building, testing or opening the project.
     for (const f of settingsWrites) {
       const reason = runsByItself.get(f.file ?? '');
-      const automatic = f.category === 'excessive_permissions' && reason !== undefined && reason !== 'script';
+      const automatic = f.category === 'excessive_permissions' && f.severity === 'HIGH' && reason !== undefined && reason !== 'script';
       findings.push(automatic ? { ...f, severity: 'CRIT', title: `${f.title} (in code that runs by itself)` } : f);
     }
     for (const path of procMacros.slice(0, 20)) {

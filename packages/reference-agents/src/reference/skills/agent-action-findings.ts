@@ -82,7 +82,8 @@ function sentenceAt(text: string, offset: number): { from: number; to: number } 
 
 /** A paragraph's wrapped lines read as one line (same length: offsets and lines stay those of the text). */
 function joinWrapped(text: string): string {
-  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])/g, '$1 ');
+  // A line that starts a YAML key (front matter's `allowed-tools:`) or a list item starts a new sentence.
+  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])(?![ \t]*[\w-]+:(?:\s|$))/g, '$1 ');
 }
 
 export const APPROVAL_INSTRUCTION_TITLE = "instruction to widen the agent's own permissions or turn off its approvals";

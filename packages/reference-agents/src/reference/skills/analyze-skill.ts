@@ -255,6 +255,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
   // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
   const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
+  const shipsDevContainer = allFiles.some((f) => /(?:^|\/)(?:\.?devcontainer\.json|Dockerfile|Containerfile)$/i.test(f.path));
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -327,7 +328,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const hooks = globalGitHooksFinding(file.path, text, 'script');
       if (hooks !== null) globalHooks.push(hooks);
       // Writing a coding agent's approvals off, or its API base URL to a relay.
-      findings.push(...agentSettingsFindings(file.path, text, 'automatic'));
+      findings.push(...agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer }));
     } else if (shipped && CONFIG.test(file.path)) {
       findings.push(...agentSettingsFindings(file.path, text, 'config'));
     }

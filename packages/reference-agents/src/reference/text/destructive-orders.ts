@@ -17,7 +17,7 @@ const DESTROY_VERB =
 
 // The user's machine as a whole: home folder, file system, every file or document.
 const LOCAL_SCOPE =
-  /(?:\b(?:the\s+)?(?:user['’]s\s+|their\s+|your\s+)?home\s+(?:folder|directory|dir)s?\b|(?:^|[\s`'"(])(?:~\/?|\$HOME\/?|\/Users\/?|\/home\/?)(?=[\s`'")*,.]|$)|\b(?:the\s+)?(?:entire|whole|complete)\s+(?:disk|drive|hard\s+drive|file\s*-?\s*system|machine|computer|system|home)\b|\bfile\s*-?\s*systems?\b|\b(?:all|every|each)\s+(?:(?:of\s+)?(?:the\s+)?(?:user['’]s\s+|their\s+|your\s+|local\s+|personal\s+)?)(?:files?|folders?|director(?:y|ies)|documents?|data)\b|\beverything\s+(?:on|in|under|from)\s+(?:the\s+|this\s+|their\s+|your\s+)?(?:disk|drive|machine|computer|system|home|laptop|~|\$HOME)\b|\buser['’]s\s+(?:files|data|documents)\b)/i;
+  /(?:\b(?:the\s+)?(?:user['’]s\s+|their\s+|your\s+)?home\s+(?:folder|directory|dir)s?\b|(?:^|[\s`'"(])(?:~\/?|\$HOME\/?|\/Users\/?|\/home\/?)(?=[\s`'")*,;]|\.(?:\s|$)|$)|\b(?:the\s+)?(?:entire|whole|complete)\s+(?:disk|drive|hard\s+drive|file\s*-?\s*system|machine|computer|system|home)\b|\bfile\s*-?\s*systems?\b|\b(?:all|every|each)\s+(?:(?:of\s+)?(?:the\s+)?(?:user['’]s\s+|their\s+|your\s+|local\s+|personal\s+)?)(?:files?|folders?|director(?:y|ies)|documents?|data)\b|\beverything\s+(?:on|in|under|from)\s+(?:the\s+|this\s+|their\s+|your\s+)?(?:disk|drive|machine|computer|system|home|laptop|~|\$HOME)\b|\buser['’]s\s+(?:files|data|documents)\b)/i;
 
 // The account's cloud as a whole: every instance, bucket, project, or cloud resources as a class.
 const CLOUD_SCOPE =
@@ -52,7 +52,7 @@ export interface DestructiveOrder {
 
 /** A paragraph's wrapped lines joined (same length). */
 function joinWrapped(text: string): string {
-  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])/g, '$1 ');
+  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])(?![ \t]*[\w-]+:(?:\s|$))/g, '$1 ');
 }
 
 /** The sentences of a text with their offsets (a list item or a line without a stop ends one too). */
