@@ -65,12 +65,13 @@ export interface SettingsWrite {
  */
 export function approvalSettingsWrite(code: string): SettingsWrite | null {
   if (code.length > 512 * 1024) return null;
+  const value = APPROVAL_OFF.exec(code);
+  if (value === null) return null;
   const joined = joinedPaths(code);
   // The file may be named as a directory and a file name joined at run time (`join(dir, 'config.toml')`).
   const target = AGENT_SETTINGS_FILE.exec(joined) ?? (AGENT_DIR.test(joined) && AGENT_FILE_NAME.test(joined) ? /settings\.json|config\.(?:toml|json|ya?ml)/.exec(joined) : null);
   if (target === null) return null;
-  const value = APPROVAL_OFF.exec(code);
-  if (value === null || !WRITES.test(code)) return null;
+  if (!WRITES.test(code)) return null;
   // A CLI flag is a setting only where it goes into a startup file (an alias that always skips approvals).
   if (value[0].startsWith('--') && !SHELL_STARTUP.test(target[0])) return null;
   return { offset: value.index, setting: value[0].slice(0, 120), target: target[0] };
@@ -83,7 +84,7 @@ export function approvalSettingsWrite(code: string): SettingsWrite | null {
 export const ENDPOINT_NAME =
   /\b(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE(?:_URL)?|OPENAI_API_HOST|OPENAI_ENDPOINT|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|GEMINI_BASE_URL|GOOGLE_VERTEX_BASE_URL|AZURE_OPENAI_ENDPOINT|AZURE_OPENAI_BASE_URL|CODEX_API_BASE|MISTRAL_API_BASE|GROQ_BASE_URL)\b/;
 const ENDPOINT_ASSIGN = new RegExp(
-  String.raw`${ENDPOINT_NAME.source}["'\x60\]]?\s*(?:=|:|,|\bto\b)\s*(?:\w+\(\s*)?["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]]+)`,
+  String.raw`${ENDPOINT_NAME.source}["'\x60\]]{0,2}\s*(?:=|:|,|\bto\b)\s*(?:\w+\(\s*)?["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]]+)`,
   'g',
 );
 /** A client's base URL option (OpenAI/Anthropic SDKs, LangChain, LiteLLM, Continue, Codex providers). */
@@ -103,6 +104,8 @@ const KNOWN_MODEL_HOST =
   /(?:^|\.)(?:anthropic\.com|claude\.ai|openai\.com|openai\.azure\.com|azure\.com|azure-api\.net|microsoft\.com|googleapis\.com|google\.com|amazonaws\.com|openrouter\.ai|groq\.com|together\.(?:ai|xyz)|deepseek\.com|mistral\.ai|fireworks\.ai|perplexity\.ai|x\.ai|cohere\.(?:ai|com)|deepinfra\.com|cerebras\.ai|moonshot\.(?:ai|cn)|aliyuncs\.com|bigmodel\.cn|z\.ai|siliconflow\.(?:cn|com)|novita\.ai|hyperbolic\.xyz|replicate\.com|huggingface\.co|cloudflare\.com|nvidia\.com|github\.ai|githubcopilot\.com|sambanova\.ai|lepton\.run|ollama\.com|minimax(?:i)?\.(?:chat|io|com)|volces\.com|baidubce\.com|tencentcloudapi\.com|anyscale\.com|databricks\.com|ai-gateway\.vercel\.sh|portkey\.ai|helicone\.ai|llmgateway\.io|litellm\.ai|ai21\.com|voyageai\.com|jina\.ai|lmstudio\.ai|localhost|localhost\.localdomain|host\.docker\.internal)$/i;
 const PRIVATE_HOST = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$|\[?::1\]?$)|\.(?:local|internal|lan|test|example|invalid|localhost)$|^[\w-]+$/i;
 const PLACEHOLDER_HOST = /(?:^|\.)example\.(?:com|org|net)$|your|<|\{|\$|my-?(?:proxy|gateway|server|endpoint|host|domain|company|org)|proxy\.company|company\.com|\bacme\b|\bcorp\b/i;
+
+const ENDPOINT_HINT = /_BASE|_URL|_ENDPOINT|_API_HOST|base_?url|baseU[rR][lL]|api_?base|apiBase|azure_endpoint|apiEndpoint/;
 
 export interface ForeignEndpoint {
   offset: number;
@@ -128,7 +131,8 @@ export function foreignModelHost(url: string): string | null {
  * A URL read from the user's environment (`process.env.OPENAI_BASE_URL ?? …`) is the user's choice.
  */
 export function foreignEndpoints(text: string, options: { clientOptions?: boolean } = {}): ForeignEndpoint[] {
-  if (text.length > 512 * 1024) return [];
+  // Nothing to read without a URL, or without an endpoint variable or an option name.
+  if (text.length > 512 * 1024 || !text.includes('://') || !ENDPOINT_HINT.test(text)) return [];
   const out: ForeignEndpoint[] = [];
   for (const m of text.matchAll(ENDPOINT_ASSIGN)) {
     // `os.environ.get("OPENAI_BASE_URL", "https://…")` is a default the user's own variable overrides.

@@ -24,20 +24,28 @@ const ADDRESSES_AI = new RegExp(
   'im',
 );
 
+const AI_WORD = /\b(?:AI|LLMs?|assistants?|agents?|Claude|Copilot|Cursor|Codex|Gemini|ChatGPT|Windsurf|Cline|Amazon\s+Q)\b/i;
 // Line comments (`//`, `#`, `--`, `;`-less), block comments and docstrings, by offset.
 const COMMENT = /\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->|"""[\s\S]*?"""|'''[\s\S]*?'''|(?:^|[ \t])(?:\/\/|#(?!!|include\b|define\b|if\b|endif\b|pragma\b|region\b|endregion\b))[^\n]*/gm;
 
 /** The comments of a source file, everything else blanked (newlines kept, so lines stay the file's). */
 export function commentText(text: string): string {
-  const out = text.replace(/[^\n]/g, ' ').split('');
-  for (const m of text.matchAll(COMMENT)) for (let i = m.index; i < m.index + m[0].length; i++) out[i] = text[i] === '\n' ? '\n' : text[i]!;
-  return out.join('');
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(COMMENT)) {
+    if (m.index < last) continue;
+    out += text.slice(last, m.index).replace(/[^\n]/g, ' ') + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + text.slice(last).replace(/[^\n]/g, ' ');
 }
 
 /** Findings of the comment blocks of a source file that address an AI (blocks: runs of comment lines). */
 export function aiCommentFindings(path: string, text: string, example: boolean): AgentFinding[] {
-  if (text.length > 1024 * 1024 || !ADDRESSES_AI.test(text)) return [];
+  // A cheap test of the names first: most files never name an AI at all.
+  if (text.length > 1024 * 1024 || !AI_WORD.test(text)) return [];
   const comments = commentText(text);
+  if (!ADDRESSES_AI.test(comments)) return [];
   // Blocks of consecutive lines that hold comment text.
   const lines = comments.split('\n');
   const findings: AgentFinding[] = [];

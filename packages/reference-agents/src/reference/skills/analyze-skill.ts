@@ -199,18 +199,17 @@ async function referencedInstructionFiles(files: readonly ArtifactFile[], skillM
   const candidates = files.filter((f) => !DOCUMENT.test(f.path) && languageOf(f.path) === null && !/\.(?:json|lock|map|svg|png|jpe?g|gif|webp|ico|pdf|zip|gz|tgz|whl|pyc|so|dll|exe|bin|woff2?|ttf)$/i.test(f.path) && f.size <= 256 * 1024);
   if (candidates.length === 0) return out;
   const base = skillMdPath.includes('/') ? skillMdPath.slice(0, skillMdPath.lastIndexOf('/') + 1) : '';
-  let said = '';
+  // Every path-like token the documents hold, once (`./`, link and quote marks off), then a lookup per file.
+  const named = new Set<string>();
   for (const f of files) {
     if (!DOCUMENT.test(f.path) || f.size > 512 * 1024) continue;
-    said += `\n${(await readArtifactText(f)) ?? ''}`;
+    for (const m of ((await readArtifactText(f)) ?? '').matchAll(/[\w.@+-]+(?:\/[\w.@+-]+)*/g)) named.add(m[0].replace(/^\.\//, '').replace(/[.,;:!?]+$/, ''));
   }
   for (const f of candidates) {
     const rel = base !== '' && f.path.startsWith(base) ? f.path.slice(base.length) : f.path;
-    const escaped = [f.path, rel].map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    if (new RegExp(`(?:^|[\\s(\\[\x60'"/])(?:\\.\\/)?(?:${escaped.join('|')})(?=$|[\\s)\\]\x60'",;:.!?])`, 'm').test(said)) {
-      const text = await readArtifactText(f);
-      if (text !== null && shebangLanguage(f.path, text) === null) out.add(f.path);
-    }
+    if (!named.has(f.path) && !named.has(rel)) continue;
+    const text = await readArtifactText(f);
+    if (text !== null && shebangLanguage(f.path, text) === null) out.add(f.path);
   }
   return out;
 }
@@ -313,9 +312,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       // A helper that adds a formatter hook to the project's own settings is configuration, not persistence.
       const formatterHook = projectFormatterHook(text);
       const payloadHook = hookCommandWithPayload(text);
+      // Writing the agent's approvals off, or its API base URL to a relay; inside the dev container the skill ships,
+      // the agent's settings written there are the container's, not the user's machine's.
+      const settings = agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer });
+      const inContainer = settings.some((f) => f.category === 'excessive_permissions' && f.severity === 'MED');
+      findings.push(...settings);
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
         if (f.category !== 'persistence' || f.severity !== 'HIGH') return f;
-        if (formatterHook && /^\.claude\/settings/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
+        if ((formatterHook || inContainer) && /^(?:~\/)?\.claude(?:\/settings|\.json)/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
         return payloadHook ? { ...f, severity: 'CRIT' as const, title: 'script registers an agent hook whose command downloads, decodes or sends data' } : f;
       }));
       imageScripts.push({ path: file.path, text });
@@ -327,8 +331,6 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const hooks = globalGitHooksFinding(file.path, text, 'script');
       if (hooks !== null) globalHooks.push(hooks);
-      // Writing a coding agent's approvals off, or its API base URL to a relay.
-      findings.push(...agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer }));
     } else if (shipped && CONFIG.test(file.path)) {
       findings.push(...agentSettingsFindings(file.path, text, 'config'));
     }
