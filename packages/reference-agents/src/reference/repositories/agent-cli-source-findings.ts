@@ -3,6 +3,7 @@ import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { AI_BYPASS_FLAG } from '../packages/shell-command.js';
 import { AGENT_RULES } from './agent-rules-findings.js';
 import { prohibitedAt } from '../text/destructive-commands.js';
+import { destructiveOrder } from '../text/destructive-orders.js';
 
 // Application source a repository ships (not only what runs by itself): JavaScript, TypeScript, Python, shell.
 export const AGENT_CLI_SOURCE = /\.(?:[cm]?[jt]sx?|py|sh|bash|zsh)$/;
@@ -45,8 +46,10 @@ export function agentCliSourceFindings(path: string, text: string): AgentFinding
     }
   }
   const line = lineAt(text, flag.index);
-  if (destroy !== null) {
-    return [referenceFinding({ category: 'malware', severity: 'CRIT', title: 'source starts an AI coding CLI with its permission checks bypassed and a destructive prompt', file: path, line, evidence: `${flag[0]} … ${destroy[0].slice(0, 160)}` })];
+  // The same prompt in other words: destruction of the machine or the cloud account read by verb and scope.
+  const order = destroy === null ? destructiveOrder(text) : null;
+  if (destroy !== null || order !== null) {
+    return [referenceFinding({ category: 'malware', severity: 'CRIT', title: 'source starts an AI coding CLI with its permission checks bypassed and a destructive prompt', file: path, line, evidence: `${flag[0]} … ${(destroy?.[0] ?? order?.evidence ?? '').slice(0, 160)}` })];
   }
   return [referenceFinding({ category: 'excessive_permissions', severity: 'MED', title: 'source starts an AI coding CLI with its permission checks bypassed', file: path, line, evidence: around.slice(Math.max(0, around.indexOf(flag[0]) - 80), around.indexOf(flag[0]) + flag[0].length + 40).replace(/\s+/g, ' ').trim() })];
 }
