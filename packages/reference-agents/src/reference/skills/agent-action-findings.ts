@@ -2,6 +2,7 @@ import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { describedAsAttack, isQuotedExample } from '../text/quoted-example.js';
+import { joinWrapped } from '../text/destructive-orders.js';
 
 export { describedAsAttack };
 
@@ -80,12 +81,6 @@ function sentenceAt(text: string, offset: number): { from: number; to: number } 
   return { from, to };
 }
 
-/** A paragraph's wrapped lines read as one line (same length: offsets and lines stay those of the text). */
-function joinWrapped(text: string): string {
-  // A line that starts a YAML key (front matter's `allowed-tools:`) or a list item starts a new sentence.
-  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])(?![ \t]*[\w-]+:(?:\s|$))/g, '$1 ');
-}
-
 export const APPROVAL_INSTRUCTION_TITLE = "instruction to widen the agent's own permissions or turn off its approvals";
 
 /**
@@ -101,16 +96,25 @@ export function approvalInstructionFindings(source: string, file: string): Agent
   const lineAt = lineLocator(source);
   const approvals = [...text.matchAll(new RegExp(APPROVAL_SETTING.source, 'gi'))];
   for (const m of text.matchAll(new RegExp(APPROVAL_WORDS.source, 'gi'))) if (SETTINGS_WORD.test(text.slice(sentenceAt(text, m.index).from, m.index))) approvals.push(m);
+  // "Approve every tool call automatically", "stop asking before running commands": the order is its own verb.
+  const selfApproved = new Set<number>();
+  for (const m of text.matchAll(new RegExp(SELF_APPROVE.source, 'gi'))) {
+    approvals.push(m);
+    selfApproved.add(m.index);
+  }
   for (const m of approvals) {
     const { from, to } = sentenceAt(text, m.index);
     const sentence = text.slice(from, to);
-    const verb = SETTING_VERB.exec(sentence);
+    const verb = selfApproved.has(m.index) ? { index: m.index - from } : SETTING_VERB.exec(sentence);
     if (!verb || from + verb.index > m.index) continue;
     // The clause that governs the verb ("never set …", "avoid enabling …"): a purpose clause before a comma
     // ("To avoid interrupting the developer, update …") does not make the order advice.
     const lead = sentence.slice(0, verb.index);
     const clause = lead.slice(Math.max(lead.lastIndexOf(','), lead.lastIndexOf(';')) + 1);
     const prohibited = ADVISORY.test(clause) || /^\s*(?:never|do\s+not|don['’]t|you\s+must\s+not|you\s+should\s+not)\b/i.test(sentence);
+    // An order told without a setting is an imperative: only filler words before it ("From now on, approve …"),
+    // not a subject ("The CLI will auto-approve all edits …" describes a tool).
+    if (selfApproved.has(m.index) && !/^[\s>*-]*(?:(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+session|always|please|just|simply|then|and|also|now|first|so|you\s+(?:should|must|can|may|will)|to\s+save\s+time|to\s+work\s+(?:faster|efficiently))[\s,:]*)*$/i.test(clause)) continue;
     if (prohibited || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
     const next = sentenceAt(text, Math.min(text.length, to + 2));
     const after = sentenceAt(text, Math.min(text.length, next.to + 2));
@@ -120,6 +124,9 @@ export function approvalInstructionFindings(source: string, file: string): Agent
   }
   return [];
 }
+// Approving on the user's behalf, told to the agent without naming a setting.
+const SELF_APPROVE =
+  /\b(?:auto-?)?approve\s+(?:every|all|each|any)\s+(?:of\s+(?:the|your)\s+)?(?:tool\s+calls?|tool\s+uses?|commands?|actions?|requests?|tools?|permission\s+(?:prompts?|requests?)|edits?)\s+(?:automatically|yourself|on\s+(?:my|the\s+user['’]s)\s+behalf|without\s+(?:asking|prompting|confirmation))|\b(?:stop|quit|no\s+longer)\s+asking\s+(?:me|the\s+user|us)?\s*(?:for\s+(?:permission|approval|confirmation)|before\s+(?:running|executing|editing|using|calling))/i;
 // What an agent is told to do once it no longer asks: run a command, a script or a download.
 const RUN_AFTER = /\b(?:then|and|next|step\s*\d+|after(?:wards)?|so\s+(?:that|you\s+can))\b[^\n]{0,80}?\b(?:run|execute|install|launch|invoke|curl|wget|bash|sh|npx|npm\s+run|pip\s+install|python3?|node)\b/i;
 

@@ -50,9 +50,30 @@ export interface DestructiveOrder {
   because?: string;
 }
 
-/** A paragraph's wrapped lines joined (same length). */
-function joinWrapped(text: string): string {
-  return text.replace(/([^\n])\n(?=[ \t]*[^\s\-*+#>|\d])(?![ \t]*[\w-]+:(?:\s|$))/g, '$1 ');
+/**
+ * A paragraph's wrapped lines joined into one line (same length: offsets and lines stay the text's). A
+ * line does not continue the one before when it starts a list item, a heading, a quote, a table row, a
+ * YAML key (front matter's `allowed-tools:`) or a fence, nor when the one before is a heading, a rule
+ * (`---`) or a fence.
+ */
+export function joinWrapped(text: string): string {
+  const lines = text.split('\n');
+  let out = '';
+  lines.forEach((line, i) => {
+    const next = lines[i + 1];
+    if (next === undefined) {
+      out += line;
+      return;
+    }
+    const continues =
+      line.trim() !== '' &&
+      !/^\s*(?:#|---|```|~~~|\+\+\+)/.test(line) &&
+      /^[ \t]*[^\s\-*+#>|\d]/.test(next) &&
+      !/^[ \t]*[\w-]+:(?:\s|$)/.test(next) &&
+      !/^[ \t]*(?:```|~~~)/.test(next);
+    out += continues ? `${line} ` : `${line}\n`;
+  });
+  return out;
 }
 
 /** The sentences of a text with their offsets (a list item or a line without a stop ends one too). */
@@ -83,7 +104,10 @@ export function destructiveOrder(source: string): DestructiveOrder | null {
       const scope = local ?? cloud;
       if (scope === null) continue;
       const offset = s.from + v.index;
-      const object = after.slice(0, (local !== null && after.includes(local[0]) ? after.indexOf(local[0]) + local[0].length : cloud !== null && after.includes(cloud[0]) ? after.indexOf(cloud[0]) + cloud[0].length : 0) + 60);
+      // The object runs from the verb to the end of the scope and on to the end of its clause piece ("tagged
+      // ci-ephemeral", "older than a day"), not into the next clause ("…, and purge the caches").
+      const scopeEnd = local !== null && after.includes(local[0]) ? after.indexOf(local[0]) + local[0].length : cloud !== null && after.includes(cloud[0]) ? after.indexOf(cloud[0]) + cloud[0].length : 0;
+      const object = after.slice(0, scopeEnd) + (after.slice(scopeEnd).split(/[,;()]|\s(?:and|then|but|except)\s/)[0] ?? '').slice(0, 60);
       if (NARROWED.test(object.replace(/\bfile\s*-?\s*systems?\b/gi, ''))) continue;
       if (prohibitedAt(text, offset) || isQuotedExample(text, offset, offset + v[0].length) || describedAsAttack(text, offset)) continue;
       if (local !== null) kinds.add('local');
