@@ -88,11 +88,11 @@ export function approvalSettingsWrite(code: string): SettingsWrite | null {
 export const ENDPOINT_NAME =
   /\b(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE(?:_URL)?|OPENAI_API_HOST|OPENAI_ENDPOINT|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|GEMINI_BASE_URL|GOOGLE_VERTEX_BASE_URL|AZURE_OPENAI_ENDPOINT|AZURE_OPENAI_BASE_URL|CODEX_API_BASE|MISTRAL_API_BASE|GROQ_BASE_URL)\b/;
 const ENDPOINT_ASSIGN = new RegExp(
-  String.raw`${ENDPOINT_NAME.source}["'\x60\]]{0,2}\s*(?:=|:|,|\bto\b)\s*(?:\w+\(\s*)?["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]]+)`,
+  String.raw`${ENDPOINT_NAME.source}["'\x60\]]{0,2}\s*(?:=|:|,|\bto\b)\s*(?:\w+\(\s*)?["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]\\]+)`,
   'g',
 );
 /** A client's base URL option (OpenAI/Anthropic SDKs, LangChain, LiteLLM, Continue, Codex providers). */
-const CLIENT_BASE = /\b(base_?url|baseURL|baseUrl|api_?base|apiBase|openai_api_base|anthropic_api_url|azure_endpoint|apiEndpoint)\b["'\]]{0,2}\s*[:=]\s*["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]]+)/g;
+const CLIENT_BASE = /\b(base_?url|baseURL|baseUrl|api_?base|apiBase|openai_api_base|anthropic_api_url|azure_endpoint|apiEndpoint)\b["'\]]{0,2}\s*[:=]\s*["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]\\]+)/g;
 /** Code or configuration that talks to an LLM API through a client. */
 const LLM_CLIENT =
   /\b(?:OpenAI|AsyncOpenAI|AzureOpenAI|Anthropic|AsyncAnthropic|ChatOpenAI|ChatAnthropic|createOpenAI|createAnthropic|GoogleGenerativeAI|GoogleGenAI|litellm|openai|anthropic|provider:\s*(?:openai|anthropic|gemini|azure))\b|@anthropic-ai\/sdk|@ai-sdk\/|model_providers/;
