@@ -1,3 +1,4 @@
+import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { open } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
@@ -244,6 +245,11 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       parsedBytes += file.size;
     }
     if (isInstall) findings.push(...(await scriptsRunBy(facts, rel, byPath)));
+    // Install-time code that turns a coding agent's approvals off or points an LLM API base URL at a relay (in-sample: r14).
+    if (isInstall) {
+      const text = await readArtifactText(file);
+      if (text !== null) findings.push(...agentSettingsFindings(rel, text, 'automatic'));
+    }
     analyzed.add(rel);
     parsedModules.set(rel, { file, facts, isPy });
     // A file named like sudo written ahead of the real one on PATH (read only where the code names such a program).

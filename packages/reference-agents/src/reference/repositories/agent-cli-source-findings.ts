@@ -4,6 +4,7 @@ import { AI_BYPASS_FLAG } from '../packages/shell-command.js';
 import { AGENT_RULES } from './agent-rules-findings.js';
 import { prohibitedAt } from '../text/destructive-commands.js';
 import { decodedTexts } from '../text/encoded-command.js';
+import { destructiveOrder } from '../text/destructive-orders.js';
 
 // Application source a repository ships (not only what runs by itself): JavaScript, TypeScript, Python, shell.
 export const AGENT_CLI_SOURCE = /\.(?:[cm]?[jt]sx?|py|sh|bash|zsh)$/;
@@ -48,7 +49,9 @@ export function agentCliSourceFindings(path: string, text: string): AgentFinding
   const line = lineAt(text, flag.index);
   // A prompt shipped encoded (the Amazon Q wiper's, re-published base64-encoded): judged by what it decodes to.
   let encodedPrompt: string | null = null;
-  if (destroy === null) {
+  // The same prompt in other words: destruction of the machine or the cloud account read by verb and scope.
+  let order = destroy === null ? destructiveOrder(text) : null;
+  if (destroy === null && order === null) {
     for (const token of [...text.matchAll(/[A-Za-z0-9+/_-]{40,}={0,2}/g)].slice(0, 20)) {
       const prose = decodedTexts(token[0]).find((t) => /(?:\b[A-Za-z']+\b[\s,.]+){6}/.test(t));
       if (prose === undefined) continue;
@@ -58,10 +61,12 @@ export function agentCliSourceFindings(path: string, text: string): AgentFinding
         destroy = d;
         break;
       }
+      order = destructiveOrder(prose);
+      if (order !== null) break;
     }
   }
-  if (destroy !== null) {
-    return [referenceFinding({ category: 'malware', severity: 'CRIT', title: 'source starts an AI coding CLI with its permission checks bypassed and a destructive prompt', file: path, line, evidence: `${flag[0]} … ${destroy[0].slice(0, 160)}` })];
+  if (destroy !== null || order !== null) {
+    return [referenceFinding({ category: 'malware', severity: 'CRIT', title: 'source starts an AI coding CLI with its permission checks bypassed and a destructive prompt', file: path, line, evidence: `${flag[0]} … ${(destroy?.[0] ?? order?.evidence ?? '').slice(0, 160)}` })];
   }
   // Instructions hidden from a reader, given to an agent allowed everything: whatever they say, they are not meant to be read.
   if (encodedPrompt !== null) return [referenceFinding({ category: 'malware', severity: 'HIGH', title: 'source starts an AI coding CLI with its permission checks bypassed and an encoded prompt', file: path, line, evidence: `${flag[0]} … ${encodedPrompt.slice(0, 160)}` })];

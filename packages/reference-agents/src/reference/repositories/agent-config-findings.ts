@@ -3,6 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { typosquatOf } from '../known/typosquat.js';
 import { lineOfText, objectAt, objectEntries, parseJsonc } from './parse-jsonc.js';
 import { downloadSource, shellCommandFindings } from './shell-command-findings.js';
+import { foreignEndpoints, foreignModelHost } from '../code/agent-settings-writes.js';
 
 /** What kind of IDE or coding-agent configuration a path holds, or null. */
 export type AgentConfigKind = 'claude-settings' | 'vscode-settings' | 'mcp' | 'gemini-settings' | 'vscode-tasks' | 'devcontainer' | 'codex-config';
@@ -164,6 +165,10 @@ function vscodeSettings(scan: ConfigScan, config: unknown): void {
       if (everything) scan.add('excessive_permissions', 'HIGH', 'workspace settings let the coding agent run any terminal command without asking', key, key);
     }
     if (/^terminal\.integrated\.env\.(linux|osx|windows)$/.test(key)) scan.env(value as Record<string, unknown>, 'workspace settings');
+    for (const [name, url] of flatStrings(value, key)) {
+      if (!AI_EXTENSION_KEY.test(name) || foreignModelHost(url.trim()) === null) continue;
+      scan.add('exfiltration', 'HIGH', 'workspace settings send an AI extension’s prompts to another host', name.slice(name.lastIndexOf('.') + 1), `${name}: ${url}`);
+    }
     if (typeof value === 'string' && COMMAND_LINE_SETTING.test(key)) scan.command(value, `VS Code setting ${key}`, true, key);
     const programs = typeof value === 'string' && EXECUTABLE_SETTING.test(key) ? [value] : TOOL_MAP_SETTING.test(key) ? objectEntries(value).map(([, v]) => v) : [];
     for (const program of programs) {
@@ -327,7 +332,21 @@ function devcontainer(scan: ConfigScan, config: unknown): void {
   }
 }
 
+// Settings of AI extensions that name the endpoint they send prompts to (Copilot's `debug.overrideProxyUrl` /
+// `overrideCAPIUrl`, Cline's and Roo's `openAiBaseUrl`, Continue's `apiBase`, a provider's `baseUrl`).
+const AI_EXTENSION_KEY = /(?:copilot|continue|cline|roo|claude|codex|gemini|openai|anthropic|chatgpt|genie|codegpt|twinny|tabnine|cody)[\w.-]*\.(?:[\w.-]*\.)?(?:[\w]*proxyUrl|overrideCAPIUrl|\w*baseUrl|apiBase|apiUrl|\w*Endpoint)$/i;
+
+/** `[key, value]` of every string in a settings object, nested keys joined with `.`. */
+function flatStrings(value: unknown, prefix = '', depth = 0): Array<[string, string]> {
+  if (typeof value === 'string') return [[prefix, value]];
+  if (depth > 4 || typeof value !== 'object' || value === null || Array.isArray(value)) return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => flatStrings(v, prefix === '' ? k : `${prefix}.${k}`, depth + 1));
+}
+
 function codexConfig(scan: ConfigScan): void {
+  // A model provider whose `base_url` is a relay, handed the vendor's key (`env_key = "OPENAI_API_KEY"`).
+  const endpoint = foreignEndpoints(scan.text)[0];
+  if (endpoint !== undefined) scan.add('exfiltration', 'HIGH', 'project settings send the agent’s API traffic and key to another host', endpoint.url, `${endpoint.name} = ${endpoint.url}`);
   const never = /^\s*approval_policy\s*=\s*["']never["']/m.exec(scan.text);
   const full = /^\s*sandbox_mode\s*=\s*["']danger-full-access["']/m.exec(scan.text);
   if (never && full) scan.add('excessive_permissions', 'HIGH', 'project settings turn off the coding agent’s approvals and sandbox', 'approval_policy', `${never[0].trim()}; ${full[0].trim()}`);

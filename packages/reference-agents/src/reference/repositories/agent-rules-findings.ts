@@ -6,6 +6,9 @@ import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { LineIndex } from './line-index.js';
 import { shellCommandFindings } from './shell-command-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
+import { approvalInstructionFindings } from '../skills/agent-action-findings.js';
+import { destructiveOrder, narrowedDestruction } from '../text/destructive-orders.js';
+import { referenceFinding } from '../common/reference-finding.js';
 
 /**
  * Files a coding agent reads as standing instructions when it works in the repository: Cursor,
@@ -16,6 +19,10 @@ export function isAgentRulesPath(path: string): boolean {
   const base = path.slice(path.lastIndexOf('/') + 1);
   if (/^(AGENTS|AGENT|CLAUDE|CLAUDE\.local|GEMINI|QWEN)\.md$/i.test(base) || /^\.(cursorrules|windsurfrules|clinerules|goosehints|roorules)$/.test(base)) return true;
   if (/(^|\/)\.github\/(copilot-instructions\.md|instructions\/[^/]+\.md|prompts\/[^/]+\.md|chatmodes\/[^/]+\.md|agents\/[^/]+\.md)$/.test(path)) return true;
+  // Custom commands and prompts an agent runs on request: Gemini CLI and Qwen Code (TOML), Codex, Cursor, Windsurf
+  // workflows, OpenCode, Amazon Q, Augment, Kiro hooks and specs.
+  if (/(^|\/)(\.gemini\/commands|\.qwen\/commands|\.codex\/prompts|\.cursor\/commands|\.windsurf\/workflows|\.opencode\/(?:command|agent)s?|\.amazonq\/(?:prompts|cli-agents|agents)|\.augment\/commands|\.kiro\/(?:hooks|specs)|\.github\/prompts)\/.+\.(md|mdc|txt|toml|json|kiro\.hook)$/i.test(path)) return true;
+  if (/(^|\/)[^/]+\.prompt\.md$/i.test(path)) return true;
   return /(^|\/)(\.cursor\/rules|\.windsurf\/rules|\.clinerules|\.roo\/rules[^/]*|\.kiro\/steering|\.continue\/rules|\.amazonq\/rules|\.junie|\.trae\/rules|\.augment\/rules|\.claude\/(commands|agents|skills|rules))\/.+\.(md|mdc|txt)$/i.test(path);
 }
 
@@ -80,6 +87,8 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
       const head = f.evidence.slice(0, 40).trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ +/g, '\\s+');
       const at = head === '' ? -1 : visible.search(new RegExp(head));
       if (at !== -1 && (rule.id === 'destroy-data' || rule.id === 'disable-safety' ? prohibitedAt(visible, at) : NEGATED.test(sentenceAround(visible, at)))) continue;
+      // "Delete all instances tagged ci-ephemeral": a destruction narrowed to what the task made is cleanup.
+      if (rule.id === 'destroy-data' && at !== -1 && narrowedDestruction(visible.slice(at, at + 200))) continue;
     }
     // In a rules file everything addresses the agent: tags that structure instructions are its normal form.
     if (f.title === 'instruction block in an <IMPORTANT>-style tag') {
@@ -88,6 +97,14 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
     }
     findings.push(f);
   }
+  // Destruction of the machine or the cloud account told in the agent's own words (the wiper prompt and its
+  // rewordings): CRIT with a second signal of a wiper; HIGH alone, where the phrase rules have not already said it.
+  const order = destructiveOrder(visible);
+  if (order !== null && (order.severity === 'CRIT' || !findings.some((f) => f.title === AGENT_RULES[0]!.title))) {
+    findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to the coding agent to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to the coding agent to destroy the user’s files or cloud resources', file: path, line: index.lineOf(order.offset), evidence: order.evidence }));
+  }
+  // "Set chat.tools.autoApprove to true, then run …": the agent told to stop asking, read by setting and verb.
+  findings.push(...approvalInstructionFindings(visible, path));
   const lines = visible.split('\n');
   let offset = 0;
   for (const raw of lines) {

@@ -32,6 +32,8 @@ import { secretHandoffFindings } from './secret-handoff-findings.js';
 import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
 import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
 import { pythonBuildHooks } from '../packages/analyze-package.js';
+import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { aiCommentFindings } from './ai-comment-findings.js';
 
 export interface RepositoryAnalyzerOptions {
   /**
@@ -62,6 +64,12 @@ const LOWERED = ' (in a test, fixture or example path)';
 
 /** Source files a program hidden in invisible characters is decoded and run from. */
 const CODE_FILE = /\.(?:m?[jt]sx?|c[jt]s|pyw?)$/i;
+/** Programs that may write an agent's settings: source, shell and PowerShell scripts. */
+const SETTINGS_WRITER = /\.(?:m?[jt]sx?|c[jt]s|pyw?|sh|bash|zsh|ps1)$/i;
+/** Source files whose comments an agent editing them reads. */
+const SOURCE_FILE = /\.(?:m?[jt]sx?|c[jt]s|pyw?|sh|bash|zsh|ps1|go|rs|java|kt|kts|scala|swift|rb|php|cs|c|cc|cpp|h|hpp|lua|pl|r|dart|ex|exs|vue|svelte|html?|css|scss|sql|ya?ml|toml)$/i;
+/** Configuration an LLM client or a shell reads its API base URL from (`.env`, `.envrc`, Continue, YAML, TOML, JSON). */
+const ENDPOINT_CONFIG = /(?:^|\/)\.env(?:rc|\.local|\.development|\.production)?$|\.(?:json|ya?ml|toml|ini|cfg|conf)$/i;
 
 function lowered(findings: AgentFinding[]): AgentFinding[] {
   return findings.map((f) => (f.severity === 'LOW' ? f : { ...f, severity: 'LOW' as Severity, title: `${f.title}${LOWERED}` }));
@@ -83,6 +91,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const handoffs: SecretHandoff[] = [];
     const procMacros: string[] = [];
     const loaders: string[] = [];
+    /** Findings of code that writes an agent's approvals off: CRIT once the walk knows the file runs by itself. */
+    const settingsWrites: AgentFinding[] = [];
+    const hasDevContainer = files.some((f) => /(?:^|\/)\.devcontainer(?:\/[^/]+)?\/devcontainer\.json$|(?:^|\/)\.devcontainer\.json$/.test(f.path));
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -122,12 +133,23 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         findings.push(...secretFindings(file.path, text));
         continue;
       }
-      if (isAgentRulesPath(file.path)) own.push(...agentRulesFindings(file.path, text, false));
+      if (isAgentRulesPath(file.path)) {
+        own.push(...agentRulesFindings(file.path, text, false));
+        own.push(...agentSettingsFindings(file.path, text, 'document'));
+      }
       else {
         own.push(...hiddenTextFindings(file.path, text));
         if (MARKDOWN_DOC.test(file.path)) own.push(...markdownCommentFindings(file.path, text));
       }
       const configKind = agentConfigKind(file.path);
+      // Programs that write an agent's approvals off or point an LLM client at a relay; configuration that does
+      // (agent configuration files have their own reading of `env`).
+      if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
+      if (SETTINGS_WRITER.test(file.path)) {
+        const settings = agentSettingsFindings(file.path, text, 'script', { devContainer: hasDevContainer });
+        if (example) own.push(...settings);
+        else settingsWrites.push(...settings);
+      } else if (configKind === null && ENDPOINT_CONFIG.test(file.path)) own.push(...agentSettingsFindings(file.path, text, 'config'));
       if (configKind !== null) {
         const config = agentConfigFindings(file.path, text, configKind);
         own.push(...config.findings);
@@ -193,6 +215,12 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (!example && BUILD_CONFIG.test(file.path)) for (const path of testSetupFiles(file.path, text)) queue(path, 'test');
       findings.push(...(example ? lowered(own) : own));
       findings.push(...secretFindings(file.path, text));
+    }
+    // A program that turns an agent's approvals off when installing, building, testing or opening the project.
+    for (const f of settingsWrites) {
+      const reason = runsByItself.get(f.file ?? '');
+      const automatic = f.category === 'excessive_permissions' && f.severity === 'HIGH' && reason !== undefined && reason !== 'script';
+      findings.push(automatic ? { ...f, severity: 'CRIT', title: `${f.title} (in code that runs by itself)` } : f);
     }
     for (const path of procMacros.slice(0, 20)) {
       const file = byPath.get(path);

@@ -2,6 +2,7 @@ import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { describedAsAttack, isQuotedExample } from '../text/quoted-example.js';
+import { joinWrapped } from '../text/destructive-orders.js';
 
 export { describedAsAttack };
 
@@ -80,6 +81,55 @@ function sentenceAt(text: string, offset: number): { from: number; to: number } 
   return { from, to };
 }
 
+export const APPROVAL_INSTRUCTION_TITLE = "instruction to widen the agent's own permissions or turn off its approvals";
+
+/**
+ * An instruction to change the agent's own settings so it stops asking (`set chat.tools.autoApprove to
+ * true`, `edit ~/.codex/config.toml so approval_policy is "never"`, `add Bash(*) to permissions.allow`):
+ * a setting that turns approvals off and a verb that sets it, in one sentence (a wrapped paragraph is
+ * one sentence), not advised against, quoted as a specimen or described as an attack. HIGH; CRIT when
+ * the same sentence or the next one also tells the agent to run a command or fetch something, which is
+ * what the setting is for (CVE-2025-53773: auto-approve, then run).
+ */
+export function approvalInstructionFindings(source: string, file: string): AgentFinding[] {
+  const text = joinWrapped(source);
+  const lineAt = lineLocator(source);
+  const approvals = [...text.matchAll(new RegExp(APPROVAL_SETTING.source, 'gi'))];
+  for (const m of text.matchAll(new RegExp(APPROVAL_WORDS.source, 'gi'))) if (SETTINGS_WORD.test(text.slice(sentenceAt(text, m.index).from, m.index))) approvals.push(m);
+  // "Approve every tool call automatically", "stop asking before running commands": the order is its own verb.
+  const selfApproved = new Set<number>();
+  for (const m of text.matchAll(new RegExp(SELF_APPROVE.source, 'gi'))) {
+    approvals.push(m);
+    selfApproved.add(m.index);
+  }
+  for (const m of approvals) {
+    const { from, to } = sentenceAt(text, m.index);
+    const sentence = text.slice(from, to);
+    const verb = selfApproved.has(m.index) ? { index: m.index - from } : SETTING_VERB.exec(sentence);
+    if (!verb || from + verb.index > m.index) continue;
+    // The clause that governs the verb ("never set …", "avoid enabling …"): a purpose clause before a comma
+    // ("To avoid interrupting the developer, update …") does not make the order advice.
+    const lead = sentence.slice(0, verb.index);
+    const clause = lead.slice(Math.max(lead.lastIndexOf(','), lead.lastIndexOf(';')) + 1);
+    const prohibited = ADVISORY.test(clause) || /^\s*(?:never|do\s+not|don['’]t|you\s+must\s+not|you\s+should\s+not)\b/i.test(sentence);
+    // An order told without a setting is an imperative: only filler words before it ("From now on, approve …"),
+    // not a subject ("The CLI will auto-approve all edits …" describes a tool).
+    if (selfApproved.has(m.index) && !/^[\s>*-]*(?:(?:from\s+now\s+on|for\s+the\s+rest\s+of\s+(?:this|the)\s+session|always|please|just|simply|then|and|also|now|first|so|you\s+(?:should|must|can|may|will)|to\s+save\s+time|to\s+work\s+(?:faster|efficiently))[\s,:]*)*$/i.test(clause)) continue;
+    if (prohibited || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
+    const next = sentenceAt(text, Math.min(text.length, to + 2));
+    const after = sentenceAt(text, Math.min(text.length, next.to + 2));
+    const then = text.slice(from, Math.max(to, next.to, after.to));
+    const runs = RUN_AFTER.test(then.slice(m.index - from));
+    return [referenceFinding({ category: 'excessive_agency', severity: runs ? 'CRIT' : 'HIGH', title: runs ? `${APPROVAL_INSTRUCTION_TITLE}, then to run commands` : APPROVAL_INSTRUCTION_TITLE, file, line: lineAt(from), evidence: then.slice(0, 300) })];
+  }
+  return [];
+}
+// Approving on the user's behalf, told to the agent without naming a setting.
+const SELF_APPROVE =
+  /\b(?:auto-?)?approve\s+(?:every|all|each|any)\s+(?:of\s+(?:the|your)\s+)?(?:tool\s+calls?|tool\s+uses?|commands?|actions?|requests?|tools?|permission\s+(?:prompts?|requests?)|edits?)\s+(?:automatically|yourself|on\s+(?:my|the\s+user['’]s)\s+behalf|without\s+(?:asking|prompting|confirmation))|\b(?:stop|quit|no\s+longer)\s+asking\s+(?:me|the\s+user|us)?\s*(?:for\s+(?:permission|approval|confirmation)|before\s+(?:running|executing|editing|using|calling))/i;
+// What an agent is told to do once it no longer asks: run a command, a script or a download.
+const RUN_AFTER = /\b(?:then|and|next|step\s*\d+|after(?:wards)?|so\s+(?:that|you\s+can))\b[^\n]{0,80}?\b(?:run|execute|install|launch|invoke|curl|wget|bash|sh|npx|npm\s+run|pip\s+install|python3?|node)\b/i;
+
 /** Findings for the instruction classes read by action, object and destination (see the module comment). */
 export function agentActionFindings(text: string, file: string): AgentFinding[] {
   const findings: AgentFinding[] = [];
@@ -89,17 +139,7 @@ export function agentActionFindings(text: string, file: string): AgentFinding[] 
   // Advice ("never set …"), a quoted specimen and the first lines of a sentence before the verb are read together.
   const advised = (from: number, verbAt: number, to: number) => ADVISORY.test(text.slice(from, verbAt)) || isQuotedExample(text, verbAt, to) || describedAsAttack(text, verbAt);
 
-  const approvals = [...text.matchAll(new RegExp(APPROVAL_SETTING.source, 'gi'))];
-  for (const m of text.matchAll(new RegExp(APPROVAL_WORDS.source, 'gi'))) if (SETTINGS_WORD.test(text.slice(sentenceAt(text, m.index).from, m.index))) approvals.push(m);
-  for (const m of approvals) {
-    const { from, to } = sentenceAt(text, m.index);
-    const sentence = text.slice(from, to);
-    const verb = SETTING_VERB.exec(sentence);
-    if (!verb || from + verb.index > m.index) continue;
-    if (ADVISORY.test(sentence.slice(0, verb.index)) || isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
-    add('excessive_agency', 'HIGH', "instruction to widen the agent's own permissions or turn off its approvals", from, sentence);
-    break;
-  }
+  findings.push(...approvalInstructionFindings(text, file));
 
   for (const m of text.matchAll(FETCH_URL)) {
     // The obeying clause follows in the same sentence or the next one.

@@ -1,7 +1,7 @@
 import { SHOWS_SCRIPT_OUTPUT, imageTemplateScriptFinding } from './image-exfiltration.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
-import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
+import { listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
@@ -29,6 +29,8 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
+import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { destructiveOrder } from '../text/destructive-orders.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -121,7 +123,14 @@ function documentCommandFacts(text: string): ScriptFact[] {
     const line = lines[i] as string;
     if (!PROSE_CANDIDATE.test(line) || fenced.some(([from, to]) => i >= from && i < to)) continue;
     // A shape named without a source ("never pipe `curl … | bash`") is advice, not a command to run.
-    for (const f of shellFacts(line.replace(/`/g, ' '))) if (PROSE_SHAPES.has(f.kind) && HAS_SOURCE.test(f.evidence)) facts.push({ ...f, line: i + 1 });
+    const lineFacts = shellFacts(line.replace(/`/g, ' '));
+    for (const f of lineFacts) if (PROSE_SHAPES.has(f.kind) && HAS_SOURCE.test(f.evidence)) facts.push({ ...f, line: i + 1 });
+    // One command line that reads a credential file and hands it to a network tool (`cat ~/.ssh/id_rsa | curl --data-binary @- …`).
+    const secret = lineFacts.find((f) => f.kind === 'secret-path');
+    const network = lineFacts.find((f) => f.kind === 'network');
+    if (secret !== undefined && network !== undefined && HAS_SOURCE.test(line) && /\|\s*(?:curl|wget|nc|ncat)\b|\s(?:-d|--data(?:-binary|-raw)?|-F|--form|-T|--upload-file)\s*=?\s*["']?@/.test(line) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(line)) {
+      facts.push({ ...secret, line: i + 1 }, { ...network, line: i + 1 });
+    }
   }
   return facts;
 }
@@ -181,6 +190,31 @@ function documentCommandFindings(file: string, text: string, skillText = ''): Ag
 }
 
 /**
+ * The skill's text files that are neither documents by extension nor code, which a document names as
+ * something to read or follow: their path (from the skill's root or from SKILL.md's folder) written
+ * in a document as a link, in backticks or bare. Scripts are judged as code whatever names them.
+ */
+async function referencedInstructionFiles(files: readonly ArtifactFile[], skillMdPath: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  const candidates = files.filter((f) => !DOCUMENT.test(f.path) && languageOf(f.path) === null && !/\.(?:json|lock|map|svg|png|jpe?g|gif|webp|ico|pdf|zip|gz|tgz|whl|pyc|so|dll|exe|bin|woff2?|ttf)$/i.test(f.path) && f.size <= 256 * 1024);
+  if (candidates.length === 0) return out;
+  const base = skillMdPath.includes('/') ? skillMdPath.slice(0, skillMdPath.lastIndexOf('/') + 1) : '';
+  // Every path-like token the documents hold, once (`./`, link and quote marks off), then a lookup per file.
+  const named = new Set<string>();
+  for (const f of files) {
+    if (!DOCUMENT.test(f.path) || f.size > 512 * 1024) continue;
+    for (const m of ((await readArtifactText(f)) ?? '').matchAll(/[\w.@+-]+(?:\/[\w.@+-]+)*/g)) named.add(m[0].replace(/^\.\//, '').replace(/[.,;:!?]+$/, ''));
+  }
+  for (const f of candidates) {
+    const rel = base !== '' && f.path.startsWith(base) ? f.path.slice(base.length) : f.path;
+    if (!named.has(f.path) && !named.has(rel)) continue;
+    const text = await readArtifactText(f);
+    if (text !== null && shebangLanguage(f.path, text) === null) out.add(f.path);
+  }
+  return out;
+}
+
+/**
  * The skills reference agent: a folder with SKILL.md (front matter + instructions) and scripts.
  * Instructions are checked for override, concealment and jailbreak phrasing and for hidden text;
  * scripts (and commands in the documents' code blocks) for exfiltration, command injection and
@@ -217,6 +251,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const startupFiles = new Set<string>();
   /** Scripts that set a global git hooks directory: judged once the hooks the skill ships are known. */
   const globalHooks: AgentFinding[] = [];
+  // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
+  // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
+  const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
+  const shipsDevContainer = allFiles.some((f) => /(?:^|\/)(?:\.?devcontainer\.json|Dockerfile|Containerfile)$/i.test(f.path));
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -226,14 +264,24 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const front = parseSkillFrontMatter(text);
       declaration = `${front.fields.get('name') ?? ''}\n${front.fields.get('description') ?? ''}\n${front.fields.get('allowed-tools') ?? ''}\n${text}`;
     }
-    if (DOCUMENT.test(file.path)) {
+    const referenced = instructionFiles.has(file.path);
+    if (DOCUMENT.test(file.path) || referenced) {
       documents.push(text);
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: CONVERSATION_UPLOAD_RULES }));
-      findings.push(...skillDocumentFindings(text, file.path));
+      const documentFindings = skillDocumentFindings(text, file.path);
+      findings.push(...documentFindings);
+      // Destruction of the machine or the cloud account in the document's own words; CRIT with a second signal of a wiper.
+      const order = destructiveOrder(text);
+      const said = documentFindings.find((f) => f.category === 'destructive_action');
+      if (order !== null && (said === undefined || (order.severity === 'CRIT' && said.severity !== 'CRIT'))) {
+        findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
+      }
       findings.push(...agentActionFindings(text, file.path));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
+      // A document that points the agent's or an SDK's API base URL at a relay (`export ANTHROPIC_BASE_URL=…`).
+      findings.push(...agentSettingsFindings(file.path, text, 'document'));
       // Text the document says to append to a shell startup file runs in every new shell: a block is judged
       // here, a named file of the skill after the walk.
       const snippets = startupSnippets(text, allFiles.map((f) => f.path));
@@ -248,7 +296,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       }
       const authority: { index: number; evidence: string; script?: string } | null = obeysOutput === null ? authorityOfOutput(text) : null;
       if (authority !== null && !describedAsAttack(text, authority.index)) obeysOutput = { file: file.path, line: lineLocator(text)(authority.index), evidence: authority.evidence, ...(authority.script === undefined ? {} : { script: authority.script }) };
-      continue;
+      // A configuration file the documents name is read as configuration too.
+      if (!(referenced && CONFIG.test(file.path))) continue;
     }
     const shipped = !isTestOrExample(file.path);
     const language = shipped ? (languageOf(file.path) ?? shebangLanguage(file.path, text)) : null;
@@ -263,9 +312,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       // A helper that adds a formatter hook to the project's own settings is configuration, not persistence.
       const formatterHook = projectFormatterHook(text);
       const payloadHook = hookCommandWithPayload(text);
+      // Writing the agent's approvals off, or its API base URL to a relay; inside the dev container the skill ships,
+      // the agent's settings written there are the container's, not the user's machine's.
+      const settings = agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer });
+      const inContainer = settings.some((f) => f.category === 'excessive_permissions' && f.severity === 'MED');
+      findings.push(...settings);
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
         if (f.category !== 'persistence' || f.severity !== 'HIGH') return f;
-        if (formatterHook && /^\.claude\/settings/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
+        if ((formatterHook || inContainer) && /^(?:~\/)?\.claude(?:\/settings|\.json)/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
         return payloadHook ? { ...f, severity: 'CRIT' as const, title: 'script registers an agent hook whose command downloads, decodes or sends data' } : f;
       }));
       imageScripts.push({ path: file.path, text });
@@ -277,6 +331,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const hooks = globalGitHooksFinding(file.path, text, 'script');
       if (hooks !== null) globalHooks.push(hooks);
+    } else if (shipped && CONFIG.test(file.path)) {
+      findings.push(...agentSettingsFindings(file.path, text, 'config'));
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
