@@ -126,8 +126,8 @@ export function shellPackagePatch(command: string, ownName: string): string | nu
   };
   // `$(npm root -g)` names where packages live; kept one word so that splitting on spaces does not cut it.
   const roots: string[] = [];
-  command = command.replace(/\$\(\s*npm\s+root(?:\s+-g)?\s*\)/g, (m) => `\u0000${roots.push(m.replace(/\s+/g, ' ')) - 1}\u0000`);
-  const unroot = (p: string) => p.replace(/\u0000(\d+)\u0000/g, (_, i: string) => roots[Number(i)]!);
+  command = command.replace(/\$\(\s*npm\s+root(?:\s+-g)?\s*\)/g, (m) => `@@npmroot${roots.push(m.replace(/\s+/g, ' ')) - 1}@@`);
+  const unroot = (p: string) => p.replace(/@@npmroot(\d+)@@/g, (_, i: string) => roots[Number(i)]!);
   for (const segment of command.split(/;|&&|\|\||\n/)) {
     const targets: string[] = [];
     for (const m of segment.matchAll(/>>?\s*(['"]?[^\s'";|&<>]+)/g)) targets.push(m[1]!);
