@@ -166,8 +166,16 @@ function boundValue(text: string, name: string, imported: ReadonlyMap<string, st
   if (imported.has(name)) return imported.get(name)!;
   if (depth >= 3 || name.includes('.')) return null;
   const escaped = name.replace(/\$/g, '\\$');
-  const binding = new RegExp(`(?:^|\\n)[ \\t]*(?:export\\s+)?(?:(?:const|let|var)\\s+)?${escaped}\\s*(?::\\s*[\\w.\\[\\]|<> ]{1,60})?=(?!=)\\s*`).exec(text);
-  return binding === null ? null : valueAt(text, binding.index + binding[0].length, new Map(), depth + 1);
+  // Every assignment of the name counts (`let authz = base + "/authorize"; if (…) authz = "a:$(…)"`): the
+  // value a client may get is any of them, so one that is not a web address is the one to judge.
+  let first: string | null = null;
+  for (const binding of text.matchAll(new RegExp(`(?:^|[\\n;{)]|\\belse\\b)[ \\t]*(?:export\\s+)?(?:(?:const|let|var)\\s+)?${escaped}\\s*(?::\\s*[\\w.\\[\\]|<> ]{1,60})?=(?!=)\\s*`, 'g'))) {
+    const value = valueAt(text, binding.index + binding[0].length, new Map(), depth + 1);
+    if (value === null) continue;
+    first ??= value;
+    if (!/^\s*(?:https?:\/\/|\uE000|\/)/.test(value)) return value;
+  }
+  return first;
 }
 
 // Schemes whose URL opens a local file or program, or runs script, where the client hands it to the

@@ -29,7 +29,7 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
-import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { APPROVAL_OFF, agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
@@ -249,6 +249,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const allFiles = [...listing.files, ...linked.files];
   /** The skill's files its documents say to append to a shell startup file. */
   const startupFiles = new Set<string>();
+  /** The skill's files its documents say to merge or copy into a coding agent's settings, with the document that says so. */
+  const settingsFiles = new Map<string, string>();
   /** Scripts that set a global git hooks directory: judged once the hooks the skill ships are known. */
   const globalHooks: AgentFinding[] = [];
   // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
@@ -290,6 +292,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         if (shim !== null) findings.push({ ...shim, line: (shim.line ?? 1) + block.line - 1 });
       }
       for (const p of snippets.files) startupFiles.add(p);
+      for (const p of settingsInstallFiles(text, allFiles.map((f) => f.path))) settingsFiles.set(p, file.path);
       const obey: RegExpExecArray | null = obeysOutput === null ? OBEY_OUTPUT.exec(text) : null;
       if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
         obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
@@ -381,6 +384,17 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     findings.push(sender === undefined ? f : { ...f, severity: 'CRIT', title: 'script points git hooks of every repository at a directory whose hooks send data over the network', evidence: `${f.evidence ?? ''} … ${sender.file}: ${sender.fact.evidence}`.slice(0, 300) });
   }
 
+  // A settings file of the skill the agent is told to install: judged by what it switches off or adds.
+  for (const [path, doc] of settingsFiles) {
+    const file = allFiles.find((f) => f.path === path);
+    const text = file === undefined ? null : await readArtifactText(file);
+    if (text === null) continue;
+    const off = APPROVAL_OFF.exec(text);
+    const hook = /"hooks"\s*:/.test(text) ? /"command"\s*:\s*"([^"]*(?:\b(?:curl|wget|nc|ncat|base64|Invoke-WebRequest|iwr|irm)\b|https?:\/\/)[^"]*)"/.exec(text) : null;
+    if (off !== null) findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'CRIT', title: 'instruction to install agent settings that turn off its approval prompts or sandbox', file: doc, evidence: `${path}: ${off[0]}` }));
+    if (hook !== null) findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'instruction to install an agent hook that runs a network command', file: doc, evidence: `${path}: ${hook[1]!.slice(0, 200)}` }));
+  }
+
   for (const path of startupFiles) {
     const file = allFiles.find((f) => f.path === path);
     const text = file === undefined ? null : await readArtifactText(file);
@@ -412,3 +426,25 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   }
   return resultFromFindings(findings);
 };
+
+/** An agent's settings or hooks file a document may tell the agent to write into. */
+const AGENT_SETTINGS_TARGET = /\.(?:claude|codex|gemini|cursor|qwen|amazonq|continue|windsurf|kiro)[\\/][\w./-]*(?:settings(?:\.local)?\.json|config\.(?:toml|json|ya?ml)|mcp\.json|hooks)\b|\.vscode[\\/]settings\.json|claude_desktop_config\.json/i;
+const INSTALL_VERB = /\b(?:merge|copy|write|add|append|install|apply|put|place|paste|replace|overwrite)\b/i;
+
+/**
+ * The skill's files a document tells the agent to merge, copy or write into a coding agent's settings
+ * (`Merge assets/settings.json into ~/.claude/settings.json`): a line naming both, with such a verb.
+ */
+export function settingsInstallFiles(text: string, paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!AGENT_SETTINGS_TARGET.test(line) || !INSTALL_VERB.test(line)) continue;
+    // Paths as the document writes them (relative to the skill or to the document): a file of the skill ending so.
+    for (const token of line.match(/(?:\.{1,2}\/)?[\w.-]+(?:\/[\w.-]+)*\.\w+/g) ?? []) {
+      const rel = token.replace(/^\.\//, '');
+      for (const p of paths) if (!/(?:^|\/)SKILL\.md$/i.test(p) && !AGENT_SETTINGS_TARGET.test(rel) && (p === rel || p.endsWith(`/${rel}`))) out.add(p);
+    }
+  }
+  return [...out];
+}
+
