@@ -26,12 +26,12 @@ const SETTINGS_WORD = /\b(?:settings|config(?:uration)?|permissions)\b/i;
 const SETTING_VERB = /\b(?:add|append|insert|put|set|enable|turn\s+on|switch|change|flip|toggle|configure|grant|write|update|edit)\b/i;
 
 // Fetching text from an address, then obeying it.
-const FETCH_URL = /\b(?:download|fetch|retrieve|get|load|read|pull|curl|open)\b[^.\n]{0,80}?https?:\/\/[^\s)'"`>]+|https?:\/\/[^\s)'"`>]+[^.\n]{0,40}?\b(?:retrieve|fetch|download|load|read)\b/gi;
+const FETCH_URL = /\b(?:download|fetch|retrieve|get|load|read|pull|curl|open)(?:es|s|ed|ing)?\b[^.\n]{0,80}?https?:\/\/[^\s)'"`>]+|https?:\/\/[^\s)'"`>]+[^.\n]{0,40}?\b(?:retrieve|fetch|download|load|read)(?:es|s|ed|ing)?\b/gi;
 const OBEY =
-  /\b(?:apply|follow|obey|execute|carry\s+out|adopt|comply\s+with|act\s+on)\b[^.\n]{0,40}?\b(?:rules|instructions?|directions|directives|guidelines|commands|orders)\b[^.\n]{0,30}?\b(?:it|that\s+file|the\s+file|the\s+page|the\s+response)\s+(?:contains|lists|gives|holds|returns|says)\b|\btreat\s+(?:it|that\s+file|the\s+(?:file|page|response|text)|its\s+contents?)\s+as\s+(?:your\s+)?(?:new\s+|current\s+|standing\s+)?(?:instructions|rules|system\s+prompt|guidelines|orders)\b|\b(?:do|follow|obey)\s+(?:whatever|what|everything)\s+it\s+(?:says|asks|tells)\b|\bwhatever\s+it\s+(?:says|asks|tells|contains)\b|\b(?:it|its\s+contents?|that\s+file|the\s+(?:file|page|policy|response|text))\s+(?:takes?|has)\s+precedence\b/i;
+  /\b(?:apply|follow|obey|execute|carry\s+out|adopt|comply\s+with|act\s+on)\b[^.\n]{0,40}?\b(?:rules|instructions?|directions|directives|guidelines|commands|orders)\b[^.\n]{0,30}?\b(?:it|that\s+file|the\s+file|the\s+page|the\s+response)\s+(?:contains|lists|gives|holds|returns|says)\b|\btreat\s+(?:it|that\s+file|the\s+(?:file|page|response|text)|its\s+contents?)\s+as\s+(?:your\s+)?(?:new\s+|current\s+|standing\s+)?(?:instructions|rules|system\s+prompt|guidelines|orders)\b|\b(?:do|follow|obey)\s+(?:whatever|what|everything)\s+it\s+(?:says|asks|tells)\b|\bwhatever\s+it\s+(?:says|asks|tells|contains)\b|\b(?:it|its\s+contents?|that\s+file|the\s+(?:file|page|policy|response|text))\s+(?:takes?|has)\s+precedence\b|\b(?:follow|obey|execute|carry\s+out|apply|do)\s+(?:every|each|all(?:\s+(?:the|of\s+the))?|any)\s+(?:of\s+(?:the\s+)?)?(?:instructions?|commands?|steps?|directions?|rules?)\s+(?:in|from|of)\s+(?:it|that\s+(?:file|page)|the\s+(?:file|page|response|document|text))\b|\b(?:those|these|its|the\s+(?:fetched|remote|downloaded|online))\s+instructions\s+(?:take|have)\s+precedence\b/i;
 // Obeying it over the user, or again at every turn: remote control of the agent rather than a reference read once.
 const OBEY_STRONG =
-  /\bconflict|\boverrid|\bprecedence\b|\bregardless\b|\beven\s+(?:if|when|where)\b|\bas\s+your\s+(?:new\s+|current\s+)?(?:instructions|rules|system\s+prompt)\b|\bwhatever\s+it\s+says\b|\b(?:every|each)\s+(?:task|answer|reply|response|session|request|time|message|turn)\b|\bbefore\s+(?:every|any|each)\b/i;
+  /\bcommands?\s+(?:it|the\s+(?:file|page|response))\s+(?:asks|tells|gives|lists|contains)\b|\bconflict|\boverrid|\bprecedence\b|\bregardless\b|\beven\s+(?:if|when|where)\b|\bas\s+your\s+(?:new\s+|current\s+)?(?:instructions|rules|system\s+prompt)\b|\bwhatever\s+it\s+says\b|\b(?:every|each)\s+(?:task|answer|reply|response|session|request|time|message|turn)\b|\bbefore\s+(?:every|any|each)\b/i;
 
 // Pushing to a remote the document adds, or straight to an address.
 const REMOTE_ADD = /\bgit\s+remote\s+(?:add|set-url)\s+(?:-\S+\s+)*([\w.-]+)\s+((?:https?:\/\/|git@|ssh:\/\/)[^\s`'")]+)/g;
@@ -146,10 +146,12 @@ export function agentActionFindings(text: string, file: string): AgentFinding[] 
     const { from } = sentenceAt(text, m.index);
     const first = sentenceAt(text, m.index + m[0].length);
     const next = sentenceAt(text, Math.min(text.length, first.to + 2));
+    // One sentence more for the strength of the order ("Those instructions take precedence over …").
+    const after = sentenceAt(text, Math.min(text.length, next.to + 2));
     const span = text.slice(from, Math.max(first.to, next.to));
     const obey = OBEY.exec(span);
     if (!obey || advised(from, from + obey.index, from + obey.index + obey[0].length)) continue;
-    add('prompt_injection', OBEY_STRONG.test(span) ? 'HIGH' : 'MED', 'instruction to fetch instructions from an address and obey them', from, span);
+    add('prompt_injection', OBEY_STRONG.test(text.slice(from, Math.max(next.to, after.to))) ? 'HIGH' : 'MED', 'instruction to fetch instructions from an address and obey them', from, span);
     break;
   }
 

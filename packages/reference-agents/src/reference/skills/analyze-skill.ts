@@ -30,6 +30,7 @@ import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } 
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 import { APPROVAL_OFF, agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
@@ -260,6 +261,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
+    // A requirements file, pip.conf or .npmrc the skill ships: where the packages its setup installs come from.
+    if (indexConfigKind(file.path) !== null && !isTestOrExample(file.path)) for (const f of indexConfigFindings(file.path, text)) findings.push({ ...f, title: f.title.replace(/^repository /, 'skill ') });
     const isSkillMd = /(?:^|\/)SKILL\.md$/i.test(file.path);
     if (isSkillMd && (skillFile === null || file.path.split('/').length < skillFile.split('/').length)) {
       skillFile = file.path;
@@ -348,6 +351,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     }
     if (shipped && (language !== null || CONFIG.test(file.path))) {
       findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
+      // A script that walks a skills folder and writes SKILL.md files rewrites the other skills the agent
+      // has installed: instructions planted there run with each of them, and spread (self-propagating skills, 2026).
+      const rewrite = language !== null && language !== 'shell' ? OTHER_SKILLS_REWRITE.exec(text) : null;
+      if (rewrite !== null && SKILLS_DIR_WALK.test(text) && SKILL_FILE_WRITE.test(text)) findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script rewrites the SKILL.md of other installed skills', file: file.path, line: lineLocator(text)(rewrite.index), evidence: text.slice(rewrite.index, rewrite.index + 160) }));
     }
     // A program in invisible or Private Use Area characters that a script decodes and runs.
     if (language !== null && language !== 'shell') findings.push(...invisibleCodeFindings(text, file.path));
@@ -447,4 +454,11 @@ export function settingsInstallFiles(text: string, paths: readonly string[]): st
   }
   return [...out];
 }
+
+/** A skills folder of an agent named in code (`~/.claude/skills`, `.codex/skills`, `path.join(home, ".claude", "skills")`). */
+const OTHER_SKILLS_REWRITE = /\.(?:claude|codex|gemini|cursor|openclaw|agents|opencode|qwen|windsurf|kiro)['"`]?\s*(?:,\s*['"`]|[\\/])skills\b/;
+/** A listing of that folder's entries. */
+const SKILLS_DIR_WALK = /\b(?:readdirSync|readdir|iterdir|listdir|scandir|glob(?:Sync)?|rglob|walk)\s*\(/;
+/** A write of a SKILL.md file. */
+const SKILL_FILE_WRITE = /['"`]SKILL\.md['"`][\s\S]{0,600}?\b(?:writeFileSync|appendFileSync|writeFile|appendFile|write_text|createWriteStream)\b|\b(?:writeFileSync|appendFileSync|writeFile|appendFile|write_text)\b[\s\S]{0,200}?['"`]SKILL\.md['"`]|['"`]SKILL\.md['"`][\s\S]{0,300}?\bopen\([^)]*['"][wa]/;
 

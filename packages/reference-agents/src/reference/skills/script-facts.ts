@@ -28,7 +28,10 @@ export function powershellExpanded(text: string): string {
   const values = new Map<string, string>();
   return text
     .split('\n')
-    .map((line) => {
+    .map((raw) => {
+      // Strings built to hide a name: `-join ([char[]](104,116,…))` and `"I" + "E" + "X"` read as the string they make.
+      let line = raw.replace(/-join\s*\(?\s*\[char\[\]\]\s*\(\s*([\d\s,]+)\)\s*\)?/gi, (_, codes: string) => `"${String.fromCharCode(...codes.split(',').map((c) => Number(c.trim())).filter((c) => c > 0 && c < 0x10000)).replace(/"/g, "'")}"`);
+      for (let i = 0; i < 8 && /"[^"`$]*"\s*\+\s*"[^"`$]*"/.test(line); i++) line = line.replace(/"([^"`$]*)"\s*\+\s*"([^"`$]*)"/g, '"$1$2"');
       const assign = /^\s*\$([A-Za-z_]\w*)\s*=\s*(?:"([^"`$]*)"|'([^']*)')\s*;?\s*$/.exec(line);
       const expanded = values.size === 0 ? line : line.replace(/\$([A-Za-z_]\w*)\b/g, (m, name: string) => values.get(name.toLowerCase()) ?? m);
       if (assign) values.set(assign[1]!.toLowerCase(), assign[2] ?? assign[3] ?? '');

@@ -3,6 +3,8 @@ import { isExecutableMode } from './written-file.js';
 import { encodedCommandPayload } from '../text/encoded-command.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
+  // PowerShell's cradles (case does not matter to it): `IEX ((New-Object Net.WebClient).DownloadString(u))`, `iwr u | iex`.
+  ['download-exec', /\b(?:iex|Invoke-Expression)\b[^\n]{0,80}?\b(?:DownloadString|DownloadData|Invoke-WebRequest|iwr|irm|Invoke-RestMethod)\b|\b(?:DownloadString|iwr|irm|Invoke-RestMethod|Invoke-WebRequest)\b[^\n|]*\|\s*(?:iex|Invoke-Expression)\b/i],
   ['download-exec', /\b(?:curl|wget|iwr|Invoke-WebRequest)\b[^|;\n]*\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\b(?:ba)?sh\s+<\(\s*(?:curl|wget)\b|\b(?:ba)?sh\s+-c\s+["']?\$\(\s*(?:curl|wget)\b/],
   ['decoded-exec', /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|\b(?:ba|z|da)?sh\s+-c\s+["']?\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b|\beval\s+["']?\$\([^)]*base64\s+(?:-d|--decode)|\bxxd\s+-r[^\n]*\|\s*(?:ba)?sh\b/],
   ['reverse-shell', /\/dev\/(?:tcp|udp)\/|\bn(?:c|cat)\b[^\n]*\s-e\s|\bmkfifo\b[^\n]*\bn(?:c|cat)\b|\bsocat\b[^\n]*exec:|\b([3-9])<>[^;&|\n]*[;&|\n][^\n]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/i],
