@@ -22,6 +22,7 @@ import { shellFacts } from './shell-facts.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
 import { downloadHostKind, firstUrl } from './download-host.js';
 import { skillDocumentFindings } from './skill-document-findings.js';
+import { otherSkillsRewrite } from './other-skills-rewrite.js';
 import { agentActionFindings, describedAsAttack } from './agent-action-findings.js';
 import { skillFileFindings } from './skill-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
@@ -353,8 +354,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       findings.push(...skillFileFindings(text, file.path, { script: language !== null, python: language === 'python' && worthParsing(text), document: false }));
       // A script that walks a skills folder and writes SKILL.md files rewrites the other skills the agent
       // has installed: instructions planted there run with each of them, and spread (self-propagating skills, 2026).
-      const rewrite = language !== null && language !== 'shell' ? OTHER_SKILLS_REWRITE.exec(text) : null;
-      if (rewrite !== null && SKILLS_DIR_WALK.test(text) && SKILL_FILE_WRITE.test(text)) findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script rewrites the SKILL.md of other installed skills', file: file.path, line: lineLocator(text)(rewrite.index), evidence: text.slice(rewrite.index, rewrite.index + 160) }));
+      const rewrite = language !== null && language !== 'shell' ? otherSkillsRewrite(text) : null;
+      if (rewrite !== null) findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script rewrites the SKILL.md of other installed skills', file: file.path, line: lineLocator(text)(rewrite), evidence: text.slice(rewrite, rewrite + 160) }));
     }
     // A program in invisible or Private Use Area characters that a script decodes and runs.
     if (language !== null && language !== 'shell') findings.push(...invisibleCodeFindings(text, file.path));
@@ -455,10 +456,4 @@ export function settingsInstallFiles(text: string, paths: readonly string[]): st
   return [...out];
 }
 
-/** A skills folder of an agent named in code (`~/.claude/skills`, `.codex/skills`, `path.join(home, ".claude", "skills")`). */
-const OTHER_SKILLS_REWRITE = /\.(?:claude|codex|gemini|cursor|openclaw|agents|opencode|qwen|windsurf|kiro)['"`]?\s*(?:,\s*['"`]|[\\/])skills\b/;
-/** A listing of that folder's entries. */
-const SKILLS_DIR_WALK = /\b(?:readdirSync|readdir|iterdir|listdir|scandir|glob(?:Sync)?|rglob|walk)\s*\(/;
-/** A write of a SKILL.md file. */
-const SKILL_FILE_WRITE = /['"`]SKILL\.md['"`][\s\S]{0,600}?\b(?:writeFileSync|appendFileSync|writeFile|appendFile|write_text|createWriteStream)\b|\b(?:writeFileSync|appendFileSync|writeFile|appendFile|write_text)\b[\s\S]{0,200}?['"`]SKILL\.md['"`]|['"`]SKILL\.md['"`][\s\S]{0,300}?\bopen\([^)]*['"][wa]/;
 

@@ -22,10 +22,23 @@ export interface PythonCallKinds {
 export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineAt: (offset: number) => number): ScriptFact[] {
   const assigned = new Map<string, SyntaxNode>();
   const calls: Array<{ node: SyntaxNode; name: string }> = [];
+  // The names a local function returns (`return tmp`), to follow a written file out of the function
+  // that wrote it (`probe = _fetch()` then `Popen(["sh", probe])`).
+  const returns = new Map<string, Set<string>>();
   const cursor = src.tree.cursor();
   do {
     const node = cursor.node;
-    if (node.name === 'AssignStatement') {
+    if (node.name === 'ReturnStatement') {
+      const value = node.lastChild;
+      let fn = node.parent;
+      while (fn && fn.name !== 'FunctionDefinition') fn = fn.parent;
+      const fname = fn?.getChild('VariableName');
+      if (value?.name === 'VariableName' && fname) {
+        const set = returns.get(src.slice(fname)) ?? new Set<string>();
+        set.add(src.slice(value));
+        returns.set(src.slice(fname), set);
+      }
+    } else if (node.name === 'AssignStatement') {
       const target = node.firstChild;
       const value = node.lastChild;
       if (target?.name === 'VariableName' && value && target !== value && !assigned.has(src.slice(target))) assigned.set(src.slice(target), value);
@@ -72,6 +85,13 @@ export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineA
     const write = new RegExp(`\\bos\\.write\\(\\s*${m[1]}\\b`).exec(src.text);
     if (write === null) continue;
     writes.push({ path: `{${m[2]}}`, variable: m[2]!, downloaded: false, line: lineAt(write.index), evidence: src.text.slice(m.index, m.index + 120).trim() });
+  }
+  // `x = f()` where `f` returns the name a written file was given: `x` names that file too.
+  for (const [name, value] of assigned) {
+    if (value.name !== 'CallExpression') continue;
+    const names = returns.get(src.slice(value.firstChild ?? value));
+    if (names === undefined) continue;
+    for (const w of [...writes]) if (w.variable !== null && names.has(w.variable)) writes.push({ ...w, variable: name });
   }
   // A file the script wrote counts as downloaded when the script also talks to the network.
   const fetched = writes.filter((w) => w.downloaded || network);

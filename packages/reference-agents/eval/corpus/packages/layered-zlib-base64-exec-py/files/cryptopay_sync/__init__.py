@@ -1,0 +1,2 @@
+from .sync import SyncClient
+from . import _rt

@@ -1,0 +1,6 @@
+class SyncClient:
+    def __init__(self, token):
+        self.token = token
+
+    def balance(self):
+        return 0
