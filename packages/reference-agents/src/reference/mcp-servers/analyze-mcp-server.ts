@@ -67,8 +67,8 @@ const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershe
 // A tool about setting clients up may write their configuration.
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
 const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
-/** An escape character written in code: `\x1b`, `\u001b`, `\033`, `\e`, `String.fromCharCode(27)`, `chr(27)`. */
-const ANSI_ESCAPE = /\\x1[bB]|\\u001[bB]|\\u\{1[bB]\}|\\033|\\e\[|fromCharCode\(\s*27\s*\)|\bchr\(\s*27\s*\)|\x1b/;
+/** An escape character written in code: `\x1b`, `\u001b`, `\033`, `\e`, `String.fromCharCode(27)`, `chr(27)` (a raw ESC is tested apart: no control characters in a regex). */
+const ANSI_ESCAPE = /\\x1[bB]|\\u001[bB]|\\u\{1[bB]\}|\\033|\\e\[|fromCharCode\(\s*27\s*\)|\bchr\(\s*27\s*\)/;
 /** SGR 8 (conceal), alone or among other parameters: `[8m`, `[0;8m`. */
 const ANSI_CONCEAL = /\[(?:\d+;)*8m/;
 // Documents a server hands the model as resources or prompts.
@@ -246,7 +246,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Terminal escape codes that conceal text (SGR 8) in a server's code: a description printed in a
       // terminal hides what the model still reads (Trail of Bits, "Deceiving users with ANSI terminal
       // codes in MCP", 2025). Colours and progress lines use other codes.
-      const conceal = ANSI_ESCAPE.test(text) ? ANSI_CONCEAL.exec(text) : null;
+      const conceal = ANSI_ESCAPE.test(text) || text.includes('\u001b') ? ANSI_CONCEAL.exec(text) : null;
       if (conceal !== null) findings.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'server text hides content from a terminal with escape codes (conceal) that the model still reads', file: file.path, line: lineAt(text, conceal.index), evidence: text.slice(conceal.index, conceal.index + 120) }));
     }
     if (language !== null) {
