@@ -189,7 +189,9 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   // the package's own hosts: an identifier of the package's own, not the machine's identity sent away.
   const hashesIdentity = facts.calls.some((c) => c.argLabels.includes('hostinfo') && (IDENTITY_DIGEST.test(c.callee) || (/(^|\.)update$/.test(c.callee) && facts.calls.some((h) => h.line === c.line && /(^|\.)createHash$/.test(h.callee)))));
   const ownTelemetry = hashesIdentity && (ctx.telemetrySwitch === true || TELEMETRY_OPT_OUT.test(facts.strings.map((s) => s.value).join('\n'))) && destinations.length > 0 && destinations.every((h) => ownHost(h, ctx.identity));
-  const cliCommands = [...new Set([...allStrings, allStrings.join(' ')].map((v) => CLI_CREDENTIAL_COMMAND.exec(v)?.[0]).filter((v): v is string => v !== undefined))];
+  // The commands as written, as joined strings, and as each call's arguments (`execFileSync('gh', ['auth', 'token'])`).
+  const commandTexts = [...allStrings, allStrings.join(' '), ...facts.calls.map((c) => [...c.args.map((a) => a ?? ''), ...c.argStrings].join(' '))];
+  const cliCommands = [...new Set(commandTexts.map((v) => CLI_CREDENTIAL_COMMAND.exec(v)?.[0]).filter((v): v is string => v !== undefined))];
   const credentialFiles = allStrings.some((v) => CREDENTIAL_PATH.test(v));
   for (const c of sendsData) {
     const inUserAgent = c.argLabels.includes('uahost');
