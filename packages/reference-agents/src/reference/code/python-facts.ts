@@ -1,4 +1,5 @@
 import type { SyntaxNode } from '@lezer/common';
+import { CLI_CREDENTIAL_COMMAND } from './cli-credential-commands.js';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
 import { pushInvisiblePayloads } from './invisible-payload.js';
@@ -377,6 +378,8 @@ export function pythonFacts(text: string): CodeFacts {
         if ((q === 'os.getenv' || q === 'os.environ.get') && SIGNING_SECRET_ENV_NAME.test(fold(args[0]) ?? '')) out.add('keymaterial');
         if (q === 'os.environ.copy' || q === 'os.environ.items') out.add('env');
         if ((q === 'open' || q.endsWith('.read_text') || q.endsWith('.open')) && stringsIn(n).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
+        // The output of a command printing a CLI's stored token (`check_output(["gh", "auth", "token"])`) is the token (r16).
+        if (args.length > 0 && /(?:^|\.)(?:check_output|getoutput|getstatusoutput|run|popen|Popen|communicate|read)$|^\?$/.test(q) && CLI_CREDENTIAL_COMMAND.test(stringsIn(n).join(' '))) out.add('secret');
         if (isPythonNetworkCallee(q)) {
           out.add('remote');
           out.add('channel');

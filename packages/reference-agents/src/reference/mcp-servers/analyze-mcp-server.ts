@@ -23,6 +23,7 @@ import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
+import { unauthenticatedCommandEndpointFinding } from './unauthenticated-command-endpoint.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { importedConstants, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
 import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
@@ -236,6 +237,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       }
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
+      // An HTTP server on every interface, no credential checked, a process started from the request (CVE-2025-49596 class, r16).
+      const endpoint = unauthenticatedCommandEndpointFinding(file.path, text, inputToProcess);
+      if (endpoint !== null) findings.push(endpoint);
       const bomb = logicBombFinding(file.path, text, language, 'server code');
       if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);

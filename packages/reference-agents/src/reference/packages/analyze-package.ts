@@ -19,8 +19,13 @@ import { gypCommands } from '../code/self-run-surfaces.js';
 import { ownHost, packageIdentity, registrableDomain, type PackageIdentity } from './package-identity.js';
 import { hasLookalikeLetters, unicodeFindings } from './unicode-findings.js';
 import { hiddenCodeFindings } from './hidden-code-findings.js';
+import { ciTakeover } from './ci-takeover.js';
+import { foreignRuntimeRun } from './foreign-runtime.js';
+import { deadDrop } from './dead-drop.js';
+import { nativeLibraryLoad } from './native-library-load.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
+import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
 import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
 
@@ -258,6 +263,21 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       const shim = text === null ? null : privilegedShimFinding(rel, text, isInstall ? 'install-time code' : 'package code');
       if (shim !== null) findings.push(shim);
     }
+    // A self-hosted runner registered, or a workflow written and pushed (Shai-Hulud 2.0, r16): read only where the code names either.
+    if (facts.strings.some((x) => /config\.(?:sh|cmd)|actions\/runners|workflows/.test(x.value))) {
+      const text = await readArtifactText(file);
+      const ci = text === null ? null : ciTakeover(facts, text);
+      if (ci !== null) findings.push(referenceFinding({ category: 'malware', severity: isInstall ? 'CRIT' : 'HIGH', title: ci.title, file: rel, line: ci.line, evidence: ci.evidence }));
+    }
+    // A next stage read from a chain transaction, a calendar event or a paste, and code evaluated (GlassWorm, r16).
+    const drop = isJs ? deadDrop(facts) : null;
+    if (drop !== null) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'Reads a dead drop (chain transaction, calendar event, paste) and evaluates code built at run time', file: rel, line: drop.line, evidence: `${drop.source} read; ${drop.sink}(…) of a run-time value` }));
+    // Install-time Python loading a native library the package ships (Scavenger through ctypes, r16).
+    if (isPy && (isInstall || (layout.kind === 'sdist' && rel === 'setup.py'))) {
+      const shipped = new Set([...byPath.keys()].filter((p) => /\.(?:dll|so|dylib|pyd)$/i.test(p)).map((p) => posix.basename(p).toLowerCase()));
+      const load = shipped.size > 0 ? nativeLibraryLoad(facts, shipped) : null;
+      if (load !== null) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'Install-time code loads a native library shipped in the package', file: rel, line: load.line, evidence: `${load.callee}(…${load.library})` }));
+    }
     if (isPy && rel === 'setup.py' && packageName === null) {
       const setup = facts.calls.find((c) => /(^|\.)setup$/.test(c.callee) && c.options.name !== undefined);
       if (setup !== undefined && /^[\w.-]+$/.test(setup.options.name!)) packageName = setup.options.name!;
@@ -292,6 +312,16 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       loaders.push({ rel, file, isPy, calls: loadCalls, imports });
     }
     if (readsInstanceCredentials(facts) && !anySenders.has(rel)) metadataReaders.push({ rel, line: facts.strings.find((x) => /169\.254|metadata\.|100\.100\.100\.200|fd00:ec2/.test(x.value))?.line ?? 1, local: localModules(facts, rel, isPy, (p) => byPath.has(p)) });
+  }
+
+  // An install step that fetches Bun or Deno and runs the package's own file with it (Shai-Hulud 2.0, r16).
+  if (manifest !== null) {
+    const scripts = typeof manifest.scripts === 'object' && manifest.scripts !== null ? (manifest.scripts as Record<string, unknown>) : {};
+    const commands = INSTALL_HOOKS.map((h) => scripts[h]).filter((c): c is string => typeof c === 'string');
+    const files = [...installTime].filter((rel) => /\.[cm]?[jt]s$/.test(rel) && parsedModules.has(rel)).map((rel) => ({ file: rel, facts: parsedModules.get(rel)!.facts }));
+    const own = new Set([...byPath.keys()].filter((p) => /\.[cm]?[jt]s$/.test(p)).map((p) => posix.basename(p)));
+    const run = foreignRuntimeRun(commands, files, own);
+    if (run !== null) findings.push(referenceFinding({ category: 'install_script', severity: 'HIGH', title: 'Install step fetches another JavaScript runtime (Bun, Deno) and runs a package file with it', file: run.file, line: run.file === 'package.json' ? lineAt(manifestText ?? '', Math.max(0, (manifestText ?? '').indexOf(run.evidence.slice(0, 40)))) : run.line, evidence: run.evidence }));
   }
 
   // Instance credentials read in one module and a module it imports sending to a fixed host.
@@ -485,6 +515,9 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
     const patched = atInstall ? shellPackagePatch(command, identity.fullName) : null;
     if (patched !== null) out.push(packagePatchFinding(command, 'package.json', line, `${hook}: ${command}`));
     if (!atInstall) continue;
+    // A lifecycle command that sends a credential (`curl -d "$(gh auth token)" …`): toptal/picasso, r16.
+    const send = shellSecretSendFinding('package.json', command, `${hook} script`, true);
+    if (send !== null) out.push({ ...send, line });
     const parsed = parseScript(command);
     for (const code of parsed.inlineJavaScript) {
       for (const f of codeFindings(javascriptFacts(code), { file: 'package.json', installTime: true, reparse, identity })) out.push({ ...f, line, evidence: f.evidence ?? code.slice(0, 300) });
@@ -502,6 +535,8 @@ async function installScriptFindings(manifest: Record<string, unknown>, text: st
         if (body === null) continue;
         const shim = privilegedShimFinding(resolved, body, 'install script');
         if (shim !== null) out.push(shim);
+        const bodySend = shellSecretSendFinding(resolved, body, 'install script', true);
+        if (bodySend !== null) out.push(bodySend);
         // Constant shell variables expanded (`d=/dev; p=tcp; … "$d/$p/$h/$n"`): a command reads as what it runs.
         expandShellVariables(body).split('\n').forEach((l, i) => {
           for (const s of commandSignals(l, own)) out.push(referenceFinding({ category: s.category, severity: s.severity, title: s.title, file: resolved, line: i + 1, evidence: l }));

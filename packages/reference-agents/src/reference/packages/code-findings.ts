@@ -1,5 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, isChainSend, type CallFact, type CodeFacts } from '../code/code-facts.js';
+import { CLI_CREDENTIAL_COMMAND, isCredentialService } from '../code/cli-credential-commands.js';
 import { isNetworkCallee, javascriptFacts } from '../code/javascript/index.js';
 import { isPythonNetworkCallee } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
@@ -188,6 +189,10 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   // the package's own hosts: an identifier of the package's own, not the machine's identity sent away.
   const hashesIdentity = facts.calls.some((c) => c.argLabels.includes('hostinfo') && (IDENTITY_DIGEST.test(c.callee) || (/(^|\.)update$/.test(c.callee) && facts.calls.some((h) => h.line === c.line && /(^|\.)createHash$/.test(h.callee)))));
   const ownTelemetry = hashesIdentity && (ctx.telemetrySwitch === true || TELEMETRY_OPT_OUT.test(facts.strings.map((s) => s.value).join('\n'))) && destinations.length > 0 && destinations.every((h) => ownHost(h, ctx.identity));
+  // The commands as written, as joined strings, and as each call's arguments (`execFileSync('gh', ['auth', 'token'])`).
+  const commandTexts = [...allStrings, allStrings.join(' '), ...facts.calls.map((c) => [...c.args.map((a) => a ?? ''), ...c.argStrings].join(' '))];
+  const cliCommands = [...new Set(commandTexts.map((v) => CLI_CREDENTIAL_COMMAND.exec(v)?.[0]).filter((v): v is string => v !== undefined))];
+  const credentialFiles = allStrings.some((v) => CREDENTIAL_PATH.test(v));
   for (const c of sendsData) {
     const inUserAgent = c.argLabels.includes('uahost');
     if (ownTelemetry && c.argLabels.every((l) => l === 'hostinfo' || !SENSITIVE_LABELS.includes(l))) {
@@ -200,6 +205,11 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
       continue;
     }
     const credentials = sensitive.some((l) => l !== 'hostinfo');
+    // A CLI's stored token (`gh auth token`) sent only to that CLI's service is the token's use (r16).
+    if (sensitive.length === 1 && sensitive[0] === 'secret' && cliCommands.length > 0 && !credentialFiles && destinations.length > 0 && destinations.every((h) => isCredentialService(h, cliCommands))) {
+      push('exfiltration', 'LOW', 'Sends a command-line tool’s stored token to that tool’s own service', c.line, `${cliCommands[0]} to ${destinations.slice(0, 2).join(', ')}`);
+      continue;
+    }
     if (onlyRegistries) {
       push('exfiltration', 'LOW', 'Sends credentials to a package registry', c.line, `${c.callee}(…) sends ${sensitive.join(', ')} data`);
       continue;

@@ -43,8 +43,10 @@ export function parseScript(command: string): ParsedScript {
     }
     const cmd = t[i];
     if (cmd === undefined) continue;
-    const base = posix.basename(cmd.replace(/\\/g, '/'));
-    if (/^(node|node\.exe|nodejs|bun|tsx|ts-node)$/.test(base)) {
+    // A runner fetched at a version (`npx -y bun@1.2.0 x.js`) is that runner; `deno run x.js` runs its file.
+    const base = posix.basename(cmd.replace(/\\/g, '/')).replace(/^(bun|deno|tsx|ts-node|node)@[\w.^~*-]+$/, '$1');
+    if (base === 'deno' && t[i + 1] === 'run') i++;
+    if (/^(node|node\.exe|nodejs|bun|deno|tsx|ts-node)$/.test(base)) {
       for (let j = i + 1; j < t.length; j++) {
         const arg = t[j]!;
         if (arg === '-e' || arg === '--eval' || arg === '-p' || arg === '--print') {

@@ -51,10 +51,13 @@ export function urlDependencyFindings(manifest: Record<string, unknown>, manifes
       if (typeof raw !== 'string') continue;
       const spec = raw.trim();
       if (!URL_DEPENDENCY.test(spec)) continue;
-      const host = /^https?:/i.test(spec) ? hostOf(spec) : null;
+      // git over a URL (`git+http://`, `git+https://`, `git://`) fetches code as a tarball does: judged
+      // by the same host (PhantomRaven's class, r16). `git+ssh://git@host` and scp-like `git@host:` stay MED.
+      const gitUrl = /^git(?:\+https?)?:\/\//i.test(spec);
+      const host = /^https?:/i.test(spec) || gitUrl ? hostOf(spec.replace(/^git\+/i, '').replace(/^git:/i, 'https:')) : null;
       const foreign = host !== null && !CODE_HOSTS.test(host) && !own.has(host.split('.').slice(-2).join('.')) && !/^(localhost|127\.0\.0\.1)$/.test(host);
       const plain = /^http:/i.test(spec);
-      const title = plain ? 'Dependency fetched over plain http' : foreign ? 'Dependency downloaded from a URL on a foreign host' : 'Dependency installed from a URL or git, outside the registry';
+      const title = plain ? 'Dependency fetched over plain http' : foreign ? (gitUrl ? 'Dependency fetched from a git server on a foreign host' : 'Dependency downloaded from a URL on a foreign host') : 'Dependency installed from a URL or git, outside the registry';
       out.push(referenceFinding({ category: 'dependency_confusion', severity: foreign || plain ? 'HIGH' : 'MED', title: options.subject ? `${options.subject}: ${title}` : title, file, ...lineOf(dep), evidence: `${dep}: ${spec}`.slice(0, 300) }));
     }
   }

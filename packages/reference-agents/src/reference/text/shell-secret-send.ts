@@ -1,6 +1,7 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { vendorOfEnvName } from '../packages/package-identity.js';
+import { CLI_CREDENTIAL_COMMAND, isCredentialService } from '../code/cli-credential-commands.js';
 
 // Where a shell script gets a credential: a secret-named variable, the git credential helper, gh's token,
 // git's auth header, credential files.
@@ -30,19 +31,22 @@ export function shellSecretSendFinding(file: string, text: string, where: string
       const a = ASSIGNMENT.exec(line);
       if (a === null || a[1] === undefined) continue;
       const rhs = a[2] ?? '';
-      if (CREDENTIAL_COMMAND.test(rhs) || SECRET_VARIABLE.test(rhs) || [...tainted].some((n) => new RegExp(`\\$\\{?${n}\\b`).test(rhs))) tainted.add(a[1]);
+      if (CREDENTIAL_COMMAND.test(rhs) || CLI_CREDENTIAL_COMMAND.test(rhs) || SECRET_VARIABLE.test(rhs) || [...tainted].some((n) => new RegExp(`\\$\\{?${n}\\b`).test(rhs))) tainted.add(a[1]);
     }
     if (tainted.size === before) break;
   }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (/^\s*#/.test(line) || !SENDER.test(line) || LOOPBACK.test(line) || /\/\/api\.github\.com\b|\/\/github\.com\b|\/\/uploads\.github\.com\b/.test(line)) continue;
-    const secret = SECRET_VARIABLE.exec(line)?.[1] ?? [...tainted].find((n) => new RegExp(`\\$\\{?${n}\\b`).test(line)) ?? (CREDENTIAL_COMMAND.test(line) ? 'a credential command' : undefined);
+    const secret = SECRET_VARIABLE.exec(line)?.[1] ?? [...tainted].find((n) => new RegExp(`\\$\\{?${n}\\b`).test(line)) ?? (CREDENTIAL_COMMAND.test(line) || CLI_CREDENTIAL_COMMAND.test(line) ? 'a credential command' : undefined);
     if (secret === undefined || !/https?:\/\/|\bnc\b|\bncat\b/.test(line)) continue;
     // A token sent to its own service (`$NPM_TOKEN` to registry.npmjs.org, `$SENTRY_AUTH_TOKEN` to sentry.io) is its use.
     const vendor = vendorOfEnvName(secret);
     const hosts = [...line.matchAll(/https?:\/\/([\w.-]+)/g)].map((m) => (m[1] ?? '').toLowerCase());
     if (vendor !== null && hosts.length > 0 && hosts.every((h) => vendor.host.test(h))) continue;
+    // A CLI's token (`$(gcloud auth print-access-token)`) in a request to that CLI's own service is its use.
+    const cli = CLI_CREDENTIAL_COMMAND.exec(text)?.[0];
+    if (cli !== undefined && hosts.length > 0 && hosts.every((h) => isCredentialService(h, [cli]))) continue;
     return referenceFinding({ category: 'exfiltration', severity: automatic ? 'CRIT' : 'HIGH', title: `${where}: sends credentials over the network`, file, line: text.slice(0, text.indexOf(line.slice(0, 40))).split('\n').length, evidence: `${line.trim().slice(0, 240)} (carries ${secret})` });
   }
   return null;

@@ -1,4 +1,5 @@
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, type DataLabel } from '../code-facts.js';
+import { CLI_CREDENTIAL_COMMAND } from '../cli-credential-commands.js';
 import { isNetworkCallee } from './callee-kinds.js';
 import { node, nodes, type N } from './estree.js';
 import { argStrings } from './fold.js';
@@ -154,6 +155,9 @@ export class DataLabels {
     if (callee?.type === 'Identifier' && this.decoderNames.has(this.scopes.key(callee.name as string)) && args.length > 0 && args.every((a) => r.fold(a) !== undefined || (a.type === 'ArrayExpression' && nodes(a.elements).every((e) => e.type === 'Literal')))) out.add('decoded');
     const reads = q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream|readdirSync|readdir|copyFileSync)$/.test(q);
     if (reads && argStrings(r, args).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
+    // A command that prints a CLI's stored token (`execSync('gh auth token')`, or a local `run(cmd)` given it): its output is the token.
+    // `execFileSync('gh', ['auth', 'token'])` reads as one command line.
+    if (args.length > 0 && CLI_CREDENTIAL_COMMAND.test(args.map((a) => r.fold(a) ?? (a.type === 'ArrayExpression' ? nodes(a.elements).map((e) => r.fold(e) ?? '?').join(' ') : '?')).join(' '))) out.add('secret');
     if (q !== undefined && /^path\.(join|resolve|posix\.join|win32\.join)$/.test(q) && (argStrings(r, args).some((s) => CREDENTIAL_PATH.test(s) || /^(Local Storage|leveldb|Login Data|Cookies|Local Extension Settings)$/.test(s)) || CREDENTIAL_PATH.test(argStrings(r, args).join('/')))) out.add('credpath');
     if (q !== undefined && isNetworkCallee(q)) {
       out.add('remote');
