@@ -2,6 +2,8 @@ import { posix } from 'node:path';
 import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
 import { SECRET_PATH_PATTERN, type ScriptLanguage } from '../skills/script-fact.js';
 import { pythonSourceOf } from './python-source-cache.js';
+import { pythonShellRunningFunctions } from './python-shell-runners.js';
+import { FETCH_CALL, FIXED_URL_LITERAL } from './description-sources.js';
 
 /** Reads a file of the artifact by its `/`-separated path (null when absent or not text). */
 export type ReadModule = (path: string) => Promise<string | null>;
@@ -196,7 +198,24 @@ function shellRunningFunctions(text: string, typescript: boolean): Set<string> {
  * what they are given in a shell: a tool handler calling one with its input builds a shell line.
  */
 export async function importedShellRunners(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
-  return importedFunctionsWhere(file, text, language, read, exists, cache, shellRunningFunctions);
+  const out = await importedFunctionsWhere(file, text, language, read, exists, cache, shellRunningFunctions, pythonShellRunningFunctions);
+  // Python modules imported whole (`from . import util`, `import util`): their runners are called as `util.run(…)`.
+  if (language === 'python') {
+    const dir = posix.dirname(file);
+    for (const m of text.matchAll(/^(?:from[ \t]+\.+[ \t]+import[ \t]+(\w+)(?:[ \t]+as[ \t]+(\w+))?|import[ \t]+(\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*$/gm)) {
+      const name = m[1] ?? m[3]!;
+      const local = m[2] ?? m[4] ?? name;
+      const module = posix.normalize(posix.join(dir, `${name}.py`));
+      if (!exists(module)) continue;
+      if (!cache.has(module)) {
+        if (cache.size >= 64) break;
+        const source = await read(module);
+        cache.set(module, source === null ? new Set() : pythonShellRunningFunctions(source));
+      }
+      for (const fn of cache.get(module) ?? []) out.add(`${local}.${fn}`);
+    }
+  }
+  return out;
 }
 
 /**
@@ -217,17 +236,45 @@ export async function importedReaders(file: string, text: string, language: Scri
   return importedFunctionsWhere(file, text, language, read, exists, cache, credentialReadingFunctions);
 }
 
-async function importedFunctionsWhere(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>, select: (text: string, typescript: boolean) => Set<string>): Promise<Set<string>> {
+async function importedFunctionsWhere(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>, select: (text: string, typescript: boolean) => Set<string>, selectPython?: (text: string) => Set<string>): Promise<Set<string>> {
   const out = new Set<string>();
-  if ((language !== 'javascript' && language !== 'typescript') || !RELATIVE_IMPORT.test(text)) return out;
+  if (language === 'python' ? selectPython === undefined : language !== 'javascript' && language !== 'typescript') return out;
+  if (!RELATIVE_IMPORT.test(text)) return out;
   const imports = localImports(file, text, language, exists);
   for (const [local, [module, name]] of imports) {
     if (!cache.has(module)) {
       if (cache.size >= 64) break;
       const source = await read(module);
-      cache.set(module, source === null ? new Set() : select(source, /\.[cm]?ts$/.test(module)));
+      cache.set(module, source === null ? new Set() : module.endsWith('.py') ? (selectPython?.(source) ?? new Set()) : select(source, /\.[cm]?ts$/.test(module)));
     }
     if (cache.get(module)?.has(name) === true) out.add(local);
   }
   return out;
+}
+
+/**
+ * What a module exports that fetches from a fixed host of its own: functions whose body makes a
+ * request (JavaScript `export function`, Python top-level `def`) and top-level names bound to an
+ * answer (`TEXTS = requests.get(URL).json()`). A module whose addresses all come from configuration
+ * exports none.
+ */
+function fetchingExports(text: string, language: 'javascript' | 'typescript' | 'python'): Set<string> {
+  if (!FIXED_URL_LITERAL.test(text) || !FETCH_CALL.test(text)) return new Set();
+  if (language !== 'python') {
+    const out = exportedFunctionsWhere(text, language === 'typescript', (body) => FETCH_CALL.test(body));
+    for (const m of text.matchAll(/^export\s+(?:const|let|var)\s+(\w+)\s*(?::[^=\n]+)?=\s*([^\n]*)/gm)) if (FETCH_CALL.test(m[2]!)) out.add(m[1]!);
+    return out;
+  }
+  const out = new Set<string>();
+  const defs = [...text.matchAll(/^(?:async[ \t]+)?def[ \t]+(\w+)/gm)];
+  defs.forEach((m, i) => {
+    if (FETCH_CALL.test(text.slice(m.index, defs[i + 1]?.index ?? text.length))) out.add(m[1]!);
+  });
+  for (const m of text.matchAll(/^([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=(?!=)([^\n]*)$/gm)) if (FETCH_CALL.test(m[2]!) || [...out].some((f) => new RegExp(`\\b${f}\\s*\\(`).test(m[2]!))) out.add(m[1]!);
+  return out;
+}
+
+/** Local names of what a file imports from the server's other modules that fetches from a fixed host (see fetchingExports). */
+export async function importedFetchers(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, (t, ts) => fetchingExports(t, ts ? 'typescript' : 'javascript'), (t) => fetchingExports(t, 'python'));
 }
