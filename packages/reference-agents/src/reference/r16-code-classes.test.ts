@@ -67,6 +67,8 @@ describe('r16 class 2: tool descriptions from elsewhere than the source', () => 
     expect(descriptionSourceFindings('src/index.ts', i18n, 'typescript')).toEqual([]);
     const constants = 'from mcp.server.fastmcp import FastMCP\nimport httpx\nmcp = FastMCP("w")\nBASE = "Weather for a city."\n\n@mcp.tool(description=BASE + " Uses metric units.")\ndef weather(city: str) -> str:\n    return httpx.get("https://api.weather.example/v1", params={"q": city}).text\n';
     expect(descriptionSourceFindings('server.py', constants, 'python')).toEqual([]);
+    const switched = "const ro = process.env.RO === '1';\nserver.tool('w', ro ? 'Writing is disabled on this server' : 'Writes a note to the folder', {}, async () => ({}));\n";
+    expect(descriptionSourceFindings('s.js', switched, 'javascript')).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@ import { lineLocator } from '../text/line-locator.js';
 /** A constant address on a network: the host is the author's choice, not the user's configuration. */
 export const FIXED_URL_LITERAL = /['"`](?:https?|wss?):\/\/(?!localhost\b|127\.0\.0\.1\b|\[::1\]|0\.0\.0\.0\b)[\w.-]+/i;
 /** A request whose answer the code reads (JavaScript and Python clients). */
-export const FETCH_CALL = /(?<![\w$.])(?:fetch|axios(?:\.(?:get|request|post))?|got(?:\.get)?|ky(?:\.get)?|undici\.request|https?\.get|requests\.(?:get|post|request)|httpx\.(?:get|post|request)|(?:urllib\.request\.)?urlopen|aiohttp\.request)\s*\(/;
+export const FETCH_CALL = /(?<![\w$.])(?:fetch|axios(?:\.(?:get|request|post))?|got(?:\.get)?|ky(?:\.get)?|undici\.request|https?\.get|requests\.(?:get|post|request)|httpx\.(?:get|post|request)|(?:urllib\.request\.)?(?:urlopen|urlretrieve)|aiohttp\.request)\s*\(/;
 const ENV_READ = /\bprocess\.env\b|\bos\.environ\b|\bos\.getenv\s*\(|\bgetenv\s*\(|\bDeno\.env\.get\s*\(|\bBun\.env\b/;
 const FILE_READ = /\breadFileSync\s*\(|\breadFile\s*\(|\bread_text\s*\(|\bopen\s*\([^)]*\)\s*\.read\s*\(|\.read\s*\(\s*\)|\bjson\.load\s*\(|\byaml\.safe_load\s*\(/;
 /** Writing a file with what a request answered: the server keeps a copy it can swap later. */
@@ -45,10 +45,11 @@ function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>)
   for (let pass = 0; pass < 3; pass++) {
     for (const a of assigns) {
       if (!test(a[3]!, names) && !(names.size > 0 && mentionsAny(a[3]!, names))) continue;
-      if (a[2] !== undefined) names.add(a[2]);
+      // Minified bundles reuse one- and two-letter names for everything: those are not followed.
+      if (a[2] !== undefined && a[2].length >= 3) names.add(a[2]);
       for (const d of (a[1] ?? '').split(',')) {
         const local = /(\w+)\s*$/.exec(d.trim().replace(/\s*:\s*/, ' '))?.[1];
-        if (local) names.add(local);
+        if (local && local.length >= 3) names.add(local);
       }
     }
   }
@@ -74,7 +75,8 @@ export function descriptionSourceFindings(file: string, text: string, language: 
   const fetches = (rhs: string) => (fixedHere && FETCH_CALL.test(rhs)) || (fetchers.size > 0 && mentionsAny(rhs, fetchers));
   const remote = boundFrom(text, (rhs) => fetches(rhs));
   for (const f of fetchers) remote.add(f);
-  const env = boundFrom(text, (rhs) => ENV_READ.test(rhs));
+  // The variable's text itself, not a switch between texts the source holds (`process.env.RO === '1'`).
+  const env = boundFrom(text, (rhs) => ENV_READ.test(rhs) && !/[=!]==?|\bin\b|\bBoolean\(|\bparseInt\(|\bNumber\(|\bbool\(|\.lower\(\)\s*(?:==|in)/.test(rhs));
   // A file read counts only when the server also downloads and writes files itself.
   const downloads = fixedHere && DOWNLOAD_WRITE.test(text);
   const fromFile = downloads ? boundFrom(text, (rhs) => FILE_READ.test(rhs)) : new Set<string>();
@@ -87,7 +89,13 @@ export function descriptionSourceFindings(file: string, text: string, language: 
   const openers = [...text.matchAll(opener)].map((m) => m.index);
   // Between the opener and the text no function starts: a handler's body is not the definition.
   const inDefinition = (index: number) => openers.some((o) => o < index && index - o < 400 && !/=>|\bfunction\b|\bdef\s|\blambda\b/.test(text.slice(o, index))) || /\b(?:inputSchema|input_schema|argsSchema)\b/.test(text.slice(Math.max(0, index - 300), index + 300));
-  for (const m of text.matchAll(/\b(?:description|title|name|inputSchema|input_schema)\s*(?:[:=](?!=))\s*/g)) if (inDefinition(m.index)) sites.push({ index: m.index, expression: expressionAt(text, m.index + m[0].length) });
+  for (const m of text.matchAll(/\b(description|title|name|inputSchema|input_schema)\s*(?:[:=](?!=))\s*/g)) {
+    if (!inDefinition(m.index)) continue;
+    const expression = expressionAt(text, m.index + m[0].length);
+    // A schema written in place is judged by its own description fields; only a schema taken whole from elsewhere counts here.
+    if (/^input/.test(m[1]!) && /^\s*[{[]/.test(expression)) continue;
+    sites.push({ index: m.index, expression });
+  }
   // `server.tool(name, description, …)`: the second argument.
   if (language !== 'python') {
     for (const m of text.matchAll(/\.(?:tool|prompt)\s*\(\s*(?:'[^']*'|"[^"]*"|`[^`]*`|[\w$.]+)\s*,\s*/g)) sites.push({ index: m.index, expression: expressionAt(text, m.index + m[0].length) });
@@ -96,11 +104,18 @@ export function descriptionSourceFindings(file: string, text: string, language: 
   let fileHit: typeof remoteHit;
   let envHit: typeof remoteHit;
   for (const site of sites) {
-    const e = site.expression.trim();
-    if (e === '' || /^['"`][^'"`]*['"`]$/.test(e)) continue;
-    if (remoteHit === undefined && (mentionsAny(e, remote) || (fixedHere && FETCH_CALL.test(e)))) remoteHit = site;
-    if (fileHit === undefined && (mentionsAny(e, fromFile) || (downloads && FILE_READ.test(e)))) fileHit = site;
-    if (envHit === undefined && (mentionsAny(e, env) || ENV_READ.test(e))) envHit = site;
+    // Names are looked for in the code of the expression, not in the words of its string literals.
+    // A template's `${…}` parts are code.
+    const e = site.expression.trim().replace(/(['"`])(?:\\.|(?!\1)[^\\])*\1/g, (lit) => (lit.startsWith('`') ? [...lit.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]).join(' + ') || "''" : "''"));
+    if (/^(?:''|\s|\+)*$/.test(e)) continue;
+    // A description computed by a function the SDK calls (`description: async () => …`) is the library's own
+    // mechanism (a vendor's schema loaded into the text); the rule is about a value fetched and passed in.
+    if (/^(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*=>|^(?:async\s+)?function\b|^lambda\b/.test(e)) continue;
+    // Keys of an object written in place are not names of values (`{ type: 'object', query: { … } }`).
+    const code = e.replace(/(?<![\w$.?])[\w$]+\s*:(?!:)/g, '');
+    if (remoteHit === undefined && (mentionsAny(code, remote) || (fixedHere && FETCH_CALL.test(code)))) remoteHit = site;
+    if (fileHit === undefined && (mentionsAny(code, fromFile) || (downloads && FILE_READ.test(code)))) fileHit = site;
+    if (envHit === undefined && (mentionsAny(code, env) || ENV_READ.test(code)) && !/\?\s*['"`][^'"`]*['"`]\s*:\s*['"`]|\bif\b[^\n]*\belse\s*['"]/.test(e)) envHit = site;
   }
   if (remoteHit !== undefined) {
     out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool descriptions are downloaded from a remote host (they can change after approval)', file, line: lineAt(remoteHit.index), evidence: text.slice(remoteHit.index, remoteHit.index + 120) }));
