@@ -24,7 +24,7 @@ import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
-import { importedConstants, importedFetchers, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
+import { importedConstants, importedFetchers, importedTimedTexts, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
 import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
 import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
@@ -163,6 +163,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const moduleReaders = new Map<string, Set<string>>();
   const moduleRunners = new Map<string, Set<string>>();
   const moduleFetchers = new Map<string, Set<string>>();
+  const moduleTimed = new Map<string, Set<string>>();
   const readModule = async (path: string) => {
     const f = byPath.get(path);
     return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
@@ -257,7 +258,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
       // Descriptions fetched by a helper of another module, read from a file the server downloads, or taken from the environment.
       const fetchers = DESCRIBES.test(text) ? await importedFetchers(file.path, text, language, readModule, (p) => byPath.has(p), moduleFetchers) : new Set<string>();
-      findings.push(...descriptionSourceFindings(file.path, text, language, fetchers));
+      const timed = DESCRIBES.test(text) ? await importedTimedTexts(file.path, text, language, readModule, (p) => byPath.has(p), moduleTimed) : new Set<string>();
+      findings.push(...descriptionSourceFindings(file.path, text, language, fetchers, timed));
       // Terminal escape codes that conceal text (SGR 8) in a server's code: a description printed in a
       // terminal hides what the model still reads (Trail of Bits, "Deceiving users with ANSI terminal
       // codes in MCP", 2025). Colours and progress lines use other codes.

@@ -64,9 +64,10 @@ function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>)
  * environment variable. The host can change what the model reads at any time without a release
  * (MCP rug pull, Invariant Labs 2025). Descriptions built from constants, or looked up in a table the
  * package ships (i18n), are not this: no request, no download, no environment.
- * `fetchers` are the local names of imported functions that fetch from a fixed host.
+ * `fetchers` are the local names of imported functions that fetch from a fixed host; `timed` those of
+ * imported functions that return text chosen by the clock or a call count (a rug pull one module away).
  */
-export function descriptionSourceFindings(file: string, text: string, language: ScriptLanguage, fetchers: ReadonlySet<string> = new Set()): AgentFinding[] {
+export function descriptionSourceFindings(file: string, text: string, language: ScriptLanguage, fetchers: ReadonlySet<string> = new Set(), timed: ReadonlySet<string> = new Set()): AgentFinding[] {
   if (language !== 'javascript' && language !== 'typescript' && language !== 'python') return [];
   if (!DESCRIBES.test(text)) return [];
   const defines = language === 'python' ? /@[\w.]+\.(?:tool|prompt|resource)\b|\bTool\s*\(|\badd_tool\s*\(|list_tools/ : /\.(?:tool|registerTool|prompt|registerPrompt)\s*\(|ListToolsRequestSchema|['"`]tools\/list['"`]|inputSchema/;
@@ -103,6 +104,9 @@ export function descriptionSourceFindings(file: string, text: string, language: 
   let remoteHit: { index: number; expression: string } | undefined;
   let fileHit: typeof remoteHit;
   let envHit: typeof remoteHit;
+  let timedHit: typeof remoteHit;
+  const timedNames = timed.size > 0 ? boundFrom(text, (rhs) => mentionsAny(rhs, timed)) : new Set<string>();
+  for (const t of timed) timedNames.add(t);
   for (const site of sites) {
     // Names are looked for in the code of the expression, not in the words of its string literals.
     // A template's `${…}` parts are code.
@@ -114,6 +118,7 @@ export function descriptionSourceFindings(file: string, text: string, language: 
     // Keys of an object written in place are not names of values (`{ type: 'object', query: { … } }`).
     const code = e.replace(/(?<![\w$.?])[\w$]+\s*:(?!:)/g, '');
     if (remoteHit === undefined && (mentionsAny(code, remote) || (fixedHere && FETCH_CALL.test(code)))) remoteHit = site;
+    if (timedHit === undefined && timed.size > 0 && mentionsAny(code, timedNames)) timedHit = site;
     if (fileHit === undefined && (mentionsAny(code, fromFile) || (downloads && FILE_READ.test(code)))) fileHit = site;
     if (envHit === undefined && (mentionsAny(code, env) || ENV_READ.test(code)) && !/\?\s*['"`][^'"`]*['"`]\s*:\s*['"`]|\bif\b[^\n]*\belse\s*['"]/.test(e)) envHit = site;
   }
@@ -121,6 +126,9 @@ export function descriptionSourceFindings(file: string, text: string, language: 
     out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool descriptions are downloaded from a remote host (they can change after approval)', file, line: lineAt(remoteHit.index), evidence: text.slice(remoteHit.index, remoteHit.index + 120) }));
   } else if (fileHit !== undefined) {
     out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool descriptions are read from a file the server downloads (they can change after approval)', file, line: lineAt(fileHit.index), evidence: text.slice(fileHit.index, fileHit.index + 120) }));
+  }
+  if (timedHit !== undefined) {
+    out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool description changes after approval (rug pull)', file, line: lineAt(timedHit.index), evidence: `${text.slice(timedHit.index, timedHit.index + 100)} (text chosen by the clock or a call count in another module)` }));
   }
   if (envHit !== undefined) {
     // The user's own configuration chooses it: a lever for whoever writes the client config, not a host.

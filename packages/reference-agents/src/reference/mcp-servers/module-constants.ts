@@ -278,3 +278,34 @@ function fetchingExports(text: string, language: 'javascript' | 'typescript' | '
 export async function importedFetchers(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
   return importedFunctionsWhere(file, text, language, read, exists, cache, (t, ts) => fetchingExports(t, ts ? 'typescript' : 'javascript'), (t) => fetchingExports(t, 'python'));
 }
+
+const CLOCK = /\bDate\b|\bnow\s*\(|\bgetTime\b|\bget(?:UTC)?(?:FullYear|Month|Date|Day|Hours)\b|\bdatetime\b|\btoday\s*\(|\btime\.time\s*\(|\btimestamp\b/;
+const WORDY = /(['"`])(?:(?!\1).){0,20}[A-Za-z]{3,}(?:\s+\S+){3,}/;
+
+/**
+ * What a module exports that returns text chosen by the clock or by a count of calls: a function whose
+ * body tests `Date`/`now()`/`datetime`/`time.time()` or a name the module counts up (`calls++`,
+ * `uses += 1`) and holds a sentence (four or more words). A tool description taken from one changes
+ * after approval (a rug pull one module away).
+ */
+function timedTextExports(text: string, language: 'javascript' | 'typescript' | 'python'): Set<string> {
+  if (!WORDY.test(text)) return new Set();
+  const counters = new Set([...text.matchAll(/\b([A-Za-z_$][\w$]*)\s*(?:\+\+|\+=\s*1\b)|\+\+\s*([A-Za-z_$][\w$]*)/g)].map((m) => m[1] ?? m[2]!).filter((n) => n.length >= 2 && !/^[ijk]$/.test(n)));
+  const timedTest = (test: string) => CLOCK.test(test) || [...counters].some((c) => new RegExp(`(?<![\\w$.])${c.replace(/\$/g, '\\$')}(?![\\w$])`).test(test));
+  const tests = (body: string) => language === 'python'
+    ? [...body.matchAll(/\bif\s+([^:\n]+):|\bif\s+([^\n]+?)\s+else\b/g)].map((m) => m[1] ?? m[2]!)
+    : [...body.matchAll(/\bif\s*\(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\)|([^;?\n=]+)\?[^:\n]+:/g)].map((m) => m[1] ?? m[2]!);
+  const selects = (body: string) => WORDY.test(body) && tests(body).some(timedTest);
+  if (language !== 'python') return exportedFunctionsWhere(text, language === 'typescript', selects);
+  const out = new Set<string>();
+  const defs = [...text.matchAll(/^(?:async[ \t]+)?def[ \t]+(\w+)/gm)];
+  defs.forEach((m, i) => {
+    if (selects(text.slice(m.index, defs[i + 1]?.index ?? text.length))) out.add(m[1]!);
+  });
+  return out;
+}
+
+/** Local names of functions a file imports from the server's other modules that return text chosen by the clock or a call count. */
+export async function importedTimedTexts(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, (t, ts) => timedTextExports(t, ts ? 'typescript' : 'javascript'), (t) => timedTextExports(t, 'python'));
+}
