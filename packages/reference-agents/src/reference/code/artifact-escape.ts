@@ -59,7 +59,7 @@ export function artifactEscapeFindings(path: string, text: string, kind: EscapeK
     return out;
   }
   // Compose: build contexts and dockerfiles; volumes of a service that is an MCP server or a tool.
-  for (const m of text.matchAll(/^[ \t]*(?:-[ \t]+)?(context|dockerfile)[ \t]*:[ \t]*([^\n#]+)/gm)) {
+  for (const m of text.matchAll(/^[ \t]*(?:-[ \t]+)?(context|dockerfile|env_file)[ \t]*:[ \t]*([^\n#]+)/gm)) {
     if (leavesArtifact(path, m[2]!)) push('HIGH', 'build manifest points the build outside the artifact (path traversal)', m.index, m[0]);
   }
   for (const m of text.matchAll(/^[ \t]*build[ \t]*:[ \t]*([^\n#{]+)$/gm)) {
@@ -80,6 +80,11 @@ export function artifactEscapeFindings(path: string, text: string, kind: EscapeK
     if (!mcpService.test(body)) return;
     for (const v of body.matchAll(/^[ \t]*-[ \t]*['"]?([^:'"\n]+):([^:'"\n]+)(?::[\w,]+)?['"]?[ \t]*$|^[ \t]*source[ \t]*:[ \t]*['"]?([^'"\n]+)/gm)) {
       const host = (v[1] ?? v[3] ?? '').trim();
+      // A relative mount that climbs above the artifact (`../..:/workspace`) hands the container the folders around it.
+      if (/^\.\.?(?:\/|$)/.test(host) && leavesArtifact(path, host)) {
+        push('HIGH', 'build manifest points the build outside the artifact (path traversal)', services.index + from + v.index, `${h[2]}: ${v[0].trim()}`);
+        continue;
+      }
       if (!HOST_SECRET_MOUNT.test(host)) continue;
       push('HIGH', 'MCP server or tool container mounts the host’s credentials, root or Docker socket', services.index + from + v.index, `${h[2]}: ${v[0].trim()}`);
     }

@@ -8,9 +8,9 @@ export const FIXED_URL_LITERAL = /['"`](?:https?|wss?):\/\/(?!localhost\b|127\.0
 /** A request whose answer the code reads (JavaScript and Python clients). */
 export const FETCH_CALL = /(?<![\w$.])(?:fetch|axios(?:\.(?:get|request|post))?|got(?:\.get)?|ky(?:\.get)?|undici\.request|https?\.get|requests\.(?:get|post|request)|httpx\.(?:get|post|request)|(?:urllib\.request\.)?(?:urlopen|urlretrieve)|aiohttp\.request)\s*\(/;
 const ENV_READ = /\bprocess\.env\b|\bos\.environ\b|\bos\.getenv\s*\(|\bgetenv\s*\(|\bDeno\.env\.get\s*\(|\bBun\.env\b/;
-const FILE_READ = /\breadFileSync\s*\(|\breadFile\s*\(|\bread_text\s*\(|\bopen\s*\([^)]*\)\s*\.read\s*\(|\.read\s*\(\s*\)|\bjson\.load\s*\(|\byaml\.safe_load\s*\(/;
+export const FILE_READ = /\breadFileSync\s*\(|\breadFile\s*\(|\bread_text\s*\(|\bopen\s*\([^)]*\)\s*\.read\s*\(|\.read\s*\(\s*\)|\bjson\.load\s*\(|\byaml\.safe_load\s*\(/;
 /** Writing a file with what a request answered: the server keeps a copy it can swap later. */
-const DOWNLOAD_WRITE = /\bwriteFileSync\s*\(|\bwriteFile\s*\(|\bcreateWriteStream\s*\(|\bwrite_text\s*\(|\bwrite_bytes\s*\(|\burlretrieve\s*\(|\bopen\s*\([^)]*['"]wb?['"][^)]*\)/;
+export const DOWNLOAD_WRITE = /\bwriteFileSync\s*\(|\bwriteFile\s*\(|\bcreateWriteStream\s*\(|\bwrite_text\s*\(|\bwrite_bytes\s*\(|\burlretrieve\s*\(|\bopen\s*\([^)]*['"]wb?['"][^)]*\)/;
 
 /** A file that writes a description: a `description` field or keyword, or `server.tool(name, text, …)`. */
 export const DESCRIBES = /description|\.(?:tool|prompt)\s*\(/;

@@ -3,7 +3,7 @@ import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
 import { SECRET_PATH_PATTERN, type ScriptLanguage } from '../skills/script-fact.js';
 import { pythonSourceOf } from './python-source-cache.js';
 import { pythonShellRunningFunctions } from './python-shell-runners.js';
-import { FETCH_CALL, FIXED_URL_LITERAL } from './description-sources.js';
+import { DOWNLOAD_WRITE, FETCH_CALL, FILE_READ, FIXED_URL_LITERAL } from './description-sources.js';
 
 /** Reads a file of the artifact by its `/`-separated path (null when absent or not text). */
 export type ReadModule = (path: string) => Promise<string | null>;
@@ -255,20 +255,23 @@ async function importedFunctionsWhere(file: string, text: string, language: Scri
 /**
  * What a module exports that fetches from a fixed host of its own: functions whose body makes a
  * request (JavaScript `export function`, Python top-level `def`) and top-level names bound to an
- * answer (`TEXTS = requests.get(URL).json()`). A module whose addresses all come from configuration
- * exports none.
+ * answer (`TEXTS = requests.get(URL).json()`); in a module that also writes what it downloads to a file,
+ * functions that read files count as well (the download read back). A module whose addresses all come
+ * from configuration exports none.
  */
 function fetchingExports(text: string, language: 'javascript' | 'typescript' | 'python'): Set<string> {
   if (!FIXED_URL_LITERAL.test(text) || !FETCH_CALL.test(text)) return new Set();
+  // A module that downloads to a file: what its functions read back from files is the download too.
+  const fetches = DOWNLOAD_WRITE.test(text) ? (body: string) => FETCH_CALL.test(body) || FILE_READ.test(body) : (body: string) => FETCH_CALL.test(body);
   if (language !== 'python') {
-    const out = exportedFunctionsWhere(text, language === 'typescript', (body) => FETCH_CALL.test(body));
+    const out = exportedFunctionsWhere(text, language === 'typescript', fetches);
     for (const m of text.matchAll(/^export\s+(?:const|let|var)\s+(\w+)\s*(?::[^=\n]+)?=\s*([^\n]*)/gm)) if (FETCH_CALL.test(m[2]!)) out.add(m[1]!);
     return out;
   }
   const out = new Set<string>();
   const defs = [...text.matchAll(/^(?:async[ \t]+)?def[ \t]+(\w+)/gm)];
   defs.forEach((m, i) => {
-    if (FETCH_CALL.test(text.slice(m.index, defs[i + 1]?.index ?? text.length))) out.add(m[1]!);
+    if (fetches(text.slice(m.index, defs[i + 1]?.index ?? text.length))) out.add(m[1]!);
   });
   for (const m of text.matchAll(/^([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=(?!=)([^\n]*)$/gm)) if (FETCH_CALL.test(m[2]!) || [...out].some((f) => new RegExp(`\\b${f}\\s*\\(`).test(m[2]!))) out.add(m[1]!);
   return out;

@@ -3,7 +3,8 @@
  * as a shell line: `subprocess.run(cmd, shell=True)`, `os.system(f"git {args}")`, `os.popen(cmd)`,
  * `subprocess.getoutput(cmd)`, `asyncio.create_subprocess_shell(cmd)`. A tool handler in another
  * module that calls one with its input builds a shell command (command injection one module away).
- * An argument list without `shell=True`, or a line quoted with `shlex.quote`, is not a shell line.
+ * So is a list that starts a shell on it (`["bash", "-c", cmd]`). An argument list without `shell=True`,
+ * or a line quoted with `shlex.quote`, is not a shell line.
  */
 const SHELL_HINT = /\bshell\s*=\s*True|\bos\.(?:system|popen)\s*\(|\bcreate_subprocess_shell\s*\(|\bgetoutput\s*\(|\bgetstatusoutput\s*\(/;
 /** Calls whose first argument is always a shell line. */
@@ -60,7 +61,12 @@ export function pythonShellRunningFunctions(text: string): Set<string> {
       const args = argumentsAt(body, c.index + c[0].length - 1);
       return carries(firstArgument(args)) && (!needsShell || /\bshell\s*=\s*True\b/.test(args));
     });
-    if (hits(new RegExp(ALWAYS_SHELL.source, 'g'), false) || hits(new RegExp(SHELL_TRUE.source, 'g'), true)) out.add(m[1]!);
+    // An argument list that starts a shell on the line: `["bash", "-c", cmd]`, `["cmd", "/c", cmd]`.
+    const shellList = [...body.matchAll(new RegExp(SHELL_TRUE.source, 'g'))].some((c) => {
+      const first = firstArgument(argumentsAt(body, c.index + c[0].length - 1));
+      return /^\s*\[\s*['"](?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh['"]\s*,\s*['"]-l?c['"]|^\s*\[\s*['"](?:cmd|cmd\.exe)['"]\s*,\s*['"]\/c['"]|^\s*\[\s*['"](?:powershell|pwsh)(?:\.exe)?['"]\s*,[^\]]*['"]-(?:Command|c)['"]/i.test(first) && carries(first);
+    });
+    if (shellList || hits(new RegExp(ALWAYS_SHELL.source, 'g'), false) || hits(new RegExp(SHELL_TRUE.source, 'g'), true)) out.add(m[1]!);
   }
   return out;
 }
