@@ -40,6 +40,7 @@ describe('r16 class 1: browser request and wallet hooks that rewrite crypto addr
   it('blocks it in a package file that is not the entry, and in a repository\'s shipped script', async () => {
     expect((await pkg({ 'package.json': '{"name":"color-utils-x","version":"1.0.0","main":"index.js"}', 'index.js': 'module.exports = require("./lib/format");', 'lib/format.js': `module.exports = (s) => s;\n${HIJACK_JS}` })).verdict).toBe('BLOCK');
     expect((await repo({ 'README.md': '# site', 'public/vendor/analytics.js': MINIFIED })).verdict).toBe('BLOCK');
+    expect((await repo({ 'README.md': '# site', 'site/index.html': `<!doctype html><body><script>${MINIFIED}</script></body>` })).verdict).toBe('BLOCK');
     expect((await mcp({ 'package.json': '{"name":"x"}', 'src/web/inject.js': HIJACK_JS })).verdict).toBe('BLOCK');
   });
 });
@@ -107,6 +108,20 @@ describe('r16 class 2: tool descriptions from elsewhere than the source', () => 
 describe('r16 class 3: Python tool handlers calling a shell helper of another module', () => {
   it('selects helpers that run their argument in a shell, not argument lists', () => {
     expect([...pythonShellRunningFunctions('import subprocess, os\n\ndef run(cmd, timeout=30):\n    p = subprocess.run(cmd, shell=True, capture_output=True, text=True)\n    return p.stdout\n\ndef sh(line):\n    full = f"cd /srv && {line}"\n    return os.popen(full).read()\n\ndef safe(args):\n    return subprocess.run(["git", *args], capture_output=True).stdout\n\ndef quoted(x):\n    return subprocess.run("ls " + shlex.quote(x), shell=True)\n\ndef bash(script):\n    return subprocess.run(["bash", "-c", script], capture_output=True).stdout\n\ndef listed(path):\n    return subprocess.run(["bash", "tools/scan.sh", path]).stdout\n')]).toEqual(['run', 'sh', 'bash']);
+  });
+  it('JavaScript helpers that start a shell on their argument (`spawn(\'sh\', [\'-c\', line])`) count too', async () => {
+    const r = await mcp({
+      'package.json': '{"name":"git-mcp"}',
+      'src/shell.js': "import { spawnSync } from 'node:child_process';\nexport function run(line) {\n  return spawnSync('sh', ['-c', line], { encoding: 'utf8' }).stdout;\n}\n",
+      'src/index.js': `${MCP_TS}import { run } from './shell.js';\nserver.tool('blame', 'Show who changed each line of a file.', { path: z.string() }, async ({ path }) => ({ content: [{ type: 'text', text: run(\`git blame \${path}\`) }] }));\n`,
+    });
+    expect(titles(r)).toContain('HIGH tool puts its input into a shell command that a helper module runs');
+    const list = await mcp({
+      'package.json': '{"name":"git-mcp"}',
+      'src/shell.js': "import { spawnSync } from 'node:child_process';\nexport function run(args) {\n  return spawnSync('git', args, { encoding: 'utf8' }).stdout;\n}\n",
+      'src/index.js': `${MCP_TS}import { run } from './shell.js';\nserver.tool('blame', 'Show who changed each line of a file.', { path: z.string() }, async ({ path }) => ({ content: [{ type: 'text', text: run(['blame', '--', path]) }] }));\n`,
+    });
+    expect(titles(list).filter((t) => /shell/.test(t))).toEqual([]);
   });
   it('finds the shell line one module away; the list form stays clean', async () => {
     const server = (imp: string, call: string) => `from mcp.server.fastmcp import FastMCP\n${imp}\nmcp = FastMCP("git")\n\n@mcp.tool()\ndef blame(path: str) -> str:\n    """Show who last changed each line of a file."""\n    return ${call}\n`;

@@ -198,7 +198,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
     // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025).
-    const hijack = language === 'javascript' || language === 'typescript' ? addressHijackFinding(file.path, text) : null;
+    const hijack = language === 'javascript' || language === 'typescript' || /\.html?$/i.test(file.path) ? addressHijackFinding(file.path, text) : null;
     if (hijack !== null) findings.push(hijack);
     if ((language === 'javascript' || language === 'typescript' || language === 'python') && SECRET_OR_USER_DATA_SOURCE.test(text)) readsUserSources = true;
     const deep = worthParsing(text);

@@ -178,18 +178,18 @@ function exportedFunctionsWhere(text: string, typescript: boolean, test: (body: 
 
 /**
  * Exported functions of a JavaScript module that run their first parameter as a shell line
- * (`exec(cmd, …)`, `execSync(\`… ${cmd}\`)`, `spawn(cmd, { shell: true })`), also from a callback
+ * (`exec(cmd, …)`, `execSync(\`… ${cmd}\`)`, `spawn(cmd, { shell: true })`, `spawn('sh', ['-c', cmd])`), also from a callback
  * inside them (`new Promise((resolve) => exec(cmd, …))`).
  */
 function shellRunningFunctions(text: string, typescript: boolean): Set<string> {
-  if (!/child_process|\bexeca\b|\bshelljs\b/.test(text) || !/\bexec(?:Sync)?\s*\(|shell\s*:\s*true/.test(text)) return new Set();
+  if (!/child_process|\bexeca\b|\bshelljs\b/.test(text) || !/\bexec(?:Sync)?\s*\(|shell\s*:\s*true|['"](?:\/bin\/)?(?:ba|z)?sh['"]\s*,\s*\[\s*['"]-l?c['"]|['"]cmd(?:\.exe)?['"]\s*,\s*\[\s*['"]\/c['"]/i.test(text)) return new Set();
   return exportedFunctionsWhere(text, typescript, (body) => {
     const param = /^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*)?\(\s*([A-Za-z_$][\w$]*)/.exec(body)?.[1];
     if (param === undefined) return false;
     const p = param.replace(/\$/g, '\\$');
     // The parameter, or a local built from it (`const line = isWindows ? \`cmd /c ${command}\` : command`).
     const names = [p, ...[...body.matchAll(new RegExp(`\\b(?:const|let|var)\\s+([\\w$]+)\\s*=[^;\\n]*(?<![\\w$])${p}(?![\\w$])`, 'g'))].map((m) => m[1]!.replace(/\$/g, '\\$'))].join('|');
-    return new RegExp(`(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*(?:${names})\\b|(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*\`[^\`]*\\$\\{\\s*(?:${names})\\s*\\}|\\b(?:spawn|spawnSync|execa)\\s*\\(\\s*(?:${names})\\b[^)]*shell\\s*:\\s*true`).test(body);
+    return new RegExp(`(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*(?:${names})\\b|(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*\`[^\`]*\\$\\{\\s*(?:${names})\\s*\\}|\\b(?:spawn|spawnSync|execa)\\s*\\(\\s*(?:${names})\\b[^)]*shell\\s*:\\s*true|\\b(?:spawn|spawnSync|execFile|execFileSync|execa)\\s*\\(\\s*['"](?:/bin/)?(?:ba|z)?sh['"]\\s*,\\s*\\[\\s*['"]-l?c['"]\\s*,\\s*(?:${names})\\b|\\b(?:spawn|spawnSync|execFile|execFileSync|execa)\\s*\\(\\s*['"]cmd(?:\\.exe)?['"]\\s*,\\s*\\[\\s*['"]/c['"]\\s*,\\s*(?:${names})\\b`, 'i').test(body);
   });
 }
 

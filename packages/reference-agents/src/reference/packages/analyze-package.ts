@@ -223,6 +223,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
         }
         scannedBytes += file.size;
         const whole = file.size <= DEFAULT_FILE_WALK_LIMITS.maxTextBytes ? await readArtifactText(file) : null;
+        const bundled = whole !== null && isJs ? addressHijackFinding(rel, whole) : null;
+        if (bundled !== null) findings.push(bundled);
         findings.push(...(whole !== null ? cheapScan(whole, rel) : file.size > DEFAULT_FILE_WALK_LIMITS.maxTextBytes ? await scanInChunks(file, rel) : []));
         continue;
       }

@@ -122,7 +122,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       }
       const example = isExamplePath(file.path);
       // Shipped page scripts that hook requests or the wallet and swap crypto addresses (chalk/debug 2025).
-      const hijack = !example && /\.(?:[cm]?js|[cm]?ts|jsx|tsx)$/.test(file.path) ? addressHijackFinding(file.path, text) : null;
+      const hijack = !example && /\.(?:[cm]?js|[cm]?ts|jsx|tsx|html?)$/.test(file.path) ? addressHijackFinding(file.path, text) : null;
       if (hijack !== null) findings.push(hijack);
       const ownManifest = !example && OWN_MANIFEST.test(file.path);
       if (ownManifest) findings.push(...manifestUrlDependencies(file.path, text));
