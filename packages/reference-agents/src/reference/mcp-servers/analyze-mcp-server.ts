@@ -25,7 +25,7 @@ import { regradeServerCodeFindings, type InputToProcess } from './server-code-fi
 import { socketShellFinding } from './socket-shell.js';
 import { unauthenticatedCommandEndpointFinding } from './unauthenticated-command-endpoint.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
-import { importedConstants, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
+import { importedConstants, importedFetchers, importedTimedTexts, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
 import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
 import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
@@ -41,8 +41,11 @@ import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
+import { DESCRIBES, descriptionSourceFindings } from './description-sources.js';
 import { CROSS_MODULE_TITLES, analyzePackage } from '../packages/analyze-package.js';
 import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { addressHijackFinding } from '../code/address-hijack.js';
+import { artifactEscapeFindings, escapeManifestKind } from '../code/artifact-escape.js';
 import { selfRunSurfaceFindings } from '../repositories/self-run-surface-findings.js';
 import { SECRET_OR_USER_DATA_SOURCE } from '../packages/capability-profile.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
@@ -158,6 +161,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const moduleSenders = new Map<string, Set<string>>();
   const moduleReaders = new Map<string, Set<string>>();
   const moduleRunners = new Map<string, Set<string>>();
+  const moduleFetchers = new Map<string, Set<string>>();
+  const moduleTimed = new Map<string, Set<string>>();
   const readModule = async (path: string) => {
     const f = byPath.get(path);
     return f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
@@ -176,6 +181,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // (binding.gyp is the packages agent's, asked below with the install scripts).
     const surfaceKind = selfRunSurfaceKind(file.path);
     if (surfaceKind !== null && surfaceKind !== 'gyp' && !isTestOrExample(file.path)) findings.push(...selfRunSurfaceFindings(file.path, text, surfaceKind, { startCommandsRun: true }).findings);
+    // Build and deploy manifests whose paths leave the server (smithery.yaml, compose, Dockerfile).
+    const escapeKind = escapeManifestKind(file.path);
+    if (escapeKind !== null && !isTestOrExample(file.path)) findings.push(...artifactEscapeFindings(file.path, text, escapeKind));
     if (DOCUMENT.test(file.path)) {
       // Documentation a docs server ships as data quotes attacks and example prompts; it is read for hidden text only.
       const served = SERVED_DOCUMENTS.test(file.path);
@@ -188,6 +196,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
+    // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025).
+    const hijack = language === 'javascript' || language === 'typescript' || /\.html?$/i.test(file.path) ? addressHijackFinding(file.path, text) : null;
+    if (hijack !== null) findings.push(hijack);
     if ((language === 'javascript' || language === 'typescript' || language === 'python') && SECRET_OR_USER_DATA_SOURCE.test(text)) readsUserSources = true;
     const deep = worthParsing(text);
     const inputToProcess: InputToProcess = new Map();
@@ -247,6 +258,10 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
+      // Descriptions fetched by a helper of another module, read from a file the server downloads, or taken from the environment.
+      const fetchers = DESCRIBES.test(text) ? await importedFetchers(file.path, text, language, readModule, (p) => byPath.has(p), moduleFetchers) : new Set<string>();
+      const timed = DESCRIBES.test(text) ? await importedTimedTexts(file.path, text, language, readModule, (p) => byPath.has(p), moduleTimed) : new Set<string>();
+      findings.push(...descriptionSourceFindings(file.path, text, language, fetchers, timed));
       // Terminal escape codes that conceal text (SGR 8) in a server's code: a description printed in a
       // terminal hides what the model still reads (Trail of Bits, "Deceiving users with ANSI terminal
       // codes in MCP", 2025). Colours and progress lines use other codes.

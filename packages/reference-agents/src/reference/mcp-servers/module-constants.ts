@@ -2,6 +2,8 @@ import { posix } from 'node:path';
 import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
 import { SECRET_PATH_PATTERN, type ScriptLanguage } from '../skills/script-fact.js';
 import { pythonSourceOf } from './python-source-cache.js';
+import { pythonShellRunningFunctions } from './python-shell-runners.js';
+import { DOWNLOAD_WRITE, FETCH_CALL, FILE_READ, FIXED_URL_LITERAL } from './description-sources.js';
 
 /** Reads a file of the artifact by its `/`-separated path (null when absent or not text). */
 export type ReadModule = (path: string) => Promise<string | null>;
@@ -176,18 +178,18 @@ function exportedFunctionsWhere(text: string, typescript: boolean, test: (body: 
 
 /**
  * Exported functions of a JavaScript module that run their first parameter as a shell line
- * (`exec(cmd, …)`, `execSync(\`… ${cmd}\`)`, `spawn(cmd, { shell: true })`), also from a callback
+ * (`exec(cmd, …)`, `execSync(\`… ${cmd}\`)`, `spawn(cmd, { shell: true })`, `spawn('sh', ['-c', cmd])`), also from a callback
  * inside them (`new Promise((resolve) => exec(cmd, …))`).
  */
 function shellRunningFunctions(text: string, typescript: boolean): Set<string> {
-  if (!/child_process|\bexeca\b|\bshelljs\b/.test(text) || !/\bexec(?:Sync)?\s*\(|shell\s*:\s*true/.test(text)) return new Set();
+  if (!/child_process|\bexeca\b|\bshelljs\b/.test(text) || !/\bexec(?:Sync)?\s*\(|shell\s*:\s*true|['"](?:\/bin\/)?(?:ba|z)?sh['"]\s*,\s*\[\s*['"]-l?c['"]|['"]cmd(?:\.exe)?['"]\s*,\s*\[\s*['"]\/c['"]/i.test(text)) return new Set();
   return exportedFunctionsWhere(text, typescript, (body) => {
     const param = /^(?:export\s+)?(?:async\s+)?(?:function\s*\*?\s*[\w$]*\s*)?\(\s*([A-Za-z_$][\w$]*)/.exec(body)?.[1];
     if (param === undefined) return false;
     const p = param.replace(/\$/g, '\\$');
     // The parameter, or a local built from it (`const line = isWindows ? \`cmd /c ${command}\` : command`).
     const names = [p, ...[...body.matchAll(new RegExp(`\\b(?:const|let|var)\\s+([\\w$]+)\\s*=[^;\\n]*(?<![\\w$])${p}(?![\\w$])`, 'g'))].map((m) => m[1]!.replace(/\$/g, '\\$'))].join('|');
-    return new RegExp(`(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*(?:${names})\\b|(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*\`[^\`]*\\$\\{\\s*(?:${names})\\s*\\}|\\b(?:spawn|spawnSync|execa)\\s*\\(\\s*(?:${names})\\b[^)]*shell\\s*:\\s*true`).test(body);
+    return new RegExp(`(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*(?:${names})\\b|(?<![\\w$])(?:exec|execSync)\\s*\\(\\s*\`[^\`]*\\$\\{\\s*(?:${names})\\s*\\}|\\b(?:spawn|spawnSync|execa)\\s*\\(\\s*(?:${names})\\b[^)]*shell\\s*:\\s*true|\\b(?:spawn|spawnSync|execFile|execFileSync|execa)\\s*\\(\\s*['"](?:/bin/)?(?:ba|z)?sh['"]\\s*,\\s*\\[\\s*['"]-l?c['"]\\s*,\\s*(?:${names})\\b|\\b(?:spawn|spawnSync|execFile|execFileSync|execa)\\s*\\(\\s*['"]cmd(?:\\.exe)?['"]\\s*,\\s*\\[\\s*['"]/c['"]\\s*,\\s*(?:${names})\\b`, 'i').test(body);
   });
 }
 
@@ -196,7 +198,24 @@ function shellRunningFunctions(text: string, typescript: boolean): Set<string> {
  * what they are given in a shell: a tool handler calling one with its input builds a shell line.
  */
 export async function importedShellRunners(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
-  return importedFunctionsWhere(file, text, language, read, exists, cache, shellRunningFunctions);
+  const out = await importedFunctionsWhere(file, text, language, read, exists, cache, shellRunningFunctions, pythonShellRunningFunctions);
+  // Python modules imported whole (`from . import util`, `import util`): their runners are called as `util.run(…)`.
+  if (language === 'python') {
+    const dir = posix.dirname(file);
+    for (const m of text.matchAll(/^(?:from[ \t]+\.+[ \t]+import[ \t]+(\w+)(?:[ \t]+as[ \t]+(\w+))?|import[ \t]+(\w+)(?:[ \t]+as[ \t]+(\w+))?)[ \t]*$/gm)) {
+      const name = m[1] ?? m[3]!;
+      const local = m[2] ?? m[4] ?? name;
+      const module = posix.normalize(posix.join(dir, `${name}.py`));
+      if (!exists(module)) continue;
+      if (!cache.has(module)) {
+        if (cache.size >= 64) break;
+        const source = await read(module);
+        cache.set(module, source === null ? new Set() : pythonShellRunningFunctions(source));
+      }
+      for (const fn of cache.get(module) ?? []) out.add(`${local}.${fn}`);
+    }
+  }
+  return out;
 }
 
 /**
@@ -217,17 +236,79 @@ export async function importedReaders(file: string, text: string, language: Scri
   return importedFunctionsWhere(file, text, language, read, exists, cache, credentialReadingFunctions);
 }
 
-async function importedFunctionsWhere(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>, select: (text: string, typescript: boolean) => Set<string>): Promise<Set<string>> {
+async function importedFunctionsWhere(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>, select: (text: string, typescript: boolean) => Set<string>, selectPython?: (text: string) => Set<string>): Promise<Set<string>> {
   const out = new Set<string>();
-  if ((language !== 'javascript' && language !== 'typescript') || !RELATIVE_IMPORT.test(text)) return out;
+  if (language === 'python' ? selectPython === undefined : language !== 'javascript' && language !== 'typescript') return out;
+  if (!RELATIVE_IMPORT.test(text)) return out;
   const imports = localImports(file, text, language, exists);
   for (const [local, [module, name]] of imports) {
     if (!cache.has(module)) {
       if (cache.size >= 64) break;
       const source = await read(module);
-      cache.set(module, source === null ? new Set() : select(source, /\.[cm]?ts$/.test(module)));
+      cache.set(module, source === null ? new Set() : module.endsWith('.py') ? (selectPython?.(source) ?? new Set()) : select(source, /\.[cm]?ts$/.test(module)));
     }
     if (cache.get(module)?.has(name) === true) out.add(local);
   }
   return out;
+}
+
+/**
+ * What a module exports that fetches from a fixed host of its own: functions whose body makes a
+ * request (JavaScript `export function`, Python top-level `def`) and top-level names bound to an
+ * answer (`TEXTS = requests.get(URL).json()`); in a module that also writes what it downloads to a file,
+ * functions that read files count as well (the download read back). A module whose addresses all come
+ * from configuration exports none.
+ */
+function fetchingExports(text: string, language: 'javascript' | 'typescript' | 'python'): Set<string> {
+  if (!FIXED_URL_LITERAL.test(text) || !FETCH_CALL.test(text)) return new Set();
+  // A module that downloads to a file: what its functions read back from files is the download too.
+  const fetches = DOWNLOAD_WRITE.test(text) ? (body: string) => FETCH_CALL.test(body) || FILE_READ.test(body) : (body: string) => FETCH_CALL.test(body);
+  if (language !== 'python') {
+    const out = exportedFunctionsWhere(text, language === 'typescript', fetches);
+    for (const m of text.matchAll(/^export\s+(?:const|let|var)\s+(\w+)\s*(?::[^=\n]+)?=\s*([^\n]*)/gm)) if (FETCH_CALL.test(m[2]!)) out.add(m[1]!);
+    return out;
+  }
+  const out = new Set<string>();
+  const defs = [...text.matchAll(/^(?:async[ \t]+)?def[ \t]+(\w+)/gm)];
+  defs.forEach((m, i) => {
+    if (fetches(text.slice(m.index, defs[i + 1]?.index ?? text.length))) out.add(m[1]!);
+  });
+  for (const m of text.matchAll(/^([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=(?!=)([^\n]*)$/gm)) if (FETCH_CALL.test(m[2]!) || [...out].some((f) => new RegExp(`\\b${f}\\s*\\(`).test(m[2]!))) out.add(m[1]!);
+  return out;
+}
+
+/** Local names of what a file imports from the server's other modules that fetches from a fixed host (see fetchingExports). */
+export async function importedFetchers(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, (t, ts) => fetchingExports(t, ts ? 'typescript' : 'javascript'), (t) => fetchingExports(t, 'python'));
+}
+
+const CLOCK = /\bDate\b|\bnow\s*\(|\bgetTime\b|\bget(?:UTC)?(?:FullYear|Month|Date|Day|Hours)\b|\bdatetime\b|\btoday\s*\(|\btime\.time\s*\(|\btimestamp\b/;
+const WORDY = /(['"`])(?:(?!\1).){0,20}[A-Za-z]{3,}(?:\s+\S+){3,}/;
+
+/**
+ * What a module exports that returns text chosen by the clock or by a count of calls: a function whose
+ * body tests `Date`/`now()`/`datetime`/`time.time()` or a name the module counts up (`calls++`,
+ * `uses += 1`) and holds a sentence (four or more words). A tool description taken from one changes
+ * after approval (a rug pull one module away).
+ */
+function timedTextExports(text: string, language: 'javascript' | 'typescript' | 'python'): Set<string> {
+  if (!WORDY.test(text)) return new Set();
+  const counters = new Set([...text.matchAll(/\b([A-Za-z_$][\w$]*)\s*(?:\+\+|\+=\s*1\b)|\+\+\s*([A-Za-z_$][\w$]*)/g)].map((m) => m[1] ?? m[2]!).filter((n) => n.length >= 2 && !/^[ijk]$/.test(n)));
+  const timedTest = (test: string) => CLOCK.test(test) || [...counters].some((c) => new RegExp(`(?<![\\w$.])${c.replace(/\$/g, '\\$')}(?![\\w$])`).test(test));
+  const tests = (body: string) => language === 'python'
+    ? [...body.matchAll(/\bif\s+([^:\n]+):|\bif\s+([^\n]+?)\s+else\b/g)].map((m) => m[1] ?? m[2]!)
+    : [...body.matchAll(/\bif\s*\(([^)\n]*(?:\([^)\n]*\)[^)\n]*)*)\)|([^;?\n=]+)\?[^:\n]+:/g)].map((m) => m[1] ?? m[2]!);
+  const selects = (body: string) => WORDY.test(body) && tests(body).some(timedTest);
+  if (language !== 'python') return exportedFunctionsWhere(text, language === 'typescript', selects);
+  const out = new Set<string>();
+  const defs = [...text.matchAll(/^(?:async[ \t]+)?def[ \t]+(\w+)/gm)];
+  defs.forEach((m, i) => {
+    if (selects(text.slice(m.index, defs[i + 1]?.index ?? text.length))) out.add(m[1]!);
+  });
+  return out;
+}
+
+/** Local names of functions a file imports from the server's other modules that return text chosen by the clock or a call count. */
+export async function importedTimedTexts(file: string, text: string, language: ScriptLanguage, read: ReadModule, exists: (path: string) => boolean, cache: Map<string, Set<string>>): Promise<Set<string>> {
+  return importedFunctionsWhere(file, text, language, read, exists, cache, (t, ts) => timedTextExports(t, ts ? 'typescript' : 'javascript'), (t) => timedTextExports(t, 'python'));
 }

@@ -109,7 +109,7 @@ function indexOf(text: string): FileIndex {
  * method of the same file it calls (by name, up to five calls deep), with the flow of the tool's
  * input (its parameters) through assignments and into the functions it calls.
  */
-export function pythonHandlerEffects(text: string, handler: [number, number], inputNames: readonly string[]): HandlerEffect[] {
+export function pythonHandlerEffects(text: string, handler: [number, number], inputNames: readonly string[], runners: ReadonlySet<string> = new Set()): HandlerEffect[] {
   const { src, lineAt, functions, attributes, definitions, decoding, linkAttributes } = indexOf(text);
   const root: SyntaxNode | null = definitions.find((n) => n.from >= handler[0] && n.to <= handler[1]) ?? null;
   if (root === null) return [];
@@ -359,6 +359,9 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
         add('network', n, anyInput, { discarded: true, carriesRead: args.some((a) => mentions(a.value, readNames)) });
       }
       if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
+      // A function of another module of the server that runs what it is given in a shell
+      // (`from .util import run` with `subprocess.run(cmd, shell=True)` there): the line handed to it is a shell command.
+      if (runners.size > 0 && n.firstChild && runners.has(src.slice(n.firstChild))) add('process', n, anyInput, { shellLine: true });
       if (q !== null && EVAL.test(q) && first && src.fold(first) === null) {
         // compile() only builds a code object; eval/exec given globals whose builtins are emptied run in a reduced namespace.
         const unrestricted = q !== 'compile' && !args.slice(1).some((a) => EMPTIED_BUILTINS.test(src.slice(a.value)));

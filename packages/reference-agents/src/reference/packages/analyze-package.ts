@@ -1,5 +1,6 @@
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { open } from 'node:fs/promises';
+import { addressHijackFinding } from '../code/address-hijack.js';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
@@ -227,6 +228,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
         }
         scannedBytes += file.size;
         const whole = file.size <= DEFAULT_FILE_WALK_LIMITS.maxTextBytes ? await readArtifactText(file) : null;
+        const bundled = whole !== null && isJs ? addressHijackFinding(rel, whole) : null;
+        if (bundled !== null) findings.push(bundled);
         findings.push(...(whole !== null ? cheapScan(whole, rel) : file.size > DEFAULT_FILE_WALK_LIMITS.maxTextBytes ? await scanInChunks(file, rel) : []));
         continue;
       }
@@ -235,6 +238,9 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
         if (file.size > DEFAULT_FILE_WALK_LIMITS.maxTextBytes) findings.push(...(await scanInChunks(file, rel)));
         continue;
       }
+      // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025), bundles and one-liners too.
+      const hijack = isJs ? addressHijackFinding(rel, text) : null;
+      if (hijack !== null) findings.push(hijack);
       // Size is judged without whitespace, so padding a payload with spaces does not hide it.
       const big = file.size > MAX_PARSE_BYTES && nonSpaceLength(text) > MAX_PARSE_BYTES;
       // A bundle of many modules (webpack, esbuild, rollup chunks) that no entry point or install

@@ -31,6 +31,8 @@ import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../
 import { secretHandoffFindings } from './secret-handoff-findings.js';
 import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
 import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { addressHijackFinding } from '../code/address-hijack.js';
+import { artifactEscapeFindings, escapeManifestKind } from '../code/artifact-escape.js';
 import { pythonBuildHooks } from '../packages/analyze-package.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
@@ -119,6 +121,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         continue;
       }
       const example = isExamplePath(file.path);
+      // Shipped page scripts that hook requests or the wallet and swap crypto addresses (chalk/debug 2025).
+      const hijack = !example && /\.(?:[cm]?js|[cm]?ts|jsx|tsx|html?)$/.test(file.path) ? addressHijackFinding(file.path, text) : null;
+      if (hijack !== null) findings.push(hijack);
       const ownManifest = !example && OWN_MANIFEST.test(file.path);
       if (ownManifest) findings.push(...manifestUrlDependencies(file.path, text));
       if (workflow) {
@@ -190,6 +195,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...surface.findings);
         if (!example) for (const path of surface.runs) queue(path, 'automatic');
       }
+      // Build and deploy manifests whose paths leave the checkout (smithery.yaml, compose, Dockerfile).
+      const escapeKind = example ? null : escapeManifestKind(file.path);
+      if (escapeKind !== null) own.push(...artifactEscapeFindings(file.path, text, escapeKind));
       // A Cargo proc-macro crate's library runs in the compiler and in rust-analyzer when the project is opened.
       if (!example && file.path.endsWith('Cargo.toml')) {
         const lib = procMacroLibrary(text);

@@ -1,0 +1,2 @@
+const fmt = require('./lib/format');
+module.exports = { fmt };

@@ -1,0 +1,138 @@
+import type { AgentFinding } from '@vigil/core';
+import { referenceFinding } from '../common/reference-finding.js';
+import type { ScriptLanguage } from '../skills/script-fact.js';
+import { lineLocator } from '../text/line-locator.js';
+
+/** A constant address on a network: the host is the author's choice, not the user's configuration. */
+export const FIXED_URL_LITERAL = /['"`](?:https?|wss?):\/\/(?!localhost\b|127\.0\.0\.1\b|\[::1\]|0\.0\.0\.0\b)[\w.-]+/i;
+/** A request whose answer the code reads (JavaScript and Python clients). */
+export const FETCH_CALL = /(?<![\w$.])(?:fetch|axios(?:\.(?:get|request|post))?|got(?:\.get)?|ky(?:\.get)?|undici\.request|https?\.get|requests\.(?:get|post|request)|httpx\.(?:get|post|request)|(?:urllib\.request\.)?(?:urlopen|urlretrieve)|aiohttp\.request)\s*\(/;
+const ENV_READ = /\bprocess\.env\b|\bos\.environ\b|\bos\.getenv\s*\(|\bgetenv\s*\(|\bDeno\.env\.get\s*\(|\bBun\.env\b/;
+export const FILE_READ = /\breadFileSync\s*\(|\breadFile\s*\(|\bread_text\s*\(|\bopen\s*\([^)]*\)\s*\.read\s*\(|\.read\s*\(\s*\)|\bjson\.load\s*\(|\byaml\.safe_load\s*\(/;
+/** Writing a file with what a request answered: the server keeps a copy it can swap later. */
+export const DOWNLOAD_WRITE = /\bwriteFileSync\s*\(|\bwriteFile\s*\(|\bcreateWriteStream\s*\(|\bwrite_text\s*\(|\bwrite_bytes\s*\(|\burlretrieve\s*\(|\bopen\s*\([^)]*['"]wb?['"][^)]*\)/;
+
+/** A file that writes a description: a `description` field or keyword, or `server.tool(name, text, …)`. */
+export const DESCRIBES = /description|\.(?:tool|prompt)\s*\(/;
+
+/** The expression after `description:` / `description=` (up to a comma or bracket at depth 0). */
+function expressionAt(text: string, start: number): string {
+  let depth = 0;
+  let quote = '';
+  for (let i = start; i < Math.min(text.length, start + 400); i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === '\\') i++;
+      else if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '"' || c === "'" || c === '`') quote = c;
+    else if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      if (depth === 0) return text.slice(start, i);
+      depth--;
+    } else if ((c === ',' || c === ';' || c === '\n') && depth === 0) return text.slice(start, i);
+  }
+  return text.slice(start, start + 400);
+}
+
+const mentionsAny = (expression: string, names: ReadonlySet<string>) => [...names].some((n) => new RegExp(`(?<![\\w$.])${n.replace(/[$.]/g, '\\$&')}(?![\\w$])`).test(expression));
+
+/** Names a file binds from an expression that passes `test` (`const d = await load()`, `TEXTS = r.json()`), followed through two hops. */
+function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>) => boolean): Set<string> {
+  const names = new Set<string>();
+  const assigns = [...text.matchAll(/(?:^|[\s;(])(?:const|let|var)?\s*(?:\{([^}=]*)\}|([A-Za-z_$][\w$]*))\s*(?::[^=\n]+)?=(?![=>])\s*([^\n;]*)/gm)];
+  for (let pass = 0; pass < 3; pass++) {
+    for (const a of assigns) {
+      if (!test(a[3]!, names) && !(names.size > 0 && mentionsAny(a[3]!, names))) continue;
+      // Minified bundles reuse one- and two-letter names for everything: those are not followed.
+      if (a[2] !== undefined && a[2].length >= 3) names.add(a[2]);
+      for (const d of (a[1] ?? '').split(',')) {
+        const local = /(\w+)\s*$/.exec(d.trim().replace(/\s*:\s*/, ' '))?.[1];
+        if (local && local.length >= 3) names.add(local);
+      }
+    }
+  }
+  return names;
+}
+
+/**
+ * Tool and prompt descriptions (and names, and input-schema texts) that are not in the source the
+ * user approved: downloaded at run time from a fixed host — in this file or by a helper imported
+ * from another module of the server (`description: await remoteText('search')`, `from .texts import
+ * fetch_descriptions`) — read from a file the server itself downloads, or (MED) taken from an
+ * environment variable. The host can change what the model reads at any time without a release
+ * (MCP rug pull, Invariant Labs 2025). Descriptions built from constants, or looked up in a table the
+ * package ships (i18n), are not this: no request, no download, no environment.
+ * `fetchers` are the local names of imported functions that fetch from a fixed host; `timed` those of
+ * imported functions that return text chosen by the clock or a call count (a rug pull one module away).
+ */
+export function descriptionSourceFindings(file: string, text: string, language: ScriptLanguage, fetchers: ReadonlySet<string> = new Set(), timed: ReadonlySet<string> = new Set()): AgentFinding[] {
+  if (language !== 'javascript' && language !== 'typescript' && language !== 'python') return [];
+  if (!DESCRIBES.test(text)) return [];
+  const defines = language === 'python' ? /@[\w.]+\.(?:tool|prompt|resource)\b|\bTool\s*\(|\badd_tool\s*\(|list_tools/ : /\.(?:tool|registerTool|prompt|registerPrompt)\s*\(|ListToolsRequestSchema|['"`]tools\/list['"`]|inputSchema/;
+  if (!defines.test(text)) return [];
+  const fixedHere = FIXED_URL_LITERAL.test(text) && FETCH_CALL.test(text);
+  const fetches = (rhs: string) => (fixedHere && FETCH_CALL.test(rhs)) || (fetchers.size > 0 && mentionsAny(rhs, fetchers));
+  const remote = boundFrom(text, (rhs) => fetches(rhs));
+  for (const f of fetchers) remote.add(f);
+  // The variable's text itself, not a switch between texts the source holds (`process.env.RO === '1'`).
+  const env = boundFrom(text, (rhs) => ENV_READ.test(rhs) && !/[=!]==?|\bin\b|\bBoolean\(|\bparseInt\(|\bNumber\(|\bbool\(|\.lower\(\)\s*(?:==|in)/.test(rhs));
+  // A file read counts only when the server also downloads and writes files itself.
+  const downloads = fixedHere && DOWNLOAD_WRITE.test(text);
+  const fromFile = downloads ? boundFrom(text, (rhs) => FILE_READ.test(rhs)) : new Set<string>();
+  const lineAt = lineLocator(text);
+  const out: AgentFinding[] = [];
+  const sites: Array<{ index: number; expression: string }> = [];
+  // Only texts of a definition: inside a `.tool(`/`registerTool(`/`@mcp.tool(`/`Tool(` call, or beside an input schema
+  // (a handler's result built from an API answer, `{ name: repo.name, description: repo.description }`, is data, not a tool).
+  const opener = language === 'python' ? /@[\w.]+\.(?:tool|prompt|resource)\s*\(|\bTool\s*\(|\badd_tool\s*\(|\bPrompt\s*\(/g : /\.(?:tool|registerTool|prompt|registerPrompt)\s*\(|\bTool\s*\(/g;
+  const openers = [...text.matchAll(opener)].map((m) => m.index);
+  // Between the opener and the text no function starts: a handler's body is not the definition.
+  const inDefinition = (index: number) => openers.some((o) => o < index && index - o < 400 && !/=>|\bfunction\b|\bdef\s|\blambda\b/.test(text.slice(o, index))) || /\b(?:inputSchema|input_schema|argsSchema)\b/.test(text.slice(Math.max(0, index - 300), index + 300));
+  for (const m of text.matchAll(/\b(description|title|name|inputSchema|input_schema)\s*(?:[:=](?!=))\s*/g)) {
+    if (!inDefinition(m.index)) continue;
+    const expression = expressionAt(text, m.index + m[0].length);
+    // A schema written in place is judged by its own description fields; only a schema taken whole from elsewhere counts here.
+    if (/^input/.test(m[1]!) && /^\s*[{[]/.test(expression)) continue;
+    sites.push({ index: m.index, expression });
+  }
+  // `server.tool(name, description, …)`: the second argument.
+  if (language !== 'python') {
+    for (const m of text.matchAll(/\.(?:tool|prompt)\s*\(\s*(?:'[^']*'|"[^"]*"|`[^`]*`|[\w$.]+)\s*,\s*/g)) sites.push({ index: m.index, expression: expressionAt(text, m.index + m[0].length) });
+  }
+  let remoteHit: { index: number; expression: string } | undefined;
+  let fileHit: typeof remoteHit;
+  let envHit: typeof remoteHit;
+  let timedHit: typeof remoteHit;
+  const timedNames = timed.size > 0 ? boundFrom(text, (rhs) => mentionsAny(rhs, timed)) : new Set<string>();
+  for (const t of timed) timedNames.add(t);
+  for (const site of sites) {
+    // Names are looked for in the code of the expression, not in the words of its string literals.
+    // A template's `${…}` parts are code.
+    const e = site.expression.trim().replace(/(['"`])(?:\\.|(?!\1)[^\\])*\1/g, (lit) => (lit.startsWith('`') ? [...lit.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]).join(' + ') || "''" : "''"));
+    if (/^(?:''|\s|\+)*$/.test(e)) continue;
+    // A description computed by a function the SDK calls (`description: async () => …`) is the library's own
+    // mechanism (a vendor's schema loaded into the text); the rule is about a value fetched and passed in.
+    if (/^(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*=>|^(?:async\s+)?function\b|^lambda\b/.test(e)) continue;
+    // Keys of an object written in place are not names of values (`{ type: 'object', query: { … } }`).
+    const code = e.replace(/(?<![\w$.?])[\w$]+\s*:(?!:)/g, '');
+    if (remoteHit === undefined && (mentionsAny(code, remote) || (fixedHere && FETCH_CALL.test(code)))) remoteHit = site;
+    if (timedHit === undefined && timed.size > 0 && mentionsAny(code, timedNames)) timedHit = site;
+    if (fileHit === undefined && (mentionsAny(code, fromFile) || (downloads && FILE_READ.test(code)))) fileHit = site;
+    if (envHit === undefined && (mentionsAny(code, env) || ENV_READ.test(code)) && !/\?\s*['"`][^'"`]*['"`]\s*:\s*['"`]|\bif\b[^\n]*\belse\s*['"]/.test(e)) envHit = site;
+  }
+  if (remoteHit !== undefined) {
+    out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool descriptions are downloaded from a remote host (they can change after approval)', file, line: lineAt(remoteHit.index), evidence: text.slice(remoteHit.index, remoteHit.index + 120) }));
+  } else if (fileHit !== undefined) {
+    out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool descriptions are read from a file the server downloads (they can change after approval)', file, line: lineAt(fileHit.index), evidence: text.slice(fileHit.index, fileHit.index + 120) }));
+  }
+  if (timedHit !== undefined) {
+    out.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'tool description changes after approval (rug pull)', file, line: lineAt(timedHit.index), evidence: `${text.slice(timedHit.index, timedHit.index + 100)} (text chosen by the clock or a call count in another module)` }));
+  }
+  if (envHit !== undefined) {
+    // The user's own configuration chooses it: a lever for whoever writes the client config, not a host.
+    out.push(referenceFinding({ category: 'tool_poisoning', severity: 'MED', title: 'tool descriptions are taken from an environment variable at run time', file, line: lineAt(envHit.index), evidence: text.slice(envHit.index, envHit.index + 120) }));
+  }
+  return out;
+}
