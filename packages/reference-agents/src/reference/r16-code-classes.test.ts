@@ -137,7 +137,7 @@ describe('r16 class 3: Python tool handlers calling a shell helper of another mo
 describe('r16 class 4: build and deploy manifests whose paths leave the artifact', () => {
   it('finds smithery build paths, compose contexts and COPY sources above the root, and secret mounts', () => {
     expect(titles(artifactEscapeFindings('smithery.yaml', 'build:\n  dockerfile: ../../../Dockerfile\n  dockerBuildPath: ../../..\nstartCommand:\n  type: stdio\n', 'smithery'))).toEqual(['HIGH build manifest points the build outside the artifact (path traversal)', 'HIGH build manifest points the build outside the artifact (path traversal)']);
-    expect(artifactEscapeFindings('docker-compose.yml', 'services:\n  mcp-server:\n    build:\n      context: ../..\n    volumes:\n      - ~/.ssh:/root/.ssh:ro\n      - /var/run/docker.sock:/var/run/docker.sock\n', 'compose').map((f) => f.line)).toEqual([4, 6, 7]);
+    expect(artifactEscapeFindings('docker-compose.yml', 'services:\n  mcp-server:\n    build:\n      context: ../..\n    volumes:\n      - ~/.ssh:/root/.ssh:ro\n      - /var/run/docker.sock:/var/run/docker.sock\n', 'compose').map((f) => `${f.line} ${f.severity}`)).toEqual(['4 HIGH', '6 HIGH', '7 MED']);
     expect(artifactEscapeFindings('Dockerfile', 'FROM node:22\nCOPY ../../ /src\n', 'dockerfile')).toHaveLength(1);
     expect(artifactEscapeFindings('compose.yaml', 'services:\n  notes-mcp:\n    image: notes-mcp:1\n    env_file: ../../.env\n    volumes:\n      - ../../..:/workspace\n', 'compose')).toHaveLength(2);
   });

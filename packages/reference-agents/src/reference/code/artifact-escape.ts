@@ -30,8 +30,11 @@ function leavesArtifact(manifestPath: string, value: string): boolean {
   return posix.normalize(posix.join(dir, v.replace(/\\/g, '/'))).startsWith('..');
 }
 
-/** Host paths no MCP server or tool container needs: credentials, the whole root, the Docker socket. */
-const HOST_SECRET_MOUNT = /^(?:~|\$\{?HOME\}?|\/home\/[\w.-]+|\/Users\/[\w.-]+|\/root)\/\.(?:ssh|aws|gnupg|kube|docker|config\/gcloud|azure|npmrc|netrc|git-credentials)\b|^(?:~|\$\{?HOME\}?|\/home\/[\w.-]+|\/Users\/[\w.-]+|\/root)\/?$|^\/$|^\/etc\/?$|^\/(?:var\/)?run\/docker\.sock$/;
+/** Host paths no MCP server or tool container needs: SSH and signing keys, registry and git tokens, the whole home, root or /etc. */
+const HOST_SECRET_MOUNT = /^(?:~|\$\{?HOME\}?|\/home\/[\w.-]+|\/Users\/[\w.-]+|\/root)\/\.(?:ssh|gnupg|npmrc|netrc|git-credentials)\b|^(?:~|\$\{?HOME\}?|\/home\/[\w.-]+|\/Users\/[\w.-]+|\/root)\/?$|^\/$|^\/etc\/?$/;
+// Cloud and cluster credentials and the Docker socket are what a server managing that cloud, cluster or
+// Docker mounts on purpose (AWS, Kubernetes and Docker MCP servers document exactly these mounts): MED, not HIGH.
+const HOST_SERVICE_MOUNT = /^(?:~|\$\{?HOME\}?|\/home\/[\w.-]+|\/Users\/[\w.-]+|\/root)\/\.(?:aws|kube|docker|config\/gcloud|azure)\b|^\/(?:var\/)?run\/docker\.sock$/;
 
 const lineOf = (text: string, index: number) => text.slice(0, index).split('\n').length;
 
@@ -85,8 +88,8 @@ export function artifactEscapeFindings(path: string, text: string, kind: EscapeK
         push('HIGH', 'build manifest points the build outside the artifact (path traversal)', services.index + from + v.index, `${h[2]}: ${v[0].trim()}`);
         continue;
       }
-      if (!HOST_SECRET_MOUNT.test(host)) continue;
-      push('HIGH', 'MCP server or tool container mounts the host’s credentials, root or Docker socket', services.index + from + v.index, `${h[2]}: ${v[0].trim()}`);
+      if (HOST_SECRET_MOUNT.test(host)) push('HIGH', 'MCP server or tool container mounts the host’s keys, home or root', services.index + from + v.index, `${h[2]}: ${v[0].trim()}`);
+      else if (HOST_SERVICE_MOUNT.test(host)) push('MED', 'MCP server or tool container mounts cloud credentials or the Docker socket', services.index + from + v.index, `${h[2]}: ${v[0].trim()}`);
     }
   });
   return out;
