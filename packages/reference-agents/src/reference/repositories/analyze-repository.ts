@@ -33,6 +33,7 @@ import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-fin
 import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
 import { pythonBuildHooks } from '../packages/analyze-package.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -93,7 +94,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const loaders: string[] = [];
     /** Findings of code that writes an agent's approvals off: CRIT once the walk knows the file runs by itself. */
     const settingsWrites: AgentFinding[] = [];
-    const hasDevContainer = files.some((f) => /(?:^|\/)\.devcontainer(?:\/[^/]+)?\/devcontainer\.json$|(?:^|\/)\.devcontainer\.json$/.test(f.path));
+    // Scripts the checkout's real dev container runs inside the container: there, the agent's settings are the container's.
+    const containerScripts = await devContainerScripts([...byPath.keys()], async (p) => {
+      const f = byPath.get(p);
+      return f === undefined ? null : readArtifactText(f);
+    });
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -146,7 +151,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // (agent configuration files have their own reading of `env`).
       if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
       if (SETTINGS_WRITER.test(file.path)) {
-        const settings = agentSettingsFindings(file.path, text, 'script', { devContainer: hasDevContainer });
+        const settings = agentSettingsFindings(file.path, text, 'script', { containerScripts });
         if (example) own.push(...settings);
         else settingsWrites.push(...settings);
       } else if (configKind === null && ENDPOINT_CONFIG.test(file.path)) own.push(...agentSettingsFindings(file.path, text, 'config'));

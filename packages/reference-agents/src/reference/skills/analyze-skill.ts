@@ -30,6 +30,7 @@ import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } 
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 import { APPROVAL_OFF, agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 
@@ -257,7 +258,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
   // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
   const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
-  const shipsDevContainer = allFiles.some((f) => /(?:^|\/)(?:\.?devcontainer\.json|Dockerfile|Containerfile)$/i.test(f.path));
+  // Scripts the skill's real dev container runs inside the container: there, the agent's settings are the container's.
+  const containerScripts = await devContainerScripts(allFiles.map((f) => f.path), async (p) => {
+    const f = allFiles.find((x) => x.path === p);
+    return f === undefined ? null : readArtifactText(f);
+  });
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -320,7 +325,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const payloadHook = hookCommandWithPayload(text);
       // Writing the agent's approvals off, or its API base URL to a relay; inside the dev container the skill ships,
       // the agent's settings written there are the container's, not the user's machine's.
-      const settings = agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer });
+      const settings = agentSettingsFindings(file.path, text, 'automatic', { containerScripts });
       const inContainer = settings.some((f) => f.category === 'excessive_permissions' && f.severity === 'MED');
       findings.push(...settings);
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
