@@ -45,7 +45,7 @@ const SHELL_STARTUP = /\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b
 const HOST_ONLY_SETTINGS = /(?:Code(?: - Insiders)?|Cursor|VSCodium|Windsurf)\/User\/settings\.json|claude_desktop_config/i;
 
 /** A file written: Node and Python writes, shell redirection, in-place edits, PowerShell. */
-const WRITES =
+export const WRITES =
   /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile|writeJsonSync|writeJson|outputJson\w*|write_text|write_bytes|json\.dump|toml\.dump|tomli_w\.dump|yaml\.(?:safe_)?dump|Set-Content|Add-Content|Out-File)\b|\.write\s*\(|\bopen\s*\([^)\n]*,\s*["'](?:w|a|r\+|w\+|a\+)b?["']|>>?\s*["'$~\w/]|\btee\s+(?:-a\s+)?\S|\bsed\s+-i|\bjq\b[^\n]*>|\bmv\s+\S+\s+\S*(?:settings|config)/;
 
 /**

@@ -9,8 +9,10 @@
  * attacker would write to pass a write of the user's own agent settings off as the container's.
  */
 
-/** Paths of real dev container definitions. */
-export const DEV_CONTAINER_DEFINITION = /(?:^|\/)\.devcontainer(?:\/[^/]+)?\/devcontainer\.json$|(?:^|\/)\.devcontainer\.json$/;
+/** Paths of dev container definitions, by their file name (what a folder is called proves nothing). */
+// A skill that sets dev containers up ships its definition as a template (`resources/devcontainer.json`) with
+// the Dockerfile that copies its setup script into the image: that script too runs only in the container.
+export const DEV_CONTAINER_DEFINITION = /(?:^|\/)\.?devcontainer\.json$/;
 const LIFECYCLE = /"(?:onCreateCommand|updateContentCommand|postCreateCommand|postStartCommand|postAttachCommand)"\s*:\s*("(?:[^"\\]|\\.)*"|\[[^\]]*\]|\{[^}]*\})/g;
 const DOCKERFILE = /"dockerfile"\s*:\s*"([^"]+)"|"dockerFile"\s*:\s*"([^"]+)"/gi;
 // Path-like tokens of a command: `bash .devcontainer/post-create.sh`, `python3 ./scripts/setup.py`.

@@ -29,10 +29,12 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
-import { APPROVAL_OFF, agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { APPROVAL_OFF, WRITES, agentSettingsFindings, joinedPaths } from '../code/agent-settings-writes.js';
+import { MEMORY_FILE_IN_CODE, memoryPlants, plantedHarm, stringLiterals, type MemoryPlant } from '../text/memory-plant.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
+import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -258,11 +260,20 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
   // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
   const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
+  /** Orders to write into an agent's memory, and scripts that write a memory file: judged by what they write after the walk. */
+  const plants: Array<{ file: string; line: number; plant: MemoryPlant }> = [];
+  const memoryScripts: Array<{ file: string; text: string }> = [];
   // Scripts the skill's real dev container runs inside the container: there, the agent's settings are the container's.
   const containerScripts = await devContainerScripts(allFiles.map((f) => f.path), async (p) => {
     const f = allFiles.find((x) => x.path === p);
     return f === undefined ? null : readArtifactText(f);
   });
+  // A script the skill's documents also tell the agent to run by its shipped path runs on the user's machine as well.
+  for (const f of allFiles) {
+    if (containerScripts.size === 0 || !DOCUMENT.test(f.path)) continue;
+    const doc = (await readArtifactText(f)) ?? '';
+    for (const p of [...containerScripts]) if (new RegExp(String.raw`\b(?:python3?|uv\s+run|node|bash|sh|pwsh|ruby|perl)\s+(?:-\S+\s+)*(?:\.\/)?${p.replace(/[.]/g, '\\.')}\b`).test(doc)) containerScripts.delete(p);
+  }
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -287,6 +298,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
       }
       findings.push(...agentActionFindings(text, file.path));
+      for (const plant of memoryPlants(text)) plants.push({ file: file.path, line: lineLocator(text)(plant.offset), plant });
+      // Secrets collected in one step and sent out in another, however the document spreads or words them.
+      for (const h of secretHandoffs(text)) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
@@ -334,6 +348,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         return payloadHook ? { ...f, severity: 'CRIT' as const, title: 'script registers an agent hook whose command downloads, decodes or sends data' } : f;
       }));
       imageScripts.push({ path: file.path, text });
+      if (MEMORY_FILE_IN_CODE.test(joinedPaths(text)) && WRITES.test(text)) memoryScripts.push({ file: file.path, text });
       const dns = dnsExfiltrationFinding(file.path, text, 'script');
       if (dns !== null) findings.push(dns);
       const shim = privilegedShimFinding(file.path, text, 'script');
@@ -407,6 +422,30 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (hook !== null) findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'instruction to install an agent hook that runs a network command', file: doc, evidence: `${path}: ${hook[1]!.slice(0, 200)}` }));
   }
 
+  // What an order or a script writes into the agent's memory: its inline text and the skill's files it copies there,
+  // read as instructions. Harmful standing orders there run in every later session of the agent.
+  const shippedText = async (token: string, from: string): Promise<string> => {
+    const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
+    const f = allFiles.find((x) => !/(?:^|\/)SKILL\.md$/i.test(x.path) && (x.path === token || x.path === `${dir}${token}` || x.path.endsWith(`/${token}`)));
+    return f === undefined ? '' : ((await readArtifactText(f)) ?? '');
+  };
+  for (const { file, line, plant } of plants) {
+    const shipped = (await Promise.all(plant.tokens.filter((t) => !/(?:^|\/)(?:CLAUDE|AGENTS|GEMINI)\.md$/.test(t)).map((t) => shippedText(t, file)))).join('\n');
+    const harm = plantedHarm(`${plant.inline}\n${shipped}`);
+    if (harm === null) continue;
+    findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: PLANT_TITLE, file, line, evidence: `${plant.evidence} … (${harm})`.slice(0, 300) }));
+    break;
+  }
+  for (const s of memoryScripts) {
+    // The text it writes: its own long strings, or a file of the skill it names.
+    const named = allFiles.filter((f) => f.path !== s.file && /\.(?:md|txt|mdc|rules|prompt)$/i.test(f.path) && s.text.includes(f.path.slice(f.path.lastIndexOf('/') + 1)));
+    const shipped = (await Promise.all(named.map(async (f) => (await readArtifactText(f)) ?? ''))).join('\n');
+    const harm = plantedHarm(`${stringLiterals(s.text)}\n${shipped}`);
+    if (harm === null) continue;
+    findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script writes harmful standing orders into an agent’s memory or rules file', file: s.file, evidence: `${named.map((f) => f.path).join(', ')} (${harm})`.slice(0, 300) }));
+    break;
+  }
+
   for (const path of startupFiles) {
     const file = allFiles.find((f) => f.path === path);
     const text = file === undefined ? null : await readArtifactText(file);
@@ -438,6 +477,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   }
   return resultFromFindings(findings);
 };
+
+const PLANT_TITLE = "instruction to write harmful standing orders into the agent's memory or rules files";
 
 /** An agent's settings or hooks file a document may tell the agent to write into. */
 const AGENT_SETTINGS_TARGET = /\.(?:claude|codex|gemini|cursor|qwen|amazonq|continue|windsurf|kiro)[\\/][\w./-]*(?:settings(?:\.local)?\.json|config\.(?:toml|json|ya?ml)|mcp\.json|hooks)\b|\.vscode[\\/]settings\.json|claude_desktop_config\.json/i;
