@@ -30,6 +30,7 @@ import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
 import { lineJumpingFindings } from './line-jumping.js';
+import { OTHER_SERVER_LANGUAGE, loadedDocumentNames, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
@@ -163,6 +164,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   };
   // Some server code file names a secret or user-data source beyond credential files and the environment.
   let readsUserSources = false;
+  /** Names of documents the code loads, and the documents outside resources/ and prompts/. */
+  const loadedDocuments = new Set<string>();
+  const otherDocuments: string[] = [];
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -183,10 +187,22 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       // Resources and prompts the server ships as documents reach the model as they are.
       if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
+      else if (!isTestOrExample(file.path)) otherDocuments.push(file.path);
       continue;
     }
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
+    // Text for the model outside the parsed languages' strings and the resources/prompts folders: manifests
+    // anywhere in the package, string literals of servers in other languages, documents the code loads.
+    for (const name of loadedDocumentNames(text)) loadedDocuments.add(name);
+    const modelTexts = language === null ? (OTHER_SERVER_LANGUAGE.test(file.path) ? otherLanguageStrings(text) : (manifestModelTexts(file.path, text) ?? [])) : [];
+    for (const t of modelTexts) {
+      const jump = lineJumpingFindings(t.value.replace(/\s*\n\s*/g, ' '), file.path, t.line);
+      if (jump.length > 0) {
+        findings.push(...jump);
+        break;
+      }
+    }
     if ((language === 'javascript' || language === 'typescript' || language === 'python') && SECRET_OR_USER_DATA_SOURCE.test(text)) readsUserSources = true;
     const deep = worthParsing(text);
     const inputToProcess: InputToProcess = new Map();
@@ -278,6 +294,14 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         findings.push(f.severity === 'LOW' ? f : { ...f, severity: 'LOW', title: `${f.title} (a detection pattern)` });
       }
     }
+  }
+
+  // Documents the code loads by name (a prompt template, a README served as the server's instructions) reach the model as they are.
+  for (const path of otherDocuments) {
+    if (!loadedDocuments.has(path.slice(path.lastIndexOf('/') + 1))) continue;
+    const f = byPath.get(path);
+    const text = f === undefined ? null : await readArtifactText(f);
+    if (text !== null) findings.push(...lineJumpingFindings(text, path, (o) => lineAt(text, o)));
   }
 
   for (const tool of tools) {
