@@ -37,7 +37,7 @@ function normalise(path: string): string {
  * The artifact files (from `paths`) a real dev container runs inside the container. `read` gives a
  * file's text (null when it cannot be read).
  */
-export async function devContainerScripts(paths: readonly string[], read: (path: string) => Promise<string | null>): Promise<Set<string>> {
+export async function devContainerScripts(paths: readonly string[], read: (path: string) => Promise<string | null>, options: { templates?: boolean } = {}): Promise<Set<string>> {
   const out = new Set<string>();
   const known = new Set(paths);
   const resolve = (token: string, dirs: readonly string[]) => {
@@ -61,7 +61,14 @@ export async function devContainerScripts(paths: readonly string[], read: (path:
       // A Dockerfile's RUN and COPY lines run or place scripts inside the image.
       if (body !== null) for (const line of body.split('\n')) if (/^\s*(?:RUN|COPY|ADD)\b/i.test(line)) commands.push(line);
     }
-    for (const command of commands) for (const t of command.matchAll(PATH_TOKEN)) resolve(t[0], [root, defDir]);
+    for (const command of commands) {
+      for (const t of command.matchAll(PATH_TOKEN)) {
+        resolve(t[0], [root, defDir]);
+        // A template definition a skill ships names its scripts where they will be once the folder is copied
+        // into the project (`.devcontainer/post_install.py`): the script beside the template is the one meant.
+        if (options.templates === true) resolve(t[0].slice(t[0].lastIndexOf('/') + 1), [defDir]);
+      }
+    }
   }
   return out;
 }

@@ -69,6 +69,7 @@ const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershe
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
 const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
 /** An escape character written in code: `\x1b`, `\u001b`, `\033`, `\e`, `String.fromCharCode(27)`, `chr(27)`. */
+// eslint-disable-next-line no-control-regex -- a raw ESC character in the code is one of the spellings looked for
 const ANSI_ESCAPE = /\\x1[bB]|\\u001[bB]|\\u\{1[bB]\}|\\033|\\e\[|fromCharCode\(\s*27\s*\)|\bchr\(\s*27\s*\)|\x1b/;
 /** SGR 8 (conceal), alone or among other parameters: `[8m`, `[0;8m`. */
 const ANSI_CONCEAL = /\[(?:\d+;)*8m/;

@@ -30,7 +30,8 @@ import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } 
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
 import { APPROVAL_OFF, WRITES, agentSettingsFindings, joinedPaths } from '../code/agent-settings-writes.js';
-import { MEMORY_FILE_IN_CODE, memoryPlants, plantedHarm, stringLiterals, type MemoryPlant } from '../text/memory-plant.js';
+import { MEMORY_FILE_IN_CODE, MEMORY_TARGET, plantedHarm, stringLiterals } from '../text/memory-plant.js';
+import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
@@ -261,13 +262,13 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
   const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
   /** Orders to write into an agent's memory, and scripts that write a memory file: judged by what they write after the walk. */
-  const plants: Array<{ file: string; line: number; plant: MemoryPlant }> = [];
+  const plantTexts: Array<{ file: string; text: string }> = [];
   const memoryScripts: Array<{ file: string; text: string }> = [];
   // Scripts the skill's real dev container runs inside the container: there, the agent's settings are the container's.
   const containerScripts = await devContainerScripts(allFiles.map((f) => f.path), async (p) => {
     const f = allFiles.find((x) => x.path === p);
     return f === undefined ? null : readArtifactText(f);
-  });
+  }, { templates: true });
   // A script the skill's documents also tell the agent to run by its shipped path runs on the user's machine as well.
   for (const f of allFiles) {
     if (containerScripts.size === 0 || !DOCUMENT.test(f.path)) continue;
@@ -298,7 +299,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
       }
       findings.push(...agentActionFindings(text, file.path));
-      for (const plant of memoryPlants(text)) plants.push({ file: file.path, line: lineLocator(text)(plant.offset), plant });
+      if (MEMORY_TARGET_TEST.test(text)) plantTexts.push({ file: file.path, text });
       // Secrets collected in one step and sent out in another, however the document spreads or words them.
       for (const h of secretHandoffs(text)) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
@@ -424,17 +425,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
 
   // What an order or a script writes into the agent's memory: its inline text and the skill's files it copies there,
   // read as instructions. Harmful standing orders there run in every later session of the agent.
-  const shippedText = async (token: string, from: string): Promise<string> => {
-    const dir = from.includes('/') ? from.slice(0, from.lastIndexOf('/') + 1) : '';
-    const f = allFiles.find((x) => !/(?:^|\/)SKILL\.md$/i.test(x.path) && (x.path === token || x.path === `${dir}${token}` || x.path.endsWith(`/${token}`)));
-    return f === undefined ? '' : ((await readArtifactText(f)) ?? '');
-  };
-  for (const { file, line, plant } of plants) {
-    const shipped = (await Promise.all(plant.tokens.filter((t) => !/(?:^|\/)(?:CLAUDE|AGENTS|GEMINI)\.md$/.test(t)).map((t) => shippedText(t, file)))).join('\n');
-    const harm = plantedHarm(`${plant.inline}\n${shipped}`);
-    if (harm === null) continue;
-    findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: PLANT_TITLE, file, line, evidence: `${plant.evidence} … (${harm})`.slice(0, 300) }));
-    break;
+  const allByPath = new Map(allFiles.map((f) => [f.path, f] as const));
+  for (const { file, text } of plantTexts) {
+    const planted = await plantFindings(file, text, allByPath);
+    findings.push(...planted);
+    if (planted.length > 0) break;
   }
   for (const s of memoryScripts) {
     // The text it writes: its own long strings, or a file of the skill it names.
@@ -442,7 +437,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     const shipped = (await Promise.all(named.map(async (f) => (await readArtifactText(f)) ?? ''))).join('\n');
     const harm = plantedHarm(`${stringLiterals(s.text)}\n${shipped}`);
     if (harm === null) continue;
-    findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script writes harmful standing orders into an agent’s memory or rules file', file: s.file, evidence: `${named.map((f) => f.path).join(', ')} (${harm})`.slice(0, 300) }));
+    findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script writes harmful standing orders into an agent’s memory or rules file', file: s.file, line: lineLocator(s.text)(Math.max(0, s.text.search(/(?:CLAUDE|AGENTS|GEMINI)\.md|cursorrules|windsurfrules|clinerules|copilot-instructions|\.(?:cursor|windsurf|roo|kiro)\/(?:rules|steering)|['"](?:CLAUDE|AGENTS|GEMINI)['"]/))), evidence: `${named.map((f) => f.path).join(', ')} (${harm})`.slice(0, 300) }));
     break;
   }
 
@@ -478,7 +473,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   return resultFromFindings(findings);
 };
 
-const PLANT_TITLE = "instruction to write harmful standing orders into the agent's memory or rules files";
+const MEMORY_TARGET_TEST = new RegExp(MEMORY_TARGET.source);
 
 /** An agent's settings or hooks file a document may tell the agent to write into. */
 const AGENT_SETTINGS_TARGET = /\.(?:claude|codex|gemini|cursor|qwen|amazonq|continue|windsurf|kiro)[\\/][\w./-]*(?:settings(?:\.local)?\.json|config\.(?:toml|json|ya?ml)|mcp\.json|hooks)\b|\.vscode[\\/]settings\.json|claude_desktop_config\.json/i;
