@@ -105,6 +105,8 @@ export function memoryPlants(text: string): MemoryPlant[] {
     }
     const { from, to } = sentenceAround(text, m.index);
     if (seen.has(from)) continue;
+    // Each sentence's list reading is linear in the text: a document naming memory files by the hundred is read for its first fifty.
+    if (seen.size >= 50) break;
     seen.add(from);
     const sentence = text.slice(from, to);
     const verb = WRITE_VERB.exec(sentence);

@@ -139,6 +139,7 @@ export function secretHandoffs(text: string): SecretHandoff[] {
   // Units under each heading share a section number: the steps of one procedure.
   let section = 0;
   const sectionOf = list.map((u) => (/^\s*#{1,6}\s/.test(u.text) ? ++section : section));
+  let quoteChecks = 0;
   // The secrets named in unit `j`, for a send in unit `k`: same section, not in a prohibition, not a quoted specimen.
   const secretAt = (j: number, k: number): boolean => {
     const v = list[j] as Unit;
@@ -147,8 +148,12 @@ export function secretHandoffs(text: string): SecretHandoff[] {
     if (secret === null) return false;
     // "Never commit .env", "keep your keys out of …": the secret named in a prohibition is not collected.
     if (j !== k && NEGATION.test(v.text.slice(0, secret.index))) return false;
+    // The quoting reading walks the text before the offset: only for a secret that would complete a hand-over.
     const at = v.offset + secret.index;
-    return !isQuotedExample(text, at, at + secret[0].length);
+    const u = list[k] as Unit;
+    // A guide quoting hand-overs by the hundred is read for its first fifty: each reading is linear in the text.
+    if (++quoteChecks > 50) return false;
+    return !isQuotedExample(text, at, at + secret[0].length) && !describedAsAttack(text, u.offset) && !isQuotedExample(text, u.offset, u.offset + u.text.length);
   };
   const hit = (j: number, k: number): SecretHandoff => {
     const v = list[j] as Unit;
@@ -163,7 +168,6 @@ export function secretHandoffs(text: string): SecretHandoff[] {
     // A table row: the secret in one cell, the address in another, the table's header saying where to send.
     const row = send === null && /^\s*\|/.test(u.text) && DESTINATION.test(u.text) && (SECRET_THING.test(u.text) || SECRET_WORDS.test(u.text));
     if (send === null && !row) continue;
-    if (describedAsAttack(text, u.offset) || isQuotedExample(text, u.offset, u.offset + u.text.length)) continue;
     if (row) {
       const header = list.slice(Math.max(0, k - 8), k).reverse().find((x) => /^\s*\|/.test(x.text) && !/^\s*\|[\s|:-]+\|\s*$/.test(x.text) && !SECRET_THING.test(x.text));
       if (header === undefined || !/\b(?:send|post|upload|destination|target|endpoint|webhook|where)\b/i.test(header.text)) continue;
