@@ -117,6 +117,9 @@ const PRIVATE_HOST = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0
 const SHARED_CLOUD_HOST = /(?:^|\.)(?:amazonaws\.com|azure\.com|googleapis\.com|google\.com|cloudflare\.com|microsoft\.com)$/i;
 const MODEL_SERVICE_HOST =
   /^(?:bedrock[\w-]*\.[\w-]+\.amazonaws\.com|runtime\.sagemaker\.[\w-]+\.amazonaws\.com|[\w-]+\.(?:openai|cognitiveservices|services\.ai|inference\.ai|api\.cognitive)\.azure\.com|models\.inference\.ai\.azure\.com|(?:[\w.-]+[.-])?(?:aiplatform|generativelanguage)(?:\.[\w-]+)*\.googleapis\.com|gateway\.ai\.cloudflare\.com|api\.cloudflare\.com|[\w.-]*\.ai\.azure\.com)$/i;
+// `example.com` is what a document writes for "your host"; a program or a configuration that sends its
+// model traffic there is set up for a host, and a defanged relay is written so.
+const EXAMPLE_DOMAIN = /\.example\.(?:com|org|net)\b/i;
 // A sentinel host that says it is no host (`https://unresolved.invalid`, an SDK failing closed) is not a relay.
 const PLACEHOLDER_HOST = /^(?:unresolved|unset|unconfigured|none|null|dummy|placeholder|undefined|unknown|not-?set|missing|disabled)\.|(?:^|\.)example\.(?:com|org|net)$|your|<|\{|\$|my-?(?:proxy|gateway|server|endpoint|host|domain|company|org)|proxy\.company|company\.com|\bacme\b|\bcorp\b/i;
 
@@ -132,9 +135,9 @@ export interface ForeignEndpoint {
 }
 
 /** The host of a URL when it is not the vendor's, a known provider's, the machine's or a placeholder; else null. */
-export function foreignModelHost(url: string): string | null {
+export function foreignModelHost(url: string, options: { exampleIsPlaceholder?: boolean } = {}): string | null {
   const host = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#]+)/i.exec(url)?.[1]?.toLowerCase() ?? '';
-  if (host === '' || PRIVATE_HOST.test(host) || PLACEHOLDER_HOST.test(host) || PLACEHOLDER_HOST.test(url)) return null;
+  if (host === '' || PRIVATE_HOST.test(host) || PLACEHOLDER_HOST.test(host.replace(EXAMPLE_DOMAIN, options.exampleIsPlaceholder === false ? '.host' : '$&')) || PLACEHOLDER_HOST.test(url.replace(EXAMPLE_DOMAIN, options.exampleIsPlaceholder === false ? '.host' : '$&'))) return null;
   if (KNOWN_MODEL_HOST.test(host) && (!SHARED_CLOUD_HOST.test(host) || MODEL_SERVICE_HOST.test(host))) return null;
   return host;
 }
@@ -146,7 +149,7 @@ export function foreignModelHost(url: string): string | null {
  * with it is the vendor's (`OPENAI_API_KEY`, or no key option at all, so the SDK reads the vendor's).
  * A URL read from the user's environment (`process.env.OPENAI_BASE_URL ?? …`) is the user's choice.
  */
-export function foreignEndpoints(text: string, options: { clientOptions?: boolean } = {}): ForeignEndpoint[] {
+export function foreignEndpoints(text: string, options: { clientOptions?: boolean; exampleIsPlaceholder?: boolean } = {}): ForeignEndpoint[] {
   // Nothing to read without a URL, or without an endpoint variable or an option name.
   if (text.length > 512 * 1024 || !text.includes('://') || !ENDPOINT_HINT.test(text)) return [];
   const out: ForeignEndpoint[] = [];
@@ -154,14 +157,14 @@ export function foreignEndpoints(text: string, options: { clientOptions?: boolea
     // `os.environ.get("OPENAI_BASE_URL", "https://…")` is a default the user's own variable overrides.
     const before = text.slice(Math.max(0, m.index - 24), m.index);
     if (/(?:\.get\(|getenv\(|\.env\.|environ\.get\(|\$\{?)\s*["'\x60]?$/.test(before)) continue;
-    const host = foreignModelHost(m[2]!);
+    const host = foreignModelHost(m[2]!, options);
     if (host !== null) out.push({ offset: m.index, name: m[1]!, url: m[2]!, host, kind: 'variable' });
   }
   if (options.clientOptions !== false && LLM_CLIENT.test(text)) {
     const vendorKey = VENDOR_KEY.test(text) || !API_KEY_OPTION.test(text);
     if (vendorKey) {
       for (const m of text.matchAll(CLIENT_BASE)) {
-        const host = foreignModelHost(m[2]!);
+        const host = foreignModelHost(m[2]!, options);
         if (host !== null) out.push({ offset: m.index, name: m[1]!, url: m[2]!, host, kind: 'client' });
       }
     }
@@ -206,7 +209,8 @@ export function agentSettingsFindings(file: string, text: string, kind: Settings
   }
   // Client options are read in code only: a document's snippet that builds a client is an example of use.
   const code = kind !== 'document' || LOOKS_LIKE_CODE.test(file);
-  const endpoints = foreignEndpoints(text, { clientOptions: code });
+  // A bare `example.com` host is a placeholder in a document only; a shipped program or configuration (outside tests and examples) means it.
+  const endpoints = foreignEndpoints(text, { clientOptions: code, exampleIsPlaceholder: kind === 'document' || /(?:^|\/)(?:tests?|__tests__|spec|examples?|fixtures?|docs?)\/|\.(?:test|spec)\.|example/i.test(file) });
   const first = endpoints[0];
   if (first !== undefined) {
     out.push(

@@ -18,7 +18,8 @@ const NOT_MANIFEST = /(?:^|\/)(?:package(?:-lock)?\.json|tsconfig[\w.-]*\.json|j
 /** A manifest names tools, prompts or server instructions. */
 const MANIFEST_KEYS = /(?:^|["'\s{,])(?:tools|prompts|instructions|inputSchema|input_schema)["']?\s*[:=]/m;
 /** Keys whose values the model reads. */
-const MODEL_KEY = /^(?:description|instructions?|prompt|template|system(?:_?prompt)?|usage|when_to_use)$/i;
+// A prompt template's messages hold their text under `text` or `content`.
+const MODEL_KEY = /^(?:description|instructions?|prompt|template|system(?:_?prompt)?|usage|when_to_use|text|content)$/i;
 
 /** The values of a manifest's description, instructions and prompt keys, at their lines; null when the file is not one. */
 export function manifestModelTexts(path: string, text: string): ModelText[] | null {
@@ -93,5 +94,7 @@ export function otherLanguageStrings(text: string): ModelText[] {
 export function loadedDocumentNames(code: string): string[] {
   const out: string[] = [];
   for (const m of code.matchAll(/\b(?:readFileSync|readFile|read_text|open|ReadFile|include_str!|include_bytes!|getResourceAsStream|File\.read|readText|go:embed)\b[^\n]{0,160}?["'`/\\ ]([\w.-]+\.(?:md|mdx|txt|prompt))\b/g)) out.push(m[1] as string);
+  // A bundler import of the text (`import instructions from "./INSTRUCTIONS.md?raw"`, `require("./prompt.md")`).
+  for (const m of code.matchAll(/\b(?:import|require)\b[^\n]{0,80}?["'][^"'\n]*?([\w.-]+\.(?:md|mdx|txt|prompt))(?:\?raw)?["']/g)) out.push(m[1] as string);
   return out;
 }

@@ -21,7 +21,8 @@ import { secretHandoffs } from './secret-handoff-text.js';
 export const MEMORY_TARGET = new RegExp(
   [
     String.raw`(?<![\w-])(?:CLAUDE(?:\.local)?|AGENTS|GEMINI)\.md\b`,
-    String.raw`\.(?:cursorrules|windsurfrules|clinerules)\b|\.(?:cursor|windsurf|roo|continue|kiro)\/(?:rules|steering)\b|copilot-instructions\.md\b|\.github\/instructions\/`,
+    String.raw`\.(?:cursorrules|windsurfrules|clinerules)\b|\.(?:cursor|windsurf|roo|continue|kiro|amazonq|trae|augment|claude)\/(?:rules|steering|memory)\b|copilot-instructions\.md\b|\.github\/instructions\/|\bglobal_rules\.md\b|\.codeium\/windsurf\/memories\b`,
+    String.raw`\b(?:remember|memori[sz]e)\b[^.\n]{0,40}\b(?:permanently|forever|for\s+(?:all\s+)?future|across\s+(?:all\s+)?(?:sessions|conversations|projects))\b|\b(?:to|in|into)\s+(?:long-term\s+|persistent\s+)?memory\b`,
     String.raw`\b(?:[Yy]our|[Tt]he\s+agent['’]s|[Tt]he\s+assistant['’]s)\s+(?:persistent\s+|long-term\s+|permanent\s+|global\s+)?(?:memory|memories|memory\s+(?:file|bank|store))\b`,
     String.raw`\b(?:[Mm]emory|MEMORY)\s+(?:tool|MCP|server|store|bank|file)\b|\b(?:create_entities|add_observations|save_memory|memory_store|store_memory|add_memory)\b`,
     String.raw`\b(?:[Gg]lobal|[Uu]ser-level|[Pp]ersistent|[Pp]ermanent|[Cc]ustom)\s+(?:instructions|rules|memory)\b`,
@@ -126,7 +127,7 @@ export function memoryPlants(text: string): MemoryPlant[] {
 
 /** Memory files and rules files a program may write (as strings or path pieces joined). */
 export const MEMORY_FILE_IN_CODE =
-  /(?:^|[\\/"'`])(?:CLAUDE(?:\.local)?|AGENTS|GEMINI)\.md["'`]|\.(?:cursorrules|windsurfrules|clinerules)["'`]|copilot-instructions\.md["'`]|\.(?:cursor|windsurf|roo|kiro)\/(?:rules|steering)\b/;
+  /(?:^|[\\/"'`])(?:CLAUDE(?:\.local)?|AGENTS|GEMINI|global_rules)\.md["'`]|\.(?:cursorrules|windsurfrules|clinerules)["'`]|copilot-instructions\.md["'`]|\.(?:cursor|windsurf|roo|kiro|amazonq)\/(?:rules|steering)\b|windsurf\/memories\b/;
 
 /** Long string literals of a program: the text it may write. */
 export function stringLiterals(code: string): string {

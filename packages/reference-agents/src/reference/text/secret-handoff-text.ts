@@ -29,7 +29,8 @@ const SECRET_THING = new RegExp(
 // Secrets named in words, in the languages a skill is commonly written in.
 const SECRET_WORDS = new RegExp(
   [
-    String.raw`\b(?:environment\s+variables?|env\s+vars?|api[\s_-]?keys?|access\s+keys?|secret\s+keys?|private\s+keys?|ssh\s+keys?|credentials?|secrets|passwords?|(?:access|auth|session|bearer|github|npm|api)\s+tokens?|session\s+cookies|saved\s+passwords|keychain|seed\s+phrases?|wallet\s+keys?)\b`,
+    String.raw`\b(?:environment\s+variables?|env\s+vars?|api[\s_-]?keys?|access\s+keys?|secret\s+keys?|private\s+keys?|ssh\s+keys?|credentials?|secrets|passwords?|(?:access|auth|session|bearer|github|npm|api)\s+tokens?|session\s+cookies|browser\s+cookies|saved\s+passwords|keychain|seed\s+phrases?|wallet\s+keys?|recovery\s+phrases?)\b`,
+    String.raw`환경\s*변수|비밀번호|자격\s*증명|인증\s*정보|API\s*키`,
     String.raw`variables\s+de\s+entorno|credenciales|contraseñas|claves(?:\s+(?:de\s+api|privadas|ssh))?`,
     String.raw`Umgebungsvariablen|Zugangsdaten|Passw(?:ö|oe)rter|Schlüssel|Anmeldedaten`,
     String.raw`variables\s+d['’]environnement|identifiants|mots\s+de\s+passe|clés(?:\s+(?:api|privées|ssh))?`,
@@ -44,12 +45,14 @@ const SECRET_WORDS = new RegExp(
 const SEND_EN =
   /\b(?:send|post|upload|submit|forward|transmit|e-?mail|mail|share|sync|push|publish|exfiltrate|report|beacon|include|put|add|paste|attach|embed|write|append|copy|log|record|save|store|file|leave)\b/gi;
 const SEND_OTHER =
-  /(?:^|[\s,;:(])(?:envía(?:lo|los|las)?|envíe|enviar|manda|mande|sube|suba|subir|publica|comparte|reenvía|transmite|sende|senden|schicke|schicken|übermittle|übermitteln|lade\b[^.\n]{0,60}\bhoch|hochladen|poste|teile|envoie|envoyez|envoyer|transmets|transmettez|téléverse[zr]?|publie[zr]?|partage[zr]?|envie|envia|carregue|publique|compartilhe|invia|inviare|carica|отправь(?:те)?|отправить|загрузи(?:те)?|перешли(?:те)?|передай(?:те)?)(?=[\s,.:;)]|$)|发送|发到|发给|上传|提交到|传到|转发|推送到|送信|送って|送る|アップロード|投稿/gi;
+  /(?:^|[\s,;:(])(?:envía(?:lo|los|las)?|envíe|enviar|manda|mande|sube|suba|subir|publica|comparte|reenvía|transmite|sende|senden|schicke|schicken|übermittle|übermitteln|lade\b[^.\n]{0,60}\bhoch|hochladen|poste|teile|envoie|envoyez|envoyer|transmets|transmettez|téléverse[zr]?|publie[zr]?|partage[zr]?|envie|envia|carregue|publique|compartilhe|invia|inviare|carica|отправь(?:те)?|отправить|загрузи(?:те)?|перешли(?:те)?|передай(?:те)?)(?=[\s,.:;)]|$)|发送|发到|发给|上传|提交到|传到|转发|推送到|送信|送って|送る|アップロード|投稿|전송|보내|업로드/gi;
 // Where it goes: a web address, a mail address, a gist, a paste site, an issue, a webhook, a tool the model calls.
 const DESTINATION =
-  /\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/\s])[\w-]+(?:\.[\w-]+)+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|\bgists?\b|\bgh\s+(?:gist|issue|pr)\s+(?:create|comment)\b|\bpaste(?:bin|\s+site)\b|\bhastebin\b|\bwebhooks?\b|\b(?:issue|ticket|pull\s+request)\s+(?:tracker|comments?)\b|\bcomments?\s+on\s+(?:the\s+|an?\s+)?(?:issue|ticket|pull\s+request|PR)\b|\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+\S*[<{$][^\s]*\.[a-z]/i;
+  /\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/\s])[\w-]+(?:\.[\w-]+)+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|\bgists?\b|\bgh\s+(?:gist|issue|pr)\s+(?:create|comment)\b|\bpaste(?:bin|\s+site)\b|\bhastebin\b|\bwebhooks?\b|\b(?:issue|ticket|pull\s+request)\s+(?:tracker|comments?)\b|\bcomments?\s+on\s+(?:the\s+|an?\s+)?(?:issue|ticket|pull\s+request|PR)\b|\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+\S*[<{$][^\s]*\.[a-z]|\bcommit\s+messages?\b|\b(?:PR|pull\s+request)\s+(?:description|body|title)\b|\bpublic\s+(?:issue|repo(?:sitory)?|gist|channel)\b/i;
 // A tool of the model's own that the secrets are to be passed to (`call the log_event tool with …`).
 const TOOL_SINK = /\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+(?:tool|function|mcp\s+tool)\s+(?:with|passing|and\s+pass)\b/i;
+// An address whose query or path has a slot the secret is to fill, opened or fetched: the request carries it.
+const URL_SLOT_SINK = /\b(?:open|fetch|visit|request|load|get|call|curl|browse\s+to|navigate\s+to)\b[^.\n]{0,40}https?:\/\/[^\s)'"`]*[?&/=](?:<[^>\s]{1,60}>|\{\{?[^}\s]{1,60}\}|\$\{?[A-Za-z_]\w*|\[[A-Z_]{3,}\])/i;
 const DNS_SINK = /\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+(?:the\s+(?:host(?:name)?|domain|name)\s+)?\S*[<{$][^\s]*\.[a-z]/i;
 // What the English verb sends: the secrets, or a word that points back at them.
 const OBJECT =
@@ -105,7 +108,7 @@ function units(text: string): Unit[] {
 function sendClause(unit: string): RegExpExecArray | null {
   if (!DESTINATION.test(unit) && !TOOL_SINK.test(unit)) return null;
   // A name looked up with the secret in it: the lookup itself carries it out (DNS exfiltration).
-  const dns = DNS_SINK.exec(unit);
+  const dns = DNS_SINK.exec(unit) ?? URL_SLOT_SINK.exec(unit);
   if (dns !== null && !NEGATION.test(unit.slice(0, dns.index))) return dns;
   const tool = TOOL_SINK.exec(unit);
   if (tool !== null && !NEGATION.test(unit.slice(0, tool.index))) return tool;
