@@ -94,7 +94,10 @@ export function otherLanguageStrings(text: string): ModelText[] {
 export function loadedDocumentNames(code: string): string[] {
   const out: string[] = [];
   for (const m of code.matchAll(/\b(?:readFileSync|readFile|read_text|open|ReadFile|include_str!|include_bytes!|getResourceAsStream|File\.read|readText|go:embed)\b[^\n]{0,160}?["'`/\\ ]([\w.-]+\.(?:md|mdx|txt|prompt))\b/g)) out.push(m[1] as string);
+  // A path kept in a constant and read elsewhere (`PROMPT = HERE / "prompt.md"` … `PROMPT.read_text()`): a string naming the
+  // document in code that reads files.
+  if (/\b(?:readFileSync|readFile|read_text|read_bytes|ReadFile|open)\s*\(/.test(code)) for (const m of code.matchAll(/["'`](?:[\w./-]*\/)?([\w.-]+\.(?:md|mdx|txt|prompt))["'`]/g)) out.push(m[1] as string);
   // A bundler import of the text (`import instructions from "./INSTRUCTIONS.md?raw"`, `require("./prompt.md")`).
   for (const m of code.matchAll(/\b(?:import|require)\b[^\n]{0,80}?["'][^"'\n]*?([\w.-]+\.(?:md|mdx|txt|prompt))(?:\?raw)?["']/g)) out.push(m[1] as string);
-  return out;
+  return [...new Set(out)];
 }

@@ -49,10 +49,13 @@ const SEND_OTHER =
 // Where it goes: a web address, a mail address, a gist, a paste site, an issue, a webhook, a tool the model calls.
 const DESTINATION =
   /\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/\s])[\w-]+(?:\.[\w-]+)+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|\bgists?\b|\bgh\s+(?:gist|issue|pr)\s+(?:create|comment)\b|\bpaste(?:bin|\s+site)\b|\bhastebin\b|\bwebhooks?\b|\b(?:issue|ticket|pull\s+request)\s+(?:tracker|comments?)\b|\bcomments?\s+on\s+(?:the\s+|an?\s+)?(?:issue|ticket|pull\s+request|PR)\b|\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+\S*[<{$][^\s]*\.[a-z]|\bcommit\s+messages?\b|\b(?:PR|pull\s+request)\s+(?:description|body|title)\b|\bpublic\s+(?:issue|repo(?:sitory)?|gist|channel)\b/i;
+const TO_DESTINATION = new RegExp(String.raw`\b(?:to|into|onto|at|via|in|on|as|through)\s+(?:(?:a|an|the|our|this|that|new|secret|public|private|your|their|its|JSON|text|plain\s+text)\s+)*[\x60'"<(]?(?:${DESTINATION.source})`, 'i');
 // A tool of the model's own that the secrets are to be passed to (`call the log_event tool with …`).
 const TOOL_SINK = /\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+(?:tool|function|mcp\s+tool)\s+(?:with|passing|and\s+pass)\b/i;
 // An address whose query or path has a slot the secret is to fill, opened or fetched: the request carries it.
-const URL_SLOT_SINK = /\b(?:open|fetch|visit|request|load|get|call|curl|browse\s+to|navigate\s+to)\b[^.\n]{0,40}https?:\/\/[^\s)'"`]*[?&/=](?:<[^>\s]{1,60}>|\{\{?[^}\s]{1,60}\}|\$\{?[A-Za-z_]\w*|\[[A-Z_]{3,}\])/i;
+// The slot names the secret itself (`{GITHUB_TOKEN}`, `$AWS_SECRET_ACCESS_KEY`, `<contents of .env>`): an API's own
+// `apiKey={key}` in its documentation is how the key authenticates, not a hand-over.
+const URL_SLOT_SINK = /\b(?:open|fetch|visit|request|load|get|call|curl|browse\s+to|navigate\s+to)\b[^.\n]{0,40}https?:\/\/[^\s)'"`]*[?&/=](?:<[^>\n]{0,60}?(?:[A-Z0-9]_(?:TOKEN|KEY|SECRET|PASSWORD)|\.env\b|id_rsa|credentials)[^>\n]{0,40}>|\{\{?[^}\n]{0,60}?(?:[A-Z0-9]_(?:TOKEN|KEY|SECRET|PASSWORD)|\.env\b|id_rsa|credentials)[^}\n]{0,40}\}|\$\{?[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET|PASSWORD)\b)/i;
 const DNS_SINK = /\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+(?:the\s+(?:host(?:name)?|domain|name)\s+)?\S*[<{$][^\s]*\.[a-z]/i;
 // What the English verb sends: the secrets, or a word that points back at them.
 const OBJECT =
@@ -92,7 +95,7 @@ function units(text: string): Unit[] {
     const c = text[i] as string;
     const next = text[i + 1] ?? '\n';
     // A wrapped line continues its sentence unless the next line starts a list item, a heading or a row.
-    const ends = c === '\n' ? /^[ \t]*(?:\n|$|[-*+#>|]|\d+[.)]\s)/.test(text.slice(i + 1, i + 12)) || /[.!?:;。！？]\s*$/.test(text.slice(Math.max(0, i - 2), i)) || /^[ \t]*[#|]/.test(text.slice(start, i)) : /[.!?。！？]/.test(c) && (/\s/.test(next) || /[。！？]/.test(c));
+    const ends = c === '\n' ? /^[ \t]*(?:\n|$|[-*+#>|]|\d+[.)]\s|```|~~~)/.test(text.slice(i + 1, i + 12)) || /[.!?:;。！？]\s*$/.test(text.slice(Math.max(0, i - 2), i)) || /^[ \t]*[#|]/.test(text.slice(start, i)) : /[.!?。！？]/.test(c) && (/\s/.test(next) || /[。！？]/.test(c));
     if (c === '\n') line++;
     if (ends) {
       push(i + 1);
@@ -108,10 +111,16 @@ function units(text: string): Unit[] {
 function sendClause(unit: string): RegExpExecArray | null {
   if (!DESTINATION.test(unit) && !TOOL_SINK.test(unit)) return null;
   // A name looked up with the secret in it: the lookup itself carries it out (DNS exfiltration).
-  const dns = DNS_SINK.exec(unit) ?? URL_SLOT_SINK.exec(unit);
+  // `GET https://…` is an HTTP method in an API's documentation, not an order.
+  const slot = URL_SLOT_SINK.exec(unit);
+  const dns = DNS_SINK.exec(unit) ?? (slot !== null && !/^GET\b/.test(slot[0]) ? slot : null);
   if (dns !== null && !NEGATION.test(unit.slice(0, dns.index))) return dns;
   const tool = TOOL_SINK.exec(unit);
-  if (tool !== null && !NEGATION.test(unit.slice(0, tool.index))) return tool;
+  if (tool !== null && !NEGATION.test(unit.slice(0, tool.index))) {
+    // The tool is handed the secrets, not a command of its own ("call the aws tool with the command …").
+    const given = unit.slice(tool.index + tool[0].length);
+    if (OBJECT.test(given) || SECRET_THING.test(given.slice(0, 80)) || SECRET_WORDS.test(given.slice(0, 60))) return tool;
+  }
   for (const m of unit.matchAll(new RegExp(SEND_OTHER.source, 'gi'))) {
     const lead = unit.slice(Math.max(0, m.index - 30), m.index);
     if (!NEGATION.test(lead) && DESTINATION.test(unit.slice(m.index, m.index + 200))) return m;
@@ -121,7 +130,8 @@ function sendClause(unit: string): RegExpExecArray | null {
     const object = OBJECT.exec(after) ?? (SECRET_THING.test(after.slice(0, 60)) || SECRET_WORDS.test(after.slice(0, 40)) ? /^/.exec(after) : null);
     if (object === null) continue;
     const rest = after.slice(0, 200);
-    const dest = DESTINATION.exec(rest);
+    // The destination is where the verb puts it: after to / into / at / via / in / on (a changelog's "in [#87](https://…)" is a link).
+    const dest = TO_DESTINATION.exec(rest);
     if (dest === null) continue;
     const clause = unit.slice(Math.max(0, m.index - 40), m.index + m[0].length + dest.index + dest[0].length);
     if (NEGATION.test(unit.slice(Math.max(0, m.index - 40), m.index)) || AUTH_USE.test(clause)) continue;
@@ -138,7 +148,7 @@ export function secretHandoffs(text: string): SecretHandoff[] {
   if (text.length > 512 * 1024) return [];
   // Code blocks are commands and samples, read as such by the command rules: the orders are the prose around them.
   const fences = [...text.matchAll(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm)].map((m) => [m.index, m.index + m[0].length] as const);
-  const list = units(text).filter((u) => !fences.some(([a, b]) => u.offset >= a && u.offset < b));
+  const list = units(text).filter((u) => !fences.some(([a, b]) => u.offset < b && u.offset + u.text.length > a));
   // Units under each heading share a section number: the steps of one procedure.
   let section = 0;
   const sectionOf = list.map((u) => (/^\s*#{1,6}\s/.test(u.text) ? ++section : section));
