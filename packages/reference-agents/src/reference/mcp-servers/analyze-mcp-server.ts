@@ -30,6 +30,8 @@ import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
 import { lineJumpingFindings } from './line-jumping.js';
+import { plantFindings } from '../repositories/memory-plant-findings.js';
+import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, loadedDocumentNames, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
@@ -74,6 +76,11 @@ const ANSI_ESCAPE = /\\x1[bB]|\\u001[bB]|\\u\{1[bB]\}|\\033|\\e\[|fromCharCode\(
 /** SGR 8 (conceal), alone or among other parameters: `[8m`, `[0;8m`. */
 const ANSI_CONCEAL = /\[(?:\d+;)*8m/;
 // Documents a server hands the model as resources or prompts.
+/** A cheap test before the memory-plant reading: the text names a memory file or store. */
+const MEMORY_TARGET_ONE = new RegExp(MEMORY_TARGET.source);
+function memoryPlantsLikely(text: string): boolean {
+  return MEMORY_TARGET_ONE.test(text);
+}
 const MODEL_DOCUMENT = /(?:^|\/)(?:resources?|prompts?)\//i;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
@@ -187,7 +194,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       // Resources and prompts the server ships as documents reach the model as they are.
-      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
+      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...(memoryPlantsLikely(text) ? await plantFindings(file.path, text, byPath) : []));
       else if (!isTestOrExample(file.path)) otherDocuments.push(file.path);
       continue;
     }
@@ -197,6 +204,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // anywhere in the package, string literals of servers in other languages, documents the code loads.
     for (const name of loadedDocumentNames(text)) loadedDocuments.add(name);
     const modelTexts = language === null ? (OTHER_SERVER_LANGUAGE.test(file.path) ? otherLanguageStrings(text) : (manifestModelTexts(file.path, text) ?? [])) : [];
+    for (const t of modelTexts) if (memoryPlantsLikely(t.value)) findings.push(...(await plantFindings(file.path, t.value, byPath)).map((f) => ({ ...f, line: t.line })));
     for (const t of modelTexts) {
       const jump = lineJumpingFindings(t.value.replace(/\s*\n\s*/g, ' '), file.path, t.line);
       if (jump.length > 0) {
@@ -288,6 +296,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (strings !== null) findings.push(...instructionTextFindings(strings, stringOptions));
     // Standing orders about other calls in the code's texts (server instructions, prompts, resources, results).
     if (strings !== null && code !== null) findings.push(...lineJumpingFindings(strings, file.path, (o) => lineAt(strings, o)));
+    // An order in the server's texts to write standing orders into the agent's memory (CLAUDE.md, a memory tool), judged by what it plants.
+    if (strings !== null && code !== null && memoryPlantsLikely(strings)) findings.push(...(await plantFindings(file.path, strings, byPath)).map((f) => ({ ...f, line: lineAt(strings, 0) })));
     // A detector's pattern tables (`INJECTION_PATTERNS = [...]`, `re.compile("…")`) spell what it
     // looks for: read apart and reported LOW, as a phrase quoted as an example is.
     if (strings !== null && code !== null) {
@@ -312,6 +322,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool)];
     findings.push(...described, ...parameters, ...receivedContextFindings(tool, [...described, ...parameters]));
     findings.push(...lineJumpingFindings(tool.description.replace(/\s*\n\s*/g, ' '), tool.file, tool.descriptionLine));
+    if (memoryPlantsLikely(tool.description)) findings.push(...(await plantFindings(tool.file, tool.description, byPath)).map((f) => ({ ...f, line: tool.descriptionLine })));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');
     if (schemaText !== '') {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });
