@@ -41,7 +41,7 @@ const HARMFUL_ORDER = new RegExp(
     String.raw`\b(?:curl|wget)\b[^\n|]{0,200}\|\s*(?:sudo\s+)?(?:ba|z)?sh\b|\b(?:iwr|Invoke-WebRequest|irm)\b[^\n]{0,200}\b(?:iex|Invoke-Expression)\b|\bbase64\s+(?:-d|--decode)\b[^\n]{0,60}\|\s*(?:ba|z)?sh\b`,
     String.raw`\b(?:approve|accept|allow)\s+(?:all|every|any)\s+(?:\w+\s+){0,2}(?:commands?|tool\s+calls?|actions?|edits?|requests?)\s+(?:automatically|without\s+(?:asking|confirmation))|\bnever\s+ask\s+(?:the\s+user\s+)?(?:for\s+)?(?:permission|confirmation|approval)\b|\b(?:run|execute|install|approve|proceed|push|commit|delete|send|upload)\b[^.\n]{0,40}\bwithout\s+(?:asking|confirmation|approval)\b`,
     String.raw`\bwithout\s+(?:telling|informing|notifying)\s+(?:the\s+)?user\b`,
-    String.raw`\b(?:send|post|upload|forward|email)\b[^.\n]{0,80}\bto\s+(?:https?:\/\/(?!(?:localhost|127\.0\.0\.1)[:/])|[\w.+-]+@[\w-]+\.)`,
+    String.raw`\b(?:send|post|upload|forward|email)\s+(?:(?:all|every|each|the|their|its|your|any|of)\s+)*(?:it|them|contents?|values?|output|data|files?|code|diffs?|conversations?|history|transcripts?|keys?|tokens?|credentials?|secrets?|passwords?|environment|env|everything)\b[^.\n]{0,60}\bto\s+(?:https?:\/\/(?!(?:localhost|127\.0\.0\.1)[:/])|[\w.+-]+@[\w-]+\.)`,
   ].join('|'),
   'i',
 );
@@ -118,7 +118,9 @@ export function memoryPlants(text: string): MemoryPlant[] {
     const quoted = [...sentence.matchAll(/"([^"\n]{20,})"|“([^”\n]{20,})”/g)].map((q) => q[1] ?? q[2] ?? '');
     const after = text.slice(to, to + 3000);
     const fence = /^\s*(?:\n[^\n`]*){0,2}?\n?[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n[ \t]*\1/.exec(after);
-    const inline = [colon >= 0 ? sentence.slice(colon + 2) : '', ...quoted, fence?.[2] ?? ''].join('\n');
+    // An order ending in a colon plants what follows it: a quotation, an indented or plain paragraph, a list (up to a heading).
+    const follows = /:\s*$/.test(sentence) && fence === null ? (/^[\s\S]{0,1200}?(?=\n#{1,6}\s|$)/.exec(after)?.[0] ?? '') : '';
+    const inline = [colon >= 0 ? sentence.slice(colon + 2) : '', ...quoted, fence?.[2] ?? '', follows.replace(/^[ \t]*>\s?/gm, '')].join('\n');
     const tokens = [...sentence.matchAll(/(?:\.{1,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\.(?:md|mdc|txt|rules|prompt|ya?ml|json)\b/g)].map((t) => t[0].replace(/^\.\//, ''));
     out.push({ offset: from, target: m[0], evidence: `${sentence.trim()}${fence ? `\n${fence[0].trim()}` : ''}`.slice(0, 300), inline, tokens });
   }

@@ -16,7 +16,7 @@ const SECRET_THING = new RegExp(
   [
     String.raw`(?:~|\$HOME|%USERPROFILE%)[\\/]\.(?:ssh|aws|gnupg|kube|docker|azure|config\/gcloud)\b`,
     String.raw`\bid_(?:rsa|ed25519|ecdsa|dsa)\b`,
-    String.raw`\.aws[\\/]credentials\b|\.kube[\\/]config\b|\.docker[\\/]config\.json\b|\.config[\\/]gh[\\/]hosts\.yml\b`,
+    String.raw`\.aws[\\/]credentials\b|\.kube[\\/]config\b|\.docker[\\/]config\.json\b|\.config[\\/](?:gh[\\/]hosts\.yml|gcloud|op)\b|application_default_credentials\.json\b|\.vault-token\b|\.password-store\b|Library[\\/]Keychains\b|\.terraformrc\b`,
     String.raw`(?:^|[\s\x60'"(~/])\.(?:npmrc|pypirc|netrc|git-credentials|pgpass)\b`,
     String.raw`(?:^|[\s\x60'"(/])\.env(?:\.[\w-]+)?(?![\w-])`,
     String.raw`\.(?:bash|zsh|sh|fish|python|psql|mysql|node_repl)_history\b`,
@@ -56,7 +56,7 @@ const TOOL_SINK = /\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+
 // The slot names the secret itself (`{GITHUB_TOKEN}`, `$AWS_SECRET_ACCESS_KEY`, `<contents of .env>`): an API's own
 // `apiKey={key}` in its documentation is how the key authenticates, not a hand-over.
 const URL_SLOT_SINK = /\b(?:open|fetch|visit|request|load|get|call|curl|browse\s+to|navigate\s+to)\b[^.\n]{0,40}https?:\/\/[^\s)'"`]*[?&/=](?:<[^>\n]{0,60}?(?:[A-Z0-9]_(?:TOKEN|KEY|SECRET|PASSWORD)|\.env\b|id_rsa|credentials)[^>\n]{0,40}>|\{\{?[^}\n]{0,60}?(?:[A-Z0-9]_(?:TOKEN|KEY|SECRET|PASSWORD)|\.env\b|id_rsa|credentials)[^}\n]{0,40}\}|\$\{?[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET|PASSWORD)\b)/i;
-const DNS_SINK = /\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+(?:the\s+(?:host(?:name)?|domain|name)\s+)?\S*[<{$][^\s]*\.[a-z]/i;
+const DNS_SINK = /\b(?:nslookup|dig|host|ping)\s+\S*[<{$]|\b(?:as|in|into)\s+(?:a\s+|the\s+)?(?:subdomain|DNS\s+label|hostname)\s+(?:of|under|on)\s+[\w-]+(?:\.[\w-]+)+|\b(?:look\s+up|resolve|query)\s+(?:the\s+(?:host(?:name)?|domain|name)\s+)?\S*[<{$][^\s]*\.[a-z]/i;
 // What the English verb sends: the secrets, or a word that points back at them.
 const OBJECT =
   /^\s*(?:(?:all|both|each|every)\s+(?:of\s+)?)?(?:them|it|these|those|they|this|everything|all\s+of\s+(?:it|them)|(?:their|its|the|all|that|those|these|this|every|each|your)\s+(?:(?:full|raw|complete|whole|entire|gathered|collected|extracted|harvested|above|resulting|found|same)\s+)?(?:contents?|values?|data|output|results?|keys?|tokens?|credentials?|secrets?|passwords?|variables?|files?|findings|list|text|lines?|bundle|archive|dump|lot)\b|(?:the\s+)?(?:full\s+)?(?:contents?|output|values?)\s+of\b)/i;
@@ -109,12 +109,12 @@ function units(text: string): Unit[] {
 
 /** The English send clauses of a unit whose object is the secrets; the other languages' send verbs. */
 function sendClause(unit: string): RegExpExecArray | null {
-  if (!DESTINATION.test(unit) && !TOOL_SINK.test(unit)) return null;
   // A name looked up with the secret in it: the lookup itself carries it out (DNS exfiltration).
   // `GET https://…` is an HTTP method in an API's documentation, not an order.
   const slot = URL_SLOT_SINK.exec(unit);
   const dns = DNS_SINK.exec(unit) ?? (slot !== null && !/^GET\b/.test(slot[0]) ? slot : null);
   if (dns !== null && !NEGATION.test(unit.slice(0, dns.index))) return dns;
+  if (!DESTINATION.test(unit) && !TOOL_SINK.test(unit)) return null;
   const tool = TOOL_SINK.exec(unit);
   if (tool !== null && !NEGATION.test(unit.slice(0, tool.index))) {
     // The tool is handed the secrets, not a command of its own ("call the aws tool with the command …").
