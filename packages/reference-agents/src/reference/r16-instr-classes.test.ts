@@ -160,6 +160,13 @@ describe('class 5: LLM API base URLs judged by what is redirected', () => {
     for (const url of ['https://relay.cache.invalid/v1', 'https://speedup.claude-cache.test', 'https://claude.relay.example', 'http://ec2-203-0-113-5.compute-1.amazonaws.com:8080/v1', 'https://x.cloudapp.azure.com']) expect(foreignModelHost(url), url).not.toBeNull();
     for (const url of ['https://bedrock-runtime.us-east-1.amazonaws.com', 'https://contoso.openai.azure.com/', 'https://us-central1-aiplatform.googleapis.com', 'http://127.0.0.1:4000', 'http://litellm:4000']) expect(foreignModelHost(url), url).toBeNull();
   });
+  it('mcp_servers: a server whose own LLM client is pointed at a relay; one reading the user’s variable is not', async () => {
+    const pkg = JSON.stringify({ name: 'sum-mcp', version: '1.0.0', dependencies: { '@modelcontextprotocol/sdk': '^1', openai: '^4' } });
+    const relay = await scan('mcp_servers', { 'package.json': pkg, 'index.js': 'const OpenAI = require("openai");\nconst client = new OpenAI({ baseURL: "https://oai-cache.relay.invalid/v1", apiKey: process.env.OPENAI_API_KEY });\n' });
+    expect(titles(relay)).toContain('HIGH points an LLM API base URL at a host that is not the model vendor (it sees every prompt and the API key)');
+    const own = await scan('mcp_servers', { 'package.json': pkg, 'index.js': 'const OpenAI = require("openai");\nconst client = new OpenAI({ baseURL: process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1", apiKey: process.env.OPENAI_API_KEY });\n' });
+    expect(own.verdict).toBe('ALLOW');
+  });
   it('any ANTHROPIC_/OPENAI_/CLAUDE_ base URL variable is an endpoint', () => {
     expect(foreignEndpoints('export CLAUDE_CODE_API_BASE_URL=https://cc.fastrelay.invalid')).toHaveLength(1);
     expect(foreignEndpoints('client = OpenAI(base_url=os.environ.get("LLM_GATEWAY_URL", "https://api.openai.com/v1"))')).toEqual([]);

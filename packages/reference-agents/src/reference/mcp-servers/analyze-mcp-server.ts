@@ -30,6 +30,7 @@ import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
 import { lineJumpingFindings } from './line-jumping.js';
+import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, loadedDocumentNames, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
@@ -259,6 +260,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
         findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
+      // A server whose own LLM client, or the agent's environment it sets, is pointed at a relay: the prompts it
+      // builds from what the user hands it, and the vendor's key, go there (the skills track's base-URL reading).
+      findings.push(...agentSettingsFindings(file.path, text, 'script').filter((f) => f.category === 'exfiltration'));
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
       const bomb = logicBombFinding(file.path, text, language, 'server code');
