@@ -37,9 +37,11 @@ describe('code that writes a coding agent’s approvals or sandbox off', () => {
   });
   it('is MED in a dev container’s setup, the container being the sandbox', () => {
     const code = `"""Post-install for the Claude Code devcontainer."""\nimport json\nfrom pathlib import Path\np = Path.home() / ".claude" / "settings.json"\np.write_text(json.dumps({"permissions": {"defaultMode": "bypassPermissions"}}))`;
-    expect(agentSettingsFindings('resources/post_install.py', code, 'automatic', { devContainer: true })[0]?.severity).toBe('MED');
+    // Round r16: contained only when the artifact's real dev container runs the script (devContainerScripts).
+    expect(agentSettingsFindings('resources/post_install.py', code, 'automatic', { containerScripts: new Set(['resources/post_install.py']) })[0]?.severity).toBe('MED');
     expect(agentSettingsFindings('resources/post_install.py', code, 'automatic')[0]?.severity).toBe('CRIT');
-    expect(agentSettingsFindings('.devcontainer/post-create.py', code, 'script')[0]?.severity).toBe('MED');
+    expect(agentSettingsFindings('.devcontainer/post-create.py', code, 'script', { containerScripts: new Set(['.devcontainer/post-create.py']) })[0]?.severity).toBe('MED');
+    expect(agentSettingsFindings('.devcontainer/post-create.py', code, 'script')[0]?.severity).toBe('HIGH');
   });
 });
 

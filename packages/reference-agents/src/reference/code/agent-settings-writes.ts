@@ -41,8 +41,11 @@ const AGENT_DIR = /["'\x60/\\](?:\.claude|\.codex|\.gemini|\.qwen|\.cursor|\.ama
 const AGENT_FILE_NAME = /["'\x60/\\](?:settings\.json|config\.toml|cli-config\.json|config\.json|config\.ya?ml)["'\x60]/;
 const SHELL_STARTUP = /\.(?:bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b|\bconfig\.fish\b|profile\.ps1/i;
 
+/** Settings that exist on the user's machine only: the desktop editors' user settings. */
+const HOST_ONLY_SETTINGS = /(?:Code(?: - Insiders)?|Cursor|VSCodium|Windsurf)\/User\/settings\.json|claude_desktop_config/i;
+
 /** A file written: Node and Python writes, shell redirection, in-place edits, PowerShell. */
-const WRITES =
+export const WRITES =
   /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile|writeJsonSync|writeJson|outputJson\w*|write_text|write_bytes|json\.dump|toml\.dump|tomli_w\.dump|yaml\.(?:safe_)?dump|Set-Content|Add-Content|Out-File)\b|\.write\s*\(|\bopen\s*\([^)\n]*,\s*["'](?:w|a|r\+|w\+|a\+)b?["']|>>?\s*["'$~\w/]|\btee\s+(?:-a\s+)?\S|\bsed\s+-i|\bjq\b[^\n]*>|\bmv\s+\S+\s+\S*(?:settings|config)/;
 
 /**
@@ -86,7 +89,7 @@ export function approvalSettingsWrite(code: string): SettingsWrite | null {
 
 /** Variables that carry a coding agent's or an LLM SDK's API base URL. */
 export const ENDPOINT_NAME =
-  /\b(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE(?:_URL)?|OPENAI_API_HOST|OPENAI_ENDPOINT|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|GEMINI_BASE_URL|GOOGLE_VERTEX_BASE_URL|AZURE_OPENAI_ENDPOINT|AZURE_OPENAI_BASE_URL|CODEX_API_BASE|MISTRAL_API_BASE|GROQ_BASE_URL)\b/;
+  /\b(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|ANTHROPIC_BEDROCK_BASE_URL|ANTHROPIC_VERTEX_BASE_URL|OPENAI_BASE_URL|OPENAI_API_BASE(?:_URL)?|OPENAI_API_HOST|OPENAI_ENDPOINT|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|GEMINI_BASE_URL|GOOGLE_VERTEX_BASE_URL|AZURE_OPENAI_ENDPOINT|AZURE_OPENAI_BASE_URL|CODEX_API_BASE|MISTRAL_API_BASE|GROQ_BASE_URL|(?:ANTHROPIC|OPENAI|CLAUDE|CLAUDE_CODE|GEMINI|CODEX)_(?:[A-Z]+_){0,2}(?:BASE_URL|API_BASE|API_URL|API_ENDPOINT))\b/;
 const ENDPOINT_ASSIGN = new RegExp(
   String.raw`${ENDPOINT_NAME.source}["'\x60\]]{0,2}\s*(?:=|:|,|\bto\b)\s*(?:\w+\(\s*)?["'\x60]?(https?:\/\/[^\s"'\x60)<>,;}\]\\]+)`,
   'g',
@@ -105,9 +108,20 @@ const API_KEY_OPTION = /\b(?:api_?key|apiKey|auth_token|authToken)\b\s*[:=]/;
  * project chooses as its provider), the machine itself and private networks.
  */
 const KNOWN_MODEL_HOST =
-  /(?:^|\.)(?:anthropic\.com|claude\.ai|openai\.com|openai\.azure\.com|azure\.com|azure-api\.net|microsoft\.com|googleapis\.com|google\.com|amazonaws\.com|openrouter\.ai|groq\.com|together\.(?:ai|xyz)|deepseek\.com|mistral\.ai|fireworks\.ai|perplexity\.ai|x\.ai|cohere\.(?:ai|com)|deepinfra\.com|cerebras\.ai|moonshot\.(?:ai|cn)|aliyuncs\.com|bigmodel\.cn|z\.ai|siliconflow\.(?:cn|com)|novita\.ai|hyperbolic\.xyz|replicate\.com|huggingface\.co|cloudflare\.com|nvidia\.com|github\.ai|githubcopilot\.com|sambanova\.ai|lepton\.run|ollama\.com|minimax(?:i)?\.(?:chat|io|com)|volces\.com|baidubce\.com|tencentcloudapi\.com|anyscale\.com|databricks\.com|ai-gateway\.vercel\.sh|portkey\.ai|helicone\.ai|llmgateway\.io|litellm\.ai|ai21\.com|voyageai\.com|jina\.ai|lmstudio\.ai|localhost|localhost\.localdomain|host\.docker\.internal)$/i;
-const PRIVATE_HOST = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$|\[?::1\]?$)|\.(?:local|internal|lan|test|example|invalid|localhost)$|^[\w-]+$/i;
-const PLACEHOLDER_HOST = /(?:^|\.)example\.(?:com|org|net)$|your|<|\{|\$|my-?(?:proxy|gateway|server|endpoint|host|domain|company|org)|proxy\.company|company\.com|\bacme\b|\bcorp\b/i;
+  /(?:^|\.)(?:anthropic\.com|claude\.ai|openai\.com|openai\.azure\.com|azure\.com|azure-api\.net|microsoft\.com|googleapis\.com|google\.com|amazonaws\.com|api\.aws|openrouter\.ai|groq\.com|together\.(?:ai|xyz)|deepseek\.com|mistral\.ai|fireworks\.ai|perplexity\.ai|x\.ai|cohere\.(?:ai|com)|deepinfra\.com|cerebras\.ai|moonshot\.(?:ai|cn)|aliyuncs\.com|bigmodel\.cn|z\.ai|siliconflow\.(?:cn|com)|novita\.ai|hyperbolic\.xyz|replicate\.com|huggingface\.co|cloudflare\.com|nvidia\.com|github\.ai|githubcopilot\.com|sambanova\.ai|lepton\.run|ollama\.com|minimax(?:i)?\.(?:chat|io|com)|volces\.com|baidubce\.com|tencentcloudapi\.com|anyscale\.com|databricks\.com|ai-gateway\.vercel\.sh|portkey\.ai|helicone\.ai|llmgateway\.io|litellm\.ai|ai21\.com|voyageai\.com|jina\.ai|lmstudio\.ai|localhost|localhost\.localdomain|host\.docker\.internal)$/i;
+// Reserved top-level names (`.test`, `.example`, `.invalid`) are not the machine or a private network: a
+// sample or a defanged attack writes its relay there, and a real configuration never resolves one.
+const PRIVATE_HOST = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$|\[?::1\]?$)|\.(?:local|internal|lan|localhost)$|^[\w-]+$/i;
+// Clouds where anyone can put a host under the provider's domain (a VM, a function, an API gateway, a
+// storage bucket): only the model service's own names there are the provider.
+const SHARED_CLOUD_HOST = /(?:^|\.)(?:amazonaws\.com|azure\.com|googleapis\.com|google\.com|cloudflare\.com|microsoft\.com)$/i;
+const MODEL_SERVICE_HOST =
+  /^(?:bedrock[\w-]*\.[\w-]+\.amazonaws\.com|runtime\.sagemaker\.[\w-]+\.amazonaws\.com|[\w-]+\.(?:openai|cognitiveservices|services\.ai|inference\.ai|api\.cognitive)\.azure\.com|models\.inference\.ai\.azure\.com|(?:[\w.-]+[.-])?(?:aiplatform|generativelanguage)(?:\.[\w-]+)*\.googleapis\.com|gateway\.ai\.cloudflare\.com|api\.cloudflare\.com|[\w.-]*\.ai\.azure\.com)$/i;
+// `example.com` is what a document writes for "your host"; a program or a configuration that sends its
+// model traffic there is set up for a host, and a defanged relay is written so.
+const EXAMPLE_DOMAIN = /\.example\.(?:com|org|net)\b/i;
+// A sentinel host that says it is no host (`https://unresolved.invalid`, an SDK failing closed) is not a relay.
+const PLACEHOLDER_HOST = /^(?:unresolved|unset|unconfigured|none|null|dummy|placeholder|undefined|unknown|not-?set|missing|disabled)\.|(?:^|\.)example\.(?:com|org|net)$|your|<|\{|\$|my-?(?:proxy|gateway|server|endpoint|host|domain|company|org)|proxy\.company|company\.com|\bacme\b|\bcorp\b/i;
 
 const ENDPOINT_HINT = /_BASE|_URL|_ENDPOINT|_API_HOST|base_?url|baseU[rR][lL]|api_?base|apiBase|azure_endpoint|apiEndpoint/;
 
@@ -121,9 +135,10 @@ export interface ForeignEndpoint {
 }
 
 /** The host of a URL when it is not the vendor's, a known provider's, the machine's or a placeholder; else null. */
-export function foreignModelHost(url: string): string | null {
+export function foreignModelHost(url: string, options: { exampleIsPlaceholder?: boolean } = {}): string | null {
   const host = /^https?:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#]+)/i.exec(url)?.[1]?.toLowerCase() ?? '';
-  if (host === '' || KNOWN_MODEL_HOST.test(host) || PRIVATE_HOST.test(host) || PLACEHOLDER_HOST.test(host) || PLACEHOLDER_HOST.test(url)) return null;
+  if (host === '' || PRIVATE_HOST.test(host) || PLACEHOLDER_HOST.test(host.replace(EXAMPLE_DOMAIN, options.exampleIsPlaceholder === false ? '.host' : '$&')) || PLACEHOLDER_HOST.test(url.replace(EXAMPLE_DOMAIN, options.exampleIsPlaceholder === false ? '.host' : '$&'))) return null;
+  if (KNOWN_MODEL_HOST.test(host) && (!SHARED_CLOUD_HOST.test(host) || MODEL_SERVICE_HOST.test(host))) return null;
   return host;
 }
 
@@ -134,7 +149,7 @@ export function foreignModelHost(url: string): string | null {
  * with it is the vendor's (`OPENAI_API_KEY`, or no key option at all, so the SDK reads the vendor's).
  * A URL read from the user's environment (`process.env.OPENAI_BASE_URL ?? …`) is the user's choice.
  */
-export function foreignEndpoints(text: string, options: { clientOptions?: boolean } = {}): ForeignEndpoint[] {
+export function foreignEndpoints(text: string, options: { clientOptions?: boolean; exampleIsPlaceholder?: boolean } = {}): ForeignEndpoint[] {
   // Nothing to read without a URL, or without an endpoint variable or an option name.
   if (text.length > 512 * 1024 || !text.includes('://') || !ENDPOINT_HINT.test(text)) return [];
   const out: ForeignEndpoint[] = [];
@@ -142,14 +157,14 @@ export function foreignEndpoints(text: string, options: { clientOptions?: boolea
     // `os.environ.get("OPENAI_BASE_URL", "https://…")` is a default the user's own variable overrides.
     const before = text.slice(Math.max(0, m.index - 24), m.index);
     if (/(?:\.get\(|getenv\(|\.env\.|environ\.get\(|\$\{?)\s*["'\x60]?$/.test(before)) continue;
-    const host = foreignModelHost(m[2]!);
+    const host = foreignModelHost(m[2]!, options);
     if (host !== null) out.push({ offset: m.index, name: m[1]!, url: m[2]!, host, kind: 'variable' });
   }
   if (options.clientOptions !== false && LLM_CLIENT.test(text)) {
     const vendorKey = VENDOR_KEY.test(text) || !API_KEY_OPTION.test(text);
     if (vendorKey) {
       for (const m of text.matchAll(CLIENT_BASE)) {
-        const host = foreignModelHost(m[2]!);
+        const host = foreignModelHost(m[2]!, options);
         if (host !== null) out.push({ offset: m.index, name: m[1]!, url: m[2]!, host, kind: 'client' });
       }
     }
@@ -168,15 +183,17 @@ const LOOKS_LIKE_CODE = /\.(?:[cm]?[jt]sx?|py[w]?|sh|bash|zsh|ps1|rb|go|rs|java|
  * (HIGH; where a program sets it for the agent's own process or writes it to a settings or startup
  * file, it is the agent's traffic and key that go there).
  */
-export function agentSettingsFindings(file: string, text: string, kind: SettingsTextKind, options: { devContainer?: boolean } = {}): AgentFinding[] {
+export function agentSettingsFindings(file: string, text: string, kind: SettingsTextKind, options: { containerScripts?: ReadonlySet<string> } = {}): AgentFinding[] {
   const out: AgentFinding[] = [];
   const lineAt = lineLocator(text);
   if (kind === 'script' || kind === 'automatic') {
     const write = approvalSettingsWrite(text);
     // A dev container's setup that lets the agent run unasked inside the container, which is its sandbox (the
-    // reference devcontainer of Claude Code does this): the setup script sits in `.devcontainer/`, or says it
-    // runs in the container the artifact ships.
-    const contained = /(?:^|\/)\.devcontainer\//.test(file) || (options.devContainer === true && /\b(?:dev\s*container|container)\b/i.test(text));
+    // reference devcontainer of Claude Code does this): only a script the artifact's real dev container runs
+    // inside it (`devContainerScripts`), writing a file the container has. Sitting in a folder named like
+    // `.devcontainer/` or saying "devcontainer" is no proof, and the editor's own user settings
+    // (`Code/User/settings.json`) live on the user's machine, never in the container.
+    const contained = write !== null && options.containerScripts?.has(file) === true && !HOST_ONLY_SETTINGS.test(write.target);
     if (write !== null) {
       out.push(
         referenceFinding({
@@ -192,7 +209,8 @@ export function agentSettingsFindings(file: string, text: string, kind: Settings
   }
   // Client options are read in code only: a document's snippet that builds a client is an example of use.
   const code = kind !== 'document' || LOOKS_LIKE_CODE.test(file);
-  const endpoints = foreignEndpoints(text, { clientOptions: code });
+  // A bare `example.com` host is a placeholder in a document only; a shipped program or configuration (outside tests and examples) means it.
+  const endpoints = foreignEndpoints(text, { clientOptions: code, exampleIsPlaceholder: kind === 'document' || /(?:^|\/)(?:tests?|__tests__|spec|examples?|fixtures?|docs?)\/|\.(?:test|spec)\.|example/i.test(file) });
   const first = endpoints[0];
   if (first !== undefined) {
     out.push(

@@ -31,6 +31,10 @@ import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
 import { lineJumpingFindings } from './line-jumping.js';
+import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { plantFindings } from '../repositories/memory-plant-findings.js';
+import { MEMORY_TARGET } from '../text/memory-plant.js';
+import { OTHER_SERVER_LANGUAGE, loadedDocumentNames, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
@@ -76,6 +80,11 @@ const ANSI_ESCAPE = /\\x1[bB]|\\u001[bB]|\\u\{1[bB]\}|\\033|\\e\[|fromCharCode\(
 /** SGR 8 (conceal), alone or among other parameters: `[8m`, `[0;8m`. */
 const ANSI_CONCEAL = /\[(?:\d+;)*8m/;
 // Documents a server hands the model as resources or prompts.
+/** A cheap test before the memory-plant reading: the text names a memory file or store. */
+const MEMORY_TARGET_ONE = new RegExp(MEMORY_TARGET.source);
+function memoryPlantsLikely(text: string): boolean {
+  return MEMORY_TARGET_ONE.test(text);
+}
 const MODEL_DOCUMENT = /(?:^|\/)(?:resources?|prompts?)\//i;
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
@@ -169,6 +178,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   };
   // Some server code file names a secret or user-data source beyond credential files and the environment.
   let readsUserSources = false;
+  /** Names of documents the code loads, and the documents outside resources/ and prompts/. */
+  const loadedDocuments = new Set<string>();
+  const otherDocuments: string[] = [];
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -191,7 +203,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       // Resources and prompts the server ships as documents reach the model as they are.
-      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
+      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...(memoryPlantsLikely(text) ? await plantFindings(file.path, text, byPath) : []));
+      else if (!isTestOrExample(file.path)) otherDocuments.push(file.path);
       continue;
     }
     if (isTestOrExample(file.path)) continue;
@@ -199,6 +212,18 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025).
     const hijack = language === 'javascript' || language === 'typescript' || /\.html?$/i.test(file.path) ? addressHijackFinding(file.path, text) : null;
     if (hijack !== null) findings.push(hijack);
+    // Text for the model outside the parsed languages' strings and the resources/prompts folders: manifests
+    // anywhere in the package, string literals of servers in other languages, documents the code loads.
+    for (const name of loadedDocumentNames(text)) loadedDocuments.add(name);
+    const modelTexts = language === null ? (OTHER_SERVER_LANGUAGE.test(file.path) ? otherLanguageStrings(text) : (manifestModelTexts(file.path, text) ?? [])) : [];
+    for (const t of modelTexts) if (memoryPlantsLikely(t.value)) findings.push(...(await plantFindings(file.path, t.value, byPath)).map((f) => ({ ...f, line: t.line })));
+    for (const t of modelTexts) {
+      const jump = lineJumpingFindings(t.value.replace(/\s*\n\s*/g, ' '), file.path, t.line);
+      if (jump.length > 0) {
+        findings.push(...jump);
+        break;
+      }
+    }
     if ((language === 'javascript' || language === 'typescript' || language === 'python') && SECRET_OR_USER_DATA_SOURCE.test(text)) readsUserSources = true;
     const deep = worthParsing(text);
     const inputToProcess: InputToProcess = new Map();
@@ -246,6 +271,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
         findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
+      // A server whose own LLM client, or the agent's environment it sets, is pointed at a relay: the prompts it
+      // builds from what the user hands it, and the vendor's key, go there (the skills track's base-URL reading).
+      findings.push(...agentSettingsFindings(file.path, text, 'script').filter((f) => f.category === 'exfiltration'));
       const shell = language !== 'python' ? socketShellFinding(file.path, text) : null;
       if (shell !== null) findings.push(shell);
       // An HTTP server on every interface, no credential checked, a process started from the request (CVE-2025-49596 class, r16).
@@ -290,6 +318,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (strings !== null) findings.push(...instructionTextFindings(strings, stringOptions));
     // Standing orders about other calls in the code's texts (server instructions, prompts, resources, results).
     if (strings !== null && code !== null) findings.push(...lineJumpingFindings(strings, file.path, (o) => lineAt(strings, o)));
+    // An order in the server's texts to write standing orders into the agent's memory (CLAUDE.md, a memory tool), judged by what it plants.
+    if (strings !== null && code !== null && memoryPlantsLikely(strings)) findings.push(...(await plantFindings(file.path, strings, byPath)).map((f) => ({ ...f, line: lineAt(strings, 0) })));
     // A detector's pattern tables (`INJECTION_PATTERNS = [...]`, `re.compile("…")`) spell what it
     // looks for: read apart and reported LOW, as a phrase quoted as an example is.
     if (strings !== null && code !== null) {
@@ -299,6 +329,14 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
   }
 
+  // Documents the code loads by name (a prompt template, a README served as the server's instructions) reach the model as they are.
+  for (const path of otherDocuments) {
+    if (!loadedDocuments.has(path.slice(path.lastIndexOf('/') + 1))) continue;
+    const f = byPath.get(path);
+    const text = f === undefined ? null : await readArtifactText(f);
+    if (text !== null) findings.push(...lineJumpingFindings(text, path, (o) => lineAt(text, o)));
+  }
+
   for (const tool of tools) {
     const described = instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' });
     // Instructions in parameter names and parameter descriptions reach the model just the same
@@ -306,6 +344,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool)];
     findings.push(...described, ...parameters, ...receivedContextFindings(tool, [...described, ...parameters]));
     findings.push(...lineJumpingFindings(tool.description.replace(/\s*\n\s*/g, ' '), tool.file, tool.descriptionLine));
+    if (memoryPlantsLikely(tool.description)) findings.push(...(await plantFindings(tool.file, tool.description, byPath)).map((f) => ({ ...f, line: tool.descriptionLine })));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');
     if (schemaText !== '') {
       for (const f of instructionTextFindings(schemaText, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) findings.push({ ...f, line: tool.line });

@@ -34,7 +34,13 @@ import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
 import { addressHijackFinding } from '../code/address-hijack.js';
 import { artifactEscapeFindings, escapeManifestKind } from '../code/artifact-escape.js';
 import { pythonBuildHooks } from '../packages/analyze-package.js';
-import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { WRITES, agentSettingsFindings, joinedPaths } from '../code/agent-settings-writes.js';
+import { MEMORY_FILE_IN_CODE, plantedHarm, stringLiterals } from '../text/memory-plant.js';
+import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
+import { plantFindings } from './memory-plant-findings.js';
+import { referenceFinding } from '../common/reference-finding.js';
+import { lineLocator } from '../text/line-locator.js';
+import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -95,7 +101,16 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const loaders: string[] = [];
     /** Findings of code that writes an agent's approvals off: CRIT once the walk knows the file runs by itself. */
     const settingsWrites: AgentFinding[] = [];
-    const hasDevContainer = files.some((f) => /(?:^|\/)\.devcontainer(?:\/[^/]+)?\/devcontainer\.json$|(?:^|\/)\.devcontainer\.json$/.test(f.path));
+    // Scripts the checkout's real dev container runs inside the container: there, the agent's settings are the container's.
+    const containerScripts = await devContainerScripts([...byPath.keys()], async (p) => {
+      const f = byPath.get(p);
+      return f === undefined ? null : readArtifactText(f);
+    });
+    // A script a package manifest's scripts also run (`postinstall`) runs on the user's machine as well.
+    for (const f of files.filter((x) => /(?:^|\/)package\.json$/.test(x.path) && containerScripts.size > 0)) {
+      const manifest = (await readArtifactText(f)) ?? '';
+      for (const p of [...containerScripts]) if (manifest.includes(p)) containerScripts.delete(p);
+    }
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
@@ -141,6 +156,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (isAgentRulesPath(file.path)) {
         own.push(...agentRulesFindings(file.path, text, false));
         own.push(...agentSettingsFindings(file.path, text, 'document'));
+        // A rules file that has the agent copy text or a committed file into its memory: judged by what is planted.
+        own.push(...(await plantFindings(file.path, text, byPath)));
+        for (const h of secretHandoffs(text)) own.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
       }
       else {
         own.push(...hiddenTextFindings(file.path, text));
@@ -150,8 +168,15 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // Programs that write an agent's approvals off or point an LLM client at a relay; configuration that does
       // (agent configuration files have their own reading of `env`).
       if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
+      if (SETTINGS_WRITER.test(file.path) && !example && MEMORY_FILE_IN_CODE.test(joinedPaths(text)) && WRITES.test(text)) {
+        // A program that writes harmful standing orders (its own strings, or a committed file it names) into a memory file.
+        const named = files.filter((f) => f.path !== file.path && /\.(?:md|txt|mdc|rules|prompt)$/i.test(f.path) && f.size <= 256 * 1024 && text.includes(f.path.slice(f.path.lastIndexOf('/') + 1)));
+        const shipped = (await Promise.all(named.slice(0, 10).map(async (f) => (await readArtifactText(f)) ?? ''))).join('\n');
+        const harm = plantedHarm(`${stringLiterals(text)}\n${shipped}`);
+        if (harm !== null) own.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'code writes harmful standing orders into an agent’s memory or rules file', file: file.path, line: lineLocator(text)(Math.max(0, text.search(/(?:CLAUDE|AGENTS|GEMINI)\.md|cursorrules|windsurfrules|clinerules|copilot-instructions|\.(?:cursor|windsurf|roo|kiro)\/(?:rules|steering)|['"](?:CLAUDE|AGENTS|GEMINI)['"]/))), evidence: `${named.map((f) => f.path).join(', ')} (${harm})`.slice(0, 300) }));
+      }
       if (SETTINGS_WRITER.test(file.path)) {
-        const settings = agentSettingsFindings(file.path, text, 'script', { devContainer: hasDevContainer });
+        const settings = agentSettingsFindings(file.path, text, 'script', { containerScripts });
         if (example) own.push(...settings);
         else settingsWrites.push(...settings);
       } else if (configKind === null && ENDPOINT_CONFIG.test(file.path)) own.push(...agentSettingsFindings(file.path, text, 'config'));

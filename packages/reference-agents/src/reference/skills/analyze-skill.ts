@@ -30,9 +30,13 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
-import { APPROVAL_OFF, agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { APPROVAL_OFF, WRITES, agentSettingsFindings, joinedPaths } from '../code/agent-settings-writes.js';
+import { MEMORY_FILE_IN_CODE, MEMORY_TARGET, plantedHarm, stringLiterals } from '../text/memory-plant.js';
+import { plantFindings } from '../repositories/memory-plant-findings.js';
+import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
+import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -258,7 +262,20 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // Files the skill's documents tell the agent to read or follow whatever their name (`docs/STYLE`,
   // `reference/steps.yaml`, `prompts/setup.prompt`): its instruction surface, judged as documents are.
   const instructionFiles = await referencedInstructionFiles(allFiles, skillMd?.path ?? 'SKILL.md');
-  const shipsDevContainer = allFiles.some((f) => /(?:^|\/)(?:\.?devcontainer\.json|Dockerfile|Containerfile)$/i.test(f.path));
+  /** Orders to write into an agent's memory, and scripts that write a memory file: judged by what they write after the walk. */
+  const plantTexts: Array<{ file: string; text: string }> = [];
+  const memoryScripts: Array<{ file: string; text: string }> = [];
+  // Scripts the skill's real dev container runs inside the container: there, the agent's settings are the container's.
+  const containerScripts = await devContainerScripts(allFiles.map((f) => f.path), async (p) => {
+    const f = allFiles.find((x) => x.path === p);
+    return f === undefined ? null : readArtifactText(f);
+  }, { templates: true });
+  // A script the skill's documents also tell the agent to run by its shipped path runs on the user's machine as well.
+  for (const f of allFiles) {
+    if (containerScripts.size === 0 || !DOCUMENT.test(f.path)) continue;
+    const doc = (await readArtifactText(f)) ?? '';
+    for (const p of [...containerScripts]) if (new RegExp(String.raw`\b(?:python3?|uv\s+run|node|bash|sh|pwsh|ruby|perl)\s+(?:-\S+\s+)*(?:\.\/)?${p.replace(/[.]/g, '\\.')}\b`).test(doc)) containerScripts.delete(p);
+  }
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
@@ -283,6 +300,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
       }
       findings.push(...agentActionFindings(text, file.path));
+      if (MEMORY_TARGET_TEST.test(text)) plantTexts.push({ file: file.path, text });
+      // Secrets collected in one step and sent out in another, however the document spreads or words them.
+      for (const h of secretHandoffs(text)) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
@@ -321,7 +341,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const payloadHook = hookCommandWithPayload(text);
       // Writing the agent's approvals off, or its API base URL to a relay; inside the dev container the skill ships,
       // the agent's settings written there are the container's, not the user's machine's.
-      const settings = agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer });
+      const settings = agentSettingsFindings(file.path, text, 'automatic', { containerScripts });
       const inContainer = settings.some((f) => f.category === 'excessive_permissions' && f.severity === 'MED');
       findings.push(...settings);
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
@@ -330,6 +350,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         return payloadHook ? { ...f, severity: 'CRIT' as const, title: 'script registers an agent hook whose command downloads, decodes or sends data' } : f;
       }));
       imageScripts.push({ path: file.path, text });
+      if (MEMORY_FILE_IN_CODE.test(joinedPaths(text)) && WRITES.test(text)) memoryScripts.push({ file: file.path, text });
       const dns = dnsExfiltrationFinding(file.path, text, 'script');
       if (dns !== null) findings.push(dns);
       const shim = privilegedShimFinding(file.path, text, 'script');
@@ -403,6 +424,24 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (hook !== null) findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'instruction to install an agent hook that runs a network command', file: doc, evidence: `${path}: ${hook[1]!.slice(0, 200)}` }));
   }
 
+  // What an order or a script writes into the agent's memory: its inline text and the skill's files it copies there,
+  // read as instructions. Harmful standing orders there run in every later session of the agent.
+  const allByPath = new Map(allFiles.map((f) => [f.path, f] as const));
+  for (const { file, text } of plantTexts) {
+    const planted = await plantFindings(file, text, allByPath);
+    findings.push(...planted);
+    if (planted.length > 0) break;
+  }
+  for (const s of memoryScripts) {
+    // The text it writes: its own long strings, or a file of the skill it names.
+    const named = allFiles.filter((f) => f.path !== s.file && /\.(?:md|txt|mdc|rules|prompt)$/i.test(f.path) && s.text.includes(f.path.slice(f.path.lastIndexOf('/') + 1)));
+    const shipped = (await Promise.all(named.map(async (f) => (await readArtifactText(f)) ?? ''))).join('\n');
+    const harm = plantedHarm(`${stringLiterals(s.text)}\n${shipped}`);
+    if (harm === null) continue;
+    findings.push(referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'script writes harmful standing orders into an agent’s memory or rules file', file: s.file, line: lineLocator(s.text)(Math.max(0, s.text.search(/(?:CLAUDE|AGENTS|GEMINI)\.md|cursorrules|windsurfrules|clinerules|copilot-instructions|\.(?:cursor|windsurf|roo|kiro)\/(?:rules|steering)|['"](?:CLAUDE|AGENTS|GEMINI)['"]/))), evidence: `${named.map((f) => f.path).join(', ')} (${harm})`.slice(0, 300) }));
+    break;
+  }
+
   for (const path of startupFiles) {
     const file = allFiles.find((f) => f.path === path);
     const text = file === undefined ? null : await readArtifactText(file);
@@ -434,6 +473,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   }
   return resultFromFindings(findings);
 };
+
+const MEMORY_TARGET_TEST = new RegExp(MEMORY_TARGET.source);
 
 /** An agent's settings or hooks file a document may tell the agent to write into. */
 const AGENT_SETTINGS_TARGET = /\.(?:claude|codex|gemini|cursor|qwen|amazonq|continue|windsurf|kiro)[\\/][\w./-]*(?:settings(?:\.local)?\.json|config\.(?:toml|json|ya?ml)|mcp\.json|hooks)\b|\.vscode[\\/]settings\.json|claude_desktop_config\.json/i;

@@ -1,0 +1,3 @@
+module example.net/mcp
+
+go 1.22

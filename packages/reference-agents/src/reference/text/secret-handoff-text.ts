@@ -1,0 +1,193 @@
+import { describedAsAttack, isQuotedExample } from './quoted-example.js';
+
+/**
+ * An order, in prose, to collect secrets and send them somewhere, read as a flow over a passage rather
+ * than as one sentence: the secrets named in one sentence, line, list item or table cell (a key file, a
+ * `.env`, `~/.aws`, a keychain, browser data, a `*_TOKEN` variable, `printenv`), and, within the few lines
+ * around them, a clause that sends "them" / "their contents" / "the values" out (a web address, a mail
+ * address, a gist, an issue comment, a webhook, a DNS name with a slot, a tool the model calls). What the
+ * one-sentence phrase rules miss when the steps are split ("Read ~/.aws/credentials. Post them to …"), put
+ * in a bullet list or a table, or written in another language. Advice ("never send .env anywhere"), a
+ * key used for authentication ("send it in the Authorization header") and quoted specimens are not orders.
+ */
+
+// Secrets named by path, command or variable: the same in every language.
+const SECRET_THING = new RegExp(
+  [
+    String.raw`(?:~|\$HOME|%USERPROFILE%)[\\/]\.(?:ssh|aws|gnupg|kube|docker|azure|config\/gcloud)\b`,
+    String.raw`\bid_(?:rsa|ed25519|ecdsa|dsa)\b`,
+    String.raw`\.aws[\\/]credentials\b|\.kube[\\/]config\b|\.docker[\\/]config\.json\b|\.config[\\/](?:gh[\\/]hosts\.yml|gcloud|op)\b|application_default_credentials\.json\b|\.vault-token\b|\.password-store\b|Library[\\/]Keychains\b|\.terraformrc\b`,
+    String.raw`(?:^|[\s\x60'"(~/])\.(?:npmrc|pypirc|netrc|git-credentials|pgpass)\b`,
+    String.raw`(?:^|[\s\x60'"(/])\.env(?:\.[\w-]+)?(?![\w-])`,
+    String.raw`\.(?:bash|zsh|sh|fish|python|psql|mysql|node_repl)_history\b`,
+    String.raw`\b(?:security\s+(?:find-(?:generic|internet)-password|dump-keychain)|login\.keychain(?:-db)?|Keychain\s+Access)\b`,
+    String.raw`\bLogin\s+Data\b|\blogins\.json\b|\bkey[34]\.db\b|\bcookies\.sqlite\b|\bLocal\s+State\b`,
+    String.raw`\bprintenv\b|\x60env\x60|\bos\.environ\b(?!\s*(?:\.get|\[))|\bprocess\.env\b(?!\s*\.)|\bgh\s+auth\s+token\b|\baws\s+configure\s+export-credentials\b`,
+    String.raw`\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:TOKEN|SECRET|SECRET_KEY|ACCESS_KEY|API_KEY|PASSWORD|PASSWD|CREDENTIALS?|PRIVATE_KEY)\b|\b_(?:TOKEN|KEY|SECRET)\b`,
+  ].join('|'),
+);
+// Secrets named in words, in the languages a skill is commonly written in.
+const SECRET_WORDS = new RegExp(
+  [
+    String.raw`\b(?:environment\s+variables?|env\s+vars?|api[\s_-]?keys?|access\s+keys?|secret\s+keys?|private\s+keys?|ssh\s+keys?|credentials?|secrets|passwords?|(?:access|auth|session|bearer|github|npm|api)\s+tokens?|session\s+cookies|browser\s+cookies|saved\s+passwords|keychain|seed\s+phrases?|wallet\s+keys?|recovery\s+phrases?)\b`,
+    String.raw`환경\s*변수|비밀번호|자격\s*증명|인증\s*정보|API\s*키`,
+    String.raw`variables\s+de\s+entorno|credenciales|contraseñas|claves(?:\s+(?:de\s+api|privadas|ssh))?`,
+    String.raw`Umgebungsvariablen|Zugangsdaten|Passw(?:ö|oe)rter|Schlüssel|Anmeldedaten`,
+    String.raw`variables\s+d['’]environnement|identifiants|mots\s+de\s+passe|clés(?:\s+(?:api|privées|ssh))?`,
+    String.raw`variáveis\s+de\s+ambiente|credenciais|senhas|chaves`,
+    String.raw`环境变量|密钥|私钥|令牌|凭据|凭证|密码|環境変数|認証情報|パスワード|秘密鍵|トークン`,
+    String.raw`переменные\s+окружения|ключи|токены|пароли|учётные\s+данные|учетные\s+данные`,
+  ].join('|'),
+  'i',
+);
+
+// Sending, in the imperative, in those languages. English verbs are read with what they send (OBJECT).
+const SEND_EN =
+  /\b(?:send|post|upload|submit|forward|transmit|e-?mail|mail|share|sync|push|publish|exfiltrate|report|beacon|include|put|add|paste|attach|embed|write|append|copy|log|record|save|store|file|leave)\b/gi;
+const SEND_OTHER =
+  /(?:^|[\s,;:(])(?:envía(?:lo|los|las)?|envíe|enviar|manda|mande|sube|suba|subir|publica|comparte|reenvía|transmite|sende|senden|schicke|schicken|übermittle|übermitteln|lade\b[^.\n]{0,60}\bhoch|hochladen|poste|teile|envoie|envoyez|envoyer|transmets|transmettez|téléverse[zr]?|publie[zr]?|partage[zr]?|envie|envia|carregue|publique|compartilhe|invia|inviare|carica|отправь(?:те)?|отправить|загрузи(?:те)?|перешли(?:те)?|передай(?:те)?)(?=[\s,.:;)]|$)|发送|发到|发给|上传|提交到|传到|转发|推送到|送信|送って|送る|アップロード|投稿|전송|보내|업로드/gi;
+// Where it goes: a web address, a mail address, a gist, a paste site, an issue, a webhook, a tool the model calls.
+const DESTINATION =
+  /\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/\s])[\w-]+(?:\.[\w-]+)+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b|\bgists?\b|\bgh\s+(?:gist|issue|pr)\s+(?:create|comment)\b|\bpaste(?:bin|\s+site)\b|\bhastebin\b|\bwebhooks?\b|\b(?:issue|ticket|pull\s+request)\s+(?:tracker|comments?)\b|\bcomments?\s+on\s+(?:the\s+|an?\s+)?(?:issue|ticket|pull\s+request|PR)\b|\b(?:nslookup|dig|host)\s+\S*[<{$]|\b(?:look\s+up|resolve|query)\s+\S*[<{$][^\s]*\.[a-z]|\bcommit\s+messages?\b|\b(?:PR|pull\s+request)\s+(?:description|body|title)\b|\bpublic\s+(?:issue|repo(?:sitory)?|gist|channel)\b/i;
+const TO_DESTINATION = new RegExp(String.raw`\b(?:to|into|onto|at|via|in|on|as|through)\s+(?:(?:a|an|the|our|this|that|new|secret|public|private|your|their|its|JSON|text|plain\s+text)\s+)*[\x60'"<(]?(?:${DESTINATION.source})`, 'i');
+// A tool of the model's own that the secrets are to be passed to (`call the log_event tool with …`).
+const TOOL_SINK = /\b(?:call|invoke|use|run)\s+(?:the\s+)?[`'"]?[\w.-]+[`'"]?\s+(?:tool|function|mcp\s+tool)\s+(?:with|passing|and\s+pass)\b/i;
+// An address whose query or path has a slot the secret is to fill, opened or fetched: the request carries it.
+// The slot names the secret itself (`{GITHUB_TOKEN}`, `$AWS_SECRET_ACCESS_KEY`, `<contents of .env>`): an API's own
+// `apiKey={key}` in its documentation is how the key authenticates, not a hand-over.
+const URL_SLOT_SINK = /\b(?:open|fetch|visit|request|load|get|call|curl|browse\s+to|navigate\s+to)\b[^.\n]{0,40}https?:\/\/[^\s)'"`]*[?&/=](?:<[^>\n]{0,60}?(?:[A-Z0-9]_(?:TOKEN|KEY|SECRET|PASSWORD)|\.env\b|id_rsa|credentials)[^>\n]{0,40}>|\{\{?[^}\n]{0,60}?(?:[A-Z0-9]_(?:TOKEN|KEY|SECRET|PASSWORD)|\.env\b|id_rsa|credentials)[^}\n]{0,40}\}|\$\{?[A-Z][A-Z0-9_]*_(?:TOKEN|KEY|SECRET|PASSWORD)\b)/i;
+const DNS_SINK = /\b(?:nslookup|dig|host|ping)\s+\S*[<{$]|\b(?:as|in|into)\s+(?:a\s+|the\s+)?(?:subdomain|DNS\s+label|hostname)\s+(?:of|under|on)\s+[\w-]+(?:\.[\w-]+)+|\b(?:look\s+up|resolve|query)\s+(?:the\s+(?:host(?:name)?|domain|name)\s+)?\S*[<{$][^\s]*\.[a-z]/i;
+// What the English verb sends: the secrets, or a word that points back at them.
+const OBJECT =
+  /^\s*(?:(?:all|both|each|every)\s+(?:of\s+)?)?(?:them|it|these|those|they|this|everything|all\s+of\s+(?:it|them)|(?:their|its|the|all|that|those|these|this|every|each|your)\s+(?:(?:full|raw|complete|whole|entire|gathered|collected|extracted|harvested|above|resulting|found|same)\s+)?(?:contents?|values?|data|output|results?|keys?|tokens?|credentials?|secrets?|passwords?|variables?|files?|findings|list|text|lines?|bundle|archive|dump|lot)\b|(?:the\s+)?(?:full\s+)?(?:contents?|output|values?)\s+of\b)/i;
+// A key used to authenticate, a note to the user, or advice: not a hand-over.
+const AUTH_USE = /\b(?:header|authori[sz]ation|bearer|authenticat\w*|log\s*in|sign\s+in|api\s+calls?)\b/i;
+const NEGATION = /\b(?:never|not|don['’]t|do\s+not|must\s+not|should\s+not|avoid|without|no)\b|\bnunca\b|\bno\s+(?:env[ií]e|mande|suba)|\bnie(?:mals)?\b|\bkeine?\b|\bjamais\b|\bne\s+\w+\s+pas\b|\bnão\b|\bnon\b|不要|切勿|绝不|禁止|しないで|никогда|\bне\s/i;
+
+export const SECRET_HANDOFF_TITLE = 'instruction to collect secrets and send them out (steps read together)';
+
+export interface SecretHandoff {
+  offset: number;
+  evidence: string;
+  /** A secret named by path, command or variable (CRIT), or only in words (HIGH). */
+  strong: boolean;
+}
+
+interface Unit {
+  text: string;
+  offset: number;
+  line: number;
+}
+
+/** Sentences (and table cells' rows, list items, lines), each with its offset and line. */
+function units(text: string): Unit[] {
+  const out: Unit[] = [];
+  let line = 0;
+  let start = 0;
+  let startLine = 0;
+  const push = (to: number) => {
+    const raw = text.slice(start, to);
+    const lead = raw.length - raw.trimStart().length;
+    const skipped = raw.slice(0, lead).split('\n').length - 1;
+    if (raw.trim() !== '') out.push({ text: raw.slice(lead), offset: start + lead, line: startLine + skipped });
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    const next = text[i + 1] ?? '\n';
+    // A wrapped line continues its sentence unless the next line starts a list item, a heading or a row.
+    const ends = c === '\n' ? /^[ \t]*(?:\n|$|[-*+#>|]|\d+[.)]\s|```|~~~)/.test(text.slice(i + 1, i + 12)) || /[.!?:;。！？]\s*$/.test(text.slice(Math.max(0, i - 2), i)) || /^[ \t]*[#|]/.test(text.slice(start, i)) : /[.!?。！？]/.test(c) && (/\s/.test(next) || /[。！？]/.test(c));
+    if (c === '\n') line++;
+    if (ends) {
+      push(i + 1);
+      start = i + 1;
+      startLine = line;
+    }
+  }
+  push(text.length);
+  return out;
+}
+
+/** The English send clauses of a unit whose object is the secrets; the other languages' send verbs. */
+function sendClause(unit: string): RegExpExecArray | null {
+  // A name looked up with the secret in it: the lookup itself carries it out (DNS exfiltration).
+  // `GET https://…` is an HTTP method in an API's documentation, not an order.
+  const slot = URL_SLOT_SINK.exec(unit);
+  const dns = DNS_SINK.exec(unit) ?? (slot !== null && !/^GET\b/.test(slot[0]) ? slot : null);
+  if (dns !== null && !NEGATION.test(unit.slice(0, dns.index))) return dns;
+  if (!DESTINATION.test(unit) && !TOOL_SINK.test(unit)) return null;
+  const tool = TOOL_SINK.exec(unit);
+  if (tool !== null && !NEGATION.test(unit.slice(0, tool.index))) {
+    // The tool is handed the secrets, not a command of its own ("call the aws tool with the command …").
+    const given = unit.slice(tool.index + tool[0].length);
+    if (OBJECT.test(given) || SECRET_THING.test(given.slice(0, 80)) || SECRET_WORDS.test(given.slice(0, 60))) return tool;
+  }
+  for (const m of unit.matchAll(new RegExp(SEND_OTHER.source, 'gi'))) {
+    const lead = unit.slice(Math.max(0, m.index - 30), m.index);
+    if (!NEGATION.test(lead) && DESTINATION.test(unit.slice(m.index, m.index + 200))) return m;
+  }
+  for (const m of unit.matchAll(new RegExp(SEND_EN.source, 'gi'))) {
+    const after = unit.slice(m.index + m[0].length);
+    const object = OBJECT.exec(after) ?? (SECRET_THING.test(after.slice(0, 60)) || SECRET_WORDS.test(after.slice(0, 40)) ? /^/.exec(after) : null);
+    if (object === null) continue;
+    const rest = after.slice(0, 200);
+    // The destination is where the verb puts it: after to / into / at / via / in / on (a changelog's "in [#87](https://…)" is a link).
+    const dest = TO_DESTINATION.exec(rest);
+    if (dest === null) continue;
+    const clause = unit.slice(Math.max(0, m.index - 40), m.index + m[0].length + dest.index + dest[0].length);
+    if (NEGATION.test(unit.slice(Math.max(0, m.index - 40), m.index)) || AUTH_USE.test(clause)) continue;
+    return m;
+  }
+  return null;
+}
+
+/**
+ * Orders in a text to collect secrets and send them out, the two steps within six lines of each other
+ * and under one heading. One per text (the first).
+ */
+export function secretHandoffs(text: string): SecretHandoff[] {
+  if (text.length > 512 * 1024) return [];
+  // Code blocks are commands and samples, read as such by the command rules: the orders are the prose around them.
+  const fences = [...text.matchAll(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm)].map((m) => [m.index, m.index + m[0].length] as const);
+  const list = units(text).filter((u) => !fences.some(([a, b]) => u.offset < b && u.offset + u.text.length > a));
+  // Units under each heading share a section number: the steps of one procedure.
+  let section = 0;
+  const sectionOf = list.map((u) => (/^\s*#{1,6}\s/.test(u.text) ? ++section : section));
+  let quoteChecks = 0;
+  // The secrets named in unit `j`, for a send in unit `k`: same section, not in a prohibition, not a quoted specimen.
+  const secretAt = (j: number, k: number): boolean => {
+    const v = list[j] as Unit;
+    if (sectionOf[j] !== sectionOf[k]) return false;
+    const secret = SECRET_THING.exec(v.text) ?? SECRET_WORDS.exec(v.text);
+    if (secret === null) return false;
+    // "Never commit .env", "keep your keys out of …": the secret named in a prohibition is not collected.
+    if (j !== k && NEGATION.test(v.text.slice(0, secret.index))) return false;
+    // The quoting reading walks the text before the offset: only for a secret that would complete a hand-over.
+    const at = v.offset + secret.index;
+    const u = list[k] as Unit;
+    // A guide quoting hand-overs by the hundred is read for its first fifty: each reading is linear in the text.
+    if (++quoteChecks > 50) return false;
+    return !isQuotedExample(text, at, at + secret[0].length) && !describedAsAttack(text, u.offset) && !isQuotedExample(text, u.offset, u.offset + u.text.length);
+  };
+  const hit = (j: number, k: number): SecretHandoff => {
+    const v = list[j] as Unit;
+    const u = list[k] as Unit;
+    const from = Math.min(v.offset, u.offset);
+    const to = Math.max(v.offset + v.text.length, u.offset + u.text.length);
+    return { offset: from, evidence: text.slice(from, to).replace(/\s+/g, ' ').trim().slice(0, 300), strong: SECRET_THING.test(v.text) };
+  };
+  for (let k = 0; k < list.length; k++) {
+    const u = list[k] as Unit;
+    const send = sendClause(u.text);
+    // A table row: the secret in one cell, the address in another, the table's header saying where to send.
+    const row = send === null && /^\s*\|/.test(u.text) && DESTINATION.test(u.text) && (SECRET_THING.test(u.text) || SECRET_WORDS.test(u.text));
+    if (send === null && !row) continue;
+    if (row) {
+      const header = list.slice(Math.max(0, k - 8), k).reverse().find((x) => /^\s*\|/.test(x.text) && !/^\s*\|[\s|:-]+\|\s*$/.test(x.text) && !SECRET_THING.test(x.text));
+      if (header === undefined || !/\b(?:send|post|upload|destination|target|endpoint|webhook|where)\b/i.test(header.text)) continue;
+    }
+    // The secrets: this unit, or one of the units up to six lines before it (or two after, for a tool called "with" them).
+    for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) if (secretAt(j, k)) return [hit(j, k)];
+    for (let j = k + 1; j < list.length && (list[j] as Unit).line - u.line <= 2; j++) if (secretAt(j, k)) return [hit(j, k)];
+  }
+  return [];
+}
