@@ -3,6 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import type { PhraseRule } from '../text/instruction-phrases.js';
 import type { McpTool } from './mcp-tool.js';
 import { SHADOWING_RULES } from './tool-shadowing.js';
+import { IMAGE_EXFILTRATION_RULES } from './image-exfiltration-rules.js';
 
 // What the model holds that a tool has no business asking for: the conversation, its own
 // instructions, what other tools returned.
@@ -65,7 +66,7 @@ const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
   },
 ];
 
-export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES];
+export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES, ...IMAGE_EXFILTRATION_RULES];
 
 // Parameter names that ask the model to fill in the conversation or its instructions.
 const PRIVATE_PARAMETER = /(?:^|_|\b)(?:conversation|chat|message|dialog(?:ue)?)_?(?:history|log|transcript|context)|(?:full|entire|complete|previous|prior|all)_?(?:conversation|chat|messages|context|history)|system_?(?:prompt|message|instructions)|(?:assistant|model|ai)_?(?:instructions|prompt|rules)|(?:tool|previous)_?(?:outputs?|results?)_?(?:history|log)?$/i;
