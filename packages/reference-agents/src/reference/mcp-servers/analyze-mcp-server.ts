@@ -16,7 +16,7 @@ import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
+import { MCP_DESCRIPTION_RULES, instructionParameterFindings, parameterDescriptionFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
@@ -303,7 +303,10 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const described = instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' });
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
-    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool)];
+    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool), ...parameterDescriptionFindings(tool)];
+    // Descriptions of Python parameters (pydantic `Field(description=…)`) are read as the schema's are below.
+    const pythonParams = (tool.parameterDescriptions ?? []).map((p) => p.description).join('\n');
+    if (pythonParams !== '') for (const f of instructionTextFindings(pythonParams, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) parameters.push({ ...f, line: tool.line });
     findings.push(...described, ...parameters, ...receivedContextFindings(tool, [...described, ...parameters]));
     findings.push(...lineJumpingFindings(tool.description.replace(/\s*\n\s*/g, ' '), tool.file, tool.descriptionLine));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');

@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import type { PhraseRule } from '../text/instruction-phrases.js';
 import type { McpTool } from './mcp-tool.js';
+import { parameterDescriptions } from './parameter-descriptions.js';
 import { SHADOWING_RULES } from './tool-shadowing.js';
 import { IMAGE_EXFILTRATION_RULES } from './image-exfiltration-rules.js';
 
@@ -86,6 +87,25 @@ export function privateParameterFindings(tool: McpTool): AgentFinding[] {
   const hit = [...names].find((n) => PRIVATE_PARAMETER.test(n.replace(/([a-z])([A-Z])/g, '$1_$2')));
   if (hit === undefined) return [];
   return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter asks the model for the conversation or its instructions', file: tool.file, line: tool.line, evidence: `${tool.name}(${hit}): ${tool.description}`.slice(0, 300) })];
+}
+
+// Secrets the model has come across, asked for as a value ("any API keys or credentials mentioned").
+const SECRETS_SEEN = /\b(?:api\s*keys?|credentials|passwords|secrets|tokens|private\s+keys?)\b[^.]{0,80}?\b(?:mentioned|shared|seen|pasted|you\s+(?:have|know|were\s+given|can\s+see)|in\s+(?:the|this|your)\s+(?:conversation|chat|context|environment))/i;
+
+/**
+ * A parameter description that asks for the conversation, the model's instructions, other tools'
+ * output or the secrets it has seen (HiddenLayer, "tool parameter abuse", 2025): a description says
+ * what the value is, so naming the conversation there is the request, with or without a verb
+ * (`context: Annotated[str, Field(description="the complete conversation so far, verbatim…")]`).
+ * A tool about conversations (memory, summaries, chat logs) may ask for one.
+ */
+export function parameterDescriptionFindings(tool: McpTool): AgentFinding[] {
+  if (tool.kind !== 'tool') return [];
+  if (ABOUT_CONVERSATIONS.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) return [];
+  const privateContext = new RegExp(PRIVATE_CONTEXT, 'i');
+  const hit = parameterDescriptions(tool).find((p) => privateContext.test(p.description) || SECRETS_SEEN.test(p.description));
+  if (hit === undefined) return [];
+  return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter asks the model for the conversation or its instructions', file: tool.file, line: tool.line, evidence: `${tool.name}(${hit.name}): ${hit.description}`.slice(0, 300) })];
 }
 
 // An imperative verb or an address to the model, and what it asks for: secrets, files, the conversation.
