@@ -31,6 +31,7 @@ import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
 import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
 import { lineJumpingFindings } from './line-jumping.js';
+import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
@@ -255,6 +256,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
+      // Credential folders of the home directory named in a collection and swept whole (no credential file named).
+      const harvest = homeCredentialHarvestFinding(file.path, text);
+      if (harvest !== null) findings.push(harvest);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
