@@ -15,8 +15,9 @@ const BLANK = String.raw`(?:<[A-Za-z][\w -]{0,40}>|\{\{?\s*[A-Za-z_][\w.]{0,40}\
 const IMAGE = String.raw`!\[[^\]\n]{0,100}\]\(\s*[^)\s]{0,300}?[?&=/#]\s*${BLANK}`;
 // What goes in the blank: the user's words, the conversation or the model's instructions, secrets.
 const PRIVATE_DATA = anyCase(String.raw`\b(?:user['’]s\s+(?:\w+\s+){0,2}?(?:messages?|questions?|prompts?|inputs?|requests?|words)|(?:the\s+)?(?:conversation|chat)(?:\s+(?:history|so\s+far|transcript))?|system\s+prompt|(?:api\s*|access\s+|auth\s+)?(?:keys|tokens?)|passwords?|secrets?|credentials?|(?:internal\s+)?hostnames|customer\s+names|personal\s+(?:data|information|details)|e-?mail\s+addresses|phone\s+numbers)\b`);
-// Where the image goes: into the model's replies (a standing order about what it writes).
-const REPLIES = anyCase(String.raw`\b(?:repl(?:y|ies)|responses?|answers?)\b`);
+// Where the image goes: into the model's replies, as a standing order about what it writes ("every
+// reply", "each response", "your answer"); "responses from the tool are images" describes output.
+const REPLIES = anyCase(String.raw`\b(?:every|each|all|any|your|this|the\s+last\s+paragraph\s+of)\s+(?:\w+\s+){0,2}?(?:repl(?:y|ies)|responses?|answers?)\b`);
 
 /**
  * Markdown-image exfiltration: text for the model that has it end its replies with an image whose

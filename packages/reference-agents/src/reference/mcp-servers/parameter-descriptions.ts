@@ -6,6 +6,8 @@ export interface ParameterDescription {
   description: string;
 }
 
+// zod's `.describe('…')` on a member written as source.
+const ZOD_DESCRIBE = /\.describe\(\s*(['"`])((?:(?!\1)[^\\]|\\.)*)\1/;
 // A Python string literal (prefixes, triple quotes); implicit concatenation is handled by the caller.
 const PY_STRING = /\s*[rRuUbB]{0,2}("""|'''|"|')([\s\S]*?)(?<!\\)\1/y;
 
@@ -85,7 +87,8 @@ export function parameterDescriptions(tool: McpTool): ParameterDescription[] {
     const props = (schema as Record<string, unknown>).properties ?? schema;
     if (typeof props === 'object' && props !== null && !Array.isArray(props)) {
       for (const [name, spec] of Object.entries(props as Record<string, unknown>)) {
-        const d = typeof spec === 'object' && spec !== null ? (spec as { description?: unknown }).description : undefined;
+        // A zod member is kept as its source (`z.string().describe('…')`).
+        const d = typeof spec === 'object' && spec !== null ? (spec as { description?: unknown }).description : typeof spec === 'string' ? ZOD_DESCRIBE.exec(spec)?.[2] : undefined;
         if (typeof d === 'string') out.push({ name, description: d });
       }
     }
