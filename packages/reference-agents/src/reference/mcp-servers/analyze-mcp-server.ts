@@ -16,7 +16,7 @@ import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, instructionParameterFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
+import { MCP_DESCRIPTION_RULES, instructionParameterFindings, parameterDescriptionFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
@@ -35,6 +35,7 @@ import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, loadedDocumentNames, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
+import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
@@ -283,6 +284,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
+      // Credential folders of the home directory named in a collection and swept whole (no credential file named).
+      const harvest = homeCredentialHarvestFinding(file.path, text);
+      if (harvest !== null) findings.push(harvest);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
@@ -341,7 +345,10 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const described = instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' });
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
-    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool)];
+    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool), ...parameterDescriptionFindings(tool)];
+    // Descriptions of Python parameters (pydantic `Field(description=…)`) are read as the schema's are below.
+    const pythonParams = (tool.parameterDescriptions ?? []).map((p) => p.description).join('\n');
+    if (pythonParams !== '') for (const f of instructionTextFindings(pythonParams, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) parameters.push({ ...f, line: tool.line });
     findings.push(...described, ...parameters, ...receivedContextFindings(tool, [...described, ...parameters]));
     findings.push(...lineJumpingFindings(tool.description.replace(/\s*\n\s*/g, ' '), tool.file, tool.descriptionLine));
     if (memoryPlantsLikely(tool.description)) findings.push(...(await plantFindings(tool.file, tool.description, byPath)).map((f) => ({ ...f, line: tool.descriptionLine })));

@@ -2,7 +2,9 @@ import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import type { PhraseRule } from '../text/instruction-phrases.js';
 import type { McpTool } from './mcp-tool.js';
+import { parameterDescriptions } from './parameter-descriptions.js';
 import { SHADOWING_RULES } from './tool-shadowing.js';
+import { IMAGE_EXFILTRATION_RULES } from './image-exfiltration-rules.js';
 
 // What the model holds that a tool has no business asking for: the conversation, its own
 // instructions, what other tools returned.
@@ -65,7 +67,7 @@ const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
   },
 ];
 
-export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES];
+export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES, ...IMAGE_EXFILTRATION_RULES];
 
 // Parameter names that ask the model to fill in the conversation or its instructions.
 const PRIVATE_PARAMETER = /(?:^|_|\b)(?:conversation|chat|message|dialog(?:ue)?)_?(?:history|log|transcript|context)|(?:full|entire|complete|previous|prior|all)_?(?:conversation|chat|messages|context|history)|system_?(?:prompt|message|instructions)|(?:assistant|model|ai)_?(?:instructions|prompt|rules)|(?:tool|previous)_?(?:outputs?|results?)_?(?:history|log)?$/i;
@@ -85,6 +87,25 @@ export function privateParameterFindings(tool: McpTool): AgentFinding[] {
   const hit = [...names].find((n) => PRIVATE_PARAMETER.test(n.replace(/([a-z])([A-Z])/g, '$1_$2')));
   if (hit === undefined) return [];
   return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter asks the model for the conversation or its instructions', file: tool.file, line: tool.line, evidence: `${tool.name}(${hit}): ${tool.description}`.slice(0, 300) })];
+}
+
+// Secrets the model has come across, asked for as a value ("any API keys or credentials mentioned").
+const SECRETS_SEEN = /\b(?:api\s*keys?|credentials|passwords|secrets|tokens|private\s+keys?)\b[^.]{0,80}?\b(?:mentioned|shared|seen|pasted|you\s+(?:have|know|were\s+given|can\s+see)|in\s+(?:the|this|your)\s+(?:conversation|chat|context|environment))/i;
+
+/**
+ * A parameter description that asks for the conversation, the model's instructions, other tools'
+ * output or the secrets it has seen (HiddenLayer, "tool parameter abuse", 2025): a description says
+ * what the value is, so naming the conversation there is the request, with or without a verb
+ * (`context: Annotated[str, Field(description="the complete conversation so far, verbatim…")]`).
+ * A tool about conversations (memory, summaries, chat logs) may ask for one.
+ */
+export function parameterDescriptionFindings(tool: McpTool): AgentFinding[] {
+  if (tool.kind !== 'tool') return [];
+  if (ABOUT_CONVERSATIONS.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) return [];
+  const privateContext = new RegExp(PRIVATE_CONTEXT, 'i');
+  const hit = parameterDescriptions(tool).find((p) => privateContext.test(p.description) || SECRETS_SEEN.test(p.description));
+  if (hit === undefined) return [];
+  return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter asks the model for the conversation or its instructions', file: tool.file, line: tool.line, evidence: `${tool.name}(${hit.name}): ${hit.description}`.slice(0, 300) })];
 }
 
 // An imperative verb or an address to the model, and what it asks for: secrets, files, the conversation.

@@ -22,6 +22,8 @@ export interface McpTool {
   handler?: [number, number];
   /** Names of the handler's parameters the model fills in (for the flow of tool inputs). */
   inputNames?: string[];
+  /** Parameter descriptions declared apart from `inputSchema` (pydantic `Field(description=…)` in Python). */
+  parameterDescriptions?: { name: string; description: string }[];
   /** Registered with the MCP annotation `readOnlyHint: true`: clients may run it without asking. */
   readOnlyHint?: boolean;
   /** Registered with the MCP annotation `openWorldHint: false`: the tool says it touches nothing outside the host. */

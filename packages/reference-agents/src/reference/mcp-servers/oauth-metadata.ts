@@ -141,11 +141,16 @@ function valueAt(text: string, at: number, imported: ReadonlyMap<string, string>
           name = name.slice(0, -'.toString'.length);
           i = text.indexOf(')', i) + 1;
         } else {
-          out += OWN_VALUE;
-          break;
+          // A helper of the same file (`"authorization_endpoint": _auth_endpoint(request)`) serves what it returns.
+          const returned = imported === null || name.includes('.') || depth >= 3 ? null : returnedValue(text, name, depth);
+          out += returned ?? OWN_VALUE;
+          if (returned === null) break;
+          i = closing(text, i + (/^\s*/.exec(text.slice(i))?.[0].length ?? 0));
+          if (i < 0) break;
+          name = '';
         }
       }
-      out += (imported === null ? null : boundValue(text, name.replace(/\.href$/, ''), imported, depth)) ?? OWN_VALUE;
+      if (name !== '') out += (imported === null ? null : boundValue(text, name.replace(/\.href$/, ''), imported, depth)) ?? OWN_VALUE;
     }
     parts++;
     while (/[ \t)]/.test(text[i] ?? '')) i++;
@@ -174,6 +179,46 @@ function boundValue(text: string, name: string, imported: ReadonlyMap<string, st
     if (value === null) continue;
     first ??= value;
     if (!/^\s*(?:https?:\/\/|\uE000|\/)/.test(value)) return value;
+  }
+  return first;
+}
+
+/**
+ * What a function defined in the same file returns (`def _auth_endpoint(request): … return f"a:$(…)"`,
+ * `function authEndpoint(req) { … return \`…\` }`), read as `boundValue` reads a name: every
+ * `return` counts, and one that is not a web address is the one to judge (the branch a client of
+ * one platform gets). Null when the file defines no such function or it returns nothing readable.
+ */
+function returnedValue(text: string, name: string, depth: number): string | null {
+  const escaped = name.replace(/\$/g, '\\$');
+  const def = new RegExp(`^([ \\t]*)(?:async\\s+)?def\\s+${escaped}\\s*\\(|(?:^|[\\n;{}])[ \\t]*(?:export\\s+)?(?:async\\s+)?function\\s*\\*?\\s*${escaped}\\s*\\(`, 'm').exec(text);
+  if (def === null) return null;
+  let body: string;
+  const start = def.index + def[0].length;
+  if (def[1] !== undefined) {
+    // To the next line indented no deeper than the `def`.
+    const indent = (def[1] ?? '').length;
+    const lines = text.slice(start).split('\n');
+    let end = lines[0]!.length;
+    for (const line of lines.slice(1)) {
+      if (line.trim() !== '' && /^[ \t]*/.exec(line)![0].length <= indent) break;
+      end += line.length + 1;
+    }
+    body = text.slice(start, start + end);
+  } else {
+    const open = text.indexOf('{', closing(text, start - 1));
+    const end = open < 0 ? -1 : closing(text, open);
+    if (end < 0) return null;
+    body = text.slice(open, end);
+  }
+  let first: string | null = null;
+  for (const r of body.matchAll(/\breturn\s+/g)) {
+    // Names the function binds are looked up in the whole file (a local `enc = …` is assigned there too).
+    const value = valueAt(body, r.index + r[0].length, new Map(), depth + 1);
+    if (value === null) continue;
+    const resolved = value.replace(/\uE001([\w$]+)\uE002/g, (_, n: string) => boundValue(text, n, new Map(), depth + 1) ?? OWN_VALUE);
+    first ??= resolved;
+    if (!/^\s*(?:https?:\/\/|\uE000|\/)/.test(resolved)) return resolved;
   }
   return first;
 }

@@ -2,6 +2,7 @@ import { pythonSourceOf } from './python-source-cache.js';
 import { lineLocator } from '../text/line-locator.js';
 import { PythonSource, type SyntaxNode } from '../skills/python-source.js';
 import type { McpTool } from './mcp-tool.js';
+import { pythonParameterDescriptions } from './parameter-descriptions.js';
 
 const DECORATOR_KIND: ReadonlyMap<string, McpTool['kind']> = new Map([
   ['tool', 'tool'],
@@ -26,7 +27,7 @@ function docstring(fn: SyntaxNode): SyntaxNode | null {
   return null;
 }
 
-function parameters(src: PythonSource, fn: SyntaxNode): string[] {
+function parameters(src: PythonSource, fn: SyntaxNode, keepInjected = false): string[] {
   const list = fn.getChild('ParamList');
   if (!list) return [];
   const params: string[] = [];
@@ -41,7 +42,8 @@ function parameters(src: PythonSource, fn: SyntaxNode): string[] {
     current += (current === '' || c.name === 'TypeDef' ? '' : ' ') + collapse(src.slice(c));
   }
   if (current !== '') params.push(current);
-  return params.filter((p) => !INJECTED.has((p.split(/[:= ]/)[0] ?? '').trim()));
+  // A parameter named `context` whose annotation carries a description is the model's to fill, not the SDK's.
+  return keepInjected ? params : params.filter((p) => !INJECTED.has((p.split(/[:= ]/)[0] ?? '').trim()));
 }
 
 /**
@@ -80,7 +82,8 @@ export function pythonTools(file: string, text: string): McpTool[] {
         const inputNames = parameters(src, fn).map((p) => (p.split(/[:= ]/)[0] ?? '').replace(/^\*+/, '').trim()).filter((p) => p !== '');
         const readOnlyHint = call !== null && /\breadOnlyHint['"]?\s*[:=]\s*True\b/.test(src.slice(decorator));
         const closedWorldHint = call !== null && /\bopenWorldHint['"]?\s*[:=]\s*False\b/.test(src.slice(decorator));
-        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line, handler: [fn.from, fn.to], inputNames, ...(readOnlyHint ? { readOnlyHint } : {}), ...(closedWorldHint ? { closedWorldHint } : {}) });
+        const described = kind === 'tool' ? pythonParameterDescriptions(text, parameters(src, fn, true)) : [];
+        tools.push({ kind, name, description, inputSchema: schema, file, line, descriptionLine: descNode ? lineAt(descNode.from) : line, handler: [fn.from, fn.to], inputNames, ...(described.length > 0 ? { parameterDescriptions: described } : {}), ...(readOnlyHint ? { readOnlyHint } : {}), ...(closedWorldHint ? { closedWorldHint } : {}) });
       }
       continue;
     }
