@@ -44,7 +44,7 @@ interface Resolved {
 function registryTarballs(lines: readonly string[]): Resolved[] {
   const out: Resolved[] = [];
   lines.forEach((line, i) => {
-    const m = /\bhttps?:\/\/([^/\s"'#]+)((?:\/[^\s"'#]*)?)\/((?:@|%40)[^/\s"'#]+(?:\/|%2f)[^/\s"'#]+|[^/\s"'#@]+)\/-\/[^/\s"'#]+\.tgz\b/i.exec(line);
+    const m = /\bhttps?:\/\/([^/\s"'#]+)((?:\/[^\s"'#]*?)??)\/((?:@|%40)[^/\s"'#]+(?:\/|%2f)[^/\s"'#]+|[^/\s"'#@]+)\/-\/[^/\s"'#]+\.tgz\b/i.exec(line);
     if (m === null) return;
     out.push({ host: m[1]!.toLowerCase().replace(/:\d+$/, ''), name: decodeURIComponent(m[3]!), line: i + 1 });
   });
