@@ -14,6 +14,7 @@ import { goInitFindings } from './go-init-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
+import { configuredRegistryHosts } from './stray-registry-hosts.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
@@ -114,6 +115,14 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const queue = (path: string, reason: RunReason) => {
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
+    // The registries the checkout's own configuration names: a lockfile entry from one of them is not a stray.
+    const registryConfigs: string[] = [];
+    for (const file of files) {
+      if (!/(?:^|\/)\.(?:npmrc|yarnrc|yarnrc\.yml)$/.test(file.path) || file.size > MAX_SECRET_SCAN_BYTES) continue;
+      const text = await readArtifactText(file);
+      if (text !== null) registryConfigs.push(text);
+    }
+    const registryHosts = configuredRegistryHosts(registryConfigs);
     for (const file of files) {
       const lockfile = lockfileFormatOf(file.path) !== null || file.path.endsWith('bun.lockb');
       const workflow = isWorkflowPath(file.path);
@@ -130,7 +139,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (text === null) continue;
       if (lockfile) {
         // Lockfiles hold integrity hashes, which token patterns would match by chance.
-        findings.push(...lockfileFindings(file.path, text, options.knownPackages));
+        findings.push(...lockfileFindings(file.path, text, options.knownPackages, registryHosts));
         // A requirements file also says where pip takes packages from (`--extra-index-url`).
         findings.push(...(isExamplePath(file.path) ? lowered(indexConfigFindings(file.path, text)) : indexConfigFindings(file.path, text)));
         continue;

@@ -3,6 +3,7 @@ import { isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
 import { referenceFinding } from '../common/reference-finding.js';
 import { buildDecodeRunFinding } from '../text/build-decode-run.js';
 import { lineOfText } from './parse-jsonc.js';
+import { gradleScriptFindings, isGradleScript } from './gradle-script-findings.js';
 import { expandShellVariables, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
 
 /** Lifecycle scripts npm, pnpm and Yarn run in a checkout by themselves (`npm install` runs them for the root and every workspace). */
@@ -28,7 +29,7 @@ export function buildFileKind(path: string): BuildFileKind | null {
   if (/\.(sh|bash|zsh|command)$/.test(base)) return 'shell-script';
   // Cargo build scripts and Gradle scripts run when an IDE opens the project (rust-analyzer builds
   // build.rs by default; IntelliJ and VS Code sync Gradle projects on import), not only on a build.
-  if (base === 'build.rs' || /^(build|settings)\.gradle(\.kts)?$|\.gradle(\.kts)?$/.test(base)) return 'ide-build-script';
+  if (base === 'build.rs' || isGradleScript(path)) return 'ide-build-script';
   // MSBuild project files and the Directory.Build.props/targets every project below imports: their build
   // events and Exec tasks run on every build, and Visual Studio and Rider build (design-time) when a solution opens.
   if (/\.(?:cs|vb|fs|vcx)proj$|\.(?:props|targets)$/i.test(base)) return 'msbuild';
@@ -130,6 +131,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     return { findings, runs, userRuns };
   }
   if (kind === 'ide-build-script' && /(?:^|\/)build\.rs$/.test(path)) findings.push(...buildRsNetworkFindings(path, text, 'build script'));
+  if (kind === 'ide-build-script' && isGradleScript(path)) findings.push(...gradleScriptFindings(path, text));
   if (kind === 'configure-script' || kind === 'makefile') {
     const backdoor = buildDecodeRunFinding(path, text, kind === 'makefile' ? 'Makefile' : 'build macro or configure script');
     if (backdoor !== null) findings.push(backdoor);

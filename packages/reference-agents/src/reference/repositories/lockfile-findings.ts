@@ -6,6 +6,7 @@ import { lineOfPackage } from './package-line.js';
 import { imitatedRegistry } from './lookalike-host.js';
 import { POPULAR_NPM } from '../known/popular-names.js';
 import { typosquatOf, type TyposquatMatch } from '../known/typosquat.js';
+import { strayRegistryHostFindings } from './stray-registry-hosts.js';
 
 /** A verdict the network already holds for a package version (see `RepositoryAnalyzerOptions`). */
 export interface KnownPackageVerdict {
@@ -243,7 +244,8 @@ function installScriptFindings(path: string, packages: readonly { name: string; 
  * non-registry sources and what npm records as running install scripts. A file the readers refuse
  * is reported at LOW (its dependencies could not be checked), never thrown.
  */
-export function lockfileFindings(path: string, content: string, known?: KnownPackageLookup): AgentFinding[] {
+/** `registryHosts`: hosts the checkout's `.npmrc`/`.yarnrc`/`.yarnrc.yml` name as registries (see `configuredRegistryHosts`). */
+export function lockfileFindings(path: string, content: string, known?: KnownPackageLookup, registryHosts: ReadonlySet<string> = new Set()): AgentFinding[] {
   let parsed: ParsedLockfile;
   try {
     parsed = parseLockfile({ path, content });
@@ -272,6 +274,7 @@ export function lockfileFindings(path: string, content: string, known?: KnownPac
     ...confusionVersionFindings(path, parsed, lines, new Set(scripts.map((p) => p.name))),
     ...sourceFindings(path, parsed, lines),
     ...lookalikeHostFindings(path, lines),
+    ...(parsed.packages[0]?.ecosystem === 'npm' || parsed.packages.length === 0 ? strayRegistryHostFindings(path, content, parsed.packages.length, new Set(scripts.map((p) => p.name)), registryHosts) : []),
     ...installScriptFindings(path, scripts),
   ];
 }

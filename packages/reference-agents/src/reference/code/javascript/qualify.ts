@@ -2,6 +2,19 @@ import { callsThrough, GLOBAL_ROOTS, moduleName } from './callee-kinds.js';
 import { node, nodes, type N } from './estree.js';
 import type { Resolve } from './resolve.js';
 
+/**
+ * Helpers bundlers and compilers wrap a CommonJS `require` in to give it ES module shape: Rollup
+ * (`_interopDefault`, `_interopDefaultCompat`, `_interopNamespace…`), Babel and SWC
+ * (`_interopRequireDefault`, `_interop_require_wildcard`), TypeScript (`__importDefault`,
+ * `__importStar`), esbuild (`__toESM`). `fetch__default.default(…)` in a published `dist/` file is
+ * a call of `node-fetch` itself: without seeing through the wrapper, every network call, file read
+ * and process start of compiled code goes unnamed (the @solana/web3.js backdoor, December 2024,
+ * sent keys with `fetch__default.default`).
+ */
+const INTEROP_HELPER = /^(?:_interop(?:Default(?:Compat|Legacy)?|Namespace(?:Default(?:Only)?|Compat)?|RequireDefault|RequireWildcard)|_interop_require_(?:default|wildcard)|__importDefault|__importStar|__toESM|_interop_default)$/;
+/** Marks a name reached through an interop helper: its `.default` (or any member) is the module's own. */
+const INTEROP_MARK = '#interop';
+
 /** See `Resolve.propertyName`. */
 export function propertyName(r: Resolve, member: N): string | undefined {
   const prop = node(member.property);
@@ -46,6 +59,10 @@ export function qualifyExpression(r: Resolve, expr: N | undefined, depth: number
         const bound = qualifyExpression(r, node(fn.object), depth + 1);
         if (bound !== undefined && callsThrough(bound)) return bound;
       }
+      if (callee !== undefined && INTEROP_HELPER.test(callee.replace(/^.*\./, ''))) {
+        const wrapped = qualifyExpression(r, nodes(expr.arguments)[0], depth + 1);
+        return wrapped === undefined || wrapped.endsWith(INTEROP_MARK) ? wrapped : `${wrapped}${INTEROP_MARK}`;
+      }
       if (callee === 'require' || callee === 'module.require') {
         const spec = r.fold(nodes(expr.arguments)[0]);
         return spec === undefined ? undefined : moduleName(spec);
@@ -83,6 +100,11 @@ function qualifyMember(r: Resolve, expr: N, depth: number): string {
     }
   }
   if (base === undefined) return `?.${prop}`;
+  // `fs__default.default.readFileSync`, `fs__namespace.readFileSync`, `import_node_fetch.default(…)`: the module's own members.
+  if (base.endsWith(INTEROP_MARK)) {
+    const mod = base.slice(0, -INTEROP_MARK.length);
+    return prop === 'default' ? mod : `${mod}.${prop}`;
+  }
   if (GLOBAL_ROOTS.has(base)) return r.moduleAliasOf(prop) ?? prop;
   if (prop === 'constructor' && (base.endsWith('.constructor') || base === 'Function')) return 'Function';
   if (base === 'process.mainModule' && prop === 'require') return 'require';

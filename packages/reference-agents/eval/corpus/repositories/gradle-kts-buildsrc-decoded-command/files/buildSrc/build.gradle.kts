@@ -1,0 +1,4 @@
+plugins {
+    `kotlin-dsl`
+}
+repositories { gradlePluginPortal() }

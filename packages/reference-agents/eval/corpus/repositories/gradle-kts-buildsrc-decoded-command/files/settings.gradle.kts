@@ -1,0 +1,2 @@
+rootProject.name = "ledger-api"
+include(":service")
