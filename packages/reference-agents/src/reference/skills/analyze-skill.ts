@@ -30,7 +30,7 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
-import { APPROVAL_OFF, agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { APPROVAL_OFF, agentSettingsFindings, mcpTrustSettingsWrite } from '../code/agent-settings-writes.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 
@@ -324,6 +324,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const settings = agentSettingsFindings(file.path, text, 'automatic', { devContainer: shipsDevContainer });
       const inContainer = settings.some((f) => f.category === 'excessive_permissions' && f.severity === 'MED');
       findings.push(...settings);
+      // MCP servers (the ones the skill's `.mcp.json` adds, or any) started and their tools run without the trust prompt.
+      const trust = mcpTrustSettingsWrite(text);
+      if (trust !== null) findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'HIGH', title: 'script makes the coding agent trust MCP servers or their tools without asking', file: file.path, line: lineLocator(text)(trust.offset), evidence: `${trust.target}: ${trust.setting}` }));
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
         if (f.category !== 'persistence' || f.severity !== 'HIGH') return f;
         if ((formatterHook || inContainer) && /^(?:~\/)?\.claude(?:\/settings|\.json)/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
