@@ -347,7 +347,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
     // enabled: the repository track's rules for agent configuration judge them (packages they launch, their env).
-    const configKind = shipped ? agentConfigKind(file.path) : null;
+    // An MCP configuration by content too (`assets/mcp.json`, `config/servers.json` that a document says to copy
+    // into the project): the servers it declares are the ones the skill has the agent start.
+    const configKind = shipped ? (agentConfigKind(file.path) ?? (/\.json$/i.test(file.path) && /"mcpServers"\s*:\s*\{/.test(text) ? 'mcp' : null)) : null;
     if (configKind === 'mcp') {
       const config = agentConfigFindings(file.path, text, configKind);
       findings.push(...config.findings.filter((f) => f.category !== 'agent_config'));
