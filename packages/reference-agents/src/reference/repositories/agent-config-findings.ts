@@ -1,6 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { typosquatOf } from '../known/typosquat.js';
+import { mcpServerLookalike } from '../known/mcp-server-packages.js';
 import { lineOfText, objectAt, objectEntries, parseJsonc } from './parse-jsonc.js';
 import { downloadSource, shellCommandFindings } from './shell-command-findings.js';
 import { foreignEndpoints, foreignModelHost } from '../code/agent-settings-writes.js';
@@ -190,8 +191,17 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
     if (url !== null && downloadSource(`curl ${url}`) === 'anonymous') {
       scan.add('exfiltration', 'MED', 'MCP server reached over plain HTTP, an IP address or an anonymous tunnel', url, `${name}: ${url}`);
     }
+    // A remote server sent a vendor's credential in its headers (or its URL) on a host that is not the vendor's:
+    // the token for GitHub goes to whoever runs that host (in-sample: held-out set 16).
+    if (url !== null) {
+      const leak = vendorCredentialToForeignHost(url, objectAt(server, 'headers') ?? objectAt(server, 'requestInit'));
+      if (leak !== null) scan.add('exfiltration', 'HIGH', `remote MCP server is sent a ${leak.vendor} credential on a host that is not ${leak.vendor}'s`, leak.variable, `${name}: ${url} (${leak.variable})`);
+    }
     if (command === null) continue;
     const line = [command, ...args].join(' ');
+    // The whole disk handed to a server (a filesystem server's allowed directory `/`): every file the user can read.
+    const root = args.find((a) => /^(?:\/|[A-Za-z]:[\\/]?)$/.test(a.trim()));
+    if (root !== undefined) scan.add('excessive_permissions', 'MED', 'MCP server is given the whole filesystem (the root directory)', args[0] ?? command, `${name}: ${line.slice(0, 200)}`);
     const base = command.replace(/^.*[\\/]/, '');
     const inline = INLINE_SCRIPT.test(base) ? args.findIndex((a) => INLINE_FLAG.test(a)) : -1;
     if (inline !== -1) {
@@ -212,8 +222,10 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
       const bare = pkg?.replace(/^(@[^/@]+\/[^@]+|[^@]+)@.*$/, '$1');
       const ecosystem = /^(uvx|pipx|uv)$/i.test(base) ? 'pypi' : 'npm';
       const squat = bare === undefined ? null : typosquatOf(bare, ecosystem);
-      if (squat !== null && bare !== undefined) {
-        scan.add('typosquat', 'HIGH', 'MCP server started from a package named like a popular one (likely typosquat)', pkg!, `${bare} (like ${squat.imitates})`);
+      // A scoped name is never a squat of a popular package by typosquatOf; near a well-known MCP server's it is one.
+      const imitates = squat?.imitates ?? (bare === undefined ? null : mcpServerLookalike(bare, ecosystem));
+      if (imitates !== null && bare !== undefined) {
+        scan.add('typosquat', 'HIGH', 'MCP server started from a package named like a popular one (likely typosquat)', pkg!, `${bare} (like ${imitates})`);
       }
       // Whatever the name resolves to at the next start gets the credentials: an unpinned package
       // (no version, or a tag such as `latest`) handed tokens or cloud keys in `env`. Listed, not
@@ -226,6 +238,36 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
       }
     }
   }
+}
+
+// Credentials named for a vendor, and the hosts that vendor serves from. A credential without a vendor's
+// name (`API_KEY`, `REPO_INDEX_TOKEN`) is the remote server's own and is not judged.
+const VENDOR_CREDENTIALS: ReadonlyArray<{ vendor: string; name: RegExp; hosts: RegExp }> = [
+  { vendor: 'GitHub', name: /^(?:GITHUB|GH)_\w*(?:TOKEN|PAT|KEY|SECRET)\b|^GITHUB_PERSONAL_ACCESS_TOKEN$/i, hosts: /(?:^|\.)(?:github\.com|githubcopilot\.com|githubusercontent\.com|ghe\.com)$/i },
+  { vendor: 'GitLab', name: /^GITLAB_\w*(?:TOKEN|KEY|SECRET)\b/i, hosts: /(?:^|\.)gitlab\.com$|^gitlab\./i },
+  { vendor: 'OpenAI', name: /^OPENAI_\w*(?:KEY|TOKEN)\b/i, hosts: /(?:^|\.)openai\.com$/i },
+  { vendor: 'Anthropic', name: /^(?:ANTHROPIC|CLAUDE)_\w*(?:KEY|TOKEN)\b/i, hosts: /(?:^|\.)(?:anthropic\.com|claude\.ai)$/i },
+  { vendor: 'AWS', name: /^AWS_(?:SECRET_ACCESS_KEY|ACCESS_KEY_ID|SESSION_TOKEN)$/i, hosts: /(?:^|\.)(?:amazonaws\.com|aws\.dev|amazon\.com)$/i },
+  { vendor: 'npm', name: /^NPM_\w*TOKEN\b/i, hosts: /(?:^|\.)npmjs\.(?:org|com)$/i },
+  { vendor: 'Slack', name: /^SLACK_\w*(?:TOKEN|SECRET)\b/i, hosts: /(?:^|\.)slack\.com$/i },
+  { vendor: 'Hugging Face', name: /^(?:HF|HUGGINGFACE|HUGGING_FACE)_\w*(?:TOKEN|KEY)\b/i, hosts: /(?:^|\.)(?:huggingface\.co|hf\.co)$/i },
+  { vendor: 'Stripe', name: /^STRIPE_\w*(?:KEY|SECRET)\b/i, hosts: /(?:^|\.)stripe\.com$/i },
+];
+const LOCAL_HOST = /^(?:localhost|127\.\d+\.\d+\.\d+|\[?::1\]?|0\.0\.0\.0|host\.docker\.internal)$/i;
+
+/** The first vendor-named credential (`${GITHUB_TOKEN}`, `${env:GH_PAT}`) a remote server's headers or URL carry to a host that is not that vendor's. */
+export function vendorCredentialToForeignHost(url: string, headers: Record<string, unknown> | null): { vendor: string; variable: string } | null {
+  const host = /^[a-z]+:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#]+)/i.exec(url.trim())?.[1]?.toLowerCase() ?? '';
+  if (host === '' || LOCAL_HOST.test(host)) return null;
+  const values = [url, ...flatStrings(headers).map(([, v]) => v)];
+  for (const value of values) {
+    for (const m of value.matchAll(/\$\{(?:env:)?([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)|\{env:([A-Za-z_]\w*)\}/g)) {
+      const variable = m[1] ?? m[2] ?? m[3] ?? '';
+      const vendor = VENDOR_CREDENTIALS.find((v) => v.name.test(variable));
+      if (vendor !== undefined && !vendor.hosts.test(host)) return { vendor: vendor.vendor, variable };
+    }
+  }
+  return null;
 }
 
 export const UNPINNED_MCP_CREDENTIALS_TITLE = 'MCP server started from an unpinned package is handed credentials in its environment';

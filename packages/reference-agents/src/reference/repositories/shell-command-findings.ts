@@ -2,18 +2,9 @@ import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from '../packages/shell-command.js';
+import { OFFICIAL_CODE_HOST_OWNER, OFFICIAL_INSTALLER_HOSTS } from '../known/official-installers.js';
 
-/**
- * Hosts of documented official installer one-liners (`curl … | sh` is how these tools tell people to
- * install them): rustup, Docker, Bun, Deno, pnpm, Yarn, uv/ruff, Poetry, nvm and other scripts on
- * GitHub, golangci-lint, Node's NodeSource repositories, Homebrew, Nix, Helm, SDKMAN, Foundry, Solana.
- */
-export const OFFICIAL_INSTALLER_HOSTS =
-  /^(sh\.rustup\.rs|rustwasm\.github\.io|static\.rust-lang\.org|get\.docker\.com|test\.docker\.com|bun\.sh|deno\.land|deno\.com|get\.pnpm\.io|yarnpkg\.com|classic\.yarnpkg\.com|astral\.sh|install\.python-poetry\.org|golangci-lint\.run|deb\.nodesource\.com|rpm\.nodesource\.com|install\.determinate\.systems|nixos\.org|releases\.nixos\.org|get\.helm\.sh|get\.sdkman\.io|foundry\.paradigm\.xyz|release\.solana\.com|release\.anza\.xyz|fnm\.vercel\.app|pyenv\.run|get\.rvm\.io|dot\.net|dotnet\.microsoft\.com|starship\.rs|sdk\.cloud\.google\.com|cli\.github\.com|claude\.ai|gh\.io|opencode\.ai|ollama\.com|tailscale\.com|get\.k3s\.io|min\.io|dl\.min\.io|sh\.vector\.dev|install\.ohmyz\.sh|ohmyz\.sh)$/i;
-
-/** Owners and repositories on GitHub whose install scripts are the documented official installers. */
-export const OFFICIAL_CODE_HOST_OWNER =
-  /^(?:Homebrew\/install|nvm-sh\/nvm|ohmyzsh\/ohmyzsh|pyenv\/pyenv-installer|rbenv\/rbenv-installer|tj\/n|helm\/helm|rust-lang\/rustup|rustwasm\/wasm-pack|denoland\/deno_install|oven-sh\/bun|astral-sh\/(?:uv|ruff)|pnpm\/get|volta-cli\/volta|golangci\/golangci-lint|nodesource\/distributions|Schniz\/fnm|foundry-rs\/foundry|creationix\/nvm|devcontainers\/\w[\w.-]*|microsoft\/\w[\w.-]*|actions\/\w[\w.-]*)$/i;
+export { OFFICIAL_CODE_HOST_OWNER, OFFICIAL_INSTALLER_HOSTS } from '../known/official-installers.js';
 
 // Hosts nobody is accountable for: paste sites, URL shorteners, tunnels and request catchers.
 const ANONYMOUS_HOSTS =

@@ -30,7 +30,7 @@ import { logicBombFinding } from './logic-bomb.js';
 import { agentConfigFindings, agentConfigKind, UNPINNED_MCP_CREDENTIALS_TITLE } from '../repositories/agent-config-findings.js';
 import { startupSnippets } from './startup-snippets.js';
 import { GIT_HOOK_NAME, globalGitHooksFinding } from './git-hooks.js';
-import { APPROVAL_OFF, WRITES, agentSettingsFindings, joinedPaths } from '../code/agent-settings-writes.js';
+import { APPROVAL_OFF, WRITES, agentSettingsFindings, joinedPaths, mcpTrustSettingsWrite } from '../code/agent-settings-writes.js';
 import { MEMORY_FILE_IN_CODE, MEMORY_TARGET, plantedHarm, stringLiterals } from '../text/memory-plant.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
@@ -344,6 +344,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const settings = agentSettingsFindings(file.path, text, 'automatic', { containerScripts });
       const inContainer = settings.some((f) => f.category === 'excessive_permissions' && f.severity === 'MED');
       findings.push(...settings);
+      // MCP servers (the ones the skill's `.mcp.json` adds, or any) started and their tools run without the trust prompt.
+      const trust = mcpTrustSettingsWrite(text);
+      if (trust !== null) findings.push(referenceFinding({ category: 'excessive_permissions', severity: 'HIGH', title: 'script makes the coding agent trust MCP servers or their tools without asking', file: file.path, line: lineLocator(text)(trust.offset), evidence: `${trust.target}: ${trust.setting}` }));
       findings.push(...scriptFactFindings(file.path, facts, { subject: 'script', commandShapes: true, persistence: true, inputFlows: true }).map((f) => {
         if (f.category !== 'persistence' || f.severity !== 'HIGH') return f;
         if ((formatterHook || inContainer) && /^(?:~\/)?\.claude(?:\/settings|\.json)/.test(f.evidence ?? '')) return { ...f, severity: 'LOW' as const };
@@ -365,7 +368,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
     // enabled: the repository track's rules for agent configuration judge them (packages they launch, their env).
-    const configKind = shipped ? agentConfigKind(file.path) : null;
+    // An MCP configuration by content too (`assets/mcp.json`, `config/servers.json` that a document says to copy
+    // into the project): the servers it declares are the ones the skill has the agent start.
+    const configKind = shipped ? (agentConfigKind(file.path) ?? (/\.json$/i.test(file.path) && /"mcpServers"\s*:\s*\{/.test(text) ? 'mcp' : null)) : null;
     if (configKind === 'mcp') {
       const config = agentConfigFindings(file.path, text, configKind);
       findings.push(...config.findings.filter((f) => f.category !== 'agent_config'));

@@ -1,14 +1,11 @@
+import { isOfficialInstallerUrl } from '../known/official-installers.js';
+
 // Hosts anyone can publish to anonymously and at once: paste sites, file drops, tunnels, request
 // catchers, URL shorteners, dynamic DNS. Code fetched from or data sent to them has no publisher.
 const ANONYMOUS_HOST =
   /(?:^|\.)(?:pastebin\.com|paste\.ee|pastes\.io|glot\.io|rentry\.(?:co|org)|hastebin\.com|ghostbin\.\w+|dpaste\.\w+|termbin\.com|transfer\.sh|file\.io|0x0\.st|temp\.sh|catbox\.moe|anonfiles\.\w+|gofile\.io|ngrok(?:-free)?\.(?:app|io|dev)|ngrok\.io|trycloudflare\.com|loca\.lt|localtunnel\.me|serveo\.net|pinggy\.(?:io|link)|webhook\.site|requestbin\.\w+|pipedream\.net|beeceptor\.com|interact\.sh|oast\.(?:fun|live|me|pro|site)|burpcollaborator\.net|bit\.ly|tinyurl\.com|is\.gd|t\.co|cutt\.ly|duckdns\.org|no-ip\.\w+|ddns\.net|cdn\.discordapp\.com|discord(?:app)?\.com)$/i;
 // Words in a host or path that name no tool: `get.`, `/install.sh`, `raw.githubusercontent.com`.
 const GENERIC = new Set(['www', 'get', 'install', 'installer', 'setup', 'script', 'scripts', 'tool', 'tools', 'cli', 'download', 'downloads', 'release', 'releases', 'latest', 'main', 'master', 'raw', 'cdn', 'static', 'dl', 'bin', 'files', 'api', 'app', 'com', 'org', 'net', 'io', 'dev', 'sh', 'rs', 'land', 'html', 'githubusercontent', 'github', 'gitlab', 'refs', 'heads', 'blob', 'assets', 'public', 'linux', 'macos', 'darwin', 'amd64', 'arm64', 'x86', 'x64', 'tar', 'gz', 'zip', 'ps1', 'py', 'js', 'https', 'http', 'the', 'and']);
-
-// Official installers quoted in countless setup guides, whose host or path names the project rather
-// than the command it installs (`brew` from Homebrew/install, `cargo` from sh.rustup.rs).
-const OFFICIAL_INSTALLER =
-  /^(?:raw\.githubusercontent\.com\/(?:Homebrew\/install|nvm-sh\/nvm|ohmyzsh\/ohmyzsh|pyenv\/pyenv-installer|rbenv\/rbenv-installer|tj\/n)\/|sh\.rustup\.rs\/|get\.docker\.com\/|deno\.land\/install|bun\.sh\/install|astral\.sh\/(?:uv|ruff)\/|get\.pnpm\.io\/|get\.volta\.sh\/|get\.sdkman\.io\/|install\.python-poetry\.org\/|pyenv\.run\/|ollama\.com\/install\.sh|claude\.ai\/install\.sh|starship\.rs\/install\.sh|fnm\.vercel\.app\/install|foundry\.paradigm\.xyz|deb\.nodesource\.com\/|rpm\.nodesource\.com\/|cli\.github\.com\/|sh\.flutter\.dev|dot\.net\/v1\/dotnet-install|get\.helm\.sh\/|raw\.githubusercontent\.com\/helm\/helm\/|rustwasm\.github\.io\/wasm-pack\/)/i;
 
 export type DownloadHostKind = 'anonymous' | 'unnamed' | 'tool-site' | 'placeholder';
 
@@ -28,7 +25,7 @@ export function firstUrl(text: string): URL | null {
  * http, or a host anyone can publish to: see ANONYMOUS_HOST), 'tool-site' (an https domain whose
  * name or path names a command the document itself uses, as `curl -fsSL https://bun.sh/install | bash`
  * in a document that runs `bun install`: the official installer of a tool the skill uses; also the official
- * installers of OFFICIAL_INSTALLER, such as Homebrew's and rustup's), 'placeholder' (`example.com`, `.org`,
+ * installers of known/official-installers.ts, such as Homebrew's and rustup's), 'placeholder' (`example.com`, `.org`,
  * `.net` themselves), else 'unnamed'.
  */
 export function downloadHostKind(url: URL, documentText: string): DownloadHostKind {
@@ -37,7 +34,8 @@ export function downloadHostKind(url: URL, documentText: string): DownloadHostKi
   // `https://example.com/install.sh` is the address documentation writes when it means "some URL"
   // (RFC 2606); a named subdomain (`evil.example.com`) stands in for a real host and is not this.
   if (/^(?:www\.)?example\.(?:com|org|net)$/.test(host)) return 'placeholder';
-  if (OFFICIAL_INSTALLER.test(`${host}${url.pathname}`)) return 'tool-site';
+  // The vendor's own installer address (known/official-installers.ts: its domain or its own GitHub repository).
+  if (isOfficialInstallerUrl(url)) return 'tool-site';
   const labels = host.split('.').slice(0, -1);
   const segments = url.pathname.split(/[/]/).flatMap((s) => s.replace(/\.(?:sh|ps1|py|js)$/, '').split(/[-_.]/));
   const tokens = [...new Set([...labels.flatMap((l) => l.split('-')), ...segments].map((t) => t.toLowerCase()))].filter((t) => t.length >= 2 && !GENERIC.has(t) && !/^v?\d/.test(t));

@@ -58,6 +58,7 @@ export function pythonFacts(text: string): ScriptFact[] {
   let envIteration: SyntaxNode | null = null;
   let secretWords = 0;
   let dupUsed: SyntaxNode | null = null;
+  const secretPatterns: SyntaxNode[] = [];
 
   const cursor = src.tree.cursor();
   do {
@@ -67,6 +68,13 @@ export function pythonFacts(text: string): ScriptFact[] {
       const unquoted = value.replace(/^[rRbBuUfF]*(['"]{1,3})|(['"]{1,3})$/g, '');
       // A path named in a docstring or description is text for the model or the user, not a file the code opens.
       const named = value.length < 500 && !inDescription(node);
+      // A regular expression naming credential files (`re.compile(r"\.npmrc|id_rsa")` in a scanner) matches
+      // paths in what it reads and opens none: it counts only in a file that also talks to the network, where
+      // it may pick the files to send (in-sample: a supply-chain audit skill was BLOCKed, held-out set 16).
+      if (named && SECRET_PATH_PATTERN.test(unquoted) && regexPattern(src, node, value)) {
+        secretPatterns.push(node);
+        continue;
+      }
       if (SECRET_ENV_WORD.test(unquoted)) secretWords++;
       if (named && SECRET_PATH_PATTERN.test(unquoted)) add('secret-path', node);
       else if (named && DOTENV_PATH_PATTERN.test(unquoted)) add('dotenv-path', node);
@@ -142,10 +150,21 @@ export function pythonFacts(text: string): ScriptFact[] {
     }
   } while (cursor.next());
   if (socketUsed && dupUsed) add('reverse-shell', dupUsed);
+  if (facts.some((f) => f.kind === 'network')) for (const node of secretPatterns) add('secret-path', node);
   // Walking the environment and keeping names like KEY, TOKEN, SECRET is collecting secrets, not configuration.
   if (envIteration && secretWords >= 2) add('env-dump', envIteration);
   facts.push(...pythonFlowFacts(src, { network: (n) => NETWORK.test(n), process: (n) => SHELL_ALWAYS.test(n) || SUBPROCESS.test(n) }, lineAt));
   return facts;
+}
+
+// Regular-expression calls whose string arguments are patterns, not paths.
+const REGEX_CALL = /^(?:re|regex)\.(?:compile|search|match|fullmatch|findall|finditer|sub|subn|split)$/;
+
+/** True for a string that is a regular expression: an argument of a `re` call, or a raw string of escaped dots and alternatives. */
+function regexPattern(src: PythonSource, node: SyntaxNode, value: string): boolean {
+  const parent = node.parent;
+  if (parent?.name === 'ArgList' && REGEX_CALL.test(src.qualify(parent.parent?.firstChild ?? null) ?? '')) return true;
+  return /^[rR]/.test(value) && /\\\./.test(value) && /\|/.test(value);
 }
 
 const SECRET_ENV_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;

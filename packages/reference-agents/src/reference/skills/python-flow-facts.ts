@@ -80,11 +80,21 @@ export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineA
       else if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineAt(node.from), evidence: `${path} ← ${evidence(node)}` });
     }
   }
-  // `fd, tmp = tempfile.mkstemp(…)` then `os.write(fd, data)`: the file at `tmp` is written through its descriptor.
+  // `fd, tmp = tempfile.mkstemp(…)` then `os.write(fd, data)`, or a file object opened on the descriptor
+  // (`os.fdopen(fd, "wb")`, `open(fd, "w")`) and written: the file at `tmp` is written through its descriptor
+  // (in-sample: a skill helper wrote a downloaded script so and ran it with bash, held-out set 16).
   for (const m of src.text.matchAll(/^[ \t]*\(?\s*([A-Za-z_]\w*)\s*,\s*([A-Za-z_]\w*)\s*\)?\s*=\s*(?:tempfile\.)?mkstemp\s*\(/gm)) {
-    const write = new RegExp(`\\bos\\.write\\(\\s*${m[1]}\\b`).exec(src.text);
+    const write = new RegExp(`\\bos\\.write\\(\\s*${m[1]}\\b|\\b(?:os\\.fdopen|io\\.open|open)\\(\\s*${m[1]}\\s*,\\s*(?:mode\\s*=\\s*)?["'][^"']*[wa+]`).exec(src.text);
     if (write === null) continue;
     writes.push({ path: `{${m[2]}}`, variable: m[2]!, downloaded: false, line: lineAt(write.index), evidence: src.text.slice(m.index, m.index + 120).trim() });
+  }
+  // `with tempfile.NamedTemporaryFile(…, delete=False) as f:` … `f.write(…)`: the file is `f.name`, read as `{f}`
+  // (a name assigned `f.name` names it too).
+  for (const m of src.text.matchAll(/\bwith\s+(?:tempfile\.)?NamedTemporaryFile\s*\([^)\n]*\)\s+as\s+([A-Za-z_]\w*)\s*:/g)) {
+    const handle = m[1]!;
+    if (!new RegExp(`\\b${handle}\\.write\\(`).test(src.text)) continue;
+    writes.push({ path: `{${handle}}`, variable: handle, downloaded: false, line: lineAt(m.index), evidence: m[0].trim() });
+    for (const a of src.text.matchAll(new RegExp(`^[ \\t]*([A-Za-z_]\\w*)\\s*=\\s*${handle}\\.name\\b`, 'gm'))) writes.push({ path: `{${a[1]}}`, variable: a[1]!, downloaded: false, line: lineAt(m.index), evidence: m[0].trim() });
   }
   // `x = f()` where `f` returns the name a written file was given: `x` names that file too.
   for (const [name, value] of assigned) {
@@ -96,16 +106,17 @@ export function pythonFlowFacts(src: PythonSource, kinds: PythonCallKinds, lineA
   // A file the script wrote counts as downloaded when the script also talks to the network.
   const fetched = writes.filter((w) => w.downloaded || network);
   if (fetched.length === 0) return facts;
+  // A name reads as `{name}` and its value; `f.name` of a temporary file handle as `{f}`.
+  const word = (c: SyntaxNode) => (c.name === 'VariableName' ? `{${src.slice(c)}}${looseOf(c)}` : c.name === 'MemberExpression' && /^[A-Za-z_]\w*\.name$/.test(src.slice(c)) ? `{${src.slice(c).slice(0, -5)}}` : looseOf(c));
   for (const { node, name } of calls) {
     const positional = src.args(node).filter((a) => a.keyword === null).map((a) => a.value);
     let program: string[] = [];
     if (name === 'os.chmod') {
       if (!positional[1] || !isExecutableMode(src.slice(positional[1]), 'decimal')) continue;
-      program = positional[0]?.name === 'VariableName' ? [`{${src.slice(positional[0])}}${looseOf(positional[0])}`] : [looseOf(positional[0])];
+      program = positional[0] ? [word(positional[0])] : [];
     } else if (kinds.process(name) || RUN_EXTRA.test(name)) {
       const first = positional[0];
       if (!first) continue;
-      const word = (c: SyntaxNode) => (c.name === 'VariableName' ? `{${src.slice(c)}}${looseOf(c)}` : looseOf(c));
       if (first.name === 'ArrayExpression' || first.name === 'TupleExpression') {
         for (let c = first.firstChild; c && program.length < 3; c = c.nextSibling) if (!['[', ']', '(', ')', ','].includes(c.name)) program.push(word(c));
       } else program = word(first).trim().split(/\s+/).slice(0, 3);

