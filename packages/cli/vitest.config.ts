@@ -11,6 +11,14 @@ export default defineConfig({
     // (Two at a time was tried: the suite alone took 455 s instead of 807 s, but beside the other
     // suites of a whole `pnpm test` it took 965 s and the phase was not shown shorter.)
     fileParallelism: false,
+    // Test files share the worker's module cache: the CLI's sources, the SDK and the test
+    // support load once per run, not once per file (docs/benchmarks.md, "Test suite time").
+    // Safe because no test file changes module-level state for the next: none calls vi.mock,
+    // vi.stubEnv, vi.stubGlobal or vi.spyOn, fakes timers, sets process.env or chdirs; each
+    // starts its own servers and temporary homes, and the test support's module-level state
+    // is the run's demo template (made once either way). A file that needs a fresh module
+    // graph must say so in a project of its own with isolate: true.
+    isolate: false,
     // Seeds the demo once for the run; each file's server starts on a copy (test-support/demo-template.ts).
     globalSetup: ['../../test-support/demo-template-setup.ts'],
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { AgentResult, FINDING_CATEGORIES, TRACKS, type Track } from '@vigil/core';
 import { describe, expect, it } from 'vitest';
+import { analyzeCorpusSample } from '../test-support/corpus-analysis.js';
 import { analyzerForTrack } from './analyzer-for-track.js';
 
 const CORPUS = fileURLToPath(new URL('../../eval/corpus/', import.meta.url));
@@ -23,7 +24,8 @@ describe('reference agent finding categories', () => {
       const analyze = analyzerForTrack(track);
       if (analyze === null) continue;
       for (const id of (await readdir(`${CORPUS}${track}`)).sort()) {
-        const result = await analyze({ dir: `${CORPUS}${track}/${id}/files`, track, bundleHash: null });
+        // The same analysis the track's corpus test asserts on, when it ran first in this worker.
+        const result = await analyzeCorpusSample(analyze, `${CORPUS}${track}/${id}/files`, track);
         // What the runner would accept from the agent's stdout, so no sample makes it fail invalid_output.
         const parsed = AgentResult.safeParse(result);
         expect(parsed.success, `${track}/${id}: ${parsed.error?.issues[0]?.path.join('.')} ${parsed.error?.issues[0]?.message}`).toBe(true);

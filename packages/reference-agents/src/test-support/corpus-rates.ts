@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Verdict } from '@vigil/core';
 import type { TrackAnalyzer } from '../reference/common/analyzer.js';
+import { analyzeCorpusSample } from './corpus-analysis.js';
 
 const RANK: Readonly<Record<Verdict, number>> = { ALLOW: 0, WARN: 1, BLOCK: 2 };
 
@@ -26,7 +27,7 @@ export async function corpusRates(track: 'skills' | 'mcp_servers', analyze: Trac
   let blocked = 0;
   for (const id of (await readdir(root)).sort()) {
     const meta = JSON.parse(await readFile(`${root}${id}/sample.json`, 'utf8')) as { label: 'malicious' | 'benign'; expected?: Verdict };
-    const { verdict } = await analyze({ dir: `${root}${id}/files`, track, bundleHash: null });
+    const { verdict } = await analyzeCorpusSample(analyze, `${root}${id}/files`, track);
     if (meta.label === 'malicious') {
       rates.malicious++;
       if (verdict === 'ALLOW') rates.missed.push(id);

@@ -7,9 +7,18 @@ import { afterAll } from 'vitest';
 // import @vigil/registries' test-support): one copy for the workspace. Never published.
 
 const made: string[] = [];
-afterAll(async () => {
-  await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
-});
+
+/**
+ * Removes the directories made so far. Registered after the file that first imports this module;
+ * where test files share their worker's modules (vitest `isolate: false`, as in
+ * @vigil/reference-agents) this module is not evaluated again for the next file, so that package's
+ * setup file registers it after every file.
+ */
+export async function removeTempDirs(): Promise<void> {
+  const dirs = made.splice(0);
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+}
+afterAll(removeTempDirs);
 
 /** A fresh directory removed after the test file. */
 export async function tempDir(prefix = 'vigil-package-test-'): Promise<string> {

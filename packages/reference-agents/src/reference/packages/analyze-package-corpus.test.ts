@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCorpus } from '../../eval/corpus.js';
+import { analyzeCorpusSample } from '../../test-support/corpus-analysis.js';
 import { analyzePackage } from './analyze-package.js';
 
 const CORPUS = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'eval', 'corpus');
@@ -17,7 +18,7 @@ describe('packages corpus', () => {
 
   for (const sample of samples.filter((s) => s.label === 'malicious')) {
     it(`${sample.id} is flagged, naming a file of the sample (and a line for code)`, async () => {
-      const result = await analyzePackage({ dir: sample.dir, track: 'packages', bundleHash: null });
+      const result = await analyzeCorpusSample(analyzePackage, sample.dir, 'packages');
       expect(RANK[result.verdict]).toBeGreaterThanOrEqual(RANK[sample.expected ?? 'WARN']);
       const top = result.findings[0]!;
       expect(existsSync(join(sample.dir, top.file))).toBe(true);
@@ -27,7 +28,7 @@ describe('packages corpus', () => {
 
   for (const sample of samples.filter((s) => s.label === 'benign')) {
     it(`${sample.id} (benign look-alike) stays ALLOW`, async () => {
-      expect((await analyzePackage({ dir: sample.dir, track: 'packages', bundleHash: null })).verdict).toBe('ALLOW');
+      expect((await analyzeCorpusSample(analyzePackage, sample.dir, 'packages')).verdict).toBe('ALLOW');
     });
   }
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentResult } from '@vigil/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeCorpusSample } from '../../test-support/corpus-analysis.js';
 import { analyzeRepository } from './analyze-repository.js';
 
 const CORPUS = fileURLToPath(new URL('../../../eval/corpus/repositories/', import.meta.url));
@@ -21,7 +22,7 @@ const samples: Sample[] = readdirSync(CORPUS)
 const results = new Map<string, AgentResult>();
 
 beforeAll(async () => {
-  for (const s of samples) results.set(s.id, await analyzeRepository({ dir: join(CORPUS, s.id, 'files'), track: 'repositories', bundleHash: null }));
+  for (const s of samples) results.set(s.id, await analyzeCorpusSample(analyzeRepository, join(CORPUS, s.id, 'files'), 'repositories'));
 });
 
 const RANK = { ALLOW: 0, WARN: 1, BLOCK: 2 } as const;
