@@ -112,7 +112,7 @@ function sendClause(unit: string): RegExpExecArray | null {
   // A name looked up with the secret in it: the lookup itself carries it out (DNS exfiltration).
   // `GET https://…` is an HTTP method in an API's documentation, not an order.
   const slot = URL_SLOT_SINK.exec(unit);
-  const dns = DNS_SINK.exec(unit) ?? (slot !== null && !/^GET\b/.test(slot[0]) ? slot : null);
+  const dns = DNS_SINK.exec(unit) ?? (slot !== null && !/^GET\b/.test(slot[0]) && !authenticatesToOwnApi(slot[0]) ? slot : null);
   if (dns !== null && !NEGATION.test(unit.slice(0, dns.index))) return dns;
   if (!DESTINATION.test(unit) && !TOOL_SINK.test(unit)) return null;
   const tool = TOOL_SINK.exec(unit);
@@ -138,6 +138,29 @@ function sendClause(unit: string): RegExpExecArray | null {
     return m;
   }
   return null;
+}
+
+// The query parameter an API reads its key from (`appid=`, `api_key=`, `key=`, `access_token=`).
+const AUTH_PARAM = /[?&](?:app_?id|api_?key|apikey|key|access_?token|token|auth|subscription-key)=$/i;
+// A placeholder naming no vendor (`<API_KEY>`, `{apiKey}`, `YOUR_API_KEY`).
+const GENERIC_KEY = /^(?:YOUR_?)?(?:API_?KEY|KEY|TOKEN|ACCESS_?TOKEN|APP_?ID)$/i;
+
+/**
+ * A documented request putting an API's key where that API reads it: an authentication parameter of the
+ * address, and a placeholder that names no vendor or names the host's own (`appid=<API_KEY>` to
+ * openweathermap.org, `key=$GOOGLE_API_KEY` to googleapis.com). A vendor's token sent to another host
+ * (`?token=$GITHUB_TOKEN` to a collector) is still a hand-over.
+ */
+function authenticatesToOwnApi(sink: string): boolean {
+  const url = /https?:\/\/([^/\s?#]+)[^\s)'"`]*/.exec(sink);
+  if (url === null) return false;
+  const slot = /[<{$]\{?\{?\s*([A-Za-z][\w-]*)/.exec(url[0].slice(url[0].lastIndexOf('=') + 1)) ?? null;
+  const before = url[0].slice(0, url[0].lastIndexOf('=') + 1);
+  if (slot === null || !AUTH_PARAM.test(before.slice(Math.max(0, before.lastIndexOf('?'), before.lastIndexOf('&'))))) return false;
+  const name = slot[1] as string;
+  if (GENERIC_KEY.test(name)) return true;
+  const stem = name.replace(/_(?:API_?KEY|KEY|TOKEN|ACCESS_?TOKEN|SECRET|APP_?ID)$/i, '').toLowerCase().replace(/_/g, '');
+  return stem.length >= 3 && (url[1] as string).toLowerCase().replace(/[-.]/g, '').includes(stem);
 }
 
 /**
