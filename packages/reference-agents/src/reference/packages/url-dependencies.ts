@@ -4,6 +4,8 @@ import { lineAt, referenceFinding } from '../common/reference-finding.js';
 const URL_DEPENDENCY = /^(https?:|git(\+[a-z]+)?:|git@|github:|gitlab:|bitbucket:|[\w-]+\/[\w.-]+(#.*)?$)/i;
 // Hosts that serve source or tarballs of public code: a dependency there is a fork or a pre-release, not a drop.
 const CODE_HOSTS = /(?:^|\.)(?:github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|registry\.npmjs\.org|npmjs\.com|registry\.yarnpkg\.com|pkg\.pr\.new|codeload\.github\.com|jsr\.io|sourceforge\.net|gitee\.com|codeberg\.org)$/i;
+// A company's own network (a private address, a single-label or internal name): a mirror there is not an attacker's host.
+const PRIVATE_HOST = /^(?:10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|\[)|^[^.]+$|\.(?:local|internal|lan|corp|intranet|home\.arpa)$/i;
 const DEPENDENCY_FIELDS = ['dependencies', 'optionalDependencies', 'peerDependencies', 'devDependencies'] as const;
 
 function hostOf(spec: string): string | null {
@@ -58,7 +60,11 @@ export function urlDependencyFindings(manifest: Record<string, unknown>, manifes
       const foreign = host !== null && !CODE_HOSTS.test(host) && !own.has(host.split('.').slice(-2).join('.')) && !/^(localhost|127\.0\.0\.1)$/.test(host);
       const plain = /^http:/i.test(spec);
       const title = plain ? 'Dependency fetched over plain http' : foreign ? (gitUrl ? 'Dependency fetched from a git server on a foreign host' : 'Dependency downloaded from a URL on a foreign host') : 'Dependency installed from a URL or git, outside the registry';
-      out.push(referenceFinding({ category: 'dependency_confusion', severity: foreign || plain ? 'HIGH' : 'MED', title: options.subject ? `${options.subject}: ${title}` : title, file, ...lineOf(dep), evidence: `${dep}: ${spec}`.slice(0, 300) }));
+      // Plain http on a host that is not the package's own: whoever is on the path, or the host, serves
+      // the code npm installs and runs the scripts of (PhantomRaven, Koi Security, Oct 2025). A tarball
+      // over https from a vendor's CDN (`cdn.sheetjs.com`) stays HIGH.
+      const severity = plain && foreign && !PRIVATE_HOST.test(host ?? '') ? 'CRIT' : foreign || plain ? 'HIGH' : 'MED';
+      out.push(referenceFinding({ category: 'dependency_confusion', severity, title: options.subject ? `${options.subject}: ${title}` : title, file, ...lineOf(dep), evidence: `${dep}: ${spec}`.slice(0, 300) }));
     }
   }
   return out;

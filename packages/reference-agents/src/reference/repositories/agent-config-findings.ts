@@ -4,6 +4,7 @@ import { typosquatOf } from '../known/typosquat.js';
 import { mcpServerLookalike } from '../known/mcp-server-packages.js';
 import { lineOfText, objectAt, objectEntries, parseJsonc } from './parse-jsonc.js';
 import { downloadSource, shellCommandFindings } from './shell-command-findings.js';
+import { downloadedFileRun } from './downloaded-file-run.js';
 import { foreignEndpoints, foreignModelHost } from '../code/agent-settings-writes.js';
 
 /** What kind of IDE or coding-agent configuration a path holds, or null. */
@@ -209,7 +210,8 @@ function mcpServers(scan: ConfigScan, servers: Record<string, unknown> | null, a
       scan.add('remote_code_execution', autoApproved ? 'HIGH' : 'MED', 'MCP server entry runs an inline script instead of a server program', script || command, `${name}: ${line.slice(0, 250)}`);
       // An entry that is nothing but a loader: it fetches code and runs it each time the client
       // starts its servers, from wherever the host serves next (not an official installer's host).
-      if (INLINE_DOWNLOAD_RUN.test(script) && downloadSource(script) !== 'official') {
+      // Saved to a file first and that file run (`curl -o /tmp/.b URL && sh /tmp/.b; exec npx …`) is the same loader.
+      if ((INLINE_DOWNLOAD_RUN.test(script) || downloadedFileRun(script) !== null) && downloadSource(script) !== 'official') {
         scan.add('remote_code_execution', 'CRIT', 'MCP server entry is an inline script that downloads code and runs it', script, `${name}: ${line.slice(0, 250)}`);
       }
       // A client starts its servers every time it loads the project, once they are approved.

@@ -10,7 +10,7 @@ import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary }
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
-import { goInitFindings } from './go-init-findings.js';
+import { goInitFindings, goInitRunsShell } from './go-init-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
@@ -248,7 +248,15 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
       if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
       // Go init functions run in every program and test binary that imports the package.
-      if (file.path.endsWith('.go')) own.push(...goInitFindings(file.path, text));
+      // An init that starts a shell is read with the package's other files: the command may be built there.
+      if (file.path.endsWith('.go')) {
+        const dir = file.path.slice(0, file.path.lastIndexOf('/') + 1);
+        const siblings = goInitRunsShell(file.path, text)
+          ? [...byPath.values()].filter((f) => f.path !== file.path && f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/') && /\.go$/.test(f.path) && !/_test\.go$/.test(f.path) && f.size <= MAX_SECRET_SCAN_BYTES).slice(0, 30)
+          : [];
+        const packageTexts = (await Promise.all(siblings.map((f) => readArtifactText(f)))).filter((t): t is string => t !== null);
+        own.push(...goInitFindings(file.path, text, packageTexts));
+      }
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');
       // pytest imports every conftest.py it collects, and Jest/Vitest the setup files their

@@ -200,6 +200,15 @@ const RUST_RUNS = /\bCommand::new\(\s*"(?:[\w/.-]*\/)?(?:sh|bash|zsh|cmd(?:\.exe
 // What a build script could send: the whole build environment (CI secrets, tokens) or files of the user's home.
 const RUST_SECRET_SOURCE = /\benv::vars(?:_os)?\s*\(|\benv::var(?:_os)?\(\s*"[A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|CREDENTIALS?|API_KEY|ACCESS_KEY)[A-Z0-9_]*"|\bdirs(?:_next)?::home_dir\b|\benv::var\(\s*"(?:HOME|USERPROFILE)"|\.ssh\b|\.aws\b|\.cargo\/credentials|\.npmrc|\.git-credentials|\bgit-credentials\b/;
 
+// The user's home directory or a credential store in it as a place to read from.
+const RUST_HOME = /\bdirs(?:_next)?::home_dir\b|\bhome::home_dir\b|\benv::var(?:_os)?\(\s*"(?:HOME|USERPROFILE)"|\.ssh\b|\.aws\b|\.cargo\/credentials|\.npmrc|\.git-credentials/;
+// The home directory itself (not a credential path in it).
+const RUST_HOME_DIR = /\bdirs(?:_next)?::home_dir\b|\bhome::home_dir\b|\benv::var(?:_os)?\(\s*"(?:HOME|USERPROFILE)"/;
+// Files read or a directory walked (a download cache only writes; a key stealer reads and walks).
+const RUST_READS_FILES = /\bfs::read(?:_to_string)?\s*\(|\bread_dir\s*\(|\bFile::open\s*\(|\bWalkDir::new\b|\bglob\s*\(/;
+// A request that carries a body: POST, JSON, form or raw bytes (a download is a GET with none).
+const RUST_SENDS_BODY = /\bureq::post\b|\.post\s*\(|\.send_(?:json|string|bytes|form)\s*\(|\.body\s*\(|\.json\s*\(\s*&|\.multipart\s*\(/;
+
 /**
  * A build.rs that talks to the network itself: cargo (and rust-analyzer, on opening the project)
  * runs it with the user's environment, and a build needs nothing from the network that Cargo does
@@ -213,14 +222,25 @@ function buildRsNetworkFindings(path: string, text: string, subject: 'build scri
   const runs = RUST_RUNS.exec(text);
   // Fetched, then run: the build executes a program it did not ship.
   if (runs !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${subject} downloads a program and runs it`, file: path, line: text.slice(0, runs.index).split('\n').length, evidence: `${net[0]} … ${runs[0]}` })];
+  // Files of the home directory read and a request body sent: what the faster_log / async_println
+  // crates did (Socket, Sep 2025: key-shaped strings collected from files and POSTed). A build needs neither.
+  const home = RUST_HOME.exec(text);
+  const reads = RUST_READS_FILES.exec(text);
+  const sends = RUST_SENDS_BODY.exec(text);
+  if (home !== null && reads !== null && sends !== null) {
+    return [referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${subject} reads files of the home directory and sends them over the network`, file: path, line: text.slice(0, sends.index).split('\n').length, evidence: `${home[0]} … ${reads[0]} … ${sends[0]}` })];
+  }
+  // The home directory as a place to write (a download cache under ~/.cache) with no request body and
+  // no raw socket: nothing of the user's leaves; it is a build that downloads.
+  const homeOnly = source !== null && sends === null && !/\b(?:TcpStream|UdpSocket)::/.test(text) && !RUST_SECRET_SOURCE.test(text.replace(new RegExp(RUST_HOME_DIR.source, 'g'), ''));
   return [
     referenceFinding({
-      category: source ? 'exfiltration' : 'network_access',
-      severity: source ? 'HIGH' : 'MED',
-      title: source ? `${subject} sends the build environment or home files over the network` : `${subject} opens network connections`,
+      category: source && !homeOnly ? 'exfiltration' : 'network_access',
+      severity: source && !homeOnly ? 'HIGH' : 'MED',
+      title: source && !homeOnly ? `${subject} sends the build environment or home files over the network` : `${subject} opens network connections`,
       file: path,
       line,
-      evidence: source ? `${source[0]} … ${net[0]}` : net[0],
+      evidence: source && !homeOnly ? `${source[0]} … ${net[0]}` : net[0],
     }),
   ];
 }

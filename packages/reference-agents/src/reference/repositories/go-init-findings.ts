@@ -17,6 +17,15 @@ const GO_SECRET_SOURCE = /\bos\.Environ\s*\(|\bos\.Getenv\s*\(\s*"[A-Z0-9_]*(?:T
 /** A script fetched and run: a URL or a download in the command, or a pipe into a shell. */
 const GO_DOWNLOAD_RUN = /"(?:https?|ftp):\/\/|\|\s*(?:ba)?sh\b|\b(?:curl|wget)\b/;
 
+// A download piped into a shell, read across the string literals of the package joined in order:
+// `[]string{"wget", "-O", "-", "https://…", "|", "/bin/bash"}` joined by a helper in another file.
+const LITERALS_DOWNLOAD_RUN = /\b(?:curl|wget)\b[^|\n]{0,300}\|\s*(?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh\b/;
+
+/** The package's string literals (interpreted and raw), joined by spaces. */
+function joinedLiterals(text: string): string {
+  return [...text.matchAll(/"((?:[^"\\\n]|\\.)*)"|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? '').join(' ');
+}
+
 function lineOf(text: string, index: number): number {
   let line = 1;
   for (let i = 0; i < index; i++) if (text.charCodeAt(i) === 10) line++;
@@ -59,12 +68,17 @@ export function goInitBodies(text: string): { open: number; body: string }[] {
   return out;
 }
 
+/** Whether an init of this file starts a shell or downloader, so the package's other files are worth reading. */
+export function goInitRunsShell(path: string, text: string): boolean {
+  return /\.go$/.test(path) && !/_test\.go$/.test(path) && goInitBodies(text).some(({ body }) => GO_SHELL_OR_DOWNLOADER.test(body));
+}
+
 /**
  * What a Go package's `init` functions do: they run at the start of every program and test binary
  * that imports the package (`go run`, `go test`, a dependent's binary), before its `main`. A registration (`flag.StringVar`, `sql.Register`, `prometheus.MustRegister`)
  * is nothing to report; a process, a download or the environment sent over the network is.
  */
-export function goInitFindings(path: string, text: string): AgentFinding[] {
+export function goInitFindings(path: string, text: string, packageTexts: readonly string[] = []): AgentFinding[] {
   if (!/\.go$/.test(path) || /_test\.go$/.test(path) || !text.includes('func init')) return [];
   const findings: AgentFinding[] = [];
   for (const { open, body } of goInitBodies(text)) {
@@ -79,7 +93,11 @@ export function goInitFindings(path: string, text: string): AgentFinding[] {
     const secret = at(GO_SECRET_SOURCE);
     if (process !== null) {
       const shell = GO_SHELL_OR_DOWNLOADER.test(body);
-      const downloads = network !== null || GO_DOWNLOAD_RUN.test(body);
+      // The shell's command built by a function elsewhere in the package (another file, a string
+      // table joined at run time): the package's literals spell a download piped into a shell
+      // (typosquatted Go modules with an init loader, Socket 2025).
+      const built = shell && LITERALS_DOWNLOAD_RUN.test([text, ...packageTexts].map(joinedLiterals).join(' '));
+      const downloads = network !== null || GO_DOWNLOAD_RUN.test(body) || built;
       if (shell || downloads) {
         findings.push(referenceFinding({ category: 'remote_code_execution', severity: downloads ? 'CRIT' : 'HIGH', title: downloads ? 'Go init() downloads and runs code when the package is imported' : 'Go init() runs a shell or downloader when the package is imported', file: path, line: process.line, evidence: process.excerpt }));
       } else {

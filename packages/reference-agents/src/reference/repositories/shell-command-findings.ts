@@ -3,6 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from '../packages/shell-command.js';
 import { OFFICIAL_CODE_HOST_OWNER, OFFICIAL_INSTALLER_HOSTS } from '../known/official-installers.js';
+import { downloadedFileRun } from './downloaded-file-run.js';
 
 export { OFFICIAL_CODE_HOST_OWNER, OFFICIAL_INSTALLER_HOSTS } from '../known/official-installers.js';
 
@@ -106,7 +107,7 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
   const out: AgentFinding[] = [];
   const push = (category: string, severity: Severity, title: string) =>
     out.push(referenceFinding({ category, severity, title: `${ctx.where}: ${title}`, file: ctx.file, line: ctx.line, evidence: command.trim().slice(0, 300) }));
-  const runs = PIPE_TO_INTERPRETER.test(command) || SUBSTITUTED_INTO_INTERPRETER.test(command) || DOWNLOAD_THEN_RUN.test(command);
+  const runs = PIPE_TO_INTERPRETER.test(command) || SUBSTITUTED_INTO_INTERPRETER.test(command) || DOWNLOAD_THEN_RUN.test(command) || downloadedFileRun(command) !== null;
   if (runs) {
     const source = downloadSource(command, ctx.ownHosts);
     const base: Severity = source === 'official' ? 'LOW' : source === 'named' ? 'MED' : 'HIGH';

@@ -2,6 +2,7 @@ import type { AgentFinding, Severity } from '@vigil/core';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { referenceFinding } from '../common/reference-finding.js';
 import { downloadSource } from './shell-command-findings.js';
+import { actionLookalike } from './action-lookalike.js';
 
 // Triggers whose runs hold the base repository's secrets and a write token while acting on input an
 // outsider controls (a fork's pull request, an issue, a comment): GitHub Security Lab, "Keeping your
@@ -92,6 +93,7 @@ class WorkflowScan {
   readonly handoffs: SecretHandoff[] = [];
   readonly privileged: string[];
   workflowEnv: Node | null = null;
+  workflowPermissions: Node | null = null;
 
   constructor(
     readonly path: string,
@@ -124,7 +126,20 @@ class WorkflowScan {
   }
 }
 
-function checkUses(scan: WorkflowScan, usesNode: Node | null): void {
+/**
+ * What a job hands every action it runs: an OIDC token (`id-token: write`, cloud roles trust it) or
+ * the repository's secrets (`secrets.*` in the job or the workflow's env), or null.
+ */
+function jobHoldings(scan: WorkflowScan, job: YAMLMap): string | null {
+  const idToken = (node: Node | null) => isMap(node) && text(get(node, 'id-token')) === 'write';
+  if (idToken(get(job, 'permissions')) || (get(job, 'permissions') === null && idToken(scan.workflowPermissions))) return 'id-token: write';
+  const jobText = job.range ? scan.source.slice(job.range[0], job.range[2]) : '';
+  const envText = scan.workflowEnv?.range ? scan.source.slice(scan.workflowEnv.range[0], scan.workflowEnv.range[2]) : '';
+  const secret = /\$\{\{\s*secrets\.([A-Za-z0-9_]+)/.exec(`${jobText}\n${envText}`);
+  return secret ? `secrets.${secret[1]}` : null;
+}
+
+function checkUses(scan: WorkflowScan, usesNode: Node | null, holdings: string | null = null): void {
   const uses = text(usesNode);
   if (uses === null || uses.startsWith('./')) return;
   const line = scan.nodeLine(usesNode);
@@ -138,6 +153,17 @@ function checkUses(scan: WorkflowScan, usesNode: Node | null): void {
   const action = uses.slice(0, at).split('/').slice(0, 2).join('/').toLowerCase();
   const owner = action.split('/')[0] ?? '';
   const pinned = FULL_SHA.test(ref);
+  // An owner spelled like a well-known one (`actoins/cache`): whoever registered it runs in the job.
+  const lookalike = actionLookalike(owner, action.split('/')[1] ?? '');
+  if (lookalike !== null) {
+    scan.add(
+      holdings === null ? 'HIGH' : 'CRIT',
+      'typosquat',
+      holdings === null ? 'workflow uses an action whose owner is spelled like a well-known one (likely typosquat)' : 'workflow hands its secrets or cloud token to an action whose owner is spelled like a well-known one (likely typosquat)',
+      line,
+      `${uses} (like ${lookalike.imitates}/)${holdings === null ? '' : `; the job holds ${holdings}`}`,
+    );
+  }
   const compromised = COMPROMISED_ACTIONS.find((c) => c.action === action);
   if (compromised?.shas.includes(ref) === true) {
     scan.add('CRIT', 'malware', 'workflow uses a commit of an action known to be malicious', line, `${uses}: ${compromised.incident}`);
@@ -312,7 +338,8 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
   // A job switched off (`if: false`) never runs: nothing in it can be triggered.
   const condition = get(job, 'if');
   if ((isScalar(condition) && condition.value === false) || /^\s*(\$\{\{\s*)?false(\s*\}\})?\s*$/.test(text(condition) ?? '')) return;
-  checkUses(scan, get(job, 'uses'));
+  const holdings = jobHoldings(scan, job);
+  checkUses(scan, get(job, 'uses'), holdings);
   const gate = jobGate(job);
   const jobEnv = get(job, 'env');
   const steps = get(job, 'steps');
@@ -322,7 +349,7 @@ function checkJob(scan: WorkflowScan, job: YAMLMap): void {
   for (const step of steps.items) {
     if (!isMap(step)) continue;
     const usesNode = get(step, 'uses');
-    checkUses(scan, usesNode);
+    checkUses(scan, usesNode, holdings);
     const runNode = get(step, 'run');
     const uses = text(usesNode) ?? '';
     const withNode = get(step, 'with');
@@ -456,6 +483,7 @@ export function scanWorkflow(path: string, source: string): { findings: AgentFin
   if (!isMap(root)) return { findings: [], handoffs: [] };
   const scan = new WorkflowScan(path, source, lineCounter, triggersOf(get(root, 'on')));
   scan.workflowEnv = get(root, 'env');
+  scan.workflowPermissions = get(root, 'permissions');
   const jobs = get(root, 'jobs');
   if (isMap(jobs)) {
     for (const pair of jobs.items) if (isMap(pair.value)) checkJob(scan, pair.value);

@@ -1,0 +1,3 @@
+module example.test/probe
+
+go 1.22

@@ -1,0 +1,1 @@
+pub fn trace(msg: &str) { eprintln!("{msg}"); }

@@ -1,0 +1,3 @@
+module example.test/promkit
+
+go 1.22

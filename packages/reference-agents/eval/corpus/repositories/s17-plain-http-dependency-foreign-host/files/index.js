@@ -1,0 +1,1 @@
+module.exports = function svgSprites() { return { name: "svg-sprites" }; };
