@@ -1,3 +1,4 @@
+import { indirectExecFinding } from '../code/indirect-exec.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
@@ -284,6 +285,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
+      // exec/eval looked up through __builtins__ and run on decoded data (s17, delayed stage in a helper).
+      const indirect = language === 'python' ? indirectExecFinding(file.path, text) : null;
+      if (indirect !== null) findings.push(indirect);
       // Credential folders of the home directory named in a collection and swept whole (no credential file named).
       const harvest = homeCredentialHarvestFinding(file.path, text);
       if (harvest !== null) findings.push(harvest);

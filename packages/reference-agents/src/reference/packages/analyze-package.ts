@@ -1,6 +1,7 @@
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { open } from 'node:fs/promises';
 import { addressHijackFinding } from '../code/address-hijack.js';
+import { indirectExecFinding } from '../code/indirect-exec.js';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
@@ -251,6 +252,9 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
         continue;
       }
       findings.push(...unicodeFindings(text, rel, isJs ? 'javascript' : 'python'), ...hiddenCodeFindings(text, rel));
+      // exec/eval looked up through __builtins__ and run on decoded data (s17): never written as exec(…).
+      const indirect = isPy ? indirectExecFinding(rel, text) : null;
+      if (indirect !== null) findings.push(indirect);
       if (isJs && IMAGE_NAME.test(text) && MARKER_CUT.test(text)) imageCarvers.add(rel);
       facts = isJs ? javascriptFacts(text, { typescript: TS_FILE.test(rel) }) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;
