@@ -1,3 +1,4 @@
+import { credentialForeignHostFindings } from './credential-foreign-host.js';
 import { indirectExecFinding } from '../code/indirect-exec.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
@@ -288,6 +289,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // exec/eval looked up through __builtins__ and run on decoded data (s17, delayed stage in a helper).
       const indirect = language === 'python' ? indirectExecFinding(file.path, text) : null;
       if (indirect !== null) findings.push(indirect);
+      // A service token from the environment put in a header to a host that is not its service, here or one module away (s17).
+      for (const f of await credentialForeignHostFindings(file.path, text, language, readModule, (p) => byPath.has(p))) if (!findings.some((g) => g.file === f.file && g.title === f.title)) findings.push(f);
       // Credential folders of the home directory named in a collection and swept whole (no credential file named).
       const harvest = homeCredentialHarvestFinding(file.path, text);
       if (harvest !== null) findings.push(harvest);
