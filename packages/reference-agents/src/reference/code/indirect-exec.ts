@@ -15,7 +15,7 @@ const LOOKUPS = [
   new RegExp(String.raw`\bgetattr\(\s*${HOLDER}\s*,\s*([^(),]{1,60})\)`, 'g'),
   new RegExp(String.raw`(?:${HOLDER}|${HOLDER}\.__dict__|vars\(\s*${HOLDER}\s*\))\s*\[\s*([^\]]{1,60})\]`, 'g'),
   new RegExp(String.raw`(?:${HOLDER}\.__dict__|vars\(\s*${HOLDER}\s*\))\.get\(\s*([^(),]{1,60})\)`, 'g'),
-  new RegExp(String.raw`(?<![\w.])(?:builtins|__import__\(\s*['"]builtins['"]\s*\))\.((?:exec|eval))\s*\(`, 'g'),
+  new RegExp(String.raw`(?<![\w.])(?:builtins|__import__\(\s*['"]builtins['"]\s*\))\.(exec|eval)\b(?!\s*=)`, 'g'),
 ];
 /** Data decoded in the call's argument or in the variable it passes. */
 const DECODE = /\b(?:b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes|decompress|marshal\.loads|fromhex|unhexlify)\s*\(|codecs\.decode\(/;
@@ -61,8 +61,7 @@ export function indirectExecFinding(file: string, text: string): AgentFinding | 
       const calls: number[] = [];
       // Called in place (`getattr(__builtins__, "exec")(…)`, `builtins.exec(…)`) …
       const after = /^\s*\(/.exec(text.slice(end));
-      if (m[0].endsWith('(')) calls.push(end - 1);
-      else if (after) calls.push(end + after[0].length - 1);
+      if (after) calls.push(end + after[0].length - 1);
       // … or kept in a name first (`_r = __builtins__["exec"] if … else getattr(__builtins__, "exec")`).
       const start = text.lastIndexOf('\n', m.index) + 1;
       const assigned = /^[ \t]*([A-Za-z_]\w*)\s*=(?!=)/.exec(text.slice(start, m.index));

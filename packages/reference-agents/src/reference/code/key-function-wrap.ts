@@ -39,6 +39,13 @@ export function keyFunctionWrapFinding(file: string, text: string, language: 'ja
     const importLine = new RegExp(String.raw`^[^\n]*\b(?:import|require)\b[^\n]*\b${target.replace(/\$/g, '\\$')}\b[^\n]*$`, 'm').exec(text)?.[0] ?? '';
     const named = language === 'python' ? KEY_CONSTRUCTOR.test(near) : KEY_CONSTRUCTOR.test(`${m[2] ?? ''}`);
     if (!named && !/eth_account|ethers|web3|solana|bitcoin|bip32|bip39|ecdsa|nacl|paramiko|cryptography|tronweb|wallet/i.test(importLine)) continue;
+    // A wrapper keeps the original and calls it (`setattr(A, n, wrap(getattr(A, n)))`, `const orig = W.createRandom`):
+    // a stub that replaces the constructor outright (a test fixture's fixed key) forwards nothing.
+    const t = target.replace(/\$/g, '\\$');
+    const keeps = language === 'python'
+      ? new RegExp(String.raw`getattr\(\s*${t}\s*,|\b${t}\.\w+\s*\)`).test(m[0] + text.slice(m.index + m[0].length, m.index + m[0].length + 120).split('\n')[0]!)
+      : new RegExp(String.raw`=\s*${t}(?:\.prototype)?\.${m[2] ?? ''}\b(?!\s*=)|\(\s*${t}(?:\.prototype)?\.${m[2] ?? ''}\b`).test(text);
+    if (!keeps) continue;
     const line = text.slice(0, m.index).split('\n').length;
     return referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: "Replaces another library's key functions with wrappers that read the private key and send it out", file, line, evidence: m[0].trim().slice(0, 100) });
   }
