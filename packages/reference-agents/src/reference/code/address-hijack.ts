@@ -1,5 +1,6 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
+import { inlineStringTableCalls } from './string-table-calls.js';
 
 /**
  * Browser-side transaction and address hijacking shipped in a library (chalk/debug npm compromise,
@@ -23,6 +24,14 @@ const RECIPIENT_REWRITE = /\.(?:to|recipient|toPubkey|destination|receiver|toAdd
 const HARDCODED = /['"`](0x[a-fA-F0-9]{40}|bc1[a-z0-9]{39,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|T[1-9A-HJ-NP-Za-km-z]{33})['"`]/g;
 
 export function addressHijackFinding(file: string, text: string): AgentFinding | null {
+  const direct = hijackIn(file, text, false);
+  if (direct !== null || text.length > 4_000_000) return direct;
+  // The drainer's strings behind an obfuscator's encoded string table: read them back and look again.
+  const inlined = inlineStringTableCalls(text);
+  return inlined === null ? null : hijackIn(file, inlined, true);
+}
+
+function hijackIn(file: string, text: string, decoded: boolean): AgentFinding | null {
   const hook = HOOK.exec(text);
   if (hook === null) return null;
   const regex = ADDRESS_REGEX.test(text);
@@ -36,5 +45,5 @@ export function addressHijackFinding(file: string, text: string): AgentFinding |
   if (!swaps && !redirects) return null;
   const line = text.slice(0, hook.index).split('\n').length;
   const how = [regex ? 'an address pattern' : '', distance ? 'a string-distance match' : '', addresses.size > 0 ? `${addresses.size} hard-coded addresses` : ''].filter(Boolean).join(', ');
-  return referenceFinding({ category: 'malware', severity: 'CRIT', title: 'Intercepts browser requests or wallet calls and rewrites crypto addresses', file, line, evidence: `${text.slice(hook.index, hook.index + 60).replace(/\s+/g, ' ')} … ${how}` });
+  return referenceFinding({ category: 'malware', severity: 'CRIT', title: 'Intercepts browser requests or wallet calls and rewrites crypto addresses', file, line, evidence: `${text.slice(hook.index, hook.index + 60).replace(/\s+/g, ' ')} … ${how}${decoded ? ' (strings read from an encoded string table)' : ''}` });
 }

@@ -1,3 +1,6 @@
+import { keyFunctionWrapFinding } from '../code/key-function-wrap.js';
+import { credentialForeignHostFindings } from './credential-foreign-host.js';
+import { indirectExecFinding } from '../code/indirect-exec.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText } from '../common/artifact-files.js';
@@ -284,6 +287,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (bomb !== null) findings.push(bomb);
       const patch = libraryPatchFinding(file.path, text, language);
       if (patch !== null) findings.push(patch);
+      // exec/eval looked up through __builtins__ and run on decoded data (s17, delayed stage in a helper).
+      const indirect = language === 'python' ? indirectExecFinding(file.path, text) : null;
+      if (indirect !== null) findings.push(indirect);
+      const keyWrap = language === 'python' || language === 'javascript' ? keyFunctionWrapFinding(file.path, text, language) : null;
+      if (keyWrap !== null) findings.push(keyWrap);
+      // A service token from the environment put in a header to a host that is not its service, here or one module away (s17).
+      for (const f of await credentialForeignHostFindings(file.path, text, language, readModule, (p) => byPath.has(p))) if (!findings.some((g) => g.file === f.file && g.title === f.title)) findings.push(f);
       // Credential folders of the home directory named in a collection and swept whole (no credential file named).
       const harvest = homeCredentialHarvestFinding(file.path, text);
       if (harvest !== null) findings.push(harvest);

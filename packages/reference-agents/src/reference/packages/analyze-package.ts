@@ -1,6 +1,8 @@
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { open } from 'node:fs/promises';
 import { addressHijackFinding } from '../code/address-hijack.js';
+import { indirectExecFinding } from '../code/indirect-exec.js';
+import { keyFunctionWrapFinding } from '../code/key-function-wrap.js';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
@@ -251,6 +253,12 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
         continue;
       }
       findings.push(...unicodeFindings(text, rel, isJs ? 'javascript' : 'python'), ...hiddenCodeFindings(text, rel));
+      // exec/eval looked up through __builtins__ and run on decoded data (s17): never written as exec(…).
+      const indirect = isPy ? indirectExecFinding(rel, text) : null;
+      if (indirect !== null) findings.push(indirect);
+      // Another library's key constructors wrapped to send the keys they make (set-utils, s17).
+      const keyWrap = keyFunctionWrapFinding(rel, text, isJs ? 'javascript' : 'python');
+      if (keyWrap !== null) findings.push(keyWrap);
       if (isJs && IMAGE_NAME.test(text) && MARKER_CUT.test(text)) imageCarvers.add(rel);
       facts = isJs ? javascriptFacts(text, { typescript: TS_FILE.test(rel) }) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;

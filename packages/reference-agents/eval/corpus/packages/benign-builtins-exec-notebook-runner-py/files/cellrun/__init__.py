@@ -1,0 +1,1 @@
+from .runner import run_cell, show

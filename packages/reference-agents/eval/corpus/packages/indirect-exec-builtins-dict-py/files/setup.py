@@ -1,0 +1,2 @@
+from setuptools import setup
+setup(name='termtint', version='0.3.0', packages=['termtint'])

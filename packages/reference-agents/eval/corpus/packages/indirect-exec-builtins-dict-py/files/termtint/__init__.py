@@ -1,0 +1,1 @@
+from .colours import colour
