@@ -19,9 +19,9 @@ interface Trait {
 }
 
 // A request header, query parameter or cookie value the code compares.
-const REQUEST_VALUE = String.raw`\b(?:req|request|ctx|c)\s*\.\s*(?:get|header|headers|query|cookies|params|args|GET|META|query_params|Query|GetHeader)\b[^\n=!]{0,60}?`;
+const REQUEST_VALUE = String.raw`\b(?:req|request|ctx|c|r)\s*\.\s*(?:get|header|headers|Header|query|cookies|params|args|GET|META|query_params|Query|GetHeader)\b[^\n=!]{0,60}?`;
 // Access granted right after: the next handler, an admin or superuser identity, a True return.
-const GRANTS = /\bnext\s*\(\s*\)|\b(?:admin|superuser|is_?admin|is_superuser|roles?)\b|\breturn\s+True\b|\bc\.Next\s*\(\s*\)/i;
+const GRANTS = /\bnext\s*\(\s*\)|\bnext\.ServeHTTP\b|\b(?:admin|superuser|is_?admin|is_superuser|roles?)\b|\breturn\s+True\b|\bc\.Next\s*\(\s*\)/i;
 // The real check the bypass skips: a token or password verified in the same block.
 const REAL_CHECK = /\b(?:jwt|verify|verify_token|decode|bearer|authorization|password|session|authenticate|check_password)\b/i;
 
