@@ -37,8 +37,10 @@ import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
+import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 
-const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst)$/i;
+// Documents a model reads, and coding agents' rules files (Cursor `.mdc`, `.cursorrules`, …) a skill or rules pack ships.
+const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst|mdc)$|(?:^|\/)\.(?:cursorrules|windsurfrules|clinerules|goosehints|roorules)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
 const CONFIG = /\.(?:json|ya?ml|toml|ini|cfg|conf|env|properties)$|(?:^|\/)\.env(?:\.[\w-]+)?$/i;
 // What a skill says when it does talk to the network: then a request in its scripts is expected.
@@ -300,6 +302,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
       }
       findings.push(...agentActionFindings(text, file.path));
+      // Code the document has the agent write into the user's project with an authentication bypass, unsigned
+      // tokens accepted or the environment served: the skill runs nothing, the agent ships the backdoor.
+      const backdoor = backdoorCodeOrder(text);
+      if (backdoor !== null) findings.push(referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'document has the agent write a backdoor into the user’s code' : 'document has the agent write code that weakens authentication or exposes secrets', file: file.path, line: lineLocator(text)(backdoor.offset), evidence: backdoor.evidence }));
       if (MEMORY_TARGET_TEST.test(text)) plantTexts.push({ file: file.path, text });
       // Secrets collected in one step and sent out in another, however the document spreads or words them.
       for (const h of secretHandoffs(text)) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));

@@ -4,6 +4,7 @@ import { lineLocator } from './line-locator.js';
 import { findHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
 import { isDetectedSpecimen, isQuotedExample } from './quoted-example.js';
+import { concealedSpans, readsAsOrder } from './concealed-text.js';
 
 export interface InstructionTextOptions {
   /** `/`-separated path of the file the text is in. */
@@ -137,6 +138,24 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
         file,
         line: at(text, firstZeroWidth),
         evidence: `${zeroWidthTotal} zero-width character(s), longest run ${longestZeroWidthRun}`,
+      }),
+    );
+  }
+
+  // Words whose letters are interleaved with zero-width characters (often inside a bidi isolate): the model
+  // reads the sentence whole, a reviewer's search and diff do not. Checked in every file, code and data too:
+  // tables that hold zero-width characters as data do not put them between the letters of Latin words.
+  for (const span of concealedSpans(text)) {
+    const hit = findInstructionPhrases(span.revealed, rules)[0];
+    const order = hit !== undefined || readsAsOrder(span.revealed);
+    findings.push(
+      referenceFinding({
+        category: hit?.rule.category ?? 'prompt_injection',
+        severity: order ? 'CRIT' : 'HIGH',
+        title: hit !== undefined ? `${hit.rule.title} (hidden by zero-width characters)` : order ? 'text hidden by zero-width characters gives the model instructions' : 'zero-width characters scattered inside words hide text from review',
+        file,
+        line: at(text, span.offset),
+        evidence: `reads as: ${span.revealed.trim().slice(0, 240)}`,
       }),
     );
   }

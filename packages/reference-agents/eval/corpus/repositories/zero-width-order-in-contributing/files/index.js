@@ -1,0 +1,1 @@
+module.exports = class Queue { constructor() { this.q = []; } push(j) { this.q.push(j); } };
