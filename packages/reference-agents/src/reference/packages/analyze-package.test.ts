@@ -19,7 +19,7 @@ describe('analyzePackage (npm)', () => {
     });
     expect(r.findings).toContainEqual(expect.objectContaining({ category: 'typosquat', title: 'Name imitates a popular package', file: 'package.json', line: 2 }));
     expect(r.findings).toContainEqual(expect.objectContaining({ category: 'typosquat', title: 'Repository URL points at the package it imitates', line: 4 }));
-    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'dependency_confusion', severity: 'HIGH', title: 'Dependency fetched over plain http', line: 9 }));
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'dependency_confusion', severity: 'CRIT', title: 'Dependency fetched over plain http', line: 9 }));
     expect(r.findings).toContainEqual(expect.objectContaining({ category: 'dependency_confusion', severity: 'MED', title: 'Dependency installed from a URL or git, outside the registry', line: 10 }));
     expect(r.findings).toContainEqual(expect.objectContaining({ category: 'install_script', title: 'Runs an install script at install', line: 6 }));
   });
