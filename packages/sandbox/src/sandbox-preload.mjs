@@ -8,7 +8,7 @@
 // permission model, where reading anything beyond this file would be refused.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import process from 'node:process';
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 /** @type {typeof import('node:fs')} */
