@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { isQuotedExample } from '../text/quoted-example.js';
+import { headingSections } from '../text/heading-sections.js';
 
 /**
  * An image the model renders is a request its client makes without a click: whatever the image
@@ -57,14 +58,8 @@ const EVERY_REPLY = /\b(?:every|each|all(?:\s+of\s+your)?|any|final)\s+(?:of\s+y
 export function assembledImageUrlFindings(text: string, file: string): AgentFinding[] {
   const out: AgentFinding[] = [];
   const lineAt = lineLocator(text);
-  // Sections: split at headings, then at blank-line runs of long documents, so steps stay together.
-  const sections: Array<{ start: number; body: string }> = [];
-  let start = 0;
-  for (const m of text.matchAll(/^#{1,6}\s/gm)) {
-    if (m.index > start) sections.push({ start, body: text.slice(start, m.index) });
-    start = m.index;
-  }
-  sections.push({ start, body: text.slice(start) });
+  // Sections: split at headings, so steps stay together.
+  const sections = headingSections(text);
   for (const { start: at, body } of sections) {
     if (body.length > 4000) continue;
     const address = /https?:\/\/[^\s`'")\]>]+/.exec(body.replace(/!\[[^\]\n]*\]\([^)\n]*\)|<img\b[^>\n]*>/gi, (s) => ' '.repeat(s.length)));

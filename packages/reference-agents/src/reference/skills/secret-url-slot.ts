@@ -3,6 +3,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { PRIVATE_CONTEXT } from '../mcp-servers/data-request-rules.js';
 import { lineLocator } from '../text/line-locator.js';
 import { isQuotedExample } from '../text/quoted-example.js';
+import { headingSections } from '../text/heading-sections.js';
 
 /**
  * Any address the model writes out (a link, a diagram's `click` target, an HTML `href`, an image) carries
@@ -39,13 +40,7 @@ const ABOUT_ATTACKS = /\b(?:attack(?:er|ers|s)?|malicious|exfiltrat\w*|red[\s-]f
 export function secretUrlSlotFindings(text: string, file: string): AgentFinding[] {
   const out: AgentFinding[] = [];
   const lineAt = lineLocator(text);
-  const sections: Array<{ start: number; body: string }> = [];
-  let start = 0;
-  for (const m of text.matchAll(/^#{1,6}\s/gm)) {
-    if (m.index > start) sections.push({ start, body: text.slice(start, m.index) });
-    start = m.index;
-  }
-  sections.push({ start, body: text.slice(start) });
+  const sections = headingSections(text);
   for (const { start: at, body } of sections) {
     if (body.length > 6000 || ABOUT_ATTACKS.test(body)) continue;
     const url = [...body.matchAll(SLOT_URL)].find((m) => SLOT.test(m[0].slice(m[0].indexOf('//') + 2).replace(/^[^/?#]*/, '')));
