@@ -13,9 +13,12 @@ import { referenceFinding } from '../common/reference-finding.js';
  */
 const KEY_CONSTRUCTOR = /\b(?:from_key|from_mnemonic|create_with_mnemonic|from_private_key|generate_private_key|load_pem_private_key|privateKeyToAccount|mnemonicToAccount|createRandom|fromMnemonic|fromPhrase|fromSecretKey|fromSeed|Keypair|SigningKey|PrivateKey|HDKey|Wallet|Account)\b/;
 /** The patch: `setattr(X, name, wrap(…))`, `X.name = wrap(…)`, `X.prototype.name = function`, where X is imported. */
-const PY_PATCH = /\bsetattr\(\s*([A-Za-z_]\w*)\s*,[^,\n]+,\s*[A-Za-z_]\w*\s*\(|^[ \t]*([A-Za-z_]\w*)\.(\w+)\s*=\s*[A-Za-z_]\w*\s*\(\s*\2\.\3\b/gm;
+// The wrapper may be given the original directly (`X.n = wrap(X.n)`) or through a name saved first
+// (`_orig = X.n` … `X.n = staticmethod(wrap(_orig))`); the check below wants the original kept either way.
+const PY_PATCH = /\bsetattr\(\s*([A-Za-z_]\w*)\s*,[^,\n]+,\s*[A-Za-z_]\w*\s*\(|^[ \t]*([A-Za-z_]\w*)\.(\w+)\s*=\s*(?:(?:staticmethod|classmethod)\s*\(\s*)?[A-Za-z_]\w*\s*\(/gm;
 const JS_PATCH = /(?<![\w$.])([A-Za-z_$][\w$]*)(?:\.prototype)?\.(\w+)\s*=\s*(?:[A-Za-z_$][\w$]*\s*\(\s*\1\b|(?:async\s+)?function\b|(?:async\s*)?\([^)]*\)\s*=>)/g;
-const KEY_READ = /\.(?:key|private_key|privateKey|secret_key|secretKey|mnemonic|phrase|seed)\b|\bexport_key\(|\bprivate_bytes\(|\bto_string\(\)/;
+// Also a keypair turned into its bytes (`bytes(kp)`, `kp.to_bytes()`, `kp.secret()`: solders' Keypair is its 64 secret bytes).
+const KEY_READ = /\.(?:key|private_key|privateKey|secret_key|secretKey|mnemonic|phrase|seed)\b|\bexport_key\(|\bprivate_bytes\(|\bto_string\(\)|\.(?:secret|to_bytes|to_bytes_array)\(\)|\bbytes\(\s*\w*(?:kp|key|pair|wallet|acct|account|signer)\w*\s*\)/;
 const SEND = /\bsend_raw_transaction\b|\bsendRawTransaction\b|\bsendTransaction\b|\bsend_transaction\b|\brequests\.(?:post|get|put)\b|\burlopen\b|\bhttpx\.|\baiohttp\b|\bsocket\.|\bgethostbyname\b|\bgetaddrinfo\b|\bdns\.resolver\b|\bsmtplib\b|\bfetch\s*\(|\baxios\b|\bhttps?\.request\b|\bdns\.(?:lookup|resolve\w*)\b/;
 
 function importedPython(text: string, name: string): boolean {
@@ -43,7 +46,8 @@ export function keyFunctionWrapFinding(file: string, text: string, language: 'ja
     // a stub that replaces the constructor outright (a test fixture's fixed key) forwards nothing.
     const t = target.replace(/\$/g, '\\$');
     const keeps = language === 'python'
-      ? new RegExp(String.raw`getattr\(\s*${t}\s*,|\b${t}\.\w+\s*\)`).test(m[0] + text.slice(m.index + m[0].length, m.index + m[0].length + 120).split('\n')[0]!)
+      ? new RegExp(String.raw`getattr\(\s*${t}\s*,|\b${t}\.\w+\s*\)`).test(m[0] + text.slice(m.index + m[0].length, m.index + m[0].length + 120).split('\n')[0]!) ||
+        (m[3] !== undefined && new RegExp(String.raw`^[ \t]*[A-Za-z_]\w*\s*=\s*${t}\.${m[3]}\s*$`, 'm').test(text))
       : new RegExp(String.raw`=\s*${t}(?:\.prototype)?\.${m[2] ?? ''}\b(?!\s*=)|\(\s*${t}(?:\.prototype)?\.${m[2] ?? ''}\b`).test(text);
     if (!keeps) continue;
     const line = text.slice(0, m.index).split('\n').length;
