@@ -11,7 +11,7 @@ import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary }
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
-import { goInitFindings, goInitRunsShell } from './go-init-findings.js';
+import { goGenerateFindings, goInitFindings, goInitRunsShell } from './go-init-findings.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
@@ -44,6 +44,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
+import { composerRuns, gemspecExtensions, rakeDefaultLines, scriptLanguageFindings, scriptLanguageOf, type ScriptRunContext } from './script-language-findings.js';
 
 export interface RepositoryAnalyzerOptions {
   /**
@@ -124,6 +125,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (text !== null) registryConfigs.push(text);
     }
     const registryHosts = configuredRegistryHosts(registryConfigs);
+    const scriptRuns = await rubyPhpRuns(files);
     for (const file of files) {
       const lockfile = lockfileFormatOf(file.path) !== null || file.path.endsWith('bun.lockb');
       const workflow = isWorkflowPath(file.path);
@@ -211,6 +213,10 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...tool.findings);
         if (!example) for (const path of tool.runs) queue(path, 'automatic');
       }
+      // Ruby and PHP: what a gem install, a composer install or a bare rake runs, and code evaluated or run anywhere.
+      const scriptLanguage = scriptLanguageOf(file.path);
+      if (scriptLanguage !== null) own.push(...scriptLanguageFindings(file.path, text, scriptLanguage, (!example ? scriptRuns.get(file.path) : undefined) ?? { where: 'code', automatic: false, buildStep: false }));
+      if (file.path.endsWith('composer.json')) own.push(...composerRuns(file.path, text).findings);
       const buildKind = buildFileKind(file.path);
       if (buildKind !== null) {
         const build = buildFileFindings(file.path, text, buildKind);
@@ -259,7 +265,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
           ? [...byPath.values()].filter((f) => f.path !== file.path && f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/') && /\.go$/.test(f.path) && !/_test\.go$/.test(f.path) && f.size <= MAX_SECRET_SCAN_BYTES).slice(0, 30)
           : [];
         const packageTexts = (await Promise.all(siblings.map((f) => readArtifactText(f)))).filter((t): t is string => t !== null);
-        own.push(...goInitFindings(file.path, text, packageTexts));
+        own.push(...goInitFindings(file.path, text, packageTexts), ...goGenerateFindings(file.path, text));
       }
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');
@@ -291,6 +297,29 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
     return resultFromFindings(findings);
   };
+}
+
+/**
+ * Ruby and PHP files that run by themselves, with what runs them: a gemspec's extension build scripts
+ * (`gem install` runs extconf.rb), the gemspec and Gemfile (evaluated by bundler), a Rakefile's top level and
+ * default task (a bare `rake`), Composer event scripts' PHP files and `autoload.files`.
+ */
+async function rubyPhpRuns(files: readonly ArtifactFile[]): Promise<Map<string, ScriptRunContext>> {
+  const out = new Map<string, ScriptRunContext>();
+  for (const f of files) {
+    const base = f.path.slice(f.path.lastIndexOf('/') + 1);
+    const dir = f.path.slice(0, f.path.length - base.length);
+    if (f.size > MAX_SECRET_SCAN_BYTES || !/\.gemspec$|^Gemfile$|^[Rr]akefile$|^composer\.json$/.test(base)) continue;
+    const text = await readArtifactText(f);
+    if (text === null) continue;
+    if (base.endsWith('.gemspec')) {
+      out.set(f.path, { where: 'gemspec (evaluated by gem build and bundle install)', automatic: true, buildStep: true });
+      for (const ext of gemspecExtensions(text)) out.set(`${dir}${ext}`, { where: 'gem native extension build (run by gem install)', automatic: true, buildStep: true });
+    } else if (base === 'Gemfile') out.set(f.path, { where: 'Gemfile (evaluated by bundle install)', automatic: true, buildStep: true });
+    else if (base === 'composer.json') for (const run of composerRuns(f.path, text).runs) out.set(run.path, { where: run.why, automatic: true, buildStep: /script$/.test(run.why) });
+    else out.set(f.path, { where: 'Rakefile default task (runs on a bare rake)', automatic: true, buildStep: true, automaticLines: rakeDefaultLines(text) });
+  }
+  return out;
 }
 
 // A project's manifests (root and workspace packages): dependencies from a URL on a foreign host.

@@ -93,8 +93,8 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
   const findings: AgentFinding[] = [];
   const runs: string[] = [];
   const userRuns: string[] = [];
-  const check = (command: string, where: string, automatic: boolean, line: number | undefined) => {
-    findings.push(...shellCommandFindings(command, { file: path, line, where, automatic }));
+  const check = (command: string, where: string, automatic: boolean, line: number | undefined, buildStep = false, bareBuild = false) => {
+    findings.push(...shellCommandFindings(command, { file: path, line, where, automatic, buildStep, bareBuild }));
     const target = automatic ? scriptTarget(command) : null;
     if (target !== null) runs.push(target);
   };
@@ -123,7 +123,7 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     return { findings, runs, userRuns };
   }
   if (kind === 'lefthook' || kind === 'pre-commit') {
-    for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command));
+    for (const command of yamlCommands(text, kind === 'lefthook' ? ['run'] : ['entry'])) check(command, 'git hook', true, lineOfText(text, command), true);
     return { findings, runs, userRuns };
   }
   if (kind === 'msbuild') {
@@ -142,18 +142,68 @@ export function buildFileFindings(path: string, text: string, kind: BuildFileKin
     const where = kind === 'ide-build-script' ? 'build script run on IDE import' : 'configure script';
     for (const { line, number } of shellLines(text)) {
       if (/^\s*(\/\/|\/\*|\*|dnl\b)/.test(line) || !/\b(curl|wget|iwr|irm|sh|bash|powershell|pwsh|nc|base64)\b|\/dev\/tcp/.test(line)) continue;
-      check(line, where, kind === 'ide-build-script', number);
+      // A build script or configure step fetching code and running it is CRIT from any but an official installer host.
+      check(line, where, kind === 'ide-build-script', number, true);
     }
     return { findings, runs, userRuns };
   }
   const where = kind === 'git-hook' ? 'git hook' : kind === 'makefile' ? 'Makefile' : 'shell script';
   if (kind !== 'makefile') text = expandShellVariables(text);
   if (kind !== 'makefile') findings.push(...shellScriptFindings(text, { file: path, where, automatic: kind === 'git-hook' }));
+  // A bare `make` runs the default goal and what it depends on, and `$(shell …)` runs as the Makefile is read.
+  const bare = kind === 'makefile' ? makeDefaultRecipeLines(text) : new Set<number>();
   for (const { line, number } of shellLines(text)) {
     if (kind === 'makefile' && !/^\t/.test(line) && !/\$\(shell\b/.test(line)) continue;
-    check(line, where, kind === 'git-hook', number);
+    const onBareMake = bare.has(number) || (kind === 'makefile' && !/^\t/.test(line));
+    check(line, onBareMake ? 'Makefile default goal (runs on a bare make)' : where, kind === 'git-hook', number, kind === 'git-hook', onBareMake);
   }
   return { findings, runs, userRuns };
+}
+
+/**
+ * The recipe lines (1-based) a bare `make` runs: the default goal (`.DEFAULT_GOAL`, else the first
+ * target that is not special or a pattern) and, transitively, the targets it depends on in this file.
+ */
+export function makeDefaultRecipeLines(text: string): Set<number> {
+  const lines = text.split('\n');
+  const rules = new Map<string, { prereqs: string[]; recipe: number[] }>();
+  let goal = /^\.DEFAULT_GOAL\s*:?=\s*(\S+)/m.exec(text)?.[1] ?? null;
+  let current: { prereqs: string[]; recipe: number[] }[] = [];
+  lines.forEach((line, i) => {
+    if (/^\t/.test(line)) {
+      for (const rule of current) rule.recipe.push(i + 1);
+      return;
+    }
+    if (line.trim() === '' || /^\s*#/.test(line)) return;
+    const rule = /^([^\s:=#][^:=#]*?)\s*::?(?![=])\s*([^;#]*)/.exec(line);
+    const assignment = /^\s*(?:export\s+|override\s+)?[\w.-]+\s*(?::{1,3}=|\?=|\+=|!=|=)/.test(line);
+    if (rule === null || assignment || /^\s*(?:ifn?eq|ifn?def|else|endif|include|-include|define|endef)\b/.test(line)) {
+      current = [];
+      return;
+    }
+    const targets = rule[1]!.split(/\s+/).filter((t) => t !== '');
+    const prereqs = rule[2]!.split('|').join(' ').split(/\s+/).filter((t) => t !== '' && !t.includes('$'));
+    current = targets.map((t) => {
+      const r = rules.get(t) ?? { prereqs: [], recipe: [] };
+      r.prereqs.push(...prereqs);
+      rules.set(t, r);
+      return r;
+    });
+    if (goal === null) goal = targets.find((t) => !t.startsWith('.') && !t.includes('%') && !t.includes('$')) ?? null;
+  });
+  const out = new Set<number>();
+  const seen = new Set<string>();
+  const stack = goal === null ? [] : [goal];
+  while (stack.length > 0 && seen.size < 200) {
+    const t = stack.pop()!;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    const r = rules.get(t);
+    if (r === undefined) continue;
+    for (const n of r.recipe) out.add(n);
+    stack.push(...r.prereqs);
+  }
+  return out;
 }
 
 const XML_ENTITY: Record<string, string> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
@@ -171,15 +221,15 @@ const CS_DECODES = /\bConvert\.FromBase64String\b|\bGZipStream\b|\bDeflateStream
  * get the shell checks as automatic commands (XML entities decoded: `&quot;`, `&#xA;`); an inline
  * task's C# (`UsingTask` with a code task factory) is judged by what it does.
  */
-function msbuildFindings(path: string, text: string, check: (command: string, where: string, automatic: boolean, line: number | undefined) => void): AgentFinding[] {
+function msbuildFindings(path: string, text: string, check: (command: string, where: string, automatic: boolean, line: number | undefined, buildStep?: boolean) => void): AgentFinding[] {
   const out: AgentFinding[] = [];
   const lineAt = (index: number) => text.slice(0, index).split('\n').length;
   const where = 'MSBuild build step (runs on every build; IDEs build when the project opens)';
   for (const m of text.matchAll(/<Exec\b[^>]*?\bCommand\s*=\s*(["'])([\s\S]*?)\1/gi)) {
-    for (const command of xmlText(m[2]!).split(/\r?\n/)) if (command.trim() !== '') check(command.trim(), where, true, lineAt(m.index!));
+    for (const command of xmlText(m[2]!).split(/\r?\n/)) if (command.trim() !== '') check(command.trim(), where, true, lineAt(m.index!), true);
   }
   for (const m of text.matchAll(/<(PreBuildEvent|PostBuildEvent|PreLinkEvent)>([\s\S]*?)<\/\1>/gi)) {
-    for (const command of xmlText(m[2]!).split(/\r?\n/)) if (command.trim() !== '') check(command.trim(), where, true, lineAt(m.index!));
+    for (const command of xmlText(m[2]!.replace(/<\/?Command>/gi, '')).split(/\r?\n/)) if (command.trim() !== '') check(command.trim(), where, true, lineAt(m.index!), true);
   }
   for (const m of text.matchAll(/<UsingTask\b[^>]*TaskFactory\s*=\s*["'](?:Roslyn)?CodeTaskFactory["'][\s\S]*?<\/UsingTask>/gi)) {
     const code = xmlText(m[0].replace(/<!\[CDATA\[|\]\]>/g, ''));
@@ -210,16 +260,32 @@ const RUST_READS_FILES = /\bfs::read(?:_to_string)?\s*\(|\bread_dir\s*\(|\bFile:
 const RUST_SENDS_BODY = /\bureq::post\b|\.post\s*\(|\.send_(?:json|string|bytes|form)\s*\(|\.body\s*\(|\.json\s*\(\s*&|\.multipart\s*\(/;
 
 /**
+ * A file the Rust code writes (`fs::write(&p, …)`, `File::create(&p)`) and then starts as a program
+ * (`Command::new(&p)`): what a dropper does with bytes it downloaded or carried. A compiler or tool
+ * found on PATH or named by an environment variable is never written by the script first.
+ */
+function writtenFileRun(text: string): { index: number; evidence: string } | null {
+  const written = new Set([...text.matchAll(/\b(?:fs::write|File::create|OpenOptions::new\(\)[^;]{0,80}?\.open)\s*\(\s*&?(\w+)/g)].map((m) => m[1]!));
+  if (written.size === 0) return null;
+  for (const m of text.matchAll(/\bCommand::new\(\s*&?(\w+)\s*\)/g)) if (written.has(m[1]!)) return { index: m.index, evidence: m[0] };
+  return null;
+}
+
+/**
  * A build.rs that talks to the network itself: cargo (and rust-analyzer, on opening the project)
  * runs it with the user's environment, and a build needs nothing from the network that Cargo does
  * not fetch. With the whole environment or home-directory files in reach it is exfiltration.
  */
 function buildRsNetworkFindings(path: string, text: string, subject: 'build script' | 'proc macro'): AgentFinding[] {
   const net = RUST_NETWORK.exec(text);
+  const written = writtenFileRun(text);
+  // An embedded blob (`include_bytes!`) written out and started: a dropper, whatever the file is named.
+  const embedded = /\binclude_bytes!\s*\(/.exec(text);
+  if (!net && written !== null && embedded !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${subject} writes an embedded program to disk and runs it`, file: path, line: text.slice(0, written.index).split('\n').length, evidence: `${embedded[0]} … ${written.evidence}` })];
   if (!net) return [];
   const line = text.slice(0, net.index).split('\n').length;
   const source = RUST_SECRET_SOURCE.exec(text);
-  const runs = RUST_RUNS.exec(text);
+  const runs = RUST_RUNS.exec(text) ?? (written === null ? null : Object.assign([written.evidence], { index: written.index }));
   // Fetched, then run: the build executes a program it did not ship.
   if (runs !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: `${subject} downloads a program and runs it`, file: path, line: text.slice(0, runs.index).split('\n').length, evidence: `${net[0]} … ${runs[0]}` })];
   // Files of the home directory read and a request body sent: what the faster_log / async_println

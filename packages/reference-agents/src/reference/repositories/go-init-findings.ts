@@ -1,5 +1,6 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
+import { shellCommandFindings } from './shell-command-findings.js';
 
 /** Bytes of one `init` body read at most (a registration block is a few hundred). */
 const MAX_BODY = 64 * 1024;
@@ -21,9 +22,44 @@ const GO_DOWNLOAD_RUN = /"(?:https?|ftp):\/\/|\|\s*(?:ba)?sh\b|\b(?:curl|wget)\b
 // `[]string{"wget", "-O", "-", "https://…", "|", "/bin/bash"}` joined by a helper in another file.
 const LITERALS_DOWNLOAD_RUN = /\b(?:curl|wget)\b[^|\n]{0,300}\|\s*(?:\/(?:usr\/)?bin\/)?(?:ba|z|da)?sh\b/;
 
-/** The package's string literals (interpreted and raw), joined by spaces. */
+/** The package's string literals (interpreted and raw), joined by spaces, then each one reversed (a loader's `reverse("hsab/nib/ | …")`). */
 function joinedLiterals(text: string): string {
-  return [...text.matchAll(/"((?:[^"\\\n]|\\.)*)"|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? '').join(' ');
+  const literals = [...foldGoStrings(text).matchAll(/"((?:[^"\\\n]|\\.)*)"|`([^`]*)`/g)].map((m) => m[1] ?? m[2] ?? '');
+  return `${literals.join(' ')} ${literals.map((l) => [...l].reverse().join('')).join(' ')}`;
+}
+
+// Bounds of the folding: a byte slice or encoded string longer than this is data, not a command line.
+const MAX_FOLDED = 4096;
+
+/** A Go byte literal: decimal, hex, octal or a rune (`'w'`, `'\n'`). */
+function goByte(token: string): number | null {
+  const t = token.trim();
+  if (/^0[xX][0-9a-fA-F]+$/.test(t)) return parseInt(t.slice(2), 16);
+  if (/^0[oO]?[0-7]+$/.test(t)) return parseInt(t.replace(/^0[oO]?/, ''), 8);
+  if (/^\d+$/.test(t)) return Number(t);
+  const rune = /^'(\\?.)'$/.exec(t)?.[1];
+  if (rune === undefined) return null;
+  return rune.length === 1 ? rune.charCodeAt(0) : ({ n: 10, t: 9, r: 13, '\\': 92, "'": 39 } as Record<string, number>)[rune[1]!] ?? null;
+}
+
+/**
+ * Go source with the string constructions a loader hides its command in folded to plain literals, so
+ * the checks read the command it runs: `string([]byte{119, 103, …})`, `[]byte{…}` assigned and
+ * converted later, `base64.StdEncoding.DecodeString("…")` (and URL/Raw variants), `hex.DecodeString("…")`,
+ * and `"a" + "b"` concatenations. Line breaks are kept so line numbers still hold.
+ */
+export function foldGoStrings(text: string): string {
+  const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
+  const bytes = (m: string, body: string) => {
+    const values = body.split(',').filter((b) => b.trim() !== '').map(goByte);
+    if (values.length === 0 || values.length > MAX_FOLDED || values.some((b) => b === null || b > 255)) return m;
+    return `${quote(Buffer.from(values as number[]).toString('latin1'))}${'\n'.repeat((m.match(/\n/g) ?? []).length)}`;
+  };
+  let out = text.replace(/\bstring\s*\(\s*\[\]byte\s*\{([^{}]{1,20000})\}\s*\)/g, bytes).replace(/\[\]byte\s*\{([^{}]{1,20000})\}/g, bytes);
+  out = out.replace(/\bbase64\.(?:Std|URL|RawStd|RawURL)Encoding\.DecodeString\s*\(\s*"([A-Za-z0-9+/_=-]{8,})"\s*\)/g, (m, b64: string) => (b64.length > MAX_FOLDED * 2 ? m : quote(Buffer.from(b64.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'))));
+  out = out.replace(/\bhex\.DecodeString\s*\(\s*"((?:[0-9a-fA-F]{2}){4,})"\s*\)/g, (m, hex: string) => (hex.length > MAX_FOLDED * 2 ? m : quote(Buffer.from(hex, 'hex').toString('latin1'))));
+  for (let i = 0; i < 8 && /"\s*\+\s*"/.test(out); i++) out = out.replace(/"((?:[^"\\\n]|\\.)*)"\s*\+\s*"((?:[^"\\\n]|\\.)*)"/g, '"$1$2"');
+  return out;
 }
 
 function lineOf(text: string, index: number): number {
@@ -70,7 +106,7 @@ export function goInitBodies(text: string): { open: number; body: string }[] {
 
 /** Whether an init of this file starts a shell or downloader, so the package's other files are worth reading. */
 export function goInitRunsShell(path: string, text: string): boolean {
-  return /\.go$/.test(path) && !/_test\.go$/.test(path) && goInitBodies(text).some(({ body }) => GO_SHELL_OR_DOWNLOADER.test(body));
+  return /\.go$/.test(path) && !/_test\.go$/.test(path) && goInitBodies(text).some(({ body }) => GO_SHELL_OR_DOWNLOADER.test(foldGoStrings(body)));
 }
 
 /**
@@ -81,12 +117,15 @@ export function goInitRunsShell(path: string, text: string): boolean {
 export function goInitFindings(path: string, text: string, packageTexts: readonly string[] = []): AgentFinding[] {
   if (!/\.go$/.test(path) || /_test\.go$/.test(path) || !text.includes('func init')) return [];
   const findings: AgentFinding[] = [];
-  for (const { open, body } of goInitBodies(text)) {
+  for (const { open, body: raw } of goInitBodies(text)) {
+    // The body with byte-slice, base64, hex and concatenated strings folded to literals (same line breaks).
+    const body = foldGoStrings(raw);
+    const first = lineOf(text, open);
     const at = (re: RegExp) => {
       const m = re.exec(body);
       if (m === null) return null;
       const eol = body.indexOf('\n', m.index);
-      return { line: lineOf(text, open + m.index), excerpt: body.slice(m.index, eol < 0 ? undefined : eol).trim().slice(0, 200) };
+      return { line: first + lineOf(body, m.index) - 1, excerpt: body.slice(m.index, eol < 0 ? undefined : eol).trim().slice(0, 200) };
     };
     const process = at(GO_PROCESS);
     const network = at(GO_NETWORK);
@@ -110,4 +149,19 @@ export function goInitFindings(path: string, text: string, packageTexts: readonl
     }
   }
   return findings;
+}
+
+/**
+ * `//go:generate` directives: `go generate ./...` runs each as a command (no shell, but a directive may
+ * name one: `sh -c "…"`, `bash script.sh`), and projects document it as a build step. Each gets the
+ * shell checks as a build step: `stringer`, `mockgen` or `go run pkg@version` fetch nothing themselves.
+ */
+export function goGenerateFindings(path: string, text: string): AgentFinding[] {
+  if (!text.includes('//go:generate')) return [];
+  const out: AgentFinding[] = [];
+  text.split('\n').forEach((line, i) => {
+    const m = /^\/\/go:generate\s+(.{1,4000})$/.exec(line.trimEnd());
+    if (m !== null) out.push(...shellCommandFindings(m[1]!.replace(/^(?:-command\s+\S+\s+)?/, ''), { file: path, line: i + 1, where: 'go:generate directive', automatic: false, buildStep: true }));
+  });
+  return out;
 }

@@ -35,7 +35,8 @@ export function selfRunSurfaceFindings(path: string, text: string, kind: Surface
   const body = kind === 'envrc' ? expandShellVariables(text).split('\n') : null;
   for (const { command, line } of surface.commands) {
     const expanded = body?.[line - 1] ?? command;
-    findings.push(...shellCommandFindings(expanded, { file: path, line, where, automatic }));
+    // Entering the directory is opening the project: direnv's code fetched and run there is a build step's.
+    findings.push(...shellCommandFindings(expanded, { file: path, line, where, automatic, buildStep: kind === 'envrc' }));
     // `node tools/gen.js`, `./x.sh`; direnv's `source_env x` / `source x` / `. x` load a file into the shell.
     const sourced = kind === 'envrc' ? /^\s*(?:source_env(?:_if_exists)?|source|\.)\s+["']?(?:\.\/)?([\w.@/-]+\.(?:sh|bash|envrc))\b/.exec(expanded)?.[1] : undefined;
     const target = automatic ? (sourced !== undefined && !sourced.includes('..') ? sourced : scriptTarget(expanded.trim())) : null;

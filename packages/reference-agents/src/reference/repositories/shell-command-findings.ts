@@ -88,9 +88,26 @@ export interface ShellContext {
   automatic: boolean;
   /** Hosts the repository names as its own (its homepage, its repository URL): its own installer is trusted. */
   ownHosts?: ReadonlySet<string>;
+  /**
+   * The command is a step of building or opening the project (a gem's extconf.rb, a Composer event
+   * script, an MSBuild build event, a Cargo build script, a CMake configure step, a go:generate line, a
+   * direnv or mise enter hook): such a step needs no program from the network beyond what the package
+   * manager fetches and verifies, so code fetched from any host but an official installer's and run is CRIT.
+   */
+  buildStep?: boolean;
+  /**
+   * The command runs on a bare build command (`make` runs the default goal): raised as automatic only
+   * when what runs is the download itself (piped, substituted or saved and run), not a committed
+   * script run after a download of data (`curl -o api.json … && node gen.js api.json`).
+   */
+  bareBuild?: boolean;
 }
 
 const RAISE: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
+
+// A run kept out of sight: output thrown away, sent to the background or detached, a hidden window.
+// An installer a user or a build relies on shows what it does; a loader does not.
+const CONCEALED = /[12]?>\s*\/dev\/null|>\s*nul\b|&\s*$|&\s*\)|\bnohup\b|\bsetsid\b|\bdisown\b|-w(?:indowstyle)?\s+h(?:idden)?\b|\bstart\s+\/b\b|-NonInteractive\b[^\n]*-w\b/i;
 
 // commandSignals titles judged here with the source's host instead.
 const HOST_JUDGED = new Set(['Downloads a script and pipes it to a shell', 'Downloads from a host that is not a package registry', 'Downloads a binary, makes it executable and runs it']);
@@ -111,7 +128,11 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
   if (runs) {
     const source = downloadSource(command, ctx.ownHosts);
     const base: Severity = source === 'official' ? 'LOW' : source === 'named' ? 'MED' : 'HIGH';
-    const severity = ctx.automatic && source !== 'official' ? RAISE[base] : base;
+    // A build step, or an automatic run kept out of sight, fetching and running code from a host that is not an official installer's.
+    const itself = PIPE_TO_INTERPRETER.test(command) || SUBSTITUTED_INTO_INTERPRETER.test(command) || downloadedFileRun(command) !== null;
+    const automatic = ctx.automatic || (ctx.bareBuild === true && itself);
+    const unambiguous = itself && (ctx.buildStep === true || (automatic && CONCEALED.test(command)));
+    const severity = unambiguous && source !== 'official' ? 'CRIT' : automatic && source !== 'official' ? RAISE[base] : base;
     const from = source === 'official' ? 'an official installer host' : source === 'anonymous' ? 'plain HTTP, an IP address or an anonymous host' : 'the network';
     push('remote_code_execution', severity, `downloads code from ${from} and runs it`);
   }

@@ -1,10 +1,12 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineOfText } from './parse-jsonc.js';
-import { downloadSource } from './shell-command-findings.js';
+import { downloadSource, shellCommandFindings } from './shell-command-findings.js';
+import { scriptTarget } from './build-hook-findings.js';
+import { tomlStrings } from '../code/toml-strings.js';
 
 /** Package-manager and build-wrapper configuration that decides what program an ordinary command runs. */
-export type ToolConfigKind = 'npmrc' | 'yarnrc' | 'yarnrc-yml' | 'gradle-wrapper' | 'maven-wrapper';
+export type ToolConfigKind = 'npmrc' | 'yarnrc' | 'yarnrc-yml' | 'gradle-wrapper' | 'maven-wrapper' | 'cargo-config' | 'mise';
 
 export function toolConfigKind(path: string): ToolConfigKind | null {
   const base = path.slice(path.lastIndexOf('/') + 1);
@@ -13,6 +15,8 @@ export function toolConfigKind(path: string): ToolConfigKind | null {
   if (base === '.yarnrc.yml') return 'yarnrc-yml';
   if (/(^|\/)gradle\/wrapper\/gradle-wrapper\.properties$/.test(path)) return 'gradle-wrapper';
   if (/(^|\/)\.mvn\/wrapper\/maven-wrapper\.properties$/.test(path)) return 'maven-wrapper';
+  if (/(^|\/)\.cargo\/config(\.toml)?$/.test(path)) return 'cargo-config';
+  if (/^\.?mise(\.[\w-]+)?\.toml$/.test(base) || /(^|\/)\.config\/mise(\/config)?(\.[\w-]+)?\.toml$|(^|\/)\.mise\/config\.toml$/.test(path)) return 'mise';
   return null;
 }
 
@@ -91,6 +95,7 @@ export function toolConfigFindings(path: string, text: string, kind: ToolConfigK
     }
     return { findings, runs };
   }
+  if (kind === 'cargo-config' || kind === 'mise') return programConfigFindings(path, text, kind, committed);
   const official = OFFICIAL_WRAPPER_HOSTS[kind];
   for (const key of ['distributionurl', 'wrapperurl']) {
     const url = values.get(key);
@@ -101,6 +106,42 @@ export function toolConfigFindings(path: string, text: string, kind: ToolConfigK
     const base: Severity = downloadSource(`curl ${url}`) === 'anonymous' ? 'HIGH' : 'MED';
     const tool = kind === 'gradle-wrapper' ? 'Gradle' : 'Maven';
     add('remote_code_execution', pinned ? base : RAISE[base], `${tool} wrapper downloads the build tool from a host other than its official one${pinned ? '' : ', with no checksum'}`, key === 'distributionurl' ? 'distributionUrl' : 'wrapperUrl', url.slice(0, 300));
+  }
+  return { findings, runs };
+}
+
+// Cargo settings whose value is a program every `cargo build` / `cargo run` / `cargo test` (and
+// rust-analyzer, on opening the project) starts: a wrapper around rustc, a runner for built binaries, a linker.
+const CARGO_PROGRAM = /^(?:build\.(?:rustc-wrapper|rustc-workspace-wrapper|rustc|rustdoc)|target\.[^.]+(?:\.[^.]+)*\.(?:runner|linker)|host\.linker)$/;
+// mise hooks (run on entering or leaving the directory, around installs) and `_.source` scripts (sourced on entering).
+const MISE_HOOK = /^hooks\.(?:enter|leave|cd|preinstall|postinstall)(?:\.(?:script|run))?$/;
+const MISE_SOURCE = /^env\._\.source(?:\.path)?$/;
+
+/**
+ * `.cargo/config.toml` and `mise.toml`: settings that are programs or commands run with nobody
+ * choosing them (a rustc wrapper or target runner on every cargo build, a mise hook or `_.source`
+ * script on entering the directory). A committed program they name is analyzed as code that runs by
+ * itself (LOW finding naming it); an inline command gets the shell checks as a build step.
+ */
+function programConfigFindings(path: string, text: string, kind: 'cargo-config' | 'mise', committed: (path: string) => boolean): ToolConfigResult {
+  const findings: AgentFinding[] = [];
+  const runs: string[] = [];
+  // Cargo resolves a program with a path separator from the directory holding `.cargo/`; mise from the file's.
+  const dir = kind === 'cargo-config' ? path.replace(/(?:^|[^/]*\/)?\.cargo\/config(?:\.toml)?$/, '').replace(/^\.cargo\/.*$/, '') : path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+  const where = kind === 'cargo-config' ? 'Cargo configuration program (runs on every cargo build)' : 'mise hook (runs on entering the directory)';
+  for (const { key, value, line } of tomlStrings(text)) {
+    const program = kind === 'cargo-config' ? CARGO_PROGRAM.test(key) : MISE_HOOK.test(key);
+    const sourced = kind === 'mise' && MISE_SOURCE.test(key);
+    if (!program && !sourced) continue;
+    for (const command of value.split('\n').filter((c) => c.trim() !== '' && !/^\s*#/.test(c))) {
+      findings.push(...shellCommandFindings(command, { file: path, line, where, automatic: true, buildStep: true }));
+      const target = sourced || kind === 'cargo-config' ? repoPath(dir, command.trim().split(/\s+/)[0]!) : null;
+      const run = target ?? (scriptTarget(command.trim()) === null ? null : `${dir}${scriptTarget(command.trim())}`);
+      if (run !== null && committed(run)) {
+        runs.push(run);
+        findings.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: kind === 'cargo-config' ? 'Cargo configuration runs a repository program on every build' : 'mise runs a repository script on entering the directory', file: path, line, evidence: `${key} = ${command.trim()}`.slice(0, 300) }));
+      }
+    }
   }
   return { findings, runs };
 }

@@ -1,0 +1,3 @@
+module example.com/colors
+
+go 1.22

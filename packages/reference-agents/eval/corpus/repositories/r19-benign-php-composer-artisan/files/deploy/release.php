@@ -1,0 +1,3 @@
+<?php
+exec('php artisan migrate --force', $out);
+system('php artisan config:cache');

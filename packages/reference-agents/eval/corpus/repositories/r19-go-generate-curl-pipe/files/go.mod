@@ -1,0 +1,3 @@
+module example.com/protoc-gen-fast
+
+go 1.22

@@ -1,0 +1,3 @@
+module github.com/vainreboot/layout
+
+go 1.22

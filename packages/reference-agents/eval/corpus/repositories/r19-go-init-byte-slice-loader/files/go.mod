@@ -1,0 +1,3 @@
+module github.com/shallowmux/hypert
+
+go 1.21

@@ -1,0 +1,3 @@
+module S3sync
+  VERSION = '0.3.1'
+end
