@@ -312,9 +312,10 @@ describe('analyzeRepository: build scripts of other ecosystems', () => {
     const got = result.findings.map((f) => [f.severity, f.title, f.file, f.line]);
     expect(got).toEqual(
       expect.arrayContaining([
-        ['HIGH', 'build script run on IDE import: downloads code from the network and runs it', 'build.rs', 3],
+        // Round r19-langs: a fetch-and-run in a build step is CRIT from any host but an official installer's.
+        ['CRIT', 'build script run on IDE import: downloads code from the network and runs it', 'build.rs', 3],
         ['CRIT', 'build script run on IDE import: downloads code from plain HTTP, an IP address or an anonymous host and runs it', 'lib/build.gradle', 2],
-        ['MED', 'configure script: downloads code from the network and runs it', 'CMakeLists.txt', 2],
+        ['CRIT', 'configure script: downloads code from the network and runs it', 'CMakeLists.txt', 2],
       ]),
     );
     expect(got).toHaveLength(3);

@@ -116,7 +116,7 @@ interface LanguageRules {
 const RUBY: LanguageRules = {
   fold: foldRubyStrings,
   evals: /\b(?:Kernel\.)?(?:eval|instance_eval|class_eval|module_eval|binding\.eval)\s*[( ]|\bRubyVM::InstructionSequence\.compile\b/g,
-  shell: /\b(?:Kernel\.)?(?:system|exec|spawn)\s*\(?\s*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')|`([^`\n]+)`|%x[{(\[]([^})\]\n]+)[})\]]|\bIO\.popen\s*\(\s*["']([^"'\n]+)["']|\bOpen3\.\w+\s*\(\s*["']([^"'\n]+)["']|\b(?:Kernel\.)?open\s*\(\s*["']\|([^"'\n]+)["']/g,
+  shell: /\b(?:Kernel\.)?(?:system|exec|spawn)\s*\(?\s*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')|`([^`\n]+)`|%x[{([]([^})\]\n]+)[})\]]|\bIO\.popen\s*\(\s*["']([^"'\n]+)["']|\bOpen3\.\w+\s*\(\s*["']([^"'\n]+)["']|\b(?:Kernel\.)?open\s*\(\s*["']\|([^"'\n]+)["']/g,
   network: /\bNet::HTTP\.(?:get|get_response|post|start)\b|\bURI\.open\b|\bURI\.parse\([^)]*\)\.open\b|\bopen\s*\(\s*["']https?:|\b(?:HTTParty|Faraday|RestClient|Excon|HTTP)\.(?:get|post)\b|\bOpenURI\b/,
   decodes: /\bBase64\.\w*decode64\b|\.unpack1?\s*\(?\s*["']m|\.pack\s*\(?\s*["'][cCU]\*|\bZlib\b/,
   comment: /^\s*#/,
@@ -125,7 +125,8 @@ const RUBY: LanguageRules = {
 const PHP: LanguageRules = {
   fold: foldPhpStrings,
   evals: /\b(?:eval|assert|create_function)\s*\(|\bpreg_replace\s*\(\s*['"](.)[^'"]*\1[a-z]*e[a-z]*['"]/gi,
-  shell: /\b(?:system|shell_exec|passthru|exec|popen|proc_open|pcntl_exec)\s*\(\s*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')|`([^`\n]+)`/gi,
+  // A method of an object (`$pdo->exec(…)`, `Foo::system(…)`) is not the shell; the literal is optional (request data checked).
+  shell: /(?<![>:$\w])(?:system|shell_exec|passthru|exec|popen|proc_open|pcntl_exec)\s*\(\s*(?:"((?:[^"\\\n]|\\.)*)"|'([^'\n]*)')?|`([^`\n]+)`/gi,
   network: /\bfile_get_contents\s*\(\s*['"](?:https?|ftp):|\bcurl_exec\s*\(|\bfopen\s*\(\s*['"]https?:|\bfsockopen\s*\(|\bstream_socket_client\s*\(|\bfile\s*\(\s*['"]https?:/i,
   decodes: /\b(?:base64_decode|gzinflate|gzuncompress|gzdecode|str_rot13|strrev|hex2bin)\s*\(/i,
   request: /\$_(?:GET|POST|REQUEST|COOKIE|FILES)\b|\$_SERVER\s*\[\s*['"]HTTP_|php:\/\/input|\bgetallheaders\s*\(/,
