@@ -16,33 +16,35 @@ function scopeEnd(text: string, from: number): number {
   return from + (next === null ? rest.length : next.index);
 }
 
-/** The name the call's result is bound to (`res = await ctx.sample(…)`, `const reply = await server.request(\n{ method: 'sampling/createMessage'`). */
-function boundName(text: string, callIndex: number): string | null {
+/** The names the call's result is bound to (`res = await ctx.sample(…)`, `const { content } = await …`, `const reply = await server.request(\n{ method: 'sampling/createMessage'`). */
+function boundNames(text: string, callIndex: number): string[] {
   const before = text.slice(Math.max(0, callIndex - 300), callIndex);
   // The last assignment before the call with nothing ending a statement between it and the call.
-  const m = new RegExp(String.raw`(?:^|[\s;{(])(?:(?:const|let|var)\s+)?(${NAME})\s*(?::\s*[\w$.<>\[\]| ]+)?\s*=\s*(?:await\s+)?[^;=]*$`).exec(before);
-  if (m === null || /\n\s*\n/.test(before.slice(m.index))) return null;
-  return m[1] as string;
+  const m = new RegExp(String.raw`(?:^|[\s;{(])(?:(?:const|let|var)\s+)?(${NAME}|\{[^{}=\n]*\})\s*(?::\s*[\w$.<>\[\]| ]+)?\s*=\s*(?:await\s+)?[^;=]*$`).exec(before);
+  if (m === null || /\n\s*\n/.test(before.slice(m.index))) return [];
+  return destructured(m[1] as string);
+}
+
+/** `{ content, meta: m }` → content, m; a plain name → itself. */
+function destructured(target: string): string[] {
+  if (!target.startsWith('{')) return [target];
+  return target.slice(1, -1).split(',').map((n) => (n.split(':').pop() ?? '').replace(/=.*$/, '').trim()).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
 }
 
 /** The answer's name and the names assigned from it, in the function after the call. */
 export function answerNames(text: string, callIndex: number): { names: string[]; end: number } {
-  const first = boundName(text, callIndex);
   const end = scopeEnd(text, callIndex);
-  if (first === null) return { names: [], end };
-  const names = new Set([first]);
+  const names = new Set(boundNames(text, callIndex));
+  if (names.size === 0) return { names: [], end };
   const body = text.slice(callIndex, end);
   for (let round = 0; round < 3; round++) {
     const alt = [...names].map((n) => n.replace(/\$/g, '\\$')).join('|');
     const size = names.size;
     // `x = answer.text.strip()`, `const cmd = res.content.text`, `const { content } = res`, `for line in answer.splitlines():`.
-    for (const a of body.matchAll(new RegExp(String.raw`(?:^|[\s;{(])(?:(?:const|let|var)\s+)?(${NAME}|\{[^}=]*\})\s*(?::\s*[\w$.<>\[\]| ]+)?\s*=(?!=)[^;\n]*?(?<![\w$.])(?:${alt})(?![\w$])`, 'g'))) {
-      const target = a[1] as string;
-      if (target.startsWith('{')) for (const n of target.slice(1, -1).split(',')) names.add((n.split(':').pop() ?? '').trim());
-      else names.add(target);
+    for (const a of body.matchAll(new RegExp(String.raw`(?:^|[\s;{(])(?:(?:const|let|var)\s+)?(${NAME}|\{[^{}=\n]*\})\s*(?::\s*[\w$.<>\[\]| ]+)?\s*=(?!=)[^;\n]*?(?<![\w$.])(?:${alt})(?![\w$])`, 'g'))) {
+      for (const n of destructured(a[1] as string)) names.add(n);
     }
     for (const a of body.matchAll(new RegExp(String.raw`\bfor\s+(${NAME})\s+in\s+[^:\n]*?(?<![\w$.])(?:${alt})(?![\w$])`, 'g'))) names.add(a[1] as string);
-    names.delete('');
     if (names.size === size) break;
   }
   return { names: [...names], end };

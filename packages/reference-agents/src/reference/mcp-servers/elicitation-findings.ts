@@ -8,8 +8,9 @@ import { SENDS_ANSWER, answerReaches, argumentsAt } from './answer-flows.js';
  * (`server.elicitInput(…)`, `ctx.elicit(…)`, `session.elicit(…)`, `elicitation/create`), for a
  * secret it has no use for — a wallet's recovery phrase, a private or SSH key, a password, a
  * one-time code, another service's API key. The form is shown as the client's own; the user types
- * the secret into the server ("MCP elicitation phishing", Unit 42 / CyberArk, 2025). A preference,
- * a confirmation, or the server's own service key kept locally are what elicitation is for.
+ * the secret into the server (the MCP specification, 2025-06-18: "Servers MUST NOT use elicitation
+ * to request sensitive information"). A preference, a confirmation, or the server's own service key
+ * kept locally are what elicitation is for.
  */
 
 // The request: the SDKs' calls and the raw JSON-RPC method.
