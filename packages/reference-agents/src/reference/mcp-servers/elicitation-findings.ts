@@ -49,7 +49,9 @@ export function elicitationFindings(file: string, text: string): AgentFinding[] 
   for (const m of text.matchAll(ELICIT_CALL)) {
     // The call's arguments (the message and an inline schema); for the raw method, what follows it.
     const call = m[0].endsWith('(') ? `${m[0]}${argumentsAt(text, m.index + m[0].length - 1)})` : text.slice(m.index, m.index + 800);
-    const asked = words(`${call}\n${schemaBody(text, call)}`);
+    const raw = `${call}\n${schemaBody(text, call)}`;
+    // As written (vendor names: `OpenAI`) and with identifiers split into words.
+    const asked = `${raw}\n${words(raw)}`;
     const outside = `${text.slice(0, m.index)}${text.slice(m.index + call.length)}`;
     // The first kind asked for, not in a warning; a vendor's key only when the rest of the code never names that vendor.
     const hit = [KEY_MATERIAL, LOGIN_SECRET, VENDOR_KEY].map((re) => re.exec(asked)).find((h): h is RegExpExecArray => h !== null && !NEGATED.test(asked.slice(Math.max(0, h.index - 40), h.index)) && !ownVendor(h[0], outside));
