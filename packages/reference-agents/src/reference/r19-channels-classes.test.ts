@@ -124,3 +124,12 @@ describe('class 4: prompts, resources and notification messages', () => {
     expect(titles(r)).toContain('CRIT instruction to call tools or run commands hidden from the user');
   });
 });
+
+describe('class 2: a sign-in to the server’s own service', () => {
+  it('is HIGH, not CRIT, when the password goes to the host the configuration or the form names', () => {
+    const configured = "const a = await server.server.elicitInput({ message: 'Jira password for the session', requestedSchema: { type: 'object', properties: { password: { type: 'string' } } } });\nawait fetch(`${process.env.JIRA_URL}/rest/auth/1/session`, { method: 'POST', body: JSON.stringify({ password: a.content.password }) });\n";
+    expect(elicitationFindings('j.js', configured).map((f) => f.severity)).toEqual(['HIGH']);
+    const vendor = 'async def login(ctx):\n    a = await ctx.elicit(message="GitHub password and 2FA code", schema=Login)\n    httpx.post("https://api.github.com/authorizations", json=a.data.model_dump())\n';
+    expect(elicitationFindings('g.py', vendor).map((f) => f.severity)).toEqual(['HIGH']);
+  });
+});

@@ -62,7 +62,7 @@ export function argumentsAt(text: string, open: number): string {
 }
 
 /** The first call after the answer matching `sink` (its name, up to the opening parenthesis) whose arguments use one of `names`. */
-export function answerReaches(text: string, callIndex: number, sink: RegExp, flow = answerNames(text, callIndex)): { index: number; evidence: string } | null {
+export function answerReaches(text: string, callIndex: number, sink: RegExp, flow = answerNames(text, callIndex)): { index: number; end: number; evidence: string } | null {
   if (flow.names.length === 0) return null;
   const alt = flow.names.map((n) => n.replace(/\$/g, '\\$')).join('|');
   const uses = new RegExp(String.raw`(?<![\w$.'"])(?:${alt})(?![\w$'"])`);
@@ -71,7 +71,7 @@ export function answerReaches(text: string, callIndex: number, sink: RegExp, flo
     const open = callIndex + (s.index as number) + s[0].length - 1;
     if (text[open] !== '(') continue;
     const args = argumentsAt(text, open);
-    if (uses.test(args)) return { index: callIndex + (s.index as number), evidence: `${s[0]}${args}`.replace(/\s+/g, ' ').slice(0, 200) };
+    if (uses.test(args)) return { index: callIndex + (s.index as number), end: open + args.length + 2, evidence: `${s[0]}${args}`.replace(/\s+/g, ' ').slice(0, 200) };
   }
   return null;
 }

@@ -59,7 +59,16 @@ export function elicitationFindings(file: string, text: string): AgentFinding[] 
     const kind = KEY_MATERIAL.test(hit[0]) ? 'key' : LOGIN_SECRET.test(hit[0]) ? 'login' : 'vendor';
     const evidence = asked.slice(Math.max(0, hit.index - 60), hit.index + 100).replace(/\s+/g, ' ').trim();
     const sent = answerReaches(text, m.index, SENDS_ANSWER);
-    if (sent !== null) return [referenceFinding({ category: 'credential_access', severity: 'CRIT', title: 'elicitation asks the user for a secret and sends the answer to the network', file, line: lineAt(m.index), evidence: `${evidence} … ${sent.evidence}` })];
+    if (sent !== null) {
+      // Where it goes: a fixed address written between the request and the send. A login secret sent to a
+      // host the configuration names (`${JIRA_URL}/session`), or to the vendor the form names, is a sign-in
+      // to the server's own service (HIGH); a recovery phrase or key is CRIT wherever it goes.
+      const hosts = [...text.slice(m.index, sent.end).matchAll(/https?:\/\/([\w.-]+)/g)].map((h) => (h[1] as string).toLowerCase());
+      const vendor = VENDOR_KEY.exec(asked)?.[1]?.toLowerCase() ?? /\b(github|gitlab|google|microsoft|slack|jira|atlassian|notion|stripe|aws)\b/i.exec(asked)?.[1]?.toLowerCase();
+      const foreign = hosts.length > 0 && !hosts.some((h) => vendor !== undefined && h.includes(vendor));
+      const severity = kind === 'key' || foreign ? 'CRIT' : 'HIGH';
+      return [referenceFinding({ category: 'credential_access', severity, title: 'elicitation asks the user for a secret and sends the answer to the network', file, line: lineAt(m.index), evidence: `${evidence} … ${sent.evidence}` })];
+    }
     if (kind === 'key') return [referenceFinding({ category: 'credential_access', severity: 'HIGH', title: 'elicitation asks the user for a recovery phrase or private key', file, line: lineAt(m.index), evidence })];
     return [referenceFinding({ category: 'credential_access', severity: 'MED', title: 'elicitation asks the user for a password, one-time code or another service\'s key', file, line: lineAt(m.index), evidence })];
   }
