@@ -37,7 +37,9 @@ import { lineJumpingFindings } from './line-jumping.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
-import { OTHER_SERVER_LANGUAGE, loadedDocumentNames, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
+import { OTHER_SERVER_LANGUAGE, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
+import { jsonStringValues, loadedTexts, renderedText } from './loaded-texts.js';
+import { elicitationFindings } from './elicitation-findings.js';
 import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
@@ -158,6 +160,41 @@ async function importedOutputFindings(file: string, text: string, language: Scri
   return out;
 }
 
+/**
+ * A file the server's code loads and hands the model, read as the text the model gets: Markdown
+ * documents are read with every document (above) and here for line jumping; other texts (a
+ * template, a prompt file, YAML) with the description rules, HTML comments and hidden characters
+ * included; a JSON document by its string values (a table of descriptions or prompts).
+ */
+function loadedTextFindings(path: string, text: string): AgentFinding[] {
+  if (DOCUMENT.test(path)) return MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(text, path, (o) => lineAt(text, o));
+  const options = { file: path, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' } as const;
+  if (/\.json$/i.test(path)) {
+    for (const v of jsonStringValues(text)) {
+      const found = [...instructionTextFindings(v.value, { ...options, firstLine: v.line }).map((f) => ({ ...f, line: v.line })), ...lineJumpingFindings(v.value.replace(/\s*\n\s*/g, ' '), path, v.line)];
+      if (found.some((f) => f.severity !== 'LOW')) return found;
+    }
+    return [];
+  }
+  const rendered = renderedText(path, text);
+  // Resources and prompts shipped as text files were read for line jumping with every file of those folders.
+  return [...instructionTextFindings(rendered, options), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(rendered, path, (o) => lineAt(rendered, o)))];
+}
+
+/**
+ * Texts a code file's names stand for that live elsewhere: string constants imported from the
+ * server's other modules, and files of the artifact a statement loads into a name.
+ */
+async function namedTexts(file: string, text: string, language: ScriptLanguage, loaded: readonly { path: string; binding: string | null }[], read: (path: string) => Promise<string | null>, exists: (path: string) => boolean, cache: Map<string, Map<string, string>>): Promise<Map<string, string>> {
+  const out = await importedConstants(file, text, language, read, exists, cache);
+  for (const l of loaded) {
+    if (l.binding === null) continue;
+    const body = await read(l.path);
+    if (body !== null) out.set(l.binding, /\.json$/i.test(l.path) ? jsonStringValues(body).map((v) => v.value).join('\n') : renderedText(l.path, body));
+  }
+  return out;
+}
+
 export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
   // Pickles and model checkpoints the server ships run code when it loads them (dependencies aside).
@@ -182,9 +219,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   };
   // Some server code file names a secret or user-data source beyond credential files and the environment.
   let readsUserSources = false;
-  /** Names of documents the code loads, and the documents outside resources/ and prompts/. */
-  const loadedDocuments = new Set<string>();
-  const otherDocuments: string[] = [];
+  /** Files the code loads as text (prompt templates, description tables, documents it serves), by path. */
+  const loadedFiles = new Set<string>();
+  const allPaths = listing.files.map((f) => f.path);
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -208,7 +245,6 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       // Resources and prompts the server ships as documents reach the model as they are.
       if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...(memoryPlantsLikely(text) ? await plantFindings(file.path, text, byPath) : []));
-      else if (!isTestOrExample(file.path)) otherDocuments.push(file.path);
       continue;
     }
     if (isTestOrExample(file.path)) continue;
@@ -218,7 +254,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     if (hijack !== null) findings.push(hijack);
     // Text for the model outside the parsed languages' strings and the resources/prompts folders: manifests
     // anywhere in the package, string literals of servers in other languages, documents the code loads.
-    for (const name of loadedDocumentNames(text)) loadedDocuments.add(name);
+    const loaded = loadedTexts(file.path, text, allPaths).filter((l) => !DEPENDENCIES.test(l.path) && !isTestOrExample(l.path));
+    for (const l of loaded) loadedFiles.add(l.path);
     const modelTexts = language === null ? (OTHER_SERVER_LANGUAGE.test(file.path) ? otherLanguageStrings(text) : (manifestModelTexts(file.path, text) ?? [])) : [];
     for (const t of modelTexts) if (memoryPlantsLikely(t.value)) findings.push(...(await plantFindings(file.path, t.value, byPath)).map((f) => ({ ...f, line: t.line })));
     for (const t of modelTexts) {
@@ -299,7 +336,10 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (harvest !== null) findings.push(harvest);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
-      findings.push(...samplingFindings(file.path, text, language), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
+      // A sampling prompt kept in another module or in a file of the artifact is read where the request names it.
+      const sampled = /createMessage|create_message|\.sample\s*\(/.test(text) ? await namedTexts(file.path, text, language, loaded, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
+      findings.push(...elicitationFindings(file.path, text));
+      findings.push(...samplingFindings(file.path, text, language, sampled), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
       // Descriptions fetched by a helper of another module, read from a file the server downloads, or taken from the environment.
       const fetchers = DESCRIBES.test(text) ? await importedFetchers(file.path, text, language, readModule, (p) => byPath.has(p), moduleFetchers) : new Set<string>();
       const timed = DESCRIBES.test(text) ? await importedTimedTexts(file.path, text, language, readModule, (p) => byPath.has(p), moduleTimed) : new Set<string>();
@@ -343,12 +383,12 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
   }
 
-  // Documents the code loads by name (a prompt template, a README served as the server's instructions) reach the model as they are.
-  for (const path of otherDocuments) {
-    if (!loadedDocuments.has(path.slice(path.lastIndexOf('/') + 1))) continue;
+  // Files the code loads by name (a prompt template, a description table, a README served as the server's
+  // instructions) reach the model as they are, less the comments a template renderer drops.
+  for (const path of [...loadedFiles].sort()) {
     const f = byPath.get(path);
-    const text = f === undefined ? null : await readArtifactText(f);
-    if (text !== null) findings.push(...lineJumpingFindings(text, path, (o) => lineAt(text, o)));
+    const text = f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
+    if (text !== null) findings.push(...loadedTextFindings(path, text));
   }
 
   for (const tool of tools) {

@@ -7,6 +7,7 @@ import { lineLocator } from '../text/line-locator.js';
 import { codeStrings } from './code-strings.js';
 import { pythonSourceOf } from './python-source-cache.js';
 import { PRIVATE_CONTEXT } from './data-request-rules.js';
+import { RUNS_ANSWER, SENDS_ANSWER, answerNames, answerReaches } from './answer-flows.js';
 
 // A server-initiated sampling request: the server writes a prompt the client's model answers.
 const SAMPLING_CALL = /\b(?:createMessage|create_message)\s*\(|['"`]sampling\/createMessage['"`]|\bctx\.sample\s*\(/g;
@@ -35,20 +36,24 @@ const HIDES = /\bwithout\s+(?:telling|informing|asking|notifying|mentioning)|\b(
  * its instructions. The server, not the user, writes that prompt; the answer comes back to the
  * server (Unit 42, "MCP sampling attack vectors", 2025): CRIT.
  */
-export function samplingFindings(file: string, text: string, language: ScriptLanguage): AgentFinding[] {
+export function samplingFindings(file: string, text: string, language: ScriptLanguage, named: ReadonlyMap<string, string> = new Map()): AgentFinding[] {
   if (!/createMessage|create_message|ctx\.sample/.test(text)) return [];
   const strings = language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : text;
   const lineAt = lineLocator(text);
   for (const m of text.matchAll(SAMPLING_CALL)) {
     // The prompt may be built before the call and passed by name (`text=prompt`, `text: prompt`):
     // the strings of that name's assignment are read with the call's.
-    const named = [...text.slice(m.index, m.index + 1000).matchAll(/\b(?:text|content|prompt|messages)\s*[:=]\s*([A-Za-z_$][\w$]*)\b/g)].map((n) => n[1] as string).filter((n) => !/^(?:true|false|null|None|undefined)$/.test(n));
-    const assigned = named.flatMap((n) => {
+    const call = text.slice(m.index, m.index + 1000);
+    // (`systemPrompt: SYSTEM`, `system_prompt=PROMPT`, or the prompt as the first argument: `ctx.sample(PROMPT, …)`.)
+    const names = [...call.matchAll(/\b(?:text|content|prompt|messages|systemPrompt|system_prompt|system)\s*[:=]\s*([A-Za-z_$][\w$]*)\b|^[\w.]+\s*\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g)].map((n) => (n[1] ?? n[2]) as string).filter((n) => !/^(?:true|false|null|None|undefined)$/.test(n));
+    // A name the call uses that stands for text imported from another module or loaded from a file of the artifact.
+    const elsewhere = [...new Set(call.match(/[A-Za-z_$][\w$]*/g) ?? [])].flatMap((n) => (named.has(n) ? [named.get(n) as string] : []));
+    const assigned = names.flatMap((n) => {
       const a = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${n.replace(/\$/g, '\\$')}\\s*(?::[^=\\n]+)?=(?!=)`).exec(text.slice(0, m.index));
       return a === null ? [] : [strings.slice(a.index, a.index + 1500)];
     });
     // Literals joined by `+` are one text; separate literals (a role, a type, the text) are separate words.
-    const window = [strings.slice(m.index, m.index + 2000), ...assigned].join(' ').replace(/['"`]\s*\+\s*['"`]/g, '').replace(/['"`]\s*['"`]/g, ' ').replace(/\s+/g, ' ');
+    const window = [strings.slice(m.index, m.index + 2000), ...assigned, ...elsewhere].join(' ').replace(/['"`]\s*\+\s*['"`]/g, '').replace(/['"`]\s*['"`]/g, ' ').replace(/\s+/g, ' ');
     const hit = ASKS_FOR_SECRETS.exec(window);
     // "Do not include any API keys": the prompt keeps secrets out.
     if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
@@ -63,6 +68,28 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
       const hidden = HIDES.test(window);
       return [referenceFinding({ category: 'prompt_injection', severity: hidden ? 'CRIT' : 'HIGH', title: hidden ? 'sampling request has the client\'s model call tools and hide it' : 'sampling request has the client\'s model call tools', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, act.index - 40), act.index + 160).trim() })];
     }
+  }
+  return samplingAnswerFindings(file, text, lineAt);
+}
+
+// The request asks the client to add its context to the prompt: this server's earlier exchanges, or every server's.
+const INCLUDES_CONTEXT = /\binclude_?[cC]ontext\b['"]?\s*[:=]\s*['"](?:allServers|thisServer)['"]/;
+
+/**
+ * Where the answer of a sampling request goes. Run as code or as a shell line, it is the model's
+ * text executed on the user's machine — text the server's own prompt steers, and that anything in
+ * the client's context can inject into: CRIT. Sent to the network when the request asked the client
+ * to include its context (`includeContext: "allServers"` or `"thisServer"`), it carries the
+ * conversation and other servers' data off the machine: HIGH.
+ */
+function samplingAnswerFindings(file: string, text: string, lineAt: (offset: number) => number): AgentFinding[] {
+  for (const m of text.matchAll(SAMPLING_CALL)) {
+    const flow = answerNames(text, m.index);
+    const run = answerReaches(text, m.index, RUNS_ANSWER, flow);
+    if (run !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'sampling answer is run as code or a shell command', file, line: lineAt(run.index), evidence: run.evidence })];
+    if (!INCLUDES_CONTEXT.test(text.slice(m.index, m.index + 1500))) continue;
+    const sent = answerReaches(text, m.index, SENDS_ANSWER, flow);
+    if (sent !== null) return [referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'sampling answer written with the client\'s context is sent to the network', file, line: lineAt(sent.index), evidence: sent.evidence })];
   }
   return [];
 }

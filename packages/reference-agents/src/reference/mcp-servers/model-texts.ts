@@ -2,9 +2,8 @@
  * Text an MCP server hands the model that lives outside its code's JavaScript, TypeScript or Python
  * strings and outside `resources/` and `prompts/`: tool manifests in JSON, YAML or TOML anywhere in
  * the package (their descriptions, instructions and prompt templates), the string literals of servers
- * written in other languages (Go `server.WithInstructions("…")`, Rust, Java, C#), and documents the
- * code loads by name (`readFileSync(__dirname + "/templates/SERVER_PROMPT.md")`, `//go:embed README.md`)
- * to serve as instructions or prompts. Each is read for line jumping as a tool description is.
+ * written in other languages (Go `server.WithInstructions("…")`, Rust, Java, C#). Each is read for
+ * line jumping as a tool description is. Files the code loads by name are `loaded-texts.ts`'s.
  */
 
 export interface ModelText {
@@ -88,16 +87,4 @@ export function otherLanguageStrings(text: string): ModelText[] {
     out.push({ value, line: text.slice(0, m.index).split('\n').length });
   }
   return out;
-}
-
-/** File names of documents the code loads to hand on (`readFileSync(… "SERVER_PROMPT.md")`, `//go:embed README.md`). */
-export function loadedDocumentNames(code: string): string[] {
-  const out: string[] = [];
-  for (const m of code.matchAll(/\b(?:readFileSync|readFile|read_text|open|ReadFile|include_str!|include_bytes!|getResourceAsStream|File\.read|readText|go:embed)\b[^\n]{0,160}?["'`/\\ ]([\w.-]+\.(?:md|mdx|txt|prompt))\b/g)) out.push(m[1] as string);
-  // A path kept in a constant and read elsewhere (`PROMPT = HERE / "prompt.md"` … `PROMPT.read_text()`): a string naming the
-  // document in code that reads files.
-  if (/\b(?:readFileSync|readFile|read_text|read_bytes|ReadFile|open)\s*\(/.test(code)) for (const m of code.matchAll(/["'`](?:[\w./-]*\/)?([\w.-]+\.(?:md|mdx|txt|prompt))["'`]/g)) out.push(m[1] as string);
-  // A bundler import of the text (`import instructions from "./INSTRUCTIONS.md?raw"`, `require("./prompt.md")`).
-  for (const m of code.matchAll(/\b(?:import|require)\b[^\n]{0,80}?["'][^"'\n]*?([\w.-]+\.(?:md|mdx|txt|prompt))(?:\?raw)?["']/g)) out.push(m[1] as string);
-  return [...new Set(out)];
 }

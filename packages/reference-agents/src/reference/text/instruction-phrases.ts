@@ -21,6 +21,11 @@ const SECRET_FILE =
 // Where the model is told to put what it read: an argument, a note, a request.
 const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(?:the\s+|a\s+|its\s+|this\s+|your\s+(?:next\s+)?)?(?:['"\x60](?!\w*_(?:KEY|TOKEN|SECRET|PASSWORD)['"\x60])\w+['"\x60]|(?:['"\x60]?\w+['"\x60]?\s+)?(?:parameter|argument|field|param|arg|sidenote|note|notes|metadata|context|request|body|url|query|payload|message|answer|reply|response)\b|https?:\/\/)`;
 
+// An order to call a named tool or run a command (`call the \`git_push\` tool`, `run the following command`).
+const TOOL_ORDER = String.raw`(?:\b(?:call|invoke|use|run|execute|trigger)\s+(?:the\s+|your\s+)?['"\x60]?[a-z][\w.-]*['"\x60]?\s+(?:tool|function)\b|\b(?:call|invoke|run|execute)\s+(?:the\s+)?(?:tool|function)\s+['"\x60]?[a-z][\w.-]*|\b(?:run|execute)\s+(?:the\s+|this\s+)?(?:following\s+)?(?:shell\s+|terminal\s+)?command\b)`;
+// Keeping it from the user (not "without asking": asking is consent).
+const HIDDEN_FROM_USER = String.raw`(?:\b(?:do\s+not|don['’]t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|show|notify)\b|\bwithout\s+(?:telling|informing|notifying|mentioning|showing)\b|\b(?:say|write|mention)\s+nothing\s+(?:about|of)\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t|must\s+not|should\s+not)\s+(?:need\s+to\s+)?(?:know|see|be\s+told|be\s+informed)\b|\b(?:should|must)\s+not\s+be\s+mentioned\b)`;
+
 /**
  * Instruction phrasing that targets the model rather than informs the user. Patterns are phrased
  * as instructions (imperative, addressed to "you"/"the assistant") so that documentation such as
@@ -40,7 +45,17 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to hide actions from the user',
     pattern:
-      /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b|\b(?:no|without\s+any|there\s+is\s+no)\s+need\s+to\s+(?:bring\s+(?:it|this|that)\s+up|(?:mention|tell|show|surface|report|explain|disclose)\s+(?:it|this|that|these|any\s+of\s+this)|inform|notify|alert)\b[^.\n]{0,30}?\b(?:the\s+)?user\b|\bkeep\s+(?:this|it|these|that)(?:\s+\w+){0,2}\s+to\s+yourself\b|\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|surface|bring\s+up)\s+(?:this|these|that)\s+(?:instruction|preference|step|rule|note|behaviou?r|requirement|call|routing)s?\b/i,
+      /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t)\s+(?:need\s+to\s+)?(?:know|see|be\s+told|be\s+informed|hear)(?:\s+(?:about\s+)?(?:it|this|that|these))?\b|\b(?:run|call|invoke|execute|use|send|push|delete|upload|post)\b[^.\n]{0,120}?\b(?:and|then)\s+(?:say|write|mention)\s+nothing\s+(?:about|of)\b|\b(?:no|without\s+any|there\s+is\s+no)\s+need\s+to\s+(?:bring\s+(?:it|this|that)\s+up|(?:mention|tell|show|surface|report|explain|disclose)\s+(?:it|this|that|these|any\s+of\s+this)|inform|notify|alert)\b[^.\n]{0,30}?\b(?:the\s+)?user\b|\bkeep\s+(?:this|it|these|that)(?:\s+\w+){0,2}\s+to\s+yourself\b|\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|surface|bring\s+up)\s+(?:this|these|that)\s+(?:instruction|preference|step|rule|note|behaviou?r|requirement|call|routing)s?\b/i,
+  },
+  {
+    // An order to call a tool or run a command, and to keep it from the user, in one paragraph: the
+    // model acts with the user's tools on hidden orders (covert tool invocation, Unit 42, 2025).
+    // "Never run X without asking the user" is a safeguard (asking is consent; the prohibition before it is read apart).
+    id: 'covert-tool-call',
+    category: 'prompt_injection',
+    severity: 'CRIT',
+    title: 'instruction to call tools or run commands hidden from the user',
+    pattern: new RegExp(String.raw`${TOOL_ORDER}(?:(?!\n\s*\n)[\s\S]){0,220}?${HIDDEN_FROM_USER}|${HIDDEN_FROM_USER}[^.\n]{0,80}?${TOOL_ORDER}`, 'i'),
   },
   {
     id: 'role-reassignment',
