@@ -1,7 +1,8 @@
 import type { SyntaxNode } from '@lezer/common';
 import { CLI_CREDENTIAL_COMMAND } from './cli-credential-commands.js';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
-import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
+import { decompress } from './decode-bytes.js';
+import { decodePythonConstant, PYTHON_DECODERS } from './python-decoders.js';
 import { pushInvisiblePayloads } from './invisible-payload.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
@@ -19,7 +20,7 @@ const PACKAGE_PATH = /^(importlib\.util\.find_spec|site\.getsitepackages|site\.g
 const PATCHABLE = /^(requests|urllib3?|http|httpx|aiohttp|socket|ssl|subprocess|os|builtins|getpass|smtplib|ftplib|paramiko|boto3|botocore|keyring|hashlib|hmac|json|pickle|sys|importlib|pip|setuptools|cryptography|web3|eth_account|solana|bitcoinlib)(\.|$)/;
 /** A literal http(s) URL in code. */
 const HARD_CODED_URL = /["']https?:\/\/[\w.-]+/;
-const DECODERS = /^(base64\.(b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes)|codecs\.decode|bytes\.fromhex|binascii\.(unhexlify|a2b_base64)|zlib\.decompress|marshal\.loads|lzma\.decompress|bz2\.decompress|gzip\.decompress)$/;
+const DECODERS = PYTHON_DECODERS;
 
 export function isPythonNetworkCallee(callee: string): boolean {
   return NETWORK_PREFIXES.some((p) => callee === p || callee.startsWith(`${p}.`));
@@ -165,16 +166,7 @@ export function pythonFacts(text: string): CodeFacts {
           const v = fold(args[0], st, depth + 1);
           if (v === undefined) return undefined;
           st.decoded = true;
-          if (/b64decode|decodebytes|a2b_base64/.test(q)) return Buffer.from(v, 'base64').toString('latin1');
-          if (/fromhex|unhexlify/.test(q)) return Buffer.from(v.replace(/\s+/g, ''), 'hex').toString('latin1');
-          if (/b85decode/.test(q)) return b85decode(v);
-          if (/a85decode/.test(q)) return a85decode(v);
-          if (/b32decode/.test(q)) return b32decode(v);
-          if (/^(zlib|gzip)\.decompress$/.test(q)) return decompress(Buffer.from(v, 'latin1'), q === 'gzip.decompress' ? 'gzip' : 'any');
-          if (q === 'codecs.decode' && /^(base64|b64|base_64)(_codec)?$/i.test(fold(args[1]) ?? '')) return Buffer.from(v, 'base64').toString('latin1');
-          if (q === 'codecs.decode' && /^(zlib|zip)(_codec)?$/i.test(fold(args[1]) ?? '')) return decompress(Buffer.from(v, 'latin1'));
-          if (q === 'codecs.decode' && /rot.?13/i.test(fold(args[1]) ?? '')) return v.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
-          return undefined;
+          return decodePythonConstant(q, v, fold(args[1]));
         }
         // `str(4444)`: a number's text.
         if (q === 'str' && args.length === 1 && args[0]!.name === 'Number') return src(args[0]!);

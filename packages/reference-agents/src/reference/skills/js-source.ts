@@ -1,5 +1,8 @@
 import { parse, type Options } from 'acorn';
 import { parse as parseLoose } from 'acorn-loose';
+import type { N } from '../code/javascript/estree.js';
+import { foldArray, foldExpression } from '../code/javascript/fold.js';
+import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
@@ -181,6 +184,22 @@ export class JsScope {
 
   private foldDepth = 0;
 
+  /** This scope as the code facts' `Resolve` (names, constants and arrays looked up here). */
+  private readonly resolveView: Resolve = {
+    fold: (e) => this.fold(e as unknown as JsNode) ?? undefined,
+    foldArray: (e, st, d) => foldArray(this.resolveView, e, st, d),
+    qualify: (e) => this.qualify(e as unknown as JsNode) ?? undefined,
+    propertyName: (m) => this.propertyName(m.property as JsNode, Boolean(m.computed)) ?? undefined,
+    keySearch: () => undefined,
+    arrayOf: (name, st) => {
+      const init = this.constants.get(name) ?? this.callInits.get(name);
+      return init === undefined ? undefined : foldArray(this.resolveView, init as unknown as N, st, 1);
+    },
+    constantOf: (name) => this.fold({ type: 'Identifier', name, start: 0, end: 0 }) ?? undefined,
+    aliasOf: (name) => this.aliases.get(name),
+    moduleAliasOf: (name) => this.aliases.get(name),
+  };
+
   private foldNode(node: JsNode): string | null {
     switch (node.type) {
       case 'Literal':
@@ -245,7 +264,10 @@ export class JsScope {
           const parts = args.map((a) => this.fold(a));
           return base !== null && parts.every((p) => p !== null) ? base + parts.join('') : null;
         }
-        return null;
+        // Decoders and string methods (`atob`, `Buffer.from(s, 'base64').toString()`,
+        // `s.split('').reverse().join('')`, ...): the code facts' fold, read through this scope's
+        // names, so the tools and texts read here decode what the facts decode.
+        return foldExpression(this.resolveView, node as unknown as N, { decoded: false }, 0) ?? null;
       }
       default:
         return null;
