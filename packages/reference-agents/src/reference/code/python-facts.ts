@@ -1,9 +1,9 @@
 import type { SyntaxNode } from '@lezer/common';
 import { CLI_CREDENTIAL_COMMAND } from './cli-credential-commands.js';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
-import { decompress } from './decode-bytes.js';
 import { decodePythonConstant, PYTHON_DECODERS } from './python-decoders.js';
 import { pushInvisiblePayloads } from './invisible-payload.js';
+import { importedConstantsOf } from '../common/linked-constants.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -35,6 +35,7 @@ export function pythonFacts(text: string): CodeFacts {
   const src = (n: SyntaxNode) => text.slice(n.from, n.to);
   const aliases = new Map<string, string>();
   const constants = new Map<string, string>();
+  const imported = importedConstantsOf(text);
   const decodedConstants = new Set<string>();
   const labels = new Map<string, Set<DataLabel>>();
 
@@ -119,6 +120,13 @@ export function pythonFacts(text: string): CodeFacts {
     }
   } while (cursor.next());
 
+  /** A name or attribute that stands for a constant of another module (`S0`, `consts.S0`), not one built here. */
+  function isImportedName(n: SyntaxNode): boolean {
+    if (imported.size === 0) return false;
+    if (n.name === 'VariableName') return !constants.has(src(n)) && (imported.has(src(n)) || imported.has(qualify(n) ?? ''));
+    return n.name === 'MemberExpression' && namedChildren(n).at(-1)?.name === 'PropertyName' && imported.has(qualify(n) ?? '');
+  }
+
   function fold(n: SyntaxNode | null | undefined, st: { decoded: boolean } = { decoded: false }, depth = 0): string | undefined {
     if (n === null || n === undefined || depth > 20) return undefined;
     switch (n.name) {
@@ -138,11 +146,13 @@ export function pythonFacts(text: string): CodeFacts {
       case 'VariableName': {
         const v = constants.get(src(n));
         if (v !== undefined && decodedConstants.has(src(n))) st.decoded = true;
-        return v;
+        // `from .consts import S0`: a constant of another module of the artifact.
+        return v ?? (imported.size === 0 ? undefined : (imported.get(src(n)) ?? imported.get(qualify(n) ?? '')));
       }
       case 'ParenthesizedExpression':
         return fold(namedChildren(n)[0], st, depth + 1);
       case 'MemberExpression': {
+        if (imported.size > 0 && namedChildren(n).at(-1)?.name === 'PropertyName') return imported.get(qualify(n) ?? '');
         // `'metsys'[::-1]`: a reversed constant.
         if (!/\[\s*:\s*:\s*-\s*1\s*\]$/.test(src(n))) return undefined;
         const v = fold(namedChildren(n)[0], st, depth + 1);
@@ -642,7 +652,8 @@ export function pythonFacts(text: string): CodeFacts {
     const calleeParts = callee === undefined ? [] : namedChildren(callee);
     if ((callee?.name === 'VariableName' && (src(callee) === 'getattr' || src(callee) === '__import__')) || calleeParts.length === 0) {
       const nameArg = src(callee ?? c) === 'getattr' ? args[1] : src(callee ?? c) === '__import__' ? args[0] : undefined;
-      if (nameArg !== undefined && nameArg.name !== 'String') {
+      // A constant imported from another module is a value written there, not one built here.
+      if (nameArg !== undefined && nameArg.name !== 'String' && !isImportedName(nameArg)) {
         const name = fold(nameArg);
         if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: fact.line, expression: src(c).slice(0, 120) });
       }

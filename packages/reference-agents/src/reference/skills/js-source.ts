@@ -4,6 +4,7 @@ import type { N } from '../code/javascript/estree.js';
 import { foldArray, foldExpression } from '../code/javascript/fold.js';
 import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
+import { importedConstantsOf } from '../common/linked-constants.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
 export interface JsNode {
@@ -24,6 +25,7 @@ export function parseJs(text: string, typescript = false): JsNode {
   // The facts, the tools and the strings of one file each need its tree: parse it once.
   if (lastParse !== null && lastParse.typescript === typescript && lastParse.text === text) return lastParse.root;
   const root = parseUncached(text, typescript);
+  texts.set(root, text);
   lastParse = { text, typescript, root };
   return root;
 }
@@ -31,12 +33,16 @@ export function parseJs(text: string, typescript = false): JsNode {
 let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
 
 const scopes = new WeakMap<JsNode, JsScope>();
+// The text of each tree, for the constants other modules give it (common/linked-constants.ts).
+const texts = new WeakMap<JsNode, string>();
 
 /** The JsScope of a tree, built once per tree. */
 export function scopeOf(root: JsNode): JsScope {
   let scope = scopes.get(root);
   if (!scope) {
     scope = new JsScope(root);
+    const text = texts.get(root);
+    if (text !== undefined) scope.setImported(importedConstantsOf(text));
     scopes.set(root, scope);
   }
   return scope;
@@ -198,6 +204,7 @@ export class JsScope {
     constantOf: (name) => this.fold({ type: 'Identifier', name, start: 0, end: 0 }) ?? undefined,
     aliasOf: (name) => this.aliases.get(name),
     moduleAliasOf: (name) => this.aliases.get(name),
+    importedConstant: (qualified) => this.imported.get(qualified),
   };
 
   private foldNode(node: JsNode): string | null {
@@ -221,7 +228,11 @@ export class JsScope {
       case 'MemberExpression': {
         // `parts[0]`: an item of a constant array (an address assembled from a list of its pieces).
         const index = node.computed && (node.property as JsNode).type === 'Literal' ? (node.property as JsNode).value : undefined;
-        if (typeof index !== 'number' || !Number.isInteger(index)) return null;
+        if (typeof index !== 'number' || !Number.isInteger(index)) {
+          // `require('./consts').S0`, `consts.S0`: a constant of another module of the artifact.
+          const q = this.qualify(node);
+          return q === null ? null : (this.imported.get(q) ?? null);
+        }
         const list = this.arrayOf(node.object as JsNode);
         const item = list === null ? undefined : list[index];
         return item === undefined ? null : this.fold(item);

@@ -1,5 +1,6 @@
 import { parser } from '@lezer/python';
 import type { SyntaxNode, Tree } from '@lezer/common';
+import { importedConstantsOf } from '../common/linked-constants.js';
 import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/python-decoders.js';
 
 export type { SyntaxNode };
@@ -41,6 +42,7 @@ export class PythonSource {
         }
       }
     } while (cursor.next());
+    this.setImported(importedConstantsOf(text));
   }
 
   /** The value first assigned to a module- or function-level name (`x = …`), whatever it is. */
@@ -174,6 +176,11 @@ export class PythonSource {
         return v === null ? null : this.slice(callee.lastChild) === 'decode' ? utf8OfLatin1(v) : this.slice(callee.lastChild) === 'strip' ? v.trim() : v.toLowerCase();
       }
       return null;
+    }
+    // `consts.S0`, `pkg.consts.S0`: a constant of another module of the artifact.
+    if (node.name === 'MemberExpression' && node.lastChild?.name === 'PropertyName') {
+      const q = this.qualify(node);
+      return q === null ? null : (this.imported.get(q) ?? null);
     }
     // `'metsys'[::-1]`: a reversed constant.
     if (node.name === 'MemberExpression' && /\[\s*:\s*:\s*-\s*1\s*\]$/.test(this.slice(node))) {
