@@ -3,7 +3,7 @@ import { CLI_CREDENTIAL_COMMAND } from './cli-credential-commands.js';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { decodePythonConstant, PYTHON_DECODERS } from './python-decoders.js';
 import { pushInvisiblePayloads } from './invisible-payload.js';
-import { importedConstantsOf } from '../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -36,6 +36,7 @@ export function pythonFacts(text: string): CodeFacts {
   const aliases = new Map<string, string>();
   const constants = new Map<string, string>();
   const imported = importedConstantsOf(text);
+  const wrappers = importedWrappersOf(text);
   const decodedConstants = new Set<string>();
   const labels = new Map<string, Set<DataLabel>>();
 
@@ -259,7 +260,13 @@ export function pythonFacts(text: string): CodeFacts {
     return out;
   }
 
+  // A thin wrapper of another module (`from .helpers import run`) names the call it makes.
   function qualify(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
+    const q = qualifyName(n, depth);
+    return q === undefined || wrappers.size === 0 ? q : (wrappers.get(q) ?? q);
+  }
+
+  function qualifyName(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
     if (n === null || n === undefined || depth > 12) return undefined;
     if (n.name === 'VariableName') {
       const name = src(n);

@@ -4,7 +4,7 @@ import type { N } from '../code/javascript/estree.js';
 import { foldArray, foldExpression } from '../code/javascript/fold.js';
 import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
-import { importedConstantsOf } from '../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
 export interface JsNode {
@@ -42,7 +42,10 @@ export function scopeOf(root: JsNode): JsScope {
   if (!scope) {
     scope = new JsScope(root);
     const text = texts.get(root);
-    if (text !== undefined) scope.setImported(importedConstantsOf(text));
+    if (text !== undefined) {
+      scope.setImported(importedConstantsOf(text));
+      scope.setWrappers(importedWrappersOf(text));
+    }
     scopes.set(root, scope);
   }
   return scope;
@@ -155,6 +158,13 @@ export class JsScope {
         if (key !== null && local.type === 'Identifier') this.aliases.set(local.name as string, `${base}.${key}`);
       }
     }
+  }
+
+  private wrappers: ReadonlyMap<string, string> = new Map();
+
+  /** Thin wrappers of the artifact's other modules, by qualified name: the call each one makes. */
+  setWrappers(values: ReadonlyMap<string, string>): void {
+    this.wrappers = values;
   }
 
   /** Values of names this module imports from the artifact's other modules, folded there. */
@@ -328,6 +338,11 @@ export class JsScope {
 
   /** The dotted name a callee or object stands for (`child_process.exec`, `fs.readFileSync`, `process.env`), or null. */
   qualify(node: JsNode | null | undefined): string | null {
+    const q = this.qualifyName(node);
+    return q === null || this.wrappers.size === 0 ? q : (this.wrappers.get(q) ?? q);
+  }
+
+  private qualifyName(node: JsNode | null | undefined): string | null {
     if (!node) return null;
     switch (node.type) {
       case 'Identifier': {

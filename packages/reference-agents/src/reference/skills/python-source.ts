@@ -1,6 +1,6 @@
 import { parser } from '@lezer/python';
 import type { SyntaxNode, Tree } from '@lezer/common';
-import { importedConstantsOf } from '../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
 import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/python-decoders.js';
 
 export type { SyntaxNode };
@@ -43,6 +43,7 @@ export class PythonSource {
       }
     } while (cursor.next());
     this.setImported(importedConstantsOf(text));
+    this.wrappers = importedWrappersOf(text);
   }
 
   /** The value first assigned to a module- or function-level name (`x = …`), whatever it is. */
@@ -74,8 +75,16 @@ export class PythonSource {
     }
   }
 
+  // Thin wrappers of the artifact's other modules, by qualified name: the call each one makes.
+  private wrappers: ReadonlyMap<string, string> = new Map();
+
   /** The dotted name a callee stands for (`subprocess.run`, `os.system`), or null. */
   qualify(node: SyntaxNode | null): string | null {
+    const q = this.qualifyName(node);
+    return q === null || this.wrappers.size === 0 ? q : (this.wrappers.get(q) ?? q);
+  }
+
+  private qualifyName(node: SyntaxNode | null): string | null {
     if (!node) return null;
     if (node.name === 'VariableName') {
       const name = this.slice(node);

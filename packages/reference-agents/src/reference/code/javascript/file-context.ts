@@ -1,4 +1,4 @@
-import { importedConstantsOf } from '../../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../../common/linked-constants.js';
 import { lineIndex } from '../line-index.js';
 import { valueBoundTo, type Binding, type FunctionReturn } from './bindings.js';
 import { DataLabels } from './data-labels.js';
@@ -25,7 +25,7 @@ export interface FileContext {
 
 export function fileContext(text: string): FileContext {
   const scopes = new Scopes();
-  const r = new Resolver(scopes, importedConstantsOf(text));
+  const r = new Resolver(scopes, importedConstantsOf(text), importedWrappersOf(text));
   const bindings: Binding[] = [];
   return {
     text,

@@ -23,6 +23,8 @@ export class Resolver implements Resolve {
     private readonly scopes: Scopes,
     /** Constants of the artifact's other modules, by qualified name (`common/linked-constants.ts`). */
     private readonly imported: ReadonlyMap<string, string> = new Map(),
+    /** Thin wrappers of the artifact's other modules: the call each one makes (`./util.run` → `child_process.exec`). */
+    private readonly wrappers: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   importedConstant(qualified: string): string | undefined {
@@ -38,7 +40,8 @@ export class Resolver implements Resolve {
   }
 
   qualify(expr: N | undefined, depth = 0): string | undefined {
-    return qualifyExpression(this, expr, depth);
+    const q = qualifyExpression(this, expr, depth);
+    return q === undefined || this.wrappers.size === 0 ? q : (this.wrappers.get(q) ?? q);
   }
 
   propertyName(member: N): string | undefined {
