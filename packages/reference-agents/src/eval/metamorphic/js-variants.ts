@@ -144,9 +144,22 @@ function moduleBindings(p: Parsed): ModuleBinding[] {
 function renameEdits(p: Parsed, map: Map<string, string>): Edit[] {
   const edits: Edit[] = [];
   const done = new Set<number>();
+  // Shorthand properties (`{ exec }`, `{ exec = x }`): the walk visits the value, a node apart from
+  // the key; renaming it must keep the key (`{ exec: run }`).
+  const shorthand = new Set<number>();
+  for (const { node } of p.nodes) {
+    if (node.type === 'Property' && node.shorthand) shorthand.add(node.key.start);
+    // acorn-walk visits a pattern's property values without the properties themselves.
+    if (node.type === 'ObjectPattern') for (const prop of node.properties) if (prop.type === 'Property' && prop.shorthand) shorthand.add(prop.key.start);
+  }
   for (const { node, parent } of p.nodes) {
     if (node.type !== 'Identifier' || !map.has(node.name) || done.has(node.start)) continue;
     const to = map.get(node.name)!;
+    if (shorthand.has(node.start) && parent?.type !== 'ImportSpecifier' && parent?.type !== 'ExportSpecifier') {
+      done.add(node.start);
+      edits.push({ from: node.start, to: node.end, text: `${node.name}: ${to}` });
+      continue;
+    }
     if (parent !== null) {
       if (parent.type === 'MemberExpression' && parent.property === node && !parent.computed) continue;
       if ((parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition') && parent.key === node && !parent.computed) continue;
