@@ -1,8 +1,9 @@
 import type { SyntaxNode } from '@lezer/common';
 import { CLI_CREDENTIAL_COMMAND } from './cli-credential-commands.js';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
-import { a85decode, b32decode, b85decode, decompress } from './decode-bytes.js';
+import { decodePythonConstant, PYTHON_DECODERS } from './python-decoders.js';
 import { pushInvisiblePayloads } from './invisible-payload.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 
@@ -19,7 +20,7 @@ const PACKAGE_PATH = /^(importlib\.util\.find_spec|site\.getsitepackages|site\.g
 const PATCHABLE = /^(requests|urllib3?|http|httpx|aiohttp|socket|ssl|subprocess|os|builtins|getpass|smtplib|ftplib|paramiko|boto3|botocore|keyring|hashlib|hmac|json|pickle|sys|importlib|pip|setuptools|cryptography|web3|eth_account|solana|bitcoinlib)(\.|$)/;
 /** A literal http(s) URL in code. */
 const HARD_CODED_URL = /["']https?:\/\/[\w.-]+/;
-const DECODERS = /^(base64\.(b64decode|b32decode|b85decode|a85decode|urlsafe_b64decode|decodebytes)|codecs\.decode|bytes\.fromhex|binascii\.(unhexlify|a2b_base64)|zlib\.decompress|marshal\.loads|lzma\.decompress|bz2\.decompress|gzip\.decompress)$/;
+const DECODERS = PYTHON_DECODERS;
 
 export function isPythonNetworkCallee(callee: string): boolean {
   return NETWORK_PREFIXES.some((p) => callee === p || callee.startsWith(`${p}.`));
@@ -34,6 +35,8 @@ export function pythonFacts(text: string): CodeFacts {
   const src = (n: SyntaxNode) => text.slice(n.from, n.to);
   const aliases = new Map<string, string>();
   const constants = new Map<string, string>();
+  const imported = importedConstantsOf(text);
+  const wrappers = importedWrappersOf(text);
   const decodedConstants = new Set<string>();
   const labels = new Map<string, Set<DataLabel>>();
 
@@ -118,6 +121,13 @@ export function pythonFacts(text: string): CodeFacts {
     }
   } while (cursor.next());
 
+  /** A name or attribute that stands for a constant of another module (`S0`, `consts.S0`), not one built here. */
+  function isImportedName(n: SyntaxNode): boolean {
+    if (imported.size === 0) return false;
+    if (n.name === 'VariableName') return !constants.has(src(n)) && (imported.has(src(n)) || imported.has(qualify(n) ?? ''));
+    return n.name === 'MemberExpression' && namedChildren(n).at(-1)?.name === 'PropertyName' && imported.has(qualify(n) ?? '');
+  }
+
   function fold(n: SyntaxNode | null | undefined, st: { decoded: boolean } = { decoded: false }, depth = 0): string | undefined {
     if (n === null || n === undefined || depth > 20) return undefined;
     switch (n.name) {
@@ -137,11 +147,13 @@ export function pythonFacts(text: string): CodeFacts {
       case 'VariableName': {
         const v = constants.get(src(n));
         if (v !== undefined && decodedConstants.has(src(n))) st.decoded = true;
-        return v;
+        // `from .consts import S0`: a constant of another module of the artifact.
+        return v ?? (imported.size === 0 ? undefined : (imported.get(src(n)) ?? imported.get(qualify(n) ?? '')));
       }
       case 'ParenthesizedExpression':
         return fold(namedChildren(n)[0], st, depth + 1);
       case 'MemberExpression': {
+        if (imported.size > 0 && namedChildren(n).at(-1)?.name === 'PropertyName') return imported.get(qualify(n) ?? '');
         // `'metsys'[::-1]`: a reversed constant.
         if (!/\[\s*:\s*:\s*-\s*1\s*\]$/.test(src(n))) return undefined;
         const v = fold(namedChildren(n)[0], st, depth + 1);
@@ -165,16 +177,7 @@ export function pythonFacts(text: string): CodeFacts {
           const v = fold(args[0], st, depth + 1);
           if (v === undefined) return undefined;
           st.decoded = true;
-          if (/b64decode|decodebytes|a2b_base64/.test(q)) return Buffer.from(v, 'base64').toString('latin1');
-          if (/fromhex|unhexlify/.test(q)) return Buffer.from(v.replace(/\s+/g, ''), 'hex').toString('latin1');
-          if (/b85decode/.test(q)) return b85decode(v);
-          if (/a85decode/.test(q)) return a85decode(v);
-          if (/b32decode/.test(q)) return b32decode(v);
-          if (/^(zlib|gzip)\.decompress$/.test(q)) return decompress(Buffer.from(v, 'latin1'), q === 'gzip.decompress' ? 'gzip' : 'any');
-          if (q === 'codecs.decode' && /^(base64|b64|base_64)(_codec)?$/i.test(fold(args[1]) ?? '')) return Buffer.from(v, 'base64').toString('latin1');
-          if (q === 'codecs.decode' && /^(zlib|zip)(_codec)?$/i.test(fold(args[1]) ?? '')) return decompress(Buffer.from(v, 'latin1'));
-          if (q === 'codecs.decode' && /rot.?13/i.test(fold(args[1]) ?? '')) return v.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
-          return undefined;
+          return decodePythonConstant(q, v, fold(args[1]));
         }
         // `str(4444)`: a number's text.
         if (q === 'str' && args.length === 1 && args[0]!.name === 'Number') return src(args[0]!);
@@ -257,7 +260,13 @@ export function pythonFacts(text: string): CodeFacts {
     return out;
   }
 
+  // A thin wrapper of another module (`from .helpers import run`) names the call it makes.
   function qualify(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
+    const q = qualifyName(n, depth);
+    return q === undefined || wrappers.size === 0 ? q : (wrappers.get(q) ?? q);
+  }
+
+  function qualifyName(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
     if (n === null || n === undefined || depth > 12) return undefined;
     if (n.name === 'VariableName') {
       const name = src(n);
@@ -650,7 +659,8 @@ export function pythonFacts(text: string): CodeFacts {
     const calleeParts = callee === undefined ? [] : namedChildren(callee);
     if ((callee?.name === 'VariableName' && (src(callee) === 'getattr' || src(callee) === '__import__')) || calleeParts.length === 0) {
       const nameArg = src(callee ?? c) === 'getattr' ? args[1] : src(callee ?? c) === '__import__' ? args[0] : undefined;
-      if (nameArg !== undefined && nameArg.name !== 'String') {
+      // A constant imported from another module is a value written there, not one built here.
+      if (nameArg !== undefined && nameArg.name !== 'String' && !isImportedName(nameArg)) {
         const name = fold(nameArg);
         if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: fact.line, expression: src(c).slice(0, 120) });
       }

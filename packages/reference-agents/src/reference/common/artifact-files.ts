@@ -1,5 +1,6 @@
 import { lstat, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { unescapePrintable } from '../code/printable-escapes.js';
 
 /** Bounds on what a reference agent reads of an artifact. */
 export interface FileWalkLimits {
@@ -86,7 +87,8 @@ export async function readArtifactText(file: ArtifactFile, limits: FileWalkLimit
     const bytes = await handle.readFile();
     const head = bytes.subarray(0, 8192);
     if (head.includes(0)) return null;
-    return bytes.toString('utf8');
+    // Code reads the same whether a string is written `"curl"` or `"\x63\x75\x72\x6c"`: every reader gets the first form.
+    return unescapePrintable(bytes.toString('utf8'), file.path);
   } finally {
     await handle.close();
   }

@@ -1,4 +1,5 @@
 import { keyFunctionWrapFinding } from '../code/key-function-wrap.js';
+import { linkArtifactConstants } from '../common/linked-constants.js';
 import { credentialForeignHostFindings } from './credential-foreign-host.js';
 import { indirectExecFinding } from '../code/indirect-exec.js';
 import type { AgentFinding } from '@vigil/core';
@@ -197,6 +198,8 @@ async function namedTexts(file: string, text: string, language: ScriptLanguage, 
 
 export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
+  // Constants one module takes from another read as written in place, in every reader.
+  await linkArtifactConstants(listing.files);
   // Pickles and model checkpoints the server ships run code when it loads them (dependencies aside).
   const findings: AgentFinding[] = await modelFileFindings(listing.files.filter((f) => !DEPENDENCIES.test(f.path) && !isTestOrExample(f.path)));
   const tools: McpTool[] = [];

@@ -287,10 +287,11 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
       if (callee.type === 'Identifier' && senders.has(callee.name as string)) add('network', n, anyInput, { discarded: true, carriesRead: args.some((a) => mentions(a, readNames)) });
       // A function imported from another module that reads a credential store: the handler holds what it returns.
       if (callee.type === 'Identifier' && readers.has(callee.name as string)) add('credential-file', n, false);
-      if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
       // A function imported from another module that runs what it is given in a shell: the line the
-      // handler hands it is a shell command (`run(\`git blame ${file}\`)`).
+      // handler hands it is a shell command (`run(\`git blame ${file}\`)`) — also when the function is
+      // a thin wrapper its call resolves through.
       if (callee.type === 'Identifier' && runners.has(callee.name as string)) add('process', n, anyInput, { shellLine: true });
+      else if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
       // Node documents vm as no security boundary: eval, Function and vm all run with the server's rights.
       if (q !== null && EVAL.test(q) && first && scope.fold(first) === null) add('code-eval', n, mentions(first, tainted), { unrestricted: !/unserialize|deserialize|funcster/.test(q) });
       if (q === 'require' && first && scope.fold(first) === null) add('code-eval', n, mentions(first, tainted), { unrestricted: true });

@@ -178,7 +178,8 @@ export function jsTools(file: string, text: string, typescript: boolean): McpToo
       const args = (node.arguments as JsNode[]) ?? [];
       if (callee.type !== 'MemberExpression' || scope.propertyName(callee.property as JsNode, Boolean(callee.computed)) !== 'setRequestHandler' || args.length < 2) return;
       const schema = args[0] as JsNode;
-      const isCallTool = (schema.type === 'Identifier' && schema.name === 'CallToolRequestSchema') || scope.fold(schema) === 'tools/call';
+      // The SDK's schema under any local name (`import { CallToolRequestSchema as Call }`), or the method itself.
+      const isCallTool = /(?:^|\.)CallToolRequestSchema$/.test(scope.qualify(schema) ?? '') || scope.fold(schema) === 'tools/call';
       const fn = args[1] as JsNode;
       if (!isCallTool || !isFunction(fn) || /\bparams\.name\b|\bcase\s+['"`]/.test(text.slice(fn.start, fn.end))) return;
       tool.handler = [fn.start, fn.end];

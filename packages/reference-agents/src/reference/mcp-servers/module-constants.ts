@@ -12,7 +12,7 @@ const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/inde
 const MAX_IMPORTED_MODULES = 8;
 
 /** The string constants a module binds at its top level (`const A = …`, `export const A = …`, `A = …`), folded there. */
-function topLevelConstants(text: string, language: ScriptLanguage): Map<string, string> {
+export function topLevelConstants(text: string, language: ScriptLanguage): Map<string, string> {
   const out = new Map<string, string>();
   if (language === 'python') {
     const src = pythonSourceOf(text);
@@ -56,6 +56,19 @@ function topLevelConstants(text: string, language: ScriptLanguage): Map<string, 
     if (value !== null) out.set(prefix, value);
   };
   for (const statement of (root.body as JsNode[] | undefined) ?? []) {
+    // CommonJS exports: `exports.A = …`, `module.exports.A = …`, `module.exports = { A: … }`.
+    const assigned = statement.type === 'ExpressionStatement' && (statement.expression as JsNode).type === 'AssignmentExpression' ? (statement.expression as JsNode) : null;
+    if (assigned !== null) {
+      const target = scope.qualify(assigned.left as JsNode);
+      const cjs = target === null ? null : /^(?:module\.)?exports(?:\.(\w+))?$/.exec(target);
+      if (cjs?.[1] !== undefined) nested(cjs[1], assigned.right as JsNode, 0);
+      else if (cjs !== null && target === 'module.exports' && (assigned.right as JsNode).type === 'ObjectExpression')
+        for (const p of (assigned.right as JsNode).properties as JsNode[]) {
+          const key = p.type === 'Property' ? scope.propertyName(p.key as JsNode, Boolean(p.computed)) : null;
+          if (key !== null) nested(key, p.value as JsNode, 0);
+        }
+      continue;
+    }
     const decl = statement.type === 'ExportNamedDeclaration' ? (statement.declaration as JsNode | null) : statement;
     if (decl?.type === 'FunctionDeclaration' && (decl.id as JsNode | null)?.name) nested((decl.id as JsNode).name as string, decl, 0);
     if (decl?.type !== 'VariableDeclaration') continue;

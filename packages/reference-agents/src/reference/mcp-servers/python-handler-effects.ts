@@ -358,10 +358,11 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
       } else if (method !== null && /^(?:send|sendall|sendto|connect)$/.test(method) && /sock|conn|client|smtp|server/i.test(receiverText(n)) && !(q !== null && LOCAL_DATABASE.test(q))) {
         add('network', n, anyInput, { discarded: true, carriesRead: args.some((a) => mentions(a.value, readNames)) });
       }
-      if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
       // A function of another module of the server that runs what it is given in a shell
-      // (`from .util import run` with `subprocess.run(cmd, shell=True)` there): the line handed to it is a shell command.
+      // (`from .util import run` with `subprocess.run(cmd, shell=True)` there): the line handed to it
+      // is a shell command — also when the function is a thin wrapper its call resolves through.
       if (runners.size > 0 && n.firstChild && runners.has(src.slice(n.firstChild))) add('process', n, anyInput, { shellLine: true });
+      else if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
       if (q !== null && EVAL.test(q) && first && src.fold(first) === null) {
         // compile() only builds a code object; eval/exec given globals whose builtins are emptied run in a reduced namespace.
         const unrestricted = q !== 'compile' && !args.slice(1).some((a) => EMPTIED_BUILTINS.test(src.slice(a.value)));

@@ -1,4 +1,5 @@
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
+import { linkArtifactConstants } from '../common/linked-constants.js';
 import { open } from 'node:fs/promises';
 import { addressHijackFinding } from '../code/address-hijack.js';
 import { indirectExecFinding } from '../code/indirect-exec.js';
@@ -64,6 +65,8 @@ export const STARTUP_SPLIT_TITLE = 'Reads credentials in one module and sends th
 
 export async function analyzePackage(input: AnalyzeInput, options: { installTimeOnly?: boolean; startupSplitOnly?: boolean } = {}): Promise<AgentResult> {
   const { files } = await listArtifactFiles(input.dir);
+  // Constants one module takes from another read as written in place, in every reader.
+  await linkArtifactConstants(files);
   const layout = packageLayout(files);
   const byPath = new Map(files.map((f) => [f.path.slice(layout.prefix.length), f] as const));
   // Pickles and model checkpoints run code when the package loads them: their imports are read without unpickling.

@@ -1,4 +1,5 @@
 import type { AgentFinding } from '@vigil/core';
+import { escapedOriginalOf } from '../code/printable-escapes.js';
 import { SENSITIVE_NAMES } from '../code/code-facts.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { SECRET_PATH_PATTERN } from '../skills/script-fact.js';
@@ -35,7 +36,9 @@ function unescape(body: string): string {
  * Code hidden in a source file's text rather than its syntax: names and code spelled as escape
  * codes, code pushed past the edge of the screen, text in an EBCDIC code page. Linear scans.
  */
-export function hiddenCodeFindings(text: string, file: string): AgentFinding[] {
+export function hiddenCodeFindings(read: string, file: string): AgentFinding[] {
+  // The escaping is what this reader looks at: the file as written, not as the other readers get it.
+  const text = escapedOriginalOf(read);
   const out: AgentFinding[] = [];
   ESCAPED_LITERAL.lastIndex = 0;
   const escapes = /\\(x[0-9a-fA-F]{2}|[0-3][0-7]{2})\\/.test(text) || text.includes('\\u');

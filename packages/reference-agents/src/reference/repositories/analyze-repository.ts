@@ -1,4 +1,5 @@
 import type { AgentFinding, Severity } from '@vigil/core';
+import { linkArtifactConstants } from '../common/linked-constants.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { lockfileFormatOf } from '@vigil/lockfiles';
 import type { AnalyzeInput, TrackAnalyzer } from '../common/analyzer.js';
@@ -91,6 +92,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
   return async (input: AnalyzeInput) => {
     // Installed dependencies are not walked at all: a checkout with node_modules has more files there than its own.
     const { files } = await listArtifactFiles(input.dir, DEFAULT_FILE_WALK_LIMITS, isSkippedRepositoryDirectory);
+    // Constants one module takes from another read as written in place, in every reader.
+    await linkArtifactConstants(files);
     const byPath = new Map(files.map((f) => [f.path, f] as const));
     const skillDirs = projectSkillDirectories(byPath.keys());
     const skillSet = new Set(skillDirs);

@@ -1,4 +1,5 @@
 import { SHOWS_SCRIPT_OUTPUT, imageTemplateScriptFinding } from './image-exfiltration.js';
+import { linkArtifactConstants } from '../common/linked-constants.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
 import { listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
@@ -230,6 +231,8 @@ async function referencedInstructionFiles(files: readonly ArtifactFile[], skillM
  */
 export const analyzeSkill: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
+  // Constants one module takes from another read as written in place, in every reader.
+  await linkArtifactConstants(listing.files);
   const linked = await skillLinkFiles(input.dir, listing.links);
   // Pickles and model checkpoints run code when loaded: their imports are read without unpickling.
   const findings: AgentFinding[] = [...linked.findings, ...(await modelFileFindings([...listing.files, ...linked.files]))];

@@ -143,11 +143,15 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       return;
     }
     if (EVAL.test(name) && first !== undefined) {
+      const body = name === 'Function' ? (args[args.length - 1] as JsNode) : first;
+      // A constant that takes decoding to read (`eval(atob(k))`) is hidden code, however well it folds.
+      if (through(body, (n) => DECODE.test(n))) {
+        add('decoded-exec', node);
+        return;
+      }
       if (scope.fold(first) !== null && name !== 'Function') return;
       if (name === 'Function' && args.every((a) => scope.fold(a) !== null)) return;
-      const body = name === 'Function' ? (args[args.length - 1] as JsNode) : first;
-      if (through(body, (n) => DECODE.test(n))) add('decoded-exec', node);
-      else if (through(body, (n) => NETWORK.test(n))) add('download-exec', node);
+      if (through(body, (n) => NETWORK.test(n))) add('download-exec', node);
       else add('dynamic-eval', node);
     }
   });

@@ -1,6 +1,10 @@
 import { parse, type Options } from 'acorn';
 import { parse as parseLoose } from 'acorn-loose';
+import type { N } from '../code/javascript/estree.js';
+import { foldArray, foldExpression } from '../code/javascript/fold.js';
+import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
 export interface JsNode {
@@ -21,6 +25,7 @@ export function parseJs(text: string, typescript = false): JsNode {
   // The facts, the tools and the strings of one file each need its tree: parse it once.
   if (lastParse !== null && lastParse.typescript === typescript && lastParse.text === text) return lastParse.root;
   const root = parseUncached(text, typescript);
+  texts.set(root, text);
   lastParse = { text, typescript, root };
   return root;
 }
@@ -28,12 +33,19 @@ export function parseJs(text: string, typescript = false): JsNode {
 let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
 
 const scopes = new WeakMap<JsNode, JsScope>();
+// The text of each tree, for the constants other modules give it (common/linked-constants.ts).
+const texts = new WeakMap<JsNode, string>();
 
 /** The JsScope of a tree, built once per tree. */
 export function scopeOf(root: JsNode): JsScope {
   let scope = scopes.get(root);
   if (!scope) {
     scope = new JsScope(root);
+    const text = texts.get(root);
+    if (text !== undefined) {
+      scope.setImported(importedConstantsOf(text));
+      scope.setWrappers(importedWrappersOf(text));
+    }
     scopes.set(root, scope);
   }
   return scope;
@@ -148,6 +160,13 @@ export class JsScope {
     }
   }
 
+  private wrappers: ReadonlyMap<string, string> = new Map();
+
+  /** Thin wrappers of the artifact's other modules, by qualified name: the call each one makes. */
+  setWrappers(values: ReadonlyMap<string, string>): void {
+    this.wrappers = values;
+  }
+
   /** Values of names this module imports from the artifact's other modules, folded there. */
   setImported(values: ReadonlyMap<string, string>): void {
     for (const [k, v] of values) if (!this.constants.has(k) && !this.callInits.has(k)) this.imported.set(k, v);
@@ -181,6 +200,23 @@ export class JsScope {
 
   private foldDepth = 0;
 
+  /** This scope as the code facts' `Resolve` (names, constants and arrays looked up here). */
+  private readonly resolveView: Resolve = {
+    fold: (e) => this.fold(e as unknown as JsNode) ?? undefined,
+    foldArray: (e, st, d) => foldArray(this.resolveView, e, st, d),
+    qualify: (e) => this.qualify(e as unknown as JsNode) ?? undefined,
+    propertyName: (m) => this.propertyName(m.property as JsNode, Boolean(m.computed)) ?? undefined,
+    keySearch: () => undefined,
+    arrayOf: (name, st) => {
+      const init = this.constants.get(name) ?? this.callInits.get(name);
+      return init === undefined ? undefined : foldArray(this.resolveView, init as unknown as N, st, 1);
+    },
+    constantOf: (name) => this.fold({ type: 'Identifier', name, start: 0, end: 0 }) ?? undefined,
+    aliasOf: (name) => this.aliases.get(name),
+    moduleAliasOf: (name) => this.aliases.get(name),
+    importedConstant: (qualified) => this.imported.get(qualified),
+  };
+
   private foldNode(node: JsNode): string | null {
     switch (node.type) {
       case 'Literal':
@@ -202,7 +238,11 @@ export class JsScope {
       case 'MemberExpression': {
         // `parts[0]`: an item of a constant array (an address assembled from a list of its pieces).
         const index = node.computed && (node.property as JsNode).type === 'Literal' ? (node.property as JsNode).value : undefined;
-        if (typeof index !== 'number' || !Number.isInteger(index)) return null;
+        if (typeof index !== 'number' || !Number.isInteger(index)) {
+          // `require('./consts').S0`, `consts.S0`: a constant of another module of the artifact.
+          const q = this.qualify(node);
+          return q === null ? null : (this.imported.get(q) ?? null);
+        }
         const list = this.arrayOf(node.object as JsNode);
         const item = list === null ? undefined : list[index];
         return item === undefined ? null : this.fold(item);
@@ -245,7 +285,10 @@ export class JsScope {
           const parts = args.map((a) => this.fold(a));
           return base !== null && parts.every((p) => p !== null) ? base + parts.join('') : null;
         }
-        return null;
+        // Decoders and string methods (`atob`, `Buffer.from(s, 'base64').toString()`,
+        // `s.split('').reverse().join('')`, ...): the code facts' fold, read through this scope's
+        // names, so the tools and texts read here decode what the facts decode.
+        return foldExpression(this.resolveView, node as unknown as N, { decoded: false }, 0) ?? null;
       }
       default:
         return null;
@@ -295,6 +338,11 @@ export class JsScope {
 
   /** The dotted name a callee or object stands for (`child_process.exec`, `fs.readFileSync`, `process.env`), or null. */
   qualify(node: JsNode | null | undefined): string | null {
+    const q = this.qualifyName(node);
+    return q === null || this.wrappers.size === 0 ? q : (this.wrappers.get(q) ?? q);
+  }
+
+  private qualifyName(node: JsNode | null | undefined): string | null {
     if (!node) return null;
     switch (node.type) {
       case 'Identifier': {

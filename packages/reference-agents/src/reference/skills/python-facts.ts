@@ -143,9 +143,13 @@ export function pythonFacts(text: string): ScriptFact[] {
       continue;
     }
     if (EVAL.test(name) && first) {
+      // A constant that takes decoding to read (`exec(b64decode(k))`) is hidden code, however well it folds.
+      if (through(first, (n) => DECODE.test(n))) {
+        add('decoded-exec', node);
+        continue;
+      }
       if (src.fold(first) !== null) continue;
-      if (through(first, (n) => DECODE.test(n))) add('decoded-exec', node);
-      else if (through(first, (n) => NETWORK.test(n))) add('download-exec', node);
+      if (through(first, (n) => NETWORK.test(n))) add('download-exec', node);
       else add(fromInput(src, node, first) ? 'input-eval' : 'dynamic-eval', node);
     }
   } while (cursor.next());

@@ -1,5 +1,7 @@
 import { parser } from '@lezer/python';
 import type { SyntaxNode, Tree } from '@lezer/common';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
+import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/python-decoders.js';
 
 export type { SyntaxNode };
 
@@ -40,6 +42,8 @@ export class PythonSource {
         }
       }
     } while (cursor.next());
+    this.setImported(importedConstantsOf(text));
+    this.wrappers = importedWrappersOf(text);
   }
 
   /** The value first assigned to a module- or function-level name (`x = …`), whatever it is. */
@@ -71,8 +75,16 @@ export class PythonSource {
     }
   }
 
+  // Thin wrappers of the artifact's other modules, by qualified name: the call each one makes.
+  private wrappers: ReadonlyMap<string, string> = new Map();
+
   /** The dotted name a callee stands for (`subprocess.run`, `os.system`), or null. */
   qualify(node: SyntaxNode | null): string | null {
+    const q = this.qualifyName(node);
+    return q === null || this.wrappers.size === 0 ? q : (this.wrappers.get(q) ?? q);
+  }
+
+  private qualifyName(node: SyntaxNode | null): string | null {
     if (!node) return null;
     if (node.name === 'VariableName') {
       const name = this.slice(node);
@@ -160,7 +172,29 @@ export class PythonSource {
         }
         return parts.join(sep as string);
       }
+      // `base64.b64decode('…').decode()`, `bytes.fromhex('…').decode()`: the shared decoders, so a
+      // value these readers see is the one the code facts see.
+      const q = callee === null ? null : this.qualify(callee);
+      if (q !== null && PYTHON_DECODERS.test(q) && items[0] !== undefined) {
+        const v = this.fold(items[0]);
+        const decoded = v === null ? undefined : decodePythonConstant(q, v, items[1] === undefined ? undefined : (this.fold(items[1]) ?? undefined));
+        return decoded ?? null;
+      }
+      if (callee?.name === 'MemberExpression' && callee.lastChild !== null && /^(decode|strip|lower)$/.test(this.slice(callee.lastChild)) && items.length <= 1) {
+        const v = this.fold(callee.firstChild);
+        return v === null ? null : this.slice(callee.lastChild) === 'decode' ? utf8OfLatin1(v) : this.slice(callee.lastChild) === 'strip' ? v.trim() : v.toLowerCase();
+      }
       return null;
+    }
+    // `consts.S0`, `pkg.consts.S0`: a constant of another module of the artifact.
+    if (node.name === 'MemberExpression' && node.lastChild?.name === 'PropertyName') {
+      const q = this.qualify(node);
+      return q === null ? null : (this.imported.get(q) ?? null);
+    }
+    // `'metsys'[::-1]`: a reversed constant.
+    if (node.name === 'MemberExpression' && /\[\s*:\s*:\s*-\s*1\s*\]$/.test(this.slice(node))) {
+      const v = this.fold(node.firstChild);
+      return v === null ? null : [...v].reverse().join('');
     }
     // `parts[0]`: an item of a constant list (an address assembled from a list of its pieces).
     if (node.name === 'MemberExpression' && node.getChild('[') && !node.getChild(':')) {

@@ -4,7 +4,7 @@ import type { FileSyntax } from './collect-syntax.js';
 import { dirPath, withPath } from './dir-path.js';
 import { node, nodes, type N } from './estree.js';
 import type { FileContext } from './file-context.js';
-import { argStrings } from './fold.js';
+import { argStrings, isImportedConstant } from './fold.js';
 import type { Resolve } from './resolve.js';
 import { indirection } from './reflection.js';
 
@@ -118,7 +118,7 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       const name = r.fold(args[1]);
       if (name !== undefined && REFLECTED_SENSITIVE.test(name)) facts.hiddenNames.push({ name, line: fact.line, expression: excerpt() });
     }
-    if ((q === 'require' || q === 'module.require') && args[0] !== undefined && args[0].type !== 'Literal') {
+    if ((q === 'require' || q === 'module.require') && args[0] !== undefined && args[0].type !== 'Literal' && !isImportedConstant(r, args[0])) {
       const name = r.fold(args[0]);
       if (name !== undefined && SENSITIVE_NAMES.has(moduleName(name))) facts.hiddenNames.push({ name: moduleName(name), line: fact.line, expression: excerpt() });
     }

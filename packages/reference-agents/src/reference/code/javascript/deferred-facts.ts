@@ -1,3 +1,4 @@
+import { isImportedConstant } from './fold.js';
 import type { CodeFacts } from '../code-facts.js';
 import { CHAIN_SEND, SECRET_ARGUMENT_NAME, SENSITIVE_NAMES } from '../code-facts.js';
 import { isNetworkCallee } from './callee-kinds.js';
@@ -36,7 +37,7 @@ export function addDeferredFacts(ctx: FileContext, syntax: FileSyntax, facts: Co
   for (const { n: m, chain: at } of syntax.computedMembers) {
     scopes.chain = at;
     const prop = node(m.property);
-    if (prop === undefined || prop.type === 'Identifier') continue;
+    if (prop === undefined || prop.type === 'Identifier' || isImportedConstant(r, prop)) continue;
     const name = r.fold(prop);
     if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: lineOf(m.start), expression: text.slice(m.start, Math.min(m.end, m.start + 120)) });
   }

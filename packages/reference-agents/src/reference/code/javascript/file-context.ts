@@ -1,3 +1,4 @@
+import { importedConstantsOf, importedWrappersOf } from '../../common/linked-constants.js';
 import { lineIndex } from '../line-index.js';
 import { valueBoundTo, type Binding, type FunctionReturn } from './bindings.js';
 import { DataLabels } from './data-labels.js';
@@ -24,7 +25,7 @@ export interface FileContext {
 
 export function fileContext(text: string): FileContext {
   const scopes = new Scopes();
-  const r = new Resolver(scopes);
+  const r = new Resolver(scopes, importedConstantsOf(text), importedWrappersOf(text));
   const bindings: Binding[] = [];
   return {
     text,

@@ -38,11 +38,32 @@ export function foldExpression(r: Resolve, expr: N | undefined, state: FoldState
       return r.constantOf(expr.name as string, state);
     case 'ParenthesizedExpression':
       return foldExpression(r, node(expr.expression), state, depth + 1);
+    case 'MemberExpression': {
+      // `require('./consts').S0`, `consts.S0`: a constant of another module of the artifact.
+      const q = r.qualify(expr);
+      return q === undefined ? undefined : r.importedConstant(q);
+    }
     case 'CallExpression':
       return foldCall(r, expr, state, depth);
     default:
       return undefined;
   }
+}
+
+/**
+ * A name or member that stands for a constant of another module of the artifact (`S0` imported,
+ * `require('./consts').S0`): a value written elsewhere, not one built here (the hidden-name facts
+ * are about building).
+ */
+export function isImportedConstant(r: Resolve, expr: N | undefined): boolean {
+  if (expr === undefined) return false;
+  if (expr.type === 'Identifier') {
+    const alias = r.aliasOf(expr.name as string);
+    return alias !== undefined && r.importedConstant(alias) !== undefined;
+  }
+  if (expr.type !== 'MemberExpression') return false;
+  const q = r.qualify(expr);
+  return q !== undefined && r.importedConstant(q) !== undefined;
 }
 
 /** Elements of a folded array at most: string tables of obfuscators have hundreds, not millions. */

@@ -36,4 +36,6 @@ export interface Resolve {
   aliasOf(name: string): string | undefined;
   /** What a module-level name stands for: `globalThis.x` is the module's `x`. */
   moduleAliasOf(name: string): string | undefined;
+  /** A constant another module of the artifact exports, by the qualified name read here (`./consts.S0`). */
+  importedConstant(qualified: string): string | undefined;
 }

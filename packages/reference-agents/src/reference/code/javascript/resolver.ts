@@ -19,7 +19,17 @@ export class Resolver implements Resolve {
   /** Bindings whose constant took decoding to get. */
   readonly decodedConstants = new Set<string>();
 
-  constructor(private readonly scopes: Scopes) {}
+  constructor(
+    private readonly scopes: Scopes,
+    /** Constants of the artifact's other modules, by qualified name (`common/linked-constants.ts`). */
+    private readonly imported: ReadonlyMap<string, string> = new Map(),
+    /** Thin wrappers of the artifact's other modules: the call each one makes (`./util.run` → `child_process.exec`). */
+    private readonly wrappers: ReadonlyMap<string, string> = new Map(),
+  ) {}
+
+  importedConstant(qualified: string): string | undefined {
+    return this.imported.get(qualified);
+  }
 
   fold(expr: N | undefined, state: FoldState = { decoded: false }, depth = 0): string | undefined {
     return foldExpression(this, expr, state, depth);
@@ -30,7 +40,8 @@ export class Resolver implements Resolve {
   }
 
   qualify(expr: N | undefined, depth = 0): string | undefined {
-    return qualifyExpression(this, expr, depth);
+    const q = qualifyExpression(this, expr, depth);
+    return q === undefined || this.wrappers.size === 0 ? q : (this.wrappers.get(q) ?? q);
   }
 
   propertyName(member: N): string | undefined {
@@ -45,7 +56,10 @@ export class Resolver implements Resolve {
     const key = this.scopes.key(name);
     const value = this.constants.get(key);
     if (value !== undefined && this.decodedConstants.has(key)) state.decoded = true;
-    return value;
+    if (value !== undefined) return value;
+    // `import { S0 } from './consts.js'`: the name stands for `./consts.js.S0`, a constant there.
+    const alias = this.aliases.get(key);
+    return alias === undefined ? undefined : this.imported.get(alias);
   }
 
   arrayOf(name: string, state: FoldState): string[] | undefined {
