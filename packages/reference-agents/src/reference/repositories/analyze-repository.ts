@@ -19,7 +19,7 @@ import { configuredRegistryHosts } from './stray-registry-hosts.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
-import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
+import { JS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
 import { indexConfigFindings } from './index-config-findings.js';
@@ -417,23 +417,28 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
   const queued = new Set(queue.map(([p]) => p));
+  const shellRun = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
     const [path, reason] = queue[i]!;
     const file = byPath.get(path)!;
     const extensionless = !/\.[\w]+$/.test(path.slice(path.lastIndexOf('/') + 1));
-    if (!extensionless && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
+    if (!extensionless && !shellRun.has(path) && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
     if (file.size > MAX_RUN_CODE_BYTES || total + file.size > MAX_RUN_CODE_TOTAL) continue;
     const text = await readArtifactText(file, { ...DEFAULT_FILE_WALK_LIMITS, maxTextBytes: MAX_RUN_CODE_BYTES });
     if (text === null) continue;
     // A program without an extension (`tools/php`, `.vscode/bin/git`) is read as what its #! line names.
-    const language = extensionless ? shebangLanguage(text) : undefined;
+    const language = shellRun.has(path) ? 'shell' : extensionless ? shebangLanguage(text) : undefined;
     if (extensionless && language === null) continue;
     total += file.size;
     out.push(...runCodeFindings(path, text, reason, language ?? undefined));
     if (reason === 'action' || reason === 'plugin') continue;
-    for (const imported of localImports(path, text, (p) => byPath.has(p))) {
+    const shell = language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path));
+    const sourced = shell ? shellRunFiles(path, text, (p) => byPath.has(p)) : [];
+    for (const imported of [...localImports(path, text, (p) => byPath.has(p)), ...sourced]) {
       if (queued.size >= MAX_IMPORTED_RUN_FILES + runs.size || queued.has(imported)) continue;
       queued.add(imported);
+      // What a shell script sources or runs with a shell is shell, whatever its name.
+      if (sourced.includes(imported)) shellRun.add(imported);
       queue.push([imported, reason]);
     }
   }

@@ -4,9 +4,9 @@ import { vendorOfEnvName } from '../packages/package-identity.js';
 import { CLI_CREDENTIAL_COMMAND, isCredentialService } from '../code/cli-credential-commands.js';
 
 // Where a shell script gets a credential: a secret-named variable, the git credential helper, gh's token,
-// git's auth header, credential files.
+// git's auth header, credential files (coding agents' own logins among them).
 const SECRET_VARIABLE = /\$\{?([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)\}?/;
-const CREDENTIAL_COMMAND = /\bgit\s+credential\s+fill\b|\bgh\s+auth\s+token\b|\bgit\s+config\b[^\n]*\bextraheader\b|\.git-credentials\b|\.ssh\/id_\w+|\.aws\/credentials\b|\.npmrc\b|\.netrc\b|\bprintenv\b|(?:^|[|;&(]\s*)env\s*(?:\||$|\))/;
+const CREDENTIAL_COMMAND = /\bgit\s+credential\s+fill\b|\bgh\s+auth\s+token\b|\bgit\s+config\b[^\n]*\bextraheader\b|\.git-credentials\b|\.ssh\/id_\w+|\.aws\/credentials\b|\.npmrc\b|\.netrc\b|\.claude\/\.credentials\.json\b|\.codex\/auth\.json\b|\.gemini\/oauth_creds\.json\b|\.config\/anthropic\b|\bprintenv\b|(?:^|[|;&(]\s*)env\s*(?:\||$|\))/;
 // A request that carries data out: curl/wget with a body, a form, a header or a query, or netcat.
 const SENDER = /\b(?:curl|wget|http|httpie|nc|ncat)\b/;
 const LOOPBACK = /\/\/(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)[:/]/;
