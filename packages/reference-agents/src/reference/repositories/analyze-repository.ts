@@ -43,6 +43,7 @@ import { plantFindings } from './memory-plant-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
+import { goDecodedCommandFindings, goRunsComputedShell } from './go-decoded-tables.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
 import { composerRuns, gemspecExtensions, rakeDefaultLines, scriptLanguageFindings, scriptLanguageOf, type ScriptRunContext } from './script-language-findings.js';
 
@@ -261,11 +262,14 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // An init that starts a shell is read with the package's other files: the command may be built there.
       if (file.path.endsWith('.go')) {
         const dir = file.path.slice(0, file.path.lastIndexOf('/') + 1);
-        const siblings = goInitRunsShell(file.path, text)
+        const computedShell = goRunsComputedShell(text);
+        const siblings = goInitRunsShell(file.path, text) || computedShell
           ? [...byPath.values()].filter((f) => f.path !== file.path && f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/') && /\.go$/.test(f.path) && !/_test\.go$/.test(f.path) && f.size <= MAX_SECRET_SCAN_BYTES).slice(0, 30)
           : [];
         const packageTexts = (await Promise.all(siblings.map((f) => readArtifactText(f)))).filter((t): t is string => t !== null);
         own.push(...goInitFindings(file.path, text, packageTexts), ...goGenerateFindings(file.path, text));
+        // Any function of the package (a library's Open, a vendored dependency's helper) starting a shell with a command decoded from numbers.
+        if (computedShell) own.push(...goDecodedCommandFindings(file.path, text, packageTexts));
       }
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');

@@ -13,8 +13,8 @@ const ANONYMOUS_HOSTS =
 
 const IP_HOST = /^\d{1,3}(\.\d{1,3}){3}(:\d+)?$/;
 const DOWNLOADER = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
-// `curl … | sh`, `wget -O- … | python3`, `irm … | iex`.
-const PIPE_TO_INTERPRETER = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:(?:ba|z|da|k|fi)?sh|cmd(?:\.exe)?|node|python[0-9.]*|perl|ruby|php|iex|pwsh|powershell)\b`, 'i');
+// `curl … | sh`, `wget -O- … | /bin/bash`, `wget -O- … | python3`, `irm … | iex`.
+const PIPE_TO_INTERPRETER = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:(?:ba|z|da|k|fi)?sh|cmd(?:\.exe)?|node|python[0-9.]*|perl|ruby|php|iex|pwsh|powershell)\b`, 'i');
 // `bash <(curl …)`, `eval "$(curl …)"`, `node -e "$(curl …)"`, `source <(wget -qO- …)`, `iex (iwr …)`.
 const SUBSTITUTED_INTO_INTERPRETER = new RegExp(
   String.raw`(?<![\w./-])(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:(?:ba|z|da)?sh|source|eval|node|python[0-9.]*|perl|ruby)(?:\s+-[a-z]+)*\s*["']?(?:<\(|\$\()\s*${DOWNLOADER}\b|(?<![\w./-])(?:iex|invoke-expression)\b\s*\(?\s*\(?\s*(?:${DOWNLOADER}|new-object\s+net\.webclient)`,
