@@ -41,7 +41,8 @@ export function shellSecretSendFinding(file: string, text: string, where: string
     const secret = SECRET_VARIABLE.exec(line)?.[1] ?? [...tainted].find((n) => new RegExp(`\\$\\{?${n}\\b`).test(line)) ?? (CREDENTIAL_COMMAND.test(line) || CLI_CREDENTIAL_COMMAND.test(line) ? 'a credential command' : undefined);
     if (secret === undefined || !/https?:\/\/|\bnc\b|\bncat\b/.test(line)) continue;
     // A token sent to its own service (`$NPM_TOKEN` to registry.npmjs.org, `$SENTRY_AUTH_TOKEN` to sentry.io) is its use.
-    const vendor = vendorOfEnvName(secret);
+    // Only a secret-named variable names its service: a local holding a file's content (`state=$(cat …)`) names none.
+    const vendor = SECRET_VARIABLE.test(line) ? vendorOfEnvName(secret) : null;
     const hosts = [...line.matchAll(/https?:\/\/([\w.-]+)/g)].map((m) => (m[1] ?? '').toLowerCase());
     if (vendor !== null && hosts.length > 0 && hosts.every((h) => vendor.host.test(h))) continue;
     // A CLI's token (`$(gcloud auth print-access-token)`) in a request to that CLI's own service is its use.
