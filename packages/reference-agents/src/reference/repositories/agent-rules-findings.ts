@@ -134,6 +134,8 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
   return findings.map((f) => ({ ...f, severity: 'LOW' as Severity, title: `${f.title} (in a test, fixture or example path)` }));
 }
 
+// A line that forbids running the block or shows it as an attack ("Never run anything like this:"); "do not ask" is an order, not a ban.
+const FORBIDS_BLOCK = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|avoid)\s+(?:ever\s+)?(?:run|execute|use|copy|paste|type|try)\b|\b(?:malicious|attacker|what\s+not\s+to\s+do|an?\s+example\s+of\s+(?:an?\s+)?(?:attack|exfiltration))\b/i;
 // A fenced block of commands (``` … ```, with a shell language or none).
 const FENCE = /^[ \t]*(```|~~~)[ \t]*(bash|sh|shell|zsh|console|terminal)?[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
 
@@ -154,7 +156,7 @@ function fencedScriptFindings(path: string, visible: string, index: LineIndex): 
     const next = visible.slice(at + m[0].length).search(/^#{1,6}\s/m);
     const section = visible.slice(start, next === -1 ? visible.length : at + m[0].length + next);
     // "Never run this:" before the block forbids it.
-    if (NEGATED.test(visible.slice(Math.max(0, at - 200), at).trimEnd().split('\n').slice(-1)[0] ?? '')) continue;
+    if (FORBIDS_BLOCK.test(visible.slice(Math.max(0, at - 200), at).trimEnd().split('\n').slice(-1)[0] ?? '')) continue;
     const automatic = STANDING_ORDER.test(section);
     const line = index.lineOf(at);
     const shift = (f: AgentFinding): AgentFinding => ({ ...f, line: (f.line ?? 1) + line });
