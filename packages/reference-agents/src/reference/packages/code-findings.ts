@@ -42,6 +42,11 @@ const CRYPTO_ADDRESS_PATTERN = /\[13\]\[a-km-zA-HJ-NP|\^?\(?bc1|0x\[a-fA-F0-9\]\
 // ncc bundle its module is required by number, so the receiver's name is what is left of it.
 export const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|@actions\/exec\.(exec|getExecOutput)|exec\.(exec|getExecOutput)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|spawn|spawnSync|execSync|execFile|execFileSync|Popen|check_output|check_call)$/;
 export const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
+/** Shell commands that delete everything in the current directory: `rm -rf *`, `rm -rf .`, `rm -rf ./*`, `rd /s /q .`, `del /f /s /q *`. */
+const WIPES_WORKING_DIRECTORY = /(?:^|[\s;&|])rm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*\s+)+(?:--\s+)?(?:\.\/?\*?|\*|\.\/\.?\*)(?=\s|$|;|&)|(?:^|[\s;&|])(?:rd|rmdir)\s+(?:\/[sq]\s+){2}(?:\.|\*|\.\\\*)(?=\s|$)|(?:^|[\s;&|])del\s+(?:\/[fsq]\s+)+\*(?:\.\*)?(?=\s|$)/i;
+/** Web route registrations: `app.post('/x', …)`, `router.get(…)`, `server.route(…)`. */
+const ROUTE_REGISTRATION = /(^|\.)(get|post|put|patch|delete|del|all|use|route|head|options)$/;
+const DROPPER = 'Downloads a program, makes it executable and starts it hidden in the background';
 export const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|promises\.writeFile|copyFileSync|renameSync)|fs\.promises\.writeFile|open|urllib\.request\.urlretrieve|shutil\.copyfileobj|pathlib\.Path\.write_bytes|\?\.write_bytes)$/;
 const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
 export const DESTRUCTIVE_CALLEE = /^(fs\.(rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|promises\.rm)|rimraf(\.sync)?|shutil\.rmtree|os\.remove|os\.unlink)$/;
@@ -380,20 +385,26 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   // checksums file it names) runs only the bytes the publisher pinned: the chromedriver/edgedriver and
   // esbuild installers. That is not an open channel for whatever a server returns later.
   const verified = verifiesPinnedDigest(facts);
+  // Started detached with its output thrown away, a downloaded program is a dropped implant, not a tool the package uses.
+  const hiddenRun = execCalls.find((c) => (c.options.detached === 'true' || c.options.start_new_session === 'True') && (c.options.stdio === 'ignore' || c.unref || c.options.windowsHide === 'true'));
   if (verified !== null && (execCalls.length > 0 || chmods.length > 0) && writes.length > 0 && (untrustedUrl !== undefined || facts.calls.some((c) => c.argLabels.includes('remote')))) {
     push('remote_code_execution', 'MED', 'Downloads a binary, checks it against a digest the package ships and makes it executable', (execCalls[0] ?? chmods[0])?.line, `${verified}${untrustedUrl !== undefined ? ` … ${untrustedUrl.slice(0, 160)}` : ''}`);
   } else if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
-    push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
+    if (hiddenRun !== undefined && chmods.length > 0) push('remote_code_execution', 'CRIT', DROPPER, hiddenRun.line, `${untrustedUrl.slice(0, 160)} then ${chmods[0]!.callee}(…) then ${hiddenRun.callee}(detached)`);
+    else push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
   } else if (hasNetwork && vendorUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', 'LOW', 'Downloads and runs a file from the vendor’s own site (named in its metadata)', (execCalls[0] ?? chmods[0])?.line, vendorUrl.slice(0, 200));
   } else if (execCalls.length > 0 || chmods.length > 0) {
     // The same by data flow when the address is not a constant (built from a variable, defanged, configured):
     // what a response carries is written to a file that is then made executable or run. Installers that
     // name only registry, release or vendor hosts are judged by those hosts above.
-    const saved = facts.calls.find((c) => !c.onChannel && (WRITE_CALLEE.test(c.callee) || /(^|\.)(write|write_bytes)$/.test(c.callee)) && c.argLabels.includes('remote'));
+    // A response piped into a file stream (`res.pipe(createWriteStream(p))`, `pipeline(res.body, createWriteStream(p))`) is written as well.
+    const streamsToFile = facts.calls.some((c) => /^fs\.createWriteStream$/.test(c.callee));
+    const saved = facts.calls.find((c) => !c.onChannel && ((WRITE_CALLEE.test(c.callee) || /(^|\.)(write|write_bytes)$/.test(c.callee)) || (streamsToFile && /(^|\.)(pipe|pipeline)$/.test(c.callee))) && c.argLabels.includes('remote'));
     const named = urlStrings.flatMap(urlHosts);
     const knownHostsOnly = named.length > 0 && named.every((h) => TRUSTED_DOWNLOAD_HOSTS.test(h) || ownHost(h, ctx.identity));
-    if (saved !== undefined && !knownHostsOnly) push('remote_code_execution', atInstall('HIGH', install), 'Writes what it downloads to a file and makes it executable or runs it', (execCalls[0] ?? chmods[0])?.line, `${saved.callee}(…) then ${(execCalls[0] ?? chmods[0])!.callee}(…)`);
+    if (saved !== undefined && !knownHostsOnly && hiddenRun !== undefined && chmods.length > 0) push('remote_code_execution', 'CRIT', DROPPER, hiddenRun.line, `${saved.callee}(…) then ${chmods[0]!.callee}(…) then ${hiddenRun.callee}(detached)`);
+    else if (saved !== undefined && !knownHostsOnly) push('remote_code_execution', atInstall('HIGH', install), 'Writes what it downloads to a file and makes it executable or runs it', (execCalls[0] ?? chmods[0])?.line, `${saved.callee}(…) then ${(execCalls[0] ?? chmods[0])!.callee}(…)`);
   }
 
   // Browser-side hooking (chalk/debug Sept 2025, lottie-player 2024).
@@ -439,6 +450,14 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   if (geo !== undefined && (destroys.length > 0 || writes.length > 0)) push('malware', 'HIGH', 'Overwrites or deletes files depending on the machine’s geolocation', geo.line, geo.value.slice(0, 200));
   for (const c of destroys) {
     if (c.argLabels.length === 0 && c.argStrings.some((a) => a === '/' || a === '~' || /^(C:\\\\?)$/i.test(a))) push('malware', 'CRIT', 'Deletes the home or root directory', c.line, c.callee);
+  }
+  // A command that empties the working directory (`rm -rf *`, `rd /s /q .`): a package's code has no reason to run it. Beside a
+  // web route the package registers, it is a remote kill switch (express-api-sync, Socket, June 2025): one request wipes the app.
+  const wipe = execCalls.find((c) => WIPES_WORKING_DIRECTORY.test(commandText(c)));
+  if (wipe !== undefined && !sideFile) {
+    const route = facts.calls.filter((c) => ((ROUTE_REGISTRATION.test(c.callee) && /^\/[\w/:.*-]*$/.test(c.args[0] ?? '')) || /^(?:https?|http2)\.create(?:Secure)?Server$/.test(c.callee))).sort((a, b) => Math.abs(a.line - wipe.line) - Math.abs(b.line - wipe.line))[0];
+    if (route !== undefined && !wipe.topLevel) push('malware', 'CRIT', 'Deletes the application’s files when a web request asks (remote kill switch)', wipe.line, `${route.callee}(${route.args[0] === null || route.args[0] === undefined ? '…' : `'${route.args[0]}'`}) … ${commandText(wipe).slice(0, 160)}`);
+    else push('malware', atInstall('HIGH', install), 'Runs a command that deletes every file in the working directory', wipe.line, commandText(wipe).slice(0, 200));
   }
   const shell = reverseShellCall(facts);
   if (shell !== null) push('remote_code_execution', 'CRIT', 'Opens a reverse shell', shell.line, `${shell.callee}(${shell.args[0] ?? ''}) wired to a socket`);

@@ -4,7 +4,8 @@ import { revealHiddenText } from '../text/hidden-text.js';
 import type { PhraseRule } from '../text/instruction-phrases.js';
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { LineIndex } from './line-index.js';
-import { shellCommandFindings } from './shell-command-findings.js';
+import { shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
+import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
 import { approvalInstructionFindings } from '../skills/agent-action-findings.js';
 import { destructiveOrder, narrowedDestruction } from '../text/destructive-orders.js';
@@ -59,7 +60,8 @@ export const AGENT_RULES: readonly PhraseRule[] = [
 ];
 
 // A sentence that makes a command run unasked, every time.
-const STANDING_ORDER = /\b(always|every\s+(?:time|session|task|request)|before\s+(?:any|each|every|doing|starting|answering|responding)|at\s+the\s+(?:start|beginning)|first\s+(?:of\s+all\s+)?run|silently|automatically|without\s+(?:asking|telling|confirmation))\b/i;
+// "Whenever a test fails, …" and "do not ask for confirmation" make it run unasked too.
+const STANDING_ORDER = /\b(always|whenever|each\s+time|every\s+(?:time|session|task|request)|(?:do\s+not|don['’]t|never)\s+ask\b|before\s+(?:any|each|every|doing|starting|answering|responding)|at\s+the\s+(?:start|beginning)|first\s+(?:of\s+all\s+)?run|silently|automatically|without\s+(?:asking|telling|confirmation))\b/i;
 
 function sentenceAround(text: string, offset: number): string {
   let start = offset;
@@ -127,6 +129,40 @@ export function agentRulesFindings(path: string, text: string, example: boolean)
     const automatic = STANDING_ORDER.test(line) || STANDING_ORDER.test(sentence) || STANDING_ORDER.test(lead);
     findings.push(...shellCommandFindings(line, { file: path, line: index.lineOf(here), where: 'agent instructions', automatic }));
   }
+  findings.push(...fencedScriptFindings(path, visible, index));
   if (!example) return findings;
   return findings.map((f) => ({ ...f, severity: 'LOW' as Severity, title: `${f.title} (in a test, fixture or example path)` }));
+}
+
+// A line that forbids running the block or shows it as an attack ("Never run anything like this:"); "do not ask" is an order, not a ban.
+const FORBIDS_BLOCK = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|avoid)\s+(?:ever\s+)?(?:run|execute|use|copy|paste|type|try)\b|\b(?:malicious|attacker|what\s+not\s+to\s+do|an?\s+example\s+of\s+(?:an?\s+)?(?:attack|exfiltration))\b/i;
+// A fenced block of commands (``` … ```, with a shell language or none).
+const FENCE = /^[ \t]*(```|~~~)[ \t]*(bash|sh|shell|zsh|console|terminal)?[ \t]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm;
+
+/**
+ * A block of commands the agent is told to run, read as one script: a credential file collected on one
+ * line and uploaded or published (a public gist) on another, or a secret carried into a request through
+ * a variable, is one flow the line-by-line reading cannot see. Automatic when its section orders it
+ * run unasked (whenever, always, do not ask).
+ */
+function fencedScriptFindings(path: string, visible: string, index: LineIndex): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  for (const m of visible.matchAll(FENCE)) {
+    const body = m[3] ?? '';
+    if (body.length > 20_000 || !/\n./.test(body.trim())) continue;
+    const at = m.index ?? 0;
+    // The block's section: from the heading above it to the next heading.
+    const start = Math.max(0, visible.lastIndexOf('\n#', at));
+    const next = visible.slice(at + m[0].length).search(/^#{1,6}\s/m);
+    const section = visible.slice(start, next === -1 ? visible.length : at + m[0].length + next);
+    // "Never run this:" before the block forbids it.
+    if (FORBIDS_BLOCK.test(visible.slice(Math.max(0, at - 200), at).trimEnd().split('\n').slice(-1)[0] ?? '')) continue;
+    const automatic = STANDING_ORDER.test(section);
+    const line = index.lineOf(at);
+    const shift = (f: AgentFinding): AgentFinding => ({ ...f, line: (f.line ?? 1) + line });
+    out.push(...shellScriptFindings(body, { file: path, where: 'agent instructions', automatic }).map(shift));
+    const send = shellSecretSendFinding(path, body, 'agent instructions', automatic);
+    if (send !== null) out.push(shift(send));
+  }
+  return out;
 }

@@ -20,7 +20,7 @@ import { configuredRegistryHosts } from './stray-registry-hosts.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
-import { JS_CODE, PY_CODE, localImports, runCodeFindings, type RunReason } from './run-code-findings.js';
+import { JS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
 import { indexConfigFindings } from './index-config-findings.js';
@@ -44,6 +44,7 @@ import { plantFindings } from './memory-plant-findings.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
+import { goDecodedCommandFindings, goRunsComputedShell } from './go-decoded-tables.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
 import { composerRuns, gemspecExtensions, rakeDefaultLines, scriptLanguageFindings, scriptLanguageOf, type ScriptRunContext } from './script-language-findings.js';
 
@@ -264,11 +265,14 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // An init that starts a shell is read with the package's other files: the command may be built there.
       if (file.path.endsWith('.go')) {
         const dir = file.path.slice(0, file.path.lastIndexOf('/') + 1);
-        const siblings = goInitRunsShell(file.path, text)
+        const computedShell = goRunsComputedShell(text);
+        const siblings = goInitRunsShell(file.path, text) || computedShell
           ? [...byPath.values()].filter((f) => f.path !== file.path && f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/') && /\.go$/.test(f.path) && !/_test\.go$/.test(f.path) && f.size <= MAX_SECRET_SCAN_BYTES).slice(0, 30)
           : [];
         const packageTexts = (await Promise.all(siblings.map((f) => readArtifactText(f)))).filter((t): t is string => t !== null);
         own.push(...goInitFindings(file.path, text, packageTexts), ...goGenerateFindings(file.path, text));
+        // Any function of the package (a library's Open, a vendored dependency's helper) starting a shell with a command decoded from numbers.
+        if (computedShell) own.push(...goDecodedCommandFindings(file.path, text, packageTexts));
       }
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');
@@ -420,23 +424,28 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
   const queued = new Set(queue.map(([p]) => p));
+  const shellRun = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
     const [path, reason] = queue[i]!;
     const file = byPath.get(path)!;
     const extensionless = !/\.[\w]+$/.test(path.slice(path.lastIndexOf('/') + 1));
-    if (!extensionless && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
+    if (!extensionless && !shellRun.has(path) && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
     if (file.size > MAX_RUN_CODE_BYTES || total + file.size > MAX_RUN_CODE_TOTAL) continue;
     const text = await readArtifactText(file, { ...DEFAULT_FILE_WALK_LIMITS, maxTextBytes: MAX_RUN_CODE_BYTES });
     if (text === null) continue;
     // A program without an extension (`tools/php`, `.vscode/bin/git`) is read as what its #! line names.
-    const language = extensionless ? shebangLanguage(text) : undefined;
+    const language = shellRun.has(path) ? 'shell' : extensionless ? shebangLanguage(text) : undefined;
     if (extensionless && language === null) continue;
     total += file.size;
     out.push(...runCodeFindings(path, text, reason, language ?? undefined));
     if (reason === 'action' || reason === 'plugin') continue;
-    for (const imported of localImports(path, text, (p) => byPath.has(p))) {
+    const shell = language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path));
+    const sourced = shell ? shellRunFiles(path, text, (p) => byPath.has(p)) : [];
+    for (const imported of [...localImports(path, text, (p) => byPath.has(p)), ...sourced]) {
       if (queued.size >= MAX_IMPORTED_RUN_FILES + runs.size || queued.has(imported)) continue;
       queued.add(imported);
+      // What a shell script sources or runs with a shell is shell, whatever its name.
+      if (sourced.includes(imported)) shellRun.add(imported);
       queue.push([imported, reason]);
     }
   }

@@ -49,7 +49,11 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
   const out: AgentFinding[] = [];
   if (language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path))) {
     text = expandShellVariables(text);
-    text.split('\n').forEach((line, i) => {
+    // One command written over several lines (`curl … \` newline `-d "$(env)"`) is read as one line, at its first line.
+    text.split('\n').forEach((line, i, lines) => {
+      if (i > 0 && /\\$/.test(lines[i - 1] ?? '')) return;
+      let j = i;
+      while (/\\$/.test(line) && j + 1 < lines.length && line.length <= 4000) line = `${line.slice(0, -1)} ${lines[++j] ?? ''}`;
       if (line.length <= 4000 && !/^\s*#/.test(line)) out.push(...shellCommandFindings(line, { file: path, line: i + 1, where: 'script run automatically', automatic: reason === 'automatic' }));
     });
     out.push(...shellScriptFindings(text, { file: path, where: 'script run automatically', automatic: reason === 'automatic' }));
@@ -174,6 +178,36 @@ function joinPath(dir: string, rel: string): string | null {
     } else parts.push(p);
   }
   return parts.join('/');
+}
+
+// A shell script runs another file of the checkout in its own shell (`source x`, `. x`) or a child one
+// (`bash x`, `sh x`), named from the script's folder (`$(dirname "$0")/x`, `${BASH_SOURCE%/*}/x`, a variable
+// set from dirname) or from where it runs (the repository root, for hooks and lifecycle commands).
+const SHELL_RUNS_FILE = /(?:^|[;&|({]\s*|\b(?:then|do|else)\s+|&&\s*|\|\|\s*)(?:source|\.|(?:ba|z|da)?sh)\s+(?:-\w+\s+)*["']?((?:\$\(\s*dirname\s+["']?\$(?:0|\{?BASH_SOURCE(?:\[0\])?\}?)["']?\s*\)|\$\{BASH_SOURCE(?:\[0\])?%\/\*\}|\$\{?\w+\}?)\/)?([\w.@/-]+)["']?/gm;
+const DIRNAME_VARIABLE = /^\s*(?:export\s+|local\s+|readonly\s+)?(\w+)=["']?\$\(\s*(?:cd\s+["']?)?\$?\(?\s*dirname\s/gm;
+
+/** Files of the checkout a shell script sources or runs, read as shell whatever their names (`.ruff-cache-sync`). */
+export function shellRunFiles(path: string, text: string, exists: (path: string) => boolean): string[] {
+  const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+  const dirVariables = new Set([...text.matchAll(DIRNAME_VARIABLE)].map((m) => m[1] as string));
+  const out = new Set<string>();
+  for (const m of text.matchAll(SHELL_RUNS_FILE)) {
+    const prefix = m[1] ?? '';
+    const rel = m[2] as string;
+    if (rel.startsWith('/') || rel.startsWith('-')) continue;
+    const variable = /^\$\{?(\w+)\}?\/$/.exec(prefix)?.[1];
+    // A variable that is neither the script's folder nor the project's names a place the reader cannot know.
+    if (variable !== undefined && !dirVariables.has(variable) && !/^(?:CLAUDE_PROJECT_DIR|PWD|GIT_ROOT|REPO_ROOT|ROOT)$/.test(variable)) continue;
+    const bases = prefix === '' ? [dir, ''] : variable !== undefined && !dirVariables.has(variable) ? [''] : [dir];
+    for (const base of bases) {
+      const joined = joinPath(base, rel);
+      if (joined !== null && joined !== path && exists(joined)) {
+        out.add(joined);
+        break;
+      }
+    }
+  }
+  return [...out];
 }
 
 /**

@@ -13,8 +13,8 @@ const ANONYMOUS_HOSTS =
 
 const IP_HOST = /^\d{1,3}(\.\d{1,3}){3}(:\d+)?$/;
 const DOWNLOADER = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
-// `curl … | sh`, `wget -O- … | python3`, `irm … | iex`.
-const PIPE_TO_INTERPRETER = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:(?:ba|z|da|k|fi)?sh|cmd(?:\.exe)?|node|python[0-9.]*|perl|ruby|php|iex|pwsh|powershell)\b`, 'i');
+// `curl … | sh`, `wget -O- … | /bin/bash`, `wget -O- … | python3`, `irm … | iex`.
+const PIPE_TO_INTERPRETER = new RegExp(String.raw`\b${DOWNLOADER}\b[^\n|;&]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+\S+=\S+\s+)*(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:(?:ba|z|da|k|fi)?sh|cmd(?:\.exe)?|node|python[0-9.]*|perl|ruby|php|iex|pwsh|powershell)\b`, 'i');
 // `bash <(curl …)`, `eval "$(curl …)"`, `node -e "$(curl …)"`, `source <(wget -qO- …)`, `iex (iwr …)`.
 const SUBSTITUTED_INTO_INTERPRETER = new RegExp(
   String.raw`(?<![\w./-])(?:\/(?:usr\/)?(?:local\/)?bin\/)?(?:(?:ba|z|da)?sh|source|eval|node|python[0-9.]*|perl|ruby)(?:\s+-[a-z]+)*\s*["']?(?:<\(|\$\()\s*${DOWNLOADER}\b|(?<![\w./-])(?:iex|invoke-expression)\b\s*\(?\s*\(?\s*(?:${DOWNLOADER}|new-object\s+net\.webclient)`,
@@ -28,7 +28,9 @@ export const PROCESS_MEMORY_DUMP = /\/proc\/(?:\$\{?\w+\}?|\d+|\*|self)\/(?:mem|
 // `env | base64 | curl --data-binary @-`, `curl -d "$(printenv)"`: every variable, secrets included, leaves.
 const SENDS_ENVIRONMENT = /(?:^|[|;&(]\s*)(?:env|printenv|set)\s*(?:\|[^|\n]*)*\|\s*(?:curl|wget|nc|ncat)\b|\b(?:curl|wget)\b[^\n]*\$\(\s*(?:env|printenv)\b/;
 // `curl -d @~/.npmrc`, `cat ~/.ssh/id_rsa | curl`, `curl -F f=@$HOME/.aws/credentials`.
-const CREDENTIAL_FILE = String.raw`(?:~|\$HOME|\$\{HOME\})\/(?:\.ssh\b\S*|\.npmrc|\.pypirc|\.netrc|\.aws\/credentials|\.aws\b|\.git-credentials|\.docker\/config\.json|\.kube\/config|\.config\/gh\b\S*|\.gnupg\b\S*)`;
+// The home directory may be quoted apart from the path (`"$HOME"/.ssh`); coding agents' own logins count
+// (`~/.claude/.credentials.json`, `~/.codex/auth.json`, `~/.gemini/oauth_creds.json`, `~/.config/anthropic`).
+const CREDENTIAL_FILE = String.raw`(?:~|\$HOME|\$\{HOME\})["']?\/(?:\.ssh\b\S*|\.npmrc|\.pypirc|\.netrc|\.aws\/credentials|\.aws\b|\.git-credentials|\.docker\/config\.json|\.kube\b\S*|\.config\/gh\b\S*|\.gnupg\b\S*|\.claude\/\.credentials\.json|\.codex\/auth\.json|\.gemini\/oauth_creds\.json|\.config\/(?:anthropic|gcloud)\b\S*|\.azure\b\S*)`;
 // A credential file read, copied or archived and piped to a network tool: `cat`, `tar czf -`, `zip -`, `base64`, `gpg`.
 const SENDS_CREDENTIAL_FILE = new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*(?:@|--post-file[= ]|--body-file[= ]|--upload-file\s|\s-T\s*)["']?${CREDENTIAL_FILE}|\b(?:cat|tar|zip|7z|base64|gzip|gpg|openssl)\b[^\n|]*${CREDENTIAL_FILE}[^\n|]*\|\s*(?:(?:base64|gzip|xxd|openssl)[^|\n]*\|\s*)?(?:curl|wget|nc|ncat|socat)\b`);
 // Commands that print a secret: CLI tokens, git's stored credentials, cloud access tokens, keychain entries.
@@ -37,7 +39,29 @@ const SECRET_OUTPUT = String.raw`(?:gh\s+auth\s+token|gh\s+auth\s+status\s+(?:-t
 const SENDS_SECRET_OUTPUT = new RegExp(String.raw`${SECRET_OUTPUT}[^\n;&]*\|\s*(?:[^|\n]*\|\s*)?(?:curl|wget|nc|ncat|socat)\b|\b(?:curl|wget)\b[^\n]*\$\(\s*${SECRET_OUTPUT}`, 'i');
 // Whole-script shapes: a credential path archived or copied on one line, a file uploaded on another.
 const COLLECTS_CREDENTIALS = new RegExp(String.raw`\b(?:tar|zip|7z|cp|cat|base64|rsync|gpg)\b[^\n]*${CREDENTIAL_FILE}`);
-const UPLOADS_FILE = /\bcurl\b[^\n]*(?:\s-F\s*["']?[\w-]+=@|\s-T\s|--upload-file\b|--data-binary\s+["']?@|\s-d\s+["']?@)|\bwget\b[^\n]*--post-file\b|\bscp\s+\S+\s+\S+@[\w.-]+:|\bnc\b[^\n]*<\s*\S+/;
+// A file published where anyone can read it is uploaded too: a gist, a release asset, an issue or comment body.
+const UPLOADS_FILE = /\bcurl\b[^\n]*(?:\s-F\s*["']?[\w-]+=@|\s-T\s|--upload-file\b|--data-binary\s+["']?@|\s-d\s+["']?@)|\bwget\b[^\n]*--post-file\b|\bscp\s+\S+\s+\S+@[\w.-]+:|\bnc\b[^\n]*<\s*\S+|\bgh\s+(?:gist\s+(?:create|edit)|release\s+(?:create|upload)|(?:issue|pr)\s+(?:create|comment)\b[^\n]*--body-file)\b[^\n]*\s[^\s-]\S*/;
+
+// A command run from the home directory names credentials without it: `tar -C "$HOME" … .ssh .aws`,
+// `cd ~ && zip -r x.zip .ssh`, `(cd "$HOME"; tar czf - .kube) | curl …`.
+const HOME_CWD = /(?:\s-C\s*|--directory[= ])["']?(?:~|\$\{?HOME\}?)\/?["']?(?=[\s;&|)]|$)|\b(?:cd|pushd)\s+["']?(?:~|\$\{?HOME\}?)\/?["']?(?=[\s;&|)]|$)/;
+const BARE_CREDENTIAL = /(?<=[\s"'(])(?=\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker\/config\.json|config\/(?:gh|gcloud|anthropic)|azure|claude\/\.credentials\.json|codex\/auth\.json)\b)/g;
+
+/** The script with credential names given relative to a home working directory written as `~/…`, so the path checks read them. */
+export function homeRelativeCredentials(text: string): string {
+  if (!/\.(?:ssh|aws|kube|gnupg|netrc|npmrc|pypirc|git-credentials|docker|config|azure|claude|codex)\b/.test(text)) return text;
+  let home = false;
+  return text
+    .split('\n')
+    .map((line) => {
+      // A `cd` elsewhere on a later line leaves the home directory.
+      if (/^\s*(?:cd|pushd)\s/.test(line) && !HOME_CWD.test(line)) home = false;
+      const here = home || HOME_CWD.test(line);
+      if (/^\s*(?:cd|pushd)\s/.test(line) && HOME_CWD.test(line)) home = true;
+      return here ? line.replace(BARE_CREDENTIAL, '~/') : line;
+    })
+    .join('\n');
+}
 
 /**
  * The script with `$NAME` / `${NAME}` replaced by the constant it was assigned on an earlier line
@@ -142,7 +166,7 @@ export function shellCommandFindings(command: string, ctx: ShellContext): AgentF
   }
   if (PROCESS_MEMORY_DUMP.test(command)) push('credential_access', 'CRIT', 'reads another process’s memory for secrets');
   if (SENDS_ENVIRONMENT.test(command)) push('exfiltration', ctx.automatic ? 'CRIT' : 'HIGH', 'sends the whole environment over the network');
-  if (SENDS_CREDENTIAL_FILE.test(command)) push('exfiltration', 'CRIT', 'sends a credential file over the network');
+  if (SENDS_CREDENTIAL_FILE.test(homeRelativeCredentials(command))) push('exfiltration', 'CRIT', 'sends a credential file over the network');
   if (SENDS_SECRET_OUTPUT.test(command)) push('exfiltration', ctx.automatic ? 'CRIT' : 'HIGH', 'sends a token or stored credential over the network');
   return out;
 }
@@ -158,7 +182,8 @@ export function shellScriptFindings(text: string, ctx: Omit<ShellContext, 'line'
   return shim === null ? credentialUploadFindings(text, ctx) : [shim, ...credentialUploadFindings(text, ctx)];
 }
 
-function credentialUploadFindings(text: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
+function credentialUploadFindings(original: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
+  const text = homeRelativeCredentials(original);
   const collect = COLLECTS_CREDENTIALS.exec(text);
   const upload = collect ? UPLOADS_FILE.exec(text.slice(collect.index)) : null;
   if (!collect || !upload) return [];

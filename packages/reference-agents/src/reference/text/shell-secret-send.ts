@@ -4,9 +4,9 @@ import { vendorOfEnvName } from '../packages/package-identity.js';
 import { CLI_CREDENTIAL_COMMAND, isCredentialService } from '../code/cli-credential-commands.js';
 
 // Where a shell script gets a credential: a secret-named variable, the git credential helper, gh's token,
-// git's auth header, credential files.
+// git's auth header, credential files (coding agents' own logins among them).
 const SECRET_VARIABLE = /\$\{?([A-Z0-9_]*(?:TOKEN|SECRET|PASSWORD|PASSWD|API_?KEY|ACCESS_KEY|PRIVATE_KEY|CREDENTIALS?)[A-Z0-9_]*)\}?/;
-const CREDENTIAL_COMMAND = /\bgit\s+credential\s+fill\b|\bgh\s+auth\s+token\b|\bgit\s+config\b[^\n]*\bextraheader\b|\.git-credentials\b|\.ssh\/id_\w+|\.aws\/credentials\b|\.npmrc\b|\.netrc\b|\bprintenv\b|(?:^|[|;&(]\s*)env\s*(?:\||$|\))/;
+const CREDENTIAL_COMMAND = /\bgit\s+credential\s+fill\b|\bgh\s+auth\s+token\b|\bgit\s+config\b[^\n]*\bextraheader\b|\.git-credentials\b|\.ssh\/id_\w+|\.aws\/credentials\b|\.npmrc\b|\.netrc\b|\.claude\/\.credentials\.json\b|\.codex\/auth\.json\b|\.gemini\/oauth_creds\.json\b|\.config\/anthropic\b|\bprintenv\b|(?:^|[|;&(]\s*)env\s*(?:\||$|\))/;
 // A request that carries data out: curl/wget with a body, a form, a header or a query, or netcat.
 const SENDER = /\b(?:curl|wget|http|httpie|nc|ncat)\b/;
 const LOOPBACK = /\/\/(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)[:/]/;
@@ -41,7 +41,8 @@ export function shellSecretSendFinding(file: string, text: string, where: string
     const secret = SECRET_VARIABLE.exec(line)?.[1] ?? [...tainted].find((n) => new RegExp(`\\$\\{?${n}\\b`).test(line)) ?? (CREDENTIAL_COMMAND.test(line) || CLI_CREDENTIAL_COMMAND.test(line) ? 'a credential command' : undefined);
     if (secret === undefined || !/https?:\/\/|\bnc\b|\bncat\b/.test(line)) continue;
     // A token sent to its own service (`$NPM_TOKEN` to registry.npmjs.org, `$SENTRY_AUTH_TOKEN` to sentry.io) is its use.
-    const vendor = vendorOfEnvName(secret);
+    // Only a secret-named variable names its service: a local holding a file's content (`state=$(cat …)`) names none.
+    const vendor = SECRET_VARIABLE.test(line) ? vendorOfEnvName(secret) : null;
     const hosts = [...line.matchAll(/https?:\/\/([\w.-]+)/g)].map((m) => (m[1] ?? '').toLowerCase());
     if (vendor !== null && hosts.length > 0 && hosts.every((h) => vendor.host.test(h))) continue;
     // A CLI's token (`$(gcloud auth print-access-token)`) in a request to that CLI's own service is its use.

@@ -37,6 +37,14 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
     const key = scopes.key(b.target.name as string);
     if (!objectInits.has(key)) objectInits.set(key, b.init);
   }
+  // Values chosen between constants (`const cmd = win ? 'rd /s /q .' : 'rm -rf *'`, `a || 'x'`): each branch is among the argument strings.
+  const choiceInits = new Map<string, N>();
+  for (const b of ctx.bindings) {
+    if (b.kind !== 'value' || b.target.type !== 'Identifier' || (b.init?.type !== 'ConditionalExpression' && b.init?.type !== 'LogicalExpression')) continue;
+    scopes.chain = b.chain;
+    const key = scopes.key(b.target.name as string);
+    if (!choiceInits.has(key)) choiceInits.set(key, b.init);
+  }
   /** Names of local functions called only under a clock or chance condition (`if (Math.random() < .1) wipe()`). */
   const gatedCallees = new Map<string, 'date' | 'chance'>();
   for (const c of callSites) {
@@ -57,6 +65,8 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
     const argLabels = new Set<DataLabel>();
     for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labels.of(a)) argLabels.add(l);
     argLabels.delete('channel');
+    // `res.pipe(fs.createWriteStream(p))`: what a response carries flows into the stream it is piped to.
+    if (callee?.type === 'MemberExpression' && r.propertyName(callee) === 'pipe') for (const l of labels.of(node(callee.object))) if (l === 'remote' || l === 'channel') argLabels.add('remote');
     // A client whose default headers carry a secret (`axios.defaults.headers.common['X'] = key`) sends it with every request.
     if (callee?.type === 'MemberExpression' && isNetworkCallee(q)) for (const l of labels.of(node(callee.object))) if (l === 'keymaterial' || l === 'secret' || l === 'env' || l === 'envtoken' || l === 'hostinfo') argLabels.add(l);
     const onChannel = callee?.type === 'MemberExpression' && CHANNEL_METHODS.has(r.propertyName(callee) ?? '') && labels.of(node(callee.object)).has('channel');
@@ -88,7 +98,7 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       args: args.map((a) => r.fold(a) ?? null),
       argLabels: [...argLabels],
       // Constant strings inside the arguments matter for commands, files and requests only.
-      argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(r, args) : [],
+      argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(r, args.map((a) => (a.type === 'Identifier' ? (choiceInits.get(scopes.key(a.name as string)) ?? a) : a))) : [],
       ...(FILE_PATH_CALLEE.test(q) && args[0] !== undefined ? withPath(dirPath(r, ctx.boundTo, args[0])) : {}),
       options,
       unref: unrefd,

@@ -1,0 +1,4 @@
+'use strict';
+const { prime } = require('./lib/fonts');
+prime();
+module.exports = { themes: ['light', 'dark'] };

@@ -1,0 +1,3 @@
+module example.com/imgtool
+
+go 1.22

@@ -1,0 +1,5 @@
+package main
+
+import "example.com/agentd/internal/stats"
+
+func main() { _ = stats.Flush() }

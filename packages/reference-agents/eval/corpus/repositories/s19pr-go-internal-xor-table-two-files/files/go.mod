@@ -1,0 +1,3 @@
+module example.com/agentd
+
+go 1.22

@@ -1,0 +1,5 @@
+module example.com/ledger
+
+go 1.22
+
+require github.com/fastcache-go/lru v0.4.2

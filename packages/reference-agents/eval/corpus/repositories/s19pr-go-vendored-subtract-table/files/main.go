@@ -1,0 +1,5 @@
+package main
+
+import "github.com/fastcache-go/lru"
+
+func main() { lru.Warm() }

@@ -1,0 +1,4 @@
+#!/usr/bin/env bash
+set -e
+. scripts/lib/.profile-sync
+npm ci --silent
