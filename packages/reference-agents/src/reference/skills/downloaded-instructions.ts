@@ -47,8 +47,10 @@ export function downloadedTextFiles(file: string, text: string, networkLines: Re
     const names = line.match(TEXT_FILE) ?? [];
     if (names.length === 0) return;
     if (writing(i)) for (const n of names) add(n, i);
-    const assign = /^\s*(?:(?:const|let|var|export)\s+)?\$?([A-Za-z_][\w.]*)\s*[:=](?!=)/.exec(line);
-    if (assign) for (const n of names) variables.push({ name: new RegExp(`(?<![\\w.])\\$?\\{?${assign[1]!.replace(/\./g, '\\.')}\\b`), file: n });
+    // `dest = cache / "rules.md"`, `$f = "…\\rules.md"`, or a loop over names (`for (const n of ['a.md', …])`, `for n in (…):`).
+    const assign = /^\s*(?:(?:const|let|var|export)\s+)?\$?([A-Za-z_][\w.]*)\s*[:=](?!=)|\bfor\s*\(?\s*(?:(?:const|let|var)\s+)?\$?([A-Za-z_]\w*)\s+(?:of|in)\b/.exec(line);
+    const variable = assign?.[1] ?? assign?.[2];
+    if (variable !== undefined) for (const n of names) variables.push({ name: new RegExp(`(?<![\\w.])\\$?\\{?${variable.replace(/\./g, '\\.')}\\b`), file: n });
   });
   if (variables.length > 0) {
     lines.forEach((line, i) => {
@@ -73,7 +75,7 @@ const NEGATED = /\b(?:never|not|don['’]t|avoid|ignore|rather\s+than|instead\s+
 /**
  * The first sentence of a document that gives one of the downloaded files authority over the agent:
  * it names the file and orders the agent to obey it (the same sentence, or the next one referring to
- * it as "it"). Not when the order is negated or the text describes an attack.
+ * it: "it …", "the instructions in it"). Not when the order is negated or the text describes an attack.
  */
 export function obeyedDownloadedFile(text: string, downloaded: ReadonlyMap<string, DownloadedFile>): { offset: number; evidence: string; download: DownloadedFile; severity: 'CRIT' | 'HIGH' | 'MED' } | null {
   if (downloaded.size === 0) return null;
@@ -84,7 +86,7 @@ export function obeyedDownloadedFile(text: string, downloaded: ReadonlyMap<strin
     const named = (m[0].match(TEXT_FILE) ?? []).map((n) => downloaded.get(n.toLowerCase())).find((d) => d !== undefined);
     if (named === undefined) continue;
     const next = sentences[k + 1]?.[0] ?? '';
-    const span = /^\s*(?:it|its|they|this\s+file|that\s+file|the\s+file)\b/i.test(next) ? `${m[0]} ${next}` : m[0];
+    const span = /^\s*(?:it|its|they|this\s+file|that\s+file|the\s+file)\b|\b(?:in|from|of)\s+(?:it|them|this\s+file|that\s+file)\b/i.test(next) ? `${m[0]} ${next}` : m[0];
     const order = OBEY_FILE.exec(span);
     if (order === null || NEGATED.test(span.slice(0, order.index)) || describedAsAttack(text, m.index)) continue;
     // CRIT when the file is ranked with or above the skill, or served per machine; HIGH for every order it holds; else MED
