@@ -39,6 +39,8 @@ import { indexConfigFindings, indexConfigKind } from '../repositories/index-conf
 import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
+import { signingSecretSent, walletContext, walletOnlyField } from './signing-secret-sent.js';
+import { downloadedTextFiles, obeyedDownloadedFile, type DownloadedFile } from './downloaded-instructions.js';
 
 // Documents a model reads, and coding agents' rules files (Cursor `.mdc`, `.cursorrules`, …) a skill or rules pack ships.
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst|mdc)$|(?:^|\/)\.(?:cursorrules|windsurfrules|clinerules|goosehints|roorules)$/i;
@@ -251,6 +253,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const code: SkillCode[] = [];
   const documents: string[] = [];
   const imageScripts: Array<{ path: string; text: string }> = [];
+  /** Text files the scripts download, by name, and the documents: an order to obey one of them is remote instruction loading. */
+  const downloadedTexts = new Map<string, DownloadedFile>();
+  const documentTexts: Array<{ file: string; text: string }> = [];
+  /** Scripts that put a signing-secret field into a request: judged with the skill's wallet context after the walk. */
+  const signingSecrets: Array<{ file: string; line: number; evidence: string; field: string }> = [];
   /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
   const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
@@ -295,6 +302,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     const referenced = instructionFiles.has(file.path);
     if (DOCUMENT.test(file.path) || referenced) {
       documents.push(text);
+      documentTexts.push({ file: file.path, text });
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: CONVERSATION_UPLOAD_RULES }));
       const documentFindings = skillDocumentFindings(text, file.path);
       findings.push(...documentFindings);
@@ -343,6 +351,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const network = facts.find((f) => f.kind === 'network');
       if (network) networkUse.push({ file: file.path, fact: network, readsFiles: READS_FILES.test(text) });
       if (network && echoesResponse(text, language)) relays.push({ file: file.path, line: network.line });
+      if (network && language !== 'shell') {
+        const sent = signingSecretSent(text, new Set(facts.filter((f) => f.kind === 'network').map((f) => f.line)));
+        if (sent !== null) signingSecrets.push({ file: file.path, ...sent });
+      }
+      if (network) for (const d of downloadedTextFiles(file.path, text, new Set(facts.filter((f) => f.kind === 'network').map((f) => f.line)))) if (!downloadedTexts.has(d.name)) downloadedTexts.set(d.name, d);
       const secret = facts.find((f) => f.kind === 'secret-path' || f.kind === 'env-dump');
       if (secret) secretReads.push({ file: file.path, fact: secret });
       // A helper that adds a formatter hook to the project's own settings is configuration, not persistence.
@@ -418,6 +431,20 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
   if (obeysOutput !== null && relay !== undefined) {
     findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
+  }
+
+  // A wallet's private key or seed phrase put into a request: signing is local, so the key itself leaving is theft.
+  const wallet = signingSecrets.length > 0 && walletContext([...documents, ...code.map((c) => c.text)]);
+  const stolen = signingSecrets.find((s) => wallet || walletOnlyField(s.field));
+  if (stolen !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'script sends the wallet’s private key or seed phrase over the network', file: stolen.file, line: stolen.line, evidence: `${stolen.field} … ${stolen.evidence}`.slice(0, 300) }));
+
+  // A document that gives a file one of the scripts downloads authority over the agent: whoever serves that
+  // file writes the agent's orders from then on (remote instruction loading across files).
+  for (const d of documentTexts) {
+    const obeyed = obeyedDownloadedFile(d.text, downloadedTexts);
+    if (obeyed === null) continue;
+    findings.push(referenceFinding({ category: 'prompt_injection', severity: obeyed.severity, title: 'instruction to obey a file the skill’s script downloads at run time', file: d.file, line: lineLocator(d.text)(obeyed.offset), evidence: `${obeyed.evidence} … ${obeyed.download.file}:${String(obeyed.download.line)}: ${obeyed.download.evidence}`.slice(0, 400) }));
+    break;
   }
 
   // A global hooks directory whose hooks (shipped as files, or written by the script that sets it) send data:

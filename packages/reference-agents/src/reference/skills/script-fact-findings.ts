@@ -66,6 +66,15 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
   } else if (envDump) {
     findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} collects the whole environment`, file, line: envDump.line, evidence: envDump.evidence }));
   }
+  // Antivirus told to skip a path or stop scanning: some setup scripts exclude a build folder (MED), but beside a
+  // download that is started it is a dropper clearing the way for its payload (Windows skill droppers, 2026).
+  const evasion = first('defense-evasion');
+  if (evasion && wording.persistence === true) {
+    const dropped = first('download-exec');
+    findings.push(dropped === undefined
+      ? referenceFinding({ category: 'malware', severity: 'MED', title: `${s} excludes paths from antivirus scanning or turns protection off`, file, line: evasion.line, evidence: evasion.evidence })
+      : referenceFinding({ category: 'malware', severity: 'CRIT', title: `${s} excludes its download from antivirus scanning and runs it`, file, line: evasion.line, evidence: `${evasion.evidence} … ${dropped.evidence}`.slice(0, 300) }));
+  }
   for (const fact of facts) {
     const at = { file, line: fact.line, evidence: fact.evidence };
     if (fact.kind === 'shell-passthrough' && wording.commandShapes === true) findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} runs a shell command it is handed whole`, ...at }));

@@ -42,7 +42,9 @@ export type ScriptFactKind =
   /** Puts a secret environment variable (`*_KEY`, `*TOKEN*`, …) into the body of a request. */
   | 'secret-env-sent'
   /** Puts a secret environment variable into the name a DNS lookup asks for (each lookup carries it to the name's server). */
-  | 'secret-env-dns';
+  | 'secret-env-dns'
+  /** Tells the antivirus to look away: a Defender exclusion, its real-time protection or the firewall switched off. */
+  | 'defense-evasion';
 
 export interface ScriptFact {
   kind: ScriptFactKind;

@@ -14,8 +14,9 @@ export function languageOf(path: string): ScriptLanguage | null {
   if (/\.(?:js|mjs|cjs|jsx)$/.test(lower)) return 'javascript';
   if (/\.(?:ts|mts|cts|tsx)$/.test(lower)) return 'typescript';
   if (/\.(?:py|pyw)$/.test(lower)) return 'python';
-  // PowerShell is read by the shell-line rules, its string variables expanded first (powershellExpanded).
-  if (/\.(?:sh|bash|zsh|command|ps1|psm1)$/.test(lower)) return 'shell';
+  // PowerShell is read by the shell-line rules, its string variables expanded first (powershellExpanded);
+  // Windows batch files too (`certutil -urlcache … & start x.exe`, `reg add …\Run`): their commands are one a line.
+  if (/\.(?:sh|bash|zsh|command|ps1|psm1|bat|cmd)$/.test(lower)) return 'shell';
   return null;
 }
 
@@ -29,8 +30,14 @@ export function powershellExpanded(text: string): string {
   return text
     .split('\n')
     .map((raw) => {
-      // Strings built to hide a name: `-join ([char[]](104,116,…))` and `"I" + "E" + "X"` read as the string they make.
-      let line = raw.replace(/-join\s*\(?\s*\[char\[\]\]\s*\(\s*([\d\s,]+)\)\s*\)?/gi, (_, codes: string) => `"${String.fromCharCode(...codes.split(',').map((c) => Number(c.trim())).filter((c) => c > 0 && c < 0x10000)).replace(/"/g, "'")}"`);
+      // Strings built to hide a name: `-join ([char[]](104,116,…))` and `"I" + "E" + "X"` read as the string they make;
+      // a base64 literal decoded in place (`[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String('…'))`) as its text,
+      // so that the address a dropper hides so is the address its download reads.
+      let line = raw.replace(POWERSHELL_BASE64_STRING, (m, encoding: string, _q: string, b64: string) => {
+        const decoded = Buffer.from(b64, 'base64').toString(/^unicode$/i.test(encoding) ? 'utf16le' : 'utf8');
+        return /^[\x20-\x7e\t]+$/.test(decoded) ? `"${decoded.replace(/"/g, "'")}"` : m;
+      });
+      line = line.replace(/-join\s*\(?\s*\[char\[\]\]\s*\(\s*([\d\s,]+)\)\s*\)?/gi, (_, codes: string) => `"${String.fromCharCode(...codes.split(',').map((c) => Number(c.trim())).filter((c) => c > 0 && c < 0x10000)).replace(/"/g, "'")}"`);
       for (let i = 0; i < 8 && /"[^"`$]*"\s*\+\s*"[^"`$]*"/.test(line); i++) line = line.replace(/"([^"`$]*)"\s*\+\s*"([^"`$]*)"/g, '"$1$2"');
       const assign = /^\s*\$([A-Za-z_]\w*)\s*=\s*(?:"([^"`$]*)"|'([^']*)')\s*;?\s*$/.exec(line);
       const expanded = values.size === 0 ? line : line.replace(/\$([A-Za-z_]\w*)\b/g, (m, name: string) => values.get(name.toLowerCase()) ?? m);
@@ -39,6 +46,10 @@ export function powershellExpanded(text: string): string {
     })
     .join('\n');
 }
+
+// `[System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('…'))`, any of the usual encodings.
+const POWERSHELL_BASE64_STRING =
+  /\[(?:System\.)?Text\.Encoding\]::(UTF8|ASCII|Unicode|Default)\.GetString\(\s*\[(?:System\.)?Convert\]::FromBase64String\(\s*(["'])([A-Za-z0-9+/]{8,}={0,2})\2\s*\)\s*\)/gi;
 
 /**
  * The language of a file without an extension by its `#!` line (`bin/setup`, `hooks/pre-push`): such

@@ -11,15 +11,23 @@ const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['shell-injection', /(?<![\w-])eval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
   ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],
   ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|dig|nslookup|Invoke-WebRequest|Invoke-RestMethod)\s/],
+  // Windows downloaders, in any case as PowerShell and cmd read them: WebClient, BITS, certutil.
+  ['network', /^(?![^\n]*\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod)\s)[^\n]*(?:\.Download(?:File|String|Data)(?:Async)?\(|\b(?:Start-BitsTransfer|bitsadmin)\s|\bcertutil(?:\.exe)?\s[^\n]*-urlcache\b)/i],
+  // Windows autostart: a Run/RunOnce or Winlogon registry value, a scheduled task (MITRE T1547.001, T1053.005).
+  ['persistence-write', /\b(?:New-ItemProperty|Set-ItemProperty|reg(?:\.exe)?\s+add)\b[^\n]*\\(?:CurrentVersion\\Run(?:Once)?|CurrentVersion\\Winlogon)\b|\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b/i],
+  // Antivirus told to look away: a Defender exclusion or its protections switched off (MITRE T1562.001).
+  ['defense-evasion', /\b(?:Add|Set)-MpPreference\b[^\n]*\s-(?:Exclusion(?:Path|Process|Extension)|Disable(?:RealtimeMonitoring|BehaviorMonitoring|IOAVProtection|ScriptScanning))\b|\bWindows Defender\\Exclusions\\|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off\b/i],
   ['destructive', /\brm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*f?[a-zA-Z]*\s+|-[a-zA-Z]*f[a-zA-Z]*\s+-[a-zA-Z]*[rR]\s+|--recursive\s+(?:--force\s+)?)(?:--no-preserve-root\s+)?["']?(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?|\/(?:home|Users|etc|usr|var|boot)\/?\*?)["']?(?:\s|$|;|&)|\bdd\s+[^\n]*\bof=\/dev\/(?:sd|nvme|disk|hd)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bchmod\s+-R\s+0?777\s+\/(?:\s|$)|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:\$HOME|\$env:USERPROFILE|C:\\)(?:\s|$|\\\*)/],
 ];
 
 // Where a download is saved: `curl -o FILE`, `wget -O FILE`, `Invoke-WebRequest -OutFile FILE`; `curl -O URL`
 // and `wget URL` save under the URL's last segment.
-const SAVED_TO = /\bcurl\b[^\n|;]*?\s(?:-[a-zA-Z]*o|--output)\s+["']?([^\s"';|&]+)|\bwget\b[^\n|;]*?\s(?:-[a-zA-Z]*O|--output-document(?:=|\s+))\s*["']?([^\s"';|&]+)|\b(?:Invoke-WebRequest|iwr)\b[^\n|;]*?-OutFile\s+["']?([^\s"';|&]+)/i;
+// PowerShell and Windows: WebClient `.DownloadFile(url, FILE)`, `Start-BitsTransfer … -Destination FILE`, `certutil -urlcache -f URL FILE`.
+const SAVED_TO = /\bcurl\b[^\n|;]*?\s(?:-[a-zA-Z]*o|--output)\s+["']?([^\s"';|&]+)|\bwget\b[^\n|;]*?\s(?:-[a-zA-Z]*O|--output-document(?:=|\s+))\s*["']?([^\s"';|&]+)|\b(?:Invoke-WebRequest|iwr)\b[^\n|;]*?-OutFile\s+["']?([^\s"';|&]+)|\.DownloadFile(?:Async)?\(\s*[^,\n]+,\s*["']?([^"'\n)]+)|\bStart-BitsTransfer\b[^\n|;]*?-Destination\s+["']?([^\s"';|&]+)|\bcertutil(?:\.exe)?\b[^\n|]*?-urlcache\b[^\n|&]*?\shttps?:\/\/\S+\s+["']?([^\s"';|&]+)/i;
 const SAVED_AS_URL = /\b(?:curl\b[^\n|;]*?\s-[a-zA-Z]*O\b|wget\b)[^\n|;]*?(https?:\/\/[^\s"';|&]+)/;
 // A command that runs a file or makes it executable: `bash f`, `sh f`, `python f`, `chmod +x f`, `./f`.
-const RUNS = /(?:^|[;&|(]\s*|\b(?:then|do|sudo|nohup|exec)\s+)(?:(?:ba|z|da)?sh|source|\.|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\s+-File)?|Start-Process|msiexec\s+\/i|chmod\s+(\S+))\s+["']?([^\s"';|&)]+)|(?:^|[;&|]\s*|\bsudo\s+)(\.\/[^\s"';|&)]+|\/tmp\/[^\s"';|&)]+)/g;
+// PowerShell's call operator `&`, `Start-Process`/`Invoke-Item`, cmd's `start`/`call`, and a scheduled task's `/tr` run one too.
+const RUNS = /(?:^|[;&|(]\s*|\b(?:then|do|sudo|nohup|exec)\s+)(?:(?:ba|z|da)?sh|source|\.|&|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\s+-File)?|Start-Process(?:\s+-FilePath)?|Invoke-Item|start(?:\s+(?:\/b|\/min|""))*|call|cmd(?:\.exe)?\s+\/c(?:\s+start)?|msiexec\s+\/i|schtasks(?:\.exe)?\s+\/create\b[^\n]*?\/tr|chmod\s+(\S+))\s+["']?([^\s"';|&)]+)|(?:^|[;&|]\s*|\bsudo\s+)(\.\/[^\s"';|&)]+|\/tmp\/[^\s"';|&)]+)/g;
 // A write by redirection, tee or copy, and the path it writes.
 const WRITES_TO = /(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-s\w*)\s+(?:-\S+\s+)*[^\s;|&<>]+\s+)\s*["']?((?:~|\$HOME|\$\{HOME\}|%USERPROFILE%|\.{0,2}\/)?[\w.~$%{}/\\-]*[\w.}])/g;
 // What makes an appended startup line or a cron entry more than configuration: it fetches, decodes or runs code.
@@ -74,7 +82,7 @@ function downloadThenRun(lines: readonly string[]): ScriptFact[] {
     if (line === '' || line.startsWith('#') || line.length > 2000) continue;
     const to = SAVED_TO.exec(line);
     const url = to ? null : SAVED_AS_URL.exec(line);
-    const name = to ? baseName((to[1] ?? to[2] ?? to[3]) as string) : url ? baseName(url[1] as string) : '';
+    const name = to ? baseName(to.slice(1).find((g) => g !== undefined) as string) : url ? baseName(url[1] as string) : '';
     if (name !== '' && name !== '-' && !/^\/dev\//.test(name)) saved.push({ name, line: i + 1, text: line });
     if (saved.length === 0) continue;
     for (const m of line.matchAll(RUNS)) {
