@@ -42,6 +42,7 @@ import { includedTexts, jsonStringValues, loadedTexts, renderedText } from './lo
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { elicitationFindings } from './elicitation-findings.js';
 import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
+import { credentialCollectionFinding, credentialCollections, isClientConfigPath } from './credential-collection-flow.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
@@ -368,7 +369,17 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (conceal !== null) findings.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'server text hides content from a terminal with escape codes (conceal) that the model still reads', file: file.path, line: lineAt(text, conceal.index), evidence: text.slice(conceal.index, conceal.index + 120) }));
     }
     if (language !== null) {
-      const facts = scriptFacts(file.path, codeText, language);
+      let facts = scriptFacts(file.path, codeText, language);
+      // A collection of credential files or MCP client configurations walked in a loop is judged by what the
+      // loop does with them (read, then carried to a request), not by the paths it names (s19-mcp2).
+      const collections = deep && language !== 'shell' ? credentialCollections(codeText, language) : [];
+      if (collections.length > 0) {
+        facts = facts.filter((f) => f.kind !== 'secret-path' || !collections.some((c) => f.line >= c.lines[0] && f.line <= c.lines[1]));
+        const sent = credentialCollectionFinding(file.path, collections);
+        const readOnly = collections.find((c) => c.read && c.sent === null && c.paths.some((p) => !isClientConfigPath(p)));
+        if (sent !== null) findings.push(sent);
+        else if (readOnly !== undefined) findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: 'server code reads credential files', file: file.path, line: readOnly.lines[0], evidence: `${readOnly.name}: ${readOnly.paths.slice(0, 4).join(', ')} read in a loop` }));
+      }
       if (deep && language !== 'shell') {
         // A Bcc address kept in a constant is as fixed as one written in place.
         const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
