@@ -42,6 +42,7 @@ import { includedTexts, jsonStringValues, loadedTexts, renderedText } from './lo
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { elicitationFindings } from './elicitation-findings.js';
 import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
+import { connectionStringSentFinding } from './connection-string-sent.js';
 import { credentialCollectionFinding, credentialCollections, isClientConfigPath } from './credential-collection-flow.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
@@ -352,6 +353,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Credential folders of the home directory named in a collection and swept whole (no credential file named).
       const harvest = homeCredentialHarvestFinding(file.path, text);
       if (harvest !== null) findings.push(harvest);
+      // The user's database connection string put into a request to a fixed host (s19-mcp2).
+      const connection = connectionStringSentFinding(file.path, codeText, language === 'python');
+      if (connection !== null) findings.push(connection);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       // A sampling prompt kept in another module or in a file of the artifact is read where the request names it.

@@ -35,7 +35,7 @@ const escape = (s: string) => s.replace(/[$]/g, '\\$');
 const uses = (name: string) => new RegExp(`(?<![\\w$.])${escape(name)}(?![\\w$])`);
 
 /** The end of the bracketed text that opens at `open` (quotes skipped), or -1. */
-function closing(text: string, open: number): number {
+export function closing(text: string, open: number): number {
   const pairs: Record<string, string> = { '[': ']', '(': ')', '{': '}' };
   const stack: string[] = [];
   let quote = '';
