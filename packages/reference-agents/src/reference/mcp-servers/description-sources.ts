@@ -57,6 +57,22 @@ function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>)
 }
 
 /**
+ * True when the expression's root name (`t` of `t.description`) is the element of a loop or a `.map`
+ * over one of `names` shortly before (`tools.map((t) => ({ description: t.description }))`, `for t in
+ * tools:`): a tools/list handler that lists a catalog the server replaced with a download serves the
+ * downloaded texts (rug pull through a remote catalog and `list_changed`).
+ */
+function iteratesOver(text: string, index: number, code: string, names: ReadonlySet<string>): boolean {
+  if (names.size === 0) return false;
+  const root = /^\s*([A-Za-z_$][\w$]*)\s*(?:\.|\[|\?\.)/.exec(code)?.[1];
+  if (root === undefined) return false;
+  const r = root.replace(/\$/g, '\\$');
+  const before = text.slice(Math.max(0, index - 400), index);
+  const loop = new RegExp(String.raw`([A-Za-z_$][\w$.]*)\s*\.\s*(?:map|flatMap|forEach|filter)\s*\(\s*(?:async\s*)?\(?\s*${r}\b|\bfor\s*\(\s*(?:const|let|var)\s+${r}\s+of\s+([A-Za-z_$][\w$.]*)|\bfor\s+${r}\s+in\s+([A-Za-z_][\w.]*)`, 'g');
+  return [...before.matchAll(loop)].some((m) => mentionsAny(((m[1] ?? m[2] ?? m[3]) as string).split('.')[0] as string, names));
+}
+
+/**
  * Tool and prompt descriptions (and names, and input-schema texts) that are not in the source the
  * user approved: downloaded at run time from a fixed host — in this file or by a helper imported
  * from another module of the server (`description: await remoteText('search')`, `from .texts import
@@ -117,7 +133,7 @@ export function descriptionSourceFindings(file: string, text: string, language: 
     if (/^(?:async\s*)?(?:\([^)]*\)|[\w$]+)\s*=>|^(?:async\s+)?function\b|^lambda\b/.test(e)) continue;
     // Keys of an object written in place are not names of values (`{ type: 'object', query: { … } }`).
     const code = e.replace(/(?<![\w$.?])[\w$]+\s*:(?!:)/g, '');
-    if (remoteHit === undefined && (mentionsAny(code, remote) || (fixedHere && FETCH_CALL.test(code)))) remoteHit = site;
+    if (remoteHit === undefined && (mentionsAny(code, remote) || (fixedHere && FETCH_CALL.test(code)) || iteratesOver(text, site.index, code, remote))) remoteHit = site;
     if (timedHit === undefined && timed.size > 0 && mentionsAny(code, timedNames)) timedHit = site;
     if (fileHit === undefined && (mentionsAny(code, fromFile) || (downloads && FILE_READ.test(code)))) fileHit = site;
     if (envHit === undefined && (mentionsAny(code, env) || ENV_READ.test(code)) && !/\?\s*['"`][^'"`]*['"`]\s*:\s*['"`]|\bif\b[^\n]*\belse\s*['"]/.test(e)) envHit = site;

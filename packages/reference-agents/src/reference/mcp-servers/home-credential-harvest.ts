@@ -12,8 +12,8 @@ const HOME = /\bPath\.home\s*\(|\bexpanduser\s*\(\s*["']~|\bhomedir\s*\(|\bos\.e
 // Everything under a folder, and file contents read.
 const WALK = /\.rglob\s*\(|\bos\.walk\s*\(|\.glob\s*\(\s*["']\*\*|\bglob(?:\.glob)?\s*\([^)]*recursive\s*=\s*True|\breaddir(?:Sync)?\s*\([^)]*recursive\s*:\s*true|\bwalk(?:Sync)?\s*\(|\bfast-?glob\b|\bglobSync\s*\(/;
 const READ = /\.read_(?:text|bytes)\s*\(|\bopen\s*\(|\breadFile(?:Sync)?\s*\(|\bcreateReadStream\s*\(/;
-// A request that carries data out (a POST or PUT, a raw socket, an upload helper).
-const SEND = /\b(?:requests|httpx|session|client|c|s|aiohttp)\.(?:post|put|patch)\s*\(|\bawait\s+\w+\.(?:post|put)\s*\(|\burlopen\s*\(|\burllib\.request\.Request\s*\(|\bfetch\s*\([^)]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnew\s+WebSocket\s*\(|\bsendall\s*\(/;
+// A request that carries data out (a POST or PUT, a raw socket, an upload helper); shared with credential-collection-flow.ts.
+export const SEND = /\b(?:requests|httpx|session|client|c|s|aiohttp)\.(?:post|put|patch)\s*\(|\bawait\s+\w+\.(?:post|put)\s*\(|\burlopen\s*\(|\burllib\.request\.Request\s*\(|\bfetch\s*\([^)]*method\s*:\s*["'](?:POST|PUT)|\baxios\.(?:post|put)\s*\(|\bhttps?\.request\s*\(|\bsocket\.(?:socket|create_connection)\s*\(|\bnew\s+WebSocket\s*\(|\bsendall\s*\(/;
 
 /** The loop statement on the line of `at` (`for … in NAME`, `for (const x of NAME)`, `NAME.forEach(`) and the lines indented under it. */
 function loopBlock(text: string, at: number): string | null {

@@ -52,6 +52,55 @@ export function loadedTexts(file: string, code: string, paths: readonly string[]
     const binding = /^\s*(?:export\s+)?(?:(?:const|let|var)\s+)?([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=(?!=)/.exec(code.slice(lineStart, lineStart + 200))?.[1] ?? /^\s*import\s+([A-Za-z_$][\w$]*)\s+from\b/.exec(code.slice(lineStart, m.index))?.[1] ?? null;
     out.push({ path: found, binding });
   }
+  // A file name built from a variable and an extension (`path.join(root, sub, name + '.md')`, f"{topic}.md",
+  // `${slug}.md`, `glob("*.md")`, `readdirSync(dir)` filtered by extension): a server that serves a folder of
+  // documents by name hands the model every file of that extension in the folders its code spells.
+  for (const ext of dynamicExtensions(code)) {
+    const folders = new Set([...code.matchAll(/(['"`])([\w@.-]+(?:\/[\w@.-]+)*)\1/g)].map((f) => f[2] as string).filter((f) => !/\.\w{1,5}$/.test(f)).flatMap((f) => f.split('/')));
+    for (const c of candidates) {
+      if (seen.has(c) || !c.toLowerCase().endsWith(`.${ext}`)) continue;
+      const segments = posix.dirname(c).split('/');
+      // The file's own folder is spelled in the code, and the file lies under the code's package root.
+      if (!folders.has(segments[segments.length - 1] ?? '') || out.length >= 60) continue;
+      seen.add(c);
+      out.push({ path: c, binding: null });
+    }
+  }
+  return out;
+}
+
+// `+ '.md'`, `${x}.md`, f"{x}.md", `'*.md'`, `.with_suffix('.md')`, `endsWith('.md')`: an extension joined to a computed name.
+const DYNAMIC_NAME = /(?:\+\s*|\}|\*|with_suffix\(\s*|endsWith\(\s*|endswith\(\s*|\.replace\(\s*\/\\?)(?:['"`])?\.(md|mdx|markdown|txt|prompt|j2|jinja2?|hbs|mustache|tmpl|tpl)\b/gi;
+
+/** Extensions the code joins to computed file names, when it also reads files. */
+function dynamicExtensions(code: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of code.matchAll(DYNAMIC_NAME)) out.add((m[1] as string).toLowerCase());
+  return out;
+}
+
+// Template includes: Jinja `{% include "x" %}` / extends / import / from, Handlebars and Mustache partials
+// `{{> x}}`, EJS `<%- include('x') %>`, Go `{{template "x"}}`, Liquid `{% render 'x' %}`.
+const INCLUDE = /\{%-?\s*(?:include|extends|import|from|render)\s+['"]([^'"\n]+)['"]|\{\{>\s*['"]?([\w./-]+)|<%[-=_]?\s*include\s*\(?\s*['"]([^'"\n]+)['"]|\{\{-?\s*template\s+"([^"\n]+)"/g;
+
+/**
+ * The files a loaded template includes, followed to a depth of three: a partial rendered into every
+ * result reaches the model as much as the template that names it. `paths` are all the artifact's paths.
+ */
+export async function includedTexts(path: string, text: string, paths: readonly string[], read: (path: string) => Promise<string | null>, depth = 0): Promise<string[]> {
+  if (depth > 2 || !/\{%|\{\{|<%/.test(text)) return [];
+  const candidates = paths.filter((p) => LOADED_TEXT_EXTENSION.test(p) && !NOT_MODEL_TEXT.test(p));
+  const out: string[] = [];
+  for (const m of text.matchAll(INCLUDE)) {
+    const named = (m[1] ?? m[2] ?? m[3] ?? m[4]) as string;
+    // A partial may be named without its extension (`{{> footer}}`, `include('footer')`).
+    const found = resolve(posix.dirname(path), [named], candidates) ?? candidates.find((c) => posix.dirname(c) === posix.dirname(path) && posix.basename(c).replace(/\.[\w.]+$/, '') === posix.basename(named).replace(/^_/, '').replace(/\.[\w.]+$/, ''));
+    if (found === undefined || found === path || out.includes(found)) continue;
+    out.push(found);
+    const body = await read(found);
+    if (body !== null) for (const deeper of await includedTexts(found, body, paths, read, depth + 1)) if (!out.includes(deeper)) out.push(deeper);
+    if (out.length >= 20) break;
+  }
   return out;
 }
 

@@ -90,9 +90,10 @@ function patternCollections(text: string, language: ScriptLanguage): Array<[numb
       for (const v of vars.split(/[\s,()[\]{}]+/)) if (/^[A-Za-z_$][\w$]*$/.test(v)) loopVars.add(v);
     }
     if (!all || loopVars.size === 0) continue;
+    // A membership test (`marker in text`) matches; the loop's own header (`for p in FILES`) does not.
     const matched = [...loopVars].some((v) => {
       const e = v.replace(/\$/g, '\\$');
-      return new RegExp(`(?:\\bre\\.\\w+|\\bRegExp|\\bregex\\.\\w+)\\s*\\(\\s*${e}\\b|(?<![\\w$.])${e}(?:\\.lower\\(\\))?\\s+(?:not\\s+)?in\\s+[\\w.]|\\.(?:includes|indexOf|startsWith|endsWith|search|match|find|startswith|endswith)\\(\\s*${e}\\b|(?<![\\w$.])${e}\\.(?:test|exec|search|match|finditer|findall|fullmatch)\\s*\\(`).test(text);
+      return new RegExp(`(?:\\bre\\.\\w+|\\bRegExp|\\bregex\\.\\w+)\\s*\\(\\s*${e}\\b|(?<![\\w$.])(?<!\\bfor\\s+(?:[\\w(]+\\s*,\\s*)*)${e}(?:\\.lower\\(\\))?\\s+(?:not\\s+)?in\\s+[\\w.]|\\.(?:includes|indexOf|startsWith|endsWith|search|match|find|startswith|endswith)\\(\\s*${e}\\b|(?<![\\w$.])${e}\\.(?:test|exec|search|match|finditer|findall|fullmatch)\\s*\\(`).test(text);
     });
     if (matched) spans.push([open, end]);
   }

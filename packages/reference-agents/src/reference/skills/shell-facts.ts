@@ -9,7 +9,7 @@ const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['decoded-exec', /\bbase64\s+(?:-d|--decode|-D)\b[^\n]*\|\s*(?:ba|z)?sh\b|\b(?:ba|z|da)?sh\s+-c\s+["']?\$\([^\n]*\bbase64\s+(?:-d|--decode|-D)\b|\beval\s+["']?\$\([^)]*base64\s+(?:-d|--decode)|\bxxd\s+-r[^\n]*\|\s*(?:ba)?sh\b/],
   ['reverse-shell', /\/dev\/(?:tcp|udp)\/|\bn(?:c|cat)\b[^\n]*\s-e\s|\bmkfifo\b[^\n]*\bn(?:c|cat)\b|\bsocat\b[^\n]*exec:|\b([3-9])<>[^;&|\n]*[;&|\n][^\n]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/i],
   ['shell-injection', /(?<![\w-])eval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
-  ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],
+  ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env|export\s+-p)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],
   ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|dig|nslookup|Invoke-WebRequest|Invoke-RestMethod)\s/],
   // Windows downloaders, in any case as PowerShell and cmd read them: WebClient, BITS, certutil.
   ['network', /^(?![^\n]*\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod)\s)[^\n]*(?:\.Download(?:File|String|Data)(?:Async)?\(|\b(?:Start-BitsTransfer|bitsadmin)\s|\bcertutil(?:\.exe)?\s[^\n]*-urlcache\b)/i],
@@ -17,6 +17,9 @@ const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['persistence-write', /\b(?:New-ItemProperty|Set-ItemProperty|reg(?:\.exe)?\s+add)\b[^\n]*\\(?:CurrentVersion\\Run(?:Once)?|CurrentVersion\\Winlogon)\b|\bschtasks(?:\.exe)?\s+\/create\b|\bRegister-ScheduledTask\b/i],
   // Antivirus told to look away: a Defender exclusion or its protections switched off (MITRE T1562.001).
   ['defense-evasion', /\b(?:Add|Set)-MpPreference\b[^\n]*\s-(?:Exclusion(?:Path|Process|Extension)|Disable(?:RealtimeMonitoring|BehaviorMonitoring|IOAVProtection|ScriptScanning))\b|\bWindows Defender\\Exclusions\\|\bnetsh\s+advfirewall\s+set\s+\w+\s+state\s+off\b/i],
+  // The environment piped into any program that is handed an address (`env | /usr/local/bin/agent --report https://…`):
+  // a helper binary the image downloaded sends it as well as curl would.
+  ['network', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env|set|export\s+-p)\s*\|[^\n]*?(?:https?|wss?|ftp):\/\/(?!localhost\b|127\.)/],
   ['destructive', /\brm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*f?[a-zA-Z]*\s+|-[a-zA-Z]*f[a-zA-Z]*\s+-[a-zA-Z]*[rR]\s+|--recursive\s+(?:--force\s+)?)(?:--no-preserve-root\s+)?["']?(?:\/\*?|~\/?\*?|\$HOME\/?\*?|\$\{HOME\}\/?\*?|\/(?:home|Users|etc|usr|var|boot)\/?\*?)["']?(?:\s|$|;|&)|\bdd\s+[^\n]*\bof=\/dev\/(?:sd|nvme|disk|hd)|\bmkfs(?:\.\w+)?\s+\/dev\/|\bchmod\s+-R\s+0?777\s+\/(?:\s|$)|\bRemove-Item\b[^\n]*-Recurse[^\n]*(?:\$HOME|\$env:USERPROFILE|C:\\)(?:\s|$|\\\*)/],
 ];
 
@@ -132,6 +135,9 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
       const payload = encodedCommandPayload(line);
       if (payload !== null) facts.push({ kind: 'decoded-exec', line: i + 1, evidence: `${line.slice(0, 160)} → runs: ${payload}` });
     }
+    // The address kept in a variable of the script (`URL=https://…` … `env | agent --report "$URL"`).
+    const piped = /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env|set|export\s+-p)\s*\|[^\n]*?\$\{?([A-Za-z_]\w*)/.exec(line);
+    if (piped !== null && !facts.some((f) => f.line === i + 1 && f.kind === 'network') && new RegExp(String.raw`^\s*(?:export\s+|readonly\s+|local\s+)?${piped[1]}=["']?(?:https?|wss?|ftp):\/\/(?!localhost\b|127\.)`, 'm').test(text)) facts.push({ kind: 'network', line: i + 1, evidence: line });
     if (line.length > 2000) continue;
     const words = line.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
     facts.push(...persistenceWrites(line, i + 1));

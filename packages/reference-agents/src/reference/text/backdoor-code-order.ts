@@ -58,6 +58,18 @@ const TRAITS: readonly Trait[] = [
         : null,
   },
   {
+    // A "monitor" or "integrity check" the agent is to paste into middleware: the process environment, the
+    // request's cookies or headers posted to a fixed host on every request (a skimmer in the user's own app).
+    name: 'code that sends the environment, cookies or request headers to a fixed host',
+    strong: true,
+    test: (b) => {
+      const call = /\b(?:fetch|axios(?:\.(?:post|put))?|got\.post|requests\.(?:post|put)|httpx\.(?:post|put)|navigator\.sendBeacon|\$\.post|ky\.post)\s*\(\s*['"`](?:https?|wss?):\/\/(?!localhost\b|127\.|0\.0\.0\.0\b|\[::1\])[\w.-]+/.exec(b);
+      if (call === null) return null;
+      const body = b.slice(call.index, call.index + 500);
+      return /\bprocess\.env\b(?!\s*\.\s*[A-Z_]|\s*\[)|\bos\.environ\b(?!\s*(?:\.get|\[))|\bdocument\.cookie\b|\b(?:req|request|ctx|event)\s*\.\s*(?:headers|cookies)\b(?!\s*\.\s*get\s*\(\s*['"])/.test(body) ? call : null;
+    },
+  },
+  {
     name: 'TLS certificate verification turned off',
     strong: false,
     test: (b) => /\brejectUnauthorized\s*:\s*false\b|\bverify\s*=\s*False\b|\bInsecureSkipVerify\s*:\s*true\b|NODE_TLS_REJECT_UNAUTHORIZED\s*=\s*['"]?0/.exec(b),
