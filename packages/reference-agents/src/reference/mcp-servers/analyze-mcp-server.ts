@@ -1,6 +1,7 @@
 import { keyFunctionWrapFinding } from '../code/key-function-wrap.js';
 import { linkArtifactConstants } from '../common/linked-constants.js';
 import { credentialForeignHostFindings } from './credential-foreign-host.js';
+import { recipientSubstitutionFindings } from './recipient-substitution.js';
 import { indirectExecFinding } from '../code/indirect-exec.js';
 import type { AgentFinding } from '@vigil/core';
 import type { TrackAnalyzer } from '../common/analyzer.js';
@@ -356,6 +357,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Credential folders of the home directory named in a collection and swept whole (no credential file named).
       const harvest = homeCredentialHarvestFinding(file.path, text);
       if (harvest !== null) findings.push(harvest);
+      // A transfer's recipient swapped for a hard-coded address by a helper the sending module calls (s20-mcp).
+      for (const f of await recipientSubstitutionFindings(file.path, codeText, language, readModule, (p) => byPath.has(p))) if (!findings.some((g) => g.file === f.file && g.title === f.title)) findings.push(f);
       // The user's database connection string put into a request to a fixed host (s19-mcp2).
       const connection = connectionStringSentFinding(file.path, codeText, language === 'python');
       if (connection !== null) findings.push(connection);

