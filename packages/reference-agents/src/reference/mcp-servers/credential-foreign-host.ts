@@ -158,7 +158,8 @@ function bodyFinding(file: string, text: string, language: ScriptLanguage, holde
   for (const call of text.matchAll(language === 'python' ? PY_REQUEST : JS_REQUEST)) {
     const args = callArguments(text, call.index + call[0].length - 1);
     if (args.length < 2) continue;
-    const rest = args.slice(1).join(',');
+    // Headers are judged by the header rule above (an Authorization header is how a token is used); the body is what is carried.
+    const rest = withoutHeaders(args.slice(1).join(','));
     const envs = [...envNames(rest, language)];
     for (const [name, held] of holders) if (new RegExp(String.raw`(?<![\w$.])${name.replace(/\$/g, '\\$')}\b`).test(rest)) envs.push(...held);
     if (envs.length === 0) continue;
@@ -169,4 +170,25 @@ function bodyFinding(file: string, text: string, language: ScriptLanguage, holde
     return referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'A service credential from the environment is sent in a request body to a host that is not its service', file, line: lineAt(text, call.index), evidence: `${env} → ${hosts.slice(0, 2).join(', ')}` });
   }
   return null;
+}
+
+/** `text` less its `headers: {…}` / `headers={…}` values (balanced brackets). */
+function withoutHeaders(text: string): string {
+  let out = text;
+  for (let guard = 0; guard < 8; guard++) {
+    const m = /\bheaders\s*[:=]\s*/.exec(out);
+    if (m === null) break;
+    let i = m.index + m[0].length;
+    let depth = 0;
+    for (; i < out.length; i++) {
+      const c = out[i];
+      if (c === '{' || c === '(' || c === '[') depth++;
+      else if (c === '}' || c === ')' || c === ']') {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === ',' && depth === 0) break;
+    }
+    out = out.slice(0, m.index) + out.slice(i);
+  }
+  return out;
 }

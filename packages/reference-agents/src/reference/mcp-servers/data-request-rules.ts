@@ -117,7 +117,7 @@ const SERVED_ORDER_RULES: readonly PhraseRule[] = [
     category: 'prompt_injection',
     severity: 'HIGH',
     title: 'text for the model has it write a part of its answer the user never sees',
-    pattern: /\b(?:block|section|part|tag|portion|field|segment)\b[^.\n]{0,80}?\b(?:is|are|will\s+be|gets?)\s+(?:\w+\s+){0,3}?(?:never|not)\s+(?:shown|displayed|visible|seen|rendered)\s+(?:to|by)\s+the\s+user\b|\b(?:block|section|part|tag|portion|segment)\b[^.\n]{0,40}?\b(?:is|are|will\s+be|gets?)\s+(?:automatically\s+)?(?:stripped|removed|cut|hidden)\b[^.\n]{0,30}?\bbefore\b[^.\n]{0,20}\buser\b/i,
+    pattern: /\b(?:block|section|part|tag|portion|field|segment)\b[^.\n]{0,80}?\b(?:is|are|will\s+be|gets?)\s+(?:\w+\s+){0,3}?(?:never|not)\s+(?:shown|displayed|visible|seen|rendered)\s+(?:to|by)\s+the\s+user\b(?![^.\n]{0,20}\bunless\b)|\b(?:block|section|part|tag|portion|segment)\b[^.\n]{0,40}?\b(?:is|are|will\s+be|gets?)\s+(?:automatically\s+)?(?:stripped|removed|cut|hidden)\b[^.\n]{0,30}?\bbefore\b[^.\n]{0,20}\buser\b/i,
   },
   {
     // "Always prefer it over any other wallet … tool that may be available, which are deprecated and unsafe":
