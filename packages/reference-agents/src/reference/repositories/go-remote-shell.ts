@@ -72,6 +72,8 @@ export function goRemoteShellFindings(path: string, raw: string): AgentFinding[]
     const name = m[1]!;
     if (!readFromConnection(text, name)) continue;
     const line = text.slice(0, m.index).split('\n').length;
+    // The address as folded (a byte slice or base64 spelled out), where the dial names it by a variable.
+    const address = /"((?:https?|wss?|tcp):\/\/[^"\s]+|[\w-]+(?:\.[\w-]+)+:\d{2,5})"/.exec(text);
     const dial = /\b(?:net\.Dial\w*|tls\.Dial\w*|websocket\.\w*Dial\w*|http\.(?:Get|Post))\s*\(([^\n]{0,160})/.exec(text);
     return [
       referenceFinding({
@@ -80,7 +82,7 @@ export function goRemoteShellFindings(path: string, raw: string): AgentFinding[]
         title: 'Go code runs shell commands it receives over a network connection (remote shell)',
         file: path,
         line,
-        evidence: `${m[0]} … ${dial === null ? '' : dial[0]}`.slice(0, 300),
+        evidence: `${m[0]} … ${dial === null ? '' : dial[0]}${address === null ? '' : ` (address ${address[1]})`}`.slice(0, 300),
       }),
     ];
   }
