@@ -13,6 +13,7 @@ import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js'
 import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { goGenerateFindings, goInitFindings, goInitRunsShell } from './go-init-findings.js';
+import { goRemoteShellFindings } from './go-remote-shell.js';
 import { hiddenTextFindings } from './hidden-text-findings.js';
 import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findings.js';
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
@@ -273,6 +274,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...goInitFindings(file.path, text, packageTexts), ...goGenerateFindings(file.path, text));
         // Any function of the package (a library's Open, a vendored dependency's helper) starting a shell with a command decoded from numbers.
         if (computedShell) own.push(...goDecodedCommandFindings(file.path, text, packageTexts));
+        // Any function handing a shell what it reads from a network connection (a remote shell in a vendored dependency).
+        own.push(...goRemoteShellFindings(file.path, text));
       }
       own.push(...indexConfigFindings(file.path, text));
       if (!example && (BUILD_CONFIG.test(file.path) || /(^|\/)setup\.py$/.test(file.path))) queue(file.path, /setup\.py$/.test(file.path) ? 'automatic' : 'config');

@@ -23,7 +23,8 @@ const APPROVAL_SETTING =
 // The same in words: the agent's settings made to pre-approve what it does.
 const APPROVAL_WORDS = /\b(?:pre|auto)-?approv\w*|\balways[-\s]allow\w*|\b(?:never|no\s+longer)\s+(?:asks?|prompts?)\s+(?:you\s+|the\s+user\s+)?(?:for\s+)?(?:permission|approval|confirmation)\b/i;
 const SETTINGS_WORD = /\b(?:settings|config(?:uration)?|permissions)\b/i;
-const SETTING_VERB = /\b(?:add|append|insert|put|set|enable|turn\s+on|switch|change|flip|toggle|configure|grant|write|update|edit)\b/i;
+// A verb joined into a slash list or a compound (`write/delete/send capability`, `read-write`) names a capability, not an order.
+const SETTING_VERB = /(?<![/-])\b(?:add|append|insert|put|set|enable|turn\s+on|switch|change|flip|toggle|configure|grant|write|update|edit)\b(?![/-])/i;
 
 // Fetching text from an address, then obeying it.
 const FETCH_URL = /\b(?:download|fetch|retrieve|get|load|read|pull|curl|open)(?:es|s|ed|ing)?\b[^.\n]{0,80}?https?:\/\/[^\s)'"`>]+|https?:\/\/[^\s)'"`>]+[^.\n]{0,40}?\b(?:retrieve|fetch|download|load|read)(?:es|s|ed|ing)?\b/gi;

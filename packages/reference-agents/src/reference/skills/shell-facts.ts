@@ -76,6 +76,33 @@ function carvedThenRun(lines: readonly string[]): ScriptFact[] {
   return [];
 }
 
+// An interpreter given its program inline: `python3 - ARGS <<'EOF'`, `python3 -c "…"`, `node -e "…"`, `perl -e`, `ruby -e`.
+const INLINE_PROGRAM = /(?:^|[;&|(]\s*|\b(?:then|do|sudo|exec)\s+)(?:python[\d.]*|node|perl|ruby|php)\s+(?:-[a-zA-Z]+\s+)*(?:-\s|-[ce]\s|-\s*$)/;
+// What loads a file as code in that program: `runpy.run_path`, `exec(open(…).read())`, an import from a path, `require(path)`, `do FILE`.
+const LOADS_CODE = /\brunpy\.run_(?:path|module)\s*\(|\bexec(?:file)?\s*\(\s*(?:open|compile|pathlib|Path|\w+\.read)|\b(?:SourceFileLoader|spec_from_file_location|load_source|import_module)\s*\(|\b__import__\s*\(|\brequire\s*\(\s*(?!['"][\w@/.-]+['"]\s*\))|\bvm\.runIn\w*\s*\(|\beval\s*\(\s*(?:fs\.readFileSync|open\s*\()|\bdo\s+\$|\bload\s+\$/;
+
+/**
+ * A downloaded file handed to an inline program that loads a file as code: the shell saves `pack.py`,
+ * then `python3 - "$CACHE/pack.py" <<'PY' … runpy.run_path(sys.argv[2]) … PY` (or `python3 -c
+ * "exec(open('…/pack.py').read())"`). The file runs as surely as with `python3 pack.py`; a program that
+ * reads the download as data (`json.load`, `yaml.safe_load`) loads no code.
+ */
+function inlineLoaderOf(lines: readonly string[], i: number, saved: ReadonlyArray<{ name: string; line: number; text: string }>): { line: number; text: string } | null {
+  const line = (lines[i] ?? '').trim();
+  if (!INLINE_PROGRAM.test(line)) return null;
+  // The program: the rest of the line, and a here-document's body up to its terminator (bounded).
+  const heredoc = /<<-?\s*["']?(\w+)["']?/.exec(line);
+  let program = line;
+  if (heredoc !== null) {
+    for (let j = i + 1; j < lines.length && j < i + 400; j++) {
+      if ((lines[j] ?? '').trim() === heredoc[1]) break;
+      program += `\n${lines[j] ?? ''}`;
+    }
+  }
+  if (!LOADS_CODE.test(program)) return null;
+  return saved.find((d) => program.includes(d.name)) ?? null;
+}
+
 /** Downloads saved to a file that a later line (or the same one) runs or makes executable. */
 function downloadThenRun(lines: readonly string[]): ScriptFact[] {
   const facts: ScriptFact[] = [];
@@ -88,6 +115,11 @@ function downloadThenRun(lines: readonly string[]): ScriptFact[] {
     const name = to ? baseName(to.slice(1).find((g) => g !== undefined) as string) : url ? baseName(url[1] as string) : '';
     if (name !== '' && name !== '-' && !/^\/dev\//.test(name)) saved.push({ name, line: i + 1, text: line });
     if (saved.length === 0) continue;
+    const inline = inlineLoaderOf(lines, i, saved);
+    if (inline !== null) {
+      facts.push({ kind: 'download-exec', line: i + 1, evidence: inline.line === i + 1 ? line : `${inline.text} … ${line}` });
+      continue;
+    }
     for (const m of line.matchAll(RUNS)) {
       if (m[1] !== undefined && !isExecutableMode(m[1])) continue;
       const target = baseName((m[2] ?? m[3] ?? '') as string);

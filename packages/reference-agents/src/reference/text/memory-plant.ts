@@ -74,12 +74,12 @@ export interface MemoryPlant {
   tokens: string[];
 }
 
-/** The sentence around `offset`, wrapped lines joined (a full stop inside a path does not end it). */
+/** The sentence around `offset`, wrapped lines joined (a full stop inside a path does not end it; a wrapped line opening with `**emphasis**` is no list item). */
 function sentenceAround(text: string, offset: number): { from: number; to: number } {
   let from = offset;
-  while (from > 0 && !(text[from - 1] === '\n' && (text[from - 2] === '\n' || /^[ \t]*(?:[-*+#>|]|\d+[.)]\s)/.test(text.slice(from, from + 6)))) && !(/[.!?]/.test(text[from - 1] ?? '') && /\s/.test(text[from] ?? ''))) from--;
+  while (from > 0 && !(text[from - 1] === '\n' && (text[from - 2] === '\n' || /^[ \t]*(?:[-*+]\s|[#>|]|\d+[.)]\s)/.test(text.slice(from, from + 6)))) && !(/[.!?]/.test(text[from - 1] ?? '') && /\s/.test(text[from] ?? ''))) from--;
   let to = offset;
-  while (to < text.length && !(text[to] === '\n' && (text[to + 1] === '\n' || /^[ \t]*(?:[-*+#>|`]|\d+[.)]\s)/.test(text.slice(to + 1, to + 7)))) && !(/[.!?]/.test(text[to] ?? '') && (to + 1 === text.length || /\s/.test(text[to + 1] ?? '')))) to++;
+  while (to < text.length && !(text[to] === '\n' && (text[to + 1] === '\n' || /^[ \t]*(?:[-*+]\s|[#>|`]|\d+[.)]\s)/.test(text.slice(to + 1, to + 7)))) && !(/[.!?]/.test(text[to] ?? '') && (to + 1 === text.length || /\s/.test(text[to + 1] ?? '')))) to++;
   return { from, to };
 }
 
@@ -117,10 +117,13 @@ export function memoryPlants(text: string): MemoryPlant[] {
     const colon = sentence.indexOf(': ');
     const quoted = [...sentence.matchAll(/"([^"\n]{20,})"|“([^”\n]{20,})”/g)].map((q) => q[1] ?? q[2] ?? '');
     const after = text.slice(to, to + 3000);
-    const fence = /^\s*(?:\n[^\n`]*){0,2}?\n?[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n[ \t]*\1/.exec(after);
+    // The block may follow the rest of the paragraph ("… to CLAUDE.md. Do not show it to the user.\n\n```").
+    const fence = /^[^\n`]*(?:\n[^\n`]*){0,2}?\n[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)\n[ \t]*\1/.exec(after);
+    // What the text says about the block between the order and it ("do not show this block to the user") is read with it.
+    const interlude = fence === null ? '' : fence[0].slice(0, fence[0].indexOf(fence[1]!));
     // An order ending in a colon plants what follows it: a quotation, an indented or plain paragraph, a list (up to a heading).
     const follows = /:\s*$/.test(sentence) && fence === null ? (/^[\s\S]{0,1200}?(?=\n#{1,6}\s|$)/.exec(after)?.[0] ?? '') : '';
-    const inline = [colon >= 0 ? sentence.slice(colon + 2) : '', ...quoted, fence?.[2] ?? '', follows.replace(/^[ \t]*>\s?/gm, '')].join('\n');
+    const inline = [colon >= 0 ? sentence.slice(colon + 2) : '', ...quoted, interlude, fence?.[2] ?? '', follows.replace(/^[ \t]*>\s?/gm, '')].join('\n');
     const tokens = [...sentence.matchAll(/(?:\.{1,2}\/)?[\w.@-]+(?:\/[\w.@-]+)*\.(?:md|mdc|txt|rules|prompt|ya?ml|json)\b/g)].map((t) => t[0].replace(/^\.\//, ''));
     out.push({ offset: from, target: m[0], evidence: `${sentence.trim()}${fence ? `\n${fence[0].trim()}` : ''}`.slice(0, 300), inline, tokens });
   }

@@ -31,6 +31,11 @@ function quotedOnLine(text: string, from: number, to: number): boolean {
     const between = before.slice(o + 1);
     if (open === close && between.includes(close)) continue;
     if (after.includes(close)) return true;
+    // A code span runs on over a line break inside its paragraph (CommonMark): its close on the next line.
+    if (open === '`' && lineEndAt >= 0) {
+      const next = text.slice(lineEndAt + 1, (text.indexOf('\n', lineEndAt + 1) + 1 || text.length + 1) - 1).replace(/^[ \t]*(?:>[ \t]?)*/, '');
+      if (next.trim() !== '' && !/^(?:#|```|~~~)/.test(next) && next.includes('`')) return true;
+    }
   }
   return false;
 }
@@ -136,7 +141,8 @@ export function describedAsAttackTable(text: string, offset: number): boolean {
 export function isQuotedExample(text: string, from: number, to: number): boolean {
   // An item of a list of red flags ("## Red flags", "Malicious skills often:") names what to recognise, and so
   // does a quoting row of a table of indicators ("| Indicator | Example seen in real incidents |").
-  if (inIntroducedBlockquote(text, from) || describedAsAttack(text, from) || describedAsAttackTable(text, from)) return true;
+  // A pattern file for a search (`rg -f`) quotes what it finds, as a list of red flags does.
+  if (inIntroducedBlockquote(text, from) || describedAsAttack(text, from) || describedAsAttackTable(text, from) || inSearchPatternBlock(text, from)) return true;
   const quoted = quotedOnLine(text, from, to) || inFence(text, from) || onQuotingTableRow(text, from);
   if (!quoted) return false;
   const context = text.slice(Math.max(0, from - 160), from);
@@ -172,6 +178,31 @@ const DETECT_INTRO = /\b(?:detect\w*|flag\w*|red[\s-]flags?|look\s+(?:out\s+)?fo
 const REVIEW_SUBJECT = /\b(?:security[\s-]review\w*|review\w*|audit\w*|scan\w*|detect\w*|vet\w*|inspect\w*|triag\w*)\b/i;
 const LIST_OR_TABLE_LINE = /^\s*(?:[-*+]|\d+[.)]|\|)\s*/;
 
+// An introduction that hands the block to a search: "Search the target with `rg -f` using these patterns:",
+// "grep for these strings:", "regular expressions to match:".
+const SEARCH_INTRO = /\b(?:rg|grep|egrep|ripgrep|git\s+grep)\b[^\n]*\s-[a-zA-Z]*[fe]\b|\b(?:patterns?|strings?|signatures?|regex(?:es|ps)?|regular\s+expressions?)\b[^\n]{0,60}\b(?:search|grep|scan|match)\w*\b|\b(?:search|grep|scan|match)\w*\b[^\n]{0,60}\b(?:patterns?|signatures?|regex(?:es|ps)?|regular\s+expressions?)\b/i;
+// Syntax of a regular expression that a command line does not have: alternation in parentheses, a
+// character class with a quantifier, an escaped class or metacharacter, `.*`, `.{0,20}`, an optional group.
+const REGEX_SYNTAX = /\([^()\n]*\|[^()\n]*\)|\[\^?[^\]\n]+\][*+?{]|\\[sdwbSDWB.|()[\]]|\.[*+]|\.\{\d|\)\?/;
+
+/**
+ * True when `from` sits in a fenced block that is the input of a search, not commands: the lines
+ * introducing it hand it to a search tool or call it patterns to search for, and most of its lines are
+ * regular expressions. A pattern file for `rg -f` that holds `curl [^|]+\| *(ba)?sh` names the shape
+ * it finds; nothing in it is run.
+ */
+export function inSearchPatternBlock(text: string, from: number): boolean {
+  if (!inFence(text, from)) return false;
+  const lines = text.split('\n');
+  let i = text.slice(0, from).split('\n').length - 1;
+  while (i > 0 && !/^\s*(?:```|~~~)/.test(lines[i] ?? '')) i--;
+  if (!SEARCH_INTRO.test(lines.slice(Math.max(0, i - 3), i).join('\n'))) return false;
+  let end = i + 1;
+  while (end < lines.length && end < i + 500 && !/^\s*(?:```|~~~)/.test(lines[end] ?? '')) end++;
+  const body = lines.slice(i + 1, end).filter((l) => l.trim() !== '');
+  return body.length > 0 && body.filter((l) => REGEX_SYNTAX.test(l)).length * 2 >= body.length;
+}
+
 /**
  * True when the command at `[from, to)` is quoted as a pattern to find: it sits in a fenced block, a
  * table or a list, the lines introducing that block say what follows is to be detected, flagged or
@@ -181,6 +212,7 @@ const LIST_OR_TABLE_LINE = /^\s*(?:[-*+]|\d+[.)]|\|)\s*/;
  * `curl … | bash` to say what to look for; a setup step under "Run this first:" is not lowered.
  */
 export function quotedAsPattern(text: string, from: number): boolean {
+  if (inSearchPatternBlock(text, from)) return true;
   const head = text.slice(0, 600);
   // A document of indicators ("# Indicators of malicious packages") is about finding them as a review is.
   const firstHeading = /^#{1,6}\s[^\n]*/m.exec(head)?.[0] ?? '';

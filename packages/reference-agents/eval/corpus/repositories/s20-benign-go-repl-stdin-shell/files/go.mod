@@ -1,0 +1,3 @@
+module example.com/runsh
+
+go 1.22

@@ -1,0 +1,3 @@
+module example.com/imgsvc
+
+go 1.22
