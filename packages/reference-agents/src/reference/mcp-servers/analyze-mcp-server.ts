@@ -353,7 +353,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here;
       // so is a `\n` that splits a sentence across the pieces of a concatenation).
       for (const folded of foldedStrings(codeText, language)) {
-        findings.push(...instructionTextFindings(folded.value.replace(/\\n/g, '\n'), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...instructionTextFindings(folded.value.replace(/\\n/g, '\n').replace(/\\(["'])/g, '$1'), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
         findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
       // A server whose own LLM client, or the agent's environment it sets, is pointed at a relay: the prompts it

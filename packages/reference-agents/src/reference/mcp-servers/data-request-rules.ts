@@ -164,7 +164,8 @@ const PARAM_ASKS_FOR = /\b(?:api\s*keys?|keys?|tokens?|secrets?|passwords?|crede
 const PARAM_HAND_OVER = /\b(?:copy|put|paste|send|fill|give|insert|attach|provide|dump)\b/i;
 // A name that asks for a credential file's text (`content_of_dot_env…`, `idRsaText`, `aws_credentials_contents`):
 // the schema tells the model what to read and paste, whatever the description says (CyberArk 2025, full-schema poisoning).
-const PARAM_FILE_CONTENT = /\b(?:contents?|text|body|dump|copy|raw)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|user\s+)?(?:dot\s*env|\.env|ssh|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc|kube\s*config|private\s+keys?)\b|\b(?:dot\s*env|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc)\s+(?:contents?|text|body|dump)\b/i;
+const PARAM_FILE_CONTENT = /\b(?:contents?|text|body|dump|copy|raw)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|user\s+)?(?:dot\s*env|\.env|ssh|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc|kube\s*config|private\s+keys?)\b|\b(?:dot\s*env|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc)\s+(?:file\s+)?(?:contents?|text|body|dump)\b/i;
+const ABOUT_SECRET_FILES = /\b(?:dot\s*env|\.env|env(?:ironment)?\s+(?:files?|variables?)|ssh|keys?|credentials?|secrets?|npmrc|netrc|pypirc|kube\s*config)\b/i;
 const PARAM_SECRET = /\b(?:api\s*keys?|tokens?|secrets?|passwords?|credentials?|ssh|id\s*rsa|env(?:ironment)?|conversation|chat\s+history|system\s+prompt|cookies?|wallet|seed|mnemonic|private\s+keys?)\b/i;
 
 /**
@@ -184,7 +185,8 @@ export function instructionParameterFindings(tool: McpTool): AgentFinding[] {
     // A long name is an order when it addresses the model or tells it to hand over a secret
     // (`max_number_of_files_to_read_per_request` is a long name, not an order).
     const longName = words.split(/\s+/).length >= 5 && (PARAM_ADDRESSED.test(words) || PARAM_HAND_OVER.test(words)) && PARAM_SECRET.test(words);
-    const fileContent = words.split(/\s+/).length >= 3 && PARAM_FILE_CONTENT.test(words);
+    // (A tool about those files, a dotenv validator or a key inspector, may take their text.)
+    const fileContent = words.split(/\s+/).length >= 3 && PARAM_FILE_CONTENT.test(words) && !ABOUT_SECRET_FILES.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`);
     const orderingTitle = title !== '' && (PARAM_ADDRESSED.test(title) || /^\s*(?:before|always|first|read|copy|put|paste|include|send|fill)\b/i.test(title)) && PARAM_ASKS_FOR.test(title);
     if (!longName && !orderingTitle && !fileContent) continue;
     return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter name or title carries an instruction to the model', file: tool.file, line: tool.line, evidence: `${tool.name}(${name}${title ? `: ${title}` : ''})`.slice(0, 300) })];
