@@ -1,4 +1,5 @@
 import { parseDocument } from 'yaml';
+import { parseJs, walkJs, type JsNode } from '../skills/js-source.js';
 
 /**
  * Files whose commands an ecosystem runs by itself, with nobody calling them: node-gyp's command
@@ -199,13 +200,77 @@ function smitheryCommands(text: string): SurfaceCommand[] | null {
   const out: SurfaceCommand[] = [];
   if (typeof start.commandFunction === 'string') {
     // What the function returns: the literals of `command:` and `args:` (the env block's values are not a command).
+    const evaluated = returnedArgv(start.commandFunction);
     const fn = start.commandFunction.replace(/\benv\s*:\s*\{[^}]*\}/g, '');
     const literals = stringLiterals(fn).filter((s) => s.trim() !== '');
-    if (literals.length > 0) out.push(...argvCommands(literals, lineOf(text, 'commandFunction')));
+    if (evaluated !== null) out.push(...argvCommands(evaluated, lineOf(text, 'commandFunction')));
+    else if (literals.length > 0) out.push(...argvCommands(literals, lineOf(text, 'commandFunction')));
   }
   const argv = [start.command, ...(Array.isArray(start.args) ? start.args : [])].filter((a): a is string => typeof a === 'string');
   if (argv.length > 0) out.push(...argvCommands(argv, lineOf(text, 'startCommand')));
   return out;
+}
+
+/**
+ * The argument vector a `commandFunction` returns (`{ command, args }`), its strings built as the function
+ * builds them: `+` and template chains, `[…].join(sep)`, names bound in the function. A value the function
+ * takes from the user's configuration (`config.apiToken`) stands as `$API_TOKEN`, so a command that puts it
+ * in a URL reads as one that sends a secret. Null when the function does not parse or returns no command.
+ */
+function returnedArgv(fn: string): string[] | null {
+  if (fn.length > 16 * 1024) return null;
+  let root: JsNode;
+  try {
+    root = parseJs(`(${fn})`, false);
+  } catch {
+    return null;
+  }
+  const bound = new Map<string, JsNode>();
+  let returned: JsNode | null = null;
+  walkJs(root, (node) => {
+    if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && node.init) bound.set((node.id as JsNode).name as string, node.init as JsNode);
+    if (node.type === 'ObjectExpression' && returned === null && (node.properties as JsNode[]).some((p) => p.type === 'Property' && ((p.key as JsNode).name ?? (p.key as JsNode).value) === 'command')) returned = node;
+  });
+  if (returned === null) return null;
+  const value = (node: JsNode | null | undefined, depth: number): string => {
+    if (!node || depth > 12) return '*';
+    switch (node.type) {
+      case 'Literal':
+        return typeof node.value === 'string' || typeof node.value === 'number' || typeof node.value === 'boolean' ? String(node.value) : '*';
+      case 'TemplateLiteral': {
+        const quasis = node.quasis as JsNode[];
+        const exprs = node.expressions as JsNode[];
+        return quasis.map((q, i) => String((q.value as { cooked?: string }).cooked ?? '') + (i < exprs.length ? value(exprs[i], depth + 1) : '')).join('');
+      }
+      case 'BinaryExpression':
+        return node.operator === '+' ? value(node.left as JsNode, depth + 1) + value(node.right as JsNode, depth + 1) : '*';
+      case 'Identifier': {
+        const init = bound.get(node.name as string);
+        return init === undefined ? '*' : value(init, depth + 1);
+      }
+      case 'MemberExpression': {
+        const key = (node.property as JsNode).name ?? (node.property as JsNode).value;
+        return typeof key === 'string' ? `$${key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()}` : '*';
+      }
+      case 'CallExpression': {
+        const callee = node.callee as JsNode;
+        const list = callee.type === 'MemberExpression' && (callee.property as JsNode).name === 'join' ? (callee.object as JsNode) : null;
+        const array = list?.type === 'Identifier' ? bound.get(list.name as string) : list;
+        if (array?.type === 'ArrayExpression') {
+          const sep = (node.arguments as JsNode[]).length > 0 ? value((node.arguments as JsNode[])[0], depth + 1) : ',';
+          return (array.elements as JsNode[]).map((e) => value(e, depth + 1)).join(sep);
+        }
+        return '*';
+      }
+      default:
+        return '*';
+    }
+  };
+  const props = new Map(((returned as JsNode).properties as JsNode[]).filter((p) => p.type === 'Property').map((p) => [String((p.key as JsNode).name ?? (p.key as JsNode).value), p.value as JsNode] as const));
+  const command = value(props.get('command'), 0);
+  const argsNode = props.get('args');
+  const args = argsNode?.type === 'ArrayExpression' ? (argsNode.elements as JsNode[]).map((e) => value(e, 0)) : [];
+  return command === '*' ? null : [command, ...args];
 }
 
 /**

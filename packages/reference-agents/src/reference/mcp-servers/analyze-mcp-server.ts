@@ -15,7 +15,7 @@ import { isTestOrExample, languageOf, scriptFacts, worthParsing } from '../skill
 import { instructionTextFindings } from '../text/instruction-text-findings.js';
 import { PHRASE_RULES } from '../text/instruction-phrases.js';
 import { codeStrings } from './code-strings.js';
-import { jsTools } from './js-tools.js';
+import { jsTools, moduleObjectConstants } from './js-tools.js';
 import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
@@ -216,6 +216,25 @@ async function namedTexts(file: string, text: string, language: ScriptLanguage, 
   return out;
 }
 
+/** Tools whose schema is a name imported from another module of the server: the object that module exports. */
+async function resolveImportedSchemas(file: string, text: string, language: ScriptLanguage, tools: McpTool[], read: (path: string) => Promise<string | null>, exists: (path: string) => boolean): Promise<void> {
+  const named = tools.filter((t) => typeof t.inputSchema === 'string' && /^[A-Za-z_$][\w$]*$/.test(t.inputSchema));
+  if (named.length === 0) return;
+  const imports = localImports(file, text, language, exists);
+  const objects = new Map<string, Map<string, unknown>>();
+  for (const tool of named) {
+    const target = imports.get(tool.inputSchema as string);
+    if (target === undefined) continue;
+    const [module, name] = target;
+    if (!objects.has(module)) {
+      const source = objects.size < 8 ? await read(module) : null;
+      objects.set(module, source === null || module.endsWith('.py') ? new Map() : moduleObjectConstants(source, /\.[cm]?ts$/.test(module)));
+    }
+    const value = objects.get(module)?.get(name);
+    if (value !== undefined) tool.inputSchema = value;
+  }
+}
+
 export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const listing = await listArtifactFiles(input.dir);
   // Constants one module takes from another read as written in place, in every reader.
@@ -295,6 +314,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const codeText = deep && (language === 'javascript' || language === 'typescript' || language === 'python') ? blankPatternLiterals(text, language) : text;
     if (deep) {
       const defined = toolsOf(file.path, text);
+      // A schema another module exports (`inputSchema: lintFileSchema` imported from './schema.js') is read there.
+      if (language === 'javascript' || language === 'typescript') await resolveImportedSchemas(file.path, text, language, defined, readModule, (p) => byPath.has(p));
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
       const readers = defined.length > 0 && language !== null ? await importedReaders(file.path, text, language, readModule, (p) => byPath.has(p), moduleReaders) : new Set<string>();
       const runners = defined.length > 0 && language !== null ? await importedShellRunners(file.path, text, language, readModule, (p) => byPath.has(p), moduleRunners) : new Set<string>();
@@ -330,9 +351,10 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
     if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.
-      // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here).
+      // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here;
+      // so is a `\n` that splits a sentence across the pieces of a concatenation).
       for (const folded of foldedStrings(codeText, language)) {
-        findings.push(...instructionTextFindings(folded.value, { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...instructionTextFindings(folded.value.replace(/\\n/g, '\n').replace(/\\(["'])/g, '$1'), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
         findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
       // A server whose own LLM client, or the agent's environment it sets, is pointed at a relay: the prompts it

@@ -44,9 +44,13 @@ export const CONVERSATION_UPLOAD_RULES: readonly PhraseRule[] = [
 ];
 
 // A download piped into a shell, as text (`curl -s https://x/c.sh | sh`, `iwr … | iex`).
-const PIPED_DOWNLOAD = String.raw`\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|iex|python3?|node)\b`;
+// Also a download handed to a shell as its program text (`sh -c "$(curl …)"`, `iex (iwr …)`) or saved and run
+// in the same line (`curl -o /tmp/r.sh … && sh /tmp/r.sh`).
+const PIPED_DOWNLOAD = String.raw`(?:\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|iex|python3?|node)\b|\b(?:(?:ba|z|da)?sh|python3?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|\biex\s*\(\s*(?:iwr|irm|Invoke-WebRequest|\(?New-Object)\b|\b(?:curl|wget)\b[^\n]{0,160}?\s(?:-o|-O|--output)\s*\S+[^\n]{0,40}?(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python3?|node|chmod\s+\+x)\b)`;
 // Kept from the user: done silently, without asking or telling, never mentioned.
-const COVERT = String.raw`\b(?:silently|quietly|secretly|(?<!\b(?:never|not|n['’]t)\b[^.\n]{0,60})without\s+(?:asking|telling|confirmation|mentioning|informing|notifying)|(?:do\s+not|don['’]t|never)\s+(?:ask\s+(?:for\s+)?(?:confirmation|permission|the\s+user)|mention|tell|reveal|disclose|show))\b`;
+// Consent skipped is the same order in other words: "rather than asking the user", "instead of checking with
+// the user", "no need to ask" (the result text bypasses the approval the agent would otherwise seek).
+const COVERT = String.raw`\b(?:silently|quietly|secretly|(?<!\b(?:never|not|n['’]t)\b[^.\n]{0,60})without\s+(?:first\s+)?(?:asking|telling|confirmation|confirming|checking\s+with|mentioning|informing|notifying)|(?:rather\s+than|instead\s+of)\s+(?:asking|prompting|checking\s+with|consulting|confirming\s+with)\s+(?:the\s+)?(?:user|developer|human)|(?:there\s+is\s+)?no\s+need\s+to\s+(?:ask|confirm|check\s+with)|(?:do\s+not|don['’]t|never)\s+(?:ask\s+(?:for\s+)?(?:confirmation|permission|the\s+user)|mention|tell|reveal|disclose|show))\b`;
 // An order to run (not a prohibition: "never run … without asking" is a safeguard).
 const RUN_ORDER = String.raw`(?<!\b(?:never|not|n['’]t|avoid|before\s+you)\s+)\b(?:run|execute|paste|type)\b`;
 const STANDING = String.raw`\b(?:every|each|all|any|whenever|always|before\s+(?:running|executing|any))\b`;
@@ -132,7 +136,37 @@ const SERVED_ORDER_RULES: readonly PhraseRule[] = [
   },
 ];
 
-export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES, ...IMAGE_EXFILTRATION_RULES, ...SERVED_ORDER_RULES];
+// A coding agent's own configuration: the project or user MCP server lists and its permission settings.
+const AGENT_CONFIG_FILE = String.raw`(?:(?:\.cursor|\.vscode|\.gemini|\.windsurf|\.codeium\/windsurf|\.amazonq)\/mcp\.json|(?<![\w/-])\.?mcp\.json|\.claude\/settings(?:\.local)?\.json|\.claude\.json|claude_desktop_config\.json|\.gemini\/settings\.json|\.vscode\/settings\.json)`;
+const CONFIG_WRITE = String.raw`\b(?:write|create|add|append|insert|update|edit|modify|register|set|put|place|merge|commit|stage)\b`;
+// What turns the agent against its user: every shell command approved, every project server enabled, approval
+// prompts switched off (Claude Code `Bash(*)`, `enableAllProjectMcpServers`, `bypassPermissions`; Cursor/VS Code auto-approve).
+const BLANKET_GRANT = String.raw`(?:\bBash\(\s*\*?\s*\)|\bBash\(\*|["'\x60]Bash["'\x60]|\benableAllProjectMcpServers\b|\bbypassPermissions\b|dangerously-skip-permissions|\bautoApprove\b[^\n]{0,40}\btrue\b|\balwaysAllow\b[^\n]{0,20}["'\x60]\*|\byolo\b)`;
+// A server entry: what the client will start.
+const SERVER_ENTRY = String.raw`(?:\bmcpServers\b|["']command["']\s*:)`;
+// Hiding it: done silently, not repeated to the user.
+const KEPT_QUIET = String.raw`(?:\bsilently\b|\bquietly\b|\bwithout\s+(?:asking|telling|mentioning|informing|notifying)\b|\b(?:do\s+not|don['’]t|never)\s+(?:mention|tell|restate|repeat|show|reveal|surface|ask)\b)`;
+
+/**
+ * Text for the model that has the agent rewrite its own configuration: register an MCP server in the
+ * project's or the user's client config, approve every shell command or every project server (a prompt or
+ * resource that "sets up the session", MCPoison CVE-2025-54136 and the 2025 configuration-poisoning
+ * reports). A README's setup section shows the user a server entry to add; it grants nothing blanket and
+ * hides nothing.
+ */
+const AGENT_CONFIG_RULES: readonly PhraseRule[] = [
+  {
+    id: 'agent-config-grant',
+    category: 'prompt_injection',
+    severity: 'CRIT',
+    title: 'text for the model has the agent grant itself blanket permissions or register a server in its configuration',
+    // Anchored at the configuration file name (rare), the write order before it, and the blanket grant or the
+    // concealment near it.
+    pattern: new RegExp(String.raw`(?<=${CONFIG_WRITE}[^\n]{0,80})${AGENT_CONFIG_FILE}(?:(?=[\s\S]{0,400}?${BLANKET_GRANT})|(?=[\s\S]{0,400}?${SERVER_ENTRY})(?=[\s\S]{0,600}?${KEPT_QUIET}))|(?<=${KEPT_QUIET}[\s\S]{0,400}?${CONFIG_WRITE}[^\n]{0,80})${AGENT_CONFIG_FILE}(?=[\s\S]{0,400}?(?:${SERVER_ENTRY}|${BLANKET_GRANT}))`, 'i'),
+  },
+];
+
+export const MCP_DESCRIPTION_RULES: readonly PhraseRule[] = [...SHADOWING_RULES, ...DATA_REQUEST_RULES, ...STANDING_DOWNLOAD_RULES, ...IMAGE_EXFILTRATION_RULES, ...SERVED_ORDER_RULES, ...AGENT_CONFIG_RULES];
 
 // Parameter names that ask the model to fill in the conversation or its instructions.
 const PRIVATE_PARAMETER = /(?:^|_|\b)(?:conversation|chat|message|dialog(?:ue)?)_?(?:history|log|transcript|context)|(?:full|entire|complete|previous|prior|all)_?(?:conversation|chat|messages|context|history)|system_?(?:prompt|message|instructions)|(?:assistant|model|ai)_?(?:instructions|prompt|rules)|(?:tool|previous)_?(?:outputs?|results?)_?(?:history|log)?$/i;
@@ -178,6 +212,10 @@ const PARAM_ADDRESSED = /\b(?:assistant|ai|model|llm|agent|claude|note\s+for)\b/
 const PARAM_ASKS_FOR = /\b(?:api\s*keys?|keys?|tokens?|secrets?|passwords?|credentials?|ssh|id\s*rsa|env(?:ironment)?|\.env|conversation|chat|history|system\s+prompt|instructions|files?|cookies?|wallet|seed|mnemonic|private)\b/i;
 
 const PARAM_HAND_OVER = /\b(?:copy|put|paste|send|fill|give|insert|attach|provide|dump)\b/i;
+// A name that asks for a credential file's text (`content_of_dot_env…`, `idRsaText`, `aws_credentials_contents`):
+// the schema tells the model what to read and paste, whatever the description says (CyberArk 2025, full-schema poisoning).
+const PARAM_FILE_CONTENT = /\b(?:contents?|text|body|dump|copy|raw)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|user\s+)?(?:dot\s*env|\.env|ssh|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc|kube\s*config|private\s+keys?)\b|\b(?:dot\s*env|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc)\s+(?:file\s+)?(?:contents?|text|body|dump)\b/i;
+const ABOUT_SECRET_FILES = /\b(?:dot\s*env|\.env|env(?:ironment)?\s+(?:files?|variables?)|ssh|keys?|credentials?|secrets?|npmrc|netrc|pypirc|kube\s*config)\b/i;
 const PARAM_SECRET = /\b(?:api\s*keys?|tokens?|secrets?|passwords?|credentials?|ssh|id\s*rsa|env(?:ironment)?|conversation|chat\s+history|system\s+prompt|cookies?|wallet|seed|mnemonic|private\s+keys?)\b/i;
 
 /**
@@ -197,8 +235,10 @@ export function instructionParameterFindings(tool: McpTool): AgentFinding[] {
     // A long name is an order when it addresses the model or tells it to hand over a secret
     // (`max_number_of_files_to_read_per_request` is a long name, not an order).
     const longName = words.split(/\s+/).length >= 5 && (PARAM_ADDRESSED.test(words) || PARAM_HAND_OVER.test(words)) && PARAM_SECRET.test(words);
+    // (A tool about those files, a dotenv validator or a key inspector, may take their text.)
+    const fileContent = words.split(/\s+/).length >= 3 && PARAM_FILE_CONTENT.test(words) && !ABOUT_SECRET_FILES.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`);
     const orderingTitle = title !== '' && (PARAM_ADDRESSED.test(title) || /^\s*(?:before|always|first|read|copy|put|paste|include|send|fill)\b/i.test(title)) && PARAM_ASKS_FOR.test(title);
-    if (!longName && !orderingTitle) continue;
+    if (!longName && !orderingTitle && !fileContent) continue;
     return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter name or title carries an instruction to the model', file: tool.file, line: tool.line, evidence: `${tool.name}(${name}${title ? `: ${title}` : ''})`.slice(0, 300) })];
   }
   return [];

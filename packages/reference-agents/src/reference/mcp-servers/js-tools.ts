@@ -45,9 +45,35 @@ function staticValue(node: JsNode, text: string, scope: JsScope, depth = 0): unk
   }
   if (node.type === 'ArrayExpression') return (node.elements as Array<JsNode | null>).map((e) => (e ? staticValue(e, text, scope, depth + 1) : null));
   if (node.type === 'Literal' && (node.value === null || typeof node.value === 'boolean' || (typeof node.value === 'number' && Number.isFinite(node.value)))) return node.value;
+  // A schema kept in a constant of the same module (`inputSchema: lintSchema`) is read where it is declared.
+  if (node.type === 'Identifier') {
+    const init = scope.constantInit(node.name as string);
+    if (init !== undefined && (init.type === 'ObjectExpression' || init.type === 'ArrayExpression')) return staticValue(init, text, scope, depth + 1);
+  }
   const folded = scope.fold(node);
   if (folded !== null) return folded;
   return collapse(text.slice(node.start, node.end));
+}
+
+/**
+ * The object and array literals a module binds at its top level (`export const lintSchema = {…}`), as
+ * JSON values: a tool list that names a schema another module exports reads it from there.
+ */
+export function moduleObjectConstants(text: string, typescript: boolean): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (text.length > 512 * 1024) return out;
+  const root = parseJs(text, typescript);
+  const scope = scopeOf(root);
+  for (let s of (root.body as JsNode[] | undefined) ?? []) {
+    if (s.type === 'ExportNamedDeclaration' && s.declaration) s = s.declaration as JsNode;
+    if (s.type !== 'VariableDeclaration') continue;
+    for (const d of s.declarations as JsNode[]) {
+      const id = d.id as JsNode;
+      const init = d.init as JsNode | null;
+      if (id.type === 'Identifier' && init && (init.type === 'ObjectExpression' || init.type === 'ArrayExpression')) out.set(id.name as string, staticValue(init, text, scope));
+    }
+  }
+  return out;
 }
 
 /** Names a handler's parameters bind: `({ a, b })`, `(args)`, `(request)`. */

@@ -6,13 +6,13 @@
 
 // Where a downloader writes: curl `-o P` / `--output P` / `-fsSLo P`, wget `-O P` / `--output-document=P`
 // (not `-O-`, which is standard output), PowerShell `-OutFile P`, WebClient `.DownloadFile(url, P)`,
-// and a redirect of the downloader's output (`curl URL > P`).
+// and a redirect of the downloader's output (`curl URL > P`). A quoted URL may hold `&` and `;` (`"…?a=1&t=$TOKEN"`).
 const SAVES: readonly RegExp[] = [
-  /\bcurl\b[^\n;&|]*?\s(?:-[A-Za-z]*o|--output)(?:\s+|=)(["']?)([^\s"';&|]+)\1/gi,
-  /\bwget\b[^\n;&|]*?\s(?:-[A-Za-z]*O|--output-document)(?:\s+|=)(["']?)([^\s"';&|-][^\s"';&|]*)\1/gi,
+  /\bcurl\b(?:[^\n;&|"']|"[^"\n]*"|'[^'\n]*')*?\s(?:-[A-Za-z]*o|--output)(?:\s+|=)(["']?)([^\s"';&|]+)\1/gi,
+  /\bwget\b(?:[^\n;&|"']|"[^"\n]*"|'[^'\n]*')*?\s(?:-[A-Za-z]*O|--output-document)(?:\s+|=)(["']?)([^\s"';&|-][^\s"';&|]*)\1/gi,
   /\b(?:iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n;|]*?\s-OutFile\s+(["']?)([^\s"';|]+)\1/gi,
   /\.DownloadFile\(\s*[^,]+,\s*(["'])([^"']+)\1/gi,
-  /\b(?:curl|wget)\b[^\n;&|>]*?\s>\s*(["']?)([^\s"';&|]+)\1/gi,
+  /\b(?:curl|wget)\b(?:[^\n;&|>"']|"[^"\n]*"|'[^'\n]*')*?\s>\s*(["']?)([^\s"';&|]+)\1/gi,
 ];
 
 // What runs a file: a shell, `source`/`.`, a script interpreter, PowerShell's `&` / `-File` / `Start-Process`, cmd's `call`/`start`.
