@@ -7,7 +7,7 @@ import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type Art
 import { resultFromFindings } from '../common/score-findings.js';
 import { actionFindings, isActionPath } from './action-findings.js';
 import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js';
-import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
+import { agentRulesFindings, agentRulesRuns, isAgentRulesPath } from './agent-rules-findings.js';
 import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
@@ -171,6 +171,12 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       }
       if (isAgentRulesPath(file.path)) {
         own.push(...agentRulesFindings(file.path, text, false));
+        // Scripts the rules file has the agent run: from the checkout's root (the agent's working directory) or beside the rules file.
+        const rulesDir = file.path.startsWith('.') || !file.path.includes('/') ? '' : file.path.slice(0, file.path.lastIndexOf('/') + 1);
+        if (!example) for (const run of agentRulesRuns(text)) {
+          const target = [run.target, `${rulesDir}${run.target}`].find((p) => byPath.has(p));
+          if (target !== undefined) queue(target, run.automatic ? 'automatic' : 'script');
+        }
         // Code the rules file has the agent write with an authentication bypass, unsigned tokens or the environment served.
         const backdoor = backdoorCodeOrder(text);
         if (backdoor !== null) own.push(referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'rules file has the agent write a backdoor into the user’s code' : 'rules file has the agent write code that weakens authentication or exposes secrets', file: file.path, line: lineLocator(text)(backdoor.offset), evidence: backdoor.evidence }));
@@ -226,7 +232,10 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         const build = buildFileFindings(file.path, text, buildKind);
         own.push(...build.findings);
         const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/') + 1) : '';
-        if (!example) for (const path of build.runs) queue(`${dir}${path}`, 'automatic');
+        // Git runs a hook from the top of the work tree (`.husky/pre-commit` saying `node scripts/x.cjs` runs
+        // the root's scripts/x.cjs), a manifest's scripts from the manifest's folder: a hook's target is tried at the root too.
+        const roots = buildKind === 'git-hook' ? ['', dir] : [dir];
+        if (!example) for (const path of build.runs) queue(roots.map((r) => `${r}${path}`).find((p) => byPath.has(p)) ?? `${dir}${path}`, 'automatic');
         // The checkout's own manifests only (root and workspace packages), not a vendored or nested project's.
         if (ownManifest) for (const path of build.userRuns) queue(`${dir}${path}`, 'script');
       }
