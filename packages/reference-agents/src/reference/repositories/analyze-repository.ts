@@ -18,6 +18,7 @@ import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findin
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { configuredRegistryHosts } from './stray-registry-hosts.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
+import { PYTHON_DEPENDENCY_FILE, pythonUrlDependencyFindings } from '../packages/python-url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
@@ -149,6 +150,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         findings.push(...lockfileFindings(file.path, text, options.knownPackages, registryHosts));
         // A requirements file also says where pip takes packages from (`--extra-index-url`).
         findings.push(...(isExamplePath(file.path) ? lowered(indexConfigFindings(file.path, text)) : indexConfigFindings(file.path, text)));
+        if (!isExamplePath(file.path) && PYTHON_DEPENDENCY_FILE.test(file.path)) findings.push(...pythonUrlDependencyFindings(file.path, text).filter((f) => f.severity !== 'MED'));
         continue;
       }
       const example = isExamplePath(file.path);
@@ -157,6 +159,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (hijack !== null) findings.push(hijack);
       const ownManifest = !example && OWN_MANIFEST.test(file.path);
       if (ownManifest) findings.push(...manifestUrlDependencies(file.path, text));
+      // A Python project's dependencies from a URL on a foreign or look-alike host (code hosts are how forks are pinned).
+      if (!example && PYTHON_DEPENDENCY_FILE.test(file.path)) findings.push(...pythonUrlDependencyFindings(file.path, text).filter((f) => f.severity !== 'MED'));
       if (workflow) {
         const scanned = scanWorkflow(file.path, text);
         findings.push(...scanned.findings);
