@@ -48,7 +48,7 @@ export const AGENT_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to add a remote script or backdoor to the code the agent writes',
     pattern:
-      /\b(?:add|insert|include|inject|append|embed|put|place)\b[^\n]{0,160}?<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/|\b(?:add|insert|include|inject|append|embed)\b[^.\n]{0,80}?\b(?:backdoor|reverse\s+shell|keylogger|credential\s+harvest\w*)\b/i,
+      /\b(?:add|insert|include|inject|append|embed|put|place)\b(?:(?!\n[ \t]*\n)[\s\S]){0,160}?<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/|\b(?:add|insert|include|inject|append|embed)\b[^.\n]{0,80}?\b(?:backdoor|reverse\s+shell|keylogger|credential\s+harvest\w*)\b/i,
   },
   {
     id: 'skip-confirmation',

@@ -1,6 +1,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { linkArtifactConstants } from '../common/linked-constants.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
+import { plantedCodeOrder } from '../text/planted-code-order.js';
 import { lockfileFormatOf } from '@vigil/lockfiles';
 import type { AnalyzeInput, TrackAnalyzer } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
@@ -184,6 +185,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         // Code the rules file has the agent write with an authentication bypass, unsigned tokens or the environment served.
         const backdoor = backdoorCodeOrder(text);
         if (backdoor !== null) own.push(referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'rules file has the agent write a backdoor into the user’s code' : 'rules file has the agent write code that weakens authentication or exposes secrets', file: file.path, line: lineLocator(text)(backdoor.offset), evidence: backdoor.evidence }));
+        // Outside code the rules file has the agent put in the user's pages or dependencies, kept from the user.
+        const planted = plantedCodeOrder(text);
+        if (planted !== null) own.push(referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'rules file has the agent add outside code to the project and keep it from the user', file: file.path, line: lineLocator(text)(planted.offset), evidence: planted.evidence }));
         own.push(...agentSettingsFindings(file.path, text, 'document'));
         // A rules file that has the agent copy text or a committed file into its memory: judged by what is planted.
         own.push(...(await plantFindings(file.path, text, byPath)));
