@@ -48,6 +48,7 @@ import { lineLocator } from '../text/line-locator.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { goDecodedCommandFindings, goRunsComputedShell } from './go-decoded-tables.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
+import { notebookFindings } from './notebook-findings.js';
 import { composerRuns, gemspecExtensions, rakeDefaultLines, scriptLanguageFindings, scriptLanguageOf, type ScriptRunContext } from './script-language-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -275,6 +276,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       }
       if (!example && CODE_FILE.test(file.path) && file.size <= MAX_LOADER_BYTES && loaders.length < MAX_LOADER_FILES && LOADER_RUNS.test(text) && LOADER_SOURCE.test(text)) loaders.push(file.path);
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
+      // A notebook is code its reader runs cell by cell or all at once.
+      if (/\.ipynb$/i.test(file.path)) own.push(...notebookFindings(file.path, text));
       // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
       if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
       if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
