@@ -49,6 +49,7 @@ import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { goDecodedCommandFindings, goRunsComputedShell } from './go-decoded-tables.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
 import { notebookFindings } from './notebook-findings.js';
+import { keySearchSend } from '../code/key-search-send.js';
 import { composerRuns, gemspecExtensions, rakeDefaultLines, scriptLanguageFindings, scriptLanguageOf, type ScriptRunContext } from './script-language-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -202,6 +203,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // Programs that write an agent's approvals off or point an LLM client at a relay; configuration that does
       // (agent configuration files have their own reading of `env`).
       if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
+      // Files searched for private keys and the matches posted to a host written in the code.
+      const keySearch = SOURCE_FILE.test(file.path) && !/\.(?:ya?ml|toml|css|scss|html?|sql)$/i.test(file.path) ? keySearchSend(text) : null;
+      if (keySearch !== null) own.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'code searches files for private keys and sends the matches to a fixed host', file: file.path, line: lineLocator(text)(keySearch.offset), evidence: keySearch.evidence }));
       if (SETTINGS_WRITER.test(file.path) && !example && MEMORY_FILE_IN_CODE.test(joinedPaths(text)) && WRITES.test(text)) {
         // A program that writes harmful standing orders (its own strings, or a committed file it names) into a memory file.
         const named = files.filter((f) => f.path !== file.path && /\.(?:md|txt|mdc|rules|prompt)$/i.test(f.path) && f.size <= 256 * 1024 && text.includes(f.path.slice(f.path.lastIndexOf('/') + 1)));
