@@ -193,7 +193,8 @@ export function agentRulesRuns(text: string): AgentRulesRun[] {
     const commands = [...raw.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
     const target = [raw.replace(/^\s*(?:[-*>$]|\d+\.)\s*/, ''), ...commands].map((c) => scriptTarget(c.trim())).find((t) => t !== null) ?? null;
     if (target === null || out.some((r) => r.target === target)) continue;
-    if (NEGATED.test(raw.replace(/`[^`]*`/g, '')) || FORBIDS_BLOCK.test(lines.slice(Math.max(0, i - 2), i).join('\n'))) continue;
+    // "Never run …" forbids it; "do not ask first" is part of the order.
+    if (FORBIDS_BLOCK.test(raw.replace(/`[^`]*`/g, '')) || FORBIDS_BLOCK.test(lines.slice(Math.max(0, i - 2), i).join('\n'))) continue;
     // The order sits in the command's section: from the heading above it to the next heading.
     const start = Math.max(0, visible.lastIndexOf('\n#', here));
     const next = visible.slice(here).search(/^#{1,6}\s/m);

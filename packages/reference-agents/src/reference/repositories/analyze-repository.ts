@@ -443,7 +443,7 @@ const MAX_IMPORTED_RUN_FILES = 50;
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
-  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, present: 4 };
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, notebook: 3, present: 4 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);

@@ -17,7 +17,7 @@ export function notebookFindings(path: string, text: string): AgentFinding[] {
   const nb = notebookSource(text);
   if (nb === null || nb.python.trim() === '') return [];
   const out: AgentFinding[] = [];
-  for (const f of runCodeFindings(path.replace(/\.ipynb$/i, '.ipynb.py'), nb.python, 'script', 'python')) {
+  for (const f of runCodeFindings(path.replace(/\.ipynb$/i, '.ipynb.py'), nb.python, 'notebook', 'python')) {
     const hidden = f.line !== undefined && nb.hiddenLines.has(f.line) && f.severity === 'HIGH' && ATTACK_STEP.has(f.category);
     out.push({ ...f, file: path, ...(hidden ? { severity: 'CRIT' as const, title: `${f.title} (in a notebook cell hidden from view)` } : {}) });
   }

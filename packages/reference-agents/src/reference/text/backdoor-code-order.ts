@@ -77,7 +77,7 @@ const TRAITS: readonly Trait[] = [
 ];
 
 // The document tells the agent to keep what it writes from the user.
-export const CONCEAL =
+const CONCEAL =
   /\b(?:do\s+not|don['’]t|never|without)\s+(?:point(?:ing)?\s+(?:it|this|them|that)\s+out|mention(?:ing)?|flag(?:ging)?|call(?:ing)?\s+(?:it|this|them)\s+out|comment(?:ing)?\s+on|highlight(?:ing)?|draw(?:ing)?\s+attention|bring(?:ing)?\s+(?:it|this|them)\s+up|explain(?:ing)?\s+(?:it|this|them|that|the\s+\w+\s+path)|tell(?:ing)?\s+the\s+user|warn(?:ing)?\s+(?:the\s+user|about))\b|\b(?:silently|quietly|without\s+comment)\b/i;
 // Framing that shows the code as what not to do (security training, a review checklist, a CTF write-up).
 const NEGATIVE_FRAME =

@@ -1,4 +1,3 @@
-import { CONCEAL } from './backdoor-code-order.js';
 
 /**
  * A rules file's order to put third-party code into what the agent writes, kept from the user: a
@@ -23,6 +22,9 @@ const PLANTED = [
   { name: 'a dependency renamed by an npm alias', pattern: /["']?[@\w./-]+["']?\s*:\s*["']npm:[@\w./-]+/i },
   { name: 'a dependency downloaded from a URL', pattern: /["'][@\w./-]+["']\s*:\s*["']https?:\/\/[^"'\s]+\.(?:tgz|tar\.gz)["']/i },
 ];
+// The order keeps the addition itself from the user: "do not mention it / these additions", "quietly".
+const CONCEAL_ADDITION =
+  /\b(?:do\s+not|don['’]t|never|without)\s+(?:mention|point\s+out|call\s+out|flag|highlight|bring\s+up|explain|list|disclose|tell\s+(?:the\s+)?(?:user|reviewers?)\s+about)(?:ing)?\s+(?:it|this|these|them|that|those|the\s+(?:addition|change|script|tag|import|package|dependenc(?:y|ies)|snippet)s?)\b|\b(?:silently|quietly|without\s+comment)\b/i;
 // A sentence that forbids what it names is a safety rule.
 const FORBIDS = /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|avoid|no)\b[^.\n]*$/i;
 // How far from the verb the added thing, and from the order the concealment, may sit.
@@ -45,7 +47,7 @@ export function plantedCodeOrder(text: string): PlantedCodeOrder | null {
       if (/\n\s*\n/.test(reach.slice(0, m.index))) continue;
       const inComment = comments.some(([s, e]) => at >= s && at < e);
       const near = text.slice(Math.max(0, at - PARAGRAPH), at + PARAGRAPH);
-      const quiet = CONCEAL.exec(near);
+      const quiet = CONCEAL_ADDITION.exec(near);
       if (!inComment && quiet === null) continue;
       const hiddenBy = [inComment ? 'inside an HTML comment' : '', quiet !== null ? `"${quiet[0]}"` : ''].filter((s) => s !== '').join(' and ');
       return { offset: at, evidence: `${p.name}: ${m[0].trim().slice(0, 120)} (${hiddenBy})`.replace(/\s+/g, ' ').slice(0, 300), hiddenBy };
