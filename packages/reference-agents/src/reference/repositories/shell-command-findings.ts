@@ -193,7 +193,7 @@ export function expandLoopLists(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     let j = i;
     while (/\\\s*$/.test(lines[i]!) && j + 1 < lines.length && lines[i]!.length <= 8000) {
-      lines[i] = `${lines[i]!.replace(/\\\s*$/, '')} ${lines[++j]!.trim()}`;
+      lines[i] = `${lines[i]!.replace(/\s*\\\s*$/, '')} ${lines[++j]!.trim()}`;
       lines[j] = '';
     }
     i = j;
@@ -203,7 +203,7 @@ export function expandLoopLists(text: string): string {
   const loop = /\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;\n]+?)\s*(?:;|\n)\s*do\b([\s\S]*?)(?:^|[;\s])done\b/gm;
   joined = joined.replace(loop, (whole: string, name: string, words: string, body: string) => {
     if (words.length > 4000 || body.trim() === '') return whole;
-    const list = words.trim().replace(/["']/g, '');
+    const list = words.trim().replace(/["']/g, '').split(/\s+/).join(' ');
     const expanded = body.replace(new RegExp(String.raw`\$\{?${name}\}?(?!\w)`, 'g'), list);
     return whole.replace(body, () => expanded);
   });
