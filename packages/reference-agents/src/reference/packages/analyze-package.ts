@@ -16,6 +16,8 @@ import { resultFromFindings } from '../common/score-findings.js';
 import { EVAL_CALLEE, PLANTED_CODE, TELEMETRY_OPT_OUT, codeFindings, networkCall, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
+import { PYTHON_DEPENDENCY_FILE, pythonUrlDependencyFindings } from './python-url-dependencies.js';
+import { indexConfigFindings } from '../repositories/index-config-findings.js';
 import { metadataName, packageLayout } from './package-manifest.js';
 import { expandShellVariables } from '../repositories/shell-command-findings.js';
 import { commandSignals, shellPackagePatch } from './shell-command.js';
@@ -394,6 +396,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   findings.push(...(await capabilityJudgement(parsedModules, autoRun, identity, readmeHosts, byPath)));
   if (unread > 0) findings.push(referenceFinding({ category: 'metadata', severity: 'LOW', title: 'Package too large to read in full', file: layout.kind === 'npm' ? 'package.json' : (codeOrder[0]?.[0] ?? '.'), evidence: `${unread} code files past ${MAX_SCANNED_TOTAL / 1024 / 1024} MiB not read` }));
   if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
+  // A Python package's dependencies taken from a URL, or from an index, on a host that is not the registry's.
+  if (layout.ecosystem === 'pypi' && options.startupSplitOnly !== true) findings.push(...(await pythonDependencySourceFindings(byPath, metadataText)));
   // Another track's agent asks only for the startup theft split across modules (an MCP server's code).
   if (options.startupSplitOnly === true) return resultFromFindings(findings.filter((f) => CROSS_MODULE_TITLES.has(f.title)));
   return resultFromFindings(findings);
@@ -481,6 +485,23 @@ function entryPoints(manifest: Record<string, unknown> | null, exists: (path: st
   add(manifest.browser);
   if (withBin) add(manifest.bin);
   add(manifest.exports);
+  return out;
+}
+
+/**
+ * Where a Python package's dependencies come from, read from the files that declare them at the package's
+ * top (setup.py, setup.cfg, pyproject.toml, requirements files) and a built package's `Requires-Dist`.
+ */
+async function pythonDependencySourceFindings(byPath: Map<string, ArtifactFile>, metadataText: string | null): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  if (metadataText !== null) out.push(...pythonUrlDependencyFindings('PKG-INFO', metadataText.split('\n').filter((l) => /^Requires-Dist:/i.test(l)).join('\n')));
+  for (const [rel, file] of byPath) {
+    if (rel.includes('/') || !PYTHON_DEPENDENCY_FILE.test(rel) || file.size > 256 * 1024) continue;
+    const text = await readArtifactText(file);
+    if (text === null) continue;
+    out.push(...pythonUrlDependencyFindings(rel, text));
+    out.push(...indexConfigFindings(rel, text).map((f) => ({ ...f, title: f.title.replace(/^repository /, 'package ') })));
+  }
   return out;
 }
 

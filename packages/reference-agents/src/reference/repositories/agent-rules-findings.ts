@@ -10,6 +10,7 @@ import { CONTEXT_INJECTION } from '../text/context-injection.js';
 import { approvalInstructionFindings } from '../skills/agent-action-findings.js';
 import { destructiveOrder, narrowedDestruction } from '../text/destructive-orders.js';
 import { referenceFinding } from '../common/reference-finding.js';
+import { scriptTarget } from './build-hook-findings.js';
 
 /**
  * Files a coding agent reads as standing instructions when it works in the repository: Cursor,
@@ -47,7 +48,7 @@ export const AGENT_RULES: readonly PhraseRule[] = [
     severity: 'HIGH',
     title: 'instruction to add a remote script or backdoor to the code the agent writes',
     pattern:
-      /\b(?:add|insert|include|inject|append|embed|put|place)\b[^\n]{0,160}?<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/|\b(?:add|insert|include|inject|append|embed)\b[^.\n]{0,80}?\b(?:backdoor|reverse\s+shell|keylogger|credential\s+harvest\w*)\b/i,
+      /\b(?:add|insert|include|inject|append|embed|put|place)\b(?:(?!\n[ \t]*\n)[\s\S]){0,160}?<script\b[^>]*\bsrc\s*=\s*["']?(?:https?:)?\/\/|\b(?:add|insert|include|inject|append|embed)\b[^.\n]{0,80}?\b(?:backdoor|reverse\s+shell|keylogger|credential\s+harvest\w*)\b/i,
   },
   {
     id: 'skip-confirmation',
@@ -163,6 +164,42 @@ function fencedScriptFindings(path: string, visible: string, index: LineIndex): 
     out.push(...shellScriptFindings(body, { file: path, where: 'agent instructions', automatic }).map(shift));
     const send = shellSecretSendFinding(path, body, 'agent instructions', automatic);
     if (send !== null) out.push(shift(send));
+  }
+  return out;
+}
+
+/** A repository script a rules file names to run, and whether it orders it run unasked. */
+export interface AgentRulesRun {
+  target: string;
+  automatic: boolean;
+}
+
+/**
+ * The repository scripts a rules file tells the agent to run (`./tools/refresh.sh`, `node scripts/x.mjs`,
+ * in a command block, in backticks or in a sentence). An agent follows a standing order ("always, at the
+ * start of every session, you don't need to ask") without its user reading the script: such a script
+ * runs by itself as surely as a git hook does. A line or a lead-in that forbids running it names no run.
+ */
+export function agentRulesRuns(text: string): AgentRulesRun[] {
+  const visible = revealHiddenText(text);
+  const out: AgentRulesRun[] = [];
+  const lines = visible.split('\n');
+  let offset = 0;
+  for (let i = 0; i < lines.length && out.length < 20; i++) {
+    const raw = lines[i]!;
+    const here = offset;
+    offset += raw.length + 1;
+    if (raw.length > 2000 || !/\.(?:sh|m?[jt]s|c[jt]s|py)\b|(?:^|[\s`])\.\/[\w.-]+\//.test(raw)) continue;
+    const commands = [...raw.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+    const target = [raw.replace(/^\s*(?:[-*>$]|\d+\.)\s*/, ''), ...commands].map((c) => scriptTarget(c.trim())).find((t) => t !== null) ?? null;
+    if (target === null || out.some((r) => r.target === target)) continue;
+    // "Never run …" forbids it; "do not ask first" is part of the order.
+    if (FORBIDS_BLOCK.test(raw.replace(/`[^`]*`/g, '')) || FORBIDS_BLOCK.test(lines.slice(Math.max(0, i - 2), i).join('\n'))) continue;
+    // The order sits in the command's section: from the heading above it to the next heading.
+    const start = Math.max(0, visible.lastIndexOf('\n#', here));
+    const next = visible.slice(here).search(/^#{1,6}\s/m);
+    const section = visible.slice(start, next === -1 ? visible.length : here + next);
+    out.push({ target, automatic: STANDING_ORDER.test(section) });
   }
   return out;
 }

@@ -1,13 +1,14 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { linkArtifactConstants } from '../common/linked-constants.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
+import { plantedCodeOrder } from '../text/planted-code-order.js';
 import { lockfileFormatOf } from '@vigil/lockfiles';
 import type { AnalyzeInput, TrackAnalyzer } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { resultFromFindings } from '../common/score-findings.js';
 import { actionFindings, isActionPath } from './action-findings.js';
 import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js';
-import { agentRulesFindings, isAgentRulesPath } from './agent-rules-findings.js';
+import { agentRulesFindings, agentRulesRuns, isAgentRulesPath } from './agent-rules-findings.js';
 import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
@@ -19,6 +20,7 @@ import { MARKDOWN_DOC, markdownCommentFindings } from './markdown-comment-findin
 import { lockfileFindings, type KnownPackageLookup } from './lockfile-findings.js';
 import { configuredRegistryHosts } from './stray-registry-hosts.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
+import { PYTHON_DEPENDENCY_FILE, pythonUrlDependencyFindings } from '../packages/python-url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
@@ -47,6 +49,8 @@ import { lineLocator } from '../text/line-locator.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { goDecodedCommandFindings, goRunsComputedShell } from './go-decoded-tables.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
+import { notebookFindings } from './notebook-findings.js';
+import { keySearchSend } from '../code/key-search-send.js';
 import { composerRuns, gemspecExtensions, rakeDefaultLines, scriptLanguageFindings, scriptLanguageOf, type ScriptRunContext } from './script-language-findings.js';
 
 export interface RepositoryAnalyzerOptions {
@@ -150,6 +154,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         findings.push(...lockfileFindings(file.path, text, options.knownPackages, registryHosts));
         // A requirements file also says where pip takes packages from (`--extra-index-url`).
         findings.push(...(isExamplePath(file.path) ? lowered(indexConfigFindings(file.path, text)) : indexConfigFindings(file.path, text)));
+        if (!isExamplePath(file.path) && PYTHON_DEPENDENCY_FILE.test(file.path)) findings.push(...pythonUrlDependencyFindings(file.path, text).filter((f) => f.severity !== 'MED'));
         continue;
       }
       const example = isExamplePath(file.path);
@@ -158,6 +163,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (hijack !== null) findings.push(hijack);
       const ownManifest = !example && OWN_MANIFEST.test(file.path);
       if (ownManifest) findings.push(...manifestUrlDependencies(file.path, text));
+      // A Python project's dependencies from a URL on a foreign or look-alike host (code hosts are how forks are pinned).
+      if (!example && PYTHON_DEPENDENCY_FILE.test(file.path)) findings.push(...pythonUrlDependencyFindings(file.path, text).filter((f) => f.severity !== 'MED'));
       if (workflow) {
         const scanned = scanWorkflow(file.path, text);
         findings.push(...scanned.findings);
@@ -172,9 +179,18 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       }
       if (isAgentRulesPath(file.path)) {
         own.push(...agentRulesFindings(file.path, text, false));
+        // Scripts the rules file has the agent run: from the checkout's root (the agent's working directory) or beside the rules file.
+        const rulesDir = file.path.startsWith('.') || !file.path.includes('/') ? '' : file.path.slice(0, file.path.lastIndexOf('/') + 1);
+        if (!example) for (const run of agentRulesRuns(text)) {
+          const target = [run.target, `${rulesDir}${run.target}`].find((p) => byPath.has(p));
+          if (target !== undefined) queue(target, run.automatic ? 'automatic' : 'script');
+        }
         // Code the rules file has the agent write with an authentication bypass, unsigned tokens or the environment served.
         const backdoor = backdoorCodeOrder(text);
         if (backdoor !== null) own.push(referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'rules file has the agent write a backdoor into the user’s code' : 'rules file has the agent write code that weakens authentication or exposes secrets', file: file.path, line: lineLocator(text)(backdoor.offset), evidence: backdoor.evidence }));
+        // Outside code the rules file has the agent put in the user's pages or dependencies, kept from the user.
+        const planted = plantedCodeOrder(text);
+        if (planted !== null) own.push(referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'rules file has the agent add outside code to the project and keep it from the user', file: file.path, line: lineLocator(text)(planted.offset), evidence: planted.evidence }));
         own.push(...agentSettingsFindings(file.path, text, 'document'));
         // A rules file that has the agent copy text or a committed file into its memory: judged by what is planted.
         own.push(...(await plantFindings(file.path, text, byPath)));
@@ -188,6 +204,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // Programs that write an agent's approvals off or point an LLM client at a relay; configuration that does
       // (agent configuration files have their own reading of `env`).
       if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
+      // Files searched for private keys and the matches posted to a host written in the code.
+      const keySearch = SOURCE_FILE.test(file.path) && !/\.(?:ya?ml|toml|css|scss|html?|sql)$/i.test(file.path) ? keySearchSend(text) : null;
+      if (keySearch !== null) own.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'code searches files for private keys and sends the matches to a fixed host', file: file.path, line: lineLocator(text)(keySearch.offset), evidence: keySearch.evidence }));
       if (SETTINGS_WRITER.test(file.path) && !example && MEMORY_FILE_IN_CODE.test(joinedPaths(text)) && WRITES.test(text)) {
         // A program that writes harmful standing orders (its own strings, or a committed file it names) into a memory file.
         const named = files.filter((f) => f.path !== file.path && /\.(?:md|txt|mdc|rules|prompt)$/i.test(f.path) && f.size <= 256 * 1024 && text.includes(f.path.slice(f.path.lastIndexOf('/') + 1)));
@@ -227,7 +246,10 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         const build = buildFileFindings(file.path, text, buildKind);
         own.push(...build.findings);
         const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/') + 1) : '';
-        if (!example) for (const path of build.runs) queue(`${dir}${path}`, 'automatic');
+        // Git runs a hook from the top of the work tree (`.husky/pre-commit` saying `node scripts/x.cjs` runs
+        // the root's scripts/x.cjs), a manifest's scripts from the manifest's folder: a hook's target is tried at the root too.
+        const roots = buildKind === 'git-hook' ? ['', dir] : [dir];
+        if (!example) for (const path of build.runs) queue(roots.map((r) => `${r}${path}`).find((p) => byPath.has(p)) ?? `${dir}${path}`, 'automatic');
         // The checkout's own manifests only (root and workspace packages), not a vendored or nested project's.
         if (ownManifest) for (const path of build.userRuns) queue(`${dir}${path}`, 'script');
       }
@@ -259,6 +281,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       }
       if (!example && CODE_FILE.test(file.path) && file.size <= MAX_LOADER_BYTES && loaders.length < MAX_LOADER_FILES && LOADER_RUNS.test(text) && LOADER_SOURCE.test(text)) loaders.push(file.path);
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
+      // A notebook is code its reader runs cell by cell or all at once.
+      if (/\.ipynb$/i.test(file.path)) own.push(...notebookFindings(file.path, text));
       // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
       if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
       if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
@@ -422,7 +446,7 @@ const MAX_IMPORTED_RUN_FILES = 50;
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
 async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
   const out: AgentFinding[] = [];
-  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, present: 4 };
+  const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, notebook: 3, present: 4 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
   const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);

@@ -1,5 +1,6 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
+import { imitatedRegistry } from './lookalike-host.js';
 
 // The public registries and the well-known extra indexes of scientific Python (the skills agent's list).
 const KNOWN_INDEX_HOST = /^(?:pypi\.org|files\.pythonhosted\.org|pypi\.python\.org|download\.pytorch\.org|pypi\.nvidia\.com|pypi\.ngc\.nvidia\.com|data\.pyg\.org|registry\.npmjs\.org|registry\.yarnpkg\.com|registry\.npmjs\.com|localhost|127\.0\.0\.1|\[::1\])$/i;
@@ -37,6 +38,8 @@ const anonymous = (url: string) => /^http:\/\//i.test(url) || /^https?:\/\/(?:\d
  *   a named host (a company mirror), HIGH over plain http or a bare IP address.
  * - `--trusted-host` / `trusted-host =` of a host that is not local: pip stops checking its
  *   certificate: MED.
+ * - Any index (extra or replacing) on a host that imitates a registry's name (`lookalike-host.ts`):
+ *   CRIT, the top.gg campaign's look-alike PyPI mirror (Checkmarx, March 2024).
  */
 export function indexConfigFindings(path: string, text: string): AgentFinding[] {
   const kind = indexConfigKind(path);
@@ -48,6 +51,9 @@ export function indexConfigFindings(path: string, text: string): AgentFinding[] 
   const judge = (option: string, url: string, at: number, evidence: string) => {
     const host = hostOf(url);
     if (host === null || KNOWN_INDEX_HOST.test(host)) return;
+    // An index on a host spelled like a registry's (`pypi.pythonhosted-cdn.org`) is no company mirror: it serves an attacker's builds of ordinary packages.
+    const imitated = imitatedRegistry(host);
+    if (imitated !== null) return push('CRIT', `repository installs packages from an index on a host imitating ${imitated}`, at, evidence);
     if (/extra/i.test(option)) push('HIGH', 'repository installs packages from an extra index beside the public registry (dependency confusion)', at, evidence);
     else push(anonymous(url) ? 'HIGH' : 'MED', anonymous(url) ? 'repository installs every package from a plain-HTTP or bare-IP index' : 'repository installs every package from another index than the public registry', at, evidence);
   };
@@ -62,7 +68,8 @@ export function indexConfigFindings(path: string, text: string): AgentFinding[] 
           const host = value.replace(/^https?:\/\//, '').replace(/[:/].*$/, '').toLowerCase();
           if (!KNOWN_INDEX_HOST.test(host)) push('MED', 'repository turns off TLS checks for a package index (trusted-host)', m.index, m[0]);
         } else if (/find/i.test(name)) {
-          if (/^https?:\/\//i.test(value) && anonymous(value)) push('HIGH', 'repository installs every package from a plain-HTTP or bare-IP index', m.index, m[0]);
+          if (/^https?:\/\//i.test(value) && imitatedRegistry(hostOf(value) ?? '') !== null) judge(name, value, m.index, m[0]);
+          else if (/^https?:\/\//i.test(value) && anonymous(value)) push('HIGH', 'repository installs every package from a plain-HTTP or bare-IP index', m.index, m[0]);
         } else judge(name, value, m.index, m[0]);
       }
     }

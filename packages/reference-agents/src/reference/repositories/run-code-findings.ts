@@ -18,7 +18,7 @@ export const PY_CODE = /\.py$/i;
 export type CodeLanguage = 'shell' | 'javascript' | 'python';
 
 /** Why a file's code runs without anyone reading it first. */
-export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test' | 'script' | 'present';
+export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test' | 'script' | 'present' | 'notebook';
 
 const WHY: Readonly<Record<RunReason, string>> = {
   action: 'code of a GitHub Action this repository publishes (runs in CI with the caller’s secrets)',
@@ -28,6 +28,7 @@ const WHY: Readonly<Record<RunReason, string>> = {
   test: 'test setup code (runs whenever the tests run: conftest.py, Jest/Vitest setup files)',
   script: 'code the project tells its user to run (its start, dev, serve or test script, or a command its README gives)',
   present: 'code in the checkout that nothing runs by itself yet, with a loader\'s shape',
+  notebook: 'code cells of a notebook (run cell by cell or with Run All)',
 };
 
 // What a packages-agent finding is in a repository: the same evidence, judged as code that runs on a

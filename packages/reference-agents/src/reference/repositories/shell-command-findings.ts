@@ -182,8 +182,36 @@ export function shellScriptFindings(text: string, ctx: Omit<ShellContext, 'line'
   return shim === null ? credentialUploadFindings(text, ctx) : [shim, ...credentialUploadFindings(text, ctx)];
 }
 
+/**
+ * The script with each command continued over several lines (`\\` at the end) written on its first
+ * line (the continuation lines left empty, so line numbers hold), and the variable of a `for V in
+ * a b c; do … done` loop replaced in the loop's body by the words it takes: `for f in ~/.ssh/id_rsa
+ * ~/.npmrc; do cat "$f"; done` reads as the files it reads.
+ */
+export function expandLoopLists(text: string): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let j = i;
+    while (/\\\s*$/.test(lines[i]!) && j + 1 < lines.length && lines[i]!.length <= 8000) {
+      lines[i] = `${lines[i]!.replace(/\s*\\\s*$/, '')} ${lines[++j]!.trim()}`;
+      lines[j] = '';
+    }
+    i = j;
+  }
+  let joined = lines.join('\n');
+  if (!/\bfor\s+[A-Za-z_]\w*\s+in\b/.test(joined)) return joined;
+  const loop = /\bfor\s+([A-Za-z_]\w*)\s+in\s+([^;\n]+?)\s*(?:;|\n)\s*do\b([\s\S]*?)(?:^|[;\s])done\b/gm;
+  joined = joined.replace(loop, (whole: string, name: string, words: string, body: string) => {
+    if (words.length > 4000 || body.trim() === '') return whole;
+    const list = words.trim().replace(/["']/g, '').split(/\s+/).join(' ');
+    const expanded = body.replace(new RegExp(String.raw`\$\{?${name}\}?(?!\w)`, 'g'), list);
+    return whole.replace(body, () => expanded);
+  });
+  return joined;
+}
+
 function credentialUploadFindings(original: string, ctx: Omit<ShellContext, 'line'>): AgentFinding[] {
-  const text = homeRelativeCredentials(original);
+  const text = homeRelativeCredentials(expandLoopLists(original));
   const collect = COLLECTS_CREDENTIALS.exec(text);
   const upload = collect ? UPLOADS_FILE.exec(text.slice(collect.index)) : null;
   if (!collect || !upload) return [];

@@ -1,0 +1,2 @@
+def iou(a, b):
+    return 0.0

@@ -1,0 +1,3 @@
+from .scan import prime
+
+prime()
