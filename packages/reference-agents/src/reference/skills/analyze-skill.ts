@@ -36,6 +36,7 @@ import { MEMORY_FILE_IN_CODE, MEMORY_TARGET, plantedHarm, stringLiterals } from 
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
+import { scanWorkflow } from '../repositories/workflow-findings.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
@@ -96,6 +97,16 @@ function echoesResponse(text: string, language: string): boolean {
     if (new RegExp(`\\b(?:print|sys\\.stdout(?:\\.buffer)?\\.write|console\\.log|process\\.stdout\\.write)\\s*\\(\\s*(?:await\\s+)?${name}\\b(?:\\.decode\\([^)]*\\))?\\s*\\)`).test(text.slice(m.index))) return true;
   }
   return false;
+}
+// A GitHub Actions workflow by content: top-level `on:` and `jobs:`, and steps that run or use something.
+const WORKFLOW_SHAPE = /^(?:on|"on"|'on'):/m;
+
+/** The secret-exposing and code-running findings of a workflow a skill ships, named as the skill's template. */
+function shippedWorkflowFindings(path: string, text: string): AgentFinding[] {
+  if (!/^jobs:/m.test(text) || !/^\s+(?:-\s+)?(?:run|uses):/m.test(text) || text.length > 256 * 1024) return [];
+  return scanWorkflow(path, text).findings
+    .filter((f) => (f.category === 'credential_exposure' || f.category === 'remote_code_execution') && (f.severity === 'HIGH' || f.severity === 'CRIT'))
+    .map((f) => ({ ...f, title: `CI workflow the skill ships: ${f.title}` }));
 }
 const FENCED_BLOCK = /^(?:```|~~~)[^\n]*\n([\s\S]*?)^(?:```|~~~)\s*$/gm;
 
@@ -386,6 +397,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (hooks !== null) globalHooks.push(hooks);
     } else if (shipped && CONFIG.test(file.path)) {
       findings.push(...agentSettingsFindings(file.path, text, 'config'));
+      // A GitHub Actions workflow the skill ships (a CI template the agent copies into the user's repository, wherever
+      // it sits in the skill): it runs there with that repository's secrets, so its secret-handling steps are judged
+      // as the repository track judges a workflow; only the steps that expose secrets or run fetched code count.
+      if (WORKFLOW_SHAPE.test(text) && /\.ya?ml$/i.test(file.path)) findings.push(...shippedWorkflowFindings(file.path, text));
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is
