@@ -37,6 +37,7 @@ import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
 import { scanWorkflow } from '../repositories/workflow-findings.js';
+import { browserSkimmerFinding } from './browser-skimmer.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
@@ -391,6 +392,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (dns !== null) findings.push(dns);
       const shim = privilegedShimFinding(file.path, text, 'script');
       if (shim !== null) findings.push(shim);
+      // Browser code the agent pastes into the pages it builds: what the site's visitors type, sent away.
+      const skimmer = language === 'javascript' || language === 'typescript' ? browserSkimmerFinding(file.path, text) : null;
+      if (skimmer !== null) findings.push(skimmer);
       const bomb = logicBombFinding(file.path, text, language, 'script');
       if (bomb !== null) findings.push(bomb);
       const hooks = globalGitHooksFinding(file.path, text, 'script');
