@@ -36,7 +36,7 @@ import { MEMORY_FILE_IN_CODE, MEMORY_TARGET, plantedHarm, stringLiterals } from 
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
-import { scanWorkflow } from '../repositories/workflow-findings.js';
+import { FAMILIAR_API_HOSTS, scanWorkflow } from '../repositories/workflow-findings.js';
 import { browserSkimmerFinding } from './browser-skimmer.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
@@ -107,7 +107,26 @@ function shippedWorkflowFindings(path: string, text: string): AgentFinding[] {
   if (!/^jobs:/m.test(text) || !/^\s+(?:-\s+)?(?:run|uses):/m.test(text) || text.length > 256 * 1024) return [];
   return scanWorkflow(path, text).findings
     .filter((f) => (f.category === 'credential_exposure' || f.category === 'remote_code_execution') && (f.severity === 'HIGH' || f.severity === 'CRIT'))
-    .map((f) => ({ ...f, title: `CI workflow the skill ships: ${f.title}` }));
+    .map((f) => ({ ...f, title: `CI workflow the skill ships: ${f.title}` }))
+    .concat(everySecretSentAway(path, text));
+}
+
+/**
+ * Every secret serialised (`toJSON(secrets)`) in a step of a shipped workflow that also sends a request to a
+ * host no familiar service owns, however the value gets there (a pipe, a file written then uploaded): the
+ * template hands the user's whole secret store to that host on every run (CRIT).
+ */
+function everySecretSentAway(path: string, text: string): AgentFinding[] {
+  for (const m of text.matchAll(/toJSON\(\s*secrets\s*\)/gi)) {
+    const stepStart = text.lastIndexOf('\n', text.slice(0, m.index).search(/\n\s*-\s+(?:name|uses|run|if|env):[^\n]*(?![\s\S]*\n\s*-\s+(?:name|uses|run|if|env):)/) + 1);
+    const rest = text.slice(m.index);
+    const next = rest.slice(1).search(/\n\s*-\s+(?:name|uses|run):/);
+    const step = text.slice(Math.max(0, stepStart), m.index + (next < 0 ? rest.length : next + 1));
+    const send = /\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|nc|ncat)\b[^\n]*?(?:https?:)?\/\/([\w-]+(?:\.[\w-]+)+)/.exec(step);
+    if (send === null || FAMILIAR_API_HOSTS.test(send[1] as string)) continue;
+    return [referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'CI workflow the skill ships sends every secret to an unfamiliar host', file: path, line: lineLocator(text)(m.index), evidence: `${m[0]} … ${send[0]}`.slice(0, 300) })];
+  }
+  return [];
 }
 const FENCED_BLOCK = /^(?:```|~~~)[^\n]*\n([\s\S]*?)^(?:```|~~~)\s*$/gm;
 

@@ -74,7 +74,7 @@ const DOTENV_WORD = /(?:^|[/\\])\.env(?:\.[\w-]+|\*|\.\*)?$/;
 // An upload that reads its body from standard input (`curl --data-binary @-`, `curl -T -`, `-F f=@-`, `nc host port`, `wget --post-file=-`).
 const UPLOAD_STDIN = /\|\s*(?:curl|wget)\b[^|\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@-|\s(?:-T|--upload-file)\s*=?\s*["']?-(?=["'\s]|$)|--post-file=?\s*-(?=\s|$))|\|\s*n(?:c|cat)\s+[^|\n]*\d/;
 // An upload's body named as a file: what `@path`, `-T path` or `--post-file path` sends.
-const UPLOAD_FILE = /\b(?:curl|wget)\b[^|\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@|\s(?:-T|--upload-file|--post-file)\s*=?\s*["']?)([^\s"';|&@-][^\s"';|&]*)/g;
+const UPLOAD_FILE = /(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@|\s(?:-T|--upload-file|--post-file)\s*=?\s*["']?)([^\s"';|&@-][^\s"';|&]*)/g;
 // A file written from what a command read: an archive (`tar czf OUT …`, `zip OUT …`), a copy, a redirection.
 const WRITES_FROM = /\btar\s+-?[a-zA-Z]*f\s+["']?([^\s"';|&-][^\s"';|&]*)|\b(?:zip|7z\s+a)\s+(?:-\S+\s+)*["']?([^\s"';|&-][^\s"';|&]*)|\b(?:cp|mv)\s+(?:-\S+\s+)*[^\s;|&<>]+\s+["']?([^\s"';|&]+)|>\s*["']?([^\s"';|&>]+)/;
 
@@ -102,7 +102,7 @@ function dotenvSent(lines: readonly string[]): ScriptFact[] {
     const words = (l: string) => l.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
     const stdin = UPLOAD_STDIN.exec(line);
     if (stdin !== null && words(line.slice(0, stdin.index)).some((w) => DOTENV_WORD.test(w)) && awayHost(line)) return [{ kind: 'dotenv-sent', line: i + 1, evidence: line.slice(0, 300) }];
-    for (const m of line.matchAll(UPLOAD_FILE)) {
+    for (const m of /\b(?:curl|wget)\b/.test(line) ? line.matchAll(UPLOAD_FILE) : []) {
       const named = (m[1] as string).replace(/^\.\//, '');
       const bundle = bundles.find((b) => baseName(b.name) === baseName(named));
       if ((DOTENV_WORD.test(named) || bundle !== undefined) && awayHost(line)) return [{ kind: 'dotenv-sent', line: i + 1, evidence: (bundle === undefined ? line : `${bundle.text} … ${line}`).slice(0, 300) }];

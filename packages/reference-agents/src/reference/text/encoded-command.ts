@@ -84,7 +84,7 @@ export function decodedTexts(token: string): string[] {
 /** A line with each `$name` / `${name}` that the script assigns a long literal once replaced by that literal. */
 function withAssignedLiterals(line: string, script: string): string {
   return line.replace(/\$\{?([A-Za-z_]\w*)\}?/g, (ref, name: string) => {
-    const assigned = [...script.matchAll(new RegExp(String.raw`^\s*(?:\$|export\s+|local\s+|readonly\s+)?${name}\s*=\s*(["']?)([A-Za-z0-9+/=_\\x-]{16,20000})\1\s*;?\s*$`, 'gm'))];
+    const assigned = [...script.matchAll(new RegExp(String.raw`^\s*(?:\$\{${name}\}|(?:\$|export\s+|local\s+|readonly\s+)?${name})\s*=\s*(["']?)([A-Za-z0-9+/=_\\x-]{16,20000})\1\s*;?\s*$`, 'gm'))];
     return assigned.length === 1 ? ` ${assigned[0]![2]} ` : ref;
   });
 }
