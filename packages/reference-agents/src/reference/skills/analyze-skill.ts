@@ -36,6 +36,8 @@ import { MEMORY_FILE_IN_CODE, MEMORY_TARGET, plantedHarm, stringLiterals } from 
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { indexConfigFindings, indexConfigKind } from '../repositories/index-config-findings.js';
+import { FAMILIAR_API_HOSTS, scanWorkflow } from '../repositories/workflow-findings.js';
+import { browserSkimmerFinding } from './browser-skimmer.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
@@ -96,6 +98,35 @@ function echoesResponse(text: string, language: string): boolean {
     if (new RegExp(`\\b(?:print|sys\\.stdout(?:\\.buffer)?\\.write|console\\.log|process\\.stdout\\.write)\\s*\\(\\s*(?:await\\s+)?${name}\\b(?:\\.decode\\([^)]*\\))?\\s*\\)`).test(text.slice(m.index))) return true;
   }
   return false;
+}
+// A GitHub Actions workflow by content: top-level `on:` and `jobs:`, and steps that run or use something.
+const WORKFLOW_SHAPE = /^(?:on|"on"|'on'):/m;
+
+/** The secret-exposing and code-running findings of a workflow a skill ships, named as the skill's template. */
+function shippedWorkflowFindings(path: string, text: string): AgentFinding[] {
+  if (!/^jobs:/m.test(text) || !/^\s+(?:-\s+)?(?:run|uses):/m.test(text) || text.length > 256 * 1024) return [];
+  return scanWorkflow(path, text).findings
+    .filter((f) => (f.category === 'credential_exposure' || f.category === 'remote_code_execution') && (f.severity === 'HIGH' || f.severity === 'CRIT'))
+    .map((f) => ({ ...f, title: `CI workflow the skill ships: ${f.title}` }))
+    .concat(everySecretSentAway(path, text));
+}
+
+/**
+ * Every secret serialised (`toJSON(secrets)`) in a step of a shipped workflow that also sends a request to a
+ * host no familiar service owns, however the value gets there (a pipe, a file written then uploaded): the
+ * template hands the user's whole secret store to that host on every run (CRIT).
+ */
+function everySecretSentAway(path: string, text: string): AgentFinding[] {
+  for (const m of text.matchAll(/toJSON\(\s*secrets\s*\)/gi)) {
+    const stepStart = text.lastIndexOf('\n', text.slice(0, m.index).search(/\n\s*-\s+(?:name|uses|run|if|env):[^\n]*(?![\s\S]*\n\s*-\s+(?:name|uses|run|if|env):)/) + 1);
+    const rest = text.slice(m.index);
+    const next = rest.slice(1).search(/\n\s*-\s+(?:name|uses|run):/);
+    const step = text.slice(Math.max(0, stepStart), m.index + (next < 0 ? rest.length : next + 1));
+    const send = /\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod|iwr|irm|nc|ncat)\b[^\n]*?(?:https?:)?\/\/([\w-]+(?:\.[\w-]+)+)/.exec(step);
+    if (send === null || FAMILIAR_API_HOSTS.test(send[1] as string)) continue;
+    return [referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'CI workflow the skill ships sends every secret to an unfamiliar host', file: path, line: lineLocator(text)(m.index), evidence: `${m[0]} … ${send[0]}`.slice(0, 300) })];
+  }
+  return [];
 }
 const FENCED_BLOCK = /^(?:```|~~~)[^\n]*\n([\s\S]*?)^(?:```|~~~)\s*$/gm;
 
@@ -380,12 +411,19 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (dns !== null) findings.push(dns);
       const shim = privilegedShimFinding(file.path, text, 'script');
       if (shim !== null) findings.push(shim);
+      // Browser code the agent pastes into the pages it builds: what the site's visitors type, sent away.
+      const skimmer = language === 'javascript' || language === 'typescript' ? browserSkimmerFinding(file.path, text) : null;
+      if (skimmer !== null) findings.push(skimmer);
       const bomb = logicBombFinding(file.path, text, language, 'script');
       if (bomb !== null) findings.push(bomb);
       const hooks = globalGitHooksFinding(file.path, text, 'script');
       if (hooks !== null) globalHooks.push(hooks);
     } else if (shipped && CONFIG.test(file.path)) {
       findings.push(...agentSettingsFindings(file.path, text, 'config'));
+      // A GitHub Actions workflow the skill ships (a CI template the agent copies into the user's repository, wherever
+      // it sits in the skill): it runs there with that repository's secrets, so its secret-handling steps are judged
+      // as the repository track judges a workflow; only the steps that expose secrets or run fetched code count.
+      if (WORKFLOW_SHAPE.test(text) && /\.ya?ml$/i.test(file.path)) findings.push(...shippedWorkflowFindings(file.path, text));
     }
     if (shipped && /\.json$/i.test(file.path)) findings.push(...scriptFactFindings(file.path, jsonCommandFacts(text), { subject: 'configured command', commandShapes: true, persistence: true }));
     // A plugin's MCP servers (`.mcp.json`, `mcpServers` of `.claude-plugin/plugin.json`) start when the plugin is

@@ -54,7 +54,10 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
   } else if (secret) {
     findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: `${s} reads credential files`, file, line: secret.line, evidence: secret.evidence }));
   }
-  const dotenv = facts.find((f) => f.kind === 'dotenv-path' && near(f) !== undefined);
+  // The file's bytes as a request's body to a host that is no familiar service: the secrets leave.
+  const dotenvSent = first('dotenv-sent');
+  if (dotenvSent) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} sends a .env file's contents to a remote host`, file, line: dotenvSent.line, evidence: dotenvSent.evidence }));
+  const dotenv = dotenvSent ? undefined : facts.find((f) => f.kind === 'dotenv-path' && near(f) !== undefined);
   const dotenvNetwork = near(dotenv);
   if (dotenv && dotenvNetwork && !(secret && near(secret))) {
     // Loading .env next to an API call is common; it weighs only with other signals.

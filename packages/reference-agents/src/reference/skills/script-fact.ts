@@ -6,6 +6,8 @@ export type ScriptFactKind =
   | 'secret-path'
   /** Names a dotenv file (`.env`, `.env.local`, …): secrets, but loading one is ordinary. */
   | 'dotenv-path'
+  /** Sends a `.env` file's contents to a host: piped into an upload, or named (or archived into a file that is named) as its body. */
+  | 'dotenv-sent'
   /** Serializes the whole environment. */
   | 'env-dump'
   /** Runs a shell command built from variable input. */

@@ -1,6 +1,7 @@
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, persistenceKind, type ScriptFact } from './script-fact.js';
 import { isExecutableMode } from './written-file.js';
 import { encodedCommandPayload } from '../text/encoded-command.js';
+import { FAMILIAR_API_HOSTS } from '../repositories/workflow-findings.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   // PowerShell's cradles (case does not matter to it): `IEX ((New-Object Net.WebClient).DownloadString(u))`, `iwr u | iex`.
@@ -48,6 +49,70 @@ const CARVED_RUN = new RegExp(
 );
 // A carve written to a file: `tail -c +N logo.png > /tmp/x.sh`.
 const CARVED_TO = new RegExp(String.raw`\b${CARVER}[^|\n>]*${DATA_FILE}[^>\n]*>\s*["']?([^\s"';|&]+)`, 'i');
+
+/**
+ * A command continued over lines (`\\` at the end in shell, a backtick in PowerShell) read as one line,
+ * at its first line's index; the continued lines are left empty so every index stays the file's.
+ * A pipeline split over lines (`tar … \\` / `| curl …`) is one flow.
+ */
+function joinContinued(lines: readonly string[]): string[] {
+  const out = [...lines];
+  for (let i = 0; i < out.length; i++) {
+    let j = i;
+    while (j + 1 < out.length && /(?:^|[^\\])(?:\\|\s`)\s*$/.test(out[i] as string) && (out[i] as string).length < 4000) {
+      j++;
+      out[i] = `${(out[i] as string).replace(/(?:\\|`)\s*$/, '')} ${(out[j] as string).trim()}`;
+      out[j] = '';
+    }
+    i = j;
+  }
+  return out;
+}
+
+// A dotenv file by name, glob included (`.env`, `.env.local`, `.env*`, `config/.env.production`).
+const DOTENV_WORD = /(?:^|[/\\])\.env(?:\.[\w-]+|\*|\.\*)?$/;
+// An upload that reads its body from standard input (`curl --data-binary @-`, `curl -T -`, `-F f=@-`, `nc host port`, `wget --post-file=-`).
+const UPLOAD_STDIN = /\|\s*(?:curl|wget)\b[^|\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@-|\s(?:-T|--upload-file)\s*=?\s*["']?-(?=["'\s]|$)|--post-file=?\s*-(?=\s|$))|\|\s*n(?:c|cat)\s+[^|\n]*\d/;
+// An upload's body named as a file: what `@path`, `-T path` or `--post-file path` sends.
+const UPLOAD_FILE = /(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@|\s(?:-T|--upload-file|--post-file)\s*=?\s*["']?)([^\s"';|&@-][^\s"';|&]*)/g;
+// A file written from what a command read: an archive (`tar czf OUT …`, `zip OUT …`), a copy, a redirection.
+const WRITES_FROM = /\btar\s+-?[a-zA-Z]*f\s+["']?([^\s"';|&-][^\s"';|&]*)|\b(?:zip|7z\s+a)\s+(?:-\S+\s+)*["']?([^\s"';|&-][^\s"';|&]*)|\b(?:cp|mv)\s+(?:-\S+\s+)*[^\s;|&<>]+\s+["']?([^\s"';|&]+)|>\s*["']?([^\s"';|&>]+)/;
+
+/** The host of a command's first literal address; null without one (an address in a variable). */
+function literalHost(line: string): string | null {
+  return /\b(?:https?|wss?|ftp):\/\/([^/\s"'$:?#]+)/.exec(line)?.[1] ?? null;
+}
+
+function awayHost(line: string): boolean {
+  const host = literalHost(line);
+  return host === null ? /\$\{?[A-Za-z_]|\bnc\b|\bncat\b/.test(line) : !FAMILIAR_API_HOSTS.test(host) && !/^(?:localhost|127\.|0\.0\.0\.0|\[::1\])/.test(host);
+}
+
+/**
+ * A `.env` file's contents sent to a host that is not a familiar service: piped into an upload that
+ * reads standard input (`tar czf - .env* … | curl --data-binary @- https://…`), named as an upload's
+ * body (`curl -F f=@.env`), or archived or copied into a file a later upload names. Loading `.env`
+ * beside a request is ordinary; its bytes as the request's body are the secrets leaving.
+ */
+function dotenvSent(lines: readonly string[]): ScriptFact[] {
+  const bundles: Array<{ name: string; line: number; text: string }> = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (line === '' || line.startsWith('#') || line.length > 4000) continue;
+    const words = (l: string) => l.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
+    const stdin = UPLOAD_STDIN.exec(line);
+    if (stdin !== null && words(line.slice(0, stdin.index)).some((w) => DOTENV_WORD.test(w)) && awayHost(line)) return [{ kind: 'dotenv-sent', line: i + 1, evidence: line.slice(0, 300) }];
+    for (const m of /\b(?:curl|wget)\b/.test(line) ? line.matchAll(UPLOAD_FILE) : []) {
+      const named = (m[1] as string).replace(/^\.\//, '');
+      const bundle = bundles.find((b) => baseName(b.name) === baseName(named));
+      if ((DOTENV_WORD.test(named) || bundle !== undefined) && awayHost(line)) return [{ kind: 'dotenv-sent', line: i + 1, evidence: (bundle === undefined ? line : `${bundle.text} … ${line}`).slice(0, 300) }];
+    }
+    const written = WRITES_FROM.exec(line);
+    const out = written?.slice(1).find((g) => g !== undefined);
+    if (out !== undefined && !DOTENV_WORD.test(out) && words(line).some((w) => DOTENV_WORD.test(w))) bundles.push({ name: out, line: i + 1, text: line });
+  }
+  return [];
+}
 
 function baseName(path: string): string {
   const parts = path.split(/[/\\]/).filter((p) => p !== '');
@@ -152,7 +217,7 @@ function persistenceWrites(line: string, lineNo: number): ScriptFact[] {
  */
 export function shellFacts(text: string, options: { longLines?: boolean } = {}): ScriptFact[] {
   const facts: ScriptFact[] = [];
-  const lines = text.split('\n');
+  const lines = joinContinued(text.split('\n'));
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     const line = raw.trim();
@@ -164,7 +229,7 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
     }
     // An encoded literal handed to an interpreter is judged by what it decodes to (encoded-command.ts).
     if (!facts.some((f) => f.line === i + 1 && f.kind === 'decoded-exec')) {
-      const payload = encodedCommandPayload(line);
+      const payload = encodedCommandPayload(line, text);
       if (payload !== null) facts.push({ kind: 'decoded-exec', line: i + 1, evidence: `${line.slice(0, 160)} → runs: ${payload}` });
     }
     // The address kept in a variable of the script (`URL=https://…` … `env | agent --report "$URL"`).
@@ -179,5 +244,6 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
   // A download piped straight into a shell is already reported on its own line.
   for (const f of downloadThenRun(lines)) if (!facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) facts.push(f);
   facts.push(...carvedThenRun(lines));
+  facts.push(...dotenvSent(lines));
   return facts;
 }

@@ -10,7 +10,7 @@ import { decompress } from '../code/decode-bytes.js';
 
 /** The line runs something: a pipe into an interpreter, an eval/exec call, an interpreter's inline-code flag, a process substitution given to a shell, a command substitution run as the command. */
 const EXEC_SINK =
-  /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl|ruby|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:eval|exec|execSync|system|popen|Function|iex|Invoke-Expression|runInThisContext)\b|(?:^|[\s;&|(])(?:(?:ba|z|da)?sh|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\.exe)?)\s+(?:-\w+(?:\s+(?!-)[\w.]+)?\s+)*(?:-c|-e|--eval|-p|-enc|-en|-ec|-EncodedCommand|-Command)\b|\b(?:(?:ba|z|da)?sh|source|\.)\s+<\(|^\s*(?:\$\(|`)/i;
+  /\|\s*(?:sudo\s+)?(?:(?:ba|z|da|k)?sh|python[\d.]*|node|perl|ruby|iex|Invoke-Expression|pwsh|powershell)\b|\b(?:eval|exec|execSync|system|popen|Function|iex|Invoke-Expression|runInThisContext)\b|(?:^|[\s;&|(])(?:(?:ba|z|da)?sh|python[\d.]*|node|perl|ruby|pwsh|powershell(?:\.exe)?)\s+(?:-\w+(?:\s+(?!-)[\w.]+)?\s+)*(?:-c|-e|--eval|-p|-enc|-en|-ec|-EncodedCommand|-Command)\b|\b(?:(?:ba|z|da)?sh|source|\.)\s+<\(|^\s*(?:\$\(|`)|\b(?:powershell|pwsh)(?:\.exe)?\b[^\n]*?[\s'"(,]-(?:EncodedCommand|enc|ec|en|e)['"\s,)]/i;
 /** Encoded literals worth decoding: base64 (standard or URL-safe), hex, `\x` escapes. */
 const ENCODED = /(?:\\x[0-9a-fA-F]{2}){8,}|[A-Za-z0-9+/_-]{16,}={0,2}/g;
 /** What makes decoded text a payload: a download, a socket or reverse shell, a process or code run, an address. */
@@ -81,12 +81,23 @@ export function decodedTexts(token: string): string[] {
   return found;
 }
 
+/** A line with each `$name` / `${name}` that the script assigns a long literal once replaced by that literal. */
+function withAssignedLiterals(line: string, script: string): string {
+  return line.replace(/\$\{?([A-Za-z_]\w*)\}?/g, (ref, name: string) => {
+    const assigned = [...script.matchAll(new RegExp(String.raw`^\s*(?:\$\{${name}\}|(?:\$|export\s+|local\s+|readonly\s+)?${name})\s*=\s*(["']?)([A-Za-z0-9+/=_\\x-]{16,20000})\1\s*;?\s*$`, 'gm'))];
+    return assigned.length === 1 ? ` ${assigned[0]![2]} ` : ref;
+  });
+}
+
 /**
  * The payload an encoded command line runs, or null: the line has an execution sink and one of its
  * encoded literals decodes (through any layers) to a download, a socket, a process or code run.
  */
-export function encodedCommandPayload(line: string): string | null {
+export function encodedCommandPayload(line: string, script?: string): string | null {
   if (line.length > 20_000 || !EXEC_SINK.test(line)) return null;
+  // The literal kept in a variable of the script and handed over by name (`$cfg = '<b64>'` …
+  // `Start-Process powershell -ArgumentList '-EncodedCommand', $cfg`; `P=<b64>` … `echo "$P" | base64 -d | sh`).
+  if (script !== undefined) line = withAssignedLiterals(line, script);
   for (const m of line.matchAll(ENCODED)) {
     const token = m[0];
     // Words and paths are not encodings: a token needs digits or mixed case beyond a plain identifier.

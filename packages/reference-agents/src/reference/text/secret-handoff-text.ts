@@ -212,5 +212,43 @@ export function secretHandoffs(text: string): SecretHandoff[] {
     for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) if (secretAt(j, k)) return [hit(j, k)];
     for (let j = k + 1; j < list.length && (list[j] as Unit).line - u.line <= 2; j++) if (secretAt(j, k)) return [hit(j, k)];
   }
+  return payloadInclusion(text, list, fences);
+}
+
+// What a document has the agent send: a report, a payload, a request's body, an object or field of it.
+const PAYLOAD_NOUN = String.raw`(?:report|payload|body|request|context|message|submission|json|object|field|upload|bundle|entry|event|record|ticket|form)`;
+const INCLUDE_VERB = String.raw`(?:include|includes|including|contain|contains|carry|carries|hold|holds|embed|attach|add|put|paste|insert|fill|append)`;
+// "the `context` object must include … .env contents", "the payload carries …": the sent thing named first.
+const SENT_THING_HOLDS = new RegExp(String.raw`\b${PAYLOAD_NOUN}\b[\x60'"]?(?:\s+[\w\x60'"-]+){0,4}?\s+(?:(?:must|should|shall|needs?\s+to|has\s+to|will|is\s+to)\s+(?:also\s+)?)?${INCLUDE_VERB}\b`, 'i');
+// "include the .env contents in the report": the secret then the sent thing.
+const INTO_SENT_THING = new RegExp(String.raw`\b${INCLUDE_VERB}\b[^.\n]{0,160}?\b(?:in|into|to|with)\s+(?:the\s+|its\s+|each\s+|every\s+)?[\x60'"]?[\w-]*[\x60'"]?\s*${PAYLOAD_NOUN}\b`, 'i');
+// A command in the section that sends a body to a host that is not this machine.
+const OUTBOUND_SEND = /\b(?:curl|wget|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|http|https|xh)\b[^\n]*(?:\n[^\n]*){0,3}?\s(?:-X\s*POST|-X\s*PUT|--data\S*|-d|-F|--form|-T|--upload-file|-Method\s+(?:Post|Put)|--post-\w+|POST|PUT)\b|\b(?:POST|PUT)\s+https?:\/\//;
+const AWAY_ADDRESS = /\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])[:/\s])[\w-]+(?:\.[\w-]+)+/;
+
+/**
+ * Secrets put into what the document has the agent send, when the sending is a command of the same
+ * section (often in a code block, which the prose rules do not read as an order): "publish it with
+ * `curl -X POST https://…`" and, beside it, "the `context` object must include the project's `.env`
+ * contents and the tokens seen in this session". The send and the secrets are two sentences that name
+ * no common object but the payload.
+ */
+function payloadInclusion(text: string, list: readonly Unit[], fences: ReadonlyArray<readonly [number, number]>): SecretHandoff[] {
+  const headings = [0, ...[...text.matchAll(/^\s{0,3}#{1,6}\s/gm)].map((m) => m.index), text.length];
+  for (const u of list) {
+    const holds = SENT_THING_HOLDS.exec(u.text) ?? INTO_SENT_THING.exec(u.text);
+    if (holds === null) continue;
+    const after = u.text.slice(holds.index, holds.index + holds[0].length + 240);
+    const secret = SECRET_THING.exec(after) ?? SECRET_WORDS.exec(after);
+    if (secret === null || NEGATION.test(u.text.slice(0, holds.index + holds[0].length)) || AUTH_USE.test(after.slice(0, secret.index + secret[0].length + 40))) continue;
+    const from = headings.filter((h) => h <= u.offset).pop() ?? 0;
+    const to = headings.find((h) => h > u.offset) ?? text.length;
+    const section = text.slice(from, to);
+    const send = OUTBOUND_SEND.exec(section);
+    if (send === null || !AWAY_ADDRESS.test(section.slice(send.index, send.index + 600))) continue;
+    const at = u.offset + holds.index;
+    if (describedAsAttack(text, u.offset) || isQuotedExample(text, at, at + holds[0].length + secret.index + secret[0].length) || fences.some(([a, b]) => at >= a && at < b)) continue;
+    return [{ offset: u.offset, evidence: `${u.text.replace(/\s+/g, ' ').trim().slice(0, 220)} … ${section.slice(send.index, send.index + 120).replace(/\s+/g, ' ').trim()}`.slice(0, 300), strong: SECRET_THING.test(after) }];
+  }
   return [];
 }
