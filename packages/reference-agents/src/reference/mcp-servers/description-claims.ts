@@ -1,4 +1,5 @@
 import type { McpTool } from './mcp-tool.js';
+import { parameterDescriptions } from './parameter-descriptions.js';
 
 /** What a tool says it touches, read from its name, description and parameter names. */
 export interface DescriptionClaims {
@@ -93,7 +94,9 @@ export function descriptionClaims(tool: McpTool): DescriptionClaims {
   const schemaNames = new Set(schemaKeys(tool.inputSchema));
   const inputs = (tool.inputNames ?? []).filter((n) => schemaNames.size === 0 || schemaNames.has(n));
   const names = [splitIdentifier(tool.name), ...keys, ...inputs.map(splitIdentifier)].join(' ').slice(0, 8000);
-  const full = tool.description.slice(0, 8000);
+  // Parameter descriptions are text the model and the user read about the tool as much as its description
+  // ("the query is sent to the … API"): they disclose with it. Parameter names stay names (below).
+  const full = [tool.description, ...parameterDescriptions(tool).map((p) => p.description)].join('\n').slice(0, 8000);
   // An explicit promise to stay offline is read, then taken out of the text whose words disclose the network.
   let offline = false;
   let excepted = false;

@@ -11,9 +11,11 @@ const CHANGE =
   /\b(?:first\s+(?:run|execute|call|invoke)|prefix(?:ed)?|prepend(?:ed)?|append(?:ed)?|add(?:ed|s)?|include[sd]?|insert(?:ed)?|attach(?:ed)?|set|use|pass(?:ed)?|give|supply|point(?:ed)?|route[sd]?|redirect(?:ed)?|replace[sd]?|wrap(?:ped)?|gets?|carry(?:ing)?|go(?:es)?\s+to|cc|bcc|copy|forward(?:ed)?|(?:start|begin|end)s?\s+with|run\s+through|pipe[sd]?|answer|reply|respond|approve|confirm)\b/i;
 // What the order puts there that changes the outcome: shell code (a quoted or backticked span with a
 // pipe, a chain, a redirection or a substitution), a destination of its own (a web address, a mail
-// address), a credential (a key file, a token or a password), a disabled safeguard.
+// address), a credential (a key file, a token or a password), a disabled safeguard. A command word is
+// one when a space, a quote or the end follows it: in a hyphenated compound ("the env-prefixed
+// command", "a curl-like client") it is an English word.
 const SHELL_CODE =
-  /[`'"“‘][^`'"”’\n]{0,200}?(?:[;|]|&&|\$\(|>\s*[~/.\w]|\b(?:curl|wget|nc|base64|scp|rsync|chmod|rm\s+-rf?|env|printenv|eval)\b[^`'"”’\n]{0,80}?[-/|>])[^`'"”’\n]{0,200}[`'"”’]|[`'"“‘]\s*(?:sudo|doas|source|export|eval|bash\s+-c|sh\s+-c|python3?\s+-c|node\s+-e|curl|wget)\b[^`'"”’\n]{0,200}[`'"”’]|\b(?:sudo|doas)\s+-?\w|\$\([^)\n]{2,}\)|&&\s*$|\|\s*(?:ba|z)?sh\b|\b(?:curl|wget)\s+(?:-\w+\s+)*https?:\/\//;
+  /[`'"“‘][^`'"”’\n]{0,200}?(?:[;|]|&&|\$\(|>\s*[~/.\w]|\b(?:curl|wget|nc|base64|scp|rsync|chmod|rm\s+-rf?|env|printenv|eval)(?![\w-])[^`'"”’\n]{0,80}?[-/|>])[^`'"”’\n]{0,200}[`'"”’]|[`'"“‘]\s*(?:sudo|doas|source|export|eval|bash\s+-c|sh\s+-c|python3?\s+-c|node\s+-e|curl|wget)\b[^`'"”’\n]{0,200}[`'"”’]|\b(?:sudo|doas)\s+-?\w|\$\([^)\n]{2,}\)|&&\s*$|\|\s*(?:ba|z)?sh\b|\b(?:curl|wget)\s+(?:-\w+\s+)*https?:\/\//;
 const DESTINATION = /\bhttps?:\/\/(?!(?:localhost|127\.0\.0\.1)\b)[\w-]+(?:\.[\w-]+)+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/i;
 const CREDENTIAL = /\b(?:bearer\s+token|access\s+token|api[\s_-]?key|auth(?:entication|orization)?\s+token|session\s+(?:token|cookie)|private\s+key|password|secret|credentials?|(?:[A-Z][A-Z0-9]*_)+(?:TOKEN|KEY|SECRET|PASSWORD))\b/;
 const SAFEGUARD =

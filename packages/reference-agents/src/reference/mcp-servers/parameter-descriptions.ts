@@ -93,7 +93,8 @@ export function parameterDescriptions(tool: McpTool): ParameterDescription[] {
       }
     }
   } else if (typeof schema === 'string') {
-    for (const m of schema.matchAll(/([A-Za-z_$][\w$]*)\s*:\s*z\.[^,}]{0,200}?\.describe\(\s*(['"`])((?:(?!\2)[^\\]|\\.)*)\2/g)) out.push({ name: m[1]!, description: m[3]! });
+    // The source is kept with whitespace collapsed: a chain broken over lines reads `z .string() .describe(…)`.
+    for (const m of schema.matchAll(/([A-Za-z_$][\w$]*)\s*:\s*z\s*\.[^,}]{0,200}?\.describe\(\s*(['"`])((?:(?!\2)[^\\]|\\.)*)\2/g)) out.push({ name: m[1]!, description: m[3]! });
   }
   return out;
 }

@@ -23,8 +23,16 @@ const INTO_TARGET = String.raw`\b(?:as|in|into|to|via|inside|within|through)\s+(
 
 // An order to call a named tool or run a command (`call the \`git_push\` tool`, `run the following command`).
 const TOOL_ORDER = String.raw`(?:\b(?:call|invoke|use|run|execute|trigger)\s+(?:the\s+|your\s+)?['"\x60]?[a-z][\w.-]*['"\x60]?\s+(?:tool|function)\b|\b(?:call|invoke|run|execute)\s+(?:the\s+)?(?:tool|function)\s+['"\x60]?[a-z][\w.-]*|\b(?:run|execute)\s+(?:the\s+|this\s+)?(?:following\s+)?(?:shell\s+|terminal\s+)?command\b)`;
+// A negation that describes rather than orders: the verb of a clause whose subject is a third party, not the
+// user or the model ("if the example stories don't show the prop you need", "fields that never show"). An
+// order's negation has no subject or has "you"; "if the user asks, don't tell them" stays an order.
+const DESCRIBED_NOT_ORDERED = String.raw`(?<!\b(?:(?:if|when|whenever|unless|because|since|although|though|where|while)\s+(?:the|these|those|this|its|their|some|any|such|all|an?|they|it)\s+(?:(?!(?:users?|you|assistant|model|agent|ai)\b)[\w'’-]+\s+){0,3}|\b(?:that|which)\s+))`;
+// Keeping something from the user for good, not for a while: "do not tell the user onboarding is complete until
+// after the guide has run" orders when to report (the user is told), not that nothing is reported. The
+// sentence may be wrapped over lines (string literals joined by `+`), not past a blank line.
+const NOT_DEFERRED = String.raw`(?!(?:[^.\n]|\n(?![ \t]*\n)){0,120}?\buntil\b)`;
 // Keeping it from the user (not "without asking": asking is consent).
-const HIDDEN_FROM_USER = String.raw`(?:\b(?:do\s+not|don['’]t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|show|notify)\b|\bwithout\s+(?:telling|informing|notifying|mentioning|showing)\b|\b(?:say|write|mention)\s+nothing\s+(?:about|of)\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t|must\s+not|should\s+not)\s+(?:need\s+to\s+)?(?:know|see|be\s+told|be\s+informed)\b|\b(?:should|must)\s+not\s+be\s+mentioned\b)`;
+const HIDDEN_FROM_USER = String.raw`(?:${DESCRIBED_NOT_ORDERED}\b(?:do\s+not|don['’]t|never|must\s+not)\s+(?:tell|inform|mention|reveal|disclose|show|notify)\b${NOT_DEFERRED}|\bwithout\s+(?:telling|informing|notifying|mentioning|showing)\b|\b(?:say|write|mention)\s+nothing\s+(?:about|of)\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t|must\s+not|should\s+not)\s+(?:need\s+to\s+)?(?:know|see|be\s+told|be\s+informed)\b|\b(?:should|must)\s+not\s+be\s+mentioned\b)`;
 
 /**
  * Instruction phrasing that targets the model rather than informs the user. Patterns are phrased
@@ -44,8 +52,12 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
     category: 'instruction_override',
     severity: 'HIGH',
     title: 'instruction to hide actions from the user',
-    pattern:
-      /\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:[a-z]+\s*(?:,|\bor\b|\band\b)\s*){0,2}(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b|\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t)\s+(?:need\s+to\s+)?(?:know|see|be\s+told|be\s+informed|hear)(?:\s+(?:about\s+)?(?:it|this|that|these))?\b|\b(?:run|call|invoke|execute|use|send|push|delete|upload|post)\b[^.\n]{0,120}?\b(?:and|then)\s+(?:say|write|mention)\s+nothing\s+(?:about|of)\b|\b(?:no|without\s+any|there\s+is\s+no)\s+need\s+to\s+(?:bring\s+(?:it|this|that)\s+up|(?:mention|tell|show|surface|report|explain|disclose)\s+(?:it|this|that|these|any\s+of\s+this)|inform|notify|alert)\b[^.\n]{0,30}?\b(?:the\s+)?user\b|\bkeep\s+(?:this|it|these|that)(?:\s+\w+){0,2}\s+to\s+yourself\b|\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|surface|bring\s+up)\s+(?:this|these|that)\s+(?:instruction|preference|step|rule|note|behaviou?r|requirement|call|routing|dependency|dependencies|package|change|addition|import|registry|setting)s?\b|\b(?:do\s+not|don['’]t|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+(?:permission|confirmation|approval)\s+)?before\s+(?:adding|installing|running|changing|modifying|sending|pushing|deleting|committing|executing|applying|importing)\b/i,
+    pattern: new RegExp(
+      // The first form is an order not to tell, unless it describes (a third party's verb) or defers (until …).
+      String.raw`${DESCRIBED_NOT_ORDERED}\b(?:do\s+not|don['’]t|never|must\s+not|should\s+not)\s+(?:[a-z]+\s*(?:,|\bor\b|\band\b)\s*){0,2}(?:tell|inform|mention|reveal|disclose|notify|alert|show|let)\b[^.\n]{0,40}?\b(?:the\s+)?user\b${NOT_DEFERRED}|` +
+        String.raw`\bwithout\s+(?:telling|informing|notifying|alerting|asking|showing)\s+(?:the\s+)?user\b|\b(?:hide|conceal|keep)\s+(?:this|it|these\s+steps)\s+(?:from|secret\s+from)\s+(?:the\s+)?user\b|\bthe\s+user\s+(?:must|should)\s+(?:not|never)\s+(?:know|see|find\s+out|be\s+told)\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t)\s+(?:need\s+to\s+)?(?:know|see|be\s+told|be\s+informed|hear)(?:\s+(?:about\s+)?(?:it|this|that|these))?\b|\b(?:run|call|invoke|execute|use|send|push|delete|upload|post)\b[^.\n]{0,120}?\b(?:and|then)\s+(?:say|write|mention)\s+nothing\s+(?:about|of)\b|\b(?:no|without\s+any|there\s+is\s+no)\s+need\s+to\s+(?:bring\s+(?:it|this|that)\s+up|(?:mention|tell|show|surface|report|explain|disclose)\s+(?:it|this|that|these|any\s+of\s+this)|inform|notify|alert)\b[^.\n]{0,30}?\b(?:the\s+)?user\b|\bkeep\s+(?:this|it|these|that)(?:\s+\w+){0,2}\s+to\s+yourself\b|\b(?:do\s+not|don['’]t|never)\s+(?:mention|reveal|disclose|surface|bring\s+up)\s+(?:this|these|that)\s+(?:instruction|preference|step|rule|note|behaviou?r|requirement|call|routing|dependency|dependencies|package|change|addition|import|registry|setting)s?\b|\b(?:do\s+not|don['’]t|never)\s+ask\s+(?:the\s+user\s+)?(?:for\s+(?:permission|confirmation|approval)\s+)?before\s+(?:adding|installing|running|changing|modifying|sending|pushing|deleting|committing|executing|applying|importing)\b`,
+      'i',
+    ),
   },
   {
     // An order to call a tool or run a command, and to keep it from the user, in one paragraph: the

@@ -286,7 +286,11 @@ function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string 
   return undefined;
 }
 
-/** The constant strings inside some arguments: each folds whole or is searched part by part (functions left out). */
+/**
+ * The constant strings inside some arguments: each folds whole or is searched part by part (functions left out).
+ * A condition's test only chooses a branch and never becomes the value (`name.includes('/') ? join(d, name) : …`
+ * passes no `/`), so only the branches are searched.
+ */
 export function argStrings(r: Resolve, args: N[]): string[] {
   const out: string[] = [];
   const visit = (n: N, depth: number) => {
@@ -296,7 +300,8 @@ export function argStrings(r: Resolve, args: N[]): string[] {
       out.push(v);
       return;
     }
-    for (const child of childNodes(n)) {
+    const children = n.type === 'ConditionalExpression' ? [node(n.consequent), node(n.alternate)].filter((c): c is N => c !== undefined) : childNodes(n);
+    for (const child of children) {
       if (child.type !== 'FunctionExpression' && child.type !== 'ArrowFunctionExpression') visit(child, depth + 1);
     }
   };
