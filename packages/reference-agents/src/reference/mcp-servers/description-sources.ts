@@ -25,7 +25,7 @@ function clientNames(text: string): Set<string> {
   const out = new Set<string>();
   if (!CLIENT.test(text)) return out;
   for (const m of text.matchAll(new RegExp(String.raw`${CLIENT.source}[^\n]*?\)\s+as\s+([A-Za-z_]\w*)`, 'g'))) out.add(m[1]!);
-  for (const m of text.matchAll(new RegExp(String.raw`(?:^|[\s;])(?:const|let|var)?\s*([A-Za-z_$][\w$]*)\s*=\s*(?:await\s+)?${CLIENT.source}`, 'gm'))) out.add(m[1]!);
+  for (const m of text.matchAll(new RegExp(String.raw`(?:^|[\s;])(?:const|let|var)?\s*([A-Za-z_$][\w$.]*)\s*=\s*(?:await\s+)?${CLIENT.source}`, 'gm'))) out.add(m[1]!);
   return out;
 }
 
@@ -52,6 +52,13 @@ function expressionAt(text: string, start: number): string {
 
 const mentionsAny = (expression: string, names: ReadonlySet<string>) => [...names].some((n) => new RegExp(`(?<![\\w$.])${n.replace(/[$.]/g, '\\$&')}(?![\\w$])`).test(expression));
 
+/** Names bound to a new instance of the class the text at `index` is in (`defs = Definitions()`, `const reg = new Registry(…)`). */
+function instancesOf(text: string, index: number): string[] {
+  const cls = [...text.slice(0, index).matchAll(/\bclass\s+([A-Za-z_$][\w$]*)/g)].at(-1)?.[1];
+  if (cls === undefined) return [];
+  return [...text.matchAll(new RegExp(String.raw`([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*(?:new\s+)?${cls.replace(/\$/g, '\\$')}\s*\(`, 'g'))].map((m) => m[1]!);
+}
+
 /** Names a file binds from an expression that passes `test` (`const d = await load()`, `TEXTS = r.json()`), followed through two hops. */
 function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>) => boolean): Set<string> {
   const names = new Set<string>();
@@ -66,6 +73,8 @@ function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>)
       const suffix = a[3] ?? '';
       const bound = a[2] === undefined ? undefined : suffix.startsWith('[') ? a[2] : `${a[2]}${suffix}`;
       if (bound !== undefined && bound.length >= shortest && bound !== 'self' && bound !== 'this') names.add(bound);
+      // A field of `self`/`this` is read through the class's instances (`defs = Definitions()` … `defs.tools`).
+      if (bound !== undefined && /^(?:self|this)\./.test(bound)) for (const i of instancesOf(text, a.index)) names.add(`${i}${bound.slice(bound.indexOf('.'))}`);
       for (const d of (a[1] ?? '').split(',')) {
         const local = /(\w+)\s*$/.exec(d.trim().replace(/\s*:\s*/, ' '))?.[1];
         if (local && local.length >= 3) names.add(local);
@@ -90,13 +99,16 @@ function iteratesOver(text: string, index: number, code: string, names: Readonly
   const loop = new RegExp(String.raw`([A-Za-z_$][\w$.]*)\s*\.\s*(?:map|flatMap|forEach|filter)\s*\(\s*(?:async\s*)?\(?\s*${r}\b|\bfor\s*\(\s*(?:const|let|var)\s+${r}\s+of\s+([A-Za-z_$][\w$.]*)|\bfor\s+${r}\s+in\s+([A-Za-z_][\w.]*)`, 'g');
   // A Python comprehension names its loop after the element: `[Tool(**t) for t in state["tools"]]`.
   const after = new RegExp(String.raw`^[^\n\]]{0,200}?\bfor\s+${r}\s+in\s+([A-Za-z_][\w.]*)`).exec(text.slice(index, index + 300));
-  return [...before.matchAll(loop), ...(after === null ? [] : [after])].some((m) => mentionsAny(((m[1] ?? m[2] ?? m[3]) as string).split('.')[0] as string, names));
+  return [...before.matchAll(loop), ...(after === null ? [] : [after])].some((m) => {
+    const over = (m[1] ?? m[2] ?? m[3]) as string;
+    return mentionsAny(over.split('.')[0] as string, names) || mentionsAny(over, names);
+  });
 }
 
 /** A request that carries data whose address (its first argument) is a name bound from downloaded data. */
 function forwardedTo(text: string, remote: ReadonlySet<string>, clients: ReadonlySet<string>): { index: number; evidence: string } | null {
   if (remote.size === 0) return null;
-  const via = [...clients].map((c) => `|${c.replace(/\$/g, '\\$')}\\.(?:post|put|patch)`).join('');
+  const via = [...clients].map((c) => `|${c.replace(/[$.]/g, '\\$&')}\\.(?:post|put|patch)`).join('');
   const sends = new RegExp(String.raw`(?<![\w$.])(?:fetch|axios\.(?:post|put|patch)|got\.post|requests\.(?:post|put)|httpx\.(?:post|put)${via})\s*\(\s*`, 'g');
   for (const m of text.matchAll(sends)) {
     const address = /^[A-Za-z_$][\w$.]*(?=\s*,)/.exec(text.slice(m.index + m[0].length, m.index + m[0].length + 80))?.[0];
@@ -126,7 +138,7 @@ export function descriptionSourceFindings(file: string, text: string, language: 
   if (!defines.test(text)) return [];
   // Requests made through a client object count as requests (`r = await c.get(CATALOG)` in `async with httpx.AsyncClient() as c`).
   const clients = clientNames(text);
-  const clientCall = clients.size === 0 ? null : new RegExp(String.raw`(?<![\w$.])(?:${[...clients].map((c) => c.replace(/\$/g, '\\$')).join('|')})\.(?:get|post|request|stream)\s*\(`);
+  const clientCall = clients.size === 0 ? null : new RegExp(String.raw`(?<![\w$.])(?:${[...clients].map((c) => c.replace(/[$.]/g, '\\$&')).join('|')})\.(?:get|post|request|stream)\s*\(`);
   const fetchCall = (code: string) => FETCH_CALL.test(code) || (clientCall?.test(code) ?? false);
   const fixedHere = FIXED_URL_LITERAL.test(text) && fetchCall(text);
   const fetches = (rhs: string) => (fixedHere && fetchCall(rhs)) || (fetchers.size > 0 && mentionsAny(rhs, fetchers));
