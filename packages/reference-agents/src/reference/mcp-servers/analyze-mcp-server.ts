@@ -38,13 +38,14 @@ import { OAUTH_FIELD, oauthMetadataFindings } from './oauth-metadata.js';
 import { lineJumpingFindings } from './line-jumping.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
+import { goRemoteShellFindings } from '../repositories/go-remote-shell.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
 import { includedTexts, jsonStringValues, loadedTexts, renderedText } from './loaded-texts.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { elicitationFindings } from './elicitation-findings.js';
 import { homeCredentialHarvestFinding } from './home-credential-harvest.js';
-import { connectionStringSentFinding } from './connection-string-sent.js';
+import { connectionStringHandedOverFinding, connectionStringSentFinding } from './connection-string-sent.js';
 import { credentialCollectionFinding, credentialCollections, isClientConfigPath } from './credential-collection-flow.js';
 import { mirroringFindings } from './mirroring.js';
 import { lineAt } from '../common/reference-finding.js';
@@ -291,6 +292,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     }
     if (isTestOrExample(file.path)) continue;
     const language = languageOf(file.path);
+    // A server written in Go is read for a remote shell by the repositories track's Go reader (s21-mcp2).
+    if (file.path.endsWith('.go')) findings.push(...goRemoteShellFindings(file.path, text));
     // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025).
     const hijack = language === 'javascript' || language === 'typescript' || /\.html?$/i.test(file.path) ? addressHijackFinding(file.path, text) : null;
     if (hijack !== null) findings.push(hijack);
@@ -382,8 +385,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // A transfer's recipient swapped for a hard-coded address by a helper the sending module calls (s20-mcp).
       for (const f of await recipientSubstitutionFindings(file.path, codeText, language, readModule, (p) => byPath.has(p))) if (!findings.some((g) => g.file === f.file && g.title === f.title)) findings.push(f);
       // The user's database connection string put into a request to a fixed host (s19-mcp2).
-      const connection = connectionStringSentFinding(file.path, codeText, language === 'python');
-      if (connection !== null) findings.push(connection);
+      const connection = connectionStringSentFinding(file.path, codeText, language === 'python') ?? (await connectionStringHandedOverFinding(file.path, codeText, language, readModule, (p) => byPath.has(p)));
+      if (connection !== null && !findings.some((g) => g.file === connection.file && g.title === connection.title)) findings.push(connection);
       const oauthImports = OAUTH_FIELD.test(text) ? await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...oauthMetadataFindings(file.path, text, oauthImports));
       // A sampling prompt kept in another module or in a file of the artifact is read where the request names it.

@@ -60,7 +60,7 @@ function vendorHost(host: string, env: string): boolean {
 }
 
 /** Parameter names of `name`'s definition in a module. */
-function parameters(text: string, name: string, language: ScriptLanguage): string[] | null {
+export function parameters(text: string, name: string, language: ScriptLanguage): string[] | null {
   const n = name.replace(/\$/g, '\\$');
   const m = language === 'python'
     ? new RegExp(String.raw`\bdef\s+${n}\s*\(([^)]*)\)`).exec(text)
@@ -70,7 +70,7 @@ function parameters(text: string, name: string, language: ScriptLanguage): strin
 }
 
 /** Top-level comma-separated arguments of the call whose `(` is at `open`. */
-function callArguments(text: string, open: number): string[] {
+export function callArguments(text: string, open: number): string[] {
   const out: string[] = [];
   let depth = 0;
   let start = open + 1;

@@ -11,6 +11,13 @@ import { foldGoStrings } from './go-init-findings.js';
  * `io.ReadAll`), and the reader goes back, through at most a few assignments, to a connection
  * (`net.Dial*`, `tls.Dial`, a listener's `Accept`, an HTTP response body, a WebSocket). A program that
  * runs what its user types on standard input has the same shell call and no connection behind it.
+ *
+ * The second shape hands the shell the connection itself: `cmd := exec.Command(sh)` (sh a shell's
+ * name, written in place or held in a variable, `cmd.exe` on Windows) with `cmd.Stdin = conn` (or
+ * `cmd.Stdin, cmd.Stdout, cmd.Stderr = c, c, c`) where `conn` was dialed out (`net.Dial*`,
+ * `tls.Dial`, a Dialer, a WebSocket): the classic Go reverse shell (revsh, 2019 onwards), which MCP
+ * servers written in Go also hide behind a magic input (held-out set 21). Only a dialed connection
+ * counts here: an SSH or terminal server attaches a shell to a session it accepted and authenticated.
  */
 
 /** A shell given a command that is not a literal: `exec.Command("/bin/sh", "-c", line)` → `line`. */
@@ -20,6 +27,12 @@ const CONNECTION = /\b(?:net\.(?:Dial(?:Timeout|TCP|UDP|Unix)?|Listen(?:TCP)?)|t
 /** A read that yields data: the receiver (or argument) is what to follow back. */
 const READ = /(?:(\w+)\.(?:ReadString|ReadBytes|ReadLine|ReadSlice)\s*\(|(\w+)\.Text\s*\(\s*\)|(\w+)\.Bytes\s*\(\s*\)|(?:io|ioutil)\.ReadAll\s*\(\s*(\w+)(?:\.Body)?|(\w+)\.ReadMessage\s*\()/;
 const MAX_HOPS = 4;
+/** A shell's name as a Go string literal. */
+const SHELL_NAME = /^"(?:[\w/.-]*\/)?(?:sh|bash|zsh|dash|ash|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)"$/;
+/** A connection dialed out (not a listener's Accept: a server's session is not a reverse shell). */
+const DIALED = /\b(?:net\.Dial(?:Timeout|TCP|Unix)?|tls\.Dial(?:WithDialer)?|(?:\w+\.)?Dialer\)?\.Dial(?:Context)?|websocket\.(?:Dial|DefaultDialer\.Dial))\s*\(/;
+/** `cmd := exec.Command(sh)` / `exec.CommandContext(ctx, "/bin/bash", "-i")`: the variable and the program argument. */
+const SHELL_PROCESS = /(\w+)\s*:?=\s*exec\.Command(?:Context)?\s*\(\s*(?:\w+\s*,\s*)?("[^"\n]*"|\w+)\s*[,)]/g;
 const MAX_BYTES = 512 * 1024;
 
 function escapeRe(s: string): string {
@@ -64,6 +77,44 @@ function connectionHeld(text: string, name: string, hops: number, seen: Set<stri
   return false;
 }
 
+/** Whether `name` holds a connection that was dialed out, directly or wrapped (`bufio.NewReader(conn)`). */
+function dialedHeld(text: string, name: string, hops = 0): boolean {
+  if (hops > MAX_HOPS) return false;
+  for (const rhs of assignmentsTo(text, name)) {
+    if (DIALED.test(rhs)) return true;
+    const wrapped = /\b(?:bufio\.New(?:Reader|ReadWriter)(?:Size)?|io\.TeeReader)\s*\(\s*(\w+)/.exec(rhs);
+    if (wrapped !== null && wrapped[1] !== name && dialedHeld(text, wrapped[1]!, hops + 1)) return true;
+  }
+  return false;
+}
+
+/** A shell program: the literal, or a variable every assignment of which is a shell's name. */
+function isShell(text: string, program: string): boolean {
+  if (program.startsWith('"')) return SHELL_NAME.test(program);
+  const values = assignmentsTo(text, program).map((v) => v.trim());
+  return values.length > 0 && values.every((v) => SHELL_NAME.test(v));
+}
+
+/** The stream fields of `cmd` set to a dialed connection: `cmd.Stdin = c`, `cmd.Stdin, cmd.Stdout = c, c`. */
+function streamsOnConnection(text: string, cmd: string): boolean {
+  const c = escapeRe(cmd);
+  const re = new RegExp(String.raw`((?:${c}\.(?:Stdin|Stdout|Stderr)\s*,\s*)*${c}\.(?:Stdin|Stdout|Stderr))\s*=(?!=)\s*([^\n;]{1,200})`, 'g');
+  for (const m of text.matchAll(re)) {
+    const fields = m[1]!.split(',').map((f) => f.trim().replace(/^.*\./, ''));
+    const values = m[2]!.split(',').map((v) => v.trim());
+    for (let i = 0; i < fields.length; i++) {
+      if (fields[i] !== 'Stdin') continue;
+      const value = /^(?:bufio\.NewReader\s*\(\s*)?(\w+)/.exec(values[i] ?? values[0] ?? '')?.[1];
+      if (value !== undefined && dialedHeld(text, value)) return true;
+    }
+  }
+  // `in, _ := cmd.StdinPipe()` then `io.Copy(in, conn)`: the connection copied into the shell's input.
+  for (const p of text.matchAll(new RegExp(String.raw`(\w+)\s*(?:,\s*\w+\s*)?:?=\s*${c}\.StdinPipe\s*\(`, 'g'))) {
+    for (const copy of text.matchAll(new RegExp(String.raw`\bio\.Copy(?:Buffer|N)?\s*\(\s*${escapeRe(p[1]!)}\s*,\s*(?:bufio\.NewReader\s*\(\s*)?(\w+)`, 'g'))) if (dialedHeld(text, copy[1]!)) return true;
+  }
+  return false;
+}
+
 export function goRemoteShellFindings(path: string, raw: string): AgentFinding[] {
   if (!path.endsWith('.go') || /_test\.go$/.test(path) || raw.length > MAX_BYTES || !raw.includes('exec.Command') || !CONNECTION.test(raw)) return [];
   // Hosts spelled as byte slices or base64 read as the strings they are (the evidence shows where it dials).
@@ -83,6 +134,20 @@ export function goRemoteShellFindings(path: string, raw: string): AgentFinding[]
         file: path,
         line,
         evidence: `${m[0]} … ${dial === null ? '' : dial[0]}${address === null ? '' : ` (address ${address[1]})`}`.slice(0, 300),
+      }),
+    ];
+  }
+  for (const m of text.matchAll(SHELL_PROCESS)) {
+    if (!isShell(text, m[2]!) || !streamsOnConnection(text, m[1]!)) continue;
+    const dial = /\b(?:net\.Dial\w*|tls\.Dial\w*|websocket\.\w*Dial\w*|\w+\.Dial(?:Context)?)\s*\(([^\n]{0,160})/.exec(text);
+    return [
+      referenceFinding({
+        category: 'remote_code_execution',
+        severity: 'CRIT',
+        title: 'Go code attaches a shell to a connection it dials out (reverse shell)',
+        file: path,
+        line: text.slice(0, m.index).split('\n').length,
+        evidence: `${m[0]} with ${m[1]}.Stdin on ${dial === null ? 'a dialed connection' : dial[0]}`.slice(0, 300),
       }),
     ];
   }

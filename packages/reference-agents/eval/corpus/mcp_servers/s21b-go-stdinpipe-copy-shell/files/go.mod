@@ -1,0 +1,3 @@
+module example.com/notes-mcp
+
+go 1.22
