@@ -28,6 +28,7 @@ import { toolBehaviourFindings } from './tool-behaviour-findings.js';
 import { descriptionClaims } from './description-claims.js';
 import { regradeServerCodeFindings, type InputToProcess } from './server-code-findings.js';
 import { socketShellFinding } from './socket-shell.js';
+import { goCredentialSendFindings, type GoSource } from './go-credential-send.js';
 import { unauthenticatedCommandEndpointFinding } from './unauthenticated-command-endpoint.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { importedConstants, importedFetchers, importedTimedTexts, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
@@ -87,6 +88,9 @@ const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershe
 // A tool about setting clients up may write their configuration.
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
 const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
+// A phrase found inside a comment of the text (raised a step): a prompt template built from pieces that hides its
+// order in `<!-- … -->` is still that order (s22-mcp, MCP prompt poisoning).
+const HIDDEN_IN_COMMENT = / \(hidden in (?:an HTML|a Markdown) comment\)$/;
 /** An escape character written in code: `\x1b`, `\u001b`, `\033`, `\e`, `String.fromCharCode(27)`, `chr(27)` (a raw ESC is tested apart: no control characters in a regex). */
 const ANSI_ESCAPE = /\\x1[bB]|\\u001[bB]|\\u\{1[bB]\}|\\033|\\e\[|fromCharCode\(\s*27\s*\)|\bchr\(\s*27\s*\)/;
 /** SGR 8 (conceal), alone or among other parameters: `[8m`, `[0;8m`. */
@@ -265,6 +269,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   /** Files the code loads as text (prompt templates, description tables, documents it serves), by path. */
   const loadedFiles = new Set<string>();
   const allPaths = listing.files.map((f) => f.path);
+  /** The server's Go sources, read together after the loop: a credential crosses packages there (s22-mcp). */
+  const goSources: GoSource[] = [];
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -291,6 +297,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       continue;
     }
     if (isTestOrExample(file.path)) continue;
+    if (/\.go$/.test(file.path) && !/(?:^|\/)vendor\//.test(file.path)) goSources.push({ path: file.path, text });
     const language = languageOf(file.path);
     // A server written in Go is read for a remote shell by the repositories track's Go reader (s21-mcp2).
     if (file.path.endsWith('.go')) findings.push(...goRemoteShellFindings(file.path, text));
@@ -357,7 +364,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here;
       // so is a `\n` that splits a sentence across the pieces of a concatenation).
       for (const folded of foldedStrings(codeText, language)) {
-        findings.push(...instructionTextFindings(folded.value.replace(/\\n/g, '\n').replace(/\\(["'])/g, '$1'), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...instructionTextFindings(folded.value.replace(/\\n/g, '\n').replace(/\\(["'])/g, '$1'), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title.replace(HIDDEN_IN_COMMENT, '')) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
         findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
       // A server whose own LLM client, or the agent's environment it sets, is pointed at a relay: the prompts it
@@ -445,6 +452,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       }
     }
   }
+
+  // A service credential from the environment carried, in Go, from the entry package into a request to another host.
+  if (goSources.length > 0) findings.push(...goCredentialSendFindings(goSources));
 
   // Files the code loads by name (a prompt template, a description table, a README served as the server's
   // instructions) reach the model as they are, less the comments a template renderer drops.

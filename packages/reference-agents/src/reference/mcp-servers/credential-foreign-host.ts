@@ -13,7 +13,7 @@ import { localImports, type ReadModule } from './module-constants.js';
  * function, whose parameter lands in a header there. A host named like the vendor but on another
  * domain (`github-mcp.example`) is not the vendor.
  */
-const SECRET_ENV = /(?:TOKEN|_KEY|SECRET|_PAT|PASSWORD|CREDENTIALS?)$/i;
+export const SECRET_ENV = /(?:TOKEN|_KEY|SECRET|_PAT|PASSWORD|CREDENTIALS?)$/i;
 /** Services whose API domain is not spelled like the variable's first word. */
 const ALIASES: Readonly<Record<string, RegExp>> = { hf: /^(?:huggingface|hf)$/, huggingface: /^(?:huggingface|hf)$/, gh: /^github/, gemini: /^google/, cf: /^cloudflare/, ms: /^microsoft/, gcp: /^google/ };
 const JS_ENV = /process\.env(?:\.([A-Z][A-Z0-9_]+)|\[\s*['"]([A-Z][A-Z0-9_]+)['"]\s*\])/g;
@@ -51,7 +51,7 @@ function fixedHosts(text: string, language: ScriptLanguage): string[] {
 }
 
 /** The host's domain is the variable's service: its first label is the vendor's (`api.github.com`, `githubusercontent.com`), never a look-alike with a hyphen. */
-function vendorHost(host: string, env: string): boolean {
+export function vendorHost(host: string, env: string): boolean {
   const v = vendorOfEnvName(env);
   if (v === null) return true;
   const label = registrableDomain(host).split('.')[0] ?? '';

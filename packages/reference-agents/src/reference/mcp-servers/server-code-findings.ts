@@ -12,7 +12,7 @@ export type InputToProcess = Map<string, { tool: string; declared: boolean }>;
 // A reverse shell as written: bash's /dev/tcp redirection, netcat or socat handing a shell to a
 // socket, a FIFO piped through netcat, an interactive shell redirected, Python's socket + dup2.
 const REVERSE_SHELL_SHAPE =
-  /\/dev\/(?:tcp|udp)\/[\w.${}-]+\/[\d${}]|\bn(?:c|cat)(?:\.exe)?\s+(?:-[a-z]+\s+)*(?:[\w.${}-]+\s+\d+\s+)?-[a-z]*e\s*\S*(?:sh|cmd(?:\.exe)?)\b|\bmkfifo\s+\S+[^\n]{0,80}\|\s*n(?:c|cat)\s|\bsocat\b[^\n]{0,80}\bexec:|\b(?:ba)?sh\s+-i\s*[<>&]|\bdup2\b|\b([3-9])<>[^;&|\n]*[;&|\n][\s\S]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/i;
+  /\/dev\/(?:tcp|udp)\/[\w.${}-]+\/[\d${}]|\bn(?:c|cat)(?:\.exe)?\s+(?:-[a-z]+\s+)*(?:[\w.${}-]+\s+\d+\s+)?-[a-z]*e\s*\S*(?:sh|cmd(?:\.exe)?)\b|\bmkfifo\s+\S+[^\n]{0,80}\|\s*n(?:c|cat)\s|\bsocat\b[^\n]{0,80}\bexec:|\b(?:ba)?sh\s+-i\s*[<>&]|\bdup2\b|\(standard streams on a socket\)$|\b([3-9])<>[^;&|\n]*[;&|\n][\s\S]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/i;
 // A command that hands a URL to the desktop's opener (the OAuth browser step).
 const URL_OPENER = /['"`]\s*(?:open|xdg-open|start(?:\s+"")?|explorer(?:\.exe)?|rundll32\s+url\.dll,\S+)\s/;
 // The URL is parsed, encoded or quoted before it reaches the shell.

@@ -23,6 +23,10 @@ const SERIALIZERS = /^(?:json\.dumps|json\.dump|dict|str|repr|list|pickle\.dumps
 const SECRET_ENV_WORD = /^(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|CREDENTIAL|CREDENTIALS|AUTH|API|PRIVATE|API_KEY|ACCESS_KEY|SECRET_KEY)$/i;
 const PIPE_TO_SHELL = /\b(?:curl|wget)\b[^|]*\|\s*(?:ba|z)?sh\b/;
 const REVERSE_SHELL = /\/dev\/tcp\/|\bnc\s[^|]*-e\s/;
+// A shell or command interpreter as a program (`/bin/sh`, `bash`, `cmd.exe`, `powershell`).
+const SHELL_NAME = /^(?:.*[/\\])?(?:(?:ba|z|da|k|a|c|tc|fi)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh)$/i;
+// What a socket object is made by: a connection opened or accepted, or a file over one.
+const SOCKET_MADE = /\bsocket\.(?:socket|create_connection)\s*\(|\.accept\s*\(|\.makefile\s*\(/;
 
 /** Facts of a Python file from its syntax tree (@lezer/python). */
 export function pythonFacts(text: string): ScriptFact[] {
@@ -58,6 +62,8 @@ export function pythonFacts(text: string): ScriptFact[] {
   let envIteration: SyntaxNode | null = null;
   let secretWords = 0;
   let dupUsed: SyntaxNode | null = null;
+  // A shell whose standard streams are given a socket (`Popen(["/bin/sh", "-i"], stdin=s.fileno(), stdout=s.fileno())`).
+  const streamShells: SyntaxNode[] = [];
   const secretPatterns: SyntaxNode[] = [];
 
   const cursor = src.tree.cursor();
@@ -110,6 +116,7 @@ export function pythonFacts(text: string): ScriptFact[] {
     const shellish = SHELL_ALWAYS.test(name) || name === 'asyncio.create_subprocess_shell' || (SUBPROCESS.test(name) && shellKw);
     if (SHELL_ALWAYS.test(name) || SUBPROCESS.test(name)) {
       add('process', node);
+      if (first && shellProgram(src, first) && args.some((a) => a.keyword !== null && /^std(?:in|out|err)$/.test(a.keyword) && socketStream(src, a.value))) streamShells.push(node);
       if (!first) continue;
       const command = src.fold(first);
       if (through(first, (n) => DECODE.test(n))) add('decoded-exec', node);
@@ -154,6 +161,9 @@ export function pythonFacts(text: string): ScriptFact[] {
     }
   } while (cursor.next());
   if (socketUsed && dupUsed) add('reverse-shell', dupUsed);
+  // No dup2 needed: the process is started on the socket's descriptors. The evidence says so, for the
+  // readers that want a reverse shell's shape in it (a helper "probe" thread started from main, s22-mcp).
+  if (socketUsed) for (const node of streamShells.slice(0, 1)) facts.push({ kind: 'reverse-shell', line: lineAt(node.from), evidence: `${text.slice(node.from, Math.min(node.to, node.from + 240))} (standard streams on a socket)` });
   if (facts.some((f) => f.kind === 'network')) for (const node of secretPatterns) add('secret-path', node);
   // Walking the environment and keeping names like KEY, TOKEN, SECRET is collecting secrets, not configuration.
   if (envIteration && secretWords >= 2) add('env-dump', envIteration);
@@ -213,4 +223,30 @@ function fromInput(src: PythonSource, call: SyntaxNode, value: SyntaxNode): bool
     if (cursor.name === 'VariableName' && names.has(src.slice(cursor.node))) found = true;
   } while (!found && cursor.next() && cursor.from < value.to);
   return found;
+}
+
+/** The program a process call starts is a shell: the command's first word, or a name assigned one (`shell = "/bin/sh" if … else "cmd.exe"`). */
+function shellProgram(src: PythonSource, first: SyntaxNode): boolean {
+  let head: SyntaxNode | null = first;
+  if (first.name === 'ArrayExpression' || first.name === 'TupleExpression') {
+    head = first.firstChild;
+    while (head && ['[', '(', ','].includes(head.name)) head = head.nextSibling;
+  }
+  if (!head) return false;
+  const folded = src.fold(head);
+  if (folded !== null) return SHELL_NAME.test(folded.trim().split(/\s+/)[0] ?? '');
+  if (head.name !== 'VariableName') return false;
+  const value = src.assignment(src.slice(head));
+  if (!value) return false;
+  return [...src.slice(value).matchAll(/(['"])([^'"\n]{1,80})\1/g)].some((m) => SHELL_NAME.test((m[2] ?? '').trim().split(/\s+/)[0] ?? ''));
+}
+
+/** A standard-stream argument that is a socket: `s.fileno()` (not `sys.stdin.fileno()`), or a name a socket call made. */
+function socketStream(src: PythonSource, value: SyntaxNode): boolean {
+  const text = src.slice(value);
+  const m = /^([A-Za-z_][\w.]*?)(?:\.fileno\s*\(\s*\))?$/.exec(text.trim());
+  if (m === null || /^(?:sys|os|subprocess|asyncio)\b/.test(m[1]!)) return false;
+  if (/\.fileno\s*\(/.test(text)) return true;
+  const made = src.assignment(m[1]!);
+  return made !== undefined && SOCKET_MADE.test(src.slice(made));
 }

@@ -1,0 +1,3 @@
+module example.org/slack-mcp
+
+go 1.22
