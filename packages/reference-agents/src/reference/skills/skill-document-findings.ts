@@ -210,11 +210,19 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
   // sentences say to fill from secrets, .env files or shell history: the rendering fetches the URL.
   for (const m of text.matchAll(MD_IMAGE)) {
     const url = (m[1] ?? m[2]) as string;
-    if (findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) continue;
+    // An image already reported from its slot's name is read again only when that name was generic (`<DATA>`):
+    // the prose saying the slot holds secrets or the conversation makes it CRIT.
+    const named = findings.find((f) => f.line === lineAt(m.index) && f.category === 'exfiltration' && f.severity !== 'LOW');
+    if (named !== undefined && named.severity === 'CRIT') continue;
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-    // The prose around the image, without the image itself (its own `?token=…` names no source).
-    const before = text.slice(Math.max(0, m.index - 500), m.index);
-    const after = text.slice(m.index + m[0].length, Math.min(text.length, m.index + m[0].length + 500));
+    // The prose around the image, without the image itself (its own `?token=…` names no source), and
+    // within the image's own section: a sentence under another heading says nothing about its slot.
+    let before = text.slice(Math.max(0, m.index - 500), m.index);
+    let after = text.slice(m.index + m[0].length, Math.min(text.length, m.index + m[0].length + 500));
+    const headingAbove = before.search(/\n#{1,6}\s(?![^]*\n#{1,6}\s)/);
+    if (headingAbove >= 0) before = before.slice(headingAbove);
+    const headingBelow = after.search(/\n#{1,6}\s/);
+    if (headingBelow >= 0) after = after.slice(0, headingBelow);
     // Addresses are left out too: another badge's `?token=…` is not a sentence about secrets.
     const prose = `${before} ${after}`.replace(/\bhttps?:\/\/[^\s)>\]]+/g, ' ');
     // A slot: a placeholder-shaped value, an empty value, or a value or parameter the prose talks about
@@ -229,6 +237,16 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
     if (!slot) continue;
     const source = prose.split(/(?<=[.!?])\s+|\n\s*\n/).find((sentence) => (SECRET_SOURCE.test(sentence) || CONVERSATION_SOURCE.test(sentence)) && !NEGATED_SOURCE.test(sentence));
     if (source === undefined) continue;
+    // A checklist quoting the attack's shape (`![x](https://host/?q=...)` as what renderers must block) names it, as in the first reading.
+    if (isQuotedExample(text, m.index, m.index + m[0].length)) {
+      if (!findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) findings.push(referenceFinding({ category: 'exfiltration', severity: 'LOW', title: 'Markdown image URL is to be filled with secrets, .env values or shell history (quoted as an example)', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
+      continue;
+    }
+    if (named !== undefined) {
+      named.severity = 'CRIT';
+      named.evidence = `${m[0]} … ${source.trim()}`.slice(0, 300);
+      continue;
+    }
     // Rendered with every reply: each answer carries the data out, with no step the user sees.
     const standing = EVERY_REPLY.test(prose);
     findings.push(referenceFinding({ category: 'exfiltration', severity: standing ? 'CRIT' : 'HIGH', title: standing ? 'Markdown image rendered with every reply is to be filled with secrets, .env values or the conversation' : 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
