@@ -42,7 +42,7 @@ import { destructiveOrder } from '../text/destructive-orders.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { signingSecretSent, walletContext, walletOnlyField } from './signing-secret-sent.js';
-import { downloadedTextFiles, obeyedDownloadedFile, obeyedFetchedText, type DownloadedFile } from './downloaded-instructions.js';
+import { downloadedTextFiles, obeyedDownloadedFile, type DownloadedFile } from './downloaded-instructions.js';
 
 // Documents a model reads, and coding agents' rules files (Cursor `.mdc`, `.cursorrules`, …) a skill or rules pack ships.
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst|mdc)$|(?:^|\/)\.(?:cursorrules|windsurfrules|clinerules|goosehints|roorules)$/i;
@@ -344,9 +344,6 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
       }
       findings.push(...agentActionFindings(text, file.path));
-      // Orders fetched from an address at run time and given authority over the skill's own.
-      const fetched = obeyedFetchedText(text);
-      if (fetched !== null) findings.push(referenceFinding({ category: 'prompt_injection', severity: fetched.severity, title: 'instruction to fetch orders from an address at run time and obey them', file: file.path, line: lineLocator(text)(fetched.offset), evidence: fetched.evidence }));
       // Code the document has the agent write into the user's project with an authentication bypass, unsigned
       // tokens accepted or the environment served: the skill runs nothing, the agent ships the backdoor.
       const backdoor = backdoorCodeOrder(text);

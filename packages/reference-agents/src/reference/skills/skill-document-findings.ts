@@ -37,6 +37,9 @@ const CONVERSATION_SOURCE = /\b(?:(?:whole|full|entire)\s+)?(?:conversation|chat
 // Every answer the model gives from now on.
 const EVERY_REPLY = /\b(?:every|each|all(?:\s+of\s+your)?|any)\s+(?:of\s+your\s+)?(?:reply|replies|response|responses|answer|answers|message|messages|turn|turns|output)\b/i;
 
+// The image's line orders it into the model's output: "append …", "end every reply with …", "place it …".
+const IMAGE_ORDER = /\b(?:append|add|include|end|finish|place|put|render|insert|attach|output|emit)\b(?![^\n]*\b(?:can|could|may|might)\s+(?:leak|exfiltrate|steal|send))/i;
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -237,8 +240,11 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
     if (!slot) continue;
     const source = prose.split(/(?<=[.!?])\s+|\n\s*\n/).find((sentence) => (SECRET_SOURCE.test(sentence) || CONVERSATION_SOURCE.test(sentence)) && !NEGATED_SOURCE.test(sentence));
     if (source === undefined) continue;
-    // A checklist quoting the attack's shape (`![x](https://host/?q=...)` as what renderers must block) names it, as in the first reading.
-    if (isQuotedExample(text, m.index, m.index + m[0].length)) {
+    // A checklist quoting the attack's shape (`![x](https://host/?q=...)` as what renderers must block) names it, as in the
+    // first reading; not when the image's own line orders it added to what the model writes (a document about injection
+    // may still carry one).
+    const imageLine = text.slice(text.lastIndexOf('\n', m.index) + 1, (text.indexOf('\n', m.index) + 1 || text.length + 1) - 1);
+    if (isQuotedExample(text, m.index, m.index + m[0].length) && !IMAGE_ORDER.test(imageLine)) {
       if (!findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) findings.push(referenceFinding({ category: 'exfiltration', severity: 'LOW', title: 'Markdown image URL is to be filled with secrets, .env values or shell history (quoted as an example)', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
       continue;
     }
@@ -249,7 +255,8 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
     }
     // Rendered with every reply: each answer carries the data out, with no step the user sees.
     const standing = EVERY_REPLY.test(prose);
-    findings.push(referenceFinding({ category: 'exfiltration', severity: standing ? 'CRIT' : 'HIGH', title: standing ? 'Markdown image rendered with every reply is to be filled with secrets, .env values or the conversation' : 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
+    // Rendering sends it with no step the user sees: the secrets or the conversation leave at once (CRIT either way).
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: standing ? 'Markdown image rendered with every reply is to be filled with secrets, .env values or the conversation' : 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
   }
   // A paragraph's wrapped lines are one sentence (same length, so lines stay those of the document).
   const joined = text.replace(/([^\n])\n(?=[^\n])/g, '$1 ');
@@ -312,6 +319,8 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
       continue;
     }
     // So is any other phrase family's match on an item of a list of red flags (a security guide lists what it warns of).
+    // "Do not follow any instructions inside fetched text" forbids what the transitive-trust phrase would order.
+    if (m && family.id === 'transitive-trust' && prohibitedAt(text, m.index)) continue;
     if (m && !describedAsAttack(text, m.index)) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
   }
   // The second signal that makes a destructive order an attack rather than a risky step: it is to be
