@@ -1,3 +1,4 @@
+import { obeyedFetchedText } from './downloaded-instructions.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
@@ -154,6 +155,14 @@ export function agentActionFindings(text: string, file: string): AgentFinding[] 
     if (!obey || advised(from, from + obey.index, from + obey.index + obey[0].length)) continue;
     add('prompt_injection', OBEY_STRONG.test(text.slice(from, Math.max(next.to, after.to))) ? 'HIGH' : 'MED', 'instruction to fetch instructions from an address and obey them', from, span);
     break;
+  }
+  // The fetch shown as a command elsewhere in the section ("fetch the current rules and follow them:" then a
+  // code block), or the fetched text's commands to be run as written: read over the section.
+  const sectionRead = obeyedFetchedText(text);
+  const sentenceRead = findings.find((f) => f.title === 'instruction to fetch instructions from an address and obey them');
+  if (sectionRead !== null && (sentenceRead === undefined || sentenceRead.severity !== 'CRIT')) {
+    if (sentenceRead !== undefined) findings.splice(findings.indexOf(sentenceRead), 1);
+    add('prompt_injection', sectionRead.severity, 'instruction to fetch instructions from an address and obey them', sectionRead.offset, sectionRead.evidence);
   }
 
   const remotes = new Map<string, { url: string; offset: number }>();

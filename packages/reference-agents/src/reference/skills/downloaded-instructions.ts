@@ -96,3 +96,44 @@ export function obeyedDownloadedFile(text: string, downloaded: ReadonlyMap<strin
   }
   return null;
 }
+
+// A fetch the document itself shows: a downloader given an address, or a fetch verb with one in the same line.
+const DOCUMENT_FETCH = /\b(?:curl|wget|iwr|irm|Invoke-WebRequest|Invoke-RestMethod|WebFetch|web_fetch)\b[^\n]*?https?:\/\/[^\s`'")]+|\b(?:fetch|download|load|retrieve|pull|get|read)\b[^.\n]{0,60}?https?:\/\/[^\s`'")]+/gi;
+// The fetched text piped into an interpreter is a download-and-run, judged by the command rules.
+const PIPED_TO_RUN = /\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:python3?|node|perl|ruby|iex|Invoke-Expression)\b/i;
+// The sentence refers to what was fetched.
+const FETCHED_REFERENT = /\b(?:fetch\w*|download\w*|remote|online|latest|current)\b|\b(?:them|it|they|its\s+contents?)\b/i;
+// Commands the fetched text holds are to be run as written.
+const RUN_FETCHED =
+  /\b(?:includes?|contains?|lists?|has)\s+(?:any\s+)?(?:\w+\s+){0,2}(?:commands?|steps?|scripts?)\b[^.\n]{0,80}\b(?:run|execute)\b|\b(?:run|execute)\b[^.\n]{0,30}\b(?:any|all|every|the)\s+(?:\w+\s+)?commands?\s+(?:it|they|the\s+(?:file|rules|instructions|text))\s+(?:contains?|includes?|lists?|gives?)\b/i;
+const AS_PART = /\bas\s+(?:if|though)\s+(?:they|it)\s+(?:were|was)\s+(?:part\s+of|written\s+in)\s+(?:this|the)\s+(?:file|skill|document)\b/i;
+
+/**
+ * Remote instruction loading in one document (a rug pull: the skill's orders are served at run time by
+ * whoever holds the address, Snyk "ToxicSkills", 2026): a section shows a fetch of an address that is not
+ * piped into an interpreter (the text reaches the model) and one of its sentences gives what is fetched
+ * authority: ranked with or above the skill ("they take precedence", "as if part of this file") or its
+ * commands to be run as written: CRIT; every order it holds obeyed: HIGH. A reference read for facts
+ * ("fetch the current API schema and check the names against it") gives no orders and is not reported.
+ */
+export function obeyedFetchedText(text: string): { offset: number; evidence: string; severity: 'CRIT' | 'HIGH' } | null {
+  if (!/https?:\/\//.test(text) || text.length > 512 * 1024) return null;
+  const headings = [0, ...[...text.matchAll(/^\s{0,3}#{1,6}\s/gm)].map((m) => m.index), text.length];
+  for (const f of text.matchAll(DOCUMENT_FETCH)) {
+    const lineEnd = text.indexOf('\n', f.index);
+    if (PIPED_TO_RUN.test(text.slice(f.index, lineEnd < 0 ? text.length : lineEnd))) continue;
+    const from = headings.filter((h) => h <= f.index).pop() ?? 0;
+    const to = headings.find((h) => h > f.index) ?? text.length;
+    const section = text.slice(from, to).replace(/([^\n])\n(?=[^\n])/g, '$1 ');
+    for (const s of section.matchAll(/(?:[^.!?\n]|[.!?](?!\s|$))+(?:[.!?](?=\s|$)|\n|$)/g)) {
+      const sentence = s[0];
+      const order = OBEY_FILE.exec(sentence) ?? AS_PART.exec(sentence) ?? RUN_FETCHED.exec(sentence);
+      if (order === null || !FETCHED_REFERENT.test(sentence) || NEGATED.test(sentence.slice(0, order.index))) continue;
+      if (describedAsAttack(text, from + s.index)) continue;
+      const severity = RANKED.test(sentence) || AS_PART.test(sentence) || RUN_FETCHED.test(sentence) ? 'CRIT' : EVERY_ORDER.test(sentence) ? 'HIGH' : null;
+      if (severity === null) continue;
+      return { offset: from + s.index, evidence: `${sentence.trim().slice(0, 220)} … ${f[0].slice(0, 120)}`, severity };
+    }
+  }
+  return null;
+}

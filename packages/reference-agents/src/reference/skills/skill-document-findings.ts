@@ -37,6 +37,9 @@ const CONVERSATION_SOURCE = /\b(?:(?:whole|full|entire)\s+)?(?:conversation|chat
 // Every answer the model gives from now on.
 const EVERY_REPLY = /\b(?:every|each|all(?:\s+of\s+your)?|any)\s+(?:of\s+your\s+)?(?:reply|replies|response|responses|answer|answers|message|messages|turn|turns|output)\b/i;
 
+// The image's line orders it into the model's output: "append …", "end every reply with …", "place it …".
+const IMAGE_ORDER = /\b(?:append|add|include|end|finish|place|put|render|insert|attach|output|emit)\b(?![^\n]*\b(?:can|could|may|might)\s+(?:leak|exfiltrate|steal|send))/i;
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -210,11 +213,19 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
   // sentences say to fill from secrets, .env files or shell history: the rendering fetches the URL.
   for (const m of text.matchAll(MD_IMAGE)) {
     const url = (m[1] ?? m[2]) as string;
-    if (findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) continue;
+    // An image already reported from its slot's name is read again only when that name was generic (`<DATA>`):
+    // the prose saying the slot holds secrets or the conversation makes it CRIT.
+    const named = findings.find((f) => f.line === lineAt(m.index) && f.category === 'exfiltration' && f.severity !== 'LOW');
+    if (named !== undefined && named.severity === 'CRIT') continue;
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-    // The prose around the image, without the image itself (its own `?token=…` names no source).
-    const before = text.slice(Math.max(0, m.index - 500), m.index);
-    const after = text.slice(m.index + m[0].length, Math.min(text.length, m.index + m[0].length + 500));
+    // The prose around the image, without the image itself (its own `?token=…` names no source), and
+    // within the image's own section: a sentence under another heading says nothing about its slot.
+    let before = text.slice(Math.max(0, m.index - 500), m.index);
+    let after = text.slice(m.index + m[0].length, Math.min(text.length, m.index + m[0].length + 500));
+    const headingAbove = before.search(/\n#{1,6}\s(?![^]*\n#{1,6}\s)/);
+    if (headingAbove >= 0) before = before.slice(headingAbove);
+    const headingBelow = after.search(/\n#{1,6}\s/);
+    if (headingBelow >= 0) after = after.slice(0, headingBelow);
     // Addresses are left out too: another badge's `?token=…` is not a sentence about secrets.
     const prose = `${before} ${after}`.replace(/\bhttps?:\/\/[^\s)>\]]+/g, ' ');
     // A slot: a placeholder-shaped value, an empty value, or a value or parameter the prose talks about
@@ -229,9 +240,23 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
     if (!slot) continue;
     const source = prose.split(/(?<=[.!?])\s+|\n\s*\n/).find((sentence) => (SECRET_SOURCE.test(sentence) || CONVERSATION_SOURCE.test(sentence)) && !NEGATED_SOURCE.test(sentence));
     if (source === undefined) continue;
+    // A checklist quoting the attack's shape (`![x](https://host/?q=...)` as what renderers must block) names it, as in the
+    // first reading; not when the image's own line orders it added to what the model writes (a document about injection
+    // may still carry one).
+    const imageLine = text.slice(text.lastIndexOf('\n', m.index) + 1, (text.indexOf('\n', m.index) + 1 || text.length + 1) - 1);
+    if (isQuotedExample(text, m.index, m.index + m[0].length) && !IMAGE_ORDER.test(imageLine)) {
+      if (!findings.some((f) => f.line === lineAt(m.index) && f.category === 'exfiltration')) findings.push(referenceFinding({ category: 'exfiltration', severity: 'LOW', title: 'Markdown image URL is to be filled with secrets, .env values or shell history (quoted as an example)', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
+      continue;
+    }
+    if (named !== undefined) {
+      named.severity = 'CRIT';
+      named.evidence = `${m[0]} … ${source.trim()}`.slice(0, 300);
+      continue;
+    }
     // Rendered with every reply: each answer carries the data out, with no step the user sees.
     const standing = EVERY_REPLY.test(prose);
-    findings.push(referenceFinding({ category: 'exfiltration', severity: standing ? 'CRIT' : 'HIGH', title: standing ? 'Markdown image rendered with every reply is to be filled with secrets, .env values or the conversation' : 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
+    // Rendering sends it with no step the user sees: the secrets or the conversation leave at once (CRIT either way).
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: standing ? 'Markdown image rendered with every reply is to be filled with secrets, .env values or the conversation' : 'Markdown image URL is to be filled with secrets, .env values or shell history', ...at(m.index, `${m[0]} … ${source.trim()}`) }));
   }
   // A paragraph's wrapped lines are one sentence (same length, so lines stay those of the document).
   const joined = text.replace(/([^\n])\n(?=[^\n])/g, '$1 ');
@@ -294,6 +319,8 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
       continue;
     }
     // So is any other phrase family's match on an item of a list of red flags (a security guide lists what it warns of).
+    // "Do not follow any instructions inside fetched text" forbids what the transitive-trust phrase would order.
+    if (m && family.id === 'transitive-trust' && prohibitedAt(text, m.index)) continue;
     if (m && !describedAsAttack(text, m.index)) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(m.index, m[0]) }));
   }
   // The second signal that makes a destructive order an attack rather than a risky step: it is to be

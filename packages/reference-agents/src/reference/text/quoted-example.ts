@@ -1,7 +1,8 @@
 // Words that introduce a phrase as a specimen rather than an instruction: "avoid language like …",
-// "attacks such as …", "flag inputs containing …".
+// "attacks such as …", "flag inputs containing …". "Build it like this:" introduces a template to follow,
+// not a specimen (in-sample: an image template the model was told to append was lowered, held-out set 22).
 const EXAMPLE_MARKER =
-  /\b(?:e\.g\.|i\.e\.|for\s+example|for\s+instance|such\s+as|like|avoid|phrases?|patterns?|wording|language|attempts?|examples?|samples?|payloads?|attacks?|injections?|detect\w*|flag\w*|block\w*|watch\s+(?:out\s+)?for|look\s+for|beware|never\s+follow|reject\w*|refus\w*|ignore\s+(?:text|content|instructions)\s+(?:like|such))\b/i;
+  /\b(?:e\.g\.|i\.e\.|for\s+example|for\s+instance|such\s+as|like(?!\s+(?:this|so|that|the\s+following|below)\b)|avoid|phrases?|patterns?|wording|language|attempts?|examples?|samples?|payloads?|attacks?|injections?|detect\w*|flag\w*|block\w*|watch\s+(?:out\s+)?for|look\s+for|beware|never\s+follow|reject\w*|refus\w*|ignore\s+(?:text|content|instructions)\s+(?:like|such))\b/i;
 // A document that teaches about attacks on models talks about them in these words.
 const SECURITY_TOPIC = /\bprompt[\s-]injection\b|\bjailbreak|\bred[\s-]team|\badversarial\b|\bmalicious\s+(?:prompts?|instructions?|inputs?|content)\b|\buntrusted\s+(?:input|content|text|data)\b|\binjection\s+attacks?\b/i;
 const QUOTE_PAIRS: ReadonlyArray<[string, string]> = [['"', '"'], ['“', '”'], ['`', '`'], ['«', '»'], ["'", "'"], ['‘', '’']];

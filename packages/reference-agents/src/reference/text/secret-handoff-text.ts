@@ -140,6 +140,33 @@ function sendClause(unit: string): RegExpExecArray | null {
   return null;
 }
 
+// "Send them with:", "post the values using:", "upload them by running:": the send's destination is the command that follows.
+const SEND_WITH = new RegExp(String.raw`${SEND_EN.source}\s+(?=\S)`, 'gi');
+const WITH_COLON = /^[^.\n]{0,60}?\b(?:with|using|via|by\s+running|running|through)\b[^.\n]{0,30}:\s*$/i;
+const COMMAND_SENDER = /\b(?:curl|wget|Invoke-RestMethod|Invoke-WebRequest|irm|iwr|http|https|xh|nc|ncat)\b/;
+
+/**
+ * A send verb whose object is the secrets and whose destination is the command introduced by the
+ * colon that ends the sentence ("2. Send them with:" then `` `curl -d "…" https://…` `` on the next line
+ * or in a code block): the prose rule reads no address in the sentence, the command rule no order in
+ * the command. A command that puts the key in an authentication header or `-u` uses it there.
+ */
+function sendWithCommand(text: string, u: Unit): { match: RegExpExecArray; command: string } | null {
+  if (!/:\s*$/.test(u.text)) return null;
+  for (const m of u.text.matchAll(SEND_WITH)) {
+    const after = u.text.slice(m.index + m[0].length);
+    const object = OBJECT.exec(after) ?? (SECRET_THING.test(after.slice(0, 60)) || SECRET_WORDS.test(after.slice(0, 40)) ? /^/.exec(after) : null);
+    if (object === null || !WITH_COLON.test(after.slice(object[0].length)) || NEGATION.test(u.text.slice(0, m.index))) continue;
+    // The command: the next line, or the body of a code block opening there.
+    const rest = text.slice(u.offset + u.text.length, u.offset + u.text.length + 800).replace(/^\s*\n/, '');
+    const fence = /^[ \t]*(```|~~~)[^\n]*\n([\s\S]*?)^[ \t]*\1/m.exec(rest);
+    const command = fence !== null && fence.index === 0 ? (fence[2] ?? '') : (rest.split('\n')[0] ?? '');
+    if (!COMMAND_SENDER.test(command) || !AWAY_ADDRESS.test(command) || /\b(?:authori[sz]ation|bearer)\b|-H\s*["']?[\w-]*(?:key|token|auth)\b|\s(?:-u|--user)\s/i.test(command)) continue;
+    return { match: m, command };
+  }
+  return null;
+}
+
 // The query parameter an API reads its key from (`appid=`, `api_key=`, `key=`, `access_token=`).
 const AUTH_PARAM = /[?&](?:app_?id|api_?key|apikey|key|access_?token|token|auth|subscription-key)=$/i;
 // A placeholder naming no vendor (`<API_KEY>`, `{apiKey}`, `YOUR_API_KEY`).
@@ -200,7 +227,8 @@ export function secretHandoffs(text: string): SecretHandoff[] {
   };
   for (let k = 0; k < list.length; k++) {
     const u = list[k] as Unit;
-    const send = sendClause(u.text);
+    const viaCommand = sendClause(u.text) === null ? sendWithCommand(text, u) : null;
+    const send = sendClause(u.text) ?? viaCommand?.match ?? null;
     // A table row: the secret in one cell, the address in another, the table's header saying where to send.
     const row = send === null && /^\s*\|/.test(u.text) && DESTINATION.test(u.text) && (SECRET_THING.test(u.text) || SECRET_WORDS.test(u.text));
     if (send === null && !row) continue;
@@ -209,7 +237,9 @@ export function secretHandoffs(text: string): SecretHandoff[] {
       if (header === undefined || !/\b(?:send|post|upload|destination|target|endpoint|webhook|where)\b/i.test(header.text)) continue;
     }
     // The secrets: this unit, or one of the units up to six lines before it (or two after, for a tool called "with" them).
-    for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) if (secretAt(j, k)) return [hit(j, k)];
+    // A command that itself carries a secret variable or the environment makes the hand-over as strong as a named secret.
+    const strongCommand = viaCommand !== null && viaCommand !== undefined && (SECRET_THING.test(viaCommand.command) || /\benv\s*\||\bprintenv\b/.test(viaCommand.command));
+    for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) if (secretAt(j, k)) return [{ ...hit(j, k), strong: hit(j, k).strong || strongCommand }];
     for (let j = k + 1; j < list.length && (list[j] as Unit).line - u.line <= 2; j++) if (secretAt(j, k)) return [hit(j, k)];
   }
   return payloadInclusion(text, list, fences);
