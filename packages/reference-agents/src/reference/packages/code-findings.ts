@@ -288,6 +288,9 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     if (c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Executes code received from the network', c.line, `${c.callee}(…)`);
     else if (c.directDecode) {
       push('obfuscation', atInstall('HIGH', install), 'Executes decoded data (eval/exec of base64, hex or char codes)', c.line, `${c.callee}(${(c.args[0] ?? '…').slice(0, 160)})`);
+    } else if (c.argLabels.includes('decoded') && c.argLabels.includes('filedata')) {
+      // A payload shipped as data (base64 in a font, a .dat, an asset's metadata) decoded and run: the code is kept out of the code files.
+      push('obfuscation', 'HIGH', 'Executes code decoded from a file it reads', c.line, `${c.callee}(…)`);
     } else if (c.argLabels.includes('decoded')) {
       push('obfuscation', atInstall('MED', install), 'Executes data decoded at run time', c.line, `${c.callee}(…)`);
     }
