@@ -23,7 +23,7 @@ describe('git hooks run their scripts from the top of the work tree', () => {
   });
   it('reads the root script a .husky hook names, and its decode-and-run', async () => {
     const r = await repo(hook("const fs = require('fs');\nconst c = JSON.parse(fs.readFileSync('.cache.json', 'utf8'));\nconst code = Buffer.from(c.b, 'hex').map((x) => x ^ c.k).toString();\nnew Function('require', code)(require);\n"));
-    expect(titles(r)).toContain('HIGH Executes data decoded at run time');
+    expect(titles(r)).toContain('HIGH Executes code decoded from a file it reads');
     expect(r.verdict).not.toBe('ALLOW');
   });
   it('leaves a hook script that only runs the formatter', async () => {

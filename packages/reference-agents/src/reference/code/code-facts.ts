@@ -27,6 +27,10 @@ export type DataLabel =
   | 'credpath'
   /** Bytes read from an image file or revealed from one (where steganography hides payloads). */
   | 'imagedata'
+  /** The content of a file read at run time (`fs.readFileSync(p)`): where a payload shipped as data comes from. */
+  | 'filedata'
+  /** An offset found by searching data for a constant marker (`buf.lastIndexOf('IEND')`): where a carried payload starts. */
+  | 'markeroffset'
   /** A path inside another installed package (`require.resolve('x')`, `find_spec('x').origin`, site-packages). */
   | 'pkgpath'
   /** The content of the system clipboard. */

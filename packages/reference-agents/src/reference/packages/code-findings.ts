@@ -1,3 +1,4 @@
+import { DATA_FILE } from '../skills/shell-facts.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import { CLIPBOARD_WRITE, CREDENTIAL_PATH, SENSITIVE_LABELS, isChainSend, type CallFact, type CodeFacts } from '../code/code-facts.js';
 import { CLI_CREDENTIAL_COMMAND, isCredentialService } from '../code/cli-credential-commands.js';
@@ -41,6 +42,8 @@ const CRYPTO_ADDRESS_PATTERN = /\[13\]\[a-km-zA-HJ-NP|\^?\(?bc1|0x\[a-fA-F0-9\]\
 // `@actions/exec` (`exec.exec`, `exec.getExecOutput`) is how a JavaScript action runs a command; in an
 // ncc bundle its module is required by number, so the receiver's name is what is left of it.
 export const EXEC_CALLEE = /^(child_process\.(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|@actions\/exec\.(exec|getExecOutput)|exec\.(exec|getExecOutput)|execa(\.\w+)?|cross-spawn(\.sync)?|shelljs\.exec|os\.(system|popen|spawn\w*|exec\w*|startfile)|subprocess\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)|commands\.getoutput|pty\.spawn|spawn|spawnSync|execSync|execFile|execFileSync|Popen|check_output|check_call)$/;
+/** A media or binary data file named in code (`logo.png`, `icons.woff2`, `plurals.dat`): what a polyglot carries a payload in. */
+const DATA_FILE_NAME = new RegExp(`^${DATA_FILE}$`, 'i');
 export const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
 /** Shell commands that delete everything in the current directory: `rm -rf *`, `rm -rf .`, `rm -rf ./*`, `rd /s /q .`, `del /f /s /q *`. */
 const WIPES_WORKING_DIRECTORY = /(?:^|[\s;&|])rm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*\s+)+(?:--\s+)?(?:\.\/?\*?|\*|\.\/\.?\*)(?=\s|$|;|&)|(?:^|[\s;&|])(?:rd|rmdir)\s+(?:\/[sq]\s+){2}(?:\.|\*|\.\\\*)(?=\s|$)|(?:^|[\s;&|])del\s+(?:\/[fsq]\s+)+\*(?:\.\*)?(?=\s|$)/i;
@@ -286,7 +289,12 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     if (!EVAL_CALLEE.test(c.callee)) continue;
     if (facts.language === 'javascript' && (c.callee === 'exec' || c.callee === 'compile' || c.callee === 'execfile')) continue;
     if (c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Executes code received from the network', c.line, `${c.callee}(…)`);
-    else if (c.directDecode) {
+    else if (c.argLabels.includes('decoded') && c.argLabels.includes('filedata')) {
+      // A payload shipped as data (base64 in a font, a .dat, an asset's metadata) decoded and run: the code is kept out of the code files.
+      // CRIT when the code names a media or binary data file (an image, a font, a .dat): such a file is never source.
+      const carrier = facts.strings.find((x) => DATA_FILE_NAME.test(x.value));
+      push('obfuscation', carrier !== undefined ? 'CRIT' : 'HIGH', 'Executes code decoded from a file it reads', c.line, `${c.callee}(…)${carrier !== undefined ? ` of ${carrier.value.slice(0, 80)}` : ''}`);
+    } else if (c.directDecode) {
       push('obfuscation', atInstall('HIGH', install), 'Executes decoded data (eval/exec of base64, hex or char codes)', c.line, `${c.callee}(${(c.args[0] ?? '…').slice(0, 160)})`);
     } else if (c.argLabels.includes('decoded')) {
       push('obfuscation', atInstall('MED', install), 'Executes data decoded at run time', c.line, `${c.callee}(…)`);

@@ -1,5 +1,6 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
+import { POPULAR_NPM } from '../known/popular-names.js';
 
 /**
  * Lockfile injection (Snyk, 2019; poisoned-lockfile pull requests since): one entry's tarball URL
@@ -9,6 +10,9 @@ import { referenceFinding } from '../common/reference-finding.js';
  * host a handful of entries resolve from, that no configuration names and that is no public npm
  * registry or mirror, is a stray. A lockfile wholly on a company registry has no stray; a company
  * scope registry (every `@acme/*` entry on `npm.acme.example`) is a scope's, not a stray.
+ * A small lockfile has no majority to go by: there, the project's registry is what its configuration
+ * names, or what every other entry resolves from when the stray is one a swap pays for (a popular
+ * package, or an entry recorded as running an install script).
  */
 
 // Public npm registries and their well-known mirrors: the same packages, whoever resolved them.
@@ -65,11 +69,18 @@ export function strayRegistryHostFindings(path: string, content: string, entries
   const byHost = new Map<string, Resolved[]>();
   for (const t of tarballs) byHost.set(t.host, [...(byHost.get(t.host) ?? []), t]);
   const total = Math.max(entries, tarballs.length);
-  if (total < MIN_ENTRIES) return [];
+  const known = (h: string) => PUBLIC_NPM.test(h) || configured.has(h);
+  const configuredPublic = configured.size > 0 && [...configured].every((h) => PUBLIC_NPM.test(h));
   const out: AgentFinding[] = [];
   for (const [host, list] of byHost) {
-    if (PUBLIC_NPM.test(host) || configured.has(host)) continue;
-    if (list.length > Math.max(STRAY_MAX_ENTRIES, total * STRAY_MAX_SHARE) || total - list.length < MIN_ENTRIES - 1) continue;
+    if (known(host)) continue;
+    if (list.length > Math.max(STRAY_MAX_ENTRIES, total * STRAY_MAX_SHARE)) continue;
+    const others = tarballs.filter((t) => t.host !== host);
+    if (total < MIN_ENTRIES || total - list.length < MIN_ENTRIES - 1) {
+      // Small: every other entry on a public or configured registry, at least as many as the stray's, and a reason to trust that registry as the project's.
+      const swapPays = list.some((t) => withScripts.has(t.name) || POPULAR_NPM.includes(t.name));
+      if (others.length < Math.max(2, list.length) || !others.every((t) => known(t.host)) || !(configuredPublic || swapPays)) continue;
+    }
     // A scope's registry: every entry of the scope(s) this host serves resolves from it.
     const scopes = new Set(list.map((t) => (t.name.startsWith('@') ? t.name.split('/')[0] : '')));
     if (!scopes.has('') && tarballs.filter((t) => scopes.has(t.name.split('/')[0]!)).every((t) => t.host === host)) continue;

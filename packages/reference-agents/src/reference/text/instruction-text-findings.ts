@@ -5,6 +5,7 @@ import { findHiddenText, revealHiddenTextWithTags } from './hidden-text.js';
 import { PHRASE_RULES, findInstructionPhrases, type PhraseRule } from './instruction-phrases.js';
 import { isDetectedSpecimen, isQuotedExample } from './quoted-example.js';
 import { concealedSpans, readsAsOrder } from './concealed-text.js';
+import { ordersSecretIntoImage } from './hidden-secret-sink.js';
 
 export interface InstructionTextOptions {
   /** `/`-separated path of the file the text is in. */
@@ -41,10 +42,6 @@ const RAISED: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', 
 
 // Words a comment uses when it talks to a model rather than to the document's maintainers.
 const ASKS_ACTION = /\b(?:call|invoke|use|run|execute|send|upload|include|read|pass|forward|post|fetch|tools?)\b/i;
-// Secrets named in words or by file, an image or an address with a slot to fill, and an order to put something in.
-const HIDDEN_SECRET_WORDS = /\b(?:api[\s_-]?keys?|access\s+keys?|secret(?:s|-looking|\s+(?:keys?|values?))|tokens?|passwords?|credentials?|private\s+keys?|AWS\s+keys?|environment\s+variables?)\b|(?:^|[\s`'"(])\.env\b/i;
-const HIDDEN_SECRET_SINK = /!\[[^\]\n]*\]\(\s*https?:\/\/[^)\s]*|<img\b[^>\n]*\bsrc\s*=\s*['"]?https?:\/\/|https?:\/\/[^\s)'"`]*(?:<[^>\s]{1,40}>|\{[^}\s]{1,40}\})/i;
-const HIDDEN_SECRET_VERB = /\b(?:add|append|render|include|insert|embed|put|place|encode|send|post|attach|output|emit)\b/i;
 const ADDRESSES_MODEL = /\b(?:AI|assistant|agent|model|LLM|Claude|GPT|Copilot|Cursor|Gemini|chatbot)\b/i;
 const IMPERATIVE = /\b(?:must|always|never|do\s+not|don['’]t|instead|secretly|silently|immediately|first|before\s+(?:answering|responding|doing))\b/i;
 const PROHIBITION_BEFORE = /(?:^|[.!?:;\n]\s*|\s)(?:never|do\s+not|don['’]t|must\s+not|mustn['’]t|should\s+not|shouldn['’]t|avoid)\s+(?!(?:forget|fail|hesitate|skip|omit)\b)(?:\w+\s+){0,1}[\x60'"]?$/i;
@@ -192,7 +189,7 @@ export function instructionTextFindings(text: string, options: InstructionTextOp
       const body = m[1] ?? '';
       // Secrets to be put into an image or an address with a slot, in text the reader never sees: whoever the
       // comment names ("reviewer bot configuration"), the model reading it is who renders the image (CamoLeak, 2025).
-      if (HIDDEN_SECRET_WORDS.test(body) && HIDDEN_SECRET_SINK.test(body) && HIDDEN_SECRET_VERB.test(body)) {
+      if (ordersSecretIntoImage(body)) {
         findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'HTML comment orders secrets put into an image or address the reader does not see', file, line: at(visible, m.index), evidence: body.trim().slice(0, 300) }));
       } else if (ADDRESSES_MODEL.test(body) && IMPERATIVE.test(body) && (!strict || ASKS_ACTION.test(body))) {
         findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'HTML comment gives the model instructions the reader does not see', file, line: at(visible, m.index), evidence: body }));

@@ -17,7 +17,7 @@ function keyName(p: N): string {
 }
 
 /** The labels a call of a local function takes from what the function returns. */
-const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded']);
+const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded', 'filedata']);
 
 /**
  * What data an expression carries (see `DataLabel`: environment, secrets, host information, network
@@ -154,6 +154,11 @@ export class DataLabels {
     // A local character decoder applied to constants yields decoded text (`rot13('…')`, `g('72657175697265')`).
     if (callee?.type === 'Identifier' && this.decoderNames.has(this.scopes.key(callee.name as string)) && args.length > 0 && args.every((a) => r.fold(a) !== undefined || (a.type === 'ArrayExpression' && nodes(a.elements).every((e) => e.type === 'Literal')))) out.add('decoded');
     const reads = q !== undefined && /^(fs|fs\.promises)\.(readFileSync|readFile|createReadStream|readdirSync|readdir|copyFileSync)$/.test(q);
+    // A file's content read at run time: a payload the package ships as data (an image, a font, a .dat) enters here.
+    const content = q !== undefined && /^(?:fs|fs\.promises|fs\/promises|node:fs|node:fs\/promises)\.(?:readFileSync|readFile)$/.test(q);
+    const prop = callee?.type === 'MemberExpression' ? r.propertyName(callee) : undefined;
+    // `buf.lastIndexOf('IEND')`, `data.indexOf(Buffer.from('<meta:'))`: a search for a marker of three or more characters (not `=` or `:`).
+    const marker = /^(?:indexOf|lastIndexOf)$/.test(prop ?? '') ? (r.fold(args[0]) ?? (args[0]?.type === 'CallExpression' && r.qualify(node(args[0].callee)) === 'Buffer.from' ? r.fold(nodes(args[0].arguments)[0]) : undefined)) : undefined;
     if (reads && argStrings(r, args).some((s) => CREDENTIAL_PATH.test(s))) out.add('secret');
     // A command that prints a CLI's stored token (`execSync('gh auth token')`, or a local `run(cmd)` given it): its output is the token.
     // `execFileSync('gh', ['auth', 'token'])` reads as one command line.
@@ -166,6 +171,8 @@ export class DataLabels {
     if (q !== undefined && CLIPBOARD_READ.test(q)) out.add('clipboard');
     // `buf.subarray(buf.lastIndexOf('IEND') + 8)`: bytes cut out after a marker ride inside an asset.
     if (callee?.type === 'MemberExpression' && /^(slice|subarray)$/.test(r.propertyName(callee) ?? '') && /\b(?:lastIndexOf|indexOf)\(\s*(?:['"`]|Buffer\.from\()/.test(this.text.slice(expr.start as number, expr.end as number))) out.add('imagedata');
+    // …or the offset found first and kept in a name (`const at = buf.lastIndexOf('IEND'); buf.slice(at + 8)`), cutting a file's content.
+    if (callee?.type === 'MemberExpression' && /^(slice|subarray)$/.test(prop ?? '') && args.some((a) => this.of(a, depth + 1).has('markeroffset')) && this.of(node(callee.object), depth + 1).has('filedata')) out.add('imagedata');
     if (q !== undefined && (/^(steggy|stegcloak)(\.|$)/.test(q) || (IMAGE_READ.test(q) && argStrings(r, args).some((s) => IMAGE_PATH.test(s.trim()))))) out.add('imagedata');
     // `require.resolve('other/lib')`, `path.join(root, 'node_modules', 'other')`: a file of another installed package.
     if (q === 'require.resolve' && /^[^./]/.test(r.fold(args[0]) ?? '.')) out.add('pkgpath');
@@ -189,6 +196,11 @@ export class DataLabels {
       if (reads) out.add('secret');
       else if (q !== undefined && /^path\./.test(q)) out.add('credpath');
     }
+    // The offset is a number, not data: only the search that finds it carries it.
+    argLabelSet.delete('markeroffset');
+    out.delete('markeroffset');
+    if (content) out.add('filedata');
+    if (marker !== undefined && marker.length >= 3) out.add('markeroffset');
     add(argLabelSet);
     // A signature or digest of a key (`createHmac('sha256', secret).update(p).digest('hex')`, `sign(secret, p)`) is not the key.
     const called = callee?.type === 'Identifier' ? (callee.name as string) : callee?.type === 'MemberExpression' ? r.propertyName(callee) : undefined;

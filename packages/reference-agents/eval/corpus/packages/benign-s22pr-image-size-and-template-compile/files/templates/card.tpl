@@ -1,0 +1,1 @@
+<div class="card"><img src="<%= image %>"><h2><%= title %></h2></div>

@@ -1,0 +1,3 @@
+const { loadRules } = require('./rules');
+const rules = loadRules();
+module.exports = (locale, n) => (rules[locale] || rules.en)(n);

@@ -1,0 +1,1 @@
+const nodemailer = require('nodemailer'); module.exports = nodemailer;
