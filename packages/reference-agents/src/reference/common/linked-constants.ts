@@ -11,9 +11,12 @@ import { readArtifactText, type ArtifactFile } from './artifact-files.js';
  * './consts.js'`, `from .consts import S0`) and the qualified names the readers resolve
  * (`./consts.S0` of `require('./consts').S0`, `.consts.S0`, `..consts.S0` of `from . import consts`).
  * A value moved to a constants module reads as if it were written in place, in every reader.
+ * The links are the current artifact's only: each analysis links its own files first, which drops the
+ * last artifact's links. Kept across artifacts, a file whose text two artifacts share (a bundled
+ * dependency) read the other artifact's constants, and an evaluation run slowed from about a second to
+ * tens of seconds per MCP server as the links piled up.
  */
 const linked = new Map<string, ReadonlyMap<string, string>>();
-const MAX_LINKED_TEXTS = 4000;
 const MAX_CODE_FILES = 400;
 const MAX_CODE_BYTES = 512 * 1024;
 
@@ -125,8 +128,10 @@ function languageOf(path: string): ScriptLanguage {
   return path.endsWith('.py') ? 'python' : /\.[cm]?ts$/.test(path) ? 'typescript' : 'javascript';
 }
 
-/** Links the constants of an artifact's code files (bounded: a few hundred files, none over 512 KiB). */
+/** Links the constants of an artifact's code files (bounded: a few hundred files, none over 512 KiB), replacing the last artifact's. */
 export async function linkArtifactConstants(files: readonly ArtifactFile[]): Promise<void> {
+  linked.clear();
+  wrappers.clear();
   const code = files.filter((f) => CODE.test(f.path) && f.size <= MAX_CODE_BYTES && !f.path.includes('node_modules/')).slice(0, MAX_CODE_FILES);
   if (code.length < 2) return;
   const texts = new Map<string, string>();
@@ -154,8 +159,6 @@ export async function linkArtifactConstants(files: readonly ArtifactFile[]): Pro
     }
     return c;
   };
-  if (linked.size > MAX_LINKED_TEXTS) linked.clear();
-  if (wrappers.size > MAX_LINKED_TEXTS) wrappers.clear();
   for (const [path, text] of texts) {
     if (!RELATIVE.test(text)) continue;
     const language = languageOf(path);
