@@ -3,7 +3,7 @@ import { CLI_CREDENTIAL_COMMAND } from './cli-credential-commands.js';
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, REFLECTED_API, SECRET_ARGUMENT_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, clockOrChanceGate, SENSITIVE_NAMES, emptyFacts, type CallFact, type CodeFacts, type DataLabel } from './code-facts.js';
 import { decodePythonConstant, PYTHON_DECODERS } from './python-decoders.js';
 import { pushInvisiblePayloads } from './invisible-payload.js';
-import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 

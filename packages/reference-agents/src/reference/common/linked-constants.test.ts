@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dirWith } from '../../../../sandbox/src/test-support/temp-dirs.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles } from './artifact-files.js';
-import { importedConstantsOf, linkArtifactConstants } from './linked-constants.js';
+import { linkArtifactConstants } from './linked-constants.js';
+import { importedConstantsOf } from './linked-constants-store.js';
 
 const IMPORTER = "import { HOST } from './consts.js';\nexport const url = `https://${HOST}/v1`;\n";
 

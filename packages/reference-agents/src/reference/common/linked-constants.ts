@@ -4,42 +4,15 @@ import { parseJs, scopeOf, type JsNode } from '../skills/js-source.js';
 import { PythonSource, type SyntaxNode } from '../skills/python-source.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { readArtifactText, type ArtifactFile } from './artifact-files.js';
+import { clearLinks, setLinks } from './linked-constants-store.js';
 
-/**
- * String constants a code file imports from the artifact's other modules, keyed by the file's text
- * (every reader sees a file as its text): the names the file binds (`S0` of `import { S0 } from
- * './consts.js'`, `from .consts import S0`) and the qualified names the readers resolve
- * (`./consts.S0` of `require('./consts').S0`, `.consts.S0`, `..consts.S0` of `from . import consts`).
- * A value moved to a constants module reads as if it were written in place, in every reader.
- * The links are the current artifact's only: each analysis links its own files first, which drops the
- * last artifact's links. Kept across artifacts, a file whose text two artifacts share (a bundled
- * dependency) read the other artifact's constants, and an evaluation run slowed from about a second to
- * tens of seconds per MCP server as the links piled up.
- */
-const linked = new Map<string, ReadonlyMap<string, string>>();
+// Links an artifact's modules: what each file imports from the others (linked-constants-store.ts keeps them).
 const MAX_CODE_FILES = 400;
 const MAX_CODE_BYTES = 512 * 1024;
 
 const CODE = /\.(?:[cm]?[jt]s|py)$/;
 const RELATIVE = /\bfrom\s*['"]\.|\brequire\(\s*['"]\.|^\s*from\s+[\w.]+\s+import\b|^\s*import\s+\w+\.\w/m;
 const JS_EXTENSIONS = ['', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts', '/index.js', '/index.ts'];
-
-/** The constants a file's text imports (empty when none were linked). */
-export function importedConstantsOf(text: string): ReadonlyMap<string, string> {
-  return linked.get(text) ?? EMPTY;
-}
-
-/**
- * The thin wrappers a file's text imports, by the qualified name it calls them with
- * (`./helpers.js.run` → `child_process.exec`): a function of another module that only passes its
- * parameters, in order, to one call. Calling it is making that call, so every reader resolves the
- * wrapper's name to the call it makes.
- */
-export function importedWrappersOf(text: string): ReadonlyMap<string, string> {
-  return wrappers.get(text) ?? EMPTY;
-}
-
-const wrappers = new Map<string, ReadonlyMap<string, string>>();
 
 /** A JavaScript function's single call, when it passes the parameters through unchanged: its callee's name. */
 function jsPassThrough(fn: JsNode, qualify: (n: JsNode) => string | null): string | null {
@@ -122,16 +95,13 @@ function pyWrappers(text: string): Map<string, string> {
   return out;
 }
 
-const EMPTY: ReadonlyMap<string, string> = new Map();
-
 function languageOf(path: string): ScriptLanguage {
   return path.endsWith('.py') ? 'python' : /\.[cm]?ts$/.test(path) ? 'typescript' : 'javascript';
 }
 
 /** Links the constants of an artifact's code files (bounded: a few hundred files, none over 512 KiB), replacing the last artifact's. */
 export async function linkArtifactConstants(files: readonly ArtifactFile[]): Promise<void> {
-  linked.clear();
-  wrappers.clear();
+  clearLinks();
   const code = files.filter((f) => CODE.test(f.path) && f.size <= MAX_CODE_BYTES && !f.path.includes('node_modules/')).slice(0, MAX_CODE_FILES);
   if (code.length < 2) return;
   const texts = new Map<string, string>();
@@ -206,7 +176,6 @@ export async function linkArtifactConstants(files: readonly ArtifactFile[]): Pro
         for (const [k, t] of wrappersOf(mod)) calls.set(`${qualified}.${k}`, t);
       }
     }
-    if (out.size > 0) linked.set(text, out);
-    if (calls.size > 0) wrappers.set(text, calls);
+    setLinks(text, out, calls);
   }
 }

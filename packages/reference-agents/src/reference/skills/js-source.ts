@@ -4,7 +4,7 @@ import type { N } from '../code/javascript/estree.js';
 import { foldArray, foldExpression } from '../code/javascript/fold.js';
 import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
-import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
 export interface JsNode {

@@ -1,6 +1,6 @@
 import { parser } from '@lezer/python';
 import type { SyntaxNode, Tree } from '@lezer/common';
-import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
 import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/python-decoders.js';
 
 export type { SyntaxNode };

@@ -1,4 +1,4 @@
-import { importedConstantsOf, importedWrappersOf } from '../../common/linked-constants.js';
+import { importedConstantsOf, importedWrappersOf } from '../../common/linked-constants-store.js';
 import { lineIndex } from '../line-index.js';
 import { valueBoundTo, type Binding, type FunctionReturn } from './bindings.js';
 import { DataLabels } from './data-labels.js';
