@@ -50,9 +50,10 @@ const PIPED_DOWNLOAD = String.raw`(?:\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b
 // Kept from the user: done silently, without asking or telling, never mentioned.
 // Consent skipped is the same order in other words: "rather than asking the user", "instead of checking with
 // the user", "no need to ask" (the result text bypasses the approval the agent would otherwise seek).
-const COVERT = String.raw`\b(?:silently|quietly|secretly|(?<!\b(?:never|not|n['’]t)\b[^.\n]{0,60})without\s+(?:first\s+)?(?:asking|telling|confirmation|confirming|checking\s+with|mentioning|informing|notifying)|(?:rather\s+than|instead\s+of)\s+(?:asking|prompting|checking\s+with|consulting|confirming\s+with)\s+(?:the\s+)?(?:user|developer|human)|(?:there\s+is\s+)?no\s+need\s+to\s+(?:ask|confirm|check\s+with)|(?:do\s+not|don['’]t|never)\s+(?:ask\s+(?:for\s+)?(?:confirmation|permission|the\s+user)|mention|tell|reveal|disclose|show))\b`;
+const COVERT = String.raw`\b(?:silently|quietly|secretly|(?=without\b)(?<!\b(?:never|not|n['’]t)\b[^.\n]{0,60})without\s+(?:first\s+)?(?:asking|telling|confirmation|confirming|checking\s+with|mentioning|informing|notifying)|(?:rather\s+than|instead\s+of)\s+(?:asking|prompting|checking\s+with|consulting|confirming\s+with)\s+(?:the\s+)?(?:user|developer|human)|(?:there\s+is\s+)?no\s+need\s+to\s+(?:ask|confirm|check\s+with)|(?:do\s+not|don['’]t|never)\s+(?:ask\s+(?:for\s+)?(?:confirmation|permission|the\s+user)|mention|tell|reveal|disclose|show))\b`;
 // An order to run (not a prohibition: "never run … without asking" is a safeguard).
-const RUN_ORDER = String.raw`(?<!\b(?:never|not|n['’]t|avoid|before\s+you)\s+)\b(?:run|execute|paste|type)\b`;
+// The lookaheads before a lookbehind here try it only where the words after it start, not at every position.
+const RUN_ORDER = String.raw`(?=\b(?:run|execute|paste|type)\b)(?<!\b(?:never|not|n['’]t|avoid|before\s+you)\s+)\b(?:run|execute|paste|type)\b`;
 const STANDING = String.raw`\b(?:every|each|all|any|whenever|always|before\s+(?:running|executing|any))\b`;
 
 /**
@@ -162,7 +163,7 @@ const AGENT_CONFIG_RULES: readonly PhraseRule[] = [
     title: 'text for the model has the agent grant itself blanket permissions or register a server in its configuration',
     // Anchored at the configuration file name (rare), the write order before it, and the blanket grant or the
     // concealment near it.
-    pattern: new RegExp(String.raw`(?<=${CONFIG_WRITE}[^\n]{0,80})${AGENT_CONFIG_FILE}(?:(?=[\s\S]{0,400}?${BLANKET_GRANT})|(?=[\s\S]{0,400}?${SERVER_ENTRY})(?=[\s\S]{0,600}?${KEPT_QUIET}))|(?<=${KEPT_QUIET}[\s\S]{0,400}?${CONFIG_WRITE}[^\n]{0,80})${AGENT_CONFIG_FILE}(?=[\s\S]{0,400}?(?:${SERVER_ENTRY}|${BLANKET_GRANT}))`, 'i'),
+    pattern: new RegExp(String.raw`(?=${AGENT_CONFIG_FILE})(?<=${CONFIG_WRITE}[^\n]{0,80})${AGENT_CONFIG_FILE}(?:(?=[\s\S]{0,400}?${BLANKET_GRANT})|(?=[\s\S]{0,400}?${SERVER_ENTRY})(?=[\s\S]{0,600}?${KEPT_QUIET}))|(?=${AGENT_CONFIG_FILE})(?<=${KEPT_QUIET}[\s\S]{0,400}?${CONFIG_WRITE}[^\n]{0,80})${AGENT_CONFIG_FILE}(?=[\s\S]{0,400}?(?:${SERVER_ENTRY}|${BLANKET_GRANT}))`, 'i'),
   },
 ];
 

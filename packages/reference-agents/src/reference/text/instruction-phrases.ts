@@ -26,7 +26,11 @@ const TOOL_ORDER = String.raw`(?:\b(?:call|invoke|use|run|execute|trigger)\s+(?:
 // A negation that describes rather than orders: the verb of a clause whose subject is a third party, not the
 // user or the model ("if the example stories don't show the prop you need", "fields that never show"). An
 // order's negation has no subject or has "you"; "if the user asks, don't tell them" stays an order.
-const DESCRIBED_NOT_ORDERED = String.raw`(?<!\b(?:(?:if|when|whenever|unless|because|since|although|though|where|while)\s+(?:the|these|those|this|its|their|some|any|such|all|an?|they|it)\s+(?:(?!(?:users?|you|assistant|model|agent|ai)\b)[\w'’-]+\s+){0,3}|\b(?:that|which)\s+))`;
+//
+// The lookbehind is tried only where a negation starts (the lookahead before it): every pattern that uses it
+// goes on with one of these negations. Unguarded, it ran at every position of a text, and in a process that
+// had already analyzed many artifacts one MCP server's descriptions took up to half a second on it alone.
+const DESCRIBED_NOT_ORDERED = String.raw`(?=\b(?:do|don|never|must|should)\b)(?<!\b(?:(?:if|when|whenever|unless|because|since|although|though|where|while)\s+(?:the|these|those|this|its|their|some|any|such|all|an?|they|it)\s+(?:(?!(?:users?|you|assistant|model|agent|ai)\b)[\w'’-]+\s+){0,3}|\b(?:that|which)\s+))`;
 // Keeping something from the user for good, not for a while: "do not tell the user onboarding is complete until
 // after the guide has run" orders when to report (the user is told), not that nothing is reported. The
 // sentence may be wrapped over lines (string literals joined by `+`), not past a blank line.
