@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { SlowFilesFirst } from './test/support/slow-files-first.js';
 
 export default defineConfig({
   test: {
@@ -26,6 +27,9 @@ export default defineConfig({
     // A hang guard like testTimeout: a PostgreSQL file's beforeAll migrates a fresh schema, which
     // passed vitest's default 10 s on a loaded two-core machine running two files at once.
     hookTimeout: 30_000,
+    // The files that take a minute or so start first, so that none of them starts last and keeps one
+    // worker busy after the other is done (test/support/slow-files-first.ts).
+    sequence: { sequencer: SlowFilesFirst },
     // The JSON report feeds the workspace summary line printed by scripts/run-tests.mjs.
     reporters: ['default', 'json', '../../scripts/vitest-suite-errors.mjs'],
     outputFile: { json: '.test-results/vitest.json' },
