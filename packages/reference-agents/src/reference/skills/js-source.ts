@@ -32,6 +32,12 @@ export function parseJs(text: string, typescript = false): JsNode {
 
 let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
 
+// A top-level fold's bounds (JsScope.fold): nodes visited (an array of 200,000 char codes joined
+// still folds; a name used twice at each of twenty levels does not take 2^20 visits) and the longest
+// value kept (a megabyte literal doubled at each level would otherwise outgrow V8's string limit).
+const FOLD_STEPS = 200_000;
+const FOLD_MAX_CHARS = 1 << 20;
+
 const scopes = new WeakMap<JsNode, JsScope>();
 // The text of each tree, for the constants other modules give it (common/linked-constants.ts).
 const texts = new WeakMap<JsNode, string>();
@@ -117,7 +123,8 @@ export class JsScope {
   // Constants imported from the artifact's other modules (set by the caller that resolved them).
   private readonly imported = new Map<string, string>();
   private readonly aliases = new Map<string, string>();
-  private readonly folding = new Set<string>();
+  // The nodes being folded now, outermost first: a node met again depends on itself.
+  private readonly folding = new Set<JsNode>();
 
   constructor(root: JsNode) {
     walkJs(root, (node) => {
@@ -185,20 +192,31 @@ export class JsScope {
 
   /**
    * The constant string a node evaluates to, or null when it depends on anything not constant.
-   * Bounded in depth: arrays built from themselves (`a = [a.join(',')]`) would otherwise recurse
-   * without end (yargs-parser 20.2.9 overflowed the stack).
+   * Bounded three ways. In depth: arrays built from themselves (`a = [a.join(',')]`) would
+   * otherwise recurse without end (yargs-parser 20.2.9 overflowed the stack). A node met again
+   * while it is being folded is a value that depends on itself, so it folds to nothing at once:
+   * arrays joined into each other (`a = [b.join('')]; b = [a.join(''), a[0]]`) otherwise branched
+   * at every level until the depth bound, seconds for three lines. In work and size: names shared
+   * by many parts (`a2 = [a1.join(), a1.join()]`, and so on) fold once per use, so one top-level
+   * fold visits at most FOLD_STEPS nodes and no value longer than FOLD_MAX_CHARS is kept.
    */
   fold(node: JsNode | null | undefined): string | null {
-    if (!node || this.foldDepth > 48) return null;
+    if (!node || this.foldDepth > 48 || this.folding.has(node)) return null;
+    if (this.foldDepth === 0) this.foldSteps = 0;
+    if (++this.foldSteps > FOLD_STEPS) return null;
     this.foldDepth++;
+    this.folding.add(node);
     try {
-      return this.foldNode(node);
+      const value = this.foldNode(node);
+      return value !== null && value.length > FOLD_MAX_CHARS ? null : value;
     } finally {
+      this.folding.delete(node);
       this.foldDepth--;
     }
   }
 
   private foldDepth = 0;
+  private foldSteps = 0;
 
   /** This scope as the code facts' `Resolve` (names, constants and arrays looked up here). */
   private readonly resolveView: Resolve = {
@@ -257,13 +275,8 @@ export class JsScope {
         const name = node.name as string;
         const init = this.constants.get(name) ?? this.callInits.get(name);
         if (!init) return this.imported.get(name) ?? null;
-        if (this.folding.has(name)) return null;
-        this.folding.add(name);
-        try {
-          return this.fold(init);
-        } finally {
-          this.folding.delete(name);
-        }
+        // A name declared with itself in it (`a = a + 'x'`) meets its own init node again: fold cuts it.
+        return this.fold(init);
       }
       case 'CallExpression': {
         // ['ex', 'ec'].join('') and 'cexe'.split('').reverse().join('') are common ways to hide a name.

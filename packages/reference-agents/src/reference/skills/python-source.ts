@@ -5,11 +5,18 @@ import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/pyt
 
 export type { SyntaxNode };
 
+// A top-level fold's bounds (PythonSource.fold): JsScope.fold's steps and size, and a depth that
+// still folds a long `'a' + 'b' + …` chain (lezer nests it to the left, one level a part).
+const FOLD_DEPTH = 500;
+const FOLD_STEPS = 200_000;
+const FOLD_MAX_CHARS = 1 << 20;
+
 /** A Python file's syntax tree with the names and constants needed to resolve calls through aliases. */
 export class PythonSource {
   readonly tree: Tree;
   private readonly aliases = new Map<string, string>();
   private readonly constants = new Map<string, SyntaxNode>();
+  // The nodes being folded now (by span and type): a node met again depends on itself.
   private readonly folding = new Set<string>();
   private readonly assignments = new Map<string, SyntaxNode>();
   // Constants imported from the artifact's other modules (set by the caller that resolved them).
@@ -119,9 +126,31 @@ export class PythonSource {
     return null;
   }
 
-  /** The constant string a node stands for, or null. */
+  /**
+   * The constant string a node stands for, or null. Bounded as JsScope.fold is: a node met again
+   * while it is being folded (lists indexed into each other, `A = [B[0]]; B = [A[0], …]`, which
+   * overflowed the stack) folds to nothing, and one top-level fold visits at most FOLD_STEPS nodes
+   * and keeps no value longer than FOLD_MAX_CHARS. Nodes are keyed by their span and type: lezer
+   * makes a new object each time a child is read.
+   */
   fold(node: SyntaxNode | null | undefined): string | null {
     if (!node) return null;
+    const key = `${node.from}:${node.to}:${node.type.id}`;
+    if (this.folding.has(key) || this.folding.size > FOLD_DEPTH) return null;
+    if (this.folding.size === 0) this.foldSteps = 0;
+    if (++this.foldSteps > FOLD_STEPS) return null;
+    this.folding.add(key);
+    try {
+      const value = this.foldNode(node);
+      return value !== null && value.length > FOLD_MAX_CHARS ? null : value;
+    } finally {
+      this.folding.delete(key);
+    }
+  }
+
+  private foldSteps = 0;
+
+  private foldNode(node: SyntaxNode): string | null {
     if (node.name === 'String') return stringValue(this.slice(node));
     if (node.name === 'ContinuedString') {
       let out = '';
@@ -208,13 +237,8 @@ export class PythonSource {
       const name = this.slice(node);
       const value = this.constants.get(name) ?? this.assignments.get(name);
       if (!value) return this.imported.get(name) ?? null;
-      if (this.folding.has(name)) return null;
-      this.folding.add(name);
-      try {
-        return this.fold(value);
-      } finally {
-        this.folding.delete(name);
-      }
+      // A name assigned with itself in it (`a = a + 'x'`) meets its own value node again: fold cuts it.
+      return this.fold(value);
     }
     return null;
   }
