@@ -15,9 +15,14 @@ const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 // cache had gained 60 bundled MCP servers (several seconds each) took this test past 600 s in a full
 // `pnpm test`; the bound is there so the code, not the machine, sets the test's time.
 const NPM_CACHE_SAMPLE = 20;
+// A hang guard, not a time target: about 240 s alone on two idle cores, 450 to 600 s in a full
+// `pnpm test` here, and past 900 s in one CI run on a machine of the same kind that ran everything at
+// about half speed (the whole suite 1,373 s against 662 s). Half an hour still ends a real hang well
+// inside CI's 90 minutes.
+const EVAL_HANG_GUARD_MS = 1_800_000;
 describe('reference agents meet the issue-12 targets', () => {
   let report: EvalReport;
-  it('runs the packages track over its corpus and the real benign set', { timeout: 900_000 }, async () => {
+  it('runs the packages track over its corpus and the real benign set', { timeout: EVAL_HANG_GUARD_MS }, async () => {
     report = await runEval({
       corpusRoot: join(PACKAGE_DIR, 'eval', 'corpus'),
       repoRoot: resolve(PACKAGE_DIR, '..', '..'),
