@@ -253,8 +253,13 @@ export function emptyFacts(language: CodeFacts['language']): CodeFacts {
  */
 export const REFLECTED_API = /^(child_process\.\w+|eval|Function|exec|compile|vm\.\w+|module\._compile|os\.(hostname|userInfo|networkInterfaces|homedir|system|popen|startfile|spawn\w*|exec\w*|getlogin|uname|remove|unlink)|fs(\.promises)?\.(readFileSync|readFile|writeFileSync|writeFile|appendFileSync|appendFile|readdirSync|readdir|createReadStream|createWriteStream|unlinkSync|rmSync|chmodSync|copyFileSync)|process\.(binding|dlopen)|subprocess\.\w+|socket\.(gethostname|getfqdn|socket|create_connection)|platform\.(node|uname)|getpass\.getuser|builtins\.(exec|eval|compile|__import__)|ctypes\.(CDLL|WinDLL|cdll\.LoadLibrary|windll\.\w+)|shutil\.(rmtree|copy\w*|move))$/;
 
-/** Environment variable names that hold credentials. */
-export const SECRET_ENV_NAME = /(TOKEN|SECRET|PASSW|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|NPM_|AWS_|GITHUB_|GH_|PYPI|TWINE_)/i;
+/**
+ * Environment variable names that hold credentials. A name that ends by saying it holds where or how
+ * to connect (`MCP_AUTH_PORT`, `GITHUB_API_URL`, `AWS_REGION`, `AUTH_MODE`) is configuration, not a
+ * credential, whatever word it starts with: the MCP SDK's examples send `MCP_AUTH_PORT` in an
+ * address and were read as sending a secret to another service.
+ */
+export const SECRET_ENV_NAME = /^(?!.*_(?:PORT|HOST|HOSTNAME|URL|URI|ENDPOINT|REGION|ENABLED|DISABLED|MODE|TIMEOUT|LEVEL|VERSION)$).*(TOKEN|SECRET|PASSW|PASSWD|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIAL|AUTH|NPM_|AWS_|GITHUB_|GH_|PYPI|TWINE_)/i;
 
 /** Paths of credential, browser-profile and wallet stores. */
 export const CREDENTIAL_PATH = /(\/etc\/(passwd|shadow)$|\.npmrc|\.pypirc|\.netrc|\.aws[\\/]credentials|\.ssh[\\/]|id_rsa|id_ed25519|id_ecdsa|\.docker[\\/]config\.json|\.kube[\\/]config|\.git-credentials|\.config[\\/]gh[\\/]hosts|Login Data|Local State|Local Storage[\\/]leveldb|wallet\.dat|\.config[\\/]solana[\\/]id\.json|Exodus|\.electrum|\.ethereum[\\/]keystore|nkbihfbeogaeaoehlefnkodbefgpgknn|keychain-db|\.gnupg)/i;

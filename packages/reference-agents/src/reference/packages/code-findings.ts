@@ -30,6 +30,8 @@ export interface CodeContext {
 
 /** Tests, examples, benchmarks and vendored code: shipped, but not what a consumer's program loads. */
 export const SIDE_FILE = /(^|\/)(node_modules|tests?|__tests__|testing|spec|bench|benchmarks?|examples?|samples?|demos?|docs?|scripts|vendor(ed)?|third_party)\/|(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$|\.(test|spec)\.[cm]?js$/;
+/** A benchmark, example or demo script named as one (`bench.js`, `benchmark-parse.js`, `example.py`), wherever it sits. */
+const SIDE_SCRIPT = /(^|\/)(bench(mark)?s?|perf|examples?|demos?)([._-][\w.-]*)?\.([cm]?[jt]s|py)$/i;
 /** Files a process starts by itself: shell startup files, the Windows Startup folder, macOS launch agents, XDG autostart, systemd user units, Run keys. */
 export const AUTOSTART = /(^|[\\/])\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)$|Start Menu[\\/]Programs[\\/]Startup|[\\/]LaunchAgents([\\/]|$)|\.config[\\/]autostart|\.config[\\/]systemd[\\/]user|CurrentVersion[\\/]Run(Once)?\b|\/etc\/cron|\/etc\/rc\.local|\/etc\/systemd\/system/i;
 const INJECTION_CALL = /(^|\.)(WriteProcessMemory|CreateRemoteThread|VirtualAllocEx|NtCreateThreadEx|QueueUserAPC|SetWindowsHookExA?W?|RtlCreateUserThread)$/;
@@ -451,7 +453,8 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
 
   // Sabotage: module-level endless loops (colors 2022), geo-targeted destruction (node-ipc 2022).
   // Benchmarks and examples loop forever on purpose; only code a consumer loads counts.
-  const sideFile = SIDE_FILE.test(ctx.file);
+  // A benchmark or example shipped as a file of its own beside the code (jsonparse's `bench.js`) is one too.
+  const sideFile = SIDE_FILE.test(ctx.file) || SIDE_SCRIPT.test(ctx.file);
   for (const line of facts.endlessTopLevelLoops.slice(0, 1)) push('malware', sideFile ? 'LOW' : 'HIGH', 'Endless loop at module load (hangs every program that imports it)', line);
   const destroys = facts.calls.filter((c) => DESTRUCTIVE_CALLEE.test(c.callee) || (WRITE_CALLEE.test(c.callee) && c.argStrings.some((a) => /❤|\u2764/.test(a))));
   const geo = facts.strings.find((s) => GEO_IP.test(s.value));

@@ -17,12 +17,24 @@ const BROWSER_OR_IDE_EXTENSIONS = /(?:Chrome|Chromium|Edge|Brave[\w-]*|Vivaldi|O
 const APP_BUNDLE = /\.asar\b|\.app[\\/]Contents[\\/](?:Resources|MacOS|Frameworks)\b|[\\/]resources[\\/]app[\\/]/i;
 /** Where a package manager keeps globally installed tools, or the command that prints it. */
 const GLOBAL_PACKAGES = /\b(?:npm\s+root\s+-g|npm\s+prefix\s+-g|pnpm\s+root\s+-g|yarn\s+global\s+dir|bun\s+pm\s+bin\s+-g)\b|[\\/]usr[\\/](?:local[\\/])?lib[\\/]node_modules\b|[\\/]npm[\\/]node_modules\b|\.npm-global\b/i;
-/** Where installed applications and their per-user code live (Electron apps update into versioned folders here). */
-const APP_LOCATION = /Application Support|AppData[\\/](?:Local|Roaming)|\b(?:LOCALAPPDATA|APPDATA|ProgramFiles(?:\(x86\))?)\b|Program Files|(?:^|['"`\\/])Applications[\\/]|\.config[\\/][\w .-]+/i;
+/**
+ * Where installed applications and their per-user code live (Electron apps update into versioned
+ * folders here). `.config` as a folder of a path (`~/.config/app`, `join(home, '.config', app)`),
+ * not inside a file name or a regular expression (`/^vite(?:st)?\.config\./` in vitest's bundle).
+ */
+const APP_LOCATION = /Application Support|AppData[\\/](?:Local|Roaming)|\b(?:LOCALAPPDATA|APPDATA|ProgramFiles(?:\(x86\))?)\b|Program Files|(?:^|['"`\\/])Applications[\\/]|(?:^|['"`~\\/])\.config[\\/]\w[\w .-]*/i;
 /** Files that are code another program loads or runs. */
 const CODE_FILE = /\.(?:js|cjs|mjs|asar|node|py|pyc|pth|sh|ps1|bat|cmd|dylib|so|dll|exe)$/i;
 /** File writes (JavaScript and Python), including appends and copies over a target. */
-const WRITE = /(?:^|\.)(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|write_text|write_bytes|copyfile|copy2?|move|replace|extractAll|createPackage)$|^open$/;
+const WRITE = /(?:^|\.)(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|copyfile|copy2|copytree|write_text|write_bytes|extractAll|createPackage)$|^open$/;
+/**
+ * Moves and copies whose names are also string, list and object methods (`message.replace(…)` in
+ * vitest's bundle was read as `os.replace`, a false CRIT; `dict.copy()`, `player.move()`): writes
+ * only on a file-system module (`fs-extra.move`, `os.replace`, `shutil.copy`, `shutil.move`), or in
+ * Python on an expression receiver (`Path(dst).replace(…)`, whose callee reads `?.replace`).
+ */
+const MOVE_OR_COPY = /^(?:fs|fs\.promises|fs-extra|graceful-fs|os|shutil|pathlib\.Path)\.(?:copy|move|replace)$/;
+const PY_PATH_MOVE = /^\?\.replace$/;
 
 export interface ForeignProgramWrite {
   line: number;
@@ -43,7 +55,7 @@ function kindOf(text: string): string | null {
  * artifact's own name: a tool's own folder under application data or `.config` is its own.
  */
 export function foreignProgramWrite(facts: CodeFacts, text: string, ownName: string): ForeignProgramWrite | null {
-  const writes = facts.calls.filter((c) => WRITE.test(c.callee) && !(c.callee === 'open' && !/^[wax]|\+/.test(c.args[1] ?? c.options.mode ?? '')));
+  const writes = facts.calls.filter((c) => (WRITE.test(c.callee) || MOVE_OR_COPY.test(c.callee) || (facts.language === 'python' && PY_PATH_MOVE.test(c.callee))) && !(c.callee === 'open' && !/^[wax]|\+/.test(c.args[1] ?? c.options.mode ?? '')));
   if (writes.length === 0) return null;
   // The path pieces of the whole file read joined: the target is usually built from a root found at run time.
   const flat = spelledPath(text);
