@@ -4,11 +4,12 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // A hang guard, not a speed check: one test runs several CLI processes against a real server,
-    // and on a loaded two-core machine that has taken over 30 s.
-    testTimeout: 90_000,
+    // and on a loaded two-core machine that has taken over 30 s (and 83 s for `--wait`'s test in a
+    // whole `pnpm test` at a load of 8 to 10, 2026-12-02).
+    testTimeout: 240_000,
     // The same guard for hooks: a beforeAll that runs a few CLI processes against the server took
     // over vitest's default 10 s in a whole `pnpm test` on a loaded two-core machine (2026-12-01).
-    hookTimeout: 90_000,
+    hookTimeout: 240_000,
     // Several files start a real server with the demo seed (CPU-heavy for a minute or more): one
     // file at a time, so on CI's two cores they do not starve each other and the server suite.
     // (Two at a time was tried: the suite alone took 455 s instead of 807 s, but beside the other
