@@ -27,6 +27,12 @@ const BASE: Options = {
  * the source either way.
  */
 export function parseJavaScript(text: string, typescript = false): ParsedJavaScript | null {
+  const kept = handedOn;
+  if (kept !== null) {
+    handedOn = null;
+    if (kept.text === text && kept.typescript === typescript) return kept.parsed;
+  }
+  parses++;
   const source = typescript ? (stripTypeScript(text) ?? stripTypeScript(text, true) ?? text) : text;
   for (const sourceType of ['module', 'script'] as const) {
     try {
@@ -40,4 +46,21 @@ export function parseJavaScript(text: string, typescript = false): ParsedJavaScr
   } catch {
     return null;
   }
+}
+
+// One tree parsed by a reader that only looked at it, for the next parse of the same text: handed
+// out once, then dropped, so no tree is shared between two readers that might annotate it, and at
+// most one is kept alive.
+let handedOn: { text: string; typescript: boolean; parsed: ParsedJavaScript } | null = null;
+
+/** Hands `parsed` (a tree of `text` that was only read) to the next `parseJavaScript` call, if it asks for the same text. */
+export function keepForNextParse(text: string, typescript: boolean, parsed: ParsedJavaScript): void {
+  handedOn = { text, typescript, parsed };
+}
+
+let parses = 0;
+
+/** How many texts `parseJavaScript` has parsed in this process (a tree handed on is not a parse): what a test reads to see a parse saved. */
+export function javaScriptParses(): number {
+  return parses;
 }
