@@ -39,8 +39,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 export async function startStandIn(answer: (index: number, seen: Seen, res: ServerResponse) => void): Promise<StandIn> {
   const seen: Seen[] = [];
   const server = createServer(async (req, res) => {
-    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: await readBody(req) };
+    // Counted when it arrives, before its body: a request the client gives up on before the body has
+    // been read (a timeout on a loaded machine) never ends, and was missing from `seen`.
+    const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' };
     const index = seen.push(entry) - 1;
+    entry.body = await readBody(req);
     answer(index, entry, res);
   });
   return { baseUrl: await listen(server), seen, close: closer(server) };
