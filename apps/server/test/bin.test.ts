@@ -379,7 +379,9 @@ describe.skipIf(!built)('vigil-server command', { timeout: 300_000 }, () => {
     try {
       // An empty network: the first step opens one round per track. The waits here are real: the
       // worker is a child process on the wall clock (VIGIL_SCHEDULER_INTERVAL_S), and no clock is injected into it.
-      for (let i = 0; i < 100 && (stdout.match(/"action":"opened"/g) ?? []).length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+      // Until the four rounds are opened or the worker exits, within the file's hang guard: a fixed 10 s
+      // ran out on a loaded machine, where the worker took longer than that to start (2026-12-02).
+      while ((stdout.match(/"action":"opened"/g) ?? []).length < 4 && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
       expect((stdout.match(/"action":"opened"/g) ?? []).length).toBe(4);
       // A worker keeps running after its step, until told to stop.
       await new Promise((r) => setTimeout(r, 1_500));
