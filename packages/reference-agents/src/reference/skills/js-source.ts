@@ -5,6 +5,7 @@ import { foldArray, foldExpression } from '../code/javascript/fold.js';
 import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
 import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
+import { FOLD_MAX_CHARS, FOLD_STEPS } from './fold-bounds.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
 export interface JsNode {
@@ -31,12 +32,6 @@ export function parseJs(text: string, typescript = false): JsNode {
 }
 
 let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
-
-// A top-level fold's bounds (JsScope.fold): nodes visited (an array of 200,000 char codes joined
-// still folds; a name used twice at each of twenty levels does not take 2^20 visits) and the longest
-// value kept (a megabyte literal doubled at each level would otherwise outgrow V8's string limit).
-const FOLD_STEPS = 200_000;
-const FOLD_MAX_CHARS = 1 << 20;
 
 const scopes = new WeakMap<JsNode, JsScope>();
 // The text of each tree, for the constants other modules give it (common/linked-constants.ts).
@@ -123,7 +118,7 @@ export class JsScope {
   // Constants imported from the artifact's other modules (set by the caller that resolved them).
   private readonly imported = new Map<string, string>();
   private readonly aliases = new Map<string, string>();
-  // The nodes being folded now, outermost first: a node met again depends on itself.
+  // The nodes being folded now, outermost first (its size is the fold's depth): a node met again depends on itself.
   private readonly folding = new Set<JsNode>();
 
   constructor(root: JsNode) {
@@ -201,21 +196,18 @@ export class JsScope {
    * fold visits at most FOLD_STEPS nodes and no value longer than FOLD_MAX_CHARS is kept.
    */
   fold(node: JsNode | null | undefined): string | null {
-    if (!node || this.foldDepth > 48 || this.folding.has(node)) return null;
-    if (this.foldDepth === 0) this.foldSteps = 0;
+    if (!node || this.folding.size > 48 || this.folding.has(node)) return null;
+    if (this.folding.size === 0) this.foldSteps = 0;
     if (++this.foldSteps > FOLD_STEPS) return null;
-    this.foldDepth++;
     this.folding.add(node);
     try {
       const value = this.foldNode(node);
       return value !== null && value.length > FOLD_MAX_CHARS ? null : value;
     } finally {
       this.folding.delete(node);
-      this.foldDepth--;
     }
   }
 
-  private foldDepth = 0;
   private foldSteps = 0;
 
   /** This scope as the code facts' `Resolve` (names, constants and arrays looked up here). */

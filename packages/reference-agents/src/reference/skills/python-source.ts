@@ -2,14 +2,13 @@ import { parser } from '@lezer/python';
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
 import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/python-decoders.js';
+import { FOLD_MAX_CHARS, FOLD_STEPS } from './fold-bounds.js';
 
 export type { SyntaxNode };
 
-// A top-level fold's bounds (PythonSource.fold): JsScope.fold's steps and size, and a depth that
-// still folds a long `'a' + 'b' + …` chain (lezer nests it to the left, one level a part).
+// PythonSource.fold's depth bound: it still folds a long `'a' + 'b' + …` chain (lezer nests it to
+// the left, one level a part). Its steps and size are JsScope.fold's (fold-bounds.ts).
 const FOLD_DEPTH = 500;
-const FOLD_STEPS = 200_000;
-const FOLD_MAX_CHARS = 1 << 20;
 
 /** A Python file's syntax tree with the names and constants needed to resolve calls through aliases. */
 export class PythonSource {
