@@ -73,10 +73,11 @@ export function describeEachDialect(title: string, body: (ctx: DialectContext) =
       current = await openDatabase({ url: withSearchPath(url, schema) });
       await migrateToLatest(current.db);
     });
-    let order: readonly string[] | null = null;
+    // Read once per file (undefined until then; null is an answer: the foreign keys form a cycle).
+    let order: readonly string[] | null | undefined;
     beforeEach(async () => {
       if (!current) throw new Error('PostgreSQL test database did not open');
-      order ??= await deletionOrder(current.db);
+      if (order === undefined) order = await deletionOrder(current.db);
       await emptyPostgres(current.db, order);
     });
     afterAll(async () => {
@@ -106,8 +107,9 @@ const TABLES: readonly string[] = [...APPLICATION_TABLES, ...POSTGRES_ONLY_TABLE
  * for a fraction of its cost: TRUNCATE gives each table it names new files, about 230 ms for the
  * 56 tables on an idle machine, for each of the suite's 355 PostgreSQL tests, while a test writes a
  * handful. One statement finds the tables that hold rows; those are emptied with DELETE, the
- * tables that reference others first; every sequence of the schema starts again at its start
- * value, as RESTART IDENTITY did (a table a test emptied itself keeps an advanced sequence).
+ * tables that reference others first. Every sequence of the schema, not only those of the tables
+ * that held rows, starts again at its start value, as RESTART IDENTITY did: a table a test emptied
+ * itself still has an advanced sequence.
  * `order` null (foreign keys in a cycle), or a DELETE refused, falls back to the TRUNCATE.
  */
 async function emptyPostgres(db: Kysely<Database>, order: readonly string[] | null): Promise<void> {
