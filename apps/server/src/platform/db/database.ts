@@ -7,6 +7,7 @@ import { redactUrl } from '../log/redact-url.js';
 import { chooseDialect, type DialectName } from './dialect.js';
 import { EmptyListPlugin } from './empty-list-plugin.js';
 import { ImmediateSqliteDialect } from './immediate-sqlite-dialect.js';
+import { cachingStatements } from './statement-cache.js';
 import type { Database } from './schema.js';
 
 export interface VigilDatabase {
@@ -206,7 +207,7 @@ export function openSqliteHandle(sqlite: BetterSqlite3.Database, instrument?: Da
   sqlite.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable against application crashes; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), plugins: [new EmptyListPlugin()], ...queryLog(instrument) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cachingStatements(sqlite) }), plugins: [new EmptyListPlugin()], ...queryLog(instrument) });
   chooseDialect(db, 'sqlite');
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
