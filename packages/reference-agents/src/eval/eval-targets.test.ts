@@ -6,8 +6,8 @@ import { EVAL_TARGETS, runEval, type EvalReport } from './run-eval.js';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-// The whole measured run: the packages corpus and every real package installed for this workspace,
-// plus at most NPM_CACHE_SAMPLE tarballs of this machine's npm cache. The cache grows with everything
+// The measured run: the packages corpus, WORKSPACE_SAMPLE of the real packages installed for this
+// workspace, and at most NPM_CACHE_SAMPLE tarballs of this machine's npm cache. The cache grows with everything
 // the machine ever installed (thousands of tarballs on a developer's machine, each unpacked and
 // analyzed): unbounded, the test's time depended on the machine, not on the code. The workspace
 // part (about 1,000 packages) is fixed by the lockfile. `pnpm … eval` still reads the whole cache.
@@ -15,6 +15,12 @@ const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 // cache had gained 60 bundled MCP servers (several seconds each) took this test past 600 s in a full
 // `pnpm test`; the bound is there so the code, not the machine, sets the test's time.
 const NPM_CACHE_SAMPLE = 20;
+// The workspace's installed packages (about 1,030, fixed by the lockfile), evenly spaced by
+// name@version: the small form of the eval that `pnpm test` runs (issue 24: the whole benign runs
+// belong to `pnpm --filter @vigil/reference-agents eval`, which reads every one). A third of them was
+// about 90 s of CPU less per `pnpm test` on two cores (docs/benchmarks.md, "Test suite time", tenth
+// step), and still several hundred widely used packages for the false-positive targets.
+const WORKSPACE_SAMPLE = 350;
 // A hang guard, not a time target: about 240 s alone on two idle cores, 450 to 600 s in a full
 // `pnpm test` here, and past 900 s in one CI run on a machine of the same kind that ran everything at
 // about half speed (the whole suite 1,373 s against 662 s). Half an hour still ends a real hang well
@@ -29,12 +35,13 @@ describe('reference agents meet the issue-12 targets', () => {
       npmCacheDir: process.env.VIGIL_EVAL_NPM_CACHE ?? join(homedir(), '.npm', '_cacache'),
       tracks: ['packages'],
       maxNpmCacheTarballs: NPM_CACHE_SAMPLE,
+      maxWorkspacePackages: WORKSPACE_SAMPLE,
     });
     const packages = report.tracks.find((t) => t.track === 'packages');
     expect(packages).toBeDefined();
     expect(packages!.samples.malicious).toBeGreaterThanOrEqual(30);
     expect(packages!.samples.benignCorpus).toBeGreaterThanOrEqual(20);
-    expect(packages!.samples.benignReal).toBeGreaterThanOrEqual(150);
+    expect(packages!.samples.benignReal).toBeGreaterThanOrEqual(300);
     expect(packages!.errors).toEqual([]);
   });
 

@@ -104,13 +104,16 @@ export function sampleEvenly(tarballs: readonly RealPackage[], max: number | und
  * The real benign set: npm-cache tarballs and workspace dependencies, deduplicated by
  * name@version (the cache's copy first), the workspace's own `@vigil/*` packages left out, sorted.
  * `maxNpmCacheTarballs` bounds the part that depends on this machine's npm cache (which grows
- * with everything it ever installed); the workspace part is fixed by the lockfile.
+ * with everything it ever installed); the workspace part is fixed by the lockfile, and
+ * `maxWorkspacePackages` takes an even sample of it (the test suite's small form of the eval).
  */
-export async function realBenignPackages(options: { npmCacheDir: string; repoRoot: string; maxNpmCacheTarballs?: number }): Promise<RealPackage[]> {
+export async function realBenignPackages(options: { npmCacheDir: string; repoRoot: string; maxNpmCacheTarballs?: number; maxWorkspacePackages?: number }): Promise<RealPackage[]> {
   const seen = new Map<string, RealPackage>();
   const cached = (await npmCacheTarballs(options.npmCacheDir)).filter((p) => !p.name.startsWith('@vigil/'));
   const fromCache = sampleEvenly(dedupe(cached), options.maxNpmCacheTarballs);
-  for (const p of [...fromCache, ...(await workspacePackages(options.repoRoot))]) {
+  const installed = (await workspacePackages(options.repoRoot)).filter((p) => !p.name.startsWith('@vigil/'));
+  const fromWorkspace = sampleEvenly(dedupe(installed), options.maxWorkspacePackages);
+  for (const p of [...fromCache, ...fromWorkspace]) {
     if (p.name.startsWith('@vigil/')) continue;
     const key = `${p.name}@${p.version}`;
     if (!seen.has(key)) seen.set(key, p);

@@ -24,6 +24,8 @@ export interface EvalOptions {
   real?: boolean;
   /** At most this many of the npm cache's tarballs in the real set, evenly spaced by name (default: all). */
   maxNpmCacheTarballs?: number;
+  /** At most this many of the workspace's installed packages in the real set, evenly spaced by name (default: all). */
+  maxWorkspacePackages?: number;
   log?: (line: string) => void;
 }
 
@@ -237,6 +239,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           npmCacheDir: options.npmCacheDir,
           repoRoot: options.repoRoot,
           ...(options.maxNpmCacheTarballs === undefined ? {} : { maxNpmCacheTarballs: options.maxNpmCacheTarballs }),
+          ...(options.maxWorkspacePackages === undefined ? {} : { maxWorkspacePackages: options.maxWorkspacePackages }),
         });
         log(`${track}: ${real.length} real packages`);
         for (const pkg of real) {
