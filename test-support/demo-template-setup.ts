@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import type {} from './demo-template.js';
 
 /**
- * A vitest globalSetup (the SDK's and the CLI's vitest.config.ts): one directory for the run's
+ * A vitest globalSetup (the SDK's, the CLI's and the firewall's vitest.config.ts): one directory for the run's
  * demo template, handed to every test file and removed when the run ends. Nothing is seeded
  * here; the first startVigilServer that needs the demo does it.
  */
