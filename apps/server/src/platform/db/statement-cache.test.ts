@@ -1,5 +1,5 @@
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cachingStatements } from './statement-cache.js';
 
@@ -24,7 +24,7 @@ describe('cachingStatements', () => {
   it('compiles a query once and reuses it, through Kysely, with each call’s own parameters', async () => {
     const { sqlite, compiled } = countingSqlite();
     open.push(sqlite);
-    const db = new Kysely<{ t: { id: number; name: string } }>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+    const db = new Kysely<{ t: { id: Generated<number>; name: string } }>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
     await sql`create table t (id integer primary key, name text not null)`.execute(db);
     for (const name of ['a', 'b', 'c']) await db.insertInto('t').values({ name }).execute();
     const names = [];
