@@ -17,12 +17,13 @@ const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const NPM_CACHE_SAMPLE = 20;
 // The workspace's installed packages (about 1,030, fixed by the lockfile), evenly spaced by
 // name@version: the small form of the eval that `pnpm test` runs (issue 24: the whole benign runs
-// belong to `pnpm --filter @vigil/reference-agents eval`, which reads every one). A third of them was
-// about 90 s of CPU less per `pnpm test` on two cores (docs/benchmarks.md, "Test suite time", tenth
-// step), and still several hundred widely used packages for the false-positive targets.
+// belong to `pnpm --filter @vigil/reference-agents eval`, which reads every one). A third of them:
+// this file alone took about 90 s of CPU less, and the reference agents' suite 150 s less in a whole
+// `pnpm test` on two cores (docs/benchmarks.md, "Test suite time", tenth step), with still several
+// hundred widely used packages for the false-positive targets.
 const WORKSPACE_SAMPLE = 350;
-// A hang guard, not a time target: about 240 s alone on two idle cores, 450 to 600 s in a full
-// `pnpm test` here, and past 900 s in one CI run on a machine of the same kind that ran everything at
+// A hang guard, not a time target: with the whole workspace set it took about 240 s alone on two idle
+// cores (about 70 s with the sample), 450 to 600 s in a full `pnpm test` here, and past 900 s in one CI run on a machine of the same kind that ran everything at
 // about half speed (the whole suite 1,373 s against 662 s). Half an hour still ends a real hang well
 // inside CI's 90 minutes.
 const EVAL_HANG_GUARD_MS = 1_800_000;

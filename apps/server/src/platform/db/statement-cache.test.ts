@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachingStatements } from './statement-cache.js';
+import { cachingStatements, MAX_CACHED_SQL_LENGTH } from './statement-cache.js';
 
 /** A real in-memory SQLite connection that counts how often SQL is compiled. */
 function countingSqlite() {
@@ -49,6 +49,19 @@ describe('cachingStatements', () => {
     expect(compiled).toEqual(['select 1', 'select 2', 'select 3']);
     cache.prepare('select 2');
     expect(compiled).toEqual(['select 1', 'select 2', 'select 3', 'select 2']);
+  });
+
+  it('never keeps a long text (a batch insert, a long IN list): it is compiled each time and evicts nothing', () => {
+    const { sqlite, compiled } = countingSqlite();
+    open.push(sqlite);
+    const cache = cachingStatements(sqlite, 1);
+    const long = `select 1 where 0 in (${Array.from({ length: MAX_CACHED_SQL_LENGTH / 2 }, (_, i) => `${i}`).join(',')})`;
+    expect(long.length).toBeGreaterThan(MAX_CACHED_SQL_LENGTH);
+    cache.prepare('select 1');
+    cache.prepare(long);
+    cache.prepare(long);
+    cache.prepare('select 1');
+    expect(compiled).toEqual(['select 1', long, long]);
   });
 
   it('hands out a fresh statement while the kept one is still being iterated', () => {
