@@ -350,4 +350,45 @@ describeEachDialect('the dialect seam', ({ dialect, db }) => {
     expect(events).toEqual(['first', 'first done', 'second']);
     expect(await db().selectFrom('stat_counters').select('name').execute()).toEqual([{ name: 'first' }]);
   });
+
+  // kysely's migrator asks the connection it is given for every table; on PostgreSQL the listing
+  // is of the migration schema alone, as kysely's own introspector describes its tables.
+  /**
+   * kysely's own listing of every schema's tables, asked again while other test files' schemas
+   * change under it (what the scoped listing spares the migrator: "column … does not exist").
+   */
+  async function everyTable(on: Kysely<Database>) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await on.introspection.getTables({ withInternalKyselyTables: true });
+      } catch (error) {
+        if (attempt === 20 || !['3F000', '42P01', '42703'].includes((error as { code?: string }).code ?? '')) throw error;
+      }
+    }
+  }
+
+  it("withMigrationLock's connection lists the tables of the migration schema alone, as kysely's introspector describes them", async () => {
+    const other = `vigil_other_${Math.random().toString(16).slice(2, 10)}`;
+    if (dialect === 'postgres') await sql`create schema ${sql.id(other)}; create table ${sql.id(other, 't')} (id serial primary key, a text)`.execute(db());
+    try {
+      const schema = await migrationTableSchema(db());
+      const everything = await everyTable(db());
+      const mine = everything.filter((t) => schema === undefined || t.schema === schema);
+      const [listed, listedWithoutKysely, schemas] = await withMigrationLock(db(), 10_000, (conn) =>
+        Promise.all([conn.introspection.getTables({ withInternalKyselyTables: true }), conn.introspection.getTables(), conn.introspection.getSchemas()]),
+      );
+      expect(mine.length).toBeGreaterThan(20);
+      expect(listed).toEqual(mine);
+      expect(listedWithoutKysely).toEqual(mine.filter((t) => !t.name.startsWith('kysely_migration')));
+      if (dialect === 'postgres') {
+        expect(everything.some((t) => t.schema === other)).toBe(true);
+        expect(listed.some((t) => t.schema === other)).toBe(false);
+        expect(schemas).toEqual([{ name: schema }]);
+        // A serial column counts as auto-incrementing, as kysely's introspector says.
+        expect(mine.flatMap((t) => t.columns).some((c) => c.isAutoIncrementing)).toBe(true);
+      }
+    } finally {
+      if (dialect === 'postgres') await sql`drop schema ${sql.id(other)} cascade`.execute(db());
+    }
+  });
 });

@@ -10,6 +10,7 @@ import {
   type FieldedTextIndex,
   type SqlDialect,
 } from './sql-dialect.js';
+import { withSchemaScopedIntrospection } from './schema-scoped-introspection.js';
 
 // PostgreSQL's side of SqlDialect: row locks, advisory locks, tsvector full-text search.
 
@@ -52,7 +53,10 @@ export const postgresDialect: SqlDialect = {
         await waitOrGiveUp();
       }
       try {
-        return await work(conn);
+        // kysely's migrator, given this connection, then looks for its tables in this schema alone
+        // (schema-scoped-introspection.ts); a search_path naming no existing schema leaves it as it is.
+        const schema = await postgresDialect.migrationTableSchema(conn);
+        return await work(schema === undefined || schema === null ? conn : withSchemaScopedIntrospection(conn, schema));
       } finally {
         // A connection that broke meanwhile took the lock with it.
         await sql`select pg_advisory_unlock(${sql.lit(POSTGRES_MIGRATION_LOCK_KEY)})`.execute(conn).catch(() => undefined);
