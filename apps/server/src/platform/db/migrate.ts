@@ -104,7 +104,7 @@ export async function migrateToLatest(db: Kysely<any>, options: MigrateOptions =
   }
 }
 
-/** Attempts when another session changes the catalogue while kysely lists every schema's tables. */
+/** Attempts when another session changes the catalogue while kysely's migrator lists tables. */
 const CATALOG_CHANGED_ATTEMPTS = 10;
 
 /**
@@ -117,12 +117,15 @@ const CATALOG_CHANGED_ATTEMPTS = 10;
 const CATALOG_CHANGED_CODES = new Set(['3F000', '42P01', '42703']);
 
 /**
- * Before it applies anything, kysely's migrator lists the tables and columns of every schema of the
- * database (to find its own two); another session dropping a schema, or altering or renaming its
- * tables, during that listing fails it with an error naming that other schema's objects. Nothing was
- * applied (no migration ran, succeeded or failed), so migrating again is safe; the next listing sees
- * the catalogue as it is then. Seen where several schemas share a database and come and go or
- * migrate: test files running in parallel, one schema per tenant.
+ * Before it applies anything, kysely's migrator lists tables (to find its own two). Its own
+ * PostgreSQL listing read every schema of the database, and another session dropping a schema, or
+ * altering or renaming its tables, during it failed the migration with an error naming that other
+ * schema's objects (seen where several schemas share a database and come and go or migrate: test
+ * files running in parallel, one schema per tenant). The migrator is now given a listing of the
+ * migration schema alone (schema-scoped-introspection.ts), which the migration lock keeps others'
+ * migrations out of; the retry stays for what may still change it (a schema dropped meanwhile).
+ * Nothing was applied (no migration ran, succeeded or failed), so migrating again is safe; the next
+ * listing sees the catalogue as it is then.
  */
 function catalogChangedMeanwhile(error: unknown): boolean {
   if (!(error instanceof MigrationError)) return false;
@@ -160,12 +163,11 @@ async function migrateOnce(db: Kysely<any>, options: MigrateOptions): Promise<Mi
 }
 
 /**
- * Whether every migration this release knows is recorded already (later ones may be too), read straight from kysely's table. kysely's migrator
- * first looks for its tables by listing every column of every table in every schema, a query that
- * takes a lock on each table and so can wait behind another schema's DDL (on the statement
- * timeout): an up-to-date database (each start but the first after an upgrade, and each process
- * that waited for another's migrations) never runs it. Anything else, a missing table included,
- * is left to the migrator.
+ * Whether every migration this release knows is recorded already (later ones may be too), read
+ * straight from kysely's table. kysely's migrator first lists tables and columns to find its own
+ * (several catalogue queries): an up-to-date database (each start but the first after an upgrade,
+ * and each process that waited for another's migrations) skips them with one read. Anything else,
+ * a missing table included, is left to the migrator.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function upToDate(conn: Kysely<any>, schema: string | undefined): Promise<boolean> {
@@ -205,9 +207,12 @@ export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
 export async function migrateUpTo(db: Kysely<any>, last: string): Promise<void> {
   if (!(last in MIGRATIONS)) throw new TypeError(`last: no migration named ${last}`);
   const upTo: Record<string, Migration> = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name <= last));
-  const schema = await migrationTableSchema(db);
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(upTo) }, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const outcome = await migrator.migrateToLatest();
+  // Under the migration lock, as migrateToLatest: kysely's migrator then lists this schema's tables alone.
+  const outcome = await withMigrationLock(db, DEFAULT_MIGRATION_LOCK_TIMEOUT_MS, async (conn) => {
+    const schema = await migrationTableSchema(conn);
+    const migrator = new Migrator({ db: conn, provider: { getMigrations: () => Promise.resolve(upTo) }, ...(schema ? { migrationTableSchema: schema } : {}) });
+    return migrator.migrateToLatest();
+  });
   if (outcome.error !== undefined) throw outcome.error instanceof Error ? outcome.error : new Error(String(outcome.error));
 }
 

@@ -70,8 +70,9 @@ export function schemaScopedIntrospector(db: AnyDb, schema: string): DatabaseInt
 
 /**
  * `db` (a Kysely instance), except that its `introspection` is `schemaScopedIntrospector(db,
- * schema)`. Every other member is `db`'s own, called on `db` itself: kysely keeps its state in
- * private fields, which a method called on the proxy could not read.
+ * schema)`. Every other member is `db`'s own: methods are called on `db` itself (kysely keeps its
+ * state in private fields, which a method called on the proxy could not read), and what a getter
+ * answers is passed on as it is (`fn` is a function carrying helpers of its own).
  */
 export function withSchemaScopedIntrospection<D extends AnyDb>(db: D, schema: string): D {
   const introspection = schemaScopedIntrospector(db, schema);
@@ -79,7 +80,16 @@ export function withSchemaScopedIntrospection<D extends AnyDb>(db: D, schema: st
     get(target, key) {
       if (key === 'introspection') return introspection;
       const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return typeof value === 'function' && isMethod(target, key) ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/** Whether `key` is a method of `object` (a function-valued data property on it or its prototypes), not a getter. */
+function isMethod(object: object, key: string | symbol): boolean {
+  for (let at: object | null = object; at !== null; at = Object.getPrototypeOf(at) as object | null) {
+    const descriptor = Object.getOwnPropertyDescriptor(at, key);
+    if (descriptor !== undefined) return 'value' in descriptor;
+  }
+  return false;
 }
