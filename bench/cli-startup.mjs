@@ -9,7 +9,10 @@
 //
 // BENCH_REPEATS (default 15) rounds.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './lib.mjs';
 
@@ -70,6 +73,11 @@ await new Promise((resolve) => stand.listen(0, '127.0.0.1', resolve));
 const baseUrl = `http://127.0.0.1:${stand.address().port}`;
 // No profile file is read from the user's home.
 const home = { HOME: '/nonexistent', XDG_CONFIG_HOME: '' };
+// `vigil-server migrate` on a SQLite database already up to date (the first, uncounted run
+// migrates it): a command that loads the whole server and does little, as the bundle
+// (dist/bundle/main.js, what `vigil-server` runs) and as the modules tsc wrote (dist/main.js).
+const serverData = { VIGIL_DATA_DIR: mkdtempSync(join(tmpdir(), 'vigil-startup-')), VIGIL_REGISTRY_FETCH: 'false' };
+const serverModules = `${root}apps/server/dist/main.js`;
 
 const cases = [
   { name: 'node -e 0 (baseline)', args: ['-e', '0'] },
@@ -78,6 +86,8 @@ const cases = [
   { name: 'vigil network (public read)', args: [cli, '--base-url', baseUrl, 'network'], env: home, target: 3 },
   { name: "import('@vigil/client')", args: ['--input-type=module', '-e', `await import(${JSON.stringify(client)})`] },
   { name: 'vigil-server help', args: [server, 'help'], target: 2 },
+  { name: 'vigil-server migrate', args: [server, 'migrate'], env: serverData },
+  { name: 'the same, tsc modules', args: ['--input-type=module', '-e', `await (await import(${JSON.stringify(serverModules)})).runCommand(['migrate'])`], env: serverData },
 ];
 
 // A first run of each, not counted: it fills the file cache, and says early when a case fails.
@@ -94,6 +104,7 @@ for (let round = 0; round < repeats; round++) {
   }
 }
 stand.close();
+rmSync(serverData.VIGIL_DATA_DIR, { recursive: true, force: true });
 
 const base = median(times[0]);
 console.log(`CPU time (user + system) of the child, median of ${repeats} rounds; ratio to node -e 0 of the same run`);

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { bundleDirNextTo, bundleIsCurrent } from '../src/bundle-is-current.js';
 import { ALL_CONFIG_VARIABLES } from '../src/config.js';
 import { POSTGRES_MIGRATION_LOCK_KEY } from '../src/platform/db/dialect.js';
 import { withSearchPath } from '../src/test-support/databases.js';
@@ -17,6 +18,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The command as installed: the compiled dist/bin.js (turbo builds before testing).
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const built = existsSync(BIN);
+const bundleCurrent = built && bundleIsCurrent(bundleDirNextTo(pathToFileURL(BIN).href));
+if (built && !bundleCurrent) console.warn(`SKIPPED: the bundle test (dist/bundle is missing or older than its sources: run pnpm build)`);
 if (!built) console.warn(`SKIPPED: vigil-server command tests (${BIN} not built; run npx tsc -b)`);
 
 interface Run {
@@ -99,6 +102,57 @@ describe.skipIf(!built)('vigil-server command', { timeout: 300_000 }, () => {
     expect(loaded).toContain('dist/features/firewall/firewall-command.js');
     for (const module of ['dist/main.js', 'dist/app.js', 'dist/runtime.js', 'dist/serve.js', 'dist/workers.js']) expect(loaded).not.toContain(module);
     expect(stderr).toMatch(/^vigil-server: firewall: --wait-seconds: expected a number from 0 to 3600, got "soon"\n\nUsage: vigil-server/);
+  });
+
+  it.skipIf(!bundleCurrent)("migrate runs the build's bundle of main.js, not the modules tsc wrote", async () => {
+    const { code, stdout, loaded } = await runListingModules(['migrate']);
+    expect({ code, stdout }).toMatchObject({ code: 0, stdout: expect.stringContaining('migrated: 0001-initial') });
+    expect(loaded).toContain('dist/bundle/main.js');
+    // Worker threads and the like still run tsc's modules; the command itself never loads them.
+    for (const module of ['dist/main.js', 'dist/commands.js', 'dist/runtime.js', 'dist/platform/db/migrate.js']) expect(loaded).not.toContain(module);
+  });
+
+  // bin.js and bundle-is-current.js as built, beside stand-ins for main.js and the bundle that say
+  // which one ran, and a bundle record (build.json) naming one input file.
+  it('bin.js runs the bundle only while every file its record names is as it was built, the modules otherwise', async () => {
+    const dist = workDir();
+    for (const file of ['bin.js', 'bundle-is-current.js']) writeFileSync(join(dist, file), readFileSync(join(dirname(BIN), file)));
+    const standIn = (which: string) => `export async function runCommand(argv) { process.stdout.write('${which} ' + argv.join(' ')); }\n`;
+    writeFileSync(join(dist, 'main.js'), standIn('modules'));
+    const ranWith = async () => {
+      const child = await new Promise<Run>((resolve, reject) => {
+        const p = spawn(process.execPath, [join(dist, 'bin.js'), 'migrate'], { cwd: dist });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        p.on('error', reject);
+        p.on('exit', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(child).toMatchObject({ code: 0, stderr: '' });
+      return child.stdout;
+    };
+    expect(await ranWith()).toBe('modules migrate');
+    mkdirSync(join(dist, 'bundle'));
+    writeFileSync(join(dist, 'bundle', 'main.js'), standIn('bundle'));
+    expect(await ranWith()).toBe('modules migrate'); // no record
+    const source = join(dist, 'source.ts');
+    writeFileSync(source, 'export const a = 1;\n');
+    const record = () => {
+      const stats = statSync(source);
+      writeFileSync(join(dist, 'bundle', 'build.json'), JSON.stringify({ inputs: [['../source.ts', stats.mtimeMs, stats.size]], outputs: ['main.js'] }));
+    };
+    record();
+    expect(await ranWith()).toBe('bundle migrate');
+    const builtAt = statSync(source).mtime;
+    utimesSync(source, builtAt, new Date(builtAt.getTime() + 1_000)); // `tsc -b` after an edit, a package rebuilt alone
+    expect(await ranWith()).toBe('modules migrate');
+    record();
+    writeFileSync(source, 'export const a = 22;\n');
+    utimesSync(source, builtAt, builtAt); // the same time, another size
+    expect(await ranWith()).toBe('modules migrate');
+    rmSync(source);
+    expect(await ranWith()).toBe('modules migrate');
   });
 
   it('an unknown command prints the usage on stderr and exits 2', async () => {

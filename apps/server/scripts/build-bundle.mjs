@@ -1,0 +1,199 @@
+// Builds dist/bundle/main.js, the server's commands (src/main.ts) as an esbuild bundle: runs after
+// `tsc -b` as part of `pnpm build`. dist/bin.js runs it for every command but `help` and `firewall`
+// while it is current (src/bundle-is-current.ts: every file it was built from unchanged since, as
+// dist/bundle/build.json records them), and the modules tsc wrote (dist/main.js) otherwise
+// (docs/benchmarks.md, "Server start-up").
+//
+// Why a bundle: every `vigil-server` command loads the whole server first, about 900 ES modules
+// (its own ~340, kysely's ~260, zod's ~100, the workspace packages'), and Node's module loader
+// (resolving, reading and compiling each file apart) cost more CPU than a short command's own work.
+// The dynamic imports of the server (the demo seed, the S3 blob store, the SBOM writer, …) become
+// chunks of their own, loaded when they run, as before.
+//
+// What stays as it was:
+// - Only ES-module packages (`"type": "module"`) are bundled. CommonJS packages (fastify, pg,
+//   better-sqlite3, the AWS SDK, …) stay imports resolved from node_modules at run time: they find
+//   files of their own through `__dirname` and `require`, which a bundle would move.
+// - Each package is loaded once: one that a package left outside also imports is left outside too
+//   (zod, which fastify-type-provider-zod imports: two copies would keep two schema registries).
+// - `import.meta.url` in each bundled module is replaced by the address of the file that module
+//   was (dist/…/x.js for the server's own, the package's file otherwise), so what a module finds
+//   next to itself (worker threads, the dashboard's files, package.json) it still finds; worker
+//   threads run the modules tsc wrote.
+// - Files of the previous build stay beside the new one (a process started from it may still load
+//   a chunk it has not needed yet); older ones are removed.
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const SRC_DIR = join(PACKAGE_DIR, 'src');
+const DIST_DIR = join(PACKAGE_DIR, 'dist');
+const OUT_DIR = join(DIST_DIR, 'bundle');
+const SERVER_ROOT = realpathSync(PACKAGE_DIR).replace(/[\\/]$/, '');
+/** What the server declares it depends on: an import left outside the bundle must name one of these. */
+const SERVER_DEPENDENCIES = (() => {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8'));
+  return new Set(Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies }));
+})();
+
+// A CommonJS dependency's `require('os')` inside the ESM output needs a `require` in scope.
+const BANNER = "import { createRequire as __vigilCreateRequire } from 'node:module';\nconst require = __vigilCreateRequire(import.meta.url);";
+
+/** The file a bundled module stood for at run time: dist/…/x.js for src/…/x.ts, itself otherwise. */
+function runtimeFileOf(path) {
+  if (path.startsWith(SRC_DIR + sep)) return join(DIST_DIR, relative(SRC_DIR, path)).replace(/\.ts$/, '.js');
+  return path;
+}
+
+/** `import.meta.url` of each module, as the module's own address (relative to the bundle's directory). */
+const moduleUrls = {
+  name: 'module-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.(ts|js|mjs)$/ }, async (args) => {
+      const contents = await readFile(args.path, 'utf8');
+      if (!contents.includes('import.meta.url')) return undefined;
+      const target = relative(OUT_DIR, runtimeFileOf(args.path)).split(sep).join('/');
+      const replaced = contents.replaceAll('import.meta.url', `new URL(${JSON.stringify(target)}, import.meta.url).href`);
+      return { contents: replaced, loader: args.path.endsWith('.ts') ? 'ts' : 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+/** The directory of the package a file belongs to (the nearest package.json with a name), real path. */
+function packageRootOf(path) {
+  for (let dir = dirname(realpathSync(path)); ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name !== undefined) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json with a name above ${path}`);
+  }
+}
+
+/** Where `name` resolves from `dir` by Node's node_modules lookup (its package directory, real path), or undefined. */
+function packageDirFrom(dir, name) {
+  for (let at = dir; ; at = dirname(at)) {
+    const candidate = join(at, 'node_modules', name, 'package.json');
+    if (existsSync(candidate)) return dirname(realpathSync(candidate));
+    if (dirname(at) === at) return undefined;
+  }
+}
+
+const manifestOf = (root) => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const dependencyNames = (manifest) => Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies });
+
+/** ES-module packages left outside all the same (buildBundle says why). */
+const leftOutside = new Set();
+/** What the current pass found: the packages it left outside, and those that must leave at the next. */
+let pass = { outside: new Set(), mustLeave: new Set() };
+
+/** The package name a bare import names (`@scope/name/sub` → `@scope/name`). */
+const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Bare imports: an ES-module package is bundled; any other stays an import, resolved at run time
+ * from dist/bundle/, where it must name a dependency the server declares and find the very package
+ * the importer would have found. Where it would not (pnpm gives each package its own
+ * dependencies), the importing package leaves the bundle at the next pass instead.
+ */
+const packagesOutside = {
+  name: 'packages-outside',
+  setup(b) {
+    b.onResolve({ filter: /^[^./#]/ }, async (args) => {
+      if (args.pluginData?.resolving || args.path.startsWith('node:')) return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
+      if (resolved.errors.length > 0 || resolved.external || resolved.path === '') return resolved;
+      const root = packageRootOf(resolved.path);
+      if (manifestOf(root).type === 'module' && !leftOutside.has(root)) return resolved;
+      pass.outside.add(root);
+      const name = packageName(args.path);
+      if (!SERVER_DEPENDENCIES.has(name) || packageDirFrom(OUT_DIR, name) !== root) {
+        const importer = packageRootOf(args.importer);
+        if (importer === SERVER_ROOT) return { errors: [{ text: `${args.path}: imported by ${relative(PACKAGE_DIR, args.importer)} but not a dependency of @vigil/server that resolves to ${root}` }] };
+        pass.mustLeave.add(importer);
+      }
+      return { path: args.path, external: true };
+    });
+  },
+};
+
+async function buildOnce() {
+  return build({
+    entryPoints: { main: join(SRC_DIR, 'main.ts') },
+    absWorkingDir: PACKAGE_DIR,
+    outdir: OUT_DIR,
+    chunkNames: '[name]-[hash]',
+    write: false,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // The files Node would load: `main` only, and no `module` condition (esbuild adds it by default).
+    mainFields: ['main'],
+    conditions: [],
+    // Not the workspace's tsconfig: its paths point `#…` imports at src/ for the type checker. The
+    // options that change what the emitted code does, as tsc compiles it.
+    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, target: 'ES2022', useDefineForClassFields: true } },
+    minify: false,
+    sourcemap: 'linked',
+    sourcesContent: false,
+    legalComments: 'inline',
+    charset: 'utf8',
+    banner: { js: BANNER },
+    plugins: [packagesOutside, moduleUrls],
+    metafile: true,
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * Builds until no package must leave the bundle (one whose bare import would find another copy,
+ * or none, from dist/bundle/; one that a package left outside imports too), then writes the
+ * files: the chunks, main.js, and last build.json, the record bin.js checks.
+ */
+export async function buildBundle() {
+  let result;
+  for (;;) {
+    pass = { outside: new Set(), mustLeave: new Set() };
+    result = await buildOnce();
+    const bundled = new Set(Object.keys(result.metafile.inputs).map((input) => packageRootOf(join(PACKAGE_DIR, input))));
+    for (const root of pass.outside) {
+      for (const name of dependencyNames(manifestOf(root))) {
+        const dep = packageDirFrom(root, name);
+        if (dep !== undefined && bundled.has(dep)) pass.mustLeave.add(dep);
+      }
+    }
+    pass.mustLeave.delete(SERVER_ROOT);
+    const leaving = [...pass.mustLeave].filter((root) => !leftOutside.has(root));
+    if (leaving.length === 0) break;
+    for (const root of leaving) leftOutside.add(root);
+  }
+  await mkdir(OUT_DIR, { recursive: true });
+  const previous = await readFile(join(OUT_DIR, 'build.json'), 'utf8').then((text) => JSON.parse(text).outputs ?? [], () => []);
+  const outputs = result.outputFiles.map((file) => relative(OUT_DIR, file.path));
+  // main.js last of the code: a chunk it imports is there before it is.
+  const ordered = [...result.outputFiles].sort((a, b) => Number(a.path.endsWith(`${sep}main.js`)) - Number(b.path.endsWith(`${sep}main.js`)));
+  for (const file of ordered) await writeFile(file.path, file.contents);
+  const files = Object.keys(result.metafile.inputs).filter((input) => !/^\(?[a-z-]+\)?:/.test(input));
+  const inputs = files.map((input) => {
+    const path = join(PACKAGE_DIR, input);
+    const stats = statSync(path);
+    return [relative(OUT_DIR, path).split(sep).join('/'), stats.mtimeMs, stats.size];
+  });
+  await writeFile(join(OUT_DIR, 'build.json.tmp'), `${JSON.stringify({ inputs, outputs })}\n`);
+  await rename(join(OUT_DIR, 'build.json.tmp'), join(OUT_DIR, 'build.json'));
+  const keep = new Set([...outputs, ...previous, 'build.json']);
+  for (const name of await readdir(OUT_DIR)) if (!keep.has(name)) await rm(join(OUT_DIR, name), { recursive: true, force: true });
+  return { metafile: result.metafile, outputs, leftOutside: [...pass.outside].sort() };
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { metafile, outputs, leftOutside: outsideRoots } = await buildBundle();
+  if (process.env.VIGIL_BUNDLE_LIST === '1') console.log(`left outside: ${outsideRoots.map((root) => manifestOf(root).name).join(' ')}`);
+  const code = Object.entries(metafile.outputs).filter(([path]) => !path.endsWith('.map'));
+  const bytes = code.reduce((sum, [, o]) => sum + o.bytes, 0);
+  console.log(`bundled dist/bundle/main.js: ${Object.keys(metafile.inputs).length} modules in ${code.length} files (${outputs.length} with their maps), ${bytes} bytes`);
+}
