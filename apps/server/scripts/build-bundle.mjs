@@ -84,42 +84,90 @@ function packageDirFrom(dir, name) {
 const manifestOf = (root) => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const dependencyNames = (manifest) => Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies });
 
-/** ES-module packages left outside all the same (buildBundle says why). */
-const leftOutside = new Set();
-/** What the current pass found: the packages it left outside, and those that must leave at the next. */
-let pass = { outside: new Set(), mustLeave: new Set() };
-
 /** The package name a bare import names (`@scope/name/sub` → `@scope/name`). */
 const packageName = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
-/**
- * Bare imports: an ES-module package is bundled; any other stays an import, resolved at run time
- * from dist/bundle/, where it must name a dependency the server declares and find the very package
- * the importer would have found. Where it would not (pnpm gives each package its own
- * dependencies), the importing package leaves the bundle at the next pass instead.
- */
-const packagesOutside = {
-  name: 'packages-outside',
-  setup(b) {
-    b.onResolve({ filter: /^[^./#]/ }, async (args) => {
-      if (args.pluginData?.resolving || args.path.startsWith('node:')) return undefined;
-      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolving: true } });
-      if (resolved.errors.length > 0 || resolved.external || resolved.path === '') return resolved;
-      const root = packageRootOf(resolved.path);
-      if (manifestOf(root).type === 'module' && !leftOutside.has(root)) return resolved;
-      pass.outside.add(root);
-      const name = packageName(args.path);
-      if (!SERVER_DEPENDENCIES.has(name) || packageDirFrom(OUT_DIR, name) !== root) {
-        const importer = packageRootOf(args.importer);
-        if (importer === SERVER_ROOT) return { errors: [{ text: `${args.path}: imported by ${relative(PACKAGE_DIR, args.importer)} but not a dependency of @vigil/server that resolves to ${root}` }] };
-        pass.mustLeave.add(importer);
-      }
-      return { path: args.path, external: true };
-    });
-  },
-};
+/** Whether a bare import of `name` from dist/bundle/ finds the package in `dir`, a dependency the server declares. */
+const reachableFromBundle = (name, dir) => SERVER_DEPENDENCIES.has(name) && packageDirFrom(OUT_DIR, name) === dir;
 
-async function buildOnce() {
+/**
+ * The packages left outside the bundle, decided over the dependency graph the server's manifest
+ * starts (each package's dependencies, optional and peer dependencies, as pnpm installed them):
+ * - every package that is not an ES-module package (`"type": "module"`);
+ * - everything a package left outside depends on, so that each package is loaded once (zod, which
+ *   fastify-type-provider-zod imports: two copies would keep two schema registries);
+ * - a package that depends on one left outside which a bare import from dist/bundle/ would not find
+ *   as the same package, as a dependency the server declares (pnpm gives each package its own
+ *   dependencies): `@vigil/sandbox`, whose `tar-stream` the server has as a devDependency only.
+ * Returns the graph's packages and those left outside.
+ */
+function decidePackages() {
+  const graph = new Map();
+  for (const queue = [SERVER_ROOT]; queue.length > 0; ) {
+    const root = queue.pop();
+    if (graph.has(root)) continue;
+    const dependencies = [];
+    for (const name of dependencyNames(manifestOf(root))) {
+      const dir = packageDirFrom(root, name);
+      if (dir === undefined) continue; // an optional dependency not installed
+      dependencies.push([name, dir]);
+      queue.push(dir);
+    }
+    graph.set(root, dependencies);
+  }
+  const outside = new Set([...graph.keys()].filter((root) => root !== SERVER_ROOT && manifestOf(root).type !== 'module'));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [root, dependencies] of graph) {
+      if (root === SERVER_ROOT) continue;
+      const leaves = outside.has(root)
+        ? dependencies.filter(([, dir]) => !outside.has(dir)).map(([, dir]) => dir)
+        : dependencies.some(([name, dir]) => outside.has(dir) && !reachableFromBundle(name, dir))
+          ? [root]
+          : [];
+      for (const dir of leaves) outside.add(dir);
+      if (leaves.length > 0) changed = true;
+    }
+  }
+  return { graph, outside };
+}
+
+/**
+ * Bare imports of a package left outside stay imports, resolved at run time from dist/bundle/
+ * (decidePackages made sure they find the same package there); every other package is bundled.
+ */
+function packagesOutside({ graph, outside }) {
+  const found = new Map();
+  const packageDir = (dir, name) => {
+    const key = `${dir}\0${name}`;
+    if (!found.has(key)) found.set(key, packageDirFrom(dir, name));
+    return found.get(key);
+  };
+  return {
+    name: 'packages-outside',
+    setup(b) {
+      b.onResolve({ filter: /^[^./#]/ }, (args) => {
+        if (args.path.startsWith('node:')) return undefined;
+        const name = packageName(args.path);
+        const root = packageDir(args.resolveDir, name);
+        if (root === undefined) return undefined; // a built-in module, or esbuild reports it missing
+        // A package outside the graph (imported without being declared) is judged by its kind alone.
+        const leftOutside = outside.has(root) || (!graph.has(root) && manifestOf(root).type !== 'module');
+        if (!leftOutside) return undefined;
+        if (!reachableFromBundle(name, root)) {
+          return { errors: [{ text: `${args.path}: left outside the bundle, but a bare import from dist/bundle/ would not find ${root} (imported by ${relative(PACKAGE_DIR, args.importer)})` }] };
+        }
+        outsideImported.add(root);
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/** The packages the bundle imports from outside (for VIGIL_BUNDLE_LIST). */
+const outsideImported = new Set();
+
+async function buildOnce(decided) {
   return build({
     entryPoints: { main: join(SRC_DIR, 'main.ts') },
     absWorkingDir: PACKAGE_DIR,
@@ -143,34 +191,15 @@ async function buildOnce() {
     legalComments: 'inline',
     charset: 'utf8',
     banner: { js: BANNER },
-    plugins: [packagesOutside, moduleUrls],
+    plugins: [packagesOutside(decided), moduleUrls],
     metafile: true,
     logLevel: 'warning',
   });
 }
 
-/**
- * Builds until no package must leave the bundle (one whose bare import would find another copy,
- * or none, from dist/bundle/; one that a package left outside imports too), then writes the
- * files: the chunks, main.js, and last build.json, the record bin.js checks.
- */
+/** Builds the bundle and writes its files: the chunks, main.js, and last build.json, the record bin.js checks. */
 export async function buildBundle() {
-  let result;
-  for (;;) {
-    pass = { outside: new Set(), mustLeave: new Set() };
-    result = await buildOnce();
-    const bundled = new Set(Object.keys(result.metafile.inputs).map((input) => packageRootOf(join(PACKAGE_DIR, input))));
-    for (const root of pass.outside) {
-      for (const name of dependencyNames(manifestOf(root))) {
-        const dep = packageDirFrom(root, name);
-        if (dep !== undefined && bundled.has(dep)) pass.mustLeave.add(dep);
-      }
-    }
-    pass.mustLeave.delete(SERVER_ROOT);
-    const leaving = [...pass.mustLeave].filter((root) => !leftOutside.has(root));
-    if (leaving.length === 0) break;
-    for (const root of leaving) leftOutside.add(root);
-  }
+  const result = await buildOnce(decidePackages());
   await mkdir(OUT_DIR, { recursive: true });
   const previous = await readFile(join(OUT_DIR, 'build.json'), 'utf8').then((text) => JSON.parse(text).outputs ?? [], () => []);
   const outputs = result.outputFiles.map((file) => relative(OUT_DIR, file.path));
@@ -187,7 +216,7 @@ export async function buildBundle() {
   await rename(join(OUT_DIR, 'build.json.tmp'), join(OUT_DIR, 'build.json'));
   const keep = new Set([...outputs, ...previous, 'build.json']);
   for (const name of await readdir(OUT_DIR)) if (!keep.has(name)) await rm(join(OUT_DIR, name), { recursive: true, force: true });
-  return { metafile: result.metafile, outputs, leftOutside: [...pass.outside].sort() };
+  return { metafile: result.metafile, outputs, leftOutside: [...outsideImported].sort() };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
