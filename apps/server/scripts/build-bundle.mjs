@@ -20,13 +20,14 @@
 //   was (dist/…/x.js for the server's own, the package's file otherwise), so what a module finds
 //   next to itself (worker threads, the dashboard's files, package.json) it still finds; worker
 //   threads run the modules tsc wrote.
-// - Files of the previous build stay beside the new one (a process started from it may still load
-//   a chunk it has not needed yet); older ones are removed.
+// - Files of earlier builds stay a week beside the new one (a process started from one may still
+//   load a chunk it has not needed yet); each file is written whole (a temporary name, renamed).
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -49,16 +50,26 @@ function runtimeFileOf(path) {
   return path;
 }
 
-/** `import.meta.url` of each module, as the module's own address (relative to the bundle's directory). */
+/** Each input file's modification time and size, read just before esbuild is given its text (build.json). */
+const readAs = new Map();
+
+/**
+ * Loads every module the bundle takes in: records its time and size before reading it (a file saved
+ * while the build runs then reads as changed), and makes its `import.meta.url` the module's own
+ * address, relative to the bundle's directory.
+ */
 const moduleUrls = {
   name: 'module-urls',
   setup(b) {
     b.onLoad({ filter: /\.(ts|js|mjs)$/ }, async (args) => {
+      const stats = statSync(args.path);
+      readAs.set(args.path, [stats.mtimeMs, stats.size]);
       const contents = await readFile(args.path, 'utf8');
-      if (!contents.includes('import.meta.url')) return undefined;
+      const loader = args.path.endsWith('.ts') ? 'ts' : 'js';
+      if (!contents.includes('import.meta.url')) return { contents, loader, resolveDir: dirname(args.path) };
       const target = relative(OUT_DIR, runtimeFileOf(args.path)).split(sep).join('/');
       const replaced = contents.replaceAll('import.meta.url', `new URL(${JSON.stringify(target)}, import.meta.url).href`);
-      return { contents: replaced, loader: args.path.endsWith('.ts') ? 'ts' : 'js', resolveDir: dirname(args.path) };
+      return { contents: replaced, loader, resolveDir: dirname(args.path) };
     });
   },
 };
@@ -147,7 +158,8 @@ function packagesOutside({ graph, outside }) {
     name: 'packages-outside',
     setup(b) {
       b.onResolve({ filter: /^[^./#]/ }, (args) => {
-        if (args.path.startsWith('node:')) return undefined;
+        // A built-in module, even where an npm package of its name is installed (`events`, `buffer`).
+        if (isBuiltin(args.path)) return undefined;
         const name = packageName(args.path);
         const root = packageDir(args.resolveDir, name);
         if (root === undefined) return undefined; // a built-in module, or esbuild reports it missing
@@ -197,25 +209,42 @@ async function buildOnce(decided) {
   });
 }
 
-/** Builds the bundle and writes its files: the chunks, main.js, and last build.json, the record bin.js checks. */
+/** How long files of earlier builds stay beside the bundle (a process started from one may still load its chunks). */
+const KEEP_EARLIER_FILES_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Writes a file whole or not at all: to a temporary name first, then renamed over the old one. */
+async function writeWhole(path, contents) {
+  await writeFile(`${path}.tmp`, contents);
+  await rename(`${path}.tmp`, path);
+}
+
+/**
+ * Builds the bundle and writes its files, each whole: the chunks, main.js, and last build.json, the
+ * record bin.js checks. Files of earlier builds stay a week: a process started from one may still
+ * load a chunk it has not needed yet.
+ */
 export async function buildBundle() {
+  readAs.clear();
   const result = await buildOnce(decidePackages());
   await mkdir(OUT_DIR, { recursive: true });
-  const previous = await readFile(join(OUT_DIR, 'build.json'), 'utf8').then((text) => JSON.parse(text).outputs ?? [], () => []);
   const outputs = result.outputFiles.map((file) => relative(OUT_DIR, file.path));
   // main.js last of the code: a chunk it imports is there before it is.
   const ordered = [...result.outputFiles].sort((a, b) => Number(a.path.endsWith(`${sep}main.js`)) - Number(b.path.endsWith(`${sep}main.js`)));
-  for (const file of ordered) await writeFile(file.path, file.contents);
-  const files = Object.keys(result.metafile.inputs).filter((input) => !/^\(?[a-z-]+\)?:/.test(input));
-  const inputs = files.map((input) => {
-    const path = join(PACKAGE_DIR, input);
-    const stats = statSync(path);
-    return [relative(OUT_DIR, path).split(sep).join('/'), stats.mtimeMs, stats.size];
-  });
-  await writeFile(join(OUT_DIR, 'build.json.tmp'), `${JSON.stringify({ inputs, outputs })}\n`);
-  await rename(join(OUT_DIR, 'build.json.tmp'), join(OUT_DIR, 'build.json'));
-  const keep = new Set([...outputs, ...previous, 'build.json']);
-  for (const name of await readdir(OUT_DIR)) if (!keep.has(name)) await rm(join(OUT_DIR, name), { recursive: true, force: true });
+  for (const file of ordered) await writeWhole(file.path, file.contents);
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((input) => !/^\(?[a-z-]+\)?:/.test(input))
+    .map((input) => {
+      const path = join(PACKAGE_DIR, input);
+      const [mtimeMs, size] = readAs.get(path) ?? [statSync(path).mtimeMs, statSync(path).size];
+      return [relative(OUT_DIR, path).split(sep).join('/'), mtimeMs, size];
+    });
+  await writeWhole(join(OUT_DIR, 'build.json'), `${JSON.stringify({ inputs, outputs })}\n`);
+  const keep = new Set([...outputs, 'build.json']);
+  for (const name of await readdir(OUT_DIR)) {
+    if (keep.has(name)) continue;
+    const stats = statSync(join(OUT_DIR, name), { throwIfNoEntry: false });
+    if (stats !== undefined && Date.now() - stats.mtimeMs > KEEP_EARLIER_FILES_MS) await rm(join(OUT_DIR, name), { recursive: true, force: true });
+  }
   return { metafile: result.metafile, outputs, leftOutside: [...outsideImported].sort() };
 }
 
