@@ -40,8 +40,13 @@ function workDir(): string {
 }
 
 function run(args: string[], env: Record<string, string> = {}, cwd = workDir(), nodeArgs: string[] = []): Promise<Run> {
+  return runFile(BIN, args, env, cwd, nodeArgs);
+}
+
+/** Runs `node <file> <args>` as `run` does the command. */
+function runFile(file: string, args: string[], env: Record<string, string> = {}, cwd = workDir(), nodeArgs: string[] = []): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, file, ...args], { cwd, env: { PATH: process.env.PATH ?? '', VIGIL_REGISTRY_FETCH: 'false', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -120,15 +125,7 @@ describe.skipIf(!built)('vigil-server command', { timeout: 300_000 }, () => {
     const standIn = (which: string) => `export async function runCommand(argv) { process.stdout.write('${which} ' + argv.join(' ')); }\n`;
     writeFileSync(join(dist, 'main.js'), standIn('modules'));
     const ranWith = async () => {
-      const child = await new Promise<Run>((resolve, reject) => {
-        const p = spawn(process.execPath, [join(dist, 'bin.js'), 'migrate'], { cwd: dist });
-        let stdout = '';
-        let stderr = '';
-        p.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        p.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        p.on('error', reject);
-        p.on('exit', (code) => resolve({ code, stdout, stderr }));
-      });
+      const child = await runFile(join(dist, 'bin.js'), ['migrate'], {}, dist);
       expect(child).toMatchObject({ code: 0, stderr: '' });
       return child.stdout;
     };
