@@ -92,7 +92,12 @@ function packageDirFrom(dir, name) {
   }
 }
 
-const manifestOf = (root) => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const manifests = new Map();
+/** A package's package.json, read once. */
+const manifestOf = (root) => {
+  if (!manifests.has(root)) manifests.set(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')));
+  return manifests.get(root);
+};
 const dependencyNames = (manifest) => Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies, ...manifest.peerDependencies });
 
 /** The package name a bare import names (`@scope/name/sub` → `@scope/name`). */
@@ -235,7 +240,7 @@ export async function buildBundle() {
     .filter((input) => !/^\(?[a-z-]+\)?:/.test(input))
     .map((input) => {
       const path = join(PACKAGE_DIR, input);
-      const [mtimeMs, size] = readAs.get(path) ?? [statSync(path).mtimeMs, statSync(path).size];
+      const [mtimeMs, size] = readAs.get(path) ?? ((stats) => [stats.mtimeMs, stats.size])(statSync(path));
       return [relative(OUT_DIR, path).split(sep).join('/'), mtimeMs, size];
     });
   await writeWhole(join(OUT_DIR, 'build.json'), `${JSON.stringify({ inputs, outputs })}\n`);
