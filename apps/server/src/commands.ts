@@ -34,9 +34,20 @@ export async function withBlobStore<T>(config: Config, work: (blobs: BlobStore) 
   }
 }
 
+/**
+ * Applies the pending migrations. PostgreSQL: on a pool of their own whose statements are bounded by
+ * VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS, not by the requests' VIGIL_DB_STATEMENT_TIMEOUT_MS: a
+ * migration waiting on a table another process holds, or building an index over a large one, is
+ * slow, not stuck, and failing it at a request's bound would stop `serve` from starting.
+ */
 export async function migrate(database: VigilDatabase, config: Config): Promise<string[]> {
-  const results = await migrateToLatest(database.db, { lockTimeoutMs: config.migrationLockTimeoutMs });
-  return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  const migrating = database.dialect === 'postgres' ? await openConfiguredDatabase({ ...config, dbStatementTimeoutMs: config.dbMigrationStatementTimeoutMs }) : database;
+  try {
+    const results = await migrateToLatest(migrating.db, { lockTimeoutMs: config.migrationLockTimeoutMs });
+    return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  } finally {
+    if (migrating !== database) await migrating.close();
+  }
 }
 
 /**

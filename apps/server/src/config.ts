@@ -5,7 +5,7 @@ import { isValidKeyName, parseVerifierKey, SIGNATURE_TYPE_COSIGNATURE_V1 } from 
 import { z } from 'zod';
 import { ConfigError } from './platform/config/config-error.js';
 import { envText } from './platform/config/env.js';
-import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from './platform/db/database.js';
+import { DEFAULT_DB_CONNECT_TIMEOUT_MS, DEFAULT_DB_MIGRATION_STATEMENT_TIMEOUT_MS, DEFAULT_DB_STATEMENT_TIMEOUT_MS } from './platform/db/database.js';
 import { DEFAULT_MIGRATION_LOCK_TIMEOUT_MS } from './platform/db/migrate.js';
 import { redactUrl } from './platform/log/redact-url.js';
 import { DEMO_HISTORY_DAYS, MIN_DEMO_HISTORY_DAYS } from './seed/demo-history.js';
@@ -60,6 +60,8 @@ export interface Config {
   dbConnectTimeoutMs: number;
   /** VIGIL_DB_STATEMENT_TIMEOUT_MS (PostgreSQL). */
   dbStatementTimeoutMs: number;
+  /** VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS (PostgreSQL): the same bound for migration statements. */
+  dbMigrationStatementTimeoutMs: number;
   /** VIGIL_REDIS_TIMEOUT_MS: the longest any Redis command may take before its documented fallback applies. */
   redisTimeoutMs: number;
   /** VIGIL_MIGRATION_LOCK_TIMEOUT_MS: how long migrations wait while another process migrates the database. */
@@ -140,6 +142,11 @@ export const CONFIG_VARIABLES = [
     name: 'VIGIL_DB_STATEMENT_TIMEOUT_MS',
     default: String(DEFAULT_DB_STATEMENT_TIMEOUT_MS),
     accepts: 'integer ≥ 1: PostgreSQL statement_timeout; a silent server is given up 1 s later (502)',
+  },
+  {
+    name: 'VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS',
+    default: String(DEFAULT_DB_MIGRATION_STATEMENT_TIMEOUT_MS),
+    accepts: 'integer ≥ 1: PostgreSQL statement_timeout of each migration statement (its own connection); a silent server is given up 1 s later',
   },
   {
     name: 'VIGIL_REDIS_TIMEOUT_MS',
@@ -285,6 +292,7 @@ const VARIABLES = {
   VIGIL_DRAIN_IDLE_MS: intIn(0, 2_147_483_647),
   VIGIL_DB_CONNECT_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_DB_STATEMENT_TIMEOUT_MS: intIn(1, 2_147_483_647),
+  VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_REDIS_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_MIGRATION_LOCK_TIMEOUT_MS: intIn(1, 2_147_483_647),
   VIGIL_CORS_ORIGINS: z
@@ -368,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     drainIdleMs: int('VIGIL_DRAIN_IDLE_MS', DEFAULT_DRAIN_IDLE_MS),
     dbConnectTimeoutMs: int('VIGIL_DB_CONNECT_TIMEOUT_MS', DEFAULT_DB_CONNECT_TIMEOUT_MS),
     dbStatementTimeoutMs: int('VIGIL_DB_STATEMENT_TIMEOUT_MS', DEFAULT_DB_STATEMENT_TIMEOUT_MS),
+    dbMigrationStatementTimeoutMs: int('VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS', DEFAULT_DB_MIGRATION_STATEMENT_TIMEOUT_MS),
     redisTimeoutMs: int('VIGIL_REDIS_TIMEOUT_MS', DEFAULT_REDIS_TIMEOUT_MS),
     migrationLockTimeoutMs: int('VIGIL_MIGRATION_LOCK_TIMEOUT_MS', DEFAULT_MIGRATION_LOCK_TIMEOUT_MS),
     corsOrigins: commaList(read('VIGIL_CORS_ORIGINS') ?? ''),

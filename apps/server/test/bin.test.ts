@@ -206,18 +206,14 @@ describe.skipIf(!built)('vigil-server command', { timeout: 300_000 }, () => {
         await client.query(query).finally(() => client.end());
       };
       await admin(`CREATE SCHEMA ${schema}`);
-      // Another instance migrating: it holds the migration lock for the processes' first 6 s. A real
+      // Another instance migrating: it holds the migration lock for the processes' first 4 s. A real
       // wait: the three `migrate` processes block on a PostgreSQL advisory lock, which no clock moves.
-      // The statement timeout is 2.5 s, below that wait: at 1 s, a statement of the migration itself
-      // (not the wait) overran it twice in whole CI runs on a loaded machine ("migrations failed:
-      // canceling statement due to statement timeout"); migrations still run under the serving
-      // statement timeout, which the issue note records.
       const holder = new pg.Client({ connectionString: url });
       await holder.connect();
       try {
         await holder.query('select pg_advisory_lock($1)', [POSTGRES_MIGRATION_LOCK_KEY.toString()]);
-        const release = new Promise((resolve) => setTimeout(resolve, 6_000)).then(() => holder.query('select pg_advisory_unlock($1)', [POSTGRES_MIGRATION_LOCK_KEY.toString()]));
-        const env = { DATABASE_URL: withSearchPath(url, schema), VIGIL_DB_STATEMENT_TIMEOUT_MS: '2500' };
+        const release = new Promise((resolve) => setTimeout(resolve, 4_000)).then(() => holder.query('select pg_advisory_unlock($1)', [POSTGRES_MIGRATION_LOCK_KEY.toString()]));
+        const env = { DATABASE_URL: withSearchPath(url, schema), VIGIL_DB_STATEMENT_TIMEOUT_MS: '1000' };
         const runs = await Promise.all(Array.from({ length: 3 }, () => run(['migrate'], env)));
         await release;
         expect(runs.map((r) => [r.code, r.stderr])).toEqual(Array(3).fill([0, '']));
@@ -225,6 +221,57 @@ describe.skipIf(!built)('vigil-server command', { timeout: 300_000 }, () => {
       } finally {
         await holder.end();
         await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      }
+    },
+  );
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'a migration statement is bounded by VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS, not by the requests\' VIGIL_DB_STATEMENT_TIMEOUT_MS (CI: "migrations failed: canceling statement due to statement timeout")',
+    async () => {
+      const url = process.env.TEST_DATABASE_URL!;
+      const schema = `vigil_t_${randomBytes(6).toString('hex')}`;
+      const holder = new pg.Client({ connectionString: url });
+      const watcher = new pg.Client({ connectionString: url });
+      await holder.connect();
+      await watcher.connect();
+      // Another session holds the migration table: the migrator's read of it waits, a slow statement
+      // for a real reason. The watcher sees when `migrate` waits on the lock (no clock moves a
+      // PostgreSQL lock, so the test waits on the database's own account of it).
+      const migrateWhileTableHeld = async (env: Record<string, string>, holdAfterWaitMs: number) => {
+        await holder.query('begin');
+        await holder.query(`lock table ${schema}.kysely_migration in access exclusive mode`);
+        try {
+          const migration = run(['migrate'], { DATABASE_URL: withSearchPath(url, schema), ...env });
+          let exited = false;
+          void migration.finally(() => (exited = true));
+          for (;;) {
+            const { rows } = await watcher.query<{ n: number }>(
+              `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation join pg_namespace s on s.oid = c.relnamespace
+                where not l.granted and s.nspname = $1 and c.relname = 'kysely_migration'`,
+              [schema],
+            );
+            if (rows[0]!.n > 0 || exited) break;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+          await Promise.race([migration, new Promise((resolve) => setTimeout(resolve, holdAfterWaitMs))]);
+          await holder.query('commit');
+          return await migration;
+        } finally {
+          await holder.query('rollback').catch(() => undefined);
+        }
+      };
+      try {
+        await holder.query(`CREATE SCHEMA ${schema}`);
+        expect(await run(['migrate'], { DATABASE_URL: withSearchPath(url, schema) })).toMatchObject({ code: 0, stderr: '' });
+        // Held 1.5 s past the wait's start against a 300 ms request bound: the migration waits it out.
+        expect(await migrateWhileTableHeld({ VIGIL_DB_STATEMENT_TIMEOUT_MS: '300' }, 1_500)).toMatchObject({ code: 0, stderr: '' });
+        // The migration's own bound at 300 ms: given up, the table still held.
+        const bounded = await migrateWhileTableHeld({ VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS: '300' }, 60_000);
+        expect(bounded.code).toBe(1);
+        expect(bounded.stderr).toContain('canceling statement due to statement timeout');
+      } finally {
+        await holder.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        await Promise.all([holder.end(), watcher.end()]);
       }
     },
   );

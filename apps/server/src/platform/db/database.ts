@@ -62,6 +62,11 @@ function queryLog(instrument: DatabaseInstrumentation | undefined): { log?: (eve
 
 export const DEFAULT_DB_CONNECT_TIMEOUT_MS = 5_000;
 export const DEFAULT_DB_STATEMENT_TIMEOUT_MS = 30_000;
+/**
+ * Migrations' statement bound: ten minutes, for an index built or a column rewritten over a large
+ * table, where a request's bound (seconds) would fail a migration that is only slow.
+ */
+export const DEFAULT_DB_MIGRATION_STATEMENT_TIMEOUT_MS = 600_000;
 /** The client gives a silent server this much longer than the server's own statement timeout. */
 const CLIENT_QUERY_TIMEOUT_MARGIN_MS = 1_000;
 /**
