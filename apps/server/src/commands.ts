@@ -6,7 +6,7 @@ import { migrateToLatest } from './platform/db/migrate.js';
 import { attestationPartitionUpkeepAtStart } from './platform/db/attestation-partitions.js';
 import { reindexSearchIfNeeded } from './features/search/index.js';
 import { startMetricsServer, type MetricsServer } from './platform/metrics/index.js';
-import { openConfiguredDatabase } from './runtime.js';
+import { openConfiguredDatabase, openMigrationDatabase } from './runtime.js';
 
 /** The commands' one output line (stdout). */
 export function log(line: string): void {
@@ -41,7 +41,8 @@ export async function withBlobStore<T>(config: Config, work: (blobs: BlobStore) 
  * slow, not stuck, and failing it at a request's bound would stop `serve` from starting.
  */
 export async function migrate(database: VigilDatabase, config: Config): Promise<string[]> {
-  const migrating = database.dialect === 'postgres' ? await openConfiguredDatabase({ ...config, dbStatementTimeoutMs: config.dbMigrationStatementTimeoutMs }) : database;
+  // `database` is the one `config` names (serve, worker and the commands open it from `config`).
+  const migrating = database.dialect === 'postgres' ? await openMigrationDatabase(config) : database;
   try {
     const results = await migrateToLatest(migrating.db, { lockTimeoutMs: config.migrationLockTimeoutMs });
     return results.filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -89,6 +89,23 @@ export function openConfiguredDatabase(config: Config, onConnectionError?: (erro
   });
 }
 
+/**
+ * The pool `migrate` applies migrations on (PostgreSQL): statements bounded by
+ * VIGIL_DB_MIGRATION_STATEMENT_TIMEOUT_MS. Its statements are timed like the serving pool's
+ * (vigil_db_query_duration_seconds, kind `schema` for DDL); its connections stay out of
+ * vigil_db_pool_connections, which reports the serving pool.
+ */
+export function openMigrationDatabase(config: Config): Promise<VigilDatabase> {
+  return openDatabase({
+    instrument: { ...databaseInstrumentation, watchPool: () => () => undefined },
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    connectTimeoutMs: config.dbConnectTimeoutMs,
+    statementTimeoutMs: config.dbMigrationStatementTimeoutMs,
+    onConnectionError: (error) => process.stderr.write(`database connection error: ${error.message}\n`),
+  });
+}
+
 /** Builds the process's shared parts from `config`; call once per process (`serve`, `worker`) or per test server. */
 export async function createRuntime(config: Config, overrides: RuntimeOverrides = {}): Promise<Runtime> {
   const log = createProcessLog();
