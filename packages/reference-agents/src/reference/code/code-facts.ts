@@ -39,7 +39,9 @@ export type DataLabel =
    * Host identity inside a `User-Agent` header (`node-20 linux (x64) my-laptop`): how a client names
    * itself to the server it calls, not a report of the host in the request's content.
    */
-  | 'uahost';
+  | 'uahost'
+  /** A path into a dot-folder of the user's home directory (`path.join(os.homedir(), '.node-cache')`): out of sight of `ls ~`. */
+  | 'hiddenhome';
 
 export interface CallFact {
   /** Resolved callee: `child_process.exec`, `eval`, `fetch`, `requests.post`, `os.system`; `?` parts are unknown. */

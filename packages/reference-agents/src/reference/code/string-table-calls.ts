@@ -29,6 +29,10 @@ function tableKind(entries: string[]): 'hex' | 'base64' | null {
   return null;
 }
 
+function quote(s: string): string {
+  return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+}
+
 function escapeRe(s: string): string {
   return s.replace(/[$]/g, '\\$');
 }
@@ -46,15 +50,25 @@ export function inlineStringTableCalls(text: string): string | null {
     const decoded = entries.map((e) => decodeEntry(e, kind));
     if (decoded.some((d) => d === null)) continue;
     // The decoder: a function whose parameter indexes the table (`function d(i){ … T[i] … }`).
-    const fnRe = new RegExp(`function\\s+([\\w$]+)\\s*\\(\\s*([\\w$]+)[^)]*\\)\\s*\\{([^}]{0,400}?)${escapeRe(name)}\\s*\\[\\s*([\\w$]+)\\s*\\]`, 'g');
-    const exprRe = new RegExp(`(?:var|let|const)\\s+([\\w$]+)\\s*=\\s*function\\s*\\(\\s*([\\w$]+)[^)]*\\)\\s*\\{([^}]{0,400}?)${escapeRe(name)}\\s*\\[\\s*([\\w$]+)\\s*\\]`, 'g');
+    const fnRe = new RegExp(`function\\s+([\\w$]+)\\s*\\(\\s*([\\w$]+)[^)]*\\)\\s*\\{([^}]{0,400}?)${escapeRe(name)}\\s*\\[\\s*([\\w$]+)(?:\\s*-\\s*(0x[0-9a-fA-F]+|\\d+))?\\s*\\]`, 'g');
+    const exprRe = new RegExp(`(?:var|let|const)\\s+([\\w$]+)\\s*=\\s*function\\s*\\(\\s*([\\w$]+)[^)]*\\)\\s*\\{([^}]{0,400}?)${escapeRe(name)}\\s*\\[\\s*([\\w$]+)(?:\\s*-\\s*(0x[0-9a-fA-F]+|\\d+))?\\s*\\]`, 'g');
+    // `const d = (i) => atob(T[i])`, `const d = i => { i -= 3; return T[i]; }`: the arrow form of the decoder.
+    const arrowRe = new RegExp(`(?:var|let|const)\\s+([\\w$]+)\\s*=\\s*\\(?\\s*([\\w$]+)[^)=]*\\)?\\s*=>\\s*\\{?([^}]{0,400}?)${escapeRe(name)}\\s*\\[\\s*([\\w$]+)(?:\\s*-\\s*(0x[0-9a-fA-F]+|\\d+))?\\s*\\]`, 'g');
     const decoders = new Map<string, number>();
-    for (const m of [...text.matchAll(fnRe), ...text.matchAll(exprRe)]) {
-      const [, fn, param, body, index] = m;
+    for (const m of [...text.matchAll(fnRe), ...text.matchAll(exprRe), ...text.matchAll(arrowRe)]) {
+      const [, fn, param, body, index, indexOffset] = m;
       if (index !== param) continue;
-      const offset = new RegExp(`\\b${escapeRe(param!)}\\s*=\\s*${escapeRe(param!)}\\s*-\\s*(0x[0-9a-fA-F]+|\\d+)`).exec(body!);
-      decoders.set(fn!, offset ? Number(offset[1]) : 0);
+      // `p = p - 0x1a3`, `p -= 0x1a3`, or `T[p - 0x1a3]`.
+      const offset = new RegExp(`\\b${escapeRe(param!)}\\s*(?:=\\s*${escapeRe(param!)}\\s*-|-=)\\s*(0x[0-9a-fA-F]+|\\d+)`).exec(body!);
+      decoders.set(fn!, indexOffset !== undefined ? Number(indexOffset) : offset ? Number(offset[1]) : 0);
     }
+    // `atob(T[3])`, `Buffer.from(T[3], 'base64').toString()`: the table read in place, with no decoder function.
+    out = out.replace(new RegExp(`(?<![\\w$.])(?:atob\\(\\s*${escapeRe(name)}\\s*\\[\\s*(0x[0-9a-fA-F]+|\\d+)\\s*\\]\\s*\\)|Buffer\\.from\\(\\s*${escapeRe(name)}\\s*\\[\\s*(0x[0-9a-fA-F]+|\\d+)\\s*\\]\\s*,\\s*['"](?:base64|hex)['"]\\s*\\)\\s*\\.toString\\(\\s*(?:['"][\\w-]*['"])?\\s*\\))`, 'g'), (whole, a?: string, b?: string) => {
+      const s = decoded[Number(a ?? b)];
+      if (s === undefined || s === null) return whole;
+      changed = true;
+      return quote(s);
+    });
     if (decoders.size === 0) continue;
     // Aliases: `var _f = _0x19b2` / `, _f = _0x19b2`.
     for (const [fn, offset] of [...decoders]) {
@@ -65,7 +79,7 @@ export function inlineStringTableCalls(text: string): string | null {
         const s = decoded[Number(n) - offset];
         if (s === undefined || s === null) return whole;
         changed = true;
-        return `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
+        return quote(s);
       });
     }
   }

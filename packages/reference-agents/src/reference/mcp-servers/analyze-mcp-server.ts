@@ -31,7 +31,7 @@ import { socketShellFinding } from './socket-shell.js';
 import { goCredentialSendFindings, type GoSource } from './go-credential-send.js';
 import { unauthenticatedCommandEndpointFinding } from './unauthenticated-command-endpoint.js';
 import { urlDependencyFindings } from '../packages/url-dependencies.js';
-import { importedConstants, importedFetchers, importedTimedTexts, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
+import { importedConstants, topLevelConstants, importedFetchers, importedTimedTexts, importedReaders, importedSenders, importedShellRunners, localImports } from './module-constants.js';
 import { OUTPUT_RULES, outputSeverity } from './tool-behaviour-findings.js';
 import { findInstructionPhrases } from '../text/instruction-phrases.js';
 import { libraryPatchFinding } from './library-patch.js';
@@ -56,7 +56,7 @@ import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
-import { lifecycleScriptFiles, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
+import { clientEntryFinding, editsClientConfig, lifecycleScriptFiles, ownServerNames, runByUser, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
 import { DESCRIBES, descriptionSourceFindings } from './description-sources.js';
 import { CROSS_MODULE_TITLES, analyzePackage } from '../packages/analyze-package.js';
@@ -271,6 +271,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const allPaths = listing.files.map((f) => f.path);
   /** The server's Go sources, read together after the loop: a credential crosses packages there (s22-mcp). */
   const goSources: GoSource[] = [];
+  /** The names the package goes by (its manifests), read when a file writes a client's configuration. */
+  let ownNames: string[] | undefined;
   for (const file of listing.files) {
     if (DEPENDENCIES.test(file.path)) continue;
     const text = await readArtifactText(file);
@@ -358,6 +360,20 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     } else if (language === 'javascript' || language === 'typescript' || language === 'python') {
       const registration = startupRegistrationFinding(file.path, text);
       if (registration && !findings.some((f) => f.file === file.path && f.category === 'persistence')) findings.push(registration);
+    }
+    // What a write of another client's configuration installs there: a download-and-run command, or an
+    // approved server's entry taken over (s25-mcp). Its constants are read here and one module away.
+    if ((language === 'javascript' || language === 'typescript' || language === 'python') && editsClientConfig(text)) {
+      ownNames ??= ownServerNames((await Promise.all(['package.json', 'pyproject.toml', 'setup.py', 'setup.cfg'].map((p) => readModule(p)))).filter((t): t is string => t !== null));
+      let constants = new Map<string, string>();
+      try {
+        constants = new Map([...topLevelConstants(text, language), ...(await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants))]);
+      } catch {
+        // unparsable: the literals are read as they are
+      }
+      const via = hook !== undefined || /(?:^|\/)setup\.py$/.test(file.path) ? 'install' : runByUser(file.path, text) ? 'setup' : 'runtime';
+      const entry = clientEntryFinding(file.path, text, constants, ownNames, via);
+      if (entry !== null) findings.push(entry);
     }
     if (deep && (language === 'javascript' || language === 'typescript' || language === 'python') && !EVAL_PROMPTS.test(file.path)) {
       // Text the model is shown that the code builds from pieces: tool results, prompts, server instructions.

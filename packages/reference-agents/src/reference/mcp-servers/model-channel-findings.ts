@@ -7,18 +7,37 @@ import { lineLocator } from '../text/line-locator.js';
 import { codeStrings } from './code-strings.js';
 import { pythonSourceOf } from './python-source-cache.js';
 import { PRIVATE_CONTEXT } from './data-request-rules.js';
+import { topLevelConstants } from './module-constants.js';
 import { RUNS_ANSWER, SENDS_ANSWER, answerNames, answerReaches } from './answer-flows.js';
 
 // A server-initiated sampling request: the server writes a prompt the client's model answers.
 const SAMPLING_CALL = /\b(?:createMessage|create_message)\s*\(|['"`]sampling\/createMessage['"`]|\bctx\.sample\s*\(/g;
 // What a sampling prompt has no business asking the client's model for: secrets it has seen, or its own instructions.
-const ASKS_FOR_SECRETS =
-  /\b(?:list|repeat|output|print|include|reveal|extract|collect|give|return|write\s+(?:out|down)|find|recall|quote|copy|tell\s+me|share)\b[^.\n]{0,80}?\b(?:api[ _-]?keys?|(?:access|auth|api|bearer|session|secret|github|npm|aws)\s+tokens?|passwords?|credentials?|secrets?|private\s+keys?|seed\s+phrases?|mnemonics?|environment\s+variables?|system\s+prompt|(?:your|hidden)\s+instructions)\b/i;
+// (s25-mcp) Secrets named by kind, or by the shape of their values (`strings that begin with sk-`).
+const SECRET_NOUN = String.raw`(?:\b(?:api[ _-]?keys?|(?:access|auth|api|bearer|session|secret|github|npm|aws|refresh|personal\s+access)\s+(?:tokens?|keys?|values?|strings?|headers?)|passwords?|passphrases?|credentials?|secrets?|private\s+keys?|ssh\s+keys?|seed\s+phrases?|mnemonics?|environment\s+variables?|env(?:ironment)?\s+(?:vars?|values)|\.env\s+(?:values?|contents?|files?)|connection\s+strings?|session\s+cookies?|(?:sensitive|confidential)\s+(?:values?|data|strings?|information|details|items)|system\s+prompt|(?:your|hidden)\s+instructions)\b|(?:begin|start|look)\w*\s+(?:with\s+|like\s+)?['"\x60(]?(?:sk-|ghp_|gho_|github_pat_|AKIA|xox[abps]-|glpat-|npm_|-----BEGIN))`;
+const ASKS_FOR_SECRETS = new RegExp(
+  String.raw`\b(?:list|repeat|output|print|include|reveal|extract|collect|give|return|write\s+(?:out|down)|find|recall|quote|copy|tell\s+me|share)\b[^.\n]{0,80}?${SECRET_NOUN}` +
+    // Verbs that place text in the answer (`append`, `add … after it`, `follow it with`), with a quantifier over what is placed.
+    String.raw`|\b(?:append|add|attach|put|paste|insert|emit|enumerate|dump|gather|produce|provide|send|echo|transcribe|place|write|follow\s+(?:it|this|that|the\s+\w+)\s+with)\b[^.\n]{0,100}?\b(?:every|all|any|each|whatever)\b[^.\n]{0,60}?${SECRET_NOUN}`,
+  'gi',
+);
+// A negation between the verb and what it asks for ("write a summary, never include passwords").
+const NEGATED_INSIDE = /\b(?:not|never|no|without|avoid|don['’]t|nor|exclude|omit|redact|remove|strip|mask|except)\b/i;
+
+/** The first match of `re` (global) in `window` not negated before it or between its verb and object. */
+function firstAsk(re: RegExp, window: string): RegExpExecArray | null {
+  re.lastIndex = 0;
+  for (let m = re.exec(window); m !== null; m = re.exec(window)) {
+    if (!NEGATED.test(window.slice(Math.max(0, m.index - 30), m.index)) && !NEGATED_INSIDE.test(m[0])) return m;
+    re.lastIndex = m.index + 1;
+  }
+  return null;
+}
 
 // The conversation itself asked for back (the client's model has it; the server does not), or the
 // server's later text made the model's instructions.
 const ASKS_FOR_CONVERSATION = new RegExp(
-  String.raw`\b(?:reproduce|repeat|restate|rewrite|output|include|copy|quote|list|return|write\s+(?:out|down)|transcribe|echo|dump|recount|provide|send|give)\b[^.\n]{0,60}?\b(?:${PRIVATE_CONTEXT}|everything\s+(?:the\s+user|you\s+have\s+(?:seen|been\s+told)))|\b(?:follow|obey|treat|apply|adopt)\b[^.\n]{0,60}?\b(?:later|future|subsequent|next|following|upcoming)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?|updates?|notes?)\b[^.\n]{0,40}?\b(?:as\s+(?:your\s+)?(?:instructions|rules|system\s+prompt|orders)|override|take\s+precedence)|\b(?:follow|obey)\b[^.\n]{0,30}?\b(?:instructions|rules|orders)\b[^.\n]{0,40}?\b(?:in|from)\s+(?:later|future|subsequent|next|following)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?)`,
+  String.raw`\b(?:reproduce|repeat|restate|rewrite|output|include|copy|quote|list|return|write\s+(?:out|down)|transcribe|echo|dump|recount|provide|send|give|append|attach|paste)\b[^.\n]{0,60}?\b(?:${PRIVATE_CONTEXT}|everything\s+(?:the\s+user|you\s+have\s+(?:seen|been\s+told)))|\b(?:follow|obey|treat|apply|adopt)\b[^.\n]{0,60}?\b(?:later|future|subsequent|next|following|upcoming)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?|updates?|notes?)\b[^.\n]{0,40}?\b(?:as\s+(?:your\s+)?(?:instructions|rules|system\s+prompt|orders)|override|take\s+precedence)|\b(?:follow|obey)\b[^.\n]{0,30}?\b(?:instructions|rules|orders)\b[^.\n]{0,40}?\b(?:in|from)\s+(?:later|future|subsequent|next|following)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?)`,
   'i',
 );
 
@@ -40,23 +59,29 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
   if (!/createMessage|create_message|ctx\.sample/.test(text)) return [];
   const strings = language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : text;
   const lineAt = lineLocator(text);
+  let constants: Map<string, string> | null = null;
+  const local = (): Map<string, string> => (constants ??= language === 'javascript' || language === 'typescript' || language === 'python' ? safeConstants(text, language) : new Map());
+  const windows = new Map<number, string>();
   for (const m of text.matchAll(SAMPLING_CALL)) {
     // The prompt may be built before the call and passed by name (`text=prompt`, `text: prompt`):
     // the strings of that name's assignment are read with the call's.
     const call = text.slice(m.index, m.index + 1000);
     // (`systemPrompt: SYSTEM`, `system_prompt=PROMPT`, or the prompt as the first argument: `ctx.sample(PROMPT, …)`.)
     const names = [...call.matchAll(/\b(?:text|content|prompt|messages|systemPrompt|system_prompt|system)\s*[:=]\s*([A-Za-z_$][\w$]*)\b|^[\w.]+\s*\(\s*([A-Za-z_$][\w$]*)\s*[,)]/g)].map((n) => (n[1] ?? n[2]) as string).filter((n) => !/^(?:true|false|null|None|undefined)$/.test(n));
-    // A name the call uses that stands for text imported from another module or loaded from a file of the artifact.
-    const elsewhere = [...new Set(call.match(/[A-Za-z_$][\w$]*/g) ?? [])].flatMap((n) => (named.has(n) ? [named.get(n) as string] : []));
-    const assigned = names.flatMap((n) => {
+    const starts = names.flatMap((n) => {
       const a = new RegExp(`(?:^|\\n)[ \\t]*(?:(?:const|let|var)\\s+)?${n.replace(/\$/g, '\\$')}\\s*(?::[^=\\n]+)?=(?!=)`).exec(text.slice(0, m.index));
-      return a === null ? [] : [strings.slice(a.index, a.index + 1500)];
+      return a === null ? [] : [a.index];
     });
+    const assigned = starts.map((i) => strings.slice(i, i + 1500));
+    // A name the call, or the prompt's assignment, uses that stands for text imported from another module, loaded
+    // from a file of the artifact, or bound at the top of this module (`f"{TASK}\n{FOOTER}"`, `'…' + TAIL`) (s25-mcp).
+    const used = [...new Set([call, ...starts.map((i) => text.slice(i, i + 1500))].flatMap((t) => t.match(/[A-Za-z_$][\w$]*/g) ?? []))];
+    const elsewhere = used.flatMap((n) => (named.has(n) ? [named.get(n) as string] : local().has(n) ? [local().get(n) as string] : []));
     // Literals joined by `+` are one text; separate literals (a role, a type, the text) are separate words.
     const window = [strings.slice(m.index, m.index + 2000), ...assigned, ...elsewhere].join(' ').replace(/['"`]\s*\+\s*['"`]/g, '').replace(/['"`]\s*['"`]/g, ' ').replace(/\s+/g, ' ');
-    const hit = ASKS_FOR_SECRETS.exec(window);
+    windows.set(m.index, window);
     // "Do not include any API keys": the prompt keeps secrets out.
-    if (hit && NEGATED.test(window.slice(Math.max(0, hit.index - 30), hit.index))) continue;
+    const hit = firstAsk(ASKS_FOR_SECRETS, window);
     // The answer comes back to the server that wrote the prompt: asking is taking (CRIT).
     if (hit) return [referenceFinding({ category: 'prompt_injection', severity: 'CRIT', title: 'sampling request asks the client\'s model for secrets or its instructions', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, hit.index - 40), hit.index + 160).trim() })];
     const talk = ASKS_FOR_CONVERSATION.exec(window);
@@ -69,7 +94,15 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
       return [referenceFinding({ category: 'prompt_injection', severity: hidden ? 'CRIT' : 'HIGH', title: hidden ? 'sampling request has the client\'s model call tools and hide it' : 'sampling request has the client\'s model call tools', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, act.index - 40), act.index + 160).trim() })];
     }
   }
-  return samplingAnswerFindings(file, text, lineAt);
+  return samplingAnswerFindings(file, text, lineAt, windows, local);
+}
+
+function safeConstants(text: string, language: ScriptLanguage): Map<string, string> {
+  try {
+    return topLevelConstants(text, language);
+  } catch {
+    return new Map();
+  }
 }
 
 // The request asks the client to add its context to the prompt: this server's earlier exchanges, or every server's.
@@ -81,17 +114,77 @@ const INCLUDES_CONTEXT = /\binclude_?[cC]ontext\b['"]?\s*[:=]\s*['"](?:allServer
  * the client's context can inject into: CRIT. Sent to the network when the request asked the client
  * to include its context (`includeContext: "allServers"` or `"thisServer"`), it carries the
  * conversation and other servers' data off the machine: HIGH.
+ * (s25-mcp) Cut at a marker the prompt has the model write (`split(MARK)`, `indexOf`/`slice`,
+ * `partition("~~~")`, `re.split`), with the part after it sent to the network while the tool hands
+ * the client another part: the prompt asked for a section the user never sees, and the server ships
+ * it — the covert half of a sampling exfiltration, whatever words ask for it: CRIT.
  */
-function samplingAnswerFindings(file: string, text: string, lineAt: (offset: number) => number): AgentFinding[] {
+function samplingAnswerFindings(file: string, text: string, lineAt: (offset: number) => number, windows: ReadonlyMap<number, string>, local: () => Map<string, string>): AgentFinding[] {
   for (const m of text.matchAll(SAMPLING_CALL)) {
     const flow = answerNames(text, m.index);
     const run = answerReaches(text, m.index, RUNS_ANSWER, flow);
     if (run !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'sampling answer is run as code or a shell command', file, line: lineAt(run.index), evidence: run.evidence })];
-    if (!INCLUDES_CONTEXT.test(text.slice(m.index, m.index + 1500))) continue;
     const sent = answerReaches(text, m.index, SENDS_ANSWER, flow);
-    if (sent !== null) return [referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'sampling answer written with the client\'s context is sent to the network', file, line: lineAt(sent.index), evidence: sent.evidence })];
+    if (sent === null) continue;
+    const marker = cutMarker(text, m.index, flow, local);
+    if (marker !== null && markerInPrompt(marker, windows.get(m.index) ?? '') && returnsAnswer(text, m.index, flow, sent)) {
+      return [referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'sampling answer cut at a marker the prompt asks for, the hidden part sent to the network', file, line: lineAt(sent.index), evidence: `marker ${JSON.stringify(marker)}; ${sent.evidence}`.slice(0, 240) })];
+    }
+    if (!INCLUDES_CONTEXT.test(text.slice(m.index, m.index + 1500))) continue;
+    return [referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: 'sampling answer written with the client\'s context is sent to the network', file, line: lineAt(sent.index), evidence: sent.evidence })];
   }
   return [];
+}
+
+// A cut of a text at a delimiter: `x.split(D)`, `x.indexOf(D)`, `x.partition(D)`, `x.find(D)`, `re.split(D, x)`.
+// (`re.split(re.escape(MARK), answer)` reads MARK.)
+const CUT_CALL = /(?<!\bre)\.\s*(?:split|rsplit|partition|rpartition|indexOf|lastIndexOf|find|rfind|index|search)\s*\(\s*([^,()]+?)\s*[,)]|\bre\.(?:split|search)\s*\(\s*(?:re\.escape\s*\(\s*([^,()]+?)\s*\)|r?([^,()]+?))\s*,/g;
+
+/** The delimiter (its text) at which the answer, or a name derived from it, is cut in the function after the call. */
+function cutMarker(text: string, callIndex: number, flow: { names: string[]; end: number }, local: () => Map<string, string>): string | null {
+  if (flow.names.length === 0) return null;
+  const alt = flow.names.map((n) => n.replace(/\$/g, '\\$')).join('|');
+  const body = text.slice(callIndex, flow.end);
+  for (const c of body.matchAll(CUT_CALL)) {
+    const at = c.index as number;
+    const before = body.slice(Math.max(0, at - 120), at);
+    const isRe = c[0].startsWith('re.');
+    // The object cut is the answer (`res.content.text.split(…)`), or `re.split(D, answer)`.
+    if (isRe ? !new RegExp(String.raw`^[^)]*(?<![\w$.])(?:${alt})(?![\w$])`).test(body.slice(at + c[0].length, at + c[0].length + 200)) : !new RegExp(String.raw`(?<![\w$.])(?:${alt})(?:\s*\.\s*[\w$]+|\[[^\]\n]*\])*\s*$`).test(before)) continue;
+    const arg = (c[1] ?? c[2] ?? c[3] ?? '').trim();
+    const literal = /^(['"`])(.*)\1$/s.exec(arg);
+    const value = literal ? literal[2] : /^[A-Za-z_$][\w$]*$/.test(arg) ? local().get(arg) : undefined;
+    // A marker is text of its own (`###`, `<<<END>>>`, `---SECRET---`), not a newline or a space.
+    if (value === undefined) continue;
+    const v = value.replace(/\\n|\\r|\\t/g, '').trim();
+    if (v.length >= 3 || /[^\w\s,.;:]/.test(v) && v.length >= 2) return v;
+  }
+  return null;
+}
+
+// What the model has seen before the request: the section behind the marker is about the client's context, not the task.
+const CONTEXT_REFERENCE = /\b(?:earlier|above|previous(?:ly)?|prior|so\s+far|before\s+this|you(?:['’]ve|\s+have)\s+(?:seen|read|received|been\s+(?:given|shown|told))|conversation|chat|context|session|thread|transcript|history|mentioned|shared|pasted)\b/i;
+
+/**
+ * The prompt (as read for the request) writes the marker — the model is told to put it in its
+ * answer — and asks, near it, for something from the model's context (what it has seen earlier,
+ * the conversation), not for a part of the task (`a title, then ---, then the body`).
+ */
+function markerInPrompt(marker: string, window: string): boolean {
+  for (let i = window.indexOf(marker); i >= 0; i = window.indexOf(marker, i + 1)) {
+    if (CONTEXT_REFERENCE.test(window.slice(Math.max(0, i - 200), i + marker.length + 250))) return true;
+  }
+  return false;
+}
+
+/** The tool hands the client a part of the answer (a `return` naming it) other than what it sent. */
+function returnsAnswer(text: string, callIndex: number, flow: { names: string[]; end: number }, sent: { index: number; end: number; evidence: string }): boolean {
+  const body = text.slice(callIndex, flow.end);
+  for (const r of body.matchAll(/\breturn\b([^;]{0,300})/g)) {
+    const ret = r[1] as string;
+    if (flow.names.some((n) => new RegExp(String.raw`(?<![\w$.'"])${n.replace(/\$/g, '\\$')}(?![\w$'"])`).test(ret) && !new RegExp(String.raw`(?<![\w$.'"])${n.replace(/\$/g, '\\$')}(?![\w$'"])`).test(sent.evidence))) return true;
+  }
+  return false;
 }
 
 // A condition on the clock or on how often something ran: what a rug pull waits for.

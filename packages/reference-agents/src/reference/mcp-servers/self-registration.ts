@@ -116,3 +116,180 @@ export function startupRegistrationFinding(file: string, text: string): AgentFin
     evidence: configs.join(', '),
   });
 }
+
+// (s25-mcp) What a written client entry runs: a download piped into a shell (`sh -c "curl … | sh"`,
+// PowerShell's `iwr … | iex`), or a package fetched and run by name (`npx -y pkg`, `uvx pkg`,
+// `pipx run pkg`, `bunx pkg`, `dlx pkg`).
+const DOWNLOAD_AND_RUN = /\b(?:curl|wget|fetch|iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^|\n;]{0,240}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n;]{0,240}\|\s*iex\b|\b(?:curl|wget)\b[^\n;]{0,240}(?:-o|-O|>)\s*\S+\s*(?:&&|;)\s*(?:(?:ba|z)?sh|chmod\s+\+x|\.\/|node|python3?)\b|\b(?:ba|z)?sh\s+-c\s+['"]?\$\((?:curl|wget)\b/i;
+// The runner, its flags (a package named by `-p x` / `--package x` / `--from x` is what it fetches), then the first
+// positional word: the package. A gap (a word the code computes) stops the reading.
+// eslint-disable-next-line no-control-regex -- NUL is the mark entryArgv leaves for a word the code computes
+const FETCH_RUN_PACKAGE = /(?:^|\s)(?:npx|bunx|pnpm\s+dlx|yarn\s+dlx|uvx|pipx\s+run)((?:\s+(?:(?:-p|--package|--from|--spec|--with|--registry|--cache|--prefix|--python|--index-url|--extra-index-url)(?:=|\s+)\S+|--?[A-Za-z][\w-]*(?:=\S+)?))*)(?:\s+(@?[\w][\w.-]*(?:\/[\w.-]+)?)(?:@[\w.^~<>=-]+)?|\s*$|\s+\u0000)/;
+/** The package a fetch-and-run command line fetches, or null when there is none or the code computes it. */
+function fetchedPackage(argv: string): { match: string; name: string } | null {
+  const m = FETCH_RUN_PACKAGE.exec(argv);
+  if (m === null) return null;
+  const named = /(?:-p|--package|--from|--spec)(?:=|\s+)(\S+)/.exec(m[1] ?? '');
+  const spec = named?.[1] ?? m[2];
+  const name = spec === undefined ? undefined : /^(?:@[\w.-]+\/[\w.-]+|[\w][\w.-]*)/.exec(spec)?.[0];
+  return name === undefined ? null : { match: m[0], name };
+}
+// A key of the client's server list (`mcpServers`/`servers`/`mcp_servers`/`context_servers`).
+const SERVERS_KEY = String.raw`(?:mcpServers|mcp_servers|servers|context_servers)`;
+
+/** The string literals of a stretch of code, with the names in it that stand for constants replaced by their text. */
+function regionText(region: string, constants: ReadonlyMap<string, string>): string {
+  const parts: string[] = [];
+  for (const m of region.matchAll(/(['"`])((?:\\.|(?!\1)[^\\\n])*)\1|[A-Za-z_$][\w$.]*/g)) {
+    // A key (`"args":`) is not a word of the command.
+    if (m[1] !== undefined && /^\s*:/.test(region.slice((m.index as number) + m[0].length))) continue;
+    if (m[1] !== undefined) parts.push((m[2] as string).replace(/\\(["'`])/g, '$1'));
+    else if (constants.has(m[0])) parts.push(constants.get(m[0]) as string);
+  }
+  return parts.join(' ');
+}
+
+// A word of a command line the code computes (a variable, a spread, an interpolation): not read as any word.
+const GAP = '\u0000';
+const TOKEN = /(['"`])((?:\\.|(?!\1)[^\\\n])*)\1|\.\.\.\s*[\w$.]+|[A-Za-z_$][\w$.]*|\]/g;
+
+/** A token's text: a literal's, a constant's, or a gap. */
+function tokenText(m: RegExpMatchArray, constants: ReadonlyMap<string, string>): string {
+  if (m[1] !== undefined) return m[1] === '`' && (m[2] as string).includes('${') ? GAP : (m[2] as string);
+  return constants.get(m[0]) ?? GAP;
+}
+
+/**
+ * The command line an entry runs: its `command` value, then the elements of its `args` list (literals and
+ * constants; anything else a gap), not whatever strings follow in the code.
+ */
+function entryArgv(entry: string, constants: ReadonlyMap<string, string>): string {
+  const e = entry.replace(/\\(["'`])/g, '$1');
+  const head = /^['"]?command['"]?\s*[:=]\s*/.exec(e);
+  if (head === null) return '';
+  TOKEN.lastIndex = head[0].length;
+  const first = TOKEN.exec(e);
+  if (first === null || first.index !== head[0].length || first[0] === ']') return '';
+  const words = [tokenText(first, constants)];
+  const args = /\bargs['"]?\s*[:=]\s*\[/.exec(e);
+  if (args !== null) {
+    TOKEN.lastIndex = args.index + args[0].length;
+    for (let t = TOKEN.exec(e); t !== null && t[0] !== ']'; t = TOKEN.exec(e)) words.push(tokenText(t, constants));
+  }
+  return words.join(' ');
+}
+
+/** Lower-case name pieces that identify a server (`@acme/pdf-tools-mcp` → pdf, tools), without the generic ones. */
+function namePieces(name: string): string[] {
+  return name.toLowerCase().replace(/^@[^/]+\//, '').split(/[^a-z0-9]+/).filter((p) => p.length > 1 && !/^(?:mcp|server|servers|model|context|protocol|js|ts|py|python|node|cli|the|ai)$/.test(p));
+}
+
+/**
+ * A server key or package that is the package's own: its name or a bin name; for a scoped name (`@stripe/mcp`)
+ * also its scope, its bare name and `scope-name` (`stripe`, `mcp`, `stripe-mcp`); or a name whose distinctive
+ * pieces are all the own name's (its scope's included). A scoped package of another scope is not own.
+ */
+function isOwn(name: string, own: readonly string[]): boolean {
+  const n = name.toLowerCase();
+  const scoped = /^@([^/]+)\/(.+)$/.exec(n);
+  const bare = scoped?.[2] ?? n;
+  return own.some((o) => {
+    const oo = o.toLowerCase();
+    const os = /^@([^/]+)\/(.+)$/.exec(oo);
+    if (oo === n) return true;
+    if (scoped !== null && (os === null || os[1] !== scoped[1])) return false;
+    const forms = os === null ? [oo] : [os[2] as string, os[1] as string, `${os[1] as string}-${os[2] as string}`];
+    if (forms.includes(bare)) return true;
+    const a = namePieces(bare);
+    const b = os === null ? namePieces(oo) : [...namePieces(os[2] as string), ...namePieces(os[1] as string)];
+    return a.length > 0 && a.every((p) => b.includes(p) || b.some((q) => q.startsWith(p) || p.startsWith(q)));
+  });
+}
+
+// Properties every array, object, Map or dict has (`servers.length = 0`, `servers.push(…)`): not a server's key.
+const BUILT_IN_PROPERTY = /^(?:length|prototype|__proto__|constructor|push|pop|shift|unshift|splice|slice|sort|reverse|fill|concat|size|set|get|has|add|delete|clear|keys|values|entries|items|update|setdefault|append|extend|insert|remove|copy|toString|valueOf|hasOwnProperty)$/;
+
+/**
+ * (s25-mcp) What code that writes another MCP client's configuration writes there, folded: the
+ * command of each entry it builds (`command`/`args` of an object or dict, inline, from constants of
+ * the module, or a JSON text) and the keys it assigns under the client's server list.
+ * - An entry whose command downloads and runs code (`sh -c "curl … | sh"`, `bash -c`, `iwr | iex`),
+ *   or fetches and runs a package that is not the server's own (`npx -y other-pkg`): the client
+ *   starts it on its next launch, with the user's approval given to something else: CRIT.
+ * - An entry written under a key that is not the package's own (`cfg.mcpServers.github = …`,
+ *   `servers["filesystem"] = …`, the first of `Object.keys(cfg.mcpServers)`): an approved server's
+ *   entry taken over: CRIT, HIGH from a setup command the user runs.
+ * Returns null when the file does not write a client's configuration or what it writes is its own entry.
+ */
+export function clientEntryFinding(file: string, text: string, constants: ReadonlyMap<string, string>, own: readonly string[], via: 'install' | 'runtime' | 'setup'): AgentFinding | null {
+  if (!editsClientConfig(text)) return null;
+  const lineAt = lineLocator(text);
+  const configs = clientConfigsNamed(text).join(', ');
+  // Each entry's command: the code from a `command` key on (an object, a dict, JSON text), its strings and constants.
+  let fetchedHit: AgentFinding | null = null;
+  for (const m of text.matchAll(/\\?['"]?\bcommand\\?['"]?\s*[:=]/g)) {
+    const region = text.slice(m.index, m.index + 600);
+    const end = /\n\s*\n|\}\s*\)?\s*[;,]?\s*\n(?!\s*[\]}])/.exec(region);
+    const entry = end === null ? region : region.slice(0, end.index + 1);
+    const download = DOWNLOAD_AND_RUN.exec(`${regionText(entry, constants)} ${entry}`);
+    if (download !== null) {
+      return referenceFinding({ category: 'persistence', severity: 'CRIT', title: 'code writes a download-and-run command into MCP clients\' configuration', file, line: lineAt(m.index), evidence: `${configs}: ${download[0].trim().slice(0, 160)}` });
+    }
+    // The package is read from the entry's own command line: the `command` and its `args`.
+    const fetched = fetchedHit === null && own.length > 0 ? fetchedPackage(entryArgv(entry, constants)) : null;
+    if (fetched === null || isOwn(fetched.name, own)) continue;
+    // From a setup command the user runs, the user chose what it adds (`npx -y mcp-remote https://…`): HIGH.
+    fetchedHit = referenceFinding({ category: 'persistence', severity: via === 'setup' ? 'HIGH' : 'CRIT', title: 'code writes another package\'s fetch-and-run command into MCP clients\' configuration', file, line: lineAt(m.index), evidence: `${configs}: ${fetched.match.trim().slice(0, 160)}` });
+  }
+  if (fetchedHit !== null) return fetchedHit;
+  if (own.length === 0) return null;
+  // Keys assigned under the client's server list that are not the package's own.
+  const keyed = new RegExp(String.raw`\b${SERVERS_KEY}['"\]]*\s*(?:\.\s*([A-Za-z_$][\w$-]*)|\[\s*(['"\x60])([^'"\x60\n]+)\2\s*\]|\[\s*([A-Za-z_$][\w$]*)\s*\])\s*(?:\[[^\]\n]+\]\s*|\.\s*[\w$]+\s*)*=(?!=)|\b${SERVERS_KEY}['"\]]*\s*(?:\.\s*update\s*\(\s*\{|,\s*\{)\s*['"]?([\w@/.-]+)['"]?\s*:|\.\.\.\s*[\w$.?]*${SERVERS_KEY}\s*,\s*['"]?([\w@/.-]+)['"]?\s*:`, 'g');
+  for (const m of text.matchAll(keyed)) {
+    // A bare name declared as a list (`const servers = []`) is the code's own list, not a client's servers.
+    const name = /^\w+/.exec(m[0])?.[0] ?? '';
+    const bare = !/[.[\]'"]/.test(text[m.index - 1] ?? '');
+    if (bare && new RegExp(String.raw`(?:\b(?:const|let|var)\s+${name}\s*(?::[^=\n]+)?|^[ \t]*${name}\s*(?::[^=\n]+)?)=\s*\[`, 'm').test(text)) continue;
+    // A key held in a name: a constant, or the variable of a loop over a literal list (`for (const k of ['github', …])`).
+    const keys = m[4] !== undefined ? keyValues(text, m[4], constants) : [m[1] ?? m[3] ?? m[5] ?? m[6]];
+    const key = keys.find((k) => k !== undefined && !BUILT_IN_PROPERTY.test(k) && !isOwn(k, own));
+    if (key === undefined) continue;
+    return referenceFinding({ category: 'persistence', severity: via === 'setup' ? 'HIGH' : 'CRIT', title: 'code replaces another server\'s entry in MCP clients\' configuration', file, line: lineAt(m.index), evidence: `${configs}: ${m[0].trim().slice(0, 160)}` });
+  }
+  // The first (or any) existing entry picked by position and overwritten.
+  const picked = new RegExp(String.raw`(?:Object\.keys\(\s*[\w$.?]*${SERVERS_KEY}\s*\)\s*\[\s*\d+\s*\]|list\(\s*[\w.\[\]'"]*${SERVERS_KEY}['"\]]*(?:\.keys\(\))?\s*\)\s*\[\s*-?\d+\s*\]|next\(\s*iter\(\s*[\w.\[\]'"]*${SERVERS_KEY})`).exec(text);
+  if (picked !== null) return referenceFinding({ category: 'persistence', severity: via === 'setup' ? 'HIGH' : 'CRIT', title: 'code replaces another server\'s entry in MCP clients\' configuration', file, line: lineAt(picked.index), evidence: `${configs}: ${picked[0]}` });
+  return null;
+}
+
+/** The values a name used as a key stands for: a constant's, or those of the literal list a loop binds it to. */
+function keyValues(text: string, name: string, constants: ReadonlyMap<string, string>): string[] {
+  if (constants.has(name)) return [constants.get(name) as string];
+  const n = name.replace(/\$/g, '\\$');
+  const loop = new RegExp(String.raw`\bfor\s*\(?\s*(?:const|let|var)?\s*${n}\s+(?:of|in)\s*[[(]([^\])]*)[\])]`).exec(text);
+  return loop === null ? [] : [...(loop[1] as string).matchAll(/['"]([^'"\n]+)['"]/g)].map((v) => v[1] as string);
+}
+
+/** The names a package goes by: its package.json name and bin names, a pyproject/setup.py name and scripts. */
+export function ownServerNames(manifests: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const t of manifests) {
+    try {
+      const j = JSON.parse(t) as { name?: unknown; bin?: unknown };
+      if (typeof j.name === 'string') out.add(j.name);
+      if (typeof j.bin === 'object' && j.bin !== null) for (const k of Object.keys(j.bin)) out.add(k);
+      continue;
+    } catch {
+      // not JSON: pyproject.toml or setup.py
+    }
+    for (const m of t.matchAll(/^\s*name\s*=\s*['"]([\w.@/-]+)['"]|\bname\s*=\s*['"]([\w.@/-]+)['"]/gm)) out.add((m[1] ?? m[2]) as string);
+    const scripts = /\[project\.scripts\]([\s\S]*?)(?:\n\[|$)/.exec(t);
+    if (scripts) for (const m of (scripts[1] as string).matchAll(/^\s*['"]?([\w.-]+)['"]?\s*=/gm)) out.add(m[1] as string);
+  }
+  return [...out];
+}
+
+/** A file the user runs to set the server up (a setup command, a setup/installer file) rather than one that runs by itself. */
+export function runByUser(file: string, text: string): boolean {
+  return USER_COMMAND.test(text) || (SETUP_FILE.test(file) && !/(?:^|\/)setup\.py$/.test(file));
+}

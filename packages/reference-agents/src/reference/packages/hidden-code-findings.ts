@@ -10,7 +10,11 @@ const ESCAPED_LITERAL = /(["'])((?:\\(?:x[0-9a-fA-F]{2}|[0-7]{3}|u[0-9a-fA-F]{4}
 /** Code pushed off-screen: a long run of spaces or tabs, then more code on the same line. */
 const SPACES = ' '.repeat(180);
 const TABS = '\t'.repeat(60);
-const OFFSCREEN_CODE = /[^\s][ \t]{180,}(?:[\w$.]+\s*\(|import\s|exec\s*\(|eval\s*\(|require\s*\(|;\s*\w|[;,]?\s*\(\s*\d+\s*,\s*[\w$.]+\s*\)\s*\(|[;,]?\s*[(!~+-]+\s*(?:function\b|[\w$.]+\s*\())/;
+const OFFSCREEN_CODE = /[^\s][ \t]{180,}(?:[\w$.]+\s*\(|[\w$]+\s*\[\s*['"`][\w$]+['"`]\s*\]\s*(?:=[^=]|\()|(?:const|let|var)\s+[\w$[{]|(?:global|globalThis|process|module|window)\.[\w$.]+\s*=[^=]|import\s|exec\s*\(|eval\s*\(|require\s*\(|;\s*\w|[;,]?\s*\(\s*\d+\s*,\s*[\w$.]+\s*\)\s*\(|[;,]?\s*[(!~+-]+\s*(?:function\b|[\w$.]+\s*\())/;
+/** How much of the line past the whitespace run is judged as hidden code. */
+const OFFSCREEN_READ = 1024;
+/** Off-screen code that loads modules, runs code or commands, reaches the network or changes PATH. */
+const OFFSCREEN_SINK = /\b(?:eval|Function|require|import|child_process|exec(?:Sync)?|spawn(?:Sync)?|execFile(?:Sync)?|vm|fetch|XMLHttpRequest|WebSocket|socket\.io(?:-client)?|https?|net)\b\s*[.(['"`]|\b(?:new\s+Function|process\.env\.PATH|env\.PATH)\b|['"`](?:https?|wss?):\/\/|\[\s*['"`](?:require|eval|exec|Function)['"`]\s*\]|=\s*require\b/;
 /** EBCDIC and other code pages no one writes source text in: `b"\x85\xa5\x81\x93".decode("cp1026")` is `eval`. */
 const EXOTIC_CODEC = /\.decode\(\s*["'](cp(?:037|273|277|278|280|284|285|290|297|420|423|424|500|833|838|870|871|875|880|905|1025|1026|1047|114\d)|ebcdic[\w-]*)["']/i;
 const CODE_LIKE = /(\bimport\b|\bexec\b|\beval\b|require\(|child_process|subprocess|os\.system|https?:\/\/|powershell|\/bin\/(ba)?sh)/;
@@ -64,7 +68,16 @@ export function hiddenCodeFindings(read: string, file: string): AgentFinding[] {
     out.push(referenceFinding({ category: 'credential_access', severity: 'CRIT', title: 'Credential store and network names spelled as escape codes (obfuscated stealer)', file, line: lineAt(text, store[0]!.index), evidence: `${store.map((x) => x.value).slice(0, 3).join(', ')} … ${channel.slice(0, 3).join(', ')}`.slice(0, 300) }));
   }
   const off = text.includes(SPACES) || text.includes(TABS) ? OFFSCREEN_CODE.exec(text) : null;
-  if (off !== null) out.push(referenceFinding({ category: 'obfuscation', severity: 'HIGH', title: 'Code hidden after a long run of whitespace on a line', file, line: lineAt(text, off.index), evidence: off[0].replace(/[ \t]{20,}/, ' […whitespace…] ').slice(0, 160) }));
+  if (off !== null) {
+    // What sits past the edge of the screen is judged as hidden: code that loads modules, runs code or
+    // commands, opens a network channel or changes PATH there is CRIT, anything else HIGH. Only the
+    // text just past the run is read: in a one-line bundle the rest of the line is the rest of the file.
+    let from = off.index + 1;
+    while (text[from] === ' ' || text[from] === '\t') from++;
+    const hidden = text.slice(from, from + OFFSCREEN_READ).split('\n', 1)[0]!;
+    const runs = OFFSCREEN_SINK.test(hidden);
+    out.push(referenceFinding({ category: 'obfuscation', severity: runs ? 'CRIT' : 'HIGH', title: 'Code hidden after a long run of whitespace on a line', file, line: lineAt(text, off.index), evidence: off[0].replace(/[ \t]{20,}/, ' […whitespace…] ').slice(0, 160) }));
+  }
   const codec = text.includes('.decode(') ? EXOTIC_CODEC.exec(text) : null;
   if (codec !== null) out.push(referenceFinding({ category: 'obfuscation', severity: /getattr|exec|eval|__import__/.test(text) ? 'HIGH' : 'MED', title: 'Text hidden in an EBCDIC code page', file, line: lineAt(text, codec.index), evidence: codec[0] }));
   return out;

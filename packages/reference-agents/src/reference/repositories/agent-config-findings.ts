@@ -8,7 +8,7 @@ import { downloadedFileRun } from './downloaded-file-run.js';
 import { foreignEndpoints, foreignModelHost } from '../code/agent-settings-writes.js';
 
 /** What kind of IDE or coding-agent configuration a path holds, or null. */
-export type AgentConfigKind = 'claude-settings' | 'vscode-settings' | 'mcp' | 'gemini-settings' | 'vscode-tasks' | 'devcontainer' | 'codex-config';
+export type AgentConfigKind = 'claude-settings' | 'vscode-settings' | 'mcp' | 'gemini-settings' | 'vscode-tasks' | 'devcontainer' | 'codex-config' | 'agent-hooks';
 
 export function agentConfigKind(path: string): AgentConfigKind | null {
   if (/(^|\/)\.claude\/settings(\.local)?\.json$/.test(path)) return 'claude-settings';
@@ -20,6 +20,9 @@ export function agentConfigKind(path: string): AgentConfigKind | null {
   if (/(^|\/)(\.mcp\.json|\.(cursor|vscode|roo|amazonq|windsurf|kiro\/settings|junie|continue)\/mcp(_config)?\.json)$/.test(path)) return 'mcp';
   if (/(^|\/)(\.devcontainer\/([^/]+\/)?devcontainer\.json|\.devcontainer\.json)$/.test(path)) return 'devcontainer';
   if (/(^|\/)\.codex\/config\.toml$/.test(path)) return 'codex-config';
+  // Other coding agents' project hooks: Windsurf's `.windsurf/hooks.json`, GitHub Copilot's `.github/hooks/*.json`,
+  // Kiro's `.kiro/hooks/*.kiro.hook`, Codex's `.codex/hooks.json`, a Claude Code plugin's `hooks/hooks.json`.
+  if (/(^|\/)(\.windsurf\/hooks\.json|\.github\/hooks\/[^/]+\.json|\.kiro\/hooks\/[^/]+\.kiro\.hook|\.codex\/hooks\.json|\.claude\/hooks\.json)$/.test(path)) return 'agent-hooks';
   return null;
 }
 
@@ -27,6 +30,12 @@ export function agentConfigKind(path: string): AgentConfigKind | null {
 export interface AgentConfigResult {
   findings: AgentFinding[];
   runs: string[];
+  /** The command lines the configuration runs by itself (hooks, folder-open tasks, lifecycle commands, servers), for a caller that resolves the files they run. */
+  commands: string[];
+  /** Of those, the coding agents' hook commands (run on the user's own events, for the user's own workflow). */
+  hookCommands: string[];
+  /** Of `runs`, the files those hook commands run. */
+  hookRuns: string[];
   /** Files (relative to the workspace folder) an editor setting names as a program to run: judged once the walk knows they are committed. */
   executables: EditorExecutable[];
   /** MCP servers started from unpinned packages with credentials in `env`: the variables' names, for a caller that knows what the artifact documents. */
@@ -79,6 +88,9 @@ function strings(value: unknown): string[] {
 class ConfigScan {
   readonly findings: AgentFinding[] = [];
   readonly runs: string[] = [];
+  readonly commands: string[] = [];
+  readonly hookCommands: string[] = [];
+  readonly hookRuns: string[] = [];
   readonly executables: EditorExecutable[] = [];
   readonly unpinnedCredentials: Array<{ server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
@@ -95,6 +107,7 @@ class ConfigScan {
   command(command: string, where: string, automatic: boolean, needle = command): void {
     const line = lineOfText(this.text, needle);
     this.findings.push(...shellCommandFindings(command, { file: this.path, line, where, automatic }));
+    if (automatic) this.commands.push(command);
     const words = command.trim().split(/\s+/);
     const interpreter = words.findIndex((w) => /^(node|python[0-9.]*|bash|sh|zsh|deno|bun|tsx|ts-node)$/i.test(w.replace(/^.*[\\/]/, '')));
     const target = interpreter === -1 ? words[0] : words.slice(interpreter + 1).find((w) => !w.startsWith('-'));
@@ -127,17 +140,47 @@ class ConfigScan {
   }
 }
 
-function claudeSettings(scan: ConfigScan, config: unknown): void {
+/** Claude Code's and Gemini CLI's `hooks`: `{ "<event>": [{ "matcher": …, "hooks": [{ "type": "command", "command": "…" }] }] }`. */
+function eventHooks(scan: ConfigScan, config: unknown, agent: string): void {
   for (const [event, matchers] of objectEntries(objectAt(config, 'hooks'))) {
     for (const matcher of Array.isArray(matchers) ? matchers : []) {
       for (const hook of Array.isArray((matcher as { hooks?: unknown })?.hooks) ? (matcher as { hooks: unknown[] }).hooks : []) {
         const command = (hook as { command?: unknown })?.command;
         if (typeof command !== 'string') continue;
-        scan.add('agent_config', 'LOW', 'Claude Code hook runs a command', command, `${event}: ${command.slice(0, 250)}`);
-        scan.command(command, `Claude Code ${event} hook`, true);
+        scan.add('agent_config', 'LOW', `${agent} hook runs a command`, command, `${event}: ${command.slice(0, 250)}`);
+        const ran = scan.runs.length;
+        scan.command(command, `${agent} ${event} hook`, true);
+        scan.hookCommands.push(command);
+        scan.hookRuns.push(...scan.runs.slice(ran));
       }
     }
   }
+}
+
+/**
+ * Hook files of other coding agents, whatever their layout: every `command`, `bash` or `sh` string
+ * under `hooks` (Windsurf `{hooks: {pre_run_command: [{command}]}}`, Copilot `{hooks: {sessionStart:
+ * [{type: "command", bash}]}}`) or a Kiro hook's `then` runs by itself on the agent's events.
+ */
+function otherAgentHooks(scan: ConfigScan, config: unknown): void {
+  const root = objectAt(config, 'hooks') ?? objectAt(config, 'then') ?? null;
+  const visit = (value: unknown, key: string, depth: number): void => {
+    if (depth > 6) return;
+    if (typeof value === 'string') {
+      if (!/^(?:command|bash|sh|run)$/.test(key) || value.trim() === '') return;
+      scan.add('agent_config', 'LOW', 'coding agent hook runs a command', value, value.slice(0, 250));
+      const ran = scan.runs.length;
+      scan.command(value, 'coding agent hook', true);
+      scan.hookCommands.push(value);
+      scan.hookRuns.push(...scan.runs.slice(ran));
+    } else if (Array.isArray(value)) for (const v of value) visit(v, key, depth + 1);
+    else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) visit(v, k, depth + 1);
+  };
+  if (root !== null) visit(root, '', 0);
+}
+
+function claudeSettings(scan: ConfigScan, config: unknown): void {
+  eventHooks(scan, config, 'Claude Code');
   for (const key of ['apiKeyHelper', 'awsCredentialExport', 'awsAuthRefresh', 'otelHeadersHelper']) {
     const command = (config as Record<string, unknown>)[key];
     if (typeof command === 'string') scan.command(command, `Claude Code ${key}`, true);
@@ -309,6 +352,8 @@ function vscodeTasks(scan: ConfigScan, config: unknown): void {
       const command = variant?.command;
       if (typeof command === 'string') commands.push([command, ...strings(variant?.args)].join(' '));
     }
+    // An npm task (`"type": "npm", "script": "watch"`) runs the manifest's script of that name.
+    if (spec.type === 'npm' && typeof spec.script === 'string') commands.push(`npm run ${spec.script}`);
     scan.add('agent_config', hidden ? 'MED' : 'LOW', hidden ? 'VS Code task runs hidden when the folder is opened' : 'VS Code task runs when the folder is opened', 'folderOpen', `${label}: ${commands[0]?.slice(0, 250) ?? ''}`);
     // Opening the folder is all it takes: a task that fetches code and evaluates or pipes it runs a payload
     // on every machine that opens the repository (CRIT when it also hides its output).
@@ -414,7 +459,10 @@ export function agentConfigFindings(path: string, text: string, kind: AgentConfi
   else if (kind === 'vscode-settings') vscodeSettings(scan, config);
   else if (kind === 'vscode-tasks') vscodeTasks(scan, config);
   else if (kind === 'devcontainer') devcontainer(scan, config);
-  else if (kind === 'gemini-settings') mcpServers(scan, objectAt(config, 'mcpServers'), false);
+  else if (kind === 'gemini-settings') {
+    mcpServers(scan, objectAt(config, 'mcpServers'), false);
+    eventHooks(scan, config, 'Gemini CLI');
+  } else if (kind === 'agent-hooks') otherAgentHooks(scan, config);
   else mcpServers(scan, objectAt(config, 'mcpServers') ?? objectAt(config, 'servers'), false);
   return scan;
 }

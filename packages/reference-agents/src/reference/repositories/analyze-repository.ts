@@ -36,7 +36,9 @@ import type { AutoRunEntry } from '../packages/capability-findings.js';
 import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../skills/skill-capabilities.js';
 import { secretHandoffFindings } from './secret-handoff-findings.js';
 import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
-import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { selfRunSurface, selfRunSurfaceKind } from '../code/self-run-surfaces.js';
+import { hookCommandTargets, manifestScripts } from './hook-command-targets.js';
+import { entryFlowFinding, entrySecretFlow } from './run-entry-flow.js';
 import { addressHijackFinding } from '../code/address-hijack.js';
 import { artifactEscapeFindings, escapeManifestKind } from '../code/artifact-escape.js';
 import { pythonBuildHooks } from '../packages/analyze-package.js';
@@ -123,7 +125,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       const manifest = (await readArtifactText(f)) ?? '';
       for (const p of [...containerScripts]) if (manifest.includes(p)) containerScripts.delete(p);
     }
-    const queue = (path: string, reason: RunReason) => {
+    // Files a coding agent's hook runs, and files something else runs by itself too (an install script's target is not a hook's).
+    const hookRuns = new Set<string>();
+    const otherRuns = new Set<string>();
+    const queue = (path: string, reason: RunReason, hook = false) => {
+      (hook ? hookRuns : otherRuns).add(path);
       if (byPath.has(path) && !runsByItself.has(path)) runsByItself.set(path, reason);
     };
     // The registries the checkout's own configuration names: a lockfile entry from one of them is not a stray.
@@ -134,6 +140,17 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (text !== null) registryConfigs.push(text);
     }
     const registryHosts = configuredRegistryHosts(registryConfigs);
+    // A hook's, task's or lifecycle command's files, followed through the shell, project-folder variables,
+    // launchers and the root manifest's scripts (`npm run x`): run by itself, analyzed as code.
+    const rootManifest = byPath.get('package.json');
+    const rootScripts = manifestScripts(rootManifest === undefined || rootManifest.size > MAX_SECRET_SCAN_BYTES ? null : await readArtifactText(rootManifest));
+    const queueCommandTargets = (configPath: string, commands: readonly string[], hooks: readonly string[] = []) => {
+      const segs = configPath.split('/');
+      const dot = segs.findIndex((s, i) => i < segs.length - 1 && s.startsWith('.'));
+      const projectDir = dot > 0 ? segs.slice(0, dot).join('/') : '';
+      const lookup = { exists: (p: string) => byPath.has(p), npmScript: (n: string) => rootScripts[n], bases: projectDir === '' ? [] : [projectDir] };
+      for (const command of commands.slice(0, 40)) for (const target of hookCommandTargets(command, lookup)) queue(target, 'automatic', hooks.includes(command));
+    };
     const scriptRuns = await rubyPhpRuns(files);
     for (const file of files) {
       const lockfile = lockfileFormatOf(file.path) !== null || file.path.endsWith('bun.lockb');
@@ -222,7 +239,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (configKind !== null) {
         const config = agentConfigFindings(file.path, text, configKind);
         own.push(...config.findings);
-        if (!example) for (const path of config.runs) queue(path, 'automatic');
+        if (!example) for (const path of config.runs) queue(path, 'automatic', config.hookRuns.includes(path));
+        if (!example) queueCommandTargets(file.path, config.commands, config.hookCommands);
         const workspace = file.path.slice(0, file.path.lastIndexOf('.vscode/'));
         for (const program of config.executables) {
           const target = `${workspace}${program.target}`;
@@ -250,6 +268,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         // the root's scripts/x.cjs), a manifest's scripts from the manifest's folder: a hook's target is tried at the root too.
         const roots = buildKind === 'git-hook' ? ['', dir] : [dir];
         if (!example) for (const path of build.runs) queue(roots.map((r) => `${r}${path}`).find((p) => byPath.has(p)) ?? `${dir}${path}`, 'automatic');
+        if (!example && buildKind === 'git-hook') queueCommandTargets('', text.split('\n').filter((l) => !/^\s*#/.test(l)));
         // The checkout's own manifests only (root and workspace packages), not a vendored or nested project's.
         if (ownManifest) for (const path of build.userRuns) queue(`${dir}${path}`, 'script');
       }
@@ -265,6 +284,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         const surface = selfRunSurfaceFindings(file.path, text, surfaceKind);
         own.push(...surface.findings);
         if (!example) for (const path of surface.runs) queue(path, 'automatic');
+        if (!example && surfaceKind === 'cursor-hooks') queueCommandTargets(file.path, selfRunSurface(text, surfaceKind)?.commands.map((c) => c.command) ?? []);
       }
       // Build and deploy manifests whose paths leave the checkout (smithery.yaml, compose, Dockerfile).
       const escapeKind = example ? null : escapeManifestKind(file.path);
@@ -324,7 +344,8 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     // Scripts the README tells its reader to run (`python3 exploit.py -u …`, `node scripts/setup.js`):
     // a proof of concept or a take-home project is cloned to be run this way.
     for (const path of await readmeRunScripts(byPath)) queue(path, 'script');
-    findings.push(...(await runCodeOf(runsByItself, byPath)));
+    findings.push(...(await runCodeOf(runsByItself, byPath, new Set([...hookRuns].filter((p) => !otherRuns.has(p))))));
+    findings.push(...(await entryFlowFindings(runsByItself, byPath)));
     findings.push(...(await loaderFindings(loaders.filter((p) => !runsByItself.has(p)), byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
     findings.push(...(await handoffFindings(handoffs, byPath)));
@@ -444,7 +465,8 @@ async function loaderFindings(paths: readonly string[], byPath: Map<string, Arti
 const MAX_IMPORTED_RUN_FILES = 50;
 
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
-async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>, hookOnly: ReadonlySet<string> = new Set()): Promise<AgentFinding[]> {
+  const hooks = new Set(hookOnly);
   const out: AgentFinding[] = [];
   const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, notebook: 3, present: 4 };
   let total = 0;
@@ -464,7 +486,7 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     const language = shellRun.has(path) ? 'shell' : extensionless ? shebangLanguage(text) : undefined;
     if (extensionless && language === null) continue;
     total += file.size;
-    out.push(...runCodeFindings(path, text, reason, language ?? undefined));
+    out.push(...runCodeFindings(path, text, reason, language ?? undefined, hooks.has(path)));
     if (reason === 'action' || reason === 'plugin') continue;
     const shell = language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path));
     const sourced = shell ? shellRunFiles(path, text, (p) => byPath.has(p)) : [];
@@ -474,7 +496,47 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
       // What a shell script sources or runs with a shell is shell, whatever its name.
       if (sourced.includes(imported)) shellRun.add(imported);
       queue.push([imported, reason]);
+      // What a hook's script imports runs as the hook.
+      if (hooks.has(path) && !runs.has(imported)) hooks.add(imported);
     }
+  }
+  return out;
+}
+
+const FLOW_WHY: Partial<Record<RunReason, string>> = {
+  automatic: 'run by itself: install script, git hook, agent hook, folder-open task, dev container command',
+  test: 'test setup code: pytest imports every conftest.py, Jest/Vitest their setup files',
+  config: 'build tool configuration, run on every build',
+};
+
+/**
+ * Secrets carried to the network by code that runs by itself, with the repository modules it imports
+ * (two levels, a few files): credential files, the environment or token variables handed, compressed,
+ * encoded or in a query string, to a request or to a sending function of a helper module.
+ */
+async function entryFlowFindings(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+  const out: AgentFinding[] = [];
+  const seen = new Set<string>();
+  let checked = 0;
+  for (const [entry, reason] of runs) {
+    const why = FLOW_WHY[reason];
+    if (why === undefined || !(JS_CODE.test(entry) || PY_CODE.test(entry)) || checked >= 40) continue;
+    checked++;
+    const texts = new Map<string, string>();
+    const pending: Array<[string, number]> = [[entry, 0]];
+    while (pending.length > 0 && texts.size < 8) {
+      const [path, depth] = pending.shift()!;
+      const file = byPath.get(path);
+      if (file === undefined || texts.has(path) || file.size > 512 * 1024) continue;
+      const text = await readArtifactText(file);
+      if (text === null) continue;
+      texts.set(path, text);
+      if (depth < 2) for (const imported of localImports(path, text, (p) => byPath.has(p))) pending.push([imported, depth + 1]);
+    }
+    const flow = entrySecretFlow(entry, texts);
+    if (flow === null || seen.has(`${flow.file}:${flow.line}`)) continue;
+    seen.add(`${flow.file}:${flow.line}`);
+    out.push(entryFlowFinding(flow, `${why}; entry ${entry}`));
   }
   return out;
 }

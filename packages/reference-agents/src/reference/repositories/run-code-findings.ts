@@ -46,7 +46,7 @@ const TEST_HARNESS = /^(Serializes the whole environment|Replaces the browser’
  * `dist/index.js`, an install script's target, a hook's script, a build tool's configuration —
  * with the file's role appended to the evidence. Shell scripts get the shell checks line by line.
  */
-export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage): AgentFinding[] {
+export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage, agentHook = false): AgentFinding[] {
   const out: AgentFinding[] = [];
   if (language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path))) {
     text = expandShellVariables(text);
@@ -73,7 +73,7 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
   for (const { code, firstLine } of pieces) {
     const facts = js ? javascriptFacts(code, { typescript: !big && /\.[cm]?tsx?$/i.test(path) }) : pythonFacts(code);
     const shift = (line: number | undefined) => (line === undefined ? undefined : line + firstLine - 1);
-    for (const f of codeFindings(facts, { file: path, installTime: install, reparse })) {
+    for (const f of codeFindings(facts, { file: path, installTime: install, agentHook: install && agentHook, reparse })) {
       const noise = ((reason === 'action' || reason === 'plugin') && BUNDLE_NOISE.test(f.title)) || (reason === 'test' && TEST_HARNESS.test(f.title));
       out.push({ ...f, line: shift(f.line), severity: noise ? ('LOW' as Severity) : f.severity, evidence: `${f.evidence ?? ''} [${WHY[reason]}]`.trim() });
     }

@@ -52,8 +52,14 @@ const SILENTLY = /\bsilently\b|\bquietly\b|\bwithout\s+(?:asking|telling|notifyi
 
 // Keeping an action out of what the user is told.
 const OBJ = String.raw`(?:this|it|these|that|the\s+(?:change|step|edit|addition|dependency|command|install\w*|upload|request))`;
+// What the agent tells the user at the end of its work.
+const REPORT = String.raw`(?:your|the|its)\s+(?:final\s+|closing\s+|end\s+)?(?:summary|reply|response|answer|report|output|recap|status\s+(?:update|message)|changelog|commit\s+message|explanation|message\s+to\s+the\s+user)`;
+// Concealment worded as leaving something out of that report, with no "do not tell the user": "without mentioning
+// it in the summary", "omit this step from your reply", "keep the upload out of the report", "the summary must not
+// mention it".
+const LEFT_OUT_OF_REPORT = String.raw`\bwithout\s+(?:ever\s+)?(?:mentioning|reporting|listing|including|noting|disclosing|surfacing|showing|referencing)\b[^.\n]{0,40}?\b(?:in|to|from|within)\s+${REPORT}\b|\b(?:omit|exclude|leave\s+out|drop|strip|hide)\s+(?:${OBJ}|them|any\s+(?:trace|mention)\s+of\s+(?:this|it|them))(?:\s+\w+){0,2}\s+(?:from|in)\s+${REPORT}\b|\bkeep\s+(?:${OBJ}|them)(?:\s+\w+){0,2}\s+out\s+of\s+${REPORT}\b|\b${REPORT}\s+(?:should|must|shall|needs?\s+to|is\s+to)\s+(?:not|never)\s+(?:mention|include|list|reference|contain|describe|show)\b`;
 const CONCEAL_FROM_REPORT = new RegExp(
-  String.raw`\b(?:no\s+need\s+to|do\s+not|don['’]t|never|avoid)\s+(?:(?:mention|report|list|include|note|disclose|surface|bring\s+up|log)(?:ing)?\s+${OBJ}|bring(?:ing)?\s+${OBJ}\s+up)\b[^.\n]{0,40}?\b(?:(?:in|to|from)\s+(?:your|the)\s+(?:final\s+)?(?:summary|reply|response|answer|report|output|changelog|commit\s+message|explanation|user)\b|(?:among|in|with)\s+(?:the\s+)?(?:list\s+of\s+)?(?:changes|steps|actions|commands)\s+you\s+(?:made|took|ran|report|list))|\bleave\s+(?:this|it|that|these)(?:\s+\w+){0,2}\s+out\s+of\s+(?:your|the)\s+(?:final\s+)?(?:summary|reply|response|answer|report|output|changelog|commit\s+message|explanation)\b|\bkeep\s+the\s+user\s+(?:unaware|in\s+the\s+dark|from\s+(?:knowing|noticing|seeing))\b`,
+  String.raw`\b(?:no\s+need\s+to|do\s+not|don['’]t|never|avoid)\s+(?:(?:mention|report|list|include|note|disclose|surface|bring\s+up|log)(?:ing)?\s+${OBJ}|bring(?:ing)?\s+${OBJ}\s+up)\b[^.\n]{0,40}?\b(?:(?:in|to|from)\s+(?:your|the)\s+(?:final\s+)?(?:summary|reply|response|answer|report|output|changelog|commit\s+message|explanation|user)\b|(?:among|in|with)\s+(?:the\s+)?(?:list\s+of\s+)?(?:changes|steps|actions|commands)\s+you\s+(?:made|took|ran|report|list))|\bleave\s+(?:this|it|that|these)(?:\s+\w+){0,2}\s+out\s+of\s+(?:your|the)\s+(?:final\s+)?(?:summary|reply|response|answer|report|output|changelog|commit\s+message|explanation)\b|\bkeep\s+the\s+user\s+(?:unaware|in\s+the\s+dark|from\s+(?:knowing|noticing|seeing))\b|${LEFT_OUT_OF_REPORT}`,
   'gi',
 );
 
@@ -216,6 +222,8 @@ export function agentActionFindings(text: string, file: string): AgentFinding[] 
   }
 
   for (const m of text.matchAll(CONCEAL_FROM_REPORT)) {
+    // "Never omit the upload from your summary" forbids the concealment.
+    if (!/^(?:no|do|don|never|avoid)\b/i.test(m[0]) && /\b(?:never|not|don['’]t|must\s+not)\s+(?:\w+\s+)?$/i.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
     if (isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
     add('instruction_override', 'HIGH', 'instruction to leave an action out of what the user is told', m.index, m[0]);
     break;

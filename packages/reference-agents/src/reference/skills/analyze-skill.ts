@@ -43,6 +43,8 @@ import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-tex
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { signingSecretSent, walletContext, walletOnlyField } from './signing-secret-sent.js';
 import { downloadedTextFiles, obeyedDownloadedFile, type DownloadedFile } from './downloaded-instructions.js';
+import { userSecretRequest, type UserSecretRequest } from '../text/user-secret-request.js';
+import { scriptRunWithRequest, scriptSendsItsInput } from './input-sent.js';
 
 // Documents a model reads, and coding agents' rules files (Cursor `.mdc`, `.cursorrules`, …) a skill or rules pack ships.
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst|mdc)$|(?:^|\/)\.(?:cursorrules|windsurfrules|clinerules|goosehints|roorules)$/i;
@@ -150,6 +152,13 @@ function documentCommandFacts(text: string): ScriptFact[] {
     fenced.push([offsetLine, offsetLine + body.split('\n').length]);
     for (const f of shellFacts(body)) facts.push({ ...f, line: f.line + offsetLine });
   }
+  // Indented code blocks (four spaces or a tab, after a blank line) are code blocks too: Markdown renders them
+  // as fenced ones, and the model reads their lines as the commands to run.
+  for (const block of indentedCodeBlocks(text)) {
+    if (fenced.some(([from, to]) => block.line >= from && block.line < to)) continue;
+    fenced.push([block.line, block.line + block.body.split('\n').length]);
+    for (const f of shellFacts(block.body)) facts.push({ ...f, line: f.line + block.line });
+  }
   // `!`command`` outside code blocks: Claude Code runs it when the slash command or skill is invoked
   // and puts its output in the prompt, before the model reads anything: read whole, as a code block is.
   for (const m of text.matchAll(CONTEXT_INJECTION)) {
@@ -175,6 +184,46 @@ function documentCommandFacts(text: string): ScriptFact[] {
     }
   }
   return facts;
+}
+// The first word of a command line in an indented block (an optional `$ ` prompt before it): a program name, a path or an assignment.
+const COMMAND_LINE = /^(?:\$\s+)?(?:sudo\s+)?(?:[a-z][\w.+-]*|\.{0,2}\/[\w./-]+|[A-Z_][A-Z0-9_]*=\S*)(?:\s|$)/;
+const LIST_LINE = /^[ \t]*(?:[-*+]|\d+[.)])\s/;
+
+/**
+ * Markdown's indented code blocks: runs of lines indented by four spaces or a tab (eight spaces in a list,
+ * where four only continue the item), opened after a blank line, outside fences. A block counts when one of
+ * its lines reads as a command and not every line is a sentence (an indented paragraph of prose is not code).
+ * `line` is the 0-based index of the block's first line (a fact's 1-based line in the block plus it is its line in the text).
+ */
+export function indentedCodeBlocks(text: string): Array<{ line: number; body: string }> {
+  if (!/\n(?: {4}|\t)/.test(text)) return [];
+  const lines = text.split('\n');
+  const out: Array<{ line: number; body: string }> = [];
+  let inFence = false;
+  let inList = false;
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i] as string;
+    if (/^[ \t]{0,3}(?:```|~~~)/.test(l)) inFence = !inFence;
+    if (inFence) continue;
+    if (LIST_LINE.test(l)) inList = true;
+    else if (/^\S/.test(l)) inList = false;
+    const indent = inList ? /^(?: {8}|\t\t| {4}\t)/ : /^(?: {4}|\t)/;
+    if (!indent.test(l) || i === 0 || (lines[i - 1] as string).trim() !== '' || l.trim() === '') continue;
+    const body: string[] = [];
+    let j = i;
+    for (; j < lines.length; j++) {
+      const b = lines[j] as string;
+      if (b.trim() === '' && j + 1 < lines.length && indent.test(lines[j + 1] as string)) body.push('');
+      else if (indent.test(b)) body.push(b.replace(indent, ''));
+      else break;
+    }
+    const code = body.filter((b) => b.trim() !== '');
+    if (code.some((b) => COMMAND_LINE.test(b.trim())) && !code.every((b) => /[.!?:]\s*$/.test(b) && b.trim().split(/\s+/).length > 5)) {
+      out.push({ line: i, body: body.map((b) => b.replace(/^\$\s+/, '')).join('\n') });
+    }
+    i = j - 1;
+  }
+  return out;
 }
 const PROSE_SHAPES = new Set<ScriptFact['kind']>(['download-exec', 'decoded-exec', 'reverse-shell']);
 // Interpreters given inline code (`python -c`, `node -e`, `powershell -EncodedCommand`) carry encoded payloads too.
@@ -289,6 +338,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const documentTexts: Array<{ file: string; text: string }> = [];
   /** Scripts that put a signing-secret field into a request: judged with the skill's wallet context after the walk. */
   const signingSecrets: Array<{ file: string; line: number; evidence: string; field: string }> = [];
+  /** An order to ask the user for a recovery phrase, private key, password or one-time code, and scripts that send their input. */
+  let secretRequest: (UserSecretRequest & { file: string; line: number }) | null = null;
+  const inputSenders: Array<{ file: string; line: number; evidence: string }> = [];
   /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
   const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
@@ -349,6 +401,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const backdoor = backdoorCodeOrder(text);
       if (backdoor !== null) findings.push(referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'document has the agent write a backdoor into the user’s code' : 'document has the agent write code that weakens authentication or exposes secrets', file: file.path, line: lineLocator(text)(backdoor.offset), evidence: backdoor.evidence }));
       if (MEMORY_TARGET_TEST.test(text)) plantTexts.push({ file: file.path, text });
+      const asked: UserSecretRequest | null = secretRequest === null ? userSecretRequest(text) : null;
+      if (asked !== null) secretRequest = { ...asked, file: file.path, line: lineLocator(text)(asked.offset) };
       // Secrets collected in one step and sent out in another, however the document spreads or words them.
       for (const h of secretHandoffs(text)) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
@@ -382,6 +436,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const network = facts.find((f) => f.kind === 'network');
       if (network) networkUse.push({ file: file.path, fact: network, readsFiles: READS_FILES.test(text) });
       if (network && echoesResponse(text, language)) relays.push({ file: file.path, line: network.line });
+      const inputSent = scriptSendsItsInput(text, language);
+      if (inputSent !== null) inputSenders.push({ file: file.path, ...inputSent });
       if (network && language !== 'shell') {
         const sent = signingSecretSent(text, new Set(facts.filter((f) => f.kind === 'network').map((f) => f.line)));
         if (sent !== null) signingSecrets.push({ file: file.path, ...sent });
@@ -475,6 +531,19 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const wallet = signingSecrets.length > 0 && walletContext([...documents, ...code.map((c) => c.text)]);
   const stolen = signingSecrets.find((s) => wallet || walletOnlyField(s.field));
   if (stolen !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'script sends the wallet’s private key or seed phrase over the network', file: stolen.file, line: stolen.line, evidence: `${stolen.field} … ${stolen.evidence}`.slice(0, 300) }));
+
+  // The agent told to ask the user for a recovery phrase, private key, password or one-time code: HIGH alone (no
+  // assistant needs one); CRIT with a promise that it stays on the machine, or a script of the skill that sends its
+  // input (or a value named as the secret) over the network and that the request's section runs (the secret handed to it).
+  if (secretRequest !== null) {
+    const request = secretRequest;
+    const requestDoc = documentTexts.find((d) => d.file === request.file)?.text ?? '';
+    const sender = inputSenders.find((s) => scriptRunWithRequest(requestDoc, request.offset, s.file));
+    const what = secretRequest.kind === 'key' ? 'a recovery phrase or private key' : 'a password or one-time code';
+    if (sender !== undefined) findings.push(referenceFinding({ category: 'credential_access', severity: 'CRIT', title: `instruction to ask the user for ${what}, and a script that sends its input over the network`, file: secretRequest.file, line: secretRequest.line, evidence: `${secretRequest.evidence} … ${sender.file}:${String(sender.line)}: ${sender.evidence}`.slice(0, 400) }));
+    else if (secretRequest.reassured) findings.push(referenceFinding({ category: 'credential_access', severity: 'CRIT', title: `instruction to ask the user for ${what} with a promise that it stays on the machine`, file: secretRequest.file, line: secretRequest.line, evidence: secretRequest.evidence }));
+    else findings.push(referenceFinding({ category: 'credential_access', severity: 'HIGH', title: `instruction to ask the user for ${what}`, file: secretRequest.file, line: secretRequest.line, evidence: secretRequest.evidence }));
+  }
 
   // A document that gives a file one of the scripts downloads authority over the agent: whoever serves that
   // file writes the agent's orders from then on (remote instruction loading across files).

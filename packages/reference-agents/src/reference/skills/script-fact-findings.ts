@@ -57,6 +57,9 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
   // The file's bytes as a request's body to a host that is no familiar service: the secrets leave.
   const dotenvSent = first('dotenv-sent');
   if (dotenvSent) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} sends a .env file's contents to a remote host`, file, line: dotenvSent.line, evidence: dotenvSent.evidence }));
+  // Credential files or what a cloud or cluster CLI prints of its secrets, as a request's body.
+  const credentialSent = first('credential-sent');
+  if (credentialSent) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: `${s} sends credentials or cluster secrets to a remote host`, file, line: credentialSent.line, evidence: credentialSent.evidence }));
   const dotenv = dotenvSent ? undefined : facts.find((f) => f.kind === 'dotenv-path' && near(f) !== undefined);
   const dotenvNetwork = near(dotenv);
   if (dotenv && dotenvNetwork && !(secret && near(secret))) {

@@ -8,6 +8,12 @@ export type ScriptFactKind =
   | 'dotenv-path'
   /** Sends a `.env` file's contents to a host: piped into an upload, or named (or archived into a file that is named) as its body. */
   | 'dotenv-sent'
+  /**
+   * Sends credentials as a request's body: a credential file, or what a cloud or cluster CLI prints of its
+   * credentials and secrets (`kubectl get secrets`, `aws configure export-credentials`), piped into an upload,
+   * substituted into its body, or written to a file (or archived with its folder) that an upload names.
+   */
+  | 'credential-sent'
   /** Serializes the whole environment. */
   | 'env-dump'
   /** Runs a shell command built from variable input. */

@@ -114,6 +114,56 @@ function dotenvSent(lines: readonly string[]): ScriptFact[] {
   return [];
 }
 
+// Commands that print credentials or a cluster's secrets: a cloud CLI's exported keys and tokens, a kubeconfig
+// with its keys, every secret of a cluster, a password manager's or keychain's entries.
+export const CREDENTIAL_COMMAND =
+  /\bkubectl\s+(?:[^|;&\n]*\s)?get\s+secrets?\b|\bkubectl\s+config\s+view\b[^|;&\n]*--raw\b|\boc\s+(?:[^|;&\n]*\s)?get\s+secrets?\b|\baws\s+configure\s+(?:export-credentials|get\s+aws_(?:secret_access_key|session_token))\b|\baws\s+(?:sts\s+get-session-token|secretsmanager\s+get-secret-value|ssm\s+get-parameters?(?:-by-path)?\b[^|;&\n]*--with-decryption)\b|\bgcloud\s+(?:auth\s+(?:application-default\s+)?print-(?:access|identity)-token|secrets\s+versions\s+access)\b|\baz\s+(?:account\s+get-access-token|keyvault\s+secret\s+show)\b|\bgh\s+auth\s+token\b|\bvault\s+(?:read|kv\s+get)\b|\bop\s+(?:read|item\s+get)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bdoctl\s+auth\s+token\b|\bheroku\s+auth:token\b/;
+// An upload whose body is a substitution (`-d "$(kubectl get secrets -A -o yaml)"`, `--data-binary "$(cat ~/.kube/config)"`).
+const UPLOAD_SUBSTITUTED = /\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|--post-data)\s*=?\s*["']?(?:[\w.-]+=)?\$\(([^)\n]*)\)/g;
+
+/** A line that reads credentials: names a credential file or runs a command that prints credentials or secrets. */
+function readsCredentials(text: string): boolean {
+  return CREDENTIAL_COMMAND.test(text) || text.split(/[\s"'=;|&<>()@]+/).some((w) => w !== '' && SECRET_PATH_PATTERN.test(w));
+}
+
+/**
+ * Credentials sent as a request's body to a host that is not a familiar service (the dump-and-upload of
+ * a "diagnostics" step): a credential file or a credential-printing command (`CREDENTIAL_COMMAND`) piped
+ * into an upload that reads standard input, substituted into an upload's body, or written to a file
+ * (redirection, copy, archive) that a later upload names, directly or through an archive of the file or
+ * of its folder. A token put in an `Authorization` header authenticates a request; it is not its body.
+ */
+function credentialSent(lines: readonly string[]): ScriptFact[] {
+  const bundles: Array<{ name: string; dir: string; text: string }> = [];
+  const words = (l: string) => l.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
+  for (let i = 0; i < lines.length; i++) {
+    const line = (lines[i] ?? '').trim();
+    if (line === '' || line.startsWith('#') || line.length > 4000) continue;
+    const sent = (evidence: string): ScriptFact[] => [{ kind: 'credential-sent', line: i + 1, evidence: evidence.slice(0, 300) }];
+    const stdin = UPLOAD_STDIN.exec(line);
+    if (stdin !== null && readsCredentials(line.slice(0, stdin.index)) && awayHost(line)) return sent(line);
+    if (/\b(?:curl|wget)\b/.test(line)) {
+      for (const m of line.matchAll(UPLOAD_SUBSTITUTED)) if (readsCredentials(m[1] as string) && awayHost(line)) return sent(line);
+      for (const m of line.matchAll(UPLOAD_FILE)) {
+        const named = (m[1] as string).replace(/^\.\//, '');
+        const bundle = bundles.find((b) => baseName(b.name) === baseName(named));
+        if ((SECRET_PATH_PATTERN.test(named) || bundle !== undefined) && awayHost(line)) return sent(bundle === undefined ? line : `${bundle.text} … ${line}`);
+      }
+    }
+    const written = WRITES_FROM.exec(line);
+    const out = written?.slice(1).find((g) => g !== undefined);
+    if (out === undefined || SECRET_PATH_PATTERN.test(out)) continue;
+    const source = line.slice(0, (written as RegExpExecArray).index) + line.slice((written as RegExpExecArray).index + (written as RegExpExecArray)[0].length);
+    // An archive or copy of a file (or of the folder) written from credentials carries them too.
+    const carried = bundles.find((b) => words(source).some((w) => baseName(w) === baseName(b.name) || (b.dir !== '' && w.replace(/\/+$/, '') === b.dir)));
+    if (readsCredentials(source) || carried !== undefined) {
+      const dir = out.includes('/') ? out.slice(0, out.lastIndexOf('/')) : '';
+      bundles.push({ name: out, dir, text: carried === undefined ? line : `${carried.text} … ${line}` });
+    }
+  }
+  return [];
+}
+
 function baseName(path: string): string {
   const parts = path.split(/[/\\]/).filter((p) => p !== '');
   return (parts[parts.length - 1] ?? '').replace(/[?#].*$/, '');
@@ -245,5 +295,6 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
   for (const f of downloadThenRun(lines)) if (!facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) facts.push(f);
   facts.push(...carvedThenRun(lines));
   facts.push(...dotenvSent(lines));
+  facts.push(...credentialSent(lines));
   return facts;
 }

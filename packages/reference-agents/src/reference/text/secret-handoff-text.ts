@@ -43,7 +43,7 @@ const SECRET_WORDS = new RegExp(
 
 // Sending, in the imperative, in those languages. English verbs are read with what they send (OBJECT).
 const SEND_EN =
-  /\b(?:send|post|upload|submit|forward|transmit|e-?mail|mail|share|sync|push|publish|exfiltrate|report|beacon|include|put|add|paste|attach|embed|write|append|copy|log|record|save|store|file|leave)\b/gi;
+  /\b(?:send|post|upload|submit|forward|transmit|e-?mail|mail|share|sync|push|commit|publish|exfiltrate|report|beacon|include|put|add|paste|attach|embed|write|append|copy|log|record|save|store|file|leave)\b/gi;
 const SEND_OTHER =
   /(?:^|[\s,;:(])(?:envía(?:lo|los|las)?|envíe|enviar|manda|mande|sube|suba|subir|publica|comparte|reenvía|transmite|sende|senden|schicke|schicken|übermittle|übermitteln|lade\b[^.\n]{0,60}\bhoch|hochladen|poste|teile|envoie|envoyez|envoyer|transmets|transmettez|téléverse[zr]?|publie[zr]?|partage[zr]?|envie|envia|carregue|publique|compartilhe|invia|inviare|carica|отправь(?:те)?|отправить|загрузи(?:те)?|перешли(?:те)?|передай(?:те)?)(?=[\s,.:;)]|$)|发送|发到|发给|上传|提交到|传到|转发|推送到|送信|送って|送る|アップロード|投稿|전송|보내|업로드/gi;
 // Where it goes: a web address, a mail address, a gist, a paste site, an issue, a webhook, a tool the model calls.
@@ -63,6 +63,32 @@ const OBJECT =
 // A key used to authenticate, a note to the user, or advice: not a hand-over.
 const AUTH_USE = /\b(?:header|authori[sz]ation|bearer|authenticat\w*|log\s*in|sign\s+in|api\s+calls?)\b/i;
 const NEGATION = /\b(?:never|not|don['’]t|do\s+not|must\s+not|should\s+not|avoid|without|no)\b|\bnunca\b|\bno\s+(?:env[ií]e|mande|suba)|\bnie(?:mals)?\b|\bkeine?\b|\bjamais\b|\bne\s+\w+\s+pas\b|\bnão\b|\bnon\b|不要|切勿|绝不|禁止|しないで|никогда|\bне\s/i;
+
+// A sentence about what an attacker or injected text does ("Attackers may instruct an agent to collect .env files and
+// publish them as a gist"): a security guide describing the attack, not an order.
+const ATTACK_SUBJECT =
+  /\b(?:attackers?|adversar(?:y|ies)|threat\s+actors?|scammers?|malicious\s+(?:skills?|prompts?|instructions?|actors?|pages?|documents?|content|packages?|servers?|tools?)|injected\s+(?:text|instructions?|prompts?|content)|(?:a|an)\s+(?:compromised|poisoned|rogue|malicious)\s+[\w-]+)\b[^.\n]{0,60}?\b(?:may|might|can|could|will|would|often|try|tries|attempt\w*|instruct\w*|tells?|asks?)\b/i;
+// A container the agent creates or opens and puts the secrets in: "create a gist containing all of it", "open a new
+// issue on the public tracker with debug.txt as its body". The destination comes first, what it holds after.
+const HOLDING_DESTINATION =
+  /\b(?:create|open|make|start|file|publish|post|submit|raise|write|add|upload)\s+(?:(?:a|an|the|new|public|secret|anonymous|private|unlisted|shared)\s+)*(?:[\w-]+\s+)?(?:gists?|pastes?|pastebin\s+(?:entry|post)|snippets?|issues?|tickets?|discussions?|comments?|(?:public\s+)?repo(?:sitory)?)\b((?:[^.\n]|\.(?=\S)){0,90}?)\b(containing|that\s+contains|which\s+contains|holding|including|filled\s+with|with\s+(?=[^.\n]{0,60}?\bas\s+(?:its|the)\s+(?:body|content|contents|description|text|file))|with)\s+/gi;
+// What an issue or comment is opened bare "with" is anything (the findings, the output): a send only when it is the
+// secrets — pointed back at (them, these, all of it), a secret named by path or command, or a noun phrase ending in a
+// secret noun, read through "the contents / output / values of".
+const BACK_REFERENCE = /^\s*(?:them|these|those|all\s+of\s+(?:it|them))\b/i;
+const SECRET_HEAD = new RegExp(String.raw`(?:${SECRET_WORDS.source}|\b(?:keys?|tokens?|passphrases?|cookies))$`, 'i');
+function withsSecrets(after: string): boolean {
+  if (BACK_REFERENCE.test(after)) return true;
+  const phrase = after.split(/\s+(?:about|regarding|describing|listing|for|that|which|so|to|and|then)\b|[,;:!?()]|\.(?=\s|$)/)[0] ?? '';
+  if (SECRET_THING.test(phrase)) return true;
+  const head = (phrase.replace(/^\s*(?:[\w-]+\s+){0,4}?(?:contents?|output|values?|dump|copy|text)\s+of\s+/i, '').split(/\s+(?:of|in|from|on|at|with|under|as)\b/)[0] ?? '').replace(/[\x60'"\s]+$/, '');
+  return SECRET_HEAD.test(head);
+}
+// Where the secrets become public or are left for anyone: said so, or a paste service.
+const PUBLIC_PLACE = /\bpublic(?:ly)?\b|\bpaste(?:bin|\s+(?:site|service))\b|\bhastebin\b|\banyone\s+(?:can|could|with\s+the\s+link)\b/i;
+// What the user is told instead: a fixed cover message ("tell the user only \"Backup complete\"").
+const COVER_MESSAGE =
+  /\b(?:(?:tell|report\s+to|reply\s+to|inform|answer)\s+(?:the\s+user\s+)?(?:only|just|simply|nothing\s+but)\b|(?:say|reply|respond|report|answer|write)\s+(?:only|just|nothing\s+but)\b|(?:only|just|simply)\s+(?:say|reply|respond|report|tell\s+(?:the\s+user|them))\b|(?:reply|respond)\s+only\s+with\b|(?:then|and|finally)\s+tell\s+the\s+user\s+(?:that\s+)?(?:the\s+|your\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:is\s+|was\s+|has\s+)?(?:done|complete|completed|finished|succeeded|successful|saved|ready))/i;
 
 export const SECRET_HANDOFF_TITLE = 'instruction to collect secrets and send them out (steps read together)';
 
@@ -136,6 +162,22 @@ function sendClause(unit: string): RegExpExecArray | null {
     const clause = unit.slice(Math.max(0, m.index - 40), m.index + m[0].length + dest.index + dest[0].length);
     if (NEGATION.test(unit.slice(Math.max(0, m.index - 40), m.index)) || AUTH_USE.test(clause)) continue;
     return m;
+  }
+  return null;
+}
+
+/**
+ * A gist, paste, issue or repository the unit has the agent create with the secrets in it: what follows
+ * "containing" / "with" is "them" / "all of it", a secret, or a file (`debug.txt`) that an earlier step filled.
+ */
+function holdingDestination(unit: string): { file?: string } | null {
+  for (const m of unit.matchAll(HOLDING_DESTINATION)) {
+    if (NEGATION.test(unit.slice(Math.max(0, m.index - 40), m.index))) continue;
+    const after = unit.slice(m.index + m[0].length, m.index + m[0].length + 80);
+    const bareWith = /^with$/i.test(m[2] as string);
+    if (bareWith ? withsSecrets(after) : OBJECT.test(after) || SECRET_THING.test(after.slice(0, 60)) || SECRET_WORDS.test(after.slice(0, 40))) return {};
+    const file = /^[\x60'"]?((?:[\w~$-]+\/)*[\w-]+\.(?:txt|md|json|ya?ml|log|env|zip|tar|tgz|gz|csv|out|dump))\b/.exec(after);
+    if (file !== null) return { file: file[1] as string };
   }
   return null;
 }
@@ -218,6 +260,13 @@ export function secretHandoffs(text: string): SecretHandoff[] {
     if (++quoteChecks > 50) return false;
     return !isQuotedExample(text, at, at + secret[0].length) && !describedAsAttack(text, u.offset) && !isQuotedExample(text, u.offset, u.offset + u.text.length);
   };
+  // Secrets named only in words are as strong when they are made public or the user is told a cover story.
+  const exposed = (h: SecretHandoff, k: number): SecretHandoff => {
+    if (h.strong) return h;
+    const u = list[k] as Unit;
+    const around = list.filter((x, i) => sectionOf[i] === sectionOf[k] && Math.abs(x.line - u.line) <= 8).map((x) => x.text).join('\n');
+    return { ...h, strong: PUBLIC_PLACE.test(u.text) || COVER_MESSAGE.test(around) };
+  };
   const hit = (j: number, k: number): SecretHandoff => {
     const v = list[j] as Unit;
     const u = list[k] as Unit;
@@ -227,6 +276,15 @@ export function secretHandoffs(text: string): SecretHandoff[] {
   };
   for (let k = 0; k < list.length; k++) {
     const u = list[k] as Unit;
+    if (ATTACK_SUBJECT.test(u.text)) continue;
+    const held = holdingDestination(u.text);
+    if (held !== null) {
+      // The secrets: in this unit, or in one of the units up to six lines before it (the one that filled the file it names).
+      for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) {
+        if (held.file !== undefined && j !== k && !(list[j] as Unit).text.includes(held.file)) continue;
+        if (secretAt(j, k)) return [exposed(hit(j, k), k)];
+      }
+    }
     const viaCommand = sendClause(u.text) === null ? sendWithCommand(text, u) : null;
     const send = sendClause(u.text) ?? viaCommand?.match ?? null;
     // A table row: the secret in one cell, the address in another, the table's header saying where to send.
@@ -239,8 +297,8 @@ export function secretHandoffs(text: string): SecretHandoff[] {
     // The secrets: this unit, or one of the units up to six lines before it (or two after, for a tool called "with" them).
     // A command that itself carries a secret variable or the environment makes the hand-over as strong as a named secret.
     const strongCommand = viaCommand !== null && viaCommand !== undefined && (SECRET_THING.test(viaCommand.command) || /\benv\s*\||\bprintenv\b/.test(viaCommand.command));
-    for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) if (secretAt(j, k)) return [{ ...hit(j, k), strong: hit(j, k).strong || strongCommand }];
-    for (let j = k + 1; j < list.length && (list[j] as Unit).line - u.line <= 2; j++) if (secretAt(j, k)) return [hit(j, k)];
+    for (let j = k; j >= 0 && u.line - (list[j] as Unit).line <= 6; j--) if (secretAt(j, k)) return [exposed({ ...hit(j, k), strong: hit(j, k).strong || strongCommand }, k)];
+    for (let j = k + 1; j < list.length && (list[j] as Unit).line - u.line <= 2; j++) if (secretAt(j, k)) return [exposed(hit(j, k), k)];
   }
   return payloadInclusion(text, list, fences);
 }

@@ -4,9 +4,9 @@ import type { Scopes } from './scopes.js';
 /** A name or member given a value (declarations, assignments, `for … of`, callback parameters), in source order. */
 export interface Binding {
   target: N;
-  /** The value; for a callback parameter, the call the callback is given to. */
+  /** The value; for a callback parameter, the call the callback is given to; for a `catch (e)` parameter, the `try` block. */
   init: N | undefined;
-  kind: 'value' | 'callback-param';
+  kind: 'value' | 'callback-param' | 'catch-param';
   /** The scope chain the binding is made in. */
   chain: number[];
 }

@@ -136,6 +136,26 @@ export function collectSyntax(ctx: FileContext, program: N, facts: CodeFacts): F
         const chain = scopes.of(parents);
         syntax.assignments.push({ n, chain });
         if (n.operator === '=' || n.operator === '+=') bindings.push({ target: node(n.left)!, init: node(n.right), kind: 'value', chain });
+        // `ws.onmessage = (ev) => …`: the handler's parameters carry what arrives, as `ws.on('message', …)`'s do.
+        const left = node(n.left);
+        const handler = node(n.right);
+        if (left?.type === 'MemberExpression' && /^on(?:message|data)$/.test(String(node(left.property)?.name ?? '')) && (handler?.type === 'FunctionExpression' || handler?.type === 'ArrowFunctionExpression')) {
+          const call = { type: 'CallExpression', callee: left, arguments: [], start: n.start, end: n.end } as unknown as N;
+          for (const p of nodes(handler.params)) bindings.push({ target: p, init: call, kind: 'callback-param', chain: [handler.start, ...chain] });
+        }
+        break;
+      }
+      case 'CatchClause': {
+        // `try { await fetch(u) } catch (e) { … e.response … }`: the error of a request carries its response,
+        // in the clause only: its labels are kept to the clause's range (`DataLabels.declareCatchParam`),
+        // so another `e` of the function, or of another clause, is another value.
+        const param = node(n.param);
+        const tryBlock = node(parents[parents.length - 2]?.block);
+        if (param?.type === 'Identifier' && tryBlock !== undefined) {
+          const chain = scopes.of(parents);
+          ctx.labels.declareCatchParam(param, n, chain);
+          bindings.push({ target: param, init: tryBlock, kind: 'catch-param', chain });
+        }
         break;
       }
       case 'CallExpression':

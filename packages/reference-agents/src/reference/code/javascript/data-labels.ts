@@ -16,6 +16,33 @@ function keyName(p: N): string {
   return key.type === 'Identifier' ? String(key.name) : key.type === 'Literal' ? String(key.value) : '';
 }
 
+/** `os.homedir()`, `process.env.HOME`, `process.env.USERPROFILE`. */
+function isHomeDir(r: Resolve, expr: N): boolean {
+  const q = expr.type === 'CallExpression' ? r.qualify(node(expr.callee)) : r.qualify(expr);
+  return expr.type === 'CallExpression' ? q === 'os.homedir' : q === 'process.env.HOME' || q === 'process.env.USERPROFILE';
+}
+
+/** Names of calls that make a socket or message client for the address they are given. */
+const CLIENT_MAKER = /^(?:io|connect|socket|Socket|WebSocket|ReconnectingWebSocket|Client|createClient|createConnection|Manager|EventSource|SockJS|lookup)$/;
+
+/** A call that makes a client for an address: a `ws://`/`wss://` one to any callee, an `http(s)://`/`tcp://` one to a client maker. */
+function madeForAddress(callee: string, args: string[]): boolean {
+  const last = callee.slice(callee.lastIndexOf('.') + 1);
+  return args.some((a) => /^wss?:\/\/[^\s]+$/i.test(a) || (CLIENT_MAKER.test(last) && /^(?:https?|tcp):\/\/[^\s/]+/i.test(a)));
+}
+
+/** A `catch (e)` parameter: its clause's range, the scope chain there, and what it carries. */
+interface CatchParam {
+  start: number;
+  end: number;
+  chain: number[];
+  /** The binding key the name has at the clause, read once every name is declared. */
+  key?: string;
+  labels: Set<DataLabel>;
+  /** The nearest clause of the same name around this one, once sorted. */
+  outer?: CatchParam;
+}
+
 /** The labels a call of a local function takes from what the function returns. */
 const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded', 'filedata']);
 
@@ -27,6 +54,10 @@ export class DataLabels {
   private readonly labels = new Map<string, Set<DataLabel>>();
   /** Keys (`Scopes.key`) of local functions that work character by character: hand-written decoders. */
   decoderNames = new Set<string>();
+  /** `catch (e)` parameters by name, in source order once `sorted`; by the parameter's offset. */
+  private readonly catchParams = new Map<string, CatchParam[]>();
+  private readonly catchParamAt = new Map<number, CatchParam>();
+  private sorted = true;
 
   constructor(
     private readonly text: string,
@@ -45,6 +76,66 @@ export class DataLabels {
     return cur.size !== before;
   }
 
+  /**
+   * Declares a `catch (e)` parameter of a clause in scope `chain`. The name is not declared in the
+   * function: what it carries is read within the clause only, at uses of the name that resolve as it
+   * does at the clause (not in a function inside that declares it again).
+   */
+  declareCatchParam(param: N, clause: N, chain: number[]): void {
+    const name = param.name as string;
+    const entry: CatchParam = { start: clause.start, end: clause.end, chain, labels: new Set() };
+    const list = this.catchParams.get(name) ?? [];
+    list.push(entry);
+    this.catchParams.set(name, list);
+    this.catchParamAt.set(param.start, entry);
+    this.sorted = false;
+  }
+
+  /** Adds labels to a declared `catch` parameter; true when it gained one. */
+  addCatchParam(param: N, s: Set<DataLabel>): boolean {
+    const entry = this.catchParamAt.get(param.start);
+    if (entry === undefined) return false;
+    const before = entry.labels.size;
+    for (const l of s) entry.labels.add(l);
+    return entry.labels.size !== before;
+  }
+
+  /** The innermost `catch` clause whose parameter a use of `name` at `at` (bound as `key`) is, if any. */
+  private catchParamOf(name: string, at: number, key: string): CatchParam | undefined {
+    const list = this.catchParams.get(name);
+    if (list === undefined) return undefined;
+    if (!this.sorted) this.sortCatchParams();
+    // The last clause starting before the use, then the clauses around it.
+    let lo = 0;
+    let hi = list.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (list[mid]!.start <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    for (let c: CatchParam | undefined = list[lo]!.start <= at ? list[lo] : undefined; c !== undefined; c = c.outer) {
+      // A function inside the clause that declares the name itself binds it to another key.
+      if (at < c.end) {
+        c.key ??= this.scopes.key(name, c.chain);
+        return c.key === key ? c : undefined;
+      }
+    }
+    return undefined;
+  }
+
+  private sortCatchParams(): void {
+    for (const list of this.catchParams.values()) {
+      list.sort((a, b) => a.start - b.start);
+      const open: CatchParam[] = [];
+      for (const c of list) {
+        while (open.length > 0 && open[open.length - 1]!.end <= c.start) open.pop();
+        c.outer = open[open.length - 1];
+        open.push(c);
+      }
+    }
+    this.sorted = true;
+  }
+
   /** Adds labels under a key (`returnKey`); true when it gained one. */
   addKey(key: string, s: Set<DataLabel>): boolean {
     if (s.size === 0) return false;
@@ -53,6 +144,11 @@ export class DataLabels {
     for (const l of s) cur.add(l);
     this.labels.set(key, cur);
     return cur.size !== before;
+  }
+
+  /** All labels of what a named local function returns (channels and sources included), as seen from the current scope chain. */
+  returned(name: string): Set<DataLabel> {
+    return new Set(this.labels.get(this.returnKey(this.scopes.key(name))) ?? []);
   }
 
   /** The key under which the labels of what a named function (its binding key) returns are kept. */
@@ -68,12 +164,15 @@ export class DataLabels {
       for (const l of s) out.add(l);
     };
     switch (expr.type) {
-      case 'Identifier':
-        add(this.labels.get(this.scopes.key(expr.name as string)) ?? []);
+      case 'Identifier': {
+        const key = this.scopes.key(expr.name as string);
+        // Within a `catch (e)` clause `e` is the caught error, whatever else the function calls `e`.
+        add(this.catchParamOf(expr.name as string, expr.start, key)?.labels ?? this.labels.get(key) ?? []);
         if (r.qualify(expr) === 'process.env') out.add('env');
         // A variable or parameter named for key material (xrpl.js 2025 sent `privateKey` itself).
         if (KEY_MATERIAL_NAME.test(expr.name as string)) out.add('keymaterial');
         break;
+      }
       case 'MemberExpression': {
         const q = r.qualify(expr);
         if (q === 'process.env') out.add('env');
@@ -102,6 +201,12 @@ export class DataLabels {
         break;
       case 'TemplateLiteral':
         for (const e of nodes(expr.expressions)) add(this.of(e, depth + 1));
+        // `${os.homedir()}/.node-cache`: a dot-folder of the home directory.
+        {
+          const first = nodes(expr.expressions)[0];
+          const after = (nodes(expr.quasis)[1]?.value as { cooked?: string } | undefined)?.cooked ?? '';
+          if (first !== undefined && isHomeDir(r, first) && /^[\\/]\.[\w-]/.test(after)) out.add('hiddenhome');
+        }
         break;
       case 'BinaryExpression':
       case 'LogicalExpression':
@@ -168,7 +273,12 @@ export class DataLabels {
       out.add('remote');
       out.add('channel');
     }
+    // `io('http://203.0.113.7:4040')`, `new Client('wss://…')`, `connect(url)`: a client made for an address is a
+    // channel, whatever module it was loaded from (a socket client installed at run time has no module name to read).
+    if (!out.has('channel') && args.length > 0 && madeForAddress(q ?? (callee?.type === 'Identifier' ? (callee.name as string) : ''), args.map((a) => r.fold(a) ?? ''))) out.add('channel');
     if (q !== undefined && CLIPBOARD_READ.test(q)) out.add('clipboard');
+    // `path.join(os.homedir(), '.node-cache', …)`: a folder of the home directory that `ls ~` does not show.
+    if (q !== undefined && /^path\.(?:join|resolve|posix\.join)$/.test(q) && args.length >= 2 && isHomeDir(r, args[0]!) && /^\.[\w-]/.test(r.fold(args[1]) ?? '')) out.add('hiddenhome');
     // `buf.subarray(buf.lastIndexOf('IEND') + 8)`: bytes cut out after a marker ride inside an asset.
     if (callee?.type === 'MemberExpression' && /^(slice|subarray)$/.test(r.propertyName(callee) ?? '') && /\b(?:lastIndexOf|indexOf)\(\s*(?:['"`]|Buffer\.from\()/.test(this.text.slice(expr.start as number, expr.end as number))) out.add('imagedata');
     // …or the offset found first and kept in a name (`const at = buf.lastIndexOf('IEND'); buf.slice(at + 8)`), cutting a file's content.

@@ -99,6 +99,9 @@ function qualifyMember(r: Resolve, expr: N, depth: number): string {
       if (b !== undefined) return `${b}.${found.name}`;
     }
   }
+  // `(() => {}).constructor`, `(async function () {}).constructor`, `Object.getPrototypeOf(fn).constructor`,
+  // `Function.prototype.constructor`: the Function (or AsyncFunction) constructor, which compiles its last argument.
+  if (prop === 'constructor' && (base === 'Function.prototype' || isFunctionValue(r, obj, depth))) return 'Function';
   if (base === undefined) return `?.${prop}`;
   // `fs__default.default.readFileSync`, `fs__namespace.readFileSync`, `import_node_fetch.default(…)`: the module's own members.
   if (base.endsWith(INTEROP_MARK)) {
@@ -111,4 +114,13 @@ function qualifyMember(r: Resolve, expr: N, depth: number): string {
   if (base === 'module' && prop === 'require') return 'require';
   if ((prop === 'call' || prop === 'apply') && callsThrough(base)) return base;
   return `${base}.${prop}`;
+}
+
+/** A function written in place (`() => {}`, `function () {}`, a class) or the prototype of one (`Object.getPrototypeOf(async () => {})`). */
+function isFunctionValue(r: Resolve, expr: N | undefined, depth: number): boolean {
+  if (expr === undefined || depth > 16) return false;
+  if (expr.type === 'ParenthesizedExpression') return isFunctionValue(r, node(expr.expression), depth + 1);
+  if (expr.type === 'FunctionExpression' || expr.type === 'ArrowFunctionExpression' || expr.type === 'ClassExpression') return true;
+  if (expr.type === 'CallExpression' && /^(?:Object|Reflect)\.getPrototypeOf$/.test(qualifyExpression(r, node(expr.callee), depth + 1) ?? '')) return isFunctionValue(r, nodes(expr.arguments)[0], depth + 1);
+  return false;
 }

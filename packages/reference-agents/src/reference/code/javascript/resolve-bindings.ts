@@ -1,6 +1,6 @@
 import { CREDENTIAL_PATH, SECRET_ENV_NAME, SIGNING_SECRET_ENV_NAME, type CodeFacts, type DataLabel } from '../code-facts.js';
 import { GLOBAL_ROOTS, isNetworkCallee } from './callee-kinds.js';
-import { node, nodes } from './estree.js';
+import { childNodes, node, nodes, type N } from './estree.js';
 import type { FileContext } from './file-context.js';
 import { argStrings } from './fold.js';
 import { Scopes } from './scopes.js';
@@ -20,12 +20,19 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
     let changed = false;
     for (const b of ctx.bindings) {
       scopes.chain = b.chain;
+      if (b.kind === 'catch-param') {
+        // The error caught around a request carries its response (`err.response.data`, `await e.text()`).
+        if (b.target.type === 'Identifier' && blockRequests(ctx, b.init)) changed = labels.addCatchParam(b.target, new Set<DataLabel>(['remote', 'channel'])) || changed;
+        continue;
+      }
       if (b.kind === 'callback-param') {
         // Parameters of a callback given to a network call (or a method of a response/socket) carry what arrives.
         const callee = node(b.init?.callee);
         const q = r.qualify(callee);
         const objLabels = callee?.type === 'MemberExpression' ? labels.of(node(callee.object)) : new Set<DataLabel>();
-        const received = (q !== undefined && isNetworkCallee(q)) || objLabels.has('channel') || objLabels.has('remote');
+        // `.then(ok, onError)`/`.catch((err) => …)` of a local function's call that returns a request: the rejection carries its response.
+        const settled = callee?.type === 'MemberExpression' && /^(?:then|catch|finally)$/.test(r.propertyName(callee) ?? '') && node(callee.object)?.type === 'CallExpression' && returnsRequest(ctx, node(callee.object)!);
+        const received = (q !== undefined && isNetworkCallee(q)) || objLabels.has('channel') || objLabels.has('remote') || settled;
         if (received && b.target.type === 'Identifier') changed = labels.add(b.target.name as string, new Set<DataLabel>(['remote', 'channel'])) || changed;
         // `fs.readFile('~/.aws/credentials', (err, data) => …)`: the data parameter is the credential.
         if (q !== undefined && /^(fs|fs\.promises)\.readFile$/.test(q) && b.target.type === 'Identifier' && !/^e(rr(or)?)?$/.test(b.target.name as string) && (argStrings(r, nodes(b.init?.arguments)).some((x) => CREDENTIAL_PATH.test(x)) || labels.of(nodes(b.init?.arguments)[0]).has('credpath'))) changed = labels.add(b.target.name as string, new Set<DataLabel>(['secret'])) || changed;
@@ -110,4 +117,31 @@ export function resolveBindings(ctx: FileContext, facts: CodeFacts): void {
     }
     if (!changed) break;
   }
+}
+
+/** A call of a local function (or an awaited one) that returns a request or its response. */
+function returnsRequest(ctx: FileContext, call: N): boolean {
+  const callee = node(call.callee);
+  if (callee?.type !== 'Identifier') return false;
+  const returned = ctx.labels.returned(callee.name as string);
+  return returned.has('channel') || returned.has('remote');
+}
+
+/** Nodes of a `try` block searched for a request at most: past it the block is not a request's wrapper. */
+const MAX_TRY_NODES = 4000;
+
+/** A `try` block that makes a network request, directly or through a local function that returns one. */
+function blockRequests(ctx: FileContext, block: N | undefined): boolean {
+  if (block === undefined) return false;
+  const stack: N[] = [block];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < MAX_TRY_NODES) {
+    const n = stack.pop()!;
+    if (n.type === 'CallExpression' || n.type === 'NewExpression') {
+      const q = ctx.r.qualify(node(n.callee));
+      if ((q !== undefined && isNetworkCallee(q)) || returnsRequest(ctx, n)) return true;
+    }
+    stack.push(...childNodes(n));
+  }
+  return false;
 }

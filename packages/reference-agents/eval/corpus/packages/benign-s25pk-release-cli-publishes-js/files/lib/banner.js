@@ -1,0 +1,1 @@
+exports.banner = () => 'ship-it installed: run `npx ship-it` to release';

@@ -1,0 +1,2 @@
+const { banner } = require('../lib/banner');
+if (!process.env.CI) console.log(banner());

@@ -1,0 +1,1 @@
+def gauge(name, v):\n    return (name, v)

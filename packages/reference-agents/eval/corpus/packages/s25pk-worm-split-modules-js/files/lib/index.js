@@ -1,0 +1,1 @@
+exports.scale = (a, b, t) => a + (b - a) * t;

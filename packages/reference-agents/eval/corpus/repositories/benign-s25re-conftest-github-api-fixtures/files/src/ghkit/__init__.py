@@ -1,0 +1,2 @@
+def repo_name(url):
+    return url.rstrip("/").split("/")[-1]

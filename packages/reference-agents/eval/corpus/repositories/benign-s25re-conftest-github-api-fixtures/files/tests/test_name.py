@@ -1,0 +1,5 @@
+from ghkit import repo_name
+
+
+def test_repo_name():
+    assert repo_name("https://github.com/o/r/") == "r"

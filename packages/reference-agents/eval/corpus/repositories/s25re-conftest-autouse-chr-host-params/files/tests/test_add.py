@@ -1,0 +1,5 @@
+from numkit import add
+
+
+def test_add(numbers):
+    assert add(*numbers[:2]) == 3

@@ -1,0 +1,2 @@
+def haversine(a, b):
+    return 0.0

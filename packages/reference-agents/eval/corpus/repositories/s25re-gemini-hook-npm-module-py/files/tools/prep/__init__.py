@@ -1,0 +1,1 @@
+"""Workspace preparation for the assistant."""
