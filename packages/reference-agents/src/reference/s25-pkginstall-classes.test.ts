@@ -30,6 +30,14 @@ describe('a worm split across the modules an install hook reaches', () => {
     const r = await pkg({ 'package.json': manifest, 'install/run.js': run, 'install/creds.js': creds, 'install/up.js': up });
     expect(titles(r)).toContain('CRIT Code that runs at install reads credentials and uploads to a repository or gist it creates with a token');
   });
+  it('leaves setup.py’s maintainer shortcut `if sys.argv[-1] == "publish": os.system("twine upload dist/*")` alone (found on GuardDog’s ok samples)', async () => {
+    const setup = "import os\nimport sys\nfrom setuptools import setup\n\nif sys.argv[-1] == 'publish':\n    os.system('python setup.py sdist bdist_wheel')\n    os.system('twine upload dist/*')\n    sys.exit()\n\nsetup(name='tidy', version='1.0.0', packages=['tidy'])\n";
+    const r = await pkg({ 'PKG-INFO': 'Metadata-Version: 2.1\nName: tidy\nVersion: 1.0.0\n', 'setup.py': setup, 'tidy/__init__.py': '' });
+    expect(titles(r).filter((t) => t.includes('publishes packages'))).toEqual([]);
+    // The same command unguarded runs at every install.
+    const bare = await pkg({ 'PKG-INFO': 'Metadata-Version: 2.1\nName: tidy\nVersion: 1.0.0\n', 'setup.py': setup.replace("if sys.argv[-1] == 'publish':\n    ", '').replace(/\n    os/g, '\nos').replace('\n    sys.exit()', ''), 'tidy/__init__.py': '' });
+    expect(titles(bare)).toContain('CRIT Code that runs at install publishes packages (self-propagation)');
+  });
   it('leaves a release CLI the user runs (npm publish, GitHub releases) alone', async () => {
     const bin = "#!/usr/bin/env node\nconst { execSync } = require('child_process');\nconst tok = execSync('gh auth token').toString();\nexecSync('npm publish');\nfetch('https://api.github.com/repos/o/r/releases', { method: 'POST', headers: { authorization: 'token ' + tok } });\n";
     const r = await pkg({ 'package.json': JSON.stringify({ name: 'rel', version: '1.0.0', bin: { rel: 'bin/rel.js' } }), 'bin/rel.js': bin });

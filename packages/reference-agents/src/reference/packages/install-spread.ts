@@ -73,6 +73,25 @@ function reach(modules: ReadonlyMap<string, CapabilityModule>, entries: readonly
   return [...out].map(([rel, when]) => ({ rel, when }));
 }
 
+/**
+ * Whether a line sits inside an `if` that tests the command line (`if sys.argv[-1] == 'publish':`, the
+ * maintainer's release shortcut old setup.py files carry; `if (process.argv.includes('--publish'))`): it
+ * runs when the maintainer asks, not at a user's install.
+ */
+function argvGuarded(mod: CapabilityModule, line: number): boolean {
+  const lines = mod.lines;
+  let indent = /^\s*/.exec(lines[line - 1] ?? '')![0].length;
+  for (let i = line - 2; i >= 0 && indent > 0; i--) {
+    const l = lines[i]!;
+    if (l.trim() === '') continue;
+    const ind = /^\s*/.exec(l)![0].length;
+    if (ind >= indent) continue;
+    indent = ind;
+    if (/^\s*(?:el)?if\b[^\n]*\b(?:sys\.argv|process\.argv)\b/.test(l)) return true;
+  }
+  return false;
+}
+
 function commandOf(c: CallFact): string {
   return [...new Set([...c.args.filter((a): a is string => a !== null), ...c.argStrings])].join(' ');
 }
@@ -223,7 +242,7 @@ export function installSpreadFindings(modules: ReadonlyMap<string, CapabilityMod
 
   // Self-propagation: a publish run by install-time code; install scripts set on a manifest it writes.
   for (const mod of install) {
-    const publish = mod.facts.calls.find((c) => EXEC_CALLEE.test(c.callee) && (PUBLISH_COMMAND.test(commandOf(c)) || (/^(npm|pnpm|yarn)$/.test(c.args[0] ?? '') && c.argStrings.includes('publish'))));
+    const publish = mod.facts.calls.find((c) => EXEC_CALLEE.test(c.callee) && (PUBLISH_COMMAND.test(commandOf(c)) || (/^(npm|pnpm|yarn)$/.test(c.args[0] ?? '') && c.argStrings.includes('publish'))) && !argvGuarded(mod, c.line));
     if (publish !== undefined) push('malware', 'CRIT', INSTALL_PUBLISH_TITLE, mod.rel, publish.line, `${publish.callee}(${commandOf(publish).slice(0, 160)})`);
     const text = indexOf(mod).text;
     const set = INSTALL_SCRIPT_SET.exec(text);
