@@ -5,6 +5,7 @@
  * `VAR=1 exec …`, `bash -c "…"`), project-folder variables, launchers (`npx tsx`, `uv run`,
  * `poetry run`), `python -m pkg.mod` and package-manager scripts (`npm run x` → the manifest's `x`).
  */
+import { joinPath } from './run-code-findings.js';
 
 /** Variables and command substitutions that name the project's folder (the command's working directory). */
 const PROJECT_DIR = /["']?(?:\$\{?(?:CLAUDE_PROJECT_DIR|GEMINI_PROJECT_DIR|CURSOR_PROJECT_DIR|CODEX_PROJECT_DIR|PROJECT_DIR|PROJECT_ROOT|REPO_ROOT|GIT_ROOT|ROOT_DIR|PWD|workspaceFolder|workspaceRoot)(?::[^}]*)?\}?|\$\(\s*(?:pwd|git\s+rev-parse\s+--show-toplevel)\s*\))["']?(?:\/|\\)/g;
@@ -63,15 +64,7 @@ function segments(command: string): string[] {
 function normal(base: string, rel: string): string | null {
   const cleaned = rel.replace(/\\/g, '/').replace(/^\.\//, '');
   if (cleaned === '' || cleaned.startsWith('/') || cleaned.startsWith('~') || cleaned.includes('$') || /^[a-z]:/i.test(cleaned)) return null;
-  const parts = base === '' ? [] : base.replace(/\/$/, '').split('/');
-  for (const p of cleaned.split('/')) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') {
-      if (parts.length === 0) return null;
-      parts.pop();
-    } else parts.push(p);
-  }
-  return parts.join('/');
+  return joinPath(base.replace(/\/$/, ''), cleaned);
 }
 
 /**

@@ -169,7 +169,8 @@ const PY_FROM_IMPORT = /^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\(?([\w,
 const PY_IMPORT = /^[ \t]*import[ \t]+([\w.]+(?:[ \t]*,[ \t]*[\w.]+)*)/gm;
 const JS_RELATIVE = /\b(?:require|import)\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]|\bfrom\s+['"](\.{1,2}\/[^'"]+)['"]|^\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
 
-function joinPath(dir: string, rel: string): string | null {
+/** `rel` resolved against the repository folder `dir` (`..` allowed while it stays inside); null when it leaves. */
+export function joinPath(dir: string, rel: string): string | null {
   const parts = dir === '' ? [] : dir.split('/');
   for (const p of rel.split('/')) {
     if (p === '' || p === '.') continue;
