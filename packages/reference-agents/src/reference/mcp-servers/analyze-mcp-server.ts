@@ -54,6 +54,7 @@ import { logicBombFinding } from '../skills/logic-bomb.js';
 import { blankPatternLiterals } from './pattern-literals.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
+import { autostartPlantFinding } from './autostart-plant.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { clientEntryFinding, editsClientConfig, lifecycleScriptFiles, ownServerNames, runByUser, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
@@ -86,6 +87,8 @@ const ADDRESSED_TO_MODEL = /\b(?:you|your|assistant|AI|ChatGPT|GPT|Claude|model|
 // ("execute queries" is not one: execute counts with a command, code, script or shell.)
 const RUNS_COMMANDS = /\b(?:commands?|shell|terminal|scripts?|code|bash|powershell|snippet|repl)\b|\bexec(?:ute|utes)?\s+(?:\w+\s+){0,2}(?:commands?|code|scripts?|shell|programs?)\b/i;
 // A tool about setting clients up may write their configuration.
+// An evaluator call as a download-and-run's evidence starts (`eval(await (await fetch(u)).text())`, `exec(requests.get(u).text)`).
+const EVALUATOR_CALL = /^(?:new\s+)?(?:eval|exec|compile|Function|vm\.\w+|runInThisContext|runInNewContext)\s*\(/;
 const ABOUT_CLIENT_SETUP = /\b(?:config(?:ure|uration)?|settings|install\w*|set\s*up|setup|register\w*|clients?)\b/i;
 const HTML_COMMENT_TITLE = 'HTML comment gives the model instructions the reader does not see';
 // A phrase found inside a comment of the text (raised a step): a prompt template built from pieces that hides its
@@ -445,7 +448,16 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
         const imported = await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants);
         facts.push(...hiddenRecipientFacts(text, language, imported).filter((f) => !known.has(f.line)));
       }
-      findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code', quotedShellSafe: true }), text, language, inputToProcess));
+      // Lines where an evaluator compiles code in the server's process (not a shell): their download-and-run is CRIT.
+      const evaluated = new Set(facts.filter((f) => f.kind === 'dynamic-eval' || f.kind === 'input-eval' || (f.kind === 'download-exec' && EVALUATOR_CALL.test(f.evidence))).map((f) => f.line));
+      findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code', quotedShellSafe: true }), text, language, inputToProcess, evaluated));
+      // An OS autostart entry or a crontab the server installs (a foothold outliving the client), judged by what it runs (s27).
+      if (deep && (language === 'javascript' || language === 'typescript' || language === 'python')) {
+        const values = await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants);
+        const handlerReported = findings.some((f) => f.file === file.path && f.title === 'tool handler writes to a login, schedule or SSH-key location');
+        const plant = autostartPlantFinding(file.path, text, facts, values, runByUser(file.path, text), handlerReported);
+        if (plant !== null) findings.push(plant);
+      }
     }
     findings.push(...instructionTextFindings(text, { file: file.path, markdown: false, phrases: false }));
     // A program in invisible or Private Use Area characters that the server's code decodes and runs.

@@ -31,6 +31,12 @@ export const EXECUTABLE_MODE = /\b0o?[1357][0-7]{2}\b|['"][1357][0-7]{2}['"]|S_I
 export const PERSISTENCE_PATH =
   /(?:^|[/\\])(?:crontab|\.bashrc|\.bash_profile|\.zshrc|\.zprofile|\.profile|authorized_keys|rc\.local)$|^\/etc\/(?:cron|init\.d|systemd\/system|profile\.d)|\/Library\/Launch(?:Agents|Daemons)|\/\.config\/(?:systemd\/user|autostart)\/|Start Menu[\\/]Programs[\\/]Startup|CurrentVersion[\\/]Run\b/;
 
+/**
+ * After the `crontab` program's name in an argument list: `-l` (`["crontab", "-l"]`, `spawn('crontab', ['-l'])`), also
+ * after `-u USER` (`["crontab", "-u", user, "-l"]`), only lists the jobs.
+ */
+export const CRONTAB_LISTED = /^\s*,\s*\[?\s*(?:['"`]-u['"`]\s*,\s*[^,\]\n]+,\s*)?['"`]-l['"`]/;
+
 /** Host names that say what a request is for: tracking, analytics, advertising, collection. */
 export const TRACKING_HOST = /(?:^|[.-])(?:track(?:er|ing)?|analytics|telemetry|metrics|collect(?:or)?|stats|beacon|pixel|ads?|affiliate|profil(?:e|er|ing)|log(?:ger|s)?|harvest|exfil|c2|webhook)(?:[.-]|$)/i;
 

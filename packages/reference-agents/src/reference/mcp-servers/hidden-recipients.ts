@@ -19,6 +19,27 @@ function dottedPath(node: JsNode): string | null {
 }
 
 let imported: ReadonlyMap<string, string> = new Map();
+/** What each function of the module returns (its `return` values, an arrow's body), by name. */
+let localReturns: ReadonlyMap<string, JsNode[]> = new Map();
+
+function returnedValues(fn: JsNode): JsNode[] {
+  const body = fn.body as JsNode;
+  if (body.type !== 'BlockStatement') return [body];
+  const out: JsNode[] = [];
+  walkJs(body, (n) => {
+    if (n.type === 'ReturnStatement' && n.argument && innermostFunction(body, n) === null) out.push(n.argument as JsNode);
+  });
+  return out;
+}
+
+/** A function nested in `body` that holds `target` (its returns are not the outer function's), or null. */
+function innermostFunction(body: JsNode, target: JsNode): JsNode | null {
+  let found: JsNode | null = null;
+  walkJs(body, (n) => {
+    if (n !== body && /Function/.test(n.type) && n.start <= target.start && target.end <= n.end) found = n;
+  });
+  return found;
+}
 
 function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: ReadonlyMap<string, JsNode>, depth = 0): string[] {
   if (!node || depth > 6) return [];
@@ -31,9 +52,12 @@ function jsValues(node: JsNode | null | undefined, scope: JsScope, inits: Readon
   // `settings.retention.copies`: a field of an imported object.
   if (node.type === 'CallExpression') {
     const callee = node.callee as JsNode;
-    if (callee.type === 'MemberExpression' && scope.propertyName(callee.property as JsNode, Boolean(callee.computed)) === 'join') return jsValues(callee.object as JsNode, scope, inits, depth + 1);
+    // (`['copy', 'host.example'].join('@')` folds whole: one address, not its parts.)
+    if (callee.type === 'MemberExpression' && scope.propertyName(callee.property as JsNode, Boolean(callee.computed)) === 'join') return scope.fold(node)?.split(/[,;]\s*/) ?? jsValues(callee.object as JsNode, scope, inits, depth + 1);
     const path = dottedPath(callee);
     if (path !== null && imported.has(`${path}()`)) return imported.get(`${path}()`)!.split(/[,;]\s*/);
+    // `archiveCopy()`: what a function of the same module returns, each `return` read as above.
+    if (callee.type === 'Identifier' && localReturns.has(callee.name as string)) return localReturns.get(callee.name as string)!.flatMap((r) => jsValues(r, scope, inits, depth + 1));
   }
   if (node.type === 'MemberExpression') {
     const path = dottedPath(node);
@@ -59,9 +83,13 @@ export function hiddenRecipientFacts(text: string, language: ScriptLanguage, imp
     scope.setImported(importedValues);
     imported = importedValues;
     const inits = new Map<string, JsNode>();
+    const returns = new Map<string, JsNode[]>();
     walkJs(root, (node) => {
       if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && node.init && !inits.has((node.id as JsNode).name as string)) inits.set((node.id as JsNode).name as string, node.init as JsNode);
+      if (node.type === 'FunctionDeclaration' && (node.id as JsNode | null)?.name && !returns.has((node.id as JsNode).name as string)) returns.set((node.id as JsNode).name as string, returnedValues(node));
+      else if (node.type === 'VariableDeclarator' && (node.id as JsNode).type === 'Identifier' && /^(?:Arrow)?FunctionExpression$/.test((node.init as JsNode | null)?.type ?? '') && !returns.has((node.id as JsNode).name as string)) returns.set((node.id as JsNode).name as string, returnedValues(node.init as JsNode));
     });
+    localReturns = returns;
     walkJs(root, (node) => {
       let key: string | null = null;
       let value: JsNode | null = null;
@@ -79,9 +107,30 @@ export function hiddenRecipientFacts(text: string, language: ScriptLanguage, imp
   if (language !== 'python') return facts;
   const src = pythonSourceOf(text);
   src.setImported(importedValues);
-  const constant = (node: SyntaxNode | null | undefined): string | null => {
-    if (!node || node.name === 'String') return null;
-    if (node.name === 'BinaryExpression' && /\bor\b/.test(src.slice(node))) return constant(node.firstChild) ?? constant(node.lastChild);
+  // What each function of the module returns (`def _archive(): return "@".join([...])`), by name.
+  const pyReturns = new Map<string, SyntaxNode[]>();
+  const walker = src.tree.cursor();
+  do {
+    if (walker.name !== 'ReturnStatement') continue;
+    let fn = walker.node.parent;
+    while (fn && fn.name !== 'FunctionDefinition') fn = fn.parent;
+    const name = fn?.getChild('VariableName');
+    const value = walker.node.lastChild;
+    if (!name || !value || value.name === 'return') continue;
+    pyReturns.set(src.slice(name), [...(pyReturns.get(src.slice(name)) ?? []), value]);
+  } while (walker.next());
+  const constant = (node: SyntaxNode | null | undefined, depth = 0): string | null => {
+    if (!node || node.name === 'String' || depth > 4) return null;
+    if (node.name === 'BinaryExpression' && /\bor\b/.test(src.slice(node))) return constant(node.firstChild, depth + 1) ?? constant(node.lastChild, depth + 1);
+    // `_archive()`: a call of a function of the same module, read as what it returns.
+    const callee = node.name === 'CallExpression' ? node.firstChild : null;
+    if (callee?.name === 'VariableName' && pyReturns.has(src.slice(callee))) {
+      for (const r of pyReturns.get(src.slice(callee))!) {
+        const v = r.name === 'String' ? src.fold(r) : constant(r, depth + 1);
+        if (v !== null && ADDRESS.test(v.trim())) return v;
+      }
+      return null;
+    }
     const v = src.fold(node);
     return v !== null && ADDRESS.test(v.trim()) ? v : null;
   };

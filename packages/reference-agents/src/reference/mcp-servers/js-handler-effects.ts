@@ -2,7 +2,7 @@ import { isNetworkCallee } from '../code/javascript/index.js';
 import { SECRET_PATH_PATTERN } from '../skills/script-fact.js';
 import { parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
 import { lineLocator } from '../text/line-locator.js';
-import { HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FILE, SYSTEM_LOCATION, hostOf, numberValue, HIDDEN_SHARED_TEMP } from './effect-patterns.js';
+import { CRONTAB_LISTED, HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FILE, SYSTEM_LOCATION, hostOf, numberValue, HIDDEN_SHARED_TEMP } from './effect-patterns.js';
 import { handlerEffectList, type HandlerEffect, type HandlerEffectKind } from './handler-effect.js';
 
 const NETWORK_EXTRA = /^(?:got|superagent|needle|ky|ofetch|undici\.\w+|nodemailer\.createTransport)$|\.sendMail$/;
@@ -213,7 +213,7 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
         if (value.length <= 300) {
           if (SYSTEM_FILE.test(value)) add('system-file', n, false);
           if (SECRET_PATH_PATTERN.test(value)) add('credential-file', n, false);
-          if (PERSISTENCE_PATH.test(value)) add('persistence', n, false);
+          if (PERSISTENCE_PATH.test(value) && !(value === 'crontab' && CRONTAB_LISTED.test(text.slice(n.end, n.end + 120)))) add('persistence', n, false);
           if (METADATA_SERVICE.test(value)) add('metadata-service', n, false);
           if (SYSTEM_LOCATION.test(value)) add('system-location', n, false);
           if (HIDDEN_SHARED_TEMP.test(value)) add('hidden-temp', n, false);

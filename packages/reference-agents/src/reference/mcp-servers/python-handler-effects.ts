@@ -2,7 +2,7 @@ import { pythonSourceOf } from './python-source-cache.js';
 import { PythonSource, type SyntaxNode } from '../skills/python-source.js';
 import { SECRET_PATH_PATTERN } from '../skills/script-fact.js';
 import { lineLocator } from '../text/line-locator.js';
-import { HIDDEN_SHARED_TEMP, HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FILE, SYSTEM_LOCATION, hostOf, numberValue } from './effect-patterns.js';
+import { CRONTAB_LISTED, HIDDEN_SHARED_TEMP, HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FILE, SYSTEM_LOCATION, hostOf, numberValue } from './effect-patterns.js';
 import { handlerEffectList, type HandlerEffect, type HandlerEffectKind } from './handler-effect.js';
 
 const NETWORK = /^(?:requests|httpx|urllib\.request|urllib3|http\.client|aiohttp|smtplib|ftplib|socket|websocket|websockets|paramiko|pycurl)\.|^(?:urlopen|urlretrieve)$/;
@@ -263,7 +263,7 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
         if (value.length > 300) continue;
         if (SYSTEM_FILE.test(value)) add('system-file', n, false);
         if (SECRET_PATH_PATTERN.test(value)) add('credential-file', n, false);
-        if (PERSISTENCE_PATH.test(value)) add('persistence', n, false);
+        if (PERSISTENCE_PATH.test(value) && !(value === 'crontab' && CRONTAB_LISTED.test(src.text.slice(n.to, n.to + 120)))) add('persistence', n, false);
         if (METADATA_SERVICE.test(value)) add('metadata-service', n, false);
         if (SYSTEM_LOCATION.test(value)) add('system-location', n, false);
         if (HIDDEN_SHARED_TEMP.test(value)) add('hidden-temp', n, false);

@@ -45,13 +45,15 @@ function urlFromReceivedField(around: string): boolean {
  *   parsed, encoded nor quoted (CVE-2025-6514);
  *   and where the command is built from a parameter of the function that runs it (a helper a
  *   tool in another module calls). Elsewhere (a value the server computed itself) it is MED.
+ * - `downloads code and runs it` is CRIT when an evaluator (`eval`, `Function`, `vm.*`, Python `exec`)
+ *   runs it in the server's process (evaluatedLines); a shell download-and-run stays as graded.
  * - `opens a reverse shell` needs the shape of one in its evidence (a list of command names in a
  *   UI bundle is not one).
  * - reading an MCP client's configuration next to a network call is an installer when the file
  *   also writes that configuration back (LOW, not CRIT); naming it with no network call is LOW,
  *   and so is a credential store's name standing alone as a word (`'cookies'`), not a path.
  */
-export function regradeServerCodeFindings(findings: readonly AgentFinding[], text: string, language: ScriptLanguage, inputToProcess: InputToProcess): AgentFinding[] {
+export function regradeServerCodeFindings(findings: readonly AgentFinding[], text: string, language: ScriptLanguage, inputToProcess: InputToProcess, evaluatedLines: ReadonlySet<number> = new Set()): AgentFinding[] {
   const lines = text.split('\n');
   const window = (line: number) => lines.slice(Math.max(0, line - 9), line + 1).join('\n');
   const out: AgentFinding[] = [];
@@ -59,6 +61,12 @@ export function regradeServerCodeFindings(findings: readonly AgentFinding[], tex
   let provenanceChecks = 0;
   for (const f of findings) {
     if (f.title === 'server code opens a reverse shell' && !REVERSE_SHELL_SHAPE.test(f.evidence ?? '')) continue;
+    // Code received from the network compiled in the server's own process (`eval`, `Function`, `vm`, `exec`), not
+    // a shell installer: the server runs whatever that host serves next (round s27).
+    if (f.title === 'server code downloads code and runs it' && f.line !== undefined && evaluatedLines.has(f.line)) {
+      out.push({ ...f, severity: 'CRIT' });
+      continue;
+    }
     if (f.title === 'server code runs a shell command built from variable input' && f.line !== undefined) {
       const input = inputToProcess.get(`${f.file}:${f.line}`);
       const around = window(f.line);

@@ -622,7 +622,12 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const resolvesOther = facts.calls.some((c) => /^(require\.resolve|importlib\.util\.find_spec)$/.test(c.callee) && c.args[0] !== null && c.args[0] !== undefined && !/^\./.test(c.args[0]) && (own === '' || (c.args[0] !== own && !c.args[0].startsWith(`${own}/`) && c.args[0].replace(/-/g, '_') !== own.replace(/-/g, '_'))));
   const norm = (n: string) => n.toLowerCase().replace(/[-.]/g, '_');
   const locatesOther = (facts.locatedModules ?? []).some((m) => own === '' || (norm(m) !== norm(own) && !norm(m).startsWith(`${norm(own)}_`)));
-  const pkgpathCounts = resolvesOther || locatesOther || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
+  // `path.join(dir, 'node_modules', name)`: a package's folder built by name (a constant or a helper's parameter), not node_modules itself.
+  const joinsIntoPackage = facts.calls.some((c) => /^path\.(join|resolve|posix\.join)$/.test(c.callee) && c.args.some((a, k) => a !== null && /(^|[\\/])node_modules[\\/]?$/.test(a) && k + 1 < c.args.length && (c.args[k + 1] === null || (!/^\./.test(c.args[k + 1]!) && c.args[k + 1] !== own))));
+  // A file that resolves its own package (`require.resolve('esbuild')`) labels its own folder as a package path
+  // too: there a join under `node_modules` (a private `npm install` it runs) does not make the label another package's.
+  const resolvesOwn = own !== '' && facts.calls.some((c) => /^(require\.resolve|importlib\.util\.find_spec)$/.test(c.callee) && (c.args[0] === own || (c.args[0] ?? '').startsWith(`${own}/`)));
+  const pkgpathCounts = resolvesOther || locatesOther || (joinsIntoPackage && !resolvesOwn) || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
@@ -640,11 +645,15 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
     // turned off (`rejectUnauthorized: false`, a verifier that returns true), planted in a package the
     // project trusts runs with that package's trust every time it is used, and outlives the installer.
     const planted = install && facts.strings.find((s) => s.value.length >= 12 && /[(;=]/.test(s.value) && PLANTED_CODE.test(s.value));
-    if (planted) push('malware', 'CRIT', 'Install-time code plants code in another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')}) writes ${JSON.stringify(planted.value.trim().slice(0, 120))}`);
+    // Text decoded (base64, hex) from a file the package reads is code kept out of sight until it lands there.
+    const hidden = install && !planted && patches.argLabels.includes('decoded') && patches.argLabels.includes('filedata');
+    if (hidden) push('malware', 'CRIT', 'Install-time code plants code in another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')}) writes text decoded from a file it reads`);
+    else if (planted) push('malware', 'CRIT', 'Install-time code plants code in another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')}) writes ${JSON.stringify(planted.value.trim().slice(0, 120))}`);
     else push('malware', install ? 'HIGH' : side ? 'LOW' : 'MED', install ? 'Install-time code modifies another installed package' : 'Modifies the files of another installed package', patches.line, `${patches.callee}(${patches.argPath ?? patches.argStrings.slice(0, 3).join(', ')})`);
   }
   // An install script that deletes its own file leaves nothing for a later look at node_modules.
-  const selfDelete = install ? facts.calls.find((c) => DESTRUCTIVE_CALLEE.test(c.callee) && c.argPath === '$FILE') : undefined;
+  // Writing over `__filename` (`fs.writeFileSync(__filename, '// done')`) erases it as well as deleting does.
+  const selfDelete = install ? facts.calls.find((c) => (DESTRUCTIVE_CALLEE.test(c.callee) || writeCall(c)) && c.argPath === '$FILE') : undefined;
   if (selfDelete !== undefined) push('obfuscation', 'MED', 'Install script deletes its own file after running', selfDelete.line, `${selfDelete.callee}(__filename)`);
 
   // Code injected into other processes.

@@ -29,7 +29,7 @@ import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-fin
 import { indexConfigFindings } from './index-config-findings.js';
 import { editorExecutableFinding } from './editor-executable-finding.js';
 import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
-import { toolConfigFindings, toolConfigKind } from './tool-config-findings.js';
+import { isYarnBundle, toolConfigFindings, toolConfigKind, yarnPathTarget } from './tool-config-findings.js';
 import { scanWorkflow, type SecretHandoff } from './workflow-findings.js';
 import { posix } from 'node:path';
 import type { AutoRunEntry } from '../packages/capability-findings.js';
@@ -134,10 +134,15 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     };
     // The registries the checkout's own configuration names: a lockfile entry from one of them is not a stray.
     const registryConfigs: string[] = [];
+    // Files a yarnPath names like a Yarn release that are not Yarn's bundle: code every yarn command runs.
+    const fakeYarnReleases = new Set<string>();
     for (const file of files) {
       if (!/(?:^|\/)\.(?:npmrc|yarnrc|yarnrc\.yml)$/.test(file.path) || file.size > MAX_SECRET_SCAN_BYTES) continue;
       const text = await readArtifactText(file);
       if (text !== null) registryConfigs.push(text);
+      const release = text === null ? null : yarnPathTarget(file.path, text);
+      const releaseFile = release === null ? undefined : byPath.get(release);
+      if (releaseFile !== undefined && !isYarnBundle(releaseFile.size, await readArtifactText(releaseFile))) fakeYarnReleases.add(releaseFile.path);
     }
     const registryHosts = configuredRegistryHosts(registryConfigs);
     // A hook's, task's or lifecycle command's files, followed through the shell, project-folder variables,
@@ -251,7 +256,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       }
       const toolKind = toolConfigKind(file.path);
       if (toolKind !== null) {
-        const tool = toolConfigFindings(file.path, text, toolKind, (path) => byPath.has(path));
+        const tool = toolConfigFindings(file.path, text, toolKind, (path) => byPath.has(path), (path) => !fakeYarnReleases.has(path));
         own.push(...tool.findings);
         if (!example) for (const path of tool.runs) queue(path, 'automatic');
       }

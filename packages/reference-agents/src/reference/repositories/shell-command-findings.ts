@@ -63,22 +63,83 @@ export function homeRelativeCredentials(text: string): string {
     .join('\n');
 }
 
+/** printf `%b` / `echo -e` / `$'…'` escapes: `\xHH`, octal `\0NNN` / `\NNN`, `\uHHHH`, `\n`, `\t`, `\\`. */
+function shellEscapes(s: string): string {
+  return s.replace(/\\(?:x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4})|0?([0-7]{1,3})|([ntr\\'"]))/g, (_m, hex: string | undefined, uni: string | undefined, oct: string | undefined, c: string | undefined) =>
+    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : uni !== undefined ? String.fromCharCode(parseInt(uni, 16)) : oct !== undefined ? String.fromCharCode(parseInt(oct, 8)) : ({ n: '\n', t: '\t', r: '\r' } as Record<string, string>)[c!] ?? c!,
+  );
+}
+
+/** `$(( 4000 + 444 ))` of integer constants (`+`, `-`, `*` only); undefined for anything else. */
+function shellArithmetic(expr: string): string | undefined {
+  if (!/^[\d\s+*-]+$/.test(expr) || !/\d/.test(expr)) return undefined;
+  let total = 0;
+  for (const term of expr.replace(/\s+/g, '').match(/[+-]?[^+-]+/g) ?? []) {
+    const product = term.replace(/^[+-]/, '').split('*').reduce((p, f) => p * Number(f), 1);
+    if (!Number.isFinite(product)) return undefined;
+    total += term.startsWith('-') ? -product : product;
+  }
+  return String(total);
+}
+
+// A function that only prints its argument with escapes decoded: `_c() { printf '%b' "$1"; }`.
+const DECODER_FUNCTION = /^\s*(?:function\s+)?([A-Za-z_]\w*)\s*(?:\(\s*\))?\s*\{\s*(?:printf\s+(?:--\s+)?["']%b(?:\\n)?["']|echo\s+-[nE]*e[nE]*)\s+"?\$(?:1|\{1\}|@|\*)"?\s*;?\s*\}\s*$/;
+const QUOTED_ARG = String.raw`(?:'([^'\n]*)'|"([^"\n$\`]*)")`;
+
+/**
+ * Constant command substitutions read as their output: `$(printf '\x2f\x64…')`, `$(printf '%b' '…')`,
+ * `$(echo -e '…')`, `$(f '…')` of a decoder function, `$((4000+444))`, and ANSI-C `$'\x…'`. An
+ * output right after `NAME=` is quoted so the assignment keeps it whole.
+ */
+function constantSubstitutions(line: string, decoders: ReadonlySet<string>): string {
+  if (!line.includes('$')) return line;
+  const put = (value: string | undefined, m: string, offset: number, whole: string) => {
+    if (value === undefined || /[\n$`"]/.test(value)) return m;
+    return whole[offset - 1] === '=' ? `"${value}"` : value;
+  };
+  return line
+    .replace(/\$\(\(([^()\n]*)\)\)/g, (m, expr: string, offset: number, whole: string) => put(shellArithmetic(expr), m, offset, whole))
+    .replace(new RegExp(String.raw`\$\(\s*printf\s+(?:--\s+)?${QUOTED_ARG}(?:\s+${QUOTED_ARG})?\s*\)`, 'g'), (m, f1?: string, f2?: string, a1?: string, a2?: string, offset?: number, whole?: string) => {
+      const fmt = f1 ?? f2 ?? '';
+      const arg = a1 ?? a2;
+      const value = arg === undefined ? (/%(?!%)/.test(fmt) ? undefined : shellEscapes(fmt.replace(/%%/g, '%'))) : /^%b(?:\\n)?$/.test(fmt) ? shellEscapes(arg) : /^%s(?:\\n)?$/.test(fmt) ? arg : undefined;
+      return put(value, m, offset!, whole!);
+    })
+    .replace(new RegExp(String.raw`\$\(\s*(?:echo\s+-[nE]*e[nE]*|([A-Za-z_]\w*))\s+${QUOTED_ARG}\s*\)`, 'g'), (m, fn: string | undefined, a1?: string, a2?: string, offset?: number, whole?: string) =>
+      fn !== undefined && !decoders.has(fn) ? m : put(shellEscapes(a1 ?? a2 ?? ''), m, offset!, whole!),
+    )
+    .replace(/\$'((?:[^'\\\n]|\\.)*)'/g, (m, body: string, offset: number, whole: string) => put(shellEscapes(body), m, offset, whole));
+}
+
 /**
  * The script with `$NAME` / `${NAME}` replaced by the constant it was assigned on an earlier line
  * (`CRED="$HOME/.git-credentials"` … `wget --post-file="$CRED" …`), so a command reads as what it
- * runs. Line numbers are kept; a name assigned twice keeps its first value.
+ * runs. A constant may be built from pieces: several assignments on one line (`d=/dev; p=tcp`), earlier
+ * constants (`k="$a $b"`), and constant substitutions (`$(printf '\x2f…')`, a decoder function's
+ * output, `$((4000+444))`, `$'\x…'`). Line numbers are kept; a name assigned twice keeps its first value.
  */
 export function expandShellVariables(text: string): string {
   const values = new Map<string, string>();
+  const decoders = new Set<string>();
   return text
     .split('\n')
     .map((line) => {
+      if (line.length > 4000) return line;
+      const decoder = DECODER_FUNCTION.exec(line);
+      if (decoder !== null) decoders.add(decoder[1]!);
       let expanded = line;
       if (values.size > 0 && line.includes('$')) {
         expanded = line.replace(/\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?/g, (m, name: string) => values.get(name) ?? m);
       }
-      const assign = /^\s*(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"`$]*(?:\$\{?HOME\}?[^"`$]*)?)"|'([^']*)'|([^\s;&|`$'"]*(?:\$\{?HOME\}?[^\s;&|`'"]*)?))\s*(?:;|$)/.exec(line);
-      if (assign && !values.has(assign[1]!)) values.set(assign[1]!, assign[2] ?? assign[3] ?? assign[4] ?? '');
+      expanded = constantSubstitutions(expanded, decoders);
+      const assigns = /(?:^\s*|[;&]\s*|\b(?:then|do|else)\s+)(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"`$]*(?:\$\{?HOME\}?[^"`$]*)?)"|'([^']*)'|([^\s;&|`$'"()]*(?:\$\{?HOME\}?[^\s;&|`'"()]*)?))\s*(?=;|&&|$)/g;
+      // Bounded both ways: a value built by doubling (`b="$a$a…"`, `c="$b$b…"`) stops growing at 1,000
+      // characters, and a line that would expand past 4,000 is read as written.
+      if (expanded.length > 4000) return line;
+      for (const assign of expanded.matchAll(assigns)) {
+        const value = assign[2] ?? assign[3] ?? assign[4] ?? '';
+        if (!values.has(assign[1]!) && value.length <= 1000) values.set(assign[1]!, value);
+      }
       return expanded;
     })
     .join('\n');

@@ -34,6 +34,22 @@ const OFFICIAL_WRAPPER_HOSTS: Readonly<Record<'gradle-wrapper' | 'maven-wrapper'
 const RAISE: Readonly<Record<Severity, Severity>> = { LOW: 'MED', MED: 'HIGH', HIGH: 'CRIT', CRIT: 'CRIT' };
 // Yarn's own release file, as `yarn set version` writes it.
 const YARN_RELEASE = /^\.yarn\/releases\/yarn-[\w.+-]+\.c?js$/;
+// Yarn's releases are bundles of several MB (Berry 2-3 MB, Classic 5 MB) that name Yarn's own packages or site.
+const YARN_BUNDLE_BYTES = 1_000_000;
+const YARN_BUNDLE_MARK = /@yarnpkg\/|yarnpkg\.com|github\.com\/yarnpkg\//;
+
+/** True when a file named like a Yarn release is one: a bundle of 1 MB or more naming Yarn (text null: too large to read). */
+export function isYarnBundle(size: number, text: string | null): boolean {
+  return size >= YARN_BUNDLE_BYTES && (text === null || YARN_BUNDLE_MARK.test(text));
+}
+
+/** The committed file a `.yarnrc.yml` `yarnPath` / `.yarnrc` `yarn-path` names (relative to the checkout), or null. */
+export function yarnPathTarget(path: string, text: string): string | null {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (base !== '.yarnrc' && base !== '.yarnrc.yml') return null;
+  const value = settings(text).get(base === '.yarnrc' ? 'yarn-path' : 'yarnpath');
+  return value === undefined ? null : repoPath(path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '', value);
+}
 
 /** `key=value` / `key: value` / `key "value"` pairs of an .npmrc, .yarnrc, .yarnrc.yml or .properties file. */
 function settings(text: string): Map<string, string> {
@@ -61,7 +77,7 @@ function repoPath(dir: string, value: string): string | null {
  * tool (run by `./gradlew`, `./mvnw`) from a host other than the official one — one step more
  * severe without a checksum to pin it.
  */
-export function toolConfigFindings(path: string, text: string, kind: ToolConfigKind, committed: (path: string) => boolean): ToolConfigResult {
+export function toolConfigFindings(path: string, text: string, kind: ToolConfigKind, committed: (path: string) => boolean, yarnBundle: (path: string) => boolean = () => true): ToolConfigResult {
   const findings: AgentFinding[] = [];
   const runs: string[] = [];
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
@@ -91,6 +107,10 @@ export function toolConfigFindings(path: string, text: string, kind: ToolConfigK
     const target = value === undefined ? null : repoPath(dir, value);
     if (target !== null && committed(target) && !YARN_RELEASE.test(target.slice(dir.length))) {
       add('remote_code_execution', 'MED', 'Yarn configuration runs a repository file in place of Yarn', kind === 'yarnrc' ? 'yarn-path' : 'yarnPath', `${kind === 'yarnrc' ? 'yarn-path' : 'yarnPath'}: ${value}`);
+      runs.push(target);
+    } else if (target !== null && committed(target) && !yarnBundle(target)) {
+      // Named like a release but not Yarn's bundle (a few KB, no Yarn in it): a program every yarn command runs.
+      add('remote_code_execution', 'MED', 'Yarn configuration runs a committed file named like a Yarn release that is not one', kind === 'yarnrc' ? 'yarn-path' : 'yarnPath', `${kind === 'yarnrc' ? 'yarn-path' : 'yarnPath'}: ${value} (not a Yarn bundle: under 1 MB or naming no @yarnpkg/ package or yarnpkg.com)`);
       runs.push(target);
     }
     return { findings, runs };

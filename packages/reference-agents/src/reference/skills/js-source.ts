@@ -357,6 +357,9 @@ export class JsScope {
       case 'MemberExpression': {
         const object = this.qualify(node.object as JsNode);
         const prop = this.propertyName(node.property as JsNode, Boolean(node.computed));
+        // `(function () {}).constructor`, `(() => {})[k]` with k folding to 'constructor', `Function.prototype.constructor`:
+        // the Function constructor, which compiles its last argument (as the code facts' qualify reads it).
+        if (prop === 'constructor' && (isFunctionValue(node.object as JsNode, (n) => this.qualify(n)) || object === 'Function.prototype')) return 'Function';
         if (object === null || prop === null) return null;
         const full = `${object}.${prop}`;
         return full.replace(/^(?:globalThis|window|global|self)\./, '');
@@ -385,6 +388,13 @@ export class JsScope {
         return null;
     }
   }
+}
+
+/** A function written in place (`() => {}`, `function () {}`, a class) or its prototype (`Object.getPrototypeOf(async () => {})`). */
+function isFunctionValue(node: JsNode, qualify: (n: JsNode) => string | null): boolean {
+  if (/^(?:Arrow)?FunctionExpression$|^ClassExpression$/.test(node.type)) return true;
+  const arg = node.type === 'CallExpression' ? (node.arguments as JsNode[])[0] : undefined;
+  return arg !== undefined && /^(?:Object|Reflect)\.getPrototypeOf$/.test(qualify(node.callee as JsNode) ?? '') && /^(?:Arrow)?FunctionExpression$/.test(arg.type);
 }
 
 function moduleName(name: string): string {

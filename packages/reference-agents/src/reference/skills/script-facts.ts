@@ -138,7 +138,8 @@ function fetchedThenRun(text: string, facts: readonly ScriptFact[]): ScriptFact[
   for (const f of facts) {
     if (f.kind !== 'shell-passthrough' && f.kind !== 'dynamic-eval' && f.kind !== 'input-eval') continue;
     if (facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) continue;
-    const args = f.evidence.slice(f.evidence.indexOf('(') + 1);
+    // A quoted word is not the name (`new Function('w', body)` names a parameter `w`).
+    const args = f.evidence.slice(f.evidence.indexOf('(') + 1).replace(/'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"/g, '""');
     const name = [...tainted].find((t) => new RegExp(`(?<![\\w$.])${t.replace(/\$/g, '\\$')}\\b`).test(args));
     if (name !== undefined) out.push({ kind: 'download-exec', line: f.line, evidence: `${f.evidence} (${name} came from a request)` });
   }

@@ -2,6 +2,7 @@ import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, persistenceKind, type ScriptF
 import { isExecutableMode } from './written-file.js';
 import { encodedCommandPayload } from '../text/encoded-command.js';
 import { FAMILIAR_API_HOSTS } from '../repositories/workflow-findings.js';
+import { expandShellVariables } from '../repositories/shell-command-findings.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   // PowerShell's cradles (case does not matter to it): `IEX ((New-Object Net.WebClient).DownloadString(u))`, `iwr u | iex`.
@@ -268,6 +269,8 @@ function persistenceWrites(line: string, lineNo: number): ScriptFact[] {
 export function shellFacts(text: string, options: { longLines?: boolean } = {}): ScriptFact[] {
   const facts: ScriptFact[] = [];
   const lines = joinContinued(text.split('\n'));
+  // The same lines with constants built from pieces put in (`t=$(printf '\x2f\x64…')` … `bash -i >& $t/$h/$p`).
+  const expandedLines = joinContinued(expandShellVariables(text).split('\n'));
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     const line = raw.trim();
@@ -276,6 +279,10 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
     for (const [kind, pattern] of RULES) {
       const m = pattern.exec(line);
       if (m) facts.push({ kind, line: i + 1, evidence: line.length > 2000 ? line.slice(Math.max(0, m.index - 100), m.index + 300) : line });
+    }
+    const expanded = (expandedLines[i] ?? '').trim();
+    if (expanded !== line && expanded.length <= 2000) {
+      for (const [kind, pattern] of RULES) if (!facts.some((f) => f.line === i + 1 && f.kind === kind) && pattern.test(expanded)) facts.push({ kind, line: i + 1, evidence: `${line.slice(0, 140)} → reads as: ${expanded.slice(0, 200)}` });
     }
     // An encoded literal handed to an interpreter is judged by what it decodes to (encoded-command.ts).
     if (!facts.some((f) => f.line === i + 1 && f.kind === 'decoded-exec')) {

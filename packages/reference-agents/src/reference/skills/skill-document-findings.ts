@@ -235,6 +235,8 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
       const value = kv.includes('=') ? kv.slice(kv.indexOf('=') + 1) : '';
       if (SLOT_VALUE.test(value) || (kv.includes('=') && value === '')) return true;
       if (/^[A-Za-z_][\w-]{2,}$/.test(value) && new RegExp(`(?:^|[^\\w/?=&-])${escapeRe(value)}(?![\\w-])`).test(prose)) return true;
+      // A short name the prose quotes as what to put there ("call the result `FP`", "with `FP` substituted").
+      if (/^[A-Za-z_]\w?$/.test(value) && new RegExp(`[\`'"]${escapeRe(value)}[\`'"]`).test(prose)) return true;
       return key !== '' && new RegExp(`[\`'"]${escapeRe(key)}[\`'"]\\s+(?:query\\s+)?(?:parameter|param|value|field)|\\b(?:parameter|param)\\s+[\`'"]?${escapeRe(key)}\\b`, 'i').test(prose);
     });
     if (!slot) continue;

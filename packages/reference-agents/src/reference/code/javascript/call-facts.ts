@@ -8,6 +8,9 @@ import { argStrings, isImportedConstant } from './fold.js';
 import type { Resolve } from './resolve.js';
 import { indirection } from './reflection.js';
 
+/** Calls that move or copy a file: the first argument is read, only the second is written. */
+const MOVE_CALLEE = /^fs\.(?:promises\.)?(?:renameSync|rename|copyFileSync|copyFile|cpSync|cp)$|^fs-extra\.(?:moveSync|move|copySync|copy)$/;
+
 // `fs.chmod(path, mode)` and its kin: the mode is the second argument.
 const CHMOD_MODE_CALLEE = /^(?:fs|fs-extra|graceful-fs)(?:\.promises)?\.(?:chmod|chmodSync|lchmod|lchmodSync)$/;
 
@@ -63,7 +66,10 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
     const gate = guards.length + inFunctions.length > 0 && GATED_SINK.test(q) ? (gates.gateOf(guards) ?? inFunctions.map((start) => gatedCallees.get(functions.get(start)?.name ?? '')).find((g) => g !== undefined)) : undefined;
     const args = nodes(call.arguments);
     const argLabels = new Set<DataLabel>();
-    for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labels.of(a)) argLabels.add(l);
+    // A move or copy writes only its destination: `renameSync(join(tmp, 'node_modules', pkg, bin), ownBin)`
+    // takes a file out of another package (esbuild's install.js), it writes nothing there.
+    const written = MOVE_CALLEE.test(q) ? args.slice(1) : args;
+    for (const a of written) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of labels.of(a)) argLabels.add(l);
     argLabels.delete('channel');
     // `res.pipe(fs.createWriteStream(p))`: what a response carries flows into the stream it is piped to.
     if (callee?.type === 'MemberExpression' && r.propertyName(callee) === 'pipe') for (const l of labels.of(node(callee.object))) if (l === 'remote' || l === 'channel') argLabels.add('remote');
@@ -98,7 +104,7 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       args: args.map((a) => r.fold(a) ?? null),
       argLabels: [...argLabels],
       // Constant strings inside the arguments matter for commands, files and requests only.
-      argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(r, args.map((a) => (a.type === 'Identifier' ? (choiceInits.get(scopes.key(a.name as string)) ?? a) : a))) : [],
+      argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(r, written.map((a) => (a.type === 'Identifier' ? (choiceInits.get(scopes.key(a.name as string)) ?? a) : a))) : [],
       ...(FILE_PATH_CALLEE.test(q) && args[0] !== undefined ? withPath(dirPath(r, ctx.boundTo, args[0])) : {}),
       options,
       unref: unrefd,
@@ -115,6 +121,11 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       facts.envDumps.push({ line: fact.line, expression: excerpt() });
     }
     if ((q === 'require' || q === 'module.require') && args[0] !== undefined && r.fold(args[0]) === undefined) facts.dynamicRequires.push(fact.line);
+    // A require through an alias (esbuild's `__require` shim, `const r = require`) imports as `require` does.
+    if (q === 'require' && callee?.type === 'Identifier' && callee.name !== 'require' && args[0] !== undefined) {
+      const spec = r.fold(args[0]);
+      if (spec !== undefined && !facts.imports.some((i) => i.line === fact.line && i.module === moduleName(spec))) facts.imports.push({ module: moduleName(spec), line: fact.line });
+    }
     if (REFLECTED_API.test(q) || (q.includes('.') && isNetworkCallee(q))) {
       // `const run = cp['spawn']; run(…)`: the indirection is where the name was bound.
       const via = indirection(r, callee) ?? (callee?.type === 'Identifier' ? indirection(r, ctx.boundTo(callee.name as string)) : undefined);

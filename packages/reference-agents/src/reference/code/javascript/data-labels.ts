@@ -1,7 +1,7 @@
 import { CLIPBOARD_READ, CREDENTIAL_PATH, IMAGE_PATH, IMAGE_READ, KEY_MATERIAL_NAME, SECRET_ENV_NAME, SIGNATURE_CALL, SIGNED_AWAY_LABELS, SIGNING_SECRET_ENV_NAME, type DataLabel } from '../code-facts.js';
 import { CLI_CREDENTIAL_COMMAND } from '../cli-credential-commands.js';
 import { isNetworkCallee } from './callee-kinds.js';
-import { node, nodes, type N } from './estree.js';
+import { childNodes, node, nodes, type N } from './estree.js';
 import { argStrings } from './fold.js';
 import type { Resolve } from './resolve.js';
 import type { Scopes } from './scopes.js';
@@ -44,7 +44,31 @@ interface CatchParam {
 }
 
 /** The labels a call of a local function takes from what the function returns. */
-const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded', 'filedata']);
+const RETURNED_LABELS: ReadonlySet<DataLabel> = new Set<DataLabel>(['imagedata', 'decoded', 'filedata', 'pkgpath']);
+
+/** Nodes of a callback's body searched for its `return`s at most. */
+const MAX_CALLBACK_NODES = 2000;
+
+/** What a callback gives back: its expression body, or the values of the `return`s of its block (not of functions inside). */
+function callbackResults(fn: N): N[] {
+  const body = node(fn.body);
+  if (body === undefined) return [];
+  if (body.type !== 'BlockStatement') return [body];
+  const out: N[] = [];
+  const stack: N[] = [body];
+  let seen = 0;
+  while (stack.length > 0 && seen++ < MAX_CALLBACK_NODES) {
+    const n = stack.pop()!;
+    if (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression' || n.type === 'ClassBody') continue;
+    if (n.type === 'ReturnStatement') {
+      const arg = node(n.argument);
+      if (arg !== undefined) out.push(arg);
+      continue;
+    }
+    stack.push(...childNodes(n));
+  }
+  return out;
+}
 
 /**
  * What data an expression carries (see `DataLabel`: environment, secrets, host information, network
@@ -252,7 +276,8 @@ export class DataLabels {
     const args = nodes(expr.arguments);
     if (q !== undefined && /^os\.(hostname|userInfo|networkInterfaces)$/.test(q)) out.add('hostinfo');
     // A local function's call carries what the function returns (read by `resolveBindings`): of its
-    // labels, only what the content is (decoded text, bytes revealed from an image). Channels and
+    // labels, only what the content is (decoded text, bytes revealed from an image) or a path into another
+    // package (a helper that finds `node_modules/<dep>`). Channels and
     // sources are kept to the function, since a returned object mixes them with plain values
     // (`return { socketPath, server }` would make the path a channel).
     if (callee?.type === 'Identifier') for (const l of this.labels.get(this.returnKey(this.scopes.key(callee.name as string))) ?? []) if (RETURNED_LABELS.has(l)) out.add(l);
@@ -296,6 +321,17 @@ export class DataLabels {
       // A database reference's child (`ref.child('x')`, `db.collection('y').doc()`) writes to the same remote store.
       for (const l of objLabels) if (l !== 'channel' || /^(then|child|ref|collection|doc)$/.test(r.propertyName(callee) ?? '')) out.add(l);
       if (objLabels.has('channel')) out.add('remote');
+      // `list.map((f) => path.join(dir, f))`: the new array holds what the callback returns (read in the callback's scope).
+      const mapper = args[0];
+      if (/^(?:map|flatMap)$/.test(r.propertyName(callee) ?? '') && (mapper?.type === 'ArrowFunctionExpression' || mapper?.type === 'FunctionExpression')) {
+        const saved = this.scopes.chain;
+        this.scopes.chain = [mapper.start, ...saved];
+        try {
+          for (const e of callbackResults(mapper)) for (const l of this.of(e, depth + 1)) if (l !== 'channel') out.add(l);
+        } finally {
+          this.scopes.chain = saved;
+        }
+      }
     }
     const argLabelSet = new Set<DataLabel>();
     for (const a of args) if (a.type !== 'FunctionExpression' && a.type !== 'ArrowFunctionExpression') for (const l of this.of(a, depth + 1)) argLabelSet.add(l);

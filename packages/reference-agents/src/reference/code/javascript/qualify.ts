@@ -67,6 +67,8 @@ export function qualifyExpression(r: Resolve, expr: N | undefined, depth: number
         const spec = r.fold(nodes(expr.arguments)[0]);
         return spec === undefined ? undefined : moduleName(spec);
       }
+      // esbuild's `__require` shim, `((x) => typeof require < "u" ? require : …)(function (x) { … })`, is `require`.
+      if (fn !== undefined && isRequireShim(fn)) return 'require';
       return undefined;
     }
     case 'ImportExpression': {
@@ -123,4 +125,22 @@ function isFunctionValue(r: Resolve, expr: N | undefined, depth: number): boolea
   if (expr.type === 'FunctionExpression' || expr.type === 'ArrowFunctionExpression' || expr.type === 'ClassExpression') return true;
   if (expr.type === 'CallExpression' && /^(?:Object|Reflect)\.getPrototypeOf$/.test(qualifyExpression(r, node(expr.callee), depth + 1) ?? '')) return isFunctionValue(r, nodes(expr.arguments)[0], depth + 1);
   return false;
+}
+
+/** esbuild's `__require` shim's factory: a function returning `typeof require … ? require : …`. */
+function isRequireShim(fn: N): boolean {
+  let f: N | undefined = fn;
+  while (f?.type === 'ParenthesizedExpression') f = node(f.expression);
+  if (f?.type !== 'ArrowFunctionExpression' && f?.type !== 'FunctionExpression') return false;
+  let body = node(f.body);
+  if (body?.type === 'BlockStatement') {
+    const only = nodes(body.body);
+    body = only.length === 1 && only[0]!.type === 'ReturnStatement' ? node(only[0]!.argument) : undefined;
+  }
+  while (body?.type === 'ParenthesizedExpression') body = node(body.expression);
+  if (body?.type !== 'ConditionalExpression') return false;
+  const test = node(body.test);
+  const operand = test?.type === 'BinaryExpression' ? node(test.left) : undefined;
+  const consequent = node(body.consequent);
+  return operand?.type === 'UnaryExpression' && operand.operator === 'typeof' && node(operand.argument)?.name === 'require' && consequent?.type === 'Identifier' && consequent.name === 'require';
 }

@@ -1,0 +1,1 @@
+${w.temperature} C, wind ${w.windspeed} km/h

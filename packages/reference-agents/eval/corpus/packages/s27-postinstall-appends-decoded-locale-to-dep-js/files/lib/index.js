@@ -1,0 +1,2 @@
+'use strict';
+module.exports = { languages: ['catalan', 'turkish', 'vietnamese'] };
