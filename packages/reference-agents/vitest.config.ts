@@ -6,6 +6,8 @@ export default defineConfig({
     // The eval corpus is data (defanged malicious samples), never tests to run.
     exclude: ['eval/**', 'node_modules/**', 'dist/**'],
     testTimeout: 60_000,
+    // The corpus files analyze every sample in beforeAll (about 10 s idle, several times that beside other suites).
+    hookTimeout: 180_000,
     // Test files share each worker's module cache: the analyzers and their parsers load once per
     // worker, not once per file, and a corpus sample analyzed by one file is read by the next
     // (src/test-support/corpus-analysis.ts). Safe because no test file changes module-level state

@@ -163,3 +163,23 @@ describe('a .pth or sitecustomize start-up hook written by setup code', () => {
     expect(far.findings.some((f) => f.title.startsWith('Writes a .pth'))).toBe(true);
   });
 });
+
+describe('a publish guarded by the command line (review)', () => {
+  const setupWith = (guard: string) => `import os\nimport sys\nfrom setuptools import setup\n\n${guard}\n    os.system('twine upload dist/*')\n\nsetup(name='tidy', version='1.0.0')\n`;
+  const meta = 'Metadata-Version: 2.1\nName: tidy\nVersion: 1.0.0\n';
+  it('still reports a publish behind a test that is not a release word', async () => {
+    for (const guard of ['if sys.argv:', 'if len(sys.argv) > 0:', "if sys.argv[-1] != 'publish':", "if 'install' in sys.argv:", "if sys.argv[-1] == 'publish' or True:"]) {
+      const r = await pkg({ 'PKG-INFO': meta, 'setup.py': setupWith(guard), 'tidy/__init__.py': '' });
+      expect(titles(r), guard).toContain('CRIT Code that runs at install publishes packages (self-propagation)');
+    }
+  });
+  it('still reports an install script’s npm publish behind process.argv (npm passes the script any flag)', async () => {
+    const js = "const { execSync } = require('child_process');\nif (process.argv.includes('--publish')) {\n  execSync('npm publish');\n}\n";
+    const r = await pkg({ 'package.json': JSON.stringify({ name: 'w', version: '1.0.0', scripts: { postinstall: 'node install.js --publish' } }), 'install.js': js });
+    expect(titles(r)).toContain('CRIT Code that runs at install publishes packages (self-propagation)');
+  });
+  it('leaves `"upload" in sys.argv` guarding twine alone', async () => {
+    const r = await pkg({ 'PKG-INFO': meta, 'setup.py': setupWith("if 'upload' in sys.argv:"), 'tidy/__init__.py': '' });
+    expect(titles(r).filter((t) => t.includes('publishes packages'))).toEqual([]);
+  });
+});

@@ -188,3 +188,15 @@ describe('moving a file out of another package is not writing into it', () => {
     expect(titles(r)).toContain('HIGH Install-time code modifies another installed package');
   });
 });
+
+describe('moves, copies and an own-package resolve cannot hide a write into another package (review)', () => {
+  const manifest = JSON.stringify({ name: 'evil-pkg', version: '1.0.0', scripts: { postinstall: 'node i.js' } });
+  it('reports a copy whose destination climbs into a sibling package', async () => {
+    const r = await pkg({ 'package.json': manifest, 'i.js': "const fs = require('fs'); const path = require('path');\nfs.copyFileSync(path.join(__dirname, 'p.dat'), path.join(__dirname, '..', 'react', 'index.js'));\n" });
+    expect(titles(r)).toContain('HIGH Install-time code modifies another installed package');
+  });
+  it('reports an append under node_modules/<name> although the file resolves its own name', async () => {
+    const r = await pkg({ 'package.json': manifest, 'i.js': "const fs = require('fs'); const path = require('path');\nconst me = require.resolve('evil-pkg');\nconst root = process.cwd();\nfunction hit(x) { fs.appendFileSync(path.join(root, 'node_modules', x, 'index.js'), ';1'); }\nhit(process.argv[2]);\n" });
+    expect(titles(r)).toContain('HIGH Install-time code modifies another installed package');
+  });
+});

@@ -268,8 +268,10 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     });
     const c = tokenSends[0]!;
     const evidence = `${c.callee}(…) sends ${names.slice(0, 3).join(', ') || 'a secret variable'} to ${destinations.slice(0, 2).join(', ') || 'the network'}`;
-    if (shady.length > 0 || (sendsAtInstall && (mismatched.length > 0 || destinations.some((h) => !related(h))))) push('exfiltration', 'CRIT', 'A secret environment variable is sent to an unrelated or throwaway host', c.line, evidence);
-    else if (mismatched.length > 0) push('exfiltration', 'HIGH', 'A secret environment variable is sent to a host of another service', c.line, evidence);
+    // A hook's file that names a chat webhook posts its tokens there (the host test above reads host names, not webhook URLs).
+    const toWebhook = hook && urlStrings.some((u) => CHAT_WEBHOOK.test(u));
+    if (shady.length > 0 || toWebhook || (sendsAtInstall && (mismatched.length > 0 || destinations.some((h) => !related(h))))) push('exfiltration', 'CRIT', 'A secret environment variable is sent to an unrelated or throwaway host', c.line, evidence);
+    else if (mismatched.length > 0 || (hook && destinations.some((h) => !related(h)))) push('exfiltration', 'HIGH', 'A secret environment variable is sent to a host of another service', c.line, evidence);
     else if (sendsAtInstall) push('exfiltration', 'HIGH', 'Install-time code sends a secret environment variable', c.line, evidence);
   }
   for (const s of facts.strings) {
@@ -624,10 +626,9 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   const locatesOther = (facts.locatedModules ?? []).some((m) => own === '' || (norm(m) !== norm(own) && !norm(m).startsWith(`${norm(own)}_`)));
   // `path.join(dir, 'node_modules', name)`: a package's folder built by name (a constant or a helper's parameter), not node_modules itself.
   const joinsIntoPackage = facts.calls.some((c) => /^path\.(join|resolve|posix\.join)$/.test(c.callee) && c.args.some((a, k) => a !== null && /(^|[\\/])node_modules[\\/]?$/.test(a) && k + 1 < c.args.length && (c.args[k + 1] === null || (!/^\./.test(c.args[k + 1]!) && c.args[k + 1] !== own))));
-  // A file that resolves its own package (`require.resolve('esbuild')`) labels its own folder as a package path
-  // too: there a join under `node_modules` (a private `npm install` it runs) does not make the label another package's.
+  // A file that resolves its own package (`require.resolve('esbuild')`) labels its own folder as a package path too.
   const resolvesOwn = own !== '' && facts.calls.some((c) => /^(require\.resolve|importlib\.util\.find_spec)$/.test(c.callee) && (c.args[0] === own || (c.args[0] ?? '').startsWith(`${own}/`)));
-  const pkgpathCounts = resolvesOther || locatesOther || (joinsIntoPackage && !resolvesOwn) || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
+  const pkgpathCounts = resolvesOther || locatesOther || joinsIntoPackage || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
@@ -638,7 +639,9 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
     const under = parts.indexOf('node_modules');
     const named = under === -1 ? undefined : parts[under + 1]?.startsWith('@') ? `${parts[under + 1]}/${parts[under + 2] ?? ''}` : parts[under + 1];
     if (named !== undefined && /^(@[\w-][\w.-]*\/)?[\w-][\w.-]*$/.test(named) && named !== own) return true;
-    return (c.argLabels.includes('pkgpath') && pkgpathCounts) || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own, install) !== null;
+    // With its own package resolved in the file, the label alone may be its own folder: the written path must also pass through `node_modules`.
+    const labelled = c.argLabels.includes('pkgpath') && pkgpathCounts && (!resolvesOwn || resolvesOther || locatesOther || /(^|[\\/])node_modules([\\/]|$)/.test([...c.argStrings, c.argPath ?? ''].join('/')));
+    return labelled || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own, install) !== null;
   });
   if (patches !== undefined) {
     // What is written decides how bad the patch is: code that loads, sends or runs something, or a check

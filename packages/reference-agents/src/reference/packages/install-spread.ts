@@ -73,12 +73,19 @@ function reach(modules: ReadonlyMap<string, CapabilityModule>, entries: readonly
   return [...out].map(([rel, when]) => ({ rel, when }));
 }
 
+// The guard compares an argument with a release word (`sys.argv[-1] == 'publish'`, `'upload' in sys.argv`):
+// `if len(sys.argv) > 0` or a negated test guards nothing. Python only: pip runs setup.py with its own
+// arguments (`egg_info`, `bdist_wheel`), never `publish`, while an npm install script can be given any flag.
+const ARGV_WORD_TEST = /\bsys\.argv\b[^\n]*?==\s*['"](?:--)?(?:publish|release|upload|deploy|register)['"]|['"](?:--)?(?:publish|release|upload|deploy|register)['"]\s+in\s+sys\.argv\b/;
+const ARGV_LOOSE = /!=|\bnot\b|\bor\b/;
+
 /**
- * Whether a line sits inside an `if` that tests the command line (`if sys.argv[-1] == 'publish':`, the
- * maintainer's release shortcut old setup.py files carry; `if (process.argv.includes('--publish'))`): it
- * runs when the maintainer asks, not at a user's install.
+ * Whether a Python line sits inside an `if` that compares the command line with a release word
+ * (`if sys.argv[-1] == 'publish':`, the maintainer's release shortcut old setup.py files carry): it runs
+ * when the maintainer asks, not at a user's install.
  */
 function argvGuarded(mod: CapabilityModule, line: number): boolean {
+  if (mod.language !== 'python') return false;
   const lines = mod.lines;
   let indent = /^\s*/.exec(lines[line - 1] ?? '')![0].length;
   for (let i = line - 2; i >= 0 && indent > 0; i--) {
@@ -87,7 +94,7 @@ function argvGuarded(mod: CapabilityModule, line: number): boolean {
     const ind = /^\s*/.exec(l)![0].length;
     if (ind >= indent) continue;
     indent = ind;
-    if (/^\s*(?:el)?if\b[^\n]*\b(?:sys\.argv|process\.argv)\b/.test(l)) return true;
+    if (/^\s*(?:el)?if\b/.test(l) && ARGV_WORD_TEST.test(l) && !ARGV_LOOSE.test(l)) return true;
   }
   return false;
 }

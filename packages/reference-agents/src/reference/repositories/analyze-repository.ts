@@ -476,7 +476,9 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
   const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, notebook: 3, present: 4 };
   let total = 0;
   // What these files import from the repository runs with them: it joins the queue with the same reason.
-  const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]]);
+  // Files something else runs go first: what they import is not a hook's alone, even a hook's own script.
+  const notHook = new Set<string>();
+  const queue = [...runs].sort((a, b) => rank[a[1]] - rank[b[1]] || Number(hooks.has(a[0])) - Number(hooks.has(b[0])));
   const queued = new Set(queue.map(([p]) => p));
   const shellRun = new Set<string>();
   for (let i = 0; i < queue.length; i++) {
@@ -496,13 +498,17 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     const shell = language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path));
     const sourced = shell ? shellRunFiles(path, text, (p) => byPath.has(p)) : [];
     for (const imported of [...localImports(path, text, (p) => byPath.has(p)), ...sourced]) {
+      if (!hooks.has(path)) {
+        notHook.add(imported);
+        hooks.delete(imported);
+      }
       if (queued.size >= MAX_IMPORTED_RUN_FILES + runs.size || queued.has(imported)) continue;
       queued.add(imported);
       // What a shell script sources or runs with a shell is shell, whatever its name.
       if (sourced.includes(imported)) shellRun.add(imported);
       queue.push([imported, reason]);
       // What a hook's script imports runs as the hook.
-      if (hooks.has(path) && !runs.has(imported)) hooks.add(imported);
+      if (hooks.has(path) && !runs.has(imported) && !notHook.has(imported)) hooks.add(imported);
     }
   }
   return out;

@@ -277,7 +277,7 @@ function urlArgument(struct: string): [number, number] | null {
 }
 
 const VENDOR: ReadonlyArray<{ name: RegExp; hosts: RegExp }> = [
-  { name: /GITHUB|GH_|git-credentials/i, hosts: /(?:^|\.)(?:github\.com|githubusercontent\.com|ghe\.com)$/i },
+  { name: /GITHUB|GH_|git-credentials|gh[\\/]hosts\.yml/i, hosts: /(?:^|\.)(?:github\.com|githubusercontent\.com|ghe\.com)$/i },
   { name: /GITLAB/i, hosts: /(?:^|\.)gitlab\.com$|^gitlab\./i },
   { name: /NPM|npmrc/i, hosts: /(?:^|\.)npmjs\.(?:org|com)$/i },
   { name: /PYPI|pypirc/i, hosts: /(?:^|\.)pypi\.org$/i },
@@ -418,7 +418,11 @@ export function entrySecretFlow(entry: string, modules: ReadonlyMap<string, stri
       const open = span.struct.indexOf('(');
       if (open === -1) return null;
       const args: Span = { raw: span.raw.slice(open), struct: span.struct.slice(open), code: span.code.slice(open) };
-      const kind: SourceKind | null = sourceOf(args.raw) ?? named(args.code);
+      // The gravest of what the call reads in place and the names it carries (`send(process.env.GITHUB_TOKEN, dump)`
+      // with `dump` the whole environment is the environment).
+      const direct = sourceOf(args.raw);
+      const carried = named(args.code);
+      const kind: SourceKind | null = direct === null ? carried : carried === null || RANK.indexOf(direct) <= RANK.indexOf(carried) ? direct : carried;
       if (kind === null) return null;
       // The destination must be fixed by the code (a literal or folded host): one read from the
       // environment or a configuration (a notification URL, a self-hosted server) is the user's own.

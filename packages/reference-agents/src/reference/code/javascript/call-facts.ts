@@ -105,7 +105,7 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       argLabels: [...argLabels],
       // Constant strings inside the arguments matter for commands, files and requests only.
       argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(r, written.map((a) => (a.type === 'Identifier' ? (choiceInits.get(scopes.key(a.name as string)) ?? a) : a))) : [],
-      ...(FILE_PATH_CALLEE.test(q) && args[0] !== undefined ? withPath(dirPath(r, ctx.boundTo, args[0])) : {}),
+      ...(FILE_PATH_CALLEE.test(q) && written[0] !== undefined ? withPath(dirPath(r, ctx.boundTo, written[0])) : {}),
       options,
       unref: unrefd,
       isNew: call.type === 'NewExpression',
