@@ -16,6 +16,7 @@
 import type { AgentFinding, Severity } from '@vigil/core';
 import type { CallFact, CodeFacts } from '../code/code-facts.js';
 import { CLI_CREDENTIAL_COMMAND } from '../code/cli-credential-commands.js';
+import { functionRanges, type FunctionRange } from '../code/function-ranges.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { isExecutableMode } from '../skills/written-file.js';
 import type { AutoRunEntry, CapabilityModule } from './capability-findings.js';
@@ -103,25 +104,6 @@ function commandOf(c: CallFact): string {
   return [...new Set([...c.args.filter((a): a is string => a !== null), ...c.argStrings])].join(' ');
 }
 
-/** Lines [start, end] of the function named `name` in a module (Python `def`, JS declarations and exported assignments). */
-function functionRange(mod: CapabilityModule, name: string): [number, number] | null {
-  const n = name.replace(/[$]/g, '\\$');
-  const head = mod.language === 'python' ? new RegExp(`^(\\s*)(?:async\\s+)?def\\s+${n}\\s*\\(`) : new RegExp(`^(\\s*)(?:export\\s+)?(?:async\\s+)?(?:function\\s*\\*?\\s*${n}\\s*\\(|(?:const|let|var)\\s+${n}\\s*=|(?:module\\.)?exports\\.${n}\\s*=|${n}\\s*\\([^)]*\\)\\s*\\{)`);
-  const start = mod.lines.findIndex((l) => head.test(l));
-  if (start < 0) return null;
-  const indent = head.exec(mod.lines[start]!)![1]!.length;
-  let end = start;
-  for (let i = start + 1; i < mod.lines.length; i++) {
-    const l = mod.lines[i]!;
-    if (l.trim() === '') continue;
-    const ind = /^\s*/.exec(l)![0].length;
-    if (ind < indent || (ind === indent && !/^\s*[)}\]]/.test(l))) break;
-    end = i;
-  }
-  // A one-line JS arrow or body ends on its own line; a block ends at the closing line included above.
-  return [start + 1, end + 1];
-}
-
 type Step = 'fetch' | 'write' | 'chmod' | 'exec';
 
 /** What stepsOf looks up in a module, built once per module (a per-call scan is quadratic on big generated files). */
@@ -135,6 +117,8 @@ interface ModuleIndex {
   alias: Map<string, string>;
   /** Function name → the steps its body takes (null: no such function here). */
   body: Map<string, Step[] | null>;
+  /** The module's named functions and their lines. */
+  functions: Map<string, FunctionRange>;
 }
 const INDEX = new WeakMap<CapabilityModule, ModuleIndex>();
 
@@ -165,7 +149,7 @@ function indexOf(mod: CapabilityModule): ModuleIndex {
     const rel = mod.imports.get(m[2] ?? m[4]!);
     if (rel !== undefined && !alias.has(name)) alias.set(name, rel);
   }
-  const index: ModuleIndex = { text, bound, specs, alias, body: new Map() };
+  const index: ModuleIndex = { text, bound, specs, alias, body: new Map(), functions: functionRanges(mod.lines, mod.language === 'python') };
   INDEX.set(mod, index);
   return index;
 }
@@ -212,10 +196,10 @@ function stepsOf(modules: ReadonlyMap<string, CapabilityModule>, mod: Capability
   const body = indexOf(target).body;
   let steps = body.get(name);
   if (steps === undefined) {
-    const range = functionRange(target, name);
+    const range = indexOf(target).functions.get(name);
     const found = new Set<Step>();
-    if (range !== null) for (const inner of target.facts.calls) if (inner.line >= range[0] && inner.line <= range[1]) for (const s of directSteps(target.facts, inner)) found.add(s);
-    steps = range === null ? null : [...found];
+    if (range !== undefined) for (const inner of target.facts.calls) if (inner.line >= range.from && inner.line <= range.to) for (const s of directSteps(target.facts, inner)) found.add(s);
+    steps = range === undefined ? null : [...found];
     body.set(name, steps);
   }
   return steps ?? [];

@@ -4,6 +4,7 @@ import { javascriptFacts } from '../code/javascript/index.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { capabilityProfile } from '../packages/capability-profile.js';
+import { functionRanges, type FunctionRange } from '../code/function-ranges.js';
 
 /**
  * Secrets carried out of code a checkout runs by itself (an agent hook's script, a conftest.py, a
@@ -48,7 +49,7 @@ interface Module {
   code: string[];
   facts: CodeFacts;
   /** Function name → [first, last] line (1-based) and parameter names. */
-  functions: Map<string, { from: number; to: number; params: string[] }>;
+  functions: Map<string, FunctionRange>;
   /** Lines (1-based) of network calls, with the hosts they name. */
   sends: Map<number, string[]>;
   fileHosts: string[];
@@ -172,51 +173,6 @@ function views(text: string, python: boolean): { raw: string; struct: string; co
   let code = struct.replace(/([(,]\s*)([A-Za-z_]\w*\s*=)(?!=)/g, (_m, a: string, b: string) => a + spaces(b));
   if (!python) code = code.replace(/([{,]\s*)([A-Za-z_$][\w$]*\s*:)(?!:)/g, (_m, a: string, b: string) => a + spaces(b));
   return { raw, struct, code };
-}
-
-function functionRanges(lines: readonly string[], python: boolean): Module['functions'] {
-  const out: Module['functions'] = new Map();
-  const params = (s: string | undefined) => (s ?? '').split(',').map((p) => p.trim().replace(/[:=].*$/, '').replace(/^[*.]+/, '').trim()).filter((p) => /^[A-Za-z_$][\w$]*$/.test(p) && p !== 'self');
-  lines.forEach((line, i) => {
-    if (python) {
-      const m = /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(([^)]*)/.exec(line);
-      if (m === null) return;
-      const indent = m[1]!.length;
-      let end = i;
-      for (let j = i + 1; j < lines.length; j++) {
-        const l = lines[j]!;
-        if (l.trim() === '' || /^\s*#/.test(l)) continue;
-        if (l.length - l.trimStart().length <= indent && !/^\s*[)\]]/.test(l)) break;
-        end = j;
-      }
-      out.set(m[2]!, { from: i + 1, to: end + 1, params: params(m[3]) });
-      return;
-    }
-    const m = /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(([^)]*)\)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b[^(]*\(([^)]*)\)|\(([^)]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>)|\b(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b[^(]*\(([^)]*)\)|\(([^)]*)\)\s*=>)|^\s*(?:async\s+)?(?!if\b|for\b|while\b|switch\b|catch\b|function\b)([A-Za-z_$][\w$]*)\s*\(([^)]*)\)\s*\{/.exec(line);
-    if (m === null) return;
-    const name = m[1] ?? m[3] ?? m[7] ?? m[10]!;
-    const ps = params(m[2] ?? m[4] ?? m[5] ?? m[6] ?? m[8] ?? m[9] ?? m[11]);
-    // The body: from the first `{` after the header to its match (strings are not skipped: a rough count).
-    let depth = 0;
-    let opened = false;
-    let end = i;
-    outer: for (let j = i; j < lines.length && j < i + 400; j++) {
-      const l = j === i ? lines[j]!.slice(m.index) : lines[j]!;
-      for (const c of l) {
-        if (c === '{') {
-          depth++;
-          opened = true;
-        } else if (c === '}') depth--;
-        if (opened && depth === 0) {
-          end = j;
-          break outer;
-        }
-      }
-      if (!opened && j > i) break;
-    }
-    out.set(name, { from: i + 1, to: end + 1, params: ps });
-  });
-  return out;
 }
 
 function moduleOf(path: string, text: string): Module | null {

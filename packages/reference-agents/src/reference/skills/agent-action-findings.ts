@@ -2,6 +2,7 @@ import { obeyedFetchedText } from './downloaded-instructions.js';
 import type { AgentFinding, Severity } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
+import { sentenceAt } from '../text/sentence-at.js';
 import { describedAsAttack, isQuotedExample } from '../text/quoted-example.js';
 import { joinWrapped } from '../text/destructive-orders.js';
 
@@ -79,15 +80,6 @@ const STORE_VERB = /\b(?:write|add|save|store|append|update|insert|put|record|ed
 // home directory, drops the user's approvals, or sends data out. (A build command or a docs link is what memory is for.)
 const STANDING_PAYLOAD =
   /\b(?:curl|wget|iwr|Invoke-WebRequest)\b|\bbase64\b|\/dev\/tcp\/|\b(?:ba|z)?sh\s+(?:~|\$HOME)\/|\bapprove\s+(?:all|every|any)\b|\bauto-?approv|\bskip\w*\s+(?:\w+\s+){0,3}(?:review|confirmation|permission|approval)s?\b|\bwithout\s+(?:asking|confirmation|approval)\b|\bnever\s+ask\b|\b(?:send|upload|post|forward|copy)\b[^.\n]{0,60}\bto\s+(?:https?:\/\/|[\w.+-]+@[\w-]+\.)/i;
-
-/** The sentence around `offset`: from the previous sentence end to the next (dots inside paths do not end it). */
-function sentenceAt(text: string, offset: number): { from: number; to: number } {
-  let from = offset;
-  while (from > 0 && text[from - 1] !== '\n' && !(/[.!?]/.test(text[from - 1] ?? '') && /\s/.test(text[from] ?? ''))) from--;
-  let to = offset;
-  while (to < text.length && text[to] !== '\n' && !(/[.!?]/.test(text[to] ?? '') && (to + 1 === text.length || /\s/.test(text[to + 1] ?? '')))) to++;
-  return { from, to };
-}
 
 export const APPROVAL_INSTRUCTION_TITLE = "instruction to widen the agent's own permissions or turn off its approvals";
 

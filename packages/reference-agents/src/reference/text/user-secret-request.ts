@@ -1,4 +1,5 @@
 import { describedAsAttack, isQuotedExample } from './quoted-example.js';
+import { sentenceAt } from './sentence-at.js';
 
 /**
  * An order to the agent to ask the user for a secret no assistant needs: a wallet's recovery (seed)
@@ -45,15 +46,6 @@ export interface UserSecretRequest {
   reassured: boolean;
 }
 
-/** The sentence around `offset`: from the previous sentence end or line break to the next. */
-function sentenceAround(text: string, offset: number): { from: number; to: number } {
-  let from = offset;
-  while (from > 0 && !/[.!?\n]/.test(text[from - 1] as string)) from--;
-  let to = offset;
-  while (to < text.length && !/[.!?\n]/.test(text[to] as string)) to++;
-  return { from, to: Math.min(text.length, to + 1) };
-}
-
 /** The first order in a text to ask the user for a recovery phrase, private key, password or one-time code. */
 export function userSecretRequest(text: string): UserSecretRequest | null {
   if (text.length > 512 * 1024 || !(KEY_MATERIAL.test(text) || LOGIN_SECRET.test(text))) return null;
@@ -63,7 +55,7 @@ export function userSecretRequest(text: string): UserSecretRequest | null {
     const login = key === null ? LOGIN_SECRET.exec(after) : null;
     const hit = key ?? login;
     if (hit === null) continue;
-    const { from, to } = sentenceAround(text, m.index);
+    const { from, to } = sentenceAt(text, m.index);
     const lead = text.slice(from, m.index);
     if (NEGATED.test(lead) || ATTACKER.test(lead) || NEGATED.test(after.slice(0, hit.index))) continue;
     if (isQuotedExample(text, m.index, m.index + m[0].length) || describedAsAttack(text, m.index)) continue;
