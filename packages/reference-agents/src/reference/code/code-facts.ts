@@ -51,7 +51,12 @@ export interface CallFact {
   args: (string | null)[];
   /** Labels of the data any argument (or the receiver, for a method of a channel) carries. */
   argLabels: DataLabel[];
-  /** Constant strings found anywhere inside the arguments (paths joined by `path.join`, URLs in options). */
+  /**
+   * Constant strings found anywhere inside the arguments (paths joined by `path.join`, URLs in options). A
+   * template literal or f-string that starts with constant text gives that text with `?` for each computed
+   * part (`rm -rf ?`, `moto_server -p ?`), followed by the constants inside the parts; one that starts with a
+   * computed part gives only those constants, so the first word of a string here is never a computed one.
+   */
   argStrings: string[];
   /** Keyword arguments / option-object properties folded to constants: `detached`, `stdio`, `shell`, `windowsHide`. */
   options: Record<string, string>;
@@ -70,6 +75,15 @@ export interface CallFact {
    */
   argPath?: string;
   /**
+   * For process calls: the computed parts of the command, in source order (an argument, an element of an
+   * argument vector, a part of a template literal or f-string, an operand of `+`, a value `%`/`.format`
+   * fills in), each as a path built from the file's location or the working directory the way `argPath`
+   * is (`$DIR/..`, `$CWD`), or `?` when it is not one: for a command given as one template literal or
+   * f-string, the k-th `?` of its text in `argStrings` is its k-th part. Present only when some part is such
+   * a path: `exec(`rm -rf ${__dirname}`)` gives `['$DIR']`, `['rm', '-rf', ROOT]` gives ROOT's path.
+   */
+  commandPaths?: string[];
+  /**
    * The call runs only when a condition reads the calendar against a constant (`getMonth() === 11`,
    * `Date.now() > 1767225600000`, `datetime.now() > datetime(2026, 1, 1)`) — `date` — or draws a
    * random number (`Math.random() < 0.05`, `random.randint(1, 20) == 7`) — `chance`.
@@ -77,6 +91,10 @@ export interface CallFact {
   gate?: 'date' | 'chance';
   /** The first argument is itself a decoding call (`eval(atob(x))`, `exec(base64.b64decode(x))`). */
   directDecode: boolean;
+  /** For process calls: the argument vector element by element (see `CommandShape`, packages/received-command.ts). */
+  argv?: (string | null)[];
+  /** For process calls: the command line quotes each computed part for the shell (see `CommandShape`). */
+  shellQuoted?: boolean;
   /**
    * For `chmod` calls: the mode argument's source text when it is a literal (`0o755`, `432`, `'755'`),
    * so that a number (decimal in code: `432` is 0o660) is not read as the octal digits of a string.

@@ -6,6 +6,9 @@ import { pushInvisiblePayloads } from './invisible-payload.js';
 import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
+import { pythonCommandShape } from './python-command-shape.js';
+import { pythonPaths } from './python-paths.js';
+import { enclosingFunction, paramNamesOf, pythonScopes } from './python-scopes.js';
 
 const NETWORK_PREFIXES = ['requests', 'httpx', 'urllib.request', 'urllib3', 'http.client', 'socket', 'aiohttp', 'ftplib', 'smtplib', 'websocket', 'websockets', 'dns.resolver', 'pycurl', 'aiodns', 'urllib2', 'urllib.urlopen', 'urllib.urlretrieve', 'httplib'];
 const COMMAND_BASES = new Set(['install', 'develop', 'egg_info', 'build_py', 'build_ext', 'sdist', 'bdist_wheel', 'bdist_egg', 'install_lib', 'install_scripts', 'build', 'easy_install']);
@@ -21,12 +24,30 @@ const PATCHABLE = /^(requests|urllib3?|http|httpx|aiohttp|socket|ssl|subprocess|
 /** A literal http(s) URL in code. */
 const HARD_CODED_URL = /["']https?:\/\/[\w.-]+/;
 const DECODERS = PYTHON_DECODERS;
+/**
+ * What a socket or a response says about itself, not data it received: its addresses and port
+ * (`s.getsockname()[1]`, the free-port idiom of test fixtures), its descriptor, its settings, an HTTP
+ * status. Only what is read from a socket or a response (`recv`, `read`, `makefile`, `json()`, `text`) is network data.
+ */
+const CHANNEL_METADATA_METHOD = /^(?:getsockname|getpeername|fileno|gettimeout|settimeout|setblocking|getblocking|setsockopt|getsockopt|bind|listen|close|shutdown|detach|connect|connect_ex|set_inheritable|get_inheritable|getcode|raise_for_status)$/;
+const CHANNEL_METADATA_ATTRIBUTE = /^(?:status_code|ok|elapsed|family|proto|is_redirect|is_permanent_redirect)$/;
+/** Replacements of an f-string read at most. */
+const MAX_FORMAT_PARTS = 200;
+/** One-way digests: `hashlib.sha256(…)`, `….hexdigest()`, `uuid.uuid5(…)`. */
+const DIGEST_CALL = /^hashlib\.\w+$|(?:^|\.)(?:hexdigest|digest|sha1|sha224|sha256|sha384|sha512|md5|blake2[bs])$|^uuid\.uuid[35]$/;
+/** Deletions whose target path is resolved from the file's location (`argPath`). */
+const PY_DELETE = /^(?:shutil\.rmtree|os\.(?:remove|unlink|rmdir|removedirs)|send2trash\.send2trash)$/;
+/** Calls that start a process: computed parts of their command that are paths from the file's location are followed (`commandPaths`). */
+const PY_PROCESS = /^(?:os\.(?:system|popen|exec\w*|spawn\w*)|subprocess\.\w+|commands\.getoutput|pty\.spawn|Popen|check_output|check_call)$/;
 
 export function isPythonNetworkCallee(callee: string): boolean {
   return NETWORK_PREFIXES.some((p) => callee === p || callee.startsWith(`${p}.`));
 }
 
 /** The facts of one Python file (see code-facts.ts), from a @lezer/python tree; nothing is executed. */
+// A string (plain, f-, raw or byte) that starts a URL on this machine.
+const LOOPBACK_URL_START = /^[rRbBfFuU]{0,2}(['"])https?:\/\/(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|localhost|\[::1\])(?=[:/'"]|\1)/;
+
 export function pythonFacts(text: string): CodeFacts {
   const facts = emptyFacts('python');
   const tree = parsePython(text);
@@ -39,6 +60,8 @@ export function pythonFacts(text: string): CodeFacts {
   const wrappers = importedWrappersOf(text);
   const decodedConstants = new Set<string>();
   const labels = new Map<string, Set<DataLabel>>();
+  const returnMemo = new Map<number, Set<DataLabel>>();
+  const decodeMemo = new Map<number, boolean>();
 
   // Imports first (they bind names used everywhere).
   const importRe = /^\s*(?:from\s+([\w.]+)\s+)?import\s+([^#\n]+)/;
@@ -55,6 +78,12 @@ export function pythonFacts(text: string): CodeFacts {
   const localFunctions = new Map<string, SyntaxNode>();
   const memberAssigns: SyntaxNode[] = [];
   const containerCalls: SyntaxNode[] = [];
+  /** Parameter names of every function and lambda (a parameter binds its name once more). */
+  const params: string[] = [];
+  const paramLists: SyntaxNode[] = [];
+  /** `global`/`nonlocal` statements, and each function's `return`/`yield` values (what a call of it gives back). */
+  const scopeStatements: SyntaxNode[] = [];
+  const returned = new Map<number, SyntaxNode[]>();
   const cursor = tree.cursor();
   do {
     const n = cursor.node;
@@ -85,6 +114,24 @@ export function pythonFacts(text: string): CodeFacts {
         if (name !== undefined) localFunctions.set(src(name), n);
         break;
       }
+      case 'ParamList':
+        for (const p of paramNamesOf(n, src)) params.push(p);
+        paramLists.push(n);
+        break;
+      case 'ScopeStatement':
+        scopeStatements.push(n);
+        break;
+      case 'ReturnStatement':
+      case 'YieldStatement': {
+        const value = namedChildren(n)[0];
+        const fn = enclosingFunction(n);
+        if (value !== undefined && fn !== null) returned.set(fn.from, [...(returned.get(fn.from) ?? []), value].slice(0, 16));
+        break;
+      }
+      // `while (cmd := s.recv(1024)):` binds like an assignment.
+      case 'NamedExpression':
+        assigns.push(n);
+        break;
       case 'UpdateStatement':
       case 'ForStatement':
       case 'WithStatement':
@@ -128,6 +175,28 @@ export function pythonFacts(text: string): CodeFacts {
     return n.name === 'MemberExpression' && namedChildren(n).at(-1)?.name === 'PropertyName' && imported.has(qualify(n) ?? '');
   }
 
+  // Every assignment of `name` in the file puts a loopback URL in it (`url = "http://127.0.0.1:%d" % port`,
+  // `f"http://localhost:{port}"`): one assignment elsewhere (`url = "http://c2.example"`) undoes it.
+  const loopbackNames = new Map<string, boolean>();
+  function loopbackName(name: string): boolean {
+    let known = loopbackNames.get(name);
+    if (known === undefined) {
+      const values = [...text.matchAll(new RegExp(`^[ \\t]*${name}[ \\t]*=(?!=)[ \\t]*([^\\n]{0,200})`, 'gm'))].map((m) => m[1] ?? '');
+      known = values.length > 0 && values.length <= 20 && values.every((v) => LOOPBACK_URL_START.test(v));
+      loopbackNames.set(name, known);
+    }
+    return known;
+  }
+  /** The URL of a request starts with a loopback address: a literal, an f-string, `%` or `+` on one, or a name only ever so assigned. */
+  function loopbackRequest(url: SyntaxNode | undefined): boolean {
+    if (url === undefined) return false;
+    if (LOOPBACK_URL_START.test(src(url))) return true;
+    const first = url.name === 'BinaryExpression' ? namedChildren(url)[0] : url;
+    if (first === undefined) return false;
+    if (first !== url && LOOPBACK_URL_START.test(src(first))) return true;
+    return first.name === 'VariableName' && /^\w{1,64}$/.test(src(first)) && loopbackName(src(first));
+  }
+
   function fold(n: SyntaxNode | null | undefined, st: { decoded: boolean } = { decoded: false }, depth = 0): string | undefined {
     if (n === null || n === undefined || depth > 20) return undefined;
     switch (n.name) {
@@ -144,6 +213,11 @@ export function pythonFacts(text: string): CodeFacts {
       }
       case 'Number':
         return src(n);
+      case 'FormatString': {
+        // `f"{HOST}/api"` with every replacement a constant.
+        const f = formatParts(n, st, depth);
+        return f?.complete === true ? f.text : undefined;
+      }
       case 'VariableName': {
         const v = constants.get(src(n));
         if (v !== undefined && decodedConstants.has(src(n))) st.decoded = true;
@@ -260,6 +334,45 @@ export function pythonFacts(text: string): CodeFacts {
     return out;
   }
 
+  /** A replacement's value when it folds (a plain expression, no `!r` conversion or format spec), else undefined. */
+  function replacementValue(rep: SyntaxNode, st: { decoded: boolean } = { decoded: false }, depth = 0): string | undefined {
+    const kids = namedChildren(rep);
+    return kids.length === 1 ? fold(kids[0], st, depth + 1) : undefined;
+  }
+
+  /**
+   * An f-string's text with each replacement that does not fold written `?` (the mark callees and paths use
+   * for an unknown part), its text before the first replacement (`head`), and whether every replacement folded.
+   */
+  function formatParts(n: SyntaxNode, st: { decoded: boolean } = { decoded: false }, depth = 0): { text: string; head: string; complete: boolean } | undefined {
+    const literal = src(n);
+    const open = /^([a-zA-Z]{1,2})('''|"""|'|")/.exec(literal);
+    if (open === null || depth > 20) return undefined;
+    const quote = open[2]!;
+    const raw = /r/i.test(open[1]!);
+    const bodyEnd = literal.length >= open[0].length + quote.length && literal.endsWith(quote) ? n.to - quote.length : n.to;
+    // Literal text between replacements: escapes as in a plain string, `{{`/`}}` as single braces.
+    const piece = (from: number, to: number) => (from >= to ? '' : pythonStringValue(`${raw ? 'r' : ''}"${text.slice(from, to)}"`).replace(/\{\{/g, '{').replace(/\}\}/g, '}'));
+    let pos = n.from + open[0].length;
+    let out = '';
+    let head: string | undefined;
+    let complete = true;
+    const reps = namedChildren(n).filter((k) => k.name === 'FormatReplacement');
+    // A command or a path has a few parts: a text of hundreds is not read (each part is folded).
+    if (reps.length > MAX_FORMAT_PARTS) return undefined;
+    for (const rep of reps) {
+      out += piece(pos, rep.from);
+      head ??= out;
+      const v = replacementValue(rep, st, depth);
+      if (v === undefined) complete = false;
+      out += v ?? '?';
+      pos = rep.to;
+      if (out.length > 65536) return undefined;
+    }
+    out += piece(pos, bodyEnd);
+    return { text: out, head: head ?? out, complete };
+  }
+
   // A thin wrapper of another module (`from .helpers import run`) names the call it makes.
   function qualify(n: SyntaxNode | null | undefined, depth = 0): string | undefined {
     const q = qualifyName(n, depth);
@@ -351,7 +464,7 @@ export function pythonFacts(text: string): CodeFacts {
     };
     switch (n.name) {
       case 'VariableName':
-        add(labels.get(src(n)) ?? []);
+        add(labels.get(scopes.key(n)) ?? []);
         break;
       case 'MemberExpression': {
         // `self.secret = os.environ.get(…)` in one method, `self.secret` sent in another.
@@ -373,7 +486,8 @@ export function pythonFacts(text: string): CodeFacts {
             out.add('pkgpath');
             located.add(aliases.get(src(parts[0]))!.split('.')[0]!);
           }
-          for (const l of labelsOf(parts[0], depth + 1)) if (l !== 'channel') out.add(l);
+          const metadata = last?.name === 'PropertyName' && CHANNEL_METADATA_ATTRIBUTE.test(src(last));
+          for (const l of labelsOf(parts[0], depth + 1)) if (l !== 'channel' && !(metadata && l === 'remote')) out.add(l);
         }
         break;
       }
@@ -390,11 +504,15 @@ export function pythonFacts(text: string): CodeFacts {
         // The output of a command printing a CLI's stored token (`check_output(["gh", "auth", "token"])`) is the token (r16).
         if (args.length > 0 && /(?:^|\.)(?:check_output|getoutput|getstatusoutput|run|popen|Popen|communicate|read)$|^\?$/.test(q) && CLI_CREDENTIAL_COMMAND.test(stringsIn(n).join(' '))) out.add('secret');
         if (isPythonNetworkCallee(q)) {
-          out.add('remote');
+          // A reply of a server on this machine (a test fixture polling the moto or localstack it started)
+          // is not data from the network: no command channel runs on loopback.
+          if (!loopbackRequest(args[0])) out.add('remote');
           out.add('channel');
         }
         if (DECODERS.test(q)) out.add('decoded');
-        if (/(^|\.)(split|rsplit|partition|rpartition)$/.test(q) && args.some((a) => /^b['"]/.test(src(a)))) out.add('imagedata');
+        // Bytes cut at a marker (`blob.partition(b"--X--")`): a marker of three or more characters, not a line,
+        // field or record separator (`st.split(b'\n')` splits a command's output into lines).
+        if (/(^|\.)(split|rsplit|partition|rpartition)$/.test(q) && args.some((a) => /^b['"]/.test(src(a)) && pythonStringValue(src(a)).trim().length >= 3)) out.add('imagedata');
         if (CLIPBOARD_READ.test(q)) out.add('clipboard');
         if (PACKAGE_PATH.test(q)) out.add('pkgpath');
         if (IMAGE_READ.test(q) && (/^(stegano|judyb|lsb|steggy|stegpy|steganography)(\.|$)/i.test(q) || stringsIn(n).some((s) => IMAGE_PATH.test(s.trim())))) out.add('imagedata');
@@ -402,9 +520,13 @@ export function pythonFacts(text: string): CodeFacts {
         // A local function or lambda that decodes (`_ = lambda s: zlib.decompress(b64decode(s))`) yields decoded text.
         const local = callee === undefined ? undefined : localFunctionOf(callee);
         if (local !== undefined && decodesInside(local)) out.add('decoded');
+        // A function of the file gives back what its `return`s carry (`def fetch(): return requests.get(u).text`).
+        const def = callee === undefined ? undefined : definitionCalled(callee);
+        if (def !== undefined) add(returnLabels(def, depth));
         // `os.environ.get('X')` reads one variable: it does not carry the whole environment.
         const oneVariable = /^os\.environ\.(get|setdefault|pop|__getitem__)$/.test(q);
-        if (callee?.name === 'MemberExpression' && !oneVariable) add(labelsOf(namedChildren(callee)[0], depth + 1));
+        const metadata = callee?.name === 'MemberExpression' && CHANNEL_METADATA_METHOD.test(src(namedChildren(callee).at(-1) ?? callee));
+        if (callee?.name === 'MemberExpression' && !oneVariable) for (const l of labelsOf(namedChildren(callee)[0], depth + 1)) if (!(metadata && (l === 'remote' || l === 'channel'))) out.add(l);
         for (const a of args) add(labelsOf(a, depth + 1));
         // A signature or digest of a key (`hmac.new(key, msg, sha256).hexdigest()`, `jwt.encode`) is not the key.
         const called = q.split('.').pop() ?? '';
@@ -414,6 +536,54 @@ export function pythonFacts(text: string): CodeFacts {
       default:
         for (const c of namedChildren(n)) if (c.name !== 'Body' && c.name !== 'ParamList') add(labelsOf(c, depth + 1));
         break;
+    }
+    return out;
+  }
+
+  /** The `def` of the file a callee names: `helper`, or `self.helper` for a method of the file's classes. */
+  function definitionCalled(callee: SyntaxNode): SyntaxNode | undefined {
+    let name: string | undefined;
+    if (callee.name === 'VariableName') name = src(callee);
+    else if (callee.name === 'MemberExpression' && /^self\.\w+$/.test(src(callee))) name = src(callee).slice(5);
+    const def = name === undefined ? undefined : localFunctions.get(name);
+    return def?.name === 'FunctionDefinition' && (callee.name === 'VariableName') === (def.parent?.parent?.name !== 'ClassDefinition') ? def : undefined;
+  }
+
+  /** The parameters a call's arguments fill: positional in order (after `self` for a method), keywords by name; `*args` and `**kw` stop it. */
+  function bindArguments(def: SyntaxNode, args: SyntaxNode[], method: boolean): { param: string; value: SyntaxNode }[] {
+    const list = def.getChild('ParamList');
+    if (list === null) return [];
+    const names = paramNamesOf(list, src).slice(method ? 1 : 0);
+    const out: { param: string; value: SyntaxNode }[] = [];
+    let k = 0;
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i]!;
+      if (a.name === 'VariableName' && args[i + 1]?.name === 'AssignOp') {
+        const value = args[i + 2];
+        if (value !== undefined && names.includes(src(a))) out.push({ param: src(a), value });
+        i += 2;
+        continue;
+      }
+      if (/^\*/.test(src(a))) break;
+      const param = names[k++];
+      if (param !== undefined) out.push({ param, value: a });
+    }
+    return out;
+  }
+
+  /** What a function's `return`s and `yield`s carry, read once per round of the label fixpoint. */
+  function returnLabels(def: SyntaxNode, depth: number): Set<DataLabel> {
+    const memo = returnMemo.get(def.from);
+    if (memo !== undefined) return memo;
+    const out = new Set<DataLabel>();
+    // Recursion reads the labels found so far.
+    returnMemo.set(def.from, out);
+    for (const v of returned.get(def.from) ?? []) {
+      const l = labelsOf(v, depth + 1);
+      // A helper that returns a one-way digest of the host's identity (`sha256(f"{hostname}-{user}").hexdigest()`)
+      // returns an identifier of its own: the identity cannot be read back from it.
+      if (v.name === 'CallExpression' && DIGEST_CALL.test(qualify(namedChildren(v)[0]) ?? '')) l.delete('hostinfo');
+      for (const x of l) out.add(x);
     }
     return out;
   }
@@ -429,6 +599,15 @@ export function pythonFacts(text: string): CodeFacts {
   /** True when a function or lambda body calls a decoder (base64, zlib, marshal…), possibly through another local function. */
   function decodesInside(fn: SyntaxNode, depth = 0): boolean {
     if (depth > 3) return false;
+    // Read once per round of the label fixpoint (a function's calls are read again for every call of it).
+    const memo = depth === 0 ? decodeMemo.get(fn.from) : undefined;
+    if (memo !== undefined) return memo;
+    const found = decodesInsideOnce(fn, depth);
+    if (depth === 0) decodeMemo.set(fn.from, found);
+    return found;
+  }
+
+  function decodesInsideOnce(fn: SyntaxNode, depth: number): boolean {
     const c = fn.cursor();
     do {
       if (c.name === 'CallExpression') {
@@ -447,6 +626,11 @@ export function pythonFacts(text: string): CodeFacts {
     const c = n.cursor();
     do {
       if (c.name === 'String') out.push(pythonStringValue(src(c.node)));
+      // An f-string that starts with constant text gives it, `?` for each computed part (`moto_server -p ?`).
+      else if (c.name === 'FormatString') {
+        const f = formatParts(c.node);
+        if (f !== undefined && (f.complete || f.head.trim() !== '')) out.push(f.text);
+      }
       if (out.length > 32) break;
     } while (c.next() && c.from < n.to);
     const whole = fold(n);
@@ -469,8 +653,52 @@ export function pythonFacts(text: string): CodeFacts {
     return { targets: kids.slice(0, opIndex).filter((k) => k.name !== 'AssignOp' && k.name !== 'TypeDef'), value: kids[opIndex + 1] };
   }
 
-  for (let round = 0; round < 3; round++) {
+  // Labels are kept per scope (round s28): a name a function binds is its own (python-scopes.ts). What a call
+  // of a function of the file passes reaches its parameters, and what the function returns reaches the call.
+  const bindingNodes: SyntaxNode[] = [];
+  for (const a of assigns) for (const t of assignParts(a).targets) if (t.name === 'VariableName') bindingNodes.push(t);
+  const scopes = pythonScopes(src, bindingNodes, paramLists, scopeStatements);
+  // Calls of functions of the file, with the definition they call and the parameters their arguments fill.
+  const localCalls: { def: SyntaxNode; args: { param: string; value: SyntaxNode }[] }[] = [];
+  for (const c of calls) {
+    const [callee, argList] = namedChildren(c);
+    if (callee === undefined || argList === undefined) continue;
+    const q = qualify(callee) ?? '';
+    // `Thread(target=handle, args=(conn, addr))`: the thread calls `handle(conn, addr)`.
+    if (/(?:^|\.)(?:Thread|Process)$/.test(q)) {
+      const kids = namedChildren(argList);
+      const kw = (name: string) => kids[kids.findIndex((k, i) => k.name === 'VariableName' && src(k) === name && kids[i + 1]?.name === 'AssignOp') + 2];
+      const target = kw('target');
+      const def = target === undefined ? undefined : definitionCalled(target);
+      const tuple = kw('args');
+      if (def !== undefined && tuple !== undefined) localCalls.push({ def, args: bindArguments(def, tuple.name === 'TupleExpression' || tuple.name === 'ArrayExpression' ? namedChildren(tuple) : [], false) });
+      continue;
+    }
+    const def = definitionCalled(callee);
+    if (def !== undefined) localCalls.push({ def, args: bindArguments(def, namedChildren(argList), callee.name === 'MemberExpression') });
+    if (localCalls.length > 2000) break;
+  }
+  function flowIntoParameters(): boolean {
     let changed = false;
+    for (const { def, args } of localCalls) {
+      for (const { param, value } of args) {
+        const l = labelsOf(value);
+        if (l.size === 0) continue;
+        const key = scopes.paramKey(def, param);
+        const cur = labels.get(key) ?? new Set<DataLabel>();
+        const before = cur.size;
+        for (const x of l) cur.add(x);
+        labels.set(key, cur);
+        if (cur.size !== before) changed = true;
+      }
+    }
+    return changed;
+  }
+
+  for (let round = 0; round < 4; round++) {
+    let changed = false;
+    returnMemo.clear();
+    decodeMemo.clear();
     for (const a of assigns) {
       const { targets, value } = assignParts(a);
       if (value === undefined) continue;
@@ -478,10 +706,13 @@ export function pythonFacts(text: string): CodeFacts {
         const owner = t.name === 'MemberExpression' ? /^([A-Za-z_]\w*)\.(?:headers|cookies|params)\s*\[/.exec(src(t)) : null;
         if (owner !== null) {
           // `s.headers["X-Key"] = key`: the client owning the headers carries it.
-          const cur = labels.get(owner[1]!) ?? new Set<DataLabel>();
+          let root: SyntaxNode | null = t;
+          while (root !== null && root.name !== 'VariableName') root = root.firstChild;
+          const key = root === null ? owner[1]! : scopes.key(root);
+          const cur = labels.get(key) ?? new Set<DataLabel>();
           const before = cur.size;
           for (const x of labelsOf(value)) if (x !== 'channel') cur.add(x);
-          labels.set(owner[1]!, cur);
+          labels.set(key, cur);
           if (cur.size !== before) changed = true;
           continue;
         }
@@ -510,17 +741,19 @@ export function pythonFacts(text: string): CodeFacts {
           }
         }
         const l = labelsOf(value);
-        const cur = labels.get(name) ?? new Set<DataLabel>();
+        const key = scopes.key(t);
+        const cur = labels.get(key) ?? new Set<DataLabel>();
         const before = cur.size;
         for (const x of l) cur.add(x);
-        labels.set(name, cur);
+        labels.set(key, cur);
         if (cur.size !== before) changed = true;
       }
     }
+    if (flowIntoParameters()) changed = true;
     for (const call of containerCalls) {
       const [callee, argList] = namedChildren(call);
       const root = callee?.firstChild?.name === 'MemberExpression' ? callee.firstChild.firstChild : callee?.firstChild;
-      const name = root === null || root === undefined ? undefined : src(root);
+      const name = root === null || root === undefined ? undefined : scopes.key(root);
       if (name === undefined || argList === undefined) continue;
       const cur = labels.get(name) ?? new Set<DataLabel>();
       const before = cur.size;
@@ -530,6 +763,8 @@ export function pythonFacts(text: string): CodeFacts {
     }
     if (!changed) break;
   }
+  returnMemo.clear();
+  decodeMemo.clear();
 
   // Conditions on the calendar or on chance that calls run under (time bombs, sabotage by chance).
   const guardTexts = (c: SyntaxNode): string[] => {
@@ -571,6 +806,26 @@ export function pythonFacts(text: string): CodeFacts {
       if (!assignedValues.has(src(t))) assignedValues.set(src(t), value);
     }
   }
+  // Names bound exactly once (assignments, parameters, loops, `as`, `:=`): a path is followed through those only.
+  const bindCount = new Map<string, number>();
+  for (const a of assigns) for (const t of assignParts(a).targets) if (t.name === 'VariableName') bindCount.set(src(t), (bindCount.get(src(t)) ?? 0) + 1);
+  for (const p of params) bindCount.set(p, (bindCount.get(p) ?? 0) + 1);
+  const reboundAt = new Map<string, boolean>();
+  const paths = pythonPaths({
+    src,
+    qualify: (n) => qualify(n),
+    fold: (n) => fold(n),
+    boundOnce: (name) => {
+      if (bindCount.get(name) !== 1 || !/^[A-Za-z_]\w*$/.test(name)) return undefined;
+      let rebound = reboundAt.get(name);
+      if (rebound === undefined) {
+        rebound = new RegExp(`\\b(?:as|for|global|nonlocal)[ \\t]+(?:[\\w \\t,]{0,200},[ \\t]*)?${name}\\b|\\b${name}[ \\t]*:=`).test(text);
+        reboundAt.set(name, rebound);
+      }
+      return rebound ? undefined : assignedValues.get(name);
+    },
+  });
+  const shapeContext = { src, qualify: (n: SyntaxNode | undefined) => qualify(n), fold: (n: SyntaxNode | undefined) => fold(n), pathOf: paths.pathOf };
   const gatedDefs = new Map<string, 'date' | 'chance'>();
   const directGates = new Map<SyntaxNode, 'date' | 'chance'>();
   const gatesPossible = /\b(?:datetime|date\.today|time\.time|localtime|random|randint|randrange|randbelow)\b/.test(text);
@@ -598,12 +853,14 @@ export function pythonFacts(text: string): CodeFacts {
     if (value?.name !== 'CallExpression' || !/^(requests\.(Session|session)|httpx\.(Client|AsyncClient)|aiohttp\.ClientSession|urllib3\.PoolManager)$/.test(qualify(namedChildren(value)[0]) ?? '')) continue;
     for (const t of targets) if (t.name === 'VariableName') httpClients.add(src(t));
   }
+  const factOf = new Map<SyntaxNode, { fact: CallFact; positional: SyntaxNode[] }>();
   for (const c of calls) {
     const [callee, argList] = namedChildren(c);
     const q = qualify(callee) ?? '?';
     const gate = gatesPossible ? (directGates.get(c) ?? (gatedDefs.size > 0 ? gatedDefs.get(enclosingDef(c) ?? '') : undefined)) : undefined;
     const args = argList === undefined ? [] : namedChildren(argList);
     const positional: (string | null)[] = [];
+    const positionalNodes: SyntaxNode[] = [];
     const options: Record<string, string> = {};
     const argLabels = new Set<DataLabel>();
     for (let i = 0; i < args.length; i++) {
@@ -617,6 +874,7 @@ export function pythonFacts(text: string): CodeFacts {
         continue;
       }
       positional.push(fold(a) ?? null);
+      positionalNodes.push(a);
       for (const l of labelsOf(a)) argLabels.add(l);
     }
     argLabels.delete('channel');
@@ -649,7 +907,18 @@ export function pythonFacts(text: string): CodeFacts {
       directDecode,
       ...(gate === undefined ? {} : { gate }),
     };
+    // A deletion's target resolved from the file's location (`shutil.rmtree(BASE_DIR)`, BASE_DIR = `os.path.dirname(__file__)`).
+    if (PY_DELETE.test(q)) {
+      const path = paths.pathOf(positionalNodes[0]);
+      if (path !== undefined) fact.argPath = path;
+    }
+    if (PY_PROCESS.test(q)) {
+      const parts = paths.commandPaths(positionalNodes);
+      if (parts !== undefined) fact.commandPaths = parts;
+      Object.assign(fact, pythonCommandShape(shapeContext, q, positionalNodes));
+    }
     facts.calls.push(fact);
+    factOf.set(c, { fact, positional: positionalNodes });
     if (REFLECTED_API.test(q) || (q.includes('.') && isPythonNetworkCallee(q))) {
       const via = indirection(callee);
       if (via !== undefined) facts.reflectiveCalls.push({ callee: q, line: fact.line, via, expression: src(callee!).slice(0, 120) });
@@ -664,6 +933,30 @@ export function pythonFacts(text: string): CodeFacts {
         const name = fold(nameArg);
         if (name !== undefined && SENSITIVE_NAMES.has(name)) facts.hiddenNames.push({ name, line: fact.line, expression: src(c).slice(0, 120) });
       }
+    }
+  }
+  // `def _purge(p): shutil.rmtree(p)`: a function of the file that deletes the path it is given deletes, at
+  // each call, the path its caller passes (one level, as the JavaScript reader follows a writer).
+  const deleters = new Map<string, { callee: string; param: number }>();
+  for (const [c, { fact, positional }] of factOf) {
+    if (!PY_DELETE.test(fact.callee) || positional[0]?.name !== 'VariableName') continue;
+    let def: SyntaxNode | null = c.parent;
+    while (def !== null && def.name !== 'FunctionDefinition' && def.name !== 'ClassDefinition') def = def.parent;
+    const name = def?.name === 'FunctionDefinition' ? def.getChild('VariableName') : null;
+    const paramList = def?.getChild('ParamList');
+    if (name === null || name === undefined || paramList === null || paramList === undefined) continue;
+    const k = paramNamesOf(paramList, src).indexOf(src(positional[0]));
+    if (k >= 0 && !deleters.has(src(name))) deleters.set(src(name), { callee: fact.callee, param: k });
+  }
+  if (deleters.size > 0) {
+    for (const [, { fact, positional }] of factOf) {
+      const w = deleters.get(fact.callee);
+      const arg = w === undefined ? undefined : positional[w.param];
+      if (w === undefined || arg === undefined) continue;
+      const labels = labelsOf(arg);
+      labels.delete('channel');
+      const path = paths.pathOf(arg);
+      facts.calls.push({ ...fact, callee: w.callee, args: [fold(arg) ?? null], argLabels: [...labels], argStrings: stringsIn(arg), ...(path === undefined ? {} : { argPath: path }) });
     }
   }
   for (const c of facts.calls) {

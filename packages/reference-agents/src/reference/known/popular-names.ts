@@ -58,4 +58,37 @@ export const POPULAR_PYPI: readonly string[] = [
   'tokenizers', 'safetensors', 'accelerate', 'diffusers', 'colorlog', 'loguru', 'structlog', 'arrow', 'pendulum', 'pytz',
   'tzdata', 'babel', 'markdown', 'mistune', 'bleach', 'html5lib', 'cffi', 'pycparser', 'wrapt', 'decorator', 'jsonschema',
   'jellyfish', 'pyasn1', 'tornado', 'pymongo', 'psycopg2-binary', 'mysqlclient', 'typer', 'httplib2', 'google-auth',
+  // Among the 250 most downloaded PyPI packages (2026), those an instruction names by hand.
+  'anyio', 'h11', 'fsspec', 'httpcore', 'platformdirs', 'pathspec', 'starlette', 'yarl', 'multidict', 'litellm', 'greenlet',
+  'tenacity', 'requests-oauthlib', 'python-multipart', 'pyparsing', 'oauthlib', 'regex', 'cachetools', 'textual', 'tomlkit',
+  'websocket-client', 'openpyxl', 'werkzeug', 'gitpython', 'dnspython', 'pexpect', 'ruff', 'pynacl', 'keyring', 'uvloop',
+  'tabulate', 'dill', 'joblib', 'pytest-cov', 'pytest-asyncio', 'alembic', 'email-validator', 'deprecated', 'ruamel-yaml',
+  'defusedxml', 'tiktoken', 'mako', 'tzlocal', 'google-api-python-client', 'build', 'pre-commit', 'jedi', 'aiofiles',
+  'itsdangerous', 'blinker', 'sortedcontainers', 'prompt-toolkit', 'pluggy', 'sniffio', 'soupsieve', 'more-itertools',
+  'xxhash', 'zstandard', 'rapidfuzz', 'prometheus-client', 'azure-identity', 'msal', 'pydantic-settings', 'watchfiles',
+  'opentelemetry-api', 'opentelemetry-sdk',
+];
+
+/**
+ * Widely installed packages within one edit, or a language affix, of a popular name (`scapy` and
+ * `scipy`, `psycopg` and `psycopg2`, `markdown2`, `fastai`): from the most-downloaded PyPI and npm
+ * packages. A name listed here is never read as a squat, and is no target either.
+ */
+export const NEIGHBOURS_PYPI: readonly string[] = [
+  'pyarrow', 'psycopg', 'cattrs', 'psycopg-binary', 'pycryptodomex', 'pymssql', 'ijson', 'pytzdata', 'pydash', 'scapy',
+  'markdown2', 'pyaml', 'tensorflowjs', 'hjson', 'cchardet', 'httpr', 'spython', 'usort', 'gsutil', 'dataset', 'docker-py',
+  'willow', 'dydantic', 'msgpack-python', 'unicorn', 'simpy', 'pytoml', 'py-cord', 'bpython', 'grequests', 'fastai',
+  'torchx', 'tombi', 'hyper', 'pytorch', 'scrypt', 'py-redis', 'solara', 'google-oauth', 'websocket', 'slack', 'ngboost',
+  'beautifulsoup', 'vyper', 'fabric3', 'scipp', 'pymantic', 'retworkx', 'datazets', 'ctransformers', 'pyasn', 'djongo',
+  'pylink', 'fabric2', 'ipytest', 'xoto3', 'panda', 'openapi', 'mocker', 'py-bcrypt', 'crick', 'myjwt', 'authlib', 'aiofile',
+  'pytest-csv', 'git-python', 'vbuild',
+];
+export const NEIGHBOURS_NPM: readonly string[] = [
+  'source-map-js', 'gaxios', 'listr2', 'camel-case', 'vite-node', 'postcss-js', 'trough', 'js-cookie', 'colord', 'crypt',
+  'dargs', 'formdata-node', 'xml-js', 'mquery', 'debuglog', 'rambda', 'acorn-node', 'aws-cdk', 'ansi-wrap', 'csv-parser',
+  'yamljs', 'mssql', 'node-uuid', 'css-parse', 'graphiql', 'node-xlsx', 'is-blob', 'tslint-config-prettier', 'pad-left',
+  'vasync', 'ansistyles', 'nookies', 'grant', 'yaml-js', 'sqlite', 'fs-promise', 'mkdirp2', 'yam', 'isnumber', 'servie',
+  'cookies-js', 'semiver', 'colour', 'ttypescript', 'react-vis', 'is-array', 'vargs', 'http2-proxy', 'fs.extra',
+  'crypto-es', 'ng-file-upload', 'lodash-node', 'jslint', 'it-glob', 'as-number', 'tslint-plugin-prettier', 'tinycolor',
+  'dtslint',
 ];

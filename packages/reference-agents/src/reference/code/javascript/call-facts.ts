@@ -1,7 +1,8 @@
 import { REFLECTED_API, SENSITIVE_NAMES, type CallFact, type CodeFacts, type DataLabel } from '../code-facts.js';
-import { CHANNEL_METHODS, FILE_PATH_CALLEE, GATED_SINK, isNetworkCallee, moduleName, STRING_ARG_CALLEE } from './callee-kinds.js';
+import { CHANNEL_METHODS, FILE_PATH_CALLEE, GATED_SINK, isNetworkCallee, moduleName, PROCESS_CALLEE, STRING_ARG_CALLEE } from './callee-kinds.js';
 import type { FileSyntax } from './collect-syntax.js';
-import { dirPath, withPath } from './dir-path.js';
+import { jsCommandShape } from './command-shape.js';
+import { commandPaths, dirPath, withPath } from './dir-path.js';
 import { node, nodes, type N } from './estree.js';
 import type { FileContext } from './file-context.js';
 import { argStrings, isImportedConstant } from './fold.js';
@@ -106,6 +107,7 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       // Constant strings inside the arguments matter for commands, files and requests only.
       argStrings: STRING_ARG_CALLEE.test(q) || isNetworkCallee(q) ? argStrings(r, written.map((a) => (a.type === 'Identifier' ? (choiceInits.get(scopes.key(a.name as string)) ?? a) : a))) : [],
       ...(FILE_PATH_CALLEE.test(q) && written[0] !== undefined ? withPath(dirPath(r, ctx.boundTo, written[0])) : {}),
+      ...(PROCESS_CALLEE.test(q) ? { ...withCommandPaths(commandPaths(r, ctx.boundTo, args)), ...jsCommandShape(r, ctx.boundTo, q, args) } : {}),
       options,
       unref: unrefd,
       isNew: call.type === 'NewExpression',
@@ -144,6 +146,11 @@ export function addCallFacts(ctx: FileContext, syntax: FileSyntax, facts: CodeFa
       if (name !== undefined && SENSITIVE_NAMES.has(moduleName(name))) facts.hiddenNames.push({ name: moduleName(name), line: fact.line, expression: excerpt() });
     }
   }
+}
+
+/** `{ commandPaths }` when a computed part of the command is a path from the file's location, nothing otherwise. */
+function withCommandPaths(paths: string[] | undefined): { commandPaths?: string[] } {
+  return paths === undefined ? {} : { commandPaths: paths };
 }
 
 /** `atob(x)`, `Buffer.from(x, 'base64')…`, `String.fromCharCode(…)`, `unescape(x)`, possibly followed by `.toString()`. */

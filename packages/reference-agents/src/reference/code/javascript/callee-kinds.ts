@@ -9,8 +9,11 @@ const NETWORK_GLOBALS = new Set(['fetch', 'XMLHttpRequest', 'WebSocket', 'naviga
 /** Methods that send on an object carrying a network channel (a socket, a request, a database reference). */
 export const CHANNEL_METHODS = new Set(['write', 'end', 'send', 'post', 'put', 'emit', 'open', 'sendto', 'sendMail', 'push', 'set', 'update']);
 
-// File writes and removals whose target path is worth following from the file's own location.
-export const FILE_PATH_CALLEE = /^(fs|fs\.promises)\.(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|unlinkSync|unlink|rmSync|rm)$/;
+// File writes and removals whose target path is worth following from the file's own location: fs's own,
+// and the removal libraries a folder is deleted with (rimraf, fs-extra's `remove`/`emptyDir` and fs re-exports, del, trash).
+export const FILE_PATH_CALLEE = /^(fs|fs\.promises)\.(writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|copyFileSync|copyFile|renameSync|rename|unlinkSync|unlink|rmSync|rm|rmdirSync|rmdir)$|^(?:rimraf(?:\.\w+)?|rimrafSync|fs-extra\.(?:remove|removeSync|emptyDir|emptyDirSync|emptydir|emptydirSync|rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync)|del(?:\.(?:default|deleteSync|deleteAsync|sync))?|deleteSync|deleteAsync|trash(?:\.default)?)$/;
+/** Calls that start a process: a computed part of their command that is a path from the file's location is followed (`commandPaths`). */
+export const PROCESS_CALLEE = /^(?:child_process\.(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)|execa(?:\.\w+)?|cross-spawn(?:\.sync)?|shelljs\.exec|@actions\/exec\.(?:exec|getExecOutput)|exec\.(?:exec|getExecOutput)|spawn|spawnSync|exec|execSync|execFile|execFileSync|Bun\.spawn|Bun\.spawnSync)$/;
 /** Calls a time bomb or a sabotage by chance makes: file deletion, truncation and writes, processes, exits. */
 export const GATED_SINK = /^(fs|fs\.promises)\.(rm|rmSync|rmdir|rmdirSync|unlink|unlinkSync|truncate|truncateSync|writeFile|writeFileSync|appendFile|appendFileSync|createWriteStream|copyFileSync|renameSync)$|^rimraf|^(child_process\.|execa|cross-spawn|shelljs\.exec|spawn|spawnSync|execSync|execFile|execFileSync)|^process\.(kill|exit)$/;
 /** Callees whose constant string arguments matter (commands, files, code): the others' are not collected. */

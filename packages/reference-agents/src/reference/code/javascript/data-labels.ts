@@ -22,6 +22,14 @@ function isHomeDir(r: Resolve, expr: N): boolean {
   return expr.type === 'CallExpression' ? q === 'os.homedir' : q === 'process.env.HOME' || q === 'process.env.USERPROFILE';
 }
 
+/**
+ * What a socket, server or response says about itself, not data it received: the addresses and ports it is
+ * bound or connected to (`server.address().port`, `sock.remotePort`), byte counts, its state and an HTTP
+ * status number. A free port found with `net.createServer().listen(0)` is not network data.
+ */
+const CHANNEL_METADATA_METHOD = /^(?:address|getConnections)$/;
+const CHANNEL_METADATA_PROPERTY = /^(?:remoteAddress|remotePort|remoteFamily|localAddress|localPort|localFamily|bytesRead|bytesWritten|readyState|statusCode)$/;
+
 /** Names of calls that make a socket or message client for the address they are given. */
 const CLIENT_MAKER = /^(?:io|connect|socket|Socket|WebSocket|ReconnectingWebSocket|Client|createClient|createConnection|Manager|EventSource|SockJS|lookup)$/;
 
@@ -207,7 +215,8 @@ export class DataLabels {
         } else {
           const prop = r.propertyName(expr);
           if (prop !== undefined && KEY_MATERIAL_NAME.test(prop)) out.add('keymaterial');
-          for (const l of this.of(node(expr.object), depth + 1)) if (l !== 'env' && l !== 'channel') out.add(l);
+          const metadata = prop !== undefined && CHANNEL_METADATA_PROPERTY.test(prop);
+          for (const l of this.of(node(expr.object), depth + 1)) if (l !== 'env' && l !== 'channel' && !(metadata && l === 'remote')) out.add(l);
           if (q === 'process.env.?') out.add('env');
         }
         break;
@@ -318,9 +327,10 @@ export class DataLabels {
     }
     if (callee?.type === 'MemberExpression') {
       const objLabels = this.of(node(callee.object), depth + 1);
+      const metadata = CHANNEL_METADATA_METHOD.test(prop ?? '');
       // A database reference's child (`ref.child('x')`, `db.collection('y').doc()`) writes to the same remote store.
-      for (const l of objLabels) if (l !== 'channel' || /^(then|child|ref|collection|doc)$/.test(r.propertyName(callee) ?? '')) out.add(l);
-      if (objLabels.has('channel')) out.add('remote');
+      for (const l of objLabels) if ((l !== 'channel' || /^(then|child|ref|collection|doc)$/.test(r.propertyName(callee) ?? '')) && !(metadata && l === 'remote')) out.add(l);
+      if (objLabels.has('channel') && !metadata) out.add('remote');
       // `list.map((f) => path.join(dir, f))`: the new array holds what the callback returns (read in the callback's scope).
       const mapper = args[0];
       if (/^(?:map|flatMap)$/.test(r.propertyName(callee) ?? '') && (mapper?.type === 'ArrowFunctionExpression' || mapper?.type === 'FunctionExpression')) {

@@ -45,6 +45,8 @@ export function dirPath(r: Resolve, boundTo: (name: string) => N | undefined, ex
     return [base, ...rest].join('/');
   }
   if (expr.type === 'TemplateLiteral' || (expr.type === 'BinaryExpression' && expr.operator === '+')) {
+    // A template is a path from its first part only when it starts there (`rm -rf ${__dirname}` is a command, not a path).
+    if (expr.type === 'TemplateLiteral' && (nodes(expr.quasis)[0]?.value as { cooked?: string } | undefined)?.cooked !== '') return undefined;
     const first = expr.type === 'TemplateLiteral' ? nodes(expr.expressions)[0] : node(expr.left);
     const base = dirPath(r, boundTo, first, depth + 1);
     if (base === undefined) return undefined;
@@ -52,4 +54,36 @@ export function dirPath(r: Resolve, boundTo: (name: string) => N | undefined, ex
     return `${base}${tail}`;
   }
   return undefined;
+}
+
+/** Computed parts of a command searched at most (arguments, argument vectors, template parts, `+` operands). */
+const MAX_COMMAND_PARTS = 64;
+
+/**
+ * The computed parts of a process call's arguments, in source order, each as the path it is when built from
+ * the file's location or the working directory (`$DIR/..`, `$CWD`) or `?` when it is not one: an argument,
+ * an element of an argument vector, a part of a template literal, an operand of `+`. Parts that fold to a
+ * constant are text of the command, not computed parts. Undefined when no part is such a path.
+ * `exec(`rm -rf ${__dirname}`)` gives `['$DIR']`; `spawn('rm', ['-rf', ROOT])` with ROOT = `path.join(__dirname, '..')` gives `['$DIR/..']`.
+ */
+export function commandPaths(r: Resolve, boundTo: (name: string) => N | undefined, args: N[]): string[] | undefined {
+  const out: string[] = [];
+  const visit = (n: N | undefined, depth: number) => {
+    if (n === undefined || depth > 6 || out.length >= MAX_COMMAND_PARTS || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression' || n.type === 'ObjectExpression') return;
+    if (r.fold(n) !== undefined) return;
+    const path = dirPath(r, boundTo, n);
+    if (path !== undefined && /^\$(?:DIR|CWD|FILE)(?:\/|$)/.test(path)) {
+      out.push(path);
+      return;
+    }
+    if (n.type === 'TemplateLiteral') for (const e of nodes(n.expressions)) visit(e, depth + 1);
+    else if (n.type === 'BinaryExpression' && n.operator === '+') {
+      visit(node(n.left), depth + 1);
+      visit(node(n.right), depth + 1);
+    } else if (n.type === 'ArrayExpression') for (const e of nodes(n.elements)) visit(e, depth + 1);
+    else if (n.type === 'ParenthesizedExpression') visit(node(n.expression), depth + 1);
+    else out.push('?');
+  };
+  for (const a of args) visit(a, 0);
+  return out.some((p) => p !== '?') ? out : undefined;
 }

@@ -287,9 +287,34 @@ function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string 
 }
 
 /**
+ * The text of a template literal that does not fold, with each part that does not fold written `?` (the mark
+ * callees and paths use for an unknown part): `rm -rf ${dir}/*` is `rm -rf ?/*`. Undefined when the template
+ * starts with a value (`${bin} --version`): its first word is computed, and readers take an argument string's
+ * first word for the program or the path's head, so such a template adds only the parts inside it, as before.
+ */
+export function templateText(r: Resolve, n: N): string | undefined {
+  if (n.type !== 'TemplateLiteral') return undefined;
+  const quasis = nodes(n.quasis);
+  const exprs = nodes(n.expressions);
+  const head = (quasis[0]?.value as { cooked?: string | null } | undefined)?.cooked;
+  if (typeof head !== 'string' || head.trim() === '') return undefined;
+  let out = '';
+  for (let i = 0; i < quasis.length; i++) {
+    const cooked = (quasis[i]!.value as { cooked?: string | null }).cooked;
+    // An invalid escape leaves no cooked text: the template's text is not known.
+    if (typeof cooked !== 'string') return undefined;
+    out += cooked;
+    if (i < exprs.length) out += r.fold(exprs[i]) ?? '?';
+    if (out.length > MAX_FOLD) return undefined;
+  }
+  return out;
+}
+
+/**
  * The constant strings inside some arguments: each folds whole or is searched part by part (functions left out).
  * A condition's test only chooses a branch and never becomes the value (`name.includes('/') ? join(d, name) : …`
- * passes no `/`), so only the branches are searched.
+ * passes no `/`), so only the branches are searched. A template literal that does not fold gives its text with
+ * `?` for each computed part (`templateText`), then the constants inside its parts.
  */
 export function argStrings(r: Resolve, args: N[]): string[] {
   const out: string[] = [];
@@ -300,6 +325,8 @@ export function argStrings(r: Resolve, args: N[]): string[] {
       out.push(v);
       return;
     }
+    const text = templateText(r, n);
+    if (text !== undefined) out.push(text);
     const children = n.type === 'ConditionalExpression' ? [node(n.consequent), node(n.alternate)].filter((c): c is N => c !== undefined) : childNodes(n);
     for (const child of children) {
       if (child.type !== 'FunctionExpression' && child.type !== 'ArrowFunctionExpression') visit(child, depth + 1);

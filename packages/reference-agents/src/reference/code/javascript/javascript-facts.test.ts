@@ -154,4 +154,41 @@ describe('javascriptFacts: sources and channels found in the 2025 corpus', () =>
     const rr = javascriptFacts(`let i = 0;\nwhile (true) { if (ok(q[0]) || i++ > 3) break; q.push(q.shift()); }\nconst p = parseInt(s, 10);`);
     expect(rr.stringArrayRotations).toEqual([]);
   });
+
+  it('gives a template literal that starts with text in argStrings with `?` for each computed part (round s28)', () => {
+    const facts = javascriptFacts("const cp = require('child_process');\nconst SIG = 'TERM';\ncp.exec(`kill -${SIG} ${pid}`);\ncp.exec(`${bin} --version`);\ncp.execSync('ls ' + dir);\n");
+    const execs = facts.calls.filter((c) => /^child_process\./.test(c.callee));
+    expect(execs.map((c) => c.argStrings)).toEqual([['kill -TERM ?', 'TERM'], [], ['ls ']]);
+  });
+
+  it('does not read a server’s own address or a socket’s ports as data received from the network (round s28)', () => {
+    const facts = javascriptFacts("const net = require('net');\nconst { exec } = require('child_process');\nconst srv = net.createServer();\nsrv.listen(0, () => {\n  const port = srv.address().port;\n  const { port: p2 } = srv.address();\n  exec(`moto_server -p ${port} ${p2}`);\n});\nconst sock = net.connect(1, 'h');\nsock.on('connect', () => exec('echo ' + sock.localPort));\nsock.on('data', (d) => exec(d.toString()));\n");
+    expect(facts.calls.filter((c) => c.callee === 'child_process.exec').map((c) => c.argLabels.includes('remote'))).toEqual([false, false, true]);
+  });
+
+  it('follows paths from the file’s location into rimraf, fs-extra, del and rmdir, through a helper, and into commands (round s28)', () => {
+    const facts = javascriptFacts([
+      "const fs = require('fs'); const fse = require('fs-extra'); const path = require('path'); const { rimraf } = require('rimraf'); const del = require('del');",
+      "const { exec, spawn } = require('child_process');",
+      "const ROOT = path.join(__dirname, '..');",
+      'fse.emptyDir(ROOT);',
+      "rimraf(path.resolve(__dirname, 'cache'));",
+      'del.deleteSync(ROOT);',
+      'fs.rmdirSync(__dirname, { recursive: true });',
+      'function wipe(dir) { return fse.remove(dir); }',
+      'wipe(ROOT);',
+      'exec(`rm -rf ${__dirname} ${tmp}`);',
+      "spawn('rm', ['-rf', ROOT]);",
+      "exec('rm -rf ' + tmp);",
+    ].join('\n'));
+    const paths = facts.calls.filter((c) => c.argPath !== undefined).map((c) => `${c.callee} ${c.argPath}`);
+    expect(paths).toEqual(['fs-extra.emptyDir $DIR/..', 'rimraf.rimraf $DIR/cache', 'del.deleteSync $DIR/..', 'fs.rmdirSync $DIR', 'fs-extra.remove $DIR/..']);
+    expect(facts.calls.filter((c) => /^child_process\./.test(c.callee)).map((c) => c.commandPaths)).toEqual([['$DIR', '?'], ['$DIR/..'], undefined]);
+  });
+
+  it('does not read a template that only ends with __dirname as a path (round s28)', () => {
+    const facts = javascriptFacts("const fs = require('fs');\nfs.writeFileSync(`backup-of-${__dirname}`, 'x');\nfs.writeFileSync(`${__dirname}/out.json`, 'x');\n");
+    expect(facts.calls.filter((c) => c.callee === 'fs.writeFileSync').map((c) => c.argPath)).toEqual([undefined, '$DIR/out.json']);
+  });
 });
+
