@@ -15,6 +15,7 @@ import { CHAIN_DESTINATION, capabilityProfile, type Capability, type CapabilityP
 import { CLOUD_API_HOST, METADATA_SERVICE, TELEMETRY_OPT_OUT } from './code-findings.js';
 import { ownHost, type PackageIdentity } from './package-identity.js';
 import { TRUSTED_DOWNLOAD_HOSTS } from './shell-command.js';
+import { sendsReached, type SendingModule } from './function-sends.js';
 
 export const CAPABILITY_KEY_HANDOFF_TITLE = 'Hands private key material to a module that sends to a foreign host';
 export const CAPABILITY_FLOW_TITLE = 'Secrets read in one module reach a network send in another on code that runs by itself';
@@ -194,6 +195,10 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
   const out: AgentFinding[] = [];
   const reported = new Set<string>();
   const outside = (h: string) => foreign(h, ctx) && !ctx.documentedHosts.has(h);
+  const follow = (m: SendingModule, callee: string) => {
+    const mod = modules.get(m.rel);
+    return mod === undefined ? null : calledModule(mod, callee, resolve);
+  };
   for (const entry of entries) {
     // An entry named by an install script, a server's start or a skill runs wherever it lives; a load entry found by convention under tests does not.
     if (!modules.has(entry.rel) || (entry.when === 'load' && SIDE.test(entry.rel))) continue;
@@ -224,7 +229,8 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         if (target !== null && !whole.has(target)) queue.push([target, 'whole', `${rel}:${c.line} calls ${c.callee.split('.').pop()}()`]);
       }
     }
-    const when = { install: 'at install', start: 'when the server starts', load: 'when the package loads', agent: 'when the agent runs it as the skill says', checkout: 'when the checkout is built, tested or opened', readme: 'when run as the project says (its README, or its start, dev or test script)' }[entry.when];
+    // A server's start module runs whole: its start, and its tool handlers whenever the model calls a tool.
+    const when = { install: 'at install', start: 'as the server runs (its start or its tool handlers)', load: 'when the package loads', agent: 'when the agent runs it as the skill says', checkout: 'when the checkout is built, tested or opened', readme: 'when run as the project says (its README, or its start, dev or test script)' }[entry.when];
 
     // Proven flow (a): data carrying secrets, or what a reading module returns, handed on the path to a function of a module that sends.
     for (const rel of topRun) {
@@ -234,15 +240,18 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         const target = calledModule(mod, c.callee, resolve);
         const sender = target === null ? undefined : modules.get(target);
         if (sender === undefined || SIDE.test(sender.rel)) continue;
-        const sends = sender.profile.capabilities.filter((k) => k.kind === 'network-send');
+        if (!sender.profile.capabilities.some((k) => k.kind === 'network-send')) continue;
+        // The sends the called function reaches, not every send of its module (function-sends.ts).
+        const sends = sendsReached(modules, sender, c.callee, follow).filter((s) => !SIDE.test(s.rel));
         if (sends.length === 0) continue;
-        const hosts = [...new Set([...sends.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])];
+        const hosts = [...new Set(sends.flatMap((s) => [...(s.cap.hosts ?? []), ...modules.get(s.rel)!.profile.fileHosts]))];
         if (hosts.length > 0 && !hosts.some(outside)) continue;
         const labels = c.argLabels.filter((l) => SENSITIVE.has(l));
         const source = labels.length > 0 ? `${labels.join(', ')} data` : readerValue(modules, mod, c.line, c.callee, target!, resolve);
         if (source === null) continue;
         const severity: Severity = hosts.length > 0 ? 'CRIT' : 'HIGH';
-        push(severity, CAPABILITY_FLOW_TITLE, rel, c.line, `${c.callee}(…) carries ${source} ${when}; ${sender.rel} sends to ${hosts.filter(outside).slice(0, 2).join(', ') || 'an address it computes'} (${entry.rel})`);
+        const sending = sends.some((s) => s.rel === sender.rel) ? sender.rel : sends[0]!.rel;
+        push(severity, CAPABILITY_FLOW_TITLE, rel, c.line, `${c.callee}(…) carries ${source} ${when}; ${sending} sends to ${hosts.filter(outside).slice(0, 2).join(', ') || 'an address it computes'} (${entry.rel})`);
       }
     }
     // Key material handed to a module that sends, whenever the call runs (a constructor, a method): no library
@@ -256,8 +265,9 @@ export function capabilityFindings(modules: ReadonlyMap<string, CapabilityModule
         const target = calledModule(mod, c.callee, resolve);
         const sender = target === null ? undefined : modules.get(target);
         if (sender === undefined || SIDE.test(sender.rel)) continue;
-        const sends = sender.profile.capabilities.filter((k) => k.kind === 'network-send');
-        const hosts = [...new Set([...sends.flatMap((k) => k.hosts ?? []), ...sender.profile.fileHosts])].filter(outside);
+        if (!sender.profile.capabilities.some((k) => k.kind === 'network-send')) continue;
+        const sends = sendsReached(modules, sender, c.callee, follow).filter((s) => !SIDE.test(s.rel));
+        const hosts = [...new Set(sends.flatMap((s) => [...(s.cap.hosts ?? []), ...modules.get(s.rel)!.profile.fileHosts]))].filter(outside);
         if (sends.length === 0 || hosts.length === 0) continue;
         push('CRIT', CAPABILITY_KEY_HANDOFF_TITLE, rel, c.line, `${c.callee}(…) carries key material whenever it runs; ${sender.rel} sends to ${hosts.slice(0, 2).join(', ')} (${entry.rel})`);
       }

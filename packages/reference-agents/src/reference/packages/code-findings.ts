@@ -9,6 +9,8 @@ import { isExecutableMode } from '../skills/written-file.js';
 import { AI_BYPASS_FLAG, TRUSTED_DOWNLOAD_HOSTS, commandSignals, urlHosts } from './shell-command.js';
 import { isShadyHost, ownHost, vendorOfEnvName, type PackageIdentity } from './package-identity.js';
 import { decodedTexts } from '../text/encoded-command.js';
+import { receivedDataIsCommand } from './received-command.js';
+import { appFilesDeletion, webEntry } from './app-wipe.js';
 
 export interface CodeContext {
   /** `/`-separated path in the artifact. */
@@ -55,8 +57,6 @@ const DATA_FILE_NAME = new RegExp(`^${DATA_FILE}$`, 'i');
 export const EVAL_CALLEE = /^(eval|Function|vm\.(runInThisContext|runInNewContext|runInContext|compileFunction|Script)|module\._compile|exec|compile|execfile|builtins\.exec|builtins\.eval)$/;
 /** Shell commands that delete everything in the current directory: `rm -rf *`, `rm -rf .`, `rm -rf ./*`, `rd /s /q .`, `del /f /s /q *`. */
 const WIPES_WORKING_DIRECTORY = /(?:^|[\s;&|])rm\s+(?:-[a-zA-Z]*[rR][a-zA-Z]*\s+)+(?:--\s+)?(?:\.\/?\*?|\*|\.\/\.?\*)(?=\s|$|;|&)|(?:^|[\s;&|])(?:rd|rmdir)\s+(?:\/[sq]\s+){2}(?:\.|\*|\.\\\*)(?=\s|$)|(?:^|[\s;&|])del\s+(?:\/[fsq]\s+)+\*(?:\.\*)?(?=\s|$)/i;
-/** Web route registrations: `app.post('/x', …)`, `router.get(…)`, `server.route(…)`. */
-const ROUTE_REGISTRATION = /(^|\.)(get|post|put|patch|delete|del|all|use|route|head|options)$/;
 const DROPPER = 'Downloads a program, makes it executable and starts it hidden in the background';
 export const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|promises\.writeFile|copyFileSync|renameSync)|fs\.promises\.writeFile|open|urllib\.request\.urlretrieve|shutil\.copyfileobj|pathlib\.Path\.write_bytes|\?\.write_bytes)$/;
 const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
@@ -318,8 +318,10 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   }
 
   // Commands that arrive over the network (RATs, reverse shells written in code), or that exist only decoded.
+  // Network data that only fills an argument of a fixed program (`moto_server -p <port>` on a port a socket
+  // reported, `kill <pid>` a local server returned) is not a command it received (round s28: received-command.ts).
   for (const c of facts.calls) {
-    if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote')) push('remote_code_execution', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
+    if (EXEC_CALLEE.test(c.callee) && c.argLabels.includes('remote') && receivedDataIsCommand(c, facts.language)) push('remote_code_execution', 'CRIT', 'Runs commands received from the network', c.line, c.callee);
     else if (EXEC_CALLEE.test(c.callee) && (c.argLabels.includes('decoded') || c.directDecode)) push('obfuscation', atInstall('HIGH', install), 'Runs a command decoded at run time', c.line, c.callee);
   }
 
@@ -484,12 +486,14 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   }
   // A command that empties the working directory (`rm -rf *`, `rd /s /q .`): a package's code has no reason to run it. Beside a
   // web route the package registers, it is a remote kill switch (express-api-sync, Socket, June 2025): one request wipes the app.
+  // Round s28: by any means (fs.rmSync/rm with recursive, rimraf, fs-extra, del, a loop over the root's entries,
+  // shutil.rmtree, rm -rf of the root), of the working directory, the file's folder or one above it (app-wipe.ts);
+  // served by any web entry (a route, a server, a socket handler, a web framework's module, an API route file).
   const wipe = execCalls.find((c) => WIPES_WORKING_DIRECTORY.test(commandText(c)));
-  if (wipe !== undefined && !sideFile) {
-    const route = facts.calls.filter((c) => ((ROUTE_REGISTRATION.test(c.callee) && /^\/[\w/:.*-]*$/.test(c.args[0] ?? '')) || /^(?:https?|http2)\.create(?:Secure)?Server$/.test(c.callee))).sort((a, b) => Math.abs(a.line - wipe.line) - Math.abs(b.line - wipe.line))[0];
-    if (route !== undefined && !wipe.topLevel) push('malware', 'CRIT', 'Deletes the application’s files when a web request asks (remote kill switch)', wipe.line, `${route.callee}(${route.args[0] === null || route.args[0] === undefined ? '…' : `'${route.args[0]}'`}) … ${commandText(wipe).slice(0, 160)}`);
-    else push('malware', atInstall('HIGH', install), 'Runs a command that deletes every file in the working directory', wipe.line, commandText(wipe).slice(0, 200));
-  }
+  const appWipe = sideFile ? null : appFilesDeletion(facts, execCalls);
+  const entry = appWipe === null ? null : webEntry(facts, ctx.file, appWipe.call.line);
+  if (appWipe !== null && entry !== null) push('malware', 'CRIT', 'Deletes the application’s files when a web request asks (remote kill switch)', appWipe.call.line, `${entry} … ${appWipe.call.callee}(${appWipe.target.slice(0, 160)})`);
+  else if (wipe !== undefined && !sideFile) push('malware', atInstall('HIGH', install), 'Runs a command that deletes every file in the working directory', wipe.line, commandText(wipe).slice(0, 200));
   const shell = reverseShellCall(facts);
   if (shell !== null) push('remote_code_execution', 'CRIT', 'Opens a reverse shell', shell.line, `${shell.callee}(${shell.args[0] ?? ''}) wired to a socket`);
   // Code an install script writes into a file (another package's source, a hook) runs later, where it

@@ -59,10 +59,18 @@ const SECRET_DATA = /\b(cat|env|printenv)\b|\$[A-Z_]*(TOKEN|KEY|SECRET|PASSWORD)
  */
 export const SHELL_ON_DESCRIPTOR = /\b([3-9])<>[^;&|\n]*[;&|\n][\s\S]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/;
 
+// A raw IP address in a download is a host nobody named; one on this machine or its private network
+// (a test server on 127.0.0.1, a build cache on 10.x) is not a download from the internet.
+const LOCAL_IP = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$)/;
+function hasRemoteIp(command: string): boolean {
+  for (const m of command.matchAll(/\b\d{1,3}(?:\.\d{1,3}){3}\b/g)) if (!LOCAL_IP.test(m[0])) return true;
+  return false;
+}
+
 export function commandSignals(command: string, own?: (host: string) => boolean): CommandSignal[] {
   const out: CommandSignal[] = [];
   const hosts = urlHosts(command);
-  const vendorOnly = own !== undefined && hosts.length > 0 && hosts.every((h) => own(h) || TRUSTED_DOWNLOAD_HOSTS.test(h)) && !/\b\d{1,3}(\.\d{1,3}){3}\b/.test(command);
+  const vendorOnly = own !== undefined && hosts.length > 0 && hosts.every((h) => own(h) || TRUSTED_DOWNLOAD_HOSTS.test(h)) && !hasRemoteIp(command);
   if (vendorOnly && DOWNLOAD_TOOL.test(command)) {
     out.push({ category: 'remote_code_execution', severity: 'LOW', title: 'Downloads and runs a file from the vendor’s own site (named in its metadata)' });
     command = command.replace(/\b(curl|wget|iwr|invoke-webrequest|invoke-restmethod|irm|fetch)\b/gi, 'download');
@@ -83,7 +91,7 @@ export function commandSignals(command: string, own?: (host: string) => boolean)
   }
   if (DOWNLOAD_TOOL.test(command)) {
     const untrusted = urlHosts(command).filter((h) => !TRUSTED_DOWNLOAD_HOSTS.test(h));
-    if (untrusted.length > 0 || /\b\d{1,3}(\.\d{1,3}){3}\b/.test(command)) {
+    if (untrusted.length > 0 || hasRemoteIp(command)) {
       out.push({ category: 'remote_code_execution', severity: 'HIGH', title: 'Downloads from a host that is not a package registry' });
     }
   }
