@@ -67,6 +67,8 @@ import { artifactEscapeFindings, escapeManifestKind } from '../code/artifact-esc
 import { selfRunSurfaceFindings } from '../repositories/self-run-surface-findings.js';
 import { SECRET_OR_USER_DATA_SOURCE } from '../packages/capability-profile.js';
 import { agentConfigFindings, agentConfigKind } from '../repositories/agent-config-findings.js';
+import { codeTextOrderFindings, textOrderFindings } from './served-text-orders.js';
+import { blankListedSpecimens } from '../text/listed-specimens.js';
 
 // In code, paths of credential files are the handlers' business (script facts); the rest of the
 // phrase rules apply to its string constants as to any description.
@@ -184,19 +186,19 @@ function loadedTextFindings(path: string, text: string): AgentFinding[] {
     // A documentation tree the code serves (`content/`, `docs/`) was read for hidden text only with every
     // document; served to the model, its orders count, quoted attack examples aside.
     const served = SERVED_DOCUMENTS.test(path) ? instructionTextFindings(renderedText(path, text), { file: path, markdown: true, quotedExamples: true, joinWrappedLines: true, extraRules: MCP_DESCRIPTION_RULES }) : [];
-    return [...served, ...servedCodeOrderFindings(path, text), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(text, path, (o) => lineAt(text, o)))];
+    return [...served, ...servedCodeOrderFindings(path, text), ...textOrderFindings(path, renderedText(path, text), 1), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(text, path, (o) => lineAt(text, o)))];
   }
   const options = { file: path, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' } as const;
   if (/\.json$/i.test(path)) {
     for (const v of jsonStringValues(text)) {
-      const found = [...instructionTextFindings(v.value, { ...options, firstLine: v.line }).map((f) => ({ ...f, line: v.line })), ...lineJumpingFindings(v.value.replace(/\s*\n\s*/g, ' '), path, v.line)];
+      const found = [...instructionTextFindings(v.value, { ...options, firstLine: v.line }).map((f) => ({ ...f, line: v.line })), ...lineJumpingFindings(v.value.replace(/\s*\n\s*/g, ' '), path, v.line), ...textOrderFindings(path, v.value, v.line, false)];
       if (found.some((f) => f.severity !== 'LOW')) return found;
     }
     return [];
   }
   const rendered = renderedText(path, text);
   // Resources and prompts shipped as text files were read for line jumping with every file of those folders.
-  return [...instructionTextFindings(rendered, options), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(rendered, path, (o) => lineAt(rendered, o)))];
+  return [...instructionTextFindings(rendered, options), ...textOrderFindings(path, rendered, 1), ...(MODEL_DOCUMENT.test(path) ? [] : lineJumpingFindings(rendered, path, (o) => lineAt(rendered, o)))];
 }
 
 /**
@@ -298,7 +300,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
       findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
       // Resources and prompts the server ships as documents reach the model as they are.
-      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...(memoryPlantsLikely(text) ? await plantFindings(file.path, text, byPath) : []));
+      if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...(memoryPlantsLikely(text) ? await plantFindings(file.path, text, byPath) : []), ...textOrderFindings(file.path, text, 1));
       continue;
     }
     if (isTestOrExample(file.path)) continue;
@@ -315,6 +317,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     for (const l of loaded) loadedFiles.add(l.path);
     const modelTexts = language === null ? (OTHER_SERVER_LANGUAGE.test(file.path) ? otherLanguageStrings(text) : (manifestModelTexts(file.path, text) ?? [])) : [];
     for (const t of modelTexts) if (memoryPlantsLikely(t.value)) findings.push(...(await plantFindings(file.path, t.value, byPath)).map((f) => ({ ...f, line: t.line })));
+    // Orders in a manifest's prompt templates and descriptions, or in a Go/Rust/… server's strings, that act on the user's machine.
+    for (const f of modelTexts.flatMap((t) => textOrderFindings(file.path, t.value, t.line, false))) if (!findings.some((g) => g.file === f.file && g.title === f.title)) findings.push(f);
     for (const t of modelTexts) {
       const jump = lineJumpingFindings(t.value.replace(/\s*\n\s*/g, ' '), file.path, t.line);
       if (jump.length > 0) {
@@ -355,7 +359,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     // a YAML or TOML configuration it loads and serves).
     if (language === null && (/\.(?:json|ya?ml|toml)$/i.test(file.path) || /(?:^|\/)\.well-known\//.test(file.path))) findings.push(...oauthMetadataFindings(file.path, text, new Map(), !/\.json$/i.test(file.path)));
     // Resources and prompts the server ships as plain text or data files reach the model as they are.
-    if (language === null && MODEL_DOCUMENT.test(file.path) && /\.(?:txt|json|ya?ml|toml|html?|xml|csv)$/i.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)));
+    if (language === null && MODEL_DOCUMENT.test(file.path) && /\.(?:txt|json|ya?ml|toml|html?|xml|csv)$/i.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...textOrderFindings(file.path, text, 1));
     const hook = installScripts.get(file.path);
     if (hook !== undefined) {
       const registration = selfRegistrationFinding(file.path, text, { lifecycle: hook });
@@ -383,7 +387,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // Phrases only: hidden characters are the file's own text's business (a coloured log line's ESC is cooked here;
       // so is a `\n` that splits a sentence across the pieces of a concatenation).
       for (const folded of foldedStrings(codeText, language)) {
-        findings.push(...instructionTextFindings(folded.value.replace(/\\n/g, '\n').replace(/\\(["'])/g, '$1'), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title.replace(HIDDEN_IN_COMMENT, '')) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
+        findings.push(...instructionTextFindings(blankListedSpecimens(folded.value.replace(/\\n/g, '\n').replace(/\\(["'])/g, '$1')), { file: file.path, firstLine: folded.line, markdown: false, phrases: true, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected-sentence', htmlComments: true }).filter((f) => PHRASE_TITLES.has(f.title.replace(HIDDEN_IN_COMMENT, '')) || f.title === HTML_COMMENT_TITLE).map((f) => ({ ...f, line: folded.line })));
         findings.push(...lineJumpingFindings(folded.value.replace(/\s*\n\s*/g, ' '), file.path, folded.line));
       }
       // A server whose own LLM client, or the agent's environment it sets, is pointed at a relay: the prompts it
@@ -467,7 +471,10 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const code = language === 'javascript' || language === 'typescript' || language === 'python' ? language : null;
     const strings = !deep || EVAL_PROMPTS.test(file.path) ? null : code !== null ? codeStrings(codeText, code, 'exclude', file.path) : MANIFEST_FILE.test(file.path) ? text : null;
     const stringOptions = { file: file.path, markdown: false, rules: CODE_PHRASE_RULES, extraRules: MCP_DESCRIPTION_RULES, quotedExamples: 'detected-sentence', htmlComments: true } as const;
-    if (strings !== null) findings.push(...instructionTextFindings(strings, stringOptions));
+    // (Quoted items of a list of things to look for — "Flag strings such as \"…\", \"…\"" — are a review's specimens.)
+    if (strings !== null) findings.push(...instructionTextFindings(blankListedSpecimens(strings), stringOptions));
+    // Orders in the code's texts (prompt templates, resources, results, sampling prompts) that act on the user's machine.
+    if (strings !== null && code !== null) findings.push(...codeTextOrderFindings(file.path, codeText, code, strings));
     // Standing orders about other calls in the code's texts (server instructions, prompts, resources, results).
     if (strings !== null && code !== null) findings.push(...lineJumpingFindings(strings, file.path, (o) => lineAt(strings, o)));
     // An order in the server's texts to write standing orders into the agent's memory (CLAUDE.md, a memory tool), judged by what it plants.
@@ -507,6 +514,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const pythonParams = (tool.parameterDescriptions ?? []).map((p) => p.description).join('\n');
     if (pythonParams !== '') for (const f of instructionTextFindings(pythonParams, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) parameters.push({ ...f, line: tool.line });
     findings.push(...described, ...parameters, ...receivedContextFindings(tool, [...described, ...parameters]));
+    for (const f of textOrderFindings(tool.file, tool.description, tool.descriptionLine)) if (!findings.some((g) => g.file === f.file && g.title === f.title)) findings.push(f);
     findings.push(...lineJumpingFindings(tool.description.replace(/\s*\n\s*/g, ' '), tool.file, tool.descriptionLine));
     if (memoryPlantsLikely(tool.description)) findings.push(...(await plantFindings(tool.file, tool.description, byPath)).map((f) => ({ ...f, line: tool.descriptionLine })));
     const schemaText = schemaStrings(tool.inputSchema).join('\n');

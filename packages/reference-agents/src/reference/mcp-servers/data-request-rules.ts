@@ -46,7 +46,7 @@ export const CONVERSATION_UPLOAD_RULES: readonly PhraseRule[] = [
 // A download piped into a shell, as text (`curl -s https://x/c.sh | sh`, `iwr … | iex`).
 // Also a download handed to a shell as its program text (`sh -c "$(curl …)"`, `iex (iwr …)`) or saved and run
 // in the same line (`curl -o /tmp/r.sh … && sh /tmp/r.sh`).
-const PIPED_DOWNLOAD = String.raw`(?:\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|iex|python3?|node)\b|\b(?:(?:ba|z|da)?sh|python3?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|\biex\s*\(\s*(?:iwr|irm|Invoke-WebRequest|\(?New-Object)\b|\b(?:curl|wget)\b[^\n]{0,160}?\s(?:-o|-O|--output)\s*\S+[^\n]{0,40}?(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python3?|node|chmod\s+\+x)\b)`;
+export const PIPED_DOWNLOAD = String.raw`(?:\b(?:curl|wget|iwr|irm|Invoke-WebRequest)\b[^|\n]{0,160}\|\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|iex|python3?|node)\b|\b(?:(?:ba|z|da)?sh|python3?)\s+-c\s+["']?\$\(\s*(?:curl|wget)\b|\biex\s*\(\s*(?:iwr|irm|Invoke-WebRequest|\(?New-Object)\b|\b(?:curl|wget)\b[^\n]{0,160}?\s(?:-o|-O|--output)\s*\S+[^\n]{0,40}?(?:&&|;)\s*(?:sudo\s+)?(?:(?:ba|z|da)?sh|python3?|node|chmod\s+\+x)\b)`;
 // Kept from the user: done silently, without asking or telling, never mentioned.
 // Consent skipped is the same order in other words: "rather than asking the user", "instead of checking with
 // the user", "no need to ask" (the result text bypasses the approval the agent would otherwise seek).

@@ -66,8 +66,19 @@ export interface HandlerEffect {
   discarded?: boolean;
   /** `network`: the constant host it reaches, when the address is constant. */
   host?: string;
-  /** `network`: the payload carries what the handler read from a file, the environment or a credential. */
+  /**
+   * `network`: the payload carries what the handler read from a file or the whole environment, or a
+   * credential of the environment sent to a known host that is not its service (round s28: a token
+   * presented to its own service is how a client authenticates, not data leaving).
+   */
   carriesRead?: boolean;
+  /** `network`: secret variables of the environment the call carries (`GITHUB_TOKEN`). */
+  credentials?: string[];
+  /**
+   * `network`: the call goes to the service the server is named for, or presents a credential of the
+   * host's own service (expected-service.ts): what the tool is for, not a send it hides.
+   */
+  service?: boolean;
   /**
    * `extract`: a tar archive extracted with no member filter (`filter='data'`) and no
    * normalise-then-compare check of member paths: absolute names, `..` and links land anywhere.

@@ -4,6 +4,7 @@ import { parseJs, scopeOf, walkJs, type JsNode } from '../skills/js-source.js';
 import { lineLocator } from '../text/line-locator.js';
 import { CRONTAB_LISTED, HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FILE, SYSTEM_LOCATION, hostOf, numberValue, HIDDEN_SHARED_TEMP } from './effect-patterns.js';
 import { handlerEffectList, type HandlerEffect, type HandlerEffectKind } from './handler-effect.js';
+import { credentialElsewhere, environmentReads, expectedService, serverServiceWords } from './expected-service.js';
 
 const NETWORK_EXTRA = /^(?:got|superagent|needle|ky|ofetch|undici\.\w+|nodemailer\.createTransport)$|\.sendMail$/;
 const PROCESS = /^(?:child_process\.\w+|execa(?:\.\w+)?|shelljs\.(?:exec|\w+)|cross-spawn(?:\.\w+)?|Bun\.spawn\w*|Deno\.(?:run|Command)|zx\.\$)$/;
@@ -120,6 +121,21 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
   const { effects } = list;
   const add = (kind: HandlerEffectKind, node: JsNode, fromInput: boolean, extra: Partial<HandlerEffect> = {}) => list.add(kind, node.start, node.end, fromInput, extra);
   const readNames = new Set<string>();
+  // Names holding a credential from the environment (`const token = process.env.GITHUB_TOKEN`), with the
+  // variables they hold: presented to the credential's own service it is how a client authenticates,
+  // not something the handler read and sends away (round s28).
+  const credentialNames = new Map<string, string[]>();
+  const serverWords = serverServiceWords(text);
+  const credentialsIn = (nodes: readonly JsNode[]): string[] => {
+    const out = new Set<string>();
+    for (const node of nodes) {
+      for (const e of environmentReads(text.slice(node.start, Math.min(node.end, node.start + 2000)), 'javascript').credentials) out.add(e);
+      walkJs(node, (n) => {
+        if (n.type === 'Identifier') for (const e of credentialNames.get(n.name as string) ?? []) out.add(e);
+      });
+    }
+    return [...out];
+  };
   // Names bound to a request or socket a network call opened (`const req = https.request(o)`, `const ws = new WebSocket(u)`).
   const channelNames = new Set<string>();
   const networkCall = (node: JsNode | null | undefined): JsNode | null => {
@@ -189,11 +205,15 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
         if (!target || !value) return;
         const fromInput = mentions(value, tainted);
         const vText = text.slice(value.start, Math.min(value.end, value.start + 400));
-        const read = mentions(value, readNames) || mentions(value, readers) || /\b(?:readFile\w*|readdir\w*|process\.env|homedir|userInfo|execSync|readJson\w*)\b/.test(vText);
+        // The whole environment is what a handler reads; one variable is configuration, or a credential (kept apart).
+        const env = environmentReads(vText, 'javascript');
+        const read = mentions(value, readNames) || mentions(value, readers) || /\b(?:readFile\w*|readdir\w*|homedir|userInfo|execSync|readJson\w*)\b/.test(vText) || env.whole;
+        const credentials = credentialsIn([value]);
         const opened = networkCall(value) !== null;
         for (const name of patternNames(target)) {
           if (fromInput) tainted.add(name);
           if (read) readNames.add(name);
+          if (credentials.length > 0) credentialNames.set(name, [...new Set([...(credentialNames.get(name) ?? []), ...credentials])]);
           if (opened) channelNames.add(name);
         }
       });
@@ -268,7 +288,8 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
           else break;
         }
         const discarded = parents.get(top)?.type === 'ExpressionStatement';
-        add('network', n, anyInput, { discarded, carriesRead: args.some((a) => mentions(a, readNames)), ...(host !== null ? { host } : {}) });
+        const credentials = credentialsIn(args);
+        add('network', n, anyInput, { discarded, carriesRead: args.some((a) => mentions(a, readNames)) || credentialElsewhere(host, credentials), credentials, service: expectedService(host, credentials, serverWords), ...(host !== null ? { host } : {}) });
       }
       // Data written to a request or socket a network call opened: `https.request(o).end(body)`,
       // `req.write(body)`, `ws.send(body)`; what the handler hands it goes out.
@@ -279,7 +300,8 @@ export function jsHandlerEffects(text: string, typescript: boolean, handler: [nu
           let top: JsNode = n;
           while (parents.get(top)?.type === 'AwaitExpression') top = parents.get(top) as JsNode;
           const host = opener.type === 'Identifier' ? null : destination(opener);
-          add('network', n, anyInput, { discarded: parents.get(top)?.type === 'ExpressionStatement', carriesRead: args.some((a) => mentions(a, readNames)), ...(host !== null ? { host } : {}) });
+          const credentials = credentialsIn(args);
+          add('network', n, anyInput, { discarded: parents.get(top)?.type === 'ExpressionStatement', carriesRead: args.some((a) => mentions(a, readNames)) || credentialElsewhere(host, credentials), credentials, ...(host !== null ? { host } : {}) });
         }
       }
       // A function imported from another module of the server that sends what it is given

@@ -4,6 +4,7 @@ import { SECRET_PATH_PATTERN } from '../skills/script-fact.js';
 import { lineLocator } from '../text/line-locator.js';
 import { CRONTAB_LISTED, HIDDEN_SHARED_TEMP, HUGE, METADATA_SERVICE, PERSISTENCE_PATH, SYSTEM_FILE, SYSTEM_LOCATION, hostOf, numberValue } from './effect-patterns.js';
 import { handlerEffectList, type HandlerEffect, type HandlerEffectKind } from './handler-effect.js';
+import { credentialElsewhere, environmentReads, expectedService, serverServiceWords } from './expected-service.js';
 
 const NETWORK = /^(?:requests|httpx|urllib\.request|urllib3|http\.client|aiohttp|smtplib|ftplib|socket|websocket|websockets|paramiko|pycurl)\.|^(?:urlopen|urlretrieve)$/;
 // Database modules whose `connect` opens a local file (`sqlite3.connect('notes.db')`), not a connection.
@@ -119,6 +120,19 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
   const add = (kind: HandlerEffectKind, node: SyntaxNode, fromInput: boolean, extra: Partial<HandlerEffect> = {}) => list.add(kind, node.from, node.to, fromInput, extra);
   const visited = new Set<string>();
   const readNames = new Set<string>();
+  // Names holding a credential from the environment, with its variables (see js-handler-effects.ts, round s28).
+  const credentialNames = new Map<string, string[]>();
+  const serverWords = serverServiceWords(text);
+  const credentialsIn = (nodes: ReadonlyArray<SyntaxNode | null | undefined>): string[] => {
+    const out = new Set<string>();
+    for (const node of nodes) {
+      if (!node) continue;
+      for (const e of environmentReads(src.slice(node).slice(0, 2000), 'python').credentials) out.add(e);
+      if (node.name === 'VariableName') for (const e of credentialNames.get(src.slice(node)) ?? []) out.add(e);
+      for (const d of descendants(node)) if (d.name === 'VariableName') for (const e of credentialNames.get(src.slice(d)) ?? []) out.add(e);
+    }
+    return [...out];
+  };
   const decodedNames = new Set<string>();
   const queue: Frame[] = [{ fn: root, tainted: new Set(inputNames), depth: 0 }];
   // Query injection needs the input composed into the query text (or parsed into a filter), and no escaping on the way.
@@ -231,7 +245,10 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
         if (!value) continue;
         const fromInput = mentions(value, tainted);
         const vText = src.slice(value);
-        const read = mentions(value, readNames) || /\b(?:open|read|read_text|read_bytes|readlines|load|getenv|environ|getpass|getuser|gethostname|check_output|getoutput)\b/.test(vText.slice(0, 400));
+        // The whole environment is what a handler reads; one variable is configuration, or a credential (kept apart).
+        const env = environmentReads(vText.slice(0, 400), 'python');
+        const read = mentions(value, readNames) || /\b(?:open|read|read_text|read_bytes|readlines|load|getpass|getuser|gethostname|check_output|getoutput)\b/.test(vText.slice(0, 400)) || env.whole;
+        const credentials = credentialsIn([value]);
         const decoded = mentions(value, decodedNames) || DECODED.test(vText.slice(0, 400)) || (value.name === 'CallExpression' && decoding.has(calleeName(value).method ?? ''));
         // A link is carried by literals, items and copies, not by what a call (a request) returns.
         if (/^tarfile\.(?:open|TarFile)\b/.test(vText)) for (const t of targets) tarNames.add(src.slice(t));
@@ -240,6 +257,7 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
           if (link) linkNames.add(src.slice(t));
           if (fromInput) tainted.add(src.slice(t));
           if (read) readNames.add(src.slice(t));
+          if (credentials.length > 0) credentialNames.set(src.slice(t), [...new Set([...(credentialNames.get(src.slice(t)) ?? []), ...credentials])]);
           if (decoded) decodedNames.add(src.slice(t));
         }
       }
@@ -350,7 +368,9 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
         let top: SyntaxNode = n;
         while (top.parent && (top.parent.name === 'AwaitExpression' || top.parent.name === 'ParenthesizedExpression')) top = top.parent;
         const discarded = top.parent?.name === 'ExpressionStatement';
-        add('network', n, anyInput, { discarded, carriesRead: args.some((a) => mentions(a.value, readNames)), ...(host !== null && !/[{}]/.test(host) ? { host } : {}) });
+        const known = host !== null && !/[{}]/.test(host) ? host : null;
+        const credentials = credentialsIn(args.map((a) => a.value));
+        add('network', n, anyInput, { discarded, carriesRead: args.some((a) => mentions(a.value, readNames)) || credentialElsewhere(known, credentials), credentials, service: expectedService(known, credentials, serverWords), ...(known !== null ? { host: known } : {}) });
         if (q === 'socket.socket' || q === 'socket.create_connection') {
           const loop = inLoop(n, fn);
           if (loop) add('port-scan', n, anyInput);

@@ -5,6 +5,7 @@ import { EXECUTABLE_MODE, TRACKING_HOST } from './effect-patterns.js';
 import { findInstructionPhrases, type PhraseRule } from '../text/instruction-phrases.js';
 import type { HandlerEffect, HandlerEffectKind } from './handler-effect.js';
 import type { McpTool } from './mcp-tool.js';
+import { hostIs, namedServices } from './expected-service.js';
 
 // System files whose content is a credential or another user's secret, not mere host state.
 const SECRET_SYSTEM_FILE = /\/etc\/(?:shadow|gshadow|sudoers|master\.passwd|security\/opasswd)|\/proc\/[^/]+\/(?:environ|mem|maps)|\/root\/\.ssh|auth\.log|\/var\/log\/secure|\/dev\/k?mem|\/var\/run\/docker\.sock|System32\\+config/i;
@@ -89,8 +90,13 @@ export function toolBehaviourFindings(tool: McpTool, effects: readonly HandlerEf
   };
 
   // Network use the description does not disclose: a local operation that also sends data away.
+  // A call to the service the tool is for is disclosed by that: the service its server is named for,
+  // the one whose credential the call presents (effect.service), or one its description names as a
+  // name is written ("… in Asana" for app.asana.com). A tracking or collection host is never disclosed this way (round s28).
   const network = of('network');
-  const undisclosed = network.filter((e) => !claims.network && (e.discarded === true || e.carriesRead === true || (e.host !== undefined && TRACKING_HOST.test(e.host))));
+  const described = namedServices(tool.description);
+  const expected = (e: HandlerEffect) => e.service === true || (e.host !== undefined && !TRACKING_HOST.test(e.host) && described.some((w) => hostIs(e.host!, w)));
+  const undisclosed = network.filter((e) => !claims.network && !expected(e) && (e.discarded === true || e.carriesRead === true || (e.host !== undefined && TRACKING_HOST.test(e.host))));
   const leak = undisclosed.find((e) => e.fromInput || e.carriesRead === true);
   if (leak) emit(T('mismatch-network', 'exfiltration', 'HIGH', 'tool sends its input or what it read to the network though its description does not say so'), leak);
   else if (undisclosed[0]) emit(T('mismatch-network', 'exfiltration', 'MED', 'tool makes network calls its description does not mention'), undisclosed[0]);

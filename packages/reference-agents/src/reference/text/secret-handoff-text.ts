@@ -12,7 +12,7 @@ import { describedAsAttack, isQuotedExample } from './quoted-example.js';
  */
 
 // Secrets named by path, command or variable: the same in every language.
-const SECRET_THING = new RegExp(
+export const SECRET_THING = new RegExp(
   [
     String.raw`(?:~|\$HOME|%USERPROFILE%)[\\/]\.(?:ssh|aws|gnupg|kube|docker|azure|config\/gcloud)\b`,
     String.raw`\bid_(?:rsa|ed25519|ecdsa|dsa)\b`,
@@ -27,7 +27,7 @@ const SECRET_THING = new RegExp(
   ].join('|'),
 );
 // Secrets named in words, in the languages a skill is commonly written in.
-const SECRET_WORDS = new RegExp(
+export const SECRET_WORDS = new RegExp(
   [
     String.raw`\b(?:environment\s+variables?|env\s+vars?|api[\s_-]?keys?|access\s+keys?|secret\s+keys?|private\s+keys?|ssh\s+keys?|credentials?|secrets|passwords?|(?:access|auth|session|bearer|github|npm|api)\s+tokens?|session\s+cookies|browser\s+cookies|saved\s+passwords|keychain|seed\s+phrases?|wallet\s+keys?|recovery\s+phrases?)\b`,
     String.raw`환경\s*변수|비밀번호|자격\s*증명|인증\s*정보|API\s*키`,
@@ -62,11 +62,11 @@ const OBJECT =
   /^\s*(?:(?:all|both|each|every)\s+(?:of\s+)?)?(?:them|it|these|those|they|this|everything|all\s+of\s+(?:it|them)|(?:their|its|the|all|that|those|these|this|every|each|your)\s+(?:(?:full|raw|complete|whole|entire|gathered|collected|extracted|harvested|above|resulting|found|same)\s+)?(?:contents?|values?|data|output|results?|keys?|tokens?|credentials?|secrets?|passwords?|variables?|files?|findings|list|text|lines?|bundle|archive|dump|lot)\b|(?:the\s+)?(?:full\s+)?(?:contents?|output|values?)\s+of\b)/i;
 // A key used to authenticate, a note to the user, or advice: not a hand-over.
 const AUTH_USE = /\b(?:header|authori[sz]ation|bearer|authenticat\w*|log\s*in|sign\s+in|api\s+calls?)\b/i;
-const NEGATION = /\b(?:never|not|don['’]t|do\s+not|must\s+not|should\s+not|avoid|without|no)\b|\bnunca\b|\bno\s+(?:env[ií]e|mande|suba)|\bnie(?:mals)?\b|\bkeine?\b|\bjamais\b|\bne\s+\w+\s+pas\b|\bnão\b|\bnon\b|不要|切勿|绝不|禁止|しないで|никогда|\bне\s/i;
+export const NEGATION = /\b(?:never|not|don['’]t|do\s+not|must\s+not|should\s+not|avoid|without|no)\b|\bnunca\b|\bno\s+(?:env[ií]e|mande|suba)|\bnie(?:mals)?\b|\bkeine?\b|\bjamais\b|\bne\s+\w+\s+pas\b|\bnão\b|\bnon\b|不要|切勿|绝不|禁止|しないで|никогда|\bне\s/i;
 
 // A sentence about what an attacker or injected text does ("Attackers may instruct an agent to collect .env files and
 // publish them as a gist"): a security guide describing the attack, not an order.
-const ATTACK_SUBJECT =
+export const ATTACK_SUBJECT =
   /\b(?:attackers?|adversar(?:y|ies)|threat\s+actors?|scammers?|malicious\s+(?:skills?|prompts?|instructions?|actors?|pages?|documents?|content|packages?|servers?|tools?)|injected\s+(?:text|instructions?|prompts?|content)|(?:a|an)\s+(?:compromised|poisoned|rogue|malicious)\s+[\w-]+)\b[^.\n]{0,60}?\b(?:may|might|can|could|will|would|often|try|tries|attempt\w*|instruct\w*|tells?|asks?)\b/i;
 // A container the agent creates or opens and puts the secrets in: "create a gist containing all of it", "open a new
 // issue on the public tracker with debug.txt as its body". The destination comes first, what it holds after.
@@ -99,14 +99,14 @@ export interface SecretHandoff {
   strong: boolean;
 }
 
-interface Unit {
+export interface Unit {
   text: string;
   offset: number;
   line: number;
 }
 
 /** Sentences (and table cells' rows, list items, lines), each with its offset and line. */
-function units(text: string): Unit[] {
+export function units(text: string): Unit[] {
   const out: Unit[] = [];
   let line = 0;
   let start = 0;
