@@ -15,8 +15,10 @@ const AI_NAME = String.raw`(?:AI|LLMs?|(?:AI\s+|coding\s+|code\s+)?(?:assistants
 // ("give a custom prompt to Claude" in a workflow's comments is documentation).
 const ADDRESSES_AI = new RegExp(
   [
-    String.raw`\b(?:note|notes|message|instructions?|reminder|attention|hint|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?(?:AI|LLM|language\s+model)?\s*${AI_NAME}`,
-    String.raw`^[ \t]*(?:\/\/+|#+|\*|\/\*+)?[ \t]*(?:hey\s+|dear\s+|attention\s+)?${AI_NAME}(?:\s+(?:coding\s+)?(?:assistants?|agents?))?\s*[:,]`,
+    // No two runs of spaces meet with only optional parts between them (`\s+(…)?\s*`, `[ \t]*(…)?[ \t]*`): a minified
+    // line blanked to its comments is a run of 600,000 spaces, and each split of it would be tried (269 s on three.min.js).
+    String.raw`\b(?:note|notes|message|instructions?|reminder|attention|hint|directive)\s+(?:to|for)\s+(?:(?:the|any|all)\s+)?(?:(?:AI|LLM|language\s+model)\s*)?${AI_NAME}`,
+    String.raw`^[ \t]*(?:(?:\/\/+|#+|\*|\/\*+)[ \t]*)?(?:hey\s+|dear\s+|attention\s+)?${AI_NAME}(?:\s+(?:coding\s+)?(?:assistants?|agents?))?\s*[:,]`,
     String.raw`\bif\s+you\s+are\s+(?:an?\s+)?(?:AI|LLM|language\s+model|coding\s+(?:agent|assistant)|assistant|agent|automated\s+(?:agent|assistant))\b`,
     String.raw`\b(?:hey|dear|attention)\s+${AI_NAME}\b`,
     String.raw`\b${AI_NAME}\s+(?:reading|editing|processing|working\s+on)\s+this\b`,
@@ -25,17 +27,57 @@ const ADDRESSES_AI = new RegExp(
 );
 
 const AI_WORD = /\b(?:AI|LLMs?|assistants?|agents?|Claude|Copilot|Cursor|Codex|Gemini|ChatGPT|Windsurf|Cline|Amazon\s+Q)\b/i;
-// Line comments (`//`, `#`, `--`, `;`-less), block comments and docstrings, by offset.
-const COMMENT = /\/\*[\s\S]*?\*\/|<!--[\s\S]*?-->|"""[\s\S]*?"""|'''[\s\S]*?'''|(?:^|[ \t])(?:\/\/|#(?!!|include\b|define\b|if\b|endif\b|pragma\b|region\b|endregion\b))[^\n]*/gm;
+// Line comments (`//`, `#`), block comments and docstrings.
+const LINE_COMMENT = /(?:^|[ \t])(?:\/\/|#(?!!|include\b|define\b|if\b|endif\b|pragma\b|region\b|endregion\b))[^\n]*/gm;
+const BLOCK_COMMENTS: ReadonlyArray<readonly [string, string]> = [['/*', '*/'], ['<!--', '-->'], ['"""', '"""'], ["'''", "'''"]];
+
+interface Span {
+  at: number;
+  end: number;
+}
+
+/**
+ * The comments of a source file in order, leftmost first, as the one regex of block comments, docstrings and line
+ * comments would match them. Blocks are found with indexOf: with a lazy `[\s\S]*?` each opener never closed (a `'''`
+ * or `/*` in a bundle's strings) scans to the end of the file, once per opener. Here a kind of block whose opener
+ * finds no closer is done, as no later opener of that kind finds one either.
+ */
+function* comments(text: string): Generator<Span> {
+  // Per kind of block, its next opener at or after `pos` with its closer's end: null once the kind is done.
+  const next: Array<Span | null | undefined> = BLOCK_COMMENTS.map(() => undefined);
+  let line: Span | null | undefined;
+  let pos = 0;
+  while (pos < text.length) {
+    let best: Span | null = null;
+    for (let k = 0; k < BLOCK_COMMENTS.length; k++) {
+      let n = next[k];
+      if (n === undefined || (n !== null && n.at < pos)) {
+        const [open, close] = BLOCK_COMMENTS[k] as readonly [string, string];
+        const at = text.indexOf(open, pos);
+        const closeAt = at < 0 ? -1 : text.indexOf(close, at + open.length);
+        n = next[k] = closeAt < 0 ? null : { at, end: closeAt + close.length };
+      }
+      if (n !== null && (best === null || n.at < best.at)) best = n;
+    }
+    if (line === undefined || (line !== null && line.at < pos)) {
+      LINE_COMMENT.lastIndex = pos;
+      const m = LINE_COMMENT.exec(text);
+      line = m === null ? null : { at: m.index, end: m.index + m[0].length };
+    }
+    if (line !== null && (best === null || line.at < best.at)) best = line;
+    if (best === null) return;
+    yield best;
+    pos = best.end;
+  }
+}
 
 /** The comments of a source file, everything else blanked (newlines kept, so lines stay the file's). */
 export function commentText(text: string): string {
   let out = '';
   let last = 0;
-  for (const m of text.matchAll(COMMENT)) {
-    if (m.index < last) continue;
-    out += text.slice(last, m.index).replace(/[^\n]/g, ' ') + m[0];
-    last = m.index + m[0].length;
+  for (const c of comments(text)) {
+    out += text.slice(last, c.at).replace(/[^\n]/g, ' ') + text.slice(c.at, c.end);
+    last = c.end;
   }
   return out + text.slice(last).replace(/[^\n]/g, ' ');
 }

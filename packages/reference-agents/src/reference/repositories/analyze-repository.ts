@@ -9,6 +9,8 @@ import { resultFromFindings } from '../common/score-findings.js';
 import { actionFindings, isActionPath } from './action-findings.js';
 import { agentConfigFindings, agentConfigKind } from './agent-config-findings.js';
 import { agentRulesFindings, agentRulesRuns, isAgentRulesPath } from './agent-rules-findings.js';
+import { POINTER_FILE, pointedInstructionFiles } from './agent-instruction-files.js';
+import { modelTextOrders, notReportedYet } from '../text/model-text-orders.js';
 import { buildFileFindings, buildFileKind, procMacroFindings, procMacroLibrary } from './build-hook-findings.js';
 import { HIDDEN_CODE_FILE, hiddenCodeFindings } from './hidden-code-findings.js';
 import { modelFileFindings } from '../common/model-file-findings.js';
@@ -157,6 +159,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       for (const command of commands.slice(0, 40)) for (const target of hookCommandTargets(command, lookup)) queue(target, 'automatic', hooks.includes(command));
     };
     const scriptRuns = await rubyPhpRuns(files);
+    const allPaths = files.map((f) => f.path);
+    /** Text files a rules file or an agent's configuration points at, with the first file pointing there. */
+    const pointed = new Map<string, { from: string; example: boolean }>();
     for (const file of files) {
       const lockfile = lockfileFormatOf(file.path) !== null || file.path.endsWith('bun.lockb');
       const workflow = isWorkflowPath(file.path);
@@ -216,13 +221,22 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...agentSettingsFindings(file.path, text, 'document'));
         // A rules file that has the agent copy text or a committed file into its memory: judged by what is planted.
         own.push(...(await plantFindings(file.path, text, byPath)));
-        for (const h of secretHandoffs(text)) own.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
+        const handedOver = secretHandoffs(text);
+        for (const h of handedOver) own.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
+        // Orders read by what they make the agent do, as in a skill's documents and an MCP server's prompts: plant a hook or an
+        // autostart entry, run a downloaded script, switch checks off, insert code (concealment raises them); put secrets
+        // into commits, PRs or telemetry (unless handed over outright above); add look-alike or off-registry dependencies.
+        // A passage an older rule of the rules file already reported as severely is not reported again.
+        own.push(...notReportedYet(modelTextOrders(file.path, text, { readers: { secrets: !handedOver.some((h) => h.strong) } }), own));
       }
       else {
         own.push(...hiddenTextFindings(file.path, text));
         if (MARKDOWN_DOC.test(file.path)) own.push(...markdownCommentFindings(file.path, text));
       }
       const configKind = agentConfigKind(file.path);
+      // Text files the rules file or the agent's configuration points at (`@docs/style.md`, opencode `instructions`,
+      // Gemini `contextFileName`): read after the walk as the rules are.
+      if (POINTER_FILE.test(file.path) || isAgentRulesPath(file.path)) for (const p of pointedInstructionFiles(file.path, text, allPaths)) if (!pointed.has(p)) pointed.set(p, { from: file.path, example });
       // Programs that write an agent's approvals off or point an LLM client at a relay; configuration that does
       // (agent configuration files have their own reading of `env`).
       if (SOURCE_FILE.test(file.path)) own.push(...aiCommentFindings(file.path, text, example));
@@ -334,6 +348,16 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (!example && BUILD_CONFIG.test(file.path)) for (const path of testSetupFiles(file.path, text)) queue(path, 'test');
       findings.push(...(example ? lowered(own) : own));
       findings.push(...secretFindings(file.path, text));
+    }
+    // What the pointed-at files order, read as the rules file's own text is (not the rules files themselves, nor project skills).
+    for (const [path, { from, example }] of pointed) {
+      const file = byPath.get(path);
+      if (file === undefined || file.size > 256 * 1024 || (skillSet.size > 0 && isInProjectSkill(path, skillSet))) continue;
+      const text = await readArtifactText(file);
+      if (text === null) continue;
+      const found = notReportedYet(modelTextOrders(path, text), findings).map((f) => ({ ...f, evidence: `${f.evidence ?? ''} (instructions ${from} points at)` }));
+      // (A guide under docs/ the rules load is instructions all the same: lowered only when the pointing file is an example's.)
+      findings.push(...(example ? lowered(found) : found));
     }
     // A program that turns an agent's approvals off when installing, building, testing or opening the project.
     for (const f of settingsWrites) {

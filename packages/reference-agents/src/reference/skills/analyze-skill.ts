@@ -45,6 +45,10 @@ import { signingSecretSent, walletContext, walletOnlyField } from './signing-sec
 import { downloadedTextFiles, obeyedDownloadedFile, type DownloadedFile } from './downloaded-instructions.js';
 import { userSecretRequest, type UserSecretRequest } from '../text/user-secret-request.js';
 import { scriptRunWithRequest, scriptSendsItsInput } from './input-sent.js';
+import { ARTIFACT_TEMPLATE_PATH, SECRET_INTO_ARTIFACT_TITLE, artifactTemplateFiles, secretArtifactCommand, secretIntoArtifact, secretSlotInTemplate } from '../text/secret-into-artifact.js';
+import { dependencyFindings, manifestSquatFindings } from './dependency-findings.js';
+import { dependencyOrders, dependencyOrdersInCode } from '../text/dependency-orders.js';
+import { modelTextOrders, notReportedYet } from '../text/model-text-orders.js';
 
 // Documents a model reads, and coding agents' rules files (Cursor `.mdc`, `.cursorrules`, …) a skill or rules pack ships.
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst|mdc)$|(?:^|\/)\.(?:cursorrules|windsurfrules|clinerules|goosehints|roorules)$/i;
@@ -376,6 +380,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (text === null) continue;
     // A requirements file, pip.conf or .npmrc the skill ships: where the packages its setup installs come from.
     if (indexConfigKind(file.path) !== null && !isTestOrExample(file.path)) for (const f of indexConfigFindings(file.path, text)) findings.push({ ...f, title: f.title.replace(/^repository /, 'skill ') });
+    // A dependency manifest the skill ships (its setup installs it): a look-alike of a popular package there.
+    if (!isTestOrExample(file.path)) findings.push(...manifestSquatFindings(file.path, text));
+    // Build files and CI templates the skill ships run their install lines too (`RUN pip install …`, `run: npm i …`).
+    if (!isTestOrExample(file.path) && /(?:^|\/)(?:Dockerfile[\w.-]*|Containerfile|Makefile|[\w.-]+\.mk|[\w.-]+\.ya?ml)$/i.test(file.path)) findings.push(...dependencyFindings(file.path, text, dependencyOrdersInCode(text), 'script'));
     const isSkillMd = /(?:^|\/)SKILL\.md$/i.test(file.path);
     if (isSkillMd && (skillFile === null || file.path.split('/').length < skillFile.split('/').length)) {
       skillFile = file.path;
@@ -404,7 +412,18 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const asked: UserSecretRequest | null = secretRequest === null ? userSecretRequest(text) : null;
       if (asked !== null) secretRequest = { ...asked, file: file.path, line: lineLocator(text)(asked.offset) };
       // Secrets collected in one step and sent out in another, however the document spreads or words them.
-      for (const h of secretHandoffs(text)) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
+      const handoffs = secretHandoffs(text);
+      for (const h of handoffs) findings.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
+      // Secrets written into what the work publishes (a commit message, a PR body, a changelog entry), in prose or in a
+      // command the document shows: a covert channel the hand-over rule above does not read when nothing is "sent".
+      if (!handoffs.some((h) => h.strong)) {
+        const put = secretIntoArtifact(text);
+        if (put !== null) findings.push(referenceFinding({ category: 'exfiltration', severity: put.strong ? 'CRIT' : 'HIGH', title: SECRET_INTO_ARTIFACT_TITLE, file: file.path, line: lineLocator(text)(put.offset), evidence: put.evidence }));
+        const command = put === null || !put.strong ? secretArtifactCommand(text, { document: true }) : null;
+        if (command !== null) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'documented command writes secrets into a commit, pull request, issue or release message', file: file.path, line: command.line, evidence: command.evidence }));
+      }
+      // Packages the document has the agent install or add to the user's projects: look-alikes of popular names, sources off the registry.
+      findings.push(...dependencyFindings(file.path, text, dependencyOrders(text), 'instruction'));
       findings.push(...skillFileFindings(text, file.path, { script: false, python: false, document: true }));
       // A tool the skill uses anywhere (`wasm-pack build` in SKILL.md) names its installer in a reference document too.
       findings.push(...documentCommandFindings(file.path, text, skillText));
@@ -419,6 +438,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       }
       for (const p of snippets.files) startupFiles.add(p);
       for (const p of settingsInstallFiles(text, allFiles.map((f) => f.path))) settingsFiles.set(p, file.path);
+      // Orders read by what they make the agent do, as in an MCP server's prompts and a repository's rules files: plant an
+      // install or git hook or an autostart entry that fetches or runs code, run a downloaded script, switch security
+      // checks off, insert code that loads remote code or sends data away (concealment raises them). A passage the
+      // document rules above already reported as severely (a documented `curl … | sh`, a hook order) is not reported again.
+      findings.push(...notReportedYet(modelTextOrders(file.path, text, { readers: { secrets: false, dependencies: false } }), findings));
       const obey: RegExpExecArray | null = obeysOutput === null ? OBEY_OUTPUT.exec(text) : null;
       if (obey && !describedAsAttack(text, obey.index) && !/\b(?:never|don['’]t|do\s+not|avoid)\b/i.test(text.slice(text.lastIndexOf('\n', obey.index) + 1, obey.index))) {
         obeysOutput = { file: file.path, line: lineLocator(text)(obey.index), evidence: obey[0] };
@@ -465,6 +489,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (MEMORY_FILE_IN_CODE.test(joinedPaths(text)) && WRITES.test(text)) memoryScripts.push({ file: file.path, text });
       const dns = dnsExfiltrationFinding(file.path, text, 'script');
       if (dns !== null) findings.push(dns);
+      // A commit, PR or issue message the script writes with a secret in it; a commit-msg hook appending the environment.
+      const published = secretArtifactCommand(text, { commitHook: /(?:^|\/)(?:prepare-)?commit-msg(?:\.\w+)?$/i.test(file.path) });
+      if (published !== null) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'script writes secrets into a commit, pull request, issue or release message', file: file.path, line: published.line, evidence: published.evidence }));
+      findings.push(...dependencyFindings(file.path, text, dependencyOrdersInCode(text), 'script'));
       const shim = privilegedShimFinding(file.path, text, 'script');
       if (shim !== null) findings.push(shim);
       // Browser code the agent pastes into the pages it builds: what the site's visitors type, sent away.
@@ -551,6 +579,21 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     const obeyed = obeyedDownloadedFile(d.text, downloadedTexts);
     if (obeyed === null) continue;
     findings.push(referenceFinding({ category: 'prompt_injection', severity: obeyed.severity, title: 'instruction to obey a file the skill’s script downloads at run time', file: d.file, line: lineLocator(d.text)(obeyed.offset), evidence: `${obeyed.evidence} … ${obeyed.download.file}:${String(obeyed.download.line)}: ${obeyed.download.evidence}`.slice(0, 400) }));
+    break;
+  }
+
+  // Templates of a commit message, PR or issue body, release notes or changelog entry the skill ships (by name, or named
+  // so by a document) with a slot the agent fills with a secret: every use publishes it.
+  // Text a person or the agent fills in, not code: a script's `$GITHUB_TOKEN` is read by the command rules.
+  const textFiles = allFiles.filter((f) => languageOf(f.path) === null && !/\.(?:json|ya?ml|toml|ini|cfg|conf|lock)$/i.test(f.path)).map((f) => f.path);
+  const templates = new Set(textFiles.filter((p) => ARTIFACT_TEMPLATE_PATH.test(p)));
+  for (const d of documentTexts) for (const p of artifactTemplateFiles(d.text, textFiles)) templates.add(p);
+  for (const path of [...templates].slice(0, 20)) {
+    const file = allFiles.find((f) => f.path === path);
+    const text = file === undefined || file.size > 256 * 1024 ? null : await readArtifactText(file);
+    const slot = text === null || shebangLanguage(path, text) !== null ? -1 : secretSlotInTemplate(text);
+    if (text === null || slot < 0) continue;
+    findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'skill’s commit, pull request or issue template fills in secrets', file: path, line: lineLocator(text)(slot), evidence: text.slice(text.lastIndexOf('\n', slot) + 1, slot + 120).split('\n')[0]!.slice(0, 300) }));
     break;
   }
 

@@ -3,6 +3,9 @@ import { jsDescriptionRanges } from './js-description-ranges.js';
 import { JsScope, parseJs, scopeOf, walkJs, type JsNode } from './js-source.js';
 import { jsFlowFacts } from './js-flow-facts.js';
 import { jsCommandShape } from './shell-command-shape.js';
+import { jsCommandLines } from './js-commands.js';
+import { credentialUploads } from './credential-uploads.js';
+import { jsIdentityOnly } from './js-identity-keys.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 export const SHELL_EXEC = /^(?:child_process\.(?:exec|execSync)|shelljs\.exec|execa\.execaCommand|execa\.execaCommandSync|zx\.\$)$/;
@@ -86,6 +89,8 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
 
   let envWalk: JsNode | null = null;
   let secretWords = 0;
+  // Credential paths looked at for an identity use (bounded: a stealer's list of paths needs no such look).
+  let secretPaths = 0;
   walkJs(root, (node, parent) => {
     if (node.type === 'Literal' && ((typeof node.value === 'string' && SECRET_ENV_WORD.test(node.value)) || (node.regex !== undefined && SECRET_ENV_WORD_IN_REGEX.test(String((node.regex as { pattern: string }).pattern))))) secretWords++;
     if (node.type === 'Literal' || node.type === 'TemplateLiteral' || (node.type === 'BinaryExpression' && node.operator === '+')) {
@@ -93,7 +98,9 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       const value = scope.foldLoose(node);
       // A path named in a description is text for the model or the user, not a file the code opens.
       const named = value.length < 500 && !inDescription(node);
-      if (named && SECRET_PATH_PATTERN.test(value)) add('secret-path', node);
+      // A public key (`id_ed25519.pub`) is meant to be shown; a key only handed to ssh, scp or rsync as the
+      // identity to log in with (`['-i', KEY]`, `rsync -e "ssh -i …"`, GIT_SSH_COMMAND, `privateKeyPath`) is used, not read out.
+      if (named && SECRET_PATH_PATTERN.test(value) && !/\.pub$/i.test(value) && !(++secretPaths <= 20 && jsIdentityOnly(root, scope, node))) add('secret-path', node);
       else if (named && DOTENV_PATH_PATTERN.test(value)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
       return;
@@ -158,5 +165,8 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
   // `for (const k in process.env)` keeping names like KEY, TOKEN, SECRET is collecting secrets.
   if (envWalk !== null && secretWords >= 1) add('env-dump', envWalk);
   facts.push(...jsFlowFacts(root, scope, text, { network: (n) => NETWORK.test(n), process: (n) => SHELL_EXEC.test(n) || SPAWN.test(n) }, lineAt));
+  // Credentials handed to a command that sends them (`execFile("gh", ["gist", "create", key])`), read as the
+  // command lines the process calls, copies and archive writes amount to.
+  if (facts.some((f) => f.kind === 'process')) facts.push(...credentialUploads(jsCommandLines(root, scope, (n) => SHELL_EXEC.test(n) || SPAWN.test(n), lineAt)));
   return facts;
 }

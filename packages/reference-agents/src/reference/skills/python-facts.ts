@@ -3,6 +3,9 @@ import { pythonDescriptionRanges } from './python-description-ranges.js';
 import { PythonSource, type SyntaxNode } from './python-source.js';
 import { pythonFlowFacts } from './python-flow-facts.js';
 import { pythonCommandShape } from './shell-command-shape.js';
+import { pythonCommandLines } from './python-commands.js';
+import { credentialUploads } from './credential-uploads.js';
+import { pythonIdentityOnly } from './python-identity-keys.js';
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 
 export const SHELL_ALWAYS = /^(?:os\.system|os\.popen|commands\.getoutput|commands\.getstatusoutput|subprocess\.getoutput|subprocess\.getstatusoutput|pty\.spawn)$/;
@@ -61,6 +64,8 @@ export function pythonFacts(text: string): ScriptFact[] {
   let socketUsed = false;
   let envIteration: SyntaxNode | null = null;
   let secretWords = 0;
+  // Credential paths looked at for an identity use (bounded: a stealer's list of paths needs no such look).
+  let secretPaths = 0;
   let dupUsed: SyntaxNode | null = null;
   // A shell whose standard streams are given a socket (`Popen(["/bin/sh", "-i"], stdin=s.fileno(), stdout=s.fileno())`).
   const streamShells: SyntaxNode[] = [];
@@ -82,7 +87,9 @@ export function pythonFacts(text: string): ScriptFact[] {
         continue;
       }
       if (SECRET_ENV_WORD.test(unquoted)) secretWords++;
-      if (named && SECRET_PATH_PATTERN.test(unquoted)) add('secret-path', node);
+      // A public key (`id_ed25519.pub`) is meant to be shown; a key only handed to ssh, scp or rsync as the
+      // identity to log in with (`-i`, `rsync -e "ssh -i …"`, GIT_SSH_COMMAND, `key_filename=`) is used, not read out.
+      if (named && SECRET_PATH_PATTERN.test(unquoted) && !/\.pub$/i.test(unquoted) && !(++secretPaths <= 20 && pythonIdentityOnly(src, node))) add('secret-path', node);
       else if (named && DOTENV_PATH_PATTERN.test(unquoted)) add('dotenv-path', node);
       if (REVERSE_SHELL.test(value)) add('reverse-shell', node);
       continue;
@@ -168,6 +175,9 @@ export function pythonFacts(text: string): ScriptFact[] {
   // Walking the environment and keeping names like KEY, TOKEN, SECRET is collecting secrets, not configuration.
   if (envIteration && secretWords >= 2) add('env-dump', envIteration);
   facts.push(...pythonFlowFacts(src, { network: (n) => NETWORK.test(n), process: (n) => SHELL_ALWAYS.test(n) || SUBPROCESS.test(n) }, lineAt));
+  // Credentials handed to a command that sends them (`subprocess.run(["gh", "gist", "create", *keys])`), read as
+  // the command lines the process calls, copies and archive writes amount to.
+  if (facts.some((f) => f.kind === 'process')) facts.push(...credentialUploads(pythonCommandLines(src, (n) => SHELL_ALWAYS.test(n) || SUBPROCESS.test(n), lineAt)));
   return facts;
 }
 

@@ -1,8 +1,11 @@
 import { DOTENV_PATH_PATTERN, SECRET_PATH_PATTERN, persistenceKind, type ScriptFact } from './script-fact.js';
 import { isExecutableMode } from './written-file.js';
 import { encodedCommandPayload } from '../text/encoded-command.js';
-import { FAMILIAR_API_HOSTS } from '../repositories/workflow-findings.js';
+import { credentialUploads } from './credential-uploads.js';
 import { expandShellVariables } from '../repositories/shell-command-findings.js';
+import { localShellLines } from './ssh-remote-command.js';
+
+export { CREDENTIAL_COMMAND } from './credential-uploads.js';
 
 const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   // PowerShell's cradles (case does not matter to it): `IEX ((New-Object Net.WebClient).DownloadString(u))`, `iwr u | iex`.
@@ -68,101 +71,6 @@ function joinContinued(lines: readonly string[]): string[] {
     i = j;
   }
   return out;
-}
-
-// A dotenv file by name, glob included (`.env`, `.env.local`, `.env*`, `config/.env.production`).
-const DOTENV_WORD = /(?:^|[/\\])\.env(?:\.[\w-]+|\*|\.\*)?$/;
-// An upload that reads its body from standard input (`curl --data-binary @-`, `curl -T -`, `-F f=@-`, `nc host port`, `wget --post-file=-`).
-const UPLOAD_STDIN = /\|\s*(?:curl|wget)\b[^|\n]*?(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@-|\s(?:-T|--upload-file)\s*=?\s*["']?-(?=["'\s]|$)|--post-file=?\s*-(?=\s|$))|\|\s*n(?:c|cat)\s+[^|\n]*\d/;
-// An upload's body named as a file: what `@path`, `-T path` or `--post-file path` sends.
-const UPLOAD_FILE = /(?:\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form)\s*=?\s*["']?(?:[\w.-]+=)?@|\s(?:-T|--upload-file|--post-file)\s*=?\s*["']?)([^\s"';|&@-][^\s"';|&]*)/g;
-// A file written from what a command read: an archive (`tar czf OUT …`, `zip OUT …`), a copy, a redirection.
-const WRITES_FROM = /\btar\s+-?[a-zA-Z]*f\s+["']?([^\s"';|&-][^\s"';|&]*)|\b(?:zip|7z\s+a)\s+(?:-\S+\s+)*["']?([^\s"';|&-][^\s"';|&]*)|\b(?:cp|mv)\s+(?:-\S+\s+)*[^\s;|&<>]+\s+["']?([^\s"';|&]+)|>\s*["']?([^\s"';|&>]+)/;
-
-/** The host of a command's first literal address; null without one (an address in a variable). */
-function literalHost(line: string): string | null {
-  return /\b(?:https?|wss?|ftp):\/\/([^/\s"'$:?#]+)/.exec(line)?.[1] ?? null;
-}
-
-function awayHost(line: string): boolean {
-  const host = literalHost(line);
-  return host === null ? /\$\{?[A-Za-z_]|\bnc\b|\bncat\b/.test(line) : !FAMILIAR_API_HOSTS.test(host) && !/^(?:localhost|127\.|0\.0\.0\.0|\[::1\])/.test(host);
-}
-
-/**
- * A `.env` file's contents sent to a host that is not a familiar service: piped into an upload that
- * reads standard input (`tar czf - .env* … | curl --data-binary @- https://…`), named as an upload's
- * body (`curl -F f=@.env`), or archived or copied into a file a later upload names. Loading `.env`
- * beside a request is ordinary; its bytes as the request's body are the secrets leaving.
- */
-function dotenvSent(lines: readonly string[]): ScriptFact[] {
-  const bundles: Array<{ name: string; line: number; text: string }> = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? '').trim();
-    if (line === '' || line.startsWith('#') || line.length > 4000) continue;
-    const words = (l: string) => l.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
-    const stdin = UPLOAD_STDIN.exec(line);
-    if (stdin !== null && words(line.slice(0, stdin.index)).some((w) => DOTENV_WORD.test(w)) && awayHost(line)) return [{ kind: 'dotenv-sent', line: i + 1, evidence: line.slice(0, 300) }];
-    for (const m of /\b(?:curl|wget)\b/.test(line) ? line.matchAll(UPLOAD_FILE) : []) {
-      const named = (m[1] as string).replace(/^\.\//, '');
-      const bundle = bundles.find((b) => baseName(b.name) === baseName(named));
-      if ((DOTENV_WORD.test(named) || bundle !== undefined) && awayHost(line)) return [{ kind: 'dotenv-sent', line: i + 1, evidence: (bundle === undefined ? line : `${bundle.text} … ${line}`).slice(0, 300) }];
-    }
-    const written = WRITES_FROM.exec(line);
-    const out = written?.slice(1).find((g) => g !== undefined);
-    if (out !== undefined && !DOTENV_WORD.test(out) && words(line).some((w) => DOTENV_WORD.test(w))) bundles.push({ name: out, line: i + 1, text: line });
-  }
-  return [];
-}
-
-// Commands that print credentials or a cluster's secrets: a cloud CLI's exported keys and tokens, a kubeconfig
-// with its keys, every secret of a cluster, a password manager's or keychain's entries.
-export const CREDENTIAL_COMMAND =
-  /\bkubectl\s+(?:[^|;&\n]*\s)?get\s+secrets?\b|\bkubectl\s+config\s+view\b[^|;&\n]*--raw\b|\boc\s+(?:[^|;&\n]*\s)?get\s+secrets?\b|\baws\s+configure\s+(?:export-credentials|get\s+aws_(?:secret_access_key|session_token))\b|\baws\s+(?:sts\s+get-session-token|secretsmanager\s+get-secret-value|ssm\s+get-parameters?(?:-by-path)?\b[^|;&\n]*--with-decryption)\b|\bgcloud\s+(?:auth\s+(?:application-default\s+)?print-(?:access|identity)-token|secrets\s+versions\s+access)\b|\baz\s+(?:account\s+get-access-token|keyvault\s+secret\s+show)\b|\bgh\s+auth\s+token\b|\bvault\s+(?:read|kv\s+get)\b|\bop\s+(?:read|item\s+get)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bdoctl\s+auth\s+token\b|\bheroku\s+auth:token\b/;
-// An upload whose body is a substitution (`-d "$(kubectl get secrets -A -o yaml)"`, `--data-binary "$(cat ~/.kube/config)"`).
-const UPLOAD_SUBSTITUTED = /\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|--post-data)\s*=?\s*["']?(?:[\w.-]+=)?\$\(([^)\n]*)\)/g;
-
-/** A line that reads credentials: names a credential file or runs a command that prints credentials or secrets. */
-function readsCredentials(text: string): boolean {
-  return CREDENTIAL_COMMAND.test(text) || text.split(/[\s"'=;|&<>()@]+/).some((w) => w !== '' && SECRET_PATH_PATTERN.test(w));
-}
-
-/**
- * Credentials sent as a request's body to a host that is not a familiar service (the dump-and-upload of
- * a "diagnostics" step): a credential file or a credential-printing command (`CREDENTIAL_COMMAND`) piped
- * into an upload that reads standard input, substituted into an upload's body, or written to a file
- * (redirection, copy, archive) that a later upload names, directly or through an archive of the file or
- * of its folder. A token put in an `Authorization` header authenticates a request; it is not its body.
- */
-function credentialSent(lines: readonly string[]): ScriptFact[] {
-  const bundles: Array<{ name: string; dir: string; text: string }> = [];
-  const words = (l: string) => l.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? '').trim();
-    if (line === '' || line.startsWith('#') || line.length > 4000) continue;
-    const sent = (evidence: string): ScriptFact[] => [{ kind: 'credential-sent', line: i + 1, evidence: evidence.slice(0, 300) }];
-    const stdin = UPLOAD_STDIN.exec(line);
-    if (stdin !== null && readsCredentials(line.slice(0, stdin.index)) && awayHost(line)) return sent(line);
-    if (/\b(?:curl|wget)\b/.test(line)) {
-      for (const m of line.matchAll(UPLOAD_SUBSTITUTED)) if (readsCredentials(m[1] as string) && awayHost(line)) return sent(line);
-      for (const m of line.matchAll(UPLOAD_FILE)) {
-        const named = (m[1] as string).replace(/^\.\//, '');
-        const bundle = bundles.find((b) => baseName(b.name) === baseName(named));
-        if ((SECRET_PATH_PATTERN.test(named) || bundle !== undefined) && awayHost(line)) return sent(bundle === undefined ? line : `${bundle.text} … ${line}`);
-      }
-    }
-    const written = WRITES_FROM.exec(line);
-    const out = written?.slice(1).find((g) => g !== undefined);
-    if (out === undefined || SECRET_PATH_PATTERN.test(out)) continue;
-    const source = line.slice(0, (written as RegExpExecArray).index) + line.slice((written as RegExpExecArray).index + (written as RegExpExecArray)[0].length);
-    // An archive or copy of a file (or of the folder) written from credentials carries them too.
-    const carried = bundles.find((b) => words(source).some((w) => baseName(w) === baseName(b.name) || (b.dir !== '' && w.replace(/\/+$/, '') === b.dir)));
-    if (readsCredentials(source) || carried !== undefined) {
-      const dir = out.includes('/') ? out.slice(0, out.lastIndexOf('/')) : '';
-      bundles.push({ name: out, dir, text: carried === undefined ? line : `${carried.text} … ${line}` });
-    }
-  }
-  return [];
 }
 
 function baseName(path: string): string {
@@ -249,16 +157,20 @@ function downloadThenRun(lines: readonly string[]): ScriptFact[] {
   return facts;
 }
 
-/** Writes to agent settings, memory, startup files and autostart entries by redirection, tee or copy. */
-function persistenceWrites(line: string, lineNo: number): ScriptFact[] {
+const PUBLIC_KEY = /\.pub$/i;
+const IDENTITY_USE = /\b(?:ssh|scp|sftp|rsync|autossh|mosh)\b[^\n;|&]*?\s-i\s*["']?([^\s"';|&]+)|\bIdentityFile[=\s]\s*["']?([^\s"';|&]+)|\bssh-add\s+(?:-\S+\s+)*["']?([^\s"';|&]+)/g;
+const KEYGEN_ONLY = /^(?:sudo\s+)?ssh-keygen\s(?![^\n]*\$\()[^;&|<>`]*$/;
+
+/** Writes to agent settings, memory, startup files and autostart entries by redirection, tee or copy (`evidence`: the line as written). */
+function persistenceWrites(line: string, lineNo: number, evidence: string): ScriptFact[] {
   const facts: ScriptFact[] = [];
   for (const m of line.matchAll(WRITES_TO)) {
     const path = m[1] as string;
     const kind = persistenceKind(path, /^(?:~|\$HOME|\$\{HOME\}|%USERPROFILE%)/.test(path));
-    if (kind === 'persistence' || (kind === 'shell-startup' && ACTIVE_LINE.test(line))) return [{ kind: 'persistence-write', line: lineNo, evidence: line }];
-    if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineNo, evidence: line });
+    if (kind === 'persistence' || (kind === 'shell-startup' && ACTIVE_LINE.test(line))) return [{ kind: 'persistence-write', line: lineNo, evidence }];
+    if (kind === 'memory') facts.push({ kind: 'agent-memory-write', line: lineNo, evidence });
   }
-  if (/\|\s*crontab\b|\bcrontab\s+-\s*$/.test(line) && ACTIVE_LINE.test(line)) return [{ kind: 'persistence-write', line: lineNo, evidence: line }];
+  if (/\|\s*crontab\b|\bcrontab\s+-\s*$/.test(line) && ACTIVE_LINE.test(line)) return [{ kind: 'persistence-write', line: lineNo, evidence }];
   return facts.slice(0, 1);
 }
 
@@ -271,6 +183,8 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
   const lines = joinContinued(text.split('\n'));
   // The same lines with constants built from pieces put in (`t=$(printf '\x2f\x64…')` … `bash -i >& $t/$h/$p`).
   const expandedLines = joinContinued(expandShellVariables(text).split('\n'));
+  // What runs on this machine: the command `ssh HOST '…'` runs on HOST, its paths are HOST's (ssh-remote-command.ts).
+  const localLines = localShellLines(lines);
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] ?? '';
     const line = raw.trim();
@@ -293,15 +207,19 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
     const piped = /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env|set|export\s+-p)\s*\|[^\n]*?\$\{?([A-Za-z_]\w*)/.exec(line);
     if (piped !== null && !facts.some((f) => f.line === i + 1 && f.kind === 'network') && new RegExp(String.raw`^\s*(?:export\s+|readonly\s+|local\s+)?${piped[1]}=["']?(?:https?|wss?|ftp):\/\/(?!localhost\b|127\.)`, 'm').test(text)) facts.push({ kind: 'network', line: i + 1, evidence: line });
     if (line.length > 2000) continue;
-    const words = line.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
-    facts.push(...persistenceWrites(line, i + 1));
-    if (words.some((w) => SECRET_PATH_PATTERN.test(w))) facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
+    const local = (localLines[i] ?? '').trim();
+    const words = local.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
+    facts.push(...persistenceWrites(local, i + 1, line));
+    // A public key (`id_ed25519.pub`) is meant to be shown; a line that only makes or inspects a key with ssh-keygen reads none out.
+    // A key given to ssh, scp or rsync as the identity to log in with (`-i ~/.ssh/deploy_key`, `IdentityFile`, `ssh-add`) is used, not read out.
+    const identities = new Set([...line.matchAll(IDENTITY_USE)].map((m) => m[1] ?? m[2] ?? m[3]));
+    if (words.some((w) => SECRET_PATH_PATTERN.test(w) && !PUBLIC_KEY.test(w) && !identities.has(w)) && !KEYGEN_ONLY.test(line)) facts.push({ kind: 'secret-path', line: i + 1, evidence: line });
     else if (words.some((w) => DOTENV_PATH_PATTERN.test(w))) facts.push({ kind: 'dotenv-path', line: i + 1, evidence: line });
   }
   // A download piped straight into a shell is already reported on its own line.
   for (const f of downloadThenRun(lines)) if (!facts.some((g) => g.kind === 'download-exec' && g.line === f.line)) facts.push(f);
   facts.push(...carvedThenRun(lines));
-  facts.push(...dotenvSent(lines));
-  facts.push(...credentialSent(lines));
+  // Credentials and .env files followed to what sends them: curl, the GitHub CLI, bucket copies, scp, git push… (credential-uploads.ts).
+  facts.push(...credentialUploads(lines));
   return facts;
 }
