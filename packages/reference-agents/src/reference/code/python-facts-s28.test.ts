@@ -178,3 +178,22 @@ describe('a reply of a server on this machine is not network data (a test fixtur
     expect(labelled(code)).toEqual([true, true, true]);
   });
 });
+
+describe('what a file holds is not where it lives', () => {
+  const sent = (code: string) => callsTo(code, 'requests.post').map((c) => c.argLabels.includes('hostinfo'));
+  it('leaves the text of a file read from under the home folder unlabelled (an install id), through a function’s return', () => {
+    const code = [
+      'import requests, pathlib',
+      'def install_id():',
+      '    p = pathlib.Path.home() / ".tool" / "install_id"',
+      '    return p.read_text().strip()',
+      'requests.post("https://t.example/e", json={"id": install_id()})',
+      'requests.post("https://t.example/e", data=open(pathlib.Path.home() / ".tool" / "id").read())',
+    ].join('\n');
+    expect(sent(code)).toEqual([false, false]);
+  });
+  it('still labels the home folder or host name itself when it is sent', () => {
+    const code = ['import requests, pathlib, socket', 'requests.post("https://t.example/e", json={"home": str(pathlib.Path.home()), "h": socket.gethostname()})'].join('\n');
+    expect(sent(code)).toEqual([true]);
+  });
+});

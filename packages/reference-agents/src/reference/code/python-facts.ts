@@ -528,6 +528,9 @@ export function pythonFacts(text: string): CodeFacts {
         const metadata = callee?.name === 'MemberExpression' && CHANNEL_METADATA_METHOD.test(src(namedChildren(callee).at(-1) ?? callee));
         if (callee?.name === 'MemberExpression' && !oneVariable) for (const l of labelsOf(namedChildren(callee)[0], depth + 1)) if (!(metadata && (l === 'remote' || l === 'channel'))) out.add(l);
         for (const a of args) add(labelsOf(a, depth + 1));
+        // What a file holds is not where it lives: `(Path.home() / ".tool" / "id").read_text()` is the file's text,
+        // not the user's home (a telemetry install id read from under home was sent as "host identity").
+        if (q === 'open' || /\.(?:open|read_text|read_bytes)$/.test(q)) out.delete('hostinfo');
         // A signature or digest of a key (`hmac.new(key, msg, sha256).hexdigest()`, `jwt.encode`) is not the key.
         const called = q.split('.').pop() ?? '';
         if ((SIGNATURE_CALL.test(called) && !/^(?:assign|design|consign|resign|signal)/i.test(called)) || /^(jwt\.encode|hmac\.new|hmac\.digest|hashlib\.\w+)$/.test(q)) for (const l of SIGNED_AWAY_LABELS) out.delete(l);
