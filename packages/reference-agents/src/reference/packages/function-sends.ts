@@ -117,15 +117,8 @@ function reach(modules: ReadonlyMap<string, SendingModule>, mod: SendingModule, 
     out.push(...inner);
   }
   // Functions of other modules the body calls.
-  for (const c of mod.facts.calls) {
-    if (c.line < fn.from || c.line > fn.to) continue;
-    const rel = follow(mod, c.callee);
-    const other = rel === null ? undefined : modules.get(rel);
-    if (other === undefined || other === mod) continue;
-    if (--budget.left < 0) return null;
-    out.push(...(reach(modules, other, c.callee.split('.').pop() ?? '', follow, depth + 1, seen, budget) ?? allSends(other)));
-  }
-  return out;
+  const across = otherModulesReach(modules, mod, fn, follow, depth, seen, budget);
+  return across === null ? null : [...out, ...across];
 }
 
 /** The sends a class of `mod` reaches: those in its methods and in the functions of the module its body names. */
@@ -150,8 +143,15 @@ function classReach(modules: ReadonlyMap<string, SendingModule>, mod: SendingMod
     if (inner === null) return null;
     out.push(...inner);
   }
+  const across = otherModulesReach(modules, mod, range, follow, depth, seen, budget);
+  return across === null ? null : [...out, ...across];
+}
+
+/** The sends reached through the calls between `lines` of `mod` into functions of other modules (all of a module whose function cannot be read alone). */
+function otherModulesReach(modules: ReadonlyMap<string, SendingModule>, mod: SendingModule, lines: { from: number; to: number }, follow: FollowCall, depth: number, seen: Set<string>, budget: { left: number }): ReachedSend[] | null {
+  const out: ReachedSend[] = [];
   for (const c of mod.facts.calls) {
-    if (c.line < range.from || c.line > range.to) continue;
+    if (c.line < lines.from || c.line > lines.to) continue;
     const rel = follow(mod, c.callee);
     const other = rel === null ? undefined : modules.get(rel);
     if (other === undefined || other === mod) continue;
