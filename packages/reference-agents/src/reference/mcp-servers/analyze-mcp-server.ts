@@ -54,6 +54,8 @@ import { logicBombFinding } from '../skills/logic-bomb.js';
 import { blankPatternLiterals } from './pattern-literals.js';
 import { prefixContainmentFindings } from './prefix-containment.js';
 import { hiddenRecipientFacts } from './hidden-recipients.js';
+import { importedInstanceSenders, instanceSendEffects } from './instance-method-sends.js';
+import { launchCountDescriptionFindings } from './launch-count-descriptions.js';
 import { autostartPlantFinding } from './autostart-plant.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
@@ -338,11 +340,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
       const readers = defined.length > 0 && language !== null ? await importedReaders(file.path, text, language, readModule, (p) => byPath.has(p), moduleReaders) : new Set<string>();
       const runners = defined.length > 0 && language !== null ? await importedShellRunners(file.path, text, language, readModule, (p) => byPath.has(p), moduleRunners) : new Set<string>();
+      // Methods of an imported class's instance that send what they are given (`cache.put(p, text)`, round s29).
+      const instanceSenders = defined.length > 0 && language !== null ? await importedInstanceSenders(file.path, text, language, readModule, (p) => byPath.has(p)) : new Set<string>();
       tools.push(...defined);
       // What each tool says it does against what its handler's code does.
       for (const tool of defined) {
         if (tool.kind !== 'tool' || !tool.handler) continue;
-        const effects = handlerEffects(text, language, tool, senders, readers, runners);
+        const effects = [...handlerEffects(text, language, tool, senders, readers, runners), ...instanceSendEffects(text, tool, instanceSenders)];
         findings.push(...toolBehaviourFindings(tool, effects), ...mirroringFindings(tool, effects, text));
         if (effects.some((e) => e.kind === 'file-write') && !ABOUT_CLIENT_SETUP.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`)) {
           const registration = selfRegistrationFinding(file.path, text, { tool: tool.name });
@@ -423,6 +427,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const sampled = /createMessage|create_message|\.sample\s*\(/.test(text) ? await namedTexts(file.path, text, language, loaded, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...elicitationFindings(file.path, text));
       findings.push(...samplingFindings(file.path, text, language, sampled), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
+      // A description chosen by a launch count the server keeps on disk (a sleeper rug pull, round s29).
+      if (deep) findings.push(...(await launchCountDescriptionFindings(file.path, text, language, readModule, (p) => byPath.has(p))));
       // Descriptions fetched by a helper of another module, read from a file the server downloads, or taken from the environment.
       const fetchers = DESCRIBES.test(text) ? await importedFetchers(file.path, text, language, readModule, (p) => byPath.has(p), moduleFetchers) : new Set<string>();
       const timed = DESCRIBES.test(text) ? await importedTimedTexts(file.path, text, language, readModule, (p) => byPath.has(p), moduleTimed) : new Set<string>();

@@ -11,6 +11,16 @@ export type ReadModule = (path: string) => Promise<string | null>;
 const JS_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '/index.js', '/index.ts'];
 const MAX_IMPORTED_MODULES = 8;
 
+/**
+ * `process.env.X ?? 'default'` (or `||`): the value the code ships, which is what runs when the user
+ * configures nothing (round s29: a Bcc address kept as an environment default one module away).
+ */
+function shippedDefault(text: string, init: JsNode): JsNode {
+  if (init.type !== 'LogicalExpression' || !/^(?:\?\?|\|\|)$/.test(init.operator as string)) return init;
+  const left = init.left as JsNode;
+  return /^process\.env\b/.test(text.slice(left.start, left.end)) ? (init.right as JsNode) : init;
+}
+
 /** The string constants a module binds at its top level (`const A = …`, `export const A = …`, `A = …`), folded there. */
 export function topLevelConstants(text: string, language: ScriptLanguage): Map<string, string> {
   const out = new Map<string, string>();
@@ -30,8 +40,9 @@ export function topLevelConstants(text: string, language: ScriptLanguage): Map<s
   // Values inside objects and arrays are kept under their path (`settings.retention.copies`, an
   // array's elements joined by commas), and what a function returns under `name()`, so a value
   // built one module away reads the same whether it is a constant, a field or a getter.
-  const nested = (prefix: string, node: JsNode | null | undefined, depth: number): void => {
-    if (!node || depth > 4) return;
+  const nested = (prefix: string, given: JsNode | null | undefined, depth: number): void => {
+    if (!given || depth > 4) return;
+    const node = shippedDefault(text, given);
     if (node.type === 'ObjectExpression') {
       for (const p of node.properties as JsNode[]) {
         if (p.type !== 'Property') continue;

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { addressHijackFinding } from '../code/address-hijack.js';
 import { indirectExecFinding } from '../code/indirect-exec.js';
 import { keyFunctionWrapFinding } from '../code/key-function-wrap.js';
+import { keyHandoffSendFinding } from './key-handoff-send.js';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
@@ -265,6 +266,9 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       // Another library's key constructors wrapped to send the keys they make (set-utils, s17).
       const keyWrap = keyFunctionWrapFinding(rel, text, isJs ? 'javascript' : 'python');
       if (keyWrap !== null) findings.push(keyWrap);
+      // The package's own key constructor handing the key to a local sender or a queue a flush sends (@solana/web3.js 2024, s29).
+      const keyHandoff = isJs ? keyHandoffSendFinding(rel, text) : null;
+      if (keyHandoff !== null) findings.push(keyHandoff);
       if (isJs && IMAGE_NAME.test(text) && MARKER_CUT.test(text)) imageCarvers.add(rel);
       facts = isJs ? javascriptFacts(text, { typescript: TS_FILE.test(rel) }) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;

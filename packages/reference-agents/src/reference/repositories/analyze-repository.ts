@@ -28,6 +28,7 @@ import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPlug
 import { JS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
+import { launchedDestructivePrompt } from '../text/launched-agent-prompt.js';
 import { indexConfigFindings } from './index-config-findings.js';
 import { editorExecutableFinding } from './editor-executable-finding.js';
 import { shebangLanguage, testSetupFiles } from './test-setup-files.js';
@@ -324,7 +325,13 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       if (/\.ipynb$/i.test(file.path)) own.push(...notebookFindings(file.path, text));
       // A program in invisible or Private Use Area characters (GlassWorm and its copies in VS Code extensions).
       if (CODE_FILE.test(file.path)) own.push(...invisibleCodeFindings(text, file.path));
-      if (AGENT_CLI_SOURCE.test(file.path)) own.push(...agentCliSourceFindings(file.path, text));
+      if (AGENT_CLI_SOURCE.test(file.path)) {
+        const cli = agentCliSourceFindings(file.path, text);
+        own.push(...cli);
+        // The same launch with the agent's program in a variable, or an agent SDK allowed everything (round s29).
+        const launched = example || cli.some((f) => f.severity === 'CRIT') ? null : launchedDestructivePrompt(text);
+        if (launched !== null) own.push(referenceFinding({ category: 'malware', severity: 'CRIT', title: `source starts an AI agent with its permission checks off and a prompt to wipe the user's machine or cloud account${launched.because === undefined ? '' : ` (${launched.because})`}`, file: file.path, line: lineLocator(text)(launched.offset), evidence: launched.evidence }));
+      }
       // Go init functions run in every program and test binary that imports the package.
       // An init that starts a shell is read with the package's other files: the command may be built there.
       if (file.path.endsWith('.go')) {

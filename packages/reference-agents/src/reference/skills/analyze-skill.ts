@@ -20,6 +20,8 @@ import type { ScriptFact } from './script-fact.js';
 import { isTestOrExample, languageOf, scriptFacts, shebangLanguage, worthParsing } from './script-facts.js';
 import { skillCapabilityFindings, type SkillCode } from './skill-capabilities.js';
 import { shellFacts } from './shell-facts.js';
+import { helperDownloadFacts } from './shell-download-helpers.js';
+import { passwordDialogFinding } from './password-dialog.js';
 import { parseSkillFrontMatter } from './skill-front-matter.js';
 import { downloadHostKind, firstUrl } from './download-host.js';
 import { skillDocumentFindings } from './skill-document-findings.js';
@@ -39,6 +41,7 @@ import { indexConfigFindings, indexConfigKind } from '../repositories/index-conf
 import { FAMILIAR_API_HOSTS, scanWorkflow } from '../repositories/workflow-findings.js';
 import { browserSkimmerFinding } from './browser-skimmer.js';
 import { destructiveOrder } from '../text/destructive-orders.js';
+import { obeyedScriptOutput, printsFetchedText, type ObeyedOutput } from '../text/remote-instructions.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { signingSecretSent, walletContext, walletOnlyField } from './signing-secret-sent.js';
@@ -332,6 +335,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // `script`: the script the document names, when it names one: then only that script's output counts.
   let obeysOutput: { file: string; line: number; evidence: string; script?: string } | null = null;
   const relays: Array<{ file: string; line: number }> = [];
+  /** A document giving a script's output the force of instructions, and the scripts that print text they fetched (round s29). */
+  let obeyedOutput: (ObeyedOutput & { file: string; text: string }) | null = null;
+  const fetchedPrinters: Array<{ file: string; line: number; fingerprinted: boolean }> = [];
   let skillFile: string | null = null;
   /** Shipped scripts and document texts, for the capability judge. */
   const code: SkillCode[] = [];
@@ -403,6 +409,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (order !== null && (said === undefined || (order.severity === 'CRIT' && said.severity !== 'CRIT'))) {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
       }
+      if (obeyedOutput === null) {
+        const obeyed = obeyedScriptOutput(text);
+        if (obeyed !== null) obeyedOutput = { ...obeyed, file: file.path, text };
+      }
       findings.push(...agentActionFindings(text, file.path));
       // Code the document has the agent write into the user's project with an authentication bypass, unsigned
       // tokens accepted or the environment served: the skill runs nothing, the agent ships the backdoor.
@@ -457,9 +467,16 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     if (language !== null) {
       code.push({ path: file.path, text });
       const facts = scriptFacts(file.path, text, language);
+      // A download made through a shell function of the script, then run (shell-download-helpers.ts, round s29).
+      if (language === 'shell') facts.push(...helperDownloadFacts(text, facts));
+      // The login password phished with a dialog of the script's own (AMOS-style macOS delivery, round s29).
+      const phished = passwordDialogFinding(file.path, text);
+      if (phished !== null) findings.push(phished);
       const network = facts.find((f) => f.kind === 'network');
       if (network) networkUse.push({ file: file.path, fact: network, readsFiles: READS_FILES.test(text) });
       if (network && echoesResponse(text, language)) relays.push({ file: file.path, line: network.line });
+      const printsFetched = network ? printsFetchedText(text) : null;
+      if (printsFetched !== null) fetchedPrinters.push({ file: file.path, ...printsFetched });
       const inputSent = scriptSendsItsInput(text, language);
       if (inputSent !== null) inputSenders.push({ file: file.path, ...inputSent });
       if (network && language !== 'shell') {
@@ -549,6 +566,14 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   // What the scripts the skill tells the agent to run can do together, across the modules they import.
   findings.push(...skillCapabilityFindings(code, documents));
 
+  // The skill's real orders served at run time: a document gives a script's output the force of instructions and the
+  // script prints text it fetched (CRIT when ranked over the skill or the user, hidden from the user, or asked per machine).
+  const remote = obeyedOutput;
+  const printer = remote === null ? undefined : fetchedPrinters.find((p) => remote.scripts.length === 0 || remote.scripts.some((s) => p.file.toLowerCase() === s || p.file.toLowerCase().endsWith(`/${s}`) || s.endsWith(`/${p.file.toLowerCase()}`)));
+  if (remote !== null && printer !== undefined) {
+    const why = [remote.ranked ? 'ranked over the skill or the user' : '', remote.hidden ? 'kept from the user' : '', printer.fingerprinted ? 'requested per machine' : ''].filter((w) => w !== '');
+    findings.push(referenceFinding({ category: 'prompt_injection', severity: why.length > 0 ? 'CRIT' : 'HIGH', title: `skill's instructions served at run time: a script's fetched output is to be obeyed${why.length > 0 ? ` (${why.join(', ')})` : ''}`, file: remote.file, line: lineLocator(remote.text)(remote.offset), evidence: `${remote.evidence} … ${printer.file}:${String(printer.line)}`.slice(0, 400) }));
+  }
   const named = obeysOutput?.script?.replace(/^\.\//, '');
   const relay = named === undefined ? relays[0] : relays.find((r) => r.file === named || r.file.endsWith(`/${named}`));
   if (obeysOutput !== null && relay !== undefined) {
