@@ -17,40 +17,48 @@ export function functionRanges(lines: readonly string[], python: boolean): Map<s
     if (python) {
       const m = /^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(([^)]*)/.exec(line);
       if (m === null) return;
-      const indent = m[1]!.length;
-      let end = i;
-      for (let j = i + 1; j < lines.length; j++) {
-        const l = lines[j]!;
-        if (l.trim() === '' || /^\s*#/.test(l)) continue;
-        if (l.length - l.trimStart().length <= indent && !/^\s*[)\]]/.test(l)) break;
-        end = j;
-      }
-      out.set(m[2]!, { from: i + 1, to: end + 1, params: params(m[3]) });
+      out.set(m[2]!, { from: i + 1, to: pythonBlockEnd(lines, i, m[1]!.length) + 1, params: params(m[3]) });
       return;
     }
     const m = /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(([^)]*)\)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b[^(]*\(([^)]*)\)|\(([^)]*)\)\s*=>|([A-Za-z_$][\w$]*)\s*=>)|\b(?:module\.)?exports\.([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b[^(]*\(([^)]*)\)|\(([^)]*)\)\s*=>)|^\s*(?:async\s+)?(?!if\b|for\b|while\b|switch\b|catch\b|function\b)([A-Za-z_$][\w$]*)\s*\(([^)]*)\)\s*\{/.exec(line);
     if (m === null) return;
     const name = m[1] ?? m[3] ?? m[7] ?? m[10]!;
     const ps = params(m[2] ?? m[4] ?? m[5] ?? m[6] ?? m[8] ?? m[9] ?? m[11]);
-    // The body: from the first `{` after the header to its match (strings are not skipped: a rough count).
-    let depth = 0;
-    let opened = false;
-    let end = i;
-    outer: for (let j = i; j < lines.length && j < i + 400; j++) {
-      const l = j === i ? lines[j]!.slice(m.index) : lines[j]!;
-      for (const c of l) {
-        if (c === '{') {
-          depth++;
-          opened = true;
-        } else if (c === '}') depth--;
-        if (opened && depth === 0) {
-          end = j;
-          break outer;
-        }
-      }
-      if (!opened && j > i) break;
-    }
-    out.set(name, { from: i + 1, to: end + 1, params: ps });
+    // The body: from the first `{` after the header to its match; a header whose line opens none has no body.
+    out.set(name, { from: i + 1, to: braceBlockEnd(lines, i, m.index, 400, true) + 1, params: ps });
   });
   return out;
+}
+
+/** The 0-based last line of the indented block a Python header at line `i` (indented `indent`) opens. */
+export function pythonBlockEnd(lines: readonly string[], i: number, indent: number): number {
+  let end = i;
+  for (let j = i + 1; j < lines.length; j++) {
+    const l = lines[j]!;
+    if (l.trim() === '' || /^\s*#/.test(l)) continue;
+    if (l.length - l.trimStart().length <= indent && !/^\s*[)\]]/.test(l)) break;
+    end = j;
+  }
+  return end;
+}
+
+/**
+ * The 0-based line of the brace closing the first `{` from column `from` of line `i`, within `maxLines`
+ * lines (`i` when none closes); with `headerOnly`, a header whose own line opens no brace ends there.
+ * Strings are not skipped: a rough count.
+ */
+export function braceBlockEnd(lines: readonly string[], i: number, from: number, maxLines: number, headerOnly: boolean): number {
+  let depth = 0;
+  let opened = false;
+  for (let j = i; j < lines.length && j < i + maxLines; j++) {
+    for (const c of j === i ? lines[j]!.slice(from) : lines[j]!) {
+      if (c === '{') {
+        depth++;
+        opened = true;
+      } else if (c === '}') depth--;
+      if (opened && depth === 0) return j;
+    }
+    if (headerOnly && !opened && j > i) break;
+  }
+  return i;
 }

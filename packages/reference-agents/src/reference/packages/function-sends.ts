@@ -13,7 +13,7 @@
  * may pick it up (a queue, a buffer, module or object state — the `addToQueue(secretKey)` of the
  * @solana/web3.js backdoor, flushed by a timer elsewhere).
  */
-import { functionRanges, type FunctionRange } from '../code/function-ranges.js';
+import { braceBlockEnd, functionRanges, pythonBlockEnd, type FunctionRange } from '../code/function-ranges.js';
 import type { CodeFacts } from '../code/code-facts.js';
 import type { Capability, CapabilityProfile } from './capability-profile.js';
 
@@ -167,31 +167,7 @@ function classRanges(lines: readonly string[], python: boolean): Map<string, { f
   lines.forEach((line, i) => {
     const m = (python ? /^(\s*)class\s+([A-Za-z_]\w*)/ : /^(\s*)(?:export\s+)?(?:default\s+)?class\s+([A-Za-z_$][\w$]*)/).exec(line);
     if (m === null) return;
-    let end = i;
-    if (python) {
-      const indent = m[1]!.length;
-      for (let j = i + 1; j < lines.length; j++) {
-        const l = lines[j]!;
-        if (l.trim() === '' || /^\s*#/.test(l)) continue;
-        if (l.length - l.trimStart().length <= indent && !/^\s*[)\]]/.test(l)) break;
-        end = j;
-      }
-    } else {
-      let depth = 0;
-      let opened = false;
-      outer: for (let j = i; j < lines.length && j < i + 2000; j++) {
-        for (const c of j === i ? lines[j]!.slice(m.index) : lines[j]!) {
-          if (c === '{') {
-            depth++;
-            opened = true;
-          } else if (c === '}') depth--;
-          if (opened && depth === 0) {
-            end = j;
-            break outer;
-          }
-        }
-      }
-    }
+    const end = python ? pythonBlockEnd(lines, i, m[1]!.length) : braceBlockEnd(lines, i, m.index, 2000, false);
     out.set(m[2]!, { from: i + 1, to: end + 1 });
   });
   return out;
