@@ -56,8 +56,35 @@ export function unescapePrintable(text: string, path: string): string {
   return out;
 }
 
+// The rewrites of the texts read last, by the reading they had (round s30): an MCP server's module is
+// read again by each reader of the files that import it, and its parse was most of a read's time.
+// The rewrite depends only on the text and that reading; bounded by the characters kept.
+const rewrites = new Map<string, Partial<Record<'js' | 'ts' | 'py', string>>>();
+let rewrittenChars = 0;
+const MAX_REWRITTEN_CHARS = 16_000_000;
+
 function rewrite(text: string, path: string): string {
   if (!PRINTABLE_ESCAPE.test(text)) return text;
+  const reading = JS_FILE.test(path) ? (/\.[cm]?tsx?$/i.test(path) ? 'ts' : 'js') : PY_FILE.test(path) ? 'py' : null;
+  if (reading === null) return text;
+  const known = rewrites.get(text)?.[reading];
+  if (known !== undefined) return known;
+  const out = rewriteUncached(text, path);
+  if (rewrittenChars + text.length > MAX_REWRITTEN_CHARS) {
+    rewrites.clear();
+    rewrittenChars = 0;
+  }
+  let entry = rewrites.get(text);
+  if (entry === undefined) {
+    entry = {};
+    rewrites.set(text, entry);
+    rewrittenChars += text.length;
+  }
+  entry[reading] = out;
+  return out;
+}
+
+function rewriteUncached(text: string, path: string): string {
   const edits: { from: number; to: number; text: string }[] = [];
   if (JS_FILE.test(path)) {
     const typescript = /\.[cm]?tsx?$/i.test(path);

@@ -36,10 +36,19 @@ export function importedWrappersOf(text: string): ReadonlyMap<string, string> {
 export function clearLinks(): void {
   linked.clear();
   wrappers.clear();
+  generation++;
 }
 
 /** Records what a file's text imports: constants and thin wrappers. */
 export function setLinks(text: string, constants: ReadonlyMap<string, string>, calls: ReadonlyMap<string, string>): void {
   if (constants.size > 0) linked.set(text, constants);
   if (calls.size > 0) wrappers.set(text, calls);
+  generation++;
+}
+
+let generation = 0;
+
+/** A number that changes whenever the links do: what a reader keeping results that depend on them compares. */
+export function linksGeneration(): number {
+  return generation;
 }

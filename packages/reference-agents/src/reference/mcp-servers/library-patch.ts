@@ -1,5 +1,5 @@
 import type { AgentFinding } from '@vigil/core';
-import { javascriptFacts } from '../code/javascript/index.js';
+import { sharedJavascriptFacts } from '../code/javascript/shared-facts.js';
 import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { sendsToFixedHost } from '../packages/code-findings.js';
@@ -17,7 +17,7 @@ const JS_PATCH = /\.(?:request|get|connect|exec|execSync|spawn|lookup)\s*=[^=]|\
 export function libraryPatchFinding(file: string, text: string, language: 'javascript' | 'typescript' | 'python'): AgentFinding | null {
   const python = language === 'python';
   if (!(python ? PY_PATCH : JS_PATCH).test(text)) return null;
-  const facts = python ? pythonFacts(text) : javascriptFacts(text, { typescript: language === 'typescript' });
+  const facts = python ? pythonFacts(text) : sharedJavascriptFacts(text, { typescript: language === 'typescript' });
   const hooks = facts.hooks.filter((h) => !/^(fetch|XMLHttpRequest\.|ethereum|solana)/.test(h.target));
   const hook = hooks.find((h) => h.sends === true) ?? (hooks.length > 0 && sendsToFixedHost(facts, undefined) ? hooks[0] : undefined);
   if (hook === undefined) return null;

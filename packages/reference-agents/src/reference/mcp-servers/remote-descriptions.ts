@@ -1,5 +1,5 @@
 import type { AgentFinding } from '@vigil/core';
-import { javascriptFacts } from '../code/javascript/index.js';
+import { sharedJavascriptFacts } from '../code/javascript/shared-facts.js';
 import { pythonFacts } from '../code/python-facts.js';
 import type { CallFact } from '../code/code-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
@@ -30,7 +30,7 @@ export function remoteDescriptionFindings(file: string, text: string, language: 
   if (!/https?:\/\//.test(text) || !/description|\.(?:tool|prompt|registerTool|registerPrompt)\s*\(/.test(text)) return [];
   const out: AgentFinding[] = [];
   if (language === 'javascript' || language === 'typescript' || language === 'python') {
-    const facts = language === 'python' ? pythonFacts(text) : javascriptFacts(text, { typescript: language === 'typescript' });
+    const facts = language === 'python' ? pythonFacts(text) : sharedJavascriptFacts(text, { typescript: language === 'typescript' });
     const fixed = facts.calls.map(fixedUrl).find((u) => u !== undefined);
     if (fixed === undefined) return [];
     const defined = facts.calls.find((c) => DEFINES.test(c.callee) && c.argLabels.includes('remote') && (language !== 'python' || c.options.description !== undefined || /description\s*=/.test(lineText(text, c.line))));

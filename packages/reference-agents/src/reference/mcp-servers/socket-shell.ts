@@ -1,5 +1,5 @@
 import type { AgentFinding } from '@vigil/core';
-import { javascriptFacts } from '../code/javascript/index.js';
+import { sharedJavascriptFacts } from '../code/javascript/shared-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { reverseShellCall } from '../packages/code-findings.js';
 
@@ -15,7 +15,7 @@ const PROCESS_WORD = /\bspawn\b|\bexec(?:File)?\b|child_process/;
  */
 export function socketShellFinding(file: string, text: string): AgentFinding | null {
   if (text.length > 2_000_000 || !SOCKET_WORD.test(text) || !PROCESS_WORD.test(text) || !/\.pipe\s*\(/.test(text)) return null;
-  const shell = reverseShellCall(javascriptFacts(text));
+  const shell = reverseShellCall(sharedJavascriptFacts(text));
   if (shell === null) return null;
   return referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'server code opens a reverse shell', file, line: shell.line, evidence: `${shell.callee}(${shell.args[0] ?? ''}) piped to a socket` });
 }

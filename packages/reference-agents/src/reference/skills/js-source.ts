@@ -4,7 +4,7 @@ import type { N } from '../code/javascript/estree.js';
 import { foldArray, foldExpression } from '../code/javascript/fold.js';
 import type { Resolve } from '../code/javascript/resolve.js';
 import { stripTypeScript } from '../code/strip-typescript.js';
-import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
+import { importedConstantsOf, importedWrappersOf, linksGeneration } from '../common/linked-constants-store.js';
 import { FOLD_MAX_CHARS, FOLD_STEPS } from './fold-bounds.js';
 
 /** An ESTree node as acorn makes it, read loosely: the walk only needs a few fields. */
@@ -25,13 +25,55 @@ const BASE: Options = { ecmaVersion: 'latest', allowHashBang: true, allowReturnO
 export function parseJs(text: string, typescript = false): JsNode {
   // The facts, the tools and the strings of one file each need its tree: parse it once.
   if (lastParse !== null && lastParse.typescript === typescript && lastParse.text === text) return lastParse.root;
-  const root = parseUncached(text, typescript);
-  texts.set(root, text);
-  lastParse = { text, typescript, root };
+  const generation = linksGeneration();
+  const kept = takeRecent(text, typescript, generation);
+  const root = kept?.root ?? parseUncached(text, typescript);
+  if (kept === null) texts.set(root, text);
+  if (lastParse !== null) keepRecent(lastParse);
+  lastParse = kept ?? { text, typescript, root, generation };
   return root;
 }
 
-let lastParse: { text: string; typescript: boolean; root: JsNode } | null = null;
+interface Parsed {
+  text: string;
+  typescript: boolean;
+  root: JsNode;
+  /** linksGeneration() when the text was parsed. */
+  generation: number;
+}
+
+let lastParse: Parsed | null = null;
+
+// The trees of a few texts parsed before the last one (round s30): an MCP server's file is read by
+// a dozen readers, and the modules it imports are parsed between two of them; each file was parsed
+// several times. A tree is handed out again only as a new parse would be: the links unchanged since
+// it was parsed (so its scope, once built, has the same imported names), its scope not given more
+// names since (hiddenRecipientFacts adds some), the tree itself never written to by a reader.
+const recent: Parsed[] = [];
+const RECENT_TREES = 8;
+const RECENT_CHARS = 1_500_000;
+const RECENT_TEXT_CHARS = 512 * 1024;
+
+function takeRecent(text: string, typescript: boolean, generation: number): Parsed | null {
+  const i = recent.findIndex((r) => r.typescript === typescript && r.text === text);
+  if (i === -1) return null;
+  const [r] = recent.splice(i, 1) as [Parsed];
+  const scope = scopes.get(r.root);
+  return r.generation === generation && (scope === undefined || scope.importedSets <= 1) ? r : null;
+}
+
+function keepRecent(parsed: Parsed): void {
+  if (parsed.text.length > RECENT_TEXT_CHARS) return;
+  recent.unshift(parsed);
+  let chars = 0;
+  for (let i = 0; i < recent.length; i++) {
+    chars += recent[i]!.text.length;
+    if (i >= RECENT_TREES || chars > RECENT_CHARS) {
+      recent.length = i;
+      break;
+    }
+  }
+}
 
 const scopes = new WeakMap<JsNode, JsScope>();
 // The text of each tree, for the constants other modules give it (common/linked-constants.ts).
@@ -169,8 +211,12 @@ export class JsScope {
     this.wrappers = values;
   }
 
+  /** How many times names were given to the scope by setImported (scopeOf gives them once). */
+  importedSets = 0;
+
   /** Values of names this module imports from the artifact's other modules, folded there. */
   setImported(values: ReadonlyMap<string, string>): void {
+    this.importedSets++;
     for (const [k, v] of values) if (!this.constants.has(k) && !this.callInits.has(k)) this.imported.set(k, v);
   }
 

@@ -1,6 +1,6 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
-import { javascriptFacts } from '../code/javascript/index.js';
+import { sharedJavascriptFacts } from '../code/javascript/shared-facts.js';
 import { pythonFacts } from '../code/python-facts.js';
 import type { CallFact } from '../code/code-facts.js';
 import type { ScriptLanguage } from './script-fact.js';
@@ -22,7 +22,7 @@ export function logicBombFinding(file: string, text: string, language: ScriptLan
   if (language === 'shell' || !MAY_GATE.test(text) || text.length > 256 * 1024) return null;
   let calls: readonly CallFact[];
   try {
-    calls = (language === 'python' ? pythonFacts(text) : javascriptFacts(text, { typescript: language === 'typescript' })).calls;
+    calls = (language === 'python' ? pythonFacts(text) : sharedJavascriptFacts(text, { typescript: language === 'typescript' })).calls;
   } catch {
     return null;
   }

@@ -81,11 +81,37 @@ export function decodedTexts(token: string): string[] {
   return found;
 }
 
+// The literals of the script last read, by name (shellFacts asks once per line of the same script:
+// a name's whole-script scan is made once, and only for a name the script assigns at all).
+let assignedScript: string | null = null;
+let assignedNames: Set<string> = new Set();
+const assignedLiterals = new Map<string, string | null>();
+
+/** The one long literal `script` assigns to `name` (`name=…`, `$name = '…'`, `export name="…"`), or null (none, or more than one). */
+function assignedLiteral(name: string, script: string): string | null {
+  if (script !== assignedScript) {
+    assignedScript = script;
+    assignedLiterals.clear();
+    // Every name an assignment below can be to: the word a line starts with (after blanks, then `$`,
+    // `${`, `export`, `local` or `readonly`) when `=` and sixteen characters of a literal follow it.
+    // Each line start is looked at apart (a lookahead), so a name the scan below finds is always among these.
+    assignedNames = new Set(Array.from(script.matchAll(/^(?=[^\S\n\r\u2028\u2029]*(?:\$\{|\$|(?:export|local|readonly)\s+)?([A-Za-z_]\w*)\}?\s*=\s*["']?[A-Za-z0-9+/=_\\x-]{16})/gm), (m) => m[1]!));
+  }
+  if (!assignedNames.has(name)) return null;
+  let literal = assignedLiterals.get(name);
+  if (literal === undefined) {
+    const assigned = [...script.matchAll(new RegExp(String.raw`^\s*(?:\$\{${name}\}|(?:\$|export\s+|local\s+|readonly\s+)?${name})\s*=\s*(["']?)([A-Za-z0-9+/=_\\x-]{16,20000})\1\s*;?\s*$`, 'gm'))];
+    literal = assigned.length === 1 ? assigned[0]![2]! : null;
+    assignedLiterals.set(name, literal);
+  }
+  return literal;
+}
+
 /** A line with each `$name` / `${name}` that the script assigns a long literal once replaced by that literal. */
 function withAssignedLiterals(line: string, script: string): string {
   return line.replace(/\$\{?([A-Za-z_]\w*)\}?/g, (ref, name: string) => {
-    const assigned = [...script.matchAll(new RegExp(String.raw`^\s*(?:\$\{${name}\}|(?:\$|export\s+|local\s+|readonly\s+)?${name})\s*=\s*(["']?)([A-Za-z0-9+/=_\\x-]{16,20000})\1\s*;?\s*$`, 'gm'))];
-    return assigned.length === 1 ? ` ${assigned[0]![2]} ` : ref;
+    const literal = assignedLiteral(name, script);
+    return literal !== null ? ` ${literal} ` : ref;
   });
 }
 

@@ -164,11 +164,36 @@ export const PHRASE_RULES: readonly PhraseRule[] = [
 export function findInstructionPhrases(text: string, rules: readonly PhraseRule[] = PHRASE_RULES): PhraseHit[] {
   const hits: PhraseHit[] = [];
   for (const rule of rules) {
-    const global = new RegExp(rule.pattern.source, rule.pattern.flags.includes('g') ? rule.pattern.flags : `${rule.pattern.flags}g`);
-    for (const m of text.matchAll(global)) {
+    // The matches `text.matchAll` gives, from one global copy of the pattern kept for every call
+    // (not a new regular expression per rule and call).
+    const global = globalCopy(rule.pattern);
+    global.lastIndex = 0;
+    const unicode = /[uv]/.test(global.flags);
+    for (let m = global.exec(text); m !== null; m = global.exec(text)) {
       hits.push({ rule, offset: m.index, match: m[0] });
       if (hits.length > 500) return hits;
+      if (m[0] === '') global.lastIndex = advance(text, global.lastIndex, unicode);
     }
   }
   return hits;
+}
+
+const GLOBAL_COPIES = new WeakMap<RegExp, RegExp>();
+
+function globalCopy(pattern: RegExp): RegExp {
+  let global = GLOBAL_COPIES.get(pattern);
+  if (global === undefined) {
+    global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+    GLOBAL_COPIES.set(pattern, global);
+  }
+  return global;
+}
+
+/** The index after an empty match (AdvanceStringIndex: a surrogate pair is one step in unicode mode). */
+function advance(text: string, index: number, unicode: boolean): number {
+  if (!unicode || index + 1 >= text.length) return index + 1;
+  const first = text.charCodeAt(index);
+  if (first < 0xd800 || first > 0xdbff) return index + 1;
+  const second = text.charCodeAt(index + 1);
+  return second >= 0xdc00 && second <= 0xdfff ? index + 2 : index + 1;
 }
