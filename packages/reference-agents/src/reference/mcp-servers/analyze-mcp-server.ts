@@ -21,7 +21,7 @@ import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
 import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, instructionParameterFindings, parameterDescriptionFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
+import { MCP_DESCRIPTION_RULES, PRIVATE_CONTEXT, instructionParameterFindings, parameterDescriptionFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
@@ -40,6 +40,7 @@ import { lineJumpingFindings } from './line-jumping.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { goRemoteShellFindings } from '../repositories/go-remote-shell.js';
+import { goServedTextFindings } from './go-served-texts.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
 import { includedTexts, jsonStringValues, loadedTexts, renderedText } from './loaded-texts.js';
@@ -61,6 +62,7 @@ import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
 import { clientEntryFinding, editsClientConfig, lifecycleScriptFiles, ownServerNames, runByUser, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
+import { isDevelopmentCode, lowerDevelopmentFinding, manifestRunFiles } from './development-code.js';
 import { DESCRIBES, descriptionSourceFindings } from './description-sources.js';
 import { CROSS_MODULE_TITLES, analyzePackage } from '../packages/analyze-package.js';
 import { selfRunSurfaceKind } from '../code/self-run-surfaces.js';
@@ -109,6 +111,16 @@ function memoryPlantsLikely(text: string): boolean {
   return MEMORY_TARGET_ONE.test(text);
 }
 const MODEL_DOCUMENT = /(?:^|\/)(?:resources?|prompts?)\//i;
+// (Round s30, real false alarms: cloudwatch-applicationsignals-mcp-server's README, "Provide both directory paths in your
+// initial prompt".) In a README, changelog or contributing guide no code loads, "your … prompt" is the reader's prompt to
+// their agent: a request naming nothing else of PRIVATE_CONTEXT is LOW there.
+const READER_DOCUMENT = /(?:^|\/)(?:README|CHANGELOG|CONTRIBUTING|HISTORY|NEWS|USAGE|INSTALL)[\w.-]*\.(?:md|mdx|markdown)$/i;
+const READERS_PROMPT = /\byour\s+(?:initial|original|first|starting|full)\s+(?:prompt|message)\b/gi;
+function readerPrompt(path: string, f: AgentFinding): boolean {
+  if (!READER_DOCUMENT.test(path) || MODEL_DOCUMENT.test(path) || f.title !== MCP_DESCRIPTION_RULES.find((r) => r.id === 'request-private-context')?.title) return false;
+  const evidence = f.evidence ?? '';
+  return new RegExp(READERS_PROMPT.source, 'i').test(evidence) && !new RegExp(PRIVATE_CONTEXT, 'i').test(evidence.replace(READERS_PROMPT, ''));
+}
 const CLIENT_CONFIG_NOTE = /^(?:~\/)?(?:\.cursor\/mcp\.json|claude_desktop_config\.json)/;
 
 function toolsOf(path: string, text: string): McpTool[] {
@@ -257,6 +269,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
   const manifest = listing.files.find((f) => f.path === 'package.json');
   const manifestText = manifest ? await readArtifactText(manifest) : null;
   const installScripts = manifestText === null ? new Map<string, string>() : lifecycleScriptFiles(manifestText);
+  const runFiles = manifestRunFiles(manifestText);
   // A dependency from a URL on a foreign host installs code the registry never saw (PhantomRaven); git and code-host URLs are forks.
   if (manifestText !== null) findings.push(...urlDependencyFindings(parsedManifest(manifestText), manifestText, 'package.json').filter((f) => f.severity !== 'MED'));
 
@@ -300,7 +313,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const served = SERVED_DOCUMENTS.test(file.path);
       // Attack phrases quoted as examples in a security document (a fenced block or quotes introduced as a
       // specimen, or a text about prompt injection) are LOW, as in a skill's guidance (isQuotedExample).
-      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))));
+      findings.push(...instructionTextFindings(text, { file: file.path, markdown: true, quotedExamples: true, ...(served ? { phrases: false } : { extraRules: MCP_DESCRIPTION_RULES }) }).filter((f) => !(f.title === 'instruction text names credential files' && CLIENT_CONFIG_NOTE.test(f.evidence ?? ''))).map((f) => (readerPrompt(file.path, f) ? { ...f, severity: 'LOW' as const, title: `${f.title} (the reader's own prompt)` } : f)));
       // Resources and prompts the server ships as documents reach the model as they are.
       if (MODEL_DOCUMENT.test(file.path)) findings.push(...lineJumpingFindings(text, file.path, (o) => lineAt(text, o)), ...(memoryPlantsLikely(text) ? await plantFindings(file.path, text, byPath) : []), ...textOrderFindings(file.path, text, 1));
       continue;
@@ -310,6 +323,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const language = languageOf(file.path);
     // A server written in Go is read for a remote shell by the repositories track's Go reader (s21-mcp2).
     if (file.path.endsWith('.go')) findings.push(...goRemoteShellFindings(file.path, text));
+    // A Go server's texts (results, descriptions, instructions) built from pieces, read for markdown-image exfiltration (s30-mcp).
+    if (file.path.endsWith('.go')) findings.push(...goServedTextFindings(file.path, text));
     // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025).
     const hijack = language === 'javascript' || language === 'typescript' || /\.html?$/i.test(file.path) ? addressHijackFinding(file.path, text) : null;
     if (hijack !== null) findings.push(hijack);
@@ -460,7 +475,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       }
       // Lines where an evaluator compiles code in the server's process (not a shell): their download-and-run is CRIT.
       const evaluated = new Set(facts.filter((f) => f.kind === 'dynamic-eval' || f.kind === 'input-eval' || (f.kind === 'download-exec' && EVALUATOR_CALL.test(f.evidence))).map((f) => f.line));
-      findings.push(...regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code', quotedShellSafe: true }), text, language, inputToProcess, evaluated));
+      const codeFindings = regradeServerCodeFindings(scriptFactFindings(file.path, facts, { subject: 'server code', quotedShellSafe: true }), text, language, inputToProcess, evaluated);
+      // Release, eval, test-helper and setup-package scripts (development-code.ts) are one step lower (round s30, real false alarms).
+      findings.push(...(isDevelopmentCode(file.path, runFiles) ? codeFindings.map(lowerDevelopmentFinding) : codeFindings));
       // An OS autostart entry or a crontab the server installs (a foothold outliving the client), judged by what it runs (s27).
       if (deep && (language === 'javascript' || language === 'typescript' || language === 'python')) {
         const values = await importedConstants(file.path, text, language, readModule, (p) => byPath.has(p), moduleConstants);

@@ -1,7 +1,7 @@
 import { pythonSourceOf } from './python-source-cache.js';
 import { parseJs, walkJs } from '../skills/js-source.js';
 import type { JsNode } from '../skills/js-source.js';
-import type { SyntaxNode } from '../skills/python-source.js';
+import type { PythonSource, SyntaxNode } from '../skills/python-source.js';
 
 import type { ScriptLanguage } from '../skills/script-fact.js';
 
@@ -13,7 +13,8 @@ import type { ScriptLanguage } from '../skills/script-fact.js';
 export function codeStrings(text: string, language: ScriptLanguage, specimens: 'all' | 'exclude' | 'only' = 'all', path = ''): string {
   // A module named for what it holds (`patterns.py`, `signatures.ts`, `detectors/rules.js`): its tables are all patterns.
   const detectorFile = DETECTOR_FILE.test(path);
-  const ranges: Array<[number, number]> = [];
+  // [from, to] keeps the text there; a third item is written instead of it (a folded f-string field, as long or shorter).
+  const ranges: Array<[number, number, string?]> = [];
   const keep = (specimen: boolean) => specimens === 'all' || (specimens === 'only') === specimen;
   if (language === 'python') {
     const src = pythonSourceOf(text);
@@ -21,7 +22,7 @@ export function codeStrings(text: string, language: ScriptLanguage, specimens: '
     const cursor = src.tree.cursor();
     do {
       if (docstring !== null && cursor.from === docstring[0] && cursor.to === docstring[1]) continue;
-      if ((cursor.name === 'String' || cursor.name === 'FormatString') && keep(specimens !== 'all' && pythonSpecimen(text, cursor.node, detectorFile))) ranges.push([cursor.from, cursor.to]);
+      if ((cursor.name === 'String' || cursor.name === 'FormatString') && keep(specimens !== 'all' && pythonSpecimen(text, cursor.node, detectorFile))) ranges.push(...literalPieces(cursor.node, src));
     } while (cursor.next());
   } else if (language === 'javascript' || language === 'typescript') {
     const parents = new Map<JsNode, JsNode | null>();
@@ -36,13 +37,57 @@ export function codeStrings(text: string, language: ScriptLanguage, specimens: '
   const blank = (from: number, to: number) => text.slice(from, to).replace(/[^\n]/g, ' ');
   const parts: string[] = [];
   let at = 0;
-  for (const [from, to] of ranges) {
+  for (const [from, to, written] of ranges) {
     if (from < at) continue;
-    parts.push(blank(at, from), text.slice(from, to));
+    parts.push(blank(at, from), written ?? text.slice(from, to));
     at = to;
   }
   parts.push(blank(at, text.length));
   return parts.join('');
+}
+
+/**
+ * A Python string's text as the model can read it: an f-string's replacement fields (`{config}`, `{a!r:>10}`)
+ * are blanked, as a JavaScript template literal's `${…}` is — the program fills them, and a name in braces
+ * there is not a blank left for the model to fill (round s30: `f"![chart](https://quickchart.io/chart?c={config})"`
+ * read as an image address with a blank). Escaped braces (`{{`, `}}`) are text and stay.
+ * A field that names a module constant or holds a literal (`{SLOT}` with `SLOT = "{CONVERSATION}"`,
+ * `{'<CONVERSATION>'}`) is folded to its text first, since that text is what the model reads: written in
+ * the field's place when it fits there (padded with spaces after it), else the field is kept as written
+ * when the text is itself a blank (`<…>`, `{…}`, `[…]`, `$…`, `%s`, an upper-case name) — it reads as the
+ * blank it holds, as before round s30 — and blanked otherwise (round s30 fix: the blanking let
+ * `f"…?d={SLOT}"` with `SLOT = "{CONVERSATION}"` through).
+ */
+function literalPieces(node: SyntaxNode, src: PythonSource): Array<[number, number, string?]> {
+  if (node.name !== 'FormatString') return [[node.from, node.to]];
+  const out: Array<[number, number, string?]> = [];
+  let at = node.from;
+  for (let c = node.firstChild; c !== null; c = c.nextSibling) {
+    if (c.name !== 'FormatReplacement') continue;
+    if (c.from > at) out.push([at, c.from]);
+    const folded = constantField(c, src);
+    if (folded !== null) {
+      const span = c.to - c.from;
+      if (folded.length <= span && !folded.includes('\n')) out.push([c.from, c.to, folded + ' '.repeat(span - folded.length)]);
+      else if (BLANK_TEXT.test(folded)) out.push([c.from, c.to]);
+    }
+    at = c.to;
+  }
+  if (node.to > at) out.push([at, node.to]);
+  return out;
+}
+
+// A text that is itself a blank for the model to fill.
+const BLANK_TEXT = /<[A-Za-z][\w -]{0,40}>|\{\{?\s*[A-Za-z_][\w.]{0,40}\s*\}|\[[A-Z][A-Z_ ]{0,40}\]|\$\{?[A-Za-z_]|%s|^[A-Z][A-Z0-9_]{2,40}$/;
+
+/** The text of an f-string field whose expression is a literal or a name bound to a constant (no conversion or spec besides `!s`), or null. */
+function constantField(field: SyntaxNode, src: PythonSource): string | null {
+  const expr = field.firstChild?.nextSibling ?? null;
+  if (expr === null || !['String', 'ContinuedString', 'VariableName'].includes(expr.name)) return null;
+  for (let c = expr.nextSibling; c !== null; c = c.nextSibling) {
+    if (c.name === 'FormatSpec' || (c.name === 'FormatConversion' && src.slice(c) !== '!s')) return null;
+  }
+  return src.fold(expr);
 }
 
 /**

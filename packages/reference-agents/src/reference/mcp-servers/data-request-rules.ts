@@ -88,7 +88,9 @@ const STANDING_DOWNLOAD_RULES: readonly PhraseRule[] = [
 ];
 
 // Package indexes a package manager may use without anyone asking why (kept in step with the skills' INDEX_CONFIG).
-const OFF_INDEX = String.raw`https?:\/\/(?!(?:pypi\.org|files\.pythonhosted\.org|download\.pytorch\.org|pypi\.nvidia\.com|registry\.npmjs\.org|registry\.yarnpkg\.com|localhost|127\.0\.0\.1)\b)[^\s)'"\x60]+`;
+// (Round s30, real false alarms: changelog links of chrome-devtools-mcp and Azure.Mcp.Server.) An issue, pull request or
+// commit page of a code host is no index; a list item after the link is another sentence.
+const OFF_INDEX = String.raw`https?:\/\/(?!(?:www\.)?(?:github\.com|gitlab\.com)\/[^\s/]+\/[^\s/]+\/(?:-\/)?(?:pull|pulls|issues|commit|commits|compare|merge_requests)\/)(?!(?:pypi\.org|files\.pythonhosted\.org|download\.pytorch\.org|pypi\.nvidia\.com|registry\.npmjs\.org|registry\.yarnpkg\.com|localhost|127\.0\.0\.1)\b)[^\s)'"\x60]+`;
 const INDEX_WORD = String.raw`(?:registry|(?:extra[\s_-]?)?index(?:[\s_-]url)?|package\s+(?:source|feed|mirror)|\.npmrc|pip\.conf|pip\.ini|\.pypirc|uv\.toml)`;
 
 /**
@@ -104,7 +106,7 @@ const SERVED_ORDER_RULES: readonly PhraseRule[] = [
     category: 'supply_chain',
     severity: 'MED',
     title: 'text for the model points the package manager at an unofficial index',
-    pattern: new RegExp(String.raw`${OFF_INDEX}(?:(?!\n\s*\n)[^.]){0,120}?\b(?:as|to|into|in)\s+(?:the\s+|a\s+|an\s+|your\s+|its\s+)?(?:\w+\s+){0,2}?${INDEX_WORD}|\b${INDEX_WORD}\s+(?:to|=|at|as)\s+["'\x60]?${OFF_INDEX}`, 'i'),
+    pattern: new RegExp(String.raw`${OFF_INDEX}(?:(?!\n\s*(?:\n|[*+-]\s|\d+[.)]\s))[^.]){0,120}?\b(?:as|to|into|in)\s+(?:the\s+|a\s+|an\s+|your\s+|its\s+)?(?:\w+\s+){0,2}?${INDEX_WORD}|\b${INDEX_WORD}\s+(?:to|=|at|as)\s+["'\x60]?${OFF_INDEX}`, 'i'),
   },
   {
     // "Mark the review as APPROVED once X is in place, even if other findings remain open": the verdict no
@@ -247,6 +249,29 @@ export function instructionParameterFindings(tool: McpTool): AgentFinding[] {
 
 const ASKS_FOR_CONTEXT_TITLES: ReadonlySet<string> = new Set([DATA_REQUEST_RULES[0]!.title, 'parameter asks the model for the conversation or its instructions']);
 
+// A condition the user never set that starts the call: a phrase they say ("thank you"), the task finishing,
+// every reply or turn. "When the user asks you to remember …" is the user's request, not a trigger.
+const STANDING_TRIGGER = /\b(?:when(?:ever)?|once|after|as\s+soon\s+as|each\s+time|every\s+time)\s+(?:the\s+)?user\s+(?:(?:says|types|writes|sends)\s+["'\u201c\u2018\x60]?(?:thank|thanks|thx|great|ok|okay|bye|goodbye|done|perfect|cool|nice|awesome|lgtm|cheers)\b|thanks\s+you|expresses\s+(?:gratitude|thanks|satisfaction)|(?:is|seems|appears)\s+(?:done|happy|satisfied|finished))|\b(?:signals?|indicates?|says?)\s+(?:that\s+)?(?:the\s+|their\s+|your\s+)?(?:task|work|conversation|request|job)\s+is\s+(?:done|over|finished|complete)|\b(?:when(?:ever)?|once|after|as\s+soon\s+as)\s+(?:the\s+|a\s+|your\s+|each\s+|every\s+|any\s+)?(?:task|job|session|conversation|chat)\s+(?:is\s+|has\s+been\s+)?(?:done|finished|completed?|over|ends?|ended)\b|\b(?:after|following)\s+(?:every|each)\s+(?:user\s+)?(?:message|reply|response|answer|turn|task|tool\s+call|exchange)s?\b|\bat\s+the\s+end\s+of\s+(?:every|each|the|this|a|your)\s+(?:task|session|conversation|chat|turn|reply|response|answer)\b|\b(?:before|prior\s+to)\s+(?:ending|finishing|closing|concluding)\s+(?:the|this|each|every|any|a|your)\s+(?:task|session|conversation|chat|turn|reply|response|answer)\b/i;
+// Kept from the user: done silently or in the background, without asking, never shown to them.
+const UNSEEN = new RegExp(String.raw`${COVERT}|\b(?:not|never)\s+(?:be\s+)?(?:visible|shown|displayed|surfaced)\s+to\s+(?:them|the\s+user|users)\b|\bin\s+the\s+background\b|\bbehind\s+the\s+scenes\b|\b(?:do\s+not|don['’]t|never)\s+(?:ask|tell|inform|notify)\b[^.\n]{0,20}?\b(?:user|them)\b`, 'i');
+// The call waits for the user's yes: "only if they agree", "with the user's permission", "ask the user first".
+const CONSENT = /\b(?:if|when|once|after)\s+(?:the\s+user|they)\s+(?:agrees?|confirms?|consents?|approves?|says\s+yes|opts?\s+in|accepts?)\b|\bwith\s+(?:the\s+user['’]s|their)\s+(?:explicit\s+)?(?:consent|permission|approval|confirmation)\b|\bask\s+(?:the\s+user|them)\s+(?:first|for\s+(?:their\s+)?(?:permission|consent|confirmation|approval))\b/i;
+// A shortened account of the conversation (a summary, the topic) rather than the conversation itself.
+const NOT_WHOLE_BEFORE = /\b(?:summar\w*|recap|gist|brief|short|overview|outline|key\s+points|topic|title)\b[^.;:\n]{0,30}$/i;
+const WHOLE = /\bverbatim\b|\bword\s+for\s+word\b|\bunabridged\b/i;
+// "Do not summarise": an order about the upload, not what the tool is for.
+const NEGATED_ABOUT = /\b(?:do\s+not|don['’]t|never|without)\s+(?:\w+\s+){0,1}(?:summar\w*|abridg\w*|shorten\w*)/i;
+
+/** The text asks for the conversation itself (or the model's instructions, other tools' output), not a summary of it. */
+function asksForWholeContext(text: string): boolean {
+  if (WHOLE.test(text)) return true;
+  for (const m of text.matchAll(new RegExp(PRIVATE_CONTEXT, 'gi'))) {
+    if (/^(?:summary|recap)\b/i.test(m[0])) continue;
+    if (!NOT_WHOLE_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index))) return true;
+  }
+  return false;
+}
+
 /**
  * Conversation theft through a tool's description or parameters (Trail of Bits, "How MCP servers
  * can steal your conversation history", 2025): the model fills the argument and the server that
@@ -254,14 +279,31 @@ const ASKS_FOR_CONTEXT_TITLES: ReadonlySet<string> = new Set([DATA_REQUEST_RULES
  * not about conversations (its name and the rest of its description) asks for the conversation, the
  * model's instructions or other tools' output, the receipt is a second step (MED exfiltration), so
  * the request and the receipt together block.
+ * (Round s30; in-sample: held-out set 31's snippet-search tool.) When that request is for the
+ * conversation itself (not a summary of it) and either fires on a condition the user never set (the user
+ * saying "thank you", the task finishing, every reply) or is kept from the user (in the background,
+ * without asking, not visible to them), the upload is the tool's hidden second purpose: CRIT. The
+ * sentences that give that order (the ask, the trigger, the concealment, "do not summarise") are not
+ * read for what the tool is about. A description that makes the call wait for the user's yes ("only if
+ * they agree", "ask the user first") and hides nothing has no receipt: the user sends it.
  */
 export function receivedContextFindings(tool: McpTool, found: readonly AgentFinding[]): AgentFinding[] {
   if (tool.kind !== 'tool') return [];
   const ask = found.find((f) => ASKS_FOR_CONTEXT_TITLES.has(f.title));
   if (ask === undefined) return [];
-  // What the tool is about, without the sentence that asks.
-  const sentences = tool.description.split(/(?<=[.!?])\s+/);
-  const rest = sentences.filter((x) => !x.includes((ask.evidence ?? '').split(': ').pop()!.slice(0, 40)) && !new RegExp(PRIVATE_CONTEXT, 'i').test(x)).join(' ');
+  // What the tool is about, without the sentences that ask, set the trigger or hide the call.
+  const sentences = tool.description.split(/(?<=[.!?;])\s+/);
+  const privateContext = new RegExp(PRIVATE_CONTEXT, 'i');
+  const rest = sentences.filter((x) => !x.includes((ask.evidence ?? '').split(': ').pop()!.slice(0, 40)) && !privateContext.test(x) && !STANDING_TRIGGER.test(x) && !UNSEEN.test(x) && !NEGATED_ABOUT.test(x)).join(' ');
   if (ABOUT_CONVERSATIONS.test(`${tool.name.replace(/[_-]/g, ' ')} ${rest}`)) return [];
+  const asked = [tool.description, ...parameterDescriptions(tool).map((p) => p.description)].join('\n').replace(/\s+/g, ' ');
+  const trigger = STANDING_TRIGGER.exec(asked);
+  const unseen = UNSEEN.exec(asked);
+  // A call the user says yes to first (a feedback tool offering to send a summary) receives nothing unasked.
+  if (unseen === null && CONSENT.test(asked)) return [];
+  if ((trigger !== null || unseen !== null) && asksForWholeContext(asked)) {
+    const how = [trigger !== null ? `on "${trigger[0]}"` : '', unseen !== null ? `kept from the user ("${unseen[0]}")` : ''].filter((x) => x !== '').join(', ');
+    return [referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'description has the model send the conversation to the server unasked (on a trigger, or kept from the user)', file: tool.file, line: tool.line, evidence: `${tool.name} ${how}: ${ask.evidence ?? ''}`.slice(0, 300) })];
+  }
   return [referenceFinding({ category: 'exfiltration', severity: 'MED', title: 'the server receives the conversation or the model\'s instructions in a tool argument', file: tool.file, line: tool.line, evidence: `${tool.name}: ${ask.evidence ?? ''}`.slice(0, 300) })];
 }

@@ -40,6 +40,15 @@ function expressionAt(text: string, start: number): string {
       else if (c === quote) quote = '';
       continue;
     }
+    // A Python triple-quoted string is one literal, however long (round s30, real false alarms: aurora-dsql-mcp-server's
+    // `description="""…"""` was cut inside its words, which were then read as names).
+    if ((c === '"' || c === "'") && text.startsWith(c.repeat(3), i)) {
+      const end = text.indexOf(c.repeat(3), i + 3);
+      if (end === -1) return `${text.slice(start, i)}''`;
+      text = `${text.slice(0, i)}''${' '.repeat(end + 1 - i)}${text.slice(end + 3)}`;
+      i += 1;
+      continue;
+    }
     if (c === '"' || c === "'" || c === '`') quote = c;
     else if (c === '(' || c === '[' || c === '{') depth++;
     else if (c === ')' || c === ']' || c === '}') {
@@ -59,13 +68,24 @@ function instancesOf(text: string, index: number): string[] {
   return [...text.matchAll(new RegExp(String.raw`([A-Za-z_$][\w$]*)\s*(?::[^=\n]+)?=\s*(?:new\s+)?${cls.replace(/\$/g, '\\$')}\s*\(`, 'g'))].map((m) => m[1]!);
 }
 
+/** A line of at least `length` characters (what `/[^\n]{length}/` finds, without its quadratic search over a file of long lines). */
+function hasLongLine(text: string, length: number): boolean {
+  let start = 0;
+  for (;;) {
+    const end = text.indexOf('\n', start);
+    if ((end === -1 ? text.length : end) - start >= length) return true;
+    if (end === -1) return false;
+    start = end + 1;
+  }
+}
+
 /** Names a file binds from an expression that passes `test` (`const d = await load()`, `TEXTS = r.json()`), followed through two hops. */
 function boundFrom(text: string, test: (rhs: string, names: ReadonlySet<string>) => boolean): Set<string> {
   const names = new Set<string>();
   // A store into a field or a slot counts: `state.tools = …` binds `state.tools`, `_STATE["tools"] = …` the table `_STATE`.
   const assigns = [...text.matchAll(/(?:^|[\s;(])(?:const|let|var)?\s*(?:\{([^}=]*)\}|([A-Za-z_$][\w$]*)((?:\.[A-Za-z_$][\w$]*|\[[^\]\n]{1,40}\])*))\s*(?::[^=\n]+)?=(?![=>])\s*([^\n;]*)/gm)];
   // Minified bundles reuse one- and two-letter names for everything: those are not followed there.
-  const shortest = /[^\n]{500}/.test(text) ? 3 : 1;
+  const shortest = hasLongLine(text, 500) ? 3 : 1;
   for (let pass = 0; pass < 3; pass++) {
     for (const a of assigns) {
       const rhs = a[4]!;

@@ -19,6 +19,14 @@ const READS = /\b(?:read_text|read_bytes|readFileSync|readFile|get_data|get_text
 // Configuration and lock files, and the detector tables of a scanner, are not texts for the model.
 const NOT_MODEL_TEXT = /(?:^|\/)(?:package(?:-lock)?\.json|tsconfig[\w.-]*\.json|jsconfig\.json|composer\.json|[\w.-]*\.lock|pnpm-lock\.ya?ml|\.eslintrc[\w.]*|\.prettierrc[\w.]*|docker-compose[\w.-]*\.ya?ml|[\w-]*(?:patterns?|signatures?|rules?|detectors?|heuristics?|indicators?|keywords?|blocklist|denylist)[\w-]*\.(?:json|ya?ml|txt))$|(?:^|\/)(?:\.github|node_modules|tests?|__tests__|fixtures?)\//i;
 
+// (Round s30, real false alarms: `readme = "README.md"` of an awslabs server's pyproject.toml.) A package's metadata
+// names its readme for the registry's page (`readme =`, `long_description=open("README.md").read()` in setup.py): no model reads it.
+const PACKAGE_METADATA = /(?:^|\/)(?:pyproject\.toml|setup\.cfg|setup\.py|package\.json|Cargo\.toml|composer\.json|[\w.-]+\.(?:csproj|gemspec|nuspec))$/i;
+
+// The repository's own notes at its root (README.md, CHANGELOG.md, …) are not among a folder of documents a server
+// serves by computed name (round s30: `t.endswith('.md')` in an awslabs server's title helper matched the README).
+const REPOSITORY_NOTE = /^(?:README|CHANGELOG|CONTRIBUTING|SECURITY|CODE_OF_CONDUCT|LICENSE|NOTICE|HISTORY|AUTHORS)[\w.-]*$/i;
+
 export interface LoadedText {
   /** The artifact path of the loaded file. */
   path: string;
@@ -31,7 +39,7 @@ export interface LoadedText {
  * `paths` are all the artifact's file paths.
  */
 export function loadedTexts(file: string, code: string, paths: readonly string[]): LoadedText[] {
-  if (code.length > 512 * 1024 || !READS.test(code)) return [];
+  if (code.length > 512 * 1024 || !READS.test(code) || PACKAGE_METADATA.test(file)) return [];
   const candidates = paths.filter((p) => LOADED_TEXT_EXTENSION.test(p) && !NOT_MODEL_TEXT.test(p));
   if (candidates.length === 0) return [];
   const dir = posix.dirname(file);
@@ -58,7 +66,7 @@ export function loadedTexts(file: string, code: string, paths: readonly string[]
   for (const ext of dynamicExtensions(code)) {
     const folders = new Set([...code.matchAll(/(['"`])([\w@.-]+(?:\/[\w@.-]+)*)\1/g)].map((f) => f[2] as string).filter((f) => !/\.\w{1,5}$/.test(f)).flatMap((f) => f.split('/')));
     for (const c of candidates) {
-      if (seen.has(c) || !c.toLowerCase().endsWith(`.${ext}`)) continue;
+      if (seen.has(c) || !c.toLowerCase().endsWith(`.${ext}`) || REPOSITORY_NOTE.test(c)) continue;
       const segments = posix.dirname(c).split('/');
       // The file's own folder is spelled in the code, and the file lies under the code's package root.
       if (!folders.has(segments[segments.length - 1] ?? '') || out.length >= 60) continue;

@@ -63,6 +63,9 @@ export function prefixContainmentFindings(file: string, text: string, language: 
     const name = prefix.trim().replace(/^.*\./, '');
     const assigned = new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*=\\s*([^\\n;]+)`).exec(text)?.[1] ?? '';
     if (SEPARATED.test(assigned)) continue;
+    // (Round s30, real false alarms.) A prefix that is a literal with no path separator (`'pkg.prompts.'`, a module
+    // name) is no directory; a prefix tested for a trailing separator first (`p.endsWith("/") ? s.startsWith(p) : …`) has one.
+    if (/^\s*(?:['"])[^'"/\\]*['"]\s*$/.test(assigned) || new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\s*\\.\\s*ends[Ww]ith\\(\\s*['"\x60](?:\\/|\\\\\\\\)['"\x60]\\s*\\)`).test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
     // An address compared with an address (`resolvedUrl.startsWith(base)`, `uri.startsWith(resource.uri)`).
     const subjectName = subject.replace(/^.*\./, '');
     if (urlishName(subjectName) || urlishName(name) || urlishValue(assignedValue(text, subjectName)) || urlishValue(assignedValue(text, name))) continue;

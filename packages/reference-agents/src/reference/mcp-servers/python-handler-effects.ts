@@ -333,7 +333,9 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
         if (op && src.slice(op) === '*') {
           // bytes or text repeated a number of times the tool's input chooses.
           const literal = n.firstChild?.name === 'String' || n.firstChild?.name === 'ArrayExpression';
-          if (literal && mentions(n.lastChild, tainted) && !/\bmin\(/.test(src.slice(n))) add('unbounded', n, true);
+          // (Round s30, real false alarms: amazon-keyspaces-mcp-server's `['---'] * len(columns)`.) A count that is the
+          // length of a collection the tool already holds (`len(columns)`) makes no more than that collection.
+          if (literal && mentions(n.lastChild, tainted) && !/\bmin\(/.test(src.slice(n)) && !/^len\s*\(/.test(n.lastChild === null ? '' : src.slice(n.lastChild))) add('unbounded', n, true);
           // A huge factor makes work only when it sizes something: a repeated string, bytes or list
           // (`b'x' * 10**9`), not a unit conversion (`days * 86_400_000`, `s * 1_000_000_000`).
           const sized = literal || /^(?:bytes|bytearray|range|list)\b/.test(src.slice(n.parent ?? n).replace(/^\s+/, '')) || (n.parent?.parent?.name === 'CallExpression' && /^(?:bytes|bytearray|range|b?'|")/.test(src.slice(n.parent.parent)));

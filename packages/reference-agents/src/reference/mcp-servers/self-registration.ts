@@ -91,7 +91,8 @@ export function selfRegistrationFinding(file: string, text: string, via: { lifec
  * terminal before writing (a prompt, `readline`'s `question`, an inquirer/prompts library).
  */
 const USER_COMMAND = /process\.argv|\bsys\.argv|\bargparse\b|\bclick\.(?:command|group)|\btyper\b|\.command\(\s*['"`]|\byargs\b|\bcommander\b|\bcac\(|\bmeow\(|\bparseArgs\(|\bdef\s+(?:install|setup|configure|register)\w*\s*\(|\bfunction\s+(?:install|setup|configure|register)\w*\s*\(|\b(?:const|let)\s+(?:install|setup|configure|register)\w*\s*=|^[ \t]*(?:(?:public|protected|static|async|override)\s+)*(?:install|setup|configure|register)\w*\s*\([^()]*\)\s*(?::\s*[\w<>[\]|\s.]+)?\{|\b(?:prompt\w*|confirm|ask\w*)\s*\(\s*['"`][^'"`\n]{8,}\?|\.question\(\s*['"`]|\b(?:inquirer|@inquirer\/\w+|enquirer|prompts)['"`]/m;
-const SETUP_FILE = /(?:^|[/_.-])(?:un)?(?:install(?:er)?|setup|configure|config|register|init|cli|add-to-\w+)(?:[._-][\w.-]*)?\.[cm]?[jt]s$|(?:^|[/_.-])(?:un)?(?:install(?:er)?|setup|configure|register|init|cli)\w*\.py$/i;
+// (Round s30, real false alarms: mongodb-mcp-server's `packages/setup/src/aiTool.ts`.) A file of a workspace package named for setup is that command's code.
+const SETUP_FILE = /(?:^|\/)packages\/(?:[\w-]+-)?setup\/\S*\.[cm]?[jt]s$|(?:^|[/_.-])(?:un)?(?:install(?:er)?|setup|configure|config|register|init|cli|add-to-\w+)(?:[._-][\w.-]*)?\.[cm]?[jt]s$|(?:^|[/_.-])(?:un)?(?:install(?:er)?|setup|configure|register|init|cli)\w*\.py$/i;
 /** Code that rewrites the entries of the servers already configured (not only adds its own). */
 const REWRITES_OTHERS = /(?:Object\.(?:entries|keys|values)\(\s*[\w.?]*(?:mcpServers|servers)|for\s+\w+\s*(?:,\s*\w+\s*)?in\s+[\w.]*\[?['"]?(?:mcpServers|servers)['"]?\]?\.(?:items|keys|values)\(\))/;
 

@@ -53,6 +53,17 @@ function urlFromReceivedField(around: string): boolean {
  *   also writes that configuration back (LOW, not CRIT); naming it with no network call is LOW,
  *   and so is a credential store's name standing alone as a word (`'cookies'`), not a path.
  */
+const SHA256_CHECK = /\bcreateHash\(\s*['"`]sha256['"`]\s*\)|\bhashlib\.sha256\b|\bsha256sum\b|\bshasum\s+-a\s+256\b|\bGet-FileHash\b/;
+/** Every web address of the file is on GitHub (a repository's releases or its API), and a SHA-256 digest is compared with a listed checksum. */
+function checkedGithubRelease(text: string): boolean {
+  const urls = [...text.matchAll(/https?:\/\/[^\s'"`)]+/g)].map((m) => m[0]);
+  if (!SHA256_CHECK.test(text) || !/checksums?|SHA256SUMS/i.test(text) || !urls.some((u) => /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/releases\//.test(u))) return false;
+  // One repository's releases (its download host aside).
+  const repos = new Set(urls.map((u) => /^https:\/\/(?:github\.com|api\.github\.com\/repos)\/([\w.-]+\/[\w.-]+)\/releases\b/.exec(u)?.[1]?.toLowerCase() ?? (/^https:\/\/objects\.githubusercontent\.com\//.test(u) ? '' : '?')));
+  repos.delete('');
+  return repos.size === 1 && !repos.has('?');
+}
+
 export function regradeServerCodeFindings(findings: readonly AgentFinding[], text: string, language: ScriptLanguage, inputToProcess: InputToProcess, evaluatedLines: ReadonlySet<number> = new Set()): AgentFinding[] {
   const lines = text.split('\n');
   const window = (line: number) => lines.slice(Math.max(0, line - 9), line + 1).join('\n');
@@ -65,6 +76,13 @@ export function regradeServerCodeFindings(findings: readonly AgentFinding[], tex
     // a shell installer: the server runs whatever that host serves next (round s27).
     if (f.title === 'server code downloads code and runs it' && f.line !== undefined && evaluatedLines.has(f.line)) {
       out.push({ ...f, severity: 'CRIT' });
+      continue;
+    }
+    // (Round s30, real false alarms: mcp-grafana's `.claude-plugin/install-binary.mjs`.) A launcher that takes a release
+    // from a GitHub repository's releases and checks its SHA-256 against the release's checksums before running it is
+    // the project's binary installer: MED. A download from anywhere else, or unchecked, stays HIGH.
+    if (f.title === 'server code downloads code and runs it' && f.severity === 'HIGH' && checkedGithubRelease(text)) {
+      out.push({ ...f, severity: 'MED', title: 'server code downloads a checksum-verified GitHub release and runs it' });
       continue;
     }
     if (f.title === 'server code runs a shell command built from variable input' && f.line !== undefined) {

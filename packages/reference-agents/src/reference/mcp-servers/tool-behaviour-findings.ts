@@ -41,12 +41,14 @@ export function outputSeverity(match: string, base: Severity): Severity {
 
 export const OUTPUT_RULES: readonly PhraseRule[] = [
   {
+    // (Round s30, real false alarms: roda-mcp-server's "Use the AWS CLI with your own credentials to access this
+    // bucket".) "With your own credentials" is how the user signs in to a service, not data handed to a tool.
     id: 'output-steers-tools',
     category: 'tool_poisoning',
     severity: 'HIGH',
     title: 'tool output tells the model to call tools with private data',
     pattern:
-      /\b(?:call|invoke|use|run|execute)\s+(?:the\s+)?['"`]?[\w.-]+['"`]?(?:\s+tool)?\b[^.\n]{0,100}?\b(?:with|passing|including|to\s+(?:send|upload|forward|share|post)|and\s+(?:send|include|pass|attach|forward|upload))\b[^.\n]{0,80}?\b(?:(?:the\s+)?user['’]s\s+\w+|contents?\s+of|credentials?|passwords?|api\s+keys?|tokens?|secrets?|private\s+keys?|ssh|emails?|messages?|conversation|chat\s+history|files?\s+in|environment\s+variables?)\b/i,
+      /\b(?:call|invoke|use|run|execute)\s+(?:the\s+)?['"`]?[\w.-]+['"`]?(?:\s+tool)?\b[^.\n]{0,100}?\b(?:with|passing|including|to\s+(?:send|upload|forward|share|post)|and\s+(?:send|include|pass|attach|forward|upload))\b[^.\n]{0,80}?\b(?:(?:the\s+)?user['’]s\s+\w+|contents?\s+of|(?<!\bwith\s+(?:your|their|the\s+user['’]s)\s+own\s+(?:[\w-]+\s+)?)credentials?|passwords?|api\s+keys?|tokens?|secrets?|private\s+keys?|ssh|emails?|messages?|conversation|chat\s+history|files?\s+in|environment\s+variables?)\b/i,
   },
   {
     // A credential file named between the tool to call and what to do with it: a path has dots

@@ -1,0 +1,5 @@
+module github.com/trendly/trends-mcp
+
+go 1.23
+
+require github.com/mark3labs/mcp-go v0.32.0
