@@ -132,7 +132,7 @@ const KNOWN_MODEL_HOST =
   /(?:^|\.)(?:anthropic\.com|claude\.ai|openai\.com|openai\.azure\.com|azure\.com|azure-api\.net|microsoft\.com|googleapis\.com|google\.com|amazonaws\.com|api\.aws|openrouter\.ai|groq\.com|together\.(?:ai|xyz)|deepseek\.com|mistral\.ai|fireworks\.ai|perplexity\.ai|x\.ai|cohere\.(?:ai|com)|deepinfra\.com|cerebras\.ai|moonshot\.(?:ai|cn)|aliyuncs\.com|bigmodel\.cn|z\.ai|siliconflow\.(?:cn|com)|novita\.ai|hyperbolic\.xyz|replicate\.com|huggingface\.co|cloudflare\.com|nvidia\.com|github\.ai|githubcopilot\.com|sambanova\.ai|lepton\.run|ollama\.com|minimax(?:i)?\.(?:chat|io|com)|volces\.com|baidubce\.com|tencentcloudapi\.com|anyscale\.com|databricks\.com|ai-gateway\.vercel\.sh|portkey\.ai|helicone\.ai|llmgateway\.io|litellm\.ai|ai21\.com|voyageai\.com|jina\.ai|lmstudio\.ai|localhost|localhost\.localdomain|host\.docker\.internal)$/i;
 // Reserved top-level names (`.test`, `.example`, `.invalid`) are not the machine or a private network: a
 // sample or a defanged attack writes its relay there, and a real configuration never resolves one.
-const PRIVATE_HOST = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$|\[?::1\]?$)|\.(?:local|internal|lan|localhost)$|^[\w-]+$/i;
+const PRIVATE_HOST = /^(?:127\.|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|0\.0\.0\.0$|\[?::1\]?$)|\.(?:local|internal|lan|localhost)$|^(?!\d+$)[\w-]+$/i; // (round s30 review) an address written as one number is not a name
 // Clouds where anyone can put a host under the provider's domain (a VM, a function, an API gateway, a
 // storage bucket): only the model service's own names there are the provider.
 const SHARED_CLOUD_HOST = /(?:^|\.)(?:amazonaws\.com|azure\.com|googleapis\.com|google\.com|cloudflare\.com|microsoft\.com)$/i;
@@ -142,7 +142,7 @@ const MODEL_SERVICE_HOST =
 // model traffic there is set up for a host, and a defanged relay is written so.
 const EXAMPLE_DOMAIN = /\.example\.(?:com|org|net)\b/i;
 // A sentinel host that says it is no host (`https://unresolved.invalid`, an SDK failing closed) is not a relay.
-const PLACEHOLDER_HOST = /^(?:unresolved|unset|unconfigured|none|null|dummy|placeholder|undefined|unknown|not-?set|missing|disabled)\.|(?:^|\.)example\.(?:com|org|net)$|your|<|\{|\$|my-?(?:proxy|gateway|server|endpoint|host|domain|company|org)|proxy\.company|company\.com|\bacme\b|\bcorp\b/i;
+const PLACEHOLDER_HOST = /^(?:unresolved|unset|unconfigured|none|null|dummy|placeholder|undefined|unknown|not-?set|missing|disabled)\.|(?:^|\.)example\.(?:com|org|net)$|your|<|\{|\$|my-?(?:proxy|gateway|server|endpoint|host|domain|company|org)|proxy\.company|company\.com|(?:^|[./])(?:acme|corp)(?:[./:]|$)/i; // (round s30 review) acme, corp as whole labels: `acme-devproxy.example` is a name
 
 const ENDPOINT_HINT = /_BASE|_URL|_ENDPOINT|_API_HOST|base_?url|baseU[rR][lL]|api_?base|apiBase|azure_endpoint|apiEndpoint/;
 

@@ -453,7 +453,20 @@ export function pythonFacts(text: string): CodeFacts {
     if (last?.name !== 'PropertyName' && (/\.?__dict__$/.test(src(parts[0]!)) || (parts[0]?.name === 'CallExpression' && qualify(namedChildren(parts[0])[0]) === 'vars'))) return '__dict__';
     const obj = parts[0];
     if (obj?.name === 'CallExpression' && /^(__import__|importlib\.import_module)$/.test(qualify(namedChildren(obj)[0]) ?? '')) return '__import__';
+    // A feature probe (round s30, real false alarms): `getattr(urllib, 'request', urllib).urlopen(u)`, or the
+    // name bound to it, picks a module by a written name with a fallback (the Python 2/3 idiom); the method
+    // called on it is written plainly, so nothing is hidden. `getattr(os, 'system', None)(c)` still is.
+    if (last?.name === 'PropertyName' && (featureProbe(obj) || (obj?.name === 'VariableName' && featureProbe(assignedValues.get(src(obj)))))) return undefined;
     return indirection(obj, depth + 1);
+  }
+
+  /** `getattr(m, 'name', fallback)` on a plain or dotted name, with a written attribute name (see `indirection`). */
+  function featureProbe(n: SyntaxNode | null | undefined): boolean {
+    if (n?.name !== 'CallExpression') return false;
+    const [callee, argList] = namedChildren(n);
+    if (qualify(callee) !== 'getattr' || argList === undefined) return false;
+    const args = namedChildren(argList);
+    return args.length === 3 && args[1]?.name === 'String' && (args[0]?.name === 'VariableName' || args[0]?.name === 'MemberExpression');
   }
 
   function labelsOf(n: SyntaxNode | null | undefined, depth = 0): Set<DataLabel> {

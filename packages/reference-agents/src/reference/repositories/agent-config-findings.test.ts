@@ -41,7 +41,8 @@ describe('agentConfigFindings', () => {
       ['LOW', 'Claude Code hook runs a command'],
       ['HIGH', 'project settings turn off the coding agent’s permission prompts'],
       ['MED', 'project settings let the coding agent run any shell command without asking'],
-      ['HIGH', "project settings sends the agent's API traffic and key to another host"],
+      // (round s30) An outside host for the agent's own API base URL in its project settings is CRIT.
+      ['CRIT', "project settings sends the agent's API traffic and key to another host"],
     ]);
     expect(result.runs).toEqual(['.claude/hooks/done.js']);
     expect(result.findings.every((f) => (f.line ?? 0) >= 1)).toBe(true);

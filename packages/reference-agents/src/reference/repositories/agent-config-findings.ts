@@ -6,6 +6,7 @@ import { lineOfText, objectAt, objectEntries, parseJsonc } from './parse-jsonc.j
 import { downloadSource, shellCommandFindings } from './shell-command-findings.js';
 import { downloadedFileRun } from './downloaded-file-run.js';
 import { foreignEndpoints, foreignModelHost } from '../code/agent-settings-writes.js';
+import { endpointReach, urlHost } from './endpoint-host.js';
 
 /** What kind of IDE or coding-agent configuration a path holds, or null. */
 export type AgentConfigKind = 'claude-settings' | 'vscode-settings' | 'mcp' | 'gemini-settings' | 'vscode-tasks' | 'devcontainer' | 'codex-config' | 'agent-hooks';
@@ -72,6 +73,8 @@ export function workspaceRelativeTarget(value: string): string | null {
 // Variables that point a coding agent's or SDK's API traffic, with its key, at a host of one's choosing
 // (Check Point, "Claude Code project files", CVE-2026-21852: ANTHROPIC_BASE_URL in .claude/settings.json).
 const ENDPOINT_VARIABLE = /^(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|OPENAI_BASE_URL|OPENAI_API_BASE|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|AZURE_OPENAI_ENDPOINT|HTTPS?_PROXY|ALL_PROXY|NODE_EXTRA_CA_CERTS|NODE_TLS_REJECT_UNAUTHORIZED|NODE_OPTIONS)$/i;
+/** The endpoint variables that carry the API key itself (not a proxy, which sees TLS only). */
+const API_BASE_VARIABLE = /^(ANTHROPIC_BASE_URL|ANTHROPIC_API_URL|OPENAI_BASE_URL|OPENAI_API_BASE|GOOGLE_GEMINI_BASE_URL|GEMINI_API_BASE|AZURE_OPENAI_ENDPOINT)$/i;
 const VENDOR_API_HOST = /(^|\.)(anthropic\.com|openai\.com|googleapis\.com|azure\.com|amazonaws\.com|localhost|127\.0\.0\.1)$/i;
 // An interpreter given inline code instead of a server program.
 const INLINE_SCRIPT = /^(?:(?:ba|z|da)?sh|cmd(?:\.exe)?|powershell(?:\.exe)?|pwsh|node|python[0-9.]*|perl|ruby|deno|bun)$/i;
@@ -97,6 +100,8 @@ class ConfigScan {
   constructor(
     readonly path: string,
     readonly text: string,
+    /** Hosts the project's README and manifests link to (its own registrable domains: `endpointReach`). */
+    readonly ownHosts: readonly string[] = [],
   ) {}
 
   add(category: string, severity: Severity, title: string, needle: string, evidence: string): void {
@@ -135,7 +140,11 @@ class ConfigScan {
       }
       const host = /^[a-z]+:\/\/([^/:?#]+)/i.exec(value.trim())?.[1] ?? '';
       if (host === '' || VENDOR_API_HOST.test(host)) continue;
-      this.add('exfiltration', 'HIGH', `${whose} sends the agent's API traffic and key to another host`, name, `${name}=${value}`);
+      // (round s30) The agent's own API base URL, in its project settings, at a host on the internet that is neither the
+      // vendor, a private network's nor a known model provider's: the key of whoever opens the repository goes there.
+      // (round s30 review) A placeholder host or one under a domain the project's README or manifests name is its own: HIGH.
+      const outside = whose === 'project settings' && API_BASE_VARIABLE.test(name) && foreignModelHost(value.trim()) !== null && endpointReach(urlHost(value), this.ownHosts) === 'outside';
+      this.add('exfiltration', outside ? 'CRIT' : 'HIGH', `${whose} sends the agent's API traffic and key to another host`, name, `${name}=${value}`);
     }
   }
 }
@@ -212,7 +221,7 @@ function vscodeSettings(scan: ConfigScan, config: unknown): void {
     if (/^terminal\.integrated\.env\.(linux|osx|windows)$/.test(key)) scan.env(value as Record<string, unknown>, 'workspace settings');
     for (const [name, url] of flatStrings(value, key)) {
       if (!AI_EXTENSION_KEY.test(name) || foreignModelHost(url.trim()) === null) continue;
-      scan.add('exfiltration', 'HIGH', 'workspace settings send an AI extension’s prompts to another host', name.slice(name.lastIndexOf('.') + 1), `${name}: ${url}`);
+      scan.add('exfiltration', endpointReach(urlHost(url), scan.ownHosts) === 'outside' ? 'CRIT' : 'HIGH', 'workspace settings send an AI extension’s prompts to another host', name.slice(name.lastIndexOf('.') + 1), `${name}: ${url}`);
     }
     if (typeof value === 'string' && COMMAND_LINE_SETTING.test(key)) scan.command(value, `VS Code setting ${key}`, true, key);
     const programs = typeof value === 'string' && EXECUTABLE_SETTING.test(key) ? [value] : TOOL_MAP_SETTING.test(key) ? objectEntries(value).map(([, v]) => v) : [];
@@ -435,7 +444,7 @@ function flatStrings(value: unknown, prefix = '', depth = 0): Array<[string, str
 function codexConfig(scan: ConfigScan): void {
   // A model provider whose `base_url` is a relay, handed the vendor's key (`env_key = "OPENAI_API_KEY"`).
   const endpoint = foreignEndpoints(scan.text)[0];
-  if (endpoint !== undefined) scan.add('exfiltration', 'HIGH', 'project settings send the agent’s API traffic and key to another host', endpoint.url, `${endpoint.name} = ${endpoint.url}`);
+  if (endpoint !== undefined) scan.add('exfiltration', endpointReach(endpoint.host, scan.ownHosts) === 'outside' ? 'CRIT' : 'HIGH', 'project settings send the agent’s API traffic and key to another host', endpoint.url, `${endpoint.name} = ${endpoint.url}`);
   const never = /^\s*approval_policy\s*=\s*["']never["']/m.exec(scan.text);
   const full = /^\s*sandbox_mode\s*=\s*["']danger-full-access["']/m.exec(scan.text);
   if (never && full) scan.add('excessive_permissions', 'HIGH', 'project settings turn off the coding agent’s approvals and sandbox', 'approval_policy', `${never[0].trim()}; ${full[0].trim()}`);
@@ -447,8 +456,8 @@ function codexConfig(scan: ConfigScan): void {
  * that turn off an agent's confirmations or send its API key elsewhere, and MCP servers started from
  * look-alike packages or inline scripts.
  */
-export function agentConfigFindings(path: string, text: string, kind: AgentConfigKind): AgentConfigResult {
-  const scan = new ConfigScan(path, text);
+export function agentConfigFindings(path: string, text: string, kind: AgentConfigKind, ownHosts: readonly string[] = []): AgentConfigResult {
+  const scan = new ConfigScan(path, text, ownHosts);
   if (kind === 'codex-config') {
     codexConfig(scan);
     return scan;

@@ -227,7 +227,8 @@ describe('analyzeRepository: committed secrets', () => {
       'scripts/clone.sh': `git clone https://x:${token('ghp_', 40)}@github.com/acme/tools.git\n`,
       '.npmrc': `//registry.npmjs.org/:_authToken=${token('npm_', 40)}\n`,
       '.env.production': `API_URL=https://api.example\nSTRIPE_SECRET_KEY=${token('sk_live_', 32)}\n`,
-      'keys/deploy.pem': `-----BEGIN RSA PRIVATE KEY-----\n${token('', 64)}\n-----END RSA PRIVATE KEY-----\n`,
+      // (round s30) a key's length: an RSA block cut to one line is an example, not a key.
+      'keys/deploy.pem': `-----BEGIN RSA PRIVATE KEY-----\n${Array.from({ length: 5 }, () => token('', 64)).join('\n')}\n-----END RSA PRIVATE KEY-----\n`,
     });
     expect(result.findings.map((f) => `${f.severity} ${f.file}:${f.line} ${f.title}`).sort()).toEqual([
       'CRIT .env.production:2 Stripe live secret key committed',

@@ -25,7 +25,7 @@ import { urlDependencyFindings } from '../packages/url-dependencies.js';
 import { PYTHON_DEPENDENCY_FILE, pythonUrlDependencyFindings } from '../packages/python-url-dependencies.js';
 import { isInProjectSkill, projectSkillDirectories, projectSkillFindings } from './project-skill-findings.js';
 import { isExamplePath, isSkippedRepositoryDirectory, isWorkflowPath, isYarnPluginPath, isYarnReleasePath } from './repository-paths.js';
-import { JS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
+import { JS_CODE, PS_CODE, PY_CODE, localImports, runCodeFindings, shellRunFiles, type RunReason } from './run-code-findings.js';
 import { secretFindings } from './secret-findings.js';
 import { AGENT_CLI_SOURCE, agentCliSourceFindings } from './agent-cli-source-findings.js';
 import { launchedDestructivePrompt } from '../text/launched-agent-prompt.js';
@@ -37,7 +37,8 @@ import { scanWorkflow, type SecretHandoff } from './workflow-findings.js';
 import { posix } from 'node:path';
 import type { AutoRunEntry } from '../packages/capability-findings.js';
 import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../skills/skill-capabilities.js';
-import { secretHandoffFindings } from './secret-handoff-findings.js';
+import { type ProjectHosts, projectNames, secretHandoffFindings } from './secret-handoff-findings.js';
+import { projectOwnHosts, rulesSecretDumpFinding } from './rules-secret-dump.js';
 import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
 import { selfRunSurface, selfRunSurfaceKind } from '../code/self-run-surfaces.js';
 import { hookCommandTargets, manifestScripts } from './hook-command-targets.js';
@@ -161,6 +162,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     };
     const scriptRuns = await rubyPhpRuns(files);
     const allPaths = files.map((f) => f.path);
+    // Hosts the project's README and manifests name as its own (a secret sent there is not sent to an outsider).
+    const projectTexts = await Promise.all(files.filter((f) => /^(?:readme(?:\.\w+)?|package\.json|pyproject\.toml|Cargo\.toml|setup\.cfg|setup\.py)$/i.test(f.path) && f.size <= 1_000_000).map(async (f) => (await readArtifactText(f)) ?? ''));
+    const ownHosts = projectOwnHosts(projectTexts);
+    // …and the owner's and repository's names its manifests give (deno.land is denoland/deno's own: round s30, real false alarms).
+    const project = { hosts: ownHosts, names: projectNames(projectTexts) };
     /** Text files a rules file or an agent's configuration points at, with the first file pointing there. */
     const pointed = new Map<string, { from: string; example: boolean }>();
     for (const file of files) {
@@ -224,6 +230,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...(await plantFindings(file.path, text, byPath)));
         const handedOver = secretHandoffs(text);
         for (const h of handedOver) own.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
+        // A command that sends the environment or a credential file to an outside host: an order in an instruction file (round s30).
+        const dump = rulesSecretDumpFinding(file.path, text, ownHosts);
+        if (dump !== null) own.push(dump);
         // Orders read by what they make the agent do, as in a skill's documents and an MCP server's prompts: plant a hook or an
         // autostart entry, run a downloaded script, switch checks off, insert code (concealment raises them); put secrets
         // into commits, PRs or telemetry (unless handed over outright above); add look-alike or off-registry dependencies.
@@ -257,7 +266,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         else settingsWrites.push(...settings);
       } else if (configKind === null && ENDPOINT_CONFIG.test(file.path)) own.push(...agentSettingsFindings(file.path, text, 'config'));
       if (configKind !== null) {
-        const config = agentConfigFindings(file.path, text, configKind);
+        const config = agentConfigFindings(file.path, text, configKind, ownHosts);
         own.push(...config.findings);
         if (!example) for (const path of config.runs) queue(path, 'automatic', config.hookRuns.includes(path));
         if (!example) queueCommandTargets(file.path, config.commands, config.hookCommands);
@@ -380,11 +389,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     // Scripts the README tells its reader to run (`python3 exploit.py -u …`, `node scripts/setup.js`):
     // a proof of concept or a take-home project is cloned to be run this way.
     for (const path of await readmeRunScripts(byPath)) queue(path, 'script');
-    findings.push(...(await runCodeOf(runsByItself, byPath, new Set([...hookRuns].filter((p) => !otherRuns.has(p))))));
+    findings.push(...(await runCodeOf(runsByItself, byPath, new Set([...hookRuns].filter((p) => !otherRuns.has(p))), ownHosts)));
     findings.push(...(await entryFlowFindings(runsByItself, byPath)));
     findings.push(...(await loaderFindings(loaders.filter((p) => !runsByItself.has(p)), byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
-    findings.push(...(await handoffFindings(handoffs, byPath)));
+    findings.push(...(await handoffFindings(handoffs, byPath, project)));
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
     return resultFromFindings(findings);
   };
@@ -430,7 +439,7 @@ function manifestUrlDependencies(path: string, text: string): AgentFinding[] {
 const MAX_HANDOFF_PROGRAMS = 20;
 
 /** Workflow steps handing named secrets to repository programs: each program read for where they go. */
-async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<string, ArtifactFile>): Promise<AgentFinding[]> {
+async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<string, ArtifactFile>, project: ProjectHosts): Promise<AgentFinding[]> {
   if (handoffs.length === 0) return [];
   const out: AgentFinding[] = [];
   let npmScripts: Record<string, unknown> | null = null;
@@ -463,7 +472,7 @@ async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<s
       const more = f && f.size <= MAX_SECRET_SCAN_BYTES ? await readArtifactText(f) : null;
       if (more !== null) text += `\n${more}`;
     }
-    out.push(...secretHandoffFindings(handoff, target, text));
+    out.push(...secretHandoffFindings(handoff, target, text, project));
   }
   return out;
 }
@@ -475,7 +484,7 @@ async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<s
  * would call the repository's malware, and a later commit or a test wires it in.
  */
 const LOADER_RUNS = /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`a-z]|\bvm\.(?:runIn\w+|Script)\b|\bexec\s*\(|\bchild_process\b/;
-const LOADER_SOURCE = /\b(?:axios|fetch|https?\.(?:get|request)|got|request|urlopen|requests\.(?:get|post))\s*[.(]|\bBuffer\.from\s*\([^)]*['"](?:base64|hex)['"]|\batob\s*\(|\bb64decode\b/;
+const LOADER_SOURCE = /\b(?:axios|fetch|https?\.(?:get|request)|got|request|urlopen|requests\.(?:get|post))\s*[.(]|\bBuffer\.from\s*\([^)]*['"](?:base64|hex)['"]|\batob\s*\(|\bb64decode\b|\bfromhex\s*\(|\bunhexlify\s*\(/;
 /** What a loader does: runs what it fetched or decoded, steals, plants; not a risky setting a maintainer script may use on purpose. */
 const LOADER_CATEGORY = /^(?:remote_code_execution|obfuscation|credential_access|exfiltration|malware)$/;
 const MAX_LOADER_FILES = 40;
@@ -501,7 +510,7 @@ async function loaderFindings(paths: readonly string[], byPath: Map<string, Arti
 const MAX_IMPORTED_RUN_FILES = 50;
 
 /** The code findings of the files that run by themselves: automatic ones first, within the byte budgets. */
-async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>, hookOnly: ReadonlySet<string> = new Set()): Promise<AgentFinding[]> {
+async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, ArtifactFile>, hookOnly: ReadonlySet<string> = new Set(), ownHosts: readonly string[] = []): Promise<AgentFinding[]> {
   const hooks = new Set(hookOnly);
   const out: AgentFinding[] = [];
   const rank: Record<RunReason, number> = { automatic: 0, action: 1, plugin: 1, config: 2, test: 2, script: 3, notebook: 3, present: 4 };
@@ -516,7 +525,7 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     const [path, reason] = queue[i]!;
     const file = byPath.get(path)!;
     const extensionless = !/\.[\w]+$/.test(path.slice(path.lastIndexOf('/') + 1));
-    if (!extensionless && !shellRun.has(path) && !JS_CODE.test(path) && !PY_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
+    if (!extensionless && !shellRun.has(path) && !JS_CODE.test(path) && !PY_CODE.test(path) && !PS_CODE.test(path) && !/\.(sh|bash|zsh)$/.test(path)) continue;
     if (file.size > MAX_RUN_CODE_BYTES || total + file.size > MAX_RUN_CODE_TOTAL) continue;
     const text = await readArtifactText(file, { ...DEFAULT_FILE_WALK_LIMITS, maxTextBytes: MAX_RUN_CODE_BYTES });
     if (text === null) continue;
@@ -524,7 +533,7 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     const language = shellRun.has(path) ? 'shell' : extensionless ? shebangLanguage(text) : undefined;
     if (extensionless && language === null) continue;
     total += file.size;
-    out.push(...runCodeFindings(path, text, reason, language ?? undefined, hooks.has(path)));
+    out.push(...runCodeFindings(path, text, reason, language ?? undefined, hooks.has(path), ownHosts));
     if (reason === 'action' || reason === 'plugin') continue;
     const shell = language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path));
     const sourced = shell ? shellRunFiles(path, text, (p) => byPath.has(p)) : [];

@@ -15,7 +15,11 @@ const SHELL = /^(?:bash|sh|zsh|dash|ksh)$/i;
 const WRAPPER = /^(?:env|exec|nohup|time|nice|command|sudo|xargs)$/;
 /** Launchers that run the program named next: `npx tsx x.ts`, `uv run python x.py`, `poetry run x.py`. */
 const LAUNCHER = /^(?:npx|pnpx|bunx|uvx)$|^(?:uv|poetry|pipenv|pdm|hatch|rye|pixi)$/;
-const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?|py|sh|bash|zsh|rb|pl|php)$/i;
+const SCRIPT_FILE = /\.(?:[cm]?[jt]sx?|py|sh|bash|zsh|rb|pl|php|ps[dm]?1)$/i;
+/** PowerShell: `pwsh -NoProfile -File x.ps1`, `powershell.exe -ExecutionPolicy Bypass -File x.ps1`, `pwsh x.ps1`. */
+const POWERSHELL = /^(?:pwsh|powershell)(?:\.exe)?$/i;
+/** PowerShell options that take a value (the value is not the script). */
+const POWERSHELL_VALUE_OPTION = /^-(?:ExecutionPolicy|ep|ex|WindowStyle|w|WorkingDirectory|wd|ConfigurationName|OutputFormat|of|InputFormat|if|Version|v|PSConsoleFile)$/i;
 
 export interface TargetLookup {
   /** Whether a repository-relative path is a committed file. */
@@ -101,7 +105,7 @@ export function hookCommandTargets(command: string, lookup: TargetLookup, depth 
     }
     // `/usr/bin/env python3`, `/usr/local/bin/node`: an interpreter named by its path is that interpreter.
     const first = w[0] ?? '';
-    const program = INTERPRETER.test(first.replace(/^.*[\\/]/, '')) || LAUNCHER.test(first.replace(/^.*[\\/]/, '')) ? first.replace(/^.*[\\/]/, '') : first;
+    const program = INTERPRETER.test(first.replace(/^.*[\\/]/, '')) || LAUNCHER.test(first.replace(/^.*[\\/]/, '')) || POWERSHELL.test(first.replace(/^.*[\\/]/, '')) ? first.replace(/^.*[\\/]/, '') : first;
     if (program === '') continue;
     if (program === 'cd') {
       const dir = w[1] === undefined ? null : normal(cwd, w[1]);
@@ -129,6 +133,28 @@ export function hookCommandTargets(command: string, lookup: TargetLookup, depth 
         if (SCRIPT_FILE.test(interp)) found(interp);
         continue;
       }
+    }
+    // PowerShell runs the file after -File (or the first bare argument); an inline -Command runs what it names in turn.
+    if (POWERSHELL.test(interp)) {
+      for (let i = 0; i < args.length; i++) {
+        const a = args[i]!;
+        if (/^-(?:File|f)$/i.test(a)) {
+          if (args[i + 1] !== undefined) found(args[i + 1]!);
+          break;
+        }
+        if (/^-(?:Command|c)$/i.test(a)) {
+          for (const t of hookCommandTargets((args[i + 1] ?? '').replace(/^&\s*/, ''), lookup, depth + 1)) out.add(t);
+          break;
+        }
+        if (POWERSHELL_VALUE_OPTION.test(a)) {
+          i++;
+          continue;
+        }
+        if (a.startsWith('-')) continue;
+        found(a);
+        break;
+      }
+      continue;
     }
     if (INTERPRETER.test(interp)) {
       for (let i = 0; i < args.length; i++) {

@@ -12,6 +12,26 @@ const ADDRESSES_AGENT = /\b(?:AI|LLM|language\s+model|(?:coding\s+)?(?:agent|ass
 // …and asks it to run something.
 const RUN_REQUEST = /\b(?:run|execute|exec|invoke|call|paste|type)\b[\s\S]{0,80}?(?:`[^`\n]+`|\b(?:curl|wget|bash|sh|zsh|powershell|pwsh|iex|npx|npm|pip|python3?|node|chmod|eval)\b)|\b(?:curl|wget|iwr|irm)\b[^\n]*\|\s*(?:sudo\s+)?(?:ba|z)?sh\b/i;
 
+// AI named as a tool a contributor used, in a disclosure policy (round s30, real false alarms: deno's pull
+// request template asks "If you used AI tools (e.g. Copilot, ChatGPT, Claude, …) … you MUST disclose it"):
+// "used AI tools (e.g. …)", "with an AI assistant", "AI-assisted", "AI usage", "AI-generated code". Such a
+// mention speaks about the human's work, not to an agent.
+const AGENT_NAMES = String.raw`(?:AI|LLMs?|language\s+models?|Claude(?:\s+Code)?|Copilot|Cursor|Gemini|Codex|ChatGPT|GPT-?\d?|Windsurf|Cline|Aider)`;
+const TOOL_USE_MENTION = new RegExp(
+  String.raw`\b(?:used?|using|usage\s+of|use\s+of|with(?:\s+the\s+help\s+of)?|help\s+of|assisted\s+by|(?:generated|written|authored|produced|created)\s+(?:by|with|using))\s+(?:an?\s+|any\s+|the\s+|some\s+)?${AGENT_NAMES}(?:[\s-]+(?:based\s+)?(?:coding\s+)?(?:tools?|assistants?|agents?|models?|services?|editors?))?(?:\s*\([^()\n]{0,160}\))?|\b${AGENT_NAMES}[\s-]+(?:usage|use|assisted|assistance|generated|written|authored|tools?)\b(?:\s*\([^()\n]{0,160}\))?`,
+  'gi',
+);
+// …and the comment asks for that use to be disclosed.
+const DISCLOSURE = /\b(?:disclose[sd]?|disclosure|undisclosed|declare[sd]?|acknowledge[sd]?)\b/i;
+// An order passed on to the tool ("have it run …", "ask your assistant to execute …") addresses it all the same.
+const RELAYED_ORDER = /\b(?:have|ask|let|tell|make|get|instruct)\s+(?:it|them|your\s+\w+(?:\s+\w+)?)\s+(?:to\s+)?(?:run|execute|exec|invoke|call|paste|type)\b/i;
+
+/** True when the comment names AI only as a tool a contributor used, in a request to disclose that use. */
+function disclosureOnly(body: string): boolean {
+  if (!DISCLOSURE.test(body) || RELAYED_ORDER.test(body)) return false;
+  return !ADDRESSES_AGENT.test(body.replace(TOOL_USE_MENTION, ' '));
+}
+
 /** Comments a renderer shows nothing of: HTML comments and Markdown's unused link definitions (`[//]: # (…)`). */
 function hiddenComments(text: string): { body: string; index: number }[] {
   const out: { body: string; index: number }[] = [];
@@ -35,7 +55,7 @@ export function markdownCommentFindings(path: string, text: string): AgentFindin
   const out: AgentFinding[] = [];
   for (const { body, index } of hiddenComments(text)) {
     if (body.length > 4000) continue;
-    const agent = ADDRESSES_AGENT.test(body);
+    const agent = ADDRESSES_AGENT.test(body) && !disclosureOnly(body);
     const line = text.slice(0, index).split('\n').length;
     const evidence = body.trim().replace(/\s+/g, ' ').slice(0, 300);
     if (ordersSecretSearchIntoImage(body) || (agent && ordersSecretIntoImage(body))) {

@@ -8,6 +8,8 @@ import { pythonFacts } from '../code/python-facts.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { codeFindings } from '../packages/code-findings.js';
 import { PROCESS_MEMORY_DUMP, expandShellVariables, shellCommandFindings, shellScriptFindings } from './shell-command-findings.js';
+import { powershellSecretSendFinding } from './powershell-secret-send.js';
+import { decodedStages } from './decoded-stage.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
 
@@ -15,7 +17,34 @@ export const JS_CODE = /\.(js|cjs|mjs|jsx|ts|cts|mts|tsx)$/i;
 export const PY_CODE = /\.py$/i;
 
 /** The language of a file to analyze, when its name does not say (a program without an extension). */
-export type CodeLanguage = 'shell' | 'javascript' | 'python';
+export type CodeLanguage = 'shell' | 'javascript' | 'python' | 'powershell';
+
+/** PowerShell scripts and modules (a hook's or a task's `pwsh -File x.ps1`). */
+export const PS_CODE = /\.ps[dm]?1$/i;
+
+// An assignment that opens a group or follows another statement on its line: `( payload=$(env | base64)`,
+// `{ body=$(printenv); curl … }`, `[ -n "$X" ] && data=$(cat ~/.npmrc)`.
+const EMBEDDED_ASSIGNMENT = /(?:^|[;&|({]|\b(?:then|do|else))[ \t]*(?:export[ \t]+|local[ \t]+|readonly[ \t]+)?(?=([A-Za-z_]\w*=[^\n]*))/g;
+
+/**
+ * The script with every assignment that is not at the start of its line (in a `( … )` or `{ … }` group, after
+ * `;`, `&&` or `then`) copied onto a line of its own at the end: the secret-send reading follows assignments
+ * that start a line, and the copies (after the script's own lines) leave its line numbers as they are.
+ */
+export function withEmbeddedAssignments(text: string): string {
+  if (text.length > 1_000_000) return text;
+  const extra: string[] = [];
+  // (round s30 review) At most 200 copies in all, not per line.
+  lines: for (const line of text.split('\n')) {
+    if (line.length > 4000 || /^\s*#/.test(line) || !line.includes('=')) continue;
+    for (const m of line.matchAll(EMBEDDED_ASSIGNMENT)) {
+      if (m.index === 0 && /^\s*(?:export\s+|local\s+|readonly\s+)?[A-Za-z_]\w*=/.test(line)) continue;
+      extra.push(m[1]!);
+      if (extra.length >= 200) break lines;
+    }
+  }
+  return extra.length === 0 ? text : `${text}\n${extra.join('\n')}`;
+}
 
 /** Why a file's code runs without anyone reading it first. */
 export type RunReason = 'action' | 'automatic' | 'config' | 'plugin' | 'test' | 'script' | 'present' | 'notebook';
@@ -46,7 +75,7 @@ const TEST_HARNESS = /^(Serializes the whole environment|Replaces the browser’
  * `dist/index.js`, an install script's target, a hook's script, a build tool's configuration —
  * with the file's role appended to the evidence. Shell scripts get the shell checks line by line.
  */
-export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage, agentHook = false): AgentFinding[] {
+export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage, agentHook = false, ownHosts: readonly string[] = []): AgentFinding[] {
   const out: AgentFinding[] = [];
   if (language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path))) {
     text = expandShellVariables(text);
@@ -58,9 +87,13 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
       if (line.length <= 4000 && !/^\s*#/.test(line)) out.push(...shellCommandFindings(line, { file: path, line: i + 1, where: 'script run automatically', automatic: reason === 'automatic' }));
     });
     out.push(...shellScriptFindings(text, { file: path, where: 'script run automatically', automatic: reason === 'automatic' }));
-    const send = shellSecretSendFinding(path, text, 'script run automatically', reason === 'automatic');
+    const send = shellSecretSendFinding(path, withEmbeddedAssignments(text), 'script run automatically', reason === 'automatic');
     if (send !== null) out.push(send);
     return out;
+  }
+  if (language === 'powershell' || (language === undefined && PS_CODE.test(path))) {
+    const send = powershellSecretSendFinding(path, text, 'script run automatically', reason === 'automatic', ownHosts);
+    return send === null ? out : [send];
   }
   const js = language === undefined ? JS_CODE.test(path) : language === 'javascript';
   if (!js && language !== 'python' && !PY_CODE.test(path)) return out;
@@ -76,6 +109,12 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
     for (const f of codeFindings(facts, { file: path, installTime: install, agentHook: install && agentHook, reparse })) {
       const noise = ((reason === 'action' || reason === 'plugin') && BUNDLE_NOISE.test(f.title)) || (reason === 'test' && TEST_HARNESS.test(f.title));
       out.push({ ...f, line: shift(f.line), severity: noise ? ('LOW' as Severity) : f.severity, evidence: `${f.evidence ?? ''} [${WHY[reason]}]`.trim() });
+    }
+    if (!big) {
+      // A stage decoded and run whose decoded text reaches the network, runs commands or reads secrets (round s30).
+      for (const stage of decodedStages(code, js ? 'javascript' : 'python').slice(0, 1)) {
+        out.push(referenceFinding({ category: 'malware', severity: 'CRIT', title: `runs a decoded stage that ${stage.does.join(', ')}`, file: path, line: shift(stage.line), evidence: `${stage.encoding}: ${stage.decoded.replace(/\s+/g, ' ').slice(0, 220)} [${WHY[reason]}]` }));
+      }
     }
     const dump = facts.strings.find((s) => PROCESS_MEMORY_DUMP.test(s.value));
     if (dump !== undefined) {

@@ -81,10 +81,32 @@ function scanAws(scan: SecretScan): void {
   }
 }
 
+// The fewest base64 characters a key block of each type holds (round s30, real false alarms): an OpenSSH
+// key carries its public key and a check block (an Ed25519 one is ~400 characters), RSA and DSA keys their
+// primes (a 512-bit RSA key is ~450), an encrypted PKCS#8 key its cipher parameters; a bare PKCS#8 or EC
+// key can be as short as 64 (Ed25519, secp256k1), so those keep the pattern's 40.
+const MIN_KEY_BODY: Readonly<Record<string, number>> = { 'OPENSSH ': 200, 'RSA ': 200, 'DSA ': 200, 'PGP ': 200, 'ENCRYPTED ': 100 };
+
+/**
+ * True when the block's END line comes before its body reaches the fewest characters a key of its type
+ * holds: a help text's or a doc's example cut to one line (dotenvx's `set KEY -- "-----BEGIN OPENSSH
+ * PRIVATE KEY----- b3Bl…(70 chars) -----END…"`) is the shape of a key, not a key. A block with no END
+ * line within 16 KB is judged as before.
+ */
+function truncatedKeyBlock(text: string, start: number, kind: string): boolean {
+  const min = MIN_KEY_BODY[kind];
+  if (min === undefined) return false;
+  const window = text.slice(start, start + 16_384);
+  const end = window.indexOf('-----END');
+  if (end === -1) return false;
+  const body = window.slice(window.indexOf('-----', 11) + 5, end).replace(/^[ \t]*[A-Za-z-]+:[^\n]*$/gm, '');
+  return (body.match(/[A-Za-z0-9+/=]/g)?.length ?? 0) < min;
+}
+
 function scanPrivateKeys(scan: SecretScan): void {
   for (const m of scan.text.matchAll(PRIVATE_KEY)) {
     const body = m[3] ?? '';
-    if (isPlaceholder(body)) continue;
+    if (isPlaceholder(body) || truncatedKeyBlock(scan.text, m.index, m[1] ?? '')) continue;
     const encrypted = m[1] === 'ENCRYPTED ' || /Proc-Type: 4,ENCRYPTED/.test(m[0]);
     scan.add(encrypted ? 'MED' : 'HIGH', encrypted ? 'encrypted private key committed' : 'private key committed', m.index, `-----BEGIN ${m[1] ?? ''}PRIVATE KEY----- ${maskSecret(body)}`);
   }

@@ -1,0 +1,3 @@
+module example.test/orders
+
+go 1.22

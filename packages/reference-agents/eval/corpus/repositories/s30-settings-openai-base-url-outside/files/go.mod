@@ -1,0 +1,3 @@
+module example.test/ratelimit
+
+go 1.22
