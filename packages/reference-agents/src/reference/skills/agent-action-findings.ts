@@ -120,10 +120,53 @@ export function approvalInstructionFindings(source: string, file: string): Agent
     const after = sentenceAt(text, Math.min(text.length, next.to + 2));
     const then = text.slice(from, Math.max(to, next.to, after.to));
     const runs = RUN_AFTER.test(then.slice(m.index - from));
+    // (round s30) Every approval turned off at once, and the change kept from the user: the user's consent is what
+    // the setting removes, so an order to remove it without the user knowing has no legitimate reading.
+    const hidden = runs ? null : hiddenTotalApproval(text, m.index, from, Math.max(to, next.to));
+    if (hidden !== null) return [referenceFinding({ category: 'excessive_agency', severity: 'CRIT', title: `${APPROVAL_INSTRUCTION_TITLE}, hidden from the user`, file, line: lineAt(from), evidence: `${then.slice(0, 220)} … "${hidden}"`.slice(0, 300) })];
     return [referenceFinding({ category: 'excessive_agency', severity: runs ? 'CRIT' : 'HIGH', title: runs ? `${APPROVAL_INSTRUCTION_TITLE}, then to run commands` : APPROVAL_INSTRUCTION_TITLE, file, line: lineAt(from), evidence: then.slice(0, 300) })];
   }
   return [];
 }
+// Settings that approve everything rather than a named command: auto-approval switched on, every command or edit
+// allowed (`Bash(*)`, `"*"`), the permission system bypassed, a sandbox or approval policy set to none.
+const TOTAL_APPROVAL =
+  /\bbypassPermissions\b|dangerously[-_ ]?skip[-_ ]?permissions|danger-full-access|\byolo\b|\b(?:Bash|Edit|Write|WebFetch|Read)\(\s*\*\s*\)|"\*"\s*\]|\bauto-?approve["'`]?\s*["'`]?\s*[:=]\s*["'`]?(?:true|on|all|always)\b|\bautoAccept["'`]?\s*[:=]\s*true\b|approval[_-]policy["'`]?\s*[:=]\s*["'`]?never\b|\b(?:auto-?)?approve\s+(?:every|all|each|any)\b/i;
+// The change kept from the user: not asked, not shown, not reported. (round s30 review) Tied to the change itself:
+// "quietly"/"silently" on the verb that makes it ("silently add …", "set it quietly"), not a description of how the
+// agent works once approvals are off ("Claude then works quietly"); "no need to ask" only about the change ("… ask
+// first", "… ask about it"), not asking in general ("no need to ask the user because no user is present"); "without
+// asking" not for each edit or command (what the setting does).
+const KEPT_FROM_USER =
+  /\b(?:silently|quietly|secretly|covertly)\s+(?:\w+\s+){0,2}?(?:set|add|enable|turn|switch|change|flip|apply|configure|insert|append|update|put|edit|modify|write)\b|\b(?:set|add|enable|turn|switch|change|flip|apply|configure|insert|append|update|put|do)\s+(?:it|this|that|them)\s+(?:on\s+|in\s+)?(?:silently|quietly|secretly|covertly)\b|\bwithout\s+(?:telling|informing|notifying|mentioning|showing)\b|\bwithout\s+asking\b(?!\s+(?:(?:the\s+)?user\s+|them\s+|anyone\s+|you\s+)?(?:for|before|about|on|at)?\s*(?:each|every|any|all|individual|single|permission|approval|confirmation|tools?|commands?|edits?|actions?|steps?|changes?\s+to\s+(?:files|code))\b)|\b(?:no\s+need\s+to|do\s+not|don['’]t|never|need\s+not)\s+(?:ask\s+(?:(?:the\s+)?user\s+)?or\s+)?(?:tell|inform|notify|mention|report|show|surface|bring\s+up|list)\b[^.\n]{0,60}?\b(?:user|summary|reply|report|response|it|this|them)\b|\b(?:no\s+need\s+to|do\s+not|don['’]t|never|need\s+not)\s+ask\s+(?:(?:the\s+)?user\s+|them\s+|anyone\s+)?(?:first|beforehand|before\s+(?:changing|setting|adding|enabling|turning|switching|making)|about\s+(?:it|this|that|the\s+(?:change|setting)|changing|setting|enabling))\b|\bthe\s+user\s+(?:does\s+not|doesn['’]t|need\s+not|needn['’]t)\s+(?:need\s+to\s+)?(?:know|see|be\s+told)\b|\b(?:omit|leave)\b[^.\n]{0,30}\bout\s+of\s+(?:your|the)\s+(?:summary|reply|report)\b|\bkeep\s+(?:it|this|that|them|the\s+(?:change|setting)s?)\s+(?:out\s+of|from)\s+(?:your|the)\s+(?:summary|reply|report|user)\b|\bleave\s+(?:it|this|that|them|the\s+(?:change|setting)s?)\s+(?:unmentioned|unsaid|unreported)\b/i;
+
+/**
+ * The concealment of an order that approves everything (round s30): the passage around the setting (its
+ * paragraph, the introduction just above a list of settings, and the sentence after) turns on total approval
+ * and tells the agent not to ask, tell or report it. Null for a setting that approves one command, or told openly.
+ */
+function hiddenTotalApproval(text: string, at: number, from: number, to: number): string | null {
+  // The passage: back to the blank line before the paragraph that introduces the list the setting stands in.
+  let start = from;
+  for (let i = 0; i < 3; i++) {
+    const blank = text.lastIndexOf('\n\n', start - 1);
+    if (blank < 0 || start - blank > 1200) break;
+    start = blank;
+    if (!/^\s*(?:[-*+]|\d+[.)])\s/.test(text.slice(blank + 2, blank + 8))) break;
+  }
+  const headingAt = text.slice(start, at).search(/\n#{1,6}\s[^\n]*\n(?![\s\S]*\n#{1,6}\s)/);
+  const passage = text.slice(headingAt < 0 ? start : start + headingAt + 1, Math.min(text.length, to + 400));
+  if (!TOTAL_APPROVAL.test(passage)) return null;
+  for (const kept of passage.matchAll(new RegExp(KEPT_FROM_USER.source, 'gi'))) {
+    // "Never turn it on without telling the user" forbids the concealment: a negation earlier in its sentence.
+    const lead = passage.slice(Math.max(0, kept.index - 200), kept.index);
+    const clause = lead.slice(Math.max(lead.lastIndexOf('.'), lead.lastIndexOf('\n\n'), lead.lastIndexOf(';')) + 1);
+    if (/^(?:silently|quietly|without)\b/i.test(kept[0]) && /\b(?:never|do\s+not|don['’]t|must\s+not|should\s+not|avoid)\b/i.test(clause)) continue;
+    return kept[0];
+  }
+  return null;
+}
+
 // Approving on the user's behalf, told to the agent without naming a setting.
 const SELF_APPROVE =
   /\b(?:auto-?)?approve\s+(?:every|all|each|any)\s+(?:of\s+(?:the|your)\s+)?(?:tool\s+calls?|tool\s+uses?|commands?|actions?|requests?|tools?|permission\s+(?:prompts?|requests?)|edits?)\s+(?:automatically|yourself|on\s+(?:my|the\s+user['’]s)\s+behalf|without\s+(?:asking|prompting|confirmation))|\b(?:stop|quit|no\s+longer)\s+asking\s+(?:me|the\s+user|us)?\s*(?:for\s+(?:permission|approval|confirmation)|before\s+(?:running|executing|editing|using|calling))/i;

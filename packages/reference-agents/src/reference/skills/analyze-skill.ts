@@ -7,6 +7,7 @@ import { modelFileFindings } from '../common/model-file-findings.js';
 import { invisibleCodeFindings } from '../packages/hidden-code-findings.js';
 import { CONTEXT_INJECTION } from '../text/context-injection.js';
 import { quotedAsPattern } from '../text/quoted-example.js';
+import { attackerValueSpecimen } from '../text/attacker-value.js';
 import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { resultFromFindings } from '../common/score-findings.js';
@@ -16,7 +17,7 @@ import { dnsExfiltrationFinding } from '../text/dns-exfiltration.js';
 import { CONVERSATION_UPLOAD_RULES } from '../mcp-servers/data-request-rules.js';
 import { hookCommandWithPayload, projectFormatterHook } from '../text/formatter-hook.js';
 import { skillLinkFiles } from './skill-link-files.js';
-import type { ScriptFact } from './script-fact.js';
+import { SECRET_PATH_PATTERN, type ScriptFact } from './script-fact.js';
 import { isTestOrExample, languageOf, scriptFacts, shebangLanguage, worthParsing } from './script-facts.js';
 import { skillCapabilityFindings, type SkillCode } from './skill-capabilities.js';
 import { shellFacts } from './shell-facts.js';
@@ -44,6 +45,8 @@ import { destructiveOrder } from '../text/destructive-orders.js';
 import { obeyedScriptOutput, printsFetchedText, type ObeyedOutput } from '../text/remote-instructions.js';
 import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-text.js';
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
+import { accessGrantOrder } from '../text/access-grant-order.js';
+import { folderUpload, hostDisclosed, type FolderUpload } from './folder-upload.js';
 import { signingSecretSent, walletContext, walletOnlyField } from './signing-secret-sent.js';
 import { downloadedTextFiles, obeyedDownloadedFile, type DownloadedFile } from './downloaded-instructions.js';
 import { userSecretRequest, type UserSecretRequest } from '../text/user-secret-request.js';
@@ -258,6 +261,20 @@ function jsonCommandFacts(text: string): ScriptFact[] {
   return facts;
 }
 
+// Where on a line the destructive command or the credential path a fact names starts.
+const DESTRUCTIVE_START = /\b(?:sudo\s+)?rm\s|\bdd\s|\bmkfs\b|\bchmod\s+-R\b|\bRemove-Item\b/;
+function attackerValueOffset(text: string, lineStart: number, kind: ScriptFact['kind']): number | null {
+  if (kind !== 'destructive' && kind !== 'secret-path') return null;
+  const end = text.indexOf('\n', lineStart);
+  const line = text.slice(lineStart, end < 0 ? text.length : end);
+  if (kind === 'destructive') {
+    const m = DESTRUCTIVE_START.exec(line);
+    return m === null ? null : lineStart + m.index;
+  }
+  for (const w of line.matchAll(/[^\s"'=;|&<>()@]+/g)) if (SECRET_PATH_PATTERN.test(w[0])) return lineStart + w.index + Math.max(0, w[0].search(/[~/.\\]/));
+  return null;
+}
+
 /**
  * Findings for the commands a document shows. A download run at once keeps its HIGH weight unless its
  * host says more: an anonymous host (IP address, plain http, paste site, tunnel) makes it CRIT; the
@@ -272,6 +289,13 @@ function documentCommandFindings(file: string, text: string, skillText = ''): Ag
     // A command quoted in a review skill's list of patterns to detect is named, not run.
     if (quotedAsPattern(text, lineStarts[fact.line - 1] ?? 0)) {
       findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'LOW', title: 'document quotes a dangerous command as a pattern to detect', file, line: fact.line, evidence: fact.evidence }));
+      continue;
+    }
+    // (round s30, real false alarms) A destructive command or a credential path that is the value an attacker supplies in a
+    // vulnerable-code example (`// Attacker: ?dir=; rm -rf /` in a PHP block about shell injection) is shown, not run.
+    const valueAt = attackerValueOffset(text, lineStarts[fact.line - 1] ?? 0, fact.kind);
+    if (valueAt !== null && attackerValueSpecimen(text, valueAt)) {
+      findings.push(referenceFinding({ category: fact.kind === 'destructive' ? 'destructive_action' : 'credential_access', severity: 'LOW', title: 'document shows a destructive command or a credential path as an attacker’s input in a vulnerable-code example', file, line: fact.line, evidence: fact.evidence }));
       continue;
     }
     const url = fact.kind === 'download-exec' ? firstUrl(fact.evidence) : null;
@@ -351,6 +375,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   /** An order to ask the user for a recovery phrase, private key, password or one-time code, and scripts that send their input. */
   let secretRequest: (UserSecretRequest & { file: string; line: number }) | null = null;
   const inputSenders: Array<{ file: string; line: number; evidence: string }> = [];
+  /** Scripts that upload the files of a folder they list: judged against the hosts the documents name after the walk (round s30). */
+  const folderUploads: Array<FolderUpload & { file: string }> = [];
   /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
   const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
@@ -418,6 +444,9 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       // tokens accepted or the environment served: the skill runs nothing, the agent ships the backdoor.
       const backdoor = backdoorCodeOrder(text);
       if (backdoor !== null) findings.push(referenceFinding({ category: 'prompt_injection', severity: backdoor.severity, title: backdoor.severity === 'CRIT' ? 'document has the agent write a backdoor into the user’s code' : 'document has the agent write code that weakens authentication or exposes secrets', file: file.path, line: lineLocator(text)(backdoor.offset), evidence: backdoor.evidence }));
+      // Access for an outside party the document has the agent write into the user's infrastructure code (round s30).
+      const grant = accessGrantOrder(text);
+      if (grant !== null) findings.push(referenceFinding({ category: 'persistence', severity: grant.severity, title: grant.severity === 'CRIT' ? 'document has the agent grant an outside party access to the user’s infrastructure, kept from the user' : 'document has the agent grant an outside party administrator access in every project it touches', file: file.path, line: lineLocator(text)(grant.offset), evidence: grant.evidence }));
       if (MEMORY_TARGET_TEST.test(text)) plantTexts.push({ file: file.path, text });
       const asked: UserSecretRequest | null = secretRequest === null ? userSecretRequest(text) : null;
       if (asked !== null) secretRequest = { ...asked, file: file.path, line: lineLocator(text)(asked.offset) };
@@ -477,6 +506,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       if (network && echoesResponse(text, language)) relays.push({ file: file.path, line: network.line });
       const printsFetched = network ? printsFetchedText(text) : null;
       if (printsFetched !== null) fetchedPrinters.push({ file: file.path, ...printsFetched });
+      const uploaded = network ? folderUpload(text, language) : null;
+      if (uploaded !== null) folderUploads.push({ file: file.path, ...uploaded });
       const inputSent = scriptSendsItsInput(text, language);
       if (inputSent !== null) inputSenders.push({ file: file.path, ...inputSent });
       if (network && language !== 'shell') {
@@ -579,6 +610,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   if (obeysOutput !== null && relay !== undefined) {
     findings.push(referenceFinding({ category: 'prompt_injection', severity: 'HIGH', title: 'instruction to obey what a script fetches from the network and prints', file: obeysOutput.file, line: obeysOutput.line, evidence: `${obeysOutput.evidence} … ${relay.file}:${String(relay.line)}` }));
   }
+
+  // A script that uploads every file of a folder it lists (beyond the file it was given) to a host no document of the
+  // skill names: the user's documents leave for a destination they were never told of (round s30).
+  const hiddenUpload = folderUploads.find((u) => !hostDisclosed(u.url, documents));
+  if (hiddenUpload !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'script uploads the files of a folder it lists to a host the skill does not name', file: hiddenUpload.file, line: hiddenUpload.line, evidence: `${hiddenUpload.evidence} … ${hiddenUpload.url}`.slice(0, 300) }));
 
   // A wallet's private key or seed phrase put into a request: signing is local, so the key itself leaving is theft.
   const wallet = signingSecrets.length > 0 && walletContext([...documents, ...code.map((c) => c.text)]);

@@ -24,6 +24,8 @@ export function dependencyFindings(file: string, text: string, orders: readonly 
       if (subject === 'script') title = severity === 'CRIT' ? 'script adds a package whose name imitates a popular one to every project it finds' : 'script installs a package whose name imitates a popular one';
       else title = severity === 'CRIT' ? 'instruction to add a package whose name imitates a popular one to every project or without telling the user' : 'instruction to install a package whose name imitates a popular one';
     } else {
+      // (round s30 review) The organisation's own package index, told openly, is no squat.
+      if (o.internal === true && !o.concealed) continue;
       if (o.concealed || (o.spread && !o.pinned)) severity = 'CRIT';
       else if (o.spread || o.forge !== true) severity = 'HIGH';
       else if (!o.pinned) severity = 'MED';

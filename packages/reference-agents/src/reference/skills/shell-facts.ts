@@ -54,6 +54,21 @@ const CARVED_RUN = new RegExp(
 // A carve written to a file: `tail -c +N logo.png > /tmp/x.sh`.
 const CARVED_TO = new RegExp(String.raw`\b${CARVER}[^|\n>]*${DATA_FILE}[^>\n]*>\s*["']?([^\s"';|&]+)`, 'i');
 
+/** A shell line without its trailing comment: a `#` after white space, outside quotes (`echo "a #b"` keeps it). */
+export function withoutTrailingComment(line: string): string {
+  let quote: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (quote !== null) {
+      if (c === quote) quote = null;
+      else if (c === '\\' && quote === '"') i++;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '\\') i++;
+    else if (c === '#' && i > 0 && /\s/.test(line[i - 1] as string)) return line.slice(0, i);
+  }
+  return line;
+}
+
 /**
  * A command continued over lines (`\\` at the end in shell, a backtick in PowerShell) read as one line,
  * at its first line's index; the continued lines are left empty so every index stays the file's.
@@ -208,7 +223,9 @@ export function shellFacts(text: string, options: { longLines?: boolean } = {}):
     if (piped !== null && !facts.some((f) => f.line === i + 1 && f.kind === 'network') && new RegExp(String.raw`^\s*(?:export\s+|readonly\s+|local\s+)?${piped[1]}=["']?(?:https?|wss?|ftp):\/\/(?!localhost\b|127\.)`, 'm').test(text)) facts.push({ kind: 'network', line: i + 1, evidence: line });
     if (line.length > 2000) continue;
     const local = (localLines[i] ?? '').trim();
-    const words = local.split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
+    // (round s30, real false alarms) A trailing comment names no path the line reads: `force_http: true  # HTTP can't use
+    // Secure cookies` in a configuration example is no browser cookie store.
+    const words = withoutTrailingComment(local).split(/[\s"'=;|&<>()@]+/).filter((w) => w !== '');
     facts.push(...persistenceWrites(local, i + 1, line));
     // A public key (`id_ed25519.pub`) is meant to be shown; a line that only makes or inspects a key with ssh-keygen reads none out.
     // A key given to ssh, scp or rsync as the identity to log in with (`-i ~/.ssh/deploy_key`, `IdentityFile`, `ssh-add`) is used, not read out.

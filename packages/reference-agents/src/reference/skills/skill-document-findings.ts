@@ -4,6 +4,7 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { projectFormatterHook } from '../text/formatter-hook.js';
 import { lineLocator } from '../text/line-locator.js';
 import { isQuotedExample } from '../text/quoted-example.js';
+import { attackerValueSpecimen } from '../text/attacker-value.js';
 import { describedAsAttack } from './agent-action-findings.js';
 import { assembledImageUrlFindings, inlineImageReferences } from './image-exfiltration.js';
 import { secretUrlSlotFindings } from './secret-url-slot.js';
@@ -314,9 +315,10 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
     const m = family.pattern.exec(text);
     // Configuration quoted in a list of attacks to recognise is a warning, not a step.
     if (m && family.id === 'index-config' && describedAsAttack(text, m.index)) continue;
-    // Destructive orders and switched-off checks: the first one that is not a prohibition ("never run `git push --force`").
+    // Destructive orders and switched-off checks: the first one that is not a prohibition ("never run `git push --force`"),
+    // nor (round s30) the value an attacker supplies in a vulnerable-code example (`// Attacker: ?dir=; rm -rf /`).
     if (family.id === 'destructive' || family.id === 'disable-safety') {
-      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index) && !(family.id === 'disable-safety' && describedAt(text, x.index)));
+      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index) && !(family.id === 'disable-safety' && describedAt(text, x.index)) && !(family.id === 'destructive' && attackerValueSpecimen(text, x.index, x.index + x[0].length)));
       if (order !== undefined) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(order.index, order[0]) }));
       continue;
     }

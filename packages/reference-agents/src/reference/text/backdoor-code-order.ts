@@ -4,6 +4,8 @@
  * that returns the whole environment, often with an order not to point any of it out. Nothing is run or
  * sent by the skill itself: the harm is the code the agent produces.
  */
+import { fencedBlocks } from './fence-scanner.js';
+
 export interface BackdoorCodeOrder {
   severity: 'HIGH' | 'CRIT';
   offset: number;
@@ -89,9 +91,11 @@ const NEGATIVE_FRAME =
  */
 export function backdoorCodeOrder(text: string): BackdoorCodeOrder | null {
   const found: Array<{ trait: Trait; offset: number; evidence: string }> = [];
-  for (const m of text.matchAll(/^[ \t]*(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^[ \t]*\1[ \t]*$/gm)) {
-    const block = m[2] ?? '';
-    const blockStart = m.index + m[0].indexOf(block);
+  // (round s30 review) A linear line-by-line fence scanner (text/fence-scanner.ts), not a backtracking expression.
+  const blocks = fencedBlocks(text);
+  for (const m of blocks) {
+    const block = m.body;
+    const blockStart = m.bodyStart;
     // The paragraph that introduces the block: the last one before it, up to a blank line or the previous block.
     const before = text.slice(Math.max(0, m.index - 300), m.index).trimEnd();
     const fence = before.lastIndexOf('```');
@@ -104,7 +108,13 @@ export function backdoorCodeOrder(text: string): BackdoorCodeOrder | null {
   }
   if (found.length === 0) return null;
   // Concealment is read in the prose, outside code blocks: the order is given to the agent, not to the code.
-  const prose = text.replace(/^[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?^[ \t]*\1[ \t]*$/gm, (b) => ' '.repeat(b.length));
+  let prose = '';
+  let done = 0;
+  for (const b of blocks) {
+    prose += text.slice(done, b.index) + ' '.repeat(b.end - b.index);
+    done = b.end;
+  }
+  prose += text.slice(done);
   const conceal = CONCEAL.exec(prose);
   const strong = [...new Set(found.filter((f) => f.trait.strong).map((f) => f.trait.name))];
   const first = found.find((f) => f.trait.strong) ?? found[0];

@@ -30,10 +30,12 @@ export interface DependencyOrder {
   concealed: boolean;
   /** The user's project (its manifest, or every project) receives it, rather than a tool the skill runs being installed. */
   intoProject: boolean;
-  /** A source off the registry pinned to a tag or commit on a known forge. */
+  /** A source off the registry pinned to a tag or commit on a known forge, or (round s30 review) a versioned wheel or tarball file on the organisation's own index (a versioned file name on any other host is no pin: the host can serve other bytes under it). */
   pinned: boolean;
-  /** A source off the registry on a known forge (GitHub, GitLab, Bitbucket, Codeberg). */
+  /** A source off the registry on a known forge (GitHub, GitLab, Bitbucket, Codeberg), or the organisation's own package index. */
   forge?: boolean;
+  /** (round s30 review) The organisation's own package index (`pypi.initech.io` in a text that names Initech): no squat unless concealed. */
+  internal?: boolean;
 }
 
 // Install commands and the ecosystem they install from.
@@ -61,6 +63,30 @@ const REGISTRY_HOST = /^(?:git\+)?https?:\/\/(?:pypi\.org|files\.pythonhosted\.o
 const FORGE = /^(?:git\+)?(?:https?|ssh|git):\/\/(?:git@)?(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)\/|^(?:github|gitlab|bitbucket):/i;
 // A reference that fixes what is installed: a version tag or a commit hash.
 const PINNED_REF = /(?:@|#(?:semver:)?)(?:v?\d+(?:\.\d+)+[\w.-]*|[0-9a-f]{7,40})(?:#|$)/i;
+
+// (round s30 review) A file name that fixes the version: a wheel (`name-2.3.1-py3-none-any.whl`) or a versioned tarball.
+const PINNED_FILE = /\/[A-Za-z0-9][\w.+-]*?-v?\d+(?:\.\d+)+[\w.+-]*\.(?:whl|tar\.gz|tgz|zip)(?:[#?][^\s]*)?$/i;
+// A host's label that marks a package index, and hosts anyone can publish on (free hosting, tunnels, paste and file drops).
+const INDEX_LABEL = /^(?:pypi|pip|packages?|pkgs?|artifactory|nexus|registry|npm|repo|repos|artifacts?|wheels?|devpi|simple|dist|jfrog|proget|cloudsmith)$/;
+const FREE_HOST =
+  /(?:^|\.)(?:github\.io|gitlab\.io|netlify\.app|vercel\.app|pages\.dev|workers\.dev|herokuapp\.com|glitch\.me|repl\.co|replit\.app|onrender\.com|fly\.dev|railway\.app|ngrok(?:-free)?\.(?:io|app|dev)|trycloudflare\.com|loca\.lt|serveo\.net|transfer\.sh|file\.io|0x0\.st|pastebin\.com|s3\.amazonaws\.com|blob\.core\.windows\.net|storage\.googleapis\.com|firebaseapp\.com|web\.app|surge\.sh|000webhostapp\.com|duckdns\.org|no-ip\.\w+|example|test|invalid|localhost)$/i;
+
+/** The organisation's own package index: a host whose index label (`pypi.`, `artifactory.`) sits on a domain the text names outside URLs, not a free or staging host, for a package that imitates no popular one. */
+function internalIndex(source: string, text: string): boolean {
+  let host: string;
+  try {
+    host = new URL(source.replace(/^git\+/, '')).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  const labels = host.split('.');
+  if (labels.length < 3 || FREE_HOST.test(host) || /^\d+$/.test(labels[labels.length - 1]!) || labels.some((l) => /^(?:staging|stage|preview|tmp|temp|test|sandbox)$/.test(l))) return false;
+  if (!labels.slice(0, -2).some((l) => INDEX_LABEL.test(l))) return false;
+  const org = labels[labels.length - 2]!;
+  if (org.length < 3) return false;
+  const prose = text.replace(/\b(?:https?|git\+\w+|ssh):\/\/\S+/g, ' ').toLowerCase();
+  return new RegExp(String.raw`(?<![a-z0-9])${org.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9])`).test(prose);
+}
 
 // Words before a package that forbid or check it: a warning, not a step ("never install", "reject `reqeusts`").
 const FORBIDDING =
@@ -142,7 +168,8 @@ function offRegistry(token: string, ecosystem: Ecosystem, shorthand = true): str
 const REQ_LINE =
   /^\s*(?:-e\s+)?((?:git\+|https?:\/\/)\S+|[A-Za-z0-9][\w.-]*(?:\[[^\]]*\])?(?:\s*(?:===?|>=|<=|~=|!=|>|<)\s*[\w.*+!-]+(?:\s*,\s*(?:===?|>=|<=|~=|!=|>|<)\s*[\w.*+!-]+)*)?(?:\s*@\s*\S+)?)\s*(?:;\s*(?:python_(?:full_)?version|sys_platform|platform_\w+|os_name|implementation_\w+|extra)\b[^#\n]*)?(?:\s#.*)?$/;
 // A source whose owner the reader is to fill in: a tutorial's `github.com/user/repo`.
-const PLACEHOLDER_SOURCE = /[<{]|\b(?:user|username|owner|org|organization|your[-_]?\w*|example|me|someone|name)\/(?:repo|repository|project|package|\w+)\b|\bexample\.(?:com|org|net)\b|\b(?:repo|repository)\.git\b/i;
+// (round s30) The owner is a path segment (`github.com/example/x`, `github:user/x`), not a host's last label (`pkg.acme.example/x.tgz`).
+const PLACEHOLDER_SOURCE = /[<{]|(?:^|[/:])(?:user|username|owner|org|organization|your[-_]?\w*|example|me|someone|name)\/(?:repo|repository|project|package|\w+)\b|\bexample\.(?:com|org|net)\b|\b(?:repo|repository)\.git\b/i;
 // A package.json dependency entry: a name and a version range or source.
 const JSON_DEP = /"((?:@[\w.-]+\/)?[\w.-]+)"\s*:\s*"((?:[\^~<>=*]|\d|latest|next|x\b|git\+|git:|https?:|github:|gitlab:|file:|npm:|[\w-]+\/[\w.-]+)[^"\n]{0,200})"/g;
 const JSON_FIELD = /^(?:name|version|description|main|module|types|type|license|author|homepage|repository|bugs|private|engines|packageManager|node|npm|url|bin|files|workspaces)$/;
@@ -230,8 +257,29 @@ function candidates(text: string): Candidate[] {
     if (ecosystems.length > 0) out.push({ offset: m.index, raw: code.trim(), ecosystems, context: sentence, fromCommand: false });
     if (out.length > 400) break;
   }
+  // (round s30) A dependency entry written bare in prose or in a Markdown/text block, with a source URL for value: a
+  // package.json entry (`"@org/x": "https://host/x.tgz"`) or a PEP 508 direct reference to an archive or a VCS URL
+  // (`name @ https://host/x.whl`, `name @ git+https://…`; "the team @ https://site" is no requirement),
+  // in a sentence that adds it to a manifest. Code blocks of other languages are read by the manifest readers above.
+  const codeFences = blocks.filter((b) => !/^(?:|markdown|md|text|txt|plain)$/i.test(b.info)).map((b) => [b.at, b.at + b.body.length] as const);
+  let bare = 0;
+  // The entry on a line of its own continues its sentence: wrapped lines are joined (not list items or headings; same length).
+  let wrapped: string | null = null;
+  for (const m of text.matchAll(BARE_SOURCE_ENTRY)) {
+    if (++bare > 200 || codeFences.some(([a, b]) => m.index >= a && m.index < b)) continue;
+    wrapped ??= text.replace(/([^\n])\n(?=[ \t]*(?![-*+]\s|\d+[.)]\s|#|\||```|~~~)\S)/g, '$1 ');
+    const { from, to } = sentenceAt(wrapped, m.index);
+    const sentence = wrapped.slice(from, to);
+    // A manifest "gets" or "must have" the entry: the sentence is about that manifest's contents.
+    if (!(ADD_VERB.test(sentence) || /\b(?:gets?|carr(?:y|ies)|holds?|(?:must|should)\s+have)\b/i.test(sentence)) || !PROJECT_WORD.test(sentence)) continue;
+    if (m[1] !== undefined) out.push({ offset: m.index, raw: m[2] as string, ecosystems: ['npm'], context: sentence, fromCommand: false, npmValue: true });
+    else out.push({ offset: m.index, raw: `${m[3] as string} @ ${m[4] as string}`.replace(/\s+/g, ''), ecosystems: ['pypi'], context: sentence, fromCommand: false });
+    if (out.length > 400) break;
+  }
   return out;
 }
+const BARE_SOURCE_ENTRY =
+  /"((?:@[\w.-]+\/)?[\w.-]+)"\s*:\s*"((?:git\+[\w+]+:\/\/|https?:\/\/|github:|gitlab:)[^"\s]{4,200})"|(?<![\w.@/-])([A-Za-z0-9][\w.-]*)(?:\[[\w,.-]*\])?\s+@\s+(git\+[\w+]+:\/\/[^\s"'`<>)]{4,200}|https?:\/\/[^\s"'`<>)]{1,200}\.(?:whl|tar\.gz|tgz|zip))(?![\w./-])/g;
 
 /** The Markdown heading line above an offset, or ''. */
 function headingBefore(text: string, offset: number): string {
@@ -300,12 +348,13 @@ export function dependencyOrders(text: string): DependencyOrder[] {
   for (const c of candidates(text)) {
     if (seen.has(c.raw) || out.length >= 10) continue;
     seen.add(c.raw);
-    let found: { kind: DependencySource; match?: TyposquatMatch; pinned: boolean; forge?: boolean } | null = null;
+    let found: { kind: DependencySource; match?: TyposquatMatch; pinned: boolean; forge?: boolean; internal?: boolean } | null = null;
     for (const ecosystem of c.ecosystems) {
       const source = offRegistry(c.raw, ecosystem, c.fromCommand || c.npmValue === true);
       if (source !== null && PLACEHOLDER_SOURCE.test(source)) break;
       if (source !== null) {
-        found = { kind: 'non-registry', pinned: FORGE.test(source) && PINNED_REF.test(source), forge: FORGE.test(source) };
+        const internal = !FORGE.test(source) && internalIndex(source, text) && typosquatOf(registryName(c.raw.replace(/\s*@.*$/, ''), ecosystem) ?? '', ecosystem, { reordered: true, affixed: true }) === null;
+        found = { kind: 'non-registry', pinned: (FORGE.test(source) && PINNED_REF.test(source)) || (internal && PINNED_FILE.test(source)), forge: FORGE.test(source) || internal, ...(internal ? { internal } : {}) };
         break;
       }
       const name = registryName(c.raw, ecosystem);
@@ -326,7 +375,7 @@ export function dependencyOrders(text: string): DependencyOrder[] {
     const intoProject = spread || PROJECT_WORD.test(around) || PROJECT_WORD.test(c.context);
     // A source off the registry is an ordinary way to install a tool; only one added to the user's project counts.
     if (found.kind === 'non-registry' && !intoProject) continue;
-    out.push({ offset: c.offset, evidence: `${c.raw}${found.match ? ` (imitates ${found.match.imitates}: ${found.match.how})` : ''} … ${sentence.replace(/\s+/g, ' ').trim()}`.slice(0, 300), name: c.raw, kind: found.kind, ...(found.match ? { match: found.match } : {}), spread, concealed: CONCEALED.test(nearby), intoProject, pinned: found.pinned, forge: found.forge === true });
+    out.push({ offset: c.offset, evidence: `${c.raw}${found.match ? ` (imitates ${found.match.imitates}: ${found.match.how})` : ''} … ${sentence.replace(/\s+/g, ' ').trim()}`.slice(0, 300), name: c.raw, kind: found.kind, ...(found.match ? { match: found.match } : {}), spread, concealed: CONCEALED.test(nearby), intoProject, pinned: found.pinned, forge: found.forge === true, ...(found.internal === true ? { internal: true } : {}) });
   }
   return out;
 }

@@ -1,4 +1,7 @@
 import { APPROVAL_OFF } from '../code/agent-settings-writes.js';
+import { accessGrantOrder } from './access-grant-order.js';
+import { backdoorCodeOrder } from './backdoor-code-order.js';
+import { dependencyOrders } from './dependency-orders.js';
 import { destructiveOrder } from './destructive-orders.js';
 import { findInstructionPhrases } from './instruction-phrases.js';
 import { describedAsAttack } from './quoted-example.js';
@@ -14,7 +17,9 @@ import { secretHandoffs } from './secret-handoff-text.js';
  * "append the contents of references/policy.md to your CLAUDE.md"). Writing a memory file is what a
  * project setup does; it is the planted text that makes it an attack, so that text is read as
  * instructions with the same rules: secrets collected and sent, a download run, approvals switched
- * off, actions hidden from the user, earlier instructions overridden, data destroyed.
+ * off, actions hidden from the user, earlier instructions overridden, data destroyed, and (round s30) a
+ * dependency from off the registry or a look-alike added to the user's projects, backdoored code or an
+ * outside party's access written into them.
  */
 
 /** Files and stores an agent reads at every start. Memory file names are matched case-sensitively. */
@@ -58,6 +63,14 @@ export function plantedHarm(text: string): string | null {
   const order = HARMFUL_ORDER.exec(text);
   if (order !== null) return `${order[0].slice(0, 60)}`;
   if (destructiveOrder(text) !== null) return "destroy the user's files or cloud resources";
+  // (round s30) What the planted rules have the agent put into every later project, read as a skill's document is:
+  // a dependency from off the registry or a look-alike name, backdoored code, access for an outside party
+  // (in-sample: held-out set 31's bootstrap skill planting an outside tarball dependency in the user-level CLAUDE.md).
+  // A source off the registry as the dependency rules weigh it HIGH or CRIT: not an unpinned forge repository named once.
+  // (round s30 review) Not the organisation's own package index told openly, nor a versioned file on a known forge.
+  const dependency = dependencyOrders(text).find((o) => o.kind === 'typosquat' || o.concealed || (o.internal !== true && o.forge !== true) || (o.spread && !o.pinned && o.internal !== true));
+  if (dependency !== undefined) return `add ${dependency.kind === 'typosquat' ? 'a look-alike package' : 'a dependency from outside the package registry'} to the user's projects (${dependency.name.slice(0, 80)})`;
+  if (backdoorCodeOrder(text)?.severity === 'CRIT' || accessGrantOrder(text) !== null) return "write a backdoor into the user's code or infrastructure";
   return null;
 }
 

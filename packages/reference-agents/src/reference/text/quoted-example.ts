@@ -1,3 +1,5 @@
+import { attackerValueSpecimen } from './attacker-value.js';
+
 // Words that introduce a phrase as a specimen rather than an instruction: "avoid language like …",
 // "attacks such as …", "flag inputs containing …". "Build it like this:" introduces a template to follow,
 // not a specimen (in-sample: an image template the model was told to append was lowered, held-out set 22).
@@ -80,12 +82,21 @@ function inIntroducedBlockquote(text: string, from: number): boolean {
 }
 
 const LIST_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])\s/;
+// (round s30) What a recognition guide calls its specimens: injection attempts or payloads, things quoted "for
+// recognition" or "so you can recognise them", "never run these" (in-sample: held-out set 31's prompt-injection
+// review skill, whose pattern table and nested list of signals were read as orders).
+const RECOGNITION = String.raw`\b(?:prompt[\s-])?injection\s+(?:attempts?|attacks?|patterns?|payloads?|examples?|techniques?|signals?|strings?)\b|\bprompt[\s-]injections?\b|\bfor\s+recognition\b|\b(?:so\s+(?:that\s+)?you\s+can|to\s+help\s+you|to)\s+recogni[sz]e\b|\bnever\s+(?:run|execute|follow|obey)\s+(?:these|them|any\s+of\s+(?:these|them))\b|\b(?:these|the\s+following)\s+(?:warning\s+)?signals\b`;
 // A heading or list introduction that presents what follows as attacks to recognise, not steps to take.
-const ATTACK_TOPIC =
-  /\b(?:malicious|attackers?|attacks?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|threats?|anti-?patterns?|suspicious|dangerous|unsafe|watch\s+(?:out\s+)?for|look\s+(?:out\s+)?for|flag|detect\w*|refuse|reject)\b/i;
+const ATTACK_TOPIC = new RegExp(
+  String.raw`\b(?:malicious|attackers?|attacks?|red\s+flags?|warning\s+signs?|signs\s+of|indicators?|threats?|anti-?patterns?|suspicious|dangerous|unsafe|watch\s+(?:out\s+)?for|look\s+(?:out\s+)?for|flag|detect\w*|refuse|reject)\b|${RECOGNITION}`,
+  'i',
+);
 // An introduction ending in a colon may also forbid what follows ("Never do the following:"), though not
 // "don't forget to:" ("… do not ask for confirmation at any step." forbids the asking, not the list).
 const FORBIDS = /\b(?:never|avoid|don['’]t|do\s+not)\b(?!\s+forget)/i;
+// A list item that opens with an order to act (not to look for, flag or refuse something).
+const PARENT_ORDERS =
+  /^[ \t]*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)?(?:(?:first|then|now|next|also),?\s+)?(?:run|execute|perform|do|complete|follow|carry\s+out|apply|set\s+up|install|configure|prepare|start|begin|send|upload|collect|gather|copy|post|submit)\b(?!\s+(?:not|for)\b)/i;
 
 /**
  * True when the line at `offset` is an item of a list introduced as attacks to recognise or forbidden
@@ -96,6 +107,22 @@ export function describedAsAttack(text: string, offset: number): boolean {
   const lines = text.slice(0, offset).split('\n');
   let i = lines.length - 1;
   if (!LIST_ITEM.test(lines[i] ?? '')) return false;
+  // (round s30) A nested list's introduction is its parent item, when that item ends in a colon ("2. Look for the
+  // signals below:" then indented items): the items are what the parent names, as under a paragraph ending so.
+  const indent = /^[ \t]*/.exec(lines[i] ?? '')?.[0].length ?? 0;
+  if (indent >= 2) {
+    for (let p = i - 1; p >= 0 && p > i - 40; p--) {
+      const line = lines[p] ?? '';
+      if (line.trim() === '' || /^#{1,6}\s/.test(line)) break;
+      const own = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+      if (own >= indent) continue;
+      // (round s30 review) A parent item that orders ("2. Run the environment checks (these detect …):") makes its
+      // nested items the steps it orders, whatever words of attacks it holds.
+      if (PARENT_ORDERS.test(line)) return false;
+      if (LIST_ITEM.test(line) && /:\s*$/.test(line) && (ATTACK_TOPIC.test(line) || FORBIDS.test(line))) return true;
+      break;
+    }
+  }
   while (i > 0 && (LIST_ITEM.test(lines[i - 1] ?? '') || /^[ \t]{2,}\S/.test(lines[i - 1] ?? ''))) i--;
   let intro = i - 1;
   while (intro >= 0 && (lines[intro] ?? '').trim() === '') intro--;
@@ -144,6 +171,8 @@ export function isQuotedExample(text: string, from: number, to: number): boolean
   // does a quoting row of a table of indicators ("| Indicator | Example seen in real incidents |").
   // A pattern file for a search (`rg -f`) quotes what it finds, as a list of red flags does.
   if (inIntroducedBlockquote(text, from) || describedAsAttack(text, from) || describedAsAttackTable(text, from) || inSearchPatternBlock(text, from)) return true;
+  // (round s30, real false alarms) The value an attacker supplies in a vulnerable-code example (attacker-value.ts).
+  if (attackerValueSpecimen(text, from, to)) return true;
   const quoted = quotedOnLine(text, from, to) || inFence(text, from) || onQuotingTableRow(text, from);
   if (!quoted) return false;
   const context = text.slice(Math.max(0, from - 160), from);
