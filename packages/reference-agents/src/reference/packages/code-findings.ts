@@ -138,6 +138,46 @@ export function outsidePackage(path: string | undefined, file: string, ownName: 
 export const PLANTED_CODE = /\brequire\s*\(\s*['"`]|^\s*import\s+[\w{*]|\bimport\s+(?:urllib|requests|socket|subprocess|os|base64)\b|\bchild_process\b|\b(?:https?\.(?:get|request)|fetch|urlopen|eval|exec|execSync|spawn|system|popen)\s*\(|\brejectUnauthorized\s*:\s*false|\bverify\s*=\s*False|\{\s*return\s+true\s*;?\s*\}/m;
 
 /** Raises a finding's severity one step for code that runs at install time. */
+export const WORKER_BLOB_TITLE = 'Ships a worker script as an encoded blob (the decoded code, read on its own, has no finding, runs no process and evaluates nothing)';
+
+/**
+ * (round s30, real false alarms) @sentry/node ships its ANR and local-variables worker scripts
+ * base64-encoded and starts them as `new Worker(new URL('data:application/javascript;base64,…'))`:
+ * a bundling choice, read in plain sight. True when the file starts a Worker, and the decoded code,
+ * analysed on its own, has no finding above LOW, starts no process and evaluates no code: a blob
+ * whose code sends data to a fixed host, reads secrets, spawns or evals stays HIGH.
+ */
+function plainWorkerScript(facts: CodeFacts, decoded: string, ctx: CodeContext): boolean {
+  if (ctx.reparse === undefined || !facts.calls.some((c) => /(^|\.)Worker$/.test(c.callee))) return false;
+  const inner = ctx.reparse(decoded, facts.language);
+  if (inner.calls.some((c) => EXEC_CALLEE.test(c.callee) || EVAL_CALLEE.test(c.callee) || /(^|\.)(Worker|fork)$/.test(c.callee))) return false;
+  return codeFindings(inner, { ...ctx, decodeCode: false }).every((f) => f.severity === 'LOW');
+}
+
+export const OWN_PROGRAM_DOWNLOAD = 'Downloads the package’s own program from a host its metadata does not name and makes it executable (runs nothing)';
+
+/**
+ * (round s30, real false alarms) A binary wrapper fetching its own program (ngrok's installer: the
+ * host `bin.equinox.io` is its vendor's CDN, named nowhere in its metadata, the file
+ * `/c/…/ngrok-stable-linux-amd64.zip`): the download's file name is the package's own name, the
+ * host is https and no tunnel, paste or drop site, and the file runs nothing — it only makes the
+ * download executable for the user to run through the package. Returns the string naming the
+ * package's file, or null. A dropper runs what it fetched, names an unrelated file, or uses a plain
+ * http, IP or shady host: those stay the non-registry download.
+ */
+export function ownProgramDownload(facts: CodeFacts, url: string, execCount: number, identity: PackageIdentity | undefined): string | null {
+  const name = identity?.name ?? '';
+  if (execCount > 0 || name.length < 4 || !/^https:\/\//i.test(url.trim()) || urlHosts(url).some((h) => isShadyHost(h))) return null;
+  const named = facts.strings.find((s) => {
+    const v = s.value.trim().toLowerCase();
+    if (v.length > 300 || !v.includes(name)) return false;
+    const i = v.indexOf(name);
+    // The name as a file name: after a slash or at the start, followed by a separator of platform words.
+    return (i === 0 || v[i - 1] === '/') && /^[-_.]/.test(v.slice(i + name.length)) && (v.includes('/') || /\.(zip|tar\.gz|tgz|tar\.xz)$/.test(v));
+  });
+  return named?.value ?? null;
+}
+
 function atInstall(severity: Severity, installTime: boolean): Severity {
   if (!installTime) return severity;
   return severity === 'LOW' ? 'MED' : severity === 'MED' ? 'HIGH' : 'CRIT';
@@ -367,7 +407,8 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
       // The same file evaluating what it decodes runs that code: the blob is its payload, not a fixture.
       const runs = facts.calls.find((c) => EVAL_CALLEE.test(c.callee) && !(facts.language === 'javascript' && /^(exec|compile|execfile)$/.test(c.callee)) && (c.directDecode === true || c.argLabels.includes('decoded')));
       if (runs !== undefined) push('obfuscation', 'CRIT', 'Runs code hidden in an encoded blob', runs.line, `${runs.callee}(…) of: ${decoded.slice(0, 200)}`);
-      else push('obfuscation', atInstall('HIGH', install), 'Long encoded blob that decodes to code', s.line, decoded.slice(0, 200));
+      else if (install || !plainWorkerScript(facts, decoded, ctx)) push('obfuscation', atInstall('HIGH', install), 'Long encoded blob that decodes to code', s.line, decoded.slice(0, 200));
+      else push('obfuscation', 'LOW', WORKER_BLOB_TITLE, s.line, decoded.slice(0, 200));
       break;
     }
   }
@@ -423,6 +464,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
     push('remote_code_execution', 'MED', 'Downloads a binary, checks it against a digest the package ships and makes it executable', (execCalls[0] ?? chmods[0])?.line, `${verified}${untrustedUrl !== undefined ? ` … ${untrustedUrl.slice(0, 160)}` : ''}`);
   } else if (hasNetwork && untrustedUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     if (hiddenRun !== undefined && chmods.length > 0) push('remote_code_execution', 'CRIT', DROPPER, hiddenRun.line, `${untrustedUrl.slice(0, 160)} then ${chmods[0]!.callee}(…) then ${hiddenRun.callee}(detached)`);
+    else if (ownProgramDownload(facts, untrustedUrl, execCalls.length, ctx.identity) !== null) push('remote_code_execution', 'MED', OWN_PROGRAM_DOWNLOAD, chmods[0]?.line, `${untrustedUrl.slice(0, 160)} … ${ownProgramDownload(facts, untrustedUrl, execCalls.length, ctx.identity)!.slice(0, 100)}`);
     else push('remote_code_execution', atInstall('HIGH', install), 'Downloads a file from a non-registry host, writes it and runs it', (execCalls[0] ?? chmods[0])?.line, untrustedUrl.slice(0, 200));
   } else if (hasNetwork && vendorUrl !== undefined && writes.length > 0 && (execCalls.length > 0 || chmods.length > 0)) {
     push('remote_code_execution', 'LOW', 'Downloads and runs a file from the vendor’s own site (named in its metadata)', (execCalls[0] ?? chmods[0])?.line, vendorUrl.slice(0, 200));
@@ -633,8 +675,16 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
   // A file that resolves its own package (`require.resolve('esbuild')`) labels its own folder as a package path too.
   const resolvesOwn = own !== '' && facts.calls.some((c) => /^(require\.resolve|importlib\.util\.find_spec)$/.test(c.callee) && (c.args[0] === own || (c.args[0] ?? '').startsWith(`${own}/`)));
   const pkgpathCounts = resolvesOther || locatesOther || joinsIntoPackage || facts.calls.some((c) => /^(site\.|sysconfig\.|distutils\.sysconfig\.)/.test(c.callee));
+  // (round s30, real false alarms) @swc/core's postinstall npm-installs its fallback package in a
+  // temporary folder: a non-recursive mkdir (it fails if the folder exists, so the folder is new),
+  // an empty `{}` package.json written into it, then the package that `npm install` fetched moved
+  // into node_modules. Neither touches a package already installed. A write of any other content, a
+  // write with no fresh folder before it, or a move into a package the file does not install stays.
+  const freshManifest = (c: CallFact) => /(^|[\\/])package\.json$/.test(c.argPath ?? '') && /^\s*\{\s*\}\s*$/.test(c.args[1] ?? '') && facts.calls.some((m) => /^fs\.(mkdirSync|mkdir|promises\.mkdir)$/.test(m.callee) && m.args.length === 1 && m.line <= c.line && c.line - m.line <= 5);
+  const npmInstalled = (named: string) => execCalls.some((e) => commandText(e).split(/[;&|\n]/).some((part) => /\bnpm\s+(install|i|add)\b/.test(part) && part.split(/\s+/).some((w) => w === named || w.startsWith(`${named}@`))));
   const patches = facts.calls.find((c) => {
     if (!writeCall(c)) return false;
+    if (install && freshManifest(c)) return false;
     if (facts.language === 'python' && c.callee === 'open' && !/^[wax]/.test(c.args[1] ?? c.options.mode ?? '')) return false;
     // A new `.pth` of directory lines only (no `import` line anywhere in the file) adds a path; it patches no package (start-up hooks: install-spread.ts).
     if (facts.language === 'python' && [...c.argStrings, c.argPath ?? '', ...facts.strings.map((x) => x.value)].some((a) => /\.pth$/.test(a)) && !c.argStrings.some((a) => /(^|[\\/])(site-packages|dist-packages)[\\/][^\\/]+[\\/]/.test(a)) && !facts.strings.some((x) => /(?:^|\n)[ \t]*import[ \t]+[A-Za-z_]/.test(x.value))) return false;
@@ -642,7 +692,7 @@ function runtimePayloadFindings(facts: CodeFacts, ctx: CodeContext, scope: Paylo
     const parts = [...c.argStrings, c.argPath ?? ''].join('/').split(/[\\/]+/);
     const under = parts.indexOf('node_modules');
     const named = under === -1 ? undefined : parts[under + 1]?.startsWith('@') ? `${parts[under + 1]}/${parts[under + 2] ?? ''}` : parts[under + 1];
-    if (named !== undefined && /^(@[\w-][\w.-]*\/)?[\w-][\w.-]*$/.test(named) && named !== own) return true;
+    if (named !== undefined && /^(@[\w-][\w.-]*\/)?[\w-][\w.-]*$/.test(named) && named !== own) return !(install && /renameSync$|rename$/.test(c.callee) && parts[parts.length - 1] === named.split('/').pop() && npmInstalled(named));
     // With its own package resolved in the file, the label alone may be its own folder: the written path must also pass through `node_modules`.
     const labelled = c.argLabels.includes('pkgpath') && pkgpathCounts && (!resolvesOwn || resolvesOther || locatesOther || /(^|[\\/])node_modules([\\/]|$)/.test([...c.argStrings, c.argPath ?? ''].join('/')));
     return labelled || c.argStrings.some((a) => /(^|[\\/])(node_modules|site-packages|dist-packages)[\\/][^\\/]+/.test(a)) || outsidePackage(c.argPath, ctx.file, own, install) !== null;

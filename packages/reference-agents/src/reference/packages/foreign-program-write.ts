@@ -62,8 +62,7 @@ export function foreignProgramWrite(facts: CodeFacts, text: string, ownName: str
   const own = ownName.replace(/^@[^/]+\//, '').toLowerCase();
   const ownFolder = (m: string) => own !== '' && m.toLowerCase().includes(own);
   const fileKind = kindOf(flat);
-  const appMatch = APP_LOCATION.exec(flat)?.[0];
-  const appData = appMatch !== undefined && !ownFolder(appMatch) ? 'an installed application\'s files' : null;
+  const appData = foreignAppLocation(flat, ownFolder) ? 'an installed application\'s files' : null;
   const codeLiteral = facts.strings.some((s) => CODE_FILE.test(s.value.trim()) && !/^\.?\/?package\.json$/.test(s.value.trim()));
   for (const c of writes) {
     const target = targetOf(c);
@@ -75,6 +74,33 @@ export function foreignProgramWrite(facts: CodeFacts, text: string, ownName: str
     return { line: c.line, detail: `${c.callee}(${target || '…'}) into ${kind}` };
   }
   return null;
+}
+
+/**
+ * Whether the file names an application location that is not the artifact's own folder. (round s30,
+ * real false alarms) Each place is read with the folder that follows it (`join(process.env.APPDATA,
+ * 'ngrok')`, `APPDATA\\ngrok`, `Application Support/Discord`): ngrok's installer caching its
+ * download under `%APPDATA%/ngrok` was read as a write into another application because its first
+ * `APPDATA` was the bare test `&& process.env.APPDATA`. Any place followed by another folder is
+ * foreign; places with no folder after them are foreign unless another place names the own folder.
+ */
+function foreignAppLocation(flat: string, ownFolder: (m: string) => boolean): boolean {
+  let own = false;
+  let bare = false;
+  const re = new RegExp(APP_LOCATION.source, 'gi');
+  let n = 0;
+  for (let m = re.exec(flat); m !== null && n < 200; m = re.exec(flat), n++) {
+    if (ownFolder(m[0])) {
+      own = true;
+      continue;
+    }
+    // The next path piece: `, 'name'`, `/name`, `\\name`, `') + '/name`.
+    const next = /^['"`]?\)?\s{0,4}(?:,|\+|[\\/]{1,2})\s{0,4}['"`]?[\\/]{0,2}([\w][\w .-]{0,60})/.exec(flat.slice(m.index + m[0].length, m.index + m[0].length + 90));
+    if (next === null) bare = true;
+    else if (ownFolder(next[1]!)) own = true;
+    else return true;
+  }
+  return bare && !own;
 }
 
 /** The write's target as far as the reader folded it (`?` for parts found at run time). */
