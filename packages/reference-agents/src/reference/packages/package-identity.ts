@@ -40,7 +40,7 @@ export function registrableDomain(host: string): string {
   if (labels.length <= 2) return labels.join('.');
   const sld = labels[labels.length - 2]!;
   const tld = labels[labels.length - 1]!;
-  const take = tld.length === 2 && /^(co|com|org|net|ac|gov|edu|ne|or)$/.test(sld) ? 3 : 2;
+  const take = tld.length === 2 && /^(co|com|org|net|ac|gov|edu|ne|or|go)$/.test(sld) ? 3 : 2;
   return labels.slice(-take).join('.');
 }
 

@@ -1,3 +1,5 @@
+import { registrableDomain as packageRegistrableDomain } from '../packages/package-identity.js';
+
 /**
  * Where a coding agent's API base URL set by a committed settings file sends the user's key (round s30;
  * in-sample: held-out set 31's ANTHROPIC_BASE_URL in .claude/settings.json, CVE-2026-21852):
@@ -28,18 +30,14 @@ export function urlHost(value: string): string {
   return (/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?(\[[^\]]+\]|[^/:?#\s]+)/i.exec(value.trim())?.[1] ?? '').toLowerCase();
 }
 
-// Second-level labels under which a registrable domain takes three labels (`acme.co.uk`).
-const PUBLIC_SECOND_LEVEL = /^(?:co|com|net|org|gov|edu|ac|or|ne|go)$/i;
 // Hosting services whose customers each get a name under one domain: `alice.fly.dev` is not `bob.fly.dev`'s.
 const SHARED_SUFFIX = /^(?:github\.io|gitlab\.io|fly\.dev|vercel\.app|netlify\.app|herokuapp\.com|pages\.dev|workers\.dev|ngrok\.io|ngrok-free\.app|ngrok\.app|onrender\.com|railway\.app|azurewebsites\.net|cloudfront\.net|appspot\.com|web\.app|firebaseapp\.com|readthedocs\.io|trycloudflare\.com|repl\.co|glitch\.me|deno\.dev|amplifyapp\.com|run\.app|modal\.run|hf\.space|loca\.lt|serveo\.net|pipedream\.net|webhook\.site|requestcatcher\.com|beeceptor\.com)$/i;
 
-/** A host's registrable domain, approximately: its last two labels, or three under `co.uk`-like suffixes. */
+/** A host's registrable domain as the packages track reads it (`co.uk`-like suffixes), a shared hosting service's customer name kept. */
 export function registrableDomain(host: string): string {
   const labels = host.toLowerCase().replace(/\.$/, '').split('.');
-  if (labels.length <= 2) return labels.join('.');
-  const two = labels.slice(-2).join('.');
-  const n = (PUBLIC_SECOND_LEVEL.test(labels[labels.length - 2]!) && labels[labels.length - 1]!.length === 2) || SHARED_SUFFIX.test(two) ? 3 : 2;
-  return labels.slice(-n).join('.');
+  if (labels.length > 2 && SHARED_SUFFIX.test(labels.slice(-2).join('.'))) return labels.slice(-3).join('.');
+  return packageRegistrableDomain(labels.join('.'));
 }
 
 /**
