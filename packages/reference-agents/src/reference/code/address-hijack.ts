@@ -6,6 +6,7 @@ import { node, nodes, type N } from './javascript/estree.js';
 import { patternNames } from './javascript/syntax-shapes.js';
 import { parseJavaScript } from './parse-javascript.js';
 import { inlineStringTableCalls } from './string-table-calls.js';
+import { browserHookTargets, WALLET_TARGET } from './browser-hook-targets.js';
 
 /**
  * Browser-side transaction and address hijacking shipped in a library (chalk/debug npm compromise,
@@ -35,8 +36,58 @@ export function addressHijackFinding(file: string, text: string): AgentFinding |
   if (viaAlias !== null) return viaAlias;
   // The drainer's strings behind an obfuscator's encoded string table: read them back and look again.
   const inlined = inlineStringTableCalls(text);
-  if (inlined === null) return null;
-  return hijackIn(file, inlined, true) ?? hijackViaAliases(file, inlined, true);
+  const viaTable = inlined === null ? null : (hijackIn(file, inlined, true) ?? hijackViaAliases(file, inlined, true));
+  if (viaTable !== null) return viaTable;
+  // (round s31b) The hook no text form spells: the global object or a provider reached through parameters and
+  // helpers, member names folded from tables decoded in place (`[…].map(atob)`), read on the syntax tree.
+  if (/\.html?$/i.test(file) || text.length > 1_000_000) return null;
+  // Only where the swap machinery shows in the text (a whole-text address pattern, a distance beside an address pattern or
+  // address, a recipient overwrite, or 3+ addresses beside a pattern built at run time): a validator's anchored pattern
+  // or a CLI's "did you mean" distance alone does not pay for a tree.
+  const machinery = GLOBAL_ADDRESS_REGEX.test(text) || (STRING_DISTANCE.test(text) && (ADDRESS_REGEX.test(text) || countAtLeast(text.matchAll(HARDCODED), 1))) || RECIPIENT_REWRITE.test(text) || (/\bRegExp\(/.test(text) && countAtLeast(text.matchAll(HARDCODED), 3));
+  if (!machinery) return null;
+  return hijackInTree(file, text);
+}
+
+function countAtLeast(it: Iterable<unknown>, n: number): boolean {
+  let i = 0;
+  for (const _ of it) if (++i >= n) return true;
+  return false;
+}
+
+/**
+ * An address pattern applied to a whole text (the `g` flag): what a swap replaces in, not what a validator checks. An
+ * address shape (`0x`, `bc1`, `[13]`, `T[`, the base58 alphabet) then a `{n}`/`{n,m}` count of two digits, in a regex
+ * literal or a `new RegExp('…', 'g')`.
+ */
+const GLOBAL_ADDRESS_REGEX = /(?:0x|bc1|\[13\]|T\[|1-9A-HJ-NP-Za-km-z)[^/'"`\n]{0,40}\{\d\d(?:,\s?\d\d)?\}[^/'"`\n]{0,10}\/[dimsuy]*g|(?:0x|bc1|\[13\]|T\[|1-9A-HJ-NP-Za-km-z)[^'"`\n]{0,40}\{\d\d(?:,\s?\d\d)?\}[^'"`\n]{0,10}['"`]\s*,\s*['"`][dimsuy]*g/;
+const BARE_ADDRESS = /^(?:0x[a-fA-F0-9]{40}|bc1[a-z0-9]{39,59}|[13][a-km-zA-HJ-NP-Z1-9]{25,34}|T[1-9A-HJ-NP-Za-km-z]{33}|[1-9A-HJ-NP-Za-km-z]{43,44})$/;
+
+/**
+ * (round s31b) The hijack judged on hooks read from the syntax tree: a replaced page request function or
+ * wallet method, and the swap machinery — a string distance beside a list of at least two addresses, or an
+ * address pattern applied to whole texts (`g` flag) beside at least three — or a wallet method replaced by
+ * one that overwrites the recipient with an address the code holds. Addresses and patterns decoded on the
+ * tree count as written.
+ */
+function hijackInTree(file: string, text: string): AgentFinding | null {
+  const found = browserHookTargets(text, /\.[cm]?tsx?$/i.test(file));
+  if (found === null || found.hooks.length === 0) return null;
+  const hidden = found.decoded.join('\n');
+  const regex = ADDRESS_REGEX.test(text) || ADDRESS_REGEX.test(hidden);
+  const globalRegex = GLOBAL_ADDRESS_REGEX.test(text) || GLOBAL_ADDRESS_REGEX.test(hidden);
+  const distance = STRING_DISTANCE.test(text);
+  const addresses = new Set([...[...text.matchAll(HARDCODED)].map((m) => m[1]!), ...found.decoded.filter((d) => BARE_ADDRESS.test(d))]);
+  const swaps = addresses.size >= 2 && ((distance && (regex || addresses.size >= 3)) || (globalRegex && addresses.size >= 3));
+  const wallet = found.hooks.find((h) => WALLET_TARGET.test(h.target));
+  const held = addresses.size + (/['"`][1-9A-HJ-NP-Za-km-z]{32,44}['"`]/.test(text) ? 1 : 0);
+  const redirects = held >= 1 && wallet !== undefined && RECIPIENT_REWRITE.test(text);
+  if (!swaps && !redirects) return null;
+  const hook = (swaps ? found.hooks[0] : wallet)!;
+  const line = text.slice(0, hook.at).split('\n').length;
+  const how = [regex ? 'an address pattern' : '', distance ? 'a string-distance match' : '', addresses.size > 0 ? `${addresses.size} hard-coded addresses` : ''].filter(Boolean).join(', ');
+  const targets = [...new Set(found.hooks.map((h) => h.target))].slice(0, 5).join(', ');
+  return referenceFinding({ category: 'malware', severity: 'CRIT', title: 'Intercepts browser requests or wallet calls and rewrites crypto addresses', file, line, evidence: `${text.slice(hook.at, hook.at + 60).replace(/\s+/g, ' ')} … replaces ${targets} (names resolved on the syntax tree) … ${how}` });
 }
 
 /**

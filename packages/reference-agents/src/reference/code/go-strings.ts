@@ -13,6 +13,11 @@
  * string literal reads as its text (`fmt.Sprintf("…?d=%s …", "<CONVERSATION>")`), `%q` as it quoted, `%c`
  * of a rune or an integer literal as its character (`'!'`, `33`), `%d` of an integer as its digits; the
  * text is written where the call's format string and arguments stood (it is never longer than they are).
+ * (round s31) A byte or rune slice literal (`[]byte{104, 116, 0x74, 'p'}`, `[]rune{…}`, `[]uint8{…}`, `[]int32{…}`)
+ * is the text it spells (`goSliceText`), written (quoted) where the slice stood, as `string(…)` of it gives it to the
+ * program; a slice of anything but integer and rune literals, with a byte over 255 or a rune that is no code point,
+ * stays blank. Control bytes are read as the characters they are (`0x16, 0x03, 0x01` is three control characters:
+ * text that spells no order, not a blank).
  */
 export function goStringsView(text: string): string {
   const out: string[] = [];
@@ -41,6 +46,15 @@ export function goStringsView(text: string): string {
       i += m === null ? 1 : m[0].length;
       continue;
     }
+    if (c === '[' && text[i + 1] === ']') {
+      const slice = goSliceAt(text, i);
+      if (slice !== null) {
+        flush(i);
+        out.push(slice.view);
+        i = plain = slice.end;
+        continue;
+      }
+    }
     if (c === '`' || c === '"') {
       const lit = goLiteral(text, i);
       flush(i);
@@ -58,6 +72,73 @@ export function goStringsView(text: string): string {
   }
   flush(text.length);
   return out.join('');
+}
+
+/** A byte or rune slice literal: its element type and the text between its braces (bounded, no nested braces). */
+const SLICE_AT = /\[\](byte|uint8|rune|int32)\s*\{([^{}]{0,20000})\}/y;
+/** Elements of a slice read at most (a host or a command line, not a binary blob). */
+const MAX_SLICE_ELEMENTS = 4096;
+
+/**
+ * The value of a Go integer or rune literal (`104`, `0x68`, `0o150`, `0150`, `0b1101000`, `1_000`, `'h'`,
+ * `'\n'`, `'\x68'`, `'\u00e9'`), or null.
+ */
+export function goIntegerLiteral(token: string): number | null {
+  const t = token.trim().replace(/_/g, '');
+  if (/^0[xX][0-9a-fA-F]+$/.test(t)) return parseInt(t.slice(2), 16);
+  if (/^0[oO][0-7]+$/.test(t)) return parseInt(t.slice(2), 8);
+  if (/^0[bB][01]+$/.test(t)) return parseInt(t.slice(2), 2);
+  if (/^0[0-7]+$/.test(t)) return parseInt(t.slice(1), 8);
+  if (/^\d{1,10}$/.test(t)) return Number(t);
+  const rune = /^'(\\(?:[abfnrtv'"\\]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3})|[^'\\\n]{1,2})'$/.exec(t)?.[1];
+  if (rune === undefined) return null;
+  if (!rune.startsWith('\\')) return [...rune].length === 1 ? rune.codePointAt(0)! : null;
+  const e = rune.slice(1);
+  if (/^[xuU]/.test(e)) return parseInt(e.slice(1), 16);
+  if (/^[0-7]{3}$/.test(e)) return parseInt(e, 8);
+  return ({ a: 7, b: 8, f: 12, n: 10, r: 13, t: 9, v: 11, "'": 39, '"': 34, '\\': 92 } as Record<string, number>)[e] ?? null;
+}
+
+/**
+ * (round s31) The text a byte or rune slice literal's elements spell (`104, 116, 116, 112` → `http`): bytes
+ * read as UTF-8 (Latin-1 when they are not valid UTF-8), runes as code points; null when an element is not an
+ * integer or rune literal, a byte is over 255 or a rune is a surrogate or over U+10FFFF, or there are none or
+ * more than 4096. Control characters are kept (the readers decide what the text says). The one reader of byte
+ * slices for the MCP servers' Go (`goStringsView`, `goStringConstants`) and the repositories' (`foldGoStrings`).
+ */
+export function goSliceText(kind: string, body: string): string | null {
+  const parts = body.split(',').map((p) => p.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '').trim());
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  if (parts.length === 0 || parts.length > MAX_SLICE_ELEMENTS) return null;
+  const values: number[] = [];
+  for (const p of parts) {
+    const v = goIntegerLiteral(p);
+    if (v === null) return null;
+    values.push(v);
+  }
+  if (kind === 'byte' || kind === 'uint8') {
+    if (values.some((v) => v > 255)) return null;
+    const bytes = Buffer.from(values);
+    const utf8 = bytes.toString('utf8');
+    return utf8.includes('\ufffd') ? bytes.toString('latin1') : utf8;
+  }
+  if (values.some((v) => v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))) return null;
+  return String.fromCodePoint(...values);
+}
+
+/** The view of a slice literal at `i` (see goStringsView): its text quoted, over blanks that keep the span's newlines. */
+function goSliceAt(text: string, i: number): { view: string; end: number } | null {
+  SLICE_AT.lastIndex = i;
+  const m = SLICE_AT.exec(text);
+  if (m === null) return null;
+  const value = goSliceText(m[1]!, m[2]!);
+  if (value === null) return null;
+  const span = m[0];
+  const quoted = `"${value.replace(/[\r\n\t]/g, ' ')}"`;
+  const out = span.split('').map((ch): string => (ch === '\n' ? '\n' : ' '));
+  let k = 0;
+  for (let j = 0; j < out.length && k < quoted.length; j++) if (out[j] !== '\n') out[j] = quoted[k++]!;
+  return k < quoted.length ? null : { view: out.join(''), end: i + span.length };
 }
 
 const VERB = /%[-+# 0]{0,4}(?:\d{1,3}|\*)?(?:\.(?:\d{1,3}|\*)?)?[vTtbcdoOqxXUeEfFgGsp]/g;
@@ -217,4 +298,220 @@ function literalArgument(arg: string, verb: string): string | null {
     if (verb === 'd' || verb === 'v') return String(code);
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// (round s31) Text a Go program builds from named pieces: package-level string constants read across the .go
+// files of one package directory, and string concatenations joined, so a served text split between a constant in
+// one file and the code that appends it in another reads as the one text the model receives.
+
+/** A string constant's text kept at most, and constants per package at most. */
+const MAX_CONSTANT_CHARS = 8192;
+const MAX_CONSTANTS = 400;
+/** Lines one declaration's `+` chain is followed over, at most. */
+const MAX_DECLARATION_LINES = 60;
+
+/** The value of an interpreted (`"…"`) or raw (`` `…` ``) Go string literal, escapes read. */
+export function goLiteralValue(literal: string): string {
+  if (literal.startsWith('`')) return literal.slice(1, literal.endsWith('`') && literal.length > 1 ? -1 : undefined).replace(/\r/g, '');
+  const body = literal.slice(1, literal.endsWith('"') && literal.length > 1 ? -1 : undefined);
+  return body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|.)/g, (_all, e: string) => {
+    if (/^[xuU]/.test(e)) return String.fromCodePoint(Math.min(parseInt(e.slice(1), 16), 0x10ffff));
+    if (/^[0-7]{3}$/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    return ({ a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"' } as Record<string, string>)[e] ?? `\\${e}`;
+  });
+}
+
+/** A value written as a Go interpreted string literal. */
+function goQuote(value: string): string {
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t')}"`;
+}
+
+// One piece of a string expression, at the start of the text: a literal, a slice literal, a conversion of either.
+const PIECE = /^\s*(?:string\s*\(\s*)?(?:("(?:[^"\\\n]|\\.)*"|`[^`]*`)|\[\](byte|uint8|rune|int32)\s*(?:\{([^{}]{0,20000})\}|\(\s*("(?:[^"\\\n]|\\.)*"|`[^`]*`)\s*\)))(\s*\))?/;
+
+/** PIECE read in place (sticky), so the source is not copied at each `[]`. */
+const PIECE_AT = new RegExp(PIECE.source.slice(1), 'y');
+
+/** The text of a string expression (pieces joined by `+`, over lines), or null when it is anything else. */
+function stringExpressionValue(expression: string): string | null {
+  let rest = expression;
+  let out = '';
+  for (let n = 0; n < 200; n++) {
+    const m = PIECE.exec(rest);
+    if (m === null) return null;
+    // `string(` opened must be closed; a bare piece takes no `)`.
+    const opened = /^\s*string\s*\(/.test(m[0]);
+    if (opened !== (m[5] !== undefined)) return null;
+    const literal = m[1] ?? m[4];
+    const value = literal !== undefined ? goLiteralValue(literal) : goSliceText(m[2]!, m[3] ?? '');
+    if (value === null) return null;
+    out += value;
+    if (out.length > MAX_CONSTANT_CHARS) return null;
+    rest = rest.slice(m[0].length).replace(/^\s*\/\/[^\n]*/, '');
+    const plus = /^\s*\+/.exec(rest);
+    if (plus === null) return /^\s*(?:\/\/[^\n]*)?\s*$/.test(rest) ? out : null;
+    rest = rest.slice(plus[0].length).replace(/^\s*\/\/[^\n]*/, '');
+  }
+  return null;
+}
+
+/** The expression from `from` on: that line and, while a line ends with `+`, the lines after it. */
+function declarationExpression(lines: readonly string[], index: number, from: string): string {
+  let expression = from;
+  for (let k = index + 1; k < lines.length && k <= index + MAX_DECLARATION_LINES && /\+\s*(?:\/\/[^\n]*)?$/.test(expression); k++) expression += `\n${lines[k]}`;
+  return expression;
+}
+
+/**
+ * The package-level string constants of a Go package's files (`const NAME = "…"`, `var NAME string = "…" + "…"`,
+ * entries of `const (…)` and `var (…)` blocks; literals, raw strings, byte and rune slices joined by `+`, over
+ * lines), by name: a name declared twice, or assigned anywhere else in the package, is left out.
+ */
+export function goStringConstants(texts: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const dropped = new Set<string>();
+  for (const text of texts) {
+    const lines = text.split('\n');
+    let block = false;
+    for (let i = 0; i < lines.length && out.size < MAX_CONSTANTS; i++) {
+      const line = lines[i]!;
+      if (/^(?:const|var)[ \t]*\([ \t]*(?:\/\/.*)?$/.test(line)) {
+        block = true;
+        continue;
+      }
+      if (block && /^\)/.test(line)) {
+        block = false;
+        continue;
+      }
+      const m = (block ? /^[ \t]+([A-Za-z_]\w{0,60})[ \t]*(?:string[ \t]*)?=(?!=)/ : /^(?:const|var)[ \t]+([A-Za-z_]\w{0,60})[ \t]*(?:string[ \t]*)?=(?!=)/).exec(line);
+      if (m === null) continue;
+      const name = m[1]!;
+      const value = stringExpressionValue(declarationExpression(lines, i, line.slice(m[0].length)));
+      if (value === null) continue;
+      if (out.has(name)) dropped.add(name);
+      out.set(name, value);
+    }
+  }
+  if (out.size === 0) return out;
+  // Assigned anywhere else (`name = q`, `name += …`): not a constant. Its declaration counts once.
+  const assigned = new Map<string, number>();
+  for (const text of texts) {
+    for (const m of text.matchAll(/(?<![\w.])([A-Za-z_]\w{0,60})[ \t]*(?:string[ \t]*)?(?:=(?!=)|:=|\+=)/g)) {
+      const name = m[1]!;
+      if (out.has(name)) assigned.set(name, (assigned.get(name) ?? 0) + 1);
+    }
+  }
+  for (const name of [...out.keys()]) if (dropped.has(name) || (assigned.get(name) ?? 0) > 1) out.delete(name);
+  return out;
+}
+
+/** Names a file binds once, with `:=` or `var`, to a string expression (the local names its code joins). */
+function localStringBindings(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!/:=|\bvar\b/.test(text)) return out;
+  const lines = text.split('\n');
+  const counts = new Map<string, number>();
+  for (const m of text.matchAll(/(?<![\w.])([A-Za-z_]\w{0,60})[ \t]*(?:string[ \t]*)?(?:=(?!=)|:=|\+=)/g)) counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+  for (let i = 0; i < lines.length && out.size < MAX_CONSTANTS; i++) {
+    const m = /^[ \t]+(?:var[ \t]+)?([A-Za-z_]\w{0,60})[ \t]*(?:string[ \t]*)?:?=(?!=)/.exec(lines[i]!);
+    if (m === null || counts.get(m[1]!) !== 1) continue;
+    const value = stringExpressionValue(declarationExpression(lines, i, lines[i]!.slice(m[0].length)));
+    if (value !== null) out.set(m[1]!, value);
+  }
+  return out;
+}
+
+/**
+ * (round s31) The Go source with its string pieces joined, for reading the texts it builds: byte and rune slices
+ * (and `string(…)` of them or of a literal) written as literals, a name bound to a string expression — a
+ * package-level constant of any file of the package (`constants`, from `goStringConstants`) or a local bound once
+ * in this file — written as its text where it is used beside `+` or as an argument or field value, raw strings
+ * beside `+` written as interpreted literals, then `"a" + "b"` joined into `"ab"`. Line breaks inside a rewritten
+ * piece move after it, so lines after it keep their numbers.
+ */
+export function goJoinedSource(text: string, constants: ReadonlyMap<string, string>): string {
+  const locals = localStringBindings(text);
+  const valueOf = (name: string) => locals.get(name) ?? constants.get(name);
+  const out: string[] = [];
+  const newlines = (s: string) => '\n'.repeat((s.match(/\n/g) ?? []).length);
+  const prevCode = (at: number) => {
+    let k = at - 1;
+    while (k >= 0 && /[ \t\r\n]/.test(text[k]!)) k--;
+    return k < 0 ? '' : text[k]!;
+  };
+  const nextCode = (at: number) => /^[ \t\r\n]*(:=|\S)/.exec(text.slice(at, at + 200))?.[1] ?? '';
+  let i = 0;
+  let plain = 0;
+  const emit = (from: number, to: number, replacement: string) => {
+    if (from > plain) out.push(text.slice(plain, from));
+    out.push(replacement);
+    i = plain = to;
+  };
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === '/' && text[i + 1] === '/') {
+      const nl = text.indexOf('\n', i);
+      i = nl < 0 ? text.length : nl;
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? text.length : close + 2;
+      continue;
+    }
+    if (c === "'") {
+      const m = /^'(?:\\(?:[^\n]|[0-7]{3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|[^'\\\n]{1,2})'/.exec(text.slice(i, i + 12));
+      i += m === null ? 1 : m[0].length;
+      continue;
+    }
+    if (c === '"' || c === '`') {
+      const lit = goLiteral(text, i);
+      const raw = text.slice(i, lit.end);
+      if (c === '`' && (prevCode(i) === '+' || nextCode(lit.end) === '+')) emit(i, lit.end, `${goQuote(goLiteralValue(raw))}${newlines(raw)}`);
+      else i = lit.end;
+      continue;
+    }
+    if ((c === 's' && /^string\s*\(\s*\[\]/.test(text.slice(i, i + 16)) && !/[\w.]/.test(text[i - 1] ?? '')) || (c === '[' && text[i + 1] === ']')) {
+      PIECE_AT.lastIndex = i;
+      const m = PIECE_AT.exec(text);
+      const opened = m !== null && /^\s*string\s*\(/.test(m[0]);
+      // A bare slice (`w.Write([]byte{…})`) ends before the `)` the pattern may have taken.
+      const span = m === null ? '' : opened ? m[0] : m[0].slice(0, m[0].length - (m[5]?.length ?? 0));
+      if (m !== null && m[2] !== undefined && (!opened || m[5] !== undefined)) {
+        const literal = m[4];
+        const value = literal !== undefined ? goLiteralValue(literal) : goSliceText(m[2], m[3] ?? '');
+        if (value !== null) {
+          emit(i, i + span.length, `${goQuote(value)}${newlines(span)}`);
+          continue;
+        }
+      }
+      i++;
+      continue;
+    }
+    if (/[A-Za-z_]/.test(c) && !/[\w.]/.test(text[i - 1] ?? '')) {
+      const word = /^[A-Za-z_]\w*/.exec(text.slice(i, i + 64))![0];
+      const end = i + word.length;
+      const value = valueOf(word);
+      if (value !== undefined) {
+        const before = prevCode(i);
+        const after = nextCode(end);
+        // An operand of `+`, or an argument, element or field value on its own (`f(name)`, `{Text: name}`).
+        const operand = before === '+' || after === '+';
+        const argument = (before === '(' || before === ',' || before === '{' || before === ':') && /^[),}]$/.test(after);
+        const used = (operand || argument) && !/^(?::=|=|\(|\.|\[)$/.test(after);
+        if (used) {
+          emit(i, end, goQuote(value));
+          continue;
+        }
+      }
+      i = end;
+      continue;
+    }
+    i++;
+  }
+  if (plain < text.length) out.push(text.slice(plain));
+  let joined = out.join('');
+  for (let k = 0; k < 8 && /"\s*\+\s*"/.test(joined); k++) joined = joined.replace(/"((?:[^"\\\n]|\\.)*)"\s*\+\s*"((?:[^"\\\n]|\\.)*)"/g, '"$1$2"');
+  return joined;
 }

@@ -7,6 +7,7 @@ import { importedConstantsOf, importedWrappersOf } from '../common/linked-consta
 import { lineIndex } from './line-index.js';
 import { namedChildren, parsePython, pythonStringValue } from './parse-python.js';
 import { pythonCommandShape } from './python-command-shape.js';
+import { pythonInlineBody, staticMethodClass } from './python-inline.js';
 import { pythonPaths } from './python-paths.js';
 import { enclosingFunction, paramNamesOf, pythonScopes } from './python-scopes.js';
 
@@ -31,6 +32,8 @@ const DECODERS = PYTHON_DECODERS;
  */
 const CHANNEL_METADATA_METHOD = /^(?:getsockname|getpeername|fileno|gettimeout|settimeout|setblocking|getblocking|setsockopt|getsockopt|bind|listen|close|shutdown|detach|connect|connect_ex|set_inheritable|get_inheritable|getcode|raise_for_status)$/;
 const CHANNEL_METADATA_ATTRIBUTE = /^(?:status_code|ok|elapsed|family|proto|is_redirect|is_permanent_redirect)$/;
+/** (round s31) The longest value a helper read in place gives. */
+const MAX_INLINED = 64 * 1024;
 /** Replacements of an f-string read at most. */
 const MAX_FORMAT_PARTS = 200;
 /** One-way digests: `hashlib.sha256(…)`, `….hexdigest()`, `uuid.uuid5(…)`. */
@@ -62,6 +65,9 @@ export function pythonFacts(text: string): CodeFacts {
   const labels = new Map<string, Set<DataLabel>>();
   const returnMemo = new Map<number, Set<DataLabel>>();
   const decodeMemo = new Map<number, boolean>();
+  /** Helpers being read in place (`inlineCall`): their bound names, innermost last, and their definitions. */
+  const frames: Map<string, string>[] = [];
+  const inlining = new Set<number>();
 
   // Imports first (they bind names used everywhere).
   const importRe = /^\s*(?:from\s+([\w.]+)\s+)?import\s+([^#\n]+)/;
@@ -219,6 +225,9 @@ export function pythonFacts(text: string): CodeFacts {
         return f?.complete === true ? f.text : undefined;
       }
       case 'VariableName': {
+        // A parameter or local of a helper being read in place (`inlineCall`).
+        const frame = frames.at(-1);
+        if (frame !== undefined && frame.has(src(n))) return frame.get(src(n));
         const v = constants.get(src(n));
         if (v !== undefined && decodedConstants.has(src(n))) st.decoded = true;
         // `from .consts import S0`: a constant of another module of the artifact.
@@ -255,6 +264,9 @@ export function pythonFacts(text: string): CodeFacts {
         }
         // `str(4444)`: a number's text.
         if (q === 'str' && args.length === 1 && args[0]!.name === 'Number') return src(args[0]!);
+        // (round s31) `_d(P)`, `def _d(x): return base64.b64decode(x)`: a small helper of the file read in place.
+        const helper = localFunctionOf(callee);
+        if (helper !== undefined) return inlineCall(helper, args, st, depth);
         if (q === 'chr') {
           const v = Number(fold(args[0], st, depth + 1));
           if (!Number.isInteger(v)) return undefined;
@@ -312,6 +324,39 @@ export function pythonFacts(text: string): CodeFacts {
       }
       default:
         return undefined;
+    }
+  }
+
+  /**
+   * What a call of a small helper of the file gives for constant arguments (`pythonInlineBody`): its
+   * parameters bound to the folded arguments, its locals folded in order, then its return value folded.
+   * A helper already being read (recursion), a keyword or starred argument, or a count that differs
+   * from its parameters' leaves the call unfolded.
+   */
+  function inlineCall(fn: SyntaxNode, args: SyntaxNode[], st: { decoded: boolean }, depth: number): string | undefined {
+    if (inlining.has(fn.from) || frames.length >= 4) return undefined;
+    const body = pythonInlineBody(fn, src);
+    if (body === undefined || body.params.length !== args.length || args.some((a) => a.name === 'AssignOp' || /^\*/.test(src(a)))) return undefined;
+    const frame = new Map<string, string>();
+    for (let i = 0; i < args.length; i++) {
+      const v = fold(args[i], st, depth + 1);
+      if (v === undefined) return undefined;
+      frame.set(body.params[i]!, v);
+    }
+    inlining.add(fn.from);
+    frames.push(frame);
+    try {
+      for (const step of body.steps) {
+        const v = fold(step.value, st, depth + 1);
+        if (v === undefined) return undefined;
+        frame.set(step.name, v);
+      }
+      const out = fold(body.result, st, depth + 1);
+      // A helper that repeats its argument (`x + x`) read inside another is not let grow without bound.
+      return out === undefined || out.length > MAX_INLINED ? undefined : out;
+    } finally {
+      frames.pop();
+      inlining.delete(fn.from);
     }
   }
 
@@ -399,7 +444,10 @@ export function pythonFacts(text: string): CodeFacts {
       }
       const prop = last.name === 'PropertyName' ? src(last) : `[${fold(last) ?? '?'}]`;
       // `__builtins__.exec`, `builtins.getattr` are the built-ins themselves.
-      if (base === '__builtins__' || base === 'builtins') return prop;
+      // (round s31) `__builtins__['exec']` (the dict form of a module that is not `__main__`) is `exec` too.
+      if (base === '__builtins__' || base === 'builtins') return last.name === 'PropertyName' ? prop : (fold(last) ?? prop);
+      // `sys.modules['builtins']` is the module it names.
+      if (base === 'sys.modules' && last.name !== 'PropertyName') return fold(last) ?? `${base}.${prop}`;
       return `${base ?? '?'}.${prop}`;
     }
     if (n.name === 'CallExpression') {
@@ -409,8 +457,13 @@ export function pythonFacts(text: string): CodeFacts {
       if (q === 'getattr' && args.length >= 2) {
         const base = qualify(args[0], depth + 1);
         const name = fold(args[1]);
+        // (round s31) `getattr(builtins, 'ex' + 'ec')` is `exec` itself, as `builtins.exec` is.
+        if (name !== undefined && (base === 'builtins' || base === '__builtins__')) return name;
         return name === undefined ? undefined : `${base ?? '?'}.${name}`;
       }
+      // (round s31) `globals()`, `locals()`, `vars()` are the module's namespace: `globals()['__builtins__']`
+      // is `__builtins__`, `globals()['exec']` (through `__builtins__`) is `exec`.
+      if ((q === 'globals' || q === 'locals' || q === 'vars') && args.length === 0) return '__dict__';
       if ((q === '__import__' || q === 'importlib.import_module') && args[0] !== undefined) return fold(args[0]);
       // `vars(m)` is `m.__dict__`: `vars(__import__('builtins'))['exec']` is `exec`.
       if (q === 'vars' && args.length === 1) {
@@ -609,6 +662,12 @@ export function pythonFacts(text: string): CodeFacts {
     let c: SyntaxNode | undefined = callee;
     while (c?.name === 'ParenthesizedExpression') c = namedChildren(c)[0];
     if (c?.name === 'LambdaExpression') return c;
+    // (round s31) `K.d(P)`: a `@staticmethod` of a class of the file, called through the class.
+    const member = c?.name === 'MemberExpression' ? /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/.exec(src(c)) : null;
+    if (member !== null) {
+      const def = localFunctions.get(member[2]!);
+      return def !== undefined && staticMethodClass(def, src) === member[1] ? def : undefined;
+    }
     return c?.name === 'VariableName' ? localFunctions.get(src(c)) : undefined;
   }
 

@@ -20,8 +20,8 @@ import { MANIFEST_FILE, manifestTools } from './manifest-tools.js';
 import type { McpTool } from './mcp-tool.js';
 import type { ScriptLanguage } from '../skills/script-fact.js';
 import { pythonTools } from './python-tools.js';
-import { crossToolFindings, fixedParameterFindings } from './tool-shadowing.js';
-import { MCP_DESCRIPTION_RULES, PRIVATE_CONTEXT, instructionParameterFindings, parameterDescriptionFindings, privateParameterFindings, receivedContextFindings } from './data-request-rules.js';
+import { crossToolFindings, fixedParameterFindings, foreignArgumentFindings } from './tool-shadowing.js';
+import { MCP_DESCRIPTION_RULES, PRIVATE_CONTEXT, instructionParameterFindings, parameterDescriptionFindings, privateParameterFindings, receivedContextFindings, schemaFieldSecretFindings } from './data-request-rules.js';
 import { toolManifestHash } from './tool-manifest-hash.js';
 import { handlerEffects } from './handler-effects.js';
 import { toolBehaviourFindings } from './tool-behaviour-findings.js';
@@ -40,7 +40,7 @@ import { lineJumpingFindings } from './line-jumping.js';
 import { agentSettingsFindings } from '../code/agent-settings-writes.js';
 import { plantFindings } from '../repositories/memory-plant-findings.js';
 import { goRemoteShellFindings } from '../repositories/go-remote-shell.js';
-import { goServedTextFindings } from './go-served-texts.js';
+import { goPackageServedTextFindings } from './go-served-texts.js';
 import { MEMORY_TARGET } from '../text/memory-plant.js';
 import { OTHER_SERVER_LANGUAGE, manifestModelTexts, otherLanguageStrings } from './model-texts.js';
 import { includedTexts, jsonStringValues, loadedTexts, renderedText } from './loaded-texts.js';
@@ -60,6 +60,10 @@ import { launchCountDescriptionFindings } from './launch-count-descriptions.js';
 import { autostartPlantFinding } from './autostart-plant.js';
 import { foldedStrings } from './folded-strings.js';
 import { rugPullFindings, samplingFindings } from './model-channel-findings.js';
+import { answerSenders } from './answer-senders.js';
+import { resolvePythonSchemas } from './python-schemas.js';
+import { goTools } from './go-tools.js';
+import { goInitRunFindings } from './go-init-run.js';
 import { clientEntryFinding, editsClientConfig, lifecycleScriptFiles, ownServerNames, runByUser, selfRegistrationFinding, startupRegistrationFinding } from './self-registration.js';
 import { remoteDescriptionFindings } from './remote-descriptions.js';
 import { isDevelopmentCode, lowerDevelopmentFinding, manifestRunFiles } from './development-code.js';
@@ -323,8 +327,6 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const language = languageOf(file.path);
     // A server written in Go is read for a remote shell by the repositories track's Go reader (s21-mcp2).
     if (file.path.endsWith('.go')) findings.push(...goRemoteShellFindings(file.path, text));
-    // A Go server's texts (results, descriptions, instructions) built from pieces, read for markdown-image exfiltration (s30-mcp).
-    if (file.path.endsWith('.go')) findings.push(...goServedTextFindings(file.path, text));
     // Page and wallet request hooks that swap crypto addresses (chalk/debug 2025).
     const hijack = language === 'javascript' || language === 'typescript' || /\.html?$/i.test(file.path) ? addressHijackFinding(file.path, text) : null;
     if (hijack !== null) findings.push(hijack);
@@ -352,6 +354,8 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       const defined = toolsOf(file.path, text);
       // A schema another module exports (`inputSchema: lintFileSchema` imported from './schema.js') is read there.
       if (language === 'javascript' || language === 'typescript') await resolveImportedSchemas(file.path, text, language, defined, readModule, (p) => byPath.has(p));
+      // (round s31b) A Python `Tool(inputSchema=…)` written as data (a dict, a module constant, another module's, a pydantic model) is read as that value.
+      if (language === 'python') await resolvePythonSchemas(file.path, text, defined, readModule, (p) => byPath.has(p));
       const senders = defined.length > 0 && language !== null ? await importedSenders(file.path, text, language, readModule, (p) => byPath.has(p), moduleSenders) : new Set<string>();
       const readers = defined.length > 0 && language !== null ? await importedReaders(file.path, text, language, readModule, (p) => byPath.has(p), moduleReaders) : new Set<string>();
       const runners = defined.length > 0 && language !== null ? await importedShellRunners(file.path, text, language, readModule, (p) => byPath.has(p), moduleRunners) : new Set<string>();
@@ -441,7 +445,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       // A sampling prompt kept in another module or in a file of the artifact is read where the request names it.
       const sampled = /createMessage|create_message|\.sample\s*\(/.test(text) ? await namedTexts(file.path, text, language, loaded, readModule, (p) => byPath.has(p), moduleConstants) : new Map<string, string>();
       findings.push(...elicitationFindings(file.path, text));
-      findings.push(...samplingFindings(file.path, text, language, sampled), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
+      // (round s31b) Functions here or one module away that send what they are given: where a sampling answer handed to one goes.
+      const answerSinks = /createMessage|create_message|\.sample\s*\(/.test(text) ? await answerSenders(file.path, text, language, readModule, (p) => byPath.has(p)) : new Set<string>();
+      findings.push(...samplingFindings(file.path, text, language, sampled, answerSinks), ...rugPullFindings(file.path, text, language), ...remoteDescriptionFindings(file.path, text, language), ...prefixContainmentFindings(file.path, text, language));
       // A description chosen by a launch count the server keeps on disk (a sleeper rug pull, round s29).
       if (deep) findings.push(...(await launchCountDescriptionFindings(file.path, text, language, readModule, (p) => byPath.has(p))));
       // Descriptions fetched by a helper of another module, read from a file the server downloads, or taken from the environment.
@@ -513,6 +519,13 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
 
   // A service credential from the environment carried, in Go, from the entry package into a request to another host.
   if (goSources.length > 0) findings.push(...goCredentialSendFindings(goSources));
+  // A Go server's texts (results, descriptions, instructions) built from pieces, read for markdown-image exfiltration
+  // (s30-mcp); (round s31) per package, with the string constants of all its files (go-served-texts.ts).
+  if (goSources.length > 0) findings.push(...goPackageServedTextFindings(goSources));
+  // (round s31b) A Go server's tools, prompts and resources (mcp-go, the go-sdk) get every per-tool reading below.
+  if (goSources.length > 0) tools.push(...goTools(goSources));
+  // (round s31b) What a Go server's init functions run, through the functions they call, with tables it reorders or decodes.
+  if (goSources.length > 0) findings.push(...goInitRunFindings(goSources));
 
   // Files the code loads by name (a prompt template, a description table, a README served as the server's
   // instructions) reach the model as they are, less the comments a template renderer drops.
@@ -532,7 +545,7 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
     const described = instructionTextFindings(tool.description, { file: tool.file, firstLine: tool.descriptionLine, markdown: true, cookEscapes: true, extraRules: MCP_DESCRIPTION_RULES, joinWrappedLines: true, quotedExamples: 'detected' });
     // Instructions in parameter names and parameter descriptions reach the model just the same
     // ("full-schema poisoning", CyberArk 2025).
-    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool), ...parameterDescriptionFindings(tool)];
+    const parameters = [...privateParameterFindings(tool), ...instructionParameterFindings(tool), ...parameterDescriptionFindings(tool), ...schemaFieldSecretFindings(tool)];
     // Descriptions of Python parameters (pydantic `Field(description=…)`) are read as the schema's are below.
     const pythonParams = (tool.parameterDescriptions ?? []).map((p) => p.description).join('\n');
     if (pythonParams !== '') for (const f of instructionTextFindings(pythonParams, { file: tool.file, markdown: false, extraRules: MCP_DESCRIPTION_RULES })) parameters.push({ ...f, line: tool.line });
@@ -546,7 +559,9 @@ export const analyzeMcpServer: TrackAnalyzer = async (input) => {
       findings.push(...lineJumpingFindings(schemaText, tool.file, tool.line));
     }
   }
-  findings.push(...crossToolFindings(tools), ...fixedParameterFindings(tools));
+  const shadowing = [...crossToolFindings(tools), ...fixedParameterFindings(tools)];
+  // (round s31b) The wider reading adds to a description already reported for shadowing only when it is worse (CRIT).
+  findings.push(...shadowing, ...foreignArgumentFindings(tools).filter((f) => f.severity === 'CRIT' || !shadowing.some((g) => g.file === f.file && g.line === f.line)));
 
   // npm runs an MCP server package's install scripts like any package's: read them as the packages agent does.
   if ((manifestText !== null && /"(?:preinstall|install|postinstall)"\s*:/.test(manifestText)) || byPath.has('setup.py') || (manifestText !== null && byPath.has('binding.gyp'))) {

@@ -217,7 +217,8 @@ const PARAM_ASKS_FOR = /\b(?:api\s*keys?|keys?|tokens?|secrets?|passwords?|crede
 const PARAM_HAND_OVER = /\b(?:copy|put|paste|send|fill|give|insert|attach|provide|dump)\b/i;
 // A name that asks for a credential file's text (`content_of_dot_env…`, `idRsaText`, `aws_credentials_contents`):
 // the schema tells the model what to read and paste, whatever the description says (CyberArk 2025, full-schema poisoning).
-const PARAM_FILE_CONTENT = /\b(?:contents?|text|body|dump|copy|raw)\s+(?:of\s+)?(?:the\s+|your\s+|my\s+|user\s+)?(?:dot\s*env|\.env|ssh|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc|kube\s*config|private\s+keys?)\b|\b(?:dot\s*env|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc)\s+(?:file\s+)?(?:contents?|text|body|dump)\b/i;
+// (round s31b) Up to two linking words between (`content_from_reading_ssh_id…`, `text_of_the_users_npmrc`).
+const PARAM_FILE_CONTENT = /\b(?:contents?|text|body|dump|copy|raw)\s+(?:(?:of|from|in|after|by)\s+)?(?:(?:the|your|my|user|users|reading|read|local|home|whole|full)\s+){0,2}(?:dot\s*env|\.env|ssh|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc|kube\s*config|private\s+keys?)\b|\b(?:dot\s*env|id\s*(?:rsa|ed25519)|aws\s+credentials|npmrc|netrc|pypirc)\s+(?:file\s+)?(?:contents?|text|body|dump)\b/i;
 const ABOUT_SECRET_FILES = /\b(?:dot\s*env|\.env|env(?:ironment)?\s+(?:files?|variables?)|ssh|keys?|credentials?|secrets?|npmrc|netrc|pypirc|kube\s*config)\b/i;
 const PARAM_SECRET = /\b(?:api\s*keys?|tokens?|secrets?|passwords?|credentials?|ssh|id\s*rsa|env(?:ironment)?|conversation|chat\s+history|system\s+prompt|cookies?|wallet|seed|mnemonic|private\s+keys?)\b/i;
 
@@ -231,8 +232,9 @@ export function instructionParameterFindings(tool: McpTool): AgentFinding[] {
   if (tool.kind !== 'tool') return [];
   const schema = tool.inputSchema;
   const props = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? ((schema as Record<string, unknown>).properties ?? null) : null;
-  if (typeof props !== 'object' || props === null || Array.isArray(props)) return [];
-  for (const [name, spec] of Object.entries(props as Record<string, unknown>)) {
+  // (round s31b) The parameters of a Python function tool (FastMCP) are the schema's property names too.
+  const entries: [string, unknown][] = typeof props === 'object' && props !== null && !Array.isArray(props) ? Object.entries(props as Record<string, unknown>) : (tool.inputNames ?? []).map((n) => [n, undefined]);
+  for (const [name, spec] of entries) {
     const words = name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').trim();
     const title = typeof spec === 'object' && spec !== null && typeof (spec as { title?: unknown }).title === 'string' ? ((spec as { title: string }).title) : '';
     // A long name is an order when it addresses the model or tells it to hand over a secret
@@ -243,6 +245,67 @@ export function instructionParameterFindings(tool: McpTool): AgentFinding[] {
     const orderingTitle = title !== '' && (PARAM_ADDRESSED.test(title) || /^\s*(?:before|always|first|read|copy|put|paste|include|send|fill)\b/i.test(title)) && PARAM_ASKS_FOR.test(title);
     if (!longName && !orderingTitle && !fileContent) continue;
     return [referenceFinding({ category: 'tool_poisoning', severity: 'HIGH', title: 'parameter name or title carries an instruction to the model', file: tool.file, line: tool.line, evidence: `${tool.name}(${name}${title ? `: ${title}` : ''})`.slice(0, 300) })];
+  }
+  return [];
+}
+
+// (round s31b) A credential file, as a path or as the words a parameter name spells it with.
+// A public key (`~/.ssh/id_ed25519.pub`) is no secret: a VM or deploy-key tool may take its text.
+const CREDENTIAL_FILE = String.raw`(?:(?:~|\$HOME|%USERPROFILE%)[\\/])?\.ssh\b(?![\\/][\w.-]*\.pub\b)|\bid_(?:rsa|ed25519|ecdsa|dsa)\b(?!\.pub)|\.aws[\\/]credentials\b|\.npmrc\b|\.pypirc\b|\.netrc\b|\.git-credentials\b|\.kube[\\/]config\b|\.docker[\\/]config\.json|\.config[\\/]gh[\\/]hosts\.yml|(?<![\w.\/-])\.env\b(?!\.example|\.sample|\.template)|\bwallet\.dat\b|\bssh\s+(?:id|private\s+keys?)\b|\bid\s+(?:rsa|ed25519)\b|\baws\s+credentials\b|\bdot\s*env\b|\bkube\s*config\b`;
+// Its text asked for: the contents / verbatim text of it; read, pasted or copied in full or here; the field filled with it.
+const CREDENTIAL_CONTENT = new RegExp(
+  String.raw`\b(?:contents?|verbatim|full\s+text|raw\s+text|(?:plain\s+)?text\s+of|body\s+of|dump\s+of|copy\s+of)\b[^.\n]{0,60}?(?:${CREDENTIAL_FILE})` +
+    String.raw`|\b(?:fill|populate|set|pre-?fill)\b[^.\n]{0,40}?\bwith\b[^.\n]{0,60}?(?:${CREDENTIAL_FILE})` +
+    String.raw`|\b(?:read|cat|open|load|paste|copy|dump|attach|include|insert|put)\b[^.\n]{0,60}?(?:${CREDENTIAL_FILE})[^.\n]{0,80}?\b(?:here|in\s+full|into\s+(?:this|the)\s+(?:field|parameter|argument|value)|in\s+(?:this|the)\s+(?:field|parameter|argument|value))\b` +
+    String.raw`|(?:${CREDENTIAL_FILE})[^.\n]{0,30}?\b(?:file\s+)?(?:contents?|verbatim|in\s+full)\b`,
+  'i',
+);
+
+/** The texts of each parameter a model reads in a tool's input schema: its name in words, title, description, default, enum and example values. */
+export function schemaFields(tool: McpTool): { name: string; text: string }[] {
+  const out = new Map<string, string[]>();
+  const add = (name: string, ...texts: unknown[]) => {
+    const list = out.get(name) ?? [name.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.]+/g, ' ').trim()];
+    for (const t of texts.flat()) if (typeof t === 'string' && t.trim() !== '') list.push(t);
+    out.set(name, list);
+  };
+  for (const n of tool.inputNames ?? []) add(n);
+  for (const p of parameterDescriptions(tool)) add(p.name, p.description);
+  const schema = tool.inputSchema;
+  const props = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>).properties : undefined;
+  if (typeof props === 'object' && props !== null && !Array.isArray(props)) {
+    for (const [name, spec] of Object.entries(props as Record<string, unknown>)) {
+      if (typeof spec !== 'object' || spec === null) {
+        add(name);
+        continue;
+      }
+      const s = spec as Record<string, unknown>;
+      add(name, s.title, s.description, s.default, s.enum, s.examples, s.const);
+    }
+  }
+  return [...out].map(([name, texts]) => ({ name, text: texts.join('. ') }));
+}
+
+/**
+ * (round s31b; in-sample for held-out set 32, "full-schema poisoning", CyberArk 2025) A parameter whose texts
+ * in the tool's input schema — its name read as words, title, description, default, enum or example values —
+ * ask for a credential file's text: the contents / verbatim text of `~/.ssh/…`, `id_rsa`, `.aws/credentials`,
+ * `.npmrc`, `.env` … (or the words a name spells them with: `ssh id`, `aws credentials`, `dot env`), the field
+ * filled with one, or one read / pasted "here" or "in full". The parameter is where it goes, so no "into the
+ * argument" is needed: CRIT. A tool about those files (a key manager, a dotenv checker: its name or description
+ * names SSH, keys, credentials, secrets, env files) may take one, unless the schema keeps the request from the
+ * user (never shown to the user, without asking, no need to mention it). A path to such a file (`key_path`:
+ * "e.g. ~/.ssh/id_ed25519") asks for no contents.
+ */
+export function schemaFieldSecretFindings(tool: McpTool): AgentFinding[] {
+  if (tool.kind !== 'tool') return [];
+  const about = ABOUT_SECRET_FILES.test(`${tool.name.replace(/[_-]/g, ' ')} ${tool.description}`);
+  for (const field of schemaFields(tool)) {
+    const hit = CREDENTIAL_CONTENT.exec(field.text);
+    if (hit === null) continue;
+    const hidden = UNSEEN.exec(field.text);
+    if (about && hidden === null) continue;
+    return [referenceFinding({ category: 'tool_poisoning', severity: 'CRIT', title: 'parameter schema asks the model for a credential file\'s contents (full-schema poisoning)', file: tool.file, line: tool.line, evidence: `${tool.name}(${field.name}): ${field.text.slice(Math.max(0, hit.index - 60), hit.index + hit[0].length + 80)}${hidden !== null ? ` … ${hidden[0]}` : ''}`.slice(0, 300) })];
   }
   return [];
 }

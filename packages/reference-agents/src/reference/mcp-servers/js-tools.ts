@@ -23,7 +23,16 @@ function propertyKey(prop: JsNode, scope: JsScope): string | null {
   return scope.propertyName(prop.key as JsNode, Boolean(prop.computed));
 }
 
+// The value of a property of an object literal, or of a module constant bound to one; nothing for any
+// other expression (a call, a member): a tool's `annotations` need not be written in place (brave-search-mcp-server).
 function property(object: JsNode, name: string, scope: JsScope): JsNode | undefined {
+  // A constant of the module (`annotations: READ_ONLY`) is read where it is declared.
+  if (object.type === 'Identifier') {
+    const init = scope.constantInit(object.name as string);
+    if (init === undefined || init.type !== 'ObjectExpression') return undefined;
+    object = init;
+  }
+  if (object.type !== 'ObjectExpression') return undefined;
   for (const prop of object.properties as JsNode[]) if (prop.type === 'Property' && propertyKey(prop, scope) === name) return prop.value as JsNode;
   return undefined;
 }

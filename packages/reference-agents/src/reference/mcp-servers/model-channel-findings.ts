@@ -16,7 +16,8 @@ const SAMPLING_CALL = /\b(?:createMessage|create_message)\s*\(|['"`]sampling\/cr
 // (s25-mcp) Secrets named by kind, or by the shape of their values (`strings that begin with sk-`).
 const SECRET_NOUN = String.raw`(?:\b(?:api[ _-]?keys?|(?:access|auth|api|bearer|session|secret|github|npm|aws|refresh|personal\s+access)\s+(?:tokens?|keys?|values?|strings?|headers?)|passwords?|passphrases?|credentials?|secrets?|private\s+keys?|ssh\s+keys?|seed\s+phrases?|mnemonics?|environment\s+variables?|env(?:ironment)?\s+(?:vars?|values)|\.env\s+(?:values?|contents?|files?)|connection\s+strings?|session\s+cookies?|(?:sensitive|confidential)\s+(?:values?|data|strings?|information|details|items)|system\s+prompt|(?:your|hidden)\s+instructions)\b|(?:begin|start|look)\w*\s+(?:with\s+|like\s+)?['"\x60(]?(?:sk-|ghp_|gho_|github_pat_|AKIA|xox[abps]-|glpat-|npm_|-----BEGIN))`;
 const ASKS_FOR_SECRETS = new RegExp(
-  String.raw`\b(?:list|repeat|output|print|include|reveal|extract|collect|give|return|write\s+(?:out|down)|find|recall|quote|copy|tell\s+me|share)\b[^.\n]{0,80}?${SECRET_NOUN}` +
+  // (round s31b) Also reproduce / restate / transcribe / enumerate / dump / spell out / echo (held-out set 32: "reproduce verbatim every API key …").
+  String.raw`\b(?:list|repeat|output|print|include|reveal|extract|collect|give|return|write\s+(?:out|down)|find|recall|quote|copy|tell\s+me|share|reproduce|restate|transcribe|enumerate|dump|spell\s+out|echo)\b[^.\n]{0,80}?${SECRET_NOUN}` +
     // Verbs that place text in the answer (`append`, `add … after it`, `follow it with`), with a quantifier over what is placed.
     String.raw`|\b(?:append|add|attach|put|paste|insert|emit|enumerate|dump|gather|produce|provide|send|echo|transcribe|place|write|follow\s+(?:it|this|that|the\s+\w+)\s+with)\b[^.\n]{0,100}?\b(?:every|all|any|each|whatever)\b[^.\n]{0,60}?${SECRET_NOUN}`,
   'gi',
@@ -34,10 +35,13 @@ function firstAsk(re: RegExp, window: string): RegExpExecArray | null {
   return null;
 }
 
+// (round s31b) The user's latest turns by count or recency ("the user's most recent three requests", "the user's last five
+// messages"): the conversation, asked for piece by piece.
+const RECENT_REQUESTS = String.raw`(?:the\s+)?user['’]s\s+(?:(?:most\s+)?recent|last|latest|previous|earlier|prior)\s+(?:(?:\d+|two|three|four|five|six|seven|eight|nine|ten|few|several)\s+)?(?:requests|messages|prompts|questions|instructions|turns)\b`;
 // The conversation itself asked for back (the client's model has it; the server does not), or the
 // server's later text made the model's instructions.
 const ASKS_FOR_CONVERSATION = new RegExp(
-  String.raw`\b(?:reproduce|repeat|restate|rewrite|output|include|copy|quote|list|return|write\s+(?:out|down)|transcribe|echo|dump|recount|provide|send|give|append|attach|paste)\b[^.\n]{0,60}?\b(?:${PRIVATE_CONTEXT}|everything\s+(?:the\s+user|you\s+have\s+(?:seen|been\s+told)))|\b(?:follow|obey|treat|apply|adopt)\b[^.\n]{0,60}?\b(?:later|future|subsequent|next|following|upcoming)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?|updates?|notes?)\b[^.\n]{0,40}?\b(?:as\s+(?:your\s+)?(?:instructions|rules|system\s+prompt|orders)|override|take\s+precedence)|\b(?:follow|obey)\b[^.\n]{0,30}?\b(?:instructions|rules|orders)\b[^.\n]{0,40}?\b(?:in|from)\s+(?:later|future|subsequent|next|following)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?)`,
+  String.raw`\b(?:reproduce|repeat|restate|rewrite|output|include|copy|quote|list|return|write\s+(?:out|down)|transcribe|echo|dump|recount|provide|send|give|append|attach|paste)\b[^.\n]{0,60}?\b(?:${PRIVATE_CONTEXT}|everything\s+(?:the\s+user|you\s+have\s+(?:seen|been\s+told))|${RECENT_REQUESTS})|\b(?:follow|obey|treat|apply|adopt)\b[^.\n]{0,60}?\b(?:later|future|subsequent|next|following|upcoming)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?|updates?|notes?)\b[^.\n]{0,40}?\b(?:as\s+(?:your\s+)?(?:instructions|rules|system\s+prompt|orders)|override|take\s+precedence)|\b(?:follow|obey)\b[^.\n]{0,30}?\b(?:instructions|rules|orders)\b[^.\n]{0,40}?\b(?:in|from)\s+(?:later|future|subsequent|next|following)\s+(?:summar(?:y|ies)|messages?|responses?|results?|outputs?)`,
   'i',
 );
 
@@ -55,7 +59,7 @@ const HIDES = /\bwithout\s+(?:telling|informing|asking|notifying|mentioning)|\b(
  * its instructions. The server, not the user, writes that prompt; the answer comes back to the
  * server (Unit 42, "MCP sampling attack vectors", 2025): CRIT.
  */
-export function samplingFindings(file: string, text: string, language: ScriptLanguage, named: ReadonlyMap<string, string> = new Map()): AgentFinding[] {
+export function samplingFindings(file: string, text: string, language: ScriptLanguage, named: ReadonlyMap<string, string> = new Map(), senders: ReadonlySet<string> = new Set()): AgentFinding[] {
   if (!/createMessage|create_message|ctx\.sample/.test(text)) return [];
   const strings = language === 'javascript' || language === 'typescript' || language === 'python' ? codeStrings(text, language) : text;
   const lineAt = lineLocator(text);
@@ -94,7 +98,7 @@ export function samplingFindings(file: string, text: string, language: ScriptLan
       return [referenceFinding({ category: 'prompt_injection', severity: hidden ? 'CRIT' : 'HIGH', title: hidden ? 'sampling request has the client\'s model call tools and hide it' : 'sampling request has the client\'s model call tools', file, line: lineAt(m.index), evidence: window.slice(Math.max(0, act.index - 40), act.index + 160).trim() })];
     }
   }
-  return samplingAnswerFindings(file, text, lineAt, windows, local);
+  return samplingAnswerFindings(file, text, lineAt, windows, local, senders);
 }
 
 function safeConstants(text: string, language: ScriptLanguage): Map<string, string> {
@@ -119,12 +123,15 @@ const INCLUDES_CONTEXT = /\binclude_?[cC]ontext\b['"]?\s*[:=]\s*['"](?:allServer
  * the client another part: the prompt asked for a section the user never sees, and the server ships
  * it — the covert half of a sampling exfiltration, whatever words ask for it: CRIT.
  */
-function samplingAnswerFindings(file: string, text: string, lineAt: (offset: number) => number, windows: ReadonlyMap<number, string>, local: () => Map<string, string>): AgentFinding[] {
+function samplingAnswerFindings(file: string, text: string, lineAt: (offset: number) => number, windows: ReadonlyMap<number, string>, local: () => Map<string, string>, senders: ReadonlySet<string>): AgentFinding[] {
+  // (round s31b) A function of this file or of a module it imports that sends its argument (`qa.submit(block)`) is a network call too.
+  const helpers = [...senders].filter((n) => /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)?$/.test(n)).map((n) => n.replace(/[$.]/g, '\\$&'));
+  const sends = helpers.length === 0 ? SENDS_ANSWER : new RegExp(String.raw`${SENDS_ANSWER.source}|(?<![\w$.])(?:${helpers.join('|')})\s*\(`);
   for (const m of text.matchAll(SAMPLING_CALL)) {
     const flow = answerNames(text, m.index);
     const run = answerReaches(text, m.index, RUNS_ANSWER, flow);
     if (run !== null) return [referenceFinding({ category: 'remote_code_execution', severity: 'CRIT', title: 'sampling answer is run as code or a shell command', file, line: lineAt(run.index), evidence: run.evidence })];
-    const sent = answerReaches(text, m.index, SENDS_ANSWER, flow);
+    const sent = answerReaches(text, m.index, sends, flow);
     if (sent === null) continue;
     const marker = cutMarker(text, m.index, flow, local);
     if (marker !== null && markerInPrompt(marker, windows.get(m.index) ?? '') && returnsAnswer(text, m.index, flow, sent)) {

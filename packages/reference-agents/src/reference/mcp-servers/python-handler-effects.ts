@@ -385,10 +385,12 @@ export function pythonHandlerEffects(text: string, handler: [number, number], in
       // is a shell command — also when the function is a thin wrapper its call resolves through.
       if (runners.size > 0 && n.firstChild && runners.has(src.slice(n.firstChild))) add('process', n, anyInput, { shellLine: true });
       else if (q !== null && PROCESS.test(q)) add('process', n, anyInput);
-      if (q !== null && EVAL.test(q) && first && src.fold(first) === null) {
+      const decodedArg = q !== null && EVAL.test(q) && first !== undefined && (mentions(first, decodedNames) || DECODED.test(src.slice(first)) || (first.name === 'CallExpression' && decoding.has(calleeName(first).method ?? '')));
+      // (round s31) A constant is skipped unless it takes a decoding helper to read: `exec(unpack("…"))` folds now
+      // that helpers of the file are read in place, and is still a decoded run.
+      if (q !== null && EVAL.test(q) && first && (src.fold(first) === null || (decodedArg && first.name === 'CallExpression' && decoding.has(calleeName(first).method ?? '')))) {
         // compile() only builds a code object; eval/exec given globals whose builtins are emptied run in a reduced namespace.
         const unrestricted = q !== 'compile' && !args.slice(1).some((a) => EMPTIED_BUILTINS.test(src.slice(a.value)));
-        const decodedArg = mentions(first, decodedNames) || DECODED.test(src.slice(first)) || (first.name === 'CallExpression' && decoding.has(calleeName(first).method ?? ''));
         add('code-eval', n, mentions(first, tainted), { decoded: decodedArg, unrestricted });
       }
       if (q !== null && DESERIALIZE.test(q)) {

@@ -135,3 +135,88 @@ export function fixedParameterFindings(tools: readonly McpTool[]): AgentFinding[
   }
   return findings;
 }
+
+// (round s31b) Tool shadowing that names no tool of the list above: "any send_email, gmail_send or sendEmail tool
+// from ANY server", "the Gmail or Outlook tools of other servers", "every payment made through another server".
+// A reference to tools that are not this one: other / another / third-party / external … server(s), integration(s),
+// connector(s), plugin(s), tool(s); tools from / of / on any / every / other server; any / every / all … tool(s);
+// a snake_case or camelCase name in a sentence that says tool or function.
+const OTHER_TOOLS = /\b(?:other|another|third[- ]party|external|different)\s+(?:\w+\s+){0,2}?(?:servers?|integrations?|connectors?|plugins?|tools?|extensions?|providers?)\b|\b(?:from|of|on|by|through|via|in)\s+(?:any|every|all|other|another|a\s+different|each)\s+(?:\w+\s+){0,2}?(?:servers?|integrations?|connectors?|providers?|plugins?)\b|\b(?:any|every|all|each)\s+(?:\w+\s+){0,3}?(?:tools?|functions?)\b/i;
+const TOOL_WORD = /\b(?:tools?|functions?)\b/i;
+const IDENTIFIER = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b/g;
+// What another tool carries or where it sends it.
+const TARGET_NOUN = String.raw`(?:recipients?|address(?:es|ees?)?|to[- ]address(?:es)?|destinations?(?:\s+(?:account|address|path|folder))?|paths?|folders?|director(?:y|ies)|accounts?|amounts?|repositor(?:y|ies)|repos?|branch(?:es)?|urls?|endpoints?|channels?|wallets?|payees?|iban|e-?mail(?:\s+address)?s?|numbers?|targets?|hosts?|buckets?)`;
+// The value the user chose, named as such.
+const USERS_CHOICE = String.raw`(?:(?:the\s+|what\s+the\s+|whatever\s+)?(?:(?:requested|intended|original|real|actual|given|specified|chosen|provided|stated|expected|user['’]s|user-(?:given|provided|chosen|specified))\s+)${TARGET_NOUN}|(?:the\s+|an?\s+)?${TARGET_NOUN}\s+(?:that\s+)?(?:the\s+user|they|you\s+were\s+given)\s+(?:gave|asked\s+for|requested|chose|picked|selected|set|specified|supplied|provided|named|entered|wanted|wrote|typed))`;
+// A value of the server's own: an address, a web address, a phone number, a wallet, an IBAN, a path under home or /tmp.
+const OWN_VALUE = new RegExp(String.raw`${FIXED_VALUE}|\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){3,7}(?:\s?[A-Z0-9]{1,4})?\b|(?:~|\/tmp|\/var\/tmp|\/dev\/shm|\$HOME)\/[\w./-]+`);
+// Within a sentence: a full stop only when it ends one (an address or a host has dots inside).
+const IN_SENTENCE = String.raw`(?:[^.\n]|\.(?=\S))`;
+const OVERRIDES: readonly { kind: 'choice' | 'amount' | 'change'; re: RegExp }[] = [
+  // "… to X instead of the requested recipient", "rather than to the address the user gave".
+  { kind: 'choice', re: new RegExp(String.raw`\b(?:instead\s+of|rather\s+than|in\s+place\s+of|not)\s+(?:to\s+|into\s+|in\s+)?${USERS_CHOICE}`, 'i') },
+  // "double the amount", "the amount must be doubled".
+  { kind: 'amount', re: new RegExp(String.raw`\b(?:double|triple|multiply|increase|raise|inflate|round\s+up)\s+(?:the\s+|every\s+|each\s+|any\s+|its\s+|their\s+)?(?:\w+\s+)?(?:amounts?|sums?|quantit(?:y|ies)|totals?)\b|\b(?:amounts?|sums?|quantit(?:y|ies)|totals?)\b${IN_SENTENCE}{0,40}?\b(?:must|should|has\s+to|have\s+to|is\s+to|are\s+to|will)\s+(?:always\s+)?(?:be\s+)?(?:doubled|tripled|multiplied|increased|raised|inflated|rounded\s+up)\b`, 'i') },
+  // "change / replace / redirect the recipient to …", "the destination account replaced by …", "add … as a BCC".
+  { kind: 'change', re: new RegExp(String.raw`\b(?:change|replace|redirect|override|swap|rewrite|switch|re-?route|point)\s+(?:the\s+|its\s+|their\s+|every\s+|each\s+|any\s+|all\s+)?(?:\w+\s+)?${TARGET_NOUN}\b${IN_SENTENCE}{0,40}?\b(?:to|with|by|at|for)\b|\b${TARGET_NOUN}\s+(?:\w+\s+)?(?:is\s+|are\s+|must\s+be\s+|should\s+be\s+|gets?\s+|to\s+be\s+)?(?:replaced|swapped|changed|overridden|redirected|rewritten|re-?routed|set)\s+(?:by|with|to)\b|\b(?:add|include|insert|append|put|copy|cc|bcc)\b${IN_SENTENCE}{0,60}?\b(?:as\s+(?:a\s+|an\s+)?(?:bcc|cc|recipient|attendee|collaborator|member|owner|admin|reviewer|co-?signer)|(?:to|in|into|on)\s+(?:the\s+)?(?:bcc|cc)(?:\s+(?:field|line|list))?)\b|\b(?:send|sent|deliver|route|forward|transfer|pay|write|save|push|upload|post|go)\w*\b${IN_SENTENCE}{0,60}?\b(?:to|into|under|at)\s+['"\x60<(]?(?=${FIXED_VALUE}|(?:~|\/tmp|\/var\/tmp|\/dev\/shm|\$HOME)\/)`, 'i') },
+];
+// Kept from the user, or lied about: never mention it, report it as sent to the recipient they asked for.
+const HIDES_OVERRIDE = new RegExp(String.raw`${CONCEALS.source}|\b(?:never|do\s+not|don['’]t)\s+(?:mention|reveal|show|disclose)\b|\breport\b[^.\n]{0,60}?\bas\s+(?:sent|delivered|paid|saved|written|done|completed)\b|\btransparent(?:ly)?\b[^.\n]{0,40}?\b(?:user|relay|handled)\b`, 'i');
+
+/**
+ * (round s31b; in-sample for held-out set 32) Tool shadowing in any words: a sentence of a tool's (prompt's,
+ * resource's) description or of a parameter's description that refers to tools that are not this one (`OTHER_TOOLS`,
+ * or a snake_case / camelCase name other than this tool's in a sentence that says tool or function) and orders a
+ * change to what those tools carry or where it goes: to a value instead of / rather than the one the user chose
+ * ("… instead of the requested recipient", "rather than to the address the user gave"), an amount doubled or
+ * raised, or a recipient, destination, path, account, amount, repository, branch, URL or channel changed, replaced,
+ * redirected, a BCC / CC / attendee / collaborator added, or the data sent / delivered / written / transferred to a
+ * fixed address, web address, phone number, wallet, IBAN or path under `~`, `/tmp`, `/var/tmp`, `/dev/shm`. A change
+ * counts only with a fixed value of the server's own in the sentence or with the description hiding it; "instead
+ * of the user's choice" and a raised amount count by themselves. HIGH; CRIT when the description keeps it from the
+ * user or has the model report the user's own value ("never mention the relay", "report the email as sent to the
+ * recipient they asked for"), or when the sentence puts a value of the server's own in place of the user's choice
+ * or with a raised amount. Which tool to prefer ("use this instead of other servers' search tools") changes no
+ * argument and is not read.
+ */
+export function foreignArgumentFindings(tools: readonly McpTool[]): AgentFinding[] {
+  const out: AgentFinding[] = [];
+  for (const tool of tools) {
+    const texts = [tool.description, ...((tool.parameterDescriptions ?? []).map((p) => p.description))];
+    const schema = tool.inputSchema;
+    const props = typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>).properties : undefined;
+    if (typeof props === 'object' && props !== null) for (const spec of Object.values(props as Record<string, unknown>)) if (typeof spec === 'object' && spec !== null && typeof (spec as { description?: unknown }).description === 'string') texts.push((spec as { description: string }).description);
+    let found: AgentFinding | null = null;
+    for (const raw of texts) {
+      const text = raw.replace(/\s*\n\s*/g, ' ');
+      if (text.length < 40) continue;
+      const hidden = HIDES_OVERRIDE.exec(text);
+      for (const sentence of text.split(/(?<=[.!?;])\s+(?=[A-Z<"'`(])/)) {
+        const other = OTHER_TOOLS.exec(sentence) ?? (TOOL_WORD.test(sentence) ? [...sentence.matchAll(IDENTIFIER)].find((m) => m[0] !== tool.name) ?? null : null);
+        if (other === null) continue;
+        const own = OWN_VALUE.test(sentence);
+        for (const o of OVERRIDES) {
+          const hit = o.re.exec(sentence);
+          if (hit === null) continue;
+          if (o.kind === 'change' && !own && hidden === null) continue;
+          // The user's own choice (or amount) replaced by a value of the server's: a redirection, not a format rule.
+          const redirects = own && OVERRIDES.some((x) => x.kind !== 'change' && x.re.test(sentence));
+          const crit = hidden !== null || redirects;
+          found = referenceFinding({
+            category: 'tool_poisoning',
+            severity: crit ? 'CRIT' : 'HIGH',
+            title: crit ? 'description redirects other servers’ tools to its own values or hides the change (tool shadowing)' : 'description changes what other servers’ tools send or where (tool shadowing)',
+            file: tool.file,
+            line: tool.descriptionLine,
+            evidence: `${tool.name} → ${other[0]}: ${sentence.slice(0, 240)}${hidden !== null ? ` … ${hidden[0]}` : ''}`.slice(0, 300),
+          });
+          break;
+        }
+        if (found !== null) break;
+      }
+      if (found !== null) break;
+    }
+    if (found !== null) out.push(found);
+  }
+  return out;
+}

@@ -4,7 +4,7 @@ import { open } from 'node:fs/promises';
 import { addressHijackFinding } from '../code/address-hijack.js';
 import { indirectExecFinding } from '../code/indirect-exec.js';
 import { keyFunctionWrapFinding } from '../code/key-function-wrap.js';
-import { keyHandoffSendFinding } from './key-handoff-send.js';
+import { KEY_HANDOFF_TITLE, keyHandoffSend, keySenderOf, type ImportedKeyHandoff } from './key-handoff-send.js';
 import { posix } from 'node:path';
 import type { AgentFinding, AgentResult } from '@vigil/core';
 import { CREDENTIAL_PATH, type CallFact, type CodeFacts } from '../code/code-facts.js';
@@ -14,7 +14,7 @@ import type { AnalyzeInput } from '../common/analyzer.js';
 import { DEFAULT_FILE_WALK_LIMITS, listArtifactFiles, readArtifactText, type ArtifactFile } from '../common/artifact-files.js';
 import { lineAt, referenceFinding } from '../common/reference-finding.js';
 import { resultFromFindings } from '../common/score-findings.js';
-import { EVAL_CALLEE, PLANTED_CODE, TELEMETRY_OPT_OUT, codeFindings, networkCall, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
+import { EVAL_CALLEE, PLANTED_CODE, TELEMETRY_OPT_OUT, codeFindings, isPlaceholderWebhook, networkCall, readsInstanceCredentials, sendsToFixedHost } from './code-findings.js';
 import { GIT_INSTALL_HOOKS, INSTALL_HOOKS, parseScript, resolveModulePath } from './install-scripts.js';
 import { metadataFindings } from './metadata-findings.js';
 import { PYTHON_DEPENDENCY_FILE, pythonUrlDependencyFindings } from './python-url-dependencies.js';
@@ -35,6 +35,7 @@ import { privilegedShimFinding } from '../text/privileged-shim.js';
 import { shellSecretSendFinding } from '../text/shell-secret-send.js';
 import { BUILD_SYSTEM_FILE, buildDecodeRunFinding } from '../text/build-decode-run.js';
 import { installSpreadFindings } from './install-spread.js';
+import { lowerUnreachedTestFindings, pthAtSitePackagesTop } from './test-fixtures.js';
 import { CAPABILITY_COOCCURRENCE_TITLE, CAPABILITY_FLOW_TITLE, capabilityFindings, capabilityModule, type AutoRunEntry, type CapabilityModule } from './capability-findings.js';
 
 const reparse = (code: string, language: CodeFacts['language']): CodeFacts => (language === 'javascript' ? javascriptFacts(code) : pythonFacts(code));
@@ -178,6 +179,8 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   /** Files that send data to a host fixed in their code. */
   const fixedSenders = new Set<string>();
   const anySenders = new Set<string>();
+  /** (round s31b) Key material a key constructor hands to a function of another module of the package. */
+  const keyHandoffsOut: ({ rel: string } & ImportedKeyHandoff)[] = [];
   /** Files that read instance credentials from a cloud metadata service, with the package's modules they import. */
   const metadataReaders: { rel: string; line: number; local: string[] }[] = [];
   /** Files that read credential files or gather the environment (or secret-named variables) as they run. */
@@ -199,7 +202,12 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       // distutils shim does it): reported low, and the code on them analyzed as install-time code.
       const text = await readArtifactText(file);
       const m = text === null ? null : /^\s*import\s.*$/m.exec(text);
-      if (m !== null && text !== null) {
+      // (round s31b) Only a .pth at the top of site-packages is read at start: one in a subfolder is text, its code read as such.
+      if (m !== null && text !== null && !(await pthAtSitePackagesTop(rel, layout.kind, byPath))) {
+        const code = text.split('\n').filter((l) => /^\s*import\s/.test(l)).join('\n');
+        findings.push(referenceFinding({ category: 'install_script', severity: 'LOW', title: 'A .pth file sits in a subfolder, where Python never reads it at start', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
+        findings.push(...codeFindings(pythonFacts(code), { file: rel, installTime: false, reparse, identity }));
+      } else if (m !== null && text !== null) {
         const code = text.split('\n').filter((l) => /^\s*import\s/.test(l)).join('\n');
         const risky = /\b(exec|eval|b64decode|subprocess|system|urlopen|socket|popen)\b/.test(code);
         findings.push(referenceFinding({ category: 'install_script', severity: risky ? 'HIGH' : 'LOW', title: risky ? 'A .pth file runs decoded or external code every time Python starts' : 'A .pth file runs an import every time Python starts', file: rel, line: lineAt(text, m.index), evidence: m[0] }));
@@ -267,8 +275,10 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
       const keyWrap = keyFunctionWrapFinding(rel, text, isJs ? 'javascript' : 'python');
       if (keyWrap !== null) findings.push(keyWrap);
       // The package's own key constructor handing the key to a local sender or a queue a flush sends (@solana/web3.js 2024, s29).
-      const keyHandoff = isJs ? keyHandoffSendFinding(rel, text) : null;
-      if (keyHandoff !== null) findings.push(keyHandoff);
+      const keyHandoff = isJs ? keyHandoffSend(rel, text) : null;
+      if (keyHandoff?.finding) findings.push(keyHandoff.finding);
+      // (round s31b) …or to a function of another module of the package, judged on that module after the walk.
+      for (const h of keyHandoff?.imported ?? []) keyHandoffsOut.push({ rel, ...h });
       if (isJs && IMAGE_NAME.test(text) && MARKER_CUT.test(text)) imageCarvers.add(rel);
       facts = isJs ? javascriptFacts(text, { typescript: TS_FILE.test(rel) }) : pythonFacts(isPy && hasLookalikeLetters(text) ? text.normalize('NFKC') : text);
       parsedBytes += file.size;
@@ -384,6 +394,31 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
     }
   }
 
+  // (round s31b) A key constructor handing the key to a function of another module of the package that sends it
+  // (directly, or stored where a flush of that module sends it): the @solana/web3.js backdoor split across files.
+  // A barrel module passing the name on (`export * from './queue'`) is followed, two modules deep.
+  keyHandoffs: for (const h of keyHandoffsOut) {
+    let hops: { from: string; module: string; name: string }[] = [{ from: h.rel, module: h.module, name: h.name }];
+    for (let depth = 0; depth < 3 && hops.length > 0; depth++) {
+      const next: typeof hops = [];
+      for (const hop of hops.slice(0, 5)) {
+        const target = resolveModulePath(hop.module, posix.dirname(hop.from), (p) => byPath.has(p));
+        const file = target === null ? undefined : byPath.get(target);
+        if (target === null || file === undefined || !JS_FILE.test(target) || DECLARATION_FILE.test(target) || file.size > MAX_PARSE_BYTES) continue;
+        const text = await readArtifactText(file);
+        const send = text === null ? null : keySenderOf(target, text, hop.name, h.index);
+        if (send === null) continue;
+        if ('reexports' in send) {
+          next.push(...send.reexports.map((r) => ({ from: target, ...r })));
+          continue;
+        }
+        findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: KEY_HANDOFF_TITLE, file: h.rel, line: h.line, evidence: `${h.evidence} … ${target} line ${send.line}: ${send.evidence}` }));
+        break keyHandoffs;
+      }
+      hops = next;
+    }
+  }
+
   // A payload cut out of an image in one module and evaluated in the module that requires it.
   for (const e of evaluators) {
     const carver = e.local.find((p) => imageCarvers.has(p));
@@ -403,9 +438,11 @@ export async function analyzePackage(input: AnalyzeInput, options: { installTime
   if (options.installTimeOnly !== true) findings.push(...metadataFindings({ layout, manifest, manifestText, packageName, paths: [...byPath.keys()] }));
   // A Python package's dependencies taken from a URL, or from an index, on a host that is not the registry's.
   if (layout.ecosystem === 'pypi' && options.startupSplitOnly !== true) findings.push(...(await pythonDependencySourceFindings(byPath, metadataText)));
+  // (round s31b) Findings in test folders that nothing in the package runs or imports (fixtures, specimens) count LOW.
+  const judged = await lowerUnreachedTestFindings(findings, { byPath, reached: new Set([...installTime, ...entries]), manifest });
   // Another track's agent asks only for the startup theft split across modules (an MCP server's code).
-  if (options.startupSplitOnly === true) return resultFromFindings(findings.filter((f) => CROSS_MODULE_TITLES.has(f.title)));
-  return resultFromFindings(findings);
+  if (options.startupSplitOnly === true) return resultFromFindings(judged.filter((f) => CROSS_MODULE_TITLES.has(f.title)));
+  return resultFromFindings(judged);
 }
 
 /** The cross-module findings another track's agent asks the packages agent for (an MCP server's code). */
@@ -721,8 +758,9 @@ function cheapScan(text: string, file: string, lineOffset = 0): AgentFinding[] {
   for (const [re, category, severity, title, needle] of checks) {
     // A substring test first: indexOf is far cheaper than a regex over megabytes.
     if (!needle.some((n) => text.includes(n))) continue;
-    const m = re.exec(text);
-    if (m !== null) out.push(shift(referenceFinding({ category, severity, title, file, line: lineAt(text, m.index), evidence: m[0].slice(0, 200) })));
+    // (round s31b) A placeholder webhook (`T00000000/B00000000/XXXX…`) is not a hook: the first real one is reported.
+    const m = title.startsWith('Hard-coded chat-service webhook') ? ([...text.matchAll(new RegExp(re.source, 'gi'))].slice(0, 50).find((x) => !isPlaceholderWebhook(x[0])) ?? null) : re.exec(text);
+    if (m !== null && m !== undefined) out.push(shift(referenceFinding({ category, severity, title, file, line: lineAt(text, m.index ?? 0), evidence: m[0].slice(0, 200) })));
   }
   const mangled = new Set<string>();
   const re = /\b_0x[0-9a-f]{4,6}\b/g;

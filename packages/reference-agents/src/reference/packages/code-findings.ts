@@ -62,6 +62,20 @@ export const WRITE_CALLEE = /^(fs\.(writeFileSync|writeFile|createWriteStream|pr
 const CHMOD_CALLEE = /^(fs\.(chmodSync|chmod|promises\.chmod)|os\.chmod)$/;
 export const DESTRUCTIVE_CALLEE = /^(fs\.(rmSync|rmdirSync|unlinkSync|rm|rmdir|unlink|promises\.rm)|rimraf(\.sync)?|shutil\.rmtree|os\.remove|os\.unlink)$/;
 const CHAT_WEBHOOK = /discord(?:app)?\.com\/api\/webhooks\/\d+\/[\w-]+|hooks\.slack\.com\/services\/T\w+\/B\w+\/\w+|api\.telegram\.org\/bot\d+:[\w-]+/i;
+/** One part of a webhook address that no service issues: one character repeated, four times or more (`T00000000`, `XXXX…`), or a word in capitals asking to fill it in (`YOUR_TOKEN`, `REPLACE_ME`). */
+const PLACEHOLDER_PART = /^(?:(.)\1{3,}|[A-Z_]*(?:YOUR|HERE|EXAMPLE|PLACEHOLDER|REPLACE|CHANGE_?ME|TOKEN|WEBHOOK|SECRET)[A-Z_]*)$/;
+/**
+ * (round s31b) A chat webhook written as a placeholder (documentation, fixtures, config templates): a Slack
+ * team or channel id or secret, a Discord webhook id or token, or a Telegram bot id or token that is one
+ * character repeated (four times or more) or a capitalised fill-in word. No service issues such an address, so nothing
+ * can be posted to it: it is not reported as a hard-coded webhook. (Where a send goes it still counts as a chat webhook:
+ * a hook notifying a placeholder is still a notification, secrets posted to one still go to a throwaway host.)
+ */
+export function isPlaceholderWebhook(url: string): boolean {
+  const slack = /hooks\.slack\.com\/services\/T(\w+)\/B(\w+)\/(\w+)/i.exec(url);
+  const parts = slack !== null ? slack.slice(1) : (/discord(?:app)?\.com\/api\/webhooks\/(\d+)\/([\w-]+)/i.exec(url) ?? /api\.telegram\.org\/bot(\d+):([\w-]+)/i.exec(url))?.slice(1);
+  return parts !== undefined && parts.some((p) => p !== undefined && PLACEHOLDER_PART.test(p));
+}
 export const BROWSER_STORE = /((^|[\\/])(Login Data|Local State|Cookies|Web Data)$|Local Storage[\\/]leveldb|wallet\.dat|Exodus|\.electrum|Ethereum[\\/]keystore|\.config[\\/]solana[\\/]id\.json|nkbihfbeogaeaoehlefnkodbefgpgknn|bfnaelmomeimhlpmgjnjophhpkkoljpa|hnfanknocfeofbddgcijnmhnfnkdnaad|Atomic[\\/]Local Storage)/i;
  /** Where an npm or PyPI client legitimately sends its registry credentials. */
 const CREDENTIAL_DESTINATIONS = /^(registry\.npmjs\.org|registry\.yarnpkg\.com|npm\.pkg\.github\.com|upload\.pypi\.org|pypi\.org|test\.pypi\.org|localhost|127\.0\.0\.1)$/i;
@@ -316,7 +330,7 @@ export function codeFindings(facts: CodeFacts, ctx: CodeContext): AgentFinding[]
   }
   for (const s of facts.strings) {
     // A hook posting its notifications there is the hook's purpose, unless credentials go out too.
-    if (CHAT_WEBHOOK.test(s.value)) push('exfiltration', hook && !sendsData.some((c) => c.argLabels.some((l) => l === 'envtoken' || (SENSITIVE_LABELS.includes(l) && l !== 'hostinfo'))) ? 'LOW' : 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', s.line, s.value.slice(0, 200));
+    if (CHAT_WEBHOOK.test(s.value) && !isPlaceholderWebhook(s.value)) push('exfiltration', hook && !sendsData.some((c) => c.argLabels.some((l) => l === 'envtoken' || (SENSITIVE_LABELS.includes(l) && l !== 'hostinfo'))) ? 'LOW' : 'HIGH', 'Hard-coded chat-service webhook (Discord, Slack, Telegram)', s.line, s.value.slice(0, 200));
   }
 
   // Credential and wallet stores.

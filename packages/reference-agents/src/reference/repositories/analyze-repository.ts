@@ -39,6 +39,7 @@ import type { AutoRunEntry } from '../packages/capability-findings.js';
 import { documentRunScripts, skillCapabilityFindings, type SkillCode } from '../skills/skill-capabilities.js';
 import { type ProjectHosts, projectNames, secretHandoffFindings } from './secret-handoff-findings.js';
 import { projectOwnHosts, rulesSecretDumpFinding } from './rules-secret-dump.js';
+import { powershellRunFiles } from './powershell-secret-send.js';
 import { selfRunCodeFiles, selfRunSurfaceFindings } from './self-run-surface-findings.js';
 import { selfRunSurface, selfRunSurfaceKind } from '../code/self-run-surfaces.js';
 import { hookCommandTargets, manifestScripts } from './hook-command-targets.js';
@@ -54,6 +55,8 @@ import { referenceFinding } from '../common/reference-finding.js';
 import { lineLocator } from '../text/line-locator.js';
 import { devContainerScripts } from '../code/dev-container-scripts.js';
 import { goDecodedCommandFindings, goRunsComputedShell } from './go-decoded-tables.js';
+import { ruleTestFixture } from './rule-test-fixture.js';
+import { goDecodedStringFindings, goGenerateRunTargets, goRunsDynamicShell } from './go-decoded-strings.js';
 import { aiCommentFindings } from './ai-comment-findings.js';
 import { notebookFindings } from './notebook-findings.js';
 import { keySearchSend } from '../code/key-search-send.js';
@@ -116,7 +119,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const runsByItself = new Map<string, RunReason>();
     const handoffs: SecretHandoff[] = [];
     const procMacros: string[] = [];
-    const loaders: string[] = [];
+    const loaders: { path: string; rank: number }[] = [];
     /** Findings of code that writes an agent's approvals off: CRIT once the walk knows the file runs by itself. */
     const settingsWrites: AgentFinding[] = [];
     // Scripts the checkout's real dev container runs inside the container: there, the agent's settings are the container's.
@@ -164,7 +167,12 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     const allPaths = files.map((f) => f.path);
     // Hosts the project's README and manifests name as its own (a secret sent there is not sent to an outsider).
     const projectTexts = await Promise.all(files.filter((f) => /^(?:readme(?:\.\w+)?|package\.json|pyproject\.toml|Cargo\.toml|setup\.cfg|setup\.py)$/i.test(f.path) && f.size <= 1_000_000).map(async (f) => (await readArtifactText(f)) ?? ''));
-    const ownHosts = projectOwnHosts(projectTexts);
+    // (round s31) Read from the manifests' metadata, a GitHub Pages CNAME, mkdocs' site_url and the README's links that say they are the project's.
+    const ownSources = await Promise.all(files.filter((f) => /^(?:readme(?:\.\w+)?|package\.json|pyproject\.toml|Cargo\.toml|setup\.cfg|setup\.py|CNAME|docs\/CNAME|mkdocs\.ya?ml)$/i.test(f.path) && f.size <= 1_000_000).map(async (f) => ({ path: f.path, text: (await readArtifactText(f)) ?? '' })));
+    const ownHosts = projectOwnHosts(ownSources);
+    // (round s31) Addresses the checkout's root environment files name (`TELEMETRY_URL=https://…` in `.env.example`): a rules
+    // file that sends the environment to `$TELEMETRY_URL` sends it there.
+    const envBindings = (await Promise.all(files.filter((f) => /^(?:\.env(?:\.[\w-]+)?|\.envrc)$/.test(f.path) && f.size <= 64 * 1024).slice(0, 10).map(async (f) => (await readArtifactText(f)) ?? ''))).join('\n');
     // …and the owner's and repository's names its manifests give (deno.land is denoland/deno's own: round s30, real false alarms).
     const project = { hosts: ownHosts, names: projectNames(projectTexts) };
     /** Text files a rules file or an agent's configuration points at, with the first file pointing there. */
@@ -191,7 +199,11 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         if (!isExamplePath(file.path) && PYTHON_DEPENDENCY_FILE.test(file.path)) findings.push(...pythonUrlDependencyFindings(file.path, text).filter((f) => f.severity !== 'MED'));
         continue;
       }
-      const example = isExamplePath(file.path);
+      // (round s31b) A detection rule's annotated test case beside its rule file (`// ruleid:` lines, rule-test-fixture.ts) is a specimen too.
+      const example = isExamplePath(file.path) || (await ruleTestFixture(file.path, text, async (p) => {
+        const sibling = byPath.get(p);
+        return sibling === undefined || sibling.size > MAX_SECRET_SCAN_BYTES ? null : readArtifactText(sibling);
+      }));
       // Shipped page scripts that hook requests or the wallet and swap crypto addresses (chalk/debug 2025).
       const hijack = !example && /\.(?:[cm]?js|[cm]?ts|jsx|tsx|html?)$/.test(file.path) ? addressHijackFinding(file.path, text) : null;
       if (hijack !== null) findings.push(hijack);
@@ -231,7 +243,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         const handedOver = secretHandoffs(text);
         for (const h of handedOver) own.push(referenceFinding({ category: 'exfiltration', severity: h.strong ? 'CRIT' : 'HIGH', title: SECRET_HANDOFF_TITLE, file: file.path, line: lineLocator(text)(h.offset), evidence: h.evidence }));
         // A command that sends the environment or a credential file to an outside host: an order in an instruction file (round s30).
-        const dump = rulesSecretDumpFinding(file.path, text, ownHosts);
+        const dump = rulesSecretDumpFinding(file.path, text, ownHosts, envBindings);
         if (dump !== null) own.push(dump);
         // Orders read by what they make the agent do, as in a skill's documents and an MCP server's prompts: plant a hook or an
         // autostart entry, run a downloaded script, switch checks off, insert code (concealment raises them); put secrets
@@ -328,7 +340,10 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...loaded.findings);
         for (const run of loaded.runs) queue(run.path, run.reason);
       }
-      if (!example && CODE_FILE.test(file.path) && file.size <= MAX_LOADER_BYTES && loaders.length < MAX_LOADER_FILES && LOADER_RUNS.test(text) && LOADER_SOURCE.test(text)) loaders.push(file.path);
+      if (!example && CODE_FILE.test(file.path) && file.size <= MAX_LOADER_BYTES && loaders.length < MAX_LOADER_CANDIDATES) {
+        const rank = loaderRank(text);
+        if (rank !== null) loaders.push({ path: file.path, rank });
+      }
       if (HIDDEN_CODE_FILE.test(file.path)) own.push(...hiddenCodeFindings(file.path, text, example));
       // A notebook is code its reader runs cell by cell or all at once.
       if (/\.ipynb$/i.test(file.path)) own.push(...notebookFindings(file.path, text));
@@ -345,7 +360,7 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
       // An init that starts a shell is read with the package's other files: the command may be built there.
       if (file.path.endsWith('.go')) {
         const dir = file.path.slice(0, file.path.lastIndexOf('/') + 1);
-        const computedShell = goRunsComputedShell(text);
+        const computedShell = goRunsComputedShell(text) || goRunsDynamicShell(text);
         const siblings = goInitRunsShell(file.path, text) || computedShell
           ? [...byPath.values()].filter((f) => f.path !== file.path && f.path.startsWith(dir) && !f.path.slice(dir.length).includes('/') && /\.go$/.test(f.path) && !/_test\.go$/.test(f.path) && f.size <= MAX_SECRET_SCAN_BYTES).slice(0, 30)
           : [];
@@ -353,6 +368,14 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
         own.push(...goInitFindings(file.path, text, packageTexts), ...goGenerateFindings(file.path, text));
         // Any function of the package (a library's Open, a vendored dependency's helper) starting a shell with a command decoded from numbers.
         if (computedShell) own.push(...goDecodedCommandFindings(file.path, text, packageTexts));
+        // (round s31b) …or from string constants it hex- or base64-decodes and XORs (a `//go:generate` tool's hidden `curl … | bash`).
+        if (computedShell && !own.some((f) => f.category === 'obfuscation' && f.severity === 'CRIT')) {
+          const decoded = goDecodedStringFindings(file.path, text, packageTexts);
+          if (decoded.length > 0) {
+            const generator = await goGenerateRunner(dir.replace(/\/$/, ''), byPath);
+            own.push(...(generator === null ? decoded : goDecodedStringFindings(file.path, text, packageTexts, generator)));
+          }
+        }
         // Any function handing a shell what it reads from a network connection (a remote shell in a vendored dependency).
         own.push(...goRemoteShellFindings(file.path, text));
       }
@@ -391,7 +414,9 @@ export function createRepositoryAnalyzer(options: RepositoryAnalyzerOptions = {}
     for (const path of await readmeRunScripts(byPath)) queue(path, 'script');
     findings.push(...(await runCodeOf(runsByItself, byPath, new Set([...hookRuns].filter((p) => !otherRuns.has(p))), ownHosts)));
     findings.push(...(await entryFlowFindings(runsByItself, byPath)));
-    findings.push(...(await loaderFindings(loaders.filter((p) => !runsByItself.has(p)), byPath)));
+    // (round s31 review) The strongest shapes first (a decoder's result run, then code evaluated), in walk order within a rank.
+    const rankedLoaders = loaders.filter((l) => !runsByItself.has(l.path)).sort((a, b) => a.rank - b.rank);
+    findings.push(...(await loaderFindings(rankedLoaders.slice(0, MAX_LOADER_FILES).map((l) => l.path), byPath)));
     findings.push(...(await capabilityJudgement(runsByItself, byPath)));
     findings.push(...(await handoffFindings(handoffs, byPath, project)));
     findings.push(...(await projectSkillFindings(input.dir, skillDirs)));
@@ -483,11 +508,45 @@ async function handoffFindings(handoffs: readonly SecretHandoff[], byPath: Map<s
  * hide theirs in a middleware or config module; one no entry requires is still what a reviewer
  * would call the repository's malware, and a later commit or a test wires it in.
  */
-const LOADER_RUNS = /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`a-z]|\bvm\.(?:runIn\w+|Script)\b|\bexec\s*\(|\bchild_process\b/;
-const LOADER_SOURCE = /\b(?:axios|fetch|https?\.(?:get|request)|got|request|urlopen|requests\.(?:get|post))\s*[.(]|\bBuffer\.from\s*\([^)]*['"](?:base64|hex)['"]|\batob\s*\(|\bb64decode\b|\bfromhex\s*\(|\bunhexlify\s*\(/;
+// (round s31) Also `exec`/`eval` reached by lookup (`getattr(builtins, 'ex' + 'ec')`, `globals()['__builtins__']`,
+// `globalThis['ev' + 'al']`), and a decoder whose data is built in the call (`Buffer.from(s.split('').reverse().join(''), 'base64')`).
+// (round s31 review) A global looked up by a quoted key counts only when the key, its pieces joined, spells eval or Function
+// (`self["webpackChunksite"]` in every committed webpack chunk does not).
+const LOADER_RUNS = /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`a-z]|\bvm\.(?:runIn\w+|Script)\b|\bexec\s*\(|\bchild_process\b|\b__builtins__\b|\bgetattr\s*\(\s*builtins\b/;
+const GLOBAL_LOOKUP = /\b(?:globalThis|window|global|self)\s*\[\s*((?:['"`][\w$]{0,20}['"`]\s*\+?\s*){1,6})\]/g;
+// The strongest shapes: eval, exec, Function or vm run on what a decoder returns (`eval(Buffer.from(P, 'base64').toString())`).
+const LOADER_RUNS_DECODED =
+  /(?:\beval|\bexec|\bFunction|\bvm\.runIn\w+)\s*\(\s*(?:[\w$.]{1,40}\s*\(\s*){0,2}(?:Buffer\.from|atob|(?:base64\.)?b64decode|(?:bytes\.)?fromhex|unhexlify|zlib\.decompress|marshal\.loads)\s*\(/;
+const LOADER_RUNS_CODE = /\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(\s*['"`a-z]|\bvm\.(?:runIn\w+|Script)\b/;
+// (round s31 review, decode) Or a parameter whose default is the encoding (`function d(x, e = 'base64') { return Buffer.from(x, e) … }`).
+const LOADER_SOURCE = /\b(?:axios|fetch|https?\.(?:get|request)|got|request|urlopen|requests\.(?:get|post))\s*[.(]|\bBuffer\.from\s*\([^;\n]{0,400}?['"](?:base64|hex)['"]|\batob\s*\(|\bb64decode\b|\bfromhex\s*\(|\bunhexlify\s*\(|=\s*['"](?:base64|hex)['"]\s*[,)]/;
+
+/** A global's eval or Function looked up by a quoted key, its pieces joined (`globalThis['ev' + 'al']`). */
+function looksUpEval(text: string): boolean {
+  let seen = 0;
+  for (const m of text.matchAll(GLOBAL_LOOKUP)) {
+    if (/^(?:eval|Function)$/.test(m[1]!.replace(/[\s'"`+]/g, ''))) return true;
+    if (++seen >= 2000) break;
+  }
+  return false;
+}
+
+/**
+ * (round s31 review) A file's rank as a loader candidate (lower first), or null when it has no loader's shape: 0 when it runs
+ * what a decoder returns, 1 when it evaluates code (eval, Function, vm, a looked-up eval), 2 for the rest (exec, child_process, builtins).
+ */
+function loaderRank(text: string): number | null {
+  const lookup = looksUpEval(text);
+  if ((!lookup && !LOADER_RUNS.test(text)) || !LOADER_SOURCE.test(text)) return null;
+  if (LOADER_RUNS_DECODED.test(text)) return 0;
+  return lookup || LOADER_RUNS_CODE.test(text) ? 1 : 2;
+}
+
 /** What a loader does: runs what it fetched or decoded, steals, plants; not a risky setting a maintainer script may use on purpose. */
 const LOADER_CATEGORY = /^(?:remote_code_execution|obfuscation|credential_access|exfiltration|malware)$/;
 const MAX_LOADER_FILES = 40;
+// Candidates kept before they are ranked and the first MAX_LOADER_FILES read.
+const MAX_LOADER_CANDIDATES = 5000;
 const MAX_LOADER_BYTES = 256 * 1024;
 
 /**
@@ -533,11 +592,19 @@ async function runCodeOf(runs: Map<string, RunReason>, byPath: Map<string, Artif
     const language = shellRun.has(path) ? 'shell' : extensionless ? shebangLanguage(text) : undefined;
     if (extensionless && language === null) continue;
     total += file.size;
-    out.push(...runCodeFindings(path, text, reason, language ?? undefined, hooks.has(path), ownHosts));
+    // (round s31) What a PowerShell script dot-sources, calls or imports runs with it: read with it, and queued in turn.
+    const powershell = language === 'powershell' || (language === undefined && PS_CODE.test(path));
+    const psRuns = powershell ? powershellRunFiles(path, text, (p) => byPath.has(p)) : [];
+    let included = '';
+    for (const p of psRuns.slice(0, 5)) {
+      const f = byPath.get(p);
+      if (f !== undefined && f.size <= MAX_SECRET_SCAN_BYTES) included += `${(await readArtifactText(f)) ?? ''}\n`;
+    }
+    out.push(...runCodeFindings(path, text, reason, language ?? undefined, hooks.has(path), ownHosts, included));
     if (reason === 'action' || reason === 'plugin') continue;
     const shell = language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path));
     const sourced = shell ? shellRunFiles(path, text, (p) => byPath.has(p)) : [];
-    for (const imported of [...localImports(path, text, (p) => byPath.has(p)), ...sourced]) {
+    for (const imported of [...localImports(path, text, (p) => byPath.has(p)), ...sourced, ...psRuns]) {
       if (!hooks.has(path)) {
         notHook.add(imported);
         hooks.delete(imported);
@@ -638,3 +705,18 @@ async function capabilityJudgement(runs: Map<string, RunReason>, byPath: Map<str
 
 /** The repositories reference agent: a source checkout's lockfiles, CI workflows, committed secrets, agent and IDE configuration, hooks and the code they run. */
 export const analyzeRepository: TrackAnalyzer = createRepositoryAnalyzer();
+
+/**
+ * (round s31b) The `//go:generate` directive of the checkout that runs the Go package in `dir` (`go run ../tools/x`),
+ * as `file:line`, or null: read only once a tool's hidden command was found (Go files up to a bounded count).
+ */
+async function goGenerateRunner(dir: string, byPath: ReadonlyMap<string, ArtifactFile>): Promise<string | null> {
+  let read = 0;
+  for (const f of byPath.values()) {
+    if (!/\.go$/.test(f.path) || f.size > MAX_SECRET_SCAN_BYTES || read++ > 400) continue;
+    const text = await readArtifactText(f);
+    if (text === null || !text.includes('//go:generate')) continue;
+    if (goGenerateRunTargets(f.path, text).includes(dir)) return `//go:generate in ${f.path}`;
+  }
+  return null;
+}

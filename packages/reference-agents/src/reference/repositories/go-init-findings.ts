@@ -1,6 +1,7 @@
 import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { shellCommandFindings } from './shell-command-findings.js';
+import { goSliceText } from '../code/go-strings.js';
 
 /** Bytes of one `init` body read at most (a registration block is a few hundred). */
 const MAX_BODY = 64 * 1024;
@@ -31,31 +32,24 @@ function joinedLiterals(text: string): string {
 // Bounds of the folding: a byte slice or encoded string longer than this is data, not a command line.
 const MAX_FOLDED = 4096;
 
-/** A Go byte literal: decimal, hex, octal or a rune (`'w'`, `'\n'`). */
-function goByte(token: string): number | null {
-  const t = token.trim();
-  if (/^0[xX][0-9a-fA-F]+$/.test(t)) return parseInt(t.slice(2), 16);
-  if (/^0[oO]?[0-7]+$/.test(t)) return parseInt(t.replace(/^0[oO]?/, ''), 8);
-  if (/^\d+$/.test(t)) return Number(t);
-  const rune = /^'(\\?.)'$/.exec(t)?.[1];
-  if (rune === undefined) return null;
-  return rune.length === 1 ? rune.charCodeAt(0) : ({ n: 10, t: 9, r: 13, '\\': 92, "'": 39 } as Record<string, number>)[rune[1]!] ?? null;
-}
-
 /**
  * Go source with the string constructions a loader hides its command in folded to plain literals, so
  * the checks read the command it runs: `string([]byte{119, 103, …})`, `[]byte{…}` assigned and
  * converted later, `base64.StdEncoding.DecodeString("…")` (and URL/Raw variants), `hex.DecodeString("…")`,
- * and `"a" + "b"` concatenations. Line breaks are kept so line numbers still hold.
+ * and `"a" + "b"` concatenations; (round s31) rune slices (`[]rune{…}`, `[]int32{…}`, `[]uint8{…}`) and
+ * `string([]byte("…"))`. Line breaks are kept so line numbers still hold.
  */
 export function foldGoStrings(text: string): string {
   const quote = (s: string) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')}"`;
-  const bytes = (m: string, body: string) => {
-    const values = body.split(',').filter((b) => b.trim() !== '').map(goByte);
-    if (values.length === 0 || values.length > MAX_FOLDED || values.some((b) => b === null || b > 255)) return m;
-    return `${quote(Buffer.from(values as number[]).toString('latin1'))}${'\n'.repeat((m.match(/\n/g) ?? []).length)}`;
+  // Byte and rune slices (`string([]byte{119, 103, …})`, (round s31) `[]rune{…}`, `[]int32{…}`, `[]uint8{…}`) are
+  // the text they spell, read by the one reader of code/go-strings.ts (`goSliceText`: bytes as UTF-8, Latin-1 when
+  // they are not UTF-8), and `string([]byte("…"))` is the literal it converts.
+  const slice = (m: string, kind: string, body: string) => {
+    const v = goSliceText(kind, body);
+    return v === null ? m : `${quote(v)}${'\n'.repeat((m.match(/\n/g) ?? []).length)}`;
   };
-  let out = text.replace(/\bstring\s*\(\s*\[\]byte\s*\{([^{}]{1,20000})\}\s*\)/g, bytes).replace(/\[\]byte\s*\{([^{}]{1,20000})\}/g, bytes);
+  let out = text.replace(/\bstring\s*\(\s*\[\](byte|uint8|rune|int32)\s*\{([^{}]{1,20000})\}\s*\)/g, slice).replace(/\[\](byte|uint8|rune|int32)\s*\{([^{}]{1,20000})\}/g, slice);
+  out = out.replace(/\bstring\s*\(\s*\[\](?:byte|uint8|rune|int32)\s*\(\s*("(?:[^"\\\n]|\\.)*"|`[^`]*`)\s*\)\s*\)/g, '$1');
   out = out.replace(/\bbase64\.(?:Std|URL|RawStd|RawURL)Encoding\.DecodeString\s*\(\s*"([A-Za-z0-9+/_=-]{8,})"\s*\)/g, (m, b64: string) => (b64.length > MAX_FOLDED * 2 ? m : quote(Buffer.from(b64.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1'))));
   out = out.replace(/\bhex\.DecodeString\s*\(\s*"((?:[0-9a-fA-F]{2}){4,})"\s*\)/g, (m, hex: string) => (hex.length > MAX_FOLDED * 2 ? m : quote(Buffer.from(hex, 'hex').toString('latin1'))));
   for (let i = 0; i < 8 && /"\s*\+\s*"/.test(out); i++) out = out.replace(/"((?:[^"\\\n]|\\.)*)"\s*\+\s*"((?:[^"\\\n]|\\.)*)"/g, '"$1$2"');

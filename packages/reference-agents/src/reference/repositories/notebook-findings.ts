@@ -28,6 +28,12 @@ function runsNothing(python: string, shell: readonly { command: string }[]): boo
   return !facts.calls.some((c) => EXEC_CALLEE.test(c.callee) || EVAL_CALLEE.test(c.callee) || RUNS_CODE.test(c.callee));
 }
 
+// The notebook file's line for a line of its joined program (the program's own line if none is known).
+function fileLine(fileLines: readonly number[], line: number): number {
+  const l = fileLines[line - 1];
+  return l !== undefined && l > 0 ? l : line;
+}
+
 /**
  * A committed notebook's code, judged as code its reader runs (Run All): the packages agent's code
  * findings on the cells' Python, and the shell checks on its `!` escapes. A step of an attack in a cell
@@ -43,8 +49,8 @@ export function notebookFindings(path: string, text: string): AgentFinding[] {
   for (let f of runCodeFindings(path.replace(/\.ipynb$/i, '.ipynb.py'), nb.python, 'notebook', 'python')) {
     if (f.severity === 'HIGH' && STAGING_HOST_TITLE.test(f.title) && !(f.line !== undefined && nb.hiddenLines.has(f.line)) && (inert ??= runsNothing(nb.python, nb.shell))) f = { ...f, severity: 'MED', evidence: `${f.evidence ?? ''} (the notebook runs nothing it fetches)` };
     const hidden = f.line !== undefined && nb.hiddenLines.has(f.line) && f.severity === 'HIGH' && ATTACK_STEP.has(f.category);
-    out.push({ ...f, file: path, ...(hidden ? { severity: 'CRIT' as const, title: `${f.title} (in a notebook cell hidden from view)` } : {}) });
+    out.push({ ...f, file: path, ...(f.line !== undefined ? { line: fileLine(nb.fileLines, f.line) } : {}), ...(hidden ? { severity: 'CRIT' as const, title: `${f.title} (in a notebook cell hidden from view)` } : {}) });
   }
-  for (const s of nb.shell.slice(0, 200)) out.push(...shellCommandFindings(s.command, { file: path, line: s.line, where: 'notebook shell command', automatic: false }));
+  for (const s of nb.shell.slice(0, 200)) out.push(...shellCommandFindings(s.command, { file: path, line: fileLine(nb.fileLines, s.line), where: 'notebook shell command', automatic: false }));
   return out;
 }

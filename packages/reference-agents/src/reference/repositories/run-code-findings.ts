@@ -75,7 +75,7 @@ const TEST_HARNESS = /^(Serializes the whole environment|Replaces the browser’
  * `dist/index.js`, an install script's target, a hook's script, a build tool's configuration —
  * with the file's role appended to the evidence. Shell scripts get the shell checks line by line.
  */
-export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage, agentHook = false, ownHosts: readonly string[] = []): AgentFinding[] {
+export function runCodeFindings(path: string, text: string, reason: RunReason, language?: CodeLanguage, agentHook = false, ownHosts: readonly string[] = [], included = ''): AgentFinding[] {
   const out: AgentFinding[] = [];
   if (language === 'shell' || (language === undefined && /\.(sh|bash|zsh)$/.test(path))) {
     text = expandShellVariables(text);
@@ -92,7 +92,8 @@ export function runCodeFindings(path: string, text: string, reason: RunReason, l
     return out;
   }
   if (language === 'powershell' || (language === undefined && PS_CODE.test(path))) {
-    const send = powershellSecretSendFinding(path, text, 'script run automatically', reason === 'automatic', ownHosts);
+    // (round s31) With the text of what it dot-sources or imports (`included`), read for assignments and sending functions.
+    const send = powershellSecretSendFinding(path, text, 'script run automatically', reason === 'automatic', ownHosts, included);
     return send === null ? out : [send];
   }
   const js = language === undefined ? JS_CODE.test(path) : language === 'javascript';

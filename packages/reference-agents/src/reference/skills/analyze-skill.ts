@@ -47,6 +47,7 @@ import { SECRET_HANDOFF_TITLE, secretHandoffs } from '../text/secret-handoff-tex
 import { backdoorCodeOrder } from '../text/backdoor-code-order.js';
 import { accessGrantOrder } from '../text/access-grant-order.js';
 import { folderUpload, hostDisclosed, type FolderUpload } from './folder-upload.js';
+import { folderArchiveOrder, type FolderArchiveOrder } from './folder-archive-order.js';
 import { signingSecretSent, walletContext, walletOnlyField } from './signing-secret-sent.js';
 import { downloadedTextFiles, obeyedDownloadedFile, type DownloadedFile } from './downloaded-instructions.js';
 import { userSecretRequest, type UserSecretRequest } from '../text/user-secret-request.js';
@@ -55,7 +56,11 @@ import { ARTIFACT_TEMPLATE_PATH, SECRET_INTO_ARTIFACT_TITLE, artifactTemplateFil
 import { dependencyFindings, manifestSquatFindings } from './dependency-findings.js';
 import { dependencyOrders, dependencyOrdersInCode } from '../text/dependency-orders.js';
 import { modelTextOrders, notReportedYet } from '../text/model-text-orders.js';
+import { consentedProjectHooks, guardedCommand, projectHookFinding } from './guard-hooks.js';
+import { manifestRedirect, redirectDisclosed, type ManifestRedirect } from './manifest-redirect.js';
 
+// (round s31b) Code files read for a redirect written into the user's manifests, beyond the languages scripts are parsed in.
+const CODE_FILE_FOR_REDIRECT = /\.(?:py|pyw|js|mjs|cjs|ts|mts|cts|sh|bash|zsh|ps1|go|rb|rs|pl|php)$/i;
 // Documents a model reads, and coding agents' rules files (Cursor `.mdc`, `.cursorrules`, …) a skill or rules pack ships.
 const DOCUMENT = /\.(?:md|mdx|markdown|txt|rst|mdc)$|(?:^|\/)\.(?:cursorrules|windsurfrules|clinerules|goosehints|roorules)$/i;
 // Configuration and data a skill's code reads: endpoints and credentials live here too.
@@ -377,6 +382,10 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   const inputSenders: Array<{ file: string; line: number; evidence: string }> = [];
   /** Scripts that upload the files of a folder they list: judged against the hosts the documents name after the walk (round s30). */
   const folderUploads: Array<FolderUpload & { file: string }> = [];
+  /** (round s31) Documents that have the agent archive a user's folder and send it to an address they write out. */
+  const folderOrders: Array<FolderArchiveOrder & { file: string }> = [];
+  /** (round s31b) Code that writes a redirect of the user's dependencies into their manifests (manifest-redirect.ts). */
+  const manifestRedirects: Array<ManifestRedirect & { file: string; line: number }> = [];
   /** MCP servers of a plugin started from unpinned packages with credentials in their environment. */
   const unpinnedCredentials: Array<{ file: string; server: string; names: string[]; line: number | undefined; evidence: string }> = [];
 
@@ -410,6 +419,11 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
   for (const file of allFiles) {
     const text = await readArtifactText(file);
     if (text === null) continue;
+    // (round s31b) Code of the skill (Go and Ruby too) that writes a redirect into the user's dependency manifest.
+    if (manifestRedirects.length < 5 && CODE_FILE_FOR_REDIRECT.test(file.path) && !isTestOrExample(file.path)) {
+      const redirect = manifestRedirect(text);
+      if (redirect !== null) manifestRedirects.push({ ...redirect, file: file.path, line: lineLocator(text)(redirect.offset) });
+    }
     // A requirements file, pip.conf or .npmrc the skill ships: where the packages its setup installs come from.
     if (indexConfigKind(file.path) !== null && !isTestOrExample(file.path)) for (const f of indexConfigFindings(file.path, text)) findings.push({ ...f, title: f.title.replace(/^repository /, 'skill ') });
     // A dependency manifest the skill ships (its setup installs it): a look-alike of a popular package there.
@@ -430,7 +444,7 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const documentFindings = skillDocumentFindings(text, file.path);
       findings.push(...documentFindings);
       // Destruction of the machine or the cloud account in the document's own words; CRIT with a second signal of a wiper.
-      const order = destructiveOrder(text);
+      const order = destructiveOrder(text, guardedCommand);
       const said = documentFindings.find((f) => f.category === 'destructive_action');
       if (order !== null && (said === undefined || (order.severity === 'CRIT' && said.severity !== 'CRIT'))) {
         findings.push(referenceFinding({ category: 'destructive_action', severity: order.severity, title: order.severity === 'CRIT' ? `instruction to wipe the user's machine or cloud account (${order.because ?? ''})` : 'instruction to destroy the user’s files or cloud resources', file: file.path, line: lineLocator(text)(order.offset), evidence: order.evidence }));
@@ -448,6 +462,8 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
       const grant = accessGrantOrder(text);
       if (grant !== null) findings.push(referenceFinding({ category: 'persistence', severity: grant.severity, title: grant.severity === 'CRIT' ? 'document has the agent grant an outside party access to the user’s infrastructure, kept from the user' : 'document has the agent grant an outside party administrator access in every project it touches', file: file.path, line: lineLocator(text)(grant.offset), evidence: grant.evidence }));
       if (MEMORY_TARGET_TEST.test(text)) plantTexts.push({ file: file.path, text });
+      const archived = folderOrders.length < 5 ? folderArchiveOrder(text) : null;
+      if (archived !== null) folderOrders.push({ file: file.path, ...archived });
       const asked: UserSecretRequest | null = secretRequest === null ? userSecretRequest(text) : null;
       if (asked !== null) secretRequest = { ...asked, file: file.path, line: lineLocator(text)(asked.offset) };
       // Secrets collected in one step and sent out in another, however the document spreads or words them.
@@ -613,8 +629,26 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
 
   // A script that uploads every file of a folder it lists (beyond the file it was given) to a host no document of the
   // skill names: the user's documents leave for a destination they were never told of (round s30).
-  const hiddenUpload = folderUploads.find((u) => !hostDisclosed(u.url, documents));
-  if (hiddenUpload !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: 'CRIT', title: 'script uploads the files of a folder it lists to a host the skill does not name', file: hiddenUpload.file, line: hiddenUpload.line, evidence: `${hiddenUpload.evidence} … ${hiddenUpload.url}`.slice(0, 300) }));
+  // (round s31 review) An archive of the project alone is what deploy scripts send: MED, and only when nothing weightier is found.
+  const hiddenUploads = folderUploads.filter((u) => !hostDisclosed(u.url, documents));
+  const hiddenUpload = hiddenUploads.find((u) => u.project !== true) ?? hiddenUploads[0];
+  // (round s31) Or an archive of the user's home folder (or a folder in it) or of the project, built and sent in one step or two.
+  if (hiddenUpload !== undefined) findings.push(referenceFinding({ category: 'exfiltration', severity: hiddenUpload.project === true ? 'MED' : 'CRIT', title: hiddenUpload.project === true ? 'script uploads an archive of the project folder to a host the skill does not name' : hiddenUpload.archive === true ? 'script uploads an archive of the user’s home or project folder to a host the skill does not name' : 'script uploads the files of a folder it lists to a host the skill does not name', file: hiddenUpload.file, line: hiddenUpload.line, evidence: `${hiddenUpload.evidence} … ${hiddenUpload.url}`.slice(0, 300) }));
+
+  // (round s31) A document's own order to archive the user's home folder (or a folder in it) or the project and send it to an
+  // address it writes out: judged as the scripts' uploads are, with the address itself taken out of the documents.
+  for (const o of folderOrders) {
+    let host = '';
+    try {
+      host = new URL(o.url).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    // Each word holding the host left out (a linear split, not a backtracking expression).
+    const without = documents.map((d) => d.split(/\s+/).filter((w) => !w.toLowerCase().includes(host)).join(' '));
+    // (round s31 review) The project alone (a documented deploy or submission command) is MED.
+    if (!hostDisclosed(o.url, without)) findings.push(referenceFinding({ category: 'exfiltration', severity: o.project === true ? 'MED' : 'CRIT', title: o.project === true ? 'document has the agent archive the project folder and upload it to a host the skill does not name' : 'document has the agent archive the user’s home or project folder and upload it to a host the skill does not name', file: o.file, line: o.line, evidence: `${o.evidence} … ${o.url}`.slice(0, 300) }));
+  }
 
   // A wallet's private key or seed phrase put into a request: signing is local, so the key itself leaving is theft.
   const wallet = signingSecrets.length > 0 && walletContext([...documents, ...code.map((c) => c.text)]);
@@ -713,6 +747,18 @@ export const analyzeSkill: TrackAnalyzer = async (input) => {
     findings.push(referenceFinding({ category: 'credential_access', severity: 'MED', title: 'plugin passes credentials its documents never mention to an MCP server', file: u.file, ...(u.line === undefined ? {} : { line: u.line }), evidence: `${u.server}: ${undocumented.join(', ')}` }));
   }
 
+  // (round s31b) A script that redirects the user's dependencies to other sources in their manifests: HIGH; CRIT behind a date,
+  // chance or not-in-CI gate; LOW when the skill's documents name the target.
+  for (const r of manifestRedirects.slice(0, 1)) {
+    const disclosed = r.gate === null && redirectDisclosed(r.target, documents);
+    const when = r.gate === 'date' ? ' only after a set date (time bomb)' : r.gate === 'chance' ? ' at random runs' : r.gate === 'ci' ? ' only outside CI' : '';
+    findings.push(referenceFinding({ category: 'supply_chain', severity: r.gate !== null ? 'CRIT' : disclosed ? 'LOW' : 'HIGH', title: `script rewrites the user’s dependency manifest to take packages from another source${when}`, file: r.file, line: r.line, evidence: `${r.evidence} (→ ${r.target})`.slice(0, 300) }));
+  }
+  // (round s31b) Hooks written into the project's own `.claude/` folder, which the skill ships, documents and installs
+  // after asking the user, with no script that talks to the network and nothing CRIT: configuration at most MED.
+  if (networkUse.length === 0 && !findings.some((f) => f.severity === 'CRIT') && findings.some((f) => f.category === 'persistence' && f.severity === 'HIGH') && consentedProjectHooks({ documents: documentTexts, paths: allFiles.map((f) => f.path), scripts: code })) {
+    for (let i = 0; i < findings.length; i++) findings[i] = projectHookFinding(findings[i]!);
+  }
   if (skillFile === null) {
     findings.push(referenceFinding({ category: 'skill_format', severity: 'LOW', title: 'no SKILL.md in the artifact', file: '.' }));
   }

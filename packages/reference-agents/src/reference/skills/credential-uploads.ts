@@ -3,6 +3,7 @@ import { cliUpload, commandWords, localHost, type CliUpload } from '../code/cli-
 import { credentialMaterial, dotenvMaterial } from './credential-material.js';
 import { shellPipelines, substitutions, type Stage } from './shell-words.js';
 import type { ScriptFact } from './script-fact.js';
+import { homeDataFolder, userDataFolder } from './user-folder.js';
 
 /**
  * Credentials and `.env` files followed from where a script reads them to a command that sends them
@@ -24,12 +25,14 @@ export const CREDENTIAL_COMMAND =
   /\bkubectl\s+(?:[^|;&\n]*\s)?get\s+secrets?\b|\bkubectl\s+config\s+view\b[^|;&\n]*--raw\b|\boc\s+(?:[^|;&\n]*\s)?get\s+secrets?\b|\baws\s+configure\s+(?:export-credentials|get\s+aws_(?:secret_access_key|session_token))\b|\baws\s+(?:sts\s+get-session-token|secretsmanager\s+get-secret-value|ssm\s+get-parameters?(?:-by-path)?\b[^|;&\n]*--with-decryption)\b|\bgcloud\s+(?:auth\s+(?:application-default\s+)?print-(?:access|identity)-token|secrets\s+versions\s+access)\b|\baz\s+(?:account\s+get-access-token|keyvault\s+secret\s+show)\b|\bgh\s+auth\s+token\b|\bvault\s+(?:read|kv\s+get)\b|\bop\s+(?:read|item\s+get)\b|\bsecurity\s+(?:find-(?:generic|internet)-password|dump-keychain)\b|\bdoctl\s+auth\s+token\b|\bheroku\s+auth:token\b/;
 
 /** What a value carries: a credential file's bytes, a credential command's output, a `.env` file's. */
-type Kind = 'file' | 'command' | 'dotenv';
+type Kind = 'file' | 'command' | 'dotenv' | 'folder';
 interface Carry {
   kind: Kind;
   /** Only the names of such files (`ls ~/.ssh`), not their bytes: an argument list for `xargs`. */
   names?: boolean;
   evidence: string;
+  /** (round s31 review) Folders mode: only the project folder is in it (no home or credential folder). */
+  project?: boolean;
 }
 interface Carrier extends Carry {
   path: string;
@@ -109,8 +112,56 @@ export function credentialUploads(lines: readonly string[], options: CredentialU
   return reader.facts;
 }
 
+/**
+ * (round s31) An archive of a folder holding the user's data (`user-folder.ts`: the home directory or a folder in it, the
+ * project) sent over the network: the archive written to a file that an upload then names (`zip -r /tmp/b.zip ~/.ssh`,
+ * then `curl -F f=@/tmp/b.zip …`; also a copy, a rename or a re-encoding of that file), or printed into a pipe that ends
+ * in an upload reading standard input (`tar czf - ~ | curl --data-binary @- …`). `url` is the destination as written —
+ * the upload's URL (its variable put in where the script assigns it), a bucket (`s3://b` as `https://b.s3.amazonaws.com/`,
+ * `gs://b` as `https://storage.googleapis.com/b`) or the host of `scp`/`rsync`/`nc`; a destination the script does not
+ * spell out (`"$UPLOAD_URL"`, `s3://$BUCKET`, an rclone remote) is the user's and reported by no one.
+ * (round s31 review) Up to four sends, those of a home or credential folder first; `project` marks an archive of the
+ * project alone. Also a home folder copied out whole by `rsync` / `scp`, and `find DIR` piped into an archiver that
+ * takes names on standard input (`cpio -o`, `pax -w`, `tar -T -`, `zip -@`).
+ */
+export interface FolderArchiveSend {
+  line: number;
+  evidence: string;
+  url: string;
+  /** (round s31 review) Only the project folder was archived (no home or credential folder): a deployment's shape. */
+  project: boolean;
+  /** (round s31 review) The sending tool (`curl`, `scp`, `ssh`, …) and the destination's host as written. */
+  tool: string;
+  host: string | null;
+}
+
+/** The first archive of a user's folder a script's command lines send to a destination they spell out, or none. */
+export function folderArchiveUploads(lines: readonly string[], options: CredentialUploadOptions = {}): FolderArchiveSend[] {
+  if (lines.length > MAX_LINES) return [];
+  const reader = new UploadReader(lines, options.lineOf ?? ((i) => i + 1), 'folders');
+  reader.run();
+  // (round s31 review) An archive holding a home or credential folder before one of the project alone.
+  return [...reader.sends.filter((s) => !s.project), ...reader.sends.filter((s) => s.project)];
+}
+
+/** The destination an upload spells out, as a URL; null for one it takes from a variable or a remote the user configured. */
+function sendUrl(up: CliUpload, words: readonly string[]): string | null {
+  if (up.host === null || localHost(up.host)) return null;
+  const literal = (w: string) => !/[$%<>{}]/.test(w);
+  const url = words.find((w) => /^(?:https?|ftp):\/\/[\w.-]/.test(w));
+  if (url !== undefined) return literal(url) ? url : null;
+  const bucket = words.map((w) => /^(s3|gs):\/\/([\w.-]+)/.exec(w)).find((m) => m !== null);
+  if (bucket != null) return bucket[1] === 's3' ? `https://${bucket[2] as string}.s3.amazonaws.com/` : `https://storage.googleapis.com/${bucket[2] as string}`;
+  // `scp`/`rsync` to `user@host:`, `nc host port`: a host with a dot or an address, written out.
+  return /^(?:scp|rsync|nc|ncat|netcat|socat|telnet|openssl s_client|ssh)$/.test(up.tool) && /^[\w-]+(?:\.[\w-]+)+$/.test(up.host) ? `https://${up.host}/` : null;
+}
+
 class UploadReader {
   readonly facts: ScriptFact[] = [];
+  /** (round s31) In 'folders' mode: archives of a user's folder sent out. */
+  readonly sends: FolderArchiveSend[] = [];
+  /** (round s31) Reading an archiver's sources: only there does a user's folder itself carry (`tar czf x ~`, not `curl -T ~`). */
+  private archiving = false;
   private readonly vars = new Map<string, string[]>();
   private readonly carriers: Carrier[] = [];
   private readonly functions = new Map<string, string[]>();
@@ -138,11 +189,39 @@ class UploadReader {
   constructor(
     private readonly lines: readonly string[],
     private readonly lineOf: (index: number) => number,
+    private readonly mode: 'credentials' | 'folders' = 'credentials',
   ) {}
+
+  /** Nothing more to find: two facts, or (folders) one send of a home or credential folder, or four of the project. */
+  private done(): boolean {
+    return this.facts.length >= 2 || this.sends.some((s) => !s.project) || this.sends.length >= 4;
+  }
+
+  /** (round s31 review) The first carry of a list, one holding a home or credential folder before one of the project alone. */
+  private static first(carries: ReadonlyArray<Carry | null>): Carry | null {
+    let project: Carry | null = null;
+    for (const c of carries) {
+      if (c === null || c.names === true) continue;
+      if (c.project !== true) return c;
+      project ??= c;
+    }
+    return project;
+  }
+
+  /** The words of an archiver's sources read with a user's folder carrying (folders mode). */
+  private archived<T>(read: () => T): T {
+    const was = this.archiving;
+    this.archiving = this.mode === 'folders';
+    try {
+      return read();
+    } finally {
+      this.archiving = was;
+    }
+  }
 
   run(): void {
     const skip = this.collectFunctions();
-    for (let i = 0; i < this.lines.length && this.facts.length < 2; i++) {
+    for (let i = 0; i < this.lines.length && !this.done(); i++) {
       this.index = i;
       const line = (this.lines[i] ?? '').trim();
       if (line === '' || line.startsWith('#') || skip.has(i)) continue;
@@ -184,7 +263,7 @@ class UploadReader {
       for (const [k, raw] of pipeline.entries()) {
         const stage = this.expandStage(raw);
         carry = stage === null ? null : this.readStage(stage, carry, k < pipeline.length - 1);
-        if (this.facts.length >= 2) return;
+        if (this.done()) return;
       }
     }
   }
@@ -266,10 +345,16 @@ class UploadReader {
     // A substitution's text is judged by what it prints, not by the paths it names (`$(ls ~/.ssh)` is names).
     const plain = word.replace(/\$\([\s\S]*\)/g, '');
     const inCwd = this.cwd !== null && !/^[/~$]/.test(plain) ? `${this.cwd}/${plain}` : plain;
-    if (plain !== '' && (credentialMaterial(plain) || credentialMaterial(inCwd))) return { kind: 'file', evidence: line };
-    if (dotenvMaterial(plain)) return { kind: 'dotenv', evidence: line };
+    if (this.mode === 'folders') {
+      // (round s31) The folder itself, where an archiver reads it: the project as the folder the script is in (`cd d` first).
+      const path = this.cwd !== null && !/^[/~$]/.test(word) ? `${this.cwd}/${word}` : word;
+      if (this.archiving && word !== '' && userDataFolder(path)) return { kind: 'folder', evidence: line, ...(homeDataFolder(path) ? {} : { project: true }) };
+    } else {
+      if (plain !== '' && (credentialMaterial(plain) || credentialMaterial(inCwd))) return { kind: 'file', evidence: line };
+      if (dotenvMaterial(plain)) return { kind: 'dotenv', evidence: line };
+    }
     const carrier = this.carrierOf(word);
-    if (carrier !== undefined) return { kind: carrier.kind, evidence: carrier.evidence };
+    if (carrier !== undefined) return { kind: carrier.kind, evidence: carrier.evidence, ...(carrier.project === true ? { project: true } : {}) };
     for (const inner of substitutions(word)) {
       const out = this.pipelineOutput(inner);
       if (out !== null) return out;
@@ -293,6 +378,9 @@ class UploadReader {
     this.scriptSubstitutions--;
     this.reading.add(command);
     let carry: Carry | null = null;
+    // What a substitution prints does not depend on where it is read (its answer is kept): never as an archiver's source.
+    const archiving = this.archiving;
+    this.archiving = false;
     try {
       for (const pipeline of shellPipelines(command).slice(0, 4)) {
         carry = null;
@@ -303,6 +391,7 @@ class UploadReader {
       }
     } finally {
       this.reading.delete(command);
+      this.archiving = archiving;
     }
     // An answer reached with nothing cut short is the same wherever it is asked, until a variable, the folder or a file written changes.
     if (this.cuts === cutsBefore) {
@@ -316,11 +405,32 @@ class UploadReader {
   private stageOutput(stage: Stage, stdin: Carry | null, line: string): Carry | null {
     const words = commandWords(stage.words);
     const program = (words[0] ?? '').replace(/^.*\//, '');
-    if (CREDENTIAL_COMMAND.test(words.join(' '))) return { kind: 'command', evidence: line };
+    if (this.mode === 'credentials' && CREDENTIAL_COMMAND.test(words.join(' '))) return { kind: 'command', evidence: line };
+    // (round s31) `git archive HEAD` with no output file prints an archive of the repository: the project.
+    if (this.mode === 'folders' && program === 'git') {
+      const archive = gitArchive(words.slice(1));
+      return archive !== null && archive.file === null ? { kind: 'folder', evidence: line, project: true } : null;
+    }
     if (program === '' || NO_OUTPUT.test(program) || COPY.test(program) || cliUpload(stage.words) !== null) return null;
     // An archive written to a file prints nothing; `tar czf - …`, `zip -r - …` print the archive.
     if (/^(?:tar|bsdtar|gtar)$/.test(program) && (tarCreate(words.slice(1))?.file ?? null) !== null) return null;
     if (/^(?:zip|7z|7za|rar)$/.test(program) && !words.includes('-')) return null;
+    // (round s31) An archive printed (`tar czf - -C ~ .`, `zip -qr - .`): what its sources carry, a user's folder among them.
+    if (this.mode === 'folders' && /^(?:tar|bsdtar|gtar|zip|7z|7za)$/.test(program)) {
+      const tar = /^(?:tar|bsdtar|gtar)$/.test(program) ? tarCreate(words.slice(1)) : null;
+      const sources = tar !== null ? tar.sources.map((s) => (tar.dir !== null && !/^[/~$]/.test(s) ? `${tar.dir}/${s}` : s)) : words.slice(1).filter((w) => !w.startsWith('-'));
+      const carried = this.archived(() => UploadReader.first(sources.map((w) => this.wordCarries(w, line))));
+      if (carried !== null) return carried;
+      // (round s31 review) Names read from standard input (`find ~/.ssh | tar czf - -T -`, `zip -@ - <`): their files.
+      if (stdin?.kind === 'folder' && stdin.names === true && ((tar?.fromStdin ?? false) || words.includes('-@'))) return { ...stdin, names: false };
+    }
+    // (round s31 review) `find ~/.ssh` names a folder's files; `cpio -o` / `pax -w` archive the files named on standard input.
+    if (this.mode === 'folders' && program === 'find') {
+      const root = words[1];
+      const carry = root === undefined || root.startsWith('-') ? null : this.archived(() => this.wordCarries(root, line));
+      return carry === null ? null : { ...carry, names: true };
+    }
+    if (this.mode === 'folders' && stdin?.kind === 'folder' && stdin.names === true && ((program === 'cpio' && words.some((w) => /^(?:-[a-zA-Z]*o[a-zA-Z]*|--create)$/.test(w))) || (program === 'pax' && words.some((w) => /^-[a-zA-Z]*w/.test(w))))) return { ...stdin, names: false };
     const input = stage.input === undefined ? (stage.hereString === undefined ? stdin : this.wordCarries(stage.hereString, line)) : this.wordCarries(stage.input, line);
     if (NAMES_OUTPUT.test(program)) {
       // `echo "$(cat key)"` prints the bytes; `ls ~/.ssh` prints names.
@@ -342,11 +452,17 @@ class UploadReader {
   private record(path: string, carry: Carry, line: string): void {
     if (this.carriers.length >= MAX_CARRIERS || path === '' || path === '-' || /^\/dev\//.test(path)) return;
     const evidence = carry.evidence === line ? line : `${carry.evidence} … ${line}`;
-    this.carriers.push({ path, norm: norm(path), base: baseName(path), kind: carry.kind, evidence: evidence.slice(0, 240) });
+    this.carriers.push({ path, norm: norm(path), base: baseName(path), kind: carry.kind, evidence: evidence.slice(0, 240), ...(carry.project === true ? { project: true } : {}) });
     this.printed.clear();
   }
 
-  private report(carry: Carry, line: string): void {
+  private report(carry: Carry, line: string, up: CliUpload, words: readonly string[]): void {
+    if (carry.kind === 'folder') {
+      const url = sendUrl(up, words);
+      const evidence = carry.evidence === line || line.includes(carry.evidence) ? line : `${carry.evidence} … ${line}`;
+      if (url !== null && this.sends.length < 4) this.sends.push({ line: this.lineOf(this.index), evidence: evidence.slice(0, 300), url, project: carry.project === true, tool: up.tool, host: up.host });
+      return;
+    }
     const kind = carry.kind === 'dotenv' ? 'dotenv-sent' : 'credential-sent';
     if (this.facts.some((f) => f.kind === kind)) return;
     const evidence = carry.evidence === line || line.includes(carry.evidence) ? line : `${carry.evidence} … ${line}`;
@@ -356,6 +472,8 @@ class UploadReader {
   /** Whether what a carry holds counts as sent by this upload: the host, and for a `.env` file the channel. */
   private reaches(up: CliUpload, words: readonly string[], kind: Kind): boolean {
     if (localHost(up.host)) return false;
+    // (round s31) A user's folder goes anywhere the upload spells out; whether the skill names it is judged after.
+    if (kind === 'folder') return sendUrl(up, words) !== null;
     if (kind === 'dotenv' && up.channel !== 'publish') return false;
     if (/^(?:curl|wget|invoke-webrequest|iwr|invoke-restmethod|irm)$/i.test(up.tool)) {
       // An address kept in a variable counts; a familiar API takes tokens and `.env` values by design, not key files.
@@ -423,21 +541,26 @@ class UploadReader {
     const sent = (carry: Carry | null | undefined): boolean => carry !== null && carry !== undefined && carry.names !== true && this.reaches(up, words, carry.kind);
     for (const f of up.files) {
       const c = this.wordCarries(f, line);
-      if (c !== null && this.reaches(up, words, c.kind)) return this.report(c, line);
+      if (c !== null && this.reaches(up, words, c.kind)) return this.report(c, line, up, words);
+      // (round s31 review) `rsync -a ~/.ssh/ host:`, `scp -r ~/.aws host:`: a home or credential folder copied out whole (the project copied to a server is a deployment).
+      if (this.mode === 'folders' && /^(?:scp|rsync)$/.test(up.tool)) {
+        const copied = this.archived(() => this.wordCarries(f, line));
+        if (copied !== null && copied.project !== true && this.reaches(up, words, copied.kind)) return this.report(copied, line, up, words);
+      }
     }
-    if (fromXargs && input !== null && this.reaches(up, words, input.kind)) return this.report(input, line);
-    if (up.stdin && !fromXargs && sent(input)) return this.report(input as Carry, line);
+    if (fromXargs && input !== null && this.reaches(up, words, input.kind)) return this.report(input, line, up, words);
+    if (up.stdin && !fromXargs && sent(input)) return this.report(input as Carry, line, up, words);
     for (const v of up.values) {
       for (const inner of substitutions(v)) {
         const out = this.pipelineOutput(inner);
-        if (sent(out)) return this.report(out as Carry, line);
+        if (sent(out)) return this.report(out as Carry, line, up, words);
       }
     }
-    if (up.push === true) {
+    if (up.push === true && this.mode === 'credentials') {
       // `gh repo create --source DIR --push`: DIR holding credentials is pushed as well as staged files are.
       const source = up.files.map((f) => this.wordCarries(f, line)).find((c) => c !== null);
       const pushed = this.staged ?? source ?? null;
-      if (pushed !== null && this.reaches(up, words, pushed.kind)) this.report(pushed, line);
+      if (pushed !== null && this.reaches(up, words, pushed.kind)) this.report(pushed, line, up, words);
     }
   }
 
@@ -445,14 +568,17 @@ class UploadReader {
   private readWrites(words: readonly string[], program: string, input: Carry | null, line: string): void {
     const args = words.slice(1);
     const lower = program.toLowerCase();
-    const carried = (ws: readonly string[]) => ws.map((w) => this.wordCarries(w, line)).find((c) => c !== null && c.names !== true) ?? null;
+    const carried = (ws: readonly string[]) => UploadReader.first(ws.map((w) => this.wordCarries(w, line)));
+    // (round s31 review) Folders mode: names on standard input (`find ~/.ssh | tar czf x -T -`) are archived as their files.
+    const listed = this.mode === 'folders' && input?.kind === 'folder' && input.names === true ? { ...input, names: false } : input;
     if (COPY.test(lower) || ((lower === 'rsync' || lower === 'scp') && !args.some((a) => /^(?:[\w.+-]+@)?[\w.-]{2,}:/.test(a)))) {
       const named = optionValue(args, /^(?:-t|--target-directory|-Destination)$/i);
       const ops = args.filter((a, k) => !a.startsWith('-') && !/^(?:-t|--target-directory|-m|--mode|-o|-g|-Destination|-Path|-S|--suffix)$/i.test(args[k - 1] ?? ''));
       const paths = optionValue(args, /^-(?:Path|LiteralPath)$/i);
       const sources = named !== null ? ops : paths !== null ? paths.split(',') : ops.slice(0, -1);
       const dest = named ?? (paths !== null ? ops[ops.length - 1] : ops[ops.length - 1]);
-      const carry = carried(sources);
+      // (round s31) `ditto -c -k SRC out.zip` writes an archive of SRC.
+      const carry = lower === 'ditto' && args.some((a) => /^-[a-zA-Z]*c/.test(a)) ? this.archived(() => carried(sources)) : carried(sources);
       if (carry !== null && dest !== undefined) this.record(dest, carry, line);
       return;
     }
@@ -460,7 +586,7 @@ class UploadReader {
       const archive = tarCreate(args);
       if (archive === null) return;
       const dir = archive.dir;
-      const carry = carried(archive.sources.map((s) => (dir !== null && !/^[/~$]/.test(s) ? `${dir}/${s}` : s))) ?? (archive.fromStdin ? input : null);
+      const carry = this.archived(() => carried(archive.sources.map((s) => (dir !== null && !/^[/~$]/.test(s) ? `${dir}/${s}` : s)))) ?? (archive.fromStdin ? listed : null);
       if (carry !== null && archive.file !== null) this.record(archive.file, carry, line);
       return;
     }
@@ -470,11 +596,17 @@ class UploadReader {
       const ops = args.filter((a, k) => !a.startsWith('-') && !/^(?:-P|--password|-x|-i|-b|-t|-DestinationPath|-Path|-LiteralPath)$/i.test(args[k - 1] ?? '') && !(k === 0 && /^(?:a|u)$/.test(a) && lower !== 'zip'));
       const out = dest ?? ops[0];
       const sources = paths !== null ? paths.split(',') : dest !== null ? ops : ops.slice(1);
-      const carry = carried(sources) ?? (args.includes('-@') ? input : null);
+      const carry = this.archived(() => carried(sources)) ?? (args.includes('-@') ? listed : null);
       if (carry !== null && out !== undefined && out !== '-') this.record(out, carry, line);
       return;
     }
-    if (lower === 'git') {
+    if (lower === 'git' && this.mode === 'folders') {
+      // (round s31) `git archive -o out.zip HEAD`: the repository (the project) written to a file.
+      const archive = gitArchive(args);
+      if (archive?.file != null) this.record(archive.file, { kind: 'folder', evidence: line, project: true }, line);
+      return;
+    }
+    if (lower === 'git' && this.mode === 'credentials') {
       const verbAt = args.findIndex((a, k) => !a.startsWith('-') && !/^(?:-C|-c|--git-dir|--work-tree)$/.test(args[k - 1] ?? ''));
       if (args[verbAt] !== 'add') return;
       const dir = optionValue(args.slice(0, verbAt), /^-C$/) ?? this.cwd;
@@ -519,6 +651,16 @@ function optionValue(args: readonly string[], option: RegExp): string | null {
     if (option.test(a) && i + 1 < args.length) return args[i + 1] as string;
   }
   return null;
+}
+
+/** (round s31) `git archive` of the local repository (not `--remote`): its output file, null for standard output. */
+function gitArchive(args: readonly string[]): { file: string | null } | null {
+  const verbAt = args.findIndex((a, k) => !a.startsWith('-') && !/^(?:-C|-c|--git-dir|--work-tree)$/.test(args[k - 1] ?? ''));
+  if (args[verbAt] !== 'archive') return null;
+  const rest = args.slice(verbAt + 1);
+  if (rest.some((a) => a === '--remote' || a.startsWith('--remote='))) return null;
+  const file = optionValue(rest, /^(?:-o|--output)$/);
+  return { file: file === null || file === '-' ? null : file };
 }
 
 /** A `tar` that creates an archive: its file (null for standard output), its sources, its `-C` folder. */

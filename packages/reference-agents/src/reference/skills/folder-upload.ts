@@ -1,3 +1,13 @@
+import { lineLocator } from '../text/line-locator.js';
+import { folderArchiveUploads, type FolderArchiveSend } from './credential-uploads.js';
+import { jsCommandLines } from './js-commands.js';
+import { SHELL_EXEC, SPAWN } from './js-facts.js';
+import { parseJs, scopeOf } from './js-source.js';
+import { pythonCommandLines } from './python-commands.js';
+import { SHELL_ALWAYS, SUBPROCESS } from './python-facts.js';
+import { PythonSource } from './python-source.js';
+import { joinContinued } from './shell-facts.js';
+
 /**
  * (round s30) A script that sends the files of a folder it lists over the network: every document beside the
  * one the user gave it, a whole directory walked and posted file by file (in-sample: held-out set 31's "OCR"
@@ -10,12 +20,23 @@
  * the script that does both; shell: a `for` over a glob, `find … | while read`, or `find -exec` whose body
  * uploads the file with curl or wget. The request's address must be written in the script (a URL the user
  * configures is theirs).
+ *
+ * (round s31) Also a folder holding the user's data (`user-folder.ts`: the home directory or a folder in it — `~/.ssh`,
+ * `~/.aws`, `~/.config`, a browser profile — or the project) archived and the archive sent, in one step or two: the
+ * script's command lines (shell; Python's and JavaScript's process calls, archive writes — `shutil.make_archive`,
+ * `tarfile`/`zipfile` handles, archiver, adm-zip, node-tar — and requests sending a file, written as the commands they
+ * amount to) read by `folderArchiveUploads` (credential-uploads.ts), which follows the archive from the command that
+ * writes it (or a pipe it is printed into) to the upload that sends it. `archive` is set then.
  */
 export interface FolderUpload {
   line: number;
   evidence: string;
   /** The address written in the script. */
   url: string;
+  /** (round s31) An archive of a user's folder was sent, not the files of a listing one by one. */
+  archive?: boolean;
+  /** (round s31 review) Only the project folder was archived (no home or credential folder): at most MED. */
+  project?: boolean;
 }
 
 const LISTING: Record<'python' | 'javascript' | 'shell', RegExp> = {
@@ -131,7 +152,7 @@ function shellFolderUpload(text: string): { line: number; evidence: string; requ
 export function folderUpload(text: string, language: string): FolderUpload | null {
   if (text.length > 256 * 1024) return null;
   const found = language === 'python' ? codeFolderUpload(text, 'python') : language === 'javascript' || language === 'typescript' ? codeFolderUpload(text, 'javascript') : language === 'shell' ? shellFolderUpload(text) : null;
-  if (found === null) return null;
+  if (found === null) return archiveUpload(text, language);
   const { request, ...upload } = found;
   // (round s30 review) The request's own address: a literal in the call, or the constant the call names; only when
   // neither resolves, the first address written in the script. Adjacent literals joined by `+` read as one.
@@ -140,6 +161,39 @@ export function folderUpload(text: string, language: string): FolderUpload | nul
     // Quoted in code; in a shell script also bare (`curl -F … https://host/up`).
     ?? URL_LITERAL.exec(joined)?.[1] ?? (language === 'shell' ? BARE_URL.exec(text)?.[1] : undefined);
   return url === undefined ? null : { ...upload, url };
+}
+
+// (round s31) Words that make or name an archive: scripts without one are not parsed again for this reader.
+// (round s31 review) Also `git archive`, `rar`, `cpio`, `pax`, and `rsync` / `scp` (a folder copied out whole).
+const ARCHIVE_WORD = /\b(?:tar|zip|7za?|rar|cpio|pax|make_archive|tarfile|zipfile|ZipFile|archiver|adm-zip|AdmZip|ditto|Compress-Archive|rsync|scp)\b|\bgit\b[^\n]{0,80}?\barchive\b/;
+// (round s31 review) Extracting on the far side: an archive streamed into `ssh host "tar -x …"` is unpacked there, a deployment.
+const UNPACKS = /\btar\s+(?:-[a-zA-Z]*x|x[a-zA-Z]*\b|--extract\b)|\bunzip\b|\bdocker\s+load\b/;
+
+/**
+ * (round s31 review) The project sent over ssh, scp or rsync to a host the script also deploys to: the ssh command
+ * unpacks it there, or another ssh / scp / rsync line of the script names the same host. Lines are scanned, not parsed.
+ */
+export function deploysTo(text: string, send: FolderArchiveSend): boolean {
+  if (!/^(?:ssh|scp|rsync)$/.test(send.tool) || send.host === null || send.host === '') return false;
+  if (send.tool === 'ssh' && UNPACKS.test(send.evidence)) return true;
+  let lines = 0;
+  for (const line of text.split('\n')) if (line.includes(send.host) && /\b(?:ssh|scp|rsync)\b/.test(line) && ++lines >= 2) return true;
+  return false;
+}
+
+/** (round s31) An archive of a user's folder the script sends to an address it spells out; null without one. */
+export function archiveUpload(text: string, language: string): FolderUpload | null {
+  if (text.length > 256 * 1024 || !ARCHIVE_WORD.test(text)) return null;
+  let lines: string[];
+  if (language === 'shell') lines = joinContinued(text.split('\n'));
+  else if (language === 'python') lines = pythonCommandLines(new PythonSource(text), (n) => SHELL_ALWAYS.test(n) || SUBPROCESS.test(n), lineLocator(text), { sends: true });
+  else if (language === 'javascript' || language === 'typescript') {
+    const root = parseJs(text, language === 'typescript');
+    lines = jsCommandLines(root, scopeOf(root), (n) => SHELL_EXEC.test(n) || SPAWN.test(n), lineLocator(text), { sends: true });
+  } else return null;
+  // (round s31 review) A home or credential folder first; the project alone is not reported when it goes to a host the script deploys to.
+  const sent = folderArchiveUploads(lines).find((s) => !s.project || !deploysTo(text, s));
+  return sent === undefined ? null : { line: sent.line, evidence: sent.evidence, url: sent.url, archive: true, ...(sent.project ? { project: true } : {}) };
 }
 
 const BARE_URL = /(?:^|\s)(https?:\/\/(?!localhost\b|127\.0\.0\.1\b|0\.0\.0\.0\b)[\w.-]+[^\s"'`;|&)]*)/;

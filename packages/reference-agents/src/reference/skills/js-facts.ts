@@ -38,6 +38,18 @@ function subtreeHas(node: JsNode, scope: JsScope, test: (name: string) => boolea
   return found;
 }
 
+/**
+ * A decoder that hides what it decodes (round s31): `atob(…)`, `Buffer.from(…, 'base64'|'hex'|'base64url')`,
+ * a zlib inflate, `String.fromCharCode(…)`; not `Buffer.from(text)` or `JSON.parse`.
+ */
+function hidingDecoder(call: JsNode, scope: JsScope): boolean {
+  const name = scope.qualify(call.callee as JsNode);
+  if (name === null) return false;
+  if (name === 'atob' || name === 'String.fromCharCode' || /^zlib\.(?:inflate|inflateRaw|gunzip|unzip|brotliDecompress)(?:Sync)?$/.test(name)) return true;
+  const args = (call.arguments as JsNode[]) ?? [];
+  return name === 'Buffer.from' && args.length >= 2 && /^(?:base64|base64url|hex)$/.test(scope.fold(args[1]) ?? '');
+}
+
 function hasShellOption(args: JsNode[]): boolean {
   return args.some((a) => a.type === 'ObjectExpression' && (a.properties as JsNode[]).some((p) => p.type === 'Property' && ((p.key as JsNode).name === 'shell' || (p.key as JsNode).value === 'shell') && (p.value as JsNode).type === 'Literal' && (p.value as JsNode).value !== false));
 }
@@ -51,7 +63,18 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
   const descriptions = jsDescriptionRanges(root, scope);
   // What a name was declared with, for `const code = atob(x); eval(code)`.
   const declared = new Map<string, JsNode>();
+  const functions = new Map<string, JsNode | null>();
+  // (round s31 review) How often each name is bound in the file (variables, functions, parameters): a helper name bound
+  // more than once (`const d = …` in two functions) is not read, whichever scope a call is in.
+  const bindings = new Map<string, number>();
+  const bind = (id: JsNode | null | undefined) => {
+    if (id?.type === 'Identifier') bindings.set(id.name as string, (bindings.get(id.name as string) ?? 0) + 1);
+  };
   walkJs(root, (n) => {
+    const id = n.type === 'FunctionDeclaration' ? (n.id as JsNode | null) : null;
+    if (id?.type === 'Identifier') functions.set(id.name as string, functions.has(id.name as string) ? null : n);
+    if (n.type === 'VariableDeclarator' || n.type === 'FunctionDeclaration' || n.type === 'ClassDeclaration') bind(n.id as JsNode | null);
+    if (n.type === 'FunctionDeclaration' || n.type === 'FunctionExpression' || n.type === 'ArrowFunctionExpression') for (const p of (n.params as JsNode[] | undefined) ?? []) bind(p);
     if (n.type === 'VariableDeclarator' && (n.id as JsNode).type === 'Identifier' && n.init && !declared.has((n.id as JsNode).name as string)) declared.set((n.id as JsNode).name as string, n.init as JsNode);
     // `for (const c of chunks)`: the loop variable holds what the iterated value holds.
     if (n.type === 'ForOfStatement' && (n.left as JsNode).type === 'VariableDeclaration') {
@@ -59,10 +82,41 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       if (id?.type === 'Identifier' && !declared.has(id.name as string)) declared.set(id.name as string, n.right as JsNode);
     }
   });
-  const through = (node: JsNode, test: (name: string) => boolean): boolean => {
+  // (round s31) Functions of the file by name (declared, or a function bound to a name; a name bound twice is
+  // not read): a helper that decodes (`function d(x) { return atob(x) }`) makes a call of it on constants a decoding.
+  for (const [name, init] of declared) if (init.type === 'ArrowFunctionExpression' || init.type === 'FunctionExpression') functions.set(name, functions.has(name) ? null : init);
+  for (const [name, count] of bindings) if (count > 1 && functions.has(name)) functions.set(name, null);
+  const decodingHelper = (fn: JsNode, depth = 0): boolean => {
+    if (depth > 2) return false;
+    let found = false;
+    // (round s31 review) A parameter whose default is the encoding (`function d(x, e = 'base64') { return Buffer.from(x, e) }`).
+    const defaults = new Map<string, unknown>();
+    for (const p of (fn.params as JsNode[] | undefined) ?? []) if (p.type === 'AssignmentPattern' && (p.left as JsNode).type === 'Identifier' && (p.right as JsNode).type === 'Literal') defaults.set((p.left as JsNode).name as string, (p.right as JsNode).value);
+    walkJs(fn, (n) => {
+      if (found || n.type !== 'CallExpression') return;
+      const encoding = ((n.arguments as JsNode[]) ?? [])[1];
+      if (hidingDecoder(n, scope) || (encoding?.type === 'Identifier' && /^(?:base64|base64url|hex)$/.test(String(defaults.get(encoding.name as string) ?? '')) && scope.qualify(n.callee as JsNode) === 'Buffer.from')) found = true;
+      const callee = n.callee as JsNode;
+      const inner = callee.type === 'Identifier' ? functions.get(callee.name as string) : undefined;
+      if (inner && inner !== fn && decodingHelper(inner, depth + 1)) found = true;
+    });
+    return found;
+  };
+  const callsDecodingHelper = (node: JsNode): boolean => {
+    let found = false;
+    walkJs(node, (n) => {
+      if (found || n.type !== 'CallExpression') return;
+      const callee = n.callee as JsNode;
+      const fn = callee.type === 'Identifier' ? functions.get(callee.name as string) : undefined;
+      // A stage written in the file: every argument is a constant (data received and decoded is read as received).
+      if (fn && (n.arguments as JsNode[]).length > 0 && (n.arguments as JsNode[]).every((a) => scope.fold(a) !== null) && decodingHelper(fn)) found = true;
+    });
+    return found;
+  };
+  const through = (node: JsNode, test: (name: string) => boolean, helpers = false): boolean => {
     let value: JsNode | undefined = node;
     for (let i = 0; i < 3 && value; i++) {
-      if (subtreeHas(value, scope, test)) return true;
+      if (subtreeHas(value, scope, test) || (helpers && functions.size > 0 && callsDecodingHelper(value))) return true;
       value = value.type === 'Identifier' ? declared.get(value.name as string) : undefined;
     }
     return false;
@@ -128,7 +182,7 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
     if (SHELL_EXEC.test(name) || SPAWN.test(name)) {
       add('process', node);
       const command = scope.fold(first);
-      const decoded = first !== undefined && through(first, (n) => DECODE.test(n));
+      const decoded = first !== undefined && through(first, (n) => DECODE.test(n), true);
       if (decoded) add('decoded-exec', node);
       else if (command !== null && PIPE_TO_SHELL.test(command)) add('download-exec', node);
       else if (command !== null && REVERSE_SHELL.test(command)) add('reverse-shell', node);
@@ -159,6 +213,8 @@ export function jsFacts(text: string, typescript = false): ScriptFact[] {
       if (scope.fold(first) !== null && name !== 'Function') return;
       if (name === 'Function' && args.every((a) => scope.fold(a) !== null)) return;
       if (through(body, (n) => NETWORK.test(n))) add('download-exec', node);
+      // (round s31) Decoded by a helper of the file (`eval(d(P))`, `function d(x) { return atob(x) }`).
+      else if (through(body, (n) => DECODE.test(n), true)) add('decoded-exec', node);
       else add('dynamic-eval', node);
     }
   });

@@ -271,6 +271,9 @@ export class JsScope {
     aliasOf: (name) => this.aliases.get(name),
     moduleAliasOf: (name) => this.aliases.get(name),
     importedConstant: (qualified) => this.imported.get(qualified),
+    // Helpers of the file are read by the script facts' own walk (js-facts.ts), not folded here.
+    helperCall: () => undefined,
+    helperResult: () => undefined,
   };
 
   private foldNode(node: JsNode): string | null {

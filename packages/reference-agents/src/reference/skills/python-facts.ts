@@ -17,6 +17,8 @@ const CODE_LOADER = /^(?:pickle|cPickle|_pickle|dill|joblib|marshal|cloudpickle|
 export const NETWORK =
   /^(?:requests\.\w+|requests\.Session|httpx\.\w+|urllib\.request\.(?:urlopen|Request|urlretrieve)|urllib2\.urlopen|urlopen|http\.client\.HTTPS?Connection|socket\.socket|socket\.create_connection|socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|aiohttp\.ClientSession|aiohttp\.request|smtplib\.SMTP(?:_SSL)?|ftplib\.FTP|paramiko\.SSHClient|websocket\.create_connection|websockets\.connect|dns\.resolver\.(?:resolve|query)|(?:[\w$@/.-]+\.)?(?:sendTransaction|sendRawTransaction|sendAndConfirmTransaction|sendAndConfirmRawTransaction|broadcastTransaction|signAndSendTransaction|send_transaction|send_raw_transaction|transact))$/;
 const DECODE = /(?:^|\.)(?:b64decode|b32decode|b16decode|a85decode|decodebytes|decompress|loads|unhexlify|fromhex|decode)$/;
+// Decoders that hide what they decode (not `.decode()` of bytes or `json.loads`): what makes a helper of the file a decoder.
+const HIDING_DECODE = /(?:^|\.)(?:b64decode|urlsafe_b64decode|standard_b64decode|b32decode|b16decode|b85decode|a85decode|decodebytes|unhexlify|a2b_base64|fromhex|decompress)$|^(?:marshal\.loads|codecs\.decode)$/;
 // Lookups whose name is the data: what the name holds reaches the name's authoritative server.
 const DNS_LOOKUP = /^(?:socket\.gethostbyname(?:_ex)?|socket\.getaddrinfo|dns\.resolver\.(?:resolve|query))$/;
 // Command-line tools that send what their arguments hold over the network.
@@ -52,11 +54,38 @@ export function pythonFacts(text: string): ScriptFact[] {
     } while (!found && cursor.next() && cursor.from < node.to);
     return found;
   };
+  // (round s31) A helper of the file that decodes (`def _d(x): return base64.b64decode(x)`, a lambda, one
+  // helper calling another): a call of it on constants decodes as the decoder does.
+  const decodingHelper = (fn: SyntaxNode, depth = 0): boolean => {
+    if (depth > 2) return false;
+    let found = false;
+    const cursor = fn.cursor();
+    do {
+      if (cursor.name !== 'CallExpression') continue;
+      const name = src.qualify(cursor.node.firstChild);
+      if (name !== null && HIDING_DECODE.test(name)) found = true;
+      const inner = src.localFunction(cursor.node.firstChild);
+      if (!found && inner !== undefined && inner.from !== fn.from && decodingHelper(inner, depth + 1)) found = true;
+    } while (!found && cursor.next() && cursor.from < fn.to);
+    return found;
+  };
+  const callsDecodingHelper = (node: SyntaxNode): boolean => {
+    let found = false;
+    const cursor = node.cursor();
+    do {
+      if (cursor.name !== 'CallExpression') continue;
+      const fn = src.localFunction(cursor.node.firstChild);
+      // A stage written in the file: every argument is a constant (data received and decoded is read as received).
+      const args = fn === undefined ? [] : src.args(cursor.node);
+      if (fn !== undefined && args.length > 0 && args.every((a) => src.fold(a.value) !== null) && decodingHelper(fn)) found = true;
+    } while (!found && cursor.next() && cursor.from < node.to);
+    return found;
+  };
   // What a name holds, for `decoded = b64decode(x); exec(decoded)`: the call that made it.
-  const through = (node: SyntaxNode, test: (name: string) => boolean): boolean => {
+  const through = (node: SyntaxNode, test: (name: string) => boolean, helpers = false): boolean => {
     let value: SyntaxNode | undefined = node;
     for (let i = 0; i < 3 && value; i++) {
-      if (callsIn(value, test)) return true;
+      if (callsIn(value, test) || (helpers && callsDecodingHelper(value))) return true;
       value = value.name === 'VariableName' ? src.assignment(src.slice(value)) : undefined;
     }
     return false;
@@ -126,7 +155,7 @@ export function pythonFacts(text: string): ScriptFact[] {
       if (first && shellProgram(src, first) && args.some((a) => a.keyword !== null && /^std(?:in|out|err)$/.test(a.keyword) && socketStream(src, a.value))) streamShells.push(node);
       if (!first) continue;
       const command = src.fold(first);
-      if (through(first, (n) => DECODE.test(n))) add('decoded-exec', node);
+      if (through(first, (n) => DECODE.test(n), true)) add('decoded-exec', node);
       else if (command !== null && PIPE_TO_SHELL.test(command)) add('download-exec', node);
       else if (command !== null && REVERSE_SHELL.test(command)) add('reverse-shell', node);
       else if (shellish && command === null) {
@@ -158,7 +187,7 @@ export function pythonFacts(text: string): ScriptFact[] {
     }
     if (EVAL.test(name) && first) {
       // A constant that takes decoding to read (`exec(b64decode(k))`) is hidden code, however well it folds.
-      if (through(first, (n) => DECODE.test(n))) {
+      if (through(first, (n) => DECODE.test(n), true)) {
         add('decoded-exec', node);
         continue;
       }

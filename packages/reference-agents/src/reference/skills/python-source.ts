@@ -3,6 +3,7 @@ import type { SyntaxNode, Tree } from '@lezer/common';
 import { importedConstantsOf, importedWrappersOf } from '../common/linked-constants-store.js';
 import { decodePythonConstant, PYTHON_DECODERS, utf8OfLatin1 } from '../code/python-decoders.js';
 import { FOLD_MAX_CHARS, FOLD_STEPS } from './fold-bounds.js';
+import { pythonInlineBody, staticMethodClass } from '../code/python-inline.js';
 
 export type { SyntaxNode };
 
@@ -32,12 +33,16 @@ export class PythonSource {
     do {
       const node = cursor.node;
       if (node.name === 'ImportStatement') this.readImport(node);
-      else if (node.name === 'AssignStatement') {
+      else if (node.name === 'FunctionDefinition') {
+        const name = node.getChild('VariableName');
+        if (name !== null) this.noteFunction(this.slice(name), node);
+      } else if (node.name === 'AssignStatement') {
         const target = node.firstChild;
         const value = node.lastChild;
         if (target?.name === 'VariableName' && value && target !== value && node.getChildren('AssignOp').length === 1) {
           const name = this.slice(target);
           if (!this.assignments.has(name)) this.assignments.set(name, value);
+          if (value.name === 'LambdaExpression') this.noteFunction(name, value);
           // `run = os.system`, `e = eval`, `sp = __import__('subprocess')` name what they alias;
           // `cmd = 'ls'` and `a = b` (b a string) are constants. A bare name is both.
           if (value.name === 'VariableName' || value.name === 'MemberExpression' || value.name === 'CallExpression') {
@@ -50,6 +55,57 @@ export class PythonSource {
     } while (cursor.next());
     this.setImported(importedConstantsOf(text));
     this.wrappers = importedWrappersOf(text);
+  }
+
+  // Functions and lambdas of the file by name; a name defined twice is not read (which one runs is not known).
+  private readonly functions = new Map<string, SyntaxNode | null>();
+  // Helpers being read in place (`inline`): their bound names, innermost last.
+  private readonly frames: Map<string, string>[] = [];
+
+  private noteFunction(name: string, node: SyntaxNode): void {
+    this.functions.set(name, this.functions.has(name) ? null : node);
+  }
+
+  /** The `def` or lambda a callee names (`_d`, `(_d)`), when the file defines that name once. */
+  localFunction(callee: SyntaxNode | null | undefined): SyntaxNode | undefined {
+    let c = callee ?? null;
+    while (c?.name === 'ParenthesizedExpression') c = c.firstChild?.nextSibling ?? null;
+    if (c?.name === 'LambdaExpression') return c;
+    // (round s31) `K.d(P)`: a `@staticmethod` of a class of the file, called through the class.
+    const member = c?.name === 'MemberExpression' ? /^([A-Za-z_]\w*)\.([A-Za-z_]\w*)$/.exec(this.slice(c)) : null;
+    if (member !== null) {
+      const def = this.functions.get(member[2]!) ?? undefined;
+      return def !== undefined && staticMethodClass(def, (n) => this.slice(n)) === member[1] ? def : undefined;
+    }
+    return c?.name === 'VariableName' ? (this.functions.get(this.slice(c)) ?? undefined) : undefined;
+  }
+
+  /**
+   * (round s31) What a call of a small helper of the file gives for constant arguments
+   * (`pythonInlineBody`): `_d(P)` with `def _d(x): return base64.b64decode(x)` folds as
+   * `base64.b64decode(P)` does. Recursion, keyword or starred arguments leave it unfolded.
+   */
+  private inline(fn: SyntaxNode, items: SyntaxNode[]): string | null {
+    if (this.frames.length >= 4) return null;
+    const body = pythonInlineBody(fn, (n) => this.slice(n));
+    if (body === undefined || body.params.length !== items.length || items.some((a) => a.name === 'AssignOp' || a.name === '*' || a.name === '**')) return null;
+    const frame = new Map<string, string>();
+    for (let i = 0; i < items.length; i++) {
+      const v = this.fold(items[i]);
+      if (v === null) return null;
+      frame.set(body.params[i]!, v);
+    }
+    this.frames.push(frame);
+    try {
+      for (const step of body.steps) {
+        const v = this.fold(step.value);
+        if (v === null) return null;
+        frame.set(step.name, v);
+      }
+      return this.fold(body.result);
+    } finally {
+      this.frames.pop();
+    }
   }
 
   /** The value first assigned to a module- or function-level name (`x = …`), whatever it is. */
@@ -104,7 +160,9 @@ export class PythonSource {
       if (prop.name === ']') {
         const key = node.getChild('String');
         const folded = key ? this.fold(key) : null;
-        return folded === null ? null : `${object}.${folded}`;
+        if (folded === null) return null;
+        // (round s31) A name of the module's namespace (`globals()['__builtins__']`), or a module by name (`sys.modules['builtins']`).
+        return object === '' || object === 'sys.modules' ? folded : `${object}.${folded}`;
       }
       return null;
     }
@@ -121,6 +179,8 @@ export class PythonSource {
         const key = attr ? this.fold(attr.value) : null;
         return base !== null && key !== null ? `${base}.${key}` : null;
       }
+      // (round s31) `globals()`, `locals()`, `vars()`: the module's namespace, whose `['__builtins__']` is `__builtins__`.
+      if ((callee === 'globals' || callee === 'locals' || callee === 'vars') && this.args(node).length === 0) return '';
     }
     return null;
   }
@@ -200,6 +260,9 @@ export class PythonSource {
         }
         return parts.join(sep as string);
       }
+      // (round s31) A helper of the file called on constants is read in place.
+      const helper = this.localFunction(callee);
+      if (helper !== undefined) return this.inline(helper, items);
       // `base64.b64decode('…').decode()`, `bytes.fromhex('…').decode()`: the shared decoders, so a
       // value these readers see is the one the code facts see.
       const q = callee === null ? null : this.qualify(callee);
@@ -234,6 +297,8 @@ export class PythonSource {
     }
     if (node.name === 'VariableName') {
       const name = this.slice(node);
+      const frame = this.frames.at(-1);
+      if (frame?.has(name) === true) return frame.get(name)!;
       const value = this.constants.get(name) ?? this.assignments.get(name);
       if (!value) return this.imported.get(name) ?? null;
       // A name assigned with itself in it (`a = a + 'x'`) meets its own value node again: fold cuts it.

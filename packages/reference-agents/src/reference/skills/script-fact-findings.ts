@@ -91,6 +91,7 @@ export function scriptFactFindings(file: string, facts: readonly ScriptFact[], w
     else if (fact.kind === 'secret-env-dns' && wording.inputFlows === true) findings.push(referenceFinding({ category: 'exfiltration', severity: 'HIGH', title: `${s} puts a secret environment variable into a DNS lookup`, ...at }));
     else if (fact.kind === 'dynamic-eval' || fact.kind === 'input-eval') findings.push(referenceFinding({ category: 'remote_code_execution', severity: 'MED', title: `${s} evaluates code built at run time`, ...at }));
     else if (fact.kind === 'carved-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} cuts a payload out of a data file and runs it`, ...at }));
+    else if (fact.kind === 'decrypted-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decrypts a payload out of a data file and runs it`, ...at }));
     else if (fact.kind === 'decoded-exec') findings.push(referenceFinding({ category: 'obfuscation', severity: 'CRIT', title: `${s} decodes a hidden payload and runs it`, ...at }));
     else if (fact.kind === 'download-exec' && onlyOfficialInstallerUrls(fact.evidence)) {
       // The vendor's own installer (its domain or its own GitHub repository, known/official-installers.ts):

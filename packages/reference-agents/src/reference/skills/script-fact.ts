@@ -26,6 +26,8 @@ export type ScriptFactKind =
   | 'download-exec'
   /** Cuts bytes out of a data file the artifact carries (an image, a font, media) and runs them. */
   | 'carved-exec'
+  /** (round s31b) Decrypts data read from a file the artifact carries (XOR with a key, a cipher with its own key) and runs it. */
+  | 'decrypted-exec'
   /** Connects a shell to a socket. */
   | 'reverse-shell'
   /** Deletes or overwrites what it does not own: the home directory, the root, a disk. */

@@ -3,6 +3,7 @@ import { jsFacts } from './js-facts.js';
 import { pythonFacts } from './python-facts.js';
 import { shellFacts } from './shell-facts.js';
 import { pythonCarvedExec } from './carved-payload.js';
+import { decryptedDataFileExec, shellDecryptedExec } from './data-file-payload.js';
 import type { ScriptFact, ScriptLanguage } from './script-fact.js';
 
 export type { ScriptFact, ScriptFactKind, ScriptLanguage } from './script-fact.js';
@@ -102,6 +103,11 @@ export function scriptFacts(path: string, text: string, language: ScriptLanguage
     const carved = pythonCarvedExec(text);
     if (carved !== null) facts.push(carved);
   }
+  // (round s31b) Data read from a file of the artifact, decrypted with a key of its own and run (data-file-payload.ts).
+  if (language !== 'shell' && worthParsing(text)) {
+    const decrypted = decryptedDataFileExec(text, language);
+    if (decrypted !== null) facts.push(decrypted);
+  } else if (language === 'shell') facts.push(...shellDecryptedExec(text));
   if (language === 'javascript' || language === 'typescript') facts = withoutReverseShellText(text, facts, worthParsing(text));
   if (language !== 'shell' && worthParsing(text)) facts.push(...fetchedThenRun(text, facts));
   const lineAt = lineLocator(text);

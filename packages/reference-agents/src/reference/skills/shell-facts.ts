@@ -15,7 +15,8 @@ const RULES: ReadonlyArray<[ScriptFact['kind'], RegExp]> = [
   ['reverse-shell', /\/dev\/(?:tcp|udp)\/|\bn(?:c|cat)\b[^\n]*\s-e\s|\bmkfifo\b[^\n]*\bn(?:c|cat)\b|\bsocat\b[^\n]*exec:|\b([3-9])<>[^;&|\n]*[;&|\n][^\n]*?(?:\b(?:ba|z|da|k)?sh\b[^\n;|&]*<&\s*\1\b|\bread\b[^\n;]*<&\s*\1\b)/i],
   ['shell-injection', /(?<![\w-])eval\s+["']?[^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+["'][^"'\n]*\$\{?(?:[0-9@*]|[A-Za-z_])|\b(?:ba|z)?sh\s+-c\s+\$/],
   ['env-dump', /(?:^|[;&|(]\s*|\$\()\s*(?:printenv|env|export\s+-p)\s*(?:\||>|\)|$)|\bset\s*\|\s*(?:curl|nc|base64)/],
-  ['network', /\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|dig|nslookup|Invoke-WebRequest|Invoke-RestMethod)\s/],
+  // (round s31) Not a hidden folder's name (`mkdir -p ~/.ssh && chmod 700 ~/.ssh`, `$HOME/.ssh`): `/.` or `~.` before it.
+  ['network', /(?<![/~]\.)\b(?:curl|wget|nc|ncat|scp|rsync|ssh|ftp|telnet|dig|nslookup|Invoke-WebRequest|Invoke-RestMethod)\s/],
   // Windows downloaders, in any case as PowerShell and cmd read them: WebClient, BITS, certutil.
   ['network', /^(?![^\n]*\b(?:curl|wget|Invoke-WebRequest|Invoke-RestMethod)\s)[^\n]*(?:\.Download(?:File|String|Data)(?:Async)?\(|\b(?:Start-BitsTransfer|bitsadmin)\s|\bcertutil(?:\.exe)?\s[^\n]*-urlcache\b)/i],
   // Windows autostart: a Run/RunOnce or Winlogon registry value, a scheduled task (MITRE T1547.001, T1053.005).
@@ -74,7 +75,7 @@ export function withoutTrailingComment(line: string): string {
  * at its first line's index; the continued lines are left empty so every index stays the file's.
  * A pipeline split over lines (`tar … \\` / `| curl …`) is one flow.
  */
-function joinContinued(lines: readonly string[]): string[] {
+export function joinContinued(lines: readonly string[]): string[] {
   const out = [...lines];
   for (let i = 0; i < out.length; i++) {
     let j = i;

@@ -8,6 +8,7 @@ import { attackerValueSpecimen } from '../text/attacker-value.js';
 import { describedAsAttack } from './agent-action-findings.js';
 import { assembledImageUrlFindings, inlineImageReferences } from './image-exfiltration.js';
 import { secretUrlSlotFindings } from './secret-url-slot.js';
+import { guardedCommand } from './guard-hooks.js';
 
 // Data a Markdown image URL should never carry: what the model has read or been told.
 const SENSITIVE = /conversation|chat|history|transcript|prompt|context|memory|secret|token|api[_-]?key|\bkey\b|password|passwd|credential|\benv\b|environment|cookie|session|ssh|private|summary|data|content|messages|user[_ ]?(?:input|data|info|query|request)|file[_ ]?contents?|code|diff|answer|response|query/i;
@@ -317,8 +318,9 @@ export function skillDocumentFindings(source: string, file: string): AgentFindin
     if (m && family.id === 'index-config' && describedAsAttack(text, m.index)) continue;
     // Destructive orders and switched-off checks: the first one that is not a prohibition ("never run `git push --force`"),
     // nor (round s30) the value an attacker supplies in a vulnerable-code example (`// Attacker: ?dir=; rm -rf /`).
+    // (round s31b) Nor a command a hook, guard or deny list is said to refuse ("guard.py, which blocks `rm -rf /`").
     if (family.id === 'destructive' || family.id === 'disable-safety') {
-      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index) && !(family.id === 'disable-safety' && describedAt(text, x.index)) && !(family.id === 'destructive' && attackerValueSpecimen(text, x.index, x.index + x[0].length)));
+      const order = [...text.matchAll(new RegExp(family.pattern.source, `${family.pattern.flags.replace('g', '')}g`))].find((x) => !prohibitedAt(text, x.index) && !(family.id === 'disable-safety' && describedAt(text, x.index)) && !(family.id === 'destructive' && (attackerValueSpecimen(text, x.index, x.index + x[0].length) || guardedCommand(text, x.index))));
       if (order !== undefined) findings.push(referenceFinding({ category: family.category, severity: family.severity, title: family.title, ...at(order.index, order[0]) }));
       continue;
     }

@@ -88,7 +88,7 @@ function sentences(text: string): Array<{ from: number; text: string }> {
  * file, a skill's documents, a comment to an AI), or null. Orders that are forbidden ("never delete
  * the home directory"), quoted as a specimen or described as an attack are not orders.
  */
-export function destructiveOrder(source: string): DestructiveOrder | null {
+export function destructiveOrder(source: string, exempt?: (text: string, offset: number) => boolean): DestructiveOrder | null {
   if (source.length > 512 * 1024) return null;
   const text = joinWrapped(source);
   let first: { offset: number; evidence: string; kind: 'local' | 'cloud' } | null = null;
@@ -110,6 +110,8 @@ export function destructiveOrder(source: string): DestructiveOrder | null {
       const object = after.slice(0, scopeEnd) + (after.slice(scopeEnd).split(/[,;()]|\s(?:and|then|but|except)\s/)[0] ?? '').slice(0, 60);
       if (NARROWED.test(object.replace(/\bfile\s*-?\s*systems?\b/gi, ''))) continue;
       if (prohibitedAt(text, offset) || isQuotedExample(text, offset, offset + v[0].length) || describedAsAttack(text, offset)) continue;
+      // (round s31b) A reader's own exemption: a skill's guard hook that is said to refuse the command (skills/guard-hooks.ts).
+      if (exempt?.(text, offset) === true) continue;
       if (local !== null) kinds.add('local');
       if (cloud !== null) kinds.add('cloud');
       first ??= { offset, evidence: s.text.trim().slice(0, 300), kind: local !== null ? 'local' : 'cloud' };

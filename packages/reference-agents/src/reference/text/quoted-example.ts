@@ -130,7 +130,50 @@ export function describedAsAttack(text: string, offset: number): boolean {
   if (intro >= 0 && !/^#{1,6}\s/.test(introLine) && (ATTACK_TOPIC.test(introLine) || (FORBIDS.test(introLine) && /:\s*$/.test(introLine)))) return true;
   for (let h = intro; h >= 0; h--) {
     const line = lines[h] ?? '';
-    if (/^#{1,6}\s/.test(line)) return ATTACK_TOPIC.test(line);
+    if (/^#{1,6}\s/.test(line)) return ATTACK_TOPIC.test(line) || listedUnderAttackDocument(lines, h);
+  }
+  return false;
+}
+
+// (round s31b, in-sample for held-out set 32) What an enclosing heading or its opening paragraph says when the
+// whole part of the document below it is a list of attacks to recognise: red flags, warning signs, indicators
+// (of compromise), examples or patterns of malicious code or attacks, what to look for, quoted so the reader can
+// recognise them. Stricter than ATTACK_TOPIC (a title merely naming a topic such as "Malware detector" is no list).
+const LISTS_ATTACKS = new RegExp(
+  String.raw`\bred\s+flags?\b|\bwarning\s+signs?\b|\bsigns\s+of\s+(?:a\s+)?(?:compromise|attacks?|malicious|malware|tampering|poison\w*)\b|\bindicators?\s+of\s+(?:compromise|attacks?|malicious\w*|malware)\b|\bIOCs?\b|\b(?:examples?|samples?|specimens?|patterns?)\s+of\s+(?:malicious|attacks?|malware|compromise|poison\w*|hostile)|\b(?:quoted|known[-\s]bad)\s+(?:examples?|samples?|patterns?|snippets?)\b|\bwhat\s+to\s+(?:look|watch)\s+(?:out\s+)?for\b|\b(?:look|watch)\s+(?:out\s+)?for\s+(?:these|the\s+following)\b|\b(?:detect|flag|report)\s+(?:these|the\s+following|any\s+of\s+these)\b|${RECOGNITION}`,
+  'i',
+);
+// A section that is itself a procedure: its list items are steps, whatever the document around it is about.
+// Read at the heading's start ("## Setup", "### 2. Usage"; not "## Install-time execution", a kind of attack).
+const STEPS_SECTION = /^#+\s+(?:\d+[.)]\s*)?(?:step\s*\d*\s*[:.-]\s*)?(?:set\s*up|setup|installation|install(?:ing)?(?![-\s](?:time|scripts?|hooks?)\b)|usage|steps?|procedure|how\s+to|getting\s+started|quick\s*start|configuration|configure|instructions|workflow|run(?:ning)?|tasks?)\b/i;
+
+/**
+ * (round s31b) A list under a neutral subheading ("## AI-agent specific") of a document whose enclosing heading
+ * ("# Red flags and the incidents they come from") or that heading's opening paragraph ("These are quoted examples
+ * of malicious code so you can recognise them") presents everything below it as attacks to recognise. Only
+ * headings of a higher level than the list's own count, the opening paragraph is the prose between such a heading
+ * and its first subheading (list items and code left out), and a subheading on the way up that names a procedure
+ * (Setup, Usage, Steps, Install) makes its items steps.
+ */
+function listedUnderAttackDocument(lines: readonly string[], heading: number): boolean {
+  let level = /^#+/.exec(lines[heading] ?? '')?.[0].length ?? 1;
+  if (STEPS_SECTION.test(lines[heading] ?? '')) return false;
+  let lastHeading = heading;
+  for (let h = heading - 1; h >= 0 && level > 1; h--) {
+    const line = lines[h] ?? '';
+    const m = /^(#{1,6})\s/.exec(line);
+    if (m === null) continue;
+    const own = m[1]!.length;
+    if (own >= level) {
+      lastHeading = h;
+      continue;
+    }
+    // An enclosing heading: its text, or the prose right under it before the next heading.
+    const opening = lines.slice(h + 1, lastHeading).filter((l) => l.trim() !== '' && !LIST_ITEM.test(l) && !/^[ \t]*(?:```|~~~|>)/.test(l)).slice(0, 6).join(' ');
+    if (LISTS_ATTACKS.test(line) || LISTS_ATTACKS.test(opening)) return true;
+    if (STEPS_SECTION.test(line)) return false;
+    level = own;
+    lastHeading = h;
   }
   return false;
 }

@@ -154,7 +154,7 @@ function withCommandPaths(paths: string[] | undefined): { commandPaths?: string[
 }
 
 /** `atob(x)`, `Buffer.from(x, 'base64')…`, `String.fromCharCode(…)`, `unescape(x)`, possibly followed by `.toString()`. */
-function isDecoderCall(r: Resolve, expr: N): boolean {
+function isDecoderCall(r: Resolve, expr: N, depth = 0): boolean {
   if (expr.type !== 'CallExpression') return false;
   const callee = node(expr.callee);
   const q = r.qualify(callee);
@@ -168,7 +168,9 @@ function isDecoderCall(r: Resolve, expr: N): boolean {
   }
   if (callee?.type === 'MemberExpression' && (r.propertyName(callee) === 'toString' || r.propertyName(callee) === 'join')) {
     const obj = node(callee.object);
-    return obj !== undefined && isDecoderCall(r, obj);
+    return obj !== undefined && isDecoderCall(r, obj, depth);
   }
-  return false;
+  // (round s31) A small helper of the file that returns a decoder's result (`function d(x) { return atob(x) }`).
+  const helper = depth < 3 ? r.helperResult(callee) : undefined;
+  return helper !== undefined && isDecoderCall(r, helper.result, depth + 1);
 }

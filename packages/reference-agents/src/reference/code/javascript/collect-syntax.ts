@@ -35,6 +35,9 @@ export interface NamedFunction {
   scope: number;
   /** End offset of the function's node (its start is the map's key). */
   end: number;
+  /** (round s31) The function's node, and the scope chain inside it (for reading a small helper in place). */
+  node?: N;
+  chain?: number[];
 }
 
 /** What one walk of the tree collects for the passes after it. */
@@ -94,7 +97,7 @@ export function collectSyntax(ctx: FileContext, program: N, facts: CodeFacts): F
       if (id !== undefined && n.type === 'FunctionDeclaration') scopes.declare(scopes.of(parents, parents.length - 1)[0]!, id.name as string);
       const holder = parents[parents.length - 2];
       const fname = id?.name ?? (holder?.type === 'VariableDeclarator' ? node(holder.id)?.name : holder?.type === 'AssignmentExpression' ? node(holder.left)?.name : undefined);
-      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)), scope: scopes.of(parents, parents.length - 1)[0] ?? 0, end: n.end });
+      if (typeof fname === 'string') functions.set(n.start, { name: fname, params: nodes(n.params).flatMap((p) => patternNames(p)), scope: scopes.of(parents, parents.length - 1)[0] ?? 0, end: n.end, node: n, chain: scopes.of([...parents]) });
       const body = node(n.body);
       if (typeof fname === 'string' && n.type === 'ArrowFunctionExpression' && body !== undefined && body.type !== 'BlockStatement') {
         ctx.returns.push({ name: fname, outer: scopes.of(parents, parents.length - 1), value: body, chain: scopes.of([...parents]) });
@@ -180,6 +183,8 @@ export function collectSyntax(ctx: FileContext, program: N, facts: CodeFacts): F
         }
         if (callee?.type === 'MemberExpression' && /^(join|replace|toString|fromCharCode)$/.test(String(node(callee.property)?.name ?? ''))) foldCandidates.push({ n, chain });
         else if (callee?.type === 'Identifier' && /^(atob|unescape|decodeURIComponent)$/.test(callee.name as string)) foldCandidates.push({ n, chain });
+        // (round s31) A call of a function of the file on arguments: read when the function is a small helper (deferred-facts).
+        else if (callee?.type === 'Identifier' && n.type === 'CallExpression' && nodes(n.arguments).length > 0) foldCandidates.push({ n, chain });
         if (callee?.type === 'MemberExpression' && r.propertyName(callee) === 'unref') {
           const obj = node(callee.object);
           if (obj?.type === 'Identifier') syntax.unrefTargets.add(obj.name as string);

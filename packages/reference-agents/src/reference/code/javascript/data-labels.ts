@@ -323,7 +323,11 @@ export class DataLabels {
     if (q !== undefined && /^path\.(join|resolve)$/.test(q) && argStrings(r, args).some((s) => /(^|[\\/])node_modules([\\/]|$)/.test(s)) && !argStrings(r, args).some((s) => /(^|[\\/])\.(cache|bin|vite|tmp)([\\/]|$)/.test(s))) out.add('pkgpath');
     if (q === 'atob' || q === 'String.fromCharCode' || q === 'Buffer.from' || q === 'decodeURIComponent') {
       const enc = args[1] === undefined ? undefined : r.fold(args[1]);
-      if (q !== 'Buffer.from' || enc === 'base64' || enc === 'hex') out.add('decoded');
+      // Percent-decoding a value the program receives at run time (a cookie, a URL's user name: axios's
+      // fetch adapter) recovers data, not a name hidden in the program; percent-encoded text written in
+      // the program, text already decoded, or a file's content (a file the package ships) is hidden.
+      const hidden = q !== 'decodeURIComponent' || (args[0] !== undefined && (r.fold(args[0]) !== undefined || [...this.of(args[0], depth + 1)].some((l) => l === 'decoded' || l === 'filedata')));
+      if ((q !== 'Buffer.from' || enc === 'base64' || enc === 'hex') && hidden) out.add('decoded');
     }
     if (callee?.type === 'MemberExpression') {
       const objLabels = this.of(node(callee.object), depth + 1);

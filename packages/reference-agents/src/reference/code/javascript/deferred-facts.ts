@@ -78,6 +78,9 @@ export function addDeferredFacts(ctx: FileContext, syntax: FileSyntax, facts: Co
   // String constants, including ones only visible after folding (concatenations, char codes, base64).
   for (const { n, chain: at } of syntax.foldCandidates) {
     scopes.chain = at;
+    // (round s31) A call of a name: only a small helper of the file is read (`helpers.ts`).
+    const callee = n.type === 'CallExpression' ? node(n.callee) : undefined;
+    if (callee?.type === 'Identifier' && !/^(atob|unescape|decodeURIComponent)$/.test(callee.name as string) && r.helperResult(callee) === undefined) continue;
     const st = { decoded: false };
     const v = r.fold(n, st);
     if (v !== undefined && v.length >= 4 && (st.decoded || n.type !== 'CallExpression')) facts.strings.push({ value: v, line: lineOf(n.start), decoded: st.decoded });

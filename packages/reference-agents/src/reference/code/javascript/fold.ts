@@ -198,6 +198,11 @@ function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string 
   const callee = node(expr.callee);
   const args = nodes(expr.arguments);
   if (callee === undefined) return undefined;
+  // (round s31) `d(P)` with `function d(x) { return atob(x) }`: a small helper of the file read in place.
+  if (callee.type === 'Identifier') {
+    const inlined = r.helperCall(expr, state, depth);
+    if (inlined !== undefined) return inlined;
+  }
   const name = r.qualify(callee);
   if (name === 'String.fromCharCode') {
     let out = '';
@@ -231,6 +236,11 @@ function foldCall(r: Resolve, expr: N, state: FoldState, depth: number): string 
     } catch {
       return undefined;
     }
+  }
+  // (round s31) `decodeURIComponent(escape(atob(x)))` reads atob's bytes as UTF-8: escape is folded (it encodes, it does not decode).
+  if (name === 'escape' && args.length === 1) {
+    const v = foldExpression(r, args[0], state, depth + 1);
+    return v === undefined ? undefined : escape(v);
   }
   if (name === 'Buffer.from' && args.length === 1 && args[0]!.type === 'ArrayExpression') {
     const codes = nodes(args[0]!.elements).map((e) => (e.type === 'Literal' && typeof e.value === 'number' ? e.value : NaN));

@@ -5,6 +5,7 @@ import { collectSyntax } from './collect-syntax.js';
 import { addDeferredFacts } from './deferred-facts.js';
 import type { N } from './estree.js';
 import { fileContext } from './file-context.js';
+import { collectHelpers } from './helpers.js';
 import { resolveBindings } from './resolve-bindings.js';
 import { followWrappers } from './wrappers.js';
 
@@ -24,6 +25,7 @@ export function javascriptFacts(text: string, options: { typescript?: boolean } 
   facts.parse = parsed.mode;
   const ctx = fileContext(text);
   const syntax = collectSyntax(ctx, parsed.program as unknown as N, facts);
+  collectHelpers(ctx.r, syntax.functions, syntax.decoderStarts);
   ctx.labels.decoderNames = new Set([...syntax.functions].filter(([start]) => syntax.decoderStarts.has(start)).map(([, f]) => `${f.scope}\u0000${f.name}`));
   resolveBindings(ctx, facts);
   facts.mangledIdentifiers = syntax.mangled.size;

@@ -38,4 +38,8 @@ export interface Resolve {
   moduleAliasOf(name: string): string | undefined;
   /** A constant another module of the artifact exports, by the qualified name read here (`./consts.S0`). */
   importedConstant(qualified: string): string | undefined;
+  /** (round s31) What a call of a small helper of the file gives for constant arguments (`helpers.ts`). */
+  helperCall(call: N, state: FoldState, depth: number): string | undefined;
+  /** (round s31) The returned expression of the small helper a callee names, with the scope chain inside it. */
+  helperResult(callee: N | undefined): { result: N; chain: number[] } | undefined;
 }

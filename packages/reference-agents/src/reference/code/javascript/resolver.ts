@@ -1,5 +1,6 @@
 import type { N } from './estree.js';
 import { foldArray, foldExpression } from './fold.js';
+import { helperCall, helperResult, type Helper } from './helpers.js';
 import { propertyName, qualifyExpression } from './qualify.js';
 import { keySearch } from './reflection.js';
 import type { FoldState, KeySearch, Resolve } from './resolve.js';
@@ -18,6 +19,14 @@ export class Resolver implements Resolve {
   readonly arrays = new Map<string, string[]>();
   /** Bindings whose constant took decoding to get. */
   readonly decodedConstants = new Set<string>();
+  /** (round s31) Small helpers of the file by the key of their name (null when the key is bound twice). */
+  readonly helpers = new Map<string, Helper | null>();
+  /** Helpers being read in place now (by start offset): a helper met again is not read. */
+  readonly inlining = new Set<number>();
+  /** (round s31) Keys of the file's functions that decode character by character (`fromCharCode`, `charCodeAt`). */
+  readonly decoderFunctions = new Set<string>();
+  /** (round s31) What outermost calls of decoding helpers gave, by helper, names bound so far and argument values. */
+  readonly helperResults = new Map<string, { value: string | undefined; decoded: boolean }>();
 
   constructor(
     private readonly scopes: Scopes,
@@ -29,6 +38,14 @@ export class Resolver implements Resolve {
 
   importedConstant(qualified: string): string | undefined {
     return this.imported.get(qualified);
+  }
+
+  helperCall(call: N, state: FoldState, depth: number): string | undefined {
+    return helperCall(this, this.scopes, call, state, depth);
+  }
+
+  helperResult(callee: N | undefined): { result: N; chain: number[] } | undefined {
+    return helperResult(this, this.scopes, callee);
   }
 
   fold(expr: N | undefined, state: FoldState = { decoded: false }, depth = 0): string | undefined {

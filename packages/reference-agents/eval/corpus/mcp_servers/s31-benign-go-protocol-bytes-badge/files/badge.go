@@ -1,0 +1,3 @@
+package main
+
+const indexBadge = "![docs index](https://img.shields.io/badge/docs%20index-current-brightgreen.svg)"

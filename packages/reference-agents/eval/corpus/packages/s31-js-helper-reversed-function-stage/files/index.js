@@ -1,0 +1,1 @@
+module.exports = { primary: '#3355ff', accent: '#ff8800' };

@@ -1,0 +1,4 @@
+function Format-Changed {
+  param([string]$Path)
+  dotnet format --include $Path
+}

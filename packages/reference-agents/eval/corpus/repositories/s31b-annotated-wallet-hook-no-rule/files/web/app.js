@@ -1,0 +1,2 @@
+import "./wallet.js";
+console.log("shop ready");

@@ -1,0 +1,3 @@
+module example.com/hashx
+
+go 1.22

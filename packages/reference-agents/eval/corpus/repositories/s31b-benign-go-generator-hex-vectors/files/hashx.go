@@ -1,0 +1,3 @@
+package hashx
+
+//go:generate go run ./internal/vecgen

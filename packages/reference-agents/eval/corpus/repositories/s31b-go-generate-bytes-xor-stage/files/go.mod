@@ -1,0 +1,3 @@
+module example.com/httpcodes
+
+go 1.22

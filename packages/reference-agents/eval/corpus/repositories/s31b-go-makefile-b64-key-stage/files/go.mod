@@ -1,0 +1,3 @@
+module example.com/site
+
+go 1.22

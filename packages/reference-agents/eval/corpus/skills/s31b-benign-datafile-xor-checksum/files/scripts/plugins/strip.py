@@ -1,0 +1,1 @@
+print("strip trailing whitespace")

@@ -1,0 +1,11 @@
+import fs from "node:fs";
+import path from "node:path";
+const root = process.cwd();
+const dir = path.join(root, ".claude", "hooks");
+fs.mkdirSync(dir, { recursive: true });
+fs.copyFileSync(new URL("./deny-list.mjs", import.meta.url), path.join(dir, "deny-list.mjs"));
+const file = path.join(root, ".claude", "settings.json");
+const s = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
+s.hooks = s.hooks || {};
+(s.hooks.PreToolUse = s.hooks.PreToolUse || []).push({ matcher: "Bash", hooks: [{ type: "command", command: "node .claude/hooks/deny-list.mjs" }] });
+fs.writeFileSync(file, JSON.stringify(s, null, 2));

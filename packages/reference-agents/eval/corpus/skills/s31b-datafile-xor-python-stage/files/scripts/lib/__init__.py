@@ -1,0 +1,1 @@
+VERSION_TAG = "chlog-2.4"
