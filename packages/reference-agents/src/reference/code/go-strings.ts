@@ -1,3 +1,5 @@
+import { goCommentOrRuneEnd } from './go-trivia.js';
+
 /**
  * A Go source file with everything but the contents of its string literals blanked (newlines kept, so
  * offsets and lines stay those of the file): the text a Go server can hand a model — a tool's result
@@ -30,20 +32,9 @@ export function goStringsView(text: string): string {
   };
   while (i < text.length) {
     const c = text[i];
-    if (c === '/' && text[i + 1] === '/') {
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl;
-      continue;
-    }
-    if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? text.length : close + 2;
-      continue;
-    }
-    if (c === "'") {
-      // A rune literal: `'x'`, `'\''`, `'\u00e9'`.
-      const m = /^'(?:\\(?:[^\n]|[0-7]{3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|[^'\\\n]{1,2})'/.exec(text.slice(i, i + 12));
-      i += m === null ? 1 : m[0].length;
+    const past = goCommentOrRuneEnd(text, i);
+    if (past > i) {
+      i = past;
       continue;
     }
     if (c === '[' && text[i + 1] === ']') {
@@ -450,19 +441,9 @@ export function goJoinedSource(text: string, constants: ReadonlyMap<string, stri
   };
   while (i < text.length) {
     const c = text[i]!;
-    if (c === '/' && text[i + 1] === '/') {
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? text.length : nl;
-      continue;
-    }
-    if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? text.length : close + 2;
-      continue;
-    }
-    if (c === "'") {
-      const m = /^'(?:\\(?:[^\n]|[0-7]{3}|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})|[^'\\\n]{1,2})'/.exec(text.slice(i, i + 12));
-      i += m === null ? 1 : m[0].length;
+    const past = goCommentOrRuneEnd(text, i);
+    if (past > i) {
+      i = past;
       continue;
     }
     if (c === '"' || c === '`') {

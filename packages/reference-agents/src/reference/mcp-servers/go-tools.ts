@@ -1,4 +1,5 @@
 import { goJoinedSource, goLiteralValue, goStringConstants } from '../code/go-strings.js';
+import { goTriviaEnd } from '../code/go-trivia.js';
 import { lineLocator } from '../text/line-locator.js';
 import type { McpTool } from './mcp-tool.js';
 
@@ -34,33 +35,20 @@ function closing(text: string, open: number): number {
   const pairs: Record<string, string> = { '(': ')', '{': '}', '[': ']' };
   const stack: string[] = [];
   const end = Math.min(text.length, open + 64 * 1024);
-  for (let i = open; i < end; i++) {
+  let i = open;
+  while (i < end) {
+    const past = goTriviaEnd(text, i, end);
+    if (past > i) {
+      i = past;
+      continue;
+    }
     const c = text[i]!;
-    if (c === '/' && text[i + 1] === '/') {
-      const nl = text.indexOf('\n', i);
-      i = nl < 0 ? end : nl;
-      continue;
-    }
-    if (c === '/' && text[i + 1] === '*') {
-      const close = text.indexOf('*/', i + 2);
-      i = close < 0 ? end : close + 1;
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      i++;
-      while (i < end && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
-      continue;
-    }
-    if (c === '`') {
-      const close = text.indexOf('`', i + 1);
-      i = close < 0 ? end : close;
-      continue;
-    }
     if (pairs[c] !== undefined) stack.push(pairs[c]!);
     else if (c === ')' || c === '}' || c === ']') {
       if (stack.pop() !== c) return i + 1;
       if (stack.length === 0) return i + 1;
     }
+    i++;
   }
   return end;
 }

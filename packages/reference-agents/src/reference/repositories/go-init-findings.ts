@@ -2,6 +2,7 @@ import type { AgentFinding } from '@vigil/core';
 import { referenceFinding } from '../common/reference-finding.js';
 import { shellCommandFindings } from './shell-command-findings.js';
 import { goSliceText } from '../code/go-strings.js';
+import { goTriviaEnd } from '../code/go-trivia.js';
 
 /** Bytes of one `init` body read at most (a registration block is a few hundred). */
 const MAX_BODY = 64 * 1024;
@@ -72,24 +73,13 @@ export function goInitBodies(text: string): { open: number; body: string }[] {
     let i = open;
     const end = Math.min(text.length, open + MAX_BODY);
     while (i < end && depth > 0) {
+      const past = goTriviaEnd(text, i, end);
+      if (past > i) {
+        i = past;
+        continue;
+      }
       const c = text[i]!;
-      if (c === '/' && text[i + 1] === '/') {
-        const nl = text.indexOf('\n', i);
-        i = nl < 0 ? end : nl;
-        continue;
-      }
-      if (c === '/' && text[i + 1] === '*') {
-        const close = text.indexOf('*/', i + 2);
-        i = close < 0 ? end : close + 2;
-        continue;
-      }
-      if (c === '"' || c === "'") {
-        i++;
-        while (i < end && text[i] !== c && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
-      } else if (c === '`') {
-        const close = text.indexOf('`', i + 1);
-        i = close < 0 ? end : close;
-      } else if (c === '{') depth++;
+      if (c === '{') depth++;
       else if (c === '}') depth--;
       i++;
     }
