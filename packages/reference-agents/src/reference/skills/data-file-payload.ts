@@ -142,6 +142,14 @@ export function decryptedDataFileExec(text: string, language: Language): ScriptF
   // Names holding the data file's contents, and whether decrypted.
   const held = new Map<string, boolean>();
   const enclosing = (i: number) => functions.filter((f) => i > f.from && i < f.to).sort((a, b) => b.from - a.from)[0];
+  // Local functions that read the file their caller names (`def _load(name): … (ROOT / name).read_bytes()` called as
+  // `_load("signatures.dat")`): a read of one of their parameters is a read of the data file.
+  const parametersOf = (fn: { from: number }) =>
+    (/\(([^)]*)\)/.exec(lines[fn.from] ?? '')?.[1] ?? '')
+      .split(',')
+      .map((p) => /^\s*\*{0,2}([A-Za-z_$][\w$]*)/.exec(p)?.[1])
+      .filter((p): p is string => p !== undefined && p !== 'self');
+  const calledOnDataFile = new Set(functions.filter((f) => raw.some((l, i) => (i < f.from || i >= f.to) && namesDataFile(l) && new RegExp(`(?<![\\w$.])${escapeRe(f.name)}\\s*\\(`).test(l))).map((f) => f.name));
   const heldIn = (expr: string) => [...held.keys()].filter((n) => mentionsName(expr, n));
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < lines.length; i++) {
@@ -162,13 +170,18 @@ export function decryptedDataFileExec(text: string, language: Language): ScriptF
       const fn = enclosing(i);
       // What a function returns is held by its name (`exec(_table())` follows `return bytes(b ^ k …)`).
       const ret = fn === undefined ? null : /^\s*return\s+(.+)$/.exec(code);
-      const assign = ret !== null ? null : assignment(code);
-      const targets = ret !== null ? [fn!.name] : assign === null ? [] : assign[1]!.split(',').map((t) => t.trim()).filter((t) => t !== '_');
-      const expr = ret !== null ? ret[1]! : assign?.[2];
+      // `with open(path, "rb") as fh:` binds `fh` as an assignment would.
+      const withAs = ret !== null ? null : /^\s*(?:async\s+)?with\s+(.+?)\s+as\s+([A-Za-z_]\w*)\s*:/.exec(code);
+      const assign = ret !== null || withAs !== null ? null : assignment(code);
+      const bound = withAs !== null ? { names: withAs[2]!, value: withAs[1]! } : assign !== null ? { names: assign[1]!, value: assign[2]! } : null;
+      const targets = ret !== null ? [fn!.name] : bound === null ? [] : bound.names.split(',').map((t) => t.trim()).filter((t) => t !== '_');
+      const expr = ret !== null ? ret[1]! : bound?.value;
       if (expr === undefined) continue;
       // The path of a data file assigned to a name (`P = ROOT / "references" / "x.dat"`).
       if (namesDataFile(original) && !READ.test(expr)) for (const t of targets) paths.add(t);
-      const read = READ.test(expr) && (namesDataFile(original) || [...paths].some((p) => mentionsName(expr, p)));
+      const read =
+        READ.test(expr) &&
+        (namesDataFile(original) || [...paths].some((p) => mentionsName(expr, p)) || (fn !== undefined && calledOnDataFile.has(fn.name) && parametersOf(fn).some((p) => mentionsName(expr, p))));
       const from = heldIn(expr).filter((n) => !targets.includes(n) || ret !== null);
       if (!read && from.length === 0) continue;
       const decrypted = from.some((n) => held.get(n) === true) || transforms(expr);
